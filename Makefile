@@ -1,0 +1,52 @@
+# hroe: DynamoDB single-table design in PostgreSQL (PGXS build)
+
+EXTENSION  = hroe
+EXTVERSION = 0.1
+MODULE_big = hroe
+PGFILEDESC = "hroe - DynamoDB single-table design in PostgreSQL"
+
+# C sources, one per type or concern
+OBJS = \
+	src/hroe.o
+
+# The install script is assembled from the SQL declarations that sit beside
+# the C code of each concern, in dependency order (layers depend downward).
+SCRIPT_PARTS = \
+	src/hroe.sql
+
+DATA_built = hroe--$(EXTVERSION).sql
+
+# pg_regress: every file in sql/, each runnable alone (the extension is
+# preloaded into the test database, which is created as UTF8).
+REGRESS      = $(patsubst sql/%.sql,%,$(sort $(wildcard sql/*.sql)))
+REGRESS_OPTS = --load-extension=hroe --encoding=UTF8
+
+# pg_isolation_regress: specs in test/specs, expected output in test/expected
+ISOLATION      = $(patsubst test/specs/%.spec,%,$(sort $(wildcard test/specs/*.spec)))
+ISOLATION_OPTS = --inputdir=test --load-extension=hroe
+
+EXTRA_CLEAN = results regression.diffs regression.out output_iso test/out
+
+PG_CONFIG ?= pg_config
+PG_CFLAGS += -Wall -Wextra -Werror -Wno-unused-parameter -Wno-sign-compare \
+	-Wno-missing-field-initializers
+ifeq ($(ASSERTS),1)
+PG_CPPFLAGS += -DUSE_ASSERT_CHECKING
+endif
+
+# No LLVM bitcode: JIT inlining of hroe's functions is not worth a clang
+# dependency on every build machine.
+override with_llvm = no
+
+PGXS := $(shell $(PG_CONFIG) --pgxs)
+include $(PGXS)
+
+hroe--$(EXTVERSION).sql: $(SCRIPT_PARTS)
+	cat $^ > $@
+
+.PHONY: check-all main bench
+# The README's two commands
+check-all:
+	test/check.sh
+main:
+	test/main.sh

@@ -1,0 +1,56 @@
+# test/lib.sh: shared steps of the README's two commands (sourced, not run).
+#
+# ensure_packages  installs what a fresh Debian 12 machine lacks (as root)
+# build_stage      builds hroe and installs it into a private staging tree
+# in_cluster CMD   runs CMD against a throwaway UTF8 cluster that loads hroe
+#                  from the staging tree (the system install is never touched)
+
+HROE_PACKAGES="make gcc libc6-dev postgresql-15 postgresql-server-dev-15 postgresql-contrib"
+
+# Install missing Debian packages; idempotent, quiet when nothing is missing.
+ensure_packages() {
+	local missing=() p
+	for p in $HROE_PACKAGES ${HROE_EXTRA_PACKAGES:-}; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+	done
+	[ ${#missing[@]} -eq 0 ] && return 0
+	if [ "$(id -u)" -ne 0 ]; then
+		echo "hroe: missing packages: ${missing[*]} (run as root, or install them)" >&2
+		return 1
+	fi
+	echo "hroe: installing ${missing[*]}" >&2
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -qq >&2 &&
+		apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
+}
+
+# Build (warnings are errors; ASSERTS=1 for tests) and stage the install.
+build_stage() {
+	HROE_STAGE=$(mktemp -d /tmp/hroe-stage.XXXXXX)
+	chmod 755 "$HROE_STAGE"
+	trap 'rm -rf "$HROE_STAGE"' EXIT
+	make -s clean >/dev/null 2>&1
+	make -s -j2 "$@" >&2 &&
+		make -s install DESTDIR="$HROE_STAGE" >/dev/null
+}
+
+# First free TCP port from $1 upwards (clusters started side by side must not
+# race for the same one).
+free_port() {
+	local port=${1:-5432}
+	while ss -Hltn "sport = :$port" 2>/dev/null | grep -q . ||
+		[ -e "/var/run/postgresql/.s.PGSQL.$port" ]; do
+		port=$((port + 1))
+	done
+	echo "$port"
+}
+
+# Run a command inside a throwaway cluster that loads hroe from the stage.
+in_cluster() {
+	local port=${HROE_PGPORT:-$(free_port 5432)}
+	pg_virtualenv -t -v 15 -c "-p $port" \
+		-i "--encoding=UTF8 --locale=C.UTF-8" \
+		-o "extension_destdir=$HROE_STAGE" \
+		${HROE_CLUSTER_OPTS:-} \
+		"$@"
+}
