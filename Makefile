@@ -50,3 +50,6 @@ check-all:
 	test/check.sh
 main:
 	test/main.sh
+# Benchmarks: all of them, or one with BENCH=name (test/bench/name.sh)
+bench:
+	test/bench/run.sh $(BENCH)
