@@ -136,35 +136,31 @@ KeyPrefixSuccessor(const char *p, int len)
 static struct varlena *
 KeyPrefixMax(const char *p, int len)
 {
+	/* HROE_KEY_MAX_BYTES bytes of U+10FFFF (F4 8F BF BF), built once */
+	static unsigned char maxchars[HROE_KEY_MAX_BYTES];
+	static const unsigned char tails[4][3] = {
+		{0}, {0x7F}, {0xDF, 0xBF}, {0xEF, 0xBF, 0xBF}
+	};
 	struct varlena *result = palloc(VARHDRSZ + HROE_KEY_MAX_BYTES);
 	unsigned char *out = (unsigned char *) VARDATA(result);
-	int			pos = len;
+	int			rest = HROE_KEY_MAX_BYTES - len;
+	int			whole = rest - rest % 4;
 
-	Assert(len <= HROE_KEY_MAX_BYTES);
+	Assert(len >= 0 && len <= HROE_KEY_MAX_BYTES);
+	if (maxchars[0] == 0)
+	{
+		for (int i = 0; i < HROE_KEY_MAX_BYTES; i += 4)
+		{
+			maxchars[i] = 0xF4;
+			maxchars[i + 1] = 0x8F;
+			maxchars[i + 2] = 0xBF;
+			maxchars[i + 3] = 0xBF;
+		}
+	}
 	SET_VARSIZE(result, VARHDRSZ + HROE_KEY_MAX_BYTES);
 	memcpy(out, p, len);
-	while (HROE_KEY_MAX_BYTES - pos >= 4)
-	{
-		out[pos++] = 0xF4;
-		out[pos++] = 0x8F;
-		out[pos++] = 0xBF;
-		out[pos++] = 0xBF;
-	}
-	switch (HROE_KEY_MAX_BYTES - pos)
-	{
-		case 3:
-			out[pos++] = 0xEF;
-			out[pos++] = 0xBF;
-			out[pos++] = 0xBF;
-			break;
-		case 2:
-			out[pos++] = 0xDF;
-			out[pos++] = 0xBF;
-			break;
-		case 1:
-			out[pos++] = 0x7F;
-			break;
-	}
+	memcpy(out + len, maxchars, whole);
+	memcpy(out + len + whole, tails[rest % 4], rest % 4);
 	return result;
 }
 
