@@ -9,13 +9,16 @@ PGFILEDESC = "hroe - DynamoDB single-table design in PostgreSQL"
 OBJS = \
 	src/hroe.o \
 	src/item_io.o \
-	src/item.o
+	src/item.o \
+	src/collection_io.o \
+	src/collection.o
 
 # The install script is assembled from the SQL declarations that sit beside
 # the C code of each concern, in dependency order (layers depend downward).
 SCRIPT_PARTS = \
 	src/hroe.sql \
-	src/item.sql
+	src/item.sql \
+	src/collection.sql
 
 DATA_built = hroe--$(EXTVERSION).sql
 

@@ -1,7 +1,8 @@
 --
 -- hroe.item: DynamoDB JSON input and canonical output, every type
 --
-SET search_path = public, hroe;
+CREATE SCHEMA test_item;
+SET search_path = test_item, public, hroe;
 
 -- the form the AWS CLI prints
 SELECT '{"PK": {"S": "HR-EMPLOYEE#1"}, "Qty": {"N": "5"}}'::hroe.item;
@@ -114,3 +115,6 @@ SELECT try_recv(set_byte(hroe.item_send('{"a": {"N": "1"}, "b": {"N": "1"}}'), 3
 SELECT try_recv(set_byte(hroe.item_send('{"a": {"SS": ["x", "y"]}}'), 35, 120));
 -- huge element count
 SELECT try_recv(set_byte(hroe.item_send('{"a": {"L": []}}'), 25, 255));
+
+RESET search_path;
+DROP SCHEMA test_item CASCADE;

@@ -2,7 +2,8 @@
 -- hroe.item: attribute access, paths, typed getters, conversions, merge and
 -- removal
 --
-SET search_path = public, hroe;
+CREATE SCHEMA test_item_access;
+SET search_path = test_item_access, public, hroe;
 
 CREATE TABLE emp (it hroe.item);
 INSERT INTO emp VALUES ('{
@@ -104,3 +105,6 @@ RESET enable_bitmapscan;
 CREATE TABLE big (it hroe.item);
 INSERT INTO big SELECT hroe.item_from_document(jsonb_build_object('PK', 'x', 'blob', repeat(md5(i::text), 10000))) FROM generate_series(1, 3) i;
 SELECT hroe.item_size(it), hroe.item_get_text(it, 'PK'), length(hroe.item_get_text(it, 'blob')) FROM big;
+
+RESET search_path;
+DROP SCHEMA test_item_access CASCADE;

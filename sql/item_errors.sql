@@ -2,7 +2,8 @@
 -- hroe.item: every invalid input is rejected, with DynamoDB's message where
 -- DynamoDB has one (dynamodb-semantics.md section 10) and where it is
 --
-SET search_path = public, hroe;
+CREATE SCHEMA test_item_errors;
+SET search_path = test_item_errors, public, hroe;
 \set VERBOSITY default
 
 -- E9: numbers
@@ -119,3 +120,6 @@ SELECT hroe.item_from_document('{"a": 1e126}');
 SELECT hroe.item_from_document('{"a": 0.1234567890123456789012345678901234567890}');
 SELECT hroe.item_from_document('{"": 1}');
 SELECT hroe.item_from_document('{"a": "x\u0000"}');
+
+RESET search_path;
+DROP SCHEMA test_item_errors CASCADE;

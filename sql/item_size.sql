@@ -2,7 +2,8 @@
 -- hroe.item_size: DynamoDB's size formula (dynamodb-semantics.md section 2),
 -- with UTF-8 byte lengths, and the 400 KB limit
 --
-SET search_path = public, hroe;
+CREATE SCHEMA test_item_size;
+SET search_path = test_item_size, public, hroe;
 
 -- N: base-100 digit pairs + exponent byte + sign byte; every example of
 -- section 2 (an item {"a": N} is 1 byte of name + the number's size)
@@ -71,3 +72,6 @@ SELECT hroe.item_size(hroe.item_from_document(jsonb_build_object('l',
 -- merging two items that fit can exceed the limit
 SELECT hroe.item_size(hroe.item_from_document(jsonb_build_object('a', repeat('x', 300000)))
                       || hroe.item_from_document(jsonb_build_object('b', repeat('x', 200000)))) AS merged;
+
+RESET search_path;
+DROP SCHEMA test_item_size CASCADE;

@@ -146,6 +146,9 @@ extern void hroe_value_parse(const char *json, int len, HroeValue *val);
 /* Append an item / a value as DynamoDB JSON */
 extern void hroe_item_write(StringInfo buf, const HroeItem *item);
 extern void hroe_value_write(StringInfo buf, const HroeValue *v);
+/* Append an M value's members as a JSON object, a string as a JSON string */
+extern void hroe_map_write(StringInfo buf, const HroeValue *map);
+extern void hroe_json_string_write(StringInfo buf, const char *s, uint32 len);
 
 /* Check that bytes are a valid canonical item (binary input); ereports */
 extern HroeItem *hroe_item_from_binary(const char *data, int len);

@@ -20,6 +20,7 @@
 
 #include "utils/memutils.h"
 
+#include "collection.h"
 #include "item.h"
 
 /* DynamoDB's own texts (dynamodb-semantics.md section 10) */
@@ -66,6 +67,7 @@ typedef struct Reader
 	const char *p;
 	const char *end;
 	int			depth;
+	const char *type;			/* the type being read, for messages */
 	PathStep	path[HROE_ITEM_MAX_DEPTH + 4];
 } Reader;
 
@@ -176,7 +178,7 @@ SyntaxError(Reader *r, const char *what)
 	if (r->start)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
-				 errmsg("invalid input syntax for type hroe.item"),
+				 errmsg("invalid input syntax for type %s", r->type ? r->type : "hroe.item"),
 				 errdetail("%s at character %d.", what, Position(r))));
 	ereport(ERROR,
 			(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
@@ -1396,6 +1398,18 @@ ReadAttributeValue(Reader *r, ValNode *n, int depth)
 	Expect(r, '}', "Expected \"}\" to end an AttributeValue");
 }
 
+/* Top-level attribute names must not be empty */
+static void
+CheckNames(const ValNode *m)
+{
+	for (uint32 i = 0; i < m->nkids; i++)
+		if (m->kids[i].namelen == 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("attribute name must not be empty"),
+					 errdetail("DynamoDB attribute names are 1 to 65535 bytes long.")));
+}
+
 /* Read a whole item: a JSON object of attributes; the text must end there */
 static void
 ReadItem(Reader *r, ValNode *m)
@@ -1406,12 +1420,7 @@ ReadItem(Reader *r, ValNode *m)
 	SkipWs(r);
 	if (r->p != r->end)
 		SyntaxError(r, "Unexpected text after the item");
-	for (uint32 i = 0; i < m->nkids; i++)
-		if (m->kids[i].namelen == 0)
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("attribute name must not be empty"),
-					 errdetail("DynamoDB attribute names are 1 to 65535 bytes long.")));
+	CheckNames(m);
 	FinishMap(r, m, false);
 }
 
@@ -1450,6 +1459,115 @@ hroe_value_parse(const char *json, int len, HroeValue *val)
 	if (n.size > HROE_ITEM_MAX_SIZE)
 		TooBig();
 	NodeToValue(&n, val);
+}
+
+void
+hroe_sort_key_check(const char *key, uint32 keylen)
+{
+	if (keylen == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("One or more parameter values are not valid. The AttributeValue for a key attribute cannot contain an empty string value. Key: SortKey")));
+	if (keylen > HROE_SORT_KEY_MAX)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("One or more parameter values were invalid: Aggregated size of all range keys has exceeded the size limit of 1024 bytes"),
+				 errdetail("The sort key is %u bytes long.", keylen)));
+	if (!ValidUtf8(key, keylen))
+		ereport(ERROR,
+				(errcode(ERRCODE_CHARACTER_NOT_IN_REPERTOIRE),
+				 errmsg("sort key is not valid UTF-8 or contains U+0000")));
+}
+
+/* Read a collection entry's {"S": "key"} */
+static void
+ReadSortKey(Reader *r, const char **key, uint32 *keylen)
+{
+	const char *tag;
+	uint32		taglen;
+
+	Expect(r, '{', "Expected \"{\" to start a sort key AttributeValue");
+	ReadString(r, &tag, &taglen);
+	if (taglen != 1 || tag[0] != 'S')
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("hroe.item_collection sort keys must be of type S"),
+				 errdetail("Found a sort key that is not {\"S\": ...} at character %d.", Position(r))));
+	Expect(r, ':', "Expected \":\"");
+	ReadString(r, key, keylen);
+	if (Peek(r, ','))
+		ValueError(r, ERRCODE_INVALID_PARAMETER_VALUE, MSG_TWO_TYPES);
+	Expect(r, '}', "Expected \"}\" to end the sort key");
+	hroe_sort_key_check(*key, *keylen);
+}
+
+HroeCollection *
+hroe_collection_parse(const char *json, int len)
+{
+	Reader		r;
+	HroeCollectionEntry *ents = NULL;
+	uint32		n = 0,
+				cap = 0;
+
+	InitReader(&r, json, len);
+	r.type = "hroe.item_collection";
+	Expect(&r, '[', "Expected \"[\" to start an item collection");
+	if (!Peek(&r, ']'))
+	{
+		do
+		{
+			const char *key = NULL;
+			uint32		keylen = 0;
+			HroeItem   *item = NULL;
+
+			Expect(&r, '{', "Expected \"{\" to start a collection entry");
+			if (!Peek(&r, '}'))
+			{
+				do
+				{
+					const char *nm;
+					uint32		nl;
+
+					ReadString(&r, &nm, &nl);
+					Expect(&r, ':', "Expected \":\"");
+					if (nl == 7 && memcmp(nm, "SortKey", 7) == 0 && key == NULL)
+						ReadSortKey(&r, &key, &keylen);
+					else if (nl == 4 && memcmp(nm, "Item", 4) == 0 && item == NULL)
+					{
+						ValNode		m;
+
+						memset(&m, 0, sizeof(m));
+						m.type = HROE_M;
+						ReadMembers(&r, &m, 1);
+						CheckNames(&m);
+						FinishMap(&r, &m, false);
+						item = NodeToItem(&m);
+					}
+					else
+						SyntaxError(&r, "Expected one \"SortKey\" and one \"Item\" member");
+				} while (Peek(&r, ','));
+				Expect(&r, '}', "Expected \",\" or \"}\"");
+			}
+			if (key == NULL || item == NULL)
+				SyntaxError(&r, "A collection entry needs a \"SortKey\" and an \"Item\"");
+			if (n == cap)
+			{
+				cap = cap ? cap * 2 : 16;
+				ents = ents ? repalloc(ents, sizeof(HroeCollectionEntry) * cap) :
+					palloc(sizeof(HroeCollectionEntry) * cap);
+			}
+			ents[n].key = key;
+			ents[n].keylen = keylen;
+			ents[n].item = (const char *) item + VARHDRSZ;
+			ents[n].itemlen = VARSIZE(item) - VARHDRSZ;
+			n++;
+		} while (Peek(&r, ','));
+		Expect(&r, ']', "Expected \",\" or \"]\"");
+	}
+	SkipWs(&r);
+	if (r.p != r.end)
+		SyntaxError(&r, "Unexpected text after the item collection");
+	return hroe_collection_build(ents, n);
 }
 
 /* ---------------------------------------------------------------------
@@ -1787,12 +1905,7 @@ hroe_item_from_binary(const char *data, int len)
 				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
 				 errmsg("unsupported hroe.item binary version %d", (uint8) data[0])));
 	BinaryValue(&r, HROE_M, data + 8, len - 8, &m, 0);
-	for (uint32 i = 0; i < m.nkids; i++)
-		if (m.kids[i].namelen == 0)
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("attribute name must not be empty"),
-					 errdetail("DynamoDB attribute names are 1 to 65535 bytes long.")));
+	CheckNames(&m);
 	item = NodeToItem(&m);
 	/* canonical form only: anything else is a corrupt or forged value */
 	if (VARSIZE(item) - VARHDRSZ != (uint32) len ||
@@ -2216,4 +2329,16 @@ void
 hroe_value_write(StringInfo buf, const HroeValue *v)
 {
 	WriteJsonValue(buf, v);
+}
+
+void
+hroe_map_write(StringInfo buf, const HroeValue *map)
+{
+	WriteJsonMap(buf, map);
+}
+
+void
+hroe_json_string_write(StringInfo buf, const char *s, uint32 len)
+{
+	WriteJsonString(buf, s, len);
 }
