@@ -9,13 +9,19 @@ PGFILEDESC = "hroe - DynamoDB single-table design in PostgreSQL"
 OBJS = \
 	src/hroe.o \
 	src/key.o \
-	src/key_support.o
+	src/key_support.o \
+	src/item_io.o \
+	src/item.o \
+	src/collection_io.o \
+	src/collection.o
 
 # The install script is assembled from the SQL declarations that sit beside
 # the C code of each concern, in dependency order (layers depend downward).
 SCRIPT_PARTS = \
 	src/hroe.sql \
-	src/key.sql
+	src/key.sql \
+	src/item.sql \
+	src/collection.sql
 
 DATA_built = hroe--$(EXTVERSION).sql
 
