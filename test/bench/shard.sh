@@ -2,7 +2,8 @@
 # test/bench/shard.sh: hroe.sharded_query against the two ways of asking
 # PostgreSQL for the same rows, on a write-sharded index of 1.2M items over
 # 15 shards (run by test/bench/run.sh inside a throwaway cluster):
-#   (a) one range scan of an unsharded index on the sort key
+#   (a) one range scan of an unsharded index on the sort key (forced: a
+#       serial index scan, whatever the planner would prefer)
 #   (b) plain SQL: UNION ALL of the 15 shard queries, ORDER BY the sort key
 #   (c) hroe.sharded_query (streaming k-way merge of 15 index scans)
 # for a large result (~1/3 of the items) and for small limits (10, 1000),
@@ -84,52 +85,64 @@ done
 median_ms() {
 	sort -n "$1" | awk '{a[NR]=$1} END {m = (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2; printf "%.2f", m / 1000}'
 }
-# run file $1 N=$2 times through pgbench, appending per-run latencies (us) to $3
+# (a) is one serial range scan of the unsharded index, whatever the planner prefers
+A_OPTS="-c enable_seqscan=off -c enable_bitmapscan=off -c enable_sort=off -c max_parallel_workers_per_gather=0"
+# run file $1 N=$2 times through pgbench with PGOPTIONS $4, appending per-run latencies (us) to $3
 run_pgbench() {
-	local pfx
-	pfx="$OUT/log.$$"
+	local pfx="$OUT/log.$$"
 	rm -f "$pfx".*
-	PGOPTIONS="${PGOPTIONS_EXTRA:-}" pgbench -n -d "$DB" -f "$1" -t "$2" -l --log-prefix="$pfx" >/dev/null 2>&1
+	PGOPTIONS="${4:-}" pgbench -n -d "$DB" -f "$1" -t "$2" -l --log-prefix="$pfx" >/dev/null 2>&1
 	awk '{print $3}' "$pfx".* >>"$3"
 	rm -f "$pfx".*
 }
+{
+	echo "-- large_fwd (a), forced: $A_OPTS"
+	PGOPTIONS="$A_OPTS" psql -X -Atd "$DB" -c "EXPLAIN (ANALYZE, BUFFERS, TIMING OFF, COSTS OFF) $(cat "$OUT/large_fwd.a.sql")"
+	echo "-- limit10_fwd (a), forced: $A_OPTS"
+	PGOPTIONS="$A_OPTS" psql -X -Atd "$DB" -c "EXPLAIN (ANALYZE, BUFFERS, TIMING OFF, COSTS OFF) $(cat "$OUT/limit10_fwd.a.sql")"
+} >>"$OUT/plans.txt"
 
 echo
-echo "Median latency in ms over $ROUNDS rounds (large: one run per round; limits: 50 runs per round); ratios measured in this run."
+echo "Median latency in ms (pgbench, one client, including parse, plan and round trip) over $ROUNDS rounds that interleave the three ways; large results: one run per round; limits: 50 runs per round for (a) and (c), 3 for (b). (a) is forced to a serial index scan; (b) is the planner's choice."
 echo
 echo "| query | rows | (a) unsharded range scan | (b) UNION ALL ... ORDER BY | (c) hroe.sharded_query | (c)/(a) | (c)/(b) |"
 echo "|---|---|---|---|---|---|---|"
 for q in large_fwd large_bwd limit10_fwd limit10_bwd limit1000_fwd; do
-	case $q in large*) n=1 ;; *) n=50 ;; esac
+	case $q in large*) n=1; nb=1 ;; *) n=50; nb=3 ;; esac
 	rm -f "$OUT/$q".*.lat
 	for v in a b c; do psql -X -Atd "$DB" -f "$OUT/$q.$v.sql" >/dev/null; done	# warm
 	for r in $(seq "$ROUNDS"); do
-		for v in a b c; do run_pgbench "$OUT/$q.$v.sql" "$n" "$OUT/$q.$v.lat"; done
+		run_pgbench "$OUT/$q.a.sql" "$n" "$OUT/$q.a.lat" "$A_OPTS"
+		run_pgbench "$OUT/$q.b.sql" "$nb" "$OUT/$q.b.lat"
+		run_pgbench "$OUT/$q.c.sql" "$n" "$OUT/$q.c.lat"
 	done
 	rows=$(psql -X -Atd "$DB" -f "$OUT/$q.c.sql" | cut -d'|' -f2)
 	ma=$(median_ms "$OUT/$q.a.lat"); mb=$(median_ms "$OUT/$q.b.lat"); mc=$(median_ms "$OUT/$q.c.lat")
 	echo "| $q | $rows | $ma | $mb | $mc | $(awk "BEGIN {printf \"%.2f\", $mc / $ma}") | $(awk "BEGIN {printf \"%.2f\", $mc / $mb}") |"
 done
 
-# Parallelism: the large query as (b) with 0 and 2 parallel workers, and (a)
+# Parallelism: the large query with and without parallel workers
 echo
-echo "Parallel workers (2 cores): the large forward query, median ms over $ROUNDS runs."
+echo "Parallel workers ($(nproc) cores): the large forward query, median ms over $ROUNDS runs; the planner's own plan with max_parallel_workers_per_gather = 0 and = 2."
 echo
-echo "| plan | max_parallel_workers_per_gather=0 | =2 (costs lowered to force a parallel plan) |"
+echo "| way | 0 workers | 2 workers |"
 echo "|---|---|---|"
 for v in a b c; do
 	rm -f "$OUT/par.$v".*.lat
 	for r in $(seq "$ROUNDS"); do
-		PGOPTIONS_EXTRA="-c max_parallel_workers_per_gather=0" run_pgbench "$OUT/large_fwd.$v.sql" 1 "$OUT/par.$v.0.lat"
-		PGOPTIONS_EXTRA="-c max_parallel_workers_per_gather=2 -c parallel_setup_cost=0 -c parallel_tuple_cost=0 -c min_parallel_index_scan_size=0 -c min_parallel_table_scan_size=0" \
-			run_pgbench "$OUT/large_fwd.$v.sql" 1 "$OUT/par.$v.2.lat"
+		run_pgbench "$OUT/large_fwd.$v.sql" 1 "$OUT/par.$v.0.lat" "-c max_parallel_workers_per_gather=0"
+		run_pgbench "$OUT/large_fwd.$v.sql" 1 "$OUT/par.$v.2.lat" "-c max_parallel_workers_per_gather=2"
 	done
 	echo "| ($v) | $(median_ms "$OUT/par.$v.0.lat") | $(median_ms "$OUT/par.$v.2.lat") |"
 done
 {
-	echo "-- large_fwd (b), parallel"
-	PGOPTIONS="-c max_parallel_workers_per_gather=2 -c parallel_setup_cost=0 -c parallel_tuple_cost=0 -c min_parallel_index_scan_size=0 -c min_parallel_table_scan_size=0" \
-		psql -X -Atd "$DB" -c "EXPLAIN (ANALYZE, TIMING OFF, COSTS OFF) $(cat "$OUT/large_fwd.b.sql")"
+	for v in a b; do
+		for w in 0 2; do
+			echo "-- large_fwd ($v), planner's choice, max_parallel_workers_per_gather=$w"
+			PGOPTIONS="-c max_parallel_workers_per_gather=$w" \
+				psql -X -Atd "$DB" -c "EXPLAIN (ANALYZE, TIMING OFF, COSTS OFF) $(cat "$OUT/large_fwd.$v.sql")"
+		done
+	done
 } >>"$OUT/plans.txt"
 echo
 echo "Plans (EXPLAIN ANALYZE, BUFFERS) of each way: test/bench/out/shard/plans.txt"
