@@ -13,7 +13,9 @@ OBJS = \
 	src/item_io.o \
 	src/item.o \
 	src/collection_io.o \
-	src/collection.o
+	src/collection.o \
+	src/shard.o \
+	src/shard_merge.o
 
 # The install script is assembled from the SQL declarations that sit beside
 # the C code of each concern, in dependency order (layers depend downward).
@@ -21,7 +23,8 @@ SCRIPT_PARTS = \
 	src/hroe.sql \
 	src/key.sql \
 	src/item.sql \
-	src/collection.sql
+	src/collection.sql \
+	src/shard.sql
 
 DATA_built = hroe--$(EXTVERSION).sql
 
