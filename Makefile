@@ -14,7 +14,9 @@ OBJS = \
 # the C code of each concern, in dependency order (layers depend downward).
 SCRIPT_PARTS = \
 	src/hroe.sql \
-	src/generate.sql
+	src/generate.sql \
+	src/normalized.sql \
+	src/load.sql
 
 DATA_built = hroe--$(EXTVERSION).sql
 
