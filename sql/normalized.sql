@@ -156,7 +156,7 @@ SELECT i,
        hroe.prng_int(1, 6, i, 0, 305)::integer AS product_id,
        hroe.prng_int(1, 7, i, 0, 10)::integer AS warehouse_id,
        hroe.prng_int(1, 8, i, 2019, 2026) || '-Q' || hroe.prng_int(1, 9, i, 1, 4) AS quarter
-FROM generate_series(1, 400) i
+FROM generate_series(1, 200) i
 UNION ALL  -- edge cases: the busiest rep and customer over everything, single days, empty ranges
 SELECT 1000 + k, date '2020-01-01' + k, CASE WHEN k < 3 THEN 2191 WHEN k < 6 THEN 0 ELSE -1 END,
        NULL, :busiest_customer, :busiest_rep, :busiest_product, 4, '2025-Q3'
