@@ -15,7 +15,8 @@ OBJS = \
 	src/collection_io.o \
 	src/collection.o \
 	src/shard.o \
-	src/shard_merge.o
+	src/shard_merge.o \
+	src/generate.o
 
 # The install script is assembled from the SQL declarations that sit beside
 # the C code of each concern, in dependency order (layers depend downward).
@@ -24,7 +25,10 @@ SCRIPT_PARTS = \
 	src/key.sql \
 	src/item.sql \
 	src/collection.sql \
-	src/shard.sql
+	src/shard.sql \
+	src/generate.sql \
+	src/normalized.sql \
+	src/load.sql
 
 DATA_built = hroe--$(EXTVERSION).sql
 
