@@ -174,6 +174,10 @@ SET enable_indexscan = off; SET enable_bitmapscan = off; SET enable_indexonlysca
 SELECT sum(calls) AS calls, sum(normalized_rows) AS rows, sum(missing) AS missing, sum(extra) AS extra
 FROM pg_temp.compare('hroe_multi');
 RESET enable_indexscan; RESET enable_bitmapscan; RESET enable_indexonlyscan;
+-- and with an empty search_path: every name in the patterns is qualified
+SET search_path = '';
+SELECT sum(calls) AS calls, sum(missing) AS missing, sum(extra) AS extra FROM pg_temp.compare('hroe_multi');
+RESET search_path;
 
 -- Errors and edge cases the contract fixes
 SELECT * FROM hroe_multi.rep_ranking('2025-Q5');
