@@ -394,15 +394,16 @@ Base64Append(StringInfo buf, const char *s, uint32 len)
 /* Report E9 "cannot be converted" for a number text */
 static void
 pg_attribute_noreturn()
-NumberSyntax(const char *text, int len)
+NumberSyntax(Reader *r, const char *text, int len)
 {
 	char	   *t = palloc(len + 1);
+	StringInfoData msg;
 
 	memcpy(t, text, len);
 	t[len] = '\0';
-	ereport(ERROR,
-			(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
-			 errmsg(MSG_NUM_SYNTAX, t)));
+	initStringInfo(&msg);
+	appendStringInfo(&msg, MSG_NUM_SYNTAX, t);
+	ValueError(r, ERRCODE_INVALID_TEXT_REPRESENTATION, msg.data);
 }
 
 /*
@@ -410,8 +411,8 @@ NumberSyntax(const char *text, int len)
  * trailing zeros, -0 is 0; at most 38 significant digits, magnitude within
  * 1E-130 .. 9.99..E+125.  Syntax: -?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?
  */
-char *
-hroe_number_normalize(const char *s, int len, int *outlen)
+static char *
+NumberNormalize(Reader *r, const char *s, int len, int *outlen)
 {
 	const char *p = s,
 			   *end = s + len;
@@ -447,7 +448,7 @@ hroe_number_normalize(const char *s, int len, int *outlen)
 	}
 	mant_end = p;
 	if (mant_end - mant - (intlen < mant_end - mant ? 1 : 0) == 0)
-		NumberSyntax(s, len);	/* no digits at all */
+		NumberSyntax(r, s, len);	/* no digits at all */
 	if (p < end && (*p == 'e' || *p == 'E'))
 	{
 		bool		eneg = false;
@@ -465,12 +466,12 @@ hroe_number_normalize(const char *s, int len, int *outlen)
 			p++;
 		}
 		if (p == ds)
-			NumberSyntax(s, len);
+			NumberSyntax(r, s, len);
 		if (eneg)
 			explicit_exp = -explicit_exp;
 	}
 	if (p != end)
-		NumberSyntax(s, len);
+		NumberSyntax(r, s, len);
 
 	/* pass 2: significant digits, indexed over the mantissa digits */
 	for (p = mant; p < mant_end; p++)
@@ -494,9 +495,7 @@ hroe_number_normalize(const char *s, int len, int *outlen)
 		return out;
 	}
 	if (last - first + 1 > 38)
-		ereport(ERROR,
-				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
-				 errmsg(MSG_NUM_DIGITS)));
+		ValueError(r, ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE, MSG_NUM_DIGITS);
 	idx = 0;
 	for (p = mant; p < mant_end; p++)
 	{
@@ -509,13 +508,9 @@ hroe_number_normalize(const char *s, int len, int *outlen)
 	/* exponent of the leading significant digit */
 	e = intlen - 1 - first + explicit_exp;
 	if (e > 125)
-		ereport(ERROR,
-				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
-				 errmsg(MSG_NUM_OVER)));
+		ValueError(r, ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE, MSG_NUM_OVER);
 	if (e < -130)
-		ereport(ERROR,
-				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
-				 errmsg(MSG_NUM_UNDER)));
+		ValueError(r, ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE, MSG_NUM_UNDER);
 
 	out = o = palloc(d + 140);
 	if (neg)
@@ -547,6 +542,12 @@ hroe_number_normalize(const char *s, int len, int *outlen)
 	*o = '\0';
 	*outlen = o - out;
 	return out;
+}
+
+char *
+hroe_number_normalize(const char *s, int len, int *outlen)
+{
+	return NumberNormalize(NULL, s, len, outlen);
 }
 
 /* DynamoDB size of a canonical number: base-100 digits + exponent + sign */
@@ -1225,7 +1226,7 @@ ReadScalarString(Reader *r, ValNode *n, HroeType type)
 	{
 		int			l;
 
-		n->data = hroe_number_normalize(s, len, &l);
+		n->data = NumberNormalize(r, s, len, &l);
 		n->len = l;
 	}
 	else if (type == HROE_B)
@@ -1804,7 +1805,7 @@ BinaryValue(Reader *r, uint8 type, const char *p, uint32 len, ValNode *n, int de
 			{
 				int			l;
 
-				n->data = hroe_number_normalize(p, len, &l);
+				n->data = NumberNormalize(r, p, len, &l);
 				n->len = l;
 				FinishScalar(n);
 				return;
