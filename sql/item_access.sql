@@ -58,6 +58,12 @@ FROM (VALUES ('0'), ('-42'), ('123456789012345678'), ('1234567890123456789'), ('
              ('0.1'), ('12345678901234567890123456789012345678'), ('1E125'), ('-1E-130')) AS v(n);
 SELECT hroe.item_get_number(('{"n": {"N": "' || n || '"}}')::hroe.item, 'n') = n::numeric AS exact
 FROM (VALUES ('9.9999999999999999999999999999999999999E+125'), ('-1.5e-100'), ('1e18'), ('-1e18')) AS v(n);
+-- S as hroe.key, without a text round trip
+SELECT hroe.item_get_key(it, 'PK') AS pk, pg_typeof(hroe.item_get_key(it, 'PK')),
+       hroe.item_get_key(it, 'PK') = 'HR-EMPLOYEE#1'::hroe.key AS eq, hroe.item_get_key(it, 'nope') IS NULL AS missing
+FROM emp;
+SELECT hroe.item_get_key('{"k": {"S": ""}}', 'k');	-- a key cannot be empty
+SELECT hroe.item_get_key(it, 'Salary') FROM emp;
 -- another type is an error
 SELECT hroe.item_get_number(it, 'Name') FROM emp;
 SELECT hroe.item_get_text(it, 'Salary') FROM emp;

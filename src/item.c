@@ -23,6 +23,7 @@
 #include "utils/numeric.h"
 
 #include "item.h"
+#include "key.h"
 
 PG_FUNCTION_INFO_V1(item_in);
 PG_FUNCTION_INFO_V1(item_out);
@@ -42,6 +43,7 @@ PG_FUNCTION_INFO_V1(item_get_attribute);
 PG_FUNCTION_INFO_V1(item_get);
 PG_FUNCTION_INFO_V1(item_get_type);
 PG_FUNCTION_INFO_V1(item_get_text);
+PG_FUNCTION_INFO_V1(item_get_key);
 PG_FUNCTION_INFO_V1(item_get_number);
 PG_FUNCTION_INFO_V1(item_get_binary);
 PG_FUNCTION_INFO_V1(item_get_bool);
@@ -588,6 +590,19 @@ item_get_text(PG_FUNCTION_ARGS)
 	if (v.type != HROE_S)
 		WrongType(fcinfo, &v, HROE_S);
 	PG_RETURN_TEXT_P(cstring_to_text_with_len(v.data, v.len));
+}
+
+/* An S value as hroe.key (errors if it is not a valid key: empty, too long) */
+Datum
+item_get_key(PG_FUNCTION_ARGS)
+{
+	HroeValue	v;
+
+	if (!GetPath(fcinfo, &v))
+		PG_RETURN_NULL();
+	if (v.type != HROE_S)
+		WrongType(fcinfo, &v, HROE_S);
+	PG_RETURN_POINTER(hroe_key_from_bytes(v.data, v.len));
 }
 
 /* An N value as numeric */
