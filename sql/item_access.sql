@@ -87,6 +87,16 @@ SELECT '{"a": {"N": "1"}, "b": {"N": "2"}}'::hroe.item || '{"b": {"S": "two"}, "
 SELECT hroe.item_merge('{}', '{"a": {"N": "1"}}') AS left_empty, hroe.item_merge('{"a": {"N": "1"}}', '{}') AS right_empty;
 SELECT hroe.item_size('{"a": {"S": "xx"}}'::hroe.item || '{"a": {"S": "y"}, "b": {"N": "1"}}'::hroe.item) AS merged_size;
 
+-- set one attribute from a DynamoDB-JSON AttributeValue
+SELECT hroe.item_set('{"a": {"N": "1"}}', 'b', '{"SS": ["y", "x"]}') AS added,
+       hroe.item_set('{"a": {"N": "1"}}', 'a', '{"M": {"k": {"N": "1e2"}}}') AS replaced;
+SELECT hroe.item_set('{"a": {"N": "1"}}', 'b', '{"SS": []}');
+SELECT hroe.item_set('{"a": {"N": "1"}}', 'b', '{"S": "x", "N": "1"}');
+SELECT hroe.item_set('{"a": {"N": "1"}}', 'b', '"x"');
+SELECT hroe.item_set('{"a": {"N": "1"}}', '', '{"S": "x"}');
+SELECT hroe.item_size(hroe.item_set(hroe.item_from_document(jsonb_build_object('a', repeat('x', 409596))), 'b', '{"S": "xx"}')) AS at_limit;
+SELECT hroe.item_size(hroe.item_set(hroe.item_from_document(jsonb_build_object('a', repeat('x', 409596))), 'b', '{"S": "xxx"}')) AS over_limit;
+
 -- remove
 SELECT it - 'Photo' - 'Phones' - 'Address' - 'nope' AS removed FROM emp;
 SELECT hroe.item_remove(it, 'PK', 'SK', 'Name', 'Salary', 'Active', 'Photo', 'Manager', 'Phones', 'Address') AS rest FROM emp;

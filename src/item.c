@@ -48,6 +48,7 @@ PG_FUNCTION_INFO_V1(item_get_number);
 PG_FUNCTION_INFO_V1(item_get_binary);
 PG_FUNCTION_INFO_V1(item_get_bool);
 PG_FUNCTION_INFO_V1(item_merge);
+PG_FUNCTION_INFO_V1(item_set);
 PG_FUNCTION_INFO_V1(item_remove);
 PG_FUNCTION_INFO_V1(item_remove_one);
 PG_FUNCTION_INFO_V1(item_attributes);
@@ -321,6 +322,21 @@ ValueToJsonb(const HroeValue *v)
 	JsonbParseState *st = NULL;
 
 	return JsonbPGetDatum(JsonbValueToJsonb(PushValue(&st, WJB_VALUE, v, false)));
+}
+
+struct varlena *
+hroe_value_to_jsonb(const HroeValue *v)
+{
+	return (struct varlena *) DatumGetPointer(ValueToJsonb(v));
+}
+
+void
+hroe_value_from_jsonb(struct varlena *jbv, HroeValue *v)
+{
+	Jsonb	   *jb = (Jsonb *) jbv;
+	char	   *s = JsonbToCString(NULL, &jb->root, VARSIZE(jb));
+
+	hroe_value_parse(s, strlen(s), v);
 }
 
 /* Whole item as DynamoDB-JSON jsonb */
@@ -679,6 +695,33 @@ item_merge(PG_FUNCTION_ARGS)
 			hroe_builder_add(bld, nm, nl, &v);
 		}
 	}
+	PG_RETURN_HROE_ITEM_P(hroe_builder_finish(bld));
+}
+
+/* The item with one attribute set from a DynamoDB-JSON AttributeValue */
+Datum
+item_set(PG_FUNCTION_ARGS)
+{
+	HroeItem   *item = PG_GETARG_HROE_ITEM_P(0);
+	text	   *name = PG_GETARG_TEXT_PP(1);
+	HroeValue	m,
+				val;
+	HroeBuilder *bld = hroe_builder_start();
+	uint32		n;
+
+	hroe_value_from_jsonb((struct varlena *) PG_GETARG_JSONB_P(2), &val);
+	hroe_item_root(item, &m);
+	n = hroe_value_count(&m);
+	for (uint32 i = 0; i < n; i++)
+	{
+		const char *nm;
+		uint32		nl;
+		HroeValue	v;
+
+		hroe_map_entry(&m, i, &nm, &nl, &v);
+		hroe_builder_add(bld, nm, nl, &v);
+	}
+	hroe_builder_add(bld, VARDATA_ANY(name), VARSIZE_ANY_EXHDR(name), &val);
 	PG_RETURN_HROE_ITEM_P(hroe_builder_finish(bld));
 }
 

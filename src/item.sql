@@ -131,11 +131,14 @@ COMMENT ON OPERATOR hroe.#> (hroe.item, text) IS 'Value at a document path (a.b[
 -- merge and remove
 CREATE FUNCTION hroe.item_merge(hroe.item, hroe.item) RETURNS hroe.item
 	AS 'MODULE_PATHNAME', 'item_merge' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION hroe.item_set(hroe.item, text, jsonb) RETURNS hroe.item
+	AS 'MODULE_PATHNAME', 'item_set' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION hroe.item_remove(hroe.item, VARIADIC text[]) RETURNS hroe.item
 	AS 'MODULE_PATHNAME', 'item_remove' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION hroe.item_remove_attribute(hroe.item, text) RETURNS hroe.item
 	AS 'MODULE_PATHNAME', 'item_remove_one' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION hroe.item_merge(hroe.item, hroe.item) IS 'All attributes of both items; the second item''s value wins for a name in both (400 KB checked)';
+COMMENT ON FUNCTION hroe.item_set(hroe.item, text, jsonb) IS 'The item with a top-level attribute set (added or replaced) from a DynamoDB-JSON AttributeValue such as {"N": "5"} (validated, 400 KB checked)';
 COMMENT ON FUNCTION hroe.item_remove(hroe.item, text[]) IS 'The item without the named top-level attributes (missing names are ignored)';
 COMMENT ON FUNCTION hroe.item_remove_attribute(hroe.item, text) IS 'The item without the named top-level attribute';
 
