@@ -163,6 +163,7 @@ item_size(PG_FUNCTION_ARGS)
  * ---------------------------------------------------------------------
  */
 
+/* An N value as a numeric Datum */
 Datum
 hroe_value_numeric(const HroeValue *v)
 {
@@ -324,12 +325,14 @@ ValueToJsonb(const HroeValue *v)
 	return JsonbPGetDatum(JsonbValueToJsonb(PushValue(&st, WJB_VALUE, v, false)));
 }
 
+/* One AttributeValue as DynamoDB-JSON jsonb */
 struct varlena *
 hroe_value_to_jsonb(const HroeValue *v)
 {
 	return (struct varlena *) DatumGetPointer(ValueToJsonb(v));
 }
 
+/* One AttributeValue from DynamoDB-JSON jsonb, validated like text input */
 void
 hroe_value_from_jsonb(struct varlena *jbv, HroeValue *v)
 {

@@ -544,6 +544,7 @@ NumberNormalize(Reader *r, const char *s, int len, int *outlen)
 	return out;
 }
 
+/* Normalise a DynamoDB number text (E9 errors without an attribute path) */
 char *
 hroe_number_normalize(const char *s, int len, int *outlen)
 {
@@ -1434,6 +1435,7 @@ InitReader(Reader *r, const char *json, int len)
 	r->end = json + len;
 }
 
+/* Parse an item from DynamoDB JSON text */
 HroeItem *
 hroe_item_parse(const char *json, int len)
 {
@@ -1445,6 +1447,7 @@ hroe_item_parse(const char *json, int len)
 	return NodeToItem(&m);
 }
 
+/* Parse one AttributeValue ({"S": "x"}) from DynamoDB JSON text */
 void
 hroe_value_parse(const char *json, int len, HroeValue *val)
 {
@@ -1462,6 +1465,7 @@ hroe_value_parse(const char *json, int len, HroeValue *val)
 	NodeToValue(&n, val);
 }
 
+/* Check a collection sort key: 1..1024 bytes of UTF-8 without U+0000 (E4, E6) */
 void
 hroe_sort_key_check(const char *key, uint32 keylen)
 {
@@ -1502,6 +1506,7 @@ ReadSortKey(Reader *r, const char **key, uint32 *keylen)
 	hroe_sort_key_check(*key, *keylen);
 }
 
+/* Parse a collection: [{"SortKey": {"S": k}, "Item": {...}}, ...] in any order */
 HroeCollection *
 hroe_collection_parse(const char *json, int len)
 {
@@ -1576,6 +1581,7 @@ hroe_collection_parse(const char *json, int len)
  * ---------------------------------------------------------------------
  */
 
+/* Number of entries of an L, M or set value */
 uint32
 hroe_value_count(const HroeValue *v)
 {
@@ -1592,6 +1598,7 @@ hroe_value_count(const HroeValue *v)
 	}
 }
 
+/* The item's attribute map as an M value */
 void
 hroe_item_root(const HroeItem *item, HroeValue *map)
 {
@@ -1600,6 +1607,7 @@ hroe_item_root(const HroeItem *item, HroeValue *map)
 	map->len = HroeItemBodyLen(item);
 }
 
+/* Entry i of an M value */
 void
 hroe_map_entry(const HroeValue *map, uint32 i, const char **name, uint32 *namelen,
 			   HroeValue *val)
@@ -1616,6 +1624,7 @@ hroe_map_entry(const HroeValue *map, uint32 i, const char **name, uint32 *namele
 	val->len = vend - voff - 1;
 }
 
+/* Find an attribute of an M value by binary search on the sorted directory */
 bool
 hroe_map_find(const HroeValue *map, const char *name, uint32 namelen, HroeValue *val)
 {
@@ -1645,6 +1654,7 @@ hroe_map_find(const HroeValue *map, const char *name, uint32 namelen, HroeValue 
 	return false;
 }
 
+/* Element i of an L value, or member i of a set */
 void
 hroe_list_element(const HroeValue *list, uint32 i, HroeValue *elem)
 {
@@ -1667,6 +1677,7 @@ hroe_list_element(const HroeValue *list, uint32 i, HroeValue *elem)
 	}
 }
 
+/* DynamoDB's name of a type */
 const char *
 hroe_type_name(HroeType type)
 {
@@ -1676,6 +1687,7 @@ hroe_type_name(HroeType type)
 	return (type >= HROE_S && type <= HROE_BS) ? names[type] : "?";
 }
 
+/* DynamoDB size of a value (section 2 of dynamodb-semantics.md) */
 int64
 hroe_value_size(const HroeValue *v)
 {
@@ -1754,6 +1766,7 @@ ValueDepth(const HroeValue *v)
 	return d + 1;
 }
 
+/* Whether two values are equal (same type and canonical payload) */
 bool
 hroe_value_equal(const HroeValue *a, const HroeValue *b)
 {
@@ -1890,6 +1903,7 @@ BinaryValue(Reader *r, uint8 type, const char *p, uint32 len, ValNode *n, int de
 	SyntaxError(r, "Unknown type tag");
 }
 
+/* Validate untrusted binary item bytes (recv); returns the item or ereports */
 HroeItem *
 hroe_item_from_binary(const char *data, int len)
 {
@@ -1925,6 +1939,7 @@ struct HroeBuilder
 	ValNode		map;
 };
 
+/* Start building an item */
 HroeBuilder *
 hroe_builder_start(void)
 {
@@ -1955,6 +1970,7 @@ BuilderKid(HroeBuilder *b, const char *name, uint32 namelen)
 	return k;
 }
 
+/* Add an attribute with a trusted value; a later one of the same name wins */
 void
 hroe_builder_add(HroeBuilder *b, const char *name, uint32 namelen, const HroeValue *val)
 {
@@ -1969,6 +1985,7 @@ hroe_builder_add(HroeBuilder *b, const char *name, uint32 namelen, const HroeVal
 	k->depth = ValueDepth(val);
 }
 
+/* An S value over the given bytes (checked UTF-8 without U+0000) */
 void
 hroe_make_string(const char *s, uint32 len, HroeValue *val)
 {
@@ -1981,6 +1998,7 @@ hroe_make_string(const char *s, uint32 len, HroeValue *val)
 	val->len = len;
 }
 
+/* An N value from any number text (normalised, E9 checked) */
 void
 hroe_make_number(const char *text, int len, HroeValue *val)
 {
@@ -1991,6 +2009,7 @@ hroe_make_number(const char *text, int len, HroeValue *val)
 	val->len = l;
 }
 
+/* A B value over the given bytes */
 void
 hroe_make_binary(const char *bytes, uint32 len, HroeValue *val)
 {
@@ -1999,6 +2018,7 @@ hroe_make_binary(const char *bytes, uint32 len, HroeValue *val)
 	val->len = len;
 }
 
+/* A BOOL value */
 void
 hroe_make_bool(bool b, HroeValue *val)
 {
@@ -2009,6 +2029,7 @@ hroe_make_bool(bool b, HroeValue *val)
 	val->len = 1;
 }
 
+/* A NULL value */
 void
 hroe_make_null(HroeValue *val)
 {
@@ -2017,6 +2038,7 @@ hroe_make_null(HroeValue *val)
 	val->len = 0;
 }
 
+/* Finish the builder as an item (size computed, 400 KB and depth checked) */
 HroeItem *
 hroe_builder_finish(HroeBuilder *b)
 {
@@ -2024,6 +2046,7 @@ hroe_builder_finish(HroeBuilder *b)
 	return NodeToItem(&b->map);
 }
 
+/* Finish the builder as an M value for nesting */
 void
 hroe_builder_finish_map(HroeBuilder *b, HroeValue *val)
 {
@@ -2036,6 +2059,7 @@ hroe_builder_finish_map(HroeBuilder *b, HroeValue *val)
 	NodeToValue(&b->map, val);
 }
 
+/* An L value of the given elements */
 void
 hroe_make_list(const HroeValue *elems, uint32 n, HroeValue *val)
 {
@@ -2063,6 +2087,7 @@ hroe_make_list(const HroeValue *elems, uint32 n, HroeValue *val)
 	NodeToValue(&l, val);
 }
 
+/* An item whose attributes are an M value's members */
 HroeItem *
 hroe_item_from_map(const HroeValue *map)
 {
@@ -2101,6 +2126,7 @@ BadPath(const char *path, int len)
 			 errhint("A path is an attribute name followed by \".name\" and \"[index]\" steps, as in a.b[2].c.")));
 }
 
+/* Follow a document path (a.b[2].c); false if a step is missing */
 bool
 hroe_item_path(const HroeItem *item, const char *path, int len, HroeValue *val)
 {
@@ -2317,6 +2343,7 @@ WriteJsonValue(StringInfo buf, const HroeValue *v)
 	appendStringInfoChar(buf, '}');
 }
 
+/* Append an item as DynamoDB JSON */
 void
 hroe_item_write(StringInfo buf, const HroeItem *item)
 {
@@ -2326,18 +2353,21 @@ hroe_item_write(StringInfo buf, const HroeItem *item)
 	WriteJsonMap(buf, &m);
 }
 
+/* Append one AttributeValue as DynamoDB JSON */
 void
 hroe_value_write(StringInfo buf, const HroeValue *v)
 {
 	WriteJsonValue(buf, v);
 }
 
+/* Append an M value's members as a JSON object */
 void
 hroe_map_write(StringInfo buf, const HroeValue *map)
 {
 	WriteJsonMap(buf, map);
 }
 
+/* Append bytes as a JSON string literal */
 void
 hroe_json_string_write(StringInfo buf, const char *s, uint32 len)
 {
