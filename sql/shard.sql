@@ -2,6 +2,8 @@
 -- Write sharding arithmetic and hashing: hroe.shard_count,
 -- hroe.shard_count_details, hroe.shard_of, hroe.random_shard.
 --
+-- error contexts name plpgsql line numbers: leave them out
+\set SHOW_CONTEXT never
 
 -- AWS's example: 3M orders, 20 % OPEN, 250-byte items.
 -- ItemsPerRCU = 4096 / 250 = 16.384 -> 16 whole items; rate = 3000 * 16 = 48,000

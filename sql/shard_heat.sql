@@ -3,6 +3,8 @@
 -- of an index, against DynamoDB's 3,000 RCU / 1,000 WCU per partition.
 --
 -- 3,000 orders of 250 bytes (the seed's average), 80 % OPEN.
+-- error contexts name plpgsql line numbers: leave them out
+\set SHOW_CONTEXT never
 CREATE SCHEMA shard_heat;
 SET search_path = shard_heat, public;
 CREATE TABLE orders (

@@ -59,6 +59,7 @@
 #include "utils/rls.h"
 #include "utils/snapmgr.h"
 #include "utils/sortsupport.h"
+#include "utils/syscache.h"
 
 #include "shard.h"
 
@@ -221,10 +222,12 @@ ValueText(Datum value, Oid typid)
 /*
  * Scan keys of "begins_with(sort key, prefix)": sk >= prefix AND sk <
  * succ(prefix), where succ drops trailing 0xFF bytes and adds one to the
- * last byte; exact for byte-ordered columns (bytea, text COLLATE "C").
+ * last byte; exact for byte-ordered columns (bytea, text COLLATE "C", and
+ * hroe.key, keyType, a varlena of UTF-8 bytes ordered bytewise).
  */
 static int
-BeginsWithKeys(ScanKey keys, Relation index, AttrNumber attno, Datum value, Oid valtype)
+BeginsWithKeys(ScanKey keys, Relation index, AttrNumber attno, Datum value, Oid valtype,
+			   Oid keyType)
 {
 	Oid			coltype = IndexColumnType(index, attno);
 	Oid			collation = index->rd_indcollation[attno - 1];
@@ -233,14 +236,14 @@ BeginsWithKeys(ScanKey keys, Relation index, AttrNumber attno, Datum value, Oid 
 	int			len;
 
 	if (!((coltype == TEXTOID && OidIsValid(collation) && lc_collate_is_c(collation)) ||
-		  coltype == BYTEAOID))
+		  coltype == BYTEAOID || (OidIsValid(keyType) && coltype == keyType)))
 	{
 		if (coltype != TEXTOID && coltype != BYTEAOID)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("Invalid KeyConditionExpression: Incorrect operand type for operator or function; operator or function: begins_with, operand type: %s",
 							strcmp(DynamoTypeLetter(coltype), "N") == 0 ? "N" : format_type_be(coltype)),
-					 errdetail("Sort-key column \"%s\" has type %s; begins_with needs text or bytea.",
+					 errdetail("Sort-key column \"%s\" has type %s; begins_with needs hroe.key, text or bytea.",
 							   IndexColumnName(index, attno), format_type_be(coltype))));
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -276,7 +279,7 @@ BeginsWithKeys(ScanKey keys, Relation index, AttrNumber attno, Datum value, Oid 
  */
 static int
 SortConditionKeys(ScanKey keys, Relation index, AttrNumber attno, text *opText,
-				  Datum v1, bool v1null, Datum v2, bool v2null, Oid valtype)
+				  Datum v1, bool v1null, Datum v2, bool v2null, Oid valtype, Oid keyType)
 {
 	char	   *op;
 	int16		strategy;
@@ -325,7 +328,7 @@ SortConditionKeys(ScanKey keys, Relation index, AttrNumber attno, text *opText,
 				 errmsg("p_value2 is used only with BETWEEN"),
 				 errdetail("The sort-key operator is \"%s\".", op)));
 	if (strcmp(op, "begins_with") == 0)
-		return BeginsWithKeys(keys, index, attno, v1, valtype);
+		return BeginsWithKeys(keys, index, attno, v1, valtype, keyType);
 	if (strcmp(op, "=") == 0)
 		strategy = BTEqualStrategyNumber;
 	else if (strcmp(op, "<") == 0)
@@ -343,6 +346,14 @@ SortConditionKeys(ScanKey keys, Relation index, AttrNumber attno, text *opText,
 				 errhint("Use '=', '<', '<=', '>', '>=', 'between' or 'begins_with'.")));
 	InitColumnKey(&keys[0], index, attno, strategy, v1, valtype);
 	return 1;
+}
+
+/* OID of type hroe.key (in this function's schema), or InvalidOid. */
+static Oid
+HroeKeyType(Oid fnOid)
+{
+	return GetSysCacheOid2(TYPENAMENSP, Anum_pg_type_oid, CStringGetDatum("key"),
+						   ObjectIdGetDatum(get_func_namespace(fnOid)));
 }
 
 /* Datum of shard number s in the shard column's type. */
@@ -724,7 +735,8 @@ BeginShardedQuery(FunctionCallInfo fcinfo)
 	v2 = PG_ARGISNULL(5) ? (Datum) 0 : datumCopy(PG_GETARG_DATUM(5), valbyval, vallen);
 	nkeys = nprefix + 1 + SortConditionKeys(&keys[nprefix + 1], q->indexRel, q->sortAttno,
 											PG_ARGISNULL(3) ? NULL : PG_GETARG_TEXT_PP(3),
-											v1, PG_ARGISNULL(4), v2, PG_ARGISNULL(5), valtype);
+											v1, PG_ARGISNULL(4), v2, PG_ARGISNULL(5), valtype,
+											HroeKeyType(fcinfo->flinfo->fn_oid));
 
 	/* the sort key's order in the index, and the scan direction for it */
 	indoption = q->indexRel->rd_indoption[q->sortAttno - 1];
@@ -741,6 +753,10 @@ BeginShardedQuery(FunctionCallInfo fcinfo)
 	q->dir = (forward != ((indoption & INDOPTION_DESC) != 0)) ?
 		ForwardScanDirection : BackwardScanDirection;
 
+	if (!ActiveSnapshotSet())
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("hroe.sharded_query needs an active snapshot")));
 	q->snapshot = RegisterSnapshot(GetActiveSnapshot());
 	q->streams = palloc0(sizeof(ShardStream) * q->nshards);
 	q->heap = binaryheap_allocate(q->nshards, CompareHeads, q);
