@@ -57,6 +57,10 @@ CREATE TABLE sparse (k text, v integer);
 INSERT INTO sparse VALUES ('a', 1), ('a', 2), (NULL, 3), ('b', 4);
 CREATE INDEX sparse_k ON sparse (k);
 SELECT partition_key, items FROM hroe.hot_partitions('sparse_k');
+-- nor are rows without the sort key
+CREATE INDEX sparse_k_v ON sparse (k, v);
+INSERT INTO sparse VALUES ('a', NULL);
+SELECT partition_key, items FROM hroe.hot_partitions('sparse_k_v');
 
 -- Errors
 SELECT * FROM hroe.hot_partitions('orders');

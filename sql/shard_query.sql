@@ -182,6 +182,11 @@ SELECT (SELECT array_agg(id) FROM hroe.sharded_query(NULL::events, 'events_shard
 	   (SELECT count(*) FROM hroe.sharded_query(NULL::events, 'events_sparse', 4)) AS sparse_rows,
 	   (SELECT count(*) FROM events WHERE n % 10 = 0) AS expected_sparse_rows;
 SELECT id, n FROM hroe.sharded_query(NULL::events, 'events_sharded_desc', 4, 'between', 48, 49, p_limit => 4);
+-- without a condition, rows without a sort key are not in the index's partitions
+INSERT INTO events VALUES (1001, 0, NULL, 'no sort key'), (1002, 1, NULL, 'no sort key');
+SELECT count(*) AS merged, (SELECT count(*) FROM events WHERE shard < 4) AS in_shards
+FROM hroe.sharded_query(NULL::events, 'events_sharded_desc', 4);
+SELECT count(*) AS merged_backward FROM hroe.sharded_query(NULL::events, 'events_sharded_desc', 4, p_forward => false);
 
 -- Snapshots: the merge sees what the query's snapshot sees.
 BEGIN;

@@ -207,8 +207,12 @@ BEGIN
 		END IF;
 	END IF;
 
-	-- rows with a null key attribute are not in a DynamoDB index (sparse)
+	-- rows with a null key attribute (partition key, or the sort key that
+	-- follows it) are not in a DynamoDB index (sparse)
 	SELECT string_agg(k || ' IS NOT NULL', ' AND ') INTO v_where FROM unnest(v_keys) AS k;
+	IF v_k < v_nkeys THEN
+		v_where := v_where || ' AND (' || pg_get_indexdef(p_index, v_k + 1, false) || ') IS NOT NULL';
+	END IF;
 	IF v_pred IS NOT NULL THEN
 		v_where := v_where || ' AND (' || v_pred || ')';
 	END IF;

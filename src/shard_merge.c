@@ -275,7 +275,7 @@ BeginsWithKeys(ScanKey keys, Relation index, AttrNumber attno, Datum value, Oid 
 
 /*
  * Build the scan keys of the sort-key condition into keys; returns their
- * number (0 when op is NULL, i.e. no condition).
+ * number.  Without an operator the condition is "sort key IS NOT NULL".
  */
 static int
 SortConditionKeys(ScanKey keys, Relation index, AttrNumber attno, text *opText,
@@ -291,7 +291,10 @@ SortConditionKeys(ScanKey keys, Relation index, AttrNumber attno, text *opText,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("sort-key values given without an operator"),
 					 errhint("Pass p_op ('=', '<', '<=', '>', '>=', 'between' or 'begins_with').")));
-		return 0;
+		/* an item without the sort key is not in a DynamoDB index */
+		ScanKeyEntryInitialize(&keys[0], SK_ISNULL | SK_SEARCHNOTNULL, attno,
+							   InvalidStrategy, InvalidOid, InvalidOid, InvalidOid, (Datum) 0);
+		return 1;
 	}
 	op = text_to_cstring(opText);
 	if (v1null)
