@@ -188,6 +188,18 @@ SELECT count(*) AS merged, (SELECT count(*) FROM events WHERE shard < 4) AS in_s
 FROM hroe.sharded_query(NULL::events, 'events_sharded_desc', 4);
 SELECT count(*) AS merged_backward FROM hroe.sharded_query(NULL::events, 'events_sharded_desc', 4, p_forward => false);
 
+-- Key columns after the sort key order rows with equal sort keys (e.g. the
+-- table key, as DynamoDB pages resume on sort key then table key); INCLUDE
+-- columns do not.
+CREATE INDEX orders_gsi2_total ON orders (shard, sk, total DESC) INCLUDE (status);
+CREATE INDEX orders_sk_total ON orders (sk, total DESC) WITH (deduplicate_items = off);
+SELECT (SELECT array_agg(id) FROM hroe.sharded_query(NULL::orders, 'orders_gsi2_total', 15, '<', 'OPEN'))
+	 = (SELECT array_agg(id) FROM (SELECT id FROM orders WHERE sk < 'OPEN' ORDER BY sk, total DESC) s) AS same_forward,
+	   (SELECT array_agg(id) FROM hroe.sharded_query(NULL::orders, 'orders_gsi2_total', 15, '<', 'OPEN', p_forward => false))
+	 = (SELECT array_agg(id) FROM (SELECT id FROM orders WHERE sk < 'OPEN' ORDER BY sk DESC, total) s) AS same_backward;
+SELECT id, sk, total FROM hroe.sharded_query(NULL::orders, 'orders_gsi2_total', 15, '=', 'CLOSED#2025-01-03', p_limit => 4);
+DROP INDEX orders_gsi2_total, orders_sk_total;
+
 -- Snapshots: the merge sees what the query's snapshot sees.
 BEGIN;
 DELETE FROM orders WHERE id % 7 = 0;

@@ -16,10 +16,10 @@
  * function reads exactly N + L - 1 index entries when every shard has rows.
  *
  * Order: the sort key in its btree order, ascending when p_forward (a DESC
- * index column is scanned backwards), descending otherwise; rows with
- * equal sort keys come in heap-TID order (ascending when the index is
- * scanned forwards, descending when backwards), which is the order a btree
- * index on the sort key alone returns them.
+ * index column is scanned backwards), descending otherwise; then the key
+ * columns after the sort key, in index order; then heap TID (ascending when
+ * the index is scanned forwards, descending when backwards).  That is the
+ * order of an unsharded btree index on the same columns without the shard.
  *
  * src/shard_merge.c
  *
@@ -70,9 +70,10 @@ typedef struct ShardStream
 {
 	IndexScanDesc scan;
 	TupleTableSlot *slot;		/* head row, fetched from the heap */
-	ItemPointerData tid;		/* head's index TID, the tie-breaker */
-	Datum		key;			/* head's sort key, in the head row or index tuple */
-	bool		keynull;
+	ItemPointerData tid;		/* head's index TID, the last tie-breaker */
+	Datum	   *keys;			/* head's order columns, in the head row or
+								 * index tuple */
+	bool	   *nulls;
 
 	/*
 	 * Backward scans only: the current run of equal sort keys (TIDs sorted
@@ -83,12 +84,12 @@ typedef struct ShardStream
 	ItemPointerData *run;
 	int			nrun;
 	int			runcap;
-	Datum		runKey;			/* copy, owned */
-	bool		runKeyNull;
+	Datum	   *runKeys;		/* copies, owned */
+	bool	   *runNulls;
 	bool		haveNext;
 	ItemPointerData nextTid;
-	Datum		nextKey;		/* copy, owned */
-	bool		nextKeyNull;
+	Datum	   *nextKeys;		/* copies, owned */
+	bool	   *nextNulls;
 	bool		scanDone;
 } ShardStream;
 
@@ -101,11 +102,21 @@ typedef struct ShardedQuery
 	int			nshards;
 	ShardStream *streams;
 	binaryheap *heap;
-	SortSupportData ssup;		/* sort key in index order */
-	int16		ssup_typlen;	/* the sort key's type */
-	bool		ssup_byval;
 	AttrNumber	sortAttno;		/* index column of the sort key */
-	AttrNumber	sortHeapAttno;	/* its table column, or 0 for an expression */
+
+	/*
+	 * Order columns: the sort key and the key columns after it, compared in
+	 * index order; read from the heap row, or from the index tuple when one
+	 * is an expression or the scans run backwards (keysFromIndex).
+	 */
+	int			ncols;
+	SortSupport ssup;
+	int16	   *typlen;
+	bool	   *byval;
+	AttrNumber *heapAttno;
+	bool		keysFromIndex;
+	Datum	   *tmpKeys;		/* scratch for one index tuple's columns */
+	bool	   *tmpNulls;
 	ScanDirection dir;
 	int64		limit;			/* -1 when none */
 	int64		emitted;
@@ -116,17 +127,9 @@ typedef struct ShardedQuery
 	bool		open;
 } ShardedQuery;
 
-/* A sort-key condition, resolved against the index column. */
-typedef struct SortCondition
-{
-	int			nkeys;
-	int16		strategy[2];
-	Datum		value[2];
-	Oid			righttype[2];
-} SortCondition;
-
 static int	ItemPointerQsortCompare(const void *a, const void *b);
 static bool AdvanceBackward(ShardedQuery *q, ShardStream *st);
+static void ReadIndexKeys(ShardedQuery *q, IndexScanDesc scan, Datum *keys, bool *nulls);
 
 /* Key-column type the values of index column attno must have. */
 static Oid
@@ -407,11 +410,11 @@ AdvanceStream(ShardedQuery *q, ShardStream *st)
 		{
 			if (index_fetch_heap(scan, st->slot))
 			{
-				if (q->sortHeapAttno != 0)
-					st->key = slot_getattr(st->slot, q->sortHeapAttno, &st->keynull);
+				if (q->keysFromIndex)
+					ReadIndexKeys(q, scan, st->keys, st->nulls);
 				else
-					st->key = index_getattr(scan->xs_itup, q->sortAttno,
-											scan->xs_itupdesc, &st->keynull);
+					for (int i = 0; i < q->ncols; i++)
+						st->keys[i] = slot_getattr(st->slot, q->heapAttno[i], &st->nulls[i]);
 				return true;
 			}
 			if (!scan->xs_heap_continue)
@@ -440,21 +443,39 @@ FetchTid(ShardStream *st)
 	}
 }
 
-/* Free an owned copy of a sort key. */
+/* The order columns of the scan's current index tuple (not copied). */
 static void
-FreeKey(ShardedQuery *q, Datum key, bool isnull)
+ReadIndexKeys(ShardedQuery *q, IndexScanDesc scan, Datum *keys, bool *nulls)
 {
-	if (!isnull && !q->ssup_byval)
-		pfree(DatumGetPointer(key));
+	for (int i = 0; i < q->ncols; i++)
+		keys[i] = index_getattr(scan->xs_itup, q->sortAttno + i, scan->xs_itupdesc, &nulls[i]);
 }
 
-/* Copy of the sort key of the scan's current index tuple. */
-static Datum
-CopyIndexKey(ShardedQuery *q, IndexScanDesc scan, bool *isnull)
+/* Replace owned copies keys/nulls with copies of src/srcNulls. */
+static void
+CopyKeys(ShardedQuery *q, Datum *keys, bool *nulls, const Datum *src, const bool *srcNulls)
 {
-	Datum		key = index_getattr(scan->xs_itup, q->sortAttno, scan->xs_itupdesc, isnull);
+	for (int i = 0; i < q->ncols; i++)
+	{
+		if (!nulls[i] && !q->byval[i])
+			pfree(DatumGetPointer(keys[i]));
+		nulls[i] = srcNulls[i];
+		keys[i] = nulls[i] ? (Datum) 0 : datumCopy(src[i], q->byval[i], q->typlen[i]);
+	}
+}
 
-	return *isnull ? (Datum) 0 : datumCopy(key, q->ssup_byval, q->ssup_typlen);
+/* Order columns a against b, in index order: <0, 0, >0. */
+static int
+CompareKeys(ShardedQuery *q, const Datum *a, const bool *anulls, const Datum *b, const bool *bnulls)
+{
+	for (int i = 0; i < q->ncols; i++)
+	{
+		int			c = ApplySortComparator(a[i], anulls[i], b[i], bnulls[i], &q->ssup[i]);
+
+		if (c != 0)
+			return c;
+	}
+	return 0;
 }
 
 /*
@@ -477,8 +498,8 @@ AdvanceBackward(ShardedQuery *q, ShardStream *st)
 			st->tid = st->run[--st->nrun];
 			if (FetchTid(st))
 			{
-				st->key = st->runKey;
-				st->keynull = st->runKeyNull;
+				memcpy(st->keys, st->runKeys, sizeof(Datum) * q->ncols);
+				memcpy(st->nulls, st->runNulls, sizeof(bool) * q->ncols);
 				return true;
 			}
 			continue;
@@ -494,29 +515,25 @@ AdvanceBackward(ShardedQuery *q, ShardStream *st)
 				return false;
 			}
 			st->nextTid = *tid;
-			st->nextKey = CopyIndexKey(q, scan, &st->nextKeyNull);
+			ReadIndexKeys(q, scan, q->tmpKeys, q->tmpNulls);
+			CopyKeys(q, st->nextKeys, st->nextNulls, q->tmpKeys, q->tmpNulls);
 		}
-		FreeKey(q, st->runKey, st->runKeyNull);
-		st->runKey = st->nextKey;
-		st->runKeyNull = st->nextKeyNull;
+		CopyKeys(q, st->runKeys, st->runNulls, st->nextKeys, st->nextNulls);
 		st->haveNext = false;
 		st->run[0] = st->nextTid;
 		st->nrun = 1;
 		while (!st->scanDone)
 		{
-			Datum		key;
-			bool		isnull;
-
 			if ((tid = index_getnext_tid(scan, q->dir)) == NULL)
 			{
 				st->scanDone = true;
 				break;
 			}
-			key = index_getattr(scan->xs_itup, q->sortAttno, scan->xs_itupdesc, &isnull);
-			if (ApplySortComparator(key, isnull, st->runKey, st->runKeyNull, &q->ssup) != 0)
+			ReadIndexKeys(q, scan, q->tmpKeys, q->tmpNulls);
+			if (CompareKeys(q, q->tmpKeys, q->tmpNulls, st->runKeys, st->runNulls) != 0)
 			{
 				st->nextTid = *tid;
-				st->nextKey = CopyIndexKey(q, scan, &st->nextKeyNull);
+				CopyKeys(q, st->nextKeys, st->nextNulls, q->tmpKeys, q->tmpNulls);
 				st->haveNext = true;
 				break;
 			}
@@ -551,7 +568,7 @@ CompareHeads(Datum a, Datum b, void *arg)
 	ShardStream *sb = &q->streams[DatumGetInt32(b)];
 	int			c;
 
-	c = ApplySortComparator(sa->key, sa->keynull, sb->key, sb->keynull, &q->ssup);
+	c = CompareKeys(q, sa->keys, sa->nulls, sb->keys, sb->nulls);
 	if (c == 0)
 		c = ItemPointerCompare(&sa->tid, &sb->tid);
 	if (ScanDirectionIsBackward(q->dir))
@@ -710,7 +727,6 @@ BeginShardedQuery(FunctionCallInfo fcinfo)
 				 errdetail("A sharded index has the prefix columns, then the shard column, then the sort-key column.")));
 	shardAttno = nprefix + 1;
 	q->sortAttno = nprefix + 2;
-	q->sortHeapAttno = q->indexRel->rd_index->indkey.values[q->sortAttno - 1];
 	shardType = q->indexRel->rd_opcintype[shardAttno - 1];
 	if (shardType != INT2OID && shardType != INT4OID && shardType != INT8OID &&
 		shardType != NUMERICOID)
@@ -741,20 +757,38 @@ BeginShardedQuery(FunctionCallInfo fcinfo)
 											v1, PG_ARGISNULL(4), v2, PG_ARGISNULL(5), valtype,
 											HroeKeyType(fcinfo->flinfo->fn_oid));
 
-	/* the sort key's order in the index, and the scan direction for it */
+	/* the order columns' order in the index, and the scan direction */
+	q->ncols = IndexRelationGetNumberOfKeyAttributes(q->indexRel) - q->sortAttno + 1;
+	q->ssup = palloc0(sizeof(SortSupportData) * q->ncols);
+	q->typlen = palloc(sizeof(int16) * q->ncols);
+	q->byval = palloc(sizeof(bool) * q->ncols);
+	q->heapAttno = palloc(sizeof(AttrNumber) * q->ncols);
+	q->tmpKeys = palloc(sizeof(Datum) * q->ncols);
+	q->tmpNulls = palloc(sizeof(bool) * q->ncols);
+	for (int i = 0; i < q->ncols; i++)
+	{
+		AttrNumber	attno = q->sortAttno + i;
+		int16		option = q->indexRel->rd_indoption[attno - 1];
+
+		q->ssup[i].ssup_cxt = CurrentMemoryContext;
+		q->ssup[i].ssup_collation = q->indexRel->rd_indcollation[attno - 1];
+		q->ssup[i].ssup_nulls_first = (option & INDOPTION_NULLS_FIRST) != 0;
+		q->ssup[i].ssup_attno = attno;
+		q->ssup[i].abbreviate = false;
+		PrepareSortSupportFromIndexRel(q->indexRel,
+									   (option & INDOPTION_DESC) ? BTGreaterStrategyNumber : BTLessStrategyNumber,
+									   &q->ssup[i]);
+		get_typlenbyval(TupleDescAttr(RelationGetDescr(q->indexRel), attno - 1)->atttypid,
+						&q->typlen[i], &q->byval[i]);
+		q->heapAttno[i] = q->indexRel->rd_index->indkey.values[attno - 1];
+		if (q->heapAttno[i] == 0)
+			q->keysFromIndex = true;
+	}
 	indoption = q->indexRel->rd_indoption[q->sortAttno - 1];
-	q->ssup.ssup_cxt = CurrentMemoryContext;
-	q->ssup.ssup_collation = q->indexRel->rd_indcollation[q->sortAttno - 1];
-	q->ssup.ssup_nulls_first = (indoption & INDOPTION_NULLS_FIRST) != 0;
-	q->ssup.ssup_attno = q->sortAttno;
-	q->ssup.abbreviate = false;
-	PrepareSortSupportFromIndexRel(q->indexRel,
-								   (indoption & INDOPTION_DESC) ? BTGreaterStrategyNumber : BTLessStrategyNumber,
-								   &q->ssup);
-	get_typlenbyval(TupleDescAttr(RelationGetDescr(q->indexRel), q->sortAttno - 1)->atttypid,
-					&q->ssup_typlen, &q->ssup_byval);
 	q->dir = (forward != ((indoption & INDOPTION_DESC) != 0)) ?
 		ForwardScanDirection : BackwardScanDirection;
+	if (ScanDirectionIsBackward(q->dir))
+		q->keysFromIndex = true;	/* runs of equal keys are read from the index */
 
 	if (!ActiveSnapshotSet())
 		ereport(ERROR,
@@ -778,13 +812,19 @@ BeginShardedQuery(FunctionCallInfo fcinfo)
 		keys[nprefix].sk_argument = ShardDatum(shardType, s);
 		st->slot = table_slot_create(q->heapRel, NULL);
 		st->scan = index_beginscan(q->heapRel, q->indexRel, q->snapshot, nkeys, 0);
-		/* an expression key, and runs of a backward scan, come from the index */
-		st->scan->xs_want_itup = (q->sortHeapAttno == 0 || ScanDirectionIsBackward(q->dir));
+		st->scan->xs_want_itup = q->keysFromIndex;
+		st->keys = palloc(sizeof(Datum) * q->ncols);
+		st->nulls = palloc(sizeof(bool) * q->ncols);
 		if (ScanDirectionIsBackward(q->dir))
 		{
 			st->runcap = 64;
 			st->run = palloc(sizeof(ItemPointerData) * st->runcap);
-			st->runKeyNull = true;
+			st->runKeys = palloc(sizeof(Datum) * q->ncols);
+			st->runNulls = palloc(sizeof(bool) * q->ncols);
+			st->nextKeys = palloc(sizeof(Datum) * q->ncols);
+			st->nextNulls = palloc(sizeof(bool) * q->ncols);
+			for (int i = 0; i < q->ncols; i++)
+				st->runNulls[i] = st->nextNulls[i] = true;	/* nothing owned yet */
 		}
 		index_rescan(st->scan, keys, nkeys, NULL, 0);
 		if (AdvanceStream(q, st))
