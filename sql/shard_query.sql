@@ -200,6 +200,17 @@ SELECT (SELECT array_agg(id) FROM hroe.sharded_query(NULL::orders, 'orders_gsi2_
 SELECT id, sk, total FROM hroe.sharded_query(NULL::orders, 'orders_gsi2_total', 15, '=', 'CLOSED#2025-01-03', p_limit => 4);
 DROP INDEX orders_gsi2_total, orders_sk_total;
 
+-- Long sort keys, stored compressed in the index, with many equal keys.
+CREATE TABLE longkeys (id integer, shard integer, sk text COLLATE "C");
+INSERT INTO longkeys SELECT g, hroe.shard_of(g, 15), repeat('k', 3000) || g % 4 FROM generate_series(1, 400) g;
+CREATE INDEX longkeys_sharded ON longkeys (shard, sk);
+CREATE INDEX longkeys_sk ON longkeys (sk) WITH (deduplicate_items = off);
+SELECT (SELECT array_agg(id) FROM hroe.sharded_query(NULL::longkeys, 'longkeys_sharded', 15, '>', repeat('k', 3000) || '0'))
+	 = (SELECT array_agg(id) FROM (SELECT id FROM longkeys WHERE sk > repeat('k', 3000) || '0' ORDER BY sk) s) AS same_forward,
+	   (SELECT array_agg(id) FROM hroe.sharded_query(NULL::longkeys, 'longkeys_sharded', 15, '>', repeat('k', 3000) || '0', p_forward => false))
+	 = (SELECT array_agg(id) FROM (SELECT id FROM longkeys WHERE sk > repeat('k', 3000) || '0' ORDER BY sk DESC) s) AS same_backward,
+	   (SELECT count(*) FROM hroe.sharded_query(NULL::longkeys, 'longkeys_sharded', 15, 'begins_with', repeat('k', 3000) || '3')) AS begins_with_rows;
+
 -- Snapshots: the merge sees what the query's snapshot sees.
 BEGIN;
 DELETE FROM orders WHERE id % 7 = 0;

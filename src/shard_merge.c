@@ -123,6 +123,7 @@ typedef struct ShardedQuery
 	int			pending;		/* shard whose head was returned last, or -1 */
 	MemoryContext scanCxt;		/* the scans' context: they allocate in it */
 	MemoryContext callCxt;		/* reset at every call: comparisons, the row */
+	MemoryContext tmpCxt;		/* reset after each comparison of a run */
 	ExprContext *econtext;
 	bool		open;
 } ShardedQuery;
@@ -479,6 +480,21 @@ CompareKeys(ShardedQuery *q, const Datum *a, const bool *anulls, const Datum *b,
 }
 
 /*
+ * Whether order columns a and b are equal; comparators may detoast, so
+ * they run in a context emptied after each use (a run may be long).
+ */
+static bool
+SameKeys(ShardedQuery *q, const Datum *a, const bool *anulls, const Datum *b, const bool *bnulls)
+{
+	MemoryContext old = MemoryContextSwitchTo(q->tmpCxt);
+	int			c = CompareKeys(q, a, anulls, b, bnulls);
+
+	MemoryContextSwitchTo(old);
+	MemoryContextReset(q->tmpCxt);
+	return c == 0;
+}
+
+/*
  * AdvanceStream for a backward index scan: returns rows with equal sort
  * keys in descending TID order, reading each run of equal keys from the
  * index (entries only) before fetching its rows.
@@ -530,7 +546,7 @@ AdvanceBackward(ShardedQuery *q, ShardStream *st)
 				break;
 			}
 			ReadIndexKeys(q, scan, q->tmpKeys, q->tmpNulls);
-			if (CompareKeys(q, q->tmpKeys, q->tmpNulls, st->runKeys, st->runNulls) != 0)
+			if (!SameKeys(q, q->tmpKeys, q->tmpNulls, st->runKeys, st->runNulls))
 			{
 				st->nextTid = *tid;
 				CopyKeys(q, st->nextKeys, st->nextNulls, q->tmpKeys, q->tmpNulls);
@@ -801,6 +817,8 @@ BeginShardedQuery(FunctionCallInfo fcinfo)
 	q->scanCxt = CurrentMemoryContext;
 	q->callCxt = AllocSetContextCreate(CurrentMemoryContext, "hroe sharded_query row",
 									   ALLOCSET_DEFAULT_SIZES);
+	q->tmpCxt = AllocSetContextCreate(CurrentMemoryContext, "hroe sharded_query comparison",
+									  ALLOCSET_SMALL_SIZES);
 	q->open = true;
 	q->econtext = rsinfo->econtext;
 	RegisterExprContextCallback(rsinfo->econtext, ShutdownShardedQuery, PointerGetDatum(q));
