@@ -220,9 +220,8 @@ SELECT pg_temp.compare('between', 'OPEN#2025-01-10', 'OPEN#2025-02-10', false, 1
 ROLLBACK;
 SELECT pg_temp.compare('between', 'OPEN#2025-01-10', 'OPEN#2025-02-10', true, NULL);
 
--- Early stop: with a limit of L the merge reads one head entry per shard,
--- then one entry per row returned after the first: 15 + L - 1 index
--- entries; it fetches from the table only the L rows it returns.
+-- Early stop: with a limit of L the merge reads one head per shard, then
+-- one entry (and its row) per row returned after the first: 15 + L - 1.
 CREATE FUNCTION pg_temp.reads(p_index regclass) RETURNS text
 LANGUAGE sql AS $$SELECT pg_stat_get_xact_tuples_returned(p_index) || ',' || pg_stat_get_xact_tuples_fetched(p_index)$$;
 CREATE FUNCTION pg_temp.reads_since(p_index regclass, p_before text, OUT entries_read bigint, OUT rows_fetched bigint)
@@ -254,7 +253,7 @@ SELECT pg_temp.reads('orders_gsi2') AS before \gset
 SELECT id FROM hroe.sharded_query(NULL::orders, 'orders_gsi2', 15, '>=', 'CLOSED') LIMIT 3;
 SELECT * FROM pg_temp.reads_since('orders_gsi2', :'before');
 COMMIT;
--- Entries whose rows are not visible are skipped when they reach the top.
+-- Entries whose rows are not visible are skipped.
 BEGIN;
 DELETE FROM orders WHERE sk = 'CLOSED#2025-01-03';
 SELECT pg_temp.reads('orders_gsi2') AS before \gset

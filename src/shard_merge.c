@@ -9,14 +9,11 @@
  * column (smallint, integer, bigint or numeric holding 0..N-1), then the
  * sort-key column; further key and INCLUDE columns are allowed.  One index
  * scan runs per shard, each ordered by the sort key; a binary heap over the
- * current head entry of each scan yields a k-way merge.  The heads are
- * ordered by the key columns of their index entries; a head's row is
- * fetched from the table only when it reaches the top of the heap (an
- * invisible one is skipped there).  Rows are returned one per call
- * (ValuePerCall), and a shard is advanced only when its head has been
- * returned and another row is wanted, so with a limit of L the function
- * reads exactly N + L - 1 index entries and L rows when every shard has
- * rows and every entry is visible.
+ * current head row of each scan yields a k-way merge (the sort key is read
+ * from the head row, or from the index tuple for an expression column).  Rows are returned
+ * one per call (ValuePerCall), and a shard is advanced only when its head
+ * has been returned and another row is wanted, so with a limit of L the
+ * function reads exactly N + L - 1 index entries when every shard has rows.
  *
  * Order: the sort key in its btree order, ascending when p_forward (a DESC
  * index column is scanned backwards), descending otherwise; then the key
@@ -72,9 +69,10 @@ PG_FUNCTION_INFO_V1(hroe_sharded_query);
 typedef struct ShardStream
 {
 	IndexScanDesc scan;
-	TupleTableSlot *slot;		/* head row, once fetched from the heap */
+	TupleTableSlot *slot;		/* head row, fetched from the heap */
 	ItemPointerData tid;		/* head's index TID, the last tie-breaker */
-	Datum	   *keys;			/* head's order columns, in its index tuple */
+	Datum	   *keys;			/* head's order columns, in the head row or
+								 * index tuple */
 	bool	   *nulls;
 
 	/*
@@ -108,12 +106,15 @@ typedef struct ShardedQuery
 
 	/*
 	 * Order columns: the sort key and the key columns after it, compared in
-	 * index order, read from the index tuples.
+	 * index order; read from the heap row, or from the index tuple when one
+	 * is an expression or the scans run backwards (keysFromIndex).
 	 */
 	int			ncols;
 	SortSupport ssup;
 	int16	   *typlen;
 	bool	   *byval;
+	AttrNumber *heapAttno;
+	bool		keysFromIndex;
 	Datum	   *tmpKeys;		/* scratch for one index tuple's columns */
 	bool	   *tmpNulls;
 	ScanDirection dir;
@@ -382,34 +383,50 @@ ShardDatum(Oid type, int s)
 }
 
 /*
- * Move shard stream st to its next index entry (its row is not fetched);
- * false when the shard is exhausted.  Records the entry's TID and order
- * columns.
+ * Move shard stream st to its next visible row; false when the shard is
+ * exhausted.  Records the index TID (before the heap fetch follows a HOT
+ * chain) and the sort key from the index tuple.
  */
 static bool
 AdvanceStream(ShardedQuery *q, ShardStream *st)
 {
-	ItemPointer tid;
+	IndexScanDesc scan = st->scan;
 
 	if (ScanDirectionIsBackward(q->dir))
 		return AdvanceBackward(q, st);
 
-	CHECK_FOR_INTERRUPTS();
-	tid = index_getnext_tid(st->scan, q->dir);
-	if (tid == NULL)
-		return false;
-	st->tid = *tid;
-	ReadIndexKeys(q, st->scan, st->keys, st->nulls);
-	return true;
+	for (;;)
+	{
+		ItemPointer tid;
+
+		CHECK_FOR_INTERRUPTS();
+		tid = index_getnext_tid(scan, q->dir);
+		if (tid == NULL)
+		{
+			ExecClearTuple(st->slot);
+			return false;
+		}
+		st->tid = *tid;
+		for (;;)
+		{
+			if (index_fetch_heap(scan, st->slot))
+			{
+				if (q->keysFromIndex)
+					ReadIndexKeys(q, scan, st->keys, st->nulls);
+				else
+					for (int i = 0; i < q->ncols; i++)
+						st->keys[i] = slot_getattr(st->slot, q->heapAttno[i], &st->nulls[i]);
+				return true;
+			}
+			if (!scan->xs_heap_continue)
+				break;
+		}
+	}
 }
 
-/*
- * Fetch the row of stream st's head entry into st->slot; false when no
- * version of it is visible.  A forward scan still stands on that entry, so
- * the index AM may mark it dead; a backward scan has read past it.
- */
+/* Fetch the visible row of TID st->tid from the heap into st->slot. */
 static bool
-FetchHead(ShardedQuery *q, ShardStream *st)
+FetchTid(ShardStream *st)
 {
 	IndexScanDesc scan = st->scan;
 
@@ -418,8 +435,8 @@ FetchHead(ShardedQuery *q, ShardStream *st)
 	{
 		bool		found = index_fetch_heap(scan, st->slot);
 
-		if (ScanDirectionIsBackward(q->dir))
-			scan->kill_prior_tuple = false;
+		/* the index AM's current entry is not this TID: kill nothing */
+		scan->kill_prior_tuple = false;
 		if (found)
 			return true;
 		if (!scan->xs_heap_continue)
@@ -478,9 +495,9 @@ SameKeys(ShardedQuery *q, const Datum *a, const bool *anulls, const Datum *b, co
 }
 
 /*
- * AdvanceStream for a backward index scan: returns entries with equal
- * order columns in descending TID order, reading each run of equal keys
- * from the index before returning its first entry.
+ * AdvanceStream for a backward index scan: returns rows with equal sort
+ * keys in descending TID order, reading each run of equal keys from the
+ * index (entries only) before fetching its rows.
  */
 static bool
 AdvanceBackward(ShardedQuery *q, ShardStream *st)
@@ -495,9 +512,13 @@ AdvanceBackward(ShardedQuery *q, ShardStream *st)
 		if (st->nrun > 0)
 		{
 			st->tid = st->run[--st->nrun];
-			memcpy(st->keys, st->runKeys, sizeof(Datum) * q->ncols);
-			memcpy(st->nulls, st->runNulls, sizeof(bool) * q->ncols);
-			return true;
+			if (FetchTid(st))
+			{
+				memcpy(st->keys, st->runKeys, sizeof(Datum) * q->ncols);
+				memcpy(st->nulls, st->runNulls, sizeof(bool) * q->ncols);
+				return true;
+			}
+			continue;
 		}
 
 		/* load the next run, starting with the entry read ahead */
@@ -506,6 +527,7 @@ AdvanceBackward(ShardedQuery *q, ShardStream *st)
 			if (st->scanDone || (tid = index_getnext_tid(scan, q->dir)) == NULL)
 			{
 				st->scanDone = true;
+				ExecClearTuple(st->slot);
 				return false;
 			}
 			st->nextTid = *tid;
@@ -756,6 +778,7 @@ BeginShardedQuery(FunctionCallInfo fcinfo)
 	q->ssup = palloc0(sizeof(SortSupportData) * q->ncols);
 	q->typlen = palloc(sizeof(int16) * q->ncols);
 	q->byval = palloc(sizeof(bool) * q->ncols);
+	q->heapAttno = palloc(sizeof(AttrNumber) * q->ncols);
 	q->tmpKeys = palloc(sizeof(Datum) * q->ncols);
 	q->tmpNulls = palloc(sizeof(bool) * q->ncols);
 	for (int i = 0; i < q->ncols; i++)
@@ -773,10 +796,15 @@ BeginShardedQuery(FunctionCallInfo fcinfo)
 									   &q->ssup[i]);
 		get_typlenbyval(TupleDescAttr(RelationGetDescr(q->indexRel), attno - 1)->atttypid,
 						&q->typlen[i], &q->byval[i]);
+		q->heapAttno[i] = q->indexRel->rd_index->indkey.values[attno - 1];
+		if (q->heapAttno[i] == 0)
+			q->keysFromIndex = true;
 	}
 	indoption = q->indexRel->rd_indoption[q->sortAttno - 1];
 	q->dir = (forward != ((indoption & INDOPTION_DESC) != 0)) ?
 		ForwardScanDirection : BackwardScanDirection;
+	if (ScanDirectionIsBackward(q->dir))
+		q->keysFromIndex = true;	/* runs of equal keys are read from the index */
 
 	if (!ActiveSnapshotSet())
 		ereport(ERROR,
@@ -802,7 +830,7 @@ BeginShardedQuery(FunctionCallInfo fcinfo)
 		keys[nprefix].sk_argument = ShardDatum(shardType, s);
 		st->slot = table_slot_create(q->heapRel, NULL);
 		st->scan = index_beginscan(q->heapRel, q->indexRel, q->snapshot, nkeys, 0);
-		st->scan->xs_want_itup = true;	/* the heads are ordered by their entries */
+		st->scan->xs_want_itup = q->keysFromIndex;
 		st->keys = palloc(sizeof(Datum) * q->ncols);
 		st->nulls = palloc(sizeof(bool) * q->ncols);
 		if (ScanDirectionIsBackward(q->dir))
@@ -880,31 +908,11 @@ hroe_sharded_query(PG_FUNCTION_ARGS)
 		q->pending = -1;
 	}
 	MemoryContextSwitchTo(q->callCxt);
+	if (binaryheap_empty(q->heap))
+		goto done;
 
-	/* the top entry's row, skipping entries no version of which is visible */
-	for (;;)
-	{
-		bool		visible;
-		bool		more;
-
-		if (binaryheap_empty(q->heap))
-			goto done;
-		s = DatumGetInt32(binaryheap_first(q->heap));
-		st = &q->streams[s];
-		MemoryContextSwitchTo(q->scanCxt);
-		visible = FetchHead(q, st);
-		if (visible)
-		{
-			MemoryContextSwitchTo(q->callCxt);
-			break;
-		}
-		more = AdvanceStream(q, st);
-		MemoryContextSwitchTo(q->callCxt);
-		if (more)
-			binaryheap_replace_first(q->heap, Int32GetDatum(s));
-		else
-			(void) binaryheap_remove_first(q->heap);
-	}
+	s = DatumGetInt32(binaryheap_first(q->heap));
+	st = &q->streams[s];
 	row = ExecFetchSlotHeapTupleDatum(st->slot);
 	q->emitted++;
 	q->pending = s;
