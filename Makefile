@@ -8,14 +8,27 @@ PGFILEDESC = "hroe - DynamoDB single-table design in PostgreSQL"
 # C sources, one per type or concern
 OBJS = \
 	src/hroe.o \
+	src/key.o \
+	src/key_support.o \
+	src/item_io.o \
+	src/item.o \
+	src/collection_io.o \
+	src/collection.o \
 	src/shard.o \
-	src/shard_merge.o
+	src/shard_merge.o \
+	src/generate.o
 
 # The install script is assembled from the SQL declarations that sit beside
 # the C code of each concern, in dependency order (layers depend downward).
 SCRIPT_PARTS = \
 	src/hroe.sql \
-	src/shard.sql
+	src/key.sql \
+	src/item.sql \
+	src/collection.sql \
+	src/shard.sql \
+	src/generate.sql \
+	src/normalized.sql \
+	src/load.sql
 
 DATA_built = hroe--$(EXTVERSION).sql
 
