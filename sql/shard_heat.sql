@@ -62,6 +62,17 @@ CREATE INDEX sparse_k_v ON sparse (k, v);
 INSERT INTO sparse VALUES ('a', NULL);
 SELECT partition_key, items FROM hroe.hot_partitions('sparse_k_v');
 
+-- A table of hroe.item items: their DynamoDB size (hroe.item_size) is used.
+CREATE TABLE items (pk text, shard integer, sk text, item hroe.item);
+INSERT INTO items
+SELECT 'ORDER', g % 3, 'D#' || g,
+	   ('{"PK": {"S": "ORDER#' || g || '"}, "note": {"S": "' || repeat('x', g % 3 * 100) || '"}}')::hroe.item
+FROM generate_series(1, 30) g;
+CREATE INDEX items_gsi ON items (pk, shard, sk);
+SELECT h.partition_key, h.items, h.bytes,
+	   (SELECT sum(hroe.item_size(item)) FROM items i WHERE i.shard::text = split_part(h.partition_key, '#', 2)) AS item_size_sum
+FROM hroe.hot_partitions('items_gsi') h ORDER BY 1;
+
 -- Errors
 SELECT * FROM hroe.hot_partitions('orders');
 SELECT * FROM hroe.hot_partitions('orders_by_status', 0);

@@ -211,6 +211,22 @@ SELECT (SELECT array_agg(id) FROM hroe.sharded_query(NULL::longkeys, 'longkeys_s
 	 = (SELECT array_agg(id) FROM (SELECT id FROM longkeys WHERE sk > repeat('k', 3000) || '0' ORDER BY sk DESC) s) AS same_backward,
 	   (SELECT count(*) FROM hroe.sharded_query(NULL::longkeys, 'longkeys_sharded', 15, 'begins_with', repeat('k', 3000) || '3')) AS begins_with_rows;
 
+-- hroe.key sort keys (GSI2's STATUS#DATE), begins_with included; text
+-- values are converted to hroe.key (an empty prefix is not a key).
+SET search_path = shard_query, public, hroe;	-- hroe.key's operators
+CREATE TABLE keyed (id integer, shard integer, sk hroe.key);
+INSERT INTO keyed SELECT id, shard, sk::hroe.key FROM orders;
+CREATE INDEX keyed_sharded ON keyed (shard, sk);
+CREATE INDEX keyed_sk ON keyed (sk) WITH (deduplicate_items = off);
+SELECT (SELECT array_agg(id) FROM hroe.sharded_query(NULL::keyed, 'keyed_sharded', 15, 'between', 'OPEN#2025-01-10', 'OPEN#2025-02-10'))
+	 = (SELECT array_agg(id) FROM (SELECT id FROM keyed WHERE sk BETWEEN 'OPEN#2025-01-10' AND 'OPEN#2025-02-10' ORDER BY sk) s) AS between_forward,
+	   (SELECT array_agg(id) FROM hroe.sharded_query(NULL::keyed, 'keyed_sharded', 15, 'begins_with', 'SHIPPED#2025-02', p_forward => false))
+	 = (SELECT array_agg(id) FROM (SELECT id FROM keyed WHERE sk >= 'SHIPPED#2025-02' AND sk < 'SHIPPED#2025-03' ORDER BY sk DESC) s) AS begins_with_backward,
+	   (SELECT count(*) FROM hroe.sharded_query(NULL::keyed, 'keyed_sharded', 15, 'begins_with', 'SHIPPED#2025-02'::hroe.key)) AS begins_with_rows;
+SELECT id, sk FROM hroe.sharded_query(NULL::keyed, 'keyed_sharded', 15, 'begins_with', 'CLOSED#2025-03-3', p_limit => 3);
+SELECT * FROM hroe.sharded_query(NULL::keyed, 'keyed_sharded', 15, 'begins_with', '');
+SET search_path = shard_query, public;
+
 -- Snapshots: the merge sees what the query's snapshot sees.
 BEGIN;
 DELETE FROM orders WHERE id % 7 = 0;
