@@ -385,7 +385,7 @@ ShardDatum(Oid type, int s)
 /*
  * Move shard stream st to its next visible row; false when the shard is
  * exhausted.  Records the index TID (before the heap fetch follows a HOT
- * chain) and the sort key from the index tuple.
+ * chain) and the order columns, from the row or the index tuple.
  */
 static bool
 AdvanceStream(ShardedQuery *q, ShardStream *st)
