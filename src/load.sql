@@ -289,13 +289,15 @@ BEGIN
 					WHEN e.job_id = 'AD_VP' THEN 100
 					WHEN e.job_id IN ('FI_MGR', 'AC_MGR', 'SA_MAN', 'PU_MAN', 'ST_MAN', 'MK_MAN')
 					THEN COALESCE((SELECT v.employee_id FROM vp v
-								   WHERE v.rn = 1 + hroe.prng_int(p_seed, 17, e.employee_id, 0, v.cnt - 1)), 100)
+								   WHERE v.rn = 1 + hroe.prng_int(p_seed, 17, e.employee_id, 0,
+																  (SELECT count(*) FROM vp) - 1)), 100)
 					ELSE COALESCE(m.employee_id, 100) END AS manager_id
-		FROM hroe_normalized.employees e
-		LEFT JOIN (SELECT department_id, max(cnt) AS cnt FROM mgr GROUP BY department_id) mc
-			ON mc.department_id = e.department_id
-		LEFT JOIN mgr m ON m.department_id = e.department_id
-			AND m.rn = 1 + hroe.prng_int(p_seed, 18, e.employee_id, 0, mc.cnt - 1)
+		FROM (SELECT e.*, 1 + hroe.prng_int(p_seed, 18, e.employee_id, 0, mc.cnt - 1) AS pick_rn
+			  FROM hroe_normalized.employees e
+			  LEFT JOIN (SELECT department_id, max(cnt) AS cnt FROM mgr GROUP BY department_id) mc
+				  ON mc.department_id = e.department_id
+			  OFFSET 0) e
+		LEFT JOIN mgr m ON m.department_id = e.department_id AND m.rn = e.pick_rn
 	)
 	UPDATE hroe_normalized.employees e SET manager_id = p.manager_id
 	FROM pick p WHERE p.employee_id = e.employee_id AND p.manager_id IS NOT NULL;
@@ -436,12 +438,14 @@ BEGIN
 					 c.order_id, c.product_id,
 					 1 + floor(20 * hroe.prng(p_seed, 53, c.line_key) ^ 3)::integer AS quantity,
 					 CASE WHEN hroe.prng(p_seed, 54, c.line_key) < 0.2 THEN p.min_price ELSE p.list_price END AS unit_price
+			  -- (OFFSET 0: each draw computed once, not again in the join and the sort)
 			  FROM (SELECT o AS order_id, 8 * o + k AS line_key,
 						   CASE WHEN hroe.prng(p_seed, 51, 8 * o + k) < 0.5
 								THEN hroe.prng_zipf(p_seed, 52, 8 * o + k, v_products)
 								ELSE hroe.prng_int(p_seed, 55, 8 * o + k, 1, v_products) END AS product_id
 					FROM generate_series(1, v_orders) AS o,
-						 generate_series(1, 1 + hroe.prng_int(p_seed, 50, o, 0, 4)) AS k) AS c
+						 generate_series(1, 1 + hroe.prng_int(p_seed, 50, o, 0, 4)) AS k
+					OFFSET 0) AS c
 			  JOIN hroe_normalized.product_information p ON p.product_id = c.product_id
 			  ORDER BY c.order_id, c.product_id, c.line_key) AS d
 	), items AS (
