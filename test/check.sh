@@ -14,4 +14,16 @@ if ! ensure_packages || ! build_stage ASSERTS=1; then
 	echo "0 passed, 1 failed"
 	exit 1
 fi
+rm -f test/out/summary
 in_cluster test/suite.sh
+rc=$?
+# pg_virtualenv prints after the suite; the summary must be the last line
+if [ -s test/out/summary ]; then
+	summary=$(cat test/out/summary)
+else
+	summary="0 passed, 1 failed"
+	rc=1
+fi
+echo "$summary"
+case "$summary" in *" 0 failed") ;; *) rc=1 ;; esac
+exit $rc

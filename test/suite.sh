@@ -35,5 +35,5 @@ for t in test/t_*.sh; do
 	fi
 done
 
-echo "$passed passed, $failed failed"
+echo "$passed passed, $failed failed" | tee test/out/summary
 [ "$failed" -eq 0 ]
