@@ -19,6 +19,7 @@
 #include "access/htup_details.h"
 #include "catalog/namespace.h"
 #include "catalog/pg_type.h"
+#include "commands/explain.h"
 #include "fmgr.h"
 #include "funcapi.h"
 #include "lib/stringinfo.h"
@@ -29,6 +30,8 @@
 #include "utils/jsonb.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
+#include "utils/plancache.h"
+#include "utils/resowner.h"
 #include "utils/syscache.h"
 
 #include "tables.h"
@@ -574,27 +577,37 @@ CheckStartKey(ReadSpec *s, const char **names, int n, HroeAttrValue **vals)
 	}
 }
 
-/* Run one Query or Scan: emit items in order, stop at Limit or 1 MB. */
+/* The SQL statement of a Query or Scan, its parameters and plan shape */
+typedef struct ReadStatement
+{
+	StringInfoData sql;
+	StringInfoData shape;
+	Datum		values[24];
+	Oid			types[24];
+	int			np;
+} ReadStatement;
+
+/*
+ * Build the statement of one Query or Scan: equality on the hash key columns
+ * and the leading range columns, a range on the last one, the row comparison
+ * that resumes after ExclusiveStartKey, and ORDER BY in index order.
+ */
 static void
-RunRead(ReadSpec *s, EmitItem emit, void *arg, MemoryContext cxt, ReadOutcome *out)
+BuildRead(ReadSpec *s, ReadStatement *st)
 {
 	HroeTableMeta *t = s->t;
 	HroeIndexMeta *ix = s->ix;
 	StringInfoData sql,
 				shape;
-	Datum		values[24];
-	Oid			types[24];
+	Datum	   *values = st->values;
+	Oid		   *types = st->types;
 	int			np = 0;
 	OrderCol	order[HROE_MAX_KEY_ATTRS + 2];
 	int			norder = 0;
-	SPIPlanPtr	plan;
-	Portal		portal;
-	int			batch = 16;
 	const char *names[HROE_MAX_KEY_ATTRS + 2];
 	int			nnames = KeyNames(t, ix, names);
 	HroeAttrValue *eskvals[HROE_MAX_KEY_ATTRS + 2];
 
-	memset(out, 0, sizeof(*out));
 	initStringInfo(&sql);
 	initStringInfo(&shape);
 	appendStringInfo(&sql, "SELECT item FROM %s WHERE true", t->relname);
@@ -737,9 +750,27 @@ RunRead(ReadSpec *s, EmitItem emit, void *arg, MemoryContext cxt, ReadOutcome *o
 							 s->forward ? "" : " DESC");
 	}
 
-	plan = hroe_table_plan(t, shape.data, sql.data, np, types);
+	st->sql = sql;
+	st->shape = shape;
+	st->np = np;
+}
+
+/* Run one Query or Scan: emit items in order, stop at Limit or 1 MB. */
+static void
+RunRead(ReadSpec *s, EmitItem emit, void *arg, MemoryContext cxt, ReadOutcome *out)
+{
+	HroeTableMeta *t = s->t;
+	HroeIndexMeta *ix = s->ix;
+	ReadStatement st;
+	SPIPlanPtr	plan;
+	Portal		portal;
+	int			batch = 16;
+
+	memset(out, 0, sizeof(*out));
+	BuildRead(s, &st);
+	plan = hroe_table_plan(t, st.shape.data, st.sql.data, st.np, st.types);
 	hroe_push_search_path();
-	portal = SPI_cursor_open(NULL, plan, values, NULL, true);
+	portal = SPI_cursor_open(NULL, plan, st.values, NULL, true);
 	hroe_pop_search_path();
 	for (;;)
 	{
@@ -1059,6 +1090,65 @@ hroe_scan_page(PG_FUNCTION_ARGS)
 	SPI_finish();
 	result = PageResult(fcinfo, &s, &items, &out, table, rcc);
 	return result;
+}
+
+PG_FUNCTION_INFO_V1(hroe_explain_query);
+/*
+ * hroe.explain_query(...): the PostgreSQL plan (EXPLAIN, COSTS OFF) of the
+ * statement hroe.query/hroe.query_page runs for these arguments: the cached
+ * generic plan itself, so the key values show as parameters $1, $2, ...
+ */
+Datum
+hroe_explain_query(PG_FUNCTION_ARGS)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	char	   *table = ArgText(fcinfo, 0);
+	char	   *kce = ArgText(fcinfo, 1);
+	Jsonb	   *values = PG_ARGISNULL(2) ? NULL : PG_GETARG_JSONB_P(2);
+	Jsonb	   *names = PG_ARGISNULL(3) ? NULL : PG_GETARG_JSONB_P(3);
+	char	   *index = ArgText(fcinfo, 4);
+	ReadSpec	s;
+	ReadStatement st;
+	SPIPlanPtr	plan;
+	CachedPlan *cplan;
+	ExplainState *es;
+
+	if (table == NULL)
+		HroeValidation("1 validation error detected: Value null at 'tableName' failed to satisfy constraint: Member must not be null");
+	memset(&s, 0, sizeof(s));
+	s.forward = PG_ARGISNULL(5) || PG_GETARG_BOOL(5);
+	s.esk = PG_ARGISNULL(6) ? NULL : PG_GETARG_JSONB_P(6);
+	InitMaterializedSRF(fcinfo, MAT_SRF_USE_EXPECTED_DESC);
+	SPI_connect();
+	PrepareQuery(&s, table, kce, names, values, index, false);
+	BuildRead(&s, &st);
+	plan = hroe_table_plan(s.t, st.shape.data, st.sql.data, st.np, st.types);
+	hroe_push_search_path();
+	cplan = SPI_plan_get_cached_plan(plan);
+	hroe_pop_search_path();
+	if (cplan == NULL || list_length(cplan->stmt_list) != 1)
+		elog(ERROR, "no cached plan for \"%s\"", st.sql.data);
+	es = NewExplainState();
+	es->costs = false;
+	ExplainBeginOutput(es);
+	ExplainOnePlan(linitial_node(PlannedStmt, cplan->stmt_list), NULL, es, st.sql.data,
+				   NULL, NULL, NULL, NULL);
+	ExplainEndOutput(es);
+	ReleaseCachedPlan(cplan, CurrentResourceOwner);
+	/* one row per line */
+	for (char *line = es->str->data, *nl; line && *line; line = nl ? nl + 1 : NULL)
+	{
+		Datum		d;
+		bool		isnull = false;
+
+		nl = strchr(line, '\n');
+		if (nl)
+			*nl = '\0';
+		d = CStringGetTextDatum(line);
+		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, &d, &isnull);
+	}
+	SPI_finish();
+	return (Datum) 0;
 }
 
 /* ---------- batches ---------- */

@@ -107,3 +107,12 @@ RETURNS bigint AS 'MODULE_PATHNAME', 'hroe_write_capacity_units'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION hroe.write_capacity_units(bigint) IS
 'Write capacity units for one item write of that many bytes: ceil(bytes/1 KB), at least 1';
+
+CREATE FUNCTION hroe.explain_query(p_table_name text, p_key_condition_expression text,
+	p_expression_attribute_values jsonb DEFAULT NULL, p_expression_attribute_names jsonb DEFAULT NULL,
+	p_index_name text DEFAULT NULL, p_scan_index_forward boolean DEFAULT true,
+	p_exclusive_start_key jsonb DEFAULT NULL)
+RETURNS SETOF text AS 'MODULE_PATHNAME', 'hroe_explain_query'
+LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE;
+COMMENT ON FUNCTION hroe.explain_query(text, text, jsonb, jsonb, text, boolean, jsonb) IS
+'The PostgreSQL plan (EXPLAIN, COSTS OFF) of the statement hroe.query and hroe.query_page run for these arguments: the cached generic plan, an index range scan on the table''s primary key or the GSI with the key condition (parameters $1, $2, ...) in Index Cond';

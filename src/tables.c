@@ -18,6 +18,9 @@
 #include "mb/pg_wchar.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
+#include "utils/guc.h"
+#include "utils/plancache.h"
+#include "utils/resowner.h"
 #include "utils/hsearch.h"
 #include "utils/inval.h"
 #include "utils/jsonb.h"
@@ -320,6 +323,30 @@ hroe_pop_search_path(void)
 	PopOverrideSearchPath();
 }
 
+/*
+ * Plan a statement once, generically, as an index range scan in index order:
+ * the statement shapes are built for the table's and GSIs' btree indexes, and
+ * a small or freshly loaded table must not turn a Query into a sequential
+ * scan and a sort.  The generic plan is then reused by every execution.
+ */
+static void
+BuildGenericPlan(SPIPlanPtr plan)
+{
+	int			nestlevel = NewGUCNestLevel();
+	CachedPlan *cplan;
+
+	(void) set_config_option("enable_seqscan", "off", PGC_USERSET, PGC_S_SESSION,
+							 GUC_ACTION_SAVE, true, 0, false);
+	(void) set_config_option("enable_bitmapscan", "off", PGC_USERSET, PGC_S_SESSION,
+							 GUC_ACTION_SAVE, true, 0, false);
+	(void) set_config_option("enable_sort", "off", PGC_USERSET, PGC_S_SESSION,
+							 GUC_ACTION_SAVE, true, 0, false);
+	cplan = SPI_plan_get_cached_plan(plan);
+	if (cplan)
+		ReleaseCachedPlan(cplan, CurrentResourceOwner);
+	AtEOXact_GUC(true, nestlevel);
+}
+
 /* A prepared plan for one statement shape on a table, prepared on first use. */
 SPIPlanPtr
 hroe_table_plan(HroeTableMeta *t, const char *shape, const char *sql,
@@ -332,12 +359,13 @@ hroe_table_plan(HroeTableMeta *t, const char *shape, const char *sql,
 		if (strcmp(p->shape, shape) == 0)
 			return p->plan;
 	hroe_push_search_path();
-	plan = SPI_prepare(sql, nargs, argtypes);
-	hroe_pop_search_path();
+	plan = SPI_prepare_cursor(sql, nargs, argtypes, CURSOR_OPT_GENERIC_PLAN);
 	if (plan == NULL)
 		elog(ERROR, "SPI_prepare failed for \"%s\": %s", sql,
 			 SPI_result_code_string(SPI_result));
 	SPI_keepplan(plan);
+	BuildGenericPlan(plan);
+	hroe_pop_search_path();
 	p = MemoryContextAlloc(t->cxt, sizeof(HroePlan));
 	p->shape = MemoryContextStrdup(t->cxt, shape);
 	p->plan = plan;
