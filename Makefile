@@ -8,12 +8,15 @@ PGFILEDESC = "hroe - DynamoDB single-table design in PostgreSQL"
 # C sources, one per type or concern
 OBJS = \
 	src/hroe.o \
+	src/key.o \
+	src/key_support.o \
 	src/expression.o
 
 # The install script is assembled from the SQL declarations that sit beside
 # the C code of each concern, in dependency order (layers depend downward).
 SCRIPT_PARTS = \
 	src/hroe.sql \
+	src/key.sql \
 	src/expression.sql
 
 DATA_built = hroe--$(EXTVERSION).sql

@@ -1,0 +1,68 @@
+/*-------------------------------------------------------------------------
+ *
+ * key.h
+ *	  C API of hroe.key, a DynamoDB string key (see src/key.c).
+ *
+ * A key is a plain varlena whose payload is the key's UTF-8 bytes, without
+ * a terminator: byte-identical to text.  Every key value is valid UTF-8,
+ * non-empty, at most HROE_KEY_MAX_BYTES bytes, and holds no NUL byte.  Keys
+ * order as DynamoDB orders strings: unsigned bytewise over the UTF-8 bytes,
+ * a shorter prefix first.
+ *
+ * DatumGetHroeKeyP and PG_GETARG_HROE_KEY_P detoast but may return a value
+ * with a short (1-byte) header: always read it through HroeKeyData and
+ * HroeKeyLen, never VARDATA/VARSIZE.
+ *
+ * src/key.h
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef HROE_KEY_H
+#define HROE_KEY_H
+
+#include "fmgr.h"
+
+/* DynamoDB's partition-key size limit, in UTF-8 bytes */
+#define HROE_KEY_MAX_BYTES	2048
+
+/* The separator between the components (levels) of a composite key */
+#define HROE_KEY_SEPARATOR	'#'
+
+#define DatumGetHroeKeyP(d)		((struct varlena *) PG_DETOAST_DATUM_PACKED(d))
+#define PG_GETARG_HROE_KEY_P(n) DatumGetHroeKeyP(PG_GETARG_DATUM(n))
+#define PG_RETURN_HROE_KEY_P(k) PG_RETURN_POINTER(k)
+#define HroeKeyData(k)			(VARDATA_ANY(k))
+#define HroeKeyLen(k)			((int) VARSIZE_ANY_EXHDR(k))
+
+/*
+ * Build a key (palloc'd, 4-byte header) from len bytes.  Validates like the
+ * input function: non-empty, at most HROE_KEY_MAX_BYTES bytes, valid UTF-8
+ * without NUL; ereports ERROR otherwise, with the input function's messages.
+ */
+extern struct varlena *hroe_key_from_bytes(const char *bytes, int len);
+
+/*
+ * Check len bytes against the rules of hroe_key_from_bytes without building
+ * a key; ereports ERROR on the first rule broken.
+ */
+extern void hroe_key_check_bytes(const char *bytes, int len);
+
+/*
+ * DynamoDB's string order: <0, 0, >0 as a sorts before, equal to or after b
+ * (unsigned bytes, a proper prefix first).
+ */
+extern int	hroe_key_compare_bytes(const char *a, int alen,
+								   const char *b, int blen);
+
+/* Inline form of hroe_key_compare_bytes, for hot paths */
+static inline int
+HroeKeyCompareBytes(const char *a, int alen, const char *b, int blen)
+{
+	int			r = memcmp(a, b, Min(alen, blen));
+
+	if (r != 0)
+		return r;
+	return (alen > blen) - (alen < blen);
+}
+
+#endif							/* HROE_KEY_H */
