@@ -884,16 +884,29 @@ ValidateAttrValueContainer(JsonbContainer *c, const char **type_out, JsonbValue 
 HroeAttrValue *
 hroe_attr_value_from_jsonb(Jsonb *json, const char **error)
 {
+	HroeAttrValue *av = hroe_attr_value_from_container(&json->root, error);
+
+	if (av)
+		av->json = json;
+	return av;
+}
+
+/*
+ * The same for an AttributeValue inside a larger jsonb (no copy is made;
+ * the result's json is NULL).
+ */
+HroeAttrValue *
+hroe_attr_value_from_container(JsonbContainer *c, const char **error)
+{
 	const char *type = NULL;
 	JsonbValue	inner;
 	HroeAttrValue *av;
 
-	*error = ValidateAttrValueContainer(&json->root, &type, &inner);
+	*error = ValidateAttrValueContainer(c, &type, &inner);
 	if (*error)
 		return NULL;
 	av = palloc0(sizeof(HroeAttrValue));
 	strlcpy(av->type, type, sizeof(av->type));
-	av->json = json;
 	if (strcmp(type, "S") == 0)
 	{
 		av->data = pnstrdup(inner.val.string.val, inner.val.string.len);

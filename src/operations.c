@@ -181,10 +181,12 @@ FetchItem(HroeTableMeta *t, Datum *keys, bool for_update, MemoryContext cxt)
 	int			ret;
 	bool		isnull;
 
-	plan = hroe_table_plan(t, for_update ? "get-lock" : "get",
-						   psprintf("SELECT item FROM %s WHERE %s%s", t->relname,
-									KeyQual(t, 1), for_update ? " FOR UPDATE" : ""),
-						   n, types);
+	plan = hroe_table_plan_find(t, for_update ? "get-lock" : "get");
+	if (plan == NULL)
+		plan = hroe_table_plan(t, for_update ? "get-lock" : "get",
+							   psprintf("SELECT item FROM %s WHERE %s%s", t->relname,
+										KeyQual(t, 1), for_update ? " FOR UPDATE" : ""),
+							   n, types);
 	hroe_push_search_path();
 	ret = SPI_execute_plan(plan, keys, NULL, !for_update, 1);
 	hroe_pop_search_path();
@@ -755,45 +757,54 @@ BuildRead(ReadSpec *s, ReadStatement *st)
 	st->np = np;
 }
 
-/* Run one Query or Scan: emit items in order, stop at Limit or 1 MB. */
+/*
+ * Run one Query or Scan: emit items in order, stop at Limit or 1 MB.  Rows
+ * are read in chunks, each a plain execution of the cached plan bounded by
+ * its row count (no cursor); a full chunk is followed by the next one,
+ * resumed after its last item as an ExclusiveStartKey would be.  So memory
+ * stays bounded and the common small Query is one index scan.
+ */
 static void
 RunRead(ReadSpec *s, EmitItem emit, void *arg, MemoryContext cxt, ReadOutcome *out)
 {
 	HroeTableMeta *t = s->t;
 	HroeIndexMeta *ix = s->ix;
-	ReadStatement st;
-	SPIPlanPtr	plan;
-	Portal		portal;
-	int			batch = 16;
+	int64		chunk = 100;
 
 	memset(out, 0, sizeof(*out));
-	BuildRead(s, &st);
-	plan = hroe_table_plan(t, st.shape.data, st.sql.data, st.np, st.types);
-	hroe_push_search_path();
-	portal = SPI_cursor_open(NULL, plan, st.values, NULL, true);
-	hroe_pop_search_path();
 	for (;;)
 	{
-		SPI_cursor_fetch(portal, true, batch);
-		if (SPI_processed == 0)
-			break;
-		for (uint64 r = 0; r < SPI_processed; r++)
+		ReadStatement st;
+		SPIPlanPtr	plan;
+		int64		want = chunk;
+		int			ret;
+		uint64		n;
+		SPITupleTable *tuptable;
+		HroeItem   *item = NULL;
+
+		if (s->limit > 0)
+			want = Min(want, s->limit - out->scanned);
+		BuildRead(s, &st);
+		plan = hroe_table_plan(t, st.shape.data, st.sql.data, st.np, st.types);
+		hroe_push_search_path();
+		ret = SPI_execute_plan(plan, st.values, NULL, true, want);
+		hroe_pop_search_path();
+		if (ret != SPI_OK_SELECT)
+			elog(ERROR, "reading %s failed: %s", t->relname, SPI_result_code_string(ret));
+		n = SPI_processed;
+		tuptable = SPI_tuptable;
+		for (uint64 r = 0; r < n; r++)
 		{
 			bool		isnull;
-			HroeItem   *item = DatumGetHroeItemP(SPI_getbinval(SPI_tuptable->vals[r],
-																 SPI_tuptable->tupdesc, 1, &isnull));
 			bool		present;
-			int64		size = ix ? hroe_index_entry_size(t, ix, item, &present)
-				: hroe_item_size(item);
+			int64		size;
 
+			item = DatumGetHroeItemP(SPI_getbinval(tuptable->vals[r], tuptable->tupdesc, 1, &isnull));
+			size = ix ? hroe_index_entry_size(t, ix, item, &present) : hroe_item_size(item);
 			out->scanned++;
 			out->bytes += size;
 			if (!s->count_only)
-			{
-				HroeItem   *res = (ix && s->project) ? hroe_index_project(t, ix, item) : item;
-
-				emit(arg, res);
-			}
+				emit(arg, (ix && s->project) ? hroe_index_project(t, ix, item) : item);
 			if ((s->limit > 0 && out->scanned >= s->limit) ||
 				(s->paged && out->bytes >= HROE_PAGE_BYTES))
 			{
@@ -802,12 +813,13 @@ RunRead(ReadSpec *s, EmitItem emit, void *arg, MemoryContext cxt, ReadOutcome *o
 				break;
 			}
 		}
-		SPI_freetuptable(SPI_tuptable);
-		if (out->stopped)
+		if (out->stopped || n < (uint64) want)
 			break;
-		batch = Min(batch * 4, 1024);
+		/* a full chunk: continue after its last item */
+		s->esk = KeyJsonb(t, ix, item);
+		SPI_freetuptable(tuptable);
+		chunk = Min(chunk * 4, 1600);
 	}
-	SPI_cursor_close(portal);
 }
 
 /* Emit into an array being built in a memory context */

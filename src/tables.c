@@ -347,6 +347,16 @@ BuildGenericPlan(SPIPlanPtr plan)
 	AtEOXact_GUC(true, nestlevel);
 }
 
+/* The prepared plan of a statement shape, or NULL if not prepared yet */
+SPIPlanPtr
+hroe_table_plan_find(HroeTableMeta *t, const char *shape)
+{
+	for (HroePlan *p = t->plans; p; p = p->next)
+		if (strcmp(p->shape, shape) == 0)
+			return p->plan;
+	return NULL;
+}
+
 /* A prepared plan for one statement shape on a table, prepared on first use. */
 SPIPlanPtr
 hroe_table_plan(HroeTableMeta *t, const char *shape, const char *sql,
@@ -581,7 +591,7 @@ hroe_check_request_key(HroeTableMeta *t, Jsonb *key, Datum *keys, HroeAttrValue 
 			HroeValidation("The provided key element does not match the schema");
 		if (v->type != jbvBinary)
 			HroeValidation("Supplied AttributeValue is empty, must contain exactly one of the supported datatypes");
-		av = hroe_attr_value_from_jsonb(JsonbValueToJsonb(v), &err);
+		av = hroe_attr_value_from_container(v->val.binary.data, &err);
 		if (av == NULL)
 			HroeValidation(err);
 		if (av->type[0] != t->schema.types[i] || av->type[1] != '\0')

@@ -73,6 +73,7 @@ typedef struct HroeKeyDatum
 
 extern HroeTableMeta *hroe_table_lookup(const char *name, bool missing_ok);
 extern HroeIndexMeta *hroe_index_lookup(HroeTableMeta *t, const char *name);
+extern SPIPlanPtr hroe_table_plan_find(HroeTableMeta *t, const char *shape);
 extern SPIPlanPtr hroe_table_plan(HroeTableMeta *t, const char *shape,
 								  const char *sql, int nargs, Oid *argtypes);
 extern void hroe_push_search_path(void);
