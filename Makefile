@@ -10,14 +10,31 @@ OBJS = \
 	src/hroe.o \
 	src/key.o \
 	src/key_support.o \
-	src/expression.o
+	src/item_io.o \
+	src/item.o \
+	src/collection_io.o \
+	src/collection.o \
+	src/expression.o \
+	src/tables.o \
+	src/operations.o \
+	src/shard.o \
+	src/shard_merge.o \
+	src/generate.o
 
 # The install script is assembled from the SQL declarations that sit beside
 # the C code of each concern, in dependency order (layers depend downward).
 SCRIPT_PARTS = \
 	src/hroe.sql \
 	src/key.sql \
-	src/expression.sql
+	src/item.sql \
+	src/collection.sql \
+	src/expression.sql \
+	src/tables.sql \
+	src/operations.sql \
+	src/shard.sql \
+	src/generate.sql \
+	src/normalized.sql \
+	src/load.sql
 
 DATA_built = hroe--$(EXTVERSION).sql
 

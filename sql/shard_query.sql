@@ -1,0 +1,286 @@
+--
+-- hroe.sharded_query: the N shards of a write-sharded btree index, merged in
+-- sort-key order, checked row for row against the same query on an
+-- unsharded index.
+--
+CREATE SCHEMA shard_query;
+SET search_path = shard_query, public;
+CREATE TABLE orders (
+	id integer PRIMARY KEY,
+	status text NOT NULL,
+	shard integer NOT NULL,
+	sk text COLLATE "C" NOT NULL,	-- GSI2 sort key STATUS#DATE: many duplicates
+	order_date date NOT NULL,
+	total numeric
+);
+INSERT INTO orders
+SELECT g, (ARRAY['OPEN', 'SHIPPED', 'CLOSED'])[g % 3 + 1], hroe.shard_of(g, 15),
+	   (ARRAY['OPEN', 'SHIPPED', 'CLOSED'])[g % 3 + 1] || '#' ||
+	   to_char(date '2025-01-01' + g * 37 % 90, 'YYYY-MM-DD'),
+	   date '2025-01-01' + g * 37 % 90, g * 1.5
+FROM generate_series(1, 3000) g;
+CREATE INDEX orders_gsi2 ON orders (shard, sk);					-- write-sharded
+-- The unsharded indexes keep one entry per row (no deduplication): a
+-- deduplicated btree returns the rows of one posting list in ascending heap
+-- order even when scanning backwards, so its backward order of equal keys
+-- is not the exact reverse of its forward order.
+CREATE INDEX orders_sk ON orders (sk) WITH (deduplicate_items = off);	-- unsharded
+CREATE INDEX orders_status_gsi ON orders (status, shard, order_date);	-- key status + shard
+CREATE INDEX orders_status_date ON orders (status, order_date) WITH (deduplicate_items = off);
+ANALYZE orders;
+
+-- Each shard is one partition of the index; the shards are even.
+SELECT count(DISTINCT shard) AS shards, min(c), max(c)
+FROM (SELECT shard, count(*) AS c FROM orders GROUP BY shard) x;
+
+-- A first look: the first OPEN orders of February, across all shards.
+SELECT id, shard, sk FROM hroe.sharded_query(NULL::orders, 'orders_gsi2', 15,
+	'begins_with', 'OPEN#2025-02', p_limit => 8);
+SELECT id, shard, sk FROM hroe.sharded_query(NULL::orders, 'orders_gsi2', 15,
+	'begins_with', 'OPEN#2025-02', p_forward => false, p_limit => 8);
+
+-- The same query on the unsharded index, as a plain index scan: rows with
+-- equal sort keys come in heap order (ascending forwards, descending
+-- backwards), as sharded_query returns them.
+SET enable_seqscan = off;
+SET enable_bitmapscan = off;
+EXPLAIN (COSTS OFF)
+SELECT id FROM orders WHERE sk BETWEEN 'OPEN#2025-01-10' AND 'OPEN#2025-02-10' ORDER BY sk;
+EXPLAIN (COSTS OFF)
+SELECT id FROM orders WHERE sk BETWEEN 'OPEN#2025-01-10' AND 'OPEN#2025-02-10' ORDER BY sk DESC LIMIT 5;
+
+-- compare(op, v1, v2, forward, limit): the merged rows against the rows of
+-- the unsharded query, as arrays of ids in order
+CREATE FUNCTION pg_temp.compare(p_op text, p_v1 text, p_v2 text, p_forward boolean, p_limit bigint,
+								OUT merged integer, OUT unsharded integer, OUT same_rows_same_order boolean)
+LANGUAGE plpgsql AS $$
+DECLARE
+	v_cond text := CASE
+		WHEN p_op IS NULL THEN 'true'
+		WHEN p_op = 'between' THEN format('sk BETWEEN %L AND %L', p_v1, p_v2)
+		WHEN p_op = 'begins_with' THEN format('starts_with(sk, %L)', p_v1)
+		-- as a closed range, so that the planner keeps ORDER BY sk
+		WHEN p_op = '=' THEN format('sk BETWEEN %L AND %L', p_v1, p_v1)
+		ELSE format('sk %s %L', p_op, p_v1) END;
+	v_dir text := CASE WHEN p_forward THEN '' ELSE 'DESC' END;
+	m integer[];
+	u integer[];
+BEGIN
+	SELECT array_agg(q.id) INTO m
+	FROM hroe.sharded_query(NULL::orders, 'orders_gsi2', 15, p_op, p_v1, p_v2,
+							p_forward, p_limit) AS q;
+	EXECUTE format('SELECT array_agg(id) FROM (SELECT id FROM orders WHERE %s ORDER BY sk %s LIMIT %s) s',
+				   v_cond, v_dir, coalesce(p_limit::text, 'ALL')) INTO u;
+	merged := coalesce(cardinality(m), 0);
+	unsharded := coalesce(cardinality(u), 0);
+	same_rows_same_order := m IS NOT DISTINCT FROM u;
+END
+$$;
+
+SELECT c.op, c.v1, c.v2, d.forward, l.lim, r.*
+FROM (VALUES ('between', 'OPEN#2025-01-10', 'OPEN#2025-02-10'),
+			 ('=', 'SHIPPED#2025-01-14', NULL),
+			 ('<', 'CLOSED#2025-01-20', NULL),
+			 ('<=', 'CLOSED#2025-01-20', NULL),
+			 ('>', 'SHIPPED#2025-03-01', NULL),
+			 ('>=', 'SHIPPED#2025-03-01', NULL),
+			 ('begins_with', 'OPEN#2025-02', NULL),
+			 ('begins_with', 'OPEN', NULL),
+			 ('begins_with', '', NULL),
+			 (NULL, NULL, NULL),
+			 ('>', 'ZZZ', NULL),
+			 ('between', 'OPEN#2025-01-10', 'OPEN#2025-01-10')) AS c(op, v1, v2),
+	 (VALUES (true), (false)) AS d(forward),
+	 (VALUES (NULL::bigint), (1), (5), (100), (100000)) AS l(lim),
+	 LATERAL pg_temp.compare(c.op, c.v1, c.v2, d.forward, l.lim) AS r
+WHERE l.lim IS NULL OR l.lim IN (1, 5) OR c.op IS NOT DISTINCT FROM 'between'
+ORDER BY 1, 2, 3, 4 DESC, 5 NULLS FIRST;
+
+-- without any index scan: the definition of the order, sort key then heap TID
+SET enable_indexscan = off;
+SET enable_seqscan = on;
+EXPLAIN (COSTS OFF)
+SELECT id FROM orders WHERE sk >= 'CLOSED#2025-02-01' ORDER BY sk DESC, ctid DESC;
+SELECT (SELECT array_agg(id) FROM hroe.sharded_query(NULL::orders, 'orders_gsi2', 15,
+			'>=', 'CLOSED#2025-02-01', p_forward => false))
+	 = (SELECT array_agg(id) FROM (SELECT id FROM orders WHERE sk >= 'CLOSED#2025-02-01'
+								   ORDER BY sk DESC, ctid DESC) s) AS same_backward,
+	   (SELECT array_agg(id) FROM hroe.sharded_query(NULL::orders, 'orders_gsi2', 15,
+			'>=', 'CLOSED#2025-02-01'))
+	 = (SELECT array_agg(id) FROM (SELECT id FROM orders WHERE sk >= 'CLOSED#2025-02-01'
+								   ORDER BY sk, ctid) s) AS same_forward;
+RESET enable_indexscan;
+SET enable_seqscan = off;
+
+-- Duplicate sort keys across shards: one key held by 33 orders in 13 shards.
+SELECT count(*) AS orders, count(DISTINCT shard) AS shards
+FROM orders WHERE sk = 'SHIPPED#2025-01-14';
+SELECT q.id, q.shard, o.ctid
+FROM hroe.sharded_query(NULL::orders, 'orders_gsi2', 15, '=', 'SHIPPED#2025-01-14', p_limit => 6) q
+JOIN orders o USING (id);
+SELECT q.id, q.shard, o.ctid
+FROM hroe.sharded_query(NULL::orders, 'orders_gsi2', 15, '=', 'SHIPPED#2025-01-14', p_forward => false, p_limit => 6) q
+JOIN orders o USING (id);
+
+-- Empty shards: orders hashed into 10 shards, read as 15 (shards 10-14 empty),
+-- and a key held by few shards.
+CREATE TABLE orders10 (LIKE orders);
+INSERT INTO orders10 SELECT id, status, hroe.shard_of(id, 10), sk, order_date, total FROM orders;
+CREATE INDEX orders10_gsi2 ON orders10 (shard, sk);
+CREATE INDEX orders10_sk ON orders10 (sk) WITH (deduplicate_items = off);
+ANALYZE orders10;
+SELECT (SELECT array_agg(id) FROM hroe.sharded_query(NULL::orders10, 'orders10_gsi2', 15, '>=', 'OPEN'))
+	 = (SELECT array_agg(id) FROM (SELECT id FROM orders10 WHERE sk >= 'OPEN' ORDER BY sk) s) AS same_forward,
+	   (SELECT array_agg(id) FROM hroe.sharded_query(NULL::orders10, 'orders10_gsi2', 15, '<', 'OPEN', p_forward => false))
+	 = (SELECT array_agg(id) FROM (SELECT id FROM orders10 WHERE sk < 'OPEN' ORDER BY sk DESC) s) AS same_backward;
+DELETE FROM orders10 WHERE sk = 'OPEN#2025-01-04' AND shard > 2;
+SELECT id, shard FROM hroe.sharded_query(NULL::orders10, 'orders10_gsi2', 15, '=', 'OPEN#2025-01-04');
+SELECT id, shard FROM hroe.sharded_query(NULL::orders10, 'orders10_gsi2', 15, '=', 'OPEN#2025-01-04', p_forward => false);
+SELECT count(*) FROM hroe.sharded_query(NULL::orders10, 'orders10_gsi2', 1, '=', 'OPEN#2025-01-04');
+TRUNCATE orders10;
+SELECT count(*) AS all_shards_empty FROM hroe.sharded_query(NULL::orders10, 'orders10_gsi2', 15);
+
+-- Multi-attribute partition key (status, shard) with a date sort key: the
+-- prefix values come as text and are converted to the column types.
+EXPLAIN (COSTS OFF)
+SELECT id FROM orders WHERE status = 'OPEN' AND order_date BETWEEN '2025-02-01' AND '2025-02-03'
+ORDER BY order_date;
+SELECT (SELECT array_agg(id) FROM hroe.sharded_query(NULL::orders, 'orders_status_gsi', 15,
+			'between', '2025-02-01', '2025-02-03', p_prefix => '{OPEN}'))
+	 = (SELECT array_agg(id) FROM (SELECT id FROM orders WHERE status = 'OPEN'
+			AND order_date BETWEEN '2025-02-01' AND '2025-02-03' ORDER BY order_date) s) AS same_text_bounds,
+	   (SELECT array_agg(id) FROM hroe.sharded_query(NULL::orders, 'orders_status_gsi', 15,
+			'<', date '2025-01-05', p_forward => false, p_prefix => ARRAY['CLOSED']))
+	 = (SELECT array_agg(id) FROM (SELECT id FROM orders WHERE status = 'CLOSED'
+			AND order_date < '2025-01-05' ORDER BY order_date DESC) s) AS same_date_bound,
+	   (SELECT array_agg(id) FROM hroe.sharded_query(NULL::orders, 'orders_status_gsi', 15,
+			'>=', timestamp '2025-03-20 12:00', p_prefix => ARRAY['SHIPPED']))
+	 = (SELECT array_agg(id) FROM (SELECT id FROM orders WHERE status = 'SHIPPED'
+			AND order_date >= timestamp '2025-03-20 12:00' ORDER BY order_date) s) AS same_cross_type;
+-- one query per partition-key prefix, in a lateral join
+SELECT s.status, q.id, q.order_date
+FROM (VALUES ('OPEN'), ('CLOSED')) AS s(status),
+	 LATERAL hroe.sharded_query(NULL::orders, 'orders_status_gsi', 15, '>=', '2025-03-31',
+								p_limit => 3, p_prefix => ARRAY[s.status]) AS q;
+
+-- Other shapes: numeric shard column, integer sort key, DESC index column
+-- (p_forward still means ascending), an expression sort key, a sparse
+-- (partial) index.
+CREATE TABLE events (id integer, shard numeric, n integer, note text);
+INSERT INTO events SELECT g, hroe.shard_of(g, 4), g % 50, 'e' || g FROM generate_series(1, 500) g;
+CREATE INDEX events_sharded_desc ON events (shard, n DESC);
+CREATE INDEX events_n_desc ON events (n DESC) WITH (deduplicate_items = off);
+CREATE INDEX events_expr ON events (shard, (n * -1));
+CREATE INDEX events_sparse ON events (shard, n) WHERE n % 10 = 0;
+ANALYZE events;
+SELECT (SELECT array_agg(id) FROM hroe.sharded_query(NULL::events, 'events_sharded_desc', 4, '<', 20))
+	 = (SELECT array_agg(id) FROM (SELECT id FROM events WHERE n < 20 ORDER BY n) s) AS desc_index_ascending,
+	   (SELECT array_agg(id) FROM hroe.sharded_query(NULL::events, 'events_sharded_desc', 4, '<', 20, p_forward => false))
+	 = (SELECT array_agg(id) FROM (SELECT id FROM events WHERE n < 20 ORDER BY n DESC) s) AS desc_index_descending,
+	   (SELECT array_agg(n) FROM hroe.sharded_query(NULL::events, 'events_expr', 4, '>', -5))
+	 = (SELECT array_agg(n) FROM (SELECT n FROM events WHERE n * -1 > -5 ORDER BY n * -1) s) AS expression_key,
+	   (SELECT count(*) FROM hroe.sharded_query(NULL::events, 'events_sparse', 4)) AS sparse_rows,
+	   (SELECT count(*) FROM events WHERE n % 10 = 0) AS expected_sparse_rows;
+SELECT id, n FROM hroe.sharded_query(NULL::events, 'events_sharded_desc', 4, 'between', 48, 49, p_limit => 4);
+
+-- Snapshots: the merge sees what the query's snapshot sees.
+BEGIN;
+DELETE FROM orders WHERE id % 7 = 0;
+UPDATE orders SET sk = 'OPEN#2025-01-10' WHERE id % 11 = 0 AND status = 'OPEN';
+SELECT pg_temp.compare('between', 'OPEN#2025-01-10', 'OPEN#2025-02-10', true, NULL);
+SELECT pg_temp.compare('between', 'OPEN#2025-01-10', 'OPEN#2025-02-10', false, 10);
+ROLLBACK;
+SELECT pg_temp.compare('between', 'OPEN#2025-01-10', 'OPEN#2025-02-10', true, NULL);
+
+-- Early stop: with a limit of L the merge reads one head per shard, then
+-- one entry per row returned after the first: 15 + L - 1 index entries.
+CREATE FUNCTION pg_temp.entries_read(p_index regclass) RETURNS bigint
+LANGUAGE sql AS 'SELECT pg_stat_get_xact_tuples_returned(p_index)';
+BEGIN;
+SELECT pg_temp.entries_read('orders_gsi2') AS before \gset
+SELECT count(*) FROM hroe.sharded_query(NULL::orders, 'orders_gsi2', 15, '>=', 'CLOSED', p_limit => 5);
+SELECT pg_temp.entries_read('orders_gsi2') - :before AS entries_read_limit_5;
+SELECT pg_temp.entries_read('orders_gsi2') AS before \gset
+SELECT count(*) FROM hroe.sharded_query(NULL::orders, 'orders_gsi2', 15, '>=', 'CLOSED', p_limit => 1);
+SELECT pg_temp.entries_read('orders_gsi2') - :before AS entries_read_limit_1;
+SELECT pg_temp.entries_read('orders_gsi2') AS before \gset
+SELECT count(*) FROM hroe.sharded_query(NULL::orders, 'orders_gsi2', 15, '>=', 'CLOSED');
+SELECT pg_temp.entries_read('orders_gsi2') - :before AS entries_read_no_limit;
+-- In the select list the function streams: an outer LIMIT stops it too.
+SELECT pg_temp.entries_read('orders_gsi2') AS before \gset
+SELECT (r).id FROM (SELECT hroe.sharded_query(NULL::orders, 'orders_gsi2', 15, '>=', 'CLOSED') AS r LIMIT 3) s;
+SELECT pg_temp.entries_read('orders_gsi2') - :before AS entries_read_select_list_limit_3;
+-- In FROM, PostgreSQL reads a set-returning function to the end before an
+-- outer LIMIT applies: pass p_limit there.
+SELECT pg_temp.entries_read('orders_gsi2') AS before \gset
+SELECT id FROM hroe.sharded_query(NULL::orders, 'orders_gsi2', 15, '>=', 'CLOSED') LIMIT 3;
+SELECT pg_temp.entries_read('orders_gsi2') - :before AS entries_read_from_limit_3;
+COMMIT;
+
+-- A cursor closed early ends the scans cleanly.
+BEGIN;
+DECLARE c CURSOR FOR SELECT (r).id FROM (SELECT hroe.sharded_query(NULL::orders, 'orders_gsi2', 15, '>=', 'CLOSED') AS r) s;
+FETCH 2 FROM c;
+CLOSE c;
+COMMIT;
+
+-- Errors
+SELECT * FROM hroe.sharded_query(NULL::orders, 'orders', 15);
+CREATE INDEX orders_hash ON orders USING hash (sk);
+SELECT * FROM hroe.sharded_query(NULL::orders, 'orders_hash', 15);
+SELECT * FROM hroe.sharded_query(NULL::events, 'orders_gsi2', 15);
+SELECT * FROM hroe.sharded_query(NULL::integer, 'orders_gsi2', 15);
+SELECT * FROM hroe.sharded_query(NULL::orders, 'orders_status_gsi', 15, '>=', '2025-01-01');
+SELECT * FROM hroe.sharded_query(NULL::orders, 'orders_sk', 15, '>=', 'OPEN');
+SELECT * FROM hroe.sharded_query(NULL::orders, 'orders_status_gsi', 15, '>=', '2025-01-01', p_prefix => '{OPEN,x}');
+SELECT * FROM hroe.sharded_query(NULL::orders, 'orders_status_gsi', 15, '>=', '2025-01-01', p_prefix => ARRAY[NULL]);
+SELECT * FROM hroe.sharded_query(NULL::orders, 'orders_status_gsi', 15, '>=', '2025-01-01', p_prefix => '{{OPEN}}');
+SELECT * FROM hroe.sharded_query(NULL::orders, 'orders_gsi2', 15, '<>', 'OPEN');
+SELECT * FROM hroe.sharded_query(NULL::orders, 'orders_gsi2', 15, 'BETWEEN', 'b', 'a');
+SELECT * FROM hroe.sharded_query(NULL::orders, 'orders_gsi2', 15, 'between', 'a');
+SELECT * FROM hroe.sharded_query(NULL::orders, 'orders_gsi2', 15, '=', 'a', 'b');
+SELECT * FROM hroe.sharded_query(NULL::orders, 'orders_gsi2', 15, '=');
+SELECT * FROM hroe.sharded_query(NULL::orders, 'orders_gsi2', 15, NULL, 'a');
+SELECT * FROM hroe.sharded_query(NULL::orders, 'orders_gsi2', 15, '>=', 'a', p_limit => 0);
+SELECT * FROM hroe.sharded_query(NULL::orders, 'orders_gsi2', 15, '>=', 'a', p_limit => -1);
+SELECT * FROM hroe.sharded_query(NULL::orders, 'orders_gsi2', 0);
+SELECT * FROM hroe.sharded_query(NULL::orders, 'orders_gsi2', 1025);
+SELECT * FROM hroe.sharded_query(NULL::orders, NULL, 15);
+SELECT * FROM hroe.sharded_query(NULL::orders, 'orders_status_gsi', 15, '>=', 'not a date', p_prefix => '{OPEN}');
+SELECT * FROM hroe.sharded_query(NULL::events, 'events_sharded_desc', 4, 'begins_with', 4);
+SELECT * FROM hroe.sharded_query(NULL::events, 'events_sharded_desc', 4, '>=', 48.5);
+SELECT * FROM hroe.sharded_query(NULL::orders, 'orders_status_gsi', 15, 'begins_with', '2025', p_prefix => '{OPEN}');
+CREATE INDEX orders_by_status ON orders (shard, status);	-- default collation
+SELECT * FROM hroe.sharded_query(NULL::orders, 'orders_by_status', 15, 'begins_with', 'OP');
+SELECT count(*) FROM hroe.sharded_query(NULL::orders, 'orders_by_status', 15, '>=', 'OPEN');
+
+-- Privileges: SELECT on the whole table (or on every column) is required,
+-- and tables under row-level security are refused.
+CREATE ROLE regress_shard_reader;
+GRANT USAGE ON SCHEMA hroe, shard_query TO regress_shard_reader;
+SET ROLE regress_shard_reader;
+SELECT count(*) FROM hroe.sharded_query(NULL::orders, 'orders_gsi2', 15);
+RESET ROLE;
+GRANT SELECT (id, sk) ON orders TO regress_shard_reader;
+SET ROLE regress_shard_reader;
+SELECT count(*) FROM hroe.sharded_query(NULL::orders, 'orders_gsi2', 15);
+RESET ROLE;
+GRANT SELECT ON orders TO regress_shard_reader;
+SET ROLE regress_shard_reader;
+SELECT count(*) FROM hroe.sharded_query(NULL::orders, 'orders_gsi2', 15);
+RESET ROLE;
+ALTER TABLE orders ENABLE ROW LEVEL SECURITY;
+CREATE POLICY open_only ON orders USING (status = 'OPEN');
+SET ROLE regress_shard_reader;
+SELECT count(*) FROM hroe.sharded_query(NULL::orders, 'orders_gsi2', 15);
+RESET ROLE;
+DROP POLICY open_only ON orders;
+ALTER TABLE orders DISABLE ROW LEVEL SECURITY;
+REVOKE ALL ON orders FROM regress_shard_reader;
+REVOKE ALL ON SCHEMA hroe, shard_query FROM regress_shard_reader;
+DROP ROLE regress_shard_reader;
+RESET enable_seqscan;
+RESET enable_bitmapscan;
+
+RESET search_path;
+DROP SCHEMA shard_query CASCADE;

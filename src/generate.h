@@ -1,0 +1,24 @@
+/*-------------------------------------------------------------------------
+ *
+ * generate.h
+ *	  Counter-based pseudo-random numbers for hroe's deterministic data
+ *	  generator (hroe.load).
+ *
+ * A value is a pure function of (seed, stream, index): no state, so the
+ * same load gives the same data whatever the plan, the parallelism or the
+ * order in which rows are produced.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef HROE_GENERATE_H
+#define HROE_GENERATE_H
+
+#include "postgres.h"
+
+/* The 64 random bits for (seed, stream, index). */
+extern uint64 HroePrngBits(int64 seed, int32 stream, int64 index);
+
+/* A float8 in [0, 1) with 53 random bits for (seed, stream, index). */
+extern double HroePrngUnit(int64 seed, int32 stream, int64 index);
+
+#endif							/* HROE_GENERATE_H */

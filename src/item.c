@@ -1,0 +1,749 @@
+/*-------------------------------------------------------------------------
+ *
+ * item.c
+ *	  SQL interface of hroe.item: I/O functions, equality and hashing,
+ *	  conversions to and from jsonb (DynamoDB JSON and plain documents),
+ *	  attribute access, merge and removal.
+ *
+ * The format and the parser live in item_io.c; this file adds what needs
+ * the backend (fmgr, numeric, jsonb, bytea).
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/detoast.h"
+#include "catalog/pg_type.h"
+#include "common/hashfn.h"
+#include "libpq/pqformat.h"
+#include "miscadmin.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/jsonb.h"
+#include "utils/numeric.h"
+
+#include "item.h"
+
+PG_FUNCTION_INFO_V1(item_in);
+PG_FUNCTION_INFO_V1(item_out);
+PG_FUNCTION_INFO_V1(item_recv);
+PG_FUNCTION_INFO_V1(item_send);
+PG_FUNCTION_INFO_V1(item_eq);
+PG_FUNCTION_INFO_V1(item_ne);
+PG_FUNCTION_INFO_V1(item_hash);
+PG_FUNCTION_INFO_V1(item_size);
+PG_FUNCTION_INFO_V1(item_to_jsonb);
+PG_FUNCTION_INFO_V1(item_from_jsonb);
+PG_FUNCTION_INFO_V1(item_to_document);
+PG_FUNCTION_INFO_V1(item_from_document);
+PG_FUNCTION_INFO_V1(item_exists);
+PG_FUNCTION_INFO_V1(item_path_exists);
+PG_FUNCTION_INFO_V1(item_get_attribute);
+PG_FUNCTION_INFO_V1(item_get);
+PG_FUNCTION_INFO_V1(item_get_type);
+PG_FUNCTION_INFO_V1(item_get_text);
+PG_FUNCTION_INFO_V1(item_get_number);
+PG_FUNCTION_INFO_V1(item_get_binary);
+PG_FUNCTION_INFO_V1(item_get_bool);
+PG_FUNCTION_INFO_V1(item_merge);
+PG_FUNCTION_INFO_V1(item_remove);
+PG_FUNCTION_INFO_V1(item_remove_one);
+PG_FUNCTION_INFO_V1(item_attributes);
+
+/* ---------------------------------------------------------------------
+ * I/O
+ * ---------------------------------------------------------------------
+ */
+
+/* Text input: DynamoDB JSON */
+Datum
+item_in(PG_FUNCTION_ARGS)
+{
+	char	   *s = PG_GETARG_CSTRING(0);
+
+	PG_RETURN_HROE_ITEM_P(hroe_item_parse(s, strlen(s)));
+}
+
+/* Text output: canonical DynamoDB JSON */
+Datum
+item_out(PG_FUNCTION_ARGS)
+{
+	HroeItem   *item = PG_GETARG_HROE_ITEM_P(0);
+	StringInfoData buf;
+
+	initStringInfo(&buf);
+	enlargeStringInfo(&buf, VARSIZE(item) + 64);
+	hroe_item_write(&buf, item);
+	PG_RETURN_CSTRING(buf.data);
+}
+
+/* Binary input: the binary format, fully validated and canonical */
+Datum
+item_recv(PG_FUNCTION_ARGS)
+{
+	StringInfo	buf = (StringInfo) PG_GETARG_POINTER(0);
+	int			len = buf->len - buf->cursor;
+	HroeItem   *item = hroe_item_from_binary(buf->data + buf->cursor, len);
+
+	buf->cursor = buf->len;
+	PG_RETURN_HROE_ITEM_P(item);
+}
+
+/* Binary output: version byte, size, attribute map */
+Datum
+item_send(PG_FUNCTION_ARGS)
+{
+	HroeItem   *item = PG_GETARG_HROE_ITEM_P(0);
+	StringInfoData buf;
+
+	pq_begintypsend(&buf);
+	pq_sendbytes(&buf, (char *) item + VARHDRSZ, VARSIZE(item) - VARHDRSZ);
+	PG_RETURN_BYTEA_P(pq_endtypsend(&buf));
+}
+
+/* Whether two items are equal (canonical bytes) */
+static bool
+ItemEqual(FunctionCallInfo fcinfo)
+{
+	Datum		da = PG_GETARG_DATUM(0);
+	Datum		db = PG_GETARG_DATUM(1);
+	HroeItem   *a,
+			   *b;
+	bool		eq;
+
+	if (toast_raw_datum_size(da) != toast_raw_datum_size(db))
+		return false;
+	a = DatumGetHroeItemP(da);
+	b = DatumGetHroeItemP(db);
+	eq = memcmp(a, b, VARSIZE(a)) == 0;
+	PG_FREE_IF_COPY(a, 0);
+	PG_FREE_IF_COPY(b, 1);
+	return eq;
+}
+
+/* item = item */
+Datum
+item_eq(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BOOL(ItemEqual(fcinfo));
+}
+
+/* item <> item */
+Datum
+item_ne(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BOOL(!ItemEqual(fcinfo));
+}
+
+/* Hash of the canonical bytes (for the hash opclass) */
+Datum
+item_hash(PG_FUNCTION_ARGS)
+{
+	HroeItem   *item = PG_GETARG_HROE_ITEM_P(0);
+	Datum		h = hash_any((unsigned char *) item + VARHDRSZ, VARSIZE(item) - VARHDRSZ);
+
+	PG_FREE_IF_COPY(item, 0);
+	PG_RETURN_DATUM(h);
+}
+
+/* The DynamoDB size, computed on input */
+Datum
+item_size(PG_FUNCTION_ARGS)
+{
+	HroeItem   *item = PG_GETARG_HROE_ITEM_P(0);
+
+	PG_RETURN_INT32((int32) hroe_item_size(item));
+}
+
+/* ---------------------------------------------------------------------
+ * Numbers
+ * ---------------------------------------------------------------------
+ */
+
+Datum
+hroe_value_numeric(const HroeValue *v)
+{
+	const char *p = v->data;
+	uint32		len = v->len;
+	bool		neg = (len > 0 && p[0] == '-');
+	char	   *text;
+
+	Assert(v->type == HROE_N);
+	/* integers of up to 18 digits skip the text parser */
+	if (len - (neg ? 1 : 0) <= 18 && memchr(p, '.', len) == NULL)
+	{
+		int64		r = 0;
+
+		for (uint32 i = neg ? 1 : 0; i < len; i++)
+			r = r * 10 + (p[i] - '0');
+		return NumericGetDatum(int64_to_numeric(neg ? -r : r));
+	}
+	text = pnstrdup(p, len);
+	return DirectFunctionCall3(numeric_in, CStringGetDatum(text),
+							   ObjectIdGetDatum(InvalidOid), Int32GetDatum(-1));
+}
+
+/* ---------------------------------------------------------------------
+ * jsonb: DynamoDB JSON and documents
+ * ---------------------------------------------------------------------
+ */
+
+/* Push a jsonb string */
+static void
+PushString(JsonbParseState **st, JsonbIteratorToken tok, const char *s, uint32 len)
+{
+	JsonbValue	v;
+
+	v.type = jbvString;
+	v.val.string.val = (char *) s;
+	v.val.string.len = len;
+	pushJsonbValue(st, tok, &v);
+}
+
+/* Push a base64 jsonb string of bytes */
+static void
+PushBase64(JsonbParseState **st, JsonbIteratorToken tok, const char *s, uint32 len)
+{
+	HroeValue	b;
+	StringInfoData buf;
+
+	/* "{\"B\": \"...\"}": reuse the writer's base64, then strip the frame */
+	b.type = HROE_B;
+	b.data = s;
+	b.len = len;
+	initStringInfo(&buf);
+	hroe_value_write(&buf, &b);
+	PushString(st, tok, buf.data + 7, buf.len - 9);
+}
+
+/*
+ * Push one value: DynamoDB JSON ({"S": "x"}) or, for documents, the plain
+ * JSON value (S string, N number, B base64 string, sets arrays).
+ */
+static JsonbValue *
+PushValue(JsonbParseState **st, JsonbIteratorToken tok, const HroeValue *v, bool document)
+{
+	JsonbValue *res = NULL;
+	JsonbIteratorToken inner = document ? tok : WJB_VALUE;
+	JsonbValue	jv;
+	uint32		n,
+				i;
+	HroeValue	e;
+
+	check_stack_depth();
+	if (!document)
+	{
+		const char *tn = hroe_type_name(v->type);
+
+		pushJsonbValue(st, WJB_BEGIN_OBJECT, NULL);
+		PushString(st, WJB_KEY, tn, strlen(tn));
+	}
+	switch (v->type)
+	{
+		case HROE_S:
+			PushString(st, inner, v->data, v->len);
+			break;
+		case HROE_N:
+			if (document)
+			{
+				jv.type = jbvNumeric;
+				jv.val.numeric = DatumGetNumeric(hroe_value_numeric(v));
+				pushJsonbValue(st, inner, &jv);
+			}
+			else
+				PushString(st, inner, v->data, v->len);
+			break;
+		case HROE_B:
+			PushBase64(st, inner, v->data, v->len);
+			break;
+		case HROE_BOOL:
+			jv.type = jbvBool;
+			jv.val.boolean = v->data[0] != 0;
+			pushJsonbValue(st, inner, &jv);
+			break;
+		case HROE_NULL:
+			if (document)
+				jv.type = jbvNull;
+			else
+			{
+				jv.type = jbvBool;
+				jv.val.boolean = true;
+			}
+			pushJsonbValue(st, inner, &jv);
+			break;
+		case HROE_M:
+			n = hroe_value_count(v);
+			pushJsonbValue(st, WJB_BEGIN_OBJECT, NULL);
+			for (i = 0; i < n; i++)
+			{
+				const char *nm;
+				uint32		nl;
+
+				hroe_map_entry(v, i, &nm, &nl, &e);
+				PushString(st, WJB_KEY, nm, nl);
+				PushValue(st, WJB_VALUE, &e, document);
+			}
+			pushJsonbValue(st, WJB_END_OBJECT, NULL);
+			break;
+		case HROE_L:
+		case HROE_SS:
+		case HROE_NS:
+		case HROE_BS:
+			n = hroe_value_count(v);
+			pushJsonbValue(st, WJB_BEGIN_ARRAY, NULL);
+			for (i = 0; i < n; i++)
+			{
+				hroe_list_element(v, i, &e);
+				if (v->type == HROE_L)
+					PushValue(st, WJB_ELEM, &e, document);
+				else if (v->type == HROE_NS && !document)
+					PushString(st, WJB_ELEM, e.data, e.len);
+				else
+				{
+					/* set members are plain values in both forms */
+					PushValue(st, WJB_ELEM, &e, true);
+				}
+			}
+			pushJsonbValue(st, WJB_END_ARRAY, NULL);
+			break;
+	}
+	if (!document)
+		res = pushJsonbValue(st, WJB_END_OBJECT, NULL);
+	return res;
+}
+
+/* A value as a DynamoDB-JSON jsonb datum ({"S": "x"}) */
+static Datum
+ValueToJsonb(const HroeValue *v)
+{
+	JsonbParseState *st = NULL;
+
+	return JsonbPGetDatum(JsonbValueToJsonb(PushValue(&st, WJB_VALUE, v, false)));
+}
+
+/* Whole item as DynamoDB-JSON jsonb */
+Datum
+item_to_jsonb(PG_FUNCTION_ARGS)
+{
+	HroeItem   *item = PG_GETARG_HROE_ITEM_P(0);
+	HroeValue	m;
+	JsonbParseState *st = NULL;
+	JsonbValue *res;
+	uint32		n;
+
+	hroe_item_root(item, &m);
+	n = hroe_value_count(&m);
+	pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);
+	for (uint32 i = 0; i < n; i++)
+	{
+		const char *nm;
+		uint32		nl;
+		HroeValue	e;
+
+		hroe_map_entry(&m, i, &nm, &nl, &e);
+		PushString(&st, WJB_KEY, nm, nl);
+		PushValue(&st, WJB_VALUE, &e, false);
+	}
+	res = pushJsonbValue(&st, WJB_END_OBJECT, NULL);
+	PG_RETURN_JSONB_P(JsonbValueToJsonb(res));
+}
+
+/* DynamoDB-JSON jsonb to an item (same validation as text input) */
+Datum
+item_from_jsonb(PG_FUNCTION_ARGS)
+{
+	Jsonb	   *jb = PG_GETARG_JSONB_P(0);
+	char	   *s = JsonbToCString(NULL, &jb->root, VARSIZE(jb));
+
+	PG_RETURN_HROE_ITEM_P(hroe_item_parse(s, strlen(s)));
+}
+
+/* Whole item as a plain JSON document */
+Datum
+item_to_document(PG_FUNCTION_ARGS)
+{
+	HroeItem   *item = PG_GETARG_HROE_ITEM_P(0);
+	HroeValue	m;
+	JsonbParseState *st = NULL;
+	JsonbValue *res;
+	uint32		n;
+
+	hroe_item_root(item, &m);
+	n = hroe_value_count(&m);
+	pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);
+	for (uint32 i = 0; i < n; i++)
+	{
+		const char *nm;
+		uint32		nl;
+		HroeValue	e;
+
+		hroe_map_entry(&m, i, &nm, &nl, &e);
+		PushString(&st, WJB_KEY, nm, nl);
+		PushValue(&st, WJB_VALUE, &e, true);
+	}
+	res = pushJsonbValue(&st, WJB_END_OBJECT, NULL);
+	PG_RETURN_JSONB_P(JsonbValueToJsonb(res));
+}
+
+static void DocValue(JsonbIterator **it, JsonbIteratorToken tok, JsonbValue *jv,
+					 HroeValue *out, int depth);
+
+/* Convert a document object (BEGIN_OBJECT already read) into an M value */
+static void
+DocObject(JsonbIterator **it, HroeValue *out, int depth)
+{
+	HroeBuilder *b = hroe_builder_start();
+	JsonbValue	jv;
+	JsonbIteratorToken tok;
+
+	while ((tok = JsonbIteratorNext(it, &jv, false)) == WJB_KEY)
+	{
+		char	   *name = jv.val.string.val;
+		int			namelen = jv.val.string.len;
+		HroeValue	v;
+
+		tok = JsonbIteratorNext(it, &jv, false);
+		DocValue(it, tok, &jv, &v, depth);
+		hroe_builder_add(b, name, namelen, &v);
+	}
+	Assert(tok == WJB_END_OBJECT);
+	hroe_builder_finish_map(b, out);
+}
+
+/* Convert one document value (the token just read) */
+static void
+DocValue(JsonbIterator **it, JsonbIteratorToken tok, JsonbValue *jv,
+		 HroeValue *out, int depth)
+{
+	check_stack_depth();
+	if (tok == WJB_BEGIN_OBJECT || tok == WJB_BEGIN_ARRAY)
+	{
+		if (depth > HROE_ITEM_MAX_DEPTH)
+			ereport(ERROR,
+					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+					 errmsg("One or more parameter values were invalid: Nesting Levels have exceeded supported limits")));
+		if (tok == WJB_BEGIN_OBJECT)
+			DocObject(it, out, depth + 1);
+		else
+		{
+			HroeValue  *elems = NULL;
+			int			n = 0,
+						cap = 0;
+			JsonbValue	ev;
+
+			while ((tok = JsonbIteratorNext(it, &ev, false)) != WJB_END_ARRAY)
+			{
+				if (n == cap)
+				{
+					cap = cap ? cap * 2 : 8;
+					elems = elems ? repalloc(elems, sizeof(HroeValue) * cap) :
+						palloc(sizeof(HroeValue) * cap);
+				}
+				DocValue(it, tok, &ev, &elems[n++], depth + 1);
+			}
+			hroe_make_list(elems, n, out);
+		}
+		return;
+	}
+	switch (jv->type)
+	{
+		case jbvString:
+			hroe_make_string(jv->val.string.val, jv->val.string.len, out);
+			break;
+		case jbvNumeric:
+			{
+				char	   *t = DatumGetCString(DirectFunctionCall1(numeric_out,
+																	NumericGetDatum(jv->val.numeric)));
+
+				hroe_make_number(t, strlen(t), out);
+				break;
+			}
+		case jbvBool:
+			hroe_make_bool(jv->val.boolean, out);
+			break;
+		case jbvNull:
+			hroe_make_null(out);
+			break;
+		default:
+			elog(ERROR, "unexpected jsonb value type %d", jv->type);
+	}
+}
+
+/* A plain JSON document (string, number, boolean, null, array, object) to an item */
+Datum
+item_from_document(PG_FUNCTION_ARGS)
+{
+	Jsonb	   *jb = PG_GETARG_JSONB_P(0);
+	JsonbIterator *it;
+	JsonbValue	jv;
+	HroeValue	m;
+
+	if (!JB_ROOT_IS_OBJECT(jb))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("a document must be a JSON object"),
+				 errdetail("An item is a map of attribute names to values.")));
+	it = JsonbIteratorInit(&jb->root);
+	(void) JsonbIteratorNext(&it, &jv, false);	/* WJB_BEGIN_OBJECT */
+	DocObject(&it, &m, 1);
+	PG_RETURN_HROE_ITEM_P(hroe_item_from_map(&m));
+}
+
+/* ---------------------------------------------------------------------
+ * Access
+ * ---------------------------------------------------------------------
+ */
+
+/* item ? name: whether a top-level attribute exists */
+Datum
+item_exists(PG_FUNCTION_ARGS)
+{
+	HroeItem   *item = PG_GETARG_HROE_ITEM_P(0);
+	text	   *name = PG_GETARG_TEXT_PP(1);
+	HroeValue	m,
+				v;
+
+	hroe_item_root(item, &m);
+	PG_RETURN_BOOL(hroe_map_find(&m, VARDATA_ANY(name), VARSIZE_ANY_EXHDR(name), &v));
+}
+
+/* Whether a document path exists */
+Datum
+item_path_exists(PG_FUNCTION_ARGS)
+{
+	HroeItem   *item = PG_GETARG_HROE_ITEM_P(0);
+	text	   *path = PG_GETARG_TEXT_PP(1);
+	HroeValue	v;
+
+	PG_RETURN_BOOL(hroe_item_path(item, VARDATA_ANY(path), VARSIZE_ANY_EXHDR(path), &v));
+}
+
+/* item -> name: a top-level attribute as DynamoDB JSON, NULL if missing */
+Datum
+item_get_attribute(PG_FUNCTION_ARGS)
+{
+	HroeItem   *item = PG_GETARG_HROE_ITEM_P(0);
+	text	   *name = PG_GETARG_TEXT_PP(1);
+	HroeValue	m,
+				v;
+
+	hroe_item_root(item, &m);
+	if (!hroe_map_find(&m, VARDATA_ANY(name), VARSIZE_ANY_EXHDR(name), &v))
+		PG_RETURN_NULL();
+	PG_RETURN_DATUM(ValueToJsonb(&v));
+}
+
+/* Look up a path argument; false if missing */
+static bool
+GetPath(FunctionCallInfo fcinfo, HroeValue *v)
+{
+	HroeItem   *item = PG_GETARG_HROE_ITEM_P(0);
+	text	   *path = PG_GETARG_TEXT_PP(1);
+
+	return hroe_item_path(item, VARDATA_ANY(path), VARSIZE_ANY_EXHDR(path), v);
+}
+
+/* item #> path: a value as DynamoDB JSON, NULL if missing */
+Datum
+item_get(PG_FUNCTION_ARGS)
+{
+	HroeValue	v;
+
+	if (!GetPath(fcinfo, &v))
+		PG_RETURN_NULL();
+	PG_RETURN_DATUM(ValueToJsonb(&v));
+}
+
+/* The DynamoDB type name of a value ("S", "NS", ...), NULL if missing */
+Datum
+item_get_type(PG_FUNCTION_ARGS)
+{
+	HroeValue	v;
+
+	if (!GetPath(fcinfo, &v))
+		PG_RETURN_NULL();
+	PG_RETURN_TEXT_P(cstring_to_text(hroe_type_name(v.type)));
+}
+
+/* Error for a typed getter that finds another type */
+static void
+pg_attribute_noreturn()
+WrongType(FunctionCallInfo fcinfo, const HroeValue *v, HroeType want)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_DATATYPE_MISMATCH),
+			 errmsg("attribute \"%s\" is of type %s, not %s",
+					text_to_cstring(PG_GETARG_TEXT_PP(1)),
+					hroe_type_name(v->type), hroe_type_name(want))));
+}
+
+/* An S value as text */
+Datum
+item_get_text(PG_FUNCTION_ARGS)
+{
+	HroeValue	v;
+
+	if (!GetPath(fcinfo, &v))
+		PG_RETURN_NULL();
+	if (v.type != HROE_S)
+		WrongType(fcinfo, &v, HROE_S);
+	PG_RETURN_TEXT_P(cstring_to_text_with_len(v.data, v.len));
+}
+
+/* An N value as numeric */
+Datum
+item_get_number(PG_FUNCTION_ARGS)
+{
+	HroeValue	v;
+
+	if (!GetPath(fcinfo, &v))
+		PG_RETURN_NULL();
+	if (v.type != HROE_N)
+		WrongType(fcinfo, &v, HROE_N);
+	PG_RETURN_DATUM(hroe_value_numeric(&v));
+}
+
+/* A B value as bytea */
+Datum
+item_get_binary(PG_FUNCTION_ARGS)
+{
+	HroeValue	v;
+	bytea	   *b;
+
+	if (!GetPath(fcinfo, &v))
+		PG_RETURN_NULL();
+	if (v.type != HROE_B)
+		WrongType(fcinfo, &v, HROE_B);
+	b = palloc(VARHDRSZ + v.len);
+	SET_VARSIZE(b, VARHDRSZ + v.len);
+	memcpy(VARDATA(b), v.data, v.len);
+	PG_RETURN_BYTEA_P(b);
+}
+
+/* A BOOL value as boolean */
+Datum
+item_get_bool(PG_FUNCTION_ARGS)
+{
+	HroeValue	v;
+
+	if (!GetPath(fcinfo, &v))
+		PG_RETURN_NULL();
+	if (v.type != HROE_BOOL)
+		WrongType(fcinfo, &v, HROE_BOOL);
+	PG_RETURN_BOOL(v.data[0] != 0);
+}
+
+/* ---------------------------------------------------------------------
+ * Merge and remove
+ * ---------------------------------------------------------------------
+ */
+
+/* a || b: all attributes of both; b's value wins for a name in both */
+Datum
+item_merge(PG_FUNCTION_ARGS)
+{
+	HroeItem   *a = PG_GETARG_HROE_ITEM_P(0);
+	HroeItem   *b = PG_GETARG_HROE_ITEM_P(1);
+	HroeBuilder *bld = hroe_builder_start();
+	HroeItem   *items[2] = {a, b};
+
+	for (int k = 0; k < 2; k++)
+	{
+		HroeValue	m;
+		uint32		n;
+
+		hroe_item_root(items[k], &m);
+		n = hroe_value_count(&m);
+		for (uint32 i = 0; i < n; i++)
+		{
+			const char *nm;
+			uint32		nl;
+			HroeValue	v;
+
+			hroe_map_entry(&m, i, &nm, &nl, &v);
+			hroe_builder_add(bld, nm, nl, &v);
+		}
+	}
+	PG_RETURN_HROE_ITEM_P(hroe_builder_finish(bld));
+}
+
+/* Copy an item without the named top-level attributes */
+static HroeItem *
+RemoveNames(HroeItem *item, text **names, int nnames)
+{
+	HroeBuilder *bld = hroe_builder_start();
+	HroeValue	m;
+	uint32		n;
+
+	hroe_item_root(item, &m);
+	n = hroe_value_count(&m);
+	for (uint32 i = 0; i < n; i++)
+	{
+		const char *nm;
+		uint32		nl;
+		HroeValue	v;
+		bool		drop = false;
+
+		hroe_map_entry(&m, i, &nm, &nl, &v);
+		for (int j = 0; j < nnames && !drop; j++)
+			drop = (VARSIZE_ANY_EXHDR(names[j]) == nl &&
+					memcmp(VARDATA_ANY(names[j]), nm, nl) == 0);
+		if (!drop)
+			hroe_builder_add(bld, nm, nl, &v);
+	}
+	return hroe_builder_finish(bld);
+}
+
+/* item - text[] (and the VARIADIC function): without those attributes */
+Datum
+item_remove(PG_FUNCTION_ARGS)
+{
+	HroeItem   *item = PG_GETARG_HROE_ITEM_P(0);
+	ArrayType  *arr = PG_GETARG_ARRAYTYPE_P(1);
+	Datum	   *elems;
+	bool	   *nulls;
+	int			n,
+				k = 0;
+	text	  **names;
+
+	deconstruct_array(arr, TEXTOID, -1, false, TYPALIGN_INT, &elems, &nulls, &n);
+	names = palloc(sizeof(text *) * (n + 1));
+	for (int i = 0; i < n; i++)
+		if (!nulls[i])
+			names[k++] = DatumGetTextPP(elems[i]);
+	PG_RETURN_HROE_ITEM_P(RemoveNames(item, names, k));
+}
+
+/* item - text: without that attribute */
+Datum
+item_remove_one(PG_FUNCTION_ARGS)
+{
+	HroeItem   *item = PG_GETARG_HROE_ITEM_P(0);
+	text	   *name = PG_GETARG_TEXT_PP(1);
+
+	PG_RETURN_HROE_ITEM_P(RemoveNames(item, &name, 1));
+}
+
+/* The top-level attribute names, in canonical order */
+Datum
+item_attributes(PG_FUNCTION_ARGS)
+{
+	HroeItem   *item = PG_GETARG_HROE_ITEM_P(0);
+	HroeValue	m;
+	uint32		n;
+	Datum	   *names;
+
+	hroe_item_root(item, &m);
+	n = hroe_value_count(&m);
+	names = palloc(sizeof(Datum) * (n + 1));
+	for (uint32 i = 0; i < n; i++)
+	{
+		const char *nm;
+		uint32		nl;
+		HroeValue	v;
+
+		hroe_map_entry(&m, i, &nm, &nl, &v);
+		names[i] = PointerGetDatum(cstring_to_text_with_len(nm, nl));
+	}
+	PG_RETURN_ARRAYTYPE_P(construct_array(names, n, TEXTOID, -1, false, TYPALIGN_INT));
+}

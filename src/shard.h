@@ -1,0 +1,27 @@
+/*-------------------------------------------------------------------------
+ *
+ * shard.h
+ *	  Write sharding: shard-count arithmetic, the shard hash, and the
+ *	  scatter-gather merge over the shards of an index.
+ *
+ * src/shard.h
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef HROE_SHARD_H
+#define HROE_SHARD_H
+
+/* Largest shard count hroe.shard_of, hroe.random_shard and
+ * hroe.sharded_query accept: one open index scan per shard. */
+#define HROE_MAX_SHARDS 1024
+
+/* DynamoDB's per-partition ceilings (units per second) and unit sizes. */
+#define HROE_PARTITION_MAX_RCU 3000
+#define HROE_PARTITION_MAX_WCU 1000
+#define HROE_RCU_BYTES 4096
+#define HROE_WCU_BYTES 1024
+#define HROE_MAX_ITEM_BYTES (400 * 1024)
+
+extern void HroeCheckShardCount(int32 n);
+
+#endif							/* HROE_SHARD_H */

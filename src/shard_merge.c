@@ -1,0 +1,850 @@
+/*-------------------------------------------------------------------------
+ *
+ * shard_merge.c
+ *	  hroe.sharded_query: read the N shards of a write-sharded btree index
+ *	  with one sort-key condition and stream their union in sort-key order.
+ *
+ * The index's key columns are: optional equality-prefix columns (the first
+ * parts of a multi-attribute partition key, e.g. a status), the shard
+ * column (smallint, integer, bigint or numeric holding 0..N-1), then the
+ * sort-key column; further key and INCLUDE columns are allowed.  One index
+ * scan runs per shard, each ordered by the sort key; a binary heap over the
+ * current head row of each scan yields a k-way merge (the sort key is read
+ * from the head row, or from the index tuple for an expression column).  Rows are returned
+ * one per call (ValuePerCall), and a shard is advanced only when its head
+ * has been returned and another row is wanted, so with a limit of L the
+ * function reads exactly N + L - 1 index entries when every shard has rows.
+ *
+ * Order: the sort key in its btree order, ascending when p_forward (a DESC
+ * index column is scanned backwards), descending otherwise; rows with
+ * equal sort keys come in heap-TID order (ascending when the index is
+ * scanned forwards, descending when backwards), which is the order a btree
+ * index on the sort key alone returns them.
+ *
+ * src/shard_merge.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/genam.h"
+#include "access/htup_details.h"
+#include "access/itup.h"
+#include "access/nbtree.h"
+#include "access/relscan.h"
+#include "access/stratnum.h"
+#include "access/table.h"
+#include "access/tableam.h"
+#include "catalog/index.h"
+#include "catalog/pg_am.h"
+#include "catalog/pg_class.h"
+#include "catalog/pg_type.h"
+#include "executor/executor.h"
+#include "executor/tuptable.h"
+#include "fmgr.h"
+#include "funcapi.h"
+#include "lib/binaryheap.h"
+#include "miscadmin.h"
+#include "parser/parse_coerce.h"
+#include "storage/itemptr.h"
+#include "utils/acl.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/datum.h"
+#include "utils/lsyscache.h"
+#include "utils/memutils.h"
+#include "utils/numeric.h"
+#include "utils/pg_locale.h"
+#include "utils/rel.h"
+#include "utils/rls.h"
+#include "utils/snapmgr.h"
+#include "utils/sortsupport.h"
+
+#include "shard.h"
+
+PG_FUNCTION_INFO_V1(hroe_sharded_query);
+
+/* One shard: its index scan and its current head row. */
+typedef struct ShardStream
+{
+	IndexScanDesc scan;
+	TupleTableSlot *slot;		/* head row, fetched from the heap */
+	ItemPointerData tid;		/* head's index TID, the tie-breaker */
+	Datum		key;			/* head's sort key, in the head row or index tuple */
+	bool		keynull;
+
+	/*
+	 * Backward scans only: the current run of equal sort keys (TIDs sorted
+	 * ascending, consumed from the end) and the first entry after it.  A
+	 * btree returns the TIDs of a deduplicated posting list in ascending
+	 * order even when scanning backwards, so each run is reordered.
+	 */
+	ItemPointerData *run;
+	int			nrun;
+	int			runcap;
+	Datum		runKey;			/* copy, owned */
+	bool		runKeyNull;
+	bool		haveNext;
+	ItemPointerData nextTid;
+	Datum		nextKey;		/* copy, owned */
+	bool		nextKeyNull;
+	bool		scanDone;
+} ShardStream;
+
+/* State of one sharded_query call, kept across its rows. */
+typedef struct ShardedQuery
+{
+	Relation	heapRel;
+	Relation	indexRel;
+	Snapshot	snapshot;
+	int			nshards;
+	ShardStream *streams;
+	binaryheap *heap;
+	SortSupportData ssup;		/* sort key in index order */
+	int16		ssup_typlen;	/* the sort key's type */
+	bool		ssup_byval;
+	AttrNumber	sortAttno;		/* index column of the sort key */
+	AttrNumber	sortHeapAttno;	/* its table column, or 0 for an expression */
+	ScanDirection dir;
+	int64		limit;			/* -1 when none */
+	int64		emitted;
+	int			pending;		/* shard whose head was returned last, or -1 */
+	MemoryContext scanCxt;		/* the scans' context: they allocate in it */
+	MemoryContext callCxt;		/* reset at every call: comparisons, the row */
+	ExprContext *econtext;
+	bool		open;
+} ShardedQuery;
+
+/* A sort-key condition, resolved against the index column. */
+typedef struct SortCondition
+{
+	int			nkeys;
+	int16		strategy[2];
+	Datum		value[2];
+	Oid			righttype[2];
+} SortCondition;
+
+static int	ItemPointerQsortCompare(const void *a, const void *b);
+static bool AdvanceBackward(ShardedQuery *q, ShardStream *st);
+
+/* Key-column type the values of index column attno must have. */
+static Oid
+IndexColumnType(Relation index, AttrNumber attno)
+{
+	Oid			opcintype = index->rd_opcintype[attno - 1];
+
+	if (IsPolymorphicType(opcintype))
+		return TupleDescAttr(RelationGetDescr(index), attno - 1)->atttypid;
+	return opcintype;
+}
+
+/* Name of index column attno, for messages. */
+static const char *
+IndexColumnName(Relation index, AttrNumber attno)
+{
+	return NameStr(TupleDescAttr(RelationGetDescr(index), attno - 1)->attname);
+}
+
+/* Convert value from one type to another through their text forms. */
+static Datum
+ConvertViaText(Datum value, Oid fromType, Oid toType)
+{
+	Oid			outfunc;
+	bool		isvarlena;
+	Oid			infunc;
+	Oid			ioparam;
+	char	   *s;
+
+	getTypeOutputInfo(fromType, &outfunc, &isvarlena);
+	s = OidOutputFunctionCall(outfunc, value);
+	getTypeInputInfo(toType, &infunc, &ioparam);
+	return OidInputFunctionCall(infunc, s, ioparam, -1);
+}
+
+/*
+ * Fill *key with "index column attno <strategy> value".  The operator comes
+ * from the column's operator family: first a cross-type member for the
+ * value's type, else the value is converted to the column's type (through
+ * text unless binary-coercible) and the same-type member is used.
+ */
+static void
+InitColumnKey(ScanKey key, Relation index, AttrNumber attno, int16 strategy,
+			  Datum value, Oid valtype)
+{
+	Oid			opfamily = index->rd_opfamily[attno - 1];
+	Oid			opcintype = index->rd_opcintype[attno - 1];
+	Oid			coltype = IndexColumnType(index, attno);
+	Oid			righttype = valtype;
+	Oid			op;
+
+	op = get_opfamily_member(opfamily, opcintype, valtype, strategy);
+	if (!OidIsValid(op))
+	{
+		if (valtype != coltype && !IsBinaryCoercible(valtype, coltype))
+			value = ConvertViaText(value, valtype, coltype);
+		righttype = opcintype;
+		op = get_opfamily_member(opfamily, opcintype, opcintype, strategy);
+	}
+	if (!OidIsValid(op))
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_FUNCTION),
+				 errmsg("operator family of index column \"%s\" has no operator of strategy %d for type %s",
+						IndexColumnName(index, attno), strategy, format_type_be(valtype))));
+	ScanKeyEntryInitialize(key, 0, attno, strategy, righttype,
+						   index->rd_indcollation[attno - 1], get_opcode(op), value);
+}
+
+/* DynamoDB's one-letter type of a key value of type typid (S, N or B). */
+static const char *
+DynamoTypeLetter(Oid typid)
+{
+	char		category;
+	bool		preferred;
+
+	if (typid == BYTEAOID)
+		return "B";
+	get_type_category_preferred(typid, &category, &preferred);
+	return category == TYPCATEGORY_NUMERIC ? "N" : "S";
+}
+
+/* Text form of a value, for messages. */
+static char *
+ValueText(Datum value, Oid typid)
+{
+	Oid			outfunc;
+	bool		isvarlena;
+
+	getTypeOutputInfo(typid, &outfunc, &isvarlena);
+	return OidOutputFunctionCall(outfunc, value);
+}
+
+/*
+ * Scan keys of "begins_with(sort key, prefix)": sk >= prefix AND sk <
+ * succ(prefix), where succ drops trailing 0xFF bytes and adds one to the
+ * last byte; exact for byte-ordered columns (bytea, text COLLATE "C").
+ */
+static int
+BeginsWithKeys(ScanKey keys, Relation index, AttrNumber attno, Datum value, Oid valtype)
+{
+	Oid			coltype = IndexColumnType(index, attno);
+	Oid			collation = index->rd_indcollation[attno - 1];
+	struct varlena *prefix;
+	struct varlena *upper;
+	int			len;
+
+	if (!((coltype == TEXTOID && OidIsValid(collation) && lc_collate_is_c(collation)) ||
+		  coltype == BYTEAOID))
+	{
+		if (coltype != TEXTOID && coltype != BYTEAOID)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("Invalid KeyConditionExpression: Incorrect operand type for operator or function; operator or function: begins_with, operand type: %s",
+							strcmp(DynamoTypeLetter(coltype), "N") == 0 ? "N" : format_type_be(coltype)),
+					 errdetail("Sort-key column \"%s\" has type %s; begins_with needs text or bytea.",
+							   IndexColumnName(index, attno), format_type_be(coltype))));
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("begins_with needs a byte-ordered sort key"),
+				 errdetail("Sort-key column \"%s\" of index \"%s\" has collation \"%s\", under which strings with a common prefix are not contiguous.",
+						   IndexColumnName(index, attno), RelationGetRelationName(index),
+						   OidIsValid(collation) ? get_collation_name(collation) : "none"),
+				 errhint("Index the column with COLLATE \"C\", as DynamoDB orders strings by their UTF-8 bytes.")));
+	}
+	if (valtype != coltype && !IsBinaryCoercible(valtype, coltype))
+		value = ConvertViaText(value, valtype, coltype);
+	prefix = PG_DETOAST_DATUM_COPY(value);
+	InitColumnKey(&keys[0], index, attno, BTGreaterEqualStrategyNumber,
+				  PointerGetDatum(prefix), coltype);
+
+	len = VARSIZE_ANY_EXHDR(prefix);
+	while (len > 0 && ((unsigned char *) VARDATA_ANY(prefix))[len - 1] == 0xFF)
+		len--;
+	if (len == 0)
+		return 1;				/* every value has this prefix */
+	upper = (struct varlena *) palloc(VARHDRSZ + len);
+	SET_VARSIZE(upper, VARHDRSZ + len);
+	memcpy(VARDATA(upper), VARDATA_ANY(prefix), len);
+	((unsigned char *) VARDATA(upper))[len - 1]++;
+	InitColumnKey(&keys[1], index, attno, BTLessStrategyNumber,
+				  PointerGetDatum(upper), coltype);
+	return 2;
+}
+
+/*
+ * Build the scan keys of the sort-key condition into keys; returns their
+ * number (0 when op is NULL, i.e. no condition).
+ */
+static int
+SortConditionKeys(ScanKey keys, Relation index, AttrNumber attno, text *opText,
+				  Datum v1, bool v1null, Datum v2, bool v2null, Oid valtype)
+{
+	char	   *op;
+	int16		strategy;
+
+	if (opText == NULL)
+	{
+		if (!v1null || !v2null)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("sort-key values given without an operator"),
+					 errhint("Pass p_op ('=', '<', '<=', '>', '>=', 'between' or 'begins_with').")));
+		return 0;
+	}
+	op = text_to_cstring(opText);
+	if (v1null)
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("sort-key condition \"%s\" needs a non-null p_value1", op)));
+	if (pg_strcasecmp(op, "between") == 0)
+	{
+		Oid			opfamily = index->rd_opfamily[attno - 1];
+		Oid			cmpproc;
+
+		if (v2null)
+			ereport(ERROR,
+					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+					 errmsg("sort-key condition BETWEEN needs a non-null p_value2")));
+		InitColumnKey(&keys[0], index, attno, BTGreaterEqualStrategyNumber, v1, valtype);
+		InitColumnKey(&keys[1], index, attno, BTLessEqualStrategyNumber, v2, valtype);
+		/* both bounds now have the same type: keys[0]'s right-hand type */
+		cmpproc = get_opfamily_proc(opfamily, keys[0].sk_subtype, keys[0].sk_subtype,
+									BTORDER_PROC);
+		if (OidIsValid(cmpproc) &&
+			DatumGetInt32(OidFunctionCall2Coll(cmpproc, index->rd_indcollation[attno - 1],
+											   keys[0].sk_argument, keys[1].sk_argument)) > 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("Invalid KeyConditionExpression: The BETWEEN operator requires upper bound to be greater than or equal to lower bound; lower bound operand: AttributeValue: {%s:%s}, upper bound operand: AttributeValue: {%s:%s}",
+							DynamoTypeLetter(valtype), ValueText(v1, valtype),
+							DynamoTypeLetter(valtype), ValueText(v2, valtype))));
+		return 2;
+	}
+	if (!v2null)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("p_value2 is used only with BETWEEN"),
+				 errdetail("The sort-key operator is \"%s\".", op)));
+	if (strcmp(op, "begins_with") == 0)
+		return BeginsWithKeys(keys, index, attno, v1, valtype);
+	if (strcmp(op, "=") == 0)
+		strategy = BTEqualStrategyNumber;
+	else if (strcmp(op, "<") == 0)
+		strategy = BTLessStrategyNumber;
+	else if (strcmp(op, "<=") == 0)
+		strategy = BTLessEqualStrategyNumber;
+	else if (strcmp(op, ">") == 0)
+		strategy = BTGreaterStrategyNumber;
+	else if (strcmp(op, ">=") == 0)
+		strategy = BTGreaterEqualStrategyNumber;
+	else
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("Invalid operator used in KeyConditionExpression: %s", op),
+				 errhint("Use '=', '<', '<=', '>', '>=', 'between' or 'begins_with'.")));
+	InitColumnKey(&keys[0], index, attno, strategy, v1, valtype);
+	return 1;
+}
+
+/* Datum of shard number s in the shard column's type. */
+static Datum
+ShardDatum(Oid type, int s)
+{
+	switch (type)
+	{
+		case INT2OID:
+			return Int16GetDatum((int16) s);
+		case INT4OID:
+			return Int32GetDatum(s);
+		case INT8OID:
+			return Int64GetDatum((int64) s);
+		case NUMERICOID:
+			return NumericGetDatum(int64_to_numeric(s));
+	}
+	elog(ERROR, "unexpected shard column type %u", type);
+	return (Datum) 0;			/* keep compiler quiet */
+}
+
+/*
+ * Move shard stream st to its next visible row; false when the shard is
+ * exhausted.  Records the index TID (before the heap fetch follows a HOT
+ * chain) and the sort key from the index tuple.
+ */
+static bool
+AdvanceStream(ShardedQuery *q, ShardStream *st)
+{
+	IndexScanDesc scan = st->scan;
+
+	if (ScanDirectionIsBackward(q->dir))
+		return AdvanceBackward(q, st);
+
+	for (;;)
+	{
+		ItemPointer tid;
+
+		CHECK_FOR_INTERRUPTS();
+		tid = index_getnext_tid(scan, q->dir);
+		if (tid == NULL)
+		{
+			ExecClearTuple(st->slot);
+			return false;
+		}
+		st->tid = *tid;
+		for (;;)
+		{
+			if (index_fetch_heap(scan, st->slot))
+			{
+				if (q->sortHeapAttno != 0)
+					st->key = slot_getattr(st->slot, q->sortHeapAttno, &st->keynull);
+				else
+					st->key = index_getattr(scan->xs_itup, q->sortAttno,
+											scan->xs_itupdesc, &st->keynull);
+				return true;
+			}
+			if (!scan->xs_heap_continue)
+				break;
+		}
+	}
+}
+
+/* Fetch the visible row of TID st->tid from the heap into st->slot. */
+static bool
+FetchTid(ShardStream *st)
+{
+	IndexScanDesc scan = st->scan;
+
+	scan->xs_heaptid = st->tid;
+	for (;;)
+	{
+		bool		found = index_fetch_heap(scan, st->slot);
+
+		/* the index AM's current entry is not this TID: kill nothing */
+		scan->kill_prior_tuple = false;
+		if (found)
+			return true;
+		if (!scan->xs_heap_continue)
+			return false;
+	}
+}
+
+/* Free an owned copy of a sort key. */
+static void
+FreeKey(ShardedQuery *q, Datum key, bool isnull)
+{
+	if (!isnull && !q->ssup_byval)
+		pfree(DatumGetPointer(key));
+}
+
+/* Copy of the sort key of the scan's current index tuple. */
+static Datum
+CopyIndexKey(ShardedQuery *q, IndexScanDesc scan, bool *isnull)
+{
+	Datum		key = index_getattr(scan->xs_itup, q->sortAttno, scan->xs_itupdesc, isnull);
+
+	return *isnull ? (Datum) 0 : datumCopy(key, q->ssup_byval, q->ssup_typlen);
+}
+
+/*
+ * AdvanceStream for a backward index scan: returns rows with equal sort
+ * keys in descending TID order, reading each run of equal keys from the
+ * index (entries only) before fetching its rows.
+ */
+static bool
+AdvanceBackward(ShardedQuery *q, ShardStream *st)
+{
+	IndexScanDesc scan = st->scan;
+
+	for (;;)
+	{
+		ItemPointer tid;
+
+		CHECK_FOR_INTERRUPTS();
+		if (st->nrun > 0)
+		{
+			st->tid = st->run[--st->nrun];
+			if (FetchTid(st))
+			{
+				st->key = st->runKey;
+				st->keynull = st->runKeyNull;
+				return true;
+			}
+			continue;
+		}
+
+		/* load the next run, starting with the entry read ahead */
+		if (!st->haveNext)
+		{
+			if (st->scanDone || (tid = index_getnext_tid(scan, q->dir)) == NULL)
+			{
+				st->scanDone = true;
+				ExecClearTuple(st->slot);
+				return false;
+			}
+			st->nextTid = *tid;
+			st->nextKey = CopyIndexKey(q, scan, &st->nextKeyNull);
+		}
+		FreeKey(q, st->runKey, st->runKeyNull);
+		st->runKey = st->nextKey;
+		st->runKeyNull = st->nextKeyNull;
+		st->haveNext = false;
+		st->run[0] = st->nextTid;
+		st->nrun = 1;
+		while (!st->scanDone)
+		{
+			Datum		key;
+			bool		isnull;
+
+			if ((tid = index_getnext_tid(scan, q->dir)) == NULL)
+			{
+				st->scanDone = true;
+				break;
+			}
+			key = index_getattr(scan->xs_itup, q->sortAttno, scan->xs_itupdesc, &isnull);
+			if (ApplySortComparator(key, isnull, st->runKey, st->runKeyNull, &q->ssup) != 0)
+			{
+				st->nextTid = *tid;
+				st->nextKey = CopyIndexKey(q, scan, &st->nextKeyNull);
+				st->haveNext = true;
+				break;
+			}
+			if (st->nrun == st->runcap)
+			{
+				st->runcap *= 2;
+				st->run = repalloc(st->run, sizeof(ItemPointerData) * st->runcap);
+			}
+			st->run[st->nrun++] = *tid;
+		}
+		qsort(st->run, st->nrun, sizeof(ItemPointerData), ItemPointerQsortCompare);
+	}
+}
+
+/* qsort comparator of item pointers. */
+static int
+ItemPointerQsortCompare(const void *a, const void *b)
+{
+	return ItemPointerCompare((ItemPointer) a, (ItemPointer) b);
+}
+
+/*
+ * Binary-heap comparator: positive when shard a's head comes before shard
+ * b's (binaryheap keeps the largest on top): sort key in index order, then
+ * index TID, the whole reversed for a backward scan.
+ */
+static int
+CompareHeads(Datum a, Datum b, void *arg)
+{
+	ShardedQuery *q = (ShardedQuery *) arg;
+	ShardStream *sa = &q->streams[DatumGetInt32(a)];
+	ShardStream *sb = &q->streams[DatumGetInt32(b)];
+	int			c;
+
+	c = ApplySortComparator(sa->key, sa->keynull, sb->key, sb->keynull, &q->ssup);
+	if (c == 0)
+		c = ItemPointerCompare(&sa->tid, &sb->tid);
+	if (ScanDirectionIsBackward(q->dir))
+		c = -c;
+	return -c;
+}
+
+/* End every scan, release the relations' references and the snapshot. */
+static void
+CloseShardedQuery(ShardedQuery *q)
+{
+	if (!q->open)
+		return;
+	q->open = false;
+	for (int i = 0; i < q->nshards; i++)
+	{
+		if (q->streams[i].slot)
+			ExecDropSingleTupleTableSlot(q->streams[i].slot);
+		if (q->streams[i].scan)
+			index_endscan(q->streams[i].scan);
+	}
+	index_close(q->indexRel, NoLock);
+	table_close(q->heapRel, NoLock);
+	UnregisterSnapshot(q->snapshot);
+}
+
+/* Executor shutdown callback: the caller stopped before the last row. */
+static void
+ShutdownShardedQuery(Datum arg)
+{
+	CloseShardedQuery((ShardedQuery *) DatumGetPointer(arg));
+}
+
+/* Open and check the index and its table; fills q->heapRel, q->indexRel. */
+static void
+OpenRelations(ShardedQuery *q, Oid indexOid, Oid rowtype)
+{
+	Oid			heapOid;
+	AclResult	aclresult;
+
+	if (get_rel_relkind(indexOid) != RELKIND_INDEX)
+		ereport(ERROR,
+				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
+				 errmsg("\"%s\" is not an index", get_rel_name(indexOid) ? get_rel_name(indexOid) : "?"),
+				 errhint("Pass the btree index of a table (a partitioned index is not supported).")));
+	heapOid = IndexGetRelation(indexOid, false);
+
+	/* privileges first: the caller must be able to read every column */
+	aclresult = pg_class_aclcheck(heapOid, GetUserId(), ACL_SELECT);
+	if (aclresult != ACLCHECK_OK &&
+		pg_attribute_aclcheck_all(heapOid, GetUserId(), ACL_SELECT, ACLMASK_ALL) != ACLCHECK_OK)
+		aclcheck_error(aclresult, get_relkind_objtype(get_rel_relkind(heapOid)),
+					   get_rel_name(heapOid));
+	if (check_enable_rls(heapOid, InvalidOid, false) == RLS_ENABLED)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("hroe.sharded_query does not support tables with row-level security"),
+				 errdetail("Row-level security is enabled on table \"%s\" for the current user.",
+						   get_rel_name(heapOid))));
+
+	q->heapRel = table_open(heapOid, AccessShareLock);
+	q->indexRel = index_open(indexOid, AccessShareLock);
+	if (q->indexRel->rd_index->indrelid != heapOid)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("index \"%s\" changed its table concurrently",
+						RelationGetRelationName(q->indexRel))));
+	if (q->indexRel->rd_rel->relam != BTREE_AM_OID)
+		ereport(ERROR,
+				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
+				 errmsg("index \"%s\" is not a btree index", RelationGetRelationName(q->indexRel)),
+				 errdetail("A sharded query merges ordered scans, which only btree provides.")));
+	if (!q->indexRel->rd_index->indisvalid)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("index \"%s\" is not valid", RelationGetRelationName(q->indexRel)),
+				 errhint("REINDEX it, or wait for CREATE INDEX CONCURRENTLY to finish.")));
+	if (rowtype != q->heapRel->rd_rel->reltype)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("p_rowtype has type %s, not the row type of table \"%s\"",
+						format_type_be(rowtype), RelationGetRelationName(q->heapRel)),
+				 errhint("Pass NULL::%s.",
+						 quote_qualified_identifier(get_namespace_name(RelationGetNamespace(q->heapRel)),
+													RelationGetRelationName(q->heapRel)))));
+}
+
+/*
+ * Set up the whole query: arguments, relations, scan keys, one scan per
+ * shard with its first row, and the heap.  Runs in the SRF's multi-call
+ * memory context.
+ */
+static ShardedQuery *
+BeginShardedQuery(FunctionCallInfo fcinfo)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	ShardedQuery *q = palloc0(sizeof(ShardedQuery));
+	Oid			rowtype = get_fn_expr_argtype(fcinfo->flinfo, 0);
+	Oid			valtype = get_fn_expr_argtype(fcinfo->flinfo, 4);
+	int			nprefix = 0;
+	Datum	   *prefixValues = NULL;
+	bool	   *prefixNulls = NULL;
+	AttrNumber	shardAttno;
+	Oid			shardType;
+	int			nkeys;
+	ScanKey		keys;
+	bool		forward;
+	int16		indoption;
+	int16		vallen;
+	bool		valbyval;
+	Datum		v1;
+	Datum		v2;
+
+	if (PG_ARGISNULL(1) || PG_ARGISNULL(2))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("p_index and p_shards must not be null")));
+	q->nshards = PG_GETARG_INT32(2);
+	HroeCheckShardCount(q->nshards);
+	forward = PG_ARGISNULL(6) ? true : PG_GETARG_BOOL(6);
+	q->limit = -1;
+	if (!PG_ARGISNULL(7))
+	{
+		q->limit = PG_GETARG_INT64(7);
+		if (q->limit < 1)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("1 validation error detected: Value '" INT64_FORMAT "' at 'limit' failed to satisfy constraint: Member must have value greater than or equal to 1",
+							q->limit)));
+	}
+	if (!PG_ARGISNULL(8))
+	{
+		ArrayType  *arr = PG_GETARG_ARRAYTYPE_P(8);
+
+		if (ARR_NDIM(arr) > 1)
+			ereport(ERROR,
+					(errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
+					 errmsg("p_prefix must be a one-dimensional array")));
+		deconstruct_array(arr, TEXTOID, -1, false, TYPALIGN_INT,
+						  &prefixValues, &prefixNulls, &nprefix);
+		for (int i = 0; i < nprefix; i++)
+			if (prefixNulls[i])
+				ereport(ERROR,
+						(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+						 errmsg("p_prefix must not contain nulls"),
+						 errdetail("Element %d is null; a key attribute cannot be null.", i + 1)));
+	}
+
+	OpenRelations(q, PG_GETARG_OID(1), rowtype);
+	if (IndexRelationGetNumberOfKeyAttributes(q->indexRel) < nprefix + 2)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("index \"%s\" has %d key columns, too few for %d prefix values",
+						RelationGetRelationName(q->indexRel),
+						IndexRelationGetNumberOfKeyAttributes(q->indexRel), nprefix),
+				 errdetail("A sharded index has the prefix columns, then the shard column, then the sort-key column.")));
+	shardAttno = nprefix + 1;
+	q->sortAttno = nprefix + 2;
+	q->sortHeapAttno = q->indexRel->rd_index->indkey.values[q->sortAttno - 1];
+	shardType = q->indexRel->rd_opcintype[shardAttno - 1];
+	if (shardType != INT2OID && shardType != INT4OID && shardType != INT8OID &&
+		shardType != NUMERICOID)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("shard column \"%s\" of index \"%s\" has type %s",
+						IndexColumnName(q->indexRel, shardAttno),
+						RelationGetRelationName(q->indexRel), format_type_be(shardType)),
+				 errdetail("Index column %d must hold the shard number: smallint, integer, bigint or numeric.",
+						   shardAttno),
+				 errhint("Pass the prefix values in p_prefix when the index starts with other columns.")));
+
+	/* scan keys: prefix equalities, the shard equality, the sort condition */
+	keys = palloc0(sizeof(ScanKeyData) * (nprefix + 3));
+	for (int i = 0; i < nprefix; i++)
+		InitColumnKey(&keys[i], q->indexRel, i + 1, BTEqualStrategyNumber,
+					  prefixValues[i], TEXTOID);
+	InitColumnKey(&keys[nprefix], q->indexRel, shardAttno, BTEqualStrategyNumber,
+				  ShardDatum(shardType, 0), shardType);
+	/* the scans keep pointing at the values: copy them into our context */
+	if (!OidIsValid(valtype))
+		valtype = TEXTOID;
+	get_typlenbyval(valtype, &vallen, &valbyval);
+	v1 = PG_ARGISNULL(4) ? (Datum) 0 : datumCopy(PG_GETARG_DATUM(4), valbyval, vallen);
+	v2 = PG_ARGISNULL(5) ? (Datum) 0 : datumCopy(PG_GETARG_DATUM(5), valbyval, vallen);
+	nkeys = nprefix + 1 + SortConditionKeys(&keys[nprefix + 1], q->indexRel, q->sortAttno,
+											PG_ARGISNULL(3) ? NULL : PG_GETARG_TEXT_PP(3),
+											v1, PG_ARGISNULL(4), v2, PG_ARGISNULL(5), valtype);
+
+	/* the sort key's order in the index, and the scan direction for it */
+	indoption = q->indexRel->rd_indoption[q->sortAttno - 1];
+	q->ssup.ssup_cxt = CurrentMemoryContext;
+	q->ssup.ssup_collation = q->indexRel->rd_indcollation[q->sortAttno - 1];
+	q->ssup.ssup_nulls_first = (indoption & INDOPTION_NULLS_FIRST) != 0;
+	q->ssup.ssup_attno = q->sortAttno;
+	q->ssup.abbreviate = false;
+	PrepareSortSupportFromIndexRel(q->indexRel,
+								   (indoption & INDOPTION_DESC) ? BTGreaterStrategyNumber : BTLessStrategyNumber,
+								   &q->ssup);
+	get_typlenbyval(TupleDescAttr(RelationGetDescr(q->indexRel), q->sortAttno - 1)->atttypid,
+					&q->ssup_typlen, &q->ssup_byval);
+	q->dir = (forward != ((indoption & INDOPTION_DESC) != 0)) ?
+		ForwardScanDirection : BackwardScanDirection;
+
+	q->snapshot = RegisterSnapshot(GetActiveSnapshot());
+	q->streams = palloc0(sizeof(ShardStream) * q->nshards);
+	q->heap = binaryheap_allocate(q->nshards, CompareHeads, q);
+	q->pending = -1;
+	q->scanCxt = CurrentMemoryContext;
+	q->callCxt = AllocSetContextCreate(CurrentMemoryContext, "hroe sharded_query row",
+									   ALLOCSET_DEFAULT_SIZES);
+	q->open = true;
+	q->econtext = rsinfo->econtext;
+	RegisterExprContextCallback(rsinfo->econtext, ShutdownShardedQuery, PointerGetDatum(q));
+
+	for (int s = 0; s < q->nshards; s++)
+	{
+		ShardStream *st = &q->streams[s];
+
+		keys[nprefix].sk_argument = ShardDatum(shardType, s);
+		st->slot = table_slot_create(q->heapRel, NULL);
+		st->scan = index_beginscan(q->heapRel, q->indexRel, q->snapshot, nkeys, 0);
+		/* an expression key, and runs of a backward scan, come from the index */
+		st->scan->xs_want_itup = (q->sortHeapAttno == 0 || ScanDirectionIsBackward(q->dir));
+		if (ScanDirectionIsBackward(q->dir))
+		{
+			st->runcap = 64;
+			st->run = palloc(sizeof(ItemPointerData) * st->runcap);
+			st->runKeyNull = true;
+		}
+		index_rescan(st->scan, keys, nkeys, NULL, 0);
+		if (AdvanceStream(q, st))
+			binaryheap_add_unordered(q->heap, Int32GetDatum(s));
+	}
+	/* comparisons may detoast: do them in the per-call context */
+	MemoryContextSwitchTo(q->callCxt);
+	binaryheap_build(q->heap);
+	MemoryContextSwitchTo(q->scanCxt);
+	return q;
+}
+
+/*
+ * hroe.sharded_query(p_rowtype, p_index, p_shards, p_op, p_value1,
+ * p_value2, p_forward, p_limit, p_prefix): the rows of the N shards of a
+ * write-sharded index matching one sort-key condition, merged in sort-key
+ * order; see the file header.  One row per call.
+ */
+Datum
+hroe_sharded_query(PG_FUNCTION_ARGS)
+{
+	FuncCallContext *funcctx;
+	ShardedQuery *q;
+	MemoryContext oldcxt;
+	ShardStream *st;
+	int			s;
+	Datum		row;
+
+	if (SRF_IS_FIRSTCALL())
+	{
+		ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+
+		if (rsinfo == NULL || !IsA(rsinfo, ReturnSetInfo) || rsinfo->econtext == NULL)
+			ereport(ERROR,
+					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					 errmsg("set-valued function called in context that cannot accept a set")));
+		funcctx = SRF_FIRSTCALL_INIT();
+		oldcxt = MemoryContextSwitchTo(funcctx->multi_call_memory_ctx);
+		funcctx->user_fctx = BeginShardedQuery(fcinfo);
+		MemoryContextSwitchTo(oldcxt);
+	}
+	funcctx = SRF_PERCALL_SETUP();
+	q = (ShardedQuery *) funcctx->user_fctx;
+
+	MemoryContextReset(q->callCxt);
+	oldcxt = CurrentMemoryContext;
+
+	if (q->limit >= 0 && q->emitted >= q->limit)
+		goto done;
+	/* advance the shard whose head went out last only now, when needed */
+	if (q->pending >= 0)
+	{
+		bool		more;
+
+		/* index AMs keep state allocated during a scan: use the scans' context */
+		MemoryContextSwitchTo(q->scanCxt);
+		more = AdvanceStream(q, &q->streams[q->pending]);
+		MemoryContextSwitchTo(q->callCxt);
+		if (more)
+			binaryheap_replace_first(q->heap, Int32GetDatum(q->pending));
+		else
+			(void) binaryheap_remove_first(q->heap);
+		q->pending = -1;
+	}
+	MemoryContextSwitchTo(q->callCxt);
+	if (binaryheap_empty(q->heap))
+		goto done;
+
+	s = DatumGetInt32(binaryheap_first(q->heap));
+	st = &q->streams[s];
+	row = ExecFetchSlotHeapTupleDatum(st->slot);
+	q->emitted++;
+	q->pending = s;
+	MemoryContextSwitchTo(oldcxt);
+	SRF_RETURN_NEXT(funcctx, row);
+
+done:
+	MemoryContextSwitchTo(oldcxt);
+	UnregisterExprContextCallback(q->econtext, ShutdownShardedQuery, PointerGetDatum(q));
+	CloseShardedQuery(q);
+	SRF_RETURN_DONE(funcctx);
+}

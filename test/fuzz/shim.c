@@ -1,0 +1,252 @@
+/*-------------------------------------------------------------------------
+ *
+ * shim.c
+ *	  The few backend functions that src/item_io.c and src/collection_io.c
+ *	  call, for running them outside the server under libFuzzer.
+ *
+ * palloc allocations are tracked and all freed by ShimReset() after each
+ * input, as a memory context reset would; ereport(ERROR) longjmps back to
+ * the harness, as the backend's error recovery would.  Any allocation that
+ * escapes this (a malloc) would show up as a LeakSanitizer report.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "lib/stringinfo.h"
+#include "utils/memutils.h"
+
+#include "shim.h"
+
+typedef struct Chunk
+{
+	struct Chunk *prev;
+	struct Chunk *next;
+	size_t		size;
+	max_align_t align[];
+} Chunk;
+
+static Chunk *chunks = NULL;
+sigjmp_buf *shim_jmp = NULL;
+int			shim_errcode = 0;
+
+/* Link a new chunk */
+static void *
+Track(Chunk *c, size_t size)
+{
+	if (c == NULL)
+		abort();
+	c->size = size;
+	c->prev = NULL;
+	c->next = chunks;
+	if (chunks)
+		chunks->prev = c;
+	chunks = c;
+	return c->align;
+}
+
+void *
+palloc(Size size)
+{
+	if (size > MaxAllocSize)
+		abort();				/* the backend would elog(ERROR): a bug either way */
+	return Track(malloc(sizeof(Chunk) + size), size);
+}
+
+void *
+palloc0(Size size)
+{
+	void	   *p = palloc(size);
+
+	memset(p, 0, size);
+	return p;
+}
+
+/* Unlink a chunk */
+static Chunk *
+Untrack(void *p)
+{
+	Chunk	   *c = (Chunk *) ((char *) p - offsetof(Chunk, align));
+
+	if (c->prev)
+		c->prev->next = c->next;
+	else
+		chunks = c->next;
+	if (c->next)
+		c->next->prev = c->prev;
+	return c;
+}
+
+void *
+repalloc(void *p, Size size)
+{
+	Chunk	   *c;
+
+	if (size > MaxAllocSize)
+		abort();
+	c = Untrack(p);
+	return Track(realloc(c, sizeof(Chunk) + size), size);
+}
+
+void
+pfree(void *p)
+{
+	free(Untrack(p));
+}
+
+/* Free everything palloc'd since the last reset */
+void
+ShimReset(void)
+{
+	while (chunks)
+	{
+		Chunk	   *c = chunks;
+
+		chunks = c->next;
+		free(c);
+	}
+}
+
+/* ---- StringInfo ---- */
+
+void
+initStringInfo(StringInfo str)
+{
+	str->maxlen = 1024;
+	str->data = palloc(str->maxlen);
+	str->len = 0;
+	str->data[0] = '\0';
+	str->cursor = 0;
+}
+
+void
+enlargeStringInfo(StringInfo str, int needed)
+{
+	int			newlen;
+
+	if (needed < 0 || (Size) needed >= MaxAllocSize - (Size) str->len)
+		abort();
+	needed += str->len + 1;
+	if (needed <= str->maxlen)
+		return;
+	newlen = 2 * str->maxlen;
+	while (needed > newlen)
+		newlen = 2 * newlen;
+	if (newlen > (int) MaxAllocSize)
+		newlen = (int) MaxAllocSize;
+	str->data = repalloc(str->data, newlen);
+	str->maxlen = newlen;
+}
+
+void
+appendBinaryStringInfo(StringInfo str, const char *data, int datalen)
+{
+	enlargeStringInfo(str, datalen);
+	memcpy(str->data + str->len, data, datalen);
+	str->len += datalen;
+	str->data[str->len] = '\0';
+}
+
+void
+appendStringInfoString(StringInfo str, const char *s)
+{
+	appendBinaryStringInfo(str, s, strlen(s));
+}
+
+void
+appendStringInfoChar(StringInfo str, char ch)
+{
+	enlargeStringInfo(str, 1);
+	str->data[str->len++] = ch;
+	str->data[str->len] = '\0';
+}
+
+void
+appendStringInfo(StringInfo str, const char *fmt,...)
+{
+	for (;;)
+	{
+		va_list		args;
+		int			avail = str->maxlen - str->len,
+					n;
+
+		va_start(args, fmt);
+		n = vsnprintf(str->data + str->len, avail, fmt, args);
+		va_end(args);
+		if (n < 0)
+			abort();
+		if (n < avail)
+		{
+			str->len += n;
+			return;
+		}
+		enlargeStringInfo(str, n);
+	}
+}
+
+/* ---- errors ---- */
+
+/* Format a message the way the backend would, to exercise the arguments */
+static int
+Format(const char *fmt, va_list args)
+{
+	char		buf[256];
+
+	return vsnprintf(buf, sizeof(buf), fmt, args);
+}
+
+bool
+errstart(int elevel, const char *domain)
+{
+	return true;
+}
+
+bool
+errstart_cold(int elevel, const char *domain)
+{
+	return true;
+}
+
+int
+errcode(int sqlerrcode)
+{
+	shim_errcode = sqlerrcode;
+	return 0;
+}
+
+#define SHIM_FORMAT(name) \
+int \
+name(const char *fmt,...) \
+{ \
+	va_list		args; \
+	va_start(args, fmt); \
+	Format(fmt, args); \
+	va_end(args); \
+	return 0; \
+}
+SHIM_FORMAT(errmsg)
+SHIM_FORMAT(errmsg_internal)
+SHIM_FORMAT(errdetail)
+SHIM_FORMAT(errhint)
+
+void
+errfinish(const char *filename, int lineno, const char *funcname)
+{
+	if (shim_jmp == NULL)
+		abort();
+	siglongjmp(*shim_jmp, 1);
+}
+
+void
+ExceptionalCondition(const char *conditionName, const char *errorType,
+					 const char *fileName, int lineNumber)
+{
+	fprintf(stderr, "TRAP: %s(\"%s\", File: \"%s\", Line: %d)\n",
+			errorType, conditionName, fileName, lineNumber);
+	abort();
+}
