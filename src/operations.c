@@ -38,6 +38,7 @@
 
 #define MAX_BATCH_GET	100
 #define MAX_BATCH_WRITE 25
+#define MAX_BATCH_GET_BYTES (16 * 1024 * 1024)
 
 /* ---------- helpers ---------- */
 
@@ -1296,8 +1297,14 @@ hroe_batch_get_item(PG_FUNCTION_ARGS)
 	int			total = 0;
 	char	  **ids = palloc(sizeof(char *) * MAX_BATCH_GET);
 	StringInfoData resp,
-				ccs;
+				ccs,
+				unprocessed;
 	Jsonb	   *result;
+	HroeTableMeta **metas;
+	Datum	  **keys;
+	JsonbValue **elems;
+	int		   *nkeys;
+	int64		response_bytes = 0;
 
 	CheckReturnCC(rcc);
 	RequireObject(req, "BatchGetItem");
@@ -1318,43 +1325,72 @@ hroe_batch_get_item(PG_FUNCTION_ARGS)
 
 	initStringInfo(&resp);
 	initStringInfo(&ccs);
-	appendStringInfoString(&resp, "{\"Responses\": {");
+	initStringInfo(&unprocessed);
+	metas = palloc(sizeof(HroeTableMeta *) * ntables);
+	keys = palloc(sizeof(Datum *) * ntables);
+	elems = palloc(sizeof(JsonbValue *) * ntables);
+	nkeys = palloc(sizeof(int) * ntables);
 	SPI_connect();
+	/* validate every key and look for duplicates before reading anything */
 	total = 0;
 	for (int i = 0; i < ntables; i++)
 	{
-		HroeTableMeta *t = hroe_table_lookup(tables[i], false);
-		JsonbValue *cr = Member(&specs[i], "ConsistentRead");
-		bool		consistent = cr && cr->type == jbvBool && cr->val.boolean;
-		JsonbValue *elems;
-		int			n = ArrayElements(Member(&specs[i], "Keys"), &elems);
-		double		units = 0;
-		bool		first = true;
-		Datum	   *keys = palloc(sizeof(Datum) * n * 2);
-		HroeAttrValue **vals = palloc(sizeof(HroeAttrValue *) * n * 2);
 		int			base = total;
+		HroeAttrValue **vals;
 
-		/* validate every key and look for duplicates before reading */
-		for (int k = 0; k < n; k++)
+		metas[i] = hroe_table_lookup(tables[i], false);
+		nkeys[i] = ArrayElements(Member(&specs[i], "Keys"), &elems[i]);
+		keys[i] = palloc(sizeof(Datum) * nkeys[i] * 2);
+		vals = palloc(sizeof(HroeAttrValue *) * nkeys[i] * 2);
+		for (int k = 0; k < nkeys[i]; k++)
 		{
-			if (elems[k].type != jbvBinary)
+			if (elems[i][k].type != jbvBinary)
 				HroeValidation("The provided key element does not match the schema");
-			hroe_check_request_key(t, JsonbValueToJsonb(&elems[k]), keys + 2 * k, vals + 2 * k);
-			ids[total++] = KeyIdentityAttr(vals + 2 * k, t->schema.nhash + t->schema.nrange);
+			hroe_check_request_key(metas[i], JsonbValueToJsonb(&elems[i][k]), keys[i] + 2 * k, vals + 2 * k);
+			ids[total++] = KeyIdentityAttr(vals + 2 * k, metas[i]->schema.nhash + metas[i]->schema.nrange);
 			CheckDuplicate(ids + base, total - base);
 		}
+	}
+	appendStringInfoString(&resp, "{\"Responses\": {");
+	for (int i = 0; i < ntables; i++)
+	{
+		HroeTableMeta *t = metas[i];
+		JsonbValue *cr = Member(&specs[i], "ConsistentRead");
+		bool		consistent = cr && cr->type == jbvBool && cr->val.boolean;
+		double		units = 0;
+		bool		first = true;
+		bool		first_unprocessed = true;
+
 		if (i > 0)
 			appendStringInfoString(&resp, ", ");
 		escape_json(&resp, tables[i]);
 		appendStringInfoString(&resp, ": [");
-		for (int k = 0; k < n; k++)
+		for (int k = 0; k < nkeys[i]; k++)
 		{
-			HroeItem   *item = FetchItem(t, keys + 2 * k, false, cxt);
+			HroeItem   *item;
 
+			/* past 16 MB of items, the remaining keys are left unprocessed */
+			if (response_bytes > MAX_BATCH_GET_BYTES)
+			{
+				if (first_unprocessed)
+				{
+					appendStringInfo(&unprocessed, "%s", unprocessed.len ? ", " : "");
+					escape_json(&unprocessed, tables[i]);
+					appendStringInfoString(&unprocessed, ": {\"Keys\": [");
+				}
+				else
+					appendStringInfoString(&unprocessed, ", ");
+				appendStringInfoString(&unprocessed,
+									   JsonbToCString(NULL, elems[i][k].val.binary.data, elems[i][k].val.binary.len));
+				first_unprocessed = false;
+				continue;
+			}
+			item = FetchItem(t, keys[i] + 2 * k, false, cxt);
 			/* per item: rounded to 4 KB each, then summed (section 6) */
 			units += hroe_read_units(item ? hroe_item_size(item) : 0, consistent);
 			if (item)
 			{
+				response_bytes += hroe_item_size(item);
 				if (!first)
 					appendStringInfoString(&resp, ", ");
 				hroe_item_write(&resp, item);
@@ -1362,6 +1398,8 @@ hroe_batch_get_item(PG_FUNCTION_ARGS)
 			}
 		}
 		appendStringInfoChar(&resp, ']');
+		if (!first_unprocessed)
+			appendStringInfo(&unprocessed, "], \"ConsistentRead\": %s}", consistent ? "true" : "false");
 		if (rcc && strcmp(rcc, "NONE") != 0)
 		{
 			Jsonb	   *cc = hroe_capacity_jsonb(rcc, tables[i], units, t, NULL);
@@ -1371,7 +1409,7 @@ hroe_batch_get_item(PG_FUNCTION_ARGS)
 		}
 	}
 	SPI_finish();
-	appendStringInfoString(&resp, "}, \"UnprocessedKeys\": {}");
+	appendStringInfo(&resp, "}, \"UnprocessedKeys\": {%s}", unprocessed.data);
 	if (rcc && strcmp(rcc, "NONE") != 0)
 		appendStringInfo(&resp, ", \"ConsumedCapacity\": [%s]", ccs.data);
 	appendStringInfoChar(&resp, '}');
