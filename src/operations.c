@@ -19,6 +19,7 @@
 #include "access/htup_details.h"
 #include "catalog/namespace.h"
 #include "catalog/pg_type.h"
+#include "common/hashfn.h"
 #include "commands/explain.h"
 #include "fmgr.h"
 #include "funcapi.h"
@@ -425,6 +426,8 @@ typedef struct ReadSpec
 	Jsonb	   *esk;			/* ExclusiveStartKey or NULL */
 	bool		count_only;		/* Select COUNT */
 	bool		project;		/* return the index entry, not the item */
+	int			segment;		/* parallel Scan: this segment ... */
+	int			total_segments; /* ... of these (0: no segments) */
 } ReadSpec;
 
 typedef struct ReadOutcome
@@ -759,6 +762,25 @@ BuildRead(ReadSpec *s, ReadStatement *st)
 }
 
 /*
+ * The parallel-Scan segment of an item: its partition key (the index's HASH
+ * attributes on a GSI) hashed, the hash range split evenly into segments.
+ */
+static int
+ItemSegment(ReadSpec *s, HroeItem *item)
+{
+	const HroeKeySchema *ks = s->ix ? &s->ix->schema : &s->t->schema;
+	HroeValue	map,
+				v;
+	uint32		h = 0;
+
+	hroe_item_root(item, &map);
+	for (int i = 0; i < ks->nhash; i++)
+		if (hroe_map_find(&map, ks->names[i], strlen(ks->names[i]), &v))
+			h = hash_combine(h, hash_bytes((const unsigned char *) v.data, v.len));
+	return (int) (((uint64) h * (uint64) s->total_segments) >> 32);
+}
+
+/*
  * Run one Query or Scan: emit items in order, stop at Limit or 1 MB.  Rows
  * are read in chunks, each a plain execution of the cached plan bounded by
  * its row count (no cursor); a full chunk is followed by the next one,
@@ -801,6 +823,8 @@ RunRead(ReadSpec *s, EmitItem emit, void *arg, MemoryContext cxt, ReadOutcome *o
 			int64		size;
 
 			item = DatumGetHroeItemP(SPI_getbinval(tuptable->vals[r], tuptable->tupdesc, 1, &isnull));
+			if (s->total_segments > 0 && ItemSegment(s, item) != s->segment)
+				continue;		/* another segment's item: not read by this one */
 			size = ix ? hroe_index_entry_size(t, ix, item, &present) : hroe_item_size(item);
 			out->scanned++;
 			out->bytes += size;
@@ -1073,6 +1097,50 @@ hroe_scan(PG_FUNCTION_ARGS)
 	return (Datum) 0;
 }
 
+/* Segment and TotalSegments of a parallel Scan, validated as DynamoDB does */
+static void
+CheckSegments(ReadSpec *s, FunctionCallInfo fcinfo, int seg_arg, int total_arg)
+{
+	bool		has_seg = !PG_ARGISNULL(seg_arg);
+	bool		has_total = !PG_ARGISNULL(total_arg);
+	int32		seg = has_seg ? PG_GETARG_INT32(seg_arg) : 0;
+	int32		total = has_total ? PG_GETARG_INT32(total_arg) : 0;
+
+	if (has_seg && seg < 0)
+		HroeValidation(psprintf("1 validation error detected: Value '%d' at 'segment' failed to satisfy constraint: Member must have value greater than or equal to 0", seg));
+	if (has_total && total < 1)
+		HroeValidation(psprintf("1 validation error detected: Value '%d' at 'totalSegments' failed to satisfy constraint: Member must have value greater than or equal to 1", total));
+	if (has_total && total > 1000000)
+		HroeValidation(psprintf("1 validation error detected: Value '%d' at 'totalSegments' failed to satisfy constraint: Member must have value less than or equal to 1000000", total));
+	if (has_seg && !has_total)
+		HroeValidation("The TotalSegments parameter is required but was not present in the request when Segment parameter is present");
+	if (has_total && !has_seg)
+		HroeValidation("The Segment parameter is required but was not present in the request when parameter TotalSegments is present");
+	if (has_total && seg >= total)
+		HroeValidation(psprintf("The Segment parameter is zero-based and must be less than parameter TotalSegments: Segment: %d is not less than TotalSegments: %d", seg, total));
+	s->segment = seg;
+	s->total_segments = has_total ? total : 0;
+}
+
+/* An ExclusiveStartKey must lie in the requested segment */
+static void
+CheckStartKeySegment(ReadSpec *s)
+{
+	StringInfoData buf;
+	HroeItem   *esk_item;
+	const char *names[HROE_MAX_KEY_ATTRS + 2];
+	int			n = KeyNames(s->t, s->ix, names);
+	HroeAttrValue *vals[HROE_MAX_KEY_ATTRS + 2];
+
+	CheckStartKey(s, names, n, vals);
+	initStringInfo(&buf);
+	buf.data = JsonbToCString(NULL, &s->esk->root, VARSIZE(s->esk));
+	esk_item = hroe_item_parse(buf.data, strlen(buf.data));
+	if (ItemSegment(s, esk_item) != s->segment)
+		HroeValidation(psprintf("The provided starting key is invalid: Invalid ExclusiveStartKey. Please use ExclusiveStartKey with correct Segment. TotalSegments: %d Segment: %d",
+								s->total_segments, s->segment));
+}
+
 PG_FUNCTION_INFO_V1(hroe_scan_page);
 /* hroe.scan_page(table, index, consistent, limit, esk, select, rcc): one Scan call */
 Datum
@@ -1096,9 +1164,12 @@ hroe_scan_page(PG_FUNCTION_ARGS)
 	s.paged = true;
 	s.esk = PG_ARGISNULL(4) ? NULL : PG_GETARG_JSONB_P(4);
 	CheckReturnCC(rcc);
+	CheckSegments(&s, fcinfo, 7, 8);
 	SPI_connect();
 	ResolveTarget(&s, table, index, !PG_ARGISNULL(2) && PG_GETARG_BOOL(2));
 	ApplySelect(&s, select, index);
+	if (s.esk && s.total_segments > 1)
+		CheckStartKeySegment(&s);
 	RunRead(&s, EmitToArray, &items, cxt, &out);
 	SPI_finish();
 	result = PageResult(fcinfo, &s, &items, &out, table, rcc);

@@ -72,11 +72,12 @@ COMMENT ON FUNCTION hroe.scan(text, text, boolean) IS
 CREATE FUNCTION hroe.scan_page(p_table_name text, p_index_name text DEFAULT NULL,
 	p_consistent_read boolean DEFAULT false, p_limit integer DEFAULT NULL,
 	p_exclusive_start_key jsonb DEFAULT NULL, p_select text DEFAULT NULL,
-	p_return_consumed_capacity text DEFAULT 'NONE')
+	p_return_consumed_capacity text DEFAULT 'NONE', p_segment integer DEFAULT NULL,
+	p_total_segments integer DEFAULT NULL)
 RETURNS hroe.page AS 'MODULE_PATHNAME', 'hroe_scan_page'
 LANGUAGE C STABLE CALLED ON NULL INPUT PARALLEL SAFE;
-COMMENT ON FUNCTION hroe.scan_page(text, text, boolean, integer, jsonb, text, text) IS
-'Scan, one call: Limit, the 1 MB page, ExclusiveStartKey/LastEvaluatedKey, Select and ConsumedCapacity as hroe.query_page';
+COMMENT ON FUNCTION hroe.scan_page(text, text, boolean, integer, jsonb, text, text, integer, integer) IS
+'Scan, one call: Limit, the 1 MB page, ExclusiveStartKey/LastEvaluatedKey, Select and ConsumedCapacity as hroe.query_page; a parallel Scan reads segment p_segment (0-based) of p_total_segments, split by the hash of the partition key';
 
 CREATE FUNCTION hroe.batch_get_item(p_request_items jsonb, p_return_consumed_capacity text DEFAULT 'NONE')
 RETURNS jsonb AS 'MODULE_PATHNAME', 'hroe_batch_get_item'
