@@ -123,6 +123,28 @@ SELECT hroe.batch_write_item('{"shop": [{"PutRequest": {"Item": {"PK": {"S": "d"
 SELECT hroe.batch_write_item('{"shop": [{"PutRequest": {"Item": {"PK": {"S": "d"}, "SK": {"S": "2"}, "n": {"N": "x"}}}}]}');
 SELECT count(*) FROM shop WHERE pk OPERATOR(hroe.=) 'd';
 
+-- Privileges: GetItem probes the primary key directly, so it checks SELECT
+-- privilege itself, and leaves tables with row-level security to the SQL path
+CREATE ROLE regress_hroe_reader;
+GRANT USAGE ON SCHEMA hroe TO regress_hroe_reader;
+SET ROLE regress_hroe_reader;
+SELECT hroe.get_item('shop', '{"PK": {"S": "a"}, "SK": {"S": "3k"}}');
+SELECT hroe.query('shop', 'PK = :p', '{":p": {"S": "a"}}');
+RESET ROLE;
+GRANT SELECT ON shop TO regress_hroe_reader;
+ALTER TABLE shop ENABLE ROW LEVEL SECURITY;
+CREATE POLICY only_w ON shop FOR SELECT TO regress_hroe_reader USING (pk OPERATOR(hroe.=) 'w');
+SET ROLE regress_hroe_reader;
+SELECT hroe.get_item('shop', '{"PK": {"S": "a"}, "SK": {"S": "3k"}}') IS NULL AS hidden_by_policy;
+SELECT hroe.get_item('shop', '{"PK": {"S": "w"}, "SK": {"S": "1"}}') IS NOT NULL AS visible;
+RESET ROLE;
+SELECT hroe.get_item('shop', '{"PK": {"S": "a"}, "SK": {"S": "3k"}}') IS NOT NULL AS owner_sees_it;
+DROP POLICY only_w ON shop;
+ALTER TABLE shop DISABLE ROW LEVEL SECURITY;
+REVOKE SELECT ON shop FROM regress_hroe_reader;
+REVOKE USAGE ON SCHEMA hroe FROM regress_hroe_reader;
+DROP ROLE regress_hroe_reader;
+
 SELECT hroe.delete_table('shop');
 SELECT hroe.delete_table('counters');
 DROP FUNCTION sized;

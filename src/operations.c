@@ -16,7 +16,11 @@
  */
 #include "postgres.h"
 
+#include "access/genam.h"
 #include "access/htup_details.h"
+#include "access/stratnum.h"
+#include "access/table.h"
+#include "access/tableam.h"
 #include "catalog/namespace.h"
 #include "catalog/pg_type.h"
 #include "common/hashfn.h"
@@ -25,12 +29,19 @@
 #include "funcapi.h"
 #include "lib/stringinfo.h"
 #include "mb/pg_wchar.h"
+#include "utils/acl.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/json.h"
 #include "utils/jsonb.h"
+#include "executor/tuptable.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
+#include "utils/rel.h"
+#include "utils/relcache.h"
+#include "utils/rls.h"
+#include "utils/snapmgr.h"
+#include "miscadmin.h"
 #include "utils/plancache.h"
 #include "utils/resowner.h"
 #include "utils/syscache.h"
@@ -173,6 +184,75 @@ KeyTypes(HroeTableMeta *t, Oid *types)
 	return n;
 }
 
+/*
+ * GetItem without the executor: one probe of the primary key btree under the
+ * active snapshot.  *done is false (and nothing read) when row-level security
+ * applies to the table, so the caller takes the SQL path instead.
+ */
+static HroeItem *
+DirectFetch(HroeTableMeta *t, Datum *keys, MemoryContext cxt, bool *done)
+{
+	int			nkeys = t->schema.nhash + t->schema.nrange;
+	Relation	rel,
+				idx;
+	ScanKeyData skey[2];
+	IndexScanDesc scan;
+	TupleTableSlot *slot;
+	HroeItem   *result = NULL;
+	AclResult	aclresult;
+
+	*done = false;
+	if (check_enable_rls(t->relid, InvalidOid, true) == RLS_ENABLED)
+		return NULL;
+	aclresult = pg_class_aclcheck(t->relid, GetUserId(), ACL_SELECT);
+	if (aclresult != ACLCHECK_OK)
+		aclcheck_error(aclresult, OBJECT_TABLE, get_rel_name(t->relid));
+	rel = table_open(t->relid, AccessShareLock);
+	if (!OidIsValid(t->pkey_index))
+	{
+		Oid			pkey = RelationGetPrimaryKeyIndex(rel);
+
+		if (!OidIsValid(pkey))
+			elog(ERROR, "table %s has no primary key", t->relname);
+		idx = index_open(pkey, AccessShareLock);
+		for (int i = 0; i < nkeys; i++)
+		{
+			Oid			op = get_opfamily_member(idx->rd_opfamily[i], idx->rd_opcintype[i],
+												 idx->rd_opcintype[i], BTEqualStrategyNumber);
+
+			if (!OidIsValid(op))
+				elog(ERROR, "no equality operator for key column %d of %s", i + 1, t->relname);
+			t->eqproc[i] = get_opcode(op);
+		}
+		t->item_attno = get_attnum(t->relid, "item");
+		if (t->item_attno == InvalidAttrNumber)
+			elog(ERROR, "table %s has no item column", t->relname);
+		t->pkey_index = pkey;
+	}
+	else
+		idx = index_open(t->pkey_index, AccessShareLock);
+	for (int i = 0; i < nkeys; i++)
+		ScanKeyEntryInitialize(&skey[i], 0, i + 1, BTEqualStrategyNumber,
+							   idx->rd_opcintype[i], idx->rd_indcollation[i],
+							   t->eqproc[i], keys[i]);
+	scan = index_beginscan(rel, idx, GetActiveSnapshot(), nkeys, 0);
+	index_rescan(scan, skey, nkeys, NULL, 0);
+	slot = table_slot_create(rel, NULL);
+	if (index_getnext_slot(scan, ForwardScanDirection, slot))
+	{
+		bool		isnull;
+		Datum		d = slot_getattr(slot, t->item_attno, &isnull);
+
+		result = CopyItem(cxt, d);
+	}
+	ExecDropSingleTupleTableSlot(slot);
+	index_endscan(scan);
+	index_close(idx, NoLock);
+	table_close(rel, NoLock);
+	*done = true;
+	return result;
+}
+
 /* Fetch an item by table key, optionally locking it; NULL if absent */
 static HroeItem *
 FetchItem(HroeTableMeta *t, Datum *keys, bool for_update, MemoryContext cxt)
@@ -183,6 +263,14 @@ FetchItem(HroeTableMeta *t, Datum *keys, bool for_update, MemoryContext cxt)
 	int			ret;
 	bool		isnull;
 
+	if (!for_update)
+	{
+		bool		done;
+		HroeItem   *item = DirectFetch(t, keys, cxt, &done);
+
+		if (done)
+			return item;
+	}
 	plan = hroe_table_plan_find(t, for_update ? "get-lock" : "get");
 	if (plan == NULL)
 		plan = hroe_table_plan(t, for_update ? "get-lock" : "get",

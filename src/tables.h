@@ -62,6 +62,10 @@ typedef struct HroeTableMeta
 	HroePlan   *plans;
 	MemoryContext cxt;
 	bool		valid;
+	/* GetItem's direct primary key probe, set up on first use */
+	Oid			pkey_index;
+	RegProcedure eqproc[2];
+	AttrNumber	item_attno;
 } HroeTableMeta;
 
 /* A key attribute value as a Datum of its column type */

@@ -41,6 +41,10 @@ CREATE TABLE hroe.indexes (
 );
 COMMENT ON TABLE hroe.indexes IS 'Global secondary indexes created by hroe.create_index: key schema (1-4 HASH, 0-4 RANGE attributes), generated key columns, PostgreSQL index, projection';
 
+-- the metadata is not secret: any role may look a table up (operations
+-- still need the privileges on the PostgreSQL table itself)
+GRANT SELECT ON hroe.tables, hroe.indexes TO PUBLIC;
+
 SELECT pg_catalog.pg_extension_config_dump('hroe.tables', '');
 SELECT pg_catalog.pg_extension_config_dump('hroe.indexes', '');
 
