@@ -122,6 +122,15 @@ SELECT hroe.item_key_s(jsonb_build_object('a', jsonb_build_object('S', repeat('x
 SELECT hroe.item_key_s(jsonb_build_object('a', jsonb_build_object('S', repeat('x', 1024)))::hroe.item, 'a', true) IS NOT NULL;
 SELECT hroe.item_key_s(jsonb_build_object('a', jsonb_build_object('S', repeat('é', 513)))::hroe.item, 'a', true);
 
+-- a table dropped with plain DROP TABLE is gone for the operations too;
+-- hroe.delete_table removes what is left of it
+SELECT hroe.create_table('dropped', 'PK');
+DROP TABLE dropped;
+SELECT hroe.get_item('dropped', '{"PK": {"S": "a"}}');
+SELECT hroe.delete_table('dropped');
+SELECT hroe.create_table('dropped', 'PK');
+SELECT hroe.delete_table('dropped');
+
 SELECT hroe.delete_table('hrdata');
 SELECT hroe.delete_table('blobs');
 SELECT hroe.delete_table('in_dyn');

@@ -961,6 +961,8 @@ AttrValueText(const HroeAttrValue *v)
 
 	if (v->type[0] == 'N' && v->type[1] == '\0')
 		return v->data;
+	if (v->json == NULL)
+		return pnstrdup(v->data ? v->data : "", v->data ? v->len : 0);
 	key.type = jbvString;
 	key.val.string.val = (char *) v->type;
 	key.val.string.len = strlen(v->type);

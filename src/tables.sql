@@ -442,7 +442,10 @@ BEGIN
 		PERFORM hroe.dynamodb_error('ResourceNotFoundException',
 			format('Requested resource not found: Table: %s not found', p_table_name));
 	END IF;
-	EXECUTE format('DROP TABLE %s', v_rel);
+	-- (a table already dropped with DROP TABLE only leaves its metadata)
+	IF EXISTS (SELECT 1 FROM pg_class WHERE oid = v_rel) THEN
+		EXECUTE format('DROP TABLE %s', v_rel);
+	END IF;
 END
 $$;
 COMMENT ON FUNCTION hroe.delete_table(text) IS
