@@ -881,6 +881,9 @@ RunRead(ReadSpec *s, EmitItem emit, void *arg, MemoryContext cxt, ReadOutcome *o
 	HroeTableMeta *t = s->t;
 	HroeIndexMeta *ix = s->ix;
 	int64		chunk = 100;
+	MemoryContext rowcxt = AllocSetContextCreate(CurrentMemoryContext, "hroe read row",
+												 ALLOCSET_DEFAULT_SIZES);
+	MemoryContext oldcxt;
 
 	memset(out, 0, sizeof(*out));
 	for (;;)
@@ -910,14 +913,21 @@ RunRead(ReadSpec *s, EmitItem emit, void *arg, MemoryContext cxt, ReadOutcome *o
 			bool		present;
 			int64		size;
 
+			/* per-row memory: the emitters copy what they keep */
+			MemoryContextReset(rowcxt);
+			oldcxt = MemoryContextSwitchTo(rowcxt);
 			item = DatumGetHroeItemP(SPI_getbinval(tuptable->vals[r], tuptable->tupdesc, 1, &isnull));
 			if (s->total_segments > 0 && ItemSegment(s, item) != s->segment)
+			{
+				MemoryContextSwitchTo(oldcxt);
 				continue;		/* another segment's item: not read by this one */
+			}
 			size = ix ? hroe_index_entry_size(t, ix, item, &present) : hroe_item_size(item);
 			out->scanned++;
 			out->bytes += size;
 			if (!s->count_only)
 				emit(arg, (ix && s->project) ? hroe_index_project(t, ix, item) : item);
+			MemoryContextSwitchTo(oldcxt);
 			if ((s->limit > 0 && out->scanned >= s->limit) ||
 				(s->paged && out->bytes >= HROE_PAGE_BYTES))
 			{
@@ -933,6 +943,7 @@ RunRead(ReadSpec *s, EmitItem emit, void *arg, MemoryContext cxt, ReadOutcome *o
 		SPI_freetuptable(tuptable);
 		chunk = Min(chunk * 4, 1600);
 	}
+	MemoryContextDelete(rowcxt);
 }
 
 /* Emit into an array being built in a memory context */
