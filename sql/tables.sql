@@ -122,6 +122,19 @@ SELECT hroe.item_key_s(jsonb_build_object('a', jsonb_build_object('S', repeat('x
 SELECT hroe.item_key_s(jsonb_build_object('a', jsonb_build_object('S', repeat('x', 1024)))::hroe.item, 'a', true) IS NOT NULL;
 SELECT hroe.item_key_s(jsonb_build_object('a', jsonb_build_object('S', repeat('é', 513)))::hroe.item, 'a', true);
 
+-- indexes created or deleted after a session has used the table are seen at once
+SELECT hroe.create_table('live', 'PK');
+SELECT * FROM hroe.put_item('live', '{"PK": {"S": "a"}, "g": {"S": "x"}}');
+SELECT hroe.get_item('live', '{"PK": {"S": "a"}}');
+SELECT hroe.create_index('live', 'byG', '{g}');
+SELECT hroe.create_index('live', 'byG2', '{g}', '{}', '{"g": "S"}');
+SELECT * FROM hroe.put_item('live', '{"PK": {"S": "b"}, "g": {"S": "x"}}', p_return_consumed_capacity => 'INDEXES');
+SELECT * FROM hroe.query('live', 'g = :g', '{":g": {"S": "x"}}', p_index_name => 'byG2');
+SELECT hroe.delete_index('live', 'byG2');
+SELECT * FROM hroe.query('live', 'g = :g', '{":g": {"S": "x"}}', p_index_name => 'byG2');
+SELECT * FROM hroe.put_item('live', '{"PK": {"S": "c"}, "g": {"N": "1"}}', p_return_consumed_capacity => 'INDEXES');
+SELECT hroe.delete_table('live');
+
 -- a table dropped with plain DROP TABLE is gone for the operations too;
 -- hroe.delete_table removes what is left of it
 SELECT hroe.create_table('dropped', 'PK');
