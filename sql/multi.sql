@@ -184,6 +184,51 @@ SELECT * FROM hroe_multi.rep_ranking('2025-Q5');
 SELECT * FROM hroe_normalized.rep_ranking('2025-Q5');
 SELECT count(*) AS reversed_range FROM hroe_multi.open_orders('2025-12-31', '2025-01-01');
 
+-- The same requests through hroe's DynamoDB API (the tables and GSIs are
+-- registered by hroe.create_table/create_index): each pattern's Query or
+-- GetItem returns the items the pattern reads, in the pattern's order
+-- (keys compared), and its capacity is the request's.
+SELECT 'customer_orders' AS pattern,
+       ARRAY(SELECT hroe.item_get_text(i, 'order_id') FROM hroe.query('Order',
+             'customer_id = :c AND order_date BETWEEN :a AND :b',
+             '{":c": {"S": "cust_0000000005"}, ":a": {"S": "2020-01-01"}, ":b": {"S": "2025-12-31"}}',
+             p_index_name => 'OrderByCustomerDate') i)
+       = ARRAY(SELECT hroe_multi.order_key(order_id)::text FROM hroe_multi.customer_orders(5, '2020-01-01', '2025-12-31')) AS same
+UNION ALL
+SELECT 'open_orders',
+       ARRAY(SELECT hroe.item_get_text(i, 'order_id') FROM generate_series(0, 4) s,
+             hroe.query('Order', '#s = :s AND #n = :n AND order_date BETWEEN :a AND :b',
+                        jsonb_build_object(':s', '{"S": "OPEN"}'::jsonb, ':n', jsonb_build_object('N', s::text),
+                                           ':a', '{"S": "2025-01-01"}'::jsonb, ':b', '{"S": "2025-06-30"}'::jsonb),
+                        '{"#s": "status", "#n": "shard"}', 'OpenOrdersByDate') i
+             ORDER BY hroe.item_get_text(i, 'order_date'), 1)
+       = ARRAY(SELECT hroe_multi.order_key(order_id)::text FROM hroe_multi.open_orders('2025-01-01', '2025-06-30'))
+UNION ALL
+SELECT 'rep_ranking',
+       ARRAY(SELECT hroe.item_get_text(i, 'employee_id') FROM hroe.query('RepQuarterTotal', 'quarter = :q',
+             '{":q": {"S": "2025-Q3"}}', p_index_name => 'RepQuarterRanking') i)
+       = ARRAY(SELECT hroe_multi.employee_key(employee_id)::text FROM hroe_multi.rep_ranking('2025-Q3'))
+UNION ALL
+SELECT 'product_order_items',
+       ARRAY(SELECT hroe.item_get_text(i, 'SK') FROM hroe.query('Product', 'product_id = :p AND begins_with(SK, :w)',
+             '{":p": {"S": "prod_0000000005"}, ":w": {"S": "wh_"}}') i)
+       || ARRAY(SELECT hroe.item_get_text(i, 'order_id') FROM hroe.query('Order', 'product_id = :p',
+                '{":p": {"S": "prod_0000000005"}}', p_index_name => 'ProductInOrders') i)
+       = ARRAY(SELECT COALESCE(hroe_multi.warehouse_key(warehouse_id), hroe_multi.order_key(order_id))::text
+               FROM hroe_multi.product_order_items(5))
+UNION ALL
+SELECT 'product_total_inventory',
+       hroe.item_get_number(hroe.get_item('Product', '{"product_id": {"S": "prod_0000000005"}, "SK": {"S": "prod_0000000005"}}'),
+                            'total_inventory')
+       = (SELECT total_on_hand FROM hroe_multi.product_total_inventory(5));
+-- a GSI returns only its projection: OrderByAccountRep has no order_items
+SELECT hroe.item_attributes(i) FROM hroe.query('Order', 'account_rep_id = :r AND order_date BETWEEN :a AND :b',
+       '{":r": {"S": "emp_0000000101"}, ":a": {"S": "2025-07-01"}, ":b": {"S": "2025-07-31"}}',
+       p_index_name => 'OrderByAccountRep') i LIMIT 1;
+SELECT count, consumed_capacity
+FROM hroe.query_page('Order', 'product_id = :p', '{":p": {"S": "prod_0000000005"}}', p_index_name => 'ProductInOrders',
+                     p_return_consumed_capacity => 'INDEXES');
+
 -- The patterns are inlined: EXPLAIN shows one table or index per pattern
 -- (GetItem: the primary key; Query: a GSI or the primary key), with the
 -- plain index scans that DynamoDB's requests are (sequential and bitmap

@@ -4,14 +4,13 @@
 -- partition), Product (metadata and per-warehouse inventory in one
 -- partition), plus RepQuarterTotal for the ranking the seed dropped.
 --
--- Each DynamoDB table is a PostgreSQL table shaped as hroe.create_table and
--- hroe.create_index shape theirs: generated key columns pk [, sk] extracted
--- from the item, the item, a primary key on (pk [, sk]); each GSI adds one
--- STORED generated column per key attribute ("<Index>_pk1", "<Index>_sk1"...,
--- NULL when the attribute is absent) and a partial btree index named
--- "<Table>.<Index>" on (GSI keys..., table keys) WHERE every GSI key column
--- IS NOT NULL: a sparse GSI.  Projections are documentation (the README's
--- key-design tables): each read pattern reads only attributes its index
+-- The tables and GSIs are made by hroe.create_table and hroe.create_index:
+-- generated key columns pk [, sk] extracted from the item, the item, a
+-- primary key on (pk [, sk]); each GSI adds one STORED generated column per
+-- key attribute ("<Index>_pk1", "<Index>_sk1"..., NULL when the attribute is
+-- absent) and a partial btree index "<Table>.<Index>" on (GSI keys...,
+-- table keys) WHERE every GSI key column IS NOT NULL: a sparse GSI.  The
+-- read patterns are SQL over them; each reads only attributes its index
 -- projects.  Key formats (README): emp_/cust_/prod_/wh_ + 10 digits,
 -- ord_ + 19 digits (zero-padded, so byte order is numeric order), dates
 -- YYYY-MM-DD.
@@ -116,8 +115,7 @@ $$;
 COMMENT ON FUNCTION hroe_multi.search_key(text) IS
 'A read pattern''s text argument as a key value: NULL (no item matches) for NULL, the empty string or more than 2048 bytes, which no key can be (not STRICT, so that it is inlined)';
 
--- Key attributes of an item, for the generated key columns (hroe.item_key_s
--- and hroe.item_key_n of the table facility do the same in C)
+-- The table key of an item (verify() pairs expected and actual items by it)
 CREATE FUNCTION hroe_multi.key_s(p_item hroe.item, p_attribute text)
 RETURNS hroe.key
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
@@ -125,16 +123,7 @@ AS $$
 SELECT hroe.key_from_text(hroe.item_get_text(p_item, p_attribute))
 $$;
 COMMENT ON FUNCTION hroe_multi.key_s(hroe.item, text) IS
-'An S key attribute of an item as hroe.key: NULL when absent (the item is not in a GSI that needs it), an error when of another type or empty (DynamoDB rejects such a write)';
-
-CREATE FUNCTION hroe_multi.key_n(p_item hroe.item, p_attribute text)
-RETURNS numeric
-LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
-AS $$
-SELECT hroe.item_get_number(p_item, p_attribute)
-$$;
-COMMENT ON FUNCTION hroe_multi.key_n(hroe.item, text) IS
-'An N key attribute of an item as numeric: NULL when absent, an error when of another type';
+'An S attribute of an item as hroe.key: NULL when absent, an error when of another type or empty';
 
 CREATE FUNCTION hroe_multi.string_list(p_item hroe.item, p_attribute text)
 RETURNS text[]
@@ -150,40 +139,30 @@ COMMENT ON FUNCTION hroe_multi.string_list(hroe.item, text) IS
 'An L attribute of strings as text[] in list order; empty when the attribute is absent';
 
 ------------------------------------------------------------------------------
--- Tables and GSIs (the shape of hroe.create_table / hroe.create_index)
+-- Tables and GSIs, made by hroe.create_table and hroe.create_index: each
+-- table is hroe_multi."<Table>" (pk [, sk] generated from the item, item,
+-- primary key), each GSI adds the generated columns "<Index>_pk1"...
+-- "<Index>_sk1"... and the partial btree "<Table>.<Index>".  They are
+-- registered in hroe.tables / hroe.indexes, so hroe.get_item, hroe.query
+-- and the capacity accounting work on them too.
 ------------------------------------------------------------------------------
 
 -- Employee: partition key employee_id (S), no sort key.  Besides one item
 -- per employee it holds one uniqueness item per email (employee_id
 -- EMAIL#<email>), DynamoDB's pattern for a unique attribute; those items
 -- have no GSI key attribute, so no GSI holds them.
-CREATE TABLE hroe_multi."Employee" (
-	pk hroe.key GENERATED ALWAYS AS (hroe_multi.key_s(item, 'employee_id')) STORED,
-	item hroe.item NOT NULL,
-	"EmployeeByName_pk1" hroe.key GENERATED ALWAYS AS (hroe_multi.key_s(item, 'name')) STORED,
-	"EmployeeByName_sk1" hroe.key GENERATED ALWAYS AS (hroe_multi.key_s(item, 'employee_id')) STORED,
-	"EmployeeByWarehouse_pk1" hroe.key GENERATED ALWAYS AS (hroe_multi.key_s(item, 'warehouse_id')) STORED,
-	"EmployeeByWarehouse_sk1" hroe.key GENERATED ALWAYS AS (hroe_multi.key_s(item, 'employee_id')) STORED,
-	"EmployeeByJobTitle_pk1" hroe.key GENERATED ALWAYS AS (hroe_multi.key_s(item, 'job_title')) STORED,
-	"EmployeeByJobTitle_sk1" hroe.key GENERATED ALWAYS AS (hroe_multi.key_s(item, 'employee_id')) STORED,
-	"EmployeeByHireDate_pk1" hroe.key GENERATED ALWAYS AS (hroe_multi.key_s(item, 'entity_type')) STORED,
-	"EmployeeByHireDate_sk1" hroe.key GENERATED ALWAYS AS (hroe_multi.key_s(item, 'hire_date')) STORED,
-	PRIMARY KEY (pk)
-);
+SELECT hroe.create_table('Employee', 'employee_id', 'S', p_schema => 'hroe_multi');
+SELECT hroe.create_index('Employee', 'EmployeeByName', '{name}', '{employee_id}', '{"name": "S"}', 'INCLUDE',
+	'{entity_type, first_name, last_name, email, phone_numbers, hire_date, salary, commission_pct, manager_id, job_id, job_title, job_start_date, department_id, department_name, location_id, city, country_name, region_name, warehouse_id}');
+SELECT hroe.create_index('Employee', 'EmployeeByWarehouse', '{warehouse_id}', '{employee_id}', '{"warehouse_id": "S"}',
+	'INCLUDE', '{name, first_name, last_name, job_id, job_title, hire_date, department_id}');
+SELECT hroe.create_index('Employee', 'EmployeeByJobTitle', '{job_title}', '{employee_id}', '{"job_title": "S"}',
+	'INCLUDE', '{name, first_name, last_name, job_id, warehouse_id, hire_date, department_id}');
+SELECT hroe.create_index('Employee', 'EmployeeByHireDate', '{entity_type}', '{hire_date}',
+	'{"entity_type": "S", "hire_date": "S"}',
+	'INCLUDE', '{name, first_name, last_name, job_id, job_title, warehouse_id, department_id}');
 COMMENT ON TABLE hroe_multi."Employee" IS
 'DynamoDB table Employee (hroe_multi): partition key employee_id S; one item per employee (profile, phones, current job, department, location, warehouse) and one uniqueness item per email';
-CREATE INDEX "Employee.EmployeeByName" ON hroe_multi."Employee"
-	("EmployeeByName_pk1", "EmployeeByName_sk1", pk)
-	WHERE "EmployeeByName_pk1" IS NOT NULL AND "EmployeeByName_sk1" IS NOT NULL;
-CREATE INDEX "Employee.EmployeeByWarehouse" ON hroe_multi."Employee"
-	("EmployeeByWarehouse_pk1", "EmployeeByWarehouse_sk1", pk)
-	WHERE "EmployeeByWarehouse_pk1" IS NOT NULL AND "EmployeeByWarehouse_sk1" IS NOT NULL;
-CREATE INDEX "Employee.EmployeeByJobTitle" ON hroe_multi."Employee"
-	("EmployeeByJobTitle_pk1", "EmployeeByJobTitle_sk1", pk)
-	WHERE "EmployeeByJobTitle_pk1" IS NOT NULL AND "EmployeeByJobTitle_sk1" IS NOT NULL;
-CREATE INDEX "Employee.EmployeeByHireDate" ON hroe_multi."Employee"
-	("EmployeeByHireDate_pk1", "EmployeeByHireDate_sk1", pk)
-	WHERE "EmployeeByHireDate_pk1" IS NOT NULL AND "EmployeeByHireDate_sk1" IS NOT NULL;
 COMMENT ON INDEX hroe_multi."Employee.EmployeeByName" IS
 'GSI EmployeeByName of Employee: partition key name, sort key employee_id; INCLUDE every employee attribute';
 COMMENT ON INDEX hroe_multi."Employee.EmployeeByWarehouse" IS
@@ -194,53 +173,30 @@ COMMENT ON INDEX hroe_multi."Employee.EmployeeByHireDate" IS
 'GSI EmployeeByHireDate of Employee: partition key entity_type (always EMPLOYEE), sort key hire_date; INCLUDE name, first_name, last_name, job_id, job_title, warehouse_id, department_id';
 
 -- Customer: partition key customer_id (S)
-CREATE TABLE hroe_multi."Customer" (
-	pk hroe.key GENERATED ALWAYS AS (hroe_multi.key_s(item, 'customer_id')) STORED,
-	item hroe.item NOT NULL,
-	"CustomerByAccountRep_pk1" hroe.key GENERATED ALWAYS AS (hroe_multi.key_s(item, 'account_rep_id')) STORED,
-	"CustomerByAccountRep_sk1" hroe.key GENERATED ALWAYS AS (hroe_multi.key_s(item, 'customer_id')) STORED,
-	PRIMARY KEY (pk)
-);
+SELECT hroe.create_table('Customer', 'customer_id', 'S', p_schema => 'hroe_multi');
+SELECT hroe.create_index('Customer', 'CustomerByAccountRep', '{account_rep_id}', '{customer_id}',
+	'{"account_rep_id": "S"}', 'INCLUDE', '{first_name, last_name, email}');
 COMMENT ON TABLE hroe_multi."Customer" IS
 'DynamoDB table Customer (hroe_multi): partition key customer_id S; one item per customer with its phone list and account_rep_id';
-CREATE INDEX "Customer.CustomerByAccountRep" ON hroe_multi."Customer"
-	("CustomerByAccountRep_pk1", "CustomerByAccountRep_sk1", pk)
-	WHERE "CustomerByAccountRep_pk1" IS NOT NULL AND "CustomerByAccountRep_sk1" IS NOT NULL;
 COMMENT ON INDEX hroe_multi."Customer.CustomerByAccountRep" IS
 'GSI CustomerByAccountRep of Customer: partition key account_rep_id, sort key customer_id; INCLUDE first_name, last_name, email (sparse: customers without an account manager are not in it)';
 
 -- Order: partition key order_id, sort key SK (the order's own key for the
 -- header, the product key for a line item)
-CREATE TABLE hroe_multi."Order" (
-	pk hroe.key GENERATED ALWAYS AS (hroe_multi.key_s(item, 'order_id')) STORED,
-	sk hroe.key GENERATED ALWAYS AS (hroe_multi.key_s(item, 'SK')) STORED,
-	item hroe.item NOT NULL,
-	"OrderByCustomerDate_pk1" hroe.key GENERATED ALWAYS AS (hroe_multi.key_s(item, 'customer_id')) STORED,
-	"OrderByCustomerDate_sk1" hroe.key GENERATED ALWAYS AS (hroe_multi.key_s(item, 'order_date')) STORED,
-	"OpenOrdersByDate_pk1" hroe.key GENERATED ALWAYS AS (hroe_multi.key_s(item, 'status')) STORED,
-	"OpenOrdersByDate_pk2" numeric GENERATED ALWAYS AS (hroe_multi.key_n(item, 'shard')) STORED,
-	"OpenOrdersByDate_sk1" hroe.key GENERATED ALWAYS AS (hroe_multi.key_s(item, 'order_date')) STORED,
-	"OrderByAccountRep_pk1" hroe.key GENERATED ALWAYS AS (hroe_multi.key_s(item, 'account_rep_id')) STORED,
-	"OrderByAccountRep_sk1" hroe.key GENERATED ALWAYS AS (hroe_multi.key_s(item, 'order_date')) STORED,
-	"ProductInOrders_pk1" hroe.key GENERATED ALWAYS AS (hroe_multi.key_s(item, 'product_id')) STORED,
-	"ProductInOrders_sk1" hroe.key GENERATED ALWAYS AS (hroe_multi.key_s(item, 'order_id')) STORED,
-	PRIMARY KEY (pk, sk)
-);
+SELECT hroe.create_table('Order', 'order_id', 'S', 'SK', 'S', p_schema => 'hroe_multi');
+SELECT hroe.create_index('Order', 'OrderByCustomerDate', '{customer_id}', '{order_date}',
+	'{"customer_id": "S", "order_date": "S"}',
+	'INCLUDE', '{status, order_mode, account_rep_id, total_amount, order_items, shard}');
+SELECT hroe.create_index('Order', 'OpenOrdersByDate', '{status, shard}', '{order_date}',
+	'{"status": "S", "shard": "N", "order_date": "S"}',
+	'INCLUDE', '{customer_id, account_rep_id, order_mode, order_items, total_amount}');
+SELECT hroe.create_index('Order', 'OrderByAccountRep', '{account_rep_id}', '{order_date}',
+	'{"account_rep_id": "S", "order_date": "S"}',
+	'INCLUDE', '{customer_id, status, order_mode, total_amount}');
+SELECT hroe.create_index('Order', 'ProductInOrders', '{product_id}', '{order_id}', '{"product_id": "S"}',
+	'INCLUDE', '{line_item_id, quantity, unit_price, order_context}');
 COMMENT ON TABLE hroe_multi."Order" IS
 'DynamoDB table Order (hroe_multi): partition key order_id S, sort key SK S; per order a header item (SK = the order key) and one item per line (SK = the product key), in one partition';
-CREATE INDEX "Order.OrderByCustomerDate" ON hroe_multi."Order"
-	("OrderByCustomerDate_pk1", "OrderByCustomerDate_sk1", pk, sk)
-	WHERE "OrderByCustomerDate_pk1" IS NOT NULL AND "OrderByCustomerDate_sk1" IS NOT NULL;
-CREATE INDEX "Order.OpenOrdersByDate" ON hroe_multi."Order"
-	("OpenOrdersByDate_pk1", "OpenOrdersByDate_pk2", "OpenOrdersByDate_sk1", pk, sk)
-	WHERE "OpenOrdersByDate_pk1" IS NOT NULL AND "OpenOrdersByDate_pk2" IS NOT NULL
-	  AND "OpenOrdersByDate_sk1" IS NOT NULL;
-CREATE INDEX "Order.OrderByAccountRep" ON hroe_multi."Order"
-	("OrderByAccountRep_pk1", "OrderByAccountRep_sk1", pk, sk)
-	WHERE "OrderByAccountRep_pk1" IS NOT NULL AND "OrderByAccountRep_sk1" IS NOT NULL;
-CREATE INDEX "Order.ProductInOrders" ON hroe_multi."Order"
-	("ProductInOrders_pk1", "ProductInOrders_sk1", pk, sk)
-	WHERE "ProductInOrders_pk1" IS NOT NULL AND "ProductInOrders_sk1" IS NOT NULL;
 COMMENT ON INDEX hroe_multi."Order.OrderByCustomerDate" IS
 'GSI OrderByCustomerDate of Order: partition key customer_id, sort key order_date; INCLUDE status, order_mode, account_rep_id, total_amount, order_items, shard (headers only)';
 COMMENT ON INDEX hroe_multi."Order.OpenOrdersByDate" IS
@@ -252,32 +208,27 @@ COMMENT ON INDEX hroe_multi."Order.ProductInOrders" IS
 
 -- Product: partition key product_id, sort key SK (the product's own key for
 -- the metadata item, the warehouse key for an inventory item)
-CREATE TABLE hroe_multi."Product" (
-	pk hroe.key GENERATED ALWAYS AS (hroe_multi.key_s(item, 'product_id')) STORED,
-	sk hroe.key GENERATED ALWAYS AS (hroe_multi.key_s(item, 'SK')) STORED,
-	item hroe.item NOT NULL,
-	PRIMARY KEY (pk, sk)
-);
+SELECT hroe.create_table('Product', 'product_id', 'S', 'SK', 'S', p_schema => 'hroe_multi');
 COMMENT ON TABLE hroe_multi."Product" IS
 'DynamoDB table Product (hroe_multi): partition key product_id S, sort key SK S; per product a metadata item with the maintained total_inventory (SK = the product key) and one inventory item per warehouse stocking it (SK = the warehouse key)';
 
 -- RepQuarterTotal: partition key quarter, sort key employee_id; one item
 -- per sales rep and quarter with orders, its total maintained by the writes
-CREATE TABLE hroe_multi."RepQuarterTotal" (
-	pk hroe.key GENERATED ALWAYS AS (hroe_multi.key_s(item, 'quarter')) STORED,
-	sk hroe.key GENERATED ALWAYS AS (hroe_multi.key_s(item, 'employee_id')) STORED,
-	item hroe.item NOT NULL,
-	"RepQuarterRanking_pk1" hroe.key GENERATED ALWAYS AS (hroe_multi.key_s(item, 'quarter')) STORED,
-	"RepQuarterRanking_sk1" hroe.key GENERATED ALWAYS AS (hroe_multi.key_s(item, 'rank_key')) STORED,
-	PRIMARY KEY (pk, sk)
-);
+SELECT hroe.create_table('RepQuarterTotal', 'quarter', 'S', 'employee_id', 'S', p_schema => 'hroe_multi');
+SELECT hroe.create_index('RepQuarterTotal', 'RepQuarterRanking', '{quarter}', '{rank_key}', '{"rank_key": "S"}',
+	'INCLUDE', '{total}');
 COMMENT ON TABLE hroe_multi."RepQuarterTotal" IS
 'DynamoDB table RepQuarterTotal (hroe_multi, not in the seed): partition key quarter S, sort key employee_id S; per sales rep and quarter the maintained total and count of its orders (CANCELED excluded) and a rank_key ordering by amount';
-CREATE INDEX "RepQuarterTotal.RepQuarterRanking" ON hroe_multi."RepQuarterTotal"
-	("RepQuarterRanking_pk1", "RepQuarterRanking_sk1", pk, sk)
-	WHERE "RepQuarterRanking_pk1" IS NOT NULL AND "RepQuarterRanking_sk1" IS NOT NULL;
 COMMENT ON INDEX hroe_multi."RepQuarterTotal.RepQuarterRanking" IS
 'GSI RepQuarterRanking of RepQuarterTotal: partition key quarter, sort key rank_key (15-digit 999999999999999 - total in cents, #, employee key: ascending = total descending, ties by employee); INCLUDE total';
+
+-- hroe.tables and hroe.indexes are dumped by pg_dump, but their rows for
+-- tables the extension script creates come back with CREATE EXTENSION: the
+-- dump keeps only the rows of tables that are not extension members.
+SELECT pg_catalog.pg_extension_config_dump('hroe.tables',
+	'WHERE NOT EXISTS (SELECT FROM pg_catalog.pg_depend d WHERE d.classid = ''pg_catalog.pg_class''::pg_catalog.regclass AND d.objid = relid AND d.deptype = ''e'')');
+SELECT pg_catalog.pg_extension_config_dump('hroe.indexes',
+	'WHERE NOT EXISTS (SELECT FROM hroe.tables t JOIN pg_catalog.pg_depend d ON d.objid = t.relid AND d.classid = ''pg_catalog.pg_class''::pg_catalog.regclass AND d.deptype = ''e'' WHERE t.table_name = indexes.table_name)');
 
 -- Ids for place_order and hire_employee when the caller gives none
 CREATE SEQUENCE hroe_multi.order_id_seq AS bigint CACHE 1;
@@ -597,17 +548,20 @@ DECLARE
 	v_ddl text[];
 	v_name text[];
 	v_comment text[];
+	v_oid oid[];
 	k integer;
 BEGIN
 	TRUNCATE hroe_multi."Employee", hroe_multi."Customer", hroe_multi."Order", hroe_multi."Product",
 		hroe_multi."RepQuarterTotal";
 	FOREACH v_table IN ARRAY ARRAY['Employee', 'Customer', 'Order', 'Product', 'RepQuarterTotal'] LOOP
 		-- the GSIs are built once the items are in (twice as fast as
-		-- maintaining them item by item), with their comments
+		-- maintaining them item by item), with their comments and their
+		-- hroe.indexes rows
 		SELECT coalesce(array_agg(pg_get_indexdef(i.indexrelid)), '{}'),
 			   coalesce(array_agg(i.indexrelid::regclass::text), '{}'),
-			   coalesce(array_agg(obj_description(i.indexrelid, 'pg_class')), '{}')
-		INTO v_ddl, v_name, v_comment
+			   coalesce(array_agg(obj_description(i.indexrelid, 'pg_class')), '{}'),
+			   coalesce(array_agg(i.indexrelid::oid), '{}')
+		INTO v_ddl, v_name, v_comment, v_oid
 		FROM pg_index i
 		WHERE i.indrelid = format('hroe_multi.%I', v_table)::regclass AND NOT i.indisprimary;
 		FOR k IN 1 .. cardinality(v_name) LOOP
@@ -619,6 +573,8 @@ BEGIN
 		FOR k IN 1 .. cardinality(v_name) LOOP
 			EXECUTE v_ddl[k];
 			EXECUTE format('COMMENT ON INDEX %s IS %L', v_name[k], v_comment[k]);
+			-- the GSI's registration follows its new index
+			UPDATE hroe.indexes x SET indexrelid = v_name[k]::regclass WHERE x.indexrelid = v_oid[k]::regclass;
 		END LOOP;
 		EXECUTE format('ANALYZE hroe_multi.%I', v_table);
 		table_name := 'hroe_multi.' || v_table; row_count := v_rows; RETURN NEXT;
