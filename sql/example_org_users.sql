@@ -66,7 +66,7 @@ FROM hroe.get_item('ex_saas', '{"PK": {"S": "ORG#MICROSOFT"}, "SK": {"S": "USER#
 --
 -- B. Secondary index + Query: Tickets
 --
--- 25 tickets of about 500 bytes for Bill Gates and 15 for Satya Nadella.
+-- 25 tickets of about 600 bytes for Bill Gates and 15 for Satya Nadella.
 -- A ticket id is a timestamp plus a random suffix, so it sorts by time.
 SELECT count(*) AS tickets_written FROM (
 	SELECT hroe.put_item('ex_saas', hroe.item_from_document(jsonb_build_object(
