@@ -93,7 +93,10 @@ SELECT hroe.item_get_text(i, 'SK') AS definition, hroe.item_get_text(i, 'Name') 
 FROM hroe.query('ex_grid', 'PK = :p AND begins_with(SK, :x)',
                 '{":p": {"S": "project-35e9"}, ":x": {"S": "xattrib-"}}') i;
 --    b) "Start" is xattrib-3812, so its values are the edges value-3812:
---       one index range (Data is a reserved word, hence #d).
+--       one index range.  Data is a DynamoDB reserved word:
+SELECT count(*) FROM hroe.query('ex_grid', 'SK = :v AND Data >= :a',
+                '{":v": {"S": "value-3812"}, ":a": {"S": "2023-05-02"}}', p_index_name => 'byRelated');
+--       so it is written through a name placeholder, #d:
 SELECT hroe.item_get_text(i, 'PK') AS issue, hroe.item_get_text(i, 'Data') AS start
 FROM hroe.query('ex_grid', 'SK = :v AND #d BETWEEN :a AND :b',
                 '{":v": {"S": "value-3812"}, ":a": {"S": "2023-05-02"}, ":b": {"S": "2023-05-31"}}',
