@@ -1425,14 +1425,26 @@ BEGIN
 		RAISE EXCEPTION 'email "%" is already used by employee %', p_email, hroe_multi.key_number(v_other)
 			USING ERRCODE = 'unique_violation';
 	END IF;
-	-- One transaction puts the uniqueness item and the employee (a
-	-- concurrent hire of the same email or id fails on the primary key)
+	-- One transaction puts the uniqueness item and the employee; a
+	-- concurrent hire of the same email waits, then fails on the primary
+	-- key (attribute_not_exists in DynamoDB's TransactWriteItems)
 	v_employee_id := COALESCE(p_employee_id, nextval('hroe_multi.employee_id_seq')::integer);
-	INSERT INTO hroe_multi."Employee" (item)
-	VALUES (hroe_multi.email_item(p_email, v_employee_id)),
-		   (hroe_multi.employee_item(v_employee_id, p_first_name, p_last_name, p_email, p_phone_numbers,
-									 p_hire_date, p_salary, p_commission_pct, p_manager_id, p_job_id,
-									 p_department_id, p_hire_date));
+	BEGIN
+		INSERT INTO hroe_multi."Employee" (item)
+		VALUES (hroe_multi.email_item(p_email, v_employee_id)),
+			   (hroe_multi.employee_item(v_employee_id, p_first_name, p_last_name, p_email, p_phone_numbers,
+										 p_hire_date, p_salary, p_commission_pct, p_manager_id, p_job_id,
+										 p_department_id, p_hire_date));
+	EXCEPTION WHEN unique_violation THEN
+		-- a concurrent hire took the email first: the same error as above
+		SELECT hroe.item_get_text(e.item, 'email_owner') INTO v_other FROM hroe_multi."Employee" e
+		WHERE e.pk OPERATOR(hroe.=) hroe.key_from_text('EMAIL#' || p_email);
+		IF FOUND THEN
+			RAISE EXCEPTION 'email "%" is already used by employee %', p_email, hroe_multi.key_number(v_other)
+				USING ERRCODE = 'unique_violation';
+		END IF;
+		RAISE;
+	END;
 	RETURN v_employee_id;
 END
 $$;
