@@ -16,7 +16,8 @@ OBJS = \
 	src/collection.o \
 	src/shard.o \
 	src/shard_merge.o \
-	src/generate.o
+	src/generate.o \
+	src/expression.o
 
 # The install script is assembled from the SQL declarations that sit beside
 # the C code of each concern, in dependency order (layers depend downward).
@@ -28,7 +29,8 @@ SCRIPT_PARTS = \
 	src/shard.sql \
 	src/generate.sql \
 	src/normalized.sql \
-	src/load.sql
+	src/load.sql \
+	src/expression.sql
 
 DATA_built = hroe--$(EXTVERSION).sql
 
