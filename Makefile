@@ -17,7 +17,10 @@ OBJS = \
 	src/shard.o \
 	src/shard_merge.o \
 	src/generate.o \
-	src/expression.o
+	src/expression.o \
+	src/expression_eval.o \
+	src/expression_update.o \
+	src/expression_api.o
 
 # The install script is assembled from the SQL declarations that sit beside
 # the C code of each concern, in dependency order (layers depend downward).
@@ -30,7 +33,8 @@ SCRIPT_PARTS = \
 	src/generate.sql \
 	src/normalized.sql \
 	src/load.sql \
-	src/expression.sql
+	src/expression.sql \
+	src/expression_eval.sql
 
 DATA_built = hroe--$(EXTVERSION).sql
 

@@ -1,0 +1,138 @@
+/*-------------------------------------------------------------------------
+ *
+ * expression_api.c
+ *	  SQL interface of DynamoDB expressions over hroe.item values:
+ *	  hroe.condition_matches, hroe.apply_update, hroe.project.
+ *
+ * They are pure functions of their arguments (no table); the operations on
+ * tables call the same C code (expression.c, expression_eval.c,
+ * expression_update.c).  Placeholder maps are jsonb in DynamoDB JSON, as in a
+ * request: names {"#n": "name"}, values {":v": {"S": "x"}}.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "catalog/pg_type.h"
+#include "fmgr.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/jsonb.h"
+
+#include "expression.h"
+#include "item.h"
+
+PG_FUNCTION_INFO_V1(hroe_condition_matches);
+PG_FUNCTION_INFO_V1(hroe_apply_update);
+PG_FUNCTION_INFO_V1(hroe_project_item);
+
+/* DynamoDB's error for placeholder maps given without an expression */
+static void
+CheckNoPlaceholders(FunctionCallInfo fcinfo, int names_arg, int values_arg)
+{
+	if (names_arg >= 0 && !PG_ARGISNULL(names_arg))
+		ereport(ERROR,
+				(errcode(ERRCODE_HROE_VALIDATION),
+				 errmsg("ExpressionAttributeNames can only be specified when using expressions"),
+				 errdetail("DynamoDB ValidationException.")));
+	if (values_arg >= 0 && !PG_ARGISNULL(values_arg))
+		ereport(ERROR,
+				(errcode(ERRCODE_HROE_VALIDATION),
+				 errmsg("ExpressionAttributeValues can only be specified when using expressions"),
+				 errdetail("DynamoDB ValidationException.")));
+}
+
+/* Placeholder maps of arguments names_arg and values_arg (-1: none) */
+static HroeExprContext *
+MakeContext(FunctionCallInfo fcinfo, int names_arg, int values_arg)
+{
+	return hroe_expr_context_create(
+		names_arg >= 0 && !PG_ARGISNULL(names_arg) ? PG_GETARG_JSONB_P(names_arg) : NULL,
+		values_arg >= 0 && !PG_ARGISNULL(values_arg) ? PG_GETARG_JSONB_P(values_arg) : NULL);
+}
+
+/*
+ * hroe.condition_matches(item, condition, names, values): whether a
+ * ConditionExpression holds for the item; a NULL item is a missing item
+ * (every path absent), a NULL condition is no condition (true).
+ */
+Datum
+hroe_condition_matches(PG_FUNCTION_ARGS)
+{
+	HroeItem   *item = PG_ARGISNULL(0) ? NULL : PG_GETARG_HROE_ITEM_P(0);
+	HroeExprContext *cxt;
+	HroeExprNode *root;
+
+	if (PG_ARGISNULL(1))
+	{
+		CheckNoPlaceholders(fcinfo, 2, 3);
+		PG_RETURN_BOOL(true);
+	}
+	cxt = MakeContext(fcinfo, 2, 3);
+	root = hroe_expr_parse(cxt, "ConditionExpression", text_to_cstring(PG_GETARG_TEXT_PP(1)));
+	hroe_expr_check_unused(cxt);
+	PG_RETURN_BOOL(hroe_expr_eval(root, item));
+}
+
+/*
+ * hroe.apply_update(item, update, names, values, key_attributes): the item
+ * after an UpdateExpression; a NULL item is a missing item (the update
+ * starts from no attributes, as UpdateItem's upsert does).
+ */
+Datum
+hroe_apply_update(PG_FUNCTION_ARGS)
+{
+	HroeItem   *item = PG_ARGISNULL(0) ? NULL : PG_GETARG_HROE_ITEM_P(0);
+	HroeExprContext *cxt;
+	HroeUpdateExpr *upd;
+
+	if (PG_ARGISNULL(1))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("the update expression must not be NULL")));
+	cxt = MakeContext(fcinfo, 2, 3);
+	upd = hroe_update_parse(cxt, text_to_cstring(PG_GETARG_TEXT_PP(1)));
+	hroe_expr_check_unused(cxt);
+	if (!PG_ARGISNULL(4))
+	{
+		ArrayType  *arr = PG_GETARG_ARRAYTYPE_P(4);
+		Datum	   *elems;
+		bool	   *nulls;
+		int			n;
+		const char **keys;
+		int			nkeys = 0;
+
+		deconstruct_array(arr, TEXTOID, -1, false, TYPALIGN_INT, &elems, &nulls, &n);
+		keys = palloc(sizeof(char *) * Max(n, 1));
+		for (int i = 0; i < n; i++)
+			if (!nulls[i])
+				keys[nkeys++] = TextDatumGetCString(elems[i]);
+		hroe_update_check_keys(upd, keys, nkeys);
+	}
+	PG_RETURN_HROE_ITEM_P(hroe_update_apply(upd, item));
+}
+
+/*
+ * hroe.project(item, projection, names): the attributes of the item that a
+ * ProjectionExpression selects; a NULL projection selects everything.
+ */
+Datum
+hroe_project_item(PG_FUNCTION_ARGS)
+{
+	HroeItem   *item;
+	HroeExprContext *cxt;
+	List	   *paths;
+
+	if (PG_ARGISNULL(0))
+		PG_RETURN_NULL();
+	item = PG_GETARG_HROE_ITEM_P(0);
+	if (PG_ARGISNULL(1))
+	{
+		CheckNoPlaceholders(fcinfo, 2, -1);
+		PG_RETURN_HROE_ITEM_P(item);
+	}
+	cxt = MakeContext(fcinfo, 2, -1);
+	paths = hroe_projection_parse(cxt, text_to_cstring(PG_GETARG_TEXT_PP(1)));
+	hroe_expr_check_unused(cxt);
+	PG_RETURN_HROE_ITEM_P(hroe_project(paths, item));
+}
