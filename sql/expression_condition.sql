@@ -184,3 +184,12 @@ SELECT matching('');
 SELECT matching(repeat('NOT (', 500) || 'n = :v' || repeat(')', 500), NULL, '{":v": {"N": "6"}}');
 SELECT matching(repeat('NOT (', 299) || 'n = :v' || repeat(')', 299), NULL, '{":v": {"N": "6"}}');
 SELECT matching(repeat('(', 100) || 'n = :v' || repeat(')', 100), NULL, '{":v": {"N": "6"}}');
+
+-- one call site, expressions and values changing from row to row (the parse is cached per call site)
+SELECT x.k, i.id, hroe.condition_matches(i.item, x.e, NULL, x.v)
+FROM it i, (VALUES (1, 'n = :v', '{":v": {"N": "10"}}'::jsonb), (2, 'n = :v', '{":v": {"N": "6"}}'),
+                   (3, 'attribute_exists(l)', NULL), (4, 'n = :v', '{":v": {"N": "6"}}')) x(k, e, v)
+ORDER BY x.k, i.id;
+SELECT i.id, hroe.apply_update(i.item, 'SET n = n + :v', NULL, jsonb_build_object(':v', jsonb_build_object('N', i.id::text)))
+FROM it i WHERE i.id < 3 ORDER BY i.id;
+SELECT i.id, hroe.project(i.item, CASE WHEN i.id = 1 THEN 'pk, n' ELSE 's' END) FROM it i ORDER BY i.id;

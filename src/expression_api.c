@@ -18,6 +18,7 @@
 #include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/jsonb.h"
+#include "utils/memutils.h"
 
 #include "expression.h"
 #include "item.h"
@@ -52,6 +53,83 @@ MakeContext(FunctionCallInfo fcinfo, int names_arg, int values_arg)
 }
 
 /*
+ * A parsed expression kept across calls of one function call site
+ * (fn_extra), with the argument bytes it was parsed from: in a query
+ * applying one expression to many items, parsing happens once.
+ */
+typedef struct ExprCache
+{
+	struct varlena *args[3];	/* expression, names, values (copies) */
+	void	   *parsed;			/* condition tree, update or projection */
+	MemoryContext mcxt;			/* holds all of the above */
+} ExprCache;
+
+/* Whether argument i of the call equals the cached copy */
+static bool
+CacheArgMatches(FunctionCallInfo fcinfo, int argno, struct varlena *cached)
+{
+	struct varlena *v;
+
+	if (argno < 0 || PG_ARGISNULL(argno))
+		return cached == NULL;
+	if (cached == NULL)
+		return false;
+	v = PG_GETARG_VARLENA_PP(argno);
+	return VARSIZE_ANY_EXHDR(v) == VARSIZE_ANY_EXHDR(cached) &&
+		memcmp(VARDATA_ANY(v), VARDATA_ANY(cached), VARSIZE_ANY_EXHDR(v)) == 0;
+}
+
+/* The cached parse of this call's arguments, or NULL */
+static void *
+CacheLookup(FunctionCallInfo fcinfo, int expr_arg, int names_arg, int values_arg)
+{
+	ExprCache  *c = fcinfo->flinfo->fn_extra;
+
+	if (c == NULL || !CacheArgMatches(fcinfo, expr_arg, c->args[0]) ||
+		!CacheArgMatches(fcinfo, names_arg, c->args[1]) ||
+		!CacheArgMatches(fcinfo, values_arg, c->args[2]))
+		return NULL;
+	return c->parsed;
+}
+
+/*
+ * Start parsing into a new memory context under fn_mcxt (each parse gets
+ * its own, freed when a later call replaces it); returns the caller's
+ * context, to switch back to before CacheStore.
+ */
+static MemoryContext
+CacheBegin(FunctionCallInfo fcinfo)
+{
+	return MemoryContextSwitchTo(AllocSetContextCreate(fcinfo->flinfo->fn_mcxt,
+													   "hroe expression",
+													   ALLOCSET_SMALL_SIZES));
+}
+
+/*
+ * Remember a parse made in the context CacheBegin created (current until
+ * now), with copies of its arguments; the previous parse is freed.
+ */
+static void
+CacheStore(FunctionCallInfo fcinfo, MemoryContext caller, int expr_arg,
+		   int names_arg, int values_arg, void *parsed)
+{
+	MemoryContext mcxt = CurrentMemoryContext;
+	ExprCache  *c = palloc0(sizeof(ExprCache));
+	ExprCache  *prev = fcinfo->flinfo->fn_extra;
+	int			argnos[3] = {expr_arg, names_arg, values_arg};
+
+	for (int i = 0; i < 3; i++)
+		if (argnos[i] >= 0 && !PG_ARGISNULL(argnos[i]))
+			c->args[i] = (struct varlena *) PG_DETOAST_DATUM_COPY(PG_GETARG_DATUM(argnos[i]));
+	c->parsed = parsed;
+	c->mcxt = mcxt;
+	MemoryContextSwitchTo(caller);
+	fcinfo->flinfo->fn_extra = c;
+	if (prev)
+		MemoryContextDelete(prev->mcxt);
+}
+
+/*
  * hroe.condition_matches(item, condition, names, values): whether a
  * ConditionExpression holds for the item; a NULL item is a missing item
  * (every path absent), a NULL condition is no condition (true).
@@ -68,9 +146,15 @@ hroe_condition_matches(PG_FUNCTION_ARGS)
 		CheckNoPlaceholders(fcinfo, 2, 3);
 		PG_RETURN_BOOL(true);
 	}
-	cxt = MakeContext(fcinfo, 2, 3);
-	root = hroe_expr_parse(cxt, "ConditionExpression", text_to_cstring(PG_GETARG_TEXT_PP(1)));
-	hroe_expr_check_unused(cxt);
+	if ((root = CacheLookup(fcinfo, 1, 2, 3)) == NULL)
+	{
+		MemoryContext old = CacheBegin(fcinfo);
+
+		cxt = MakeContext(fcinfo, 2, 3);
+		root = hroe_expr_parse(cxt, "ConditionExpression", text_to_cstring(PG_GETARG_TEXT_PP(1)));
+		hroe_expr_check_unused(cxt);
+		CacheStore(fcinfo, old, 1, 2, 3, root);
+	}
 	PG_RETURN_BOOL(hroe_expr_eval(root, item));
 }
 
@@ -90,9 +174,15 @@ hroe_apply_update(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 				 errmsg("the update expression must not be NULL")));
-	cxt = MakeContext(fcinfo, 2, 3);
-	upd = hroe_update_parse(cxt, text_to_cstring(PG_GETARG_TEXT_PP(1)));
-	hroe_expr_check_unused(cxt);
+	if ((upd = CacheLookup(fcinfo, 1, 2, 3)) == NULL)
+	{
+		MemoryContext old = CacheBegin(fcinfo);
+
+		cxt = MakeContext(fcinfo, 2, 3);
+		upd = hroe_update_parse(cxt, text_to_cstring(PG_GETARG_TEXT_PP(1)));
+		hroe_expr_check_unused(cxt);
+		CacheStore(fcinfo, old, 1, 2, 3, upd);
+	}
 	if (!PG_ARGISNULL(4))
 	{
 		ArrayType  *arr = PG_GETARG_ARRAYTYPE_P(4);
@@ -131,8 +221,14 @@ hroe_project_item(PG_FUNCTION_ARGS)
 		CheckNoPlaceholders(fcinfo, 2, -1);
 		PG_RETURN_HROE_ITEM_P(item);
 	}
-	cxt = MakeContext(fcinfo, 2, -1);
-	paths = hroe_projection_parse(cxt, text_to_cstring(PG_GETARG_TEXT_PP(1)));
-	hroe_expr_check_unused(cxt);
+	if ((paths = CacheLookup(fcinfo, 1, 2, -1)) == NULL)
+	{
+		MemoryContext old = CacheBegin(fcinfo);
+
+		cxt = MakeContext(fcinfo, 2, -1);
+		paths = hroe_projection_parse(cxt, text_to_cstring(PG_GETARG_TEXT_PP(1)));
+		hroe_expr_check_unused(cxt);
+		CacheStore(fcinfo, old, 1, 2, -1, paths);
+	}
 	PG_RETURN_HROE_ITEM_P(hroe_project(paths, item));
 }
