@@ -110,6 +110,10 @@ SELECT hroe.apply_update('{"a": {"S": "x"}}', 'SET b = :v', NULL,
 	jsonb_build_object(':v', jsonb_build_object('S', repeat('x', 409600 - 2))));
 SELECT hroe.item_size(hroe.apply_update(hroe.apply_update('{}', 'SET b = :v', NULL,
 	jsonb_build_object(':v', jsonb_build_object('S', repeat('x', 300000)))), 'SET c = b'));
+SELECT hroe.apply_update(jsonb_build_object('b', jsonb_build_object('L', jsonb_build_array(jsonb_build_object('S', repeat('x', 250000)))))::hroe.item,
+	'SET c = list_append(b, b)');
+SELECT hroe.apply_update(jsonb_build_object('s', jsonb_build_object('SS', jsonb_build_array(repeat('a', 250000))))::hroe.item,
+	'ADD s :v', NULL, jsonb_build_object(':v', jsonb_build_object('SS', jsonb_build_array(repeat('b', 250000)))));
 SELECT hroe.apply_update(('{"a": ' || repeat('{"M": {"a": ', 31) || '{"N": "1"}' || repeat('}}', 31) || '}')::hroe.item,
 	'SET a' || repeat('.a', 30) || ' = :v', NULL, '{":v": {"L": []}}') IS NOT NULL;
 SELECT hroe.apply_update(('{"a": ' || repeat('{"M": {"a": ', 31) || '{"N": "1"}' || repeat('}}', 31) || '}')::hroe.item,

@@ -67,6 +67,18 @@ UpdateError(const char *msg)
 			 errdetail("DynamoDB ValidationException.")));
 }
 
+/* E10 with UpdateItem's text, for a result or a part of one */
+static void
+pg_attribute_noreturn()
+UpdateTooBig(int64 size)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_HROE_VALIDATION),
+			 errmsg(MSG_TOO_BIG),
+			 errdetail("DynamoDB ValidationException: the updated item would be at least " INT64_FORMAT " bytes, the maximum is %d.",
+					   size, HROE_ITEM_MAX_SIZE)));
+}
+
 /* A leaf node holding a value */
 static MutNode *
 MutLeaf(const HroeValue *v)
@@ -503,6 +515,7 @@ SetMerge(const HroeValue *a, const HroeValue *b, bool difference, HroeValue *out
 				j = 0,
 				n = 0;
 	HroeValue  *members = palloc(sizeof(HroeValue) * (na + nb + 1));
+	int64		size = 0;
 
 	while (i < na || j < nb)
 	{
@@ -535,6 +548,11 @@ SetMerge(const HroeValue *a, const HroeValue *b, bool difference, HroeValue *out
 	}
 	if (n == 0)
 		return false;
+	for (uint32 k = 0; k < n; k++)
+		size += hroe_value_size(&members[k]);
+	/* before the set builder's own check, for UpdateItem's text */
+	if (size > HROE_ITEM_MAX_SIZE)
+		UpdateTooBig(size);
 	hroe_make_set(a->type, members, n, out);
 	return true;
 }
@@ -584,7 +602,13 @@ SetValue(const HroeExprNode *n, const HroeItem *item, HroeValue *out)
 				{
 					uint32		na = hroe_value_count(&a),
 								nb = hroe_value_count(&b);
-					HroeValue  *elems = palloc(sizeof(HroeValue) * (na + nb + 1));
+					HroeValue  *elems;
+					int64		size = hroe_value_size(&a) + hroe_value_size(&b) - 3;
+
+					/* before the list builder's own check, for UpdateItem's text */
+					if (size > HROE_ITEM_MAX_SIZE)
+						UpdateTooBig(size);
+					elems = palloc(sizeof(HroeValue) * (na + nb + 1));
 
 					for (uint32 i = 0; i < na; i++)
 						hroe_list_element(&a, i, &elems[i]);
@@ -692,11 +716,7 @@ hroe_update_apply(const HroeUpdateExpr *upd, const HroeItem *item)
 		if (!root->kids[i]->removed)
 			size += root->kids[i]->namelen + MutSize(root->kids[i]);
 	if (size > HROE_ITEM_MAX_SIZE)
-		ereport(ERROR,
-				(errcode(ERRCODE_HROE_VALIDATION),
-				 errmsg(MSG_TOO_BIG),
-				 errdetail("DynamoDB ValidationException: the updated item would be " INT64_FORMAT " bytes, the maximum is %d.",
-						   size, HROE_ITEM_MAX_SIZE)));
+		UpdateTooBig(size);
 	return MutBuildItem(root);
 }
 
