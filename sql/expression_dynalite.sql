@@ -1,7 +1,9 @@
 --
--- dynalite's UpdateExpression conformance cases (architect/dynalite
--- test/updateItem.js, recorded against DynamoDB), ported to hroe.apply_update
--- on items: every case and its expected message or result, one row each.
+-- dynalite's conformance cases (architect/dynalite, whose tests were
+-- recorded against DynamoDB) ported to items: test/updateItem.js's
+-- UpdateExpression cases on hroe.apply_update, and test/scan.js's filter
+-- cases on hroe.condition_matches; every case with its expected message,
+-- item or matches, one row each.
 --
 CREATE FUNCTION try_update(item hroe.item, expr text, names jsonb DEFAULT NULL,
                            vals jsonb DEFAULT NULL, keys text[] DEFAULT NULL)
@@ -108,3 +110,40 @@ SELECT try_update('{"a": {"S": "k"}, "b": {"BS": ["AQ==", "Ag=="]}}', 'add b :b'
 SELECT try_update('{"a": {"S": "k"}, "b": {"SS": ["a", "b"]}, "c": {"S": "a"}}', 'delete b :b', NULL, '{":b": {"SS": ["a", "b", "x"]}}');
 SELECT try_update('{"a": {"S": "k"}, "b": {"NS": ["1", "2", "3"]}}', 'delete b :b', NULL, '{":b": {"NS": ["2", "4"]}}');
 SELECT try_update('{"a": {"S": "k"}, "b": {"L": [{"S": "a"}, {"N": "1"}]}}', 'set b = list_append(b, :b)', NULL, '{":b": {"L": [{"S": "b"}, {"N": "2"}]}}');
+
+-- dynalite's scan filter cases (test/scan.js, "should scan by ..."): each
+-- case's items (attribute b, c = "c"; null: no b) and the ones DynamoDB
+-- returns.  Items with U+0000 in a string are left out (hroe.item refuses
+-- U+0000).
+CREATE TEMP TABLE scan_case (name text, expr text, vals jsonb, bs jsonb, expected int[]);
+INSERT INTO scan_case VALUES
+  ('NE on different types', 'b <> :b AND c = :c', '{":b": {"S": "1234"}, ":c": {"S": "c"}}', '[{"S": "1234"}, {"N": "1234"}, {"B": "MTIzNA=="}]', '{2,3}'),
+  ('NE on type SS', 'b <> :b AND c = :c', '{":b": {"SS": ["b", "a"]}, ":c": {"S": "c"}}', '[{"SS": ["a", "b"]}, {"SS": ["a", "b"]}, {"SS": ["a", "b", "c"]}]', '{3}'),
+  ('NE on type NS', 'b <> :b AND c = :c', '{":b": {"NS": ["2", "1"]}, ":c": {"S": "c"}}', '[{"NS": ["1", "2"]}, {"NS": ["1", "2"]}, {"NS": ["3", "2", "1"]}]', '{3}'),
+  ('NE on type BS', 'b <> :b AND c = :c', '{":b": {"BS": ["abcd", "Yg=="]}, ":c": {"S": "c"}}', '[{"BS": ["Yg==", "abcd"]}, {"BS": ["Yg==", "abcd"]}, {"BS": ["Yg==", "abcd", "1234"]}]', '{3}'),
+  ('LE on type S', 'b <= :b AND c = :c', '{":b": {"S": "abd"}, ":c": {"S": "c"}}', '[{"S": "abd"}, {"S": "abcÿ"}, {"S": "abc"}, {"S": "ab"}]', '{1,2,3,4}'),
+  ('LE on type N with decimals', 'b <= :b AND c = :c', '{":b": {"N": "2"}, ":c": {"S": "c"}}', '[{"N": "2"}, {"N": "1.9999"}, {"N": "1"}, {"N": "2.00000001"}, {"N": "-0.5"}]', '{1,2,3,5}'),
+  ('LE on type N without decimals', 'b <= :b AND c = :c', '{":b": {"N": "2"}, ":c": {"S": "c"}}', '[{"N": "2"}, {"N": "19999"}, {"N": "1"}, {"N": "200000001"}, {"N": "-5"}]', '{1,3,5}'),
+  ('LE on type B', 'b <= :b AND c = :c', '{":b": {"B": "0A=="}, ":c": {"S": "c"}}', '[{"B": "zg=="}, {"B": "0A=="}, {"B": "zw=="}, {"B": "0AA="}, {"B": "z/8="}]', '{1,2,3,5}'),
+  ('LT on type S', 'b < :b AND c = :c', '{":b": {"S": "abd"}, ":c": {"S": "c"}}', '[{"S": "abd"}, {"S": "abcÿ"}, {"S": "abc"}, {"S": "ab"}]', '{2,3,4}'),
+  ('LT on type N', 'b < :b AND c = :c', '{":b": {"N": "2"}, ":c": {"S": "c"}}', '[{"N": "2"}, {"N": "1.9999"}, {"N": "1"}, {"N": "2.00000001"}, {"N": "-0.5"}]', '{2,3,5}'),
+  ('LT on type B', 'b < :b AND c = :c', '{":b": {"B": "0A=="}, ":c": {"S": "c"}}', '[{"B": "zg=="}, {"B": "0A=="}, {"B": "zw=="}, {"B": "0AA="}, {"B": "z/8="}]', '{1,3,5}'),
+  ('GE on type S', 'b >= :b AND c = :c', '{":b": {"S": "abc"}, ":c": {"S": "c"}}', '[{"S": "abd"}, {"S": "abcÿ"}, {"S": "abc"}, {"S": "ab"}]', '{1,2,3}'),
+  ('GE on type N', 'b >= :b AND c = :c', '{":b": {"N": "1.9999"}, ":c": {"S": "c"}}', '[{"N": "2"}, {"N": "1.9999"}, {"N": "1"}, {"N": "2.00000001"}, {"N": "-0.5"}]', '{1,2,4}'),
+  ('NOT_NULL', 'attribute_exists(b) AND c = :c', '{":c": {"S": "c"}}', '[{"S": "x"}, {"S": "y"}, null]', '{1,2}'),
+  ('NULL', 'attribute_not_exists(b) AND c = :c', '{":c": {"S": "c"}}', '[null, null, {"S": "y"}]', '{1,2}'),
+  ('CONTAINS on type S', 'contains(b, :b) AND c = :c', '{":b": {"S": "bde"}, ":c": {"S": "c"}}', '[{"S": "abdef"}, {"SS": ["abd", "bde"]}, {"B": "YWJkZWY="}, {"BS": ["abcd", "YmRl"]}, {"S": "bde"}, {"S": "abd"}, {"L": [{"N": "123"}, {"S": "bde"}]}, {"L": [{"S": "abd"}]}, {"L": [{"S": "abde"}]}]', '{1,2,5,7}'),
+  ('CONTAINS on type N', 'contains(b, :b) AND c = :c', '{":b": {"N": "234"}, ":c": {"S": "c"}}', '[{"N": "1234"}, {"NS": ["123", "234"]}, {"B": "MTIzNA=="}, {"BS": ["MjM0"]}, {"SS": ["234"]}, {"L": [{"S": "abd"}, {"N": "234"}]}, {"L": [{"N": "123"}]}, {"L": [{"N": "1234"}]}]', '{2,6}'),
+  ('CONTAINS on type B', 'contains(b, :b) AND c = :c', '{":b": {"B": "YmRl"}, ":c": {"S": "c"}}', '[{"S": "abdef"}, {"SS": ["abd", "bde"]}, {"B": "YWJkZWY="}, {"BS": ["YmRl", "abcd"]}, {"B": "YmRl"}, {"S": "abd"}, {"L": [{"N": "123"}, {"B": "YmRl"}]}, {"L": [{"B": "YWJk"}]}, {"L": [{"B": "YWJkZQ=="}]}]', '{3,4,5,7}'),
+  ('NOT_CONTAINS on type S', 'NOT contains(b, :b) AND c = :c', '{":b": {"S": "bde"}, ":c": {"S": "c"}}', '[{"S": "abdef"}, {"SS": ["abd", "bde"]}, {"B": "YWJkZWY="}, {"BS": ["YmRl", "abcd"]}, {"S": "bde"}, {"S": "abd"}]', '{3,4,6}'),
+  ('NOT_CONTAINS on type N', 'NOT contains(b, :b) AND c = :c', '{":b": {"N": "234"}, ":c": {"S": "c"}}', '[{"N": "1234"}, {"NS": ["123", "234"]}, {"B": "MTIzNA=="}, {"BS": ["MjM0"]}, {"SS": ["234"]}]', '{1,3,4,5}'),
+  ('NOT_CONTAINS on type B', 'NOT contains(b, :b) AND c = :c', '{":b": {"B": "YmRl"}, ":c": {"S": "c"}}', '[{"S": "abdef"}, {"SS": ["abd", "bde"]}, {"B": "YWJkZWY="}, {"BS": ["YmRl", "abcd"]}, {"B": "YmRl"}, {"S": "abd"}]', '{1,2,6}'),
+  ('BEGINS_WITH on type S', 'begins_with(b, :b) AND c = :c', '{":b": {"S": "abd"}, ":c": {"S": "c"}}', '[{"S": "abdef"}, {"SS": ["abd", "bde"]}, {"B": "YWJkZWY="}, {"S": "ab"}, {"S": "abd"}]', '{1,5}');
+SELECT name, expr, expected,
+       (SELECT coalesce(array_agg(i::int ORDER BY i), '{}')
+        FROM jsonb_array_elements(bs) WITH ORDINALITY AS e(b, i)
+        WHERE hroe.condition_matches(
+                (CASE WHEN b = 'null' THEN '{"c": {"S": "c"}}'::jsonb
+                      ELSE jsonb_build_object('b', b, 'c', '{"S": "c"}'::jsonb) END)::hroe.item,
+                expr, NULL, vals)) AS matched
+FROM scan_case ORDER BY name;
