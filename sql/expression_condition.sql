@@ -193,3 +193,18 @@ ORDER BY x.k, i.id;
 SELECT i.id, hroe.apply_update(i.item, 'SET n = n + :v', NULL, jsonb_build_object(':v', jsonb_build_object('N', i.id::text)))
 FROM it i WHERE i.id < 3 ORDER BY i.id;
 SELECT i.id, hroe.project(i.item, CASE WHEN i.id = 1 THEN 'pk, n' ELSE 's' END) FROM it i ORDER BY i.id;
+
+-- a conditional write's check: E22 when the condition fails (SQLSTATE HR002)
+SELECT hroe.check_condition(item, 'n = :v', NULL, '{":v": {"N": "10"}}') FROM it WHERE id = 1;
+SELECT hroe.check_condition(item, 'n = :v', NULL, '{":v": {"N": "11"}}') FROM it WHERE id = 1;
+SELECT hroe.check_condition(NULL, 'attribute_not_exists(pk)');
+SELECT hroe.check_condition(NULL, 'attribute_exists(pk)');
+SELECT hroe.check_condition(NULL, NULL);
+\set VERBOSITY default
+DO $$
+BEGIN
+	PERFORM hroe.check_condition('{"pk": {"S": "a"}}', 'attribute_not_exists(pk)');
+EXCEPTION WHEN SQLSTATE 'HR002' THEN
+	RAISE NOTICE 'caught %: %', SQLSTATE, SQLERRM;
+END $$;
+\set VERBOSITY terse

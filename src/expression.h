@@ -212,6 +212,7 @@ extern bool hroe_expr_eval(const HroeExprNode *cond, const struct HroeItem *item
 extern bool hroe_path_resolve(const struct HroeItem *item, const List *path,
 							  struct HroeValue *val);
 extern char *hroe_path_text(const List *path);
+extern void hroe_condition_check(const HroeExprNode *cond, const struct HroeItem *item);
 
 /* Updates and projections (expression_update.c) */
 extern void hroe_update_check_keys(const HroeUpdateExpr *upd,

@@ -24,6 +24,7 @@
 #include "item.h"
 
 PG_FUNCTION_INFO_V1(hroe_condition_matches);
+PG_FUNCTION_INFO_V1(hroe_check_condition);
 PG_FUNCTION_INFO_V1(hroe_apply_update);
 PG_FUNCTION_INFO_V1(hroe_project_item);
 
@@ -156,6 +157,36 @@ hroe_condition_matches(PG_FUNCTION_ARGS)
 		CacheStore(fcinfo, old, 1, 2, 3, root);
 	}
 	PG_RETURN_BOOL(hroe_expr_eval(root, item));
+}
+
+/*
+ * hroe.check_condition(item, condition, names, values): raise DynamoDB's
+ * ConditionalCheckFailedException unless the condition holds, as a write
+ * guarded by a ConditionExpression does; NULL item and condition as in
+ * hroe.condition_matches.
+ */
+Datum
+hroe_check_condition(PG_FUNCTION_ARGS)
+{
+	HroeItem   *item = PG_ARGISNULL(0) ? NULL : PG_GETARG_HROE_ITEM_P(0);
+	HroeExprNode *root;
+
+	if (PG_ARGISNULL(1))
+	{
+		CheckNoPlaceholders(fcinfo, 2, 3);
+		PG_RETURN_VOID();
+	}
+	if ((root = CacheLookup(fcinfo, 1, 2, 3)) == NULL)
+	{
+		MemoryContext old = CacheBegin(fcinfo);
+		HroeExprContext *cxt = MakeContext(fcinfo, 2, 3);
+
+		root = hroe_expr_parse(cxt, "ConditionExpression", text_to_cstring(PG_GETARG_TEXT_PP(1)));
+		hroe_expr_check_unused(cxt);
+		CacheStore(fcinfo, old, 1, 2, 3, root);
+	}
+	hroe_condition_check(root, item);
+	PG_RETURN_VOID();
 }
 
 /*

@@ -337,3 +337,18 @@ hroe_expr_eval(const HroeExprNode *n, const HroeItem *item)
 	elog(ERROR, "unexpected condition node kind %d", (int) n->kind);
 	return false;
 }
+
+/*
+ * A ConditionExpression guarding a write: raise DynamoDB's
+ * ConditionalCheckFailedException (E22) unless the condition holds for the
+ * item (NULL: the item does not exist).
+ */
+void
+hroe_condition_check(const HroeExprNode *cond, const HroeItem *item)
+{
+	if (!hroe_expr_eval(cond, item))
+		ereport(ERROR,
+				(errcode(ERRCODE_HROE_CONDITIONAL_CHECK_FAILED),
+				 errmsg("The conditional request failed"),
+				 errdetail("DynamoDB ConditionalCheckFailedException.")));
+}

@@ -16,6 +16,18 @@ LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE;
 COMMENT ON FUNCTION hroe.condition_matches(hroe.item, text, jsonb, jsonb) IS
 'Evaluates a DynamoDB ConditionExpression (or FilterExpression) on an item, with ExpressionAttributeNames/Values in DynamoDB JSON; a NULL item is a missing item (every path absent, attribute_not_exists true), a NULL condition is no condition (true); invalid expressions raise DynamoDB''s errors';
 
+CREATE FUNCTION hroe.check_condition(
+	p_item hroe.item,
+	p_condition text,
+	p_names jsonb DEFAULT NULL,
+	p_values jsonb DEFAULT NULL)
+RETURNS void
+AS 'MODULE_PATHNAME', 'hroe_check_condition'
+LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE;
+
+COMMENT ON FUNCTION hroe.check_condition(hroe.item, text, jsonb, jsonb) IS
+'Raises DynamoDB''s ConditionalCheckFailedException (SQLSTATE HR002, "The conditional request failed") unless the ConditionExpression holds for the item, as a conditional write does; a NULL item is a missing item, a NULL condition always passes';
+
 CREATE FUNCTION hroe.apply_update(
 	p_item hroe.item,
 	p_update text,
