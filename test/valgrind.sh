@@ -10,7 +10,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . test/lib.sh
 tests=("$@")
-[ ${#tests[@]} -gt 0 ] || tests=(expression_condition expression_update expression_projection)
+[ ${#tests[@]} -gt 0 ] || tests=(expression_condition expression_update expression_projection expression_dynalite)
 build_stage ASSERTS=1
 work=$(mktemp -d /tmp/hroe-valgrind.XXXXXX)
 chmod 755 "$work"
