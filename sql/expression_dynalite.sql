@@ -147,3 +147,16 @@ SELECT name, expr, expected,
                       ELSE jsonb_build_object('b', b, 'c', '{"S": "c"}'::jsonb) END)::hroe.item,
                 expr, NULL, vals)) AS matched
 FROM scan_case ORDER BY name;
+
+-- ReturnValues UPDATED_OLD / UPDATED_NEW: the touched paths of the old and the new item
+WITH u(old, expr, vals) AS (
+	VALUES ('{"a": {"S": "k"}, "b": {"M": {"a": {"N": "1"}, "b": {"N": "2"}, "c": {"N": "3"}}}, "c": {"L": [{"N": "1"}, {"N": "3"}]}}'::hroe.item,
+	        'set b.c=((c[1])+(b.a)),b.a = a,c[1] = a, c[4] = b.a - b.b, c[2] = b.c add c[8] :b, c[6] :a',
+	        '{":a": {"N": "2"}, ":b": {"SS": ["a"]}}'::jsonb))
+SELECT hroe.updated_attributes(old, expr, NULL, vals) AS updated_old,
+       hroe.updated_attributes(hroe.apply_update(old, expr, NULL, vals), expr, NULL, vals) AS updated_new
+FROM u;
+SELECT hroe.updated_attributes('{"a": {"S": "k"}, "b": {"S": "a"}, "c": {"S": "a"}}', 'set b=:b,c=:c', NULL,
+	'{":b": {"S": "b"}, ":c": {"S": "a"}}') AS updated_old;
+SELECT hroe.updated_attributes('{"a": {"S": "k"}, "b": {"M": {"a": {"S": "a"}, "b": {"L": []}}}, "c": {"N": "1"}}',
+	'set b = :b add c :c', NULL, '{":b": {"M": {"a": {"S": "b"}, "b": {"L": []}}}, ":c": {"N": "1"}}') AS updated_old;

@@ -220,6 +220,7 @@ extern void hroe_update_check_keys(const HroeUpdateExpr *upd,
 extern struct HroeItem *hroe_update_apply(const HroeUpdateExpr *upd,
 										  const struct HroeItem *item);
 extern struct HroeItem *hroe_project(const List *paths, const struct HroeItem *item);
+extern List *hroe_update_paths(const HroeUpdateExpr *upd);
 extern void hroe_number_add(const struct HroeValue *a, const struct HroeValue *b,
 							bool subtract, struct HroeValue *result);
 

@@ -27,6 +27,7 @@ PG_FUNCTION_INFO_V1(hroe_condition_matches);
 PG_FUNCTION_INFO_V1(hroe_check_condition);
 PG_FUNCTION_INFO_V1(hroe_apply_update);
 PG_FUNCTION_INFO_V1(hroe_project_item);
+PG_FUNCTION_INFO_V1(hroe_updated_attributes);
 
 /* DynamoDB's error for placeholder maps given without an expression */
 static void
@@ -262,4 +263,34 @@ hroe_project_item(PG_FUNCTION_ARGS)
 		CacheStore(fcinfo, old, 1, 2, -1, paths);
 	}
 	PG_RETURN_HROE_ITEM_P(hroe_project(paths, item));
+}
+
+/*
+ * hroe.updated_attributes(item, update, names, values): the attributes of the
+ * item at the paths an UpdateExpression touches, as ReturnValues UPDATED_OLD
+ * (given the old item) and UPDATED_NEW (given the new one) return them.
+ */
+Datum
+hroe_updated_attributes(PG_FUNCTION_ARGS)
+{
+	HroeItem   *item;
+	HroeUpdateExpr *upd;
+
+	if (PG_ARGISNULL(0))
+		PG_RETURN_NULL();
+	item = PG_GETARG_HROE_ITEM_P(0);
+	if (PG_ARGISNULL(1))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("the update expression must not be NULL")));
+	if ((upd = CacheLookup(fcinfo, 1, 2, 3)) == NULL)
+	{
+		MemoryContext old = CacheBegin(fcinfo);
+		HroeExprContext *cxt = MakeContext(fcinfo, 2, 3);
+
+		upd = hroe_update_parse(cxt, text_to_cstring(PG_GETARG_TEXT_PP(1)));
+		hroe_expr_check_unused(cxt);
+		CacheStore(fcinfo, old, 1, 2, 3, upd);
+	}
+	PG_RETURN_HROE_ITEM_P(hroe_project(hroe_update_paths(upd), item));
 }

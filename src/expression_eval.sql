@@ -51,3 +51,15 @@ LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE;
 
 COMMENT ON FUNCTION hroe.project(hroe.item, text, jsonb) IS
 'The attributes of an item selected by a DynamoDB ProjectionExpression (nested paths keep their maps and lists, list elements close up in index order); NULL for a NULL item, the whole item for a NULL projection';
+
+CREATE FUNCTION hroe.updated_attributes(
+	p_item hroe.item,
+	p_update text,
+	p_names jsonb DEFAULT NULL,
+	p_values jsonb DEFAULT NULL)
+RETURNS hroe.item
+AS 'MODULE_PATHNAME', 'hroe_updated_attributes'
+LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE;
+
+COMMENT ON FUNCTION hroe.updated_attributes(hroe.item, text, jsonb, jsonb) IS
+'The attributes of an item at the document paths an UpdateExpression touches, as UpdateItem''s ReturnValues UPDATED_OLD (given the old item) and UPDATED_NEW (given the new item) return them; NULL for a NULL item';

@@ -720,6 +720,21 @@ hroe_update_apply(const HroeUpdateExpr *upd, const HroeItem *item)
 	return MutBuildItem(root);
 }
 
+/*
+ * The document paths an update touches, in written order: projected on the
+ * old or the new item they give ReturnValues UPDATED_OLD / UPDATED_NEW.
+ */
+List *
+hroe_update_paths(const HroeUpdateExpr *upd)
+{
+	List	   *paths = NIL;
+	ListCell   *lc;
+
+	foreach(lc, upd->actions)
+		paths = lappend(paths, ((HroeUpdateAction *) lfirst(lc))->path);
+	return paths;
+}
+
 /* ---------------------------------------------------------------------
  * ProjectionExpression
  * ---------------------------------------------------------------------
