@@ -9,10 +9,11 @@
  *
  * Input: one mode byte, the expression, then optionally a NUL byte and an
  * item in DynamoDB JSON (a fixed item otherwise).  The placeholders are a
- * fixed set covering every type (below).  Oracles: an item an update or a
- * projection returns must be canonical (its text and binary forms parse
- * back to the same bytes) and at most 400 KB; evaluation must not fail on
- * an expression the parser accepted.
+ * fixed set covering every type (below).  Oracles: an item that an update,
+ * a projection or an update's paths (ReturnValues UPDATED_*) give must be
+ * canonical (its text and binary forms parse back to the same bytes) and at
+ * most 400 KB; evaluation must not fail on an expression the parser
+ * accepted.
  *
  * Build and run with test/fuzz/run-expression.sh.
  *
@@ -213,7 +214,16 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 					break;
 				TRY(result = hroe_update_apply(upd, item));
 				if (ok)
+				{
 					CheckResult(result);
+					/* ReturnValues UPDATED_OLD / UPDATED_NEW */
+					TRY(CheckResult(hroe_project(hroe_update_paths(upd), item)));
+					if (!ok)
+						Fail("projecting an update's paths on the old item raised an error");
+					TRY(CheckResult(hroe_project(hroe_update_paths(upd), result)));
+					if (!ok)
+						Fail("projecting an update's paths on the new item raised an error");
+				}
 				TRY(result = hroe_update_apply(upd, NULL));
 				if (ok)
 					CheckResult(result);
