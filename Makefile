@@ -14,13 +14,15 @@ OBJS = \
 	src/item.o \
 	src/collection_io.o \
 	src/collection.o \
-	src/shard.o \
-	src/shard_merge.o \
-	src/generate.o \
 	src/expression.o \
 	src/expression_eval.o \
 	src/expression_update.o \
-	src/expression_api.o
+	src/expression_api.o \
+	src/tables.o \
+	src/operations.o \
+	src/shard.o \
+	src/shard_merge.o \
+	src/generate.o
 
 # The install script is assembled from the SQL declarations that sit beside
 # the C code of each concern, in dependency order (layers depend downward).
@@ -29,12 +31,14 @@ SCRIPT_PARTS = \
 	src/key.sql \
 	src/item.sql \
 	src/collection.sql \
+	src/expression.sql \
+	src/expression_eval.sql \
+	src/tables.sql \
+	src/operations.sql \
 	src/shard.sql \
 	src/generate.sql \
 	src/normalized.sql \
-	src/load.sql \
-	src/expression.sql \
-	src/expression_eval.sql
+	src/load.sql
 
 DATA_built = hroe--$(EXTVERSION).sql
 

@@ -893,16 +893,29 @@ ValidateAttrValueContainer(JsonbContainer *c, const char **type_out, JsonbValue 
 HroeAttrValue *
 hroe_attr_value_from_jsonb(Jsonb *json, const char **error)
 {
+	HroeAttrValue *av = hroe_attr_value_from_container(&json->root, error);
+
+	if (av)
+		av->json = json;
+	return av;
+}
+
+/*
+ * The same for an AttributeValue inside a larger jsonb (no copy is made;
+ * the result's json is NULL).
+ */
+HroeAttrValue *
+hroe_attr_value_from_container(JsonbContainer *c, const char **error)
+{
 	const char *type = NULL;
 	JsonbValue	inner;
 	HroeAttrValue *av;
 
-	*error = ValidateAttrValueContainer(&json->root, &type, &inner);
+	*error = ValidateAttrValueContainer(c, &type, &inner);
 	if (*error)
 		return NULL;
 	av = palloc0(sizeof(HroeAttrValue));
 	strlcpy(av->type, type, sizeof(av->type));
-	av->json = json;
 	if (strcmp(type, "S") == 0)
 	{
 		av->data = pnstrdup(inner.val.string.val, inner.val.string.len);
@@ -950,16 +963,18 @@ AttrValueText(const HroeAttrValue *v)
 
 	if (v->type[0] == 'N' && v->type[1] == '\0')
 		return v->data;
-	if (v->json == NULL && v->hv != NULL)
+	if (v->json == NULL)
 	{
-		/* a value built without jsonb (the fuzzer): print it from hroe.item */
-		StringInfoData buf;
+		/* a value built without jsonb (a key, the fuzzer): from its bytes */
+		if (v->hv != NULL && !(v->type[0] == 'S' && v->type[1] == '\0'))
+		{
+			StringInfoData buf;
 
-		if (v->type[0] == 'S' && v->type[1] == '\0')
-			return pnstrdup(v->data, v->len);
-		initStringInfo(&buf);
-		hroe_value_write(&buf, v->hv);
-		return buf.data;
+			initStringInfo(&buf);
+			hroe_value_write(&buf, v->hv);
+			return buf.data;
+		}
+		return pnstrdup(v->data ? v->data : "", v->data ? v->len : 0);
 	}
 	key.type = jbvString;
 	key.val.string.val = (char *) v->type;

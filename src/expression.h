@@ -42,7 +42,8 @@
 typedef struct HroeAttrValue
 {
 	char		type[5];		/* "S", "N", "B", "BOOL", "NULL", "SS", ... */
-	Jsonb	   *json;			/* the AttributeValue object, as given */
+	Jsonb	   *json;			/* the AttributeValue object, as given, or
+								 * NULL (hroe_attr_value_from_container) */
 	char	   *data;			/* S: UTF-8 bytes; B: decoded bytes; N:
 								 * canonical decimal text; else NULL */
 	int			len;			/* length of data in bytes */
@@ -170,6 +171,7 @@ extern void hroe_key_condition_bind(const HroeKeyCondition *kc,
 									const HroeKeySchema *schema,
 									HroeBoundKeyCondition *bound);
 extern HroeAttrValue *hroe_attr_value_from_jsonb(Jsonb *json, const char **error);
+extern HroeAttrValue *hroe_attr_value_from_container(JsonbContainer *c, const char **error);
 extern int	hroe_attr_value_compare(const HroeAttrValue *a, const HroeAttrValue *b);
 extern const char *hroe_key_op_name(HroeKeyOp op);
 extern bool hroe_is_reserved_word(const char *name);
