@@ -15,6 +15,9 @@ OBJS = \
 	src/collection_io.o \
 	src/collection.o \
 	src/expression.o \
+	src/expression_eval.o \
+	src/expression_update.o \
+	src/expression_api.o \
 	src/tables.o \
 	src/operations.o \
 	src/shard.o \
@@ -29,6 +32,7 @@ SCRIPT_PARTS = \
 	src/item.sql \
 	src/collection.sql \
 	src/expression.sql \
+	src/expression_eval.sql \
 	src/tables.sql \
 	src/operations.sql \
 	src/shard.sql \
