@@ -20,6 +20,7 @@ OBJS = \
 	src/expression_api.o \
 	src/tables.o \
 	src/operations.o \
+	src/api.o \
 	src/shard.o \
 	src/shard_merge.o \
 	src/generate.o
@@ -35,6 +36,7 @@ SCRIPT_PARTS = \
 	src/expression_eval.sql \
 	src/tables.sql \
 	src/operations.sql \
+	src/api.sql \
 	src/shard.sql \
 	src/generate.sql \
 	src/normalized.sql \

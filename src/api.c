@@ -1,0 +1,1739 @@
+/*-------------------------------------------------------------------------
+ *
+ * api.c
+ *	  hroe.dynamodb(operation, request): DynamoDB's JSON API in one function.
+ *
+ * The request is the JSON body of a DynamoDB API call; the result is the
+ * body DynamoDB returns, errors included ({"__type": ..., "message": ...}).
+ * Each call runs in a subtransaction, so a failed request leaves nothing
+ * written.  The operations themselves are the SQL functions of tables.sql
+ * and operations.sql, called through SPI plans prepared once per backend;
+ * the expression parameters (ConditionExpression, UpdateExpression,
+ * FilterExpression, ProjectionExpression) are parsed and applied here with
+ * the expression module's C API.
+ *
+ * Conditional writes and transactions evaluate their conditions on rows
+ * locked FOR UPDATE; an absent row cannot be locked, so every conditional
+ * write first takes a transaction-level advisory lock on a hash of the table
+ * and the item's key: two writers of one key are serialized, and the later
+ * one sees the earlier one's row.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/xact.h"
+#include "catalog/pg_type.h"
+#include "common/hashfn.h"
+#include "executor/spi.h"
+#include "fmgr.h"
+#include "lib/stringinfo.h"
+#include "miscadmin.h"
+#include "storage/lock.h"
+#include "utils/builtins.h"
+#include "utils/jsonb.h"
+#include "utils/lsyscache.h"
+#include "utils/memutils.h"
+#include "utils/regproc.h"
+#include "utils/resowner.h"
+
+#include "expression.h"
+#include "item.h"
+#include "tables.h"
+
+#define ERRCODE_HROE_TRANSACTION_CANCELED MAKE_SQLSTATE('H','R','0','0','5')
+
+#define API_MAX_TRANSACT 100
+
+PG_FUNCTION_INFO_V1(hroe_dynamodb);
+
+/* ---------- the SPI statements ---------- */
+
+typedef enum ApiStmt
+{
+	STMT_GET,
+	STMT_PUT,
+	STMT_DELETE,
+	STMT_QUERY,
+	STMT_SCAN,
+	STMT_BATCH_GET,
+	STMT_BATCH_WRITE,
+	STMT_CREATE_TABLE,
+	STMT_CREATE_INDEX,
+	STMT_DESCRIBE,
+	STMT_DELETE_TABLE,
+	STMT_COUNT
+} ApiStmt;
+
+typedef struct ApiStmtDef
+{
+	const char *sql;
+	int			nargs;
+	const char *types[11];
+} ApiStmtDef;
+
+static const ApiStmtDef StmtDefs[STMT_COUNT] = {
+	{"SELECT item, consumed_capacity FROM hroe.get_item_result($1, $2, $3, $4)", 4,
+	{"text", "jsonb", "bool", "text"}},
+	{"SELECT attributes, consumed_capacity FROM hroe.put_item($1, $2, $3, $4)", 4,
+	{"text", "hroe.item", "text", "text"}},
+	{"SELECT attributes, consumed_capacity FROM hroe.delete_item($1, $2, $3, $4)", 4,
+	{"text", "jsonb", "text", "text"}},
+	{"SELECT items, count, scanned_count, last_evaluated_key, consumed_capacity "
+		"FROM hroe.query_page($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)", 11,
+	{"text", "text", "jsonb", "jsonb", "text", "bool", "bool", "int4", "jsonb", "text", "text"}},
+	{"SELECT items, count, scanned_count, last_evaluated_key, consumed_capacity "
+		"FROM hroe.scan_page($1, $2, $3, $4, $5, $6, $7, $8, $9)", 9,
+	{"text", "text", "bool", "int4", "jsonb", "text", "text", "int4", "int4"}},
+	{"SELECT hroe.batch_get_item($1, $2)", 2, {"jsonb", "text"}},
+	{"SELECT hroe.batch_write_item($1, $2)", 2, {"jsonb", "text"}},
+	{"SELECT hroe.create_table($1, $2, $3, $4, $5)", 5,
+	{"text", "text", "text", "text", "text"}},
+	{"SELECT hroe.create_index($1, $2, $3, $4, $5, $6, $7)", 7,
+	{"text", "text", "text[]", "text[]", "jsonb", "text", "text[]"}},
+	{"SELECT hroe.describe_table($1)", 1, {"text"}},
+	{"SELECT hroe.delete_table($1)", 1, {"text"}},
+};
+
+static SPIPlanPtr StmtPlans[STMT_COUNT];
+
+/* The response being built, and the cancellation reasons of a transaction */
+typedef struct ApiCall
+{
+	MemoryContext outer;		/* the caller's context: survives the subxact */
+	char	   *reasons;		/* TransactionCanceled: JSON array text */
+} ApiCall;
+
+static ApiCall *CurrentCall = NULL;
+
+/* Run statement s with the given arguments; returns its first row or NULL */
+static HeapTuple
+RunStmt(ApiStmt s, Datum *values, const char *nulls)
+{
+	int			ret;
+
+	if (StmtPlans[s] == NULL)
+	{
+		Oid			types[11];
+		SPIPlanPtr	plan;
+
+		for (int i = 0; i < StmtDefs[s].nargs; i++)
+			types[i] = DatumGetObjectId(DirectFunctionCall1(regtypein,
+															CStringGetDatum(StmtDefs[s].types[i])));
+		plan = SPI_prepare(StmtDefs[s].sql, StmtDefs[s].nargs, types);
+		if (plan == NULL)
+			elog(ERROR, "preparing \"%s\" failed: %s", StmtDefs[s].sql,
+				 SPI_result_code_string(SPI_result));
+		SPI_keepplan(plan);
+		StmtPlans[s] = plan;
+	}
+	ret = SPI_execute_plan(StmtPlans[s], values, nulls, false, 0);
+	if (ret != SPI_OK_SELECT)
+		elog(ERROR, "\"%s\" failed: %s", StmtDefs[s].sql, SPI_result_code_string(ret));
+	if (SPI_processed == 0)
+		return NULL;
+	return SPI_tuptable->vals[0];
+}
+
+/* Column i (1-based) of a row RunStmt returned; NULL if SQL NULL */
+static Datum
+Col(HeapTuple row, int i, bool *isnull)
+{
+	return SPI_getbinval(row, SPI_tuptable->tupdesc, i, isnull);
+}
+
+/* ---------- errors ---------- */
+
+/* A ValidationException with DynamoDB's text */
+static void
+pg_attribute_noreturn()
+Invalid(const char *msg)
+{
+	hroe_ddb_error(ERRCODE_HROE_VALIDATION, "ValidationException", msg);
+}
+
+/* DynamoDB's message for a missing required member */
+static void
+pg_attribute_noreturn()
+Missing(const char *member)
+{
+	Invalid(psprintf("1 validation error detected: Value null at '%s' failed to satisfy constraint: Member must not be null",
+					 member));
+}
+
+/* ---------- request members ---------- */
+
+/* Member name of an object (NULL if absent or JSON null) */
+static JsonbValue *
+Member(JsonbContainer *obj, const char *name)
+{
+	JsonbValue	k;
+	JsonbValue *v;
+
+	if (!JsonContainerIsObject(obj))
+		return NULL;
+	k.type = jbvString;
+	k.val.string.val = (char *) name;
+	k.val.string.len = strlen(name);
+	v = findJsonbValueFromContainer(obj, JB_FOBJECT, &k);
+	if (v && v->type == jbvNull)
+		return NULL;
+	return v;
+}
+
+/* A string member, or NULL; member is the name for error messages */
+static char *
+MemberText(JsonbContainer *obj, const char *name, const char *member)
+{
+	JsonbValue *v = Member(obj, name);
+
+	if (v == NULL)
+		return NULL;
+	if (v->type != jbvString)
+		hroe_ddb_error(ERRCODE_HROE_VALIDATION, "SerializationException",
+					   psprintf("Unexpected value type in payload: %s", member));
+	return pnstrdup(v->val.string.val, v->val.string.len);
+}
+
+/* An object (or array) member as its own Jsonb, or NULL */
+static Jsonb *
+MemberJsonb(JsonbContainer *obj, const char *name)
+{
+	JsonbValue *v = Member(obj, name);
+
+	if (v == NULL)
+		return NULL;
+	if (v->type != jbvBinary)
+		hroe_ddb_error(ERRCODE_HROE_VALIDATION, "SerializationException",
+					   psprintf("Unexpected value type in payload: %s", name));
+	return JsonbValueToJsonb(v);
+}
+
+/* A boolean member, dflt when absent */
+static bool
+MemberBool(JsonbContainer *obj, const char *name, bool dflt)
+{
+	JsonbValue *v = Member(obj, name);
+
+	if (v == NULL)
+		return dflt;
+	if (v->type != jbvBool)
+		hroe_ddb_error(ERRCODE_HROE_VALIDATION, "SerializationException",
+					   psprintf("Unexpected value type in payload: %s", name));
+	return v->val.boolean;
+}
+
+/* An integer member; *present false when absent */
+static int32
+MemberInt(JsonbContainer *obj, const char *name, bool *present)
+{
+	JsonbValue *v = Member(obj, name);
+	Datum		d;
+
+	*present = v != NULL;
+	if (v == NULL)
+		return 0;
+	if (v->type != jbvNumeric)
+		hroe_ddb_error(ERRCODE_HROE_VALIDATION, "SerializationException",
+					   psprintf("Unexpected value type in payload: %s", name));
+	d = DirectFunctionCall1(numeric_int4, NumericGetDatum(v->val.numeric));
+	return DatumGetInt32(d);
+}
+
+/* Elements of an array member (NULL, 0 if absent) */
+static int
+MemberArray(JsonbContainer *obj, const char *name, JsonbContainer ***elems)
+{
+	JsonbValue *v = Member(obj, name);
+	JsonbIterator *it;
+	JsonbIteratorToken tok;
+	JsonbValue	e;
+	int			n = 0;
+
+	*elems = NULL;
+	if (v == NULL)
+		return 0;
+	if (v->type != jbvBinary || !JsonContainerIsArray(v->val.binary.data))
+		hroe_ddb_error(ERRCODE_HROE_VALIDATION, "SerializationException",
+					   psprintf("Unexpected value type in payload: %s", name));
+	*elems = palloc(sizeof(JsonbContainer *) * (JsonContainerSize(v->val.binary.data) + 1));
+	it = JsonbIteratorInit(v->val.binary.data);
+	while ((tok = JsonbIteratorNext(&it, &e, true)) != WJB_DONE)
+		if (tok == WJB_ELEM)
+		{
+			if (e.type != jbvBinary)
+				hroe_ddb_error(ERRCODE_HROE_VALIDATION, "SerializationException",
+							   psprintf("Unexpected value type in payload: %s", name));
+			(*elems)[n++] = e.val.binary.data;
+		}
+	return n;
+}
+
+/* The text of a Jsonb */
+static char *
+JsonbText(Jsonb *j)
+{
+	return JsonbToCString(NULL, &j->root, VARSIZE(j));
+}
+
+/* An item from DynamoDB JSON in a request */
+static HroeItem *
+ItemFromJsonb(Jsonb *j)
+{
+	char	   *s = JsonbText(j);
+
+	return hroe_item_parse(s, strlen(s));
+}
+
+/* Datum helpers */
+#define TextD(s) ((s) ? CStringGetTextDatum(s) : (Datum) 0)
+
+/* ---------- expressions of one request ---------- */
+
+typedef struct ApiExprs
+{
+	HroeExprContext *cxt;
+	Jsonb	   *names;
+	Jsonb	   *values;
+	HroeExprNode *condition;	/* ConditionExpression */
+	HroeExprNode *filter;		/* FilterExpression */
+	List	   *projection;		/* ProjectionExpression paths */
+	HroeUpdateExpr *update;		/* UpdateExpression */
+	char	   *kce;			/* KeyConditionExpression (parsed by Query) */
+} ApiExprs;
+
+/*
+ * Parse the expression parameters of a request (or of one transaction
+ * action) with one set of placeholders, and check that every placeholder
+ * is used.
+ */
+static void
+ParseExprs(JsonbContainer *req, ApiExprs *e, bool allow_condition, bool allow_update,
+		   bool allow_filter, bool allow_projection, bool allow_kce)
+{
+	char	   *cond = allow_condition ? MemberText(req, "ConditionExpression", "ConditionExpression") : NULL;
+	char	   *upd = allow_update ? MemberText(req, "UpdateExpression", "UpdateExpression") : NULL;
+	char	   *filt = allow_filter ? MemberText(req, "FilterExpression", "FilterExpression") : NULL;
+	char	   *proj = allow_projection ? MemberText(req, "ProjectionExpression", "ProjectionExpression") : NULL;
+
+	memset(e, 0, sizeof(ApiExprs));
+	e->kce = allow_kce ? MemberText(req, "KeyConditionExpression", "KeyConditionExpression") : NULL;
+	e->names = MemberJsonb(req, "ExpressionAttributeNames");
+	e->values = MemberJsonb(req, "ExpressionAttributeValues");
+	if (e->names && !cond && !upd && !filt && !proj && !e->kce)
+		Invalid("ExpressionAttributeNames can only be specified when using expressions");
+	if (e->values && !cond && !upd && !filt && !e->kce)
+	{
+		/* DynamoDB names the value-taking expressions of the operation */
+		const char *which = allow_update ? "UpdateExpression and ConditionExpression are null"
+			: allow_kce ? "KeyConditionExpression and FilterExpression are null"
+			: allow_condition ? "ConditionExpression is null"
+			: allow_filter ? "FilterExpression is null" : NULL;
+
+		if (which)
+			Invalid(psprintf("ExpressionAttributeValues can only be specified when using expressions: %s",
+							 which));
+	}
+	if (!cond && !upd && !filt && !proj && !e->kce)
+		return;
+	e->cxt = hroe_expr_context_create(e->names, e->values);
+	if (e->kce)
+		(void) hroe_expr_parse(e->cxt, "KeyConditionExpression", e->kce);
+	if (upd)
+		e->update = hroe_update_parse(e->cxt, upd);
+	if (cond)
+		e->condition = hroe_expr_parse(e->cxt, "ConditionExpression", cond);
+	if (filt)
+		e->filter = hroe_expr_parse(e->cxt, "FilterExpression", filt);
+	if (proj)
+		e->projection = hroe_projection_parse(e->cxt, proj);
+	hroe_expr_check_unused(e->cxt);
+}
+
+/*
+ * The subset of a placeholder map that the KeyConditionExpression uses
+ * (Query's own validation sees only its expression's placeholders).
+ */
+static Jsonb *
+UsedSubset(Jsonb *map, char **keys, bool *used, int n)
+{
+	JsonbParseState *st = NULL;
+	JsonbValue *res;
+	int			nused = 0;
+
+	if (map == NULL)
+		return NULL;
+	pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);
+	for (int i = 0; i < n; i++)
+	{
+		JsonbValue	k;
+		JsonbValue *v;
+
+		if (!used[i])
+			continue;
+		k.type = jbvString;
+		k.val.string.val = keys[i];
+		k.val.string.len = strlen(keys[i]);
+		v = findJsonbValueFromContainer(&map->root, JB_FOBJECT, &k);
+		pushJsonbValue(&st, WJB_KEY, &k);
+		pushJsonbValue(&st, WJB_VALUE, v);
+		nused++;
+	}
+	res = pushJsonbValue(&st, WJB_END_OBJECT, NULL);
+	if (nused == 0)
+		return NULL;
+	return JsonbValueToJsonb(res);
+}
+
+/* Whether a condition tree has a path whose first attribute is name */
+static bool
+UsesAttribute(const HroeExprNode *n, const char *name)
+{
+	ListCell   *lc;
+
+	if (n->kind == HROE_EXPR_PATH)
+	{
+		HroePathElem *first = linitial(n->path);
+
+		return !first->is_index && strcmp(first->name, name) == 0;
+	}
+	foreach(lc, n->args)
+		if (UsesAttribute(lfirst(lc), name))
+			return true;
+	return false;
+}
+
+/* ---------- keys and locks ---------- */
+
+/* Identity of an item's key: the table, then each key value as JSON */
+static char *
+KeyIdentity(HroeTableMeta *t, const HroeItem *item)
+{
+	StringInfoData buf;
+	HroeValue	root;
+	int			n = t->schema.nhash + t->schema.nrange;
+
+	initStringInfo(&buf);
+	hroe_json_string_write(&buf, t->name, strlen(t->name));
+	hroe_item_root(item, &root);
+	for (int i = 0; i < n; i++)
+	{
+		HroeValue	v;
+
+		appendStringInfoChar(&buf, ',');
+		if (hroe_map_find(&root, t->schema.names[i], strlen(t->schema.names[i]), &v))
+			hroe_value_write(&buf, &v);
+	}
+	return buf.data;
+}
+
+/*
+ * Lock an item for a conditional write: the advisory lock on its key's hash,
+ * then the row FOR UPDATE (or FOR SHARE); returns the item, NULL if absent.
+ */
+static HroeItem *
+LockItem(HroeTableMeta *t, Datum *keys, const char *identity, bool exclusive)
+{
+	LOCKTAG		tag;
+	uint32		h = hash_bytes((const unsigned char *) identity, strlen(identity));
+	Oid			types[2];
+	int			n = t->schema.nhash + t->schema.nrange;
+	SPIPlanPtr	plan;
+	const char *shape = exclusive ? "api-lock" : "api-share";
+	int			ret;
+	bool		isnull;
+
+	/* the advisory lock space of hroe: (database, relation, key hash, 0x4852) */
+	SET_LOCKTAG_ADVISORY(tag, MyDatabaseId, t->relid, h, 0x4852);
+	(void) LockAcquire(&tag, exclusive ? ExclusiveLock : ShareLock, false, false);
+	for (int i = 0; i < n; i++)
+		types[i] = hroe_key_type_oid(t->schema.types[i]);
+	plan = hroe_table_plan_find(t, shape);
+	if (plan == NULL)
+		plan = hroe_table_plan(t, shape,
+							   psprintf("SELECT item FROM %s WHERE %s%s", t->relname,
+										n == 2 ? "pk = $1 AND sk = $2" : "pk = $1",
+										exclusive ? " FOR UPDATE" : " FOR SHARE"),
+							   n, types);
+	hroe_push_search_path();
+	ret = SPI_execute_plan(plan, keys, NULL, false, 1);
+	hroe_pop_search_path();
+	if (ret != SPI_OK_SELECT)
+		elog(ERROR, "locking an item of %s failed: %s", t->relname, SPI_result_code_string(ret));
+	if (SPI_processed == 0)
+		return NULL;
+	return DatumGetHroeItemP(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
+}
+
+/* The table named in a request, or DynamoDB's errors */
+static HroeTableMeta *
+RequestTable(JsonbContainer *req, char **name)
+{
+	HroeTableMeta *t;
+
+	*name = MemberText(req, "TableName", "TableName");
+	if (*name == NULL)
+		Missing("tableName");
+	t = hroe_table_lookup(*name, true);
+	if (t == NULL)
+		hroe_ddb_error(ERRCODE_HROE_RESOURCE_NOT_FOUND, "ResourceNotFoundException",
+					   "Requested resource not found");
+	return t;
+}
+
+/* ---------- response pieces ---------- */
+
+/* ,"Name":<jsonb> */
+static void
+AppendJsonb(StringInfo out, const char *name, Jsonb *j)
+{
+	appendStringInfo(out, ",\"%s\":", name);
+	appendStringInfoString(out, JsonbText(j));
+}
+
+/* ,"Name":<item> */
+static void
+AppendItem(StringInfo out, const char *name, const HroeItem *item)
+{
+	appendStringInfo(out, ",\"%s\":", name);
+	hroe_item_write(out, item);
+}
+
+/* Number of attributes of an item */
+static uint32
+ItemCount(const HroeItem *item)
+{
+	HroeValue	root;
+
+	hroe_item_root(item, &root);
+	return hroe_value_count(&root);
+}
+
+/* ReturnConsumedCapacity as given, validated by the operation */
+static char *
+ReturnCC(JsonbContainer *req)
+{
+	char	   *rcc = MemberText(req, "ReturnConsumedCapacity", "ReturnConsumedCapacity");
+
+	return rcc ? rcc : "NONE";
+}
+
+/* ---------- operations ---------- */
+
+/* GetItem */
+static void
+ApiGetItem(JsonbContainer *req, StringInfo out)
+{
+	char	   *table;
+	ApiExprs	e;
+	Jsonb	   *key;
+	Datum		v[4];
+	char		nulls[4] = "    ";
+	HeapTuple	row;
+	bool		isnull;
+	Datum		d;
+
+	ParseExprs(req, &e, false, false, false, true, false);
+	(void) RequestTable(req, &table);
+	key = MemberJsonb(req, "Key");
+	if (key == NULL)
+		Missing("key");
+	v[0] = TextD(table);
+	v[1] = JsonbPGetDatum(key);
+	v[2] = BoolGetDatum(MemberBool(req, "ConsistentRead", false));
+	v[3] = TextD(ReturnCC(req));
+	row = RunStmt(STMT_GET, v, nulls);
+	d = Col(row, 1, &isnull);
+	if (!isnull)
+	{
+		HroeItem   *item = DatumGetHroeItemP(d);
+
+		if (e.projection)
+			item = hroe_project(e.projection, item);
+		AppendItem(out, "Item", item);
+	}
+	d = Col(row, 2, &isnull);
+	if (!isnull)
+		AppendJsonb(out, "ConsumedCapacity", DatumGetJsonbP(d));
+}
+
+/* Validate ReturnValues of UpdateItem */
+static const char *
+UpdateReturnValues(JsonbContainer *req)
+{
+	char	   *rv = MemberText(req, "ReturnValues", "ReturnValues");
+
+	if (rv == NULL)
+		return "NONE";
+	if (strcmp(rv, "NONE") != 0 && strcmp(rv, "ALL_OLD") != 0 && strcmp(rv, "UPDATED_OLD") != 0 &&
+		strcmp(rv, "ALL_NEW") != 0 && strcmp(rv, "UPDATED_NEW") != 0)
+		Invalid(psprintf("1 validation error detected: Value '%s' at 'returnValues' failed to satisfy constraint: Member must satisfy enum value set: [ALL_NEW, UPDATED_OLD, ALL_OLD, NONE, UPDATED_NEW]",
+						 rv));
+	return rv;
+}
+
+/* Put/Delete ReturnValues: NONE or ALL_OLD (E17) */
+static const char *
+WriteReturnValues(JsonbContainer *req)
+{
+	char	   *rv = MemberText(req, "ReturnValues", "ReturnValues");
+
+	if (rv == NULL)
+		return "NONE";
+	if (strcmp(rv, "ALL_NEW") == 0 || strcmp(rv, "UPDATED_OLD") == 0 ||
+		strcmp(rv, "UPDATED_NEW") == 0)
+		Invalid("ReturnValues can only be ALL_OLD or NONE");
+	return rv;
+}
+
+/* Call put_item; appends Attributes (ALL_OLD) and ConsumedCapacity */
+static void
+CallPut(const char *table, HroeItem *item, const char *rv, const char *rcc, StringInfo out)
+{
+	Datum		v[4];
+	char		nulls[4] = "    ";
+	HeapTuple	row;
+	bool		isnull;
+	Datum		d;
+
+	v[0] = TextD(table);
+	v[1] = PointerGetDatum(item);
+	v[2] = TextD(rv);
+	v[3] = TextD(rcc);
+	row = RunStmt(STMT_PUT, v, nulls);
+	if (out == NULL)
+		return;
+	d = Col(row, 1, &isnull);
+	if (!isnull)
+		AppendItem(out, "Attributes", DatumGetHroeItemP(d));
+	d = Col(row, 2, &isnull);
+	if (!isnull)
+		AppendJsonb(out, "ConsumedCapacity", DatumGetJsonbP(d));
+}
+
+/* Call delete_item; appends Attributes (ALL_OLD) and ConsumedCapacity */
+static void
+CallDelete(const char *table, Jsonb *key, const char *rv, const char *rcc, StringInfo out)
+{
+	Datum		v[4];
+	char		nulls[4] = "    ";
+	HeapTuple	row;
+	bool		isnull;
+	Datum		d;
+
+	v[0] = TextD(table);
+	v[1] = JsonbPGetDatum(key);
+	v[2] = TextD(rv);
+	v[3] = TextD(rcc);
+	row = RunStmt(STMT_DELETE, v, nulls);
+	if (out == NULL)
+		return;
+	d = Col(row, 1, &isnull);
+	if (!isnull)
+		AppendItem(out, "Attributes", DatumGetHroeItemP(d));
+	d = Col(row, 2, &isnull);
+	if (!isnull)
+		AppendJsonb(out, "ConsumedCapacity", DatumGetJsonbP(d));
+}
+
+/* PutItem */
+static void
+ApiPutItem(JsonbContainer *req, StringInfo out)
+{
+	char	   *table;
+	ApiExprs	e;
+	Jsonb	   *j;
+	HroeItem   *item;
+	HroeTableMeta *t;
+	const char *rv;
+
+	ParseExprs(req, &e, true, false, false, false, false);
+	rv = WriteReturnValues(req);
+	t = RequestTable(req, &table);
+	j = MemberJsonb(req, "Item");
+	if (j == NULL)
+		Missing("item");
+	item = ItemFromJsonb(j);
+	if (e.condition)
+	{
+		Datum		keys[2];
+
+		hroe_check_item_key(t, item, keys);
+		hroe_condition_check(e.condition, LockItem(t, keys, KeyIdentity(t, item), true));
+	}
+	CallPut(table, item, rv, ReturnCC(req), out);
+}
+
+/* The request key as an item (validated against the schema first) */
+static HroeItem *
+RequestKey(HroeTableMeta *t, Jsonb *key, Datum *keys)
+{
+	HroeAttrValue *vals[2];
+
+	hroe_check_request_key(t, key, keys, vals);
+	return ItemFromJsonb(key);
+}
+
+/* DeleteItem */
+static void
+ApiDeleteItem(JsonbContainer *req, StringInfo out)
+{
+	char	   *table;
+	ApiExprs	e;
+	Jsonb	   *key;
+	HroeTableMeta *t;
+	const char *rv;
+
+	ParseExprs(req, &e, true, false, false, false, false);
+	rv = WriteReturnValues(req);
+	t = RequestTable(req, &table);
+	key = MemberJsonb(req, "Key");
+	if (key == NULL)
+		Missing("key");
+	if (e.condition)
+	{
+		Datum		keys[2];
+		HroeItem   *k = RequestKey(t, key, keys);
+
+		hroe_condition_check(e.condition, LockItem(t, keys, KeyIdentity(t, k), true));
+	}
+	CallDelete(table, key, rv, ReturnCC(req), out);
+}
+
+/*
+ * The new item of an UpdateItem: the update applied to the old item, or to
+ * the key alone when there is none (UpdateItem upserts).
+ */
+static HroeItem *
+ApplyUpdate(HroeTableMeta *t, HroeUpdateExpr *upd, HroeItem *old, HroeItem *keyitem)
+{
+	hroe_update_check_keys(upd, t->schema.names, t->schema.nhash + t->schema.nrange);
+	return hroe_update_apply(upd, old ? old : keyitem);
+}
+
+/* UpdateItem */
+static void
+ApiUpdateItem(JsonbContainer *req, StringInfo out)
+{
+	char	   *table;
+	ApiExprs	e;
+	Jsonb	   *key;
+	HroeTableMeta *t;
+	const char *rv;
+	Datum		keys[2];
+	HroeItem   *k,
+			   *old,
+			   *new;
+	char	   *rcc;
+	StringInfoData put;
+
+	ParseExprs(req, &e, true, true, false, false, false);
+	rv = UpdateReturnValues(req);
+	t = RequestTable(req, &table);
+	key = MemberJsonb(req, "Key");
+	if (key == NULL)
+		Missing("key");
+	k = RequestKey(t, key, keys);
+	if (e.update)
+		hroe_update_check_keys(e.update, t->schema.names, t->schema.nhash + t->schema.nrange);
+	old = LockItem(t, keys, KeyIdentity(t, k), true);
+	if (e.condition)
+		hroe_condition_check(e.condition, old);
+	new = e.update ? ApplyUpdate(t, e.update, old, k) : (old ? old : k);
+	rcc = ReturnCC(req);
+	initStringInfo(&put);
+	CallPut(table, new, "NONE", rcc, &put);
+	if (strcmp(rv, "ALL_OLD") == 0 && old)
+		AppendItem(out, "Attributes", old);
+	else if (strcmp(rv, "ALL_NEW") == 0)
+		AppendItem(out, "Attributes", new);
+	else if (strncmp(rv, "UPDATED_", 8) == 0 && e.update)
+	{
+		HroeItem   *src = strcmp(rv, "UPDATED_OLD") == 0 ? old : new;
+
+		if (src)
+		{
+			HroeItem   *p = hroe_project(hroe_update_paths(e.update), src);
+
+			if (ItemCount(p) > 0)
+				AppendItem(out, "Attributes", p);
+		}
+	}
+	appendStringInfoString(out, put.data);
+}
+
+/* Query and Scan */
+static void
+ApiRead(JsonbContainer *req, StringInfo out, bool query)
+{
+	char	   *table;
+	char	   *index;
+	ApiExprs	e;
+	HroeTableMeta *t;
+	Datum		v[11];
+	char		nulls[12] = "           ";
+	HeapTuple	row;
+	bool		isnull;
+	bool		has_limit;
+	int32		limit;
+	char	   *select;
+	bool		count_only;
+	Datum		d;
+	Jsonb	   *esk;
+
+	ParseExprs(req, &e, false, false, true, true, query);
+	t = RequestTable(req, &table);
+	index = MemberText(req, "IndexName", "IndexName");
+	limit = MemberInt(req, "Limit", &has_limit);
+	if (has_limit && limit < 1)
+		Invalid(psprintf("1 validation error detected: Value '%d' at 'limit' failed to satisfy constraint: Member must have value greater than or equal to 1",
+						 limit));
+	select = MemberText(req, "Select", "Select");
+	if (select && strcmp(select, "SPECIFIC_ATTRIBUTES") == 0)
+	{
+		if (e.projection == NIL)
+			Invalid("1 validation error detected: Value 'SPECIFIC_ATTRIBUTES' at 'select' failed to satisfy constraint: Must specify the AttributesToGet or ProjectionExpression when choosing to get SPECIFIC_ATTRIBUTES");
+		select = NULL;
+	}
+	else if (select && e.projection != NIL)
+		Invalid(psprintf("Cannot specify the ProjectionExpression when choosing to get %s", select));
+	count_only = select && strcmp(select, "COUNT") == 0;
+	if (query && e.kce == NULL)
+		Invalid("Either the KeyConditions or KeyConditionExpression parameter must be specified in the request.");
+	if (query && e.filter)
+	{
+		HroeIndexMeta *ix = index ? hroe_index_lookup(t, index) : NULL;
+		const HroeKeySchema *ks = ix ? &ix->schema : &t->schema;
+
+		for (int i = 0; i < ks->nhash + ks->nrange; i++)
+			if (UsesAttribute(e.filter, ks->names[i]))
+				Invalid(psprintf("Filter Expression can only contain non-primary key attributes: Primary key attribute: %s",
+								 ks->names[i]));
+	}
+	esk = MemberJsonb(req, "ExclusiveStartKey");
+	if (query)
+	{
+		HroeExprContext *kc = hroe_expr_context_create(e.names, e.values);
+		Jsonb	   *names;
+		Jsonb	   *values;
+
+		(void) hroe_expr_parse(kc, "KeyConditionExpression", e.kce);
+		names = UsedSubset(e.names, kc->name_keys, kc->name_used, kc->nnames);
+		values = UsedSubset(e.values, kc->value_keys, kc->value_used, kc->nvalues);
+		v[0] = TextD(table);
+		v[1] = TextD(e.kce);
+		v[2] = values ? JsonbPGetDatum(values) : (nulls[2] = 'n', (Datum) 0);
+		v[3] = names ? JsonbPGetDatum(names) : (nulls[3] = 'n', (Datum) 0);
+		v[4] = index ? TextD(index) : (nulls[4] = 'n', (Datum) 0);
+		v[5] = BoolGetDatum(MemberBool(req, "ScanIndexForward", true));
+		v[6] = BoolGetDatum(MemberBool(req, "ConsistentRead", false));
+		v[7] = has_limit ? Int32GetDatum(limit) : (nulls[7] = 'n', (Datum) 0);
+		v[8] = esk ? JsonbPGetDatum(esk) : (nulls[8] = 'n', (Datum) 0);
+		/* a filtered count needs the items */
+		v[9] = select && !(count_only && e.filter) ? TextD(select) : (nulls[9] = 'n', (Datum) 0);
+		v[10] = TextD(ReturnCC(req));
+		row = RunStmt(STMT_QUERY, v, nulls);
+	}
+	else
+	{
+		bool		has_seg,
+					has_total;
+		int32		seg = MemberInt(req, "Segment", &has_seg);
+		int32		total = MemberInt(req, "TotalSegments", &has_total);
+
+		v[0] = TextD(table);
+		v[1] = index ? TextD(index) : (nulls[1] = 'n', (Datum) 0);
+		v[2] = BoolGetDatum(MemberBool(req, "ConsistentRead", false));
+		v[3] = has_limit ? Int32GetDatum(limit) : (nulls[3] = 'n', (Datum) 0);
+		v[4] = esk ? JsonbPGetDatum(esk) : (nulls[4] = 'n', (Datum) 0);
+		v[5] = select && !(count_only && e.filter) ? TextD(select) : (nulls[5] = 'n', (Datum) 0);
+		v[6] = TextD(ReturnCC(req));
+		v[7] = has_seg ? Int32GetDatum(seg) : (nulls[7] = 'n', (Datum) 0);
+		v[8] = has_total ? Int32GetDatum(total) : (nulls[8] = 'n', (Datum) 0);
+		nulls[9] = '\0';
+		row = RunStmt(STMT_SCAN, v, nulls);
+	}
+
+	/* Items, filtered and projected; Count after the filter */
+	{
+		int			count = DatumGetInt32(Col(row, 2, &isnull));
+		int			scanned = DatumGetInt32(Col(row, 3, &isnull));
+		StringInfoData items;
+
+		initStringInfo(&items);
+		d = Col(row, 1, &isnull);
+		if (!isnull)
+		{
+			ArrayType  *arr = DatumGetArrayTypeP(d);
+			Datum	   *elems;
+			bool	   *enulls;
+			int			n;
+			int16		typlen;
+			bool		typbyval;
+			char		typalign;
+
+			get_typlenbyvalalign(ARR_ELEMTYPE(arr), &typlen, &typbyval, &typalign);
+			deconstruct_array(arr, ARR_ELEMTYPE(arr), typlen, typbyval, typalign,
+							  &elems, &enulls, &n);
+			count = 0;
+			for (int i = 0; i < n; i++)
+			{
+				HroeItem   *item = DatumGetHroeItemP(elems[i]);
+
+				if (e.filter && !hroe_expr_eval(e.filter, item))
+					continue;
+				count++;
+				if (count_only)
+					continue;
+				if (e.projection)
+					item = hroe_project(e.projection, item);
+				appendStringInfoChar(&items, count > 1 ? ',' : '[');
+				hroe_item_write(&items, item);
+			}
+		}
+		if (!count_only)
+			appendStringInfo(out, ",\"Items\":%s", count > 0 ? items.data : "[");
+		if (!count_only)
+			appendStringInfoChar(out, ']');
+		appendStringInfo(out, ",\"Count\":%d,\"ScannedCount\":%d", count, scanned);
+	}
+	d = Col(row, 4, &isnull);
+	if (!isnull)
+		AppendJsonb(out, "LastEvaluatedKey", DatumGetJsonbP(d));
+	d = Col(row, 5, &isnull);
+	if (!isnull)
+		AppendJsonb(out, "ConsumedCapacity", DatumGetJsonbP(d));
+}
+
+/* A container as JSON text */
+static char *
+ContainerText(JsonbValue *v)
+{
+	return JsonbToCString(NULL, v->val.binary.data, v->val.binary.len);
+}
+
+/*
+ * BatchGetItem: hroe.batch_get_item reads the keys; the ProjectionExpression
+ * (and ExpressionAttributeNames) of each table is applied here.
+ */
+static void
+ApiBatchGet(JsonbContainer *req, StringInfo out)
+{
+	Jsonb	   *items = MemberJsonb(req, "RequestItems");
+	JsonbParseState *st = NULL;
+	JsonbIterator *it;
+	JsonbIteratorToken tok;
+	JsonbValue	k,
+				v;
+	List	   *ptables = NIL;
+	List	   *ppaths = NIL;
+	Datum		args[2];
+	bool		isnull;
+	HeapTuple	row;
+	Jsonb	   *res;
+	bool		first = true;
+
+	if (items == NULL)
+		Missing("requestItems");
+	if (!JB_ROOT_IS_OBJECT(items))
+		hroe_ddb_error(ERRCODE_HROE_VALIDATION, "SerializationException",
+					   "Unexpected value type in payload: RequestItems");
+	/* RequestItems without the projections */
+	pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);
+	it = JsonbIteratorInit(&items->root);
+	while ((tok = JsonbIteratorNext(&it, &k, true)) != WJB_DONE)
+	{
+		char	   *proj;
+		JsonbIterator *it2;
+		JsonbValue	k2,
+					v2;
+		JsonbIteratorToken tok2;
+
+		if (tok != WJB_KEY)
+			continue;
+		(void) JsonbIteratorNext(&it, &v, true);
+		pushJsonbValue(&st, WJB_KEY, &k);
+		if (v.type != jbvBinary || !JsonContainerIsObject(v.val.binary.data))
+		{
+			pushJsonbValue(&st, WJB_VALUE, &v);
+			continue;
+		}
+		proj = MemberText(v.val.binary.data, "ProjectionExpression", "ProjectionExpression");
+		if (proj)
+		{
+			HroeExprContext *cxt = hroe_expr_context_create(MemberJsonb(v.val.binary.data, "ExpressionAttributeNames"), NULL);
+
+			ppaths = lappend(ppaths, hroe_projection_parse(cxt, proj));
+			hroe_expr_check_unused(cxt);
+			ptables = lappend(ptables, pnstrdup(k.val.string.val, k.val.string.len));
+		}
+		else if (Member(v.val.binary.data, "ExpressionAttributeNames"))
+			Invalid("ExpressionAttributeNames can only be specified when using expressions");
+		pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);
+		it2 = JsonbIteratorInit(v.val.binary.data);
+		while ((tok2 = JsonbIteratorNext(&it2, &k2, true)) != WJB_DONE)
+		{
+			bool		skip;
+
+			if (tok2 != WJB_KEY)
+				continue;
+			(void) JsonbIteratorNext(&it2, &v2, true);
+			skip = (k2.val.string.len == 20 && memcmp(k2.val.string.val, "ProjectionExpression", 20) == 0) ||
+				(k2.val.string.len == 24 && memcmp(k2.val.string.val, "ExpressionAttributeNames", 24) == 0);
+			if (skip)
+				continue;
+			pushJsonbValue(&st, WJB_KEY, &k2);
+			pushJsonbValue(&st, WJB_VALUE, &v2);
+		}
+		pushJsonbValue(&st, WJB_END_OBJECT, NULL);
+	}
+	args[0] = JsonbPGetDatum(JsonbValueToJsonb(pushJsonbValue(&st, WJB_END_OBJECT, NULL)));
+	args[1] = TextD(ReturnCC(req));
+	row = RunStmt(STMT_BATCH_GET, args, "  ");
+	res = DatumGetJsonbP(Col(row, 1, &isnull));
+
+	/* the response, with each table's items projected */
+	it = JsonbIteratorInit(&res->root);
+	while ((tok = JsonbIteratorNext(&it, &k, true)) != WJB_DONE)
+	{
+		if (tok != WJB_KEY)
+			continue;
+		(void) JsonbIteratorNext(&it, &v, true);
+		appendStringInfoChar(out, ',');
+		hroe_json_string_write(out, k.val.string.val, k.val.string.len);
+		appendStringInfoChar(out, ':');
+		if (k.val.string.len == 9 && memcmp(k.val.string.val, "Responses", 9) == 0 &&
+			v.type == jbvBinary && ptables != NIL)
+		{
+			JsonbIterator *it2 = JsonbIteratorInit(v.val.binary.data);
+			JsonbValue	k2,
+						v2;
+			JsonbIteratorToken tok2;
+
+			appendStringInfoChar(out, '{');
+			first = true;
+			while ((tok2 = JsonbIteratorNext(&it2, &k2, true)) != WJB_DONE)
+			{
+				List	   *paths = NIL;
+				ListCell   *lt,
+						   *lp;
+
+				if (tok2 != WJB_KEY)
+					continue;
+				(void) JsonbIteratorNext(&it2, &v2, true);
+				if (!first)
+					appendStringInfoChar(out, ',');
+				first = false;
+				hroe_json_string_write(out, k2.val.string.val, k2.val.string.len);
+				appendStringInfoChar(out, ':');
+				forboth(lt, ptables, lp, ppaths)
+					if (strlen(lfirst(lt)) == k2.val.string.len &&
+						memcmp(lfirst(lt), k2.val.string.val, k2.val.string.len) == 0)
+						paths = lfirst(lp);
+				if (paths == NIL || v2.type != jbvBinary)
+				{
+					appendStringInfoString(out, v2.type == jbvBinary ? ContainerText(&v2) : "[]");
+					continue;
+				}
+				{
+					JsonbIterator *it3 = JsonbIteratorInit(v2.val.binary.data);
+					JsonbValue	e;
+					bool		firstitem = true;
+
+					appendStringInfoChar(out, '[');
+					while ((tok2 = JsonbIteratorNext(&it3, &e, true)) != WJB_DONE)
+					{
+						char	   *t;
+
+						if (tok2 != WJB_ELEM || e.type != jbvBinary)
+							continue;
+						t = ContainerText(&e);
+						if (!firstitem)
+							appendStringInfoChar(out, ',');
+						firstitem = false;
+						hroe_item_write(out, hroe_project(paths, hroe_item_parse(t, strlen(t))));
+					}
+					appendStringInfoChar(out, ']');
+				}
+			}
+			appendStringInfoChar(out, '}');
+		}
+		else if (v.type == jbvBinary)
+			appendStringInfoString(out, ContainerText(&v));
+		else
+		{
+			Jsonb	   *j = JsonbValueToJsonb(&v);
+
+			appendStringInfoString(out, JsonbText(j));
+		}
+	}
+}
+
+/* BatchWriteItem and BatchGetItem without projections: the operations return DynamoDB's body */
+static void
+ApiBatch(JsonbContainer *req, StringInfo out, bool write)
+{
+	Jsonb	   *items = MemberJsonb(req, "RequestItems");
+	Datum		v[2];
+	bool		isnull;
+	HeapTuple	row;
+	Jsonb	   *res;
+	char	   *s;
+
+	if (items == NULL)
+		Missing("requestItems");
+	v[0] = JsonbPGetDatum(items);
+	v[1] = TextD(ReturnCC(req));
+	row = RunStmt(write ? STMT_BATCH_WRITE : STMT_BATCH_GET, v, "  ");
+	res = DatumGetJsonbP(Col(row, 1, &isnull));
+	s = JsonbText(res);
+	/* splice the members of the object into the response */
+	if (strlen(s) > 2)
+	{
+		appendStringInfoChar(out, ',');
+		appendBinaryStringInfo(out, s + 1, strlen(s) - 2);
+	}
+}
+
+/* DescribeTable's Table, without hroe's PostgreSQL names */
+static char *
+TableDescription(const char *table, const char *status)
+{
+	Datum		v[1];
+	HeapTuple	row;
+	bool		isnull;
+	Jsonb	   *res;
+	Datum		d;
+
+	v[0] = TextD(table);
+	row = RunStmt(STMT_DESCRIBE, v, " ");
+	res = DatumGetJsonbP(Col(row, 1, &isnull));
+	d = DirectFunctionCall2(jsonb_object_field, JsonbPGetDatum(res), CStringGetTextDatum("Table"));
+	d = DirectFunctionCall2(jsonb_delete, d, CStringGetTextDatum("PostgresTable"));
+	if (status)
+	{
+		Datum		path = CStringGetTextDatum("TableStatus");
+
+		d = DirectFunctionCall4(jsonb_set, d,
+								PointerGetDatum(construct_array(&path, 1, TEXTOID, -1, false, TYPALIGN_INT)),
+								DirectFunctionCall1(jsonb_in, CStringGetDatum(psprintf("\"%s\"", status))),
+								BoolGetDatum(true));
+	}
+	/* GSIs: drop PostgresIndex from each */
+	{
+		char	   *s = JsonbText(DatumGetJsonbP(d));
+		StringInfoData buf;
+		const char *p;
+		const char *q;
+
+		/* a textual edit is enough: hroe writes the member as a plain string */
+		initStringInfo(&buf);
+		p = s;
+		while ((q = strstr(p, ", \"PostgresIndex\": \"")) != NULL)
+		{
+			const char *end = q + strlen(", \"PostgresIndex\": \"");
+
+			appendBinaryStringInfo(&buf, p, q - p);
+			while (*end && !(*end == '"' && end[-1] != '\\'))
+				end++;
+			p = *end ? end + 1 : end;
+		}
+		appendStringInfoString(&buf, p);
+		return buf.data;
+	}
+}
+
+/* Attribute type of name in AttributeDefinitions, or NULL */
+static char *
+AttributeType(JsonbContainer **defs, int ndefs, const char *name)
+{
+	for (int i = 0; i < ndefs; i++)
+	{
+		char	   *n = MemberText(defs[i], "AttributeName", "AttributeName");
+
+		if (n && strcmp(n, name) == 0)
+			return MemberText(defs[i], "AttributeType", "AttributeType");
+	}
+	return NULL;
+}
+
+/* KeySchema: HASH names and RANGE names */
+static void
+KeySchema(JsonbContainer *obj, List **hash, List **range)
+{
+	JsonbContainer **ks;
+	int			n = MemberArray(obj, "KeySchema", &ks);
+
+	*hash = *range = NIL;
+	if (n == 0)
+		Missing("keySchema");
+	for (int i = 0; i < n; i++)
+	{
+		char	   *name = MemberText(ks[i], "AttributeName", "AttributeName");
+		char	   *type = MemberText(ks[i], "KeyType", "KeyType");
+
+		if (name == NULL)
+			Missing(psprintf("keySchema.%d.member.attributeName", i + 1));
+		if (type == NULL)
+			Missing(psprintf("keySchema.%d.member.keyType", i + 1));
+		if (strcmp(type, "HASH") == 0)
+		{
+			if (*range != NIL)
+				Invalid("Invalid KeySchema: The second KeySchemaElement is not a RANGE key type");
+			*hash = lappend(*hash, name);
+		}
+		else if (strcmp(type, "RANGE") == 0)
+		{
+			if (*hash == NIL)
+				Invalid("Invalid KeySchema: The first KeySchemaElement is not a HASH key type");
+			*range = lappend(*range, name);
+		}
+		else
+			Invalid(psprintf("1 validation error detected: Value '%s' at 'keySchema.%d.member.keyType' failed to satisfy constraint: Member must satisfy enum value set: [HASH, RANGE]",
+							 type, i + 1));
+	}
+}
+
+/* A text[] of names */
+static Datum
+NameArray(List *names)
+{
+	Datum	   *d = palloc(sizeof(Datum) * (list_length(names) + 1));
+	int			i = 0;
+	ListCell   *lc;
+
+	foreach(lc, names)
+		d[i++] = CStringGetTextDatum(lfirst(lc));
+	return PointerGetDatum(construct_array(d, i, TEXTOID, -1, false, TYPALIGN_INT));
+}
+
+/* CreateTable */
+static void
+ApiCreateTable(JsonbContainer *req, StringInfo out)
+{
+	char	   *table = MemberText(req, "TableName", "TableName");
+	JsonbContainer **defs;
+	int			ndefs = MemberArray(req, "AttributeDefinitions", &defs);
+	JsonbContainer **gsis;
+	int			ngsis = MemberArray(req, "GlobalSecondaryIndexes", &gsis);
+	List	   *hash,
+			   *range;
+	Datum		v[7];
+	char		nulls[7] = "       ";
+	int			nused = 0;
+
+	if (table == NULL)
+		Missing("tableName");
+	if (Member(req, "AttributeDefinitions") == NULL)
+		Missing("attributeDefinitions");
+	KeySchema(req, &hash, &range);
+	if (list_length(hash) != 1 || list_length(range) > 1)
+		Invalid("1 validation error detected: Value at 'keySchema' failed to satisfy constraint: Member must have length less than or equal to 2");
+	if (Member(req, "LocalSecondaryIndexes"))
+		hroe_ddb_error(ERRCODE_FEATURE_NOT_SUPPORTED, "ValidationException",
+					   "LocalSecondaryIndexes are not supported by hroe");
+	v[0] = TextD(table);
+	v[1] = TextD(linitial(hash));
+	v[2] = TextD(AttributeType(defs, ndefs, linitial(hash)));
+	if (DatumGetPointer(v[2]) == NULL)
+		Invalid("One or more parameter values were invalid: Some index key attributes are not defined in AttributeDefinitions.");
+	nused++;
+	if (range)
+	{
+		v[3] = TextD(linitial(range));
+		v[4] = TextD(AttributeType(defs, ndefs, linitial(range)));
+		if (DatumGetPointer(v[4]) == NULL)
+			Invalid("One or more parameter values were invalid: Some index key attributes are not defined in AttributeDefinitions.");
+		nused++;
+	}
+	else
+	{
+		nulls[3] = 'n';
+		v[4] = TextD("S");
+	}
+	(void) RunStmt(STMT_CREATE_TABLE, v, nulls);
+
+	for (int g = 0; g < ngsis; g++)
+	{
+		char	   *iname = MemberText(gsis[g], "IndexName", "IndexName");
+		List	   *ih,
+				   *ir;
+		JsonbParseState *st = NULL;
+		JsonbValue *res;
+		JsonbValue *proj = Member(gsis[g], "Projection");
+		char	   *ptype = NULL;
+		List	   *nonkey = NIL;
+		ListCell   *lc;
+		char		inulls[7] = "       ";
+
+		KeySchema(gsis[g], &ih, &ir);
+		pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);
+		foreach(lc, list_concat_copy(ih, ir))
+		{
+			JsonbValue	k,
+						tv;
+			char	   *ty = AttributeType(defs, ndefs, lfirst(lc));
+
+			if (ty == NULL)
+				continue;
+			k.type = jbvString;
+			k.val.string.val = lfirst(lc);
+			k.val.string.len = strlen(lfirst(lc));
+			tv.type = jbvString;
+			tv.val.string.val = ty;
+			tv.val.string.len = strlen(ty);
+			pushJsonbValue(&st, WJB_KEY, &k);
+			pushJsonbValue(&st, WJB_VALUE, &tv);
+		}
+		res = pushJsonbValue(&st, WJB_END_OBJECT, NULL);
+		if (proj && proj->type == jbvBinary)
+		{
+			JsonbContainer **nk;
+			int			nnk = MemberArray(proj->val.binary.data, "NonKeyAttributes", &nk);
+			JsonbValue *nkv = Member(proj->val.binary.data, "NonKeyAttributes");
+
+			ptype = MemberText(proj->val.binary.data, "ProjectionType", "ProjectionType");
+			(void) nnk;
+			if (nkv && nkv->type == jbvBinary)
+			{
+				JsonbIterator *it = JsonbIteratorInit(nkv->val.binary.data);
+				JsonbValue	e;
+				JsonbIteratorToken tok;
+
+				while ((tok = JsonbIteratorNext(&it, &e, true)) != WJB_DONE)
+					if (tok == WJB_ELEM && e.type == jbvString)
+						nonkey = lappend(nonkey, pnstrdup(e.val.string.val, e.val.string.len));
+			}
+		}
+		if (proj == NULL)
+			Missing(psprintf("globalSecondaryIndexes.%d.member.projection", g + 1));
+		v[0] = TextD(table);
+		v[1] = iname ? TextD(iname) : (inulls[1] = 'n', (Datum) 0);
+		v[2] = NameArray(ih);
+		v[3] = NameArray(ir);
+		v[4] = JsonbPGetDatum(JsonbValueToJsonb(res));
+		v[5] = TextD(ptype ? ptype : "ALL");
+		v[6] = nonkey ? NameArray(nonkey) : (inulls[6] = 'n', (Datum) 0);
+		(void) RunStmt(STMT_CREATE_INDEX, v, inulls);
+	}
+	appendStringInfo(out, ",\"TableDescription\":%s", TableDescription(table, NULL));
+}
+
+/* DescribeTable */
+static void
+ApiDescribeTable(JsonbContainer *req, StringInfo out)
+{
+	char	   *table = MemberText(req, "TableName", "TableName");
+
+	if (table == NULL)
+		Missing("tableName");
+	if (hroe_table_lookup(table, true) == NULL)
+		hroe_ddb_error(ERRCODE_HROE_RESOURCE_NOT_FOUND, "ResourceNotFoundException",
+					   psprintf("Requested resource not found: Table: %s not found", table));
+	appendStringInfo(out, ",\"Table\":%s", TableDescription(table, NULL));
+}
+
+/* DeleteTable */
+static void
+ApiDeleteTable(JsonbContainer *req, StringInfo out)
+{
+	char	   *table = MemberText(req, "TableName", "TableName");
+	char	   *desc;
+	Datum		v[1];
+
+	if (table == NULL)
+		Missing("tableName");
+	if (hroe_table_lookup(table, true) == NULL)
+		hroe_ddb_error(ERRCODE_HROE_RESOURCE_NOT_FOUND, "ResourceNotFoundException",
+					   psprintf("Requested resource not found: Table: %s not found", table));
+	desc = TableDescription(table, "DELETING");
+	v[0] = TextD(table);
+	(void) RunStmt(STMT_DELETE_TABLE, v, " ");
+	appendStringInfo(out, ",\"TableDescription\":%s", desc);
+}
+
+/* ---------- transactions ---------- */
+
+typedef enum ActKind
+{
+	ACT_PUT,
+	ACT_UPDATE,
+	ACT_DELETE,
+	ACT_CHECK,
+	ACT_GET
+} ActKind;
+
+typedef struct Action
+{
+	int			index;
+	ActKind		kind;
+	char	   *table;
+	HroeTableMeta *t;
+	ApiExprs	e;
+	Jsonb	   *key;
+	HroeItem   *item;			/* Put: the item; else the key as an item */
+	Datum		keys[2];
+	char	   *identity;
+	HroeItem   *old;
+} Action;
+
+/* Order actions by item identity (the canonical locking order) */
+static int
+ActionCmp(const void *a, const void *b)
+{
+	return strcmp((*(Action *const *) a)->identity, (*(Action *const *) b)->identity);
+}
+
+/* Parse the TransactItems of a request into actions, checking DynamoDB's limits */
+static Action *
+ParseActions(JsonbContainer *req, bool write, int *nactions)
+{
+	JsonbContainer **elems;
+	int			n = MemberArray(req, "TransactItems", &elems);
+	Action	   *acts;
+	static const char *const wnames[] = {"Put", "Update", "Delete", "ConditionCheck"};
+
+	if (Member(req, "TransactItems") == NULL)
+		Missing("transactItems");
+	if (n < 1)
+		Invalid("1 validation error detected: Value '[]' at 'transactItems' failed to satisfy constraint: Member must have length greater than or equal to 1");
+	if (n > API_MAX_TRANSACT)
+		Invalid("1 validation error detected: Value at 'transactItems' failed to satisfy constraint: Member must have length less than or equal to 100");
+	acts = palloc0(sizeof(Action) * n);
+	for (int i = 0; i < n; i++)
+	{
+		Action	   *a = &acts[i];
+		JsonbContainer *body = NULL;
+		int			found = 0;
+
+		a->index = i;
+		if (write)
+		{
+			for (int k = 0; k < 4; k++)
+			{
+				JsonbValue *v = Member(elems[i], wnames[k]);
+
+				if (v && v->type == jbvBinary)
+				{
+					found++;
+					a->kind = (ActKind) k;
+					body = v->val.binary.data;
+				}
+			}
+		}
+		else
+		{
+			JsonbValue *v = Member(elems[i], "Get");
+
+			if (v && v->type == jbvBinary)
+			{
+				found = 1;
+				a->kind = ACT_GET;
+				body = v->val.binary.data;
+			}
+		}
+		if (found != 1)
+			Invalid("TransactItems can only contain one of Check, Put, Update or Delete");
+		a->t = RequestTable(body, &a->table);
+		ParseExprs(body, &a->e, a->kind != ACT_GET, a->kind == ACT_UPDATE, false,
+				   a->kind == ACT_GET, false);
+		if (a->kind == ACT_CHECK && a->e.condition == NULL)
+			Missing(psprintf("transactItems.%d.member.conditionCheck.conditionExpression", i + 1));
+		if (a->kind == ACT_UPDATE && a->e.update == NULL)
+			Missing(psprintf("transactItems.%d.member.update.updateExpression", i + 1));
+		if (a->kind == ACT_PUT)
+		{
+			Jsonb	   *j = MemberJsonb(body, "Item");
+
+			if (j == NULL)
+				Missing(psprintf("transactItems.%d.member.put.item", i + 1));
+			a->item = ItemFromJsonb(j);
+			hroe_check_item_key(a->t, a->item, a->keys);
+		}
+		else
+		{
+			a->key = MemberJsonb(body, "Key");
+			if (a->key == NULL)
+				Missing(psprintf("transactItems.%d.member.key", i + 1));
+			a->item = RequestKey(a->t, a->key, a->keys);
+		}
+		if (a->kind == ACT_UPDATE)
+			hroe_update_check_keys(a->e.update, a->t->schema.names,
+								   a->t->schema.nhash + a->t->schema.nrange);
+		a->identity = KeyIdentity(a->t, a->item);
+	}
+	*nactions = n;
+	return acts;
+}
+
+/* Sorted pointers to the actions; E: two actions on one item */
+static Action **
+LockOrder(Action *acts, int n, bool write)
+{
+	Action	  **order = palloc(sizeof(Action *) * n);
+
+	for (int i = 0; i < n; i++)
+		order[i] = &acts[i];
+	qsort(order, n, sizeof(Action *), ActionCmp);
+	for (int i = 1; i < n; i++)
+		if (strcmp(order[i - 1]->identity, order[i]->identity) == 0)
+			Invalid(write ? "Transaction request cannot include multiple operations on one item"
+					: "Transaction request cannot include multiple operations on one item");
+	return order;
+}
+
+/* TransactWriteItems: all or nothing */
+static void
+ApiTransactWrite(JsonbContainer *req, StringInfo out)
+{
+	int			n;
+	Action	   *acts = ParseActions(req, true, &n);
+	Action	  **order = LockOrder(acts, n, true);
+	bool		failed = false;
+	StringInfoData reasons;
+	StringInfoData codes;
+
+	(void) ReturnCC(req);
+	for (int i = 0; i < n; i++)
+		order[i]->old = LockItem(order[i]->t, order[i]->keys, order[i]->identity, true);
+	initStringInfo(&reasons);
+	initStringInfo(&codes);
+	for (int i = 0; i < n; i++)
+	{
+		Action	   *a = &acts[i];
+		bool		ok = a->e.condition == NULL || hroe_expr_eval(a->e.condition, a->old);
+
+		appendStringInfoString(&reasons, i ? "," : "[");
+		appendStringInfoString(&codes, i ? ", " : "");
+		if (ok)
+		{
+			appendStringInfoString(&reasons, "{\"Code\":\"None\"}");
+			appendStringInfoString(&codes, "None");
+		}
+		else
+		{
+			appendStringInfoString(&reasons,
+								   "{\"Code\":\"ConditionalCheckFailed\",\"Message\":\"The conditional request failed\"}");
+			appendStringInfoString(&codes, "ConditionalCheckFailed");
+			failed = true;
+		}
+	}
+	appendStringInfoChar(&reasons, ']');
+	if (failed)
+	{
+		CurrentCall->reasons = MemoryContextStrdup(CurrentCall->outer, reasons.data);
+		ereport(ERROR,
+				(errcode(ERRCODE_HROE_TRANSACTION_CANCELED),
+				 errmsg("Transaction cancelled, please refer cancellation reasons for specific reasons [%s]",
+						codes.data),
+				 errdetail("DynamoDB TransactionCanceledException.")));
+	}
+	for (int i = 0; i < n; i++)
+	{
+		Action	   *a = &acts[i];
+
+		switch (a->kind)
+		{
+			case ACT_PUT:
+				CallPut(a->table, a->item, "NONE", "NONE", NULL);
+				break;
+			case ACT_UPDATE:
+				CallPut(a->table, ApplyUpdate(a->t, a->e.update, a->old, a->item),
+						"NONE", "NONE", NULL);
+				break;
+			case ACT_DELETE:
+				CallDelete(a->table, a->key, "NONE", "NONE", NULL);
+				break;
+			case ACT_CHECK:
+			case ACT_GET:
+				break;
+		}
+	}
+}
+
+/* TransactGetItems: every item read under a share lock, in one snapshot */
+static void
+ApiTransactGet(JsonbContainer *req, StringInfo out)
+{
+	int			n;
+	Action	   *acts = ParseActions(req, false, &n);
+	Action	  **order = LockOrder(acts, n, false);
+
+	(void) ReturnCC(req);
+	for (int i = 0; i < n; i++)
+		order[i]->old = LockItem(order[i]->t, order[i]->keys, order[i]->identity, false);
+	appendStringInfoString(out, ",\"Responses\":[");
+	for (int i = 0; i < n; i++)
+	{
+		Action	   *a = &acts[i];
+
+		appendStringInfoString(out, i ? ",{" : "{");
+		if (a->old)
+		{
+			HroeItem   *item = a->e.projection ? hroe_project(a->e.projection, a->old) : a->old;
+
+			appendStringInfoString(out, "\"Item\":");
+			hroe_item_write(out, item);
+		}
+		appendStringInfoChar(out, '}');
+	}
+	appendStringInfoChar(out, ']');
+}
+
+/* ---------- dispatch and errors ---------- */
+
+typedef void (*ApiHandler) (JsonbContainer *req, StringInfo out);
+
+/* Run one operation; the response members are appended after "{" */
+static void
+Dispatch(const char *op, JsonbContainer *req, StringInfo out)
+{
+	if (strcmp(op, "GetItem") == 0)
+		ApiGetItem(req, out);
+	else if (strcmp(op, "PutItem") == 0)
+		ApiPutItem(req, out);
+	else if (strcmp(op, "DeleteItem") == 0)
+		ApiDeleteItem(req, out);
+	else if (strcmp(op, "UpdateItem") == 0)
+		ApiUpdateItem(req, out);
+	else if (strcmp(op, "Query") == 0)
+		ApiRead(req, out, true);
+	else if (strcmp(op, "Scan") == 0)
+		ApiRead(req, out, false);
+	else if (strcmp(op, "BatchGetItem") == 0)
+		ApiBatchGet(req, out);
+	else if (strcmp(op, "BatchWriteItem") == 0)
+		ApiBatch(req, out, true);
+	else if (strcmp(op, "TransactWriteItems") == 0)
+		ApiTransactWrite(req, out);
+	else if (strcmp(op, "TransactGetItems") == 0)
+		ApiTransactGet(req, out);
+	else if (strcmp(op, "CreateTable") == 0)
+		ApiCreateTable(req, out);
+	else if (strcmp(op, "DescribeTable") == 0)
+		ApiDescribeTable(req, out);
+	else if (strcmp(op, "DeleteTable") == 0)
+		ApiDeleteTable(req, out);
+	else
+		elog(ERROR, "unreachable");
+}
+
+/* DynamoDB's __type of an error, or NULL to re-raise it */
+static const char *
+ErrorType(ErrorData *edata)
+{
+	int			code = edata->sqlerrcode;
+
+	if (code == ERRCODE_HROE_VALIDATION)
+	{
+		/* hroe_ddb_error names the exception in the detail */
+		if (edata->detail && strcmp(edata->detail, "DynamoDB SerializationException.") == 0)
+			return "com.amazon.coral.service#SerializationException";
+		return "com.amazon.coral.validate#ValidationException";
+	}
+	if (code == ERRCODE_HROE_RESOURCE_NOT_FOUND)
+		return "com.amazonaws.dynamodb.v20120810#ResourceNotFoundException";
+	if (code == ERRCODE_HROE_CONDITIONAL_CHECK_FAILED)
+		return "com.amazonaws.dynamodb.v20120810#ConditionalCheckFailedException";
+	if (code == MAKE_SQLSTATE('H', 'R', '0', '0', '3'))
+		return "com.amazonaws.dynamodb.v20120810#ResourceInUseException";
+	if (code == MAKE_SQLSTATE('H', 'R', '0', '0', '4'))
+		return "com.amazonaws.dynamodb.v20120810#LimitExceededException";
+	if (code == ERRCODE_HROE_TRANSACTION_CANCELED)
+		return "com.amazonaws.dynamodb.v20120810#TransactionCanceledException";
+	if (code == ERRCODE_T_R_SERIALIZATION_FAILURE || code == ERRCODE_T_R_DEADLOCK_DETECTED)
+		return "com.amazonaws.dynamodb.v20120810#TransactionConflictException";
+	/* invalid values in the request (the item module's DynamoDB texts) */
+	if (ERRCODE_TO_CATEGORY(code) == ERRCODE_DATA_EXCEPTION ||
+		code == ERRCODE_PROGRAM_LIMIT_EXCEEDED || code == ERRCODE_FEATURE_NOT_SUPPORTED)
+		return "com.amazon.coral.validate#ValidationException";
+	return NULL;
+}
+
+/*
+ * hroe.dynamodb(operation, request): the response body DynamoDB returns for
+ * the request body of one API call; a failed request returns DynamoDB's
+ * error body and leaves nothing written.
+ */
+Datum
+hroe_dynamodb(PG_FUNCTION_ARGS)
+{
+	char	   *op = text_to_cstring(PG_GETARG_TEXT_PP(0));
+	Jsonb	   *req = PG_GETARG_JSONB_P(1);
+	MemoryContext outer = CurrentMemoryContext;
+	ResourceOwner owner = CurrentResourceOwner;
+	StringInfoData out;
+	ApiCall		call;
+	ApiCall    *saved = CurrentCall;
+	static const char *const ops[] = {"GetItem", "PutItem", "DeleteItem", "UpdateItem",
+		"Query", "Scan", "BatchGetItem", "BatchWriteItem", "TransactWriteItems",
+	"TransactGetItems", "CreateTable", "DescribeTable", "DeleteTable"};
+	bool		known = false;
+
+	for (int i = 0; i < lengthof(ops); i++)
+		known |= strcmp(op, ops[i]) == 0;
+	if (!known)
+		PG_RETURN_DATUM(DirectFunctionCall1(jsonb_in,
+											CStringGetDatum("{\"__type\": \"com.amazon.coral.service#UnknownOperationException\"}")));
+	if (!JB_ROOT_IS_OBJECT(req) || JB_ROOT_IS_SCALAR(req))
+		PG_RETURN_DATUM(DirectFunctionCall1(jsonb_in,
+											CStringGetDatum("{\"__type\": \"com.amazon.coral.service#SerializationException\", \"message\": \"Start of structure or map found where not expected\"}")));
+
+	initStringInfo(&out);
+	appendStringInfoChar(&out, '{');
+	call.outer = outer;
+	call.reasons = NULL;
+	CurrentCall = &call;
+
+	BeginInternalSubTransaction(NULL);
+	MemoryContextSwitchTo(outer);
+	PG_TRY();
+	{
+		StringInfoData body;
+		MemoryContext work;
+
+		if (SPI_connect() != SPI_OK_CONNECT)
+			elog(ERROR, "SPI_connect failed");
+		work = MemoryContextSwitchTo(outer);
+		initStringInfo(&body);
+		MemoryContextSwitchTo(work);
+		Dispatch(op, &req->root, &body);
+		/* the members were written with a leading comma */
+		MemoryContextSwitchTo(outer);
+		appendStringInfoString(&out, body.len > 0 ? body.data + 1 : "");
+		SPI_finish();
+		ReleaseCurrentSubTransaction();
+		MemoryContextSwitchTo(outer);
+		CurrentResourceOwner = owner;
+	}
+	PG_CATCH();
+	{
+		ErrorData  *edata;
+		const char *type;
+
+		MemoryContextSwitchTo(outer);
+		edata = CopyErrorData();
+		type = ErrorType(edata);
+		if (type == NULL)
+		{
+			CurrentCall = saved;
+			PG_RE_THROW();
+		}
+		FlushErrorState();
+		RollbackAndReleaseCurrentSubTransaction();
+		MemoryContextSwitchTo(outer);
+		CurrentResourceOwner = owner;
+		resetStringInfo(&out);
+		appendStringInfoString(&out, "{\"__type\":");
+		hroe_json_string_write(&out, type, strlen(type));
+		appendStringInfoString(&out, ",\"message\":");
+		hroe_json_string_write(&out, edata->message, strlen(edata->message));
+		if (call.reasons && edata->sqlerrcode == ERRCODE_HROE_TRANSACTION_CANCELED)
+			appendStringInfo(&out, ",\"CancellationReasons\":%s", call.reasons);
+		FreeErrorData(edata);
+	}
+	PG_END_TRY();
+	CurrentCall = saved;
+	appendStringInfoChar(&out, '}');
+	PG_RETURN_DATUM(DirectFunctionCall1(jsonb_in, CStringGetDatum(out.data)));
+}

@@ -1,0 +1,349 @@
+#!/usr/bin/env node
+// Generates corpus.jsonl deterministically: node gen.js > corpus.jsonl
+// One JSON object a line: {"op", "req", "note"?, "deviation"?, "capacity"?,
+// "spec"?, "expect"?}.  "spec" entries are not sent to dynalite (it has no
+// transactions); "expect" is the response DynamoDB's documentation specifies.
+'use strict'
+const out = []
+const add = (op, req, extra) => out.push(Object.assign({ op, req }, extra || {}))
+const S = s => ({ S: String(s) })
+const N = n => ({ N: String(n) })
+
+// ---------- tables ----------
+const pay = { BillingMode: 'PAY_PER_REQUEST' }
+add('CreateTable', Object.assign({
+  TableName: 'conf_simple',
+  KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
+  AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }]
+}, pay), { note: 'hash key' })
+add('CreateTable', Object.assign({
+  TableName: 'conf_comp',
+  KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }, { AttributeName: 'sk', KeyType: 'RANGE' }],
+  AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }, { AttributeName: 'sk', AttributeType: 'N' }]
+}, pay), { note: 'hash + range N' })
+add('CreateTable', Object.assign({
+  TableName: 'conf_gsi',
+  KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }, { AttributeName: 'sk', KeyType: 'RANGE' }],
+  AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }, { AttributeName: 'sk', AttributeType: 'S' },
+    { AttributeName: 'status', AttributeType: 'S' }, { AttributeName: 'created', AttributeType: 'S' }],
+  GlobalSecondaryIndexes: [{
+    IndexName: 'byStatus',
+    KeySchema: [{ AttributeName: 'status', KeyType: 'HASH' }, { AttributeName: 'created', KeyType: 'RANGE' }],
+    Projection: { ProjectionType: 'ALL' }
+  }]
+}, pay), { note: 'with a GSI' })
+add('CreateTable', Object.assign({
+  TableName: 'conf_bin',
+  KeySchema: [{ AttributeName: 'id', KeyType: 'HASH' }],
+  AttributeDefinitions: [{ AttributeName: 'id', AttributeType: 'B' }]
+}, pay), { note: 'binary key' })
+add('CreateTable', Object.assign({
+  TableName: 'conf_simple',
+  KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
+  AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }]
+}, pay), { note: 'already exists', deviation: 'message', message: 'Table already exists: conf_simple' })
+for (const t of ['conf_simple', 'conf_comp', 'conf_gsi', 'conf_bin']) add('DescribeTable', { TableName: t })
+add('DescribeTable', { TableName: 'conf_nope' }, { note: 'missing table' })
+
+// ---------- data ----------
+const users = ['alice', 'bob', 'carol', 'dave', 'erin']
+const compItems = []
+for (let i = 0; i < 40; i++) {
+  const item = {
+    pk: S('user#' + users[i % 5]),
+    sk: N(i * 7 - 50),
+    name: S('n' + String(i).padStart(2, '0')),
+    age: N(20 + (i * 13) % 50),
+    active: { BOOL: i % 3 === 0 }
+  }
+  if (i % 2 === 0) item.tags = { SS: ['t' + (i % 4), 'all'] }
+  if (i % 5 === 1) item.scores = { NS: [String(i), String(i * 2 + 1)] }
+  if (i % 4 === 0) item.address = { M: { city: S(['Oslo', 'Lima', 'Pune'][i % 3]), zip: N(1000 + i) } }
+  if (i % 6 === 0) item.list = { L: [S('a'), N(i), { BOOL: true }, { NULL: true }] }
+  if (i % 7 === 3) item.nothing = { NULL: true }
+  compItems.push(item)
+  add('PutItem', { TableName: 'conf_comp', Item: item }, { note: 'load' })
+}
+const simpleItems = []
+for (let i = 0; i < 20; i++) {
+  const item = { pk: S('k' + i), v: N(i), s: S('value ' + i), blob: { B: Buffer.from('b' + i).toString('base64') } }
+  simpleItems.push(item)
+  add('PutItem', { TableName: 'conf_simple', Item: item, ReturnConsumedCapacity: 'TOTAL' }, { note: 'load, capacity' })
+}
+const statuses = ['OPEN', 'SHIPPED', 'CLOSED']
+for (let i = 0; i < 24; i++) {
+  const item = { pk: S('cust#' + (i % 4)), sk: S('order#' + String(i).padStart(3, '0')), total: N((i * 37) % 100 + 0.5) }
+  if (i % 5 !== 4) { item.status = S(statuses[i % 3]); item.created = S('2025-0' + (1 + i % 9) + '-1' + (i % 10)) }
+  add('PutItem', { TableName: 'conf_gsi', Item: item }, { note: i % 5 === 4 ? 'load, not in the sparse GSI' : 'load' })
+}
+for (let i = 0; i < 4; i++) add('PutItem', { TableName: 'conf_bin', Item: { id: { B: Buffer.from([i, 255 - i]).toString('base64') }, n: N(i) } }, { note: 'binary key' })
+
+// ---------- PutItem variants ----------
+add('PutItem', { TableName: 'conf_simple', Item: simpleItems[0], ReturnValues: 'ALL_OLD' }, { note: 'ALL_OLD' })
+add('PutItem', { TableName: 'conf_simple', Item: { pk: S('num'), a: N('1e2'), b: N('100.000'), c: N('-0'), d: N('0.00100') } }, { note: 'number normalisation' })
+add('GetItem', { TableName: 'conf_simple', Key: { pk: S('num') } }, { note: 'normalised numbers' })
+add('PutItem', { TableName: 'conf_simple', Item: { pk: S('cond1'), v: N(1) }, ConditionExpression: 'attribute_not_exists(pk)' }, { note: 'condition true' })
+add('PutItem', { TableName: 'conf_simple', Item: { pk: S('cond1'), v: N(2) }, ConditionExpression: 'attribute_not_exists(pk)' }, { note: 'E22 condition false' })
+add('PutItem', { TableName: 'conf_simple', Item: { pk: S('cond1'), v: N(3) }, ConditionExpression: 'v = :one', ExpressionAttributeValues: { ':one': N(1) } }, { note: 'condition on old value' })
+add('GetItem', { TableName: 'conf_simple', Key: { pk: S('cond1') } }, { note: 'after conditional puts' })
+add('PutItem', { TableName: 'conf_simple', Item: { pk: S('cond1'), v: N(4) }, ConditionExpression: '#v < :x', ExpressionAttributeNames: { '#v': 'v' }, ExpressionAttributeValues: { ':x': N(3) } }, { note: 'E22 with names' })
+add('PutItem', { TableName: 'conf_simple', Item: { pk: S('u'), s: S('é'.repeat(1000)) }, ReturnConsumedCapacity: 'TOTAL' }, { note: 'UTF-8 size 2004 B, UTF-16 1004', deviation: 'utf16-size', capacity: 2 })
+add('GetItem', { TableName: 'conf_simple', Key: { pk: S('u') }, ProjectionExpression: 'pk' }, { note: 'projection' })
+// errors
+add('PutItem', { TableName: 'conf_comp', Item: { pk: S('x') } }, { note: 'E1 missing key' })
+add('PutItem', { TableName: 'conf_comp', Item: { pk: S('x'), sk: S('1') } }, { note: 'E2 key type' })
+add('PutItem', { TableName: 'conf_simple', Item: { pk: S('') } }, { note: 'E4 empty key' })
+add('PutItem', { TableName: 'conf_simple', Item: { pk: S('x'.repeat(2049)) } }, { note: 'E5 hash key size' })
+add('PutItem', { TableName: 'conf_simple', Item: { pk: S('x'), n: N('abc') } }, { note: 'E9 number' })
+add('PutItem', { TableName: 'conf_simple', Item: { pk: S('x'), n: N('1' + '2'.repeat(38)) } }, { note: 'E9 digits' })
+add('PutItem', { TableName: 'conf_simple', Item: { pk: S('x'), n: N('1e126') } }, { note: 'E9 overflow' })
+add('PutItem', { TableName: 'conf_simple', Item: { pk: S('x'), n: N('1e-131') } }, { note: 'E9 underflow' })
+add('PutItem', { TableName: 'conf_simple', Item: { pk: S('x'), big: S('x'.repeat(409600)) } }, { note: 'E10 item size' })
+add('PutItem', { TableName: 'conf_gsi', Item: { pk: S('x'), sk: S('y'), status: N(1), created: S('z') } }, { note: 'E11 index key type' })
+add('PutItem', { TableName: 'conf_simple', Item: { pk: S('x') }, ReturnValues: 'ALL_NEW' }, { note: 'E17' })
+add('PutItem', { TableName: 'conf_simple', Item: { pk: S('x'), s: { SS: [] } } }, { note: 'E30 empty set' })
+add('PutItem', { TableName: 'conf_simple', Item: { pk: S('x'), s: { SS: ['a', 'a'] } } }, { note: 'E30 duplicates' })
+add('PutItem', { TableName: 'conf_simple', Item: { pk: S('x'), s: { NULL: false } } }, { note: 'E30 NULL false' })
+add('PutItem', { TableName: 'conf_nope', Item: { pk: S('x') } }, { note: 'E28 no table' })
+add('PutItem', { TableName: 'conf_simple', Item: { pk: S('x') }, ConditionExpression: 'a = :zz' }, { note: 'E15 undefined value' })
+add('PutItem', { TableName: 'conf_simple', Item: { pk: S('x') }, ConditionExpression: 'attribute_exists(#x)' }, { note: 'E15 undefined name' })
+add('PutItem', { TableName: 'conf_simple', Item: { pk: S('x') }, ConditionExpression: 'name = :v', ExpressionAttributeValues: { ':v': S('a') } }, { note: 'E15 reserved word' })
+add('PutItem', { TableName: 'conf_simple', Item: { pk: S('x') }, ConditionExpression: 'a = :v', ExpressionAttributeValues: { ':v': S('a'), ':unused': S('b') } }, { note: 'E16 unused value' })
+add('PutItem', { TableName: 'conf_simple', Item: { pk: S('x') }, ExpressionAttributeValues: { ':v': S('a') } }, { note: 'values without expression' })
+add('PutItem', { TableName: 'conf_simple', Item: { pk: S('x') }, ConditionExpression: 'a = = :v', ExpressionAttributeValues: { ':v': S('a') } }, { note: 'syntax error', deviation: 'syntax-error-message' })
+add('GetItem', { TableName: 'conf_simple', Key: { pk: S('x') } }, { note: 'nothing written by the failures' })
+
+// ---------- GetItem ----------
+for (let i = 0; i < 40; i += 3) {
+  const it = compItems[i]
+  add('GetItem', { TableName: 'conf_comp', Key: { pk: it.pk, sk: it.sk } })
+}
+for (let i = 0; i < 20; i += 2) add('GetItem', { TableName: 'conf_simple', Key: { pk: S('k' + i) }, ReturnConsumedCapacity: 'TOTAL', ConsistentRead: i % 4 === 0 }, { note: 'capacity' })
+add('GetItem', { TableName: 'conf_comp', Key: { pk: S('user#alice'), sk: N(12345) } }, { note: 'missing item' })
+add('GetItem', { TableName: 'conf_comp', Key: { pk: S('user#alice'), sk: N(12345) }, ReturnConsumedCapacity: 'TOTAL' }, { note: 'missing item capacity' })
+add('GetItem', { TableName: 'conf_comp', Key: { pk: compItems[0].pk, sk: compItems[0].sk }, ProjectionExpression: 'address.city, list[1], #n', ExpressionAttributeNames: { '#n': 'name' } }, { note: 'nested projection' })
+add('GetItem', { TableName: 'conf_comp', Key: { pk: compItems[0].pk, sk: compItems[0].sk }, ProjectionExpression: 'tags, nope' }, { note: 'projection of a missing attribute' })
+add('GetItem', { TableName: 'conf_comp', Key: { pk: S('user#alice') } }, { note: 'E3 key lacks sort key' })
+add('GetItem', { TableName: 'conf_comp', Key: { pk: S('user#alice'), sk: S('1') } }, { note: 'E3 key type' })
+add('GetItem', { TableName: 'conf_comp', Key: { pk: S('user#alice'), sk: N(1), x: S('y') } }, { note: 'E3 extra attribute' })
+add('GetItem', { TableName: 'conf_nope', Key: { pk: S('x') } }, { note: 'E28 no table' })
+add('GetItem', { TableName: 'conf_comp', Key: { pk: compItems[0].pk, sk: compItems[0].sk }, ProjectionExpression: 'a, a' }, { note: 'E19 overlapping projection' })
+for (let i = 0; i < 4; i++) add('GetItem', { TableName: 'conf_bin', Key: { id: { B: Buffer.from([i, 255 - i]).toString('base64') } } }, { note: 'binary key' })
+
+// ---------- Query ----------
+const sorted = u => compItems.filter(x => x.pk.S === 'user#' + u).sort((a, b) => a.sk.N - b.sk.N)
+for (const u of users) {
+  add('Query', { TableName: 'conf_comp', KeyConditionExpression: 'pk = :p', ExpressionAttributeValues: { ':p': S('user#' + u) } })
+  add('Query', { TableName: 'conf_comp', KeyConditionExpression: 'pk = :p', ExpressionAttributeValues: { ':p': S('user#' + u) }, ScanIndexForward: false }, { note: 'descending' })
+  for (const [op, v] of [['<', 0], ['<=', -50], ['>', 100], ['>=', 41], ['=', -15]]) {
+    add('Query', { TableName: 'conf_comp', KeyConditionExpression: `pk = :p AND sk ${op} :v`, ExpressionAttributeValues: { ':p': S('user#' + u), ':v': N(v) } }, { note: 'sk ' + op })
+  }
+  add('Query', { TableName: 'conf_comp', KeyConditionExpression: 'pk = :p AND sk BETWEEN :a AND :b', ExpressionAttributeValues: { ':p': S('user#' + u), ':a': N(-20), ':b': N(90) } }, { note: 'BETWEEN' })
+  add('Query', { TableName: 'conf_comp', KeyConditionExpression: ':v <= sk AND pk = :p', ExpressionAttributeValues: { ':p': S('user#' + u), ':v': N(60) } }, { note: 'operands reversed' })
+  // paging with Limit 3, resuming after each page's last key
+  const items = sorted(u)
+  let start
+  for (let page = 0; page * 3 < items.length + 1 && page < 4; page++) {
+    const req = { TableName: 'conf_comp', KeyConditionExpression: 'pk = :p', ExpressionAttributeValues: { ':p': S('user#' + u) }, Limit: 3, ReturnConsumedCapacity: 'TOTAL' }
+    if (start) req.ExclusiveStartKey = start
+    const last = items[page * 3 + 2]
+    add('Query', req, { note: 'page ' + (page + 1) + ' of Limit 3' })
+    if (!last) break
+    start = { pk: last.pk, sk: last.sk }
+  }
+  add('Query', { TableName: 'conf_comp', KeyConditionExpression: 'pk = :p', FilterExpression: 'age > :a', ExpressionAttributeValues: { ':p': S('user#' + u), ':a': N(40) } }, { note: 'filter' })
+  add('Query', { TableName: 'conf_comp', KeyConditionExpression: 'pk = :p', FilterExpression: 'contains(tags, :t) OR attribute_exists(address)', ExpressionAttributeValues: { ':p': S('user#' + u), ':t': S('t0') }, Limit: 4 }, { note: 'filter after Limit' })
+  add('Query', { TableName: 'conf_comp', KeyConditionExpression: 'pk = :p', ProjectionExpression: '#n, age', ExpressionAttributeNames: { '#n': 'name' }, ExpressionAttributeValues: { ':p': S('user#' + u) } }, { note: 'projection' })
+  add('Query', { TableName: 'conf_comp', KeyConditionExpression: 'pk = :p', Select: 'COUNT', ExpressionAttributeValues: { ':p': S('user#' + u) } }, { note: 'COUNT' })
+  add('Query', { TableName: 'conf_comp', KeyConditionExpression: 'pk = :p', Select: 'COUNT', FilterExpression: 'active = :t', ExpressionAttributeValues: { ':p': S('user#' + u), ':t': { BOOL: true } } }, { note: 'filtered COUNT' })
+}
+add('Query', { TableName: 'conf_comp', KeyConditionExpression: 'pk = :p', ExpressionAttributeValues: { ':p': S('user#nobody') }, ReturnConsumedCapacity: 'TOTAL' }, { note: 'empty', deviation: 'empty-read-capacity' })
+add('Query', { TableName: 'conf_comp', KeyConditionExpression: 'pk = :p', ExpressionAttributeValues: { ':p': S('user#nobody') }, ReturnConsumedCapacity: 'TOTAL', ConsistentRead: true }, { note: 'empty, consistent', deviation: 'empty-read-capacity' })
+add('Query', { TableName: 'conf_comp', KeyConditionExpression: 'pk = :p', ExpressionAttributeValues: { ':p': S('user#alice') }, ReturnConsumedCapacity: 'TOTAL', ConsistentRead: true }, { note: 'capacity' })
+for (const s of statuses) {
+  add('Query', { TableName: 'conf_gsi', IndexName: 'byStatus', KeyConditionExpression: '#s = :s', ExpressionAttributeNames: { '#s': 'status' }, ExpressionAttributeValues: { ':s': S(s) } }, { note: 'GSI' })
+  add('Query', { TableName: 'conf_gsi', IndexName: 'byStatus', KeyConditionExpression: '#s = :s AND begins_with(created, :c)', ExpressionAttributeNames: { '#s': 'status' }, ExpressionAttributeValues: { ':s': S(s), ':c': S('2025-0') } }, { note: 'GSI begins_with' })
+  add('Query', { TableName: 'conf_gsi', IndexName: 'byStatus', KeyConditionExpression: '#s = :s', ExpressionAttributeNames: { '#s': 'status' }, ExpressionAttributeValues: { ':s': S(s) }, ScanIndexForward: false, FilterExpression: 'total > :t', ExpressionAttributeValues2: undefined }, { note: 'GSI descending, E15 filter value' })
+}
+for (let c = 0; c < 4; c++) {
+  add('Query', { TableName: 'conf_gsi', KeyConditionExpression: 'pk = :p AND begins_with(sk, :o)', ExpressionAttributeValues: { ':p': S('cust#' + c), ':o': S('order#01') } }, { note: 'begins_with' })
+  add('Query', { TableName: 'conf_gsi', KeyConditionExpression: 'pk = :p AND sk BETWEEN :a AND :b', ExpressionAttributeValues: { ':p': S('cust#' + c), ':a': S('order#005'), ':b': S('order#015') } }, { note: 'S BETWEEN' })
+}
+// Query errors
+const qv = { ':p': S('user#alice') }
+add('Query', { TableName: 'conf_comp', KeyConditionExpression: 'pk = :p AND begins_with(sk, :v)', ExpressionAttributeValues: { ':p': S('user#alice'), ':v': N(1) } }, { note: 'E7 begins_with on N' })
+add('Query', { TableName: 'conf_comp', KeyConditionExpression: 'pk = :p AND sk BETWEEN :a AND :b', ExpressionAttributeValues: { ':p': S('user#alice'), ':a': N(5), ':b': N(1) } }, { note: 'E8 BETWEEN bounds' })
+add('Query', { TableName: 'conf_comp', KeyConditionExpression: 'pk = :p', ExpressionAttributeValues: { ':p': N(1) } }, { note: 'E12 value type' })
+add('Query', { TableName: 'conf_comp', KeyConditionExpression: 'sk = :p', ExpressionAttributeValues: { ':p': N(1) } }, { note: 'E13 no pk condition' })
+add('Query', { TableName: 'conf_comp', KeyConditionExpression: 'pk < :p', ExpressionAttributeValues: qv }, { note: 'E13 pk not =' })
+add('Query', { TableName: 'conf_comp', KeyConditionExpression: 'pk = :p OR sk = :p', ExpressionAttributeValues: qv }, { note: 'E13 OR' })
+add('Query', { TableName: 'conf_comp', KeyConditionExpression: 'pk = :p AND pk = :p', ExpressionAttributeValues: qv }, { note: 'E13 two conditions on pk' })
+add('Query', { TableName: 'conf_comp', KeyConditionExpression: 'pk = :p', FilterExpression: 'sk > :n', ExpressionAttributeValues: { ':p': S('user#alice'), ':n': N(1) } }, { note: 'E14 filter on key' })
+add('Query', { TableName: 'conf_comp', KeyConditionExpression: 'pk = :p', ExpressionAttributeValues: { ':p': S('user#alice'), ':x': N(1) } }, { note: 'E16 unused value' })
+add('Query', { TableName: 'conf_comp', KeyConditionExpression: 'pk = :p', ExpressionAttributeValues: qv, Limit: 0 }, { note: 'E23 Limit 0' })
+add('Query', { TableName: 'conf_comp', KeyConditionExpression: 'pk = :p', ExpressionAttributeValues: qv, ExclusiveStartKey: { pk: S('user#alice') } }, { note: 'E24 bad start key' })
+add('Query', { TableName: 'conf_comp', KeyConditionExpression: 'pk = :p', ExpressionAttributeValues: qv, ExclusiveStartKey: { pk: S('user#bob'), sk: N(1) } }, { note: 'E25 start key outside' })
+add('Query', { TableName: 'conf_gsi', IndexName: 'byStatus', KeyConditionExpression: '#s = :s', ExpressionAttributeNames: { '#s': 'status' }, ExpressionAttributeValues: { ':s': S('OPEN') }, ConsistentRead: true }, { note: 'E26 consistent GSI' })
+add('Query', { TableName: 'conf_gsi', IndexName: 'nope', KeyConditionExpression: 'pk = :p', ExpressionAttributeValues: { ':p': S('x') } }, { note: 'E28 no index' })
+add('Query', { TableName: 'conf_nope', KeyConditionExpression: 'pk = :p', ExpressionAttributeValues: { ':p': S('x') } }, { note: 'E28 no table' })
+add('Query', { TableName: 'conf_comp', KeyConditionExpression: 'pk = :p AND name = :p', ExpressionAttributeValues: qv }, { note: 'E15 reserved word' })
+
+// ---------- Scan ----------
+add('Scan', { TableName: 'conf_simple' }, { note: 'whole table' })
+add('Scan', { TableName: 'conf_comp' }, { note: 'whole table' })
+add('Scan', { TableName: 'conf_gsi' }, { note: 'whole table' })
+add('Scan', { TableName: 'conf_gsi', IndexName: 'byStatus' }, { note: 'sparse GSI' })
+add('Scan', { TableName: 'conf_bin' }, { note: 'binary keys' })
+add('Scan', { TableName: 'conf_comp', Select: 'COUNT' }, { note: 'COUNT' })
+add('Scan', { TableName: 'conf_comp', ReturnConsumedCapacity: 'TOTAL' }, { note: 'capacity' })
+const filters = [
+  ['age BETWEEN :a AND :b', { ':a': N(30), ':b': N(45) }],
+  ['attribute_exists(tags) AND NOT contains(tags, :t)', { ':t': S('t2') }],
+  ['size(#n) = :three', { ':three': N(3) }, { '#n': 'name' }],
+  ['attribute_type(scores, :ns)', { ':ns': S('NS') }],
+  ['address.city IN (:a, :b)', { ':a': S('Oslo'), ':b': S('Pune') }],
+  ['list[1] > :z', { ':z': N(10) }],
+  ['begins_with(#n, :p)', { ':p': S('n1') }, { '#n': 'name' }],
+  ['active = :f OR age < :y', { ':f': { BOOL: false }, ':y': N(25) }],
+  ['attribute_not_exists(address) AND (age >= :x)', { ':x': N(50) }],
+  ['contains(scores, :n)', { ':n': N(11) }],
+  ['size(list) > :n', { ':n': N(3) }],
+  ['nothing = :null', { ':null': { NULL: true } }],
+  ['sk < :s', { ':s': N(0) }],
+  ['age <> :a', { ':a': N(20) }],
+  ['pk = :s', { ':s': N(1) }]
+]
+for (const [f, v, names] of filters) {
+  const req = { TableName: 'conf_comp', FilterExpression: f, ExpressionAttributeValues: v }
+  if (names) req.ExpressionAttributeNames = names
+  add('Scan', req, { note: 'filter ' + f })
+  add('Scan', Object.assign({}, req, { ProjectionExpression: 'pk, sk' }), { note: 'filter + projection' })
+}
+add('Scan', { TableName: 'conf_comp', Limit: 7 }, { note: 'Limit', deviation: 'scan-order' })
+add('Scan', { TableName: 'conf_comp', Limit: 40 }, { note: 'Limit = item count', deviation: 'scan-order' })
+add('Scan', { TableName: 'conf_comp', Limit: 5, FilterExpression: 'age > :a', ExpressionAttributeValues: { ':a': N(1000) } }, { note: 'Limit, filter matches nothing', deviation: 'scan-order' })
+add('Scan', { TableName: 'conf_comp', Limit: 0 }, { note: 'E23' })
+add('Scan', { TableName: 'conf_comp', FilterExpression: 'a = :v' }, { note: 'E15 undefined value' })
+add('Scan', { TableName: 'conf_comp', FilterExpression: 'a = :v', ExpressionAttributeValues: { ':v': S('a'), ':w': S('b') } }, { note: 'E16' })
+add('Scan', { TableName: 'conf_nope' }, { note: 'E28' })
+add('Scan', { TableName: 'conf_comp', IndexName: 'nope' }, { note: 'E28 no index' })
+
+// ---------- UpdateItem ----------
+const ukey = { pk: S('upd'), sk: N(1) }
+add('UpdateItem', { TableName: 'conf_comp', Key: ukey, UpdateExpression: 'SET a = :a, b = :b', ExpressionAttributeValues: { ':a': N(1), ':b': S('x') }, ReturnValues: 'ALL_NEW' }, { note: 'upsert' })
+add('UpdateItem', { TableName: 'conf_comp', Key: ukey, UpdateExpression: 'SET a = a + :one', ExpressionAttributeValues: { ':one': N(1) }, ReturnValues: 'UPDATED_OLD' }, { note: 'increment, UPDATED_OLD' })
+add('UpdateItem', { TableName: 'conf_comp', Key: ukey, UpdateExpression: 'SET a = a - :one', ExpressionAttributeValues: { ':one': N('0.5') }, ReturnValues: 'UPDATED_NEW' }, { note: 'UPDATED_NEW' })
+add('UpdateItem', { TableName: 'conf_comp', Key: ukey, UpdateExpression: 'SET l = :l', ExpressionAttributeValues: { ':l': { L: [S('x')] } }, ReturnValues: 'ALL_OLD' }, { note: 'ALL_OLD' })
+add('UpdateItem', { TableName: 'conf_comp', Key: ukey, UpdateExpression: 'SET l = list_append(l, :m)', ExpressionAttributeValues: { ':m': { L: [S('y'), S('z')] } }, ReturnValues: 'UPDATED_NEW' }, { note: 'list_append' })
+add('UpdateItem', { TableName: 'conf_comp', Key: ukey, UpdateExpression: 'SET l[7] = :v, c = if_not_exists(c, :d)', ExpressionAttributeValues: { ':v': S('end'), ':d': N(9) }, ReturnValues: 'ALL_NEW' }, { note: 'past the end, if_not_exists' })
+add('UpdateItem', { TableName: 'conf_comp', Key: ukey, UpdateExpression: 'REMOVE l[0], b', ReturnValues: 'ALL_NEW' }, { note: 'REMOVE' })
+add('UpdateItem', { TableName: 'conf_comp', Key: ukey, UpdateExpression: 'ADD tags :t, a :n', ExpressionAttributeValues: { ':t': { SS: ['p', 'q'] }, ':n': N(10) }, ReturnValues: 'ALL_NEW' }, { note: 'ADD' })
+add('UpdateItem', { TableName: 'conf_comp', Key: ukey, UpdateExpression: 'DELETE tags :t', ExpressionAttributeValues: { ':t': { SS: ['p'] } }, ReturnValues: 'UPDATED_NEW' }, { note: 'DELETE' })
+add('UpdateItem', { TableName: 'conf_comp', Key: ukey, UpdateExpression: 'DELETE tags :t', ExpressionAttributeValues: { ':t': { SS: ['q'] } }, ReturnValues: 'ALL_NEW' }, { note: 'DELETE last member' })
+add('UpdateItem', { TableName: 'conf_comp', Key: ukey, UpdateExpression: 'SET m = :m', ExpressionAttributeValues: { ':m': { M: { x: { M: { y: N(1) } } } } } }, { note: 'map' })
+add('UpdateItem', { TableName: 'conf_comp', Key: ukey, UpdateExpression: 'SET m.x.z = :v, m.w = :v', ExpressionAttributeValues: { ':v': S('deep') }, ReturnValues: 'UPDATED_NEW' }, { note: 'nested SET' })
+add('UpdateItem', { TableName: 'conf_comp', Key: ukey, UpdateExpression: 'SET a = :v', ConditionExpression: 'a > :z', ExpressionAttributeValues: { ':v': N(0), ':z': N(1000) } }, { note: 'E22' })
+add('UpdateItem', { TableName: 'conf_comp', Key: ukey, UpdateExpression: 'SET a = :v', ConditionExpression: 'attribute_exists(a)', ExpressionAttributeValues: { ':v': N(5) }, ReturnValues: 'UPDATED_OLD' }, { note: 'condition true' })
+add('UpdateItem', { TableName: 'conf_comp', Key: { pk: S('upd'), sk: N(2) }, UpdateExpression: 'SET a = :v', ConditionExpression: 'attribute_exists(pk)', ExpressionAttributeValues: { ':v': N(5) } }, { note: 'E22 no upsert' })
+add('UpdateItem', { TableName: 'conf_comp', Key: { pk: S('upd'), sk: N(3) }, UpdateExpression: 'REMOVE nothing', ReturnValues: 'ALL_NEW' }, { note: 'REMOVE creates the key' })
+add('GetItem', { TableName: 'conf_comp', Key: ukey }, { note: 'after the updates' })
+add('GetItem', { TableName: 'conf_comp', Key: { pk: S('upd'), sk: N(2) } }, { note: 'not created' })
+add('UpdateItem', { TableName: 'conf_comp', Key: ukey, UpdateExpression: 'SET pk = :v', ExpressionAttributeValues: { ':v': S('x') } }, { note: 'E18 key update' })
+add('UpdateItem', { TableName: 'conf_comp', Key: ukey, UpdateExpression: 'SET a = :v, a = :v', ExpressionAttributeValues: { ':v': S('x') } }, { note: 'E19 overlap' })
+add('UpdateItem', { TableName: 'conf_comp', Key: ukey, UpdateExpression: 'ADD a :v', ExpressionAttributeValues: { ':v': S('x') } }, { note: 'E20 ADD string' })
+add('UpdateItem', { TableName: 'conf_comp', Key: ukey, UpdateExpression: 'SET a = m + :v', ExpressionAttributeValues: { ':v': N(1) } }, { note: 'E20 operand type' })
+add('UpdateItem', { TableName: 'conf_comp', Key: ukey, UpdateExpression: 'SET a = nope + :v', ExpressionAttributeValues: { ':v': N(1) } }, { note: 'E21 missing operand' })
+add('UpdateItem', { TableName: 'conf_comp', Key: ukey, UpdateExpression: 'SET nope.x = :v', ExpressionAttributeValues: { ':v': N(1) } }, { note: 'E21 missing parent' })
+add('UpdateItem', { TableName: 'conf_comp', Key: ukey, UpdateExpression: 'SET a = :v', ExpressionAttributeValues: { ':v': N(1) }, ReturnValues: 'BOGUS' }, { note: 'bad ReturnValues' })
+add('UpdateItem', { TableName: 'conf_comp', Key: ukey, UpdateExpression: 'SET big = :v', ExpressionAttributeValues: { ':v': S('x'.repeat(409600)) } }, { note: 'E10 update size' })
+add('UpdateItem', { TableName: 'conf_comp', Key: { pk: S('upd') }, UpdateExpression: 'SET a = :v', ExpressionAttributeValues: { ':v': N(1) } }, { note: 'E3' })
+add('UpdateItem', { TableName: 'conf_nope', Key: ukey, UpdateExpression: 'SET a = :v', ExpressionAttributeValues: { ':v': N(1) } }, { note: 'E28' })
+add('UpdateItem', { TableName: 'conf_comp', Key: ukey, UpdateExpression: 'SET a = :v SET b = :v', ExpressionAttributeValues: { ':v': N(1) } }, { note: 'SET twice' })
+add('GetItem', { TableName: 'conf_comp', Key: ukey }, { note: 'unchanged by the failures' })
+for (let i = 0; i < 10; i++) {
+  add('UpdateItem', { TableName: 'conf_simple', Key: { pk: S('k' + i) }, UpdateExpression: 'SET v = v * :x'.replace('* :x', '+ :x'), ExpressionAttributeValues: { ':x': N(i) }, ReturnValues: 'UPDATED_NEW', ReturnConsumedCapacity: 'TOTAL' }, { note: 'counter + capacity' })
+}
+
+// ---------- DeleteItem ----------
+add('DeleteItem', { TableName: 'conf_simple', Key: { pk: S('k1') }, ReturnValues: 'ALL_OLD' }, { note: 'ALL_OLD' })
+add('DeleteItem', { TableName: 'conf_simple', Key: { pk: S('k1') }, ReturnValues: 'ALL_OLD', ReturnConsumedCapacity: 'TOTAL' }, { note: 'already gone' })
+add('DeleteItem', { TableName: 'conf_simple', Key: { pk: S('k2') }, ConditionExpression: 'v > :x', ExpressionAttributeValues: { ':x': N(100) } }, { note: 'E22' })
+add('DeleteItem', { TableName: 'conf_simple', Key: { pk: S('k2') }, ConditionExpression: 'v = :x', ExpressionAttributeValues: { ':x': N(4) }, ReturnValues: 'ALL_OLD' }, { note: 'condition true' })
+// dynalite accepts (and deletes) where DynamoDB rejects: compared with DynamoDB's documented error
+add('DeleteItem', { TableName: 'conf_simple', Key: { pk: S('k3') }, ReturnValues: 'ALL_NEW' }, { note: 'E17 (dynalite accepts it)', spec: true, expect: { __type: 'com.amazon.coral.validate#ValidationException', message: 'ReturnValues can only be ALL_OLD or NONE' } })
+add('DeleteItem', { TableName: 'conf_comp', Key: { pk: S('user#alice') } }, { note: 'E3' })
+add('DeleteItem', { TableName: 'conf_nope', Key: { pk: S('x') } }, { note: 'E28' })
+add('DeleteItem', { TableName: 'conf_gsi', Key: { pk: S('cust#0'), sk: S('order#000') }, ReturnValues: 'ALL_OLD' }, { note: 'leaves the GSI' })
+add('Query', { TableName: 'conf_gsi', IndexName: 'byStatus', KeyConditionExpression: '#s = :s', ExpressionAttributeNames: { '#s': 'status' }, ExpressionAttributeValues: { ':s': S('OPEN') } }, { note: 'GSI after delete' })
+
+// ---------- BatchGetItem / BatchWriteItem ----------
+add('BatchGetItem', { RequestItems: { conf_simple: { Keys: [0, 3, 4, 5, 99].map(i => ({ pk: S('k' + i) })) } } }, { note: 'one table' })
+add('BatchGetItem', { RequestItems: { conf_simple: { Keys: [{ pk: S('k5') }] }, conf_comp: { Keys: compItems.slice(0, 6).map(x => ({ pk: x.pk, sk: x.sk })) } }, ReturnConsumedCapacity: 'TOTAL' }, { note: 'two tables, capacity' })
+add('BatchGetItem', { RequestItems: { conf_comp: { Keys: compItems.slice(0, 4).map(x => ({ pk: x.pk, sk: x.sk })), ProjectionExpression: 'pk, sk, age' } } }, { note: 'projection' })
+add('BatchGetItem', { RequestItems: { conf_simple: { Keys: [{ pk: S('k5') }, { pk: S('k5') }] } } }, { note: 'E29 duplicates' })
+add('BatchGetItem', { RequestItems: { conf_nope: { Keys: [{ pk: S('k5') }] } } }, { note: 'E28' })
+add('BatchWriteItem', { RequestItems: { conf_simple: [{ PutRequest: { Item: { pk: S('bw1'), v: N(1) } } }, { PutRequest: { Item: { pk: S('bw2'), v: N(2) } } }, { DeleteRequest: { Key: { pk: S('k6') } } }] } }, { note: 'puts and a delete' })
+add('BatchWriteItem', { RequestItems: { conf_simple: [{ PutRequest: { Item: { pk: S('bw3') } } }], conf_comp: [{ DeleteRequest: { Key: { pk: compItems[1].pk, sk: compItems[1].sk } } }] }, ReturnConsumedCapacity: 'TOTAL' }, { note: 'two tables, capacity' })
+add('BatchWriteItem', { RequestItems: { conf_simple: [{ PutRequest: { Item: { pk: S('bw4') } } }, { DeleteRequest: { Key: { pk: S('bw4') } } }] } }, { note: 'E29 duplicate key' })
+add('BatchWriteItem', { RequestItems: { conf_simple: [{ PutRequest: { Item: { pk: S('bw5') } } }, { PutRequest: { Item: { pk: S('') } } }] } }, { note: 'E4 in a batch: nothing written' })
+add('BatchGetItem', { RequestItems: { conf_simple: { Keys: ['bw1', 'bw2', 'bw3', 'bw5', 'k6'].map(k => ({ pk: S(k) })) } } }, { note: 'after the batches' })
+add('Scan', { TableName: 'conf_simple' }, { note: 'after everything' })
+
+// ---------- transactions (compared with DynamoDB's documented responses) ----------
+const spec = (op, req, expect, note) => add(op, req, { spec: true, expect, note })
+const tx = k => ({ pk: S(k) })
+add('CreateTable', Object.assign({ TableName: 'conf_tx', KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }], AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }] }, pay), { note: 'table for transactions' })
+spec('TransactWriteItems', { TransactItems: [
+  { Put: { TableName: 'conf_tx', Item: { pk: S('a'), n: N(1) } } },
+  { Put: { TableName: 'conf_tx', Item: { pk: S('b'), n: N(2) }, ConditionExpression: 'attribute_not_exists(pk)' } },
+  { Update: { TableName: 'conf_tx', Key: tx('c'), UpdateExpression: 'SET n = :n', ExpressionAttributeValues: { ':n': N(3) } } }
+] }, {}, 'three writes')
+spec('TransactGetItems', { TransactItems: ['a', 'b', 'c', 'd'].map(k => ({ Get: { TableName: 'conf_tx', Key: tx(k) } })) },
+  { Responses: [{ Item: { pk: S('a'), n: N(1) } }, { Item: { pk: S('b'), n: N(2) } }, { Item: { pk: S('c'), n: N(3) } }, {}] }, 'read them back')
+spec('TransactWriteItems', { TransactItems: [
+  { Put: { TableName: 'conf_tx', Item: { pk: S('d'), n: N(4) } } },
+  { ConditionCheck: { TableName: 'conf_tx', Key: tx('a'), ConditionExpression: 'n = :two', ExpressionAttributeValues: { ':two': N(2) } } },
+  { Delete: { TableName: 'conf_tx', Key: tx('b') } },
+  { Update: { TableName: 'conf_tx', Key: tx('c'), UpdateExpression: 'SET n = n + :one', ConditionExpression: 'n = :three', ExpressionAttributeValues: { ':one': N(1), ':three': N(3) } } }
+] }, {
+  __type: 'com.amazonaws.dynamodb.v20120810#TransactionCanceledException',
+  message: 'Transaction cancelled, please refer cancellation reasons for specific reasons [None, ConditionalCheckFailed, None, None]',
+  CancellationReasons: [{ Code: 'None' }, { Code: 'ConditionalCheckFailed', Message: 'The conditional request failed' }, { Code: 'None' }, { Code: 'None' }]
+}, 'cancelled by a ConditionCheck')
+spec('TransactGetItems', { TransactItems: ['a', 'b', 'c', 'd'].map(k => ({ Get: { TableName: 'conf_tx', Key: tx(k), ProjectionExpression: 'n' } })) },
+  { Responses: [{ Item: { n: N(1) } }, { Item: { n: N(2) } }, { Item: { n: N(3) } }, {}] }, 'nothing written by the cancelled transaction')
+spec('TransactWriteItems', { TransactItems: [
+  { Put: { TableName: 'conf_tx', Item: { pk: S('a'), n: N(10) } } },
+  { Update: { TableName: 'conf_tx', Key: tx('a'), UpdateExpression: 'SET n = :n', ExpressionAttributeValues: { ':n': N(3) } } }
+] }, { __type: 'com.amazon.coral.validate#ValidationException', message: 'Transaction request cannot include multiple operations on one item' }, 'two actions on one item')
+spec('TransactWriteItems', { TransactItems: [
+  { Put: { TableName: 'conf_tx', Item: { pk: S('e') } } },
+  { Put: { TableName: 'conf_tx', Item: { pk: S('') } } }
+] }, { __type: 'com.amazon.coral.validate#ValidationException', message: 'One or more parameter values are not valid. The AttributeValue for a key attribute cannot contain an empty string value. Key: pk' }, 'validation error')
+spec('TransactWriteItems', { TransactItems: [
+  { Delete: { TableName: 'conf_tx', Key: tx('a'), ConditionExpression: 'attribute_exists(pk)' } },
+  { Update: { TableName: 'conf_tx', Key: tx('b'), UpdateExpression: 'ADD n :one', ExpressionAttributeValues: { ':one': N(1) } } },
+  { ConditionCheck: { TableName: 'conf_tx', Key: tx('zz'), ConditionExpression: 'attribute_not_exists(pk)' } }
+] }, {}, 'delete, add, check absent')
+spec('TransactGetItems', { TransactItems: ['a', 'b', 'e'].map(k => ({ Get: { TableName: 'conf_tx', Key: tx(k) } })) },
+  { Responses: [{}, { Item: { pk: S('b'), n: N(3) } }, {}] }, 'after the delete and the add')
+spec('TransactWriteItems', { TransactItems: [] }, { __type: 'com.amazon.coral.validate#ValidationException', message: "1 validation error detected: Value '[]' at 'transactItems' failed to satisfy constraint: Member must have length greater than or equal to 1" }, 'empty')
+spec('TransactWriteItems', { TransactItems: Array.from({ length: 101 }, (_, i) => ({ Put: { TableName: 'conf_tx', Item: { pk: S('m' + i) } } })) },
+  { __type: 'com.amazon.coral.validate#ValidationException', message: "1 validation error detected: Value at 'transactItems' failed to satisfy constraint: Member must have length less than or equal to 100" }, '101 actions')
+spec('TransactWriteItems', { TransactItems: [{ Put: { TableName: 'conf_nope', Item: { pk: S('x') } } }] },
+  { __type: 'com.amazonaws.dynamodb.v20120810#ResourceNotFoundException', message: 'Requested resource not found' }, 'no table')
+spec('TransactGetItems', { TransactItems: [{ Get: { TableName: 'conf_tx', Key: tx('b') } }, { Get: { TableName: 'conf_tx', Key: tx('b') } }] },
+  { __type: 'com.amazon.coral.validate#ValidationException', message: 'Transaction request cannot include multiple operations on one item' }, 'duplicate get')
+spec('DeleteTable', { TableName: 'conf_tx' }, { TableDescription: {
+  TableName: 'conf_tx', KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }], AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }] } }, 'drop the transactions table')
+
+// ---------- DeleteTable ----------
+add('DeleteTable', { TableName: 'conf_bin' })
+add('DescribeTable', { TableName: 'conf_bin' }, { note: 'deleted' })
+add('DeleteTable', { TableName: 'conf_bin' }, { note: 'E28 already deleted' })
+add('GetItem', { TableName: 'conf_bin', Key: { id: { B: 'AA==' } } }, { note: 'E28 after delete' })
+
+for (const e of out) {
+  if (e.req.ExpressionAttributeValues2 !== undefined || 'ExpressionAttributeValues2' in e.req) delete e.req.ExpressionAttributeValues2
+  process.stdout.write(JSON.stringify(e) + '\n')
+}

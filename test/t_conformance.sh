@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# test/t_conformance.sh: the conformance suite (test/conformance) in the test
+# cluster: every request of corpus.jsonl sent to dynalite and to hroe.dynamodb,
+# responses compared (deviations.md lists the known differences).
+set -euo pipefail
+cd "$(dirname "$0")/conformance"
+if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+	apt-get install -y nodejs npm >/dev/null
+fi
+if [ ! -f node_modules/dynalite/package.json ]; then
+	npm ci --no-audit --no-fund --loglevel=error
+fi
+db=hroe_conformance_$$
+createdb "$db"
+trap 'dropdb --if-exists "$db"' EXIT
+psql -X -q -d "$db" -c 'CREATE EXTENSION hroe'
+PGDATABASE=$db node run.js corpus.jsonl
