@@ -310,6 +310,7 @@ Fail(Parser *p)
 	return NULL;
 }
 
+/* The type of the current token */
 static inline TokType
 Peek(Parser *p)
 {
@@ -329,6 +330,7 @@ Expect(Parser *p, TokType type)
 	return true;
 }
 
+/* A new tree node located at token tok */
 static HroeExprNode *
 MakeNode(Parser *p, HroeExprKind kind, int tok)
 {
@@ -1202,6 +1204,7 @@ SamePath(HroeExprNode *a, HroeExprNode *b)
 	return true;
 }
 
+/* Two operands that are the same path are an error (a = a) */
 static void
 CheckDistinct(SemErrors *e, const char *name, HroeExprNode *x, HroeExprNode *y)
 {

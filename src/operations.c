@@ -174,6 +174,7 @@ KeyQual(HroeTableMeta *t, int firstparam)
 	return psprintf("pk = $%d", firstparam);
 }
 
+/* The column types of the table key; returns their number */
 static int
 KeyTypes(HroeTableMeta *t, Oid *types)
 {
@@ -955,6 +956,7 @@ typedef struct ItemArray
 	int			cap;
 } ItemArray;
 
+/* Emitter: append a copy of the item to an ItemArray */
 static void
 EmitToArray(void *arg, HroeItem *item)
 {
@@ -969,6 +971,7 @@ EmitToArray(void *arg, HroeItem *item)
 	a->items[a->n++] = PointerGetDatum(CopyItem(a->cxt, PointerGetDatum(item)));
 }
 
+/* Emitter: one result row of a set-returning function */
 static void
 EmitToTuplestore(void *arg, HroeItem *item)
 {
@@ -1351,6 +1354,7 @@ KeyIdentityAttr(HroeAttrValue **vals, int n)
 	return buf.data;
 }
 
+/* The same identity for the key of an item */
 static char *
 KeyIdentityItem(HroeTableMeta *t, HroeItem *item)
 {
@@ -1441,6 +1445,7 @@ Member(JsonbValue *obj, const char *name)
 	return findJsonbValueFromContainer(obj->val.binary.data, JB_FOBJECT, &k);
 }
 
+/* RequestItems must be a non-empty object */
 static void
 RequireObject(Jsonb *j, const char *call)
 {

@@ -102,6 +102,7 @@ SpiText(int row, int col)
 	return SPI_getvalue(SPI_tuptable->vals[row], SPI_tuptable->tupdesc, col);
 }
 
+/* Column value of the current SPI row as a Datum */
 static Datum
 SpiDatum(int row, int col, bool *isnull)
 {
@@ -440,12 +441,14 @@ hroe_value_datum(const HroeValue *v)
 						 v->data, v->len);
 }
 
+/* A key type letter as a string, for messages */
 static inline const char *
 TypeLetter(char t)
 {
 	return t == 'S' ? "S" : t == 'N' ? "N" : "B";
 }
 
+/* The item value type of a key type letter */
 static inline HroeType
 TypeOfLetter(char t)
 {
@@ -784,6 +787,7 @@ hroe_write_index_units(HroeTableMeta *t, HroeItem *old, HroeItem *new, double *i
 	}
 }
 
+/* Push an object key */
 static void
 PushKey(JsonbParseState **st, const char *key)
 {
@@ -795,6 +799,7 @@ PushKey(JsonbParseState **st, const char *key)
 	pushJsonbValue(st, WJB_KEY, &k);
 }
 
+/* Push "CapacityUnits": units */
 static void
 PushUnits(JsonbParseState **st, double units)
 {
