@@ -995,7 +995,13 @@ ParseValue(Jsonb *json, const char *key)
 	MemoryContext cxt = CurrentMemoryContext;
 	HroeValue	v;
 	HroeAttrValue *av;
+	const char *err;
 
+	/* the key types, valid, take the fast path; the rest hroe.item checks */
+	av = hroe_attr_value_from_jsonb(json, &err);
+	if (av && av->type[1] == '\0' &&
+		(av->type[0] == 'S' || av->type[0] == 'N' || av->type[0] == 'B'))
+		return av;
 	PG_TRY();
 	{
 		hroe_value_from_jsonb((struct varlena *) json, &v);

@@ -109,9 +109,24 @@ SpiDatum(int row, int col, bool *isnull)
 	return SPI_getbinval(SPI_tuptable->vals[row], SPI_tuptable->tupdesc, col, isnull);
 }
 
-/* Read a table's metadata from hroe.tables/hroe.indexes (SPI connected). */
+static HroeTableMeta *LoadTableMetaSPI(const char *name);
+
+/* Read a table's metadata from hroe.tables/hroe.indexes. */
 static HroeTableMeta *
 LoadTableMeta(const char *name)
+{
+	HroeTableMeta *m;
+
+	/* a level of its own: callers need not be connected to SPI */
+	SPI_connect();
+	m = LoadTableMetaSPI(name);
+	SPI_finish();
+	return m;
+}
+
+/* LoadTableMeta, connected */
+static HroeTableMeta *
+LoadTableMetaSPI(const char *name)
 {
 	Datum		arg = CStringGetTextDatum(name);
 	Oid			argtype = TEXTOID;
@@ -222,8 +237,8 @@ LoadTableMeta(const char *name)
 }
 
 /*
- * The metadata of a DynamoDB table (SPI must be connected); NULL if there is
- * no such table and missing_ok, else ResourceNotFoundException.
+ * The metadata of a DynamoDB table; NULL if there is no such table and
+ * missing_ok, else ResourceNotFoundException.
  */
 HroeTableMeta *
 hroe_table_lookup(const char *name, bool missing_ok)
