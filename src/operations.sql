@@ -116,4 +116,4 @@ CREATE FUNCTION hroe.explain_query(p_table_name text, p_key_condition_expression
 RETURNS SETOF text AS 'MODULE_PATHNAME', 'hroe_explain_query'
 LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE;
 COMMENT ON FUNCTION hroe.explain_query(text, text, jsonb, jsonb, text, boolean, jsonb) IS
-'The PostgreSQL plan (EXPLAIN, COSTS OFF) of the statement hroe.query and hroe.query_page run for these arguments: the cached generic plan, an index range scan on the table''s primary key or the GSI with the key condition (parameters $1, $2, ...) in Index Cond';
+'The PostgreSQL plan (EXPLAIN, COSTS OFF) of the statement hroe.query and hroe.query_page run for these arguments (with an ExclusiveStartKey, or on a table with row-level security; otherwise they read the same index range directly): the cached generic plan, an index range scan on the table''s primary key or the GSI with the key condition (parameters $1, $2, ...) in Index Cond';
