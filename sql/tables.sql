@@ -124,6 +124,15 @@ SELECT hroe.item_key_s(jsonb_build_object('a', jsonb_build_object('S', repeat('x
 SELECT hroe.item_key_s(jsonb_build_object('a', jsonb_build_object('S', repeat('x', 1024)))::hroe.item, 'a', true) IS NOT NULL;
 SELECT hroe.item_key_s(jsonb_build_object('a', jsonb_build_object('S', repeat('é', 513)))::hroe.item, 'a', true);
 
+-- DynamoDB names may hold dots and dashes; they are quoted everywhere
+SELECT hroe.create_table('my-table.v1', 'P-K', 'S', 'S.K', 'N');
+SELECT hroe.create_index('my-table.v1', 'by-x.1', '{x.y}', '{}', '{"x.y": "S"}');
+SELECT * FROM hroe.put_item('my-table.v1', '{"P-K": {"S": "a"}, "S.K": {"N": "1"}, "x.y": {"S": "z"}}');
+SELECT hroe.get_item('my-table.v1', '{"P-K": {"S": "a"}, "S.K": {"N": "1.0"}}');
+SELECT * FROM hroe.query('my-table.v1', '#p = :p AND #s > :s', '{":p": {"S": "a"}, ":s": {"N": "0"}}', '{"#p": "P-K", "#s": "S.K"}');
+SELECT * FROM hroe.query('my-table.v1', '#x = :x', '{":x": {"S": "z"}}', '{"#x": "x.y"}', 'by-x.1');
+SELECT hroe.delete_table('my-table.v1');
+
 -- indexes created or deleted after a session has used the table are seen at once
 SELECT hroe.create_table('live', 'PK');
 SELECT * FROM hroe.put_item('live', '{"PK": {"S": "a"}, "g": {"S": "x"}}');

@@ -318,6 +318,7 @@ Fail(Parser *p)
 	return NULL;
 }
 
+/* The type of the current token */
 static inline TokType
 Peek(Parser *p)
 {
@@ -337,6 +338,7 @@ Expect(Parser *p, TokType type)
 	return true;
 }
 
+/* A new tree node located at token tok */
 static HroeExprNode *
 MakeNode(Parser *p, HroeExprKind kind, int tok)
 {
@@ -887,8 +889,12 @@ ValidateAttrValueContainer(JsonbContainer *c, const char **type_out, JsonbValue 
 }
 
 /*
- * Validate an AttributeValue given as jsonb ({"S": "x"}) and decode the key
- * types S, N, B; NULL with *error set to DynamoDB's message if invalid.
+ * Validate a key AttributeValue given as jsonb ({"S": "x"}) and decode the
+ * key types S, N, B; NULL with *error set to DynamoDB's message if invalid.
+ * This is the fast path for keys and ExclusiveStartKey, whose values must be
+ * S, N or B (other types are checked only structurally, and then refused by
+ * the caller as not matching the key schema); ExpressionAttributeValues go
+ * through hroe.item's parser instead (ParseValue).
  */
 HroeAttrValue *
 hroe_attr_value_from_jsonb(Jsonb *json, const char **error)
@@ -989,6 +995,57 @@ AttrValueText(const HroeAttrValue *v)
 
 /* ---------- placeholders ---------- */
 
+/*
+ * One ExpressionAttributeValues entry, parsed and validated by hroe.item's
+ * parser (every type, DynamoDB's rules and messages); an invalid value is
+ * reported as DynamoDB does, "ExpressionAttributeValues contains invalid
+ * value: <reason> for key :v".
+ */
+static HroeAttrValue *
+ParseValue(Jsonb *json, const char *key)
+{
+	MemoryContext cxt = CurrentMemoryContext;
+	HroeValue	v;
+	HroeAttrValue *av;
+	const char *err;
+
+	/* the key types, valid, take the fast path; the rest hroe.item checks */
+	av = hroe_attr_value_from_jsonb(json, &err);
+	if (av && av->type[1] == '\0' &&
+		(av->type[0] == 'S' || av->type[0] == 'N' || av->type[0] == 'B'))
+		return av;
+	PG_TRY();
+	{
+		hroe_value_from_jsonb((struct varlena *) json, &v);
+	}
+	PG_CATCH();
+	{
+		ErrorData  *ed;
+
+		/* re-raise at once, with the parameter and key around the reason */
+		MemoryContextSwitchTo(cxt);
+		ed = CopyErrorData();
+		FlushErrorState();
+		ereport(ERROR,
+				(errcode(ERRCODE_HROE_VALIDATION),
+				 errmsg("ExpressionAttributeValues contains invalid value: %s for key %s",
+						ed->message, key),
+				 ed->detail ? errdetail("%s DynamoDB ValidationException.", ed->detail)
+				 : errdetail("DynamoDB ValidationException.")));
+	}
+	PG_END_TRY();
+	av = palloc0(sizeof(HroeAttrValue));
+	strlcpy(av->type, hroe_type_name(v.type), sizeof(av->type));
+	av->json = json;
+	if (v.type == HROE_S || v.type == HROE_N || v.type == HROE_B)
+	{
+		/* S: UTF-8 bytes, N: canonical decimal text, B: raw bytes */
+		av->data = pnstrdup(v.data, v.len);
+		av->len = v.len;
+	}
+	return av;
+}
+
 /* Parse ExpressionAttributeNames/Values (either may be NULL) of a request. */
 HroeExprContext *
 hroe_expr_context_create(Jsonb *names, Jsonb *values)
@@ -1064,13 +1121,11 @@ hroe_expr_context_create(Jsonb *names, Jsonb *values)
 				const char *err = NULL;
 				HroeAttrValue *av = NULL;
 
-				if (v.type == jbvBinary)
-					av = hroe_attr_value_from_jsonb(JsonbValueToJsonb(&v), &err);
-				else
-					err = "Supplied AttributeValue is empty, must contain exactly one of the supported datatypes";
-				if (av == NULL)
-					ValidationError(psprintf("ExpressionAttributeValues contains invalid value: %s for key %s",
-											 err, key));
+				if (v.type != jbvBinary)
+					ValidationError(psprintf("ExpressionAttributeValues contains invalid value: Supplied AttributeValue is empty, must contain exactly one of the supported datatypes for key %s",
+											 key));
+				av = ParseValue(JsonbValueToJsonb(&v), key);
+				(void) err;
 				/* the same value in hroe.item form, for evaluation */
 				av->hv = palloc(sizeof(HroeValue));
 				{
@@ -1174,6 +1229,7 @@ SamePath(HroeExprNode *a, HroeExprNode *b)
 	return true;
 }
 
+/* Two operands that are the same path are an error (a = a) */
 static void
 CheckDistinct(SemErrors *e, const char *name, HroeExprNode *x, HroeExprNode *y)
 {

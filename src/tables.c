@@ -102,15 +102,31 @@ SpiText(int row, int col)
 	return SPI_getvalue(SPI_tuptable->vals[row], SPI_tuptable->tupdesc, col);
 }
 
+/* Column value of the current SPI row as a Datum */
 static Datum
 SpiDatum(int row, int col, bool *isnull)
 {
 	return SPI_getbinval(SPI_tuptable->vals[row], SPI_tuptable->tupdesc, col, isnull);
 }
 
-/* Read a table's metadata from hroe.tables/hroe.indexes (SPI connected). */
+static HroeTableMeta *LoadTableMetaSPI(const char *name);
+
+/* Read a table's metadata from hroe.tables/hroe.indexes. */
 static HroeTableMeta *
 LoadTableMeta(const char *name)
+{
+	HroeTableMeta *m;
+
+	/* a level of its own: callers need not be connected to SPI */
+	SPI_connect();
+	m = LoadTableMetaSPI(name);
+	SPI_finish();
+	return m;
+}
+
+/* LoadTableMeta, connected */
+static HroeTableMeta *
+LoadTableMetaSPI(const char *name)
 {
 	Datum		arg = CStringGetTextDatum(name);
 	Oid			argtype = TEXTOID;
@@ -221,8 +237,8 @@ LoadTableMeta(const char *name)
 }
 
 /*
- * The metadata of a DynamoDB table (SPI must be connected); NULL if there is
- * no such table and missing_ok, else ResourceNotFoundException.
+ * The metadata of a DynamoDB table; NULL if there is no such table and
+ * missing_ok, else ResourceNotFoundException.
  */
 HroeTableMeta *
 hroe_table_lookup(const char *name, bool missing_ok)
@@ -440,12 +456,14 @@ hroe_value_datum(const HroeValue *v)
 						 v->data, v->len);
 }
 
+/* A key type letter as a string, for messages */
 static inline const char *
 TypeLetter(char t)
 {
 	return t == 'S' ? "S" : t == 'N' ? "N" : "B";
 }
 
+/* The item value type of a key type letter */
 static inline HroeType
 TypeOfLetter(char t)
 {
@@ -784,6 +802,7 @@ hroe_write_index_units(HroeTableMeta *t, HroeItem *old, HroeItem *new, double *i
 	}
 }
 
+/* Push an object key */
 static void
 PushKey(JsonbParseState **st, const char *key)
 {
@@ -795,6 +814,7 @@ PushKey(JsonbParseState **st, const char *key)
 	pushJsonbValue(st, WJB_KEY, &k);
 }
 
+/* Push "CapacityUnits": units */
 static void
 PushUnits(JsonbParseState **st, double units)
 {

@@ -453,7 +453,7 @@ COMMENT ON FUNCTION hroe.delete_table(text) IS
 
 CREATE FUNCTION hroe.describe_table(p_table_name text)
 RETURNS jsonb
-LANGUAGE plpgsql STABLE PARALLEL SAFE
+LANGUAGE plpgsql STABLE PARALLEL RESTRICTED
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
