@@ -1,0 +1,122 @@
+#!/usr/bin/env bash
+# test/bench/api.sh: hroe.dynamodb against dynalite 4.0.0 on the same requests.
+#
+#   HROE_PGPORT=5510 bash test/bench/run.sh api
+#
+# Data: CUSTOMERS x 10 orders (about 120 bytes each) in a table (pk, sk
+# strings), loaded into both.  Three requests, one client each, one request
+# at a time, REPS runs of SECS seconds, alternating hroe and dynalite:
+#   GetItem  one item by its full key (random customer and order)
+#   Query    pk = :p on one customer: its 10 items
+#   PutItem  overwrite one item with the same attributes (random key)
+# hroe: pgbench, one client, prepared statement SELECT hroe.dynamodb(op,
+# request), the request body built in SQL from the random key.  dynalite: a
+# separate node process; its client (test/conformance/bench_dynalite.js) is
+# another node process sending raw HTTP over one keep-alive connection.  The
+# clients differ (pgbench's C client over libpq against node's HTTP client
+# and dynalite's HTTP server); each is the ordinary way to talk to that
+# server, and both figures include a client round trip.
+# Prints a Markdown table of median requests per second and the ratio; raw
+# figures go to test/bench/out/api.csv.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+mkdir -p test/bench/out
+
+CUSTOMERS=${HROE_BENCH_CUSTOMERS:-2000}
+REPS=${HROE_BENCH_REPS:-3}
+SECS=${HROE_BENCH_SECS:-5}
+DB=hroe_bench_api
+PGBENCH=$(command -v pgbench || echo /usr/lib/postgresql/15/bin/pgbench)
+OUT=test/bench/out/api.csv
+WORK=$(mktemp -d)
+CONF=test/conformance
+
+if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+	apt-get install -y nodejs npm >/dev/null
+fi
+[ -f $CONF/node_modules/dynalite/package.json ] || (cd $CONF && npm ci --no-audit --no-fund --loglevel=error)
+
+port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+node $CONF/node_modules/dynalite/cli.js --port "$port" --host 127.0.0.1 --createTableMs 0 >"$WORK/dynalite.log" 2>&1 &
+DYNALITE=$!
+trap 'kill $DYNALITE 2>/dev/null; rm -rf "$WORK"' EXIT
+for _ in $(seq 50); do
+	(echo >/dev/tcp/127.0.0.1/$port) 2>/dev/null && break
+	sleep 0.1
+done
+
+psql -X -q -v ON_ERROR_STOP=1 -d postgres -c "DROP DATABASE IF EXISTS $DB" -c "CREATE DATABASE $DB"
+psql -X -q -v ON_ERROR_STOP=1 -v customers="$CUSTOMERS" -d "$DB" <<'SQL'
+CREATE EXTENSION hroe;
+SELECT hroe.dynamodb('CreateTable', '{"TableName": "bench", "BillingMode": "PAY_PER_REQUEST",
+  "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}, {"AttributeName": "sk", "KeyType": "RANGE"}],
+  "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}, {"AttributeName": "sk", "AttributeType": "S"}]}') ? 'TableDescription' AS created;
+INSERT INTO bench (item)
+SELECT jsonb_build_object(
+	'pk', jsonb_build_object('S', 'CUST#' || c),
+	'sk', jsonb_build_object('S', 'ORDER#' || lpad(o::text, 4, '0')),
+	'status', jsonb_build_object('S', (ARRAY['OPEN', 'SHIPPED', 'CLOSED'])[1 + (c + o) % 3]),
+	'total', jsonb_build_object('N', (((c * 31 + o * 17) % 100000) / 100.0)::text),
+	'note', jsonb_build_object('S', repeat('x', 60)))::hroe.item
+FROM generate_series(1, :customers) c, generate_series(1, 10) o;
+VACUUM ANALYZE bench;
+SELECT hroe.dynamodb('Query', '{"TableName": "bench", "KeyConditionExpression": "pk = :p", "ExpressionAttributeValues": {":p": {"S": "CUST#1"}}}') -> 'Count' AS query_check;
+SQL
+node $CONF/bench_dynalite.js "$port" load "$CUSTOMERS"
+
+cat >"$WORK/get.sql" <<PGB
+\set c random(1, $CUSTOMERS)
+\set o random(1, 10)
+SELECT hroe.dynamodb('GetItem', format('{"TableName": "bench", "Key": {"pk": {"S": "CUST#%s"}, "sk": {"S": "ORDER#%s"}}}', :c::int, lpad(:o::text, 4, '0'))::jsonb);
+PGB
+# (pgbench takes every :name for a variable: the placeholder's colon is chr(58))
+cat >"$WORK/query.sql" <<PGB
+\set c random(1, $CUSTOMERS)
+SELECT hroe.dynamodb('Query', format('{"TableName": "bench", "KeyConditionExpression": "pk = %1\$sp", "ExpressionAttributeValues": {"%1\$sp": {"S": "CUST#%2\$s"}}}', chr(58), :c::int)::jsonb);
+PGB
+cat >"$WORK/put.sql" <<PGB
+\set c random(1, $CUSTOMERS)
+\set o random(1, 10)
+SELECT hroe.dynamodb('PutItem', format('{"TableName": "bench", "Item": {"pk": {"S": "CUST#%s"}, "sk": {"S": "ORDER#%s"}, "status": {"S": "%s"}, "total": {"N": "%s"}, "note": {"S": "%s"}}}', :c::int, lpad(:o::text, 4, '0'), (ARRAY['OPEN', 'SHIPPED', 'CLOSED'])[1 + (:c::int + :o::int) % 3], ((:c::int * 31 + :o::int * 17) % 100000) / 100.0, repeat('x', 60))::jsonb);
+PGB
+
+# each request must succeed on hroe before anything is timed (an error body
+# would be a fast, wrong answer)
+psql -X -At -d "$DB" -c "SELECT hroe.dynamodb('GetItem', '{\"TableName\": \"bench\", \"Key\": {\"pk\": {\"S\": \"CUST#7\"}, \"sk\": {\"S\": \"ORDER#0003\"}}}') ? 'Item'" | grep -qx t
+psql -X -At -d "$DB" -c "SELECT hroe.dynamodb('Query', '{\"TableName\": \"bench\", \"KeyConditionExpression\": \"pk = :p\", \"ExpressionAttributeValues\": {\":p\": {\"S\": \"CUST#7\"}}}') -> 'Count'" | grep -qx 10
+for op in get query put; do
+	"$PGBENCH" -n -c 1 -t 20 -M prepared -f "$WORK/$op.sql" "$DB" >/dev/null
+	# same statement once more, checked: no __type in the response
+	psql -X -At -d "$DB" -v c=7 -v o=3 -f <(sed -e '/^\\set/d' "$WORK/$op.sql" | sed 's/;$/ ? '"'"'__type'"'"';/') | grep -qx f
+done
+
+# put_async: PutItem again, with synchronous_commit off on the hroe side
+# (dynalite's in-memory store never waits for a disk; hroe's default commit
+# waits for the WAL flush)
+echo "operation,rep,system,rps" >"$OUT"
+for op in get query put put_async; do
+	for rep in $(seq "$REPS"); do
+		opts=""
+		[ "$op" = put_async ] && opts="-c synchronous_commit=off"
+		h=$(PGOPTIONS="$opts" "$PGBENCH" -n -c 1 -T "$SECS" -M prepared -f "$WORK/${op%_async}.sql" "$DB" 2>/dev/null |
+			sed -n 's/^tps = \([0-9.]*\) .*/\1/p')
+		d=$(node $CONF/bench_dynalite.js "$port" "${op%_async}" "$CUSTOMERS" "$SECS")
+		echo "$op,$rep,hroe,$h" >>"$OUT"
+		echo "$op,$rep,dynalite,$d" >>"$OUT"
+	done
+done
+
+python3 - "$OUT" "$CUSTOMERS" "$REPS" "$SECS" <<'PY'
+import csv, statistics, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+names = {"get": "GetItem (one item)", "query": "Query (10 items)", "put": "PutItem (overwrite), durable commit",
+         "put_async": "PutItem (overwrite), synchronous_commit off"}
+print(f"\n{int(sys.argv[2]) * 10} items; one client each; median of {sys.argv[3]} runs of {sys.argv[4]} s\n")
+print("| request | hroe.dynamodb (req/s) | dynalite 4.0.0 (req/s) | hroe / dynalite |")
+print("|---|---:|---:|---:|")
+for op in ["get", "query", "put", "put_async"]:
+    h = statistics.median(float(r["rps"]) for r in rows if r["operation"] == op and r["system"] == "hroe")
+    d = statistics.median(float(r["rps"]) for r in rows if r["operation"] == op and r["system"] == "dynalite")
+    print(f"| {names[op]} | {h:,.0f} | {d:,.0f} | {h / d:.1f}x |")
+PY
+psql -X -q -d postgres -c "DROP DATABASE $DB"
