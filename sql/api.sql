@@ -61,6 +61,19 @@ SELECT hroe.dynamodb('Query', '{"TableName": "api_t", "KeyConditionExpression": 
 SELECT hroe.dynamodb('ListTables', '{}');
 SELECT hroe.dynamodb('GetItem', '[1, 2]');
 SELECT hroe.dynamodb('GetItem', '{"TableName": 5}');
+-- the same operations as SQL functions: errors are raised (DynamoDB has no "*")
+SELECT * FROM hroe.update_item('api_t', '{"pk": {"S": "p"}, "sk": {"N": "1"}}', 'SET n = n * :x',
+  p_expression_attribute_values => '{":x": {"N": "2"}}');
+SELECT * FROM hroe.update_item('api_t', '{"pk": {"S": "p"}, "sk": {"N": "1"}}', 'SET n = n + :x',
+  p_expression_attribute_values => '{":x": {"N": "2"}}', p_return_values => 'UPDATED_OLD',
+  p_return_consumed_capacity => 'TOTAL');
+SELECT * FROM hroe.update_item('api_t', '{"pk": {"S": "p"}, "sk": {"N": "1"}}', 'REMOVE tags',
+  'n = :x', NULL, '{":x": {"N": "0"}}');
+SELECT * FROM hroe.update_item('api_t', '{"pk": {"S": "p"}, "sk": {"N": "7"}}', NULL, NULL, NULL, NULL, 'ALL_NEW');
+SELECT hroe.transact_write_items('[{"Delete": {"TableName": "api_t", "Key": {"pk": {"S": "p"}, "sk": {"N": "7"}}, "ConditionExpression": "attribute_exists(n)"}}]');
+SELECT hroe.transact_write_items('[{"Delete": {"TableName": "api_t", "Key": {"pk": {"S": "p"}, "sk": {"N": "7"}}}}]');
+SELECT hroe.transact_get_items('[{"Get": {"TableName": "api_t", "Key": {"pk": {"S": "p"}, "sk": {"N": "7"}}}},
+  {"Get": {"TableName": "api_t", "Key": {"pk": {"S": "p"}, "sk": {"N": "1"}}, "ProjectionExpression": "n"}}]');
 SELECT hroe.dynamodb('DescribeTable', '{"TableName": "api_t"}') #> '{Table, GlobalSecondaryIndexes}';
 SELECT hroe.dynamodb('DeleteTable', '{"TableName": "api_t"}') #>> '{TableDescription, TableStatus}';
 SELECT hroe.dynamodb('DeleteTable', '{"TableName": "api_t"}');

@@ -27,6 +27,7 @@
 #include "common/hashfn.h"
 #include "executor/spi.h"
 #include "fmgr.h"
+#include "funcapi.h"
 #include "lib/stringinfo.h"
 #include "miscadmin.h"
 #include "storage/lock.h"
@@ -46,6 +47,9 @@
 #define API_MAX_TRANSACT 100
 
 PG_FUNCTION_INFO_V1(hroe_dynamodb);
+PG_FUNCTION_INFO_V1(hroe_update_item);
+PG_FUNCTION_INFO_V1(hroe_transact_write_items);
+PG_FUNCTION_INFO_V1(hroe_transact_get_items);
 
 /* ---------- the SPI statements ---------- */
 
@@ -1526,7 +1530,8 @@ ApiTransactWrite(JsonbContainer *req, StringInfo out)
 				(errcode(ERRCODE_HROE_TRANSACTION_CANCELED),
 				 errmsg("Transaction cancelled, please refer cancellation reasons for specific reasons [%s]",
 						codes.data),
-				 errdetail("DynamoDB TransactionCanceledException.")));
+				 errdetail("DynamoDB TransactionCanceledException. CancellationReasons: %s",
+						   reasons.data)));
 	}
 	for (int i = 0; i < n; i++)
 	{
@@ -1736,4 +1741,171 @@ hroe_dynamodb(PG_FUNCTION_ARGS)
 	CurrentCall = saved;
 	appendStringInfoChar(&out, '}');
 	PG_RETURN_DATUM(DirectFunctionCall1(jsonb_in, CStringGetDatum(out.data)));
+}
+
+/* ---------- SQL-level operations (errors raised, not returned) ---------- */
+
+/*
+ * Run one operation in the caller's transaction: errors are raised as SQL
+ * errors with DynamoDB's message; returns the response body.
+ */
+static Jsonb *
+CallOperation(const char *op, Jsonb *req)
+{
+	MemoryContext outer = CurrentMemoryContext;
+	ApiCall		call;
+	ApiCall    *saved = CurrentCall;
+	StringInfoData body;
+	char	   *text;
+
+	call.outer = outer;
+	call.reasons = NULL;
+	CurrentCall = &call;
+	initStringInfo(&body);
+	appendStringInfoChar(&body, '{');
+	PG_TRY();
+	{
+		if (SPI_connect() != SPI_OK_CONNECT)
+			elog(ERROR, "SPI_connect failed");
+		Dispatch(op, &req->root, &body);
+		SPI_finish();
+	}
+	PG_FINALLY();
+	{
+		CurrentCall = saved;
+	}
+	PG_END_TRY();
+	MemoryContextSwitchTo(outer);
+	/* the members were written with a leading comma */
+	text = body.len > 1 ? psprintf("{%s}", body.data + 2) : "{}";
+	return DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(text)));
+}
+
+/* Add "name": text argument argno to a request being built, unless NULL */
+static void
+PushTextArg(JsonbParseState **st, FunctionCallInfo fcinfo, int argno, const char *name)
+{
+	JsonbValue	k,
+				v;
+
+	if (PG_ARGISNULL(argno))
+		return;
+	k.type = jbvString;
+	k.val.string.val = (char *) name;
+	k.val.string.len = strlen(name);
+	v.type = jbvString;
+	v.val.string.val = text_to_cstring(PG_GETARG_TEXT_PP(argno));
+	v.val.string.len = strlen(v.val.string.val);
+	pushJsonbValue(st, WJB_KEY, &k);
+	pushJsonbValue(st, WJB_VALUE, &v);
+}
+
+/* Add "name": jsonb argument argno to a request being built, unless NULL */
+static void
+PushJsonbArg(JsonbParseState **st, FunctionCallInfo fcinfo, int argno, const char *name)
+{
+	JsonbValue	k,
+				v;
+	Jsonb	   *j;
+
+	if (PG_ARGISNULL(argno))
+		return;
+	j = PG_GETARG_JSONB_P(argno);
+	k.type = jbvString;
+	k.val.string.val = (char *) name;
+	k.val.string.len = strlen(name);
+	pushJsonbValue(st, WJB_KEY, &k);
+	if (JB_ROOT_IS_SCALAR(j))
+	{
+		JsonbValue	scalar;
+
+		(void) JsonbExtractScalar(&j->root, &scalar);
+		pushJsonbValue(st, WJB_VALUE, &scalar);
+		return;
+	}
+	v.type = jbvBinary;
+	v.val.binary.data = &j->root;
+	v.val.binary.len = VARSIZE(j) - VARHDRSZ;
+	pushJsonbValue(st, WJB_VALUE, &v);
+}
+
+/* A response member as a Jsonb, or NULL */
+static Jsonb *
+ResponseMember(Jsonb *res, const char *name)
+{
+	JsonbValue *v = Member(&res->root, name);
+
+	return v ? JsonbValueToJsonb(v) : NULL;
+}
+
+/*
+ * hroe.update_item(table, key, update, condition, names, values,
+ * return_values, return_consumed_capacity): UpdateItem as a SQL function;
+ * returns (attributes, consumed_capacity) as hroe.write_result.
+ */
+Datum
+hroe_update_item(PG_FUNCTION_ARGS)
+{
+	JsonbParseState *st = NULL;
+	Jsonb	   *req;
+	Jsonb	   *res;
+	Jsonb	   *attrs;
+	Jsonb	   *cc;
+	TupleDesc	tupdesc;
+	Datum		values[2];
+	bool		nulls[2];
+
+	if (PG_ARGISNULL(0))
+		Missing("tableName");
+	if (PG_ARGISNULL(1))
+		Missing("key");
+	pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);
+	PushTextArg(&st, fcinfo, 0, "TableName");
+	PushJsonbArg(&st, fcinfo, 1, "Key");
+	PushTextArg(&st, fcinfo, 2, "UpdateExpression");
+	PushTextArg(&st, fcinfo, 3, "ConditionExpression");
+	PushJsonbArg(&st, fcinfo, 4, "ExpressionAttributeNames");
+	PushJsonbArg(&st, fcinfo, 5, "ExpressionAttributeValues");
+	PushTextArg(&st, fcinfo, 6, "ReturnValues");
+	PushTextArg(&st, fcinfo, 7, "ReturnConsumedCapacity");
+	req = JsonbValueToJsonb(pushJsonbValue(&st, WJB_END_OBJECT, NULL));
+	res = CallOperation("UpdateItem", req);
+	attrs = ResponseMember(res, "Attributes");
+	cc = ResponseMember(res, "ConsumedCapacity");
+	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "return type must be a row type");
+	nulls[0] = attrs == NULL;
+	nulls[1] = cc == NULL;
+	values[0] = attrs ? PointerGetDatum(ItemFromJsonb(attrs)) : (Datum) 0;
+	values[1] = cc ? JsonbPGetDatum(cc) : (Datum) 0;
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(BlessTupleDesc(tupdesc), values, nulls)));
+}
+
+/*
+ * hroe.transact_write_items(transact_items): TransactWriteItems as a SQL
+ * function; a cancelled transaction raises HR005 with the reasons in DETAIL.
+ */
+Datum
+hroe_transact_write_items(PG_FUNCTION_ARGS)
+{
+	JsonbParseState *st = NULL;
+
+	pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);
+	PushJsonbArg(&st, fcinfo, 0, "TransactItems");
+	PG_RETURN_JSONB_P(CallOperation("TransactWriteItems",
+									JsonbValueToJsonb(pushJsonbValue(&st, WJB_END_OBJECT, NULL))));
+}
+
+/* hroe.transact_get_items(transact_items): the Responses array of TransactGetItems */
+Datum
+hroe_transact_get_items(PG_FUNCTION_ARGS)
+{
+	JsonbParseState *st = NULL;
+	Jsonb	   *res;
+
+	pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);
+	PushJsonbArg(&st, fcinfo, 0, "TransactItems");
+	res = CallOperation("TransactGetItems",
+						JsonbValueToJsonb(pushJsonbValue(&st, WJB_END_OBJECT, NULL)));
+	PG_RETURN_JSONB_P(ResponseMember(res, "Responses"));
 }
