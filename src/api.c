@@ -37,6 +37,7 @@
 #include "utils/memutils.h"
 #include "utils/regproc.h"
 #include "utils/resowner.h"
+#include "utils/typcache.h"
 
 #include "expression.h"
 #include "item.h"
@@ -71,35 +72,36 @@ typedef enum ApiStmt
 
 typedef struct ApiStmtDef
 {
-	const char *sql;
+	const char *sql;			/* run through SPI (DDL, plpgsql) */
+	const char *fn;				/* or called directly, when set */
 	int			nargs;
 	const char *types[11];
 } ApiStmtDef;
 
 static const ApiStmtDef StmtDefs[STMT_COUNT] = {
-	{"SELECT item, consumed_capacity FROM hroe.get_item_result($1, $2, $3, $4)", 4,
+	{NULL, "hroe.get_item_result(text, jsonb, boolean, text)", 4,
 	{"text", "jsonb", "bool", "text"}},
-	{"SELECT attributes, consumed_capacity FROM hroe.put_item($1, $2, $3, $4)", 4,
+	{NULL, "hroe.put_item(text, hroe.item, text, text)", 4,
 	{"text", "hroe.item", "text", "text"}},
-	{"SELECT attributes, consumed_capacity FROM hroe.delete_item($1, $2, $3, $4)", 4,
+	{NULL, "hroe.delete_item(text, jsonb, text, text)", 4,
 	{"text", "jsonb", "text", "text"}},
-	{"SELECT items, count, scanned_count, last_evaluated_key, consumed_capacity "
-		"FROM hroe.query_page($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)", 11,
+	{NULL, "hroe.query_page(text, text, jsonb, jsonb, text, boolean, boolean, integer, jsonb, text, text)", 11,
 	{"text", "text", "jsonb", "jsonb", "text", "bool", "bool", "int4", "jsonb", "text", "text"}},
-	{"SELECT items, count, scanned_count, last_evaluated_key, consumed_capacity "
-		"FROM hroe.scan_page($1, $2, $3, $4, $5, $6, $7, $8, $9)", 9,
+	{NULL, "hroe.scan_page(text, text, boolean, integer, jsonb, text, text, integer, integer)", 9,
 	{"text", "text", "bool", "int4", "jsonb", "text", "text", "int4", "int4"}},
-	{"SELECT hroe.batch_get_item($1, $2)", 2, {"jsonb", "text"}},
-	{"SELECT hroe.batch_write_item($1, $2)", 2, {"jsonb", "text"}},
-	{"SELECT hroe.create_table($1, $2, $3, $4, $5)", 5,
+	{NULL, "hroe.batch_get_item(jsonb, text)", 2, {"jsonb", "text"}},
+	{NULL, "hroe.batch_write_item(jsonb, text)", 2, {"jsonb", "text"}},
+	{"SELECT hroe.create_table($1, $2, $3, $4, $5)", NULL, 5,
 	{"text", "text", "text", "text", "text"}},
-	{"SELECT hroe.create_index($1, $2, $3, $4, $5, $6, $7)", 7,
+	{"SELECT hroe.create_index($1, $2, $3, $4, $5, $6, $7)", NULL, 7,
 	{"text", "text", "text[]", "text[]", "jsonb", "text", "text[]"}},
-	{"SELECT hroe.describe_table($1)", 1, {"text"}},
-	{"SELECT hroe.delete_table($1)", 1, {"text"}},
+	{"SELECT hroe.describe_table($1)", NULL, 1, {"text"}},
+	{"SELECT hroe.delete_table($1)", NULL, 1, {"text"}},
 };
 
 static SPIPlanPtr StmtPlans[STMT_COUNT];
+static FmgrInfo *StmtFns[STMT_COUNT];
+static bool StmtComposite[STMT_COUNT];
 
 /* The response being built, and the cancellation reasons of a transaction */
 typedef struct ApiCall
@@ -110,16 +112,80 @@ typedef struct ApiCall
 
 static ApiCall *CurrentCall = NULL;
 
-/* Run statement s with the given arguments; returns its first row or NULL */
-static HeapTuple
+/* The result of a statement: its columns (a composite result's fields) */
+typedef struct ApiRow
+{
+	int			ncols;
+	Datum		values[8];
+	bool		nulls[8];
+} ApiRow;
+
+/*
+ * Run statement s with the given arguments (nulls: 'n' for NULL, as SPI);
+ * returns its (first) row.  The operation functions are called directly
+ * through fmgr (no executor); the DDL functions through SPI.
+ */
+static ApiRow *
 RunStmt(ApiStmt s, Datum *values, const char *nulls)
 {
-	int			ret;
+	ApiRow	   *row = palloc0(sizeof(ApiRow));
 
+	if (StmtDefs[s].fn)
+	{
+		LOCAL_FCINFO(fcinfo, 11);
+		Datum		result;
+
+		if (StmtFns[s] == NULL)
+		{
+			Oid			fn = DatumGetObjectId(DirectFunctionCall1(regprocedurein,
+																  CStringGetDatum(StmtDefs[s].fn)));
+			FmgrInfo   *finfo = MemoryContextAlloc(TopMemoryContext, sizeof(FmgrInfo));
+
+			fmgr_info_cxt(fn, finfo, TopMemoryContext);
+			StmtComposite[s] = type_is_rowtype(get_func_rettype(fn));
+			StmtFns[s] = finfo;
+		}
+		InitFunctionCallInfoData(*fcinfo, StmtFns[s], StmtDefs[s].nargs, InvalidOid, NULL, NULL);
+		for (int i = 0; i < StmtDefs[s].nargs; i++)
+		{
+			fcinfo->args[i].value = values[i];
+			fcinfo->args[i].isnull = nulls[i] == 'n';
+			if (fcinfo->args[i].isnull && StmtFns[s]->fn_strict)
+				elog(ERROR, "NULL argument %d for strict %s", i + 1, StmtDefs[s].fn);
+		}
+		result = FunctionCallInvoke(fcinfo);
+		if (fcinfo->isnull)
+		{
+			row->ncols = 1;
+			row->nulls[0] = true;
+		}
+		else if (StmtComposite[s])
+		{
+			HeapTupleHeader th = DatumGetHeapTupleHeader(result);
+			TupleDesc	td = lookup_rowtype_tupdesc(HeapTupleHeaderGetTypeId(th),
+												   HeapTupleHeaderGetTypMod(th));
+			HeapTupleData tuple;
+
+			tuple.t_len = HeapTupleHeaderGetDatumLength(th);
+			ItemPointerSetInvalid(&tuple.t_self);
+			tuple.t_tableOid = InvalidOid;
+			tuple.t_data = th;
+			row->ncols = Min(td->natts, 8);
+			heap_deform_tuple(&tuple, td, row->values, row->nulls);
+			ReleaseTupleDesc(td);
+		}
+		else
+		{
+			row->ncols = 1;
+			row->values[0] = result;
+		}
+		return row;
+	}
 	if (StmtPlans[s] == NULL)
 	{
 		Oid			types[11];
 		SPIPlanPtr	plan;
+		int			ret;
 
 		for (int i = 0; i < StmtDefs[s].nargs; i++)
 			types[i] = DatumGetObjectId(DirectFunctionCall1(regtypein,
@@ -128,22 +194,33 @@ RunStmt(ApiStmt s, Datum *values, const char *nulls)
 		if (plan == NULL)
 			elog(ERROR, "preparing \"%s\" failed: %s", StmtDefs[s].sql,
 				 SPI_result_code_string(SPI_result));
-		SPI_keepplan(plan);
+		ret = SPI_keepplan(plan);
+		if (ret != 0)
+			elog(ERROR, "SPI_keepplan failed: %s", SPI_result_code_string(ret));
 		StmtPlans[s] = plan;
 	}
-	ret = SPI_execute_plan(StmtPlans[s], values, nulls, false, 0);
-	if (ret != SPI_OK_SELECT)
-		elog(ERROR, "\"%s\" failed: %s", StmtDefs[s].sql, SPI_result_code_string(ret));
-	if (SPI_processed == 0)
-		return NULL;
-	return SPI_tuptable->vals[0];
+	{
+		int			ret = SPI_execute_plan(StmtPlans[s], values, nulls, false, 0);
+
+		if (ret != SPI_OK_SELECT)
+			elog(ERROR, "\"%s\" failed: %s", StmtDefs[s].sql, SPI_result_code_string(ret));
+		if (SPI_processed == 0)
+			elog(ERROR, "\"%s\" returned no row", StmtDefs[s].sql);
+		row->ncols = Min(SPI_tuptable->tupdesc->natts, 8);
+		for (int i = 0; i < row->ncols; i++)
+			row->values[i] = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, i + 1,
+										   &row->nulls[i]);
+	}
+	return row;
 }
 
-/* Column i (1-based) of a row RunStmt returned; NULL if SQL NULL */
+/* Column i (1-based) of a row RunStmt returned */
 static Datum
-Col(HeapTuple row, int i, bool *isnull)
+Col(ApiRow *row, int i, bool *isnull)
 {
-	return SPI_getbinval(row, SPI_tuptable->tupdesc, i, isnull);
+	Assert(i >= 1 && i <= row->ncols);
+	*isnull = row->nulls[i - 1];
+	return row->values[i - 1];
 }
 
 /* ---------- errors ---------- */
@@ -533,7 +610,7 @@ ApiGetItem(JsonbContainer *req, StringInfo out)
 	Jsonb	   *key;
 	Datum		v[4];
 	char		nulls[4] = "    ";
-	HeapTuple	row;
+	ApiRow	   *row;
 	bool		isnull;
 	Datum		d;
 
@@ -596,7 +673,7 @@ CallPut(const char *table, HroeItem *item, const char *rv, const char *rcc, Stri
 {
 	Datum		v[4];
 	char		nulls[4] = "    ";
-	HeapTuple	row;
+	ApiRow	   *row;
 	bool		isnull;
 	Datum		d;
 
@@ -621,7 +698,7 @@ CallDelete(const char *table, Jsonb *key, const char *rv, const char *rcc, Strin
 {
 	Datum		v[4];
 	char		nulls[4] = "    ";
-	HeapTuple	row;
+	ApiRow	   *row;
 	bool		isnull;
 	Datum		d;
 
@@ -776,7 +853,7 @@ ApiRead(JsonbContainer *req, StringInfo out, bool query)
 	HroeTableMeta *t;
 	Datum		v[11];
 	char		nulls[12] = "           ";
-	HeapTuple	row;
+	ApiRow	   *row;
 	bool		isnull;
 	bool		has_limit;
 	int32		limit;
@@ -933,7 +1010,7 @@ ApiBatchGet(JsonbContainer *req, StringInfo out)
 	List	   *ppaths = NIL;
 	Datum		args[2];
 	bool		isnull;
-	HeapTuple	row;
+	ApiRow	   *row;
 	Jsonb	   *res;
 	bool		first = true;
 
@@ -1080,7 +1157,7 @@ ApiBatch(JsonbContainer *req, StringInfo out, bool write)
 	Jsonb	   *items = MemberJsonb(req, "RequestItems");
 	Datum		v[2];
 	bool		isnull;
-	HeapTuple	row;
+	ApiRow	   *row;
 	Jsonb	   *res;
 	char	   *s;
 
@@ -1104,7 +1181,7 @@ static char *
 TableDescription(const char *table, const char *status)
 {
 	Datum		v[1];
-	HeapTuple	row;
+	ApiRow	   *row;
 	bool		isnull;
 	Jsonb	   *res;
 	Datum		d;
