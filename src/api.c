@@ -1796,15 +1796,14 @@ hroe_dynamodb(PG_FUNCTION_ARGS)
 		MemoryContextSwitchTo(outer);
 		edata = CopyErrorData();
 		type = ErrorType(edata);
-		if (type == NULL)
-		{
-			CurrentCall = saved;
-			PG_RE_THROW();
-		}
 		FlushErrorState();
 		RollbackAndReleaseCurrentSubTransaction();
 		MemoryContextSwitchTo(outer);
 		CurrentResourceOwner = owner;
+		CurrentCall = saved;
+		/* an error hroe does not map is raised again, outside the subxact */
+		if (type == NULL)
+			ReThrowError(edata);
 		resetStringInfo(&out);
 		appendStringInfoString(&out, "{\"__type\":");
 		hroe_json_string_write(&out, type, strlen(type));
