@@ -1563,18 +1563,79 @@ LockOrder(Action *acts, int n, bool write)
 	return order;
 }
 
+/* Run one of the idempotency token statements; returns SPI_processed */
+static uint64
+TokenStmt(int which, const char *token, int64 hash)
+{
+	static SPIPlanPtr plans[2];
+	static const char *const sql[2] = {
+		"SELECT request_hash FROM hroe.transaction_tokens WHERE token OPERATOR(pg_catalog.=) $1 "
+		"AND finished_at OPERATOR(pg_catalog.>) (pg_catalog.now() OPERATOR(pg_catalog.-) interval '10 minutes')",
+		"INSERT INTO hroe.transaction_tokens (token, request_hash) VALUES ($1, $2) "
+		"ON CONFLICT (token) DO UPDATE SET request_hash = excluded.request_hash, finished_at = pg_catalog.now()"
+	};
+	Oid			types[2] = {TEXTOID, INT8OID};
+	Datum		v[2];
+	int			ret;
+
+	if (plans[which] == NULL)
+	{
+		SPIPlanPtr	plan = SPI_prepare(sql[which], which == 0 ? 1 : 2, types);
+
+		if (plan == NULL || SPI_keepplan(plan) != 0)
+			elog(ERROR, "preparing \"%s\" failed", sql[which]);
+		plans[which] = plan;
+	}
+	v[0] = CStringGetTextDatum(token);
+	v[1] = Int64GetDatum(hash);
+	ret = SPI_execute_plan(plans[which], v, NULL, false, 0);
+	if (ret < 0)
+		elog(ERROR, "idempotency token statement failed: %s", SPI_result_code_string(ret));
+	if (which == 0 && SPI_processed > 0)
+	{
+		bool		isnull;
+		int64		old = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
+
+		if (old != hash)
+			hroe_ddb_error(MAKE_SQLSTATE('H', 'R', '0', '0', '6'), "IdempotentParameterMismatchException",
+						   "The request uses the same client token as a previous, but non-identical request");
+	}
+	return SPI_processed;
+}
+
 /* TransactWriteItems: all or nothing */
 static void
 ApiTransactWrite(JsonbContainer *req, StringInfo out)
 {
 	int			n;
 	Action	   *acts = ParseActions(req, true, &n);
-	Action	  **order = LockOrder(acts, n, true);
+	Action	  **order;
 	bool		failed = false;
 	StringInfoData reasons;
 	StringInfoData codes;
+	char	   *token = MemberText(req, "ClientRequestToken", "ClientRequestToken");
+	int64		hash = 0;
 
 	(void) ReturnCC(req);
+	if (token)
+	{
+		JsonbValue *items = Member(req, "TransactItems");
+		char	   *text = ContainerText(items);
+		LOCKTAG		tag;
+
+		if (strlen(token) < 1 || strlen(token) > 36)
+			Invalid(psprintf("1 validation error detected: Value '%s' at 'clientRequestToken' failed to satisfy constraint: Member must have length less than or equal to 36",
+							 token));
+		hash = (int64) hash_bytes_extended((const unsigned char *) text, strlen(text), 0);
+		/* one transaction per token at a time */
+		SET_LOCKTAG_ADVISORY(tag, MyDatabaseId, 0,
+							 hash_bytes((const unsigned char *) token, strlen(token)), 0x4853);
+		(void) LockAcquire(&tag, ExclusiveLock, false, false);
+		/* a replay within 10 minutes succeeds without writing */
+		if (TokenStmt(0, token, hash) > 0)
+			return;
+	}
+	order = LockOrder(acts, n, true);
 	for (int i = 0; i < n; i++)
 		order[i]->old = LockItem(order[i]->t, order[i]->keys, order[i]->identity, true);
 	initStringInfo(&reasons);
@@ -1631,6 +1692,8 @@ ApiTransactWrite(JsonbContainer *req, StringInfo out)
 				break;
 		}
 	}
+	if (token)
+		(void) TokenStmt(1, token, hash);
 }
 
 /* TransactGetItems: every item read under a share lock, in one snapshot */
@@ -1723,6 +1786,8 @@ ErrorType(ErrorData *edata)
 		return "com.amazonaws.dynamodb.v20120810#LimitExceededException";
 	if (code == ERRCODE_HROE_TRANSACTION_CANCELED)
 		return "com.amazonaws.dynamodb.v20120810#TransactionCanceledException";
+	if (code == MAKE_SQLSTATE('H', 'R', '0', '0', '6'))
+		return "com.amazonaws.dynamodb.v20120810#IdempotentParameterMismatchException";
 	if (code == ERRCODE_T_R_SERIALIZATION_FAILURE || code == ERRCODE_T_R_DEADLOCK_DETECTED)
 		return "com.amazonaws.dynamodb.v20120810#TransactionConflictException";
 	/* invalid values in the request (the item module's DynamoDB texts) */

@@ -29,3 +29,12 @@ RETURNS jsonb AS 'MODULE_PATHNAME', 'hroe_transact_get_items'
 LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE;
 COMMENT ON FUNCTION hroe.transact_get_items(jsonb) IS
 'TransactGetItems: TransactItems ([{"Get": {"TableName", "Key", "ProjectionExpression"?}}], at most 100); every item read under a share lock; returns the Responses array ({"Item": ...} or {} per Get, in request order)';
+
+-- TransactWriteItems ClientRequestToken: a replay within 10 minutes succeeds without writing
+CREATE TABLE hroe.transaction_tokens (
+	token			text PRIMARY KEY,
+	request_hash	bigint NOT NULL,
+	finished_at		timestamptz NOT NULL DEFAULT pg_catalog.now()
+);
+COMMENT ON TABLE hroe.transaction_tokens IS 'ClientRequestTokens of committed TransactWriteItems calls (hroe.dynamodb): the hash of their TransactItems and when they finished; a token is idempotent for 10 minutes';
+GRANT SELECT, INSERT, UPDATE ON hroe.transaction_tokens TO PUBLIC;

@@ -334,6 +334,14 @@ spec('TransactWriteItems', { TransactItems: [{ Put: { TableName: 'conf_nope', It
   { __type: 'com.amazonaws.dynamodb.v20120810#ResourceNotFoundException', message: 'Requested resource not found' }, 'no table')
 spec('TransactGetItems', { TransactItems: [{ Get: { TableName: 'conf_tx', Key: tx('b') } }, { Get: { TableName: 'conf_tx', Key: tx('b') } }] },
   { __type: 'com.amazon.coral.validate#ValidationException', message: 'Transaction request cannot include multiple operations on one item' }, 'duplicate get')
+// ClientRequestToken: a replay within 10 minutes succeeds without writing again
+const putF = { TransactItems: [{ Put: { TableName: 'conf_tx', Item: { pk: S('f'), n: N(1) } } }], ClientRequestToken: 'conformance-token-1' }
+spec('TransactWriteItems', putF, {}, 'with a ClientRequestToken')
+spec('TransactWriteItems', { TransactItems: [{ Delete: { TableName: 'conf_tx', Key: tx('f') } }] }, {}, 'delete that item')
+spec('TransactWriteItems', putF, {}, 'replay of the token: succeeds')
+spec('TransactGetItems', { TransactItems: [{ Get: { TableName: 'conf_tx', Key: tx('f') } }] }, { Responses: [{}] }, 'the replay wrote nothing')
+spec('TransactWriteItems', { TransactItems: [{ Put: { TableName: 'conf_tx', Item: { pk: S('f'), n: N(2) } } }], ClientRequestToken: 'conformance-token-1' },
+  { __type: 'com.amazonaws.dynamodb.v20120810#IdempotentParameterMismatchException', message: 'The request uses the same client token as a previous, but non-identical request' }, 'same token, other request')
 spec('DeleteTable', { TableName: 'conf_tx' }, { TableDescription: {
   TableName: 'conf_tx', KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }], AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }] } }, 'drop the transactions table')
 
