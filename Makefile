@@ -28,7 +28,8 @@ SCRIPT_PARTS = \
 	src/shard.sql \
 	src/generate.sql \
 	src/normalized.sql \
-	src/load.sql
+	src/load.sql \
+	src/single.sql
 
 DATA_built = hroe--$(EXTVERSION).sql
 
