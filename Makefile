@@ -14,6 +14,9 @@ OBJS = \
 	src/item.o \
 	src/collection_io.o \
 	src/collection.o \
+	src/expression.o \
+	src/tables.o \
+	src/operations.o \
 	src/shard.o \
 	src/shard_merge.o \
 	src/generate.o
@@ -25,6 +28,9 @@ SCRIPT_PARTS = \
 	src/key.sql \
 	src/item.sql \
 	src/collection.sql \
+	src/expression.sql \
+	src/tables.sql \
+	src/operations.sql \
 	src/shard.sql \
 	src/generate.sql \
 	src/normalized.sql \

@@ -58,6 +58,12 @@ FROM (VALUES ('0'), ('-42'), ('123456789012345678'), ('1234567890123456789'), ('
              ('0.1'), ('12345678901234567890123456789012345678'), ('1E125'), ('-1E-130')) AS v(n);
 SELECT hroe.item_get_number(('{"n": {"N": "' || n || '"}}')::hroe.item, 'n') = n::numeric AS exact
 FROM (VALUES ('9.9999999999999999999999999999999999999E+125'), ('-1.5e-100'), ('1e18'), ('-1e18')) AS v(n);
+-- S as hroe.key, without a text round trip
+SELECT hroe.item_get_key(it, 'PK') AS pk, pg_typeof(hroe.item_get_key(it, 'PK')),
+       hroe.item_get_key(it, 'PK') = 'HR-EMPLOYEE#1'::hroe.key AS eq, hroe.item_get_key(it, 'nope') IS NULL AS missing
+FROM emp;
+SELECT hroe.item_get_key('{"k": {"S": ""}}', 'k');	-- a key cannot be empty
+SELECT hroe.item_get_key(it, 'Salary') FROM emp;
 -- another type is an error
 SELECT hroe.item_get_number(it, 'Name') FROM emp;
 SELECT hroe.item_get_text(it, 'Salary') FROM emp;
@@ -80,6 +86,16 @@ FROM (VALUES ('{"id": 7, "s": "é", "l": [1, [2, [3]], {"a": {"b": null}}], "t":
 SELECT '{"a": {"N": "1"}, "b": {"N": "2"}}'::hroe.item || '{"b": {"S": "two"}, "c": {"NULL": true}}'::hroe.item AS merged;
 SELECT hroe.item_merge('{}', '{"a": {"N": "1"}}') AS left_empty, hroe.item_merge('{"a": {"N": "1"}}', '{}') AS right_empty;
 SELECT hroe.item_size('{"a": {"S": "xx"}}'::hroe.item || '{"a": {"S": "y"}, "b": {"N": "1"}}'::hroe.item) AS merged_size;
+
+-- set one attribute from a DynamoDB-JSON AttributeValue
+SELECT hroe.item_set('{"a": {"N": "1"}}', 'b', '{"SS": ["y", "x"]}') AS added,
+       hroe.item_set('{"a": {"N": "1"}}', 'a', '{"M": {"k": {"N": "1e2"}}}') AS replaced;
+SELECT hroe.item_set('{"a": {"N": "1"}}', 'b', '{"SS": []}');
+SELECT hroe.item_set('{"a": {"N": "1"}}', 'b', '{"S": "x", "N": "1"}');
+SELECT hroe.item_set('{"a": {"N": "1"}}', 'b', '"x"');
+SELECT hroe.item_set('{"a": {"N": "1"}}', '', '{"S": "x"}');
+SELECT hroe.item_size(hroe.item_set(hroe.item_from_document(jsonb_build_object('a', repeat('x', 409596))), 'b', '{"S": "xx"}')) AS at_limit;
+SELECT hroe.item_size(hroe.item_set(hroe.item_from_document(jsonb_build_object('a', repeat('x', 409596))), 'b', '{"S": "xxx"}')) AS over_limit;
 
 -- remove
 SELECT it - 'Photo' - 'Phones' - 'Address' - 'nope' AS removed FROM emp;

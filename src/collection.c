@@ -16,6 +16,7 @@
 
 #include "collection.h"
 #include "item.h"
+#include "key.h"
 
 PG_FUNCTION_INFO_V1(item_collection_in);
 PG_FUNCTION_INFO_V1(item_collection_out);
@@ -102,13 +103,13 @@ item_collection_agg_trans(PG_FUNCTION_ARGS)
 		st = palloc0(sizeof(CollectionAggState));
 	if (!PG_ARGISNULL(1) && !PG_ARGISNULL(2))
 	{
-		text	   *key = PG_GETARG_TEXT_PP(1);
+		struct varlena *key = PG_GETARG_HROE_KEY_P(1);
 		HroeItem   *item = PG_GETARG_HROE_ITEM_P(2);
 		char	   *kcopy,
 				   *icopy;
-		uint32		klen = VARSIZE_ANY_EXHDR(key);
+		uint32		klen = HroeKeyLen(key);
 
-		hroe_sort_key_check(VARDATA_ANY(key), klen);
+		hroe_sort_key_check(HroeKeyData(key), klen);
 		if (st->n == st->cap)
 		{
 			st->cap = st->cap ? st->cap * 2 : 16;
@@ -116,7 +117,7 @@ item_collection_agg_trans(PG_FUNCTION_ARGS)
 				palloc(sizeof(HroeCollectionEntry) * st->cap);
 		}
 		kcopy = palloc(klen);
-		memcpy(kcopy, VARDATA_ANY(key), klen);
+		memcpy(kcopy, HroeKeyData(key), klen);
 		icopy = palloc(VARSIZE(item) - VARHDRSZ);
 		memcpy(icopy, (char *) item + VARHDRSZ, VARSIZE(item) - VARHDRSZ);
 		st->ents[st->n].key = kcopy;
@@ -174,7 +175,7 @@ item_collection_items(PG_FUNCTION_ARGS)
 		bool		nulls[2] = {false, false};
 
 		hroe_collection_entry(c, fctx->call_cntr, &e);
-		values[0] = PointerGetDatum(cstring_to_text_with_len(e.key, e.keylen));
+		values[0] = PointerGetDatum(hroe_key_from_bytes(e.key, e.keylen));
 		values[1] = PointerGetDatum(hroe_collection_item(&e));
 		SRF_RETURN_NEXT(fctx, HeapTupleGetDatum(heap_form_tuple(fctx->tuple_desc, values, nulls)));
 	}
@@ -204,15 +205,15 @@ Datum
 item_collection_get(PG_FUNCTION_ARGS)
 {
 	HroeCollection *c = PG_GETARG_HROE_COLLECTION_P(0);
-	text	   *key = PG_GETARG_TEXT_PP(1);
-	uint32		klen = VARSIZE_ANY_EXHDR(key);
-	uint32		i = hroe_collection_lower_bound(c, VARDATA_ANY(key), klen, false);
+	struct varlena *key = PG_GETARG_HROE_KEY_P(1);
+	uint32		klen = HroeKeyLen(key);
+	uint32		i = hroe_collection_lower_bound(c, HroeKeyData(key), klen, false);
 	HroeCollectionEntry e;
 
 	if (i >= hroe_collection_count(c))
 		PG_RETURN_NULL();
 	hroe_collection_entry(c, i, &e);
-	if (e.keylen != klen || memcmp(e.key, VARDATA_ANY(key), klen) != 0)
+	if (e.keylen != klen || memcmp(e.key, HroeKeyData(key), klen) != 0)
 		PG_RETURN_NULL();
 	PG_RETURN_HROE_ITEM_P(hroe_collection_item(&e));
 }
@@ -222,9 +223,9 @@ Datum
 item_collection_begins_with(PG_FUNCTION_ARGS)
 {
 	HroeCollection *c = PG_GETARG_HROE_COLLECTION_P(0);
-	text	   *prefix = PG_GETARG_TEXT_PP(1);
-	const char *p = VARDATA_ANY(prefix);
-	uint32		plen = VARSIZE_ANY_EXHDR(prefix);
+	struct varlena *prefix = PG_GETARG_HROE_KEY_P(1);
+	const char *p = HroeKeyData(prefix);
+	uint32		plen = HroeKeyLen(prefix);
 	uint32		lo = hroe_collection_lower_bound(c, p, plen, false);
 	uint32		lo2 = lo,
 				hi = hroe_collection_count(c);
@@ -249,20 +250,19 @@ Datum
 item_collection_between(PG_FUNCTION_ARGS)
 {
 	HroeCollection *c = PG_GETARG_HROE_COLLECTION_P(0);
-	text	   *lo = PG_GETARG_TEXT_PP(1);
-	text	   *hi = PG_GETARG_TEXT_PP(2);
-	uint32		lolen = VARSIZE_ANY_EXHDR(lo),
-				hilen = VARSIZE_ANY_EXHDR(hi);
-	int			cmp = memcmp(VARDATA_ANY(lo), VARDATA_ANY(hi), Min(lolen, hilen));
+	struct varlena *lo = PG_GETARG_HROE_KEY_P(1);
+	struct varlena *hi = PG_GETARG_HROE_KEY_P(2);
+	uint32		lolen = HroeKeyLen(lo),
+				hilen = HroeKeyLen(hi);
 
-	if (cmp > 0 || (cmp == 0 && lolen > hilen))
+	if (hroe_key_compare_bytes(HroeKeyData(lo), lolen, HroeKeyData(hi), hilen) > 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("Invalid KeyConditionExpression: The BETWEEN operator requires upper bound to be greater than or equal to lower bound; lower bound operand: AttributeValue: {S:%s}, upper bound operand: AttributeValue: {S:%s}",
-						text_to_cstring(lo), text_to_cstring(hi))));
+						text_to_cstring((text *) lo), text_to_cstring((text *) hi))));
 	PG_RETURN_POINTER(hroe_collection_slice(c,
-											hroe_collection_lower_bound(c, VARDATA_ANY(lo), lolen, false),
-											hroe_collection_lower_bound(c, VARDATA_ANY(hi), hilen, true)));
+											hroe_collection_lower_bound(c, HroeKeyData(lo), lolen, false),
+											hroe_collection_lower_bound(c, HroeKeyData(hi), hilen, true)));
 }
 
 /*

@@ -52,12 +52,14 @@ EntryCmp(const void *x, const void *y)
 	return KeyCompare(a->key, a->keylen, b->key, b->keylen);
 }
 
+/* Number of items in a collection */
 uint32
 hroe_collection_count(const HroeCollection *c)
 {
 	return GetU32((const char *) c + 8);
 }
 
+/* Total DynamoDB size of a collection's items */
 uint64
 hroe_collection_size(const HroeCollection *c)
 {
@@ -67,6 +69,7 @@ hroe_collection_size(const HroeCollection *c)
 	return v;
 }
 
+/* Entry i of a collection, in sort-key order */
 void
 hroe_collection_entry(const HroeCollection *c, uint32 i, HroeCollectionEntry *e)
 {
@@ -82,6 +85,7 @@ hroe_collection_entry(const HroeCollection *c, uint32 i, HroeCollectionEntry *e)
 	e->itemlen = end - ioff;
 }
 
+/* First entry whose key is >= key (> key if after), by binary search */
 uint32
 hroe_collection_lower_bound(const HroeCollection *c, const char *key, uint32 keylen, bool after)
 {
@@ -104,6 +108,7 @@ hroe_collection_lower_bound(const HroeCollection *c, const char *key, uint32 key
 	return lo;
 }
 
+/* A palloc'd item copy of an entry */
 HroeItem *
 hroe_collection_item(const HroeCollectionEntry *e)
 {
@@ -114,6 +119,7 @@ hroe_collection_item(const HroeCollectionEntry *e)
 	return item;
 }
 
+/* Build a collection from entries in any order */
 HroeCollection *
 hroe_collection_build(HroeCollectionEntry *entries, uint32 n)
 {
@@ -172,6 +178,7 @@ hroe_collection_build(HroeCollectionEntry *entries, uint32 n)
 	return (HroeCollection *) out;
 }
 
+/* The entries [lo, hi) as a new collection */
 HroeCollection *
 hroe_collection_slice(const HroeCollection *c, uint32 lo, uint32 hi)
 {
@@ -193,6 +200,7 @@ BadBinary(const char *what)
 			 errdetail("%s.", what)));
 }
 
+/* Validate untrusted binary collection bytes (recv) */
 HroeCollection *
 hroe_collection_from_binary(const char *data, int len)
 {
@@ -241,6 +249,7 @@ hroe_collection_from_binary(const char *data, int len)
 	return c;
 }
 
+/* Append a collection as its JSON text form */
 void
 hroe_collection_write(StringInfo buf, const HroeCollection *c)
 {

@@ -23,6 +23,7 @@
 #include "utils/numeric.h"
 
 #include "item.h"
+#include "key.h"
 
 PG_FUNCTION_INFO_V1(item_in);
 PG_FUNCTION_INFO_V1(item_out);
@@ -42,10 +43,12 @@ PG_FUNCTION_INFO_V1(item_get_attribute);
 PG_FUNCTION_INFO_V1(item_get);
 PG_FUNCTION_INFO_V1(item_get_type);
 PG_FUNCTION_INFO_V1(item_get_text);
+PG_FUNCTION_INFO_V1(item_get_key);
 PG_FUNCTION_INFO_V1(item_get_number);
 PG_FUNCTION_INFO_V1(item_get_binary);
 PG_FUNCTION_INFO_V1(item_get_bool);
 PG_FUNCTION_INFO_V1(item_merge);
+PG_FUNCTION_INFO_V1(item_set);
 PG_FUNCTION_INFO_V1(item_remove);
 PG_FUNCTION_INFO_V1(item_remove_one);
 PG_FUNCTION_INFO_V1(item_attributes);
@@ -160,6 +163,7 @@ item_size(PG_FUNCTION_ARGS)
  * ---------------------------------------------------------------------
  */
 
+/* An N value as a numeric Datum */
 Datum
 hroe_value_numeric(const HroeValue *v)
 {
@@ -319,6 +323,23 @@ ValueToJsonb(const HroeValue *v)
 	JsonbParseState *st = NULL;
 
 	return JsonbPGetDatum(JsonbValueToJsonb(PushValue(&st, WJB_VALUE, v, false)));
+}
+
+/* One AttributeValue as DynamoDB-JSON jsonb */
+struct varlena *
+hroe_value_to_jsonb(const HroeValue *v)
+{
+	return (struct varlena *) DatumGetPointer(ValueToJsonb(v));
+}
+
+/* One AttributeValue from DynamoDB-JSON jsonb, validated like text input */
+void
+hroe_value_from_jsonb(struct varlena *jbv, HroeValue *v)
+{
+	Jsonb	   *jb = (Jsonb *) jbv;
+	char	   *s = JsonbToCString(NULL, &jb->root, VARSIZE(jb));
+
+	hroe_value_parse(s, strlen(s), v);
 }
 
 /* Whole item as DynamoDB-JSON jsonb */
@@ -590,6 +611,19 @@ item_get_text(PG_FUNCTION_ARGS)
 	PG_RETURN_TEXT_P(cstring_to_text_with_len(v.data, v.len));
 }
 
+/* An S value as hroe.key (errors if it is not a valid key: empty, too long) */
+Datum
+item_get_key(PG_FUNCTION_ARGS)
+{
+	HroeValue	v;
+
+	if (!GetPath(fcinfo, &v))
+		PG_RETURN_NULL();
+	if (v.type != HROE_S)
+		WrongType(fcinfo, &v, HROE_S);
+	PG_RETURN_POINTER(hroe_key_from_bytes(v.data, v.len));
+}
+
 /* An N value as numeric */
 Datum
 item_get_number(PG_FUNCTION_ARGS)
@@ -664,6 +698,33 @@ item_merge(PG_FUNCTION_ARGS)
 			hroe_builder_add(bld, nm, nl, &v);
 		}
 	}
+	PG_RETURN_HROE_ITEM_P(hroe_builder_finish(bld));
+}
+
+/* The item with one attribute set from a DynamoDB-JSON AttributeValue */
+Datum
+item_set(PG_FUNCTION_ARGS)
+{
+	HroeItem   *item = PG_GETARG_HROE_ITEM_P(0);
+	text	   *name = PG_GETARG_TEXT_PP(1);
+	HroeValue	m,
+				val;
+	HroeBuilder *bld = hroe_builder_start();
+	uint32		n;
+
+	hroe_value_from_jsonb((struct varlena *) PG_GETARG_JSONB_P(2), &val);
+	hroe_item_root(item, &m);
+	n = hroe_value_count(&m);
+	for (uint32 i = 0; i < n; i++)
+	{
+		const char *nm;
+		uint32		nl;
+		HroeValue	v;
+
+		hroe_map_entry(&m, i, &nm, &nl, &v);
+		hroe_builder_add(bld, nm, nl, &v);
+	}
+	hroe_builder_add(bld, VARDATA_ANY(name), VARSIZE_ANY_EXHDR(name), &val);
 	PG_RETURN_HROE_ITEM_P(hroe_builder_finish(bld));
 }
 

@@ -150,6 +150,13 @@ extern void hroe_value_write(StringInfo buf, const HroeValue *v);
 extern void hroe_map_write(StringInfo buf, const HroeValue *map);
 extern void hroe_json_string_write(StringInfo buf, const char *s, uint32 len);
 
+/*
+ * One AttributeValue to and from jsonb ({"N": "5"}), backend only; the
+ * jsonb is validated like text input.
+ */
+extern struct varlena *hroe_value_to_jsonb(const HroeValue *v);	/* a Jsonb */
+extern void hroe_value_from_jsonb(struct varlena *jb, HroeValue *val);	/* detoasted */
+
 /* Check that bytes are a valid canonical item (binary input); ereports */
 extern HroeItem *hroe_item_from_binary(const char *data, int len);
 

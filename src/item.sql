@@ -93,6 +93,8 @@ CREATE FUNCTION hroe.item_get_type(hroe.item, text) RETURNS text
 	AS 'MODULE_PATHNAME', 'item_get_type' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION hroe.item_get_text(hroe.item, text) RETURNS text
 	AS 'MODULE_PATHNAME', 'item_get_text' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION hroe.item_get_key(hroe.item, text) RETURNS hroe.key
+	AS 'MODULE_PATHNAME', 'item_get_key' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION hroe.item_get_number(hroe.item, text) RETURNS numeric
 	AS 'MODULE_PATHNAME', 'item_get_number' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION hroe.item_get_binary(hroe.item, text) RETURNS bytea
@@ -107,6 +109,7 @@ COMMENT ON FUNCTION hroe.item_get_attribute(hroe.item, text) IS 'A top-level att
 COMMENT ON FUNCTION hroe.item_get(hroe.item, text) IS 'The value at a document path (a.b[2].c) as DynamoDB JSON; NULL if missing';
 COMMENT ON FUNCTION hroe.item_get_type(hroe.item, text) IS 'The DynamoDB type (S, N, B, BOOL, NULL, L, M, SS, NS, BS) of the value at a path; NULL if missing';
 COMMENT ON FUNCTION hroe.item_get_text(hroe.item, text) IS 'The S value at a path as text; NULL if missing, an error if of another type';
+COMMENT ON FUNCTION hroe.item_get_key(hroe.item, text) IS 'The S value at a path as hroe.key (no text round trip); NULL if missing, an error if of another type or not a valid key';
 COMMENT ON FUNCTION hroe.item_get_number(hroe.item, text) IS 'The N value at a path as numeric; NULL if missing, an error if of another type';
 COMMENT ON FUNCTION hroe.item_get_binary(hroe.item, text) IS 'The B value at a path as bytea; NULL if missing, an error if of another type';
 COMMENT ON FUNCTION hroe.item_get_bool(hroe.item, text) IS 'The BOOL value at a path as boolean; NULL if missing, an error if of another type';
@@ -128,11 +131,14 @@ COMMENT ON OPERATOR hroe.#> (hroe.item, text) IS 'Value at a document path (a.b[
 -- merge and remove
 CREATE FUNCTION hroe.item_merge(hroe.item, hroe.item) RETURNS hroe.item
 	AS 'MODULE_PATHNAME', 'item_merge' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION hroe.item_set(hroe.item, text, jsonb) RETURNS hroe.item
+	AS 'MODULE_PATHNAME', 'item_set' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION hroe.item_remove(hroe.item, VARIADIC text[]) RETURNS hroe.item
 	AS 'MODULE_PATHNAME', 'item_remove' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION hroe.item_remove_attribute(hroe.item, text) RETURNS hroe.item
 	AS 'MODULE_PATHNAME', 'item_remove_one' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION hroe.item_merge(hroe.item, hroe.item) IS 'All attributes of both items; the second item''s value wins for a name in both (400 KB checked)';
+COMMENT ON FUNCTION hroe.item_set(hroe.item, text, jsonb) IS 'The item with a top-level attribute set (added or replaced) from a DynamoDB-JSON AttributeValue such as {"N": "5"} (validated, 400 KB checked)';
 COMMENT ON FUNCTION hroe.item_remove(hroe.item, text[]) IS 'The item without the named top-level attributes (missing names are ignored)';
 COMMENT ON FUNCTION hroe.item_remove_attribute(hroe.item, text) IS 'The item without the named top-level attribute';
 

@@ -394,15 +394,16 @@ Base64Append(StringInfo buf, const char *s, uint32 len)
 /* Report E9 "cannot be converted" for a number text */
 static void
 pg_attribute_noreturn()
-NumberSyntax(const char *text, int len)
+NumberSyntax(Reader *r, const char *text, int len)
 {
 	char	   *t = palloc(len + 1);
+	StringInfoData msg;
 
 	memcpy(t, text, len);
 	t[len] = '\0';
-	ereport(ERROR,
-			(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
-			 errmsg(MSG_NUM_SYNTAX, t)));
+	initStringInfo(&msg);
+	appendStringInfo(&msg, MSG_NUM_SYNTAX, t);
+	ValueError(r, ERRCODE_INVALID_TEXT_REPRESENTATION, msg.data);
 }
 
 /*
@@ -410,8 +411,8 @@ NumberSyntax(const char *text, int len)
  * trailing zeros, -0 is 0; at most 38 significant digits, magnitude within
  * 1E-130 .. 9.99..E+125.  Syntax: -?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?
  */
-char *
-hroe_number_normalize(const char *s, int len, int *outlen)
+static char *
+NumberNormalize(Reader *r, const char *s, int len, int *outlen)
 {
 	const char *p = s,
 			   *end = s + len;
@@ -447,7 +448,7 @@ hroe_number_normalize(const char *s, int len, int *outlen)
 	}
 	mant_end = p;
 	if (mant_end - mant - (intlen < mant_end - mant ? 1 : 0) == 0)
-		NumberSyntax(s, len);	/* no digits at all */
+		NumberSyntax(r, s, len);	/* no digits at all */
 	if (p < end && (*p == 'e' || *p == 'E'))
 	{
 		bool		eneg = false;
@@ -465,12 +466,12 @@ hroe_number_normalize(const char *s, int len, int *outlen)
 			p++;
 		}
 		if (p == ds)
-			NumberSyntax(s, len);
+			NumberSyntax(r, s, len);
 		if (eneg)
 			explicit_exp = -explicit_exp;
 	}
 	if (p != end)
-		NumberSyntax(s, len);
+		NumberSyntax(r, s, len);
 
 	/* pass 2: significant digits, indexed over the mantissa digits */
 	for (p = mant; p < mant_end; p++)
@@ -494,9 +495,7 @@ hroe_number_normalize(const char *s, int len, int *outlen)
 		return out;
 	}
 	if (last - first + 1 > 38)
-		ereport(ERROR,
-				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
-				 errmsg(MSG_NUM_DIGITS)));
+		ValueError(r, ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE, MSG_NUM_DIGITS);
 	idx = 0;
 	for (p = mant; p < mant_end; p++)
 	{
@@ -509,13 +508,9 @@ hroe_number_normalize(const char *s, int len, int *outlen)
 	/* exponent of the leading significant digit */
 	e = intlen - 1 - first + explicit_exp;
 	if (e > 125)
-		ereport(ERROR,
-				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
-				 errmsg(MSG_NUM_OVER)));
+		ValueError(r, ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE, MSG_NUM_OVER);
 	if (e < -130)
-		ereport(ERROR,
-				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
-				 errmsg(MSG_NUM_UNDER)));
+		ValueError(r, ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE, MSG_NUM_UNDER);
 
 	out = o = palloc(d + 140);
 	if (neg)
@@ -547,6 +542,13 @@ hroe_number_normalize(const char *s, int len, int *outlen)
 	*o = '\0';
 	*outlen = o - out;
 	return out;
+}
+
+/* Normalise a DynamoDB number text (E9 errors without an attribute path) */
+char *
+hroe_number_normalize(const char *s, int len, int *outlen)
+{
+	return NumberNormalize(NULL, s, len, outlen);
 }
 
 /* DynamoDB size of a canonical number: base-100 digits + exponent + sign */
@@ -1225,7 +1227,7 @@ ReadScalarString(Reader *r, ValNode *n, HroeType type)
 	{
 		int			l;
 
-		n->data = hroe_number_normalize(s, len, &l);
+		n->data = NumberNormalize(r, s, len, &l);
 		n->len = l;
 	}
 	else if (type == HROE_B)
@@ -1433,6 +1435,7 @@ InitReader(Reader *r, const char *json, int len)
 	r->end = json + len;
 }
 
+/* Parse an item from DynamoDB JSON text */
 HroeItem *
 hroe_item_parse(const char *json, int len)
 {
@@ -1444,6 +1447,7 @@ hroe_item_parse(const char *json, int len)
 	return NodeToItem(&m);
 }
 
+/* Parse one AttributeValue ({"S": "x"}) from DynamoDB JSON text */
 void
 hroe_value_parse(const char *json, int len, HroeValue *val)
 {
@@ -1461,6 +1465,7 @@ hroe_value_parse(const char *json, int len, HroeValue *val)
 	NodeToValue(&n, val);
 }
 
+/* Check a collection sort key: 1..1024 bytes of UTF-8 without U+0000 (E4, E6) */
 void
 hroe_sort_key_check(const char *key, uint32 keylen)
 {
@@ -1501,6 +1506,7 @@ ReadSortKey(Reader *r, const char **key, uint32 *keylen)
 	hroe_sort_key_check(*key, *keylen);
 }
 
+/* Parse a collection: [{"SortKey": {"S": k}, "Item": {...}}, ...] in any order */
 HroeCollection *
 hroe_collection_parse(const char *json, int len)
 {
@@ -1575,6 +1581,7 @@ hroe_collection_parse(const char *json, int len)
  * ---------------------------------------------------------------------
  */
 
+/* Number of entries of an L, M or set value */
 uint32
 hroe_value_count(const HroeValue *v)
 {
@@ -1591,6 +1598,7 @@ hroe_value_count(const HroeValue *v)
 	}
 }
 
+/* The item's attribute map as an M value */
 void
 hroe_item_root(const HroeItem *item, HroeValue *map)
 {
@@ -1599,6 +1607,7 @@ hroe_item_root(const HroeItem *item, HroeValue *map)
 	map->len = HroeItemBodyLen(item);
 }
 
+/* Entry i of an M value */
 void
 hroe_map_entry(const HroeValue *map, uint32 i, const char **name, uint32 *namelen,
 			   HroeValue *val)
@@ -1615,6 +1624,7 @@ hroe_map_entry(const HroeValue *map, uint32 i, const char **name, uint32 *namele
 	val->len = vend - voff - 1;
 }
 
+/* Find an attribute of an M value by binary search on the sorted directory */
 bool
 hroe_map_find(const HroeValue *map, const char *name, uint32 namelen, HroeValue *val)
 {
@@ -1644,6 +1654,7 @@ hroe_map_find(const HroeValue *map, const char *name, uint32 namelen, HroeValue 
 	return false;
 }
 
+/* Element i of an L value, or member i of a set */
 void
 hroe_list_element(const HroeValue *list, uint32 i, HroeValue *elem)
 {
@@ -1666,6 +1677,7 @@ hroe_list_element(const HroeValue *list, uint32 i, HroeValue *elem)
 	}
 }
 
+/* DynamoDB's name of a type */
 const char *
 hroe_type_name(HroeType type)
 {
@@ -1675,6 +1687,7 @@ hroe_type_name(HroeType type)
 	return (type >= HROE_S && type <= HROE_BS) ? names[type] : "?";
 }
 
+/* DynamoDB size of a value (section 2 of dynamodb-semantics.md) */
 int64
 hroe_value_size(const HroeValue *v)
 {
@@ -1753,6 +1766,7 @@ ValueDepth(const HroeValue *v)
 	return d + 1;
 }
 
+/* Whether two values are equal (same type and canonical payload) */
 bool
 hroe_value_equal(const HroeValue *a, const HroeValue *b)
 {
@@ -1804,7 +1818,7 @@ BinaryValue(Reader *r, uint8 type, const char *p, uint32 len, ValNode *n, int de
 			{
 				int			l;
 
-				n->data = hroe_number_normalize(p, len, &l);
+				n->data = NumberNormalize(r, p, len, &l);
 				n->len = l;
 				FinishScalar(n);
 				return;
@@ -1889,6 +1903,7 @@ BinaryValue(Reader *r, uint8 type, const char *p, uint32 len, ValNode *n, int de
 	SyntaxError(r, "Unknown type tag");
 }
 
+/* Validate untrusted binary item bytes (recv); returns the item or ereports */
 HroeItem *
 hroe_item_from_binary(const char *data, int len)
 {
@@ -1924,6 +1939,7 @@ struct HroeBuilder
 	ValNode		map;
 };
 
+/* Start building an item */
 HroeBuilder *
 hroe_builder_start(void)
 {
@@ -1954,6 +1970,7 @@ BuilderKid(HroeBuilder *b, const char *name, uint32 namelen)
 	return k;
 }
 
+/* Add an attribute with a trusted value; a later one of the same name wins */
 void
 hroe_builder_add(HroeBuilder *b, const char *name, uint32 namelen, const HroeValue *val)
 {
@@ -1968,6 +1985,7 @@ hroe_builder_add(HroeBuilder *b, const char *name, uint32 namelen, const HroeVal
 	k->depth = ValueDepth(val);
 }
 
+/* An S value over the given bytes (checked UTF-8 without U+0000) */
 void
 hroe_make_string(const char *s, uint32 len, HroeValue *val)
 {
@@ -1980,6 +1998,7 @@ hroe_make_string(const char *s, uint32 len, HroeValue *val)
 	val->len = len;
 }
 
+/* An N value from any number text (normalised, E9 checked) */
 void
 hroe_make_number(const char *text, int len, HroeValue *val)
 {
@@ -1990,6 +2009,7 @@ hroe_make_number(const char *text, int len, HroeValue *val)
 	val->len = l;
 }
 
+/* A B value over the given bytes */
 void
 hroe_make_binary(const char *bytes, uint32 len, HroeValue *val)
 {
@@ -1998,6 +2018,7 @@ hroe_make_binary(const char *bytes, uint32 len, HroeValue *val)
 	val->len = len;
 }
 
+/* A BOOL value */
 void
 hroe_make_bool(bool b, HroeValue *val)
 {
@@ -2008,6 +2029,7 @@ hroe_make_bool(bool b, HroeValue *val)
 	val->len = 1;
 }
 
+/* A NULL value */
 void
 hroe_make_null(HroeValue *val)
 {
@@ -2016,6 +2038,7 @@ hroe_make_null(HroeValue *val)
 	val->len = 0;
 }
 
+/* Finish the builder as an item (size computed, 400 KB and depth checked) */
 HroeItem *
 hroe_builder_finish(HroeBuilder *b)
 {
@@ -2023,6 +2046,7 @@ hroe_builder_finish(HroeBuilder *b)
 	return NodeToItem(&b->map);
 }
 
+/* Finish the builder as an M value for nesting */
 void
 hroe_builder_finish_map(HroeBuilder *b, HroeValue *val)
 {
@@ -2035,6 +2059,7 @@ hroe_builder_finish_map(HroeBuilder *b, HroeValue *val)
 	NodeToValue(&b->map, val);
 }
 
+/* An L value of the given elements */
 void
 hroe_make_list(const HroeValue *elems, uint32 n, HroeValue *val)
 {
@@ -2062,6 +2087,7 @@ hroe_make_list(const HroeValue *elems, uint32 n, HroeValue *val)
 	NodeToValue(&l, val);
 }
 
+/* An item whose attributes are an M value's members */
 HroeItem *
 hroe_item_from_map(const HroeValue *map)
 {
@@ -2100,6 +2126,7 @@ BadPath(const char *path, int len)
 			 errhint("A path is an attribute name followed by \".name\" and \"[index]\" steps, as in a.b[2].c.")));
 }
 
+/* Follow a document path (a.b[2].c); false if a step is missing */
 bool
 hroe_item_path(const HroeItem *item, const char *path, int len, HroeValue *val)
 {
@@ -2316,6 +2343,7 @@ WriteJsonValue(StringInfo buf, const HroeValue *v)
 	appendStringInfoChar(buf, '}');
 }
 
+/* Append an item as DynamoDB JSON */
 void
 hroe_item_write(StringInfo buf, const HroeItem *item)
 {
@@ -2325,18 +2353,21 @@ hroe_item_write(StringInfo buf, const HroeItem *item)
 	WriteJsonMap(buf, &m);
 }
 
+/* Append one AttributeValue as DynamoDB JSON */
 void
 hroe_value_write(StringInfo buf, const HroeValue *v)
 {
 	WriteJsonValue(buf, v);
 }
 
+/* Append an M value's members as a JSON object */
 void
 hroe_map_write(StringInfo buf, const HroeValue *map)
 {
 	WriteJsonMap(buf, map);
 }
 
+/* Append bytes as a JSON string literal */
 void
 hroe_json_string_write(StringInfo buf, const char *s, uint32 len)
 {

@@ -37,7 +37,7 @@ INSERT INTO t_doc SELECT doc::jsonb FROM src;
 VACUUM ANALYZE t_item, t_ddb, t_doc;
 
 -- timings: median of :reps runs of each query, in milliseconds
-CREATE TEMP TABLE timing (what text, form text, ms float8);
+CREATE TEMP TABLE timing (id serial, what text, form text, ms float8);
 CREATE FUNCTION pg_temp.bench(what text, form text, q text, reps int) RETURNS void
 LANGUAGE plpgsql AS $$
 DECLARE
@@ -48,7 +48,7 @@ BEGIN
 	FOR r IN 1 .. reps LOOP
 		t0 := clock_timestamp();
 		EXECUTE q;
-		INSERT INTO timing VALUES (what, form, extract(epoch FROM clock_timestamp() - t0) * 1000);
+		INSERT INTO timing (what, form, ms) VALUES (what, form, extract(epoch FROM clock_timestamp() - t0) * 1000);
 	END LOOP;
 END $$;
 
@@ -93,7 +93,7 @@ SELECT format('| average value size (bytes) | %s | %s | %s | %s |',
               round((SELECT avg(pg_column_size(it)) FROM t_item) / (SELECT avg(pg_column_size(j)) FROM t_ddb), 2))
 \g (format=unaligned tuples_only)
 WITH m AS (
-	SELECT what, form, percentile_cont(0.5) WITHIN GROUP (ORDER BY ms) AS ms, min(ctid::text) AS first
+	SELECT what, form, percentile_cont(0.5) WITHIN GROUP (ORDER BY ms) AS ms, min(id) AS first
 	FROM timing GROUP BY what, form
 ), w AS (
 	SELECT what, min(first) AS first,

@@ -2,7 +2,9 @@
 # test/bench/load.sh: hroe.load figures per model — time and on-disk size of
 # hroe_normalized and hroe_single at scales 1, 100 and 3000 (HROE_LOAD_SCALES
 # overrides), with the row and item counts. Scales below 1000 are loaded 3
-# times and the median is reported. Run with:
+# times and the median is reported. Then, at the largest scale, the latency
+# of each normalized read pattern on demanding arguments (the busiest rep,
+# product and customer) and the indexes its plan uses. Run with:
 #   HROE_PGPORT=5504 bash test/bench/run.sh load
 set -euo pipefail
 scales=${HROE_LOAD_SCALES:-1 100 3000}
@@ -76,3 +78,74 @@ echo "hroe_single; hroe_single: the mapping, hroe_single.load_from_normalized(),
 echo "scale 10 hroe.load's own report, below it a second run on the loaded data): building every item, the"
 echo "generated key columns, the five indexes, ANALYZE; normalized: the difference. Sizes: pg_table_size /"
 echo "pg_indexes_size / pg_total_relation_size summed over each schema's tables after the load."
+
+# The read patterns at the largest scale: median of 5 warm executions that
+# produce every column of every row, and the indexes in its plan.
+echo
+psql -X -q -A -t -v ON_ERROR_STOP=1 <<'SQL'
+CREATE FUNCTION pg_temp.bench(call text)
+RETURNS TABLE (result_rows bigint, median_ms numeric, plan_uses text)
+LANGUAGE plpgsql AS $$
+DECLARE
+	t timestamptz;
+	times numeric[] := '{}';
+	plan text := '';
+	line text;
+BEGIN
+	FOR k IN 1 .. 6 LOOP
+		t := clock_timestamp();
+		-- every column of every row is produced, as a client fetching the result would
+		EXECUTE 'SELECT count(*) FROM (SELECT sum(length(r::text)) OVER () FROM hroe_normalized.' || call || ' r) s'
+			INTO result_rows;
+		IF k > 1 THEN
+			times := times || round(extract(epoch FROM clock_timestamp() - t)::numeric * 1000, 2);
+		END IF;
+	END LOOP;
+	SELECT x INTO median_ms FROM unnest(times) x ORDER BY x OFFSET 2 LIMIT 1;
+	FOR line IN EXECUTE 'EXPLAIN (COSTS OFF) SELECT * FROM hroe_normalized.' || call LOOP
+		plan := plan || line || E'\n';
+	END LOOP;
+	SELECT string_agg(DISTINCT m[1], ', ') INTO plan_uses
+	FROM regexp_matches(plan, '(?:Index Only Scan|Index Scan|Bitmap Index Scan)(?: Backward)? (?:using|on) (\w+)', 'g') m;
+	IF plan ~ 'Function Scan on (?!unnest)' THEN
+		plan_uses := 'NOT INLINED';
+	END IF;
+	RETURN NEXT;
+END $$;
+SELECT sales_rep_id AS rep FROM hroe_normalized.orders WHERE sales_rep_id IS NOT NULL
+GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 1 \gset
+SELECT product_id AS product FROM hroe_normalized.order_items GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 1 \gset
+SELECT customer_id AS customer FROM hroe_normalized.orders GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 1 \gset
+SELECT first_name || ' ' || last_name AS name FROM hroe_normalized.employees
+GROUP BY first_name, last_name ORDER BY count(*) DESC, 1 LIMIT 1 \gset
+SELECT count(*) AS scale_orders FROM hroe_normalized.orders \gset
+SELECT '| pattern (' || :scale_orders || ' orders; busiest rep ' || :rep || ', product ' || :product
+       || ', customer ' || :customer || ') | rows | median ms | indexes in the plan |';
+SELECT '|---|---:|---:|---|';
+SELECT '| `' || c || '` | ' || b.result_rows || ' | ' || b.median_ms || ' | ' || COALESCE(b.plan_uses, '(none)') || ' |'
+FROM unnest(ARRAY[
+	'employee_by_id(' || :rep || ')',
+	'employee_by_name(' || quote_literal(:'name') || ')',
+	'employee_current_job(' || :rep || ')',
+	'customer_orders(' || :customer || ', ''2025-01-01'', ''2025-12-31'')',
+	'open_orders(''2025-06-01'', ''2025-06-30'')',
+	'employees_hired_since(''2025-01-01'')',
+	'warehouse_employees(2)',
+	'product_order_items(' || :product || ')',
+	'product_order_items(' || :product + 1000 || ')',
+	'rep_customers(' || :rep || ')',
+	'rep_orders(' || :rep || ', ''2025-07-01'', ''2025-09-30'')',
+	'rep_orders(' || :rep || ', ''2025-01-01'', ''2025-12-31'', ''OPEN'')',
+	'employees_by_title(''Programmer'')',
+	'product_inventory_at(' || :product || ', 1)',
+	'product_total_inventory(' || :product || ')',
+	'rep_ranking(''2025-Q3'')',
+	'employee_phones(' || :rep || ')',
+	'customer_phones(' || :customer || ')',
+	'product_inventories(' || :product || ')']) WITH ORDINALITY AS u(c, n),
+	LATERAL pg_temp.bench(c) b
+ORDER BY n;
+SQL
+echo
+echo "Pattern latency: median of 5 warm runs of each pattern, producing every column of every row"
+echo "(the text of each row is summed), measured in the server on the data of the last scale loaded."

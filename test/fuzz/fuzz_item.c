@@ -53,6 +53,7 @@ typedef struct ItemCheck
 	HroeItem   *item;
 } ItemCheck;
 
+/* The item oracles */
 static void
 CheckItemBody(void *arg)
 {
@@ -107,6 +108,7 @@ CheckItemBody(void *arg)
 		Fail("rebuilding the item changed it");
 }
 
+/* Run the item oracles, which must not fail */
 static void
 CheckItem(HroeItem *item)
 {
@@ -163,6 +165,7 @@ typedef struct NumCheck
 	int			len;
 } NumCheck;
 
+/* The number oracles */
 static void
 CheckNumberBody(void *arg)
 {
@@ -191,6 +194,7 @@ CheckValueBody(void *arg)
 		Fail("value text round trip changed it");
 }
 
+/* The fuzz target: first byte picks the input function */
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

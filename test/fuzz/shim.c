@@ -50,6 +50,7 @@ Track(Chunk *c, size_t size)
 	return c->align;
 }
 
+/* Allocate tracked memory */
 void *
 palloc(Size size)
 {
@@ -58,6 +59,7 @@ palloc(Size size)
 	return Track(malloc(sizeof(Chunk) + size), size);
 }
 
+/* Allocate tracked zeroed memory */
 void *
 palloc0(Size size)
 {
@@ -82,6 +84,7 @@ Untrack(void *p)
 	return c;
 }
 
+/* Resize tracked memory */
 void *
 repalloc(void *p, Size size)
 {
@@ -93,6 +96,7 @@ repalloc(void *p, Size size)
 	return Track(realloc(c, sizeof(Chunk) + size), size);
 }
 
+/* Free tracked memory */
 void
 pfree(void *p)
 {
@@ -114,6 +118,7 @@ ShimReset(void)
 
 /* ---- StringInfo ---- */
 
+/* StringInfo, as in the backend */
 void
 initStringInfo(StringInfo str)
 {
@@ -124,6 +129,7 @@ initStringInfo(StringInfo str)
 	str->cursor = 0;
 }
 
+/* Make room for needed more bytes */
 void
 enlargeStringInfo(StringInfo str, int needed)
 {
@@ -143,6 +149,7 @@ enlargeStringInfo(StringInfo str, int needed)
 	str->maxlen = newlen;
 }
 
+/* Append bytes */
 void
 appendBinaryStringInfo(StringInfo str, const char *data, int datalen)
 {
@@ -152,12 +159,14 @@ appendBinaryStringInfo(StringInfo str, const char *data, int datalen)
 	str->data[str->len] = '\0';
 }
 
+/* Append a C string */
 void
 appendStringInfoString(StringInfo str, const char *s)
 {
 	appendBinaryStringInfo(str, s, strlen(s));
 }
 
+/* Append one character */
 void
 appendStringInfoChar(StringInfo str, char ch)
 {
@@ -166,6 +175,7 @@ appendStringInfoChar(StringInfo str, char ch)
 	str->data[str->len] = '\0';
 }
 
+/* Append printf-style */
 void
 appendStringInfo(StringInfo str, const char *fmt,...)
 {
@@ -200,18 +210,21 @@ Format(const char *fmt, va_list args)
 	return vsnprintf(buf, sizeof(buf), fmt, args);
 }
 
+/* Every report is handled */
 bool
 errstart(int elevel, const char *domain)
 {
 	return true;
 }
 
+/* Every report is handled */
 bool
 errstart_cold(int elevel, const char *domain)
 {
 	return true;
 }
 
+/* Remember the SQLSTATE */
 int
 errcode(int sqlerrcode)
 {
@@ -234,6 +247,7 @@ SHIM_FORMAT(errmsg_internal)
 SHIM_FORMAT(errdetail)
 SHIM_FORMAT(errhint)
 
+/* End of an ereport(ERROR): back to the harness */
 void
 errfinish(const char *filename, int lineno, const char *funcname)
 {
@@ -242,6 +256,7 @@ errfinish(const char *filename, int lineno, const char *funcname)
 	siglongjmp(*shim_jmp, 1);
 }
 
+/* A failed Assert: crash, so the fuzzer reports it */
 void
 ExceptionalCondition(const char *conditionName, const char *errorType,
 					 const char *fileName, int lineNumber)
