@@ -137,6 +137,30 @@ SELECT * FROM hroe_single.customer_phones(1);
 SELECT * FROM hroe_single.product_total_inventory(:busiest_product);
 SELECT count(*) AS rep_orders_busiest FROM hroe_single.rep_orders(:busiest_rep, '2020-01-01', '2025-12-31');
 
+-- The load registers the table as the DynamoDB table hroe_single (GSI1-GSI4),
+-- so the DynamoDB operations read it, with the patterns' key conditions.
+SELECT table_name, relid, partition_key, sort_key FROM hroe.tables WHERE table_name = 'hroe_single';
+SELECT index_name, indexrelid, partition_key, partition_key_columns, sort_key, sort_key_columns
+FROM hroe.indexes WHERE table_name = 'hroe_single' ORDER BY 1;
+SELECT hroe.get_item('hroe_single', '{"PK": {"S": "OE-PRODUCT#0000000001"}, "SK": {"S": "PRODUCT#0000000001"}}')
+	OPERATOR(hroe.->) 'total_on_hand' AS total_on_hand,
+	(SELECT total_on_hand FROM hroe_single.product_total_inventory(1)) AS pattern_13;
+SELECT (SELECT count(*) FROM hroe.query('hroe_single', 'SK = :s AND begins_with(GSI1_SK, :p)',
+		jsonb_build_object(':s', jsonb_build_object('S', 'PRODUCT#' || lpad(:busiest_product::text, 10, '0')),
+						   ':p', '{"S": "INVENTORY#"}'::jsonb), NULL, 'GSI1')) AS query_gsi1,
+	   (SELECT count(*) FROM hroe_single.product_inventories(:busiest_product)) AS pattern_17;
+SELECT (SELECT count(*) FROM hroe.query('hroe_single', 'GSI1_SK = :n',
+		jsonb_build_object(':n', jsonb_build_object('S', 'EMPLOYEE-NAME#' || :'duplicate_name')), NULL, 'GSI3')) AS query_gsi3,
+	   (SELECT count(*) FROM hroe_single.employee_by_name(:'duplicate_name')) AS pattern_2;
+SELECT sum((SELECT count(*) FROM hroe.query('hroe_single', 'GSI2_PK = :b AND GSI1_SK BETWEEN :a AND :z',
+		jsonb_build_object(':b', jsonb_build_object('N', b::text), ':a', '{"S": "OPEN#2025-12-01"}'::jsonb,
+						   ':z', '{"S": "OPEN#2025-12-31$"}'::jsonb), NULL, 'GSI2'))) AS query_gsi2_all_shards,
+	   (SELECT count(*) FROM hroe_single.open_orders('2025-12-01', '2025-12-31')) AS pattern_5
+FROM generate_series(0, hroe_single.shard_count() - 1) b;
+SELECT array_agg(hroe.item_get_number(i, 'employee_id')) AS query_gsi1_backward,
+	   (SELECT array_agg(employee_id) FROM hroe_single.rep_ranking('2025-Q3')) AS pattern_14
+FROM hroe.query('hroe_single', 'SK = :q', '{":q": {"S": "SALES#2025-Q3"}}', NULL, 'GSI1', false) i;
+
 -- Errors and NULLs behave as in hroe_normalized.
 SELECT * FROM hroe_single.rep_ranking('2025-Q5');
 SELECT * FROM hroe_single.rep_ranking('Q3-2025');
@@ -184,3 +208,7 @@ DELETE FROM hroe_single.items WHERE pk OPERATOR(hroe.=) 'HR-EMPLOYEE#0000000100'
 INSERT INTO hroe_single.items (item) VALUES ('{"PK": {"S": "X"}, "SK": {"S": "Y"}}');
 SELECT * FROM hroe.verify();
 ROLLBACK;
+
+-- Leave hroe.tables as the other tests expect it: unregister the DynamoDB
+-- table hroe_single (hroe.load registers it again).
+DELETE FROM hroe.tables WHERE table_name = 'hroe_single';

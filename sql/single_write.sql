@@ -164,3 +164,7 @@ SELECT hroe_single.place_order(1, '10000-01-01', '[{"product_id": 1, "quantity":
 SELECT hroe_single.hire_employee('A', 'B', 'AB@X', '0044-03-15 BC', 'IT_PROG', 60);
 SELECT hroe_single.place_order(2, '2025-01-01', '[{"product_id": 1, "quantity": 1}]', p_order_id => 1);
 SELECT * FROM hroe.verify();
+
+-- Leave hroe.tables as the other tests expect it: unregister the DynamoDB
+-- table hroe_single (hroe.load registers it again).
+DELETE FROM hroe.tables WHERE table_name = 'hroe_single';

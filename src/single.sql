@@ -2,11 +2,14 @@
 -- hroe_single: the HR/OE data as one DynamoDB table (AWS's adjacency-list
 -- design, its published bugs fixed; README "The single-table model").
 --
--- One PostgreSQL table holds every item.  The item (hroe.item) is the only
--- stored truth: the key columns PK and SK and the index keys GSI1_SK,
+-- One PostgreSQL table holds every item, in the shape hroe.create_table and
+-- hroe.create_index give a DynamoDB table: the item (hroe.item) is the only
+-- stored truth; the key columns PK and SK and the index keys GSI1_SK,
 -- GSI2_PK and GSI4_SK are STORED generated columns read from its
--- attributes, NULL when the attribute is absent, so the partial indexes are
--- sparse exactly as DynamoDB's GSIs are.
+-- attributes by hroe.item_key_s/_n (NULL when an index key is absent, so
+-- the partial indexes are sparse exactly as DynamoDB's GSIs are).  The load
+-- registers it in hroe.tables / hroe.indexes as the DynamoDB table
+-- "hroe_single", so hroe.get_item, hroe.query, ... work on it too.
 --   table  PRIMARY KEY (pk, sk)
 --   GSI1   (sk, gsi1_sk, pk)        overloaded: partition = the table's SK
 --   GSI2   (gsi2_pk, gsi1_sk, ...)  write-sharded, sparse: OPEN orders only
@@ -92,16 +95,16 @@ COMMENT ON FUNCTION hroe_single.quarter_of(date) IS
 ------------------------------------------------------------------------------
 
 CREATE TABLE hroe_single.items (
+	pk hroe.key GENERATED ALWAYS AS (hroe.item_key_s(item, 'PK', false)) STORED,
+	sk hroe.key GENERATED ALWAYS AS (hroe.item_key_s(item, 'SK', true)) STORED,
 	item hroe.item NOT NULL,
-	pk hroe.key NOT NULL GENERATED ALWAYS AS (hroe.item_get_text(item, 'PK')::hroe.key) STORED,
-	sk hroe.key NOT NULL GENERATED ALWAYS AS (hroe.item_get_text(item, 'SK')::hroe.key) STORED,
-	gsi1_sk hroe.key GENERATED ALWAYS AS (hroe.item_get_text(item, 'GSI1_SK')::hroe.key) STORED,
-	gsi2_pk integer GENERATED ALWAYS AS (hroe.item_get_number(item, 'GSI2_PK')::integer) STORED,
-	gsi4_sk hroe.key GENERATED ALWAYS AS (hroe.item_get_text(item, 'GSI4_SK')::hroe.key) STORED,
+	gsi1_sk hroe.key GENERATED ALWAYS AS (hroe.item_key_s(item, 'GSI1_SK', true, 'GSI1')) STORED,
+	gsi2_pk numeric GENERATED ALWAYS AS (hroe.item_key_n(item, 'GSI2_PK', false, 'GSI2')) STORED,
+	gsi4_sk hroe.key GENERATED ALWAYS AS (hroe.item_key_s(item, 'GSI4_SK', true, 'GSI4')) STORED,
 	CONSTRAINT items_pkey PRIMARY KEY (pk, sk)
 );
 COMMENT ON TABLE hroe_single.items IS
-'the single table: every HR/OE entity and edge as a DynamoDB item; pk, sk, gsi1_sk, gsi2_pk and gsi4_sk are generated from the item''s PK, SK, GSI1_SK, GSI2_PK and GSI4_SK attributes';
+'the single table (DynamoDB table hroe_single once loaded): every HR/OE entity and edge as a DynamoDB item; pk, sk, gsi1_sk, gsi2_pk and gsi4_sk are generated from the item''s PK, SK, GSI1_SK, GSI2_PK and GSI4_SK attributes, as hroe.create_table and hroe.create_index generate them';
 
 -- GSI1, overloaded: partition = SK, sort = GSI1_SK (sparse on GSI1_SK)
 CREATE INDEX items_gsi1 ON hroe_single.items (sk, gsi1_sk, pk) WHERE gsi1_sk IS NOT NULL;
@@ -974,6 +977,34 @@ COMMENT ON FUNCTION hroe_single.product_inventories(integer) IS
 -- The load hook and the consistency check.
 ------------------------------------------------------------------------------
 
+CREATE FUNCTION hroe_single.register_table()
+RETURNS void
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+	-- the DynamoDB name "hroe_single" for hroe_single.items and its GSIs
+	-- (rows of user data, not of the extension script, so pg_dump keeps them)
+	IF EXISTS (SELECT FROM hroe.tables t WHERE t.table_name = 'hroe_single'
+			   AND t.relid <> 'hroe_single.items'::regclass) THEN
+		RAISE WARNING 'the DynamoDB table name "hroe_single" is taken by another table; hroe_single.items stays unregistered';
+		RETURN;
+	END IF;
+	INSERT INTO hroe.tables (table_name, relid, partition_key, partition_key_type, sort_key, sort_key_type)
+	VALUES ('hroe_single', 'hroe_single.items', 'PK', 'S', 'SK', 'S')
+	ON CONFLICT (table_name) DO NOTHING;
+	INSERT INTO hroe.indexes (table_name, index_name, indexrelid, partition_key, partition_key_types,
+							  partition_key_columns, sort_key, sort_key_types, sort_key_columns, projection)
+	VALUES ('hroe_single', 'GSI1', 'hroe_single.items_gsi1', '{SK}', '{S}', '{sk}', '{GSI1_SK}', '{S}', '{gsi1_sk}', 'ALL'),
+		   ('hroe_single', 'GSI2', 'hroe_single.items_gsi2', '{GSI2_PK}', '{N}', '{gsi2_pk}', '{GSI1_SK}', '{S}', '{gsi1_sk}', 'ALL'),
+		   ('hroe_single', 'GSI3', 'hroe_single.items_gsi3', '{GSI1_SK}', '{S}', '{gsi1_sk}', '{}', '{}', '{}', 'ALL'),
+		   ('hroe_single', 'GSI4', 'hroe_single.items_gsi4', '{SK}', '{S}', '{sk}', '{GSI4_SK}', '{S}', '{gsi4_sk}', 'ALL')
+	ON CONFLICT (table_name, index_name) DO NOTHING;
+END
+$$;
+COMMENT ON FUNCTION hroe_single.register_table() IS
+'registers hroe_single.items in hroe.tables / hroe.indexes as the DynamoDB table hroe_single with GSI1-GSI4 (idempotent; called by load_from_normalized), so the DynamoDB operations (hroe.get_item, hroe.query, ...) work on it';
+
 CREATE FUNCTION hroe_single.load_from_normalized()
 RETURNS TABLE (table_name text, row_count bigint)
 LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
@@ -985,6 +1016,7 @@ DECLARE
 	v_shards integer;
 	v_rows bigint;
 BEGIN
+	PERFORM hroe_single.register_table();
 	TRUNCATE hroe_single.items;
 	-- N for GSI2 by the guide's formula: every OPEN order read at once
 	-- (MaxRequiredIO) at the average size of an OPEN order item, never
