@@ -922,17 +922,16 @@ CREATE FUNCTION hroe_single.employee_phones(p_employee_id integer)
 RETURNS TABLE (ordinal integer, phone_number text)
 LANGUAGE sql STABLE PARALLEL SAFE
 AS $$
-SELECT p.ordinal, p.phone_number
-FROM (SELECT pg_catalog.unnest('{1,2,3,4,5}'::pg_catalog.int4[]) AS ordinal,
-			 pg_catalog.unnest(ARRAY[hroe.item_get_text(i.item, 'phone_numbers[0]'),
-									 hroe.item_get_text(i.item, 'phone_numbers[1]'),
-									 hroe.item_get_text(i.item, 'phone_numbers[2]'),
-									 hroe.item_get_text(i.item, 'phone_numbers[3]'),
-									 hroe.item_get_text(i.item, 'phone_numbers[4]')]) AS phone_number
+SELECT pg_catalog.generate_subscripts(p.phones, 1), pg_catalog.unnest(p.phones)
+FROM (SELECT pg_catalog.array_remove(ARRAY[hroe.item_get_text(i.item, 'phone_numbers[0]'),
+										   hroe.item_get_text(i.item, 'phone_numbers[1]'),
+										   hroe.item_get_text(i.item, 'phone_numbers[2]'),
+										   hroe.item_get_text(i.item, 'phone_numbers[3]'),
+										   hroe.item_get_text(i.item, 'phone_numbers[4]')],
+								 NULL::pg_catalog.text) AS phones
 	  FROM hroe_single.items i
 	  WHERE i.pk OPERATOR(hroe.=) hroe_single.make_key('HR-EMPLOYEE#', hroe_single.id10(p_employee_id))
 		AND i.sk OPERATOR(hroe.=) hroe_single.make_key('EMPLOYEE#', hroe_single.id10(p_employee_id))) p
-WHERE p.phone_number IS NOT NULL
 $$;
 COMMENT ON FUNCTION hroe_single.employee_phones(integer) IS
 'pattern 15 (GetItem HR-EMPLOYEE#id / EMPLOYEE#id, list attribute phone_numbers): the phone numbers with their position (1..5), in list order';
@@ -942,17 +941,16 @@ CREATE FUNCTION hroe_single.customer_phones(p_customer_id integer)
 RETURNS TABLE (ordinal integer, phone_number text)
 LANGUAGE sql STABLE PARALLEL SAFE
 AS $$
-SELECT p.ordinal, p.phone_number
-FROM (SELECT pg_catalog.unnest('{1,2,3,4,5}'::pg_catalog.int4[]) AS ordinal,
-			 pg_catalog.unnest(ARRAY[hroe.item_get_text(i.item, 'phone_numbers[0]'),
-									 hroe.item_get_text(i.item, 'phone_numbers[1]'),
-									 hroe.item_get_text(i.item, 'phone_numbers[2]'),
-									 hroe.item_get_text(i.item, 'phone_numbers[3]'),
-									 hroe.item_get_text(i.item, 'phone_numbers[4]')]) AS phone_number
+SELECT pg_catalog.generate_subscripts(p.phones, 1), pg_catalog.unnest(p.phones)
+FROM (SELECT pg_catalog.array_remove(ARRAY[hroe.item_get_text(i.item, 'phone_numbers[0]'),
+										   hroe.item_get_text(i.item, 'phone_numbers[1]'),
+										   hroe.item_get_text(i.item, 'phone_numbers[2]'),
+										   hroe.item_get_text(i.item, 'phone_numbers[3]'),
+										   hroe.item_get_text(i.item, 'phone_numbers[4]')],
+								 NULL::pg_catalog.text) AS phones
 	  FROM hroe_single.items i
 	  WHERE i.pk OPERATOR(hroe.=) hroe_single.make_key('OE-CUSTOMER#', hroe_single.id10(p_customer_id))
 		AND i.sk OPERATOR(hroe.=) hroe_single.make_key('CUSTOMER#', hroe_single.id10(p_customer_id))) p
-WHERE p.phone_number IS NOT NULL
 $$;
 COMMENT ON FUNCTION hroe_single.customer_phones(integer) IS
 'pattern 16 (GetItem OE-CUSTOMER#id / CUSTOMER#id, list attribute phone_numbers): the phone numbers with their position (1..5), in list order';
