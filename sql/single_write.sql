@@ -1,23 +1,25 @@
 --
--- hroe_single's write patterns: a random sequence of writes applied to both
--- models with the same arguments (scale 1, seed 7), then every read pattern
--- compared again and hroe.verify() run.
+-- The write patterns of all three models: a random sequence of writes applied
+-- to hroe_normalized, hroe_single and hroe_multi with the same arguments
+-- (scale 1, seed 7), then every read pattern compared again across the three
+-- and hroe.verify() run (it checks both DynamoDB models).
 --
 -- JIT would compile every generated comparison query: seconds each, for nothing
 SET jit = off;
 SELECT count(*) AS tables_loaded FROM hroe.load(1, 7);
 SELECT count(*) AS problems_after_load FROM hroe.verify();
 
-CREATE TEMP TABLE write_log (n integer, op text, normalized text, single text);
+CREATE TEMP TABLE write_log (n integer, op text, normalized text, single text, multi text);
 
--- Each write runs on hroe_normalized, then on hroe_single with the id the
--- normalized model chose; both must succeed with the same result or fail
--- with the same SQLSTATE and message.
+-- Each write runs on hroe_normalized, then on hroe_single and hroe_multi with
+-- the id the normalized model chose; all must succeed with the same result or
+-- fail with the same SQLSTATE and message.
 CREATE FUNCTION pg_temp.both(p_n integer, p_op text, p_call text) RETURNS void
 LANGUAGE plpgsql AS $$
 DECLARE
 	v_n text;
 	v_s text;
+	v_m text;
 	v_call text;
 BEGIN
 	BEGIN
@@ -33,7 +35,13 @@ BEGIN
 	EXCEPTION WHEN OTHERS THEN
 		v_s := 'error ' || SQLSTATE || ': ' || SQLERRM;
 	END;
-	INSERT INTO write_log VALUES (p_n, p_op, v_n, v_s);
+	BEGIN
+		EXECUTE format('SELECT hroe_multi.%s::text', v_call) INTO v_m;
+		v_m := 'ok ' || COALESCE(v_m, '');
+	EXCEPTION WHEN OTHERS THEN
+		v_m := 'error ' || SQLSTATE || ': ' || SQLERRM;
+	END;
+	INSERT INTO write_log VALUES (p_n, p_op, v_n, v_s, v_m);
 END
 $$;
 
@@ -99,14 +107,14 @@ BEGIN
 END
 $$;
 
--- Both models agreed on every write: as many successes as failures of each kind.
+-- The three models agreed on every write: as many successes as failures of each kind.
 SELECT op, count(*) AS calls,
 	   count(*) FILTER (WHERE normalized LIKE 'ok%') AS succeeded,
 	   count(*) FILTER (WHERE normalized LIKE 'error%') AS failed,
-	   count(*) FILTER (WHERE normalized IS DISTINCT FROM single) AS disagreements
+	   count(*) FILTER (WHERE normalized IS DISTINCT FROM single OR normalized IS DISTINCT FROM multi) AS disagreements
 FROM write_log GROUP BY op ORDER BY op;
-SELECT * FROM write_log WHERE normalized IS DISTINCT FROM single ORDER BY n;
--- the failures seen, by message (each raised identically by both)
+SELECT * FROM write_log WHERE normalized IS DISTINCT FROM single OR normalized IS DISTINCT FROM multi ORDER BY n;
+-- the failures seen, by message (each raised identically by all three)
 SELECT op, regexp_replace(normalized, '[0-9]+', 'N', 'g') AS error, count(*) AS calls
 FROM write_log WHERE normalized LIKE 'error%' GROUP BY 1, 2 ORDER BY 1, 2;
 
@@ -120,10 +128,11 @@ LANGUAGE plpgsql AS $$
 BEGIN
 	EXECUTE format($q$
 		INSERT INTO results
-		SELECT %1$L, count(*), sum(x.n), count(*) FILTER (WHERE x.l_n IS DISTINCT FROM x.l_s)
+		SELECT %1$L, count(*), sum(x.n), count(*) FILTER (WHERE x.l_n IS DISTINCT FROM x.l_s OR x.l_n IS DISTINCT FROM x.l_m)
 		FROM (SELECT (SELECT count(*) FROM hroe_normalized.%2$s z) AS n,
 					 (SELECT array_agg(z::text) FROM hroe_normalized.%2$s z) AS l_n,
-					 (SELECT array_agg(z::text) FROM hroe_single.%2$s z) AS l_s
+					 (SELECT array_agg(z::text) FROM hroe_single.%2$s z) AS l_s,
+					 (SELECT array_agg(z::text) FROM hroe_multi.%2$s z) AS l_m
 			  FROM %3$s) x$q$, p_pattern, p_call, p_args);
 END
 $$;
