@@ -101,7 +101,17 @@ CREATE TABLE hroe_single.items (
 	gsi1_sk hroe.key GENERATED ALWAYS AS (hroe.item_key_s(item, 'GSI1_SK', true, 'GSI1')) STORED,
 	gsi2_pk numeric GENERATED ALWAYS AS (hroe.item_key_n(item, 'GSI2_PK', false, 'GSI2')) STORED,
 	gsi4_sk hroe.key GENERATED ALWAYS AS (hroe.item_key_s(item, 'GSI4_SK', true, 'GSI4')) STORED,
-	CONSTRAINT items_pkey PRIMARY KEY (pk, sk)
+	CONSTRAINT items_pkey PRIMARY KEY (pk, sk),
+	-- every write is checked against each GSI's key schema with DynamoDB's
+	-- errors (E11 type mismatch, empty or oversized index key), as
+	-- hroe.create_index checks the indexes it creates
+	CONSTRAINT gsi1_key_check CHECK (hroe.check_index_key(item, 'SK', 'S', false, 'GSI1')
+									 AND hroe.check_index_key(item, 'GSI1_SK', 'S', true, 'GSI1')),
+	CONSTRAINT gsi2_key_check CHECK (hroe.check_index_key(item, 'GSI2_PK', 'N', false, 'GSI2')
+									 AND hroe.check_index_key(item, 'GSI1_SK', 'S', true, 'GSI2')),
+	CONSTRAINT gsi3_key_check CHECK (hroe.check_index_key(item, 'GSI1_SK', 'S', false, 'GSI3')),
+	CONSTRAINT gsi4_key_check CHECK (hroe.check_index_key(item, 'SK', 'S', false, 'GSI4')
+									 AND hroe.check_index_key(item, 'GSI4_SK', 'S', true, 'GSI4'))
 );
 COMMENT ON TABLE hroe_single.items IS
 'the single table (DynamoDB table hroe_single once loaded): every HR/OE entity and edge as a DynamoDB item; pk, sk, gsi1_sk, gsi2_pk and gsi4_sk are generated from the item''s PK, SK, GSI1_SK, GSI2_PK and GSI4_SK attributes, as hroe.create_table and hroe.create_index generate them';
@@ -992,11 +1002,12 @@ BEGIN
 	VALUES ('hroe_single', 'hroe_single.items', 'PK', 'S', 'SK', 'S')
 	ON CONFLICT (table_name) DO NOTHING;
 	INSERT INTO hroe.indexes (table_name, index_name, indexrelid, partition_key, partition_key_types,
-							  partition_key_columns, sort_key, sort_key_types, sort_key_columns, projection)
-	VALUES ('hroe_single', 'GSI1', 'hroe_single.items_gsi1', '{SK}', '{S}', '{sk}', '{GSI1_SK}', '{S}', '{gsi1_sk}', 'ALL'),
-		   ('hroe_single', 'GSI2', 'hroe_single.items_gsi2', '{GSI2_PK}', '{N}', '{gsi2_pk}', '{GSI1_SK}', '{S}', '{gsi1_sk}', 'ALL'),
-		   ('hroe_single', 'GSI3', 'hroe_single.items_gsi3', '{GSI1_SK}', '{S}', '{gsi1_sk}', '{}', '{}', '{}', 'ALL'),
-		   ('hroe_single', 'GSI4', 'hroe_single.items_gsi4', '{SK}', '{S}', '{sk}', '{GSI4_SK}', '{S}', '{gsi4_sk}', 'ALL')
+							  partition_key_columns, sort_key, sort_key_types, sort_key_columns, projection,
+							  key_check)
+	VALUES ('hroe_single', 'GSI1', 'hroe_single.items_gsi1', '{SK}', '{S}', '{sk}', '{GSI1_SK}', '{S}', '{gsi1_sk}', 'ALL', 'gsi1_key_check'),
+		   ('hroe_single', 'GSI2', 'hroe_single.items_gsi2', '{GSI2_PK}', '{N}', '{gsi2_pk}', '{GSI1_SK}', '{S}', '{gsi1_sk}', 'ALL', 'gsi2_key_check'),
+		   ('hroe_single', 'GSI3', 'hroe_single.items_gsi3', '{GSI1_SK}', '{S}', '{gsi1_sk}', '{}', '{}', '{}', 'ALL', 'gsi3_key_check'),
+		   ('hroe_single', 'GSI4', 'hroe_single.items_gsi4', '{SK}', '{S}', '{sk}', '{GSI4_SK}', '{S}', '{gsi4_sk}', 'ALL', 'gsi4_key_check')
 	ON CONFLICT (table_name, index_name) DO NOTHING;
 END
 $$;
