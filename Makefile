@@ -14,6 +14,12 @@ OBJS = \
 	src/item.o \
 	src/collection_io.o \
 	src/collection.o \
+	src/expression.o \
+	src/expression_eval.o \
+	src/expression_update.o \
+	src/expression_api.o \
+	src/tables.o \
+	src/operations.o \
 	src/shard.o \
 	src/shard_merge.o \
 	src/generate.o
@@ -25,10 +31,15 @@ SCRIPT_PARTS = \
 	src/key.sql \
 	src/item.sql \
 	src/collection.sql \
+	src/expression.sql \
+	src/expression_eval.sql \
+	src/tables.sql \
+	src/operations.sql \
 	src/shard.sql \
 	src/generate.sql \
 	src/normalized.sql \
-	src/load.sql
+	src/load.sql \
+	src/multi.sql
 
 DATA_built = hroe--$(EXTVERSION).sql
 

@@ -51,3 +51,23 @@ FROM generate_series(1, 3) i;
 
 -- STRICT: NULL in, NULL out.
 SELECT hroe.prng(NULL, 1, 1), hroe.prng_int(1, 1, 1, NULL, 2), hroe.prng_zipf(1, 1, 1, NULL);
+
+-- hroe.order_line_draws: a generated order's distinct products, ascending,
+-- encoded product * 8 + the candidate line (1..5) that drew it first.
+SELECT o, d, ARRAY(SELECT x >> 3 FROM unnest(d) x) AS products, ARRAY(SELECT x & 7 FROM unnest(d) x) AS candidates
+FROM generate_series(1, 8) o, LATERAL (SELECT hroe.order_line_draws(42, o, 300) AS d) s;
+-- over 20,000 orders: 1 to 5 lines, products distinct, ascending, in range,
+-- and the candidate count follows prng_int(seed, 50, order, 0, 4)
+SELECT min(n), max(n), round(avg(n), 2) AS avg_lines,
+       count(*) FILTER (WHERE NOT ordered) AS unordered,
+       count(*) FILTER (WHERE n > candidates) AS too_many,
+       count(*) FILTER (WHERE max_candidate > candidates) AS bad_candidate,
+       bool_and(lo >= 1 AND hi <= 300) AS in_range
+FROM (SELECT o, cardinality(d) n, 1 + hroe.prng_int(42, 50, o, 0, 4) AS candidates,
+             (SELECT bool_and(x >> 3 > COALESCE(p, 0)) FROM (SELECT x, lag(x >> 3) OVER () p FROM unnest(d) x) s) AS ordered,
+             (SELECT max(x & 7) FROM unnest(d) x) AS max_candidate,
+             (SELECT min(x >> 3) FROM unnest(d) x) AS lo, (SELECT max(x >> 3) FROM unnest(d) x) AS hi
+      FROM generate_series(1, 20000) o, LATERAL (SELECT hroe.order_line_draws(42, o, 300) d) s) s;
+SELECT hroe.order_line_draws(42, 1, 1) AS single_product;
+SELECT hroe.order_line_draws(42, 0, 300);  -- error
+SELECT hroe.order_line_draws(42, 1, 0);    -- error

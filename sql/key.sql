@@ -300,3 +300,38 @@ SELECT tableoid::regclass, k FROM key_parts WHERE k = 'CUSTOMER#11665';
 CREATE TABLE key_unique (k hroe.key PRIMARY KEY);
 INSERT INTO key_unique VALUES ('USA#WA'), ('USA#WA#');
 INSERT INTO key_unique VALUES ('USA#WA');
+
+--
+-- Property check on 400 pseudo-random keys (every pair both ways) against
+-- independent oracles: bytea comparison of the UTF-8 bytes for the order,
+-- starts_with on text for ^@, @> and <@, string_to_array for the levels.
+--
+SELECT setseed(0.25);
+CREATE TABLE key_rand AS
+SELECT DISTINCT s::hroe.key AS k
+FROM (SELECT (SELECT string_agg((ARRAY['a', 'b', '#', '#', 'é', '😀', U&'\+10FFFF', U&'\FFFF', '~', 'A'])
+								[1 + floor(random() * 10)::int], '')
+			  FROM generate_series(1, 1 + i % 7)) AS s
+	  FROM generate_series(1, 500) i) g
+LIMIT 400;
+SELECT count(*) >= 300 AS enough_keys FROM key_rand;
+SELECT count(*) AS pairs,
+	   count(*) FILTER (WHERE
+		   (x < y) <> (convert_to(x::text, 'UTF8') < convert_to(y::text, 'UTF8'))
+		OR (x = y) <> (convert_to(x::text, 'UTF8') = convert_to(y::text, 'UTF8'))
+		OR (x >= y) <> (convert_to(x::text, 'UTF8') >= convert_to(y::text, 'UTF8'))
+		OR sign(hroe.key_cmp(x, y)) <> CASE WHEN convert_to(x::text, 'UTF8') < convert_to(y::text, 'UTF8') THEN -1
+											WHEN convert_to(x::text, 'UTF8') > convert_to(y::text, 'UTF8') THEN 1 ELSE 0 END
+		OR (x ^@ y) <> starts_with(x::text, y::text)
+		OR (x @> y) <> starts_with(y::text, x::text || '#')
+		OR (x <@ y) <> starts_with(x::text, y::text || '#')) AS wrong
+FROM key_rand a(x), key_rand b(y);
+SELECT count(*) AS keys,
+	   count(*) FILTER (WHERE hroe.key_split(k) <> string_to_array(k::text, '#')
+						   OR hroe.key_levels(k) <> cardinality(string_to_array(k::text, '#'))
+						   OR hroe.key(VARIADIC hroe.key_split(k)) <> k
+						   OR hroe.key_component(k, -1) <> (string_to_array(k::text, '#'))[cardinality(string_to_array(k::text, '#'))]
+						   OR (hroe.key_levels(k) > 1 AND hroe.key_component(k, 1) <> ''
+							   AND hroe.key_prefix(k, -1) <> array_to_string((string_to_array(k::text, '#'))[1:hroe.key_levels(k) - 1], '#'))
+						   OR (hroe.key_levels(k) > 1 AND hroe.key_component(k, 1) <> '' AND NOT k <@ hroe.key_prefix(k, -1))) AS wrong
+FROM key_rand;

@@ -2,6 +2,8 @@
 -- Write sharding arithmetic and hashing: hroe.shard_count,
 -- hroe.shard_count_details, hroe.shard_of, hroe.random_shard.
 --
+-- error contexts name plpgsql line numbers: leave them out
+\set SHOW_CONTEXT never
 
 -- AWS's example: 3M orders, 20 % OPEN, 250-byte items.
 -- ItemsPerRCU = 4096 / 250 = 16.384 -> 16 whole items; rate = 3000 * 16 = 48,000
@@ -58,6 +60,10 @@ SELECT v, hroe.shard_of(v, 15) AS s15
 FROM unnest(ARRAY[0, 0.000, 42, 42.0, 42.50, -1.5, 1e20, 0.001, 12345678901234567890.123]::numeric[]) AS v;
 SELECT hroe.shard_of('\x00ff10'::bytea, 15) AS bytea_s15,
 	   hroe.shard_of(convert_to('Ä€😀', 'UTF8'), 15) = hroe.shard_of('Ä€😀', 15) AS bytea_is_utf8;
+-- hroe.key hashes its UTF-8 bytes, as text does
+SELECT hroe.shard_of('ORDER#1'::hroe.key, 15) AS key_s15,
+	   hroe.shard_of('ORDER#1'::hroe.key, 15) = hroe.shard_of('ORDER#1'::text, 15) AS key_is_text,
+	   hroe.shard_of('Ä€😀'::hroe.key, 1024) = hroe.shard_of('Ä€😀'::text, 1024) AS key_is_text_utf8;
 -- numbers hash as their canonical decimal text, whatever the type or scale
 SELECT hroe.shard_of(42, 15) = hroe.shard_of('42', 15) AS int_text,
 	   hroe.shard_of(42::bigint, 15) = hroe.shard_of('42', 15) AS bigint_text,

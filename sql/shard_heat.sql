@@ -3,6 +3,8 @@
 -- of an index, against DynamoDB's 3,000 RCU / 1,000 WCU per partition.
 --
 -- 3,000 orders of 250 bytes (the seed's average), 80 % OPEN.
+-- error contexts name plpgsql line numbers: leave them out
+\set SHOW_CONTEXT never
 CREATE SCHEMA shard_heat;
 SET search_path = shard_heat, public;
 CREATE TABLE orders (
@@ -55,6 +57,21 @@ CREATE TABLE sparse (k text, v integer);
 INSERT INTO sparse VALUES ('a', 1), ('a', 2), (NULL, 3), ('b', 4);
 CREATE INDEX sparse_k ON sparse (k);
 SELECT partition_key, items FROM hroe.hot_partitions('sparse_k');
+-- nor are rows without the sort key
+CREATE INDEX sparse_k_v ON sparse (k, v);
+INSERT INTO sparse VALUES ('a', NULL);
+SELECT partition_key, items FROM hroe.hot_partitions('sparse_k_v');
+
+-- A table of hroe.item items: their DynamoDB size (hroe.item_size) is used.
+CREATE TABLE items (pk text, shard integer, sk text, item hroe.item);
+INSERT INTO items
+SELECT 'ORDER', g % 3, 'D#' || g,
+	   ('{"PK": {"S": "ORDER#' || g || '"}, "note": {"S": "' || repeat('x', g % 3 * 100) || '"}}')::hroe.item
+FROM generate_series(1, 30) g;
+CREATE INDEX items_gsi ON items (pk, shard, sk);
+SELECT h.partition_key, h.items, h.bytes,
+	   (SELECT sum(hroe.item_size(item)) FROM items i WHERE i.shard::text = split_part(h.partition_key, '#', 2)) AS item_size_sum
+FROM hroe.hot_partitions('items_gsi') h ORDER BY 1;
 
 -- Errors
 SELECT * FROM hroe.hot_partitions('orders');

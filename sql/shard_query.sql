@@ -182,6 +182,50 @@ SELECT (SELECT array_agg(id) FROM hroe.sharded_query(NULL::events, 'events_shard
 	   (SELECT count(*) FROM hroe.sharded_query(NULL::events, 'events_sparse', 4)) AS sparse_rows,
 	   (SELECT count(*) FROM events WHERE n % 10 = 0) AS expected_sparse_rows;
 SELECT id, n FROM hroe.sharded_query(NULL::events, 'events_sharded_desc', 4, 'between', 48, 49, p_limit => 4);
+-- without a condition, rows without a sort key are not in the index's partitions
+INSERT INTO events VALUES (1001, 0, NULL, 'no sort key'), (1002, 1, NULL, 'no sort key');
+SELECT count(*) AS merged, (SELECT count(*) FROM events WHERE shard < 4) AS in_shards
+FROM hroe.sharded_query(NULL::events, 'events_sharded_desc', 4);
+SELECT count(*) AS merged_backward FROM hroe.sharded_query(NULL::events, 'events_sharded_desc', 4, p_forward => false);
+
+-- Key columns after the sort key order rows with equal sort keys (e.g. the
+-- table key, as DynamoDB pages resume on sort key then table key); INCLUDE
+-- columns do not.
+CREATE INDEX orders_gsi2_total ON orders (shard, sk, total DESC) INCLUDE (status);
+CREATE INDEX orders_sk_total ON orders (sk, total DESC) WITH (deduplicate_items = off);
+SELECT (SELECT array_agg(id) FROM hroe.sharded_query(NULL::orders, 'orders_gsi2_total', 15, '<', 'OPEN'))
+	 = (SELECT array_agg(id) FROM (SELECT id FROM orders WHERE sk < 'OPEN' ORDER BY sk, total DESC) s) AS same_forward,
+	   (SELECT array_agg(id) FROM hroe.sharded_query(NULL::orders, 'orders_gsi2_total', 15, '<', 'OPEN', p_forward => false))
+	 = (SELECT array_agg(id) FROM (SELECT id FROM orders WHERE sk < 'OPEN' ORDER BY sk DESC, total) s) AS same_backward;
+SELECT id, sk, total FROM hroe.sharded_query(NULL::orders, 'orders_gsi2_total', 15, '=', 'CLOSED#2025-01-03', p_limit => 4);
+DROP INDEX orders_gsi2_total, orders_sk_total;
+
+-- Long sort keys, stored compressed in the index, with many equal keys.
+CREATE TABLE longkeys (id integer, shard integer, sk text COLLATE "C");
+INSERT INTO longkeys SELECT g, hroe.shard_of(g, 15), repeat('k', 3000) || g % 4 FROM generate_series(1, 400) g;
+CREATE INDEX longkeys_sharded ON longkeys (shard, sk);
+CREATE INDEX longkeys_sk ON longkeys (sk) WITH (deduplicate_items = off);
+SELECT (SELECT array_agg(id) FROM hroe.sharded_query(NULL::longkeys, 'longkeys_sharded', 15, '>', repeat('k', 3000) || '0'))
+	 = (SELECT array_agg(id) FROM (SELECT id FROM longkeys WHERE sk > repeat('k', 3000) || '0' ORDER BY sk) s) AS same_forward,
+	   (SELECT array_agg(id) FROM hroe.sharded_query(NULL::longkeys, 'longkeys_sharded', 15, '>', repeat('k', 3000) || '0', p_forward => false))
+	 = (SELECT array_agg(id) FROM (SELECT id FROM longkeys WHERE sk > repeat('k', 3000) || '0' ORDER BY sk DESC) s) AS same_backward,
+	   (SELECT count(*) FROM hroe.sharded_query(NULL::longkeys, 'longkeys_sharded', 15, 'begins_with', repeat('k', 3000) || '3')) AS begins_with_rows;
+
+-- hroe.key sort keys (GSI2's STATUS#DATE), begins_with included; text
+-- values are converted to hroe.key (an empty prefix is not a key).
+SET search_path = shard_query, public, hroe;	-- hroe.key's operators
+CREATE TABLE keyed (id integer, shard integer, sk hroe.key);
+INSERT INTO keyed SELECT id, shard, sk::hroe.key FROM orders;
+CREATE INDEX keyed_sharded ON keyed (shard, sk);
+CREATE INDEX keyed_sk ON keyed (sk) WITH (deduplicate_items = off);
+SELECT (SELECT array_agg(id) FROM hroe.sharded_query(NULL::keyed, 'keyed_sharded', 15, 'between', 'OPEN#2025-01-10', 'OPEN#2025-02-10'))
+	 = (SELECT array_agg(id) FROM (SELECT id FROM keyed WHERE sk BETWEEN 'OPEN#2025-01-10' AND 'OPEN#2025-02-10' ORDER BY sk) s) AS between_forward,
+	   (SELECT array_agg(id) FROM hroe.sharded_query(NULL::keyed, 'keyed_sharded', 15, 'begins_with', 'SHIPPED#2025-02', p_forward => false))
+	 = (SELECT array_agg(id) FROM (SELECT id FROM keyed WHERE sk >= 'SHIPPED#2025-02' AND sk < 'SHIPPED#2025-03' ORDER BY sk DESC) s) AS begins_with_backward,
+	   (SELECT count(*) FROM hroe.sharded_query(NULL::keyed, 'keyed_sharded', 15, 'begins_with', 'SHIPPED#2025-02'::hroe.key)) AS begins_with_rows;
+SELECT id, sk FROM hroe.sharded_query(NULL::keyed, 'keyed_sharded', 15, 'begins_with', 'CLOSED#2025-03-3', p_limit => 3);
+SELECT * FROM hroe.sharded_query(NULL::keyed, 'keyed_sharded', 15, 'begins_with', '');
+SET search_path = shard_query, public;
 
 -- Snapshots: the merge sees what the query's snapshot sees.
 BEGIN;
@@ -193,29 +237,45 @@ ROLLBACK;
 SELECT pg_temp.compare('between', 'OPEN#2025-01-10', 'OPEN#2025-02-10', true, NULL);
 
 -- Early stop: with a limit of L the merge reads one head per shard, then
--- one entry per row returned after the first: 15 + L - 1 index entries.
-CREATE FUNCTION pg_temp.entries_read(p_index regclass) RETURNS bigint
-LANGUAGE sql AS 'SELECT pg_stat_get_xact_tuples_returned(p_index)';
+-- one entry (and its row) per row returned after the first: 15 + L - 1.
+CREATE FUNCTION pg_temp.reads(p_index regclass) RETURNS text
+LANGUAGE sql AS $$SELECT pg_stat_get_xact_tuples_returned(p_index) || ',' || pg_stat_get_xact_tuples_fetched(p_index)$$;
+CREATE FUNCTION pg_temp.reads_since(p_index regclass, p_before text, OUT entries_read bigint, OUT rows_fetched bigint)
+LANGUAGE sql AS $$
+SELECT pg_stat_get_xact_tuples_returned(p_index) - split_part(p_before, ',', 1)::bigint,
+	   pg_stat_get_xact_tuples_fetched(p_index) - split_part(p_before, ',', 2)::bigint
+$$;
 BEGIN;
-SELECT pg_temp.entries_read('orders_gsi2') AS before \gset
+SELECT pg_temp.reads('orders_gsi2') AS before \gset
 SELECT count(*) FROM hroe.sharded_query(NULL::orders, 'orders_gsi2', 15, '>=', 'CLOSED', p_limit => 5);
-SELECT pg_temp.entries_read('orders_gsi2') - :before AS entries_read_limit_5;
-SELECT pg_temp.entries_read('orders_gsi2') AS before \gset
+SELECT * FROM pg_temp.reads_since('orders_gsi2', :'before');
+SELECT pg_temp.reads('orders_gsi2') AS before \gset
 SELECT count(*) FROM hroe.sharded_query(NULL::orders, 'orders_gsi2', 15, '>=', 'CLOSED', p_limit => 1);
-SELECT pg_temp.entries_read('orders_gsi2') - :before AS entries_read_limit_1;
-SELECT pg_temp.entries_read('orders_gsi2') AS before \gset
+SELECT * FROM pg_temp.reads_since('orders_gsi2', :'before');
+SELECT pg_temp.reads('orders_gsi2') AS before \gset
 SELECT count(*) FROM hroe.sharded_query(NULL::orders, 'orders_gsi2', 15, '>=', 'CLOSED');
-SELECT pg_temp.entries_read('orders_gsi2') - :before AS entries_read_no_limit;
+SELECT * FROM pg_temp.reads_since('orders_gsi2', :'before');
+-- Backwards, each run of equal sort keys is read from the index first.
+SELECT pg_temp.reads('orders_gsi2') AS before \gset
+SELECT count(*) FROM hroe.sharded_query(NULL::orders, 'orders_gsi2', 15, '<=', 'SHIPPED', p_forward => false, p_limit => 5);
+SELECT * FROM pg_temp.reads_since('orders_gsi2', :'before');
 -- In the select list the function streams: an outer LIMIT stops it too.
-SELECT pg_temp.entries_read('orders_gsi2') AS before \gset
+SELECT pg_temp.reads('orders_gsi2') AS before \gset
 SELECT (r).id FROM (SELECT hroe.sharded_query(NULL::orders, 'orders_gsi2', 15, '>=', 'CLOSED') AS r LIMIT 3) s;
-SELECT pg_temp.entries_read('orders_gsi2') - :before AS entries_read_select_list_limit_3;
+SELECT * FROM pg_temp.reads_since('orders_gsi2', :'before');
 -- In FROM, PostgreSQL reads a set-returning function to the end before an
 -- outer LIMIT applies: pass p_limit there.
-SELECT pg_temp.entries_read('orders_gsi2') AS before \gset
+SELECT pg_temp.reads('orders_gsi2') AS before \gset
 SELECT id FROM hroe.sharded_query(NULL::orders, 'orders_gsi2', 15, '>=', 'CLOSED') LIMIT 3;
-SELECT pg_temp.entries_read('orders_gsi2') - :before AS entries_read_from_limit_3;
+SELECT * FROM pg_temp.reads_since('orders_gsi2', :'before');
 COMMIT;
+-- Entries whose rows are not visible are skipped.
+BEGIN;
+DELETE FROM orders WHERE sk = 'CLOSED#2025-01-03';
+SELECT pg_temp.reads('orders_gsi2') AS before \gset
+SELECT id, sk FROM hroe.sharded_query(NULL::orders, 'orders_gsi2', 15, '>=', 'CLOSED', p_limit => 3);
+SELECT * FROM pg_temp.reads_since('orders_gsi2', :'before');
+ROLLBACK;
 
 -- A cursor closed early ends the scans cleanly.
 BEGIN;

@@ -21,4 +21,10 @@ extern uint64 HroePrngBits(int64 seed, int32 stream, int64 index);
 /* A float8 in [0, 1) with 53 random bits for (seed, stream, index). */
 extern double HroePrngUnit(int64 seed, int32 stream, int64 index);
 
+/* A uniform integer in [lo, hi], lo <= hi, for (seed, stream, index). */
+extern int64 HroePrngInt(int64 seed, int32 stream, int64 index, int64 lo, int64 hi);
+
+/* A Zipf-like rank in [1, n], n >= 1, for (seed, stream, index). */
+extern int64 HroePrngZipf(int64 seed, int32 stream, int64 index, int64 n);
+
 #endif							/* HROE_GENERATE_H */

@@ -26,3 +26,11 @@ LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 
 COMMENT ON FUNCTION hroe.prng_zipf(bigint, integer, bigint, bigint) IS
 'skewed pseudo-random rank in [1, n] for (seed, stream, index): P(k) = log(1 + 1/k) / log(n + 1), Zipf-like with exponent 1';
+
+CREATE FUNCTION hroe.order_line_draws(seed bigint, order_id bigint, products bigint)
+RETURNS bigint[]
+AS 'MODULE_PATHNAME', 'hroe_order_line_draws'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION hroe.order_line_draws(bigint, bigint, bigint) IS
+'for hroe.load: the distinct products of generated order order_id (1 to 5 candidate lines, each product half Zipf-skewed), ascending, encoded product * 8 + the candidate line that drew it';

@@ -192,6 +192,13 @@ extern void hroe_make_binary(const char *bytes, uint32 len, HroeValue *val);
 extern void hroe_make_bool(bool b, HroeValue *val);
 extern void hroe_make_null(HroeValue *val);
 
+/*
+ * Build an SS, NS or BS value from S, N or B members (trusted values, in any
+ * order); an empty or duplicated member list raises DynamoDB's E30 errors.
+ */
+extern void hroe_make_set(HroeType settype, const HroeValue *members, uint32 n,
+						  HroeValue *val);
+
 /* Wrap an M value as an item (size computed, 400 KB checked) */
 extern HroeItem *hroe_item_from_map(const HroeValue *map);
 

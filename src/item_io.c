@@ -2104,6 +2104,32 @@ hroe_make_list(const HroeValue *elems, uint32 n, HroeValue *val)
 	NodeToValue(&l, val);
 }
 
+/* A set of S, N or B members, sorted and checked (E30 if empty or duplicated) */
+void
+hroe_make_set(HroeType settype, const HroeValue *members, uint32 n, HroeValue *val)
+{
+	ValNode		s;
+
+	Assert(settype == HROE_SS || settype == HROE_NS || settype == HROE_BS);
+	memset(&s, 0, sizeof(s));
+	s.type = settype;
+	for (uint32 i = 0; i < n; i++)
+	{
+		ValNode    *k = AddKid(&s);
+
+		Assert(members[i].type == (settype == HROE_SS ? HROE_S :
+								   settype == HROE_NS ? HROE_N : HROE_B));
+		k->type = members[i].type;
+		k->data = members[i].data;
+		k->len = members[i].len;
+		FinishScalar(k);
+	}
+	FinishSet(NULL, &s);
+	if (s.size > HROE_ITEM_MAX_SIZE)
+		TooBig();
+	NodeToValue(&s, val);
+}
+
 /* An item whose attributes are an M value's members */
 HroeItem *
 hroe_item_from_map(const HroeValue *map)

@@ -598,7 +598,7 @@ CheckComponent(text *component, int position, int count)
 						   position, count, (int) (sep - data) + 1) :
 				 errdetail("The component has \"#\" at byte %d.",
 						   (int) (sep - data) + 1),
-				 errhint("\"#\" separates the levels of a key: pass each level as its own component, or cast the whole string to hroe.key.")));
+				 errhint("\"#\" separates the levels of a key: pass each level as a separate component.")));
 }
 
 /* Report a key that would grow past the size limit while being built. */

@@ -21,6 +21,9 @@ DECLARE
 	v_started timestamptz := clock_timestamp();
 	v_phase timestamptz;
 	v_rows bigint;
+	v_lines bigint;
+	v_list_cents bigint[];
+	v_min_cents bigint[];
 	v_reps integer[];
 	v_nreps integer;
 	v_job_of integer[] := '{}';
@@ -289,13 +292,15 @@ BEGIN
 					WHEN e.job_id = 'AD_VP' THEN 100
 					WHEN e.job_id IN ('FI_MGR', 'AC_MGR', 'SA_MAN', 'PU_MAN', 'ST_MAN', 'MK_MAN')
 					THEN COALESCE((SELECT v.employee_id FROM vp v
-								   WHERE v.rn = 1 + hroe.prng_int(p_seed, 17, e.employee_id, 0, v.cnt - 1)), 100)
+								   WHERE v.rn = 1 + hroe.prng_int(p_seed, 17, e.employee_id, 0,
+																  (SELECT count(*) FROM vp) - 1)), 100)
 					ELSE COALESCE(m.employee_id, 100) END AS manager_id
-		FROM hroe_normalized.employees e
-		LEFT JOIN (SELECT department_id, max(cnt) AS cnt FROM mgr GROUP BY department_id) mc
-			ON mc.department_id = e.department_id
-		LEFT JOIN mgr m ON m.department_id = e.department_id
-			AND m.rn = 1 + hroe.prng_int(p_seed, 18, e.employee_id, 0, mc.cnt - 1)
+		FROM (SELECT e.*, 1 + hroe.prng_int(p_seed, 18, e.employee_id, 0, mc.cnt - 1) AS pick_rn
+			  FROM hroe_normalized.employees e
+			  LEFT JOIN (SELECT department_id, max(cnt) AS cnt FROM mgr GROUP BY department_id) mc
+				  ON mc.department_id = e.department_id
+			  OFFSET 0) e
+		LEFT JOIN mgr m ON m.department_id = e.department_id AND m.rn = e.pick_rn
 	)
 	UPDATE hroe_normalized.employees e SET manager_id = p.manager_id
 	FROM pick p WHERE p.employee_id = e.employee_id AND p.manager_id IS NOT NULL;
@@ -422,58 +427,58 @@ BEGIN
 	END IF;
 	v_phase := clock_timestamp();
 
-	-- Orders 1..N in date order over 2020-2025, with 1 to 5 candidate lines
-	-- each (a product drawn twice for one order counts once).  Products and
-	-- reps are half uniform, half Zipf-skewed; customers 70/30.  Exactly one
-	-- order in each run of five consecutive ids is OPEN (20%); the others
-	-- are SHIPPED 10%, CLOSED 65%, CANCELED 5% of all orders.  Direct orders
-	-- (70%) have a sales rep, online ones none.
-	WITH line AS MATERIALIZED (
-		SELECT d.order_id, d.product_id, d.quantity, d.unit_price,
-			   row_number() OVER (PARTITION BY d.order_id ORDER BY d.product_id) AS line_item_id,
-			   sum(d.quantity * d.unit_price) OVER (PARTITION BY d.order_id) AS order_total
-		FROM (SELECT DISTINCT ON (c.order_id, c.product_id)
-					 c.order_id, c.product_id,
-					 1 + floor(20 * hroe.prng(p_seed, 53, c.line_key) ^ 3)::integer AS quantity,
-					 CASE WHEN hroe.prng(p_seed, 54, c.line_key) < 0.2 THEN p.min_price ELSE p.list_price END AS unit_price
-			  FROM (SELECT o AS order_id, 8 * o + k AS line_key,
-						   CASE WHEN hroe.prng(p_seed, 51, 8 * o + k) < 0.5
-								THEN hroe.prng_zipf(p_seed, 52, 8 * o + k, v_products)
-								ELSE hroe.prng_int(p_seed, 55, 8 * o + k, 1, v_products) END AS product_id
-					FROM generate_series(1, v_orders) AS o,
-						 generate_series(1, 1 + hroe.prng_int(p_seed, 50, o, 0, 4)) AS k) AS c
-			  JOIN hroe_normalized.product_information p ON p.product_id = c.product_id
-			  ORDER BY c.order_id, c.product_id, c.line_key) AS d
-	), items AS (
-		INSERT INTO hroe_normalized.order_items (order_id, line_item_id, product_id, unit_price, quantity)
-		SELECT l.order_id, l.line_item_id, l.product_id, l.unit_price, l.quantity FROM line l
-	)
+	-- Orders 1..N in date order over 2020-2025.  hroe.order_line_draws gives
+	-- each order's distinct products (1 to 5 candidate lines, half uniform,
+	-- half Zipf-skewed) with the candidate that drew each; a line's quantity
+	-- and price (list, or min for a fifth of the lines) follow from that
+	-- candidate's key, so the lines and the order's total are computed
+	-- alike, streaming, without a sort.  Prices are looked up by product id
+	-- in arrays of whole cents (fixed width: constant time).
+	SELECT array_agg((p.list_price * 100)::bigint ORDER BY p.product_id),
+		   array_agg((p.min_price * 100)::bigint ORDER BY p.product_id)
+	INTO v_list_cents, v_min_cents
+	FROM hroe_normalized.product_information p;
+	INSERT INTO hroe_normalized.order_items (order_id, line_item_id, product_id, unit_price, quantity)
+	SELECT o, l.n, (l.x >> 3)::integer,
+		   0.01 * CASE WHEN hroe.prng(p_seed, 54, 8 * o + (l.x & 7)) < 0.2
+					   THEN v_min_cents[l.x >> 3] ELSE v_list_cents[l.x >> 3] END,
+		   1 + floor(20 * hroe.prng(p_seed, 53, 8 * o + (l.x & 7)) ^ 3)::integer
+	FROM generate_series(1, v_orders) AS o,
+		 unnest(hroe.order_line_draws(p_seed, o, v_products)) WITH ORDINALITY AS l (x, n);
+	GET DIAGNOSTICS v_lines = ROW_COUNT;
+
+	-- Exactly one order in each run of five consecutive ids is OPEN (20%);
+	-- the others are SHIPPED 10%, CLOSED 65%, CANCELED 5% of all orders.
+	-- Direct orders (70%) have a sales rep (half uniform, half Zipf-skewed),
+	-- online ones none; customers are 70% uniform, 30% skewed.
 	INSERT INTO hroe_normalized.orders
 		(order_id, order_date, order_mode, customer_id, order_status, order_total, sales_rep_id, promotion_id)
-	SELECT l.order_id,
-		   date '2020-01-01' + floor((l.order_id - 1 + hroe.prng(p_seed, 41, l.order_id)) * v_days / v_orders)::integer,
-		   CASE WHEN l.direct THEN 'direct' ELSE 'online' END,
-		   CASE WHEN hroe.prng(p_seed, 42, l.order_id) < 0.7
-				THEN hroe.prng_int(p_seed, 43, l.order_id, 1, v_customers)
-				ELSE hroe.prng_zipf(p_seed, 44, l.order_id, v_customers) END,
-		   CASE WHEN (l.order_id - 1) % 5 = hroe.prng_int(p_seed, 45, (l.order_id - 1) / 5, 0, 4) THEN 'OPEN'
-				WHEN hroe.prng(p_seed, 46, l.order_id) < 0.125 THEN 'SHIPPED'
-				WHEN hroe.prng(p_seed, 46, l.order_id) < 0.9375 THEN 'CLOSED'
+	SELECT g.o,
+		   date '2020-01-01' + floor((g.o - 1 + hroe.prng(p_seed, 41, g.o)) * v_days / v_orders)::integer,
+		   CASE WHEN g.direct THEN 'direct' ELSE 'online' END,
+		   CASE WHEN hroe.prng(p_seed, 42, g.o) < 0.7
+				THEN hroe.prng_int(p_seed, 43, g.o, 1, v_customers)
+				ELSE hroe.prng_zipf(p_seed, 44, g.o, v_customers) END,
+		   CASE WHEN (g.o - 1) % 5 = hroe.prng_int(p_seed, 45, (g.o - 1) / 5, 0, 4) THEN 'OPEN'
+				WHEN hroe.prng(p_seed, 46, g.o) < 0.125 THEN 'SHIPPED'
+				WHEN hroe.prng(p_seed, 46, g.o) < 0.9375 THEN 'CLOSED'
 				ELSE 'CANCELED' END,
-		   l.order_total,
-		   CASE WHEN l.direct AND v_nreps > 0
-				THEN v_reps[CASE WHEN hroe.prng(p_seed, 48, l.order_id) < 0.5
-								 THEN hroe.prng_zipf(p_seed, 49, l.order_id, v_nreps)
-								 ELSE hroe.prng_int(p_seed, 56, l.order_id, 1, v_nreps) END] END,
-		   CASE WHEN hroe.prng(p_seed, 57, l.order_id) < 0.05 THEN hroe.prng_int(p_seed, 58, l.order_id, 1, 2) END
-	FROM (SELECT l.order_id, l.order_total, hroe.prng(p_seed, 47, l.order_id) < 0.7 AS direct
-		  FROM line l WHERE l.line_item_id = 1) AS l;
+		   t.total,
+		   CASE WHEN g.direct AND v_nreps > 0
+				THEN v_reps[CASE WHEN hroe.prng(p_seed, 48, g.o) < 0.5
+								 THEN hroe.prng_zipf(p_seed, 49, g.o, v_nreps)
+								 ELSE hroe.prng_int(p_seed, 56, g.o, 1, v_nreps) END] END,
+		   CASE WHEN hroe.prng(p_seed, 57, g.o) < 0.05 THEN hroe.prng_int(p_seed, 58, g.o, 1, 2) END
+	FROM (SELECT o, hroe.prng(p_seed, 47, o) < 0.7 AS direct FROM generate_series(1, v_orders) AS o) AS g,
+		 LATERAL (SELECT 0.01 * sum(CASE WHEN hroe.prng(p_seed, 54, 8 * g.o + (x & 7)) < 0.2
+										 THEN v_min_cents[x >> 3] ELSE v_list_cents[x >> 3] END
+									* (1 + floor(20 * hroe.prng(p_seed, 53, 8 * g.o + (x & 7)) ^ 3)::integer)) AS total
+				  FROM unnest(hroe.order_line_draws(p_seed, g.o, v_products)) AS x) AS t;
 	GET DIAGNOSTICS v_rows = ROW_COUNT;
 	table_name := 'hroe_normalized.orders'; row_count := v_rows; RETURN NEXT;
-	SELECT count(*) INTO v_rows FROM hroe_normalized.order_items;
-	table_name := 'hroe_normalized.order_items'; row_count := v_rows; RETURN NEXT;
+	table_name := 'hroe_normalized.order_items'; row_count := v_lines; RETURN NEXT;
 	IF v_verbose THEN
-		RAISE NOTICE 'hroe.load: % orders with % lines (% s)', v_orders, v_rows,
+		RAISE NOTICE 'hroe.load: % orders with % lines (% s)', v_orders, v_lines,
 			round(extract(epoch FROM clock_timestamp() - v_phase)::numeric, 1);
 	END IF;
 	v_phase := clock_timestamp();

@@ -97,6 +97,21 @@ LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION hroe.shard_of(numeric, integer) IS
 'Shard 0..p_shards-1 of a number: the hash of its canonical decimal text (DynamoDB''s form, trailing fractional zeros dropped: 1.50 -> 1.5); NaN and infinities are rejected';
 
+-- hroe.key (src/key.sql, when it precedes this file in the install script)
+-- is stored exactly like text: its shard is that of its UTF-8 bytes.
+DO $$
+BEGIN
+	IF pg_catalog.to_regtype('hroe.key') IS NOT NULL THEN
+		CREATE FUNCTION hroe.shard_of(p_value hroe.key, p_shards integer)
+		RETURNS integer
+		AS 'MODULE_PATHNAME', 'hroe_shard_of_text'
+		LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+		COMMENT ON FUNCTION hroe.shard_of(hroe.key, integer) IS
+		'Shard 0..p_shards-1 of a key: the hash of its UTF-8 bytes, as hroe.shard_of(text, integer)';
+	END IF;
+END
+$$;
+
 CREATE FUNCTION hroe.random_shard(p_shards integer)
 RETURNS integer
 AS 'MODULE_PATHNAME', 'hroe_random_shard'
@@ -177,7 +192,12 @@ BEGIN
 			RAISE EXCEPTION 'column "%" of table % does not exist', p_size_column, v_table
 				USING ERRCODE = 'undefined_column';
 		ELSIF v_type = v_item THEN
-			v_size := format('hroe.item_size(t.%I)', p_size_column);
+			-- (to_regprocedure only runs once the type exists)
+			IF to_regprocedure('hroe.item_size(hroe.item)') IS NOT NULL THEN
+				v_size := format('hroe.item_size(t.%I)', p_size_column);
+			ELSE
+				v_size := format('pg_catalog.pg_column_size(t.%I)', p_size_column);
+			END IF;
 		ELSIF v_type IN ('smallint'::regtype, 'integer'::regtype, 'bigint'::regtype, 'numeric'::regtype) THEN
 			v_size := format('t.%I', p_size_column);
 		ELSE
@@ -187,8 +207,12 @@ BEGIN
 		END IF;
 	END IF;
 
-	-- rows with a null key attribute are not in a DynamoDB index (sparse)
+	-- rows with a null key attribute (partition key, or the sort key that
+	-- follows it) are not in a DynamoDB index (sparse)
 	SELECT string_agg(k || ' IS NOT NULL', ' AND ') INTO v_where FROM unnest(v_keys) AS k;
+	IF v_k < v_nkeys THEN
+		v_where := v_where || ' AND (' || pg_get_indexdef(p_index, v_k + 1, false) || ') IS NOT NULL';
+	END IF;
 	IF v_pred IS NOT NULL THEN
 		v_where := v_where || ' AND (' || v_pred || ')';
 	END IF;

@@ -16,10 +16,10 @@
  * function reads exactly N + L - 1 index entries when every shard has rows.
  *
  * Order: the sort key in its btree order, ascending when p_forward (a DESC
- * index column is scanned backwards), descending otherwise; rows with
- * equal sort keys come in heap-TID order (ascending when the index is
- * scanned forwards, descending when backwards), which is the order a btree
- * index on the sort key alone returns them.
+ * index column is scanned backwards), descending otherwise; then the key
+ * columns after the sort key, in index order; then heap TID (ascending when
+ * the index is scanned forwards, descending when backwards).  That is the
+ * order of an unsharded btree index on the same columns without the shard.
  *
  * src/shard_merge.c
  *
@@ -59,6 +59,7 @@
 #include "utils/rls.h"
 #include "utils/snapmgr.h"
 #include "utils/sortsupport.h"
+#include "utils/syscache.h"
 
 #include "shard.h"
 
@@ -69,9 +70,10 @@ typedef struct ShardStream
 {
 	IndexScanDesc scan;
 	TupleTableSlot *slot;		/* head row, fetched from the heap */
-	ItemPointerData tid;		/* head's index TID, the tie-breaker */
-	Datum		key;			/* head's sort key, in the head row or index tuple */
-	bool		keynull;
+	ItemPointerData tid;		/* head's index TID, the last tie-breaker */
+	Datum	   *keys;			/* head's order columns, in the head row or
+								 * index tuple */
+	bool	   *nulls;
 
 	/*
 	 * Backward scans only: the current run of equal sort keys (TIDs sorted
@@ -82,12 +84,12 @@ typedef struct ShardStream
 	ItemPointerData *run;
 	int			nrun;
 	int			runcap;
-	Datum		runKey;			/* copy, owned */
-	bool		runKeyNull;
+	Datum	   *runKeys;		/* copies, owned */
+	bool	   *runNulls;
 	bool		haveNext;
 	ItemPointerData nextTid;
-	Datum		nextKey;		/* copy, owned */
-	bool		nextKeyNull;
+	Datum	   *nextKeys;		/* copies, owned */
+	bool	   *nextNulls;
 	bool		scanDone;
 } ShardStream;
 
@@ -100,32 +102,35 @@ typedef struct ShardedQuery
 	int			nshards;
 	ShardStream *streams;
 	binaryheap *heap;
-	SortSupportData ssup;		/* sort key in index order */
-	int16		ssup_typlen;	/* the sort key's type */
-	bool		ssup_byval;
 	AttrNumber	sortAttno;		/* index column of the sort key */
-	AttrNumber	sortHeapAttno;	/* its table column, or 0 for an expression */
+
+	/*
+	 * Order columns: the sort key and the key columns after it, compared in
+	 * index order; read from the heap row, or from the index tuple when one
+	 * is an expression or the scans run backwards (keysFromIndex).
+	 */
+	int			ncols;
+	SortSupport ssup;
+	int16	   *typlen;
+	bool	   *byval;
+	AttrNumber *heapAttno;
+	bool		keysFromIndex;
+	Datum	   *tmpKeys;		/* scratch for one index tuple's columns */
+	bool	   *tmpNulls;
 	ScanDirection dir;
 	int64		limit;			/* -1 when none */
 	int64		emitted;
 	int			pending;		/* shard whose head was returned last, or -1 */
 	MemoryContext scanCxt;		/* the scans' context: they allocate in it */
 	MemoryContext callCxt;		/* reset at every call: comparisons, the row */
+	MemoryContext tmpCxt;		/* reset after each comparison of a run */
 	ExprContext *econtext;
 	bool		open;
 } ShardedQuery;
 
-/* A sort-key condition, resolved against the index column. */
-typedef struct SortCondition
-{
-	int			nkeys;
-	int16		strategy[2];
-	Datum		value[2];
-	Oid			righttype[2];
-} SortCondition;
-
 static int	ItemPointerQsortCompare(const void *a, const void *b);
 static bool AdvanceBackward(ShardedQuery *q, ShardStream *st);
+static void ReadIndexKeys(ShardedQuery *q, IndexScanDesc scan, Datum *keys, bool *nulls);
 
 /* Key-column type the values of index column attno must have. */
 static Oid
@@ -221,10 +226,12 @@ ValueText(Datum value, Oid typid)
 /*
  * Scan keys of "begins_with(sort key, prefix)": sk >= prefix AND sk <
  * succ(prefix), where succ drops trailing 0xFF bytes and adds one to the
- * last byte; exact for byte-ordered columns (bytea, text COLLATE "C").
+ * last byte; exact for byte-ordered columns (bytea, text COLLATE "C", and
+ * hroe.key, keyType, a varlena of UTF-8 bytes ordered bytewise).
  */
 static int
-BeginsWithKeys(ScanKey keys, Relation index, AttrNumber attno, Datum value, Oid valtype)
+BeginsWithKeys(ScanKey keys, Relation index, AttrNumber attno, Datum value, Oid valtype,
+			   Oid keyType)
 {
 	Oid			coltype = IndexColumnType(index, attno);
 	Oid			collation = index->rd_indcollation[attno - 1];
@@ -233,14 +240,14 @@ BeginsWithKeys(ScanKey keys, Relation index, AttrNumber attno, Datum value, Oid 
 	int			len;
 
 	if (!((coltype == TEXTOID && OidIsValid(collation) && lc_collate_is_c(collation)) ||
-		  coltype == BYTEAOID))
+		  coltype == BYTEAOID || (OidIsValid(keyType) && coltype == keyType)))
 	{
 		if (coltype != TEXTOID && coltype != BYTEAOID)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("Invalid KeyConditionExpression: Incorrect operand type for operator or function; operator or function: begins_with, operand type: %s",
 							strcmp(DynamoTypeLetter(coltype), "N") == 0 ? "N" : format_type_be(coltype)),
-					 errdetail("Sort-key column \"%s\" has type %s; begins_with needs text or bytea.",
+					 errdetail("Sort-key column \"%s\" has type %s; begins_with needs hroe.key, text or bytea.",
 							   IndexColumnName(index, attno), format_type_be(coltype))));
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -272,11 +279,11 @@ BeginsWithKeys(ScanKey keys, Relation index, AttrNumber attno, Datum value, Oid 
 
 /*
  * Build the scan keys of the sort-key condition into keys; returns their
- * number (0 when op is NULL, i.e. no condition).
+ * number.  Without an operator the condition is "sort key IS NOT NULL".
  */
 static int
 SortConditionKeys(ScanKey keys, Relation index, AttrNumber attno, text *opText,
-				  Datum v1, bool v1null, Datum v2, bool v2null, Oid valtype)
+				  Datum v1, bool v1null, Datum v2, bool v2null, Oid valtype, Oid keyType)
 {
 	char	   *op;
 	int16		strategy;
@@ -288,7 +295,10 @@ SortConditionKeys(ScanKey keys, Relation index, AttrNumber attno, text *opText,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("sort-key values given without an operator"),
 					 errhint("Pass p_op ('=', '<', '<=', '>', '>=', 'between' or 'begins_with').")));
-		return 0;
+		/* an item without the sort key is not in a DynamoDB index */
+		ScanKeyEntryInitialize(&keys[0], SK_ISNULL | SK_SEARCHNOTNULL, attno,
+							   InvalidStrategy, InvalidOid, InvalidOid, InvalidOid, (Datum) 0);
+		return 1;
 	}
 	op = text_to_cstring(opText);
 	if (v1null)
@@ -325,7 +335,7 @@ SortConditionKeys(ScanKey keys, Relation index, AttrNumber attno, text *opText,
 				 errmsg("p_value2 is used only with BETWEEN"),
 				 errdetail("The sort-key operator is \"%s\".", op)));
 	if (strcmp(op, "begins_with") == 0)
-		return BeginsWithKeys(keys, index, attno, v1, valtype);
+		return BeginsWithKeys(keys, index, attno, v1, valtype, keyType);
 	if (strcmp(op, "=") == 0)
 		strategy = BTEqualStrategyNumber;
 	else if (strcmp(op, "<") == 0)
@@ -343,6 +353,14 @@ SortConditionKeys(ScanKey keys, Relation index, AttrNumber attno, text *opText,
 				 errhint("Use '=', '<', '<=', '>', '>=', 'between' or 'begins_with'.")));
 	InitColumnKey(&keys[0], index, attno, strategy, v1, valtype);
 	return 1;
+}
+
+/* OID of type hroe.key (in this function's schema), or InvalidOid. */
+static Oid
+HroeKeyType(Oid fnOid)
+{
+	return GetSysCacheOid2(TYPENAMENSP, Anum_pg_type_oid, CStringGetDatum("key"),
+						   ObjectIdGetDatum(get_func_namespace(fnOid)));
 }
 
 /* Datum of shard number s in the shard column's type. */
@@ -367,7 +385,7 @@ ShardDatum(Oid type, int s)
 /*
  * Move shard stream st to its next visible row; false when the shard is
  * exhausted.  Records the index TID (before the heap fetch follows a HOT
- * chain) and the sort key from the index tuple.
+ * chain) and the order columns, from the row or the index tuple.
  */
 static bool
 AdvanceStream(ShardedQuery *q, ShardStream *st)
@@ -393,11 +411,11 @@ AdvanceStream(ShardedQuery *q, ShardStream *st)
 		{
 			if (index_fetch_heap(scan, st->slot))
 			{
-				if (q->sortHeapAttno != 0)
-					st->key = slot_getattr(st->slot, q->sortHeapAttno, &st->keynull);
+				if (q->keysFromIndex)
+					ReadIndexKeys(q, scan, st->keys, st->nulls);
 				else
-					st->key = index_getattr(scan->xs_itup, q->sortAttno,
-											scan->xs_itupdesc, &st->keynull);
+					for (int i = 0; i < q->ncols; i++)
+						st->keys[i] = slot_getattr(st->slot, q->heapAttno[i], &st->nulls[i]);
 				return true;
 			}
 			if (!scan->xs_heap_continue)
@@ -426,21 +444,54 @@ FetchTid(ShardStream *st)
 	}
 }
 
-/* Free an owned copy of a sort key. */
+/* The order columns of the scan's current index tuple (not copied). */
 static void
-FreeKey(ShardedQuery *q, Datum key, bool isnull)
+ReadIndexKeys(ShardedQuery *q, IndexScanDesc scan, Datum *keys, bool *nulls)
 {
-	if (!isnull && !q->ssup_byval)
-		pfree(DatumGetPointer(key));
+	for (int i = 0; i < q->ncols; i++)
+		keys[i] = index_getattr(scan->xs_itup, q->sortAttno + i, scan->xs_itupdesc, &nulls[i]);
 }
 
-/* Copy of the sort key of the scan's current index tuple. */
-static Datum
-CopyIndexKey(ShardedQuery *q, IndexScanDesc scan, bool *isnull)
+/* Replace owned copies keys/nulls with copies of src/srcNulls. */
+static void
+CopyKeys(ShardedQuery *q, Datum *keys, bool *nulls, const Datum *src, const bool *srcNulls)
 {
-	Datum		key = index_getattr(scan->xs_itup, q->sortAttno, scan->xs_itupdesc, isnull);
+	for (int i = 0; i < q->ncols; i++)
+	{
+		if (!nulls[i] && !q->byval[i])
+			pfree(DatumGetPointer(keys[i]));
+		nulls[i] = srcNulls[i];
+		keys[i] = nulls[i] ? (Datum) 0 : datumCopy(src[i], q->byval[i], q->typlen[i]);
+	}
+}
 
-	return *isnull ? (Datum) 0 : datumCopy(key, q->ssup_byval, q->ssup_typlen);
+/* Order columns a against b, in index order: <0, 0, >0. */
+static int
+CompareKeys(ShardedQuery *q, const Datum *a, const bool *anulls, const Datum *b, const bool *bnulls)
+{
+	for (int i = 0; i < q->ncols; i++)
+	{
+		int			c = ApplySortComparator(a[i], anulls[i], b[i], bnulls[i], &q->ssup[i]);
+
+		if (c != 0)
+			return c;
+	}
+	return 0;
+}
+
+/*
+ * Whether order columns a and b are equal; comparators may detoast, so
+ * they run in a context emptied after each use (a run may be long).
+ */
+static bool
+SameKeys(ShardedQuery *q, const Datum *a, const bool *anulls, const Datum *b, const bool *bnulls)
+{
+	MemoryContext old = MemoryContextSwitchTo(q->tmpCxt);
+	int			c = CompareKeys(q, a, anulls, b, bnulls);
+
+	MemoryContextSwitchTo(old);
+	MemoryContextReset(q->tmpCxt);
+	return c == 0;
 }
 
 /*
@@ -463,8 +514,8 @@ AdvanceBackward(ShardedQuery *q, ShardStream *st)
 			st->tid = st->run[--st->nrun];
 			if (FetchTid(st))
 			{
-				st->key = st->runKey;
-				st->keynull = st->runKeyNull;
+				memcpy(st->keys, st->runKeys, sizeof(Datum) * q->ncols);
+				memcpy(st->nulls, st->runNulls, sizeof(bool) * q->ncols);
 				return true;
 			}
 			continue;
@@ -480,29 +531,25 @@ AdvanceBackward(ShardedQuery *q, ShardStream *st)
 				return false;
 			}
 			st->nextTid = *tid;
-			st->nextKey = CopyIndexKey(q, scan, &st->nextKeyNull);
+			ReadIndexKeys(q, scan, q->tmpKeys, q->tmpNulls);
+			CopyKeys(q, st->nextKeys, st->nextNulls, q->tmpKeys, q->tmpNulls);
 		}
-		FreeKey(q, st->runKey, st->runKeyNull);
-		st->runKey = st->nextKey;
-		st->runKeyNull = st->nextKeyNull;
+		CopyKeys(q, st->runKeys, st->runNulls, st->nextKeys, st->nextNulls);
 		st->haveNext = false;
 		st->run[0] = st->nextTid;
 		st->nrun = 1;
 		while (!st->scanDone)
 		{
-			Datum		key;
-			bool		isnull;
-
 			if ((tid = index_getnext_tid(scan, q->dir)) == NULL)
 			{
 				st->scanDone = true;
 				break;
 			}
-			key = index_getattr(scan->xs_itup, q->sortAttno, scan->xs_itupdesc, &isnull);
-			if (ApplySortComparator(key, isnull, st->runKey, st->runKeyNull, &q->ssup) != 0)
+			ReadIndexKeys(q, scan, q->tmpKeys, q->tmpNulls);
+			if (!SameKeys(q, q->tmpKeys, q->tmpNulls, st->runKeys, st->runNulls))
 			{
 				st->nextTid = *tid;
-				st->nextKey = CopyIndexKey(q, scan, &st->nextKeyNull);
+				CopyKeys(q, st->nextKeys, st->nextNulls, q->tmpKeys, q->tmpNulls);
 				st->haveNext = true;
 				break;
 			}
@@ -537,7 +584,7 @@ CompareHeads(Datum a, Datum b, void *arg)
 	ShardStream *sb = &q->streams[DatumGetInt32(b)];
 	int			c;
 
-	c = ApplySortComparator(sa->key, sa->keynull, sb->key, sb->keynull, &q->ssup);
+	c = CompareKeys(q, sa->keys, sa->nulls, sb->keys, sb->nulls);
 	if (c == 0)
 		c = ItemPointerCompare(&sa->tid, &sb->tid);
 	if (ScanDirectionIsBackward(q->dir))
@@ -696,7 +743,6 @@ BeginShardedQuery(FunctionCallInfo fcinfo)
 				 errdetail("A sharded index has the prefix columns, then the shard column, then the sort-key column.")));
 	shardAttno = nprefix + 1;
 	q->sortAttno = nprefix + 2;
-	q->sortHeapAttno = q->indexRel->rd_index->indkey.values[q->sortAttno - 1];
 	shardType = q->indexRel->rd_opcintype[shardAttno - 1];
 	if (shardType != INT2OID && shardType != INT4OID && shardType != INT8OID &&
 		shardType != NUMERICOID)
@@ -724,23 +770,46 @@ BeginShardedQuery(FunctionCallInfo fcinfo)
 	v2 = PG_ARGISNULL(5) ? (Datum) 0 : datumCopy(PG_GETARG_DATUM(5), valbyval, vallen);
 	nkeys = nprefix + 1 + SortConditionKeys(&keys[nprefix + 1], q->indexRel, q->sortAttno,
 											PG_ARGISNULL(3) ? NULL : PG_GETARG_TEXT_PP(3),
-											v1, PG_ARGISNULL(4), v2, PG_ARGISNULL(5), valtype);
+											v1, PG_ARGISNULL(4), v2, PG_ARGISNULL(5), valtype,
+											HroeKeyType(fcinfo->flinfo->fn_oid));
 
-	/* the sort key's order in the index, and the scan direction for it */
+	/* the order columns' order in the index, and the scan direction */
+	q->ncols = IndexRelationGetNumberOfKeyAttributes(q->indexRel) - q->sortAttno + 1;
+	q->ssup = palloc0(sizeof(SortSupportData) * q->ncols);
+	q->typlen = palloc(sizeof(int16) * q->ncols);
+	q->byval = palloc(sizeof(bool) * q->ncols);
+	q->heapAttno = palloc(sizeof(AttrNumber) * q->ncols);
+	q->tmpKeys = palloc(sizeof(Datum) * q->ncols);
+	q->tmpNulls = palloc(sizeof(bool) * q->ncols);
+	for (int i = 0; i < q->ncols; i++)
+	{
+		AttrNumber	attno = q->sortAttno + i;
+		int16		option = q->indexRel->rd_indoption[attno - 1];
+
+		q->ssup[i].ssup_cxt = CurrentMemoryContext;
+		q->ssup[i].ssup_collation = q->indexRel->rd_indcollation[attno - 1];
+		q->ssup[i].ssup_nulls_first = (option & INDOPTION_NULLS_FIRST) != 0;
+		q->ssup[i].ssup_attno = attno;
+		q->ssup[i].abbreviate = false;
+		PrepareSortSupportFromIndexRel(q->indexRel,
+									   (option & INDOPTION_DESC) ? BTGreaterStrategyNumber : BTLessStrategyNumber,
+									   &q->ssup[i]);
+		get_typlenbyval(TupleDescAttr(RelationGetDescr(q->indexRel), attno - 1)->atttypid,
+						&q->typlen[i], &q->byval[i]);
+		q->heapAttno[i] = q->indexRel->rd_index->indkey.values[attno - 1];
+		if (q->heapAttno[i] == 0)
+			q->keysFromIndex = true;
+	}
 	indoption = q->indexRel->rd_indoption[q->sortAttno - 1];
-	q->ssup.ssup_cxt = CurrentMemoryContext;
-	q->ssup.ssup_collation = q->indexRel->rd_indcollation[q->sortAttno - 1];
-	q->ssup.ssup_nulls_first = (indoption & INDOPTION_NULLS_FIRST) != 0;
-	q->ssup.ssup_attno = q->sortAttno;
-	q->ssup.abbreviate = false;
-	PrepareSortSupportFromIndexRel(q->indexRel,
-								   (indoption & INDOPTION_DESC) ? BTGreaterStrategyNumber : BTLessStrategyNumber,
-								   &q->ssup);
-	get_typlenbyval(TupleDescAttr(RelationGetDescr(q->indexRel), q->sortAttno - 1)->atttypid,
-					&q->ssup_typlen, &q->ssup_byval);
 	q->dir = (forward != ((indoption & INDOPTION_DESC) != 0)) ?
 		ForwardScanDirection : BackwardScanDirection;
+	if (ScanDirectionIsBackward(q->dir))
+		q->keysFromIndex = true;	/* runs of equal keys are read from the index */
 
+	if (!ActiveSnapshotSet())
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("hroe.sharded_query needs an active snapshot")));
 	q->snapshot = RegisterSnapshot(GetActiveSnapshot());
 	q->streams = palloc0(sizeof(ShardStream) * q->nshards);
 	q->heap = binaryheap_allocate(q->nshards, CompareHeads, q);
@@ -748,6 +817,8 @@ BeginShardedQuery(FunctionCallInfo fcinfo)
 	q->scanCxt = CurrentMemoryContext;
 	q->callCxt = AllocSetContextCreate(CurrentMemoryContext, "hroe sharded_query row",
 									   ALLOCSET_DEFAULT_SIZES);
+	q->tmpCxt = AllocSetContextCreate(CurrentMemoryContext, "hroe sharded_query comparison",
+									  ALLOCSET_SMALL_SIZES);
 	q->open = true;
 	q->econtext = rsinfo->econtext;
 	RegisterExprContextCallback(rsinfo->econtext, ShutdownShardedQuery, PointerGetDatum(q));
@@ -759,13 +830,19 @@ BeginShardedQuery(FunctionCallInfo fcinfo)
 		keys[nprefix].sk_argument = ShardDatum(shardType, s);
 		st->slot = table_slot_create(q->heapRel, NULL);
 		st->scan = index_beginscan(q->heapRel, q->indexRel, q->snapshot, nkeys, 0);
-		/* an expression key, and runs of a backward scan, come from the index */
-		st->scan->xs_want_itup = (q->sortHeapAttno == 0 || ScanDirectionIsBackward(q->dir));
+		st->scan->xs_want_itup = q->keysFromIndex;
+		st->keys = palloc(sizeof(Datum) * q->ncols);
+		st->nulls = palloc(sizeof(bool) * q->ncols);
 		if (ScanDirectionIsBackward(q->dir))
 		{
 			st->runcap = 64;
 			st->run = palloc(sizeof(ItemPointerData) * st->runcap);
-			st->runKeyNull = true;
+			st->runKeys = palloc(sizeof(Datum) * q->ncols);
+			st->runNulls = palloc(sizeof(bool) * q->ncols);
+			st->nextKeys = palloc(sizeof(Datum) * q->ncols);
+			st->nextNulls = palloc(sizeof(bool) * q->ncols);
+			for (int i = 0; i < q->ncols; i++)
+				st->runNulls[i] = st->nextNulls[i] = true;	/* nothing owned yet */
 		}
 		index_rescan(st->scan, keys, nkeys, NULL, 0);
 		if (AdvanceStream(q, st))

@@ -24,16 +24,18 @@ mkdir -p test/bench/out
 
 KEYS=${HROE_BENCH_KEYS:-1000000}
 PROBES=$((KEYS / 10))
-REPS=${HROE_BENCH_REPS:-5}
+REPS=${HROE_BENCH_REPS:-7}
 QUERY_REPS=${HROE_BENCH_QUERY_REPS:-3}
 DB=hroe_bench_key
 
-psql -X -q -v ON_ERROR_STOP=1 -d postgres -c "DROP DATABASE IF EXISTS $DB" -c "CREATE DATABASE $DB" -c "ALTER DATABASE $DB SET search_path = public, hroe"
-run() { psql -X -q -v ON_ERROR_STOP=1 -v keys="$KEYS" -v probes="$PROBES" -d "$DB" "$@"; }
+psql -X -q -v ON_ERROR_STOP=1 -d postgres -c "SET client_min_messages = warning" -c "DROP DATABASE IF EXISTS $DB" -c "CREATE DATABASE $DB" -c "ALTER DATABASE $DB SET search_path = public, hroe"
+# Which type runs first alternates from one repetition to the next.
+order() { if [ $(($1 % 2)) -eq 1 ]; then echo key text; else echo text key; fi; }
+run() { psql -X -q -v ON_ERROR_STOP=1 -v clk_tck="$(getconf CLK_TCK)" -v keys="$KEYS" -v probes="$PROBES" -d "$DB" "$@"; }
 
 run <<'SQL'
 CREATE EXTENSION hroe;
-SELECT FROM setseed(0.42);
+SELECT FROM setseed(0.42) \g /dev/null
 CREATE TABLE src (set text, n int, k text COLLATE "C");
 INSERT INTO src
 SELECT 'composite', i,
@@ -67,15 +69,26 @@ FROM (SELECT i, left(k, 4) AS p
 CREATE TABLE kprobes AS SELECT set, id, prefix::hroe.key AS prefix FROM probes;
 VACUUM ANALYZE;
 
-CREATE TABLE timings (test text, set text, type text, rep int, ms float8);
+CREATE TABLE timings (test text, set text, type text, rep int, ms float8, cpu_ms float8);
 
--- Run a statement, return its wall time in ms.
-CREATE FUNCTION time_ms(stmt text) RETURNS float8 LANGUAGE plpgsql AS $$
+-- CPU time (user + system) of this backend so far, in ms, from /proc: on a
+-- busy machine it is much steadier than the wall time.
+CREATE TABLE clock AS SELECT :clk_tck::float8 AS ticks_per_s;
+CREATE FUNCTION cpu_ms() RETURNS float8 LANGUAGE sql AS $f$
+	SELECT (f[12]::bigint + f[13]::bigint) * 1000.0 / (SELECT ticks_per_s FROM clock)
+	FROM (SELECT regexp_split_to_array(
+				 split_part(pg_read_file('/proc/' || pg_backend_pid() || '/stat'), ') ', 2), ' ') AS f) s
+$f$;
+
+-- Run a statement, return its wall time and its CPU time in ms.
+CREATE FUNCTION time_ms(stmt text, OUT ms float8, OUT cpu_ms float8) LANGUAGE plpgsql AS $$
 DECLARE
 	t0 timestamptz := clock_timestamp();
+	c0 float8 := cpu_ms();
 BEGIN
 	EXECUTE stmt;
-	RETURN extract(epoch FROM clock_timestamp() - t0) * 1000;
+	ms := extract(epoch FROM clock_timestamp() - t0) * 1000;
+	cpu_ms := cpu_ms() - c0;
 END
 $$;
 
@@ -111,70 +124,77 @@ SQL
 
 for set in composite random; do
 	for rep in $(seq 1 "$REPS"); do
-		for type in key text; do
+		for type in $(order "$rep"); do
 			tab=$([ $type = key ] && echo k_$set || echo t_$set)
 			run <<SQL
 SET work_mem = '1GB';
 SET max_parallel_workers_per_gather = 0;
-INSERT INTO timings SELECT 'sort', '$set', '$type', $rep,
-	time_ms('SELECT count(*) FROM (SELECT k FROM $tab ORDER BY k OFFSET 0) s');
+INSERT INTO timings SELECT 'sort', '$set', '$type', $rep, * FROM time_ms('SELECT count(*) FROM (SELECT k FROM $tab ORDER BY k OFFSET 0) s');
 SQL
 		done
 	done
 	for rep in $(seq 1 "$REPS"); do
-		for type in key text; do
+		for type in $(order "$rep"); do
 			tab=$([ $type = key ] && echo k_$set || echo t_$set)
 			run <<SQL
+SET client_min_messages = warning;
 SET max_parallel_maintenance_workers = 0;
 DROP INDEX IF EXISTS ${tab}_k_idx;
 CHECKPOINT;
-INSERT INTO timings SELECT 'btree', '$set', '$type', $rep, time_ms('CREATE INDEX ${tab}_k_idx ON $tab (k)');
+INSERT INTO timings SELECT 'btree', '$set', '$type', $rep, * FROM time_ms('CREATE INDEX ${tab}_k_idx ON $tab (k)');
 SQL
 		done
 	done
 	run -c "VACUUM ANALYZE k_$set, t_$set"
 	for rep in $(seq 1 "$REPS"); do
-		run <<SQL
+		for type in $(order "$rep"); do
+			if [ $type = key ]; then
+				lookup="SELECT sum(c) FROM kprobes p, LATERAL (SELECT count(*) AS c FROM k_$set WHERE k ^@ p.prefix) x WHERE p.set = '$set'"
+			else
+				lookup="SELECT sum(c) FROM probes p, LATERAL (SELECT count(*) AS c FROM t_$set WHERE k >= p.prefix AND k < p.upper) x WHERE p.set = '$set'"
+			fi
+			run <<SQL
 SET enable_seqscan = off;
 SET enable_memoize = off;
 SET enable_bitmapscan = off;
-INSERT INTO timings SELECT 'lookup', '$set', 'key', $rep, time_ms(\$q\$
-	SELECT sum(c) FROM kprobes p, LATERAL (SELECT count(*) AS c FROM k_$set WHERE k ^@ p.prefix) x
-	WHERE p.set = '$set'\$q\$);
-INSERT INTO timings SELECT 'lookup', '$set', 'text', $rep, time_ms(\$q\$
-	SELECT sum(c) FROM probes p, LATERAL (SELECT count(*) AS c FROM t_$set WHERE k >= p.prefix AND k < p.upper) x
-	WHERE p.set = '$set'\$q\$);
+INSERT INTO timings SELECT 'lookup', '$set', '$type', $rep, * FROM time_ms(\$q\$$lookup\$q\$);
 SQL
+		done
 	done
 	for rep in $(seq 1 "$QUERY_REPS"); do
-		run <<SQL
+		for type in $(order "$rep"); do
+			tab=$([ $type = key ] && echo k_$set || echo t_$set)
+			run <<SQL
 SET enable_seqscan = off;
 SET enable_memoize = off;
 SET enable_bitmapscan = off;
-INSERT INTO timings SELECT 'query', '$set', 'key', $rep, time_ms(\$q\$SELECT prefix_queries('k_$set', '$set', 'key')\$q\$);
-INSERT INTO timings SELECT 'query', '$set', 'text', $rep, time_ms(\$q\$SELECT prefix_queries('t_$set', '$set', 'text')\$q\$);
+INSERT INTO timings SELECT 'query', '$set', '$type', $rep, * FROM time_ms(\$q\$SELECT prefix_queries('$tab', '$set', '$type')\$q\$);
 SQL
+		done
 	done
 done
 
-run -At -F, -c "SELECT test, set, type, rep, round(ms::numeric, 1) FROM timings ORDER BY 1, 2, 3, 4" >test/bench/out/key.csv
+run -At -F, -c "SELECT test, set, type, rep, round(ms::numeric, 1), round(cpu_ms::numeric, 1) FROM timings ORDER BY 1, 2, 3, 4" >test/bench/out/key.csv
 
 echo
-echo "hroe.key vs text COLLATE \"C\", $KEYS keys per set, $PROBES prefixes; median ms of $REPS runs ($QUERY_REPS for query); ratio = key / text"
+echo "hroe.key vs text COLLATE \"C\": $KEYS keys per set, $PROBES prefixes. Medians of $REPS runs ($QUERY_REPS for the"
+echo "per-statement queries), types alternating; CPU = the backend's user + system time, wall = elapsed."
 echo
 run -At <<'SQL'
 WITH m AS (
-	SELECT test, set, type, percentile_cont(0.5) WITHIN GROUP (ORDER BY ms) AS ms
+	SELECT test, set, type,
+		   percentile_cont(0.5) WITHIN GROUP (ORDER BY cpu_ms) AS cpu,
+		   percentile_cont(0.5) WITHIN GROUP (ORDER BY ms) AS wall
 	FROM timings GROUP BY 1, 2, 3)
-SELECT '| measurement | keys | hroe.key ms | text "C" ms | ratio |' UNION ALL
-SELECT '|---|---|---:|---:|---:|' UNION ALL
-(SELECT format('| %s | %s | %s | %s | %s |',
-			   CASE k.test WHEN 'sort' THEN 'sort 1M keys'
-						   WHEN 'btree' THEN 'build btree on 1M keys'
-						   WHEN 'lookup' THEN '100k prefix lookups, one statement'
-						   ELSE '100k prefix queries, one each' END,
-			   k.set, round(k.ms::numeric, 1), round(t.ms::numeric, 1),
-			   round((k.ms / t.ms)::numeric, 2))
+SELECT '| measurement | keys | hroe.key CPU ms | text "C" CPU ms | ratio (CPU) | hroe.key wall ms | text "C" wall ms | ratio (wall) |' UNION ALL
+SELECT '|---|---|---:|---:|---:|---:|---:|---:|' UNION ALL
+(SELECT format('| %s | %s | %s | %s | **%s** | %s | %s | %s |',
+			   CASE k.test WHEN 'sort' THEN 'sort all keys (ORDER BY, in memory)'
+						   WHEN 'btree' THEN 'build a btree (serial)'
+						   WHEN 'lookup' THEN 'prefix lookups, one statement'
+						   ELSE 'prefix queries, one statement each' END,
+			   k.set, round(k.cpu::numeric), round(t.cpu::numeric), round((k.cpu / NULLIF(t.cpu, 0))::numeric, 2),
+			   round(k.wall::numeric), round(t.wall::numeric), round((k.wall / NULLIF(t.wall, 0))::numeric, 2))
  FROM m k JOIN m t ON t.test = k.test AND t.set = k.set AND t.type = 'text'
  WHERE k.type = 'key'
  ORDER BY array_position(ARRAY['sort', 'btree', 'lookup', 'query'], k.test), k.set);

@@ -1,0 +1,1858 @@
+/*-------------------------------------------------------------------------
+ *
+ * operations.c
+ *	  DynamoDB operations on hroe tables: GetItem, PutItem, DeleteItem,
+ *	  Query, Scan, BatchGetItem, BatchWriteItem (dynamodb-semantics.md §2,
+ *	  §3, §5, §6, §7, §8).
+ *
+ * Every statement runs through SPI with a plan prepared once per table and
+ * statement shape (hroe_table_plan).  Query turns the key condition into
+ * equality and range quals on the key columns of the table's primary key or
+ * of the GSI's btree index, ordered like the index, so PostgreSQL runs an
+ * index range scan without a sort; paging resumes with a row comparison on
+ * (index sort key..., table key...), which is an index condition too.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/genam.h"
+#include "access/htup_details.h"
+#include "access/stratnum.h"
+#include "access/table.h"
+#include "access/tableam.h"
+#include "catalog/namespace.h"
+#include "catalog/pg_type.h"
+#include "common/hashfn.h"
+#include "commands/explain.h"
+#include "fmgr.h"
+#include "funcapi.h"
+#include "lib/stringinfo.h"
+#include "mb/pg_wchar.h"
+#include "utils/acl.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/json.h"
+#include "utils/jsonb.h"
+#include "executor/tuptable.h"
+#include "utils/lsyscache.h"
+#include "utils/memutils.h"
+#include "utils/rel.h"
+#include "utils/relcache.h"
+#include "utils/rls.h"
+#include "utils/snapmgr.h"
+#include "miscadmin.h"
+#include "utils/plancache.h"
+#include "utils/resowner.h"
+#include "utils/syscache.h"
+
+#include "tables.h"
+
+#define MAX_BATCH_GET	100
+#define MAX_BATCH_WRITE 25
+#define MAX_BATCH_GET_BYTES (16 * 1024 * 1024)
+
+/* ---------- helpers ---------- */
+
+/* text argument n as a C string, or NULL */
+static char *
+ArgText(FunctionCallInfo fcinfo, int n)
+{
+	return PG_ARGISNULL(n) ? NULL : text_to_cstring(PG_GETARG_TEXT_PP(n));
+}
+
+/* The OID of type hroe.item */
+static Oid
+ItemTypeOid(void)
+{
+	static Oid	oid = InvalidOid;
+
+	if (!OidIsValid(oid))
+		oid = GetSysCacheOid2(TYPENAMENSP, Anum_pg_type_oid, CStringGetDatum("item"),
+							  ObjectIdGetDatum(get_namespace_oid("hroe", false)));
+	return oid;
+}
+
+/* Copy an item Datum (detoasting it) into memory context cxt */
+static HroeItem *
+CopyItem(MemoryContext cxt, Datum d)
+{
+	HroeItem   *item = DatumGetHroeItemP(d);
+	HroeItem   *copy = MemoryContextAlloc(cxt, VARSIZE(item));
+
+	memcpy(copy, item, VARSIZE(item));
+	return copy;
+}
+
+/* Parse DynamoDB JSON text into jsonb */
+static Jsonb *
+TextToJsonb(const char *s)
+{
+	return DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(s)));
+}
+
+/* Names of the key attributes of the table and the index (deduplicated) */
+static int
+KeyNames(HroeTableMeta *t, HroeIndexMeta *ix, const char **names)
+{
+	int			n = 0;
+
+	for (int i = 0; i < t->schema.nhash + t->schema.nrange; i++)
+		names[n++] = t->schema.names[i];
+	if (ix)
+		for (int i = 0; i < ix->schema.nhash + ix->schema.nrange; i++)
+		{
+			bool		dup = false;
+
+			for (int k = 0; k < n; k++)
+				dup |= strcmp(names[k], ix->schema.names[i]) == 0;
+			if (!dup)
+				names[n++] = ix->schema.names[i];
+		}
+	return n;
+}
+
+/* LastEvaluatedKey: the key attributes of the table and index, from the item */
+static Jsonb *
+KeyJsonb(HroeTableMeta *t, HroeIndexMeta *ix, HroeItem *item)
+{
+	StringInfoData buf;
+	HroeValue	map,
+				v;
+	const char *names[HROE_MAX_KEY_ATTRS + 2];
+	int			n = KeyNames(t, ix, names);
+
+	hroe_item_root(item, &map);
+	initStringInfo(&buf);
+	appendStringInfoChar(&buf, '{');
+	for (int i = 0; i < n; i++)
+	{
+		if (!hroe_map_find(&map, names[i], strlen(names[i]), &v))
+			elog(ERROR, "key attribute \"%s\" is missing from an indexed item", names[i]);
+		if (i > 0)
+			appendStringInfoChar(&buf, ',');
+		escape_json(&buf, names[i]);
+		appendStringInfoChar(&buf, ':');
+		hroe_value_write(&buf, &v);
+	}
+	appendStringInfoChar(&buf, '}');
+	return TextToJsonb(buf.data);
+}
+
+/* E17 unless ReturnValues is NONE or ALL_OLD (Put/Delete); true for ALL_OLD */
+static bool
+ReturnOld(const char *rv)
+{
+	if (rv == NULL || strcmp(rv, "NONE") == 0)
+		return false;
+	if (strcmp(rv, "ALL_OLD") == 0)
+		return true;
+	if (strcmp(rv, "ALL_NEW") == 0 || strcmp(rv, "UPDATED_OLD") == 0 ||
+		strcmp(rv, "UPDATED_NEW") == 0)
+		HroeValidation("ReturnValues can only be ALL_OLD or NONE");
+	HroeValidation(psprintf("1 validation error detected: Value '%s' at 'returnValues' failed to satisfy constraint: Member must satisfy enum value set: [ALL_NEW, UPDATED_OLD, ALL_OLD, NONE, UPDATED_NEW]",
+							rv));
+	return false;
+}
+
+/* Validate ReturnConsumedCapacity before doing any work */
+static void
+CheckReturnCC(const char *rcc)
+{
+	if (rcc && strcmp(rcc, "NONE") != 0 && strcmp(rcc, "TOTAL") != 0 &&
+		strcmp(rcc, "INDEXES") != 0)
+		HroeValidation(psprintf("1 validation error detected: Value '%s' at 'returnConsumedCapacity' failed to satisfy constraint: Member must satisfy enum value set: [INDEXES, TOTAL, NONE]",
+								rcc));
+}
+
+/* "pk = $1 AND sk = $2" */
+static char *
+KeyQual(HroeTableMeta *t, int firstparam)
+{
+	if (t->schema.nrange)
+		return psprintf("pk = $%d AND sk = $%d", firstparam, firstparam + 1);
+	return psprintf("pk = $%d", firstparam);
+}
+
+/* The column types of the table key; returns their number */
+static int
+KeyTypes(HroeTableMeta *t, Oid *types)
+{
+	int			n = t->schema.nhash + t->schema.nrange;
+
+	for (int i = 0; i < n; i++)
+		types[i] = hroe_key_type_oid(t->schema.types[i]);
+	return n;
+}
+
+/*
+ * GetItem without the executor: one probe of the primary key btree under the
+ * active snapshot.  *done is false (and nothing read) when row-level security
+ * applies to the table, so the caller takes the SQL path instead.
+ */
+static HroeItem *
+DirectFetch(HroeTableMeta *t, Datum *keys, MemoryContext cxt, bool *done)
+{
+	int			nkeys = t->schema.nhash + t->schema.nrange;
+	Relation	rel,
+				idx;
+	ScanKeyData skey[2];
+	IndexScanDesc scan;
+	TupleTableSlot *slot;
+	HroeItem   *result = NULL;
+	AclResult	aclresult;
+
+	*done = false;
+	if (check_enable_rls(t->relid, InvalidOid, true) == RLS_ENABLED)
+		return NULL;
+	aclresult = pg_class_aclcheck(t->relid, GetUserId(), ACL_SELECT);
+	if (aclresult != ACLCHECK_OK)
+		aclcheck_error(aclresult, OBJECT_TABLE, get_rel_name(t->relid));
+	rel = table_open(t->relid, AccessShareLock);
+	if (!OidIsValid(t->pkey_index))
+	{
+		Oid			pkey = RelationGetPrimaryKeyIndex(rel);
+
+		if (!OidIsValid(pkey))
+			elog(ERROR, "table %s has no primary key", t->relname);
+		idx = index_open(pkey, AccessShareLock);
+		for (int i = 0; i < nkeys; i++)
+		{
+			Oid			op = get_opfamily_member(idx->rd_opfamily[i], idx->rd_opcintype[i],
+												 idx->rd_opcintype[i], BTEqualStrategyNumber);
+
+			if (!OidIsValid(op))
+				elog(ERROR, "no equality operator for key column %d of %s", i + 1, t->relname);
+			t->eqproc[i] = get_opcode(op);
+		}
+		t->item_attno = get_attnum(t->relid, "item");
+		if (t->item_attno == InvalidAttrNumber)
+			elog(ERROR, "table %s has no item column", t->relname);
+		t->pkey_index = pkey;
+	}
+	else
+		idx = index_open(t->pkey_index, AccessShareLock);
+	for (int i = 0; i < nkeys; i++)
+		ScanKeyEntryInitialize(&skey[i], 0, i + 1, BTEqualStrategyNumber,
+							   idx->rd_opcintype[i], idx->rd_indcollation[i],
+							   t->eqproc[i], keys[i]);
+	scan = index_beginscan(rel, idx, GetActiveSnapshot(), nkeys, 0);
+	index_rescan(scan, skey, nkeys, NULL, 0);
+	slot = table_slot_create(rel, NULL);
+	if (index_getnext_slot(scan, ForwardScanDirection, slot))
+	{
+		bool		isnull;
+		Datum		d = slot_getattr(slot, t->item_attno, &isnull);
+
+		result = CopyItem(cxt, d);
+	}
+	ExecDropSingleTupleTableSlot(slot);
+	index_endscan(scan);
+	index_close(idx, NoLock);
+	table_close(rel, NoLock);
+	*done = true;
+	return result;
+}
+
+/* Fetch an item by table key, optionally locking it; NULL if absent */
+static HroeItem *
+FetchItem(HroeTableMeta *t, Datum *keys, bool for_update, MemoryContext cxt)
+{
+	Oid			types[2];
+	int			n = KeyTypes(t, types);
+	SPIPlanPtr	plan;
+	int			ret;
+	bool		isnull;
+
+	if (!for_update)
+	{
+		bool		done;
+		HroeItem   *item = DirectFetch(t, keys, cxt, &done);
+
+		if (done)
+			return item;
+	}
+	plan = hroe_table_plan_find(t, for_update ? "get-lock" : "get");
+	if (plan == NULL)
+		plan = hroe_table_plan(t, for_update ? "get-lock" : "get",
+							   psprintf("SELECT item FROM %s WHERE %s%s", t->relname,
+										KeyQual(t, 1), for_update ? " FOR UPDATE" : ""),
+							   n, types);
+	hroe_push_search_path();
+	ret = SPI_execute_plan(plan, keys, NULL, !for_update, 1);
+	hroe_pop_search_path();
+	if (ret != SPI_OK_SELECT)
+		elog(ERROR, "reading %s failed: %s", t->relname, SPI_result_code_string(ret));
+	if (SPI_processed == 0)
+		return NULL;
+	return CopyItem(cxt, SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
+}
+
+/* A composite result (attributes/item, consumed_capacity) */
+static Datum
+ItemResult(FunctionCallInfo fcinfo, HroeItem *item, Jsonb *cc)
+{
+	TupleDesc	tupdesc;
+	Datum		values[2];
+	bool		nulls[2] = {item == NULL, cc == NULL};
+
+	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "return type must be a row type");
+	values[0] = PointerGetDatum(item);
+	values[1] = PointerGetDatum(cc);
+	return HeapTupleGetDatum(heap_form_tuple(BlessTupleDesc(tupdesc), values, nulls));
+}
+
+/* ---------- GetItem ---------- */
+
+/* GetItem; *units gets the read capacity */
+static HroeItem *
+DoGet(HroeTableMeta *t, Jsonb *key, bool consistent, MemoryContext cxt, double *units)
+{
+	Datum		keys[2];
+	HroeItem   *item;
+
+	hroe_check_request_key(t, key, keys, NULL);
+	item = FetchItem(t, keys, false, cxt);
+	*units = hroe_read_units(item ? hroe_item_size(item) : 0, consistent);
+	return item;
+}
+
+PG_FUNCTION_INFO_V1(hroe_get_item);
+/* hroe.get_item(table, key, consistent_read): the item, or NULL */
+Datum
+hroe_get_item(PG_FUNCTION_ARGS)
+{
+	char	   *table = ArgText(fcinfo, 0);
+	Jsonb	   *key = PG_GETARG_JSONB_P(1);
+	MemoryContext cxt = CurrentMemoryContext;
+	HroeTableMeta *t;
+	HroeItem   *item;
+	double		units;
+
+	SPI_connect();
+	t = hroe_table_lookup(table, false);
+	item = DoGet(t, key, PG_GETARG_BOOL(2), cxt, &units);
+	SPI_finish();
+	if (item == NULL)
+		PG_RETURN_NULL();
+	PG_RETURN_POINTER(item);
+}
+
+PG_FUNCTION_INFO_V1(hroe_get_item_result);
+/* hroe.get_item_result(...): (item, consumed_capacity) */
+Datum
+hroe_get_item_result(PG_FUNCTION_ARGS)
+{
+	char	   *table = ArgText(fcinfo, 0);
+	Jsonb	   *key = PG_GETARG_JSONB_P(1);
+	char	   *rcc = ArgText(fcinfo, 3);
+	MemoryContext cxt = CurrentMemoryContext;
+	HroeTableMeta *t;
+	HroeItem   *item;
+	double		units;
+	Jsonb	   *cc;
+
+	CheckReturnCC(rcc);
+	SPI_connect();
+	t = hroe_table_lookup(table, false);
+	item = DoGet(t, key, PG_GETARG_BOOL(2), cxt, &units);
+	SPI_finish();
+	cc = hroe_capacity_jsonb(rcc, table, units, t, NULL);
+	return ItemResult(fcinfo, item, cc);
+}
+
+/* ---------- PutItem, DeleteItem ---------- */
+
+/*
+ * PutItem: replace or insert the item under a row lock on the old version;
+ * returns the old item (or NULL); *units/index_units get the write capacity.
+ */
+static HroeItem *
+DoPut(HroeTableMeta *t, HroeItem *item, MemoryContext cxt, double *units, double *index_units)
+{
+	Datum		keys[3];
+	Oid			types[3];
+	int			n = KeyTypes(t, types);
+	HroeItem   *old;
+	SPIPlanPtr	plan;
+	int			ret;
+
+	hroe_check_item_key(t, item, keys);
+	for (;;)
+	{
+		old = FetchItem(t, keys, true, cxt);
+		if (old)
+		{
+			types[n] = ItemTypeOid();
+			keys[n] = PointerGetDatum(item);
+			plan = hroe_table_plan(t, "put-update",
+								   psprintf("UPDATE %s SET item = $%d WHERE %s",
+											t->relname, n + 1, KeyQual(t, 1)),
+								   n + 1, types);
+			hroe_push_search_path();
+			ret = SPI_execute_plan(plan, keys, NULL, false, 0);
+			hroe_pop_search_path();
+			if (ret != SPI_OK_UPDATE || SPI_processed != 1)
+				elog(ERROR, "PutItem failed to update the locked row of %s", t->relname);
+			break;
+		}
+		else
+		{
+			Oid			itype = ItemTypeOid();
+			Datum		d = PointerGetDatum(item);
+
+			plan = hroe_table_plan(t, "put-insert",
+								   psprintf("INSERT INTO %s (item) VALUES ($1) ON CONFLICT DO NOTHING",
+											t->relname),
+								   1, &itype);
+			hroe_push_search_path();
+			ret = SPI_execute_plan(plan, &d, NULL, false, 0);
+			hroe_pop_search_path();
+			if (ret != SPI_OK_INSERT)
+				elog(ERROR, "PutItem failed: %s", SPI_result_code_string(ret));
+			if (SPI_processed == 1)
+				break;
+			/* inserted concurrently since we looked: lock that version */
+		}
+	}
+	*units = hroe_write_units(Max(old ? hroe_item_size(old) : 0, hroe_item_size(item)));
+	hroe_write_index_units(t, old, item, index_units);
+	return old;
+}
+
+/* DeleteItem: returns the deleted item (or NULL) */
+static HroeItem *
+DoDelete(HroeTableMeta *t, Datum *keys, MemoryContext cxt, double *units, double *index_units)
+{
+	Oid			types[2];
+	int			n = KeyTypes(t, types);
+	SPIPlanPtr	plan;
+	int			ret;
+	HroeItem   *old = NULL;
+	bool		isnull;
+
+	plan = hroe_table_plan(t, "delete",
+						   psprintf("DELETE FROM %s WHERE %s RETURNING item",
+									t->relname, KeyQual(t, 1)),
+						   n, types);
+	hroe_push_search_path();
+	ret = SPI_execute_plan(plan, keys, NULL, false, 0);
+	hroe_pop_search_path();
+	if (ret != SPI_OK_DELETE_RETURNING)
+		elog(ERROR, "DeleteItem failed: %s", SPI_result_code_string(ret));
+	if (SPI_processed == 1)
+		old = CopyItem(cxt, SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
+	*units = hroe_write_units(old ? hroe_item_size(old) : 0);
+	hroe_write_index_units(t, old, NULL, index_units);
+	return old;
+}
+
+PG_FUNCTION_INFO_V1(hroe_put_item);
+/* hroe.put_item(table, item, return_values, return_consumed_capacity) */
+Datum
+hroe_put_item(PG_FUNCTION_ARGS)
+{
+	char	   *table = ArgText(fcinfo, 0);
+	HroeItem   *item = PG_GETARG_HROE_ITEM_P(1);
+	bool		return_old = ReturnOld(ArgText(fcinfo, 2));
+	char	   *rcc = ArgText(fcinfo, 3);
+	MemoryContext cxt = CurrentMemoryContext;
+	HroeTableMeta *t;
+	HroeItem   *old;
+	double		units;
+	double		index_units[HROE_MAX_GSIS];
+	Jsonb	   *cc;
+
+	CheckReturnCC(rcc);
+	SPI_connect();
+	t = hroe_table_lookup(table, false);
+	old = DoPut(t, item, cxt, &units, index_units);
+	SPI_finish();
+	cc = hroe_capacity_jsonb(rcc, table, units, t, index_units);
+	return ItemResult(fcinfo, return_old ? old : NULL, cc);
+}
+
+PG_FUNCTION_INFO_V1(hroe_delete_item);
+/* hroe.delete_item(table, key, return_values, return_consumed_capacity) */
+Datum
+hroe_delete_item(PG_FUNCTION_ARGS)
+{
+	char	   *table = ArgText(fcinfo, 0);
+	Jsonb	   *key = PG_GETARG_JSONB_P(1);
+	bool		return_old = ReturnOld(ArgText(fcinfo, 2));
+	char	   *rcc = ArgText(fcinfo, 3);
+	MemoryContext cxt = CurrentMemoryContext;
+	HroeTableMeta *t;
+	HroeItem   *old;
+	Datum		keys[2];
+	double		units;
+	double		index_units[HROE_MAX_GSIS];
+	Jsonb	   *cc;
+
+	CheckReturnCC(rcc);
+	SPI_connect();
+	t = hroe_table_lookup(table, false);
+	hroe_check_request_key(t, key, keys, NULL);
+	old = DoDelete(t, keys, cxt, &units, index_units);
+	SPI_finish();
+	cc = hroe_capacity_jsonb(rcc, table, units, t, index_units);
+	return ItemResult(fcinfo, return_old ? old : NULL, cc);
+}
+
+/* ---------- Query and Scan ---------- */
+
+typedef struct ReadSpec
+{
+	HroeTableMeta *t;
+	HroeIndexMeta *ix;			/* NULL: the table */
+	bool		is_query;
+	HroeBoundKeyCondition bound;	/* Query */
+	bool		forward;
+	bool		consistent;
+	int64		limit;			/* items to evaluate, 0: no limit */
+	bool		paged;			/* stop at 1 MB read */
+	Jsonb	   *esk;			/* ExclusiveStartKey or NULL */
+	bool		count_only;		/* Select COUNT */
+	bool		project;		/* return the index entry, not the item */
+	int			segment;		/* parallel Scan: this segment ... */
+	int			total_segments; /* ... of these (0: no segments) */
+} ReadSpec;
+
+typedef struct ReadOutcome
+{
+	int64		scanned;
+	int64		bytes;
+	bool		stopped;		/* by Limit or the 1 MB page */
+	HroeItem   *last;
+} ReadOutcome;
+
+typedef void (*EmitItem) (void *arg, HroeItem *item);
+
+/* A column of the ordering: its name, key attribute and type */
+typedef struct OrderCol
+{
+	const char *column;
+	const char *attr;
+	char		type;
+} OrderCol;
+
+/* The successor of a UTF-8 prefix: the smallest string above all its extensions */
+static bool
+StringSuccessor(const char *p, int len, StringInfo out)
+{
+	while (len > 0)
+	{
+		int			start = len - 1;
+		pg_wchar	c;
+		unsigned char buf[8];
+
+		while (start > 0 && ((unsigned char) p[start] & 0xC0) == 0x80)
+			start--;
+		c = utf8_to_unicode((const unsigned char *) p + start);
+		if (c < 0x10FFFF)
+		{
+			c = (c == 0xD7FF) ? 0xE000 : c + 1;
+			resetStringInfo(out);
+			appendBinaryStringInfo(out, p, start);
+			unicode_to_utf8(c, buf);
+			appendBinaryStringInfo(out, (char *) buf, pg_utf_mblen(buf));
+			return true;
+		}
+		len = start;
+	}
+	return false;
+}
+
+/* The successor of a byte prefix: drop trailing 0xFF, increment the last byte */
+static bool
+BytesSuccessor(const char *p, int len, StringInfo out)
+{
+	while (len > 0 && (unsigned char) p[len - 1] == 0xFF)
+		len--;
+	if (len == 0)
+		return false;
+	resetStringInfo(out);
+	appendBinaryStringInfo(out, p, len);
+	out->data[len - 1]++;
+	return true;
+}
+
+/* Does value v satisfy the range condition c (for ExclusiveStartKey)? */
+static bool
+RangeMatches(const HroeKeyCond *c, const HroeAttrValue *v)
+{
+	int			cmp = hroe_attr_value_compare(v, c->values[0]);
+
+	switch (c->op)
+	{
+		case HROE_KEY_EQ:
+			return cmp == 0;
+		case HROE_KEY_LT:
+			return cmp < 0;
+		case HROE_KEY_LE:
+			return cmp <= 0;
+		case HROE_KEY_GT:
+			return cmp > 0;
+		case HROE_KEY_GE:
+			return cmp >= 0;
+		case HROE_KEY_BETWEEN:
+			return cmp >= 0 && hroe_attr_value_compare(v, c->values[1]) <= 0;
+		case HROE_KEY_BEGINS_WITH:
+			return v->len >= c->values[0]->len &&
+				memcmp(v->data, c->values[0]->data, c->values[0]->len) == 0;
+	}
+	return false;
+}
+
+/*
+ * Validate an ExclusiveStartKey: exactly the table's and the index's key
+ * attributes (E24), right types, within the queried partition (E25); vals[]
+ * gets the values in KeyNames order.
+ */
+static void
+CheckStartKey(ReadSpec *s, const char **names, int n, HroeAttrValue **vals)
+{
+	Jsonb	   *esk = s->esk;
+
+	if (!JB_ROOT_IS_OBJECT(esk) || JB_ROOT_IS_SCALAR(esk) || JB_ROOT_COUNT(esk) != n)
+		HroeValidation("The provided starting key is invalid");
+	for (int i = 0; i < n; i++)
+	{
+		JsonbValue	k;
+		JsonbValue *v;
+		const char *err;
+		char		type = 0;
+		bool		sort = false;
+
+		k.type = jbvString;
+		k.val.string.val = (char *) names[i];
+		k.val.string.len = strlen(names[i]);
+		v = findJsonbValueFromContainer(&esk->root, JB_FOBJECT, &k);
+		if (v == NULL)
+			HroeValidation("The provided starting key is invalid");
+		if (v->type != jbvBinary)
+			HroeValidation("The provided starting key is invalid: Supplied AttributeValue is empty, must contain exactly one of the supported datatypes");
+		vals[i] = hroe_attr_value_from_jsonb(JsonbValueToJsonb(v), &err);
+		if (vals[i] == NULL)
+			HroeValidation(psprintf("The provided starting key is invalid: %s", err));
+		for (int j = 0; j < s->t->schema.nhash + s->t->schema.nrange; j++)
+			if (strcmp(s->t->schema.names[j], names[i]) == 0)
+				type = s->t->schema.types[j], sort = j > 0;
+		if (s->ix)
+			for (int j = 0; j < s->ix->schema.nhash + s->ix->schema.nrange; j++)
+				if (strcmp(s->ix->schema.names[j], names[i]) == 0)
+					type = s->ix->schema.types[j], sort = j >= s->ix->schema.nhash;
+		if (vals[i]->type[0] != type || vals[i]->type[1] != '\0')
+			HroeValidation("The provided key element does not match the schema");
+		if (vals[i]->len == 0 && type != 'N')
+			HroeValidation("The provided starting key is invalid: One or more parameter values were invalid: The AttributeValue for a key attribute cannot contain an empty string value.");
+		if ((!sort && vals[i]->len > HROE_HASH_KEY_MAX) ||
+			(sort && vals[i]->len > HROE_RANGE_KEY_MAX))
+			HroeValidation("The provided starting key is invalid: One or more parameter values were invalid: key size exceeds the maximum size limit");
+	}
+	if (s->is_query)
+	{
+		const HroeKeySchema *ks = s->bound.schema;
+
+		for (int k = 0; k < ks->nhash + s->bound.nrange_eq; k++)
+		{
+			HroeAttrValue *want = k < ks->nhash ? s->bound.hash[k] : s->bound.range_eq[k - ks->nhash];
+
+			for (int i = 0; i < n; i++)
+				if (strcmp(names[i], ks->names[k]) == 0 &&
+					hroe_attr_value_compare(vals[i], want) != 0)
+					HroeValidation("The provided starting key is outside query boundaries based on provided conditions");
+		}
+		if (s->bound.range_last)
+			for (int i = 0; i < n; i++)
+				if (strcmp(names[i], s->bound.range_last->attr) == 0 &&
+					!RangeMatches(s->bound.range_last, vals[i]))
+					HroeValidation("The provided starting key does not match the range key predicate");
+	}
+}
+
+/* The SQL statement of a Query or Scan, its parameters and plan shape */
+typedef struct ReadStatement
+{
+	StringInfoData sql;
+	StringInfoData shape;
+	Datum		values[24];
+	Oid			types[24];
+	int			np;
+} ReadStatement;
+
+/*
+ * Build the statement of one Query or Scan: equality on the hash key columns
+ * and the leading range columns, a range on the last one, the row comparison
+ * that resumes after ExclusiveStartKey, and ORDER BY in index order.
+ */
+static void
+BuildRead(ReadSpec *s, ReadStatement *st)
+{
+	HroeTableMeta *t = s->t;
+	HroeIndexMeta *ix = s->ix;
+	StringInfoData sql,
+				shape;
+	Datum	   *values = st->values;
+	Oid		   *types = st->types;
+	int			np = 0;
+	OrderCol	order[HROE_MAX_KEY_ATTRS + 2];
+	int			norder = 0;
+	const char *names[HROE_MAX_KEY_ATTRS + 2];
+	int			nnames = KeyNames(t, ix, names);
+	HroeAttrValue *eskvals[HROE_MAX_KEY_ATTRS + 2];
+
+	initStringInfo(&sql);
+	initStringInfo(&shape);
+	appendStringInfo(&sql, "SELECT item FROM %s WHERE true", t->relname);
+	appendStringInfo(&shape, "%c:%s:%c", s->is_query ? 'Q' : 'S', ix ? ix->name : "",
+					 s->forward ? 'f' : 'b');
+
+	/* index key columns: partial index implication, and the scan order */
+	if (ix)
+	{
+		int			nk = ix->schema.nhash + ix->schema.nrange;
+
+		for (int i = 0; i < nk; i++)
+		{
+			appendStringInfo(&sql, " AND %s IS NOT NULL", quote_identifier(ix->columns[i]));
+			if (!s->is_query || i >= ix->schema.nhash)
+			{
+				order[norder].column = quote_identifier(ix->columns[i]);
+				order[norder].attr = ix->schema.names[i];
+				order[norder++].type = ix->schema.types[i];
+			}
+		}
+		for (int i = 0; i < t->schema.nhash + t->schema.nrange; i++)
+		{
+			order[norder].column = i == 0 ? "pk" : "sk";
+			order[norder].attr = t->schema.names[i];
+			order[norder++].type = t->schema.types[i];
+		}
+	}
+	else
+	{
+		for (int i = s->is_query ? 1 : 0; i < t->schema.nhash + t->schema.nrange; i++)
+		{
+			order[norder].column = i == 0 ? "pk" : "sk";
+			order[norder].attr = t->schema.names[i];
+			order[norder++].type = t->schema.types[i];
+		}
+	}
+
+	if (s->is_query)
+	{
+		const HroeKeySchema *ks = s->bound.schema;
+		const char *cols[HROE_MAX_KEY_ATTRS];
+		HroeKeyCond *last = s->bound.range_last;
+
+		for (int i = 0; i < ks->nhash + ks->nrange; i++)
+			cols[i] = ix ? quote_identifier(ix->columns[i]) : (i == 0 ? "pk" : "sk");
+		for (int i = 0; i < ks->nhash; i++)
+		{
+			types[np] = hroe_key_type_oid(ks->types[i]);
+			values[np++] = hroe_attr_value_datum(s->bound.hash[i]);
+			appendStringInfo(&sql, " AND %s = $%d", cols[i], np);
+		}
+		for (int i = 0; i < s->bound.nrange_eq; i++)
+		{
+			int			c = ks->nhash + i;
+
+			types[np] = hroe_key_type_oid(ks->types[c]);
+			values[np++] = hroe_attr_value_datum(s->bound.range_eq[i]);
+			appendStringInfo(&sql, " AND %s = $%d", cols[c], np);
+		}
+		appendStringInfo(&shape, ":%d", s->bound.nrange_eq);
+		if (last)
+		{
+			int			c = ks->nhash + s->bound.nrange_eq;
+			Oid			type = hroe_key_type_oid(ks->types[c]);
+			static const char *const ops[] = {"=", "<", "<=", ">", ">="};
+
+			if (last->op <= HROE_KEY_GE)
+			{
+				types[np] = type;
+				values[np++] = hroe_attr_value_datum(last->values[0]);
+				appendStringInfo(&sql, " AND %s %s $%d", cols[c], ops[last->op], np);
+			}
+			else if (last->op == HROE_KEY_BETWEEN)
+			{
+				types[np] = type;
+				values[np++] = hroe_attr_value_datum(last->values[0]);
+				types[np] = type;
+				values[np++] = hroe_attr_value_datum(last->values[1]);
+				appendStringInfo(&sql, " AND %s >= $%d AND %s <= $%d", cols[c], np - 1, cols[c], np);
+			}
+			else
+			{
+				/* begins_with: the prefix and its successor bound an index range */
+				StringInfoData succ;
+				HroeAttrValue *p = last->values[0];
+
+				initStringInfo(&succ);
+				types[np] = type;
+				values[np++] = hroe_attr_value_datum(p);
+				appendStringInfo(&sql, " AND %s >= $%d", cols[c], np);
+				if (ks->types[c] == 'S' ? StringSuccessor(p->data, p->len, &succ)
+					: BytesSuccessor(p->data, p->len, &succ))
+				{
+					HroeAttrValue hi = *p;
+
+					hi.data = succ.data;
+					hi.len = succ.len;
+					types[np] = type;
+					values[np++] = hroe_attr_value_datum(&hi);
+					appendStringInfo(&sql, " AND %s < $%d", cols[c], np);
+					appendStringInfoString(&shape, ":bw+");
+				}
+				else
+					appendStringInfoString(&shape, ":bw");
+			}
+			appendStringInfo(&shape, ":%d", (int) last->op);
+		}
+	}
+
+	/* ExclusiveStartKey: resume after it in index order */
+	if (s->esk)
+	{
+		CheckStartKey(s, names, nnames, eskvals);
+		if (norder > 0)
+		{
+			appendStringInfoString(&sql, " AND (");
+			for (int i = 0; i < norder; i++)
+				appendStringInfo(&sql, "%s%s", i ? ", " : "", order[i].column);
+			appendStringInfo(&sql, ") %s (", s->forward ? ">" : "<");
+			for (int i = 0; i < norder; i++)
+			{
+				for (int k = 0; k < nnames; k++)
+					if (strcmp(names[k], order[i].attr) == 0)
+						values[np] = hroe_attr_value_datum(eskvals[k]);
+				types[np++] = hroe_key_type_oid(order[i].type);
+				appendStringInfo(&sql, "%s$%d", i ? ", " : "", np);
+			}
+			appendStringInfoChar(&sql, ')');
+		}
+		else
+			appendStringInfoString(&sql, " AND false");	/* one-item partition, read */
+		appendStringInfoString(&shape, ":esk");
+	}
+	if (norder > 0)
+	{
+		appendStringInfoString(&sql, " ORDER BY ");
+		for (int i = 0; i < norder; i++)
+			appendStringInfo(&sql, "%s%s%s", i ? ", " : "", order[i].column,
+							 s->forward ? "" : " DESC");
+	}
+
+	st->sql = sql;
+	st->shape = shape;
+	st->np = np;
+}
+
+/*
+ * The parallel-Scan segment of an item: its partition key (the index's HASH
+ * attributes on a GSI) hashed, the hash range split evenly into segments.
+ */
+static int
+ItemSegment(ReadSpec *s, HroeItem *item)
+{
+	const HroeKeySchema *ks = s->ix ? &s->ix->schema : &s->t->schema;
+	HroeValue	map,
+				v;
+	uint32		h = 0;
+
+	hroe_item_root(item, &map);
+	for (int i = 0; i < ks->nhash; i++)
+		if (hroe_map_find(&map, ks->names[i], strlen(ks->names[i]), &v))
+			h = hash_combine(h, hash_bytes((const unsigned char *) v.data, v.len));
+	return (int) (((uint64) h * (uint64) s->total_segments) >> 32);
+}
+
+/*
+ * Run one Query or Scan: emit items in order, stop at Limit or 1 MB.  Rows
+ * are read in chunks, each a plain execution of the cached plan bounded by
+ * its row count (no cursor); a full chunk is followed by the next one,
+ * resumed after its last item as an ExclusiveStartKey would be.  So memory
+ * stays bounded and the common small Query is one index scan.
+ */
+static void
+RunRead(ReadSpec *s, EmitItem emit, void *arg, MemoryContext cxt, ReadOutcome *out)
+{
+	HroeTableMeta *t = s->t;
+	HroeIndexMeta *ix = s->ix;
+	int64		chunk = 100;
+	MemoryContext rowcxt = AllocSetContextCreate(CurrentMemoryContext, "hroe read row",
+												 ALLOCSET_DEFAULT_SIZES);
+	MemoryContext oldcxt;
+
+	memset(out, 0, sizeof(*out));
+	for (;;)
+	{
+		ReadStatement st;
+		SPIPlanPtr	plan;
+		int64		want = chunk;
+		int			ret;
+		uint64		n;
+		SPITupleTable *tuptable;
+		HroeItem   *item = NULL;
+
+		if (s->limit > 0)
+			want = Min(want, s->limit - out->scanned);
+		BuildRead(s, &st);
+		plan = hroe_table_plan(t, st.shape.data, st.sql.data, st.np, st.types);
+		hroe_push_search_path();
+		ret = SPI_execute_plan(plan, st.values, NULL, true, want);
+		hroe_pop_search_path();
+		if (ret != SPI_OK_SELECT)
+			elog(ERROR, "reading %s failed: %s", t->relname, SPI_result_code_string(ret));
+		n = SPI_processed;
+		tuptable = SPI_tuptable;
+		for (uint64 r = 0; r < n; r++)
+		{
+			bool		isnull;
+			bool		present;
+			int64		size;
+
+			/* per-row memory: the emitters copy what they keep */
+			MemoryContextReset(rowcxt);
+			oldcxt = MemoryContextSwitchTo(rowcxt);
+			item = DatumGetHroeItemP(SPI_getbinval(tuptable->vals[r], tuptable->tupdesc, 1, &isnull));
+			if (s->total_segments > 0 && ItemSegment(s, item) != s->segment)
+			{
+				MemoryContextSwitchTo(oldcxt);
+				continue;		/* another segment's item: not read by this one */
+			}
+			size = ix ? hroe_index_entry_size(t, ix, item, &present) : hroe_item_size(item);
+			out->scanned++;
+			out->bytes += size;
+			if (!s->count_only)
+				emit(arg, (ix && s->project) ? hroe_index_project(t, ix, item) : item);
+			MemoryContextSwitchTo(oldcxt);
+			if ((s->limit > 0 && out->scanned >= s->limit) ||
+				(s->paged && out->bytes >= HROE_PAGE_BYTES))
+			{
+				out->stopped = true;
+				out->last = CopyItem(cxt, PointerGetDatum(item));
+				break;
+			}
+		}
+		if (out->stopped || n < (uint64) want)
+			break;
+		/* a full chunk: continue after its last item */
+		s->esk = KeyJsonb(t, ix, item);
+		SPI_freetuptable(tuptable);
+		chunk = Min(chunk * 4, 1600);
+	}
+	MemoryContextDelete(rowcxt);
+}
+
+/* Add one scan key on index column attno comparing with strategy */
+static void
+AddScanKey(Relation idx, ScanKeyData *keys, int *n, int attno, StrategyNumber strategy,
+		   Datum value)
+{
+	Oid			type = idx->rd_opcintype[attno - 1];
+	Oid			op = get_opfamily_member(idx->rd_opfamily[attno - 1], type, type, strategy);
+
+	if (!OidIsValid(op))
+		elog(ERROR, "no btree operator of strategy %d for index column %d", strategy, attno);
+	ScanKeyEntryInitialize(&keys[(*n)++], 0, attno, strategy, type,
+						   idx->rd_indcollation[attno - 1], get_opcode(op), value);
+}
+
+/*
+ * A Query without ExclusiveStartKey, straight on the btree: equality keys on
+ * the HASH columns and the leading RANGE columns, the range on the last, read
+ * forward or backward, no SPI and no executor.  Returns false (nothing read)
+ * when row-level security applies to the table: the SQL path handles that.
+ */
+static bool
+DirectQuery(ReadSpec *s, EmitItem emit, void *arg, MemoryContext cxt, ReadOutcome *out)
+{
+	HroeTableMeta *t = s->t;
+	HroeIndexMeta *ix = s->ix;
+	const HroeKeySchema *ks = s->bound.schema;
+	HroeKeyCond *last = s->bound.range_last;
+	Relation	rel,
+				idx;
+	ScanKeyData keys[HROE_MAX_KEY_ATTRS + 2];
+	int			nkeys = 0;
+	int			attno = 1;
+	IndexScanDesc scan;
+	TupleTableSlot *slot;
+	AclResult	aclresult;
+	AttrNumber	item_attno;
+	MemoryContext rowcxt,
+				oldcxt;
+
+	if (check_enable_rls(t->relid, InvalidOid, true) == RLS_ENABLED)
+		return false;
+	aclresult = pg_class_aclcheck(t->relid, GetUserId(), ACL_SELECT);
+	if (aclresult != ACLCHECK_OK)
+		aclcheck_error(aclresult, OBJECT_TABLE, get_rel_name(t->relid));
+	rel = table_open(t->relid, AccessShareLock);
+	if (ix)
+		idx = index_open(ix->indexrelid, AccessShareLock);
+	else
+	{
+		Oid			pkey = OidIsValid(t->pkey_index) ? t->pkey_index : RelationGetPrimaryKeyIndex(rel);
+
+		idx = index_open(pkey, AccessShareLock);
+	}
+	item_attno = get_attnum(t->relid, "item");
+	for (int i = 0; i < ks->nhash; i++)
+		AddScanKey(idx, keys, &nkeys, attno++, BTEqualStrategyNumber,
+				   hroe_attr_value_datum(s->bound.hash[i]));
+	for (int i = 0; i < s->bound.nrange_eq; i++)
+		AddScanKey(idx, keys, &nkeys, attno++, BTEqualStrategyNumber,
+				   hroe_attr_value_datum(s->bound.range_eq[i]));
+	if (last)
+	{
+		static const StrategyNumber strategies[] = {
+			BTEqualStrategyNumber, BTLessStrategyNumber, BTLessEqualStrategyNumber,
+			BTGreaterStrategyNumber, BTGreaterEqualStrategyNumber
+		};
+
+		if (last->op <= HROE_KEY_GE)
+			AddScanKey(idx, keys, &nkeys, attno, strategies[last->op],
+					   hroe_attr_value_datum(last->values[0]));
+		else if (last->op == HROE_KEY_BETWEEN)
+		{
+			AddScanKey(idx, keys, &nkeys, attno, BTGreaterEqualStrategyNumber,
+					   hroe_attr_value_datum(last->values[0]));
+			AddScanKey(idx, keys, &nkeys, attno, BTLessEqualStrategyNumber,
+					   hroe_attr_value_datum(last->values[1]));
+		}
+		else
+		{
+			StringInfoData succ;
+			HroeAttrValue *p = last->values[0];
+
+			initStringInfo(&succ);
+			AddScanKey(idx, keys, &nkeys, attno, BTGreaterEqualStrategyNumber,
+					   hroe_attr_value_datum(p));
+			if (ks->types[attno - 1] == 'S' ? StringSuccessor(p->data, p->len, &succ)
+				: BytesSuccessor(p->data, p->len, &succ))
+			{
+				HroeAttrValue hi = *p;
+
+				hi.data = succ.data;
+				hi.len = succ.len;
+				AddScanKey(idx, keys, &nkeys, attno, BTLessStrategyNumber,
+						   hroe_attr_value_datum(&hi));
+			}
+		}
+	}
+
+	memset(out, 0, sizeof(*out));
+	rowcxt = AllocSetContextCreate(CurrentMemoryContext, "hroe read row", ALLOCSET_DEFAULT_SIZES);
+	scan = index_beginscan(rel, idx, GetActiveSnapshot(), nkeys, 0);
+	index_rescan(scan, keys, nkeys, NULL, 0);
+	slot = table_slot_create(rel, NULL);
+	while (index_getnext_slot(scan, s->forward ? ForwardScanDirection : BackwardScanDirection, slot))
+	{
+		bool		isnull;
+		bool		present;
+		int64		size;
+		HroeItem   *item;
+
+		CHECK_FOR_INTERRUPTS();
+		MemoryContextReset(rowcxt);
+		oldcxt = MemoryContextSwitchTo(rowcxt);
+		item = DatumGetHroeItemP(slot_getattr(slot, item_attno, &isnull));
+		size = ix ? hroe_index_entry_size(t, ix, item, &present) : hroe_item_size(item);
+		out->scanned++;
+		out->bytes += size;
+		if (!s->count_only)
+			emit(arg, (ix && s->project) ? hroe_index_project(t, ix, item) : item);
+		MemoryContextSwitchTo(oldcxt);
+		if ((s->limit > 0 && out->scanned >= s->limit) ||
+			(s->paged && out->bytes >= HROE_PAGE_BYTES))
+		{
+			out->stopped = true;
+			out->last = CopyItem(cxt, PointerGetDatum(item));
+			break;
+		}
+	}
+	ExecDropSingleTupleTableSlot(slot);
+	index_endscan(scan);
+	index_close(idx, NoLock);
+	table_close(rel, NoLock);
+	MemoryContextDelete(rowcxt);
+	return true;
+}
+
+/* Emit into an array being built in a memory context */
+typedef struct ItemArray
+{
+	MemoryContext cxt;
+	Datum	   *items;
+	int			n;
+	int			cap;
+} ItemArray;
+
+/* Emitter: append a copy of the item to an ItemArray */
+static void
+EmitToArray(void *arg, HroeItem *item)
+{
+	ItemArray  *a = arg;
+
+	if (a->n == a->cap)
+	{
+		a->cap = a->cap ? a->cap * 2 : 64;
+		a->items = a->items ? repalloc(a->items, sizeof(Datum) * a->cap)
+			: MemoryContextAlloc(a->cxt, sizeof(Datum) * a->cap);
+	}
+	a->items[a->n++] = PointerGetDatum(CopyItem(a->cxt, PointerGetDatum(item)));
+}
+
+/* Emitter: one result row of a set-returning function */
+static void
+EmitToTuplestore(void *arg, HroeItem *item)
+{
+	ReturnSetInfo *rsinfo = arg;
+	Datum		d = PointerGetDatum(item);
+	bool		isnull = false;
+
+	tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, &d, &isnull);
+}
+
+/* Select: ALL_ATTRIBUTES, ALL_PROJECTED_ATTRIBUTES, COUNT (E27 checked here) */
+static void
+ApplySelect(ReadSpec *s, const char *select, const char *index_name)
+{
+	s->project = s->ix != NULL;
+	if (select == NULL)
+		return;
+	if (strcmp(select, "COUNT") == 0)
+		s->count_only = true;
+	else if (strcmp(select, "ALL_ATTRIBUTES") == 0)
+	{
+		if (s->ix && s->ix->projection != HROE_PROJECT_ALL)
+			HroeValidation(psprintf("One or more parameter values were invalid: Select type ALL_ATTRIBUTES is not supported for global secondary index %s because its projection type is not ALL",
+									index_name));
+		s->project = false;
+	}
+	else if (strcmp(select, "ALL_PROJECTED_ATTRIBUTES") == 0)
+	{
+		if (s->ix == NULL)
+			HroeValidation("One or more parameter values were invalid: ALL_PROJECTED_ATTRIBUTES can be used only when Querying using an IndexName");
+	}
+	else if (strcmp(select, "SPECIFIC_ATTRIBUTES") == 0)
+		HroeValidation("One or more parameter values were invalid: SPECIFIC_ATTRIBUTES requires a ProjectionExpression, which hroe does not support yet");
+	else
+		HroeValidation(psprintf("1 validation error detected: Value '%s' at 'select' failed to satisfy constraint: Member must satisfy enum value set: [SPECIFIC_ATTRIBUTES, COUNT, ALL_ATTRIBUTES, ALL_PROJECTED_ATTRIBUTES]",
+								select));
+}
+
+/* The table and index of a read request: E28, E26 */
+static void
+ResolveTarget(ReadSpec *s, const char *table, const char *index, bool consistent)
+{
+	s->t = hroe_table_lookup(table, false);
+	s->ix = NULL;
+	if (index)
+	{
+		s->ix = hroe_index_lookup(s->t, index);
+		if (s->ix == NULL)
+			HroeValidation(psprintf("The table does not have the specified index: %s", index));
+		if (consistent)
+			HroeValidation("Consistent reads are not supported on global secondary indexes");
+	}
+	s->consistent = consistent;
+}
+
+/* Parse and bind a KeyConditionExpression for a Query */
+static void
+PrepareQuery(ReadSpec *s, const char *table, const char *kce, Jsonb *names, Jsonb *values,
+			 const char *index, bool consistent)
+{
+	HroeExprContext *ecxt;
+	HroeExprNode *root;
+	HroeKeyCondition *kc = palloc(sizeof(HroeKeyCondition));
+
+	if (kce == NULL)
+		HroeValidation("Either the KeyConditions or KeyConditionExpression parameter must be specified in the request.");
+	ecxt = hroe_expr_context_create(names, values);
+	root = hroe_expr_parse(ecxt, "KeyConditionExpression", kce);
+	hroe_expr_check_unused(ecxt);
+	hroe_key_condition_extract(root, kc);
+	ResolveTarget(s, table, index, consistent);
+	s->is_query = true;
+	hroe_key_condition_bind(kc, s->ix ? &s->ix->schema : &s->t->schema, &s->bound);
+}
+
+/* The page composite: (items, count, scanned_count, lek, consumed_capacity) */
+static Datum
+PageResult(FunctionCallInfo fcinfo, ReadSpec *s, ItemArray *items, ReadOutcome *out,
+		   const char *table, const char *rcc)
+{
+	TupleDesc	tupdesc;
+	Datum		values[5];
+	bool		nulls[5] = {false, false, false, false, false};
+	double		units = hroe_read_units(out->bytes, s->consistent);
+	double		index_units[HROE_MAX_GSIS] = {0};
+	Jsonb	   *cc;
+	int16		typlen;
+	bool		typbyval;
+	char		typalign;
+
+	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "return type must be a row type");
+	if (s->ix)
+	{
+		index_units[s->ix - s->t->indexes] = units;
+		cc = hroe_capacity_jsonb(rcc, table, 0, s->t, index_units);
+	}
+	else
+		cc = hroe_capacity_jsonb(rcc, table, units, s->t, NULL);
+	if (s->count_only)
+		nulls[0] = true;
+	else
+	{
+		get_typlenbyvalalign(ItemTypeOid(), &typlen, &typbyval, &typalign);
+		values[0] = PointerGetDatum(construct_array(items->items, items->n, ItemTypeOid(),
+													typlen, typbyval, typalign));
+	}
+	values[1] = Int32GetDatum(s->count_only ? (int32) out->scanned : items->n);
+	values[2] = Int32GetDatum((int32) out->scanned);
+	if (out->stopped)
+		values[3] = PointerGetDatum(KeyJsonb(s->t, s->ix, out->last));
+	else
+		nulls[3] = true;
+	values[4] = PointerGetDatum(cc);
+	nulls[4] = cc == NULL;
+	return HeapTupleGetDatum(heap_form_tuple(BlessTupleDesc(tupdesc), values, nulls));
+}
+
+/* Limit >= 1 (E23) */
+static int64
+CheckLimit(FunctionCallInfo fcinfo, int n)
+{
+	int32		limit;
+
+	if (PG_ARGISNULL(n))
+		return 0;
+	limit = PG_GETARG_INT32(n);
+	if (limit < 1)
+		HroeValidation(psprintf("1 validation error detected: Value '%d' at 'limit' failed to satisfy constraint: Member must have value greater than or equal to 1",
+								limit));
+	return limit;
+}
+
+PG_FUNCTION_INFO_V1(hroe_query);
+/*
+ * hroe.query(table, kce, values, names, index, forward, consistent): every
+ * item the key condition matches, in key order (all pages).
+ */
+Datum
+hroe_query(PG_FUNCTION_ARGS)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	char	   *table = ArgText(fcinfo, 0);
+	char	   *kce = ArgText(fcinfo, 1);
+	Jsonb	   *values = PG_ARGISNULL(2) ? NULL : PG_GETARG_JSONB_P(2);
+	Jsonb	   *names = PG_ARGISNULL(3) ? NULL : PG_GETARG_JSONB_P(3);
+	char	   *index = ArgText(fcinfo, 4);
+	MemoryContext cxt = CurrentMemoryContext;
+	ReadSpec	s;
+	ReadOutcome out;
+
+	if (table == NULL)
+		HroeValidation("1 validation error detected: Value null at 'tableName' failed to satisfy constraint: Member must not be null");
+	memset(&s, 0, sizeof(s));
+	s.forward = PG_ARGISNULL(5) || PG_GETARG_BOOL(5);
+	InitMaterializedSRF(fcinfo, MAT_SRF_USE_EXPECTED_DESC);
+	PrepareQuery(&s, table, kce, names, values, index, !PG_ARGISNULL(6) && PG_GETARG_BOOL(6));
+	ApplySelect(&s, NULL, index);
+	if (!DirectQuery(&s, EmitToTuplestore, rsinfo, cxt, &out))
+	{
+		SPI_connect();
+		RunRead(&s, EmitToTuplestore, rsinfo, cxt, &out);
+		SPI_finish();
+	}
+	return (Datum) 0;
+}
+
+PG_FUNCTION_INFO_V1(hroe_query_page);
+/*
+ * hroe.query_page(...): one Query call, with Limit, ExclusiveStartKey, the
+ * 1 MB page, Select and ConsumedCapacity.
+ */
+Datum
+hroe_query_page(PG_FUNCTION_ARGS)
+{
+	char	   *table = ArgText(fcinfo, 0);
+	char	   *kce = ArgText(fcinfo, 1);
+	Jsonb	   *values = PG_ARGISNULL(2) ? NULL : PG_GETARG_JSONB_P(2);
+	Jsonb	   *names = PG_ARGISNULL(3) ? NULL : PG_GETARG_JSONB_P(3);
+	char	   *index = ArgText(fcinfo, 4);
+	char	   *select = ArgText(fcinfo, 9);
+	char	   *rcc = ArgText(fcinfo, 10);
+	MemoryContext cxt = CurrentMemoryContext;
+	ItemArray	items = {cxt, NULL, 0, 0};
+	ReadSpec	s;
+	ReadOutcome out;
+	Datum		result;
+
+	if (table == NULL)
+		HroeValidation("1 validation error detected: Value null at 'tableName' failed to satisfy constraint: Member must not be null");
+	memset(&s, 0, sizeof(s));
+	s.forward = PG_ARGISNULL(5) || PG_GETARG_BOOL(5);
+	s.limit = CheckLimit(fcinfo, 7);
+	s.paged = true;
+	s.esk = PG_ARGISNULL(8) ? NULL : PG_GETARG_JSONB_P(8);
+	CheckReturnCC(rcc);
+	PrepareQuery(&s, table, kce, names, values, index, !PG_ARGISNULL(6) && PG_GETARG_BOOL(6));
+	ApplySelect(&s, select, index);
+	if (s.esk != NULL || !DirectQuery(&s, EmitToArray, &items, cxt, &out))
+	{
+		SPI_connect();
+		RunRead(&s, EmitToArray, &items, cxt, &out);
+		SPI_finish();
+	}
+	result = PageResult(fcinfo, &s, &items, &out, table, rcc);
+	return result;
+}
+
+PG_FUNCTION_INFO_V1(hroe_scan);
+/* hroe.scan(table, index, consistent): every item of the table or index */
+Datum
+hroe_scan(PG_FUNCTION_ARGS)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	char	   *table = ArgText(fcinfo, 0);
+	char	   *index = ArgText(fcinfo, 1);
+	MemoryContext cxt = CurrentMemoryContext;
+	ReadSpec	s;
+	ReadOutcome out;
+
+	if (table == NULL)
+		HroeValidation("1 validation error detected: Value null at 'tableName' failed to satisfy constraint: Member must not be null");
+	memset(&s, 0, sizeof(s));
+	s.forward = true;
+	InitMaterializedSRF(fcinfo, MAT_SRF_USE_EXPECTED_DESC);
+	SPI_connect();
+	ResolveTarget(&s, table, index, !PG_ARGISNULL(2) && PG_GETARG_BOOL(2));
+	ApplySelect(&s, NULL, index);
+	RunRead(&s, EmitToTuplestore, rsinfo, cxt, &out);
+	SPI_finish();
+	return (Datum) 0;
+}
+
+/* Segment and TotalSegments of a parallel Scan, validated as DynamoDB does */
+static void
+CheckSegments(ReadSpec *s, FunctionCallInfo fcinfo, int seg_arg, int total_arg)
+{
+	bool		has_seg = !PG_ARGISNULL(seg_arg);
+	bool		has_total = !PG_ARGISNULL(total_arg);
+	int32		seg = has_seg ? PG_GETARG_INT32(seg_arg) : 0;
+	int32		total = has_total ? PG_GETARG_INT32(total_arg) : 0;
+
+	if (has_seg && seg < 0)
+		HroeValidation(psprintf("1 validation error detected: Value '%d' at 'segment' failed to satisfy constraint: Member must have value greater than or equal to 0", seg));
+	if (has_total && total < 1)
+		HroeValidation(psprintf("1 validation error detected: Value '%d' at 'totalSegments' failed to satisfy constraint: Member must have value greater than or equal to 1", total));
+	if (has_total && total > 1000000)
+		HroeValidation(psprintf("1 validation error detected: Value '%d' at 'totalSegments' failed to satisfy constraint: Member must have value less than or equal to 1000000", total));
+	if (has_seg && !has_total)
+		HroeValidation("The TotalSegments parameter is required but was not present in the request when Segment parameter is present");
+	if (has_total && !has_seg)
+		HroeValidation("The Segment parameter is required but was not present in the request when parameter TotalSegments is present");
+	if (has_total && seg >= total)
+		HroeValidation(psprintf("The Segment parameter is zero-based and must be less than parameter TotalSegments: Segment: %d is not less than TotalSegments: %d", seg, total));
+	s->segment = seg;
+	s->total_segments = has_total ? total : 0;
+}
+
+/* An ExclusiveStartKey must lie in the requested segment */
+static void
+CheckStartKeySegment(ReadSpec *s)
+{
+	StringInfoData buf;
+	HroeItem   *esk_item;
+	const char *names[HROE_MAX_KEY_ATTRS + 2];
+	int			n = KeyNames(s->t, s->ix, names);
+	HroeAttrValue *vals[HROE_MAX_KEY_ATTRS + 2];
+
+	CheckStartKey(s, names, n, vals);
+	initStringInfo(&buf);
+	buf.data = JsonbToCString(NULL, &s->esk->root, VARSIZE(s->esk));
+	esk_item = hroe_item_parse(buf.data, strlen(buf.data));
+	if (ItemSegment(s, esk_item) != s->segment)
+		HroeValidation(psprintf("The provided starting key is invalid: Invalid ExclusiveStartKey. Please use ExclusiveStartKey with correct Segment. TotalSegments: %d Segment: %d",
+								s->total_segments, s->segment));
+}
+
+PG_FUNCTION_INFO_V1(hroe_scan_page);
+/* hroe.scan_page(table, index, consistent, limit, esk, select, rcc): one Scan call */
+Datum
+hroe_scan_page(PG_FUNCTION_ARGS)
+{
+	char	   *table = ArgText(fcinfo, 0);
+	char	   *index = ArgText(fcinfo, 1);
+	char	   *select = ArgText(fcinfo, 5);
+	char	   *rcc = ArgText(fcinfo, 6);
+	MemoryContext cxt = CurrentMemoryContext;
+	ItemArray	items = {cxt, NULL, 0, 0};
+	ReadSpec	s;
+	ReadOutcome out;
+	Datum		result;
+
+	if (table == NULL)
+		HroeValidation("1 validation error detected: Value null at 'tableName' failed to satisfy constraint: Member must not be null");
+	memset(&s, 0, sizeof(s));
+	s.forward = true;
+	s.limit = CheckLimit(fcinfo, 3);
+	s.paged = true;
+	s.esk = PG_ARGISNULL(4) ? NULL : PG_GETARG_JSONB_P(4);
+	CheckReturnCC(rcc);
+	CheckSegments(&s, fcinfo, 7, 8);
+	SPI_connect();
+	ResolveTarget(&s, table, index, !PG_ARGISNULL(2) && PG_GETARG_BOOL(2));
+	ApplySelect(&s, select, index);
+	if (s.esk && s.total_segments > 1)
+		CheckStartKeySegment(&s);
+	RunRead(&s, EmitToArray, &items, cxt, &out);
+	SPI_finish();
+	result = PageResult(fcinfo, &s, &items, &out, table, rcc);
+	return result;
+}
+
+PG_FUNCTION_INFO_V1(hroe_explain_query);
+/*
+ * hroe.explain_query(...): the PostgreSQL plan (EXPLAIN, COSTS OFF) of the
+ * statement hroe.query/hroe.query_page runs for these arguments: the cached
+ * generic plan itself, so the key values show as parameters $1, $2, ...
+ */
+Datum
+hroe_explain_query(PG_FUNCTION_ARGS)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	char	   *table = ArgText(fcinfo, 0);
+	char	   *kce = ArgText(fcinfo, 1);
+	Jsonb	   *values = PG_ARGISNULL(2) ? NULL : PG_GETARG_JSONB_P(2);
+	Jsonb	   *names = PG_ARGISNULL(3) ? NULL : PG_GETARG_JSONB_P(3);
+	char	   *index = ArgText(fcinfo, 4);
+	ReadSpec	s;
+	ReadStatement st;
+	SPIPlanPtr	plan;
+	CachedPlan *cplan;
+	ExplainState *es;
+
+	if (table == NULL)
+		HroeValidation("1 validation error detected: Value null at 'tableName' failed to satisfy constraint: Member must not be null");
+	memset(&s, 0, sizeof(s));
+	s.forward = PG_ARGISNULL(5) || PG_GETARG_BOOL(5);
+	s.esk = PG_ARGISNULL(6) ? NULL : PG_GETARG_JSONB_P(6);
+	InitMaterializedSRF(fcinfo, MAT_SRF_USE_EXPECTED_DESC);
+	SPI_connect();
+	PrepareQuery(&s, table, kce, names, values, index, false);
+	BuildRead(&s, &st);
+	plan = hroe_table_plan(s.t, st.shape.data, st.sql.data, st.np, st.types);
+	hroe_push_search_path();
+	cplan = SPI_plan_get_cached_plan(plan);
+	hroe_pop_search_path();
+	if (cplan == NULL || list_length(cplan->stmt_list) != 1)
+		elog(ERROR, "no cached plan for \"%s\"", st.sql.data);
+	es = NewExplainState();
+	es->costs = false;
+	ExplainBeginOutput(es);
+	ExplainOnePlan(linitial_node(PlannedStmt, cplan->stmt_list), NULL, es, st.sql.data,
+				   NULL, NULL, NULL, NULL);
+	ExplainEndOutput(es);
+	ReleaseCachedPlan(cplan, CurrentResourceOwner);
+	/* one row per line */
+	for (char *line = es->str->data, *nl; line && *line; line = nl ? nl + 1 : NULL)
+	{
+		Datum		d;
+		bool		isnull = false;
+
+		nl = strchr(line, '\n');
+		if (nl)
+			*nl = '\0';
+		d = CStringGetTextDatum(line);
+		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, &d, &isnull);
+	}
+	SPI_finish();
+	return (Datum) 0;
+}
+
+/* ---------- batches ---------- */
+
+/* A key's identity for duplicate detection: type letters and bytes */
+static char *
+KeyIdentityAttr(HroeAttrValue **vals, int n)
+{
+	StringInfoData buf;
+
+	initStringInfo(&buf);
+	for (int i = 0; i < n; i++)
+	{
+		appendStringInfo(&buf, "%c%d:", vals[i]->type[0], vals[i]->len);
+		appendBinaryStringInfo(&buf, vals[i]->data, vals[i]->len);
+	}
+	return buf.data;
+}
+
+/* The same identity for the key of an item */
+static char *
+KeyIdentityItem(HroeTableMeta *t, HroeItem *item)
+{
+	StringInfoData buf;
+	HroeValue	map,
+				v;
+
+	initStringInfo(&buf);
+	hroe_item_root(item, &map);
+	for (int i = 0; i < t->schema.nhash + t->schema.nrange; i++)
+	{
+		hroe_map_find(&map, t->schema.names[i], strlen(t->schema.names[i]), &v);
+		appendStringInfo(&buf, "%c%d:", t->schema.types[i], (int) v.len);
+		appendBinaryStringInfo(&buf, v.data, v.len);
+	}
+	return buf.data;
+}
+
+/* Raise E29 if identity appears twice */
+static void
+CheckDuplicate(char **ids, int n)
+{
+	for (int i = 0; i < n - 1; i++)
+		if (strcmp(ids[i], ids[n - 1]) == 0)
+			HroeValidation("Provided list of item keys contains duplicates");
+}
+
+/* The entries of a jsonb object: keys and values */
+static int
+ObjectEntries(Jsonb *obj, char ***keys, JsonbValue **vals)
+{
+	JsonbIterator *it = JsonbIteratorInit(&obj->root);
+	JsonbIteratorToken tok;
+	JsonbValue	k,
+				v;
+	int			n = 0,
+				cap = JB_ROOT_COUNT(obj);
+
+	*keys = palloc(sizeof(char *) * Max(cap, 1));
+	*vals = palloc(sizeof(JsonbValue) * Max(cap, 1));
+	while ((tok = JsonbIteratorNext(&it, &k, true)) != WJB_DONE)
+	{
+		if (tok != WJB_KEY)
+			continue;
+		JsonbIteratorNext(&it, &v, true);
+		(*keys)[n] = pnstrdup(k.val.string.val, k.val.string.len);
+		(*vals)[n++] = v;
+	}
+	return n;
+}
+
+/* Elements of a jsonb array value (jbvBinary) */
+static int
+ArrayElements(JsonbValue *arr, JsonbValue **elems)
+{
+	JsonbIterator *it;
+	JsonbIteratorToken tok;
+	JsonbValue	v;
+	int			n = 0,
+				cap = 16;
+
+	*elems = palloc(sizeof(JsonbValue) * cap);
+	if (arr->type != jbvBinary || !JsonContainerIsArray(arr->val.binary.data))
+		return -1;
+	it = JsonbIteratorInit(arr->val.binary.data);
+	while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
+	{
+		if (tok != WJB_ELEM)
+			continue;
+		if (n == cap)
+			*elems = repalloc(*elems, sizeof(JsonbValue) * (cap *= 2));
+		(*elems)[n++] = v;
+	}
+	return n;
+}
+
+/* Member name of a jsonb object value, or NULL */
+static JsonbValue *
+Member(JsonbValue *obj, const char *name)
+{
+	JsonbValue	k;
+
+	if (obj->type != jbvBinary || !JsonContainerIsObject(obj->val.binary.data))
+		return NULL;
+	k.type = jbvString;
+	k.val.string.val = (char *) name;
+	k.val.string.len = strlen(name);
+	return findJsonbValueFromContainer(obj->val.binary.data, JB_FOBJECT, &k);
+}
+
+/* RequestItems must be a non-empty object */
+static void
+RequireObject(Jsonb *j, const char *call)
+{
+	if (!JB_ROOT_IS_OBJECT(j) || JB_ROOT_IS_SCALAR(j) || JB_ROOT_COUNT(j) == 0)
+		HroeValidation(psprintf("1 validation error detected: Value '{}' at 'requestItems' failed to satisfy constraint: Member must have length greater than or equal to 1"));
+	(void) call;
+}
+
+PG_FUNCTION_INFO_V1(hroe_batch_get_item);
+/*
+ * hroe.batch_get_item(request_items, return_consumed_capacity): BatchGetItem
+ * as DynamoDB JSON: {"Responses": {table: [items]}, "UnprocessedKeys": {},
+ * "ConsumedCapacity": [...]}.
+ */
+Datum
+hroe_batch_get_item(PG_FUNCTION_ARGS)
+{
+	Jsonb	   *req = PG_GETARG_JSONB_P(0);
+	char	   *rcc = ArgText(fcinfo, 1);
+	MemoryContext cxt = CurrentMemoryContext;
+	char	  **tables;
+	JsonbValue *specs;
+	int			ntables;
+	int			total = 0;
+	char	  **ids = palloc(sizeof(char *) * MAX_BATCH_GET);
+	StringInfoData resp,
+				ccs,
+				unprocessed;
+	Jsonb	   *result;
+	HroeTableMeta **metas;
+	Datum	  **keys;
+	JsonbValue **elems;
+	int		   *nkeys;
+	int64		response_bytes = 0;
+
+	CheckReturnCC(rcc);
+	RequireObject(req, "BatchGetItem");
+	ntables = ObjectEntries(req, &tables, &specs);
+	/* count first: the limit is checked before anything is read */
+	for (int i = 0; i < ntables; i++)
+	{
+		JsonbValue *keys = Member(&specs[i], "Keys");
+		JsonbValue *elems;
+		int			n = keys ? ArrayElements(keys, &elems) : -1;
+
+		if (n < 1)
+			HroeValidation("1 validation error detected: Value null at 'requestItems.keys' failed to satisfy constraint: Member must have length greater than or equal to 1");
+		total += n;
+	}
+	if (total > MAX_BATCH_GET)
+		HroeValidation("Too many items requested for the BatchGetItem call");
+
+	initStringInfo(&resp);
+	initStringInfo(&ccs);
+	initStringInfo(&unprocessed);
+	metas = palloc(sizeof(HroeTableMeta *) * ntables);
+	keys = palloc(sizeof(Datum *) * ntables);
+	elems = palloc(sizeof(JsonbValue *) * ntables);
+	nkeys = palloc(sizeof(int) * ntables);
+	SPI_connect();
+	/* validate every key and look for duplicates before reading anything */
+	total = 0;
+	for (int i = 0; i < ntables; i++)
+	{
+		int			base = total;
+		HroeAttrValue **vals;
+
+		metas[i] = hroe_table_lookup(tables[i], false);
+		nkeys[i] = ArrayElements(Member(&specs[i], "Keys"), &elems[i]);
+		keys[i] = palloc(sizeof(Datum) * nkeys[i] * 2);
+		vals = palloc(sizeof(HroeAttrValue *) * nkeys[i] * 2);
+		for (int k = 0; k < nkeys[i]; k++)
+		{
+			if (elems[i][k].type != jbvBinary)
+				HroeValidation("The provided key element does not match the schema");
+			hroe_check_request_key(metas[i], JsonbValueToJsonb(&elems[i][k]), keys[i] + 2 * k, vals + 2 * k);
+			ids[total++] = KeyIdentityAttr(vals + 2 * k, metas[i]->schema.nhash + metas[i]->schema.nrange);
+			CheckDuplicate(ids + base, total - base);
+		}
+	}
+	appendStringInfoString(&resp, "{\"Responses\": {");
+	for (int i = 0; i < ntables; i++)
+	{
+		HroeTableMeta *t = metas[i];
+		JsonbValue *cr = Member(&specs[i], "ConsistentRead");
+		bool		consistent = cr && cr->type == jbvBool && cr->val.boolean;
+		double		units = 0;
+		bool		first = true;
+		bool		first_unprocessed = true;
+
+		if (i > 0)
+			appendStringInfoString(&resp, ", ");
+		escape_json(&resp, tables[i]);
+		appendStringInfoString(&resp, ": [");
+		for (int k = 0; k < nkeys[i]; k++)
+		{
+			HroeItem   *item;
+
+			/* past 16 MB of items, the remaining keys are left unprocessed */
+			if (response_bytes > MAX_BATCH_GET_BYTES)
+			{
+				if (first_unprocessed)
+				{
+					appendStringInfo(&unprocessed, "%s", unprocessed.len ? ", " : "");
+					escape_json(&unprocessed, tables[i]);
+					appendStringInfoString(&unprocessed, ": {\"Keys\": [");
+				}
+				else
+					appendStringInfoString(&unprocessed, ", ");
+				appendStringInfoString(&unprocessed,
+									   JsonbToCString(NULL, elems[i][k].val.binary.data, elems[i][k].val.binary.len));
+				first_unprocessed = false;
+				continue;
+			}
+			item = FetchItem(t, keys[i] + 2 * k, false, cxt);
+			/* per item: rounded to 4 KB each, then summed (section 6) */
+			units += hroe_read_units(item ? hroe_item_size(item) : 0, consistent);
+			if (item)
+			{
+				response_bytes += hroe_item_size(item);
+				if (!first)
+					appendStringInfoString(&resp, ", ");
+				hroe_item_write(&resp, item);
+				first = false;
+			}
+		}
+		appendStringInfoChar(&resp, ']');
+		if (!first_unprocessed)
+			appendStringInfo(&unprocessed, "], \"ConsistentRead\": %s}", consistent ? "true" : "false");
+		if (rcc && strcmp(rcc, "NONE") != 0)
+		{
+			Jsonb	   *cc = hroe_capacity_jsonb(rcc, tables[i], units, t, NULL);
+
+			appendStringInfo(&ccs, "%s%s", ccs.len ? ", " : "",
+							 JsonbToCString(NULL, &cc->root, VARSIZE(cc)));
+		}
+	}
+	SPI_finish();
+	appendStringInfo(&resp, "}, \"UnprocessedKeys\": {%s}", unprocessed.data);
+	if (rcc && strcmp(rcc, "NONE") != 0)
+		appendStringInfo(&resp, ", \"ConsumedCapacity\": [%s]", ccs.data);
+	appendStringInfoChar(&resp, '}');
+	result = TextToJsonb(resp.data);
+	PG_RETURN_JSONB_P(result);
+}
+
+PG_FUNCTION_INFO_V1(hroe_batch_write_item);
+/*
+ * hroe.batch_write_item(request_items, return_consumed_capacity):
+ * BatchWriteItem, 1-25 PutRequest/DeleteRequest, each atomic.
+ */
+Datum
+hroe_batch_write_item(PG_FUNCTION_ARGS)
+{
+	Jsonb	   *req = PG_GETARG_JSONB_P(0);
+	char	   *rcc = ArgText(fcinfo, 1);
+	MemoryContext cxt = CurrentMemoryContext;
+	char	  **tables;
+	JsonbValue *specs;
+	int			ntables;
+	int			total = 0;
+	char	  **ids = palloc(sizeof(char *) * MAX_BATCH_WRITE);
+	StringInfoData resp,
+				ccs;
+	HroeTableMeta **metas;
+	JsonbValue **elems;
+	int		   *nelems;
+	HroeItem ***puts;
+	Datum	  **delkeys;
+
+	CheckReturnCC(rcc);
+	RequireObject(req, "BatchWriteItem");
+	ntables = ObjectEntries(req, &tables, &specs);
+	elems = palloc(sizeof(JsonbValue *) * ntables);
+	nelems = palloc(sizeof(int) * ntables);
+	for (int i = 0; i < ntables; i++)
+	{
+		nelems[i] = ArrayElements(&specs[i], &elems[i]);
+		if (nelems[i] < 1)
+			HroeValidation("1 validation error detected: Value null at 'requestItems' failed to satisfy constraint: Map value must satisfy constraint: [Member must have length less than or equal to 25, Member must have length greater than or equal to 1]");
+		total += nelems[i];
+	}
+	if (total > MAX_BATCH_WRITE)
+		HroeValidation("Too many items requested for the BatchWriteItem call");
+
+	SPI_connect();
+	metas = palloc(sizeof(HroeTableMeta *) * ntables);
+	puts = palloc(sizeof(HroeItem **) * ntables);
+	delkeys = palloc(sizeof(Datum *) * ntables);
+	total = 0;
+	/* validate everything (keys, items, duplicates) before writing anything */
+	for (int i = 0; i < ntables; i++)
+	{
+		int			base = total;
+
+		metas[i] = hroe_table_lookup(tables[i], false);
+		puts[i] = palloc0(sizeof(HroeItem *) * nelems[i]);
+		delkeys[i] = palloc0(sizeof(Datum) * nelems[i] * 2);
+		for (int k = 0; k < nelems[i]; k++)
+		{
+			JsonbValue *put = Member(&elems[i][k], "PutRequest");
+			JsonbValue *del = Member(&elems[i][k], "DeleteRequest");
+			JsonbValue *arg;
+
+			if ((put == NULL) == (del == NULL))
+				HroeValidation("Supplied AttributeValue has more than one datatypes set, must contain exactly one of the supported datatypes");
+			if (put)
+			{
+				char	   *text;
+				Datum		keys[2];
+
+				arg = Member(put, "Item");
+				if (arg == NULL || arg->type != jbvBinary)
+					HroeValidation("1 validation error detected: Value null at 'requestItems.putRequest.item' failed to satisfy constraint: Member must not be null");
+				text = JsonbToCString(NULL, arg->val.binary.data, arg->val.binary.len);
+				puts[i][k] = hroe_item_parse(text, strlen(text));
+				hroe_check_item_key(metas[i], puts[i][k], keys);
+				ids[total++] = KeyIdentityItem(metas[i], puts[i][k]);
+			}
+			else
+			{
+				HroeAttrValue *vals[2];
+
+				arg = Member(del, "Key");
+				if (arg == NULL || arg->type != jbvBinary)
+					HroeValidation("1 validation error detected: Value null at 'requestItems.deleteRequest.key' failed to satisfy constraint: Member must not be null");
+				hroe_check_request_key(metas[i], JsonbValueToJsonb(arg), delkeys[i] + 2 * k, vals);
+				ids[total++] = KeyIdentityAttr(vals, metas[i]->schema.nhash + metas[i]->schema.nrange);
+			}
+			CheckDuplicate(ids + base, total - base);
+		}
+	}
+
+	initStringInfo(&resp);
+	initStringInfo(&ccs);
+	for (int i = 0; i < ntables; i++)
+	{
+		HroeTableMeta *t = metas[i];
+		double		units = 0,
+					u;
+		double		index_units[HROE_MAX_GSIS] = {0},
+					iu[HROE_MAX_GSIS];
+
+		for (int k = 0; k < nelems[i]; k++)
+		{
+			if (puts[i][k])
+				DoPut(t, puts[i][k], cxt, &u, iu);
+			else
+				DoDelete(t, delkeys[i] + 2 * k, cxt, &u, iu);
+			units += u;
+			for (int x = 0; x < t->nindexes; x++)
+				index_units[x] += iu[x];
+		}
+		if (rcc && strcmp(rcc, "NONE") != 0)
+		{
+			Jsonb	   *cc = hroe_capacity_jsonb(rcc, tables[i], units, t, index_units);
+
+			appendStringInfo(&ccs, "%s%s", ccs.len ? ", " : "",
+							 JsonbToCString(NULL, &cc->root, VARSIZE(cc)));
+		}
+	}
+	SPI_finish();
+	appendStringInfoString(&resp, "{\"UnprocessedItems\": {}");
+	if (rcc && strcmp(rcc, "NONE") != 0)
+		appendStringInfo(&resp, ", \"ConsumedCapacity\": [%s]", ccs.data);
+	appendStringInfoChar(&resp, '}');
+	PG_RETURN_JSONB_P(TextToJsonb(resp.data));
+}

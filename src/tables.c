@@ -1,0 +1,938 @@
+/*-------------------------------------------------------------------------
+ *
+ * tables.c
+ *	  DynamoDB tables on PostgreSQL storage: the metadata cache, key
+ *	  extraction (the generated key columns), key validation, index entry
+ *	  sizes and capacity units (dynamodb-semantics.md §2, §6, §7).
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/htup_details.h"
+#include "catalog/namespace.h"
+#include "catalog/pg_namespace.h"
+#include "catalog/pg_type.h"
+#include "fmgr.h"
+#include "lib/stringinfo.h"
+#include "mb/pg_wchar.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/guc.h"
+#include "utils/plancache.h"
+#include "utils/resowner.h"
+#include "utils/hsearch.h"
+#include "utils/inval.h"
+#include "utils/jsonb.h"
+#include "utils/lsyscache.h"
+#include "utils/memutils.h"
+#include "utils/numeric.h"
+#include "utils/syscache.h"
+
+#include "key.h"
+#include "tables.h"
+
+#define TABLE_NAME_KEYLEN 256
+
+typedef struct TableCacheEntry
+{
+	char		name[TABLE_NAME_KEYLEN];
+	HroeTableMeta *meta;
+} TableCacheEntry;
+
+static HTAB *TableCache = NULL;
+static SPIPlanPtr TableQueryPlan = NULL;
+static SPIPlanPtr IndexQueryPlan = NULL;
+
+/* Raise a DynamoDB exception: DynamoDB's text as errmsg, its name as detail. */
+void
+hroe_ddb_error(int code, const char *exception, const char *msg)
+{
+	ereport(ERROR,
+			(errcode(code),
+			 errmsg("%s", msg),
+			 errdetail("DynamoDB %s.", exception)));
+	pg_unreachable();
+}
+
+/* Relcache invalidation: forget the metadata of the table concerned. */
+static void
+TableCacheInvalidate(Datum arg, Oid relid)
+{
+	HASH_SEQ_STATUS status;
+	TableCacheEntry *e;
+
+	if (TableCache == NULL)
+		return;
+	hash_seq_init(&status, TableCache);
+	while ((e = hash_seq_search(&status)) != NULL)
+		if (e->meta && (relid == InvalidOid || e->meta->relid == relid))
+			e->meta->valid = false;
+}
+
+/* Free a stale metadata entry and its prepared plans. */
+static void
+FreeTableMeta(HroeTableMeta *m)
+{
+	for (HroePlan *p = m->plans; p; p = p->next)
+		SPI_freeplan(p->plan);
+	MemoryContextDelete(m->cxt);
+}
+
+/* text[] Datum to a palloc'd C string array */
+static char **
+TextArray(Datum d, int *n)
+{
+	ArrayType  *arr = DatumGetArrayTypeP(d);
+	Datum	   *elems;
+	bool	   *nulls;
+	char	  **out;
+
+	deconstruct_array(arr, TEXTOID, -1, false, TYPALIGN_INT, &elems, &nulls, n);
+	out = palloc(sizeof(char *) * Max(*n, 1));
+	for (int i = 0; i < *n; i++)
+		out[i] = nulls[i] ? pstrdup("") : TextDatumGetCString(elems[i]);
+	return out;
+}
+
+/* Column value of the current SPI row as a C string (NULL if SQL NULL) */
+static char *
+SpiText(int row, int col)
+{
+	return SPI_getvalue(SPI_tuptable->vals[row], SPI_tuptable->tupdesc, col);
+}
+
+/* Column value of the current SPI row as a Datum */
+static Datum
+SpiDatum(int row, int col, bool *isnull)
+{
+	return SPI_getbinval(SPI_tuptable->vals[row], SPI_tuptable->tupdesc, col, isnull);
+}
+
+static HroeTableMeta *LoadTableMetaSPI(const char *name);
+
+/* Read a table's metadata from hroe.tables/hroe.indexes. */
+static HroeTableMeta *
+LoadTableMeta(const char *name)
+{
+	HroeTableMeta *m;
+
+	/* a level of its own: callers need not be connected to SPI */
+	SPI_connect();
+	m = LoadTableMetaSPI(name);
+	SPI_finish();
+	return m;
+}
+
+/* LoadTableMeta, connected */
+static HroeTableMeta *
+LoadTableMetaSPI(const char *name)
+{
+	Datum		arg = CStringGetTextDatum(name);
+	Oid			argtype = TEXTOID;
+	HroeTableMeta *m;
+	MemoryContext cxt,
+				old;
+	int			ret;
+	char	   *sk;
+
+	if (TableQueryPlan == NULL)
+	{
+		TableQueryPlan = SPI_prepare(
+			"SELECT t.relid::pg_catalog.oid, t.partition_key, t.partition_key_type, "
+			"t.sort_key, t.sort_key_type, "
+			"pg_catalog.format('%I.%I', n.nspname, c.relname) "
+			"FROM hroe.tables t "
+			"JOIN pg_catalog.pg_class c ON c.oid OPERATOR(pg_catalog.=) t.relid::pg_catalog.oid "
+			"JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) c.relnamespace "
+			"WHERE t.table_name OPERATOR(pg_catalog.=) $1", 1, &argtype);
+		if (TableQueryPlan == NULL)
+			elog(ERROR, "SPI_prepare failed: %s", SPI_result_code_string(SPI_result));
+		SPI_keepplan(TableQueryPlan);
+		IndexQueryPlan = SPI_prepare(
+			"SELECT index_name, indexrelid::pg_catalog.oid, partition_key, partition_key_types, "
+			"partition_key_columns::pg_catalog.text[], sort_key, sort_key_types, "
+			"sort_key_columns::pg_catalog.text[], projection, non_key_attributes "
+			"FROM hroe.indexes WHERE table_name OPERATOR(pg_catalog.=) $1 "
+			"ORDER BY index_name", 1, &argtype);
+		if (IndexQueryPlan == NULL)
+			elog(ERROR, "SPI_prepare failed: %s", SPI_result_code_string(SPI_result));
+		SPI_keepplan(IndexQueryPlan);
+	}
+	ret = SPI_execute_plan(TableQueryPlan, &arg, NULL, true, 1);
+	if (ret != SPI_OK_SELECT)
+		elog(ERROR, "reading hroe.tables failed: %s", SPI_result_code_string(ret));
+	if (SPI_processed == 0)
+		return NULL;
+
+	cxt = AllocSetContextCreate(CacheMemoryContext, "hroe table metadata",
+								ALLOCSET_SMALL_SIZES);
+	old = MemoryContextSwitchTo(cxt);
+	m = palloc0(sizeof(HroeTableMeta));
+	m->cxt = cxt;
+	m->name = pstrdup(name);
+	m->relid = (Oid) strtoul(SpiText(0, 1), NULL, 10);
+	m->schema.nhash = 1;
+	m->schema.names[0] = pstrdup(SpiText(0, 2));
+	m->schema.types[0] = SpiText(0, 3)[0];
+	sk = SpiText(0, 4);
+	if (sk)
+	{
+		m->schema.nrange = 1;
+		m->schema.names[1] = pstrdup(sk);
+		m->schema.types[1] = SpiText(0, 5)[0];
+	}
+	m->relname = pstrdup(SpiText(0, 6));
+	MemoryContextSwitchTo(old);
+
+	ret = SPI_execute_plan(IndexQueryPlan, &arg, NULL, true, 0);
+	if (ret != SPI_OK_SELECT)
+		elog(ERROR, "reading hroe.indexes failed: %s", SPI_result_code_string(ret));
+	old = MemoryContextSwitchTo(cxt);
+	m->nindexes = SPI_processed;
+	m->indexes = palloc0(sizeof(HroeIndexMeta) * Max(m->nindexes, 1));
+	for (int i = 0; i < m->nindexes; i++)
+	{
+		HroeIndexMeta *ix = &m->indexes[i];
+		bool		isnull;
+		int			n1,
+					n2,
+					n3,
+					n4,
+					n5,
+					n6;
+		char	  **pk = TextArray(SpiDatum(i, 3, &isnull), &n1);
+		char	  **pkt = TextArray(SpiDatum(i, 4, &isnull), &n2);
+		char	  **pkc = TextArray(SpiDatum(i, 5, &isnull), &n3);
+		char	  **sk2 = TextArray(SpiDatum(i, 6, &isnull), &n4);
+		char	  **skt = TextArray(SpiDatum(i, 7, &isnull), &n5);
+		char	  **skc = TextArray(SpiDatum(i, 8, &isnull), &n6);
+		char	   *proj = SpiText(i, 9);
+
+		ix->name = pstrdup(SpiText(i, 1));
+		ix->indexrelid = (Oid) strtoul(SpiText(i, 2), NULL, 10);
+		if (n1 < 1 || n1 > 4 || n4 > 4 || n1 != n2 || n1 != n3 || n4 != n5 || n4 != n6)
+			elog(ERROR, "hroe.indexes row for %s.%s is inconsistent", name, ix->name);
+		ix->schema.nhash = n1;
+		ix->schema.nrange = n4;
+		for (int k = 0; k < n1; k++)
+		{
+			ix->schema.names[k] = pk[k];
+			ix->schema.types[k] = pkt[k][0];
+			ix->columns[k] = pkc[k];
+		}
+		for (int k = 0; k < n4; k++)
+		{
+			ix->schema.names[n1 + k] = sk2[k];
+			ix->schema.types[n1 + k] = skt[k][0];
+			ix->columns[n1 + k] = skc[k];
+		}
+		ix->projection = strcmp(proj, "ALL") == 0 ? HROE_PROJECT_ALL :
+			strcmp(proj, "KEYS_ONLY") == 0 ? HROE_PROJECT_KEYS_ONLY : HROE_PROJECT_INCLUDE;
+		ix->nonkey = TextArray(SpiDatum(i, 10, &isnull), &ix->nnonkey);
+	}
+	MemoryContextSwitchTo(old);
+	m->valid = true;
+	return m;
+}
+
+/*
+ * The metadata of a DynamoDB table; NULL if there is no such table and
+ * missing_ok, else ResourceNotFoundException.
+ */
+HroeTableMeta *
+hroe_table_lookup(const char *name, bool missing_ok)
+{
+	TableCacheEntry *e;
+	bool		found;
+	HroeTableMeta *m;
+
+	if (strlen(name) >= TABLE_NAME_KEYLEN)
+	{
+		if (missing_ok)
+			return NULL;
+		hroe_ddb_error(ERRCODE_HROE_RESOURCE_NOT_FOUND, "ResourceNotFoundException",
+					   "Requested resource not found");
+	}
+	if (TableCache == NULL)
+	{
+		HASHCTL		ctl;
+
+		ctl.keysize = TABLE_NAME_KEYLEN;
+		ctl.entrysize = sizeof(TableCacheEntry);
+		ctl.hcxt = CacheMemoryContext;
+		TableCache = hash_create("hroe tables", 16, &ctl,
+								 HASH_ELEM | HASH_STRINGS | HASH_CONTEXT);
+		CacheRegisterRelcacheCallback(TableCacheInvalidate, (Datum) 0);
+	}
+	e = hash_search(TableCache, name, HASH_ENTER, &found);
+	if (!found)
+		e->meta = NULL;
+	if (e->meta && !e->meta->valid)
+	{
+		FreeTableMeta(e->meta);
+		e->meta = NULL;
+	}
+	if (e->meta == NULL)
+	{
+		m = LoadTableMeta(name);
+		/* the entry may have moved while SPI ran: look it up again */
+		e = hash_search(TableCache, name, HASH_ENTER, &found);
+		if (found && e->meta)
+			FreeTableMeta(e->meta);
+		e->meta = m;
+	}
+	if (e->meta == NULL)
+	{
+		hash_search(TableCache, name, HASH_REMOVE, NULL);
+		if (missing_ok)
+			return NULL;
+		hroe_ddb_error(ERRCODE_HROE_RESOURCE_NOT_FOUND, "ResourceNotFoundException",
+					   "Requested resource not found");
+	}
+	return e->meta;
+}
+
+/* A table's GSI by name, or NULL */
+HroeIndexMeta *
+hroe_index_lookup(HroeTableMeta *t, const char *name)
+{
+	for (int i = 0; i < t->nindexes; i++)
+		if (strcmp(t->indexes[i].name, name) == 0)
+			return &t->indexes[i];
+	return NULL;
+}
+
+/*
+ * hroe's statements are parsed, and re-parsed by the plan cache, under the
+ * search path pg_catalog, hroe (no temporary schema): hroe.key's operators
+ * live in schema hroe, the others in pg_catalog, and a row comparison's
+ * operator cannot be schema-qualified per column.  Relations are always
+ * qualified.  The plan cache re-parses a plan whenever the active search
+ * path differs from the one it was parsed under, so every execution of a
+ * hroe plan pushes the same path.
+ */
+void
+hroe_push_search_path(void)
+{
+	static OverrideSearchPath *path = NULL;
+
+	if (path == NULL)
+	{
+		MemoryContext old = MemoryContextSwitchTo(TopMemoryContext);
+		OverrideSearchPath *p = palloc0(sizeof(OverrideSearchPath));
+
+		p->schemas = list_make2_oid(PG_CATALOG_NAMESPACE,
+									get_namespace_oid("hroe", false));
+		p->addCatalog = false;
+		p->addTemp = false;
+		MemoryContextSwitchTo(old);
+		path = p;
+	}
+	PushOverrideSearchPath(path);
+}
+
+/* Undo hroe_push_search_path */
+void
+hroe_pop_search_path(void)
+{
+	PopOverrideSearchPath();
+}
+
+/*
+ * Plan a statement once, generically, as an index range scan in index order:
+ * the statement shapes are built for the table's and GSIs' btree indexes, and
+ * a small or freshly loaded table must not turn a Query into a sequential
+ * scan and a sort.  The generic plan is then reused by every execution.
+ */
+static void
+BuildGenericPlan(SPIPlanPtr plan)
+{
+	int			nestlevel = NewGUCNestLevel();
+	CachedPlan *cplan;
+
+	(void) set_config_option("enable_seqscan", "off", PGC_USERSET, PGC_S_SESSION,
+							 GUC_ACTION_SAVE, true, 0, false);
+	(void) set_config_option("enable_bitmapscan", "off", PGC_USERSET, PGC_S_SESSION,
+							 GUC_ACTION_SAVE, true, 0, false);
+	(void) set_config_option("enable_sort", "off", PGC_USERSET, PGC_S_SESSION,
+							 GUC_ACTION_SAVE, true, 0, false);
+	cplan = SPI_plan_get_cached_plan(plan);
+	if (cplan)
+		ReleaseCachedPlan(cplan, CurrentResourceOwner);
+	AtEOXact_GUC(true, nestlevel);
+}
+
+/* The prepared plan of a statement shape, or NULL if not prepared yet */
+SPIPlanPtr
+hroe_table_plan_find(HroeTableMeta *t, const char *shape)
+{
+	for (HroePlan *p = t->plans; p; p = p->next)
+		if (strcmp(p->shape, shape) == 0)
+			return p->plan;
+	return NULL;
+}
+
+/* A prepared plan for one statement shape on a table, prepared on first use. */
+SPIPlanPtr
+hroe_table_plan(HroeTableMeta *t, const char *shape, const char *sql,
+				int nargs, Oid *argtypes)
+{
+	HroePlan   *p;
+	SPIPlanPtr	plan;
+
+	for (p = t->plans; p; p = p->next)
+		if (strcmp(p->shape, shape) == 0)
+			return p->plan;
+	hroe_push_search_path();
+	plan = SPI_prepare_cursor(sql, nargs, argtypes, CURSOR_OPT_GENERIC_PLAN);
+	if (plan == NULL)
+		elog(ERROR, "SPI_prepare failed for \"%s\": %s", sql,
+			 SPI_result_code_string(SPI_result));
+	SPI_keepplan(plan);
+	BuildGenericPlan(plan);
+	hroe_pop_search_path();
+	p = MemoryContextAlloc(t->cxt, sizeof(HroePlan));
+	p->shape = MemoryContextStrdup(t->cxt, shape);
+	p->plan = plan;
+	p->next = t->plans;
+	t->plans = p;
+	return plan;
+}
+
+/* The PostgreSQL type of a key attribute type: hroe.key, numeric, bytea */
+Oid
+hroe_key_type_oid(char type)
+{
+	static Oid	key_oid = InvalidOid;
+
+	if (type == 'N')
+		return NUMERICOID;
+	if (type == 'B')
+		return BYTEAOID;
+	if (!OidIsValid(key_oid))
+	{
+		Oid			nsp = get_namespace_oid("hroe", false);
+
+		key_oid = GetSysCacheOid2(TYPENAMENSP, Anum_pg_type_oid,
+								  CStringGetDatum("key"), ObjectIdGetDatum(nsp));
+		if (!OidIsValid(key_oid))
+			elog(ERROR, "type hroe.key does not exist");
+	}
+	return key_oid;
+}
+
+/* An S, N or B value as a Datum of its key column type */
+static Datum
+KeyBytesDatum(char type, const char *data, int len)
+{
+	if (type == 'S')
+		return PointerGetDatum(hroe_key_from_bytes(data, len));
+	if (type == 'N')
+		return DirectFunctionCall3(numeric_in, CStringGetDatum(pnstrdup(data, len)),
+								   ObjectIdGetDatum(InvalidOid), Int32GetDatum(-1));
+	else
+	{
+		bytea	   *b = palloc(VARHDRSZ + len);
+
+		SET_VARSIZE(b, VARHDRSZ + len);
+		memcpy(VARDATA(b), data, len);
+		return PointerGetDatum(b);
+	}
+}
+
+/* An ExpressionAttributeValue (S, N or B) as a key column Datum */
+Datum
+hroe_attr_value_datum(const HroeAttrValue *v)
+{
+	return KeyBytesDatum(v->type[0], v->data, v->len);
+}
+
+/* An item's S, N or B value as a key column Datum */
+Datum
+hroe_value_datum(const HroeValue *v)
+{
+	return KeyBytesDatum(v->type == HROE_S ? 'S' : v->type == HROE_N ? 'N' : 'B',
+						 v->data, v->len);
+}
+
+/* A key type letter as a string, for messages */
+static inline const char *
+TypeLetter(char t)
+{
+	return t == 'S' ? "S" : t == 'N' ? "N" : "B";
+}
+
+/* The item value type of a key type letter */
+static inline HroeType
+TypeOfLetter(char t)
+{
+	return t == 'S' ? HROE_S : t == 'N' ? HROE_N : HROE_B;
+}
+
+/* The key size limits (E5, E6) for a key value of len bytes */
+static void
+CheckKeySize(bool sort, int len)
+{
+	if (!sort && len > HROE_HASH_KEY_MAX)
+		HroeValidation("One or more parameter values were invalid: Size of hashkey has exceeded the maximum size limit of2048 bytes");
+	if (sort && len > HROE_RANGE_KEY_MAX)
+		HroeValidation("One or more parameter values were invalid: Aggregated size of all range keys has exceeded the size limit of 1024 bytes");
+}
+
+/*
+ * Find and check one key attribute of an item.  Table keys (index NULL):
+ * missing E1, wrong type E2, empty E4.  Index keys: missing -> false
+ * (sparse), wrong type E11, empty: DynamoDB's secondary index message.
+ */
+static bool
+FindItemKey(HroeItem *item, const char *attr, int attrlen, char type, bool sort,
+			const char *index, HroeValue *v)
+{
+	HroeValue	map;
+
+	hroe_item_root(item, &map);
+	if (!hroe_map_find(&map, attr, attrlen, v))
+	{
+		if (index)
+			return false;
+		HroeValidation(psprintf("One or more parameter values were invalid: Missing the key %s in the item",
+								pnstrdup(attr, attrlen)));
+	}
+	if (v->type != TypeOfLetter(type))
+	{
+		if (index)
+			HroeValidation(psprintf("One or more parameter values were invalid: Type mismatch for Index Key %s Expected: %s Actual: %s IndexName: %s",
+									pnstrdup(attr, attrlen), TypeLetter(type),
+									hroe_type_name(v->type), index));
+		HroeValidation(psprintf("One or more parameter values were invalid: Type mismatch for key %s expected: %s actual: %s",
+								pnstrdup(attr, attrlen), TypeLetter(type),
+								hroe_type_name(v->type)));
+	}
+	if (v->len == 0 && type != 'N')
+	{
+		if (index)
+			HroeValidation(psprintf("One or more parameter values are not valid. A value specified for a secondary index key is not supported. The AttributeValue for a key attribute cannot contain an empty %s value. IndexName: %s, IndexKey: %s",
+									type == 'S' ? "string" : "binary", index,
+									pnstrdup(attr, attrlen)));
+		HroeValidation(psprintf("One or more parameter values are not valid. The AttributeValue for a key attribute cannot contain an empty %s value. Key: %s",
+								type == 'S' ? "string" : "binary", pnstrdup(attr, attrlen)));
+	}
+	CheckKeySize(sort, v->len);
+	return true;
+}
+
+/* SQL: hroe.item_key_{s,n,b}(item, attribute, sort, index_name) */
+static Datum
+ItemKey(FunctionCallInfo fcinfo, char type)
+{
+	HroeItem   *item;
+	text	   *attr;
+	HroeValue	v;
+	char	   *index = NULL;
+
+	if (PG_ARGISNULL(0) || PG_ARGISNULL(1) || PG_ARGISNULL(2))
+		PG_RETURN_NULL();
+	item = PG_GETARG_HROE_ITEM_P(0);
+	attr = PG_GETARG_TEXT_PP(1);
+	if (!PG_ARGISNULL(3))
+		index = text_to_cstring(PG_GETARG_TEXT_PP(3));
+	if (!FindItemKey(item, VARDATA_ANY(attr), VARSIZE_ANY_EXHDR(attr), type,
+					 PG_GETARG_BOOL(2), index, &v))
+		PG_RETURN_NULL();
+	return hroe_value_datum(&v);
+}
+
+PG_FUNCTION_INFO_V1(hroe_item_key_s);
+/* The S key attribute of an item as hroe.key */
+Datum
+hroe_item_key_s(PG_FUNCTION_ARGS)
+{
+	return ItemKey(fcinfo, 'S');
+}
+
+PG_FUNCTION_INFO_V1(hroe_item_key_n);
+/* The N key attribute of an item as numeric */
+Datum
+hroe_item_key_n(PG_FUNCTION_ARGS)
+{
+	return ItemKey(fcinfo, 'N');
+}
+
+PG_FUNCTION_INFO_V1(hroe_item_key_b);
+/* The B key attribute of an item as bytea */
+Datum
+hroe_item_key_b(PG_FUNCTION_ARGS)
+{
+	return ItemKey(fcinfo, 'B');
+}
+
+/* Check a PutItem item's table key (E1, E2, E4-E6); keys[] get the Datums. */
+void
+hroe_check_item_key(HroeTableMeta *t, HroeItem *item, Datum *keys)
+{
+	int			n = t->schema.nhash + t->schema.nrange;
+
+	for (int i = 0; i < n; i++)
+	{
+		HroeValue	v;
+
+		FindItemKey(item, t->schema.names[i], strlen(t->schema.names[i]),
+					t->schema.types[i], i > 0, NULL, &v);
+		keys[i] = hroe_value_datum(&v);
+	}
+}
+
+/*
+ * Check a Get/Delete key given as DynamoDB JSON: exactly the table's key
+ * attributes (E3), of the right types (E3), not empty, not too long (E5, E6).
+ */
+void
+hroe_check_request_key(HroeTableMeta *t, Jsonb *key, Datum *keys, HroeAttrValue **vals)
+{
+	int			n = t->schema.nhash + t->schema.nrange;
+
+	if (!JB_ROOT_IS_OBJECT(key) || JB_ROOT_IS_SCALAR(key) || JB_ROOT_COUNT(key) != n)
+		HroeValidation("The provided key element does not match the schema");
+	for (int i = 0; i < n; i++)
+	{
+		JsonbValue	k;
+		JsonbValue *v;
+		const char *err;
+		HroeAttrValue *av;
+
+		k.type = jbvString;
+		k.val.string.val = (char *) t->schema.names[i];
+		k.val.string.len = strlen(t->schema.names[i]);
+		v = findJsonbValueFromContainer(&key->root, JB_FOBJECT, &k);
+		if (v == NULL)
+			HroeValidation("The provided key element does not match the schema");
+		if (v->type != jbvBinary)
+			HroeValidation("Supplied AttributeValue is empty, must contain exactly one of the supported datatypes");
+		av = hroe_attr_value_from_container(v->val.binary.data, &err);
+		if (av == NULL)
+			HroeValidation(err);
+		if (av->type[0] != t->schema.types[i] || av->type[1] != '\0')
+			HroeValidation("The provided key element does not match the schema");
+		if (av->len == 0 && av->type[0] != 'N')
+			HroeValidation(psprintf("One or more parameter values were invalid: The AttributeValue for a key attribute cannot contain an empty %s value. Key: %s",
+									av->type[0] == 'S' ? "string" : "binary",
+									t->schema.names[i]));
+		CheckKeySize(i > 0, av->len);
+		keys[i] = hroe_attr_value_datum(av);
+		if (vals)
+			vals[i] = av;
+	}
+}
+
+/* Add name to names[] unless present; returns the new count */
+static int
+AddName(const char **names, int n, const char *name)
+{
+	for (int i = 0; i < n; i++)
+		if (strcmp(names[i], name) == 0)
+			return n;
+	names[n] = name;
+	return n + 1;
+}
+
+/* The attributes an index entry holds (KEYS_ONLY/INCLUDE); count returned */
+static int
+ProjectedNames(HroeTableMeta *t, HroeIndexMeta *ix, const char ***out)
+{
+	int			max = t->schema.nhash + t->schema.nrange +
+		ix->schema.nhash + ix->schema.nrange + ix->nnonkey;
+	const char **names = palloc(sizeof(char *) * max);
+	int			n = 0;
+
+	for (int i = 0; i < t->schema.nhash + t->schema.nrange; i++)
+		n = AddName(names, n, t->schema.names[i]);
+	for (int i = 0; i < ix->schema.nhash + ix->schema.nrange; i++)
+		n = AddName(names, n, ix->schema.names[i]);
+	if (ix->projection == HROE_PROJECT_INCLUDE)
+		for (int i = 0; i < ix->nnonkey; i++)
+			n = AddName(names, n, ix->nonkey[i]);
+	*out = names;
+	return n;
+}
+
+/* Whether the item has every key attribute of the index (sparse rule) */
+static bool
+InIndex(HroeIndexMeta *ix, HroeItem *item)
+{
+	HroeValue	map,
+				v;
+
+	hroe_item_root(item, &map);
+	for (int i = 0; i < ix->schema.nhash + ix->schema.nrange; i++)
+		if (!hroe_map_find(&map, ix->schema.names[i], strlen(ix->schema.names[i]), &v))
+			return false;
+	return true;
+}
+
+/*
+ * The DynamoDB size of the item's entry in the index (index keys + table keys
+ * + projected attributes); *present false (size 0) if the item is not in it.
+ */
+int64
+hroe_index_entry_size(HroeTableMeta *t, HroeIndexMeta *ix, HroeItem *item, bool *present)
+{
+	const char **names;
+	int			n;
+	int64		size = 0;
+	HroeValue	map,
+				v;
+
+	*present = InIndex(ix, item);
+	if (!*present)
+		return 0;
+	if (ix->projection == HROE_PROJECT_ALL)
+		return hroe_item_size(item);
+	hroe_item_root(item, &map);
+	n = ProjectedNames(t, ix, &names);
+	for (int i = 0; i < n; i++)
+		if (hroe_map_find(&map, names[i], strlen(names[i]), &v))
+			size += strlen(names[i]) + hroe_value_size(&v);
+	return size;
+}
+
+/* The item as the index returns it: only the projected attributes */
+HroeItem *
+hroe_index_project(HroeTableMeta *t, HroeIndexMeta *ix, HroeItem *item)
+{
+	const char **names;
+	int			n;
+	HroeBuilder *b;
+	HroeValue	map,
+				v;
+
+	if (ix->projection == HROE_PROJECT_ALL)
+		return item;
+	hroe_item_root(item, &map);
+	n = ProjectedNames(t, ix, &names);
+	b = hroe_builder_start();
+	for (int i = 0; i < n; i++)
+		if (hroe_map_find(&map, names[i], strlen(names[i]), &v))
+			hroe_builder_add(b, names[i], strlen(names[i]), &v);
+	return hroe_builder_finish(b);
+}
+
+/* Read units for bytes read at once: 4 KB units, at least 1, x0.5 eventual */
+double
+hroe_read_units(int64 bytes, bool consistent)
+{
+	int64		units = (bytes + 4095) / 4096;
+
+	if (units < 1)
+		units = 1;
+	return consistent ? (double) units : units * 0.5;
+}
+
+/* Write units for one item write: 1 KB units, at least 1 */
+int64
+hroe_write_units(int64 bytes)
+{
+	int64		units = (bytes + 1023) / 1024;
+
+	return units < 1 ? 1 : units;
+}
+
+/*
+ * Write units per index for replacing old by new (either may be NULL):
+ * entering or leaving the index 1 write, a changed index key 2 (delete and
+ * put), a changed projected attribute 1, an unchanged entry 0; each write
+ * sized on the index entry.
+ */
+void
+hroe_write_index_units(HroeTableMeta *t, HroeItem *old, HroeItem *new, double *index_units)
+{
+	for (int i = 0; i < t->nindexes; i++)
+	{
+		HroeIndexMeta *ix = &t->indexes[i];
+		bool		old_in = false,
+					new_in = false;
+		int64		old_size = old ? hroe_index_entry_size(t, ix, old, &old_in) : 0;
+		int64		new_size = new ? hroe_index_entry_size(t, ix, new, &new_in) : 0;
+		bool		key_changed = false,
+					view_changed = false;
+		HroeValue	om,
+					nm,
+					ov,
+					nv;
+
+		index_units[i] = 0;
+		if (!old_in && !new_in)
+			continue;
+		if (old_in != new_in)
+		{
+			index_units[i] = hroe_write_units(old_in ? old_size : new_size);
+			continue;
+		}
+		hroe_item_root(old, &om);
+		hroe_item_root(new, &nm);
+		for (int k = 0; k < ix->schema.nhash + ix->schema.nrange; k++)
+		{
+			const char *name = ix->schema.names[k];
+
+			hroe_map_find(&om, name, strlen(name), &ov);
+			hroe_map_find(&nm, name, strlen(name), &nv);
+			if (!hroe_value_equal(&ov, &nv))
+				key_changed = true;
+		}
+		if (key_changed)
+		{
+			index_units[i] = hroe_write_units(old_size) + hroe_write_units(new_size);
+			continue;
+		}
+		if (ix->projection == HROE_PROJECT_ALL)
+			view_changed = !hroe_value_equal(&om, &nm);
+		else if (ix->projection == HROE_PROJECT_INCLUDE)
+		{
+			for (int k = 0; k < ix->nnonkey && !view_changed; k++)
+			{
+				const char *name = ix->nonkey[k];
+				bool		of = hroe_map_find(&om, name, strlen(name), &ov);
+				bool		nf = hroe_map_find(&nm, name, strlen(name), &nv);
+
+				view_changed = of != nf || (of && !hroe_value_equal(&ov, &nv));
+			}
+		}
+		if (view_changed)
+			index_units[i] = hroe_write_units(new_size);
+	}
+}
+
+/* Push an object key */
+static void
+PushKey(JsonbParseState **st, const char *key)
+{
+	JsonbValue	k;
+
+	k.type = jbvString;
+	k.val.string.val = (char *) key;
+	k.val.string.len = strlen(key);
+	pushJsonbValue(st, WJB_KEY, &k);
+}
+
+/* Push "CapacityUnits": units */
+static void
+PushUnits(JsonbParseState **st, double units)
+{
+	JsonbValue	v;
+
+	PushKey(st, "CapacityUnits");
+	v.type = jbvNumeric;
+	v.val.numeric = DatumGetNumeric(DirectFunctionCall1(float8_numeric, Float8GetDatum(units)));
+	pushJsonbValue(st, WJB_VALUE, &v);
+}
+
+/*
+ * ConsumedCapacity for ReturnConsumedCapacity NONE (NULL), TOTAL or INDEXES;
+ * index_units (may be NULL) has one entry per index of t.
+ */
+Jsonb *
+hroe_capacity_jsonb(const char *return_cc, const char *table, double table_units,
+					HroeTableMeta *t, double *index_units)
+{
+	JsonbParseState *st = NULL;
+	JsonbValue	v;
+	double		total = table_units;
+	bool		indexes;
+
+	if (return_cc == NULL || strcmp(return_cc, "NONE") == 0)
+		return NULL;
+	indexes = strcmp(return_cc, "INDEXES") == 0;
+	if (!indexes && strcmp(return_cc, "TOTAL") != 0)
+		HroeValidation(psprintf("1 validation error detected: Value '%s' at 'returnConsumedCapacity' failed to satisfy constraint: Member must satisfy enum value set: [INDEXES, TOTAL, NONE]",
+								return_cc));
+	if (index_units)
+		for (int i = 0; i < t->nindexes; i++)
+			total += index_units[i];
+	pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);
+	PushKey(&st, "TableName");
+	v.type = jbvString;
+	v.val.string.val = (char *) table;
+	v.val.string.len = strlen(table);
+	pushJsonbValue(&st, WJB_VALUE, &v);
+	PushUnits(&st, total);
+	if (indexes)
+	{
+		bool		any = false;
+
+		PushKey(&st, "Table");
+		pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);
+		PushUnits(&st, table_units);
+		pushJsonbValue(&st, WJB_END_OBJECT, NULL);
+		for (int i = 0; index_units && i < t->nindexes; i++)
+			any |= index_units[i] > 0;
+		if (any)
+		{
+			PushKey(&st, "GlobalSecondaryIndexes");
+			pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);
+			for (int i = 0; i < t->nindexes; i++)
+			{
+				if (index_units[i] <= 0)
+					continue;
+				PushKey(&st, t->indexes[i].name);
+				pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);
+				PushUnits(&st, index_units[i]);
+				pushJsonbValue(&st, WJB_END_OBJECT, NULL);
+			}
+			pushJsonbValue(&st, WJB_END_OBJECT, NULL);
+		}
+	}
+	return JsonbValueToJsonb(pushJsonbValue(&st, WJB_END_OBJECT, NULL));
+}
+
+PG_FUNCTION_INFO_V1(hroe_index_entry_size_sql);
+/* SQL: hroe.index_entry_size(item, table, index): size of the entry, or NULL */
+Datum
+hroe_index_entry_size_sql(PG_FUNCTION_ARGS)
+{
+	HroeItem   *item = PG_GETARG_HROE_ITEM_P(0);
+	char	   *table = text_to_cstring(PG_GETARG_TEXT_PP(1));
+	char	   *index = text_to_cstring(PG_GETARG_TEXT_PP(2));
+	HroeTableMeta *t;
+	HroeIndexMeta *ix;
+	bool		present;
+	int64		size;
+
+	SPI_connect();
+	t = hroe_table_lookup(table, false);
+	ix = hroe_index_lookup(t, index);
+	if (ix == NULL)
+		HroeValidation(psprintf("The table does not have the specified index: %s", index));
+	size = hroe_index_entry_size(t, ix, item, &present);
+	SPI_finish();
+	if (!present)
+		PG_RETURN_NULL();
+	PG_RETURN_INT64(size);
+}
+
+PG_FUNCTION_INFO_V1(hroe_read_capacity_units);
+/* SQL: hroe.read_capacity_units(bytes, consistent) */
+Datum
+hroe_read_capacity_units(PG_FUNCTION_ARGS)
+{
+	int64		bytes = PG_GETARG_INT64(0);
+
+	if (bytes < 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("bytes read must not be negative")));
+	PG_RETURN_FLOAT8(hroe_read_units(bytes, PG_GETARG_BOOL(1)));
+}
+
+PG_FUNCTION_INFO_V1(hroe_write_capacity_units);
+/* SQL: hroe.write_capacity_units(bytes) */
+Datum
+hroe_write_capacity_units(PG_FUNCTION_ARGS)
+{
+	int64		bytes = PG_GETARG_INT64(0);
+
+	if (bytes < 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("bytes written must not be negative")));
+	PG_RETURN_INT64(hroe_write_units(bytes));
+}

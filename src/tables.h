@@ -1,0 +1,108 @@
+/*-------------------------------------------------------------------------
+ *
+ * tables.h
+ *	  DynamoDB tables and global secondary indexes on PostgreSQL storage:
+ *	  metadata cache, key extraction and validation, capacity units.
+ *
+ * A table's metadata (hroe.tables, hroe.indexes) is cached per backend and
+ * dropped when PostgreSQL invalidates the table's relcache entry, which every
+ * hroe DDL function causes (CREATE/DROP TABLE, ALTER TABLE, CREATE INDEX).
+ * Each cached table also holds the SPI plans prepared for it, one per
+ * statement shape, so repeated operations never re-plan.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef HROE_TABLES_H
+#define HROE_TABLES_H
+
+#include "executor/spi.h"
+#include "utils/jsonb.h"
+
+#include "expression.h"
+#include "item.h"
+
+#define HROE_MAX_GSIS			20
+#define HROE_HASH_KEY_MAX		2048
+#define HROE_RANGE_KEY_MAX		1024
+#define HROE_PAGE_BYTES			(1024 * 1024)
+
+typedef enum HroeProjection
+{
+	HROE_PROJECT_ALL,
+	HROE_PROJECT_KEYS_ONLY,
+	HROE_PROJECT_INCLUDE
+} HroeProjection;
+
+typedef struct HroeIndexMeta
+{
+	char	   *name;
+	Oid			indexrelid;
+	HroeKeySchema schema;
+	char	   *columns[HROE_MAX_KEY_ATTRS];	/* generated key columns */
+	HroeProjection projection;
+	int			nnonkey;
+	char	  **nonkey;
+} HroeIndexMeta;
+
+typedef struct HroePlan
+{
+	char	   *shape;
+	SPIPlanPtr	plan;
+	struct HroePlan *next;
+} HroePlan;
+
+typedef struct HroeTableMeta
+{
+	char	   *name;
+	Oid			relid;
+	char	   *relname;		/* quoted, schema-qualified */
+	HroeKeySchema schema;		/* 1 HASH, 0-1 RANGE */
+	int			nindexes;
+	HroeIndexMeta *indexes;
+	HroePlan   *plans;
+	MemoryContext cxt;
+	bool		valid;
+	/* GetItem's direct primary key probe, set up on first use */
+	Oid			pkey_index;
+	RegProcedure eqproc[2];
+	AttrNumber	item_attno;
+} HroeTableMeta;
+
+/* A key attribute value as a Datum of its column type */
+typedef struct HroeKeyDatum
+{
+	Datum		value;
+	Oid			type;
+} HroeKeyDatum;
+
+extern HroeTableMeta *hroe_table_lookup(const char *name, bool missing_ok);
+extern HroeIndexMeta *hroe_index_lookup(HroeTableMeta *t, const char *name);
+extern SPIPlanPtr hroe_table_plan_find(HroeTableMeta *t, const char *shape);
+extern SPIPlanPtr hroe_table_plan(HroeTableMeta *t, const char *shape,
+								  const char *sql, int nargs, Oid *argtypes);
+extern void hroe_push_search_path(void);
+extern void hroe_pop_search_path(void);
+extern Oid	hroe_key_type_oid(char type);
+extern Datum hroe_attr_value_datum(const HroeAttrValue *v);
+extern Datum hroe_value_datum(const HroeValue *v);
+
+extern void hroe_ddb_error(int code, const char *exception, const char *msg) pg_attribute_noreturn();
+#define HroeValidation(msg) hroe_ddb_error(ERRCODE_HROE_VALIDATION, "ValidationException", (msg))
+
+extern void hroe_check_item_key(HroeTableMeta *t, HroeItem *item, Datum *keys);
+extern void hroe_check_request_key(HroeTableMeta *t, Jsonb *key, Datum *keys,
+								   HroeAttrValue **vals);
+
+extern int64 hroe_index_entry_size(HroeTableMeta *t, HroeIndexMeta *ix,
+								   HroeItem *item, bool *present);
+extern HroeItem *hroe_index_project(HroeTableMeta *t, HroeIndexMeta *ix, HroeItem *item);
+
+extern double hroe_read_units(int64 bytes, bool consistent);
+extern int64 hroe_write_units(int64 bytes);
+extern Jsonb *hroe_capacity_jsonb(const char *return_cc, const char *table,
+								  double table_units, HroeTableMeta *t,
+								  double *index_units);
+extern void hroe_write_index_units(HroeTableMeta *t, HroeItem *old, HroeItem *new,
+								   double *index_units);
+
+#endif							/* HROE_TABLES_H */

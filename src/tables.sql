@@ -1,0 +1,524 @@
+
+--
+-- DynamoDB tables and global secondary indexes on PostgreSQL storage
+-- (src/tables.sql, src/tables.c)
+--
+-- A DynamoDB table is a PostgreSQL table (pk, [sk,] item) whose key columns
+-- are STORED generated columns extracted from the item; a GSI adds generated
+-- columns for its key attributes and a partial (sparse) btree index on
+-- (index keys..., table keys).  hroe.tables and hroe.indexes hold the
+-- DynamoDB metadata and reference the PostgreSQL objects by regclass.
+--
+
+CREATE TABLE hroe.tables (
+	table_name			text PRIMARY KEY
+		CHECK (table_name OPERATOR(pg_catalog.~) '^[a-zA-Z0-9_.-]{3,255}$'),
+	relid				regclass NOT NULL UNIQUE,
+	partition_key		text NOT NULL,
+	partition_key_type	text NOT NULL CHECK (partition_key_type IN ('S', 'N', 'B')),
+	sort_key			text,
+	sort_key_type		text CHECK (sort_key_type IN ('S', 'N', 'B')),
+	created_at			timestamptz NOT NULL DEFAULT pg_catalog.now(),
+	CHECK ((sort_key IS NULL) = (sort_key_type IS NULL))
+);
+COMMENT ON TABLE hroe.tables IS 'DynamoDB tables created by hroe.create_table: name, PostgreSQL table, key schema';
+
+CREATE TABLE hroe.indexes (
+	table_name			text NOT NULL REFERENCES hroe.tables ON DELETE CASCADE,
+	index_name			text NOT NULL
+		CHECK (index_name OPERATOR(pg_catalog.~) '^[a-zA-Z0-9_.-]{3,255}$'),
+	indexrelid			regclass NOT NULL UNIQUE,
+	partition_key		text[] NOT NULL,
+	partition_key_types text[] NOT NULL,
+	partition_key_columns name[] NOT NULL,
+	sort_key			text[] NOT NULL,
+	sort_key_types		text[] NOT NULL,
+	sort_key_columns	name[] NOT NULL,
+	projection			text NOT NULL CHECK (projection IN ('ALL', 'KEYS_ONLY', 'INCLUDE')),
+	non_key_attributes	text[] NOT NULL DEFAULT '{}',
+	created_at			timestamptz NOT NULL DEFAULT pg_catalog.now(),
+	PRIMARY KEY (table_name, index_name)
+);
+COMMENT ON TABLE hroe.indexes IS 'Global secondary indexes created by hroe.create_index: key schema (1-4 HASH, 0-4 RANGE attributes), generated key columns, PostgreSQL index, projection';
+
+-- the metadata is not secret: any role may look a table up (operations
+-- still need the privileges on the PostgreSQL table itself)
+GRANT SELECT ON hroe.tables, hroe.indexes TO PUBLIC;
+
+SELECT pg_catalog.pg_extension_config_dump('hroe.tables', '');
+SELECT pg_catalog.pg_extension_config_dump('hroe.indexes', '');
+
+-- Key extraction, used by the generated key columns
+CREATE FUNCTION hroe.item_key_s(p_item hroe.item, p_attribute text, p_sort boolean,
+								p_index_name text DEFAULT NULL)
+RETURNS hroe.key AS 'MODULE_PATHNAME', 'hroe_item_key_s'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION hroe.item_key_n(p_item hroe.item, p_attribute text, p_sort boolean,
+								p_index_name text DEFAULT NULL)
+RETURNS numeric AS 'MODULE_PATHNAME', 'hroe_item_key_n'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION hroe.item_key_b(p_item hroe.item, p_attribute text, p_sort boolean,
+								p_index_name text DEFAULT NULL)
+RETURNS bytea AS 'MODULE_PATHNAME', 'hroe_item_key_b'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION hroe.item_key_s(hroe.item, text, boolean, text) IS
+'The S key attribute of an item as hroe.key. For a table key (p_index_name NULL) a missing or mistyped attribute raises DynamoDB''s E1/E2; for an index key it gives NULL when absent (sparse) and raises E11 when mistyped; empty values and oversized keys raise E4/E5/E6';
+COMMENT ON FUNCTION hroe.item_key_n(hroe.item, text, boolean, text) IS
+'The N key attribute of an item as numeric (see hroe.item_key_s for NULLs and errors)';
+COMMENT ON FUNCTION hroe.item_key_b(hroe.item, text, boolean, text) IS
+'The B key attribute of an item as bytea (see hroe.item_key_s for NULLs and errors)';
+
+-- Raise a DynamoDB exception from SQL: class HR, DynamoDB's text as message
+CREATE FUNCTION hroe.dynamodb_error(p_exception text, p_message text)
+RETURNS void
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+	RAISE EXCEPTION USING
+		MESSAGE = p_message,
+		ERRCODE = CASE p_exception
+					  WHEN 'ValidationException' THEN 'HR000'
+					  WHEN 'ResourceNotFoundException' THEN 'HR001'
+					  WHEN 'ConditionalCheckFailedException' THEN 'HR002'
+					  WHEN 'ResourceInUseException' THEN 'HR003'
+					  WHEN 'LimitExceededException' THEN 'HR004'
+					  ELSE 'HR000' END,
+		DETAIL = format('DynamoDB %s.', p_exception);
+END
+$$;
+COMMENT ON FUNCTION hroe.dynamodb_error(text, text) IS
+'Raises a DynamoDB exception: SQLSTATE class HR (HR000 ValidationException, HR001 ResourceNotFoundException, HR002 ConditionalCheckFailedException, HR003 ResourceInUseException, HR004 LimitExceededException), DynamoDB''s text as the message';
+
+-- The SQL type and accessor of a key attribute type
+CREATE FUNCTION hroe.key_column_type(p_type text) RETURNS text
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+RETURN CASE p_type WHEN 'S' THEN 'hroe.key' WHEN 'N' THEN 'numeric' WHEN 'B' THEN 'bytea' END;
+COMMENT ON FUNCTION hroe.key_column_type(text) IS
+'The PostgreSQL type storing a DynamoDB key attribute type: S hroe.key, N numeric, B bytea (each ordered as DynamoDB orders keys)';
+
+-- Validate an attribute type name as DynamoDB does
+CREATE FUNCTION hroe.check_key_type(p_type text, p_what text) RETURNS void
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+	IF p_type IS NULL OR p_type NOT IN ('S', 'N', 'B') THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			format('1 validation error detected: Value ''%s'' at ''%s'' failed to satisfy constraint: Member must satisfy enum value set: [B, N, S]',
+				   coalesce(p_type, 'null'), p_what));
+	END IF;
+END
+$$;
+COMMENT ON FUNCTION hroe.check_key_type(text, text) IS
+'Raises DynamoDB''s validation error unless p_type is S, N or B';
+
+-- Validate a table or index name as DynamoDB does
+CREATE FUNCTION hroe.check_name(p_name text, p_what text) RETURNS void
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+	IF p_name IS NULL THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			format('1 validation error detected: Value null at ''%s'' failed to satisfy constraint: Member must not be null', p_what));
+	ELSIF length(p_name) < 3 THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			format('1 validation error detected: Value ''%s'' at ''%s'' failed to satisfy constraint: Member must have length greater than or equal to 3', p_name, p_what));
+	ELSIF length(p_name) > 255 THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			format('1 validation error detected: Value ''%s'' at ''%s'' failed to satisfy constraint: Member must have length less than or equal to 255', p_name, p_what));
+	ELSIF p_name !~ '^[a-zA-Z0-9_.-]+$' THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			format('1 validation error detected: Value ''%s'' at ''%s'' failed to satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+', p_name, p_what));
+	END IF;
+END
+$$;
+COMMENT ON FUNCTION hroe.check_name(text, text) IS
+'Raises DynamoDB''s validation error unless p_name is a valid table or index name (3-255 characters of [a-zA-Z0-9_.-])';
+
+-- Validate a key attribute name (1-255 bytes)
+CREATE FUNCTION hroe.check_attribute_name(p_name text, p_what text) RETURNS void
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+	IF p_name IS NULL THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			format('1 validation error detected: Value null at ''%s'' failed to satisfy constraint: Member must not be null', p_what));
+	ELSIF octet_length(p_name) < 1 OR octet_length(p_name) > 255 THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			format('1 validation error detected: Value ''%s'' at ''%s'' failed to satisfy constraint: Member must have length between 1 and 255', p_name, p_what));
+	END IF;
+END
+$$;
+COMMENT ON FUNCTION hroe.check_attribute_name(text, text) IS
+'Raises DynamoDB''s validation error unless p_name is a valid attribute name (1-255 bytes)';
+
+CREATE FUNCTION hroe.create_table(
+	p_table_name text,
+	p_partition_key text,
+	p_partition_key_type text DEFAULT 'S',
+	p_sort_key text DEFAULT NULL,
+	p_sort_key_type text DEFAULT 'S',
+	p_schema name DEFAULT pg_catalog.current_schema())
+RETURNS regclass
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	v_schema name := p_schema;
+	v_rel regclass;
+	v_sql text;
+BEGIN
+	PERFORM hroe.check_name(p_table_name, 'tableName');
+	PERFORM hroe.check_attribute_name(p_partition_key, 'keySchema.1.member.attributeName');
+	PERFORM hroe.check_key_type(p_partition_key_type, 'attributeDefinitions.1.member.attributeType');
+	IF p_sort_key IS NOT NULL THEN
+		PERFORM hroe.check_attribute_name(p_sort_key, 'keySchema.2.member.attributeName');
+		PERFORM hroe.check_key_type(p_sort_key_type, 'attributeDefinitions.2.member.attributeType');
+		IF p_sort_key = p_partition_key THEN
+			PERFORM hroe.dynamodb_error('ValidationException',
+				'Both the Hash Key and the Range Key element in the KeySchema have the same name');
+		END IF;
+	END IF;
+	IF v_schema IS NULL THEN
+		RAISE EXCEPTION 'no schema has been selected to create in'
+			USING ERRCODE = 'invalid_schema_name';
+	END IF;
+	-- DynamoDB table names are unique per account and region
+	PERFORM 1 FROM hroe.tables WHERE table_name = p_table_name FOR UPDATE;
+	IF FOUND THEN
+		PERFORM hroe.dynamodb_error('ResourceInUseException',
+			format('Table already exists: %s', p_table_name));
+	END IF;
+	IF octet_length(p_table_name) > 63 THEN
+		RAISE EXCEPTION 'table name "%" is too long for a PostgreSQL relation name', p_table_name
+			USING ERRCODE = 'name_too_long',
+				  DETAIL = 'hroe names the PostgreSQL table after the DynamoDB table; PostgreSQL names have at most 63 bytes.';
+	END IF;
+
+	v_sql := format('CREATE TABLE %I.%I (pk %s GENERATED ALWAYS AS (hroe.item_key_%s(item, %L, false)) STORED',
+					v_schema, p_table_name, hroe.key_column_type(p_partition_key_type),
+					lower(p_partition_key_type), p_partition_key);
+	IF p_sort_key IS NOT NULL THEN
+		v_sql := v_sql || format(', sk %s GENERATED ALWAYS AS (hroe.item_key_%s(item, %L, true)) STORED',
+								 hroe.key_column_type(p_sort_key_type), lower(p_sort_key_type), p_sort_key);
+	END IF;
+	v_sql := v_sql || format(', item hroe.item NOT NULL, PRIMARY KEY (pk%s))',
+							 CASE WHEN p_sort_key IS NOT NULL THEN ', sk' ELSE '' END);
+	EXECUTE v_sql;
+	v_rel := format('%I.%I', v_schema, p_table_name)::regclass;
+	EXECUTE format('COMMENT ON TABLE %s IS %L', v_rel,
+				   format('DynamoDB table %s (hroe): partition key %s %s%s', p_table_name,
+						  p_partition_key, p_partition_key_type,
+						  CASE WHEN p_sort_key IS NOT NULL
+							   THEN format(', sort key %s %s', p_sort_key, p_sort_key_type) ELSE '' END));
+	INSERT INTO hroe.tables (table_name, relid, partition_key, partition_key_type, sort_key, sort_key_type)
+	VALUES (p_table_name, v_rel, p_partition_key, p_partition_key_type, p_sort_key,
+			CASE WHEN p_sort_key IS NOT NULL THEN p_sort_key_type END);
+	RETURN v_rel;
+END
+$$;
+COMMENT ON FUNCTION hroe.create_table(text, text, text, text, text, name) IS
+'CreateTable: a DynamoDB table (key types S, N, B) as a PostgreSQL table with generated key columns pk [, sk] and an item column, in p_schema (default: the caller''s current schema); returns the table';
+
+CREATE FUNCTION hroe.create_index(
+	p_table_name text,
+	p_index_name text,
+	p_partition_key text[],
+	p_sort_key text[] DEFAULT '{}',
+	p_attribute_definitions jsonb DEFAULT '{}',
+	p_projection text DEFAULT 'ALL',
+	p_non_key_attributes text[] DEFAULT NULL)
+RETURNS regclass
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	t hroe.tables;
+	v_keys text[];
+	v_types text[] := '{}';
+	v_cols name[] := '{}';
+	v_attr text;
+	v_type text;
+	v_prefix text;
+	v_col text;
+	v_nprojected integer;
+	v_index_rel text;
+	v_sql text;
+	v_pred text := '';
+	i integer;
+	v_defs text[];
+BEGIN
+	PERFORM hroe.check_name(p_table_name, 'tableName');
+	PERFORM hroe.check_name(p_index_name, 'globalSecondaryIndexUpdates.1.member.create.indexName');
+	SELECT * INTO t FROM hroe.tables WHERE table_name = p_table_name FOR UPDATE;
+	IF NOT FOUND THEN
+		PERFORM hroe.dynamodb_error('ResourceNotFoundException', 'Requested resource not found');
+	END IF;
+	IF EXISTS (SELECT 1 FROM hroe.indexes WHERE table_name = p_table_name AND index_name = p_index_name) THEN
+		PERFORM hroe.dynamodb_error('ValidationException', 'Attempting to create an index which already exists');
+	END IF;
+	IF (SELECT count(*) FROM hroe.indexes WHERE table_name = p_table_name) >= 20 THEN
+		PERFORM hroe.dynamodb_error('LimitExceededException',
+			'One or more parameter values were invalid: GlobalSecondaryIndex count exceeds the per-table limit of 20');
+	END IF;
+
+	-- key schema: 1-4 HASH then 0-4 RANGE attributes, all distinct (section 7)
+	p_sort_key := coalesce(p_sort_key, '{}');
+	IF coalesce(cardinality(p_partition_key), 0) = 0 THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			'Invalid KeySchema: The first KeySchemaElement is not a HASH key type');
+	END IF;
+	IF cardinality(p_partition_key) > 4 OR cardinality(p_sort_key) > 4 THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			format('One or more parameter values were invalid: A global secondary index key schema can have at most 4 HASH and 4 RANGE attributes; IndexName: %s', p_index_name));
+	END IF;
+	v_keys := p_partition_key || p_sort_key;
+	FOR i IN 1 .. cardinality(v_keys) LOOP
+		PERFORM hroe.check_attribute_name(v_keys[i], format('keySchema.%s.member.attributeName', i));
+		IF v_keys[i] = ANY (v_keys[1:i - 1]) THEN
+			IF cardinality(p_partition_key) = 1 AND cardinality(p_sort_key) = 1 THEN
+				PERFORM hroe.dynamodb_error('ValidationException',
+					'Both the Hash Key and the Range Key element in the KeySchema have the same name');
+			END IF;
+			PERFORM hroe.dynamodb_error('ValidationException',
+				format('One or more parameter values were invalid: Duplicate attribute in KeySchema: %s; IndexName: %s', v_keys[i], p_index_name));
+		END IF;
+	END LOOP;
+
+	-- attribute types: from p_attribute_definitions, or the table's key schema
+	IF jsonb_typeof(coalesce(p_attribute_definitions, '{}')) <> 'object' THEN
+		RAISE EXCEPTION 'p_attribute_definitions must be a JSON object of attribute name to type'
+			USING ERRCODE = 'invalid_parameter_value';
+	END IF;
+	SELECT coalesce(array_agg(k ORDER BY k), '{}') INTO v_defs
+	FROM jsonb_object_keys(coalesce(p_attribute_definitions, '{}')) k;
+	FOR i IN 1 .. cardinality(v_keys) LOOP
+		v_attr := v_keys[i];
+		v_type := p_attribute_definitions ->> v_attr;
+		IF v_attr = t.partition_key AND (v_type IS NULL OR v_type = t.partition_key_type) THEN
+			v_type := t.partition_key_type;
+		ELSIF v_attr = t.sort_key AND (v_type IS NULL OR v_type = t.sort_key_type) THEN
+			v_type := t.sort_key_type;
+		ELSIF v_attr IN (t.partition_key, t.sort_key) THEN
+			PERFORM hroe.dynamodb_error('ValidationException',
+				format('One or more parameter values were invalid: Attribute %s is defined with type %s but the table key schema defines it as %s',
+					   v_attr, v_type, CASE v_attr WHEN t.partition_key THEN t.partition_key_type ELSE t.sort_key_type END));
+		ELSIF v_type IS NULL THEN
+			PERFORM hroe.dynamodb_error('ValidationException',
+				format('One or more parameter values were invalid: Some index key attributes are not defined in AttributeDefinitions. Keys: [%s], AttributeDefinitions: [%s]',
+					   array_to_string(v_keys, ', '), array_to_string(v_defs, ', ')));
+		END IF;
+		PERFORM hroe.check_key_type(v_type, format('attributeDefinitions.%s.member.attributeType', i));
+		v_types := v_types || v_type;
+	END LOOP;
+	FOR v_attr IN SELECT k FROM jsonb_object_keys(coalesce(p_attribute_definitions, '{}')) k LOOP
+		IF NOT v_attr = ANY (v_keys) THEN
+			PERFORM hroe.dynamodb_error('ValidationException',
+				'One or more parameter values were invalid: Number of attributes in KeySchema does not exactly match number of attributes defined in AttributeDefinitions');
+		END IF;
+	END LOOP;
+
+	-- projection; at most 100 projected non-key attributes across all indexes
+	IF p_projection IS NULL OR p_projection NOT IN ('ALL', 'KEYS_ONLY', 'INCLUDE') THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			format('One or more parameter values were invalid: Unknown ProjectionType: %s', coalesce(p_projection, 'null')));
+	END IF;
+	IF p_projection <> 'INCLUDE' AND p_non_key_attributes IS NOT NULL THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			format('One or more parameter values were invalid: ProjectionType is %s, but NonKeyAttributes is specified', p_projection));
+	END IF;
+	IF p_projection = 'INCLUDE' THEN
+		IF coalesce(cardinality(p_non_key_attributes), 0) = 0 THEN
+			PERFORM hroe.dynamodb_error('ValidationException',
+				'One or more parameter values were invalid: NonKeyAttributes must not be empty when ProjectionType is INCLUDE');
+		END IF;
+		FOR i IN 1 .. cardinality(p_non_key_attributes) LOOP
+			PERFORM hroe.check_attribute_name(p_non_key_attributes[i], format('projection.nonKeyAttributes.%s.member', i));
+			IF p_non_key_attributes[i] = ANY (p_non_key_attributes[1:i - 1]) THEN
+				PERFORM hroe.dynamodb_error('ValidationException',
+					format('One or more parameter values were invalid: Duplicate NonKeyAttribute: %s', p_non_key_attributes[i]));
+			END IF;
+		END LOOP;
+		SELECT count(DISTINCT a) INTO v_nprojected
+		FROM (SELECT unnest(non_key_attributes) a FROM hroe.indexes WHERE table_name = p_table_name
+			  UNION ALL SELECT unnest(p_non_key_attributes)) s;
+		IF v_nprojected > 100 THEN
+			PERFORM hroe.dynamodb_error('ValidationException',
+				format('One or more parameter values were invalid: Number of projected attributes in all indexes exceeds limit of 100, number of projected attributes: %s', v_nprojected));
+		END IF;
+	END IF;
+
+	-- generated key columns, named after the index while that fits in NAMEDATALEN
+	v_prefix := p_index_name;
+	IF octet_length(p_index_name) > 50 OR EXISTS (
+		SELECT 1 FROM pg_attribute WHERE attrelid = t.relid AND attname LIKE p_index_name || '\_%') THEN
+		v_prefix := 'gsi' || (SELECT count(*) + 1 FROM pg_attribute WHERE attrelid = t.relid AND attnum > 0);
+	END IF;
+	FOR i IN 1 .. cardinality(v_keys) LOOP
+		v_col := v_prefix || CASE WHEN i <= cardinality(p_partition_key)
+								  THEN '_pk' || i ELSE '_sk' || (i - cardinality(p_partition_key)) END;
+		v_cols := v_cols || v_col::name;
+		EXECUTE format('ALTER TABLE %s ADD COLUMN %I %s GENERATED ALWAYS AS (hroe.item_key_%s(item, %L, %L, %L)) STORED',
+					   t.relid, v_col, hroe.key_column_type(v_types[i]), lower(v_types[i]), v_keys[i],
+					   i > cardinality(p_partition_key), p_index_name);
+		v_pred := v_pred || CASE WHEN i > 1 THEN ' AND ' ELSE '' END || format('%I IS NOT NULL', v_col);
+	END LOOP;
+
+	-- the index: keys, then the table key so equal index keys are ordered
+	-- by table key (deterministic paging); partial, so it is sparse
+	v_index_rel := left(format('%s.%s', p_table_name, p_index_name), 63);
+	IF EXISTS (SELECT 1 FROM pg_class WHERE relname = v_index_rel
+			   AND relnamespace = (SELECT relnamespace FROM pg_class WHERE oid = t.relid)) THEN
+		v_index_rel := left(p_table_name, 40) || '.' || v_prefix;
+	END IF;
+	v_sql := format('CREATE INDEX %I ON %s (%s, pk%s) WHERE %s', v_index_rel, t.relid,
+					(SELECT string_agg(format('%I', c), ', ') FROM unnest(v_cols) c),
+					CASE WHEN t.sort_key IS NOT NULL THEN ', sk' ELSE '' END, v_pred);
+	EXECUTE v_sql;
+	EXECUTE format('COMMENT ON INDEX %I.%I IS %L',
+				   (SELECT nspname FROM pg_namespace n JOIN pg_class c ON c.relnamespace = n.oid WHERE c.oid = t.relid),
+				   v_index_rel,
+				   format('DynamoDB global secondary index %s of %s (hroe)', p_index_name, p_table_name));
+	INSERT INTO hroe.indexes (table_name, index_name, indexrelid,
+							  partition_key, partition_key_types, partition_key_columns,
+							  sort_key, sort_key_types, sort_key_columns,
+							  projection, non_key_attributes)
+	VALUES (p_table_name, p_index_name,
+			format('%I.%I', (SELECT nspname FROM pg_namespace n JOIN pg_class c ON c.relnamespace = n.oid WHERE c.oid = t.relid),
+				   v_index_rel)::regclass,
+			p_partition_key, v_types[1:cardinality(p_partition_key)], v_cols[1:cardinality(p_partition_key)],
+			p_sort_key, coalesce(v_types[cardinality(p_partition_key) + 1:], '{}'),
+			coalesce(v_cols[cardinality(p_partition_key) + 1:], '{}'),
+			p_projection, coalesce(p_non_key_attributes, '{}'));
+	RETURN format('%I.%I', (SELECT nspname FROM pg_namespace n JOIN pg_class c ON c.relnamespace = n.oid WHERE c.oid = t.relid),
+				  v_index_rel)::regclass;
+END
+$$;
+COMMENT ON FUNCTION hroe.create_index(text, text, text[], text[], jsonb, text, text[]) IS
+'UpdateTable Create GlobalSecondaryIndex: a sparse GSI with 1-4 HASH and 0-4 RANGE attributes (types in p_attribute_definitions, e.g. {"GSI1SK": "S"}, table key attributes default to the table''s types), projection ALL, KEYS_ONLY or INCLUDE p_non_key_attributes; existing items are indexed at once; returns the PostgreSQL index';
+
+CREATE FUNCTION hroe.delete_index(p_table_name text, p_index_name text)
+RETURNS void
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	t hroe.tables;
+	x hroe.indexes;
+	c name;
+BEGIN
+	SELECT * INTO t FROM hroe.tables WHERE table_name = p_table_name FOR UPDATE;
+	IF NOT FOUND THEN
+		PERFORM hroe.dynamodb_error('ResourceNotFoundException', 'Requested resource not found');
+	END IF;
+	SELECT * INTO x FROM hroe.indexes WHERE table_name = p_table_name AND index_name = p_index_name;
+	IF NOT FOUND THEN
+		PERFORM hroe.dynamodb_error('ResourceNotFoundException',
+			format('Requested resource not found: Index: %s not found', p_index_name));
+	END IF;
+	DELETE FROM hroe.indexes WHERE table_name = p_table_name AND index_name = p_index_name;
+	EXECUTE format('DROP INDEX %s', x.indexrelid);
+	FOREACH c IN ARRAY x.partition_key_columns || x.sort_key_columns LOOP
+		EXECUTE format('ALTER TABLE %s DROP COLUMN %I', t.relid, c);
+	END LOOP;
+END
+$$;
+COMMENT ON FUNCTION hroe.delete_index(text, text) IS
+'UpdateTable Delete GlobalSecondaryIndex: drops the index and its generated key columns';
+
+CREATE FUNCTION hroe.delete_table(p_table_name text)
+RETURNS void
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	v_rel regclass;
+BEGIN
+	DELETE FROM hroe.tables WHERE table_name = p_table_name RETURNING relid INTO v_rel;
+	IF NOT FOUND THEN
+		PERFORM hroe.dynamodb_error('ResourceNotFoundException',
+			format('Requested resource not found: Table: %s not found', p_table_name));
+	END IF;
+	-- (a table already dropped with DROP TABLE only leaves its metadata)
+	IF EXISTS (SELECT 1 FROM pg_class WHERE oid = v_rel) THEN
+		EXECUTE format('DROP TABLE %s', v_rel);
+	END IF;
+END
+$$;
+COMMENT ON FUNCTION hroe.delete_table(text) IS
+'DeleteTable: drops the DynamoDB table, its indexes and its metadata';
+
+CREATE FUNCTION hroe.describe_table(p_table_name text)
+RETURNS jsonb
+LANGUAGE plpgsql STABLE PARALLEL RESTRICTED
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	t hroe.tables;
+	x hroe.indexes;
+	v_count bigint;
+	v_size bigint;
+	v_defs jsonb;
+	v_gsis jsonb := '[]';
+	v_key jsonb;
+	v_pred text;
+BEGIN
+	SELECT * INTO t FROM hroe.tables WHERE table_name = p_table_name;
+	IF NOT FOUND THEN
+		PERFORM hroe.dynamodb_error('ResourceNotFoundException',
+			format('Requested resource not found: Table: %s not found', p_table_name));
+	END IF;
+	EXECUTE format('SELECT count(*), coalesce(sum(hroe.item_size(item)), 0) FROM %s', t.relid)
+		INTO v_count, v_size;
+	v_defs := jsonb_build_object(t.partition_key, t.partition_key_type);
+	IF t.sort_key IS NOT NULL THEN
+		v_defs := v_defs || jsonb_build_object(t.sort_key, t.sort_key_type);
+	END IF;
+	FOR x IN SELECT * FROM hroe.indexes WHERE table_name = p_table_name ORDER BY index_name LOOP
+		SELECT jsonb_agg(jsonb_build_object('AttributeName', a, 'KeyType', kt) ORDER BY ord)
+		INTO v_key
+		FROM (SELECT a, 'HASH' kt, o ord FROM unnest(x.partition_key) WITH ORDINALITY u(a, o)
+			  UNION ALL
+			  SELECT a, 'RANGE', 10 + o FROM unnest(x.sort_key) WITH ORDINALITY u(a, o)) k;
+		SELECT string_agg(format('%I IS NOT NULL', c), ' AND ') INTO v_pred
+		FROM unnest(x.partition_key_columns || x.sort_key_columns) c;
+		EXECUTE format('SELECT count(*), coalesce(sum(hroe.index_entry_size(item, %L, %L)), 0) FROM %s WHERE %s',
+					   p_table_name, x.index_name, t.relid, v_pred)
+			INTO v_count, v_size;
+		SELECT v_defs || coalesce(jsonb_object_agg(a, ty), '{}') INTO v_defs
+		FROM unnest(x.partition_key || x.sort_key, x.partition_key_types || x.sort_key_types) u(a, ty);
+		v_gsis := v_gsis || jsonb_build_array(jsonb_build_object(
+			'IndexName', x.index_name,
+			'KeySchema', v_key,
+			'Projection', CASE WHEN x.projection = 'INCLUDE'
+							   THEN jsonb_build_object('ProjectionType', x.projection, 'NonKeyAttributes', to_jsonb(x.non_key_attributes))
+							   ELSE jsonb_build_object('ProjectionType', x.projection) END,
+			'IndexStatus', 'ACTIVE',
+			'ItemCount', v_count,
+			'IndexSizeBytes', v_size,
+			'PostgresIndex', x.indexrelid::text));
+	END LOOP;
+	EXECUTE format('SELECT count(*), coalesce(sum(hroe.item_size(item)), 0) FROM %s', t.relid)
+		INTO v_count, v_size;
+	RETURN jsonb_build_object('Table', jsonb_strip_nulls(jsonb_build_object(
+		'TableName', t.table_name,
+		'TableStatus', 'ACTIVE',
+		'CreationDateTime', extract(epoch FROM t.created_at),
+		'KeySchema', jsonb_build_array(jsonb_build_object('AttributeName', t.partition_key, 'KeyType', 'HASH'))
+					 || CASE WHEN t.sort_key IS NOT NULL
+							 THEN jsonb_build_array(jsonb_build_object('AttributeName', t.sort_key, 'KeyType', 'RANGE'))
+							 ELSE '[]' END,
+		'AttributeDefinitions', (SELECT jsonb_agg(jsonb_build_object('AttributeName', key, 'AttributeType', value) ORDER BY key)
+								 FROM jsonb_each_text(v_defs)),
+		'ItemCount', v_count,
+		'TableSizeBytes', v_size,
+		'BillingModeSummary', jsonb_build_object('BillingMode', 'PAY_PER_REQUEST'),
+		'GlobalSecondaryIndexes', CASE WHEN v_gsis = '[]' THEN NULL ELSE v_gsis END,
+		'PostgresTable', t.relid::text)));
+END
+$$;
+COMMENT ON FUNCTION hroe.describe_table(text) IS
+'DescribeTable: key schema, attribute definitions, global secondary indexes (key schema, projection, item count, size of the index entries) and the exact item count and DynamoDB size of the table, as DynamoDB JSON; also names the PostgreSQL table and indexes';
