@@ -41,7 +41,8 @@ SCRIPT_PARTS = \
 	src/generate.sql \
 	src/normalized.sql \
 	src/load.sql \
-	src/multi.sql
+	src/multi.sql \
+	src/single.sql
 
 DATA_built = hroe--$(EXTVERSION).sql
 

@@ -16,8 +16,9 @@
  *	 L			uint32 count, uint32 off[count], then the tagged elements;
  *				element i spans [off[i], off[i+1]) of the payload
  *	 M			uint32 count, {uint32 name_off, uint32 val_off}[count], then
- *				name and tagged value bytes; entries sorted by name bytes, so
- *				one attribute is found by binary search
+ *				all the names, then all the tagged values; entries sorted by
+ *				name bytes, so one attribute is found by binary search that
+ *				touches only the directory and the names
  *	 SS NS BS	like L, but the members are untagged payloads, sorted
  *				(SS, BS bytewise, NS numerically) and unique
  *
