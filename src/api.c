@@ -1176,6 +1176,32 @@ ApiBatch(JsonbContainer *req, StringInfo out, bool write)
 	}
 }
 
+/* A table description without hroe's members naming PostgreSQL objects */
+static Jsonb *
+WithoutPostgresNames(Jsonb *j)
+{
+	JsonbParseState *st = NULL;
+	JsonbIterator *it = JsonbIteratorInit(&j->root);
+	JsonbIteratorToken tok;
+	JsonbValue	v;
+	JsonbValue *res = NULL;
+
+	while ((tok = JsonbIteratorNext(&it, &v, false)) != WJB_DONE)
+	{
+		if (tok == WJB_KEY &&
+			((v.val.string.len == 13 && memcmp(v.val.string.val, "PostgresTable", 13) == 0) ||
+			 (v.val.string.len == 13 && memcmp(v.val.string.val, "PostgresIndex", 13) == 0)))
+		{
+			/* skip the value: hroe writes both as strings */
+			tok = JsonbIteratorNext(&it, &v, false);
+			Assert(tok == WJB_VALUE);
+			continue;
+		}
+		res = pushJsonbValue(&st, tok, tok < WJB_BEGIN_ARRAY ? &v : NULL);
+	}
+	return JsonbValueToJsonb(res);
+}
+
 /* DescribeTable's Table, without hroe's PostgreSQL names */
 static char *
 TableDescription(const char *table, const char *status)
@@ -1190,7 +1216,6 @@ TableDescription(const char *table, const char *status)
 	row = RunStmt(STMT_DESCRIBE, v, " ");
 	res = DatumGetJsonbP(Col(row, 1, &isnull));
 	d = DirectFunctionCall2(jsonb_object_field, JsonbPGetDatum(res), CStringGetTextDatum("Table"));
-	d = DirectFunctionCall2(jsonb_delete, d, CStringGetTextDatum("PostgresTable"));
 	if (status)
 	{
 		Datum		path = CStringGetTextDatum("TableStatus");
@@ -1200,28 +1225,7 @@ TableDescription(const char *table, const char *status)
 								DirectFunctionCall1(jsonb_in, CStringGetDatum(psprintf("\"%s\"", status))),
 								BoolGetDatum(true));
 	}
-	/* GSIs: drop PostgresIndex from each */
-	{
-		char	   *s = JsonbText(DatumGetJsonbP(d));
-		StringInfoData buf;
-		const char *p;
-		const char *q;
-
-		/* a textual edit is enough: hroe writes the member as a plain string */
-		initStringInfo(&buf);
-		p = s;
-		while ((q = strstr(p, ", \"PostgresIndex\": \"")) != NULL)
-		{
-			const char *end = q + strlen(", \"PostgresIndex\": \"");
-
-			appendBinaryStringInfo(&buf, p, q - p);
-			while (*end && !(*end == '"' && end[-1] != '\\'))
-				end++;
-			p = *end ? end + 1 : end;
-		}
-		appendStringInfoString(&buf, p);
-		return buf.data;
-	}
+	return JsonbText(WithoutPostgresNames(DatumGetJsonbP(d)));
 }
 
 /* Attribute type of name in AttributeDefinitions, or NULL */
@@ -1369,12 +1373,9 @@ ApiCreateTable(JsonbContainer *req, StringInfo out)
 		res = pushJsonbValue(&st, WJB_END_OBJECT, NULL);
 		if (proj && proj->type == jbvBinary)
 		{
-			JsonbContainer **nk;
-			int			nnk = MemberArray(proj->val.binary.data, "NonKeyAttributes", &nk);
 			JsonbValue *nkv = Member(proj->val.binary.data, "NonKeyAttributes");
 
 			ptype = MemberText(proj->val.binary.data, "ProjectionType", "ProjectionType");
-			(void) nnk;
 			if (nkv && nkv->type == jbvBinary)
 			{
 				JsonbIterator *it = JsonbIteratorInit(nkv->val.binary.data);
@@ -1726,8 +1727,6 @@ ApiTransactGet(JsonbContainer *req, StringInfo out)
 }
 
 /* ---------- dispatch and errors ---------- */
-
-typedef void (*ApiHandler) (JsonbContainer *req, StringInfo out);
 
 /* Run one operation; the response members are appended after "{" */
 static void

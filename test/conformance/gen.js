@@ -33,6 +33,19 @@ add('CreateTable', Object.assign({
   }]
 }, pay), { note: 'with a GSI' })
 add('CreateTable', Object.assign({
+  TableName: 'conf_incl',
+  KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
+  AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }, { AttributeName: 'g', AttributeType: 'N' }],
+  GlobalSecondaryIndexes: [
+    { IndexName: 'byG', KeySchema: [{ AttributeName: 'g', KeyType: 'HASH' }], Projection: { ProjectionType: 'INCLUDE', NonKeyAttributes: ['a', 'b'] } },
+    { IndexName: 'byGkeys', KeySchema: [{ AttributeName: 'g', KeyType: 'HASH' }, { AttributeName: 'pk', KeyType: 'RANGE' }], Projection: { ProjectionType: 'KEYS_ONLY' } }]
+}, pay), { note: 'INCLUDE and KEYS_ONLY GSIs' })
+for (let i = 0; i < 6; i++) add('PutItem', { TableName: 'conf_incl', Item: { pk: S('i' + i), g: N(i % 2), a: S('a' + i), b: N(i), c: S('not projected') } }, { note: 'projected GSIs' })
+add('Query', { TableName: 'conf_incl', IndexName: 'byG', KeyConditionExpression: 'g = :g', ExpressionAttributeValues: { ':g': N(1) } }, { note: 'INCLUDE GSI' })
+add('Query', { TableName: 'conf_incl', IndexName: 'byGkeys', KeyConditionExpression: 'g = :g', ExpressionAttributeValues: { ':g': N(0) }, ScanIndexForward: false }, { note: 'KEYS_ONLY GSI, descending' })
+add('Query', { TableName: 'conf_incl', IndexName: 'byG', KeyConditionExpression: 'g = :g', ExpressionAttributeValues: { ':g': N(1) }, Select: 'ALL_ATTRIBUTES' }, { note: 'E27 ALL_ATTRIBUTES on INCLUDE' })
+add('DescribeTable', { TableName: 'conf_incl' })
+add('CreateTable', Object.assign({
   TableName: 'conf_bin',
   KeySchema: [{ AttributeName: 'id', KeyType: 'HASH' }],
   AttributeDefinitions: [{ AttributeName: 'id', AttributeType: 'B' }]
