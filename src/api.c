@@ -1150,9 +1150,9 @@ ApiBatchGet(JsonbContainer *req, StringInfo out)
 	}
 }
 
-/* BatchWriteItem and BatchGetItem without projections: the operations return DynamoDB's body */
+/* BatchWriteItem: the operation returns DynamoDB's body */
 static void
-ApiBatch(JsonbContainer *req, StringInfo out, bool write)
+ApiBatchWrite(JsonbContainer *req, StringInfo out)
 {
 	Jsonb	   *items = MemberJsonb(req, "RequestItems");
 	Datum		v[2];
@@ -1165,7 +1165,7 @@ ApiBatch(JsonbContainer *req, StringInfo out, bool write)
 		Missing("requestItems");
 	v[0] = JsonbPGetDatum(items);
 	v[1] = TextD(ReturnCC(req));
-	row = RunStmt(write ? STMT_BATCH_WRITE : STMT_BATCH_GET, v, "  ");
+	row = RunStmt(STMT_BATCH_WRITE, v, "  ");
 	res = DatumGetJsonbP(Col(row, 1, &isnull));
 	s = JsonbText(res);
 	/* splice the members of the object into the response */
@@ -1550,7 +1550,7 @@ ParseActions(JsonbContainer *req, bool write, int *nactions)
 
 /* Sorted pointers to the actions; E: two actions on one item */
 static Action **
-LockOrder(Action *acts, int n, bool write)
+LockOrder(Action *acts, int n)
 {
 	Action	  **order = palloc(sizeof(Action *) * n);
 
@@ -1559,8 +1559,7 @@ LockOrder(Action *acts, int n, bool write)
 	qsort(order, n, sizeof(Action *), ActionCmp);
 	for (int i = 1; i < n; i++)
 		if (strcmp(order[i - 1]->identity, order[i]->identity) == 0)
-			Invalid(write ? "Transaction request cannot include multiple operations on one item"
-					: "Transaction request cannot include multiple operations on one item");
+			Invalid("Transaction request cannot include multiple operations on one item");
 	return order;
 }
 
@@ -1636,7 +1635,7 @@ ApiTransactWrite(JsonbContainer *req, StringInfo out)
 		if (TokenStmt(0, token, hash) > 0)
 			return;
 	}
-	order = LockOrder(acts, n, true);
+	order = LockOrder(acts, n);
 	for (int i = 0; i < n; i++)
 		order[i]->old = LockItem(order[i]->t, order[i]->keys, order[i]->identity, true);
 	initStringInfo(&reasons);
@@ -1703,7 +1702,7 @@ ApiTransactGet(JsonbContainer *req, StringInfo out)
 {
 	int			n;
 	Action	   *acts = ParseActions(req, false, &n);
-	Action	  **order = LockOrder(acts, n, false);
+	Action	  **order = LockOrder(acts, n);
 
 	(void) ReturnCC(req);
 	for (int i = 0; i < n; i++)
@@ -1747,7 +1746,7 @@ Dispatch(const char *op, JsonbContainer *req, StringInfo out)
 	else if (strcmp(op, "BatchGetItem") == 0)
 		ApiBatchGet(req, out);
 	else if (strcmp(op, "BatchWriteItem") == 0)
-		ApiBatch(req, out, true);
+		ApiBatchWrite(req, out);
 	else if (strcmp(op, "TransactWriteItems") == 0)
 		ApiTransactWrite(req, out);
 	else if (strcmp(op, "TransactGetItems") == 0)
