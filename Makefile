@@ -34,7 +34,8 @@ SCRIPT_PARTS = \
 	src/shard.sql \
 	src/generate.sql \
 	src/normalized.sql \
-	src/load.sql
+	src/load.sql \
+	src/compare.sql
 
 DATA_built = hroe--$(EXTVERSION).sql
 
