@@ -308,6 +308,19 @@ SELECT v.* FROM (VALUES
 ) v (model, pattern, request_sql, items_sql)
 WHERE EXISTS (SELECT FROM pg_catalog.pg_namespace n WHERE n.nspname OPERATOR(pg_catalog.=) v.model);
 
+CREATE FUNCTION hroe.compare_args(p_pattern text)
+RETURNS TABLE (case_label text, args text[])
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+	RETURN QUERY EXECUTE format('SELECT x.label::text, x.args::text[] FROM (%s) x (label, args)',
+		(SELECT a.arguments_sql FROM hroe.access_patterns a WHERE a.pattern = p_pattern));
+END
+$$;
+COMMENT ON FUNCTION hroe.compare_args(text) IS
+'the argument sets hroe.compare uses for a pattern, drawn from hroe_normalized: (case label, arguments as text[])';
+
 CREATE FUNCTION hroe.compare_models()
 RETURNS SETOF text
 LANGUAGE sql STABLE PARALLEL SAFE
