@@ -35,6 +35,7 @@ SCRIPT_PARTS = \
 	src/generate.sql \
 	src/normalized.sql \
 	src/load.sql \
+	src/multi.sql \
 	src/compare.sql
 
 DATA_built = hroe--$(EXTVERSION).sql

@@ -7,6 +7,7 @@
 # indexes its plan uses. Run with: HROE_PGPORT=5504 bash test/bench/run.sh load
 set -euo pipefail
 scales=${HROE_LOAD_SCALES:-1 100 3000}
+multi_rows=()
 psql -X -q -v ON_ERROR_STOP=1 -c "SET client_min_messages = warning" -c "CREATE EXTENSION IF NOT EXISTS hroe"
 
 # seconds of one hroe.load(scale, 42), as the client sees it
@@ -44,17 +45,42 @@ for s in $scales; do
 		FROM pg_class c
 		WHERE c.relnamespace = 'hroe_normalized'::regnamespace AND c.relkind = 'r'"
 	echo "scale $s: load times ${times[*]} s" >&2
+	# hroe_multi: its share of the load (load_from_normalized() again, as
+	# hroe.load runs it) and its size
+	if psql -X -q -A -t -c "SELECT to_regprocedure('hroe_multi.load_from_normalized()') IS NOT NULL" | grep -q t; then
+		t0=$(date +%s.%N)
+		psql -X -q -v ON_ERROR_STOP=1 -c "SELECT count(*) FROM hroe_multi.load_from_normalized()" >/dev/null
+		t1=$(date +%s.%N)
+		multi_rows+=("$(psql -X -q -A -t -F ' | ' -v ON_ERROR_STOP=1 -c "
+			SELECT '| $s', sum(c.reltuples)::bigint, '$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')',
+			       round(sum(pg_table_size(c.oid)) / 1048576.0, 1),
+			       round(sum(pg_indexes_size(c.oid)) / 1048576.0, 1),
+			       round(sum(pg_total_relation_size(c.oid)) / 1048576.0, 1) || ' |'
+			FROM pg_class c
+			WHERE c.relnamespace = 'hroe_multi'::regnamespace AND c.relkind = 'r'")")
+	fi
 done
+if [ ${#multi_rows[@]} -gt 0 ]; then
+	echo
+	echo "| scale | hroe_multi items | mapping time (s) | tables (MB) | indexes (MB) | total (MB) |"
+	echo "|---:|---:|---:|---:|---:|---:|"
+	printf '%s\n' "${multi_rows[@]}"
+fi
 echo
 echo "Load time: hroe.load(scale, 42) as the client sees it (median of 3 below scale 1000), including the"
 echo "index and constraint rebuild and ANALYZE; sizes: pg_table_size / pg_indexes_size /"
-echo "pg_total_relation_size summed over hroe_normalized's tables after the load."
+echo "pg_total_relation_size summed over hroe_normalized's tables after the load (the load time includes"
+echo "the other models' mapping). hroe_multi: items in its 5 tables, the time of one more"
+echo "hroe_multi.load_from_normalized() (part of the load time above), sizes of its tables, GSIs included."
 
 # The read patterns at the largest scale: median of 5 warm executions that
-# produce every column of every row, and the indexes in its plan.
+# produce every column of every row, and the indexes in its plan; one table
+# per model installed.
+for model in hroe_normalized hroe_multi; do
+psql -X -q -A -t -c "SELECT to_regnamespace('$model') IS NOT NULL" | grep -q t || continue
 echo
-psql -X -q -A -t -v ON_ERROR_STOP=1 <<'SQL'
-CREATE FUNCTION pg_temp.bench(call text)
+psql -X -q -A -t -v ON_ERROR_STOP=1 -v model="$model" <<'SQL'
+CREATE FUNCTION pg_temp.bench(call text, model text)
 RETURNS TABLE (result_rows bigint, median_ms numeric, plan_uses text)
 LANGUAGE plpgsql AS $$
 DECLARE
@@ -66,19 +92,19 @@ BEGIN
 	FOR k IN 1 .. 6 LOOP
 		t := clock_timestamp();
 		-- every column of every row is produced, as a client fetching the result would
-		EXECUTE 'SELECT count(*) FROM (SELECT sum(length(r::text)) OVER () FROM hroe_normalized.' || call || ' r) s'
+		EXECUTE 'SELECT count(*) FROM (SELECT sum(length(r::text)) OVER () FROM ' || model || '.' || call || ' r) s'
 			INTO result_rows;
 		IF k > 1 THEN
 			times := times || round(extract(epoch FROM clock_timestamp() - t)::numeric * 1000, 2);
 		END IF;
 	END LOOP;
 	SELECT x INTO median_ms FROM unnest(times) x ORDER BY x OFFSET 2 LIMIT 1;
-	FOR line IN EXECUTE 'EXPLAIN (COSTS OFF) SELECT * FROM hroe_normalized.' || call LOOP
+	FOR line IN EXECUTE 'EXPLAIN (COSTS OFF) SELECT * FROM ' || model || '.' || call LOOP
 		plan := plan || line || E'\n';
 	END LOOP;
 	SELECT string_agg(DISTINCT m[1], ', ') INTO plan_uses
-	FROM regexp_matches(plan, '(?:Index Only Scan|Index Scan|Bitmap Index Scan)(?: Backward)? (?:using|on) (\w+)', 'g') m;
-	IF plan ~ 'Function Scan on (?!unnest)' THEN
+	FROM regexp_matches(plan, '(?:Index Only Scan|Index Scan|Bitmap Index Scan)(?: Backward)? (?:using|on) ("[^"]+"|\w+)', 'g') m;
+	IF plan ~ 'Function Scan on (?!unnest|jsonb_array_elements|sharded_query)' THEN
 		plan_uses := 'NOT INLINED';
 	END IF;
 	RETURN NEXT;
@@ -90,7 +116,7 @@ SELECT customer_id AS customer FROM hroe_normalized.orders GROUP BY 1 ORDER BY c
 SELECT first_name || ' ' || last_name AS name FROM hroe_normalized.employees
 GROUP BY first_name, last_name ORDER BY count(*) DESC, 1 LIMIT 1 \gset
 SELECT count(*) AS scale_orders FROM hroe_normalized.orders \gset
-SELECT '| pattern (' || :scale_orders || ' orders; busiest rep ' || :rep || ', product ' || :product
+SELECT '| ' || :'model' || ' pattern (' || :scale_orders || ' orders; busiest rep ' || :rep || ', product ' || :product
        || ', customer ' || :customer || ') | rows | median ms | indexes in the plan |';
 SELECT '|---|---:|---:|---|';
 SELECT '| `' || c || '` | ' || b.result_rows || ' | ' || b.median_ms || ' | ' || COALESCE(b.plan_uses, '(none)') || ' |'
@@ -114,9 +140,10 @@ FROM unnest(ARRAY[
 	'employee_phones(' || :rep || ')',
 	'customer_phones(' || :customer || ')',
 	'product_inventories(' || :product || ')']) WITH ORDINALITY AS u(c, n),
-	LATERAL pg_temp.bench(c) b
+	LATERAL pg_temp.bench(c, :'model') b
 ORDER BY n;
 SQL
+done
 echo
 echo "Pattern latency: median of 5 warm runs of each pattern, producing every column of every row"
 echo "(the text of each row is summed), measured in the server on the data of the last scale loaded."
