@@ -39,14 +39,19 @@ for s in $scales; do
 	psql -X -q -v ON_ERROR_STOP=1 -c "VACUUM ANALYZE" >/dev/null
 	echo "scale $s: loaded in $(($(date +%s) - t0)) s" >&2
 	# model, pattern, kind, call, buffers of one run (first argument set)
+	# (reads through hroe.compare, for their buffers; writes from the catalogue,
+	# as hroe.compare would copy the tables of each model for them)
 	psql -X -q -A -t -F $'\t' -v ON_ERROR_STOP=1 -c "
-		SELECT c.model, c.pattern, c.kind,
-			   CASE c.kind WHEN 'read' THEN 'SELECT * FROM ' || c.call || ';'
-			   ELSE 'BEGIN; SELECT ' || c.call || '; ROLLBACK;' END,
+		SELECT c.model, c.pattern, c.kind, 'SELECT * FROM ' || c.call || ';',
 			   COALESCE(c.shared_hit, 0) + COALESCE(c.shared_read, 0)
-		FROM hroe.compare(p_runs => 1) c
+		FROM hroe.compare(ARRAY(SELECT pattern FROM hroe.access_patterns WHERE kind = 'read'), NULL, 1) c
 		WHERE c.case_label = (SELECT x.case_label FROM hroe.compare_args(c.pattern) x LIMIT 1)
-		ORDER BY c.pattern_no, c.model" >"$tmp/calls.tsv"
+		UNION ALL
+		SELECT m, p.pattern, p.kind, 'BEGIN; SELECT ' || hroe.compare_call(m, p.pattern, a.args) || '; ROLLBACK;', NULL
+		FROM hroe.access_patterns p
+		CROSS JOIN LATERAL (SELECT x.args FROM hroe.compare_args(p.pattern) x LIMIT 1) a
+		CROSS JOIN hroe.compare_models() m
+		WHERE p.kind = 'write'" >"$tmp/calls.tsv"
 	echo "SELECT 1;" >"$tmp/q.sql"
 	for c in 1 2; do echo "$s,round trip,select_1,read,$c,$(bench "$tmp/q.sql" $c)," >>"$out"; done
 	if psql -X -q -A -t -c "SELECT to_regnamespace('hroe_single') IS NOT NULL" | grep -q t; then
