@@ -308,6 +308,8 @@ SELECT v.* FROM (VALUES
 ) v (model, pattern, request_sql, items_sql)
 WHERE EXISTS (SELECT FROM pg_catalog.pg_namespace n WHERE n.nspname OPERATOR(pg_catalog.=) v.model);
 
+GRANT SELECT ON hroe.access_patterns, hroe.model_requests TO PUBLIC;
+
 CREATE FUNCTION hroe.compare_args(p_pattern text)
 RETURNS TABLE (case_label text, args text[])
 LANGUAGE plpgsql STABLE PARALLEL SAFE
