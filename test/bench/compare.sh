@@ -22,10 +22,15 @@ secs=${HROE_COMPARE_SECONDS:-3}
 dir=$(cd "$(dirname "$0")" && pwd)
 out=$dir/out/compare.csv
 mkdir -p "$dir/out"
-psql -X -q -v ON_ERROR_STOP=1 -c "SET client_min_messages = warning" -c "CREATE EXTENSION IF NOT EXISTS hroe"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-echo "scale,model,pattern,kind,clients,latency_ms,tps,buffers" >"$out"
+# HROE_COMPARE_REPORT_ONLY=1: only the table and chart, from the CSV of an earlier run
+if [ -z "${HROE_COMPARE_REPORT_ONLY:-}" ]; then
+	psql -X -q -v ON_ERROR_STOP=1 -c "SET client_min_messages = warning" -c "CREATE EXTENSION IF NOT EXISTS hroe"
+	echo "scale,model,pattern,kind,clients,latency_ms,tps,buffers" >"$out"
+else
+	scales=
+fi
 
 # pgbench's average latency (ms) and tps of the script $1 with $2 clients
 bench() {
@@ -112,7 +117,7 @@ open(sys.argv[2], 'w').write('\n'.join(lines) + '\n')
 print('\n'.join(lines))
 PY
 echo
-echo "pgbench -M prepared, -T $secs per cell; latency = pgbench's latency average, client side (includes the round trip: see SELECT 1)."
+echo "pgbench -M prepared, -T ${HROE_COMPARE_SECONDS:-3} per cell; latency = pgbench's latency average, client side (includes the round trip: see SELECT 1)."
 echo "buffers: shared buffers hit + read of one execution (EXPLAIN ANALYZE BUFFERS). Writes: BEGIN; write; ROLLBACK."
 
 # Chart: 1-client latency of each read pattern per model at each scale
@@ -134,6 +139,7 @@ PY
 	ncols=$(head -1 "$tmp/chart.dat" | wc -w)
 	gnuplot <<GP
 set terminal svg size 1200,600 dynamic font "sans,10"
+set termoption noenhanced
 set output "$dir/out/compare.svg"
 set title "hroe: read pattern latency, 1 client, pgbench -M prepared (ms, log scale)"
 set style data histograms
