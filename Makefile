@@ -62,6 +62,12 @@ ifeq ($(ASSERTS),1)
 PG_CPPFLAGS += -DUSE_ASSERT_CHECKING
 endif
 
+# test/sanitize.sh builds with SANITIZE=1: sanitizer options compiled in
+# (test/sanitize_options.c), the flags come in PROFILE
+ifeq ($(SANITIZE),1)
+OBJS += test/sanitize_options.o
+endif
+
 # No LLVM bitcode: JIT inlining of hroe's functions is not worth a clang
 # dependency on every build machine.
 override with_llvm = no
@@ -72,7 +78,7 @@ include $(PGXS)
 hroe--$(EXTVERSION).sql: $(SCRIPT_PARTS)
 	cat $^ > $@
 
-.PHONY: check-all main bench
+.PHONY: check-all main bench sanitize
 # The README's two commands
 check-all:
 	test/check.sh
@@ -81,3 +87,6 @@ main:
 # Benchmarks: all of them, or one with BENCH=name (test/bench/name.sh)
 bench:
 	test/bench/run.sh $(BENCH)
+# The whole suite under AddressSanitizer + UBSan (a developer command, not CI)
+sanitize:
+	test/sanitize.sh
