@@ -15,6 +15,9 @@ OBJS = \
 	src/collection_io.o \
 	src/collection.o \
 	src/expression.o \
+	src/expression_eval.o \
+	src/expression_update.o \
+	src/expression_api.o \
 	src/tables.o \
 	src/operations.o \
 	src/shard.o \
@@ -29,6 +32,7 @@ SCRIPT_PARTS = \
 	src/item.sql \
 	src/collection.sql \
 	src/expression.sql \
+	src/expression_eval.sql \
 	src/tables.sql \
 	src/operations.sql \
 	src/shard.sql \
@@ -36,6 +40,7 @@ SCRIPT_PARTS = \
 	src/normalized.sql \
 	src/load.sql \
 	src/multi.sql \
+	src/single.sql \
 	src/compare.sql
 
 DATA_built = hroe--$(EXTVERSION).sql
@@ -58,6 +63,12 @@ ifeq ($(ASSERTS),1)
 PG_CPPFLAGS += -DUSE_ASSERT_CHECKING
 endif
 
+# test/sanitize.sh builds with SANITIZE=1: sanitizer options compiled in
+# (test/sanitize_options.c), the flags come in PROFILE
+ifeq ($(SANITIZE),1)
+OBJS += test/sanitize_options.o
+endif
+
 # No LLVM bitcode: JIT inlining of hroe's functions is not worth a clang
 # dependency on every build machine.
 override with_llvm = no
@@ -68,7 +79,7 @@ include $(PGXS)
 hroe--$(EXTVERSION).sql: $(SCRIPT_PARTS)
 	cat $^ > $@
 
-.PHONY: check-all main bench
+.PHONY: check-all main bench sanitize
 # The README's two commands
 check-all:
 	test/check.sh
@@ -77,3 +88,6 @@ main:
 # Benchmarks: all of them, or one with BENCH=name (test/bench/name.sh)
 bench:
 	test/bench/run.sh $(BENCH)
+# The whole suite under AddressSanitizer + UBSan (a developer command, not CI)
+sanitize:
+	test/sanitize.sh

@@ -66,7 +66,9 @@ SELECT * FROM hroe.explain_key_condition('pk = :p', NULL, '{"p": {"S": "a"}}');
 SELECT * FROM hroe.explain_key_condition('pk = :p', NULL, '[1]');
 SELECT * FROM hroe.explain_key_condition('pk = :p', NULL, '{":p": {}}');
 SELECT * FROM hroe.explain_key_condition('pk = :p', NULL, '{":p": {"S": "a", "N": "1"}}');
+\set VERBOSITY default
 SELECT * FROM hroe.explain_key_condition('pk = :p', NULL, '{":p": {"X": "a"}}');
+\set VERBOSITY terse
 SELECT * FROM hroe.explain_key_condition('pk = :p', NULL, '{":p": "a"}');
 SELECT * FROM hroe.explain_key_condition('pk = :p', NULL, '{":p": {"NULL": false}}');
 SELECT * FROM hroe.explain_key_condition('pk = :p', NULL, '{":p": {"SS": []}}');

@@ -108,9 +108,12 @@ SELECT try_recv(set_byte(hroe.item_send('{"a": {"S": "x"}}'), 22, 255));
 -- U+0000 in a string
 SELECT try_recv(set_byte(hroe.item_send('{"a": {"S": "x"}}'), 22, 0));
 -- attributes out of order (swap names "a" and "b")
-SELECT try_recv(set_byte(set_byte(hroe.item_send('{"a": {"N": "1"}, "b": {"N": "1"}}'), 28, 98), 31, 97));
+SELECT try_recv(set_byte(set_byte(hroe.item_send('{"a": {"N": "1"}, "b": {"N": "1"}}'), 28, 98), 29, 97));
 -- duplicate attribute names
-SELECT try_recv(set_byte(hroe.item_send('{"a": {"N": "1"}, "b": {"N": "1"}}'), 31, 97));
+SELECT try_recv(set_byte(hroe.item_send('{"a": {"N": "1"}, "b": {"N": "1"}}'), 29, 97));
+-- the names and values of a map must tile its payload
+SELECT hroe.item_send('{"a": {"N": "1"}, "b": {"N": "1"}}');
+SELECT try_recv(set_byte(hroe.item_send('{"a": {"N": "1"}, "b": {"N": "1"}}'), 20, 30));
 -- duplicate set members
 SELECT try_recv(set_byte(hroe.item_send('{"a": {"SS": ["x", "y"]}}'), 35, 120));
 -- huge element count

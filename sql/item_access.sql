@@ -57,7 +57,12 @@ SELECT hroe.item_get_number(('{"n": {"N": "' || n || '"}}')::hroe.item, 'n') AS 
 FROM (VALUES ('0'), ('-42'), ('123456789012345678'), ('1234567890123456789'), ('-999999999999999999'),
              ('0.1'), ('12345678901234567890123456789012345678'), ('1E125'), ('-1E-130')) AS v(n);
 SELECT hroe.item_get_number(('{"n": {"N": "' || n || '"}}')::hroe.item, 'n') = n::numeric AS exact
-FROM (VALUES ('9.9999999999999999999999999999999999999E+125'), ('-1.5e-100'), ('1e18'), ('-1e18')) AS v(n);
+FROM (VALUES ('9.9999999999999999999999999999999999999E+125'), ('-1.5e-100'), ('1e18'), ('-1e18'),
+             ('40000.5'), ('-40000.5'), ('0.00012'), ('-0.1'), ('123456789012.345678'), ('-12345678901234567.8'),
+             ('1234567890123456.789'), ('0.000000000000000001'), ('0.0000000000000000001'), ('99999999999999999.9')) AS v(n);
+-- the same display scale as numeric input
+SELECT n, hroe.item_get_number(('{"n": {"N": "' || n || '"}}')::hroe.item, 'n')::text = n::numeric::text AS same_text
+FROM (VALUES ('40000.5'), ('-0.1'), ('0.00012'), ('123456789012.345678'), ('7'), ('-12.25')) AS v(n);
 -- S as hroe.key, without a text round trip
 SELECT hroe.item_get_key(it, 'PK') AS pk, pg_typeof(hroe.item_get_key(it, 'PK')),
        hroe.item_get_key(it, 'PK') = 'HR-EMPLOYEE#1'::hroe.key AS eq, hroe.item_get_key(it, 'nope') IS NULL AS missing

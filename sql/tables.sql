@@ -115,14 +115,42 @@ SELECT hroe.item_key_b('{"a": {"B": "AAE="}}', 'a', false);
 SELECT hroe.item_key_s('{"b": {"S": "x"}}', 'a', false, 'GSI1') IS NULL AS sparse;
 SELECT hroe.item_key_s('{"b": {"S": "x"}}', 'a', false);
 SELECT hroe.item_key_s('{"a": {"N": "1"}}', 'a', true);
-SELECT hroe.item_key_s('{"a": {"N": "1"}}', 'a', true, 'GSI1');
 SELECT hroe.item_key_s('{"a": {"S": ""}}', 'a', false);
 SELECT hroe.item_key_b('{"a": {"B": ""}}', 'a', false);
-SELECT hroe.item_key_s('{"a": {"S": ""}}', 'a', false, 'GSI1');
+-- an index key violating the key schema is NULL (out of the index) ...
+SELECT hroe.item_key_s('{"a": {"N": "1"}}', 'a', true, 'GSI1') IS NULL AS mistyped,
+       hroe.item_key_s('{"a": {"S": ""}}', 'a', false, 'GSI1') IS NULL AS empty,
+       hroe.item_key_s(jsonb_build_object('a', jsonb_build_object('S', repeat('x', 1025)))::hroe.item, 'a', true, 'GSI1') IS NULL AS oversized,
+       hroe.item_key_s(jsonb_build_object('a', jsonb_build_object('S', repeat('x', 1025)))::hroe.item, 'a', false, 'GSI1') IS NOT NULL AS hash_fits;
+-- ... and the index's CHECK constraint rejects it with DynamoDB's error
+SELECT hroe.check_index_key('{"a": {"S": "x"}}', 'a', 'S', false, 'GSI1'),
+       hroe.check_index_key('{"b": {"N": "1"}}', 'a', 'S', false, 'GSI1') AS absent;
+SELECT hroe.check_index_key('{"a": {"N": "1"}}', 'a', 'S', true, 'GSI1');
+SELECT hroe.check_index_key('{"a": {"S": ""}}', 'a', 'S', false, 'GSI1');
+SELECT hroe.check_index_key('{"a": {"B": ""}}', 'a', 'B', false, 'GSI1');
+SELECT hroe.check_index_key(jsonb_build_object('a', jsonb_build_object('S', repeat('x', 2049)))::hroe.item, 'a', 'S', false, 'GSI1');
+SELECT hroe.check_index_key(jsonb_build_object('a', jsonb_build_object('B', translate(encode(repeat('x', 1025)::bytea, 'base64'), E'\n', '')))::hroe.item, 'a', 'B', true, 'GSI1');
+SELECT hroe.check_index_key('{"a": {"S": "x"}}', 'a', 'SS', false, 'GSI1');
+-- hroe.index_key_violation describes it (NULL when absent or valid)
+SELECT hroe.index_key_violation('{"a": {"N": "1"}}', 'a', 'S', false),
+       hroe.index_key_violation('{"a": {"S": ""}}', 'a', 'S', false),
+       hroe.index_key_violation('{"a": {"B": ""}}', 'a', 'B', true),
+       hroe.index_key_violation(jsonb_build_object('a', jsonb_build_object('S', repeat('x', 1025)))::hroe.item, 'a', 'S', true),
+       hroe.index_key_violation('{"a": {"S": "x"}}', 'a', 'S', true) IS NULL AS valid,
+       hroe.index_key_violation('{"b": {"S": "x"}}', 'a', 'S', true) IS NULL AS absent;
 SELECT hroe.item_key_s(jsonb_build_object('a', jsonb_build_object('S', repeat('x', 2048)))::hroe.item, 'a', false) IS NOT NULL;
 SELECT hroe.item_key_s(jsonb_build_object('a', jsonb_build_object('S', repeat('x', 2049)))::hroe.item, 'a', false);
 SELECT hroe.item_key_s(jsonb_build_object('a', jsonb_build_object('S', repeat('x', 1024)))::hroe.item, 'a', true) IS NOT NULL;
 SELECT hroe.item_key_s(jsonb_build_object('a', jsonb_build_object('S', repeat('é', 513)))::hroe.item, 'a', true);
+
+-- DynamoDB names may hold dots and dashes; they are quoted everywhere
+SELECT hroe.create_table('my-table.v1', 'P-K', 'S', 'S.K', 'N');
+SELECT hroe.create_index('my-table.v1', 'by-x.1', '{x.y}', '{}', '{"x.y": "S"}');
+SELECT * FROM hroe.put_item('my-table.v1', '{"P-K": {"S": "a"}, "S.K": {"N": "1"}, "x.y": {"S": "z"}}');
+SELECT hroe.get_item('my-table.v1', '{"P-K": {"S": "a"}, "S.K": {"N": "1.0"}}');
+SELECT * FROM hroe.query('my-table.v1', '#p = :p AND #s > :s', '{":p": {"S": "a"}, ":s": {"N": "0"}}', '{"#p": "P-K", "#s": "S.K"}');
+SELECT * FROM hroe.query('my-table.v1', '#x = :x', '{":x": {"S": "z"}}', '{"#x": "x.y"}', 'by-x.1');
+SELECT hroe.delete_table('my-table.v1');
 
 -- indexes created or deleted after a session has used the table are seen at once
 SELECT hroe.create_table('live', 'PK');

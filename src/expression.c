@@ -41,6 +41,7 @@
 
 #include "expression.h"
 #include "expression_reserved.h"
+#include "item.h"
 
 typedef enum TokType
 {
@@ -66,7 +67,9 @@ typedef enum TokType
 	T_NOT,
 	T_BETWEEN,
 	T_IN,
-	T_INVALID
+	T_INVALID,
+	T_PLUS,						/* UpdateExpression arithmetic */
+	T_MINUS
 } TokType;
 
 typedef struct Token
@@ -246,6 +249,12 @@ Tokenize(Parser *p)
 				case ',':
 					t.type = T_COMMA;
 					break;
+				case '+':
+					t.type = T_PLUS;
+					break;
+				case '-':
+					t.type = T_MINUS;
+					break;
 				case '=':
 					t.type = T_EQ;
 					break;
@@ -309,6 +318,7 @@ Fail(Parser *p)
 	return NULL;
 }
 
+/* The type of the current token */
 static inline TokType
 Peek(Parser *p)
 {
@@ -328,6 +338,7 @@ Expect(Parser *p, TokType type)
 	return true;
 }
 
+/* A new tree node located at token tok */
 static HroeExprNode *
 MakeNode(Parser *p, HroeExprKind kind, int tok)
 {
@@ -878,8 +889,12 @@ ValidateAttrValueContainer(JsonbContainer *c, const char **type_out, JsonbValue 
 }
 
 /*
- * Validate an AttributeValue given as jsonb ({"S": "x"}) and decode the key
- * types S, N, B; NULL with *error set to DynamoDB's message if invalid.
+ * Validate a key AttributeValue given as jsonb ({"S": "x"}) and decode the
+ * key types S, N, B; NULL with *error set to DynamoDB's message if invalid.
+ * This is the fast path for keys and ExclusiveStartKey, whose values must be
+ * S, N or B (other types are checked only structurally, and then refused by
+ * the caller as not matching the key schema); ExpressionAttributeValues go
+ * through hroe.item's parser instead (ParseValue).
  */
 HroeAttrValue *
 hroe_attr_value_from_jsonb(Jsonb *json, const char **error)
@@ -933,14 +948,7 @@ hroe_attr_value_compare(const HroeAttrValue *a, const HroeAttrValue *b)
 {
 	Assert(strcmp(a->type, b->type) == 0);
 	if (a->type[0] == 'N' && a->type[1] == '\0')
-	{
-		Datum		na = DirectFunctionCall3(numeric_in, CStringGetDatum(a->data),
-											 ObjectIdGetDatum(InvalidOid), Int32GetDatum(-1));
-		Datum		nb = DirectFunctionCall3(numeric_in, CStringGetDatum(b->data),
-											 ObjectIdGetDatum(InvalidOid), Int32GetDatum(-1));
-
-		return DatumGetInt32(DirectFunctionCall2(numeric_cmp, na, nb));
-	}
+		return hroe_number_compare(a->data, a->len, b->data, b->len);
 	if ((a->type[0] == 'S' || a->type[0] == 'B') && a->type[1] == '\0')
 	{
 		int			c = memcmp(a->data, b->data, Min(a->len, b->len));
@@ -962,7 +970,18 @@ AttrValueText(const HroeAttrValue *v)
 	if (v->type[0] == 'N' && v->type[1] == '\0')
 		return v->data;
 	if (v->json == NULL)
+	{
+		/* a value built without jsonb (a key, the fuzzer): from its bytes */
+		if (v->hv != NULL && !(v->type[0] == 'S' && v->type[1] == '\0'))
+		{
+			StringInfoData buf;
+
+			initStringInfo(&buf);
+			hroe_value_write(&buf, v->hv);
+			return buf.data;
+		}
 		return pnstrdup(v->data ? v->data : "", v->data ? v->len : 0);
+	}
 	key.type = jbvString;
 	key.val.string.val = (char *) v->type;
 	key.val.string.len = strlen(v->type);
@@ -975,6 +994,57 @@ AttrValueText(const HroeAttrValue *v)
 }
 
 /* ---------- placeholders ---------- */
+
+/*
+ * One ExpressionAttributeValues entry, parsed and validated by hroe.item's
+ * parser (every type, DynamoDB's rules and messages); an invalid value is
+ * reported as DynamoDB does, "ExpressionAttributeValues contains invalid
+ * value: <reason> for key :v".
+ */
+static HroeAttrValue *
+ParseValue(Jsonb *json, const char *key)
+{
+	MemoryContext cxt = CurrentMemoryContext;
+	HroeValue	v;
+	HroeAttrValue *av;
+	const char *err;
+
+	/* the key types, valid, take the fast path; the rest hroe.item checks */
+	av = hroe_attr_value_from_jsonb(json, &err);
+	if (av && av->type[1] == '\0' &&
+		(av->type[0] == 'S' || av->type[0] == 'N' || av->type[0] == 'B'))
+		return av;
+	PG_TRY();
+	{
+		hroe_value_from_jsonb((struct varlena *) json, &v);
+	}
+	PG_CATCH();
+	{
+		ErrorData  *ed;
+
+		/* re-raise at once, with the parameter and key around the reason */
+		MemoryContextSwitchTo(cxt);
+		ed = CopyErrorData();
+		FlushErrorState();
+		ereport(ERROR,
+				(errcode(ERRCODE_HROE_VALIDATION),
+				 errmsg("ExpressionAttributeValues contains invalid value: %s for key %s",
+						ed->message, key),
+				 ed->detail ? errdetail("%s DynamoDB ValidationException.", ed->detail)
+				 : errdetail("DynamoDB ValidationException.")));
+	}
+	PG_END_TRY();
+	av = palloc0(sizeof(HroeAttrValue));
+	strlcpy(av->type, hroe_type_name(v.type), sizeof(av->type));
+	av->json = json;
+	if (v.type == HROE_S || v.type == HROE_N || v.type == HROE_B)
+	{
+		/* S: UTF-8 bytes, N: canonical decimal text, B: raw bytes */
+		av->data = pnstrdup(v.data, v.len);
+		av->len = v.len;
+	}
+	return av;
+}
 
 /* Parse ExpressionAttributeNames/Values (either may be NULL) of a request. */
 HroeExprContext *
@@ -1051,13 +1121,18 @@ hroe_expr_context_create(Jsonb *names, Jsonb *values)
 				const char *err = NULL;
 				HroeAttrValue *av = NULL;
 
-				if (v.type == jbvBinary)
-					av = hroe_attr_value_from_jsonb(JsonbValueToJsonb(&v), &err);
-				else
-					err = "Supplied AttributeValue is empty, must contain exactly one of the supported datatypes";
-				if (av == NULL)
-					ValidationError(psprintf("ExpressionAttributeValues contains invalid value: %s for key %s",
-											 err, key));
+				if (v.type != jbvBinary)
+					ValidationError(psprintf("ExpressionAttributeValues contains invalid value: Supplied AttributeValue is empty, must contain exactly one of the supported datatypes for key %s",
+											 key));
+				av = ParseValue(JsonbValueToJsonb(&v), key);
+				(void) err;
+				/* the same value in hroe.item form, for evaluation */
+				av->hv = palloc(sizeof(HroeValue));
+				{
+					char	   *text = JsonbToCString(NULL, &av->json->root, VARSIZE(av->json));
+
+					hroe_value_parse(text, strlen(text), av->hv);
+				}
 				cxt->value_keys[i] = key;
 				cxt->values[i] = av;
 				total += VARSIZE(av->json);
@@ -1154,6 +1229,7 @@ SamePath(HroeExprNode *a, HroeExprNode *b)
 	return true;
 }
 
+/* Two operands that are the same path are an error (a = a) */
 static void
 CheckDistinct(SemErrors *e, const char *name, HroeExprNode *x, HroeExprNode *y)
 {
@@ -1701,4 +1777,559 @@ hroe_explain_key_condition(PG_FUNCTION_ARGS)
 		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 	}
 	return (Datum) 0;
+}
+
+/* ---------- UpdateExpression and ProjectionExpression ---------- */
+
+/*
+ * The grammars of dynalite's updateParser.pegjs and projectionParser.pegjs:
+ *
+ *	  update	 := section { section }
+ *	  section	 := SET set { ',' set } | REMOVE path { ',' path }
+ *				  | ADD path :value { ',' path :value }
+ *				  | DELETE path :value { ',' path :value }
+ *	  set		 := path '=' ( '(' setvalue ')' | setvalue )
+ *	  setvalue	 := oparens '+' oparens | oparens '-' oparens | oparens
+ *	  oparens	 := '(' operand ')' | operand
+ *	  operand	 := identifier '(' oparens { ',' oparens } ')' | :value | path
+ *	  projection := path { ',' path }
+ *
+ * SET, REMOVE, ADD and DELETE are case-insensitive and cannot name an
+ * attribute.  Semantic errors are collected and reported in dynalite's
+ * priority order, as for conditions.
+ */
+
+/* First error of each kind of an update or projection expression */
+typedef struct UpdErrors
+{
+	char	   *reserved;
+	char	   *unknown_function;
+	char	   *section;
+	char	   *attr_name;
+	char	   *attr_val;
+	char	   *path_overlap;
+	char	   *path_conflict;
+	char	   *operand;
+	char	   *function;
+} UpdErrors;
+
+typedef struct UpdParser
+{
+	Parser		p;
+	UpdErrors	e;
+	bool		update;			/* UpdateExpression (else projection) */
+	List	   *paths;			/* paths seen, for the overlap check */
+	bool		sections[4];
+} UpdParser;
+
+static const char *const UpdSectionNames[] = {"SET", "REMOVE", "ADD", "DELETE"};
+
+/* The update section keyword at token i (HroeUpdateKind), or -1 */
+static int
+UpdKeyword(UpdParser *u, int i)
+{
+	Token	   *t = &u->p.toks[i];
+	int			end = t->start + t->len;
+
+	if (!u->update || t->type != T_IDENT)
+		return -1;
+	/* "SET:v" and "SET#n" are not the keyword (dynalite: !AttributePart) */
+	if (end < u->p.srclen && (u->p.src[end] == '#' || u->p.src[end] == ':'))
+		return -1;
+	for (int k = 0; k < lengthof(UpdSectionNames); k++)
+		if (strlen(UpdSectionNames[k]) == t->len &&
+			pg_strncasecmp(u->p.src + t->start, UpdSectionNames[k], t->len) == 0)
+			return k;
+	return -1;
+}
+
+/* One name of a path: identifier (reserved words refused) or #name */
+static HroePathElem *
+UpdPathName(UpdParser *u)
+{
+	Parser	   *p = &u->p;
+	Token	   *t = &p->toks[p->pos];
+	HroePathElem *e;
+
+	/* AND, OR, NOT, BETWEEN, IN are plain identifiers here (all reserved) */
+	if (!(t->type == T_IDENT || t->type == T_NAME || t->type == T_AND ||
+		  t->type == T_OR || t->type == T_NOT || t->type == T_BETWEEN ||
+		  t->type == T_IN) || UpdKeyword(u, p->pos) >= 0)
+	{
+		Fail(p);
+		return NULL;
+	}
+	e = palloc0(sizeof(HroePathElem));
+	if (t->type == T_NAME)
+	{
+		HroeExprContext *cxt = p->cxt;
+
+		e->placeholder = pnstrdup(p->src + t->start, t->len);
+		for (int i = 0; i < cxt->nnames && e->name == NULL; i++)
+			if (strcmp(cxt->name_keys[i], e->placeholder) == 0)
+			{
+				cxt->name_used[i] = true;
+				e->name = cxt->name_values[i];
+			}
+		if (e->name == NULL && u->e.attr_name == NULL)
+			u->e.attr_name = psprintf("An expression attribute name used in the document path is not defined; attribute name: %s",
+									  e->placeholder);
+	}
+	else
+	{
+		e->name = pnstrdup(p->src + t->start, t->len);
+		if (u->e.reserved == NULL && hroe_is_reserved_word(e->name))
+			u->e.reserved = psprintf("Attribute name is a reserved keyword; reserved keyword: %s", e->name);
+	}
+	p->pos++;
+	return e;
+}
+
+/* A document path: name { '.' name | '[' digits ']' } */
+static List *
+UpdPath(UpdParser *u)
+{
+	Parser	   *p = &u->p;
+	HroePathElem *e = UpdPathName(u);
+	List	   *path;
+
+	if (e == NULL)
+		return NIL;
+	path = list_make1(e);
+	for (;;)
+	{
+		if (Peek(p) == T_DOT)
+		{
+			p->pos++;
+			if ((e = UpdPathName(u)) == NULL)
+				return NIL;
+			path = lappend(path, e);
+		}
+		else if (Peek(p) == T_LBRACKET)
+		{
+			Token	   *t;
+			long		index = 0;
+
+			p->pos++;
+			t = &p->toks[p->pos];
+			if (t->type != T_NUMBER)
+			{
+				Fail(p);
+				return NIL;
+			}
+			for (int i = 0; i < t->len; i++)
+			{
+				index = index * 10 + (p->src[t->start + i] - '0');
+				if (index > PG_INT32_MAX)
+				{
+					Fail(p);
+					return NIL;
+				}
+			}
+			p->pos++;
+			if (!Expect(p, T_RBRACKET))
+				return NIL;
+			e = palloc0(sizeof(HroePathElem));
+			e->is_index = true;
+			e->index = (int) index;
+			path = lappend(path, e);
+		}
+		else
+			return path;
+	}
+}
+
+/* A :value operand, resolved (the node's value stays NULL if undefined) */
+static HroeExprNode *
+UpdValue(UpdParser *u)
+{
+	Parser	   *p = &u->p;
+	HroeExprContext *cxt = p->cxt;
+	HroeExprNode *n;
+
+	if (Peek(p) != T_VALUE)
+		return Fail(p);
+	n = MakeNode(p, HROE_EXPR_VALUE, p->pos);
+	n->valname = pnstrdup(p->src + p->toks[p->pos].start, p->toks[p->pos].len);
+	for (int i = 0; i < cxt->nvalues && n->value == NULL; i++)
+		if (strcmp(cxt->value_keys[i], n->valname) == 0)
+		{
+			cxt->value_used[i] = true;
+			n->value = cxt->values[i];
+		}
+	if (n->value == NULL && u->e.attr_val == NULL)
+		u->e.attr_val = psprintf("An expression attribute value used in expression is not defined; attribute value: %s",
+								 n->valname);
+	p->pos++;
+	return n;
+}
+
+/* The type of a :value operand written directly, else NULL */
+static const char *
+UpdImmediateType(HroeExprNode *n)
+{
+	return (n->kind == HROE_EXPR_VALUE && n->value) ? n->value->type : NULL;
+}
+
+/* dynalite's checkFunction for update functions and + - */
+static void
+UpdCheckFunction(UpdParser *u, HroeExprNode *n)
+{
+	static const char *const names[] = {"if_not_exists", "list_append", "+", "-"};
+	bool		known = false;
+	ListCell   *lc;
+
+	if (u->e.unknown_function)
+		return;
+	for (int i = 0; i < lengthof(names); i++)
+		if (strcmp(n->funcname, names[i]) == 0)
+			known = true;
+	if (!known)
+	{
+		u->e.unknown_function = psprintf("Invalid function name; function: %s", n->funcname);
+		return;
+	}
+	if (u->e.function)
+		return;
+	if (list_length(n->args) != 2)
+	{
+		u->e.function = psprintf("Incorrect number of operands for operator or function; operator or function: %s, number of operands: %d",
+								 n->funcname, list_length(n->args));
+		return;
+	}
+	if (strcmp(n->funcname, "if_not_exists") == 0)
+	{
+		if (((HroeExprNode *) linitial(n->args))->kind != HROE_EXPR_PATH)
+			u->e.function = psprintf("Operator or function requires a document path; operator or function: %s",
+									 n->funcname);
+		return;
+	}
+	foreach(lc, n->args)
+	{
+		const char *t = UpdImmediateType(lfirst(lc));
+		const char *want = strcmp(n->funcname, "list_append") == 0 ? "L" : "N";
+
+		if (t && strcmp(t, want) != 0)
+		{
+			u->e.function = psprintf("Incorrect operand type for operator or function; operator or function: %s, operand type: %s",
+									 n->funcname, t);
+			return;
+		}
+	}
+}
+
+static HroeExprNode *UpdOperandParens(UpdParser *u);
+
+/* function call, :value or path */
+static HroeExprNode *
+UpdOperand(UpdParser *u)
+{
+	Parser	   *p = &u->p;
+	Token	   *t = &p->toks[p->pos];
+	HroeExprNode *n;
+	List	   *path;
+
+	check_stack_depth();
+	if (t->type == T_IDENT && p->toks[p->pos + 1].type == T_LPAREN &&
+		UpdKeyword(u, p->pos) < 0)
+	{
+		n = MakeNode(p, HROE_EXPR_FUNCTION, p->pos);
+		n->funcname = pnstrdup(p->src + t->start, t->len);
+		p->pos += 2;
+		for (;;)
+		{
+			HroeExprNode *arg = UpdOperandParens(u);
+
+			if (arg == NULL)
+				return NULL;
+			n->args = lappend(n->args, arg);
+			if (Peek(p) != T_COMMA)
+				break;
+			p->pos++;
+		}
+		if (!Expect(p, T_RPAREN))
+			return NULL;
+		p->noperators++;
+		UpdCheckFunction(u, n);
+		return n;
+	}
+	if (t->type == T_VALUE)
+		return UpdValue(u);
+	n = MakeNode(p, HROE_EXPR_PATH, p->pos);
+	if ((path = UpdPath(u)) == NIL)
+		return NULL;
+	n->path = path;
+	return n;
+}
+
+/* operand, optionally in one pair of parentheses */
+static HroeExprNode *
+UpdOperandParens(UpdParser *u)
+{
+	Parser	   *p = &u->p;
+	HroeExprNode *n;
+
+	if (Peek(p) != T_LPAREN)
+		return UpdOperand(u);
+	p->pos++;
+	if ((n = UpdOperand(u)) == NULL || !Expect(p, T_RPAREN))
+		return NULL;
+	return n;
+}
+
+/* operand, or operand + operand, or operand - operand */
+static HroeExprNode *
+UpdSetValue(UpdParser *u)
+{
+	Parser	   *p = &u->p;
+	HroeExprNode *x = UpdOperandParens(u),
+			   *y,
+			   *n;
+
+	if (x == NULL)
+		return NULL;
+	if (Peek(p) != T_PLUS && Peek(p) != T_MINUS)
+		return x;
+	n = MakeNode(p, HROE_EXPR_FUNCTION, p->pos);
+	n->funcname = Peek(p) == T_PLUS ? "+" : "-";
+	p->pos++;
+	if ((y = UpdOperandParens(u)) == NULL)
+		return NULL;
+	n->args = list_make2(x, y);
+	p->noperators++;
+	UpdCheckFunction(u, n);
+	return n;
+}
+
+/* dynalite's checkPaths: overlap (a prefix) or conflict (map vs list step) */
+static void
+UpdCheckPathPair(UpdErrors *e, List *p1, List *p2)
+{
+	int			n = Min(list_length(p1), list_length(p2));
+
+	for (int i = 0; i < n; i++)
+	{
+		HroePathElem *x = list_nth(p1, i),
+				   *y = list_nth(p2, i);
+
+		if (x->is_index != y->is_index)
+		{
+			if (e->path_conflict == NULL)
+				e->path_conflict = psprintf("Two document paths conflict with each other; must remove or rewrite one of these paths; path one: %s, path two: %s",
+											PathText(p1), PathText(p2));
+			return;
+		}
+		if (x->is_index ? x->index != y->index
+			: (x->name == NULL || y->name == NULL || strcmp(x->name, y->name) != 0))
+			return;
+	}
+	if (e->path_overlap == NULL)
+		e->path_overlap = psprintf("Two document paths overlap with each other; must remove or rewrite one of these paths; path one: %s, path two: %s",
+								   PathText(p1), PathText(p2));
+}
+
+/* Record a path, checking it against those recorded before */
+static void
+UpdCheckPath(UpdParser *u, List *path)
+{
+	ListCell   *lc;
+
+	if (u->e.path_overlap)
+		return;
+	foreach(lc, u->paths)
+	{
+		UpdCheckPathPair(&u->e, lfirst(lc), path);
+		if (u->e.path_overlap)
+			return;
+	}
+	u->paths = lappend(u->paths, path);
+}
+
+/* dynalite's checkOperator: ADD takes N or a set, DELETE a set */
+static void
+UpdCheckOperator(UpdParser *u, const char *op, HroeExprNode *val)
+{
+	static const char *const types[][2] = {
+		{"S", "STRING"}, {"N", "NUMBER"}, {"B", "BINARY"}, {"NULL", "NULL"},
+		{"BOOL", "BOOLEAN"}, {"L", "LIST"}, {"M", "MAP"}
+	};
+	const char *t = UpdImmediateType(val);
+
+	if (u->e.operand || t == NULL)
+		return;
+	for (int i = 0; i < lengthof(types); i++)
+		if (strcmp(t, types[i][0]) == 0 && !(strcmp(op, "ADD") == 0 && strcmp(t, "N") == 0))
+			u->e.operand = psprintf("Incorrect operand type for operator or function; operator: %s, operand type: %s",
+									op, types[i][1]);
+}
+
+/* One action of a section */
+static HroeUpdateAction *
+UpdAction(UpdParser *u, HroeUpdateKind kind)
+{
+	Parser	   *p = &u->p;
+	HroeUpdateAction *a = palloc0(sizeof(HroeUpdateAction));
+
+	a->kind = kind;
+	if ((a->path = UpdPath(u)) == NIL)
+		return NULL;
+	switch (kind)
+	{
+		case HROE_UPDATE_SET:
+			{
+				int			start = p->pos;
+
+				if (!Expect(p, T_EQ))
+					return NULL;
+				start = p->pos;
+				/* '(' setvalue ')', else setvalue (PEG ordered choice) */
+				if (Peek(p) == T_LPAREN)
+				{
+					p->pos++;
+					if ((a->value = UpdSetValue(u)) != NULL && Expect(p, T_RPAREN))
+						break;
+					p->pos = start;
+				}
+				if ((a->value = UpdSetValue(u)) == NULL)
+					return NULL;
+				break;
+			}
+		case HROE_UPDATE_REMOVE:
+			break;
+		case HROE_UPDATE_ADD:
+		case HROE_UPDATE_DELETE:
+			if ((a->value = UpdValue(u)) == NULL)
+				return NULL;
+			UpdCheckOperator(u, UpdSectionNames[kind], a->value);
+			break;
+	}
+	p->noperators++;
+	UpdCheckPath(u, a->path);
+	return a;
+}
+
+/* Start a parser over one expression, with the common length checks */
+static void
+UpdStart(UpdParser *u, HroeExprContext *cxt, const char *param, const char *expr,
+		 bool update)
+{
+	memset(u, 0, sizeof(*u));
+	u->update = update;
+	u->p.cxt = cxt;
+	u->p.param = param;
+	u->p.src = expr;
+	u->p.srclen = strlen(expr);
+	u->p.err_pos = -1;
+	if (u->p.srclen == 0)
+		ValidationError(psprintf("Invalid %s: The expression can not be empty;", param));
+	if (u->p.srclen > HROE_EXPR_MAX_BYTES)
+		ValidationError(psprintf("Invalid %s: Expression size has exceeded the maximum allowed size; expression size: %d",
+								 param, u->p.srclen));
+	Tokenize(&u->p);
+}
+
+/* Raise the first semantic error in dynalite's priority order, if any */
+static void
+UpdReport(UpdParser *u)
+{
+	const char *order[] = {
+		u->e.reserved, u->e.unknown_function, u->e.section, u->e.attr_name,
+		u->e.attr_val, u->e.path_overlap, u->e.path_conflict, u->e.operand,
+		u->e.function
+	};
+
+	for (int i = 0; i < lengthof(order); i++)
+		if (order[i])
+			ValidationError(psprintf("Invalid %s: %s", u->p.param, order[i]));
+}
+
+/*
+ * Parse and check an UpdateExpression; placeholders used are marked in cxt.
+ * Raises DynamoDB's errors (syntax, E15, E19, E20's operand types).
+ */
+HroeUpdateExpr *
+hroe_update_parse(HroeExprContext *cxt, const char *expr)
+{
+	UpdParser	u;
+	Parser	   *p = &u.p;
+	HroeUpdateExpr *upd = palloc0(sizeof(HroeUpdateExpr));
+
+	UpdStart(&u, cxt, "UpdateExpression", expr, true);
+	for (;;)
+	{
+		int			kind = UpdKeyword(&u, p->pos);
+		List	   *actions = NIL;
+
+		if (kind < 0)
+		{
+			Fail(p);
+			if (upd->actions == NIL || Peek(p) != T_EOF)
+				SyntaxError(p, p->err_pos);
+			break;
+		}
+		p->pos++;
+		for (;;)
+		{
+			HroeUpdateAction *a = UpdAction(&u, (HroeUpdateKind) kind);
+
+			if (a == NULL)
+			{
+				Fail(p);
+				SyntaxError(p, p->err_pos);
+			}
+			actions = lappend(actions, a);
+			if (Peek(p) != T_COMMA)
+				break;
+			p->pos++;
+		}
+		if (u.e.section == NULL && u.sections[kind])
+			u.e.section = psprintf("The \"%s\" section can only be used once in an update expression;",
+								   UpdSectionNames[kind]);
+		u.sections[kind] = true;
+		upd->actions = list_concat(upd->actions, actions);
+	}
+	if (p->noperators > HROE_EXPR_MAX_OPERATORS)
+		ValidationError(psprintf("Invalid UpdateExpression: The expression contains too many operators; operator count: %d",
+								 p->noperators));
+	UpdReport(&u);
+	return upd;
+}
+
+/*
+ * Parse and check a ProjectionExpression: a list of document paths (List of
+ * Lists of HroePathElem), names resolved and marked used in cxt.
+ */
+List *
+hroe_projection_parse(HroeExprContext *cxt, const char *expr)
+{
+	UpdParser	u;
+	Parser	   *p = &u.p;
+	List	   *paths = NIL;
+	ListCell   *lc;
+
+	UpdStart(&u, cxt, "ProjectionExpression", expr, false);
+	for (;;)
+	{
+		List	   *path = UpdPath(&u);
+
+		if (path == NIL)
+		{
+			Fail(p);
+			SyntaxError(p, p->err_pos);
+		}
+		paths = lappend(paths, path);
+		if (Peek(p) != T_COMMA)
+			break;
+		p->pos++;
+	}
+	if (Peek(p) != T_EOF)
+	{
+		Fail(p);
+		SyntaxError(p, p->err_pos);
+	}
+	foreach(lc, paths)
+		UpdCheckPath(&u, lfirst(lc));
+	/* projection: undefined names are the "attrNameVal" error, no others */
+	UpdReport(&u);
+	return paths;
 }

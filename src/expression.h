@@ -47,6 +47,8 @@ typedef struct HroeAttrValue
 	char	   *data;			/* S: UTF-8 bytes; B: decoded bytes; N:
 								 * canonical decimal text; else NULL */
 	int			len;			/* length of data in bytes */
+	struct HroeValue *hv;		/* the value in hroe.item form, for evaluation
+								 * (set by hroe_expr_context_create) */
 } HroeAttrValue;
 
 /* Tree node kinds */
@@ -174,5 +176,54 @@ extern int	hroe_attr_value_compare(const HroeAttrValue *a, const HroeAttrValue *
 extern const char *hroe_key_op_name(HroeKeyOp op);
 extern bool hroe_is_reserved_word(const char *name);
 extern char *hroe_number_canonical(const char *s, int len, const char **error);
+
+/*
+ * UpdateExpression and ProjectionExpression (parsed in expression.c; applied
+ * in expression_update.c).  An update's SET values are trees of
+ * HROE_EXPR_PATH, HROE_EXPR_VALUE and HROE_EXPR_FUNCTION nodes, where the
+ * functions are "if_not_exists", "list_append", and "+" and "-" (two
+ * operands), as dynalite models them.
+ */
+typedef enum HroeUpdateKind
+{
+	HROE_UPDATE_SET,
+	HROE_UPDATE_REMOVE,
+	HROE_UPDATE_ADD,
+	HROE_UPDATE_DELETE
+} HroeUpdateKind;
+
+typedef struct HroeUpdateAction
+{
+	HroeUpdateKind kind;
+	List	   *path;			/* HroePathElem *, names resolved */
+	HroeExprNode *value;		/* SET: value tree; ADD, DELETE: a VALUE node;
+								 * REMOVE: NULL */
+} HroeUpdateAction;
+
+typedef struct HroeUpdateExpr
+{
+	List	   *actions;		/* HroeUpdateAction *, in written order */
+} HroeUpdateExpr;
+
+extern HroeUpdateExpr *hroe_update_parse(HroeExprContext *cxt, const char *expr);
+extern List *hroe_projection_parse(HroeExprContext *cxt, const char *expr);
+
+/* Evaluation against hroe.item values (expression_eval.c) */
+struct HroeItem;
+extern bool hroe_expr_eval(const HroeExprNode *cond, const struct HroeItem *item);
+extern bool hroe_path_resolve(const struct HroeItem *item, const List *path,
+							  struct HroeValue *val);
+extern char *hroe_path_text(const List *path);
+extern void hroe_condition_check(const HroeExprNode *cond, const struct HroeItem *item);
+
+/* Updates and projections (expression_update.c) */
+extern void hroe_update_check_keys(const HroeUpdateExpr *upd,
+								   const char *const *keys, int nkeys);
+extern struct HroeItem *hroe_update_apply(const HroeUpdateExpr *upd,
+										  const struct HroeItem *item);
+extern struct HroeItem *hroe_project(const List *paths, const struct HroeItem *item);
+extern List *hroe_update_paths(const HroeUpdateExpr *upd);
+extern void hroe_number_add(const struct HroeValue *a, const struct HroeValue *b,
+							bool subtract, struct HroeValue *result);
 
 #endif							/* HROE_EXPRESSION_H */

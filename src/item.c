@@ -172,15 +172,25 @@ hroe_value_numeric(const HroeValue *v)
 	bool		neg = (len > 0 && p[0] == '-');
 	char	   *text;
 
+	const char *dot = memchr(p, '.', len);
+
 	Assert(v->type == HROE_N);
-	/* integers of up to 18 digits skip the text parser */
-	if (len - (neg ? 1 : 0) <= 18 && memchr(p, '.', len) == NULL)
+	/*
+	 * Up to 18 digits fit an int64: skip the text parser.  A canonical number
+	 * has no trailing fraction zeros, so its scale is its fraction length.
+	 */
+	if (len - (neg ? 1 : 0) - (dot ? 1 : 0) <= 18)
 	{
 		int64		r = 0;
 
 		for (uint32 i = neg ? 1 : 0; i < len; i++)
-			r = r * 10 + (p[i] - '0');
-		return NumericGetDatum(int64_to_numeric(neg ? -r : r));
+			if (p[i] != '.')
+				r = r * 10 + (p[i] - '0');
+		if (neg)
+			r = -r;
+		if (dot == NULL)
+			return NumericGetDatum(int64_to_numeric(r));
+		return NumericGetDatum(int64_div_fast_to_numeric(r, (p + len) - dot - 1));
 	}
 	text = pnstrdup(p, len);
 	return DirectFunctionCall3(numeric_in, CStringGetDatum(text),

@@ -16,8 +16,9 @@
  *	 L			uint32 count, uint32 off[count], then the tagged elements;
  *				element i spans [off[i], off[i+1]) of the payload
  *	 M			uint32 count, {uint32 name_off, uint32 val_off}[count], then
- *				name and tagged value bytes; entries sorted by name bytes, so
- *				one attribute is found by binary search
+ *				all the names, then all the tagged values; entries sorted by
+ *				name bytes, so one attribute is found by binary search that
+ *				touches only the directory and the names
  *	 SS NS BS	like L, but the members are untagged payloads, sorted
  *				(SS, BS bytewise, NS numerically) and unique
  *
@@ -190,6 +191,13 @@ extern void hroe_make_number(const char *text, int len, HroeValue *val);
 extern void hroe_make_binary(const char *bytes, uint32 len, HroeValue *val);
 extern void hroe_make_bool(bool b, HroeValue *val);
 extern void hroe_make_null(HroeValue *val);
+
+/*
+ * Build an SS, NS or BS value from S, N or B members (trusted values, in any
+ * order); an empty or duplicated member list raises DynamoDB's E30 errors.
+ */
+extern void hroe_make_set(HroeType settype, const HroeValue *members, uint32 n,
+						  HroeValue *val);
 
 /* Wrap an M value as an item (size computed, 400 KB checked) */
 extern HroeItem *hroe_item_from_map(const HroeValue *map);

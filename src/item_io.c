@@ -900,6 +900,7 @@ WritePayload(char *out, const ValNode *n)
 			}
 			return out;
 		case HROE_M:
+			/* all names first, so a binary search touches one region */
 			PutU32(out, n->nkids);
 			out += 4 + 8 * n->nkids;
 			for (i = 0; i < n->nkids; i++)
@@ -907,6 +908,9 @@ WritePayload(char *out, const ValNode *n)
 				PutU32(base + 4 + 8 * i, out - base);
 				memcpy(out, n->kids[i].name, n->kids[i].namelen);
 				out += n->kids[i].namelen;
+			}
+			for (i = 0; i < n->nkids; i++)
+			{
 				PutU32(base + 8 + 8 * i, out - base);
 				out = WriteValue(out, &n->kids[i]);
 			}
@@ -1614,11 +1618,12 @@ hroe_map_entry(const HroeValue *map, uint32 i, const char **name, uint32 *namele
 {
 	uint32		n = GetU32(map->data);
 	uint32		noff = GetU32(map->data + 4 + 8 * i);
+	uint32		nend = (i + 1 < n) ? GetU32(map->data + 4 + 8 * (i + 1)) : GetU32(map->data + 8);
 	uint32		voff = GetU32(map->data + 8 + 8 * i);
-	uint32		vend = (i + 1 < n) ? GetU32(map->data + 4 + 8 * (i + 1)) : map->len;
+	uint32		vend = (i + 1 < n) ? GetU32(map->data + 8 + 8 * (i + 1)) : map->len;
 
 	*name = map->data + noff;
-	*namelen = voff - noff;
+	*namelen = nend - noff;
 	val->type = (HroeType) (uint8) map->data[voff];
 	val->data = map->data + voff + 1;
 	val->len = vend - voff - 1;
@@ -1628,15 +1633,16 @@ hroe_map_entry(const HroeValue *map, uint32 i, const char **name, uint32 *namele
 bool
 hroe_map_find(const HroeValue *map, const char *name, uint32 namelen, HroeValue *val)
 {
+	uint32		n = GetU32(map->data);
 	uint32		lo = 0,
-				hi = GetU32(map->data);
+				hi = n;
 
 	while (lo < hi)
 	{
 		uint32		mid = lo + (hi - lo) / 2;
 		uint32		noff = GetU32(map->data + 4 + 8 * mid);
-		uint32		voff = GetU32(map->data + 8 + 8 * mid);
-		int			c = BytesCompare(map->data + noff, voff - noff, name, namelen);
+		uint32		nend = (mid + 1 < n) ? GetU32(map->data + 4 + 8 * (mid + 1)) : GetU32(map->data + 8);
+		int			c = BytesCompare(map->data + noff, nend - noff, name, namelen);
 
 		if (c == 0)
 		{
@@ -1876,19 +1882,30 @@ BinaryValue(Reader *r, uint8 type, const char *p, uint32 len, ValNode *n, int de
 				ValueError(r, ERRCODE_PROGRAM_LIMIT_EXCEEDED, MSG_DEPTH);
 			cnt = BinaryCount(r, p, len, 8);
 			prev = 4 + 8 * cnt;
+			/* names are contiguous, then values: both runs must tile */
 			for (i = 0; i < cnt; i++)
 			{
 				uint32		noff = GetU32(p + 4 + 8 * i);
+				uint32		nend = (i + 1 < cnt) ? GetU32(p + 12 + 8 * i) : GetU32(p + 8);
+
+				if (noff != prev || nend < noff || nend > len)
+					SyntaxError(r, "Invalid attribute name offset");
+				prev = nend;
+			}
+			for (i = 0; i < cnt; i++)
+			{
+				uint32		noff = GetU32(p + 4 + 8 * i);
+				uint32		nend = (i + 1 < cnt) ? GetU32(p + 12 + 8 * i) : GetU32(p + 8);
 				uint32		voff = GetU32(p + 8 + 8 * i);
-				uint32		end = (i + 1 < cnt) ? GetU32(p + 12 + 8 * i) : len;
+				uint32		end = (i + 1 < cnt) ? GetU32(p + 16 + 8 * i) : len;
 				ValNode	   *k;
 
-				if (noff != prev || voff < noff || end <= voff || end > len)
-					SyntaxError(r, "Invalid attribute offset");
+				if (voff != prev || end <= voff || end > len)
+					SyntaxError(r, "Invalid attribute value offset");
 				prev = end;
 				k = AddKid(n);
 				k->name = p + noff;
-				k->namelen = voff - noff;
+				k->namelen = nend - noff;
 				if (!ValidUtf8(k->name, k->namelen))
 					SyntaxError(r, "Invalid UTF-8 in an attribute name");
 				PushName(r, k->name, k->namelen);
@@ -2085,6 +2102,32 @@ hroe_make_list(const HroeValue *elems, uint32 n, HroeValue *val)
 	if (l.depth > HROE_ITEM_MAX_DEPTH)
 		ValueError(NULL, ERRCODE_PROGRAM_LIMIT_EXCEEDED, MSG_DEPTH);
 	NodeToValue(&l, val);
+}
+
+/* A set of S, N or B members, sorted and checked (E30 if empty or duplicated) */
+void
+hroe_make_set(HroeType settype, const HroeValue *members, uint32 n, HroeValue *val)
+{
+	ValNode		s;
+
+	Assert(settype == HROE_SS || settype == HROE_NS || settype == HROE_BS);
+	memset(&s, 0, sizeof(s));
+	s.type = settype;
+	for (uint32 i = 0; i < n; i++)
+	{
+		ValNode    *k = AddKid(&s);
+
+		Assert(members[i].type == (settype == HROE_SS ? HROE_S :
+								   settype == HROE_NS ? HROE_N : HROE_B));
+		k->type = members[i].type;
+		k->data = members[i].data;
+		k->len = members[i].len;
+		FinishScalar(k);
+	}
+	FinishSet(NULL, &s);
+	if (s.size > HROE_ITEM_MAX_SIZE)
+		TooBig();
+	NodeToValue(&s, val);
 }
 
 /* An item whose attributes are an M value's members */

@@ -174,6 +174,7 @@ KeyQual(HroeTableMeta *t, int firstparam)
 	return psprintf("pk = $%d", firstparam);
 }
 
+/* The column types of the table key; returns their number */
 static int
 KeyTypes(HroeTableMeta *t, Oid *types)
 {
@@ -946,6 +947,142 @@ RunRead(ReadSpec *s, EmitItem emit, void *arg, MemoryContext cxt, ReadOutcome *o
 	MemoryContextDelete(rowcxt);
 }
 
+/* Add one scan key on index column attno comparing with strategy */
+static void
+AddScanKey(Relation idx, ScanKeyData *keys, int *n, int attno, StrategyNumber strategy,
+		   Datum value)
+{
+	Oid			type = idx->rd_opcintype[attno - 1];
+	Oid			op = get_opfamily_member(idx->rd_opfamily[attno - 1], type, type, strategy);
+
+	if (!OidIsValid(op))
+		elog(ERROR, "no btree operator of strategy %d for index column %d", strategy, attno);
+	ScanKeyEntryInitialize(&keys[(*n)++], 0, attno, strategy, type,
+						   idx->rd_indcollation[attno - 1], get_opcode(op), value);
+}
+
+/*
+ * A Query without ExclusiveStartKey, straight on the btree: equality keys on
+ * the HASH columns and the leading RANGE columns, the range on the last, read
+ * forward or backward, no SPI and no executor.  Returns false (nothing read)
+ * when row-level security applies to the table: the SQL path handles that.
+ */
+static bool
+DirectQuery(ReadSpec *s, EmitItem emit, void *arg, MemoryContext cxt, ReadOutcome *out)
+{
+	HroeTableMeta *t = s->t;
+	HroeIndexMeta *ix = s->ix;
+	const HroeKeySchema *ks = s->bound.schema;
+	HroeKeyCond *last = s->bound.range_last;
+	Relation	rel,
+				idx;
+	ScanKeyData keys[HROE_MAX_KEY_ATTRS + 2];
+	int			nkeys = 0;
+	int			attno = 1;
+	IndexScanDesc scan;
+	TupleTableSlot *slot;
+	AclResult	aclresult;
+	AttrNumber	item_attno;
+	MemoryContext rowcxt,
+				oldcxt;
+
+	if (check_enable_rls(t->relid, InvalidOid, true) == RLS_ENABLED)
+		return false;
+	aclresult = pg_class_aclcheck(t->relid, GetUserId(), ACL_SELECT);
+	if (aclresult != ACLCHECK_OK)
+		aclcheck_error(aclresult, OBJECT_TABLE, get_rel_name(t->relid));
+	rel = table_open(t->relid, AccessShareLock);
+	if (ix)
+		idx = index_open(ix->indexrelid, AccessShareLock);
+	else
+	{
+		Oid			pkey = OidIsValid(t->pkey_index) ? t->pkey_index : RelationGetPrimaryKeyIndex(rel);
+
+		idx = index_open(pkey, AccessShareLock);
+	}
+	item_attno = get_attnum(t->relid, "item");
+	for (int i = 0; i < ks->nhash; i++)
+		AddScanKey(idx, keys, &nkeys, attno++, BTEqualStrategyNumber,
+				   hroe_attr_value_datum(s->bound.hash[i]));
+	for (int i = 0; i < s->bound.nrange_eq; i++)
+		AddScanKey(idx, keys, &nkeys, attno++, BTEqualStrategyNumber,
+				   hroe_attr_value_datum(s->bound.range_eq[i]));
+	if (last)
+	{
+		static const StrategyNumber strategies[] = {
+			BTEqualStrategyNumber, BTLessStrategyNumber, BTLessEqualStrategyNumber,
+			BTGreaterStrategyNumber, BTGreaterEqualStrategyNumber
+		};
+
+		if (last->op <= HROE_KEY_GE)
+			AddScanKey(idx, keys, &nkeys, attno, strategies[last->op],
+					   hroe_attr_value_datum(last->values[0]));
+		else if (last->op == HROE_KEY_BETWEEN)
+		{
+			AddScanKey(idx, keys, &nkeys, attno, BTGreaterEqualStrategyNumber,
+					   hroe_attr_value_datum(last->values[0]));
+			AddScanKey(idx, keys, &nkeys, attno, BTLessEqualStrategyNumber,
+					   hroe_attr_value_datum(last->values[1]));
+		}
+		else
+		{
+			StringInfoData succ;
+			HroeAttrValue *p = last->values[0];
+
+			initStringInfo(&succ);
+			AddScanKey(idx, keys, &nkeys, attno, BTGreaterEqualStrategyNumber,
+					   hroe_attr_value_datum(p));
+			if (ks->types[attno - 1] == 'S' ? StringSuccessor(p->data, p->len, &succ)
+				: BytesSuccessor(p->data, p->len, &succ))
+			{
+				HroeAttrValue hi = *p;
+
+				hi.data = succ.data;
+				hi.len = succ.len;
+				AddScanKey(idx, keys, &nkeys, attno, BTLessStrategyNumber,
+						   hroe_attr_value_datum(&hi));
+			}
+		}
+	}
+
+	memset(out, 0, sizeof(*out));
+	rowcxt = AllocSetContextCreate(CurrentMemoryContext, "hroe read row", ALLOCSET_DEFAULT_SIZES);
+	scan = index_beginscan(rel, idx, GetActiveSnapshot(), nkeys, 0);
+	index_rescan(scan, keys, nkeys, NULL, 0);
+	slot = table_slot_create(rel, NULL);
+	while (index_getnext_slot(scan, s->forward ? ForwardScanDirection : BackwardScanDirection, slot))
+	{
+		bool		isnull;
+		bool		present;
+		int64		size;
+		HroeItem   *item;
+
+		CHECK_FOR_INTERRUPTS();
+		MemoryContextReset(rowcxt);
+		oldcxt = MemoryContextSwitchTo(rowcxt);
+		item = DatumGetHroeItemP(slot_getattr(slot, item_attno, &isnull));
+		size = ix ? hroe_index_entry_size(t, ix, item, &present) : hroe_item_size(item);
+		out->scanned++;
+		out->bytes += size;
+		if (!s->count_only)
+			emit(arg, (ix && s->project) ? hroe_index_project(t, ix, item) : item);
+		MemoryContextSwitchTo(oldcxt);
+		if ((s->limit > 0 && out->scanned >= s->limit) ||
+			(s->paged && out->bytes >= HROE_PAGE_BYTES))
+		{
+			out->stopped = true;
+			out->last = CopyItem(cxt, PointerGetDatum(item));
+			break;
+		}
+	}
+	ExecDropSingleTupleTableSlot(slot);
+	index_endscan(scan);
+	index_close(idx, NoLock);
+	table_close(rel, NoLock);
+	MemoryContextDelete(rowcxt);
+	return true;
+}
+
 /* Emit into an array being built in a memory context */
 typedef struct ItemArray
 {
@@ -955,6 +1092,7 @@ typedef struct ItemArray
 	int			cap;
 } ItemArray;
 
+/* Emitter: append a copy of the item to an ItemArray */
 static void
 EmitToArray(void *arg, HroeItem *item)
 {
@@ -969,6 +1107,7 @@ EmitToArray(void *arg, HroeItem *item)
 	a->items[a->n++] = PointerGetDatum(CopyItem(a->cxt, PointerGetDatum(item)));
 }
 
+/* Emitter: one result row of a set-returning function */
 static void
 EmitToTuplestore(void *arg, HroeItem *item)
 {
@@ -1125,11 +1264,14 @@ hroe_query(PG_FUNCTION_ARGS)
 	memset(&s, 0, sizeof(s));
 	s.forward = PG_ARGISNULL(5) || PG_GETARG_BOOL(5);
 	InitMaterializedSRF(fcinfo, MAT_SRF_USE_EXPECTED_DESC);
-	SPI_connect();
 	PrepareQuery(&s, table, kce, names, values, index, !PG_ARGISNULL(6) && PG_GETARG_BOOL(6));
 	ApplySelect(&s, NULL, index);
-	RunRead(&s, EmitToTuplestore, rsinfo, cxt, &out);
-	SPI_finish();
+	if (!DirectQuery(&s, EmitToTuplestore, rsinfo, cxt, &out))
+	{
+		SPI_connect();
+		RunRead(&s, EmitToTuplestore, rsinfo, cxt, &out);
+		SPI_finish();
+	}
 	return (Datum) 0;
 }
 
@@ -1162,11 +1304,14 @@ hroe_query_page(PG_FUNCTION_ARGS)
 	s.paged = true;
 	s.esk = PG_ARGISNULL(8) ? NULL : PG_GETARG_JSONB_P(8);
 	CheckReturnCC(rcc);
-	SPI_connect();
 	PrepareQuery(&s, table, kce, names, values, index, !PG_ARGISNULL(6) && PG_GETARG_BOOL(6));
 	ApplySelect(&s, select, index);
-	RunRead(&s, EmitToArray, &items, cxt, &out);
-	SPI_finish();
+	if (s.esk != NULL || !DirectQuery(&s, EmitToArray, &items, cxt, &out))
+	{
+		SPI_connect();
+		RunRead(&s, EmitToArray, &items, cxt, &out);
+		SPI_finish();
+	}
 	result = PageResult(fcinfo, &s, &items, &out, table, rcc);
 	return result;
 }
@@ -1351,6 +1496,7 @@ KeyIdentityAttr(HroeAttrValue **vals, int n)
 	return buf.data;
 }
 
+/* The same identity for the key of an item */
 static char *
 KeyIdentityItem(HroeTableMeta *t, HroeItem *item)
 {
@@ -1441,6 +1587,7 @@ Member(JsonbValue *obj, const char *name)
 	return findJsonbValueFromContainer(obj->val.binary.data, JB_FOBJECT, &k);
 }
 
+/* RequestItems must be a non-empty object */
 static void
 RequireObject(Jsonb *j, const char *call)
 {

@@ -17,14 +17,14 @@ COMMENT ON TYPE hroe.page IS 'Query/Scan output: Items (NULL with Select COUNT),
 
 CREATE FUNCTION hroe.get_item(p_table_name text, p_key jsonb, p_consistent_read boolean DEFAULT false)
 RETURNS hroe.item AS 'MODULE_PATHNAME', 'hroe_get_item'
-LANGUAGE C STABLE STRICT PARALLEL SAFE;
+LANGUAGE C STABLE STRICT PARALLEL RESTRICTED;
 COMMENT ON FUNCTION hroe.get_item(text, jsonb, boolean) IS
 'GetItem: the item with the given key (DynamoDB JSON, e.g. {"PK": {"S": "a"}, "SK": {"S": "b"}}), or NULL';
 
 CREATE FUNCTION hroe.get_item_result(p_table_name text, p_key jsonb,
 	p_consistent_read boolean DEFAULT false, p_return_consumed_capacity text DEFAULT 'TOTAL')
 RETURNS hroe.read_result AS 'MODULE_PATHNAME', 'hroe_get_item_result'
-LANGUAGE C STABLE STRICT PARALLEL SAFE;
+LANGUAGE C STABLE STRICT PARALLEL RESTRICTED;
 COMMENT ON FUNCTION hroe.get_item_result(text, jsonb, boolean, text) IS
 'GetItem with its ConsumedCapacity (max(1, ceil(size/4 KB)) read units, half for an eventually consistent read; a missing item costs 1 or 0.5)';
 
@@ -47,7 +47,7 @@ CREATE FUNCTION hroe.query(p_table_name text, p_key_condition_expression text,
 	p_index_name text DEFAULT NULL, p_scan_index_forward boolean DEFAULT true,
 	p_consistent_read boolean DEFAULT false)
 RETURNS SETOF hroe.item AS 'MODULE_PATHNAME', 'hroe_query'
-LANGUAGE C STABLE CALLED ON NULL INPUT PARALLEL SAFE ROWS 100;
+LANGUAGE C STABLE CALLED ON NULL INPUT PARALLEL RESTRICTED ROWS 100;
 COMMENT ON FUNCTION hroe.query(text, text, jsonb, jsonb, text, boolean, boolean) IS
 'Query: every item (or GSI entry) matching the KeyConditionExpression, in sort key order (descending with p_scan_index_forward false), all pages; runs as an index range scan';
 
@@ -58,14 +58,14 @@ CREATE FUNCTION hroe.query_page(p_table_name text, p_key_condition_expression te
 	p_exclusive_start_key jsonb DEFAULT NULL, p_select text DEFAULT NULL,
 	p_return_consumed_capacity text DEFAULT 'NONE')
 RETURNS hroe.page AS 'MODULE_PATHNAME', 'hroe_query_page'
-LANGUAGE C STABLE CALLED ON NULL INPUT PARALLEL SAFE;
+LANGUAGE C STABLE CALLED ON NULL INPUT PARALLEL RESTRICTED;
 COMMENT ON FUNCTION hroe.query_page(text, text, jsonb, jsonb, text, boolean, boolean, integer, jsonb, text, text) IS
 'Query, one call: stops after p_limit items evaluated or 1 MB read (LastEvaluatedKey set), resumes after p_exclusive_start_key; Select ALL_ATTRIBUTES, ALL_PROJECTED_ATTRIBUTES or COUNT; ConsumedCapacity: bytes read rounded up once to 4 KB, at least 1 unit, half when eventually consistent';
 
 CREATE FUNCTION hroe.scan(p_table_name text, p_index_name text DEFAULT NULL,
 	p_consistent_read boolean DEFAULT false)
 RETURNS SETOF hroe.item AS 'MODULE_PATHNAME', 'hroe_scan'
-LANGUAGE C STABLE CALLED ON NULL INPUT PARALLEL SAFE ROWS 1000;
+LANGUAGE C STABLE CALLED ON NULL INPUT PARALLEL RESTRICTED ROWS 1000;
 COMMENT ON FUNCTION hroe.scan(text, text, boolean) IS
 'Scan: every item of the table (or entry of the GSI), all pages, in key order';
 
@@ -75,13 +75,13 @@ CREATE FUNCTION hroe.scan_page(p_table_name text, p_index_name text DEFAULT NULL
 	p_return_consumed_capacity text DEFAULT 'NONE', p_segment integer DEFAULT NULL,
 	p_total_segments integer DEFAULT NULL)
 RETURNS hroe.page AS 'MODULE_PATHNAME', 'hroe_scan_page'
-LANGUAGE C STABLE CALLED ON NULL INPUT PARALLEL SAFE;
+LANGUAGE C STABLE CALLED ON NULL INPUT PARALLEL RESTRICTED;
 COMMENT ON FUNCTION hroe.scan_page(text, text, boolean, integer, jsonb, text, text, integer, integer) IS
 'Scan, one call: Limit, the 1 MB page, ExclusiveStartKey/LastEvaluatedKey, Select and ConsumedCapacity as hroe.query_page; a parallel Scan reads segment p_segment (0-based) of p_total_segments, split by the hash of the partition key';
 
 CREATE FUNCTION hroe.batch_get_item(p_request_items jsonb, p_return_consumed_capacity text DEFAULT 'NONE')
 RETURNS jsonb AS 'MODULE_PATHNAME', 'hroe_batch_get_item'
-LANGUAGE C STABLE STRICT PARALLEL SAFE;
+LANGUAGE C STABLE STRICT PARALLEL RESTRICTED;
 COMMENT ON FUNCTION hroe.batch_get_item(jsonb, text) IS
 'BatchGetItem: {"Table": {"Keys": [...], "ConsistentRead": bool}, ...}, at most 100 keys, no duplicates; returns {"Responses": {...}, "UnprocessedKeys": {}, "ConsumedCapacity": [...]} (capacity rounded per item, then summed)';
 
@@ -93,7 +93,7 @@ COMMENT ON FUNCTION hroe.batch_write_item(jsonb, text) IS
 
 CREATE FUNCTION hroe.index_entry_size(p_item hroe.item, p_table_name text, p_index_name text)
 RETURNS bigint AS 'MODULE_PATHNAME', 'hroe_index_entry_size_sql'
-LANGUAGE C STABLE STRICT PARALLEL SAFE;
+LANGUAGE C STABLE STRICT PARALLEL RESTRICTED;
 COMMENT ON FUNCTION hroe.index_entry_size(hroe.item, text, text) IS
 'DynamoDB size of the item''s entry in a GSI (index keys, table keys and projected attributes), NULL if the item is not in the (sparse) index';
 
@@ -116,4 +116,4 @@ CREATE FUNCTION hroe.explain_query(p_table_name text, p_key_condition_expression
 RETURNS SETOF text AS 'MODULE_PATHNAME', 'hroe_explain_query'
 LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE;
 COMMENT ON FUNCTION hroe.explain_query(text, text, jsonb, jsonb, text, boolean, jsonb) IS
-'The PostgreSQL plan (EXPLAIN, COSTS OFF) of the statement hroe.query and hroe.query_page run for these arguments: the cached generic plan, an index range scan on the table''s primary key or the GSI with the key condition (parameters $1, $2, ...) in Index Cond';
+'The PostgreSQL plan (EXPLAIN, COSTS OFF) of the statement hroe.query and hroe.query_page run for these arguments (with an ExclusiveStartKey, or on a table with row-level security; otherwise they read the same index range directly): the cached generic plan, an index range scan on the table''s primary key or the GSI with the key condition (parameters $1, $2, ...) in Index Cond';

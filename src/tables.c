@@ -102,15 +102,31 @@ SpiText(int row, int col)
 	return SPI_getvalue(SPI_tuptable->vals[row], SPI_tuptable->tupdesc, col);
 }
 
+/* Column value of the current SPI row as a Datum */
 static Datum
 SpiDatum(int row, int col, bool *isnull)
 {
 	return SPI_getbinval(SPI_tuptable->vals[row], SPI_tuptable->tupdesc, col, isnull);
 }
 
-/* Read a table's metadata from hroe.tables/hroe.indexes (SPI connected). */
+static HroeTableMeta *LoadTableMetaSPI(const char *name);
+
+/* Read a table's metadata from hroe.tables/hroe.indexes. */
 static HroeTableMeta *
 LoadTableMeta(const char *name)
+{
+	HroeTableMeta *m;
+
+	/* a level of its own: callers need not be connected to SPI */
+	SPI_connect();
+	m = LoadTableMetaSPI(name);
+	SPI_finish();
+	return m;
+}
+
+/* LoadTableMeta, connected */
+static HroeTableMeta *
+LoadTableMetaSPI(const char *name)
 {
 	Datum		arg = CStringGetTextDatum(name);
 	Oid			argtype = TEXTOID;
@@ -221,8 +237,8 @@ LoadTableMeta(const char *name)
 }
 
 /*
- * The metadata of a DynamoDB table (SPI must be connected); NULL if there is
- * no such table and missing_ok, else ResourceNotFoundException.
+ * The metadata of a DynamoDB table; NULL if there is no such table and
+ * missing_ok, else ResourceNotFoundException.
  */
 HroeTableMeta *
 hroe_table_lookup(const char *name, bool missing_ok)
@@ -440,12 +456,14 @@ hroe_value_datum(const HroeValue *v)
 						 v->data, v->len);
 }
 
+/* A key type letter as a string, for messages */
 static inline const char *
 TypeLetter(char t)
 {
 	return t == 'S' ? "S" : t == 'N' ? "N" : "B";
 }
 
+/* The item value type of a key type letter */
 static inline HroeType
 TypeOfLetter(char t)
 {
@@ -462,6 +480,35 @@ CheckKeySize(bool sort, int len)
 		HroeValidation("One or more parameter values were invalid: Aggregated size of all range keys has exceeded the size limit of 1024 bytes");
 }
 
+/* How a key attribute of an item fails its key schema, if it does */
+typedef enum KeyProblem
+{
+	KEY_OK,
+	KEY_MISSING,
+	KEY_TYPE,					/* not of the key's type */
+	KEY_EMPTY,					/* empty S or B */
+	KEY_SIZE					/* over 2048 (HASH) or 1024 (RANGE) bytes */
+} KeyProblem;
+
+/* Find one key attribute of an item and classify it, raising nothing */
+static KeyProblem
+ItemKeyProblem(HroeItem *item, const char *attr, int attrlen, char type, bool sort,
+			   HroeValue *v)
+{
+	HroeValue	map;
+
+	hroe_item_root(item, &map);
+	if (!hroe_map_find(&map, attr, attrlen, v))
+		return KEY_MISSING;
+	if (v->type != TypeOfLetter(type))
+		return KEY_TYPE;
+	if (v->len == 0 && type != 'N')
+		return KEY_EMPTY;
+	if (v->len > (sort ? HROE_RANGE_KEY_MAX : HROE_HASH_KEY_MAX))
+		return KEY_SIZE;
+	return KEY_OK;
+}
+
 /*
  * Find and check one key attribute of an item.  Table keys (index NULL):
  * missing E1, wrong type E2, empty E4.  Index keys: missing -> false
@@ -471,57 +518,78 @@ static bool
 FindItemKey(HroeItem *item, const char *attr, int attrlen, char type, bool sort,
 			const char *index, HroeValue *v)
 {
-	HroeValue	map;
-
-	hroe_item_root(item, &map);
-	if (!hroe_map_find(&map, attr, attrlen, v))
+	switch (ItemKeyProblem(item, attr, attrlen, type, sort, v))
 	{
-		if (index)
-			return false;
-		HroeValidation(psprintf("One or more parameter values were invalid: Missing the key %s in the item",
-								pnstrdup(attr, attrlen)));
-	}
-	if (v->type != TypeOfLetter(type))
-	{
-		if (index)
-			HroeValidation(psprintf("One or more parameter values were invalid: Type mismatch for Index Key %s Expected: %s Actual: %s IndexName: %s",
-									pnstrdup(attr, attrlen), TypeLetter(type),
-									hroe_type_name(v->type), index));
-		HroeValidation(psprintf("One or more parameter values were invalid: Type mismatch for key %s expected: %s actual: %s",
-								pnstrdup(attr, attrlen), TypeLetter(type),
-								hroe_type_name(v->type)));
-	}
-	if (v->len == 0 && type != 'N')
-	{
-		if (index)
-			HroeValidation(psprintf("One or more parameter values are not valid. A value specified for a secondary index key is not supported. The AttributeValue for a key attribute cannot contain an empty %s value. IndexName: %s, IndexKey: %s",
-									type == 'S' ? "string" : "binary", index,
+		case KEY_OK:
+			break;
+		case KEY_MISSING:
+			if (index)
+				return false;
+			HroeValidation(psprintf("One or more parameter values were invalid: Missing the key %s in the item",
 									pnstrdup(attr, attrlen)));
-		HroeValidation(psprintf("One or more parameter values are not valid. The AttributeValue for a key attribute cannot contain an empty %s value. Key: %s",
-								type == 'S' ? "string" : "binary", pnstrdup(attr, attrlen)));
+		case KEY_TYPE:
+			if (index)
+				HroeValidation(psprintf("One or more parameter values were invalid: Type mismatch for Index Key %s Expected: %s Actual: %s IndexName: %s",
+										pnstrdup(attr, attrlen), TypeLetter(type),
+										hroe_type_name(v->type), index));
+			HroeValidation(psprintf("One or more parameter values were invalid: Type mismatch for key %s expected: %s actual: %s",
+									pnstrdup(attr, attrlen), TypeLetter(type),
+									hroe_type_name(v->type)));
+		case KEY_EMPTY:
+			if (index)
+				HroeValidation(psprintf("One or more parameter values are not valid. A value specified for a secondary index key is not supported. The AttributeValue for a key attribute cannot contain an empty %s value. IndexName: %s, IndexKey: %s",
+										type == 'S' ? "string" : "binary", index,
+										pnstrdup(attr, attrlen)));
+			HroeValidation(psprintf("One or more parameter values are not valid. The AttributeValue for a key attribute cannot contain an empty %s value. Key: %s",
+									type == 'S' ? "string" : "binary", pnstrdup(attr, attrlen)));
+		case KEY_SIZE:
+			CheckKeySize(sort, v->len);
+			break;
 	}
-	CheckKeySize(sort, v->len);
 	return true;
 }
 
-/* SQL: hroe.item_key_{s,n,b}(item, attribute, sort, index_name) */
+/* The key type letter of a text argument: S, N or B, else an error */
+static char
+KeyTypeArg(text *t)
+{
+	char	   *s = text_to_cstring(t);
+
+	if (strcmp(s, "S") != 0 && strcmp(s, "N") != 0 && strcmp(s, "B") != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("key attribute type must be S, N or B, not \"%s\"", s)));
+	return s[0];
+}
+
+/*
+ * SQL: hroe.item_key_{s,n,b}(item, attribute, sort, index_name).  A table key
+ * (index_name NULL) must be valid (E1, E2, E4-E6); an index key is NULL when
+ * absent or violating its key schema, so the item stays out of the sparse
+ * index: the index's CHECK constraint (hroe.check_index_key) rejects the
+ * writes that would violate it, and items already stored when the index was
+ * created are skipped, as DynamoDB's backfill skips index key violations.
+ */
 static Datum
 ItemKey(FunctionCallInfo fcinfo, char type)
 {
 	HroeItem   *item;
 	text	   *attr;
 	HroeValue	v;
-	char	   *index = NULL;
 
 	if (PG_ARGISNULL(0) || PG_ARGISNULL(1) || PG_ARGISNULL(2))
 		PG_RETURN_NULL();
 	item = PG_GETARG_HROE_ITEM_P(0);
 	attr = PG_GETARG_TEXT_PP(1);
 	if (!PG_ARGISNULL(3))
-		index = text_to_cstring(PG_GETARG_TEXT_PP(3));
-	if (!FindItemKey(item, VARDATA_ANY(attr), VARSIZE_ANY_EXHDR(attr), type,
-					 PG_GETARG_BOOL(2), index, &v))
-		PG_RETURN_NULL();
+	{
+		if (ItemKeyProblem(item, VARDATA_ANY(attr), VARSIZE_ANY_EXHDR(attr), type,
+						   PG_GETARG_BOOL(2), &v) != KEY_OK)
+			PG_RETURN_NULL();
+	}
+	else
+		(void) FindItemKey(item, VARDATA_ANY(attr), VARSIZE_ANY_EXHDR(attr), type,
+						   PG_GETARG_BOOL(2), NULL, &v);
 	return hroe_value_datum(&v);
 }
 
@@ -547,6 +615,64 @@ Datum
 hroe_item_key_b(PG_FUNCTION_ARGS)
 {
 	return ItemKey(fcinfo, 'B');
+}
+
+PG_FUNCTION_INFO_V1(hroe_check_index_key);
+/*
+ * SQL: hroe.check_index_key(item, attribute, type, sort, index_name): true if
+ * the attribute is absent or a valid index key, else DynamoDB's error (E11,
+ * the empty index key message, E5, E6) -- raised, so that a write rejected by
+ * the CHECK constraint fails with DynamoDB's text.
+ */
+Datum
+hroe_check_index_key(PG_FUNCTION_ARGS)
+{
+	HroeItem   *item = PG_GETARG_HROE_ITEM_P(0);
+	text	   *attr = PG_GETARG_TEXT_PP(1);
+	char		type = KeyTypeArg(PG_GETARG_TEXT_PP(2));
+	char	   *index = text_to_cstring(PG_GETARG_TEXT_PP(4));
+	HroeValue	v;
+
+	(void) FindItemKey(item, VARDATA_ANY(attr), VARSIZE_ANY_EXHDR(attr), type,
+					   PG_GETARG_BOOL(3), index, &v);
+	PG_RETURN_BOOL(true);
+}
+
+PG_FUNCTION_INFO_V1(hroe_index_key_violation);
+/*
+ * SQL: hroe.index_key_violation(item, attribute, type, sort): how the
+ * attribute violates an index key schema, NULL if it is absent or valid.
+ */
+Datum
+hroe_index_key_violation(PG_FUNCTION_ARGS)
+{
+	HroeItem   *item = PG_GETARG_HROE_ITEM_P(0);
+	text	   *attr = PG_GETARG_TEXT_PP(1);
+	char		type = KeyTypeArg(PG_GETARG_TEXT_PP(2));
+	bool		sort = PG_GETARG_BOOL(3);
+	HroeValue	v;
+	char	   *msg = NULL;
+
+	switch (ItemKeyProblem(item, VARDATA_ANY(attr), VARSIZE_ANY_EXHDR(attr), type,
+						   sort, &v))
+	{
+		case KEY_OK:
+		case KEY_MISSING:
+			PG_RETURN_NULL();
+		case KEY_TYPE:
+			msg = psprintf("Type Violation: Expected: %s Found: %s", TypeLetter(type),
+						   hroe_type_name(v.type));
+			break;
+		case KEY_EMPTY:
+			msg = psprintf("Empty Value Violation: an empty %s value",
+						   type == 'S' ? "string" : "binary");
+			break;
+		case KEY_SIZE:
+			msg = psprintf("Size Violation: Max Bytes Allowed: %d Found: %d",
+						   sort ? HROE_RANGE_KEY_MAX : HROE_HASH_KEY_MAX, v.len);
+			break;
+	}
+	PG_RETURN_TEXT_P(cstring_to_text(msg));
 }
 
 /* Check a PutItem item's table key (E1, E2, E4-E6); keys[] get the Datums. */
@@ -638,16 +764,20 @@ ProjectedNames(HroeTableMeta *t, HroeIndexMeta *ix, const char ***out)
 	return n;
 }
 
-/* Whether the item has every key attribute of the index (sparse rule) */
+/*
+ * Whether the item is in the index: it has every key attribute of the index
+ * (sparse rule), each a valid key (an item stored before the index was
+ * created may violate the key schema: it was left out, as the index key
+ * columns are then NULL)
+ */
 static bool
 InIndex(HroeIndexMeta *ix, HroeItem *item)
 {
-	HroeValue	map,
-				v;
+	HroeValue	v;
 
-	hroe_item_root(item, &map);
 	for (int i = 0; i < ix->schema.nhash + ix->schema.nrange; i++)
-		if (!hroe_map_find(&map, ix->schema.names[i], strlen(ix->schema.names[i]), &v))
+		if (ItemKeyProblem(item, ix->schema.names[i], strlen(ix->schema.names[i]),
+						   ix->schema.types[i], i >= ix->schema.nhash, &v) != KEY_OK)
 			return false;
 	return true;
 }
@@ -784,6 +914,7 @@ hroe_write_index_units(HroeTableMeta *t, HroeItem *old, HroeItem *new, double *i
 	}
 }
 
+/* Push an object key */
 static void
 PushKey(JsonbParseState **st, const char *key)
 {
@@ -795,6 +926,7 @@ PushKey(JsonbParseState **st, const char *key)
 	pushJsonbValue(st, WJB_KEY, &k);
 }
 
+/* Push "CapacityUnits": units */
 static void
 PushUnits(JsonbParseState **st, double units)
 {

@@ -36,10 +36,11 @@ CREATE TABLE hroe.indexes (
 	sort_key_columns	name[] NOT NULL,
 	projection			text NOT NULL CHECK (projection IN ('ALL', 'KEYS_ONLY', 'INCLUDE')),
 	non_key_attributes	text[] NOT NULL DEFAULT '{}',
+	key_check			name NOT NULL,
 	created_at			timestamptz NOT NULL DEFAULT pg_catalog.now(),
 	PRIMARY KEY (table_name, index_name)
 );
-COMMENT ON TABLE hroe.indexes IS 'Global secondary indexes created by hroe.create_index: key schema (1-4 HASH, 0-4 RANGE attributes), generated key columns, PostgreSQL index, projection';
+COMMENT ON TABLE hroe.indexes IS 'Global secondary indexes created by hroe.create_index: key schema (1-4 HASH, 0-4 RANGE attributes), generated key columns, PostgreSQL index, projection, the NOT VALID CHECK constraint that rejects writes violating the key schema';
 
 -- the metadata is not secret: any role may look a table up (operations
 -- still need the privileges on the PostgreSQL table itself)
@@ -62,11 +63,25 @@ CREATE FUNCTION hroe.item_key_b(p_item hroe.item, p_attribute text, p_sort boole
 RETURNS bytea AS 'MODULE_PATHNAME', 'hroe_item_key_b'
 LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION hroe.item_key_s(hroe.item, text, boolean, text) IS
-'The S key attribute of an item as hroe.key. For a table key (p_index_name NULL) a missing or mistyped attribute raises DynamoDB''s E1/E2; for an index key it gives NULL when absent (sparse) and raises E11 when mistyped; empty values and oversized keys raise E4/E5/E6';
+'The S key attribute of an item as hroe.key. For a table key (p_index_name NULL) a missing, mistyped, empty or oversized attribute raises DynamoDB''s E1/E2/E4/E5/E6; for an index key it gives NULL when the attribute is absent (sparse) or violates the key schema (wrong type, empty, oversized: the item stays out of the index; hroe.check_index_key rejects such writes)';
 COMMENT ON FUNCTION hroe.item_key_n(hroe.item, text, boolean, text) IS
 'The N key attribute of an item as numeric (see hroe.item_key_s for NULLs and errors)';
 COMMENT ON FUNCTION hroe.item_key_b(hroe.item, text, boolean, text) IS
 'The B key attribute of an item as bytea (see hroe.item_key_s for NULLs and errors)';
+
+-- The index key checks: the CHECK constraint of a GSI, and its violation detector
+CREATE FUNCTION hroe.check_index_key(p_item hroe.item, p_attribute text, p_type text,
+									 p_sort boolean, p_index_name text)
+RETURNS boolean AS 'MODULE_PATHNAME', 'hroe_check_index_key'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION hroe.check_index_key(hroe.item, text, text, boolean, text) IS
+'True if the item''s attribute p_attribute is absent or a valid key of type p_type (S, N, B) of index p_index_name (p_sort: a RANGE attribute); else raises DynamoDB''s error: E11 Type mismatch for Index Key, the empty index key message, E5/E6 key size. A GSI''s NOT VALID CHECK constraint, so writes fail with DynamoDB''s text';
+CREATE FUNCTION hroe.index_key_violation(p_item hroe.item, p_attribute text, p_type text,
+										 p_sort boolean)
+RETURNS text AS 'MODULE_PATHNAME', 'hroe_index_key_violation'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION hroe.index_key_violation(hroe.item, text, text, boolean) IS
+'How the item''s attribute p_attribute violates an index key of type p_type (p_sort: a RANGE attribute): Type Violation, Empty Value Violation or Size Violation with details; NULL if it is absent or valid';
 
 -- Raise a DynamoDB exception from SQL: class HR, DynamoDB's text as message
 CREATE FUNCTION hroe.dynamodb_error(p_exception text, p_message text)
@@ -248,6 +263,8 @@ DECLARE
 	v_index_rel text;
 	v_sql text;
 	v_pred text := '';
+	v_check text := '';
+	v_check_name name;
 	i integer;
 	v_defs text[];
 BEGIN
@@ -365,7 +382,17 @@ BEGIN
 					   t.relid, v_col, hroe.key_column_type(v_types[i]), lower(v_types[i]), v_keys[i],
 					   i > cardinality(p_partition_key), p_index_name);
 		v_pred := v_pred || CASE WHEN i > 1 THEN ' AND ' ELSE '' END || format('%I IS NOT NULL', v_col);
+		v_check := v_check || CASE WHEN i > 1 THEN ' AND ' ELSE '' END
+				   || format('hroe.check_index_key(item, %L, %L, %L, %L)', v_keys[i], v_types[i],
+							 i > cardinality(p_partition_key), p_index_name);
 	END LOOP;
+	-- The key columns are NULL where an item violates the key schema (wrong
+	-- type, empty, oversized), so the items already stored that do are left
+	-- out of the index, as DynamoDB's backfill leaves out index key
+	-- violations; a NOT VALID constraint skips them too, and rejects every
+	-- later write that would store a violation, with DynamoDB's error.
+	v_check_name := v_prefix || '_key_check';
+	EXECUTE format('ALTER TABLE %s ADD CONSTRAINT %I CHECK (%s) NOT VALID', t.relid, v_check_name, v_check);
 
 	-- the index: keys, then the table key so equal index keys are ordered
 	-- by table key (deterministic paging); partial, so it is sparse
@@ -385,20 +412,20 @@ BEGIN
 	INSERT INTO hroe.indexes (table_name, index_name, indexrelid,
 							  partition_key, partition_key_types, partition_key_columns,
 							  sort_key, sort_key_types, sort_key_columns,
-							  projection, non_key_attributes)
+							  projection, non_key_attributes, key_check)
 	VALUES (p_table_name, p_index_name,
 			format('%I.%I', (SELECT nspname FROM pg_namespace n JOIN pg_class c ON c.relnamespace = n.oid WHERE c.oid = t.relid),
 				   v_index_rel)::regclass,
 			p_partition_key, v_types[1:cardinality(p_partition_key)], v_cols[1:cardinality(p_partition_key)],
 			p_sort_key, coalesce(v_types[cardinality(p_partition_key) + 1:], '{}'),
 			coalesce(v_cols[cardinality(p_partition_key) + 1:], '{}'),
-			p_projection, coalesce(p_non_key_attributes, '{}'));
+			p_projection, coalesce(p_non_key_attributes, '{}'), v_check_name);
 	RETURN format('%I.%I', (SELECT nspname FROM pg_namespace n JOIN pg_class c ON c.relnamespace = n.oid WHERE c.oid = t.relid),
 				  v_index_rel)::regclass;
 END
 $$;
 COMMENT ON FUNCTION hroe.create_index(text, text, text[], text[], jsonb, text, text[]) IS
-'UpdateTable Create GlobalSecondaryIndex: a sparse GSI with 1-4 HASH and 0-4 RANGE attributes (types in p_attribute_definitions, e.g. {"GSI1SK": "S"}, table key attributes default to the table''s types), projection ALL, KEYS_ONLY or INCLUDE p_non_key_attributes; existing items are indexed at once; returns the PostgreSQL index';
+'UpdateTable Create GlobalSecondaryIndex: a sparse GSI with 1-4 HASH and 0-4 RANGE attributes (types in p_attribute_definitions, e.g. {"GSI1SK": "S"}, table key attributes default to the table''s types), projection ALL, KEYS_ONLY or INCLUDE p_non_key_attributes; existing items are indexed at once, except those violating the key schema (wrong type, empty, oversized: see hroe.index_key_violations), and every later write that would violate it is rejected (NOT VALID CHECK constraint); returns the PostgreSQL index';
 
 CREATE FUNCTION hroe.delete_index(p_table_name text, p_index_name text)
 RETURNS void
@@ -421,13 +448,59 @@ BEGIN
 	END IF;
 	DELETE FROM hroe.indexes WHERE table_name = p_table_name AND index_name = p_index_name;
 	EXECUTE format('DROP INDEX %s', x.indexrelid);
+	EXECUTE format('ALTER TABLE %s DROP CONSTRAINT IF EXISTS %I', t.relid, x.key_check);
 	FOREACH c IN ARRAY x.partition_key_columns || x.sort_key_columns LOOP
 		EXECUTE format('ALTER TABLE %s DROP COLUMN %I', t.relid, c);
 	END LOOP;
 END
 $$;
 COMMENT ON FUNCTION hroe.delete_index(text, text) IS
-'UpdateTable Delete GlobalSecondaryIndex: drops the index and its generated key columns';
+'UpdateTable Delete GlobalSecondaryIndex: drops the index, its generated key columns and its key CHECK constraint';
+
+CREATE FUNCTION hroe.index_key_violations(p_table_name text, p_index_name text)
+RETURNS TABLE (key jsonb, attribute_name text, key_type text, violation text)
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	t hroe.tables;
+	x hroe.indexes;
+	v_key text;
+	v_null text;
+BEGIN
+	SELECT * INTO t FROM hroe.tables WHERE table_name = p_table_name;
+	IF NOT FOUND THEN
+		PERFORM hroe.dynamodb_error('ResourceNotFoundException',
+			format('Requested resource not found: Table: %s not found', p_table_name));
+	END IF;
+	SELECT * INTO x FROM hroe.indexes WHERE table_name = p_table_name AND index_name = p_index_name;
+	IF NOT FOUND THEN
+		PERFORM hroe.dynamodb_error('ResourceNotFoundException',
+			format('Requested resource not found: Index: %s not found', p_index_name));
+	END IF;
+	v_key := format('jsonb_build_object(%L, hroe.item_get_attribute(r.item, %L)', t.partition_key, t.partition_key);
+	IF t.sort_key IS NOT NULL THEN
+		v_key := v_key || format(', %L, hroe.item_get_attribute(r.item, %L)', t.sort_key, t.sort_key);
+	END IF;
+	v_key := v_key || ')';
+	-- only items out of the index can violate its key schema
+	SELECT string_agg(format('r.%I IS NULL', c), ' OR ') INTO v_null
+	FROM unnest(x.partition_key_columns || x.sort_key_columns) c;
+	RETURN QUERY EXECUTE format(
+		'SELECT %s, a.name, a.key_type, v.violation
+		 FROM %s r
+		 CROSS JOIN unnest($1, $2, $3) WITH ORDINALITY a(name, type, key_type, ord)
+		 CROSS JOIN LATERAL hroe.index_key_violation(r.item, a.name, a.type, a.key_type = ''RANGE'') v(violation)
+		 WHERE (%s) AND v.violation IS NOT NULL
+		 ORDER BY r.pk%s, a.ord',
+		v_key, t.relid, v_null, CASE WHEN t.sort_key IS NOT NULL THEN ', r.sk' ELSE '' END)
+	USING x.partition_key || x.sort_key, x.partition_key_types || x.sort_key_types,
+		  array_fill('HASH'::text, ARRAY[cardinality(x.partition_key)])
+		  || array_fill('RANGE'::text, ARRAY[cardinality(x.sort_key)]);
+END
+$$;
+COMMENT ON FUNCTION hroe.index_key_violations(text, text) IS
+'The index key violations of a GSI, like AWS''s Violation Detector: the items left out of the index because an index key attribute has the wrong type, is empty or oversized (each such item stays in the table, and any write to it that keeps the violation is rejected), with their table key (DynamoDB JSON), the attribute, HASH or RANGE, and the violation; in table key order';
 
 CREATE FUNCTION hroe.delete_table(p_table_name text)
 RETURNS void
@@ -453,7 +526,7 @@ COMMENT ON FUNCTION hroe.delete_table(text) IS
 
 CREATE FUNCTION hroe.describe_table(p_table_name text)
 RETURNS jsonb
-LANGUAGE plpgsql STABLE PARALLEL SAFE
+LANGUAGE plpgsql STABLE PARALLEL RESTRICTED
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE

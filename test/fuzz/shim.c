@@ -1,8 +1,9 @@
 /*-------------------------------------------------------------------------
  *
  * shim.c
- *	  The few backend functions that src/item_io.c and src/collection_io.c
- *	  call, for running them outside the server under libFuzzer.
+ *	  The few backend functions that src/item_io.c, src/collection_io.c and
+ *	  the expression modules (src/expression*.c) call, for running them
+ *	  outside the server under libFuzzer.
  *
  * palloc allocations are tracked and all freed by ShimReset() after each
  * input, as a memory context reset would; ereport(ERROR) longjmps back to
@@ -19,6 +20,8 @@
 #include <stdlib.h>
 
 #include "lib/stringinfo.h"
+#include "miscadmin.h"
+#include "nodes/pg_list.h"
 #include "utils/memutils.h"
 
 #include "shim.h"
@@ -264,4 +267,140 @@ ExceptionalCondition(const char *conditionName, const char *errorType,
 	fprintf(stderr, "TRAP: %s(\"%s\", File: \"%s\", Line: %d)\n",
 			errorType, conditionName, fileName, lineNumber);
 	abort();
+}
+
+/* ---- strings ---- */
+
+char *
+pstrdup(const char *in)
+{
+	return pnstrdup(in, strlen(in));
+}
+
+char *
+pnstrdup(const char *in, Size len)
+{
+	char	   *out;
+
+	len = strnlen(in, len);
+	out = palloc(len + 1);
+	memcpy(out, in, len);
+	out[len] = '\0';
+	return out;
+}
+
+char *
+psprintf(const char *fmt,...)
+{
+	StringInfoData buf;
+
+	initStringInfo(&buf);
+	for (;;)
+	{
+		va_list		args;
+		int			avail = buf.maxlen - buf.len,
+					n;
+
+		va_start(args, fmt);
+		n = vsnprintf(buf.data + buf.len, avail, fmt, args);
+		va_end(args);
+		if (n < 0)
+			abort();
+		if (n < avail)
+			return buf.data;
+		enlargeStringInfo(&buf, n);
+	}
+}
+
+/* ---- lists (the pg_list.h calls the expression modules make) ---- */
+
+/* A new list of n cells; the cells live in a separate chunk */
+static List *
+NewList(NodeTag t, int n)
+{
+	List	   *l = palloc(offsetof(List, initial_elements));
+
+	l->type = t;
+	l->length = n;
+	l->max_length = Max(n, 4);
+	l->elements = palloc(sizeof(ListCell) * l->max_length);
+	return l;
+}
+
+List *
+list_make1_impl(NodeTag t, ListCell datum1)
+{
+	List	   *l = NewList(t, 1);
+
+	l->elements[0] = datum1;
+	return l;
+}
+
+List *
+list_make2_impl(NodeTag t, ListCell datum1, ListCell datum2)
+{
+	List	   *l = NewList(t, 2);
+
+	l->elements[0] = datum1;
+	l->elements[1] = datum2;
+	return l;
+}
+
+List *
+list_make3_impl(NodeTag t, ListCell datum1, ListCell datum2, ListCell datum3)
+{
+	List	   *l = NewList(t, 3);
+
+	l->elements[0] = datum1;
+	l->elements[1] = datum2;
+	l->elements[2] = datum3;
+	return l;
+}
+
+List *
+lappend(List *list, void *datum)
+{
+	if (list == NIL)
+		list = NewList(T_List, 0);
+	if (list->length == list->max_length)
+	{
+		list->max_length *= 2;
+		list->elements = repalloc(list->elements, sizeof(ListCell) * list->max_length);
+	}
+	list->elements[list->length++].ptr_value = datum;
+	return list;
+}
+
+List *
+list_concat(List *list1, const List *list2)
+{
+	if (list2 == NIL)
+		return list1;
+	for (int i = 0; i < list2->length; i++)
+		list1 = lappend(list1, list2->elements[i].ptr_value);
+	return list1;
+}
+
+/* ---- stack depth, as the backend's max_stack_depth check ---- */
+
+static char *stack_base = NULL;
+
+void
+ShimSetStackBase(void)
+{
+	char		here;
+
+	stack_base = &here;
+}
+
+void
+check_stack_depth(void)
+{
+	char		here;
+
+	if (stack_base && (stack_base - &here > 2 * 1024 * 1024 ||
+					   &here - stack_base > 2 * 1024 * 1024))
+		ereport(ERROR,
+				(errcode(ERRCODE_STATEMENT_TOO_COMPLEX),
+				 errmsg("stack depth limit exceeded")));
 }

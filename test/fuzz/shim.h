@@ -7,5 +7,6 @@
 extern sigjmp_buf *shim_jmp;
 extern int	shim_errcode;
 extern void ShimReset(void);
+extern void ShimSetStackBase(void);
 
 #endif

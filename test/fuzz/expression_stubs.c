@@ -1,0 +1,34 @@
+/*-------------------------------------------------------------------------
+ *
+ * expression_stubs.c
+ *	  Backend entry points that src/expression.c references on paths the
+ *	  expression fuzzer never takes (jsonb placeholder maps, the SQL
+ *	  function hroe.explain_key_condition).  Reaching one is a harness bug,
+ *	  so each aborts.  Deliberately includes no PostgreSQL header: only the
+ *	  symbol names matter to the linker.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#define UNREACHABLE(name) \
+	void name(void); \
+	void name(void) \
+	{ \
+		fprintf(stderr, "unreachable backend function " #name " called\n"); \
+		abort(); \
+	}
+
+UNREACHABLE(JsonbIteratorInit)
+UNREACHABLE(JsonbIteratorNext)
+UNREACHABLE(JsonbToCString)
+UNREACHABLE(JsonbValueToJsonb)
+UNREACHABLE(findJsonbValueFromContainer)
+UNREACHABLE(pushJsonbValue)
+UNREACHABLE(InitMaterializedSRF)
+UNREACHABLE(tuplestore_putvalues)
+UNREACHABLE(text_to_cstring)
+UNREACHABLE(cstring_to_text)
+UNREACHABLE(pg_detoast_datum)
+UNREACHABLE(pg_detoast_datum_packed)
