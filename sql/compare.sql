@@ -11,8 +11,8 @@ SELECT (SELECT array_agg(DISTINCT model ORDER BY model) FROM c)
 	= (SELECT array_agg(nspname::text ORDER BY nspname) FROM pg_namespace
 	   WHERE nspname IN ('hroe_normalized', 'hroe_single', 'hroe_multi')) AS every_model_compared,
 	'hroe_normalized' IN (SELECT model FROM c) AS normalized_present;
--- the models compared: all three once hroe_single and hroe_multi are installed
-SELECT array_agg(DISTINCT model ORDER BY model) AS models FROM c;
+-- the models compared: all three
+SELECT array_agg(DISTINCT model ORDER BY model) AS models, count(DISTINCT model) = 3 AS all_three FROM c;
 -- every pattern (17 reads, 5 writes) on every model
 SELECT kind, count(DISTINCT pattern) AS patterns,
 	   count(DISTINCT (pattern, model)) = count(DISTINCT pattern) * (SELECT count(DISTINCT model) FROM c) AS on_every_model
