@@ -42,7 +42,8 @@ SCRIPT_PARTS = \
 	src/normalized.sql \
 	src/load.sql \
 	src/multi.sql \
-	src/single.sql
+	src/single.sql \
+	src/compare.sql
 
 DATA_built = hroe--$(EXTVERSION).sql
 
@@ -64,6 +65,12 @@ ifeq ($(ASSERTS),1)
 PG_CPPFLAGS += -DUSE_ASSERT_CHECKING
 endif
 
+# test/sanitize.sh builds with SANITIZE=1: sanitizer options compiled in
+# (test/sanitize_options.c), the flags come in PROFILE
+ifeq ($(SANITIZE),1)
+OBJS += test/sanitize_options.o
+endif
+
 # No LLVM bitcode: JIT inlining of hroe's functions is not worth a clang
 # dependency on every build machine.
 override with_llvm = no
@@ -74,7 +81,7 @@ include $(PGXS)
 hroe--$(EXTVERSION).sql: $(SCRIPT_PARTS)
 	cat $^ > $@
 
-.PHONY: check-all main bench
+.PHONY: check-all main bench sanitize
 # The README's two commands
 check-all:
 	test/check.sh
@@ -83,3 +90,6 @@ main:
 # Benchmarks: all of them, or one with BENCH=name (test/bench/name.sh)
 bench:
 	test/bench/run.sh $(BENCH)
+# The whole suite under AddressSanitizer + UBSan (a developer command, not CI)
+sanitize:
+	test/sanitize.sh

@@ -1,16 +1,15 @@
--- The README's getting-started SQL, run by test/main.sh
+-- The README's main command, run by test/main.sh: load the HR/OE data at
+-- scale :scale, compare every access pattern on every model, print the report.
+\set ON_ERROR_STOP 1
+SET client_min_messages = warning;
 CREATE EXTENSION hroe;
 SELECT extname, extversion FROM pg_extension WHERE extname = 'hroe';
-
--- Generate the HR/OE data at scale 1 (1,000 orders) and ask the normalized
--- model a few of the 17 access patterns (until hroe.compare() runs them all
--- on every model).
-SELECT * FROM hroe.load(1, 42);
-SELECT * FROM hroe_normalized.employee_by_id(101);
-SELECT employee_id, first_name, last_name, job_title
-FROM hroe_normalized.employee_by_name('Bruce De Haan');
-SELECT * FROM hroe_normalized.open_orders('2025-12-01', '2025-12-31');
-SELECT * FROM hroe_normalized.rep_ranking('2025-Q3') LIMIT 5;
-SELECT kind, count(*) FROM hroe_normalized.product_order_items(1) GROUP BY kind ORDER BY kind;
-SELECT * FROM hroe_normalized.product_inventories(1);
-EXPLAIN (COSTS OFF) SELECT * FROM hroe_normalized.open_orders('2025-12-01', '2025-12-31');
+SELECT * FROM hroe.load(:scale, 42);
+\pset tuples_only on
+\pset format unaligned
+SELECT * FROM hroe.compare_report(p_runs => :runs);
+\pset tuples_only off
+\pset format aligned
+SELECT kind, count(*) AS calls, count(*) FILTER (WHERE identical) AS identical,
+	   count(DISTINCT model) AS models
+FROM hroe.compare(p_runs => 1) GROUP BY kind ORDER BY kind;
