@@ -32,7 +32,7 @@ WORK=$(mktemp -d)
 CONF=test/conformance
 
 if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
-	apt-get install -y nodejs npm >/dev/null
+	apt-get update -qq && apt-get install -y -qq nodejs npm >/dev/null
 fi
 [ -f $CONF/node_modules/dynalite/package.json ] || (cd $CONF && npm ci --no-audit --no-fund --loglevel=error)
 
