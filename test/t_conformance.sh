@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/conformance"
 # (dynalite 4.0.0 declares node >= 20; Debian 12's nodejs is 18, on which it
-# installs with a warning and runs)
+# installs with an engines warning; only node 20 was tried here)
 if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
 	apt-get update -qq && apt-get install -y -qq nodejs npm >/dev/null
 fi
