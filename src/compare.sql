@@ -545,11 +545,15 @@ BEGIN
 	IF NOT EXISTS (SELECT FROM hroe_normalized.orders) THEN
 		RAISE EXCEPTION 'hroe_normalized is empty' USING ERRCODE = '55000', HINT = 'Load data first: SELECT * FROM hroe.load(1);';
 	END IF;
-	CREATE TEMP TABLE IF NOT EXISTS hroe_compare_out (
-		pattern_no integer, pattern text, kind text, case_no bigint, case_label text, model_no integer, model text,
-		call text, fingerprint text, result_rows bigint, plan_shape text, seq_scans integer, index_scans integer,
-		joins integer, sorts integer, shared_hit bigint, shared_read bigint, request text, requests integer,
-		items bigint, item_bytes bigint, capacity numeric, capacity_unit text, median_ms numeric);
+	-- one scratch table per session, created on first use (checked rather
+	-- than IF NOT EXISTS, whose NOTICE would reach the caller every call)
+	IF pg_catalog.to_regclass('pg_temp.hroe_compare_out') IS NULL THEN
+		CREATE TEMP TABLE hroe_compare_out (
+			pattern_no integer, pattern text, kind text, case_no bigint, case_label text, model_no integer, model text,
+			call text, fingerprint text, result_rows bigint, plan_shape text, seq_scans integer, index_scans integer,
+			joins integer, sorts integer, shared_hit bigint, shared_read bigint, request text, requests integer,
+			items bigint, item_bytes bigint, capacity numeric, capacity_unit text, median_ms numeric);
+	END IF;
 	TRUNCATE pg_temp.hroe_compare_out;
 	FOR p IN SELECT * FROM hroe.access_patterns a
 			 WHERE p_patterns IS NULL OR a.pattern = ANY (p_patterns) OR a.pattern_no::text = ANY (p_patterns)
