@@ -226,7 +226,7 @@ SELECT v.* FROM (VALUES
 	ON i.sk OPERATOR(hroe.=) hroe_single.make_key('PRODUCT#', hroe_single.id10($1[1]::int)) AND i.gsi1_sk OPERATOR(hroe.^@) 'INVENTORY#'::hroe.key$q$),
 -- hroe_multi: AWS's 2025 tables Employee, Customer, Order, Product, RepQuarterTotal and their GSIs
 ('hroe_multi', 'employee_by_id',
- $q$format('GetItem Employee: employee_id = emp_%s', $1[1])$q$,
+ $q$format('GetItem Employee: employee_id = %s', hroe_multi.employee_key($1[1]::int))$q$,
  $q$SELECT 1, 'GetItem', hroe.item_size(e.item) FROM (SELECT) r LEFT JOIN hroe_multi."Employee" e
 	ON e.pk OPERATOR(hroe.=) hroe_multi.employee_key($1[1]::int)$q$),
 ('hroe_multi', 'employee_by_name',
@@ -234,11 +234,11 @@ SELECT v.* FROM (VALUES
  $q$SELECT 1, 'Query', hroe.item_size(e.item) FROM (SELECT) r LEFT JOIN hroe_multi."Employee" e
 	ON e."EmployeeByName_pk1" OPERATOR(hroe.=) hroe_multi.search_key($1[1]) AND e."EmployeeByName_sk1" IS NOT NULL$q$),
 ('hroe_multi', 'employee_current_job',
- $q$format('GetItem Employee: employee_id = emp_%s, ProjectionExpression job_id, job_title, department_id, department_name, job_start_date', $1[1])$q$,
+ $q$format('GetItem Employee: employee_id = %s, ProjectionExpression job_id, job_title, department_id, department_name, job_start_date', hroe_multi.employee_key($1[1]::int))$q$,
  $q$SELECT 1, 'GetItem', hroe.item_size(e.item) FROM (SELECT) r LEFT JOIN hroe_multi."Employee" e
 	ON e.pk OPERATOR(hroe.=) hroe_multi.employee_key($1[1]::int)$q$),
 ('hroe_multi', 'customer_orders',
- $q$format('Query Order.OrderByCustomerDate: customer_id = cust_%s AND order_date BETWEEN %s AND %s', $1[1], $1[2], $1[3])
+ $q$format('Query Order.OrderByCustomerDate: customer_id = %s AND order_date BETWEEN %s AND %s', hroe_multi.customer_key($1[1]::int), $1[2], $1[3])
 	|| CASE WHEN $1[4] IS NOT NULL THEN format(', FilterExpression status = %s', $1[4]) ELSE '' END$q$,
  $q$SELECT 1, 'Query', hroe.item_size(o.item) FROM (SELECT) r LEFT JOIN hroe_multi."Order" o
 	ON o."OrderByCustomerDate_pk1" OPERATOR(hroe.=) hroe_multi.customer_key($1[1]::int)
@@ -256,22 +256,22 @@ SELECT v.* FROM (VALUES
 	ON e."EmployeeByHireDate_pk1" OPERATOR(hroe.=) 'EMPLOYEE'::hroe.key
 	AND e."EmployeeByHireDate_sk1" OPERATOR(hroe.>=) hroe_multi.date_key($1[1]::date)$q$),
 ('hroe_multi', 'warehouse_employees',
- $q$format('Query Employee.EmployeeByWarehouse: warehouse_id = wh_%s', $1[1])$q$,
+ $q$format('Query Employee.EmployeeByWarehouse: warehouse_id = %s', hroe_multi.warehouse_key($1[1]::int))$q$,
  $q$SELECT 1, 'Query', hroe.item_size(e.item) FROM (SELECT) r LEFT JOIN hroe_multi."Employee" e
 	ON e."EmployeeByWarehouse_pk1" OPERATOR(hroe.=) hroe_multi.warehouse_key($1[1]::int) AND e."EmployeeByWarehouse_sk1" IS NOT NULL$q$),
 ('hroe_multi', 'product_order_items',
- $q$format('Query Product: product_id = prod_%1$s AND begins_with(SK, wh_); Query Order.ProductInOrders: product_id = prod_%1$s', $1[1])$q$,
+ $q$format('Query Product: product_id = %1$s AND begins_with(SK, wh_); Query Order.ProductInOrders: product_id = %1$s', hroe_multi.product_key($1[1]::int))$q$,
  $q$SELECT 1, 'Query', hroe.item_size(p.item) FROM (SELECT) r LEFT JOIN hroe_multi."Product" p
 	ON p.pk OPERATOR(hroe.=) hroe_multi.product_key($1[1]::int) AND p.sk OPERATOR(hroe.^@) 'wh_'::hroe.key
 	UNION ALL
 	SELECT 2, 'Query', hroe.item_size(o.item) FROM (SELECT) r LEFT JOIN hroe_multi."Order" o
 	ON o."ProductInOrders_pk1" OPERATOR(hroe.=) hroe_multi.product_key($1[1]::int) AND o."ProductInOrders_sk1" IS NOT NULL$q$),
 ('hroe_multi', 'rep_customers',
- $q$format('Query Customer.CustomerByAccountRep: account_rep_id = emp_%s', $1[1])$q$,
+ $q$format('Query Customer.CustomerByAccountRep: account_rep_id = %s', hroe_multi.employee_key($1[1]::int))$q$,
  $q$SELECT 1, 'Query', hroe.item_size(c.item) FROM (SELECT) r LEFT JOIN hroe_multi."Customer" c
 	ON c."CustomerByAccountRep_pk1" OPERATOR(hroe.=) hroe_multi.employee_key($1[1]::int) AND c."CustomerByAccountRep_sk1" IS NOT NULL$q$),
 ('hroe_multi', 'rep_orders',
- $q$format('Query Order.OrderByAccountRep: account_rep_id = emp_%s AND order_date BETWEEN %s AND %s', $1[1], $1[2], $1[3])
+ $q$format('Query Order.OrderByAccountRep: account_rep_id = %s AND order_date BETWEEN %s AND %s', hroe_multi.employee_key($1[1]::int), $1[2], $1[3])
 	|| CASE WHEN $1[4] IS NOT NULL THEN format(', FilterExpression status = %s', $1[4]) ELSE '' END$q$,
  $q$SELECT 1, 'Query', hroe.item_size(o.item) FROM (SELECT) r LEFT JOIN hroe_multi."Order" o
 	ON o."OrderByAccountRep_pk1" OPERATOR(hroe.=) hroe_multi.employee_key($1[1]::int)
@@ -282,11 +282,11 @@ SELECT v.* FROM (VALUES
  $q$SELECT 1, 'Query', hroe.item_size(e.item) FROM (SELECT) r LEFT JOIN hroe_multi."Employee" e
 	ON e."EmployeeByJobTitle_pk1" OPERATOR(hroe.=) hroe_multi.search_key($1[1]) AND e."EmployeeByJobTitle_sk1" IS NOT NULL$q$),
 ('hroe_multi', 'product_inventory_at',
- $q$format('GetItem Product: product_id = prod_%s AND SK = wh_%s', $1[1], $1[2])$q$,
+ $q$format('GetItem Product: product_id = %s AND SK = %s', hroe_multi.product_key($1[1]::int), hroe_multi.warehouse_key($1[2]::int))$q$,
  $q$SELECT 1, 'GetItem', hroe.item_size(p.item) FROM (SELECT) r LEFT JOIN hroe_multi."Product" p
 	ON p.pk OPERATOR(hroe.=) hroe_multi.product_key($1[1]::int) AND p.sk OPERATOR(hroe.=) hroe_multi.warehouse_key($1[2]::int)$q$),
 ('hroe_multi', 'product_total_inventory',
- $q$format('GetItem Product: product_id = prod_%1$s AND SK = prod_%1$s, ProjectionExpression total_inventory', $1[1])$q$,
+ $q$format('GetItem Product: product_id = %1$s AND SK = %1$s, ProjectionExpression total_inventory', hroe_multi.product_key($1[1]::int))$q$,
  $q$SELECT 1, 'GetItem', hroe.item_size(p.item) FROM (SELECT) r LEFT JOIN hroe_multi."Product" p
 	ON p.pk OPERATOR(hroe.=) hroe_multi.product_key($1[1]::int) AND p.sk OPERATOR(hroe.=) hroe_multi.product_key($1[1]::int)$q$),
 ('hroe_multi', 'rep_ranking',
@@ -294,15 +294,15 @@ SELECT v.* FROM (VALUES
  $q$SELECT 1, 'Query', hroe.item_size(q.item) FROM (SELECT) r LEFT JOIN hroe_multi."RepQuarterTotal" q
 	ON q."RepQuarterRanking_pk1" OPERATOR(hroe.=) hroe_multi.search_key($1[1]) AND q."RepQuarterRanking_sk1" IS NOT NULL$q$),
 ('hroe_multi', 'employee_phones',
- $q$format('GetItem Employee: employee_id = emp_%s, ProjectionExpression phone_numbers', $1[1])$q$,
+ $q$format('GetItem Employee: employee_id = %s, ProjectionExpression phone_numbers', hroe_multi.employee_key($1[1]::int))$q$,
  $q$SELECT 1, 'GetItem', hroe.item_size(e.item) FROM (SELECT) r LEFT JOIN hroe_multi."Employee" e
 	ON e.pk OPERATOR(hroe.=) hroe_multi.employee_key($1[1]::int)$q$),
 ('hroe_multi', 'customer_phones',
- $q$format('GetItem Customer: customer_id = cust_%s, ProjectionExpression phone_numbers', $1[1])$q$,
+ $q$format('GetItem Customer: customer_id = %s, ProjectionExpression phone_numbers', hroe_multi.customer_key($1[1]::int))$q$,
  $q$SELECT 1, 'GetItem', hroe.item_size(c.item) FROM (SELECT) r LEFT JOIN hroe_multi."Customer" c
 	ON c.pk OPERATOR(hroe.=) hroe_multi.customer_key($1[1]::int)$q$),
 ('hroe_multi', 'product_inventories',
- $q$format('Query Product: product_id = prod_%s AND begins_with(SK, wh_)', $1[1])$q$,
+ $q$format('Query Product: product_id = %s AND begins_with(SK, wh_)', hroe_multi.product_key($1[1]::int))$q$,
  $q$SELECT 1, 'Query', hroe.item_size(p.item) FROM (SELECT) r LEFT JOIN hroe_multi."Product" p
 	ON p.pk OPERATOR(hroe.=) hroe_multi.product_key($1[1]::int) AND p.sk OPERATOR(hroe.^@) 'wh_'::hroe.key$q$)
 ) v (model, pattern, request_sql, items_sql)
@@ -545,11 +545,15 @@ BEGIN
 	IF NOT EXISTS (SELECT FROM hroe_normalized.orders) THEN
 		RAISE EXCEPTION 'hroe_normalized is empty' USING ERRCODE = '55000', HINT = 'Load data first: SELECT * FROM hroe.load(1);';
 	END IF;
-	CREATE TEMP TABLE IF NOT EXISTS hroe_compare_out (
-		pattern_no integer, pattern text, kind text, case_no bigint, case_label text, model_no integer, model text,
-		call text, fingerprint text, result_rows bigint, plan_shape text, seq_scans integer, index_scans integer,
-		joins integer, sorts integer, shared_hit bigint, shared_read bigint, request text, requests integer,
-		items bigint, item_bytes bigint, capacity numeric, capacity_unit text, median_ms numeric);
+	-- one scratch table per session, created on first use (checked rather
+	-- than IF NOT EXISTS, whose NOTICE would reach the caller every call)
+	IF pg_catalog.to_regclass('pg_temp.hroe_compare_out') IS NULL THEN
+		CREATE TEMP TABLE hroe_compare_out (
+			pattern_no integer, pattern text, kind text, case_no bigint, case_label text, model_no integer, model text,
+			call text, fingerprint text, result_rows bigint, plan_shape text, seq_scans integer, index_scans integer,
+			joins integer, sorts integer, shared_hit bigint, shared_read bigint, request text, requests integer,
+			items bigint, item_bytes bigint, capacity numeric, capacity_unit text, median_ms numeric);
+	END IF;
 	TRUNCATE pg_temp.hroe_compare_out;
 	FOR p IN SELECT * FROM hroe.access_patterns a
 			 WHERE p_patterns IS NULL OR a.pattern = ANY (p_patterns) OR a.pattern_no::text = ANY (p_patterns)
