@@ -884,20 +884,16 @@ $$;
 COMMENT ON FUNCTION hroe_normalized.adjust_inventory(integer, integer, integer) IS
 'write pattern: adds p_delta (negative to remove) to the stock of a product at a warehouse and returns the new quantity on hand; stock never goes below zero (an error instead)';
 
-CREATE FUNCTION hroe_normalized.hire_employee(p_first_name text, p_last_name text, p_email text,
-											  p_hire_date date, p_job_id text, p_department_id integer,
-											  p_phone_numbers text[] DEFAULT '{}',
-											  p_manager_id integer DEFAULT NULL,
-											  p_salary numeric DEFAULT NULL,
-											  p_commission_pct numeric DEFAULT NULL,
-											  p_employee_id integer DEFAULT NULL)
-RETURNS integer
-LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+-- The argument checks every model's hire_employee makes before it looks at
+-- its data (each model then checks job, department, manager and email in its
+-- own design): one definition, so the three raise the same errors.
+CREATE FUNCTION hroe.check_hire_arguments(p_first_name text, p_last_name text, p_email text,
+										  p_hire_date date, p_job_id text, p_phone_numbers text[],
+										  p_salary numeric, p_commission_pct numeric, p_employee_id integer)
+RETURNS void
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
 AS $$
-DECLARE
-	v_employee_id integer;
-	v_other integer;
 BEGIN
 	IF p_last_name IS NULL OR p_email IS NULL OR p_hire_date IS NULL OR p_job_id IS NULL
 	   OR p_phone_numbers IS NULL THEN
@@ -935,6 +931,28 @@ BEGIN
 		RAISE EXCEPTION 'phone numbers must be a list of non-NULL texts of at most 25 characters'
 			USING ERRCODE = 'invalid_parameter_value';
 	END IF;
+END
+$$;
+COMMENT ON FUNCTION hroe.check_hire_arguments(text, text, text, date, text, text[], numeric, numeric, integer) IS
+'the argument checks of hire_employee shared by hroe_normalized, hroe_single and hroe_multi (NULLs, a finite hire date, a positive id, salary, commission, name and email lengths, at most 5 phone numbers); raises the error, or returns';
+
+CREATE FUNCTION hroe_normalized.hire_employee(p_first_name text, p_last_name text, p_email text,
+											  p_hire_date date, p_job_id text, p_department_id integer,
+											  p_phone_numbers text[] DEFAULT '{}',
+											  p_manager_id integer DEFAULT NULL,
+											  p_salary numeric DEFAULT NULL,
+											  p_commission_pct numeric DEFAULT NULL,
+											  p_employee_id integer DEFAULT NULL)
+RETURNS integer
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	v_employee_id integer;
+	v_other integer;
+BEGIN
+	PERFORM hroe.check_hire_arguments(p_first_name, p_last_name, p_email, p_hire_date, p_job_id,
+									  p_phone_numbers, p_salary, p_commission_pct, p_employee_id);
 	PERFORM FROM hroe_normalized.jobs WHERE job_id = p_job_id;
 	IF NOT FOUND THEN
 		RAISE EXCEPTION 'job "%" does not exist', p_job_id USING ERRCODE = 'no_data_found';

@@ -1587,42 +1587,9 @@ DECLARE
 	v_title text;
 	v_dept jsonb;
 BEGIN
-	IF p_last_name IS NULL OR p_email IS NULL OR p_hire_date IS NULL OR p_job_id IS NULL
-	   OR p_phone_numbers IS NULL THEN
-		RAISE EXCEPTION 'last name, email, hire date, job and phone numbers must not be NULL'
-			USING ERRCODE = 'null_value_not_allowed';
-	END IF;
-	IF NOT isfinite(p_hire_date) THEN
-		RAISE EXCEPTION 'hire date must be finite' USING ERRCODE = 'invalid_parameter_value';
-	END IF;
+	PERFORM hroe.check_hire_arguments(p_first_name, p_last_name, p_email, p_hire_date, p_job_id,
+									  p_phone_numbers, p_salary, p_commission_pct, p_employee_id);
 	PERFORM hroe_single.check_day('hire date', p_hire_date);
-	IF p_employee_id IS NOT NULL AND p_employee_id <= 0 THEN
-		RAISE EXCEPTION 'employee id must be positive, not %', p_employee_id USING ERRCODE = 'invalid_parameter_value';
-	END IF;
-	IF p_salary IS NOT NULL AND (p_salary <= 0 OR p_salary > 999999.99 OR p_salary <> round(p_salary, 2)) THEN
-		RAISE EXCEPTION 'salary must be positive, at most 999999.99, with at most two decimals, not %', p_salary
-			USING ERRCODE = 'invalid_parameter_value';
-	END IF;
-	IF p_commission_pct IS NOT NULL
-	   AND (p_commission_pct < 0 OR p_commission_pct > 0.99 OR p_commission_pct <> round(p_commission_pct, 2)) THEN
-		RAISE EXCEPTION 'commission must be between 0 and 0.99 with at most two decimals, not %', p_commission_pct
-			USING ERRCODE = 'invalid_parameter_value';
-	END IF;
-	IF length(p_first_name) > 20 OR length(p_last_name) > 25 OR length(p_email) > 25 THEN
-		RAISE EXCEPTION 'first name, last name or email too long'
-			USING ERRCODE = 'string_data_right_truncation',
-				  DETAIL = 'A first name has at most 20 characters, a last name and an email at most 25.';
-	END IF;
-	IF cardinality(p_phone_numbers) > 5 THEN
-		RAISE EXCEPTION 'an employee has at most 5 phone numbers, not %', cardinality(p_phone_numbers)
-			USING ERRCODE = 'invalid_parameter_value';
-	END IF;
-	IF cardinality(p_phone_numbers) > 0
-	   AND (array_ndims(p_phone_numbers) <> 1 OR array_position(p_phone_numbers, NULL) IS NOT NULL
-			OR EXISTS (SELECT FROM unnest(p_phone_numbers) p WHERE length(p) > 25)) THEN
-		RAISE EXCEPTION 'phone numbers must be a list of non-NULL texts of at most 25 characters'
-			USING ERRCODE = 'invalid_parameter_value';
-	END IF;
 	SELECT hroe.item_get_text(i.item, 'job_title') INTO v_title FROM hroe_single.items i
 	WHERE i.pk OPERATOR(hroe.=) hroe_single.make_key('HR-JOB#', p_job_id)
 	  AND i.sk OPERATOR(hroe.=) hroe_single.make_key('JOB#', p_job_id);
