@@ -66,14 +66,16 @@ CREATE TABLE hroe_normalized.employees (
 	salary numeric(8,2) CHECK (salary > 0),
 	commission_pct numeric(2,2) CHECK (commission_pct >= 0),
 	manager_id integer REFERENCES hroe_normalized.employees,
-	department_id integer REFERENCES hroe_normalized.departments,
+	-- deferred: departments and employees reference each other, and pg_dump
+	-- cannot order the data of such a cycle (restore with --single-transaction)
+	department_id integer REFERENCES hroe_normalized.departments DEFERRABLE INITIALLY DEFERRED,
 	CHECK (job_start_date >= hire_date)
 );
 COMMENT ON TABLE hroe_normalized.employees IS
 'HR employees (Oracle hr.employees); phone_numbers is a list of up to 5 (Oracle: one phone_number), job_start_date is when the current job began';
 
 ALTER TABLE hroe_normalized.departments
-	ADD FOREIGN KEY (manager_id) REFERENCES hroe_normalized.employees;
+	ADD FOREIGN KEY (manager_id) REFERENCES hroe_normalized.employees DEFERRABLE INITIALLY DEFERRED;
 
 CREATE TABLE hroe_normalized.job_history (
 	employee_id integer NOT NULL REFERENCES hroe_normalized.employees,
