@@ -304,8 +304,10 @@ FROM hroe.query_page('Order', 'product_id = :p', '{":p": {"S": "prod_0000000005"
 -- The patterns are inlined: EXPLAIN shows one table or index per pattern
 -- (GetItem: the primary key; Query: a GSI or the primary key), with the
 -- plain index scans that DynamoDB's requests are (sequential and bitmap
--- scans off: on 1,000 orders the planner may prefer them).  open_orders is
--- the sharded query, a function that runs the 5 index scans itself.
+-- scans off: the planner may prefer them, by its random_page_cost, though
+-- they are not faster here; the README's "Plans at default settings" times
+-- both).  open_orders is the sharded query, a function that runs the 5
+-- index scans itself; product_order_items' Sort orders its two Queries.
 SET enable_seqscan = off; SET enable_bitmapscan = off;
 EXPLAIN (COSTS OFF) SELECT * FROM hroe_multi.employee_by_id(150);
 EXPLAIN (COSTS OFF) SELECT * FROM hroe_multi.employee_by_name('Steven King');
