@@ -745,8 +745,11 @@ COMMENT ON FUNCTION hroe_multi.customer_orders(integer, date, date, text) IS
 'pattern 4: Query OrderByCustomerDate customer_id = cust_<id> AND order_date BETWEEN from AND to, FilterExpression status = p_status (NULL: any); ordered by order_date, order_id';
 
 -- 5: the sharded Query of OpenOrdersByDate: status = OPEN and shard = 0..4,
--- order_date BETWEEN from AND to, merged (hroe.sharded_query); the merge
--- orders equal dates by heap position, hence the final sort by order id
+-- order_date BETWEEN from AND to, merged (hroe.sharded_query).  No ORDER BY:
+-- the merge's order is the contract's.  It orders by the sort key, then by
+-- the index's key columns after it, and hroe.create_index puts the table
+-- key there (the index is (status, shard, order_date, order_id, SK)), so
+-- equal dates come in order_id order; the sharded query is the only node.
 CREATE FUNCTION hroe_multi.open_orders(p_from date, p_to date)
 RETURNS TABLE (order_id bigint, customer_id integer, order_date date, order_status text,
 			   order_mode text, sales_rep_id integer, order_total numeric)
@@ -762,10 +765,9 @@ FROM hroe.sharded_query(NULL::hroe_multi."Order", 'hroe_multi."Order.OpenOrdersB
 						'between', hroe_multi.date_key(p_from), hroe_multi.date_key(p_to),
 						p_prefix => '{OPEN}'::pg_catalog.text[]) o
 WHERE p_from OPERATOR(pg_catalog.<=) p_to
-ORDER BY o."OpenOrdersByDate_sk1", o.pk
 $$;
 COMMENT ON FUNCTION hroe_multi.open_orders(date, date) IS
-'pattern 5: Query OpenOrdersByDate (status, shard) = (OPEN, 0..4) AND order_date BETWEEN from AND to, the 5 shards merged by hroe.sharded_query; ordered by order_date, order_id';
+'pattern 5: Query OpenOrdersByDate (status, shard) = (OPEN, 0..4) AND order_date BETWEEN from AND to, the 5 shards merged by hroe.sharded_query; ordered by order_date, order_id (the merge''s order: sort key, then the table key the index carries after it)';
 
 -- 6: Query EmployeeByHireDate, static partition key EMPLOYEE
 CREATE FUNCTION hroe_multi.employees_hired_since(p_since date)
@@ -946,30 +948,26 @@ CREATE FUNCTION hroe_multi.employee_phones(p_employee_id integer)
 RETURNS TABLE (ordinal integer, phone_number text)
 LANGUAGE sql STABLE PARALLEL SAFE
 AS $$
-SELECT p.ordinal::pg_catalog.int4, p.value OPERATOR(pg_catalog.->>) 'S'
-FROM hroe_multi."Employee" e
-CROSS JOIN LATERAL pg_catalog.jsonb_array_elements(hroe.item_get(e.item, 'phone_numbers') OPERATOR(pg_catalog.->) 'L')
-	WITH ORDINALITY AS p (value, ordinal)
-WHERE e.pk OPERATOR(hroe.=) hroe_multi.employee_key(p_employee_id)
-ORDER BY p.ordinal
+SELECT pg_catalog.generate_subscripts(p.phones, 1), pg_catalog.unnest(p.phones)
+FROM (SELECT hroe_multi.string_list(e.item, 'phone_numbers') AS phones
+	  FROM hroe_multi."Employee" e
+	  WHERE e.pk OPERATOR(hroe.=) hroe_multi.employee_key(p_employee_id)) p
 $$;
 COMMENT ON FUNCTION hroe_multi.employee_phones(integer) IS
-'pattern 15: GetItem Employee employee_id = emp_<id>, ProjectionExpression phone_numbers (a list); one row per phone with its position (1..5)';
+'pattern 15: GetItem Employee employee_id = emp_<id>, ProjectionExpression phone_numbers (a list); one row per phone with its position (1..5), in list order (the two set-returning functions run in step: no sort)';
 
 -- 16: GetItem Customer, projection phone_numbers
 CREATE FUNCTION hroe_multi.customer_phones(p_customer_id integer)
 RETURNS TABLE (ordinal integer, phone_number text)
 LANGUAGE sql STABLE PARALLEL SAFE
 AS $$
-SELECT p.ordinal::pg_catalog.int4, p.value OPERATOR(pg_catalog.->>) 'S'
-FROM hroe_multi."Customer" c
-CROSS JOIN LATERAL pg_catalog.jsonb_array_elements(hroe.item_get(c.item, 'phone_numbers') OPERATOR(pg_catalog.->) 'L')
-	WITH ORDINALITY AS p (value, ordinal)
-WHERE c.pk OPERATOR(hroe.=) hroe_multi.customer_key(p_customer_id)
-ORDER BY p.ordinal
+SELECT pg_catalog.generate_subscripts(p.phones, 1), pg_catalog.unnest(p.phones)
+FROM (SELECT hroe_multi.string_list(c.item, 'phone_numbers') AS phones
+	  FROM hroe_multi."Customer" c
+	  WHERE c.pk OPERATOR(hroe.=) hroe_multi.customer_key(p_customer_id)) p
 $$;
 COMMENT ON FUNCTION hroe_multi.customer_phones(integer) IS
-'pattern 16: GetItem Customer customer_id = cust_<id>, ProjectionExpression phone_numbers (a list); one row per phone with its position (1..5)';
+'pattern 16: GetItem Customer customer_id = cust_<id>, ProjectionExpression phone_numbers (a list); one row per phone with its position (1..5), in list order (no sort)';
 
 -- 17: Query Product product_id = p AND begins_with(SK, wh_)
 CREATE FUNCTION hroe_multi.product_inventories(p_product_id integer)
