@@ -137,10 +137,11 @@ SELECT * FROM hroe_single.customer_phones(1);
 SELECT * FROM hroe_single.product_total_inventory(:busiest_product);
 SELECT count(*) AS rep_orders_busiest FROM hroe_single.rep_orders(:busiest_rep, '2020-01-01', '2025-12-31');
 
--- The load registers the table as the DynamoDB table hroe_single (GSI1-GSI4),
--- so the DynamoDB operations read it, with the patterns' key conditions.
+-- The table is the DynamoDB table hroe_single (hroe.create_table, GSI1-GSI4
+-- by hroe.create_index sharing key columns), so the DynamoDB operations read
+-- it, with the patterns' key conditions.
 SELECT table_name, relid, partition_key, sort_key FROM hroe.tables WHERE table_name = 'hroe_single';
-SELECT index_name, indexrelid, partition_key, partition_key_columns, sort_key, sort_key_columns
+SELECT index_name, index_relname, partition_key, partition_key_columns, sort_key, sort_key_columns
 FROM hroe.indexes WHERE table_name = 'hroe_single' ORDER BY 1;
 SELECT hroe.get_item('hroe_single', '{"PK": {"S": "OE-PRODUCT#0000000001"}, "SK": {"S": "PRODUCT#0000000001"}}')
 	OPERATOR(hroe.->) 'total_on_hand' AS total_on_hand,
