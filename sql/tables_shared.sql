@@ -124,4 +124,15 @@ SELECT index_name, partition_key_columns, sort_key_columns FROM hroe.indexes WHE
 SELECT octet_length(pk::text), t, "byT_sk1" IS NOT NULL AS in_byT FROM shr_pk ORDER BY 1;
 SELECT attribute_name, key_type, violation FROM hroe.index_key_violations('shr_pk', 'byT');
 
+-- hroe.indexes names the index (index_relname); DescribeTable shows it
+SELECT x->>'IndexName' AS index_name, x->>'PostgresIndex' AS postgres_index
+FROM jsonb_array_elements(hroe.describe_table('shr')->'Table'->'GlobalSecondaryIndexes') x;
+-- an index dropped behind hroe's back: operations on the table fail, naming it;
+-- hroe.delete_index still removes the GSI (and its unused columns)
+DROP INDEX "shr.byH";
+SELECT hroe.get_item('shr', '{"PK": {"S": "p1"}, "SK": {"S": "A"}}') IS NOT NULL AS found;
+SELECT hroe.delete_index('shr', 'byH');
+SELECT hroe.get_item('shr', '{"PK": {"S": "p1"}, "SK": {"S": "A"}}') IS NOT NULL AS found;
+SELECT attname FROM pg_attribute WHERE attrelid = 'shr'::regclass AND attnum > 0 AND NOT attisdropped ORDER BY attnum;
+
 SELECT hroe.delete_table('shr'), hroe.delete_table('shr_pk');
