@@ -31,5 +31,3 @@ SELECT consumed_capacity FROM hroe.put_item('gs_orders',
 SELECT hroe.query('gs_orders', 'PK = :c AND begins_with(SK, :o)',
 				  '{":c": {"S": "CUSTOMER#1"}, ":o": {"S": "ORDER#2025"}}');
 SELECT hroe.delete_table('gs_orders');
--- leave hroe.tables as the other tests expect it
-DELETE FROM hroe.tables WHERE table_name IN ('hroe_single');

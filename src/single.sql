@@ -2,14 +2,13 @@
 -- hroe_single: the HR/OE data as one DynamoDB table (AWS's adjacency-list
 -- design, its published bugs fixed; README "The single-table model").
 --
--- One PostgreSQL table holds every item, in the shape hroe.create_table and
--- hroe.create_index give a DynamoDB table: the item (hroe.item) is the only
--- stored truth; the key columns PK and SK and the index keys GSI1_SK,
--- GSI2_PK and GSI4_SK are STORED generated columns read from its
--- attributes by hroe.item_key_s/_n (NULL when an index key is absent, so
--- the partial indexes are sparse exactly as DynamoDB's GSIs are).  The load
--- registers it in hroe.tables / hroe.indexes as the DynamoDB table
--- "hroe_single", so hroe.get_item, hroe.query, ... work on it too.
+-- One PostgreSQL table holds every item, made by hroe.create_table and
+-- hroe.create_index as the DynamoDB table "hroe_single" (so hroe.get_item,
+-- hroe.query, ... work on it too): the item (hroe.item) is the only stored
+-- truth; the key columns PK and SK and the index keys GSI1_SK, GSI2_PK and
+-- GSI4_SK are STORED generated columns read from its attributes by
+-- hroe.item_key_s/_n (NULL when an index key is absent, so the partial
+-- indexes are sparse exactly as DynamoDB's GSIs are).
 --   table  PRIMARY KEY (pk, sk)
 --   GSI1   (sk, gsi1_sk, pk)        overloaded: partition = the table's SK
 --   GSI2   (gsi2_pk, gsi1_sk, ...)  write-sharded, sparse: OPEN orders only
@@ -94,36 +93,35 @@ COMMENT ON FUNCTION hroe_single.quarter_of(date) IS
 -- The table and its indexes.
 ------------------------------------------------------------------------------
 
-CREATE TABLE hroe_single.items (
-	pk hroe.key GENERATED ALWAYS AS (hroe.item_key_s(item, 'PK', false)) STORED,
-	sk hroe.key GENERATED ALWAYS AS (hroe.item_key_s(item, 'SK', true)) STORED,
-	item hroe.item NOT NULL,
-	gsi1_sk hroe.key GENERATED ALWAYS AS (hroe.item_key_s(item, 'GSI1_SK', true, 'GSI1')) STORED,
-	gsi2_pk numeric GENERATED ALWAYS AS (hroe.item_key_n(item, 'GSI2_PK', false, 'GSI2')) STORED,
-	gsi4_sk hroe.key GENERATED ALWAYS AS (hroe.item_key_s(item, 'GSI4_SK', true, 'GSI4')) STORED,
-	CONSTRAINT items_pkey PRIMARY KEY (pk, sk),
-	-- every write is checked against each GSI's key schema with DynamoDB's
-	-- errors (E11 type mismatch, empty or oversized index key), as
-	-- hroe.create_index checks the indexes it creates
-	CONSTRAINT gsi1_key_check CHECK (hroe.check_index_key(item, 'SK', 'S', false, 'GSI1')
-									 AND hroe.check_index_key(item, 'GSI1_SK', 'S', true, 'GSI1')),
-	CONSTRAINT gsi2_key_check CHECK (hroe.check_index_key(item, 'GSI2_PK', 'N', false, 'GSI2')
-									 AND hroe.check_index_key(item, 'GSI1_SK', 'S', true, 'GSI2')),
-	CONSTRAINT gsi3_key_check CHECK (hroe.check_index_key(item, 'GSI1_SK', 'S', false, 'GSI3')),
-	CONSTRAINT gsi4_key_check CHECK (hroe.check_index_key(item, 'SK', 'S', false, 'GSI4')
-									 AND hroe.check_index_key(item, 'GSI4_SK', 'S', true, 'GSI4'))
-);
+-- hroe.create_table makes the table "hroe_single" (generated pk, sk, the
+-- item); it is renamed items, the name every pattern reads (hroe.tables
+-- holds its regclass, which a rename keeps).  hroe.create_index with
+-- p_share_key_columns adds the GSIs: an index key the table key or an
+-- earlier index already extracts reuses that column, so SK is stored once
+-- (sk) for the table, GSI1 and GSI4, and GSI1_SK once (gsi1_sk) for GSI1,
+-- GSI2 and GSI3.  GSI3 comes first: its HASH GSI1_SK column (keys up to
+-- 2048 bytes) can serve GSI1's and GSI2's RANGE GSI1_SK (1024) while no
+-- item has a longer one, which the RANGE indexes' key constraints then
+-- guarantee; the other way round GSI3 would need a column of its own.
+-- Each GSI's NOT VALID CHECK constraint rejects writes that violate its key
+-- schema with DynamoDB's errors (E11, empty or oversized index key).
+SELECT hroe.create_table('hroe_single', 'PK', 'S', 'SK', 'S', p_schema => 'hroe_single');
+ALTER TABLE hroe_single.hroe_single RENAME TO items;
+ALTER INDEX hroe_single.hroe_single_pkey RENAME TO items_pkey;
 COMMENT ON TABLE hroe_single.items IS
-'the single table (DynamoDB table hroe_single once loaded): every HR/OE entity and edge as a DynamoDB item; pk, sk, gsi1_sk, gsi2_pk and gsi4_sk are generated from the item''s PK, SK, GSI1_SK, GSI2_PK and GSI4_SK attributes, as hroe.create_table and hroe.create_index generate them';
-
--- GSI1, overloaded: partition = SK, sort = GSI1_SK (sparse on GSI1_SK)
-CREATE INDEX items_gsi1 ON hroe_single.items (sk, gsi1_sk, pk) WHERE gsi1_sk IS NOT NULL;
--- GSI2, write-sharded and sparse: partition = shard 0..N-1, only OPEN orders
-CREATE INDEX items_gsi2 ON hroe_single.items (gsi2_pk, gsi1_sk, pk, sk) WHERE gsi2_pk IS NOT NULL;
+'the single table, DynamoDB table hroe_single (hroe.create_table, hroe.create_index): every HR/OE entity and edge as a DynamoDB item; pk and sk are generated from the item''s PK and SK, gsi1_sk, gsi2_pk and gsi4_sk from GSI1_SK, GSI2_PK and GSI4_SK';
 -- GSI3, reverse lookup: partition = GSI1_SK
-CREATE INDEX items_gsi3 ON hroe_single.items (gsi1_sk, pk, sk) WHERE gsi1_sk IS NOT NULL;
+SELECT hroe.create_index('hroe_single', 'GSI3', '{GSI1_SK}', '{}', '{"GSI1_SK": "S"}',
+						 p_share_key_columns => true);
+-- GSI1, overloaded: partition = SK, sort = GSI1_SK (sparse on GSI1_SK)
+SELECT hroe.create_index('hroe_single', 'GSI1', '{SK}', '{GSI1_SK}', '{"GSI1_SK": "S"}',
+						 p_share_key_columns => true);
+-- GSI2, write-sharded and sparse: partition = shard 0..N-1, only OPEN orders
+SELECT hroe.create_index('hroe_single', 'GSI2', '{GSI2_PK}', '{GSI1_SK}', '{"GSI2_PK": "N", "GSI1_SK": "S"}',
+						 p_share_key_columns => true);
 -- GSI4: partition = SK, sort = DATE#ORDER, only orders and order->rep edges
-CREATE INDEX items_gsi4 ON hroe_single.items (sk, gsi4_sk, pk) WHERE gsi4_sk IS NOT NULL;
+SELECT hroe.create_index('hroe_single', 'GSI4', '{SK}', '{GSI4_SK}', '{"GSI4_SK": "S"}',
+						 p_share_key_columns => true);
 
 SELECT pg_catalog.pg_extension_config_dump('hroe_single.items', '');
 
@@ -748,7 +746,7 @@ SELECT hroe.item_get_number(i.item, 'order_id')::pg_catalog.int8,
 	   hroe.item_get_text(i.item, 'order_status'), hroe.item_get_text(i.item, 'order_mode'),
 	   hroe.item_get_number(i.item, 'sales_rep_id')::pg_catalog.int4,
 	   pg_catalog.round(hroe.item_get_number(i.item, 'order_total'), 2)
-FROM hroe.sharded_query(NULL::hroe_single.items, 'hroe_single.items_gsi2'::pg_catalog.regclass,
+FROM hroe.sharded_query(NULL::hroe_single.items, 'hroe_single."hroe_single.GSI2"'::pg_catalog.regclass,
 						hroe_single.shard_count(), 'between',
 						hroe_single.status_key('OPEN', p_from)::hroe.key,
 						(hroe_single.status_key('OPEN', p_to) OPERATOR(pg_catalog.||) '$')::hroe.key) AS i
@@ -985,35 +983,6 @@ COMMENT ON FUNCTION hroe_single.product_inventories(integer) IS
 -- The load hook and the consistency check.
 ------------------------------------------------------------------------------
 
-CREATE FUNCTION hroe_single.register_table()
-RETURNS void
-LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
-SET search_path = pg_catalog, pg_temp
-AS $$
-BEGIN
-	-- the DynamoDB name "hroe_single" for hroe_single.items and its GSIs
-	-- (rows of user data, not of the extension script, so pg_dump keeps them)
-	IF EXISTS (SELECT FROM hroe.tables t WHERE t.table_name = 'hroe_single'
-			   AND t.relid <> 'hroe_single.items'::regclass) THEN
-		RAISE WARNING 'the DynamoDB table name "hroe_single" is taken by another table; hroe_single.items stays unregistered';
-		RETURN;
-	END IF;
-	INSERT INTO hroe.tables (table_name, relid, partition_key, partition_key_type, sort_key, sort_key_type)
-	VALUES ('hroe_single', 'hroe_single.items', 'PK', 'S', 'SK', 'S')
-	ON CONFLICT (table_name) DO NOTHING;
-	INSERT INTO hroe.indexes (table_name, index_name, indexrelid, partition_key, partition_key_types,
-							  partition_key_columns, sort_key, sort_key_types, sort_key_columns, projection,
-							  key_check)
-	VALUES ('hroe_single', 'GSI1', 'hroe_single.items_gsi1', '{SK}', '{S}', '{sk}', '{GSI1_SK}', '{S}', '{gsi1_sk}', 'ALL', 'gsi1_key_check'),
-		   ('hroe_single', 'GSI2', 'hroe_single.items_gsi2', '{GSI2_PK}', '{N}', '{gsi2_pk}', '{GSI1_SK}', '{S}', '{gsi1_sk}', 'ALL', 'gsi2_key_check'),
-		   ('hroe_single', 'GSI3', 'hroe_single.items_gsi3', '{GSI1_SK}', '{S}', '{gsi1_sk}', '{}', '{}', '{}', 'ALL', 'gsi3_key_check'),
-		   ('hroe_single', 'GSI4', 'hroe_single.items_gsi4', '{SK}', '{S}', '{sk}', '{GSI4_SK}', '{S}', '{gsi4_sk}', 'ALL', 'gsi4_key_check')
-	ON CONFLICT (table_name, index_name) DO NOTHING;
-END
-$$;
-COMMENT ON FUNCTION hroe_single.register_table() IS
-'registers hroe_single.items in hroe.tables / hroe.indexes as the DynamoDB table hroe_single with GSI1-GSI4 (idempotent; called by load_from_normalized), so the DynamoDB operations (hroe.get_item, hroe.query, ...) work on it';
-
 CREATE FUNCTION hroe_single.load_from_normalized()
 RETURNS TABLE (table_name text, row_count bigint)
 LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
@@ -1025,7 +994,6 @@ DECLARE
 	v_shards integer;
 	v_rows bigint;
 BEGIN
-	PERFORM hroe_single.register_table();
 	TRUNCATE hroe_single.items;
 	-- N for GSI2 by the guide's formula: every OPEN order read at once
 	-- (MaxRequiredIO) at the average size of an OPEN order item, never

@@ -150,11 +150,18 @@ LoadTableMetaSPI(const char *name)
 			elog(ERROR, "SPI_prepare failed: %s", SPI_result_code_string(SPI_result));
 		SPI_keepplan(TableQueryPlan);
 		IndexQueryPlan = SPI_prepare(
-			"SELECT index_name, indexrelid::pg_catalog.oid, partition_key, partition_key_types, "
-			"partition_key_columns::pg_catalog.text[], sort_key, sort_key_types, "
-			"sort_key_columns::pg_catalog.text[], projection, non_key_attributes "
-			"FROM hroe.indexes WHERE table_name OPERATOR(pg_catalog.=) $1 "
-			"ORDER BY index_name", 1, &argtype);
+			"SELECT x.index_name, i.oid, x.partition_key, x.partition_key_types, "
+			"x.partition_key_columns::pg_catalog.text[], x.sort_key, x.sort_key_types, "
+			"x.sort_key_columns::pg_catalog.text[], x.projection, x.non_key_attributes, "
+			"x.index_relname "
+			"FROM hroe.indexes x "
+			"JOIN hroe.tables t ON t.table_name OPERATOR(pg_catalog.=) x.table_name "
+			"JOIN pg_catalog.pg_class c ON c.oid OPERATOR(pg_catalog.=) t.relid::pg_catalog.oid "
+			"LEFT JOIN pg_catalog.pg_class i ON i.relname OPERATOR(pg_catalog.=) x.index_relname "
+			"AND i.relnamespace OPERATOR(pg_catalog.=) c.relnamespace "
+			"AND i.relkind OPERATOR(pg_catalog.=) 'i' "
+			"WHERE x.table_name OPERATOR(pg_catalog.=) $1 "
+			"ORDER BY x.index_name", 1, &argtype);
 		if (IndexQueryPlan == NULL)
 			elog(ERROR, "SPI_prepare failed: %s", SPI_result_code_string(SPI_result));
 		SPI_keepplan(IndexQueryPlan);
@@ -188,6 +195,19 @@ LoadTableMetaSPI(const char *name)
 	ret = SPI_execute_plan(IndexQueryPlan, &arg, NULL, true, 0);
 	if (ret != SPI_OK_SELECT)
 		elog(ERROR, "reading hroe.indexes failed: %s", SPI_result_code_string(ret));
+	/* an index is registered by name: if it was dropped, fail here */
+	for (uint64 i = 0; i < SPI_processed; i++)
+		if (SpiText(i, 2) == NULL)
+		{
+			MemoryContextDelete(cxt);
+			ereport(ERROR,
+					(errcode(ERRCODE_UNDEFINED_OBJECT),
+					 errmsg("index \"%s\" of DynamoDB table \"%s\" does not exist",
+							SpiText(i, 11), name),
+					 errdetail("hroe.indexes registers GSI %s under that PostgreSQL index name.",
+							   SpiText(i, 1)),
+					 errhint("Recreate the index, or delete the GSI with hroe.delete_index.")));
+		}
 	old = MemoryContextSwitchTo(cxt);
 	m->nindexes = SPI_processed;
 	m->indexes = palloc0(sizeof(HroeIndexMeta) * Max(m->nindexes, 1));

@@ -5,9 +5,11 @@
 --
 -- A DynamoDB table is a PostgreSQL table (pk, [sk,] item) whose key columns
 -- are STORED generated columns extracted from the item; a GSI adds generated
--- columns for its key attributes and a partial (sparse) btree index on
--- (index keys..., table keys).  hroe.tables and hroe.indexes hold the
--- DynamoDB metadata and reference the PostgreSQL objects by regclass.
+-- columns for its key attributes (or, with p_share_key_columns, reuses the
+-- table's or another index's column of the same keys) and a partial (sparse)
+-- btree index on (index keys..., table keys).  hroe.tables and hroe.indexes
+-- hold the DynamoDB metadata; hroe.tables names the table by regclass,
+-- hroe.indexes the index by its name in the table's schema.
 --
 
 CREATE TABLE hroe.tables (
@@ -27,7 +29,11 @@ CREATE TABLE hroe.indexes (
 	table_name			text NOT NULL REFERENCES hroe.tables ON DELETE CASCADE,
 	index_name			text NOT NULL
 		CHECK (index_name OPERATOR(pg_catalog.~) '^[a-zA-Z0-9_.-]{3,255}$'),
-	indexrelid			regclass NOT NULL UNIQUE,
+	index_relname		name NOT NULL,
+	-- deprecated, always NULL: a regclass here made the dump unrestorable
+	-- (its rows are restored before the index); hroe_multi's load still
+	-- updates it
+	indexrelid			regclass,
 	partition_key		text[] NOT NULL,
 	partition_key_types text[] NOT NULL,
 	partition_key_columns name[] NOT NULL,
@@ -40,7 +46,7 @@ CREATE TABLE hroe.indexes (
 	created_at			timestamptz NOT NULL DEFAULT pg_catalog.now(),
 	PRIMARY KEY (table_name, index_name)
 );
-COMMENT ON TABLE hroe.indexes IS 'Global secondary indexes created by hroe.create_index: key schema (1-4 HASH, 0-4 RANGE attributes), generated key columns, PostgreSQL index, projection, the NOT VALID CHECK constraint that rejects writes violating the key schema';
+COMMENT ON TABLE hroe.indexes IS 'Global secondary indexes created by hroe.create_index: key schema (1-4 HASH, 0-4 RANGE attributes), generated key columns (several indexes may share one, and pk/sk), PostgreSQL index by name (index_relname, in the table''s schema, so pg_dump''s rows restore before the index exists; indexrelid is deprecated and NULL), projection, the NOT VALID CHECK constraint that rejects writes violating the key schema';
 
 -- the metadata is not secret: any role may look a table up (operations
 -- still need the privileges on the PostgreSQL table itself)
@@ -238,6 +244,74 @@ $$;
 COMMENT ON FUNCTION hroe.create_table(text, text, text, text, text, name) IS
 'CreateTable: a DynamoDB table (key types S, N, B) as a PostgreSQL table with generated key columns pk [, sk] and an item column, in p_schema (default: the caller''s current schema); returns the table';
 
+-- The existing generated column of a table that holds exactly the keys an
+-- index key attribute needs, or NULL (create_index with p_share_key_columns)
+CREATE FUNCTION hroe.key_column_for(p_rel regclass, p_table_partition_key text, p_table_sort_key text,
+									p_attribute text, p_type text, p_sort boolean)
+RETURNS name
+LANGUAGE plpgsql STABLE PARALLEL RESTRICTED
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	-- a generated key column's expression as pg_get_expr prints it, up to
+	-- its p_sort argument (an attribute name it quotes differently, with a
+	-- backslash, just matches nothing: no sharing, never a wrong one)
+	v_call text := format('hroe.item_key_%s(item, %s::text, ', lower(p_type),
+						  '''' || replace(p_attribute, '''', '''''') || '''');
+	v_col record;
+	v_candidate name;
+	v_bad boolean;
+BEGIN
+	IF p_attribute IS NULL OR p_type IS NULL OR p_sort IS NULL THEN
+		RETURN NULL;
+	END IF;
+	-- the table's sort key is in every item, valid and at most 1024 bytes:
+	-- exactly the index key, HASH or RANGE
+	IF p_attribute = p_table_sort_key THEN
+		RETURN 'sk';
+	END IF;
+	-- the partition key, at most 2048 bytes: a HASH key as it is
+	IF p_attribute = p_table_partition_key THEN
+		IF NOT p_sort THEN
+			RETURN 'pk';
+		END IF;
+		v_candidate := 'pk';
+	ELSE
+		FOR v_col IN
+			SELECT a.attname, substr(pg_get_expr(d.adbin, d.adrelid), length(v_call) + 1) AS rest
+			FROM pg_attribute a
+			JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
+			WHERE a.attrelid = p_rel AND a.attnum > 0 AND NOT a.attisdropped AND a.attgenerated = 's'
+			  AND starts_with(pg_get_expr(d.adbin, d.adrelid), v_call)
+			ORDER BY a.attnum
+		LOOP
+			-- an index key column of the same role: the same values
+			IF starts_with(v_col.rest, CASE WHEN p_sort THEN 'true, ' ELSE 'false, ' END) THEN
+				RETURN v_col.attname;
+			END IF;
+			-- a HASH key column (up to 2048 bytes) for a RANGE key (1024)
+			IF p_sort AND starts_with(v_col.rest, 'false, ') AND v_candidate IS NULL THEN
+				v_candidate := v_col.attname;
+			END IF;
+		END LOOP;
+	END IF;
+	IF v_candidate IS NULL THEN
+		RETURN NULL;
+	END IF;
+	-- A column of HASH keys serves a RANGE key only if no stored value is
+	-- over 1024 bytes (such an item must stay out of the new index); the new
+	-- index's key constraint then refuses every longer value.  A column of
+	-- RANGE keys never serves a HASH key: once its RANGE indexes were
+	-- deleted, longer values would be accepted but left out.
+	EXECUTE format('SELECT EXISTS (SELECT FROM %s r WHERE r.%I IS NOT NULL AND hroe.index_key_violation(r.item, %L, %L, true) IS NOT NULL)',
+				   p_rel, v_candidate, p_attribute, p_type)
+		INTO v_bad;
+	RETURN CASE WHEN NOT v_bad THEN v_candidate END;
+END
+$$;
+COMMENT ON FUNCTION hroe.key_column_for(regclass, text, text, text, text, boolean) IS
+'The generated column of table p_rel (partition key p_table_partition_key, sort key p_table_sort_key) that holds exactly the keys of an index key attribute p_attribute of type p_type (p_sort: a RANGE attribute), or NULL: the sort key column sk; pk for a HASH attribute, or a RANGE one when no partition key is over 1024 bytes; another index''s key column of the same attribute, type and role, or a HASH one for a RANGE attribute under the same size condition. hroe.create_index with p_share_key_columns reuses it';
+
 CREATE FUNCTION hroe.create_index(
 	p_table_name text,
 	p_index_name text,
@@ -245,7 +319,8 @@ CREATE FUNCTION hroe.create_index(
 	p_sort_key text[] DEFAULT '{}',
 	p_attribute_definitions jsonb DEFAULT '{}',
 	p_projection text DEFAULT 'ALL',
-	p_non_key_attributes text[] DEFAULT NULL)
+	p_non_key_attributes text[] DEFAULT NULL,
+	p_share_key_columns boolean DEFAULT false)
 RETURNS regclass
 LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
 SET search_path = pg_catalog, pg_temp
@@ -265,6 +340,8 @@ DECLARE
 	v_pred text := '';
 	v_check text := '';
 	v_check_name name;
+	v_schema name;
+	v_sort boolean;
 	i integer;
 	v_defs text[];
 BEGIN
@@ -368,23 +445,50 @@ BEGIN
 		END IF;
 	END IF;
 
-	-- generated key columns, named after the index while that fits in NAMEDATALEN
+	-- generated key columns.  With p_share_key_columns a key attribute that
+	-- the table key or an earlier index already extracts reuses that column
+	-- when its values are exactly this index's keys (see hroe.key_column_for);
+	-- a new column is then named after its attribute, since several indexes
+	-- may use it.  Otherwise (the default) each index gets its own columns,
+	-- named after the index while that fits in NAMEDATALEN.
+	IF p_share_key_columns THEN
+		-- no write may store a key the reuse checks did not see before the
+		-- key constraint below is in place
+		EXECUTE format('LOCK TABLE %s IN SHARE ROW EXCLUSIVE MODE', t.relid);
+	END IF;
 	v_prefix := p_index_name;
 	IF octet_length(p_index_name) > 50 OR EXISTS (
 		SELECT 1 FROM pg_attribute WHERE attrelid = t.relid AND attname LIKE p_index_name || '\_%') THEN
 		v_prefix := 'gsi' || (SELECT count(*) + 1 FROM pg_attribute WHERE attrelid = t.relid AND attnum > 0);
 	END IF;
 	FOR i IN 1 .. cardinality(v_keys) LOOP
-		v_col := v_prefix || CASE WHEN i <= cardinality(p_partition_key)
-								  THEN '_pk' || i ELSE '_sk' || (i - cardinality(p_partition_key)) END;
+		v_sort := i > cardinality(p_partition_key);
+		v_col := NULL;
+		IF p_share_key_columns THEN
+			v_col := hroe.key_column_for(t.relid, t.partition_key, t.sort_key, v_keys[i], v_types[i], v_sort);
+		END IF;
+		IF v_col IS NULL THEN
+			IF p_share_key_columns THEN
+				v_col := lower(v_keys[i]);
+				IF v_col !~ '^[a-z_][a-z0-9_]*$' OR octet_length(v_col) > 63 OR v_col IN ('pk', 'sk', 'item')
+				   OR EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = t.relid AND attname = v_col) THEN
+					v_col := NULL;
+				END IF;
+			END IF;
+			v_col := coalesce(v_col, v_prefix || CASE WHEN v_sort THEN '_sk' || (i - cardinality(p_partition_key))
+													  ELSE '_pk' || i END);
+			EXECUTE format('ALTER TABLE %s ADD COLUMN %I %s GENERATED ALWAYS AS (hroe.item_key_%s(item, %L, %L, %L)) STORED',
+						   t.relid, v_col, hroe.key_column_type(v_types[i]), lower(v_types[i]), v_keys[i],
+						   v_sort, p_index_name);
+		END IF;
 		v_cols := v_cols || v_col::name;
-		EXECUTE format('ALTER TABLE %s ADD COLUMN %I %s GENERATED ALWAYS AS (hroe.item_key_%s(item, %L, %L, %L)) STORED',
-					   t.relid, v_col, hroe.key_column_type(v_types[i]), lower(v_types[i]), v_keys[i],
-					   i > cardinality(p_partition_key), p_index_name);
-		v_pred := v_pred || CASE WHEN i > 1 THEN ' AND ' ELSE '' END || format('%I IS NOT NULL', v_col);
+		-- (the table key columns are never NULL)
+		IF v_col NOT IN ('pk', 'sk') THEN
+			v_pred := v_pred || CASE WHEN v_pred <> '' THEN ' AND ' ELSE '' END || format('%I IS NOT NULL', v_col);
+		END IF;
 		v_check := v_check || CASE WHEN i > 1 THEN ' AND ' ELSE '' END
 				   || format('hroe.check_index_key(item, %L, %L, %L, %L)', v_keys[i], v_types[i],
-							 i > cardinality(p_partition_key), p_index_name);
+							 v_sort, p_index_name);
 	END LOOP;
 	-- The key columns are NULL where an item violates the key schema (wrong
 	-- type, empty, oversized), so the items already stored that do are left
@@ -394,38 +498,42 @@ BEGIN
 	v_check_name := v_prefix || '_key_check';
 	EXECUTE format('ALTER TABLE %s ADD CONSTRAINT %I CHECK (%s) NOT VALID', t.relid, v_check_name, v_check);
 
-	-- the index: keys, then the table key so equal index keys are ordered
-	-- by table key (deterministic paging); partial, so it is sparse
+	-- the index: keys, then the table key (unless a key column already is
+	-- it) so equal index keys are ordered by table key (deterministic
+	-- paging); partial, so it is sparse
+	SELECT n.nspname INTO v_schema
+	FROM pg_namespace n JOIN pg_class c ON c.relnamespace = n.oid WHERE c.oid = t.relid;
 	v_index_rel := left(format('%s.%s', p_table_name, p_index_name), 63);
 	IF EXISTS (SELECT 1 FROM pg_class WHERE relname = v_index_rel
 			   AND relnamespace = (SELECT relnamespace FROM pg_class WHERE oid = t.relid)) THEN
 		v_index_rel := left(p_table_name, 40) || '.' || v_prefix;
 	END IF;
-	v_sql := format('CREATE INDEX %I ON %s (%s, pk%s) WHERE %s', v_index_rel, t.relid,
-					(SELECT string_agg(format('%I', c), ', ') FROM unnest(v_cols) c),
-					CASE WHEN t.sort_key IS NOT NULL THEN ', sk' ELSE '' END, v_pred);
+	v_sql := format('CREATE INDEX %I ON %s (%s', v_index_rel, t.relid,
+					(SELECT string_agg(format('%I', c), ', ') FROM unnest(v_cols) c));
+	IF NOT 'pk' = ANY (v_cols) THEN
+		v_sql := v_sql || ', pk';
+	END IF;
+	IF t.sort_key IS NOT NULL AND NOT 'sk' = ANY (v_cols) THEN
+		v_sql := v_sql || ', sk';
+	END IF;
+	v_sql := v_sql || ')' || CASE WHEN v_pred <> '' THEN ' WHERE ' || v_pred ELSE '' END;
 	EXECUTE v_sql;
-	EXECUTE format('COMMENT ON INDEX %I.%I IS %L',
-				   (SELECT nspname FROM pg_namespace n JOIN pg_class c ON c.relnamespace = n.oid WHERE c.oid = t.relid),
-				   v_index_rel,
+	EXECUTE format('COMMENT ON INDEX %I.%I IS %L', v_schema, v_index_rel,
 				   format('DynamoDB global secondary index %s of %s (hroe)', p_index_name, p_table_name));
-	INSERT INTO hroe.indexes (table_name, index_name, indexrelid,
+	INSERT INTO hroe.indexes (table_name, index_name, index_relname,
 							  partition_key, partition_key_types, partition_key_columns,
 							  sort_key, sort_key_types, sort_key_columns,
 							  projection, non_key_attributes, key_check)
-	VALUES (p_table_name, p_index_name,
-			format('%I.%I', (SELECT nspname FROM pg_namespace n JOIN pg_class c ON c.relnamespace = n.oid WHERE c.oid = t.relid),
-				   v_index_rel)::regclass,
+	VALUES (p_table_name, p_index_name, v_index_rel,
 			p_partition_key, v_types[1:cardinality(p_partition_key)], v_cols[1:cardinality(p_partition_key)],
 			p_sort_key, coalesce(v_types[cardinality(p_partition_key) + 1:], '{}'),
 			coalesce(v_cols[cardinality(p_partition_key) + 1:], '{}'),
 			p_projection, coalesce(p_non_key_attributes, '{}'), v_check_name);
-	RETURN format('%I.%I', (SELECT nspname FROM pg_namespace n JOIN pg_class c ON c.relnamespace = n.oid WHERE c.oid = t.relid),
-				  v_index_rel)::regclass;
+	RETURN format('%I.%I', v_schema, v_index_rel)::regclass;
 END
 $$;
-COMMENT ON FUNCTION hroe.create_index(text, text, text[], text[], jsonb, text, text[]) IS
-'UpdateTable Create GlobalSecondaryIndex: a sparse GSI with 1-4 HASH and 0-4 RANGE attributes (types in p_attribute_definitions, e.g. {"GSI1SK": "S"}, table key attributes default to the table''s types), projection ALL, KEYS_ONLY or INCLUDE p_non_key_attributes; existing items are indexed at once, except those violating the key schema (wrong type, empty, oversized: see hroe.index_key_violations), and every later write that would violate it is rejected (NOT VALID CHECK constraint); returns the PostgreSQL index';
+COMMENT ON FUNCTION hroe.create_index(text, text, text[], text[], jsonb, text, text[], boolean) IS
+'UpdateTable Create GlobalSecondaryIndex: a sparse GSI with 1-4 HASH and 0-4 RANGE attributes (types in p_attribute_definitions, e.g. {"GSI1SK": "S"}, table key attributes default to the table''s types), projection ALL, KEYS_ONLY or INCLUDE p_non_key_attributes; existing items are indexed at once, except those violating the key schema (wrong type, empty, oversized: see hroe.index_key_violations), and every later write that would violate it is rejected (NOT VALID CHECK constraint); p_share_key_columns: reuse the table''s or another index''s generated column holding exactly the same keys (hroe.key_column_for) instead of adding one, and name a new column after its attribute; returns the PostgreSQL index';
 
 CREATE FUNCTION hroe.delete_index(p_table_name text, p_index_name text)
 RETURNS void
@@ -436,6 +544,7 @@ DECLARE
 	t hroe.tables;
 	x hroe.indexes;
 	c name;
+	v_schema name;
 BEGIN
 	SELECT * INTO t FROM hroe.tables WHERE table_name = p_table_name FOR UPDATE;
 	IF NOT FOUND THEN
@@ -447,15 +556,22 @@ BEGIN
 			format('Requested resource not found: Index: %s not found', p_index_name));
 	END IF;
 	DELETE FROM hroe.indexes WHERE table_name = p_table_name AND index_name = p_index_name;
-	EXECUTE format('DROP INDEX %s', x.indexrelid);
+	SELECT n.nspname INTO v_schema
+	FROM pg_namespace n JOIN pg_class k ON k.relnamespace = n.oid WHERE k.oid = t.relid;
+	EXECUTE format('DROP INDEX IF EXISTS %I.%I', v_schema, x.index_relname);
 	EXECUTE format('ALTER TABLE %s DROP CONSTRAINT IF EXISTS %I', t.relid, x.key_check);
+	-- a key column goes with the last index that uses it; pk and sk stay
 	FOREACH c IN ARRAY x.partition_key_columns || x.sort_key_columns LOOP
-		EXECUTE format('ALTER TABLE %s DROP COLUMN %I', t.relid, c);
+		IF c NOT IN ('pk', 'sk') AND NOT EXISTS (
+			SELECT FROM hroe.indexes o WHERE o.table_name = p_table_name
+			AND c = ANY (o.partition_key_columns || o.sort_key_columns)) THEN
+			EXECUTE format('ALTER TABLE %s DROP COLUMN IF EXISTS %I', t.relid, c);
+		END IF;
 	END LOOP;
 END
 $$;
 COMMENT ON FUNCTION hroe.delete_index(text, text) IS
-'UpdateTable Delete GlobalSecondaryIndex: drops the index, its generated key columns and its key CHECK constraint';
+'UpdateTable Delete GlobalSecondaryIndex: drops the index, its key CHECK constraint and the generated key columns no other index uses (never pk or sk)';
 
 CREATE FUNCTION hroe.index_key_violations(p_table_name text, p_index_name text)
 RETURNS TABLE (key jsonb, attribute_name text, key_type text, violation text)
@@ -572,7 +688,7 @@ BEGIN
 			'IndexStatus', 'ACTIVE',
 			'ItemCount', v_count,
 			'IndexSizeBytes', v_size,
-			'PostgresIndex', x.indexrelid::text));
+			'PostgresIndex', format('%I.%I', (SELECT n.nspname FROM pg_namespace n JOIN pg_class k ON k.relnamespace = n.oid WHERE k.oid = t.relid), x.index_relname)));
 	END LOOP;
 	EXECUTE format('SELECT count(*), coalesce(sum(hroe.item_size(item)), 0) FROM %s', t.relid)
 		INTO v_count, v_size;
