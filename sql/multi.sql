@@ -75,8 +75,9 @@ FROM (SELECT "OpenOrdersByDate_sk1" FROM hroe_multi."Order" WHERE "OpenOrdersByD
 -- seed's attributes (mapped to hroe's: a customer's name is first_name and
 -- last_name, a line's customer_id and order_date are in order_context) plus
 -- those the contract's columns need:
-SELECT table_name, index_name, partition_key, sort_key, projection, non_key_attributes
-FROM hroe.indexes WHERE indexrelid::text LIKE 'hroe_multi.%' ORDER BY 1, 2;
+SELECT x.table_name, x.index_name, x.partition_key, x.sort_key, x.projection, x.non_key_attributes
+FROM hroe.indexes x JOIN hroe.tables t USING (table_name)
+WHERE t.relid::text LIKE 'hroe_multi.%' ORDER BY 1, 2;
 -- the seed's projected attributes are all projected (or keys)
 SELECT s.gsi, a.attribute AS seed_attribute_not_projected
 FROM (VALUES ('EmployeeByWarehouse', '{name, job_title, hire_date}'::text[]),
@@ -112,7 +113,7 @@ WITH gsi AS (
 	FROM regexp_matches(p_source, '(\w+)\."(\w+)"', 'g') m
 	JOIN hroe.indexes i ON m[2]::name = ANY (i.partition_key_columns || i.sort_key_columns)
 	JOIN hroe.tables t ON t.table_name = i.table_name
-	WHERE i.indexrelid::text LIKE 'hroe_multi.%'
+	WHERE t.relid::text LIKE 'hroe_multi.%'
 ), reads AS (
 	SELECT m[1] AS alias, substring(m[2] FROM '^[^.\[]+') AS attribute
 	FROM regexp_matches(p_source, '(\w+)\.item, ''([^'']+)''', 'g') m

@@ -44,7 +44,7 @@ SELECT hroe.create_index('hrdata', 'byRegion', '{status, region}', '{date, seq}'
 -- INCLUDE projection
 SELECT hroe.create_index('hrdata', 'byManager', '{manager}', '{}', '{"manager": "S"}', 'INCLUDE', '{name, email}');
 \d hrdata
-SELECT table_name, index_name, index_relname, indexrelid, partition_key, partition_key_types, partition_key_columns,
+SELECT table_name, index_name, index_relname, partition_key, partition_key_types, partition_key_columns,
        sort_key, sort_key_types, sort_key_columns, projection, non_key_attributes
 FROM hroe.indexes WHERE table_name = 'hrdata' ORDER BY index_name;
 SELECT indexrelid::regclass, pg_get_indexdef(indexrelid) FROM pg_index

@@ -548,20 +548,18 @@ DECLARE
 	v_ddl text[];
 	v_name text[];
 	v_comment text[];
-	v_oid oid[];
 	k integer;
 BEGIN
 	TRUNCATE hroe_multi."Employee", hroe_multi."Customer", hroe_multi."Order", hroe_multi."Product",
 		hroe_multi."RepQuarterTotal";
 	FOREACH v_table IN ARRAY ARRAY['Employee', 'Customer', 'Order', 'Product', 'RepQuarterTotal'] LOOP
 		-- the GSIs are built once the items are in (twice as fast as
-		-- maintaining them item by item), with their comments and their
-		-- hroe.indexes rows
+		-- maintaining them item by item), with their comments (hroe.indexes
+		-- names them, so its rows stay valid)
 		SELECT coalesce(array_agg(pg_get_indexdef(i.indexrelid)), '{}'),
 			   coalesce(array_agg(i.indexrelid::regclass::text), '{}'),
-			   coalesce(array_agg(obj_description(i.indexrelid, 'pg_class')), '{}'),
-			   coalesce(array_agg(i.indexrelid::oid), '{}')
-		INTO v_ddl, v_name, v_comment, v_oid
+			   coalesce(array_agg(obj_description(i.indexrelid, 'pg_class')), '{}')
+		INTO v_ddl, v_name, v_comment
 		FROM pg_index i
 		WHERE i.indrelid = format('hroe_multi.%I', v_table)::regclass AND NOT i.indisprimary;
 		FOR k IN 1 .. cardinality(v_name) LOOP
@@ -573,8 +571,6 @@ BEGIN
 		FOR k IN 1 .. cardinality(v_name) LOOP
 			EXECUTE v_ddl[k];
 			EXECUTE format('COMMENT ON INDEX %s IS %L', v_name[k], v_comment[k]);
-			-- the GSI's registration follows its new index
-			UPDATE hroe.indexes x SET indexrelid = v_name[k]::regclass WHERE x.indexrelid = v_oid[k]::regclass;
 		END LOOP;
 		EXECUTE format('ANALYZE hroe_multi.%I', v_table);
 		table_name := 'hroe_multi.' || v_table; row_count := v_rows; RETURN NEXT;

@@ -29,11 +29,8 @@ CREATE TABLE hroe.indexes (
 	table_name			text NOT NULL REFERENCES hroe.tables ON DELETE CASCADE,
 	index_name			text NOT NULL
 		CHECK (index_name OPERATOR(pg_catalog.~) '^[a-zA-Z0-9_.-]{3,255}$'),
+	-- by name, not regclass: pg_dump restores these rows before the index
 	index_relname		name NOT NULL,
-	-- deprecated, always NULL: a regclass here made the dump unrestorable
-	-- (its rows are restored before the index); hroe_multi's load still
-	-- updates it
-	indexrelid			regclass,
 	partition_key		text[] NOT NULL,
 	partition_key_types text[] NOT NULL,
 	partition_key_columns name[] NOT NULL,
@@ -46,7 +43,7 @@ CREATE TABLE hroe.indexes (
 	created_at			timestamptz NOT NULL DEFAULT pg_catalog.now(),
 	PRIMARY KEY (table_name, index_name)
 );
-COMMENT ON TABLE hroe.indexes IS 'Global secondary indexes created by hroe.create_index: key schema (1-4 HASH, 0-4 RANGE attributes), generated key columns (several indexes may share one, and pk/sk), PostgreSQL index by name (index_relname, in the table''s schema, so pg_dump''s rows restore before the index exists; indexrelid is deprecated and NULL), projection, the NOT VALID CHECK constraint that rejects writes violating the key schema';
+COMMENT ON TABLE hroe.indexes IS 'Global secondary indexes created by hroe.create_index: key schema (1-4 HASH, 0-4 RANGE attributes), generated key columns (several indexes may share one, and pk/sk), PostgreSQL index by name (index_relname, in the table''s schema, so pg_dump''s rows restore before the index exists), projection, the NOT VALID CHECK constraint that rejects writes violating the key schema';
 
 -- the metadata is not secret: any role may look a table up (operations
 -- still need the privileges on the PostgreSQL table itself)
