@@ -1052,8 +1052,6 @@ DECLARE
 	v_order_id bigint;
 	v_line jsonb;
 	v_n bigint;
-	v_key text;
-	v_num numeric;
 	v_product integer;
 	v_quantity integer;
 	v_price numeric;
@@ -1092,55 +1090,11 @@ BEGIN
 			RAISE EXCEPTION 'employee % does not exist', p_sales_rep_id USING ERRCODE = 'no_data_found';
 		END IF;
 	END IF;
-	IF jsonb_typeof(p_lines) <> 'array' OR jsonb_array_length(p_lines) = 0 THEN
-		RAISE EXCEPTION 'order lines must be a non-empty JSON array'
-			USING ERRCODE = 'invalid_parameter_value',
-				  HINT = 'Example: [{"product_id": 1, "quantity": 2}, {"product_id": 7, "quantity": 1, "unit_price": 9.99}]';
-	END IF;
-	IF jsonb_array_length(p_lines) > 999 THEN
-		RAISE EXCEPTION 'an order has at most 999 lines, not %', jsonb_array_length(p_lines)
-			USING ERRCODE = 'program_limit_exceeded';
-	END IF;
+	PERFORM hroe.check_order_lines(p_lines);
 
 	FOR v_line, v_n IN SELECT l.value, l.ordinality FROM jsonb_array_elements(p_lines) WITH ORDINALITY l LOOP
-		IF jsonb_typeof(v_line) <> 'object' THEN
-			RAISE EXCEPTION 'order line % is not a JSON object', v_n USING ERRCODE = 'invalid_parameter_value';
-		END IF;
-		FOR v_key IN SELECT jsonb_object_keys(v_line) LOOP
-			IF v_key NOT IN ('product_id', 'quantity', 'unit_price') THEN
-				RAISE EXCEPTION 'order line % has an unknown attribute "%"', v_n, v_key
-					USING ERRCODE = 'invalid_parameter_value',
-						  HINT = 'An order line has product_id, quantity and optionally unit_price.';
-			END IF;
-		END LOOP;
-		IF jsonb_typeof(v_line -> 'product_id') IS DISTINCT FROM 'number' THEN
-			RAISE EXCEPTION 'order line % needs a numeric product_id', v_n USING ERRCODE = 'invalid_parameter_value';
-		END IF;
-		v_num := (v_line ->> 'product_id')::numeric;
-		IF v_num <> trunc(v_num) OR v_num < 1 OR v_num > 2147483647 THEN
-			RAISE EXCEPTION 'order line %: invalid product_id %', v_n, v_num USING ERRCODE = 'invalid_parameter_value';
-		END IF;
-		v_product := v_num::integer;
-		IF jsonb_typeof(v_line -> 'quantity') IS DISTINCT FROM 'number' THEN
-			RAISE EXCEPTION 'order line % needs a numeric quantity', v_n USING ERRCODE = 'invalid_parameter_value';
-		END IF;
-		v_num := (v_line ->> 'quantity')::numeric;
-		IF v_num <> trunc(v_num) OR v_num < 1 OR v_num > 2147483647 THEN
-			RAISE EXCEPTION 'order line %: quantity must be a positive integer, not %', v_n, v_num
-				USING ERRCODE = 'invalid_parameter_value';
-		END IF;
-		v_quantity := v_num::integer;
-		v_price := NULL;
-		IF v_line ? 'unit_price' THEN
-			IF jsonb_typeof(v_line -> 'unit_price') <> 'number' THEN
-				RAISE EXCEPTION 'order line %: unit_price must be a number', v_n USING ERRCODE = 'invalid_parameter_value';
-			END IF;
-			v_price := (v_line ->> 'unit_price')::numeric;
-			IF v_price < 0 OR v_price > 999999.99 OR v_price <> round(v_price, 2) THEN
-				RAISE EXCEPTION 'order line %: unit_price must be between 0 and 999999.99 with at most two decimals, not %', v_n, v_price
-					USING ERRCODE = 'invalid_parameter_value';
-			END IF;
-		END IF;
+		SELECT l.product_id, l.quantity, l.unit_price INTO v_product, v_quantity, v_price
+		FROM hroe.parse_order_line(v_line, v_n) l;
 		-- GetItem Product metadata, projection unit_price (the list price)
 		SELECT hroe.item_get_number(p.item, 'unit_price') INTO v_list_price
 		FROM hroe_multi."Product" p

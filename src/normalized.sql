@@ -624,6 +624,81 @@ COMMENT ON FUNCTION hroe_normalized.product_inventories(integer) IS
 -- that concurrent callers never lose an update (test/specs/normalized.spec).
 ------------------------------------------------------------------------------
 
+-- The checks of place_order's lines that do not look at data, shared by every
+-- model's place_order so that the three raise the same errors (each model
+-- then looks its products up in its own design).
+CREATE FUNCTION hroe.check_order_lines(p_lines jsonb)
+RETURNS void
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+	IF jsonb_typeof(p_lines) <> 'array' OR jsonb_array_length(p_lines) = 0 THEN
+		RAISE EXCEPTION 'order lines must be a non-empty JSON array'
+			USING ERRCODE = 'invalid_parameter_value',
+				  HINT = 'Example: [{"product_id": 1, "quantity": 2}, {"product_id": 7, "quantity": 1, "unit_price": 9.99}]';
+	END IF;
+	IF jsonb_array_length(p_lines) > 999 THEN
+		RAISE EXCEPTION 'an order has at most 999 lines, not %', jsonb_array_length(p_lines)
+			USING ERRCODE = 'program_limit_exceeded';
+	END IF;
+END
+$$;
+COMMENT ON FUNCTION hroe.check_order_lines(jsonb) IS
+'the check of place_order''s p_lines shared by hroe_normalized, hroe_single and hroe_multi: a JSON array of 1 to 999 lines; raises the error, or returns';
+
+CREATE FUNCTION hroe.parse_order_line(p_line jsonb, p_n bigint,
+									  OUT product_id integer, OUT quantity integer, OUT unit_price numeric)
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	v_key text;
+	v_num numeric;
+BEGIN
+	IF jsonb_typeof(p_line) <> 'object' THEN
+		RAISE EXCEPTION 'order line % is not a JSON object', p_n USING ERRCODE = 'invalid_parameter_value';
+	END IF;
+	FOR v_key IN SELECT jsonb_object_keys(p_line) LOOP
+		IF v_key NOT IN ('product_id', 'quantity', 'unit_price') THEN
+			RAISE EXCEPTION 'order line % has an unknown attribute "%"', p_n, v_key
+				USING ERRCODE = 'invalid_parameter_value',
+					  HINT = 'An order line has product_id, quantity and optionally unit_price.';
+		END IF;
+	END LOOP;
+	IF jsonb_typeof(p_line -> 'product_id') IS DISTINCT FROM 'number' THEN
+		RAISE EXCEPTION 'order line % needs a numeric product_id', p_n USING ERRCODE = 'invalid_parameter_value';
+	END IF;
+	v_num := (p_line ->> 'product_id')::numeric;
+	IF v_num <> trunc(v_num) OR v_num < 1 OR v_num > 2147483647 THEN
+		RAISE EXCEPTION 'order line %: invalid product_id %', p_n, v_num USING ERRCODE = 'invalid_parameter_value';
+	END IF;
+	product_id := v_num::integer;
+	IF jsonb_typeof(p_line -> 'quantity') IS DISTINCT FROM 'number' THEN
+		RAISE EXCEPTION 'order line % needs a numeric quantity', p_n USING ERRCODE = 'invalid_parameter_value';
+	END IF;
+	v_num := (p_line ->> 'quantity')::numeric;
+	IF v_num <> trunc(v_num) OR v_num < 1 OR v_num > 2147483647 THEN
+		RAISE EXCEPTION 'order line %: quantity must be a positive integer, not %', p_n, v_num
+			USING ERRCODE = 'invalid_parameter_value';
+	END IF;
+	quantity := v_num::integer;
+	unit_price := NULL;
+	IF p_line ? 'unit_price' THEN
+		IF jsonb_typeof(p_line -> 'unit_price') <> 'number' THEN
+			RAISE EXCEPTION 'order line %: unit_price must be a number', p_n USING ERRCODE = 'invalid_parameter_value';
+		END IF;
+		unit_price := (p_line ->> 'unit_price')::numeric;
+		IF unit_price < 0 OR unit_price > 999999.99 OR unit_price <> round(unit_price, 2) THEN
+			RAISE EXCEPTION 'order line %: unit_price must be between 0 and 999999.99 with at most two decimals, not %', p_n, unit_price
+				USING ERRCODE = 'invalid_parameter_value';
+		END IF;
+	END IF;
+END
+$$;
+COMMENT ON FUNCTION hroe.parse_order_line(jsonb, bigint) IS
+'one line of place_order''s p_lines (the p_n-th), checked and parsed as every model''s place_order does: an object of product_id and quantity (positive integers) and an optional unit_price (0 to 999999.99, two decimals; NULL when absent); raises the error naming the line, or returns the values';
+
 CREATE FUNCTION hroe_normalized.place_order(p_customer_id integer, p_order_date date, p_lines jsonb,
 											p_sales_rep_id integer DEFAULT NULL,
 											p_status text DEFAULT 'OPEN',
@@ -636,8 +711,6 @@ DECLARE
 	v_order_id bigint;
 	v_line jsonb;
 	v_n bigint;
-	v_key text;
-	v_num numeric;
 	v_product integer;
 	v_quantity integer;
 	v_price numeric;
@@ -673,55 +746,11 @@ BEGIN
 			RAISE EXCEPTION 'employee % does not exist', p_sales_rep_id USING ERRCODE = 'no_data_found';
 		END IF;
 	END IF;
-	IF jsonb_typeof(p_lines) <> 'array' OR jsonb_array_length(p_lines) = 0 THEN
-		RAISE EXCEPTION 'order lines must be a non-empty JSON array'
-			USING ERRCODE = 'invalid_parameter_value',
-				  HINT = 'Example: [{"product_id": 1, "quantity": 2}, {"product_id": 7, "quantity": 1, "unit_price": 9.99}]';
-	END IF;
-	IF jsonb_array_length(p_lines) > 999 THEN
-		RAISE EXCEPTION 'an order has at most 999 lines, not %', jsonb_array_length(p_lines)
-			USING ERRCODE = 'program_limit_exceeded';
-	END IF;
+	PERFORM hroe.check_order_lines(p_lines);
 
 	FOR v_line, v_n IN SELECT l.value, l.ordinality FROM jsonb_array_elements(p_lines) WITH ORDINALITY l LOOP
-		IF jsonb_typeof(v_line) <> 'object' THEN
-			RAISE EXCEPTION 'order line % is not a JSON object', v_n USING ERRCODE = 'invalid_parameter_value';
-		END IF;
-		FOR v_key IN SELECT jsonb_object_keys(v_line) LOOP
-			IF v_key NOT IN ('product_id', 'quantity', 'unit_price') THEN
-				RAISE EXCEPTION 'order line % has an unknown attribute "%"', v_n, v_key
-					USING ERRCODE = 'invalid_parameter_value',
-						  HINT = 'An order line has product_id, quantity and optionally unit_price.';
-			END IF;
-		END LOOP;
-		IF jsonb_typeof(v_line -> 'product_id') IS DISTINCT FROM 'number' THEN
-			RAISE EXCEPTION 'order line % needs a numeric product_id', v_n USING ERRCODE = 'invalid_parameter_value';
-		END IF;
-		v_num := (v_line ->> 'product_id')::numeric;
-		IF v_num <> trunc(v_num) OR v_num < 1 OR v_num > 2147483647 THEN
-			RAISE EXCEPTION 'order line %: invalid product_id %', v_n, v_num USING ERRCODE = 'invalid_parameter_value';
-		END IF;
-		v_product := v_num::integer;
-		IF jsonb_typeof(v_line -> 'quantity') IS DISTINCT FROM 'number' THEN
-			RAISE EXCEPTION 'order line % needs a numeric quantity', v_n USING ERRCODE = 'invalid_parameter_value';
-		END IF;
-		v_num := (v_line ->> 'quantity')::numeric;
-		IF v_num <> trunc(v_num) OR v_num < 1 OR v_num > 2147483647 THEN
-			RAISE EXCEPTION 'order line %: quantity must be a positive integer, not %', v_n, v_num
-				USING ERRCODE = 'invalid_parameter_value';
-		END IF;
-		v_quantity := v_num::integer;
-		v_price := NULL;
-		IF v_line ? 'unit_price' THEN
-			IF jsonb_typeof(v_line -> 'unit_price') <> 'number' THEN
-				RAISE EXCEPTION 'order line %: unit_price must be a number', v_n USING ERRCODE = 'invalid_parameter_value';
-			END IF;
-			v_price := (v_line ->> 'unit_price')::numeric;
-			IF v_price < 0 OR v_price > 999999.99 OR v_price <> round(v_price, 2) THEN
-				RAISE EXCEPTION 'order line %: unit_price must be between 0 and 999999.99 with at most two decimals, not %', v_n, v_price
-					USING ERRCODE = 'invalid_parameter_value';
-			END IF;
-		END IF;
+		SELECT l.product_id, l.quantity, l.unit_price INTO v_product, v_quantity, v_price
+		FROM hroe.parse_order_line(v_line, v_n) l;
 		SELECT p.list_price INTO v_list_price
 		FROM hroe_normalized.product_information p WHERE p.product_id = v_product;
 		IF NOT FOUND THEN
