@@ -8,12 +8,13 @@
  * parts of a multi-attribute partition key, e.g. a status), the shard
  * column (smallint, integer, bigint or numeric holding 0..N-1), then the
  * sort-key column; further key and INCLUDE columns are allowed.  One index
- * scan runs per shard, each ordered by the sort key; a binary heap over the
- * current head entry of each scan yields a k-way merge.  The heads are
- * ordered by the key columns of their index entries (xs_want_itup); a
- * head's row is fetched from the table only when it reaches the top of the
- * heap, and an entry none of whose row versions is visible is skipped there
- * (its shard advances and the heap is repaired).  Rows are returned one per
+ * scan runs per shard, each ordered by the sort key; a tournament (loser)
+ * tree over the current head entry of each scan yields a k-way merge with
+ * ceil(log2 N) comparisons per row.  The heads are ordered by the key
+ * columns of their index entries (xs_want_itup); a head's row is fetched
+ * from the table only when it wins the tournament, and an entry none of
+ * whose row versions is visible is skipped there (its shard advances and
+ * the tournament is replayed).  Rows are returned one per
  * call (ValuePerCall), and a shard is advanced only when its head has been
  * returned and another row is wanted, so with a limit of L the function
  * reads exactly N + L - 1 index entries and fetches L rows when every shard
@@ -53,7 +54,6 @@
 #include "executor/tuptable.h"
 #include "fmgr.h"
 #include "funcapi.h"
-#include "lib/binaryheap.h"
 #include "miscadmin.h"
 #include "parser/parse_coerce.h"
 #include "storage/itemptr.h"
@@ -80,6 +80,7 @@ typedef struct ShardStream
 {
 	IndexScanDesc scan;
 	ItemPointerData tid;		/* head's index TID, the last tie-breaker */
+	bool		exhausted;		/* no head: the shard has no more entries */
 	Datum	   *keys;			/* head's order columns, in its index tuple
 								 * (forwards) or in runKeys (backwards) */
 	bool	   *nulls;
@@ -110,7 +111,13 @@ typedef struct ShardedQuery
 	Snapshot	snapshot;
 	int			nshards;
 	ShardStream *streams;
-	binaryheap *heap;
+
+	/*
+	 * Tournament over the shards' heads: tree[0] is the shard whose head
+	 * comes first, tree[p] for 1 <= p < nshards the loser of the match at
+	 * node p; shard s plays from leaf nshards + s, whose parent is p / 2.
+	 */
+	int		   *tree;
 	AttrNumber	sortAttno;		/* index column of the sort key */
 
 	/*
@@ -574,24 +581,76 @@ ItemPointerQsortCompare(const void *a, const void *b)
 }
 
 /*
- * Binary-heap comparator: positive when shard a's head comes before shard
- * b's (binaryheap keeps the largest on top): sort key in index order, then
- * index TID, the whole reversed for a backward scan.
+ * Whether shard a's head comes before shard b's: sort key and further key
+ * columns in index order, then index TID, the whole reversed for a
+ * backward scan; an exhausted shard comes after every other.
  */
-static int
-CompareHeads(Datum a, Datum b, void *arg)
+static bool
+HeadBefore(ShardedQuery *q, int a, int b)
 {
-	ShardedQuery *q = (ShardedQuery *) arg;
-	ShardStream *sa = &q->streams[DatumGetInt32(a)];
-	ShardStream *sb = &q->streams[DatumGetInt32(b)];
+	ShardStream *sa = &q->streams[a];
+	ShardStream *sb = &q->streams[b];
 	int			c;
 
+	if (sa->exhausted)
+		return false;
+	if (sb->exhausted)
+		return true;
 	c = CompareKeys(q, sa->keys, sa->nulls, sb->keys, sb->nulls);
 	if (c == 0)
 		c = ItemPointerCompare(&sa->tid, &sb->tid);
 	if (ScanDirectionIsBackward(q->dir))
 		c = -c;
-	return -c;
+	return c < 0;
+}
+
+/* Play the whole tournament over the shards' first heads. */
+static void
+BuildTournament(ShardedQuery *q)
+{
+	int			n = q->nshards;
+	int		   *winner = palloc(sizeof(int) * 2 * n);
+
+	for (int s = 0; s < n; s++)
+		winner[n + s] = s;
+	for (int p = n - 1; p >= 1; p--)
+	{
+		int			l = winner[2 * p];
+		int			r = winner[2 * p + 1];
+
+		if (HeadBefore(q, r, l))
+		{
+			winner[p] = r;
+			q->tree[p] = l;
+		}
+		else
+		{
+			winner[p] = l;
+			q->tree[p] = r;
+		}
+	}
+	q->tree[0] = n > 1 ? winner[1] : 0;
+	pfree(winner);
+}
+
+/*
+ * Replay the matches of shard s, the last winner, after its head changed:
+ * one comparison per level from its leaf to the root.
+ */
+static void
+ReplayTournament(ShardedQuery *q, int s)
+{
+	for (int p = (q->nshards + s) / 2; p >= 1; p /= 2)
+	{
+		if (HeadBefore(q, q->tree[p], s))
+		{
+			int			t = q->tree[p];
+
+			q->tree[p] = s;
+			s = t;
+		}
+	}
+	q->tree[0] = s;
 }
 
 /* Give the scans' memory back: empty ScanPool, or drop a context of our own. */
@@ -709,8 +768,8 @@ OpenRelations(ShardedQuery *q, Oid indexOid, Oid rowtype)
 
 /*
  * Set up the whole query: arguments, relations, scan keys, one scan per
- * shard with its first row, and the heap.  Runs in the SRF's multi-call
- * memory context.
+ * shard with its first entry, and the tournament.  Runs in the SRF's
+ * multi-call memory context.
  */
 static ShardedQuery *
 BeginShardedQuery(FunctionCallInfo fcinfo)
@@ -841,7 +900,7 @@ BeginShardedQuery(FunctionCallInfo fcinfo)
 				 errmsg("hroe.sharded_query needs an active snapshot")));
 	q->snapshot = RegisterSnapshot(GetActiveSnapshot());
 	q->streams = palloc0(sizeof(ShardStream) * q->nshards);
-	q->heap = binaryheap_allocate(q->nshards, CompareHeads, q);
+	q->tree = palloc(sizeof(int) * q->nshards);
 	q->pending = -1;
 	q->keyCxt = CurrentMemoryContext;
 	q->callCxt = AllocSetContextCreate(CurrentMemoryContext, "hroe sharded_query row",
@@ -894,12 +953,11 @@ BeginShardedQuery(FunctionCallInfo fcinfo)
 				st->runNulls[i] = st->nextNulls[i] = true;	/* nothing owned yet */
 		}
 		index_rescan(st->scan, keys, nkeys, NULL, 0);
-		if (AdvanceStream(q, st))
-			binaryheap_add_unordered(q->heap, Int32GetDatum(s));
+		st->exhausted = !AdvanceStream(q, st);
 	}
 	/* comparisons may detoast: do them in the per-call context */
 	MemoryContextSwitchTo(q->callCxt);
-	binaryheap_build(q->heap);
+	BuildTournament(q);
 	MemoryContextSwitchTo(q->keyCxt);
 	return q;
 }
@@ -946,8 +1004,8 @@ hroe_sharded_query(PG_FUNCTION_ARGS)
 	 * Advance the shard whose head went out last only now, when needed;
 	 * then fetch the top entry's row, skipping entries no version of which
 	 * is visible.  Index AMs keep state allocated during a scan, so the
-	 * scans run in their context; comparisons may detoast, so the heap is
-	 * repaired in the per-call one.
+	 * scans run in their context; comparisons may detoast, so the
+	 * tournament is replayed in the per-call one.
 	 */
 	s = q->pending;
 	q->pending = -1;
@@ -962,15 +1020,13 @@ hroe_sharded_query(PG_FUNCTION_ARGS)
 			MemoryContextSwitchTo(q->scanCxt);
 			more = AdvanceStream(q, &q->streams[s]);
 			MemoryContextSwitchTo(q->callCxt);
-			if (more)
-				binaryheap_replace_first(q->heap, Int32GetDatum(s));
-			else
-				(void) binaryheap_remove_first(q->heap);
+			q->streams[s].exhausted = !more;
+			ReplayTournament(q, s);
 		}
-		if (binaryheap_empty(q->heap))
-			goto done;
-		s = DatumGetInt32(binaryheap_first(q->heap));
+		s = q->tree[0];
 		st = &q->streams[s];
+		if (st->exhausted)
+			goto done;
 		MemoryContextSwitchTo(q->scanCxt);
 		visible = FetchHead(q, st);
 		MemoryContextSwitchTo(q->callCxt);
