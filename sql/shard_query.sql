@@ -236,8 +236,9 @@ SELECT pg_temp.compare('between', 'OPEN#2025-01-10', 'OPEN#2025-02-10', false, 1
 ROLLBACK;
 SELECT pg_temp.compare('between', 'OPEN#2025-01-10', 'OPEN#2025-02-10', true, NULL);
 
--- Early stop: with a limit of L the merge reads one head per shard, then
--- one entry (and its row) per row returned after the first: 15 + L - 1.
+-- Early stop: with a limit of L the merge reads one head entry per shard,
+-- then one entry per row returned after the first: 15 + L - 1 index
+-- entries; it fetches from the table only the L rows it returns.
 CREATE FUNCTION pg_temp.reads(p_index regclass) RETURNS text
 LANGUAGE sql AS $$SELECT pg_stat_get_xact_tuples_returned(p_index) || ',' || pg_stat_get_xact_tuples_fetched(p_index)$$;
 CREATE FUNCTION pg_temp.reads_since(p_index regclass, p_before text, OUT entries_read bigint, OUT rows_fetched bigint)
@@ -269,13 +270,120 @@ SELECT pg_temp.reads('orders_gsi2') AS before \gset
 SELECT id FROM hroe.sharded_query(NULL::orders, 'orders_gsi2', 15, '>=', 'CLOSED') LIMIT 3;
 SELECT * FROM pg_temp.reads_since('orders_gsi2', :'before');
 COMMIT;
--- Entries whose rows are not visible are skipped.
+-- Entries whose rows are not visible are skipped where they reach the top
+-- (the 33 entries of CLOSED#2025-01-03 are read, no row fetched for them).
 BEGIN;
 DELETE FROM orders WHERE sk = 'CLOSED#2025-01-03';
 SELECT pg_temp.reads('orders_gsi2') AS before \gset
 SELECT id, sk FROM hroe.sharded_query(NULL::orders, 'orders_gsi2', 15, '>=', 'CLOSED', p_limit => 3);
 SELECT * FROM pg_temp.reads_since('orders_gsi2', :'before');
 ROLLBACK;
+
+-- Invisible heads, in both directions, with sort keys duplicated across
+-- shards: 40 keys held by 30 rows each (about two per shard), room on every
+-- page for HOT updates.
+CREATE TABLE churn (id integer PRIMARY KEY, shard integer NOT NULL,
+					sk text COLLATE "C" NOT NULL, note text) WITH (fillfactor = 50);
+INSERT INTO churn SELECT g, hroe.shard_of(g, 15), 'K#' || lpad((g % 40)::text, 2, '0'), 'n'
+FROM generate_series(1, 1200) g;
+CREATE INDEX churn_sharded ON churn (shard, sk);
+CREATE INDEX churn_sk ON churn (sk) WITH (deduplicate_items = off);
+ANALYZE churn;
+-- churn_compare(forward, limit, change): opens the merge and the unsharded
+-- query as cursors (each with its snapshot), then, if change, updates the
+-- sort key of some rows (new index entries, invisible to the cursors; the
+-- old versions stay visible to them), updates other rows in place (HOT: the
+-- index entry leads to a chain whose visible version is the old one),
+-- inserts rows and deletes rows; then reads both cursors to the end, and
+-- undoes the changes (a subtransaction rolled back).
+CREATE FUNCTION pg_temp.churn_compare(p_forward boolean, p_limit bigint, p_change boolean,
+									  OUT merged integer, OUT unsharded integer,
+									  OUT same_rows_same_order boolean)
+LANGUAGE plpgsql AS $$
+DECLARE
+	cm refcursor;
+	cu refcursor;
+	r record;
+	m integer[] := '{}';
+	u integer[] := '{}';
+BEGIN
+	OPEN cm FOR SELECT q.id FROM hroe.sharded_query(NULL::churn, 'churn_sharded', 15, 'between', 'K#05', 'K#30',
+													 p_forward => p_forward, p_limit => p_limit) q;
+	OPEN cu FOR EXECUTE format('SELECT id FROM churn WHERE sk BETWEEN %L AND %L ORDER BY sk %s LIMIT %s',
+							   'K#05', 'K#30', CASE WHEN p_forward THEN 'ASC' ELSE 'DESC' END,
+							   coalesce(p_limit::text, 'ALL'));
+	IF p_change THEN
+		UPDATE churn SET sk = 'K#' || lpad(((id + 7) % 40)::text, 2, '0') WHERE id % 7 = 0;
+		UPDATE churn SET note = 'hot' WHERE id % 5 = 0;
+		INSERT INTO churn SELECT g, hroe.shard_of(g, 15), 'K#' || lpad((g % 40)::text, 2, '0'), 'new'
+		FROM generate_series(5001, 5600) g;
+		DELETE FROM churn WHERE id % 11 = 0;
+	END IF;
+	LOOP
+		FETCH cm INTO r;
+		EXIT WHEN NOT FOUND;
+		m := m || r.id;
+	END LOOP;
+	LOOP
+		FETCH cu INTO r;
+		EXIT WHEN NOT FOUND;
+		u := u || r.id;
+	END LOOP;
+	merged := cardinality(m);
+	unsharded := cardinality(u);
+	same_rows_same_order := m = u;
+	RAISE EXCEPTION USING ERRCODE = 'HR999';	-- undo the changes
+EXCEPTION WHEN SQLSTATE 'HR999' THEN
+	NULL;
+END
+$$;
+EXPLAIN (COSTS OFF) SELECT id FROM churn WHERE sk BETWEEN 'K#05' AND 'K#30' ORDER BY sk;
+-- changes made after the cursors opened: invisible entries among the heads
+SELECT d.forward, l.lim, r.*
+FROM (VALUES (true), (false)) AS d(forward), (VALUES (NULL::bigint), (1), (7), (100)) AS l(lim),
+	 LATERAL pg_temp.churn_compare(d.forward, l.lim, true) AS r;
+-- committed changes: dead entries (a forward scan marks them dead in the
+-- index as it passes, so the second round skips them there), HOT chains
+-- whose root is gone, updated sort keys
+UPDATE churn SET note = 'hot' WHERE id % 3 = 0;
+SELECT count(*) > 0 AS some_hot_updates FROM pg_stat_xact_user_tables
+WHERE relname = 'churn' AND n_tup_hot_upd > 0;
+UPDATE churn SET sk = 'K#17' WHERE id % 13 = 0;
+DELETE FROM churn WHERE id % 4 = 0;
+SELECT n.round, d.forward, l.lim, r.*
+FROM (VALUES (1), (2)) AS n(round), (VALUES (true), (false)) AS d(forward),
+	 (VALUES (NULL::bigint), (1), (7)) AS l(lim),
+	 LATERAL pg_temp.churn_compare(d.forward, l.lim, false) AS r
+ORDER BY 1, 2 DESC, 3 NULLS FIRST;
+-- The scans' memory: one context kept by the backend, emptied after each
+-- merge.  Two merges running at once (two set-returning functions in one
+-- select list advance together) give the second one a context of its own;
+-- a merge stopped by an error gives the kept context back too.
+CREATE FUNCTION pg_temp.scan_memory(OUT contexts bigint, OUT kept boolean, OUT empty boolean)
+LANGUAGE sql AS $$
+SELECT count(*), bool_and(parent = 'TopMemoryContext'), bool_and(used_bytes < 1024)
+FROM pg_backend_memory_contexts WHERE name = 'hroe sharded_query scans'
+$$;
+SELECT * FROM pg_temp.scan_memory();
+-- while one merge runs
+SELECT (r).id IS NOT NULL AS got_row, (pg_temp.scan_memory()).*
+FROM (SELECT hroe.sharded_query(NULL::churn, 'churn_sharded', 15, '=', 'K#17', p_limit => 1) AS r) s;
+-- while two run
+SELECT (a).id IS NOT NULL AND (b).id IS NOT NULL AS got_rows, (pg_temp.scan_memory()).*
+FROM (SELECT hroe.sharded_query(NULL::churn, 'churn_sharded', 15, '=', 'K#17', p_limit => 1) AS a,
+			 hroe.sharded_query(NULL::churn, 'churn_sharded', 15, '=', 'K#17', p_forward => false, p_limit => 1) AS b) s;
+SELECT (SELECT array_agg((a).id) || array_agg((b).id)
+		FROM (SELECT hroe.sharded_query(NULL::churn, 'churn_sharded', 15, '=', 'K#17', p_limit => 5) AS a,
+					 hroe.sharded_query(NULL::churn, 'churn_sharded', 15, '=', 'K#17', p_forward => false, p_limit => 5) AS b) s)
+	 = (SELECT array_agg(id) FROM (SELECT id FROM churn WHERE sk BETWEEN 'K#17' AND 'K#17' ORDER BY sk LIMIT 5) s)
+		|| (SELECT array_agg(id) FROM (SELECT id FROM churn WHERE sk BETWEEN 'K#17' AND 'K#17' ORDER BY sk DESC LIMIT 5) s) AS same_rows;
+SELECT * FROM pg_temp.scan_memory();
+-- an error stops a merge
+SELECT (r).id / ((r).id % 2) FROM (SELECT hroe.sharded_query(NULL::churn, 'churn_sharded', 15, '=', 'K#17') AS r) s;
+SELECT * FROM pg_temp.scan_memory();
+SELECT (r).id IS NOT NULL AS got_row, (pg_temp.scan_memory()).*
+FROM (SELECT hroe.sharded_query(NULL::churn, 'churn_sharded', 15, '=', 'K#17', p_limit => 1) AS r) s;
+DROP TABLE churn;
 
 -- A cursor closed early ends the scans cleanly.
 BEGIN;

@@ -8,12 +8,23 @@
  * parts of a multi-attribute partition key, e.g. a status), the shard
  * column (smallint, integer, bigint or numeric holding 0..N-1), then the
  * sort-key column; further key and INCLUDE columns are allowed.  One index
- * scan runs per shard, each ordered by the sort key; a binary heap over the
- * current head row of each scan yields a k-way merge (the sort key is read
- * from the head row, or from the index tuple for an expression column).  Rows are returned
- * one per call (ValuePerCall), and a shard is advanced only when its head
- * has been returned and another row is wanted, so with a limit of L the
- * function reads exactly N + L - 1 index entries when every shard has rows.
+ * scan runs per shard, each ordered by the sort key; a tournament (loser)
+ * tree over the current head entry of each scan yields a k-way merge with
+ * ceil(log2 N) comparisons per row.  The heads are ordered by the key
+ * columns of their index entries (xs_want_itup); a head's row is fetched
+ * from the table only when it wins the tournament, and an entry none of
+ * whose row versions is visible is skipped there (its shard advances and
+ * the tournament is replayed).  Rows are returned one per
+ * call (ValuePerCall), and a shard is advanced only when its head has been
+ * returned and another row is wanted, so with a limit of L the function
+ * reads exactly N + L - 1 index entries and fetches L rows when every shard
+ * has rows and every entry read is visible.
+ *
+ * The scans' memory (about 45 kB per shard: btree's scan state and its copy
+ * of a leaf page's tuples) comes from a backend-lifetime Generation context
+ * whose keeper block survives resets: allocated afresh each call, those
+ * chunks were handed back to the kernel at the end of every call and
+ * faulted in again at the next, which cost more than the scans themselves.
  *
  * Order: the sort key in its btree order, ascending when p_forward (a DESC
  * index column is scanned backwards), descending otherwise; then the key
@@ -43,7 +54,6 @@
 #include "executor/tuptable.h"
 #include "fmgr.h"
 #include "funcapi.h"
-#include "lib/binaryheap.h"
 #include "miscadmin.h"
 #include "parser/parse_coerce.h"
 #include "storage/itemptr.h"
@@ -65,14 +75,14 @@
 
 PG_FUNCTION_INFO_V1(hroe_sharded_query);
 
-/* One shard: its index scan and its current head row. */
+/* One shard: its index scan and its current head entry. */
 typedef struct ShardStream
 {
 	IndexScanDesc scan;
-	TupleTableSlot *slot;		/* head row, fetched from the heap */
 	ItemPointerData tid;		/* head's index TID, the last tie-breaker */
-	Datum	   *keys;			/* head's order columns, in the head row or
-								 * index tuple */
+	bool		exhausted;		/* no head: the shard has no more entries */
+	Datum	   *keys;			/* head's order columns, in its index tuple
+								 * (forwards) or in runKeys (backwards) */
 	bool	   *nulls;
 
 	/*
@@ -101,32 +111,49 @@ typedef struct ShardedQuery
 	Snapshot	snapshot;
 	int			nshards;
 	ShardStream *streams;
-	binaryheap *heap;
+
+	/*
+	 * Tournament over the shards' heads: tree[0] is the shard whose head
+	 * comes first, tree[p] for 1 <= p < nshards the loser of the match at
+	 * node p; shard s plays from leaf nshards + s, whose parent is p / 2.
+	 */
+	int		   *tree;
 	AttrNumber	sortAttno;		/* index column of the sort key */
 
 	/*
 	 * Order columns: the sort key and the key columns after it, compared in
-	 * index order; read from the heap row, or from the index tuple when one
-	 * is an expression or the scans run backwards (keysFromIndex).
+	 * index order, read from the index tuples.
 	 */
 	int			ncols;
 	SortSupport ssup;
 	int16	   *typlen;
 	bool	   *byval;
-	AttrNumber *heapAttno;
-	bool		keysFromIndex;
 	Datum	   *tmpKeys;		/* scratch for one index tuple's columns */
 	bool	   *tmpNulls;
 	ScanDirection dir;
 	int64		limit;			/* -1 when none */
 	int64		emitted;
 	int			pending;		/* shard whose head was returned last, or -1 */
+	TupleTableSlot *slot;		/* the row being returned */
 	MemoryContext scanCxt;		/* the scans' context: they allocate in it */
+	bool		pooled;			/* scanCxt is ScanPool, held by this call */
+	MemoryContext keyCxt;		/* owned copies of keys (backward runs) */
 	MemoryContext callCxt;		/* reset at every call: comparisons, the row */
 	MemoryContext tmpCxt;		/* reset after each comparison of a run */
 	ExprContext *econtext;
 	bool		open;
 } ShardedQuery;
+
+/*
+ * The scans' memory between calls: a Generation context under
+ * TopMemoryContext whose keeper block (SCAN_POOL_SIZE) is kept by resets,
+ * so its pages stay mapped.  One call at a time holds it (ScanPoolBusy);
+ * a call that finds it held, e.g. a second sharded_query in the same
+ * query, makes a context of its own.
+ */
+#define SCAN_POOL_SIZE (1024 * 1024)
+static MemoryContext ScanPool = NULL;
+static bool ScanPoolBusy = false;
 
 static int	ItemPointerQsortCompare(const void *a, const void *b);
 static bool AdvanceBackward(ShardedQuery *q, ShardStream *st);
@@ -383,60 +410,44 @@ ShardDatum(Oid type, int s)
 }
 
 /*
- * Move shard stream st to its next visible row; false when the shard is
- * exhausted.  Records the index TID (before the heap fetch follows a HOT
- * chain) and the order columns, from the row or the index tuple.
+ * Move shard stream st to its next index entry (its row is not fetched);
+ * false when the shard is exhausted.  Records the entry's TID and order
+ * columns.
  */
 static bool
 AdvanceStream(ShardedQuery *q, ShardStream *st)
 {
-	IndexScanDesc scan = st->scan;
+	ItemPointer tid;
 
 	if (ScanDirectionIsBackward(q->dir))
 		return AdvanceBackward(q, st);
 
-	for (;;)
-	{
-		ItemPointer tid;
-
-		CHECK_FOR_INTERRUPTS();
-		tid = index_getnext_tid(scan, q->dir);
-		if (tid == NULL)
-		{
-			ExecClearTuple(st->slot);
-			return false;
-		}
-		st->tid = *tid;
-		for (;;)
-		{
-			if (index_fetch_heap(scan, st->slot))
-			{
-				if (q->keysFromIndex)
-					ReadIndexKeys(q, scan, st->keys, st->nulls);
-				else
-					for (int i = 0; i < q->ncols; i++)
-						st->keys[i] = slot_getattr(st->slot, q->heapAttno[i], &st->nulls[i]);
-				return true;
-			}
-			if (!scan->xs_heap_continue)
-				break;
-		}
-	}
+	CHECK_FOR_INTERRUPTS();
+	tid = index_getnext_tid(st->scan, q->dir);
+	if (tid == NULL)
+		return false;
+	st->tid = *tid;
+	ReadIndexKeys(q, st->scan, st->keys, st->nulls);
+	return true;
 }
 
-/* Fetch the visible row of TID st->tid from the heap into st->slot. */
+/*
+ * Fetch the visible version of stream st's head entry into q->slot; false
+ * when no version is visible.  A forward scan still stands on that entry,
+ * so the index AM may mark it dead; a backward scan has read past it.
+ */
 static bool
-FetchTid(ShardStream *st)
+FetchHead(ShardedQuery *q, ShardStream *st)
 {
 	IndexScanDesc scan = st->scan;
 
 	scan->xs_heaptid = st->tid;
 	for (;;)
 	{
-		bool		found = index_fetch_heap(scan, st->slot);
+		bool		found = index_fetch_heap(scan, q->slot);
 
-		/* the index AM's current entry is not this TID: kill nothing */
-		scan->kill_prior_tuple = false;
+		if (ScanDirectionIsBackward(q->dir))
+			scan->kill_prior_tuple = false;
 		if (found)
 			return true;
 		if (!scan->xs_heap_continue)
@@ -456,6 +467,8 @@ ReadIndexKeys(ShardedQuery *q, IndexScanDesc scan, Datum *keys, bool *nulls)
 static void
 CopyKeys(ShardedQuery *q, Datum *keys, bool *nulls, const Datum *src, const bool *srcNulls)
 {
+	MemoryContext old = MemoryContextSwitchTo(q->keyCxt);
+
 	for (int i = 0; i < q->ncols; i++)
 	{
 		if (!nulls[i] && !q->byval[i])
@@ -463,6 +476,7 @@ CopyKeys(ShardedQuery *q, Datum *keys, bool *nulls, const Datum *src, const bool
 		nulls[i] = srcNulls[i];
 		keys[i] = nulls[i] ? (Datum) 0 : datumCopy(src[i], q->byval[i], q->typlen[i]);
 	}
+	MemoryContextSwitchTo(old);
 }
 
 /* Order columns a against b, in index order: <0, 0, >0. */
@@ -495,9 +509,9 @@ SameKeys(ShardedQuery *q, const Datum *a, const bool *anulls, const Datum *b, co
 }
 
 /*
- * AdvanceStream for a backward index scan: returns rows with equal sort
- * keys in descending TID order, reading each run of equal keys from the
- * index (entries only) before fetching its rows.
+ * AdvanceStream for a backward index scan: returns entries with equal
+ * order columns in descending TID order, reading each run of equal keys
+ * from the index before returning its first entry.
  */
 static bool
 AdvanceBackward(ShardedQuery *q, ShardStream *st)
@@ -512,13 +526,9 @@ AdvanceBackward(ShardedQuery *q, ShardStream *st)
 		if (st->nrun > 0)
 		{
 			st->tid = st->run[--st->nrun];
-			if (FetchTid(st))
-			{
-				memcpy(st->keys, st->runKeys, sizeof(Datum) * q->ncols);
-				memcpy(st->nulls, st->runNulls, sizeof(bool) * q->ncols);
-				return true;
-			}
-			continue;
+			memcpy(st->keys, st->runKeys, sizeof(Datum) * q->ncols);
+			memcpy(st->nulls, st->runNulls, sizeof(bool) * q->ncols);
+			return true;
 		}
 
 		/* load the next run, starting with the entry read ahead */
@@ -527,7 +537,6 @@ AdvanceBackward(ShardedQuery *q, ShardStream *st)
 			if (st->scanDone || (tid = index_getnext_tid(scan, q->dir)) == NULL)
 			{
 				st->scanDone = true;
-				ExecClearTuple(st->slot);
 				return false;
 			}
 			st->nextTid = *tid;
@@ -572,24 +581,109 @@ ItemPointerQsortCompare(const void *a, const void *b)
 }
 
 /*
- * Binary-heap comparator: positive when shard a's head comes before shard
- * b's (binaryheap keeps the largest on top): sort key in index order, then
- * index TID, the whole reversed for a backward scan.
+ * Whether shard a's head comes before shard b's: sort key and further key
+ * columns in index order, then index TID, the whole reversed for a
+ * backward scan; an exhausted shard comes after every other.
  */
-static int
-CompareHeads(Datum a, Datum b, void *arg)
+static bool
+HeadBefore(ShardedQuery *q, int a, int b)
 {
-	ShardedQuery *q = (ShardedQuery *) arg;
-	ShardStream *sa = &q->streams[DatumGetInt32(a)];
-	ShardStream *sb = &q->streams[DatumGetInt32(b)];
+	ShardStream *sa = &q->streams[a];
+	ShardStream *sb = &q->streams[b];
 	int			c;
 
+	if (sa->exhausted)
+		return false;
+	if (sb->exhausted)
+		return true;
 	c = CompareKeys(q, sa->keys, sa->nulls, sb->keys, sb->nulls);
 	if (c == 0)
 		c = ItemPointerCompare(&sa->tid, &sb->tid);
 	if (ScanDirectionIsBackward(q->dir))
 		c = -c;
-	return -c;
+	return c < 0;
+}
+
+/* Play the whole tournament over the shards' first heads. */
+static void
+BuildTournament(ShardedQuery *q)
+{
+	int			n = q->nshards;
+	int		   *winner = palloc(sizeof(int) * 2 * n);
+
+	for (int s = 0; s < n; s++)
+		winner[n + s] = s;
+	for (int p = n - 1; p >= 1; p--)
+	{
+		int			l = winner[2 * p];
+		int			r = winner[2 * p + 1];
+
+		if (HeadBefore(q, r, l))
+		{
+			winner[p] = r;
+			q->tree[p] = l;
+		}
+		else
+		{
+			winner[p] = l;
+			q->tree[p] = r;
+		}
+	}
+	q->tree[0] = n > 1 ? winner[1] : 0;
+	pfree(winner);
+}
+
+/*
+ * Replay the matches of shard s, the last winner, after its head changed:
+ * one comparison per level from its leaf to the root.
+ */
+static void
+ReplayTournament(ShardedQuery *q, int s)
+{
+	for (int p = (q->nshards + s) / 2; p >= 1; p /= 2)
+	{
+		if (HeadBefore(q, q->tree[p], s))
+		{
+			int			t = q->tree[p];
+
+			q->tree[p] = s;
+			s = t;
+		}
+	}
+	q->tree[0] = s;
+}
+
+/* Give the scans' memory back: empty ScanPool, or drop a context of our own. */
+static void
+ReleaseScanMemory(ShardedQuery *q)
+{
+	if (q->pooled)
+	{
+		q->pooled = false;
+		MemoryContextReset(ScanPool);
+		ScanPoolBusy = false;
+	}
+	else if (q->scanCxt != NULL)
+		MemoryContextDelete(q->scanCxt);
+	q->scanCxt = NULL;
+}
+
+/*
+ * Reset callback of the call's multi-call context: after an error no close
+ * ran, and the aborted scans' memory is garbage (buffer pins and relation
+ * references are the resource owner's).
+ */
+static void
+ReleaseScanMemoryCallback(void *arg)
+{
+	ShardedQuery *q = (ShardedQuery *) arg;
+
+	if (q->pooled)
+	{
+		q->pooled = false;
+		MemoryContextReset(ScanPool);
+		ScanPoolBusy = false;
+	}
 }
 
 /* End every scan, release the relations' references and the snapshot. */
@@ -599,13 +693,13 @@ CloseShardedQuery(ShardedQuery *q)
 	if (!q->open)
 		return;
 	q->open = false;
+	ExecDropSingleTupleTableSlot(q->slot);
 	for (int i = 0; i < q->nshards; i++)
 	{
-		if (q->streams[i].slot)
-			ExecDropSingleTupleTableSlot(q->streams[i].slot);
 		if (q->streams[i].scan)
 			index_endscan(q->streams[i].scan);
 	}
+	ReleaseScanMemory(q);
 	index_close(q->indexRel, NoLock);
 	table_close(q->heapRel, NoLock);
 	UnregisterSnapshot(q->snapshot);
@@ -674,8 +768,8 @@ OpenRelations(ShardedQuery *q, Oid indexOid, Oid rowtype)
 
 /*
  * Set up the whole query: arguments, relations, scan keys, one scan per
- * shard with its first row, and the heap.  Runs in the SRF's multi-call
- * memory context.
+ * shard with its first entry, and the tournament.  Runs in the SRF's
+ * multi-call memory context.
  */
 static ShardedQuery *
 BeginShardedQuery(FunctionCallInfo fcinfo)
@@ -778,7 +872,6 @@ BeginShardedQuery(FunctionCallInfo fcinfo)
 	q->ssup = palloc0(sizeof(SortSupportData) * q->ncols);
 	q->typlen = palloc(sizeof(int16) * q->ncols);
 	q->byval = palloc(sizeof(bool) * q->ncols);
-	q->heapAttno = palloc(sizeof(AttrNumber) * q->ncols);
 	q->tmpKeys = palloc(sizeof(Datum) * q->ncols);
 	q->tmpNulls = palloc(sizeof(bool) * q->ncols);
 	for (int i = 0; i < q->ncols; i++)
@@ -796,15 +889,10 @@ BeginShardedQuery(FunctionCallInfo fcinfo)
 									   &q->ssup[i]);
 		get_typlenbyval(TupleDescAttr(RelationGetDescr(q->indexRel), attno - 1)->atttypid,
 						&q->typlen[i], &q->byval[i]);
-		q->heapAttno[i] = q->indexRel->rd_index->indkey.values[attno - 1];
-		if (q->heapAttno[i] == 0)
-			q->keysFromIndex = true;
 	}
 	indoption = q->indexRel->rd_indoption[q->sortAttno - 1];
 	q->dir = (forward != ((indoption & INDOPTION_DESC) != 0)) ?
 		ForwardScanDirection : BackwardScanDirection;
-	if (ScanDirectionIsBackward(q->dir))
-		q->keysFromIndex = true;	/* runs of equal keys are read from the index */
 
 	if (!ActiveSnapshotSet())
 		ereport(ERROR,
@@ -812,25 +900,45 @@ BeginShardedQuery(FunctionCallInfo fcinfo)
 				 errmsg("hroe.sharded_query needs an active snapshot")));
 	q->snapshot = RegisterSnapshot(GetActiveSnapshot());
 	q->streams = palloc0(sizeof(ShardStream) * q->nshards);
-	q->heap = binaryheap_allocate(q->nshards, CompareHeads, q);
+	q->tree = palloc(sizeof(int) * q->nshards);
 	q->pending = -1;
-	q->scanCxt = CurrentMemoryContext;
+	q->keyCxt = CurrentMemoryContext;
 	q->callCxt = AllocSetContextCreate(CurrentMemoryContext, "hroe sharded_query row",
 									   ALLOCSET_DEFAULT_SIZES);
 	q->tmpCxt = AllocSetContextCreate(CurrentMemoryContext, "hroe sharded_query comparison",
 									  ALLOCSET_SMALL_SIZES);
+
+	/* the scans' memory: ScanPool when free, else a context of our own */
+	if (ScanPool == NULL)
+		ScanPool = GenerationContextCreate(TopMemoryContext, "hroe sharded_query scans",
+										   SCAN_POOL_SIZE, SCAN_POOL_SIZE, 8 * SCAN_POOL_SIZE);
+	if (!ScanPoolBusy)
+	{
+		MemoryContextCallback *cb = palloc(sizeof(MemoryContextCallback));
+
+		ScanPoolBusy = true;
+		q->pooled = true;
+		q->scanCxt = ScanPool;
+		cb->func = ReleaseScanMemoryCallback;
+		cb->arg = q;
+		MemoryContextRegisterResetCallback(CurrentMemoryContext, cb);
+	}
+	else
+		q->scanCxt = GenerationContextCreate(CurrentMemoryContext, "hroe sharded_query scans",
+											 0, SCAN_POOL_SIZE, 8 * SCAN_POOL_SIZE);
 	q->open = true;
 	q->econtext = rsinfo->econtext;
 	RegisterExprContextCallback(rsinfo->econtext, ShutdownShardedQuery, PointerGetDatum(q));
 
+	MemoryContextSwitchTo(q->scanCxt);
+	q->slot = table_slot_create(q->heapRel, NULL);
 	for (int s = 0; s < q->nshards; s++)
 	{
 		ShardStream *st = &q->streams[s];
 
 		keys[nprefix].sk_argument = ShardDatum(shardType, s);
-		st->slot = table_slot_create(q->heapRel, NULL);
 		st->scan = index_beginscan(q->heapRel, q->indexRel, q->snapshot, nkeys, 0);
-		st->scan->xs_want_itup = q->keysFromIndex;
+		st->scan->xs_want_itup = true;	/* the heads are ordered by their entries */
 		st->keys = palloc(sizeof(Datum) * q->ncols);
 		st->nulls = palloc(sizeof(bool) * q->ncols);
 		if (ScanDirectionIsBackward(q->dir))
@@ -845,13 +953,12 @@ BeginShardedQuery(FunctionCallInfo fcinfo)
 				st->runNulls[i] = st->nextNulls[i] = true;	/* nothing owned yet */
 		}
 		index_rescan(st->scan, keys, nkeys, NULL, 0);
-		if (AdvanceStream(q, st))
-			binaryheap_add_unordered(q->heap, Int32GetDatum(s));
+		st->exhausted = !AdvanceStream(q, st);
 	}
 	/* comparisons may detoast: do them in the per-call context */
 	MemoryContextSwitchTo(q->callCxt);
-	binaryheap_build(q->heap);
-	MemoryContextSwitchTo(q->scanCxt);
+	BuildTournament(q);
+	MemoryContextSwitchTo(q->keyCxt);
 	return q;
 }
 
@@ -892,28 +999,41 @@ hroe_sharded_query(PG_FUNCTION_ARGS)
 
 	if (q->limit >= 0 && q->emitted >= q->limit)
 		goto done;
-	/* advance the shard whose head went out last only now, when needed */
-	if (q->pending >= 0)
+
+	/*
+	 * Advance the shard whose head went out last only now, when needed;
+	 * then fetch the top entry's row, skipping entries no version of which
+	 * is visible.  Index AMs keep state allocated during a scan, so the
+	 * scans run in their context; comparisons may detoast, so the
+	 * tournament is replayed in the per-call one.
+	 */
+	s = q->pending;
+	q->pending = -1;
+	for (;;)
 	{
-		bool		more;
+		bool		visible;
 
-		/* index AMs keep state allocated during a scan: use the scans' context */
+		if (s >= 0)
+		{
+			bool		more;
+
+			MemoryContextSwitchTo(q->scanCxt);
+			more = AdvanceStream(q, &q->streams[s]);
+			MemoryContextSwitchTo(q->callCxt);
+			q->streams[s].exhausted = !more;
+			ReplayTournament(q, s);
+		}
+		s = q->tree[0];
+		st = &q->streams[s];
+		if (st->exhausted)
+			goto done;
 		MemoryContextSwitchTo(q->scanCxt);
-		more = AdvanceStream(q, &q->streams[q->pending]);
+		visible = FetchHead(q, st);
 		MemoryContextSwitchTo(q->callCxt);
-		if (more)
-			binaryheap_replace_first(q->heap, Int32GetDatum(q->pending));
-		else
-			(void) binaryheap_remove_first(q->heap);
-		q->pending = -1;
+		if (visible)
+			break;
 	}
-	MemoryContextSwitchTo(q->callCxt);
-	if (binaryheap_empty(q->heap))
-		goto done;
-
-	s = DatumGetInt32(binaryheap_first(q->heap));
-	st = &q->streams[s];
-	row = ExecFetchSlotHeapTupleDatum(st->slot);
+	row = ExecFetchSlotHeapTupleDatum(q->slot);
 	q->emitted++;
 	q->pending = s;
 	MemoryContextSwitchTo(oldcxt);

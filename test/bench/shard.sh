@@ -8,8 +8,10 @@
 #   (c) hroe.sharded_query (streaming k-way merge of 15 index scans)
 # for a large result (~1/3 of the items) and for small limits (10, 1000),
 # forward and backward. Each query runs through pgbench; the figure is the
-# median latency over ROUNDS rounds that interleave the three ways. Also
-# measures (b) with and without parallel workers. Prints Markdown.
+# median latency over ROUNDS rounds that interleave the three ways. Then the
+# same for (a) and (c) in the server: the executor's own time (EXPLAIN
+# ANALYZE with TIMING OFF: no parse, plan or round trip). Also measures the
+# large query with and without parallel workers. Prints Markdown.
 set -euo pipefail
 ROWS=${HROE_BENCH_SHARD_ROWS:-1200000}
 ROUNDS=${HROE_BENCH_ROUNDS:-5}
@@ -65,6 +67,8 @@ write_queries limit1000_fwd "$SMALL" ASC "LIMIT 1000" "$SMALLF, p_limit => 1000"
 
 # Same answers (sum and count of ids) from the three ways, and the plans
 echo
+echo "Load average before the timed runs: $(cut -d' ' -f1-3 /proc/loadavg)."
+echo
 echo "Table: $ROWS items, 15 shards, $(psql -X -Atd "$DB" -c "SELECT pg_size_pretty(pg_table_size('orders'))"); indexes: sharded $(psql -X -Atd "$DB" -c "SELECT pg_size_pretty(pg_relation_size('orders_sharded'))"), unsharded $(psql -X -Atd "$DB" -c "SELECT pg_size_pretty(pg_relation_size('orders_plain'))")."
 echo
 echo "| query | (a) answer | (b) answer | (c) answer |"
@@ -81,9 +85,9 @@ for q in large_fwd limit10_fwd; do
 	done
 done
 
-# median latency (ms) of one query file over all rounds
+# median (ms, $2 decimals, default 2) of the latencies in us in file $1
 median_ms() {
-	sort -n "$1" | awk '{a[NR]=$1} END {m = (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2; printf "%.2f", m / 1000}'
+	sort -n "$1" | awk -v d="${2:-2}" '{a[NR]=$1} END {m = (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2; printf "%.*f", d, m / 1000}'
 }
 # (a) is one serial range scan of the unsharded index, whatever the planner prefers
 A_OPTS="-c enable_seqscan=off -c enable_bitmapscan=off -c enable_sort=off -c max_parallel_workers_per_gather=0"
@@ -92,7 +96,9 @@ run_pgbench() {
 	local pfx="$OUT/log.$$"
 	rm -f "$pfx".*
 	PGOPTIONS="${4:-}" pgbench -n -d "$DB" -f "$1" -t "$2" -l --log-prefix="$pfx" >/dev/null 2>&1
-	awk '{print $3}' "$pfx".* >>"$3"
+	# field 3 is the latency in us; pgbench 15 sometimes logs 0 for a transaction
+	# that took as long as the others (its timestamps show it): not a measurement
+	awk '$3 > 0 {print $3}' "$pfx".* >>"$3"
 	rm -f "$pfx".*
 }
 {
@@ -117,8 +123,46 @@ for q in large_fwd large_bwd limit10_fwd limit10_bwd limit1000_fwd; do
 		run_pgbench "$OUT/$q.c.sql" "$n" "$OUT/$q.c.lat"
 	done
 	rows=$(psql -X -Atd "$DB" -f "$OUT/$q.c.sql" | cut -d'|' -f2)
-	ma=$(median_ms "$OUT/$q.a.lat"); mb=$(median_ms "$OUT/$q.b.lat"); mc=$(median_ms "$OUT/$q.c.lat")
+	ma=$(median_ms "$OUT/$q.a.lat" 3); mb=$(median_ms "$OUT/$q.b.lat" 3); mc=$(median_ms "$OUT/$q.c.lat" 3)
 	echo "| $q | $rows | $ma | $mb | $mc | $(awk "BEGIN {printf \"%.2f\", $mc / $ma}") | $(awk "BEGIN {printf \"%.2f\", $mc / $mb}") |"
+done
+
+# In the server: the executor's time of (a) and (c), without parse, plan,
+# protocol and client (EXPLAIN ANALYZE, TIMING OFF: no per-node clock reads)
+"${PSQL[@]}" <<'SQL'
+CREATE FUNCTION exec_us(p_query text, p_runs integer) RETURNS SETOF float8
+LANGUAGE plpgsql AS $f$
+DECLARE
+	l text;
+BEGIN
+	FOR i IN 1..p_runs LOOP
+		FOR l IN EXECUTE 'EXPLAIN (ANALYZE, TIMING OFF, COSTS OFF) ' || rtrim(p_query, E'; \n') LOOP
+			IF l LIKE 'Execution Time:%' THEN
+				RETURN NEXT substring(l FROM '([0-9.]+) ms')::float8 * 1000;
+			END IF;
+		END LOOP;
+	END LOOP;
+END
+$f$;
+SQL
+# run query file $1 N=$2 times in the server with PGOPTIONS $4, appending executor times (us) to $3
+run_exec() {
+	echo "SELECT exec_us(:'q', $2);" | PGOPTIONS="${4:-}" psql -X -Atd "$DB" -v q="$(cat "$1")" >>"$3"
+}
+echo
+echo "Executor time in ms in the server (EXPLAIN ANALYZE, TIMING OFF: no parse, plan or round trip), median over $ROUNDS rounds interleaving (a) and (c); runs per round as above."
+echo
+echo "| query | (a) unsharded range scan | (c) hroe.sharded_query | (c)/(a) |"
+echo "|---|---|---|---|"
+for q in large_fwd large_bwd limit10_fwd limit10_bwd limit1000_fwd; do
+	case $q in large*) n=1 ;; *) n=50 ;; esac
+	rm -f "$OUT/$q".*.exec
+	for r in $(seq "$ROUNDS"); do
+		run_exec "$OUT/$q.a.sql" "$n" "$OUT/$q.a.exec" "$A_OPTS"
+		run_exec "$OUT/$q.c.sql" "$n" "$OUT/$q.c.exec"
+	done
+	ma=$(median_ms "$OUT/$q.a.exec" 3); mc=$(median_ms "$OUT/$q.c.exec" 3)
+	echo "| $q | $ma | $mc | $(awk "BEGIN {printf \"%.2f\", $mc / $ma}") |"
 done
 
 # Parallelism: the large query with and without parallel workers
@@ -144,6 +188,8 @@ done
 		done
 	done
 } >>"$OUT/plans.txt"
+echo
+echo "Load average after the timed runs: $(cut -d' ' -f1-3 /proc/loadavg)."
 echo
 echo "Plans (EXPLAIN ANALYZE, BUFFERS) of each way: test/bench/out/shard/plans.txt"
 psql -X -q -c "DROP DATABASE $DB"
