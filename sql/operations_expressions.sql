@@ -42,6 +42,17 @@ SELECT * FROM hroe.delete_item('opx_t', '{"pk": {"S": "a"}, "sk": {"N": "1"}}', 
 SELECT attributes FROM hroe.put_item('opx_t', '{"pk": {"S": "a"}, "sk": {"N": "1"}, "n": {"N": "5"}, "x": {"S": "hello"}}');
 SELECT attributes FROM hroe.put_item('opx_t', '{"pk": {"S": "b"}, "sk": {"N": "1"}, "n": {"N": "9"}}');
 
+-- a put locks the old version without the executor under READ COMMITTED, and
+-- with SELECT ... FOR UPDATE under REPEATABLE READ: the same old item either way
+BEGIN ISOLATION LEVEL REPEATABLE READ;
+SELECT attributes FROM hroe.put_item('opx_t', '{"pk": {"S": "b"}, "sk": {"N": "1"}, "n": {"N": "8"}}', 'ALL_OLD');
+SELECT attributes FROM hroe.put_item('opx_t', '{"pk": {"S": "b"}, "sk": {"N": "1"}, "n": {"N": "9"}}', 'ALL_OLD');
+COMMIT;
+BEGIN;
+SELECT attributes FROM hroe.put_item('opx_t', '{"pk": {"S": "b"}, "sk": {"N": "1"}, "n": {"N": "8"}}', 'ALL_OLD');
+SELECT attributes FROM hroe.put_item('opx_t', '{"pk": {"S": "b"}, "sk": {"N": "1"}, "n": {"N": "9"}}', 'ALL_OLD');
+COMMIT;
+
 -- update_item: the same failure, with the old item
 SELECT * FROM hroe.update_item('opx_t', '{"pk": {"S": "a"}, "sk": {"N": "1"}}', 'SET n = :z',
 	'n = :z', NULL, '{":z": {"N": "0"}}', p_return_values_on_condition_check_failure => 'ALL_OLD');

@@ -116,6 +116,8 @@ typedef struct ApiCall
 	char	   *item;			/* ConditionalCheckFailed: the old item
 								 * (ReturnValuesOnConditionCheckFailure
 								 * ALL_OLD), JSON text */
+	Jsonb	   *result;			/* the response, when built as jsonb (then
+								 * nothing is written as text) */
 } ApiCall;
 
 static ApiCall *CurrentCall = NULL;
@@ -535,6 +537,51 @@ AppendItem(StringInfo out, const char *name, const HroeItem *item)
 	hroe_item_write(out, item);
 }
 
+/* Push jsonb j as the next value of a jsonb being built */
+static void
+PushJsonb(JsonbParseState **st, Jsonb *j)
+{
+	JsonbValue	v;
+
+	if (JB_ROOT_IS_SCALAR(j))
+	{
+		(void) JsonbExtractScalar(&j->root, &v);
+		pushJsonbValue(st, WJB_VALUE, &v);
+		return;
+	}
+	v.type = jbvBinary;
+	v.val.binary.data = &j->root;
+	v.val.binary.len = VARSIZE(j) - VARHDRSZ;
+	pushJsonbValue(st, WJB_VALUE, &v);
+}
+
+/* Push "name": n */
+static void
+PushInt(JsonbParseState **st, const char *name, int64 n)
+{
+	JsonbValue	v;
+
+	hroe_jsonb_push_key(st, name);
+	v.type = jbvNumeric;
+	v.val.numeric = int64_to_numeric(n);
+	pushJsonbValue(st, WJB_VALUE, &v);
+}
+
+/*
+ * Close the response object being built and make it the call's result (in
+ * the caller's context: it outlives SPI and the subtransaction).  Building
+ * the jsonb directly spares printing the items and parsing them back.
+ */
+static void
+SetResult(JsonbParseState **st)
+{
+	JsonbValue *res = pushJsonbValue(st, WJB_END_OBJECT, NULL);
+	MemoryContext old = MemoryContextSwitchTo(CurrentCall->outer);
+
+	CurrentCall->result = JsonbValueToJsonb(res);
+	MemoryContextSwitchTo(old);
+}
+
 /* Number of attributes of an item */
 static uint32
 ItemCount(const HroeItem *item)
@@ -568,6 +615,7 @@ ApiGetItem(JsonbContainer *req, StringInfo out)
 	ApiRow	   *row;
 	bool		isnull;
 	Datum		d;
+	JsonbParseState *st = NULL;
 
 	ParseExprs(req, &e, false, false, false, true, false);
 	(void) RequestTable(req, &table);
@@ -579,6 +627,7 @@ ApiGetItem(JsonbContainer *req, StringInfo out)
 	v[2] = BoolGetDatum(MemberBool(req, "ConsistentRead", false));
 	v[3] = TextD(ReturnCC(req));
 	row = RunStmt(STMT_GET, v, nulls);
+	pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);
 	d = Col(row, 1, &isnull);
 	if (!isnull)
 	{
@@ -586,11 +635,16 @@ ApiGetItem(JsonbContainer *req, StringInfo out)
 
 		if (e.projection)
 			item = hroe_project(e.projection, item);
-		AppendItem(out, "Item", item);
+		hroe_jsonb_push_key(&st, "Item");
+		(void) hroe_item_push_jsonb(&st, item);
 	}
 	d = Col(row, 2, &isnull);
 	if (!isnull)
-		AppendJsonb(out, "ConsumedCapacity", DatumGetJsonbP(d));
+	{
+		hroe_jsonb_push_key(&st, "ConsumedCapacity");
+		PushJsonb(&st, DatumGetJsonbP(d));
+	}
+	SetResult(&st);
 }
 
 /* Validate ReturnValues of UpdateItem */
@@ -861,6 +915,7 @@ ApiRead(JsonbContainer *req, StringInfo out, bool query)
 	Datum		d;
 	Jsonb	   *esk;
 	int			x;
+	JsonbParseState *st = NULL;
 
 	ParseExprs(req, &e, false, false, true, true, query);
 	(void) RequestTable(req, &table);
@@ -920,6 +975,7 @@ ApiRead(JsonbContainer *req, StringInfo out, bool query)
 	row = RunStmt(query ? STMT_QUERY : STMT_SCAN, v, nulls);
 
 	/* Items, already filtered and projected, unless Select is COUNT */
+	pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);
 	d = Col(row, 1, &isnull);
 	if (!isnull)
 	{
@@ -934,23 +990,27 @@ ApiRead(JsonbContainer *req, StringInfo out, bool query)
 		get_typlenbyvalalign(ARR_ELEMTYPE(arr), &typlen, &typbyval, &typalign);
 		deconstruct_array(arr, ARR_ELEMTYPE(arr), typlen, typbyval, typalign,
 						  &elems, &enulls, &n);
-		appendStringInfoString(out, ",\"Items\":[");
+		hroe_jsonb_push_key(&st, "Items");
+		pushJsonbValue(&st, WJB_BEGIN_ARRAY, NULL);
 		for (int i = 0; i < n; i++)
-		{
-			if (i > 0)
-				appendStringInfoChar(out, ',');
-			hroe_item_write(out, DatumGetHroeItemP(elems[i]));
-		}
-		appendStringInfoChar(out, ']');
+			(void) hroe_item_push_jsonb(&st, DatumGetHroeItemP(elems[i]));
+		pushJsonbValue(&st, WJB_END_ARRAY, NULL);
 	}
-	appendStringInfo(out, ",\"Count\":%d,\"ScannedCount\":%d",
-					 DatumGetInt32(Col(row, 2, &isnull)), DatumGetInt32(Col(row, 3, &isnull)));
+	PushInt(&st, "Count", DatumGetInt32(Col(row, 2, &isnull)));
+	PushInt(&st, "ScannedCount", DatumGetInt32(Col(row, 3, &isnull)));
 	d = Col(row, 4, &isnull);
 	if (!isnull)
-		AppendJsonb(out, "LastEvaluatedKey", DatumGetJsonbP(d));
+	{
+		hroe_jsonb_push_key(&st, "LastEvaluatedKey");
+		PushJsonb(&st, DatumGetJsonbP(d));
+	}
 	d = Col(row, 5, &isnull);
 	if (!isnull)
-		AppendJsonb(out, "ConsumedCapacity", DatumGetJsonbP(d));
+	{
+		hroe_jsonb_push_key(&st, "ConsumedCapacity");
+		PushJsonb(&st, DatumGetJsonbP(d));
+	}
+	SetResult(&st);
 }
 
 /* A container as JSON text */
@@ -1935,6 +1995,7 @@ hroe_dynamodb(PG_FUNCTION_ARGS)
 	call.outer = outer;
 	call.reasons = NULL;
 	call.item = NULL;
+	call.result = NULL;
 	CurrentCall = &call;
 
 	BeginInternalSubTransaction(NULL);
@@ -1987,6 +2048,8 @@ hroe_dynamodb(PG_FUNCTION_ARGS)
 	}
 	PG_END_TRY();
 	CurrentCall = saved;
+	if (call.result && out.len == 1)
+		PG_RETURN_JSONB_P(call.result);
 	appendStringInfoChar(&out, '}');
 	PG_RETURN_DATUM(DirectFunctionCall1(jsonb_in, CStringGetDatum(out.data)));
 }
@@ -2009,6 +2072,7 @@ CallOperation(const char *op, Jsonb *req)
 	call.outer = outer;
 	call.reasons = NULL;
 	call.item = NULL;
+	call.result = NULL;
 	CurrentCall = &call;
 	initStringInfo(&body);
 	appendStringInfoChar(&body, '{');
@@ -2025,6 +2089,8 @@ CallOperation(const char *op, Jsonb *req)
 	}
 	PG_END_TRY();
 	MemoryContextSwitchTo(outer);
+	if (call.result)
+		return call.result;
 	/* the members were written with a leading comma */
 	text = body.len > 1 ? psprintf("{%s}", body.data + 2) : "{}";
 	return DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(text)));
@@ -2034,16 +2100,12 @@ CallOperation(const char *op, Jsonb *req)
 static void
 PushArg(JsonbParseState **st, FunctionCallInfo fcinfo, int argno, const HroeRequestArg *arg)
 {
-	JsonbValue	k,
-				v;
+	JsonbValue	v;
 	Jsonb	   *j;
 
 	if (PG_ARGISNULL(argno))
 		return;
-	k.type = jbvString;
-	k.val.string.val = (char *) arg->member;
-	k.val.string.len = strlen(arg->member);
-	pushJsonbValue(st, WJB_KEY, &k);
+	hroe_jsonb_push_key(st, arg->member);
 	if (arg->kind == HROE_ARG_TEXT)
 	{
 		v.type = jbvString;
@@ -2062,18 +2124,7 @@ PushArg(JsonbParseState **st, FunctionCallInfo fcinfo, int argno, const HroeRequ
 	}
 	else
 		j = PG_GETARG_JSONB_P(argno);
-	if (JB_ROOT_IS_SCALAR(j))
-	{
-		JsonbValue	scalar;
-
-		(void) JsonbExtractScalar(&j->root, &scalar);
-		pushJsonbValue(st, WJB_VALUE, &scalar);
-		return;
-	}
-	v.type = jbvBinary;
-	v.val.binary.data = &j->root;
-	v.val.binary.len = VARSIZE(j) - VARHDRSZ;
-	pushJsonbValue(st, WJB_VALUE, &v);
+	PushJsonb(st, j);
 }
 
 /* The request made of a SQL-level call's arguments (the first nargs) */
