@@ -42,8 +42,7 @@ SELECT * FROM hroe.delete_item('opx_t', '{"pk": {"S": "a"}, "sk": {"N": "1"}}', 
 SELECT attributes FROM hroe.put_item('opx_t', '{"pk": {"S": "a"}, "sk": {"N": "1"}, "n": {"N": "5"}, "x": {"S": "hello"}}');
 SELECT attributes FROM hroe.put_item('opx_t', '{"pk": {"S": "b"}, "sk": {"N": "1"}, "n": {"N": "9"}}');
 
--- a put locks the old version without the executor under READ COMMITTED, and
--- with SELECT ... FOR UPDATE under REPEATABLE READ: the same old item either way
+-- a put returns the version it replaced, under READ COMMITTED and REPEATABLE READ
 BEGIN ISOLATION LEVEL REPEATABLE READ;
 SELECT attributes FROM hroe.put_item('opx_t', '{"pk": {"S": "b"}, "sk": {"N": "1"}, "n": {"N": "8"}}', 'ALL_OLD');
 SELECT attributes FROM hroe.put_item('opx_t', '{"pk": {"S": "b"}, "sk": {"N": "1"}, "n": {"N": "9"}}', 'ALL_OLD');

@@ -21,7 +21,6 @@
 #include "access/stratnum.h"
 #include "access/table.h"
 #include "access/tableam.h"
-#include "access/xact.h"
 #include "catalog/namespace.h"
 #include "catalog/pg_type.h"
 #include "common/hashfn.h"
@@ -35,7 +34,6 @@
 #include "utils/builtins.h"
 #include "utils/json.h"
 #include "utils/jsonb.h"
-#include "executor/executor.h"
 #include "executor/tuptable.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
@@ -257,65 +255,6 @@ DirectFetch(HroeTableMeta *t, Datum *keys, MemoryContext cxt, bool *done)
 	return result;
 }
 
-/*
- * Fetch and lock (as FOR UPDATE) the row of a key without the executor, as
- * logical replication's apply does: the primary key probed with a dirty
- * snapshot (waiting out writers in progress), then the latest version
- * locked; NULL if absent.  Only under READ COMMITTED, where SELECT ... FOR
- * UPDATE locks that same latest version, on a table without row-level
- * security, and with SELECT and UPDATE on the table: otherwise *done is false
- * and the SQL path does it.
- */
-static HroeItem *
-DirectLock(HroeTableMeta *t, Datum *keys, MemoryContext cxt, bool *done)
-{
-	int			nkeys = t->schema.nhash + t->schema.nrange;
-	Relation	rel,
-				idx;
-	Oid			pkey;
-	AttrNumber	item_attno;
-	TupleTableSlot *search,
-			   *found;
-	HroeItem   *result = NULL;
-
-	*done = false;
-	if (IsolationUsesXactSnapshot() ||
-		check_enable_rls(t->relid, InvalidOid, true) == RLS_ENABLED ||
-		pg_class_aclcheck(t->relid, GetUserId(), ACL_SELECT) != ACLCHECK_OK ||
-		pg_class_aclcheck(t->relid, GetUserId(), ACL_UPDATE) != ACLCHECK_OK)
-		return NULL;
-	rel = table_open(t->relid, RowExclusiveLock);
-	pkey = OidIsValid(t->pkey_index) ? t->pkey_index : RelationGetPrimaryKeyIndex(rel);
-	item_attno = get_attnum(t->relid, "item");
-	if (!OidIsValid(pkey) || item_attno == InvalidAttrNumber)
-		elog(ERROR, "table %s has no primary key or no item column", t->relname);
-	idx = index_open(pkey, RowExclusiveLock);
-	search = table_slot_create(rel, NULL);
-	found = table_slot_create(rel, NULL);
-	ExecClearTuple(search);
-	memset(search->tts_isnull, true, sizeof(bool) * search->tts_tupleDescriptor->natts);
-	for (int i = 0; i < nkeys; i++)
-	{
-		AttrNumber	a = idx->rd_index->indkey.values[i];
-
-		search->tts_values[a - 1] = keys[i];
-		search->tts_isnull[a - 1] = false;
-	}
-	ExecStoreVirtualTuple(search);
-	if (RelationFindReplTupleByIndex(rel, pkey, LockTupleExclusive, search, found))
-	{
-		bool		isnull;
-
-		result = CopyItem(cxt, slot_getattr(found, item_attno, &isnull));
-	}
-	ExecDropSingleTupleTableSlot(search);
-	ExecDropSingleTupleTableSlot(found);
-	index_close(idx, NoLock);
-	table_close(rel, NoLock);
-	*done = true;
-	return result;
-}
-
 /* Fetch an item by table key, optionally locking it; NULL if absent */
 static HroeItem *
 FetchItem(HroeTableMeta *t, Datum *keys, bool for_update, MemoryContext cxt)
@@ -325,11 +264,15 @@ FetchItem(HroeTableMeta *t, Datum *keys, bool for_update, MemoryContext cxt)
 	SPIPlanPtr	plan;
 	int			ret;
 	bool		isnull;
-	bool		done;
-	HroeItem   *item = for_update ? DirectLock(t, keys, cxt, &done) : DirectFetch(t, keys, cxt, &done);
 
-	if (done)
-		return item;
+	if (!for_update)
+	{
+		bool		done;
+		HroeItem   *item = DirectFetch(t, keys, cxt, &done);
+
+		if (done)
+			return item;
+	}
 	plan = hroe_table_plan_find(t, for_update ? "get-lock" : "get");
 	if (plan == NULL)
 		plan = hroe_table_plan(t, for_update ? "get-lock" : "get",
