@@ -56,6 +56,11 @@ COMMIT;
 SELECT * FROM hroe.update_item('opx_t', '{"pk": {"S": "a"}, "sk": {"N": "1"}}', 'SET n = :z',
 	'n = :z', NULL, '{":z": {"N": "0"}}', p_return_values_on_condition_check_failure => 'ALL_OLD');
 
+-- in a transaction, the old item goes into the failed action's cancellation reason
+SELECT hroe.transact_write_items('[{"ConditionCheck": {"TableName": "opx_t", "Key": {"pk": {"S": "a"}, "sk": {"N": "1"}},
+	"ConditionExpression": "n = :z", "ExpressionAttributeValues": {":z": {"N": "0"}},
+	"ReturnValuesOnConditionCheckFailure": "ALL_OLD"}}]');
+
 -- Query with a FilterExpression and a ProjectionExpression sharing the placeholders
 SELECT * FROM hroe.query('opx_t', 'pk = :p', '{":p": {"S": "a"}, ":m": {"N": "6"}}',
 	p_filter_expression => 'n > :m', p_projection_expression => 'sk, x, m.y[1]');

@@ -98,10 +98,10 @@ static const ApiStmtDef StmtDefs[STMT_COUNT] = {
 	{"SELECT hroe.delete_table($1)", NULL, 1, {"text"}},
 	{"SELECT hroe.delete_index($1, $2)", NULL, 2, {"text", "text"}},
 	/* table names in byte order (as DynamoDB's), after $1, at most $2 */
-	{"SELECT pg_catalog.array_agg(n ORDER BY n COLLATE \"C\") FROM ("
+	{"SELECT pg_catalog.array_agg(n ORDER BY n COLLATE pg_catalog.\"C\") FROM ("
 		"SELECT table_name AS n FROM hroe.tables"
-		" WHERE $1 IS NULL OR table_name COLLATE \"C\" OPERATOR(pg_catalog.>) $1"
-		" ORDER BY table_name COLLATE \"C\" LIMIT $2) s", NULL, 2, {"text", "int4"}},
+		" WHERE $1 IS NULL OR table_name COLLATE pg_catalog.\"C\" OPERATOR(pg_catalog.>) $1"
+		" ORDER BY table_name COLLATE pg_catalog.\"C\" LIMIT $2) s", NULL, 2, {"text", "int4"}},
 };
 
 static SPIPlanPtr StmtPlans[STMT_COUNT];
@@ -1619,6 +1619,7 @@ typedef struct Action
 	Datum		keys[2];
 	char	   *identity;
 	HroeItem   *old;
+	bool		return_old;		/* ReturnValuesOnConditionCheckFailure ALL_OLD */
 } Action;
 
 /* Order actions by item identity (the canonical locking order) */
@@ -1681,6 +1682,8 @@ ParseActions(JsonbContainer *req, bool write, int *nactions)
 		a->t = RequestTable(body, &a->table);
 		ParseExprs(body, &a->e, a->kind != ACT_GET, a->kind == ACT_UPDATE, false,
 				   a->kind == ACT_GET, false);
+		if (a->kind != ACT_GET)
+			a->return_old = ReturnOldOnFailure(body);
 		if (a->kind == ACT_CHECK && a->e.condition == NULL)
 			Missing(psprintf("transactItems.%d.member.conditionCheck.conditionExpression", i + 1));
 		if (a->kind == ACT_UPDATE && a->e.update == NULL)
@@ -1817,7 +1820,11 @@ ApiTransactWrite(JsonbContainer *req, StringInfo out)
 		else
 		{
 			appendStringInfoString(&reasons,
-								   "{\"Code\":\"ConditionalCheckFailed\",\"Message\":\"The conditional request failed\"}");
+								   "{\"Code\":\"ConditionalCheckFailed\",\"Message\":\"The conditional request failed\"");
+			/* ReturnValuesOnConditionCheckFailure ALL_OLD: the item in the reason */
+			if (a->return_old && a->old)
+				AppendItem(&reasons, "Item", a->old);
+			appendStringInfoChar(&reasons, '}');
 			appendStringInfoString(&codes, "ConditionalCheckFailed");
 			failed = true;
 		}

@@ -384,6 +384,15 @@ spec('DeleteItem', { TableName: 'conf_tx', Key: tx('zz'), ConditionExpression: '
   { __type: ccf, message: 'The conditional request failed' }, 'failed condition on a missing item: no Item')
 spec('PutItem', { TableName: 'conf_tx', Item: { pk: S('b') }, ReturnValuesOnConditionCheckFailure: 'ALL_NEW' },
   { __type: 'com.amazon.coral.validate#ValidationException', message: "1 validation error detected: Value 'ALL_NEW' at 'returnValuesOnConditionCheckFailure' failed to satisfy constraint: Member must satisfy enum value set: [ALL_OLD, NONE]" }, 'invalid ReturnValuesOnConditionCheckFailure')
+spec('TransactWriteItems', { TransactItems: [
+  { ConditionCheck: { TableName: 'conf_tx', Key: tx('b'), ConditionExpression: 'n = :z', ExpressionAttributeValues: { ':z': N(0) }, ReturnValuesOnConditionCheckFailure: 'ALL_OLD' } },
+  { Put: { TableName: 'conf_tx', Item: { pk: S('g') } } },
+  { Delete: { TableName: 'conf_tx', Key: tx('zz'), ConditionExpression: 'attribute_exists(pk)', ReturnValuesOnConditionCheckFailure: 'ALL_OLD' } }] }, {
+  __type: 'com.amazonaws.dynamodb.v20120810#TransactionCanceledException',
+  message: 'Transaction cancelled, please refer cancellation reasons for specific reasons [ConditionalCheckFailed, None, ConditionalCheckFailed]',
+  CancellationReasons: [{ Code: 'ConditionalCheckFailed', Message: 'The conditional request failed', Item: { pk: S('b'), n: N(3) } }, { Code: 'None' },
+    { Code: 'ConditionalCheckFailed', Message: 'The conditional request failed' }]
+}, 'ReturnValuesOnConditionCheckFailure in a transaction: the old item in its reason')
 spec('GetItem', { TableName: 'conf_tx', Key: tx('b') }, { Item: { pk: S('b'), n: N(3) } }, 'the failed writes changed nothing')
 // UpdateTable creating and deleting a GSI (dynalite accepts the request but ignores GSI updates)
 const txDesc = gsis => Object.assign({ TableName: 'conf_tx', KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
