@@ -110,5 +110,6 @@ SELECT hroe.dynamodb('UpdateTable', '{"TableName": "opx_t", "GlobalSecondaryInde
 SELECT hroe.dynamodb('UpdateTable', '{"TableName": "opx_t", "GlobalSecondaryIndexUpdates": [{"Delete": {"IndexName": "byN"}}]}');
 SELECT hroe.dynamodb('UpdateTable', '{"TableName": "opx_t", "ProvisionedThroughput": {"ReadCapacityUnits": 1, "WriteCapacityUnits": 1}}');
 SELECT hroe.dynamodb('UpdateTable', '{"TableName": "opx_t"}');
+SELECT hroe.dynamodb('UpdateTable', '{"TableName": "opx_t", "GlobalSecondaryIndexUpdates": [{"Create": 1}]}');
 SELECT hroe.delete_table('opx_t');
 SELECT hroe.delete_table('opx_u');

@@ -1473,6 +1473,20 @@ ApiDeleteTable(JsonbContainer *req, StringInfo out)
 	appendStringInfo(out, ",\"TableDescription\":%s", desc);
 }
 
+/* Object member name (NULL if absent); SerializationException if not an object */
+static JsonbContainer *
+MemberObject(JsonbContainer *obj, const char *name)
+{
+	Jsonb	   *j = MemberJsonb(obj, name);
+
+	if (j == NULL)
+		return NULL;
+	if (!JB_ROOT_IS_OBJECT(j))
+		hroe_ddb_error(ERRCODE_HROE_VALIDATION, "SerializationException",
+					   psprintf("Unexpected value type in payload: %s", name));
+	return &j->root;
+}
+
 /* UpdateTable: creates or deletes one GSI (hroe tables are on-demand) */
 static void
 ApiUpdateTable(JsonbContainer *req, StringInfo out)
@@ -1495,10 +1509,10 @@ ApiUpdateTable(JsonbContainer *req, StringInfo out)
 		Invalid("At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, GlobalSecondaryIndexUpdates or SSESpecification or ReplicaUpdates is required");
 	for (int i = 0; i < nupdates; i++)
 	{
-		bool		create = Member(updates[i], "Create") != NULL;
-		bool		delete = Member(updates[i], "Delete") != NULL;
+		bool		create = MemberObject(updates[i], "Create") != NULL;
+		bool		delete = MemberObject(updates[i], "Delete") != NULL;
 
-		if (!create && !delete && Member(updates[i], "Update") == NULL)
+		if (!create && !delete && MemberObject(updates[i], "Update") == NULL)
 			Invalid("One or more parameter values were invalid: One of GlobalSecondaryIndexUpdate.Update, GlobalSecondaryIndexUpdate.Create, GlobalSecondaryIndexUpdate.Delete must not be null");
 		nonline += create + delete;
 	}
@@ -1514,15 +1528,15 @@ ApiUpdateTable(JsonbContainer *req, StringInfo out)
 					   "Subscriber limit exceeded: Only 1 online index can be created or deleted simultaneously per table");
 	for (int i = 0; i < nupdates; i++)
 	{
-		JsonbValue *c = Member(updates[i], "Create");
-		JsonbValue *d = Member(updates[i], "Delete");
+		JsonbContainer *c = MemberObject(updates[i], "Create");
+		JsonbContainer *d = MemberObject(updates[i], "Delete");
 
-		if (c && c->type == jbvBinary)
-			CreateGsi(table, c->val.binary.data, defs, ndefs,
+		if (c)
+			CreateGsi(table, c, defs, ndefs,
 					  psprintf("globalSecondaryIndexUpdates.%d.member.create.projection", i + 1));
-		else if (d && d->type == jbvBinary)
+		else if (d)
 		{
-			char	   *iname = MemberText(d->val.binary.data, "IndexName", "IndexName");
+			char	   *iname = MemberText(d, "IndexName", "IndexName");
 			Datum		v[2];
 
 			if (iname == NULL)
