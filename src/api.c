@@ -39,6 +39,7 @@
 #include "utils/resowner.h"
 #include "utils/typcache.h"
 
+#include "api.h"
 #include "expression.h"
 #include "item.h"
 #include "tables.h"
@@ -46,6 +47,7 @@
 #define ERRCODE_HROE_TRANSACTION_CANCELED MAKE_SQLSTATE('H','R','0','0','5')
 
 #define API_MAX_TRANSACT 100
+#define API_MAX_ARGS 13
 
 PG_FUNCTION_INFO_V1(hroe_dynamodb);
 PG_FUNCTION_INFO_V1(hroe_update_item);
@@ -67,6 +69,8 @@ typedef enum ApiStmt
 	STMT_CREATE_INDEX,
 	STMT_DESCRIBE,
 	STMT_DELETE_TABLE,
+	STMT_DELETE_INDEX,
+	STMT_LIST_TABLES,
 	STMT_COUNT
 } ApiStmt;
 
@@ -75,20 +79,15 @@ typedef struct ApiStmtDef
 	const char *sql;			/* run through SPI (DDL, plpgsql) */
 	const char *fn;				/* or called directly, when set */
 	int			nargs;
-	const char *types[11];
+	const char *types[API_MAX_ARGS];	/* of the SPI statements */
 } ApiStmtDef;
 
 static const ApiStmtDef StmtDefs[STMT_COUNT] = {
-	{NULL, "hroe.get_item_result(text, jsonb, boolean, text)", 4,
-	{"text", "jsonb", "bool", "text"}},
-	{NULL, "hroe.put_item(text, hroe.item, text, text)", 4,
-	{"text", "hroe.item", "text", "text"}},
-	{NULL, "hroe.delete_item(text, jsonb, text, text)", 4,
-	{"text", "jsonb", "text", "text"}},
-	{NULL, "hroe.query_page(text, text, jsonb, jsonb, text, boolean, boolean, integer, jsonb, text, text)", 11,
-	{"text", "text", "jsonb", "jsonb", "text", "bool", "bool", "int4", "jsonb", "text", "text"}},
-	{NULL, "hroe.scan_page(text, text, boolean, integer, jsonb, text, text, integer, integer)", 9,
-	{"text", "text", "bool", "int4", "jsonb", "text", "text", "int4", "int4"}},
+	{NULL, "hroe.get_item_result(text, jsonb, boolean, text)", 4},
+	{NULL, "hroe.put_item(text, hroe.item, text, text, text, jsonb, jsonb, text)", 8},
+	{NULL, "hroe.delete_item(text, jsonb, text, text, text, jsonb, jsonb, text)", 8},
+	{NULL, "hroe.query_page(text, text, jsonb, jsonb, text, boolean, boolean, integer, jsonb, text, text, text, text)", 13},
+	{NULL, "hroe.scan_page(text, text, boolean, integer, jsonb, text, text, integer, integer, text, text, jsonb, jsonb)", 13},
 	{NULL, "hroe.batch_get_item(jsonb, text)", 2, {"jsonb", "text"}},
 	{NULL, "hroe.batch_write_item(jsonb, text)", 2, {"jsonb", "text"}},
 	{"SELECT hroe.create_table($1, $2, $3, $4, $5)", NULL, 5,
@@ -97,6 +96,12 @@ static const ApiStmtDef StmtDefs[STMT_COUNT] = {
 	{"text", "text", "text[]", "text[]", "jsonb", "text", "text[]"}},
 	{"SELECT hroe.describe_table($1)", NULL, 1, {"text"}},
 	{"SELECT hroe.delete_table($1)", NULL, 1, {"text"}},
+	{"SELECT hroe.delete_index($1, $2)", NULL, 2, {"text", "text"}},
+	/* table names in byte order (as DynamoDB's), after $1, at most $2 */
+	{"SELECT pg_catalog.array_agg(n ORDER BY n COLLATE pg_catalog.\"C\") FROM ("
+		"SELECT table_name AS n FROM hroe.tables"
+		" WHERE $1 IS NULL OR table_name COLLATE pg_catalog.\"C\" OPERATOR(pg_catalog.>) $1"
+		" ORDER BY table_name COLLATE pg_catalog.\"C\" LIMIT $2) s", NULL, 2, {"text", "int4"}},
 };
 
 static SPIPlanPtr StmtPlans[STMT_COUNT];
@@ -108,6 +113,11 @@ typedef struct ApiCall
 {
 	MemoryContext outer;		/* the caller's context: survives the subxact */
 	char	   *reasons;		/* TransactionCanceled: JSON array text */
+	char	   *item;			/* ConditionalCheckFailed: the old item
+								 * (ReturnValuesOnConditionCheckFailure
+								 * ALL_OLD), JSON text */
+	Jsonb	   *result;			/* the response, when built as jsonb (then
+								 * nothing is written as text) */
 } ApiCall;
 
 static ApiCall *CurrentCall = NULL;
@@ -132,7 +142,7 @@ RunStmt(ApiStmt s, Datum *values, const char *nulls)
 
 	if (StmtDefs[s].fn)
 	{
-		LOCAL_FCINFO(fcinfo, 11);
+		LOCAL_FCINFO(fcinfo, API_MAX_ARGS);
 		Datum		result;
 
 		if (StmtFns[s] == NULL)
@@ -183,7 +193,7 @@ RunStmt(ApiStmt s, Datum *values, const char *nulls)
 	}
 	if (StmtPlans[s] == NULL)
 	{
-		Oid			types[11];
+		Oid			types[API_MAX_ARGS];
 		SPIPlanPtr	plan;
 		int			ret;
 
@@ -431,59 +441,6 @@ ParseExprs(JsonbContainer *req, ApiExprs *e, bool allow_condition, bool allow_up
 	hroe_expr_check_unused(e->cxt);
 }
 
-/*
- * The subset of a placeholder map that the KeyConditionExpression uses
- * (Query's own validation sees only its expression's placeholders).
- */
-static Jsonb *
-UsedSubset(Jsonb *map, char **keys, bool *used, int n)
-{
-	JsonbParseState *st = NULL;
-	JsonbValue *res;
-	int			nused = 0;
-
-	if (map == NULL)
-		return NULL;
-	pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);
-	for (int i = 0; i < n; i++)
-	{
-		JsonbValue	k;
-		JsonbValue *v;
-
-		if (!used[i])
-			continue;
-		k.type = jbvString;
-		k.val.string.val = keys[i];
-		k.val.string.len = strlen(keys[i]);
-		v = findJsonbValueFromContainer(&map->root, JB_FOBJECT, &k);
-		pushJsonbValue(&st, WJB_KEY, &k);
-		pushJsonbValue(&st, WJB_VALUE, v);
-		nused++;
-	}
-	res = pushJsonbValue(&st, WJB_END_OBJECT, NULL);
-	if (nused == 0)
-		return NULL;
-	return JsonbValueToJsonb(res);
-}
-
-/* Whether a condition tree has a path whose first attribute is name */
-static bool
-UsesAttribute(const HroeExprNode *n, const char *name)
-{
-	ListCell   *lc;
-
-	if (n->kind == HROE_EXPR_PATH)
-	{
-		HroePathElem *first = linitial(n->path);
-
-		return !first->is_index && strcmp(first->name, name) == 0;
-	}
-	foreach(lc, n->args)
-		if (UsesAttribute(lfirst(lc), name))
-			return true;
-	return false;
-}
-
 /* ---------- keys and locks ---------- */
 
 /* Identity of an item's key: the table, then each key value as JSON */
@@ -580,6 +537,51 @@ AppendItem(StringInfo out, const char *name, const HroeItem *item)
 	hroe_item_write(out, item);
 }
 
+/* Push jsonb j as the next value of a jsonb being built */
+static void
+PushJsonb(JsonbParseState **st, Jsonb *j)
+{
+	JsonbValue	v;
+
+	if (JB_ROOT_IS_SCALAR(j))
+	{
+		(void) JsonbExtractScalar(&j->root, &v);
+		pushJsonbValue(st, WJB_VALUE, &v);
+		return;
+	}
+	v.type = jbvBinary;
+	v.val.binary.data = &j->root;
+	v.val.binary.len = VARSIZE(j) - VARHDRSZ;
+	pushJsonbValue(st, WJB_VALUE, &v);
+}
+
+/* Push "name": n */
+static void
+PushInt(JsonbParseState **st, const char *name, int64 n)
+{
+	JsonbValue	v;
+
+	hroe_jsonb_push_key(st, name);
+	v.type = jbvNumeric;
+	v.val.numeric = int64_to_numeric(n);
+	pushJsonbValue(st, WJB_VALUE, &v);
+}
+
+/*
+ * Close the response object being built and make it the call's result (in
+ * the caller's context: it outlives SPI and the subtransaction).  Building
+ * the jsonb directly spares printing the items and parsing them back.
+ */
+static void
+SetResult(JsonbParseState **st)
+{
+	JsonbValue *res = pushJsonbValue(st, WJB_END_OBJECT, NULL);
+	MemoryContext old = MemoryContextSwitchTo(CurrentCall->outer);
+
+	CurrentCall->result = JsonbValueToJsonb(res);
+	MemoryContextSwitchTo(old);
+}
+
 /* Number of attributes of an item */
 static uint32
 ItemCount(const HroeItem *item)
@@ -613,6 +615,7 @@ ApiGetItem(JsonbContainer *req, StringInfo out)
 	ApiRow	   *row;
 	bool		isnull;
 	Datum		d;
+	JsonbParseState *st = NULL;
 
 	ParseExprs(req, &e, false, false, false, true, false);
 	(void) RequestTable(req, &table);
@@ -624,6 +627,7 @@ ApiGetItem(JsonbContainer *req, StringInfo out)
 	v[2] = BoolGetDatum(MemberBool(req, "ConsistentRead", false));
 	v[3] = TextD(ReturnCC(req));
 	row = RunStmt(STMT_GET, v, nulls);
+	pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);
 	d = Col(row, 1, &isnull);
 	if (!isnull)
 	{
@@ -631,11 +635,16 @@ ApiGetItem(JsonbContainer *req, StringInfo out)
 
 		if (e.projection)
 			item = hroe_project(e.projection, item);
-		AppendItem(out, "Item", item);
+		hroe_jsonb_push_key(&st, "Item");
+		(void) hroe_item_push_jsonb(&st, item);
 	}
 	d = Col(row, 2, &isnull);
 	if (!isnull)
-		AppendJsonb(out, "ConsumedCapacity", DatumGetJsonbP(d));
+	{
+		hroe_jsonb_push_key(&st, "ConsumedCapacity");
+		PushJsonb(&st, DatumGetJsonbP(d));
+	}
+	SetResult(&st);
 }
 
 /* Validate ReturnValues of UpdateItem */
@@ -667,12 +676,51 @@ WriteReturnValues(JsonbContainer *req)
 	return rv;
 }
 
+/* ReturnValuesOnConditionCheckFailure: NONE or ALL_OLD; true for ALL_OLD */
+static bool
+ReturnOldOnFailure(JsonbContainer *req)
+{
+	char	   *v = MemberText(req, "ReturnValuesOnConditionCheckFailure",
+							   "ReturnValuesOnConditionCheckFailure");
+
+	if (v == NULL || strcmp(v, "NONE") == 0)
+		return false;
+	if (strcmp(v, "ALL_OLD") != 0)
+		Invalid(psprintf("1 validation error detected: Value '%s' at 'returnValuesOnConditionCheckFailure' failed to satisfy constraint: Member must satisfy enum value set: [ALL_OLD, NONE]",
+						 v));
+	return true;
+}
+
+/*
+ * A conditional write's check on the locked old item (NULL: absent): the
+ * ConditionalCheckFailedException, which carries the old item when
+ * ReturnValuesOnConditionCheckFailure is ALL_OLD (in the response body's
+ * Item, and in the SQL error's DETAIL)
+ */
+static void
+CheckWriteCondition(const HroeExprNode *cond, const HroeItem *old, bool return_old)
+{
+	StringInfoData buf;
+
+	if (cond == NULL || hroe_expr_eval(cond, old))
+		return;
+	if (!return_old || old == NULL)
+		hroe_condition_check(cond, old);
+	initStringInfo(&buf);
+	hroe_item_write(&buf, old);
+	CurrentCall->item = MemoryContextStrdup(CurrentCall->outer, buf.data);
+	ereport(ERROR,
+			(errcode(ERRCODE_HROE_CONDITIONAL_CHECK_FAILED),
+			 errmsg("The conditional request failed"),
+			 errdetail("DynamoDB ConditionalCheckFailedException. Item: %s", buf.data)));
+}
+
 /* Call put_item; appends Attributes (ALL_OLD) and ConsumedCapacity */
 static void
 CallPut(const char *table, HroeItem *item, const char *rv, const char *rcc, StringInfo out)
 {
-	Datum		v[4];
-	char		nulls[4] = "    ";
+	Datum		v[8];
+	char		nulls[9] = "    nnnn";
 	ApiRow	   *row;
 	bool		isnull;
 	Datum		d;
@@ -696,8 +744,8 @@ CallPut(const char *table, HroeItem *item, const char *rv, const char *rcc, Stri
 static void
 CallDelete(const char *table, Jsonb *key, const char *rv, const char *rcc, StringInfo out)
 {
-	Datum		v[4];
-	char		nulls[4] = "    ";
+	Datum		v[8];
+	char		nulls[9] = "    nnnn";
 	ApiRow	   *row;
 	bool		isnull;
 	Datum		d;
@@ -727,9 +775,11 @@ ApiPutItem(JsonbContainer *req, StringInfo out)
 	HroeItem   *item;
 	HroeTableMeta *t;
 	const char *rv;
+	bool		return_old;
 
 	ParseExprs(req, &e, true, false, false, false, false);
 	rv = WriteReturnValues(req);
+	return_old = ReturnOldOnFailure(req);
 	t = RequestTable(req, &table);
 	j = MemberJsonb(req, "Item");
 	if (j == NULL)
@@ -740,7 +790,7 @@ ApiPutItem(JsonbContainer *req, StringInfo out)
 		Datum		keys[2];
 
 		hroe_check_item_key(t, item, keys);
-		hroe_condition_check(e.condition, LockItem(t, keys, KeyIdentity(t, item), true));
+		CheckWriteCondition(e.condition, LockItem(t, keys, KeyIdentity(t, item), true), return_old);
 	}
 	CallPut(table, item, rv, ReturnCC(req), out);
 }
@@ -764,9 +814,11 @@ ApiDeleteItem(JsonbContainer *req, StringInfo out)
 	Jsonb	   *key;
 	HroeTableMeta *t;
 	const char *rv;
+	bool		return_old;
 
 	ParseExprs(req, &e, true, false, false, false, false);
 	rv = WriteReturnValues(req);
+	return_old = ReturnOldOnFailure(req);
 	t = RequestTable(req, &table);
 	key = MemberJsonb(req, "Key");
 	if (key == NULL)
@@ -776,7 +828,7 @@ ApiDeleteItem(JsonbContainer *req, StringInfo out)
 		Datum		keys[2];
 		HroeItem   *k = RequestKey(t, key, keys);
 
-		hroe_condition_check(e.condition, LockItem(t, keys, KeyIdentity(t, k), true));
+		CheckWriteCondition(e.condition, LockItem(t, keys, KeyIdentity(t, k), true), return_old);
 	}
 	CallDelete(table, key, rv, ReturnCC(req), out);
 }
@@ -807,9 +859,11 @@ ApiUpdateItem(JsonbContainer *req, StringInfo out)
 			   *new;
 	char	   *rcc;
 	StringInfoData put;
+	bool		return_old;
 
 	ParseExprs(req, &e, true, true, false, false, false);
 	rv = UpdateReturnValues(req);
+	return_old = ReturnOldOnFailure(req);
 	t = RequestTable(req, &table);
 	key = MemberJsonb(req, "Key");
 	if (key == NULL)
@@ -818,8 +872,7 @@ ApiUpdateItem(JsonbContainer *req, StringInfo out)
 	if (e.update)
 		hroe_update_check_keys(e.update, t->schema.names, t->schema.nhash + t->schema.nrange);
 	old = LockItem(t, keys, KeyIdentity(t, k), true);
-	if (e.condition)
-		hroe_condition_check(e.condition, old);
+	CheckWriteCondition(e.condition, old, return_old);
 	new = e.update ? ApplyUpdate(t, e.update, old, k) : (old ? old : k);
 	rcc = ReturnCC(req);
 	initStringInfo(&put);
@@ -843,78 +896,63 @@ ApiUpdateItem(JsonbContainer *req, StringInfo out)
 	appendStringInfoString(out, put.data);
 }
 
-/* Query and Scan */
+/* Query and Scan: the operation filters, projects and counts */
 static void
 ApiRead(JsonbContainer *req, StringInfo out, bool query)
 {
 	char	   *table;
 	char	   *index;
 	ApiExprs	e;
-	HroeTableMeta *t;
-	Datum		v[11];
-	char		nulls[12] = "           ";
+	Datum		v[13];
+	char		nulls[14] = "             ";
 	ApiRow	   *row;
 	bool		isnull;
 	bool		has_limit;
 	int32		limit;
 	char	   *select;
-	bool		count_only;
+	char	   *filter = MemberText(req, "FilterExpression", "FilterExpression");
+	char	   *projection = MemberText(req, "ProjectionExpression", "ProjectionExpression");
 	Datum		d;
 	Jsonb	   *esk;
+	int			x;
+	JsonbParseState *st = NULL;
 
 	ParseExprs(req, &e, false, false, true, true, query);
-	t = RequestTable(req, &table);
+	(void) RequestTable(req, &table);
 	index = MemberText(req, "IndexName", "IndexName");
 	limit = MemberInt(req, "Limit", &has_limit);
 	if (has_limit && limit < 1)
 		Invalid(psprintf("1 validation error detected: Value '%d' at 'limit' failed to satisfy constraint: Member must have value greater than or equal to 1",
 						 limit));
 	select = MemberText(req, "Select", "Select");
-	if (select && strcmp(select, "SPECIFIC_ATTRIBUTES") == 0)
-	{
-		if (e.projection == NIL)
-			Invalid("1 validation error detected: Value 'SPECIFIC_ATTRIBUTES' at 'select' failed to satisfy constraint: Must specify the AttributesToGet or ProjectionExpression when choosing to get SPECIFIC_ATTRIBUTES");
-		select = NULL;
-	}
-	else if (select && e.projection != NIL)
-		Invalid(psprintf("Cannot specify the ProjectionExpression when choosing to get %s", select));
-	count_only = select && strcmp(select, "COUNT") == 0;
 	if (query && e.kce == NULL)
 		Invalid("Either the KeyConditions or KeyConditionExpression parameter must be specified in the request.");
-	if (query && e.filter)
-	{
-		HroeIndexMeta *ix = index ? hroe_index_lookup(t, index) : NULL;
-		const HroeKeySchema *ks = ix ? &ix->schema : &t->schema;
-
-		for (int i = 0; i < ks->nhash + ks->nrange; i++)
-			if (UsesAttribute(e.filter, ks->names[i]))
-				Invalid(psprintf("Filter Expression can only contain non-primary key attributes: Primary key attribute: %s",
-								 ks->names[i]));
-	}
 	esk = MemberJsonb(req, "ExclusiveStartKey");
+#define OptD(i, cond, val) (v[i] = (cond) ? (val) : (nulls[i] = 'n', (Datum) 0))
 	if (query)
 	{
-		HroeExprContext *kc = hroe_expr_context_create(e.names, e.values);
-		Jsonb	   *names;
-		Jsonb	   *values;
-
-		(void) hroe_expr_parse(kc, "KeyConditionExpression", e.kce);
-		names = UsedSubset(e.names, kc->name_keys, kc->name_used, kc->nnames);
-		values = UsedSubset(e.values, kc->value_keys, kc->value_used, kc->nvalues);
 		v[0] = TextD(table);
 		v[1] = TextD(e.kce);
-		v[2] = values ? JsonbPGetDatum(values) : (nulls[2] = 'n', (Datum) 0);
-		v[3] = names ? JsonbPGetDatum(names) : (nulls[3] = 'n', (Datum) 0);
-		v[4] = index ? TextD(index) : (nulls[4] = 'n', (Datum) 0);
+		OptD(2, e.values, JsonbPGetDatum(e.values));
+		OptD(3, e.names, JsonbPGetDatum(e.names));
+		OptD(4, index, TextD(index));
 		v[5] = BoolGetDatum(MemberBool(req, "ScanIndexForward", true));
 		v[6] = BoolGetDatum(MemberBool(req, "ConsistentRead", false));
-		v[7] = has_limit ? Int32GetDatum(limit) : (nulls[7] = 'n', (Datum) 0);
-		v[8] = esk ? JsonbPGetDatum(esk) : (nulls[8] = 'n', (Datum) 0);
-		/* a filtered count needs the items */
-		v[9] = select && !(count_only && e.filter) ? TextD(select) : (nulls[9] = 'n', (Datum) 0);
-		v[10] = TextD(ReturnCC(req));
-		row = RunStmt(STMT_QUERY, v, nulls);
+		x = 7;
 	}
+	else
+	{
+		v[0] = TextD(table);
+		OptD(1, index, TextD(index));
+		v[2] = BoolGetDatum(MemberBool(req, "ConsistentRead", false));
+		x = 3;
+	}
+	OptD(x, has_limit, Int32GetDatum(limit));
+	OptD(x + 1, esk, JsonbPGetDatum(esk));
+	OptD(x + 2, select, TextD(select));
+	v[x + 3] = TextD(ReturnCC(req));
+	if (query)
+		x += 4;
 	else
 	{
 		bool		has_seg,
@@ -922,68 +960,57 @@ ApiRead(JsonbContainer *req, StringInfo out, bool query)
 		int32		seg = MemberInt(req, "Segment", &has_seg);
 		int32		total = MemberInt(req, "TotalSegments", &has_total);
 
-		v[0] = TextD(table);
-		v[1] = index ? TextD(index) : (nulls[1] = 'n', (Datum) 0);
-		v[2] = BoolGetDatum(MemberBool(req, "ConsistentRead", false));
-		v[3] = has_limit ? Int32GetDatum(limit) : (nulls[3] = 'n', (Datum) 0);
-		v[4] = esk ? JsonbPGetDatum(esk) : (nulls[4] = 'n', (Datum) 0);
-		v[5] = select && !(count_only && e.filter) ? TextD(select) : (nulls[5] = 'n', (Datum) 0);
-		v[6] = TextD(ReturnCC(req));
-		v[7] = has_seg ? Int32GetDatum(seg) : (nulls[7] = 'n', (Datum) 0);
-		v[8] = has_total ? Int32GetDatum(total) : (nulls[8] = 'n', (Datum) 0);
-		nulls[9] = '\0';
-		row = RunStmt(STMT_SCAN, v, nulls);
+		OptD(7, has_seg, Int32GetDatum(seg));
+		OptD(8, has_total, Int32GetDatum(total));
+		x = 9;
 	}
-
-	/* Items, filtered and projected; Count after the filter */
+	OptD(x, filter, TextD(filter));
+	OptD(x + 1, projection, TextD(projection));
+	if (!query)
 	{
-		int			count = DatumGetInt32(Col(row, 2, &isnull));
-		int			scanned = DatumGetInt32(Col(row, 3, &isnull));
-		StringInfoData items;
-
-		initStringInfo(&items);
-		d = Col(row, 1, &isnull);
-		if (!isnull)
-		{
-			ArrayType  *arr = DatumGetArrayTypeP(d);
-			Datum	   *elems;
-			bool	   *enulls;
-			int			n;
-			int16		typlen;
-			bool		typbyval;
-			char		typalign;
-
-			get_typlenbyvalalign(ARR_ELEMTYPE(arr), &typlen, &typbyval, &typalign);
-			deconstruct_array(arr, ARR_ELEMTYPE(arr), typlen, typbyval, typalign,
-							  &elems, &enulls, &n);
-			count = 0;
-			for (int i = 0; i < n; i++)
-			{
-				HroeItem   *item = DatumGetHroeItemP(elems[i]);
-
-				if (e.filter && !hroe_expr_eval(e.filter, item))
-					continue;
-				count++;
-				if (count_only)
-					continue;
-				if (e.projection)
-					item = hroe_project(e.projection, item);
-				appendStringInfoChar(&items, count > 1 ? ',' : '[');
-				hroe_item_write(&items, item);
-			}
-		}
-		if (!count_only)
-			appendStringInfo(out, ",\"Items\":%s", count > 0 ? items.data : "[");
-		if (!count_only)
-			appendStringInfoChar(out, ']');
-		appendStringInfo(out, ",\"Count\":%d,\"ScannedCount\":%d", count, scanned);
+		OptD(11, e.values, JsonbPGetDatum(e.values));
+		OptD(12, e.names, JsonbPGetDatum(e.names));
 	}
+#undef OptD
+	row = RunStmt(query ? STMT_QUERY : STMT_SCAN, v, nulls);
+
+	/* Items, already filtered and projected, unless Select is COUNT */
+	pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);
+	d = Col(row, 1, &isnull);
+	if (!isnull)
+	{
+		ArrayType  *arr = DatumGetArrayTypeP(d);
+		Datum	   *elems;
+		bool	   *enulls;
+		int			n;
+		int16		typlen;
+		bool		typbyval;
+		char		typalign;
+
+		get_typlenbyvalalign(ARR_ELEMTYPE(arr), &typlen, &typbyval, &typalign);
+		deconstruct_array(arr, ARR_ELEMTYPE(arr), typlen, typbyval, typalign,
+						  &elems, &enulls, &n);
+		hroe_jsonb_push_key(&st, "Items");
+		pushJsonbValue(&st, WJB_BEGIN_ARRAY, NULL);
+		for (int i = 0; i < n; i++)
+			(void) hroe_item_push_jsonb(&st, DatumGetHroeItemP(elems[i]));
+		pushJsonbValue(&st, WJB_END_ARRAY, NULL);
+	}
+	PushInt(&st, "Count", DatumGetInt32(Col(row, 2, &isnull)));
+	PushInt(&st, "ScannedCount", DatumGetInt32(Col(row, 3, &isnull)));
 	d = Col(row, 4, &isnull);
 	if (!isnull)
-		AppendJsonb(out, "LastEvaluatedKey", DatumGetJsonbP(d));
+	{
+		hroe_jsonb_push_key(&st, "LastEvaluatedKey");
+		PushJsonb(&st, DatumGetJsonbP(d));
+	}
 	d = Col(row, 5, &isnull);
 	if (!isnull)
-		AppendJsonb(out, "ConsumedCapacity", DatumGetJsonbP(d));
+	{
+		hroe_jsonb_push_key(&st, "ConsumedCapacity");
+		PushJsonb(&st, DatumGetJsonbP(d));
+	}
+	SetResult(&st);
 }
 
 /* A container as JSON text */
@@ -1292,6 +1319,75 @@ NameArray(List *names)
 	return PointerGetDatum(construct_array(d, i, TEXTOID, -1, false, TYPALIGN_INT));
 }
 
+/*
+ * Create the GSI a CreateTable or UpdateTable request describes (gsi), with
+ * the key types of AttributeDefinitions; projection_member names its
+ * Projection in DynamoDB's error when it is missing
+ */
+static void
+CreateGsi(const char *table, JsonbContainer *gsi, JsonbContainer **defs, int ndefs,
+		  const char *projection_member)
+{
+	Datum		v[7];
+	char	   *iname = MemberText(gsi, "IndexName", "IndexName");
+	List	   *ih,
+			   *ir;
+	JsonbParseState *st = NULL;
+	JsonbValue *res;
+	JsonbValue *proj = Member(gsi, "Projection");
+	char	   *ptype = NULL;
+	List	   *nonkey = NIL;
+	ListCell   *lc;
+	char		inulls[7] = "       ";
+
+	KeySchema(gsi, &ih, &ir);
+	pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);
+	foreach(lc, list_concat_copy(ih, ir))
+	{
+		JsonbValue	k,
+					tv;
+		char	   *ty = AttributeType(defs, ndefs, lfirst(lc));
+
+		if (ty == NULL)
+			continue;
+		k.type = jbvString;
+		k.val.string.val = lfirst(lc);
+		k.val.string.len = strlen(lfirst(lc));
+		tv.type = jbvString;
+		tv.val.string.val = ty;
+		tv.val.string.len = strlen(ty);
+		pushJsonbValue(&st, WJB_KEY, &k);
+		pushJsonbValue(&st, WJB_VALUE, &tv);
+	}
+	res = pushJsonbValue(&st, WJB_END_OBJECT, NULL);
+	if (proj && proj->type == jbvBinary)
+	{
+		JsonbValue *nkv = Member(proj->val.binary.data, "NonKeyAttributes");
+
+		ptype = MemberText(proj->val.binary.data, "ProjectionType", "ProjectionType");
+		if (nkv && nkv->type == jbvBinary)
+		{
+			JsonbIterator *it = JsonbIteratorInit(nkv->val.binary.data);
+			JsonbValue	e;
+			JsonbIteratorToken tok;
+
+			while ((tok = JsonbIteratorNext(&it, &e, true)) != WJB_DONE)
+				if (tok == WJB_ELEM && e.type == jbvString)
+					nonkey = lappend(nonkey, pnstrdup(e.val.string.val, e.val.string.len));
+		}
+	}
+	if (proj == NULL)
+		Missing(projection_member);
+	v[0] = TextD(table);
+	v[1] = iname ? TextD(iname) : (inulls[1] = 'n', (Datum) 0);
+	v[2] = NameArray(ih);
+	v[3] = NameArray(ir);
+	v[4] = JsonbPGetDatum(JsonbValueToJsonb(res));
+	v[5] = TextD(ptype ? ptype : "ALL");
+	v[6] = nonkey ? NameArray(nonkey) : (inulls[6] = 'n', (Datum) 0);
+	(void) RunStmt(STMT_CREATE_INDEX, v, inulls);
+}
+
 /* CreateTable */
 static void
 ApiCreateTable(JsonbContainer *req, StringInfo out)
@@ -1339,65 +1435,8 @@ ApiCreateTable(JsonbContainer *req, StringInfo out)
 	(void) RunStmt(STMT_CREATE_TABLE, v, nulls);
 
 	for (int g = 0; g < ngsis; g++)
-	{
-		char	   *iname = MemberText(gsis[g], "IndexName", "IndexName");
-		List	   *ih,
-				   *ir;
-		JsonbParseState *st = NULL;
-		JsonbValue *res;
-		JsonbValue *proj = Member(gsis[g], "Projection");
-		char	   *ptype = NULL;
-		List	   *nonkey = NIL;
-		ListCell   *lc;
-		char		inulls[7] = "       ";
-
-		KeySchema(gsis[g], &ih, &ir);
-		pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);
-		foreach(lc, list_concat_copy(ih, ir))
-		{
-			JsonbValue	k,
-						tv;
-			char	   *ty = AttributeType(defs, ndefs, lfirst(lc));
-
-			if (ty == NULL)
-				continue;
-			k.type = jbvString;
-			k.val.string.val = lfirst(lc);
-			k.val.string.len = strlen(lfirst(lc));
-			tv.type = jbvString;
-			tv.val.string.val = ty;
-			tv.val.string.len = strlen(ty);
-			pushJsonbValue(&st, WJB_KEY, &k);
-			pushJsonbValue(&st, WJB_VALUE, &tv);
-		}
-		res = pushJsonbValue(&st, WJB_END_OBJECT, NULL);
-		if (proj && proj->type == jbvBinary)
-		{
-			JsonbValue *nkv = Member(proj->val.binary.data, "NonKeyAttributes");
-
-			ptype = MemberText(proj->val.binary.data, "ProjectionType", "ProjectionType");
-			if (nkv && nkv->type == jbvBinary)
-			{
-				JsonbIterator *it = JsonbIteratorInit(nkv->val.binary.data);
-				JsonbValue	e;
-				JsonbIteratorToken tok;
-
-				while ((tok = JsonbIteratorNext(&it, &e, true)) != WJB_DONE)
-					if (tok == WJB_ELEM && e.type == jbvString)
-						nonkey = lappend(nonkey, pnstrdup(e.val.string.val, e.val.string.len));
-			}
-		}
-		if (proj == NULL)
-			Missing(psprintf("globalSecondaryIndexes.%d.member.projection", g + 1));
-		v[0] = TextD(table);
-		v[1] = iname ? TextD(iname) : (inulls[1] = 'n', (Datum) 0);
-		v[2] = NameArray(ih);
-		v[3] = NameArray(ir);
-		v[4] = JsonbPGetDatum(JsonbValueToJsonb(res));
-		v[5] = TextD(ptype ? ptype : "ALL");
-		v[6] = nonkey ? NameArray(nonkey) : (inulls[6] = 'n', (Datum) 0);
-		(void) RunStmt(STMT_CREATE_INDEX, v, inulls);
-	}
+		CreateGsi(table, gsis[g], defs, ndefs,
+				  psprintf("globalSecondaryIndexes.%d.member.projection", g + 1));
 	appendStringInfo(out, ",\"TableDescription\":%s", TableDescription(table, NULL));
 }
 
@@ -1434,6 +1473,143 @@ ApiDeleteTable(JsonbContainer *req, StringInfo out)
 	appendStringInfo(out, ",\"TableDescription\":%s", desc);
 }
 
+/* Object member name (NULL if absent); SerializationException if not an object */
+static JsonbContainer *
+MemberObject(JsonbContainer *obj, const char *name)
+{
+	Jsonb	   *j = MemberJsonb(obj, name);
+
+	if (j == NULL)
+		return NULL;
+	if (!JB_ROOT_IS_OBJECT(j))
+		hroe_ddb_error(ERRCODE_HROE_VALIDATION, "SerializationException",
+					   psprintf("Unexpected value type in payload: %s", name));
+	return &j->root;
+}
+
+/* UpdateTable: creates or deletes one GSI (hroe tables are on-demand) */
+static void
+ApiUpdateTable(JsonbContainer *req, StringInfo out)
+{
+	char	   *table = MemberText(req, "TableName", "TableName");
+	char	   *billing = MemberText(req, "BillingMode", "BillingMode");
+	bool		throughput = Member(req, "ProvisionedThroughput") != NULL;
+	JsonbContainer **updates;
+	int			nupdates = MemberArray(req, "GlobalSecondaryIndexUpdates", &updates);
+	JsonbContainer **defs;
+	int			ndefs = MemberArray(req, "AttributeDefinitions", &defs);
+	int			nonline = 0;
+
+	if (table == NULL)
+		Missing("tableName");
+	if (billing && strcmp(billing, "PROVISIONED") != 0 && strcmp(billing, "PAY_PER_REQUEST") != 0)
+		Invalid(psprintf("1 validation error detected: Value '%s' at 'billingMode' failed to satisfy constraint: Member must satisfy enum value set: [PROVISIONED, PAY_PER_REQUEST]",
+						 billing));
+	if (!throughput && billing == NULL && nupdates == 0)
+		Invalid("At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, GlobalSecondaryIndexUpdates or SSESpecification or ReplicaUpdates is required");
+	for (int i = 0; i < nupdates; i++)
+	{
+		bool		create = MemberObject(updates[i], "Create") != NULL;
+		bool		delete = MemberObject(updates[i], "Delete") != NULL;
+
+		if (!create && !delete && MemberObject(updates[i], "Update") == NULL)
+			Invalid("One or more parameter values were invalid: One of GlobalSecondaryIndexUpdate.Update, GlobalSecondaryIndexUpdate.Create, GlobalSecondaryIndexUpdate.Delete must not be null");
+		nonline += create + delete;
+	}
+	if (hroe_table_lookup(table, true) == NULL)
+		hroe_ddb_error(ERRCODE_HROE_RESOURCE_NOT_FOUND, "ResourceNotFoundException",
+					   psprintf("Requested resource not found: Table: %s not found", table));
+	/* an hroe table is on demand: it has no throughput to provision */
+	if (throughput || (billing && strcmp(billing, "PROVISIONED") == 0) || nupdates > nonline)
+		hroe_ddb_error(ERRCODE_FEATURE_NOT_SUPPORTED, "ValidationException",
+					   "One or more parameter values were invalid: Neither ReadCapacityUnits nor WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST");
+	if (nonline > 1)
+		hroe_ddb_error(MAKE_SQLSTATE('H', 'R', '0', '0', '4'), "LimitExceededException",
+					   "Subscriber limit exceeded: Only 1 online index can be created or deleted simultaneously per table");
+	for (int i = 0; i < nupdates; i++)
+	{
+		JsonbContainer *c = MemberObject(updates[i], "Create");
+		JsonbContainer *d = MemberObject(updates[i], "Delete");
+
+		if (c)
+			CreateGsi(table, c, defs, ndefs,
+					  psprintf("globalSecondaryIndexUpdates.%d.member.create.projection", i + 1));
+		else if (d)
+		{
+			char	   *iname = MemberText(d, "IndexName", "IndexName");
+			Datum		v[2];
+
+			if (iname == NULL)
+				Missing(psprintf("globalSecondaryIndexUpdates.%d.member.delete.indexName", i + 1));
+			v[0] = TextD(table);
+			v[1] = TextD(iname);
+			(void) RunStmt(STMT_DELETE_INDEX, v, "  ");
+		}
+	}
+	appendStringInfo(out, ",\"TableDescription\":%s", TableDescription(table, NULL));
+}
+
+/* ListTables: table names in byte order, paged by ExclusiveStartTableName */
+static void
+ApiListTables(JsonbContainer *req, StringInfo out)
+{
+	bool		has_limit;
+	int32		limit = MemberInt(req, "Limit", &has_limit);
+	char	   *start = MemberText(req, "ExclusiveStartTableName", "ExclusiveStartTableName");
+	Datum		v[2];
+	ApiRow	   *row;
+	bool		isnull;
+	Datum		d;
+	int			n = 0;
+
+	if (has_limit && limit < 1)
+		Invalid(psprintf("1 validation error detected: Value '%d' at 'limit' failed to satisfy constraint: Member must have value greater than or equal to 1",
+						 limit));
+	if (has_limit && limit > 100)
+		Invalid(psprintf("1 validation error detected: Value '%d' at 'limit' failed to satisfy constraint: Member must have value less than or equal to 100",
+						 limit));
+	if (start && strlen(start) < 3)
+		Invalid(psprintf("1 validation error detected: Value '%s' at 'exclusiveStartTableName' failed to satisfy constraint: Member must have length greater than or equal to 3",
+						 start));
+	if (start && strlen(start) > 255)
+		Invalid(psprintf("1 validation error detected: Value '%s' at 'exclusiveStartTableName' failed to satisfy constraint: Member must have length less than or equal to 255",
+						 start));
+	if (!has_limit)
+		limit = 100;
+	v[0] = start ? TextD(start) : (Datum) 0;
+	/* one more than asked: whether there is a next page */
+	v[1] = Int32GetDatum(limit + 1);
+	row = RunStmt(STMT_LIST_TABLES, v, start ? "  " : "n ");
+	d = Col(row, 1, &isnull);
+	appendStringInfoString(out, ",\"TableNames\":[");
+	if (!isnull)
+	{
+		Datum	   *names;
+		bool	   *nnulls;
+
+		deconstruct_array(DatumGetArrayTypeP(d), TEXTOID, -1, false, TYPALIGN_INT,
+						  &names, &nnulls, &n);
+		for (int i = 0; i < Min(n, limit); i++)
+		{
+			char	   *name = TextDatumGetCString(names[i]);
+
+			if (i > 0)
+				appendStringInfoChar(out, ',');
+			hroe_json_string_write(out, name, strlen(name));
+		}
+		appendStringInfoChar(out, ']');
+		if (n > limit)
+		{
+			char	   *last = TextDatumGetCString(names[limit - 1]);
+
+			appendStringInfoString(out, ",\"LastEvaluatedTableName\":");
+			hroe_json_string_write(out, last, strlen(last));
+		}
+	}
+	else
+		appendStringInfoChar(out, ']');
+}
+
 /* ---------- transactions ---------- */
 
 typedef enum ActKind
@@ -1457,6 +1633,7 @@ typedef struct Action
 	Datum		keys[2];
 	char	   *identity;
 	HroeItem   *old;
+	bool		return_old;		/* ReturnValuesOnConditionCheckFailure ALL_OLD */
 } Action;
 
 /* Order actions by item identity (the canonical locking order) */
@@ -1519,6 +1696,8 @@ ParseActions(JsonbContainer *req, bool write, int *nactions)
 		a->t = RequestTable(body, &a->table);
 		ParseExprs(body, &a->e, a->kind != ACT_GET, a->kind == ACT_UPDATE, false,
 				   a->kind == ACT_GET, false);
+		if (a->kind != ACT_GET)
+			a->return_old = ReturnOldOnFailure(body);
 		if (a->kind == ACT_CHECK && a->e.condition == NULL)
 			Missing(psprintf("transactItems.%d.member.conditionCheck.conditionExpression", i + 1));
 		if (a->kind == ACT_UPDATE && a->e.update == NULL)
@@ -1655,7 +1834,11 @@ ApiTransactWrite(JsonbContainer *req, StringInfo out)
 		else
 		{
 			appendStringInfoString(&reasons,
-								   "{\"Code\":\"ConditionalCheckFailed\",\"Message\":\"The conditional request failed\"}");
+								   "{\"Code\":\"ConditionalCheckFailed\",\"Message\":\"The conditional request failed\"");
+			/* ReturnValuesOnConditionCheckFailure ALL_OLD: the item in the reason */
+			if (a->return_old && a->old)
+				AppendItem(&reasons, "Item", a->old);
+			appendStringInfoChar(&reasons, '}');
 			appendStringInfoString(&codes, "ConditionalCheckFailed");
 			failed = true;
 		}
@@ -1757,6 +1940,10 @@ Dispatch(const char *op, JsonbContainer *req, StringInfo out)
 		ApiDescribeTable(req, out);
 	else if (strcmp(op, "DeleteTable") == 0)
 		ApiDeleteTable(req, out);
+	else if (strcmp(op, "UpdateTable") == 0)
+		ApiUpdateTable(req, out);
+	else if (strcmp(op, "ListTables") == 0)
+		ApiListTables(req, out);
 	else
 		elog(ERROR, "unreachable");
 }
@@ -1812,7 +1999,7 @@ hroe_dynamodb(PG_FUNCTION_ARGS)
 	ApiCall    *saved = CurrentCall;
 	static const char *const ops[] = {"GetItem", "PutItem", "DeleteItem", "UpdateItem",
 		"Query", "Scan", "BatchGetItem", "BatchWriteItem", "TransactWriteItems",
-	"TransactGetItems", "CreateTable", "DescribeTable", "DeleteTable"};
+	"TransactGetItems", "CreateTable", "DescribeTable", "DeleteTable", "UpdateTable", "ListTables"};
 	bool		known = false;
 
 	for (int i = 0; i < lengthof(ops); i++)
@@ -1828,6 +2015,8 @@ hroe_dynamodb(PG_FUNCTION_ARGS)
 	appendStringInfoChar(&out, '{');
 	call.outer = outer;
 	call.reasons = NULL;
+	call.item = NULL;
+	call.result = NULL;
 	CurrentCall = &call;
 
 	BeginInternalSubTransaction(NULL);
@@ -1874,10 +2063,14 @@ hroe_dynamodb(PG_FUNCTION_ARGS)
 		hroe_json_string_write(&out, edata->message, strlen(edata->message));
 		if (call.reasons && edata->sqlerrcode == ERRCODE_HROE_TRANSACTION_CANCELED)
 			appendStringInfo(&out, ",\"CancellationReasons\":%s", call.reasons);
+		if (call.item && edata->sqlerrcode == ERRCODE_HROE_CONDITIONAL_CHECK_FAILED)
+			appendStringInfo(&out, ",\"Item\":%s", call.item);
 		FreeErrorData(edata);
 	}
 	PG_END_TRY();
 	CurrentCall = saved;
+	if (call.result && out.len == 1)
+		PG_RETURN_JSONB_P(call.result);
 	appendStringInfoChar(&out, '}');
 	PG_RETURN_DATUM(DirectFunctionCall1(jsonb_in, CStringGetDatum(out.data)));
 }
@@ -1899,6 +2092,8 @@ CallOperation(const char *op, Jsonb *req)
 
 	call.outer = outer;
 	call.reasons = NULL;
+	call.item = NULL;
+	call.result = NULL;
 	CurrentCall = &call;
 	initStringInfo(&body);
 	appendStringInfoChar(&body, '{');
@@ -1915,57 +2110,54 @@ CallOperation(const char *op, Jsonb *req)
 	}
 	PG_END_TRY();
 	MemoryContextSwitchTo(outer);
+	if (call.result)
+		return call.result;
 	/* the members were written with a leading comma */
 	text = body.len > 1 ? psprintf("{%s}", body.data + 2) : "{}";
 	return DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(text)));
 }
 
-/* Add "name": text argument argno to a request being built, unless NULL */
+/* Add "name": argument argno (text, jsonb or hroe.item) to a request, unless NULL */
 static void
-PushTextArg(JsonbParseState **st, FunctionCallInfo fcinfo, int argno, const char *name)
+PushArg(JsonbParseState **st, FunctionCallInfo fcinfo, int argno, const HroeRequestArg *arg)
 {
-	JsonbValue	k,
-				v;
-
-	if (PG_ARGISNULL(argno))
-		return;
-	k.type = jbvString;
-	k.val.string.val = (char *) name;
-	k.val.string.len = strlen(name);
-	v.type = jbvString;
-	v.val.string.val = text_to_cstring(PG_GETARG_TEXT_PP(argno));
-	v.val.string.len = strlen(v.val.string.val);
-	pushJsonbValue(st, WJB_KEY, &k);
-	pushJsonbValue(st, WJB_VALUE, &v);
-}
-
-/* Add "name": jsonb argument argno to a request being built, unless NULL */
-static void
-PushJsonbArg(JsonbParseState **st, FunctionCallInfo fcinfo, int argno, const char *name)
-{
-	JsonbValue	k,
-				v;
+	JsonbValue	v;
 	Jsonb	   *j;
 
 	if (PG_ARGISNULL(argno))
 		return;
-	j = PG_GETARG_JSONB_P(argno);
-	k.type = jbvString;
-	k.val.string.val = (char *) name;
-	k.val.string.len = strlen(name);
-	pushJsonbValue(st, WJB_KEY, &k);
-	if (JB_ROOT_IS_SCALAR(j))
+	hroe_jsonb_push_key(st, arg->member);
+	if (arg->kind == HROE_ARG_TEXT)
 	{
-		JsonbValue	scalar;
-
-		(void) JsonbExtractScalar(&j->root, &scalar);
-		pushJsonbValue(st, WJB_VALUE, &scalar);
+		v.type = jbvString;
+		v.val.string.val = text_to_cstring(PG_GETARG_TEXT_PP(argno));
+		v.val.string.len = strlen(v.val.string.val);
+		pushJsonbValue(st, WJB_VALUE, &v);
 		return;
 	}
-	v.type = jbvBinary;
-	v.val.binary.data = &j->root;
-	v.val.binary.len = VARSIZE(j) - VARHDRSZ;
-	pushJsonbValue(st, WJB_VALUE, &v);
+	if (arg->kind == HROE_ARG_ITEM)
+	{
+		StringInfoData buf;
+
+		initStringInfo(&buf);
+		hroe_item_write(&buf, PG_GETARG_HROE_ITEM_P(argno));
+		j = DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(buf.data)));
+	}
+	else
+		j = PG_GETARG_JSONB_P(argno);
+	PushJsonb(st, j);
+}
+
+/* The request made of a SQL-level call's arguments (the first nargs) */
+static Jsonb *
+RequestFromArgs(FunctionCallInfo fcinfo, const HroeRequestArg *args, int nargs)
+{
+	JsonbParseState *st = NULL;
+
+	pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);
+	for (int i = 0; i < nargs; i++)
+		PushArg(&st, fcinfo, i, &args[i]);
+	return JsonbValueToJsonb(pushJsonbValue(&st, WJB_END_OBJECT, NULL));
 }
 
 /* A response member as a Jsonb, or NULL */
@@ -1978,15 +2170,16 @@ ResponseMember(Jsonb *res, const char *name)
 }
 
 /*
- * hroe.update_item(table, key, update, condition, names, values,
- * return_values, return_consumed_capacity): UpdateItem as a SQL function;
- * returns (attributes, consumed_capacity) as hroe.write_result.
+ * A write operation (PutItem, UpdateItem, DeleteItem) called from SQL: the
+ * request is made of the arguments (args[i] names argument i), run in the
+ * caller's transaction with errors raised; returns the hroe.write_result
+ * (Attributes, ConsumedCapacity).  The table and the item or key (arguments
+ * 0 and 1) must not be NULL.
  */
 Datum
-hroe_update_item(PG_FUNCTION_ARGS)
+hroe_api_write_call(FunctionCallInfo fcinfo, const char *op, const HroeRequestArg *args,
+					int nargs)
 {
-	JsonbParseState *st = NULL;
-	Jsonb	   *req;
 	Jsonb	   *res;
 	Jsonb	   *attrs;
 	Jsonb	   *cc;
@@ -1997,18 +2190,8 @@ hroe_update_item(PG_FUNCTION_ARGS)
 	if (PG_ARGISNULL(0))
 		Missing("tableName");
 	if (PG_ARGISNULL(1))
-		Missing("key");
-	pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);
-	PushTextArg(&st, fcinfo, 0, "TableName");
-	PushJsonbArg(&st, fcinfo, 1, "Key");
-	PushTextArg(&st, fcinfo, 2, "UpdateExpression");
-	PushTextArg(&st, fcinfo, 3, "ConditionExpression");
-	PushJsonbArg(&st, fcinfo, 4, "ExpressionAttributeNames");
-	PushJsonbArg(&st, fcinfo, 5, "ExpressionAttributeValues");
-	PushTextArg(&st, fcinfo, 6, "ReturnValues");
-	PushTextArg(&st, fcinfo, 7, "ReturnConsumedCapacity");
-	req = JsonbValueToJsonb(pushJsonbValue(&st, WJB_END_OBJECT, NULL));
-	res = CallOperation("UpdateItem", req);
+		Missing(args[1].kind == HROE_ARG_ITEM ? "item" : "key");
+	res = CallOperation(op, RequestFromArgs(fcinfo, args, nargs));
 	attrs = ResponseMember(res, "Attributes");
 	cc = ResponseMember(res, "ConsumedCapacity");
 	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
@@ -2021,30 +2204,42 @@ hroe_update_item(PG_FUNCTION_ARGS)
 }
 
 /*
+ * hroe.update_item(table, key, update, condition, names, values,
+ * return_values, return_consumed_capacity,
+ * return_values_on_condition_check_failure): UpdateItem as a SQL function
+ */
+Datum
+hroe_update_item(PG_FUNCTION_ARGS)
+{
+	static const HroeRequestArg args[] = {
+		{"TableName", HROE_ARG_TEXT}, {"Key", HROE_ARG_JSONB},
+		{"UpdateExpression", HROE_ARG_TEXT}, {"ConditionExpression", HROE_ARG_TEXT},
+		{"ExpressionAttributeNames", HROE_ARG_JSONB}, {"ExpressionAttributeValues", HROE_ARG_JSONB},
+		{"ReturnValues", HROE_ARG_TEXT}, {"ReturnConsumedCapacity", HROE_ARG_TEXT},
+		{"ReturnValuesOnConditionCheckFailure", HROE_ARG_TEXT}
+	};
+
+	return hroe_api_write_call(fcinfo, "UpdateItem", args, lengthof(args));
+}
+
+/*
  * hroe.transact_write_items(transact_items): TransactWriteItems as a SQL
  * function; a cancelled transaction raises HR005 with the reasons in DETAIL.
  */
 Datum
 hroe_transact_write_items(PG_FUNCTION_ARGS)
 {
-	JsonbParseState *st = NULL;
+	static const HroeRequestArg args[] = {{"TransactItems", HROE_ARG_JSONB}};
 
-	pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);
-	PushJsonbArg(&st, fcinfo, 0, "TransactItems");
-	PG_RETURN_JSONB_P(CallOperation("TransactWriteItems",
-									JsonbValueToJsonb(pushJsonbValue(&st, WJB_END_OBJECT, NULL))));
+	PG_RETURN_JSONB_P(CallOperation("TransactWriteItems", RequestFromArgs(fcinfo, args, 1)));
 }
 
 /* hroe.transact_get_items(transact_items): the Responses array of TransactGetItems */
 Datum
 hroe_transact_get_items(PG_FUNCTION_ARGS)
 {
-	JsonbParseState *st = NULL;
-	Jsonb	   *res;
+	static const HroeRequestArg args[] = {{"TransactItems", HROE_ARG_JSONB}};
+	Jsonb	   *res = CallOperation("TransactGetItems", RequestFromArgs(fcinfo, args, 1));
 
-	pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);
-	PushJsonbArg(&st, fcinfo, 0, "TransactItems");
-	res = CallOperation("TransactGetItems",
-						JsonbValueToJsonb(pushJsonbValue(&st, WJB_END_OBJECT, NULL)));
 	PG_RETURN_JSONB_P(ResponseMember(res, "Responses"));
 }

@@ -7,16 +7,17 @@ CREATE FUNCTION hroe.dynamodb(operation text, request jsonb)
 RETURNS jsonb AS 'MODULE_PATHNAME', 'hroe_dynamodb'
 LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE;
 COMMENT ON FUNCTION hroe.dynamodb(text, jsonb) IS
-'One DynamoDB API call: operation (GetItem, PutItem, UpdateItem, DeleteItem, Query, Scan, BatchGetItem, BatchWriteItem, TransactWriteItems, TransactGetItems, CreateTable, DescribeTable, DeleteTable) and the JSON request body; returns the response body DynamoDB returns, errors as {"__type", "message"}; a failed request leaves nothing written';
+'One DynamoDB API call: operation (GetItem, PutItem, UpdateItem, DeleteItem, Query, Scan, BatchGetItem, BatchWriteItem, TransactWriteItems, TransactGetItems, CreateTable, DescribeTable, DeleteTable, UpdateTable creating or deleting one GSI, ListTables) and the JSON request body; returns the response body DynamoDB returns, errors as {"__type", "message"}; a failed request leaves nothing written';
 
 CREATE FUNCTION hroe.update_item(p_table_name text, p_key jsonb, p_update_expression text,
 	p_condition_expression text DEFAULT NULL, p_expression_attribute_names jsonb DEFAULT NULL,
 	p_expression_attribute_values jsonb DEFAULT NULL, p_return_values text DEFAULT 'NONE',
-	p_return_consumed_capacity text DEFAULT 'NONE')
+	p_return_consumed_capacity text DEFAULT 'NONE',
+	p_return_values_on_condition_check_failure text DEFAULT NULL)
 RETURNS hroe.write_result AS 'MODULE_PATHNAME', 'hroe_update_item'
 LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE;
-COMMENT ON FUNCTION hroe.update_item(text, jsonb, text, text, jsonb, jsonb, text, text) IS
-'UpdateItem: applies the UpdateExpression (NULL: none) to the item, or to the key alone when it does not exist (upsert), after checking the ConditionExpression on the row locked FOR UPDATE (HR002 ConditionalCheckFailed); ReturnValues NONE, ALL_OLD, UPDATED_OLD, ALL_NEW, UPDATED_NEW; capacity as a put';
+COMMENT ON FUNCTION hroe.update_item(text, jsonb, text, text, jsonb, jsonb, text, text, text) IS
+'UpdateItem: applies the UpdateExpression (NULL: none) to the item, or to the key alone when it does not exist (upsert), after checking the ConditionExpression on the row locked FOR UPDATE (HR002 ConditionalCheckFailed, the old item in DETAIL with ReturnValuesOnConditionCheckFailure ALL_OLD); ReturnValues NONE, ALL_OLD, UPDATED_OLD, ALL_NEW, UPDATED_NEW; capacity as a put';
 
 CREATE FUNCTION hroe.transact_write_items(p_transact_items jsonb)
 RETURNS jsonb AS 'MODULE_PATHNAME', 'hroe_transact_write_items'

@@ -211,6 +211,7 @@ extern List *hroe_projection_parse(HroeExprContext *cxt, const char *expr);
 /* Evaluation against hroe.item values (expression_eval.c) */
 struct HroeItem;
 extern bool hroe_expr_eval(const HroeExprNode *cond, const struct HroeItem *item);
+extern bool hroe_expr_uses_attribute(const HroeExprNode *n, const char *name);
 extern bool hroe_path_resolve(const struct HroeItem *item, const List *path,
 							  struct HroeValue *val);
 extern char *hroe_path_text(const List *path);

@@ -352,3 +352,21 @@ hroe_condition_check(const HroeExprNode *cond, const HroeItem *item)
 				 errmsg("The conditional request failed"),
 				 errdetail("DynamoDB ConditionalCheckFailedException.")));
 }
+
+/* Whether a condition tree has a path whose first attribute is name */
+bool
+hroe_expr_uses_attribute(const HroeExprNode *n, const char *name)
+{
+	ListCell   *lc;
+
+	if (n->kind == HROE_EXPR_PATH)
+	{
+		HroePathElem *first = linitial(n->path);
+
+		return !first->is_index && strcmp(first->name, name) == 0;
+	}
+	foreach(lc, n->args)
+		if (hroe_expr_uses_attribute(lfirst(lc), name))
+			return true;
+	return false;
+}

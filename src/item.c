@@ -352,19 +352,20 @@ hroe_value_from_jsonb(struct varlena *jbv, HroeValue *v)
 	hroe_value_parse(s, strlen(s), v);
 }
 
-/* Whole item as DynamoDB-JSON jsonb */
-Datum
-item_to_jsonb(PG_FUNCTION_ARGS)
+/*
+ * Push an item as DynamoDB-JSON (an object of AttributeValues) into a jsonb
+ * being built, as its next value or element; returns what pushJsonbValue
+ * returns (the whole value when it is the top level)
+ */
+JsonbValue *
+hroe_item_push_jsonb(JsonbParseState **st, const HroeItem *item)
 {
-	HroeItem   *item = PG_GETARG_HROE_ITEM_P(0);
 	HroeValue	m;
-	JsonbParseState *st = NULL;
-	JsonbValue *res;
 	uint32		n;
 
 	hroe_item_root(item, &m);
 	n = hroe_value_count(&m);
-	pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);
+	pushJsonbValue(st, WJB_BEGIN_OBJECT, NULL);
 	for (uint32 i = 0; i < n; i++)
 	{
 		const char *nm;
@@ -372,11 +373,19 @@ item_to_jsonb(PG_FUNCTION_ARGS)
 		HroeValue	e;
 
 		hroe_map_entry(&m, i, &nm, &nl, &e);
-		PushString(&st, WJB_KEY, nm, nl);
-		PushValue(&st, WJB_VALUE, &e, false);
+		PushString(st, WJB_KEY, nm, nl);
+		PushValue(st, WJB_VALUE, &e, false);
 	}
-	res = pushJsonbValue(&st, WJB_END_OBJECT, NULL);
-	PG_RETURN_JSONB_P(JsonbValueToJsonb(res));
+	return pushJsonbValue(st, WJB_END_OBJECT, NULL);
+}
+
+/* Whole item as DynamoDB-JSON jsonb */
+Datum
+item_to_jsonb(PG_FUNCTION_ARGS)
+{
+	JsonbParseState *st = NULL;
+
+	PG_RETURN_JSONB_P(JsonbValueToJsonb(hroe_item_push_jsonb(&st, PG_GETARG_HROE_ITEM_P(0))));
 }
 
 /* DynamoDB-JSON jsonb to an item (same validation as text input) */

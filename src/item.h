@@ -157,6 +157,9 @@ extern void hroe_json_string_write(StringInfo buf, const char *s, uint32 len);
  */
 extern struct varlena *hroe_value_to_jsonb(const HroeValue *v);	/* a Jsonb */
 extern void hroe_value_from_jsonb(struct varlena *jb, HroeValue *val);	/* detoasted */
+#ifdef __JSONB_H__
+extern JsonbValue *hroe_item_push_jsonb(JsonbParseState **st, const HroeItem *item);
+#endif
 
 /* Check that bytes are a valid canonical item (binary input); ereports */
 extern HroeItem *hroe_item_from_binary(const char *data, int len);

@@ -46,6 +46,7 @@
 #include "utils/resowner.h"
 #include "utils/syscache.h"
 
+#include "api.h"
 #include "tables.h"
 
 #define MAX_BATCH_GET	100
@@ -448,15 +449,60 @@ DoDelete(HroeTableMeta *t, Datum *keys, MemoryContext cxt, double *units, double
 	return old;
 }
 
+/*
+ * Whether a Put/Delete call goes through the JSON API (api.c): with a
+ * ConditionExpression, its placeholders or ReturnValuesOnConditionCheckFailure
+ * (arguments 4 to 7), or without the table or item/key (its errors)
+ */
+static bool
+ConditionalWrite(FunctionCallInfo fcinfo)
+{
+	return PG_ARGISNULL(0) || PG_ARGISNULL(1) || !PG_ARGISNULL(4) || !PG_ARGISNULL(5) ||
+		!PG_ARGISNULL(6) || !PG_ARGISNULL(7);
+}
+
+/*
+ * A Put/Delete call (table, item/key, return_values, return_consumed_capacity,
+ * condition, names, values, return_values_on_condition_check_failure) run as
+ * the JSON API's request, in the caller's transaction
+ */
+static Datum
+ConditionalWriteCall(FunctionCallInfo fcinfo, const char *op, const char *target,
+					 HroeArgKind target_kind)
+{
+	const HroeRequestArg args[] = {
+		{"TableName", HROE_ARG_TEXT}, {target, target_kind},
+		{"ReturnValues", HROE_ARG_TEXT}, {"ReturnConsumedCapacity", HROE_ARG_TEXT},
+		{"ConditionExpression", HROE_ARG_TEXT}, {"ExpressionAttributeNames", HROE_ARG_JSONB},
+		{"ExpressionAttributeValues", HROE_ARG_JSONB},
+		{"ReturnValuesOnConditionCheckFailure", HROE_ARG_TEXT}
+	};
+
+	return hroe_api_write_call(fcinfo, op, args, lengthof(args));
+}
+
+/* The table, ReturnValues (E17) and ReturnConsumedCapacity of a Put/Delete call */
+static char *
+WriteArgs(FunctionCallInfo fcinfo, bool *return_old, char **rcc)
+{
+	*return_old = ReturnOld(ArgText(fcinfo, 2));
+	*rcc = ArgText(fcinfo, 3);
+	CheckReturnCC(*rcc);
+	return ArgText(fcinfo, 0);
+}
+
 PG_FUNCTION_INFO_V1(hroe_put_item);
-/* hroe.put_item(table, item, return_values, return_consumed_capacity) */
+/*
+ * hroe.put_item(table, item, return_values, return_consumed_capacity,
+ * condition, names, values, return_values_on_condition_check_failure)
+ */
 Datum
 hroe_put_item(PG_FUNCTION_ARGS)
 {
-	char	   *table = ArgText(fcinfo, 0);
-	HroeItem   *item = PG_GETARG_HROE_ITEM_P(1);
-	bool		return_old = ReturnOld(ArgText(fcinfo, 2));
-	char	   *rcc = ArgText(fcinfo, 3);
+	char	   *table;
+	HroeItem   *item;
+	bool		return_old;
+	char	   *rcc;
 	MemoryContext cxt = CurrentMemoryContext;
 	HroeTableMeta *t;
 	HroeItem   *old;
@@ -464,7 +510,10 @@ hroe_put_item(PG_FUNCTION_ARGS)
 	double		index_units[HROE_MAX_GSIS];
 	Jsonb	   *cc;
 
-	CheckReturnCC(rcc);
+	if (ConditionalWrite(fcinfo))
+		return ConditionalWriteCall(fcinfo, "PutItem", "Item", HROE_ARG_ITEM);
+	table = WriteArgs(fcinfo, &return_old, &rcc);
+	item = PG_GETARG_HROE_ITEM_P(1);
 	SPI_connect();
 	t = hroe_table_lookup(table, false);
 	old = DoPut(t, item, cxt, &units, index_units);
@@ -474,14 +523,17 @@ hroe_put_item(PG_FUNCTION_ARGS)
 }
 
 PG_FUNCTION_INFO_V1(hroe_delete_item);
-/* hroe.delete_item(table, key, return_values, return_consumed_capacity) */
+/*
+ * hroe.delete_item(table, key, return_values, return_consumed_capacity,
+ * condition, names, values, return_values_on_condition_check_failure)
+ */
 Datum
 hroe_delete_item(PG_FUNCTION_ARGS)
 {
-	char	   *table = ArgText(fcinfo, 0);
-	Jsonb	   *key = PG_GETARG_JSONB_P(1);
-	bool		return_old = ReturnOld(ArgText(fcinfo, 2));
-	char	   *rcc = ArgText(fcinfo, 3);
+	char	   *table;
+	Jsonb	   *key;
+	bool		return_old;
+	char	   *rcc;
 	MemoryContext cxt = CurrentMemoryContext;
 	HroeTableMeta *t;
 	HroeItem   *old;
@@ -490,7 +542,10 @@ hroe_delete_item(PG_FUNCTION_ARGS)
 	double		index_units[HROE_MAX_GSIS];
 	Jsonb	   *cc;
 
-	CheckReturnCC(rcc);
+	if (ConditionalWrite(fcinfo))
+		return ConditionalWriteCall(fcinfo, "DeleteItem", "Key", HROE_ARG_JSONB);
+	table = WriteArgs(fcinfo, &return_old, &rcc);
+	key = PG_GETARG_JSONB_P(1);
 	SPI_connect();
 	t = hroe_table_lookup(table, false);
 	hroe_check_request_key(t, key, keys, NULL);
@@ -517,17 +572,40 @@ typedef struct ReadSpec
 	bool		project;		/* return the index entry, not the item */
 	int			segment;		/* parallel Scan: this segment ... */
 	int			total_segments; /* ... of these (0: no segments) */
+	HroeExprNode *filter;		/* FilterExpression or NULL */
+	List	   *projection;		/* ProjectionExpression paths or NIL */
 } ReadSpec;
 
 typedef struct ReadOutcome
 {
 	int64		scanned;
+	int64		count;			/* items the FilterExpression kept */
 	int64		bytes;
 	bool		stopped;		/* by Limit or the 1 MB page */
 	HroeItem   *last;
 } ReadOutcome;
 
 typedef void (*EmitItem) (void *arg, HroeItem *item);
+
+/*
+ * One item read: the GSI's projection, then the FilterExpression (Count is
+ * after it, ScannedCount before), then the ProjectionExpression; emitted
+ * unless Select is COUNT.
+ */
+static void
+EmitRead(ReadSpec *s, EmitItem emit, void *arg, HroeItem *item, ReadOutcome *out)
+{
+	if (s->ix && s->project)
+		item = hroe_index_project(s->t, s->ix, item);
+	if (s->filter && !hroe_expr_eval(s->filter, item))
+		return;
+	out->count++;
+	if (s->count_only)
+		return;
+	if (s->projection)
+		item = hroe_project(s->projection, item);
+	emit(arg, item);
+}
 
 /* A column of the ordering: its name, key attribute and type */
 typedef struct OrderCol
@@ -926,8 +1004,7 @@ RunRead(ReadSpec *s, EmitItem emit, void *arg, MemoryContext cxt, ReadOutcome *o
 			size = ix ? hroe_index_entry_size(t, ix, item, &present) : hroe_item_size(item);
 			out->scanned++;
 			out->bytes += size;
-			if (!s->count_only)
-				emit(arg, (ix && s->project) ? hroe_index_project(t, ix, item) : item);
+			EmitRead(s, emit, arg, item, out);
 			MemoryContextSwitchTo(oldcxt);
 			if ((s->limit > 0 && out->scanned >= s->limit) ||
 				(s->paged && out->bytes >= HROE_PAGE_BYTES))
@@ -1064,8 +1141,7 @@ DirectQuery(ReadSpec *s, EmitItem emit, void *arg, MemoryContext cxt, ReadOutcom
 		size = ix ? hroe_index_entry_size(t, ix, item, &present) : hroe_item_size(item);
 		out->scanned++;
 		out->bytes += size;
-		if (!s->count_only)
-			emit(arg, (ix && s->project) ? hroe_index_project(t, ix, item) : item);
+		EmitRead(s, emit, arg, item, out);
 		MemoryContextSwitchTo(oldcxt);
 		if ((s->limit > 0 && out->scanned >= s->limit) ||
 			(s->paged && out->bytes >= HROE_PAGE_BYTES))
@@ -1118,13 +1194,24 @@ EmitToTuplestore(void *arg, HroeItem *item)
 	tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, &d, &isnull);
 }
 
-/* Select: ALL_ATTRIBUTES, ALL_PROJECTED_ATTRIBUTES, COUNT (E27 checked here) */
+/*
+ * Select: ALL_ATTRIBUTES, ALL_PROJECTED_ATTRIBUTES, COUNT, or
+ * SPECIFIC_ATTRIBUTES with a ProjectionExpression (E27 checked here)
+ */
 static void
 ApplySelect(ReadSpec *s, const char *select, const char *index_name)
 {
 	s->project = s->ix != NULL;
 	if (select == NULL)
 		return;
+	if (strcmp(select, "SPECIFIC_ATTRIBUTES") == 0)
+	{
+		if (s->projection == NIL)
+			HroeValidation("1 validation error detected: Value 'SPECIFIC_ATTRIBUTES' at 'select' failed to satisfy constraint: Must specify the AttributesToGet or ProjectionExpression when choosing to get SPECIFIC_ATTRIBUTES");
+		return;
+	}
+	if (s->projection != NIL)
+		HroeValidation(psprintf("Cannot specify the ProjectionExpression when choosing to get %s", select));
 	if (strcmp(select, "COUNT") == 0)
 		s->count_only = true;
 	else if (strcmp(select, "ALL_ATTRIBUTES") == 0)
@@ -1139,8 +1226,6 @@ ApplySelect(ReadSpec *s, const char *select, const char *index_name)
 		if (s->ix == NULL)
 			HroeValidation("One or more parameter values were invalid: ALL_PROJECTED_ATTRIBUTES can be used only when Querying using an IndexName");
 	}
-	else if (strcmp(select, "SPECIFIC_ATTRIBUTES") == 0)
-		HroeValidation("One or more parameter values were invalid: SPECIFIC_ATTRIBUTES requires a ProjectionExpression, which hroe does not support yet");
 	else
 		HroeValidation(psprintf("1 validation error detected: Value '%s' at 'select' failed to satisfy constraint: Member must satisfy enum value set: [SPECIFIC_ATTRIBUTES, COUNT, ALL_ATTRIBUTES, ALL_PROJECTED_ATTRIBUTES]",
 								select));
@@ -1163,10 +1248,41 @@ ResolveTarget(ReadSpec *s, const char *table, const char *index, bool consistent
 	s->consistent = consistent;
 }
 
-/* Parse and bind a KeyConditionExpression for a Query */
+/*
+ * Parse the FilterExpression and ProjectionExpression of a read into s, with
+ * the placeholders the KeyConditionExpression (already parsed in ecxt) shares
+ */
+static void
+ParseReadExprs(ReadSpec *s, HroeExprContext *ecxt, const char *filter, const char *projection)
+{
+	if (filter)
+		s->filter = hroe_expr_parse(ecxt, "FilterExpression", filter);
+	if (projection)
+		s->projection = hroe_projection_parse(ecxt, projection);
+	hroe_expr_check_unused(ecxt);
+}
+
+/* E14: a Query's FilterExpression may not use the queried key attributes */
+static void
+CheckFilterKeys(ReadSpec *s)
+{
+	const HroeKeySchema *ks = s->ix ? &s->ix->schema : &s->t->schema;
+
+	if (s->filter == NULL)
+		return;
+	for (int i = 0; i < ks->nhash + ks->nrange; i++)
+		if (hroe_expr_uses_attribute(s->filter, ks->names[i]))
+			HroeValidation(psprintf("Filter Expression can only contain non-primary key attributes: Primary key attribute: %s",
+									ks->names[i]));
+}
+
+/*
+ * Parse and bind a KeyConditionExpression for a Query, with its
+ * FilterExpression and ProjectionExpression (NULL: none)
+ */
 static void
 PrepareQuery(ReadSpec *s, const char *table, const char *kce, Jsonb *names, Jsonb *values,
-			 const char *index, bool consistent)
+			 const char *index, bool consistent, const char *filter, const char *projection)
 {
 	HroeExprContext *ecxt;
 	HroeExprNode *root;
@@ -1176,11 +1292,24 @@ PrepareQuery(ReadSpec *s, const char *table, const char *kce, Jsonb *names, Json
 		HroeValidation("Either the KeyConditions or KeyConditionExpression parameter must be specified in the request.");
 	ecxt = hroe_expr_context_create(names, values);
 	root = hroe_expr_parse(ecxt, "KeyConditionExpression", kce);
-	hroe_expr_check_unused(ecxt);
+	ParseReadExprs(s, ecxt, filter, projection);
 	hroe_key_condition_extract(root, kc);
 	ResolveTarget(s, table, index, consistent);
 	s->is_query = true;
+	CheckFilterKeys(s);
 	hroe_key_condition_bind(kc, s->ix ? &s->ix->schema : &s->t->schema, &s->bound);
+}
+
+/* The FilterExpression and ProjectionExpression of a Scan (NULL: none) */
+static void
+PrepareScan(ReadSpec *s, Jsonb *names, Jsonb *values, const char *filter, const char *projection)
+{
+	if (names && !filter && !projection)
+		HroeValidation("ExpressionAttributeNames can only be specified when using expressions");
+	if (values && !filter)
+		HroeValidation("ExpressionAttributeValues can only be specified when using expressions: FilterExpression is null");
+	if (filter || projection)
+		ParseReadExprs(s, hroe_expr_context_create(names, values), filter, projection);
 }
 
 /* The page composite: (items, count, scanned_count, lek, consumed_capacity) */
@@ -1215,7 +1344,7 @@ PageResult(FunctionCallInfo fcinfo, ReadSpec *s, ItemArray *items, ReadOutcome *
 		values[0] = PointerGetDatum(construct_array(items->items, items->n, ItemTypeOid(),
 													typlen, typbyval, typalign));
 	}
-	values[1] = Int32GetDatum(s->count_only ? (int32) out->scanned : items->n);
+	values[1] = Int32GetDatum((int32) out->count);
 	values[2] = Int32GetDatum((int32) out->scanned);
 	if (out->stopped)
 		values[3] = PointerGetDatum(KeyJsonb(s->t, s->ix, out->last));
@@ -1243,8 +1372,9 @@ CheckLimit(FunctionCallInfo fcinfo, int n)
 
 PG_FUNCTION_INFO_V1(hroe_query);
 /*
- * hroe.query(table, kce, values, names, index, forward, consistent): every
- * item the key condition matches, in key order (all pages).
+ * hroe.query(table, kce, values, names, index, forward, consistent, filter,
+ * projection): every item the key condition matches (and the filter keeps),
+ * in key order (all pages).
  */
 Datum
 hroe_query(PG_FUNCTION_ARGS)
@@ -1264,7 +1394,8 @@ hroe_query(PG_FUNCTION_ARGS)
 	memset(&s, 0, sizeof(s));
 	s.forward = PG_ARGISNULL(5) || PG_GETARG_BOOL(5);
 	InitMaterializedSRF(fcinfo, MAT_SRF_USE_EXPECTED_DESC);
-	PrepareQuery(&s, table, kce, names, values, index, !PG_ARGISNULL(6) && PG_GETARG_BOOL(6));
+	PrepareQuery(&s, table, kce, names, values, index, !PG_ARGISNULL(6) && PG_GETARG_BOOL(6),
+				 ArgText(fcinfo, 7), ArgText(fcinfo, 8));
 	ApplySelect(&s, NULL, index);
 	if (!DirectQuery(&s, EmitToTuplestore, rsinfo, cxt, &out))
 	{
@@ -1304,7 +1435,8 @@ hroe_query_page(PG_FUNCTION_ARGS)
 	s.paged = true;
 	s.esk = PG_ARGISNULL(8) ? NULL : PG_GETARG_JSONB_P(8);
 	CheckReturnCC(rcc);
-	PrepareQuery(&s, table, kce, names, values, index, !PG_ARGISNULL(6) && PG_GETARG_BOOL(6));
+	PrepareQuery(&s, table, kce, names, values, index, !PG_ARGISNULL(6) && PG_GETARG_BOOL(6),
+				 ArgText(fcinfo, 11), ArgText(fcinfo, 12));
 	ApplySelect(&s, select, index);
 	if (s.esk != NULL || !DirectQuery(&s, EmitToArray, &items, cxt, &out))
 	{
@@ -1317,7 +1449,10 @@ hroe_query_page(PG_FUNCTION_ARGS)
 }
 
 PG_FUNCTION_INFO_V1(hroe_scan);
-/* hroe.scan(table, index, consistent): every item of the table or index */
+/*
+ * hroe.scan(table, index, consistent, filter, projection, values, names):
+ * every item of the table or index (that the filter keeps)
+ */
 Datum
 hroe_scan(PG_FUNCTION_ARGS)
 {
@@ -1333,6 +1468,9 @@ hroe_scan(PG_FUNCTION_ARGS)
 	memset(&s, 0, sizeof(s));
 	s.forward = true;
 	InitMaterializedSRF(fcinfo, MAT_SRF_USE_EXPECTED_DESC);
+	PrepareScan(&s, PG_ARGISNULL(6) ? NULL : PG_GETARG_JSONB_P(6),
+				PG_ARGISNULL(5) ? NULL : PG_GETARG_JSONB_P(5),
+				ArgText(fcinfo, 3), ArgText(fcinfo, 4));
 	SPI_connect();
 	ResolveTarget(&s, table, index, !PG_ARGISNULL(2) && PG_GETARG_BOOL(2));
 	ApplySelect(&s, NULL, index);
@@ -1386,7 +1524,10 @@ CheckStartKeySegment(ReadSpec *s)
 }
 
 PG_FUNCTION_INFO_V1(hroe_scan_page);
-/* hroe.scan_page(table, index, consistent, limit, esk, select, rcc): one Scan call */
+/*
+ * hroe.scan_page(table, index, consistent, limit, esk, select, rcc, segment,
+ * total_segments, filter, projection, values, names): one Scan call
+ */
 Datum
 hroe_scan_page(PG_FUNCTION_ARGS)
 {
@@ -1409,6 +1550,9 @@ hroe_scan_page(PG_FUNCTION_ARGS)
 	s.esk = PG_ARGISNULL(4) ? NULL : PG_GETARG_JSONB_P(4);
 	CheckReturnCC(rcc);
 	CheckSegments(&s, fcinfo, 7, 8);
+	PrepareScan(&s, PG_ARGISNULL(12) ? NULL : PG_GETARG_JSONB_P(12),
+				PG_ARGISNULL(11) ? NULL : PG_GETARG_JSONB_P(11),
+				ArgText(fcinfo, 9), ArgText(fcinfo, 10));
 	SPI_connect();
 	ResolveTarget(&s, table, index, !PG_ARGISNULL(2) && PG_GETARG_BOOL(2));
 	ApplySelect(&s, select, index);
@@ -1448,7 +1592,7 @@ hroe_explain_query(PG_FUNCTION_ARGS)
 	s.esk = PG_ARGISNULL(6) ? NULL : PG_GETARG_JSONB_P(6);
 	InitMaterializedSRF(fcinfo, MAT_SRF_USE_EXPECTED_DESC);
 	SPI_connect();
-	PrepareQuery(&s, table, kce, names, values, index, false);
+	PrepareQuery(&s, table, kce, names, values, index, false, NULL, NULL);
 	BuildRead(&s, &st);
 	plan = hroe_table_plan(s.t, st.shape.data, st.sql.data, st.np, st.types);
 	hroe_push_search_path();

@@ -29,55 +29,67 @@ COMMENT ON FUNCTION hroe.get_item_result(text, jsonb, boolean, text) IS
 'GetItem with its ConsumedCapacity (max(1, ceil(size/4 KB)) read units, half for an eventually consistent read; a missing item costs 1 or 0.5)';
 
 CREATE FUNCTION hroe.put_item(p_table_name text, p_item hroe.item,
-	p_return_values text DEFAULT 'NONE', p_return_consumed_capacity text DEFAULT 'NONE')
+	p_return_values text DEFAULT 'NONE', p_return_consumed_capacity text DEFAULT 'NONE',
+	p_condition_expression text DEFAULT NULL, p_expression_attribute_names jsonb DEFAULT NULL,
+	p_expression_attribute_values jsonb DEFAULT NULL,
+	p_return_values_on_condition_check_failure text DEFAULT NULL)
 RETURNS hroe.write_result AS 'MODULE_PATHNAME', 'hroe_put_item'
-LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE;
-COMMENT ON FUNCTION hroe.put_item(text, hroe.item, text, text) IS
-'PutItem: creates or replaces the item (under a row lock on the old version); ReturnValues NONE or ALL_OLD; capacity max(1, ceil(max(old, new)/1 KB)) plus the writes of every GSI the item enters, leaves or changes in';
+LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE;
+COMMENT ON FUNCTION hroe.put_item(text, hroe.item, text, text, text, jsonb, jsonb, text) IS
+'PutItem: creates or replaces the item (under a row lock on the old version); with a ConditionExpression, only if it holds for the old item (HR002 ConditionalCheckFailed, the old item in DETAIL with ReturnValuesOnConditionCheckFailure ALL_OLD); ReturnValues NONE or ALL_OLD; capacity max(1, ceil(max(old, new)/1 KB)) plus the writes of every GSI the item enters, leaves or changes in';
 
 CREATE FUNCTION hroe.delete_item(p_table_name text, p_key jsonb,
-	p_return_values text DEFAULT 'NONE', p_return_consumed_capacity text DEFAULT 'NONE')
+	p_return_values text DEFAULT 'NONE', p_return_consumed_capacity text DEFAULT 'NONE',
+	p_condition_expression text DEFAULT NULL, p_expression_attribute_names jsonb DEFAULT NULL,
+	p_expression_attribute_values jsonb DEFAULT NULL,
+	p_return_values_on_condition_check_failure text DEFAULT NULL)
 RETURNS hroe.write_result AS 'MODULE_PATHNAME', 'hroe_delete_item'
-LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE;
-COMMENT ON FUNCTION hroe.delete_item(text, jsonb, text, text) IS
-'DeleteItem: deletes the item with the given key; ReturnValues NONE or ALL_OLD; capacity the deleted size in 1 KB units (1 if absent) plus the GSI entries removed';
+LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE;
+COMMENT ON FUNCTION hroe.delete_item(text, jsonb, text, text, text, jsonb, jsonb, text) IS
+'DeleteItem: deletes the item with the given key; with a ConditionExpression, only if it holds for the item (HR002 ConditionalCheckFailed, the old item in DETAIL with ReturnValuesOnConditionCheckFailure ALL_OLD); ReturnValues NONE or ALL_OLD; capacity the deleted size in 1 KB units (1 if absent) plus the GSI entries removed';
 
 CREATE FUNCTION hroe.query(p_table_name text, p_key_condition_expression text,
 	p_expression_attribute_values jsonb DEFAULT NULL, p_expression_attribute_names jsonb DEFAULT NULL,
 	p_index_name text DEFAULT NULL, p_scan_index_forward boolean DEFAULT true,
-	p_consistent_read boolean DEFAULT false)
+	p_consistent_read boolean DEFAULT false, p_filter_expression text DEFAULT NULL,
+	p_projection_expression text DEFAULT NULL)
 RETURNS SETOF hroe.item AS 'MODULE_PATHNAME', 'hroe_query'
 LANGUAGE C STABLE CALLED ON NULL INPUT PARALLEL RESTRICTED ROWS 100;
-COMMENT ON FUNCTION hroe.query(text, text, jsonb, jsonb, text, boolean, boolean) IS
-'Query: every item (or GSI entry) matching the KeyConditionExpression, in sort key order (descending with p_scan_index_forward false), all pages; runs as an index range scan';
+COMMENT ON FUNCTION hroe.query(text, text, jsonb, jsonb, text, boolean, boolean, text, text) IS
+'Query: every item (or GSI entry) matching the KeyConditionExpression and kept by the FilterExpression (which may not use the queried key attributes), with the ProjectionExpression''s attributes (placeholders shared by the three), in sort key order (descending with p_scan_index_forward false), all pages; runs as an index range scan';
 
 CREATE FUNCTION hroe.query_page(p_table_name text, p_key_condition_expression text,
 	p_expression_attribute_values jsonb DEFAULT NULL, p_expression_attribute_names jsonb DEFAULT NULL,
 	p_index_name text DEFAULT NULL, p_scan_index_forward boolean DEFAULT true,
 	p_consistent_read boolean DEFAULT false, p_limit integer DEFAULT NULL,
 	p_exclusive_start_key jsonb DEFAULT NULL, p_select text DEFAULT NULL,
-	p_return_consumed_capacity text DEFAULT 'NONE')
+	p_return_consumed_capacity text DEFAULT 'NONE', p_filter_expression text DEFAULT NULL,
+	p_projection_expression text DEFAULT NULL)
 RETURNS hroe.page AS 'MODULE_PATHNAME', 'hroe_query_page'
 LANGUAGE C STABLE CALLED ON NULL INPUT PARALLEL RESTRICTED;
-COMMENT ON FUNCTION hroe.query_page(text, text, jsonb, jsonb, text, boolean, boolean, integer, jsonb, text, text) IS
-'Query, one call: stops after p_limit items evaluated or 1 MB read (LastEvaluatedKey set), resumes after p_exclusive_start_key; Select ALL_ATTRIBUTES, ALL_PROJECTED_ATTRIBUTES or COUNT; ConsumedCapacity: bytes read rounded up once to 4 KB, at least 1 unit, half when eventually consistent';
+COMMENT ON FUNCTION hroe.query_page(text, text, jsonb, jsonb, text, boolean, boolean, integer, jsonb, text, text, text, text) IS
+'Query, one call: stops after p_limit items evaluated or 1 MB read (LastEvaluatedKey set), resumes after p_exclusive_start_key; the FilterExpression applies after the limit (Count after it, ScannedCount before), then the ProjectionExpression; Select ALL_ATTRIBUTES, ALL_PROJECTED_ATTRIBUTES, SPECIFIC_ATTRIBUTES (with a projection) or COUNT; ConsumedCapacity: bytes read rounded up once to 4 KB, at least 1 unit, half when eventually consistent';
 
 CREATE FUNCTION hroe.scan(p_table_name text, p_index_name text DEFAULT NULL,
-	p_consistent_read boolean DEFAULT false)
+	p_consistent_read boolean DEFAULT false, p_filter_expression text DEFAULT NULL,
+	p_projection_expression text DEFAULT NULL, p_expression_attribute_values jsonb DEFAULT NULL,
+	p_expression_attribute_names jsonb DEFAULT NULL)
 RETURNS SETOF hroe.item AS 'MODULE_PATHNAME', 'hroe_scan'
 LANGUAGE C STABLE CALLED ON NULL INPUT PARALLEL RESTRICTED ROWS 1000;
-COMMENT ON FUNCTION hroe.scan(text, text, boolean) IS
-'Scan: every item of the table (or entry of the GSI), all pages, in key order';
+COMMENT ON FUNCTION hroe.scan(text, text, boolean, text, text, jsonb, jsonb) IS
+'Scan: every item of the table (or entry of the GSI) that the FilterExpression keeps, with the ProjectionExpression''s attributes, all pages, in key order';
 
 CREATE FUNCTION hroe.scan_page(p_table_name text, p_index_name text DEFAULT NULL,
 	p_consistent_read boolean DEFAULT false, p_limit integer DEFAULT NULL,
 	p_exclusive_start_key jsonb DEFAULT NULL, p_select text DEFAULT NULL,
 	p_return_consumed_capacity text DEFAULT 'NONE', p_segment integer DEFAULT NULL,
-	p_total_segments integer DEFAULT NULL)
+	p_total_segments integer DEFAULT NULL, p_filter_expression text DEFAULT NULL,
+	p_projection_expression text DEFAULT NULL, p_expression_attribute_values jsonb DEFAULT NULL,
+	p_expression_attribute_names jsonb DEFAULT NULL)
 RETURNS hroe.page AS 'MODULE_PATHNAME', 'hroe_scan_page'
 LANGUAGE C STABLE CALLED ON NULL INPUT PARALLEL RESTRICTED;
-COMMENT ON FUNCTION hroe.scan_page(text, text, boolean, integer, jsonb, text, text, integer, integer) IS
-'Scan, one call: Limit, the 1 MB page, ExclusiveStartKey/LastEvaluatedKey, Select and ConsumedCapacity as hroe.query_page; a parallel Scan reads segment p_segment (0-based) of p_total_segments, split by the hash of the partition key';
+COMMENT ON FUNCTION hroe.scan_page(text, text, boolean, integer, jsonb, text, text, integer, integer, text, text, jsonb, jsonb) IS
+'Scan, one call: Limit, the 1 MB page, ExclusiveStartKey/LastEvaluatedKey, FilterExpression, ProjectionExpression, Select and ConsumedCapacity as hroe.query_page; a parallel Scan reads segment p_segment (0-based) of p_total_segments, split by the hash of the partition key';
 
 CREATE FUNCTION hroe.batch_get_item(p_request_items jsonb, p_return_consumed_capacity text DEFAULT 'NONE')
 RETURNS jsonb AS 'MODULE_PATHNAME', 'hroe_batch_get_item'

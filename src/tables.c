@@ -934,9 +934,9 @@ hroe_write_index_units(HroeTableMeta *t, HroeItem *old, HroeItem *new, double *i
 	}
 }
 
-/* Push an object key */
-static void
-PushKey(JsonbParseState **st, const char *key)
+/* Push an object key into a jsonb being built */
+void
+hroe_jsonb_push_key(JsonbParseState **st, const char *key)
 {
 	JsonbValue	k;
 
@@ -952,7 +952,7 @@ PushUnits(JsonbParseState **st, double units)
 {
 	JsonbValue	v;
 
-	PushKey(st, "CapacityUnits");
+	hroe_jsonb_push_key(st, "CapacityUnits");
 	v.type = jbvNumeric;
 	v.val.numeric = DatumGetNumeric(DirectFunctionCall1(float8_numeric, Float8GetDatum(units)));
 	pushJsonbValue(st, WJB_VALUE, &v);
@@ -981,7 +981,7 @@ hroe_capacity_jsonb(const char *return_cc, const char *table, double table_units
 		for (int i = 0; i < t->nindexes; i++)
 			total += index_units[i];
 	pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);
-	PushKey(&st, "TableName");
+	hroe_jsonb_push_key(&st, "TableName");
 	v.type = jbvString;
 	v.val.string.val = (char *) table;
 	v.val.string.len = strlen(table);
@@ -991,7 +991,7 @@ hroe_capacity_jsonb(const char *return_cc, const char *table, double table_units
 	{
 		bool		any = false;
 
-		PushKey(&st, "Table");
+		hroe_jsonb_push_key(&st, "Table");
 		pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);
 		PushUnits(&st, table_units);
 		pushJsonbValue(&st, WJB_END_OBJECT, NULL);
@@ -999,13 +999,13 @@ hroe_capacity_jsonb(const char *return_cc, const char *table, double table_units
 			any |= index_units[i] > 0;
 		if (any)
 		{
-			PushKey(&st, "GlobalSecondaryIndexes");
+			hroe_jsonb_push_key(&st, "GlobalSecondaryIndexes");
 			pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);
 			for (int i = 0; i < t->nindexes; i++)
 			{
 				if (index_units[i] <= 0)
 					continue;
-				PushKey(&st, t->indexes[i].name);
+				hroe_jsonb_push_key(&st, t->indexes[i].name);
 				pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);
 				PushUnits(&st, index_units[i]);
 				pushJsonbValue(&st, WJB_END_OBJECT, NULL);

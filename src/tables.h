@@ -99,6 +99,7 @@ extern HroeItem *hroe_index_project(HroeTableMeta *t, HroeIndexMeta *ix, HroeIte
 
 extern double hroe_read_units(int64 bytes, bool consistent);
 extern int64 hroe_write_units(int64 bytes);
+extern void hroe_jsonb_push_key(JsonbParseState **st, const char *key);
 extern Jsonb *hroe_capacity_jsonb(const char *return_cc, const char *table,
 								  double table_units, HroeTableMeta *t,
 								  double *index_units);

@@ -80,6 +80,14 @@ cat >"$WORK/put.sql" <<PGB
 SELECT hroe.dynamodb('PutItem', format('{"TableName": "bench", "Item": {"pk": {"S": "CUST#%s"}, "sk": {"S": "ORDER#%s"}, "status": {"S": "%s"}, "total": {"N": "%s"}, "note": {"S": "%s"}}}', :c::int, lpad(:o::text, 4, '0'), (ARRAY['OPEN', 'SHIPPED', 'CLOSED'])[1 + (:c::int + :o::int) % 3], ((:c::int * 31 + :o::int * 17) % 100000) / 100.0, repeat('x', 60))::jsonb);
 PGB
 
+# the floor under a PutItem: the same row replaced by a plain SQL UPDATE on
+# its key (no request parsing, no old item, no capacity), durable commit
+cat >"$WORK/update.sql" <<PGB
+\set c random(1, $CUSTOMERS)
+\set o random(1, 10)
+UPDATE bench SET item = format('{"pk": {"S": "CUST#%s"}, "sk": {"S": "ORDER#%s"}, "status": {"S": "%s"}, "total": {"N": "%s"}, "note": {"S": "%s"}}', :c::int, lpad(:o::text, 4, '0'), (ARRAY['OPEN', 'SHIPPED', 'CLOSED'])[1 + (:c::int + :o::int) % 3], ((:c::int * 31 + :o::int * 17) % 100000) / 100.0, repeat('x', 60))::hroe.item WHERE pk OPERATOR(hroe.=) ('CUST#' || :c::int)::hroe.key AND sk OPERATOR(hroe.=) ('ORDER#' || lpad(:o::text, 4, '0'))::hroe.key;
+PGB
+
 # each request must succeed on hroe before anything is timed (an error body
 # would be a fast, wrong answer)
 psql -X -At -d "$DB" -c "SELECT hroe.dynamodb('GetItem', '{\"TableName\": \"bench\", \"Key\": {\"pk\": {\"S\": \"CUST#7\"}, \"sk\": {\"S\": \"ORDER#0003\"}}}') ? 'Item'" | grep -qx t
@@ -90,33 +98,47 @@ for op in get query put; do
 	psql -X -At -d "$DB" -v c=7 -v o=3 -f <(sed -e '/^\\set/d' "$WORK/$op.sql" | sed 's/;$/ ? '"'"'__type'"'"';/') | grep -qx f
 done
 
+# the floor updates exactly one row
+psql -X -d "$DB" -v c=7 -v o=3 -f <(sed -e '/^\\set/d' "$WORK/update.sql") | grep -qx 'UPDATE 1'
+
 # put_async: PutItem again, with synchronous_commit off on the hroe side
 # (dynalite's in-memory store never waits for a disk; hroe's default commit
 # waits for the WAL flush)
 echo "operation,rep,system,rps" >"$OUT"
-for op in get query put put_async; do
+load_before=$(cut -d' ' -f1-3 /proc/loadavg)
+for op in get query put put_async update; do
 	for rep in $(seq "$REPS"); do
 		opts=""
 		[ "$op" = put_async ] && opts="-c synchronous_commit=off"
 		h=$(PGOPTIONS="$opts" "$PGBENCH" -n -c 1 -T "$SECS" -M prepared -f "$WORK/${op%_async}.sql" "$DB" 2>/dev/null |
 			sed -n 's/^tps = \([0-9.]*\) .*/\1/p')
-		d=$(node $CONF/bench_dynalite.js "$port" "${op%_async}" "$CUSTOMERS" "$SECS")
 		echo "$op,$rep,hroe,$h" >>"$OUT"
+		# (the SQL UPDATE floor has no dynalite counterpart)
+		[ "$op" = update ] && continue
+		d=$(node $CONF/bench_dynalite.js "$port" "${op%_async}" "$CUSTOMERS" "$SECS")
 		echo "$op,$rep,dynalite,$d" >>"$OUT"
 	done
 done
 
+load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 python3 - "$OUT" "$CUSTOMERS" "$REPS" "$SECS" <<'PY'
 import csv, statistics, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
 names = {"get": "GetItem (one item)", "query": "Query (10 items)", "put": "PutItem (overwrite), durable commit",
-         "put_async": "PutItem (overwrite), synchronous_commit off"}
+         "put_async": "PutItem (overwrite), synchronous_commit off",
+         "update": "floor: plain SQL UPDATE of that row, durable commit"}
 print(f"\n{int(sys.argv[2]) * 10} items; one client each; median of {sys.argv[3]} runs of {sys.argv[4]} s\n")
 print("| request | hroe.dynamodb (req/s) | dynalite 4.0.0 (req/s) | hroe / dynalite |")
 print("|---|---:|---:|---:|")
-for op in ["get", "query", "put", "put_async"]:
+for op in ["get", "query", "put", "put_async", "update"]:
     h = statistics.median(float(r["rps"]) for r in rows if r["operation"] == op and r["system"] == "hroe")
-    d = statistics.median(float(r["rps"]) for r in rows if r["operation"] == op and r["system"] == "dynalite")
+    ds = [float(r["rps"]) for r in rows if r["operation"] == op and r["system"] == "dynalite"]
+    if not ds:
+        print(f"| {names[op]} | {h:,.0f} | | |")
+        continue
+    d = statistics.median(ds)
     print(f"| {names[op]} | {h:,.0f} | {d:,.0f} | {h / d:.1f}x |")
 PY
 psql -X -q -d postgres -c "DROP DATABASE $DB"
+echo
+echo "load average (1, 5, 15 min) before the timed runs: $load_before; after: $load_after ($(nproc) cores)"

@@ -305,6 +305,21 @@ add('Scan', { TableName: 'conf_simple' }, { note: 'after everything' })
 // ---------- transactions (compared with DynamoDB's documented responses) ----------
 const spec = (op, req, expect, note) => add(op, req, { spec: true, expect, note })
 const tx = k => ({ pk: S(k) })
+// ---------- UpdateTable, ListTables (compared with dynalite) ----------
+add('UpdateTable', { TableName: 'conf_simple' }, { note: 'nothing to update' })
+add('UpdateTable', { TableName: 'conf_simple', GlobalSecondaryIndexUpdates: [{}] }, { note: 'empty GSI update' })
+add('UpdateTable', { TableName: 'conf_nope', BillingMode: 'PAY_PER_REQUEST' }, { note: 'missing table' })
+add('UpdateTable', { TableName: 'conf_simple', BillingMode: 'PAY_PER_REQUEST' }, { note: 'already on demand' })
+// (the extension's own model tables sort before 'conf': upper case)
+add('ListTables', { ExclusiveStartTableName: 'conf' }, { note: 'the corpus tables' })
+add('ListTables', { ExclusiveStartTableName: 'conf', Limit: 2 }, { note: 'first page' })
+add('ListTables', { ExclusiveStartTableName: 'conf_comp', Limit: 2 }, { note: 'next page' })
+add('ListTables', { ExclusiveStartTableName: 'conf_simple', Limit: 2 }, { note: 'last page' })
+add('ListTables', { ExclusiveStartTableName: 'zzz' }, { note: 'past the end' })
+add('ListTables', { Limit: 0 }, { note: 'Limit 0' })
+add('ListTables', { Limit: 101 }, { note: 'Limit 101' })
+add('ListTables', { ExclusiveStartTableName: 'ab' }, { note: 'start name too short' })
+
 add('CreateTable', Object.assign({ TableName: 'conf_tx', KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }], AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }] }, pay), { note: 'table for transactions' })
 spec('TransactWriteItems', { TransactItems: [
   { Put: { TableName: 'conf_tx', Item: { pk: S('a'), n: N(1) } } },
@@ -355,6 +370,46 @@ spec('TransactWriteItems', putF, {}, 'replay of the token: succeeds')
 spec('TransactGetItems', { TransactItems: [{ Get: { TableName: 'conf_tx', Key: tx('f') } }] }, { Responses: [{}] }, 'the replay wrote nothing')
 spec('TransactWriteItems', { TransactItems: [{ Put: { TableName: 'conf_tx', Item: { pk: S('f'), n: N(2) } } }], ClientRequestToken: 'conformance-token-1' },
   { __type: 'com.amazonaws.dynamodb.v20120810#IdempotentParameterMismatchException', message: 'The request uses the same client token as a previous, but non-identical request' }, 'same token, other request')
+// ReturnValuesOnConditionCheckFailure (dynalite ignores it: compared with DynamoDB's documented body)
+const ccf = 'com.amazonaws.dynamodb.v20120810#ConditionalCheckFailedException'
+spec('PutItem', { TableName: 'conf_tx', Item: { pk: S('b') }, ConditionExpression: 'attribute_not_exists(pk)', ReturnValuesOnConditionCheckFailure: 'ALL_OLD' },
+  { __type: ccf, message: 'The conditional request failed', Item: { pk: S('b'), n: N(3) } }, 'failed condition, ReturnValuesOnConditionCheckFailure ALL_OLD')
+spec('PutItem', { TableName: 'conf_tx', Item: { pk: S('b') }, ConditionExpression: 'attribute_not_exists(pk)', ReturnValuesOnConditionCheckFailure: 'NONE' },
+  { __type: ccf, message: 'The conditional request failed' }, 'failed condition, ReturnValuesOnConditionCheckFailure NONE')
+spec('UpdateItem', { TableName: 'conf_tx', Key: tx('b'), UpdateExpression: 'SET n = :z', ConditionExpression: 'n = :z', ExpressionAttributeValues: { ':z': N(0) }, ReturnValuesOnConditionCheckFailure: 'ALL_OLD' },
+  { __type: ccf, message: 'The conditional request failed', Item: { pk: S('b'), n: N(3) } }, 'failed condition, old item returned')
+spec('DeleteItem', { TableName: 'conf_tx', Key: tx('b'), ConditionExpression: 'n > :z', ExpressionAttributeValues: { ':z': N(5) }, ReturnValuesOnConditionCheckFailure: 'ALL_OLD' },
+  { __type: ccf, message: 'The conditional request failed', Item: { pk: S('b'), n: N(3) } }, 'failed condition, old item returned')
+spec('DeleteItem', { TableName: 'conf_tx', Key: tx('zz'), ConditionExpression: 'attribute_exists(pk)', ReturnValuesOnConditionCheckFailure: 'ALL_OLD' },
+  { __type: ccf, message: 'The conditional request failed' }, 'failed condition on a missing item: no Item')
+spec('PutItem', { TableName: 'conf_tx', Item: { pk: S('b') }, ReturnValuesOnConditionCheckFailure: 'ALL_NEW' },
+  { __type: 'com.amazon.coral.validate#ValidationException', message: "1 validation error detected: Value 'ALL_NEW' at 'returnValuesOnConditionCheckFailure' failed to satisfy constraint: Member must satisfy enum value set: [ALL_OLD, NONE]" }, 'invalid ReturnValuesOnConditionCheckFailure')
+spec('TransactWriteItems', { TransactItems: [
+  { ConditionCheck: { TableName: 'conf_tx', Key: tx('b'), ConditionExpression: 'n = :z', ExpressionAttributeValues: { ':z': N(0) }, ReturnValuesOnConditionCheckFailure: 'ALL_OLD' } },
+  { Put: { TableName: 'conf_tx', Item: { pk: S('g') } } },
+  { Delete: { TableName: 'conf_tx', Key: tx('zz'), ConditionExpression: 'attribute_exists(pk)', ReturnValuesOnConditionCheckFailure: 'ALL_OLD' } }] }, {
+  __type: 'com.amazonaws.dynamodb.v20120810#TransactionCanceledException',
+  message: 'Transaction cancelled, please refer cancellation reasons for specific reasons [ConditionalCheckFailed, None, ConditionalCheckFailed]',
+  CancellationReasons: [{ Code: 'ConditionalCheckFailed', Message: 'The conditional request failed', Item: { pk: S('b'), n: N(3) } }, { Code: 'None' },
+    { Code: 'ConditionalCheckFailed', Message: 'The conditional request failed' }]
+}, 'ReturnValuesOnConditionCheckFailure in a transaction: the old item in its reason')
+spec('GetItem', { TableName: 'conf_tx', Key: tx('b') }, { Item: { pk: S('b'), n: N(3) } }, 'the failed writes changed nothing')
+// UpdateTable creating and deleting a GSI (dynalite accepts the request but ignores GSI updates)
+const txDesc = gsis => Object.assign({ TableName: 'conf_tx', KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
+  AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }].concat(gsis ? [{ AttributeName: 'n', AttributeType: 'N' }] : []) },
+gsis ? { GlobalSecondaryIndexes: gsis } : {})
+const byN = { IndexName: 'byN', KeySchema: [{ AttributeName: 'n', KeyType: 'HASH' }], Projection: { ProjectionType: 'KEYS_ONLY' } }
+spec('UpdateTable', { TableName: 'conf_tx', AttributeDefinitions: [{ AttributeName: 'n', AttributeType: 'N' }], GlobalSecondaryIndexUpdates: [{ Create: byN }] },
+  { TableDescription: txDesc([byN]) }, 'create a GSI')
+spec('Query', { TableName: 'conf_tx', IndexName: 'byN', KeyConditionExpression: 'n = :n', ExpressionAttributeValues: { ':n': N(3) } },
+  { Items: [{ pk: S('b'), n: N(3) }, { pk: S('c'), n: N(3) }], Count: 2, ScannedCount: 2 }, 'the new GSI holds the existing items')
+spec('UpdateTable', { TableName: 'conf_tx', AttributeDefinitions: [{ AttributeName: 'm', AttributeType: 'S' }], GlobalSecondaryIndexUpdates: [
+  { Create: Object.assign({}, byN, { IndexName: 'byM', KeySchema: [{ AttributeName: 'm', KeyType: 'HASH' }] }) }, { Delete: { IndexName: 'byN' } }] },
+{ __type: 'com.amazonaws.dynamodb.v20120810#LimitExceededException', message: 'Subscriber limit exceeded: Only 1 online index can be created or deleted simultaneously per table' }, 'two GSI changes at once')
+spec('UpdateTable', { TableName: 'conf_tx', GlobalSecondaryIndexUpdates: [{ Delete: { IndexName: 'byN' } }] },
+  { TableDescription: txDesc(null) }, 'delete the GSI')
+spec('Query', { TableName: 'conf_tx', IndexName: 'byN', KeyConditionExpression: 'n = :n', ExpressionAttributeValues: { ':n': N(3) } },
+  { __type: 'com.amazon.coral.validate#ValidationException', message: 'The table does not have the specified index: byN' }, 'the GSI is gone')
 spec('DeleteTable', { TableName: 'conf_tx' }, { TableDescription: {
   TableName: 'conf_tx', KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }], AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }] } }, 'drop the transactions table')
 
