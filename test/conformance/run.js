@@ -207,6 +207,14 @@ async function main () {
   server.close()
   keepAlive.destroy()
   const hroe = runHroe(corpus)
+  // the extension's own model tables (hroe_single, hroe_multi's) are DynamoDB
+  // tables of the test database too, which dynalite does not have: they are
+  // left out of hroe's ListTables answers (see deviations.md)
+  const own = spawnSync('psql', ['-X', '-A', '-t', '-c',
+    "SELECT t.table_name FROM hroe.tables t JOIN pg_catalog.pg_depend d ON d.classid = 'pg_catalog.pg_class'::pg_catalog.regclass AND d.objid = t.relid AND d.deptype = 'e'"],
+  { encoding: 'utf8' })
+  if (own.status !== 0) throw new Error('listing the model tables: ' + own.stderr)
+  const modelTables = new Set(own.stdout.split('\n').filter(l => l))
 
   let passed = 0
   let failed = 0
@@ -220,6 +228,7 @@ async function main () {
       if (!fn) problem = 'unknown deviation ' + e.deviation
       else problem = fn(e, d, h) || null
     }
+    if (e.op === 'ListTables' && Array.isArray(h.TableNames)) h.TableNames = h.TableNames.filter(n => !modelTables.has(n))
     h = normalise(e, h)
     d = normalise(e, d)
     const ok = !problem && text(h) === text(d)
