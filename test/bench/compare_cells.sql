@@ -1,0 +1,51 @@
+-- test/bench/compare_cells.sql: the cells of the compare benchmark, one per
+-- argument set of bench_args and model, and the floor from floor_calls
+-- (empty when hroe_single is not installed), with what one execution of
+-- each returns: the statement pgbench runs, rows, the md5 fingerprint of
+-- the answer in the order it is returned (as hroe.compare computes it), and
+-- the shared buffers hit + read of a warm execution (EXPLAIN ANALYZE
+-- BUFFERS, top plan node, as hroe.compare reports them). Writes run as
+-- BEGIN; SELECT write; ROLLBACK.
+-- Sourced by test/bench/compare.sh after compare_sweep_args.sql and
+-- compare_floor.sql.
+DROP TABLE IF EXISTS bench_cells;
+CREATE TABLE bench_cells (
+	pattern_no integer, pattern text, kind text, args_set text, label text, args text[],
+	model text, model_no integer, sql text, result_rows bigint, fingerprint text, buffers bigint);
+
+DO $$
+DECLARE
+	a record;
+	m record;
+	q text;
+	fp text;
+	n bigint;
+	plan jsonb;
+	b bigint;
+BEGIN
+	FOR a IN SELECT * FROM bench_args ORDER BY pattern_no, args_set LOOP
+		FOR m IN
+			SELECT u.m AS model, u.o::integer AS model_no,
+				   CASE WHEN a.kind = 'write' THEN 'BEGIN; SELECT ' || hroe.compare_call(u.m, a.pattern, a.args) || '; ROLLBACK;'
+						ELSE 'SELECT * FROM ' || hroe.compare_call(u.m, a.pattern, a.args) END AS sql
+			FROM hroe.compare_models() WITH ORDINALITY u (m, o)
+			UNION ALL
+			SELECT 'floor', 0, f.sql FROM floor_calls f
+			WHERE f.pattern = a.pattern AND f.args_set = a.args_set
+		LOOP
+			fp := NULL; n := NULL; b := NULL;
+			IF a.kind = 'read' THEN
+				EXECUTE format('SELECT md5(COALESCE(string_agg(r::text, E''\n'' ORDER BY n), '''')), count(*)
+					FROM (SELECT r, row_number() OVER () AS n FROM (%s) r) s', m.sql) INTO fp, n;
+				-- twice: the second execution is warm
+				EXECUTE 'EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ' || m.sql INTO plan;
+				EXECUTE 'EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ' || m.sql INTO plan;
+				b := COALESCE((plan #>> '{0,Plan,Shared Hit Blocks}')::bigint, 0)
+				   + COALESCE((plan #>> '{0,Plan,Shared Read Blocks}')::bigint, 0);
+			END IF;
+			INSERT INTO bench_cells VALUES (a.pattern_no, a.pattern, a.kind, a.args_set, a.label, a.args,
+				m.model, m.model_no, m.sql, n, fp, b);
+		END LOOP;
+	END LOOP;
+END
+$$;
