@@ -8,11 +8,16 @@
 #    "constant", chosen per scale so that the answer keeps the same size as
 #    far as the data allows (the growth goal); writes: their first set;
 #  - every call is one prepared statement (-M prepared), run by 1 client
-#    (busiest, constant, writes) and 2 clients (busiest, writes) for
-#    HROE_COMPARE_SECONDS (default 1) each; the figure is the median and the
-#    90th percentile of every transaction of pgbench's per-transaction log;
-#    a pattern's cells (floor and models) run one after the other, so that
-#    their ratios come from the same minute of the same run;
+#    (busiest, constant, writes) and 2 clients (busiest, writes), in
+#    HROE_COMPARE_ROUNDS rounds (default 5) of at most HROE_COMPARE_SECONDS
+#    (default 1) / rounds each: pgbench -t, the transactions sized from one
+#    warm execution; the rounds of a pattern's cells (floor and models)
+#    interleave, in a rotating order, so that their ratios come from the
+#    same seconds of the same run; the figure is the median of the rounds'
+#    latencies (pgbench's latency of a run: its duration per transaction),
+#    with the lowest and highest round beside it for the machine's noise
+#    (pgbench 15's per-transaction log, -l, is no use here: it logs a
+#    latency of 0 us for up to half of sub-0.1 ms transactions);
 #  - the floor (when hroe_single is installed): the single-table items copied
 #    into a plain table of text COLLATE "C" keys and a jsonb document, with
 #    hroe_single's indexes, each lookup written by hand in plain SQL
@@ -32,6 +37,7 @@
 set -euo pipefail
 scales=${HROE_COMPARE_SCALES:-1 10 100 1000}
 secs=${HROE_COMPARE_SECONDS:-1}
+rounds=${HROE_COMPARE_ROUNDS:-5}
 dir=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$dir/../.." && pwd)
 out=$dir/out/compare.csv
@@ -58,29 +64,32 @@ fi
 # CSV field, quoted
 q() { local s=${1//\"/\"\"}; printf '"%s"' "$s"; }
 
-# pgbench of the script $1 with $2 clients: "median_ms,p90_ms,transactions,tps"
-# from the per-transaction log (field 3: the transaction's latency in us)
-bench() {
-	rm -f "$tmp"/log.*
-	if ! pgbench -n -M prepared -c "$2" -j "$2" -T "$secs" -l --log-prefix="$tmp/log" -f "$1" >"$tmp/pgbench.out" 2>&1; then
-		echo "compare: pgbench failed on $(cat "$1"):" >&2
-		tail -3 "$tmp/pgbench.out" >&2
+# pgbench: output prefix $1, clients $2, transactions per client $3, script
+# $4; keeps its "latency average" (from the run's duration: per transaction,
+# per client), transactions and tps in $1.lat
+run_pgbench() {
+	if ! pgbench -n -M prepared -c "$2" -j "$2" -t "$3" -f "$4" >"$1.out" 2>&1; then
+		echo "compare: pgbench failed on $(cat "$4"):" >&2
+		tail -3 "$1.out" >&2
 	fi
-	local tps
-	tps=$(awk '/^tps/ { printf "%.0f", $3 }' "$tmp/pgbench.out")
-	cat "$tmp"/log.* 2>/dev/null | awk '{ print $3 }' | sort -n |
-		awk -v tps="$tps" '{ v[NR] = $1 }
-			END {
-				if (NR == 0) { printf ",,0,%s", tps; exit }
-				m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
-				i = int(0.9 * NR); if (i < 0.9 * NR) i++
-				printf "%.3f,%.3f,%d,%s", m / 1000, v[i] / 1000, NR, tps
-			}'
+	awk '/^latency average/ { l = $4 } /^number of transactions actually processed/ { split($6, a, "/"); n = a[1] }
+		/^tps/ { t = $3 } END { if (l != "") printf "%s %s %.0f\n", l, n, t }' "$1.out" >"$1.lat"
+}
+
+# "median_ms,min_ms,max_ms,rounds,transactions,tps" of cell $1 over its
+# rounds ($1_r*.lat): the median, lowest and highest of the rounds' latencies
+cell_stats() {
+	cat "$1"_r*.lat 2>/dev/null | sort -g | awk '{ v[NR] = $1; n += $2; t += $3 }
+		END {
+			if (NR == 0) { printf ",,,0,0,"; exit }
+			m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+			printf "%.3f,%.3f,%.3f,%d,%d,%.0f", m, v[1], v[NR], NR, n, t / NR
+		}'
 }
 
 if [ -z "${HROE_COMPARE_REPORT_ONLY:-}" ]; then
 	psql -X -q -v ON_ERROR_STOP=1 -c "SET client_min_messages = warning" -c "CREATE EXTENSION IF NOT EXISTS hroe"
-	echo "scale,pattern_no,pattern,kind,args_set,label,args,model,clients,rows,median_ms,p90_ms,transactions,tps,buffers,same_as_single" >"$out"
+	echo "scale,pattern_no,pattern,kind,args_set,label,args,model,clients,rows,median_ms,min_ms,max_ms,rounds,transactions,tps,buffers,same_as_single" >"$out"
 	floor=$(psql -X -q -A -t -c "SELECT to_regnamespace('hroe_single') IS NOT NULL")
 	for s in $scales; do
 		t0=$(date +%s)
@@ -99,33 +108,49 @@ if [ -z "${HROE_COMPARE_REPORT_ONLY:-}" ]; then
 			FROM bench_cells f JOIN bench_cells s ON s.pattern = f.pattern AND s.args_set = f.args_set AND s.model = 'hroe_single'
 			WHERE f.model = 'floor' AND f.fingerprint IS DISTINCT FROM s.fingerprint" >&2
 		t2=$(date +%s)
+		rm -rf "$tmp/logs" && mkdir "$tmp/logs"
 		echo "SELECT 1;" >"$tmp/q.sql"
 		for c in 1 2; do
-			echo "$s,0,select_1,read,round trip,$(q 'SELECT 1'),,round trip,$c,1,$(bench "$tmp/q.sql" $c),," >>"$out"
+			for r in $(seq "$rounds"); do run_pgbench "$tmp/logs/s1_${c}_r$r" $c $((secs * 5000 / rounds)) "$tmp/q.sql"; done
+			echo "$s,0,select_1,read,round trip,$(q 'SELECT 1'),,round trip,$c,1,$(cell_stats "$tmp/logs/s1_$c"),," >>"$out"
 		done
-		# cells in run order: per pattern and argument set, the floor and the
-		# models side by side, 1 client then 2
+		# the runs: per pattern and argument set, 1 client then 2, the rounds
+		# of the floor and the models interleaved in a rotating order; each
+		# run about secs / rounds, sized from the fastest execution time (x1.5
+		# + 0.05 ms for the round trip): each run is a new connection whose
+		# first call pays cold caches, so a run must be long enough to hide it
 		psql -X -q -A -t -F $'\x1f' -v ON_ERROR_STOP=1 -c "
-			SELECT c.pattern_no, c.pattern, c.kind, c.args_set, c.label, c.args::text, c.model, k.clients, c.sql,
+			SELECT c.cell_id, k.clients, r.round,
+				   greatest(1, least(50000, ceil($secs * 1000.0 / $rounds / (1.5 * COALESCE(c.est_ms, 1) + 0.05))))::bigint,
+				   c.sql
+			FROM bench_cells c
+			CROSS JOIN LATERAL (SELECT 1 AS clients UNION ALL SELECT 2 WHERE c.args_set <> 'constant') k
+			CROSS JOIN generate_series(1, $rounds) r (round)
+			ORDER BY c.pattern_no, c.args_set, k.clients, r.round, (c.model_no + r.round) % 4" >"$tmp/runs"
+		while IFS=$'\x1f' read -r id clients round ntx sql; do
+			echo "$sql" >"$tmp/q.sql"
+			run_pgbench "$tmp/logs/c${id}_${clients}_r$round" "$clients" "$ntx" "$tmp/q.sql"
+		done <"$tmp/runs"
+		psql -X -q -A -t -F $'\x1f' -v ON_ERROR_STOP=1 -c "
+			SELECT c.cell_id, k.clients, c.pattern_no, c.pattern, c.kind, c.args_set, c.label, c.args::text, c.model,
 				   COALESCE(c.result_rows::text, ''), COALESCE(c.buffers::text, ''),
 				   CASE WHEN c.model = 'floor' THEN (c.fingerprint IS NOT DISTINCT FROM s.fingerprint)::text ELSE '' END
 			FROM bench_cells c
 			LEFT JOIN bench_cells s ON s.pattern = c.pattern AND s.args_set = c.args_set AND s.model = 'hroe_single'
 			CROSS JOIN LATERAL (SELECT 1 AS clients UNION ALL SELECT 2 WHERE c.args_set <> 'constant') k
 			ORDER BY c.pattern_no, c.args_set, k.clients, c.model_no" >"$tmp/cells"
-		while IFS=$'\x1f' read -r no pattern kind set label args model clients sql nrows buf same; do
-			echo "$sql" >"$tmp/q.sql"
-			echo "$s,$no,$pattern,$kind,$set,$(q "$label"),$(q "$args"),$model,$clients,$nrows,$(bench "$tmp/q.sql" "$clients"),$buf,$same" >>"$out"
+		while IFS=$'\x1f' read -r id clients no pattern kind set label args model nrows buf same; do
+			echo "$s,$no,$pattern,$kind,$set,$(q "$label"),$(q "$args"),$model,$clients,$nrows,$(cell_stats "$tmp/logs/c${id}_$clients"),$buf,$same" >>"$out"
 		done <"$tmp/cells"
 		t3=$(date +%s)
-		echo "scale $s: load $((t1 - t0)) s, arguments + floor + checks $((t2 - t1)) s, pgbench $((t3 - t2)) s ($(($(wc -l <"$tmp/cells") + 2)) cells of ${secs} s); $((t3 - t0)) s for the scale, $((t3 - started)) s so far" >&2
+		echo "scale $s: load $((t1 - t0)) s, arguments + floor + checks $((t2 - t1)) s, pgbench $((t3 - t2)) s ($(($(wc -l <"$tmp/cells") + 2)) cells, $(($(wc -l <"$tmp/runs") + 2 * rounds)) runs); $((t3 - t0)) s for the scale, $((t3 - started)) s so far" >&2
 	done
 fi
 
 commit=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)
 git -C "$root" diff --quiet HEAD 2>/dev/null || commit="$commit with uncommitted changes"
 csv_scales=$(tail -n +2 "$out" | cut -d, -f1 | sort -nu | tr '\n' ' ')
-echo "scales ${csv_scales% }${HROE_COMPARE_REPORT_ONLY:+ (report only)}${HROE_COMPARE_REPORT_ONLY:-, pgbench -T $secs per cell}, $(nproc) cores, $date_start, commit $commit" >"$tmp/run_info"
+echo "scales ${csv_scales% }${HROE_COMPARE_REPORT_ONLY:+ (report only)}${HROE_COMPARE_REPORT_ONLY:-, pgbench ~$secs s per cell in $rounds rounds}, $(nproc) cores, $date_start, commit $commit" >"$tmp/run_info"
 echo "$dir/out/compare.svg" >"$tmp/svg_main"
 echo "$dir/out/compare_growth.svg" >"$tmp/svg_growth"
 python3 "$dir/compare_report.py" "$out" "$dir/out/compare.md" "$tmp"
@@ -138,5 +163,5 @@ echo
 if [ -n "${HROE_COMPARE_REPORT_ONLY:-}" ]; then
 	echo "Report of test/bench/out/compare.csv (scales ${csv_scales% }), redrawn $date_start; commit $commit."
 else
-	echo "Command: \`HROE_COMPARE_SCALES=\"$(echo $scales)\" HROE_COMPARE_SECONDS=$secs bash test/bench/run.sh compare\`; $date_start, $(($(date +%s) - started)) s; $(nproc) cores; load average $load_start at the start, $(cut -d' ' -f1-3 /proc/loadavg) at the end; commit $commit."
+	echo "Command: \`HROE_COMPARE_SCALES=\"$(echo $scales)\" HROE_COMPARE_SECONDS=$secs HROE_COMPARE_ROUNDS=$rounds bash test/bench/run.sh compare\`; $date_start, $(($(date +%s) - started)) s; $(nproc) cores; load average $load_start at the start, $(cut -d' ' -f1-3 /proc/loadavg) at the end; commit $commit."
 fi

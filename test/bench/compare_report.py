@@ -45,6 +45,13 @@ def ms(v):
     return f'{v:.3f}' if v < 10 else f'{v:.2f}' if v < 100 else f'{v:.1f}'
 
 
+def lat(r):
+    """a cell's median with its lowest and highest round"""
+    if not r or num(r['median_ms']) is None:
+        return ''
+    return f"{ms(r['median_ms'])} ({ms(r['min_ms'])}–{ms(r['max_ms'])})"
+
+
 def ratio(a, b):
     a, b = num(a), num(b)
     return a / b if a is not None and b else None
@@ -80,7 +87,7 @@ for s in scales:
         if p == 'select_1':
             r1, r2 = cell.get((s, p, a, 'round trip', '1')), cell.get((s, p, a, 'round trip', '2'))
             cells = ['' for m in models]  # SELECT 1 goes in the last (floor) column
-            cells[-1] = f"{ms(r1['median_ms'])} ({ms(r1['p90_ms'])})" if r1 else ''
+            cells[-1] = lat(r1)
             two = ' / '.join(['-'] * (len(models) - 1) + [ms(r2['median_ms']) if r2 else '-'])
             out.append(f'| {s} | SELECT 1 (round trip, floor column) | | 1 | ' + ' | '.join(cells)
                        + (' |' if has_floor else '') + f' | {two} | |')
@@ -89,7 +96,7 @@ for s in scales:
         label = ''
         for m in models:
             r = cell.get((s, p, a, m, '1'))
-            cells.append(f"{ms(r['median_ms'])} ({ms(r['p90_ms'])})" if r else '')
+            cells.append(lat(r))
             r2 = cell.get((s, p, a, m, '2'))
             two.append(ms(r2['median_ms']) if r2 else '-')
             bufs.append(r['buffers'] if r and r['buffers'] else '-')
@@ -102,8 +109,8 @@ for s in scales:
                    + (f' | {rf}' if has_floor else '')
                    + ' | ' + (' / '.join(two) if a != 'constant' else '-') + ' | ' + ' / '.join(bufs) + ' |')
 out.append('')
-out.append('Latency: median (90th percentile) in ms of every transaction pgbench ran, 1 client, from its '
-           'per-transaction log (`-l`), client side: it includes the round trip (`SELECT 1`). 2 clients: median. '
+out.append('Latency (ms, 1 client): median of the rounds (lowest–highest round in brackets); a round\'s latency is '
+           'pgbench\'s, its duration per transaction, client side: it includes the round trip (`SELECT 1`). 2 clients: median. '
            'Buffers: shared hit + read of one warm execution. Writes: `BEGIN; write; ROLLBACK`. '
            'Arguments: busiest = the comparison\'s first argument set (its answer grows with the data); '
            'constant = chosen per scale to keep the answer size fixed (test/bench/compare_sweep_args.sql).')
@@ -119,7 +126,7 @@ if reads:
                  'single ÷ floor, constant (scale ' + ' / '.join(scales) + ')']
     head += [f'rows, constant, scale {first} → {last}',
              f'growth {first}→{last}, constant: ' + ' / '.join(SHORT[m] for m in gm),
-             f'per-row growth {first}→{last} (answer grows): ' + ' / '.join(SHORT[m] for m in gm)]
+             f'per-row growth {first}→{last} (answer changes): ' + ' / '.join(SHORT[m] for m in gm)]
     out.append('| ' + ' | '.join(head) + ' |')
     out.append('|---|' + '---:|' * (len(head) - 1))
     within = collections.Counter()
@@ -166,7 +173,7 @@ if reads:
     if len(scales) > 1:
         out.append(f'Growth {first}→{last} under 1.5× on the {grow_n} patterns whose answer stays constant (rows within ±20 %): '
                    + ', '.join(f'{SHORT[m]} {grow_ok[m]}' for m in gm) + '.')
-        out.append(f'Per-row growth {first}→{last} under 1.5× on the {prow_n} patterns whose answer grows: '
+        out.append(f'Per-row growth {first}→{last} under 1.5× on the {prow_n} patterns whose answer changes: '
                    + ', '.join(f'{SHORT[m]} {prow_ok[m]}' for m in gm) + '.')
     mism = [r for r in rows if r['model'] == 'floor' and r['clients'] == '1' and r['same_as_single'] != 'true']
     if has_floor:
