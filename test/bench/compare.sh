@@ -9,8 +9,8 @@
 #    far as the data allows (the growth goal); writes: their first set;
 #  - every call is one prepared statement (-M prepared), run by 1 client
 #    (busiest, constant, writes) and 2 clients (busiest, writes), in
-#    HROE_COMPARE_ROUNDS rounds (default 5) of at most HROE_COMPARE_SECONDS
-#    (default 1) / rounds each: pgbench -t, the transactions sized from one
+#    HROE_COMPARE_ROUNDS rounds (default 5) of about HROE_COMPARE_SECONDS
+#    (default 1, may be fractional) / rounds each: pgbench -t, the transactions sized from one
 #    warm execution; the rounds of a pattern's cells (floor and models)
 #    interleave, in a rotating order, so that their ratios come from the
 #    same seconds of the same run; the figure is the median of the rounds'
@@ -111,7 +111,9 @@ if [ -z "${HROE_COMPARE_REPORT_ONLY:-}" ]; then
 		rm -rf "$tmp/logs" && mkdir "$tmp/logs"
 		echo "SELECT 1;" >"$tmp/q.sql"
 		for c in 1 2; do
-			for r in $(seq "$rounds"); do run_pgbench "$tmp/logs/s1_${c}_r$r" $c $((secs * 5000 / rounds)) "$tmp/q.sql"; done
+			for r in $(seq "$rounds"); do
+				run_pgbench "$tmp/logs/s1_${c}_r$r" $c "$(awk -v s="$secs" -v r="$rounds" 'BEGIN { printf "%d", s * 5000 / r + 1 }')" "$tmp/q.sql"
+			done
 			echo "$s,0,select_1,read,round trip,$(q 'SELECT 1'),,round trip,$c,1,$(cell_stats "$tmp/logs/s1_$c"),," >>"$out"
 		done
 		# the runs: per pattern and argument set, 1 client then 2, the rounds
