@@ -1,8 +1,10 @@
 -- test/bench/compare_floor.sql: the floor of the compare benchmark. The
 -- single-table items as plain SQL: text COLLATE "C" keys and a jsonb
 -- document, the same four indexes as hroe_single, and each read pattern's
--- lookup written by hand against it (same key conditions, same columns).
--- Sourced by test/bench/compare.sh when hroe_single exists.
+-- lookup written by hand against it (same key conditions, same columns),
+-- in floor_calls (pattern, args_set, sql): one per read argument set of
+-- bench_args (test/bench/compare_sweep_args.sql). Sourced by
+-- test/bench/compare.sh when hroe_single exists.
 DROP TABLE IF EXISTS floor_items;
 CREATE TABLE floor_items (
 	pk text COLLATE "C" NOT NULL, sk text COLLATE "C" NOT NULL, gsi1_sk text COLLATE "C",
@@ -47,10 +49,10 @@ WITH t (pattern, cols, cond) AS (VALUES
  ('rank', $$row_number() OVER (ORDER BY gsi1_sk DESC)::int, (d->>'employee_id')::int, round((d->>'total')::numeric, 2)$$),
  ('phones', $$p.ordinal::int, p.phone$$)
 )
-SELECT t.pattern,
+SELECT t.pattern, a.args_set,
 	   CASE WHEN t.cols = 'phones'
 			THEN format('SELECT %s FROM floor_items, jsonb_array_elements_text(d->''phone_numbers'') WITH ORDINALITY p (phone, ordinal) WHERE ', c.sel)
 			ELSE format('SELECT %s FROM floor_items WHERE ', c.sel) END
 	   || format(t.cond, VARIADIC a.args) AS sql
 FROM t JOIN c USING (cols)
-CROSS JOIN LATERAL (SELECT x.args FROM hroe.compare_args(t.pattern) x LIMIT 1) a;
+JOIN bench_args a ON a.pattern = t.pattern AND a.kind = 'read';
