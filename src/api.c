@@ -443,28 +443,6 @@ ParseExprs(JsonbContainer *req, ApiExprs *e, bool allow_condition, bool allow_up
 
 /* ---------- keys and locks ---------- */
 
-/* Identity of an item's key: the table, then each key value as JSON */
-static char *
-KeyIdentity(HroeTableMeta *t, const HroeItem *item)
-{
-	StringInfoData buf;
-	HroeValue	root;
-	int			n = t->schema.nhash + t->schema.nrange;
-
-	initStringInfo(&buf);
-	hroe_json_string_write(&buf, t->name, strlen(t->name));
-	hroe_item_root(item, &root);
-	for (int i = 0; i < n; i++)
-	{
-		HroeValue	v;
-
-		appendStringInfoChar(&buf, ',');
-		if (hroe_map_find(&root, t->schema.names[i], strlen(t->schema.names[i]), &v))
-			hroe_value_write(&buf, &v);
-	}
-	return buf.data;
-}
-
 /*
  * Lock an item for a conditional write: the advisory lock on its key's hash,
  * then the row FOR UPDATE (or FOR SHARE); returns the item, NULL if absent.
@@ -472,8 +450,6 @@ KeyIdentity(HroeTableMeta *t, const HroeItem *item)
 static HroeItem *
 LockItem(HroeTableMeta *t, Datum *keys, const char *identity, bool exclusive)
 {
-	LOCKTAG		tag;
-	uint32		h = hash_bytes((const unsigned char *) identity, strlen(identity));
 	Oid			types[2];
 	int			n = t->schema.nhash + t->schema.nrange;
 	SPIPlanPtr	plan;
@@ -481,9 +457,7 @@ LockItem(HroeTableMeta *t, Datum *keys, const char *identity, bool exclusive)
 	int			ret;
 	bool		isnull;
 
-	/* the advisory lock space of hroe: (database, relation, key hash, 0x4852) */
-	SET_LOCKTAG_ADVISORY(tag, MyDatabaseId, t->relid, h, 0x4852);
-	(void) LockAcquire(&tag, exclusive ? ExclusiveLock : ShareLock, false, false);
+	hroe_lock_item_key(t, identity, exclusive);
 	for (int i = 0; i < n; i++)
 		types[i] = hroe_key_type_oid(t->schema.types[i]);
 	plan = hroe_table_plan_find(t, shape);
@@ -715,9 +689,12 @@ CheckWriteCondition(const HroeExprNode *cond, const HroeItem *old, bool return_o
 			 errdetail("DynamoDB ConditionalCheckFailedException. Item: %s", buf.data)));
 }
 
-/* Call put_item; appends Attributes (ALL_OLD) and ConsumedCapacity */
+/*
+ * Run put_item (STMT_PUT, target an item) or delete_item (STMT_DELETE,
+ * target a key); appends Attributes (ALL_OLD) and ConsumedCapacity
+ */
 static void
-CallPut(const char *table, HroeItem *item, const char *rv, const char *rcc, StringInfo out)
+CallWrite(int stmt, const char *table, Datum target, const char *rv, const char *rcc, StringInfo out)
 {
 	Datum		v[8];
 	char		nulls[9] = "    nnnn";
@@ -726,10 +703,10 @@ CallPut(const char *table, HroeItem *item, const char *rv, const char *rcc, Stri
 	Datum		d;
 
 	v[0] = TextD(table);
-	v[1] = PointerGetDatum(item);
+	v[1] = target;
 	v[2] = TextD(rv);
 	v[3] = TextD(rcc);
-	row = RunStmt(STMT_PUT, v, nulls);
+	row = RunStmt(stmt, v, nulls);
 	if (out == NULL)
 		return;
 	d = Col(row, 1, &isnull);
@@ -740,29 +717,18 @@ CallPut(const char *table, HroeItem *item, const char *rv, const char *rcc, Stri
 		AppendJsonb(out, "ConsumedCapacity", DatumGetJsonbP(d));
 }
 
-/* Call delete_item; appends Attributes (ALL_OLD) and ConsumedCapacity */
+/* Call put_item */
+static void
+CallPut(const char *table, HroeItem *item, const char *rv, const char *rcc, StringInfo out)
+{
+	CallWrite(STMT_PUT, table, PointerGetDatum(item), rv, rcc, out);
+}
+
+/* Call delete_item */
 static void
 CallDelete(const char *table, Jsonb *key, const char *rv, const char *rcc, StringInfo out)
 {
-	Datum		v[8];
-	char		nulls[9] = "    nnnn";
-	ApiRow	   *row;
-	bool		isnull;
-	Datum		d;
-
-	v[0] = TextD(table);
-	v[1] = JsonbPGetDatum(key);
-	v[2] = TextD(rv);
-	v[3] = TextD(rcc);
-	row = RunStmt(STMT_DELETE, v, nulls);
-	if (out == NULL)
-		return;
-	d = Col(row, 1, &isnull);
-	if (!isnull)
-		AppendItem(out, "Attributes", DatumGetHroeItemP(d));
-	d = Col(row, 2, &isnull);
-	if (!isnull)
-		AppendJsonb(out, "ConsumedCapacity", DatumGetJsonbP(d));
+	CallWrite(STMT_DELETE, table, JsonbPGetDatum(key), rv, rcc, out);
 }
 
 /* PutItem */
@@ -790,7 +756,7 @@ ApiPutItem(JsonbContainer *req, StringInfo out)
 		Datum		keys[2];
 
 		hroe_check_item_key(t, item, keys);
-		CheckWriteCondition(e.condition, LockItem(t, keys, KeyIdentity(t, item), true), return_old);
+		CheckWriteCondition(e.condition, LockItem(t, keys, hroe_item_key_identity(t, item), true), return_old);
 	}
 	CallPut(table, item, rv, ReturnCC(req), out);
 }
@@ -828,7 +794,7 @@ ApiDeleteItem(JsonbContainer *req, StringInfo out)
 		Datum		keys[2];
 		HroeItem   *k = RequestKey(t, key, keys);
 
-		CheckWriteCondition(e.condition, LockItem(t, keys, KeyIdentity(t, k), true), return_old);
+		CheckWriteCondition(e.condition, LockItem(t, keys, hroe_item_key_identity(t, k), true), return_old);
 	}
 	CallDelete(table, key, rv, ReturnCC(req), out);
 }
@@ -871,7 +837,7 @@ ApiUpdateItem(JsonbContainer *req, StringInfo out)
 	k = RequestKey(t, key, keys);
 	if (e.update)
 		hroe_update_check_keys(e.update, t->schema.names, t->schema.nhash + t->schema.nrange);
-	old = LockItem(t, keys, KeyIdentity(t, k), true);
+	old = LockItem(t, keys, hroe_item_key_identity(t, k), true);
 	CheckWriteCondition(e.condition, old, return_old);
 	new = e.update ? ApplyUpdate(t, e.update, old, k) : (old ? old : k);
 	rcc = ReturnCC(req);
@@ -1721,7 +1687,7 @@ ParseActions(JsonbContainer *req, bool write, int *nactions)
 		if (a->kind == ACT_UPDATE)
 			hroe_update_check_keys(a->e.update, a->t->schema.names,
 								   a->t->schema.nhash + a->t->schema.nrange);
-		a->identity = KeyIdentity(a->t, a->item);
+		a->identity = hroe_item_key_identity(a->t, a->item);
 	}
 	*nactions = n;
 	return acts;
@@ -2122,7 +2088,6 @@ static void
 PushArg(JsonbParseState **st, FunctionCallInfo fcinfo, int argno, const HroeRequestArg *arg)
 {
 	JsonbValue	v;
-	Jsonb	   *j;
 
 	if (PG_ARGISNULL(argno))
 		return;
@@ -2137,15 +2102,10 @@ PushArg(JsonbParseState **st, FunctionCallInfo fcinfo, int argno, const HroeRequ
 	}
 	if (arg->kind == HROE_ARG_ITEM)
 	{
-		StringInfoData buf;
-
-		initStringInfo(&buf);
-		hroe_item_write(&buf, PG_GETARG_HROE_ITEM_P(argno));
-		j = DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(buf.data)));
+		(void) hroe_item_push_jsonb(st, PG_GETARG_HROE_ITEM_P(argno));
+		return;
 	}
-	else
-		j = PG_GETARG_JSONB_P(argno);
-	PushJsonb(st, j);
+	PushJsonb(st, PG_GETARG_JSONB_P(argno));
 }
 
 /* The request made of a SQL-level call's arguments (the first nargs) */

@@ -95,14 +95,16 @@ CacheLookup(FunctionCallInfo fcinfo, int expr_arg, int names_arg, int values_arg
 }
 
 /*
- * Start parsing into a new memory context under fn_mcxt (each parse gets
- * its own, freed when a later call replaces it); returns the caller's
- * context, to switch back to before CacheStore.
+ * Start parsing into a new memory context (each parse gets its own, freed
+ * when a later call replaces it); returns the caller's context, to switch
+ * back to before CacheStore.  The context hangs under the call's context
+ * until CacheStore moves it to fn_mcxt, so a parse that fails goes with the
+ * call instead of staying attached to the function.
  */
 static MemoryContext
 CacheBegin(FunctionCallInfo fcinfo)
 {
-	return MemoryContextSwitchTo(AllocSetContextCreate(fcinfo->flinfo->fn_mcxt,
+	return MemoryContextSwitchTo(AllocSetContextCreate(CurrentMemoryContext,
 													   "hroe expression",
 													   ALLOCSET_SMALL_SIZES));
 }
@@ -125,6 +127,7 @@ CacheStore(FunctionCallInfo fcinfo, MemoryContext caller, int expr_arg,
 			c->args[i] = (struct varlena *) PG_DETOAST_DATUM_COPY(PG_GETARG_DATUM(argnos[i]));
 	c->parsed = parsed;
 	c->mcxt = mcxt;
+	MemoryContextSetParent(mcxt, fcinfo->flinfo->fn_mcxt);
 	MemoryContextSwitchTo(caller);
 	fcinfo->flinfo->fn_extra = c;
 	if (prev)

@@ -403,6 +403,11 @@ DoPut(HroeTableMeta *t, HroeItem *item, MemoryContext cxt, double *units, double
 			Oid			itype = ItemTypeOid();
 			Datum		d = PointerGetDatum(item);
 
+			/*
+			 * A conditional write holding this key (it found the item
+			 * absent) must commit before the item can appear under it
+			 */
+			hroe_lock_item_key(t, hroe_item_key_identity(t, item), true);
 			plan = hroe_table_plan(t, "put-insert",
 								   psprintf("INSERT INTO %s (item) VALUES ($1) ON CONFLICT DO NOTHING",
 											t->relname),
@@ -1508,16 +1513,15 @@ CheckSegments(ReadSpec *s, FunctionCallInfo fcinfo, int seg_arg, int total_arg)
 static void
 CheckStartKeySegment(ReadSpec *s)
 {
-	StringInfoData buf;
+	char	   *text;
 	HroeItem   *esk_item;
 	const char *names[HROE_MAX_KEY_ATTRS + 2];
 	int			n = KeyNames(s->t, s->ix, names);
 	HroeAttrValue *vals[HROE_MAX_KEY_ATTRS + 2];
 
 	CheckStartKey(s, names, n, vals);
-	initStringInfo(&buf);
-	buf.data = JsonbToCString(NULL, &s->esk->root, VARSIZE(s->esk));
-	esk_item = hroe_item_parse(buf.data, strlen(buf.data));
+	text = JsonbToCString(NULL, &s->esk->root, VARSIZE(s->esk));
+	esk_item = hroe_item_parse(text, strlen(text));
 	if (ItemSegment(s, esk_item) != s->segment)
 		HroeValidation(psprintf("The provided starting key is invalid: Invalid ExclusiveStartKey. Please use ExclusiveStartKey with correct Segment. TotalSegments: %d Segment: %d",
 								s->total_segments, s->segment));

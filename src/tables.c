@@ -28,6 +28,9 @@
 #include "utils/memutils.h"
 #include "utils/numeric.h"
 #include "utils/syscache.h"
+#include "common/hashfn.h"
+#include "miscadmin.h"
+#include "storage/lock.h"
 
 #include "key.h"
 #include "tables.h"
@@ -172,7 +175,8 @@ LoadTableMetaSPI(const char *name)
 	if (SPI_processed == 0)
 		return NULL;
 
-	cxt = AllocSetContextCreate(CacheMemoryContext, "hroe table metadata",
+	/* under the caller's context until complete, so an error frees it */
+	cxt = AllocSetContextCreate(CurrentMemoryContext, "hroe table metadata",
 								ALLOCSET_SMALL_SIZES);
 	old = MemoryContextSwitchTo(cxt);
 	m = palloc0(sizeof(HroeTableMeta));
@@ -252,6 +256,7 @@ LoadTableMetaSPI(const char *name)
 		ix->nonkey = TextArray(SpiDatum(i, 10, &isnull), &ix->nnonkey);
 	}
 	MemoryContextSwitchTo(old);
+	MemoryContextSetParent(cxt, CacheMemoryContext);
 	m->valid = true;
 	return m;
 }
@@ -1067,4 +1072,44 @@ hroe_write_capacity_units(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("bytes written must not be negative")));
 	PG_RETURN_INT64(hroe_write_units(bytes));
+}
+
+/* Identity of an item's key: the table, then each key value as JSON */
+char *
+hroe_item_key_identity(HroeTableMeta *t, const HroeItem *item)
+{
+	StringInfoData buf;
+	HroeValue	root;
+	int			n = t->schema.nhash + t->schema.nrange;
+
+	initStringInfo(&buf);
+	hroe_json_string_write(&buf, t->name, strlen(t->name));
+	hroe_item_root(item, &root);
+	for (int i = 0; i < n; i++)
+	{
+		HroeValue	v;
+
+		appendStringInfoChar(&buf, ',');
+		if (hroe_map_find(&root, t->schema.names[i], strlen(t->schema.names[i]), &v))
+			hroe_value_write(&buf, &v);
+	}
+	return buf.data;
+}
+
+/*
+ * Lock an item's key (absent or present) until the end of the transaction:
+ * an advisory lock on the hash of its identity in hroe's lock space
+ * (database, relation, key hash, 0x4852).  Conditional writes take it
+ * before they evaluate their condition, and PutItem before it inserts a new
+ * item, so a condition that found the item absent cannot be overtaken by a
+ * concurrent insert of it.
+ */
+void
+hroe_lock_item_key(HroeTableMeta *t, const char *identity, bool exclusive)
+{
+	LOCKTAG		tag;
+	uint32		h = hash_bytes((const unsigned char *) identity, strlen(identity));
+
+	SET_LOCKTAG_ADVISORY(tag, MyDatabaseId, t->relid, h, 0x4852);
+	(void) LockAcquire(&tag, exclusive ? ExclusiveLock : ShareLock, false, false);
 }
