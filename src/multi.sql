@@ -222,14 +222,6 @@ COMMENT ON TABLE hroe_multi."RepQuarterTotal" IS
 COMMENT ON INDEX hroe_multi."RepQuarterTotal.RepQuarterRanking" IS
 'GSI RepQuarterRanking of RepQuarterTotal: partition key quarter, sort key rank_key (15-digit 999999999999999 - total in cents, #, employee key: ascending = total descending, ties by employee); INCLUDE total';
 
--- hroe.tables and hroe.indexes are dumped by pg_dump, but their rows for
--- tables the extension script creates come back with CREATE EXTENSION: the
--- dump keeps only the rows of tables that are not extension members.
-SELECT pg_catalog.pg_extension_config_dump('hroe.tables',
-	'WHERE NOT EXISTS (SELECT FROM pg_catalog.pg_depend d WHERE d.classid = ''pg_catalog.pg_class''::pg_catalog.regclass AND d.objid = relid AND d.deptype = ''e'')');
-SELECT pg_catalog.pg_extension_config_dump('hroe.indexes',
-	'WHERE NOT EXISTS (SELECT FROM hroe.tables t JOIN pg_catalog.pg_depend d ON d.objid = t.relid AND d.classid = ''pg_catalog.pg_class''::pg_catalog.regclass AND d.deptype = ''e'' WHERE t.table_name = indexes.table_name)');
-
 -- Ids for place_order and hire_employee when the caller gives none
 CREATE SEQUENCE hroe_multi.order_id_seq AS bigint CACHE 1;
 COMMENT ON SEQUENCE hroe_multi.order_id_seq IS

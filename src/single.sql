@@ -1079,20 +1079,15 @@ COMMENT ON FUNCTION hroe_single.verify() IS
 
 CREATE FUNCTION hroe.verify()
 RETURNS TABLE (model text, item text, problem text)
-LANGUAGE plpgsql STABLE PARALLEL SAFE
+LANGUAGE sql STABLE PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
 AS $$
-BEGIN
-	IF to_regprocedure('hroe_single.verify()') IS NOT NULL THEN
-		RETURN QUERY SELECT v.model, v.item, v.problem FROM hroe_single.verify() v;
-	END IF;
-	IF to_regprocedure('hroe_multi.verify()') IS NOT NULL THEN
-		RETURN QUERY EXECUTE 'SELECT v.model::pg_catalog.text, v.item::pg_catalog.text, v.problem::pg_catalog.text FROM hroe_multi.verify() v';
-	END IF;
-END
+SELECT v.model, v.item, v.problem FROM hroe_single.verify() v
+UNION ALL
+SELECT v.model, v.item, v.problem FROM hroe_multi.verify() v
 $$;
 COMMENT ON FUNCTION hroe.verify() IS
-'recomputes every derived item of the DynamoDB models from hroe_normalized and reports each mismatch (hroe_single.verify(), then hroe_multi.verify() when installed); no row on a consistent database';
+'recomputes every derived item of the DynamoDB models from hroe_normalized and reports each mismatch (hroe_single.verify(), then hroe_multi.verify()); no row on a consistent database';
 
 ------------------------------------------------------------------------------
 -- The 5 write patterns: hroe_normalized's names, arguments, checks and

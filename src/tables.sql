@@ -49,8 +49,13 @@ COMMENT ON TABLE hroe.indexes IS 'Global secondary indexes created by hroe.creat
 -- still need the privileges on the PostgreSQL table itself)
 GRANT SELECT ON hroe.tables, hroe.indexes TO PUBLIC;
 
-SELECT pg_catalog.pg_extension_config_dump('hroe.tables', '');
-SELECT pg_catalog.pg_extension_config_dump('hroe.indexes', '');
+-- hroe.tables and hroe.indexes are dumped by pg_dump, but their rows for
+-- tables the extension script creates come back with CREATE EXTENSION: the
+-- dump keeps only the rows of tables that are not extension members.
+SELECT pg_catalog.pg_extension_config_dump('hroe.tables',
+	'WHERE NOT EXISTS (SELECT FROM pg_catalog.pg_depend d WHERE d.classid = ''pg_catalog.pg_class''::pg_catalog.regclass AND d.objid = relid AND d.deptype = ''e'')');
+SELECT pg_catalog.pg_extension_config_dump('hroe.indexes',
+	'WHERE NOT EXISTS (SELECT FROM hroe.tables t JOIN pg_catalog.pg_depend d ON d.objid = t.relid AND d.classid = ''pg_catalog.pg_class''::pg_catalog.regclass AND d.deptype = ''e'' WHERE t.table_name = indexes.table_name)');
 
 -- Key extraction, used by the generated key columns
 CREATE FUNCTION hroe.item_key_s(p_item hroe.item, p_attribute text, p_sort boolean,
