@@ -14,12 +14,17 @@ failures=0
 
 crashed() { grep -qE 'server closed the connection|terminated abnormally|connection to server was lost|could not connect' "$1"; }
 
-# $1 label, $2 SQL: passes if it errors cleanly or returns without a crash
+# $1 label, $2 SQL, $3 (optional) extended regex its first line of output
+# must match: passes if it does not crash and, given $3, answers as expected
+# (the error DynamoDB gives, or the faithful value)
 check_sql() {
 	local out=$work/out
 	psql -XAtq -d "$db" -c "$2" >"$out" 2>&1
 	if crashed "$out"; then
 		echo "FAIL $1: the backend crashed"; sed 's/^/    /' "$out" | head -5
+		failures=$((failures + 1))
+	elif [ -n "${3:-}" ] && ! head -1 "$out" | grep -qE "$3"; then
+		echo "FAIL $1: expected /$3/, got: $(head -c 160 "$out" | head -1)"
 		failures=$((failures + 1))
 	else
 		echo "ok   $1: $(head -c 160 "$out" | head -1)"
@@ -27,18 +32,18 @@ check_sql() {
 }
 
 big="repeat('x', 10 * 1024 * 1024)"
-check_sql "10 MB hroe.key" "SELECT octet_length(($big)::hroe.key::text)"
-check_sql "10 MB hroe.item string" "SELECT hroe.item_size(('{\"a\": {\"S\": \"' || $big || '\"}}')::hroe.item)"
-check_sql "10 MB hroe.item attribute name" "SELECT hroe.item_size(('{\"' || $big || '\": {\"S\": \"v\"}}')::hroe.item)"
-check_sql "10 MB hroe.item_collection" "SELECT hroe.item_collection_count(('[{\"SortKey\": {\"S\": \"' || $big || '\"}, \"Item\": {}}]')::hroe.item_collection)"
-check_sql "10 MB number" "SELECT ('{\"n\": {\"N\": \"' || repeat('9', 10 * 1024 * 1024) || '\"}}')::hroe.item"
-check_sql "10 MB item_get path" "SELECT hroe.item_get('{}'::hroe.item, $big)"
-check_sql "10 MB key condition" "SELECT hroe.explain_key_condition($big, NULL, NULL)"
-check_sql "10,000 nested L in hroe.item" "SELECT ('{\"a\": ' || repeat('{\"L\": [', 10000) || repeat(']}', 10000) || '}')::hroe.item"
-check_sql "10,000 nested M in hroe.item" "SELECT ('{\"a\": ' || repeat('{\"M\": {\"b\": ', 10000) || '{\"S\": \"x\"}' || repeat('}}', 10000) || '}')::hroe.item"
-check_sql "10,000 nested arrays via jsonb" "SELECT hroe.item_from_document(('{\"a\": ' || repeat('[', 10000) || repeat(']', 10000) || '}')::jsonb)"
-check_sql "10,000 nested objects via jsonb" "SELECT hroe.item_from_jsonb(('{\"a\": ' || repeat('{\"M\": {\"b\": ', 10000) || '{\"S\": \"x\"}' || repeat('}}', 10000) || '}')::jsonb)"
-check_sql "10,000 nested in item_collection" "SELECT ('[{\"SortKey\": {\"S\": \"a\"}, \"Item\": {\"a\": ' || repeat('{\"L\": [', 10000) || repeat(']}', 10000) || '}}]')::hroe.item_collection"
+check_sql "10 MB hroe.key" "SELECT octet_length(($big)::hroe.key::text)" "Size of hashkey has exceeded the maximum size limit of ?2048 bytes"
+check_sql "10 MB hroe.item string" "SELECT hroe.item_size(('{\"a\": {\"S\": \"' || $big || '\"}}')::hroe.item)" "Item size has exceeded the maximum allowed size"
+check_sql "10 MB hroe.item attribute name" "SELECT hroe.item_size(('{\"' || $big || '\": {\"S\": \"v\"}}')::hroe.item)" "Item size has exceeded the maximum allowed size"
+check_sql "10 MB hroe.item_collection" "SELECT hroe.item_collection_count(('[{\"SortKey\": {\"S\": \"' || $big || '\"}, \"Item\": {}}]')::hroe.item_collection)" "Aggregated size of all range keys has exceeded the size limit of 1024 bytes"
+check_sql "10 MB number" "SELECT ('{\"n\": {\"N\": \"' || repeat('9', 10 * 1024 * 1024) || '\"}}')::hroe.item" "more than 38 significant digits"
+check_sql "10 MB item_get path" "SELECT hroe.item_get('{}'::hroe.item, $big)" "^$|^ERROR:"
+check_sql "10 MB key condition" "SELECT hroe.explain_key_condition($big, NULL, NULL)" "Expression size has exceeded the maximum allowed size"
+check_sql "10,000 nested L in hroe.item" "SELECT ('{\"a\": ' || repeat('{\"L\": [', 10000) || repeat(']}', 10000) || '}')::hroe.item" "Nesting Levels have exceeded supported limits|stack depth limit exceeded"
+check_sql "10,000 nested M in hroe.item" "SELECT ('{\"a\": ' || repeat('{\"M\": {\"b\": ', 10000) || '{\"S\": \"x\"}' || repeat('}}', 10000) || '}')::hroe.item" "Nesting Levels have exceeded supported limits|stack depth limit exceeded"
+check_sql "10,000 nested arrays via jsonb" "SELECT hroe.item_from_document(('{\"a\": ' || repeat('[', 10000) || repeat(']', 10000) || '}')::jsonb)" "Nesting Levels have exceeded supported limits|stack depth limit exceeded"
+check_sql "10,000 nested objects via jsonb" "SELECT hroe.item_from_jsonb(('{\"a\": ' || repeat('{\"M\": {\"b\": ', 10000) || '{\"S\": \"x\"}' || repeat('}}', 10000) || '}')::jsonb)" "Nesting Levels have exceeded supported limits|stack depth limit exceeded"
+check_sql "10,000 nested in item_collection" "SELECT ('[{\"SortKey\": {\"S\": \"a\"}, \"Item\": {\"a\": ' || repeat('{\"L\": [', 10000) || repeat(']}', 10000) || '}}]')::hroe.item_collection" "Nesting Levels have exceeded supported limits|stack depth limit exceeded"
 
 # Binary: a valid value per type, sent back through recv mutated.
 psql -XAtq -d "$db" -c "CREATE TABLE k (v hroe.key); CREATE TABLE i (v hroe.item); CREATE TABLE c (v hroe.item_collection)" || exit 1
@@ -84,6 +89,9 @@ for t in k i c; do
 	if crashed "$work/copy.$t.out"; then
 		echo "FAIL binary $t: a mutated value crashed the backend"
 		grep -B2 -E 'server closed|terminated abnormally' "$work/copy.$t.out" | head -8 | sed 's/^/    /'
+		failures=$((failures + 1))
+	elif [ $((errors + rows)) -ne "$n" ]; then
+		echo "FAIL binary $t: $n mutated values, but $errors rejected and $rows accepted"
 		failures=$((failures + 1))
 	else
 		echo "ok   binary $t: $n mutated values, $errors rejected with an error, $rows accepted"

@@ -54,6 +54,11 @@ write_queries() {
 	echo "SELECT sum(id), count(*) FROM (SELECT * FROM orders WHERE $cond ORDER BY sk $dir $lim) s;" >"$OUT/$name.a.sql"
 	union_all "$cond" "$dir" "$lim" >"$OUT/$name.b.sql"
 	echo "SELECT sum((r).id), count(*) FROM (SELECT hroe.sharded_query(NULL::orders, 'orders_sharded', 15, $fargs) r) s;" >"$OUT/$name.c.sql"
+	# untimed checks, order-sensitive: the ids in the order each way returns them
+	local ordered="SELECT md5(string_agg(id::text, ',' ORDER BY n)), count(*) FROM (SELECT id, row_number() OVER () AS n FROM"
+	echo "$ordered (SELECT id FROM orders WHERE $cond ORDER BY sk $dir $lim) x) s;" >"$OUT/$name.a.check.sql"
+	union_all "$cond" "$dir" "$lim" | sed "s/^SELECT sum(id), count(\*) FROM (/$ordered (SELECT id FROM (/; s/) s;\$/) y) x) s;/" >"$OUT/$name.b.check.sql"
+	echo "$ordered (SELECT (r).id FROM (SELECT hroe.sharded_query(NULL::orders, 'orders_sharded', 15, $fargs) r) y) x) s;" >"$OUT/$name.c.check.sql"
 }
 LARGE="sk BETWEEN 'OPEN#2024-03-01' AND 'OPEN#2024-06-30'"
 LARGEF="'between', 'OPEN#2024-03-01'::text, 'OPEN#2024-06-30'"
@@ -65,7 +70,7 @@ write_queries limit10_fwd "$SMALL" ASC "LIMIT 10" "$SMALLF, p_limit => 10"
 write_queries limit10_bwd "$SMALL" DESC "LIMIT 10" "$SMALLF, p_forward => false, p_limit => 10"
 write_queries limit1000_fwd "$SMALL" ASC "LIMIT 1000" "$SMALLF, p_limit => 1000"
 
-# Same answers (sum and count of ids) from the three ways, and the plans
+# Same answers from the three ways (checked in order), and the plans
 echo
 echo "Load average before the timed runs: $(cut -d' ' -f1-3 /proc/loadavg)."
 echo
@@ -75,7 +80,17 @@ echo "| query | (a) answer | (b) answer | (c) answer |"
 echo "|---|---|---|---|"
 for q in large_fwd large_bwd limit10_fwd limit10_bwd limit1000_fwd; do
 	echo "| $q | $(psql -X -Atd "$DB" -f "$OUT/$q.a.sql") | $(psql -X -Atd "$DB" -f "$OUT/$q.b.sql") | $(psql -X -Atd "$DB" -f "$OUT/$q.c.sql") |"
+	# the rows and their order must be the same three ways, or the timings mean nothing
+	a=$(psql -X -Atd "$DB" -v ON_ERROR_STOP=1 -f "$OUT/$q.a.check.sql")
+	b=$(psql -X -Atd "$DB" -v ON_ERROR_STOP=1 -f "$OUT/$q.b.check.sql")
+	c=$(psql -X -Atd "$DB" -v ON_ERROR_STOP=1 -f "$OUT/$q.c.check.sql")
+	if [ "$a" != "$b" ] || [ "$a" != "$c" ]; then
+		echo "$q: the ways return different rows or orders (md5|count of ids in order): (a) $a, (b) $b, (c) $c" >&2
+		exit 1
+	fi
 done
+echo
+echo "Every query returns the same ids in the same order the three ways (md5 of the ids in order)."
 for q in large_fwd limit10_fwd; do
 	for v in a b c; do
 		{
