@@ -10,6 +10,7 @@
 #include "postgres.h"
 
 #include "access/htup_details.h"
+#include "access/xact.h"
 #include "catalog/namespace.h"
 #include "catalog/pg_namespace.h"
 #include "catalog/pg_type.h"
@@ -80,6 +81,39 @@ FreeTableMeta(HroeTableMeta *m)
 	for (HroePlan *p = m->plans; p; p = p->next)
 		SPI_freeplan(p->plan);
 	MemoryContextDelete(m->cxt);
+}
+
+/*
+ * Stale metadata replaced during a transaction: a caller earlier in the
+ * same statement (a TransactWriteItems action, a plan still executing) may
+ * still hold it, so it is freed only when the transaction ends.
+ */
+static List *RetiredMetas = NIL;
+
+/* Free the metadata retired during the transaction that ends. */
+static void
+FreeRetiredMetas(XactEvent event, void *arg)
+{
+	ListCell   *lc;
+
+	if (event != XACT_EVENT_COMMIT && event != XACT_EVENT_ABORT &&
+		event != XACT_EVENT_PARALLEL_COMMIT && event != XACT_EVENT_PARALLEL_ABORT &&
+		event != XACT_EVENT_PREPARE)
+		return;
+	foreach(lc, RetiredMetas)
+		FreeTableMeta((HroeTableMeta *) lfirst(lc));
+	list_free(RetiredMetas);
+	RetiredMetas = NIL;
+}
+
+/* Retire replaced metadata until the end of the transaction. */
+static void
+RetireTableMeta(HroeTableMeta *m)
+{
+	MemoryContext old = MemoryContextSwitchTo(CacheMemoryContext);
+
+	RetiredMetas = lappend(RetiredMetas, m);
+	MemoryContextSwitchTo(old);
 }
 
 /* text[] Datum to a palloc'd C string array */
@@ -289,13 +323,14 @@ hroe_table_lookup(const char *name, bool missing_ok)
 		TableCache = hash_create("hroe tables", 16, &ctl,
 								 HASH_ELEM | HASH_STRINGS | HASH_CONTEXT);
 		CacheRegisterRelcacheCallback(TableCacheInvalidate, (Datum) 0);
+		RegisterXactCallback(FreeRetiredMetas, NULL);
 	}
 	e = hash_search(TableCache, name, HASH_ENTER, &found);
 	if (!found)
 		e->meta = NULL;
 	if (e->meta && !e->meta->valid)
 	{
-		FreeTableMeta(e->meta);
+		RetireTableMeta(e->meta);
 		e->meta = NULL;
 	}
 	if (e->meta == NULL)
@@ -304,7 +339,7 @@ hroe_table_lookup(const char *name, bool missing_ok)
 		/* the entry may have moved while SPI ran: look it up again */
 		e = hash_search(TableCache, name, HASH_ENTER, &found);
 		if (found && e->meta)
-			FreeTableMeta(e->meta);
+			RetireTableMeta(e->meta);
 		e->meta = m;
 	}
 	if (e->meta == NULL)
