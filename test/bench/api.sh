@@ -16,6 +16,8 @@
 # clients differ (pgbench's C client over libpq against node's HTTP client
 # and dynalite's HTTP server); each is the ordinary way to talk to that
 # server, and both figures include a client round trip.
+# Each request runs in two scheduling modes (shared cores, and everything on
+# one core; see below).
 # Prints a Markdown table of median requests per second and the ratio; raw
 # figures go to test/bench/out/api.csv.
 set -euo pipefail
@@ -104,21 +106,55 @@ psql -X -d "$DB" -v c=7 -v o=3 -f <(sed -e '/^\\set/d' "$WORK/update.sql") | gre
 # put_async: PutItem again, with synchronous_commit off on the hroe side
 # (dynalite's in-memory store never waits for a disk; hroe's default commit
 # waits for the WAL flush)
-echo "operation,rep,system,rps" >"$OUT"
+#
+# Two scheduling modes, each system treated alike:
+#   shared   the kernel places server and client on any core
+#   onecore  server (postmaster and every child, or dynalite's node process
+#            and its threads) and client pinned together on one core
+# With one client, a request is a ping-pong between two processes; on this
+# virtual machine a core that sleeps between requests wakes slowly (tens of
+# microseconds per wakeup: SELECT 1 through pgbench takes about 3x longer
+# with an idle second core than when both processes share one), and that
+# wakeup, not either server's work, then dominates a fast request.  onecore
+# gives each system, client included, one core and no cross-core wakeups.
+ALL_CPUS=0-$(($(nproc) - 1))
+PIN_CPU=$(($(nproc) - 1))
+PGDATA_DIR=$(psql -X -At -d postgres -c "SHOW data_directory")
+POSTMASTER=$(head -1 "$PGDATA_DIR/postmaster.pid")
+# pin PROCESS-AND-CHILDREN CPUS: a process, its threads and its children
+pin() {
+	local p
+	for p in "$1" $(pgrep -P "$1" || true); do
+		taskset -a -p -c "$2" "$p" >/dev/null 2>&1 || true
+	done
+}
+modes="shared onecore"
+[ "$(nproc)" -gt 1 ] || modes="shared"
+echo "mode,operation,rep,system,rps" >"$OUT"
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
-for op in get query put put_async update; do
-	for rep in $(seq "$REPS"); do
-		opts=""
-		[ "$op" = put_async ] && opts="-c synchronous_commit=off"
-		h=$(PGOPTIONS="$opts" "$PGBENCH" -n -c 1 -T "$SECS" -M prepared -f "$WORK/${op%_async}.sql" "$DB" 2>/dev/null |
-			sed -n 's/^tps = \([0-9.]*\) .*/\1/p')
-		echo "$op,$rep,hroe,$h" >>"$OUT"
-		# (the SQL UPDATE floor has no dynalite counterpart)
-		[ "$op" = update ] && continue
-		d=$(node $CONF/bench_dynalite.js "$port" "${op%_async}" "$CUSTOMERS" "$SECS")
-		echo "$op,$rep,dynalite,$d" >>"$OUT"
+for mode in $modes; do
+	if [ "$mode" = onecore ]; then
+		cpus=$PIN_CPU
+	else
+		cpus=$ALL_CPUS
+	fi
+	pin "$POSTMASTER" "$cpus"
+	pin "$DYNALITE" "$cpus"
+	for op in get query put put_async update; do
+		for rep in $(seq "$REPS"); do
+			opts=""
+			[ "$op" = put_async ] && opts="-c synchronous_commit=off"
+			h=$(PGOPTIONS="$opts" taskset -c "$cpus" "$PGBENCH" -n -c 1 -T "$SECS" -M prepared -f "$WORK/${op%_async}.sql" "$DB" 2>/dev/null |
+				sed -n 's/^tps = \([0-9.]*\) .*/\1/p')
+			echo "$mode,$op,$rep,hroe,$h" >>"$OUT"
+			# (the SQL UPDATE floor has no dynalite counterpart)
+			[ "$op" = update ] && continue
+			d=$(taskset -c "$cpus" node $CONF/bench_dynalite.js "$port" "${op%_async}" "$CUSTOMERS" "$SECS")
+			echo "$mode,$op,$rep,dynalite,$d" >>"$OUT"
+		done
 	done
 done
+pin "$POSTMASTER" "$ALL_CPUS"
 
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 python3 - "$OUT" "$CUSTOMERS" "$REPS" "$SECS" <<'PY'
@@ -127,17 +163,20 @@ rows = list(csv.DictReader(open(sys.argv[1])))
 names = {"get": "GetItem (one item)", "query": "Query (10 items)", "put": "PutItem (overwrite), durable commit",
          "put_async": "PutItem (overwrite), synchronous_commit off",
          "update": "floor: plain SQL UPDATE of that row, durable commit"}
-print(f"\n{int(sys.argv[2]) * 10} items; one client each; median of {sys.argv[3]} runs of {sys.argv[4]} s\n")
-print("| request | hroe.dynamodb (req/s) | dynalite 4.0.0 (req/s) | hroe / dynalite |")
-print("|---|---:|---:|---:|")
+modes = [m for m in ("shared", "onecore") if any(r["mode"] == m for r in rows)]
+def med(mode, op, system):
+    v = [float(r["rps"]) for r in rows if (r["mode"], r["operation"], r["system"]) == (mode, op, system)]
+    return statistics.median(v) if v else None
+print(f"\n{int(sys.argv[2]) * 10} items; one client each; median of {sys.argv[3]} runs of {sys.argv[4]} s; req/s\n")
+head = "| request |" + "".join(f" hroe ({m}) | dynalite ({m}) | ratio ({m}) |" for m in modes)
+print(head)
+print("|---|" + "---:|---:|---:|" * len(modes))
 for op in ["get", "query", "put", "put_async", "update"]:
-    h = statistics.median(float(r["rps"]) for r in rows if r["operation"] == op and r["system"] == "hroe")
-    ds = [float(r["rps"]) for r in rows if r["operation"] == op and r["system"] == "dynalite"]
-    if not ds:
-        print(f"| {names[op]} | {h:,.0f} | | |")
-        continue
-    d = statistics.median(ds)
-    print(f"| {names[op]} | {h:,.0f} | {d:,.0f} | {h / d:.1f}x |")
+    cells = []
+    for m in modes:
+        h, d = med(m, op, "hroe"), med(m, op, "dynalite")
+        cells += [f"{h:,.0f}", f"{d:,.0f}" if d else "", f"{h / d:.1f}x" if d else ""]
+    print(f"| {names[op]} | " + " | ".join(cells) + " |")
 PY
 psql -X -q -d postgres -c "DROP DATABASE $DB"
 echo
