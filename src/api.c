@@ -40,6 +40,7 @@
 #include "utils/typcache.h"
 
 #include "api.h"
+#include "catalog.h"
 #include "expression.h"
 #include "item.h"
 #include "tables.h"
@@ -107,6 +108,7 @@ static const ApiStmtDef StmtDefs[STMT_COUNT] = {
 static SPIPlanPtr StmtPlans[STMT_COUNT];
 static FmgrInfo *StmtFns[STMT_COUNT];
 static bool StmtComposite[STMT_COUNT];
+static uint64 StmtFnsEpoch;		/* hroe_catalog_epoch() of StmtFns */
 
 /* The response being built, and the cancellation reasons of a transaction */
 typedef struct ApiCall
@@ -145,6 +147,9 @@ RunStmt(ApiStmt s, Datum *values, const char *nulls)
 		LOCAL_FCINFO(fcinfo, API_MAX_ARGS);
 		Datum		result;
 
+		/* prepared again after DROP/CREATE EXTENSION hroe */
+		if (StmtFns[s] != NULL && StmtFnsEpoch != hroe_catalog_epoch())
+			memset(StmtFns, 0, sizeof(StmtFns));
 		if (StmtFns[s] == NULL)
 		{
 			Oid			fn = DatumGetObjectId(DirectFunctionCall1(regprocedurein,
@@ -154,6 +159,7 @@ RunStmt(ApiStmt s, Datum *values, const char *nulls)
 			fmgr_info_cxt(fn, finfo, TopMemoryContext);
 			StmtComposite[s] = type_is_rowtype(get_func_rettype(fn));
 			StmtFns[s] = finfo;
+			StmtFnsEpoch = hroe_catalog_epoch();
 		}
 		InitFunctionCallInfoData(*fcinfo, StmtFns[s], StmtDefs[s].nargs, InvalidOid, NULL, NULL);
 		for (int i = 0; i < StmtDefs[s].nargs; i++)

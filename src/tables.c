@@ -33,6 +33,7 @@
 #include "miscadmin.h"
 #include "storage/lock.h"
 
+#include "catalog.h"
 #include "key.h"
 #include "tables.h"
 
@@ -376,18 +377,26 @@ void
 hroe_push_search_path(void)
 {
 	static OverrideSearchPath *path = NULL;
+	static uint64 epoch;
 
-	if (path == NULL)
+	/* rebuilt when the hroe schema may have been dropped and recreated */
+	if (path == NULL || epoch != hroe_catalog_epoch())
 	{
+		Oid			nsp = hroe_schema_oid();
 		MemoryContext old = MemoryContextSwitchTo(TopMemoryContext);
 		OverrideSearchPath *p = palloc0(sizeof(OverrideSearchPath));
 
-		p->schemas = list_make2_oid(PG_CATALOG_NAMESPACE,
-									get_namespace_oid("hroe", false));
+		p->schemas = list_make2_oid(PG_CATALOG_NAMESPACE, nsp);
 		p->addCatalog = false;
 		p->addTemp = false;
 		MemoryContextSwitchTo(old);
+		if (path)
+		{
+			list_free(path->schemas);
+			pfree(path);
+		}
 		path = p;
+		epoch = hroe_catalog_epoch();
 	}
 	PushOverrideSearchPath(path);
 }
@@ -464,22 +473,11 @@ hroe_table_plan(HroeTableMeta *t, const char *shape, const char *sql,
 Oid
 hroe_key_type_oid(char type)
 {
-	static Oid	key_oid = InvalidOid;
-
 	if (type == 'N')
 		return NUMERICOID;
 	if (type == 'B')
 		return BYTEAOID;
-	if (!OidIsValid(key_oid))
-	{
-		Oid			nsp = get_namespace_oid("hroe", false);
-
-		key_oid = GetSysCacheOid2(TYPENAMENSP, Anum_pg_type_oid,
-								  CStringGetDatum("key"), ObjectIdGetDatum(nsp));
-		if (!OidIsValid(key_oid))
-			elog(ERROR, "type hroe.key does not exist");
-	}
-	return key_oid;
+	return hroe_key_typid();
 }
 
 /* An S, N or B value as a Datum of its key column type */
