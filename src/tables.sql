@@ -255,11 +255,6 @@ LANGUAGE plpgsql STABLE PARALLEL RESTRICTED
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
-	-- a generated key column's expression as pg_get_expr prints it, up to
-	-- its p_sort argument (an attribute name it quotes differently, with a
-	-- backslash, just matches nothing: no sharing, never a wrong one)
-	v_call text := format('hroe.item_key_%s(item, %s::text, ', lower(p_type),
-						  '''' || replace(p_attribute, '''', '''''') || '''');
 	v_col record;
 	v_candidate name;
 	v_bad boolean;
@@ -279,21 +274,37 @@ BEGIN
 		END IF;
 		v_candidate := 'pk';
 	ELSE
+		-- The key columns hroe.indexes records for this attribute and type
+		-- (only hroe's own: a column the user added is never taken), with
+		-- the roles the table's indexes use them in.  A column first added
+		-- for a RANGE key never serves a HASH key, so one a HASH key uses
+		-- holds HASH keys; one a RANGE key uses holds only valid RANGE keys
+		-- (that index's key constraint refuses the others).
 		FOR v_col IN
-			SELECT a.attname, substr(pg_get_expr(d.adbin, d.adrelid), length(v_call) + 1) AS rest
-			FROM pg_attribute a
-			JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
-			WHERE a.attrelid = p_rel AND a.attnum > 0 AND NOT a.attisdropped AND a.attgenerated = 's'
-			  AND starts_with(pg_get_expr(d.adbin, d.adrelid), v_call)
+			SELECT c.col, bool_or(c.hash) AS hash, bool_or(NOT c.hash) AS range
+			FROM hroe.tables t
+			JOIN hroe.indexes x ON x.table_name = t.table_name
+			CROSS JOIN LATERAL (
+				SELECT u.col, true AS hash
+				FROM unnest(x.partition_key, x.partition_key_types, x.partition_key_columns) u(a, ty, col)
+				WHERE u.a = p_attribute AND u.ty = p_type
+				UNION ALL
+				SELECT u.col, false
+				FROM unnest(x.sort_key, x.sort_key_types, x.sort_key_columns) u(a, ty, col)
+				WHERE u.a = p_attribute AND u.ty = p_type) c
+			JOIN pg_attribute a ON a.attrelid = t.relid
+				AND a.attname = c.col AND NOT a.attisdropped
+			WHERE t.relid = p_rel AND c.col NOT IN ('pk', 'sk')
+			GROUP BY c.col, a.attnum
 			ORDER BY a.attnum
 		LOOP
-			-- an index key column of the same role: the same values
-			IF starts_with(v_col.rest, CASE WHEN p_sort THEN 'true, ' ELSE 'false, ' END) THEN
-				RETURN v_col.attname;
+			-- a column of the same role: the same values
+			IF (p_sort AND v_col.range) OR (NOT p_sort AND v_col.hash) THEN
+				RETURN v_col.col;
 			END IF;
 			-- a HASH key column (up to 2048 bytes) for a RANGE key (1024)
-			IF p_sort AND starts_with(v_col.rest, 'false, ') AND v_candidate IS NULL THEN
-				v_candidate := v_col.attname;
+			IF p_sort AND v_candidate IS NULL THEN
+				v_candidate := v_col.col;
 			END IF;
 		END LOOP;
 	END IF;
@@ -312,7 +323,7 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION hroe.key_column_for(regclass, text, text, text, text, boolean) IS
-'The generated column of table p_rel (partition key p_table_partition_key, sort key p_table_sort_key) that holds exactly the keys of an index key attribute p_attribute of type p_type (p_sort: a RANGE attribute), or NULL: the sort key column sk; pk for a HASH attribute, or a RANGE one when no partition key is over 1024 bytes; another index''s key column of the same attribute, type and role, or a HASH one for a RANGE attribute under the same size condition. hroe.create_index with p_share_key_columns reuses it';
+'The generated column of table p_rel (partition key p_table_partition_key, sort key p_table_sort_key) that holds exactly the keys of an index key attribute p_attribute of type p_type (p_sort: a RANGE attribute), or NULL, from the metadata in hroe.indexes: the sort key column sk; pk for a HASH attribute, or a RANGE one when no partition key is over 1024 bytes; another index''s key column of the same attribute and type used in the same role, or one a HASH key uses for a RANGE attribute under the same size condition. hroe.create_index with p_share_key_columns reuses it';
 
 CREATE FUNCTION hroe.create_index(
 	p_table_name text,
