@@ -15,6 +15,7 @@
 #include "catalog/pg_namespace.h"
 #include "catalog/pg_type.h"
 #include "fmgr.h"
+#include "funcapi.h"
 #include "lib/stringinfo.h"
 #include "mb/pg_wchar.h"
 #include "utils/array.h"
@@ -1077,6 +1078,90 @@ hroe_index_entry_size_sql(PG_FUNCTION_ARGS)
 	if (!present)
 		PG_RETURN_NULL();
 	PG_RETURN_INT64(size);
+}
+
+PG_FUNCTION_INFO_V1(hroe_table_sizes);
+/*
+ * SQL: hroe.table_sizes(table): the item count and DynamoDB size of the
+ * table and of each GSI's entries, in one pass over the table (DescribeTable)
+ */
+Datum
+hroe_table_sizes(PG_FUNCTION_ARGS)
+{
+	char	   *table = text_to_cstring(PG_GETARG_TEXT_PP(0));
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	HroeTableMeta *t;
+	int64	   *counts;
+	int64	   *sizes;
+	char	  **names;
+	int			n;
+	Portal		portal;
+	MemoryContext rowcxt;
+
+	InitMaterializedSRF(fcinfo, 0);
+	SPI_connect();
+	t = hroe_table_lookup(table, false);
+	/* [0]: the table, [1 + i]: index i */
+	n = t->nindexes + 1;
+	counts = palloc0(sizeof(int64) * n);
+	sizes = palloc0(sizeof(int64) * n);
+	names = palloc(sizeof(char *) * n);
+	names[0] = NULL;
+	for (int i = 0; i < t->nindexes; i++)
+		names[i + 1] = pstrdup(t->indexes[i].name);
+	rowcxt = AllocSetContextCreate(CurrentMemoryContext, "hroe table sizes",
+								   ALLOCSET_DEFAULT_SIZES);
+	portal = SPI_cursor_open_with_args(NULL, psprintf("SELECT item FROM %s", t->relname),
+									   0, NULL, NULL, NULL, true, 0);
+	for (;;)
+	{
+		SPI_cursor_fetch(portal, true, 1000);
+		if (SPI_processed == 0)
+			break;
+		for (uint64 r = 0; r < SPI_processed; r++)
+		{
+			MemoryContext old = MemoryContextSwitchTo(rowcxt);
+			bool		isnull;
+			Datum		d = SPI_getbinval(SPI_tuptable->vals[r], SPI_tuptable->tupdesc, 1, &isnull);
+			HroeItem   *item;
+
+			/* (the item column is NOT NULL) */
+			if (!isnull)
+			{
+				item = DatumGetHroeItemP(d);
+				counts[0]++;
+				sizes[0] += hroe_item_size(item);
+				for (int i = 0; i < t->nindexes; i++)
+				{
+					bool		present;
+					int64		size = hroe_index_entry_size(t, &t->indexes[i], item, &present);
+
+					if (present)
+					{
+						counts[i + 1]++;
+						sizes[i + 1] += size;
+					}
+				}
+			}
+			MemoryContextSwitchTo(old);
+			MemoryContextReset(rowcxt);
+		}
+		SPI_freetuptable(SPI_tuptable);
+		CHECK_FOR_INTERRUPTS();
+	}
+	SPI_cursor_close(portal);
+	for (int i = 0; i < n; i++)
+	{
+		Datum		values[3];
+		bool		nulls[3] = {names[i] == NULL, false, false};
+
+		values[0] = names[i] ? CStringGetTextDatum(names[i]) : (Datum) 0;
+		values[1] = Int64GetDatum(counts[i]);
+		values[2] = Int64GetDatum(sizes[i]);
+		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+	}
+	SPI_finish();
+	return (Datum) 0;
 }
 
 PG_FUNCTION_INFO_V1(hroe_read_capacity_units);

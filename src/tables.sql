@@ -653,6 +653,13 @@ $$;
 COMMENT ON FUNCTION hroe.delete_table(text) IS
 'DeleteTable: drops the DynamoDB table, its indexes and its metadata';
 
+CREATE FUNCTION hroe.table_sizes(p_table_name text)
+RETURNS TABLE (index_name text, item_count bigint, size_bytes bigint)
+AS 'MODULE_PATHNAME', 'hroe_table_sizes'
+LANGUAGE C STABLE STRICT PARALLEL RESTRICTED;
+COMMENT ON FUNCTION hroe.table_sizes(text) IS
+'The exact item count and DynamoDB size of a table (index_name NULL) and of each of its GSIs (the items in the sparse index, the size of their index entries: index keys, table keys, projected attributes), in one pass over the table';
+
 CREATE FUNCTION hroe.describe_table(p_table_name text)
 RETURNS jsonb
 LANGUAGE plpgsql STABLE PARALLEL RESTRICTED
@@ -661,20 +668,19 @@ AS $$
 DECLARE
 	t hroe.tables;
 	x hroe.indexes;
-	v_count bigint;
-	v_size bigint;
 	v_defs jsonb;
 	v_gsis jsonb := '[]';
 	v_key jsonb;
-	v_pred text;
+	v_sizes jsonb;
 BEGIN
 	SELECT * INTO t FROM hroe.tables WHERE table_name = p_table_name;
 	IF NOT FOUND THEN
 		PERFORM hroe.dynamodb_error('ResourceNotFoundException',
 			format('Requested resource not found: Table: %s not found', p_table_name));
 	END IF;
-	EXECUTE format('SELECT count(*), coalesce(sum(hroe.item_size(item)), 0) FROM %s', t.relid)
-		INTO v_count, v_size;
+	-- the table's and every index's count and size, in one pass
+	SELECT jsonb_object_agg(coalesce(s.index_name, ''), jsonb_build_array(s.item_count, s.size_bytes))
+	INTO v_sizes FROM hroe.table_sizes(p_table_name) s;
 	v_defs := jsonb_build_object(t.partition_key, t.partition_key_type);
 	IF t.sort_key IS NOT NULL THEN
 		v_defs := v_defs || jsonb_build_object(t.sort_key, t.sort_key_type);
@@ -685,11 +691,6 @@ BEGIN
 		FROM (SELECT a, 'HASH' kt, o ord FROM unnest(x.partition_key) WITH ORDINALITY u(a, o)
 			  UNION ALL
 			  SELECT a, 'RANGE', 10 + o FROM unnest(x.sort_key) WITH ORDINALITY u(a, o)) k;
-		SELECT string_agg(format('%I IS NOT NULL', c), ' AND ') INTO v_pred
-		FROM unnest(x.partition_key_columns || x.sort_key_columns) c;
-		EXECUTE format('SELECT count(*), coalesce(sum(hroe.index_entry_size(item, %L, %L)), 0) FROM %s WHERE %s',
-					   p_table_name, x.index_name, t.relid, v_pred)
-			INTO v_count, v_size;
 		SELECT v_defs || coalesce(jsonb_object_agg(a, ty), '{}') INTO v_defs
 		FROM unnest(x.partition_key || x.sort_key, x.partition_key_types || x.sort_key_types) u(a, ty);
 		v_gsis := v_gsis || jsonb_build_array(jsonb_build_object(
@@ -699,12 +700,10 @@ BEGIN
 							   THEN jsonb_build_object('ProjectionType', x.projection, 'NonKeyAttributes', to_jsonb(x.non_key_attributes))
 							   ELSE jsonb_build_object('ProjectionType', x.projection) END,
 			'IndexStatus', 'ACTIVE',
-			'ItemCount', v_count,
-			'IndexSizeBytes', v_size,
+			'ItemCount', v_sizes -> x.index_name -> 0,
+			'IndexSizeBytes', v_sizes -> x.index_name -> 1,
 			'PostgresIndex', format('%I.%I', (SELECT n.nspname FROM pg_namespace n JOIN pg_class k ON k.relnamespace = n.oid WHERE k.oid = t.relid), x.index_relname)));
 	END LOOP;
-	EXECUTE format('SELECT count(*), coalesce(sum(hroe.item_size(item)), 0) FROM %s', t.relid)
-		INTO v_count, v_size;
 	RETURN jsonb_build_object('Table', jsonb_strip_nulls(jsonb_build_object(
 		'TableName', t.table_name,
 		'TableStatus', 'ACTIVE',
@@ -715,8 +714,8 @@ BEGIN
 							 ELSE '[]' END,
 		'AttributeDefinitions', (SELECT jsonb_agg(jsonb_build_object('AttributeName', key, 'AttributeType', value) ORDER BY key)
 								 FROM jsonb_each_text(v_defs)),
-		'ItemCount', v_count,
-		'TableSizeBytes', v_size,
+		'ItemCount', v_sizes -> '' -> 0,
+		'TableSizeBytes', v_sizes -> '' -> 1,
 		'BillingModeSummary', jsonb_build_object('BillingMode', 'PAY_PER_REQUEST'),
 		'GlobalSecondaryIndexes', CASE WHEN v_gsis = '[]' THEN NULL ELSE v_gsis END,
 		'PostgresTable', t.relid::text)));
