@@ -147,9 +147,16 @@ RunStmt(ApiStmt s, Datum *values, const char *nulls)
 		LOCAL_FCINFO(fcinfo, API_MAX_ARGS);
 		Datum		result;
 
-		/* prepared again after DROP/CREATE EXTENSION hroe */
-		if (StmtFns[s] != NULL && StmtFnsEpoch != hroe_catalog_epoch())
+		/*
+		 * prepared again once one of them changed or went (DROP/CREATE
+		 * EXTENSION hroe); the old ones are not freed: a caller up the
+		 * stack may still be running one
+		 */
+		if (StmtFnsEpoch != hroe_catalog_epoch())
+		{
 			memset(StmtFns, 0, sizeof(StmtFns));
+			StmtFnsEpoch = hroe_catalog_epoch();
+		}
 		if (StmtFns[s] == NULL)
 		{
 			Oid			fn = DatumGetObjectId(DirectFunctionCall1(regprocedurein,
@@ -158,8 +165,11 @@ RunStmt(ApiStmt s, Datum *values, const char *nulls)
 
 			fmgr_info_cxt(fn, finfo, TopMemoryContext);
 			StmtComposite[s] = type_is_rowtype(get_func_rettype(fn));
+			hroe_catalog_watch_proc(fn);
+			/* (a watch may have found the epoch moved: then prepare again) */
+			if (StmtFnsEpoch != hroe_catalog_epoch())
+				return RunStmt(s, values, nulls);
 			StmtFns[s] = finfo;
-			StmtFnsEpoch = hroe_catalog_epoch();
 		}
 		InitFunctionCallInfoData(*fcinfo, StmtFns[s], StmtDefs[s].nargs, InvalidOid, NULL, NULL);
 		for (int i = 0; i < StmtDefs[s].nargs; i++)

@@ -8,7 +8,8 @@
  * pg_proc, registered once, forget a cached OID when its catalog entry
  * changes or goes (DROP EXTENSION hroe), and advance an epoch that the
  * other caches of extension objects compare against: the prepared function
- * calls of the JSON API and the search path of hroe's SPI statements.
+ * calls of the JSON API (whose functions are watched) and the search path
+ * of hroe's SPI statements.
  *
  * Looking the OIDs up on every call instead costs two syscache probes per
  * call (get_namespace_oid + TYPENAMENSP) on paths that run once per item;
@@ -37,28 +38,38 @@ typedef struct CatalogCache
 	uint32		key_hash;
 	uint32		item_hash;
 	uint64		epoch;			/* advanced on each reset */
+	int			nprocs;			/* functions callers prepared: */
+	uint32		proc_hash[HROE_CATALOG_MAX_PROCS];	/* their syscache hashes */
 } CatalogCache;
 
 static CatalogCache Cache;
 
-/* Forget every cached OID. */
+/* Forget every cached OID, and the functions watched for the old epoch. */
 static void
 ResetCache(void)
 {
 	Cache.schema = Cache.key = Cache.item = InvalidOid;
+	Cache.nprocs = 0;
 	Cache.epoch++;
 }
 
 /*
- * Syscache callback: a pg_namespace or pg_type entry changed (hashvalue 0:
- * all of them).  Only the entries hroe cached matter; any pg_proc change
- * may concern a function a caller prepared, so it advances the epoch.
+ * Syscache callback: a pg_namespace, pg_type or pg_proc entry changed
+ * (hashvalue 0: all of them).  Only the entries hroe cached or a caller
+ * watches matter.
  */
 static void
 CatalogInvalidate(Datum arg, int cacheid, uint32 hashvalue)
 {
 	if (cacheid == PROCOID)
-		Cache.epoch++;
+	{
+		for (int i = 0; i < Cache.nprocs; i++)
+			if (hashvalue == 0 || hashvalue == Cache.proc_hash[i])
+			{
+				ResetCache();
+				break;
+			}
+	}
 	else if (hashvalue == 0)
 		ResetCache();
 	else if (cacheid == NAMESPACEOID)
@@ -131,6 +142,24 @@ Oid
 hroe_item_typid(void)
 {
 	return TypeOid("item", &Cache.item, &Cache.item_hash);
+}
+
+/*
+ * Watch function fn, which a caller prepared (an FmgrInfo): the epoch
+ * advances when it changes or goes.
+ */
+void
+hroe_catalog_watch_proc(Oid fn)
+{
+	uint32		hash = GetSysCacheHashValue1(PROCOID, ObjectIdGetDatum(fn));
+
+	RegisterCallbacks();
+	for (int i = 0; i < Cache.nprocs; i++)
+		if (Cache.proc_hash[i] == hash)
+			return;
+	if (Cache.nprocs == HROE_CATALOG_MAX_PROCS)
+		elog(ERROR, "hroe watches at most %d functions", HROE_CATALOG_MAX_PROCS);
+	Cache.proc_hash[Cache.nprocs++] = hash;
 }
 
 /*

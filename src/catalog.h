@@ -15,9 +15,13 @@
 #ifndef HROE_CATALOG_H
 #define HROE_CATALOG_H
 
+/* at most this many functions watched (the JSON API prepares 7) */
+#define HROE_CATALOG_MAX_PROCS	16
+
 extern Oid	hroe_schema_oid(void);
 extern Oid	hroe_key_typid(void);
 extern Oid	hroe_item_typid(void);
 extern uint64 hroe_catalog_epoch(void);
+extern void hroe_catalog_watch_proc(Oid fn);
 
 #endif							/* HROE_CATALOG_H */
