@@ -8,6 +8,7 @@ PGFILEDESC = "hroe - DynamoDB single-table design in PostgreSQL"
 # C sources, one per type or concern
 OBJS = \
 	src/hroe.o \
+	src/catalog.o \
 	src/key.o \
 	src/key_support.o \
 	src/item_io.o \

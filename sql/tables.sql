@@ -94,6 +94,20 @@ INSERT INTO hrdata (item) VALUES ('{"PK": {"S": "EMP#3"}}');
 -- DescribeTable
 SELECT jsonb_pretty(hroe.describe_table('hrdata') #- '{Table,CreationDateTime}');
 SELECT hroe.describe_table('nope');
+-- the counts and sizes of the table and of its three indexes come from one
+-- pass over the table (hroe.table_sizes), and match a count per index
+-- (this backend's scans of hrdata not yet flushed to the statistics, which
+-- no flush empties inside a transaction block)
+BEGIN;
+SELECT pg_stat_get_xact_numscans('hrdata'::regclass) AS scans_before \gset
+SELECT hroe.describe_table('hrdata') IS NOT NULL AS described;
+SELECT pg_stat_get_xact_numscans('hrdata'::regclass) - :scans_before AS scans_of_hrdata;
+COMMIT;
+SELECT index_name, item_count, size_bytes FROM hroe.table_sizes('hrdata') ORDER BY index_name NULLS FIRST;
+SELECT (SELECT count(*) FROM hrdata) AS items, (SELECT sum(hroe.item_size(item)) FROM hrdata) AS bytes,
+	   (SELECT count(*) FROM hrdata WHERE "GSI1_pk1" IS NOT NULL AND "GSI1_sk1" IS NOT NULL) AS in_gsi1,
+	   (SELECT sum(hroe.index_entry_size(item, 'hrdata', 'GSI1')) FROM hrdata) AS gsi1_bytes;
+SELECT hroe.table_sizes('nope');
 
 -- DeleteIndex drops the index and its columns; DeleteTable everything
 SELECT hroe.delete_index('hrdata', 'byManager');

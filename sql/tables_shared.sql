@@ -135,4 +135,18 @@ SELECT hroe.delete_index('shr', 'byH');
 SELECT hroe.get_item('shr', '{"PK": {"S": "p1"}, "SK": {"S": "A"}}') IS NOT NULL AS found;
 SELECT attname FROM pg_attribute WHERE attrelid = 'shr'::regclass AND attnum > 0 AND NOT attisdropped ORDER BY attnum;
 
-SELECT hroe.delete_table('shr'), hroe.delete_table('shr_pk');
+-- Sharing reads hroe.indexes, not the columns' expressions: an attribute
+-- name with a backslash shares like any other; a generated column the user
+-- added with hroe's very expression is never taken (nor dropped with an index)
+SELECT hroe.create_table('shr_own', 'PK', 'S');
+INSERT INTO shr_own (item) VALUES ('{"PK": {"S": "a"}, "b\\s": {"S": "x"}, "U": {"S": "u"}}');
+SELECT hroe.create_index('shr_own', 'byBs1', ARRAY['b\s'], '{}', '{"b\\s": "S"}', p_share_key_columns => true);
+SELECT hroe.create_index('shr_own', 'byBs2', ARRAY['b\s'], '{PK}', '{"b\\s": "S"}', p_share_key_columns => true);
+ALTER TABLE shr_own ADD COLUMN mine hroe.key GENERATED ALWAYS AS (hroe.item_key_s(item, 'U', false, 'x')) STORED;
+SELECT hroe.create_index('shr_own', 'byU', '{U}', '{}', '{"U": "S"}', p_share_key_columns => true);
+SELECT index_name, partition_key_columns, sort_key_columns FROM hroe.indexes WHERE table_name = 'shr_own' ORDER BY 1;
+SELECT hroe.delete_index('shr_own', 'byU');
+SELECT attname FROM pg_attribute WHERE attrelid = 'shr_own'::regclass AND attnum > 0 AND NOT attisdropped ORDER BY attnum;
+SELECT hroe.query('shr_own', '#b = :b', '{":b": {"S": "x"}}', '{"#b": "b\\s"}', 'byBs2')::jsonb;
+
+SELECT hroe.delete_table('shr'), hroe.delete_table('shr_pk'), hroe.delete_table('shr_own');

@@ -40,6 +40,7 @@
 #include "utils/typcache.h"
 
 #include "api.h"
+#include "catalog.h"
 #include "expression.h"
 #include "item.h"
 #include "tables.h"
@@ -107,6 +108,7 @@ static const ApiStmtDef StmtDefs[STMT_COUNT] = {
 static SPIPlanPtr StmtPlans[STMT_COUNT];
 static FmgrInfo *StmtFns[STMT_COUNT];
 static bool StmtComposite[STMT_COUNT];
+static uint64 StmtFnsEpoch;		/* hroe_catalog_epoch() of StmtFns */
 
 /* The response being built, and the cancellation reasons of a transaction */
 typedef struct ApiCall
@@ -145,6 +147,16 @@ RunStmt(ApiStmt s, Datum *values, const char *nulls)
 		LOCAL_FCINFO(fcinfo, API_MAX_ARGS);
 		Datum		result;
 
+		/*
+		 * prepared again once one of them changed or went (DROP/CREATE
+		 * EXTENSION hroe); the old ones are not freed: a caller up the
+		 * stack may still be running one
+		 */
+		if (StmtFnsEpoch != hroe_catalog_epoch())
+		{
+			memset(StmtFns, 0, sizeof(StmtFns));
+			StmtFnsEpoch = hroe_catalog_epoch();
+		}
 		if (StmtFns[s] == NULL)
 		{
 			Oid			fn = DatumGetObjectId(DirectFunctionCall1(regprocedurein,
@@ -153,6 +165,10 @@ RunStmt(ApiStmt s, Datum *values, const char *nulls)
 
 			fmgr_info_cxt(fn, finfo, TopMemoryContext);
 			StmtComposite[s] = type_is_rowtype(get_func_rettype(fn));
+			hroe_catalog_watch_proc(fn);
+			/* (a watch may have found the epoch moved: then prepare again) */
+			if (StmtFnsEpoch != hroe_catalog_epoch())
+				return RunStmt(s, values, nulls);
 			StmtFns[s] = finfo;
 		}
 		InitFunctionCallInfoData(*fcinfo, StmtFns[s], StmtDefs[s].nargs, InvalidOid, NULL, NULL);
@@ -573,6 +589,34 @@ ReturnCC(JsonbContainer *req)
 	char	   *rcc = MemberText(req, "ReturnConsumedCapacity", "ReturnConsumedCapacity");
 
 	return rcc ? rcc : "NONE";
+}
+
+/* ReturnConsumedCapacity of an operation that validates it here */
+static char *
+CheckedReturnCC(JsonbContainer *req)
+{
+	char	   *rcc = ReturnCC(req);
+
+	if (strcmp(rcc, "NONE") != 0 && strcmp(rcc, "TOTAL") != 0 && strcmp(rcc, "INDEXES") != 0)
+		Invalid(psprintf("1 validation error detected: Value '%s' at 'returnConsumedCapacity' failed to satisfy constraint: Member must satisfy enum value set: [INDEXES, TOTAL, NONE]",
+						 rcc));
+	return rcc;
+}
+
+/*
+ * ReturnItemCollectionMetrics (PutItem, UpdateItem, DeleteItem,
+ * BatchWriteItem, TransactWriteItems): SIZE or NONE.  Item collection
+ * metrics exist only for tables with local secondary indexes, which hroe
+ * does not have, so DynamoDB (and hroe) return none either way.
+ */
+static void
+CheckItemCollectionMetrics(JsonbContainer *req)
+{
+	char	   *ricm = MemberText(req, "ReturnItemCollectionMetrics", "ReturnItemCollectionMetrics");
+
+	if (ricm && strcmp(ricm, "SIZE") != 0 && strcmp(ricm, "NONE") != 0)
+		Invalid(psprintf("1 validation error detected: Value '%s' at 'returnItemCollectionMetrics' failed to satisfy constraint: Member must satisfy enum value set: [SIZE, NONE]",
+						 ricm));
 }
 
 /* ---------- operations ---------- */
@@ -1708,6 +1752,144 @@ LockOrder(Action *acts, int n)
 	return order;
 }
 
+/*
+ * The capacity a transaction consumed on one table: the table's units and
+ * each index's, transactional (twice a plain read or write)
+ */
+typedef struct TxCapacity
+{
+	const char *table;
+	HroeTableMeta *t;
+	double		units;
+	double		index_units[HROE_MAX_GSIS];
+} TxCapacity;
+
+/* The entry of table in caps (one per table, in request order), added if new */
+static TxCapacity *
+TxTable(TxCapacity *caps, int *ncaps, Action *a)
+{
+	for (int i = 0; i < *ncaps; i++)
+		if (strcmp(caps[i].table, a->table) == 0)
+			return &caps[i];
+	caps[*ncaps].table = a->table;
+	caps[*ncaps].t = a->t;
+	return &caps[(*ncaps)++];
+}
+
+/*
+ * Charge a transactional write of old (NULL: absent) replaced by new (NULL:
+ * deleted, or unchanged for a ConditionCheck): the larger item in 1 KB
+ * units, at least 1, and the index writes, all doubled
+ */
+static void
+TxWrite(TxCapacity *c, HroeItem *old, HroeItem *new, bool check)
+{
+	int64		size = Max(old ? hroe_item_size(old) : 0, new ? hroe_item_size(new) : 0);
+	double		iu[HROE_MAX_GSIS];
+
+	c->units += 2 * hroe_write_units(size);
+	if (check)
+		return;
+	hroe_write_index_units(c->t, old, new, iu);
+	for (int i = 0; i < c->t->nindexes; i++)
+		c->index_units[i] += 2 * iu[i];
+}
+
+/* Push "name": units */
+static void
+PushUnits(JsonbParseState **st, const char *name, double units)
+{
+	JsonbValue	v;
+
+	hroe_jsonb_push_key(st, name);
+	v.type = jbvNumeric;
+	v.val.numeric = DatumGetNumeric(DirectFunctionCall1(float8_numeric, Float8GetDatum(units)));
+	pushJsonbValue(st, WJB_VALUE, &v);
+}
+
+/* Push {"CapacityUnits": units, kind: units} */
+static void
+PushUnitsObject(JsonbParseState **st, const char *kind, double units)
+{
+	pushJsonbValue(st, WJB_BEGIN_OBJECT, NULL);
+	PushUnits(st, "CapacityUnits", units);
+	PushUnits(st, kind, units);
+	pushJsonbValue(st, WJB_END_OBJECT, NULL);
+}
+
+/*
+ * Append a transaction's ConsumedCapacity (rcc TOTAL or INDEXES): one entry
+ * per table, CapacityUnits and ReadCapacityUnits or WriteCapacityUnits (kind)
+ */
+static void
+AppendTxCapacity(StringInfo out, const char *rcc, TxCapacity *caps, int ncaps, const char *kind)
+{
+	JsonbParseState *st = NULL;
+	JsonbValue *res;
+	bool		indexes = strcmp(rcc, "INDEXES") == 0;
+
+	if (strcmp(rcc, "NONE") == 0)
+		return;
+	pushJsonbValue(&st, WJB_BEGIN_ARRAY, NULL);
+	for (int i = 0; i < ncaps; i++)
+	{
+		TxCapacity *c = &caps[i];
+		double		total = c->units;
+		bool		any = false;
+		JsonbValue	v;
+
+		for (int x = 0; x < c->t->nindexes; x++)
+		{
+			total += c->index_units[x];
+			any |= c->index_units[x] > 0;
+		}
+		pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);
+		hroe_jsonb_push_key(&st, "TableName");
+		v.type = jbvString;
+		v.val.string.val = (char *) c->table;
+		v.val.string.len = strlen(c->table);
+		pushJsonbValue(&st, WJB_VALUE, &v);
+		PushUnits(&st, "CapacityUnits", total);
+		PushUnits(&st, kind, total);
+		if (indexes)
+		{
+			hroe_jsonb_push_key(&st, "Table");
+			PushUnitsObject(&st, kind, c->units);
+			if (any)
+			{
+				hroe_jsonb_push_key(&st, "GlobalSecondaryIndexes");
+				pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);
+				for (int x = 0; x < c->t->nindexes; x++)
+				{
+					if (c->index_units[x] <= 0)
+						continue;
+					hroe_jsonb_push_key(&st, c->t->indexes[x].name);
+					PushUnitsObject(&st, kind, c->index_units[x]);
+				}
+				pushJsonbValue(&st, WJB_END_OBJECT, NULL);
+			}
+		}
+		pushJsonbValue(&st, WJB_END_OBJECT, NULL);
+	}
+	res = pushJsonbValue(&st, WJB_END_ARRAY, NULL);
+	AppendJsonb(out, "ConsumedCapacity", JsonbValueToJsonb(res));
+}
+
+/*
+ * Charge a strong read of each action's item (4 KB units, an absent item
+ * one), times factor; returns the number of tables
+ */
+static int
+TxReads(Action *acts, int n, TxCapacity *caps, int factor)
+{
+	int			ncaps = 0;
+
+	for (int i = 0; i < n; i++)
+		TxTable(caps, &ncaps, &acts[i])->units +=
+			factor * hroe_read_units(acts[i].old ? hroe_item_size(acts[i].old) : 0, true);
+	return ncaps;
+}
+
 /* Run one of the idempotency token statements; returns SPI_processed */
 static uint64
 TokenStmt(int which, const char *token, int64 hash)
@@ -1760,8 +1942,11 @@ ApiTransactWrite(JsonbContainer *req, StringInfo out)
 	StringInfoData codes;
 	char	   *token = MemberText(req, "ClientRequestToken", "ClientRequestToken");
 	int64		hash = 0;
+	char	   *rcc = CheckedReturnCC(req);
+	TxCapacity *caps = palloc0(sizeof(TxCapacity) * n);
+	int			ncaps = 0;
 
-	(void) ReturnCC(req);
+	CheckItemCollectionMetrics(req);
 	if (token)
 	{
 		JsonbValue *items = Member(req, "TransactItems");
@@ -1776,9 +1961,19 @@ ApiTransactWrite(JsonbContainer *req, StringInfo out)
 		SET_LOCKTAG_ADVISORY(tag, MyDatabaseId, 0,
 							 hash_bytes((const unsigned char *) token, strlen(token)), 0x4853);
 		(void) LockAcquire(&tag, ExclusiveLock, false, false);
-		/* a replay within 10 minutes succeeds without writing */
+		/*
+		 * a replay within 10 minutes succeeds without writing; it reports
+		 * the read units of reading the items (DynamoDB's documentation)
+		 */
 		if (TokenStmt(0, token, hash) > 0)
+		{
+			order = LockOrder(acts, n);
+			for (int i = 0; i < n; i++)
+				order[i]->old = LockItem(order[i]->t, order[i]->keys, order[i]->identity, false);
+			ncaps = TxReads(acts, n, caps, 1);
+			AppendTxCapacity(out, rcc, caps, ncaps, "ReadCapacityUnits");
 			return;
+		}
 	}
 	order = LockOrder(acts, n);
 	for (int i = 0; i < n; i++)
@@ -1823,26 +2018,34 @@ ApiTransactWrite(JsonbContainer *req, StringInfo out)
 	for (int i = 0; i < n; i++)
 	{
 		Action	   *a = &acts[i];
+		TxCapacity *c = TxTable(caps, &ncaps, a);
+		HroeItem   *new;
 
 		switch (a->kind)
 		{
 			case ACT_PUT:
 				CallPut(a->table, a->item, "NONE", "NONE", NULL);
+				TxWrite(c, a->old, a->item, false);
 				break;
 			case ACT_UPDATE:
-				CallPut(a->table, ApplyUpdate(a->t, a->e.update, a->old, a->item),
-						"NONE", "NONE", NULL);
+				new = ApplyUpdate(a->t, a->e.update, a->old, a->item);
+				CallPut(a->table, new, "NONE", "NONE", NULL);
+				TxWrite(c, a->old, new, false);
 				break;
 			case ACT_DELETE:
 				CallDelete(a->table, a->key, "NONE", "NONE", NULL);
+				TxWrite(c, a->old, NULL, false);
 				break;
 			case ACT_CHECK:
+				TxWrite(c, a->old, NULL, true);
+				break;
 			case ACT_GET:
 				break;
 		}
 	}
 	if (token)
 		(void) TokenStmt(1, token, hash);
+	AppendTxCapacity(out, rcc, caps, ncaps, "WriteCapacityUnits");
 }
 
 /* TransactGetItems: every item read under a share lock, in one snapshot */
@@ -1852,8 +2055,9 @@ ApiTransactGet(JsonbContainer *req, StringInfo out)
 	int			n;
 	Action	   *acts = ParseActions(req, false, &n);
 	Action	  **order = LockOrder(acts, n);
+	char	   *rcc = CheckedReturnCC(req);
+	TxCapacity *caps = palloc0(sizeof(TxCapacity) * n);
 
-	(void) ReturnCC(req);
 	for (int i = 0; i < n; i++)
 		order[i]->old = LockItem(order[i]->t, order[i]->keys, order[i]->identity, false);
 	appendStringInfoString(out, ",\"Responses\":[");
@@ -1872,6 +2076,7 @@ ApiTransactGet(JsonbContainer *req, StringInfo out)
 		appendStringInfoChar(out, '}');
 	}
 	appendStringInfoChar(out, ']');
+	AppendTxCapacity(out, rcc, caps, TxReads(acts, n, caps, 2), "ReadCapacityUnits");
 }
 
 /* ---------- dispatch and errors ---------- */
@@ -1880,6 +2085,10 @@ ApiTransactGet(JsonbContainer *req, StringInfo out)
 static void
 Dispatch(const char *op, JsonbContainer *req, StringInfo out)
 {
+	/* (TransactWriteItems checks it after its TransactItems) */
+	if (strcmp(op, "PutItem") == 0 || strcmp(op, "UpdateItem") == 0 ||
+		strcmp(op, "DeleteItem") == 0 || strcmp(op, "BatchWriteItem") == 0)
+		CheckItemCollectionMetrics(req);
 	if (strcmp(op, "GetItem") == 0)
 		ApiGetItem(req, out);
 	else if (strcmp(op, "PutItem") == 0)

@@ -46,6 +46,7 @@
 #include "utils/resowner.h"
 #include "utils/syscache.h"
 
+#include "catalog.h"
 #include "api.h"
 #include "tables.h"
 
@@ -62,16 +63,11 @@ ArgText(FunctionCallInfo fcinfo, int n)
 	return PG_ARGISNULL(n) ? NULL : text_to_cstring(PG_GETARG_TEXT_PP(n));
 }
 
-/* The OID of type hroe.item */
-static Oid
+/* The OID of type hroe.item (the shared, invalidation-aware lookup) */
+static inline Oid
 ItemTypeOid(void)
 {
-	static Oid	oid = InvalidOid;
-
-	if (!OidIsValid(oid))
-		oid = GetSysCacheOid2(TYPENAMENSP, Anum_pg_type_oid, CStringGetDatum("item"),
-							  ObjectIdGetDatum(get_namespace_oid("hroe", false)));
-	return oid;
+	return hroe_item_typid();
 }
 
 /* Copy an item Datum (detoasting it) into memory context cxt */

@@ -71,6 +71,7 @@
 #include "utils/sortsupport.h"
 #include "utils/syscache.h"
 
+#include "catalog.h"
 #include "shard.h"
 
 PG_FUNCTION_INFO_V1(hroe_sharded_query);
@@ -380,14 +381,6 @@ SortConditionKeys(ScanKey keys, Relation index, AttrNumber attno, text *opText,
 				 errhint("Use '=', '<', '<=', '>', '>=', 'between' or 'begins_with'.")));
 	InitColumnKey(&keys[0], index, attno, strategy, v1, valtype);
 	return 1;
-}
-
-/* OID of type hroe.key (in this function's schema), or InvalidOid. */
-static Oid
-HroeKeyType(Oid fnOid)
-{
-	return GetSysCacheOid2(TYPENAMENSP, Anum_pg_type_oid, CStringGetDatum("key"),
-						   ObjectIdGetDatum(get_func_namespace(fnOid)));
 }
 
 /* Datum of shard number s in the shard column's type. */
@@ -865,7 +858,7 @@ BeginShardedQuery(FunctionCallInfo fcinfo)
 	nkeys = nprefix + 1 + SortConditionKeys(&keys[nprefix + 1], q->indexRel, q->sortAttno,
 											PG_ARGISNULL(3) ? NULL : PG_GETARG_TEXT_PP(3),
 											v1, PG_ARGISNULL(4), v2, PG_ARGISNULL(5), valtype,
-											HroeKeyType(fcinfo->flinfo->fn_oid));
+											hroe_key_typid());
 
 	/* the order columns' order in the index, and the scan direction */
 	q->ncols = IndexRelationGetNumberOfKeyAttributes(q->indexRel) - q->sortAttno + 1;

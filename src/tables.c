@@ -15,6 +15,7 @@
 #include "catalog/pg_namespace.h"
 #include "catalog/pg_type.h"
 #include "fmgr.h"
+#include "funcapi.h"
 #include "lib/stringinfo.h"
 #include "mb/pg_wchar.h"
 #include "utils/array.h"
@@ -33,6 +34,7 @@
 #include "miscadmin.h"
 #include "storage/lock.h"
 
+#include "catalog.h"
 #include "key.h"
 #include "tables.h"
 
@@ -376,18 +378,26 @@ void
 hroe_push_search_path(void)
 {
 	static OverrideSearchPath *path = NULL;
+	static uint64 epoch;
 
-	if (path == NULL)
+	/* rebuilt when the hroe schema may have been dropped and recreated */
+	if (path == NULL || epoch != hroe_catalog_epoch())
 	{
+		Oid			nsp = hroe_schema_oid();
 		MemoryContext old = MemoryContextSwitchTo(TopMemoryContext);
 		OverrideSearchPath *p = palloc0(sizeof(OverrideSearchPath));
 
-		p->schemas = list_make2_oid(PG_CATALOG_NAMESPACE,
-									get_namespace_oid("hroe", false));
+		p->schemas = list_make2_oid(PG_CATALOG_NAMESPACE, nsp);
 		p->addCatalog = false;
 		p->addTemp = false;
 		MemoryContextSwitchTo(old);
+		if (path)
+		{
+			list_free(path->schemas);
+			pfree(path);
+		}
 		path = p;
+		epoch = hroe_catalog_epoch();
 	}
 	PushOverrideSearchPath(path);
 }
@@ -464,22 +474,11 @@ hroe_table_plan(HroeTableMeta *t, const char *shape, const char *sql,
 Oid
 hroe_key_type_oid(char type)
 {
-	static Oid	key_oid = InvalidOid;
-
 	if (type == 'N')
 		return NUMERICOID;
 	if (type == 'B')
 		return BYTEAOID;
-	if (!OidIsValid(key_oid))
-	{
-		Oid			nsp = get_namespace_oid("hroe", false);
-
-		key_oid = GetSysCacheOid2(TYPENAMENSP, Anum_pg_type_oid,
-								  CStringGetDatum("key"), ObjectIdGetDatum(nsp));
-		if (!OidIsValid(key_oid))
-			elog(ERROR, "type hroe.key does not exist");
-	}
-	return key_oid;
+	return hroe_key_typid();
 }
 
 /* An S, N or B value as a Datum of its key column type */
@@ -1079,6 +1078,90 @@ hroe_index_entry_size_sql(PG_FUNCTION_ARGS)
 	if (!present)
 		PG_RETURN_NULL();
 	PG_RETURN_INT64(size);
+}
+
+PG_FUNCTION_INFO_V1(hroe_table_sizes);
+/*
+ * SQL: hroe.table_sizes(table): the item count and DynamoDB size of the
+ * table and of each GSI's entries, in one pass over the table (DescribeTable)
+ */
+Datum
+hroe_table_sizes(PG_FUNCTION_ARGS)
+{
+	char	   *table = text_to_cstring(PG_GETARG_TEXT_PP(0));
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	HroeTableMeta *t;
+	int64	   *counts;
+	int64	   *sizes;
+	char	  **names;
+	int			n;
+	Portal		portal;
+	MemoryContext rowcxt;
+
+	InitMaterializedSRF(fcinfo, 0);
+	SPI_connect();
+	t = hroe_table_lookup(table, false);
+	/* [0]: the table, [1 + i]: index i */
+	n = t->nindexes + 1;
+	counts = palloc0(sizeof(int64) * n);
+	sizes = palloc0(sizeof(int64) * n);
+	names = palloc(sizeof(char *) * n);
+	names[0] = NULL;
+	for (int i = 0; i < t->nindexes; i++)
+		names[i + 1] = pstrdup(t->indexes[i].name);
+	rowcxt = AllocSetContextCreate(CurrentMemoryContext, "hroe table sizes",
+								   ALLOCSET_DEFAULT_SIZES);
+	portal = SPI_cursor_open_with_args(NULL, psprintf("SELECT item FROM %s", t->relname),
+									   0, NULL, NULL, NULL, true, 0);
+	for (;;)
+	{
+		SPI_cursor_fetch(portal, true, 1000);
+		if (SPI_processed == 0)
+			break;
+		for (uint64 r = 0; r < SPI_processed; r++)
+		{
+			MemoryContext old = MemoryContextSwitchTo(rowcxt);
+			bool		isnull;
+			Datum		d = SPI_getbinval(SPI_tuptable->vals[r], SPI_tuptable->tupdesc, 1, &isnull);
+			HroeItem   *item;
+
+			/* (the item column is NOT NULL) */
+			if (!isnull)
+			{
+				item = DatumGetHroeItemP(d);
+				counts[0]++;
+				sizes[0] += hroe_item_size(item);
+				for (int i = 0; i < t->nindexes; i++)
+				{
+					bool		present;
+					int64		size = hroe_index_entry_size(t, &t->indexes[i], item, &present);
+
+					if (present)
+					{
+						counts[i + 1]++;
+						sizes[i + 1] += size;
+					}
+				}
+			}
+			MemoryContextSwitchTo(old);
+			MemoryContextReset(rowcxt);
+		}
+		SPI_freetuptable(SPI_tuptable);
+		CHECK_FOR_INTERRUPTS();
+	}
+	SPI_cursor_close(portal);
+	for (int i = 0; i < n; i++)
+	{
+		Datum		values[3];
+		bool		nulls[3] = {names[i] == NULL, false, false};
+
+		values[0] = names[i] ? CStringGetTextDatum(names[i]) : (Datum) 0;
+		values[1] = Int64GetDatum(counts[i]);
+		values[2] = Int64GetDatum(sizes[i]);
+		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+	}
+	SPI_finish();
+	return (Datum) 0;
 }
 
 PG_FUNCTION_INFO_V1(hroe_read_capacity_units);

@@ -255,11 +255,6 @@ LANGUAGE plpgsql STABLE PARALLEL RESTRICTED
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
-	-- a generated key column's expression as pg_get_expr prints it, up to
-	-- its p_sort argument (an attribute name it quotes differently, with a
-	-- backslash, just matches nothing: no sharing, never a wrong one)
-	v_call text := format('hroe.item_key_%s(item, %s::text, ', lower(p_type),
-						  '''' || replace(p_attribute, '''', '''''') || '''');
 	v_col record;
 	v_candidate name;
 	v_bad boolean;
@@ -279,21 +274,37 @@ BEGIN
 		END IF;
 		v_candidate := 'pk';
 	ELSE
+		-- The key columns hroe.indexes records for this attribute and type
+		-- (only hroe's own: a column the user added is never taken), with
+		-- the roles the table's indexes use them in.  A column first added
+		-- for a RANGE key never serves a HASH key, so one a HASH key uses
+		-- holds HASH keys; one a RANGE key uses holds only valid RANGE keys
+		-- (that index's key constraint refuses the others).
 		FOR v_col IN
-			SELECT a.attname, substr(pg_get_expr(d.adbin, d.adrelid), length(v_call) + 1) AS rest
-			FROM pg_attribute a
-			JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
-			WHERE a.attrelid = p_rel AND a.attnum > 0 AND NOT a.attisdropped AND a.attgenerated = 's'
-			  AND starts_with(pg_get_expr(d.adbin, d.adrelid), v_call)
+			SELECT c.col, bool_or(c.hash) AS hash, bool_or(NOT c.hash) AS range
+			FROM hroe.tables t
+			JOIN hroe.indexes x ON x.table_name = t.table_name
+			CROSS JOIN LATERAL (
+				SELECT u.col, true AS hash
+				FROM unnest(x.partition_key, x.partition_key_types, x.partition_key_columns) u(a, ty, col)
+				WHERE u.a = p_attribute AND u.ty = p_type
+				UNION ALL
+				SELECT u.col, false
+				FROM unnest(x.sort_key, x.sort_key_types, x.sort_key_columns) u(a, ty, col)
+				WHERE u.a = p_attribute AND u.ty = p_type) c
+			JOIN pg_attribute a ON a.attrelid = t.relid
+				AND a.attname = c.col AND NOT a.attisdropped
+			WHERE t.relid = p_rel AND c.col NOT IN ('pk', 'sk')
+			GROUP BY c.col, a.attnum
 			ORDER BY a.attnum
 		LOOP
-			-- an index key column of the same role: the same values
-			IF starts_with(v_col.rest, CASE WHEN p_sort THEN 'true, ' ELSE 'false, ' END) THEN
-				RETURN v_col.attname;
+			-- a column of the same role: the same values
+			IF (p_sort AND v_col.range) OR (NOT p_sort AND v_col.hash) THEN
+				RETURN v_col.col;
 			END IF;
 			-- a HASH key column (up to 2048 bytes) for a RANGE key (1024)
-			IF p_sort AND starts_with(v_col.rest, 'false, ') AND v_candidate IS NULL THEN
-				v_candidate := v_col.attname;
+			IF p_sort AND v_candidate IS NULL THEN
+				v_candidate := v_col.col;
 			END IF;
 		END LOOP;
 	END IF;
@@ -312,7 +323,7 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION hroe.key_column_for(regclass, text, text, text, text, boolean) IS
-'The generated column of table p_rel (partition key p_table_partition_key, sort key p_table_sort_key) that holds exactly the keys of an index key attribute p_attribute of type p_type (p_sort: a RANGE attribute), or NULL: the sort key column sk; pk for a HASH attribute, or a RANGE one when no partition key is over 1024 bytes; another index''s key column of the same attribute, type and role, or a HASH one for a RANGE attribute under the same size condition. hroe.create_index with p_share_key_columns reuses it';
+'The generated column of table p_rel (partition key p_table_partition_key, sort key p_table_sort_key) that holds exactly the keys of an index key attribute p_attribute of type p_type (p_sort: a RANGE attribute), or NULL, from the metadata in hroe.indexes: the sort key column sk; pk for a HASH attribute, or a RANGE one when no partition key is over 1024 bytes; another index''s key column of the same attribute and type used in the same role, or one a HASH key uses for a RANGE attribute under the same size condition. hroe.create_index with p_share_key_columns reuses it';
 
 CREATE FUNCTION hroe.create_index(
 	p_table_name text,
@@ -642,6 +653,13 @@ $$;
 COMMENT ON FUNCTION hroe.delete_table(text) IS
 'DeleteTable: drops the DynamoDB table, its indexes and its metadata';
 
+CREATE FUNCTION hroe.table_sizes(p_table_name text)
+RETURNS TABLE (index_name text, item_count bigint, size_bytes bigint)
+AS 'MODULE_PATHNAME', 'hroe_table_sizes'
+LANGUAGE C STABLE STRICT PARALLEL RESTRICTED;
+COMMENT ON FUNCTION hroe.table_sizes(text) IS
+'The exact item count and DynamoDB size of a table (index_name NULL) and of each of its GSIs (the items in the sparse index, the size of their index entries: index keys, table keys, projected attributes), in one pass over the table';
+
 CREATE FUNCTION hroe.describe_table(p_table_name text)
 RETURNS jsonb
 LANGUAGE plpgsql STABLE PARALLEL RESTRICTED
@@ -650,20 +668,19 @@ AS $$
 DECLARE
 	t hroe.tables;
 	x hroe.indexes;
-	v_count bigint;
-	v_size bigint;
 	v_defs jsonb;
 	v_gsis jsonb := '[]';
 	v_key jsonb;
-	v_pred text;
+	v_sizes jsonb;
 BEGIN
 	SELECT * INTO t FROM hroe.tables WHERE table_name = p_table_name;
 	IF NOT FOUND THEN
 		PERFORM hroe.dynamodb_error('ResourceNotFoundException',
 			format('Requested resource not found: Table: %s not found', p_table_name));
 	END IF;
-	EXECUTE format('SELECT count(*), coalesce(sum(hroe.item_size(item)), 0) FROM %s', t.relid)
-		INTO v_count, v_size;
+	-- the table's and every index's count and size, in one pass
+	SELECT jsonb_object_agg(coalesce(s.index_name, ''), jsonb_build_array(s.item_count, s.size_bytes))
+	INTO v_sizes FROM hroe.table_sizes(p_table_name) s;
 	v_defs := jsonb_build_object(t.partition_key, t.partition_key_type);
 	IF t.sort_key IS NOT NULL THEN
 		v_defs := v_defs || jsonb_build_object(t.sort_key, t.sort_key_type);
@@ -674,11 +691,6 @@ BEGIN
 		FROM (SELECT a, 'HASH' kt, o ord FROM unnest(x.partition_key) WITH ORDINALITY u(a, o)
 			  UNION ALL
 			  SELECT a, 'RANGE', 10 + o FROM unnest(x.sort_key) WITH ORDINALITY u(a, o)) k;
-		SELECT string_agg(format('%I IS NOT NULL', c), ' AND ') INTO v_pred
-		FROM unnest(x.partition_key_columns || x.sort_key_columns) c;
-		EXECUTE format('SELECT count(*), coalesce(sum(hroe.index_entry_size(item, %L, %L)), 0) FROM %s WHERE %s',
-					   p_table_name, x.index_name, t.relid, v_pred)
-			INTO v_count, v_size;
 		SELECT v_defs || coalesce(jsonb_object_agg(a, ty), '{}') INTO v_defs
 		FROM unnest(x.partition_key || x.sort_key, x.partition_key_types || x.sort_key_types) u(a, ty);
 		v_gsis := v_gsis || jsonb_build_array(jsonb_build_object(
@@ -688,12 +700,10 @@ BEGIN
 							   THEN jsonb_build_object('ProjectionType', x.projection, 'NonKeyAttributes', to_jsonb(x.non_key_attributes))
 							   ELSE jsonb_build_object('ProjectionType', x.projection) END,
 			'IndexStatus', 'ACTIVE',
-			'ItemCount', v_count,
-			'IndexSizeBytes', v_size,
+			'ItemCount', v_sizes -> x.index_name -> 0,
+			'IndexSizeBytes', v_sizes -> x.index_name -> 1,
 			'PostgresIndex', format('%I.%I', (SELECT n.nspname FROM pg_namespace n JOIN pg_class k ON k.relnamespace = n.oid WHERE k.oid = t.relid), x.index_relname)));
 	END LOOP;
-	EXECUTE format('SELECT count(*), coalesce(sum(hroe.item_size(item)), 0) FROM %s', t.relid)
-		INTO v_count, v_size;
 	RETURN jsonb_build_object('Table', jsonb_strip_nulls(jsonb_build_object(
 		'TableName', t.table_name,
 		'TableStatus', 'ACTIVE',
@@ -704,8 +714,8 @@ BEGIN
 							 ELSE '[]' END,
 		'AttributeDefinitions', (SELECT jsonb_agg(jsonb_build_object('AttributeName', key, 'AttributeType', value) ORDER BY key)
 								 FROM jsonb_each_text(v_defs)),
-		'ItemCount', v_count,
-		'TableSizeBytes', v_size,
+		'ItemCount', v_sizes -> '' -> 0,
+		'TableSizeBytes', v_sizes -> '' -> 1,
 		'BillingModeSummary', jsonb_build_object('BillingMode', 'PAY_PER_REQUEST'),
 		'GlobalSecondaryIndexes', CASE WHEN v_gsis = '[]' THEN NULL ELSE v_gsis END,
 		'PostgresTable', t.relid::text)));

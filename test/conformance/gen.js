@@ -320,6 +320,19 @@ add('ListTables', { Limit: 0 }, { note: 'Limit 0' })
 add('ListTables', { Limit: 101 }, { note: 'Limit 101' })
 add('ListTables', { ExclusiveStartTableName: 'ab' }, { note: 'start name too short' })
 
+// ReturnItemCollectionMetrics: SIZE or NONE; item collection metrics exist
+// only for tables with local secondary indexes, so none come back
+add('PutItem', { TableName: 'conf_simple', Item: { pk: S('ricm'), v: N(1) }, ReturnItemCollectionMetrics: 'SIZE' }, { note: 'item collection metrics: none without an LSI' })
+add('UpdateItem', { TableName: 'conf_simple', Key: { pk: S('ricm') }, UpdateExpression: 'SET v = :v', ExpressionAttributeValues: { ':v': N(2) }, ReturnItemCollectionMetrics: 'SIZE', ReturnValues: 'ALL_NEW' }, { note: 'item collection metrics: none without an LSI' })
+add('DeleteItem', { TableName: 'conf_simple', Key: { pk: S('ricm') }, ReturnItemCollectionMetrics: 'NONE', ReturnValues: 'ALL_OLD' }, { note: 'item collection metrics NONE' })
+add('BatchWriteItem', { RequestItems: { conf_simple: [{ PutRequest: { Item: { pk: S('ricm') } } }] }, ReturnItemCollectionMetrics: 'SIZE' }, { note: 'item collection metrics: none without an LSI' })
+add('BatchWriteItem', { RequestItems: { conf_simple: [{ DeleteRequest: { Key: { pk: S('ricm') } } }] }, ReturnItemCollectionMetrics: 'SIZE' }, { note: 'item collection metrics, delete' })
+add('PutItem', { TableName: 'conf_simple', Item: { pk: S('ricm') }, ReturnItemCollectionMetrics: 'ALL' }, { note: 'item collection metrics: not SIZE or NONE' })
+add('UpdateItem', { TableName: 'conf_simple', Key: { pk: S('ricm') }, UpdateExpression: 'SET v = :v', ExpressionAttributeValues: { ':v': N(2) }, ReturnItemCollectionMetrics: 'size' }, { note: 'item collection metrics: case matters' })
+add('DeleteItem', { TableName: 'conf_simple', Key: { pk: S('ricm') }, ReturnItemCollectionMetrics: '' }, { note: 'item collection metrics: empty' })
+add('BatchWriteItem', { RequestItems: { conf_simple: [{ PutRequest: { Item: { pk: S('ricm') } } }] }, ReturnItemCollectionMetrics: 'TOTAL' }, { note: 'item collection metrics: not SIZE or NONE' })
+add('GetItem', { TableName: 'conf_simple', Key: { pk: S('ricm') } }, { note: 'nothing written by the rejected requests' })
+
 add('CreateTable', Object.assign({ TableName: 'conf_tx', KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }], AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }] }, pay), { note: 'table for transactions' })
 spec('TransactWriteItems', { TransactItems: [
   { Put: { TableName: 'conf_tx', Item: { pk: S('a'), n: N(1) } } },
@@ -362,6 +375,35 @@ spec('TransactWriteItems', { TransactItems: [{ Put: { TableName: 'conf_nope', It
   { __type: 'com.amazonaws.dynamodb.v20120810#ResourceNotFoundException', message: 'Requested resource not found' }, 'no table')
 spec('TransactGetItems', { TransactItems: [{ Get: { TableName: 'conf_tx', Key: tx('b') } }, { Get: { TableName: 'conf_tx', Key: tx('b') } }] },
   { __type: 'com.amazon.coral.validate#ValidationException', message: 'Transaction request cannot include multiple operations on one item' }, 'duplicate get')
+// ReturnConsumedCapacity on transactions: one entry per table, in request
+// order; every read or write counts twice, with ReadCapacityUnits or
+// WriteCapacityUnits beside CapacityUnits.  A ConditionCheck is charged as a
+// write of the item it checks (1 KB units, at least 1).  (Own keys: the
+// entries below read the other items.)
+spec('TransactWriteItems', { ReturnConsumedCapacity: 'TOTAL', TransactItems: [
+  { Put: { TableName: 'conf_tx', Item: { pk: S('cap1'), s: S('x'.repeat(1500)) } } },
+  { ConditionCheck: { TableName: 'conf_tx', Key: tx('c'), ConditionExpression: 'attribute_exists(pk)' } },
+  { Update: { TableName: 'conf_tx', Key: tx('cap2'), UpdateExpression: 'SET n = :n', ExpressionAttributeValues: { ':n': N(5) } } }
+] }, { ConsumedCapacity: [{ TableName: 'conf_tx', CapacityUnits: 8, WriteCapacityUnits: 8 }] }, 'capacity TOTAL: 2 x (2 + 1 + 1)')
+spec('TransactWriteItems', { ReturnConsumedCapacity: 'INDEXES', ReturnItemCollectionMetrics: 'SIZE', TransactItems: [
+  { Delete: { TableName: 'conf_tx', Key: tx('cap1') } }
+] }, { ConsumedCapacity: [{ TableName: 'conf_tx', CapacityUnits: 4, WriteCapacityUnits: 4, Table: { CapacityUnits: 4, WriteCapacityUnits: 4 } }] }, 'capacity INDEXES: the deleted 1.5 KB item, no item collection metrics')
+spec('TransactWriteItems', { ReturnConsumedCapacity: 'NONE', TransactItems: [
+  { Put: { TableName: 'conf_tx', Item: { pk: S('cap3') } } }
+] }, {}, 'capacity NONE')
+spec('TransactGetItems', { ReturnConsumedCapacity: 'TOTAL', TransactItems: ['cap2', 'cap1', 'cap3'].map(k => ({ Get: { TableName: 'conf_tx', Key: tx(k) } })) },
+  { Responses: [{ Item: { pk: S('cap2'), n: N(5) } }, {}, { Item: { pk: S('cap3') } }], ConsumedCapacity: [{ TableName: 'conf_tx', CapacityUnits: 6, ReadCapacityUnits: 6 }] }, 'capacity: 2 per item, absent too')
+spec('TransactGetItems', { ReturnConsumedCapacity: 'INDEXES', TransactItems: [{ Get: { TableName: 'conf_tx', Key: tx('cap3') } }] },
+  { Responses: [{ Item: { pk: S('cap3') } }], ConsumedCapacity: [{ TableName: 'conf_tx', CapacityUnits: 2, ReadCapacityUnits: 2, Table: { CapacityUnits: 2, ReadCapacityUnits: 2 } }] }, 'capacity INDEXES')
+spec('TransactWriteItems', { ReturnConsumedCapacity: 'ALL', TransactItems: [{ Put: { TableName: 'conf_tx', Item: { pk: S('cap4') } } }] },
+  { __type: 'com.amazon.coral.validate#ValidationException', message: "1 validation error detected: Value 'ALL' at 'returnConsumedCapacity' failed to satisfy constraint: Member must satisfy enum value set: [INDEXES, TOTAL, NONE]" }, 'capacity: not INDEXES, TOTAL or NONE')
+spec('TransactGetItems', { ReturnConsumedCapacity: 'total', TransactItems: [{ Get: { TableName: 'conf_tx', Key: tx('cap3') } }] },
+  { __type: 'com.amazon.coral.validate#ValidationException', message: "1 validation error detected: Value 'total' at 'returnConsumedCapacity' failed to satisfy constraint: Member must satisfy enum value set: [INDEXES, TOTAL, NONE]" }, 'capacity: case matters')
+spec('TransactWriteItems', { ReturnItemCollectionMetrics: 'ALL', TransactItems: [{ Put: { TableName: 'conf_tx', Item: { pk: S('cap4') } } }] },
+  { __type: 'com.amazon.coral.validate#ValidationException', message: "1 validation error detected: Value 'ALL' at 'returnItemCollectionMetrics' failed to satisfy constraint: Member must satisfy enum value set: [SIZE, NONE]" }, 'item collection metrics: not SIZE or NONE')
+spec('TransactGetItems', { TransactItems: [{ Get: { TableName: 'conf_tx', Key: tx('cap4') } }] }, { Responses: [{}] }, 'nothing written by the rejected requests')
+spec('TransactWriteItems', { ReturnConsumedCapacity: 'TOTAL', TransactItems: ['cap2', 'cap3', 'cap4'].map(k => ({ Delete: { TableName: 'conf_tx', Key: tx(k) } })) },
+  { ConsumedCapacity: [{ TableName: 'conf_tx', CapacityUnits: 6, WriteCapacityUnits: 6 }] }, 'capacity: deletes, an absent item 1 unit')
 // ClientRequestToken: a replay within 10 minutes succeeds without writing again
 const putF = { TransactItems: [{ Put: { TableName: 'conf_tx', Item: { pk: S('f'), n: N(1) } } }], ClientRequestToken: 'conformance-token-1' }
 spec('TransactWriteItems', putF, {}, 'with a ClientRequestToken')

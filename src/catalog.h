@@ -1,0 +1,27 @@
+/*-------------------------------------------------------------------------
+ *
+ * catalog.h
+ *	  hroe's own catalog objects by OID: the hroe schema, the hroe.key and
+ *	  hroe.item types.
+ *
+ * The OIDs are looked up on first use and forgotten when the catalog
+ * entries behind them are invalidated, so DROP EXTENSION hroe; CREATE
+ * EXTENSION hroe in one session finds the new objects.  Caches of other
+ * objects of the extension (prepared function calls, the search path)
+ * compare hroe_catalog_epoch() with the epoch they were built in.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef HROE_CATALOG_H
+#define HROE_CATALOG_H
+
+/* at most this many functions watched (the JSON API prepares 7) */
+#define HROE_CATALOG_MAX_PROCS	16
+
+extern Oid	hroe_schema_oid(void);
+extern Oid	hroe_key_typid(void);
+extern Oid	hroe_item_typid(void);
+extern uint64 hroe_catalog_epoch(void);
+extern void hroe_catalog_watch_proc(Oid fn);
+
+#endif							/* HROE_CATALOG_H */
