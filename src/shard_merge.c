@@ -17,8 +17,19 @@
  * the tournament is replayed).  Rows are returned one per
  * call (ValuePerCall), and a shard is advanced only when its head has been
  * returned and another row is wanted, so with a limit of L the function
- * reads exactly N + L - 1 index entries and fetches L rows when every shard
- * has rows and every entry read is visible.
+ * reads at most N + L - 1 index entries and fetches L rows when every entry
+ * read is visible.
+ *
+ * Bounded first pass (with a limit L): btree's first read of a scan
+ * evaluates every entry of its first leaf page (PG15's _bt_readpage stops
+ * early only at an entry failing a required key), which was most of the
+ * cost of starting 15 scans.  So the L-th entry on the first page a shard
+ * reads gives a bound B: if the merge returns L visible rows, none sorts
+ * after B.  The shards started next get the extra scan key "sort key not
+ * after B" (ties at B kept), and their first read stops at B.  A bounded
+ * shard that runs out stands in the tournament for "its entries past B",
+ * placed just after B; if that wins (dead entries, short shards), its scan
+ * is reopened with "sort key past B" and the merge goes on.
  *
  * The scans' memory (about 45 kB per shard: btree's scan state and its copy
  * of a leaf page's tuples) comes from a backend-lifetime Generation context
@@ -101,6 +112,15 @@ typedef struct ShardStream
 	Datum	   *nextKeys;		/* copies, owned */
 	bool	   *nextNulls;
 	bool		scanDone;
+
+	/*
+	 * Bounded first pass (with a limit): the scan also has the key "sort key
+	 * not after bound", so btree stops reading its first leaf page there.
+	 * An exhausted bounded shard stands for "its entries after bound, not
+	 * read yet" and is reopened past bound if the merge reaches that point.
+	 */
+	bool		bounded;
+	Datum		bound;			/* copy in keyCxt, referenced by the scan */
 } ShardStream;
 
 /* State of one sharded_query call, kept across its rows. */
@@ -119,6 +139,12 @@ typedef struct ShardedQuery
 	 */
 	int		   *tree;
 	AttrNumber	sortAttno;		/* index column of the sort key */
+	ScanKey		keys;			/* the scans' keys, room for a bound key */
+	int			nkeys;			/* without the bound key */
+	int			shardKey;		/* keys[shardKey] is the shard equality */
+	Oid			shardType;
+	ScanKeyData boundKey;		/* sort key not after a bound, in scan order */
+	ScanKeyData pastKey;		/* sort key strictly past a bound */
 
 	/*
 	 * Order columns: the sort key and the key columns after it, compared in
@@ -543,7 +569,16 @@ AdvanceBackward(ShardedQuery *q, ShardStream *st)
 			ReadIndexKeys(q, scan, q->tmpKeys, q->tmpNulls);
 			CopyKeys(q, st->nextKeys, st->nextNulls, q->tmpKeys, q->tmpNulls);
 		}
-		CopyKeys(q, st->runKeys, st->runNulls, st->nextKeys, st->nextNulls);
+		/* the read-ahead entry's keys become the run's; the old run's go */
+		{
+			Datum	   *k = st->runKeys;
+			bool	   *n = st->runNulls;
+
+			st->runKeys = st->nextKeys;
+			st->runNulls = st->nextNulls;
+			st->nextKeys = k;
+			st->nextNulls = n;
+		}
 		st->haveNext = false;
 		st->run[0] = st->nextTid;
 		st->nrun = 1;
@@ -592,16 +627,126 @@ HeadBefore(ShardedQuery *q, int a, int b)
 	ShardStream *sb = &q->streams[b];
 	int			c;
 
-	if (sa->exhausted)
+	if (sa->exhausted && !sa->bounded)
 		return false;
-	if (sb->exhausted)
+	if (sb->exhausted && !sb->bounded)
 		return true;
+	if (sa->exhausted || sb->exhausted)
+	{
+		/*
+		 * A bounded shard's unread rest comes just after its bound: after
+		 * every entry whose sort key equals the bound, before every entry
+		 * whose sort key is past it.
+		 */
+		Datum		ka = sa->exhausted ? sa->bound : sa->keys[0];
+		Datum		kb = sb->exhausted ? sb->bound : sb->keys[0];
+		bool		na = sa->exhausted ? false : sa->nulls[0];
+		bool		nb = sb->exhausted ? false : sb->nulls[0];
+
+		c = ApplySortComparator(ka, na, kb, nb, &q->ssup[0]);
+		if (ScanDirectionIsBackward(q->dir))
+			c = -c;
+		if (sa->exhausted && sb->exhausted)
+			return c < 0;
+		return sa->exhausted ? c < 0 : c <= 0;
+	}
 	c = CompareKeys(q, sa->keys, sa->nulls, sb->keys, sb->nulls);
 	if (c == 0)
 		c = ItemPointerCompare(&sa->tid, &sb->tid);
 	if (ScanDirectionIsBackward(q->dir))
 		c = -c;
 	return c < 0;
+}
+
+/*
+ * The sort key of the entry limit - 1 places after stream st's scan
+ * position on the leaf page btree has read (its matching entries are in
+ * the scan's item array), copied into *bound; false when the page does not
+ * hold that many.  A bound from a backward stream's read-ahead position is
+ * further than needed, which is safe.
+ */
+static bool
+PageBound(ShardedQuery *q, ShardStream *st, Datum *bound)
+{
+	BTScanOpaque so = (BTScanOpaque) st->scan->opaque;
+	BTScanPos	pos = &so->currPos;
+	int64		ahead = q->limit - 1;
+	int			i;
+	IndexTuple	itup;
+	bool		isnull;
+	Datum		d;
+
+	if (!BTScanPosIsValid(*pos) || so->currTuples == NULL)
+		return false;
+	if (ScanDirectionIsForward(q->dir))
+	{
+		if (ahead > pos->lastItem - pos->itemIndex)
+			return false;
+		i = pos->itemIndex + (int) ahead;
+	}
+	else
+	{
+		if (ahead > pos->itemIndex - pos->firstItem)
+			return false;
+		i = pos->itemIndex - (int) ahead;
+	}
+	itup = (IndexTuple) (so->currTuples + pos->items[i].tupleOffset);
+	d = index_getattr(itup, q->sortAttno, RelationGetDescr(q->indexRel), &isnull);
+	if (isnull)
+		return false;
+	*bound = datumCopy(d, q->byval[0], q->typlen[0]);
+	return true;
+}
+
+/*
+ * The bound keys' templates: "sort key not after the bound" and "sort key
+ * past the bound" in scan order, on the sort-key column's own type.
+ */
+static void
+InitBoundKeys(ShardedQuery *q)
+{
+	bool		desc = (q->indexRel->rd_indoption[q->sortAttno - 1] & INDOPTION_DESC) != 0;
+	bool		rising = ScanDirectionIsForward(q->dir) != desc;
+	Oid			coltype = IndexColumnType(q->indexRel, q->sortAttno);
+
+	InitColumnKey(&q->boundKey, q->indexRel, q->sortAttno,
+				  rising ? BTLessEqualStrategyNumber : BTGreaterEqualStrategyNumber,
+				  (Datum) 0, coltype);
+	InitColumnKey(&q->pastKey, q->indexRel, q->sortAttno,
+				  rising ? BTGreaterStrategyNumber : BTLessStrategyNumber,
+				  (Datum) 0, coltype);
+}
+
+/*
+ * Start the scan of stream st (shard s) with the query's keys, plus "sort
+ * key not after bound" when bounded, or "sort key past bound" when past,
+ * and read its first entry.
+ */
+static void
+StartStream(ShardedQuery *q, ShardStream *st, int s, bool bounded, bool past)
+{
+	int			nkeys = q->nkeys;
+
+	q->keys[q->shardKey].sk_argument = ShardDatum(q->shardType, s);
+	if (bounded || past)
+	{
+		q->keys[nkeys] = bounded ? q->boundKey : q->pastKey;
+		q->keys[nkeys].sk_argument = st->bound;
+		nkeys++;
+	}
+	st->bounded = bounded;
+	st->nrun = 0;
+	st->haveNext = false;
+	st->scanDone = false;
+
+	/*
+	 * btrescan copies scan->numberOfKeys keys; the scan was begun with room
+	 * for the bound key (its key arrays are that long), so the count may
+	 * change from one rescan to the next.
+	 */
+	st->scan->numberOfKeys = nkeys;
+	index_rescan(st->scan, q->keys, nkeys, NULL, 0);
+	st->exhausted = !AdvanceStream(q, st);
 }
 
 /* Play the whole tournament over the shards' first heads. */
@@ -640,6 +785,9 @@ BuildTournament(ShardedQuery *q)
 static void
 ReplayTournament(ShardedQuery *q, int s)
 {
+	/* comparators may detoast: in the context emptied after each replay */
+	MemoryContext old = MemoryContextSwitchTo(q->tmpCxt);
+
 	for (int p = (q->nshards + s) / 2; p >= 1; p /= 2)
 	{
 		if (HeadBefore(q, q->tree[p], s))
@@ -651,6 +799,8 @@ ReplayTournament(ShardedQuery *q, int s)
 		}
 	}
 	q->tree[0] = s;
+	MemoryContextSwitchTo(old);
+	MemoryContextReset(q->tmpCxt);
 }
 
 /* Give the scans' memory back: empty ScanPool, or drop a context of our own. */
@@ -791,6 +941,8 @@ BeginShardedQuery(FunctionCallInfo fcinfo)
 	bool		valbyval;
 	Datum		v1;
 	Datum		v2;
+	bool		haveBound = false;
+	Datum		bound = (Datum) 0;
 
 	if (PG_ARGISNULL(1) || PG_ARGISNULL(2))
 		ereport(ERROR,
@@ -850,7 +1002,7 @@ BeginShardedQuery(FunctionCallInfo fcinfo)
 				 errhint("Pass the prefix values in p_prefix when the index starts with other columns.")));
 
 	/* scan keys: prefix equalities, the shard equality, the sort condition */
-	keys = palloc0(sizeof(ScanKeyData) * (nprefix + 3));
+	keys = palloc0(sizeof(ScanKeyData) * (nprefix + 4));
 	for (int i = 0; i < nprefix; i++)
 		InitColumnKey(&keys[i], q->indexRel, i + 1, BTEqualStrategyNumber,
 					  prefixValues[i], TEXTOID);
@@ -866,6 +1018,11 @@ BeginShardedQuery(FunctionCallInfo fcinfo)
 											PG_ARGISNULL(3) ? NULL : PG_GETARG_TEXT_PP(3),
 											v1, PG_ARGISNULL(4), v2, PG_ARGISNULL(5), valtype,
 											HroeKeyType(fcinfo->flinfo->fn_oid));
+
+	q->keys = keys;
+	q->nkeys = nkeys;
+	q->shardKey = nprefix;
+	q->shardType = shardType;
 
 	/* the order columns' order in the index, and the scan direction */
 	q->ncols = IndexRelationGetNumberOfKeyAttributes(q->indexRel) - q->sortAttno + 1;
@@ -935,9 +1092,9 @@ BeginShardedQuery(FunctionCallInfo fcinfo)
 	for (int s = 0; s < q->nshards; s++)
 	{
 		ShardStream *st = &q->streams[s];
+		Datum		candidate;
 
-		keys[nprefix].sk_argument = ShardDatum(shardType, s);
-		st->scan = index_beginscan(q->heapRel, q->indexRel, q->snapshot, nkeys, 0);
+		st->scan = index_beginscan(q->heapRel, q->indexRel, q->snapshot, nkeys + 1, 0);
 		st->scan->xs_want_itup = true;	/* the heads are ordered by their entries */
 		st->keys = palloc(sizeof(Datum) * q->ncols);
 		st->nulls = palloc(sizeof(bool) * q->ncols);
@@ -952,8 +1109,40 @@ BeginShardedQuery(FunctionCallInfo fcinfo)
 			for (int i = 0; i < q->ncols; i++)
 				st->runNulls[i] = st->nextNulls[i] = true;	/* nothing owned yet */
 		}
-		index_rescan(st->scan, keys, nkeys, NULL, 0);
-		st->exhausted = !AdvanceStream(q, st);
+		st->bound = bound;
+		StartStream(q, st, s, haveBound, false);
+
+		/*
+		 * With a limit L, the L-th entry of a shard's first leaf page bounds
+		 * the answer (if the merge returns L rows, none comes after it), so
+		 * the shards started next stop reading their first page there
+		 * instead of evaluating all of it; a later bound is tighter.
+		 */
+		if (q->limit > 0 && q->nshards > 1 && s < q->nshards - 1 && !st->exhausted)
+		{
+			MemoryContextSwitchTo(q->keyCxt);
+			if (PageBound(q, st, &candidate))
+			{
+				int			c = 0;
+
+				if (haveBound)
+				{
+					MemoryContextSwitchTo(q->tmpCxt);
+					c = ApplySortComparator(candidate, false, bound, false, &q->ssup[0]);
+					MemoryContextReset(q->tmpCxt);
+					if (ScanDirectionIsBackward(q->dir))
+						c = -c;
+				}
+				if (!haveBound || c < 0)
+					bound = candidate;
+				else if (!q->byval[0])
+					pfree(DatumGetPointer(candidate));
+				if (!haveBound)
+					InitBoundKeys(q);
+				haveBound = true;
+			}
+			MemoryContextSwitchTo(q->scanCxt);
+		}
 	}
 	/* comparisons may detoast: do them in the per-call context */
 	MemoryContextSwitchTo(q->callCxt);
@@ -1026,7 +1215,17 @@ hroe_sharded_query(PG_FUNCTION_ARGS)
 		s = q->tree[0];
 		st = &q->streams[s];
 		if (st->exhausted)
-			goto done;
+		{
+			if (!st->bounded)
+				goto done;
+			/* the merge reached a bounded shard's unread rest: read it */
+			MemoryContextSwitchTo(q->scanCxt);
+			StartStream(q, st, s, false, true);
+			MemoryContextSwitchTo(q->callCxt);
+			ReplayTournament(q, s);
+			s = -1;
+			continue;
+		}
 		MemoryContextSwitchTo(q->scanCxt);
 		visible = FetchHead(q, st);
 		MemoryContextSwitchTo(q->callCxt);
