@@ -1514,7 +1514,10 @@ ReceiveRemote(ShardedQuery *q, ShardStream *st)
 static void
 MaterializeParallel(ShardedQuery *q, MergeArgs *a)
 {
-	int			nworkers = Min(a->workers, q->nshards - 1);
+	int			asked = Min(a->workers, q->nshards - 1);
+
+	/* no more queues in shared memory than workers could ever start */
+	int			nworkers = Min(asked, max_parallel_workers);
 	int			participants = nworkers + 1;
 	int			launched = 0;
 	Size		valuesSize = EstimateValues(a);
@@ -1566,7 +1569,7 @@ MaterializeParallel(ShardedQuery *q, MergeArgs *a)
 	}
 	ereport(DEBUG1,
 			(errmsg_internal("hroe.sharded_query: %d of %d parallel workers launched",
-							 launched, nworkers)));
+							 launched, asked)));
 
 	/* the leader's shards, with those of the workers not launched */
 	local = palloc(sizeof(int) * q->nshards);
