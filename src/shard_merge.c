@@ -31,6 +31,10 @@
  * placed just after B; if that wins (dead entries, short shards), its scan
  * is reopened with "sort key past B" and the merge goes on.
  *
+ * With p_parallel_workers > 0, parallel workers merge shares of the shards
+ * and the caller merges their streams with its own shards into a
+ * tuplestore (see MaterializeParallel).
+ *
  * The scans' memory (about 45 kB per shard: btree's scan state and its copy
  * of a leaf page's tuples) comes from a backend-lifetime Generation context
  * whose keeper block survives resets: allocated afresh each call, those
