@@ -236,9 +236,11 @@ SELECT pg_temp.compare('between', 'OPEN#2025-01-10', 'OPEN#2025-02-10', false, 1
 ROLLBACK;
 SELECT pg_temp.compare('between', 'OPEN#2025-01-10', 'OPEN#2025-02-10', true, NULL);
 
--- Early stop: with a limit of L the merge reads one head entry per shard,
--- then one entry per row returned after the first: 15 + L - 1 index
--- entries; it fetches from the table only the L rows it returns.
+-- Early stop: with a limit of L the merge reads at most one head entry per
+-- shard, then one entry per row returned after the first: 15 + L - 1 index
+-- entries (here one shard fewer: a shard with no entry up to the bound of
+-- the first pass, see shard_bound, reads none); it fetches from the table
+-- only the L rows it returns.
 CREATE FUNCTION pg_temp.reads(p_index regclass) RETURNS text
 LANGUAGE sql AS $$SELECT pg_stat_get_xact_tuples_returned(p_index) || ',' || pg_stat_get_xact_tuples_fetched(p_index)$$;
 CREATE FUNCTION pg_temp.reads_since(p_index regclass, p_before text, OUT entries_read bigint, OUT rows_fetched bigint)

@@ -126,13 +126,14 @@ CREATE FUNCTION hroe.sharded_query(p_rowtype anyelement, p_index regclass, p_sha
 								   p_value2 anycompatible DEFAULT NULL,
 								   p_forward boolean DEFAULT true,
 								   p_limit bigint DEFAULT NULL,
-								   p_prefix text[] DEFAULT NULL)
+								   p_prefix text[] DEFAULT NULL,
+								   p_parallel_workers integer DEFAULT 0)
 RETURNS SETOF anyelement
 AS 'MODULE_PATHNAME', 'hroe_sharded_query'
 LANGUAGE C STABLE PARALLEL SAFE ROWS 100;
 
-COMMENT ON FUNCTION hroe.sharded_query(anyelement, regclass, integer, text, anycompatible, anycompatible, boolean, bigint, text[]) IS
-'Rows of the shards 0..p_shards-1 of a write-sharded btree index (key columns: p_prefix equality columns, shard, sort key) matching one sort-key condition (=, <, <=, >, >=, between, begins_with), merged in sort-key order by a streaming k-way heap merge, ascending or descending, stopping at p_limit';
+COMMENT ON FUNCTION hroe.sharded_query(anyelement, regclass, integer, text, anycompatible, anycompatible, boolean, bigint, text[], integer) IS
+'Rows of the shards 0..p_shards-1 of a write-sharded btree index (key columns: p_prefix equality columns, shard, sort key) matching one sort-key condition (=, <, <=, >, >=, between, begins_with), merged in sort-key order by a streaming k-way merge (tournament tree over one index scan per shard), ascending or descending, stopping at p_limit. p_parallel_workers > 0: up to that many parallel workers each merge a share of the shards and the leader merges their streams; such a call runs to its end (or p_limit) in its first row and returns the rows from a tuplestore; no workers when already in parallel mode (then it runs serially, as in a parallel worker), for temporary tables, or when no worker slot is free';
 
 CREATE FUNCTION hroe.hot_partitions(p_index regclass, p_key_columns integer DEFAULT NULL,
 									p_reads_per_second double precision DEFAULT 1,

@@ -17,8 +17,23 @@
  * the tournament is replayed).  Rows are returned one per
  * call (ValuePerCall), and a shard is advanced only when its head has been
  * returned and another row is wanted, so with a limit of L the function
- * reads exactly N + L - 1 index entries and fetches L rows when every shard
- * has rows and every entry read is visible.
+ * reads at most N + L - 1 index entries and fetches L rows when every entry
+ * read is visible.
+ *
+ * Bounded first pass (with a limit L): btree's first read of a scan
+ * evaluates every entry of its first leaf page (PG15's _bt_readpage stops
+ * early only at an entry failing a required key), which was most of the
+ * cost of starting 15 scans.  So the L-th entry on the first page a shard
+ * reads gives a bound B: if the merge returns L visible rows, none sorts
+ * after B.  The shards started next get the extra scan key "sort key not
+ * after B" (ties at B kept), and their first read stops at B.  A bounded
+ * shard that runs out stands in the tournament for "its entries past B",
+ * placed just after B; if that wins (dead entries, short shards), its scan
+ * is reopened with "sort key past B" and the merge goes on.
+ *
+ * With p_parallel_workers > 0, parallel workers merge shares of the shards
+ * and the caller merges their streams with its own shards into a
+ * tuplestore (see MaterializeParallel).
  *
  * The scans' memory (about 45 kB per shard: btree's scan state and its copy
  * of a leaf page's tuples) comes from a backend-lifetime Generation context
@@ -42,6 +57,7 @@
 #include "access/htup_details.h"
 #include "access/itup.h"
 #include "access/nbtree.h"
+#include "access/parallel.h"
 #include "access/relscan.h"
 #include "access/stratnum.h"
 #include "access/table.h"
@@ -56,7 +72,10 @@
 #include "funcapi.h"
 #include "miscadmin.h"
 #include "parser/parse_coerce.h"
+#include "postmaster/bgworker_internals.h"
 #include "storage/itemptr.h"
+#include "storage/shm_mq.h"
+#include "storage/shm_toc.h"
 #include "utils/acl.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
@@ -70,15 +89,41 @@
 #include "utils/snapmgr.h"
 #include "utils/sortsupport.h"
 #include "utils/syscache.h"
+#include "utils/tuplestore.h"
 
 #include "catalog.h"
 #include "shard.h"
 
 PG_FUNCTION_INFO_V1(hroe_sharded_query);
+PGDLLEXPORT void hroe_sharded_query_worker(dsm_segment *seg, shm_toc *toc);
 
-/* One shard: its index scan and its current head entry. */
+/* The arguments of one call, as checked before the relations are opened. */
+typedef struct MergeArgs
+{
+	Oid			indexOid;
+	Oid			rowtype;
+	int			nshards;
+	bool		forward;
+	int64		limit;			/* -1 when none */
+	int			nprefix;
+	Datum	   *prefixValues;	/* text */
+	char	   *op;				/* NULL: no sort-key condition */
+	Oid			valtype;
+	Datum		v1;
+	bool		v1null;
+	Datum		v2;
+	bool		v2null;
+	Oid			keyType;		/* hroe.key, or InvalidOid */
+	int			workers;		/* parallel workers asked for */
+} MergeArgs;
+
+/*
+ * One stream of the merge: a shard's index scan and its current head
+ * entry, or (parallel leader) the rows a worker sends through its queue.
+ */
 typedef struct ShardStream
 {
+	int			shard;			/* shard number (local streams) */
 	IndexScanDesc scan;
 	ItemPointerData tid;		/* head's index TID, the last tie-breaker */
 	bool		exhausted;		/* no head: the shard has no more entries */
@@ -102,6 +147,26 @@ typedef struct ShardStream
 	Datum	   *nextKeys;		/* copies, owned */
 	bool	   *nextNulls;
 	bool		scanDone;
+
+	/*
+	 * Bounded first pass (with a limit): the scan also has the key "sort key
+	 * not after bound", so btree stops reading its first leaf page there.
+	 * An exhausted bounded shard stands for "its entries after bound, not
+	 * read yet" and is reopened past bound if the merge reaches that point.
+	 */
+	bool		bounded;
+	Datum		bound;			/* copy in keyCxt, referenced by the scan */
+
+	/*
+	 * A worker's stream (parallel leader): its queue (NULL once detached),
+	 * the head's row in the last message, keys restored in remoteCxt.
+	 */
+	bool		remote;
+	shm_mq_handle *mq;
+	bool		remoteEnded;	/* the worker's end marker came */
+	char	   *rowData;
+	Size		rowLen;
+	MemoryContext remoteCxt;
 } ShardStream;
 
 /* State of one sharded_query call, kept across its rows. */
@@ -111,15 +176,22 @@ typedef struct ShardedQuery
 	Relation	indexRel;
 	Snapshot	snapshot;
 	int			nshards;
+	int			nstreams;		/* streams merged here (shards, workers) */
 	ShardStream *streams;
 
 	/*
 	 * Tournament over the shards' heads: tree[0] is the shard whose head
-	 * comes first, tree[p] for 1 <= p < nshards the loser of the match at
-	 * node p; shard s plays from leaf nshards + s, whose parent is p / 2.
+	 * comes first, tree[p] for 1 <= p < nstreams the loser of the match at
+	 * node p; stream s plays from leaf nstreams + s, whose parent is p / 2.
 	 */
 	int		   *tree;
 	AttrNumber	sortAttno;		/* index column of the sort key */
+	ScanKey		keys;			/* the scans' keys, room for a bound key */
+	int			nkeys;			/* without the bound key */
+	int			shardKey;		/* keys[shardKey] is the shard equality */
+	Oid			shardType;
+	ScanKeyData boundKey;		/* sort key not after a bound, in scan order */
+	ScanKeyData pastKey;		/* sort key strictly past a bound */
 
 	/*
 	 * Order columns: the sort key and the key columns after it, compared in
@@ -143,6 +215,9 @@ typedef struct ShardedQuery
 	MemoryContext tmpCxt;		/* reset after each comparison of a run */
 	ExprContext *econtext;
 	bool		open;
+	ParallelContext *pcxt;		/* parallel leader: the workers */
+	Tuplestorestate *store;		/* parallel call: its rows, materialized */
+	TupleTableSlot *storeSlot;
 } ShardedQuery;
 
 /*
@@ -157,6 +232,7 @@ static MemoryContext ScanPool = NULL;
 static bool ScanPoolBusy = false;
 
 static int	ItemPointerQsortCompare(const void *a, const void *b);
+static bool ReceiveRemote(ShardedQuery *q, ShardStream *st);
 static bool AdvanceBackward(ShardedQuery *q, ShardStream *st);
 static void ReadIndexKeys(ShardedQuery *q, IndexScanDesc scan, Datum *keys, bool *nulls);
 
@@ -310,13 +386,12 @@ BeginsWithKeys(ScanKey keys, Relation index, AttrNumber attno, Datum value, Oid 
  * number.  Without an operator the condition is "sort key IS NOT NULL".
  */
 static int
-SortConditionKeys(ScanKey keys, Relation index, AttrNumber attno, text *opText,
+SortConditionKeys(ScanKey keys, Relation index, AttrNumber attno, const char *op,
 				  Datum v1, bool v1null, Datum v2, bool v2null, Oid valtype, Oid keyType)
 {
-	char	   *op;
 	int16		strategy;
 
-	if (opText == NULL)
+	if (op == NULL)
 	{
 		if (!v1null || !v2null)
 			ereport(ERROR,
@@ -328,7 +403,6 @@ SortConditionKeys(ScanKey keys, Relation index, AttrNumber attno, text *opText,
 							   InvalidStrategy, InvalidOid, InvalidOid, InvalidOid, (Datum) 0);
 		return 1;
 	}
-	op = text_to_cstring(opText);
 	if (v1null)
 		ereport(ERROR,
 				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
@@ -412,6 +486,8 @@ AdvanceStream(ShardedQuery *q, ShardStream *st)
 {
 	ItemPointer tid;
 
+	if (st->remote)
+		return ReceiveRemote(q, st);
 	if (ScanDirectionIsBackward(q->dir))
 		return AdvanceBackward(q, st);
 
@@ -536,7 +612,16 @@ AdvanceBackward(ShardedQuery *q, ShardStream *st)
 			ReadIndexKeys(q, scan, q->tmpKeys, q->tmpNulls);
 			CopyKeys(q, st->nextKeys, st->nextNulls, q->tmpKeys, q->tmpNulls);
 		}
-		CopyKeys(q, st->runKeys, st->runNulls, st->nextKeys, st->nextNulls);
+		/* the read-ahead entry's keys become the run's; the old run's go */
+		{
+			Datum	   *k = st->runKeys;
+			bool	   *n = st->runNulls;
+
+			st->runKeys = st->nextKeys;
+			st->runNulls = st->nextNulls;
+			st->nextKeys = k;
+			st->nextNulls = n;
+		}
 		st->haveNext = false;
 		st->run[0] = st->nextTid;
 		st->nrun = 1;
@@ -585,10 +670,29 @@ HeadBefore(ShardedQuery *q, int a, int b)
 	ShardStream *sb = &q->streams[b];
 	int			c;
 
-	if (sa->exhausted)
+	if (sa->exhausted && !sa->bounded)
 		return false;
-	if (sb->exhausted)
+	if (sb->exhausted && !sb->bounded)
 		return true;
+	if (sa->exhausted || sb->exhausted)
+	{
+		/*
+		 * A bounded shard's unread rest comes just after its bound: after
+		 * every entry whose sort key equals the bound, before every entry
+		 * whose sort key is past it.
+		 */
+		Datum		ka = sa->exhausted ? sa->bound : sa->keys[0];
+		Datum		kb = sb->exhausted ? sb->bound : sb->keys[0];
+		bool		na = sa->exhausted ? false : sa->nulls[0];
+		bool		nb = sb->exhausted ? false : sb->nulls[0];
+
+		c = ApplySortComparator(ka, na, kb, nb, &q->ssup[0]);
+		if (ScanDirectionIsBackward(q->dir))
+			c = -c;
+		if (sa->exhausted && sb->exhausted)
+			return c < 0;
+		return sa->exhausted ? c < 0 : c <= 0;
+	}
 	c = CompareKeys(q, sa->keys, sa->nulls, sb->keys, sb->nulls);
 	if (c == 0)
 		c = ItemPointerCompare(&sa->tid, &sb->tid);
@@ -597,11 +701,102 @@ HeadBefore(ShardedQuery *q, int a, int b)
 	return c < 0;
 }
 
+/*
+ * The sort key of the entry limit - 1 places after stream st's scan
+ * position on the leaf page btree has read (its matching entries are in
+ * the scan's item array), copied into *bound; false when the page does not
+ * hold that many.  A bound from a backward stream's read-ahead position is
+ * further than needed, which is safe.
+ */
+static bool
+PageBound(ShardedQuery *q, ShardStream *st, Datum *bound)
+{
+	BTScanOpaque so = (BTScanOpaque) st->scan->opaque;
+	BTScanPos	pos = &so->currPos;
+	int64		ahead = q->limit - 1;
+	int			i;
+	IndexTuple	itup;
+	bool		isnull;
+	Datum		d;
+
+	if (!BTScanPosIsValid(*pos) || so->currTuples == NULL)
+		return false;
+	if (ScanDirectionIsForward(q->dir))
+	{
+		if (ahead > pos->lastItem - pos->itemIndex)
+			return false;
+		i = pos->itemIndex + (int) ahead;
+	}
+	else
+	{
+		if (ahead > pos->itemIndex - pos->firstItem)
+			return false;
+		i = pos->itemIndex - (int) ahead;
+	}
+	itup = (IndexTuple) (so->currTuples + pos->items[i].tupleOffset);
+	d = index_getattr(itup, q->sortAttno, RelationGetDescr(q->indexRel), &isnull);
+	if (isnull)
+		return false;
+	*bound = datumCopy(d, q->byval[0], q->typlen[0]);
+	return true;
+}
+
+/*
+ * The bound keys' templates: "sort key not after the bound" and "sort key
+ * past the bound" in scan order, on the sort-key column's own type.
+ */
+static void
+InitBoundKeys(ShardedQuery *q)
+{
+	bool		desc = (q->indexRel->rd_indoption[q->sortAttno - 1] & INDOPTION_DESC) != 0;
+	bool		rising = ScanDirectionIsForward(q->dir) != desc;
+	Oid			coltype = IndexColumnType(q->indexRel, q->sortAttno);
+
+	InitColumnKey(&q->boundKey, q->indexRel, q->sortAttno,
+				  rising ? BTLessEqualStrategyNumber : BTGreaterEqualStrategyNumber,
+				  (Datum) 0, coltype);
+	InitColumnKey(&q->pastKey, q->indexRel, q->sortAttno,
+				  rising ? BTGreaterStrategyNumber : BTLessStrategyNumber,
+				  (Datum) 0, coltype);
+}
+
+/*
+ * Start the scan of stream st (shard s) with the query's keys, plus "sort
+ * key not after bound" when bounded, or "sort key past bound" when past,
+ * and read its first entry.
+ */
+static void
+StartStream(ShardedQuery *q, ShardStream *st, bool bounded, bool past)
+{
+	int			nkeys = q->nkeys;
+
+	q->keys[q->shardKey].sk_argument = ShardDatum(q->shardType, st->shard);
+	if (bounded || past)
+	{
+		q->keys[nkeys] = bounded ? q->boundKey : q->pastKey;
+		q->keys[nkeys].sk_argument = st->bound;
+		nkeys++;
+	}
+	st->bounded = bounded;
+	st->nrun = 0;
+	st->haveNext = false;
+	st->scanDone = false;
+
+	/*
+	 * btrescan copies scan->numberOfKeys keys; the scan was begun with room
+	 * for the bound key (its key arrays are that long), so the count may
+	 * change from one rescan to the next.
+	 */
+	st->scan->numberOfKeys = nkeys;
+	index_rescan(st->scan, q->keys, nkeys, NULL, 0);
+	st->exhausted = !AdvanceStream(q, st);
+}
+
 /* Play the whole tournament over the shards' first heads. */
 static void
 BuildTournament(ShardedQuery *q)
 {
-	int			n = q->nshards;
+	int			n = q->nstreams;
 	int		   *winner = palloc(sizeof(int) * 2 * n);
 
 	for (int s = 0; s < n; s++)
@@ -633,7 +828,10 @@ BuildTournament(ShardedQuery *q)
 static void
 ReplayTournament(ShardedQuery *q, int s)
 {
-	for (int p = (q->nshards + s) / 2; p >= 1; p /= 2)
+	/* comparators may detoast: in the context emptied after each replay */
+	MemoryContext old = MemoryContextSwitchTo(q->tmpCxt);
+
+	for (int p = (q->nstreams + s) / 2; p >= 1; p /= 2)
 	{
 		if (HeadBefore(q, q->tree[p], s))
 		{
@@ -644,6 +842,8 @@ ReplayTournament(ShardedQuery *q, int s)
 		}
 	}
 	q->tree[0] = s;
+	MemoryContextSwitchTo(old);
+	MemoryContextReset(q->tmpCxt);
 }
 
 /* Give the scans' memory back: empty ScanPool, or drop a context of our own. */
@@ -687,7 +887,7 @@ CloseShardedQuery(ShardedQuery *q)
 		return;
 	q->open = false;
 	ExecDropSingleTupleTableSlot(q->slot);
-	for (int i = 0; i < q->nshards; i++)
+	for (int i = 0; i < q->nstreams; i++)
 	{
 		if (q->streams[i].scan)
 			index_endscan(q->streams[i].scan);
@@ -698,11 +898,22 @@ CloseShardedQuery(ShardedQuery *q)
 	UnregisterSnapshot(q->snapshot);
 }
 
-/* Executor shutdown callback: the caller stopped before the last row. */
+/*
+ * Close the merge and drop a parallel call's rows; also the executor
+ * shutdown callback, when the caller stops before the last row.
+ */
 static void
 ShutdownShardedQuery(Datum arg)
 {
-	CloseShardedQuery((ShardedQuery *) DatumGetPointer(arg));
+	ShardedQuery *q = (ShardedQuery *) DatumGetPointer(arg);
+
+	CloseShardedQuery(q);
+	if (q->store != NULL)
+	{
+		tuplestore_end(q->store);
+		q->store = NULL;
+		ExecDropSingleTupleTableSlot(q->storeSlot);
+	}
 }
 
 /* Open and check the index and its table; fills q->heapRel, q->indexRel. */
@@ -760,67 +971,92 @@ OpenRelations(ShardedQuery *q, Oid indexOid, Oid rowtype)
 }
 
 /*
- * Set up the whole query: arguments, relations, scan keys, one scan per
- * shard with its first entry, and the tournament.  Runs in the SRF's
- * multi-call memory context.
+ * Check and copy the call's arguments into *a (in the current memory
+ * context: the scans keep pointing at the values).
  */
-static ShardedQuery *
-BeginShardedQuery(FunctionCallInfo fcinfo)
+static void
+ParseArgs(FunctionCallInfo fcinfo, MergeArgs *a)
 {
-	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
-	ShardedQuery *q = palloc0(sizeof(ShardedQuery));
-	Oid			rowtype = get_fn_expr_argtype(fcinfo->flinfo, 0);
-	Oid			valtype = get_fn_expr_argtype(fcinfo->flinfo, 4);
-	int			nprefix = 0;
-	Datum	   *prefixValues = NULL;
-	bool	   *prefixNulls = NULL;
-	AttrNumber	shardAttno;
-	Oid			shardType;
-	int			nkeys;
-	ScanKey		keys;
-	bool		forward;
-	int16		indoption;
 	int16		vallen;
 	bool		valbyval;
-	Datum		v1;
-	Datum		v2;
 
+	memset(a, 0, sizeof(MergeArgs));
 	if (PG_ARGISNULL(1) || PG_ARGISNULL(2))
 		ereport(ERROR,
 				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 				 errmsg("p_index and p_shards must not be null")));
-	q->nshards = PG_GETARG_INT32(2);
-	HroeCheckShardCount(q->nshards);
-	forward = PG_ARGISNULL(6) ? true : PG_GETARG_BOOL(6);
-	q->limit = -1;
+	a->indexOid = PG_GETARG_OID(1);
+	a->rowtype = get_fn_expr_argtype(fcinfo->flinfo, 0);
+	a->nshards = PG_GETARG_INT32(2);
+	HroeCheckShardCount(a->nshards);
+	a->forward = PG_ARGISNULL(6) ? true : PG_GETARG_BOOL(6);
+	a->limit = -1;
 	if (!PG_ARGISNULL(7))
 	{
-		q->limit = PG_GETARG_INT64(7);
-		if (q->limit < 1)
+		a->limit = PG_GETARG_INT64(7);
+		if (a->limit < 1)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("1 validation error detected: Value '" INT64_FORMAT "' at 'limit' failed to satisfy constraint: Member must have value greater than or equal to 1",
-							q->limit)));
+							a->limit)));
 	}
 	if (!PG_ARGISNULL(8))
 	{
 		ArrayType  *arr = PG_GETARG_ARRAYTYPE_P(8);
+		bool	   *prefixNulls;
 
 		if (ARR_NDIM(arr) > 1)
 			ereport(ERROR,
 					(errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
 					 errmsg("p_prefix must be a one-dimensional array")));
 		deconstruct_array(arr, TEXTOID, -1, false, TYPALIGN_INT,
-						  &prefixValues, &prefixNulls, &nprefix);
-		for (int i = 0; i < nprefix; i++)
+						  &a->prefixValues, &prefixNulls, &a->nprefix);
+		for (int i = 0; i < a->nprefix; i++)
 			if (prefixNulls[i])
 				ereport(ERROR,
 						(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 						 errmsg("p_prefix must not contain nulls"),
 						 errdetail("Element %d is null; a key attribute cannot be null.", i + 1)));
 	}
+	if (PG_NARGS() > 9 && !PG_ARGISNULL(9))
+	{
+		a->workers = PG_GETARG_INT32(9);
+		if (a->workers < 0 || a->workers > MAX_PARALLEL_WORKER_LIMIT)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("p_parallel_workers must be between 0 and %d", MAX_PARALLEL_WORKER_LIMIT)));
+	}
+	a->op = PG_ARGISNULL(3) ? NULL : text_to_cstring(PG_GETARG_TEXT_PP(3));
+	a->valtype = get_fn_expr_argtype(fcinfo->flinfo, 4);
+	if (!OidIsValid(a->valtype))
+		a->valtype = TEXTOID;
+	get_typlenbyval(a->valtype, &vallen, &valbyval);
+	a->v1null = PG_ARGISNULL(4);
+	a->v1 = a->v1null ? (Datum) 0 : datumCopy(PG_GETARG_DATUM(4), valbyval, vallen);
+	a->v2null = PG_ARGISNULL(5);
+	a->v2 = a->v2null ? (Datum) 0 : datumCopy(PG_GETARG_DATUM(5), valbyval, vallen);
+	a->keyType = hroe_key_typid();
+}
 
-	OpenRelations(q, PG_GETARG_OID(1), rowtype);
+/*
+ * Set up a merge: relations, scan keys, comparators, snapshot, memory; no
+ * scan yet (StartStreams).  Runs in a context that lives as long as the
+ * merge.
+ */
+static ShardedQuery *
+SetupMerge(MergeArgs *a)
+{
+	ShardedQuery *q = palloc0(sizeof(ShardedQuery));
+	int			nprefix = a->nprefix;
+	AttrNumber	shardAttno;
+	Oid			shardType;
+	int			nkeys;
+	ScanKey		keys;
+	int16		indoption;
+
+	q->nshards = a->nshards;
+	q->limit = a->limit;
+	OpenRelations(q, a->indexOid, a->rowtype);
 	if (IndexRelationGetNumberOfKeyAttributes(q->indexRel) < nprefix + 2)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -842,23 +1078,23 @@ BeginShardedQuery(FunctionCallInfo fcinfo)
 						   shardAttno),
 				 errhint("Pass the prefix values in p_prefix when the index starts with other columns.")));
 
-	/* scan keys: prefix equalities, the shard equality, the sort condition */
-	keys = palloc0(sizeof(ScanKeyData) * (nprefix + 3));
+	/*
+	 * Scan keys: prefix equalities, the shard equality, the sort condition,
+	 * and room for the bound key of the first pass.
+	 */
+	keys = palloc0(sizeof(ScanKeyData) * (nprefix + 4));
 	for (int i = 0; i < nprefix; i++)
 		InitColumnKey(&keys[i], q->indexRel, i + 1, BTEqualStrategyNumber,
-					  prefixValues[i], TEXTOID);
+					  a->prefixValues[i], TEXTOID);
 	InitColumnKey(&keys[nprefix], q->indexRel, shardAttno, BTEqualStrategyNumber,
 				  ShardDatum(shardType, 0), shardType);
-	/* the scans keep pointing at the values: copy them into our context */
-	if (!OidIsValid(valtype))
-		valtype = TEXTOID;
-	get_typlenbyval(valtype, &vallen, &valbyval);
-	v1 = PG_ARGISNULL(4) ? (Datum) 0 : datumCopy(PG_GETARG_DATUM(4), valbyval, vallen);
-	v2 = PG_ARGISNULL(5) ? (Datum) 0 : datumCopy(PG_GETARG_DATUM(5), valbyval, vallen);
 	nkeys = nprefix + 1 + SortConditionKeys(&keys[nprefix + 1], q->indexRel, q->sortAttno,
-											PG_ARGISNULL(3) ? NULL : PG_GETARG_TEXT_PP(3),
-											v1, PG_ARGISNULL(4), v2, PG_ARGISNULL(5), valtype,
-											hroe_key_typid());
+											a->op, a->v1, a->v1null, a->v2, a->v2null,
+											a->valtype, a->keyType);
+	q->keys = keys;
+	q->nkeys = nkeys;
+	q->shardKey = nprefix;
+	q->shardType = shardType;
 
 	/* the order columns' order in the index, and the scan direction */
 	q->ncols = IndexRelationGetNumberOfKeyAttributes(q->indexRel) - q->sortAttno + 1;
@@ -884,7 +1120,7 @@ BeginShardedQuery(FunctionCallInfo fcinfo)
 						&q->typlen[i], &q->byval[i]);
 	}
 	indoption = q->indexRel->rd_indoption[q->sortAttno - 1];
-	q->dir = (forward != ((indoption & INDOPTION_DESC) != 0)) ?
+	q->dir = (a->forward != ((indoption & INDOPTION_DESC) != 0)) ?
 		ForwardScanDirection : BackwardScanDirection;
 
 	if (!ActiveSnapshotSet())
@@ -892,8 +1128,6 @@ BeginShardedQuery(FunctionCallInfo fcinfo)
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 				 errmsg("hroe.sharded_query needs an active snapshot")));
 	q->snapshot = RegisterSnapshot(GetActiveSnapshot());
-	q->streams = palloc0(sizeof(ShardStream) * q->nshards);
-	q->tree = palloc(sizeof(int) * q->nshards);
 	q->pending = -1;
 	q->keyCxt = CurrentMemoryContext;
 	q->callCxt = AllocSetContextCreate(CurrentMemoryContext, "hroe sharded_query row",
@@ -920,17 +1154,47 @@ BeginShardedQuery(FunctionCallInfo fcinfo)
 		q->scanCxt = GenerationContextCreate(CurrentMemoryContext, "hroe sharded_query scans",
 											 0, SCAN_POOL_SIZE, 8 * SCAN_POOL_SIZE);
 	q->open = true;
-	q->econtext = rsinfo->econtext;
-	RegisterExprContextCallback(rsinfo->econtext, ShutdownShardedQuery, PointerGetDatum(q));
-
 	MemoryContextSwitchTo(q->scanCxt);
 	q->slot = table_slot_create(q->heapRel, NULL);
-	for (int s = 0; s < q->nshards; s++)
-	{
-		ShardStream *st = &q->streams[s];
+	MemoryContextSwitchTo(q->keyCxt);
+	return q;
+}
 
-		keys[nprefix].sk_argument = ShardDatum(shardType, s);
-		st->scan = index_beginscan(q->heapRel, q->indexRel, q->snapshot, nkeys, 0);
+/*
+ * Start the merge's streams: one index scan with its first entry for each
+ * of the nlocal shards in shards[], then nremote worker streams (set up by
+ * the caller, who plays the tournament once they have their first rows).
+ */
+static void
+StartStreams(ShardedQuery *q, const int *shards, int nlocal, int nremote)
+{
+	MemoryContext old = MemoryContextSwitchTo(q->keyCxt);
+	bool		haveBound = false;
+	Datum		bound = (Datum) 0;
+
+	q->nstreams = nlocal + nremote;
+	q->streams = palloc0(sizeof(ShardStream) * Max(q->nstreams, 1));
+	q->tree = palloc(sizeof(int) * Max(q->nstreams, 1));
+	for (int i = nlocal; i < q->nstreams; i++)
+	{
+		ShardStream *st = &q->streams[i];
+
+		st->remote = true;
+		st->exhausted = true;
+		st->keys = palloc(sizeof(Datum) * q->ncols);
+		st->nulls = palloc(sizeof(bool) * q->ncols);
+		st->remoteCxt = AllocSetContextCreate(q->keyCxt, "hroe sharded_query worker row",
+											  ALLOCSET_SMALL_SIZES);
+	}
+
+	MemoryContextSwitchTo(q->scanCxt);
+	for (int i = 0; i < nlocal; i++)
+	{
+		ShardStream *st = &q->streams[i];
+		Datum		candidate;
+
+		st->shard = shards[i];
+		st->scan = index_beginscan(q->heapRel, q->indexRel, q->snapshot, q->nkeys + 1, 0);
 		st->scan->xs_want_itup = true;	/* the heads are ordered by their entries */
 		st->keys = palloc(sizeof(Datum) * q->ncols);
 		st->nulls = palloc(sizeof(bool) * q->ncols);
@@ -942,64 +1206,74 @@ BeginShardedQuery(FunctionCallInfo fcinfo)
 			st->runNulls = palloc(sizeof(bool) * q->ncols);
 			st->nextKeys = palloc(sizeof(Datum) * q->ncols);
 			st->nextNulls = palloc(sizeof(bool) * q->ncols);
-			for (int i = 0; i < q->ncols; i++)
-				st->runNulls[i] = st->nextNulls[i] = true;	/* nothing owned yet */
+			for (int k = 0; k < q->ncols; k++)
+				st->runNulls[k] = st->nextNulls[k] = true;	/* nothing owned yet */
 		}
-		index_rescan(st->scan, keys, nkeys, NULL, 0);
-		st->exhausted = !AdvanceStream(q, st);
+		st->bound = bound;
+		StartStream(q, st, haveBound, false);
+
+		/*
+		 * With a limit L, the L-th entry of a shard's first leaf page bounds
+		 * the answer (if the merge returns L rows, none comes after it), so
+		 * the shards started next stop reading their first page there
+		 * instead of evaluating all of it; a later bound is tighter.
+		 */
+		if (q->limit > 0 && i < nlocal - 1 && !st->exhausted)
+		{
+			MemoryContextSwitchTo(q->keyCxt);
+			if (PageBound(q, st, &candidate))
+			{
+				int			c = 0;
+
+				if (haveBound)
+				{
+					MemoryContextSwitchTo(q->tmpCxt);
+					c = ApplySortComparator(candidate, false, bound, false, &q->ssup[0]);
+					MemoryContextReset(q->tmpCxt);
+					if (ScanDirectionIsBackward(q->dir))
+						c = -c;
+				}
+				if (!haveBound || c < 0)
+					bound = candidate;
+				else if (!q->byval[0])
+					pfree(DatumGetPointer(candidate));
+				if (!haveBound)
+					InitBoundKeys(q);
+				haveBound = true;
+			}
+			MemoryContextSwitchTo(q->scanCxt);
+		}
 	}
-	/* comparisons may detoast: do them in the per-call context */
-	MemoryContextSwitchTo(q->callCxt);
+	MemoryContextSwitchTo(old);
+}
+
+/* Play the first tournament; comparisons may detoast, in the per-call context. */
+static void
+PlayTournament(ShardedQuery *q)
+{
+	MemoryContext old = MemoryContextSwitchTo(q->callCxt);
+
 	BuildTournament(q);
-	MemoryContextSwitchTo(q->keyCxt);
-	return q;
+	MemoryContextSwitchTo(old);
 }
 
 /*
- * hroe.sharded_query(p_rowtype, p_index, p_shards, p_op, p_value1,
- * p_value2, p_forward, p_limit, p_prefix): the rows of the N shards of a
- * write-sharded index matching one sort-key condition, merged in sort-key
- * order; see the file header.  One row per call.
+ * The merge's next row: returns the stream whose head it is (a local
+ * stream's row is in q->slot, a worker's in its message), or -1 at the end.
+ * The stream whose head went out last is advanced only now, when needed;
+ * entries none of whose row versions is visible are skipped.  Index AMs
+ * keep state allocated during a scan, so the scans run in their context;
+ * comparisons may detoast, so the tournament is replayed in another.
  */
-Datum
-hroe_sharded_query(PG_FUNCTION_ARGS)
+static int
+NextRow(ShardedQuery *q)
 {
-	FuncCallContext *funcctx;
-	ShardedQuery *q;
-	MemoryContext oldcxt;
+	MemoryContext old = CurrentMemoryContext;
 	ShardStream *st;
 	int			s;
-	Datum		row;
 
-	if (SRF_IS_FIRSTCALL())
-	{
-		ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
-
-		if (rsinfo == NULL || !IsA(rsinfo, ReturnSetInfo) || rsinfo->econtext == NULL)
-			ereport(ERROR,
-					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-					 errmsg("set-valued function called in context that cannot accept a set")));
-		funcctx = SRF_FIRSTCALL_INIT();
-		oldcxt = MemoryContextSwitchTo(funcctx->multi_call_memory_ctx);
-		funcctx->user_fctx = BeginShardedQuery(fcinfo);
-		MemoryContextSwitchTo(oldcxt);
-	}
-	funcctx = SRF_PERCALL_SETUP();
-	q = (ShardedQuery *) funcctx->user_fctx;
-
-	MemoryContextReset(q->callCxt);
-	oldcxt = CurrentMemoryContext;
-
-	if (q->limit >= 0 && q->emitted >= q->limit)
-		goto done;
-
-	/*
-	 * Advance the shard whose head went out last only now, when needed;
-	 * then fetch the top entry's row, skipping entries no version of which
-	 * is visible.  Index AMs keep state allocated during a scan, so the
-	 * scans run in their context; comparisons may detoast, so the
-	 * tournament is replayed in the per-call one.
-	 */
+	if ((q->limit >= 0 && q->emitted >= q->limit) || q->nstreams == 0)
+		return -1;
 	s = q->pending;
 	q->pending = -1;
 	for (;;)
@@ -1019,22 +1293,486 @@ hroe_sharded_query(PG_FUNCTION_ARGS)
 		s = q->tree[0];
 		st = &q->streams[s];
 		if (st->exhausted)
-			goto done;
+		{
+			if (!st->bounded)
+			{
+				MemoryContextSwitchTo(old);
+				return -1;
+			}
+			/* the merge reached a bounded shard's unread rest: read it */
+			MemoryContextSwitchTo(q->scanCxt);
+			StartStream(q, st, false, true);
+			MemoryContextSwitchTo(q->callCxt);
+			ReplayTournament(q, s);
+			s = -1;
+			continue;
+		}
+		if (st->remote)
+			break;				/* the worker sends visible rows only */
 		MemoryContextSwitchTo(q->scanCxt);
 		visible = FetchHead(q, st);
 		MemoryContextSwitchTo(q->callCxt);
 		if (visible)
 			break;
 	}
-	row = ExecFetchSlotHeapTupleDatum(q->slot);
 	q->emitted++;
 	q->pending = s;
+	MemoryContextSwitchTo(old);
+	return s;
+}
+
+/*
+ * Parallel merge.  The leader starts workers (a ParallelContext: they
+ * share its transaction and snapshot); worker i of W merges the shards s
+ * with s % (W + 1) = i + 1 and sends its rows in order through its queue,
+ * each message holding the index entry's TID and order columns (what the
+ * leader compares) and the row; the leader merges those streams with its
+ * own shards (s % (W + 1) = 0, and the shards of workers that could not be
+ * launched).  Parallel mode forbids writes, and the outer query may write
+ * between two rows of a set-returning function, so the leader does not
+ * stream: it runs the whole merge in its first call, keeps the rows in a
+ * tuplestore (at most p_limit of them), ends parallel mode, then returns
+ * them.
+ */
+#define PARALLEL_KEY_SHARED		UINT64CONST(0x68726F6500000001)
+#define PARALLEL_KEY_VALUES		UINT64CONST(0x68726F6500000002)
+#define PARALLEL_KEY_QUEUES		UINT64CONST(0x68726F6500000003)
+#define PARALLEL_QUEUE_SIZE		((Size) 256 * 1024)
+
+/* The call's arguments in shared memory (the values follow, serialized). */
+typedef struct ParallelMergeShared
+{
+	Oid			indexOid;
+	Oid			rowtype;
+	int			nshards;
+	bool		forward;
+	int64		limit;
+	int			nprefix;
+	bool		haveOp;
+	Oid			valtype;
+	Oid			keyType;
+	int			participants;	/* workers planned + the leader */
+} ParallelMergeShared;
+
+/* Space the serialized values of a need (op, v1, v2, prefix values). */
+static Size
+EstimateValues(MergeArgs *a)
+{
+	int16		vallen;
+	bool		valbyval;
+	Size		size = 0;
+
+	get_typlenbyval(a->valtype, &vallen, &valbyval);
+	if (a->op != NULL)
+		size = add_size(size, datumEstimateSpace(CStringGetTextDatum(a->op), false, false, -1));
+	size = add_size(size, datumEstimateSpace(a->v1, a->v1null, valbyval, vallen));
+	size = add_size(size, datumEstimateSpace(a->v2, a->v2null, valbyval, vallen));
+	for (int i = 0; i < a->nprefix; i++)
+		size = add_size(size, datumEstimateSpace(a->prefixValues[i], false, false, -1));
+	return size;
+}
+
+/* Serialize a's values at p (EstimateValues bytes). */
+static void
+SerializeValues(MergeArgs *a, char *p)
+{
+	int16		vallen;
+	bool		valbyval;
+
+	get_typlenbyval(a->valtype, &vallen, &valbyval);
+	if (a->op != NULL)
+		datumSerialize(CStringGetTextDatum(a->op), false, false, -1, &p);
+	datumSerialize(a->v1, a->v1null, valbyval, vallen, &p);
+	datumSerialize(a->v2, a->v2null, valbyval, vallen, &p);
+	for (int i = 0; i < a->nprefix; i++)
+		datumSerialize(a->prefixValues[i], false, false, -1, &p);
+}
+
+/* A worker: the arguments the leader put in shared memory. */
+static void
+RestoreArgs(ParallelMergeShared *sh, char *p, MergeArgs *a)
+{
+	bool		isnull;
+
+	memset(a, 0, sizeof(MergeArgs));
+	a->indexOid = sh->indexOid;
+	a->rowtype = sh->rowtype;
+	a->nshards = sh->nshards;
+	a->forward = sh->forward;
+	a->limit = sh->limit;
+	a->nprefix = sh->nprefix;
+	a->valtype = sh->valtype;
+	a->keyType = sh->keyType;
+	if (sh->haveOp)
+		a->op = TextDatumGetCString(datumRestore(&p, &isnull));
+	a->v1 = datumRestore(&p, &a->v1null);
+	a->v2 = datumRestore(&p, &a->v2null);
+	a->prefixValues = palloc(sizeof(Datum) * Max(a->nprefix, 1));
+	for (int i = 0; i < a->nprefix; i++)
+		a->prefixValues[i] = datumRestore(&p, &isnull);
+}
+
+/*
+ * A worker: send the row of stream s (in q->slot) with its entry's TID and
+ * order columns; false when the leader has detached (it needs no more).
+ */
+static bool
+SendRow(ShardedQuery *q, int s, shm_mq_handle *mqh, StringInfo buf)
+{
+	ShardStream *st = &q->streams[s];
+	bool		shouldFree;
+	HeapTuple	tuple = ExecFetchSlotHeapTuple(q->slot, false, &shouldFree);
+	Size		head = 1 + sizeof(ItemPointerData);
+	char	   *p;
+	shm_mq_result res;
+
+	for (int i = 0; i < q->ncols; i++)
+		head += datumEstimateSpace(st->keys[i], st->nulls[i], q->byval[i], q->typlen[i]);
+	head = MAXALIGN(head);
+	resetStringInfo(buf);
+	enlargeStringInfo(buf, head + tuple->t_len);
+	p = buf->data;
+	*p++ = 'R';
+	memcpy(p, &st->tid, sizeof(ItemPointerData));
+	p += sizeof(ItemPointerData);
+	for (int i = 0; i < q->ncols; i++)
+		datumSerialize(st->keys[i], st->nulls[i], q->byval[i], q->typlen[i], &p);
+	memcpy(buf->data + head, tuple->t_data, tuple->t_len);
+	res = shm_mq_send(mqh, head + tuple->t_len, buf->data, false, false);
+	if (shouldFree)
+		heap_freetuple(tuple);
+	return res == SHM_MQ_SUCCESS;
+}
+
+/* Parallel leader: detach from every worker's queue (a blocked sender ends). */
+static void
+DetachWorkers(ShardedQuery *q)
+{
+	for (int i = 0; i < q->nstreams; i++)
+	{
+		ShardStream *st = &q->streams[i];
+
+		if (st->remote && st->mq != NULL)
+		{
+			shm_mq_detach(st->mq);
+			st->mq = NULL;
+		}
+	}
+}
+
+/*
+ * Parallel leader: stream st's next row from its worker; false after the
+ * worker's end marker.  A worker that detaches without it failed: its
+ * error, if it reported one, is raised here.
+ */
+static bool
+ReceiveRemote(ShardedQuery *q, ShardStream *st)
+{
+	Size		nbytes;
+	void	   *data;
+	char	   *p;
+	MemoryContext old;
+
+	if (st->remoteEnded)
+		return false;
+	if (st->mq == NULL ||
+		shm_mq_receive(st->mq, &nbytes, &data, false) != SHM_MQ_SUCCESS)
+	{
+		DetachWorkers(q);
+		WaitForParallelWorkersToFinish(q->pcxt);
+		ereport(ERROR,
+				(errcode(ERRCODE_INTERNAL_ERROR),
+				 errmsg("a parallel worker of hroe.sharded_query stopped before its last row")));
+	}
+	p = data;
+	if (nbytes == 1 && p[0] == 'E')
+	{
+		st->remoteEnded = true;
+		return false;
+	}
+	if (nbytes < 1 + sizeof(ItemPointerData) || p[0] != 'R')
+		elog(ERROR, "unexpected message from a parallel worker of hroe.sharded_query");
+	memcpy(&st->tid, p + 1, sizeof(ItemPointerData));
+	p += 1 + sizeof(ItemPointerData);
+	MemoryContextReset(st->remoteCxt);
+	old = MemoryContextSwitchTo(st->remoteCxt);
+	for (int i = 0; i < q->ncols; i++)
+		st->keys[i] = datumRestore(&p, &st->nulls[i]);
+	MemoryContextSwitchTo(old);
+	st->rowData = (char *) data + MAXALIGN(p - (char *) data);
+	st->rowLen = nbytes - MAXALIGN(p - (char *) data);
+	return true;
+}
+
+/*
+ * The parallel call: run the whole merge with up to a->workers workers into
+ * q->store (see above).  Runs in the SRF's multi-call memory context.
+ */
+static void
+MaterializeParallel(ShardedQuery *q, MergeArgs *a)
+{
+	int			asked = Min(a->workers, q->nshards - 1);
+
+	/* no more queues in shared memory than workers could ever start */
+	int			nworkers = Min(asked, max_parallel_workers);
+	int			participants = nworkers + 1;
+	int			launched = 0;
+	Size		valuesSize = EstimateValues(a);
+	char	   *queues = NULL;
+	int		   *local;
+	int			nlocal = 0;
+	ParallelContext *pcxt;
+	TupleDesc	desc;
+	int			s;
+
+	EnterParallelMode();
+	pcxt = CreateParallelContext("$libdir/hroe", "hroe_sharded_query_worker", nworkers);
+	shm_toc_estimate_chunk(&pcxt->estimator, sizeof(ParallelMergeShared));
+	shm_toc_estimate_chunk(&pcxt->estimator, valuesSize);
+	shm_toc_estimate_chunk(&pcxt->estimator, mul_size(PARALLEL_QUEUE_SIZE, nworkers));
+	shm_toc_estimate_keys(&pcxt->estimator, 3);
+	InitializeParallelDSM(pcxt);
+	q->pcxt = pcxt;
+
+	/* without dynamic shared memory there are no workers */
+	if (pcxt->seg != NULL && pcxt->nworkers > 0)
+	{
+		ParallelMergeShared *sh = shm_toc_allocate(pcxt->toc, sizeof(ParallelMergeShared));
+		char	   *values = shm_toc_allocate(pcxt->toc, valuesSize);
+
+		sh->indexOid = a->indexOid;
+		sh->rowtype = a->rowtype;
+		sh->nshards = a->nshards;
+		sh->forward = a->forward;
+		sh->limit = a->limit;
+		sh->nprefix = a->nprefix;
+		sh->haveOp = a->op != NULL;
+		sh->valtype = a->valtype;
+		sh->keyType = a->keyType;
+		sh->participants = participants;
+		shm_toc_insert(pcxt->toc, PARALLEL_KEY_SHARED, sh);
+		SerializeValues(a, values);
+		shm_toc_insert(pcxt->toc, PARALLEL_KEY_VALUES, values);
+		queues = shm_toc_allocate(pcxt->toc, mul_size(PARALLEL_QUEUE_SIZE, nworkers));
+		for (int i = 0; i < nworkers; i++)
+		{
+			shm_mq	   *mq = shm_mq_create(queues + i * PARALLEL_QUEUE_SIZE, PARALLEL_QUEUE_SIZE);
+
+			shm_mq_set_receiver(mq, MyProc);
+		}
+		shm_toc_insert(pcxt->toc, PARALLEL_KEY_QUEUES, queues);
+		LaunchParallelWorkers(pcxt);
+		launched = pcxt->nworkers_launched;
+	}
+	ereport(DEBUG1,
+			(errmsg_internal("hroe.sharded_query: %d of %d parallel workers launched",
+							 launched, asked)));
+
+	/* the leader's shards, with those of the workers not launched */
+	local = palloc(sizeof(int) * q->nshards);
+	for (s = 0; s < q->nshards; s++)
+	{
+		int			w = s % participants;
+
+		if (w == 0 || w - 1 >= launched)
+			local[nlocal++] = s;
+	}
+	StartStreams(q, local, nlocal, launched);
+	for (int i = 0; i < launched; i++)
+	{
+		ShardStream *st = &q->streams[nlocal + i];
+		MemoryContext old = MemoryContextSwitchTo(q->keyCxt);
+
+		st->mq = shm_mq_attach((shm_mq *) (queues + i * PARALLEL_QUEUE_SIZE), pcxt->seg, NULL);
+		shm_mq_set_handle(st->mq, pcxt->worker[i].bgwhandle);
+		MemoryContextSwitchTo(old);
+		st->exhausted = !AdvanceStream(q, st);
+	}
+	PlayTournament(q);
+
+	desc = CreateTupleDescCopy(RelationGetDescr(q->heapRel));
+	q->store = tuplestore_begin_heap(false, false, work_mem);
+	q->storeSlot = MakeSingleTupleTableSlot(desc, &TTSOpsMinimalTuple);
+	while ((s = NextRow(q)) >= 0)
+	{
+		ShardStream *st = &q->streams[s];
+
+		if (st->remote)
+		{
+			HeapTupleData tuple;
+
+			tuple.t_len = st->rowLen;
+			tuple.t_data = (HeapTupleHeader) st->rowData;
+			ItemPointerSetInvalid(&tuple.t_self);
+			tuple.t_tableOid = RelationGetRelid(q->heapRel);
+			tuplestore_puttuple(q->store, &tuple);
+		}
+		else
+			tuplestore_puttupleslot(q->store, q->slot);
+		MemoryContextReset(q->callCxt);
+	}
+
+	/* the workers may still be sending: they stop when their queue goes */
+	DetachWorkers(q);
+	if (launched > 0)
+		WaitForParallelWorkersToFinish(pcxt);
+	CloseShardedQuery(q);
+	DestroyParallelContext(pcxt);
+	q->pcxt = NULL;
+	ExitParallelMode();
+}
+
+/*
+ * Parallel worker entry point (CreateParallelContext): merge this worker's
+ * shards and send their rows in order to the leader, then an end marker.
+ */
+void
+hroe_sharded_query_worker(dsm_segment *seg, shm_toc *toc)
+{
+	ParallelMergeShared *sh = shm_toc_lookup(toc, PARALLEL_KEY_SHARED, false);
+	char	   *values = shm_toc_lookup(toc, PARALLEL_KEY_VALUES, false);
+	char	   *queues = shm_toc_lookup(toc, PARALLEL_KEY_QUEUES, false);
+	shm_mq	   *mq = (shm_mq *) (queues + ParallelWorkerNumber * PARALLEL_QUEUE_SIZE);
+	MemoryContext cxt = AllocSetContextCreate(CurrentMemoryContext, "hroe sharded_query worker",
+											  ALLOCSET_DEFAULT_SIZES);
+	MemoryContext old = MemoryContextSwitchTo(cxt);
+	shm_mq_handle *mqh;
+	MergeArgs	a;
+	ShardedQuery *q;
+	StringInfoData buf;
+	int		   *shards;
+	int			n = 0;
+	bool		detached = false;
+	int			s;
+
+	shm_mq_set_sender(mq, MyProc);
+	mqh = shm_mq_attach(mq, seg, NULL);
+	RestoreArgs(sh, values, &a);
+	q = SetupMerge(&a);
+	shards = palloc(sizeof(int) * q->nshards);
+	for (s = 0; s < q->nshards; s++)
+		if (s % sh->participants == ParallelWorkerNumber + 1)
+			shards[n++] = s;
+	StartStreams(q, shards, n, 0);
+	PlayTournament(q);
+	initStringInfo(&buf);
+	while ((s = NextRow(q)) >= 0)
+	{
+		if (!SendRow(q, s, mqh, &buf))
+		{
+			detached = true;
+			break;
+		}
+		MemoryContextReset(q->callCxt);
+	}
+	if (!detached)
+		(void) shm_mq_send(mqh, 1, "E", false, true);
+	CloseShardedQuery(q);
+	shm_mq_detach(mqh);
+	MemoryContextSwitchTo(old);
+	MemoryContextDelete(cxt);
+}
+
+/*
+ * hroe.sharded_query(p_rowtype, p_index, p_shards, p_op, p_value1,
+ * p_value2, p_forward, p_limit, p_prefix, p_parallel_workers): the rows of
+ * the N shards of a write-sharded index matching one sort-key condition,
+ * merged in sort-key order; see the file header.  One row per call.
+ */
+Datum
+hroe_sharded_query(PG_FUNCTION_ARGS)
+{
+	FuncCallContext *funcctx;
+	ShardedQuery *q;
+	MemoryContext oldcxt;
+	int			s;
+	Datum		row;
+
+	if (SRF_IS_FIRSTCALL())
+	{
+		ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+		MergeArgs	a;
+
+		if (rsinfo == NULL || !IsA(rsinfo, ReturnSetInfo) || rsinfo->econtext == NULL)
+			ereport(ERROR,
+					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					 errmsg("set-valued function called in context that cannot accept a set")));
+		funcctx = SRF_FIRSTCALL_INIT();
+		oldcxt = MemoryContextSwitchTo(funcctx->multi_call_memory_ctx);
+		ParseArgs(fcinfo, &a);
+
+		/*
+		 * Workers only from outside parallel mode (not in a worker, nor in a
+		 * parallel plan's leader), and not for a temporary table, whose
+		 * buffers are the backend's own.
+		 */
+		if (a.workers > 0 && (a.nshards == 1 || IsInParallelMode()))
+		{
+			if (a.nshards > 1)
+				ereport(DEBUG1,
+						(errmsg_internal("hroe.sharded_query: in parallel mode, no parallel workers")));
+			a.workers = 0;
+		}
+		q = SetupMerge(&a);
+		if (a.workers > 0 && RelationUsesLocalBuffers(q->heapRel))
+		{
+			ereport(DEBUG1,
+					(errmsg_internal("hroe.sharded_query: temporary table, no parallel workers")));
+			a.workers = 0;
+		}
+		q->econtext = rsinfo->econtext;
+		RegisterExprContextCallback(rsinfo->econtext, ShutdownShardedQuery, PointerGetDatum(q));
+		if (a.workers > 0)
+			MaterializeParallel(q, &a);
+		else
+		{
+			int		   *shards = palloc(sizeof(int) * a.nshards);
+
+			for (s = 0; s < a.nshards; s++)
+				shards[s] = s;
+			StartStreams(q, shards, a.nshards, 0);
+			PlayTournament(q);
+		}
+		funcctx->user_fctx = q;
+		MemoryContextSwitchTo(oldcxt);
+	}
+	funcctx = SRF_PERCALL_SETUP();
+	q = (ShardedQuery *) funcctx->user_fctx;
+	MemoryContextReset(q->callCxt);
+
+	if (q->store != NULL)
+	{
+		bool		more;
+
+		/*
+		 * A parallel call: its rows are in the tuplestore.  A row read back
+		 * from a file is allocated in the current context and owned by the
+		 * slot, which frees it at the next row: read in the call's context.
+		 */
+		oldcxt = MemoryContextSwitchTo(q->keyCxt);
+		more = tuplestore_gettupleslot(q->store, true, false, q->storeSlot);
+		MemoryContextSwitchTo(oldcxt);
+		if (!more)
+		{
+			UnregisterExprContextCallback(q->econtext, ShutdownShardedQuery, PointerGetDatum(q));
+			ShutdownShardedQuery(PointerGetDatum(q));
+			SRF_RETURN_DONE(funcctx);
+		}
+		oldcxt = MemoryContextSwitchTo(q->callCxt);
+		row = ExecFetchSlotHeapTupleDatum(q->storeSlot);
+		MemoryContextSwitchTo(oldcxt);
+		SRF_RETURN_NEXT(funcctx, row);
+	}
+
+	s = NextRow(q);
+	if (s < 0)
+	{
+		UnregisterExprContextCallback(q->econtext, ShutdownShardedQuery, PointerGetDatum(q));
+		CloseShardedQuery(q);
+		SRF_RETURN_DONE(funcctx);
+	}
+	oldcxt = MemoryContextSwitchTo(q->callCxt);
+	row = ExecFetchSlotHeapTupleDatum(q->slot);
 	MemoryContextSwitchTo(oldcxt);
 	SRF_RETURN_NEXT(funcctx, row);
-
-done:
-	MemoryContextSwitchTo(oldcxt);
-	UnregisterExprContextCallback(q->econtext, ShutdownShardedQuery, PointerGetDatum(q));
-	CloseShardedQuery(q);
-	SRF_RETURN_DONE(funcctx);
 }

@@ -10,8 +10,10 @@
 # forward and backward. Each query runs through pgbench; the figure is the
 # median latency over ROUNDS rounds that interleave the three ways. Then the
 # same for (a) and (c) in the server: the executor's own time (EXPLAIN
-# ANALYZE with TIMING OFF: no parse, plan or round trip). Also measures the
-# large query with and without parallel workers. Prints Markdown.
+# ANALYZE with TIMING OFF: no parse, plan or round trip). Then (c) serial
+# against (c) with p_parallel_workers => 1 (one worker merges half the
+# shards), both ways; and the planner's parallel plans of (a) and (b).
+# Prints Markdown.
 set -euo pipefail
 ROWS=${HROE_BENCH_SHARD_ROWS:-1200000}
 ROUNDS=${HROE_BENCH_ROUNDS:-5}
@@ -54,11 +56,13 @@ write_queries() {
 	echo "SELECT sum(id), count(*) FROM (SELECT * FROM orders WHERE $cond ORDER BY sk $dir $lim) s;" >"$OUT/$name.a.sql"
 	union_all "$cond" "$dir" "$lim" >"$OUT/$name.b.sql"
 	echo "SELECT sum((r).id), count(*) FROM (SELECT hroe.sharded_query(NULL::orders, 'orders_sharded', 15, $fargs) r) s;" >"$OUT/$name.c.sql"
+	echo "SELECT sum((r).id), count(*) FROM (SELECT hroe.sharded_query(NULL::orders, 'orders_sharded', 15, $fargs, p_parallel_workers => 1) r) s;" >"$OUT/$name.p.sql"
 	# untimed checks, order-sensitive: the ids in the order each way returns them
 	local ordered="SELECT md5(string_agg(id::text, ',' ORDER BY n)), count(*) FROM (SELECT id, row_number() OVER () AS n FROM"
 	echo "$ordered (SELECT id FROM orders WHERE $cond ORDER BY sk $dir $lim) x) s;" >"$OUT/$name.a.check.sql"
 	union_all "$cond" "$dir" "$lim" | sed "s/^SELECT sum(id), count(\*) FROM (/$ordered (SELECT id FROM (/; s/) s;\$/) y) x) s;/" >"$OUT/$name.b.check.sql"
 	echo "$ordered (SELECT (r).id FROM (SELECT hroe.sharded_query(NULL::orders, 'orders_sharded', 15, $fargs) r) y) x) s;" >"$OUT/$name.c.check.sql"
+	echo "$ordered (SELECT (r).id FROM (SELECT hroe.sharded_query(NULL::orders, 'orders_sharded', 15, $fargs, p_parallel_workers => 1) r) y) x) s;" >"$OUT/$name.p.check.sql"
 }
 LARGE="sk BETWEEN 'OPEN#2024-03-01' AND 'OPEN#2024-06-30'"
 LARGEF="'between', 'OPEN#2024-03-01'::text, 'OPEN#2024-06-30'"
@@ -84,13 +88,14 @@ for q in large_fwd large_bwd limit10_fwd limit10_bwd limit1000_fwd; do
 	a=$(psql -X -Atd "$DB" -v ON_ERROR_STOP=1 -f "$OUT/$q.a.check.sql")
 	b=$(psql -X -Atd "$DB" -v ON_ERROR_STOP=1 -f "$OUT/$q.b.check.sql")
 	c=$(psql -X -Atd "$DB" -v ON_ERROR_STOP=1 -f "$OUT/$q.c.check.sql")
-	if [ "$a" != "$b" ] || [ "$a" != "$c" ]; then
-		echo "$q: the ways return different rows or orders (md5|count of ids in order): (a) $a, (b) $b, (c) $c" >&2
+	p=$(psql -X -Atd "$DB" -v ON_ERROR_STOP=1 -f "$OUT/$q.p.check.sql")
+	if [ "$a" != "$b" ] || [ "$a" != "$c" ] || [ "$a" != "$p" ]; then
+		echo "$q: the ways return different rows or orders (md5|count of ids in order): (a) $a, (b) $b, (c) $c, (c) with a worker $p" >&2
 		exit 1
 	fi
 done
 echo
-echo "Every query returns the same ids in the same order the three ways (md5 of the ids in order)."
+echo "Every query returns the same ids in the same order the three ways, and (c) with one parallel worker too (md5 of the ids in order)."
 for q in large_fwd limit10_fwd; do
 	for v in a b c; do
 		{
@@ -180,9 +185,29 @@ for q in large_fwd large_bwd limit10_fwd limit10_bwd limit1000_fwd; do
 	echo "| $q | $ma | $mc | $(awk "BEGIN {printf \"%.2f\", $mc / $ma}") |"
 done
 
-# Parallelism: the large query with and without parallel workers
+# hroe.sharded_query's parallel option: serial against one worker
 echo
-echo "Parallel workers ($(nproc) cores): the large forward query, median ms over $ROUNDS runs; the planner's own plan with max_parallel_workers_per_gather = 0 and = 2."
+echo "hroe.sharded_query serial against p_parallel_workers => 1 ($(nproc) cores; the worker merges 7 shards, the leader 8 and the worker's stream; the call materializes its rows): median ms over $ROUNDS rounds interleaving the two, runs per round as above; through pgbench, and the executor's time in the server."
+echo
+echo "| query | serial, pgbench | 1 worker, pgbench | ratio | serial, in server | 1 worker, in server | ratio |"
+echo "|---|---|---|---|---|---|---|"
+for q in large_fwd large_bwd limit10_fwd limit10_bwd limit1000_fwd; do
+	case $q in large*) n=1 ;; *) n=50 ;; esac
+	rm -f "$OUT/$q".[cp].plat "$OUT/$q".[cp].pexec
+	for r in $(seq "$ROUNDS"); do
+		run_pgbench "$OUT/$q.c.sql" "$n" "$OUT/$q.c.plat"
+		run_pgbench "$OUT/$q.p.sql" "$n" "$OUT/$q.p.plat"
+		run_exec "$OUT/$q.c.sql" "$n" "$OUT/$q.c.pexec"
+		run_exec "$OUT/$q.p.sql" "$n" "$OUT/$q.p.pexec"
+	done
+	sc=$(median_ms "$OUT/$q.c.plat" 3); sp=$(median_ms "$OUT/$q.p.plat" 3)
+	ec=$(median_ms "$OUT/$q.c.pexec" 3); ep=$(median_ms "$OUT/$q.p.pexec" 3)
+	echo "| $q | $sc | $sp | $(awk "BEGIN {printf \"%.2f\", $sp / $sc}") | $ec | $ep | $(awk "BEGIN {printf \"%.2f\", $ep / $ec}") |"
+done
+
+# The planner's parallelism for (a) and (b): the large query
+echo
+echo "The planner's parallel plans ($(nproc) cores): the large forward query, median ms over $ROUNDS runs; the planner's own plan with max_parallel_workers_per_gather = 0 and = 2 ((c) does not depend on it; for reference)."
 echo
 echo "| way | 0 workers | 2 workers |"
 echo "|---|---|---|"
