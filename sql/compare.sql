@@ -35,6 +35,78 @@ FROM c WHERE request LIKE 'GetItem%' AND pattern IN ('employee_by_id', 'product_
 SELECT bool_and(items >= result_rows) AS query_reads_its_rows
 FROM c WHERE capacity_unit = 'RCU' AND pattern NOT IN ('employee_phones', 'customer_phones');
 SELECT bool_and(capacity >= items) AS wcu_at_least_one_per_item FROM c WHERE capacity_unit = 'WCU';
+-- compare's capacity is what the operations report.  Reads: the same
+-- requests run through hroe.get_item_result / hroe.query_page report the
+-- RCU compare gives (a GetItem, a Query on an INCLUDE GSI, a Query on GSI4)
+SELECT c.capacity AS compare_rcu,
+	   ((hroe.get_item_result('Employee', jsonb_build_object('employee_id', jsonb_build_object('S',
+			hroe_multi.employee_key(c.call_arg::int)::text)), false, 'TOTAL')).consumed_capacity ->> 'CapacityUnits')::numeric
+		   AS get_item_rcu
+FROM (SELECT capacity, substring(call FROM '\(''(\d+)''') AS call_arg FROM c
+	  WHERE model = 'hroe_multi' AND pattern = 'employee_by_id' AND case_label = 'busiest rep') c;
+SELECT c.case_label, c.capacity AS compare_rcu,
+	   ((hroe.query_page('Employee', 'warehouse_id = :w', jsonb_build_object(':w', jsonb_build_object('S',
+			hroe_multi.warehouse_key(a.args[1]::int)::text)), NULL, 'EmployeeByWarehouse',
+			p_return_consumed_capacity => 'TOTAL')).consumed_capacity ->> 'CapacityUnits')::numeric AS query_rcu
+FROM c JOIN hroe.compare_args('warehouse_employees') a USING (case_label)
+WHERE c.model = 'hroe_multi' AND c.pattern = 'warehouse_employees' ORDER BY 1;
+SELECT c.case_label, c.capacity AS compare_rcu,
+	   ((hroe.query_page('hroe_single', 'SK = :sk', jsonb_build_object(':sk', jsonb_build_object('S', 'v0#' || a.args[1])),
+			NULL, 'GSI1', p_return_consumed_capacity => 'TOTAL')).consumed_capacity ->> 'CapacityUnits')::numeric
+		   AS query_rcu
+FROM c JOIN hroe.compare_args('employees_by_title') a USING (case_label)
+WHERE c.model = 'hroe_single' AND c.pattern = 'employees_by_title' ORDER BY 1;
+SELECT c.case_label, c.capacity AS compare_rcu,
+	   ((hroe.query_page('hroe_single', 'SK = :sk AND GSI4_SK BETWEEN :a AND :b',
+			jsonb_build_object(':sk', jsonb_build_object('S', 'CUSTOMER#' || lpad(a.args[1], 10, '0')),
+							   ':a', jsonb_build_object('S', a.args[2]), ':b', jsonb_build_object('S', a.args[3] || '$')),
+			NULL, 'GSI4', p_return_consumed_capacity => 'TOTAL')).consumed_capacity ->> 'CapacityUnits')::numeric
+		   AS query_rcu
+FROM c JOIN hroe.compare_args('customer_orders') a USING (case_label)
+WHERE c.model = 'hroe_single' AND c.pattern = 'customer_orders' AND c.case_label = 'busiest customer, all dates';
+-- Writes: a few writes done through hroe.put_item / hroe.delete_item with
+-- ReturnConsumedCapacity INDEXES; the units they report, summed, are what
+-- hroe.compare_write_capacity finds by comparing the tables with a snapshot
+BEGIN;
+SELECT hroe.compare_snapshot('hroe_multi'), hroe.compare_snapshot('hroe_single');
+CREATE TEMP TABLE reported (model text, cc jsonb);
+-- hroe_multi: a job title changes (an index key), a salary changes (projected
+-- by EmployeeByName only: the other GSIs are not written), a customer is
+-- added, an order line deleted
+INSERT INTO reported
+SELECT 'hroe_multi', (hroe.put_item('Employee', e.item OPERATOR(hroe.||) hroe.item_from_document('{"salary": 12345}'),
+					  'NONE', 'INDEXES')).consumed_capacity
+FROM hroe_multi."Employee" e WHERE e.pk OPERATOR(hroe.=) hroe_multi.employee_key(102);
+INSERT INTO reported
+SELECT 'hroe_multi', (hroe.put_item('Employee', e.item OPERATOR(hroe.||) hroe.item_from_document('{"job_title": "Chief Tester"}'),
+					  'NONE', 'INDEXES')).consumed_capacity
+FROM hroe_multi."Employee" e WHERE e.pk OPERATOR(hroe.=) hroe_multi.employee_key(101);
+INSERT INTO reported
+SELECT 'hroe_multi', (hroe.put_item('Customer', hroe.item_from_document(
+	'{"customer_id": "cust_0000999999", "first_name": "New", "last_name": "Customer", "email": "new@example.com",
+	  "phone_numbers": ["1", "2"], "account_rep_id": "emp_0000000101"}'), 'NONE', 'INDEXES')).consumed_capacity;
+INSERT INTO reported
+SELECT 'hroe_multi', (hroe.delete_item('Order', jsonb_build_object('order_id', jsonb_build_object('S', o.pk::text),
+					  'SK', jsonb_build_object('S', o.sk::text)), 'NONE', 'INDEXES')).consumed_capacity
+FROM (SELECT o.pk, o.sk FROM hroe_multi."Order" o WHERE o.sk::text LIKE 'prod_%' ORDER BY o.pk, o.sk LIMIT 1) o;
+-- hroe_single: an OPEN order shipped (GSI1_SK changes, it leaves GSI2), an inventory item deleted
+INSERT INTO reported
+SELECT 'hroe_single', (hroe.put_item('hroe_single', i.item OPERATOR(hroe.||) hroe.item_from_document(jsonb_build_object(
+		'order_status', 'SHIPPED', 'GSI1_SK', replace(hroe.item_get_text(i.item, 'GSI1_SK'), 'OPEN#', 'SHIPPED#')))
+		OPERATOR(hroe.-) 'GSI2_PK', 'NONE', 'INDEXES')).consumed_capacity
+FROM (SELECT i.item FROM hroe_single.items i WHERE i.gsi2_pk IS NOT NULL ORDER BY i.pk LIMIT 1) i;
+INSERT INTO reported
+SELECT 'hroe_single', (hroe.delete_item('hroe_single', jsonb_build_object('PK', jsonb_build_object('S', i.pk::text),
+					   'SK', jsonb_build_object('S', i.sk::text)), 'NONE', 'INDEXES')).consumed_capacity
+FROM (SELECT i.pk, i.sk FROM hroe_single.items i WHERE i.gsi1_sk::text LIKE 'INVENTORY#%' ORDER BY i.pk, i.sk LIMIT 1) i;
+SELECT r.model, count(*) AS writes, w.items_written,
+	   sum((r.cc #>> '{Table,CapacityUnits}')::numeric) AS reported_table_wcu, w.table_wcu,
+	   sum((r.cc ->> 'CapacityUnits')::numeric - (r.cc #>> '{Table,CapacityUnits}')::numeric) AS reported_index_wcu,
+	   w.index_wcu,
+	   sum((r.cc ->> 'CapacityUnits')::numeric) = w.table_wcu + w.index_wcu AS same_total
+FROM reported r, LATERAL hroe.compare_write_capacity(r.model) w
+GROUP BY r.model, w.items_written, w.table_wcu, w.index_wcu ORDER BY 1;
+ROLLBACK;
 -- the writes were rolled back: the data is unchanged
 SELECT count(*) AS orders_after, sum(order_total) AS total_after FROM hroe_normalized.orders;
 -- filters by pattern (name or number) and model
@@ -45,3 +117,13 @@ FROM hroe.compare_report('{1}', NULL, 1) AS line;
 -- errors
 SELECT * FROM hroe.compare(NULL, NULL, 0);
 SELECT * FROM hroe.compare('{employee_by_id}', '{hroe_normalized}', NULL);
+-- hroe.write_consumed_capacity prices one item's change; the old and new
+-- versions must be of one key
+SELECT hroe.write_consumed_capacity('Customer', NULL, NULL) AS delete_of_absent_item;
+SELECT hroe.write_consumed_capacity('Customer', c.item, NULL) ->> 'CapacityUnits' AS delete_units
+FROM hroe_multi."Customer" c WHERE c.pk OPERATOR(hroe.=) hroe_multi.customer_key(1);
+SELECT hroe.write_consumed_capacity('Customer', a.item, b.item)
+FROM hroe_multi."Customer" a, hroe_multi."Customer" b
+WHERE a.pk OPERATOR(hroe.=) hroe_multi.customer_key(1) AND b.pk OPERATOR(hroe.=) hroe_multi.customer_key(2);
+SELECT hroe.write_consumed_capacity(NULL, NULL, NULL);
+SELECT hroe.write_consumed_capacity('NoSuchTable', NULL, NULL);
