@@ -345,3 +345,12 @@ INSERT INTO hroe_multi."RepQuarterTotal" (item) VALUES (hroe_multi.rep_quarter_i
 SELECT * FROM hroe_multi.verify();
 ROLLBACK;
 SELECT count(*) AS problems FROM hroe_multi.verify();
+
+-- Phone lists are read whole (hroe.item_get_string_list, shared with
+-- hroe_single): 7 numbers written directly come back, in list order
+BEGIN;
+UPDATE hroe_multi."Customer" SET item = item OPERATOR(hroe.||) hroe.item_from_document(
+	'{"phone_numbers": ["p1", "p2", "p3", "p4", "p5", "p6", "p7"]}')
+WHERE pk OPERATOR(hroe.=) hroe_multi.customer_key(5);
+SELECT * FROM hroe_multi.customer_phones(5);
+ROLLBACK;

@@ -125,19 +125,6 @@ $$;
 COMMENT ON FUNCTION hroe_multi.key_s(hroe.item, text) IS
 'An S attribute of an item as hroe.key: NULL when absent, an error when of another type or empty';
 
-CREATE FUNCTION hroe_multi.string_list(p_item hroe.item, p_attribute text)
-RETURNS text[]
-LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
-AS $$
-SELECT ARRAY(
-	SELECT e.value OPERATOR(pg_catalog.->>) 'S'
-	FROM pg_catalog.jsonb_array_elements(hroe.item_get(p_item, p_attribute) OPERATOR(pg_catalog.->) 'L')
-		 WITH ORDINALITY AS e (value, ordinality)
-	ORDER BY e.ordinality)
-$$;
-COMMENT ON FUNCTION hroe_multi.string_list(hroe.item, text) IS
-'An L attribute of strings as text[] in list order; empty when the attribute is absent';
-
 ------------------------------------------------------------------------------
 -- Tables and GSIs, made by hroe.create_table and hroe.create_index: each
 -- table is hroe_multi."<Table>" (pk [, sk] generated from the item, item,
@@ -643,7 +630,7 @@ LANGUAGE sql STABLE PARALLEL SAFE
 AS $$
 SELECT hroe_multi.key_number(e.pk::pg_catalog.text)::pg_catalog.int4,
 	   hroe.item_get_text(e.item, 'first_name'), hroe.item_get_text(e.item, 'last_name'),
-	   hroe.item_get_text(e.item, 'email'), hroe_multi.string_list(e.item, 'phone_numbers'),
+	   hroe.item_get_text(e.item, 'email'), hroe.item_get_string_list(e.item, 'phone_numbers'),
 	   hroe.item_get_text(e.item, 'hire_date')::pg_catalog.date,
 	   hroe.item_get_text(e.item, 'job_id'), hroe.item_get_text(e.item, 'job_title'),
 	   hroe.item_get_text(e.item, 'job_start_date')::pg_catalog.date,
@@ -672,7 +659,7 @@ LANGUAGE sql STABLE PARALLEL SAFE
 AS $$
 SELECT hroe_multi.key_number(e.pk::pg_catalog.text)::pg_catalog.int4,
 	   hroe.item_get_text(e.item, 'first_name'), hroe.item_get_text(e.item, 'last_name'),
-	   hroe.item_get_text(e.item, 'email'), hroe_multi.string_list(e.item, 'phone_numbers'),
+	   hroe.item_get_text(e.item, 'email'), hroe.item_get_string_list(e.item, 'phone_numbers'),
 	   hroe.item_get_text(e.item, 'hire_date')::pg_catalog.date,
 	   hroe.item_get_text(e.item, 'job_id'), hroe.item_get_text(e.item, 'job_title'),
 	   hroe.item_get_text(e.item, 'job_start_date')::pg_catalog.date,
@@ -937,12 +924,12 @@ RETURNS TABLE (ordinal integer, phone_number text)
 LANGUAGE sql STABLE PARALLEL SAFE
 AS $$
 SELECT pg_catalog.generate_subscripts(p.phones, 1), pg_catalog.unnest(p.phones)
-FROM (SELECT hroe_multi.string_list(e.item, 'phone_numbers') AS phones
+FROM (SELECT hroe.item_get_string_list(e.item, 'phone_numbers') AS phones
 	  FROM hroe_multi."Employee" e
 	  WHERE e.pk OPERATOR(hroe.=) hroe_multi.employee_key(p_employee_id)) p
 $$;
 COMMENT ON FUNCTION hroe_multi.employee_phones(integer) IS
-'pattern 15: GetItem Employee employee_id = emp_<id>, ProjectionExpression phone_numbers (a list); one row per phone with its position (1..5), in list order (the two set-returning functions run in step: no sort)';
+'pattern 15: GetItem Employee employee_id = emp_<id>, ProjectionExpression phone_numbers (a list); one row per phone with its position (1, 2, ...), in list order (the two set-returning functions run in step: no sort)';
 
 -- 16: GetItem Customer, projection phone_numbers
 CREATE FUNCTION hroe_multi.customer_phones(p_customer_id integer)
@@ -950,12 +937,12 @@ RETURNS TABLE (ordinal integer, phone_number text)
 LANGUAGE sql STABLE PARALLEL SAFE
 AS $$
 SELECT pg_catalog.generate_subscripts(p.phones, 1), pg_catalog.unnest(p.phones)
-FROM (SELECT hroe_multi.string_list(c.item, 'phone_numbers') AS phones
+FROM (SELECT hroe.item_get_string_list(c.item, 'phone_numbers') AS phones
 	  FROM hroe_multi."Customer" c
 	  WHERE c.pk OPERATOR(hroe.=) hroe_multi.customer_key(p_customer_id)) p
 $$;
 COMMENT ON FUNCTION hroe_multi.customer_phones(integer) IS
-'pattern 16: GetItem Customer customer_id = cust_<id>, ProjectionExpression phone_numbers (a list); one row per phone with its position (1..5), in list order (no sort)';
+'pattern 16: GetItem Customer customer_id = cust_<id>, ProjectionExpression phone_numbers (a list); one row per phone with its position (1, 2, ...), in list order (no sort)';
 
 -- 17: Query Product product_id = p AND begins_with(SK, wh_)
 CREATE FUNCTION hroe_multi.product_inventories(p_product_id integer)

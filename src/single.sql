@@ -633,11 +633,7 @@ AS $$
 SELECT hroe.item_get_number(i.item, 'employee_id')::pg_catalog.int4,
 	   hroe.item_get_text(i.item, 'first_name'), hroe.item_get_text(i.item, 'last_name'),
 	   hroe.item_get_text(i.item, 'email'),
-	   pg_catalog.array_remove(ARRAY[hroe.item_get_text(i.item, 'phone_numbers[0]'),
-									 hroe.item_get_text(i.item, 'phone_numbers[1]'),
-									 hroe.item_get_text(i.item, 'phone_numbers[2]'),
-									 hroe.item_get_text(i.item, 'phone_numbers[3]'),
-									 hroe.item_get_text(i.item, 'phone_numbers[4]')], NULL::pg_catalog.text),
+	   hroe.item_get_string_list(i.item, 'phone_numbers'),
 	   hroe.item_get_text(i.item, 'hire_date')::pg_catalog.date,
 	   hroe.item_get_text(i.item, 'job_id'), hroe.item_get_text(i.item, 'job_title'),
 	   hroe.item_get_text(i.item, 'job_start_date')::pg_catalog.date,
@@ -668,11 +664,7 @@ AS $$
 SELECT hroe.item_get_number(i.item, 'employee_id')::pg_catalog.int4,
 	   hroe.item_get_text(i.item, 'first_name'), hroe.item_get_text(i.item, 'last_name'),
 	   hroe.item_get_text(i.item, 'email'),
-	   pg_catalog.array_remove(ARRAY[hroe.item_get_text(i.item, 'phone_numbers[0]'),
-									 hroe.item_get_text(i.item, 'phone_numbers[1]'),
-									 hroe.item_get_text(i.item, 'phone_numbers[2]'),
-									 hroe.item_get_text(i.item, 'phone_numbers[3]'),
-									 hroe.item_get_text(i.item, 'phone_numbers[4]')], NULL::pg_catalog.text),
+	   hroe.item_get_string_list(i.item, 'phone_numbers'),
 	   hroe.item_get_text(i.item, 'hire_date')::pg_catalog.date,
 	   hroe.item_get_text(i.item, 'job_id'), hroe.item_get_text(i.item, 'job_title'),
 	   hroe.item_get_text(i.item, 'job_start_date')::pg_catalog.date,
@@ -931,18 +923,13 @@ RETURNS TABLE (ordinal integer, phone_number text)
 LANGUAGE sql STABLE PARALLEL SAFE
 AS $$
 SELECT pg_catalog.generate_subscripts(p.phones, 1), pg_catalog.unnest(p.phones)
-FROM (SELECT pg_catalog.array_remove(ARRAY[hroe.item_get_text(i.item, 'phone_numbers[0]'),
-										   hroe.item_get_text(i.item, 'phone_numbers[1]'),
-										   hroe.item_get_text(i.item, 'phone_numbers[2]'),
-										   hroe.item_get_text(i.item, 'phone_numbers[3]'),
-										   hroe.item_get_text(i.item, 'phone_numbers[4]')],
-								 NULL::pg_catalog.text) AS phones
+FROM (SELECT hroe.item_get_string_list(i.item, 'phone_numbers') AS phones
 	  FROM hroe_single.items i
 	  WHERE i.pk OPERATOR(hroe.=) hroe_single.make_key('HR-EMPLOYEE#', hroe_single.id10(p_employee_id))
 		AND i.sk OPERATOR(hroe.=) hroe_single.make_key('EMPLOYEE#', hroe_single.id10(p_employee_id))) p
 $$;
 COMMENT ON FUNCTION hroe_single.employee_phones(integer) IS
-'pattern 15 (GetItem HR-EMPLOYEE#id / EMPLOYEE#id, list attribute phone_numbers): the phone numbers with their position (1..5), in list order';
+'pattern 15 (GetItem HR-EMPLOYEE#id / EMPLOYEE#id, list attribute phone_numbers): the phone numbers with their position (1, 2, ...), in list order';
 
 -- 16
 CREATE FUNCTION hroe_single.customer_phones(p_customer_id integer)
@@ -950,18 +937,13 @@ RETURNS TABLE (ordinal integer, phone_number text)
 LANGUAGE sql STABLE PARALLEL SAFE
 AS $$
 SELECT pg_catalog.generate_subscripts(p.phones, 1), pg_catalog.unnest(p.phones)
-FROM (SELECT pg_catalog.array_remove(ARRAY[hroe.item_get_text(i.item, 'phone_numbers[0]'),
-										   hroe.item_get_text(i.item, 'phone_numbers[1]'),
-										   hroe.item_get_text(i.item, 'phone_numbers[2]'),
-										   hroe.item_get_text(i.item, 'phone_numbers[3]'),
-										   hroe.item_get_text(i.item, 'phone_numbers[4]')],
-								 NULL::pg_catalog.text) AS phones
+FROM (SELECT hroe.item_get_string_list(i.item, 'phone_numbers') AS phones
 	  FROM hroe_single.items i
 	  WHERE i.pk OPERATOR(hroe.=) hroe_single.make_key('OE-CUSTOMER#', hroe_single.id10(p_customer_id))
 		AND i.sk OPERATOR(hroe.=) hroe_single.make_key('CUSTOMER#', hroe_single.id10(p_customer_id))) p
 $$;
 COMMENT ON FUNCTION hroe_single.customer_phones(integer) IS
-'pattern 16 (GetItem OE-CUSTOMER#id / CUSTOMER#id, list attribute phone_numbers): the phone numbers with their position (1..5), in list order';
+'pattern 16 (GetItem OE-CUSTOMER#id / CUSTOMER#id, list attribute phone_numbers): the phone numbers with their position (1, 2, ...), in list order';
 
 -- 17
 CREATE FUNCTION hroe_single.product_inventories(p_product_id integer)
