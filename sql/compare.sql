@@ -20,6 +20,68 @@ FROM c GROUP BY kind ORDER BY kind;
 -- every answer identical; the cases and their row counts (the same in every model)
 SELECT bool_and(identical) AS all_identical, count(*) FILTER (WHERE NOT identical) AS differing FROM c;
 SELECT DISTINCT pattern_no, pattern, case_label, result_rows FROM c ORDER BY pattern_no, case_label;
+-- The answers compared independently of hroe.compare: each call rebuilt
+-- here from the catalogue's arguments, its rows (with their position) as
+-- text; for a write the rows of its check reads after the write, rolled
+-- back.  The models agree where the three arrays are equal, and compare's
+-- identical flag must say the same.
+CREATE FUNCTION pg_temp.answers(p_model text, p_pattern text, p_args text[])
+RETURNS text[] LANGUAGE plpgsql AS $$
+DECLARE
+	v_call text;
+	v_kind text;
+	v_check text;
+	v_rows text[];
+BEGIN
+	SELECT a.kind, a.check_sql INTO v_kind, v_check FROM hroe.access_patterns a WHERE a.pattern = p_pattern;
+	SELECT format('%I.%I(%s)', p_model, p_pattern,
+				  string_agg(quote_nullable(p_args[u.k]) || '::' || format_type(u.t, NULL), ', ' ORDER BY u.k))
+	INTO v_call
+	FROM pg_proc p, unnest(p.proargtypes::oid[]) WITH ORDINALITY AS u (t, k)
+	WHERE p.pronamespace = 'hroe_normalized'::regnamespace AND p.proname = p_pattern AND u.k <= cardinality(p_args);
+	IF v_kind = 'read' THEN
+		EXECUTE format('SELECT array_agg(x::text ORDER BY x.ordinality) FROM ROWS FROM (%s) WITH ORDINALITY AS x', v_call)
+		INTO v_rows;
+		RETURN COALESCE(v_rows, '{}');
+	END IF;
+	BEGIN
+		EXECUTE 'SELECT ' || v_call;
+		EXECUTE format('SELECT array_agg(x::text ORDER BY x::text) FROM (%s) x',
+					   format(v_check, VARIADIC ARRAY[p_model] || p_args))
+		INTO v_rows;
+		RAISE EXCEPTION USING ERRCODE = 'HR0T9';
+	EXCEPTION WHEN SQLSTATE 'HR0T9' THEN
+		NULL;
+	END;
+	RETURN COALESCE(v_rows, '{}');
+END
+$$;
+CREATE TEMP TABLE answers AS
+SELECT p.pattern_no, p.pattern, a.case_label, m.model, pg_temp.answers(m.model, p.pattern, a.args) AS rows
+FROM hroe.access_patterns p, hroe.compare_args(p.pattern) a, hroe.compare_models() m (model);
+-- every pattern and case, on every model; the rows compared
+SELECT count(DISTINCT (pattern, case_label)) AS cases, count(DISTINCT model) AS models,
+	   sum(cardinality(rows)) FILTER (WHERE model = 'hroe_normalized') AS normalized_rows
+FROM answers;
+-- the models agree on every case, and compare's flag says so case by case
+SELECT count(*) FILTER (WHERE s.same) AS cases_same, count(*) FILTER (WHERE NOT s.same) AS cases_differ,
+	   count(*) FILTER (WHERE s.same IS DISTINCT FROM s.flag) AS flag_disagrees
+FROM (SELECT a.pattern, a.case_label, count(DISTINCT a.rows) = 1 AS same,
+			 (SELECT bool_and(c.identical) FROM c WHERE c.pattern = a.pattern AND c.case_label = a.case_label) AS flag
+	  FROM answers a GROUP BY 1, 2) s;
+-- a difference is found by both: one hroe_single employee's salary damaged
+BEGIN;
+UPDATE hroe_single.items SET item = item OPERATOR(hroe.||) '{"salary": {"N": "1"}}'::hroe.item
+WHERE pk OPERATOR(hroe.=) hroe_single.make_key('HR-EMPLOYEE#', hroe_single.id10(
+	(SELECT args[1]::int FROM hroe.compare_args('employee_by_id') WHERE case_label = 'busiest rep')))
+  AND sk OPERATOR(hroe.^@) 'EMPLOYEE#'::hroe.key;
+SELECT a.case_label,
+	   pg_temp.answers('hroe_normalized', 'employee_by_id', a.args) = pg_temp.answers('hroe_single', 'employee_by_id', a.args)
+		   AS normalized_equals_single,
+	   (SELECT bool_and(identical) FROM hroe.compare('{employee_by_id}', NULL, 1) x WHERE x.case_label = a.case_label)
+		   AS compare_identical
+FROM hroe.compare_args('employee_by_id') a ORDER BY 1;
+ROLLBACK;
 -- capacity: reads of DynamoDB models in RCU, writes in WCU; normalized none
 SELECT model = 'hroe_normalized' AS normalized, kind, capacity_unit, count(*),
 	   bool_and(request IS NOT NULL) AS described
