@@ -525,32 +525,18 @@ DECLARE
 	v_table text;
 	v_rows bigint;
 	v_ddl text[];
-	v_name text[];
-	v_comment text[];
-	k integer;
 BEGIN
 	TRUNCATE hroe_multi."Employee", hroe_multi."Customer", hroe_multi."Order", hroe_multi."Product",
 		hroe_multi."RepQuarterTotal";
 	FOREACH v_table IN ARRAY ARRAY['Employee', 'Customer', 'Order', 'Product', 'RepQuarterTotal'] LOOP
 		-- the GSIs are built once the items are in (twice as fast as
-		-- maintaining them item by item), with their comments (hroe.indexes
-		-- names them, so its rows stay valid)
-		SELECT coalesce(array_agg(pg_get_indexdef(i.indexrelid)), '{}'),
-			   coalesce(array_agg(i.indexrelid::regclass::text), '{}'),
-			   coalesce(array_agg(obj_description(i.indexrelid, 'pg_class')), '{}')
-		INTO v_ddl, v_name, v_comment
-		FROM pg_index i
-		WHERE i.indrelid = format('hroe_multi.%I', v_table)::regclass AND NOT i.indisprimary;
-		FOR k IN 1 .. cardinality(v_name) LOOP
-			EXECUTE format('DROP INDEX %s', v_name[k]);
-		END LOOP;
+		-- maintaining them item by item), with their names and comments
+		-- (hroe.indexes names them, so its rows stay valid)
+		v_ddl := hroe.drop_secondary_indexes(ARRAY[format('hroe_multi.%I', v_table)::regclass]);
 		EXECUTE format('INSERT INTO hroe_multi.%I (item) SELECT n.item FROM hroe_multi.normalized_items() n WHERE n.table_name = %L',
 					   v_table, v_table);
 		GET DIAGNOSTICS v_rows = ROW_COUNT;
-		FOR k IN 1 .. cardinality(v_name) LOOP
-			EXECUTE v_ddl[k];
-			EXECUTE format('COMMENT ON INDEX %s IS %L', v_name[k], v_comment[k]);
-		END LOOP;
+		PERFORM hroe.execute_ddl(v_ddl);
 		EXECUTE format('ANALYZE hroe_multi.%I', v_table);
 		table_name := 'hroe_multi.' || v_table; row_count := v_rows; RETURN NEXT;
 	END LOOP;
