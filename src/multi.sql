@@ -1034,15 +1034,8 @@ BEGIN
 	IF NOT isfinite(p_order_date) THEN
 		RAISE EXCEPTION 'order date must be finite' USING ERRCODE = 'invalid_parameter_value';
 	END IF;
-	IF p_status NOT IN ('OPEN', 'SHIPPED', 'CLOSED', 'CANCELED') THEN
-		RAISE EXCEPTION 'invalid order status "%"', p_status
-			USING ERRCODE = 'invalid_parameter_value',
-				  HINT = 'An order status is OPEN, SHIPPED, CLOSED or CANCELED.';
-	END IF;
-	IF p_order_id IS NOT NULL AND p_order_id <= 0 THEN
-		RAISE EXCEPTION 'order id must be positive, not %', p_order_id
-			USING ERRCODE = 'invalid_parameter_value';
-	END IF;
+	PERFORM hroe.check_order_status(p_status);
+	PERFORM hroe.check_order_id(p_order_id);
 	-- GetItem Customer
 	PERFORM FROM hroe_multi."Customer" c WHERE c.pk OPERATOR(hroe.=) hroe_multi.customer_key(p_customer_id);
 	IF NOT FOUND THEN
@@ -1065,27 +1058,13 @@ BEGIN
 		FROM hroe_multi."Product" p
 		WHERE p.pk OPERATOR(hroe.=) hroe_multi.product_key(v_product)
 		  AND p.sk OPERATOR(hroe.=) hroe_multi.product_key(v_product);
-		IF NOT FOUND THEN
-			RAISE EXCEPTION 'product % does not exist', v_product USING ERRCODE = 'no_data_found';
-		END IF;
-		IF v_product = ANY (v_products) THEN
-			RAISE EXCEPTION 'product % appears twice in the order', v_product
-				USING ERRCODE = 'invalid_parameter_value',
-					  HINT = 'Give each product once, with the total quantity.';
-		END IF;
-		v_price := COALESCE(v_price, v_list_price);
-		IF v_price IS NULL THEN
-			RAISE EXCEPTION 'product % has no list price', v_product
-				USING ERRCODE = 'invalid_parameter_value', HINT = 'Give the line a unit_price.';
-		END IF;
+		v_price := hroe.price_order_line(v_product, FOUND, v_list_price, v_price, v_products);
 		v_products := v_products || v_product;
 		v_quantities := v_quantities || v_quantity;
 		v_prices := v_prices || v_price;
 		v_total := v_total + v_price * v_quantity;
 	END LOOP;
-	IF v_total > 999999.99 THEN
-		RAISE EXCEPTION 'order total % exceeds 999999.99', v_total USING ERRCODE = 'numeric_value_out_of_range';
-	END IF;
+	PERFORM hroe.check_order_total(v_total);
 
 	-- One transaction writes the header, the lines and the rep's quarter
 	-- total (TransactWriteItems in DynamoDB, with attribute_not_exists on
@@ -1121,11 +1100,7 @@ DECLARE
 	v_old text;
 	v_new hroe.item;
 BEGIN
-	IF p_status IS NULL OR p_status NOT IN ('OPEN', 'SHIPPED', 'CLOSED', 'CANCELED') THEN
-		RAISE EXCEPTION 'invalid order status "%"', p_status
-			USING ERRCODE = 'invalid_parameter_value',
-				  HINT = 'An order status is OPEN, SHIPPED, CLOSED or CANCELED.';
-	END IF;
+	PERFORM hroe.check_order_status(p_status);
 	SELECT o.item INTO v_item FROM hroe_multi."Order" o
 	WHERE o.pk OPERATOR(hroe.=) hroe_multi.order_key(p_order_id)
 	  AND o.sk OPERATOR(hroe.=) hroe_multi.order_key(p_order_id)
@@ -1134,11 +1109,7 @@ BEGIN
 		RAISE EXCEPTION 'order % does not exist', p_order_id USING ERRCODE = 'no_data_found';
 	END IF;
 	v_old := hroe.item_get_text(v_item, 'status');
-	IF (v_old, p_status) NOT IN (('OPEN', 'SHIPPED'), ('OPEN', 'CANCELED'), ('SHIPPED', 'CLOSED')) THEN
-		RAISE EXCEPTION 'order % cannot change from % to %', p_order_id, v_old, p_status
-			USING ERRCODE = 'object_not_in_prerequisite_state',
-				  HINT = 'An OPEN order becomes SHIPPED or CANCELED, a SHIPPED order becomes CLOSED.';
-	END IF;
+	PERFORM hroe.check_status_change(p_order_id, v_old, p_status);
 	-- UpdateItem SET status REMOVE shard: leaving OPEN takes the header out
 	-- of the sparse OpenOrdersByDate
 	v_new := hroe.item_remove_attribute(v_item, 'shard')

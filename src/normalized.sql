@@ -699,6 +699,92 @@ $$;
 COMMENT ON FUNCTION hroe.parse_order_line(jsonb, bigint) IS
 'one line of place_order''s p_lines (the p_n-th), checked and parsed as every model''s place_order does: an object of product_id and quantity (positive integers) and an optional unit_price (0 to 999999.99, two decimals; NULL when absent); raises the error naming the line, or returns the values';
 
+CREATE FUNCTION hroe.price_order_line(p_product_id integer, p_found boolean, p_list_price numeric,
+									  p_unit_price numeric, p_products integer[])
+RETURNS numeric
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+	IF NOT p_found THEN
+		RAISE EXCEPTION 'product % does not exist', p_product_id USING ERRCODE = 'no_data_found';
+	END IF;
+	IF p_product_id = ANY (p_products) THEN
+		RAISE EXCEPTION 'product % appears twice in the order', p_product_id
+			USING ERRCODE = 'invalid_parameter_value',
+				  HINT = 'Give each product once, with the total quantity.';
+	END IF;
+	IF COALESCE(p_unit_price, p_list_price) IS NULL THEN
+		RAISE EXCEPTION 'product % has no list price', p_product_id
+			USING ERRCODE = 'invalid_parameter_value', HINT = 'Give the line a unit_price.';
+	END IF;
+	RETURN COALESCE(p_unit_price, p_list_price);
+END
+$$;
+COMMENT ON FUNCTION hroe.price_order_line(integer, boolean, numeric, numeric, integer[]) IS
+'the checks of a parsed place_order line against the product the model looked up, shared by the three models: p_found whether the product exists, p_list_price its list price, p_unit_price the line''s own price (NULL: none), p_products the products of the earlier lines; raises the error (unknown product, product twice, no price), or returns the line''s unit price';
+
+CREATE FUNCTION hroe.check_order_total(p_total numeric)
+RETURNS void
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+	IF p_total > 999999.99 THEN
+		RAISE EXCEPTION 'order total % exceeds 999999.99', p_total USING ERRCODE = 'numeric_value_out_of_range';
+	END IF;
+END
+$$;
+COMMENT ON FUNCTION hroe.check_order_total(numeric) IS
+'place_order''s check of an order''s total, shared by the three models: at most 999999.99 (numeric(8,2) in hroe_normalized); raises the error, or returns';
+
+CREATE FUNCTION hroe.check_order_status(p_status text)
+RETURNS void
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+	IF p_status IS NULL OR p_status NOT IN ('OPEN', 'SHIPPED', 'CLOSED', 'CANCELED') THEN
+		RAISE EXCEPTION 'invalid order status "%"', p_status
+			USING ERRCODE = 'invalid_parameter_value',
+				  HINT = 'An order status is OPEN, SHIPPED, CLOSED or CANCELED.';
+	END IF;
+END
+$$;
+COMMENT ON FUNCTION hroe.check_order_status(text) IS
+'the order status check of place_order and change_order_status, shared by the three models: OPEN, SHIPPED, CLOSED or CANCELED; raises the error, or returns';
+
+CREATE FUNCTION hroe.check_order_id(p_order_id bigint)
+RETURNS void
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+	IF p_order_id IS NOT NULL AND p_order_id <= 0 THEN
+		RAISE EXCEPTION 'order id must be positive, not %', p_order_id
+			USING ERRCODE = 'invalid_parameter_value';
+	END IF;
+END
+$$;
+COMMENT ON FUNCTION hroe.check_order_id(bigint) IS
+'place_order''s check of a given order id, shared by the three models: positive (NULL: the model''s sequence picks one); raises the error, or returns';
+
+CREATE FUNCTION hroe.check_status_change(p_order_id bigint, p_old text, p_new text)
+RETURNS void
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+	IF (p_old, p_new) NOT IN (('OPEN', 'SHIPPED'), ('OPEN', 'CANCELED'), ('SHIPPED', 'CLOSED')) THEN
+		RAISE EXCEPTION 'order % cannot change from % to %', p_order_id, p_old, p_new
+			USING ERRCODE = 'object_not_in_prerequisite_state',
+				  HINT = 'An OPEN order becomes SHIPPED or CANCELED, a SHIPPED order becomes CLOSED.';
+	END IF;
+END
+$$;
+COMMENT ON FUNCTION hroe.check_status_change(bigint, text, text) IS
+'change_order_status''s transition check, shared by the three models: OPEN to SHIPPED or CANCELED, SHIPPED to CLOSED; raises the error, or returns';
+
 CREATE FUNCTION hroe_normalized.place_order(p_customer_id integer, p_order_date date, p_lines jsonb,
 											p_sales_rep_id integer DEFAULT NULL,
 											p_status text DEFAULT 'OPEN',
@@ -727,15 +813,8 @@ BEGIN
 	IF NOT isfinite(p_order_date) THEN
 		RAISE EXCEPTION 'order date must be finite' USING ERRCODE = 'invalid_parameter_value';
 	END IF;
-	IF p_status NOT IN ('OPEN', 'SHIPPED', 'CLOSED', 'CANCELED') THEN
-		RAISE EXCEPTION 'invalid order status "%"', p_status
-			USING ERRCODE = 'invalid_parameter_value',
-				  HINT = 'An order status is OPEN, SHIPPED, CLOSED or CANCELED.';
-	END IF;
-	IF p_order_id IS NOT NULL AND p_order_id <= 0 THEN
-		RAISE EXCEPTION 'order id must be positive, not %', p_order_id
-			USING ERRCODE = 'invalid_parameter_value';
-	END IF;
+	PERFORM hroe.check_order_status(p_status);
+	PERFORM hroe.check_order_id(p_order_id);
 	PERFORM FROM hroe_normalized.customers WHERE customer_id = p_customer_id;
 	IF NOT FOUND THEN
 		RAISE EXCEPTION 'customer % does not exist', p_customer_id USING ERRCODE = 'no_data_found';
@@ -753,27 +832,13 @@ BEGIN
 		FROM hroe.parse_order_line(v_line, v_n) l;
 		SELECT p.list_price INTO v_list_price
 		FROM hroe_normalized.product_information p WHERE p.product_id = v_product;
-		IF NOT FOUND THEN
-			RAISE EXCEPTION 'product % does not exist', v_product USING ERRCODE = 'no_data_found';
-		END IF;
-		IF v_product = ANY (v_products) THEN
-			RAISE EXCEPTION 'product % appears twice in the order', v_product
-				USING ERRCODE = 'invalid_parameter_value',
-					  HINT = 'Give each product once, with the total quantity.';
-		END IF;
-		v_price := COALESCE(v_price, v_list_price);
-		IF v_price IS NULL THEN
-			RAISE EXCEPTION 'product % has no list price', v_product
-				USING ERRCODE = 'invalid_parameter_value', HINT = 'Give the line a unit_price.';
-		END IF;
+		v_price := hroe.price_order_line(v_product, FOUND, v_list_price, v_price, v_products);
 		v_products := v_products || v_product;
 		v_quantities := v_quantities || v_quantity;
 		v_prices := v_prices || v_price;
 		v_total := v_total + v_price * v_quantity;
 	END LOOP;
-	IF v_total > 999999.99 THEN
-		RAISE EXCEPTION 'order total % exceeds 999999.99', v_total USING ERRCODE = 'numeric_value_out_of_range';
-	END IF;
+	PERFORM hroe.check_order_total(v_total);
 
 	-- The id is taken only once everything is valid, so a rejected order
 	-- does not consume one; the caller may impose it (the comparison passes
@@ -801,20 +866,12 @@ AS $$
 DECLARE
 	v_old text;
 BEGIN
-	IF p_status IS NULL OR p_status NOT IN ('OPEN', 'SHIPPED', 'CLOSED', 'CANCELED') THEN
-		RAISE EXCEPTION 'invalid order status "%"', p_status
-			USING ERRCODE = 'invalid_parameter_value',
-				  HINT = 'An order status is OPEN, SHIPPED, CLOSED or CANCELED.';
-	END IF;
+	PERFORM hroe.check_order_status(p_status);
 	SELECT order_status INTO v_old FROM hroe_normalized.orders WHERE order_id = p_order_id FOR UPDATE;
 	IF NOT FOUND THEN
 		RAISE EXCEPTION 'order % does not exist', p_order_id USING ERRCODE = 'no_data_found';
 	END IF;
-	IF (v_old, p_status) NOT IN (('OPEN', 'SHIPPED'), ('OPEN', 'CANCELED'), ('SHIPPED', 'CLOSED')) THEN
-		RAISE EXCEPTION 'order % cannot change from % to %', p_order_id, v_old, p_status
-			USING ERRCODE = 'object_not_in_prerequisite_state',
-				  HINT = 'An OPEN order becomes SHIPPED or CANCELED, a SHIPPED order becomes CLOSED.';
-	END IF;
+	PERFORM hroe.check_status_change(p_order_id, v_old, p_status);
 	UPDATE hroe_normalized.orders SET order_status = p_status WHERE order_id = p_order_id;
 END
 $$;

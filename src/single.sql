@@ -1121,7 +1121,6 @@ DECLARE
 	v_quantity integer;
 	v_price numeric;
 	v_list_price numeric;
-	v_found boolean;
 	v_products integer[] := '{}';
 	v_quantities integer[] := '{}';
 	v_prices numeric[] := '{}';
@@ -1137,15 +1136,8 @@ BEGIN
 		RAISE EXCEPTION 'order date must be finite' USING ERRCODE = 'invalid_parameter_value';
 	END IF;
 	PERFORM hroe_single.check_day('order date', p_order_date);
-	IF p_status NOT IN ('OPEN', 'SHIPPED', 'CLOSED', 'CANCELED') THEN
-		RAISE EXCEPTION 'invalid order status "%"', p_status
-			USING ERRCODE = 'invalid_parameter_value',
-				  HINT = 'An order status is OPEN, SHIPPED, CLOSED or CANCELED.';
-	END IF;
-	IF p_order_id IS NOT NULL AND p_order_id <= 0 THEN
-		RAISE EXCEPTION 'order id must be positive, not %', p_order_id
-			USING ERRCODE = 'invalid_parameter_value';
-	END IF;
+	PERFORM hroe.check_order_status(p_status);
+	PERFORM hroe.check_order_id(p_order_id);
 	-- GetItem OE-CUSTOMER#id / CUSTOMER#id
 	PERFORM FROM hroe_single.items i
 	WHERE i.pk OPERATOR(hroe.=) hroe_single.make_key('OE-CUSTOMER#', hroe_single.id10(p_customer_id))
@@ -1167,31 +1159,17 @@ BEGIN
 		SELECT l.product_id, l.quantity, l.unit_price INTO v_product, v_quantity, v_price
 		FROM hroe.parse_order_line(v_line, v_n) l;
 		-- GetItem OE-PRODUCT#id / PRODUCT#id
-		SELECT true, hroe.item_get_number(i.item, 'list_price') INTO v_found, v_list_price
+		SELECT hroe.item_get_number(i.item, 'list_price') INTO v_list_price
 		FROM hroe_single.items i
 		WHERE i.pk OPERATOR(hroe.=) hroe_single.make_key('OE-PRODUCT#', hroe_single.id10(v_product))
 		  AND i.sk OPERATOR(hroe.=) hroe_single.make_key('PRODUCT#', hroe_single.id10(v_product));
-		IF NOT FOUND THEN
-			RAISE EXCEPTION 'product % does not exist', v_product USING ERRCODE = 'no_data_found';
-		END IF;
-		IF v_product = ANY (v_products) THEN
-			RAISE EXCEPTION 'product % appears twice in the order', v_product
-				USING ERRCODE = 'invalid_parameter_value',
-					  HINT = 'Give each product once, with the total quantity.';
-		END IF;
-		v_price := COALESCE(v_price, v_list_price);
-		IF v_price IS NULL THEN
-			RAISE EXCEPTION 'product % has no list price', v_product
-				USING ERRCODE = 'invalid_parameter_value', HINT = 'Give the line a unit_price.';
-		END IF;
+		v_price := hroe.price_order_line(v_product, FOUND, v_list_price, v_price, v_products);
 		v_products := v_products || v_product;
 		v_quantities := v_quantities || v_quantity;
 		v_prices := v_prices || v_price;
 		v_total := v_total + v_price * v_quantity;
 	END LOOP;
-	IF v_total > 999999.99 THEN
-		RAISE EXCEPTION 'order total % exceeds 999999.99', v_total USING ERRCODE = 'numeric_value_out_of_range';
-	END IF;
+	PERFORM hroe.check_order_total(v_total);
 
 	v_order_id := COALESCE(p_order_id, nextval('hroe_single.order_id_seq'));
 	v_mode := CASE WHEN p_sales_rep_id IS NULL THEN 'online' ELSE 'direct' END;
@@ -1249,11 +1227,7 @@ DECLARE
 	v_quarter text;
 	v_sales hroe.item;
 BEGIN
-	IF p_status IS NULL OR p_status NOT IN ('OPEN', 'SHIPPED', 'CLOSED', 'CANCELED') THEN
-		RAISE EXCEPTION 'invalid order status "%"', p_status
-			USING ERRCODE = 'invalid_parameter_value',
-				  HINT = 'An order status is OPEN, SHIPPED, CLOSED or CANCELED.';
-	END IF;
+	PERFORM hroe.check_order_status(p_status);
 	-- Query PK = OE-ORDER#id, begins_with(SK, CUSTOMER#): the order item
 	SELECT i.item INTO v_item FROM hroe_single.items i
 	WHERE i.pk OPERATOR(hroe.=) hroe_single.make_key('OE-ORDER#', hroe_single.id19(p_order_id))
@@ -1264,11 +1238,7 @@ BEGIN
 	END IF;
 	v_doc := hroe.item_to_document(v_item);
 	v_old := v_doc ->> 'order_status';
-	IF (v_old, p_status) NOT IN (('OPEN', 'SHIPPED'), ('OPEN', 'CANCELED'), ('SHIPPED', 'CLOSED')) THEN
-		RAISE EXCEPTION 'order % cannot change from % to %', p_order_id, v_old, p_status
-			USING ERRCODE = 'object_not_in_prerequisite_state',
-				  HINT = 'An OPEN order becomes SHIPPED or CANCELED, a SHIPPED order becomes CLOSED.';
-	END IF;
+	PERFORM hroe.check_status_change(p_order_id, v_old, p_status);
 	v_rep := (v_doc ->> 'sales_rep_id')::integer;
 	v_date := (v_doc ->> 'order_date')::date;
 	v_total := (v_doc ->> 'order_total')::numeric;
