@@ -189,3 +189,24 @@ FROM hroe_multi."Customer" a, hroe_multi."Customer" b
 WHERE a.pk OPERATOR(hroe.=) hroe_multi.customer_key(1) AND b.pk OPERATOR(hroe.=) hroe_multi.customer_key(2);
 SELECT hroe.write_consumed_capacity(NULL, NULL, NULL);
 SELECT hroe.write_consumed_capacity('NoSuchTable', NULL, NULL);
+-- The row shapes the patterns share (hroe_normalized.employee_details,
+-- order_rows, employee_summary; hroe_single.employee_profile, order_row,
+-- employee_summary, inventory_row; hroe_multi.employee_profile) are inlined:
+-- no read pattern's plan scans a function of a model schema; the only
+-- Function Scans are hroe.sharded_query's merges and the phone lists' unnest
+CREATE FUNCTION pg_temp.plan_lines(p_call text) RETURNS SETOF text LANGUAGE plpgsql AS $$
+DECLARE
+	l text;
+BEGIN
+	FOR l IN EXECUTE 'EXPLAIN (VERBOSE, COSTS OFF) SELECT * FROM ' || p_call LOOP
+		RETURN NEXT l;
+	END LOOP;
+END
+$$;
+SELECT m.model, count(DISTINCT (p.pattern, a.case_label)) AS calls,
+	   count(*) FILTER (WHERE l ~ 'Function Scan on hroe_(normalized|single|multi)\.') AS model_function_scans,
+	   string_agg(DISTINCT substring(l FROM 'Function Scan on (\S+)'), ', ') AS function_scans
+FROM hroe.access_patterns p, hroe.compare_args(p.pattern) a, hroe.compare_models() m (model),
+	 pg_temp.plan_lines(hroe.compare_call(m.model, p.pattern, a.args)) l
+WHERE p.kind = 'read'
+GROUP BY 1 ORDER BY 1;

@@ -598,6 +598,42 @@ COMMENT ON FUNCTION hroe_multi.verify() IS
 'Recomputes every item of hroe_multi from hroe_normalized (normalized_items(): the maintained totals, the denormalized rep, customer and date, the OPEN shard, the embedded job and location...) and reports each missing, unexpected or differing item, one row per differing attribute; empty when the model is exact';
 
 ------------------------------------------------------------------------------
+-- Row shape: the columns of patterns 1 and 2 (the Employee item whole),
+-- an SQL set-returning function of one SELECT without FROM, not STRICT,
+-- without SET: called LATERAL, PostgreSQL inlines it and pulls it up, so
+-- the plan is the one of the expressions written in place.  The other
+-- patterns that return the same columns (4, 5 and 10; 6, 7 and 11) keep
+-- their own lists on purpose: each reads what its index stores (a key
+-- column of that GSI, or a projected attribute), so no two lists are alike.
+------------------------------------------------------------------------------
+
+CREATE FUNCTION hroe_multi.employee_profile(p_pk hroe.key, p_item hroe.item)
+RETURNS TABLE (employee_id integer, first_name text, last_name text, email text,
+			   phone_numbers text[], hire_date date, job_id text, job_title text,
+			   job_start_date date, salary numeric, commission_pct numeric,
+			   manager_id integer, department_id integer, department_name text,
+			   location_id integer, city text, country_name text, region_name text)
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+AS $$
+SELECT hroe_multi.key_number(p_pk::pg_catalog.text)::pg_catalog.int4,
+	   hroe.item_get_text(p_item, 'first_name'), hroe.item_get_text(p_item, 'last_name'),
+	   hroe.item_get_text(p_item, 'email'), hroe.item_get_string_list(p_item, 'phone_numbers'),
+	   hroe.item_get_text(p_item, 'hire_date')::pg_catalog.date,
+	   hroe.item_get_text(p_item, 'job_id'), hroe.item_get_text(p_item, 'job_title'),
+	   hroe.item_get_text(p_item, 'job_start_date')::pg_catalog.date,
+	   pg_catalog.round(hroe.item_get_number(p_item, 'salary'), 2),
+	   pg_catalog.round(hroe.item_get_number(p_item, 'commission_pct'), 2),
+	   hroe.item_get_number(p_item, 'manager_id')::pg_catalog.int4,
+	   hroe.item_get_number(p_item, 'department_id')::pg_catalog.int4,
+	   hroe.item_get_text(p_item, 'department_name'),
+	   hroe.item_get_number(p_item, 'location_id')::pg_catalog.int4,
+	   hroe.item_get_text(p_item, 'city'), hroe.item_get_text(p_item, 'country_name'),
+	   hroe.item_get_text(p_item, 'region_name')
+$$;
+COMMENT ON FUNCTION hroe_multi.employee_profile(hroe.key, hroe.item) IS
+'row shape of patterns 1 and 2: an Employee item (its key and attributes) as hroe_normalized.employee_by_id''s columns; inlined where it is called LATERAL';
+
+------------------------------------------------------------------------------
 -- The 17 read patterns, each one GetItem or one Query (product_order_items:
 -- two Queries; open_orders: the sharded Query over the 5 shards of
 -- OpenOrdersByDate).  STABLE SQL, one SELECT, not STRICT, no SET: inlined,
@@ -614,21 +650,9 @@ RETURNS TABLE (employee_id integer, first_name text, last_name text, email text,
 			   location_id integer, city text, country_name text, region_name text)
 LANGUAGE sql STABLE PARALLEL SAFE
 AS $$
-SELECT hroe_multi.key_number(e.pk::pg_catalog.text)::pg_catalog.int4,
-	   hroe.item_get_text(e.item, 'first_name'), hroe.item_get_text(e.item, 'last_name'),
-	   hroe.item_get_text(e.item, 'email'), hroe.item_get_string_list(e.item, 'phone_numbers'),
-	   hroe.item_get_text(e.item, 'hire_date')::pg_catalog.date,
-	   hroe.item_get_text(e.item, 'job_id'), hroe.item_get_text(e.item, 'job_title'),
-	   hroe.item_get_text(e.item, 'job_start_date')::pg_catalog.date,
-	   pg_catalog.round(hroe.item_get_number(e.item, 'salary'), 2),
-	   pg_catalog.round(hroe.item_get_number(e.item, 'commission_pct'), 2),
-	   hroe.item_get_number(e.item, 'manager_id')::pg_catalog.int4,
-	   hroe.item_get_number(e.item, 'department_id')::pg_catalog.int4,
-	   hroe.item_get_text(e.item, 'department_name'),
-	   hroe.item_get_number(e.item, 'location_id')::pg_catalog.int4,
-	   hroe.item_get_text(e.item, 'city'), hroe.item_get_text(e.item, 'country_name'),
-	   hroe.item_get_text(e.item, 'region_name')
-FROM hroe_multi."Employee" e
+SELECT x.*
+FROM hroe_multi."Employee" e,
+	 LATERAL hroe_multi.employee_profile(e.pk, e.item) AS x
 WHERE e.pk OPERATOR(hroe.=) hroe_multi.employee_key(p_employee_id)
 $$;
 COMMENT ON FUNCTION hroe_multi.employee_by_id(integer) IS
@@ -643,21 +667,9 @@ RETURNS TABLE (employee_id integer, first_name text, last_name text, email text,
 			   location_id integer, city text, country_name text, region_name text)
 LANGUAGE sql STABLE PARALLEL SAFE
 AS $$
-SELECT hroe_multi.key_number(e.pk::pg_catalog.text)::pg_catalog.int4,
-	   hroe.item_get_text(e.item, 'first_name'), hroe.item_get_text(e.item, 'last_name'),
-	   hroe.item_get_text(e.item, 'email'), hroe.item_get_string_list(e.item, 'phone_numbers'),
-	   hroe.item_get_text(e.item, 'hire_date')::pg_catalog.date,
-	   hroe.item_get_text(e.item, 'job_id'), hroe.item_get_text(e.item, 'job_title'),
-	   hroe.item_get_text(e.item, 'job_start_date')::pg_catalog.date,
-	   pg_catalog.round(hroe.item_get_number(e.item, 'salary'), 2),
-	   pg_catalog.round(hroe.item_get_number(e.item, 'commission_pct'), 2),
-	   hroe.item_get_number(e.item, 'manager_id')::pg_catalog.int4,
-	   hroe.item_get_number(e.item, 'department_id')::pg_catalog.int4,
-	   hroe.item_get_text(e.item, 'department_name'),
-	   hroe.item_get_number(e.item, 'location_id')::pg_catalog.int4,
-	   hroe.item_get_text(e.item, 'city'), hroe.item_get_text(e.item, 'country_name'),
-	   hroe.item_get_text(e.item, 'region_name')
-FROM hroe_multi."Employee" e
+SELECT x.*
+FROM hroe_multi."Employee" e,
+	 LATERAL hroe_multi.employee_profile(e.pk, e.item) AS x
 WHERE e."EmployeeByName_pk1" OPERATOR(hroe.=) hroe_multi.search_key(p_full_name)
   AND e."EmployeeByName_sk1" IS NOT NULL
 ORDER BY e."EmployeeByName_sk1"

@@ -306,6 +306,63 @@ COMMENT ON FUNCTION hroe.quarter_end(text) IS
 'first day after a quarter written YYYY-Qn (''2025-Q3'' gives 2025-10-01), the exclusive end of the range; an error for any other text, NULL for NULL';
 
 ------------------------------------------------------------------------------
+-- Row shapes: the joins and columns several read patterns share.  SQL
+-- set-returning functions of one SELECT, STABLE, not STRICT, without SET:
+-- a pattern selects from one and filters it; PostgreSQL inlines the
+-- function and pulls its joins up into the pattern's query, so the plan is
+-- the one of the query written out (the filters reach the index scans).
+------------------------------------------------------------------------------
+
+CREATE FUNCTION hroe_normalized.employee_details()
+RETURNS TABLE (employee_id integer, first_name text, last_name text, email text,
+			   phone_numbers text[], hire_date date, job_id text, job_title text,
+			   job_start_date date, salary numeric, commission_pct numeric,
+			   manager_id integer, department_id integer, department_name text,
+			   location_id integer, city text, country_name text, region_name text)
+LANGUAGE sql STABLE PARALLEL SAFE
+AS $$
+SELECT e.employee_id, e.first_name::pg_catalog.text, e.last_name::pg_catalog.text,
+	   e.email::pg_catalog.text, e.phone_numbers::pg_catalog.text[], e.hire_date,
+	   e.job_id::pg_catalog.text, j.job_title::pg_catalog.text, e.job_start_date,
+	   e.salary, e.commission_pct, e.manager_id, e.department_id,
+	   d.department_name::pg_catalog.text, l.location_id, l.city::pg_catalog.text,
+	   c.country_name::pg_catalog.text, r.region_name::pg_catalog.text
+FROM hroe_normalized.employees e
+JOIN hroe_normalized.jobs j ON j.job_id OPERATOR(pg_catalog.=) e.job_id
+LEFT JOIN hroe_normalized.departments d ON d.department_id OPERATOR(pg_catalog.=) e.department_id
+LEFT JOIN hroe_normalized.locations l ON l.location_id OPERATOR(pg_catalog.=) d.location_id
+LEFT JOIN hroe_normalized.countries c ON c.country_id OPERATOR(pg_catalog.=) l.country_id
+LEFT JOIN hroe_normalized.regions r ON r.region_id OPERATOR(pg_catalog.=) c.region_id
+$$;
+COMMENT ON FUNCTION hroe_normalized.employee_details() IS
+'row shape of patterns 1 and 2: every employee with its job title, department, location, country and region names, as employee_by_id returns them; inlined into the patterns';
+
+CREATE FUNCTION hroe_normalized.order_rows()
+RETURNS TABLE (order_id bigint, customer_id integer, order_date date, order_status text,
+			   order_mode text, sales_rep_id integer, order_total numeric)
+LANGUAGE sql STABLE PARALLEL SAFE
+AS $$
+SELECT o.order_id, o.customer_id, o.order_date, o.order_status,
+	   o.order_mode::pg_catalog.text, o.sales_rep_id, o.order_total
+FROM hroe_normalized.orders o
+$$;
+COMMENT ON FUNCTION hroe_normalized.order_rows() IS
+'row shape of patterns 4, 5 and 10: every order with the columns customer_orders returns; inlined into the patterns';
+
+CREATE FUNCTION hroe_normalized.employee_summary()
+RETURNS TABLE (employee_id integer, first_name text, last_name text, hire_date date,
+			   job_id text, job_title text, department_id integer)
+LANGUAGE sql STABLE PARALLEL SAFE
+AS $$
+SELECT e.employee_id, e.first_name::pg_catalog.text, e.last_name::pg_catalog.text,
+	   e.hire_date, e.job_id::pg_catalog.text, j.job_title::pg_catalog.text, e.department_id
+FROM hroe_normalized.employees e
+JOIN hroe_normalized.jobs j ON j.job_id OPERATOR(pg_catalog.=) e.job_id
+$$;
+COMMENT ON FUNCTION hroe_normalized.employee_summary() IS
+'row shape of patterns 6, 7 and 11: every employee with its job title, as employees_hired_since returns them; inlined into the patterns';
+
+------------------------------------------------------------------------------
 -- The 17 read patterns.  Each is a STABLE SQL function whose body is one
 -- SELECT, not STRICT and without SET, so PostgreSQL inlines it into the
 -- calling query and EXPLAIN shows the index scans.  Every name is schema-
@@ -325,19 +382,9 @@ RETURNS TABLE (employee_id integer, first_name text, last_name text, email text,
 			   location_id integer, city text, country_name text, region_name text)
 LANGUAGE sql STABLE PARALLEL SAFE
 AS $$
-SELECT e.employee_id, e.first_name::pg_catalog.text, e.last_name::pg_catalog.text,
-	   e.email::pg_catalog.text, e.phone_numbers::pg_catalog.text[], e.hire_date,
-	   e.job_id::pg_catalog.text, j.job_title::pg_catalog.text, e.job_start_date,
-	   e.salary, e.commission_pct, e.manager_id, e.department_id,
-	   d.department_name::pg_catalog.text, l.location_id, l.city::pg_catalog.text,
-	   c.country_name::pg_catalog.text, r.region_name::pg_catalog.text
-FROM hroe_normalized.employees e
-JOIN hroe_normalized.jobs j ON j.job_id OPERATOR(pg_catalog.=) e.job_id
-LEFT JOIN hroe_normalized.departments d ON d.department_id OPERATOR(pg_catalog.=) e.department_id
-LEFT JOIN hroe_normalized.locations l ON l.location_id OPERATOR(pg_catalog.=) d.location_id
-LEFT JOIN hroe_normalized.countries c ON c.country_id OPERATOR(pg_catalog.=) l.country_id
-LEFT JOIN hroe_normalized.regions r ON r.region_id OPERATOR(pg_catalog.=) c.region_id
-WHERE e.employee_id OPERATOR(pg_catalog.=) p_employee_id
+SELECT x.*
+FROM hroe_normalized.employee_details() AS x
+WHERE x.employee_id OPERATOR(pg_catalog.=) p_employee_id
 $$;
 COMMENT ON FUNCTION hroe_normalized.employee_by_id(integer) IS
 'pattern 1: the employee''s details (name, email, phones, hire date, job, salary, manager, department, location); zero or one row';
@@ -351,21 +398,10 @@ RETURNS TABLE (employee_id integer, first_name text, last_name text, email text,
 			   location_id integer, city text, country_name text, region_name text)
 LANGUAGE sql STABLE PARALLEL SAFE
 AS $$
-SELECT e.employee_id, e.first_name::pg_catalog.text, e.last_name::pg_catalog.text,
-	   e.email::pg_catalog.text, e.phone_numbers::pg_catalog.text[], e.hire_date,
-	   e.job_id::pg_catalog.text, j.job_title::pg_catalog.text, e.job_start_date,
-	   e.salary, e.commission_pct, e.manager_id, e.department_id,
-	   d.department_name::pg_catalog.text, l.location_id, l.city::pg_catalog.text,
-	   c.country_name::pg_catalog.text, r.region_name::pg_catalog.text
-FROM hroe_normalized.employees e
-JOIN hroe_normalized.jobs j ON j.job_id OPERATOR(pg_catalog.=) e.job_id
-LEFT JOIN hroe_normalized.departments d ON d.department_id OPERATOR(pg_catalog.=) e.department_id
-LEFT JOIN hroe_normalized.locations l ON l.location_id OPERATOR(pg_catalog.=) d.location_id
-LEFT JOIN hroe_normalized.countries c ON c.country_id OPERATOR(pg_catalog.=) l.country_id
-LEFT JOIN hroe_normalized.regions r ON r.region_id OPERATOR(pg_catalog.=) c.region_id
-WHERE (COALESCE(e.first_name::pg_catalog.text OPERATOR(pg_catalog.||) ' ', '')
-	   OPERATOR(pg_catalog.||) e.last_name::pg_catalog.text) OPERATOR(pg_catalog.=) p_full_name
-ORDER BY e.employee_id
+SELECT x.*
+FROM hroe_normalized.employee_details() AS x
+WHERE (COALESCE(x.first_name OPERATOR(pg_catalog.||) ' ', '') OPERATOR(pg_catalog.||) x.last_name) OPERATOR(pg_catalog.=) p_full_name
+ORDER BY x.employee_id
 $$;
 COMMENT ON FUNCTION hroe_normalized.employee_by_name(text) IS
 'pattern 2: every employee whose full name (first_name, a space, last_name; case-sensitive) is the argument, with the columns of employee_by_id; ordered by employee_id';
@@ -393,14 +429,13 @@ RETURNS TABLE (order_id bigint, customer_id integer, order_date date, order_stat
 			   order_mode text, sales_rep_id integer, order_total numeric)
 LANGUAGE sql STABLE PARALLEL SAFE
 AS $$
-SELECT o.order_id, o.customer_id, o.order_date, o.order_status,
-	   o.order_mode::pg_catalog.text, o.sales_rep_id, o.order_total
-FROM hroe_normalized.orders o
-WHERE o.customer_id OPERATOR(pg_catalog.=) p_customer_id
-  AND o.order_date OPERATOR(pg_catalog.>=) p_from
-  AND o.order_date OPERATOR(pg_catalog.<=) p_to
-  AND (p_status IS NULL OR o.order_status OPERATOR(pg_catalog.=) p_status)
-ORDER BY o.order_date, o.order_id
+SELECT x.*
+FROM hroe_normalized.order_rows() AS x
+WHERE x.customer_id OPERATOR(pg_catalog.=) p_customer_id
+  AND x.order_date OPERATOR(pg_catalog.>=) p_from
+  AND x.order_date OPERATOR(pg_catalog.<=) p_to
+  AND (p_status IS NULL OR x.order_status OPERATOR(pg_catalog.=) p_status)
+ORDER BY x.order_date, x.order_id
 $$;
 COMMENT ON FUNCTION hroe_normalized.customer_orders(integer, date, date, text) IS
 'pattern 4: the customer''s orders dated from p_from to p_to inclusive, of status p_status (NULL: any status); ordered by order_date, order_id';
@@ -411,13 +446,12 @@ RETURNS TABLE (order_id bigint, customer_id integer, order_date date, order_stat
 			   order_mode text, sales_rep_id integer, order_total numeric)
 LANGUAGE sql STABLE PARALLEL SAFE
 AS $$
-SELECT o.order_id, o.customer_id, o.order_date, o.order_status,
-	   o.order_mode::pg_catalog.text, o.sales_rep_id, o.order_total
-FROM hroe_normalized.orders o
-WHERE o.order_status OPERATOR(pg_catalog.=) 'OPEN'
-  AND o.order_date OPERATOR(pg_catalog.>=) p_from
-  AND o.order_date OPERATOR(pg_catalog.<=) p_to
-ORDER BY o.order_date, o.order_id
+SELECT x.*
+FROM hroe_normalized.order_rows() AS x
+WHERE x.order_status OPERATOR(pg_catalog.=) 'OPEN'
+  AND x.order_date OPERATOR(pg_catalog.>=) p_from
+  AND x.order_date OPERATOR(pg_catalog.<=) p_to
+ORDER BY x.order_date, x.order_id
 $$;
 COMMENT ON FUNCTION hroe_normalized.open_orders(date, date) IS
 'pattern 5: every OPEN order dated from p_from to p_to inclusive, across all customers; ordered by order_date, order_id';
@@ -428,12 +462,10 @@ RETURNS TABLE (employee_id integer, first_name text, last_name text, hire_date d
 			   job_id text, job_title text, department_id integer)
 LANGUAGE sql STABLE PARALLEL SAFE
 AS $$
-SELECT e.employee_id, e.first_name::pg_catalog.text, e.last_name::pg_catalog.text,
-	   e.hire_date, e.job_id::pg_catalog.text, j.job_title::pg_catalog.text, e.department_id
-FROM hroe_normalized.employees e
-JOIN hroe_normalized.jobs j ON j.job_id OPERATOR(pg_catalog.=) e.job_id
-WHERE e.hire_date OPERATOR(pg_catalog.>=) p_since
-ORDER BY e.hire_date, e.employee_id
+SELECT x.*
+FROM hroe_normalized.employee_summary() AS x
+WHERE x.hire_date OPERATOR(pg_catalog.>=) p_since
+ORDER BY x.hire_date, x.employee_id
 $$;
 COMMENT ON FUNCTION hroe_normalized.employees_hired_since(date) IS
 'pattern 6: employees hired on or after p_since; ordered by hire_date, employee_id';
@@ -444,14 +476,12 @@ RETURNS TABLE (employee_id integer, first_name text, last_name text, hire_date d
 			   job_id text, job_title text, department_id integer)
 LANGUAGE sql STABLE PARALLEL SAFE
 AS $$
-SELECT e.employee_id, e.first_name::pg_catalog.text, e.last_name::pg_catalog.text,
-	   e.hire_date, e.job_id::pg_catalog.text, j.job_title::pg_catalog.text, e.department_id
+SELECT x.*
 FROM hroe_normalized.warehouses w
 JOIN hroe_normalized.departments d ON d.location_id OPERATOR(pg_catalog.=) w.location_id
-JOIN hroe_normalized.employees e ON e.department_id OPERATOR(pg_catalog.=) d.department_id
-JOIN hroe_normalized.jobs j ON j.job_id OPERATOR(pg_catalog.=) e.job_id
+JOIN hroe_normalized.employee_summary() AS x ON x.department_id OPERATOR(pg_catalog.=) d.department_id
 WHERE w.warehouse_id OPERATOR(pg_catalog.=) p_warehouse_id
-ORDER BY e.employee_id
+ORDER BY x.employee_id
 $$;
 COMMENT ON FUNCTION hroe_normalized.warehouse_employees(integer) IS
 'pattern 7: employees whose department is at the warehouse''s location; ordered by employee_id';
@@ -502,14 +532,13 @@ RETURNS TABLE (order_id bigint, customer_id integer, order_date date, order_stat
 			   order_mode text, sales_rep_id integer, order_total numeric)
 LANGUAGE sql STABLE PARALLEL SAFE
 AS $$
-SELECT o.order_id, o.customer_id, o.order_date, o.order_status,
-	   o.order_mode::pg_catalog.text, o.sales_rep_id, o.order_total
-FROM hroe_normalized.orders o
-WHERE o.sales_rep_id OPERATOR(pg_catalog.=) p_employee_id
-  AND o.order_date OPERATOR(pg_catalog.>=) p_from
-  AND o.order_date OPERATOR(pg_catalog.<=) p_to
-  AND (p_status IS NULL OR o.order_status OPERATOR(pg_catalog.=) p_status)
-ORDER BY o.order_date, o.order_id
+SELECT x.*
+FROM hroe_normalized.order_rows() AS x
+WHERE x.sales_rep_id OPERATOR(pg_catalog.=) p_employee_id
+  AND x.order_date OPERATOR(pg_catalog.>=) p_from
+  AND x.order_date OPERATOR(pg_catalog.<=) p_to
+  AND (p_status IS NULL OR x.order_status OPERATOR(pg_catalog.=) p_status)
+ORDER BY x.order_date, x.order_id
 $$;
 COMMENT ON FUNCTION hroe_normalized.rep_orders(integer, date, date, text) IS
 'pattern 10: orders whose sales rep is the employee, dated from p_from to p_to inclusive, of status p_status (NULL: any status); ordered by order_date, order_id';
@@ -520,12 +549,10 @@ RETURNS TABLE (employee_id integer, first_name text, last_name text, hire_date d
 			   job_id text, job_title text, department_id integer)
 LANGUAGE sql STABLE PARALLEL SAFE
 AS $$
-SELECT e.employee_id, e.first_name::pg_catalog.text, e.last_name::pg_catalog.text,
-	   e.hire_date, e.job_id::pg_catalog.text, j.job_title::pg_catalog.text, e.department_id
-FROM hroe_normalized.jobs j
-JOIN hroe_normalized.employees e ON e.job_id OPERATOR(pg_catalog.=) j.job_id
-WHERE j.job_title::pg_catalog.text OPERATOR(pg_catalog.=) p_job_title
-ORDER BY e.employee_id
+SELECT x.*
+FROM hroe_normalized.employee_summary() AS x
+WHERE x.job_title OPERATOR(pg_catalog.=) p_job_title
+ORDER BY x.employee_id
 $$;
 COMMENT ON FUNCTION hroe_normalized.employees_by_title(text) IS
 'pattern 11: employees whose current job has that title (case-sensitive); ordered by employee_id';

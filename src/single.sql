@@ -613,6 +613,82 @@ COMMENT ON VIEW hroe_single.expected_items IS
 'every item hroe_single should hold (all but the HROE-META settings item), built from hroe_normalized by the item builders: what load_from_normalized inserts and hroe.verify() compares with';
 
 ------------------------------------------------------------------------------
+-- Row shapes: the columns several read patterns return, decoded from one
+-- item.  SQL set-returning functions of one SELECT without FROM, not
+-- STRICT, without SET: a pattern calls one LATERAL on the item it reads,
+-- PostgreSQL inlines it and pulls it up, so the plan is the one of the
+-- expressions written in place (no Function Scan; test/bench/single_plans.sh
+-- and sql/single.sql show the plans).
+------------------------------------------------------------------------------
+
+CREATE FUNCTION hroe_single.employee_profile(p_item hroe.item)
+RETURNS TABLE (employee_id integer, first_name text, last_name text, email text,
+			   phone_numbers text[], hire_date date, job_id text, job_title text,
+			   job_start_date date, salary numeric, commission_pct numeric,
+			   manager_id integer, department_id integer, department_name text,
+			   location_id integer, city text, country_name text, region_name text)
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+AS $$
+SELECT hroe.item_get_number(p_item, 'employee_id')::pg_catalog.int4,
+	   hroe.item_get_text(p_item, 'first_name'), hroe.item_get_text(p_item, 'last_name'),
+	   hroe.item_get_text(p_item, 'email'),
+	   hroe.item_get_string_list(p_item, 'phone_numbers'),
+	   hroe.item_get_text(p_item, 'hire_date')::pg_catalog.date,
+	   hroe.item_get_text(p_item, 'job_id'), hroe.item_get_text(p_item, 'job_title'),
+	   hroe.item_get_text(p_item, 'job_start_date')::pg_catalog.date,
+	   pg_catalog.round(hroe.item_get_number(p_item, 'salary'), 2),
+	   pg_catalog.round(hroe.item_get_number(p_item, 'commission_pct'), 2),
+	   hroe.item_get_number(p_item, 'manager_id')::pg_catalog.int4,
+	   hroe.item_get_number(p_item, 'department_id')::pg_catalog.int4,
+	   hroe.item_get_text(p_item, 'department_name'),
+	   hroe.item_get_number(p_item, 'location_id')::pg_catalog.int4,
+	   hroe.item_get_text(p_item, 'city'), hroe.item_get_text(p_item, 'country_name'),
+	   hroe.item_get_text(p_item, 'region_name')
+$$;
+COMMENT ON FUNCTION hroe_single.employee_profile(hroe.item) IS
+'row shape of patterns 1 and 2: an employee profile item''s attributes as hroe_normalized.employee_by_id''s columns (the phone list whole); inlined where it is called LATERAL';
+
+CREATE FUNCTION hroe_single.order_row(p_item hroe.item)
+RETURNS TABLE (order_id bigint, customer_id integer, order_date date, order_status text,
+			   order_mode text, sales_rep_id integer, order_total numeric)
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+AS $$
+SELECT hroe.item_get_number(p_item, 'order_id')::pg_catalog.int8,
+	   hroe.item_get_number(p_item, 'customer_id')::pg_catalog.int4,
+	   hroe.item_get_text(p_item, 'order_date')::pg_catalog.date,
+	   hroe.item_get_text(p_item, 'order_status'), hroe.item_get_text(p_item, 'order_mode'),
+	   hroe.item_get_number(p_item, 'sales_rep_id')::pg_catalog.int4,
+	   pg_catalog.round(hroe.item_get_number(p_item, 'order_total'), 2)
+$$;
+COMMENT ON FUNCTION hroe_single.order_row(hroe.item) IS
+'row shape of patterns 4, 5 and 10: an order (or order -> rep) item''s attributes as hroe_normalized.customer_orders''s columns, the total rounded to cents; inlined where it is called LATERAL';
+
+CREATE FUNCTION hroe_single.employee_summary(p_item hroe.item)
+RETURNS TABLE (employee_id integer, first_name text, last_name text, hire_date date,
+			   job_id text, job_title text, department_id integer)
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+AS $$
+SELECT hroe.item_get_number(p_item, 'employee_id')::pg_catalog.int4,
+	   hroe.item_get_text(p_item, 'first_name'), hroe.item_get_text(p_item, 'last_name'),
+	   hroe.item_get_text(p_item, 'hire_date')::pg_catalog.date,
+	   hroe.item_get_text(p_item, 'job_id'), hroe.item_get_text(p_item, 'job_title'),
+	   hroe.item_get_number(p_item, 'department_id')::pg_catalog.int4
+$$;
+COMMENT ON FUNCTION hroe_single.employee_summary(hroe.item) IS
+'row shape of patterns 6, 7 and 11: the employee attributes the HR-CONFIDENTIAL, employee -> warehouse and current-job items share, as hroe_normalized.employees_hired_since''s columns; inlined where it is called LATERAL';
+
+CREATE FUNCTION hroe_single.inventory_row(p_item hroe.item)
+RETURNS TABLE (product_id integer, warehouse_id integer, quantity_on_hand integer)
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+AS $$
+SELECT hroe.item_get_number(p_item, 'product_id')::pg_catalog.int4,
+	   hroe.item_get_number(p_item, 'warehouse_id')::pg_catalog.int4,
+	   hroe.item_get_number(p_item, 'quantity_on_hand')::pg_catalog.int4
+$$;
+COMMENT ON FUNCTION hroe_single.inventory_row(hroe.item) IS
+'row shape of patterns 12 and 17: an inventory item''s attributes; inlined where it is called LATERAL';
+
+------------------------------------------------------------------------------
 -- The 17 read patterns: hroe_normalized's names, arguments and result
 -- columns.  Each is one GetItem or one Query on the table or on one index
 -- (open_orders: the N shards of GSI2, merged), as a STABLE SQL function of
@@ -630,22 +706,9 @@ RETURNS TABLE (employee_id integer, first_name text, last_name text, email text,
 			   location_id integer, city text, country_name text, region_name text)
 LANGUAGE sql STABLE PARALLEL SAFE
 AS $$
-SELECT hroe.item_get_number(i.item, 'employee_id')::pg_catalog.int4,
-	   hroe.item_get_text(i.item, 'first_name'), hroe.item_get_text(i.item, 'last_name'),
-	   hroe.item_get_text(i.item, 'email'),
-	   hroe.item_get_string_list(i.item, 'phone_numbers'),
-	   hroe.item_get_text(i.item, 'hire_date')::pg_catalog.date,
-	   hroe.item_get_text(i.item, 'job_id'), hroe.item_get_text(i.item, 'job_title'),
-	   hroe.item_get_text(i.item, 'job_start_date')::pg_catalog.date,
-	   pg_catalog.round(hroe.item_get_number(i.item, 'salary'), 2),
-	   pg_catalog.round(hroe.item_get_number(i.item, 'commission_pct'), 2),
-	   hroe.item_get_number(i.item, 'manager_id')::pg_catalog.int4,
-	   hroe.item_get_number(i.item, 'department_id')::pg_catalog.int4,
-	   hroe.item_get_text(i.item, 'department_name'),
-	   hroe.item_get_number(i.item, 'location_id')::pg_catalog.int4,
-	   hroe.item_get_text(i.item, 'city'), hroe.item_get_text(i.item, 'country_name'),
-	   hroe.item_get_text(i.item, 'region_name')
-FROM hroe_single.items i
+SELECT x.*
+FROM hroe_single.items i,
+	 LATERAL hroe_single.employee_profile(i.item) AS x
 WHERE i.pk OPERATOR(hroe.=) hroe_single.make_key('HR-EMPLOYEE#', hroe_single.id10(p_employee_id))
   AND i.sk OPERATOR(hroe.=) hroe_single.make_key('EMPLOYEE#', hroe_single.id10(p_employee_id))
 $$;
@@ -661,22 +724,9 @@ RETURNS TABLE (employee_id integer, first_name text, last_name text, email text,
 			   location_id integer, city text, country_name text, region_name text)
 LANGUAGE sql STABLE PARALLEL SAFE
 AS $$
-SELECT hroe.item_get_number(i.item, 'employee_id')::pg_catalog.int4,
-	   hroe.item_get_text(i.item, 'first_name'), hroe.item_get_text(i.item, 'last_name'),
-	   hroe.item_get_text(i.item, 'email'),
-	   hroe.item_get_string_list(i.item, 'phone_numbers'),
-	   hroe.item_get_text(i.item, 'hire_date')::pg_catalog.date,
-	   hroe.item_get_text(i.item, 'job_id'), hroe.item_get_text(i.item, 'job_title'),
-	   hroe.item_get_text(i.item, 'job_start_date')::pg_catalog.date,
-	   pg_catalog.round(hroe.item_get_number(i.item, 'salary'), 2),
-	   pg_catalog.round(hroe.item_get_number(i.item, 'commission_pct'), 2),
-	   hroe.item_get_number(i.item, 'manager_id')::pg_catalog.int4,
-	   hroe.item_get_number(i.item, 'department_id')::pg_catalog.int4,
-	   hroe.item_get_text(i.item, 'department_name'),
-	   hroe.item_get_number(i.item, 'location_id')::pg_catalog.int4,
-	   hroe.item_get_text(i.item, 'city'), hroe.item_get_text(i.item, 'country_name'),
-	   hroe.item_get_text(i.item, 'region_name')
-FROM hroe_single.items i
+SELECT x.*
+FROM hroe_single.items i,
+	 LATERAL hroe_single.employee_profile(i.item) AS x
 WHERE i.gsi1_sk OPERATOR(hroe.=) hroe_single.make_key('EMPLOYEE-NAME#', p_full_name)
 ORDER BY i.gsi1_sk, i.pk
 $$;
@@ -707,13 +757,9 @@ RETURNS TABLE (order_id bigint, customer_id integer, order_date date, order_stat
 			   order_mode text, sales_rep_id integer, order_total numeric)
 LANGUAGE sql STABLE PARALLEL SAFE
 AS $$
-SELECT hroe.item_get_number(i.item, 'order_id')::pg_catalog.int8,
-	   hroe.item_get_number(i.item, 'customer_id')::pg_catalog.int4,
-	   hroe.item_get_text(i.item, 'order_date')::pg_catalog.date,
-	   hroe.item_get_text(i.item, 'order_status'), hroe.item_get_text(i.item, 'order_mode'),
-	   hroe.item_get_number(i.item, 'sales_rep_id')::pg_catalog.int4,
-	   pg_catalog.round(hroe.item_get_number(i.item, 'order_total'), 2)
-FROM hroe_single.items i
+SELECT x.*
+FROM hroe_single.items i,
+	 LATERAL hroe_single.order_row(i.item) AS x
 WHERE i.sk OPERATOR(hroe.=) hroe_single.make_key('CUSTOMER#', hroe_single.id10(p_customer_id))
   AND ((p_status IS NOT NULL
 		AND i.gsi1_sk OPERATOR(hroe.>=) hroe_single.status_key(p_status, p_from)::hroe.key
@@ -732,16 +778,12 @@ RETURNS TABLE (order_id bigint, customer_id integer, order_date date, order_stat
 			   order_mode text, sales_rep_id integer, order_total numeric)
 LANGUAGE sql STABLE PARALLEL SAFE
 AS $$
-SELECT hroe.item_get_number(i.item, 'order_id')::pg_catalog.int8,
-	   hroe.item_get_number(i.item, 'customer_id')::pg_catalog.int4,
-	   hroe.item_get_text(i.item, 'order_date')::pg_catalog.date,
-	   hroe.item_get_text(i.item, 'order_status'), hroe.item_get_text(i.item, 'order_mode'),
-	   hroe.item_get_number(i.item, 'sales_rep_id')::pg_catalog.int4,
-	   pg_catalog.round(hroe.item_get_number(i.item, 'order_total'), 2)
+SELECT x.*
 FROM hroe.sharded_query(NULL::hroe_single.items, 'hroe_single."hroe_single.GSI2"'::pg_catalog.regclass,
 						hroe_single.shard_count(), 'between',
 						hroe_single.status_key('OPEN', p_from)::hroe.key,
-						(hroe_single.status_key('OPEN', p_to) OPERATOR(pg_catalog.||) '$')::hroe.key) AS i
+						(hroe_single.status_key('OPEN', p_to) OPERATOR(pg_catalog.||) '$')::hroe.key) AS i,
+	 LATERAL hroe_single.order_row(i.item) AS x
 WHERE p_from OPERATOR(pg_catalog.<=) p_to
 $$;
 COMMENT ON FUNCTION hroe_single.open_orders(date, date) IS
@@ -753,12 +795,9 @@ RETURNS TABLE (employee_id integer, first_name text, last_name text, hire_date d
 			   job_id text, job_title text, department_id integer)
 LANGUAGE sql STABLE PARALLEL SAFE
 AS $$
-SELECT hroe.item_get_number(i.item, 'employee_id')::pg_catalog.int4,
-	   hroe.item_get_text(i.item, 'first_name'), hroe.item_get_text(i.item, 'last_name'),
-	   hroe.item_get_text(i.item, 'hire_date')::pg_catalog.date,
-	   hroe.item_get_text(i.item, 'job_id'), hroe.item_get_text(i.item, 'job_title'),
-	   hroe.item_get_number(i.item, 'department_id')::pg_catalog.int4
-FROM hroe_single.items i
+SELECT x.*
+FROM hroe_single.items i,
+	 LATERAL hroe_single.employee_summary(i.item) AS x
 WHERE i.sk OPERATOR(hroe.=) 'HR-CONFIDENTIAL'::hroe.key
   AND i.gsi1_sk OPERATOR(hroe.>=) hroe_single.day(p_since)::hroe.key
 ORDER BY i.gsi1_sk, i.pk
@@ -772,12 +811,9 @@ RETURNS TABLE (employee_id integer, first_name text, last_name text, hire_date d
 			   job_id text, job_title text, department_id integer)
 LANGUAGE sql STABLE PARALLEL SAFE
 AS $$
-SELECT hroe.item_get_number(i.item, 'employee_id')::pg_catalog.int4,
-	   hroe.item_get_text(i.item, 'first_name'), hroe.item_get_text(i.item, 'last_name'),
-	   hroe.item_get_text(i.item, 'hire_date')::pg_catalog.date,
-	   hroe.item_get_text(i.item, 'job_id'), hroe.item_get_text(i.item, 'job_title'),
-	   hroe.item_get_number(i.item, 'department_id')::pg_catalog.int4
-FROM hroe_single.items i
+SELECT x.*
+FROM hroe_single.items i,
+	 LATERAL hroe_single.employee_summary(i.item) AS x
 WHERE i.sk OPERATOR(hroe.=) hroe_single.make_key('WAREHOUSE#', hroe_single.id10(p_warehouse_id))
   AND i.gsi1_sk OPERATOR(hroe.^@) 'EMPLOYEE#'::hroe.key
 ORDER BY i.gsi1_sk
@@ -833,13 +869,9 @@ RETURNS TABLE (order_id bigint, customer_id integer, order_date date, order_stat
 			   order_mode text, sales_rep_id integer, order_total numeric)
 LANGUAGE sql STABLE PARALLEL SAFE
 AS $$
-SELECT hroe.item_get_number(i.item, 'order_id')::pg_catalog.int8,
-	   hroe.item_get_number(i.item, 'customer_id')::pg_catalog.int4,
-	   hroe.item_get_text(i.item, 'order_date')::pg_catalog.date,
-	   hroe.item_get_text(i.item, 'order_status'), hroe.item_get_text(i.item, 'order_mode'),
-	   hroe.item_get_number(i.item, 'sales_rep_id')::pg_catalog.int4,
-	   pg_catalog.round(hroe.item_get_number(i.item, 'order_total'), 2)
-FROM hroe_single.items i
+SELECT x.*
+FROM hroe_single.items i,
+	 LATERAL hroe_single.order_row(i.item) AS x
 WHERE i.sk OPERATOR(hroe.=) hroe_single.make_key('EMPLOYEE#', hroe_single.id10(p_employee_id))
   AND ((p_status IS NOT NULL
 		AND i.gsi1_sk OPERATOR(hroe.>=) hroe_single.status_key(p_status, p_from)::hroe.key
@@ -858,12 +890,9 @@ RETURNS TABLE (employee_id integer, first_name text, last_name text, hire_date d
 			   job_id text, job_title text, department_id integer)
 LANGUAGE sql STABLE PARALLEL SAFE
 AS $$
-SELECT hroe.item_get_number(i.item, 'employee_id')::pg_catalog.int4,
-	   hroe.item_get_text(i.item, 'first_name'), hroe.item_get_text(i.item, 'last_name'),
-	   hroe.item_get_text(i.item, 'hire_date')::pg_catalog.date,
-	   hroe.item_get_text(i.item, 'job_id'), hroe.item_get_text(i.item, 'job_title'),
-	   hroe.item_get_number(i.item, 'department_id')::pg_catalog.int4
-FROM hroe_single.items i
+SELECT x.*
+FROM hroe_single.items i,
+	 LATERAL hroe_single.employee_summary(i.item) AS x
 WHERE i.sk OPERATOR(hroe.=) hroe_single.make_key('v0#', p_job_title)
   AND i.gsi1_sk IS NOT NULL
 ORDER BY i.gsi1_sk
@@ -876,10 +905,9 @@ CREATE FUNCTION hroe_single.product_inventory_at(p_product_id integer, p_warehou
 RETURNS TABLE (product_id integer, warehouse_id integer, quantity_on_hand integer)
 LANGUAGE sql STABLE PARALLEL SAFE
 AS $$
-SELECT hroe.item_get_number(i.item, 'product_id')::pg_catalog.int4,
-	   hroe.item_get_number(i.item, 'warehouse_id')::pg_catalog.int4,
-	   hroe.item_get_number(i.item, 'quantity_on_hand')::pg_catalog.int4
-FROM hroe_single.items i
+SELECT x.*
+FROM hroe_single.items i,
+	 LATERAL hroe_single.inventory_row(i.item) AS x
 WHERE i.pk OPERATOR(hroe.=) hroe_single.make_key('OE-WAREHOUSE#', hroe_single.id10(p_warehouse_id))
   AND i.sk OPERATOR(hroe.=) hroe_single.make_key('PRODUCT#', hroe_single.id10(p_product_id))
 $$;
@@ -950,10 +978,9 @@ CREATE FUNCTION hroe_single.product_inventories(p_product_id integer)
 RETURNS TABLE (product_id integer, warehouse_id integer, quantity_on_hand integer)
 LANGUAGE sql STABLE PARALLEL SAFE
 AS $$
-SELECT hroe.item_get_number(i.item, 'product_id')::pg_catalog.int4,
-	   hroe.item_get_number(i.item, 'warehouse_id')::pg_catalog.int4,
-	   hroe.item_get_number(i.item, 'quantity_on_hand')::pg_catalog.int4
-FROM hroe_single.items i
+SELECT x.*
+FROM hroe_single.items i,
+	 LATERAL hroe_single.inventory_row(i.item) AS x
 WHERE i.sk OPERATOR(hroe.=) hroe_single.make_key('PRODUCT#', hroe_single.id10(p_product_id))
   AND i.gsi1_sk OPERATOR(hroe.^@) 'INVENTORY#'::hroe.key
 ORDER BY i.gsi1_sk
