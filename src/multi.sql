@@ -1027,16 +1027,10 @@ SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
 	v_order_id bigint;
-	v_line jsonb;
-	v_n bigint;
-	v_product integer;
-	v_quantity integer;
-	v_price numeric;
-	v_list_price numeric;
-	v_products integer[] := '{}';
-	v_quantities integer[] := '{}';
-	v_prices numeric[] := '{}';
-	v_total numeric := 0;
+	v_products integer[];
+	v_quantities integer[];
+	v_prices numeric[];
+	v_total numeric;
 	v_customer hroe.item;
 BEGIN
 	IF p_customer_id IS NULL OR p_order_date IS NULL OR p_lines IS NULL OR p_status IS NULL THEN
@@ -1062,21 +1056,15 @@ BEGIN
 	END IF;
 	PERFORM hroe.check_order_lines(p_lines);
 
-	FOR v_line, v_n IN SELECT l.value, l.ordinality FROM jsonb_array_elements(p_lines) WITH ORDINALITY l LOOP
-		SELECT l.product_id, l.quantity, l.unit_price INTO v_product, v_quantity, v_price
-		FROM hroe.parse_order_line(v_line, v_n) l;
-		-- GetItem Product metadata, projection unit_price (the list price)
-		SELECT hroe.item_get_number(p.item, 'unit_price') INTO v_list_price
-		FROM hroe_multi."Product" p
-		WHERE p.pk OPERATOR(hroe.=) hroe_multi.product_key(v_product)
-		  AND p.sk OPERATOR(hroe.=) hroe_multi.product_key(v_product);
-		v_price := hroe.price_order_line(v_product, FOUND, v_list_price, v_price, v_products);
-		v_products := v_products || v_product;
-		v_quantities := v_quantities || v_quantity;
-		v_prices := v_prices || v_price;
-		v_total := v_total + v_price * v_quantity;
-	END LOOP;
-	PERFORM hroe.check_order_total(v_total);
+	-- GetItem Product metadata, projection unit_price (the list price), for
+	-- each product (BatchGetItem)
+	SELECT l.products, l.quantities, l.prices, l.total INTO v_products, v_quantities, v_prices, v_total
+	FROM hroe.price_order_lines(p_lines,
+		(SELECT jsonb_object_agg(id, hroe.item_get_number(p.item, 'unit_price'))
+		 FROM unnest(hroe.order_line_product_ids(p_lines)) AS id
+		 JOIN hroe_multi."Product" p
+		   ON p.pk OPERATOR(hroe.=) hroe_multi.product_key(id)
+		  AND p.sk OPERATOR(hroe.=) hroe_multi.product_key(id))) l;
 
 	-- One transaction writes the header, the lines and the rep's quarter
 	-- total (TransactWriteItems in DynamoDB, with attribute_not_exists on

@@ -751,6 +751,60 @@ $$;
 COMMENT ON FUNCTION hroe.price_order_line(integer, boolean, numeric, numeric, integer[]) IS
 'the checks of a parsed place_order line against the product the model looked up, shared by the three models: p_found whether the product exists, p_list_price its list price, p_unit_price the line''s own price (NULL: none), p_products the products of the earlier lines; raises the error (unknown product, product twice, no price), or returns the line''s unit price';
 
+-- The ids of the products place_order's lines name, without checking the
+-- lines (parse_order_line does, line by line): what a model looks up, in
+-- one request, before hroe.price_order_lines walks the lines.
+CREATE FUNCTION hroe.order_line_product_ids(p_lines jsonb)
+RETURNS integer[]
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+SELECT ARRAY(
+	SELECT DISTINCT v::numeric::integer AS id
+	FROM jsonb_path_query(p_lines,
+		'lax $[*].product_id ? (@.type() == "number" && @ == @.floor() && @ >= 1 && @ <= 2147483647)') v
+	ORDER BY id)
+$$;
+COMMENT ON FUNCTION hroe.order_line_product_ids(jsonb) IS
+'the distinct product ids place_order''s lines name, ascending (valid integer ids only; malformed lines are left to hroe.parse_order_line), for a model to look its products up before hroe.price_order_lines';
+
+-- place_order's lines walked once for every model: each line parsed and
+-- checked in array order against the products the model found, so the
+-- three raise the same error for the same bad line.
+CREATE FUNCTION hroe.price_order_lines(p_lines jsonb, p_list_prices jsonb,
+									   OUT products integer[], OUT quantities integer[],
+									   OUT prices numeric[], OUT total numeric)
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	v_line jsonb;
+	v_n bigint;
+	v_product integer;
+	v_quantity integer;
+	v_price numeric;
+	v_found jsonb := COALESCE(p_list_prices, '{}');
+BEGIN
+	products := '{}';
+	quantities := '{}';
+	prices := '{}';
+	total := 0;
+	FOR v_line, v_n IN SELECT l.value, l.ordinality FROM jsonb_array_elements(p_lines) WITH ORDINALITY l LOOP
+		SELECT l.product_id, l.quantity, l.unit_price INTO v_product, v_quantity, v_price
+		FROM hroe.parse_order_line(v_line, v_n) l;
+		v_price := hroe.price_order_line(v_product, v_found ? v_product::text,
+										 (v_found ->> v_product::text)::numeric, v_price, products);
+		products := products || v_product;
+		quantities := quantities || v_quantity;
+		prices := prices || v_price;
+		total := total + v_price * v_quantity;
+	END LOOP;
+	PERFORM hroe.check_order_total(total);
+END
+$$;
+COMMENT ON FUNCTION hroe.price_order_lines(jsonb, jsonb) IS
+'place_order''s lines (already checked by hroe.check_order_lines) parsed and priced in array order, shared by the three models: p_list_prices maps each product the model found (hroe.order_line_product_ids) to its list price (JSON null: none); raises the first line''s error (hroe.parse_order_line, hroe.price_order_line) or a total above 999999.99, or returns the products, quantities and unit prices in line order and the total';
+
 CREATE FUNCTION hroe.check_order_total(p_total numeric)
 RETURNS void
 LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE
@@ -822,16 +876,10 @@ SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
 	v_order_id bigint;
-	v_line jsonb;
-	v_n bigint;
-	v_product integer;
-	v_quantity integer;
-	v_price numeric;
-	v_list_price numeric;
-	v_products integer[] := '{}';
-	v_quantities integer[] := '{}';
-	v_prices numeric[] := '{}';
-	v_total numeric := 0;
+	v_products integer[];
+	v_quantities integer[];
+	v_prices numeric[];
+	v_total numeric;
 BEGIN
 	IF p_customer_id IS NULL OR p_order_date IS NULL OR p_lines IS NULL OR p_status IS NULL THEN
 		RAISE EXCEPTION 'customer, order date, lines and status must not be NULL'
@@ -854,18 +902,11 @@ BEGIN
 	END IF;
 	PERFORM hroe.check_order_lines(p_lines);
 
-	FOR v_line, v_n IN SELECT l.value, l.ordinality FROM jsonb_array_elements(p_lines) WITH ORDINALITY l LOOP
-		SELECT l.product_id, l.quantity, l.unit_price INTO v_product, v_quantity, v_price
-		FROM hroe.parse_order_line(v_line, v_n) l;
-		SELECT p.list_price INTO v_list_price
-		FROM hroe_normalized.product_information p WHERE p.product_id = v_product;
-		v_price := hroe.price_order_line(v_product, FOUND, v_list_price, v_price, v_products);
-		v_products := v_products || v_product;
-		v_quantities := v_quantities || v_quantity;
-		v_prices := v_prices || v_price;
-		v_total := v_total + v_price * v_quantity;
-	END LOOP;
-	PERFORM hroe.check_order_total(v_total);
+	SELECT l.products, l.quantities, l.prices, l.total INTO v_products, v_quantities, v_prices, v_total
+	FROM hroe.price_order_lines(p_lines,
+		(SELECT jsonb_object_agg(p.product_id, p.list_price)
+		 FROM hroe_normalized.product_information p
+		 WHERE p.product_id = ANY (hroe.order_line_product_ids(p_lines)))) l;
 
 	-- The id is taken only once everything is valid, so a rejected order
 	-- does not consume one; the caller may impose it (the comparison passes

@@ -1142,16 +1142,10 @@ SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
 	v_order_id bigint;
-	v_line jsonb;
-	v_n bigint;
-	v_product integer;
-	v_quantity integer;
-	v_price numeric;
-	v_list_price numeric;
-	v_products integer[] := '{}';
-	v_quantities integer[] := '{}';
-	v_prices numeric[] := '{}';
-	v_total numeric := 0;
+	v_products integer[];
+	v_quantities integer[];
+	v_prices numeric[];
+	v_total numeric;
 	v_mode text;
 	v_quarter text;
 BEGIN
@@ -1182,21 +1176,14 @@ BEGIN
 	END IF;
 	PERFORM hroe.check_order_lines(p_lines);
 
-	FOR v_line, v_n IN SELECT l.value, l.ordinality FROM jsonb_array_elements(p_lines) WITH ORDINALITY l LOOP
-		SELECT l.product_id, l.quantity, l.unit_price INTO v_product, v_quantity, v_price
-		FROM hroe.parse_order_line(v_line, v_n) l;
-		-- GetItem OE-PRODUCT#id / PRODUCT#id
-		SELECT hroe.item_get_number(i.item, 'list_price') INTO v_list_price
-		FROM hroe_single.items i
-		WHERE i.pk OPERATOR(hroe.=) hroe_single.make_key('OE-PRODUCT#', hroe_single.id10(v_product))
-		  AND i.sk OPERATOR(hroe.=) hroe_single.make_key('PRODUCT#', hroe_single.id10(v_product));
-		v_price := hroe.price_order_line(v_product, FOUND, v_list_price, v_price, v_products);
-		v_products := v_products || v_product;
-		v_quantities := v_quantities || v_quantity;
-		v_prices := v_prices || v_price;
-		v_total := v_total + v_price * v_quantity;
-	END LOOP;
-	PERFORM hroe.check_order_total(v_total);
+	-- GetItem OE-PRODUCT#id / PRODUCT#id for each product (BatchGetItem)
+	SELECT l.products, l.quantities, l.prices, l.total INTO v_products, v_quantities, v_prices, v_total
+	FROM hroe.price_order_lines(p_lines,
+		(SELECT jsonb_object_agg(id, hroe.item_get_number(i.item, 'list_price'))
+		 FROM unnest(hroe.order_line_product_ids(p_lines)) AS id
+		 JOIN hroe_single.items i
+		   ON i.pk OPERATOR(hroe.=) hroe_single.make_key('OE-PRODUCT#', hroe_single.id10(id))
+		  AND i.sk OPERATOR(hroe.=) hroe_single.make_key('PRODUCT#', hroe_single.id10(id)))) l;
 
 	v_order_id := COALESCE(p_order_id, nextval('hroe_single.order_id_seq'));
 	v_mode := CASE WHEN p_sales_rep_id IS NULL THEN 'online' ELSE 'direct' END;
