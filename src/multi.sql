@@ -916,6 +916,12 @@ $$;
 COMMENT ON FUNCTION hroe_multi.rep_ranking(text) IS
 'pattern 14: Query RepQuarterRanking quarter = p_quarter (''2025-Q3'', checked by hroe.quarter_start), in sort-key order: the maintained totals, highest first, ties by employee_id; rank 1, 2, 3...';
 
+-- (Patterns 15 and 16 repeat their two-column shape instead of sharing a
+-- row-shape function: the shape is set-returning in its select list
+-- (generate_subscripts and unnest in step), and PostgreSQL does not pull up
+-- a subquery with set-returning functions in its target list: called
+-- LATERAL, a shared function turns the plan's one ProjectSet over the index
+-- scan into a Nested Loop over a ProjectSet and a Result per item.)
 -- 15: GetItem Employee, projection phone_numbers
 CREATE FUNCTION hroe_multi.employee_phones(p_employee_id integer)
 RETURNS TABLE (ordinal integer, phone_number text)

@@ -945,6 +945,12 @@ $$;
 COMMENT ON FUNCTION hroe_single.rep_ranking(text) IS
 'pattern 14 (Query GSI1 SK = SALES#quarter, ScanIndexForward = false): the maintained per-rep quarter totals (CANCELED orders excluded), highest first, ties by employee_id; rank 1, 2, 3...';
 
+-- (Patterns 15 and 16 repeat their two-column shape instead of sharing a
+-- row-shape function: the shape is set-returning in its select list
+-- (generate_subscripts and unnest in step), and PostgreSQL does not pull up
+-- a subquery with set-returning functions in its target list: called
+-- LATERAL, a shared function turns the plan's one ProjectSet over the index
+-- scan into a Nested Loop over a ProjectSet and a Result per item.)
 -- 15
 CREATE FUNCTION hroe_single.employee_phones(p_employee_id integer)
 RETURNS TABLE (ordinal integer, phone_number text)
