@@ -135,3 +135,19 @@ SELECT hroe_normalized.hire_employee('Augusta Ada King, Countess', 'Byron', 'ABY
 SELECT hroe_normalized.hire_employee('Ada', 'Byron', NULL, '2026-03-01', 'IT_PROG', 60);
 SELECT hroe_normalized.hire_employee('Ada', 'Byron', 'ABYRON', '2026-03-01', 'IT_PROG', 60, p_employee_id => 100);
 SELECT nextval('hroe_normalized.employee_id_seq') AS next_employee_id;
+
+-- place_order looks its products up before walking the lines
+-- (hroe.order_line_product_ids never fails on a malformed line), and the
+-- lines are then checked in order: the first bad line's error wins, the
+-- same in every model
+SELECT hroe.order_line_product_ids('[{"product_id": 2}, {"product_id": 1.5}, {"product_id": -3}, {"product_id": "7"}, 5,
+	{"product_id": 1e20}, {"product_id": 2}, {"product_id": 1}]') AS ids,
+	   hroe.order_line_product_ids('"not lines"') AS from_a_string, hroe.order_line_product_ids('{"product_id": 3}') AS from_an_object;
+\set VERBOSITY terse
+SELECT hroe_normalized.place_order(7, '2026-01-15', '[{"product_id": 99999, "quantity": 1}, "not a line"]');
+SELECT hroe_single.place_order(7, '2026-01-15', '[{"product_id": 99999, "quantity": 1}, "not a line"]');
+SELECT hroe_multi.place_order(7, '2026-01-15', '[{"product_id": 99999, "quantity": 1}, "not a line"]');
+SELECT hroe_normalized.place_order(7, '2026-01-15', '[{"product_id": 1, "quantity": 1.5}, {"product_id": 99999, "quantity": 1}]');
+SELECT hroe_single.place_order(7, '2026-01-15', '[{"product_id": 1, "quantity": 1.5}, {"product_id": 99999, "quantity": 1}]');
+SELECT hroe_multi.place_order(7, '2026-01-15', '[{"product_id": 1, "quantity": 1.5}, {"product_id": 99999, "quantity": 1}]');
+\set VERBOSITY default

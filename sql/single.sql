@@ -212,6 +212,25 @@ INSERT INTO hroe_single.items (item) VALUES ('{"PK": {"S": "X"}, "SK": {"S": "Y"
 SELECT * FROM hroe.verify();
 ROLLBACK;
 
+-- Phone lists are read whole, however long: an employee and a customer
+-- written directly with 7 phone numbers (more than the normalized schema's
+-- 5) come back with all 7, in list order; a non-string element is an error.
+BEGIN;
+UPDATE hroe_single.items SET item = item OPERATOR(hroe.||) hroe.item_from_document(
+	'{"phone_numbers": ["p1", "p2", "p3", "p4", "p5", "p6", "p7"]}')
+WHERE (pk OPERATOR(hroe.=) 'HR-EMPLOYEE#0000000100' AND sk OPERATOR(hroe.=) 'EMPLOYEE#0000000100')
+   OR (pk OPERATOR(hroe.=) 'OE-CUSTOMER#0000000001' AND sk OPERATOR(hroe.=) 'CUSTOMER#0000000001');
+SELECT employee_id, phone_numbers, cardinality(phone_numbers) AS phones FROM hroe_single.employee_by_id(100);
+SELECT employee_id, cardinality(phone_numbers) AS phones
+FROM hroe_single.employee_by_name((SELECT first_name || ' ' || last_name FROM hroe_single.employee_by_id(100)))
+WHERE employee_id = 100;
+SELECT * FROM hroe_single.employee_phones(100);
+SELECT * FROM hroe_single.customer_phones(1);
+UPDATE hroe_single.items SET item = item OPERATOR(hroe.||) '{"phone_numbers": {"L": [{"S": "p1"}, {"N": "2"}]}}'::hroe.item
+WHERE pk OPERATOR(hroe.=) 'HR-EMPLOYEE#0000000100' AND sk OPERATOR(hroe.=) 'EMPLOYEE#0000000100';
+SELECT * FROM hroe_single.employee_phones(100);
+ROLLBACK;
+
 -- Leave hroe.tables as the other tests expect it: unregister the DynamoDB
 -- table hroe_single (hroe.load registers it again).
 DELETE FROM hroe.tables WHERE table_name = 'hroe_single';

@@ -126,7 +126,7 @@ CREATE TABLE hroe.model_requests (
 	PRIMARY KEY (model, pattern)
 );
 COMMENT ON TABLE hroe.model_requests IS
-'hroe.compare''s catalogue of DynamoDB requests, per model and read pattern: request_sql, an expression of $1 (the call''s arguments as text[]) spelling the request as DynamoDB spells it; items_sql, a query of $1 returning (request integer, operation text, item_size integer) with one row per item the request evaluates (item_size NULL for a request that finds nothing), from which the read capacity is computed (section 6 of the DynamoDB semantics). Rows exist only for the models installed';
+'hroe.compare''s catalogue of DynamoDB requests, per model and read pattern: request_sql, an expression of $1 (the call''s arguments as text[]) spelling the request as DynamoDB spells it; items_sql, a query of $1 returning (request integer, operation text, item_size integer) with one row per item the request evaluates (item_size NULL for a request that finds nothing), its hroe.item_size, or for a Query on a GSI its entry''s hroe.index_entry_size, as the operations size what they read; from which the read capacity is computed (section 6 of the DynamoDB semantics). Rows exist only for the models installed';
 
 -- The rows for hroe_single and hroe_multi go in only when those schemas
 -- exist (the models are optional parts of the comparison).
@@ -140,7 +140,7 @@ SELECT v.* FROM (VALUES
 	AND i.sk OPERATOR(hroe.=) hroe_single.make_key('EMPLOYEE#', hroe_single.id10($1[1]::int))$q$),
 ('hroe_single', 'employee_by_name',
  $q$format('Query GSI3: GSI1_SK = EMPLOYEE-NAME#%s', $1[1])$q$,
- $q$SELECT 1, 'Query', hroe.item_size(i.item) FROM (SELECT) r LEFT JOIN hroe_single.items i
+ $q$SELECT 1, 'Query', hroe.index_entry_size(i.item, 'hroe_single', 'GSI3') FROM (SELECT) r LEFT JOIN hroe_single.items i
 	ON i.gsi1_sk OPERATOR(hroe.=) hroe_single.make_key('EMPLOYEE-NAME#', $1[1])$q$),
 ('hroe_single', 'employee_current_job',
  $q$format('Query: PK = HR-EMPLOYEE#%s AND begins_with(SK, v0#)', lpad($1[1], 10, '0'))$q$,
@@ -151,7 +151,7 @@ SELECT v.* FROM (VALUES
  $q$CASE WHEN $1[4] IS NULL
 	THEN format('Query GSI4: SK = CUSTOMER#%s AND GSI4_SK BETWEEN %s AND %s$', lpad($1[1], 10, '0'), $1[2], $1[3])
 	ELSE format('Query GSI1: SK = CUSTOMER#%s AND GSI1_SK BETWEEN %s#%s AND %s#%s$', lpad($1[1], 10, '0'), $1[4], $1[2], $1[4], $1[3]) END$q$,
- $q$SELECT 1, 'Query', hroe.item_size(i.item) FROM (SELECT) r LEFT JOIN hroe_single.items i
+ $q$SELECT 1, 'Query', hroe.index_entry_size(i.item, 'hroe_single', CASE WHEN $1[4] IS NULL THEN 'GSI4' ELSE 'GSI1' END) FROM (SELECT) r LEFT JOIN hroe_single.items i
 	ON i.sk OPERATOR(hroe.=) hroe_single.make_key('CUSTOMER#', hroe_single.id10($1[1]::int))
 	AND CASE WHEN $1[4] IS NULL
 		THEN i.gsi4_sk OPERATOR(hroe.>=) hroe_single.day($1[2]::date)::hroe.key
@@ -160,32 +160,32 @@ SELECT v.* FROM (VALUES
 		 AND i.gsi1_sk OPERATOR(hroe.<=) (hroe_single.status_key($1[4], $1[3]::date) || '$')::hroe.key END$q$),
 ('hroe_single', 'open_orders',
  $q$format('%s x Query GSI2: GSI2_PK = 0..%s AND GSI1_SK BETWEEN OPEN#%s AND OPEN#%s$ (merged)', hroe_single.shard_count(), hroe_single.shard_count() - 1, $1[1], $1[2])$q$,
- $q$SELECT s + 1, 'Query', hroe.item_size(i.item) FROM generate_series(0, hroe_single.shard_count() - 1) s LEFT JOIN hroe_single.items i
+ $q$SELECT s + 1, 'Query', hroe.index_entry_size(i.item, 'hroe_single', 'GSI2') FROM generate_series(0, hroe_single.shard_count() - 1) s LEFT JOIN hroe_single.items i
 	ON i.gsi2_pk = s AND $1[1]::date <= $1[2]::date
 	AND i.gsi1_sk OPERATOR(hroe.>=) hroe_single.status_key('OPEN', $1[1]::date)::hroe.key
 	AND i.gsi1_sk OPERATOR(hroe.<=) (hroe_single.status_key('OPEN', $1[2]::date) || '$')::hroe.key$q$),
 ('hroe_single', 'employees_hired_since',
  $q$format('Query GSI1: SK = HR-CONFIDENTIAL AND GSI1_SK >= %s', $1[1])$q$,
- $q$SELECT 1, 'Query', hroe.item_size(i.item) FROM (SELECT) r LEFT JOIN hroe_single.items i
+ $q$SELECT 1, 'Query', hroe.index_entry_size(i.item, 'hroe_single', 'GSI1') FROM (SELECT) r LEFT JOIN hroe_single.items i
 	ON i.sk OPERATOR(hroe.=) 'HR-CONFIDENTIAL'::hroe.key AND i.gsi1_sk OPERATOR(hroe.>=) hroe_single.day($1[1]::date)::hroe.key$q$),
 ('hroe_single', 'warehouse_employees',
  $q$format('Query GSI1: SK = WAREHOUSE#%s AND begins_with(GSI1_SK, EMPLOYEE#)', lpad($1[1], 10, '0'))$q$,
- $q$SELECT 1, 'Query', hroe.item_size(i.item) FROM (SELECT) r LEFT JOIN hroe_single.items i
+ $q$SELECT 1, 'Query', hroe.index_entry_size(i.item, 'hroe_single', 'GSI1') FROM (SELECT) r LEFT JOIN hroe_single.items i
 	ON i.sk OPERATOR(hroe.=) hroe_single.make_key('WAREHOUSE#', hroe_single.id10($1[1]::int)) AND i.gsi1_sk OPERATOR(hroe.^@) 'EMPLOYEE#'::hroe.key$q$),
 ('hroe_single', 'product_order_items',
  $q$format('Query GSI1: SK = PRODUCT#%s AND GSI1_SK BETWEEN INVENTORY# AND ORDER-LINE$', lpad($1[1], 10, '0'))$q$,
- $q$SELECT 1, 'Query', hroe.item_size(i.item) FROM (SELECT) r LEFT JOIN hroe_single.items i
+ $q$SELECT 1, 'Query', hroe.index_entry_size(i.item, 'hroe_single', 'GSI1') FROM (SELECT) r LEFT JOIN hroe_single.items i
 	ON i.sk OPERATOR(hroe.=) hroe_single.make_key('PRODUCT#', hroe_single.id10($1[1]::int))
 	AND i.gsi1_sk OPERATOR(hroe.>=) 'INVENTORY#'::hroe.key AND i.gsi1_sk OPERATOR(hroe.<=) 'ORDER-LINE$'::hroe.key$q$),
 ('hroe_single', 'rep_customers',
  $q$format('Query GSI1: SK = EMPLOYEE#%s AND begins_with(GSI1_SK, CUSTOMER#)', lpad($1[1], 10, '0'))$q$,
- $q$SELECT 1, 'Query', hroe.item_size(i.item) FROM (SELECT) r LEFT JOIN hroe_single.items i
+ $q$SELECT 1, 'Query', hroe.index_entry_size(i.item, 'hroe_single', 'GSI1') FROM (SELECT) r LEFT JOIN hroe_single.items i
 	ON i.sk OPERATOR(hroe.=) hroe_single.make_key('EMPLOYEE#', hroe_single.id10($1[1]::int)) AND i.gsi1_sk OPERATOR(hroe.^@) 'CUSTOMER#'::hroe.key$q$),
 ('hroe_single', 'rep_orders',
  $q$CASE WHEN $1[4] IS NULL
 	THEN format('Query GSI4: SK = EMPLOYEE#%s AND GSI4_SK BETWEEN %s AND %s$', lpad($1[1], 10, '0'), $1[2], $1[3])
 	ELSE format('Query GSI1: SK = EMPLOYEE#%s AND GSI1_SK BETWEEN %s#%s AND %s#%s$', lpad($1[1], 10, '0'), $1[4], $1[2], $1[4], $1[3]) END$q$,
- $q$SELECT 1, 'Query', hroe.item_size(i.item) FROM (SELECT) r LEFT JOIN hroe_single.items i
+ $q$SELECT 1, 'Query', hroe.index_entry_size(i.item, 'hroe_single', CASE WHEN $1[4] IS NULL THEN 'GSI4' ELSE 'GSI1' END) FROM (SELECT) r LEFT JOIN hroe_single.items i
 	ON i.sk OPERATOR(hroe.=) hroe_single.make_key('EMPLOYEE#', hroe_single.id10($1[1]::int))
 	AND CASE WHEN $1[4] IS NULL
 		THEN i.gsi4_sk OPERATOR(hroe.>=) hroe_single.day($1[2]::date)::hroe.key
@@ -194,7 +194,7 @@ SELECT v.* FROM (VALUES
 		 AND i.gsi1_sk OPERATOR(hroe.<=) (hroe_single.status_key($1[4], $1[3]::date) || '$')::hroe.key END$q$),
 ('hroe_single', 'employees_by_title',
  $q$format('Query GSI1: SK = v0#%s', $1[1])$q$,
- $q$SELECT 1, 'Query', hroe.item_size(i.item) FROM (SELECT) r LEFT JOIN hroe_single.items i
+ $q$SELECT 1, 'Query', hroe.index_entry_size(i.item, 'hroe_single', 'GSI1') FROM (SELECT) r LEFT JOIN hroe_single.items i
 	ON i.sk OPERATOR(hroe.=) hroe_single.make_key('v0#', $1[1]) AND i.gsi1_sk IS NOT NULL$q$),
 ('hroe_single', 'product_inventory_at',
  $q$format('GetItem: PK = OE-WAREHOUSE#%s AND SK = PRODUCT#%s', lpad($1[2], 10, '0'), lpad($1[1], 10, '0'))$q$,
@@ -208,7 +208,7 @@ SELECT v.* FROM (VALUES
 	AND i.sk OPERATOR(hroe.=) hroe_single.make_key('PRODUCT#', hroe_single.id10($1[1]::int))$q$),
 ('hroe_single', 'rep_ranking',
  $q$format('Query GSI1: SK = SALES#%s, ScanIndexForward = false', $1[1])$q$,
- $q$SELECT 1, 'Query', hroe.item_size(i.item) FROM (SELECT) r LEFT JOIN hroe_single.items i
+ $q$SELECT 1, 'Query', hroe.index_entry_size(i.item, 'hroe_single', 'GSI1') FROM (SELECT) r LEFT JOIN hroe_single.items i
 	ON i.sk OPERATOR(hroe.=) ('SALES#' || $1[1])::hroe.key AND i.gsi1_sk IS NOT NULL$q$),
 ('hroe_single', 'employee_phones',
  $q$format('GetItem: PK = HR-EMPLOYEE#%1$s AND SK = EMPLOYEE#%1$s', lpad($1[1], 10, '0'))$q$,
@@ -222,7 +222,7 @@ SELECT v.* FROM (VALUES
 	AND i.sk OPERATOR(hroe.=) hroe_single.make_key('CUSTOMER#', hroe_single.id10($1[1]::int))$q$),
 ('hroe_single', 'product_inventories',
  $q$format('Query GSI1: SK = PRODUCT#%s AND begins_with(GSI1_SK, INVENTORY#)', lpad($1[1], 10, '0'))$q$,
- $q$SELECT 1, 'Query', hroe.item_size(i.item) FROM (SELECT) r LEFT JOIN hroe_single.items i
+ $q$SELECT 1, 'Query', hroe.index_entry_size(i.item, 'hroe_single', 'GSI1') FROM (SELECT) r LEFT JOIN hroe_single.items i
 	ON i.sk OPERATOR(hroe.=) hroe_single.make_key('PRODUCT#', hroe_single.id10($1[1]::int)) AND i.gsi1_sk OPERATOR(hroe.^@) 'INVENTORY#'::hroe.key$q$),
 -- hroe_multi: AWS's 2025 tables Employee, Customer, Order, Product, RepQuarterTotal and their GSIs
 ('hroe_multi', 'employee_by_id',
@@ -231,7 +231,7 @@ SELECT v.* FROM (VALUES
 	ON e.pk OPERATOR(hroe.=) hroe_multi.employee_key($1[1]::int)$q$),
 ('hroe_multi', 'employee_by_name',
  $q$format('Query Employee.EmployeeByName: name = %s', $1[1])$q$,
- $q$SELECT 1, 'Query', hroe.item_size(e.item) FROM (SELECT) r LEFT JOIN hroe_multi."Employee" e
+ $q$SELECT 1, 'Query', hroe.index_entry_size(e.item, 'Employee', 'EmployeeByName') FROM (SELECT) r LEFT JOIN hroe_multi."Employee" e
 	ON e."EmployeeByName_pk1" OPERATOR(hroe.=) hroe_multi.search_key($1[1]) AND e."EmployeeByName_sk1" IS NOT NULL$q$),
 ('hroe_multi', 'employee_current_job',
  $q$format('GetItem Employee: employee_id = %s, ProjectionExpression job_id, job_title, department_id, department_name, job_start_date', hroe_multi.employee_key($1[1]::int))$q$,
@@ -240,46 +240,46 @@ SELECT v.* FROM (VALUES
 ('hroe_multi', 'customer_orders',
  $q$format('Query Order.OrderByCustomerDate: customer_id = %s AND order_date BETWEEN %s AND %s', hroe_multi.customer_key($1[1]::int), $1[2], $1[3])
 	|| CASE WHEN $1[4] IS NOT NULL THEN format(', FilterExpression status = %s', $1[4]) ELSE '' END$q$,
- $q$SELECT 1, 'Query', hroe.item_size(o.item) FROM (SELECT) r LEFT JOIN hroe_multi."Order" o
+ $q$SELECT 1, 'Query', hroe.index_entry_size(o.item, 'Order', 'OrderByCustomerDate') FROM (SELECT) r LEFT JOIN hroe_multi."Order" o
 	ON o."OrderByCustomerDate_pk1" OPERATOR(hroe.=) hroe_multi.customer_key($1[1]::int)
 	AND o."OrderByCustomerDate_sk1" OPERATOR(hroe.>=) hroe_multi.date_key($1[2]::date)
 	AND o."OrderByCustomerDate_sk1" OPERATOR(hroe.<=) hroe_multi.date_key($1[3]::date)$q$),
 ('hroe_multi', 'open_orders',
  $q$format('5 x Query Order.OpenOrdersByDate: (status, shard) = (OPEN, 0..4) AND order_date BETWEEN %s AND %s (merged)', $1[1], $1[2])$q$,
- $q$SELECT s + 1, 'Query', hroe.item_size(o.item) FROM generate_series(0, 4) s LEFT JOIN hroe_multi."Order" o
+ $q$SELECT s + 1, 'Query', hroe.index_entry_size(o.item, 'Order', 'OpenOrdersByDate') FROM generate_series(0, 4) s LEFT JOIN hroe_multi."Order" o
 	ON o."OpenOrdersByDate_pk1" OPERATOR(hroe.=) 'OPEN'::hroe.key AND o."OpenOrdersByDate_pk2" = s AND $1[1]::date <= $1[2]::date
 	AND o."OpenOrdersByDate_sk1" OPERATOR(hroe.>=) hroe_multi.date_key($1[1]::date)
 	AND o."OpenOrdersByDate_sk1" OPERATOR(hroe.<=) hroe_multi.date_key($1[2]::date)$q$),
 ('hroe_multi', 'employees_hired_since',
  $q$format('Query Employee.EmployeeByHireDate: entity_type = EMPLOYEE AND hire_date >= %s', $1[1])$q$,
- $q$SELECT 1, 'Query', hroe.item_size(e.item) FROM (SELECT) r LEFT JOIN hroe_multi."Employee" e
+ $q$SELECT 1, 'Query', hroe.index_entry_size(e.item, 'Employee', 'EmployeeByHireDate') FROM (SELECT) r LEFT JOIN hroe_multi."Employee" e
 	ON e."EmployeeByHireDate_pk1" OPERATOR(hroe.=) 'EMPLOYEE'::hroe.key
 	AND e."EmployeeByHireDate_sk1" OPERATOR(hroe.>=) hroe_multi.date_key($1[1]::date)$q$),
 ('hroe_multi', 'warehouse_employees',
  $q$format('Query Employee.EmployeeByWarehouse: warehouse_id = %s', hroe_multi.warehouse_key($1[1]::int))$q$,
- $q$SELECT 1, 'Query', hroe.item_size(e.item) FROM (SELECT) r LEFT JOIN hroe_multi."Employee" e
+ $q$SELECT 1, 'Query', hroe.index_entry_size(e.item, 'Employee', 'EmployeeByWarehouse') FROM (SELECT) r LEFT JOIN hroe_multi."Employee" e
 	ON e."EmployeeByWarehouse_pk1" OPERATOR(hroe.=) hroe_multi.warehouse_key($1[1]::int) AND e."EmployeeByWarehouse_sk1" IS NOT NULL$q$),
 ('hroe_multi', 'product_order_items',
  $q$format('Query Product: product_id = %1$s AND begins_with(SK, wh_); Query Order.ProductInOrders: product_id = %1$s', hroe_multi.product_key($1[1]::int))$q$,
  $q$SELECT 1, 'Query', hroe.item_size(p.item) FROM (SELECT) r LEFT JOIN hroe_multi."Product" p
 	ON p.pk OPERATOR(hroe.=) hroe_multi.product_key($1[1]::int) AND p.sk OPERATOR(hroe.^@) 'wh_'::hroe.key
 	UNION ALL
-	SELECT 2, 'Query', hroe.item_size(o.item) FROM (SELECT) r LEFT JOIN hroe_multi."Order" o
+	SELECT 2, 'Query', hroe.index_entry_size(o.item, 'Order', 'ProductInOrders') FROM (SELECT) r LEFT JOIN hroe_multi."Order" o
 	ON o."ProductInOrders_pk1" OPERATOR(hroe.=) hroe_multi.product_key($1[1]::int) AND o."ProductInOrders_sk1" IS NOT NULL$q$),
 ('hroe_multi', 'rep_customers',
  $q$format('Query Customer.CustomerByAccountRep: account_rep_id = %s', hroe_multi.employee_key($1[1]::int))$q$,
- $q$SELECT 1, 'Query', hroe.item_size(c.item) FROM (SELECT) r LEFT JOIN hroe_multi."Customer" c
+ $q$SELECT 1, 'Query', hroe.index_entry_size(c.item, 'Customer', 'CustomerByAccountRep') FROM (SELECT) r LEFT JOIN hroe_multi."Customer" c
 	ON c."CustomerByAccountRep_pk1" OPERATOR(hroe.=) hroe_multi.employee_key($1[1]::int) AND c."CustomerByAccountRep_sk1" IS NOT NULL$q$),
 ('hroe_multi', 'rep_orders',
  $q$format('Query Order.OrderByAccountRep: account_rep_id = %s AND order_date BETWEEN %s AND %s', hroe_multi.employee_key($1[1]::int), $1[2], $1[3])
 	|| CASE WHEN $1[4] IS NOT NULL THEN format(', FilterExpression status = %s', $1[4]) ELSE '' END$q$,
- $q$SELECT 1, 'Query', hroe.item_size(o.item) FROM (SELECT) r LEFT JOIN hroe_multi."Order" o
+ $q$SELECT 1, 'Query', hroe.index_entry_size(o.item, 'Order', 'OrderByAccountRep') FROM (SELECT) r LEFT JOIN hroe_multi."Order" o
 	ON o."OrderByAccountRep_pk1" OPERATOR(hroe.=) hroe_multi.employee_key($1[1]::int)
 	AND o."OrderByAccountRep_sk1" OPERATOR(hroe.>=) hroe_multi.date_key($1[2]::date)
 	AND o."OrderByAccountRep_sk1" OPERATOR(hroe.<=) hroe_multi.date_key($1[3]::date)$q$),
 ('hroe_multi', 'employees_by_title',
  $q$format('Query Employee.EmployeeByJobTitle: job_title = %s', $1[1])$q$,
- $q$SELECT 1, 'Query', hroe.item_size(e.item) FROM (SELECT) r LEFT JOIN hroe_multi."Employee" e
+ $q$SELECT 1, 'Query', hroe.index_entry_size(e.item, 'Employee', 'EmployeeByJobTitle') FROM (SELECT) r LEFT JOIN hroe_multi."Employee" e
 	ON e."EmployeeByJobTitle_pk1" OPERATOR(hroe.=) hroe_multi.search_key($1[1]) AND e."EmployeeByJobTitle_sk1" IS NOT NULL$q$),
 ('hroe_multi', 'product_inventory_at',
  $q$format('GetItem Product: product_id = %s AND SK = %s', hroe_multi.product_key($1[1]::int), hroe_multi.warehouse_key($1[2]::int))$q$,
@@ -291,7 +291,7 @@ SELECT v.* FROM (VALUES
 	ON p.pk OPERATOR(hroe.=) hroe_multi.product_key($1[1]::int) AND p.sk OPERATOR(hroe.=) hroe_multi.product_key($1[1]::int)$q$),
 ('hroe_multi', 'rep_ranking',
  $q$format('Query RepQuarterTotal.RepQuarterRanking: quarter = %s', $1[1])$q$,
- $q$SELECT 1, 'Query', hroe.item_size(q.item) FROM (SELECT) r LEFT JOIN hroe_multi."RepQuarterTotal" q
+ $q$SELECT 1, 'Query', hroe.index_entry_size(q.item, 'RepQuarterTotal', 'RepQuarterRanking') FROM (SELECT) r LEFT JOIN hroe_multi."RepQuarterTotal" q
 	ON q."RepQuarterRanking_pk1" OPERATOR(hroe.=) hroe_multi.search_key($1[1]) AND q."RepQuarterRanking_sk1" IS NOT NULL$q$),
 ('hroe_multi', 'employee_phones',
  $q$format('GetItem Employee: employee_id = %s, ProjectionExpression phone_numbers', hroe_multi.employee_key($1[1]::int))$q$,
@@ -377,8 +377,8 @@ COMMENT ON FUNCTION hroe.compare_plan_shape(jsonb) IS
 'the shape of a plan from EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON): node types with counts (Result, Limit and Subquery Scan left out), sequential scans, index scans, joins, sorts, shared buffers hit and read (the top node''s, including the functions it calls), execution time in ms';
 
 -- Read capacity of a call of a DynamoDB model (section 6): per request the
--- bytes of the items it evaluates, rounded up once to 4 KB, at least one
--- unit, halved (eventually consistent).
+-- bytes of the items it evaluates, priced by hroe.read_capacity_units (the
+-- operations' rule), eventually consistent.
 CREATE FUNCTION hroe.compare_read_capacity(p_model text, p_pattern text, p_args text[],
 										   OUT request text, OUT requests integer, OUT items bigint,
 										   OUT item_bytes bigint, OUT rcu numeric)
@@ -393,30 +393,28 @@ BEGIN
 		RETURN;
 	END IF;
 	EXECUTE 'SELECT ' || r.request_sql INTO request USING p_args;
-	EXECUTE format('SELECT count(DISTINCT q.req)::int, count(q.size), COALESCE(sum(q.size), 0)::bigint,
-			COALESCE(sum(q.units), 0) * 0.5
-		FROM (SELECT req, size, greatest(1, ceil(sum(size) OVER (PARTITION BY req) / 4096.0))
-				* (CASE WHEN row_number() OVER (PARTITION BY req) = 1 THEN 1 ELSE 0 END) AS units
-			  FROM (%s) x (req, op, size)) q', r.items_sql)
+	EXECUTE format('SELECT count(*)::int, COALESCE(sum(q.n), 0), COALESCE(sum(q.bytes), 0)::bigint,
+			COALESCE(sum(hroe.read_capacity_units(q.bytes, false)), 0)::numeric
+		FROM (SELECT x.req, count(x.size) AS n, COALESCE(sum(x.size), 0)::bigint AS bytes
+			  FROM (%s) x (req, op, size) GROUP BY x.req) q', r.items_sql)
 	INTO requests, items, item_bytes, rcu USING p_args;
 END
 $$;
 COMMENT ON FUNCTION hroe.compare_read_capacity(text, text, text[]) IS
-'the DynamoDB request a read pattern call amounts to in a model (hroe.model_requests), how many requests, the items they evaluate and their hroe.item_size bytes, and the eventually consistent read capacity: per request max(1, ceil(bytes / 4096)) x 0.5; no row for hroe_normalized';
+'the DynamoDB request a read pattern call amounts to in a model (hroe.model_requests), how many requests, the items they evaluate and their hroe.item_size bytes, and the eventually consistent read capacity: the sum over requests of hroe.read_capacity_units(request bytes, false), the rule GetItem and Query report; no row for hroe_normalized';
 
--- The DynamoDB tables of a model: its tables with an item column.
+-- The DynamoDB tables of a model: the hroe.tables registered in its schema.
 CREATE FUNCTION hroe.compare_item_tables(p_model text)
 RETURNS SETOF regclass
 LANGUAGE sql STABLE PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
 AS $$
-SELECT c.oid::regclass FROM pg_class c JOIN pg_attribute a ON a.attrelid = c.oid
-WHERE c.relnamespace = p_model::regnamespace AND c.relkind = 'r'
-  AND a.attname = 'item' AND a.atttypid = 'hroe.item'::regtype AND NOT a.attisdropped
+SELECT t.relid FROM hroe.tables t JOIN pg_class c ON c.oid = t.relid
+WHERE c.relnamespace = p_model::regnamespace
 ORDER BY c.oid
 $$;
 COMMENT ON FUNCTION hroe.compare_item_tables(text) IS
-'the DynamoDB tables of a model: its tables holding a hroe.item column named item';
+'the DynamoDB tables of a model: the tables of hroe.tables whose PostgreSQL table is in the model''s schema';
 
 -- Drops the copies hroe.compare_snapshot made.
 CREATE FUNCTION hroe.compare_drop_snapshot(p_model text)
@@ -456,63 +454,46 @@ COMMENT ON FUNCTION hroe.compare_snapshot(text) IS
 'copies each DynamoDB table of a model into a temporary table (pg_temp.hroe_cmp_<oid>), so that hroe.compare_write_capacity can tell what a write changed';
 
 -- Write capacity of what changed since hroe.compare_snapshot (section 6):
--- per item written max(1, ceil(max(old, new) / 1024)); per secondary index
--- (a PostgreSQL index other than the primary key) an item entering or
--- leaving it 1, its index key changing 2, its item changing in place 1.
+-- every item changed, added or removed, paired with its old version by the
+-- table key, priced by hroe.write_consumed_capacity, the rule PutItem and
+-- DeleteItem report (table units, and per GSI the entry-sized writes).
 CREATE FUNCTION hroe.compare_write_capacity(p_model text, OUT items_written bigint, OUT table_wcu numeric,
 											OUT index_wcu numeric)
 LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
-	t regclass;
+	t record;
 	v_key text;
-	v_cols text;
-	v_ix record;
 	v_n bigint;
 	v_t numeric;
-	v_i numeric;
+	v_all numeric;
 BEGIN
 	items_written := 0;
 	table_wcu := 0;
 	index_wcu := 0;
-	FOR t IN SELECT hroe.compare_item_tables(p_model) LOOP
-		SELECT string_agg(format('x.%I::text', a.attname), ' || ''|'' || ' ORDER BY k.o) INTO v_key
+	FOR t IN SELECT h.relid, h.table_name FROM hroe.compare_item_tables(p_model) r (relid)
+			 JOIN hroe.tables h ON h.relid = r.relid LOOP
+		SELECT string_agg(format('x.%I', a.attname), ', ' ORDER BY k.o) INTO v_key
 		FROM pg_index i, unnest(i.indkey::int2[]) WITH ORDINALITY AS k (n, o), pg_attribute a
-		WHERE i.indrelid = t AND i.indisprimary AND a.attrelid = t AND a.attnum = k.n;
-		v_cols := '';
-		FOR v_ix IN SELECT i.indexrelid, pg_get_expr(i.indpred, i.indrelid) AS pred,
-				(SELECT string_agg(format('x.%I', a.attname), ', ' ORDER BY k.o)
-				 FROM unnest(i.indkey::int2[]) WITH ORDINALITY AS k (n, o), pg_attribute a
-				 WHERE a.attrelid = t AND a.attnum = k.n AND k.o <= i.indnkeyatts) AS cols
-			FROM pg_index i WHERE i.indrelid = t AND NOT i.indisprimary ORDER BY i.indexrelid LOOP
-			v_cols := v_cols || format(', (%s) AS in_%s, ROW(%s)::text AS key_%s',
-				COALESCE(v_ix.pred, 'true'),
-				v_ix.indexrelid, v_ix.cols, v_ix.indexrelid);
-		END LOOP;
+		WHERE i.indrelid = t.relid AND i.indisprimary AND a.attrelid = t.relid AND a.attnum = k.n;
 		EXECUTE format($f$
-			WITH b AS (SELECT %1$s AS k, x.item::text AS it, hroe.item_size(x.item) AS sz %3$s FROM pg_temp.%2$I x),
-				 a AS (SELECT %1$s AS k, x.item::text AS it, hroe.item_size(x.item) AS sz %3$s FROM %4$s x),
-				 d AS (SELECT to_jsonb(b) AS bj, to_jsonb(a) AS aj, greatest(b.sz, a.sz) AS sz
-					   FROM b FULL JOIN a ON a.k = b.k WHERE a.it IS DISTINCT FROM b.it)
-			SELECT count(*), COALESCE(sum(greatest(1, ceil(sz / 1024.0))), 0),
-				   COALESCE(sum((SELECT sum(CASE
-						WHEN (bj ->> ('in_' || ix))::boolean IS TRUE AND (aj ->> ('in_' || ix))::boolean IS TRUE
-							THEN CASE WHEN bj ->> ('key_' || ix) = aj ->> ('key_' || ix) THEN 1 ELSE 2 END
-						WHEN (bj ->> ('in_' || ix))::boolean IS TRUE OR (aj ->> ('in_' || ix))::boolean IS TRUE THEN 1
-						ELSE 0 END * greatest(1, ceil(sz / 1024.0)))
-					 FROM unnest(%5$L::text[]) ix)), 0)
-			FROM d$f$, v_key, 'hroe_cmp_' || t::oid, v_cols, t,
-			(SELECT COALESCE(array_agg(i.indexrelid::text), '{}') FROM pg_index i WHERE i.indrelid = t AND NOT i.indisprimary))
-		INTO v_n, v_t, v_i;
+			SELECT count(*), COALESCE(sum((c.cc #>> '{Table,CapacityUnits}')::numeric), 0),
+				   COALESCE(sum((c.cc ->> 'CapacityUnits')::numeric), 0)
+			FROM (SELECT hroe.write_consumed_capacity(%1$L, b.item, a.item) AS cc
+				  FROM (SELECT ROW(%2$s) AS k, x.item FROM pg_temp.%3$I x) b
+				  FULL JOIN (SELECT ROW(%2$s) AS k, x.item FROM %4$s x) a ON a.k = b.k
+				  WHERE a.item OPERATOR(hroe.<>) b.item OR a.item IS NULL OR b.item IS NULL) c$f$,
+			t.table_name, v_key, 'hroe_cmp_' || t.relid::oid, t.relid)
+		INTO v_n, v_t, v_all;
 		items_written := items_written + v_n;
 		table_wcu := table_wcu + v_t;
-		index_wcu := index_wcu + v_i;
+		index_wcu := index_wcu + v_all - v_t;
 	END LOOP;
 END
 $$;
 COMMENT ON FUNCTION hroe.compare_write_capacity(text) IS
-'the items a write changed in a model''s DynamoDB tables since hroe.compare_snapshot and their write capacity: per item max(1, ceil(max(old, new) / 1024)) WCU, plus per secondary index an entry entering, leaving or changing in place 1 write, its index key changing 2, each sized as the whole item (an upper bound for indexes that project fewer attributes)';
+'the items a write changed in a model''s DynamoDB tables since hroe.compare_snapshot and their write capacity, each change priced by hroe.write_consumed_capacity (the rule PutItem and DeleteItem report): table WCU max(1, ceil(max(old, new) / 1 KB)) per item, index WCU the GSI writes (entering, leaving or changing a projected attribute 1 entry-sized write, a changed index key 2)';
 
 CREATE FUNCTION hroe.compare(p_patterns text[] DEFAULT NULL, p_models text[] DEFAULT NULL, p_runs integer DEFAULT 5)
 RETURNS TABLE (pattern_no integer, pattern text, kind text, case_label text, model text, call text,

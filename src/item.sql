@@ -115,6 +115,22 @@ COMMENT ON FUNCTION hroe.item_get_binary(hroe.item, text) IS 'The B value at a p
 COMMENT ON FUNCTION hroe.item_get_bool(hroe.item, text) IS 'The BOOL value at a path as boolean; NULL if missing, an error if of another type';
 COMMENT ON FUNCTION hroe.item_attributes(hroe.item) IS 'The top-level attribute names in canonical (UTF-8 byte) order';
 
+-- An L of S values as text[], for the models' phone lists (SQL over the C
+-- accessors: each element goes through hroe.item_get_text, so a non-S
+-- element is an error rather than a NULL)
+CREATE FUNCTION hroe.item_get_string_list(p_item hroe.item, p_path text)
+RETURNS text[]
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+AS $$
+SELECT ARRAY(
+	SELECT hroe.item_get_text(p_item, p_path OPERATOR(pg_catalog.||) '['
+			   OPERATOR(pg_catalog.||) (e.n OPERATOR(pg_catalog.-) 1)::pg_catalog.text OPERATOR(pg_catalog.||) ']')
+	FROM pg_catalog.generate_series(1, pg_catalog.jsonb_array_length(
+			 hroe.item_get(p_item, p_path) OPERATOR(pg_catalog.->) 'L')) AS e (n)
+	ORDER BY e.n)
+$$;
+COMMENT ON FUNCTION hroe.item_get_string_list(hroe.item, text) IS 'The L value at a path, every element an S, as text[] in list order (all of it, however long); empty when missing or not a list, an error for an element of another type';
+
 CREATE OPERATOR hroe.? (
 	LEFTARG = hroe.item, RIGHTARG = text, FUNCTION = hroe.item_exists
 );

@@ -4,6 +4,88 @@
 -- and row index), then asks the other models to map the data (see the hook
 -- contract below and in the README).
 
+-- A generated order line's quantity and unit price (whole cents), from its
+-- order and its draw (product * 8 + the candidate line that drew it, as
+-- hroe.order_line_draws returns it): hroe.load computes the lines and the
+-- order totals with these two, so they agree.  SQL without SET, not
+-- STRICT: inlined into hroe.load's set-based statements.
+CREATE FUNCTION hroe.order_line_quantity(p_seed bigint, p_order_id bigint, p_draw bigint)
+RETURNS integer
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+AS $$
+SELECT 1 OPERATOR(pg_catalog.+) pg_catalog.floor(20 OPERATOR(pg_catalog.*)
+	(hroe.prng(p_seed, 53, (8 OPERATOR(pg_catalog.*) p_order_id) OPERATOR(pg_catalog.+) (p_draw OPERATOR(pg_catalog.&) 7))
+	 OPERATOR(pg_catalog.^) 3))::pg_catalog.int4
+$$;
+COMMENT ON FUNCTION hroe.order_line_quantity(bigint, bigint, bigint) IS
+'for hroe.load: the quantity of a generated order line, 1 + floor(20 u^3) for the line''s uniform u (stream 53): mostly 1 to 3, at most 20';
+
+CREATE FUNCTION hroe.order_line_cents(p_seed bigint, p_order_id bigint, p_draw bigint,
+									  p_list_cents bigint[], p_min_cents bigint[])
+RETURNS bigint
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+AS $$
+SELECT CASE WHEN hroe.prng(p_seed, 54, (8 OPERATOR(pg_catalog.*) p_order_id) OPERATOR(pg_catalog.+) (p_draw OPERATOR(pg_catalog.&) 7))
+				 OPERATOR(pg_catalog.<) 0.2::pg_catalog.float8
+			THEN p_min_cents[p_draw OPERATOR(pg_catalog.>>) 3]
+			ELSE p_list_cents[p_draw OPERATOR(pg_catalog.>>) 3] END
+$$;
+COMMENT ON FUNCTION hroe.order_line_cents(bigint, bigint, bigint, bigint[], bigint[]) IS
+'for hroe.load: the unit price in cents of a generated order line, the product''s min price for a fifth of the lines (stream 54), its list price otherwise; prices looked up by product id in arrays of cents';
+
+-- Secondary indexes dropped before a bulk load and rebuilt after it, which
+-- is much faster than maintaining them row by row (hroe.load for
+-- hroe_normalized, and the DynamoDB models' load_from_normalized for their
+-- GSIs).  The rebuild DDL keeps each index's name (hroe.indexes names GSIs
+-- by it), definition, comment and creation order.
+CREATE FUNCTION hroe.drop_secondary_indexes(p_tables regclass[])
+RETURNS text[]
+LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	v_ddl text[];
+	v_index regclass;
+BEGIN
+	SELECT COALESCE(array_agg(d.ddl ORDER BY d.indexrelid, d.step), '{}') INTO v_ddl
+	FROM (SELECT i.indexrelid, 1 AS step, pg_get_indexdef(i.indexrelid) AS ddl
+		  FROM pg_index i WHERE i.indrelid = ANY (p_tables)
+		  UNION ALL
+		  SELECT i.indexrelid, 2, format('COMMENT ON INDEX %s IS %L', i.indexrelid::regclass,
+										 obj_description(i.indexrelid, 'pg_class'))
+		  FROM pg_index i WHERE i.indrelid = ANY (p_tables)
+			AND obj_description(i.indexrelid, 'pg_class') IS NOT NULL) d
+	WHERE NOT EXISTS (SELECT FROM pg_constraint k
+					  WHERE k.conindid = d.indexrelid AND k.contype IN ('p', 'u', 'x'));
+	FOR v_index IN SELECT i.indexrelid::regclass FROM pg_index i
+				   WHERE i.indrelid = ANY (p_tables)
+					 AND NOT EXISTS (SELECT FROM pg_constraint k
+									 WHERE k.conindid = i.indexrelid AND k.contype IN ('p', 'u', 'x'))
+				   ORDER BY i.indexrelid LOOP
+		EXECUTE format('DROP INDEX %s', v_index);
+	END LOOP;
+	RETURN v_ddl;
+END
+$$;
+COMMENT ON FUNCTION hroe.drop_secondary_indexes(regclass[]) IS
+'drops every index of the tables that backs no primary key, unique or exclusion constraint (for a bulk load) and returns the statements that rebuild them with their names, definitions and comments, in creation order: give them to hroe.execute_ddl';
+
+CREATE FUNCTION hroe.execute_ddl(p_ddl text[])
+RETURNS void
+LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	v_ddl text;
+BEGIN
+	FOREACH v_ddl IN ARRAY p_ddl LOOP
+		EXECUTE v_ddl;
+	END LOOP;
+END
+$$;
+COMMENT ON FUNCTION hroe.execute_ddl(text[]) IS
+'runs statements in order, under search_path pg_catalog, pg_temp (their names must be qualified): the rebuild of hroe.drop_secondary_indexes and hroe.load''s saved constraints';
+
 CREATE FUNCTION hroe.load(p_scale numeric, p_seed bigint DEFAULT 42)
 RETURNS TABLE (table_name text, row_count bigint)
 LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
@@ -122,12 +204,6 @@ BEGIN
 	INTO v_saved_constraints
 	FROM pg_constraint c
 	WHERE c.connamespace = 'hroe_normalized'::regnamespace AND c.contype IN ('f', 'u');
-	SELECT array_agg(pg_get_indexdef(i.indexrelid) ORDER BY i.indexrelid::regclass::text)
-	INTO v_saved_indexes
-	FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
-	WHERE c.relnamespace = 'hroe_normalized'::regnamespace
-	  AND NOT EXISTS (SELECT FROM pg_constraint k
-					  WHERE k.conindid = i.indexrelid AND k.contype IN ('p', 'u', 'x'));
 	FOR v_ddl IN
 		SELECT format('ALTER TABLE %s DROP CONSTRAINT %I', c.conrelid::regclass, c.conname)
 		FROM pg_constraint c
@@ -136,15 +212,9 @@ BEGIN
 	LOOP
 		EXECUTE v_ddl;
 	END LOOP;
-	FOR v_ddl IN
-		SELECT format('DROP INDEX %s', i.indexrelid::regclass)
-		FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
-		WHERE c.relnamespace = 'hroe_normalized'::regnamespace
-		  AND NOT EXISTS (SELECT FROM pg_constraint k
-						  WHERE k.conindid = i.indexrelid AND k.contype IN ('p', 'u', 'x'))
-	LOOP
-		EXECUTE v_ddl;
-	END LOOP;
+	v_saved_indexes := hroe.drop_secondary_indexes(ARRAY(
+		SELECT c.oid::regclass FROM pg_class c
+		WHERE c.relnamespace = 'hroe_normalized'::regnamespace AND c.relkind = 'r'));
 	v_phase := clock_timestamp();
 
 	-- Reference data: Oracle HR's regions (v19c), countries, locations,
@@ -440,9 +510,8 @@ BEGIN
 	FROM hroe_normalized.product_information p;
 	INSERT INTO hroe_normalized.order_items (order_id, line_item_id, product_id, unit_price, quantity)
 	SELECT o, l.n, (l.x >> 3)::integer,
-		   0.01 * CASE WHEN hroe.prng(p_seed, 54, 8 * o + (l.x & 7)) < 0.2
-					   THEN v_min_cents[l.x >> 3] ELSE v_list_cents[l.x >> 3] END,
-		   1 + floor(20 * hroe.prng(p_seed, 53, 8 * o + (l.x & 7)) ^ 3)::integer
+		   0.01 * hroe.order_line_cents(p_seed, o, l.x, v_list_cents, v_min_cents),
+		   hroe.order_line_quantity(p_seed, o, l.x)
 	FROM generate_series(1, v_orders) AS o,
 		 unnest(hroe.order_line_draws(p_seed, o, v_products)) WITH ORDINALITY AS l (x, n);
 	GET DIAGNOSTICS v_lines = ROW_COUNT;
@@ -470,9 +539,8 @@ BEGIN
 								 ELSE hroe.prng_int(p_seed, 56, g.o, 1, v_nreps) END] END,
 		   CASE WHEN hroe.prng(p_seed, 57, g.o) < 0.05 THEN hroe.prng_int(p_seed, 58, g.o, 1, 2) END
 	FROM (SELECT o, hroe.prng(p_seed, 47, o) < 0.7 AS direct FROM generate_series(1, v_orders) AS o) AS g,
-		 LATERAL (SELECT 0.01 * sum(CASE WHEN hroe.prng(p_seed, 54, 8 * g.o + (x & 7)) < 0.2
-										 THEN v_min_cents[x >> 3] ELSE v_list_cents[x >> 3] END
-									* (1 + floor(20 * hroe.prng(p_seed, 53, 8 * g.o + (x & 7)) ^ 3)::integer)) AS total
+		 LATERAL (SELECT 0.01 * sum(hroe.order_line_cents(p_seed, g.o, x, v_list_cents, v_min_cents)
+									* hroe.order_line_quantity(p_seed, g.o, x)) AS total
 				  FROM unnest(hroe.order_line_draws(p_seed, g.o, v_products)) AS x) AS t;
 	GET DIAGNOSTICS v_rows = ROW_COUNT;
 	table_name := 'hroe_normalized.orders'; row_count := v_rows; RETURN NEXT;
@@ -484,9 +552,7 @@ BEGIN
 	v_phase := clock_timestamp();
 
 	-- Rebuild the indexes and constraints, then the planner statistics.
-	FOREACH v_ddl IN ARRAY COALESCE(v_saved_indexes, '{}') || COALESCE(v_saved_constraints, '{}') LOOP
-		EXECUTE v_ddl;
-	END LOOP;
+	PERFORM hroe.execute_ddl(v_saved_indexes || COALESCE(v_saved_constraints, '{}'));
 	IF v_verbose THEN
 		RAISE NOTICE 'hroe.load: indexes and constraints rebuilt (% s)',
 			round(extract(epoch FROM clock_timestamp() - v_phase)::numeric, 1);

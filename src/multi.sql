@@ -125,19 +125,6 @@ $$;
 COMMENT ON FUNCTION hroe_multi.key_s(hroe.item, text) IS
 'An S attribute of an item as hroe.key: NULL when absent, an error when of another type or empty';
 
-CREATE FUNCTION hroe_multi.string_list(p_item hroe.item, p_attribute text)
-RETURNS text[]
-LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
-AS $$
-SELECT ARRAY(
-	SELECT e.value OPERATOR(pg_catalog.->>) 'S'
-	FROM pg_catalog.jsonb_array_elements(hroe.item_get(p_item, p_attribute) OPERATOR(pg_catalog.->) 'L')
-		 WITH ORDINALITY AS e (value, ordinality)
-	ORDER BY e.ordinality)
-$$;
-COMMENT ON FUNCTION hroe_multi.string_list(hroe.item, text) IS
-'An L attribute of strings as text[] in list order; empty when the attribute is absent';
-
 ------------------------------------------------------------------------------
 -- Tables and GSIs, made by hroe.create_table and hroe.create_index: each
 -- table is hroe_multi."<Table>" (pk [, sk] generated from the item, item,
@@ -538,32 +525,18 @@ DECLARE
 	v_table text;
 	v_rows bigint;
 	v_ddl text[];
-	v_name text[];
-	v_comment text[];
-	k integer;
 BEGIN
 	TRUNCATE hroe_multi."Employee", hroe_multi."Customer", hroe_multi."Order", hroe_multi."Product",
 		hroe_multi."RepQuarterTotal";
 	FOREACH v_table IN ARRAY ARRAY['Employee', 'Customer', 'Order', 'Product', 'RepQuarterTotal'] LOOP
 		-- the GSIs are built once the items are in (twice as fast as
-		-- maintaining them item by item), with their comments (hroe.indexes
-		-- names them, so its rows stay valid)
-		SELECT coalesce(array_agg(pg_get_indexdef(i.indexrelid)), '{}'),
-			   coalesce(array_agg(i.indexrelid::regclass::text), '{}'),
-			   coalesce(array_agg(obj_description(i.indexrelid, 'pg_class')), '{}')
-		INTO v_ddl, v_name, v_comment
-		FROM pg_index i
-		WHERE i.indrelid = format('hroe_multi.%I', v_table)::regclass AND NOT i.indisprimary;
-		FOR k IN 1 .. cardinality(v_name) LOOP
-			EXECUTE format('DROP INDEX %s', v_name[k]);
-		END LOOP;
+		-- maintaining them item by item), with their names and comments
+		-- (hroe.indexes names them, so its rows stay valid)
+		v_ddl := hroe.drop_secondary_indexes(ARRAY[format('hroe_multi.%I', v_table)::regclass]);
 		EXECUTE format('INSERT INTO hroe_multi.%I (item) SELECT n.item FROM hroe_multi.normalized_items() n WHERE n.table_name = %L',
 					   v_table, v_table);
 		GET DIAGNOSTICS v_rows = ROW_COUNT;
-		FOR k IN 1 .. cardinality(v_name) LOOP
-			EXECUTE v_ddl[k];
-			EXECUTE format('COMMENT ON INDEX %s IS %L', v_name[k], v_comment[k]);
-		END LOOP;
+		PERFORM hroe.execute_ddl(v_ddl);
 		EXECUTE format('ANALYZE hroe_multi.%I', v_table);
 		table_name := 'hroe_multi.' || v_table; row_count := v_rows; RETURN NEXT;
 	END LOOP;
@@ -625,6 +598,42 @@ COMMENT ON FUNCTION hroe_multi.verify() IS
 'Recomputes every item of hroe_multi from hroe_normalized (normalized_items(): the maintained totals, the denormalized rep, customer and date, the OPEN shard, the embedded job and location...) and reports each missing, unexpected or differing item, one row per differing attribute; empty when the model is exact';
 
 ------------------------------------------------------------------------------
+-- Row shape: the columns of patterns 1 and 2 (the Employee item whole),
+-- an SQL set-returning function of one SELECT without FROM, not STRICT,
+-- without SET: called LATERAL, PostgreSQL inlines it and pulls it up, so
+-- the plan is the one of the expressions written in place.  The other
+-- patterns that return the same columns (4, 5 and 10; 6, 7 and 11) keep
+-- their own lists on purpose: each reads what its index stores (a key
+-- column of that GSI, or a projected attribute), so no two lists are alike.
+------------------------------------------------------------------------------
+
+CREATE FUNCTION hroe_multi.employee_profile(p_pk hroe.key, p_item hroe.item)
+RETURNS TABLE (employee_id integer, first_name text, last_name text, email text,
+			   phone_numbers text[], hire_date date, job_id text, job_title text,
+			   job_start_date date, salary numeric, commission_pct numeric,
+			   manager_id integer, department_id integer, department_name text,
+			   location_id integer, city text, country_name text, region_name text)
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+AS $$
+SELECT hroe_multi.key_number(p_pk::pg_catalog.text)::pg_catalog.int4,
+	   hroe.item_get_text(p_item, 'first_name'), hroe.item_get_text(p_item, 'last_name'),
+	   hroe.item_get_text(p_item, 'email'), hroe.item_get_string_list(p_item, 'phone_numbers'),
+	   hroe.item_get_text(p_item, 'hire_date')::pg_catalog.date,
+	   hroe.item_get_text(p_item, 'job_id'), hroe.item_get_text(p_item, 'job_title'),
+	   hroe.item_get_text(p_item, 'job_start_date')::pg_catalog.date,
+	   pg_catalog.round(hroe.item_get_number(p_item, 'salary'), 2),
+	   pg_catalog.round(hroe.item_get_number(p_item, 'commission_pct'), 2),
+	   hroe.item_get_number(p_item, 'manager_id')::pg_catalog.int4,
+	   hroe.item_get_number(p_item, 'department_id')::pg_catalog.int4,
+	   hroe.item_get_text(p_item, 'department_name'),
+	   hroe.item_get_number(p_item, 'location_id')::pg_catalog.int4,
+	   hroe.item_get_text(p_item, 'city'), hroe.item_get_text(p_item, 'country_name'),
+	   hroe.item_get_text(p_item, 'region_name')
+$$;
+COMMENT ON FUNCTION hroe_multi.employee_profile(hroe.key, hroe.item) IS
+'row shape of patterns 1 and 2: an Employee item (its key and attributes) as hroe_normalized.employee_by_id''s columns; inlined where it is called LATERAL';
+
+------------------------------------------------------------------------------
 -- The 17 read patterns, each one GetItem or one Query (product_order_items:
 -- two Queries; open_orders: the sharded Query over the 5 shards of
 -- OpenOrdersByDate).  STABLE SQL, one SELECT, not STRICT, no SET: inlined,
@@ -641,21 +650,9 @@ RETURNS TABLE (employee_id integer, first_name text, last_name text, email text,
 			   location_id integer, city text, country_name text, region_name text)
 LANGUAGE sql STABLE PARALLEL SAFE
 AS $$
-SELECT hroe_multi.key_number(e.pk::pg_catalog.text)::pg_catalog.int4,
-	   hroe.item_get_text(e.item, 'first_name'), hroe.item_get_text(e.item, 'last_name'),
-	   hroe.item_get_text(e.item, 'email'), hroe_multi.string_list(e.item, 'phone_numbers'),
-	   hroe.item_get_text(e.item, 'hire_date')::pg_catalog.date,
-	   hroe.item_get_text(e.item, 'job_id'), hroe.item_get_text(e.item, 'job_title'),
-	   hroe.item_get_text(e.item, 'job_start_date')::pg_catalog.date,
-	   pg_catalog.round(hroe.item_get_number(e.item, 'salary'), 2),
-	   pg_catalog.round(hroe.item_get_number(e.item, 'commission_pct'), 2),
-	   hroe.item_get_number(e.item, 'manager_id')::pg_catalog.int4,
-	   hroe.item_get_number(e.item, 'department_id')::pg_catalog.int4,
-	   hroe.item_get_text(e.item, 'department_name'),
-	   hroe.item_get_number(e.item, 'location_id')::pg_catalog.int4,
-	   hroe.item_get_text(e.item, 'city'), hroe.item_get_text(e.item, 'country_name'),
-	   hroe.item_get_text(e.item, 'region_name')
-FROM hroe_multi."Employee" e
+SELECT x.*
+FROM hroe_multi."Employee" e,
+	 LATERAL hroe_multi.employee_profile(e.pk, e.item) AS x
 WHERE e.pk OPERATOR(hroe.=) hroe_multi.employee_key(p_employee_id)
 $$;
 COMMENT ON FUNCTION hroe_multi.employee_by_id(integer) IS
@@ -670,21 +667,9 @@ RETURNS TABLE (employee_id integer, first_name text, last_name text, email text,
 			   location_id integer, city text, country_name text, region_name text)
 LANGUAGE sql STABLE PARALLEL SAFE
 AS $$
-SELECT hroe_multi.key_number(e.pk::pg_catalog.text)::pg_catalog.int4,
-	   hroe.item_get_text(e.item, 'first_name'), hroe.item_get_text(e.item, 'last_name'),
-	   hroe.item_get_text(e.item, 'email'), hroe_multi.string_list(e.item, 'phone_numbers'),
-	   hroe.item_get_text(e.item, 'hire_date')::pg_catalog.date,
-	   hroe.item_get_text(e.item, 'job_id'), hroe.item_get_text(e.item, 'job_title'),
-	   hroe.item_get_text(e.item, 'job_start_date')::pg_catalog.date,
-	   pg_catalog.round(hroe.item_get_number(e.item, 'salary'), 2),
-	   pg_catalog.round(hroe.item_get_number(e.item, 'commission_pct'), 2),
-	   hroe.item_get_number(e.item, 'manager_id')::pg_catalog.int4,
-	   hroe.item_get_number(e.item, 'department_id')::pg_catalog.int4,
-	   hroe.item_get_text(e.item, 'department_name'),
-	   hroe.item_get_number(e.item, 'location_id')::pg_catalog.int4,
-	   hroe.item_get_text(e.item, 'city'), hroe.item_get_text(e.item, 'country_name'),
-	   hroe.item_get_text(e.item, 'region_name')
-FROM hroe_multi."Employee" e
+SELECT x.*
+FROM hroe_multi."Employee" e,
+	 LATERAL hroe_multi.employee_profile(e.pk, e.item) AS x
 WHERE e."EmployeeByName_pk1" OPERATOR(hroe.=) hroe_multi.search_key(p_full_name)
   AND e."EmployeeByName_sk1" IS NOT NULL
 ORDER BY e."EmployeeByName_sk1"
@@ -931,18 +916,24 @@ $$;
 COMMENT ON FUNCTION hroe_multi.rep_ranking(text) IS
 'pattern 14: Query RepQuarterRanking quarter = p_quarter (''2025-Q3'', checked by hroe.quarter_start), in sort-key order: the maintained totals, highest first, ties by employee_id; rank 1, 2, 3...';
 
+-- (Patterns 15 and 16 repeat their two-column shape instead of sharing a
+-- row-shape function: the shape is set-returning in its select list
+-- (generate_subscripts and unnest in step), and PostgreSQL does not pull up
+-- a subquery with set-returning functions in its target list: called
+-- LATERAL, a shared function turns the plan's one ProjectSet over the index
+-- scan into a Nested Loop over a ProjectSet and a Result per item.)
 -- 15: GetItem Employee, projection phone_numbers
 CREATE FUNCTION hroe_multi.employee_phones(p_employee_id integer)
 RETURNS TABLE (ordinal integer, phone_number text)
 LANGUAGE sql STABLE PARALLEL SAFE
 AS $$
 SELECT pg_catalog.generate_subscripts(p.phones, 1), pg_catalog.unnest(p.phones)
-FROM (SELECT hroe_multi.string_list(e.item, 'phone_numbers') AS phones
+FROM (SELECT hroe.item_get_string_list(e.item, 'phone_numbers') AS phones
 	  FROM hroe_multi."Employee" e
 	  WHERE e.pk OPERATOR(hroe.=) hroe_multi.employee_key(p_employee_id)) p
 $$;
 COMMENT ON FUNCTION hroe_multi.employee_phones(integer) IS
-'pattern 15: GetItem Employee employee_id = emp_<id>, ProjectionExpression phone_numbers (a list); one row per phone with its position (1..5), in list order (the two set-returning functions run in step: no sort)';
+'pattern 15: GetItem Employee employee_id = emp_<id>, ProjectionExpression phone_numbers (a list); one row per phone with its position (1, 2, ...), in list order (the two set-returning functions run in step: no sort)';
 
 -- 16: GetItem Customer, projection phone_numbers
 CREATE FUNCTION hroe_multi.customer_phones(p_customer_id integer)
@@ -950,12 +941,12 @@ RETURNS TABLE (ordinal integer, phone_number text)
 LANGUAGE sql STABLE PARALLEL SAFE
 AS $$
 SELECT pg_catalog.generate_subscripts(p.phones, 1), pg_catalog.unnest(p.phones)
-FROM (SELECT hroe_multi.string_list(c.item, 'phone_numbers') AS phones
+FROM (SELECT hroe.item_get_string_list(c.item, 'phone_numbers') AS phones
 	  FROM hroe_multi."Customer" c
 	  WHERE c.pk OPERATOR(hroe.=) hroe_multi.customer_key(p_customer_id)) p
 $$;
 COMMENT ON FUNCTION hroe_multi.customer_phones(integer) IS
-'pattern 16: GetItem Customer customer_id = cust_<id>, ProjectionExpression phone_numbers (a list); one row per phone with its position (1..5), in list order (no sort)';
+'pattern 16: GetItem Customer customer_id = cust_<id>, ProjectionExpression phone_numbers (a list); one row per phone with its position (1, 2, ...), in list order (no sort)';
 
 -- 17: Query Product product_id = p AND begins_with(SK, wh_)
 CREATE FUNCTION hroe_multi.product_inventories(p_product_id integer)
@@ -1042,16 +1033,10 @@ SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
 	v_order_id bigint;
-	v_line jsonb;
-	v_n bigint;
-	v_product integer;
-	v_quantity integer;
-	v_price numeric;
-	v_list_price numeric;
-	v_products integer[] := '{}';
-	v_quantities integer[] := '{}';
-	v_prices numeric[] := '{}';
-	v_total numeric := 0;
+	v_products integer[];
+	v_quantities integer[];
+	v_prices numeric[];
+	v_total numeric;
 	v_customer hroe.item;
 BEGIN
 	IF p_customer_id IS NULL OR p_order_date IS NULL OR p_lines IS NULL OR p_status IS NULL THEN
@@ -1061,15 +1046,8 @@ BEGIN
 	IF NOT isfinite(p_order_date) THEN
 		RAISE EXCEPTION 'order date must be finite' USING ERRCODE = 'invalid_parameter_value';
 	END IF;
-	IF p_status NOT IN ('OPEN', 'SHIPPED', 'CLOSED', 'CANCELED') THEN
-		RAISE EXCEPTION 'invalid order status "%"', p_status
-			USING ERRCODE = 'invalid_parameter_value',
-				  HINT = 'An order status is OPEN, SHIPPED, CLOSED or CANCELED.';
-	END IF;
-	IF p_order_id IS NOT NULL AND p_order_id <= 0 THEN
-		RAISE EXCEPTION 'order id must be positive, not %', p_order_id
-			USING ERRCODE = 'invalid_parameter_value';
-	END IF;
+	PERFORM hroe.check_order_status(p_status);
+	PERFORM hroe.check_order_id(p_order_id);
 	-- GetItem Customer
 	PERFORM FROM hroe_multi."Customer" c WHERE c.pk OPERATOR(hroe.=) hroe_multi.customer_key(p_customer_id);
 	IF NOT FOUND THEN
@@ -1084,35 +1062,15 @@ BEGIN
 	END IF;
 	PERFORM hroe.check_order_lines(p_lines);
 
-	FOR v_line, v_n IN SELECT l.value, l.ordinality FROM jsonb_array_elements(p_lines) WITH ORDINALITY l LOOP
-		SELECT l.product_id, l.quantity, l.unit_price INTO v_product, v_quantity, v_price
-		FROM hroe.parse_order_line(v_line, v_n) l;
-		-- GetItem Product metadata, projection unit_price (the list price)
-		SELECT hroe.item_get_number(p.item, 'unit_price') INTO v_list_price
-		FROM hroe_multi."Product" p
-		WHERE p.pk OPERATOR(hroe.=) hroe_multi.product_key(v_product)
-		  AND p.sk OPERATOR(hroe.=) hroe_multi.product_key(v_product);
-		IF NOT FOUND THEN
-			RAISE EXCEPTION 'product % does not exist', v_product USING ERRCODE = 'no_data_found';
-		END IF;
-		IF v_product = ANY (v_products) THEN
-			RAISE EXCEPTION 'product % appears twice in the order', v_product
-				USING ERRCODE = 'invalid_parameter_value',
-					  HINT = 'Give each product once, with the total quantity.';
-		END IF;
-		v_price := COALESCE(v_price, v_list_price);
-		IF v_price IS NULL THEN
-			RAISE EXCEPTION 'product % has no list price', v_product
-				USING ERRCODE = 'invalid_parameter_value', HINT = 'Give the line a unit_price.';
-		END IF;
-		v_products := v_products || v_product;
-		v_quantities := v_quantities || v_quantity;
-		v_prices := v_prices || v_price;
-		v_total := v_total + v_price * v_quantity;
-	END LOOP;
-	IF v_total > 999999.99 THEN
-		RAISE EXCEPTION 'order total % exceeds 999999.99', v_total USING ERRCODE = 'numeric_value_out_of_range';
-	END IF;
+	-- GetItem Product metadata, projection unit_price (the list price), for
+	-- each product (BatchGetItem)
+	SELECT l.products, l.quantities, l.prices, l.total INTO v_products, v_quantities, v_prices, v_total
+	FROM hroe.price_order_lines(p_lines,
+		(SELECT jsonb_object_agg(id, hroe.item_get_number(p.item, 'unit_price'))
+		 FROM unnest(hroe.order_line_product_ids(p_lines)) AS id
+		 JOIN hroe_multi."Product" p
+		   ON p.pk OPERATOR(hroe.=) hroe_multi.product_key(id)
+		  AND p.sk OPERATOR(hroe.=) hroe_multi.product_key(id))) l;
 
 	-- One transaction writes the header, the lines and the rep's quarter
 	-- total (TransactWriteItems in DynamoDB, with attribute_not_exists on
@@ -1148,11 +1106,7 @@ DECLARE
 	v_old text;
 	v_new hroe.item;
 BEGIN
-	IF p_status IS NULL OR p_status NOT IN ('OPEN', 'SHIPPED', 'CLOSED', 'CANCELED') THEN
-		RAISE EXCEPTION 'invalid order status "%"', p_status
-			USING ERRCODE = 'invalid_parameter_value',
-				  HINT = 'An order status is OPEN, SHIPPED, CLOSED or CANCELED.';
-	END IF;
+	PERFORM hroe.check_order_status(p_status);
 	SELECT o.item INTO v_item FROM hroe_multi."Order" o
 	WHERE o.pk OPERATOR(hroe.=) hroe_multi.order_key(p_order_id)
 	  AND o.sk OPERATOR(hroe.=) hroe_multi.order_key(p_order_id)
@@ -1161,11 +1115,7 @@ BEGIN
 		RAISE EXCEPTION 'order % does not exist', p_order_id USING ERRCODE = 'no_data_found';
 	END IF;
 	v_old := hroe.item_get_text(v_item, 'status');
-	IF (v_old, p_status) NOT IN (('OPEN', 'SHIPPED'), ('OPEN', 'CANCELED'), ('SHIPPED', 'CLOSED')) THEN
-		RAISE EXCEPTION 'order % cannot change from % to %', p_order_id, v_old, p_status
-			USING ERRCODE = 'object_not_in_prerequisite_state',
-				  HINT = 'An OPEN order becomes SHIPPED or CANCELED, a SHIPPED order becomes CLOSED.';
-	END IF;
+	PERFORM hroe.check_status_change(p_order_id, v_old, p_status);
 	-- UpdateItem SET status REMOVE shard: leaving OPEN takes the header out
 	-- of the sparse OpenOrdersByDate
 	v_new := hroe.item_remove_attribute(v_item, 'shard')

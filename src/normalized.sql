@@ -306,6 +306,63 @@ COMMENT ON FUNCTION hroe.quarter_end(text) IS
 'first day after a quarter written YYYY-Qn (''2025-Q3'' gives 2025-10-01), the exclusive end of the range; an error for any other text, NULL for NULL';
 
 ------------------------------------------------------------------------------
+-- Row shapes: the joins and columns several read patterns share.  SQL
+-- set-returning functions of one SELECT, STABLE, not STRICT, without SET:
+-- a pattern selects from one and filters it; PostgreSQL inlines the
+-- function and pulls its joins up into the pattern's query, so the plan is
+-- the one of the query written out (the filters reach the index scans).
+------------------------------------------------------------------------------
+
+CREATE FUNCTION hroe_normalized.employee_details()
+RETURNS TABLE (employee_id integer, first_name text, last_name text, email text,
+			   phone_numbers text[], hire_date date, job_id text, job_title text,
+			   job_start_date date, salary numeric, commission_pct numeric,
+			   manager_id integer, department_id integer, department_name text,
+			   location_id integer, city text, country_name text, region_name text)
+LANGUAGE sql STABLE PARALLEL SAFE
+AS $$
+SELECT e.employee_id, e.first_name::pg_catalog.text, e.last_name::pg_catalog.text,
+	   e.email::pg_catalog.text, e.phone_numbers::pg_catalog.text[], e.hire_date,
+	   e.job_id::pg_catalog.text, j.job_title::pg_catalog.text, e.job_start_date,
+	   e.salary, e.commission_pct, e.manager_id, e.department_id,
+	   d.department_name::pg_catalog.text, l.location_id, l.city::pg_catalog.text,
+	   c.country_name::pg_catalog.text, r.region_name::pg_catalog.text
+FROM hroe_normalized.employees e
+JOIN hroe_normalized.jobs j ON j.job_id OPERATOR(pg_catalog.=) e.job_id
+LEFT JOIN hroe_normalized.departments d ON d.department_id OPERATOR(pg_catalog.=) e.department_id
+LEFT JOIN hroe_normalized.locations l ON l.location_id OPERATOR(pg_catalog.=) d.location_id
+LEFT JOIN hroe_normalized.countries c ON c.country_id OPERATOR(pg_catalog.=) l.country_id
+LEFT JOIN hroe_normalized.regions r ON r.region_id OPERATOR(pg_catalog.=) c.region_id
+$$;
+COMMENT ON FUNCTION hroe_normalized.employee_details() IS
+'row shape of patterns 1 and 2: every employee with its job title, department, location, country and region names, as employee_by_id returns them; inlined into the patterns';
+
+CREATE FUNCTION hroe_normalized.order_rows()
+RETURNS TABLE (order_id bigint, customer_id integer, order_date date, order_status text,
+			   order_mode text, sales_rep_id integer, order_total numeric)
+LANGUAGE sql STABLE PARALLEL SAFE
+AS $$
+SELECT o.order_id, o.customer_id, o.order_date, o.order_status,
+	   o.order_mode::pg_catalog.text, o.sales_rep_id, o.order_total
+FROM hroe_normalized.orders o
+$$;
+COMMENT ON FUNCTION hroe_normalized.order_rows() IS
+'row shape of patterns 4, 5 and 10: every order with the columns customer_orders returns; inlined into the patterns';
+
+CREATE FUNCTION hroe_normalized.employee_summary()
+RETURNS TABLE (employee_id integer, first_name text, last_name text, hire_date date,
+			   job_id text, job_title text, department_id integer)
+LANGUAGE sql STABLE PARALLEL SAFE
+AS $$
+SELECT e.employee_id, e.first_name::pg_catalog.text, e.last_name::pg_catalog.text,
+	   e.hire_date, e.job_id::pg_catalog.text, j.job_title::pg_catalog.text, e.department_id
+FROM hroe_normalized.employees e
+JOIN hroe_normalized.jobs j ON j.job_id OPERATOR(pg_catalog.=) e.job_id
+$$;
+COMMENT ON FUNCTION hroe_normalized.employee_summary() IS
+'row shape of patterns 6, 7 and 11: every employee with its job title, as employees_hired_since returns them; inlined into the patterns';
+
+------------------------------------------------------------------------------
 -- The 17 read patterns.  Each is a STABLE SQL function whose body is one
 -- SELECT, not STRICT and without SET, so PostgreSQL inlines it into the
 -- calling query and EXPLAIN shows the index scans.  Every name is schema-
@@ -325,19 +382,9 @@ RETURNS TABLE (employee_id integer, first_name text, last_name text, email text,
 			   location_id integer, city text, country_name text, region_name text)
 LANGUAGE sql STABLE PARALLEL SAFE
 AS $$
-SELECT e.employee_id, e.first_name::pg_catalog.text, e.last_name::pg_catalog.text,
-	   e.email::pg_catalog.text, e.phone_numbers::pg_catalog.text[], e.hire_date,
-	   e.job_id::pg_catalog.text, j.job_title::pg_catalog.text, e.job_start_date,
-	   e.salary, e.commission_pct, e.manager_id, e.department_id,
-	   d.department_name::pg_catalog.text, l.location_id, l.city::pg_catalog.text,
-	   c.country_name::pg_catalog.text, r.region_name::pg_catalog.text
-FROM hroe_normalized.employees e
-JOIN hroe_normalized.jobs j ON j.job_id OPERATOR(pg_catalog.=) e.job_id
-LEFT JOIN hroe_normalized.departments d ON d.department_id OPERATOR(pg_catalog.=) e.department_id
-LEFT JOIN hroe_normalized.locations l ON l.location_id OPERATOR(pg_catalog.=) d.location_id
-LEFT JOIN hroe_normalized.countries c ON c.country_id OPERATOR(pg_catalog.=) l.country_id
-LEFT JOIN hroe_normalized.regions r ON r.region_id OPERATOR(pg_catalog.=) c.region_id
-WHERE e.employee_id OPERATOR(pg_catalog.=) p_employee_id
+SELECT x.*
+FROM hroe_normalized.employee_details() AS x
+WHERE x.employee_id OPERATOR(pg_catalog.=) p_employee_id
 $$;
 COMMENT ON FUNCTION hroe_normalized.employee_by_id(integer) IS
 'pattern 1: the employee''s details (name, email, phones, hire date, job, salary, manager, department, location); zero or one row';
@@ -351,21 +398,10 @@ RETURNS TABLE (employee_id integer, first_name text, last_name text, email text,
 			   location_id integer, city text, country_name text, region_name text)
 LANGUAGE sql STABLE PARALLEL SAFE
 AS $$
-SELECT e.employee_id, e.first_name::pg_catalog.text, e.last_name::pg_catalog.text,
-	   e.email::pg_catalog.text, e.phone_numbers::pg_catalog.text[], e.hire_date,
-	   e.job_id::pg_catalog.text, j.job_title::pg_catalog.text, e.job_start_date,
-	   e.salary, e.commission_pct, e.manager_id, e.department_id,
-	   d.department_name::pg_catalog.text, l.location_id, l.city::pg_catalog.text,
-	   c.country_name::pg_catalog.text, r.region_name::pg_catalog.text
-FROM hroe_normalized.employees e
-JOIN hroe_normalized.jobs j ON j.job_id OPERATOR(pg_catalog.=) e.job_id
-LEFT JOIN hroe_normalized.departments d ON d.department_id OPERATOR(pg_catalog.=) e.department_id
-LEFT JOIN hroe_normalized.locations l ON l.location_id OPERATOR(pg_catalog.=) d.location_id
-LEFT JOIN hroe_normalized.countries c ON c.country_id OPERATOR(pg_catalog.=) l.country_id
-LEFT JOIN hroe_normalized.regions r ON r.region_id OPERATOR(pg_catalog.=) c.region_id
-WHERE (COALESCE(e.first_name::pg_catalog.text OPERATOR(pg_catalog.||) ' ', '')
-	   OPERATOR(pg_catalog.||) e.last_name::pg_catalog.text) OPERATOR(pg_catalog.=) p_full_name
-ORDER BY e.employee_id
+SELECT x.*
+FROM hroe_normalized.employee_details() AS x
+WHERE (COALESCE(x.first_name OPERATOR(pg_catalog.||) ' ', '') OPERATOR(pg_catalog.||) x.last_name) OPERATOR(pg_catalog.=) p_full_name
+ORDER BY x.employee_id
 $$;
 COMMENT ON FUNCTION hroe_normalized.employee_by_name(text) IS
 'pattern 2: every employee whose full name (first_name, a space, last_name; case-sensitive) is the argument, with the columns of employee_by_id; ordered by employee_id';
@@ -393,14 +429,13 @@ RETURNS TABLE (order_id bigint, customer_id integer, order_date date, order_stat
 			   order_mode text, sales_rep_id integer, order_total numeric)
 LANGUAGE sql STABLE PARALLEL SAFE
 AS $$
-SELECT o.order_id, o.customer_id, o.order_date, o.order_status,
-	   o.order_mode::pg_catalog.text, o.sales_rep_id, o.order_total
-FROM hroe_normalized.orders o
-WHERE o.customer_id OPERATOR(pg_catalog.=) p_customer_id
-  AND o.order_date OPERATOR(pg_catalog.>=) p_from
-  AND o.order_date OPERATOR(pg_catalog.<=) p_to
-  AND (p_status IS NULL OR o.order_status OPERATOR(pg_catalog.=) p_status)
-ORDER BY o.order_date, o.order_id
+SELECT x.*
+FROM hroe_normalized.order_rows() AS x
+WHERE x.customer_id OPERATOR(pg_catalog.=) p_customer_id
+  AND x.order_date OPERATOR(pg_catalog.>=) p_from
+  AND x.order_date OPERATOR(pg_catalog.<=) p_to
+  AND (p_status IS NULL OR x.order_status OPERATOR(pg_catalog.=) p_status)
+ORDER BY x.order_date, x.order_id
 $$;
 COMMENT ON FUNCTION hroe_normalized.customer_orders(integer, date, date, text) IS
 'pattern 4: the customer''s orders dated from p_from to p_to inclusive, of status p_status (NULL: any status); ordered by order_date, order_id';
@@ -411,13 +446,12 @@ RETURNS TABLE (order_id bigint, customer_id integer, order_date date, order_stat
 			   order_mode text, sales_rep_id integer, order_total numeric)
 LANGUAGE sql STABLE PARALLEL SAFE
 AS $$
-SELECT o.order_id, o.customer_id, o.order_date, o.order_status,
-	   o.order_mode::pg_catalog.text, o.sales_rep_id, o.order_total
-FROM hroe_normalized.orders o
-WHERE o.order_status OPERATOR(pg_catalog.=) 'OPEN'
-  AND o.order_date OPERATOR(pg_catalog.>=) p_from
-  AND o.order_date OPERATOR(pg_catalog.<=) p_to
-ORDER BY o.order_date, o.order_id
+SELECT x.*
+FROM hroe_normalized.order_rows() AS x
+WHERE x.order_status OPERATOR(pg_catalog.=) 'OPEN'
+  AND x.order_date OPERATOR(pg_catalog.>=) p_from
+  AND x.order_date OPERATOR(pg_catalog.<=) p_to
+ORDER BY x.order_date, x.order_id
 $$;
 COMMENT ON FUNCTION hroe_normalized.open_orders(date, date) IS
 'pattern 5: every OPEN order dated from p_from to p_to inclusive, across all customers; ordered by order_date, order_id';
@@ -428,12 +462,10 @@ RETURNS TABLE (employee_id integer, first_name text, last_name text, hire_date d
 			   job_id text, job_title text, department_id integer)
 LANGUAGE sql STABLE PARALLEL SAFE
 AS $$
-SELECT e.employee_id, e.first_name::pg_catalog.text, e.last_name::pg_catalog.text,
-	   e.hire_date, e.job_id::pg_catalog.text, j.job_title::pg_catalog.text, e.department_id
-FROM hroe_normalized.employees e
-JOIN hroe_normalized.jobs j ON j.job_id OPERATOR(pg_catalog.=) e.job_id
-WHERE e.hire_date OPERATOR(pg_catalog.>=) p_since
-ORDER BY e.hire_date, e.employee_id
+SELECT x.*
+FROM hroe_normalized.employee_summary() AS x
+WHERE x.hire_date OPERATOR(pg_catalog.>=) p_since
+ORDER BY x.hire_date, x.employee_id
 $$;
 COMMENT ON FUNCTION hroe_normalized.employees_hired_since(date) IS
 'pattern 6: employees hired on or after p_since; ordered by hire_date, employee_id';
@@ -444,14 +476,12 @@ RETURNS TABLE (employee_id integer, first_name text, last_name text, hire_date d
 			   job_id text, job_title text, department_id integer)
 LANGUAGE sql STABLE PARALLEL SAFE
 AS $$
-SELECT e.employee_id, e.first_name::pg_catalog.text, e.last_name::pg_catalog.text,
-	   e.hire_date, e.job_id::pg_catalog.text, j.job_title::pg_catalog.text, e.department_id
+SELECT x.*
 FROM hroe_normalized.warehouses w
 JOIN hroe_normalized.departments d ON d.location_id OPERATOR(pg_catalog.=) w.location_id
-JOIN hroe_normalized.employees e ON e.department_id OPERATOR(pg_catalog.=) d.department_id
-JOIN hroe_normalized.jobs j ON j.job_id OPERATOR(pg_catalog.=) e.job_id
+JOIN hroe_normalized.employee_summary() AS x ON x.department_id OPERATOR(pg_catalog.=) d.department_id
 WHERE w.warehouse_id OPERATOR(pg_catalog.=) p_warehouse_id
-ORDER BY e.employee_id
+ORDER BY x.employee_id
 $$;
 COMMENT ON FUNCTION hroe_normalized.warehouse_employees(integer) IS
 'pattern 7: employees whose department is at the warehouse''s location; ordered by employee_id';
@@ -502,14 +532,13 @@ RETURNS TABLE (order_id bigint, customer_id integer, order_date date, order_stat
 			   order_mode text, sales_rep_id integer, order_total numeric)
 LANGUAGE sql STABLE PARALLEL SAFE
 AS $$
-SELECT o.order_id, o.customer_id, o.order_date, o.order_status,
-	   o.order_mode::pg_catalog.text, o.sales_rep_id, o.order_total
-FROM hroe_normalized.orders o
-WHERE o.sales_rep_id OPERATOR(pg_catalog.=) p_employee_id
-  AND o.order_date OPERATOR(pg_catalog.>=) p_from
-  AND o.order_date OPERATOR(pg_catalog.<=) p_to
-  AND (p_status IS NULL OR o.order_status OPERATOR(pg_catalog.=) p_status)
-ORDER BY o.order_date, o.order_id
+SELECT x.*
+FROM hroe_normalized.order_rows() AS x
+WHERE x.sales_rep_id OPERATOR(pg_catalog.=) p_employee_id
+  AND x.order_date OPERATOR(pg_catalog.>=) p_from
+  AND x.order_date OPERATOR(pg_catalog.<=) p_to
+  AND (p_status IS NULL OR x.order_status OPERATOR(pg_catalog.=) p_status)
+ORDER BY x.order_date, x.order_id
 $$;
 COMMENT ON FUNCTION hroe_normalized.rep_orders(integer, date, date, text) IS
 'pattern 10: orders whose sales rep is the employee, dated from p_from to p_to inclusive, of status p_status (NULL: any status); ordered by order_date, order_id';
@@ -520,12 +549,10 @@ RETURNS TABLE (employee_id integer, first_name text, last_name text, hire_date d
 			   job_id text, job_title text, department_id integer)
 LANGUAGE sql STABLE PARALLEL SAFE
 AS $$
-SELECT e.employee_id, e.first_name::pg_catalog.text, e.last_name::pg_catalog.text,
-	   e.hire_date, e.job_id::pg_catalog.text, j.job_title::pg_catalog.text, e.department_id
-FROM hroe_normalized.jobs j
-JOIN hroe_normalized.employees e ON e.job_id OPERATOR(pg_catalog.=) j.job_id
-WHERE j.job_title::pg_catalog.text OPERATOR(pg_catalog.=) p_job_title
-ORDER BY e.employee_id
+SELECT x.*
+FROM hroe_normalized.employee_summary() AS x
+WHERE x.job_title OPERATOR(pg_catalog.=) p_job_title
+ORDER BY x.employee_id
 $$;
 COMMENT ON FUNCTION hroe_normalized.employees_by_title(text) IS
 'pattern 11: employees whose current job has that title (case-sensitive); ordered by employee_id';
@@ -699,6 +726,146 @@ $$;
 COMMENT ON FUNCTION hroe.parse_order_line(jsonb, bigint) IS
 'one line of place_order''s p_lines (the p_n-th), checked and parsed as every model''s place_order does: an object of product_id and quantity (positive integers) and an optional unit_price (0 to 999999.99, two decimals; NULL when absent); raises the error naming the line, or returns the values';
 
+CREATE FUNCTION hroe.price_order_line(p_product_id integer, p_found boolean, p_list_price numeric,
+									  p_unit_price numeric, p_products integer[])
+RETURNS numeric
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+	IF NOT p_found THEN
+		RAISE EXCEPTION 'product % does not exist', p_product_id USING ERRCODE = 'no_data_found';
+	END IF;
+	IF p_product_id = ANY (p_products) THEN
+		RAISE EXCEPTION 'product % appears twice in the order', p_product_id
+			USING ERRCODE = 'invalid_parameter_value',
+				  HINT = 'Give each product once, with the total quantity.';
+	END IF;
+	IF COALESCE(p_unit_price, p_list_price) IS NULL THEN
+		RAISE EXCEPTION 'product % has no list price', p_product_id
+			USING ERRCODE = 'invalid_parameter_value', HINT = 'Give the line a unit_price.';
+	END IF;
+	RETURN COALESCE(p_unit_price, p_list_price);
+END
+$$;
+COMMENT ON FUNCTION hroe.price_order_line(integer, boolean, numeric, numeric, integer[]) IS
+'the checks of a parsed place_order line against the product the model looked up, shared by the three models: p_found whether the product exists, p_list_price its list price, p_unit_price the line''s own price (NULL: none), p_products the products of the earlier lines; raises the error (unknown product, product twice, no price), or returns the line''s unit price';
+
+-- The ids of the products place_order's lines name, without checking the
+-- lines (parse_order_line does, line by line): what a model looks up, in
+-- one request, before hroe.price_order_lines walks the lines.
+CREATE FUNCTION hroe.order_line_product_ids(p_lines jsonb)
+RETURNS integer[]
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+SELECT ARRAY(
+	SELECT DISTINCT v::numeric::integer AS id
+	FROM jsonb_path_query(p_lines,
+		'lax $[*].product_id ? (@.type() == "number" && @ == @.floor() && @ >= 1 && @ <= 2147483647)') v
+	ORDER BY id)
+$$;
+COMMENT ON FUNCTION hroe.order_line_product_ids(jsonb) IS
+'the distinct product ids place_order''s lines name, ascending (valid integer ids only; malformed lines are left to hroe.parse_order_line), for a model to look its products up before hroe.price_order_lines';
+
+-- place_order's lines walked once for every model: each line parsed and
+-- checked in array order against the products the model found, so the
+-- three raise the same error for the same bad line.
+CREATE FUNCTION hroe.price_order_lines(p_lines jsonb, p_list_prices jsonb,
+									   OUT products integer[], OUT quantities integer[],
+									   OUT prices numeric[], OUT total numeric)
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	v_line jsonb;
+	v_n bigint;
+	v_product integer;
+	v_quantity integer;
+	v_price numeric;
+	v_found jsonb := COALESCE(p_list_prices, '{}');
+BEGIN
+	products := '{}';
+	quantities := '{}';
+	prices := '{}';
+	total := 0;
+	FOR v_line, v_n IN SELECT l.value, l.ordinality FROM jsonb_array_elements(p_lines) WITH ORDINALITY l LOOP
+		SELECT l.product_id, l.quantity, l.unit_price INTO v_product, v_quantity, v_price
+		FROM hroe.parse_order_line(v_line, v_n) l;
+		v_price := hroe.price_order_line(v_product, v_found ? v_product::text,
+										 (v_found ->> v_product::text)::numeric, v_price, products);
+		products := products || v_product;
+		quantities := quantities || v_quantity;
+		prices := prices || v_price;
+		total := total + v_price * v_quantity;
+	END LOOP;
+	PERFORM hroe.check_order_total(total);
+END
+$$;
+COMMENT ON FUNCTION hroe.price_order_lines(jsonb, jsonb) IS
+'place_order''s lines (already checked by hroe.check_order_lines) parsed and priced in array order, shared by the three models: p_list_prices maps each product the model found (hroe.order_line_product_ids) to its list price (JSON null: none); raises the first line''s error (hroe.parse_order_line, hroe.price_order_line) or a total above 999999.99, or returns the products, quantities and unit prices in line order and the total';
+
+CREATE FUNCTION hroe.check_order_total(p_total numeric)
+RETURNS void
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+	IF p_total > 999999.99 THEN
+		RAISE EXCEPTION 'order total % exceeds 999999.99', p_total USING ERRCODE = 'numeric_value_out_of_range';
+	END IF;
+END
+$$;
+COMMENT ON FUNCTION hroe.check_order_total(numeric) IS
+'place_order''s check of an order''s total, shared by the three models: at most 999999.99 (numeric(8,2) in hroe_normalized); raises the error, or returns';
+
+CREATE FUNCTION hroe.check_order_status(p_status text)
+RETURNS void
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+	IF p_status IS NULL OR p_status NOT IN ('OPEN', 'SHIPPED', 'CLOSED', 'CANCELED') THEN
+		RAISE EXCEPTION 'invalid order status "%"', p_status
+			USING ERRCODE = 'invalid_parameter_value',
+				  HINT = 'An order status is OPEN, SHIPPED, CLOSED or CANCELED.';
+	END IF;
+END
+$$;
+COMMENT ON FUNCTION hroe.check_order_status(text) IS
+'the order status check of place_order and change_order_status, shared by the three models: OPEN, SHIPPED, CLOSED or CANCELED; raises the error, or returns';
+
+CREATE FUNCTION hroe.check_order_id(p_order_id bigint)
+RETURNS void
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+	IF p_order_id IS NOT NULL AND p_order_id <= 0 THEN
+		RAISE EXCEPTION 'order id must be positive, not %', p_order_id
+			USING ERRCODE = 'invalid_parameter_value';
+	END IF;
+END
+$$;
+COMMENT ON FUNCTION hroe.check_order_id(bigint) IS
+'place_order''s check of a given order id, shared by the three models: positive (NULL: the model''s sequence picks one); raises the error, or returns';
+
+CREATE FUNCTION hroe.check_status_change(p_order_id bigint, p_old text, p_new text)
+RETURNS void
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+	IF (p_old, p_new) NOT IN (('OPEN', 'SHIPPED'), ('OPEN', 'CANCELED'), ('SHIPPED', 'CLOSED')) THEN
+		RAISE EXCEPTION 'order % cannot change from % to %', p_order_id, p_old, p_new
+			USING ERRCODE = 'object_not_in_prerequisite_state',
+				  HINT = 'An OPEN order becomes SHIPPED or CANCELED, a SHIPPED order becomes CLOSED.';
+	END IF;
+END
+$$;
+COMMENT ON FUNCTION hroe.check_status_change(bigint, text, text) IS
+'change_order_status''s transition check, shared by the three models: OPEN to SHIPPED or CANCELED, SHIPPED to CLOSED; raises the error, or returns';
+
 CREATE FUNCTION hroe_normalized.place_order(p_customer_id integer, p_order_date date, p_lines jsonb,
 											p_sales_rep_id integer DEFAULT NULL,
 											p_status text DEFAULT 'OPEN',
@@ -709,16 +876,10 @@ SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
 	v_order_id bigint;
-	v_line jsonb;
-	v_n bigint;
-	v_product integer;
-	v_quantity integer;
-	v_price numeric;
-	v_list_price numeric;
-	v_products integer[] := '{}';
-	v_quantities integer[] := '{}';
-	v_prices numeric[] := '{}';
-	v_total numeric := 0;
+	v_products integer[];
+	v_quantities integer[];
+	v_prices numeric[];
+	v_total numeric;
 BEGIN
 	IF p_customer_id IS NULL OR p_order_date IS NULL OR p_lines IS NULL OR p_status IS NULL THEN
 		RAISE EXCEPTION 'customer, order date, lines and status must not be NULL'
@@ -727,15 +888,8 @@ BEGIN
 	IF NOT isfinite(p_order_date) THEN
 		RAISE EXCEPTION 'order date must be finite' USING ERRCODE = 'invalid_parameter_value';
 	END IF;
-	IF p_status NOT IN ('OPEN', 'SHIPPED', 'CLOSED', 'CANCELED') THEN
-		RAISE EXCEPTION 'invalid order status "%"', p_status
-			USING ERRCODE = 'invalid_parameter_value',
-				  HINT = 'An order status is OPEN, SHIPPED, CLOSED or CANCELED.';
-	END IF;
-	IF p_order_id IS NOT NULL AND p_order_id <= 0 THEN
-		RAISE EXCEPTION 'order id must be positive, not %', p_order_id
-			USING ERRCODE = 'invalid_parameter_value';
-	END IF;
+	PERFORM hroe.check_order_status(p_status);
+	PERFORM hroe.check_order_id(p_order_id);
 	PERFORM FROM hroe_normalized.customers WHERE customer_id = p_customer_id;
 	IF NOT FOUND THEN
 		RAISE EXCEPTION 'customer % does not exist', p_customer_id USING ERRCODE = 'no_data_found';
@@ -748,32 +902,11 @@ BEGIN
 	END IF;
 	PERFORM hroe.check_order_lines(p_lines);
 
-	FOR v_line, v_n IN SELECT l.value, l.ordinality FROM jsonb_array_elements(p_lines) WITH ORDINALITY l LOOP
-		SELECT l.product_id, l.quantity, l.unit_price INTO v_product, v_quantity, v_price
-		FROM hroe.parse_order_line(v_line, v_n) l;
-		SELECT p.list_price INTO v_list_price
-		FROM hroe_normalized.product_information p WHERE p.product_id = v_product;
-		IF NOT FOUND THEN
-			RAISE EXCEPTION 'product % does not exist', v_product USING ERRCODE = 'no_data_found';
-		END IF;
-		IF v_product = ANY (v_products) THEN
-			RAISE EXCEPTION 'product % appears twice in the order', v_product
-				USING ERRCODE = 'invalid_parameter_value',
-					  HINT = 'Give each product once, with the total quantity.';
-		END IF;
-		v_price := COALESCE(v_price, v_list_price);
-		IF v_price IS NULL THEN
-			RAISE EXCEPTION 'product % has no list price', v_product
-				USING ERRCODE = 'invalid_parameter_value', HINT = 'Give the line a unit_price.';
-		END IF;
-		v_products := v_products || v_product;
-		v_quantities := v_quantities || v_quantity;
-		v_prices := v_prices || v_price;
-		v_total := v_total + v_price * v_quantity;
-	END LOOP;
-	IF v_total > 999999.99 THEN
-		RAISE EXCEPTION 'order total % exceeds 999999.99', v_total USING ERRCODE = 'numeric_value_out_of_range';
-	END IF;
+	SELECT l.products, l.quantities, l.prices, l.total INTO v_products, v_quantities, v_prices, v_total
+	FROM hroe.price_order_lines(p_lines,
+		(SELECT jsonb_object_agg(p.product_id, p.list_price)
+		 FROM hroe_normalized.product_information p
+		 WHERE p.product_id = ANY (hroe.order_line_product_ids(p_lines)))) l;
 
 	-- The id is taken only once everything is valid, so a rejected order
 	-- does not consume one; the caller may impose it (the comparison passes
@@ -801,20 +934,12 @@ AS $$
 DECLARE
 	v_old text;
 BEGIN
-	IF p_status IS NULL OR p_status NOT IN ('OPEN', 'SHIPPED', 'CLOSED', 'CANCELED') THEN
-		RAISE EXCEPTION 'invalid order status "%"', p_status
-			USING ERRCODE = 'invalid_parameter_value',
-				  HINT = 'An order status is OPEN, SHIPPED, CLOSED or CANCELED.';
-	END IF;
+	PERFORM hroe.check_order_status(p_status);
 	SELECT order_status INTO v_old FROM hroe_normalized.orders WHERE order_id = p_order_id FOR UPDATE;
 	IF NOT FOUND THEN
 		RAISE EXCEPTION 'order % does not exist', p_order_id USING ERRCODE = 'no_data_found';
 	END IF;
-	IF (v_old, p_status) NOT IN (('OPEN', 'SHIPPED'), ('OPEN', 'CANCELED'), ('SHIPPED', 'CLOSED')) THEN
-		RAISE EXCEPTION 'order % cannot change from % to %', p_order_id, v_old, p_status
-			USING ERRCODE = 'object_not_in_prerequisite_state',
-				  HINT = 'An OPEN order becomes SHIPPED or CANCELED, a SHIPPED order becomes CLOSED.';
-	END IF;
+	PERFORM hroe.check_status_change(p_order_id, v_old, p_status);
 	UPDATE hroe_normalized.orders SET order_status = p_status WHERE order_id = p_order_id;
 END
 $$;

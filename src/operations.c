@@ -418,8 +418,7 @@ DoPut(HroeTableMeta *t, HroeItem *item, MemoryContext cxt, double *units, double
 			/* inserted concurrently since we looked: lock that version */
 		}
 	}
-	*units = hroe_write_units(Max(old ? hroe_item_size(old) : 0, hroe_item_size(item)));
-	hroe_write_index_units(t, old, item, index_units);
+	*units = hroe_write_capacity(t, old, item, index_units);
 	return old;
 }
 
@@ -445,8 +444,7 @@ DoDelete(HroeTableMeta *t, Datum *keys, MemoryContext cxt, double *units, double
 		elog(ERROR, "DeleteItem failed: %s", SPI_result_code_string(ret));
 	if (SPI_processed == 1)
 		old = CopyItem(cxt, SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
-	*units = hroe_write_units(old ? hroe_item_size(old) : 0);
-	hroe_write_index_units(t, old, NULL, index_units);
+	*units = hroe_write_capacity(t, old, NULL, index_units);
 	return old;
 }
 

@@ -121,6 +121,12 @@ LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION hroe.write_capacity_units(bigint) IS
 'Write capacity units for one item write of that many bytes: ceil(bytes/1 KB), at least 1';
 
+CREATE FUNCTION hroe.write_consumed_capacity(p_table_name text, p_old hroe.item, p_new hroe.item)
+RETURNS jsonb AS 'MODULE_PATHNAME', 'hroe_write_consumed_capacity'
+LANGUAGE C STABLE PARALLEL RESTRICTED;
+COMMENT ON FUNCTION hroe.write_consumed_capacity(text, hroe.item, hroe.item) IS
+'The ConsumedCapacity (ReturnConsumedCapacity INDEXES) that PutItem reports for replacing p_old by p_new (p_old NULL: a new item) and DeleteItem for deleting p_old (p_new NULL): the same rule the operations apply, table max(1, ceil(max(old, new)/1 KB)) plus each GSI the item enters, leaves or changes in (entry-sized, a changed index key twice); not STRICT, a NULL item is an absent one';
+
 CREATE FUNCTION hroe.explain_query(p_table_name text, p_key_condition_expression text,
 	p_expression_attribute_values jsonb DEFAULT NULL, p_expression_attribute_names jsonb DEFAULT NULL,
 	p_index_name text DEFAULT NULL, p_scan_index_forward boolean DEFAULT true,

@@ -973,6 +973,18 @@ hroe_write_index_units(HroeTableMeta *t, HroeItem *old, HroeItem *new, double *i
 	}
 }
 
+/*
+ * Write units of replacing old by new (either may be NULL: a new item, a
+ * deletion): the table's max(1, ceil(max(old, new) / 1 KB)) returned, and
+ * per index hroe_write_index_units' writes.
+ */
+double
+hroe_write_capacity(HroeTableMeta *t, HroeItem *old, HroeItem *new, double *index_units)
+{
+	hroe_write_index_units(t, old, new, index_units);
+	return hroe_write_units(Max(old ? hroe_item_size(old) : 0, new ? hroe_item_size(new) : 0));
+}
+
 /* Push an object key into a jsonb being built */
 void
 hroe_jsonb_push_key(JsonbParseState **st, const char *key)
@@ -1162,6 +1174,45 @@ hroe_table_sizes(PG_FUNCTION_ARGS)
 	}
 	SPI_finish();
 	return (Datum) 0;
+}
+
+PG_FUNCTION_INFO_V1(hroe_write_consumed_capacity);
+/*
+ * SQL: hroe.write_consumed_capacity(table, old, new): the ConsumedCapacity
+ * (INDEXES) a PutItem replacing old by new, or a DeleteItem of old (new
+ * NULL), reports
+ */
+Datum
+hroe_write_consumed_capacity(PG_FUNCTION_ARGS)
+{
+	char	   *table;
+	HroeItem   *old = PG_ARGISNULL(1) ? NULL : PG_GETARG_HROE_ITEM_P(1);
+	HroeItem   *new = PG_ARGISNULL(2) ? NULL : PG_GETARG_HROE_ITEM_P(2);
+	HroeTableMeta *t;
+	Datum		keys[2];
+	double		units;
+	double		index_units[HROE_MAX_GSIS];
+
+	if (PG_ARGISNULL(0))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("table name must not be NULL")));
+	table = text_to_cstring(PG_GETARG_TEXT_PP(0));
+	SPI_connect();
+	t = hroe_table_lookup(table, false);
+	if (old)
+		hroe_check_item_key(t, old, keys);
+	if (new)
+		hroe_check_item_key(t, new, keys);
+	if (old && new &&
+		strcmp(hroe_item_key_identity(t, old), hroe_item_key_identity(t, new)) != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("the old and the new item have different keys"),
+				 errhint("A write replaces the item of one key; give the old and the new version of the same item.")));
+	units = hroe_write_capacity(t, old, new, index_units);
+	SPI_finish();
+	PG_RETURN_JSONB_P(hroe_capacity_jsonb("INDEXES", table, units, t, index_units));
 }
 
 PG_FUNCTION_INFO_V1(hroe_read_capacity_units);

@@ -107,5 +107,7 @@ extern Jsonb *hroe_capacity_jsonb(const char *return_cc, const char *table,
 								  double *index_units);
 extern void hroe_write_index_units(HroeTableMeta *t, HroeItem *old, HroeItem *new,
 								   double *index_units);
+extern double hroe_write_capacity(HroeTableMeta *t, HroeItem *old, HroeItem *new,
+								  double *index_units);
 
 #endif							/* HROE_TABLES_H */
