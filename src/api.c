@@ -367,15 +367,6 @@ JsonbText(Jsonb *j)
 	return JsonbToCString(NULL, &j->root, VARSIZE(j));
 }
 
-/* An item from DynamoDB JSON in a request */
-static HroeItem *
-ItemFromJsonb(Jsonb *j)
-{
-	char	   *s = JsonbText(j);
-
-	return hroe_item_parse(s, strlen(s));
-}
-
 /* Datum helpers */
 #define TextD(s) ((s) ? CStringGetTextDatum(s) : (Datum) 0)
 
@@ -750,7 +741,7 @@ ApiPutItem(JsonbContainer *req, StringInfo out)
 	j = MemberJsonb(req, "Item");
 	if (j == NULL)
 		Missing("item");
-	item = ItemFromJsonb(j);
+	item = HroeItemFromJsonb(j);
 	if (e.condition)
 	{
 		Datum		keys[2];
@@ -768,7 +759,7 @@ RequestKey(HroeTableMeta *t, Jsonb *key, Datum *keys)
 	HroeAttrValue *vals[2];
 
 	hroe_check_request_key(t, key, keys, vals);
-	return ItemFromJsonb(key);
+	return HroeItemFromJsonb(key);
 }
 
 /* DeleteItem */
@@ -1117,15 +1108,14 @@ ApiBatchGet(JsonbContainer *req, StringInfo out)
 					appendStringInfoChar(out, '[');
 					while ((tok2 = JsonbIteratorNext(&it3, &e, true)) != WJB_DONE)
 					{
-						char	   *t;
-
 						if (tok2 != WJB_ELEM || e.type != jbvBinary)
 							continue;
-						t = ContainerText(&e);
 						if (!firstitem)
 							appendStringInfoChar(out, ',');
 						firstitem = false;
-						hroe_item_write(out, hroe_project(paths, hroe_item_parse(t, strlen(t))));
+						hroe_item_write(out, hroe_project(paths,
+														  hroe_item_from_jsonb(e.val.binary.data,
+																			   e.val.binary.len)));
 					}
 					appendStringInfoChar(out, ']');
 				}
@@ -1674,7 +1664,7 @@ ParseActions(JsonbContainer *req, bool write, int *nactions)
 
 			if (j == NULL)
 				Missing(psprintf("transactItems.%d.member.put.item", i + 1));
-			a->item = ItemFromJsonb(j);
+			a->item = HroeItemFromJsonb(j);
 			hroe_check_item_key(a->t, a->item, a->keys);
 		}
 		else
@@ -2158,7 +2148,7 @@ hroe_api_write_call(FunctionCallInfo fcinfo, const char *op, const HroeRequestAr
 		elog(ERROR, "return type must be a row type");
 	nulls[0] = attrs == NULL;
 	nulls[1] = cc == NULL;
-	values[0] = attrs ? PointerGetDatum(ItemFromJsonb(attrs)) : (Datum) 0;
+	values[0] = attrs ? PointerGetDatum(HroeItemFromJsonb(attrs)) : (Datum) 0;
 	values[1] = cc ? JsonbPGetDatum(cc) : (Datum) 0;
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(BlessTupleDesc(tupdesc), values, nulls)));
 }

@@ -1513,15 +1513,13 @@ CheckSegments(ReadSpec *s, FunctionCallInfo fcinfo, int seg_arg, int total_arg)
 static void
 CheckStartKeySegment(ReadSpec *s)
 {
-	char	   *text;
 	HroeItem   *esk_item;
 	const char *names[HROE_MAX_KEY_ATTRS + 2];
 	int			n = KeyNames(s->t, s->ix, names);
 	HroeAttrValue *vals[HROE_MAX_KEY_ATTRS + 2];
 
 	CheckStartKey(s, names, n, vals);
-	text = JsonbToCString(NULL, &s->esk->root, VARSIZE(s->esk));
-	esk_item = hroe_item_parse(text, strlen(text));
+	esk_item = HroeItemFromJsonb(s->esk);
 	if (ItemSegment(s, esk_item) != s->segment)
 		HroeValidation(psprintf("The provided starting key is invalid: Invalid ExclusiveStartKey. Please use ExclusiveStartKey with correct Segment. TotalSegments: %d Segment: %d",
 								s->total_segments, s->segment));
@@ -1944,14 +1942,12 @@ hroe_batch_write_item(PG_FUNCTION_ARGS)
 				HroeValidation("Supplied AttributeValue has more than one datatypes set, must contain exactly one of the supported datatypes");
 			if (put)
 			{
-				char	   *text;
 				Datum		keys[2];
 
 				arg = Member(put, "Item");
 				if (arg == NULL || arg->type != jbvBinary)
 					HroeValidation("1 validation error detected: Value null at 'requestItems.putRequest.item' failed to satisfy constraint: Member must not be null");
-				text = JsonbToCString(NULL, arg->val.binary.data, arg->val.binary.len);
-				puts[i][k] = hroe_item_parse(text, strlen(text));
+				puts[i][k] = hroe_item_from_jsonb(arg->val.binary.data, arg->val.binary.len);
 				hroe_check_item_key(metas[i], puts[i][k], keys);
 				ids[total++] = KeyIdentityItem(metas[i], puts[i][k]);
 			}
