@@ -932,185 +932,46 @@ ContainerText(JsonbValue *v)
 }
 
 /*
- * BatchGetItem: hroe.batch_get_item reads the keys; the ProjectionExpression
- * (and ExpressionAttributeNames) of each table is applied here.
+ * Run hroe.batch_get_item or hroe.batch_write_item on RequestItems and
+ * splice the members of the body it returns into the response
  */
 static void
-ApiBatchGet(JsonbContainer *req, StringInfo out)
+CallBatch(ApiStmt stmt, JsonbContainer *req, StringInfo out)
 {
 	Jsonb	   *items = MemberJsonb(req, "RequestItems");
-	JsonbParseState *st = NULL;
-	JsonbIterator *it;
-	JsonbIteratorToken tok;
-	JsonbValue	k,
-				v;
-	List	   *ptables = NIL;
-	List	   *ppaths = NIL;
-	Datum		args[2];
+	Datum		v[2];
 	bool		isnull;
 	ApiRow	   *row;
-	Jsonb	   *res;
-	bool		first = true;
+	char	   *s;
 
 	if (items == NULL)
 		Missing("requestItems");
-	if (!JB_ROOT_IS_OBJECT(items))
+	if (stmt == STMT_BATCH_GET && !JB_ROOT_IS_OBJECT(items))
 		hroe_ddb_error(ERRCODE_HROE_VALIDATION, "SerializationException",
 					   "Unexpected value type in payload: RequestItems");
-	/* RequestItems without the projections */
-	pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);
-	it = JsonbIteratorInit(&items->root);
-	while ((tok = JsonbIteratorNext(&it, &k, true)) != WJB_DONE)
+	v[0] = JsonbPGetDatum(items);
+	v[1] = TextD(ReturnCC(req));
+	row = RunStmt(stmt, v, "  ");
+	s = JsonbText(DatumGetJsonbP(Col(row, 1, &isnull)));
+	if (strlen(s) > 2)
 	{
-		char	   *proj;
-		JsonbIterator *it2;
-		JsonbValue	k2,
-					v2;
-		JsonbIteratorToken tok2;
-
-		if (tok != WJB_KEY)
-			continue;
-		(void) JsonbIteratorNext(&it, &v, true);
-		pushJsonbValue(&st, WJB_KEY, &k);
-		if (v.type != jbvBinary || !JsonContainerIsObject(v.val.binary.data))
-		{
-			pushJsonbValue(&st, WJB_VALUE, &v);
-			continue;
-		}
-		proj = MemberText(v.val.binary.data, "ProjectionExpression", "ProjectionExpression");
-		if (proj)
-		{
-			HroeExprContext *cxt = hroe_expr_context_create(MemberJsonb(v.val.binary.data, "ExpressionAttributeNames"), NULL);
-
-			ppaths = lappend(ppaths, hroe_projection_parse(cxt, proj));
-			hroe_expr_check_unused(cxt);
-			ptables = lappend(ptables, pnstrdup(k.val.string.val, k.val.string.len));
-		}
-		else if (Member(v.val.binary.data, "ExpressionAttributeNames"))
-			Invalid("ExpressionAttributeNames can only be specified when using expressions");
-		pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);
-		it2 = JsonbIteratorInit(v.val.binary.data);
-		while ((tok2 = JsonbIteratorNext(&it2, &k2, true)) != WJB_DONE)
-		{
-			bool		skip;
-
-			if (tok2 != WJB_KEY)
-				continue;
-			(void) JsonbIteratorNext(&it2, &v2, true);
-			skip = (k2.val.string.len == 20 && memcmp(k2.val.string.val, "ProjectionExpression", 20) == 0) ||
-				(k2.val.string.len == 24 && memcmp(k2.val.string.val, "ExpressionAttributeNames", 24) == 0);
-			if (skip)
-				continue;
-			pushJsonbValue(&st, WJB_KEY, &k2);
-			pushJsonbValue(&st, WJB_VALUE, &v2);
-		}
-		pushJsonbValue(&st, WJB_END_OBJECT, NULL);
-	}
-	args[0] = JsonbPGetDatum(JsonbValueToJsonb(pushJsonbValue(&st, WJB_END_OBJECT, NULL)));
-	args[1] = TextD(ReturnCC(req));
-	row = RunStmt(STMT_BATCH_GET, args, "  ");
-	res = DatumGetJsonbP(Col(row, 1, &isnull));
-
-	/* the response, with each table's items projected */
-	it = JsonbIteratorInit(&res->root);
-	while ((tok = JsonbIteratorNext(&it, &k, true)) != WJB_DONE)
-	{
-		if (tok != WJB_KEY)
-			continue;
-		(void) JsonbIteratorNext(&it, &v, true);
 		appendStringInfoChar(out, ',');
-		hroe_json_string_write(out, k.val.string.val, k.val.string.len);
-		appendStringInfoChar(out, ':');
-		if (k.val.string.len == 9 && memcmp(k.val.string.val, "Responses", 9) == 0 &&
-			v.type == jbvBinary && ptables != NIL)
-		{
-			JsonbIterator *it2 = JsonbIteratorInit(v.val.binary.data);
-			JsonbValue	k2,
-						v2;
-			JsonbIteratorToken tok2;
-
-			appendStringInfoChar(out, '{');
-			first = true;
-			while ((tok2 = JsonbIteratorNext(&it2, &k2, true)) != WJB_DONE)
-			{
-				List	   *paths = NIL;
-				ListCell   *lt,
-						   *lp;
-
-				if (tok2 != WJB_KEY)
-					continue;
-				(void) JsonbIteratorNext(&it2, &v2, true);
-				if (!first)
-					appendStringInfoChar(out, ',');
-				first = false;
-				hroe_json_string_write(out, k2.val.string.val, k2.val.string.len);
-				appendStringInfoChar(out, ':');
-				forboth(lt, ptables, lp, ppaths)
-					if (strlen(lfirst(lt)) == k2.val.string.len &&
-						memcmp(lfirst(lt), k2.val.string.val, k2.val.string.len) == 0)
-						paths = lfirst(lp);
-				if (paths == NIL || v2.type != jbvBinary)
-				{
-					appendStringInfoString(out, v2.type == jbvBinary ? ContainerText(&v2) : "[]");
-					continue;
-				}
-				{
-					JsonbIterator *it3 = JsonbIteratorInit(v2.val.binary.data);
-					JsonbValue	e;
-					bool		firstitem = true;
-
-					appendStringInfoChar(out, '[');
-					while ((tok2 = JsonbIteratorNext(&it3, &e, true)) != WJB_DONE)
-					{
-						if (tok2 != WJB_ELEM || e.type != jbvBinary)
-							continue;
-						if (!firstitem)
-							appendStringInfoChar(out, ',');
-						firstitem = false;
-						hroe_item_write(out, hroe_project(paths,
-														  hroe_item_from_jsonb(e.val.binary.data,
-																			   e.val.binary.len)));
-					}
-					appendStringInfoChar(out, ']');
-				}
-			}
-			appendStringInfoChar(out, '}');
-		}
-		else if (v.type == jbvBinary)
-			appendStringInfoString(out, ContainerText(&v));
-		else
-		{
-			Jsonb	   *j = JsonbValueToJsonb(&v);
-
-			appendStringInfoString(out, JsonbText(j));
-		}
+		appendBinaryStringInfo(out, s + 1, strlen(s) - 2);
 	}
+}
+
+/* BatchGetItem: the operation reads, projects and returns DynamoDB's body */
+static void
+ApiBatchGet(JsonbContainer *req, StringInfo out)
+{
+	CallBatch(STMT_BATCH_GET, req, out);
 }
 
 /* BatchWriteItem: the operation returns DynamoDB's body */
 static void
 ApiBatchWrite(JsonbContainer *req, StringInfo out)
 {
-	Jsonb	   *items = MemberJsonb(req, "RequestItems");
-	Datum		v[2];
-	bool		isnull;
-	ApiRow	   *row;
-	Jsonb	   *res;
-	char	   *s;
-
-	if (items == NULL)
-		Missing("requestItems");
-	v[0] = JsonbPGetDatum(items);
-	v[1] = TextD(ReturnCC(req));
-	row = RunStmt(STMT_BATCH_WRITE, v, "  ");
-	res = DatumGetJsonbP(Col(row, 1, &isnull));
-	s = JsonbText(res);
-	/* splice the members of the object into the response */
-	if (strlen(s) > 2)
-	{
-		appendStringInfoChar(out, ',');
-		appendBinaryStringInfo(out, s + 1, strlen(s) - 2);
-	}
+	CallBatch(STMT_BATCH_WRITE, req, out);
 }
 
 /* A table description without hroe's members naming PostgreSQL objects */

@@ -1817,11 +1817,45 @@ RequireObject(Jsonb *j, const char *call)
 	(void) call;
 }
 
+/*
+ * A BatchGetItem table's ProjectionExpression (with its
+ * ExpressionAttributeNames), parsed; NIL when it has none
+ */
+static List *
+BatchProjection(JsonbValue *spec)
+{
+	JsonbValue *proj = Member(spec, "ProjectionExpression");
+	JsonbValue *names;
+	HroeExprContext *ecxt;
+	List	   *paths;
+
+	if (proj && proj->type != jbvNull && proj->type != jbvString)
+		hroe_ddb_error(ERRCODE_HROE_VALIDATION, "SerializationException",
+					   "Unexpected value type in payload: ProjectionExpression");
+	names = Member(spec, "ExpressionAttributeNames");
+	if (names && names->type == jbvNull)
+		names = NULL;
+	if (proj == NULL || proj->type == jbvNull)
+	{
+		if (names)
+			HroeValidation("ExpressionAttributeNames can only be specified when using expressions");
+		return NIL;
+	}
+	if (names && names->type != jbvBinary)
+		hroe_ddb_error(ERRCODE_HROE_VALIDATION, "SerializationException",
+					   "Unexpected value type in payload: ExpressionAttributeNames");
+	ecxt = hroe_expr_context_create(names ? JsonbValueToJsonb(names) : NULL, NULL);
+	paths = hroe_projection_parse(ecxt, pnstrdup(proj->val.string.val, proj->val.string.len));
+	hroe_expr_check_unused(ecxt);
+	return paths;
+}
+
 PG_FUNCTION_INFO_V1(hroe_batch_get_item);
 /*
  * hroe.batch_get_item(request_items, return_consumed_capacity): BatchGetItem
  * as DynamoDB JSON: {"Responses": {table: [items]}, "UnprocessedKeys": {},
- * "ConsumedCapacity": [...]}.
+ * "ConsumedCapacity": [...]}, each table's items projected on its
+ * ProjectionExpression.
  */
 Datum
 hroe_batch_get_item(PG_FUNCTION_ARGS)
@@ -1829,9 +1863,9 @@ hroe_batch_get_item(PG_FUNCTION_ARGS)
 	Jsonb	   *req = PG_GETARG_JSONB_P(0);
 	char	   *rcc = ArgText(fcinfo, 1);
 	MemoryContext cxt = CurrentMemoryContext;
-	char	  **tables;
-	JsonbValue *specs;
-	int			ntables;
+	char	  **tables = NULL;
+	JsonbValue *specs = NULL;
+	int			ntables = 0;
 	int			total = 0;
 	char	  **ids = palloc(sizeof(char *) * MAX_BATCH_GET);
 	StringInfoData resp,
@@ -1843,10 +1877,18 @@ hroe_batch_get_item(PG_FUNCTION_ARGS)
 	JsonbValue **elems;
 	int		   *nkeys;
 	int64		response_bytes = 0;
+	List	  **paths = NULL;
 
+	/* the projections first, as DynamoDB checks the expressions first */
+	if (JB_ROOT_IS_OBJECT(req) && !JB_ROOT_IS_SCALAR(req))
+	{
+		ntables = ObjectEntries(req, &tables, &specs);
+		paths = palloc(sizeof(List *) * Max(ntables, 1));
+		for (int i = 0; i < ntables; i++)
+			paths[i] = BatchProjection(&specs[i]);
+	}
 	hroe_check_return_cc(rcc);
 	RequireObject(req, "BatchGetItem");
-	ntables = ObjectEntries(req, &tables, &specs);
 	/* count first: the limit is checked before anything is read */
 	for (int i = 0; i < ntables; i++)
 	{
@@ -1931,7 +1973,7 @@ hroe_batch_get_item(PG_FUNCTION_ARGS)
 				response_bytes += hroe_item_size(item);
 				if (!first)
 					appendStringInfoString(&resp, ", ");
-				hroe_item_write(&resp, item);
+				hroe_item_write(&resp, paths[i] ? hroe_project(paths[i], item) : item);
 				first = false;
 			}
 		}
