@@ -693,7 +693,9 @@ CallWrite(const char *table, HroeItem *item, Jsonb *key, bool locked, HroeItem *
 	hroe_check_return_cc(rcc);
 	t = hroe_table_lookup(table, false);
 	if (key == NULL)
-		old = hroe_put(t, item, locked, locked_old, &units, index_units);
+		old = hroe_put(t, item, locked, locked_old,
+					   out != NULL && (return_old || strcmp(rcc, "NONE") != 0),
+					   &units, index_units);
 	else
 		old = hroe_delete(t, key, &units, index_units);
 	if (out == NULL)

@@ -378,9 +378,12 @@ hroe_get_item_result(PG_FUNCTION_ARGS)
  * returns the old item (or NULL); *units/index_units get the write capacity.
  * With locked, the caller holds the key's advisory lock and has read the row
  * FOR UPDATE already (locked_old, NULL if absent): it is not read again.
+ * Without need_old (no ALL_OLD, no capacity wanted), the old item is not
+ * read at all: one upsert under the key's advisory lock (taken as a put of
+ * an absent item takes it), and NULL is returned with no capacity.
  */
 static HroeItem *
-DoPut(HroeTableMeta *t, HroeItem *item, bool locked, HroeItem *locked_old,
+DoPut(HroeTableMeta *t, HroeItem *item, bool locked, HroeItem *locked_old, bool need_old,
 	  MemoryContext cxt, double *units, double *index_units)
 {
 	Datum		keys[3];
@@ -391,6 +394,30 @@ DoPut(HroeTableMeta *t, HroeItem *item, bool locked, HroeItem *locked_old,
 	int			ret;
 
 	hroe_check_item_key(t, item, keys);
+	if (!need_old && !locked)
+	{
+		Oid			itype = ItemTypeOid();
+		Datum		d = PointerGetDatum(item);
+
+		hroe_lock_item_key(t, hroe_item_key_identity(t, item), true);
+		plan = hroe_table_plan_find(t, "put-upsert");
+		if (plan == NULL)
+			plan = hroe_table_plan(t, "put-upsert",
+								   psprintf("INSERT INTO %s (item) VALUES ($1) ON CONFLICT (%s)"
+											" DO UPDATE SET item = EXCLUDED.item",
+											t->relname, t->schema.nrange ? "pk, sk" : "pk"),
+								   1, &itype);
+		hroe_push_search_path();
+		ret = SPI_execute_plan(plan, &d, NULL, false, 0);
+		hroe_pop_search_path();
+		if (ret != SPI_OK_INSERT || SPI_processed != 1)
+			elog(ERROR, "PutItem failed to write an item of %s: %s", t->relname,
+				 SPI_result_code_string(ret));
+		*units = 0;
+		for (int i = 0; i < t->nindexes; i++)
+			index_units[i] = 0;
+		return NULL;
+	}
 	for (;; locked = false)
 	{
 		old = locked ? locked_old : FetchItem(t, keys, true, cxt);
@@ -441,10 +468,10 @@ DoPut(HroeTableMeta *t, HroeItem *item, bool locked, HroeItem *locked_old,
 
 /* PutItem (SPI connected): DoPut in the current memory context */
 HroeItem *
-hroe_put(HroeTableMeta *t, HroeItem *item, bool locked, HroeItem *locked_old,
+hroe_put(HroeTableMeta *t, HroeItem *item, bool locked, HroeItem *locked_old, bool need_old,
 		 double *units, double *index_units)
 {
-	return DoPut(t, item, locked, locked_old, CurrentMemoryContext, units, index_units);
+	return DoPut(t, item, locked, locked_old, need_old, CurrentMemoryContext, units, index_units);
 }
 
 /* DeleteItem: returns the deleted item (or NULL) */
@@ -551,7 +578,8 @@ hroe_put_item(PG_FUNCTION_ARGS)
 	item = PG_GETARG_HROE_ITEM_P(1);
 	SPI_connect();
 	t = hroe_table_lookup(table, false);
-	old = DoPut(t, item, false, NULL, cxt, &units, index_units);
+	old = DoPut(t, item, false, NULL, return_old || (rcc && strcmp(rcc, "NONE") != 0),
+				cxt, &units, index_units);
 	SPI_finish();
 	cc = hroe_capacity_jsonb(rcc, table, units, t, index_units);
 	return ItemResult(fcinfo, return_old ? old : NULL, cc);
@@ -2095,7 +2123,7 @@ hroe_batch_write_item(PG_FUNCTION_ARGS)
 		for (int k = 0; k < nelems[i]; k++)
 		{
 			if (puts[i][k])
-				DoPut(t, puts[i][k], false, NULL, cxt, &u, iu);
+				DoPut(t, puts[i][k], false, NULL, true, cxt, &u, iu);
 			else
 				DoDelete(t, delkeys[i] + 2 * k, cxt, &u, iu);
 			units += u;
