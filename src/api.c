@@ -431,10 +431,12 @@ ParseExprs(JsonbContainer *req, ApiExprs *e, bool allow_condition, bool allow_up
 
 /*
  * Lock an item for a conditional write: the advisory lock on its key's hash,
- * then the row FOR UPDATE (or FOR SHARE); returns the item, NULL if absent.
+ * then the row FOR UPDATE (or FOR SHARE); returns the item, NULL if absent,
+ * and the locked row's TID in *tid (when not NULL and the item is present).
  */
 static HroeItem *
-LockItem(HroeTableMeta *t, Datum *keys, const char *identity, bool exclusive)
+LockItemTid(HroeTableMeta *t, Datum *keys, const char *identity, bool exclusive,
+			ItemPointer tid)
 {
 	Oid			types[2];
 	int			n = t->schema.nhash + t->schema.nrange;
@@ -449,7 +451,7 @@ LockItem(HroeTableMeta *t, Datum *keys, const char *identity, bool exclusive)
 	plan = hroe_table_plan_find(t, shape);
 	if (plan == NULL)
 		plan = hroe_table_plan(t, shape,
-							   psprintf("SELECT item FROM %s WHERE %s%s", t->relname,
+							   psprintf("SELECT item, ctid FROM %s WHERE %s%s", t->relname,
 										n == 2 ? "pk = $1 AND sk = $2" : "pk = $1",
 										exclusive ? " FOR UPDATE" : " FOR SHARE"),
 							   n, types);
@@ -460,7 +462,18 @@ LockItem(HroeTableMeta *t, Datum *keys, const char *identity, bool exclusive)
 		elog(ERROR, "locking an item of %s failed: %s", t->relname, SPI_result_code_string(ret));
 	if (SPI_processed == 0)
 		return NULL;
+	if (tid)
+		ItemPointerCopy((ItemPointer) DatumGetPointer(SPI_getbinval(SPI_tuptable->vals[0],
+														  SPI_tuptable->tupdesc, 2, &isnull)),
+						tid);
 	return DatumGetHroeItemP(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
+}
+
+/* LockItem without the TID */
+static HroeItem *
+LockItem(HroeTableMeta *t, Datum *keys, const char *identity, bool exclusive)
+{
+	return LockItemTid(t, keys, identity, exclusive, NULL);
 }
 
 /* The table named in a request, or DynamoDB's errors */
@@ -677,11 +690,12 @@ CheckWriteCondition(const HroeExprNode *cond, const HroeItem *old, bool return_o
  * hroe.delete_item do (ReturnValues and ReturnConsumedCapacity validated
  * there, after the condition); appends Attributes (ALL_OLD) and
  * ConsumedCapacity.  locked: the caller holds the key's locks and read the
- * old item (locked_old, NULL if absent), which a put does not read again.
+ * old item (locked_old, NULL if absent, at locked_tid), which a put does not
+ * read again.
  */
 static void
 CallWrite(const char *table, HroeItem *item, Jsonb *key, bool locked, HroeItem *locked_old,
-		  const char *rv, const char *rcc, StringInfo out)
+		  ItemPointer locked_tid, const char *rv, const char *rcc, StringInfo out)
 {
 	bool		return_old = hroe_check_return_old(rv);
 	HroeTableMeta *t;
@@ -693,7 +707,7 @@ CallWrite(const char *table, HroeItem *item, Jsonb *key, bool locked, HroeItem *
 	hroe_check_return_cc(rcc);
 	t = hroe_table_lookup(table, false);
 	if (key == NULL)
-		old = hroe_put(t, item, locked, locked_old,
+		old = hroe_put(t, item, locked, locked_old, locked_tid,
 					   out != NULL && (return_old || strcmp(rcc, "NONE") != 0),
 					   &units, index_units);
 	else
@@ -711,14 +725,14 @@ CallWrite(const char *table, HroeItem *item, Jsonb *key, bool locked, HroeItem *
 static void
 CallPut(const char *table, HroeItem *item, const char *rv, const char *rcc, StringInfo out)
 {
-	CallWrite(table, item, NULL, false, NULL, rv, rcc, out);
+	CallWrite(table, item, NULL, false, NULL, NULL, rv, rcc, out);
 }
 
 /* Delete the item of a key */
 static void
 CallDelete(const char *table, Jsonb *key, const char *rv, const char *rcc, StringInfo out)
 {
-	CallWrite(table, NULL, key, false, NULL, rv, rcc, out);
+	CallWrite(table, NULL, key, false, NULL, NULL, rv, rcc, out);
 }
 
 /* PutItem */
@@ -745,11 +759,12 @@ ApiPutItem(JsonbContainer *req, StringInfo out)
 	{
 		Datum		keys[2];
 		HroeItem   *old;
+		ItemPointerData tid;
 
 		hroe_check_item_key(t, item, keys);
-		old = LockItem(t, keys, hroe_item_key_identity(t, item), true);
+		old = LockItemTid(t, keys, hroe_item_key_identity(t, item), true, &tid);
 		CheckWriteCondition(e.condition, old, return_old);
-		CallWrite(table, item, NULL, true, old, rv, ReturnCC(req), out);
+		CallWrite(table, item, NULL, true, old, &tid, rv, ReturnCC(req), out);
 	}
 	else
 		CallPut(table, item, rv, ReturnCC(req), out);
@@ -814,6 +829,7 @@ ApiUpdateItem(JsonbContainer *req, StringInfo out)
 	HroeTableMeta *t;
 	const char *rv;
 	Datum		keys[2];
+	ItemPointerData tid;
 	HroeItem   *k,
 			   *old,
 			   *new;
@@ -831,12 +847,12 @@ ApiUpdateItem(JsonbContainer *req, StringInfo out)
 	k = RequestKey(t, key, keys);
 	if (e.update)
 		hroe_update_check_keys(e.update, t->schema.names, t->schema.nhash + t->schema.nrange);
-	old = LockItem(t, keys, hroe_item_key_identity(t, k), true);
+	old = LockItemTid(t, keys, hroe_item_key_identity(t, k), true, &tid);
 	CheckWriteCondition(e.condition, old, return_old);
 	new = e.update ? ApplyUpdate(t, e.update, old, k) : (old ? old : k);
 	rcc = ReturnCC(req);
 	initStringInfo(&put);
-	CallWrite(table, new, NULL, true, old, "NONE", rcc, &put);
+	CallWrite(table, new, NULL, true, old, &tid, "NONE", rcc, &put);
 	if (strcmp(rv, "ALL_OLD") == 0 && old)
 		AppendItem(out, "Attributes", old);
 	else if (strcmp(rv, "ALL_NEW") == 0)

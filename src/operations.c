@@ -327,22 +327,34 @@ hroe_get(HroeTableMeta *t, Jsonb *key, bool consistent, double *units)
 	return DoGet(t, key, consistent, CurrentMemoryContext, units);
 }
 
+/*
+ * The GetItem of hroe.get_item and hroe.get_item_result (table, key,
+ * consistent_read): the item or NULL; *t and *units for the capacity
+ */
+static HroeItem *
+GetCall(FunctionCallInfo fcinfo, HroeTableMeta **t, double *units)
+{
+	char	   *table = ArgText(fcinfo, 0);
+	Jsonb	   *key = PG_GETARG_JSONB_P(1);
+	MemoryContext cxt = CurrentMemoryContext;
+	HroeItem   *item;
+
+	SPI_connect();
+	*t = hroe_table_lookup(table, false);
+	item = DoGet(*t, key, PG_GETARG_BOOL(2), cxt, units);
+	SPI_finish();
+	return item;
+}
+
 PG_FUNCTION_INFO_V1(hroe_get_item);
 /* hroe.get_item(table, key, consistent_read): the item, or NULL */
 Datum
 hroe_get_item(PG_FUNCTION_ARGS)
 {
-	char	   *table = ArgText(fcinfo, 0);
-	Jsonb	   *key = PG_GETARG_JSONB_P(1);
-	MemoryContext cxt = CurrentMemoryContext;
 	HroeTableMeta *t;
-	HroeItem   *item;
 	double		units;
+	HroeItem   *item = GetCall(fcinfo, &t, &units);
 
-	SPI_connect();
-	t = hroe_table_lookup(table, false);
-	item = DoGet(t, key, PG_GETARG_BOOL(2), cxt, &units);
-	SPI_finish();
 	if (item == NULL)
 		PG_RETURN_NULL();
 	PG_RETURN_POINTER(item);
@@ -353,22 +365,14 @@ PG_FUNCTION_INFO_V1(hroe_get_item_result);
 Datum
 hroe_get_item_result(PG_FUNCTION_ARGS)
 {
-	char	   *table = ArgText(fcinfo, 0);
-	Jsonb	   *key = PG_GETARG_JSONB_P(1);
 	char	   *rcc = ArgText(fcinfo, 3);
-	MemoryContext cxt = CurrentMemoryContext;
 	HroeTableMeta *t;
 	HroeItem   *item;
 	double		units;
-	Jsonb	   *cc;
 
 	hroe_check_return_cc(rcc);
-	SPI_connect();
-	t = hroe_table_lookup(table, false);
-	item = DoGet(t, key, PG_GETARG_BOOL(2), cxt, &units);
-	SPI_finish();
-	cc = hroe_capacity_jsonb(rcc, table, units, t, NULL);
-	return ItemResult(fcinfo, item, cc);
+	item = GetCall(fcinfo, &t, &units);
+	return ItemResult(fcinfo, item, hroe_capacity_jsonb(rcc, ArgText(fcinfo, 0), units, t, NULL));
 }
 
 /* ---------- PutItem, DeleteItem ---------- */
@@ -377,14 +381,16 @@ hroe_get_item_result(PG_FUNCTION_ARGS)
  * PutItem: replace or insert the item under a row lock on the old version;
  * returns the old item (or NULL); *units/index_units get the write capacity.
  * With locked, the caller holds the key's advisory lock and has read the row
- * FOR UPDATE already (locked_old, NULL if absent): it is not read again.
+ * FOR UPDATE already (locked_old, NULL if absent): it is not read again, and
+ * it is updated by its TID (locked_tid, when given), no index descent.
  * Without need_old (no ALL_OLD, no capacity wanted), the old item is not
  * read at all: one upsert under the key's advisory lock (taken as a put of
  * an absent item takes it), and NULL is returned with no capacity.
  */
 static HroeItem *
-DoPut(HroeTableMeta *t, HroeItem *item, bool locked, HroeItem *locked_old, bool need_old,
-	  MemoryContext cxt, double *units, double *index_units)
+DoPut(HroeTableMeta *t, HroeItem *item, bool locked, HroeItem *locked_old,
+	  ItemPointer locked_tid, bool need_old, MemoryContext cxt, double *units,
+	  double *index_units)
 {
 	Datum		keys[3];
 	Oid			types[3];
@@ -421,6 +427,27 @@ DoPut(HroeTableMeta *t, HroeItem *item, bool locked, HroeItem *locked_old, bool 
 	for (;; locked = false)
 	{
 		old = locked ? locked_old : FetchItem(t, keys, true, cxt);
+		if (old && locked && locked_tid)
+		{
+			Oid			ttypes[2] = {ItemTypeOid(), TIDOID};
+			Datum		tvals[2] = {PointerGetDatum(item), PointerGetDatum(locked_tid)};
+
+			/* the row is locked by us: its TID stays until we update it */
+			plan = hroe_table_plan_find(t, "put-update-tid");
+			if (plan == NULL)
+				plan = hroe_table_plan(t, "put-update-tid",
+									   psprintf("UPDATE %s SET item = $1 WHERE ctid = $2", t->relname),
+									   2, ttypes);
+			hroe_push_search_path();
+			ret = SPI_execute_plan(plan, tvals, NULL, false, 0);
+			hroe_pop_search_path();
+			if (ret != SPI_OK_UPDATE)
+				elog(ERROR, "PutItem failed to update the locked row of %s: %s", t->relname,
+					 SPI_result_code_string(ret));
+			if (SPI_processed == 1)
+				break;
+			continue;			/* not found there after all: by the key */
+		}
 		if (old)
 		{
 			types[n] = ItemTypeOid();
@@ -468,10 +495,11 @@ DoPut(HroeTableMeta *t, HroeItem *item, bool locked, HroeItem *locked_old, bool 
 
 /* PutItem (SPI connected): DoPut in the current memory context */
 HroeItem *
-hroe_put(HroeTableMeta *t, HroeItem *item, bool locked, HroeItem *locked_old, bool need_old,
-		 double *units, double *index_units)
+hroe_put(HroeTableMeta *t, HroeItem *item, bool locked, HroeItem *locked_old,
+		 ItemPointer locked_tid, bool need_old, double *units, double *index_units)
 {
-	return DoPut(t, item, locked, locked_old, need_old, CurrentMemoryContext, units, index_units);
+	return DoPut(t, item, locked, locked_old, locked_tid, need_old, CurrentMemoryContext,
+				 units, index_units);
 }
 
 /* DeleteItem: returns the deleted item (or NULL) */
@@ -578,7 +606,7 @@ hroe_put_item(PG_FUNCTION_ARGS)
 	item = PG_GETARG_HROE_ITEM_P(1);
 	SPI_connect();
 	t = hroe_table_lookup(table, false);
-	old = DoPut(t, item, false, NULL, return_old || (rcc && strcmp(rcc, "NONE") != 0),
+	old = DoPut(t, item, false, NULL, NULL, return_old || (rcc && strcmp(rcc, "NONE") != 0),
 				cxt, &units, index_units);
 	SPI_finish();
 	cc = hroe_capacity_jsonb(rcc, table, units, t, index_units);
@@ -2123,7 +2151,7 @@ hroe_batch_write_item(PG_FUNCTION_ARGS)
 		for (int k = 0; k < nelems[i]; k++)
 		{
 			if (puts[i][k])
-				DoPut(t, puts[i][k], false, NULL, true, cxt, &u, iu);
+				DoPut(t, puts[i][k], false, NULL, NULL, true, cxt, &u, iu);
 			else
 				DoDelete(t, delkeys[i] + 2 * k, cxt, &u, iu);
 			units += u;

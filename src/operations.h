@@ -12,6 +12,7 @@
 #ifndef HROE_OPERATIONS_H
 #define HROE_OPERATIONS_H
 
+#include "storage/itemptr.h"
 #include "utils/jsonb.h"
 
 #include "expression.h"
@@ -56,7 +57,8 @@ extern bool hroe_check_return_old(const char *rv);
 extern void hroe_read_page(HroeReadRequest *r, HroeReadPage *page);
 extern HroeItem *hroe_get(HroeTableMeta *t, Jsonb *key, bool consistent, double *units);
 extern HroeItem *hroe_put(HroeTableMeta *t, HroeItem *item, bool locked, HroeItem *locked_old,
-						  bool need_old, double *units, double *index_units);
+						  ItemPointer locked_tid, bool need_old, double *units,
+						  double *index_units);
 extern HroeItem *hroe_delete(HroeTableMeta *t, Jsonb *key, double *units, double *index_units);
 
 #endif							/* HROE_OPERATIONS_H */
