@@ -87,6 +87,12 @@ SELECT r -> 'ConsumedCapacity' AS capacity
 FROM hroe.batch_get_item('{"shop": {"Keys": [{"PK": {"S": "b"}, "SK": {"S": "1.5k"}}, {"PK": {"S": "b"}, "SK": {"S": "6.5k"}}]}}', 'TOTAL') r;
 -- several tables; missing keys are left out of Responses
 SELECT jsonb_pretty(hroe.batch_get_item('{"counters": {"Keys": [{"id": {"N": "100"}}, {"id": {"N": "5"}}]}, "shop": {"Keys": [{"PK": {"S": "a"}, "SK": {"S": "3k"}}]}}', 'INDEXES'));
+-- a table's ProjectionExpression (with its ExpressionAttributeNames): the
+-- attributes named, the capacity of the whole item (1.5 KB: 0.5 unit)
+SELECT hroe.batch_get_item('{"shop": {"Keys": [{"PK": {"S": "b"}, "SK": {"S": "1.5k"}}], "ProjectionExpression": "#s, PK", "ExpressionAttributeNames": {"#s": "SK"}}}', 'TOTAL');
+SELECT hroe.batch_get_item('{"shop": {"Keys": [{"PK": {"S": "b"}, "SK": {"S": "1.5k"}}], "ExpressionAttributeNames": {"#s": "SK"}}}');
+SELECT hroe.batch_get_item('{"shop": {"Keys": [{"PK": {"S": "b"}, "SK": {"S": "1.5k"}}], "ProjectionExpression": "PK", "ExpressionAttributeNames": {"#s": "SK"}}}');
+SELECT hroe.batch_get_item('{"shop": {"Keys": [{"PK": {"S": "b"}, "SK": {"S": "1.5k"}}], "ProjectionExpression": "PK,"}}');
 -- errors: duplicates (E29), more than 100 keys, unknown table, bad keys
 SELECT hroe.batch_get_item('{"shop": {"Keys": [{"PK": {"S": "b"}, "SK": {"S": "x"}}, {"SK": {"S": "x"}, "PK": {"S": "b"}}]}}');
 SELECT hroe.batch_get_item(jsonb_build_object('shop', jsonb_build_object('Keys',

@@ -6,11 +6,14 @@
  * The request is the JSON body of a DynamoDB API call; the result is the
  * body DynamoDB returns, errors included ({"__type": ..., "message": ...}).
  * Each call runs in a subtransaction, so a failed request leaves nothing
- * written.  The operations themselves are the SQL functions of tables.sql
- * and operations.sql, called through SPI plans prepared once per backend;
- * the expression parameters (ConditionExpression, UpdateExpression,
- * FilterExpression, ProjectionExpression) are parsed and applied here with
- * the expression module's C API.
+ * written.  The data-plane operations (GetItem, PutItem, UpdateItem,
+ * DeleteItem, Query, Scan) call the C code behind the SQL functions of
+ * operations.sql directly (operations.h); the batch operations are those SQL
+ * functions called through fmgr, the DDL ones through SPI plans prepared
+ * once per backend.  The expression parameters (KeyConditionExpression,
+ * ConditionExpression, UpdateExpression, FilterExpression,
+ * ProjectionExpression) are parsed once per request, here, with the
+ * expression module's C API.
  *
  * Conditional writes and transactions evaluate their conditions on rows
  * locked FOR UPDATE; an absent row cannot be locked, so every conditional
@@ -43,6 +46,7 @@
 #include "catalog.h"
 #include "expression.h"
 #include "item.h"
+#include "operations.h"
 #include "tables.h"
 
 #define ERRCODE_HROE_TRANSACTION_CANCELED MAKE_SQLSTATE('H','R','0','0','5')
@@ -59,11 +63,6 @@ PG_FUNCTION_INFO_V1(hroe_transact_get_items);
 
 typedef enum ApiStmt
 {
-	STMT_GET,
-	STMT_PUT,
-	STMT_DELETE,
-	STMT_QUERY,
-	STMT_SCAN,
 	STMT_BATCH_GET,
 	STMT_BATCH_WRITE,
 	STMT_CREATE_TABLE,
@@ -84,11 +83,6 @@ typedef struct ApiStmtDef
 } ApiStmtDef;
 
 static const ApiStmtDef StmtDefs[STMT_COUNT] = {
-	{NULL, "hroe.get_item_result(text, jsonb, boolean, text)", 4},
-	{NULL, "hroe.put_item(text, hroe.item, text, text, text, jsonb, jsonb, text)", 8},
-	{NULL, "hroe.delete_item(text, jsonb, text, text, text, jsonb, jsonb, text)", 8},
-	{NULL, "hroe.query_page(text, text, jsonb, jsonb, text, boolean, boolean, integer, jsonb, text, text, text, text)", 13},
-	{NULL, "hroe.scan_page(text, text, boolean, integer, jsonb, text, text, integer, integer, text, text, jsonb, jsonb)", 13},
 	{NULL, "hroe.batch_get_item(jsonb, text)", 2, {"jsonb", "text"}},
 	{NULL, "hroe.batch_write_item(jsonb, text)", 2, {"jsonb", "text"}},
 	{"SELECT hroe.create_table($1, $2, $3, $4, $5)", NULL, 5,
@@ -383,15 +377,6 @@ JsonbText(Jsonb *j)
 	return JsonbToCString(NULL, &j->root, VARSIZE(j));
 }
 
-/* An item from DynamoDB JSON in a request */
-static HroeItem *
-ItemFromJsonb(Jsonb *j)
-{
-	char	   *s = JsonbText(j);
-
-	return hroe_item_parse(s, strlen(s));
-}
-
 /* Datum helpers */
 #define TextD(s) ((s) ? CStringGetTextDatum(s) : (Datum) 0)
 
@@ -406,7 +391,8 @@ typedef struct ApiExprs
 	HroeExprNode *filter;		/* FilterExpression */
 	List	   *projection;		/* ProjectionExpression paths */
 	HroeUpdateExpr *update;		/* UpdateExpression */
-	char	   *kce;			/* KeyConditionExpression (parsed by Query) */
+	char	   *kce;			/* KeyConditionExpression */
+	HroeExprNode *kce_root;		/* ... parsed */
 } ApiExprs;
 
 /*
@@ -445,7 +431,7 @@ ParseExprs(JsonbContainer *req, ApiExprs *e, bool allow_condition, bool allow_up
 		return;
 	e->cxt = hroe_expr_context_create(e->names, e->values);
 	if (e->kce)
-		(void) hroe_expr_parse(e->cxt, "KeyConditionExpression", e->kce);
+		e->kce_root = hroe_expr_parse(e->cxt, "KeyConditionExpression", e->kce);
 	if (upd)
 		e->update = hroe_update_parse(e->cxt, upd);
 	if (cond)
@@ -461,10 +447,12 @@ ParseExprs(JsonbContainer *req, ApiExprs *e, bool allow_condition, bool allow_up
 
 /*
  * Lock an item for a conditional write: the advisory lock on its key's hash,
- * then the row FOR UPDATE (or FOR SHARE); returns the item, NULL if absent.
+ * then the row FOR UPDATE (or FOR SHARE); returns the item, NULL if absent,
+ * and the locked row's TID in *tid (when not NULL and the item is present).
  */
 static HroeItem *
-LockItem(HroeTableMeta *t, Datum *keys, const char *identity, bool exclusive)
+LockItemTid(HroeTableMeta *t, Datum *keys, const char *identity, bool exclusive,
+			ItemPointer tid)
 {
 	Oid			types[2];
 	int			n = t->schema.nhash + t->schema.nrange;
@@ -479,7 +467,7 @@ LockItem(HroeTableMeta *t, Datum *keys, const char *identity, bool exclusive)
 	plan = hroe_table_plan_find(t, shape);
 	if (plan == NULL)
 		plan = hroe_table_plan(t, shape,
-							   psprintf("SELECT item FROM %s WHERE %s%s", t->relname,
+							   psprintf("SELECT item, ctid FROM %s WHERE %s%s", t->relname,
 										n == 2 ? "pk = $1 AND sk = $2" : "pk = $1",
 										exclusive ? " FOR UPDATE" : " FOR SHARE"),
 							   n, types);
@@ -490,7 +478,18 @@ LockItem(HroeTableMeta *t, Datum *keys, const char *identity, bool exclusive)
 		elog(ERROR, "locking an item of %s failed: %s", t->relname, SPI_result_code_string(ret));
 	if (SPI_processed == 0)
 		return NULL;
+	if (tid)
+		ItemPointerCopy((ItemPointer) DatumGetPointer(SPI_getbinval(SPI_tuptable->vals[0],
+														  SPI_tuptable->tupdesc, 2, &isnull)),
+						tid);
 	return DatumGetHroeItemP(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
+}
+
+/* LockItem without the TID */
+static HroeItem *
+LockItem(HroeTableMeta *t, Datum *keys, const char *identity, bool exclusive)
+{
+	return LockItemTid(t, keys, identity, exclusive, NULL);
 }
 
 /* The table named in a request, or DynamoDB's errors */
@@ -628,39 +627,36 @@ ApiGetItem(JsonbContainer *req, StringInfo out)
 	char	   *table;
 	ApiExprs	e;
 	Jsonb	   *key;
-	Datum		v[4];
-	char		nulls[4] = "    ";
-	ApiRow	   *row;
-	bool		isnull;
-	Datum		d;
+	HroeTableMeta *t;
+	bool		consistent;
+	char	   *rcc;
+	HroeItem   *item;
+	double		units;
+	Jsonb	   *cc;
 	JsonbParseState *st = NULL;
 
 	ParseExprs(req, &e, false, false, false, true, false);
-	(void) RequestTable(req, &table);
+	t = RequestTable(req, &table);
 	key = MemberJsonb(req, "Key");
 	if (key == NULL)
 		Missing("key");
-	v[0] = TextD(table);
-	v[1] = JsonbPGetDatum(key);
-	v[2] = BoolGetDatum(MemberBool(req, "ConsistentRead", false));
-	v[3] = TextD(ReturnCC(req));
-	row = RunStmt(STMT_GET, v, nulls);
+	consistent = MemberBool(req, "ConsistentRead", false);
+	rcc = ReturnCC(req);
+	hroe_check_return_cc(rcc);
+	item = hroe_get(t, key, consistent, &units);
+	cc = hroe_capacity_jsonb(rcc, table, units, t, NULL);
 	pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);
-	d = Col(row, 1, &isnull);
-	if (!isnull)
+	if (item)
 	{
-		HroeItem   *item = DatumGetHroeItemP(d);
-
 		if (e.projection)
 			item = hroe_project(e.projection, item);
 		hroe_jsonb_push_key(&st, "Item");
 		(void) hroe_item_push_jsonb(&st, item);
 	}
-	d = Col(row, 2, &isnull);
-	if (!isnull)
+	if (cc)
 	{
 		hroe_jsonb_push_key(&st, "ConsumedCapacity");
-		PushJsonb(&st, DatumGetJsonbP(d));
+		PushJsonb(&st, cc);
 	}
 	SetResult(&st);
 }
@@ -734,45 +730,53 @@ CheckWriteCondition(const HroeExprNode *cond, const HroeItem *old, bool return_o
 }
 
 /*
- * Run put_item (STMT_PUT, target an item) or delete_item (STMT_DELETE,
- * target a key); appends Attributes (ALL_OLD) and ConsumedCapacity
+ * Put an item (key NULL) or delete the item of key, as hroe.put_item and
+ * hroe.delete_item do (ReturnValues and ReturnConsumedCapacity validated
+ * there, after the condition); appends Attributes (ALL_OLD) and
+ * ConsumedCapacity.  locked: the caller holds the key's locks and read the
+ * old item (locked_old, NULL if absent, at locked_tid), which a put does not
+ * read again.
  */
 static void
-CallWrite(int stmt, const char *table, Datum target, const char *rv, const char *rcc, StringInfo out)
+CallWrite(const char *table, HroeItem *item, Jsonb *key, bool locked, HroeItem *locked_old,
+		  ItemPointer locked_tid, const char *rv, const char *rcc, StringInfo out)
 {
-	Datum		v[8];
-	char		nulls[9] = "    nnnn";
-	ApiRow	   *row;
-	bool		isnull;
-	Datum		d;
+	bool		return_old = hroe_check_return_old(rv);
+	HroeTableMeta *t;
+	HroeItem   *old;
+	double		units;
+	double		index_units[HROE_MAX_GSIS];
+	Jsonb	   *cc;
 
-	v[0] = TextD(table);
-	v[1] = target;
-	v[2] = TextD(rv);
-	v[3] = TextD(rcc);
-	row = RunStmt(stmt, v, nulls);
+	hroe_check_return_cc(rcc);
+	t = hroe_table_lookup(table, false);
+	if (key == NULL)
+		old = hroe_put(t, item, locked, locked_old, locked_tid,
+					   out != NULL && (return_old || strcmp(rcc, "NONE") != 0),
+					   &units, index_units);
+	else
+		old = hroe_delete(t, key, &units, index_units);
 	if (out == NULL)
 		return;
-	d = Col(row, 1, &isnull);
-	if (!isnull)
-		AppendItem(out, "Attributes", DatumGetHroeItemP(d));
-	d = Col(row, 2, &isnull);
-	if (!isnull)
-		AppendJsonb(out, "ConsumedCapacity", DatumGetJsonbP(d));
+	cc = hroe_capacity_jsonb(rcc, table, units, t, index_units);
+	if (return_old && old)
+		AppendItem(out, "Attributes", old);
+	if (cc)
+		AppendJsonb(out, "ConsumedCapacity", cc);
 }
 
-/* Call put_item */
+/* Put an item */
 static void
 CallPut(const char *table, HroeItem *item, const char *rv, const char *rcc, StringInfo out)
 {
-	CallWrite(STMT_PUT, table, PointerGetDatum(item), rv, rcc, out);
+	CallWrite(table, item, NULL, false, NULL, NULL, rv, rcc, out);
 }
 
-/* Call delete_item */
+/* Delete the item of a key */
 static void
 CallDelete(const char *table, Jsonb *key, const char *rv, const char *rcc, StringInfo out)
 {
-	CallWrite(STMT_DELETE, table, JsonbPGetDatum(key), rv, rcc, out);
+	CallWrite(table, NULL, key, false, NULL, NULL, rv, rcc, out);
 }
 
 /* PutItem */
@@ -794,15 +798,20 @@ ApiPutItem(JsonbContainer *req, StringInfo out)
 	j = MemberJsonb(req, "Item");
 	if (j == NULL)
 		Missing("item");
-	item = ItemFromJsonb(j);
+	item = HroeItemFromJsonb(j);
 	if (e.condition)
 	{
 		Datum		keys[2];
+		HroeItem   *old;
+		ItemPointerData tid;
 
 		hroe_check_item_key(t, item, keys);
-		CheckWriteCondition(e.condition, LockItem(t, keys, hroe_item_key_identity(t, item), true), return_old);
+		old = LockItemTid(t, keys, hroe_item_key_identity(t, item), true, &tid);
+		CheckWriteCondition(e.condition, old, return_old);
+		CallWrite(table, item, NULL, true, old, &tid, rv, ReturnCC(req), out);
 	}
-	CallPut(table, item, rv, ReturnCC(req), out);
+	else
+		CallPut(table, item, rv, ReturnCC(req), out);
 }
 
 /* The request key as an item (validated against the schema first) */
@@ -812,7 +821,7 @@ RequestKey(HroeTableMeta *t, Jsonb *key, Datum *keys)
 	HroeAttrValue *vals[2];
 
 	hroe_check_request_key(t, key, keys, vals);
-	return ItemFromJsonb(key);
+	return HroeItemFromJsonb(key);
 }
 
 /* DeleteItem */
@@ -845,12 +854,12 @@ ApiDeleteItem(JsonbContainer *req, StringInfo out)
 
 /*
  * The new item of an UpdateItem: the update applied to the old item, or to
- * the key alone when there is none (UpdateItem upserts).
+ * the key alone when there is none (UpdateItem upserts).  The update must
+ * not touch a key attribute (E18); callers check that before locking.
  */
 static HroeItem *
 ApplyUpdate(HroeTableMeta *t, HroeUpdateExpr *upd, HroeItem *old, HroeItem *keyitem)
 {
-	hroe_update_check_keys(upd, t->schema.names, t->schema.nhash + t->schema.nrange);
 	return hroe_update_apply(upd, old ? old : keyitem);
 }
 
@@ -864,6 +873,7 @@ ApiUpdateItem(JsonbContainer *req, StringInfo out)
 	HroeTableMeta *t;
 	const char *rv;
 	Datum		keys[2];
+	ItemPointerData tid;
 	HroeItem   *k,
 			   *old,
 			   *new;
@@ -881,12 +891,12 @@ ApiUpdateItem(JsonbContainer *req, StringInfo out)
 	k = RequestKey(t, key, keys);
 	if (e.update)
 		hroe_update_check_keys(e.update, t->schema.names, t->schema.nhash + t->schema.nrange);
-	old = LockItem(t, keys, hroe_item_key_identity(t, k), true);
+	old = LockItemTid(t, keys, hroe_item_key_identity(t, k), true, &tid);
 	CheckWriteCondition(e.condition, old, return_old);
 	new = e.update ? ApplyUpdate(t, e.update, old, k) : (old ? old : k);
 	rcc = ReturnCC(req);
 	initStringInfo(&put);
-	CallPut(table, new, "NONE", rcc, &put);
+	CallWrite(table, new, NULL, true, old, &tid, "NONE", rcc, &put);
 	if (strcmp(rv, "ALL_OLD") == 0 && old)
 		AppendItem(out, "Attributes", old);
 	else if (strcmp(rv, "ALL_NEW") == 0)
@@ -911,114 +921,67 @@ static void
 ApiRead(JsonbContainer *req, StringInfo out, bool query)
 {
 	char	   *table;
-	char	   *index;
 	ApiExprs	e;
-	Datum		v[13];
-	char		nulls[14] = "             ";
-	ApiRow	   *row;
-	bool		isnull;
+	HroeReadRequest r = {0};
+	HroeReadPage page;
 	bool		has_limit;
 	int32		limit;
-	char	   *select;
-	char	   *filter = MemberText(req, "FilterExpression", "FilterExpression");
-	char	   *projection = MemberText(req, "ProjectionExpression", "ProjectionExpression");
-	Datum		d;
-	Jsonb	   *esk;
-	int			x;
 	JsonbParseState *st = NULL;
 
 	ParseExprs(req, &e, false, false, true, true, query);
 	(void) RequestTable(req, &table);
-	index = MemberText(req, "IndexName", "IndexName");
+	r.table = table;
+	r.query = query;
+	r.index = MemberText(req, "IndexName", "IndexName");
 	limit = MemberInt(req, "Limit", &has_limit);
 	if (has_limit && limit < 1)
 		Invalid(psprintf("1 validation error detected: Value '%d' at 'limit' failed to satisfy constraint: Member must have value greater than or equal to 1",
 						 limit));
-	select = MemberText(req, "Select", "Select");
+	r.limit = has_limit ? limit : 0;
+	r.select = MemberText(req, "Select", "Select");
 	if (query && e.kce == NULL)
 		Invalid("Either the KeyConditions or KeyConditionExpression parameter must be specified in the request.");
-	esk = MemberJsonb(req, "ExclusiveStartKey");
-#define OptD(i, cond, val) (v[i] = (cond) ? (val) : (nulls[i] = 'n', (Datum) 0))
+	r.esk = MemberJsonb(req, "ExclusiveStartKey");
 	if (query)
 	{
-		v[0] = TextD(table);
-		v[1] = TextD(e.kce);
-		OptD(2, e.values, JsonbPGetDatum(e.values));
-		OptD(3, e.names, JsonbPGetDatum(e.names));
-		OptD(4, index, TextD(index));
-		v[5] = BoolGetDatum(MemberBool(req, "ScanIndexForward", true));
-		v[6] = BoolGetDatum(MemberBool(req, "ConsistentRead", false));
-		x = 7;
+		r.forward = MemberBool(req, "ScanIndexForward", true);
+		r.consistent = MemberBool(req, "ConsistentRead", false);
 	}
 	else
-	{
-		v[0] = TextD(table);
-		OptD(1, index, TextD(index));
-		v[2] = BoolGetDatum(MemberBool(req, "ConsistentRead", false));
-		x = 3;
-	}
-	OptD(x, has_limit, Int32GetDatum(limit));
-	OptD(x + 1, esk, JsonbPGetDatum(esk));
-	OptD(x + 2, select, TextD(select));
-	v[x + 3] = TextD(ReturnCC(req));
-	if (query)
-		x += 4;
-	else
-	{
-		bool		has_seg,
-					has_total;
-		int32		seg = MemberInt(req, "Segment", &has_seg);
-		int32		total = MemberInt(req, "TotalSegments", &has_total);
-
-		OptD(7, has_seg, Int32GetDatum(seg));
-		OptD(8, has_total, Int32GetDatum(total));
-		x = 9;
-	}
-	OptD(x, filter, TextD(filter));
-	OptD(x + 1, projection, TextD(projection));
+		r.consistent = MemberBool(req, "ConsistentRead", false);
+	r.rcc = ReturnCC(req);
 	if (!query)
 	{
-		OptD(11, e.values, JsonbPGetDatum(e.values));
-		OptD(12, e.names, JsonbPGetDatum(e.names));
+		r.segment = MemberInt(req, "Segment", &r.has_segment);
+		r.total_segments = MemberInt(req, "TotalSegments", &r.has_total);
 	}
-#undef OptD
-	row = RunStmt(query ? STMT_QUERY : STMT_SCAN, v, nulls);
+	/* the expressions parsed once, above */
+	r.kce = e.kce_root;
+	r.filter = e.filter;
+	r.projection = e.projection;
+	hroe_read_page(&r, &page);
 
 	/* Items, already filtered and projected, unless Select is COUNT */
 	pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);
-	d = Col(row, 1, &isnull);
-	if (!isnull)
+	if (!page.count_only)
 	{
-		ArrayType  *arr = DatumGetArrayTypeP(d);
-		Datum	   *elems;
-		bool	   *enulls;
-		int			n;
-		int16		typlen;
-		bool		typbyval;
-		char		typalign;
-
-		get_typlenbyvalalign(ARR_ELEMTYPE(arr), &typlen, &typbyval, &typalign);
-		deconstruct_array(arr, ARR_ELEMTYPE(arr), typlen, typbyval, typalign,
-						  &elems, &enulls, &n);
 		hroe_jsonb_push_key(&st, "Items");
 		pushJsonbValue(&st, WJB_BEGIN_ARRAY, NULL);
-		for (int i = 0; i < n; i++)
-			(void) hroe_item_push_jsonb(&st, DatumGetHroeItemP(elems[i]));
+		for (int i = 0; i < page.nitems; i++)
+			(void) hroe_item_push_jsonb(&st, DatumGetHroeItemP(page.items[i]));
 		pushJsonbValue(&st, WJB_END_ARRAY, NULL);
 	}
-	PushInt(&st, "Count", DatumGetInt32(Col(row, 2, &isnull)));
-	PushInt(&st, "ScannedCount", DatumGetInt32(Col(row, 3, &isnull)));
-	d = Col(row, 4, &isnull);
-	if (!isnull)
+	PushInt(&st, "Count", page.count);
+	PushInt(&st, "ScannedCount", page.scanned);
+	if (page.last_key)
 	{
 		hroe_jsonb_push_key(&st, "LastEvaluatedKey");
-		PushJsonb(&st, DatumGetJsonbP(d));
+		PushJsonb(&st, page.last_key);
 	}
-	d = Col(row, 5, &isnull);
-	if (!isnull)
+	if (page.capacity)
 	{
 		hroe_jsonb_push_key(&st, "ConsumedCapacity");
-		PushJsonb(&st, DatumGetJsonbP(d));
+		PushJsonb(&st, page.capacity);
 	}
 	SetResult(&st);
 }
@@ -1031,186 +994,46 @@ ContainerText(JsonbValue *v)
 }
 
 /*
- * BatchGetItem: hroe.batch_get_item reads the keys; the ProjectionExpression
- * (and ExpressionAttributeNames) of each table is applied here.
+ * Run hroe.batch_get_item or hroe.batch_write_item on RequestItems and
+ * splice the members of the body it returns into the response
  */
 static void
-ApiBatchGet(JsonbContainer *req, StringInfo out)
+CallBatch(ApiStmt stmt, JsonbContainer *req, StringInfo out)
 {
 	Jsonb	   *items = MemberJsonb(req, "RequestItems");
-	JsonbParseState *st = NULL;
-	JsonbIterator *it;
-	JsonbIteratorToken tok;
-	JsonbValue	k,
-				v;
-	List	   *ptables = NIL;
-	List	   *ppaths = NIL;
-	Datum		args[2];
+	Datum		v[2];
 	bool		isnull;
 	ApiRow	   *row;
-	Jsonb	   *res;
-	bool		first = true;
+	char	   *s;
 
 	if (items == NULL)
 		Missing("requestItems");
-	if (!JB_ROOT_IS_OBJECT(items))
+	if (stmt == STMT_BATCH_GET && !JB_ROOT_IS_OBJECT(items))
 		hroe_ddb_error(ERRCODE_HROE_VALIDATION, "SerializationException",
 					   "Unexpected value type in payload: RequestItems");
-	/* RequestItems without the projections */
-	pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);
-	it = JsonbIteratorInit(&items->root);
-	while ((tok = JsonbIteratorNext(&it, &k, true)) != WJB_DONE)
+	v[0] = JsonbPGetDatum(items);
+	v[1] = TextD(ReturnCC(req));
+	row = RunStmt(stmt, v, "  ");
+	s = JsonbText(DatumGetJsonbP(Col(row, 1, &isnull)));
+	if (strlen(s) > 2)
 	{
-		char	   *proj;
-		JsonbIterator *it2;
-		JsonbValue	k2,
-					v2;
-		JsonbIteratorToken tok2;
-
-		if (tok != WJB_KEY)
-			continue;
-		(void) JsonbIteratorNext(&it, &v, true);
-		pushJsonbValue(&st, WJB_KEY, &k);
-		if (v.type != jbvBinary || !JsonContainerIsObject(v.val.binary.data))
-		{
-			pushJsonbValue(&st, WJB_VALUE, &v);
-			continue;
-		}
-		proj = MemberText(v.val.binary.data, "ProjectionExpression", "ProjectionExpression");
-		if (proj)
-		{
-			HroeExprContext *cxt = hroe_expr_context_create(MemberJsonb(v.val.binary.data, "ExpressionAttributeNames"), NULL);
-
-			ppaths = lappend(ppaths, hroe_projection_parse(cxt, proj));
-			hroe_expr_check_unused(cxt);
-			ptables = lappend(ptables, pnstrdup(k.val.string.val, k.val.string.len));
-		}
-		else if (Member(v.val.binary.data, "ExpressionAttributeNames"))
-			Invalid("ExpressionAttributeNames can only be specified when using expressions");
-		pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);
-		it2 = JsonbIteratorInit(v.val.binary.data);
-		while ((tok2 = JsonbIteratorNext(&it2, &k2, true)) != WJB_DONE)
-		{
-			bool		skip;
-
-			if (tok2 != WJB_KEY)
-				continue;
-			(void) JsonbIteratorNext(&it2, &v2, true);
-			skip = (k2.val.string.len == 20 && memcmp(k2.val.string.val, "ProjectionExpression", 20) == 0) ||
-				(k2.val.string.len == 24 && memcmp(k2.val.string.val, "ExpressionAttributeNames", 24) == 0);
-			if (skip)
-				continue;
-			pushJsonbValue(&st, WJB_KEY, &k2);
-			pushJsonbValue(&st, WJB_VALUE, &v2);
-		}
-		pushJsonbValue(&st, WJB_END_OBJECT, NULL);
-	}
-	args[0] = JsonbPGetDatum(JsonbValueToJsonb(pushJsonbValue(&st, WJB_END_OBJECT, NULL)));
-	args[1] = TextD(ReturnCC(req));
-	row = RunStmt(STMT_BATCH_GET, args, "  ");
-	res = DatumGetJsonbP(Col(row, 1, &isnull));
-
-	/* the response, with each table's items projected */
-	it = JsonbIteratorInit(&res->root);
-	while ((tok = JsonbIteratorNext(&it, &k, true)) != WJB_DONE)
-	{
-		if (tok != WJB_KEY)
-			continue;
-		(void) JsonbIteratorNext(&it, &v, true);
 		appendStringInfoChar(out, ',');
-		hroe_json_string_write(out, k.val.string.val, k.val.string.len);
-		appendStringInfoChar(out, ':');
-		if (k.val.string.len == 9 && memcmp(k.val.string.val, "Responses", 9) == 0 &&
-			v.type == jbvBinary && ptables != NIL)
-		{
-			JsonbIterator *it2 = JsonbIteratorInit(v.val.binary.data);
-			JsonbValue	k2,
-						v2;
-			JsonbIteratorToken tok2;
-
-			appendStringInfoChar(out, '{');
-			first = true;
-			while ((tok2 = JsonbIteratorNext(&it2, &k2, true)) != WJB_DONE)
-			{
-				List	   *paths = NIL;
-				ListCell   *lt,
-						   *lp;
-
-				if (tok2 != WJB_KEY)
-					continue;
-				(void) JsonbIteratorNext(&it2, &v2, true);
-				if (!first)
-					appendStringInfoChar(out, ',');
-				first = false;
-				hroe_json_string_write(out, k2.val.string.val, k2.val.string.len);
-				appendStringInfoChar(out, ':');
-				forboth(lt, ptables, lp, ppaths)
-					if (strlen(lfirst(lt)) == k2.val.string.len &&
-						memcmp(lfirst(lt), k2.val.string.val, k2.val.string.len) == 0)
-						paths = lfirst(lp);
-				if (paths == NIL || v2.type != jbvBinary)
-				{
-					appendStringInfoString(out, v2.type == jbvBinary ? ContainerText(&v2) : "[]");
-					continue;
-				}
-				{
-					JsonbIterator *it3 = JsonbIteratorInit(v2.val.binary.data);
-					JsonbValue	e;
-					bool		firstitem = true;
-
-					appendStringInfoChar(out, '[');
-					while ((tok2 = JsonbIteratorNext(&it3, &e, true)) != WJB_DONE)
-					{
-						char	   *t;
-
-						if (tok2 != WJB_ELEM || e.type != jbvBinary)
-							continue;
-						t = ContainerText(&e);
-						if (!firstitem)
-							appendStringInfoChar(out, ',');
-						firstitem = false;
-						hroe_item_write(out, hroe_project(paths, hroe_item_parse(t, strlen(t))));
-					}
-					appendStringInfoChar(out, ']');
-				}
-			}
-			appendStringInfoChar(out, '}');
-		}
-		else if (v.type == jbvBinary)
-			appendStringInfoString(out, ContainerText(&v));
-		else
-		{
-			Jsonb	   *j = JsonbValueToJsonb(&v);
-
-			appendStringInfoString(out, JsonbText(j));
-		}
+		appendBinaryStringInfo(out, s + 1, strlen(s) - 2);
 	}
+}
+
+/* BatchGetItem: the operation reads, projects and returns DynamoDB's body */
+static void
+ApiBatchGet(JsonbContainer *req, StringInfo out)
+{
+	CallBatch(STMT_BATCH_GET, req, out);
 }
 
 /* BatchWriteItem: the operation returns DynamoDB's body */
 static void
 ApiBatchWrite(JsonbContainer *req, StringInfo out)
 {
-	Jsonb	   *items = MemberJsonb(req, "RequestItems");
-	Datum		v[2];
-	bool		isnull;
-	ApiRow	   *row;
-	Jsonb	   *res;
-	char	   *s;
-
-	if (items == NULL)
-		Missing("requestItems");
-	v[0] = JsonbPGetDatum(items);
-	v[1] = TextD(ReturnCC(req));
-	row = RunStmt(STMT_BATCH_WRITE, v, "  ");
-	res = DatumGetJsonbP(Col(row, 1, &isnull));
-	s = JsonbText(res);
-	/* splice the members of the object into the response */
-	if (strlen(s) > 2)
-	{
-		appendStringInfoChar(out, ',');
-		appendBinaryStringInfo(out, s + 1, strlen(s) - 2);
-	}
+	CallBatch(STMT_BATCH_WRITE, req, out);
 }
 
 /* A table description without hroe's members naming PostgreSQL objects */
@@ -1718,7 +1541,7 @@ ParseActions(JsonbContainer *req, bool write, int *nactions)
 
 			if (j == NULL)
 				Missing(psprintf("transactItems.%d.member.put.item", i + 1));
-			a->item = ItemFromJsonb(j);
+			a->item = HroeItemFromJsonb(j);
 			hroe_check_item_key(a->t, a->item, a->keys);
 		}
 		else
@@ -2367,7 +2190,7 @@ hroe_api_write_call(FunctionCallInfo fcinfo, const char *op, const HroeRequestAr
 		elog(ERROR, "return type must be a row type");
 	nulls[0] = attrs == NULL;
 	nulls[1] = cc == NULL;
-	values[0] = attrs ? PointerGetDatum(ItemFromJsonb(attrs)) : (Datum) 0;
+	values[0] = attrs ? PointerGetDatum(HroeItemFromJsonb(attrs)) : (Datum) 0;
 	values[1] = cc ? JsonbPGetDatum(cc) : (Datum) 0;
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(BlessTupleDesc(tupdesc), values, nulls)));
 }

@@ -416,6 +416,30 @@ ParsePathTail(Parser *p, HroeExprNode *path)
 
 static HroeExprNode *ParseOperand(Parser *p);
 
+/*
+ * "operand, operand, ...)" appended to n's args (a function call's arguments,
+ * IN's candidates): the closing parenthesis ends it; false on a syntax error
+ */
+static bool
+ParseOperandList(Parser *p, HroeExprNode *n)
+{
+	for (;;)
+	{
+		HroeExprNode *arg = ParseOperand(p);
+
+		if (arg == NULL)
+			return false;
+		n->args = lappend(n->args, arg);
+		if (Peek(p) != T_COMMA)
+			break;
+		p->pos++;
+	}
+	if (!Expect(p, T_RPAREN))
+		return false;
+	p->noperators++;
+	return true;
+}
+
 /* operand without surrounding parentheses: function call, :value or path */
 static HroeExprNode *
 ParseBareOperand(Parser *p)
@@ -428,21 +452,7 @@ ParseBareOperand(Parser *p)
 		n = MakeNode(p, HROE_EXPR_FUNCTION, p->pos);
 		n->funcname = pnstrdup(p->src + t->start, t->len);
 		p->pos += 2;
-		for (;;)
-		{
-			HroeExprNode *arg = ParseOperand(p);
-
-			if (arg == NULL)
-				return NULL;
-			n->args = lappend(n->args, arg);
-			if (Peek(p) != T_COMMA)
-				break;
-			p->pos++;
-		}
-		if (!Expect(p, T_RPAREN))
-			return NULL;
-		p->noperators++;
-		return n;
+		return ParseOperandList(p, n) ? n : NULL;
 	}
 	if (t->type == T_VALUE)
 	{
@@ -526,21 +536,7 @@ ParseSimple(Parser *p)
 		if (!Expect(p, T_LPAREN))
 			return NULL;
 		n->args = list_make1(x);
-		for (;;)
-		{
-			HroeExprNode *arg = ParseOperand(p);
-
-			if (arg == NULL)
-				return NULL;
-			n->args = lappend(n->args, arg);
-			if (Peek(p) != T_COMMA)
-				break;
-			p->pos++;
-		}
-		if (!Expect(p, T_RPAREN))
-			return NULL;
-		p->noperators++;
-		return n;
+		return ParseOperandList(p, n) ? n : NULL;
 	}
 	/* a function call standing alone is a condition, unless parenthesised */
 	if (x->kind == HROE_EXPR_FUNCTION && x->parens == 0 &&
@@ -996,27 +992,22 @@ AttrValueText(const HroeAttrValue *v)
 /* ---------- placeholders ---------- */
 
 /*
- * One ExpressionAttributeValues entry, parsed and validated by hroe.item's
- * parser (every type, DynamoDB's rules and messages); an invalid value is
- * reported as DynamoDB does, "ExpressionAttributeValues contains invalid
- * value: <reason> for key :v".
+ * One ExpressionAttributeValues entry, parsed and validated once by
+ * hroe.item's parser (every type, DynamoDB's rules and messages) into the
+ * value's hroe.item form (for evaluation) and its key form (S, N, B); an
+ * invalid value is reported as DynamoDB does, "ExpressionAttributeValues
+ * contains invalid value: <reason> for key :v".
  */
 static HroeAttrValue *
 ParseValue(Jsonb *json, const char *key)
 {
 	MemoryContext cxt = CurrentMemoryContext;
-	HroeValue	v;
+	HroeValue  *v = palloc(sizeof(HroeValue));
 	HroeAttrValue *av;
-	const char *err;
 
-	/* the key types, valid, take the fast path; the rest hroe.item checks */
-	av = hroe_attr_value_from_jsonb(json, &err);
-	if (av && av->type[1] == '\0' &&
-		(av->type[0] == 'S' || av->type[0] == 'N' || av->type[0] == 'B'))
-		return av;
 	PG_TRY();
 	{
-		hroe_value_from_jsonb((struct varlena *) json, &v);
+		hroe_value_from_jsonb((struct varlena *) json, v);
 	}
 	PG_CATCH();
 	{
@@ -1035,13 +1026,24 @@ ParseValue(Jsonb *json, const char *key)
 	}
 	PG_END_TRY();
 	av = palloc0(sizeof(HroeAttrValue));
-	strlcpy(av->type, hroe_type_name(v.type), sizeof(av->type));
+	strlcpy(av->type, hroe_type_name(v->type), sizeof(av->type));
 	av->json = json;
-	if (v.type == HROE_S || v.type == HROE_N || v.type == HROE_B)
+	av->hv = v;
+	if (v->type == HROE_N)
 	{
-		/* S: UTF-8 bytes, N: canonical decimal text, B: raw bytes */
-		av->data = pnstrdup(v.data, v.len);
-		av->len = v.len;
+		/* the canonical decimal text the key conditions compare */
+		const char *err;
+
+		av->data = hroe_number_canonical(v->data, v->len, &err);
+		if (av->data == NULL)
+			av->data = pnstrdup(v->data, v->len);
+		av->len = strlen(av->data);
+	}
+	else if (v->type == HROE_S || v->type == HROE_B)
+	{
+		/* S: UTF-8 bytes, B: raw bytes */
+		av->data = pnstrdup(v->data, v->len);
+		av->len = v->len;
 	}
 	return av;
 }
@@ -1118,21 +1120,12 @@ hroe_expr_context_create(Jsonb *names, Jsonb *values)
 			}
 			else
 			{
-				const char *err = NULL;
-				HroeAttrValue *av = NULL;
+				HroeAttrValue *av;
 
 				if (v.type != jbvBinary)
 					ValidationError(psprintf("ExpressionAttributeValues contains invalid value: Supplied AttributeValue is empty, must contain exactly one of the supported datatypes for key %s",
 											 key));
 				av = ParseValue(JsonbValueToJsonb(&v), key);
-				(void) err;
-				/* the same value in hroe.item form, for evaluation */
-				av->hv = palloc(sizeof(HroeValue));
-				{
-					char	   *text = JsonbToCString(NULL, &av->json->root, VARSIZE(av->json));
-
-					hroe_value_parse(text, strlen(text), av->hv);
-				}
 				cxt->value_keys[i] = key;
 				cxt->values[i] = av;
 				total += VARSIZE(av->json);

@@ -353,6 +353,18 @@ hroe_value_from_jsonb(struct varlena *jbv, HroeValue *v)
 }
 
 /*
+ * An item from a DynamoDB-JSON jsonb container (len: its size in bytes),
+ * validated like text input: the one jsonb-to-item conversion
+ */
+HroeItem *
+hroe_item_from_jsonb(JsonbContainer *c, int len)
+{
+	char	   *s = JsonbToCString(NULL, c, len);
+
+	return hroe_item_parse(s, strlen(s));
+}
+
+/*
  * Push an item as DynamoDB-JSON (an object of AttributeValues) into a jsonb
  * being built, as its next value or element; returns what pushJsonbValue
  * returns (the whole value when it is the top level)
@@ -393,9 +405,8 @@ Datum
 item_from_jsonb(PG_FUNCTION_ARGS)
 {
 	Jsonb	   *jb = PG_GETARG_JSONB_P(0);
-	char	   *s = JsonbToCString(NULL, &jb->root, VARSIZE(jb));
 
-	PG_RETURN_HROE_ITEM_P(hroe_item_parse(s, strlen(s)));
+	PG_RETURN_HROE_ITEM_P(hroe_item_from_jsonb(&jb->root, VARSIZE(jb)));
 }
 
 /* Whole item as a plain JSON document */

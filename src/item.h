@@ -159,6 +159,8 @@ extern struct varlena *hroe_value_to_jsonb(const HroeValue *v);	/* a Jsonb */
 extern void hroe_value_from_jsonb(struct varlena *jb, HroeValue *val);	/* detoasted */
 #ifdef __JSONB_H__
 extern JsonbValue *hroe_item_push_jsonb(JsonbParseState **st, const HroeItem *item);
+extern HroeItem *hroe_item_from_jsonb(JsonbContainer *c, int len);
+#define HroeItemFromJsonb(j) hroe_item_from_jsonb(&(j)->root, VARSIZE(j))
 #endif
 
 /* Check that bytes are a valid canonical item (binary input); ereports */

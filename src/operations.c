@@ -48,6 +48,7 @@
 
 #include "catalog.h"
 #include "api.h"
+#include "operations.h"
 #include "tables.h"
 
 #define MAX_BATCH_GET	100
@@ -137,8 +138,8 @@ KeyJsonb(HroeTableMeta *t, HroeIndexMeta *ix, HroeItem *item)
 }
 
 /* E17 unless ReturnValues is NONE or ALL_OLD (Put/Delete); true for ALL_OLD */
-static bool
-ReturnOld(const char *rv)
+bool
+hroe_check_return_old(const char *rv)
 {
 	if (rv == NULL || strcmp(rv, "NONE") == 0)
 		return false;
@@ -153,8 +154,8 @@ ReturnOld(const char *rv)
 }
 
 /* Validate ReturnConsumedCapacity before doing any work */
-static void
-CheckReturnCC(const char *rcc)
+void
+hroe_check_return_cc(const char *rcc)
 {
 	if (rcc && strcmp(rcc, "NONE") != 0 && strcmp(rcc, "TOTAL") != 0 &&
 		strcmp(rcc, "INDEXES") != 0)
@@ -315,22 +316,41 @@ DoGet(HroeTableMeta *t, Jsonb *key, bool consistent, MemoryContext cxt, double *
 	return item;
 }
 
+/* GetItem of a key given as DynamoDB JSON (SPI connected); NULL if absent */
+HroeItem *
+hroe_get(HroeTableMeta *t, Jsonb *key, bool consistent, double *units)
+{
+	return DoGet(t, key, consistent, CurrentMemoryContext, units);
+}
+
+/*
+ * The GetItem of hroe.get_item and hroe.get_item_result (table, key,
+ * consistent_read): the item or NULL; *t and *units for the capacity
+ */
+static HroeItem *
+GetCall(FunctionCallInfo fcinfo, HroeTableMeta **t, double *units)
+{
+	char	   *table = ArgText(fcinfo, 0);
+	Jsonb	   *key = PG_GETARG_JSONB_P(1);
+	MemoryContext cxt = CurrentMemoryContext;
+	HroeItem   *item;
+
+	SPI_connect();
+	*t = hroe_table_lookup(table, false);
+	item = DoGet(*t, key, PG_GETARG_BOOL(2), cxt, units);
+	SPI_finish();
+	return item;
+}
+
 PG_FUNCTION_INFO_V1(hroe_get_item);
 /* hroe.get_item(table, key, consistent_read): the item, or NULL */
 Datum
 hroe_get_item(PG_FUNCTION_ARGS)
 {
-	char	   *table = ArgText(fcinfo, 0);
-	Jsonb	   *key = PG_GETARG_JSONB_P(1);
-	MemoryContext cxt = CurrentMemoryContext;
 	HroeTableMeta *t;
-	HroeItem   *item;
 	double		units;
+	HroeItem   *item = GetCall(fcinfo, &t, &units);
 
-	SPI_connect();
-	t = hroe_table_lookup(table, false);
-	item = DoGet(t, key, PG_GETARG_BOOL(2), cxt, &units);
-	SPI_finish();
 	if (item == NULL)
 		PG_RETURN_NULL();
 	PG_RETURN_POINTER(item);
@@ -341,22 +361,14 @@ PG_FUNCTION_INFO_V1(hroe_get_item_result);
 Datum
 hroe_get_item_result(PG_FUNCTION_ARGS)
 {
-	char	   *table = ArgText(fcinfo, 0);
-	Jsonb	   *key = PG_GETARG_JSONB_P(1);
 	char	   *rcc = ArgText(fcinfo, 3);
-	MemoryContext cxt = CurrentMemoryContext;
 	HroeTableMeta *t;
 	HroeItem   *item;
 	double		units;
-	Jsonb	   *cc;
 
-	CheckReturnCC(rcc);
-	SPI_connect();
-	t = hroe_table_lookup(table, false);
-	item = DoGet(t, key, PG_GETARG_BOOL(2), cxt, &units);
-	SPI_finish();
-	cc = hroe_capacity_jsonb(rcc, table, units, t, NULL);
-	return ItemResult(fcinfo, item, cc);
+	hroe_check_return_cc(rcc);
+	item = GetCall(fcinfo, &t, &units);
+	return ItemResult(fcinfo, item, hroe_capacity_jsonb(rcc, ArgText(fcinfo, 0), units, t, NULL));
 }
 
 /* ---------- PutItem, DeleteItem ---------- */
@@ -364,9 +376,17 @@ hroe_get_item_result(PG_FUNCTION_ARGS)
 /*
  * PutItem: replace or insert the item under a row lock on the old version;
  * returns the old item (or NULL); *units/index_units get the write capacity.
+ * With locked, the caller holds the key's advisory lock and has read the row
+ * FOR UPDATE already (locked_old, NULL if absent): it is not read again, and
+ * it is updated by its TID (locked_tid, when given), no index descent.
+ * Without need_old (no ALL_OLD, no capacity wanted), the old item is not
+ * read at all: one upsert under the key's advisory lock (taken as a put of
+ * an absent item takes it), and NULL is returned with no capacity.
  */
 static HroeItem *
-DoPut(HroeTableMeta *t, HroeItem *item, MemoryContext cxt, double *units, double *index_units)
+DoPut(HroeTableMeta *t, HroeItem *item, bool locked, HroeItem *locked_old,
+	  ItemPointer locked_tid, bool need_old, MemoryContext cxt, double *units,
+	  double *index_units)
 {
 	Datum		keys[3];
 	Oid			types[3];
@@ -376,9 +396,54 @@ DoPut(HroeTableMeta *t, HroeItem *item, MemoryContext cxt, double *units, double
 	int			ret;
 
 	hroe_check_item_key(t, item, keys);
-	for (;;)
+	if (!need_old && !locked)
 	{
-		old = FetchItem(t, keys, true, cxt);
+		Oid			itype = ItemTypeOid();
+		Datum		d = PointerGetDatum(item);
+
+		hroe_lock_item_key(t, hroe_item_key_identity(t, item), true);
+		plan = hroe_table_plan_find(t, "put-upsert");
+		if (plan == NULL)
+			plan = hroe_table_plan(t, "put-upsert",
+								   psprintf("INSERT INTO %s (item) VALUES ($1) ON CONFLICT (%s)"
+											" DO UPDATE SET item = EXCLUDED.item",
+											t->relname, t->schema.nrange ? "pk, sk" : "pk"),
+								   1, &itype);
+		hroe_push_search_path();
+		ret = SPI_execute_plan(plan, &d, NULL, false, 0);
+		hroe_pop_search_path();
+		if (ret != SPI_OK_INSERT || SPI_processed != 1)
+			elog(ERROR, "PutItem failed to write an item of %s: %s", t->relname,
+				 SPI_result_code_string(ret));
+		*units = 0;
+		for (int i = 0; i < t->nindexes; i++)
+			index_units[i] = 0;
+		return NULL;
+	}
+	for (;; locked = false)
+	{
+		old = locked ? locked_old : FetchItem(t, keys, true, cxt);
+		if (old && locked && locked_tid)
+		{
+			Oid			ttypes[2] = {ItemTypeOid(), TIDOID};
+			Datum		tvals[2] = {PointerGetDatum(item), PointerGetDatum(locked_tid)};
+
+			/* the row is locked by us: its TID stays until we update it */
+			plan = hroe_table_plan_find(t, "put-update-tid");
+			if (plan == NULL)
+				plan = hroe_table_plan(t, "put-update-tid",
+									   psprintf("UPDATE %s SET item = $1 WHERE ctid = $2", t->relname),
+									   2, ttypes);
+			hroe_push_search_path();
+			ret = SPI_execute_plan(plan, tvals, NULL, false, 0);
+			hroe_pop_search_path();
+			if (ret != SPI_OK_UPDATE)
+				elog(ERROR, "PutItem failed to update the locked row of %s: %s", t->relname,
+					 SPI_result_code_string(ret));
+			if (SPI_processed == 1)
+				break;
+			continue;			/* not found there after all: by the key */
+		}
 		if (old)
 		{
 			types[n] = ItemTypeOid();
@@ -403,7 +468,8 @@ DoPut(HroeTableMeta *t, HroeItem *item, MemoryContext cxt, double *units, double
 			 * A conditional write holding this key (it found the item
 			 * absent) must commit before the item can appear under it
 			 */
-			hroe_lock_item_key(t, hroe_item_key_identity(t, item), true);
+			if (!locked)
+				hroe_lock_item_key(t, hroe_item_key_identity(t, item), true);
 			plan = hroe_table_plan(t, "put-insert",
 								   psprintf("INSERT INTO %s (item) VALUES ($1) ON CONFLICT DO NOTHING",
 											t->relname),
@@ -420,6 +486,15 @@ DoPut(HroeTableMeta *t, HroeItem *item, MemoryContext cxt, double *units, double
 	}
 	*units = hroe_write_capacity(t, old, item, index_units);
 	return old;
+}
+
+/* PutItem (SPI connected): DoPut in the current memory context */
+HroeItem *
+hroe_put(HroeTableMeta *t, HroeItem *item, bool locked, HroeItem *locked_old,
+		 ItemPointer locked_tid, bool need_old, double *units, double *index_units)
+{
+	return DoPut(t, item, locked, locked_old, locked_tid, need_old, CurrentMemoryContext,
+				 units, index_units);
 }
 
 /* DeleteItem: returns the deleted item (or NULL) */
@@ -446,6 +521,16 @@ DoDelete(HroeTableMeta *t, Datum *keys, MemoryContext cxt, double *units, double
 		old = CopyItem(cxt, SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
 	*units = hroe_write_capacity(t, old, NULL, index_units);
 	return old;
+}
+
+/* DeleteItem of a key given as DynamoDB JSON (SPI connected) */
+HroeItem *
+hroe_delete(HroeTableMeta *t, Jsonb *key, double *units, double *index_units)
+{
+	Datum		keys[2];
+
+	hroe_check_request_key(t, key, keys, NULL);
+	return DoDelete(t, keys, CurrentMemoryContext, units, index_units);
 }
 
 /*
@@ -484,9 +569,9 @@ ConditionalWriteCall(FunctionCallInfo fcinfo, const char *op, const char *target
 static char *
 WriteArgs(FunctionCallInfo fcinfo, bool *return_old, char **rcc)
 {
-	*return_old = ReturnOld(ArgText(fcinfo, 2));
+	*return_old = hroe_check_return_old(ArgText(fcinfo, 2));
 	*rcc = ArgText(fcinfo, 3);
-	CheckReturnCC(*rcc);
+	hroe_check_return_cc(*rcc);
 	return ArgText(fcinfo, 0);
 }
 
@@ -515,7 +600,8 @@ hroe_put_item(PG_FUNCTION_ARGS)
 	item = PG_GETARG_HROE_ITEM_P(1);
 	SPI_connect();
 	t = hroe_table_lookup(table, false);
-	old = DoPut(t, item, cxt, &units, index_units);
+	old = DoPut(t, item, false, NULL, NULL, return_old || (rcc && strcmp(rcc, "NONE") != 0),
+				cxt, &units, index_units);
 	SPI_finish();
 	cc = hroe_capacity_jsonb(rcc, table, units, t, index_units);
 	return ItemResult(fcinfo, return_old ? old : NULL, cc);
@@ -1276,6 +1362,38 @@ CheckFilterKeys(ReadSpec *s)
 }
 
 /*
+ * Parse a Query's KeyConditionExpression (returned), FilterExpression and
+ * ProjectionExpression (into s; NULL: none) with one set of placeholders
+ */
+static HroeExprNode *
+ParseQueryExprs(ReadSpec *s, const char *kce, Jsonb *names, Jsonb *values,
+				const char *filter, const char *projection)
+{
+	HroeExprContext *ecxt;
+	HroeExprNode *root;
+
+	if (kce == NULL)
+		HroeValidation("Either the KeyConditions or KeyConditionExpression parameter must be specified in the request.");
+	ecxt = hroe_expr_context_create(names, values);
+	root = hroe_expr_parse(ecxt, "KeyConditionExpression", kce);
+	ParseReadExprs(s, ecxt, filter, projection);
+	return root;
+}
+
+/* Resolve a Query's table and index and bind its parsed key condition */
+static void
+BindQuery(ReadSpec *s, HroeExprNode *kce, const char *table, const char *index, bool consistent)
+{
+	HroeKeyCondition *kc = palloc(sizeof(HroeKeyCondition));
+
+	hroe_key_condition_extract(kce, kc);
+	ResolveTarget(s, table, index, consistent);
+	s->is_query = true;
+	CheckFilterKeys(s);
+	hroe_key_condition_bind(kc, s->ix ? &s->ix->schema : &s->t->schema, &s->bound);
+}
+
+/*
  * Parse and bind a KeyConditionExpression for a Query, with its
  * FilterExpression and ProjectionExpression (NULL: none)
  */
@@ -1283,20 +1401,9 @@ static void
 PrepareQuery(ReadSpec *s, const char *table, const char *kce, Jsonb *names, Jsonb *values,
 			 const char *index, bool consistent, const char *filter, const char *projection)
 {
-	HroeExprContext *ecxt;
-	HroeExprNode *root;
-	HroeKeyCondition *kc = palloc(sizeof(HroeKeyCondition));
+	HroeExprNode *root = ParseQueryExprs(s, kce, names, values, filter, projection);
 
-	if (kce == NULL)
-		HroeValidation("Either the KeyConditions or KeyConditionExpression parameter must be specified in the request.");
-	ecxt = hroe_expr_context_create(names, values);
-	root = hroe_expr_parse(ecxt, "KeyConditionExpression", kce);
-	ParseReadExprs(s, ecxt, filter, projection);
-	hroe_key_condition_extract(root, kc);
-	ResolveTarget(s, table, index, consistent);
-	s->is_query = true;
-	CheckFilterKeys(s);
-	hroe_key_condition_bind(kc, s->ix ? &s->ix->schema : &s->t->schema, &s->bound);
+	BindQuery(s, root, table, index, consistent);
 }
 
 /* The FilterExpression and ProjectionExpression of a Scan (NULL: none) */
@@ -1311,46 +1418,130 @@ PrepareScan(ReadSpec *s, Jsonb *names, Jsonb *values, const char *filter, const 
 		ParseReadExprs(s, hroe_expr_context_create(names, values), filter, projection);
 }
 
+/* Segment and TotalSegments of a parallel Scan, validated as DynamoDB does */
+static void
+CheckSegments(ReadSpec *s, bool has_seg, int32 seg, bool has_total, int32 total)
+{
+	if (has_seg && seg < 0)
+		HroeValidation(psprintf("1 validation error detected: Value '%d' at 'segment' failed to satisfy constraint: Member must have value greater than or equal to 0", seg));
+	if (has_total && total < 1)
+		HroeValidation(psprintf("1 validation error detected: Value '%d' at 'totalSegments' failed to satisfy constraint: Member must have value greater than or equal to 1", total));
+	if (has_total && total > 1000000)
+		HroeValidation(psprintf("1 validation error detected: Value '%d' at 'totalSegments' failed to satisfy constraint: Member must have value less than or equal to 1000000", total));
+	if (has_seg && !has_total)
+		HroeValidation("The TotalSegments parameter is required but was not present in the request when Segment parameter is present");
+	if (has_total && !has_seg)
+		HroeValidation("The Segment parameter is required but was not present in the request when parameter TotalSegments is present");
+	if (has_total && seg >= total)
+		HroeValidation(psprintf("The Segment parameter is zero-based and must be less than parameter TotalSegments: Segment: %d is not less than TotalSegments: %d", seg, total));
+	s->segment = has_seg ? seg : 0;
+	s->total_segments = has_total ? total : 0;
+}
+
+/* An ExclusiveStartKey must lie in the requested segment */
+static void
+CheckStartKeySegment(ReadSpec *s)
+{
+	HroeItem   *esk_item;
+	const char *names[HROE_MAX_KEY_ATTRS + 2];
+	int			n = KeyNames(s->t, s->ix, names);
+	HroeAttrValue *vals[HROE_MAX_KEY_ATTRS + 2];
+
+	CheckStartKey(s, names, n, vals);
+	esk_item = HroeItemFromJsonb(s->esk);
+	if (ItemSegment(s, esk_item) != s->segment)
+		HroeValidation(psprintf("The provided starting key is invalid: Invalid ExclusiveStartKey. Please use ExclusiveStartKey with correct Segment. TotalSegments: %d Segment: %d",
+								s->total_segments, s->segment));
+}
+
+/*
+ * One Query or Scan call (a page: Limit, ExclusiveStartKey, the 1 MB page,
+ * Select, ConsumedCapacity), its expressions already parsed: the code of
+ * hroe.query_page and hroe.scan_page, and of the JSON API's Query and Scan
+ */
+void
+hroe_read_page(HroeReadRequest *r, HroeReadPage *page)
+{
+	MemoryContext cxt = CurrentMemoryContext;
+	ItemArray	items = {cxt, NULL, 0, 0};
+	ReadSpec	s;
+	ReadOutcome out;
+	double		units;
+	double		index_units[HROE_MAX_GSIS] = {0};
+
+	memset(&s, 0, sizeof(s));
+	s.forward = !r->query || r->forward;
+	s.limit = r->limit;
+	s.paged = true;
+	s.esk = r->esk;
+	s.filter = r->filter;
+	s.projection = r->projection;
+	hroe_check_return_cc(r->rcc);
+	if (r->query)
+	{
+		BindQuery(&s, r->kce, r->table, r->index, r->consistent);
+		ApplySelect(&s, r->select, r->index);
+		if (s.esk != NULL || !DirectQuery(&s, EmitToArray, &items, cxt, &out))
+		{
+			SPI_connect();
+			RunRead(&s, EmitToArray, &items, cxt, &out);
+			SPI_finish();
+		}
+	}
+	else
+	{
+		CheckSegments(&s, r->has_segment, r->segment, r->has_total, r->total_segments);
+		SPI_connect();
+		ResolveTarget(&s, r->table, r->index, r->consistent);
+		ApplySelect(&s, r->select, r->index);
+		if (s.esk && s.total_segments > 1)
+			CheckStartKeySegment(&s);
+		RunRead(&s, EmitToArray, &items, cxt, &out);
+		SPI_finish();
+	}
+	units = hroe_read_units(out.bytes, s.consistent);
+	if (s.ix)
+	{
+		index_units[s.ix - s.t->indexes] = units;
+		page->capacity = hroe_capacity_jsonb(r->rcc, r->table, 0, s.t, index_units);
+	}
+	else
+		page->capacity = hroe_capacity_jsonb(r->rcc, r->table, units, s.t, NULL);
+	page->count_only = s.count_only;
+	page->nitems = items.n;
+	page->items = items.items;
+	page->count = (int32) out.count;
+	page->scanned = (int32) out.scanned;
+	page->last_key = out.stopped ? KeyJsonb(s.t, s.ix, out.last) : NULL;
+}
+
 /* The page composite: (items, count, scanned_count, lek, consumed_capacity) */
 static Datum
-PageResult(FunctionCallInfo fcinfo, ReadSpec *s, ItemArray *items, ReadOutcome *out,
-		   const char *table, const char *rcc)
+PageResult(FunctionCallInfo fcinfo, HroeReadPage *page)
 {
 	TupleDesc	tupdesc;
 	Datum		values[5];
 	bool		nulls[5] = {false, false, false, false, false};
-	double		units = hroe_read_units(out->bytes, s->consistent);
-	double		index_units[HROE_MAX_GSIS] = {0};
-	Jsonb	   *cc;
 	int16		typlen;
 	bool		typbyval;
 	char		typalign;
 
 	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
 		elog(ERROR, "return type must be a row type");
-	if (s->ix)
-	{
-		index_units[s->ix - s->t->indexes] = units;
-		cc = hroe_capacity_jsonb(rcc, table, 0, s->t, index_units);
-	}
-	else
-		cc = hroe_capacity_jsonb(rcc, table, units, s->t, NULL);
-	if (s->count_only)
+	if (page->count_only)
 		nulls[0] = true;
 	else
 	{
 		get_typlenbyvalalign(ItemTypeOid(), &typlen, &typbyval, &typalign);
-		values[0] = PointerGetDatum(construct_array(items->items, items->n, ItemTypeOid(),
+		values[0] = PointerGetDatum(construct_array(page->items, page->nitems, ItemTypeOid(),
 													typlen, typbyval, typalign));
 	}
-	values[1] = Int32GetDatum((int32) out->count);
-	values[2] = Int32GetDatum((int32) out->scanned);
-	if (out->stopped)
-		values[3] = PointerGetDatum(KeyJsonb(s->t, s->ix, out->last));
-	else
-		nulls[3] = true;
-	values[4] = PointerGetDatum(cc);
-	nulls[4] = cc == NULL;
+	values[1] = Int32GetDatum(page->count);
+	values[2] = Int32GetDatum(page->scanned);
+	values[3] = PointerGetDatum(page->last_key);
+	nulls[3] = page->last_key == NULL;
+	values[4] = PointerGetDatum(page->capacity);
+	nulls[4] = page->capacity == NULL;
 	return HeapTupleGetDatum(heap_form_tuple(BlessTupleDesc(tupdesc), values, nulls));
 }
 
@@ -1369,6 +1560,24 @@ CheckLimit(FunctionCallInfo fcinfo, int n)
 	return limit;
 }
 
+/*
+ * The prologue of the read functions: the table (argument 0, required) and
+ * an empty ReadSpec
+ */
+static char *
+ReadTable(FunctionCallInfo fcinfo, ReadSpec *s)
+{
+	char	   *table = ArgText(fcinfo, 0);
+
+	if (table == NULL)
+		HroeValidation("1 validation error detected: Value null at 'tableName' failed to satisfy constraint: Member must not be null");
+	memset(s, 0, sizeof(*s));
+	return table;
+}
+
+/* Optional jsonb argument n, or NULL */
+#define ArgJsonb(fcinfo, n) (PG_ARGISNULL(n) ? NULL : PG_GETARG_JSONB_P(n))
+
 PG_FUNCTION_INFO_V1(hroe_query);
 /*
  * hroe.query(table, kce, values, names, index, forward, consistent, filter,
@@ -1379,23 +1588,17 @@ Datum
 hroe_query(PG_FUNCTION_ARGS)
 {
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
-	char	   *table = ArgText(fcinfo, 0);
-	char	   *kce = ArgText(fcinfo, 1);
-	Jsonb	   *values = PG_ARGISNULL(2) ? NULL : PG_GETARG_JSONB_P(2);
-	Jsonb	   *names = PG_ARGISNULL(3) ? NULL : PG_GETARG_JSONB_P(3);
-	char	   *index = ArgText(fcinfo, 4);
 	MemoryContext cxt = CurrentMemoryContext;
 	ReadSpec	s;
+	char	   *table = ReadTable(fcinfo, &s);
 	ReadOutcome out;
 
-	if (table == NULL)
-		HroeValidation("1 validation error detected: Value null at 'tableName' failed to satisfy constraint: Member must not be null");
-	memset(&s, 0, sizeof(s));
 	s.forward = PG_ARGISNULL(5) || PG_GETARG_BOOL(5);
 	InitMaterializedSRF(fcinfo, MAT_SRF_USE_EXPECTED_DESC);
-	PrepareQuery(&s, table, kce, names, values, index, !PG_ARGISNULL(6) && PG_GETARG_BOOL(6),
+	PrepareQuery(&s, table, ArgText(fcinfo, 1), ArgJsonb(fcinfo, 3), ArgJsonb(fcinfo, 2),
+				 ArgText(fcinfo, 4), !PG_ARGISNULL(6) && PG_GETARG_BOOL(6),
 				 ArgText(fcinfo, 7), ArgText(fcinfo, 8));
-	ApplySelect(&s, NULL, index);
+	ApplySelect(&s, NULL, ArgText(fcinfo, 4));
 	if (!DirectQuery(&s, EmitToTuplestore, rsinfo, cxt, &out))
 	{
 		SPI_connect();
@@ -1407,44 +1610,33 @@ hroe_query(PG_FUNCTION_ARGS)
 
 PG_FUNCTION_INFO_V1(hroe_query_page);
 /*
- * hroe.query_page(...): one Query call, with Limit, ExclusiveStartKey, the
- * 1 MB page, Select and ConsumedCapacity.
+ * hroe.query_page(table, kce, values, names, index, forward, consistent,
+ * limit, esk, select, rcc, filter, projection): one Query call, with Limit,
+ * ExclusiveStartKey, the 1 MB page, Select and ConsumedCapacity.
  */
 Datum
 hroe_query_page(PG_FUNCTION_ARGS)
 {
-	char	   *table = ArgText(fcinfo, 0);
-	char	   *kce = ArgText(fcinfo, 1);
-	Jsonb	   *values = PG_ARGISNULL(2) ? NULL : PG_GETARG_JSONB_P(2);
-	Jsonb	   *names = PG_ARGISNULL(3) ? NULL : PG_GETARG_JSONB_P(3);
-	char	   *index = ArgText(fcinfo, 4);
-	char	   *select = ArgText(fcinfo, 9);
-	char	   *rcc = ArgText(fcinfo, 10);
-	MemoryContext cxt = CurrentMemoryContext;
-	ItemArray	items = {cxt, NULL, 0, 0};
 	ReadSpec	s;
-	ReadOutcome out;
-	Datum		result;
+	HroeReadRequest r = {0};
+	HroeReadPage page;
 
-	if (table == NULL)
-		HroeValidation("1 validation error detected: Value null at 'tableName' failed to satisfy constraint: Member must not be null");
-	memset(&s, 0, sizeof(s));
-	s.forward = PG_ARGISNULL(5) || PG_GETARG_BOOL(5);
-	s.limit = CheckLimit(fcinfo, 7);
-	s.paged = true;
-	s.esk = PG_ARGISNULL(8) ? NULL : PG_GETARG_JSONB_P(8);
-	CheckReturnCC(rcc);
-	PrepareQuery(&s, table, kce, names, values, index, !PG_ARGISNULL(6) && PG_GETARG_BOOL(6),
-				 ArgText(fcinfo, 11), ArgText(fcinfo, 12));
-	ApplySelect(&s, select, index);
-	if (s.esk != NULL || !DirectQuery(&s, EmitToArray, &items, cxt, &out))
-	{
-		SPI_connect();
-		RunRead(&s, EmitToArray, &items, cxt, &out);
-		SPI_finish();
-	}
-	result = PageResult(fcinfo, &s, &items, &out, table, rcc);
-	return result;
+	r.table = ReadTable(fcinfo, &s);
+	r.query = true;
+	r.index = ArgText(fcinfo, 4);
+	r.forward = PG_ARGISNULL(5) || PG_GETARG_BOOL(5);
+	r.consistent = !PG_ARGISNULL(6) && PG_GETARG_BOOL(6);
+	r.limit = CheckLimit(fcinfo, 7);
+	r.esk = ArgJsonb(fcinfo, 8);
+	r.select = ArgText(fcinfo, 9);
+	r.rcc = ArgText(fcinfo, 10);
+	hroe_check_return_cc(r.rcc);
+	r.kce = ParseQueryExprs(&s, ArgText(fcinfo, 1), ArgJsonb(fcinfo, 3), ArgJsonb(fcinfo, 2),
+							ArgText(fcinfo, 11), ArgText(fcinfo, 12));
+	r.filter = s.filter;
+	r.projection = s.projection;
+	hroe_read_page(&r, &page);
+	return PageResult(fcinfo, &page);
 }
 
 PG_FUNCTION_INFO_V1(hroe_scan);
@@ -1456,69 +1648,21 @@ Datum
 hroe_scan(PG_FUNCTION_ARGS)
 {
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
-	char	   *table = ArgText(fcinfo, 0);
-	char	   *index = ArgText(fcinfo, 1);
 	MemoryContext cxt = CurrentMemoryContext;
 	ReadSpec	s;
+	char	   *table = ReadTable(fcinfo, &s);
+	char	   *index = ArgText(fcinfo, 1);
 	ReadOutcome out;
 
-	if (table == NULL)
-		HroeValidation("1 validation error detected: Value null at 'tableName' failed to satisfy constraint: Member must not be null");
-	memset(&s, 0, sizeof(s));
 	s.forward = true;
 	InitMaterializedSRF(fcinfo, MAT_SRF_USE_EXPECTED_DESC);
-	PrepareScan(&s, PG_ARGISNULL(6) ? NULL : PG_GETARG_JSONB_P(6),
-				PG_ARGISNULL(5) ? NULL : PG_GETARG_JSONB_P(5),
-				ArgText(fcinfo, 3), ArgText(fcinfo, 4));
+	PrepareScan(&s, ArgJsonb(fcinfo, 6), ArgJsonb(fcinfo, 5), ArgText(fcinfo, 3), ArgText(fcinfo, 4));
 	SPI_connect();
 	ResolveTarget(&s, table, index, !PG_ARGISNULL(2) && PG_GETARG_BOOL(2));
 	ApplySelect(&s, NULL, index);
 	RunRead(&s, EmitToTuplestore, rsinfo, cxt, &out);
 	SPI_finish();
 	return (Datum) 0;
-}
-
-/* Segment and TotalSegments of a parallel Scan, validated as DynamoDB does */
-static void
-CheckSegments(ReadSpec *s, FunctionCallInfo fcinfo, int seg_arg, int total_arg)
-{
-	bool		has_seg = !PG_ARGISNULL(seg_arg);
-	bool		has_total = !PG_ARGISNULL(total_arg);
-	int32		seg = has_seg ? PG_GETARG_INT32(seg_arg) : 0;
-	int32		total = has_total ? PG_GETARG_INT32(total_arg) : 0;
-
-	if (has_seg && seg < 0)
-		HroeValidation(psprintf("1 validation error detected: Value '%d' at 'segment' failed to satisfy constraint: Member must have value greater than or equal to 0", seg));
-	if (has_total && total < 1)
-		HroeValidation(psprintf("1 validation error detected: Value '%d' at 'totalSegments' failed to satisfy constraint: Member must have value greater than or equal to 1", total));
-	if (has_total && total > 1000000)
-		HroeValidation(psprintf("1 validation error detected: Value '%d' at 'totalSegments' failed to satisfy constraint: Member must have value less than or equal to 1000000", total));
-	if (has_seg && !has_total)
-		HroeValidation("The TotalSegments parameter is required but was not present in the request when Segment parameter is present");
-	if (has_total && !has_seg)
-		HroeValidation("The Segment parameter is required but was not present in the request when parameter TotalSegments is present");
-	if (has_total && seg >= total)
-		HroeValidation(psprintf("The Segment parameter is zero-based and must be less than parameter TotalSegments: Segment: %d is not less than TotalSegments: %d", seg, total));
-	s->segment = seg;
-	s->total_segments = has_total ? total : 0;
-}
-
-/* An ExclusiveStartKey must lie in the requested segment */
-static void
-CheckStartKeySegment(ReadSpec *s)
-{
-	char	   *text;
-	HroeItem   *esk_item;
-	const char *names[HROE_MAX_KEY_ATTRS + 2];
-	int			n = KeyNames(s->t, s->ix, names);
-	HroeAttrValue *vals[HROE_MAX_KEY_ATTRS + 2];
-
-	CheckStartKey(s, names, n, vals);
-	text = JsonbToCString(NULL, &s->esk->root, VARSIZE(s->esk));
-	esk_item = hroe_item_parse(text, strlen(text));
-	if (ItemSegment(s, esk_item) != s->segment)
-		HroeValidation(psprintf("The provided starting key is invalid: Invalid ExclusiveStartKey. Please use ExclusiveStartKey with correct Segment. TotalSegments: %d Segment: %d",
-								s->total_segments, s->segment));
 }
 
 PG_FUNCTION_INFO_V1(hroe_scan_page);
@@ -1529,37 +1673,28 @@ PG_FUNCTION_INFO_V1(hroe_scan_page);
 Datum
 hroe_scan_page(PG_FUNCTION_ARGS)
 {
-	char	   *table = ArgText(fcinfo, 0);
-	char	   *index = ArgText(fcinfo, 1);
-	char	   *select = ArgText(fcinfo, 5);
-	char	   *rcc = ArgText(fcinfo, 6);
-	MemoryContext cxt = CurrentMemoryContext;
-	ItemArray	items = {cxt, NULL, 0, 0};
 	ReadSpec	s;
-	ReadOutcome out;
-	Datum		result;
+	HroeReadRequest r = {0};
+	HroeReadPage page;
 
-	if (table == NULL)
-		HroeValidation("1 validation error detected: Value null at 'tableName' failed to satisfy constraint: Member must not be null");
-	memset(&s, 0, sizeof(s));
-	s.forward = true;
-	s.limit = CheckLimit(fcinfo, 3);
-	s.paged = true;
-	s.esk = PG_ARGISNULL(4) ? NULL : PG_GETARG_JSONB_P(4);
-	CheckReturnCC(rcc);
-	CheckSegments(&s, fcinfo, 7, 8);
-	PrepareScan(&s, PG_ARGISNULL(12) ? NULL : PG_GETARG_JSONB_P(12),
-				PG_ARGISNULL(11) ? NULL : PG_GETARG_JSONB_P(11),
-				ArgText(fcinfo, 9), ArgText(fcinfo, 10));
-	SPI_connect();
-	ResolveTarget(&s, table, index, !PG_ARGISNULL(2) && PG_GETARG_BOOL(2));
-	ApplySelect(&s, select, index);
-	if (s.esk && s.total_segments > 1)
-		CheckStartKeySegment(&s);
-	RunRead(&s, EmitToArray, &items, cxt, &out);
-	SPI_finish();
-	result = PageResult(fcinfo, &s, &items, &out, table, rcc);
-	return result;
+	r.table = ReadTable(fcinfo, &s);
+	r.index = ArgText(fcinfo, 1);
+	r.consistent = !PG_ARGISNULL(2) && PG_GETARG_BOOL(2);
+	r.limit = CheckLimit(fcinfo, 3);
+	r.esk = ArgJsonb(fcinfo, 4);
+	r.select = ArgText(fcinfo, 5);
+	r.rcc = ArgText(fcinfo, 6);
+	r.has_segment = !PG_ARGISNULL(7);
+	r.segment = r.has_segment ? PG_GETARG_INT32(7) : 0;
+	r.has_total = !PG_ARGISNULL(8);
+	r.total_segments = r.has_total ? PG_GETARG_INT32(8) : 0;
+	hroe_check_return_cc(r.rcc);
+	CheckSegments(&s, r.has_segment, r.segment, r.has_total, r.total_segments);
+	PrepareScan(&s, ArgJsonb(fcinfo, 12), ArgJsonb(fcinfo, 11), ArgText(fcinfo, 9), ArgText(fcinfo, 10));
+	r.filter = s.filter;
+	r.projection = s.projection;
+	hroe_read_page(&r, &page);
+	return PageResult(fcinfo, &page);
 }
 
 PG_FUNCTION_INFO_V1(hroe_explain_query);
@@ -1572,25 +1707,19 @@ Datum
 hroe_explain_query(PG_FUNCTION_ARGS)
 {
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
-	char	   *table = ArgText(fcinfo, 0);
-	char	   *kce = ArgText(fcinfo, 1);
-	Jsonb	   *values = PG_ARGISNULL(2) ? NULL : PG_GETARG_JSONB_P(2);
-	Jsonb	   *names = PG_ARGISNULL(3) ? NULL : PG_GETARG_JSONB_P(3);
-	char	   *index = ArgText(fcinfo, 4);
 	ReadSpec	s;
+	char	   *table = ReadTable(fcinfo, &s);
 	ReadStatement st;
 	SPIPlanPtr	plan;
 	CachedPlan *cplan;
 	ExplainState *es;
 
-	if (table == NULL)
-		HroeValidation("1 validation error detected: Value null at 'tableName' failed to satisfy constraint: Member must not be null");
-	memset(&s, 0, sizeof(s));
 	s.forward = PG_ARGISNULL(5) || PG_GETARG_BOOL(5);
 	s.esk = PG_ARGISNULL(6) ? NULL : PG_GETARG_JSONB_P(6);
 	InitMaterializedSRF(fcinfo, MAT_SRF_USE_EXPECTED_DESC);
 	SPI_connect();
-	PrepareQuery(&s, table, kce, names, values, index, false, NULL, NULL);
+	PrepareQuery(&s, table, ArgText(fcinfo, 1), ArgJsonb(fcinfo, 3), ArgJsonb(fcinfo, 2),
+				 ArgText(fcinfo, 4), false, NULL, NULL);
 	BuildRead(&s, &st);
 	plan = hroe_table_plan(s.t, st.shape.data, st.sql.data, st.np, st.types);
 	hroe_push_search_path();
@@ -1738,11 +1867,45 @@ RequireObject(Jsonb *j, const char *call)
 	(void) call;
 }
 
+/*
+ * A BatchGetItem table's ProjectionExpression (with its
+ * ExpressionAttributeNames), parsed; NIL when it has none
+ */
+static List *
+BatchProjection(JsonbValue *spec)
+{
+	JsonbValue *proj = Member(spec, "ProjectionExpression");
+	JsonbValue *names;
+	HroeExprContext *ecxt;
+	List	   *paths;
+
+	if (proj && proj->type != jbvNull && proj->type != jbvString)
+		hroe_ddb_error(ERRCODE_HROE_VALIDATION, "SerializationException",
+					   "Unexpected value type in payload: ProjectionExpression");
+	names = Member(spec, "ExpressionAttributeNames");
+	if (names && names->type == jbvNull)
+		names = NULL;
+	if (proj == NULL || proj->type == jbvNull)
+	{
+		if (names)
+			HroeValidation("ExpressionAttributeNames can only be specified when using expressions");
+		return NIL;
+	}
+	if (names && names->type != jbvBinary)
+		hroe_ddb_error(ERRCODE_HROE_VALIDATION, "SerializationException",
+					   "Unexpected value type in payload: ExpressionAttributeNames");
+	ecxt = hroe_expr_context_create(names ? JsonbValueToJsonb(names) : NULL, NULL);
+	paths = hroe_projection_parse(ecxt, pnstrdup(proj->val.string.val, proj->val.string.len));
+	hroe_expr_check_unused(ecxt);
+	return paths;
+}
+
 PG_FUNCTION_INFO_V1(hroe_batch_get_item);
 /*
  * hroe.batch_get_item(request_items, return_consumed_capacity): BatchGetItem
  * as DynamoDB JSON: {"Responses": {table: [items]}, "UnprocessedKeys": {},
- * "ConsumedCapacity": [...]}.
+ * "ConsumedCapacity": [...]}, each table's items projected on its
+ * ProjectionExpression.
  */
 Datum
 hroe_batch_get_item(PG_FUNCTION_ARGS)
@@ -1750,9 +1913,9 @@ hroe_batch_get_item(PG_FUNCTION_ARGS)
 	Jsonb	   *req = PG_GETARG_JSONB_P(0);
 	char	   *rcc = ArgText(fcinfo, 1);
 	MemoryContext cxt = CurrentMemoryContext;
-	char	  **tables;
-	JsonbValue *specs;
-	int			ntables;
+	char	  **tables = NULL;
+	JsonbValue *specs = NULL;
+	int			ntables = 0;
 	int			total = 0;
 	char	  **ids = palloc(sizeof(char *) * MAX_BATCH_GET);
 	StringInfoData resp,
@@ -1764,10 +1927,18 @@ hroe_batch_get_item(PG_FUNCTION_ARGS)
 	JsonbValue **elems;
 	int		   *nkeys;
 	int64		response_bytes = 0;
+	List	  **paths = NULL;
 
-	CheckReturnCC(rcc);
+	/* the projections first, as DynamoDB checks the expressions first */
+	if (JB_ROOT_IS_OBJECT(req) && !JB_ROOT_IS_SCALAR(req))
+	{
+		ntables = ObjectEntries(req, &tables, &specs);
+		paths = palloc(sizeof(List *) * Max(ntables, 1));
+		for (int i = 0; i < ntables; i++)
+			paths[i] = BatchProjection(&specs[i]);
+	}
+	hroe_check_return_cc(rcc);
 	RequireObject(req, "BatchGetItem");
-	ntables = ObjectEntries(req, &tables, &specs);
 	/* count first: the limit is checked before anything is read */
 	for (int i = 0; i < ntables; i++)
 	{
@@ -1852,7 +2023,7 @@ hroe_batch_get_item(PG_FUNCTION_ARGS)
 				response_bytes += hroe_item_size(item);
 				if (!first)
 					appendStringInfoString(&resp, ", ");
-				hroe_item_write(&resp, item);
+				hroe_item_write(&resp, paths[i] ? hroe_project(paths[i], item) : item);
 				first = false;
 			}
 		}
@@ -1900,7 +2071,7 @@ hroe_batch_write_item(PG_FUNCTION_ARGS)
 	HroeItem ***puts;
 	Datum	  **delkeys;
 
-	CheckReturnCC(rcc);
+	hroe_check_return_cc(rcc);
 	RequireObject(req, "BatchWriteItem");
 	ntables = ObjectEntries(req, &tables, &specs);
 	elems = palloc(sizeof(JsonbValue *) * ntables);
@@ -1938,14 +2109,12 @@ hroe_batch_write_item(PG_FUNCTION_ARGS)
 				HroeValidation("Supplied AttributeValue has more than one datatypes set, must contain exactly one of the supported datatypes");
 			if (put)
 			{
-				char	   *text;
 				Datum		keys[2];
 
 				arg = Member(put, "Item");
 				if (arg == NULL || arg->type != jbvBinary)
 					HroeValidation("1 validation error detected: Value null at 'requestItems.putRequest.item' failed to satisfy constraint: Member must not be null");
-				text = JsonbToCString(NULL, arg->val.binary.data, arg->val.binary.len);
-				puts[i][k] = hroe_item_parse(text, strlen(text));
+				puts[i][k] = hroe_item_from_jsonb(arg->val.binary.data, arg->val.binary.len);
 				hroe_check_item_key(metas[i], puts[i][k], keys);
 				ids[total++] = KeyIdentityItem(metas[i], puts[i][k]);
 			}
@@ -1976,7 +2145,7 @@ hroe_batch_write_item(PG_FUNCTION_ARGS)
 		for (int k = 0; k < nelems[i]; k++)
 		{
 			if (puts[i][k])
-				DoPut(t, puts[i][k], cxt, &u, iu);
+				DoPut(t, puts[i][k], false, NULL, NULL, true, cxt, &u, iu);
 			else
 				DoDelete(t, delkeys[i] + 2 * k, cxt, &u, iu);
 			units += u;

@@ -95,7 +95,7 @@ CREATE FUNCTION hroe.batch_get_item(p_request_items jsonb, p_return_consumed_cap
 RETURNS jsonb AS 'MODULE_PATHNAME', 'hroe_batch_get_item'
 LANGUAGE C STABLE STRICT PARALLEL RESTRICTED;
 COMMENT ON FUNCTION hroe.batch_get_item(jsonb, text) IS
-'BatchGetItem: {"Table": {"Keys": [...], "ConsistentRead": bool}, ...}, at most 100 keys, no duplicates; returns {"Responses": {...}, "UnprocessedKeys": {}, "ConsumedCapacity": [...]} (capacity rounded per item, then summed)';
+'BatchGetItem: {"Table": {"Keys": [...], "ConsistentRead": bool, "ProjectionExpression": "...", "ExpressionAttributeNames": {...}}, ...}, at most 100 keys, no duplicates; returns {"Responses": {...}, "UnprocessedKeys": {}, "ConsumedCapacity": [...]} (capacity rounded per item, then summed)';
 
 CREATE FUNCTION hroe.batch_write_item(p_request_items jsonb, p_return_consumed_capacity text DEFAULT 'NONE')
 RETURNS jsonb AS 'MODULE_PATHNAME', 'hroe_batch_write_item'
