@@ -735,9 +735,13 @@ CheckWriteCondition(const HroeExprNode *cond, const HroeItem *old, bool return_o
  * there, after the condition); appends Attributes (ALL_OLD) and
  * ConsumedCapacity.  locked: the caller holds the key's locks and read the
  * old item (locked_old, NULL if absent, at locked_tid), which a put does not
- * read again.
+ * read again.  Returns false, having written nothing, when a locked put of
+ * an absent item meets an item inserted since (a plain put takes no key
+ * lock): the caller's condition must be evaluated again on that item.  A
+ * locked delete of an absent item deletes nothing, even if an item has
+ * appeared since: the delete took effect when the item was found absent.
  */
-static void
+static bool
 CallWrite(const char *table, HroeItem *item, Jsonb *key, bool locked, HroeItem *locked_old,
 		  ItemPointer locked_tid, const char *rv, const char *rcc, StringInfo out)
 {
@@ -747,36 +751,45 @@ CallWrite(const char *table, HroeItem *item, Jsonb *key, bool locked, HroeItem *
 	double		units;
 	double		index_units[HROE_MAX_GSIS];
 	Jsonb	   *cc;
+	bool		conflict = false;
 
 	hroe_check_return_cc(rcc);
 	t = hroe_table_lookup(table, false);
 	if (key == NULL)
 		old = hroe_put(t, item, locked, locked_old, locked_tid,
 					   out != NULL && (return_old || strcmp(rcc, "NONE") != 0),
-					   &units, index_units);
+					   &units, index_units, locked ? &conflict : NULL);
+	else if (locked && locked_old == NULL)
+	{
+		old = NULL;
+		units = hroe_write_capacity(t, NULL, NULL, index_units);
+	}
 	else
 		old = hroe_delete(t, key, &units, index_units);
+	if (conflict)
+		return false;
 	if (out == NULL)
-		return;
+		return true;
 	cc = hroe_capacity_jsonb(rcc, table, units, t, index_units);
 	if (return_old && old)
 		AppendItem(out, "Attributes", old);
 	if (cc)
 		AppendJsonb(out, "ConsumedCapacity", cc);
+	return true;
 }
 
 /* Put an item */
 static void
 CallPut(const char *table, HroeItem *item, const char *rv, const char *rcc, StringInfo out)
 {
-	CallWrite(table, item, NULL, false, NULL, NULL, rv, rcc, out);
+	(void) CallWrite(table, item, NULL, false, NULL, NULL, rv, rcc, out);
 }
 
 /* Delete the item of a key */
 static void
 CallDelete(const char *table, Jsonb *key, const char *rv, const char *rcc, StringInfo out)
 {
-	CallWrite(table, NULL, key, false, NULL, NULL, rv, rcc, out);
+	(void) CallWrite(table, NULL, key, false, NULL, NULL, rv, rcc, out);
 }
 
 /* PutItem */
@@ -806,9 +819,12 @@ ApiPutItem(JsonbContainer *req, StringInfo out)
 		ItemPointerData tid;
 
 		hroe_check_item_key(t, item, keys);
-		old = LockItemTid(t, keys, hroe_item_key_identity(t, item), true, &tid);
-		CheckWriteCondition(e.condition, old, return_old);
-		CallWrite(table, item, NULL, true, old, &tid, rv, ReturnCC(req), out);
+		/* again when an item appeared since it was found absent */
+		do
+		{
+			old = LockItemTid(t, keys, hroe_item_key_identity(t, item), true, &tid);
+			CheckWriteCondition(e.condition, old, return_old);
+		} while (!CallWrite(table, item, NULL, true, old, &tid, rv, ReturnCC(req), out));
 	}
 	else
 		CallPut(table, item, rv, ReturnCC(req), out);
@@ -846,10 +862,13 @@ ApiDeleteItem(JsonbContainer *req, StringInfo out)
 	{
 		Datum		keys[2];
 		HroeItem   *k = RequestKey(t, key, keys);
+		HroeItem   *old = LockItem(t, keys, hroe_item_key_identity(t, k), true);
 
-		CheckWriteCondition(e.condition, LockItem(t, keys, hroe_item_key_identity(t, k), true), return_old);
+		CheckWriteCondition(e.condition, old, return_old);
+		(void) CallWrite(table, NULL, key, true, old, NULL, rv, ReturnCC(req), out);
 	}
-	CallDelete(table, key, rv, ReturnCC(req), out);
+	else
+		CallDelete(table, key, rv, ReturnCC(req), out);
 }
 
 /*
@@ -891,12 +910,16 @@ ApiUpdateItem(JsonbContainer *req, StringInfo out)
 	k = RequestKey(t, key, keys);
 	if (e.update)
 		hroe_update_check_keys(e.update, t->schema.names, t->schema.nhash + t->schema.nrange);
-	old = LockItemTid(t, keys, hroe_item_key_identity(t, k), true, &tid);
-	CheckWriteCondition(e.condition, old, return_old);
-	new = e.update ? ApplyUpdate(t, e.update, old, k) : (old ? old : k);
 	rcc = ReturnCC(req);
 	initStringInfo(&put);
-	CallWrite(table, new, NULL, true, old, &tid, "NONE", rcc, &put);
+	/* again when an item appeared since it was found absent */
+	do
+	{
+		old = LockItemTid(t, keys, hroe_item_key_identity(t, k), true, &tid);
+		CheckWriteCondition(e.condition, old, return_old);
+		new = e.update ? ApplyUpdate(t, e.update, old, k) : (old ? old : k);
+		resetStringInfo(&put);
+	} while (!CallWrite(table, new, NULL, true, old, &tid, "NONE", rcc, &put));
 	if (strcmp(rv, "ALL_OLD") == 0 && old)
 		AppendItem(out, "Attributes", old);
 	else if (strcmp(rv, "ALL_NEW") == 0)
@@ -1753,6 +1776,46 @@ TokenStmt(int which, const char *token, int64 hash)
 	return SPI_processed;
 }
 
+
+/*
+ * Cancel a transaction whose action conflict found its item, absent when
+ * its condition was checked, inserted since by a plain write: DynamoDB's
+ * TransactionConflict for that action (the others None)
+ */
+static void
+TxConflict(int n, int conflict)
+{
+	StringInfoData reasons;
+	StringInfoData codes;
+
+	initStringInfo(&reasons);
+	initStringInfo(&codes);
+	for (int i = 0; i < n; i++)
+	{
+		appendStringInfoString(&reasons, i ? "," : "[");
+		appendStringInfoString(&codes, i ? ", " : "");
+		if (i == conflict)
+		{
+			appendStringInfoString(&reasons,
+								   "{\"Code\":\"TransactionConflict\",\"Message\":\"Transaction is ongoing for the item\"}");
+			appendStringInfoString(&codes, "TransactionConflict");
+		}
+		else
+		{
+			appendStringInfoString(&reasons, "{\"Code\":\"None\"}");
+			appendStringInfoString(&codes, "None");
+		}
+	}
+	appendStringInfoChar(&reasons, ']');
+	CurrentCall->reasons = MemoryContextStrdup(CurrentCall->outer, reasons.data);
+	ereport(ERROR,
+			(errcode(ERRCODE_HROE_TRANSACTION_CANCELED),
+			 errmsg("Transaction cancelled, please refer cancellation reasons for specific reasons [%s]",
+					codes.data),
+			 errdetail("DynamoDB TransactionCanceledException. CancellationReasons: %s",
+					   reasons.data)));
+}
+
 /* TransactWriteItems: all or nothing */
 static void
 ApiTransactWrite(JsonbContainer *req, StringInfo out)
@@ -1847,16 +1910,18 @@ ApiTransactWrite(JsonbContainer *req, StringInfo out)
 		switch (a->kind)
 		{
 			case ACT_PUT:
-				CallPut(a->table, a->item, "NONE", "NONE", NULL);
+				if (!CallWrite(a->table, a->item, NULL, true, a->old, NULL, "NONE", "NONE", NULL))
+					TxConflict(n, i);
 				TxWrite(c, a->old, a->item, false);
 				break;
 			case ACT_UPDATE:
 				new = ApplyUpdate(a->t, a->e.update, a->old, a->item);
-				CallPut(a->table, new, "NONE", "NONE", NULL);
+				if (!CallWrite(a->table, new, NULL, true, a->old, NULL, "NONE", "NONE", NULL))
+					TxConflict(n, i);
 				TxWrite(c, a->old, new, false);
 				break;
 			case ACT_DELETE:
-				CallDelete(a->table, a->key, "NONE", "NONE", NULL);
+				(void) CallWrite(a->table, NULL, a->key, true, a->old, NULL, "NONE", "NONE", NULL);
 				TxWrite(c, a->old, NULL, false);
 				break;
 			case ACT_CHECK:

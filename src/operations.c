@@ -380,13 +380,19 @@ hroe_get_item_result(PG_FUNCTION_ARGS)
  * FOR UPDATE already (locked_old, NULL if absent): it is not read again, and
  * it is updated by its TID (locked_tid, when given), no index descent.
  * Without need_old (no ALL_OLD, no capacity wanted), the old item is not
- * read at all: one upsert under the key's advisory lock (taken as a put of
- * an absent item takes it), and NULL is returned with no capacity.
+ * read at all: one upsert, and NULL is returned with no capacity.
+ *
+ * A plain put takes no advisory lock (a transaction may write any number of
+ * items): a conditional write that found the item absent under the key's
+ * lock can instead meet an item inserted since.  Its insert then finds the
+ * conflict; with conflict given, *conflict is set and nothing is written, so
+ * the caller evaluates its condition again on that item (without conflict,
+ * the put goes on by locking and replacing it).
  */
 static HroeItem *
 DoPut(HroeTableMeta *t, HroeItem *item, bool locked, HroeItem *locked_old,
 	  ItemPointer locked_tid, bool need_old, MemoryContext cxt, double *units,
-	  double *index_units)
+	  double *index_units, bool *conflict)
 {
 	Datum		keys[3];
 	Oid			types[3];
@@ -401,7 +407,6 @@ DoPut(HroeTableMeta *t, HroeItem *item, bool locked, HroeItem *locked_old,
 		Oid			itype = ItemTypeOid();
 		Datum		d = PointerGetDatum(item);
 
-		hroe_lock_item_key(t, hroe_item_key_identity(t, item), true);
 		plan = hroe_table_plan_find(t, "put-upsert");
 		if (plan == NULL)
 			plan = hroe_table_plan(t, "put-upsert",
@@ -464,12 +469,6 @@ DoPut(HroeTableMeta *t, HroeItem *item, bool locked, HroeItem *locked_old,
 			Oid			itype = ItemTypeOid();
 			Datum		d = PointerGetDatum(item);
 
-			/*
-			 * A conditional write holding this key (it found the item
-			 * absent) must commit before the item can appear under it
-			 */
-			if (!locked)
-				hroe_lock_item_key(t, hroe_item_key_identity(t, item), true);
 			plan = hroe_table_plan(t, "put-insert",
 								   psprintf("INSERT INTO %s (item) VALUES ($1) ON CONFLICT DO NOTHING",
 											t->relname),
@@ -481,7 +480,16 @@ DoPut(HroeTableMeta *t, HroeItem *item, bool locked, HroeItem *locked_old,
 				elog(ERROR, "PutItem failed: %s", SPI_result_code_string(ret));
 			if (SPI_processed == 1)
 				break;
-			/* inserted concurrently since we looked: lock that version */
+			/* inserted concurrently since we looked */
+			if (locked && conflict)
+			{
+				*conflict = true;
+				*units = 0;
+				for (int i = 0; i < t->nindexes; i++)
+					index_units[i] = 0;
+				return NULL;
+			}
+			/* a plain put: lock that version and replace it */
 		}
 	}
 	*units = hroe_write_capacity(t, old, item, index_units);
@@ -491,10 +499,11 @@ DoPut(HroeTableMeta *t, HroeItem *item, bool locked, HroeItem *locked_old,
 /* PutItem (SPI connected): DoPut in the current memory context */
 HroeItem *
 hroe_put(HroeTableMeta *t, HroeItem *item, bool locked, HroeItem *locked_old,
-		 ItemPointer locked_tid, bool need_old, double *units, double *index_units)
+		 ItemPointer locked_tid, bool need_old, double *units, double *index_units,
+		 bool *conflict)
 {
 	return DoPut(t, item, locked, locked_old, locked_tid, need_old, CurrentMemoryContext,
-				 units, index_units);
+				 units, index_units, conflict);
 }
 
 /* DeleteItem: returns the deleted item (or NULL) */
@@ -601,7 +610,7 @@ hroe_put_item(PG_FUNCTION_ARGS)
 	SPI_connect();
 	t = hroe_table_lookup(table, false);
 	old = DoPut(t, item, false, NULL, NULL, return_old || (rcc && strcmp(rcc, "NONE") != 0),
-				cxt, &units, index_units);
+				cxt, &units, index_units, NULL);
 	SPI_finish();
 	cc = hroe_capacity_jsonb(rcc, table, units, t, index_units);
 	return ItemResult(fcinfo, return_old ? old : NULL, cc);
@@ -2145,7 +2154,7 @@ hroe_batch_write_item(PG_FUNCTION_ARGS)
 		for (int k = 0; k < nelems[i]; k++)
 		{
 			if (puts[i][k])
-				DoPut(t, puts[i][k], false, NULL, NULL, true, cxt, &u, iu);
+				DoPut(t, puts[i][k], false, NULL, NULL, true, cxt, &u, iu, NULL);
 			else
 				DoDelete(t, delkeys[i] + 2 * k, cxt, &u, iu);
 			units += u;

@@ -58,7 +58,7 @@ extern void hroe_read_page(HroeReadRequest *r, HroeReadPage *page);
 extern HroeItem *hroe_get(HroeTableMeta *t, Jsonb *key, bool consistent, double *units);
 extern HroeItem *hroe_put(HroeTableMeta *t, HroeItem *item, bool locked, HroeItem *locked_old,
 						  ItemPointer locked_tid, bool need_old, double *units,
-						  double *index_units);
+						  double *index_units, bool *conflict);
 extern HroeItem *hroe_delete(HroeTableMeta *t, Jsonb *key, double *units, double *index_units);
 
 #endif							/* HROE_OPERATIONS_H */

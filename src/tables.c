@@ -1269,9 +1269,10 @@ hroe_item_key_identity(HroeTableMeta *t, const HroeItem *item)
  * Lock an item's key (absent or present) until the end of the transaction:
  * an advisory lock on the hash of its identity in hroe's lock space
  * (database, relation, key hash, 0x4852).  Conditional writes take it
- * before they evaluate their condition, and PutItem before it inserts a new
- * item, so a condition that found the item absent cannot be overtaken by a
- * concurrent insert of it.
+ * before they evaluate their condition, so two of them on one key are
+ * serialized even while the item is absent.  Plain writes do not take it (a
+ * transaction may write any number of items): a conditional write whose
+ * insert meets an item inserted since evaluates its condition again.
  */
 void
 hroe_lock_item_key(HroeTableMeta *t, const char *identity, bool exclusive)
