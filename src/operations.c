@@ -2095,6 +2095,9 @@ hroe_batch_write_item(PG_FUNCTION_ARGS)
 	if (total > MAX_BATCH_WRITE)
 		HroeValidation("Too many items requested for the BatchWriteItem call");
 
+	/* the response outlives SPI_finish: built in the caller's context */
+	initStringInfo(&resp);
+	initStringInfo(&ccs);
 	SPI_connect();
 	metas = palloc(sizeof(HroeTableMeta *) * ntables);
 	puts = palloc(sizeof(HroeItem **) * ntables);
@@ -2141,8 +2144,6 @@ hroe_batch_write_item(PG_FUNCTION_ARGS)
 		}
 	}
 
-	initStringInfo(&resp);
-	initStringInfo(&ccs);
 	for (int i = 0; i < ntables; i++)
 	{
 		HroeTableMeta *t = metas[i];
