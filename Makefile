@@ -21,6 +21,7 @@ OBJS = \
 	src/expression_api.o \
 	src/tables.o \
 	src/operations.o \
+	src/direct_write.o \
 	src/api.o \
 	src/shard.o \
 	src/shard_merge.o \

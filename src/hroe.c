@@ -13,13 +13,29 @@
 #include "fmgr.h"
 #include "utils/guc.h"
 
+#include "tables.h"
+
 PG_MODULE_MAGIC;
 
 void		_PG_init(void);
 
-/* Called once when the library is loaded: reserve the hroe.* GUC prefix. */
+bool		hroe_direct_access = true;
+
+/* Called once when the library is loaded: define hroe's settings, reserve the prefix */
 void
 _PG_init(void)
 {
+	DefineCustomBoolVariable("hroe.direct_access",
+							 "Lets GetItem, Query and PutItem's overwrite reach the indexes and the heap directly.",
+							 "When on (the default), a GetItem, a Query without ExclusiveStartKey and an "
+							 "unconditional PutItem of an existing item skip SPI and the executor wherever "
+							 "the table allows it (no row-level security; for the overwrite also no trigger, "
+							 "rule or CHECK constraint, READ COMMITTED, table-level privileges). Off runs "
+							 "them as SQL statements: the same results, for comparison or as an escape hatch.",
+							 &hroe_direct_access,
+							 true,
+							 PGC_USERSET,
+							 0,
+							 NULL, NULL, NULL);
 	MarkGUCPrefixReserved("hroe");
 }

@@ -184,6 +184,49 @@ KeyTypes(HroeTableMeta *t, Oid *types)
 }
 
 /*
+ * The primary key index of t's relation rel, opened with lockmode; the first
+ * call sets up t's equality procedures and item column for the direct probes
+ */
+Relation
+hroe_pkey_index_open(HroeTableMeta *t, Relation rel, LOCKMODE lockmode)
+{
+	int			nkeys = t->schema.nhash + t->schema.nrange;
+	Oid			pkey;
+	Relation	idx;
+
+	if (OidIsValid(t->pkey_index))
+		return index_open(t->pkey_index, lockmode);
+	pkey = RelationGetPrimaryKeyIndex(rel);
+	if (!OidIsValid(pkey))
+		elog(ERROR, "table %s has no primary key", t->relname);
+	idx = index_open(pkey, lockmode);
+	for (int i = 0; i < nkeys; i++)
+	{
+		Oid			op = get_opfamily_member(idx->rd_opfamily[i], idx->rd_opcintype[i],
+											 idx->rd_opcintype[i], BTEqualStrategyNumber);
+
+		if (!OidIsValid(op))
+			elog(ERROR, "no equality operator for key column %d of %s", i + 1, t->relname);
+		t->eqproc[i] = get_opcode(op);
+	}
+	t->item_attno = get_attnum(t->relid, "item");
+	if (t->item_attno == InvalidAttrNumber)
+		elog(ERROR, "table %s has no item column", t->relname);
+	t->pkey_index = pkey;
+	return idx;
+}
+
+/* Equality scan keys on every column of t's primary key index idx */
+void
+hroe_pkey_scankeys(HroeTableMeta *t, Relation idx, Datum *keys, ScanKey skey)
+{
+	for (int i = 0; i < t->schema.nhash + t->schema.nrange; i++)
+		ScanKeyEntryInitialize(&skey[i], 0, i + 1, BTEqualStrategyNumber,
+							   idx->rd_opcintype[i], idx->rd_indcollation[i],
+							   t->eqproc[i], keys[i]);
+}
+
+/*
  * GetItem without the executor: one probe of the primary key btree under the
  * active snapshot.  *done is false (and nothing read) when row-level security
  * applies to the table, so the caller takes the SQL path instead.
@@ -201,39 +244,15 @@ DirectFetch(HroeTableMeta *t, Datum *keys, MemoryContext cxt, bool *done)
 	AclResult	aclresult;
 
 	*done = false;
-	if (check_enable_rls(t->relid, InvalidOid, true) == RLS_ENABLED)
+	if (!hroe_direct_access ||
+		check_enable_rls(t->relid, InvalidOid, true) == RLS_ENABLED)
 		return NULL;
 	aclresult = pg_class_aclcheck(t->relid, GetUserId(), ACL_SELECT);
 	if (aclresult != ACLCHECK_OK)
 		aclcheck_error(aclresult, OBJECT_TABLE, get_rel_name(t->relid));
 	rel = table_open(t->relid, AccessShareLock);
-	if (!OidIsValid(t->pkey_index))
-	{
-		Oid			pkey = RelationGetPrimaryKeyIndex(rel);
-
-		if (!OidIsValid(pkey))
-			elog(ERROR, "table %s has no primary key", t->relname);
-		idx = index_open(pkey, AccessShareLock);
-		for (int i = 0; i < nkeys; i++)
-		{
-			Oid			op = get_opfamily_member(idx->rd_opfamily[i], idx->rd_opcintype[i],
-												 idx->rd_opcintype[i], BTEqualStrategyNumber);
-
-			if (!OidIsValid(op))
-				elog(ERROR, "no equality operator for key column %d of %s", i + 1, t->relname);
-			t->eqproc[i] = get_opcode(op);
-		}
-		t->item_attno = get_attnum(t->relid, "item");
-		if (t->item_attno == InvalidAttrNumber)
-			elog(ERROR, "table %s has no item column", t->relname);
-		t->pkey_index = pkey;
-	}
-	else
-		idx = index_open(t->pkey_index, AccessShareLock);
-	for (int i = 0; i < nkeys; i++)
-		ScanKeyEntryInitialize(&skey[i], 0, i + 1, BTEqualStrategyNumber,
-							   idx->rd_opcintype[i], idx->rd_indcollation[i],
-							   t->eqproc[i], keys[i]);
+	idx = hroe_pkey_index_open(t, rel, AccessShareLock);
+	hroe_pkey_scankeys(t, idx, keys, skey);
 	scan = index_beginscan(rel, idx, GetActiveSnapshot(), nkeys, 0);
 	index_rescan(scan, skey, nkeys, NULL, 0);
 	slot = table_slot_create(rel, NULL);
@@ -402,11 +421,26 @@ DoPut(HroeTableMeta *t, HroeItem *item, bool locked, HroeItem *locked_old,
 	int			ret;
 
 	hroe_check_item_key(t, item, keys);
+	if (!locked && hroe_direct_overwrite(t, item, keys, cxt, need_old ? &old : NULL))
+	{
+		if (need_old)
+		{
+			*units = hroe_write_capacity(t, old, item, index_units);
+			return old;
+		}
+		*units = 0;
+		for (int i = 0; i < t->nindexes; i++)
+			index_units[i] = 0;
+		return NULL;
+	}
 	if (!need_old && !locked)
 	{
 		Oid			itype = ItemTypeOid();
 		Datum		d = PointerGetDatum(item);
 
+		*units = 0;
+		for (int i = 0; i < t->nindexes; i++)
+			index_units[i] = 0;
 		plan = hroe_table_plan_find(t, "put-upsert");
 		if (plan == NULL)
 			plan = hroe_table_plan(t, "put-upsert",
@@ -420,9 +454,6 @@ DoPut(HroeTableMeta *t, HroeItem *item, bool locked, HroeItem *locked_old,
 		if (ret != SPI_OK_INSERT || SPI_processed != 1)
 			elog(ERROR, "PutItem failed to write an item of %s: %s", t->relname,
 				 SPI_result_code_string(ret));
-		*units = 0;
-		for (int i = 0; i < t->nindexes; i++)
-			index_units[i] = 0;
 		return NULL;
 	}
 	for (;; locked = false)
@@ -1157,7 +1188,8 @@ DirectQuery(ReadSpec *s, EmitItem emit, void *arg, MemoryContext cxt, ReadOutcom
 	MemoryContext rowcxt,
 				oldcxt;
 
-	if (check_enable_rls(t->relid, InvalidOid, true) == RLS_ENABLED)
+	if (!hroe_direct_access ||
+		check_enable_rls(t->relid, InvalidOid, true) == RLS_ENABLED)
 		return false;
 	aclresult = pg_class_aclcheck(t->relid, GetUserId(), ACL_SELECT);
 	if (aclresult != ACLCHECK_OK)

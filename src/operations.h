@@ -59,6 +59,10 @@ extern HroeItem *hroe_get(HroeTableMeta *t, Jsonb *key, bool consistent, double 
 extern HroeItem *hroe_put(HroeTableMeta *t, HroeItem *item, bool locked, HroeItem *locked_old,
 						  ItemPointer locked_tid, bool need_old, double *units,
 						  double *index_units, bool *conflict);
+extern Relation hroe_pkey_index_open(HroeTableMeta *t, Relation rel, LOCKMODE lockmode);
+extern void hroe_pkey_scankeys(HroeTableMeta *t, Relation idx, Datum *keys, ScanKey skey);
+extern bool hroe_direct_overwrite(HroeTableMeta *t, HroeItem *item, Datum *keys,
+								  MemoryContext cxt, HroeItem **old);
 extern HroeItem *hroe_delete(HroeTableMeta *t, Jsonb *key, double *units, double *index_units);
 
 #endif							/* HROE_OPERATIONS_H */

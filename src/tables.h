@@ -15,8 +15,11 @@
 #ifndef HROE_TABLES_H
 #define HROE_TABLES_H
 
+#include "access/skey.h"
 #include "executor/spi.h"
+#include "storage/lockdefs.h"
 #include "utils/jsonb.h"
+#include "utils/relcache.h"
 
 #include "expression.h"
 #include "item.h"
@@ -62,10 +65,13 @@ typedef struct HroeTableMeta
 	HroePlan   *plans;
 	MemoryContext cxt;
 	bool		valid;
-	/* GetItem's direct primary key probe, set up on first use */
+	/* the direct primary key probes (GetItem, PutItem), set up on first use */
 	Oid			pkey_index;
 	RegProcedure eqproc[2];
 	AttrNumber	item_attno;
+	/* PutItem's direct overwrite: 0 not yet examined, 1 possible, -1 not */
+	int			direct_put;
+	struct HroeDirectWrite *direct_write;	/* its generated columns and checks */
 } HroeTableMeta;
 
 /* A key attribute value as a Datum of its column type */
@@ -74,6 +80,9 @@ typedef struct HroeKeyDatum
 	Datum		value;
 	Oid			type;
 } HroeKeyDatum;
+
+/* hroe.direct_access: key reads and overwrites without SPI where possible */
+extern bool hroe_direct_access;
 
 extern HroeTableMeta *hroe_table_lookup(const char *name, bool missing_ok);
 extern HroeIndexMeta *hroe_index_lookup(HroeTableMeta *t, const char *name);

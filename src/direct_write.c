@@ -1,0 +1,414 @@
+/*-------------------------------------------------------------------------
+ *
+ * direct_write.c
+ *	  PutItem's overwrite of an existing item without SPI or the executor:
+ *	  one probe of the primary key btree, the generated key columns computed
+ *	  by calling their functions directly, heap_update, and the index entries
+ *	  a non-HOT update needs.
+ *
+ * An unconditional PutItem is an upsert (with ReturnValues ALL_OLD or
+ * ReturnConsumedCapacity, one that returns the replaced item).  Through SPI
+ * every call starts an executor: ModifyTable, the stored generated columns'
+ * expressions read back from the catalog and planned again
+ * (ExecInitStoredGenerated), the ON CONFLICT arbiter's probe and the tuple
+ * lock; that start costs more than the write itself.  When the item
+ * exists and nothing in the table asks for the executor, this file replaces
+ * the row the way the executor's UPDATE would (the same heap_update, the
+ * same index insertions through ExecInsertIndexTuples, the same WAL) and
+ * returns true.  It returns false, having written nothing, in every other
+ * case, and the caller runs the SQL upsert:
+ *	- hroe.direct_access is off;
+ *	- the transaction is read-only (the executor raises the error), or
+ *	  REPEATABLE READ or SERIALIZABLE (their serialization checks are the
+ *	  executor's);
+ *	- row-level security applies, or the user lacks table-level INSERT,
+ *	  UPDATE or SELECT (column privileges are the executor's to check);
+ *	- the table has a trigger (foreign keys and deferrable constraints are
+ *	  triggers too), a rule, published updates (the replica identity checks),
+ *	  a permission-checking module (sepgsql), or a generated column or
+ *	  CHECK constraint that is not calls of functions on plain columns and
+ *	  constants (hroe's own are: the key columns, the GSI key type checks);
+ *	- a NOT NULL column would be null or a CHECK constraint false;
+ *	- the item is absent, or another transaction changed or deleted it
+ *	  between the probe and the update (heap_update waited for it first).
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/genam.h"
+#include "access/table.h"
+#include "access/tableam.h"
+#include "access/xact.h"
+#include "catalog/pg_class.h"
+#include "catalog/pg_publication.h"
+#include "executor/executor.h"
+#include "miscadmin.h"
+#include "catalog/pg_type.h"
+#include "nodes/makefuncs.h"
+#include "rewrite/rewriteHandler.h"
+#include "utils/acl.h"
+#include "utils/datum.h"
+#include "utils/lsyscache.h"
+#include "utils/memutils.h"
+#include "utils/rel.h"
+#include "utils/rls.h"
+#include "utils/snapmgr.h"
+
+#include "catalog.h"
+#include "operations.h"
+#include "tables.h"
+
+#define MAX_CALL_ARGS 8
+
+/* A function call on plain columns and constants, evaluated without the executor */
+typedef struct HroeDirectCall
+{
+	FmgrInfo	flinfo;
+	Oid			collation;
+	int			nargs;
+	AttrNumber	argattno[MAX_CALL_ARGS];	/* a column, or 0: a constant */
+	Datum		argvalue[MAX_CALL_ARGS];
+	bool		argnull[MAX_CALL_ARGS];
+} HroeDirectCall;
+
+/* What a direct write computes: the generated columns and the CHECK constraints */
+typedef struct HroeDirectWrite
+{
+	int			ngenerated;
+	AttrNumber *generated_attno;
+	HroeDirectCall *generated;
+	int			nchecks;
+	HroeDirectCall *checks;		/* each true or null, as a CHECK */
+} HroeDirectWrite;
+
+/*
+ * Set up call from expression expr, a function of plain columns of desc and
+ * constants returning type rettype (constants copied into cxt); false if expr
+ * is anything else
+ */
+static bool
+LoadCall(Node *expr, TupleDesc desc, Oid rettype, MemoryContext cxt, HroeDirectCall *call)
+{
+	FuncExpr   *fe;
+	ListCell   *lc;
+	int			k = 0;
+
+	if (expr == NULL || !IsA(expr, FuncExpr))
+		return false;
+	fe = (FuncExpr *) expr;
+	if (fe->funcretset || fe->funcresulttype != rettype ||
+		list_length(fe->args) > MAX_CALL_ARGS)
+		return false;
+	foreach(lc, fe->args)
+	{
+		Node	   *arg = lfirst(lc);
+
+		if (IsA(arg, Var))
+		{
+			Var		   *var = (Var *) arg;
+
+			if (var->varlevelsup != 0 || var->varattno <= 0 || var->varattno > desc->natts ||
+				TupleDescAttr(desc, var->varattno - 1)->attgenerated != '\0')
+				return false;
+			call->argattno[k] = var->varattno;
+		}
+		else if (IsA(arg, Const))
+		{
+			Const	   *c = (Const *) arg;
+
+			call->argattno[k] = 0;
+			call->argnull[k] = c->constisnull;
+			if (!c->constisnull)
+			{
+				MemoryContext old = MemoryContextSwitchTo(cxt);
+
+				call->argvalue[k] = datumCopy(c->constvalue, c->constbyval, c->constlen);
+				MemoryContextSwitchTo(old);
+			}
+		}
+		else
+			return false;
+		k++;
+	}
+	call->nargs = k;
+	call->collation = fe->inputcollid;
+	fmgr_info_cxt(fe->funcid, &call->flinfo, cxt);
+	return true;
+}
+
+/* Add the calls of a CHECK expression (an AND of calls) to dw; false if it is not that */
+static bool
+LoadCheck(Node *expr, TupleDesc desc, MemoryContext cxt, HroeDirectWrite *dw, int maxchecks)
+{
+	if (expr && IsA(expr, BoolExpr) && ((BoolExpr *) expr)->boolop == AND_EXPR)
+	{
+		ListCell   *lc;
+
+		foreach(lc, ((BoolExpr *) expr)->args)
+			if (!LoadCheck(lfirst(lc), desc, cxt, dw, maxchecks))
+				return false;
+		return true;
+	}
+	if (dw->nchecks >= maxchecks)
+		return false;
+	if (!LoadCall(expr, desc, BOOLOID, cxt, &dw->checks[dw->nchecks]))
+		return false;
+	dw->nchecks++;
+	return true;
+}
+
+/*
+ * Read the generated columns and CHECK constraints of rel into t once (in t's
+ * memory, dropped with t when the table changes); false if one of them is not
+ * calls of functions on plain columns and constants
+ */
+static bool
+LoadDirectWrite(HroeTableMeta *t, Relation rel)
+{
+	TupleDesc	desc = RelationGetDescr(rel);
+	TupleConstr *constr = desc->constr;
+	HroeDirectWrite *dw;
+	int			maxchecks = 0;
+
+	if (t->direct_put != 0)
+		return t->direct_put > 0;
+	t->direct_put = -1;
+	dw = MemoryContextAllocZero(t->cxt, sizeof(HroeDirectWrite));
+	dw->generated_attno = MemoryContextAllocZero(t->cxt, sizeof(AttrNumber) * Max(desc->natts, 1));
+	dw->generated = MemoryContextAllocZero(t->cxt, sizeof(HroeDirectCall) * Max(desc->natts, 1));
+	for (int i = 0; i < desc->natts; i++)
+	{
+		Form_pg_attribute att = TupleDescAttr(desc, i);
+
+		if (att->attisdropped || att->attgenerated == '\0')
+			continue;
+		if (att->attgenerated != ATTRIBUTE_GENERATED_STORED ||
+			!LoadCall(build_column_default(rel, i + 1), desc, att->atttypid, t->cxt,
+					  &dw->generated[dw->ngenerated]))
+			return false;
+		dw->generated_attno[dw->ngenerated++] = i + 1;
+	}
+	/* hroe's GSI key type checks: one AND of a few calls per GSI */
+	if (constr)
+		for (int i = 0; i < constr->num_check; i++)
+			maxchecks += 2 * HROE_MAX_KEY_ATTRS;
+	dw->checks = MemoryContextAllocZero(t->cxt, sizeof(HroeDirectCall) * Max(maxchecks, 1));
+	if (constr)
+		for (int i = 0; i < constr->num_check; i++)
+			if (!LoadCheck(stringToNode(constr->check[i].ccbin), desc, t->cxt, dw, maxchecks))
+				return false;
+	t->direct_write = dw;
+	t->direct_put = 1;
+	return true;
+}
+
+/* Evaluate call on the row values/nulls (plain columns set) */
+static Datum
+EvalCall(HroeDirectCall *call, Datum *values, bool *nulls, bool *isnull)
+{
+	LOCAL_FCINFO(fcinfo, MAX_CALL_ARGS);
+	bool		anynull = false;
+	Datum		result;
+
+	InitFunctionCallInfoData(*fcinfo, &call->flinfo, call->nargs, call->collation, NULL, NULL);
+	for (int k = 0; k < call->nargs; k++)
+	{
+		AttrNumber	a = call->argattno[k];
+
+		fcinfo->args[k].value = a ? values[a - 1] : call->argvalue[k];
+		fcinfo->args[k].isnull = a ? nulls[a - 1] : call->argnull[k];
+		anynull |= fcinfo->args[k].isnull;
+	}
+	if (anynull && call->flinfo.fn_strict)
+	{
+		*isnull = true;
+		return (Datum) 0;
+	}
+	result = FunctionCallInvoke(fcinfo);
+	*isnull = fcinfo->isnull;
+	return result;
+}
+
+/* Why the table keeps the overwrite in the executor, or NULL if it does not */
+static const char *
+DirectWriteObstacle(HroeTableMeta *t, Relation rel)
+{
+	AclMode		need = ACL_INSERT | ACL_UPDATE | ACL_SELECT;
+	PublicationDesc pubdesc;
+
+	if (rel->rd_rel->relkind != RELKIND_RELATION)
+		return "it is not a plain table";
+	if (rel->trigdesc != NULL)
+		return "it has triggers";
+	if (rel->rd_rules != NULL)
+		return "it has rules";
+	/* CheckCmdReplicaIdentity's checks of published updates are the executor's */
+	RelationBuildPublicationDesc(rel, &pubdesc);
+	if (pubdesc.pubactions.pubupdate)
+		return "its updates are published";
+	if (ExecutorCheckPerms_hook != NULL)
+		return "a permission-checking module is loaded";
+	if (pg_class_aclmask(t->relid, GetUserId(), need, ACLMASK_ALL) != need)
+		return "the user lacks table-level INSERT, UPDATE or SELECT";
+	if (!LoadDirectWrite(t, rel))
+		return "a generated column or CHECK constraint is not calls of functions on plain columns and constants";
+	return NULL;
+}
+
+/*
+ * PutItem of item (whose table key Datums are keys) over the existing item
+ * of that key, without the executor; with old, *old gets the replaced item,
+ * copied into cxt.  False, nothing written, when the item is absent or the
+ * direct way does not apply (see the file's header).
+ */
+bool
+hroe_direct_overwrite(HroeTableMeta *t, HroeItem *item, Datum *keys, MemoryContext cxt,
+					  HroeItem **old)
+{
+	int			nkeys = t->schema.nhash + t->schema.nrange;
+	Relation	rel,
+				idx;
+	TupleDesc	desc;
+	ScanKeyData skey[2];
+	Snapshot	snapshot;
+	IndexScanDesc scan;
+	TupleTableSlot *oldslot,
+			   *newslot;
+	bool		written = false;
+	const char *obstacle;
+
+	if (!hroe_direct_access)
+		return false;
+	if (XactReadOnly || IsInParallelMode())
+	{
+		elog(DEBUG1, "hroe: PutItem on %s runs as SQL: the transaction is read-only",
+			 t->relname);
+		return false;
+	}
+	if (IsolationUsesXactSnapshot())
+	{
+		elog(DEBUG1, "hroe: PutItem on %s runs as SQL: the transaction is REPEATABLE READ or SERIALIZABLE",
+			 t->relname);
+		return false;
+	}
+	if (check_enable_rls(t->relid, InvalidOid, true) == RLS_ENABLED)
+	{
+		elog(DEBUG1, "hroe: PutItem on %s runs as SQL: row-level security applies", t->relname);
+		return false;
+	}
+	rel = table_open(t->relid, RowExclusiveLock);
+	obstacle = DirectWriteObstacle(t, rel);
+	if (obstacle)
+	{
+		elog(DEBUG1, "hroe: PutItem on %s runs as SQL: %s", t->relname, obstacle);
+		table_close(rel, NoLock);
+		return false;
+	}
+	desc = RelationGetDescr(rel);
+	idx = hroe_pkey_index_open(t, rel, RowExclusiveLock);
+
+	/* as SPI before a statement that writes: earlier writes become visible */
+	CommandCounterIncrement();
+	snapshot = RegisterSnapshot(GetLatestSnapshot());
+	hroe_pkey_scankeys(t, idx, keys, skey);
+	scan = index_beginscan(rel, idx, snapshot, nkeys, 0);
+	index_rescan(scan, skey, nkeys, NULL, 0);
+	oldslot = table_slot_create(rel, NULL);
+	newslot = MakeSingleTupleTableSlot(desc, &TTSOpsVirtual);
+	if (index_getnext_slot(scan, ForwardScanDirection, oldslot))
+	{
+		Datum	   *values = newslot->tts_values;
+		bool	   *nulls = newslot->tts_isnull;
+		HroeDirectWrite *dw = t->direct_write;
+
+		/* the old row's other columns point into its page, pinned by oldslot */
+		slot_getallattrs(oldslot);
+		ExecClearTuple(newslot);
+		for (int i = 0; i < desc->natts; i++)
+		{
+			values[i] = oldslot->tts_values[i];
+			nulls[i] = oldslot->tts_isnull[i];
+		}
+		values[t->item_attno - 1] = PointerGetDatum(item);
+		nulls[t->item_attno - 1] = false;
+		for (int g = 0; g < dw->ngenerated; g++)
+		{
+			AttrNumber	a = dw->generated_attno[g];
+
+			values[a - 1] = EvalCall(&dw->generated[g], values, nulls, &nulls[a - 1]);
+		}
+		/* a violated constraint: the executor raises its error */
+		for (int i = 0; i < desc->natts; i++)
+			if (nulls[i] && TupleDescAttr(desc, i)->attnotnull &&
+				!TupleDescAttr(desc, i)->attisdropped)
+				obstacle = "a NOT NULL column would be null";
+		for (int c = 0; c < dw->nchecks && obstacle == NULL; c++)
+		{
+			bool		isnull;
+			Datum		ok = EvalCall(&dw->checks[c], values, nulls, &isnull);
+
+			if (!isnull && !DatumGetBool(ok))
+				obstacle = "a CHECK constraint would fail";
+		}
+		if (obstacle == NULL)
+		{
+			ItemPointerData tid = oldslot->tts_tid;
+			TM_FailureData tmfd;
+			LockTupleMode lockmode;
+			bool		update_indexes;
+			TM_Result	result;
+
+			ExecStoreVirtualTuple(newslot);
+			if (old)
+			{
+				MemoryContext oldcxt = MemoryContextSwitchTo(cxt);
+
+				*old = (HroeItem *) PG_DETOAST_DATUM_COPY(oldslot->tts_values[t->item_attno - 1]);
+				MemoryContextSwitchTo(oldcxt);
+			}
+			result = table_tuple_update(rel, &tid, newslot, GetCurrentCommandId(true),
+										snapshot, InvalidSnapshot, true, &tmfd,
+										&lockmode, &update_indexes);
+			/*
+			 * TM_Updated, TM_Deleted: changed by a transaction that committed
+			 * since the probe (heap_update waited for it); TM_SelfModified:
+			 * by this command.  The SQL upsert then decides on the newest
+			 * version.
+			 */
+			written = result == TM_Ok;
+			if (!written)
+				elog(DEBUG1, "hroe: PutItem on %s runs as SQL: the item changed since it was read",
+					 t->relname);
+			if (written && update_indexes)
+			{
+				EState	   *estate = CreateExecutorState();
+				ResultRelInfo *rri = makeNode(ResultRelInfo);
+				List	   *recheck;
+
+				InitResultRelInfo(rri, rel, 0, NULL, 0);
+				ExecOpenIndices(rri, false);
+				recheck = ExecInsertIndexTuples(rri, newslot, estate, true, false, NULL, NIL);
+				/* only deferrable constraints ask for a recheck: they are triggers */
+				Assert(recheck == NIL);
+				list_free(recheck);
+				ExecCloseIndices(rri);
+				FreeExecutorState(estate);
+			}
+			if (written)
+				elog(DEBUG1, "hroe: PutItem replaced the item in %s directly%s", t->relname,
+					 update_indexes ? ", index entries added" : " (HOT)");
+		}
+		else
+			elog(DEBUG1, "hroe: PutItem on %s runs as SQL: %s", t->relname, obstacle);
+	}
+	else
+		elog(DEBUG1, "hroe: PutItem on %s runs as SQL: the item is absent", t->relname);
+	ExecDropSingleTupleTableSlot(newslot);
+	ExecDropSingleTupleTableSlot(oldslot);
+	index_endscan(scan);
+	UnregisterSnapshot(snapshot);
+	index_close(idx, NoLock);
+	table_close(rel, NoLock);
+	return written;
+}
