@@ -9,13 +9,25 @@
 #   GetItem  one item by its full key (random customer and order)
 #   Query    pk = :p on one customer: its 10 items
 #   PutItem  overwrite one item with the same attributes (random key)
-# hroe: pgbench, one client, prepared statement SELECT hroe.dynamodb(op,
-# request), the request body built in SQL from the random key.  dynalite: a
-# separate node process; its client (test/conformance/bench_dynalite.js) is
-# another node process sending raw HTTP over one keep-alive connection.  The
-# clients differ (pgbench's C client over libpq against node's HTTP client
-# and dynalite's HTTP server); each is the ordinary way to talk to that
-# server, and both figures include a client round trip.
+# The two clients do the same work: each is a small program over one
+# connection that draws the random key, builds the request's JSON body
+# itself, sends it, waits for the response and checks it (no "__type";
+# Query: Count 10; GetItem: an Item), and prints requests per second.
+#   hroe      test/bench/api_client.c (C, libpq, compiled here): a statement
+#             prepared once, SELECT hroe.dynamodb($1::text, $2::jsonb), text
+#             parameters and results over the extended protocol
+#   dynalite  test/conformance/bench_dynalite.js (node): raw HTTP over one
+#             keep-alive connection (no SDK, no signing) to dynalite's own
+#             node process
+# Both send byte for byte the same bodies (JSON.stringify's compact form; the
+# item's total as JavaScript prints it, 12.3 not 12.30).  The transports
+# differ (libpq against HTTP), each being the ordinary way to reach that
+# server; both figures include a client round trip.
+# Two more hroe rows, no dynalite counterpart: the floor under a PutItem (the
+# same item written by a plain SQL UPDATE of its row, through api_client),
+# and GetItem and PutItem through the benchmark's earlier client, pgbench
+# with the request body built in SQL by format() on the server (about 6 us
+# of server CPU a PutItem), for comparison with the earlier figures.
 # Each request runs in two scheduling modes (shared cores, and everything on
 # one core; see below).
 # Prints a Markdown table of median requests per second and the ratio; raw
@@ -36,12 +48,18 @@ CONF=test/conformance
 if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
 	apt-get update -qq && apt-get install -y -qq nodejs npm >/dev/null
 fi
+# (postgresql-server-dev-15 brings libpq-dev; installed here if it is not)
+if ! dpkg-query -W -f='${Status}' libpq-dev 2>/dev/null | grep -q "install ok installed"; then
+	apt-get update -qq && apt-get install -y -qq libpq-dev >/dev/null
+fi
 [ -f $CONF/node_modules/dynalite/package.json ] || (cd $CONF && npm ci --no-audit --no-fund --loglevel=error)
 
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 node $CONF/node_modules/dynalite/cli.js --port "$port" --host 127.0.0.1 --createTableMs 0 >"$WORK/dynalite.log" 2>&1 &
 DYNALITE=$!
 trap 'kill $DYNALITE 2>/dev/null; rm -rf "$WORK"' EXIT
+CLIENT=$WORK/api_client
+gcc -O2 -Wall -Wextra -Werror -I"$(pg_config --includedir)" -o "$CLIENT" test/bench/api_client.c -L"$(pg_config --libdir)" -lpq
 for _ in $(seq 50); do
 	(echo >/dev/tcp/127.0.0.1/$port) 2>/dev/null && break
 	sleep 0.1
@@ -58,7 +76,7 @@ SELECT jsonb_build_object(
 	'pk', jsonb_build_object('S', 'CUST#' || c),
 	'sk', jsonb_build_object('S', 'ORDER#' || lpad(o::text, 4, '0')),
 	'status', jsonb_build_object('S', (ARRAY['OPEN', 'SHIPPED', 'CLOSED'])[1 + (c + o) % 3]),
-	'total', jsonb_build_object('N', (((c * 31 + o * 17) % 100000) / 100.0)::text),
+	'total', jsonb_build_object('N', trim_scale(((c * 31 + o * 17) % 100000) / 100.0)::text),
 	'note', jsonb_build_object('S', repeat('x', 60)))::hroe.item
 FROM generate_series(1, :customers) c, generate_series(1, 10) o;
 VACUUM ANALYZE bench;
@@ -66,15 +84,11 @@ SELECT hroe.dynamodb('Query', '{"TableName": "bench", "KeyConditionExpression": 
 SQL
 node $CONF/bench_dynalite.js "$port" load "$CUSTOMERS"
 
+# the earlier client, for comparison: pgbench, the request body built in SQL
 cat >"$WORK/get.sql" <<PGB
 \set c random(1, $CUSTOMERS)
 \set o random(1, 10)
 SELECT hroe.dynamodb('GetItem', format('{"TableName": "bench", "Key": {"pk": {"S": "CUST#%s"}, "sk": {"S": "ORDER#%s"}}}', :c::int, lpad(:o::text, 4, '0'))::jsonb);
-PGB
-# (pgbench takes every :name for a variable: the placeholder's colon is chr(58))
-cat >"$WORK/query.sql" <<PGB
-\set c random(1, $CUSTOMERS)
-SELECT hroe.dynamodb('Query', format('{"TableName": "bench", "KeyConditionExpression": "pk = %1\$sp", "ExpressionAttributeValues": {"%1\$sp": {"S": "CUST#%2\$s"}}}', chr(58), :c::int)::jsonb);
 PGB
 cat >"$WORK/put.sql" <<PGB
 \set c random(1, $CUSTOMERS)
@@ -82,26 +96,20 @@ cat >"$WORK/put.sql" <<PGB
 SELECT hroe.dynamodb('PutItem', format('{"TableName": "bench", "Item": {"pk": {"S": "CUST#%s"}, "sk": {"S": "ORDER#%s"}, "status": {"S": "%s"}, "total": {"N": "%s"}, "note": {"S": "%s"}}}', :c::int, lpad(:o::text, 4, '0'), (ARRAY['OPEN', 'SHIPPED', 'CLOSED'])[1 + (:c::int + :o::int) % 3], ((:c::int * 31 + :o::int * 17) % 100000) / 100.0, repeat('x', 60))::jsonb);
 PGB
 
-# the floor under a PutItem: the same row replaced by a plain SQL UPDATE on
-# its key (no request parsing, no old item, no capacity), synchronous commit
-cat >"$WORK/update.sql" <<PGB
-\set c random(1, $CUSTOMERS)
-\set o random(1, 10)
-UPDATE bench SET item = format('{"pk": {"S": "CUST#%s"}, "sk": {"S": "ORDER#%s"}, "status": {"S": "%s"}, "total": {"N": "%s"}, "note": {"S": "%s"}}', :c::int, lpad(:o::text, 4, '0'), (ARRAY['OPEN', 'SHIPPED', 'CLOSED'])[1 + (:c::int + :o::int) % 3], ((:c::int * 31 + :o::int * 17) % 100000) / 100.0, repeat('x', 60))::hroe.item WHERE pk OPERATOR(hroe.=) ('CUST#' || :c::int)::hroe.key AND sk OPERATOR(hroe.=) ('ORDER#' || lpad(:o::text, 4, '0'))::hroe.key;
-PGB
-
 # each request must succeed on hroe before anything is timed (an error body
 # would be a fast, wrong answer)
 psql -X -At -d "$DB" -c "SELECT hroe.dynamodb('GetItem', '{\"TableName\": \"bench\", \"Key\": {\"pk\": {\"S\": \"CUST#7\"}, \"sk\": {\"S\": \"ORDER#0003\"}}}') ? 'Item'" | grep -qx t
 psql -X -At -d "$DB" -c "SELECT hroe.dynamodb('Query', '{\"TableName\": \"bench\", \"KeyConditionExpression\": \"pk = :p\", \"ExpressionAttributeValues\": {\":p\": {\"S\": \"CUST#7\"}}}') -> 'Count'" | grep -qx 10
-for op in get query put; do
+# api_client checks every response (and the floor's UPDATE 1) and exits
+# non-zero on the first wrong one
+for op in get query put update; do
+	"$CLIENT" "dbname=$DB" "$op" "$CUSTOMERS" 0.2 >/dev/null
+done
+for op in get put; do
 	"$PGBENCH" -n -c 1 -t 20 -M prepared -f "$WORK/$op.sql" "$DB" >/dev/null
 	# same statement once more, checked: no __type in the response
 	psql -X -At -d "$DB" -v c=7 -v o=3 -f <(sed -e '/^\\set/d' "$WORK/$op.sql" | sed 's/;$/ ? '"'"'__type'"'"';/') | grep -qx f
 done
-
-# the floor updates exactly one row
-psql -X -d "$DB" -v c=7 -v o=3 -f <(sed -e '/^\\set/d' "$WORK/update.sql") | grep -qx 'UPDATE 1'
 
 # put_async: PutItem again, with synchronous_commit off on the hroe side.
 # Neither side waits for a disk here: dynalite keeps its data in memory, and
@@ -142,15 +150,24 @@ for mode in $modes; do
 	fi
 	pin "$POSTMASTER" "$cpus"
 	pin "$DYNALITE" "$cpus"
-	for op in get query put put_async update; do
+	for op in get query put put_async update pgbench_get pgbench_put; do
 		for rep in $(seq "$REPS"); do
 			opts=""
 			[ "$op" = put_async ] && opts="-c synchronous_commit=off"
-			h=$(PGOPTIONS="$opts" taskset -c "$cpus" "$PGBENCH" -n -c 1 -T "$SECS" -M prepared -f "$WORK/${op%_async}.sql" "$DB" 2>/dev/null |
-				sed -n 's/^tps = \([0-9.]*\) .*/\1/p')
+			case $op in
+			pgbench_*)
+				h=$(taskset -c "$cpus" "$PGBENCH" -n -c 1 -T "$SECS" -M prepared -f "$WORK/${op#pgbench_}.sql" "$DB" 2>/dev/null |
+					sed -n 's/^tps = \([0-9.]*\) .*/\1/p')
+				;;
+			*)
+				h=$(PGOPTIONS="$opts" taskset -c "$cpus" "$CLIENT" "dbname=$DB" "${op%_async}" "$CUSTOMERS" "$SECS")
+				;;
+			esac
+			[ -n "$h" ] || { echo "api.sh: no figure for $mode $op" >&2; exit 1; }
 			echo "$mode,$op,$rep,hroe,$h" >>"$OUT"
-			# (the SQL UPDATE floor has no dynalite counterpart)
-			[ "$op" = update ] && continue
+			# (the SQL UPDATE floor and the pgbench rows have no dynalite
+			# counterpart)
+			case $op in update | pgbench_*) continue ;; esac
 			d=$(taskset -c "$cpus" node $CONF/bench_dynalite.js "$port" "${op%_async}" "$CUSTOMERS" "$SECS")
 			echo "$mode,$op,$rep,dynalite,$d" >>"$OUT"
 		done
@@ -164,7 +181,9 @@ import csv, statistics, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
 names = {"get": "GetItem (one item)", "query": "Query (10 items)", "put": "PutItem (overwrite), synchronous_commit on",
          "put_async": "PutItem (overwrite), synchronous_commit off",
-         "update": "floor: plain SQL UPDATE of that row, synchronous_commit on"}
+         "update": "floor: plain SQL UPDATE of that row, synchronous_commit on",
+         "pgbench_get": "earlier client: GetItem through pgbench, body built in SQL (ratio to dynalite's GetItem)",
+         "pgbench_put": "earlier client: PutItem through pgbench, body built in SQL (ratio to dynalite's PutItem)"}
 modes = [m for m in ("shared", "onecore") if any(r["mode"] == m for r in rows)]
 def med(mode, op, system):
     v = [float(r["rps"]) for r in rows if (r["mode"], r["operation"], r["system"]) == (mode, op, system)]
@@ -173,10 +192,14 @@ print(f"\n{int(sys.argv[2]) * 10} items; one client each; median of {sys.argv[3]
 head = "| request |" + "".join(f" hroe ({m}) | dynalite ({m}) | ratio ({m}) |" for m in modes)
 print(head)
 print("|---|" + "---:|---:|---:|" * len(modes))
-for op in ["get", "query", "put", "put_async", "update"]:
+for op in ["get", "query", "put", "put_async", "update", "pgbench_get", "pgbench_put"]:
     cells = []
     for m in modes:
         h, d = med(m, op, "hroe"), med(m, op, "dynalite")
+        if op.startswith("pgbench_"):
+            d0 = med(m, op[len("pgbench_"):], "dynalite")
+            cells += [f"{h:,.0f}", "", f"{h / d0:.1f}x"]
+            continue
         cells += [f"{h:,.0f}", f"{d:,.0f}" if d else "", f"{h / d:.1f}x" if d else ""]
     print(f"| {names[op]} | " + " | ".join(cells) + " |")
 PY
