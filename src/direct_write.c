@@ -42,10 +42,11 @@
 #include "access/xact.h"
 #include "catalog/pg_class.h"
 #include "catalog/pg_publication.h"
+#include "catalog/pg_type.h"
 #include "executor/executor.h"
 #include "miscadmin.h"
-#include "catalog/pg_type.h"
 #include "nodes/makefuncs.h"
+#include "optimizer/optimizer.h"
 #include "rewrite/rewriteHandler.h"
 #include "utils/acl.h"
 #include "utils/datum.h"
@@ -160,7 +161,8 @@ LoadCheck(Node *expr, TupleDesc desc, MemoryContext cxt, HroeDirectWrite *dw, in
 
 /*
  * Read the generated columns and CHECK constraints of rel into t once (in t's
- * memory, dropped with t when the table changes); false if one of them is not
+ * memory, dropped with t when the table changes), planned as the executor
+ * plans them (default arguments filled in); false if one of them is not
  * calls of functions on plain columns and constants
  */
 static bool
@@ -184,8 +186,8 @@ LoadDirectWrite(HroeTableMeta *t, Relation rel)
 		if (att->attisdropped || att->attgenerated == '\0')
 			continue;
 		if (att->attgenerated != ATTRIBUTE_GENERATED_STORED ||
-			!LoadCall(build_column_default(rel, i + 1), desc, att->atttypid, t->cxt,
-					  &dw->generated[dw->ngenerated]))
+			!LoadCall((Node *) expression_planner((Expr *) build_column_default(rel, i + 1)),
+					  desc, att->atttypid, t->cxt, &dw->generated[dw->ngenerated]))
 			return false;
 		dw->generated_attno[dw->ngenerated++] = i + 1;
 	}
@@ -196,7 +198,8 @@ LoadDirectWrite(HroeTableMeta *t, Relation rel)
 	dw->checks = MemoryContextAllocZero(t->cxt, sizeof(HroeDirectCall) * Max(maxchecks, 1));
 	if (constr)
 		for (int i = 0; i < constr->num_check; i++)
-			if (!LoadCheck(stringToNode(constr->check[i].ccbin), desc, t->cxt, dw, maxchecks))
+			if (!LoadCheck((Node *) expression_planner(stringToNode(constr->check[i].ccbin)),
+						   desc, t->cxt, dw, maxchecks))
 				return false;
 	t->direct_write = dw;
 	t->direct_put = 1;
