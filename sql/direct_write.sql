@@ -65,7 +65,7 @@ SELECT count(*) AS rows, count(*) FILTER (WHERE r IN (SELECT dw_rows('dw_off')))
 FROM dw_rows('dw_on') r;
 SELECT (SELECT count(*) FROM dw_rows('dw_off')) AS rows_off;
 SELECT indexrelid::regclass AS index, bt_index_check(indexrelid, true) AS heap_all_indexed
-FROM pg_index WHERE indrelid IN ('dw_on'::regclass, 'dw_off'::regclass) ORDER BY 1::text COLLATE "C";
+FROM pg_index WHERE indrelid IN ('dw_on'::regclass, 'dw_off'::regclass) ORDER BY indexrelid::regclass::text COLLATE "C";
 SELECT md5(r) AS big_item FROM dw_rows('dw_on') r WHERE r LIKE '%xxxxxxxxxx%';
 
 -- each GSI holds exactly the items a scan of the table finds: through the
@@ -191,7 +191,7 @@ RESET client_min_messages;
 SELECT item::jsonb -> 'SK' ->> 'N' AS sk, item::jsonb -> 'v' ->> 'S' AS v FROM dw_on
 WHERE item::jsonb -> 'SK' ->> 'N' IN ('3', '4', '5') ORDER BY 1;
 SELECT indexrelid::regclass AS index, bt_index_check(indexrelid, true) AS heap_all_indexed
-FROM pg_index WHERE indrelid = 'dw_on'::regclass ORDER BY 1::text COLLATE "C";
+FROM pg_index WHERE indrelid = 'dw_on'::regclass ORDER BY indexrelid::regclass::text COLLATE "C";
 
 DROP POLICY dw_odd ON dw_on;
 REVOKE ALL ON dw_on FROM regress_dw_user;
