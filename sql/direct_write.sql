@@ -103,20 +103,20 @@ UNION ALL SELECT 'dw_off', tag, item FROM dw_off WHERE sk = 1;
 -- a put that returns the replaced item or its capacity (ReturnValues ALL_OLD,
 -- ReturnConsumedCapacity, every BatchWriteItem put) replaces it directly too,
 -- with the same answer: the item moves from one GSI entry to another
+CREATE FUNCTION dw_returning_puts(t text) RETURNS SETOF jsonb LANGUAGE sql AS $$
+SELECT jsonb_build_object('attributes', p.attributes::jsonb, 'consumed_capacity', p.consumed_capacity)
+FROM hroe.put_item(t, dw_item('a', 6, '{"status": {"S": "OPEN"}, "date": {"S": "2028"}}'),
+	'ALL_OLD', 'INDEXES') p
+UNION ALL
+SELECT hroe.dynamodb('BatchWriteItem', jsonb_build_object('ReturnConsumedCapacity', 'INDEXES',
+	'RequestItems', jsonb_build_object(t, jsonb_build_array(
+		jsonb_build_object('PutRequest', jsonb_build_object('Item', dw_item('a', 7)::jsonb)),
+		jsonb_build_object('PutRequest', jsonb_build_object('Item', dw_item('b', 1)::jsonb))))))
+$$;
 SET client_min_messages = debug1;
-SELECT * FROM hroe.put_item('dw_on', dw_item('a', 6, '{"status": {"S": "OPEN"}, "date": {"S": "2028"}}'),
-	'ALL_OLD', 'INDEXES');
-SELECT hroe.dynamodb('BatchWriteItem', jsonb_build_object('ReturnConsumedCapacity', 'INDEXES',
-	'RequestItems', jsonb_build_object('dw_on', jsonb_build_array(
-		jsonb_build_object('PutRequest', jsonb_build_object('Item', dw_item('a', 7)::jsonb)),
-		jsonb_build_object('PutRequest', jsonb_build_object('Item', dw_item('b', 1)::jsonb))))));
+SELECT * FROM dw_returning_puts('dw_on');
 SET hroe.direct_access = off;
-SELECT * FROM hroe.put_item('dw_off', dw_item('a', 6, '{"status": {"S": "OPEN"}, "date": {"S": "2028"}}'),
-	'ALL_OLD', 'INDEXES');
-SELECT hroe.dynamodb('BatchWriteItem', jsonb_build_object('ReturnConsumedCapacity', 'INDEXES',
-	'RequestItems', jsonb_build_object('dw_off', jsonb_build_array(
-		jsonb_build_object('PutRequest', jsonb_build_object('Item', dw_item('a', 7)::jsonb)),
-		jsonb_build_object('PutRequest', jsonb_build_object('Item', dw_item('b', 1)::jsonb))))));
+SELECT * FROM dw_returning_puts('dw_off');
 RESET hroe.direct_access;
 RESET client_min_messages;
 SELECT count(*) AS rows, count(*) FILTER (WHERE r IN (SELECT dw_rows('dw_off'))) AS identical

@@ -18,6 +18,9 @@
 #   put_item    hroe.put_item(table, item) overwriting one item (SQL level)
 #   UPDATE      the floor: UPDATE bench SET item = ... WHERE pk = ... AND sk = ...
 #   loop        the loop alone: fetch the request, commit (included above)
+# and GetItem, Query, PutItem and put_item again with hroe.direct_access off
+# (kind-sql: the SQL statements instead of the direct probes and overwrite),
+# so that each direct path is measured against its SQL path in one run.
 # Prints a Markdown table of the median CPU microseconds per call (the loop's
 # own cost included in every row, and shown alone in the last one), the
 # spread of the rounds, and the load average.
@@ -73,6 +76,11 @@ DECLARE
 	k int;
 	r jsonb;
 BEGIN
+	-- GetItem-sql: GetItem with hroe.direct_access off
+	IF kind LIKE '%-sql' THEN
+		PERFORM pg_catalog.set_config('hroe.direct_access', 'off', false);
+		kind := split_part(kind, '-', 1);
+	END IF;
 	SELECT array_agg(CASE kind
 			WHEN 'GetItem' THEN jsonb_build_object('TableName', 'bench', 'Key',
 				jsonb_build_object('pk', item -> 'pk', 'sk', item -> 'sk'))
@@ -122,7 +130,7 @@ $$;
 SQL
 
 ticks=$(getconf CLK_TCK)
-kinds="GetItem Query PutItem UpdateItem put_item UPDATE loop"
+kinds="GetItem GetItem-sql Query Query-sql PutItem PutItem-sql UpdateItem put_item put_item-sql UPDATE loop"
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
@@ -136,11 +144,16 @@ load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 python3 - "$out" "$ticks" "$N" "$ROUNDS" "$CUSTOMERS" <<'PY'
 import statistics, sys
 ticks, n = int(sys.argv[2]), int(sys.argv[3])
+sql = " with `hroe.direct_access = off` (SQL statements)"
 names = {"GetItem": "`hroe.dynamodb('GetItem', …)`",
+         "GetItem-sql": "`hroe.dynamodb('GetItem', …)`" + sql,
          "Query": "`hroe.dynamodb('Query', …)`, 10 items",
+         "Query-sql": "`hroe.dynamodb('Query', …)`, 10 items" + sql,
          "PutItem": "`hroe.dynamodb('PutItem', …)` (overwrite)",
+         "PutItem-sql": "`hroe.dynamodb('PutItem', …)` (overwrite)" + sql,
          "UpdateItem": "`hroe.dynamodb('UpdateItem', …)` (`SET #t = :t`)",
          "put_item": "`hroe.put_item(table, item)` (overwrite)",
+         "put_item-sql": "`hroe.put_item(table, item)` (overwrite)" + sql,
          "UPDATE": "floor: plain `UPDATE … SET item = … WHERE pk = … AND sk = …`",
          "loop": "the loop alone (fetch the request, commit)"}
 us = {}
