@@ -23,8 +23,10 @@
 # item's total as JavaScript prints it, 12.3 not 12.30).  The transports
 # differ (libpq against HTTP), each being the ordinary way to reach that
 # server; both figures include a client round trip.
-# Two more hroe rows, no dynalite counterpart: the floor under a PutItem (the
+# More hroe rows, no dynalite counterpart: the floor under a PutItem (the
 # same item written by a plain SQL UPDATE of its row, through api_client),
+# the ceiling of any request (a prepared SELECT 1 through api_client: the
+# client, the protocol and the scheduling, with no work in the server),
 # and GetItem and PutItem through the benchmark's earlier client, pgbench
 # with the request body built in SQL by format() on the server (about 6 us
 # of server CPU a PutItem), for comparison with the earlier figures.
@@ -102,7 +104,7 @@ psql -X -At -d "$DB" -c "SELECT hroe.dynamodb('GetItem', '{\"TableName\": \"benc
 psql -X -At -d "$DB" -c "SELECT hroe.dynamodb('Query', '{\"TableName\": \"bench\", \"KeyConditionExpression\": \"pk = :p\", \"ExpressionAttributeValues\": {\":p\": {\"S\": \"CUST#7\"}}}') -> 'Count'" | grep -qx 10
 # api_client checks every response (and the floor's UPDATE 1) and exits
 # non-zero on the first wrong one
-for op in get query put update; do
+for op in get query put update ping; do
 	"$CLIENT" "dbname=$DB" "$op" "$CUSTOMERS" 0.2 >/dev/null
 done
 for op in get put; do
@@ -150,7 +152,7 @@ for mode in $modes; do
 	fi
 	pin "$POSTMASTER" "$cpus"
 	pin "$DYNALITE" "$cpus"
-	for op in get query put put_async update pgbench_get pgbench_put; do
+	for op in get query put put_async update ping pgbench_get pgbench_put; do
 		for rep in $(seq "$REPS"); do
 			opts=""
 			[ "$op" = put_async ] && opts="-c synchronous_commit=off"
@@ -165,9 +167,9 @@ for mode in $modes; do
 			esac
 			[ -n "$h" ] || { echo "api.sh: no figure for $mode $op" >&2; exit 1; }
 			echo "$mode,$op,$rep,hroe,$h" >>"$OUT"
-			# (the SQL UPDATE floor and the pgbench rows have no dynalite
-			# counterpart)
-			case $op in update | pgbench_*) continue ;; esac
+			# (the SQL UPDATE floor, SELECT 1 and the pgbench rows have no
+			# dynalite counterpart)
+			case $op in update | ping | pgbench_*) continue ;; esac
 			d=$(taskset -c "$cpus" node $CONF/bench_dynalite.js "$port" "${op%_async}" "$CUSTOMERS" "$SECS")
 			echo "$mode,$op,$rep,dynalite,$d" >>"$OUT"
 		done
@@ -182,6 +184,7 @@ rows = list(csv.DictReader(open(sys.argv[1])))
 names = {"get": "GetItem (one item)", "query": "Query (10 items)", "put": "PutItem (overwrite), synchronous_commit on",
          "put_async": "PutItem (overwrite), synchronous_commit off",
          "update": "floor: plain SQL UPDATE of that row, synchronous_commit on",
+         "ping": "ceiling: SELECT 1 through the same client (ratio to dynalite's GetItem)",
          "pgbench_get": "earlier client: GetItem through pgbench, body built in SQL (ratio to dynalite's GetItem)",
          "pgbench_put": "earlier client: PutItem through pgbench, body built in SQL (ratio to dynalite's PutItem)"}
 modes = [m for m in ("shared", "onecore") if any(r["mode"] == m for r in rows)]
@@ -192,12 +195,12 @@ print(f"\n{int(sys.argv[2]) * 10} items; one client each; median of {sys.argv[3]
 head = "| request |" + "".join(f" hroe ({m}) | dynalite ({m}) | ratio ({m}) |" for m in modes)
 print(head)
 print("|---|" + "---:|---:|---:|" * len(modes))
-for op in ["get", "query", "put", "put_async", "update", "pgbench_get", "pgbench_put"]:
+for op in ["get", "query", "put", "put_async", "update", "ping", "pgbench_get", "pgbench_put"]:
     cells = []
     for m in modes:
         h, d = med(m, op, "hroe"), med(m, op, "dynalite")
-        if op.startswith("pgbench_"):
-            d0 = med(m, op[len("pgbench_"):], "dynalite")
+        if op.startswith("pgbench_") or op == "ping":
+            d0 = med(m, "get" if op == "ping" else op[len("pgbench_"):], "dynalite")
             cells += [f"{h:,.0f}", "", f"{h / d0:.1f}x"]
             continue
         cells += [f"{h:,.0f}", f"{d:,.0f}" if d else "", f"{h / d:.1f}x" if d else ""]

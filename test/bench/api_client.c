@@ -4,7 +4,7 @@
  *	  Client side of test/bench/api.sh for hroe: the counterpart of
  *	  test/conformance/bench_dynalite.js.
  *
- *	  api_client CONNINFO get|query|put|update CUSTOMERS SECS
+ *	  api_client CONNINFO get|query|put|update|ping CUSTOMERS SECS
  *
  * One connection, one request at a time, for SECS seconds; prints requests
  * per second ("%.1f", as bench_dynalite.js).  Each request is built here,
@@ -21,6 +21,9 @@
  * plain SQL UPDATE of its row, UPDATE bench SET item = $1::hroe.item WHERE
  * pk = $2::hroe.key AND sk = $3::hroe.key (hroe's operators), the item's JSON
  * built here; each must report UPDATE 1.
+ *
+ * ping is the ceiling of any request through this client and connection: a
+ * prepared SELECT 1, no request body, checked to return 1.
  *
  * Any failure (connection, statement, error body, wrong answer) prints a
  * message on stderr and exits with status 1; bad arguments exit with 2.
@@ -46,6 +49,8 @@
 #define UPDATE_STMT "floor"
 #define UPDATE_SQL "UPDATE bench SET item = $1::hroe.item " \
 	"WHERE pk OPERATOR(hroe.=) $2::hroe.key AND sk OPERATOR(hroe.=) $3::hroe.key"
+#define PING_STMT "ping"
+#define PING_SQL "SELECT 1"
 
 /* the 60 x's of every item's note */
 #define NOTE "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
@@ -55,7 +60,8 @@ typedef enum BenchMode
 	MODE_GET,
 	MODE_QUERY,
 	MODE_PUT,
-	MODE_UPDATE
+	MODE_UPDATE,
+	MODE_PING
 } BenchMode;
 
 static const char *const Statuses[] = {"OPEN", "SHIPPED", "CLOSED"};
@@ -250,6 +256,19 @@ CallUpdate(PGconn *conn, int customers)
 	PQclear(res);
 }
 
+/* Run the prepared SELECT 1 and check its answer */
+static void
+CallPing(PGconn *conn)
+{
+	PGresult   *res = PQexecPrepared(conn, PING_STMT, 0, NULL, NULL, NULL, 0);
+
+	if (PQresultStatus(res) != PGRES_TUPLES_OK)
+		Fail(conn, "ping", PQresultErrorMessage(res));
+	if (PQntuples(res) != 1 || strcmp(PQgetvalue(res, 0, 0), "1") != 0)
+		Fail(conn, "SELECT 1 did not return 1", NULL);
+	PQclear(res);
+}
+
 /* Parse the arguments, run the requests for SECS seconds, print req/s */
 int
 main(int argc, char **argv)
@@ -266,7 +285,7 @@ main(int argc, char **argv)
 
 	if (argc != 5)
 	{
-		fprintf(stderr, "usage: api_client CONNINFO get|query|put|update CUSTOMERS SECS\n");
+		fprintf(stderr, "usage: api_client CONNINFO get|query|put|update|ping CUSTOMERS SECS\n");
 		return 2;
 	}
 	if (strcmp(argv[2], "get") == 0)
@@ -277,9 +296,11 @@ main(int argc, char **argv)
 		mode = MODE_PUT;
 	else if (strcmp(argv[2], "update") == 0)
 		mode = MODE_UPDATE;
+	else if (strcmp(argv[2], "ping") == 0)
+		mode = MODE_PING;
 	else
 	{
-		fprintf(stderr, "api_client: unknown mode \"%s\" (get, query, put or update)\n", argv[2]);
+		fprintf(stderr, "api_client: unknown mode \"%s\" (get, query, put, update or ping)\n", argv[2]);
 		return 2;
 	}
 	errno = 0;
@@ -307,6 +328,8 @@ main(int argc, char **argv)
 		Fail(conn, "connection failed", PQerrorMessage(conn));
 	if (mode == MODE_UPDATE)
 		Prepare(conn, UPDATE_STMT, UPDATE_SQL, 3);
+	else if (mode == MODE_PING)
+		Prepare(conn, PING_STMT, PING_SQL, 0);
 	else
 		Prepare(conn, API_STMT, API_SQL, 2);
 
@@ -316,6 +339,8 @@ main(int argc, char **argv)
 	{
 		if (mode == MODE_UPDATE)
 			CallUpdate(conn, (int) customers);
+		else if (mode == MODE_PING)
+			CallPing(conn);
 		else
 			CallApi(conn, mode, (int) customers);
 		n++;
