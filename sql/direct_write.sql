@@ -160,6 +160,25 @@ ALTER TABLE dw_on ADD CONSTRAINT dw_allowed CHECK (item::jsonb -> 'v' ->> 'S' IS
 SELECT * FROM hroe.put_item('dw_on', dw_item('a', 3, '{"v": {"S": "forbidden"}}'));
 SELECT * FROM hroe.put_item('dw_on', dw_item('a', 3, '{"v": {"S": "checked"}}'));
 ALTER TABLE dw_on DROP CONSTRAINT dw_allowed;
+-- a CHECK calling an immutable polymorphic function is evaluated directly,
+-- the function seeing its argument's type as in the executor
+CREATE FUNCTION dw_is_text(v anyelement) RETURNS boolean LANGUAGE plpgsql IMMUTABLE AS $$
+BEGIN RETURN pg_typeof(v) = 'text'::regtype AND v <> 'forbidden'; END $$;
+UPDATE dw_on SET tag = 'forbidden' WHERE sk = 3;
+ALTER TABLE dw_on ADD CONSTRAINT dw_text CHECK (dw_is_text(tag)) NOT VALID;
+SELECT * FROM hroe.put_item('dw_on', dw_item('a', 3, '{"v": {"S": "polymorphic"}}'));
+UPDATE dw_on SET tag = NULL WHERE sk = 3;
+SELECT * FROM hroe.put_item('dw_on', dw_item('a', 3, '{"v": {"S": "polymorphic"}}'));
+-- the function made STABLE: the executor runs it (the change is seen at once)
+ALTER FUNCTION dw_is_text(anyelement) STABLE;
+SELECT * FROM hroe.put_item('dw_on', dw_item('a', 3, '{"v": {"S": "stable"}}'));
+ALTER TABLE dw_on DROP CONSTRAINT dw_text;
+DROP FUNCTION dw_is_text(anyelement);
+-- a dropped column: the overwrite writes it as null, as UPDATE does
+ALTER TABLE dw_on ADD COLUMN dw_gone text;
+UPDATE dw_on SET dw_gone = repeat('g', 100) WHERE sk = 3;
+ALTER TABLE dw_on DROP COLUMN dw_gone;
+SELECT * FROM hroe.put_item('dw_on', dw_item('a', 3, '{"v": {"S": "dropped column"}}'));
 -- a rule
 CREATE RULE dw_rule AS ON UPDATE TO dw_on DO ALSO INSERT INTO public.dw_log VALUES ('rule');
 SELECT * FROM hroe.put_item('dw_on', dw_item('a', 3, '{"v": {"S": "rule"}}'));

@@ -26,8 +26,12 @@
  *	- the table has a trigger (foreign keys and deferrable constraints are
  *	  triggers too), a rule, published updates (the replica identity checks),
  *	  a permission-checking module (sepgsql), or a generated column or
- *	  CHECK constraint that is not calls of functions on plain columns and
- *	  constants (hroe's own are: the key columns, the GSI key type checks);
+ *	  CHECK constraint that is not calls of immutable functions on plain
+ *	  columns and constants (hroe's own are: the key columns, the GSI key
+ *	  type checks; a function's change is seen at once);
+ *	- the table is a partition (the partition constraint), its item column
+ *	  is not of type hroe.item (a domain's constraints), or it changed while
+ *	  the call waited for its lock;
  *	- a NOT NULL column would be null or a CHECK constraint false;
  *	- the item is absent, or another transaction changed or deleted it
  *	  between the probe and the update (heap_update waited for it first).
@@ -41,6 +45,7 @@
 #include "access/tableam.h"
 #include "access/xact.h"
 #include "catalog/pg_class.h"
+#include "catalog/pg_proc.h"
 #include "catalog/pg_publication.h"
 #include "catalog/pg_type.h"
 #include "executor/executor.h"
@@ -50,17 +55,23 @@
 #include "rewrite/rewriteHandler.h"
 #include "utils/acl.h"
 #include "utils/datum.h"
+#include "utils/inval.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
 #include "utils/rel.h"
 #include "utils/rls.h"
 #include "utils/snapmgr.h"
+#include "utils/syscache.h"
 
 #include "catalog.h"
 #include "operations.h"
 #include "tables.h"
 
 #define MAX_CALL_ARGS 8
+
+/* advanced whenever a function changes: the loaded calls are then reloaded */
+static uint64 ProcEpoch = 0;
+static bool ProcCallbackRegistered = false;
 
 /* A function call on plain columns and constants, evaluated without the executor */
 typedef struct HroeDirectCall
@@ -76,6 +87,8 @@ typedef struct HroeDirectCall
 /* What a direct write computes: the generated columns and the CHECK constraints */
 typedef struct HroeDirectWrite
 {
+	MemoryContext cxt;			/* holds this, a child of the table's */
+	uint64		proc_epoch;		/* ProcEpoch when loaded */
 	int			ngenerated;
 	AttrNumber *generated_attno;
 	HroeDirectCall *generated;
@@ -98,8 +111,13 @@ LoadCall(Node *expr, TupleDesc desc, Oid rettype, MemoryContext cxt, HroeDirectC
 	if (expr == NULL || !IsA(expr, FuncExpr))
 		return false;
 	fe = (FuncExpr *) expr;
-	if (fe->funcretset || fe->funcresulttype != rettype ||
-		list_length(fe->args) > MAX_CALL_ARGS)
+	/*
+	 * An immutable function only: a stable or volatile CHECK may read the
+	 * database, and the executor would run it under its own snapshot.
+	 */
+	if (fe->funcretset || fe->funcvariadic || fe->funcresulttype != rettype ||
+		list_length(fe->args) > MAX_CALL_ARGS ||
+		func_volatile(fe->funcid) != PROVOLATILE_IMMUTABLE)
 		return false;
 	foreach(lc, fe->args)
 	{
@@ -135,6 +153,8 @@ LoadCall(Node *expr, TupleDesc desc, Oid rettype, MemoryContext cxt, HroeDirectC
 	call->nargs = k;
 	call->collation = fe->inputcollid;
 	fmgr_info_cxt(fe->funcid, &call->flinfo, cxt);
+	/* polymorphic functions read their argument types from the expression */
+	fmgr_info_set_expr((Node *) copyObject(fe), &call->flinfo);
 	return true;
 }
 
@@ -159,26 +179,50 @@ LoadCheck(Node *expr, TupleDesc desc, MemoryContext cxt, HroeDirectWrite *dw, in
 	return true;
 }
 
+/* Syscache callback: a function changed (or all did); loaded calls are stale */
+static void
+ProcInvalidate(Datum arg, int cacheid, uint32 hashvalue)
+{
+	ProcEpoch++;
+}
+
 /*
- * Read the generated columns and CHECK constraints of rel into t once (in t's
- * memory, dropped with t when the table changes), planned as the executor
- * plans them (default arguments filled in); false if one of them is not
- * calls of functions on plain columns and constants
+ * Read the generated columns and CHECK constraints of rel into t (in a
+ * context of t's, dropped with t when the table changes, and rebuilt when a
+ * function changes), planned as the executor plans them (default arguments
+ * filled in); false if one of them is not an immutable function's call on
+ * plain columns and constants
  */
 static bool
 LoadDirectWrite(HroeTableMeta *t, Relation rel)
 {
 	TupleDesc	desc = RelationGetDescr(rel);
 	TupleConstr *constr = desc->constr;
-	HroeDirectWrite *dw;
+	HroeDirectWrite *dw = t->direct_write;
+	MemoryContext cxt,
+				oldcxt;
 	int			maxchecks = 0;
 
-	if (t->direct_put != 0)
+	if (!ProcCallbackRegistered)
+	{
+		CacheRegisterSyscacheCallback(PROCOID, ProcInvalidate, (Datum) 0);
+		ProcCallbackRegistered = true;
+	}
+	if (t->direct_put != 0 && dw != NULL && dw->proc_epoch == ProcEpoch)
 		return t->direct_put > 0;
 	t->direct_put = -1;
-	dw = MemoryContextAllocZero(t->cxt, sizeof(HroeDirectWrite));
-	dw->generated_attno = MemoryContextAllocZero(t->cxt, sizeof(AttrNumber) * Max(desc->natts, 1));
-	dw->generated = MemoryContextAllocZero(t->cxt, sizeof(HroeDirectCall) * Max(desc->natts, 1));
+	t->direct_write = NULL;
+	if (dw != NULL)
+		MemoryContextDelete(dw->cxt);
+	cxt = AllocSetContextCreate(t->cxt, "hroe direct write", ALLOCSET_SMALL_SIZES);
+	/* the planner's garbage too goes with the context */
+	oldcxt = MemoryContextSwitchTo(cxt);
+	dw = palloc0(sizeof(HroeDirectWrite));
+	dw->cxt = cxt;
+	dw->proc_epoch = ProcEpoch;
+	t->direct_write = dw;
+	dw->generated_attno = palloc0(sizeof(AttrNumber) * Max(desc->natts, 1));
+	dw->generated = palloc0(sizeof(HroeDirectCall) * Max(desc->natts, 1));
 	for (int i = 0; i < desc->natts; i++)
 	{
 		Form_pg_attribute att = TupleDescAttr(desc, i);
@@ -187,21 +231,25 @@ LoadDirectWrite(HroeTableMeta *t, Relation rel)
 			continue;
 		if (att->attgenerated != ATTRIBUTE_GENERATED_STORED ||
 			!LoadCall((Node *) expression_planner((Expr *) build_column_default(rel, i + 1)),
-					  desc, att->atttypid, t->cxt, &dw->generated[dw->ngenerated]))
+					  desc, att->atttypid, cxt, &dw->generated[dw->ngenerated]))
+		{
+			MemoryContextSwitchTo(oldcxt);
 			return false;
+		}
 		dw->generated_attno[dw->ngenerated++] = i + 1;
 	}
 	/* hroe's GSI key type checks: one AND of a few calls per GSI */
 	if (constr)
-		for (int i = 0; i < constr->num_check; i++)
-			maxchecks += 2 * HROE_MAX_KEY_ATTRS;
-	dw->checks = MemoryContextAllocZero(t->cxt, sizeof(HroeDirectCall) * Max(maxchecks, 1));
-	if (constr)
-		for (int i = 0; i < constr->num_check; i++)
-			if (!LoadCheck((Node *) expression_planner(stringToNode(constr->check[i].ccbin)),
-						   desc, t->cxt, dw, maxchecks))
-				return false;
-	t->direct_write = dw;
+		maxchecks = constr->num_check * 2 * HROE_MAX_KEY_ATTRS;
+	dw->checks = palloc0(sizeof(HroeDirectCall) * Max(maxchecks, 1));
+	for (int i = 0; constr && i < constr->num_check; i++)
+		if (!LoadCheck((Node *) expression_planner(stringToNode(constr->check[i].ccbin)),
+					   desc, cxt, dw, maxchecks))
+		{
+			MemoryContextSwitchTo(oldcxt);
+			return false;
+		}
+	MemoryContextSwitchTo(oldcxt);
 	t->direct_put = 1;
 	return true;
 }
@@ -240,8 +288,17 @@ DirectWriteObstacle(HroeTableMeta *t, Relation rel)
 	AclMode		need = ACL_INSERT | ACL_UPDATE | ACL_SELECT;
 	PublicationDesc pubdesc;
 
+	/* invalidated while this call waited for the table's lock (ALTER TABLE) */
+	if (!t->valid)
+		return "the table changed during the call";
 	if (rel->rd_rel->relkind != RELKIND_RELATION)
 		return "it is not a plain table";
+	/* ExecPartitionCheck is the executor's */
+	if (rel->rd_rel->relispartition)
+		return "it is a partition";
+	/* a domain's constraints are checked by the executor's coercion */
+	if (TupleDescAttr(RelationGetDescr(rel), t->item_attno - 1)->atttypid != hroe_item_typid())
+		return "its item column is not of type hroe.item";
 	if (rel->trigdesc != NULL)
 		return "it has triggers";
 	if (rel->rd_rules != NULL)
@@ -255,7 +312,7 @@ DirectWriteObstacle(HroeTableMeta *t, Relation rel)
 	if (pg_class_aclmask(t->relid, GetUserId(), need, ACLMASK_ALL) != need)
 		return "the user lacks table-level INSERT, UPDATE or SELECT";
 	if (!LoadDirectWrite(t, rel))
-		return "a generated column or CHECK constraint is not calls of functions on plain columns and constants";
+		return "a generated column or CHECK constraint is not calls of immutable functions on plain columns and constants";
 	return NULL;
 }
 
@@ -280,6 +337,7 @@ hroe_direct_overwrite(HroeTableMeta *t, HroeItem *item, Datum *keys, MemoryConte
 			   *newslot;
 	bool		written = false;
 	const char *obstacle;
+	CommandId	cid;
 
 	if (!hroe_direct_access)
 		return false;
@@ -301,18 +359,20 @@ hroe_direct_overwrite(HroeTableMeta *t, HroeItem *item, Datum *keys, MemoryConte
 		return false;
 	}
 	rel = table_open(t->relid, RowExclusiveLock);
+	idx = hroe_pkey_index_open(t, rel, RowExclusiveLock);
 	obstacle = DirectWriteObstacle(t, rel);
 	if (obstacle)
 	{
 		elog(DEBUG1, "hroe: PutItem on %s runs as SQL: %s", t->relname, obstacle);
+		index_close(idx, NoLock);
 		table_close(rel, NoLock);
 		return false;
 	}
 	desc = RelationGetDescr(rel);
-	idx = hroe_pkey_index_open(t, rel, RowExclusiveLock);
 
 	/* as SPI before a statement that writes: earlier writes become visible */
 	CommandCounterIncrement();
+	cid = GetCurrentCommandId(true);
 	snapshot = RegisterSnapshot(GetLatestSnapshot());
 	hroe_pkey_scankeys(t, idx, keys, skey);
 	scan = index_beginscan(rel, idx, snapshot, nkeys, 0);
@@ -330,8 +390,11 @@ hroe_direct_overwrite(HroeTableMeta *t, HroeItem *item, Datum *keys, MemoryConte
 		ExecClearTuple(newslot);
 		for (int i = 0; i < desc->natts; i++)
 		{
-			values[i] = oldslot->tts_values[i];
-			nulls[i] = oldslot->tts_isnull[i];
+			/* as the executor's UPDATE: a dropped column's old value goes */
+			bool		dropped = TupleDescAttr(desc, i)->attisdropped;
+
+			values[i] = dropped ? (Datum) 0 : oldslot->tts_values[i];
+			nulls[i] = dropped || oldslot->tts_isnull[i];
 		}
 		values[t->item_attno - 1] = PointerGetDatum(item);
 		nulls[t->item_attno - 1] = false;
@@ -363,14 +426,7 @@ hroe_direct_overwrite(HroeTableMeta *t, HroeItem *item, Datum *keys, MemoryConte
 			TM_Result	result;
 
 			ExecStoreVirtualTuple(newslot);
-			if (old)
-			{
-				MemoryContext oldcxt = MemoryContextSwitchTo(cxt);
-
-				*old = (HroeItem *) PG_DETOAST_DATUM_COPY(oldslot->tts_values[t->item_attno - 1]);
-				MemoryContextSwitchTo(oldcxt);
-			}
-			result = table_tuple_update(rel, &tid, newslot, GetCurrentCommandId(true),
+			result = table_tuple_update(rel, &tid, newslot, cid,
 										snapshot, InvalidSnapshot, true, &tmfd,
 										&lockmode, &update_indexes);
 			/*
@@ -383,9 +439,18 @@ hroe_direct_overwrite(HroeTableMeta *t, HroeItem *item, Datum *keys, MemoryConte
 			if (!written)
 				elog(DEBUG1, "hroe: PutItem on %s runs as SQL: the item changed since it was read",
 					 t->relname);
+			/* the old version stays on its page, pinned by oldslot */
+			if (written && old)
+			{
+				MemoryContext oldcxt = MemoryContextSwitchTo(cxt);
+
+				*old = (HroeItem *) PG_DETOAST_DATUM_COPY(oldslot->tts_values[t->item_attno - 1]);
+				MemoryContextSwitchTo(oldcxt);
+			}
 			if (written && update_indexes)
 			{
 				EState	   *estate = CreateExecutorState();
+				MemoryContext oldcxt = MemoryContextSwitchTo(estate->es_query_cxt);
 				ResultRelInfo *rri = makeNode(ResultRelInfo);
 				List	   *recheck;
 
@@ -394,8 +459,8 @@ hroe_direct_overwrite(HroeTableMeta *t, HroeItem *item, Datum *keys, MemoryConte
 				recheck = ExecInsertIndexTuples(rri, newslot, estate, true, false, NULL, NIL);
 				/* only deferrable constraints ask for a recheck: they are triggers */
 				Assert(recheck == NIL);
-				list_free(recheck);
 				ExecCloseIndices(rri);
+				MemoryContextSwitchTo(oldcxt);
 				FreeExecutorState(estate);
 			}
 			if (written)
