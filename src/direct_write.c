@@ -452,7 +452,7 @@ hroe_direct_overwrite(HroeTableMeta *t, HroeItem *item, Datum *keys, MemoryConte
 				EState	   *estate = CreateExecutorState();
 				MemoryContext oldcxt = MemoryContextSwitchTo(estate->es_query_cxt);
 				ResultRelInfo *rri = makeNode(ResultRelInfo);
-				List	   *recheck;
+				List	   *recheck PG_USED_FOR_ASSERTS_ONLY;
 
 				InitResultRelInfo(rri, rel, 0, NULL, 0);
 				ExecOpenIndices(rri, false);
