@@ -1,0 +1,119 @@
+#!/usr/bin/env bash
+# test/t_direct_write_stress.sh: PutItem's direct overwrite (src/direct_write.c)
+# under contention.  Four pgbench clients for a few seconds on 100 items of a
+# table with two GSIs: JSON PutItems that move items between GSI entries,
+# hroe.put_item with ALL_OLD, DeleteItems (the next put inserts the item
+# again, as SQL), BatchWriteItems of two items (always in key order, so the
+# clients cannot deadlock), every response checked.  Then, with the table at
+# rest: every index matches the heap (amcheck heapallindexed), each GSI
+# answers what a scan of the table finds, every stored generated column
+# equals its expression recomputed (UPDATE ... SET item = item), and the
+# same workload with hroe.direct_access = off leaves the same kind of table.
+# Runs inside the test cluster (PG* variables set).
+set -euo pipefail
+db=hroe_t_direct_write_stress
+work=$(mktemp -d)
+trap 'rm -rf "$work"; dropdb --if-exists "$db"' EXIT
+PGBENCH=$(command -v pgbench || echo /usr/lib/postgresql/15/bin/pgbench)
+SECS=${HROE_STRESS_SECS:-6}
+dropdb --if-exists "$db" 2>/dev/null
+createdb "$db"
+q() { psql -X -q -v ON_ERROR_STOP=1 -At -d "$db" -c "$1"; }
+psql -X -q -v ON_ERROR_STOP=1 -d "$db" >/dev/null <<'SQL'
+CREATE EXTENSION hroe;
+CREATE EXTENSION amcheck;
+SELECT hroe.create_table('stress', 'PK', 'S', 'SK', 'N');
+SELECT hroe.create_index('stress', 'byStatus', '{status}', '{date}', '{"status": "S", "date": "S"}');
+SELECT hroe.create_index('stress', 'byRegion', '{region, tier}', '{}', '{"region": "S", "tier": "N"}', 'KEYS_ONLY');
+-- item k: status s (0-3; 3: no status, out of the sparse byStatus), t varies
+-- the date and the tier, and a long note now and then (a TOASTed item)
+CREATE FUNCTION st_item(k int, s int, t int) RETURNS jsonb LANGUAGE sql IMMUTABLE RETURN
+	jsonb_build_object('PK', jsonb_build_object('S', 'a'), 'SK', jsonb_build_object('N', k::text),
+		'date', jsonb_build_object('S', '2026-' || t), 'region', jsonb_build_object('S', 'EU'),
+		'tier', jsonb_build_object('N', (t % 7)::text))
+	|| CASE WHEN s < 3 THEN jsonb_build_object('status', jsonb_build_object('S', (ARRAY['OPEN', 'SHIPPED', 'CLOSED'])[s + 1])) ELSE '{}' END
+	|| CASE WHEN t % 10 = 0 THEN jsonb_build_object('note', jsonb_build_object('S', repeat(md5(t::text), 300))) ELSE '{}' END;
+-- a response that is an error body fails the client
+CREATE FUNCTION st_ok(r jsonb) RETURNS boolean LANGUAGE plpgsql AS $$
+BEGIN
+	IF r ? '__type' THEN RAISE EXCEPTION 'request failed: %', r; END IF;
+	RETURN true;
+END $$;
+SELECT hroe.put_item('stress', st_item(k, k % 4, k)::hroe.item) FROM generate_series(1, 100) k;
+SQL
+
+cat >"$work/script.sql" <<'PGB'
+\set k random(1, 50)
+\set s random(0, 3)
+\set t random(1, 1000)
+\set op random(1, 10)
+\if :op <= 5
+SELECT st_ok(hroe.dynamodb('PutItem', jsonb_build_object('TableName', 'stress', 'Item', st_item(:k, :s, :t))));
+\elif :op <= 7
+SELECT count(*) FROM hroe.put_item('stress', st_item(:k + 50, :s, :t)::hroe.item, 'ALL_OLD', 'INDEXES');
+\elif :op = 8
+SELECT st_ok(hroe.dynamodb('DeleteItem', jsonb_build_object('TableName', 'stress', 'Key',
+	jsonb_build_object('PK', jsonb_build_object('S', 'a'), 'SK', jsonb_build_object('N', (:k)::text)))));
+\else
+SELECT st_ok(hroe.dynamodb('BatchWriteItem', jsonb_build_object('RequestItems', jsonb_build_object('stress',
+	jsonb_build_array(jsonb_build_object('PutRequest', jsonb_build_object('Item', st_item(:k, :s, :t))),
+					  jsonb_build_object('PutRequest', jsonb_build_object('Item', st_item(:k + 50, 3 - :s, :t + 1))))))));
+\endif
+PGB
+
+# the checks, with the table at rest; prints one line, "ok" or what differs
+check() {
+	psql -X -q -v ON_ERROR_STOP=1 -At -d "$db" <<'SQL'
+SELECT string_agg(problem, '; ') FROM (
+	SELECT format('byStatus %s: %s through the index, %s in the table', s, n_index, n_table) AS problem
+	FROM unnest(ARRAY['OPEN', 'SHIPPED', 'CLOSED']) s,
+		 LATERAL (SELECT count(*) AS n_index FROM hroe.query('stress', '#s = :s',
+			jsonb_build_object(':s', jsonb_build_object('S', s)), p_index_name => 'byStatus',
+			p_expression_attribute_names => '{"#s": "status"}')) i,
+		 LATERAL (SELECT count(*) AS n_table FROM stress WHERE item::jsonb -> 'status' ->> 'S' = s) t
+	WHERE n_index <> n_table
+	UNION ALL
+	SELECT format('byRegion: %s through the index, %s in the table', n_index, n_table)
+	FROM (SELECT count(*) AS n_index FROM hroe.scan('stress', p_index_name => 'byRegion')) i,
+		 (SELECT count(*) AS n_table FROM stress) t
+	WHERE n_index <> n_table) p;
+SQL
+}
+
+# generated columns recomputed: rows that an UPDATE SET item = item changes
+stale_rows() {
+	psql -X -q -v ON_ERROR_STOP=1 -At -d "$db" <<'SQL'
+BEGIN;
+CREATE TEMP TABLE before AS SELECT x::text AS r FROM stress x;
+UPDATE stress SET item = item;
+SELECT count(*) FROM stress x WHERE x::text NOT IN (SELECT r FROM before);
+ROLLBACK;
+SQL
+}
+
+failures=0
+for direct in on off; do
+	if ! PGOPTIONS="-c hroe.direct_access=$direct" "$PGBENCH" -n -c 4 -j 2 -T "$SECS" -f "$work/script.sql" "$db" \
+		>"$work/pgbench.log" 2>&1; then
+		echo "direct_access $direct: pgbench failed:"
+		tail -20 "$work/pgbench.log"
+		failures=$((failures + 1))
+		continue
+	fi
+	n=$(sed -n 's/^number of transactions actually processed: \([0-9]*\).*/\1/p' "$work/pgbench.log")
+	# every index against the heap; amcheck raises an error on a mismatch
+	if ! q "SELECT bool_and(true) FROM pg_index, LATERAL (SELECT bt_index_check(indexrelid, true)) c WHERE indrelid = 'stress'::regclass" >/dev/null; then
+		echo "direct_access $direct: amcheck found an index that does not match the heap"
+		failures=$((failures + 1))
+	fi
+	problems=$(check)
+	stale=$(stale_rows)
+	items=$(q "SELECT count(*) FROM stress")
+	if [ -n "$problems" ] || [ "$stale" != 0 ] || [ -z "$n" ] || [ "$n" -lt 100 ]; then
+		echo "direct_access $direct: $n requests; ${problems:-GSIs match}; $stale rows with stale generated columns"
+		failures=$((failures + 1))
+	else
+		echo "direct_access $direct: $n requests by 4 clients, $items items; indexes match the heap, GSIs match a scan, generated columns current"
+	fi
+done
+[ "$failures" -eq 0 ]
