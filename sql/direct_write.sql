@@ -122,6 +122,38 @@ RESET client_min_messages;
 SELECT count(*) AS rows, count(*) FILTER (WHERE r IN (SELECT dw_rows('dw_off'))) AS identical
 FROM dw_rows('dw_on') r;
 
+-- the locked writes (UpdateItem, a conditional PutItem, a transaction's
+-- Update and Put) lock the row FOR UPDATE, then replace it directly by its TID
+CREATE FUNCTION dw_locked_writes(t text) RETURNS SETOF jsonb LANGUAGE sql AS $$
+SELECT hroe.dynamodb('UpdateItem', jsonb_build_object('TableName', t, 'Key', dw_item('a', 8)::jsonb,
+	'UpdateExpression', 'SET #s = :s, tier = tier + :one REMOVE note',
+	'ExpressionAttributeNames', jsonb_build_object('#s', 'status'),
+	'ExpressionAttributeValues', '{":s": {"S": "CLOSED"}, ":one": {"N": "1"}}'::jsonb,
+	'ReturnValues', 'ALL_NEW'))
+UNION ALL
+SELECT hroe.dynamodb('PutItem', jsonb_build_object('TableName', t,
+	'Item', dw_item('a', 9, '{"status": {"S": "OPEN"}, "date": {"S": "2030"}, "region": {"S": "AP"}, "tier": {"N": "9"}}')::jsonb,
+	'ConditionExpression', 'attribute_exists(PK)', 'ReturnValues', 'ALL_OLD'))
+UNION ALL
+SELECT hroe.dynamodb('TransactWriteItems', jsonb_build_object('TransactItems', jsonb_build_array(
+	jsonb_build_object('Update', jsonb_build_object('TableName', t, 'Key', dw_item('a', 10)::jsonb,
+		'UpdateExpression', 'SET #r = :r', 'ExpressionAttributeNames', '{"#r": "region"}'::jsonb,
+		'ExpressionAttributeValues', '{":r": {"S": "SA"}}'::jsonb)),
+	jsonb_build_object('Put', jsonb_build_object('TableName', t,
+		'Item', dw_item('a', 11, '{"v": {"S": "transaction"}}')::jsonb,
+		'ConditionExpression', 'attribute_exists(PK)')))))
+$$;
+SET client_min_messages = debug1;
+SELECT * FROM dw_locked_writes('dw_on');
+SET hroe.direct_access = off;
+SELECT * FROM dw_locked_writes('dw_off');
+RESET hroe.direct_access;
+RESET client_min_messages;
+SELECT count(*) AS rows, count(*) FILTER (WHERE r IN (SELECT dw_rows('dw_off'))) AS identical
+FROM dw_rows('dw_on') r;
+SELECT indexrelid::regclass AS index, bt_index_check(indexrelid, true) AS heap_all_indexed
+FROM pg_index WHERE indrelid IN ('dw_on'::regclass, 'dw_off'::regclass) ORDER BY indexrelid::regclass::text COLLATE "C";
+
 -- in a transaction: read your own write, and a rollback restores the old item
 BEGIN;
 SELECT * FROM hroe.put_item('dw_on', dw_item('a', 2, '{"v": {"S": "in tx"}}'));

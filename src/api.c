@@ -1489,6 +1489,7 @@ typedef struct Action
 	Datum		keys[2];
 	char	   *identity;
 	HroeItem   *old;
+	ItemPointerData tid;		/* old's row, locked FOR UPDATE (writes) */
 	bool		return_old;		/* ReturnValuesOnConditionCheckFailure ALL_OLD */
 } Action;
 
@@ -1863,7 +1864,8 @@ ApiTransactWrite(JsonbContainer *req, StringInfo out)
 	}
 	order = LockOrder(acts, n);
 	for (int i = 0; i < n; i++)
-		order[i]->old = LockItem(order[i]->t, order[i]->keys, order[i]->identity, true);
+		order[i]->old = LockItemTid(order[i]->t, order[i]->keys, order[i]->identity, true,
+									&order[i]->tid);
 	initStringInfo(&reasons);
 	initStringInfo(&codes);
 	for (int i = 0; i < n; i++)
@@ -1910,13 +1912,14 @@ ApiTransactWrite(JsonbContainer *req, StringInfo out)
 		switch (a->kind)
 		{
 			case ACT_PUT:
-				if (!CallWrite(a->table, a->item, NULL, true, a->old, NULL, "NONE", "NONE", NULL))
+				/* one action per item: the locked row is still at its TID */
+				if (!CallWrite(a->table, a->item, NULL, true, a->old, &a->tid, "NONE", "NONE", NULL))
 					TxConflict(n, i);
 				TxWrite(c, a->old, a->item, false);
 				break;
 			case ACT_UPDATE:
 				new = ApplyUpdate(a->t, a->e.update, a->old, a->item);
-				if (!CallWrite(a->table, new, NULL, true, a->old, NULL, "NONE", "NONE", NULL))
+				if (!CallWrite(a->table, new, NULL, true, a->old, &a->tid, "NONE", "NONE", NULL))
 					TxConflict(n, i);
 				TxWrite(c, a->old, new, false);
 				break;

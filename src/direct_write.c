@@ -1,10 +1,12 @@
 /*-------------------------------------------------------------------------
  *
  * direct_write.c
- *	  PutItem's overwrite of an existing item without SPI or the executor:
- *	  one probe of the primary key btree, the generated key columns computed
- *	  by calling their functions directly, heap_update, and the index entries
- *	  a non-HOT update needs.
+ *	  Writes that replace an existing row without SPI or the executor:
+ *	  PutItem's overwrite (one probe of the primary key btree) and the locked
+ *	  writes (the row a conditional PutItem, an UpdateItem or a transaction
+ *	  locked FOR UPDATE, by its TID); the generated key columns computed by
+ *	  calling their functions directly, heap_update, and the index entries a
+ *	  non-HOT update needs.
  *
  * An unconditional PutItem is an upsert (with ReturnValues ALL_OLD or
  * ReturnConsumedCapacity, one that returns the replaced item).  Through SPI
@@ -15,8 +17,10 @@
  * exists and nothing in the table asks for the executor, this file replaces
  * the row the way the executor's UPDATE would (the same heap_update, the
  * same index insertions through ExecInsertIndexTuples, the same WAL) and
- * returns true.  It returns false, having written nothing, in every other
- * case, and the caller runs the SQL upsert:
+ * returns true.  A locked write (hroe_direct_update_locked) replaces the
+ * row it locked the same way, instead of UPDATE ... WHERE ctid.  Both return
+ * false, having written nothing, in every other case, and the caller runs
+ * its SQL statement:
  *	- hroe.direct_access is off;
  *	- the transaction is read-only (the executor raises the error), or
  *	  REPEATABLE READ or SERIALIZABLE (their serialization checks are the
@@ -316,6 +320,157 @@ DirectWriteObstacle(HroeTableMeta *t, Relation rel)
 	return NULL;
 }
 
+/* Why the session keeps a write in the executor, or NULL if it does not */
+static const char *
+SessionObstacle(HroeTableMeta *t)
+{
+	if (XactReadOnly || IsInParallelMode())
+		return "the transaction is read-only";
+	if (IsolationUsesXactSnapshot())
+		return "the transaction is REPEATABLE READ or SERIALIZABLE";
+	if (check_enable_rls(t->relid, InvalidOid, true) == RLS_ENABLED)
+		return "row-level security applies";
+	return NULL;
+}
+
+/*
+ * Open t's table and primary key index for a direct write of operation op
+ * (the names in the DEBUG1 messages); NULL, nothing open, when the session or
+ * the table keeps the write in the executor
+ */
+static Relation
+OpenForWrite(HroeTableMeta *t, const char *op, Relation *idx)
+{
+	Relation	rel;
+	const char *obstacle;
+
+	if (!hroe_direct_access)
+		return NULL;
+	obstacle = SessionObstacle(t);
+	if (obstacle)
+	{
+		elog(DEBUG1, "hroe: %s on %s runs as SQL: %s", op, t->relname, obstacle);
+		return NULL;
+	}
+	rel = table_open(t->relid, RowExclusiveLock);
+	*idx = hroe_pkey_index_open(t, rel, RowExclusiveLock);
+	obstacle = DirectWriteObstacle(t, rel);
+	if (obstacle)
+	{
+		elog(DEBUG1, "hroe: %s on %s runs as SQL: %s", op, t->relname, obstacle);
+		index_close(*idx, NoLock);
+		table_close(rel, NoLock);
+		return NULL;
+	}
+	return rel;
+}
+
+/*
+ * Replace the row in oldslot (a row of rel, opened by OpenForWrite) by one
+ * holding item, as the executor's UPDATE would: with command cid, waiting
+ * for a concurrent writer under snapshot; with old, *old gets the replaced
+ * item, copied into cxt.  False, nothing written, when a constraint would
+ * fail or the row changed since it was read (the caller then runs SQL).
+ */
+static bool
+ReplaceRow(HroeTableMeta *t, Relation rel, TupleTableSlot *oldslot, HroeItem *item,
+		   CommandId cid, Snapshot snapshot, const char *op, MemoryContext cxt, HroeItem **old)
+{
+	TupleDesc	desc = RelationGetDescr(rel);
+	TupleTableSlot *newslot = MakeSingleTupleTableSlot(desc, &TTSOpsVirtual);
+	Datum	   *values = newslot->tts_values;
+	bool	   *nulls = newslot->tts_isnull;
+	HroeDirectWrite *dw = t->direct_write;
+	const char *obstacle = NULL;
+	bool		written = false;
+
+	/* the old row's other columns point into its page, pinned by oldslot */
+	slot_getallattrs(oldslot);
+	ExecClearTuple(newslot);
+	for (int i = 0; i < desc->natts; i++)
+	{
+		/* as the executor's UPDATE: a dropped column's old value goes */
+		bool		dropped = TupleDescAttr(desc, i)->attisdropped;
+
+		values[i] = dropped ? (Datum) 0 : oldslot->tts_values[i];
+		nulls[i] = dropped || oldslot->tts_isnull[i];
+	}
+	values[t->item_attno - 1] = PointerGetDatum(item);
+	nulls[t->item_attno - 1] = false;
+	for (int g = 0; g < dw->ngenerated; g++)
+	{
+		AttrNumber	a = dw->generated_attno[g];
+
+		values[a - 1] = EvalCall(&dw->generated[g], values, nulls, &nulls[a - 1]);
+	}
+	/* a violated constraint: the executor raises its error */
+	for (int i = 0; i < desc->natts; i++)
+		if (nulls[i] && TupleDescAttr(desc, i)->attnotnull &&
+			!TupleDescAttr(desc, i)->attisdropped)
+			obstacle = "a NOT NULL column would be null";
+	for (int c = 0; c < dw->nchecks && obstacle == NULL; c++)
+	{
+		bool		isnull;
+		Datum		ok = EvalCall(&dw->checks[c], values, nulls, &isnull);
+
+		if (!isnull && !DatumGetBool(ok))
+			obstacle = "a CHECK constraint would fail";
+	}
+	if (obstacle == NULL)
+	{
+		ItemPointerData tid = oldslot->tts_tid;
+		TM_FailureData tmfd;
+		LockTupleMode lockmode;
+		bool		update_indexes;
+		TM_Result	result;
+
+		ExecStoreVirtualTuple(newslot);
+		result = table_tuple_update(rel, &tid, newslot, cid, snapshot, InvalidSnapshot, true,
+									&tmfd, &lockmode, &update_indexes);
+
+		/*
+		 * TM_Updated, TM_Deleted: changed by a transaction that committed
+		 * since the row was read (heap_update waited for it);
+		 * TM_SelfModified: by this command.  The SQL statement then decides
+		 * on the newest version.
+		 */
+		written = result == TM_Ok;
+		if (!written)
+			obstacle = "the item changed since it was read";
+		/* the old version stays on its page, pinned by oldslot */
+		if (written && old)
+		{
+			MemoryContext oldcxt = MemoryContextSwitchTo(cxt);
+
+			*old = (HroeItem *) PG_DETOAST_DATUM_COPY(oldslot->tts_values[t->item_attno - 1]);
+			MemoryContextSwitchTo(oldcxt);
+		}
+		if (written && update_indexes)
+		{
+			EState	   *estate = CreateExecutorState();
+			MemoryContext oldcxt = MemoryContextSwitchTo(estate->es_query_cxt);
+			ResultRelInfo *rri = makeNode(ResultRelInfo);
+			List	   *recheck PG_USED_FOR_ASSERTS_ONLY;
+
+			InitResultRelInfo(rri, rel, 0, NULL, 0);
+			ExecOpenIndices(rri, false);
+			recheck = ExecInsertIndexTuples(rri, newslot, estate, true, false, NULL, NIL);
+			/* only deferrable constraints ask for a recheck: they are triggers */
+			Assert(recheck == NIL);
+			ExecCloseIndices(rri);
+			MemoryContextSwitchTo(oldcxt);
+			FreeExecutorState(estate);
+		}
+		if (written)
+			elog(DEBUG1, "hroe: %s replaced the item in %s directly%s", op, t->relname,
+				 update_indexes ? ", index entries added" : " (HOT)");
+	}
+	if (!written)
+		elog(DEBUG1, "hroe: %s on %s runs as SQL: %s", op, t->relname, obstacle);
+	ExecDropSingleTupleTableSlot(newslot);
+	return written;
+}
+
 /*
  * PutItem of item (whose table key Datums are keys) over the existing item
  * of that key, without the executor; with old, *old gets the replaced item,
@@ -329,47 +484,16 @@ hroe_direct_overwrite(HroeTableMeta *t, HroeItem *item, Datum *keys, MemoryConte
 	int			nkeys = t->schema.nhash + t->schema.nrange;
 	Relation	rel,
 				idx;
-	TupleDesc	desc;
 	ScanKeyData skey[2];
 	Snapshot	snapshot;
 	IndexScanDesc scan;
-	TupleTableSlot *oldslot,
-			   *newslot;
+	TupleTableSlot *oldslot;
 	bool		written = false;
-	const char *obstacle;
 	CommandId	cid;
 
-	if (!hroe_direct_access)
+	rel = OpenForWrite(t, "PutItem", &idx);
+	if (rel == NULL)
 		return false;
-	if (XactReadOnly || IsInParallelMode())
-	{
-		elog(DEBUG1, "hroe: PutItem on %s runs as SQL: the transaction is read-only",
-			 t->relname);
-		return false;
-	}
-	if (IsolationUsesXactSnapshot())
-	{
-		elog(DEBUG1, "hroe: PutItem on %s runs as SQL: the transaction is REPEATABLE READ or SERIALIZABLE",
-			 t->relname);
-		return false;
-	}
-	if (check_enable_rls(t->relid, InvalidOid, true) == RLS_ENABLED)
-	{
-		elog(DEBUG1, "hroe: PutItem on %s runs as SQL: row-level security applies", t->relname);
-		return false;
-	}
-	rel = table_open(t->relid, RowExclusiveLock);
-	idx = hroe_pkey_index_open(t, rel, RowExclusiveLock);
-	obstacle = DirectWriteObstacle(t, rel);
-	if (obstacle)
-	{
-		elog(DEBUG1, "hroe: PutItem on %s runs as SQL: %s", t->relname, obstacle);
-		index_close(idx, NoLock);
-		table_close(rel, NoLock);
-		return false;
-	}
-	desc = RelationGetDescr(rel);
-
 	/* as SPI before a statement that writes: earlier writes become visible */
 	CommandCounterIncrement();
 	cid = GetCurrentCommandId(true);
@@ -378,103 +502,48 @@ hroe_direct_overwrite(HroeTableMeta *t, HroeItem *item, Datum *keys, MemoryConte
 	scan = index_beginscan(rel, idx, snapshot, nkeys, 0);
 	index_rescan(scan, skey, nkeys, NULL, 0);
 	oldslot = table_slot_create(rel, NULL);
-	newslot = MakeSingleTupleTableSlot(desc, &TTSOpsVirtual);
 	if (index_getnext_slot(scan, ForwardScanDirection, oldslot))
-	{
-		Datum	   *values = newslot->tts_values;
-		bool	   *nulls = newslot->tts_isnull;
-		HroeDirectWrite *dw = t->direct_write;
-
-		/* the old row's other columns point into its page, pinned by oldslot */
-		slot_getallattrs(oldslot);
-		ExecClearTuple(newslot);
-		for (int i = 0; i < desc->natts; i++)
-		{
-			/* as the executor's UPDATE: a dropped column's old value goes */
-			bool		dropped = TupleDescAttr(desc, i)->attisdropped;
-
-			values[i] = dropped ? (Datum) 0 : oldslot->tts_values[i];
-			nulls[i] = dropped || oldslot->tts_isnull[i];
-		}
-		values[t->item_attno - 1] = PointerGetDatum(item);
-		nulls[t->item_attno - 1] = false;
-		for (int g = 0; g < dw->ngenerated; g++)
-		{
-			AttrNumber	a = dw->generated_attno[g];
-
-			values[a - 1] = EvalCall(&dw->generated[g], values, nulls, &nulls[a - 1]);
-		}
-		/* a violated constraint: the executor raises its error */
-		for (int i = 0; i < desc->natts; i++)
-			if (nulls[i] && TupleDescAttr(desc, i)->attnotnull &&
-				!TupleDescAttr(desc, i)->attisdropped)
-				obstacle = "a NOT NULL column would be null";
-		for (int c = 0; c < dw->nchecks && obstacle == NULL; c++)
-		{
-			bool		isnull;
-			Datum		ok = EvalCall(&dw->checks[c], values, nulls, &isnull);
-
-			if (!isnull && !DatumGetBool(ok))
-				obstacle = "a CHECK constraint would fail";
-		}
-		if (obstacle == NULL)
-		{
-			ItemPointerData tid = oldslot->tts_tid;
-			TM_FailureData tmfd;
-			LockTupleMode lockmode;
-			bool		update_indexes;
-			TM_Result	result;
-
-			ExecStoreVirtualTuple(newslot);
-			result = table_tuple_update(rel, &tid, newslot, cid,
-										snapshot, InvalidSnapshot, true, &tmfd,
-										&lockmode, &update_indexes);
-			/*
-			 * TM_Updated, TM_Deleted: changed by a transaction that committed
-			 * since the probe (heap_update waited for it); TM_SelfModified:
-			 * by this command.  The SQL upsert then decides on the newest
-			 * version.
-			 */
-			written = result == TM_Ok;
-			if (!written)
-				elog(DEBUG1, "hroe: PutItem on %s runs as SQL: the item changed since it was read",
-					 t->relname);
-			/* the old version stays on its page, pinned by oldslot */
-			if (written && old)
-			{
-				MemoryContext oldcxt = MemoryContextSwitchTo(cxt);
-
-				*old = (HroeItem *) PG_DETOAST_DATUM_COPY(oldslot->tts_values[t->item_attno - 1]);
-				MemoryContextSwitchTo(oldcxt);
-			}
-			if (written && update_indexes)
-			{
-				EState	   *estate = CreateExecutorState();
-				MemoryContext oldcxt = MemoryContextSwitchTo(estate->es_query_cxt);
-				ResultRelInfo *rri = makeNode(ResultRelInfo);
-				List	   *recheck PG_USED_FOR_ASSERTS_ONLY;
-
-				InitResultRelInfo(rri, rel, 0, NULL, 0);
-				ExecOpenIndices(rri, false);
-				recheck = ExecInsertIndexTuples(rri, newslot, estate, true, false, NULL, NIL);
-				/* only deferrable constraints ask for a recheck: they are triggers */
-				Assert(recheck == NIL);
-				ExecCloseIndices(rri);
-				MemoryContextSwitchTo(oldcxt);
-				FreeExecutorState(estate);
-			}
-			if (written)
-				elog(DEBUG1, "hroe: PutItem replaced the item in %s directly%s", t->relname,
-					 update_indexes ? ", index entries added" : " (HOT)");
-		}
-		else
-			elog(DEBUG1, "hroe: PutItem on %s runs as SQL: %s", t->relname, obstacle);
-	}
+		written = ReplaceRow(t, rel, oldslot, item, cid, snapshot, "PutItem", cxt, old);
 	else
 		elog(DEBUG1, "hroe: PutItem on %s runs as SQL: the item is absent", t->relname);
-	ExecDropSingleTupleTableSlot(newslot);
 	ExecDropSingleTupleTableSlot(oldslot);
 	index_endscan(scan);
+	UnregisterSnapshot(snapshot);
+	index_close(idx, NoLock);
+	table_close(rel, NoLock);
+	return written;
+}
+
+/*
+ * A locked write (a conditional PutItem, an UpdateItem, a transaction's Put
+ * or Update): replace by item the row at tid, which this transaction has
+ * locked FOR UPDATE, without the executor.  False, nothing written, when the
+ * direct way does not apply (the caller then runs its UPDATE).
+ */
+bool
+hroe_direct_update_locked(HroeTableMeta *t, ItemPointer tid, HroeItem *item)
+{
+	Relation	rel,
+				idx;
+	Snapshot	snapshot;
+	TupleTableSlot *oldslot;
+	bool		written = false;
+	CommandId	cid;
+
+	rel = OpenForWrite(t, "a locked write", &idx);
+	if (rel == NULL)
+		return false;
+	CommandCounterIncrement();
+	cid = GetCurrentCommandId(true);
+	snapshot = RegisterSnapshot(GetLatestSnapshot());
+	oldslot = table_slot_create(rel, NULL);
+	/* the version locked, if still the visible one (as UPDATE ... WHERE ctid) */
+	if (table_tuple_fetch_row_version(rel, tid, snapshot, oldslot))
+		written = ReplaceRow(t, rel, oldslot, item, cid, snapshot, "a locked write", NULL, NULL);
+	else
+		elog(DEBUG1, "hroe: a locked write on %s runs as SQL: the locked row is not visible",
+			 t->relname);
+	ExecDropSingleTupleTableSlot(oldslot);
 	UnregisterSnapshot(snapshot);
 	index_close(idx, NoLock);
 	table_close(rel, NoLock);

@@ -26,12 +26,14 @@ void
 _PG_init(void)
 {
 	DefineCustomBoolVariable("hroe.direct_access",
-							 "Lets GetItem, Query and PutItem's overwrite reach the indexes and the heap directly.",
-							 "When on (the default), a GetItem, a Query without ExclusiveStartKey and an "
-							 "unconditional PutItem of an existing item skip SPI and the executor wherever "
-							 "the table allows it (no row-level security; for the overwrite also no trigger, "
-							 "rule or CHECK constraint, READ COMMITTED, table-level privileges). Off runs "
-							 "them as SQL statements: the same results, for comparison or as an escape hatch.",
+							 "Lets GetItem, Query and the writes that replace an item reach the indexes and the heap directly.",
+							 "When on (the default), a GetItem, a Query without ExclusiveStartKey, an "
+							 "unconditional PutItem of an existing item and the write of a row locked for "
+							 "a conditional PutItem, an UpdateItem or a transaction skip SPI and the executor "
+							 "wherever the table allows it (no row-level security; for the writes also no "
+							 "trigger, rule or CHECK constraint of another form, READ COMMITTED, table-level "
+							 "privileges). Off runs them as SQL statements: the same results, for comparison "
+							 "or as an escape hatch.",
 							 &hroe_direct_access,
 							 true,
 							 PGC_USERSET,

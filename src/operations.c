@@ -464,6 +464,8 @@ DoPut(HroeTableMeta *t, HroeItem *item, bool locked, HroeItem *locked_old,
 			Oid			ttypes[2] = {ItemTypeOid(), TIDOID};
 			Datum		tvals[2] = {PointerGetDatum(item), PointerGetDatum(locked_tid)};
 
+			if (hroe_direct_update_locked(t, locked_tid, item))
+				break;
 			/* the row is locked by us: its TID stays until we update it */
 			plan = hroe_table_plan_find(t, "put-update-tid");
 			if (plan == NULL)

@@ -63,6 +63,7 @@ extern Relation hroe_pkey_index_open(HroeTableMeta *t, Relation rel, LOCKMODE lo
 extern void hroe_pkey_scankeys(HroeTableMeta *t, Relation idx, Datum *keys, ScanKey skey);
 extern bool hroe_direct_overwrite(HroeTableMeta *t, HroeItem *item, Datum *keys,
 								  MemoryContext cxt, HroeItem **old);
+extern bool hroe_direct_update_locked(HroeTableMeta *t, ItemPointer tid, HroeItem *item);
 extern HroeItem *hroe_delete(HroeTableMeta *t, Jsonb *key, double *units, double *index_units);
 
 #endif							/* HROE_OPERATIONS_H */
