@@ -21,6 +21,26 @@ SELECT hroe.create_index(t, 'byRegion', '{region, tier}', '{}', '{"region": "S",
 FROM (VALUES ('dw_on'), ('dw_off')) v(t);
 \d dw_on
 SHOW hroe.direct_access;
+-- dw_on's rows, and how many dw_off has too
+CREATE FUNCTION dw_compare(OUT rows bigint, OUT identical bigint) LANGUAGE sql AS $$
+SELECT count(*), count(*) FILTER (WHERE r IN (SELECT dw_rows('dw_off'))) FROM dw_rows('dw_on') r
+$$;
+-- every index of tables t checked against the heap (amcheck raises an error
+-- on an entry missing or extra)
+CREATE FUNCTION dw_check_indexes(VARIADIC t regclass[])
+RETURNS TABLE (index regclass, heap_all_indexed boolean) LANGUAGE sql AS $$
+SELECT indexrelid::regclass, (SELECT true FROM bt_index_check(indexrelid, true))
+FROM pg_index WHERE indrelid = ANY (t) ORDER BY indexrelid::regclass::text COLLATE "C"
+$$;
+-- function f's answers on dw_on (direct access on), then on dw_off (off)
+CREATE FUNCTION dw_on_off(f regproc) RETURNS TABLE (direct_access text, answer jsonb)
+LANGUAGE plpgsql AS $$
+BEGIN
+	RETURN QUERY EXECUTE format('SELECT ''on'', a FROM %s(''dw_on'') a', f);
+	PERFORM set_config('hroe.direct_access', 'off', true);
+	RETURN QUERY EXECUTE format('SELECT ''off'', a FROM %s(''dw_off'') a', f);
+	PERFORM set_config('hroe.direct_access', 'on', true);
+END $$;
 
 -- one script of puts, run on both tables
 CREATE PROCEDURE dw_script(t text) LANGUAGE plpgsql AS $$
@@ -61,11 +81,9 @@ CALL dw_script('dw_off');
 RESET hroe.direct_access;
 RESET client_min_messages;
 -- the same rows, generated columns included, and every index entry matches the heap
-SELECT count(*) AS rows, count(*) FILTER (WHERE r IN (SELECT dw_rows('dw_off'))) AS identical
-FROM dw_rows('dw_on') r;
+SELECT * FROM dw_compare();
 SELECT (SELECT count(*) FROM dw_rows('dw_off')) AS rows_off;
-SELECT indexrelid::regclass AS index, bt_index_check(indexrelid, true) AS heap_all_indexed
-FROM pg_index WHERE indrelid IN ('dw_on'::regclass, 'dw_off'::regclass) ORDER BY indexrelid::regclass::text COLLATE "C";
+SELECT * FROM dw_check_indexes('dw_on', 'dw_off');
 SELECT md5(r) AS big_item FROM dw_rows('dw_on') r WHERE r LIKE '%xxxxxxxxxx%';
 
 -- each GSI holds exactly the items a scan of the table finds: through the
@@ -114,13 +132,9 @@ SELECT hroe.dynamodb('BatchWriteItem', jsonb_build_object('ReturnConsumedCapacit
 		jsonb_build_object('PutRequest', jsonb_build_object('Item', dw_item('b', 1)::jsonb))))))
 $$;
 SET client_min_messages = debug1;
-SELECT * FROM dw_returning_puts('dw_on');
-SET hroe.direct_access = off;
-SELECT * FROM dw_returning_puts('dw_off');
-RESET hroe.direct_access;
+SELECT * FROM dw_on_off('dw_returning_puts');
 RESET client_min_messages;
-SELECT count(*) AS rows, count(*) FILTER (WHERE r IN (SELECT dw_rows('dw_off'))) AS identical
-FROM dw_rows('dw_on') r;
+SELECT * FROM dw_compare();
 
 -- the locked writes (UpdateItem, a conditional PutItem, a transaction's
 -- Update and Put) lock the row FOR UPDATE, then replace it directly by its TID
@@ -144,15 +158,10 @@ SELECT hroe.dynamodb('TransactWriteItems', jsonb_build_object('TransactItems', j
 		'ConditionExpression', 'attribute_exists(PK)')))))
 $$;
 SET client_min_messages = debug1;
-SELECT * FROM dw_locked_writes('dw_on');
-SET hroe.direct_access = off;
-SELECT * FROM dw_locked_writes('dw_off');
-RESET hroe.direct_access;
+SELECT * FROM dw_on_off('dw_locked_writes');
 RESET client_min_messages;
-SELECT count(*) AS rows, count(*) FILTER (WHERE r IN (SELECT dw_rows('dw_off'))) AS identical
-FROM dw_rows('dw_on') r;
-SELECT indexrelid::regclass AS index, bt_index_check(indexrelid, true) AS heap_all_indexed
-FROM pg_index WHERE indrelid IN ('dw_on'::regclass, 'dw_off'::regclass) ORDER BY indexrelid::regclass::text COLLATE "C";
+SELECT * FROM dw_compare();
+SELECT * FROM dw_check_indexes('dw_on', 'dw_off');
 
 -- in a transaction: read your own write, and a rollback restores the old item
 BEGIN;
@@ -241,8 +250,7 @@ SELECT * FROM hroe.put_item('dw_on', dw_item('a', 3, '{"v": {"S": "direct again"
 RESET client_min_messages;
 SELECT item::jsonb -> 'SK' ->> 'N' AS sk, item::jsonb -> 'v' ->> 'S' AS v FROM dw_on
 WHERE item::jsonb -> 'SK' ->> 'N' IN ('3', '4', '5') ORDER BY 1;
-SELECT indexrelid::regclass AS index, bt_index_check(indexrelid, true) AS heap_all_indexed
-FROM pg_index WHERE indrelid = 'dw_on'::regclass ORDER BY indexrelid::regclass::text COLLATE "C";
+SELECT * FROM dw_check_indexes('dw_on');
 
 DROP POLICY dw_odd ON dw_on;
 REVOKE ALL ON dw_on FROM regress_dw_user;
@@ -253,5 +261,5 @@ DROP TABLE dw_log;
 DROP FUNCTION dw_log_write;
 SELECT hroe.delete_table(t) FROM (VALUES ('dw_on'), ('dw_off')) v(t);
 DROP PROCEDURE dw_script;
-DROP FUNCTION dw_rows, dw_item;
+DROP FUNCTION dw_compare, dw_check_indexes, dw_on_off, dw_returning_puts, dw_locked_writes, dw_rows, dw_item;
 DROP EXTENSION amcheck;

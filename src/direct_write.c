@@ -335,11 +335,13 @@ SessionObstacle(HroeTableMeta *t)
 
 /*
  * Open t's table and primary key index for a direct write of operation op
- * (the names in the DEBUG1 messages); NULL, nothing open, when the session or
- * the table keeps the write in the executor
+ * (the names in the DEBUG1 messages), with a slot for the old row, the
+ * write's command *cid and its registered snapshot; NULL, nothing open, when
+ * the session or the table keeps the write in the executor
  */
 static Relation
-OpenForWrite(HroeTableMeta *t, const char *op, Relation *idx)
+OpenForWrite(HroeTableMeta *t, const char *op, Relation *idx, TupleTableSlot **oldslot,
+			 CommandId *cid, Snapshot *snapshot)
 {
 	Relation	rel;
 	const char *obstacle;
@@ -362,7 +364,22 @@ OpenForWrite(HroeTableMeta *t, const char *op, Relation *idx)
 		table_close(rel, NoLock);
 		return NULL;
 	}
+	/* as SPI before a statement that writes: earlier writes become visible */
+	CommandCounterIncrement();
+	*cid = GetCurrentCommandId(true);
+	*snapshot = RegisterSnapshot(GetLatestSnapshot());
+	*oldslot = table_slot_create(rel, NULL);
 	return rel;
+}
+
+/* Close what OpenForWrite opened */
+static void
+CloseForWrite(Relation rel, Relation idx, TupleTableSlot *oldslot, Snapshot snapshot)
+{
+	ExecDropSingleTupleTableSlot(oldslot);
+	UnregisterSnapshot(snapshot);
+	index_close(idx, NoLock);
+	table_close(rel, NoLock);
 }
 
 /*
@@ -491,26 +508,18 @@ hroe_direct_overwrite(HroeTableMeta *t, HroeItem *item, Datum *keys, MemoryConte
 	bool		written = false;
 	CommandId	cid;
 
-	rel = OpenForWrite(t, "PutItem", &idx);
+	rel = OpenForWrite(t, "PutItem", &idx, &oldslot, &cid, &snapshot);
 	if (rel == NULL)
 		return false;
-	/* as SPI before a statement that writes: earlier writes become visible */
-	CommandCounterIncrement();
-	cid = GetCurrentCommandId(true);
-	snapshot = RegisterSnapshot(GetLatestSnapshot());
 	hroe_pkey_scankeys(t, idx, keys, skey);
 	scan = index_beginscan(rel, idx, snapshot, nkeys, 0);
 	index_rescan(scan, skey, nkeys, NULL, 0);
-	oldslot = table_slot_create(rel, NULL);
 	if (index_getnext_slot(scan, ForwardScanDirection, oldslot))
 		written = ReplaceRow(t, rel, oldslot, item, cid, snapshot, "PutItem", cxt, old);
 	else
 		elog(DEBUG1, "hroe: PutItem on %s runs as SQL: the item is absent", t->relname);
-	ExecDropSingleTupleTableSlot(oldslot);
 	index_endscan(scan);
-	UnregisterSnapshot(snapshot);
-	index_close(idx, NoLock);
-	table_close(rel, NoLock);
+	CloseForWrite(rel, idx, oldslot, snapshot);
 	return written;
 }
 
@@ -530,22 +539,15 @@ hroe_direct_update_locked(HroeTableMeta *t, ItemPointer tid, HroeItem *item)
 	bool		written = false;
 	CommandId	cid;
 
-	rel = OpenForWrite(t, "a locked write", &idx);
+	rel = OpenForWrite(t, "a locked write", &idx, &oldslot, &cid, &snapshot);
 	if (rel == NULL)
 		return false;
-	CommandCounterIncrement();
-	cid = GetCurrentCommandId(true);
-	snapshot = RegisterSnapshot(GetLatestSnapshot());
-	oldslot = table_slot_create(rel, NULL);
 	/* the version locked, if still the visible one (as UPDATE ... WHERE ctid) */
 	if (table_tuple_fetch_row_version(rel, tid, snapshot, oldslot))
 		written = ReplaceRow(t, rel, oldslot, item, cid, snapshot, "a locked write", NULL, NULL);
 	else
 		elog(DEBUG1, "hroe: a locked write on %s runs as SQL: the locked row is not visible",
 			 t->relname);
-	ExecDropSingleTupleTableSlot(oldslot);
-	UnregisterSnapshot(snapshot);
-	index_close(idx, NoLock);
-	table_close(rel, NoLock);
+	CloseForWrite(rel, idx, oldslot, snapshot);
 	return written;
 }
