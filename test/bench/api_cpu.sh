@@ -18,7 +18,8 @@
 #   put_item    hroe.put_item(table, item) overwriting one item (SQL level)
 #   UPDATE      the floor: UPDATE bench SET item = ... WHERE pk = ... AND sk = ...
 #   loop        the loop alone: fetch the request, commit (included above)
-# and GetItem, Query, PutItem and put_item again with hroe.direct_access off
+# and GetItem, Query, PutItem, UpdateItem and put_item again with
+# hroe.direct_access off
 # (kind-sql: the SQL statements instead of the direct probes and overwrite),
 # so that each direct path is measured against its SQL path in one run.
 # Prints a Markdown table of the median CPU microseconds per call (the loop's
@@ -130,7 +131,7 @@ $$;
 SQL
 
 ticks=$(getconf CLK_TCK)
-kinds="GetItem GetItem-sql Query Query-sql PutItem PutItem-sql UpdateItem put_item put_item-sql UPDATE loop"
+kinds="GetItem GetItem-sql Query Query-sql PutItem PutItem-sql UpdateItem UpdateItem-sql put_item put_item-sql UPDATE loop"
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
@@ -152,6 +153,7 @@ names = {"GetItem": "`hroe.dynamodb('GetItem', …)`",
          "PutItem": "`hroe.dynamodb('PutItem', …)` (overwrite)",
          "PutItem-sql": "`hroe.dynamodb('PutItem', …)` (overwrite)" + sql,
          "UpdateItem": "`hroe.dynamodb('UpdateItem', …)` (`SET #t = :t`)",
+         "UpdateItem-sql": "`hroe.dynamodb('UpdateItem', …)` (`SET #t = :t`)" + sql,
          "put_item": "`hroe.put_item(table, item)` (overwrite)",
          "put_item-sql": "`hroe.put_item(table, item)` (overwrite)" + sql,
          "UPDATE": "floor: plain `UPDATE … SET item = … WHERE pk = … AND sk = …`",
