@@ -9,7 +9,9 @@
  * changes or goes (DROP EXTENSION hroe), and advance an epoch that the
  * other caches of extension objects compare against: the prepared function
  * calls of the JSON API (whose functions are watched) and the search path
- * of hroe's SPI statements.
+ * of hroe's SPI statements.  A second counter advances when any function
+ * changes, for caches of calls to functions that are not hroe's (the direct
+ * writes' generated columns and CHECK constraints).
  *
  * Looking the OIDs up on every call instead costs two syscache probes per
  * call (get_namespace_oid + TYPENAMENSP) on paths that run once per item;
@@ -38,6 +40,7 @@ typedef struct CatalogCache
 	uint32		key_hash;
 	uint32		item_hash;
 	uint64		epoch;			/* advanced on each reset */
+	uint64		proc_changes;	/* advanced when any function changes */
 	int			nprocs;			/* functions callers prepared: */
 	uint32		proc_hash[HROE_CATALOG_MAX_PROCS];	/* their syscache hashes */
 } CatalogCache;
@@ -63,6 +66,7 @@ CatalogInvalidate(Datum arg, int cacheid, uint32 hashvalue)
 {
 	if (cacheid == PROCOID)
 	{
+		Cache.proc_changes++;
 		for (int i = 0; i < Cache.nprocs; i++)
 			if (hashvalue == 0 || hashvalue == Cache.proc_hash[i])
 			{
@@ -172,4 +176,16 @@ hroe_catalog_epoch(void)
 {
 	RegisterCallbacks();
 	return Cache.epoch;
+}
+
+/*
+ * A count of the changes of any function (pg_proc entry) seen by this
+ * backend: a cache of calls built under another count may call a function
+ * whose definition (strictness, volatility, body) has changed since.
+ */
+uint64
+hroe_catalog_proc_changes(void)
+{
+	RegisterCallbacks();
+	return Cache.proc_changes;
 }

@@ -23,5 +23,6 @@ extern Oid	hroe_key_typid(void);
 extern Oid	hroe_item_typid(void);
 extern uint64 hroe_catalog_epoch(void);
 extern void hroe_catalog_watch_proc(Oid fn);
+extern uint64 hroe_catalog_proc_changes(void);
 
 #endif							/* HROE_CATALOG_H */

@@ -73,10 +73,6 @@
 
 #define MAX_CALL_ARGS 8
 
-/* advanced whenever a function changes: the loaded calls are then reloaded */
-static uint64 ProcEpoch = 0;
-static bool ProcCallbackRegistered = false;
-
 /* A function call on plain columns and constants, evaluated without the executor */
 typedef struct HroeDirectCall
 {
@@ -88,11 +84,16 @@ typedef struct HroeDirectCall
 	bool		argnull[MAX_CALL_ARGS];
 } HroeDirectCall;
 
-/* What a direct write computes: the generated columns and the CHECK constraints */
+/*
+ * What a direct write of one table needs, read once per relcache entry: why
+ * the table keeps writes in the executor, or its generated columns and CHECK
+ * constraints
+ */
 typedef struct HroeDirectWrite
 {
 	MemoryContext cxt;			/* holds this, a child of the table's */
-	uint64		proc_epoch;		/* ProcEpoch when loaded */
+	uint64		proc_changes;	/* hroe_catalog_proc_changes() when loaded */
+	const char *obstacle;		/* NULL: the table allows direct writes */
 	int			ngenerated;
 	AttrNumber *generated_attno;
 	HroeDirectCall *generated;
@@ -102,11 +103,11 @@ typedef struct HroeDirectWrite
 
 /*
  * Set up call from expression expr, a function of plain columns of desc and
- * constants returning type rettype (constants copied into cxt); false if expr
- * is anything else
+ * constants returning type rettype (in the current memory context); false if
+ * expr is anything else
  */
 static bool
-LoadCall(Node *expr, TupleDesc desc, Oid rettype, MemoryContext cxt, HroeDirectCall *call)
+LoadCall(Node *expr, TupleDesc desc, Oid rettype, HroeDirectCall *call)
 {
 	FuncExpr   *fe;
 	ListCell   *lc;
@@ -143,12 +144,7 @@ LoadCall(Node *expr, TupleDesc desc, Oid rettype, MemoryContext cxt, HroeDirectC
 			call->argattno[k] = 0;
 			call->argnull[k] = c->constisnull;
 			if (!c->constisnull)
-			{
-				MemoryContext old = MemoryContextSwitchTo(cxt);
-
 				call->argvalue[k] = datumCopy(c->constvalue, c->constbyval, c->constlen);
-				MemoryContextSwitchTo(old);
-			}
 		}
 		else
 			return false;
@@ -156,7 +152,7 @@ LoadCall(Node *expr, TupleDesc desc, Oid rettype, MemoryContext cxt, HroeDirectC
 	}
 	call->nargs = k;
 	call->collation = fe->inputcollid;
-	fmgr_info_cxt(fe->funcid, &call->flinfo, cxt);
+	fmgr_info(fe->funcid, &call->flinfo);
 	/* polymorphic functions read their argument types from the expression */
 	fmgr_info_set_expr((Node *) copyObject(fe), &call->flinfo);
 	return true;
@@ -164,67 +160,66 @@ LoadCall(Node *expr, TupleDesc desc, Oid rettype, MemoryContext cxt, HroeDirectC
 
 /* Add the calls of a CHECK expression (an AND of calls) to dw; false if it is not that */
 static bool
-LoadCheck(Node *expr, TupleDesc desc, MemoryContext cxt, HroeDirectWrite *dw, int maxchecks)
+LoadCheck(Node *expr, TupleDesc desc, HroeDirectWrite *dw, int maxchecks)
 {
 	if (expr && IsA(expr, BoolExpr) && ((BoolExpr *) expr)->boolop == AND_EXPR)
 	{
 		ListCell   *lc;
 
 		foreach(lc, ((BoolExpr *) expr)->args)
-			if (!LoadCheck(lfirst(lc), desc, cxt, dw, maxchecks))
+			if (!LoadCheck(lfirst(lc), desc, dw, maxchecks))
 				return false;
 		return true;
 	}
 	if (dw->nchecks >= maxchecks)
 		return false;
-	if (!LoadCall(expr, desc, BOOLOID, cxt, &dw->checks[dw->nchecks]))
+	if (!LoadCall(expr, desc, BOOLOID, &dw->checks[dw->nchecks]))
 		return false;
 	dw->nchecks++;
 	return true;
 }
 
-/* Syscache callback: a function changed (or all did); loaded calls are stale */
-static void
-ProcInvalidate(Datum arg, int cacheid, uint32 hashvalue)
+/*
+ * Why the relation keeps writes in the executor, or NULL: its kind, its
+ * triggers, rules and publications (all of which invalidate its relcache
+ * entry, and with it t, when they change)
+ */
+static const char *
+RelationObstacle(HroeTableMeta *t, Relation rel)
 {
-	ProcEpoch++;
+	PublicationDesc pubdesc;
+
+	if (rel->rd_rel->relkind != RELKIND_RELATION)
+		return "it is not a plain table";
+	/* ExecPartitionCheck is the executor's */
+	if (rel->rd_rel->relispartition)
+		return "it is a partition";
+	/* a domain's constraints are checked by the executor's coercion */
+	if (TupleDescAttr(RelationGetDescr(rel), t->item_attno - 1)->atttypid != hroe_item_typid())
+		return "its item column is not of type hroe.item";
+	if (rel->trigdesc != NULL)
+		return "it has triggers";
+	if (rel->rd_rules != NULL)
+		return "it has rules";
+	/* CheckCmdReplicaIdentity's checks of published updates are the executor's */
+	RelationBuildPublicationDesc(rel, &pubdesc);
+	if (pubdesc.pubactions.pubupdate)
+		return "its updates are published";
+	return NULL;
 }
 
 /*
- * Read the generated columns and CHECK constraints of rel into t (in a
- * context of t's, dropped with t when the table changes, and rebuilt when a
- * function changes), planned as the executor plans them (default arguments
- * filled in); false if one of them is not an immutable function's call on
- * plain columns and constants
+ * Read generated columns and CHECK constraints of rel into dw, planned as the
+ * executor plans them (default arguments filled in); false if one of them is
+ * not an immutable function's call on plain columns and constants
  */
 static bool
-LoadDirectWrite(HroeTableMeta *t, Relation rel)
+LoadCalls(HroeDirectWrite *dw, Relation rel)
 {
 	TupleDesc	desc = RelationGetDescr(rel);
 	TupleConstr *constr = desc->constr;
-	HroeDirectWrite *dw = t->direct_write;
-	MemoryContext cxt,
-				oldcxt;
 	int			maxchecks = 0;
 
-	if (!ProcCallbackRegistered)
-	{
-		CacheRegisterSyscacheCallback(PROCOID, ProcInvalidate, (Datum) 0);
-		ProcCallbackRegistered = true;
-	}
-	if (t->direct_put != 0 && dw != NULL && dw->proc_epoch == ProcEpoch)
-		return t->direct_put > 0;
-	t->direct_put = -1;
-	t->direct_write = NULL;
-	if (dw != NULL)
-		MemoryContextDelete(dw->cxt);
-	cxt = AllocSetContextCreate(t->cxt, "hroe direct write", ALLOCSET_SMALL_SIZES);
-	/* the planner's garbage too goes with the context */
-	oldcxt = MemoryContextSwitchTo(cxt);
-	dw = palloc0(sizeof(HroeDirectWrite));
-	dw->cxt = cxt;
-	dw->proc_epoch = ProcEpoch;
-	t->direct_write = dw;
 	dw->generated_attno = palloc0(sizeof(AttrNumber) * Max(desc->natts, 1));
 	dw->generated = palloc0(sizeof(HroeDirectCall) * Max(desc->natts, 1));
 	for (int i = 0; i < desc->natts; i++)
@@ -235,11 +230,8 @@ LoadDirectWrite(HroeTableMeta *t, Relation rel)
 			continue;
 		if (att->attgenerated != ATTRIBUTE_GENERATED_STORED ||
 			!LoadCall((Node *) expression_planner((Expr *) build_column_default(rel, i + 1)),
-					  desc, att->atttypid, cxt, &dw->generated[dw->ngenerated]))
-		{
-			MemoryContextSwitchTo(oldcxt);
+					  desc, att->atttypid, &dw->generated[dw->ngenerated]))
 			return false;
-		}
 		dw->generated_attno[dw->ngenerated++] = i + 1;
 	}
 	/* hroe's GSI key type checks: one AND of a few calls per GSI */
@@ -248,14 +240,41 @@ LoadDirectWrite(HroeTableMeta *t, Relation rel)
 	dw->checks = palloc0(sizeof(HroeDirectCall) * Max(maxchecks, 1));
 	for (int i = 0; constr && i < constr->num_check; i++)
 		if (!LoadCheck((Node *) expression_planner(stringToNode(constr->check[i].ccbin)),
-					   desc, cxt, dw, maxchecks))
-		{
-			MemoryContextSwitchTo(oldcxt);
+					   desc, dw, maxchecks))
 			return false;
-		}
-	MemoryContextSwitchTo(oldcxt);
-	t->direct_put = 1;
 	return true;
+}
+
+/*
+ * What a direct write of t's relation rel needs (see HroeDirectWrite), in a
+ * context of t's: dropped with t when the relation changes, rebuilt when a
+ * function changes
+ */
+static HroeDirectWrite *
+LoadDirectWrite(HroeTableMeta *t, Relation rel)
+{
+	HroeDirectWrite *dw = t->direct_write;
+	uint64		proc_changes = hroe_catalog_proc_changes();
+	MemoryContext cxt,
+				oldcxt;
+
+	if (dw != NULL && dw->proc_changes == proc_changes)
+		return dw;
+	t->direct_write = NULL;
+	if (dw != NULL)
+		MemoryContextDelete(dw->cxt);
+	cxt = AllocSetContextCreate(t->cxt, "hroe direct write", ALLOCSET_SMALL_SIZES);
+	/* the planner's garbage too goes with the context */
+	oldcxt = MemoryContextSwitchTo(cxt);
+	dw = palloc0(sizeof(HroeDirectWrite));
+	dw->cxt = cxt;
+	dw->proc_changes = proc_changes;
+	dw->obstacle = RelationObstacle(t, rel);
+	if (dw->obstacle == NULL && !LoadCalls(dw, rel))
+		dw->obstacle = "a generated column or CHECK constraint is not calls of immutable functions on plain columns and constants";
+	MemoryContextSwitchTo(oldcxt);
+	t->direct_write = dw;
+	return dw;
 }
 
 /* Evaluate call on the row values/nulls (plain columns set) */
@@ -285,39 +304,20 @@ EvalCall(HroeDirectCall *call, Datum *values, bool *nulls, bool *isnull)
 	return result;
 }
 
-/* Why the table keeps the overwrite in the executor, or NULL if it does not */
+/* Why the table keeps the write in the executor for this user, or NULL */
 static const char *
 DirectWriteObstacle(HroeTableMeta *t, Relation rel)
 {
 	AclMode		need = ACL_INSERT | ACL_UPDATE | ACL_SELECT;
-	PublicationDesc pubdesc;
 
 	/* invalidated while this call waited for the table's lock (ALTER TABLE) */
 	if (!t->valid)
 		return "the table changed during the call";
-	if (rel->rd_rel->relkind != RELKIND_RELATION)
-		return "it is not a plain table";
-	/* ExecPartitionCheck is the executor's */
-	if (rel->rd_rel->relispartition)
-		return "it is a partition";
-	/* a domain's constraints are checked by the executor's coercion */
-	if (TupleDescAttr(RelationGetDescr(rel), t->item_attno - 1)->atttypid != hroe_item_typid())
-		return "its item column is not of type hroe.item";
-	if (rel->trigdesc != NULL)
-		return "it has triggers";
-	if (rel->rd_rules != NULL)
-		return "it has rules";
-	/* CheckCmdReplicaIdentity's checks of published updates are the executor's */
-	RelationBuildPublicationDesc(rel, &pubdesc);
-	if (pubdesc.pubactions.pubupdate)
-		return "its updates are published";
 	if (ExecutorCheckPerms_hook != NULL)
 		return "a permission-checking module is loaded";
 	if (pg_class_aclmask(t->relid, GetUserId(), need, ACLMASK_ALL) != need)
 		return "the user lacks table-level INSERT, UPDATE or SELECT";
-	if (!LoadDirectWrite(t, rel))
-		return "a generated column or CHECK constraint is not calls of immutable functions on plain columns and constants";
-	return NULL;
+	return LoadDirectWrite(t, rel)->obstacle;
 }
 
 /* Why the session keeps a write in the executor, or NULL if it does not */
@@ -334,10 +334,10 @@ SessionObstacle(HroeTableMeta *t)
 }
 
 /*
- * Open t's table and primary key index for a direct write of operation op
- * (the names in the DEBUG1 messages), with a slot for the old row, the
- * write's command *cid and its registered snapshot; NULL, nothing open, when
- * the session or the table keeps the write in the executor
+ * Open t's table (and, with idx, its primary key index) for a direct write
+ * of operation op (the names in the DEBUG1 messages), with a slot for the
+ * old row, the write's command *cid and its registered snapshot; NULL,
+ * nothing open, when the session or the table keeps the write in the executor
  */
 static Relation
 OpenForWrite(HroeTableMeta *t, const char *op, Relation *idx, TupleTableSlot **oldslot,
@@ -355,12 +355,17 @@ OpenForWrite(HroeTableMeta *t, const char *op, Relation *idx, TupleTableSlot **o
 		return NULL;
 	}
 	rel = table_open(t->relid, RowExclusiveLock);
-	*idx = hroe_pkey_index_open(t, rel, RowExclusiveLock);
+	/* the first call also sets up t's item column */
+	if (idx)
+		*idx = hroe_pkey_index_open(t, rel, RowExclusiveLock);
+	else if (!OidIsValid(t->pkey_index))
+		index_close(hroe_pkey_index_open(t, rel, RowExclusiveLock), NoLock);
 	obstacle = DirectWriteObstacle(t, rel);
 	if (obstacle)
 	{
 		elog(DEBUG1, "hroe: %s on %s runs as SQL: %s", op, t->relname, obstacle);
-		index_close(*idx, NoLock);
+		if (idx)
+			index_close(*idx, NoLock);
 		table_close(rel, NoLock);
 		return NULL;
 	}
@@ -378,7 +383,8 @@ CloseForWrite(Relation rel, Relation idx, TupleTableSlot *oldslot, Snapshot snap
 {
 	ExecDropSingleTupleTableSlot(oldslot);
 	UnregisterSnapshot(snapshot);
-	index_close(idx, NoLock);
+	if (idx)
+		index_close(idx, NoLock);
 	table_close(rel, NoLock);
 }
 
@@ -403,7 +409,6 @@ ReplaceRow(HroeTableMeta *t, Relation rel, TupleTableSlot *oldslot, HroeItem *it
 
 	/* the old row's other columns point into its page, pinned by oldslot */
 	slot_getallattrs(oldslot);
-	ExecClearTuple(newslot);
 	for (int i = 0; i < desc->natts; i++)
 	{
 		/* as the executor's UPDATE: a dropped column's old value goes */
@@ -422,8 +427,7 @@ ReplaceRow(HroeTableMeta *t, Relation rel, TupleTableSlot *oldslot, HroeItem *it
 	}
 	/* a violated constraint: the executor raises its error */
 	for (int i = 0; i < desc->natts; i++)
-		if (nulls[i] && TupleDescAttr(desc, i)->attnotnull &&
-			!TupleDescAttr(desc, i)->attisdropped)
+		if (nulls[i] && TupleDescAttr(desc, i)->attnotnull)
 			obstacle = "a NOT NULL column would be null";
 	for (int c = 0; c < dw->nchecks && obstacle == NULL; c++)
 	{
@@ -532,14 +536,14 @@ hroe_direct_overwrite(HroeTableMeta *t, HroeItem *item, Datum *keys, MemoryConte
 bool
 hroe_direct_update_locked(HroeTableMeta *t, ItemPointer tid, HroeItem *item)
 {
-	Relation	rel,
-				idx;
+	Relation	rel;
 	Snapshot	snapshot;
 	TupleTableSlot *oldslot;
 	bool		written = false;
 	CommandId	cid;
 
-	rel = OpenForWrite(t, "a locked write", &idx, &oldslot, &cid, &snapshot);
+	/* no probe: the row is found by its TID */
+	rel = OpenForWrite(t, "a locked write", NULL, &oldslot, &cid, &snapshot);
 	if (rel == NULL)
 		return false;
 	/* the version locked, if still the visible one (as UPDATE ... WHERE ctid) */
@@ -548,6 +552,6 @@ hroe_direct_update_locked(HroeTableMeta *t, ItemPointer tid, HroeItem *item)
 	else
 		elog(DEBUG1, "hroe: a locked write on %s runs as SQL: the locked row is not visible",
 			 t->relname);
-	CloseForWrite(rel, idx, oldslot, snapshot);
+	CloseForWrite(rel, NULL, oldslot, snapshot);
 	return written;
 }

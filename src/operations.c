@@ -392,6 +392,15 @@ hroe_get_item_result(PG_FUNCTION_ARGS)
 
 /* ---------- PutItem, DeleteItem ---------- */
 
+/* A write that reports no capacity (the caller asked for none) */
+static void
+NoCapacity(HroeTableMeta *t, double *units, double *index_units)
+{
+	*units = 0;
+	for (int i = 0; i < t->nindexes; i++)
+		index_units[i] = 0;
+}
+
 /*
  * PutItem: replace or insert the item under a row lock on the old version;
  * returns the old item (or NULL); *units/index_units get the write capacity.
@@ -428,9 +437,7 @@ DoPut(HroeTableMeta *t, HroeItem *item, bool locked, HroeItem *locked_old,
 			*units = hroe_write_capacity(t, old, item, index_units);
 			return old;
 		}
-		*units = 0;
-		for (int i = 0; i < t->nindexes; i++)
-			index_units[i] = 0;
+		NoCapacity(t, units, index_units);
 		return NULL;
 	}
 	if (!need_old && !locked)
@@ -438,9 +445,7 @@ DoPut(HroeTableMeta *t, HroeItem *item, bool locked, HroeItem *locked_old,
 		Oid			itype = ItemTypeOid();
 		Datum		d = PointerGetDatum(item);
 
-		*units = 0;
-		for (int i = 0; i < t->nindexes; i++)
-			index_units[i] = 0;
+		NoCapacity(t, units, index_units);
 		plan = hroe_table_plan_find(t, "put-upsert");
 		if (plan == NULL)
 			plan = hroe_table_plan(t, "put-upsert",
@@ -517,9 +522,7 @@ DoPut(HroeTableMeta *t, HroeItem *item, bool locked, HroeItem *locked_old,
 			if (locked && conflict)
 			{
 				*conflict = true;
-				*units = 0;
-				for (int i = 0; i < t->nindexes; i++)
-					index_units[i] = 0;
+				NoCapacity(t, units, index_units);
 				return NULL;
 			}
 			/* a plain put: lock that version and replace it */

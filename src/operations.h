@@ -12,8 +12,11 @@
 #ifndef HROE_OPERATIONS_H
 #define HROE_OPERATIONS_H
 
+#include "access/skey.h"
 #include "storage/itemptr.h"
+#include "storage/lockdefs.h"
 #include "utils/jsonb.h"
+#include "utils/relcache.h"
 
 #include "expression.h"
 #include "item.h"

@@ -15,11 +15,8 @@
 #ifndef HROE_TABLES_H
 #define HROE_TABLES_H
 
-#include "access/skey.h"
 #include "executor/spi.h"
-#include "storage/lockdefs.h"
 #include "utils/jsonb.h"
-#include "utils/relcache.h"
 
 #include "expression.h"
 #include "item.h"
@@ -65,13 +62,12 @@ typedef struct HroeTableMeta
 	HroePlan   *plans;
 	MemoryContext cxt;
 	bool		valid;
-	/* the direct primary key probes (GetItem, PutItem), set up on first use */
+	/* the direct primary key probes and writes, set up on first use */
 	Oid			pkey_index;
 	RegProcedure eqproc[2];
 	AttrNumber	item_attno;
-	/* PutItem's direct overwrite: 0 not yet examined, 1 possible, -1 not */
-	int			direct_put;
-	struct HroeDirectWrite *direct_write;	/* its generated columns and checks */
+	/* the direct writes' view of the table (src/direct_write.c), or NULL */
+	struct HroeDirectWrite *direct_write;
 } HroeTableMeta;
 
 /* A key attribute value as a Datum of its column type */
