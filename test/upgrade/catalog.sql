@@ -1,0 +1,63 @@
+-- test/upgrade/catalog.sql: one line per property of every object of the
+-- hroe extension, for comparing an updated installation with a fresh one
+-- (test/t_upgrade.sh).  OIDs, creation times and object order are left out.
+WITH members AS (
+	SELECT classid, objid FROM pg_catalog.pg_depend
+	WHERE refclassid = 'pg_catalog.pg_extension'::pg_catalog.regclass
+	  AND refobjid = (SELECT oid FROM pg_catalog.pg_extension WHERE extname = 'hroe')
+	  AND deptype = 'e'),
+lines AS (
+	-- every member by its description, with its comment
+	SELECT pg_catalog.pg_describe_object(m.classid, m.objid, 0)
+		   || ' | comment: ' || coalesce(pg_catalog.obj_description(m.objid, c.relname), '-') AS line
+	FROM members m JOIN pg_catalog.pg_class c ON c.oid = m.classid
+	UNION ALL
+	-- functions: arguments, result, properties, body or C symbol, settings, ACL
+	SELECT format('function %s(%s) returns %s | %s %s %s %s secdef=%s | config %s | acl %s | body md5 %s',
+				  p.oid::pg_catalog.regproc, pg_catalog.pg_get_function_arguments(p.oid),
+				  pg_catalog.pg_get_function_result(p.oid), l.lanname, p.provolatile,
+				  CASE WHEN p.proisstrict THEN 'strict' ELSE 'called-on-null' END, p.proparallel,
+				  p.prosecdef, p.proconfig, p.proacl, pg_catalog.md5(p.prosrc))
+	FROM members m JOIN pg_catalog.pg_proc p ON m.classid = 'pg_catalog.pg_proc'::pg_catalog.regclass AND p.oid = m.objid
+	JOIN pg_catalog.pg_language l ON l.oid = p.prolang
+	UNION ALL
+	-- relations: kind, row security, ACL
+	SELECT format('relation %s | kind %s | rls %s force %s | acl %s', r.oid::pg_catalog.regclass, r.relkind,
+				  r.relrowsecurity, r.relforcerowsecurity, r.relacl)
+	FROM members m JOIN pg_catalog.pg_class r ON m.classid = 'pg_catalog.pg_class'::pg_catalog.regclass AND r.oid = m.objid
+	UNION ALL
+	-- columns, in order, with type, nullability, default or generation
+	SELECT format('column %s.%s #%s | %s | not null %s | %s %s | comment %s', a.attrelid::pg_catalog.regclass, a.attname,
+				  a.attnum, pg_catalog.format_type(a.atttypid, a.atttypmod), a.attnotnull, a.attgenerated,
+				  pg_catalog.pg_get_expr(d.adbin, d.adrelid), coalesce(pg_catalog.col_description(a.attrelid, a.attnum), '-'))
+	FROM members m JOIN pg_catalog.pg_attribute a ON m.classid = 'pg_catalog.pg_class'::pg_catalog.regclass AND a.attrelid = m.objid
+	LEFT JOIN pg_catalog.pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
+	WHERE a.attnum > 0 AND NOT a.attisdropped
+	UNION ALL
+	-- constraints, indexes, triggers and policies of the member tables
+	SELECT format('constraint %s on %s | %s', k.conname, k.conrelid::pg_catalog.regclass,
+				  pg_catalog.pg_get_constraintdef(k.oid))
+	FROM members m JOIN pg_catalog.pg_constraint k ON m.classid = 'pg_catalog.pg_class'::pg_catalog.regclass AND k.conrelid = m.objid
+	UNION ALL
+	SELECT 'index ' || pg_catalog.pg_get_indexdef(i.indexrelid)
+	FROM members m JOIN pg_catalog.pg_index i ON m.classid = 'pg_catalog.pg_class'::pg_catalog.regclass AND i.indrelid = m.objid
+	UNION ALL
+	SELECT format('trigger %s', pg_catalog.pg_get_triggerdef(t.oid))
+	FROM members m JOIN pg_catalog.pg_trigger t ON m.classid = 'pg_catalog.pg_class'::pg_catalog.regclass AND t.tgrelid = m.objid
+	WHERE NOT t.tgisinternal
+	UNION ALL
+	SELECT format('policy %s on %s | %s %s roles %s | using %s | check %s', p.polname, p.polrelid::pg_catalog.regclass,
+				  p.polcmd, p.polpermissive, p.polroles::pg_catalog.regrole[],
+				  pg_catalog.pg_get_expr(p.polqual, p.polrelid), pg_catalog.pg_get_expr(p.polwithcheck, p.polrelid))
+	FROM members m JOIN pg_catalog.pg_policy p ON m.classid = 'pg_catalog.pg_class'::pg_catalog.regclass AND p.polrelid = m.objid
+	UNION ALL
+	-- schemas' ACLs, and what the extension dumps
+	SELECT format('schema %s | acl %s', n.nspname, n.nspacl)
+	FROM members m JOIN pg_catalog.pg_namespace n ON m.classid = 'pg_catalog.pg_namespace'::pg_catalog.regclass AND n.oid = m.objid
+	UNION ALL
+	SELECT format('config dump %s', u.c::pg_catalog.regclass) || coalesce(' where ' || w.w, '')
+	FROM pg_catalog.pg_extension e,
+		 unnest(e.extconfig, e.extcondition) AS u(c, w0)
+		 CROSS JOIN LATERAL (SELECT nullif(u.w0, '') AS w) w
+	WHERE e.extname = 'hroe')
+SELECT line FROM lines ORDER BY line COLLATE "C";
