@@ -12,6 +12,9 @@
  * index range scan without a sort; paging resumes with a row comparison on
  * (index sort key..., table key...), which is an index condition too.
  *
+ * A read sees every write before it, those of its own statement too (a
+ * SELECT calling PutItem, then GetItem): PushReadSnapshot.
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
@@ -21,6 +24,7 @@
 #include "access/stratnum.h"
 #include "access/table.h"
 #include "access/tableam.h"
+#include "access/xact.h"
 #include "catalog/namespace.h"
 #include "catalog/pg_type.h"
 #include "common/hashfn.h"
@@ -56,6 +60,30 @@
 #define MAX_BATCH_GET_BYTES (16 * 1024 * 1024)
 
 /* ---------- helpers ---------- */
+
+/*
+ * Push the snapshot a read operation runs under, until its PopActiveSnapshot:
+ * as SPI's for a statement that writes, the writes before the read (its own
+ * statement's too) made visible by CommandCounterIncrement, then a snapshot
+ * taken now in READ COMMITTED (a strongly consistent read sees what has
+ * committed) or the transaction's in REPEATABLE READ and SERIALIZABLE, with
+ * the current command id.  So the functions are VOLATILE: a STABLE one runs
+ * under its statement's snapshot.  In a parallel query, where no snapshot
+ * may be taken and nothing can have been written since the statement began,
+ * the statement's.
+ */
+static void
+PushReadSnapshot(void)
+{
+	if (IsInParallelMode())
+	{
+		PushActiveSnapshot(GetActiveSnapshot());
+		return;
+	}
+	CommandCounterIncrement();
+	PushActiveSnapshot(GetTransactionSnapshot());
+	UpdateActiveSnapshotCommandId();
+}
 
 /* text argument n as a C string, or NULL */
 static char *
@@ -330,7 +358,9 @@ DoGet(HroeTableMeta *t, Jsonb *key, bool consistent, MemoryContext cxt, double *
 	HroeItem   *item;
 
 	hroe_check_request_key(t, key, keys, NULL);
+	PushReadSnapshot();
 	item = FetchItem(t, keys, false, cxt);
+	PopActiveSnapshot();
 	*units = hroe_read_units(item ? hroe_item_size(item) : 0, consistent);
 	return item;
 }
@@ -1527,6 +1557,7 @@ hroe_read_page(HroeReadRequest *r, HroeReadPage *page)
 	{
 		BindQuery(&s, r->kce, r->table, r->index, r->consistent);
 		ApplySelect(&s, r->select, r->index);
+		PushReadSnapshot();
 		if (s.esk != NULL || !DirectQuery(&s, EmitToArray, &items, cxt, &out))
 		{
 			SPI_connect();
@@ -1542,9 +1573,11 @@ hroe_read_page(HroeReadRequest *r, HroeReadPage *page)
 		ApplySelect(&s, r->select, r->index);
 		if (s.esk && s.total_segments > 1)
 			CheckStartKeySegment(&s);
+		PushReadSnapshot();
 		RunRead(&s, EmitToArray, &items, cxt, &out);
 		SPI_finish();
 	}
+	PopActiveSnapshot();
 	units = hroe_read_units(out.bytes, s.consistent);
 	if (s.ix)
 	{
@@ -1645,12 +1678,14 @@ hroe_query(PG_FUNCTION_ARGS)
 				 ArgText(fcinfo, 4), !PG_ARGISNULL(6) && PG_GETARG_BOOL(6),
 				 ArgText(fcinfo, 7), ArgText(fcinfo, 8));
 	ApplySelect(&s, NULL, ArgText(fcinfo, 4));
+	PushReadSnapshot();
 	if (!DirectQuery(&s, EmitToTuplestore, rsinfo, cxt, &out))
 	{
 		SPI_connect();
 		RunRead(&s, EmitToTuplestore, rsinfo, cxt, &out);
 		SPI_finish();
 	}
+	PopActiveSnapshot();
 	return (Datum) 0;
 }
 
@@ -1706,7 +1741,9 @@ hroe_scan(PG_FUNCTION_ARGS)
 	SPI_connect();
 	ResolveTarget(&s, table, index, !PG_ARGISNULL(2) && PG_GETARG_BOOL(2));
 	ApplySelect(&s, NULL, index);
+	PushReadSnapshot();
 	RunRead(&s, EmitToTuplestore, rsinfo, cxt, &out);
+	PopActiveSnapshot();
 	SPI_finish();
 	return (Datum) 0;
 }
@@ -2028,6 +2065,7 @@ hroe_batch_get_item(PG_FUNCTION_ARGS)
 		}
 	}
 	appendStringInfoString(&resp, "{\"Responses\": {");
+	PushReadSnapshot();
 	for (int i = 0; i < ntables; i++)
 	{
 		HroeTableMeta *t = metas[i];
@@ -2084,6 +2122,7 @@ hroe_batch_get_item(PG_FUNCTION_ARGS)
 							 JsonbToCString(NULL, &cc->root, VARSIZE(cc)));
 		}
 	}
+	PopActiveSnapshot();
 	SPI_finish();
 	appendStringInfo(&resp, "}, \"UnprocessedKeys\": {%s}", unprocessed.data);
 	if (rcc && strcmp(rcc, "NONE") != 0)

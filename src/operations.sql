@@ -2,6 +2,10 @@
 --
 -- DynamoDB operations on hroe tables (src/operations.c)
 --
+-- The reads are VOLATILE, as the writes: each sees every write before it,
+-- those made earlier in its own statement too (a STABLE function would run
+-- under its statement's snapshot), under a snapshot of its own.
+--
 
 CREATE TYPE hroe.read_result AS (item hroe.item, consumed_capacity jsonb);
 COMMENT ON TYPE hroe.read_result IS 'GetItem output: the item (NULL if absent) and ConsumedCapacity';
@@ -17,14 +21,14 @@ COMMENT ON TYPE hroe.page IS 'Query/Scan output: Items (NULL with Select COUNT),
 
 CREATE FUNCTION hroe.get_item(p_table_name text, p_key jsonb, p_consistent_read boolean DEFAULT false)
 RETURNS hroe.item AS 'MODULE_PATHNAME', 'hroe_get_item'
-LANGUAGE C STABLE STRICT PARALLEL RESTRICTED;
+LANGUAGE C VOLATILE STRICT PARALLEL RESTRICTED;
 COMMENT ON FUNCTION hroe.get_item(text, jsonb, boolean) IS
 'GetItem: the item with the given key (DynamoDB JSON, e.g. {"PK": {"S": "a"}, "SK": {"S": "b"}}), or NULL';
 
 CREATE FUNCTION hroe.get_item_result(p_table_name text, p_key jsonb,
 	p_consistent_read boolean DEFAULT false, p_return_consumed_capacity text DEFAULT 'TOTAL')
 RETURNS hroe.read_result AS 'MODULE_PATHNAME', 'hroe_get_item_result'
-LANGUAGE C STABLE STRICT PARALLEL RESTRICTED;
+LANGUAGE C VOLATILE STRICT PARALLEL RESTRICTED;
 COMMENT ON FUNCTION hroe.get_item_result(text, jsonb, boolean, text) IS
 'GetItem with its ConsumedCapacity (max(1, ceil(size/4 KB)) read units, half for an eventually consistent read; a missing item costs 1 or 0.5)';
 
@@ -54,7 +58,7 @@ CREATE FUNCTION hroe.query(p_table_name text, p_key_condition_expression text,
 	p_consistent_read boolean DEFAULT false, p_filter_expression text DEFAULT NULL,
 	p_projection_expression text DEFAULT NULL)
 RETURNS SETOF hroe.item AS 'MODULE_PATHNAME', 'hroe_query'
-LANGUAGE C STABLE CALLED ON NULL INPUT PARALLEL RESTRICTED ROWS 100;
+LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL RESTRICTED ROWS 100;
 COMMENT ON FUNCTION hroe.query(text, text, jsonb, jsonb, text, boolean, boolean, text, text) IS
 'Query: every item (or GSI entry) matching the KeyConditionExpression and kept by the FilterExpression (which may not use the queried key attributes), with the ProjectionExpression''s attributes (placeholders shared by the three), in sort key order (descending with p_scan_index_forward false), all pages; runs as an index range scan';
 
@@ -66,7 +70,7 @@ CREATE FUNCTION hroe.query_page(p_table_name text, p_key_condition_expression te
 	p_return_consumed_capacity text DEFAULT 'NONE', p_filter_expression text DEFAULT NULL,
 	p_projection_expression text DEFAULT NULL)
 RETURNS hroe.page AS 'MODULE_PATHNAME', 'hroe_query_page'
-LANGUAGE C STABLE CALLED ON NULL INPUT PARALLEL RESTRICTED;
+LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL RESTRICTED;
 COMMENT ON FUNCTION hroe.query_page(text, text, jsonb, jsonb, text, boolean, boolean, integer, jsonb, text, text, text, text) IS
 'Query, one call: stops after p_limit items evaluated or 1 MB read (LastEvaluatedKey set), resumes after p_exclusive_start_key; the FilterExpression applies after the limit (Count after it, ScannedCount before), then the ProjectionExpression; Select ALL_ATTRIBUTES, ALL_PROJECTED_ATTRIBUTES, SPECIFIC_ATTRIBUTES (with a projection) or COUNT; ConsumedCapacity: bytes read rounded up once to 4 KB, at least 1 unit, half when eventually consistent';
 
@@ -75,7 +79,7 @@ CREATE FUNCTION hroe.scan(p_table_name text, p_index_name text DEFAULT NULL,
 	p_projection_expression text DEFAULT NULL, p_expression_attribute_values jsonb DEFAULT NULL,
 	p_expression_attribute_names jsonb DEFAULT NULL)
 RETURNS SETOF hroe.item AS 'MODULE_PATHNAME', 'hroe_scan'
-LANGUAGE C STABLE CALLED ON NULL INPUT PARALLEL RESTRICTED ROWS 1000;
+LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL RESTRICTED ROWS 1000;
 COMMENT ON FUNCTION hroe.scan(text, text, boolean, text, text, jsonb, jsonb) IS
 'Scan: every item of the table (or entry of the GSI) that the FilterExpression keeps, with the ProjectionExpression''s attributes, all pages, in key order';
 
@@ -87,13 +91,13 @@ CREATE FUNCTION hroe.scan_page(p_table_name text, p_index_name text DEFAULT NULL
 	p_projection_expression text DEFAULT NULL, p_expression_attribute_values jsonb DEFAULT NULL,
 	p_expression_attribute_names jsonb DEFAULT NULL)
 RETURNS hroe.page AS 'MODULE_PATHNAME', 'hroe_scan_page'
-LANGUAGE C STABLE CALLED ON NULL INPUT PARALLEL RESTRICTED;
+LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL RESTRICTED;
 COMMENT ON FUNCTION hroe.scan_page(text, text, boolean, integer, jsonb, text, text, integer, integer, text, text, jsonb, jsonb) IS
 'Scan, one call: Limit, the 1 MB page, ExclusiveStartKey/LastEvaluatedKey, FilterExpression, ProjectionExpression, Select and ConsumedCapacity as hroe.query_page; a parallel Scan reads segment p_segment (0-based) of p_total_segments, split by the hash of the partition key';
 
 CREATE FUNCTION hroe.batch_get_item(p_request_items jsonb, p_return_consumed_capacity text DEFAULT 'NONE')
 RETURNS jsonb AS 'MODULE_PATHNAME', 'hroe_batch_get_item'
-LANGUAGE C STABLE STRICT PARALLEL RESTRICTED;
+LANGUAGE C VOLATILE STRICT PARALLEL RESTRICTED;
 COMMENT ON FUNCTION hroe.batch_get_item(jsonb, text) IS
 'BatchGetItem: {"Table": {"Keys": [...], "ConsistentRead": bool, "ProjectionExpression": "...", "ExpressionAttributeNames": {...}}, ...}, at most 100 keys, no duplicates; returns {"Responses": {...}, "UnprocessedKeys": {}, "ConsumedCapacity": [...]} (capacity rounded per item, then summed)';
 
