@@ -1737,31 +1737,42 @@ TxReads(Action *acts, int n, TxCapacity *caps, int factor)
 	return ncaps;
 }
 
-/* Run one of the idempotency token statements; returns SPI_processed */
+/*
+ * Run one of the idempotency token statements for the current role's token;
+ * returns SPI_processed.  The role's own tokens only: row-level security
+ * keeps other roles' rows from it, but not from a superuser or a BYPASSRLS
+ * role, hence owner in every statement.  Recording a token deletes the
+ * role's expired ones.
+ */
 static uint64
 TokenStmt(int which, const char *token, int64 hash)
 {
 	static SPIPlanPtr plans[2];
 	static const char *const sql[2] = {
-		"SELECT request_hash FROM hroe.transaction_tokens WHERE token OPERATOR(pg_catalog.=) $1 "
+		"SELECT request_hash FROM hroe.transaction_tokens WHERE owner OPERATOR(pg_catalog.=) $1 "
+		"AND token OPERATOR(pg_catalog.=) $2 "
 		"AND finished_at OPERATOR(pg_catalog.>) (pg_catalog.now() OPERATOR(pg_catalog.-) interval '10 minutes')",
-		"INSERT INTO hroe.transaction_tokens (token, request_hash) VALUES ($1, $2) "
-		"ON CONFLICT (token) DO UPDATE SET request_hash = excluded.request_hash, finished_at = pg_catalog.now()"
+		"WITH expired AS (DELETE FROM hroe.transaction_tokens WHERE owner OPERATOR(pg_catalog.=) $1 "
+		"AND token OPERATOR(pg_catalog.<>) $2 "
+		"AND finished_at OPERATOR(pg_catalog.<=) (pg_catalog.now() OPERATOR(pg_catalog.-) interval '10 minutes')) "
+		"INSERT INTO hroe.transaction_tokens (owner, token, request_hash) VALUES ($1, $2, $3) "
+		"ON CONFLICT (owner, token) DO UPDATE SET request_hash = excluded.request_hash, finished_at = pg_catalog.now()"
 	};
-	Oid			types[2] = {TEXTOID, INT8OID};
-	Datum		v[2];
+	Oid			types[3] = {OIDOID, TEXTOID, INT8OID};
+	Datum		v[3];
 	int			ret;
 
 	if (plans[which] == NULL)
 	{
-		SPIPlanPtr	plan = SPI_prepare(sql[which], which == 0 ? 1 : 2, types);
+		SPIPlanPtr	plan = SPI_prepare(sql[which], which == 0 ? 2 : 3, types);
 
 		if (plan == NULL || SPI_keepplan(plan) != 0)
 			elog(ERROR, "preparing \"%s\" failed", sql[which]);
 		plans[which] = plan;
 	}
-	v[0] = CStringGetTextDatum(token);
-	v[1] = Int64GetDatum(hash);
+	v[0] = ObjectIdGetDatum(GetUserId());
+	v[1] = CStringGetTextDatum(token);
+	v[2] = Int64GetDatum(hash);
 	ret = SPI_execute_plan(plans[which], v, NULL, false, 0);
 	if (ret < 0)
 		elog(ERROR, "idempotency token statement failed: %s", SPI_result_code_string(ret));
@@ -1844,8 +1855,8 @@ ApiTransactWrite(JsonbContainer *req, StringInfo out)
 			Invalid(psprintf("1 validation error detected: Value '%s' at 'clientRequestToken' failed to satisfy constraint: Member must have length less than or equal to 36",
 							 token));
 		hash = (int64) hash_bytes_extended((const unsigned char *) text, strlen(text), 0);
-		/* one transaction per token at a time */
-		SET_LOCKTAG_ADVISORY(tag, MyDatabaseId, 0,
+		/* one transaction per token of a role at a time */
+		SET_LOCKTAG_ADVISORY(tag, MyDatabaseId, GetUserId(),
 							 hash_bytes((const unsigned char *) token, strlen(token)), 0x4853);
 		(void) LockAcquire(&tag, ExclusiveLock, false, false);
 		/*
