@@ -34,6 +34,7 @@
 #include "lib/stringinfo.h"
 #include "miscadmin.h"
 #include "storage/lock.h"
+#include "utils/acl.h"
 #include "utils/builtins.h"
 #include "utils/jsonb.h"
 #include "utils/lsyscache.h"
@@ -114,9 +115,23 @@ typedef struct ApiCall
 								 * ALL_OLD), JSON text */
 	Jsonb	   *result;			/* the response, when built as jsonb (then
 								 * nothing is written as text) */
+	char		resource[256];	/* AccessDenied: the request's table being
+								 * accessed ("" when none) */
 } ApiCall;
 
 static ApiCall *CurrentCall = NULL;
+
+/*
+ * Name the request's table the call is about to access, or none (NULL):
+ * the resource of an AccessDeniedException.  A copy, since the request's
+ * strings do not outlive the call's subtransaction.
+ */
+static inline void
+CallResource(const char *table)
+{
+	if (CurrentCall)
+		strlcpy(CurrentCall->resource, table ? table : "", sizeof(CurrentCall->resource));
+}
 
 /* The result of a statement: its columns (a composite result's fields) */
 typedef struct ApiRow
@@ -1863,11 +1878,15 @@ ApiTransactWrite(JsonbContainer *req, StringInfo out)
 		 * a replay within 10 minutes succeeds without writing; it reports
 		 * the read units of reading the items (DynamoDB's documentation)
 		 */
+		CallResource(NULL);
 		if (TokenStmt(0, token, hash) > 0)
 		{
 			order = LockOrder(acts, n);
 			for (int i = 0; i < n; i++)
+			{
+				CallResource(order[i]->table);
 				order[i]->old = LockItem(order[i]->t, order[i]->keys, order[i]->identity, false);
+			}
 			ncaps = TxReads(acts, n, caps, 1);
 			AppendTxCapacity(out, rcc, caps, ncaps, "ReadCapacityUnits");
 			return;
@@ -1875,8 +1894,11 @@ ApiTransactWrite(JsonbContainer *req, StringInfo out)
 	}
 	order = LockOrder(acts, n);
 	for (int i = 0; i < n; i++)
+	{
+		CallResource(order[i]->table);
 		order[i]->old = LockItemTid(order[i]->t, order[i]->keys, order[i]->identity, true,
 									&order[i]->tid);
+	}
 	initStringInfo(&reasons);
 	initStringInfo(&codes);
 	for (int i = 0; i < n; i++)
@@ -1920,6 +1942,7 @@ ApiTransactWrite(JsonbContainer *req, StringInfo out)
 		TxCapacity *c = TxTable(caps, &ncaps, a);
 		HroeItem   *new;
 
+		CallResource(a->table);
 		switch (a->kind)
 		{
 			case ACT_PUT:
@@ -1946,7 +1969,10 @@ ApiTransactWrite(JsonbContainer *req, StringInfo out)
 		}
 	}
 	if (token)
+	{
+		CallResource(NULL);
 		(void) TokenStmt(1, token, hash);
+	}
 	AppendTxCapacity(out, rcc, caps, ncaps, "WriteCapacityUnits");
 }
 
@@ -1961,7 +1987,10 @@ ApiTransactGet(JsonbContainer *req, StringInfo out)
 	TxCapacity *caps = palloc0(sizeof(TxCapacity) * n);
 
 	for (int i = 0; i < n; i++)
+	{
+		CallResource(order[i]->table);
 		order[i]->old = LockItem(order[i]->t, order[i]->keys, order[i]->identity, false);
+	}
 	appendStringInfoString(out, ",\"Responses\":[");
 	for (int i = 0; i < n; i++)
 	{
@@ -1987,6 +2016,16 @@ ApiTransactGet(JsonbContainer *req, StringInfo out)
 static void
 Dispatch(const char *op, JsonbContainer *req, StringInfo out)
 {
+	JsonbValue *table = Member(req, "TableName");
+
+	/* the table of a single-table request (the transactions name theirs) */
+	if (table && table->type == jbvString)
+	{
+		size_t		len = Min((size_t) table->val.string.len, sizeof(CurrentCall->resource) - 1);
+
+		memcpy(CurrentCall->resource, table->val.string.val, len);
+		CurrentCall->resource[len] = '\0';
+	}
 	/* (TransactWriteItems checks it after its TransactItems) */
 	if (strcmp(op, "PutItem") == 0 || strcmp(op, "UpdateItem") == 0 ||
 		strcmp(op, "DeleteItem") == 0 || strcmp(op, "BatchWriteItem") == 0)
@@ -2052,11 +2091,71 @@ ErrorType(ErrorData *edata)
 		return "com.amazonaws.dynamodb.v20120810#IdempotentParameterMismatchException";
 	if (code == ERRCODE_T_R_SERIALIZATION_FAILURE || code == ERRCODE_T_R_DEADLOCK_DETECTED)
 		return "com.amazonaws.dynamodb.v20120810#TransactionConflictException";
+	/* a missing privilege, or a row-level security policy's refusal */
+	if (code == ERRCODE_INSUFFICIENT_PRIVILEGE)
+		return "com.amazonaws.dynamodb.v20120810#AccessDeniedException";
 	/* invalid values in the request (the item module's DynamoDB texts) */
 	if (ERRCODE_TO_CATEGORY(code) == ERRCODE_DATA_EXCEPTION ||
 		code == ERRCODE_PROGRAM_LIMIT_EXCEEDED || code == ERRCODE_FEATURE_NOT_SUPPORTED)
 		return "com.amazon.coral.validate#ValidationException";
 	return NULL;
+}
+
+/*
+ * The first table of a batch request the role lacks the privileges of its
+ * requests on (SELECT to read; INSERT, UPDATE and DELETE to write), else its
+ * first table; NULL without tables.  Run after the failed call's rollback.
+ */
+static const char *
+BatchResource(JsonbContainer *req, bool write)
+{
+	JsonbValue *items = Member(req, "RequestItems");
+	AclMode		mode = write ? (ACL_INSERT | ACL_UPDATE | ACL_DELETE) : ACL_SELECT;
+	const char *first = NULL;
+	JsonbIterator *it;
+	JsonbValue	v;
+	JsonbIteratorToken tok;
+
+	if (items == NULL || items->type != jbvBinary || !JsonContainerIsObject(items->val.binary.data))
+		return NULL;
+	it = JsonbIteratorInit(items->val.binary.data);
+	while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
+	{
+		char	   *name;
+		HroeTableMeta *t;
+
+		if (tok != WJB_KEY)
+			continue;
+		name = pnstrdup(v.val.string.val, v.val.string.len);
+		if (first == NULL)
+			first = name;
+		t = hroe_table_lookup(name, true);
+		if (t && pg_class_aclmask(t->relid, GetUserId(), mode, ACLMASK_ALL) != mode)
+			return name;
+	}
+	return first;
+}
+
+/*
+ * DynamoDB's AccessDeniedException text for a privilege or row-level
+ * security failure: it names the caller's own role, the operation and the
+ * table as the request named it, never what PostgreSQL's message said (the
+ * object refused may be one the role cannot see, such as a function in a
+ * policy or a trigger of another role's).
+ */
+static char *
+AccessDenied(const char *op, const char *table)
+{
+	StringInfoData m;
+
+	initStringInfo(&m);
+	appendStringInfo(&m, "User: %s is not authorized to perform: dynamodb:%s",
+					 GetUserNameFromId(GetUserId(), false), op);
+	if (table && table[0])
+		appendStringInfo(&m, " on resource: table/%s", table);
+	appendStringInfo(&m, " because no PostgreSQL privilege or row-level security policy allows the dynamodb:%s action",
+					 op);
+	return m.data;
 }
 
 /*
@@ -2094,6 +2193,7 @@ hroe_dynamodb(PG_FUNCTION_ARGS)
 	call.reasons = NULL;
 	call.item = NULL;
 	call.result = NULL;
+	call.resource[0] = '\0';
 	CurrentCall = &call;
 
 	BeginInternalSubTransaction(NULL);
@@ -2133,6 +2233,14 @@ hroe_dynamodb(PG_FUNCTION_ARGS)
 		/* an error hroe does not map is raised again, outside the subxact */
 		if (type == NULL)
 			ReThrowError(edata);
+		if (edata->sqlerrcode == ERRCODE_INSUFFICIENT_PRIVILEGE)
+		{
+			bool		bget = strcmp(op, "BatchGetItem") == 0;
+			bool		bwrite = strcmp(op, "BatchWriteItem") == 0;
+
+			edata->message = AccessDenied(op, bget || bwrite ? BatchResource(&req->root, bwrite) :
+										  call.resource);
+		}
 		resetStringInfo(&out);
 		appendStringInfoString(&out, "{\"__type\":");
 		hroe_json_string_write(&out, type, strlen(type));
@@ -2171,6 +2279,7 @@ CallOperation(const char *op, Jsonb *req)
 	call.reasons = NULL;
 	call.item = NULL;
 	call.result = NULL;
+	call.resource[0] = '\0';
 	CurrentCall = &call;
 	initStringInfo(&body);
 	appendStringInfoChar(&body, '{');
