@@ -89,6 +89,22 @@ SELECT hroe.dynamodb('TransactWriteItems', '{"ClientRequestToken": "victim-4",
 SELECT token FROM hroe.transaction_tokens ORDER BY token;
 RESET ROLE;
 
+-- a role whose name needs quoting owns its tokens too (the owner is
+-- resolved from current_user quoted, never downcased into another role)
+CREATE ROLE "regress_hroe_Mixed Case";
+GRANT USAGE ON SCHEMA hroe TO "regress_hroe_Mixed Case";
+GRANT SELECT, INSERT, UPDATE ON tok_t TO "regress_hroe_Mixed Case";
+SET ROLE "regress_hroe_Mixed Case";
+SELECT hroe.dynamodb('TransactWriteItems', '{"ClientRequestToken": "mixed-1",
+  "TransactItems": [{"Put": {"TableName": "tok_t", "Item": {"pk": {"S": "m"}}}}]}');
+SELECT hroe.dynamodb('TransactWriteItems', '{"ClientRequestToken": "mixed-1",
+  "TransactItems": [{"Put": {"TableName": "tok_t", "Item": {"pk": {"S": "other"}}}}]}') ->> '__type' AS replay_with_other_items;
+SELECT pg_get_userbyid(owner) AS owner, token FROM hroe.transaction_tokens;
+RESET ROLE;
+REVOKE ALL ON tok_t FROM "regress_hroe_Mixed Case";
+REVOKE USAGE ON SCHEMA hroe FROM "regress_hroe_Mixed Case";
+DROP ROLE "regress_hroe_Mixed Case";
+
 -- an administrator purges every role's expired tokens
 UPDATE hroe.transaction_tokens SET finished_at = now() - interval '11 minutes'
 WHERE pg_get_userbyid(owner) LIKE 'regress_hroe_%';

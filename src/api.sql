@@ -63,7 +63,7 @@ GRANT SELECT, INSERT, UPDATE, DELETE ON hroe.transaction_tokens TO PUBLIC;
 
 CREATE FUNCTION hroe.purge_transaction_tokens()
 RETURNS bigint
-LANGUAGE sql VOLATILE STRICT PARALLEL UNSAFE
+LANGUAGE sql VOLATILE PARALLEL UNSAFE
 SET search_path = pg_catalog, pg_temp
 BEGIN ATOMIC
 	WITH purged AS (
