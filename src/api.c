@@ -32,6 +32,7 @@
 #include "fmgr.h"
 #include "funcapi.h"
 #include "lib/stringinfo.h"
+#include "mb/pg_wchar.h"
 #include "miscadmin.h"
 #include "storage/lock.h"
 #include "utils/acl.h"
@@ -122,15 +123,30 @@ typedef struct ApiCall
 static ApiCall *CurrentCall = NULL;
 
 /*
- * Name the request's table the call is about to access, or none (NULL):
- * the resource of an AccessDeniedException.  A copy, since the request's
- * strings do not outlive the call's subtransaction.
+ * Name the request's table (len bytes) the call is about to access, or none
+ * (NULL): the resource of an AccessDeniedException.  A copy, since the
+ * request's strings do not outlive the call's subtransaction; a name too
+ * long for any table is cut at a character boundary.
  */
+static void
+CallResourceN(const char *table, int len)
+{
+	if (CurrentCall == NULL)
+		return;
+	if (table == NULL)
+		len = 0;
+	else if (len >= (int) sizeof(CurrentCall->resource))
+		len = pg_mbcliplen(table, len, sizeof(CurrentCall->resource) - 1);
+	if (len > 0)
+		memcpy(CurrentCall->resource, table, len);
+	CurrentCall->resource[len] = '\0';
+}
+
+/* CallResourceN of a NUL-terminated name, or of none */
 static inline void
 CallResource(const char *table)
 {
-	if (CurrentCall)
-		strlcpy(CurrentCall->resource, table ? table : "", sizeof(CurrentCall->resource));
+	CallResourceN(table, table ? strlen(table) : 0);
 }
 
 /* The result of a statement: its columns (a composite result's fields) */
@@ -2020,12 +2036,7 @@ Dispatch(const char *op, JsonbContainer *req, StringInfo out)
 
 	/* the table of a single-table request (the transactions name theirs) */
 	if (table && table->type == jbvString)
-	{
-		size_t		len = Min((size_t) table->val.string.len, sizeof(CurrentCall->resource) - 1);
-
-		memcpy(CurrentCall->resource, table->val.string.val, len);
-		CurrentCall->resource[len] = '\0';
-	}
+		CallResourceN(table->val.string.val, table->val.string.len);
 	/* (TransactWriteItems checks it after its TransactItems) */
 	if (strcmp(op, "PutItem") == 0 || strcmp(op, "UpdateItem") == 0 ||
 		strcmp(op, "DeleteItem") == 0 || strcmp(op, "BatchWriteItem") == 0)
