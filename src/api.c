@@ -32,8 +32,10 @@
 #include "fmgr.h"
 #include "funcapi.h"
 #include "lib/stringinfo.h"
+#include "mb/pg_wchar.h"
 #include "miscadmin.h"
 #include "storage/lock.h"
+#include "utils/acl.h"
 #include "utils/builtins.h"
 #include "utils/jsonb.h"
 #include "utils/lsyscache.h"
@@ -114,9 +116,38 @@ typedef struct ApiCall
 								 * ALL_OLD), JSON text */
 	Jsonb	   *result;			/* the response, when built as jsonb (then
 								 * nothing is written as text) */
+	char		resource[256];	/* AccessDenied: the request's table being
+								 * accessed ("" when none) */
 } ApiCall;
 
 static ApiCall *CurrentCall = NULL;
+
+/*
+ * Name the request's table (len bytes) the call is about to access, or none
+ * (NULL): the resource of an AccessDeniedException.  A copy, since the
+ * request's strings do not outlive the call's subtransaction; a name too
+ * long for any table is cut at a character boundary.
+ */
+static void
+CallResourceN(const char *table, int len)
+{
+	if (CurrentCall == NULL)
+		return;
+	if (table == NULL)
+		len = 0;
+	else if (len >= (int) sizeof(CurrentCall->resource))
+		len = pg_mbcliplen(table, len, sizeof(CurrentCall->resource) - 1);
+	if (len > 0)
+		memcpy(CurrentCall->resource, table, len);
+	CurrentCall->resource[len] = '\0';
+}
+
+/* CallResourceN of a NUL-terminated name, or of none */
+static inline void
+CallResource(const char *table)
+{
+	CallResourceN(table, table ? strlen(table) : 0);
+}
 
 /* The result of a statement: its columns (a composite result's fields) */
 typedef struct ApiRow
@@ -1737,31 +1768,42 @@ TxReads(Action *acts, int n, TxCapacity *caps, int factor)
 	return ncaps;
 }
 
-/* Run one of the idempotency token statements; returns SPI_processed */
+/*
+ * Run one of the idempotency token statements for the current role's token;
+ * returns SPI_processed.  The role's own tokens only: row-level security
+ * keeps other roles' rows from it, but not from a superuser or a BYPASSRLS
+ * role, hence owner in every statement.  Recording a token deletes the
+ * role's expired ones.
+ */
 static uint64
 TokenStmt(int which, const char *token, int64 hash)
 {
 	static SPIPlanPtr plans[2];
 	static const char *const sql[2] = {
-		"SELECT request_hash FROM hroe.transaction_tokens WHERE token OPERATOR(pg_catalog.=) $1 "
+		"SELECT request_hash FROM hroe.transaction_tokens WHERE owner OPERATOR(pg_catalog.=) $1 "
+		"AND token OPERATOR(pg_catalog.=) $2 "
 		"AND finished_at OPERATOR(pg_catalog.>) (pg_catalog.now() OPERATOR(pg_catalog.-) interval '10 minutes')",
-		"INSERT INTO hroe.transaction_tokens (token, request_hash) VALUES ($1, $2) "
-		"ON CONFLICT (token) DO UPDATE SET request_hash = excluded.request_hash, finished_at = pg_catalog.now()"
+		"WITH expired AS (DELETE FROM hroe.transaction_tokens WHERE owner OPERATOR(pg_catalog.=) $1 "
+		"AND token OPERATOR(pg_catalog.<>) $2 "
+		"AND finished_at OPERATOR(pg_catalog.<=) (pg_catalog.now() OPERATOR(pg_catalog.-) interval '10 minutes')) "
+		"INSERT INTO hroe.transaction_tokens (owner, token, request_hash) VALUES ($1, $2, $3) "
+		"ON CONFLICT (owner, token) DO UPDATE SET request_hash = excluded.request_hash, finished_at = pg_catalog.now()"
 	};
-	Oid			types[2] = {TEXTOID, INT8OID};
-	Datum		v[2];
+	Oid			types[3] = {OIDOID, TEXTOID, INT8OID};
+	Datum		v[3];
 	int			ret;
 
 	if (plans[which] == NULL)
 	{
-		SPIPlanPtr	plan = SPI_prepare(sql[which], which == 0 ? 1 : 2, types);
+		SPIPlanPtr	plan = SPI_prepare(sql[which], which == 0 ? 2 : 3, types);
 
 		if (plan == NULL || SPI_keepplan(plan) != 0)
 			elog(ERROR, "preparing \"%s\" failed", sql[which]);
 		plans[which] = plan;
 	}
-	v[0] = CStringGetTextDatum(token);
-	v[1] = Int64GetDatum(hash);
+	v[0] = ObjectIdGetDatum(GetUserId());
+	v[1] = CStringGetTextDatum(token);
+	v[2] = Int64GetDatum(hash);
 	ret = SPI_execute_plan(plans[which], v, NULL, false, 0);
 	if (ret < 0)
 		elog(ERROR, "idempotency token statement failed: %s", SPI_result_code_string(ret));
@@ -1844,19 +1886,23 @@ ApiTransactWrite(JsonbContainer *req, StringInfo out)
 			Invalid(psprintf("1 validation error detected: Value '%s' at 'clientRequestToken' failed to satisfy constraint: Member must have length less than or equal to 36",
 							 token));
 		hash = (int64) hash_bytes_extended((const unsigned char *) text, strlen(text), 0);
-		/* one transaction per token at a time */
-		SET_LOCKTAG_ADVISORY(tag, MyDatabaseId, 0,
+		/* one transaction per token of a role at a time */
+		SET_LOCKTAG_ADVISORY(tag, MyDatabaseId, GetUserId(),
 							 hash_bytes((const unsigned char *) token, strlen(token)), 0x4853);
 		(void) LockAcquire(&tag, ExclusiveLock, false, false);
 		/*
 		 * a replay within 10 minutes succeeds without writing; it reports
 		 * the read units of reading the items (DynamoDB's documentation)
 		 */
+		CallResource(NULL);
 		if (TokenStmt(0, token, hash) > 0)
 		{
 			order = LockOrder(acts, n);
 			for (int i = 0; i < n; i++)
+			{
+				CallResource(order[i]->table);
 				order[i]->old = LockItem(order[i]->t, order[i]->keys, order[i]->identity, false);
+			}
 			ncaps = TxReads(acts, n, caps, 1);
 			AppendTxCapacity(out, rcc, caps, ncaps, "ReadCapacityUnits");
 			return;
@@ -1864,8 +1910,11 @@ ApiTransactWrite(JsonbContainer *req, StringInfo out)
 	}
 	order = LockOrder(acts, n);
 	for (int i = 0; i < n; i++)
+	{
+		CallResource(order[i]->table);
 		order[i]->old = LockItemTid(order[i]->t, order[i]->keys, order[i]->identity, true,
 									&order[i]->tid);
+	}
 	initStringInfo(&reasons);
 	initStringInfo(&codes);
 	for (int i = 0; i < n; i++)
@@ -1909,6 +1958,7 @@ ApiTransactWrite(JsonbContainer *req, StringInfo out)
 		TxCapacity *c = TxTable(caps, &ncaps, a);
 		HroeItem   *new;
 
+		CallResource(a->table);
 		switch (a->kind)
 		{
 			case ACT_PUT:
@@ -1935,7 +1985,10 @@ ApiTransactWrite(JsonbContainer *req, StringInfo out)
 		}
 	}
 	if (token)
+	{
+		CallResource(NULL);
 		(void) TokenStmt(1, token, hash);
+	}
 	AppendTxCapacity(out, rcc, caps, ncaps, "WriteCapacityUnits");
 }
 
@@ -1950,7 +2003,10 @@ ApiTransactGet(JsonbContainer *req, StringInfo out)
 	TxCapacity *caps = palloc0(sizeof(TxCapacity) * n);
 
 	for (int i = 0; i < n; i++)
+	{
+		CallResource(order[i]->table);
 		order[i]->old = LockItem(order[i]->t, order[i]->keys, order[i]->identity, false);
+	}
 	appendStringInfoString(out, ",\"Responses\":[");
 	for (int i = 0; i < n; i++)
 	{
@@ -1976,6 +2032,11 @@ ApiTransactGet(JsonbContainer *req, StringInfo out)
 static void
 Dispatch(const char *op, JsonbContainer *req, StringInfo out)
 {
+	JsonbValue *table = Member(req, "TableName");
+
+	/* the table of a single-table request (the transactions name theirs) */
+	if (table && table->type == jbvString)
+		CallResourceN(table->val.string.val, table->val.string.len);
 	/* (TransactWriteItems checks it after its TransactItems) */
 	if (strcmp(op, "PutItem") == 0 || strcmp(op, "UpdateItem") == 0 ||
 		strcmp(op, "DeleteItem") == 0 || strcmp(op, "BatchWriteItem") == 0)
@@ -2041,11 +2102,71 @@ ErrorType(ErrorData *edata)
 		return "com.amazonaws.dynamodb.v20120810#IdempotentParameterMismatchException";
 	if (code == ERRCODE_T_R_SERIALIZATION_FAILURE || code == ERRCODE_T_R_DEADLOCK_DETECTED)
 		return "com.amazonaws.dynamodb.v20120810#TransactionConflictException";
+	/* a missing privilege, or a row-level security policy's refusal */
+	if (code == ERRCODE_INSUFFICIENT_PRIVILEGE)
+		return "com.amazonaws.dynamodb.v20120810#AccessDeniedException";
 	/* invalid values in the request (the item module's DynamoDB texts) */
 	if (ERRCODE_TO_CATEGORY(code) == ERRCODE_DATA_EXCEPTION ||
 		code == ERRCODE_PROGRAM_LIMIT_EXCEEDED || code == ERRCODE_FEATURE_NOT_SUPPORTED)
 		return "com.amazon.coral.validate#ValidationException";
 	return NULL;
+}
+
+/*
+ * The first table of a batch request the role lacks the privileges of its
+ * requests on (SELECT to read; INSERT, UPDATE and DELETE to write), else its
+ * first table; NULL without tables.  Run after the failed call's rollback.
+ */
+static const char *
+BatchResource(JsonbContainer *req, bool write)
+{
+	JsonbValue *items = Member(req, "RequestItems");
+	AclMode		mode = write ? (ACL_INSERT | ACL_UPDATE | ACL_DELETE) : ACL_SELECT;
+	const char *first = NULL;
+	JsonbIterator *it;
+	JsonbValue	v;
+	JsonbIteratorToken tok;
+
+	if (items == NULL || items->type != jbvBinary || !JsonContainerIsObject(items->val.binary.data))
+		return NULL;
+	it = JsonbIteratorInit(items->val.binary.data);
+	while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
+	{
+		char	   *name;
+		HroeTableMeta *t;
+
+		if (tok != WJB_KEY)
+			continue;
+		name = pnstrdup(v.val.string.val, v.val.string.len);
+		if (first == NULL)
+			first = name;
+		t = hroe_table_lookup(name, true);
+		if (t && pg_class_aclmask(t->relid, GetUserId(), mode, ACLMASK_ALL) != mode)
+			return name;
+	}
+	return first;
+}
+
+/*
+ * DynamoDB's AccessDeniedException text for a privilege or row-level
+ * security failure: it names the caller's own role, the operation and the
+ * table as the request named it, never what PostgreSQL's message said (the
+ * object refused may be one the role cannot see, such as a function in a
+ * policy or a trigger of another role's).
+ */
+static char *
+AccessDenied(const char *op, const char *table)
+{
+	StringInfoData m;
+
+	initStringInfo(&m);
+	appendStringInfo(&m, "User: %s is not authorized to perform: dynamodb:%s",
+					 GetUserNameFromId(GetUserId(), false), op);
+	if (table && table[0])
+		appendStringInfo(&m, " on resource: table/%s", table);
+	appendStringInfo(&m, " because no PostgreSQL privilege or row-level security policy allows the dynamodb:%s action",
+					 op);
+	return m.data;
 }
 
 /*
@@ -2083,6 +2204,7 @@ hroe_dynamodb(PG_FUNCTION_ARGS)
 	call.reasons = NULL;
 	call.item = NULL;
 	call.result = NULL;
+	call.resource[0] = '\0';
 	CurrentCall = &call;
 
 	BeginInternalSubTransaction(NULL);
@@ -2122,6 +2244,14 @@ hroe_dynamodb(PG_FUNCTION_ARGS)
 		/* an error hroe does not map is raised again, outside the subxact */
 		if (type == NULL)
 			ReThrowError(edata);
+		if (edata->sqlerrcode == ERRCODE_INSUFFICIENT_PRIVILEGE)
+		{
+			bool		bget = strcmp(op, "BatchGetItem") == 0;
+			bool		bwrite = strcmp(op, "BatchWriteItem") == 0;
+
+			edata->message = AccessDenied(op, bget || bwrite ? BatchResource(&req->root, bwrite) :
+										  call.resource);
+		}
 		resetStringInfo(&out);
 		appendStringInfoString(&out, "{\"__type\":");
 		hroe_json_string_write(&out, type, strlen(type));
@@ -2160,6 +2290,7 @@ CallOperation(const char *op, Jsonb *req)
 	call.reasons = NULL;
 	call.item = NULL;
 	call.result = NULL;
+	call.resource[0] = '\0';
 	CurrentCall = &call;
 	initStringInfo(&body);
 	appendStringInfoChar(&body, '{');

@@ -31,11 +31,48 @@ LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE;
 COMMENT ON FUNCTION hroe.transact_get_items(jsonb) IS
 'TransactGetItems: TransactItems ([{"Get": {"TableName", "Key", "ProjectionExpression"?}}], at most 100); every item read under a share lock; returns the Responses array ({"Item": ...} or {} per Get, in request order)';
 
--- TransactWriteItems ClientRequestToken: a replay within 10 minutes succeeds without writing
+-- TransactWriteItems ClientRequestToken: a replay within 10 minutes succeeds
+-- without writing.  DynamoDB scopes a token to its account; here the account
+-- is the PostgreSQL role whose privileges the call uses (current_user), so a
+-- token is private to that role: row-level security, forced on the table's
+-- owner too, lets a role see, record, change and delete only its own tokens
+-- (another role can neither read them nor forge one that would answer, or
+-- fail, the owner's transaction).  owner is the role's oid, filled in by the
+-- server: the policy's WITH CHECK refuses any other value.  Superusers and
+-- BYPASSRLS roles see every row, so hroe.dynamodb filters on owner itself.
+-- Expired tokens of a role are deleted when it records a new one;
+-- hroe.purge_transaction_tokens() deletes every role's, and those of dropped
+-- roles (an oid may be reused by a later role).  The tokens are transient:
+-- the table is not dumped (no pg_extension_config_dump).
 CREATE TABLE hroe.transaction_tokens (
-	token			text PRIMARY KEY,
+	owner			oid NOT NULL
+		DEFAULT pg_catalog.to_regrole(pg_catalog.quote_ident(CURRENT_USER)),
+	token			text NOT NULL,
 	request_hash	bigint NOT NULL,
-	finished_at		timestamptz NOT NULL DEFAULT pg_catalog.now()
+	finished_at		timestamptz NOT NULL DEFAULT pg_catalog.now(),
+	PRIMARY KEY (owner, token)
 );
-COMMENT ON TABLE hroe.transaction_tokens IS 'ClientRequestTokens of committed TransactWriteItems calls (hroe.dynamodb): the hash of their TransactItems and when they finished; a token is idempotent for 10 minutes';
-GRANT SELECT, INSERT, UPDATE ON hroe.transaction_tokens TO PUBLIC;
+COMMENT ON TABLE hroe.transaction_tokens IS 'ClientRequestTokens of committed TransactWriteItems calls (hroe.dynamodb): the role that made each (owner, its oid), the hash of their TransactItems and when they finished; a token is idempotent for 10 minutes; under row-level security a role sees and writes only its own';
+ALTER TABLE hroe.transaction_tokens ENABLE ROW LEVEL SECURITY;
+ALTER TABLE hroe.transaction_tokens FORCE ROW LEVEL SECURITY;
+CREATE POLICY own_tokens ON hroe.transaction_tokens
+	USING (owner OPERATOR(pg_catalog.=) pg_catalog.to_regrole(pg_catalog.quote_ident(CURRENT_USER)))
+	WITH CHECK (owner OPERATOR(pg_catalog.=) pg_catalog.to_regrole(pg_catalog.quote_ident(CURRENT_USER)));
+COMMENT ON POLICY own_tokens ON hroe.transaction_tokens IS 'A role sees, records, changes and deletes only its own ClientRequestTokens';
+GRANT SELECT, INSERT, UPDATE, DELETE ON hroe.transaction_tokens TO PUBLIC;
+
+CREATE FUNCTION hroe.purge_transaction_tokens()
+RETURNS bigint
+LANGUAGE sql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+BEGIN ATOMIC
+	WITH purged AS (
+		DELETE FROM hroe.transaction_tokens t
+		WHERE t.finished_at OPERATOR(pg_catalog.<=) (pg_catalog.now() OPERATOR(pg_catalog.-) interval '10 minutes')
+			OR NOT EXISTS (SELECT FROM pg_catalog.pg_roles r WHERE r.oid OPERATOR(pg_catalog.=) t.owner)
+		RETURNING 1)
+	SELECT pg_catalog.count(*) FROM purged;
+END;
+COMMENT ON FUNCTION hroe.purge_transaction_tokens() IS
+'Deletes the expired ClientRequestTokens (finished over 10 minutes ago) and those of dropped roles; returns how many. For an administrator: run by a superuser (or a BYPASSRLS role granted EXECUTE) it purges every role''s tokens; PUBLIC may not execute it';
+REVOKE EXECUTE ON FUNCTION hroe.purge_transaction_tokens() FROM PUBLIC;

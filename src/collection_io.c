@@ -138,16 +138,11 @@ hroe_collection_build(HroeCollectionEntry *entries, uint32 n)
 	{
 		hroe_sort_key_check(entries[i].key, entries[i].keylen);
 		if (i > 0 && EntryCmp(&entries[i - 1], &entries[i]) == 0)
-		{
-			char	   *k = palloc(entries[i].keylen + 1);
-
-			memcpy(k, entries[i].key, entries[i].keylen);
-			k[entries[i].keylen] = '\0';
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("Provided list of item keys contains duplicates"),
-					 errdetail("Sort key \"%s\" appears more than once in the item collection.", k)));
-		}
+					 errdetail("Sort key \"%s\" appears more than once in the item collection.",
+							   hroe_message_bytes(entries[i].key, entries[i].keylen))));
 		total += entries[i].keylen + (uint64) entries[i].itemlen;
 		size += GetU32(entries[i].item + 4);
 	}

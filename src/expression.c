@@ -742,7 +742,7 @@ hroe_number_canonical(const char *s, int len, const char **error)
 
 bad:
 	*error = psprintf("The parameter cannot be converted to a numeric value: %s",
-					  pnstrdup(s, len));
+					  hroe_message_bytes(s, len));
 	return NULL;
 }
 

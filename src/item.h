@@ -118,6 +118,10 @@ extern bool hroe_item_path(const HroeItem *item, const char *path, int pathlen,
 /* Type names as DynamoDB spells them ("S", "NS", ...) */
 extern const char *hroe_type_name(HroeType type);
 
+/* Input bytes quoted in an error message: invalid UTF-8 and NUL as \xNN */
+extern void hroe_append_message_bytes(StringInfo buf, const char *s, uint32 len);
+extern char *hroe_message_bytes(const char *s, uint32 len);
+
 /* DynamoDB size of one value (vsize in dynamodb-semantics.md section 2) */
 extern int64 hroe_value_size(const HroeValue *v);
 

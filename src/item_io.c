@@ -115,7 +115,7 @@ PathText(Reader *r)
 		{
 			if (i > 0)
 				appendStringInfoChar(&s, '.');
-			appendBinaryStringInfo(&s, st->name, st->len);
+			hroe_append_message_bytes(&s, st->name, st->len);
 		}
 		else
 		{
@@ -288,6 +288,44 @@ ValidUtf8(const char *s, uint32 len)
 	return true;
 }
 
+/*
+ * Append input bytes to an error message: valid UTF-8 as it is, any other
+ * byte (one of an invalid sequence, or U+0000) as \xNN.  Every message that
+ * quotes input goes through here, so none carries invalid UTF-8 (which
+ * PostgreSQL could not convert to the client's encoding) or stops at a NUL.
+ */
+void
+hroe_append_message_bytes(StringInfo buf, const char *s, uint32 len)
+{
+	const unsigned char *p = (const unsigned char *) s;
+	const unsigned char *end = p + len;
+
+	while (p < end)
+	{
+		int			l = Utf8Len(p, end);
+
+		if (l == 0)
+		{
+			appendStringInfo(buf, "\\x%02x", *p);
+			l = 1;
+		}
+		else
+			appendBinaryStringInfo(buf, (const char *) p, l);
+		p += l;
+	}
+}
+
+/* Input bytes as a palloc'd string for an error message (see above) */
+char *
+hroe_message_bytes(const char *s, uint32 len)
+{
+	StringInfoData buf;
+
+	initStringInfo(&buf);
+	hroe_append_message_bytes(&buf, s, len);
+	return buf.data;
+}
+
 /* ---------------------------------------------------------------------
  * Base64 (standard alphabet, padded)
  * ---------------------------------------------------------------------
@@ -396,13 +434,10 @@ static void
 pg_attribute_noreturn()
 NumberSyntax(Reader *r, const char *text, int len)
 {
-	char	   *t = palloc(len + 1);
 	StringInfoData msg;
 
-	memcpy(t, text, len);
-	t[len] = '\0';
 	initStringInfo(&msg);
-	appendStringInfo(&msg, MSG_NUM_SYNTAX, t);
+	appendStringInfo(&msg, MSG_NUM_SYNTAX, hroe_message_bytes(text, len));
 	ValueError(r, ERRCODE_INVALID_TEXT_REPRESENTATION, msg.data);
 }
 
@@ -733,7 +768,7 @@ SetError(Reader *r, ValNode *set, bool empty)
 		if (set->type == HROE_BS)
 			Base64Append(&s, set->kids[i].data, set->kids[i].len);
 		else
-			appendBinaryStringInfo(&s, set->kids[i].data, set->kids[i].len);
+			hroe_append_message_bytes(&s, set->kids[i].data, set->kids[i].len);
 	}
 	appendStringInfoString(&s, "] contains duplicates.");
 	ValueError(r, ERRCODE_INVALID_PARAMETER_VALUE, s.data);
@@ -819,17 +854,12 @@ FinishMap(Reader *r, ValNode *m, bool later_wins)
 							 m->kids[i].name, m->kids[i].namelen) == 0)
 			{
 				if (!later_wins)
-				{
-					char	   *nm = palloc(m->kids[i].namelen + 1);
-
-					memcpy(nm, m->kids[i].name, m->kids[i].namelen);
-					nm[m->kids[i].namelen] = '\0';
 					ereport(ERROR,
 							(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-							 errmsg("duplicate attribute name \"%s\"", nm),
+							 errmsg("duplicate attribute name \"%s\"",
+									hroe_message_bytes(m->kids[i].name, m->kids[i].namelen)),
 							 r && r->depth > 0 ?
 							 errdetail("In attribute \"%s\".", PathText(r)) : 0));
-				}
 				m->kids[j] = m->kids[i];
 			}
 			else
@@ -1388,14 +1418,11 @@ ReadAttributeValue(Reader *r, ValNode *n, int depth)
 		ReadSet(r, n, HROE_BS);
 	else
 	{
-		char	   *t = palloc(taglen + 1);
-
-		memcpy(t, tag, taglen);
-		t[taglen] = '\0';
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
 				 errmsg("invalid input syntax for type hroe.item"),
-				 errdetail("Unknown AttributeValue type \"%s\" in attribute \"%s\".", t, PathText(r)),
+				 errdetail("Unknown AttributeValue type \"%s\" in attribute \"%s\".",
+						   hroe_message_bytes(tag, taglen), PathText(r)),
 				 errhint("The types are S, N, B, BOOL, NULL, L, M, SS, NS and BS.")));
 	}
 #undef TAG

@@ -102,6 +102,33 @@ for t in k i c; do
 	grep -q '^0$' "$work/out" || { echo "FAIL accepted $t values do not round-trip: $(cat "$work/out")"; failures=$((failures + 1)); }
 done
 
+# Error messages quote input bytes escaped (\xNN), never raw: every message
+# the mutated values drew is valid UTF-8, and an N value holding an invalid
+# byte or a NUL is quoted with it escaped
+for t in k i c; do
+	if perl -MEncode -e 'local $/; my $s = <STDIN>; decode("UTF-8", $s, Encode::FB_CROAK); 1' <"$work/copy.$t.out" 2>/dev/null; then
+		echo "ok   binary $t: every error message is valid UTF-8"
+	else
+		echo "FAIL binary $t: an error message carries invalid UTF-8:"
+		grep -naxv '.*' "$work/copy.$t.out" | head -3 | sed 's/^/    /'
+		failures=$((failures + 1))
+	fi
+done
+for b in ff 00; do
+	perl -e '
+		my ($in, $b, $out) = @ARGV;
+		open my $f, "<:raw", $in or die; local $/; my $all = <$f>;
+		my $len = unpack("N", substr($all, 21, 4));
+		my $v = substr($all, 25, $len);
+		my $c = chr(hex $b);
+		$v =~ s/12\.5/1$c.5/ or die "no N value";
+		open my $o, ">:raw", $out or die;
+		print $o substr($all, 0, 19), pack("n", 1), pack("N", length $v), $v, pack("n", 0xffff);' \
+		"$work/i.bin" "$b" "$work/n$b.bin"
+	check_sql "N value with byte 0x$b (binary)" "\\copy i FROM '$work/n$b.bin' (FORMAT binary)" \
+		"numeric value: 1\\\\x$b\\.5\$"
+done
+
 psql -XAtq -d "$db" -c "SELECT 1" >/dev/null 2>&1 || { echo "FAIL the server is not answering"; failures=$((failures + 1)); }
 echo "hostile inputs: $failures failure(s)"
 [ "$failures" -eq 0 ]
