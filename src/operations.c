@@ -743,7 +743,18 @@ typedef struct OrderCol
 	const char *column;
 	const char *attr;
 	char		type;
+	bool		form;			/* holds partition keys' index forms */
 } OrderCol;
+
+/*
+ * Does the i-th HASH key column of the table (ix NULL: pk) or of GSI ix
+ * hold index forms (tables.h, HROE_KEY_FORM_MAX)?
+ */
+static inline bool
+HashForm(HroeIndexMeta *ix, int i)
+{
+	return ix ? ix->forms[i] : true;
+}
 
 /* The successor of a UTF-8 prefix: the smallest string above all its extensions */
 static bool
@@ -929,6 +940,7 @@ BuildRead(ReadSpec *s, ReadStatement *st)
 			{
 				order[norder].column = quote_identifier(ix->columns[i]);
 				order[norder].attr = ix->schema.names[i];
+				order[norder].form = i < ix->schema.nhash && ix->forms[i];
 				order[norder++].type = ix->schema.types[i];
 			}
 		}
@@ -936,6 +948,7 @@ BuildRead(ReadSpec *s, ReadStatement *st)
 		{
 			order[norder].column = i == 0 ? "pk" : "sk";
 			order[norder].attr = t->schema.names[i];
+			order[norder].form = i == 0;
 			order[norder++].type = t->schema.types[i];
 		}
 	}
@@ -945,6 +958,7 @@ BuildRead(ReadSpec *s, ReadStatement *st)
 		{
 			order[norder].column = i == 0 ? "pk" : "sk";
 			order[norder].attr = t->schema.names[i];
+			order[norder].form = i == 0;
 			order[norder++].type = t->schema.types[i];
 		}
 	}
@@ -960,7 +974,7 @@ BuildRead(ReadSpec *s, ReadStatement *st)
 		for (int i = 0; i < ks->nhash; i++)
 		{
 			types[np] = hroe_key_type_oid(ks->types[i]);
-			values[np++] = hroe_attr_value_datum(s->bound.hash[i]);
+			values[np++] = hroe_attr_value_datum(s->bound.hash[i], HashForm(ix, i));
 			appendStringInfo(&sql, " AND %s = $%d", cols[i], np);
 		}
 		for (int i = 0; i < s->bound.nrange_eq; i++)
@@ -968,7 +982,7 @@ BuildRead(ReadSpec *s, ReadStatement *st)
 			int			c = ks->nhash + i;
 
 			types[np] = hroe_key_type_oid(ks->types[c]);
-			values[np++] = hroe_attr_value_datum(s->bound.range_eq[i]);
+			values[np++] = hroe_attr_value_datum(s->bound.range_eq[i], false);
 			appendStringInfo(&sql, " AND %s = $%d", cols[c], np);
 		}
 		appendStringInfo(&shape, ":%d", s->bound.nrange_eq);
@@ -981,15 +995,15 @@ BuildRead(ReadSpec *s, ReadStatement *st)
 			if (last->op <= HROE_KEY_GE)
 			{
 				types[np] = type;
-				values[np++] = hroe_attr_value_datum(last->values[0]);
+				values[np++] = hroe_attr_value_datum(last->values[0], false);
 				appendStringInfo(&sql, " AND %s %s $%d", cols[c], ops[last->op], np);
 			}
 			else if (last->op == HROE_KEY_BETWEEN)
 			{
 				types[np] = type;
-				values[np++] = hroe_attr_value_datum(last->values[0]);
+				values[np++] = hroe_attr_value_datum(last->values[0], false);
 				types[np] = type;
-				values[np++] = hroe_attr_value_datum(last->values[1]);
+				values[np++] = hroe_attr_value_datum(last->values[1], false);
 				appendStringInfo(&sql, " AND %s >= $%d AND %s <= $%d", cols[c], np - 1, cols[c], np);
 			}
 			else
@@ -1000,7 +1014,7 @@ BuildRead(ReadSpec *s, ReadStatement *st)
 
 				initStringInfo(&succ);
 				types[np] = type;
-				values[np++] = hroe_attr_value_datum(p);
+				values[np++] = hroe_attr_value_datum(p, false);
 				appendStringInfo(&sql, " AND %s >= $%d", cols[c], np);
 				if (ks->types[c] == 'S' ? StringSuccessor(p->data, p->len, &succ)
 					: BytesSuccessor(p->data, p->len, &succ))
@@ -1010,7 +1024,7 @@ BuildRead(ReadSpec *s, ReadStatement *st)
 					hi.data = succ.data;
 					hi.len = succ.len;
 					types[np] = type;
-					values[np++] = hroe_attr_value_datum(&hi);
+					values[np++] = hroe_attr_value_datum(&hi, false);
 					appendStringInfo(&sql, " AND %s < $%d", cols[c], np);
 					appendStringInfoString(&shape, ":bw+");
 				}
@@ -1035,7 +1049,7 @@ BuildRead(ReadSpec *s, ReadStatement *st)
 			{
 				for (int k = 0; k < nnames; k++)
 					if (strcmp(names[k], order[i].attr) == 0)
-						values[np] = hroe_attr_value_datum(eskvals[k]);
+						values[np] = hroe_attr_value_datum(eskvals[k], order[i].form);
 				types[np++] = hroe_key_type_oid(order[i].type);
 				appendStringInfo(&sql, "%s$%d", i ? ", " : "", np);
 			}
@@ -1211,10 +1225,10 @@ DirectQuery(ReadSpec *s, EmitItem emit, void *arg, MemoryContext cxt, ReadOutcom
 	item_attno = get_attnum(t->relid, "item");
 	for (int i = 0; i < ks->nhash; i++)
 		AddScanKey(idx, keys, &nkeys, attno++, BTEqualStrategyNumber,
-				   hroe_attr_value_datum(s->bound.hash[i]));
+				   hroe_attr_value_datum(s->bound.hash[i], HashForm(ix, i)));
 	for (int i = 0; i < s->bound.nrange_eq; i++)
 		AddScanKey(idx, keys, &nkeys, attno++, BTEqualStrategyNumber,
-				   hroe_attr_value_datum(s->bound.range_eq[i]));
+				   hroe_attr_value_datum(s->bound.range_eq[i], false));
 	if (last)
 	{
 		static const StrategyNumber strategies[] = {
@@ -1224,13 +1238,13 @@ DirectQuery(ReadSpec *s, EmitItem emit, void *arg, MemoryContext cxt, ReadOutcom
 
 		if (last->op <= HROE_KEY_GE)
 			AddScanKey(idx, keys, &nkeys, attno, strategies[last->op],
-					   hroe_attr_value_datum(last->values[0]));
+					   hroe_attr_value_datum(last->values[0], false));
 		else if (last->op == HROE_KEY_BETWEEN)
 		{
 			AddScanKey(idx, keys, &nkeys, attno, BTGreaterEqualStrategyNumber,
-					   hroe_attr_value_datum(last->values[0]));
+					   hroe_attr_value_datum(last->values[0], false));
 			AddScanKey(idx, keys, &nkeys, attno, BTLessEqualStrategyNumber,
-					   hroe_attr_value_datum(last->values[1]));
+					   hroe_attr_value_datum(last->values[1], false));
 		}
 		else
 		{
@@ -1239,7 +1253,7 @@ DirectQuery(ReadSpec *s, EmitItem emit, void *arg, MemoryContext cxt, ReadOutcom
 
 			initStringInfo(&succ);
 			AddScanKey(idx, keys, &nkeys, attno, BTGreaterEqualStrategyNumber,
-					   hroe_attr_value_datum(p));
+					   hroe_attr_value_datum(p, false));
 			if (ks->types[attno - 1] == 'S' ? StringSuccessor(p->data, p->len, &succ)
 				: BytesSuccessor(p->data, p->len, &succ))
 			{
@@ -1248,7 +1262,7 @@ DirectQuery(ReadSpec *s, EmitItem emit, void *arg, MemoryContext cxt, ReadOutcom
 				hi.data = succ.data;
 				hi.len = succ.len;
 				AddScanKey(idx, keys, &nkeys, attno, BTLessStrategyNumber,
-						   hroe_attr_value_datum(&hi));
+						   hroe_attr_value_datum(&hi, false));
 			}
 		}
 	}

@@ -256,74 +256,56 @@ SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
 	v_col record;
-	v_candidate name;
-	v_bad boolean;
 BEGIN
 	IF p_attribute IS NULL OR p_type IS NULL OR p_sort IS NULL THEN
 		RETURN NULL;
 	END IF;
-	-- the table's sort key is in every item, valid and at most 1024 bytes:
-	-- exactly the index key, HASH or RANGE
+	-- the table's sort key is in every item, valid, at most 1024 bytes and
+	-- stored as it is: exactly the index key, HASH or RANGE (a HASH key on
+	-- sk is probed with the key itself, not its index form)
 	IF p_attribute = p_table_sort_key THEN
 		RETURN 'sk';
 	END IF;
-	-- the partition key, at most 2048 bytes: a HASH key as it is
+	-- The partition key, at most 2048 bytes, stored in its index form (a
+	-- key over 192 bytes as a prefix and its SHA-256: src/tables.h,
+	-- HROE_KEY_FORM_MAX): a HASH key as it is, never a RANGE key, whose
+	-- order the forms of long keys do not keep.
 	IF p_attribute = p_table_partition_key THEN
-		IF NOT p_sort THEN
-			RETURN 'pk';
+		RETURN CASE WHEN NOT p_sort THEN 'pk'::name END;
+	END IF;
+	-- The key columns hroe.indexes records for this attribute and type (only
+	-- hroe's own: a column the user added is never taken), with the roles the
+	-- table's indexes use them in; only a column of the same role serves.  A
+	-- HASH column holds index forms, so it never serves a RANGE key; a RANGE
+	-- column never serves a HASH key: once its RANGE indexes were deleted,
+	-- longer keys would be accepted but left out.
+	FOR v_col IN
+		SELECT c.col, bool_or(c.hash) AS hash, bool_or(NOT c.hash) AS range
+		FROM hroe.tables t
+		JOIN hroe.indexes x ON x.table_name = t.table_name
+		CROSS JOIN LATERAL (
+			SELECT u.col, true AS hash
+			FROM unnest(x.partition_key, x.partition_key_types, x.partition_key_columns) u(a, ty, col)
+			WHERE u.a = p_attribute AND u.ty = p_type
+			UNION ALL
+			SELECT u.col, false
+			FROM unnest(x.sort_key, x.sort_key_types, x.sort_key_columns) u(a, ty, col)
+			WHERE u.a = p_attribute AND u.ty = p_type) c
+		JOIN pg_attribute a ON a.attrelid = t.relid
+			AND a.attname = c.col AND NOT a.attisdropped
+		WHERE t.relid = p_rel AND c.col NOT IN ('pk', 'sk')
+		GROUP BY c.col, a.attnum
+		ORDER BY a.attnum
+	LOOP
+		IF (p_sort AND v_col.range AND NOT v_col.hash) OR (NOT p_sort AND v_col.hash) THEN
+			RETURN v_col.col;
 		END IF;
-		v_candidate := 'pk';
-	ELSE
-		-- The key columns hroe.indexes records for this attribute and type
-		-- (only hroe's own: a column the user added is never taken), with
-		-- the roles the table's indexes use them in.  A column first added
-		-- for a RANGE key never serves a HASH key, so one a HASH key uses
-		-- holds HASH keys; one a RANGE key uses holds only valid RANGE keys
-		-- (that index's key constraint refuses the others).
-		FOR v_col IN
-			SELECT c.col, bool_or(c.hash) AS hash, bool_or(NOT c.hash) AS range
-			FROM hroe.tables t
-			JOIN hroe.indexes x ON x.table_name = t.table_name
-			CROSS JOIN LATERAL (
-				SELECT u.col, true AS hash
-				FROM unnest(x.partition_key, x.partition_key_types, x.partition_key_columns) u(a, ty, col)
-				WHERE u.a = p_attribute AND u.ty = p_type
-				UNION ALL
-				SELECT u.col, false
-				FROM unnest(x.sort_key, x.sort_key_types, x.sort_key_columns) u(a, ty, col)
-				WHERE u.a = p_attribute AND u.ty = p_type) c
-			JOIN pg_attribute a ON a.attrelid = t.relid
-				AND a.attname = c.col AND NOT a.attisdropped
-			WHERE t.relid = p_rel AND c.col NOT IN ('pk', 'sk')
-			GROUP BY c.col, a.attnum
-			ORDER BY a.attnum
-		LOOP
-			-- a column of the same role: the same values
-			IF (p_sort AND v_col.range) OR (NOT p_sort AND v_col.hash) THEN
-				RETURN v_col.col;
-			END IF;
-			-- a HASH key column (up to 2048 bytes) for a RANGE key (1024)
-			IF p_sort AND v_candidate IS NULL THEN
-				v_candidate := v_col.col;
-			END IF;
-		END LOOP;
-	END IF;
-	IF v_candidate IS NULL THEN
-		RETURN NULL;
-	END IF;
-	-- A column of HASH keys serves a RANGE key only if no stored value is
-	-- over 1024 bytes (such an item must stay out of the new index); the new
-	-- index's key constraint then refuses every longer value.  A column of
-	-- RANGE keys never serves a HASH key: once its RANGE indexes were
-	-- deleted, longer values would be accepted but left out.
-	EXECUTE format('SELECT EXISTS (SELECT FROM %s r WHERE r.%I IS NOT NULL AND hroe.index_key_violation(r.item, %L, %L, true) IS NOT NULL)',
-				   p_rel, v_candidate, p_attribute, p_type)
-		INTO v_bad;
-	RETURN CASE WHEN NOT v_bad THEN v_candidate END;
+	END LOOP;
+	RETURN NULL;
 END
 $$;
 COMMENT ON FUNCTION hroe.key_column_for(regclass, text, text, text, text, boolean) IS
-'The generated column of table p_rel (partition key p_table_partition_key, sort key p_table_sort_key) that holds exactly the keys of an index key attribute p_attribute of type p_type (p_sort: a RANGE attribute), or NULL, from the metadata in hroe.indexes: the sort key column sk; pk for a HASH attribute, or a RANGE one when no partition key is over 1024 bytes; another index''s key column of the same attribute and type used in the same role, or one a HASH key uses for a RANGE attribute under the same size condition. hroe.create_index with p_share_key_columns reuses it';
+'The generated column of table p_rel (partition key p_table_partition_key, sort key p_table_sort_key) that holds exactly the keys of an index key attribute p_attribute of type p_type (p_sort: a RANGE attribute), or NULL, from the metadata in hroe.indexes: the sort key column sk (HASH or RANGE); pk for a HASH attribute only (partition keys are stored in their index form, whose order is not the keys''); another index''s key column of the same attribute and type used in the same role only. hroe.create_index with p_share_key_columns reuses it';
 
 CREATE FUNCTION hroe.create_index(
 	p_table_name text,
@@ -629,7 +611,7 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION hroe.index_key_violations(text, text) IS
-'The index key violations of a GSI, like AWS''s Violation Detector: the items left out of the index because an index key attribute has the wrong type, is empty or oversized (each such item stays in the table, and any write to it that keeps the violation is rejected), with their table key (DynamoDB JSON), the attribute, HASH or RANGE, and the violation; in table key order';
+'The index key violations of a GSI, like AWS''s Violation Detector: the items left out of the index because an index key attribute has the wrong type, is empty or oversized (each such item stays in the table, and any write to it that keeps the violation is rejected), with their table key (DynamoDB JSON), the attribute, HASH or RANGE, and the violation; in the order of the primary key index (table key order, but for partition keys over 192 bytes, stored in their index form)';
 
 CREATE FUNCTION hroe.delete_table(p_table_name text)
 RETURNS void
