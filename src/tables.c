@@ -10,6 +10,8 @@
 #include "postgres.h"
 
 #include "access/htup_details.h"
+#include "access/itup.h"
+#include "access/nbtree.h"
 #include "access/table.h"
 #include "access/xact.h"
 #include "catalog/namespace.h"
@@ -827,6 +829,54 @@ hroe_index_key_violation(PG_FUNCTION_ARGS)
 			break;
 	}
 	PG_RETURN_TEXT_P(cstring_to_text(msg));
+}
+
+/* The largest btree entry (PostgreSQL's BTMaxItemSize of a BLCKSZ page) */
+#define HROE_BTREE_MAX_ENTRY \
+	(MAXALIGN_DOWN((BLCKSZ - MAXALIGN(SizeOfPageHeaderData + 3 * sizeof(ItemIdData)) - \
+					MAXALIGN(sizeof(BTPageOpaqueData))) / 3) - MAXALIGN(sizeof(ItemPointerData)))
+
+PG_FUNCTION_INFO_V1(hroe_check_index_entry);
+/*
+ * SQL: hroe.check_index_entry(index_name, VARIADIC "any"): true if the key
+ * columns given (a GSI's, in index order) make an index entry that fits a
+ * btree, built as the index builds it (index_form_tuple compresses what it
+ * can); else a ValidationException naming the index, instead of btree's
+ * error.  NULL keys: the item is not in the (partial) index.  Part of the
+ * CHECK constraint of a multi-attribute GSI whose widest entry might not
+ * fit (hroe.create_index).
+ */
+Datum
+hroe_check_index_entry(PG_FUNCTION_ARGS)
+{
+	int			n = PG_NARGS() - 1;
+	TupleDesc	desc;
+	Datum	   *values;
+	bool	   *nulls;
+	IndexTuple	itup;
+	Size		size;
+
+	if (PG_ARGISNULL(0) || n < 1 || get_fn_expr_variadic(fcinfo->flinfo))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("hroe.check_index_entry takes an index name and the key columns")));
+	desc = CreateTemplateTupleDesc(n);
+	values = palloc(sizeof(Datum) * n);
+	nulls = palloc0(sizeof(bool) * n);
+	for (int i = 0; i < n; i++)
+	{
+		if (PG_ARGISNULL(i + 1))
+			PG_RETURN_BOOL(true);
+		TupleDescInitEntry(desc, i + 1, NULL, get_fn_expr_argtype(fcinfo->flinfo, i + 1), -1, 0);
+		values[i] = PG_GETARG_DATUM(i + 1);
+	}
+	itup = index_form_tuple(desc, values, nulls);
+	size = MAXALIGN(IndexTupleSize(itup));
+	if (size > HROE_BTREE_MAX_ENTRY)
+		HroeValidation(psprintf("One or more parameter values were invalid: Aggregated size of the index keys exceeds the size limit of an hroe index entry; IndexName: %s, entry size: %zu bytes, limit: %zu bytes",
+								text_to_cstring(PG_GETARG_TEXT_PP(0)), size,
+								(Size) HROE_BTREE_MAX_ENTRY));
+	PG_RETURN_BOOL(true);
 }
 
 /*

@@ -91,6 +91,12 @@ LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION hroe.index_key_violation(hroe.item, text, text, boolean) IS
 'How the item''s attribute p_attribute violates an index key of type p_type (p_sort: a RANGE attribute): Type Violation, Empty Value Violation or Size Violation with details; NULL if it is absent or valid';
 
+CREATE FUNCTION hroe.check_index_entry(p_index_name text, VARIADIC p_keys "any")
+RETURNS boolean AS 'MODULE_PATHNAME', 'hroe_check_index_entry'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION hroe.check_index_entry(text, "any") IS
+'True if the key columns given (a GSI''s, in index order, the table key last) make an index entry that fits a btree (2704 bytes, after compression), or one is NULL (the item is not in the index); else a ValidationException naming the index. In the CHECK constraint of a multi-attribute GSI whose widest entry might not fit';
+
 -- Raise a DynamoDB exception from SQL: class HR, DynamoDB's text as message
 CREATE FUNCTION hroe.dynamodb_error(p_exception text, p_message text)
 RETURNS void
@@ -339,6 +345,9 @@ DECLARE
 	v_sort boolean;
 	i integer;
 	v_defs text[];
+	v_cols_all name[];
+	v_collist text;
+	v_width integer;
 BEGIN
 	PERFORM hroe.check_name(p_table_name, 'tableName');
 	PERFORM hroe.check_name(p_index_name, 'globalSecondaryIndexUpdates.1.member.create.indexName');
@@ -485,6 +494,33 @@ BEGIN
 				   || format('hroe.check_index_key(item, %L, %L, %L, %L)', v_keys[i], v_types[i],
 							 v_sort, p_index_name);
 	END LOOP;
+	-- The index's columns: keys, then the table key (unless a key column
+	-- already is it) so equal index keys are ordered by table key
+	-- (deterministic paging).  Its widest entry: a partition key column
+	-- holds at most 256 bytes (its index form), a sort key column 1024, a
+	-- number 32, so a single-attribute GSI's (HASH, RANGE, pk, sk) fits a
+	-- btree entry (2704 bytes).  A multi-attribute GSI's may not: its
+	-- constraint then checks each entry, so an item whose keys do not fit
+	-- fails with a ValidationException rather than btree's error.
+	v_cols_all := v_cols;
+	v_width := 8;
+	FOR i IN 1 .. cardinality(v_cols) LOOP
+		v_width := v_width + CASE WHEN v_types[i] = 'N' THEN 32
+								  WHEN v_cols[i] = 'sk' OR i > cardinality(p_partition_key) THEN 1028
+								  ELSE 260 END;
+	END LOOP;
+	IF NOT 'pk' = ANY (v_cols) THEN
+		v_cols_all := v_cols_all || 'pk'::name;
+		v_width := v_width + CASE WHEN t.partition_key_type = 'N' THEN 32 ELSE 260 END;
+	END IF;
+	IF t.sort_key IS NOT NULL AND NOT 'sk' = ANY (v_cols) THEN
+		v_cols_all := v_cols_all || 'sk'::name;
+		v_width := v_width + CASE WHEN t.sort_key_type = 'N' THEN 32 ELSE 1028 END;
+	END IF;
+	v_collist := (SELECT string_agg(format('%I', c), ', ') FROM unnest(v_cols_all) c);
+	IF v_width > 2704 THEN
+		v_check := v_check || format(' AND hroe.check_index_entry(%L, %s)', p_index_name, v_collist);
+	END IF;
 	-- The key columns are NULL where an item violates the key schema (wrong
 	-- type, empty, oversized), so the items already stored that do are left
 	-- out of the index, as DynamoDB's backfill leaves out index key
@@ -493,9 +529,7 @@ BEGIN
 	v_check_name := v_prefix || '_key_check';
 	EXECUTE format('ALTER TABLE %s ADD CONSTRAINT %I CHECK (%s) NOT VALID', t.relid, v_check_name, v_check);
 
-	-- the index: keys, then the table key (unless a key column already is
-	-- it) so equal index keys are ordered by table key (deterministic
-	-- paging); partial, so it is sparse
+	-- the index on v_cols_all, partial, so it is sparse
 	SELECT n.nspname INTO v_schema
 	FROM pg_namespace n JOIN pg_class c ON c.relnamespace = n.oid WHERE c.oid = t.relid;
 	v_index_rel := left(format('%s.%s', p_table_name, p_index_name), 63);
@@ -503,15 +537,8 @@ BEGIN
 			   AND relnamespace = (SELECT relnamespace FROM pg_class WHERE oid = t.relid)) THEN
 		v_index_rel := left(p_table_name, 40) || '.' || v_prefix;
 	END IF;
-	v_sql := format('CREATE INDEX %I ON %s (%s', v_index_rel, t.relid,
-					(SELECT string_agg(format('%I', c), ', ') FROM unnest(v_cols) c));
-	IF NOT 'pk' = ANY (v_cols) THEN
-		v_sql := v_sql || ', pk';
-	END IF;
-	IF t.sort_key IS NOT NULL AND NOT 'sk' = ANY (v_cols) THEN
-		v_sql := v_sql || ', sk';
-	END IF;
-	v_sql := v_sql || ')' || CASE WHEN v_pred <> '' THEN ' WHERE ' || v_pred ELSE '' END;
+	v_sql := format('CREATE INDEX %I ON %s (%s)', v_index_rel, t.relid, v_collist)
+			 || CASE WHEN v_pred <> '' THEN ' WHERE ' || v_pred ELSE '' END;
 	EXECUTE v_sql;
 	EXECUTE format('COMMENT ON INDEX %I.%I IS %L', v_schema, v_index_rel,
 				   format('DynamoDB global secondary index %s of %s (hroe)', p_index_name, p_table_name));
