@@ -27,8 +27,9 @@ SELECT hroe.create_index('shr', 'byG', '{G}', '{}', '{"G": "S"}', p_share_key_co
 SELECT hroe.create_index('shr', 'bySkG', '{SK}', '{G}', '{"G": "S"}', p_share_key_columns => true);
 -- byHG: RANGE G shares bySkG's RANGE column; HASH H a new column
 SELECT hroe.create_index('shr', 'byHG', '{H}', '{G}', '{"G": "S", "H": "N"}', p_share_key_columns => true);
--- bySkPk: the inverted table key, both columns the table's (no PK is over
--- 1024 bytes): every item, no predicate
+-- bySkPk: the inverted table key: HASH SK reuses sk; RANGE PK never reuses
+-- pk, which holds partition keys in their index form (a key over 192 bytes
+-- as a prefix and its SHA-256), out of the keys' order: a column of its own
 SELECT hroe.create_index('shr', 'bySkPk', '{SK}', '{PK}', p_share_key_columns => true);
 -- an attribute name with a quote: a new column, then shared
 SELECT hroe.create_index('shr', 'byQ1', '{SK}', '{it''s}', '{"it''s": "S"}', p_share_key_columns => true);
@@ -48,6 +49,7 @@ SELECT indexrelid::regclass, pg_get_indexdef(indexrelid) FROM pg_index
 WHERE indrelid = 'shr'::regclass ORDER BY 1;
 
 -- what is in each index: exactly the items whose keys are valid for it
+-- (byG's column g holds the 1500-byte G in its 256-byte index form)
 SELECT pk, sk, left(g::text, 4) AS g, octet_length(g::text) AS g_bytes, "bySkG_sk1", h FROM shr ORDER BY pk, sk;
 SELECT x->>'IndexName' AS index_name, x->'ItemCount' AS item_count
 FROM jsonb_array_elements(hroe.describe_table('shr')->'Table'->'GlobalSecondaryIndexes') x;
@@ -111,8 +113,8 @@ SELECT hroe.delete_index('shr', 'byQ2');
 SELECT attname FROM pg_attribute WHERE attrelid = 'shr'::regclass AND attnum > 0 AND NOT attisdropped ORDER BY attnum;
 SELECT index_name, partition_key_columns, sort_key_columns FROM hroe.indexes WHERE table_name = 'shr' ORDER BY 1;
 
--- RANGE on the partition key: reused when no PK is over 1024 bytes, else a
--- column of its own that leaves the long one out
+-- RANGE on the partition key: never pk (index forms), a column of its own
+-- that leaves a PK over 1024 bytes out; pk holds it in its index form
 SELECT hroe.create_table('shr_pk', 'PK', 'S');
 INSERT INTO shr_pk (item) VALUES ('{"PK": {"S": "a"}, "T": {"S": "t"}}');
 SELECT hroe.create_index('shr_pk', 'byT', '{T}', '{PK}', '{"T": "S"}', p_share_key_columns => true);

@@ -141,7 +141,7 @@ SELECT v.* FROM (VALUES
 ('hroe_single', 'employee_by_name',
  $q$format('Query GSI3: GSI1_SK = EMPLOYEE-NAME#%s', $1[1])$q$,
  $q$SELECT 1, 'Query', hroe.index_entry_size(i.item, 'hroe_single', 'GSI3') FROM (SELECT) r LEFT JOIN hroe_single.items i
-	ON i.gsi1_sk OPERATOR(hroe.=) hroe_single.make_key('EMPLOYEE-NAME#', $1[1])$q$),
+	ON i."GSI3_pk1" OPERATOR(hroe.=) hroe_single.make_key('EMPLOYEE-NAME#', $1[1])$q$),
 ('hroe_single', 'employee_current_job',
  $q$format('Query: PK = HR-EMPLOYEE#%s AND begins_with(SK, v0#)', lpad($1[1], 10, '0'))$q$,
  $q$SELECT 1, 'Query', hroe.item_size(i.item) FROM (SELECT) r LEFT JOIN hroe_single.items i

@@ -1041,8 +1041,10 @@ ParseValue(Jsonb *json, const char *key)
 	}
 	else if (v->type == HROE_S || v->type == HROE_B)
 	{
-		/* S: UTF-8 bytes, B: raw bytes */
-		av->data = pnstrdup(v->data, v->len);
+		/* S: UTF-8 bytes, B: raw bytes (which may hold zeros: no pnstrdup) */
+		av->data = palloc(v->len + 1);
+		memcpy(av->data, v->data, v->len);
+		av->data[v->len] = '\0';
 		av->len = v->len;
 	}
 	return av;

@@ -773,7 +773,18 @@ typedef struct OrderCol
 	const char *column;
 	const char *attr;
 	char		type;
+	bool		form;			/* holds partition keys' index forms */
 } OrderCol;
+
+/*
+ * Does the i-th HASH key column of the table (ix NULL: pk) or of GSI ix
+ * hold index forms (tables.h, HROE_KEY_FORM_MAX)?
+ */
+static inline bool
+HashForm(HroeIndexMeta *ix, int i)
+{
+	return ix ? ix->forms[i] : true;
+}
 
 /* The successor of a UTF-8 prefix: the smallest string above all its extensions */
 static bool
@@ -959,6 +970,7 @@ BuildRead(ReadSpec *s, ReadStatement *st)
 			{
 				order[norder].column = quote_identifier(ix->columns[i]);
 				order[norder].attr = ix->schema.names[i];
+				order[norder].form = i < ix->schema.nhash && ix->forms[i];
 				order[norder++].type = ix->schema.types[i];
 			}
 		}
@@ -966,6 +978,7 @@ BuildRead(ReadSpec *s, ReadStatement *st)
 		{
 			order[norder].column = i == 0 ? "pk" : "sk";
 			order[norder].attr = t->schema.names[i];
+			order[norder].form = i == 0;
 			order[norder++].type = t->schema.types[i];
 		}
 	}
@@ -975,6 +988,7 @@ BuildRead(ReadSpec *s, ReadStatement *st)
 		{
 			order[norder].column = i == 0 ? "pk" : "sk";
 			order[norder].attr = t->schema.names[i];
+			order[norder].form = i == 0;
 			order[norder++].type = t->schema.types[i];
 		}
 	}
@@ -990,7 +1004,7 @@ BuildRead(ReadSpec *s, ReadStatement *st)
 		for (int i = 0; i < ks->nhash; i++)
 		{
 			types[np] = hroe_key_type_oid(ks->types[i]);
-			values[np++] = hroe_attr_value_datum(s->bound.hash[i]);
+			values[np++] = hroe_attr_value_datum(s->bound.hash[i], HashForm(ix, i));
 			appendStringInfo(&sql, " AND %s = $%d", cols[i], np);
 		}
 		for (int i = 0; i < s->bound.nrange_eq; i++)
@@ -998,7 +1012,7 @@ BuildRead(ReadSpec *s, ReadStatement *st)
 			int			c = ks->nhash + i;
 
 			types[np] = hroe_key_type_oid(ks->types[c]);
-			values[np++] = hroe_attr_value_datum(s->bound.range_eq[i]);
+			values[np++] = hroe_attr_value_datum(s->bound.range_eq[i], false);
 			appendStringInfo(&sql, " AND %s = $%d", cols[c], np);
 		}
 		appendStringInfo(&shape, ":%d", s->bound.nrange_eq);
@@ -1011,15 +1025,15 @@ BuildRead(ReadSpec *s, ReadStatement *st)
 			if (last->op <= HROE_KEY_GE)
 			{
 				types[np] = type;
-				values[np++] = hroe_attr_value_datum(last->values[0]);
+				values[np++] = hroe_attr_value_datum(last->values[0], false);
 				appendStringInfo(&sql, " AND %s %s $%d", cols[c], ops[last->op], np);
 			}
 			else if (last->op == HROE_KEY_BETWEEN)
 			{
 				types[np] = type;
-				values[np++] = hroe_attr_value_datum(last->values[0]);
+				values[np++] = hroe_attr_value_datum(last->values[0], false);
 				types[np] = type;
-				values[np++] = hroe_attr_value_datum(last->values[1]);
+				values[np++] = hroe_attr_value_datum(last->values[1], false);
 				appendStringInfo(&sql, " AND %s >= $%d AND %s <= $%d", cols[c], np - 1, cols[c], np);
 			}
 			else
@@ -1030,7 +1044,7 @@ BuildRead(ReadSpec *s, ReadStatement *st)
 
 				initStringInfo(&succ);
 				types[np] = type;
-				values[np++] = hroe_attr_value_datum(p);
+				values[np++] = hroe_attr_value_datum(p, false);
 				appendStringInfo(&sql, " AND %s >= $%d", cols[c], np);
 				if (ks->types[c] == 'S' ? StringSuccessor(p->data, p->len, &succ)
 					: BytesSuccessor(p->data, p->len, &succ))
@@ -1040,7 +1054,7 @@ BuildRead(ReadSpec *s, ReadStatement *st)
 					hi.data = succ.data;
 					hi.len = succ.len;
 					types[np] = type;
-					values[np++] = hroe_attr_value_datum(&hi);
+					values[np++] = hroe_attr_value_datum(&hi, false);
 					appendStringInfo(&sql, " AND %s < $%d", cols[c], np);
 					appendStringInfoString(&shape, ":bw+");
 				}
@@ -1065,7 +1079,7 @@ BuildRead(ReadSpec *s, ReadStatement *st)
 			{
 				for (int k = 0; k < nnames; k++)
 					if (strcmp(names[k], order[i].attr) == 0)
-						values[np] = hroe_attr_value_datum(eskvals[k]);
+						values[np] = hroe_attr_value_datum(eskvals[k], order[i].form);
 				types[np++] = hroe_key_type_oid(order[i].type);
 				appendStringInfo(&sql, "%s$%d", i ? ", " : "", np);
 			}
@@ -1241,10 +1255,10 @@ DirectQuery(ReadSpec *s, EmitItem emit, void *arg, MemoryContext cxt, ReadOutcom
 	item_attno = get_attnum(t->relid, "item");
 	for (int i = 0; i < ks->nhash; i++)
 		AddScanKey(idx, keys, &nkeys, attno++, BTEqualStrategyNumber,
-				   hroe_attr_value_datum(s->bound.hash[i]));
+				   hroe_attr_value_datum(s->bound.hash[i], HashForm(ix, i)));
 	for (int i = 0; i < s->bound.nrange_eq; i++)
 		AddScanKey(idx, keys, &nkeys, attno++, BTEqualStrategyNumber,
-				   hroe_attr_value_datum(s->bound.range_eq[i]));
+				   hroe_attr_value_datum(s->bound.range_eq[i], false));
 	if (last)
 	{
 		static const StrategyNumber strategies[] = {
@@ -1254,13 +1268,13 @@ DirectQuery(ReadSpec *s, EmitItem emit, void *arg, MemoryContext cxt, ReadOutcom
 
 		if (last->op <= HROE_KEY_GE)
 			AddScanKey(idx, keys, &nkeys, attno, strategies[last->op],
-					   hroe_attr_value_datum(last->values[0]));
+					   hroe_attr_value_datum(last->values[0], false));
 		else if (last->op == HROE_KEY_BETWEEN)
 		{
 			AddScanKey(idx, keys, &nkeys, attno, BTGreaterEqualStrategyNumber,
-					   hroe_attr_value_datum(last->values[0]));
+					   hroe_attr_value_datum(last->values[0], false));
 			AddScanKey(idx, keys, &nkeys, attno, BTLessEqualStrategyNumber,
-					   hroe_attr_value_datum(last->values[1]));
+					   hroe_attr_value_datum(last->values[1], false));
 		}
 		else
 		{
@@ -1269,7 +1283,7 @@ DirectQuery(ReadSpec *s, EmitItem emit, void *arg, MemoryContext cxt, ReadOutcom
 
 			initStringInfo(&succ);
 			AddScanKey(idx, keys, &nkeys, attno, BTGreaterEqualStrategyNumber,
-					   hroe_attr_value_datum(p));
+					   hroe_attr_value_datum(p, false));
 			if (ks->types[attno - 1] == 'S' ? StringSuccessor(p->data, p->len, &succ)
 				: BytesSuccessor(p->data, p->len, &succ))
 			{
@@ -1278,7 +1292,7 @@ DirectQuery(ReadSpec *s, EmitItem emit, void *arg, MemoryContext cxt, ReadOutcom
 				hi.data = succ.data;
 				hi.len = succ.len;
 				AddScanKey(idx, keys, &nkeys, attno, BTLessStrategyNumber,
-						   hroe_attr_value_datum(&hi));
+						   hroe_attr_value_datum(&hi, false));
 			}
 		}
 	}

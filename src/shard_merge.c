@@ -93,6 +93,7 @@
 
 #include "catalog.h"
 #include "shard.h"
+#include "tables.h"
 
 PG_FUNCTION_INFO_V1(hroe_sharded_query);
 PGDLLEXPORT void hroe_sharded_query_worker(dsm_segment *seg, shm_toc *toc);
@@ -1039,6 +1040,31 @@ ParseArgs(FunctionCallInfo fcinfo, MergeArgs *a)
 }
 
 /*
+ * The equality scan key of prefix value (text) on index column attno.  A
+ * column of partition keys in their index form (an hroe GSI's HASH key
+ * column: tables.h, HROE_KEY_FORM_MAX) is probed with the value's form.
+ */
+static void
+PrefixKey(ShardedQuery *q, ScanKey key, AttrNumber attno, Datum value)
+{
+	AttrNumber	heapAttno = q->indexRel->rd_index->indkey.values[attno - 1];
+	Oid			coltype = IndexColumnType(q->indexRel, attno);
+
+	if (heapAttno != 0 && (coltype == hroe_key_typid() || coltype == BYTEAOID) &&
+		hroe_column_holds_forms(q->heapRel, heapAttno))
+	{
+		struct varlena *v = PG_DETOAST_DATUM_PACKED(ConvertViaText(value, TEXTOID, coltype));
+
+		InitColumnKey(key, q->indexRel, attno, BTEqualStrategyNumber,
+					  hroe_key_datum(coltype == BYTEAOID ? 'B' : 'S', VARDATA_ANY(v),
+									 VARSIZE_ANY_EXHDR(v), true),
+					  coltype);
+	}
+	else
+		InitColumnKey(key, q->indexRel, attno, BTEqualStrategyNumber, value, TEXTOID);
+}
+
+/*
  * Set up a merge: relations, scan keys, comparators, snapshot, memory; no
  * scan yet (StartStreams).  Runs in a context that lives as long as the
  * merge.
@@ -1084,8 +1110,7 @@ SetupMerge(MergeArgs *a)
 	 */
 	keys = palloc0(sizeof(ScanKeyData) * (nprefix + 4));
 	for (int i = 0; i < nprefix; i++)
-		InitColumnKey(&keys[i], q->indexRel, i + 1, BTEqualStrategyNumber,
-					  a->prefixValues[i], TEXTOID);
+		PrefixKey(q, &keys[i], i + 1, a->prefixValues[i]);
 	InitColumnKey(&keys[nprefix], q->indexRel, shardAttno, BTEqualStrategyNumber,
 				  ShardDatum(shardType, 0), shardType);
 	nkeys = nprefix + 1 + SortConditionKeys(&keys[nprefix + 1], q->indexRel, q->sortAttno,

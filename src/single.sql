@@ -12,7 +12,7 @@
 --   table  PRIMARY KEY (pk, sk)
 --   GSI1   (sk, gsi1_sk, pk)        overloaded: partition = the table's SK
 --   GSI2   (gsi2_pk, gsi1_sk, ...)  write-sharded, sparse: OPEN orders only
---   GSI3   (gsi1_sk, pk, sk)        reverse lookup of GSI1_SK
+--   GSI3   ("GSI3_pk1", pk, sk)     reverse lookup of GSI1_SK
 --   GSI4   (sk, gsi4_sk, pk)        date-first order keys (status "any")
 -- Ids in keys are zero-padded (10 digits, order ids 19) and dates ISO
 -- (YYYY-MM-DD), because DynamoDB compares keys as bytes.
@@ -98,26 +98,26 @@ COMMENT ON FUNCTION hroe_single.quarter_of(date) IS
 -- holds its regclass, which a rename keeps).  hroe.create_index with
 -- p_share_key_columns adds the GSIs: an index key the table key or an
 -- earlier index already extracts reuses that column, so SK is stored once
--- (sk) for the table, GSI1 and GSI4, and GSI1_SK once (gsi1_sk) for GSI1,
--- GSI2 and GSI3.  GSI3 comes first: its HASH GSI1_SK column (keys up to
--- 2048 bytes) can serve GSI1's and GSI2's RANGE GSI1_SK (1024) while no
--- item has a longer one, which the RANGE indexes' key constraints then
--- guarantee; the other way round GSI3 would need a column of its own.
+-- (sk) for the table, GSI1 and GSI4, and GSI1_SK once (gsi1_sk) for GSI1's
+-- and GSI2's sort key.  GSI3's partition key GSI1_SK has a column of its own
+-- ("GSI3_pk1"): a HASH key column stores keys over 192 bytes in their index
+-- form (a prefix and a SHA-256, so that a 2048-byte key fits the btree),
+-- whose order is not the keys', so it cannot serve a sort key.
 -- Each GSI's NOT VALID CHECK constraint rejects writes that violate its key
 -- schema with DynamoDB's errors (E11, empty or oversized index key).
 SELECT hroe.create_table('hroe_single', 'PK', 'S', 'SK', 'S', p_schema => 'hroe_single');
 ALTER TABLE hroe_single.hroe_single RENAME TO items;
 ALTER INDEX hroe_single.hroe_single_pkey RENAME TO items_pkey;
 COMMENT ON TABLE hroe_single.items IS
-'the single table, DynamoDB table hroe_single (hroe.create_table, hroe.create_index): every HR/OE entity and edge as a DynamoDB item; pk and sk are generated from the item''s PK and SK, gsi1_sk, gsi2_pk and gsi4_sk from GSI1_SK, GSI2_PK and GSI4_SK';
--- GSI3, reverse lookup: partition = GSI1_SK
-SELECT hroe.create_index('hroe_single', 'GSI3', '{GSI1_SK}', '{}', '{"GSI1_SK": "S"}',
-						 p_share_key_columns => true);
+'the single table, DynamoDB table hroe_single (hroe.create_table, hroe.create_index): every HR/OE entity and edge as a DynamoDB item; pk and sk are generated from the item''s PK and SK, gsi1_sk (and GSI3_pk1, GSI3''s partition key), gsi2_pk and gsi4_sk from GSI1_SK, GSI2_PK and GSI4_SK';
 -- GSI1, overloaded: partition = SK, sort = GSI1_SK (sparse on GSI1_SK)
 SELECT hroe.create_index('hroe_single', 'GSI1', '{SK}', '{GSI1_SK}', '{"GSI1_SK": "S"}',
 						 p_share_key_columns => true);
 -- GSI2, write-sharded and sparse: partition = shard 0..N-1, only OPEN orders
 SELECT hroe.create_index('hroe_single', 'GSI2', '{GSI2_PK}', '{GSI1_SK}', '{"GSI2_PK": "N", "GSI1_SK": "S"}',
+						 p_share_key_columns => true);
+-- GSI3, reverse lookup: partition = GSI1_SK (a column of its own, "GSI3_pk1")
+SELECT hroe.create_index('hroe_single', 'GSI3', '{GSI1_SK}', '{}', '{"GSI1_SK": "S"}',
 						 p_share_key_columns => true);
 -- GSI4: partition = SK, sort = DATE#ORDER, only orders and order->rep edges
 SELECT hroe.create_index('hroe_single', 'GSI4', '{SK}', '{GSI4_SK}', '{"GSI4_SK": "S"}',
@@ -727,8 +727,8 @@ AS $$
 SELECT x.*
 FROM hroe_single.items i,
 	 LATERAL hroe_single.employee_profile(i.item) AS x
-WHERE i.gsi1_sk OPERATOR(hroe.=) hroe_single.make_key('EMPLOYEE-NAME#', p_full_name)
-ORDER BY i.gsi1_sk, i.pk
+WHERE i."GSI3_pk1" OPERATOR(hroe.=) hroe_single.make_key('EMPLOYEE-NAME#', p_full_name)
+ORDER BY i.pk
 $$;
 COMMENT ON FUNCTION hroe_single.employee_by_name(text) IS
 'pattern 2 (Query GSI3 GSI1_SK = EMPLOYEE-NAME#full name): every employee profile with that full name, ordered by employee_id';

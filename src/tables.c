@@ -10,6 +10,9 @@
 #include "postgres.h"
 
 #include "access/htup_details.h"
+#include "access/itup.h"
+#include "access/nbtree.h"
+#include "access/table.h"
 #include "access/xact.h"
 #include "catalog/namespace.h"
 #include "catalog/pg_namespace.h"
@@ -30,8 +33,11 @@
 #include "utils/memutils.h"
 #include "utils/numeric.h"
 #include "utils/syscache.h"
+#include "common/cryptohash.h"
 #include "common/hashfn.h"
+#include "common/sha2.h"
 #include "miscadmin.h"
+#include "rewrite/rewriteHandler.h"
 #include "storage/lock.h"
 
 #include "catalog.h"
@@ -292,6 +298,19 @@ LoadTableMetaSPI(const char *name)
 		ix->nonkey = TextArray(SpiDatum(i, 10, &isnull), &ix->nnonkey);
 	}
 	MemoryContextSwitchTo(old);
+	if (m->nindexes > 0)
+	{
+		Relation	rel = table_open(m->relid, AccessShareLock);
+
+		for (int i = 0; i < m->nindexes; i++)
+		{
+			HroeIndexMeta *ix = &m->indexes[i];
+
+			for (int k = 0; k < ix->schema.nhash; k++)
+				ix->forms[k] = hroe_column_holds_forms(rel, get_attnum(m->relid, ix->columns[k]));
+		}
+		table_close(rel, NoLock);
+	}
 	MemoryContextSetParent(cxt, CacheMemoryContext);
 	m->valid = true;
 	return m;
@@ -481,10 +500,54 @@ hroe_key_type_oid(char type)
 	return hroe_key_typid();
 }
 
-/* An S, N or B value as a Datum of its key column type */
-static Datum
-KeyBytesDatum(char type, const char *data, int len)
+/*
+ * The index form of a partition key longer than HROE_KEY_FORM_MAX bytes:
+ * its first HROE_KEY_FORM_MAX bytes (for S cut back to a UTF-8 character
+ * boundary, so the form is still a valid hroe.key), then the SHA-256 of the
+ * whole key, as 64 lower-case hex digits for S, as its 32 bytes for B.
+ * Written to form (HROE_KEY_FORM_MAX + 64 bytes); returns its length, always
+ * over HROE_KEY_FORM_MAX, so a form never equals a key stored as itself.
+ */
+static int
+KeyForm(char type, const char *data, int len, char *form)
 {
+	uint8		digest[PG_SHA256_DIGEST_LENGTH];
+	pg_cryptohash_ctx *ctx = pg_cryptohash_create(PG_SHA256);
+	int			n = HROE_KEY_FORM_MAX;
+
+	Assert(len > HROE_KEY_FORM_MAX);
+	if (pg_cryptohash_init(ctx) < 0 ||
+		pg_cryptohash_update(ctx, (const uint8 *) data, len) < 0 ||
+		pg_cryptohash_final(ctx, digest, sizeof(digest)) < 0)
+		elog(ERROR, "could not compute a SHA-256 digest: %s", pg_cryptohash_error(ctx));
+	pg_cryptohash_free(ctx);
+	/* data[n] is the first byte left out: not inside a character */
+	if (type == 'S')
+		while (n > 0 && ((unsigned char) data[n] & 0xC0) == 0x80)
+			n--;
+	memcpy(form, data, n);
+	if (type == 'S')
+		return n + (int) hex_encode((const char *) digest, sizeof(digest), form + n);
+	memcpy(form + n, digest, sizeof(digest));
+	return n + (int) sizeof(digest);
+}
+
+/*
+ * An S, N or B key value as a Datum of its key column type.  form: the
+ * column holds partition keys (the table's pk, a GSI's HASH key column), so
+ * a key over HROE_KEY_FORM_MAX bytes becomes its index form (KeyForm).  The
+ * generated key columns and every probe of them build their Datums here.
+ */
+Datum
+hroe_key_datum(char type, const char *data, int len, bool form)
+{
+	char		buf[HROE_KEY_FORM_MAX + 2 * PG_SHA256_DIGEST_LENGTH];
+
+	if (form && type != 'N' && len > HROE_KEY_FORM_MAX)
+	{
+		len = KeyForm(type, data, len, buf);
+		data = buf;
+	}
 	if (type == 'S')
 		return PointerGetDatum(hroe_key_from_bytes(data, len));
 	if (type == 'N')
@@ -500,19 +563,52 @@ KeyBytesDatum(char type, const char *data, int len)
 	}
 }
 
-/* An ExpressionAttributeValue (S, N or B) as a key column Datum */
+/* An ExpressionAttributeValue (S, N or B) as a key column Datum (see hroe_key_datum) */
 Datum
-hroe_attr_value_datum(const HroeAttrValue *v)
+hroe_attr_value_datum(const HroeAttrValue *v, bool form)
 {
-	return KeyBytesDatum(v->type[0], v->data, v->len);
+	return hroe_key_datum(v->type[0], v->data, v->len, form);
 }
 
-/* An item's S, N or B value as a key column Datum */
+/* An item's S, N or B value as a key column Datum (see hroe_key_datum) */
 Datum
-hroe_value_datum(const HroeValue *v)
+hroe_value_datum(const HroeValue *v, bool form)
 {
-	return KeyBytesDatum(v->type == HROE_S ? 'S' : v->type == HROE_N ? 'N' : 'B',
-						 v->data, v->len);
+	return hroe_key_datum(v->type == HROE_S ? 'S' : v->type == HROE_N ? 'N' : 'B',
+						  v->data, v->len, form);
+}
+
+/*
+ * Does column attno of rel hold index forms of partition keys?  True exactly
+ * when it is generated as hroe.item_key_s/_b(item, attribute, false, ...):
+ * the table's pk and the columns added for GSI HASH keys.  (sk and the RANGE
+ * key columns, generated with true, hold the keys themselves.)
+ */
+bool
+hroe_column_holds_forms(Relation rel, AttrNumber attno)
+{
+	Form_pg_attribute att;
+	Node	   *expr;
+	FuncExpr   *f;
+	char	   *fname;
+	Node	   *sort;
+
+	if (attno <= 0 || attno > RelationGetDescr(rel)->natts)
+		return false;
+	att = TupleDescAttr(RelationGetDescr(rel), attno - 1);
+	if (att->attgenerated != ATTRIBUTE_GENERATED_STORED)
+		return false;
+	expr = build_column_default(rel, attno);
+	if (expr == NULL || !IsA(expr, FuncExpr))
+		return false;
+	f = (FuncExpr *) expr;
+	if (list_length(f->args) < 3 || get_func_namespace(f->funcid) != hroe_schema_oid())
+		return false;
+	fname = get_func_name(f->funcid);
+	sort = lthird(f->args);
+	return fname && (strcmp(fname, "item_key_s") == 0 || strcmp(fname, "item_key_b") == 0) &&
+		IsA(sort, Const) && !((Const *) sort)->constisnull &&
+		!DatumGetBool(((Const *) sort)->constvalue);
 }
 
 /* A key type letter as a string, for messages */
@@ -649,7 +745,8 @@ ItemKey(FunctionCallInfo fcinfo, char type)
 	else
 		(void) FindItemKey(item, VARDATA_ANY(attr), VARSIZE_ANY_EXHDR(attr), type,
 						   PG_GETARG_BOOL(2), NULL, &v);
-	return hroe_value_datum(&v);
+	/* a partition key (HASH, p_sort false) is stored in its index form */
+	return hroe_value_datum(&v, !PG_GETARG_BOOL(2));
 }
 
 PG_FUNCTION_INFO_V1(hroe_item_key_s);
@@ -734,7 +831,58 @@ hroe_index_key_violation(PG_FUNCTION_ARGS)
 	PG_RETURN_TEXT_P(cstring_to_text(msg));
 }
 
-/* Check a PutItem item's table key (E1, E2, E4-E6); keys[] get the Datums. */
+/* The largest btree entry (PostgreSQL's BTMaxItemSize of a BLCKSZ page) */
+#define HROE_BTREE_MAX_ENTRY \
+	(MAXALIGN_DOWN((BLCKSZ - MAXALIGN(SizeOfPageHeaderData + 3 * sizeof(ItemIdData)) - \
+					MAXALIGN(sizeof(BTPageOpaqueData))) / 3) - MAXALIGN(sizeof(ItemPointerData)))
+
+PG_FUNCTION_INFO_V1(hroe_check_index_entry);
+/*
+ * SQL: hroe.check_index_entry(index_name, VARIADIC "any"): true if the key
+ * columns given (a GSI's, in index order) make an index entry that fits a
+ * btree, built as the index builds it (index_form_tuple compresses what it
+ * can); else a ValidationException naming the index, instead of btree's
+ * error.  NULL keys: the item is not in the (partial) index.  Part of the
+ * CHECK constraint of a multi-attribute GSI whose widest entry might not
+ * fit (hroe.create_index).
+ */
+Datum
+hroe_check_index_entry(PG_FUNCTION_ARGS)
+{
+	int			n = PG_NARGS() - 1;
+	TupleDesc	desc;
+	Datum	   *values;
+	bool	   *nulls;
+	IndexTuple	itup;
+	Size		size;
+
+	if (PG_ARGISNULL(0) || n < 1 || get_fn_expr_variadic(fcinfo->flinfo))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("hroe.check_index_entry takes an index name and the key columns")));
+	desc = CreateTemplateTupleDesc(n);
+	values = palloc(sizeof(Datum) * n);
+	nulls = palloc0(sizeof(bool) * n);
+	for (int i = 0; i < n; i++)
+	{
+		if (PG_ARGISNULL(i + 1))
+			PG_RETURN_BOOL(true);
+		TupleDescInitEntry(desc, i + 1, NULL, get_fn_expr_argtype(fcinfo->flinfo, i + 1), -1, 0);
+		values[i] = PG_GETARG_DATUM(i + 1);
+	}
+	itup = index_form_tuple(desc, values, nulls);
+	size = MAXALIGN(IndexTupleSize(itup));
+	if (size > HROE_BTREE_MAX_ENTRY)
+		HroeValidation(psprintf("One or more parameter values were invalid: Aggregated size of the index keys exceeds the size limit of an hroe index entry; IndexName: %s, entry size: %zu bytes, limit: %zu bytes",
+								text_to_cstring(PG_GETARG_TEXT_PP(0)), size,
+								(Size) HROE_BTREE_MAX_ENTRY));
+	PG_RETURN_BOOL(true);
+}
+
+/*
+ * Check a PutItem item's table key (E1, E2, E4-E6); keys[] get the Datums of
+ * its primary key columns (pk in its index form).
+ */
 void
 hroe_check_item_key(HroeTableMeta *t, HroeItem *item, Datum *keys)
 {
@@ -746,13 +894,14 @@ hroe_check_item_key(HroeTableMeta *t, HroeItem *item, Datum *keys)
 
 		FindItemKey(item, t->schema.names[i], strlen(t->schema.names[i]),
 					t->schema.types[i], i > 0, NULL, &v);
-		keys[i] = hroe_value_datum(&v);
+		keys[i] = hroe_value_datum(&v, i == 0);
 	}
 }
 
 /*
  * Check a Get/Delete key given as DynamoDB JSON: exactly the table's key
  * attributes (E3), of the right types (E3), not empty, not too long (E5, E6).
+ * keys[] get the Datums of the primary key columns (pk in its index form).
  */
 void
 hroe_check_request_key(HroeTableMeta *t, Jsonb *key, Datum *keys, HroeAttrValue **vals)
@@ -786,7 +935,7 @@ hroe_check_request_key(HroeTableMeta *t, Jsonb *key, Datum *keys, HroeAttrValue 
 									av->type[0] == 'S' ? "string" : "binary",
 									t->schema.names[i]));
 		CheckKeySize(i > 0, av->len);
-		keys[i] = hroe_attr_value_datum(av);
+		keys[i] = hroe_attr_value_datum(av, i == 0);
 		if (vals)
 			vals[i] = av;
 	}

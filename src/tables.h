@@ -16,6 +16,7 @@
 #define HROE_TABLES_H
 
 #include "executor/spi.h"
+#include "utils/rel.h"
 #include "utils/jsonb.h"
 
 #include "expression.h"
@@ -25,6 +26,21 @@
 #define HROE_HASH_KEY_MAX		2048
 #define HROE_RANGE_KEY_MAX		1024
 #define HROE_PAGE_BYTES			(1024 * 1024)
+
+/*
+ * Partition keys (the table's pk column, a GSI's HASH key columns) longer
+ * than this many bytes are stored in an index form (tables.c, KeyForm): a
+ * prefix, then the key's SHA-256, at most HROE_KEY_FORM_MAX + 64 bytes.
+ * DynamoDB only tests partition keys for equality, and so then the widest
+ * GSI entry (HASH form, RANGE 1024, pk form, sk 1024) fits a btree entry
+ * (2704 bytes), which a 2048-byte key did not.  Sort keys (<= 1024 bytes) are
+ * stored as they are, their order being needed.  Part of the on-disk format:
+ * a table of hroe 0.1 whose partition keys are all at most this long is
+ * unchanged; an upgrade that changes the form (or a table holding longer,
+ * compressible keys from before it) must recompute the key columns (an
+ * UPDATE of every row rewrites them) and reindex.
+ */
+#define HROE_KEY_FORM_MAX		192
 
 typedef enum HroeProjection
 {
@@ -39,6 +55,7 @@ typedef struct HroeIndexMeta
 	Oid			indexrelid;
 	HroeKeySchema schema;
 	char	   *columns[HROE_MAX_KEY_ATTRS];	/* generated key columns */
+	bool		forms[HROE_MAX_KEY_ATTRS];	/* a HASH column of index forms */
 	HroeProjection projection;
 	int			nnonkey;
 	char	  **nonkey;
@@ -56,7 +73,7 @@ typedef struct HroeTableMeta
 	char	   *name;
 	Oid			relid;
 	char	   *relname;		/* quoted, schema-qualified */
-	HroeKeySchema schema;		/* 1 HASH, 0-1 RANGE */
+	HroeKeySchema schema;		/* 1 HASH, 0-1 RANGE; pk holds index forms */
 	int			nindexes;
 	HroeIndexMeta *indexes;
 	HroePlan   *plans;
@@ -88,8 +105,10 @@ extern SPIPlanPtr hroe_table_plan(HroeTableMeta *t, const char *shape,
 extern void hroe_push_search_path(void);
 extern void hroe_pop_search_path(void);
 extern Oid	hroe_key_type_oid(char type);
-extern Datum hroe_attr_value_datum(const HroeAttrValue *v);
-extern Datum hroe_value_datum(const HroeValue *v);
+extern Datum hroe_key_datum(char type, const char *data, int len, bool form);
+extern Datum hroe_attr_value_datum(const HroeAttrValue *v, bool form);
+extern Datum hroe_value_datum(const HroeValue *v, bool form);
+extern bool hroe_column_holds_forms(Relation rel, AttrNumber attno);
 
 extern void hroe_ddb_error(int code, const char *exception, const char *msg) pg_attribute_noreturn();
 #define HroeValidation(msg) hroe_ddb_error(ERRCODE_HROE_VALIDATION, "ValidationException", (msg))

@@ -91,6 +91,12 @@ LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION hroe.index_key_violation(hroe.item, text, text, boolean) IS
 'How the item''s attribute p_attribute violates an index key of type p_type (p_sort: a RANGE attribute): Type Violation, Empty Value Violation or Size Violation with details; NULL if it is absent or valid';
 
+CREATE FUNCTION hroe.check_index_entry(p_index_name text, VARIADIC p_keys "any")
+RETURNS boolean AS 'MODULE_PATHNAME', 'hroe_check_index_entry'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION hroe.check_index_entry(text, "any") IS
+'True if the key columns given (a GSI''s, in index order, the table key last) make an index entry that fits a btree (2704 bytes, after compression), or one is NULL (the item is not in the index); else a ValidationException naming the index. In the CHECK constraint of a multi-attribute GSI whose widest entry might not fit';
+
 -- Raise a DynamoDB exception from SQL: class HR, DynamoDB's text as message
 CREATE FUNCTION hroe.dynamodb_error(p_exception text, p_message text)
 RETURNS void
@@ -256,74 +262,56 @@ SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
 	v_col record;
-	v_candidate name;
-	v_bad boolean;
 BEGIN
 	IF p_attribute IS NULL OR p_type IS NULL OR p_sort IS NULL THEN
 		RETURN NULL;
 	END IF;
-	-- the table's sort key is in every item, valid and at most 1024 bytes:
-	-- exactly the index key, HASH or RANGE
+	-- the table's sort key is in every item, valid, at most 1024 bytes and
+	-- stored as it is: exactly the index key, HASH or RANGE (a HASH key on
+	-- sk is probed with the key itself, not its index form)
 	IF p_attribute = p_table_sort_key THEN
 		RETURN 'sk';
 	END IF;
-	-- the partition key, at most 2048 bytes: a HASH key as it is
+	-- The partition key, at most 2048 bytes, stored in its index form (a
+	-- key over 192 bytes as a prefix and its SHA-256: src/tables.h,
+	-- HROE_KEY_FORM_MAX): a HASH key as it is, never a RANGE key, whose
+	-- order the forms of long keys do not keep.
 	IF p_attribute = p_table_partition_key THEN
-		IF NOT p_sort THEN
-			RETURN 'pk';
+		RETURN CASE WHEN NOT p_sort THEN 'pk'::name END;
+	END IF;
+	-- The key columns hroe.indexes records for this attribute and type (only
+	-- hroe's own: a column the user added is never taken), with the roles the
+	-- table's indexes use them in; only a column of the same role serves.  A
+	-- HASH column holds index forms, so it never serves a RANGE key; a RANGE
+	-- column never serves a HASH key: once its RANGE indexes were deleted,
+	-- longer keys would be accepted but left out.
+	FOR v_col IN
+		SELECT c.col, bool_or(c.hash) AS hash, bool_or(NOT c.hash) AS range
+		FROM hroe.tables t
+		JOIN hroe.indexes x ON x.table_name = t.table_name
+		CROSS JOIN LATERAL (
+			SELECT u.col, true AS hash
+			FROM unnest(x.partition_key, x.partition_key_types, x.partition_key_columns) u(a, ty, col)
+			WHERE u.a = p_attribute AND u.ty = p_type
+			UNION ALL
+			SELECT u.col, false
+			FROM unnest(x.sort_key, x.sort_key_types, x.sort_key_columns) u(a, ty, col)
+			WHERE u.a = p_attribute AND u.ty = p_type) c
+		JOIN pg_attribute a ON a.attrelid = t.relid
+			AND a.attname = c.col AND NOT a.attisdropped
+		WHERE t.relid = p_rel AND c.col NOT IN ('pk', 'sk')
+		GROUP BY c.col, a.attnum
+		ORDER BY a.attnum
+	LOOP
+		IF (p_sort AND v_col.range AND NOT v_col.hash) OR (NOT p_sort AND v_col.hash) THEN
+			RETURN v_col.col;
 		END IF;
-		v_candidate := 'pk';
-	ELSE
-		-- The key columns hroe.indexes records for this attribute and type
-		-- (only hroe's own: a column the user added is never taken), with
-		-- the roles the table's indexes use them in.  A column first added
-		-- for a RANGE key never serves a HASH key, so one a HASH key uses
-		-- holds HASH keys; one a RANGE key uses holds only valid RANGE keys
-		-- (that index's key constraint refuses the others).
-		FOR v_col IN
-			SELECT c.col, bool_or(c.hash) AS hash, bool_or(NOT c.hash) AS range
-			FROM hroe.tables t
-			JOIN hroe.indexes x ON x.table_name = t.table_name
-			CROSS JOIN LATERAL (
-				SELECT u.col, true AS hash
-				FROM unnest(x.partition_key, x.partition_key_types, x.partition_key_columns) u(a, ty, col)
-				WHERE u.a = p_attribute AND u.ty = p_type
-				UNION ALL
-				SELECT u.col, false
-				FROM unnest(x.sort_key, x.sort_key_types, x.sort_key_columns) u(a, ty, col)
-				WHERE u.a = p_attribute AND u.ty = p_type) c
-			JOIN pg_attribute a ON a.attrelid = t.relid
-				AND a.attname = c.col AND NOT a.attisdropped
-			WHERE t.relid = p_rel AND c.col NOT IN ('pk', 'sk')
-			GROUP BY c.col, a.attnum
-			ORDER BY a.attnum
-		LOOP
-			-- a column of the same role: the same values
-			IF (p_sort AND v_col.range) OR (NOT p_sort AND v_col.hash) THEN
-				RETURN v_col.col;
-			END IF;
-			-- a HASH key column (up to 2048 bytes) for a RANGE key (1024)
-			IF p_sort AND v_candidate IS NULL THEN
-				v_candidate := v_col.col;
-			END IF;
-		END LOOP;
-	END IF;
-	IF v_candidate IS NULL THEN
-		RETURN NULL;
-	END IF;
-	-- A column of HASH keys serves a RANGE key only if no stored value is
-	-- over 1024 bytes (such an item must stay out of the new index); the new
-	-- index's key constraint then refuses every longer value.  A column of
-	-- RANGE keys never serves a HASH key: once its RANGE indexes were
-	-- deleted, longer values would be accepted but left out.
-	EXECUTE format('SELECT EXISTS (SELECT FROM %s r WHERE r.%I IS NOT NULL AND hroe.index_key_violation(r.item, %L, %L, true) IS NOT NULL)',
-				   p_rel, v_candidate, p_attribute, p_type)
-		INTO v_bad;
-	RETURN CASE WHEN NOT v_bad THEN v_candidate END;
+	END LOOP;
+	RETURN NULL;
 END
 $$;
 COMMENT ON FUNCTION hroe.key_column_for(regclass, text, text, text, text, boolean) IS
-'The generated column of table p_rel (partition key p_table_partition_key, sort key p_table_sort_key) that holds exactly the keys of an index key attribute p_attribute of type p_type (p_sort: a RANGE attribute), or NULL, from the metadata in hroe.indexes: the sort key column sk; pk for a HASH attribute, or a RANGE one when no partition key is over 1024 bytes; another index''s key column of the same attribute and type used in the same role, or one a HASH key uses for a RANGE attribute under the same size condition. hroe.create_index with p_share_key_columns reuses it';
+'The generated column of table p_rel (partition key p_table_partition_key, sort key p_table_sort_key) that holds exactly the keys of an index key attribute p_attribute of type p_type (p_sort: a RANGE attribute), or NULL, from the metadata in hroe.indexes: the sort key column sk (HASH or RANGE); pk for a HASH attribute only (partition keys are stored in their index form, whose order is not the keys''); another index''s key column of the same attribute and type used in the same role only. hroe.create_index with p_share_key_columns reuses it';
 
 CREATE FUNCTION hroe.create_index(
 	p_table_name text,
@@ -357,6 +345,9 @@ DECLARE
 	v_sort boolean;
 	i integer;
 	v_defs text[];
+	v_cols_all name[];
+	v_collist text;
+	v_width integer;
 BEGIN
 	PERFORM hroe.check_name(p_table_name, 'tableName');
 	PERFORM hroe.check_name(p_index_name, 'globalSecondaryIndexUpdates.1.member.create.indexName');
@@ -503,6 +494,33 @@ BEGIN
 				   || format('hroe.check_index_key(item, %L, %L, %L, %L)', v_keys[i], v_types[i],
 							 v_sort, p_index_name);
 	END LOOP;
+	-- The index's columns: keys, then the table key (unless a key column
+	-- already is it) so equal index keys are ordered by table key
+	-- (deterministic paging).  Its widest entry: a partition key column
+	-- holds at most 256 bytes (its index form), a sort key column 1024, a
+	-- number 32, so a single-attribute GSI's (HASH, RANGE, pk, sk) fits a
+	-- btree entry (2704 bytes).  A multi-attribute GSI's may not: its
+	-- constraint then checks each entry, so an item whose keys do not fit
+	-- fails with a ValidationException rather than btree's error.
+	v_cols_all := v_cols;
+	v_width := 8;
+	FOR i IN 1 .. cardinality(v_cols) LOOP
+		v_width := v_width + CASE WHEN v_types[i] = 'N' THEN 32
+								  WHEN v_cols[i] = 'sk' OR i > cardinality(p_partition_key) THEN 1028
+								  ELSE 260 END;
+	END LOOP;
+	IF NOT 'pk' = ANY (v_cols) THEN
+		v_cols_all := v_cols_all || 'pk'::name;
+		v_width := v_width + CASE WHEN t.partition_key_type = 'N' THEN 32 ELSE 260 END;
+	END IF;
+	IF t.sort_key IS NOT NULL AND NOT 'sk' = ANY (v_cols) THEN
+		v_cols_all := v_cols_all || 'sk'::name;
+		v_width := v_width + CASE WHEN t.sort_key_type = 'N' THEN 32 ELSE 1028 END;
+	END IF;
+	v_collist := (SELECT string_agg(format('%I', c), ', ') FROM unnest(v_cols_all) c);
+	IF v_width > 2704 THEN
+		v_check := v_check || format(' AND hroe.check_index_entry(%L, %s)', p_index_name, v_collist);
+	END IF;
 	-- The key columns are NULL where an item violates the key schema (wrong
 	-- type, empty, oversized), so the items already stored that do are left
 	-- out of the index, as DynamoDB's backfill leaves out index key
@@ -511,9 +529,7 @@ BEGIN
 	v_check_name := v_prefix || '_key_check';
 	EXECUTE format('ALTER TABLE %s ADD CONSTRAINT %I CHECK (%s) NOT VALID', t.relid, v_check_name, v_check);
 
-	-- the index: keys, then the table key (unless a key column already is
-	-- it) so equal index keys are ordered by table key (deterministic
-	-- paging); partial, so it is sparse
+	-- the index on v_cols_all, partial, so it is sparse
 	SELECT n.nspname INTO v_schema
 	FROM pg_namespace n JOIN pg_class c ON c.relnamespace = n.oid WHERE c.oid = t.relid;
 	v_index_rel := left(format('%s.%s', p_table_name, p_index_name), 63);
@@ -521,15 +537,8 @@ BEGIN
 			   AND relnamespace = (SELECT relnamespace FROM pg_class WHERE oid = t.relid)) THEN
 		v_index_rel := left(p_table_name, 40) || '.' || v_prefix;
 	END IF;
-	v_sql := format('CREATE INDEX %I ON %s (%s', v_index_rel, t.relid,
-					(SELECT string_agg(format('%I', c), ', ') FROM unnest(v_cols) c));
-	IF NOT 'pk' = ANY (v_cols) THEN
-		v_sql := v_sql || ', pk';
-	END IF;
-	IF t.sort_key IS NOT NULL AND NOT 'sk' = ANY (v_cols) THEN
-		v_sql := v_sql || ', sk';
-	END IF;
-	v_sql := v_sql || ')' || CASE WHEN v_pred <> '' THEN ' WHERE ' || v_pred ELSE '' END;
+	v_sql := format('CREATE INDEX %I ON %s (%s)', v_index_rel, t.relid, v_collist)
+			 || CASE WHEN v_pred <> '' THEN ' WHERE ' || v_pred ELSE '' END;
 	EXECUTE v_sql;
 	EXECUTE format('COMMENT ON INDEX %I.%I IS %L', v_schema, v_index_rel,
 				   format('DynamoDB global secondary index %s of %s (hroe)', p_index_name, p_table_name));
@@ -629,7 +638,7 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION hroe.index_key_violations(text, text) IS
-'The index key violations of a GSI, like AWS''s Violation Detector: the items left out of the index because an index key attribute has the wrong type, is empty or oversized (each such item stays in the table, and any write to it that keeps the violation is rejected), with their table key (DynamoDB JSON), the attribute, HASH or RANGE, and the violation; in table key order';
+'The index key violations of a GSI, like AWS''s Violation Detector: the items left out of the index because an index key attribute has the wrong type, is empty or oversized (each such item stays in the table, and any write to it that keeps the violation is rejected), with their table key (DynamoDB JSON), the attribute, HASH or RANGE, and the violation; in the order of the primary key index (table key order, but for partition keys over 192 bytes, stored in their index form)';
 
 CREATE FUNCTION hroe.delete_table(p_table_name text)
 RETURNS void
