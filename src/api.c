@@ -1497,7 +1497,7 @@ typedef struct Action
 static int
 ActionCmp(const void *a, const void *b)
 {
-	return strcmp((*(Action *const *) a)->identity, (*(Action *const *) b)->identity);
+	return hroe_key_identity_cmp((*(Action *const *) a)->identity, (*(Action *const *) b)->identity);
 }
 
 /* Parse the TransactItems of a request into actions, checking DynamoDB's limits */
@@ -1594,7 +1594,7 @@ LockOrder(Action *acts, int n)
 		order[i] = &acts[i];
 	qsort(order, n, sizeof(Action *), ActionCmp);
 	for (int i = 1; i < n; i++)
-		if (strcmp(order[i - 1]->identity, order[i]->identity) == 0)
+		if (hroe_key_identity_cmp(order[i - 1]->identity, order[i]->identity) == 0)
 			Invalid("Transaction request cannot include multiple operations on one item");
 	return order;
 }
