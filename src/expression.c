@@ -1140,6 +1140,7 @@ hroe_expr_context_create(Jsonb *names, Jsonb *values)
 	}
 	if (total > HROE_EXPR_MAX_SUBSTITUTIONS)
 		ValidationError("ExpressionAttributeNames and ExpressionAttributeValues exceed the maximum size of 2 MB");
+	cxt->bytes = total;
 	return cxt;
 }
 

@@ -25,6 +25,8 @@
 #define HROE_HASH_KEY_MAX		2048
 #define HROE_RANGE_KEY_MAX		1024
 #define HROE_PAGE_BYTES			(1024 * 1024)
+#define HROE_TRANSACTION_BYTES	(4 * 1024 * 1024)	/* TransactWriteItems request,
+													 * TransactGetItems items */
 
 typedef enum HroeProjection
 {
