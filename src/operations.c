@@ -1976,6 +1976,7 @@ hroe_batch_get_item(PG_FUNCTION_ARGS)
 	JsonbValue **elems;
 	int		   *nkeys;
 	int64		response_bytes = 0;
+	bool		full = false;
 	List	  **paths = NULL;
 
 	/* the projections first, as DynamoDB checks the expressions first */
@@ -2046,10 +2047,18 @@ hroe_batch_get_item(PG_FUNCTION_ARGS)
 		appendStringInfoString(&resp, ": [");
 		for (int k = 0; k < nkeys[i]; k++)
 		{
-			HroeItem   *item;
+			HroeItem   *item = NULL;
 
-			/* past 16 MB of items, the remaining keys are left unprocessed */
-			if (response_bytes > MAX_BATCH_GET_BYTES)
+			/*
+			 * an item that would take the response past 16 MB is not
+			 * returned: its key and the remaining ones are left unprocessed
+			 */
+			if (!full)
+			{
+				item = FetchItem(t, keys[i] + 2 * k, false, cxt);
+				full = item && response_bytes + hroe_item_size(item) > MAX_BATCH_GET_BYTES;
+			}
+			if (full)
 			{
 				if (first_unprocessed)
 				{
@@ -2064,7 +2073,6 @@ hroe_batch_get_item(PG_FUNCTION_ARGS)
 				first_unprocessed = false;
 				continue;
 			}
-			item = FetchItem(t, keys[i] + 2 * k, false, cxt);
 			/* per item: rounded to 4 KB each, then summed (section 6) */
 			units += hroe_read_units(item ? hroe_item_size(item) : 0, consistent);
 			if (item)
