@@ -14,16 +14,10 @@
 # Runs inside the test cluster (PG* variables set); exits non-zero on any
 # failure.
 set -euo pipefail
-db=hroe_t_concurrency
-work=$(mktemp -d)
-trap 'rm -rf "$work"; dropdb --if-exists "$db"' EXIT
-PGBENCH=$(command -v pgbench || echo /usr/lib/postgresql/15/bin/pgbench)
+. "$(dirname "$0")/lib.sh"
 SECS=${HROE_CONCURRENCY_SECS:-4}
-dropdb --if-exists "$db" 2>/dev/null
-createdb "$db"
-q() { psql -X -q -v ON_ERROR_STOP=1 -At -d "$db" -c "$1"; }
+scratch_db hroe_t_concurrency
 psql -X -q -v ON_ERROR_STOP=1 -d "$db" >/dev/null <<'SQL'
-CREATE EXTENSION hroe;
 SELECT hroe.create_table('conc', 'pk');
 CREATE FUNCTION k(p text) RETURNS jsonb LANGUAGE sql IMMUTABLE RETURN
 	jsonb_build_object('pk', jsonb_build_object('S', p));

@@ -13,16 +13,10 @@
 # SET item = item); the same again with hroe.direct_access = off.
 # Runs inside the test cluster (PG* variables set).
 set -euo pipefail
-db=hroe_t_direct_write_stress
-work=$(mktemp -d)
-trap 'rm -rf "$work"; dropdb --if-exists "$db"' EXIT
-PGBENCH=$(command -v pgbench || echo /usr/lib/postgresql/15/bin/pgbench)
+. "$(dirname "$0")/lib.sh"
 SECS=${HROE_STRESS_SECS:-6}
-dropdb --if-exists "$db" 2>/dev/null
-createdb "$db"
-q() { psql -X -q -v ON_ERROR_STOP=1 -At -d "$db" -c "$1"; }
+scratch_db hroe_t_direct_write_stress
 psql -X -q -v ON_ERROR_STOP=1 -d "$db" >/dev/null <<'SQL'
-CREATE EXTENSION hroe;
 CREATE EXTENSION amcheck;
 SELECT hroe.create_table('stress', 'PK', 'S', 'SK', 'N');
 SELECT hroe.create_index('stress', 'byStatus', '{status}', '{date}', '{"status": "S", "date": "S"}');
