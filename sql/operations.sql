@@ -105,8 +105,8 @@ SELECT hroe.batch_get_item('{"shop": {"Keys": []}}');
 SELECT jsonb_array_length(hroe.batch_get_item(jsonb_build_object('shop', jsonb_build_object('Keys',
 	(SELECT jsonb_agg(jsonb_build_object('PK', '{"S": "p"}'::jsonb, 'SK', jsonb_build_object('S', i::text))) FROM generate_series(1, 100) i)))) -> 'Responses' -> 'shop');
 
--- a response holds at most 16 MB of items: 43 items of 400 KB give 41 (16.4 MB,
--- the item crossing 16 MB included) and 2 UnprocessedKeys, not charged
+-- a response holds at most 16 MB of items: 43 items of 400 KB give 40 (15.6 MB;
+-- the 41st would pass 16 MB) and 3 UnprocessedKeys, not charged
 SELECT count(*) FROM generate_series(1, 43) i, hroe.put_item('shop', sized('big', lpad(i::text, 2, '0'), 409600));
 SELECT jsonb_array_length(r -> 'Responses' -> 'shop') AS items, r -> 'UnprocessedKeys' AS unprocessed, r -> 'ConsumedCapacity' AS capacity
 FROM hroe.batch_get_item(jsonb_build_object('shop', jsonb_build_object('Keys',

@@ -1528,7 +1528,7 @@ typedef struct Action
 static int
 ActionCmp(const void *a, const void *b)
 {
-	return strcmp((*(Action *const *) a)->identity, (*(Action *const *) b)->identity);
+	return hroe_key_identity_cmp((*(Action *const *) a)->identity, (*(Action *const *) b)->identity);
 }
 
 /* Parse the TransactItems of a request into actions, checking DynamoDB's limits */
@@ -1538,6 +1538,7 @@ ParseActions(JsonbContainer *req, bool write, int *nactions)
 	JsonbContainer **elems;
 	int			n = MemberArray(req, "TransactItems", &elems);
 	Action	   *acts;
+	int64		bytes = 0;
 	static const char *const wnames[] = {"Put", "Update", "Delete", "ConditionCheck"};
 
 	if (Member(req, "TransactItems") == NULL)
@@ -1610,6 +1611,17 @@ ParseActions(JsonbContainer *req, bool write, int *nactions)
 			hroe_update_check_keys(a->e.update, a->t->schema.names,
 								   a->t->schema.nhash + a->t->schema.nrange);
 		a->identity = hroe_item_key_identity(a->t, a->item);
+		/*
+		 * a TransactWriteItems of more than 4 MB (its items or keys and
+		 * expression values): refused as soon as the actions parsed so far
+		 * pass it, before the rest is built in memory
+		 */
+		if (write)
+		{
+			bytes += hroe_item_size(a->item) + (a->e.cxt ? a->e.cxt->bytes : 0);
+			if (bytes > HROE_TRANSACTION_BYTES)
+				Invalid("Transaction request cannot be larger than 4 MB");
+		}
 	}
 	*nactions = n;
 	return acts;
@@ -1625,7 +1637,7 @@ LockOrder(Action *acts, int n)
 		order[i] = &acts[i];
 	qsort(order, n, sizeof(Action *), ActionCmp);
 	for (int i = 1; i < n; i++)
-		if (strcmp(order[i - 1]->identity, order[i]->identity) == 0)
+		if (hroe_key_identity_cmp(order[i - 1]->identity, order[i]->identity) == 0)
 			Invalid("Transaction request cannot include multiple operations on one item");
 	return order;
 }
@@ -1821,12 +1833,15 @@ TokenStmt(int which, const char *token, int64 hash)
 
 
 /*
- * Cancel a transaction whose action conflict found its item, absent when
- * its condition was checked, inserted since by a plain write: DynamoDB's
- * TransactionConflict for that action (the others None)
+ * Cancel a transaction of n actions for one of them (which): its code and
+ * message in CancellationReasons, None for the others.  TransactionConflict:
+ * a write whose item, absent when its condition was checked, was inserted
+ * since by a plain write.  ValidationError: the items a TransactGetItems
+ * read passed 4 MB at that action.
  */
 static void
-TxConflict(int n, int conflict)
+pg_attribute_noreturn()
+TxCancel(int n, int which, const char *code, const char *message)
 {
 	StringInfoData reasons;
 	StringInfoData codes;
@@ -1837,11 +1852,10 @@ TxConflict(int n, int conflict)
 	{
 		appendStringInfoString(&reasons, i ? "," : "[");
 		appendStringInfoString(&codes, i ? ", " : "");
-		if (i == conflict)
+		if (i == which)
 		{
-			appendStringInfoString(&reasons,
-								   "{\"Code\":\"TransactionConflict\",\"Message\":\"Transaction is ongoing for the item\"}");
-			appendStringInfoString(&codes, "TransactionConflict");
+			appendStringInfo(&reasons, "{\"Code\":\"%s\",\"Message\":\"%s\"}", code, message);
+			appendStringInfoString(&codes, code);
 		}
 		else
 		{
@@ -1964,13 +1978,13 @@ ApiTransactWrite(JsonbContainer *req, StringInfo out)
 			case ACT_PUT:
 				/* one action per item: the locked row is still at its TID */
 				if (!CallWrite(a->table, a->item, NULL, true, a->old, &a->tid, "NONE", "NONE", NULL))
-					TxConflict(n, i);
+					TxCancel(n, i, "TransactionConflict", "Transaction is ongoing for the item");
 				TxWrite(c, a->old, a->item, false);
 				break;
 			case ACT_UPDATE:
 				new = ApplyUpdate(a->t, a->e.update, a->old, a->item);
 				if (!CallWrite(a->table, new, NULL, true, a->old, &a->tid, "NONE", "NONE", NULL))
-					TxConflict(n, i);
+					TxCancel(n, i, "TransactionConflict", "Transaction is ongoing for the item");
 				TxWrite(c, a->old, new, false);
 				break;
 			case ACT_DELETE:
@@ -2002,10 +2016,17 @@ ApiTransactGet(JsonbContainer *req, StringInfo out)
 	char	   *rcc = CheckedReturnCC(req);
 	TxCapacity *caps = palloc0(sizeof(TxCapacity) * n);
 
+	int64		bytes = 0;
+
+	/* at most 4 MB of items: cancelled at the item that passes it */
 	for (int i = 0; i < n; i++)
 	{
 		CallResource(order[i]->table);
 		order[i]->old = LockItem(order[i]->t, order[i]->keys, order[i]->identity, false);
+		bytes += order[i]->old ? hroe_item_size(order[i]->old) : 0;
+		if (bytes > HROE_TRANSACTION_BYTES)
+			TxCancel(n, order[i]->index, "ValidationError",
+					 "Transaction request cannot be larger than 4 MB");
 	}
 	appendStringInfoString(out, ",\"Responses\":[");
 	for (int i = 0; i < n; i++)

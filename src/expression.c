@@ -1116,6 +1116,7 @@ hroe_expr_context_create(Jsonb *names, Jsonb *values)
 					ValidationError(psprintf("ExpressionAttributeNames contains invalid value: the value must be a string for key %s", key));
 				if (v.val.string.len == 0)
 					ValidationError(psprintf("ExpressionAttributeNames contains invalid value: Empty attribute name for key %s", key));
+				hroe_check_name_length(v.val.string.len);
 				cxt->name_keys[i] = key;
 				cxt->name_values[i] = pnstrdup(v.val.string.val, v.val.string.len);
 				total += v.val.string.len;
@@ -1141,6 +1142,7 @@ hroe_expr_context_create(Jsonb *names, Jsonb *values)
 	}
 	if (total > HROE_EXPR_MAX_SUBSTITUTIONS)
 		ValidationError("ExpressionAttributeNames and ExpressionAttributeValues exceed the maximum size of 2 MB");
+	cxt->bytes = total;
 	return cxt;
 }
 

@@ -108,6 +108,7 @@ typedef struct HroeExprContext
 	char	  **value_keys;		/* ":v" */
 	HroeAttrValue **values;
 	bool	   *value_used;
+	int64		bytes;			/* names and values, as counted for the 2 MB */
 } HroeExprContext;
 
 /* Key condition operators (the KeyConditions ComparisonOperator names) */

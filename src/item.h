@@ -39,6 +39,7 @@
 #define HROE_ITEM_VERSION		1
 #define HROE_ITEM_MAX_SIZE		409600	/* 400 KB, inclusive */
 #define HROE_ITEM_MAX_DEPTH		32		/* nesting of L and M */
+#define HROE_ITEM_MAX_NAME		65535	/* an attribute name, in bytes */
 #define HROE_ITEM_HDRSZ			(VARHDRSZ + 8)
 
 /* Value types; the numbers are the tags stored in the binary format */
@@ -144,6 +145,7 @@ extern bool hroe_value_equal(const HroeValue *a, const HroeValue *b);
 
 /* Parse an item from DynamoDB JSON text; ereports on any invalid input */
 extern HroeItem *hroe_item_parse(const char *json, int len);
+extern void hroe_check_name_length(uint32 len);
 
 /* Parse one AttributeValue ({"S": "x"}) into a palloc'd HroeValue */
 extern void hroe_value_parse(const char *json, int len, HroeValue *val);

@@ -1324,6 +1324,7 @@ ReadMembers(Reader *r, ValNode *m, int depth)
 			ValNode	   *k = AddKid(m);
 
 			ReadString(r, &k->name, &k->namelen);
+			hroe_check_name_length(k->namelen);
 			Expect(r, ':', "Expected \":\"");
 			PushName(r, k->name, k->namelen);
 			ReadAttributeValue(r, k, depth);
@@ -1429,6 +1430,20 @@ ReadAttributeValue(Reader *r, ValNode *n, int depth)
 	if (Peek(r, ','))
 		ValueError(r, ERRCODE_INVALID_PARAMETER_VALUE, MSG_TWO_TYPES);
 	Expect(r, '}', "Expected \"}\" to end an AttributeValue");
+}
+
+/*
+ * An attribute name (top-level or a map's member, in an item or in
+ * ExpressionAttributeNames) must not exceed 64 KB: DynamoDB's text
+ */
+void
+hroe_check_name_length(uint32 len)
+{
+	if (len > HROE_ITEM_MAX_NAME)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("1 validation error detected: Attribute name is too large, must be less than %d bytes",
+						HROE_ITEM_MAX_NAME + 1)));
 }
 
 /* Top-level attribute names must not be empty */
@@ -1933,6 +1948,7 @@ BinaryValue(Reader *r, uint8 type, const char *p, uint32 len, ValNode *n, int de
 				k = AddKid(n);
 				k->name = p + noff;
 				k->namelen = nend - noff;
+				hroe_check_name_length(k->namelen);
 				if (!ValidUtf8(k->name, k->namelen))
 					SyntaxError(r, "Invalid UTF-8 in an attribute name");
 				PushName(r, k->name, k->namelen);
@@ -2004,6 +2020,7 @@ BuilderKid(HroeBuilder *b, const char *name, uint32 namelen)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("attribute name must not be empty"),
 				 errdetail("DynamoDB attribute names are 1 to 65535 bytes long.")));
+	hroe_check_name_length(namelen);
 	if (!ValidUtf8(name, namelen))
 		ereport(ERROR,
 				(errcode(ERRCODE_CHARACTER_NOT_IN_REPERTOIRE),

@@ -58,6 +58,8 @@
 #define MAX_BATCH_GET	100
 #define MAX_BATCH_WRITE 25
 #define MAX_BATCH_GET_BYTES (16 * 1024 * 1024)
+/* a batch rolled back by a deadlock is written again, up to this many times */
+#define BATCH_WRITE_ATTEMPTS 10
 
 /* ---------- helpers ---------- */
 
@@ -2024,6 +2026,7 @@ hroe_batch_get_item(PG_FUNCTION_ARGS)
 	JsonbValue **elems;
 	int		   *nkeys;
 	int64		response_bytes = 0;
+	bool		full = false;
 	List	  **paths = NULL;
 
 	/* the projections first, as DynamoDB checks the expressions first */
@@ -2095,10 +2098,18 @@ hroe_batch_get_item(PG_FUNCTION_ARGS)
 		appendStringInfoString(&resp, ": [");
 		for (int k = 0; k < nkeys[i]; k++)
 		{
-			HroeItem   *item;
+			HroeItem   *item = NULL;
 
-			/* past 16 MB of items, the remaining keys are left unprocessed */
-			if (response_bytes > MAX_BATCH_GET_BYTES)
+			/*
+			 * an item that would take the response past 16 MB is not
+			 * returned: its key and the remaining ones are left unprocessed
+			 */
+			if (!full)
+			{
+				item = FetchItem(t, keys[i] + 2 * k, false, cxt);
+				full = item && response_bytes + hroe_item_size(item) > MAX_BATCH_GET_BYTES;
+			}
+			if (full)
 			{
 				if (first_unprocessed)
 				{
@@ -2113,7 +2124,6 @@ hroe_batch_get_item(PG_FUNCTION_ARGS)
 				first_unprocessed = false;
 				continue;
 			}
-			item = FetchItem(t, keys[i] + 2 * k, false, cxt);
 			/* per item: rounded to 4 KB each, then summed (section 6) */
 			units += hroe_read_units(item ? hroe_item_size(item) : 0, consistent);
 			if (item)
@@ -2146,6 +2156,118 @@ hroe_batch_get_item(PG_FUNCTION_ARGS)
 	PG_RETURN_JSONB_P(result);
 }
 
+/* One request of a BatchWriteItem: its table, its place there, its key */
+typedef struct BatchWrite
+{
+	int			table;
+	int			k;
+	char	   *identity;		/* hroe_item_key_identity: the lock order */
+} BatchWrite;
+
+/* The requests of a batch, their items or keys, and what they consumed */
+typedef struct BatchWrites
+{
+	int			n;
+	BatchWrite *w;				/* in the canonical lock order */
+	int			ntables;
+	HroeTableMeta **metas;
+	HroeItem ***puts;			/* [table][k]: the item, NULL for a delete */
+	Datum	  **delkeys;		/* [table][2k]: a delete's key */
+	double	   *units;			/* [table] */
+	double	   *index_units;	/* [table * HROE_MAX_GSIS] */
+} BatchWrites;
+
+/* qsort: requests in the canonical lock order */
+static int
+BatchWriteCmp(const void *a, const void *b)
+{
+	return hroe_key_identity_cmp(((const BatchWrite *) a)->identity,
+								 ((const BatchWrite *) b)->identity);
+}
+
+/*
+ * Write every request of a batch, in the canonical order; with lock_keys,
+ * each under its key's advisory lock (hroe_lock_item_key), as conditional
+ * writes and transactions are
+ */
+static void
+BatchWriteAll(BatchWrites *b, bool lock_keys, MemoryContext cxt)
+{
+	memset(b->units, 0, sizeof(double) * b->ntables);
+	memset(b->index_units, 0, sizeof(double) * b->ntables * HROE_MAX_GSIS);
+	for (int j = 0; j < b->n; j++)
+	{
+		int			i = b->w[j].table,
+					k = b->w[j].k;
+		HroeTableMeta *t = b->metas[i];
+		double		u,
+					iu[HROE_MAX_GSIS];
+
+		if (lock_keys)
+			hroe_lock_item_key(t, b->w[j].identity, true);
+		if (b->puts[i][k])
+			DoPut(t, b->puts[i][k], false, NULL, NULL, true, cxt, &u, iu, NULL);
+		else
+			DoDelete(t, b->delkeys[i] + 2 * k, cxt, &u, iu);
+		b->units[i] += u;
+		for (int x = 0; x < t->nindexes; x++)
+			b->index_units[i * HROE_MAX_GSIS + x] += iu[x];
+	}
+}
+
+/*
+ * Write a batch in a subtransaction; a deadlock rolls it back and writes it
+ * again.  Batches lock in the canonical order, as transactions do, so only
+ * an insertion can close a cycle: a transaction that found an item absent
+ * while locking, and holds other rows, inserts it after the batch did while
+ * the batch waits for one of those rows.  DynamoDB never fails a batch for
+ * that; rolled back, the batch holds nothing the transaction waits for, and
+ * it writes again under its keys' advisory locks, which the transaction
+ * holds until it ends: the batch waits for it instead of inserting first
+ * again.  (The first attempt takes no advisory lock: a transaction may
+ * write any number of items, and these locks last until it ends.)
+ */
+static void
+BatchWriteRetrying(BatchWrites *b, MemoryContext cxt)
+{
+	MemoryContext oldcxt = CurrentMemoryContext;
+	ResourceOwner oldowner = CurrentResourceOwner;
+
+	for (volatile int attempt = 1;; attempt++)
+	{
+		volatile bool done = false;
+
+		BeginInternalSubTransaction(NULL);
+		MemoryContextSwitchTo(oldcxt);
+		PG_TRY();
+		{
+			BatchWriteAll(b, attempt > 1, cxt);
+			ReleaseCurrentSubTransaction();
+			done = true;
+		}
+		PG_CATCH();
+		{
+			ErrorData  *edata;
+
+			MemoryContextSwitchTo(oldcxt);
+			edata = CopyErrorData();
+			FlushErrorState();
+			RollbackAndReleaseCurrentSubTransaction();
+			MemoryContextSwitchTo(oldcxt);
+			CurrentResourceOwner = oldowner;
+			if (edata->sqlerrcode != ERRCODE_T_R_DEADLOCK_DETECTED ||
+				attempt >= BATCH_WRITE_ATTEMPTS)
+				ReThrowError(edata);
+			FreeErrorData(edata);
+		}
+		PG_END_TRY();
+		MemoryContextSwitchTo(oldcxt);
+		CurrentResourceOwner = oldowner;
+		if (done)
+			return;
+	}
+}
+
 PG_FUNCTION_INFO_V1(hroe_batch_write_item);
 /*
  * hroe.batch_write_item(request_items, return_consumed_capacity):
@@ -2164,11 +2286,9 @@ hroe_batch_write_item(PG_FUNCTION_ARGS)
 	char	  **ids = palloc(sizeof(char *) * MAX_BATCH_WRITE);
 	StringInfoData resp,
 				ccs;
-	HroeTableMeta **metas;
 	JsonbValue **elems;
 	int		   *nelems;
-	HroeItem ***puts;
-	Datum	  **delkeys;
+	BatchWrites b;
 
 	hroe_check_return_cc(rcc);
 	RequireObject(req, "BatchWriteItem");
@@ -2189,23 +2309,28 @@ hroe_batch_write_item(PG_FUNCTION_ARGS)
 	initStringInfo(&resp);
 	initStringInfo(&ccs);
 	SPI_connect();
-	metas = palloc(sizeof(HroeTableMeta *) * ntables);
-	puts = palloc(sizeof(HroeItem **) * ntables);
-	delkeys = palloc(sizeof(Datum *) * ntables);
+	b.ntables = ntables;
+	b.metas = palloc(sizeof(HroeTableMeta *) * ntables);
+	b.puts = palloc(sizeof(HroeItem **) * ntables);
+	b.delkeys = palloc(sizeof(Datum *) * ntables);
+	b.w = palloc(sizeof(BatchWrite) * total);
+	b.units = palloc(sizeof(double) * ntables);
+	b.index_units = palloc(sizeof(double) * ntables * HROE_MAX_GSIS);
 	total = 0;
 	/* validate everything (keys, items, duplicates) before writing anything */
 	for (int i = 0; i < ntables; i++)
 	{
 		int			base = total;
 
-		metas[i] = hroe_table_lookup(tables[i], false);
-		puts[i] = palloc0(sizeof(HroeItem *) * nelems[i]);
-		delkeys[i] = palloc0(sizeof(Datum) * nelems[i] * 2);
+		b.metas[i] = hroe_table_lookup(tables[i], false);
+		b.puts[i] = palloc0(sizeof(HroeItem *) * nelems[i]);
+		b.delkeys[i] = palloc0(sizeof(Datum) * nelems[i] * 2);
 		for (int k = 0; k < nelems[i]; k++)
 		{
 			JsonbValue *put = Member(&elems[i][k], "PutRequest");
 			JsonbValue *del = Member(&elems[i][k], "DeleteRequest");
 			JsonbValue *arg;
+			HroeItem   *keyitem;
 
 			if ((put == NULL) == (del == NULL))
 				HroeValidation("Supplied AttributeValue has more than one datatypes set, must contain exactly one of the supported datatypes");
@@ -2216,9 +2341,10 @@ hroe_batch_write_item(PG_FUNCTION_ARGS)
 				arg = Member(put, "Item");
 				if (arg == NULL || arg->type != jbvBinary)
 					HroeValidation("1 validation error detected: Value null at 'requestItems.putRequest.item' failed to satisfy constraint: Member must not be null");
-				puts[i][k] = hroe_item_from_jsonb(arg->val.binary.data, arg->val.binary.len);
-				hroe_check_item_key(metas[i], puts[i][k], keys);
-				ids[total++] = KeyIdentityItem(metas[i], puts[i][k]);
+				b.puts[i][k] = hroe_item_from_jsonb(arg->val.binary.data, arg->val.binary.len);
+				hroe_check_item_key(b.metas[i], b.puts[i][k], keys);
+				ids[total] = KeyIdentityItem(b.metas[i], b.puts[i][k]);
+				keyitem = b.puts[i][k];
 			}
 			else
 			{
@@ -2227,34 +2353,27 @@ hroe_batch_write_item(PG_FUNCTION_ARGS)
 				arg = Member(del, "Key");
 				if (arg == NULL || arg->type != jbvBinary)
 					HroeValidation("1 validation error detected: Value null at 'requestItems.deleteRequest.key' failed to satisfy constraint: Member must not be null");
-				hroe_check_request_key(metas[i], JsonbValueToJsonb(arg), delkeys[i] + 2 * k, vals);
-				ids[total++] = KeyIdentityAttr(vals, metas[i]->schema.nhash + metas[i]->schema.nrange);
+				hroe_check_request_key(b.metas[i], JsonbValueToJsonb(arg), b.delkeys[i] + 2 * k, vals);
+				ids[total] = KeyIdentityAttr(vals, b.metas[i]->schema.nhash + b.metas[i]->schema.nrange);
+				keyitem = hroe_item_from_jsonb(arg->val.binary.data, arg->val.binary.len);
 			}
+			b.w[total].table = i;
+			b.w[total].k = k;
+			b.w[total].identity = hroe_item_key_identity(b.metas[i], keyitem);
+			total++;
 			CheckDuplicate(ids + base, total - base);
 		}
 	}
-
+	b.n = total;
+	/* written in the canonical order, whatever the request's */
+	qsort(b.w, b.n, sizeof(BatchWrite), BatchWriteCmp);
+	BatchWriteRetrying(&b, cxt);
 	for (int i = 0; i < ntables; i++)
 	{
-		HroeTableMeta *t = metas[i];
-		double		units = 0,
-					u;
-		double		index_units[HROE_MAX_GSIS] = {0},
-					iu[HROE_MAX_GSIS];
-
-		for (int k = 0; k < nelems[i]; k++)
-		{
-			if (puts[i][k])
-				DoPut(t, puts[i][k], false, NULL, NULL, true, cxt, &u, iu, NULL);
-			else
-				DoDelete(t, delkeys[i] + 2 * k, cxt, &u, iu);
-			units += u;
-			for (int x = 0; x < t->nindexes; x++)
-				index_units[x] += iu[x];
-		}
 		if (rcc && strcmp(rcc, "NONE") != 0)
 		{
-			Jsonb	   *cc = hroe_capacity_jsonb(rcc, tables[i], units, t, index_units);
+			Jsonb	   *cc = hroe_capacity_jsonb(rcc, tables[i], b.units[i], b.metas[i],
+												 b.index_units + i * HROE_MAX_GSIS);
 
 			appendStringInfo(&ccs, "%s%s", ccs.len ? ", " : "",
 							 JsonbToCString(NULL, &cc->root, VARSIZE(cc)));

@@ -1415,6 +1415,18 @@ hroe_item_key_identity(HroeTableMeta *t, const HroeItem *item)
 }
 
 /*
+ * The canonical order in which writes of several items take their locks
+ * (TransactWriteItems, TransactGetItems, BatchWriteItem): by key identity,
+ * bytewise.  Writers that lock rows, and insert absent items, in one order
+ * cannot wait for each other in a cycle.
+ */
+int
+hroe_key_identity_cmp(const char *a, const char *b)
+{
+	return strcmp(a, b);
+}
+
+/*
  * Lock an item's key (absent or present) until the end of the transaction:
  * an advisory lock on the hash of its identity in hroe's lock space
  * (database, relation, key hash, 0x4852).  Conditional writes take it

@@ -26,6 +26,8 @@
 #define HROE_HASH_KEY_MAX		2048
 #define HROE_RANGE_KEY_MAX		1024
 #define HROE_PAGE_BYTES			(1024 * 1024)
+#define HROE_TRANSACTION_BYTES	(4 * 1024 * 1024)	/* TransactWriteItems request,
+													 * TransactGetItems items */
 
 /*
  * Partition keys (the table's pk column, a GSI's HASH key columns) longer
@@ -115,6 +117,7 @@ extern void hroe_ddb_error(int code, const char *exception, const char *msg) pg_
 
 extern void hroe_check_item_key(HroeTableMeta *t, HroeItem *item, Datum *keys);
 extern char *hroe_item_key_identity(HroeTableMeta *t, const HroeItem *item);
+extern int	hroe_key_identity_cmp(const char *a, const char *b);
 extern void hroe_lock_item_key(HroeTableMeta *t, const char *identity, bool exclusive);
 extern void hroe_check_request_key(HroeTableMeta *t, Jsonb *key, Datum *keys,
 								   HroeAttrValue **vals);

@@ -54,3 +54,17 @@ in_cluster() {
 		${HROE_CLUSTER_OPTS:-} \
 		"$@"
 }
+
+# For a shell test inside the test cluster (PG* variables set): a scratch
+# database $1 with hroe in $db and a work directory in $work, both removed
+# on exit, pgbench in $PGBENCH; q SQL runs one statement there, unaligned.
+scratch_db() {
+	db=$1
+	work=$(mktemp -d)
+	trap 'rm -rf "$work"; dropdb --if-exists "$db"' EXIT
+	PGBENCH=$(command -v pgbench || echo /usr/lib/postgresql/15/bin/pgbench)
+	dropdb --if-exists "$db" 2>/dev/null
+	createdb "$db"
+	q "CREATE EXTENSION hroe"
+}
+q() { psql -X -q -v ON_ERROR_STOP=1 -At -d "$db" -c "$1"; }

@@ -34,7 +34,7 @@ check_sql() {
 big="repeat('x', 10 * 1024 * 1024)"
 check_sql "10 MB hroe.key" "SELECT octet_length(($big)::hroe.key::text)" "Size of hashkey has exceeded the maximum size limit of ?2048 bytes"
 check_sql "10 MB hroe.item string" "SELECT hroe.item_size(('{\"a\": {\"S\": \"' || $big || '\"}}')::hroe.item)" "Item size has exceeded the maximum allowed size"
-check_sql "10 MB hroe.item attribute name" "SELECT hroe.item_size(('{\"' || $big || '\": {\"S\": \"v\"}}')::hroe.item)" "Item size has exceeded the maximum allowed size"
+check_sql "10 MB hroe.item attribute name" "SELECT hroe.item_size(('{\"' || $big || '\": {\"S\": \"v\"}}')::hroe.item)" "Attribute name is too large, must be less than 65536 bytes"
 check_sql "10 MB hroe.item_collection" "SELECT hroe.item_collection_count(('[{\"SortKey\": {\"S\": \"' || $big || '\"}, \"Item\": {}}]')::hroe.item_collection)" "Aggregated size of all range keys has exceeded the size limit of 1024 bytes"
 check_sql "10 MB number" "SELECT ('{\"n\": {\"N\": \"' || repeat('9', 10 * 1024 * 1024) || '\"}}')::hroe.item" "more than 38 significant digits"
 check_sql "10 MB item_get path" "SELECT hroe.item_get('{}'::hroe.item, $big)" "^$|^ERROR:"
