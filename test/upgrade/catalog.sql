@@ -26,9 +26,10 @@ lines AS (
 				  r.relrowsecurity, r.relforcerowsecurity, r.relacl)
 	FROM members m JOIN pg_catalog.pg_class r ON m.classid = 'pg_catalog.pg_class'::pg_catalog.regclass AND r.oid = m.objid
 	UNION ALL
-	-- columns, in order, with type, nullability, default or generation
-	SELECT format('column %s.%s #%s | %s | not null %s | %s %s | comment %s', a.attrelid::pg_catalog.regclass, a.attname,
-				  a.attnum, pg_catalog.format_type(a.atttypid, a.atttypmod), a.attnotnull, a.attgenerated,
+	-- columns with type, nullability, default or generation (not their
+	-- position: an update adds a column where CREATE TABLE lists it earlier)
+	SELECT format('column %s.%s | %s | not null %s | %s %s | comment %s', a.attrelid::pg_catalog.regclass, a.attname,
+				  pg_catalog.format_type(a.atttypid, a.atttypmod), a.attnotnull, a.attgenerated,
 				  pg_catalog.pg_get_expr(d.adbin, d.adrelid), coalesce(pg_catalog.col_description(a.attrelid, a.attnum), '-'))
 	FROM members m JOIN pg_catalog.pg_attribute a ON m.classid = 'pg_catalog.pg_class'::pg_catalog.regclass AND a.attrelid = m.objid
 	LEFT JOIN pg_catalog.pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum

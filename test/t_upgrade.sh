@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# test/t_upgrade.sh: ALTER EXTENSION hroe UPDATE from every earlier release.
+# For each version with an upgrade path: install it, load the HR/OE models
+# and a table of one's own with GSIs (items whose keys exercise every key
+# column), update to the default version, and check
+#   - the catalog equals a fresh installation's (test/upgrade/catalog.sql:
+#     every member, function property, column, constraint, index, policy,
+#     ACL and comment), and so do hroe.tables and hroe.indexes;
+#   - the data survived: hroe.verify() clean, every pattern answers as
+#     before the update, the table's items, GSI queries and writes work.
+# Runs inside the test cluster (PG* variables set).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+work=$(mktemp -d)
+fresh=hroe_t_upgrade_fresh
+old=hroe_t_upgrade_old
+trap 'rm -rf "$work"; dropdb --if-exists "$fresh"; dropdb --if-exists "$old"' EXIT
+q() { psql -X -q -v ON_ERROR_STOP=1 -At -d "$1" -c "$2"; }
+current=$(sed -n "s/^default_version = '\(.*\)'/\1/p" hroe.control)
+metadata="SELECT string_agg(format('%s %s', table_name, to_jsonb(t) - 'created_at' - 'relid'), E'\n' ORDER BY table_name) FROM hroe.tables t
+	UNION ALL SELECT string_agg(format('%s.%s %s', table_name, index_name, to_jsonb(x) - 'created_at'), E'\n' ORDER BY table_name, index_name) FROM hroe.indexes x
+	UNION ALL SELECT string_agg(to_jsonb(p)::text, E'\n' ORDER BY pattern_no) FROM hroe.access_patterns p
+	UNION ALL SELECT string_agg(to_jsonb(r)::text, E'\n' ORDER BY model, pattern) FROM hroe.model_requests r"
+answers="SELECT string_agg(concat_ws(' ', pattern, case_label, model, result_rows, fingerprint), E'\n'
+	ORDER BY pattern_no, case_label, model) FROM hroe.compare(NULL, NULL, 1) WHERE kind = 'read'"
+
+dropdb --if-exists "$fresh"
+createdb "$fresh"
+q "$fresh" "SET client_min_messages = warning; CREATE EXTENSION hroe"
+psql -X -q -v ON_ERROR_STOP=1 -At -d "$fresh" -f test/upgrade/catalog.sql >"$work/fresh.catalog"
+q "$fresh" "$metadata" >"$work/fresh.metadata"
+echo "fresh $current: $(wc -l <"$work/fresh.catalog") catalog lines"
+
+shopt -s nullglob
+scripts=(upgrade/hroe--*--"$current".sql)
+[ ${#scripts[@]} -gt 0 ] || { echo "no upgrade script to $current in upgrade/"; exit 1; }
+for script in upgrade/hroe--*--"$current".sql; do
+	from=$(basename "$script" .sql)
+	from=${from#hroe--}
+	from=${from%--*}
+	dropdb --if-exists "$old"
+	createdb "$old"
+	q "$old" "SET client_min_messages = warning; CREATE EXTENSION hroe VERSION '$from'"
+	q "$old" "SET client_min_messages = warning; SELECT count(*) FROM hroe.load(1, 42)" >/dev/null
+	# a table of one's own: S partition and N sort keys, two GSIs, items
+	# whose partition keys are short, long (2,000 bytes) and in between
+	q "$old" "SELECT hroe.create_table('Mine', 'PK', 'S', 'SK', 'N');
+		SELECT hroe.create_index('Mine', 'ByOwner', '{Owner}', '{SK}', '{\"Owner\": \"S\"}');
+		SELECT hroe.create_index('Mine', 'ByTag', '{Tag}', '{}', '{\"Tag\": \"S\"}', 'KEYS_ONLY');
+		SELECT count(hroe.put_item('Mine', format('{\"PK\": {\"S\": \"%s\"}, \"SK\": {\"N\": \"%s\"}, \"Owner\": {\"S\": \"o%s\"}, \"Tag\": {\"S\": \"%s\"}, \"V\": {\"N\": \"%s\"}}',
+				CASE WHEN i % 3 = 0 THEN repeat('p', 2000) || i WHEN i % 3 = 1 THEN repeat('q', 300) || i ELSE 'P' || i END,
+				i % 7, i % 5, repeat('t', 1 + i % 400), i)::hroe.item))
+		FROM generate_series(1, 300) i" >/dev/null
+	mine="SELECT string_agg(i::text, E'\n' ORDER BY i::text) FROM hroe.scan('Mine') i
+		UNION ALL SELECT string_agg(i::text, E'\n') FROM hroe.query('Mine', 'Owner = :o AND SK > :s', '{\":o\": {\"S\": \"o3\"}, \":s\": {\"N\": \"2\"}}', p_index_name => 'ByOwner') i
+		UNION ALL SELECT hroe.get_item('Mine', format('{\"PK\": {\"S\": \"%s\"}, \"SK\": {\"N\": \"5\"}}', repeat('p', 2000) || 12)::jsonb, true)::text"
+	q "$old" "$answers" >"$work/before.answers"
+	q "$old" "$mine" >"$work/before.mine"
+	q "$old" "SET client_min_messages = warning; ALTER EXTENSION hroe UPDATE"
+	got=$(q "$old" "SELECT extversion FROM pg_extension WHERE extname = 'hroe'")
+	[ "$got" = "$current" ] || { echo "FAIL $from: version after update is $got, not $current"; exit 1; }
+	psql -X -q -v ON_ERROR_STOP=1 -At -d "$old" -f test/upgrade/catalog.sql >"$work/old.catalog"
+	if ! diff "$work/fresh.catalog" "$work/old.catalog" >"$work/diff"; then
+		echo "FAIL $from -> $current: the catalog differs from a fresh installation (< fresh, > updated):"
+		cat "$work/diff"
+		exit 1
+	fi
+	echo "ok   $from -> $current: catalog identical to a fresh installation"
+	q "$old" "$metadata" | grep -v '^Mine' >"$work/old.metadata" || true
+	diff "$work/fresh.metadata" "$work/old.metadata" ||
+		{ echo "FAIL $from -> $current: hroe.tables / hroe.indexes differ from a fresh installation"; exit 1; }
+	echo "ok   $from -> $current: model metadata identical"
+	got=$(q "$old" "SELECT count(*) FROM hroe.verify()")
+	[ "$got" = 0 ] || { echo "FAIL $from -> $current: hroe.verify() finds $got problems"; exit 1; }
+	q "$old" "$answers" >"$work/after.answers"
+	diff "$work/before.answers" "$work/after.answers" ||
+		{ echo "FAIL $from -> $current: pattern answers changed"; exit 1; }
+	echo "ok   $from -> $current: hroe.verify() clean, $(wc -l <"$work/after.answers") pattern answers unchanged"
+	q "$old" "$mine" >"$work/after.mine"
+	diff "$work/before.mine" "$work/after.mine" ||
+		{ echo "FAIL $from -> $current: the table's items or queries changed"; exit 1; }
+	[ "$(tail -1 "$work/after.mine")" != "" ] || { echo "FAIL $from -> $current: the long-key item is not found"; exit 1; }
+	echo "ok   $from -> $current: scan, GSI query and GetItem of a 2,000-byte key unchanged"
+	# writes after the update: overwrite, update, delete of long and short keys
+	q "$old" "SELECT hroe.put_item('Mine', format('{\"PK\": {\"S\": \"%s\"}, \"SK\": {\"N\": \"0\"}, \"Owner\": {\"S\": \"o1\"}}', repeat('p', 2000) || 3)::hroe.item);
+		SELECT hroe.update_item('Mine', format('{\"PK\": {\"S\": \"%s\"}, \"SK\": {\"N\": \"1\"}}', repeat('q', 300) || 1)::jsonb, 'ADD V :one', p_expression_attribute_values => '{\":one\": {\"N\": \"1\"}}');
+		SELECT hroe.delete_item('Mine', '{\"PK\": {\"S\": \"P2\"}, \"SK\": {\"N\": \"2\"}}')" >/dev/null
+	got=$(q "$old" "SELECT count(*) FROM hroe.scan('Mine')")
+	[ "$got" = 299 ] || { echo "FAIL $from -> $current: $got items after one delete of 300"; exit 1; }
+	got=$(q "$old" "SELECT (hroe.get_item('Mine', format('{\"PK\": {\"S\": \"%s\"}, \"SK\": {\"N\": \"1\"}}', repeat('q', 300) || 1)::jsonb, true)::jsonb -> 'V')")
+	[ "$got" = '{"N": "2"}' ] || { echo "FAIL $from -> $current: UpdateItem ADD after the update gave $got"; exit 1; }
+	q "$old" "CREATE EXTENSION IF NOT EXISTS amcheck;
+		SELECT count(bt_index_check(i.indexrelid, true)) FROM pg_index i JOIN hroe.tables t ON t.relid = i.indrelid" >/dev/null
+	echo "ok   $from -> $current: writes after the update, amcheck clean on every index"
+done

@@ -1,0 +1,457 @@
+-- hroe 0.1 -> 0.2 (ALTER EXTENSION hroe UPDATE TO '0.2')
+--
+-- What changed (CHANGELOG.md): ClientRequestTokens private to their role;
+-- the read operations VOLATILE (they see their own statement's writes);
+-- partition keys over 192 bytes stored in an index form; hroe_single's GSI3
+-- on a key column of its own; hroe.check_index_entry.  test/t_upgrade.sh
+-- checks that an updated installation equals a fresh one.
+
+\echo Use "ALTER EXTENSION hroe UPDATE TO '0.2'" to load this file. \quit
+
+-- ClientRequestTokens private to their role (row-level security).  The
+-- tokens are transient (idempotency for 10 minutes): the old table, where
+-- any role could read or forge another's, is dropped with its rows.
+DROP TABLE hroe.transaction_tokens;
+-- TransactWriteItems ClientRequestToken: a replay within 10 minutes succeeds
+-- without writing.  DynamoDB scopes a token to its account; here the account
+-- is the PostgreSQL role whose privileges the call uses (current_user), so a
+-- token is private to that role: row-level security, forced on the table's
+-- owner too, lets a role see, record, change and delete only its own tokens
+-- (another role can neither read them nor forge one that would answer, or
+-- fail, the owner's transaction).  owner is the role's oid, filled in by the
+-- server: the policy's WITH CHECK refuses any other value.  Superusers and
+-- BYPASSRLS roles see every row, so hroe.dynamodb filters on owner itself.
+-- Expired tokens of a role are deleted when it records a new one;
+-- hroe.purge_transaction_tokens() deletes every role's, and those of dropped
+-- roles (an oid may be reused by a later role).  The tokens are transient:
+-- the table is not dumped (no pg_extension_config_dump).
+CREATE TABLE hroe.transaction_tokens (
+	owner			oid NOT NULL
+		DEFAULT pg_catalog.to_regrole(pg_catalog.quote_ident(CURRENT_USER)),
+	token			text NOT NULL,
+	request_hash	bigint NOT NULL,
+	finished_at		timestamptz NOT NULL DEFAULT pg_catalog.now(),
+	PRIMARY KEY (owner, token)
+);
+COMMENT ON TABLE hroe.transaction_tokens IS 'ClientRequestTokens of committed TransactWriteItems calls (hroe.dynamodb): the role that made each (owner, its oid), the hash of their TransactItems and when they finished; a token is idempotent for 10 minutes; under row-level security a role sees and writes only its own';
+ALTER TABLE hroe.transaction_tokens ENABLE ROW LEVEL SECURITY;
+ALTER TABLE hroe.transaction_tokens FORCE ROW LEVEL SECURITY;
+CREATE POLICY own_tokens ON hroe.transaction_tokens
+	USING (owner OPERATOR(pg_catalog.=) pg_catalog.to_regrole(pg_catalog.quote_ident(CURRENT_USER)))
+	WITH CHECK (owner OPERATOR(pg_catalog.=) pg_catalog.to_regrole(pg_catalog.quote_ident(CURRENT_USER)));
+COMMENT ON POLICY own_tokens ON hroe.transaction_tokens IS 'A role sees, records, changes and deletes only its own ClientRequestTokens';
+GRANT SELECT, INSERT, UPDATE, DELETE ON hroe.transaction_tokens TO PUBLIC;
+
+CREATE FUNCTION hroe.purge_transaction_tokens()
+RETURNS bigint
+LANGUAGE sql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+BEGIN ATOMIC
+	WITH purged AS (
+		DELETE FROM hroe.transaction_tokens t
+		WHERE t.finished_at OPERATOR(pg_catalog.<=) (pg_catalog.now() OPERATOR(pg_catalog.-) interval '10 minutes')
+			OR NOT EXISTS (SELECT FROM pg_catalog.pg_roles r WHERE r.oid OPERATOR(pg_catalog.=) t.owner)
+		RETURNING 1)
+	SELECT pg_catalog.count(*) FROM purged;
+END;
+COMMENT ON FUNCTION hroe.purge_transaction_tokens() IS
+'Deletes the expired ClientRequestTokens (finished over 10 minutes ago) and those of dropped roles; returns how many. For an administrator: run by a superuser (or a BYPASSRLS role granted EXECUTE) it purges every role''s tokens; PUBLIC may not execute it';
+REVOKE EXECUTE ON FUNCTION hroe.purge_transaction_tokens() FROM PUBLIC;
+
+-- The reads see every write before them, their own statement's too
+ALTER FUNCTION hroe.get_item(text, jsonb, boolean) VOLATILE;
+ALTER FUNCTION hroe.get_item_result(text, jsonb, boolean, text) VOLATILE;
+ALTER FUNCTION hroe.query(text, text, jsonb, jsonb, text, boolean, boolean, text, text) VOLATILE;
+ALTER FUNCTION hroe.query_page(text, text, jsonb, jsonb, text, boolean, boolean, integer, jsonb, text, text, text, text) VOLATILE;
+ALTER FUNCTION hroe.scan(text, text, boolean, text, text, jsonb, jsonb) VOLATILE;
+ALTER FUNCTION hroe.scan_page(text, text, boolean, integer, jsonb, text, text, integer, integer, text, text, jsonb, jsonb) VOLATILE;
+ALTER FUNCTION hroe.batch_get_item(jsonb, text) VOLATILE;
+
+-- Multi-attribute GSIs whose entry may not fit a btree entry
+CREATE FUNCTION hroe.check_index_entry(p_index_name text, VARIADIC p_keys "any")
+RETURNS boolean AS 'MODULE_PATHNAME', 'hroe_check_index_entry'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION hroe.check_index_entry(text, "any") IS
+'True if the key columns given (a GSI''s, in index order, the table key last) make an index entry that fits a btree (2704 bytes, after compression), or one is NULL (the item is not in the index); else a ValidationException naming the index. In the CHECK constraint of a multi-attribute GSI whose widest entry might not fit';
+
+-- Index key columns: a HASH column holds index forms, never serves a RANGE key
+CREATE OR REPLACE FUNCTION hroe.key_column_for(p_rel regclass, p_table_partition_key text, p_table_sort_key text,
+									p_attribute text, p_type text, p_sort boolean)
+RETURNS name
+LANGUAGE plpgsql STABLE PARALLEL RESTRICTED
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	v_col record;
+BEGIN
+	IF p_attribute IS NULL OR p_type IS NULL OR p_sort IS NULL THEN
+		RETURN NULL;
+	END IF;
+	-- the table's sort key is in every item, valid, at most 1024 bytes and
+	-- stored as it is: exactly the index key, HASH or RANGE (a HASH key on
+	-- sk is probed with the key itself, not its index form)
+	IF p_attribute = p_table_sort_key THEN
+		RETURN 'sk';
+	END IF;
+	-- The partition key, at most 2048 bytes, stored in its index form (a
+	-- key over 192 bytes as a prefix and its SHA-256: src/tables.h,
+	-- HROE_KEY_FORM_MAX): a HASH key as it is, never a RANGE key, whose
+	-- order the forms of long keys do not keep.
+	IF p_attribute = p_table_partition_key THEN
+		RETURN CASE WHEN NOT p_sort THEN 'pk'::name END;
+	END IF;
+	-- The key columns hroe.indexes records for this attribute and type (only
+	-- hroe's own: a column the user added is never taken), with the roles the
+	-- table's indexes use them in; only a column of the same role serves.  A
+	-- HASH column holds index forms, so it never serves a RANGE key; a RANGE
+	-- column never serves a HASH key: once its RANGE indexes were deleted,
+	-- longer keys would be accepted but left out.
+	FOR v_col IN
+		SELECT c.col, bool_or(c.hash) AS hash, bool_or(NOT c.hash) AS range
+		FROM hroe.tables t
+		JOIN hroe.indexes x ON x.table_name = t.table_name
+		CROSS JOIN LATERAL (
+			SELECT u.col, true AS hash
+			FROM unnest(x.partition_key, x.partition_key_types, x.partition_key_columns) u(a, ty, col)
+			WHERE u.a = p_attribute AND u.ty = p_type
+			UNION ALL
+			SELECT u.col, false
+			FROM unnest(x.sort_key, x.sort_key_types, x.sort_key_columns) u(a, ty, col)
+			WHERE u.a = p_attribute AND u.ty = p_type) c
+		JOIN pg_attribute a ON a.attrelid = t.relid
+			AND a.attname = c.col AND NOT a.attisdropped
+		WHERE t.relid = p_rel AND c.col NOT IN ('pk', 'sk')
+		GROUP BY c.col, a.attnum
+		ORDER BY a.attnum
+	LOOP
+		IF (p_sort AND v_col.range AND NOT v_col.hash) OR (NOT p_sort AND v_col.hash) THEN
+			RETURN v_col.col;
+		END IF;
+	END LOOP;
+	RETURN NULL;
+END
+$$;
+COMMENT ON FUNCTION hroe.key_column_for(regclass, text, text, text, text, boolean) IS
+'The generated column of table p_rel (partition key p_table_partition_key, sort key p_table_sort_key) that holds exactly the keys of an index key attribute p_attribute of type p_type (p_sort: a RANGE attribute), or NULL, from the metadata in hroe.indexes: the sort key column sk (HASH or RANGE); pk for a HASH attribute only (partition keys are stored in their index form, whose order is not the keys''); another index''s key column of the same attribute and type used in the same role only. hroe.create_index with p_share_key_columns reuses it';
+
+CREATE OR REPLACE FUNCTION hroe.create_index(
+	p_table_name text,
+	p_index_name text,
+	p_partition_key text[],
+	p_sort_key text[] DEFAULT '{}',
+	p_attribute_definitions jsonb DEFAULT '{}',
+	p_projection text DEFAULT 'ALL',
+	p_non_key_attributes text[] DEFAULT NULL,
+	p_share_key_columns boolean DEFAULT false)
+RETURNS regclass
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	t hroe.tables;
+	v_keys text[];
+	v_types text[] := '{}';
+	v_cols name[] := '{}';
+	v_attr text;
+	v_type text;
+	v_prefix text;
+	v_col text;
+	v_nprojected integer;
+	v_index_rel text;
+	v_sql text;
+	v_pred text := '';
+	v_check text := '';
+	v_check_name name;
+	v_schema name;
+	v_sort boolean;
+	i integer;
+	v_defs text[];
+	v_cols_all name[];
+	v_collist text;
+	v_width integer;
+BEGIN
+	PERFORM hroe.check_name(p_table_name, 'tableName');
+	PERFORM hroe.check_name(p_index_name, 'globalSecondaryIndexUpdates.1.member.create.indexName');
+	SELECT * INTO t FROM hroe.tables WHERE table_name = p_table_name FOR UPDATE;
+	IF NOT FOUND THEN
+		PERFORM hroe.dynamodb_error('ResourceNotFoundException', 'Requested resource not found');
+	END IF;
+	IF EXISTS (SELECT 1 FROM hroe.indexes WHERE table_name = p_table_name AND index_name = p_index_name) THEN
+		PERFORM hroe.dynamodb_error('ValidationException', 'Attempting to create an index which already exists');
+	END IF;
+	IF (SELECT count(*) FROM hroe.indexes WHERE table_name = p_table_name) >= 20 THEN
+		PERFORM hroe.dynamodb_error('LimitExceededException',
+			'One or more parameter values were invalid: GlobalSecondaryIndex count exceeds the per-table limit of 20');
+	END IF;
+
+	-- key schema: 1-4 HASH then 0-4 RANGE attributes, all distinct (section 7)
+	p_sort_key := coalesce(p_sort_key, '{}');
+	IF coalesce(cardinality(p_partition_key), 0) = 0 THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			'Invalid KeySchema: The first KeySchemaElement is not a HASH key type');
+	END IF;
+	IF cardinality(p_partition_key) > 4 OR cardinality(p_sort_key) > 4 THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			format('One or more parameter values were invalid: A global secondary index key schema can have at most 4 HASH and 4 RANGE attributes; IndexName: %s', p_index_name));
+	END IF;
+	v_keys := p_partition_key || p_sort_key;
+	FOR i IN 1 .. cardinality(v_keys) LOOP
+		PERFORM hroe.check_attribute_name(v_keys[i], format('keySchema.%s.member.attributeName', i));
+		IF v_keys[i] = ANY (v_keys[1:i - 1]) THEN
+			IF cardinality(p_partition_key) = 1 AND cardinality(p_sort_key) = 1 THEN
+				PERFORM hroe.dynamodb_error('ValidationException',
+					'Both the Hash Key and the Range Key element in the KeySchema have the same name');
+			END IF;
+			PERFORM hroe.dynamodb_error('ValidationException',
+				format('One or more parameter values were invalid: Duplicate attribute in KeySchema: %s; IndexName: %s', v_keys[i], p_index_name));
+		END IF;
+	END LOOP;
+
+	-- attribute types: from p_attribute_definitions, or the table's key schema
+	IF jsonb_typeof(coalesce(p_attribute_definitions, '{}')) <> 'object' THEN
+		RAISE EXCEPTION 'p_attribute_definitions must be a JSON object of attribute name to type'
+			USING ERRCODE = 'invalid_parameter_value';
+	END IF;
+	SELECT coalesce(array_agg(k ORDER BY k), '{}') INTO v_defs
+	FROM jsonb_object_keys(coalesce(p_attribute_definitions, '{}')) k;
+	FOR i IN 1 .. cardinality(v_keys) LOOP
+		v_attr := v_keys[i];
+		v_type := p_attribute_definitions ->> v_attr;
+		IF v_attr = t.partition_key AND (v_type IS NULL OR v_type = t.partition_key_type) THEN
+			v_type := t.partition_key_type;
+		ELSIF v_attr = t.sort_key AND (v_type IS NULL OR v_type = t.sort_key_type) THEN
+			v_type := t.sort_key_type;
+		ELSIF v_attr IN (t.partition_key, t.sort_key) THEN
+			PERFORM hroe.dynamodb_error('ValidationException',
+				format('One or more parameter values were invalid: Attribute %s is defined with type %s but the table key schema defines it as %s',
+					   v_attr, v_type, CASE v_attr WHEN t.partition_key THEN t.partition_key_type ELSE t.sort_key_type END));
+		ELSIF v_type IS NULL THEN
+			PERFORM hroe.dynamodb_error('ValidationException',
+				format('One or more parameter values were invalid: Some index key attributes are not defined in AttributeDefinitions. Keys: [%s], AttributeDefinitions: [%s]',
+					   array_to_string(v_keys, ', '), array_to_string(v_defs, ', ')));
+		END IF;
+		PERFORM hroe.check_key_type(v_type, format('attributeDefinitions.%s.member.attributeType', i));
+		v_types := v_types || v_type;
+	END LOOP;
+	FOR v_attr IN SELECT k FROM jsonb_object_keys(coalesce(p_attribute_definitions, '{}')) k LOOP
+		IF NOT v_attr = ANY (v_keys) THEN
+			PERFORM hroe.dynamodb_error('ValidationException',
+				'One or more parameter values were invalid: Number of attributes in KeySchema does not exactly match number of attributes defined in AttributeDefinitions');
+		END IF;
+	END LOOP;
+
+	-- projection; at most 100 projected non-key attributes across all indexes
+	IF p_projection IS NULL OR p_projection NOT IN ('ALL', 'KEYS_ONLY', 'INCLUDE') THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			format('One or more parameter values were invalid: Unknown ProjectionType: %s', coalesce(p_projection, 'null')));
+	END IF;
+	IF p_projection <> 'INCLUDE' AND p_non_key_attributes IS NOT NULL THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			format('One or more parameter values were invalid: ProjectionType is %s, but NonKeyAttributes is specified', p_projection));
+	END IF;
+	IF p_projection = 'INCLUDE' THEN
+		IF coalesce(cardinality(p_non_key_attributes), 0) = 0 THEN
+			PERFORM hroe.dynamodb_error('ValidationException',
+				'One or more parameter values were invalid: NonKeyAttributes must not be empty when ProjectionType is INCLUDE');
+		END IF;
+		FOR i IN 1 .. cardinality(p_non_key_attributes) LOOP
+			PERFORM hroe.check_attribute_name(p_non_key_attributes[i], format('projection.nonKeyAttributes.%s.member', i));
+			IF p_non_key_attributes[i] = ANY (p_non_key_attributes[1:i - 1]) THEN
+				PERFORM hroe.dynamodb_error('ValidationException',
+					format('One or more parameter values were invalid: Duplicate NonKeyAttribute: %s', p_non_key_attributes[i]));
+			END IF;
+		END LOOP;
+		SELECT count(DISTINCT a) INTO v_nprojected
+		FROM (SELECT unnest(non_key_attributes) a FROM hroe.indexes WHERE table_name = p_table_name
+			  UNION ALL SELECT unnest(p_non_key_attributes)) s;
+		IF v_nprojected > 100 THEN
+			PERFORM hroe.dynamodb_error('ValidationException',
+				format('One or more parameter values were invalid: Number of projected attributes in all indexes exceeds limit of 100, number of projected attributes: %s', v_nprojected));
+		END IF;
+	END IF;
+
+	-- generated key columns.  With p_share_key_columns a key attribute that
+	-- the table key or an earlier index already extracts reuses that column
+	-- when its values are exactly this index's keys (see hroe.key_column_for);
+	-- a new column is then named after its attribute, since several indexes
+	-- may use it.  Otherwise (the default) each index gets its own columns,
+	-- named after the index while that fits in NAMEDATALEN.
+	IF p_share_key_columns THEN
+		-- no write may store a key the reuse checks did not see before the
+		-- key constraint below is in place
+		EXECUTE format('LOCK TABLE %s IN SHARE ROW EXCLUSIVE MODE', t.relid);
+	END IF;
+	v_prefix := p_index_name;
+	IF octet_length(p_index_name) > 50 OR EXISTS (
+		SELECT 1 FROM pg_attribute WHERE attrelid = t.relid AND attname LIKE p_index_name || '\_%') THEN
+		v_prefix := 'gsi' || (SELECT count(*) + 1 FROM pg_attribute WHERE attrelid = t.relid AND attnum > 0);
+	END IF;
+	FOR i IN 1 .. cardinality(v_keys) LOOP
+		v_sort := i > cardinality(p_partition_key);
+		v_col := NULL;
+		IF p_share_key_columns THEN
+			v_col := hroe.key_column_for(t.relid, t.partition_key, t.sort_key, v_keys[i], v_types[i], v_sort);
+		END IF;
+		IF v_col IS NULL THEN
+			IF p_share_key_columns THEN
+				v_col := lower(v_keys[i]);
+				IF v_col !~ '^[a-z_][a-z0-9_]*$' OR octet_length(v_col) > 63 OR v_col IN ('pk', 'sk', 'item')
+				   OR EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = t.relid AND attname = v_col) THEN
+					v_col := NULL;
+				END IF;
+			END IF;
+			v_col := coalesce(v_col, v_prefix || CASE WHEN v_sort THEN '_sk' || (i - cardinality(p_partition_key))
+													  ELSE '_pk' || i END);
+			EXECUTE format('ALTER TABLE %s ADD COLUMN %I %s GENERATED ALWAYS AS (hroe.item_key_%s(item, %L, %L, %L)) STORED',
+						   t.relid, v_col, hroe.key_column_type(v_types[i]), lower(v_types[i]), v_keys[i],
+						   v_sort, p_index_name);
+		END IF;
+		v_cols := v_cols || v_col::name;
+		-- (the table key columns are never NULL)
+		IF v_col NOT IN ('pk', 'sk') THEN
+			v_pred := v_pred || CASE WHEN v_pred <> '' THEN ' AND ' ELSE '' END || format('%I IS NOT NULL', v_col);
+		END IF;
+		v_check := v_check || CASE WHEN i > 1 THEN ' AND ' ELSE '' END
+				   || format('hroe.check_index_key(item, %L, %L, %L, %L)', v_keys[i], v_types[i],
+							 v_sort, p_index_name);
+	END LOOP;
+	-- The index's columns: keys, then the table key (unless a key column
+	-- already is it) so equal index keys are ordered by table key
+	-- (deterministic paging).  Its widest entry: a partition key column
+	-- holds at most 256 bytes (its index form), a sort key column 1024, a
+	-- number 32, so a single-attribute GSI's (HASH, RANGE, pk, sk) fits a
+	-- btree entry (2704 bytes).  A multi-attribute GSI's may not: its
+	-- constraint then checks each entry, so an item whose keys do not fit
+	-- fails with a ValidationException rather than btree's error.
+	v_cols_all := v_cols;
+	v_width := 8;
+	FOR i IN 1 .. cardinality(v_cols) LOOP
+		v_width := v_width + CASE WHEN v_types[i] = 'N' THEN 32
+								  WHEN v_cols[i] = 'sk' OR i > cardinality(p_partition_key) THEN 1028
+								  ELSE 260 END;
+	END LOOP;
+	IF NOT 'pk' = ANY (v_cols) THEN
+		v_cols_all := v_cols_all || 'pk'::name;
+		v_width := v_width + CASE WHEN t.partition_key_type = 'N' THEN 32 ELSE 260 END;
+	END IF;
+	IF t.sort_key IS NOT NULL AND NOT 'sk' = ANY (v_cols) THEN
+		v_cols_all := v_cols_all || 'sk'::name;
+		v_width := v_width + CASE WHEN t.sort_key_type = 'N' THEN 32 ELSE 1028 END;
+	END IF;
+	v_collist := (SELECT string_agg(format('%I', c), ', ') FROM unnest(v_cols_all) c);
+	IF v_width > 2704 THEN
+		v_check := v_check || format(' AND hroe.check_index_entry(%L, %s)', p_index_name, v_collist);
+	END IF;
+	-- The key columns are NULL where an item violates the key schema (wrong
+	-- type, empty, oversized), so the items already stored that do are left
+	-- out of the index, as DynamoDB's backfill leaves out index key
+	-- violations; a NOT VALID constraint skips them too, and rejects every
+	-- later write that would store a violation, with DynamoDB's error.
+	v_check_name := v_prefix || '_key_check';
+	EXECUTE format('ALTER TABLE %s ADD CONSTRAINT %I CHECK (%s) NOT VALID', t.relid, v_check_name, v_check);
+
+	-- the index on v_cols_all, partial, so it is sparse
+	SELECT n.nspname INTO v_schema
+	FROM pg_namespace n JOIN pg_class c ON c.relnamespace = n.oid WHERE c.oid = t.relid;
+	v_index_rel := left(format('%s.%s', p_table_name, p_index_name), 63);
+	IF EXISTS (SELECT 1 FROM pg_class WHERE relname = v_index_rel
+			   AND relnamespace = (SELECT relnamespace FROM pg_class WHERE oid = t.relid)) THEN
+		v_index_rel := left(p_table_name, 40) || '.' || v_prefix;
+	END IF;
+	v_sql := format('CREATE INDEX %I ON %s (%s)', v_index_rel, t.relid, v_collist)
+			 || CASE WHEN v_pred <> '' THEN ' WHERE ' || v_pred ELSE '' END;
+	EXECUTE v_sql;
+	EXECUTE format('COMMENT ON INDEX %I.%I IS %L', v_schema, v_index_rel,
+				   format('DynamoDB global secondary index %s of %s (hroe)', p_index_name, p_table_name));
+	INSERT INTO hroe.indexes (table_name, index_name, index_relname,
+							  partition_key, partition_key_types, partition_key_columns,
+							  sort_key, sort_key_types, sort_key_columns,
+							  projection, non_key_attributes, key_check)
+	VALUES (p_table_name, p_index_name, v_index_rel,
+			p_partition_key, v_types[1:cardinality(p_partition_key)], v_cols[1:cardinality(p_partition_key)],
+			p_sort_key, coalesce(v_types[cardinality(p_partition_key) + 1:], '{}'),
+			coalesce(v_cols[cardinality(p_partition_key) + 1:], '{}'),
+			p_projection, coalesce(p_non_key_attributes, '{}'), v_check_name);
+	RETURN format('%I.%I', v_schema, v_index_rel)::regclass;
+END
+$$;
+
+COMMENT ON FUNCTION hroe.index_key_violations(text, text) IS
+'The index key violations of a GSI, like AWS''s Violation Detector: the items left out of the index because an index key attribute has the wrong type, is empty or oversized (each such item stays in the table, and any write to it that keeps the violation is rejected), with their table key (DynamoDB JSON), the attribute, HASH or RANGE, and the violation; in the order of the primary key index (table key order, but for partition keys over 192 bytes, stored in their index form)';
+
+-- hroe_single: GSI3's partition key GSI1_SK gets a key column of its own
+-- ("GSI3_pk1"): a HASH key column stores long keys in their index form,
+-- which cannot serve GSI1's and GSI2's sort key as gsi1_sk did.
+SELECT hroe.delete_index('hroe_single', 'GSI3');
+SELECT hroe.create_index('hroe_single', 'GSI3', '{GSI1_SK}', '{}', '{"GSI1_SK": "S"}',
+						 p_share_key_columns => true);
+COMMENT ON TABLE hroe_single.items IS
+'the single table, DynamoDB table hroe_single (hroe.create_table, hroe.create_index): every HR/OE entity and edge as a DynamoDB item; pk and sk are generated from the item''s PK and SK, gsi1_sk (and GSI3_pk1, GSI3''s partition key), gsi2_pk and gsi4_sk from GSI1_SK, GSI2_PK and GSI4_SK';
+CREATE OR REPLACE FUNCTION hroe_single.employee_by_name(p_full_name text)
+RETURNS TABLE (employee_id integer, first_name text, last_name text, email text,
+			   phone_numbers text[], hire_date date, job_id text, job_title text,
+			   job_start_date date, salary numeric, commission_pct numeric,
+			   manager_id integer, department_id integer, department_name text,
+			   location_id integer, city text, country_name text, region_name text)
+LANGUAGE sql STABLE PARALLEL SAFE
+AS $$
+SELECT x.*
+FROM hroe_single.items i,
+	 LATERAL hroe_single.employee_profile(i.item) AS x
+WHERE i."GSI3_pk1" OPERATOR(hroe.=) hroe_single.make_key('EMPLOYEE-NAME#', p_full_name)
+ORDER BY i.pk
+$$;
+COMMENT ON FUNCTION hroe_single.employee_by_name(text) IS
+'pattern 2 (Query GSI3 GSI1_SK = EMPLOYEE-NAME#full name): every employee profile with that full name, ordered by employee_id';
+UPDATE hroe.model_requests
+SET items_sql = $q$SELECT 1, 'Query', hroe.index_entry_size(i.item, 'hroe_single', 'GSI3') FROM (SELECT) r LEFT JOIN hroe_single.items i
+	ON i."GSI3_pk1" OPERATOR(hroe.=) hroe_single.make_key('EMPLOYEE-NAME#', $1[1])$q$
+WHERE model = 'hroe_single' AND pattern = 'employee_by_name';
+
+-- Partition keys over 192 bytes are stored in their index form (src/tables.h,
+-- HROE_KEY_FORM_MAX), in the table's pk and in every GSI HASH key column of
+-- type S or B: the rows of 0.1 that hold such a key as it is get their
+-- generated columns computed again (an UPDATE that keeps the item; the
+-- table's UPDATE triggers fire).  A 0.1 GSI whose RANGE key shares a column
+-- of partition keys (pk, or another GSI's HASH column) would order long keys
+-- by their form: such indexes are reported, to be created again.
+DO $upgrade$
+DECLARE
+	t record;
+	v_pred text;
+	v_rows bigint;
+BEGIN
+	FOR t IN SELECT * FROM hroe.tables ORDER BY table_name LOOP
+		CONTINUE WHEN NOT EXISTS (SELECT FROM pg_catalog.pg_class WHERE oid = t.relid);
+		-- the columns of S and B partition keys (S keys as text: hroe.key is
+		-- binary-coercible to it)
+		SELECT pg_catalog.string_agg(DISTINCT pg_catalog.format('pg_catalog.octet_length(%I%s) > 192', c,
+				   CASE ty WHEN 'S' THEN '::pg_catalog.text' ELSE '' END), ' OR ')
+		INTO v_pred
+		FROM (SELECT 'pk'::text AS c, t.partition_key_type AS ty
+			  UNION ALL
+			  SELECT u.col::text, u.ty
+			  FROM hroe.indexes x,
+				   unnest(x.partition_key_columns, x.partition_key_types) u(col, ty)
+			  WHERE x.table_name = t.table_name AND u.col <> 'sk') s
+		WHERE ty <> 'N';
+		CONTINUE WHEN v_pred IS NULL;
+		EXECUTE pg_catalog.format('UPDATE %s SET item = item WHERE %s', t.relid, v_pred);
+		GET DIAGNOSTICS v_rows = ROW_COUNT;
+		IF v_rows > 0 THEN
+			RAISE NOTICE 'hroe: % items of table % with partition keys over 192 bytes stored in their index form',
+				v_rows, t.table_name;
+		END IF;
+	END LOOP;
+	FOR t IN
+		SELECT x.table_name, x.index_name, c
+		FROM hroe.indexes x, unnest(x.sort_key_columns) c
+		WHERE c = 'pk' OR EXISTS (SELECT FROM hroe.indexes o WHERE o.table_name = x.table_name
+								  AND c = ANY (o.partition_key_columns))
+	LOOP
+		RAISE WARNING 'hroe: GSI % of table % sorts on column %, which holds partition keys: keys over 192 bytes are out of order there',
+			t.index_name, t.table_name, t.c
+			USING HINT = 'Delete the index and create it again (hroe.delete_index, hroe.create_index).';
+	END LOOP;
+END
+$upgrade$;
