@@ -45,14 +45,14 @@ for script in upgrade/hroe--*--"$current".sql; do
 	# a table of one's own: S partition and N sort keys, two GSIs, items
 	# whose partition keys are short, long (2,000 bytes) and in between
 	q "$old" "SELECT hroe.create_table('Mine', 'PK', 'S', 'SK', 'N');
-		SELECT hroe.create_index('Mine', 'ByOwner', '{Owner}', '{SK}', '{\"Owner\": \"S\"}');
+		SELECT hroe.create_index('Mine', 'ByOwnr', '{Ownr}', '{SK}', '{\"Ownr\": \"S\"}');
 		SELECT hroe.create_index('Mine', 'ByTag', '{Tag}', '{}', '{\"Tag\": \"S\"}', 'KEYS_ONLY');
-		SELECT count(hroe.put_item('Mine', format('{\"PK\": {\"S\": \"%s\"}, \"SK\": {\"N\": \"%s\"}, \"Owner\": {\"S\": \"o%s\"}, \"Tag\": {\"S\": \"%s\"}, \"V\": {\"N\": \"%s\"}}',
+		SELECT count(hroe.put_item('Mine', format('{\"PK\": {\"S\": \"%s\"}, \"SK\": {\"N\": \"%s\"}, \"Ownr\": {\"S\": \"o%s\"}, \"Tag\": {\"S\": \"%s\"}, \"V\": {\"N\": \"%s\"}}',
 				CASE WHEN i % 3 = 0 THEN repeat('p', 2000) || i WHEN i % 3 = 1 THEN repeat('q', 300) || i ELSE 'P' || i END,
 				i % 7, i % 5, repeat('t', 1 + i % 400), i)::hroe.item))
 		FROM generate_series(1, 300) i" >/dev/null
 	mine="SELECT string_agg(i::text, E'\n' ORDER BY i::text) FROM hroe.scan('Mine') i
-		UNION ALL SELECT string_agg(i::text, E'\n') FROM hroe.query('Mine', 'Owner = :o AND SK > :s', '{\":o\": {\"S\": \"o3\"}, \":s\": {\"N\": \"2\"}}', p_index_name => 'ByOwner') i
+		UNION ALL SELECT string_agg(i::text, E'\n') FROM hroe.query('Mine', 'Ownr = :o AND SK > :s', '{\":o\": {\"S\": \"o3\"}, \":s\": {\"N\": \"2\"}}', p_index_name => 'ByOwnr') i
 		UNION ALL SELECT hroe.get_item('Mine', format('{\"PK\": {\"S\": \"%s\"}, \"SK\": {\"N\": \"5\"}}', repeat('p', 2000) || 12)::jsonb, true)::text"
 	q "$old" "$answers" >"$work/before.answers"
 	q "$old" "$mine" >"$work/before.mine"
@@ -82,11 +82,13 @@ for script in upgrade/hroe--*--"$current".sql; do
 	[ "$(tail -1 "$work/after.mine")" != "" ] || { echo "FAIL $from -> $current: the long-key item is not found"; exit 1; }
 	echo "ok   $from -> $current: scan, GSI query and GetItem of a 2,000-byte key unchanged"
 	# writes after the update: overwrite, update, delete of long and short keys
-	q "$old" "SELECT hroe.put_item('Mine', format('{\"PK\": {\"S\": \"%s\"}, \"SK\": {\"N\": \"0\"}, \"Owner\": {\"S\": \"o1\"}}', repeat('p', 2000) || 3)::hroe.item);
+	q "$old" "SELECT hroe.put_item('Mine', format('{\"PK\": {\"S\": \"%s\"}, \"SK\": {\"N\": \"3\"}, \"Ownr\": {\"S\": \"o1\"}}', repeat('p', 2000) || 3)::hroe.item);
 		SELECT hroe.update_item('Mine', format('{\"PK\": {\"S\": \"%s\"}, \"SK\": {\"N\": \"1\"}}', repeat('q', 300) || 1)::jsonb, 'ADD V :one', p_expression_attribute_values => '{\":one\": {\"N\": \"1\"}}');
 		SELECT hroe.delete_item('Mine', '{\"PK\": {\"S\": \"P2\"}, \"SK\": {\"N\": \"2\"}}')" >/dev/null
 	got=$(q "$old" "SELECT count(*) FROM hroe.scan('Mine')")
 	[ "$got" = 299 ] || { echo "FAIL $from -> $current: $got items after one delete of 300"; exit 1; }
+	got=$(q "$old" "SELECT hroe.get_item('Mine', format('{\"PK\": {\"S\": \"%s\"}, \"SK\": {\"N\": \"3\"}}', repeat('p', 2000) || 3)::jsonb, true)::jsonb ? 'V'")
+	[ "$got" = f ] || { echo "FAIL $from -> $current: PutItem did not replace the item of a 2,000-byte key"; exit 1; }
 	got=$(q "$old" "SELECT (hroe.get_item('Mine', format('{\"PK\": {\"S\": \"%s\"}, \"SK\": {\"N\": \"1\"}}', repeat('q', 300) || 1)::jsonb, true)::jsonb -> 'V')")
 	[ "$got" = '{"N": "2"}' ] || { echo "FAIL $from -> $current: UpdateItem ADD after the update gave $got"; exit 1; }
 	q "$old" "CREATE EXTENSION IF NOT EXISTS amcheck;
