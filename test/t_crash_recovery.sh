@@ -177,7 +177,7 @@ SQL
 children() {
 	local f stat
 	for f in /proc/[0-9]*/stat; do
-		read -r stat <"$f" 2>/dev/null || continue
+		{ read -r stat <"$f"; } 2>/dev/null || continue	# gone meanwhile
 		stat=${stat##*) }		# after the command name: state, parent, ...
 		stat=${stat#* }
 		[ "${stat%% *}" = "$1" ] && { f=${f#/proc/}; echo "${f%/stat}"; }
