@@ -9,8 +9,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 . test/lib.sh
 
-# what the suite needs beyond the build: clang and libFuzzer (test/t_fuzz.sh)
-HROE_EXTRA_PACKAGES="${HROE_EXTRA_PACKAGES:-} clang-14 libclang-rt-14-dev"
+HROE_EXTRA_PACKAGES="${HROE_EXTRA_PACKAGES:-} $HROE_SUITE_PACKAGES"
 if ! ensure_packages || ! build_stage ASSERTS=1; then
 	echo "build failed"
 	echo "0 passed, 1 failed"
