@@ -34,8 +34,9 @@ cleanup() {
 trap cleanup EXIT
 
 # the server refuses to run as root: as root, the cluster belongs to postgres
+# (run from $work, which it can enter, wherever the checkout is)
 as_owner() {
-	if [ "$(id -u)" -eq 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
+	if [ "$(id -u)" -eq 0 ]; then (cd "$work" && runuser -u postgres -- "$@"); else "$@"; fi
 }
 [ "$(id -u)" -eq 0 ] && chown postgres "$work"
 chmod 755 "$work"
