@@ -87,7 +87,7 @@ include $(PGXS)
 hroe--$(EXTVERSION).sql: $(SCRIPT_PARTS)
 	cat $^ > $@
 
-.PHONY: check-all main bench sanitize
+.PHONY: check-all main bench sanitize fuzz
 # The README's two commands
 check-all:
 	test/check.sh
@@ -99,3 +99,9 @@ bench:
 # The whole suite under AddressSanitizer + UBSan (a developer command, not CI)
 sanitize:
 	test/sanitize.sh
+# Both libFuzzer harnesses, FUZZ_SECONDS each (the suite's test/t_fuzz.sh
+# runs them for seconds only); corpora stay in test/fuzz/corpus-* (ignored)
+FUZZ_SECONDS ?= 600
+fuzz:
+	test/fuzz/run.sh $(FUZZ_SECONDS)
+	test/fuzz/run-expression.sh $(FUZZ_SECONDS)

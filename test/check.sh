@@ -9,6 +9,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 . test/lib.sh
 
+HROE_EXTRA_PACKAGES="${HROE_EXTRA_PACKAGES:-} $HROE_SUITE_PACKAGES"
 if ! ensure_packages || ! build_stage ASSERTS=1; then
 	echo "build failed"
 	echo "0 passed, 1 failed"

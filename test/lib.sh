@@ -6,6 +6,8 @@
 #                  from the staging tree (the system install is never touched)
 
 HROE_PACKAGES="make gcc libc6-dev postgresql-15 postgresql-server-dev-15 postgresql-contrib"
+# what the suite needs beyond the build: clang and libFuzzer (test/t_fuzz.sh)
+HROE_SUITE_PACKAGES="clang-14 libclang-rt-14-dev"
 
 # Install missing Debian packages; idempotent, quiet when nothing is missing.
 ensure_packages() {

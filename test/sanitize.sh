@@ -30,7 +30,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 . test/lib.sh
 
-HROE_EXTRA_PACKAGES="libasan8 libubsan1"
+HROE_EXTRA_PACKAGES="libasan8 libubsan1 $HROE_SUITE_PACKAGES"
 SAN_FLAGS="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined --param asan-stack=0"
 
 fail() {

@@ -48,6 +48,7 @@ BEGIN
 END $$;
 SELECT hroe.put_item('stress', st_item(k, k % 4, k)::hroe.item) FROM generate_series(1, 100) k;
 SQL
+psql -X -q -v ON_ERROR_STOP=1 -d "$db" -f "$(dirname "$0")/gsi_check.sql"
 
 # (pgbench replaces :k, :s, :t and :op everywhere, so the requests'
 # placeholders use other names.)
@@ -89,22 +90,7 @@ PGB
 
 # the checks, with the table at rest; prints one line, "ok" or what differs
 check() {
-	psql -X -q -v ON_ERROR_STOP=1 -At -d "$db" <<'SQL'
-SELECT string_agg(problem, '; ') FROM (
-	SELECT format('byStatus %s: %s through the index, %s in the table', s, n_index, n_table) AS problem
-	FROM unnest(ARRAY['OPEN', 'SHIPPED', 'CLOSED']) s,
-		 LATERAL (SELECT count(*) AS n_index FROM hroe.query('stress', '#s = :s',
-			jsonb_build_object(':s', jsonb_build_object('S', s)), p_index_name => 'byStatus',
-			p_expression_attribute_names => '{"#s": "status"}')) i,
-		 LATERAL (SELECT count(*) AS n_table FROM stress
-				  WHERE item::jsonb -> 'status' ->> 'S' = s AND item::jsonb ? 'date') t
-	WHERE n_index <> n_table
-	UNION ALL
-	SELECT format('byRegion: %s through the index, %s in the table', n_index, n_table)
-	FROM (SELECT count(*) AS n_index FROM hroe.scan('stress', p_index_name => 'byRegion')) i,
-		 (SELECT count(*) AS n_table FROM stress WHERE item::jsonb ?& '{region, tier}') t
-	WHERE n_index <> n_table) p;
-SQL
+	q "SELECT string_agg(m, '; ') FROM gsi_mismatches('stress') m"
 }
 
 # generated columns recomputed: rows that an UPDATE SET item = item changes

@@ -2,10 +2,11 @@
  *
  * expression_stubs.c
  *	  Backend entry points that src/expression.c references on paths the
- *	  expression fuzzer never takes (jsonb placeholder maps, the SQL
- *	  function hroe.explain_key_condition).  Reaching one is a harness bug,
- *	  so each aborts.  Deliberately includes no PostgreSQL header: only the
- *	  symbol names matter to the linker.
+ *	  expression fuzzer never takes (jsonb placeholder maps and their
+ *	  validation through hroe.item's parser under PG_TRY, the SQL function
+ *	  hroe.explain_key_condition).  Reaching one is a harness bug, so each
+ *	  aborts.  Deliberately includes no PostgreSQL header: only the symbol
+ *	  names matter to the linker.
  *
  *-------------------------------------------------------------------------
  */
@@ -32,3 +33,11 @@ UNREACHABLE(text_to_cstring)
 UNREACHABLE(cstring_to_text)
 UNREACHABLE(pg_detoast_datum)
 UNREACHABLE(pg_detoast_datum_packed)
+UNREACHABLE(hroe_value_from_jsonb)
+UNREACHABLE(CopyErrorData)
+UNREACHABLE(FlushErrorState)
+
+/* The backend globals PG_TRY and palloc's inline helpers name: never used */
+void	   *CurrentMemoryContext;
+void	   *PG_exception_stack;
+void	   *error_context_stack;

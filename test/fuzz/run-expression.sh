@@ -4,22 +4,13 @@
 # src/expression_update.c, over the item module and test/fuzz/shim.c) with
 # AddressSanitizer, UndefinedBehaviorSanitizer and LeakSanitizer, and fuzzes
 # for SECONDS (default 600) from test/fuzz/seeds-expression.  New corpus
-# entries go to test/fuzz/corpus-expression/ (not committed); a crash is
-# saved as crash-* and fails the script.
+# entries go to corpus-expression/ and a crash is saved as crash-* (failing
+# the script), both in $HROE_FUZZ_DIR (default test/fuzz, git-ignored
+# there).  `make fuzz` runs this and run.sh; test/t_fuzz.sh runs both
+# briefly in the suite.
 # Needs clang-14 and libclang-rt-14-dev (Debian 12).
 set -euo pipefail
-cd "$(dirname "$0")"
-secs=${1:-600}
-inc=$(pg_config --includedir-server)
-libdir=$(pg_config --pkglibdir)
-clang-14 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-	-DUSE_ASSERT_CHECKING -Wall -Wno-ignored-attributes -Wno-unused-command-line-argument \
-	-I../../src -I"$inc" \
+. "$(dirname "$0")/common.sh"
+fuzz expression "${1:-600}" expression.dict 8192 seeds-expression \
 	../../src/expression.c ../../src/expression_eval.c ../../src/expression_update.c \
-	../../src/item_io.c ../../src/collection_io.c shim.c expression_stubs.c expression_fuzzer.c \
-	-L"$libdir" -lpgcommon -lpgport -o expression-fuzzer
-mkdir -p corpus-expression
-export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
-export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-./expression-fuzzer -max_total_time="$secs" -max_len=8192 -timeout=10 -rss_limit_mb=2048 \
-	-print_final_stats=1 -dict=expression.dict corpus-expression seeds-expression
+	../../src/item_io.c ../../src/collection_io.c shim.c expression_stubs.c expression_fuzzer.c
