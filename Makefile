@@ -24,11 +24,14 @@ OBJS = \
 	src/direct_write.o \
 	src/api.o \
 	src/shard.o \
-	src/shard_merge.o \
-	src/generate.o
+	src/shard_merge.o
+
+# The HR/OE showcase (models/) beside the core: its C code, the data generator
+OBJS += models/generate.o
 
 # The install script is assembled from the SQL declarations that sit beside
-# the C code of each concern, in dependency order (layers depend downward).
+# the C code of each concern, in dependency order (layers depend downward):
+# the core's in src/, then the HR/OE showcase's in models/.
 SCRIPT_PARTS = \
 	src/hroe.sql \
 	src/key.sql \
@@ -40,12 +43,12 @@ SCRIPT_PARTS = \
 	src/operations.sql \
 	src/api.sql \
 	src/shard.sql \
-	src/generate.sql \
-	src/normalized.sql \
-	src/load.sql \
-	src/multi.sql \
-	src/single.sql \
-	src/compare.sql
+	models/generate.sql \
+	models/normalized.sql \
+	models/load.sql \
+	models/multi.sql \
+	models/single.sql \
+	models/compare.sql
 
 DATA_built = hroe--$(EXTVERSION).sql
 # Earlier releases: each one's install script as released, and the upgrade

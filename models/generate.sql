@@ -1,5 +1,5 @@
 
--- Deterministic pseudo-random numbers for hroe.load (src/generate.c).
+-- Deterministic pseudo-random numbers for hroe.load (models/generate.c).
 -- Each value is a pure function of (seed, stream, index): set-based
 -- generators get identical rows whatever the plan or parallelism.
 
