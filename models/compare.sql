@@ -321,7 +321,7 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION hroe.compare_args(text) IS
-'the argument sets hroe.compare uses for a pattern, drawn from hroe_normalized: (case label, arguments as text[])';
+'internal: the argument sets hroe.compare uses for a pattern, drawn from hroe_normalized: (case label, arguments as text[])';
 
 CREATE FUNCTION hroe.compare_models()
 RETURNS SETOF text
@@ -333,7 +333,7 @@ WHERE EXISTS (SELECT FROM pg_namespace n WHERE n.nspname = u.m)
 ORDER BY o
 $$;
 COMMENT ON FUNCTION hroe.compare_models() IS
-'the models present, in comparison order: hroe_normalized, then hroe_single and hroe_multi when installed';
+'internal: the models present, in comparison order: hroe_normalized, then hroe_single and hroe_multi when installed';
 
 -- A call's text: model.pattern(literal::type, ...), the arguments cast to
 -- the parameter types of hroe_normalized's function (the contract).
@@ -350,7 +350,7 @@ FROM pg_proc p
 WHERE p.pronamespace = 'hroe_normalized'::regnamespace AND p.proname = p_pattern
 $$;
 COMMENT ON FUNCTION hroe.compare_call(text, text, text[]) IS
-'the SQL call of a pattern in a model with literal arguments, cast to the parameter types of the hroe_normalized function of that name';
+'internal: the SQL call of a pattern in a model with literal arguments, cast to the parameter types of the hroe_normalized function of that name';
 
 -- Plan facts from EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) output.
 CREATE FUNCTION hroe.compare_plan_shape(p_plan jsonb)
@@ -374,7 +374,7 @@ SELECT (SELECT string_agg(CASE WHEN c > 1 THEN node || ' x' || c ELSE node END, 
 	   (p_plan #>> '{0,Execution Time}')::numeric
 $$;
 COMMENT ON FUNCTION hroe.compare_plan_shape(jsonb) IS
-'the shape of a plan from EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON): node types with counts (Result, Limit and Subquery Scan left out), sequential scans, index scans, joins, sorts, shared buffers hit and read (the top node''s, including the functions it calls), execution time in ms';
+'internal: the shape of a plan from EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON): node types with counts (Result, Limit and Subquery Scan left out), sequential scans, index scans, joins, sorts, shared buffers hit and read (the top node''s, including the functions it calls), execution time in ms';
 
 -- Read capacity of a call of a DynamoDB model (section 6): per request the
 -- bytes of the items it evaluates, priced by hroe.read_capacity_units (the
@@ -401,7 +401,7 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION hroe.compare_read_capacity(text, text, text[]) IS
-'the DynamoDB request a read pattern call amounts to in a model (hroe.model_requests), how many requests, the items they evaluate and their hroe.item_size bytes, and the eventually consistent read capacity: the sum over requests of hroe.read_capacity_units(request bytes, false), the rule GetItem and Query report; no row for hroe_normalized';
+'internal: the DynamoDB request a read pattern call amounts to in a model (hroe.model_requests), how many requests, the items they evaluate and their hroe.item_size bytes, and the eventually consistent read capacity: the sum over requests of hroe.read_capacity_units(request bytes, false), the rule GetItem and Query report; no row for hroe_normalized';
 
 -- The DynamoDB tables of a model: the hroe.tables registered in its schema.
 CREATE FUNCTION hroe.compare_item_tables(p_model text)
@@ -414,7 +414,7 @@ WHERE c.relnamespace = p_model::regnamespace
 ORDER BY c.oid
 $$;
 COMMENT ON FUNCTION hroe.compare_item_tables(text) IS
-'the DynamoDB tables of a model: the tables of hroe.tables whose PostgreSQL table is in the model''s schema';
+'internal: the DynamoDB tables of a model: the tables of hroe.tables whose PostgreSQL table is in the model''s schema';
 
 -- Drops the copies hroe.compare_snapshot made.
 CREATE FUNCTION hroe.compare_drop_snapshot(p_model text)
@@ -433,7 +433,7 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION hroe.compare_drop_snapshot(text) IS
-'drops the temporary copies of a model''s DynamoDB tables made by hroe.compare_snapshot';
+'internal: drops the temporary copies of a model''s DynamoDB tables made by hroe.compare_snapshot';
 
 -- Copies a model's DynamoDB tables into temporary tables, before a write.
 CREATE FUNCTION hroe.compare_snapshot(p_model text)
@@ -451,7 +451,7 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION hroe.compare_snapshot(text) IS
-'copies each DynamoDB table of a model into a temporary table (pg_temp.hroe_cmp_<oid>), so that hroe.compare_write_capacity can tell what a write changed';
+'internal: copies each DynamoDB table of a model into a temporary table (pg_temp.hroe_cmp_<oid>), so that hroe.compare_write_capacity can tell what a write changed';
 
 -- Write capacity of what changed since hroe.compare_snapshot (section 6):
 -- every item changed, added or removed, paired with its old version by the
@@ -493,7 +493,7 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION hroe.compare_write_capacity(text) IS
-'the items a write changed in a model''s DynamoDB tables since hroe.compare_snapshot and their write capacity, each change priced by hroe.write_consumed_capacity (the rule PutItem and DeleteItem report): table WCU max(1, ceil(max(old, new) / 1 KB)) per item, index WCU the GSI writes (entering, leaving or changing a projected attribute 1 entry-sized write, a changed index key 2)';
+'internal: the items a write changed in a model''s DynamoDB tables since hroe.compare_snapshot and their write capacity, each change priced by hroe.write_consumed_capacity (the rule PutItem and DeleteItem report): table WCU max(1, ceil(max(old, new) / 1 KB)) per item, index WCU the GSI writes (entering, leaving or changing a projected attribute 1 entry-sized write, a changed index key 2)';
 
 CREATE FUNCTION hroe.compare(p_patterns text[] DEFAULT NULL, p_models text[] DEFAULT NULL, p_runs integer DEFAULT 5)
 RETURNS TABLE (pattern_no integer, pattern text, kind text, case_label text, model text, call text,

@@ -18,7 +18,7 @@ SELECT 1 OPERATOR(pg_catalog.+) pg_catalog.floor(20 OPERATOR(pg_catalog.*)
 	 OPERATOR(pg_catalog.^) 3))::pg_catalog.int4
 $$;
 COMMENT ON FUNCTION hroe.order_line_quantity(bigint, bigint, bigint) IS
-'for hroe.load: the quantity of a generated order line, 1 + floor(20 u^3) for the line''s uniform u (stream 53): mostly 1 to 3, at most 20';
+'internal: for hroe.load: the quantity of a generated order line, 1 + floor(20 u^3) for the line''s uniform u (stream 53): mostly 1 to 3, at most 20';
 
 CREATE FUNCTION hroe.order_line_cents(p_seed bigint, p_order_id bigint, p_draw bigint,
 									  p_list_cents bigint[], p_min_cents bigint[])
@@ -31,7 +31,7 @@ SELECT CASE WHEN hroe.prng(p_seed, 54, (8 OPERATOR(pg_catalog.*) p_order_id) OPE
 			ELSE p_list_cents[p_draw OPERATOR(pg_catalog.>>) 3] END
 $$;
 COMMENT ON FUNCTION hroe.order_line_cents(bigint, bigint, bigint, bigint[], bigint[]) IS
-'for hroe.load: the unit price in cents of a generated order line, the product''s min price for a fifth of the lines (stream 54), its list price otherwise; prices looked up by product id in arrays of cents';
+'internal: for hroe.load: the unit price in cents of a generated order line, the product''s min price for a fifth of the lines (stream 54), its list price otherwise; prices looked up by product id in arrays of cents';
 
 -- Secondary indexes dropped before a bulk load and rebuilt after it, which
 -- is much faster than maintaining them row by row (hroe.load for
@@ -68,7 +68,7 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION hroe.drop_secondary_indexes(regclass[]) IS
-'drops every index of the tables that backs no primary key, unique or exclusion constraint (for a bulk load) and returns the statements that rebuild them with their names, definitions and comments, in creation order: give them to hroe.execute_ddl';
+'internal: drops every index of the tables that backs no primary key, unique or exclusion constraint (for a bulk load) and returns the statements that rebuild them with their names, definitions and comments, in creation order: give them to hroe.execute_ddl';
 
 CREATE FUNCTION hroe.execute_ddl(p_ddl text[])
 RETURNS void
@@ -84,7 +84,7 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION hroe.execute_ddl(text[]) IS
-'runs statements in order, under search_path pg_catalog, pg_temp (their names must be qualified): the rebuild of hroe.drop_secondary_indexes and hroe.load''s saved constraints';
+'internal: runs statements in order, under search_path pg_catalog, pg_temp (their names must be qualified): the rebuild of hroe.drop_secondary_indexes and hroe.load''s saved constraints';
 
 CREATE FUNCTION hroe.load(p_scale numeric, p_seed bigint DEFAULT 42)
 RETURNS TABLE (table_name text, row_count bigint)

@@ -30,7 +30,7 @@ AS $$
 SELECT hroe.key_from_text('emp_' OPERATOR(pg_catalog.||) pg_catalog.lpad(p_employee_id::pg_catalog.text, 10, '0'))
 $$;
 COMMENT ON FUNCTION hroe_multi.employee_key(integer) IS
-'The key of employee n: emp_ and n in 10 digits (emp_0000000100); NULL for NULL (not STRICT, so that it is inlined); a key no item has for n <= 0';
+'internal: The key of employee n: emp_ and n in 10 digits (emp_0000000100); NULL for NULL (not STRICT, so that it is inlined); a key no item has for n <= 0';
 
 CREATE FUNCTION hroe_multi.customer_key(p_customer_id integer)
 RETURNS hroe.key
@@ -39,7 +39,7 @@ AS $$
 SELECT hroe.key_from_text('cust_' OPERATOR(pg_catalog.||) pg_catalog.lpad(p_customer_id::pg_catalog.text, 10, '0'))
 $$;
 COMMENT ON FUNCTION hroe_multi.customer_key(integer) IS
-'The key of customer n: cust_ and n in 10 digits (cust_0000000007); NULL for NULL; a key no item has for n <= 0';
+'internal: The key of customer n: cust_ and n in 10 digits (cust_0000000007); NULL for NULL; a key no item has for n <= 0';
 
 CREATE FUNCTION hroe_multi.product_key(p_product_id integer)
 RETURNS hroe.key
@@ -48,7 +48,7 @@ AS $$
 SELECT hroe.key_from_text('prod_' OPERATOR(pg_catalog.||) pg_catalog.lpad(p_product_id::pg_catalog.text, 10, '0'))
 $$;
 COMMENT ON FUNCTION hroe_multi.product_key(integer) IS
-'The key of product n: prod_ and n in 10 digits (prod_0000000001); NULL for NULL; a key no item has for n <= 0';
+'internal: The key of product n: prod_ and n in 10 digits (prod_0000000001); NULL for NULL; a key no item has for n <= 0';
 
 CREATE FUNCTION hroe_multi.warehouse_key(p_warehouse_id integer)
 RETURNS hroe.key
@@ -57,7 +57,7 @@ AS $$
 SELECT hroe.key_from_text('wh_' OPERATOR(pg_catalog.||) pg_catalog.lpad(p_warehouse_id::pg_catalog.text, 10, '0'))
 $$;
 COMMENT ON FUNCTION hroe_multi.warehouse_key(integer) IS
-'The key of warehouse n: wh_ and n in 10 digits (wh_0000000004); NULL for NULL; a key no item has for n <= 0';
+'internal: The key of warehouse n: wh_ and n in 10 digits (wh_0000000004); NULL for NULL; a key no item has for n <= 0';
 
 CREATE FUNCTION hroe_multi.order_key(p_order_id bigint)
 RETURNS hroe.key
@@ -66,7 +66,7 @@ AS $$
 SELECT hroe.key_from_text('ord_' OPERATOR(pg_catalog.||) pg_catalog.lpad(p_order_id::pg_catalog.text, 19, '0'))
 $$;
 COMMENT ON FUNCTION hroe_multi.order_key(bigint) IS
-'The key of order n: ord_ and n in 19 digits, enough for any bigint (ord_0000000000000000042); NULL for NULL; a key no item has for n <= 0';
+'internal: The key of order n: ord_ and n in 19 digits, enough for any bigint (ord_0000000000000000042); NULL for NULL; a key no item has for n <= 0';
 
 CREATE FUNCTION hroe_multi.key_number(p_key text)
 RETURNS bigint
@@ -75,7 +75,7 @@ AS $$
 SELECT pg_catalog.substr(p_key, pg_catalog.strpos(p_key, '_') OPERATOR(pg_catalog.+) 1)::pg_catalog.int8
 $$;
 COMMENT ON FUNCTION hroe_multi.key_number(text) IS
-'The id in an entity key: the digits after the first underscore (emp_0000000100 gives 100)';
+'internal: The id in an entity key: the digits after the first underscore (emp_0000000100 gives 100)';
 
 CREATE FUNCTION hroe_multi.date_key(p_date date)
 RETURNS hroe.key
@@ -92,7 +92,7 @@ SELECT hroe.key_from_text(CASE
 	END)
 $$;
 COMMENT ON FUNCTION hroe_multi.date_key(date) IS
-'A date as a sort key, ISO YYYY-MM-DD (byte order is date order for years 1 to 9999); -infinity gives ''-'' and infinity ''~'', below and above every date, for open-ended ranges; NULL for NULL (not STRICT, so that it is inlined)';
+'internal: A date as a sort key, ISO YYYY-MM-DD (byte order is date order for years 1 to 9999); -infinity gives ''-'' and infinity ''~'', below and above every date, for open-ended ranges; NULL for NULL (not STRICT, so that it is inlined)';
 
 CREATE FUNCTION hroe_multi.quarter_of(p_date date)
 RETURNS text
@@ -102,7 +102,7 @@ SELECT pg_catalog.date_part('year', p_date)::pg_catalog.int4::pg_catalog.text OP
 	   OPERATOR(pg_catalog.||) pg_catalog.date_part('quarter', p_date)::pg_catalog.int4::pg_catalog.text
 $$;
 COMMENT ON FUNCTION hroe_multi.quarter_of(date) IS
-'The quarter of a date as rep_ranking names it (2025-08-15 gives ''2025-Q3'')';
+'internal: The quarter of a date as rep_ranking names it (2025-08-15 gives ''2025-Q3'')';
 
 CREATE FUNCTION hroe_multi.search_key(p_value text)
 RETURNS hroe.key
@@ -113,7 +113,7 @@ SELECT CASE WHEN pg_catalog.octet_length(p_value) OPERATOR(pg_catalog.>=) 1
 			THEN hroe.key_from_text(p_value) END
 $$;
 COMMENT ON FUNCTION hroe_multi.search_key(text) IS
-'A read pattern''s text argument as a key value: NULL (no item matches) for NULL, the empty string or more than 2048 bytes, which no key can be (not STRICT, so that it is inlined)';
+'internal: A read pattern''s text argument as a key value: NULL (no item matches) for NULL, the empty string or more than 2048 bytes, which no key can be (not STRICT, so that it is inlined)';
 
 -- The table key of an item (verify() pairs expected and actual items by it)
 CREATE FUNCTION hroe_multi.key_s(p_item hroe.item, p_attribute text)
@@ -123,7 +123,7 @@ AS $$
 SELECT hroe.key_from_text(hroe.item_get_text(p_item, p_attribute))
 $$;
 COMMENT ON FUNCTION hroe_multi.key_s(hroe.item, text) IS
-'An S attribute of an item as hroe.key: NULL when absent, an error when of another type or empty';
+'internal: An S attribute of an item as hroe.key: NULL when absent, an error when of another type or empty';
 
 ------------------------------------------------------------------------------
 -- Tables and GSIs, made by hroe.create_table and hroe.create_index: each
@@ -241,7 +241,7 @@ AS $$
 SELECT '{"S":' OPERATOR(pg_catalog.||) pg_catalog.to_json(p_value)::pg_catalog.text OPERATOR(pg_catalog.||) '}'
 $$;
 COMMENT ON FUNCTION hroe_multi.json_s(text) IS
-'The DynamoDB JSON of a string value ({"S": "..."}, JSON-escaped); NULL for NULL';
+'internal: The DynamoDB JSON of a string value ({"S": "..."}, JSON-escaped); NULL for NULL';
 
 CREATE FUNCTION hroe_multi.json_n(p_value numeric)
 RETURNS text
@@ -250,7 +250,7 @@ AS $$
 SELECT '{"N":"' OPERATOR(pg_catalog.||) p_value::pg_catalog.text OPERATOR(pg_catalog.||) '"}'
 $$;
 COMMENT ON FUNCTION hroe_multi.json_n(numeric) IS
-'The DynamoDB JSON of a number value ({"N": "..."}); NULL for NULL';
+'internal: The DynamoDB JSON of a number value ({"N": "..."}); NULL for NULL';
 
 -- The current job of an employee, with its department, location and
 -- warehouse, from the HR reference data (jobs, departments, locations,
@@ -280,7 +280,7 @@ LEFT JOIN hroe_normalized.warehouses w ON w.location_id OPERATOR(pg_catalog.=) l
 WHERE j.job_id OPERATOR(pg_catalog.=) p_job_id
 $$;
 COMMENT ON FUNCTION hroe_multi.job_attributes(text, integer, date) IS
-'The current-job attributes of an Employee item (job_id, job_title, job_start_date, department_id, department_name, location_id, city, country_name, region_name, warehouse_id), looked up in the HR reference data; NULL for an unknown job';
+'internal: The current-job attributes of an Employee item (job_id, job_title, job_start_date, department_id, department_name, location_id, city, country_name, region_name, warehouse_id), looked up in the HR reference data; NULL for an unknown job';
 
 CREATE FUNCTION hroe_multi.employee_item(p_employee_id integer, p_first_name text, p_last_name text,
 										 p_email text, p_phone_numbers text[], p_hire_date date,
@@ -304,7 +304,7 @@ SELECT hroe.item_from_document(pg_catalog.jsonb_strip_nulls(pg_catalog.jsonb_bui
 	   OPERATOR(hroe.||) hroe_multi.job_attributes(p_job_id, p_department_id, p_job_start_date)
 $$;
 COMMENT ON FUNCTION hroe_multi.employee_item(integer, text, text, text, text[], date, numeric, numeric, integer, text, integer, date) IS
-'The Employee item of an employee: key, entity_type EMPLOYEE, name (first name, a space, last name), profile, phone list, hire date, and the current job attributes of job_attributes()';
+'internal: The Employee item of an employee: key, entity_type EMPLOYEE, name (first name, a space, last name), profile, phone list, hire date, and the current job attributes of job_attributes()';
 
 CREATE FUNCTION hroe_multi.email_item(p_email text, p_employee_id integer)
 RETURNS hroe.item
@@ -315,7 +315,7 @@ SELECT hroe.item_from_document(pg_catalog.jsonb_build_object(
 	'email_owner', hroe_multi.employee_key(p_employee_id)::pg_catalog.text))
 $$;
 COMMENT ON FUNCTION hroe_multi.email_item(text, integer) IS
-'The uniqueness item of an email in the Employee table: employee_id EMAIL#<email>, email_owner the employee''s key';
+'internal: The uniqueness item of an email in the Employee table: employee_id EMAIL#<email>, email_owner the employee''s key';
 
 CREATE FUNCTION hroe_multi.customer_item(p_customer_id integer, p_first_name text, p_last_name text,
 										 p_email text, p_phone_numbers text[], p_account_mgr_id integer)
@@ -331,7 +331,7 @@ SELECT hroe.item_from_document(pg_catalog.jsonb_strip_nulls(pg_catalog.jsonb_bui
 	'account_rep_id', hroe_multi.employee_key(p_account_mgr_id)::pg_catalog.text)))
 $$;
 COMMENT ON FUNCTION hroe_multi.customer_item(integer, text, text, text, text[], integer) IS
-'The Customer item: key, first_name, last_name, email, phone list, account_rep_id (the account manager''s key; absent without one)';
+'internal: The Customer item: key, first_name, last_name, email, phone list, account_rep_id (the account manager''s key; absent without one)';
 
 CREATE FUNCTION hroe_multi.order_header_item(p_order_id bigint, p_customer_id integer, p_order_date date,
 											 p_status text, p_order_mode text, p_sales_rep_id integer,
@@ -357,7 +357,7 @@ SELECT ('{' OPERATOR(pg_catalog.||) pg_catalog.concat_ws(',',
 	OPERATOR(pg_catalog.||) '}')::hroe.item
 $$;
 COMMENT ON FUNCTION hroe_multi.order_header_item(bigint, integer, date, text, text, integer, numeric, integer, text[]) IS
-'The header item of an order (SK = the order key): customer_id, order_date, status, order_mode, account_rep_id (the order''s sales rep), total_amount, promotion_id, order_items (the list of order_items_entry() of the lines, in line order), and shard = hroe.shard_of(order id, 5) only while OPEN';
+'internal: The header item of an order (SK = the order key): customer_id, order_date, status, order_mode, account_rep_id (the order''s sales rep), total_amount, promotion_id, order_items (the list of order_items_entry() of the lines, in line order), and shard = hroe.shard_of(order id, 5) only while OPEN';
 
 CREATE FUNCTION hroe_multi.order_items_entry(p_product_id integer, p_quantity integer)
 RETURNS text
@@ -367,7 +367,7 @@ SELECT '{"M":{"product_id":' OPERATOR(pg_catalog.||) hroe_multi.json_s(hroe_mult
 	   OPERATOR(pg_catalog.||) ',"qty":' OPERATOR(pg_catalog.||) hroe_multi.json_n(p_quantity) OPERATOR(pg_catalog.||) '}}'
 $$;
 COMMENT ON FUNCTION hroe_multi.order_items_entry(integer, integer) IS
-'One entry of an order header''s order_items list, as in the seed, in DynamoDB JSON: a map of product_id (the product key) and qty';
+'internal: One entry of an order header''s order_items list, as in the seed, in DynamoDB JSON: a map of product_id (the product key) and qty';
 
 CREATE FUNCTION hroe_multi.order_line_item(p_order_id bigint, p_line_item_id integer, p_product_id integer,
 										   p_quantity integer, p_unit_price numeric,
@@ -389,7 +389,7 @@ SELECT ('{' OPERATOR(pg_catalog.||) pg_catalog.concat_ws(',',
 	OPERATOR(pg_catalog.||) '}')::hroe.item
 $$;
 COMMENT ON FUNCTION hroe_multi.order_line_item(bigint, integer, integer, integer, numeric, integer, date) IS
-'A line item of an order (SK = the product key): product_id, line_item_id, quantity, unit_price, and the order''s customer and date in the map order_context (top-level customer_id/order_date would put the line into OrderByCustomerDate)';
+'internal: A line item of an order (SK = the product key): product_id, line_item_id, quantity, unit_price, and the order''s customer and date in the map order_context (top-level customer_id/order_date would put the line into OrderByCustomerDate)';
 
 CREATE FUNCTION hroe_multi.product_item(p_product_id integer, p_product_name text, p_category_id integer,
 										p_list_price numeric, p_product_status text, p_total_inventory bigint)
@@ -407,7 +407,7 @@ SELECT ('{' OPERATOR(pg_catalog.||) pg_catalog.concat_ws(',',
 	OPERATOR(pg_catalog.||) '}')::hroe.item
 $$;
 COMMENT ON FUNCTION hroe_multi.product_item(integer, text, integer, numeric, text, bigint) IS
-'The metadata item of a product (SK = the product key): product_name, category_id, unit_price (the list price), product_status, total_inventory (maintained: the sum of its inventory items)';
+'internal: The metadata item of a product (SK = the product key): product_name, category_id, unit_price (the list price), product_status, total_inventory (maintained: the sum of its inventory items)';
 
 CREATE FUNCTION hroe_multi.inventory_item(p_product_id integer, p_warehouse_id integer, p_quantity integer)
 RETURNS hroe.item
@@ -420,7 +420,7 @@ SELECT ('{' OPERATOR(pg_catalog.||) pg_catalog.concat_ws(',',
 	OPERATOR(pg_catalog.||) '}')::hroe.item
 $$;
 COMMENT ON FUNCTION hroe_multi.inventory_item(integer, integer, integer) IS
-'The inventory item of a product at a warehouse (SK = the warehouse key): inventory_quantity';
+'internal: The inventory item of a product at a warehouse (SK = the warehouse key): inventory_quantity';
 
 CREATE FUNCTION hroe_multi.rank_key(p_total numeric, p_employee_id integer)
 RETURNS text
@@ -439,7 +439,7 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION hroe_multi.rank_key(numeric, integer) IS
-'The ranking sort key of a rep''s quarter total: 999999999999999 minus the total in cents in 15 digits, #, the employee key; ascending order is total descending, ties by employee';
+'internal: The ranking sort key of a rep''s quarter total: 999999999999999 minus the total in cents in 15 digits, #, the employee key; ascending order is total descending, ties by employee';
 
 CREATE FUNCTION hroe_multi.rep_quarter_item(p_quarter text, p_employee_id integer, p_total numeric,
 											p_order_count bigint)
@@ -455,7 +455,7 @@ SELECT ('{' OPERATOR(pg_catalog.||) pg_catalog.concat_ws(',',
 	OPERATOR(pg_catalog.||) '}')::hroe.item
 $$;
 COMMENT ON FUNCTION hroe_multi.rep_quarter_item(text, integer, numeric, bigint) IS
-'The RepQuarterTotal item of a sales rep and quarter: total and count of the rep''s orders dated in it (CANCELED excluded), rank_key';
+'internal: The RepQuarterTotal item of a sales rep and quarter: total and count of the rep''s orders dated in it (CANCELED excluded), rank_key';
 
 ------------------------------------------------------------------------------
 -- The mapping from hroe_normalized: every item the model must hold
@@ -514,7 +514,7 @@ FROM (SELECT hroe_multi.quarter_of(o.order_date) AS quarter, o.sales_rep_id,
 	  GROUP BY 1, 2) q
 $$;
 COMMENT ON FUNCTION hroe_multi.normalized_items()
-IS 'Every item hroe_multi holds for the data in hroe_normalized, with its table name: what load_from_normalized() inserts and verify() compares against';
+IS 'internal: Every item hroe_multi holds for the data in hroe_normalized, with its table name: what load_from_normalized() inserts and verify() compares against';
 
 CREATE FUNCTION hroe_multi.load_from_normalized()
 RETURNS TABLE (table_name text, row_count bigint)
@@ -631,7 +631,7 @@ SELECT hroe_multi.key_number(p_pk::pg_catalog.text)::pg_catalog.int4,
 	   hroe.item_get_text(p_item, 'region_name')
 $$;
 COMMENT ON FUNCTION hroe_multi.employee_profile(hroe.key, hroe.item) IS
-'row shape of patterns 1 and 2: an Employee item (its key and attributes) as hroe_normalized.employee_by_id''s columns; inlined where it is called LATERAL';
+'internal: row shape of patterns 1 and 2: an Employee item (its key and attributes) as hroe_normalized.employee_by_id''s columns; inlined where it is called LATERAL';
 
 ------------------------------------------------------------------------------
 -- The 17 read patterns, each one GetItem or one Query (product_order_items:
@@ -1021,7 +1021,7 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION hroe_multi.count_rep_quarter(integer, date, numeric, integer) IS
-'write helper: adds an order total to (p_sign 1) or removes it from (p_sign -1) the RepQuarterTotal item of its sales rep and quarter, creating the item or deleting it with its last order';
+'internal: write helper: adds an order total to (p_sign 1) or removes it from (p_sign -1) the RepQuarterTotal item of its sales rep and quarter, creating the item or deleting it with its last order';
 
 CREATE FUNCTION hroe_multi.place_order(p_customer_id integer, p_order_date date, p_lines jsonb,
 									   p_sales_rep_id integer DEFAULT NULL,

@@ -273,7 +273,7 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION hroe.invalid_quarter(text) IS
-'raises the error for a quarter not written YYYY-Qn (NULL for NULL); used by hroe.quarter_start and hroe.quarter_end';
+'internal: raises the error for a quarter not written YYYY-Qn (NULL for NULL); used by hroe.quarter_start and hroe.quarter_end';
 
 CREATE FUNCTION hroe.quarter_start(p_quarter text)
 RETURNS date
@@ -287,7 +287,7 @@ SELECT CASE WHEN p_quarter OPERATOR(pg_catalog.~) '^[0-9]{4}-Q[1-4]$'
 			ELSE hroe.invalid_quarter(p_quarter) END
 $$;
 COMMENT ON FUNCTION hroe.quarter_start(text) IS
-'first day of a quarter written YYYY-Qn (''2025-Q3'' gives 2025-07-01); an error for any other text, NULL for NULL';
+'internal: first day of a quarter written YYYY-Qn (''2025-Q3'' gives 2025-07-01); an error for any other text, NULL for NULL';
 
 CREATE FUNCTION hroe.quarter_end(p_quarter text)
 RETURNS date
@@ -303,7 +303,7 @@ SELECT CASE WHEN p_quarter OPERATOR(pg_catalog.~) '^[0-9]{4}-Q[1-4]$'
 			ELSE hroe.invalid_quarter(p_quarter) END
 $$;
 COMMENT ON FUNCTION hroe.quarter_end(text) IS
-'first day after a quarter written YYYY-Qn (''2025-Q3'' gives 2025-10-01), the exclusive end of the range; an error for any other text, NULL for NULL';
+'internal: first day after a quarter written YYYY-Qn (''2025-Q3'' gives 2025-10-01), the exclusive end of the range; an error for any other text, NULL for NULL';
 
 ------------------------------------------------------------------------------
 -- Row shapes: the joins and columns several read patterns share.  SQL
@@ -335,7 +335,7 @@ LEFT JOIN hroe_normalized.countries c ON c.country_id OPERATOR(pg_catalog.=) l.c
 LEFT JOIN hroe_normalized.regions r ON r.region_id OPERATOR(pg_catalog.=) c.region_id
 $$;
 COMMENT ON FUNCTION hroe_normalized.employee_details() IS
-'row shape of patterns 1 and 2: every employee with its job title, department, location, country and region names, as employee_by_id returns them; inlined into the patterns';
+'internal: row shape of patterns 1 and 2: every employee with its job title, department, location, country and region names, as employee_by_id returns them; inlined into the patterns';
 
 CREATE FUNCTION hroe_normalized.order_rows()
 RETURNS TABLE (order_id bigint, customer_id integer, order_date date, order_status text,
@@ -347,7 +347,7 @@ SELECT o.order_id, o.customer_id, o.order_date, o.order_status,
 FROM hroe_normalized.orders o
 $$;
 COMMENT ON FUNCTION hroe_normalized.order_rows() IS
-'row shape of patterns 4, 5 and 10: every order with the columns customer_orders returns; inlined into the patterns';
+'internal: row shape of patterns 4, 5 and 10: every order with the columns customer_orders returns; inlined into the patterns';
 
 CREATE FUNCTION hroe_normalized.employee_summary()
 RETURNS TABLE (employee_id integer, first_name text, last_name text, hire_date date,
@@ -360,7 +360,7 @@ FROM hroe_normalized.employees e
 JOIN hroe_normalized.jobs j ON j.job_id OPERATOR(pg_catalog.=) e.job_id
 $$;
 COMMENT ON FUNCTION hroe_normalized.employee_summary() IS
-'row shape of patterns 6, 7 and 11: every employee with its job title, as employees_hired_since returns them; inlined into the patterns';
+'internal: row shape of patterns 6, 7 and 11: every employee with its job title, as employees_hired_since returns them; inlined into the patterns';
 
 ------------------------------------------------------------------------------
 -- The 17 read patterns.  Each is a STABLE SQL function whose body is one
@@ -672,7 +672,7 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION hroe.check_order_lines(jsonb) IS
-'the check of place_order''s p_lines shared by hroe_normalized, hroe_single and hroe_multi: a JSON array of 1 to 999 lines; raises the error, or returns';
+'internal: the check of place_order''s p_lines shared by hroe_normalized, hroe_single and hroe_multi: a JSON array of 1 to 999 lines; raises the error, or returns';
 
 CREATE FUNCTION hroe.parse_order_line(p_line jsonb, p_n bigint,
 									  OUT product_id integer, OUT quantity integer, OUT unit_price numeric)
@@ -724,7 +724,7 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION hroe.parse_order_line(jsonb, bigint) IS
-'one line of place_order''s p_lines (the p_n-th), checked and parsed as every model''s place_order does: an object of product_id and quantity (positive integers) and an optional unit_price (0 to 999999.99, two decimals; NULL when absent); raises the error naming the line, or returns the values';
+'internal: one line of place_order''s p_lines (the p_n-th), checked and parsed as every model''s place_order does: an object of product_id and quantity (positive integers) and an optional unit_price (0 to 999999.99, two decimals; NULL when absent); raises the error naming the line, or returns the values';
 
 CREATE FUNCTION hroe.price_order_line(p_product_id integer, p_found boolean, p_list_price numeric,
 									  p_unit_price numeric, p_products integer[])
@@ -749,7 +749,7 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION hroe.price_order_line(integer, boolean, numeric, numeric, integer[]) IS
-'the checks of a parsed place_order line against the product the model looked up, shared by the three models: p_found whether the product exists, p_list_price its list price, p_unit_price the line''s own price (NULL: none), p_products the products of the earlier lines; raises the error (unknown product, product twice, no price), or returns the line''s unit price';
+'internal: the checks of a parsed place_order line against the product the model looked up, shared by the three models: p_found whether the product exists, p_list_price its list price, p_unit_price the line''s own price (NULL: none), p_products the products of the earlier lines; raises the error (unknown product, product twice, no price), or returns the line''s unit price';
 
 -- The ids of the products place_order's lines name, without checking the
 -- lines (parse_order_line does, line by line): what a model looks up, in
@@ -766,7 +766,7 @@ SELECT ARRAY(
 	ORDER BY id)
 $$;
 COMMENT ON FUNCTION hroe.order_line_product_ids(jsonb) IS
-'the distinct product ids place_order''s lines name, ascending (valid integer ids only; malformed lines are left to hroe.parse_order_line), for a model to look its products up before hroe.price_order_lines';
+'internal: the distinct product ids place_order''s lines name, ascending (valid integer ids only; malformed lines are left to hroe.parse_order_line), for a model to look its products up before hroe.price_order_lines';
 
 -- place_order's lines walked once for every model: each line parsed and
 -- checked in array order against the products the model found, so the
@@ -803,7 +803,7 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION hroe.price_order_lines(jsonb, jsonb) IS
-'place_order''s lines (already checked by hroe.check_order_lines) parsed and priced in array order, shared by the three models: p_list_prices maps each product the model found (hroe.order_line_product_ids) to its list price (JSON null: none); raises the first line''s error (hroe.parse_order_line, hroe.price_order_line) or a total above 999999.99, or returns the products, quantities and unit prices in line order and the total';
+'internal: place_order''s lines (already checked by hroe.check_order_lines) parsed and priced in array order, shared by the three models: p_list_prices maps each product the model found (hroe.order_line_product_ids) to its list price (JSON null: none); raises the first line''s error (hroe.parse_order_line, hroe.price_order_line) or a total above 999999.99, or returns the products, quantities and unit prices in line order and the total';
 
 CREATE FUNCTION hroe.check_order_total(p_total numeric)
 RETURNS void
@@ -817,7 +817,7 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION hroe.check_order_total(numeric) IS
-'place_order''s check of an order''s total, shared by the three models: at most 999999.99 (numeric(8,2) in hroe_normalized); raises the error, or returns';
+'internal: place_order''s check of an order''s total, shared by the three models: at most 999999.99 (numeric(8,2) in hroe_normalized); raises the error, or returns';
 
 CREATE FUNCTION hroe.check_order_status(p_status text)
 RETURNS void
@@ -833,7 +833,7 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION hroe.check_order_status(text) IS
-'the order status check of place_order and change_order_status, shared by the three models: OPEN, SHIPPED, CLOSED or CANCELED; raises the error, or returns';
+'internal: the order status check of place_order and change_order_status, shared by the three models: OPEN, SHIPPED, CLOSED or CANCELED; raises the error, or returns';
 
 CREATE FUNCTION hroe.check_order_id(p_order_id bigint)
 RETURNS void
@@ -848,7 +848,7 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION hroe.check_order_id(bigint) IS
-'place_order''s check of a given order id, shared by the three models: positive (NULL: the model''s sequence picks one); raises the error, or returns';
+'internal: place_order''s check of a given order id, shared by the three models: positive (NULL: the model''s sequence picks one); raises the error, or returns';
 
 CREATE FUNCTION hroe.check_status_change(p_order_id bigint, p_old text, p_new text)
 RETURNS void
@@ -864,7 +864,7 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION hroe.check_status_change(bigint, text, text) IS
-'change_order_status''s transition check, shared by the three models: OPEN to SHIPPED or CANCELED, SHIPPED to CLOSED; raises the error, or returns';
+'internal: change_order_status''s transition check, shared by the three models: OPEN to SHIPPED or CANCELED, SHIPPED to CLOSED; raises the error, or returns';
 
 CREATE FUNCTION hroe_normalized.place_order(p_customer_id integer, p_order_date date, p_lines jsonb,
 											p_sales_rep_id integer DEFAULT NULL,
@@ -1090,7 +1090,7 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION hroe.check_hire_arguments(text, text, text, date, text, text[], numeric, numeric, integer) IS
-'the argument checks of hire_employee shared by hroe_normalized, hroe_single and hroe_multi (NULLs, a finite hire date, a positive id, salary, commission, name and email lengths, at most 5 phone numbers); raises the error, or returns';
+'internal: the argument checks of hire_employee shared by hroe_normalized, hroe_single and hroe_multi (NULLs, a finite hire date, a positive id, salary, commission, name and email lengths, at most 5 phone numbers); raises the error, or returns';
 
 CREATE FUNCTION hroe_normalized.hire_employee(p_first_name text, p_last_name text, p_email text,
 											  p_hire_date date, p_job_id text, p_department_id integer,

@@ -33,7 +33,7 @@ AS $$
 SELECT pg_catalog.lpad(p_id::pg_catalog.text, 10, '0')
 $$;
 COMMENT ON FUNCTION hroe_single.id10(integer) IS
-'an integer id as it appears in keys: zero-padded to 10 digits (every positive integer fits), so byte order is numeric order';
+'internal: an integer id as it appears in keys: zero-padded to 10 digits (every positive integer fits), so byte order is numeric order';
 
 CREATE FUNCTION hroe_single.id19(p_id bigint)
 RETURNS text
@@ -42,7 +42,7 @@ AS $$
 SELECT pg_catalog.lpad(p_id::pg_catalog.text, 19, '0')
 $$;
 COMMENT ON FUNCTION hroe_single.id19(bigint) IS
-'an order id as it appears in keys: zero-padded to 19 digits (every positive bigint fits), so byte order is numeric order';
+'internal: an order id as it appears in keys: zero-padded to 19 digits (every positive bigint fits), so byte order is numeric order';
 
 CREATE FUNCTION hroe_single.day(p_date date)
 RETURNS text
@@ -57,7 +57,7 @@ SELECT CASE WHEN p_date OPERATOR(pg_catalog.<) '0001-01-01'::pg_catalog.date THE
 				 OPERATOR(pg_catalog.||) pg_catalog.lpad(EXTRACT(DAY FROM p_date)::pg_catalog.int4::pg_catalog.text, 2, '0') END
 $$;
 COMMENT ON FUNCTION hroe_single.day(date) IS
-'a date as it appears in keys and items: YYYY-MM-DD (byte order is date order); in a query bound, ''!'' below year 1 (before every stored date) and ''~'' above 9999 (after every one); the writes refuse such dates';
+'internal: a date as it appears in keys and items: YYYY-MM-DD (byte order is date order); in a query bound, ''!'' below year 1 (before every stored date) and ''~'' above 9999 (after every one); the writes refuse such dates';
 
 CREATE FUNCTION hroe_single.make_key(p_prefix text, p_rest text)
 RETURNS hroe.key
@@ -67,7 +67,7 @@ SELECT CASE WHEN pg_catalog.octet_length(p_prefix OPERATOR(pg_catalog.||) p_rest
 			THEN (p_prefix OPERATOR(pg_catalog.||) p_rest)::hroe.key END
 $$;
 COMMENT ON FUNCTION hroe_single.make_key(text, text) IS
-'the key p_prefix || p_rest; NULL when either is NULL or the key would exceed DynamoDB''s 2048 bytes (no item can have it, so a lookup finds nothing)';
+'internal: the key p_prefix || p_rest; NULL when either is NULL or the key would exceed DynamoDB''s 2048 bytes (no item can have it, so a lookup finds nothing)';
 
 CREATE FUNCTION hroe_single.status_key(p_status text, p_date date)
 RETURNS text
@@ -77,7 +77,7 @@ SELECT CASE WHEN p_status OPERATOR(pg_catalog.=) ANY ('{OPEN,SHIPPED,CLOSED,CANC
 			THEN p_status OPERATOR(pg_catalog.||) '#' OPERATOR(pg_catalog.||) hroe_single.day(p_date) END
 $$;
 COMMENT ON FUNCTION hroe_single.status_key(text, date) IS
-'the STATUS#DATE prefix of an order''s GSI1_SK, the lower bound of a status and date range; NULL for any other status (no item has it)';
+'internal: the STATUS#DATE prefix of an order''s GSI1_SK, the lower bound of a status and date range; NULL for any other status (no item has it)';
 
 CREATE FUNCTION hroe_single.quarter_of(p_date date)
 RETURNS text
@@ -87,7 +87,7 @@ SELECT pg_catalog.lpad(EXTRACT(YEAR FROM p_date)::pg_catalog.int4::pg_catalog.te
 	   OPERATOR(pg_catalog.||) '-Q' OPERATOR(pg_catalog.||) EXTRACT(QUARTER FROM p_date)::pg_catalog.int4::pg_catalog.text
 $$;
 COMMENT ON FUNCTION hroe_single.quarter_of(date) IS
-'the quarter of a date as rep_ranking names it: ''2025-Q3''';
+'internal: the quarter of a date as rep_ranking names it: ''2025-Q3''';
 
 ------------------------------------------------------------------------------
 -- The table and its indexes.
@@ -149,7 +149,7 @@ AS $$
 SELECT hroe.item_from_document(pg_catalog.jsonb_strip_nulls(p_doc))
 $$;
 COMMENT ON FUNCTION hroe_single.doc_item(jsonb) IS
-'an item from a JSON document whose null members are absent attributes';
+'internal: an item from a JSON document whose null members are absent attributes';
 
 CREATE FUNCTION hroe_single.region_item(p_region_id integer, p_region_name text)
 RETURNS hroe.item LANGUAGE sql STABLE PARALLEL SAFE
@@ -160,7 +160,7 @@ SELECT hroe_single.doc_item(pg_catalog.jsonb_build_object(
 	'GSI1_SK', 'REGION-NAME#' OPERATOR(pg_catalog.||) p_region_name,
 	'type', 'region', 'region_id', p_region_id, 'region_name', p_region_name))
 $$;
-COMMENT ON FUNCTION hroe_single.region_item(integer, text) IS 'item builder: a region (HR-REGION#id / REGION#id)';
+COMMENT ON FUNCTION hroe_single.region_item(integer, text) IS 'internal: item builder: a region (HR-REGION#id / REGION#id)';
 
 CREATE FUNCTION hroe_single.country_item(p_country_id text, p_country_name text, p_region_id integer,
 										 p_region_name text)
@@ -173,7 +173,7 @@ SELECT hroe_single.doc_item(pg_catalog.jsonb_build_object(
 	'type', 'country', 'country_id', p_country_id, 'country_name', p_country_name,
 	'region_id', p_region_id, 'region_name', p_region_name))
 $$;
-COMMENT ON FUNCTION hroe_single.country_item(text, text, integer, text) IS 'item builder: a country (HR-COUNTRY#cc / COUNTRY#cc), its region name copied';
+COMMENT ON FUNCTION hroe_single.country_item(text, text, integer, text) IS 'internal: item builder: a country (HR-COUNTRY#cc / COUNTRY#cc), its region name copied';
 
 CREATE FUNCTION hroe_single.location_item(p_location_id integer, p_street_address text, p_postal_code text,
 										  p_city text, p_state_province text, p_country_id text,
@@ -188,7 +188,7 @@ SELECT hroe_single.doc_item(pg_catalog.jsonb_build_object(
 	'postal_code', p_postal_code, 'city', p_city, 'state_province', p_state_province,
 	'country_id', p_country_id, 'country_name', p_country_name, 'region_name', p_region_name))
 $$;
-COMMENT ON FUNCTION hroe_single.location_item(integer, text, text, text, text, text, text, text) IS 'item builder: a location (HR-LOCATION#id / LOCATION#id), its country and region names copied';
+COMMENT ON FUNCTION hroe_single.location_item(integer, text, text, text, text, text, text, text) IS 'internal: item builder: a location (HR-LOCATION#id / LOCATION#id), its country and region names copied';
 
 CREATE FUNCTION hroe_single.job_item(p_job_id text, p_job_title text, p_min_salary integer, p_max_salary integer)
 RETURNS hroe.item LANGUAGE sql STABLE PARALLEL SAFE
@@ -200,7 +200,7 @@ SELECT hroe_single.doc_item(pg_catalog.jsonb_build_object(
 	'type', 'job', 'job_id', p_job_id, 'job_title', p_job_title,
 	'min_salary', p_min_salary, 'max_salary', p_max_salary))
 $$;
-COMMENT ON FUNCTION hroe_single.job_item(text, text, integer, integer) IS 'item builder: a job (HR-JOB#id / JOB#id)';
+COMMENT ON FUNCTION hroe_single.job_item(text, text, integer, integer) IS 'internal: item builder: a job (HR-JOB#id / JOB#id)';
 
 CREATE FUNCTION hroe_single.department_item(p_department_id integer, p_department_name text, p_manager_id integer,
 											p_location_id integer, p_city text, p_country_name text,
@@ -216,7 +216,7 @@ SELECT hroe_single.doc_item(pg_catalog.jsonb_build_object(
 	'country_name', p_country_name, 'region_name', p_region_name, 'warehouse_id', p_warehouse_id))
 $$;
 COMMENT ON FUNCTION hroe_single.department_item(integer, text, integer, integer, text, text, text, integer) IS
-'item builder: a department (HR-DEPARTMENT#id / DEPARTMENT#id), with its location''s city, country and region names and the warehouse at its location, which the job changes copy onto employees';
+'internal: item builder: a department (HR-DEPARTMENT#id / DEPARTMENT#id), with its location''s city, country and region names and the warehouse at its location, which the job changes copy onto employees';
 
 CREATE FUNCTION hroe_single.warehouse_item(p_warehouse_id integer, p_warehouse_name text, p_location_id integer,
 										   p_city text, p_country_name text)
@@ -229,7 +229,7 @@ SELECT hroe_single.doc_item(pg_catalog.jsonb_build_object(
 	'type', 'warehouse', 'warehouse_id', p_warehouse_id, 'warehouse_name', p_warehouse_name,
 	'location_id', p_location_id, 'city', p_city, 'country_name', p_country_name))
 $$;
-COMMENT ON FUNCTION hroe_single.warehouse_item(integer, text, integer, text, text) IS 'item builder: a warehouse (OE-WAREHOUSE#id / WAREHOUSE#id)';
+COMMENT ON FUNCTION hroe_single.warehouse_item(integer, text, integer, text, text) IS 'internal: item builder: a warehouse (OE-WAREHOUSE#id / WAREHOUSE#id)';
 
 CREATE FUNCTION hroe_single.employee_item(p_employee_id integer, p_first_name text, p_last_name text, p_email text,
 										  p_phone_numbers text[], p_hire_date date, p_job_id text, p_job_title text,
@@ -252,7 +252,7 @@ SELECT hroe_single.doc_item(pg_catalog.jsonb_build_object(
 	'country_name', p_country_name, 'region_name', p_region_name))
 $$;
 COMMENT ON FUNCTION hroe_single.employee_item(integer, text, text, text, text[], date, text, text, date, numeric, numeric, integer, integer, text, integer, text, text, text) IS
-'item builder: an employee''s profile (HR-EMPLOYEE#id / EMPLOYEE#id, GSI1_SK EMPLOYEE-NAME#full name): every attribute pattern 1 returns, job, department and location copied in';
+'internal: item builder: an employee''s profile (HR-EMPLOYEE#id / EMPLOYEE#id, GSI1_SK EMPLOYEE-NAME#full name): every attribute pattern 1 returns, job, department and location copied in';
 
 CREATE FUNCTION hroe_single.employee_email_item(p_email text, p_employee_id integer)
 RETURNS hroe.item LANGUAGE sql STABLE PARALLEL SAFE
@@ -262,7 +262,7 @@ SELECT hroe_single.doc_item(pg_catalog.jsonb_build_object(
 	'type', 'employee_email', 'email', p_email, 'employee_id', p_employee_id))
 $$;
 COMMENT ON FUNCTION hroe_single.employee_email_item(text, integer) IS
-'item builder: the uniqueness item of an employee''s email (HR-EMAIL#email / EMAIL), DynamoDB''s idiom for a unique attribute';
+'internal: item builder: the uniqueness item of an employee''s email (HR-EMAIL#email / EMAIL), DynamoDB''s idiom for a unique attribute';
 
 CREATE FUNCTION hroe_single.employee_confidential_item(p_employee_id integer, p_first_name text, p_last_name text,
 													   p_hire_date date, p_job_id text, p_job_title text,
@@ -279,7 +279,7 @@ SELECT hroe_single.doc_item(pg_catalog.jsonb_build_object(
 	'commission_pct', p_commission_pct))
 $$;
 COMMENT ON FUNCTION hroe_single.employee_confidential_item(integer, text, text, date, text, text, integer, numeric, numeric) IS
-'item builder: HR-EMPLOYEE#id / HR-CONFIDENTIAL, GSI1_SK the hire date (pattern 6), with salary and the current job';
+'internal: item builder: HR-EMPLOYEE#id / HR-CONFIDENTIAL, GSI1_SK the hire date (pattern 6), with salary and the current job';
 
 CREATE FUNCTION hroe_single.current_job_item(p_employee_id integer, p_first_name text, p_last_name text,
 											 p_hire_date date, p_job_id text, p_job_title text,
@@ -296,7 +296,7 @@ SELECT hroe_single.doc_item(pg_catalog.jsonb_build_object(
 	'department_name', p_department_name, 'start_date', hroe_single.day(p_start_date)))
 $$;
 COMMENT ON FUNCTION hroe_single.current_job_item(integer, text, text, date, text, text, integer, text, date) IS
-'item builder: the current job, version 0 (HR-EMPLOYEE#id / v0#job title, GSI1 partition v0#job title): a copy of the newest JOB-VERSION item (patterns 3 and 11)';
+'internal: item builder: the current job, version 0 (HR-EMPLOYEE#id / v0#job title, GSI1 partition v0#job title): a copy of the newest JOB-VERSION item (patterns 3 and 11)';
 
 CREATE FUNCTION hroe_single.job_version_item(p_employee_id integer, p_start_date date, p_end_date date,
 											 p_job_id text, p_job_title text, p_department_id integer,
@@ -311,7 +311,7 @@ SELECT hroe_single.doc_item(pg_catalog.jsonb_build_object(
 	'department_id', p_department_id, 'department_name', p_department_name))
 $$;
 COMMENT ON FUNCTION hroe_single.job_version_item(integer, date, date, text, text, integer, text) IS
-'item builder: one job of an employee (HR-EMPLOYEE#id / JOB-VERSION#start date); end_date absent for the current job';
+'internal: item builder: one job of an employee (HR-EMPLOYEE#id / JOB-VERSION#start date); end_date absent for the current job';
 
 CREATE FUNCTION hroe_single.employee_warehouse_item(p_employee_id integer, p_warehouse_id integer,
 													p_first_name text, p_last_name text, p_hire_date date,
@@ -327,7 +327,7 @@ SELECT hroe_single.doc_item(pg_catalog.jsonb_build_object(
 	'job_id', p_job_id, 'job_title', p_job_title, 'department_id', p_department_id))
 $$;
 COMMENT ON FUNCTION hroe_single.employee_warehouse_item(integer, integer, text, text, date, text, text, integer) IS
-'item builder: employee -> warehouse edge (HR-EMPLOYEE#id / WAREHOUSE#id, GSI1 partition WAREHOUSE#id) for an employee whose department is at the warehouse''s location (pattern 7)';
+'internal: item builder: employee -> warehouse edge (HR-EMPLOYEE#id / WAREHOUSE#id, GSI1 partition WAREHOUSE#id) for an employee whose department is at the warehouse''s location (pattern 7)';
 
 CREATE FUNCTION hroe_single.rep_sales_item(p_employee_id integer, p_quarter text, p_total numeric, p_orders bigint)
 RETURNS hroe.item LANGUAGE sql STABLE PARALLEL SAFE
@@ -342,7 +342,7 @@ SELECT hroe_single.doc_item(pg_catalog.jsonb_build_object(
 	'total', p_total, 'order_count', p_orders))
 $$;
 COMMENT ON FUNCTION hroe_single.rep_sales_item(integer, text, numeric, bigint) IS
-'item builder: a sales rep''s total for a quarter (HR-EMPLOYEE#id / SALES#2025-Q3), GSI1_SK = total in cents (19 digits) # (2147483647 - id), so a backward GSI1 query ranks by total, ties by employee_id';
+'internal: item builder: a sales rep''s total for a quarter (HR-EMPLOYEE#id / SALES#2025-Q3), GSI1_SK = total in cents (19 digits) # (2147483647 - id), so a backward GSI1 query ranks by total, ties by employee_id';
 
 CREATE FUNCTION hroe_single.customer_item(p_customer_id integer, p_first_name text, p_last_name text,
 										  p_street_address text, p_postal_code text, p_city text,
@@ -366,7 +366,7 @@ SELECT hroe_single.doc_item(pg_catalog.jsonb_build_object(
 	'marital_status', p_marital_status, 'gender', p_gender, 'income_level', p_income_level))
 $$;
 COMMENT ON FUNCTION hroe_single.customer_item(integer, text, text, text, text, text, text, text, text[], text, text, numeric, text, integer, date, text, text, text) IS
-'item builder: a customer (OE-CUSTOMER#id / CUSTOMER#id), phone numbers as a list (pattern 16)';
+'internal: item builder: a customer (OE-CUSTOMER#id / CUSTOMER#id), phone numbers as a list (pattern 16)';
 
 CREATE FUNCTION hroe_single.customer_rep_item(p_customer_id integer, p_employee_id integer, p_first_name text,
 											  p_last_name text, p_email text)
@@ -380,7 +380,7 @@ SELECT hroe_single.doc_item(pg_catalog.jsonb_build_object(
 	'cust_first_name', p_first_name, 'cust_last_name', p_last_name, 'cust_email', p_email))
 $$;
 COMMENT ON FUNCTION hroe_single.customer_rep_item(integer, integer, text, text, text) IS
-'item builder: customer -> account manager edge (OE-CUSTOMER#id / EMPLOYEE#rep, GSI1 partition EMPLOYEE#rep, GSI1_SK CUSTOMER#id) (pattern 9)';
+'internal: item builder: customer -> account manager edge (OE-CUSTOMER#id / EMPLOYEE#rep, GSI1 partition EMPLOYEE#rep, GSI1_SK CUSTOMER#id) (pattern 9)';
 
 CREATE FUNCTION hroe_single.order_item(p_order_id bigint, p_customer_id integer, p_order_date date,
 									   p_status text, p_mode text, p_sales_rep_id integer, p_total numeric,
@@ -399,7 +399,7 @@ SELECT hroe_single.doc_item(pg_catalog.jsonb_build_object(
 	'sales_rep_id', p_sales_rep_id, 'order_total', p_total, 'promotion_id', p_promotion_id))
 $$;
 COMMENT ON FUNCTION hroe_single.order_item(bigint, integer, date, text, text, integer, numeric, integer, integer) IS
-'item builder: an order (OE-ORDER#id / CUSTOMER#customer, GSI1_SK STATUS#DATE#ORDER, GSI4_SK DATE#ORDER); an OPEN order also carries GSI2_PK = hroe.shard_of(order id, N)';
+'internal: item builder: an order (OE-ORDER#id / CUSTOMER#customer, GSI1_SK STATUS#DATE#ORDER, GSI4_SK DATE#ORDER); an OPEN order also carries GSI2_PK = hroe.shard_of(order id, N)';
 
 CREATE FUNCTION hroe_single.order_rep_item(p_order_id bigint, p_customer_id integer, p_order_date date,
 										   p_status text, p_mode text, p_sales_rep_id integer, p_total numeric)
@@ -416,7 +416,7 @@ SELECT hroe_single.doc_item(pg_catalog.jsonb_build_object(
 	'sales_rep_id', p_sales_rep_id, 'order_total', p_total))
 $$;
 COMMENT ON FUNCTION hroe_single.order_rep_item(bigint, integer, date, text, text, integer, numeric) IS
-'item builder: order -> sales rep edge (OE-ORDER#id / EMPLOYEE#rep, GSI1 partition EMPLOYEE#rep) with the order''s attributes (pattern 10)';
+'internal: item builder: order -> sales rep edge (OE-ORDER#id / EMPLOYEE#rep, GSI1 partition EMPLOYEE#rep) with the order''s attributes (pattern 10)';
 
 CREATE FUNCTION hroe_single.order_line_item(p_order_id bigint, p_line_item_id integer, p_product_id integer,
 											p_order_date date, p_customer_id integer, p_quantity integer,
@@ -432,7 +432,7 @@ SELECT hroe_single.doc_item(pg_catalog.jsonb_build_object(
 	'customer_id', p_customer_id, 'quantity', p_quantity, 'unit_price', p_unit_price))
 $$;
 COMMENT ON FUNCTION hroe_single.order_line_item(bigint, integer, integer, date, integer, integer, numeric) IS
-'item builder: an order line (OE-ORDER#id / PRODUCT#product, GSI1 partition PRODUCT#product, GSI1_SK ORDER-LINE#order) (pattern 8)';
+'internal: item builder: an order line (OE-ORDER#id / PRODUCT#product, GSI1 partition PRODUCT#product, GSI1_SK ORDER-LINE#order) (pattern 8)';
 
 CREATE FUNCTION hroe_single.product_item(p_product_id integer, p_product_name text, p_product_description text,
 										 p_category_id integer, p_weight_class integer, p_warranty_period interval,
@@ -453,7 +453,7 @@ SELECT hroe_single.doc_item(pg_catalog.jsonb_build_object(
 	'min_price', p_min_price, 'catalog_url', p_catalog_url, 'total_on_hand', p_total_on_hand))
 $$;
 COMMENT ON FUNCTION hroe_single.product_item(integer, text, text, integer, integer, interval, integer, text, numeric, numeric, text, bigint) IS
-'item builder: a product (OE-PRODUCT#id / PRODUCT#id) with total_on_hand, the maintained sum of its inventory items (pattern 13)';
+'internal: item builder: a product (OE-PRODUCT#id / PRODUCT#id) with total_on_hand, the maintained sum of its inventory items (pattern 13)';
 
 CREATE FUNCTION hroe_single.inventory_item(p_product_id integer, p_warehouse_id integer, p_quantity integer)
 RETURNS hroe.item LANGUAGE sql STABLE PARALLEL SAFE
@@ -466,7 +466,7 @@ SELECT hroe_single.doc_item(pg_catalog.jsonb_build_object(
 	'quantity_on_hand', p_quantity))
 $$;
 COMMENT ON FUNCTION hroe_single.inventory_item(integer, integer, integer) IS
-'item builder: stock of a product at a warehouse (OE-WAREHOUSE#w / PRODUCT#p, GSI1 partition PRODUCT#p, GSI1_SK INVENTORY#w) (patterns 8, 12, 17)';
+'internal: item builder: stock of a product at a warehouse (OE-WAREHOUSE#w / PRODUCT#p, GSI1 partition PRODUCT#p, GSI1_SK INVENTORY#w) (patterns 8, 12, 17)';
 
 CREATE FUNCTION hroe_single.meta_item(p_shards integer)
 RETURNS hroe.item LANGUAGE sql STABLE PARALLEL SAFE
@@ -475,7 +475,7 @@ SELECT hroe_single.doc_item(pg_catalog.jsonb_build_object(
 	'PK', 'HROE-META', 'SK', 'GSI2', 'type', 'meta', 'shard_count', p_shards))
 $$;
 COMMENT ON FUNCTION hroe_single.meta_item(integer) IS
-'item builder: the table''s settings item (HROE-META / GSI2): shard_count, the N of GSI2''s write sharding';
+'internal: item builder: the table''s settings item (HROE-META / GSI2): shard_count, the N of GSI2''s write sharding';
 
 CREATE FUNCTION hroe_single.shard_count()
 RETURNS integer
@@ -646,7 +646,7 @@ SELECT hroe.item_get_number(p_item, 'employee_id')::pg_catalog.int4,
 	   hroe.item_get_text(p_item, 'region_name')
 $$;
 COMMENT ON FUNCTION hroe_single.employee_profile(hroe.item) IS
-'row shape of patterns 1 and 2: an employee profile item''s attributes as hroe_normalized.employee_by_id''s columns (the phone list whole); inlined where it is called LATERAL';
+'internal: row shape of patterns 1 and 2: an employee profile item''s attributes as hroe_normalized.employee_by_id''s columns (the phone list whole); inlined where it is called LATERAL';
 
 CREATE FUNCTION hroe_single.order_row(p_item hroe.item)
 RETURNS TABLE (order_id bigint, customer_id integer, order_date date, order_status text,
@@ -661,7 +661,7 @@ SELECT hroe.item_get_number(p_item, 'order_id')::pg_catalog.int8,
 	   pg_catalog.round(hroe.item_get_number(p_item, 'order_total'), 2)
 $$;
 COMMENT ON FUNCTION hroe_single.order_row(hroe.item) IS
-'row shape of patterns 4, 5 and 10: an order (or order -> rep) item''s attributes as hroe_normalized.customer_orders''s columns, the total rounded to cents; inlined where it is called LATERAL';
+'internal: row shape of patterns 4, 5 and 10: an order (or order -> rep) item''s attributes as hroe_normalized.customer_orders''s columns, the total rounded to cents; inlined where it is called LATERAL';
 
 CREATE FUNCTION hroe_single.employee_summary(p_item hroe.item)
 RETURNS TABLE (employee_id integer, first_name text, last_name text, hire_date date,
@@ -675,7 +675,7 @@ SELECT hroe.item_get_number(p_item, 'employee_id')::pg_catalog.int4,
 	   hroe.item_get_number(p_item, 'department_id')::pg_catalog.int4
 $$;
 COMMENT ON FUNCTION hroe_single.employee_summary(hroe.item) IS
-'row shape of patterns 6, 7 and 11: the employee attributes the HR-CONFIDENTIAL, employee -> warehouse and current-job items share, as hroe_normalized.employees_hired_since''s columns; inlined where it is called LATERAL';
+'internal: row shape of patterns 6, 7 and 11: the employee attributes the HR-CONFIDENTIAL, employee -> warehouse and current-job items share, as hroe_normalized.employees_hired_since''s columns; inlined where it is called LATERAL';
 
 CREATE FUNCTION hroe_single.inventory_row(p_item hroe.item)
 RETURNS TABLE (product_id integer, warehouse_id integer, quantity_on_hand integer)
@@ -686,7 +686,7 @@ SELECT hroe.item_get_number(p_item, 'product_id')::pg_catalog.int4,
 	   hroe.item_get_number(p_item, 'quantity_on_hand')::pg_catalog.int4
 $$;
 COMMENT ON FUNCTION hroe_single.inventory_row(hroe.item) IS
-'row shape of patterns 12 and 17: an inventory item''s attributes; inlined where it is called LATERAL';
+'internal: row shape of patterns 12 and 17: an inventory item''s attributes; inlined where it is called LATERAL';
 
 ------------------------------------------------------------------------------
 -- The 17 read patterns: hroe_normalized's names, arguments and result
@@ -1136,7 +1136,7 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION hroe_single.check_day(text, date) IS
-'raises an error for a date that keys written YYYY-MM-DD cannot hold (before year 1 or after 9999)';
+'internal: raises an error for a date that keys written YYYY-MM-DD cannot hold (before year 1 or after 9999)';
 
 CREATE FUNCTION hroe_single.place_order(p_customer_id integer, p_order_date date, p_lines jsonb,
 										p_sales_rep_id integer DEFAULT NULL,

@@ -20,6 +20,29 @@ WHERE d.refclassid = 'pg_extension'::regclass
            (SELECT 1 FROM pg_type t WHERE t.oid = d.objid AND (t.typelem <> 0 AND t.typlen = -1 OR t.typrelid <> 0)))
 ORDER BY 1;
 
+-- Implementation details say so: their comments start with "internal:"
+-- (doc/architecture.md).  Per schema, the functions users call and those
+-- they do not; and no public name of DESIGN.md is internal.
+SELECT n.nspname AS schema,
+       count(*) FILTER (WHERE pg_catalog.obj_description(p.oid, 'pg_proc') NOT LIKE 'internal: %') AS public,
+       count(*) FILTER (WHERE pg_catalog.obj_description(p.oid, 'pg_proc') LIKE 'internal: %') AS internal
+FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
+WHERE n.nspname IN ('hroe', 'hroe_normalized', 'hroe_single', 'hroe_multi')
+GROUP BY 1 ORDER BY 1;
+SELECT p.oid::regprocedure AS public_but_internal
+FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
+WHERE pg_catalog.obj_description(p.oid, 'pg_proc') LIKE 'internal: %'
+  AND (n.nspname = 'hroe' AND p.proname IN ('key', 'create_table', 'create_index', 'get_item', 'put_item',
+        'update_item', 'delete_item', 'query', 'scan', 'batch_get_item', 'batch_write_item',
+        'transact_write_items', 'shard_count', 'shard_of', 'random_shard', 'sharded_query', 'load',
+        'compare', 'dynamodb', 'verify')
+       OR n.nspname <> 'hroe' AND p.proname IN ('employee_by_id', 'employee_by_name',
+        'employee_current_job', 'customer_orders', 'open_orders', 'employees_hired_since',
+        'warehouse_employees', 'product_order_items', 'rep_customers', 'rep_orders',
+        'employees_by_title', 'product_inventory_at', 'product_total_inventory', 'rep_ranking',
+        'employee_phones', 'customer_phones', 'product_inventories', 'verify'))
+ORDER BY 1;
+
 -- A database whose encoding is not UTF8 is refused with a clear error.
 \set regress_db :DBNAME
 CREATE DATABASE hroe_latin1 ENCODING 'LATIN1' TEMPLATE template0 LC_COLLATE 'C' LC_CTYPE 'C';

@@ -26,10 +26,10 @@ CREATE TYPE hroe.item_collection (
 );
 
 COMMENT ON TYPE hroe.item_collection IS 'Items sharing a partition key, ordered by their S sort key (UTF-8 byte order), with their total DynamoDB size';
-COMMENT ON FUNCTION hroe.item_collection_in(cstring) IS 'I/O: [{"SortKey": {"S": "k"}, "Item": {...}}, ...] in any order to hroe.item_collection';
-COMMENT ON FUNCTION hroe.item_collection_out(hroe.item_collection) IS 'I/O: hroe.item_collection to a JSON array of {"SortKey", "Item"} entries in sort-key order';
-COMMENT ON FUNCTION hroe.item_collection_recv(internal) IS 'I/O: binary input, validated like text input';
-COMMENT ON FUNCTION hroe.item_collection_send(hroe.item_collection) IS 'I/O: binary output';
+COMMENT ON FUNCTION hroe.item_collection_in(cstring) IS 'internal: I/O: [{"SortKey": {"S": "k"}, "Item": {...}}, ...] in any order to hroe.item_collection';
+COMMENT ON FUNCTION hroe.item_collection_out(hroe.item_collection) IS 'internal: I/O: hroe.item_collection to a JSON array of {"SortKey", "Item"} entries in sort-key order';
+COMMENT ON FUNCTION hroe.item_collection_recv(internal) IS 'internal: I/O: binary input, validated like text input';
+COMMENT ON FUNCTION hroe.item_collection_send(hroe.item_collection) IS 'internal: I/O: binary output';
 
 -- the aggregate
 CREATE FUNCTION hroe.item_collection_agg_trans(internal, hroe.key, hroe.item) RETURNS internal
@@ -42,8 +42,8 @@ CREATE AGGREGATE hroe.item_collection_agg(hroe.key, hroe.item) (
 	FINALFUNC = hroe.item_collection_agg_final,
 	PARALLEL = SAFE
 );
-COMMENT ON FUNCTION hroe.item_collection_agg_trans(internal, hroe.key, hroe.item) IS 'Transition function of hroe.item_collection_agg';
-COMMENT ON FUNCTION hroe.item_collection_agg_final(internal) IS 'Final function of hroe.item_collection_agg';
+COMMENT ON FUNCTION hroe.item_collection_agg_trans(internal, hroe.key, hroe.item) IS 'internal: Transition function of hroe.item_collection_agg';
+COMMENT ON FUNCTION hroe.item_collection_agg_final(internal) IS 'internal: Final function of hroe.item_collection_agg';
 COMMENT ON AGGREGATE hroe.item_collection_agg(hroe.key, hroe.item) IS 'An item collection from (sort key, item) rows in any order; rows with a NULL key or item are skipped, no rows give NULL; duplicate sort keys are an error';
 
 -- reading

@@ -25,10 +25,10 @@ CREATE TYPE hroe.item (
 );
 
 COMMENT ON TYPE hroe.item IS 'A DynamoDB item: typed attributes (S N B BOOL NULL L M SS NS BS) in a compact binary form, read and written as DynamoDB JSON, that knows its DynamoDB size';
-COMMENT ON FUNCTION hroe.item_in(cstring) IS 'I/O: DynamoDB JSON to hroe.item, validated as DynamoDB validates';
-COMMENT ON FUNCTION hroe.item_out(hroe.item) IS 'I/O: hroe.item to canonical DynamoDB JSON';
-COMMENT ON FUNCTION hroe.item_recv(internal) IS 'I/O: binary input, validated like text input';
-COMMENT ON FUNCTION hroe.item_send(hroe.item) IS 'I/O: binary output (version byte, size, attribute directory)';
+COMMENT ON FUNCTION hroe.item_in(cstring) IS 'internal: I/O: DynamoDB JSON to hroe.item, validated as DynamoDB validates';
+COMMENT ON FUNCTION hroe.item_out(hroe.item) IS 'internal: I/O: hroe.item to canonical DynamoDB JSON';
+COMMENT ON FUNCTION hroe.item_recv(internal) IS 'internal: I/O: binary input, validated like text input';
+COMMENT ON FUNCTION hroe.item_send(hroe.item) IS 'internal: I/O: binary output (version byte, size, attribute directory)';
 
 -- equality on the canonical form
 CREATE FUNCTION hroe.item_eq(hroe.item, hroe.item) RETURNS boolean
@@ -37,9 +37,9 @@ CREATE FUNCTION hroe.item_ne(hroe.item, hroe.item) RETURNS boolean
 	AS 'MODULE_PATHNAME', 'item_ne' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION hroe.item_hash(hroe.item) RETURNS integer
 	AS 'MODULE_PATHNAME', 'item_hash' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION hroe.item_eq(hroe.item, hroe.item) IS 'Whether two items are equal (same attributes, same canonical values)';
-COMMENT ON FUNCTION hroe.item_ne(hroe.item, hroe.item) IS 'Whether two items differ';
-COMMENT ON FUNCTION hroe.item_hash(hroe.item) IS 'Hash of an item''s canonical form';
+COMMENT ON FUNCTION hroe.item_eq(hroe.item, hroe.item) IS 'internal: Whether two items are equal (same attributes, same canonical values)';
+COMMENT ON FUNCTION hroe.item_ne(hroe.item, hroe.item) IS 'internal: Whether two items differ';
+COMMENT ON FUNCTION hroe.item_hash(hroe.item) IS 'internal: Hash of an item''s canonical form';
 
 CREATE OPERATOR hroe.= (
 	LEFTARG = hroe.item, RIGHTARG = hroe.item, FUNCTION = hroe.item_eq,
@@ -72,8 +72,8 @@ CREATE FUNCTION hroe.item_to_document(hroe.item) RETURNS jsonb
 	AS 'MODULE_PATHNAME', 'item_to_document' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION hroe.item_from_document(jsonb) RETURNS hroe.item
 	AS 'MODULE_PATHNAME', 'item_from_document' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION hroe.item_to_jsonb(hroe.item) IS 'The item as DynamoDB JSON in jsonb ({"PK": {"S": "x"}})';
-COMMENT ON FUNCTION hroe.item_from_jsonb(jsonb) IS 'An item from DynamoDB JSON in jsonb, validated like text input';
+COMMENT ON FUNCTION hroe.item_to_jsonb(hroe.item) IS 'internal: The item as DynamoDB JSON in jsonb ({"PK": {"S": "x"}})';
+COMMENT ON FUNCTION hroe.item_from_jsonb(jsonb) IS 'internal: An item from DynamoDB JSON in jsonb, validated like text input';
 COMMENT ON FUNCTION hroe.item_to_document(hroe.item) IS 'The item as a plain JSON document (S string, N number, B base64 string, BOOL, NULL null, L and sets arrays, M object)';
 COMMENT ON FUNCTION hroe.item_from_document(jsonb) IS 'An item from a plain JSON document (string S, number N, boolean BOOL, null NULL, array L, object M)';
 
@@ -156,7 +156,7 @@ CREATE FUNCTION hroe.item_remove_attribute(hroe.item, text) RETURNS hroe.item
 COMMENT ON FUNCTION hroe.item_merge(hroe.item, hroe.item) IS 'All attributes of both items; the second item''s value wins for a name in both (400 KB checked)';
 COMMENT ON FUNCTION hroe.item_set(hroe.item, text, jsonb) IS 'The item with a top-level attribute set (added or replaced) from a DynamoDB-JSON AttributeValue such as {"N": "5"} (validated, 400 KB checked)';
 COMMENT ON FUNCTION hroe.item_remove(hroe.item, text[]) IS 'The item without the named top-level attributes (missing names are ignored)';
-COMMENT ON FUNCTION hroe.item_remove_attribute(hroe.item, text) IS 'The item without the named top-level attribute';
+COMMENT ON FUNCTION hroe.item_remove_attribute(hroe.item, text) IS 'internal: The item without the named top-level attribute';
 
 CREATE OPERATOR hroe.|| (
 	LEFTARG = hroe.item, RIGHTARG = hroe.item, FUNCTION = hroe.item_merge

@@ -28,10 +28,10 @@ CREATE TYPE hroe.key (
 );
 
 COMMENT ON TYPE hroe.key IS 'DynamoDB string key: non-empty UTF-8 of at most 2048 bytes, levels joined by #, ordered by unsigned bytes whatever the collation';
-COMMENT ON FUNCTION hroe.key_in(cstring) IS 'I/O: hroe.key from its text form (the string itself)';
-COMMENT ON FUNCTION hroe.key_out(hroe.key) IS 'I/O: the text form of a hroe.key (the string itself)';
-COMMENT ON FUNCTION hroe.key_recv(internal) IS 'I/O: hroe.key from binary (version byte 1, then UTF-8 bytes), validated like input';
-COMMENT ON FUNCTION hroe.key_send(hroe.key) IS 'I/O: binary form of a hroe.key (version byte 1, then UTF-8 bytes)';
+COMMENT ON FUNCTION hroe.key_in(cstring) IS 'internal: I/O: hroe.key from its text form (the string itself)';
+COMMENT ON FUNCTION hroe.key_out(hroe.key) IS 'internal: I/O: the text form of a hroe.key (the string itself)';
+COMMENT ON FUNCTION hroe.key_recv(internal) IS 'internal: I/O: hroe.key from binary (version byte 1, then UTF-8 bytes), validated like input';
+COMMENT ON FUNCTION hroe.key_send(hroe.key) IS 'internal: I/O: binary form of a hroe.key (version byte 1, then UTF-8 bytes)';
 
 -- Comparison, in DynamoDB's order: unsigned bytes, a proper prefix first.
 CREATE FUNCTION hroe.key_eq(hroe.key, hroe.key) RETURNS boolean
@@ -59,18 +59,18 @@ CREATE FUNCTION hroe.key_larger(hroe.key, hroe.key) RETURNS hroe.key
 CREATE FUNCTION hroe.key_smaller(hroe.key, hroe.key) RETURNS hroe.key
 	AS 'MODULE_PATHNAME', 'key_smaller' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 
-COMMENT ON FUNCTION hroe.key_eq(hroe.key, hroe.key) IS 'implementation of = for hroe.key (byte equality)';
-COMMENT ON FUNCTION hroe.key_ne(hroe.key, hroe.key) IS 'implementation of <> for hroe.key';
-COMMENT ON FUNCTION hroe.key_lt(hroe.key, hroe.key) IS 'implementation of < for hroe.key (DynamoDB order)';
-COMMENT ON FUNCTION hroe.key_le(hroe.key, hroe.key) IS 'implementation of <= for hroe.key (DynamoDB order)';
-COMMENT ON FUNCTION hroe.key_gt(hroe.key, hroe.key) IS 'implementation of > for hroe.key (DynamoDB order)';
-COMMENT ON FUNCTION hroe.key_ge(hroe.key, hroe.key) IS 'implementation of >= for hroe.key (DynamoDB order)';
-COMMENT ON FUNCTION hroe.key_cmp(hroe.key, hroe.key) IS 'btree support: -1, 0 or 1 in DynamoDB order (unsigned UTF-8 bytes)';
-COMMENT ON FUNCTION hroe.key_sortsupport(internal) IS 'btree support: sort support with abbreviated keys';
-COMMENT ON FUNCTION hroe.key_hash(hroe.key) IS 'hash support: 32-bit hash of the key bytes';
-COMMENT ON FUNCTION hroe.key_hash_extended(hroe.key, bigint) IS 'hash support: seeded 64-bit hash of the key bytes (hash partitioning)';
-COMMENT ON FUNCTION hroe.key_larger(hroe.key, hroe.key) IS 'the greater of two keys in DynamoDB order (for max)';
-COMMENT ON FUNCTION hroe.key_smaller(hroe.key, hroe.key) IS 'the lesser of two keys in DynamoDB order (for min)';
+COMMENT ON FUNCTION hroe.key_eq(hroe.key, hroe.key) IS 'internal: implementation of = for hroe.key (byte equality)';
+COMMENT ON FUNCTION hroe.key_ne(hroe.key, hroe.key) IS 'internal: implementation of <> for hroe.key';
+COMMENT ON FUNCTION hroe.key_lt(hroe.key, hroe.key) IS 'internal: implementation of < for hroe.key (DynamoDB order)';
+COMMENT ON FUNCTION hroe.key_le(hroe.key, hroe.key) IS 'internal: implementation of <= for hroe.key (DynamoDB order)';
+COMMENT ON FUNCTION hroe.key_gt(hroe.key, hroe.key) IS 'internal: implementation of > for hroe.key (DynamoDB order)';
+COMMENT ON FUNCTION hroe.key_ge(hroe.key, hroe.key) IS 'internal: implementation of >= for hroe.key (DynamoDB order)';
+COMMENT ON FUNCTION hroe.key_cmp(hroe.key, hroe.key) IS 'internal: btree support: -1, 0 or 1 in DynamoDB order (unsigned UTF-8 bytes)';
+COMMENT ON FUNCTION hroe.key_sortsupport(internal) IS 'internal: btree support: sort support with abbreviated keys';
+COMMENT ON FUNCTION hroe.key_hash(hroe.key) IS 'internal: hash support: 32-bit hash of the key bytes';
+COMMENT ON FUNCTION hroe.key_hash_extended(hroe.key, bigint) IS 'internal: hash support: seeded 64-bit hash of the key bytes (hash partitioning)';
+COMMENT ON FUNCTION hroe.key_larger(hroe.key, hroe.key) IS 'internal: the greater of two keys in DynamoDB order (for max)';
+COMMENT ON FUNCTION hroe.key_smaller(hroe.key, hroe.key) IS 'internal: the lesser of two keys in DynamoDB order (for min)';
 
 -- begins_with and the component ancestor / descendant tests; their planner
 -- support turns them into exact btree ranges and estimates them.
@@ -97,11 +97,11 @@ CREATE FUNCTION hroe.key_descendant_lower(hroe.key) RETURNS hroe.key
 CREATE FUNCTION hroe.key_descendant_upper(hroe.key) RETURNS hroe.key
 	AS 'MODULE_PATHNAME', 'key_descendant_upper' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 
-COMMENT ON FUNCTION hroe.key_support(internal) IS 'planner support of ^@, @> and <@: exact btree index ranges and selectivity';
-COMMENT ON FUNCTION hroe.key_match_sel(internal, oid, internal, integer) IS 'restriction selectivity of ^@, @> and <@ (as the key range they match)';
-COMMENT ON FUNCTION hroe.key_begins_with(hroe.key, hroe.key) IS 'DynamoDB begins_with: does the first key begin with the bytes of the second? (operator ^@)';
-COMMENT ON FUNCTION hroe.key_is_ancestor(hroe.key, hroe.key) IS 'is the first key a strict ancestor of the second (the second begins with the first || ''#'')? (operator @>)';
-COMMENT ON FUNCTION hroe.key_is_descendant(hroe.key, hroe.key) IS 'is the first key a strict descendant of the second (it begins with the second || ''#'')? (operator <@)';
+COMMENT ON FUNCTION hroe.key_support(internal) IS 'internal: planner support of ^@, @> and <@: exact btree index ranges and selectivity';
+COMMENT ON FUNCTION hroe.key_match_sel(internal, oid, internal, integer) IS 'internal: restriction selectivity of ^@, @> and <@ (as the key range they match)';
+COMMENT ON FUNCTION hroe.key_begins_with(hroe.key, hroe.key) IS 'internal: DynamoDB begins_with: does the first key begin with the bytes of the second? (operator ^@)';
+COMMENT ON FUNCTION hroe.key_is_ancestor(hroe.key, hroe.key) IS 'internal: is the first key a strict ancestor of the second (the second begins with the first || ''#'')? (operator @>)';
+COMMENT ON FUNCTION hroe.key_is_descendant(hroe.key, hroe.key) IS 'internal: is the first key a strict descendant of the second (it begins with the second || ''#'')? (operator <@)';
 COMMENT ON FUNCTION hroe.key_prefix_max(hroe.key) IS 'planner helper: the greatest valid key that begins with the given prefix (upper bound of ^@ ranges)';
 COMMENT ON FUNCTION hroe.key_descendant_lower(hroe.key) IS 'planner helper: the least possible strict descendant of a key, key || ''#'' (lower bound of <@ ranges)';
 COMMENT ON FUNCTION hroe.key_descendant_upper(hroe.key) IS 'planner helper: key || ''$'', above every strict descendant of the key (exclusive upper bound of <@ ranges)';
@@ -195,7 +195,7 @@ COMMENT ON OPERATOR CLASS hroe.key_ops USING hash IS 'hashing of hroe.key (hash 
 -- key with text compares in DynamoDB order.
 CREATE FUNCTION hroe.key_from_text(text) RETURNS hroe.key
 	AS 'MODULE_PATHNAME', 'key_from_text' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION hroe.key_from_text(text) IS 'cast text to hroe.key, validating it (non-empty, at most 2048 bytes)';
+COMMENT ON FUNCTION hroe.key_from_text(text) IS 'internal: cast text to hroe.key, validating it (non-empty, at most 2048 bytes)';
 CREATE CAST (hroe.key AS text) WITHOUT FUNCTION AS ASSIGNMENT;
 CREATE CAST (text AS hroe.key) WITH FUNCTION hroe.key_from_text(text) AS IMPLICIT;
 

@@ -71,11 +71,11 @@ CREATE FUNCTION hroe.item_key_b(p_item hroe.item, p_attribute text, p_sort boole
 RETURNS bytea AS 'MODULE_PATHNAME', 'hroe_item_key_b'
 LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION hroe.item_key_s(hroe.item, text, boolean, text) IS
-'The S key attribute of an item as hroe.key. For a table key (p_index_name NULL) a missing, mistyped, empty or oversized attribute raises DynamoDB''s E1/E2/E4/E5/E6; for an index key it gives NULL when the attribute is absent (sparse) or violates the key schema (wrong type, empty, oversized: the item stays out of the index; hroe.check_index_key rejects such writes)';
+'internal: The S key attribute of an item as hroe.key. For a table key (p_index_name NULL) a missing, mistyped, empty or oversized attribute raises DynamoDB''s E1/E2/E4/E5/E6; for an index key it gives NULL when the attribute is absent (sparse) or violates the key schema (wrong type, empty, oversized: the item stays out of the index; hroe.check_index_key rejects such writes)';
 COMMENT ON FUNCTION hroe.item_key_n(hroe.item, text, boolean, text) IS
-'The N key attribute of an item as numeric (see hroe.item_key_s for NULLs and errors)';
+'internal: The N key attribute of an item as numeric (see hroe.item_key_s for NULLs and errors)';
 COMMENT ON FUNCTION hroe.item_key_b(hroe.item, text, boolean, text) IS
-'The B key attribute of an item as bytea (see hroe.item_key_s for NULLs and errors)';
+'internal: The B key attribute of an item as bytea (see hroe.item_key_s for NULLs and errors)';
 
 -- The index key checks: the CHECK constraint of a GSI, and its violation detector
 CREATE FUNCTION hroe.check_index_key(p_item hroe.item, p_attribute text, p_type text,
@@ -83,19 +83,19 @@ CREATE FUNCTION hroe.check_index_key(p_item hroe.item, p_attribute text, p_type 
 RETURNS boolean AS 'MODULE_PATHNAME', 'hroe_check_index_key'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION hroe.check_index_key(hroe.item, text, text, boolean, text) IS
-'True if the item''s attribute p_attribute is absent or a valid key of type p_type (S, N, B) of index p_index_name (p_sort: a RANGE attribute); else raises DynamoDB''s error: E11 Type mismatch for Index Key, the empty index key message, E5/E6 key size. A GSI''s NOT VALID CHECK constraint, so writes fail with DynamoDB''s text';
+'internal: True if the item''s attribute p_attribute is absent or a valid key of type p_type (S, N, B) of index p_index_name (p_sort: a RANGE attribute); else raises DynamoDB''s error: E11 Type mismatch for Index Key, the empty index key message, E5/E6 key size. A GSI''s NOT VALID CHECK constraint, so writes fail with DynamoDB''s text';
 CREATE FUNCTION hroe.index_key_violation(p_item hroe.item, p_attribute text, p_type text,
 										 p_sort boolean)
 RETURNS text AS 'MODULE_PATHNAME', 'hroe_index_key_violation'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION hroe.index_key_violation(hroe.item, text, text, boolean) IS
-'How the item''s attribute p_attribute violates an index key of type p_type (p_sort: a RANGE attribute): Type Violation, Empty Value Violation or Size Violation with details; NULL if it is absent or valid';
+'internal: How the item''s attribute p_attribute violates an index key of type p_type (p_sort: a RANGE attribute): Type Violation, Empty Value Violation or Size Violation with details; NULL if it is absent or valid';
 
 CREATE FUNCTION hroe.check_index_entry(p_index_name text, VARIADIC p_keys "any")
 RETURNS boolean AS 'MODULE_PATHNAME', 'hroe_check_index_entry'
 LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION hroe.check_index_entry(text, "any") IS
-'True if the key columns given (a GSI''s, in index order, the table key last) make an index entry that fits a btree (2704 bytes, after compression), or one is NULL (the item is not in the index); else a ValidationException naming the index. In the CHECK constraint of a multi-attribute GSI whose widest entry might not fit';
+'internal: True if the key columns given (a GSI''s, in index order, the table key last) make an index entry that fits a btree (2704 bytes, after compression), or one is NULL (the item is not in the index); else a ValidationException naming the index. In the CHECK constraint of a multi-attribute GSI whose widest entry might not fit';
 
 -- Raise a DynamoDB exception from SQL: class HR, DynamoDB's text as message
 CREATE FUNCTION hroe.dynamodb_error(p_exception text, p_message text)
@@ -117,14 +117,14 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION hroe.dynamodb_error(text, text) IS
-'Raises a DynamoDB exception: SQLSTATE class HR (HR000 ValidationException, HR001 ResourceNotFoundException, HR002 ConditionalCheckFailedException, HR003 ResourceInUseException, HR004 LimitExceededException), DynamoDB''s text as the message';
+'internal: Raises a DynamoDB exception: SQLSTATE class HR (HR000 ValidationException, HR001 ResourceNotFoundException, HR002 ConditionalCheckFailedException, HR003 ResourceInUseException, HR004 LimitExceededException), DynamoDB''s text as the message';
 
 -- The SQL type and accessor of a key attribute type
 CREATE FUNCTION hroe.key_column_type(p_type text) RETURNS text
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 RETURN CASE p_type WHEN 'S' THEN 'hroe.key' WHEN 'N' THEN 'numeric' WHEN 'B' THEN 'bytea' END;
 COMMENT ON FUNCTION hroe.key_column_type(text) IS
-'The PostgreSQL type storing a DynamoDB key attribute type: S hroe.key, N numeric, B bytea (each ordered as DynamoDB orders keys)';
+'internal: The PostgreSQL type storing a DynamoDB key attribute type: S hroe.key, N numeric, B bytea (each ordered as DynamoDB orders keys)';
 
 -- Validate an attribute type name as DynamoDB does
 CREATE FUNCTION hroe.check_key_type(p_type text, p_what text) RETURNS void
@@ -140,7 +140,7 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION hroe.check_key_type(text, text) IS
-'Raises DynamoDB''s validation error unless p_type is S, N or B';
+'internal: Raises DynamoDB''s validation error unless p_type is S, N or B';
 
 -- Validate a table or index name as DynamoDB does
 CREATE FUNCTION hroe.check_name(p_name text, p_what text) RETURNS void
@@ -164,7 +164,7 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION hroe.check_name(text, text) IS
-'Raises DynamoDB''s validation error unless p_name is a valid table or index name (3-255 characters of [a-zA-Z0-9_.-])';
+'internal: Raises DynamoDB''s validation error unless p_name is a valid table or index name (3-255 characters of [a-zA-Z0-9_.-])';
 
 -- Validate a key attribute name (1-255 bytes)
 CREATE FUNCTION hroe.check_attribute_name(p_name text, p_what text) RETURNS void
@@ -182,7 +182,7 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION hroe.check_attribute_name(text, text) IS
-'Raises DynamoDB''s validation error unless p_name is a valid attribute name (1-255 bytes)';
+'internal: Raises DynamoDB''s validation error unless p_name is a valid attribute name (1-255 bytes)';
 
 CREATE FUNCTION hroe.create_table(
 	p_table_name text,
@@ -311,7 +311,7 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION hroe.key_column_for(regclass, text, text, text, text, boolean) IS
-'The generated column of table p_rel (partition key p_table_partition_key, sort key p_table_sort_key) that holds exactly the keys of an index key attribute p_attribute of type p_type (p_sort: a RANGE attribute), or NULL, from the metadata in hroe.indexes: the sort key column sk (HASH or RANGE); pk for a HASH attribute only (partition keys are stored in their index form, whose order is not the keys''); another index''s key column of the same attribute and type used in the same role only. hroe.create_index with p_share_key_columns reuses it';
+'internal: The generated column of table p_rel (partition key p_table_partition_key, sort key p_table_sort_key) that holds exactly the keys of an index key attribute p_attribute of type p_type (p_sort: a RANGE attribute), or NULL, from the metadata in hroe.indexes: the sort key column sk (HASH or RANGE); pk for a HASH attribute only (partition keys are stored in their index form, whose order is not the keys''); another index''s key column of the same attribute and type used in the same role only. hroe.create_index with p_share_key_columns reuses it';
 
 CREATE FUNCTION hroe.create_index(
 	p_table_name text,
