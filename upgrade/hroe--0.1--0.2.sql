@@ -465,248 +465,69 @@ BEGIN
 END
 $upgrade$;
 
--- The functions that are implementation details (type, operator and index
--- support, the generated key columns and constraints, the validation and
--- error helpers, the models' loader, generator, comparison and item builders)
--- say so: their comments start with "internal:" (doc/architecture.md).
-COMMENT ON FUNCTION hroe.key_in(cstring) IS 'internal: I/O: hroe.key from its text form (the string itself)';
-COMMENT ON FUNCTION hroe.key_out(hroe.key) IS 'internal: I/O: the text form of a hroe.key (the string itself)';
-COMMENT ON FUNCTION hroe.key_recv(internal) IS 'internal: I/O: hroe.key from binary (version byte 1, then UTF-8 bytes), validated like input';
-COMMENT ON FUNCTION hroe.key_send(hroe.key) IS 'internal: I/O: binary form of a hroe.key (version byte 1, then UTF-8 bytes)';
-COMMENT ON FUNCTION hroe.key_eq(hroe.key, hroe.key) IS 'internal: implementation of = for hroe.key (byte equality)';
-COMMENT ON FUNCTION hroe.key_ne(hroe.key, hroe.key) IS 'internal: implementation of <> for hroe.key';
-COMMENT ON FUNCTION hroe.key_lt(hroe.key, hroe.key) IS 'internal: implementation of < for hroe.key (DynamoDB order)';
-COMMENT ON FUNCTION hroe.key_le(hroe.key, hroe.key) IS 'internal: implementation of <= for hroe.key (DynamoDB order)';
-COMMENT ON FUNCTION hroe.key_gt(hroe.key, hroe.key) IS 'internal: implementation of > for hroe.key (DynamoDB order)';
-COMMENT ON FUNCTION hroe.key_ge(hroe.key, hroe.key) IS 'internal: implementation of >= for hroe.key (DynamoDB order)';
-COMMENT ON FUNCTION hroe.key_cmp(hroe.key, hroe.key) IS 'internal: btree support: -1, 0 or 1 in DynamoDB order (unsigned UTF-8 bytes)';
-COMMENT ON FUNCTION hroe.key_sortsupport(internal) IS 'internal: btree support: sort support with abbreviated keys';
-COMMENT ON FUNCTION hroe.key_hash(hroe.key) IS 'internal: hash support: 32-bit hash of the key bytes';
-COMMENT ON FUNCTION hroe.key_hash_extended(hroe.key, bigint) IS 'internal: hash support: seeded 64-bit hash of the key bytes (hash partitioning)';
-COMMENT ON FUNCTION hroe.key_larger(hroe.key, hroe.key) IS 'internal: the greater of two keys in DynamoDB order (for max)';
-COMMENT ON FUNCTION hroe.key_smaller(hroe.key, hroe.key) IS 'internal: the lesser of two keys in DynamoDB order (for min)';
-COMMENT ON FUNCTION hroe.key_support(internal) IS 'internal: planner support of ^@, @> and <@: exact btree index ranges and selectivity';
-COMMENT ON FUNCTION hroe.key_match_sel(internal, oid, internal, integer) IS 'internal: restriction selectivity of ^@, @> and <@ (as the key range they match)';
-COMMENT ON FUNCTION hroe.key_begins_with(hroe.key, hroe.key) IS 'internal: DynamoDB begins_with: does the first key begin with the bytes of the second? (operator ^@)';
-COMMENT ON FUNCTION hroe.key_is_ancestor(hroe.key, hroe.key) IS 'internal: is the first key a strict ancestor of the second (the second begins with the first || ''#'')? (operator @>)';
-COMMENT ON FUNCTION hroe.key_is_descendant(hroe.key, hroe.key) IS 'internal: is the first key a strict descendant of the second (it begins with the second || ''#'')? (operator <@)';
-COMMENT ON FUNCTION hroe.key_from_text(text) IS 'internal: cast text to hroe.key, validating it (non-empty, at most 2048 bytes)';
-COMMENT ON FUNCTION hroe.item_in(cstring) IS 'internal: I/O: DynamoDB JSON to hroe.item, validated as DynamoDB validates';
-COMMENT ON FUNCTION hroe.item_out(hroe.item) IS 'internal: I/O: hroe.item to canonical DynamoDB JSON';
-COMMENT ON FUNCTION hroe.item_recv(internal) IS 'internal: I/O: binary input, validated like text input';
-COMMENT ON FUNCTION hroe.item_send(hroe.item) IS 'internal: I/O: binary output (version byte, size, attribute directory)';
-COMMENT ON FUNCTION hroe.item_eq(hroe.item, hroe.item) IS 'internal: Whether two items are equal (same attributes, same canonical values)';
-COMMENT ON FUNCTION hroe.item_ne(hroe.item, hroe.item) IS 'internal: Whether two items differ';
-COMMENT ON FUNCTION hroe.item_hash(hroe.item) IS 'internal: Hash of an item''s canonical form';
-COMMENT ON FUNCTION hroe.item_to_jsonb(hroe.item) IS 'internal: The item as DynamoDB JSON in jsonb ({"PK": {"S": "x"}})';
-COMMENT ON FUNCTION hroe.item_from_jsonb(jsonb) IS 'internal: An item from DynamoDB JSON in jsonb, validated like text input';
-COMMENT ON FUNCTION hroe.item_remove_attribute(hroe.item, text) IS 'internal: The item without the named top-level attribute';
-COMMENT ON FUNCTION hroe.item_collection_in(cstring) IS 'internal: I/O: [{"SortKey": {"S": "k"}, "Item": {...}}, ...] in any order to hroe.item_collection';
-COMMENT ON FUNCTION hroe.item_collection_out(hroe.item_collection) IS 'internal: I/O: hroe.item_collection to a JSON array of {"SortKey", "Item"} entries in sort-key order';
-COMMENT ON FUNCTION hroe.item_collection_recv(internal) IS 'internal: I/O: binary input, validated like text input';
-COMMENT ON FUNCTION hroe.item_collection_send(hroe.item_collection) IS 'internal: I/O: binary output';
-COMMENT ON FUNCTION hroe.item_collection_agg_trans(internal, hroe.key, hroe.item) IS 'internal: Transition function of hroe.item_collection_agg';
-COMMENT ON FUNCTION hroe.item_collection_agg_final(internal) IS 'internal: Final function of hroe.item_collection_agg';
-COMMENT ON FUNCTION hroe.item_key_s(hroe.item, text, boolean, text) IS
-'internal: The S key attribute of an item as hroe.key. For a table key (p_index_name NULL) a missing, mistyped, empty or oversized attribute raises DynamoDB''s E1/E2/E4/E5/E6; for an index key it gives NULL when the attribute is absent (sparse) or violates the key schema (wrong type, empty, oversized: the item stays out of the index; hroe.check_index_key rejects such writes)';
-COMMENT ON FUNCTION hroe.item_key_n(hroe.item, text, boolean, text) IS
-'internal: The N key attribute of an item as numeric (see hroe.item_key_s for NULLs and errors)';
-COMMENT ON FUNCTION hroe.item_key_b(hroe.item, text, boolean, text) IS
-'internal: The B key attribute of an item as bytea (see hroe.item_key_s for NULLs and errors)';
-COMMENT ON FUNCTION hroe.check_index_key(hroe.item, text, text, boolean, text) IS
-'internal: True if the item''s attribute p_attribute is absent or a valid key of type p_type (S, N, B) of index p_index_name (p_sort: a RANGE attribute); else raises DynamoDB''s error: E11 Type mismatch for Index Key, the empty index key message, E5/E6 key size. A GSI''s NOT VALID CHECK constraint, so writes fail with DynamoDB''s text';
-COMMENT ON FUNCTION hroe.index_key_violation(hroe.item, text, text, boolean) IS
-'internal: How the item''s attribute p_attribute violates an index key of type p_type (p_sort: a RANGE attribute): Type Violation, Empty Value Violation or Size Violation with details; NULL if it is absent or valid';
-COMMENT ON FUNCTION hroe.check_index_entry(text, "any") IS
-'internal: True if the key columns given (a GSI''s, in index order, the table key last) make an index entry that fits a btree (2704 bytes, after compression), or one is NULL (the item is not in the index); else a ValidationException naming the index. In the CHECK constraint of a multi-attribute GSI whose widest entry might not fit';
-COMMENT ON FUNCTION hroe.dynamodb_error(text, text) IS
-'internal: Raises a DynamoDB exception: SQLSTATE class HR (HR000 ValidationException, HR001 ResourceNotFoundException, HR002 ConditionalCheckFailedException, HR003 ResourceInUseException, HR004 LimitExceededException), DynamoDB''s text as the message';
-COMMENT ON FUNCTION hroe.key_column_type(text) IS
-'internal: The PostgreSQL type storing a DynamoDB key attribute type: S hroe.key, N numeric, B bytea (each ordered as DynamoDB orders keys)';
-COMMENT ON FUNCTION hroe.check_key_type(text, text) IS
-'internal: Raises DynamoDB''s validation error unless p_type is S, N or B';
-COMMENT ON FUNCTION hroe.check_name(text, text) IS
-'internal: Raises DynamoDB''s validation error unless p_name is a valid table or index name (3-255 characters of [a-zA-Z0-9_.-])';
-COMMENT ON FUNCTION hroe.check_attribute_name(text, text) IS
-'internal: Raises DynamoDB''s validation error unless p_name is a valid attribute name (1-255 bytes)';
-COMMENT ON FUNCTION hroe.key_column_for(regclass, text, text, text, text, boolean) IS
-'internal: The generated column of table p_rel (partition key p_table_partition_key, sort key p_table_sort_key) that holds exactly the keys of an index key attribute p_attribute of type p_type (p_sort: a RANGE attribute), or NULL, from the metadata in hroe.indexes: the sort key column sk (HASH or RANGE); pk for a HASH attribute only (partition keys are stored in their index form, whose order is not the keys''); another index''s key column of the same attribute and type used in the same role only. hroe.create_index with p_share_key_columns reuses it';
-COMMENT ON FUNCTION hroe.compare_args(text) IS
-'internal: the argument sets hroe.compare uses for a pattern, drawn from hroe_normalized: (case label, arguments as text[])';
-COMMENT ON FUNCTION hroe.compare_models() IS
-'internal: the models present, in comparison order: hroe_normalized, then hroe_single and hroe_multi when installed';
-COMMENT ON FUNCTION hroe.compare_call(text, text, text[]) IS
-'internal: the SQL call of a pattern in a model with literal arguments, cast to the parameter types of the hroe_normalized function of that name';
-COMMENT ON FUNCTION hroe.compare_plan_shape(jsonb) IS
-'internal: the shape of a plan from EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON): node types with counts (Result, Limit and Subquery Scan left out), sequential scans, index scans, joins, sorts, shared buffers hit and read (the top node''s, including the functions it calls), execution time in ms';
-COMMENT ON FUNCTION hroe.compare_read_capacity(text, text, text[]) IS
-'internal: the DynamoDB request a read pattern call amounts to in a model (hroe.model_requests), how many requests, the items they evaluate and their hroe.item_size bytes, and the eventually consistent read capacity: the sum over requests of hroe.read_capacity_units(request bytes, false), the rule GetItem and Query report; no row for hroe_normalized';
-COMMENT ON FUNCTION hroe.compare_item_tables(text) IS
-'internal: the DynamoDB tables of a model: the tables of hroe.tables whose PostgreSQL table is in the model''s schema';
-COMMENT ON FUNCTION hroe.compare_drop_snapshot(text) IS
-'internal: drops the temporary copies of a model''s DynamoDB tables made by hroe.compare_snapshot';
-COMMENT ON FUNCTION hroe.compare_snapshot(text) IS
-'internal: copies each DynamoDB table of a model into a temporary table (pg_temp.hroe_cmp_<oid>), so that hroe.compare_write_capacity can tell what a write changed';
-COMMENT ON FUNCTION hroe.compare_write_capacity(text) IS
-'internal: the items a write changed in a model''s DynamoDB tables since hroe.compare_snapshot and their write capacity, each change priced by hroe.write_consumed_capacity (the rule PutItem and DeleteItem report): table WCU max(1, ceil(max(old, new) / 1 KB)) per item, index WCU the GSI writes (entering, leaving or changing a projected attribute 1 entry-sized write, a changed index key 2)';
-COMMENT ON FUNCTION hroe.prng(bigint, integer, bigint) IS
-'internal: uniform pseudo-random float8 in [0, 1) for (seed, stream, index): splitmix64, stateless, the same on every call';
-COMMENT ON FUNCTION hroe.prng_int(bigint, integer, bigint, bigint, bigint) IS
-'internal: uniform pseudo-random integer in [lo, hi] for (seed, stream, index); an error if lo > hi';
-COMMENT ON FUNCTION hroe.prng_zipf(bigint, integer, bigint, bigint) IS
-'internal: skewed pseudo-random rank in [1, n] for (seed, stream, index): P(k) = log(1 + 1/k) / log(n + 1), Zipf-like with exponent 1';
-COMMENT ON FUNCTION hroe.order_line_draws(bigint, bigint, bigint) IS
-'internal: for hroe.load: the distinct products of generated order order_id (1 to 5 candidate lines, each product half Zipf-skewed), ascending, encoded product * 8 + the candidate line that drew it';
-COMMENT ON FUNCTION hroe.order_line_quantity(bigint, bigint, bigint) IS
-'internal: for hroe.load: the quantity of a generated order line, 1 + floor(20 u^3) for the line''s uniform u (stream 53): mostly 1 to 3, at most 20';
-COMMENT ON FUNCTION hroe.order_line_cents(bigint, bigint, bigint, bigint[], bigint[]) IS
-'internal: for hroe.load: the unit price in cents of a generated order line, the product''s min price for a fifth of the lines (stream 54), its list price otherwise; prices looked up by product id in arrays of cents';
-COMMENT ON FUNCTION hroe.drop_secondary_indexes(regclass[]) IS
-'internal: drops every index of the tables that backs no primary key, unique or exclusion constraint (for a bulk load) and returns the statements that rebuild them with their names, definitions and comments, in creation order: give them to hroe.execute_ddl';
-COMMENT ON FUNCTION hroe.execute_ddl(text[]) IS
-'internal: runs statements in order, under search_path pg_catalog, pg_temp (their names must be qualified): the rebuild of hroe.drop_secondary_indexes and hroe.load''s saved constraints';
-COMMENT ON FUNCTION hroe_multi.employee_key(integer) IS
-'internal: The key of employee n: emp_ and n in 10 digits (emp_0000000100); NULL for NULL (not STRICT, so that it is inlined); a key no item has for n <= 0';
-COMMENT ON FUNCTION hroe_multi.customer_key(integer) IS
-'internal: The key of customer n: cust_ and n in 10 digits (cust_0000000007); NULL for NULL; a key no item has for n <= 0';
-COMMENT ON FUNCTION hroe_multi.product_key(integer) IS
-'internal: The key of product n: prod_ and n in 10 digits (prod_0000000001); NULL for NULL; a key no item has for n <= 0';
-COMMENT ON FUNCTION hroe_multi.warehouse_key(integer) IS
-'internal: The key of warehouse n: wh_ and n in 10 digits (wh_0000000004); NULL for NULL; a key no item has for n <= 0';
-COMMENT ON FUNCTION hroe_multi.order_key(bigint) IS
-'internal: The key of order n: ord_ and n in 19 digits, enough for any bigint (ord_0000000000000000042); NULL for NULL; a key no item has for n <= 0';
-COMMENT ON FUNCTION hroe_multi.key_number(text) IS
-'internal: The id in an entity key: the digits after the first underscore (emp_0000000100 gives 100)';
-COMMENT ON FUNCTION hroe_multi.date_key(date) IS
-'internal: A date as a sort key, ISO YYYY-MM-DD (byte order is date order for years 1 to 9999); -infinity gives ''-'' and infinity ''~'', below and above every date, for open-ended ranges; NULL for NULL (not STRICT, so that it is inlined)';
-COMMENT ON FUNCTION hroe_multi.quarter_of(date) IS
-'internal: The quarter of a date as rep_ranking names it (2025-08-15 gives ''2025-Q3'')';
-COMMENT ON FUNCTION hroe_multi.search_key(text) IS
-'internal: A read pattern''s text argument as a key value: NULL (no item matches) for NULL, the empty string or more than 2048 bytes, which no key can be (not STRICT, so that it is inlined)';
-COMMENT ON FUNCTION hroe_multi.key_s(hroe.item, text) IS
-'internal: An S attribute of an item as hroe.key: NULL when absent, an error when of another type or empty';
-COMMENT ON FUNCTION hroe_multi.json_s(text) IS
-'internal: The DynamoDB JSON of a string value ({"S": "..."}, JSON-escaped); NULL for NULL';
-COMMENT ON FUNCTION hroe_multi.json_n(numeric) IS
-'internal: The DynamoDB JSON of a number value ({"N": "..."}); NULL for NULL';
-COMMENT ON FUNCTION hroe_multi.job_attributes(text, integer, date) IS
-'internal: The current-job attributes of an Employee item (job_id, job_title, job_start_date, department_id, department_name, location_id, city, country_name, region_name, warehouse_id), looked up in the HR reference data; NULL for an unknown job';
-COMMENT ON FUNCTION hroe_multi.employee_item(integer, text, text, text, text[], date, numeric, numeric, integer, text, integer, date) IS
-'internal: The Employee item of an employee: key, entity_type EMPLOYEE, name (first name, a space, last name), profile, phone list, hire date, and the current job attributes of job_attributes()';
-COMMENT ON FUNCTION hroe_multi.email_item(text, integer) IS
-'internal: The uniqueness item of an email in the Employee table: employee_id EMAIL#<email>, email_owner the employee''s key';
-COMMENT ON FUNCTION hroe_multi.customer_item(integer, text, text, text, text[], integer) IS
-'internal: The Customer item: key, first_name, last_name, email, phone list, account_rep_id (the account manager''s key; absent without one)';
-COMMENT ON FUNCTION hroe_multi.order_header_item(bigint, integer, date, text, text, integer, numeric, integer, text[]) IS
-'internal: The header item of an order (SK = the order key): customer_id, order_date, status, order_mode, account_rep_id (the order''s sales rep), total_amount, promotion_id, order_items (the list of order_items_entry() of the lines, in line order), and shard = hroe.shard_of(order id, 5) only while OPEN';
-COMMENT ON FUNCTION hroe_multi.order_items_entry(integer, integer) IS
-'internal: One entry of an order header''s order_items list, as in the seed, in DynamoDB JSON: a map of product_id (the product key) and qty';
-COMMENT ON FUNCTION hroe_multi.order_line_item(bigint, integer, integer, integer, numeric, integer, date) IS
-'internal: A line item of an order (SK = the product key): product_id, line_item_id, quantity, unit_price, and the order''s customer and date in the map order_context (top-level customer_id/order_date would put the line into OrderByCustomerDate)';
-COMMENT ON FUNCTION hroe_multi.product_item(integer, text, integer, numeric, text, bigint) IS
-'internal: The metadata item of a product (SK = the product key): product_name, category_id, unit_price (the list price), product_status, total_inventory (maintained: the sum of its inventory items)';
-COMMENT ON FUNCTION hroe_multi.inventory_item(integer, integer, integer) IS
-'internal: The inventory item of a product at a warehouse (SK = the warehouse key): inventory_quantity';
-COMMENT ON FUNCTION hroe_multi.rank_key(numeric, integer) IS
-'internal: The ranking sort key of a rep''s quarter total: 999999999999999 minus the total in cents in 15 digits, #, the employee key; ascending order is total descending, ties by employee';
-COMMENT ON FUNCTION hroe_multi.rep_quarter_item(text, integer, numeric, bigint) IS
-'internal: The RepQuarterTotal item of a sales rep and quarter: total and count of the rep''s orders dated in it (CANCELED excluded), rank_key';
-COMMENT ON FUNCTION hroe_multi.normalized_items()
-IS 'internal: Every item hroe_multi holds for the data in hroe_normalized, with its table name: what load_from_normalized() inserts and verify() compares against';
-COMMENT ON FUNCTION hroe_multi.employee_profile(hroe.key, hroe.item) IS
-'internal: row shape of patterns 1 and 2: an Employee item (its key and attributes) as hroe_normalized.employee_by_id''s columns; inlined where it is called LATERAL';
-COMMENT ON FUNCTION hroe_multi.count_rep_quarter(integer, date, numeric, integer) IS
-'internal: write helper: adds an order total to (p_sign 1) or removes it from (p_sign -1) the RepQuarterTotal item of its sales rep and quarter, creating the item or deleting it with its last order';
-COMMENT ON FUNCTION hroe.invalid_quarter(text) IS
-'internal: raises the error for a quarter not written YYYY-Qn (NULL for NULL); used by hroe.quarter_start and hroe.quarter_end';
-COMMENT ON FUNCTION hroe.quarter_start(text) IS
-'internal: first day of a quarter written YYYY-Qn (''2025-Q3'' gives 2025-07-01); an error for any other text, NULL for NULL';
-COMMENT ON FUNCTION hroe.quarter_end(text) IS
-'internal: first day after a quarter written YYYY-Qn (''2025-Q3'' gives 2025-10-01), the exclusive end of the range; an error for any other text, NULL for NULL';
-COMMENT ON FUNCTION hroe_normalized.employee_details() IS
-'internal: row shape of patterns 1 and 2: every employee with its job title, department, location, country and region names, as employee_by_id returns them; inlined into the patterns';
-COMMENT ON FUNCTION hroe_normalized.order_rows() IS
-'internal: row shape of patterns 4, 5 and 10: every order with the columns customer_orders returns; inlined into the patterns';
-COMMENT ON FUNCTION hroe_normalized.employee_summary() IS
-'internal: row shape of patterns 6, 7 and 11: every employee with its job title, as employees_hired_since returns them; inlined into the patterns';
-COMMENT ON FUNCTION hroe.check_order_lines(jsonb) IS
-'internal: the check of place_order''s p_lines shared by hroe_normalized, hroe_single and hroe_multi: a JSON array of 1 to 999 lines; raises the error, or returns';
-COMMENT ON FUNCTION hroe.parse_order_line(jsonb, bigint) IS
-'internal: one line of place_order''s p_lines (the p_n-th), checked and parsed as every model''s place_order does: an object of product_id and quantity (positive integers) and an optional unit_price (0 to 999999.99, two decimals; NULL when absent); raises the error naming the line, or returns the values';
-COMMENT ON FUNCTION hroe.price_order_line(integer, boolean, numeric, numeric, integer[]) IS
-'internal: the checks of a parsed place_order line against the product the model looked up, shared by the three models: p_found whether the product exists, p_list_price its list price, p_unit_price the line''s own price (NULL: none), p_products the products of the earlier lines; raises the error (unknown product, product twice, no price), or returns the line''s unit price';
-COMMENT ON FUNCTION hroe.order_line_product_ids(jsonb) IS
-'internal: the distinct product ids place_order''s lines name, ascending (valid integer ids only; malformed lines are left to hroe.parse_order_line), for a model to look its products up before hroe.price_order_lines';
-COMMENT ON FUNCTION hroe.price_order_lines(jsonb, jsonb) IS
-'internal: place_order''s lines (already checked by hroe.check_order_lines) parsed and priced in array order, shared by the three models: p_list_prices maps each product the model found (hroe.order_line_product_ids) to its list price (JSON null: none); raises the first line''s error (hroe.parse_order_line, hroe.price_order_line) or a total above 999999.99, or returns the products, quantities and unit prices in line order and the total';
-COMMENT ON FUNCTION hroe.check_order_total(numeric) IS
-'internal: place_order''s check of an order''s total, shared by the three models: at most 999999.99 (numeric(8,2) in hroe_normalized); raises the error, or returns';
-COMMENT ON FUNCTION hroe.check_order_status(text) IS
-'internal: the order status check of place_order and change_order_status, shared by the three models: OPEN, SHIPPED, CLOSED or CANCELED; raises the error, or returns';
-COMMENT ON FUNCTION hroe.check_order_id(bigint) IS
-'internal: place_order''s check of a given order id, shared by the three models: positive (NULL: the model''s sequence picks one); raises the error, or returns';
-COMMENT ON FUNCTION hroe.check_status_change(bigint, text, text) IS
-'internal: change_order_status''s transition check, shared by the three models: OPEN to SHIPPED or CANCELED, SHIPPED to CLOSED; raises the error, or returns';
-COMMENT ON FUNCTION hroe.check_hire_arguments(text, text, text, date, text, text[], numeric, numeric, integer) IS
-'internal: the argument checks of hire_employee shared by hroe_normalized, hroe_single and hroe_multi (NULLs, a finite hire date, a positive id, salary, commission, name and email lengths, at most 5 phone numbers); raises the error, or returns';
-COMMENT ON FUNCTION hroe_single.id10(integer) IS
-'internal: an integer id as it appears in keys: zero-padded to 10 digits (every positive integer fits), so byte order is numeric order';
-COMMENT ON FUNCTION hroe_single.id19(bigint) IS
-'internal: an order id as it appears in keys: zero-padded to 19 digits (every positive bigint fits), so byte order is numeric order';
-COMMENT ON FUNCTION hroe_single.day(date) IS
-'internal: a date as it appears in keys and items: YYYY-MM-DD (byte order is date order); in a query bound, ''!'' below year 1 (before every stored date) and ''~'' above 9999 (after every one); the writes refuse such dates';
-COMMENT ON FUNCTION hroe_single.make_key(text, text) IS
-'internal: the key p_prefix || p_rest; NULL when either is NULL or the key would exceed DynamoDB''s 2048 bytes (no item can have it, so a lookup finds nothing)';
-COMMENT ON FUNCTION hroe_single.status_key(text, date) IS
-'internal: the STATUS#DATE prefix of an order''s GSI1_SK, the lower bound of a status and date range; NULL for any other status (no item has it)';
-COMMENT ON FUNCTION hroe_single.quarter_of(date) IS
-'internal: the quarter of a date as rep_ranking names it: ''2025-Q3''';
-COMMENT ON FUNCTION hroe_single.doc_item(jsonb) IS
-'internal: an item from a JSON document whose null members are absent attributes';
-COMMENT ON FUNCTION hroe_single.region_item(integer, text) IS 'internal: item builder: a region (HR-REGION#id / REGION#id)';
-COMMENT ON FUNCTION hroe_single.country_item(text, text, integer, text) IS 'internal: item builder: a country (HR-COUNTRY#cc / COUNTRY#cc), its region name copied';
-COMMENT ON FUNCTION hroe_single.location_item(integer, text, text, text, text, text, text, text) IS 'internal: item builder: a location (HR-LOCATION#id / LOCATION#id), its country and region names copied';
-COMMENT ON FUNCTION hroe_single.job_item(text, text, integer, integer) IS 'internal: item builder: a job (HR-JOB#id / JOB#id)';
-COMMENT ON FUNCTION hroe_single.department_item(integer, text, integer, integer, text, text, text, integer) IS
-'internal: item builder: a department (HR-DEPARTMENT#id / DEPARTMENT#id), with its location''s city, country and region names and the warehouse at its location, which the job changes copy onto employees';
-COMMENT ON FUNCTION hroe_single.warehouse_item(integer, text, integer, text, text) IS 'internal: item builder: a warehouse (OE-WAREHOUSE#id / WAREHOUSE#id)';
-COMMENT ON FUNCTION hroe_single.employee_item(integer, text, text, text, text[], date, text, text, date, numeric, numeric, integer, integer, text, integer, text, text, text) IS
-'internal: item builder: an employee''s profile (HR-EMPLOYEE#id / EMPLOYEE#id, GSI1_SK EMPLOYEE-NAME#full name): every attribute pattern 1 returns, job, department and location copied in';
-COMMENT ON FUNCTION hroe_single.employee_email_item(text, integer) IS
-'internal: item builder: the uniqueness item of an employee''s email (HR-EMAIL#email / EMAIL), DynamoDB''s idiom for a unique attribute';
-COMMENT ON FUNCTION hroe_single.employee_confidential_item(integer, text, text, date, text, text, integer, numeric, numeric) IS
-'internal: item builder: HR-EMPLOYEE#id / HR-CONFIDENTIAL, GSI1_SK the hire date (pattern 6), with salary and the current job';
-COMMENT ON FUNCTION hroe_single.current_job_item(integer, text, text, date, text, text, integer, text, date) IS
-'internal: item builder: the current job, version 0 (HR-EMPLOYEE#id / v0#job title, GSI1 partition v0#job title): a copy of the newest JOB-VERSION item (patterns 3 and 11)';
-COMMENT ON FUNCTION hroe_single.job_version_item(integer, date, date, text, text, integer, text) IS
-'internal: item builder: one job of an employee (HR-EMPLOYEE#id / JOB-VERSION#start date); end_date absent for the current job';
-COMMENT ON FUNCTION hroe_single.employee_warehouse_item(integer, integer, text, text, date, text, text, integer) IS
-'internal: item builder: employee -> warehouse edge (HR-EMPLOYEE#id / WAREHOUSE#id, GSI1 partition WAREHOUSE#id) for an employee whose department is at the warehouse''s location (pattern 7)';
-COMMENT ON FUNCTION hroe_single.rep_sales_item(integer, text, numeric, bigint) IS
-'internal: item builder: a sales rep''s total for a quarter (HR-EMPLOYEE#id / SALES#2025-Q3), GSI1_SK = total in cents (19 digits) # (2147483647 - id), so a backward GSI1 query ranks by total, ties by employee_id';
-COMMENT ON FUNCTION hroe_single.customer_item(integer, text, text, text, text, text, text, text, text[], text, text, numeric, text, integer, date, text, text, text) IS
-'internal: item builder: a customer (OE-CUSTOMER#id / CUSTOMER#id), phone numbers as a list (pattern 16)';
-COMMENT ON FUNCTION hroe_single.customer_rep_item(integer, integer, text, text, text) IS
-'internal: item builder: customer -> account manager edge (OE-CUSTOMER#id / EMPLOYEE#rep, GSI1 partition EMPLOYEE#rep, GSI1_SK CUSTOMER#id) (pattern 9)';
-COMMENT ON FUNCTION hroe_single.order_item(bigint, integer, date, text, text, integer, numeric, integer, integer) IS
-'internal: item builder: an order (OE-ORDER#id / CUSTOMER#customer, GSI1_SK STATUS#DATE#ORDER, GSI4_SK DATE#ORDER); an OPEN order also carries GSI2_PK = hroe.shard_of(order id, N)';
-COMMENT ON FUNCTION hroe_single.order_rep_item(bigint, integer, date, text, text, integer, numeric) IS
-'internal: item builder: order -> sales rep edge (OE-ORDER#id / EMPLOYEE#rep, GSI1 partition EMPLOYEE#rep) with the order''s attributes (pattern 10)';
-COMMENT ON FUNCTION hroe_single.order_line_item(bigint, integer, integer, date, integer, integer, numeric) IS
-'internal: item builder: an order line (OE-ORDER#id / PRODUCT#product, GSI1 partition PRODUCT#product, GSI1_SK ORDER-LINE#order) (pattern 8)';
-COMMENT ON FUNCTION hroe_single.product_item(integer, text, text, integer, integer, interval, integer, text, numeric, numeric, text, bigint) IS
-'internal: item builder: a product (OE-PRODUCT#id / PRODUCT#id) with total_on_hand, the maintained sum of its inventory items (pattern 13)';
-COMMENT ON FUNCTION hroe_single.inventory_item(integer, integer, integer) IS
-'internal: item builder: stock of a product at a warehouse (OE-WAREHOUSE#w / PRODUCT#p, GSI1 partition PRODUCT#p, GSI1_SK INVENTORY#w) (patterns 8, 12, 17)';
-COMMENT ON FUNCTION hroe_single.meta_item(integer) IS
-'internal: item builder: the table''s settings item (HROE-META / GSI2): shard_count, the N of GSI2''s write sharding';
-COMMENT ON FUNCTION hroe_single.employee_profile(hroe.item) IS
-'internal: row shape of patterns 1 and 2: an employee profile item''s attributes as hroe_normalized.employee_by_id''s columns (the phone list whole); inlined where it is called LATERAL';
-COMMENT ON FUNCTION hroe_single.order_row(hroe.item) IS
-'internal: row shape of patterns 4, 5 and 10: an order (or order -> rep) item''s attributes as hroe_normalized.customer_orders''s columns, the total rounded to cents; inlined where it is called LATERAL';
-COMMENT ON FUNCTION hroe_single.employee_summary(hroe.item) IS
-'internal: row shape of patterns 6, 7 and 11: the employee attributes the HR-CONFIDENTIAL, employee -> warehouse and current-job items share, as hroe_normalized.employees_hired_since''s columns; inlined where it is called LATERAL';
-COMMENT ON FUNCTION hroe_single.inventory_row(hroe.item) IS
-'internal: row shape of patterns 12 and 17: an inventory item''s attributes; inlined where it is called LATERAL';
-COMMENT ON FUNCTION hroe_single.check_day(text, date) IS
-'internal: raises an error for a date that keys written YYYY-MM-DD cannot hold (before year 1 or after 9999)';
+-- The functions that are implementation details say so: their comments
+-- start with "internal:" (type, operator and index support, the generated
+-- key columns and key constraints, the validation and error helpers, the
+-- models' loader, generator, comparison steps, item builders and row shapes;
+-- doc/architecture.md).  The text after it is the one above or 0.1's, which
+-- t_upgrade checks equal to a fresh installation's.
+DO $internal$
+DECLARE
+	f pg_catalog.regprocedure;
+BEGIN
+	FOR f IN
+		SELECT p.oid
+		FROM pg_catalog.pg_proc p
+			 JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) p.pronamespace
+		WHERE n.nspname OPERATOR(pg_catalog.||) '.' OPERATOR(pg_catalog.||) p.proname OPERATOR(pg_catalog.=) ANY (ARRAY[
+			'hroe.key_in', 'hroe.key_out', 'hroe.key_recv', 'hroe.key_send', 'hroe.key_eq', 'hroe.key_ne',
+			'hroe.key_lt', 'hroe.key_le', 'hroe.key_gt', 'hroe.key_ge', 'hroe.key_cmp',
+			'hroe.key_sortsupport', 'hroe.key_hash', 'hroe.key_hash_extended', 'hroe.key_larger',
+			'hroe.key_smaller', 'hroe.key_support', 'hroe.key_match_sel', 'hroe.key_begins_with',
+			'hroe.key_is_ancestor', 'hroe.key_is_descendant', 'hroe.key_from_text', 'hroe.item_in',
+			'hroe.item_out', 'hroe.item_recv', 'hroe.item_send', 'hroe.item_eq', 'hroe.item_ne',
+			'hroe.item_hash', 'hroe.item_to_jsonb', 'hroe.item_from_jsonb', 'hroe.item_remove_attribute',
+			'hroe.item_collection_in', 'hroe.item_collection_out', 'hroe.item_collection_recv',
+			'hroe.item_collection_send', 'hroe.item_collection_agg_trans', 'hroe.item_collection_agg_final',
+			'hroe.item_key_s', 'hroe.item_key_n', 'hroe.item_key_b', 'hroe.check_index_key',
+			'hroe.index_key_violation', 'hroe.check_index_entry', 'hroe.dynamodb_error',
+			'hroe.key_column_type', 'hroe.check_key_type', 'hroe.check_name', 'hroe.check_attribute_name',
+			'hroe.key_column_for', 'hroe.compare_args', 'hroe.compare_models', 'hroe.compare_call',
+			'hroe.compare_plan_shape', 'hroe.compare_read_capacity', 'hroe.compare_item_tables',
+			'hroe.compare_drop_snapshot', 'hroe.compare_snapshot', 'hroe.compare_write_capacity',
+			'hroe.prng', 'hroe.prng_int', 'hroe.prng_zipf', 'hroe.order_line_draws',
+			'hroe.order_line_quantity', 'hroe.order_line_cents', 'hroe.drop_secondary_indexes',
+			'hroe.execute_ddl', 'hroe_multi.employee_key', 'hroe_multi.customer_key',
+			'hroe_multi.product_key', 'hroe_multi.warehouse_key', 'hroe_multi.order_key',
+			'hroe_multi.key_number', 'hroe_multi.date_key', 'hroe_multi.quarter_of',
+			'hroe_multi.search_key', 'hroe_multi.key_s', 'hroe_multi.json_s', 'hroe_multi.json_n',
+			'hroe_multi.job_attributes', 'hroe_multi.employee_item', 'hroe_multi.email_item',
+			'hroe_multi.customer_item', 'hroe_multi.order_header_item', 'hroe_multi.order_items_entry',
+			'hroe_multi.order_line_item', 'hroe_multi.product_item', 'hroe_multi.inventory_item',
+			'hroe_multi.rank_key', 'hroe_multi.rep_quarter_item', 'hroe_multi.normalized_items',
+			'hroe_multi.employee_profile', 'hroe_multi.count_rep_quarter', 'hroe.invalid_quarter',
+			'hroe.quarter_start', 'hroe.quarter_end', 'hroe_normalized.employee_details',
+			'hroe_normalized.order_rows', 'hroe_normalized.employee_summary', 'hroe.check_order_lines',
+			'hroe.parse_order_line', 'hroe.price_order_line', 'hroe.order_line_product_ids',
+			'hroe.price_order_lines', 'hroe.check_order_total', 'hroe.check_order_status',
+			'hroe.check_order_id', 'hroe.check_status_change', 'hroe.check_hire_arguments',
+			'hroe_single.id10', 'hroe_single.id19', 'hroe_single.day', 'hroe_single.make_key',
+			'hroe_single.status_key', 'hroe_single.quarter_of', 'hroe_single.doc_item',
+			'hroe_single.region_item', 'hroe_single.country_item', 'hroe_single.location_item',
+			'hroe_single.job_item', 'hroe_single.department_item', 'hroe_single.warehouse_item',
+			'hroe_single.employee_item', 'hroe_single.employee_email_item',
+			'hroe_single.employee_confidential_item', 'hroe_single.current_job_item',
+			'hroe_single.job_version_item', 'hroe_single.employee_warehouse_item',
+			'hroe_single.rep_sales_item', 'hroe_single.customer_item', 'hroe_single.customer_rep_item',
+			'hroe_single.order_item', 'hroe_single.order_rep_item', 'hroe_single.order_line_item',
+			'hroe_single.product_item', 'hroe_single.inventory_item', 'hroe_single.meta_item',
+			'hroe_single.employee_profile', 'hroe_single.order_row', 'hroe_single.employee_summary',
+			'hroe_single.inventory_row', 'hroe_single.check_day'
+		])
+		AND pg_catalog.obj_description(p.oid, 'pg_proc') NOT LIKE 'internal: %'
+	LOOP
+		EXECUTE pg_catalog.format('COMMENT ON FUNCTION %s IS %L', f,
+								  'internal: ' OPERATOR(pg_catalog.||) pg_catalog.obj_description(f, 'pg_proc'));
+	END LOOP;
+END
+$internal$;
