@@ -5,7 +5,8 @@
 # in_cluster CMD   runs CMD against a throwaway UTF8 cluster that loads hroe
 #                  from the staging tree (the system install is never touched)
 
-HROE_PACKAGES="make gcc libc6-dev postgresql-15 postgresql-server-dev-15 postgresql-contrib"
+# libpq-dev, libmicrohttpd-dev, libssl-dev, zlib1g-dev: hroe-gateway (gateway/)
+HROE_PACKAGES="make gcc libc6-dev postgresql-15 postgresql-server-dev-15 postgresql-contrib libpq-dev libmicrohttpd-dev libssl-dev zlib1g-dev"
 
 # Install missing Debian packages; idempotent, quiet when nothing is missing.
 ensure_packages() {
