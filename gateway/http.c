@@ -181,7 +181,7 @@ handle(void *cls, struct MHD_Connection *conn, const char *url, const char *meth
 	}
 	if (ctx->answered)
 	{
-		/* a refused body: discard what still arrives */
+		/* a refused body (413 queued): discard what still arrives */
 		*upload_data_size = 0;
 		return MHD_YES;
 	}
@@ -189,10 +189,15 @@ handle(void *cls, struct MHD_Connection *conn, const char *url, const char *meth
 	{
 		if (ctx->body.len + *upload_data_size > max_body)
 		{
-			*upload_data_size = 0;
-			buf_free(&ctx->body);
-			buf_init(&ctx->body);
-			return send_too_large(conn, ctx);
+			/*
+			 * A chunked body past the limit: libmicrohttpd cannot send a
+			 * response in the middle of an upload, so the connection is
+			 * closed (logged as 413); reading on would cost the bandwidth.
+			 */
+			ctx->answered = true;
+			ctx->status = 413;
+			snprintf(ctx->error_type, sizeof(ctx->error_type), "RequestEntityTooLarge");
+			return MHD_NO;
 		}
 		buf_append(&ctx->body, upload_data, *upload_data_size);
 		*upload_data_size = 0;

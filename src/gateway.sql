@@ -23,8 +23,8 @@ CREATE TABLE hroe.access_keys (
 );
 COMMENT ON TABLE hroe.access_keys IS 'Access keys of hroe-gateway: an AWS-style access key id, its secret (a credential: readable by the owner and by the gateway''s login role only), the PostgreSQL role its requests run as, and when it was created and revoked (a revoked key is refused at once; the gateway caches secrets for a few seconds)';
 REVOKE ALL ON hroe.access_keys FROM PUBLIC;
--- keys are data the administrator created: pg_dump keeps them
-SELECT pg_catalog.pg_extension_config_dump('hroe.access_keys', '');
+-- Not marked with pg_extension_config_dump: secrets stay out of dumps, and
+-- keys are recreated after a restore (hroe.create_access_key).
 
 CREATE FUNCTION hroe.create_access_key(
 	p_role regrole,

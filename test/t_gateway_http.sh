@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# test/t_gateway_http.sh: malformed HTTP and bodies against hroe-gateway
+# (test/gateway/http_checks.py over raw sockets): bad JSON, invalid UTF-8,
+# wrong content types, unknown and missing targets, empty and non-object
+# bodies, \u0000, deep nesting, oversized bodies (413 without buffering),
+# keep-alive, garbage; then SIGTERM must still end it cleanly.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+. test/gateway/lib.sh
+gw_setup hroe_gw_http || exit 1
+gw_start hroe_gw_http || exit 1
+gw_env
+/usr/bin/python3 test/gateway/http_checks.py "$GW_URL"
+rc=$?
+gw_stop || rc=1
+exit $rc
