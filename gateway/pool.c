@@ -12,8 +12,7 @@
  * Exactly-once: a statement is sent again only when it certainly never
  * reached PostgreSQL.  Before a statement is sent, an idle connection is
  * checked for input: a server that restarted or terminated the backend has
- * sent an error and closed it, which libpq then reports as a bad connection,
- * and the pool reconnects; and when libpq cannot send the statement at all
+ * sent an error and closed it, and the pool reconnects; and when libpq cannot send the statement at all
  * it is retried once on a new connection (a backend that got part of a
  * message, or Execute without Sync, commits nothing).  Once sent, a broken
  * connection makes the outcome unknown: the caller answers 500, as DynamoDB
@@ -218,25 +217,19 @@ fail:
 }
 
 /*
- * An idle connection with input waiting has been told something, in
- * practice that it is terminated (server shutdown, pg_terminate_backend):
- * read it, and drop the connection if libpq now calls it bad.
+ * An idle connection with input waiting has been told something, and the
+ * gateway never LISTENs nor leaves a command running, so in practice it is
+ * being terminated (server shutdown or restart, pg_terminate_backend): its
+ * FATAL message may arrive before the close, so libpq may not call it bad
+ * yet.  Drop it; a new one costs a connection, a dead one a failed request.
  */
 static void
 check_idle(PoolConn *pc)
 {
 	struct pollfd p = {.fd = PQsocket(pc->conn), .events = POLLIN};
 
-	if (PQstatus(pc->conn) != CONNECTION_OK || p.fd < 0)
-	{
+	if (PQstatus(pc->conn) != CONNECTION_OK || p.fd < 0 || poll(&p, 1, 0) != 0)
 		disconnect(pc);
-		return;
-	}
-	if (poll(&p, 1, 0) > 0)
-	{
-		if (!PQconsumeInput(pc->conn) || PQstatus(pc->conn) != CONNECTION_OK)
-			disconnect(pc);
-	}
 }
 
 /* Run a prepared statement with text parameters (see pool.h). */

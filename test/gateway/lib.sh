@@ -68,8 +68,9 @@ gw_start() {
 		--access-log "$GW_WORK/access.log" "${@:2}" 2>>"$GW_WORK/gateway.log" &
 	GW_PID=$!
 	GW_URL=http://127.0.0.1:$port
+	case " $* " in *" --tls-cert "*) GW_URL=https://127.0.0.1:$port ;; esac
 	for _ in $(seq 1 100); do
-		curl -s -o /dev/null "$GW_URL/" && return 0
+		curl -sk -o /dev/null "$GW_URL/" && return 0
 		kill -0 "$GW_PID" 2>/dev/null || break
 		sleep 0.1
 	done
