@@ -299,3 +299,17 @@ config_load(GatewayConfig *c, int argc, char **argv)
 	}
 	return true;
 }
+
+/* Release the settings' strings. */
+void
+config_free(GatewayConfig *c)
+{
+	for (size_t i = 0; i < NOPTIONS; i++)
+		if (options[i].type == OPT_STRING)
+		{
+			char	  **field = (char **) ((char *) c + options[i].offset);
+
+			free(*field);
+			*field = NULL;
+		}
+}

@@ -42,4 +42,7 @@ typedef struct GatewayConfig
  */
 extern bool config_load(GatewayConfig *c, int argc, char **argv);
 
+/* Release the settings' strings. */
+extern void config_free(GatewayConfig *c);
+
 #endif							/* GATEWAY_CONFIG_H */

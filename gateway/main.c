@@ -38,7 +38,10 @@ main(int argc, char **argv)
 	double		deadline;
 
 	if (!config_load(&config, argc, argv))
+	{
+		config_free(&config);
 		return 2;
+	}
 	if (!log_open_access(config.access_log))
 		return 1;
 
@@ -70,5 +73,6 @@ main(int argc, char **argv)
 	pool_close_all();
 	log_error("stopped");
 	log_close();
+	config_free(&config);
 	return 0;
 }

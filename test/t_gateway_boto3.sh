@@ -7,10 +7,4 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 . test/gateway/lib.sh
-gw_setup hroe_gw_boto3 || exit 1
-gw_start hroe_gw_boto3 || exit 1
-gw_env
-/usr/bin/python3 test/gateway/boto3_scenario.py "$GW_URL"
-rc=$?
-gw_stop || rc=1
-exit $rc
+gw_scenario hroe_gw_boto3 /usr/bin/python3 test/gateway/boto3_scenario.py

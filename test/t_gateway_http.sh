@@ -7,10 +7,4 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 . test/gateway/lib.sh
-gw_setup hroe_gw_http || exit 1
-gw_start hroe_gw_http || exit 1
-gw_env
-/usr/bin/python3 test/gateway/http_checks.py "$GW_URL"
-rc=$?
-gw_stop || rc=1
-exit $rc
+gw_scenario hroe_gw_http /usr/bin/python3 test/gateway/http_checks.py

@@ -13,10 +13,4 @@ if [ ! -d test/gateway/node_modules/@aws-sdk/client-dynamodb ] ||
 	[ test/gateway/package-lock.json -nt test/gateway/node_modules/.package-lock.json ]; then
 	(cd test/gateway && npm ci --no-audit --no-fund --loglevel=error) || { echo "FAIL npm ci"; exit 1; }
 fi
-gw_setup hroe_gw_js || exit 1
-gw_start hroe_gw_js || exit 1
-gw_env
-node test/gateway/sdk_v3.mjs "$GW_URL"
-rc=$?
-gw_stop || rc=1
-exit $rc
+gw_scenario hroe_gw_js node test/gateway/sdk_v3.mjs

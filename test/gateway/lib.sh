@@ -120,6 +120,20 @@ expect_error() {
 	grep -qE -- "$pattern" "$GW_WORK/err.out" || { cat "$GW_WORK/err.out"; return 1; }
 }
 
+# gw_scenario DB CMD...: a database, a gateway, CMD (given the gateway's URL
+# as its last argument), SIGTERM; exits with the outcome
+gw_scenario() {
+	local db=$1 rc
+	shift
+	gw_setup "$db" || exit 1
+	gw_start "$db" || exit 1
+	gw_env
+	"$@" "$GW_URL"
+	rc=$?
+	gw_stop || rc=1
+	exit $rc
+}
+
 gw_env() {
 	export AWS_ACCESS_KEY_ID=$GW_KEY AWS_SECRET_ACCESS_KEY=$GW_SECRET AWS_DEFAULT_REGION=us-east-1 \
 		AWS_REGION=us-east-1 AWS_EC2_METADATA_DISABLED=true AWS_PAGER= \
