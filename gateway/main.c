@@ -43,7 +43,10 @@ main(int argc, char **argv)
 		return 2;
 	}
 	if (!log_open_access(config.access_log))
+	{
+		config_free(&config);
 		return 1;
+	}
 
 	/* blocked before any thread starts, so every thread inherits the mask */
 	signal(SIGPIPE, SIG_IGN);
@@ -54,7 +57,11 @@ main(int argc, char **argv)
 
 	backend_init(&config, &backend);
 	if (!http_start(&config, &backend))
+	{
+		log_close();
+		config_free(&config);
 		return 1;
+	}
 	/* never the conninfo: it may hold a password */
 	log_error("listening on %s port %d (%s), pool of %d PostgreSQL connections",
 			  config.listen, config.port, config.tls_cert && *config.tls_cert ? "https" : "http",
