@@ -35,7 +35,6 @@ check "BatchGetItem (3 keys)" has '^3$' ddb batch-get-item --query "length(Respo
 
 # the CLI follows LastEvaluatedKey itself: pages of 4 give all 26 items
 check "Query paginated (page size 4): 26 items" has '"Count": 26' ddb query --table-name $T --key-condition-expression 'pk = :p' --expression-attribute-values '{":p": {"S": "c1"}}' --page-size 4
-check "Query on the GSI paginated: 14 OPEN items" has '"Count": 14' ddb query --table-name $T --index-name by_status --key-condition-expression '#s = :s' --expression-attribute-names '{"#s": "status"}' --expression-attribute-values '{":s": {"S": "OPEN"}}' --page-size 5
 check "Scan paginated (page size 7): 26 items" has '"Count": 26' ddb scan --table-name $T --page-size 7
 
 check "TransactWriteItems with a failing condition: TransactionCanceledException [None, ConditionalCheckFailed]" expect_error \

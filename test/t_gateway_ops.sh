@@ -47,6 +47,14 @@ sleep 0.3
 check "next request: 200 on a new connection (the dead one was never used)" has '^200 .*"Item"' raw GetItem "$KEY_A"
 check "access log: the only 500 is the timed-out request" has '^1$' bash -c "grep -c ' 500 ' $GW_WORK/access.log"
 
+# a real restart of the cluster: requests during the outage get a retryable
+# 500 at once; after it, the pool reconnects without a failed request
+check "PostgreSQL stopped" pg_ctlcluster "$PGVERSION" regress stop -m fast
+check "a request while PostgreSQL is down: 500 InternalServerError at once" has \
+	'^500 crc32-ok \{"__type":"com.amazonaws.dynamodb.v20120810#InternalServerError"' raw GetItem "$KEY_A"
+check "PostgreSQL started again" pg_ctlcluster "$PGVERSION" regress start
+check "after the restart: 200" has '^200 .*"Item"' raw GetItem "$KEY_A"
+
 # SIGTERM while a request waits for a lock: it finishes, then the exit
 lock_rows 1
 raw PutItem "$ITEM_A" >"$GW_WORK/inflight.out" 2>&1 &

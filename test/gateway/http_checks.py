@@ -213,7 +213,7 @@ def t_garbage():
                  b"POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n",
                  b"POST / HTTP/1.1\r\n" + b"X-A: " + b"a" * 100000 + b"\r\n\r\n"):
         # an answer or a close, or the connection waits for more (idle timeout)
-        exchange(data, timeout=1)
+        exchange(data, timeout=0.5)
     st, _, _ = parse(exchange(("GET / HTTP/1.1\r\nHost: %s\r\nConnection: close\r\n\r\n" % u.netloc).encode()))
     expect(st == 200, st)
 
