@@ -9,10 +9,11 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 . test/lib.sh
 
-# the gateway tests' clients (test/t_gateway*.sh): the AWS CLI, boto3, and
-# npm for the JavaScript SDK (Debian's npm only where no npm is on PATH: a
-# nodejs from elsewhere brings its own and conflicts with Debian's)
-HROE_EXTRA_PACKAGES="awscli python3-boto3 curl ${HROE_EXTRA_PACKAGES:-}"
+# the gateway tests' clients (test/t_gateway*.sh): the AWS CLI, boto3, curl,
+# openssl (a TLS certificate), and npm for the JavaScript SDK (Debian's npm
+# only where no npm is on PATH: a nodejs from elsewhere brings its own and
+# conflicts with Debian's)
+HROE_EXTRA_PACKAGES="awscli python3-boto3 curl openssl ${HROE_EXTRA_PACKAGES:-}"
 command -v npm >/dev/null 2>&1 || HROE_EXTRA_PACKAGES="$HROE_EXTRA_PACKAGES npm"
 if ! ensure_packages || ! build_stage ASSERTS=1; then
 	echo "build failed"
