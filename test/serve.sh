@@ -43,7 +43,7 @@ if [ "${1:-}" = --inner ]; then
 	echo $$ >"$HROE_SERVE_PIDFILE"
 	trap 'kill -TERM $gateway 2>/dev/null' TERM INT
 	for _ in $(seq 1 50); do
-		curl -s -o /dev/null "http://127.0.0.1:$HROE_GATEWAY_PORT/" && break
+		(echo >"/dev/tcp/127.0.0.1/$HROE_GATEWAY_PORT") 2>/dev/null && break
 		sleep 0.1
 	done
 	cat <<-EOT
