@@ -57,12 +57,14 @@ RETURNS boolean
 LANGUAGE sql VOLATILE STRICT PARALLEL UNSAFE
 SET search_path = pg_catalog, pg_temp
 AS $$
-	UPDATE hroe.access_keys SET revoked_at = pg_catalog.now()
-	WHERE access_key_id = p_access_key_id AND revoked_at IS NULL
-	RETURNING true
+	WITH revoked AS (
+		UPDATE hroe.access_keys SET revoked_at = pg_catalog.now()
+		WHERE access_key_id = p_access_key_id AND revoked_at IS NULL
+		RETURNING 1)
+	SELECT count(*) > 0 FROM revoked
 $$;
 COMMENT ON FUNCTION hroe.revoke_access_key(text) IS
-'Revokes an access key of hroe-gateway: its next request is refused (UnrecognizedClientException); true if the key existed and was active';
+'Revokes an access key of hroe-gateway: its next request is refused (UnrecognizedClientException); true if the key existed and was active, else false';
 
 CREATE FUNCTION hroe.gateway_call(p_access_key_id text, p_operation text, p_request jsonb)
 RETURNS jsonb
