@@ -18,12 +18,14 @@
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/time.h>
 #include <time.h>
 
 static pthread_mutex_t log_mutex = PTHREAD_MUTEX_INITIALIZER;
 static FILE *access_file = NULL;
+static char *access_path = NULL;	/* a file's path, for log_reopen */
 
 /* Now as 2026-11-25T16:01:02.345Z into out (25 bytes). */
 static void
@@ -52,6 +54,31 @@ log_open_access(const char *path)
 		log_error("could not open access log \"%s\": %s", path, strerror(errno));
 		return false;
 	}
+	else
+		access_path = strdup(path);
+	return true;
+}
+
+/* Reopen the access log file (after logrotate moved it: SIGHUP). */
+bool
+log_reopen(void)
+{
+	FILE	   *f;
+
+	if (access_path == NULL)
+		return true;
+	f = fopen(access_path, "a");
+	if (f == NULL)
+	{
+		/* keep writing to the old file rather than lose lines */
+		log_error("could not reopen access log \"%s\": %s", access_path, strerror(errno));
+		return false;
+	}
+	pthread_mutex_lock(&log_mutex);
+	if (access_file && access_file != stdout)
+		fclose(access_file);
+	access_file = f;
+	pthread_mutex_unlock(&log_mutex);
 	return true;
 }
 
@@ -63,6 +90,8 @@ log_close(void)
 	if (access_file && access_file != stdout)
 		fclose(access_file);
 	access_file = NULL;
+	free(access_path);
+	access_path = NULL;
 	pthread_mutex_unlock(&log_mutex);
 }
 

@@ -17,6 +17,9 @@
 extern bool log_open_access(const char *path);
 extern void log_close(void);
 
+/* Reopen the access log file (after logrotate moved it: SIGHUP). */
+extern bool log_reopen(void);
+
 /*
  * One access log line: time (UTC, ms), client address, access key id, operation,
  * HTTP status, error type, duration, body sizes, request id.  Never a secret

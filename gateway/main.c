@@ -5,8 +5,9 @@
  *	  of hroe's hroe.dynamodb, through a pool of libpq connections.
  *
  * Startup: settings, access log, pool, listener.  Then the main thread only
- * waits for SIGTERM or SIGINT (blocked in every thread, taken with sigwait,
- * so no handler runs inside a request), and shuts down gracefully: it stops
+ * waits for signals (blocked in every thread, taken with sigwait, so no
+ * handler runs inside a request): SIGHUP reopens the access log (for
+ * logrotate); SIGTERM or SIGINT shuts down gracefully: it stops
  * accepting connections, lets running requests finish (at most
  * shutdown_timeout seconds), closes the connections and exits 0.
  *
@@ -53,6 +54,7 @@ main(int argc, char **argv)
 	sigemptyset(&signals);
 	sigaddset(&signals, SIGTERM);
 	sigaddset(&signals, SIGINT);
+	sigaddset(&signals, SIGHUP);
 	pthread_sigmask(SIG_BLOCK, &signals, NULL);
 
 	backend_init(&config, &backend);
@@ -67,7 +69,10 @@ main(int argc, char **argv)
 			  config.listen, config.port, config.tls_cert && *config.tls_cert ? "https" : "http",
 			  config.pool_size);
 
-	sigwait(&signals, &sig);
+	/* SIGHUP reopens the access log (logrotate); the others stop */
+	while (sigwait(&signals, &sig) == 0 && sig == SIGHUP)
+		if (log_reopen())
+			log_error("received SIGHUP: access log reopened");
 	log_error("received %s: no new connections, finishing %d running requests",
 			  sig == SIGTERM ? "SIGTERM" : "SIGINT", http_in_flight());
 	http_quiesce();

@@ -92,6 +92,11 @@ CONF
 gw_start hroe_gw_ops --config "$GW_WORK/gateway.conf" || exit 1
 check "config file: region from the file" has 'dynamodb.eu-west-3.amazonaws.com' curl -s "$GW_URL/"
 check "config file: a request" has '^200 ' raw GetItem "$KEY_A"
+mv "$GW_WORK/access.log" "$GW_WORK/access.log.1"
+kill -HUP "$GW_PID"
+sleep 0.2
+raw GetItem "$KEY_A" >/dev/null
+check "SIGHUP reopens the access log (logrotate)" has ' GetItem 200 ' cat "$GW_WORK/access.log"
 gw_stop || GW_FAILURES=$((GW_FAILURES + 1))
 check "bad setting: a clear error" expect_error 'unknown option "--pool-sise"' "$GW_BIN" --pool-sise 3
 echo "$GW_FAILURES failures"
