@@ -4,8 +4,8 @@
 #
 #   HROE_PGPORT=5661 make bench BENCH=gateway
 #
-# Data: as test/bench/api.sh (CUSTOMERS x 10 orders in a table "bench",
-# loaded into hroe and into dynalite).  wrk replays pre-signed requests
+# Data: test/bench/api_data.sql, as test/bench/api.sh (CUSTOMERS x 10 orders
+# in a table "bench", loaded into hroe and into dynalite).  wrk replays pre-signed requests
 # (test/bench/gateway_requests.py, test/bench/gateway.lua) over keep-alive
 # connections for SECS seconds at 1, 8 and 32 connections:
 #   GetItem     one item by its full key
@@ -37,21 +37,9 @@ GATEWAY=
 trap 'kill $DYNALITE $GATEWAY 2>/dev/null; rm -rf "$WORK"' EXIT
 
 psql -X -q -v ON_ERROR_STOP=1 -d postgres -c "DROP DATABASE IF EXISTS $DB" -c "CREATE DATABASE $DB"
-psql -X -q -v ON_ERROR_STOP=1 -v customers="$CUSTOMERS" -d "$DB" <<'SQL'
-CREATE EXTENSION hroe;
-SELECT hroe.dynamodb('CreateTable', '{"TableName": "bench", "BillingMode": "PAY_PER_REQUEST",
-  "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}, {"AttributeName": "sk", "KeyType": "RANGE"}],
-  "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}, {"AttributeName": "sk", "AttributeType": "S"}]}') ? 'TableDescription' AS created;
-INSERT INTO bench (item)
-SELECT jsonb_build_object('pk', jsonb_build_object('S', 'CUST#' || c),
-	'sk', jsonb_build_object('S', 'ORDER#' || lpad(o::text, 4, '0')),
-	'status', jsonb_build_object('S', 'OPEN'), 'total', jsonb_build_object('N', '12.3'),
-	'note', jsonb_build_object('S', repeat('x', 60)))::hroe.item
-FROM generate_series(1, :customers) c, generate_series(1, 10) o;
--- the benchmark's key: the superuser's role (no role switch cost hidden)
-SELECT hroe.create_access_key(current_user::regrole, 'benchkey', 'benchsecret');
-VACUUM ANALYZE bench;
-SQL
+psql -X -q -v ON_ERROR_STOP=1 -v customers="$CUSTOMERS" -d "$DB" -f test/bench/api_data.sql
+# the benchmark's key: the superuser's role (the role switch is still made)
+psql -X -q -v ON_ERROR_STOP=1 -d "$DB" -c "SELECT hroe.create_access_key(current_user::regrole, 'benchkey', 'benchsecret')"
 for _ in $(seq 50); do (echo >/dev/tcp/127.0.0.1/$dport) 2>/dev/null && break; sleep 0.1; done
 node $CONF/bench_dynalite.js "$dport" load "$CUSTOMERS" >/dev/null
 
