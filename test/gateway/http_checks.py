@@ -88,64 +88,28 @@ def t_get():
     expect(h["x-amz-crc32"] == str(zlib.crc32(body)) and len(h["x-amzn-requestid"]) == 52, h)
 
 
-def t_bad_json():
-    st, h, body = post(b'{"TableName": ', {**JSON10, **TARGET})
-    expect(st == 400 and body == SER and h["x-amz-crc32"] == str(zlib.crc32(body)), (st, body))
+def answers(body, headers, status, expected=None):
+    """A check: an unsigned POST of body with headers is answered status and,
+    if given, exactly the body expected (with the body's CRC32)."""
+    def run():
+        st, h, got = post(body, headers)
+        expect(st == status and (expected is None or got == expected), (st, got))
+        expect(h.get("x-amz-crc32") == str(zlib.crc32(got)), h)
+    return run
 
 
-def t_invalid_utf8():
-    st, _, body = post(b'{"a": "\xff\xfe"}', {**JSON10, **TARGET})
-    expect(st == 400 and body == SER, (st, body))
-
-
-def t_wrong_ctype():
-    st, _, body = post(b"{}", {"Content-Type": "text/plain", **TARGET})
-    expect(st == 404 and body == b"<UnknownOperationException/>\n", (st, body))
-
-
-def t_json11():
-    st, _, body = post(b"{}", {"Content-Type": "application/x-amz-json-1.1", **TARGET})
-    expect(st == 404, (st, body))
+def signed(operation, body, status, fragment, **kw):
+    """A check: a signed request is answered status with fragment in the body."""
+    def run():
+        st, h, got = raw.send(url, operation, body, **kw)
+        expect(st == status and fragment in got, (st, got))
+        return h
+    return run
 
 
 def t_application_json():
-    st, h, body = raw.send(url, "ListTables", "{}", content_type="application/json")
-    expect(st == 200 and h["content-type"] == "application/json", (st, h))
-
-
-def t_unknown_target():
-    st, _, body = post(b"{}", {**JSON10, "X-Amz-Target": "DynamoDB_20120810.NoSuchThing"})
-    expect(st == 400 and body == UNKNOWN, (st, body))
-
-
-def t_old_api():
-    st, _, body = post(b"{}", {**JSON10, "X-Amz-Target": "DynamoDB_20111205.ListTables"})
-    expect(st == 400 and body == UNKNOWN, (st, body))
-
-
-def t_missing_target():
-    st, _, body = post(b"{}", JSON10)
-    expect(st == 400 and body == UNKNOWN, (st, body))
-
-
-def t_unimplemented():
-    st, _, body = raw.send(url, "DescribeTimeToLive", '{"TableName": "x"}')
-    expect(st == 400 and b"UnknownOperationException" in body, (st, body))
-
-
-def t_empty_body():
-    st, _, body = raw.send(url, "ListTables", "")
-    expect(st == 400 and body == SER, (st, body))
-
-
-def t_not_object():
-    st, _, body = raw.send(url, "ListTables", "[1, 2]")
-    expect(st == 400 and b"SerializationException" in body, (st, body))
-
-
-def t_nul():
-    st, _, body = raw.send(url, "PutItem", '{"TableName": "x", "Item": {"pk": {"S": "a\\u0000b"}}}')
-    expect(st == 400 and b"ValidationException" in body, (st, body))
+    h = signed("ListTables", "{}", 200, b"TableNames", content_type="application/json")()
+    expect(h["content-type"] == "application/json", h)
 
 
 def t_deep():
@@ -231,18 +195,24 @@ def t_put():
 
 
 check("GET /: 200, DynamoDB's health text, x-amz-crc32, 52-character x-amzn-RequestId", t_get)
-check("body not JSON: 400 SerializationException", t_bad_json)
-check("invalid UTF-8 in the body: 400 SerializationException", t_invalid_utf8)
-check("Content-Type text/plain: 404 <UnknownOperationException/>", t_wrong_ctype)
-check("Content-Type application/x-amz-json-1.1: 404 (as DynamoDB)", t_json11)
+check("body not JSON: 400 SerializationException", answers(b'{"TableName": ', {**JSON10, **TARGET}, 400, SER))
+check("invalid UTF-8 in the body: 400 SerializationException", answers(b'{"a": "\xff\xfe"}', {**JSON10, **TARGET}, 400, SER))
+check("Content-Type text/plain: 404 <UnknownOperationException/>",
+      answers(b"{}", {"Content-Type": "text/plain", **TARGET}, 404, b"<UnknownOperationException/>\n"))
+check("Content-Type application/x-amz-json-1.1: 404 (as DynamoDB)",
+      answers(b"{}", {"Content-Type": "application/x-amz-json-1.1", **TARGET}, 404))
 check("Content-Type application/json: accepted, answered as application/json", t_application_json)
-check("unknown X-Amz-Target: 400 UnknownOperationException", t_unknown_target)
-check("X-Amz-Target of the 2011 API: 400 UnknownOperationException", t_old_api)
-check("no X-Amz-Target: 400 UnknownOperationException", t_missing_target)
-check("a DynamoDB operation hroe lacks (DescribeTimeToLive): 400 UnknownOperationException", t_unimplemented)
-check("signed, empty body: 400 SerializationException", t_empty_body)
-check("signed, body not an object: 400 SerializationException", t_not_object)
-check("signed, \\u0000 in a string: 400 ValidationException (jsonb limitation)", t_nul)
+check("unknown X-Amz-Target: 400 UnknownOperationException",
+      answers(b"{}", {**JSON10, "X-Amz-Target": "DynamoDB_20120810.NoSuchThing"}, 400, UNKNOWN))
+check("X-Amz-Target of the 2011 API: 400 UnknownOperationException",
+      answers(b"{}", {**JSON10, "X-Amz-Target": "DynamoDB_20111205.ListTables"}, 400, UNKNOWN))
+check("no X-Amz-Target: 400 UnknownOperationException", answers(b"{}", JSON10, 400, UNKNOWN))
+check("a DynamoDB operation hroe lacks (DescribeTimeToLive): 400 UnknownOperationException",
+      signed("DescribeTimeToLive", '{"TableName": "x"}', 400, b"UnknownOperationException"))
+check("signed, empty body: 400 SerializationException", signed("ListTables", "", 400, SER))
+check("signed, body not an object: 400 SerializationException", signed("ListTables", "[1, 2]", 400, b"SerializationException"))
+check("signed, \\u0000 in a string: 400 ValidationException (jsonb limitation)",
+      signed("PutItem", '{"TableName": "x", "Item": {"pk": {"S": "a\\u0000b"}}}', 400, b"ValidationException"))
 check("5,000 nested arrays: 400 SerializationException; 900 reach hroe", t_deep)
 check("Content-Length of 17 MiB: 413 before the body is read", t_huge_length)
 check("chunked body past 16 MiB: the connection closed", t_huge_chunked)
