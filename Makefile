@@ -42,6 +42,7 @@ SCRIPT_PARTS = \
 	src/tables.sql \
 	src/operations.sql \
 	src/api.sql \
+	src/gateway.sql \
 	src/shard.sql \
 	models/generate.sql \
 	models/normalized.sql \
@@ -65,7 +66,8 @@ REGRESS_OPTS = --load-extension=hroe --encoding=UTF8
 ISOLATION      = $(patsubst test/specs/%.spec,%,$(sort $(wildcard test/specs/*.spec)))
 ISOLATION_OPTS = --inputdir=test --load-extension=hroe
 
-EXTRA_CLEAN = results regression.diffs regression.out output_iso test/out
+EXTRA_CLEAN = results regression.diffs regression.out output_iso test/out \
+	gateway/*.o gateway/hroe-gateway gateway/fuzz_request
 
 PG_CONFIG ?= pg_config
 PG_CFLAGS += -Wall -Wextra -Werror -Wno-unused-parameter -Wno-sign-compare \
@@ -89,6 +91,35 @@ include $(PGXS)
 
 hroe--$(EXTVERSION).sql: $(SCRIPT_PARTS)
 	cat $^ > $@
+
+# hroe-gateway (gateway/): a standalone program beside the extension.  PGXS
+# builds one MODULE_big or one PROGRAM, not both, hence explicit rules; it
+# is installed into PostgreSQL's bindir.  Libraries: libpq, libmicrohttpd
+# (HTTP/1.1, TLS through GnuTLS), OpenSSL's libcrypto (SigV4), zlib (CRC32).
+GATEWAY_OBJS = $(patsubst %.c,%.o,$(filter-out gateway/fuzz_request.c,$(wildcard gateway/*.c)))
+GATEWAY_CFLAGS = -std=c11 -D_GNU_SOURCE -O2 -g -Wall -Wextra -Werror \
+	-Wno-unused-parameter -Wno-missing-field-initializers -Wno-format-truncation \
+	-I$(shell $(PG_CONFIG) --includedir) $(GATEWAY_EXTRA_CFLAGS)
+GATEWAY_LIBS = -L$(shell $(PG_CONFIG) --libdir) -lpq -lmicrohttpd -lcrypto -lz -lpthread
+
+all: gateway/hroe-gateway
+
+gateway/%.o: gateway/%.c $(wildcard gateway/*.h)
+	$(CC) $(GATEWAY_CFLAGS) -c -o $@ $<
+
+gateway/hroe-gateway: $(GATEWAY_OBJS)
+	$(CC) $(GATEWAY_CFLAGS) -o $@ $^ $(GATEWAY_LIBS)
+
+# libFuzzer target of the request parsing and SigV4 (a developer command)
+gateway/fuzz_request: gateway/fuzz_request.c gateway/request.c gateway/sigv4.c gateway/json.c gateway/util.c $(wildcard gateway/*.h)
+	clang -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined -Wall -Wextra -Werror \
+		-Wno-unused-parameter -Wno-missing-field-initializers -o $@ $(filter %.c,$^) -lcrypto
+
+install: install-gateway
+.PHONY: install-gateway
+install-gateway: gateway/hroe-gateway
+	$(MKDIR_P) '$(DESTDIR)$(bindir)'
+	$(INSTALL_PROGRAM) gateway/hroe-gateway '$(DESTDIR)$(bindir)/hroe-gateway'
 
 .PHONY: check-all main bench sanitize fuzz
 # The README's two commands

@@ -68,22 +68,7 @@ for _ in $(seq 50); do
 done
 
 psql -X -q -v ON_ERROR_STOP=1 -d postgres -c "DROP DATABASE IF EXISTS $DB" -c "CREATE DATABASE $DB"
-psql -X -q -v ON_ERROR_STOP=1 -v customers="$CUSTOMERS" -d "$DB" <<'SQL'
-CREATE EXTENSION hroe;
-SELECT hroe.dynamodb('CreateTable', '{"TableName": "bench", "BillingMode": "PAY_PER_REQUEST",
-  "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}, {"AttributeName": "sk", "KeyType": "RANGE"}],
-  "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}, {"AttributeName": "sk", "AttributeType": "S"}]}') ? 'TableDescription' AS created;
-INSERT INTO bench (item)
-SELECT jsonb_build_object(
-	'pk', jsonb_build_object('S', 'CUST#' || c),
-	'sk', jsonb_build_object('S', 'ORDER#' || lpad(o::text, 4, '0')),
-	'status', jsonb_build_object('S', (ARRAY['OPEN', 'SHIPPED', 'CLOSED'])[1 + (c + o) % 3]),
-	'total', jsonb_build_object('N', trim_scale(((c * 31 + o * 17) % 100000) / 100.0)::text),
-	'note', jsonb_build_object('S', repeat('x', 60)))::hroe.item
-FROM generate_series(1, :customers) c, generate_series(1, 10) o;
-VACUUM ANALYZE bench;
-SELECT hroe.dynamodb('Query', '{"TableName": "bench", "KeyConditionExpression": "pk = :p", "ExpressionAttributeValues": {":p": {"S": "CUST#1"}}}') -> 'Count' AS query_check;
-SQL
+psql -X -q -v ON_ERROR_STOP=1 -v customers="$CUSTOMERS" -d "$DB" -f test/bench/api_data.sql
 node $CONF/bench_dynalite.js "$port" load "$CUSTOMERS"
 
 # the earlier client, for comparison: pgbench, the request body built in SQL

@@ -1,0 +1,90 @@
+/*-------------------------------------------------------------------------
+ *
+ * main.c
+ *	  hroe-gateway: DynamoDB's HTTP API (JSON 1.0 protocol, SigV4) in front
+ *	  of hroe's hroe.dynamodb, through a pool of libpq connections.
+ *
+ * Startup: settings, access log, pool, listener.  Then the main thread only
+ * waits for signals (blocked in every thread, taken with sigwait, so no
+ * handler runs inside a request): SIGHUP reopens the access log (for
+ * logrotate); SIGTERM or SIGINT shuts down gracefully: it stops
+ * accepting connections, lets running requests finish (at most
+ * shutdown_timeout seconds), closes the connections and exits 0.
+ *
+ * gateway/main.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "backend.h"
+#include "config.h"
+#include "http.h"
+#include "log.h"
+#include "pool.h"
+#include "util.h"
+
+int
+main(int argc, char **argv)
+{
+	GatewayConfig config;
+	Backend		backend;
+	sigset_t	signals;
+	int			sig = 0;
+	double		deadline;
+
+	if (!config_load(&config, argc, argv))
+	{
+		config_free(&config);
+		return 2;
+	}
+	if (!log_open_access(config.access_log))
+	{
+		config_free(&config);
+		return 1;
+	}
+
+	/* blocked before any thread starts, so every thread inherits the mask */
+	signal(SIGPIPE, SIG_IGN);
+	sigemptyset(&signals);
+	sigaddset(&signals, SIGTERM);
+	sigaddset(&signals, SIGINT);
+	sigaddset(&signals, SIGHUP);
+	pthread_sigmask(SIG_BLOCK, &signals, NULL);
+
+	backend_init(&config, &backend);
+	if (!http_start(&config, &backend))
+	{
+		log_close();
+		config_free(&config);
+		return 1;
+	}
+	/* never the conninfo: it may hold a password */
+	log_error("listening on %s port %d (%s), pool of %d PostgreSQL connections",
+			  config.listen, config.port, config.tls_cert && *config.tls_cert ? "https" : "http",
+			  config.pool_size);
+
+	/* SIGHUP reopens the access log (logrotate); the others stop */
+	while (sigwait(&signals, &sig) == 0 && sig == SIGHUP)
+		if (log_reopen())
+			log_error("received SIGHUP: access log reopened");
+	log_error("received %s: no new connections, finishing %d running requests",
+			  sig == SIGTERM ? "SIGTERM" : "SIGINT", http_in_flight());
+	http_quiesce();
+	deadline = now_monotonic() + config.shutdown_timeout;
+	while (http_in_flight() > 0 && now_monotonic() < deadline)
+		usleep(20 * 1000);
+	if (http_in_flight() > 0)
+		log_error("shutdown timeout: closing %d running requests", http_in_flight());
+	http_stop();
+	pool_close_all();
+	log_error("stopped");
+	log_close();
+	config_free(&config);
+	return 0;
+}

@@ -1,0 +1,236 @@
+/*-------------------------------------------------------------------------
+ *
+ * request.c
+ *	  DynamoDB's JSON 1.0 protocol: one parsed HTTP request in, one response
+ *	  out.
+ *
+ * The checks run in DynamoDB's order, as dynalite records it, so that a
+ * request with several faults gets DynamoDB's answer:
+ *
+ *	1. GET (any path): the health text, 200.
+ *	2. Not POST, or a body with a content type other than
+ *	   application/x-amz-json-1.0 or application/json: 404
+ *	   <UnknownOperationException/> (not JSON, as DynamoDB answers).
+ *	   DynamoDB refuses application/x-amz-json-1.1 too.
+ *	3. A body that is not JSON: SerializationException (no message).
+ *	4. X-Amz-Target not DynamoDB_20120810.<a DynamoDB operation>:
+ *	   UnknownOperationException (no message).
+ *	5. The signature (sigv4.c), the key (backend), the signature's value.
+ *	6. An empty body: SerializationException.
+ *	7. The call.  DynamoDB operations hroe does not implement reach
+ *	   hroe.dynamodb, which answers UnknownOperationException.
+ *
+ * The older API version DynamoDB_20111205 is refused (hroe implements the
+ * 2012-08-10 API only).
+ *
+ * gateway/request.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "request.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "json.h"
+#include "sigv4.h"
+
+#define API_PREFIX "DynamoDB_20120810."
+
+/* DynamoDB's operations (2012-08-10 API), sorted. */
+static const char *const dynamodb_operations[] = {
+	"BatchExecuteStatement", "BatchGetItem", "BatchWriteItem", "CreateBackup",
+	"CreateGlobalTable", "CreateTable", "DeleteBackup", "DeleteItem",
+	"DeleteResourcePolicy", "DeleteTable", "DescribeBackup",
+	"DescribeContinuousBackups", "DescribeContributorInsights",
+	"DescribeEndpoints", "DescribeExport", "DescribeGlobalTable",
+	"DescribeGlobalTableSettings", "DescribeImport",
+	"DescribeKinesisStreamingDestination", "DescribeLimits", "DescribeTable",
+	"DescribeTableReplicaAutoScaling", "DescribeTimeToLive",
+	"DisableKinesisStreamingDestination", "EnableKinesisStreamingDestination",
+	"ExecuteStatement", "ExecuteTransaction", "ExportTableToPointInTime",
+	"GetItem", "GetResourcePolicy", "ImportTable", "ListBackups",
+	"ListContributorInsights", "ListExports", "ListGlobalTables", "ListImports",
+	"ListTables", "ListTagsOfResource", "PutItem", "PutResourcePolicy", "Query",
+	"RestoreTableFromBackup", "RestoreTableToPointInTime", "Scan", "TagResource",
+	"TransactGetItems", "TransactWriteItems", "UntagResource",
+	"UpdateContinuousBackups", "UpdateContributorInsights", "UpdateGlobalTable",
+	"UpdateGlobalTableSettings", "UpdateItem", "UpdateKinesisStreamingDestination",
+	"UpdateTable", "UpdateTableReplicaAutoScaling", "UpdateTimeToLive",
+};
+
+/* Value of the first header named name (case-insensitive), or NULL. */
+const char *
+request_header(const Request *req, const char *name)
+{
+	for (int i = 0; i < req->nheaders; i++)
+		if (strcasecmp(req->headers[i].name, name) == 0)
+			return req->headers[i].value;
+	return NULL;
+}
+
+/* An empty response (status 500 until something is decided). */
+void
+response_init(Response *resp)
+{
+	memset(resp, 0, sizeof(*resp));
+	resp->status = 500;
+	buf_init(&resp->body);
+}
+
+/* Release the response's body. */
+void
+response_free(Response *resp)
+{
+	buf_free(&resp->body);
+}
+
+/* Fill resp with DynamoDB's error body {"__type", "message"?}. */
+void
+response_error(Response *resp, int status, const char *type, const char *message)
+{
+	const char *hash = strchr(type, '#');
+
+	resp->status = status;
+	resp->body.len = 0;
+	resp->body.data[0] = '\0';
+	buf_puts(&resp->body, "{\"__type\":");
+	json_append_string(&resp->body, type);
+	if (message)
+	{
+		buf_puts(&resp->body, ",\"message\":");
+		json_append_string(&resp->body, message);
+	}
+	buf_putc(&resp->body, '}');
+	snprintf(resp->error_type, sizeof(resp->error_type), "%s", hash ? hash + 1 : type);
+}
+
+/* The media type of a Content-Type value, without parameters, into out. */
+static void
+media_type(const char *value, char *out, size_t size)
+{
+	size_t		n;
+
+	while (value && (*value == ' ' || *value == '\t'))
+		value++;
+	n = value ? strcspn(value, "; \t") : 0;
+	snprintf(out, size, "%.*s", (int) (n < size ? n : size - 1), value ? value : "");
+}
+
+/* Is op one of DynamoDB's operations? */
+static bool
+known_operation(const char *op)
+{
+	size_t		lo = 0,
+				hi = sizeof(dynamodb_operations) / sizeof(dynamodb_operations[0]);
+
+	while (lo < hi)
+	{
+		size_t		mid = (lo + hi) / 2;
+		int			c = strcmp(op, dynamodb_operations[mid]);
+
+		if (c == 0)
+			return true;
+		if (c < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return false;
+}
+
+/* Answer one request. */
+void
+handle_request(const Request *req, const Backend *backend, const char *region, Response *resp)
+{
+	char		ctype[64];
+	const char *target;
+	SigV4Auth	auth;
+	char		secret[256];
+	LookupResult found;
+
+	/* 1. the health check */
+	if (strcmp(req->method, "GET") == 0)
+	{
+		resp->status = 200;
+		resp->content_type = "text/plain";
+		/* DynamoDB's text, trailing space included */
+		buf_printf(&resp->body, "healthy: dynamodb.%s.amazonaws.com ", region);
+		return;
+	}
+
+	/* 2. method and content type */
+	media_type(request_header(req, "Content-Type"), ctype, sizeof(ctype));
+	if (strcmp(req->method, "POST") != 0 ||
+		(req->body_len > 0 && strcasecmp(ctype, "application/x-amz-json-1.0") != 0 &&
+		 strcasecmp(ctype, "application/json") != 0))
+	{
+		resp->status = 404;
+		resp->content_type = "application/xml";
+		buf_puts(&resp->body, "<UnknownOperationException/>\n");
+		snprintf(resp->error_type, sizeof(resp->error_type), "UnknownOperationException");
+		return;
+	}
+	resp->content_type = strcasecmp(ctype, "application/json") == 0 ?
+		"application/json" : "application/x-amz-json-1.0";
+
+	/* 3. the body is JSON */
+	if (req->body_len > 0 && !json_validate(req->body, req->body_len))
+	{
+		response_error(resp, 400, "com.amazon.coral.service#SerializationException", NULL);
+		return;
+	}
+
+	/* 4. the target */
+	target = request_header(req, "X-Amz-Target");
+	if (target == NULL || strncmp(target, API_PREFIX, strlen(API_PREFIX)) != 0 ||
+		strlen(target + strlen(API_PREFIX)) > OPERATION_MAX ||
+		!known_operation(target + strlen(API_PREFIX)))
+	{
+		response_error(resp, 400, "com.amazon.coral.service#UnknownOperationException", NULL);
+		return;
+	}
+	snprintf(resp->operation, sizeof(resp->operation), "%s", target + strlen(API_PREFIX));
+
+	/* 5. the signature */
+	if (!sigv4_parse(req, &auth, resp))
+		return;
+	snprintf(resp->access_key_id, sizeof(resp->access_key_id), "%s", auth.access_key_id);
+	found = backend->lookup_secret(backend->arg, auth.access_key_id, secret, sizeof(secret), resp);
+	if (found == LOOKUP_FAILED)
+		return;
+	if (found == LOOKUP_UNKNOWN)
+	{
+		response_error(resp, 400, "com.amazon.coral.service#UnrecognizedClientException",
+					   "The security token included in the request is invalid.");
+		return;
+	}
+	if (!sigv4_verify(req, &auth, secret))
+	{
+		memset(secret, 0, sizeof(secret));
+		response_error(resp, 400, "com.amazon.coral.service#InvalidSignatureException",
+					   "The request signature we calculated does not match the signature you provided. "
+					   "Check your AWS Secret Access Key and signing method. "
+					   "Consult the service documentation for details.");
+		return;
+	}
+	memset(secret, 0, sizeof(secret));
+	/* temporary credentials are not issued by hroe */
+	if (request_header(req, "X-Amz-Security-Token") != NULL)
+	{
+		response_error(resp, 400, "com.amazon.coral.service#UnrecognizedClientException",
+					   "The security token included in the request is invalid");
+		return;
+	}
+
+	/* 6. an empty body */
+	if (req->body_len == 0)
+	{
+		response_error(resp, 400, "com.amazon.coral.service#SerializationException", NULL);
+		return;
+	}
+
+	/* 7. the call */
+	backend->call(backend->arg, auth.access_key_id, resp->operation, req->body, req->body_len, resp);
+}

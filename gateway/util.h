@@ -1,0 +1,41 @@
+/*-------------------------------------------------------------------------
+ *
+ * util.h
+ *	  A growable byte buffer and small helpers shared by hroe-gateway's files.
+ *
+ * gateway/util.h
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef GATEWAY_UTIL_H
+#define GATEWAY_UTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* A NUL-terminated growable buffer; allocation failure aborts the process. */
+typedef struct StrBuf
+{
+	char	   *data;
+	size_t		len;
+	size_t		cap;
+} StrBuf;
+
+extern void buf_init(StrBuf *b);
+extern void buf_free(StrBuf *b);
+extern void buf_append(StrBuf *b, const char *s, size_t n);
+extern void buf_puts(StrBuf *b, const char *s);
+extern void buf_putc(StrBuf *b, char c);
+extern void buf_printf(StrBuf *b, const char *fmt,...)
+			__attribute__((format(printf, 2, 3)));
+
+extern void *xmalloc(size_t n);
+extern char *xstrdup(const char *s);
+
+/* Lower-case hexadecimal of n bytes into out (2n + 1 bytes). */
+extern void hex_encode(const unsigned char *in, size_t n, char *out);
+
+/* Monotonic seconds, for durations and cache ages. */
+extern double now_monotonic(void);
+
+#endif							/* GATEWAY_UTIL_H */
