@@ -16,6 +16,7 @@
  *-------------------------------------------------------------------------
  */
 #include <pthread.h>
+#include <sys/resource.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +29,36 @@
 #include "log.h"
 #include "pool.h"
 #include "util.h"
+
+/*
+ * Raise the soft open-file limit towards the hard one, so that max_connections
+ * client sockets, the pool's connections and the logs fit: an SDK keeps many
+ * idle keep-alive connections open, and a test runner many SDK clients.  A
+ * lower hard limit lowers max_connections, with a line in the error log.
+ */
+static void
+fit_open_files(GatewayConfig *config)
+{
+	struct rlimit rl;
+	rlim_t		need = (rlim_t) config->max_connections + config->pool_size + 64;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) != 0)
+		return;
+	if (rl.rlim_cur < need)
+	{
+		rl.rlim_cur = (rl.rlim_max == RLIM_INFINITY || rl.rlim_max > need) ? need : rl.rlim_max;
+		(void) setrlimit(RLIMIT_NOFILE, &rl);
+		(void) getrlimit(RLIMIT_NOFILE, &rl);
+	}
+	if (rl.rlim_cur < need)
+	{
+		int			fit = (int) rl.rlim_cur - config->pool_size - 64;
+
+		config->max_connections = fit > 16 ? fit : 16;
+		log_error("open-file limit %llu: at most %d HTTP connections",
+				  (unsigned long long) rl.rlim_cur, config->max_connections);
+	}
+}
 
 int
 main(int argc, char **argv)
@@ -57,6 +88,7 @@ main(int argc, char **argv)
 	sigaddset(&signals, SIGHUP);
 	pthread_sigmask(SIG_BLOCK, &signals, NULL);
 
+	fit_open_files(&config);
 	backend_init(&config, &backend);
 	if (!http_start(&config, &backend))
 	{
