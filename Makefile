@@ -20,7 +20,11 @@ OBJS = \
 	src/expression_update.o \
 	src/expression_api.o \
 	src/tables.o \
+	src/errors.o \
+	src/capacity.o \
 	src/operations.o \
+	src/operations_write.o \
+	src/transactions.o \
 	src/direct_write.o \
 	src/api.o \
 	src/shard.o \

@@ -36,10 +36,9 @@
 #include "fmgr.h"
 #include "lib/stringinfo.h"
 
+#include "dynamodb_limits.h"
+
 #define HROE_ITEM_VERSION		1
-#define HROE_ITEM_MAX_SIZE		409600	/* 400 KB, inclusive */
-#define HROE_ITEM_MAX_DEPTH		32		/* nesting of L and M */
-#define HROE_ITEM_MAX_NAME		65535	/* an attribute name, in bytes */
 #define HROE_ITEM_HDRSZ			(VARHDRSZ + 8)
 
 /* Value types; the numbers are the tags stored in the binary format */

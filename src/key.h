@@ -22,8 +22,7 @@
 
 #include "fmgr.h"
 
-/* DynamoDB's partition-key size limit, in UTF-8 bytes */
-#define HROE_KEY_MAX_BYTES	2048
+#include "dynamodb_limits.h"	/* HROE_KEY_MAX_BYTES */
 
 /* The separator between the components (levels) of a composite key */
 #define HROE_KEY_SEPARATOR	'#'

@@ -51,13 +51,9 @@
 #include "utils/syscache.h"
 
 #include "catalog.h"
-#include "api.h"
+#include "direct_write.h"
 #include "operations.h"
-#include "tables.h"
 
-#define MAX_BATCH_GET	100
-#define MAX_BATCH_WRITE 25
-#define MAX_BATCH_GET_BYTES (16 * 1024 * 1024)
 /* a batch rolled back by a deadlock is written again, up to this many times */
 #define BATCH_WRITE_ATTEMPTS 10
 
@@ -167,32 +163,6 @@ KeyJsonb(HroeTableMeta *t, HroeIndexMeta *ix, HroeItem *item)
 	return TextToJsonb(buf.data);
 }
 
-/* E17 unless ReturnValues is NONE or ALL_OLD (Put/Delete); true for ALL_OLD */
-bool
-hroe_check_return_old(const char *rv)
-{
-	if (rv == NULL || strcmp(rv, "NONE") == 0)
-		return false;
-	if (strcmp(rv, "ALL_OLD") == 0)
-		return true;
-	if (strcmp(rv, "ALL_NEW") == 0 || strcmp(rv, "UPDATED_OLD") == 0 ||
-		strcmp(rv, "UPDATED_NEW") == 0)
-		HroeValidation("ReturnValues can only be ALL_OLD or NONE");
-	HroeValidation(psprintf("1 validation error detected: Value '%s' at 'returnValues' failed to satisfy constraint: Member must satisfy enum value set: [ALL_NEW, UPDATED_OLD, ALL_OLD, NONE, UPDATED_NEW]",
-							rv));
-	return false;
-}
-
-/* Validate ReturnConsumedCapacity before doing any work */
-void
-hroe_check_return_cc(const char *rcc)
-{
-	if (rcc && strcmp(rcc, "NONE") != 0 && strcmp(rcc, "TOTAL") != 0 &&
-		strcmp(rcc, "INDEXES") != 0)
-		HroeValidation(psprintf("1 validation error detected: Value '%s' at 'returnConsumedCapacity' failed to satisfy constraint: Member must satisfy enum value set: [INDEXES, TOTAL, NONE]",
-								rcc));
-}
-
 /* "pk = $1 AND sk = $2" */
 static char *
 KeyQual(HroeTableMeta *t, int firstparam)
@@ -211,49 +181,6 @@ KeyTypes(HroeTableMeta *t, Oid *types)
 	for (int i = 0; i < n; i++)
 		types[i] = hroe_key_type_oid(t->schema.types[i]);
 	return n;
-}
-
-/*
- * The primary key index of t's relation rel, opened with lockmode; the first
- * call sets up t's equality procedures and item column for the direct probes
- */
-Relation
-hroe_pkey_index_open(HroeTableMeta *t, Relation rel, LOCKMODE lockmode)
-{
-	int			nkeys = t->schema.nhash + t->schema.nrange;
-	Oid			pkey;
-	Relation	idx;
-
-	if (OidIsValid(t->pkey_index))
-		return index_open(t->pkey_index, lockmode);
-	pkey = RelationGetPrimaryKeyIndex(rel);
-	if (!OidIsValid(pkey))
-		elog(ERROR, "table %s has no primary key", t->relname);
-	idx = index_open(pkey, lockmode);
-	for (int i = 0; i < nkeys; i++)
-	{
-		Oid			op = get_opfamily_member(idx->rd_opfamily[i], idx->rd_opcintype[i],
-											 idx->rd_opcintype[i], BTEqualStrategyNumber);
-
-		if (!OidIsValid(op))
-			elog(ERROR, "no equality operator for key column %d of %s", i + 1, t->relname);
-		t->eqproc[i] = get_opcode(op);
-	}
-	t->item_attno = get_attnum(t->relid, "item");
-	if (t->item_attno == InvalidAttrNumber)
-		elog(ERROR, "table %s has no item column", t->relname);
-	t->pkey_index = pkey;
-	return idx;
-}
-
-/* Equality scan keys on every column of t's primary key index idx */
-void
-hroe_pkey_scankeys(HroeTableMeta *t, Relation idx, Datum *keys, ScanKey skey)
-{
-	for (int i = 0; i < t->schema.nhash + t->schema.nrange; i++)
-		ScanKeyEntryInitialize(&skey[i], 0, i + 1, BTEqualStrategyNumber,
-							   idx->rd_opcintype[i], idx->rd_indcollation[i],
-							   t->eqproc[i], keys[i]);
 }
 
 /*
@@ -310,23 +237,21 @@ FetchItem(HroeTableMeta *t, Datum *keys, bool for_update, MemoryContext cxt)
 	SPIPlanPtr	plan;
 	int			ret;
 	bool		isnull;
+	bool		done;
+	HroeItem   *item;
 
-	if (!for_update)
-	{
-		bool		done;
-		HroeItem   *item = DirectFetch(t, keys, cxt, &done);
-
-		if (done)
-			return item;
-	}
-	plan = hroe_table_plan_find(t, for_update ? "get-lock" : "get");
+	if (for_update)
+		return hroe_lock_row(t, keys, true, NULL, cxt);
+	item = DirectFetch(t, keys, cxt, &done);
+	if (done)
+		return item;
+	plan = hroe_table_plan_find(t, "get");
 	if (plan == NULL)
-		plan = hroe_table_plan(t, for_update ? "get-lock" : "get",
-							   psprintf("SELECT item FROM %s WHERE %s%s", t->relname,
-										KeyQual(t, 1), for_update ? " FOR UPDATE" : ""),
+		plan = hroe_table_plan(t, "get",
+							   psprintf("SELECT item FROM %s WHERE %s", t->relname, KeyQual(t, 1)),
 							   n, types);
 	hroe_push_search_path();
-	ret = SPI_execute_plan(plan, keys, NULL, !for_update, 1);
+	ret = SPI_execute_plan(plan, keys, NULL, true, 1);
 	hroe_pop_search_path();
 	if (ret != SPI_OK_SELECT)
 		elog(ERROR, "reading %s failed: %s", t->relname, SPI_result_code_string(ret));
@@ -611,35 +536,16 @@ hroe_delete(HroeTableMeta *t, Jsonb *key, double *units, double *index_units)
 }
 
 /*
- * Whether a Put/Delete call goes through the JSON API (api.c): with a
- * ConditionExpression, its placeholders or ReturnValuesOnConditionCheckFailure
- * (arguments 4 to 7), or without the table or item/key (its errors)
+ * Whether a Put/Delete call takes the conditional path (operations_write.c):
+ * with a ConditionExpression, its placeholders or
+ * ReturnValuesOnConditionCheckFailure (arguments 4 to 7), or without the
+ * table or item/key (its errors)
  */
 static bool
 ConditionalWrite(FunctionCallInfo fcinfo)
 {
 	return PG_ARGISNULL(0) || PG_ARGISNULL(1) || !PG_ARGISNULL(4) || !PG_ARGISNULL(5) ||
 		!PG_ARGISNULL(6) || !PG_ARGISNULL(7);
-}
-
-/*
- * A Put/Delete call (table, item/key, return_values, return_consumed_capacity,
- * condition, names, values, return_values_on_condition_check_failure) run as
- * the JSON API's request, in the caller's transaction
- */
-static Datum
-ConditionalWriteCall(FunctionCallInfo fcinfo, const char *op, const char *target,
-					 HroeArgKind target_kind)
-{
-	const HroeRequestArg args[] = {
-		{"TableName", HROE_ARG_TEXT}, {target, target_kind},
-		{"ReturnValues", HROE_ARG_TEXT}, {"ReturnConsumedCapacity", HROE_ARG_TEXT},
-		{"ConditionExpression", HROE_ARG_TEXT}, {"ExpressionAttributeNames", HROE_ARG_JSONB},
-		{"ExpressionAttributeValues", HROE_ARG_JSONB},
-		{"ReturnValuesOnConditionCheckFailure", HROE_ARG_TEXT}
-	};
-
-	return hroe_api_write_call(fcinfo, op, args, lengthof(args));
 }
 
 /* The table, ReturnValues (E17) and ReturnConsumedCapacity of a Put/Delete call */
@@ -672,7 +578,7 @@ hroe_put_item(PG_FUNCTION_ARGS)
 	Jsonb	   *cc;
 
 	if (ConditionalWrite(fcinfo))
-		return ConditionalWriteCall(fcinfo, "PutItem", "Item", HROE_ARG_ITEM);
+		return hroe_conditional_write_call(fcinfo, HROE_WRITE_PUT);
 	table = WriteArgs(fcinfo, &return_old, &rcc);
 	item = PG_GETARG_HROE_ITEM_P(1);
 	SPI_connect();
@@ -705,7 +611,7 @@ hroe_delete_item(PG_FUNCTION_ARGS)
 	Jsonb	   *cc;
 
 	if (ConditionalWrite(fcinfo))
-		return ConditionalWriteCall(fcinfo, "DeleteItem", "Key", HROE_ARG_JSONB);
+		return hroe_conditional_write_call(fcinfo, HROE_WRITE_DELETE);
 	table = WriteArgs(fcinfo, &return_old, &rcc);
 	key = PG_GETARG_JSONB_P(1);
 	SPI_connect();
@@ -1979,8 +1885,7 @@ BatchProjection(JsonbValue *spec)
 	List	   *paths;
 
 	if (proj && proj->type != jbvNull && proj->type != jbvString)
-		hroe_ddb_error(ERRCODE_HROE_VALIDATION, "SerializationException",
-					   "Unexpected value type in payload: ProjectionExpression");
+		HroeSerialization("Unexpected value type in payload: ProjectionExpression");
 	names = Member(spec, "ExpressionAttributeNames");
 	if (names && names->type == jbvNull)
 		names = NULL;
@@ -1991,32 +1896,27 @@ BatchProjection(JsonbValue *spec)
 		return NIL;
 	}
 	if (names && names->type != jbvBinary)
-		hroe_ddb_error(ERRCODE_HROE_VALIDATION, "SerializationException",
-					   "Unexpected value type in payload: ExpressionAttributeNames");
+		HroeSerialization("Unexpected value type in payload: ExpressionAttributeNames");
 	ecxt = hroe_expr_context_create(names ? JsonbValueToJsonb(names) : NULL, NULL);
 	paths = hroe_projection_parse(ecxt, pnstrdup(proj->val.string.val, proj->val.string.len));
 	hroe_expr_check_unused(ecxt);
 	return paths;
 }
 
-PG_FUNCTION_INFO_V1(hroe_batch_get_item);
 /*
- * hroe.batch_get_item(request_items, return_consumed_capacity): BatchGetItem
- * as DynamoDB JSON: {"Responses": {table: [items]}, "UnprocessedKeys": {},
- * "ConsumedCapacity": [...]}, each table's items projected on its
- * ProjectionExpression.
+ * BatchGetItem of RequestItems as DynamoDB JSON: {"Responses": {table:
+ * [items]}, "UnprocessedKeys": {}, "ConsumedCapacity": [...]}, each table's
+ * items projected on its ProjectionExpression.
  */
-Datum
-hroe_batch_get_item(PG_FUNCTION_ARGS)
+Jsonb *
+hroe_batch_get(Jsonb *req, const char *rcc)
 {
-	Jsonb	   *req = PG_GETARG_JSONB_P(0);
-	char	   *rcc = ArgText(fcinfo, 1);
 	MemoryContext cxt = CurrentMemoryContext;
 	char	  **tables = NULL;
 	JsonbValue *specs = NULL;
 	int			ntables = 0;
 	int			total = 0;
-	char	  **ids = palloc(sizeof(char *) * MAX_BATCH_GET);
+	char	  **ids = palloc(sizeof(char *) * HROE_BATCH_GET_MAX);
 	StringInfoData resp,
 				ccs,
 				unprocessed;
@@ -2050,7 +1950,7 @@ hroe_batch_get_item(PG_FUNCTION_ARGS)
 			HroeValidation("1 validation error detected: Value null at 'requestItems.keys' failed to satisfy constraint: Member must have length greater than or equal to 1");
 		total += n;
 	}
-	if (total > MAX_BATCH_GET)
+	if (total > HROE_BATCH_GET_MAX)
 		HroeValidation("Too many items requested for the BatchGetItem call");
 
 	initStringInfo(&resp);
@@ -2107,7 +2007,7 @@ hroe_batch_get_item(PG_FUNCTION_ARGS)
 			if (!full)
 			{
 				item = FetchItem(t, keys[i] + 2 * k, false, cxt);
-				full = item && response_bytes + hroe_item_size(item) > MAX_BATCH_GET_BYTES;
+				full = item && response_bytes + hroe_item_size(item) > HROE_BATCH_GET_BYTES;
 			}
 			if (full)
 			{
@@ -2153,7 +2053,15 @@ hroe_batch_get_item(PG_FUNCTION_ARGS)
 		appendStringInfo(&resp, ", \"ConsumedCapacity\": [%s]", ccs.data);
 	appendStringInfoChar(&resp, '}');
 	result = TextToJsonb(resp.data);
-	PG_RETURN_JSONB_P(result);
+	return result;
+}
+
+PG_FUNCTION_INFO_V1(hroe_batch_get_item);
+/* hroe.batch_get_item(request_items, return_consumed_capacity) */
+Datum
+hroe_batch_get_item(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_JSONB_P(hroe_batch_get(PG_GETARG_JSONB_P(0), ArgText(fcinfo, 1)));
 }
 
 /* One request of a BatchWriteItem: its table, its place there, its key */
@@ -2268,22 +2176,19 @@ BatchWriteRetrying(BatchWrites *b, MemoryContext cxt)
 	}
 }
 
-PG_FUNCTION_INFO_V1(hroe_batch_write_item);
 /*
- * hroe.batch_write_item(request_items, return_consumed_capacity):
- * BatchWriteItem, 1-25 PutRequest/DeleteRequest, each atomic.
+ * BatchWriteItem of RequestItems as DynamoDB JSON: 1-25
+ * PutRequest/DeleteRequest, each atomic; DynamoDB's response body
  */
-Datum
-hroe_batch_write_item(PG_FUNCTION_ARGS)
+Jsonb *
+hroe_batch_write(Jsonb *req, const char *rcc)
 {
-	Jsonb	   *req = PG_GETARG_JSONB_P(0);
-	char	   *rcc = ArgText(fcinfo, 1);
 	MemoryContext cxt = CurrentMemoryContext;
 	char	  **tables;
 	JsonbValue *specs;
 	int			ntables;
 	int			total = 0;
-	char	  **ids = palloc(sizeof(char *) * MAX_BATCH_WRITE);
+	char	  **ids = palloc(sizeof(char *) * HROE_BATCH_WRITE_MAX);
 	StringInfoData resp,
 				ccs;
 	JsonbValue **elems;
@@ -2302,7 +2207,7 @@ hroe_batch_write_item(PG_FUNCTION_ARGS)
 			HroeValidation("1 validation error detected: Value null at 'requestItems' failed to satisfy constraint: Map value must satisfy constraint: [Member must have length less than or equal to 25, Member must have length greater than or equal to 1]");
 		total += nelems[i];
 	}
-	if (total > MAX_BATCH_WRITE)
+	if (total > HROE_BATCH_WRITE_MAX)
 		HroeValidation("Too many items requested for the BatchWriteItem call");
 
 	/* the response outlives SPI_finish: built in the caller's context */
@@ -2384,5 +2289,13 @@ hroe_batch_write_item(PG_FUNCTION_ARGS)
 	if (rcc && strcmp(rcc, "NONE") != 0)
 		appendStringInfo(&resp, ", \"ConsumedCapacity\": [%s]", ccs.data);
 	appendStringInfoChar(&resp, '}');
-	PG_RETURN_JSONB_P(TextToJsonb(resp.data));
+	return TextToJsonb(resp.data);
+}
+
+PG_FUNCTION_INFO_V1(hroe_batch_write_item);
+/* hroe.batch_write_item(request_items, return_consumed_capacity) */
+Datum
+hroe_batch_write_item(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_JSONB_P(hroe_batch_write(PG_GETARG_JSONB_P(0), ArgText(fcinfo, 1)));
 }

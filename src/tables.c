@@ -11,7 +11,9 @@
 
 #include "access/htup_details.h"
 #include "access/itup.h"
+#include "access/genam.h"
 #include "access/nbtree.h"
+#include "access/stratnum.h"
 #include "access/table.h"
 #include "access/xact.h"
 #include "catalog/namespace.h"
@@ -56,16 +58,6 @@ static HTAB *TableCache = NULL;
 static SPIPlanPtr TableQueryPlan = NULL;
 static SPIPlanPtr IndexQueryPlan = NULL;
 
-/* Raise a DynamoDB exception: DynamoDB's text as errmsg, its name as detail. */
-void
-hroe_ddb_error(int code, const char *exception, const char *msg)
-{
-	ereport(ERROR,
-			(errcode(code),
-			 errmsg("%s", msg),
-			 errdetail("DynamoDB %s.", exception)));
-	pg_unreachable();
-}
 
 /* Relcache invalidation: forget the metadata of the table concerned. */
 static void
@@ -331,8 +323,7 @@ hroe_table_lookup(const char *name, bool missing_ok)
 	{
 		if (missing_ok)
 			return NULL;
-		hroe_ddb_error(ERRCODE_HROE_RESOURCE_NOT_FOUND, "ResourceNotFoundException",
-					   "Requested resource not found");
+		HroeResourceNotFound();
 	}
 	if (TableCache == NULL)
 	{
@@ -368,8 +359,7 @@ hroe_table_lookup(const char *name, bool missing_ok)
 		hash_search(TableCache, name, HASH_REMOVE, NULL);
 		if (missing_ok)
 			return NULL;
-		hroe_ddb_error(ERRCODE_HROE_RESOURCE_NOT_FOUND, "ResourceNotFoundException",
-					   "Requested resource not found");
+		HroeResourceNotFound();
 	}
 	return e->meta;
 }
@@ -1037,103 +1027,6 @@ hroe_index_project(HroeTableMeta *t, HroeIndexMeta *ix, HroeItem *item)
 	return hroe_builder_finish(b);
 }
 
-/* Read units for bytes read at once: 4 KB units, at least 1, x0.5 eventual */
-double
-hroe_read_units(int64 bytes, bool consistent)
-{
-	int64		units = (bytes + 4095) / 4096;
-
-	if (units < 1)
-		units = 1;
-	return consistent ? (double) units : units * 0.5;
-}
-
-/* Write units for one item write: 1 KB units, at least 1 */
-int64
-hroe_write_units(int64 bytes)
-{
-	int64		units = (bytes + 1023) / 1024;
-
-	return units < 1 ? 1 : units;
-}
-
-/*
- * Write units per index for replacing old by new (either may be NULL):
- * entering or leaving the index 1 write, a changed index key 2 (delete and
- * put), a changed projected attribute 1, an unchanged entry 0; each write
- * sized on the index entry.
- */
-void
-hroe_write_index_units(HroeTableMeta *t, HroeItem *old, HroeItem *new, double *index_units)
-{
-	for (int i = 0; i < t->nindexes; i++)
-	{
-		HroeIndexMeta *ix = &t->indexes[i];
-		bool		old_in = false,
-					new_in = false;
-		int64		old_size = old ? hroe_index_entry_size(t, ix, old, &old_in) : 0;
-		int64		new_size = new ? hroe_index_entry_size(t, ix, new, &new_in) : 0;
-		bool		key_changed = false,
-					view_changed = false;
-		HroeValue	om,
-					nm,
-					ov,
-					nv;
-
-		index_units[i] = 0;
-		if (!old_in && !new_in)
-			continue;
-		if (old_in != new_in)
-		{
-			index_units[i] = hroe_write_units(old_in ? old_size : new_size);
-			continue;
-		}
-		hroe_item_root(old, &om);
-		hroe_item_root(new, &nm);
-		for (int k = 0; k < ix->schema.nhash + ix->schema.nrange; k++)
-		{
-			const char *name = ix->schema.names[k];
-
-			hroe_map_find(&om, name, strlen(name), &ov);
-			hroe_map_find(&nm, name, strlen(name), &nv);
-			if (!hroe_value_equal(&ov, &nv))
-				key_changed = true;
-		}
-		if (key_changed)
-		{
-			index_units[i] = hroe_write_units(old_size) + hroe_write_units(new_size);
-			continue;
-		}
-		if (ix->projection == HROE_PROJECT_ALL)
-			view_changed = !hroe_value_equal(&om, &nm);
-		else if (ix->projection == HROE_PROJECT_INCLUDE)
-		{
-			for (int k = 0; k < ix->nnonkey && !view_changed; k++)
-			{
-				const char *name = ix->nonkey[k];
-				bool		of = hroe_map_find(&om, name, strlen(name), &ov);
-				bool		nf = hroe_map_find(&nm, name, strlen(name), &nv);
-
-				view_changed = of != nf || (of && !hroe_value_equal(&ov, &nv));
-			}
-		}
-		if (view_changed)
-			index_units[i] = hroe_write_units(new_size);
-	}
-}
-
-/*
- * Write units of replacing old by new (either may be NULL: a new item, a
- * deletion): the table's max(1, ceil(max(old, new) / 1 KB)) returned, and
- * per index hroe_write_index_units' writes.
- */
-double
-hroe_write_capacity(HroeTableMeta *t, HroeItem *old, HroeItem *new, double *index_units)
-{
-	hroe_write_index_units(t, old, new, index_units);
-	return hroe_write_units(Max(old ? hroe_item_size(old) : 0, new ? hroe_item_size(new) : 0));
-}
-
 /* Push an object key into a jsonb being built */
 void
 hroe_jsonb_push_key(JsonbParseState **st, const char *key)
@@ -1144,76 +1037,6 @@ hroe_jsonb_push_key(JsonbParseState **st, const char *key)
 	k.val.string.val = (char *) key;
 	k.val.string.len = strlen(key);
 	pushJsonbValue(st, WJB_KEY, &k);
-}
-
-/* Push "CapacityUnits": units */
-static void
-PushUnits(JsonbParseState **st, double units)
-{
-	JsonbValue	v;
-
-	hroe_jsonb_push_key(st, "CapacityUnits");
-	v.type = jbvNumeric;
-	v.val.numeric = DatumGetNumeric(DirectFunctionCall1(float8_numeric, Float8GetDatum(units)));
-	pushJsonbValue(st, WJB_VALUE, &v);
-}
-
-/*
- * ConsumedCapacity for ReturnConsumedCapacity NONE (NULL), TOTAL or INDEXES;
- * index_units (may be NULL) has one entry per index of t.
- */
-Jsonb *
-hroe_capacity_jsonb(const char *return_cc, const char *table, double table_units,
-					HroeTableMeta *t, double *index_units)
-{
-	JsonbParseState *st = NULL;
-	JsonbValue	v;
-	double		total = table_units;
-	bool		indexes;
-
-	if (return_cc == NULL || strcmp(return_cc, "NONE") == 0)
-		return NULL;
-	indexes = strcmp(return_cc, "INDEXES") == 0;
-	if (!indexes && strcmp(return_cc, "TOTAL") != 0)
-		HroeValidation(psprintf("1 validation error detected: Value '%s' at 'returnConsumedCapacity' failed to satisfy constraint: Member must satisfy enum value set: [INDEXES, TOTAL, NONE]",
-								return_cc));
-	if (index_units)
-		for (int i = 0; i < t->nindexes; i++)
-			total += index_units[i];
-	pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);
-	hroe_jsonb_push_key(&st, "TableName");
-	v.type = jbvString;
-	v.val.string.val = (char *) table;
-	v.val.string.len = strlen(table);
-	pushJsonbValue(&st, WJB_VALUE, &v);
-	PushUnits(&st, total);
-	if (indexes)
-	{
-		bool		any = false;
-
-		hroe_jsonb_push_key(&st, "Table");
-		pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);
-		PushUnits(&st, table_units);
-		pushJsonbValue(&st, WJB_END_OBJECT, NULL);
-		for (int i = 0; index_units && i < t->nindexes; i++)
-			any |= index_units[i] > 0;
-		if (any)
-		{
-			hroe_jsonb_push_key(&st, "GlobalSecondaryIndexes");
-			pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);
-			for (int i = 0; i < t->nindexes; i++)
-			{
-				if (index_units[i] <= 0)
-					continue;
-				hroe_jsonb_push_key(&st, t->indexes[i].name);
-				pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);
-				PushUnits(&st, index_units[i]);
-				pushJsonbValue(&st, WJB_END_OBJECT, NULL);
-			}
-			pushJsonbValue(&st, WJB_END_OBJECT, NULL);
-		}
-	}
-	return JsonbValueToJsonb(pushJsonbValue(&st, WJB_END_OBJECT, NULL));
 }
 
 PG_FUNCTION_INFO_V1(hroe_index_entry_size_sql);
@@ -1325,73 +1148,6 @@ hroe_table_sizes(PG_FUNCTION_ARGS)
 	return (Datum) 0;
 }
 
-PG_FUNCTION_INFO_V1(hroe_write_consumed_capacity);
-/*
- * SQL: hroe.write_consumed_capacity(table, old, new): the ConsumedCapacity
- * (INDEXES) a PutItem replacing old by new, or a DeleteItem of old (new
- * NULL), reports
- */
-Datum
-hroe_write_consumed_capacity(PG_FUNCTION_ARGS)
-{
-	char	   *table;
-	HroeItem   *old = PG_ARGISNULL(1) ? NULL : PG_GETARG_HROE_ITEM_P(1);
-	HroeItem   *new = PG_ARGISNULL(2) ? NULL : PG_GETARG_HROE_ITEM_P(2);
-	HroeTableMeta *t;
-	Datum		keys[2];
-	double		units;
-	double		index_units[HROE_MAX_GSIS];
-
-	if (PG_ARGISNULL(0))
-		ereport(ERROR,
-				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				 errmsg("table name must not be NULL")));
-	table = text_to_cstring(PG_GETARG_TEXT_PP(0));
-	SPI_connect();
-	t = hroe_table_lookup(table, false);
-	if (old)
-		hroe_check_item_key(t, old, keys);
-	if (new)
-		hroe_check_item_key(t, new, keys);
-	if (old && new &&
-		strcmp(hroe_item_key_identity(t, old), hroe_item_key_identity(t, new)) != 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("the old and the new item have different keys"),
-				 errhint("A write replaces the item of one key; give the old and the new version of the same item.")));
-	units = hroe_write_capacity(t, old, new, index_units);
-	SPI_finish();
-	PG_RETURN_JSONB_P(hroe_capacity_jsonb("INDEXES", table, units, t, index_units));
-}
-
-PG_FUNCTION_INFO_V1(hroe_read_capacity_units);
-/* SQL: hroe.read_capacity_units(bytes, consistent) */
-Datum
-hroe_read_capacity_units(PG_FUNCTION_ARGS)
-{
-	int64		bytes = PG_GETARG_INT64(0);
-
-	if (bytes < 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("bytes read must not be negative")));
-	PG_RETURN_FLOAT8(hroe_read_units(bytes, PG_GETARG_BOOL(1)));
-}
-
-PG_FUNCTION_INFO_V1(hroe_write_capacity_units);
-/* SQL: hroe.write_capacity_units(bytes) */
-Datum
-hroe_write_capacity_units(PG_FUNCTION_ARGS)
-{
-	int64		bytes = PG_GETARG_INT64(0);
-
-	if (bytes < 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("bytes written must not be negative")));
-	PG_RETURN_INT64(hroe_write_units(bytes));
-}
-
 /* Identity of an item's key: the table, then each key value as JSON */
 char *
 hroe_item_key_identity(HroeTableMeta *t, const HroeItem *item)
@@ -1443,4 +1199,47 @@ hroe_lock_item_key(HroeTableMeta *t, const char *identity, bool exclusive)
 
 	SET_LOCKTAG_ADVISORY(tag, MyDatabaseId, t->relid, h, 0x4852);
 	(void) LockAcquire(&tag, exclusive ? ExclusiveLock : ShareLock, false, false);
+}
+
+/*
+ * The primary key index of t's relation rel, opened with lockmode; the first
+ * call sets up t's equality procedures and item column for the direct probes
+ */
+Relation
+hroe_pkey_index_open(HroeTableMeta *t, Relation rel, LOCKMODE lockmode)
+{
+	int			nkeys = t->schema.nhash + t->schema.nrange;
+	Oid			pkey;
+	Relation	idx;
+
+	if (OidIsValid(t->pkey_index))
+		return index_open(t->pkey_index, lockmode);
+	pkey = RelationGetPrimaryKeyIndex(rel);
+	if (!OidIsValid(pkey))
+		elog(ERROR, "table %s has no primary key", t->relname);
+	idx = index_open(pkey, lockmode);
+	for (int i = 0; i < nkeys; i++)
+	{
+		Oid			op = get_opfamily_member(idx->rd_opfamily[i], idx->rd_opcintype[i],
+											 idx->rd_opcintype[i], BTEqualStrategyNumber);
+
+		if (!OidIsValid(op))
+			elog(ERROR, "no equality operator for key column %d of %s", i + 1, t->relname);
+		t->eqproc[i] = get_opcode(op);
+	}
+	t->item_attno = get_attnum(t->relid, "item");
+	if (t->item_attno == InvalidAttrNumber)
+		elog(ERROR, "table %s has no item column", t->relname);
+	t->pkey_index = pkey;
+	return idx;
+}
+
+/* Equality scan keys on every column of t's primary key index idx */
+void
+hroe_pkey_scankeys(HroeTableMeta *t, Relation idx, Datum *keys, ScanKey skey)
+{
+	for (int i = 0; i < t->schema.nhash + t->schema.nrange; i++)
+		ScanKeyEntryInitialize(&skey[i], 0, i + 1, BTEqualStrategyNumber,
+							   idx->rd_opcintype[i], idx->rd_indcollation[i],
+							   t->eqproc[i], keys[i]);
 }
