@@ -11,11 +11,19 @@ OBJS = \
 	src/catalog.o \
 	src/key.o \
 	src/key_support.o \
-	src/item_io.o \
+	src/item_node.o \
+	src/item_number.o \
+	src/item_json_read.o \
+	src/item_json_write.o \
+	src/item_binary.o \
 	src/item.o \
 	src/collection_io.o \
 	src/collection.o \
-	src/expression.o \
+	src/expression_parse.o \
+	src/expression_values.o \
+	src/expression_check.o \
+	src/expression_key.o \
+	src/expression_update_parse.o \
 	src/expression_eval.o \
 	src/expression_update.o \
 	src/expression_api.o \

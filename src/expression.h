@@ -166,7 +166,7 @@ extern bool hroe_is_reserved_word(const char *name);
 extern char *hroe_number_canonical(const char *s, int len, const char **error);
 
 /*
- * UpdateExpression and ProjectionExpression (parsed in expression.c; applied
+ * UpdateExpression and ProjectionExpression (parsed in expression_update_parse.c; applied
  * in expression_update.c).  An update's SET values are trees of
  * HROE_EXPR_PATH, HROE_EXPR_VALUE and HROE_EXPR_FUNCTION nodes, where the
  * functions are "if_not_exists", "list_append", and "+" and "-" (two

@@ -5,8 +5,9 @@
  *	  conversions to and from jsonb (DynamoDB JSON and plain documents),
  *	  attribute access, merge and removal.
  *
- * The format and the parser live in item_io.c; this file adds what needs
- * the backend (fmgr, numeric, jsonb, bytea).
+ * The format and the parser live in the item core (item_node.h: item_node.c,
+ * item_number.c, item_json_read.c, item_json_write.c, item_binary.c); this
+ * file adds what needs the backend (fmgr, numeric, jsonb, bytea).
  *
  *-------------------------------------------------------------------------
  */
