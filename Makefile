@@ -31,10 +31,15 @@ OBJS = \
 	src/errors.o \
 	src/capacity.o \
 	src/operations.o \
+	src/operations_read.o \
+	src/operations_batch.o \
 	src/operations_write.o \
 	src/transactions.o \
 	src/direct_write.o \
 	src/api.o \
+	src/api_items.o \
+	src/api_ddl.o \
+	src/api_transact.o \
 	src/shard.o \
 	src/shard_merge.o \
 	src/generate.o

@@ -128,7 +128,7 @@ hroe_io_skip_ws(Reader *r)
 		r->p++;
 }
 
-/* hroe_io_expect one character after optional whitespace */
+/* Expect one character after optional whitespace */
 void
 hroe_io_expect(Reader *r, char c, const char *what)
 {
