@@ -41,7 +41,9 @@ OBJS = \
 	src/api_ddl.o \
 	src/api_transact.o \
 	src/shard.o \
+	src/shard_keys.o \
 	src/shard_merge.o \
+	src/shard_parallel.o \
 	src/generate.o
 
 # The install script is assembled from the SQL declarations that sit beside
