@@ -151,6 +151,14 @@ extern void hroe_value_parse(const char *json, int len, HroeValue *val);
 
 /* Append an item / a value as DynamoDB JSON */
 extern void hroe_item_write(StringInfo buf, const HroeItem *item);
+
+/*
+ * The I/O of hroe's varlena types (hroe.item, hroe.item_collection): a
+ * buffer sized for the text output of a value of vsize bytes, and the
+ * binary output, the stored form after the varlena header (v, vsize bytes)
+ */
+extern StringInfo hroe_text_out_buffer(Size vsize);
+extern bytea *hroe_varlena_send(const void *v, Size vsize);
 extern void hroe_value_write(StringInfo buf, const HroeValue *v);
 /* Append an M value's members as a JSON object, a string as a JSON string */
 extern void hroe_map_write(StringInfo buf, const HroeValue *map);
