@@ -488,7 +488,7 @@ hroe_api_list_tables(JsonbContainer *req, StringInfo out)
 	if (has_limit && limit < 1)
 		hroe_api_invalid(psprintf("1 validation error detected: Value '%d' at 'limit' failed to satisfy constraint: Member must have value greater than or equal to 1",
 						 limit));
-	if (has_limit && limit > 100)
+	if (has_limit && limit > HROE_LIST_TABLES_MAX)
 		hroe_api_invalid(psprintf("1 validation error detected: Value '%d' at 'limit' failed to satisfy constraint: Member must have value less than or equal to 100",
 						 limit));
 	if (start && strlen(start) < 3)
@@ -498,7 +498,7 @@ hroe_api_list_tables(JsonbContainer *req, StringInfo out)
 		hroe_api_invalid(psprintf("1 validation error detected: Value '%s' at 'exclusiveStartTableName' failed to satisfy constraint: Member must have length less than or equal to 255",
 						 start));
 	if (!has_limit)
-		limit = 100;
+		limit = HROE_LIST_TABLES_MAX;
 	v[0] = start ? TextD(start) : (Datum) 0;
 	/* one more than asked: whether there is a next page */
 	v[1] = Int32GetDatum(limit + 1);

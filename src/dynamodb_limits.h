@@ -30,6 +30,7 @@
 
 /* tables and indexes */
 #define HROE_MAX_GSIS			20		/* global secondary indexes of a table */
+#define HROE_LIST_TABLES_MAX	100		/* table names in a ListTables page */
 
 /* reads */
 #define HROE_PAGE_BYTES			(1024 * 1024)	/* a Query or Scan page */
