@@ -28,6 +28,7 @@ OBJS = \
 	src/expression_update.o \
 	src/expression_api.o \
 	src/tables.o \
+	src/tables_keys.o \
 	src/errors.o \
 	src/capacity.o \
 	src/operations.o \
