@@ -142,9 +142,6 @@ extern HroeItem *hroe_put(HroeTableMeta *t, HroeItem *item, bool locked, HroeIte
 						  double *index_units, bool *conflict);
 extern HroeItem *hroe_delete(HroeTableMeta *t, Jsonb *key, double *units, double *index_units);
 
-/* The SQL functions' conditional Put and Delete (operations_write.c) */
-extern Datum hroe_conditional_write_call(FunctionCallInfo fcinfo, HroeWriteKind kind);
-
 /* ---------- row locks ---------- */
 
 /*

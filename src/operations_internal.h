@@ -27,4 +27,7 @@ extern HroeItem *hroe_op_do_put(HroeTableMeta *t, HroeItem *item, bool locked, H
 	  double *index_units, bool *conflict);
 extern HroeItem *hroe_op_do_delete(HroeTableMeta *t, Datum *keys, MemoryContext cxt, double *units, double *index_units);
 
+/* The SQL functions' conditional Put and Delete (operations_write.c) */
+extern Datum hroe_conditional_write_call(FunctionCallInfo fcinfo, HroeWriteKind kind);
+
 #endif							/* HROE_OPERATIONS_INTERNAL_H */

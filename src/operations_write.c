@@ -24,7 +24,7 @@
 #include "utils/builtins.h"
 #include "utils/memutils.h"
 
-#include "operations.h"
+#include "operations_internal.h"
 
 HroeCallState *hroe_call_state = NULL;
 
