@@ -11,20 +11,40 @@ OBJS = \
 	src/catalog.o \
 	src/key.o \
 	src/key_support.o \
-	src/item_io.o \
+	src/item_node.o \
+	src/item_number.o \
+	src/item_json_read.o \
+	src/item_json_write.o \
+	src/item_binary.o \
 	src/item.o \
 	src/collection_io.o \
 	src/collection.o \
-	src/expression.o \
+	src/expression_parse.o \
+	src/expression_values.o \
+	src/expression_check.o \
+	src/expression_key.o \
+	src/expression_update_parse.o \
 	src/expression_eval.o \
 	src/expression_update.o \
 	src/expression_api.o \
 	src/tables.o \
+	src/tables_keys.o \
+	src/errors.o \
+	src/capacity.o \
 	src/operations.o \
+	src/operations_read.o \
+	src/operations_batch.o \
+	src/operations_write.o \
+	src/transactions.o \
 	src/direct_write.o \
 	src/api.o \
+	src/api_items.o \
+	src/api_ddl.o \
+	src/api_transact.o \
 	src/shard.o \
-	src/shard_merge.o
+	src/shard_keys.o \
+	src/shard_merge.o \
+	src/shard_parallel.o
 
 # The HR/OE showcase (models/) beside the core: its C code, the data generator
 OBJS += models/generate.o

@@ -19,20 +19,6 @@
 #include "key.h"
 
 PG_FUNCTION_INFO_V1(item_collection_in);
-PG_FUNCTION_INFO_V1(item_collection_out);
-PG_FUNCTION_INFO_V1(item_collection_recv);
-PG_FUNCTION_INFO_V1(item_collection_send);
-PG_FUNCTION_INFO_V1(item_collection_agg_trans);
-PG_FUNCTION_INFO_V1(item_collection_agg_final);
-PG_FUNCTION_INFO_V1(item_collection_items);
-PG_FUNCTION_INFO_V1(item_collection_count);
-PG_FUNCTION_INFO_V1(item_collection_size);
-PG_FUNCTION_INFO_V1(item_collection_get);
-PG_FUNCTION_INFO_V1(item_collection_begins_with);
-PG_FUNCTION_INFO_V1(item_collection_between);
-PG_FUNCTION_INFO_V1(item_embed_collection);
-PG_FUNCTION_INFO_V1(item_collection_from_attribute);
-
 /* Text input: [{"SortKey": {"S": "a"}, "Item": {...}}, ...] in any order */
 Datum
 item_collection_in(PG_FUNCTION_ARGS)
@@ -42,19 +28,19 @@ item_collection_in(PG_FUNCTION_ARGS)
 	PG_RETURN_POINTER(hroe_collection_parse(s, strlen(s)));
 }
 
+PG_FUNCTION_INFO_V1(item_collection_out);
 /* Text output, in sort-key order */
 Datum
 item_collection_out(PG_FUNCTION_ARGS)
 {
 	HroeCollection *c = PG_GETARG_HROE_COLLECTION_P(0);
-	StringInfoData buf;
+	StringInfo	buf = hroe_text_out_buffer(VARSIZE(c));
 
-	initStringInfo(&buf);
-	enlargeStringInfo(&buf, VARSIZE(c) + 64);
-	hroe_collection_write(&buf, c);
-	PG_RETURN_CSTRING(buf.data);
+	hroe_collection_write(buf, c);
+	PG_RETURN_CSTRING(buf->data);
 }
 
+PG_FUNCTION_INFO_V1(item_collection_recv);
 /* Binary input: every key and item validated, canonical form required */
 Datum
 item_collection_recv(PG_FUNCTION_ARGS)
@@ -67,16 +53,14 @@ item_collection_recv(PG_FUNCTION_ARGS)
 	PG_RETURN_POINTER(c);
 }
 
+PG_FUNCTION_INFO_V1(item_collection_send);
 /* Binary output: the stored form after the varlena header */
 Datum
 item_collection_send(PG_FUNCTION_ARGS)
 {
 	HroeCollection *c = PG_GETARG_HROE_COLLECTION_P(0);
-	StringInfoData buf;
 
-	pq_begintypsend(&buf);
-	pq_sendbytes(&buf, (char *) c + VARHDRSZ, VARSIZE(c) - VARHDRSZ);
-	PG_RETURN_BYTEA_P(pq_endtypsend(&buf));
+	PG_RETURN_BYTEA_P(hroe_varlena_send(c, VARSIZE(c)));
 }
 
 /* Aggregate state: copies of the entries, in the aggregate's context */
@@ -87,6 +71,7 @@ typedef struct CollectionAggState
 	uint32		cap;
 } CollectionAggState;
 
+PG_FUNCTION_INFO_V1(item_collection_agg_trans);
 /* Transition: add (sort key, item); rows with a NULL key or item are skipped */
 Datum
 item_collection_agg_trans(PG_FUNCTION_ARGS)
@@ -130,6 +115,7 @@ item_collection_agg_trans(PG_FUNCTION_ARGS)
 	PG_RETURN_POINTER(st);
 }
 
+PG_FUNCTION_INFO_V1(item_collection_agg_final);
 /* Final: sort by key and build; NULL when no row had a key and an item */
 Datum
 item_collection_agg_final(PG_FUNCTION_ARGS)
@@ -145,6 +131,7 @@ item_collection_agg_final(PG_FUNCTION_ARGS)
 	PG_RETURN_POINTER(hroe_collection_build(ents, st->n));
 }
 
+PG_FUNCTION_INFO_V1(item_collection_items);
 /* Unnest: (sort_key, item) rows in sort-key order */
 Datum
 item_collection_items(PG_FUNCTION_ARGS)
@@ -182,6 +169,7 @@ item_collection_items(PG_FUNCTION_ARGS)
 	SRF_RETURN_DONE(fctx);
 }
 
+PG_FUNCTION_INFO_V1(item_collection_count);
 /* Number of items */
 Datum
 item_collection_count(PG_FUNCTION_ARGS)
@@ -191,6 +179,7 @@ item_collection_count(PG_FUNCTION_ARGS)
 	PG_RETURN_INT32((int32) hroe_collection_count(c));
 }
 
+PG_FUNCTION_INFO_V1(item_collection_size);
 /* Total DynamoDB size of the items */
 Datum
 item_collection_size(PG_FUNCTION_ARGS)
@@ -200,6 +189,7 @@ item_collection_size(PG_FUNCTION_ARGS)
 	PG_RETURN_INT64((int64) hroe_collection_size(c));
 }
 
+PG_FUNCTION_INFO_V1(item_collection_get);
 /* The item with this sort key (binary search), NULL if none */
 Datum
 item_collection_get(PG_FUNCTION_ARGS)
@@ -218,6 +208,7 @@ item_collection_get(PG_FUNCTION_ARGS)
 	PG_RETURN_HROE_ITEM_P(hroe_collection_item(&e));
 }
 
+PG_FUNCTION_INFO_V1(item_collection_begins_with);
 /* The items whose sort key begins with a prefix (bytewise), as a collection */
 Datum
 item_collection_begins_with(PG_FUNCTION_ARGS)
@@ -245,6 +236,7 @@ item_collection_begins_with(PG_FUNCTION_ARGS)
 	PG_RETURN_POINTER(hroe_collection_slice(c, lo, lo2));
 }
 
+PG_FUNCTION_INFO_V1(item_collection_between);
 /* The items with lo <= sort key <= hi, as a collection (DynamoDB BETWEEN) */
 Datum
 item_collection_between(PG_FUNCTION_ARGS)
@@ -265,6 +257,7 @@ item_collection_between(PG_FUNCTION_ARGS)
 											hroe_collection_lower_bound(c, HroeKeyData(hi), hilen, true)));
 }
 
+PG_FUNCTION_INFO_V1(item_embed_collection);
 /*
  * Embed a collection in a parent item: attribute name becomes an L of M,
  * the children in sort-key order ("embed the children in the parent").
@@ -305,6 +298,7 @@ item_embed_collection(PG_FUNCTION_ARGS)
 	PG_RETURN_HROE_ITEM_P(hroe_builder_finish(b));
 }
 
+PG_FUNCTION_INFO_V1(item_collection_from_attribute);
 /*
  * The reverse: an L of M at a path, each M holding its sort key in an S
  * attribute, as a collection.  NULL if the path is missing.

@@ -27,7 +27,6 @@
 
 #define HROE_COLLECTION_VERSION		1
 #define HROE_COLLECTION_HDRSZ		24
-#define HROE_SORT_KEY_MAX			1024
 
 typedef struct varlena HroeCollection;
 

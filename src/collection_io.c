@@ -2,9 +2,9 @@
  *
  * collection_io.c
  *	  hroe.item_collection core: build, read, slice, validate binary input
- *	  and write the text form.  Like item_io.c it needs only palloc,
- *	  ereport and StringInfo, so the fuzzer compiles it unchanged.  The text
- *	  reader is in item_io.c, beside the item reader it reuses.
+ *	  and read and write the text form.  Like the item core it needs only
+ *	  palloc, ereport and StringInfo, so the fuzzer compiles it unchanged.
+ *	  The text reader reuses the item's JSON reader (item_node.h).
  *
  *-------------------------------------------------------------------------
  */
@@ -13,6 +13,7 @@
 #include "utils/memutils.h"
 
 #include "collection.h"
+#include "item_node.h"
 
 /* Read an unaligned uint32 */
 static inline uint32
@@ -269,4 +270,117 @@ hroe_collection_write(StringInfo buf, const HroeCollection *c)
 		appendStringInfoChar(buf, '}');
 	}
 	appendStringInfoChar(buf, ']');
+}
+
+/* ---------- the text form's reader ---------- */
+
+/* Check a collection sort key: 1..1024 bytes of UTF-8 without U+0000 (E4, E6) */
+void
+hroe_sort_key_check(const char *key, uint32 keylen)
+{
+	if (keylen == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("One or more parameter values are not valid. The AttributeValue for a key attribute cannot contain an empty string value. Key: SortKey")));
+	if (keylen > HROE_SORT_KEY_MAX)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("One or more parameter values were invalid: Aggregated size of all range keys has exceeded the size limit of 1024 bytes"),
+				 errdetail("The sort key is %u bytes long.", keylen)));
+	if (!hroe_io_valid_utf8(key, keylen))
+		ereport(ERROR,
+				(errcode(ERRCODE_CHARACTER_NOT_IN_REPERTOIRE),
+				 errmsg("sort key is not valid UTF-8 or contains U+0000")));
+}
+
+/* Read a collection entry's {"S": "key"} */
+static void
+ReadSortKey(Reader *r, const char **key, uint32 *keylen)
+{
+	const char *tag;
+	uint32		taglen;
+
+	hroe_io_expect(r, '{', "Expected \"{\" to start a sort key AttributeValue");
+	hroe_io_read_string(r, &tag, &taglen);
+	if (taglen != 1 || tag[0] != 'S')
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("hroe.item_collection sort keys must be of type S"),
+				 errdetail("Found a sort key that is not {\"S\": ...} at character %d.", hroe_io_position(r))));
+	hroe_io_expect(r, ':', "Expected \":\"");
+	hroe_io_read_string(r, key, keylen);
+	if (hroe_io_peek(r, ','))
+		hroe_io_value_error(r, ERRCODE_INVALID_PARAMETER_VALUE, MSG_TWO_TYPES);
+	hroe_io_expect(r, '}', "Expected \"}\" to end the sort key");
+	hroe_sort_key_check(*key, *keylen);
+}
+
+/* Parse a collection: [{"SortKey": {"S": k}, "Item": {...}}, ...] in any order */
+HroeCollection *
+hroe_collection_parse(const char *json, int len)
+{
+	Reader		r;
+	HroeCollectionEntry *ents = NULL;
+	uint32		n = 0,
+				cap = 0;
+
+	hroe_io_init_reader(&r, json, len);
+	r.type = "hroe.item_collection";
+	hroe_io_expect(&r, '[', "Expected \"[\" to start an item collection");
+	if (!hroe_io_peek(&r, ']'))
+	{
+		do
+		{
+			const char *key = NULL;
+			uint32		keylen = 0;
+			HroeItem   *item = NULL;
+
+			hroe_io_expect(&r, '{', "Expected \"{\" to start a collection entry");
+			if (!hroe_io_peek(&r, '}'))
+			{
+				do
+				{
+					const char *nm;
+					uint32		nl;
+
+					hroe_io_read_string(&r, &nm, &nl);
+					hroe_io_expect(&r, ':', "Expected \":\"");
+					if (nl == 7 && memcmp(nm, "SortKey", 7) == 0 && key == NULL)
+						ReadSortKey(&r, &key, &keylen);
+					else if (nl == 4 && memcmp(nm, "Item", 4) == 0 && item == NULL)
+					{
+						ValNode		m;
+
+						memset(&m, 0, sizeof(m));
+						m.type = HROE_M;
+						hroe_io_read_members(&r, &m, 1);
+						hroe_io_check_names(&m);
+						hroe_io_finish_map(&r, &m, false);
+						item = hroe_io_node_to_item(&m);
+					}
+					else
+						hroe_io_syntax_error(&r, "Expected one \"SortKey\" and one \"Item\" member");
+				} while (hroe_io_peek(&r, ','));
+				hroe_io_expect(&r, '}', "Expected \",\" or \"}\"");
+			}
+			if (key == NULL || item == NULL)
+				hroe_io_syntax_error(&r, "A collection entry needs a \"SortKey\" and an \"Item\"");
+			if (n == cap)
+			{
+				cap = cap ? cap * 2 : 16;
+				ents = ents ? repalloc(ents, sizeof(HroeCollectionEntry) * cap) :
+					palloc(sizeof(HroeCollectionEntry) * cap);
+			}
+			ents[n].key = key;
+			ents[n].keylen = keylen;
+			ents[n].item = (const char *) item + VARHDRSZ;
+			ents[n].itemlen = VARSIZE(item) - VARHDRSZ;
+			n++;
+		} while (hroe_io_peek(&r, ','));
+		hroe_io_expect(&r, ']', "Expected \",\" or \"]\"");
+	}
+	hroe_io_skip_ws(&r);
+	if (r.p != r.end)
+		hroe_io_syntax_error(&r, "Unexpected text after the item collection");
+	return hroe_collection_build(ents, n);
 }

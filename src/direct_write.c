@@ -68,7 +68,7 @@
 #include "utils/syscache.h"
 
 #include "catalog.h"
-#include "operations.h"
+#include "direct_write.h"
 #include "tables.h"
 
 #define MAX_CALL_ARGS 8

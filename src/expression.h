@@ -21,22 +21,9 @@
 #include "nodes/pg_list.h"
 #include "utils/jsonb.h"
 
-/*
- * hroe's SQLSTATE class "HR": DynamoDB exceptions.  errmsg carries DynamoDB's
- * message, errdetail names the DynamoDB exception.
- */
-#ifndef ERRCODE_HROE_VALIDATION
-#define ERRCODE_HROE_VALIDATION				MAKE_SQLSTATE('H','R','0','0','0')
-#define ERRCODE_HROE_RESOURCE_NOT_FOUND		MAKE_SQLSTATE('H','R','0','0','1')
-#define ERRCODE_HROE_CONDITIONAL_CHECK_FAILED MAKE_SQLSTATE('H','R','0','0','2')
-#endif
+#include "dynamodb_limits.h"
+#include "errors.h"
 
-/* DynamoDB's limits on expressions (AWS "Service, account, and table quotas") */
-#define HROE_EXPR_MAX_BYTES			4096	/* one expression string */
-#define HROE_EXPR_MAX_PLACEHOLDER	255		/* one #name or :value, in bytes */
-#define HROE_EXPR_MAX_SUBSTITUTIONS (2 * 1024 * 1024)	/* names + values, bytes */
-#define HROE_EXPR_MAX_OPERATORS		300
-#define HROE_EXPR_MAX_IN_OPERANDS	100
 
 /* A resolved ExpressionAttributeValues entry */
 typedef struct HroeAttrValue
@@ -179,7 +166,7 @@ extern bool hroe_is_reserved_word(const char *name);
 extern char *hroe_number_canonical(const char *s, int len, const char **error);
 
 /*
- * UpdateExpression and ProjectionExpression (parsed in expression.c; applied
+ * UpdateExpression and ProjectionExpression (parsed in expression_update_parse.c; applied
  * in expression_update.c).  An update's SET values are trees of
  * HROE_EXPR_PATH, HROE_EXPR_VALUE and HROE_EXPR_FUNCTION nodes, where the
  * functions are "if_not_exists", "list_append", and "+" and "-" (two

@@ -1,6 +1,6 @@
 
 --
--- DynamoDB expressions (src/expression.c)
+-- DynamoDB expressions (src/expression_*.c)
 --
 
 CREATE FUNCTION hroe.explain_key_condition(

@@ -2,7 +2,7 @@
  *
  * expression_eval.c
  *	  Evaluation of DynamoDB ConditionExpression/FilterExpression trees
- *	  (parsed by expression.c) against hroe.item values.
+ *	  (parsed by expression_parse.c) against hroe.item values.
  *
  * Semantics (dynamodb-semantics.md §4, dynalite's compare()):
  *	- a path that does not resolve, on a missing item (NULL) every path, is

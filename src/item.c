@@ -5,8 +5,9 @@
  *	  conversions to and from jsonb (DynamoDB JSON and plain documents),
  *	  attribute access, merge and removal.
  *
- * The format and the parser live in item_io.c; this file adds what needs
- * the backend (fmgr, numeric, jsonb, bytea).
+ * The format and the parser live in the item core (item_node.h: item_node.c,
+ * item_number.c, item_json_read.c, item_json_write.c, item_binary.c); this
+ * file adds what needs the backend (fmgr, numeric, jsonb, bytea).
  *
  *-------------------------------------------------------------------------
  */
@@ -25,39 +26,33 @@
 #include "item.h"
 #include "key.h"
 
-PG_FUNCTION_INFO_V1(item_in);
-PG_FUNCTION_INFO_V1(item_out);
-PG_FUNCTION_INFO_V1(item_recv);
-PG_FUNCTION_INFO_V1(item_send);
-PG_FUNCTION_INFO_V1(item_eq);
-PG_FUNCTION_INFO_V1(item_ne);
-PG_FUNCTION_INFO_V1(item_hash);
-PG_FUNCTION_INFO_V1(item_size);
-PG_FUNCTION_INFO_V1(item_to_jsonb);
-PG_FUNCTION_INFO_V1(item_from_jsonb);
-PG_FUNCTION_INFO_V1(item_to_document);
-PG_FUNCTION_INFO_V1(item_from_document);
-PG_FUNCTION_INFO_V1(item_exists);
-PG_FUNCTION_INFO_V1(item_path_exists);
-PG_FUNCTION_INFO_V1(item_get_attribute);
-PG_FUNCTION_INFO_V1(item_get);
-PG_FUNCTION_INFO_V1(item_get_type);
-PG_FUNCTION_INFO_V1(item_get_text);
-PG_FUNCTION_INFO_V1(item_get_key);
-PG_FUNCTION_INFO_V1(item_get_number);
-PG_FUNCTION_INFO_V1(item_get_binary);
-PG_FUNCTION_INFO_V1(item_get_bool);
-PG_FUNCTION_INFO_V1(item_merge);
-PG_FUNCTION_INFO_V1(item_set);
-PG_FUNCTION_INFO_V1(item_remove);
-PG_FUNCTION_INFO_V1(item_remove_one);
-PG_FUNCTION_INFO_V1(item_attributes);
-
 /* ---------------------------------------------------------------------
  * I/O
  * ---------------------------------------------------------------------
  */
 
+/* A buffer for the text output of a varlena value of vsize bytes (item.h) */
+StringInfo
+hroe_text_out_buffer(Size vsize)
+{
+	StringInfo	buf = makeStringInfo();
+
+	enlargeStringInfo(buf, vsize + 64);
+	return buf;
+}
+
+/* The binary output of a varlena value: its bytes after the header (item.h) */
+bytea *
+hroe_varlena_send(const void *v, Size vsize)
+{
+	StringInfoData buf;
+
+	pq_begintypsend(&buf);
+	pq_sendbytes(&buf, (const char *) v + VARHDRSZ, vsize - VARHDRSZ);
+	return pq_endtypsend(&buf);
+}
+
+PG_FUNCTION_INFO_V1(item_in);
 /* Text input: DynamoDB JSON */
 Datum
 item_in(PG_FUNCTION_ARGS)
@@ -67,19 +62,19 @@ item_in(PG_FUNCTION_ARGS)
 	PG_RETURN_HROE_ITEM_P(hroe_item_parse(s, strlen(s)));
 }
 
+PG_FUNCTION_INFO_V1(item_out);
 /* Text output: canonical DynamoDB JSON */
 Datum
 item_out(PG_FUNCTION_ARGS)
 {
 	HroeItem   *item = PG_GETARG_HROE_ITEM_P(0);
-	StringInfoData buf;
+	StringInfo	buf = hroe_text_out_buffer(VARSIZE(item));
 
-	initStringInfo(&buf);
-	enlargeStringInfo(&buf, VARSIZE(item) + 64);
-	hroe_item_write(&buf, item);
-	PG_RETURN_CSTRING(buf.data);
+	hroe_item_write(buf, item);
+	PG_RETURN_CSTRING(buf->data);
 }
 
+PG_FUNCTION_INFO_V1(item_recv);
 /* Binary input: the binary format, fully validated and canonical */
 Datum
 item_recv(PG_FUNCTION_ARGS)
@@ -92,16 +87,14 @@ item_recv(PG_FUNCTION_ARGS)
 	PG_RETURN_HROE_ITEM_P(item);
 }
 
+PG_FUNCTION_INFO_V1(item_send);
 /* Binary output: version byte, size, attribute map */
 Datum
 item_send(PG_FUNCTION_ARGS)
 {
 	HroeItem   *item = PG_GETARG_HROE_ITEM_P(0);
-	StringInfoData buf;
 
-	pq_begintypsend(&buf);
-	pq_sendbytes(&buf, (char *) item + VARHDRSZ, VARSIZE(item) - VARHDRSZ);
-	PG_RETURN_BYTEA_P(pq_endtypsend(&buf));
+	PG_RETURN_BYTEA_P(hroe_varlena_send(item, VARSIZE(item)));
 }
 
 /* Whether two items are equal (canonical bytes) */
@@ -124,6 +117,7 @@ ItemEqual(FunctionCallInfo fcinfo)
 	return eq;
 }
 
+PG_FUNCTION_INFO_V1(item_eq);
 /* item = item */
 Datum
 item_eq(PG_FUNCTION_ARGS)
@@ -131,6 +125,7 @@ item_eq(PG_FUNCTION_ARGS)
 	PG_RETURN_BOOL(ItemEqual(fcinfo));
 }
 
+PG_FUNCTION_INFO_V1(item_ne);
 /* item <> item */
 Datum
 item_ne(PG_FUNCTION_ARGS)
@@ -138,6 +133,7 @@ item_ne(PG_FUNCTION_ARGS)
 	PG_RETURN_BOOL(!ItemEqual(fcinfo));
 }
 
+PG_FUNCTION_INFO_V1(item_hash);
 /* Hash of the canonical bytes (for the hash opclass) */
 Datum
 item_hash(PG_FUNCTION_ARGS)
@@ -149,6 +145,7 @@ item_hash(PG_FUNCTION_ARGS)
 	PG_RETURN_DATUM(h);
 }
 
+PG_FUNCTION_INFO_V1(item_size);
 /* The DynamoDB size, computed on input */
 Datum
 item_size(PG_FUNCTION_ARGS)
@@ -391,6 +388,7 @@ hroe_item_push_jsonb(JsonbParseState **st, const HroeItem *item)
 	return pushJsonbValue(st, WJB_END_OBJECT, NULL);
 }
 
+PG_FUNCTION_INFO_V1(item_to_jsonb);
 /* Whole item as DynamoDB-JSON jsonb */
 Datum
 item_to_jsonb(PG_FUNCTION_ARGS)
@@ -400,6 +398,7 @@ item_to_jsonb(PG_FUNCTION_ARGS)
 	PG_RETURN_JSONB_P(JsonbValueToJsonb(hroe_item_push_jsonb(&st, PG_GETARG_HROE_ITEM_P(0))));
 }
 
+PG_FUNCTION_INFO_V1(item_from_jsonb);
 /* DynamoDB-JSON jsonb to an item (same validation as text input) */
 Datum
 item_from_jsonb(PG_FUNCTION_ARGS)
@@ -409,6 +408,7 @@ item_from_jsonb(PG_FUNCTION_ARGS)
 	PG_RETURN_HROE_ITEM_P(hroe_item_from_jsonb(&jb->root, VARSIZE(jb)));
 }
 
+PG_FUNCTION_INFO_V1(item_to_document);
 /* Whole item as a plain JSON document */
 Datum
 item_to_document(PG_FUNCTION_ARGS)
@@ -520,6 +520,7 @@ DocValue(JsonbIterator **it, JsonbIteratorToken tok, JsonbValue *jv,
 	}
 }
 
+PG_FUNCTION_INFO_V1(item_from_document);
 /* A plain JSON document (string, number, boolean, null, array, object) to an item */
 Datum
 item_from_document(PG_FUNCTION_ARGS)
@@ -545,6 +546,7 @@ item_from_document(PG_FUNCTION_ARGS)
  * ---------------------------------------------------------------------
  */
 
+PG_FUNCTION_INFO_V1(item_exists);
 /* item ? name: whether a top-level attribute exists */
 Datum
 item_exists(PG_FUNCTION_ARGS)
@@ -558,6 +560,7 @@ item_exists(PG_FUNCTION_ARGS)
 	PG_RETURN_BOOL(hroe_map_find(&m, VARDATA_ANY(name), VARSIZE_ANY_EXHDR(name), &v));
 }
 
+PG_FUNCTION_INFO_V1(item_path_exists);
 /* Whether a document path exists */
 Datum
 item_path_exists(PG_FUNCTION_ARGS)
@@ -569,6 +572,7 @@ item_path_exists(PG_FUNCTION_ARGS)
 	PG_RETURN_BOOL(hroe_item_path(item, VARDATA_ANY(path), VARSIZE_ANY_EXHDR(path), &v));
 }
 
+PG_FUNCTION_INFO_V1(item_get_attribute);
 /* item -> name: a top-level attribute as DynamoDB JSON, NULL if missing */
 Datum
 item_get_attribute(PG_FUNCTION_ARGS)
@@ -594,6 +598,7 @@ GetPath(FunctionCallInfo fcinfo, HroeValue *v)
 	return hroe_item_path(item, VARDATA_ANY(path), VARSIZE_ANY_EXHDR(path), v);
 }
 
+PG_FUNCTION_INFO_V1(item_get);
 /* item #> path: a value as DynamoDB JSON, NULL if missing */
 Datum
 item_get(PG_FUNCTION_ARGS)
@@ -605,6 +610,7 @@ item_get(PG_FUNCTION_ARGS)
 	PG_RETURN_DATUM(ValueToJsonb(&v));
 }
 
+PG_FUNCTION_INFO_V1(item_get_type);
 /* The DynamoDB type name of a value ("S", "NS", ...), NULL if missing */
 Datum
 item_get_type(PG_FUNCTION_ARGS)
@@ -628,6 +634,7 @@ WrongType(FunctionCallInfo fcinfo, const HroeValue *v, HroeType want)
 					hroe_type_name(v->type), hroe_type_name(want))));
 }
 
+PG_FUNCTION_INFO_V1(item_get_text);
 /* An S value as text */
 Datum
 item_get_text(PG_FUNCTION_ARGS)
@@ -641,6 +648,7 @@ item_get_text(PG_FUNCTION_ARGS)
 	PG_RETURN_TEXT_P(cstring_to_text_with_len(v.data, v.len));
 }
 
+PG_FUNCTION_INFO_V1(item_get_key);
 /* An S value as hroe.key (errors if it is not a valid key: empty, too long) */
 Datum
 item_get_key(PG_FUNCTION_ARGS)
@@ -654,6 +662,7 @@ item_get_key(PG_FUNCTION_ARGS)
 	PG_RETURN_POINTER(hroe_key_from_bytes(v.data, v.len));
 }
 
+PG_FUNCTION_INFO_V1(item_get_number);
 /* An N value as numeric */
 Datum
 item_get_number(PG_FUNCTION_ARGS)
@@ -667,6 +676,7 @@ item_get_number(PG_FUNCTION_ARGS)
 	PG_RETURN_DATUM(hroe_value_numeric(&v));
 }
 
+PG_FUNCTION_INFO_V1(item_get_binary);
 /* A B value as bytea */
 Datum
 item_get_binary(PG_FUNCTION_ARGS)
@@ -684,6 +694,7 @@ item_get_binary(PG_FUNCTION_ARGS)
 	PG_RETURN_BYTEA_P(b);
 }
 
+PG_FUNCTION_INFO_V1(item_get_bool);
 /* A BOOL value as boolean */
 Datum
 item_get_bool(PG_FUNCTION_ARGS)
@@ -702,6 +713,7 @@ item_get_bool(PG_FUNCTION_ARGS)
  * ---------------------------------------------------------------------
  */
 
+PG_FUNCTION_INFO_V1(item_merge);
 /* a || b: all attributes of both; b's value wins for a name in both */
 Datum
 item_merge(PG_FUNCTION_ARGS)
@@ -731,6 +743,7 @@ item_merge(PG_FUNCTION_ARGS)
 	PG_RETURN_HROE_ITEM_P(hroe_builder_finish(bld));
 }
 
+PG_FUNCTION_INFO_V1(item_set);
 /* The item with one attribute set from a DynamoDB-JSON AttributeValue */
 Datum
 item_set(PG_FUNCTION_ARGS)
@@ -785,6 +798,7 @@ RemoveNames(HroeItem *item, text **names, int nnames)
 	return hroe_builder_finish(bld);
 }
 
+PG_FUNCTION_INFO_V1(item_remove);
 /* item - text[] (and the VARIADIC function): without those attributes */
 Datum
 item_remove(PG_FUNCTION_ARGS)
@@ -805,6 +819,7 @@ item_remove(PG_FUNCTION_ARGS)
 	PG_RETURN_HROE_ITEM_P(RemoveNames(item, names, k));
 }
 
+PG_FUNCTION_INFO_V1(item_remove_one);
 /* item - text: without that attribute */
 Datum
 item_remove_one(PG_FUNCTION_ARGS)
@@ -815,6 +830,7 @@ item_remove_one(PG_FUNCTION_ARGS)
 	PG_RETURN_HROE_ITEM_P(RemoveNames(item, &name, 1));
 }
 
+PG_FUNCTION_INFO_V1(item_attributes);
 /* The top-level attribute names, in canonical order */
 Datum
 item_attributes(PG_FUNCTION_ARGS)

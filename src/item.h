@@ -36,10 +36,9 @@
 #include "fmgr.h"
 #include "lib/stringinfo.h"
 
+#include "dynamodb_limits.h"
+
 #define HROE_ITEM_VERSION		1
-#define HROE_ITEM_MAX_SIZE		409600	/* 400 KB, inclusive */
-#define HROE_ITEM_MAX_DEPTH		32		/* nesting of L and M */
-#define HROE_ITEM_MAX_NAME		65535	/* an attribute name, in bytes */
 #define HROE_ITEM_HDRSZ			(VARHDRSZ + 8)
 
 /* Value types; the numbers are the tags stored in the binary format */
@@ -152,6 +151,14 @@ extern void hroe_value_parse(const char *json, int len, HroeValue *val);
 
 /* Append an item / a value as DynamoDB JSON */
 extern void hroe_item_write(StringInfo buf, const HroeItem *item);
+
+/*
+ * The I/O of hroe's varlena types (hroe.item, hroe.item_collection): a
+ * buffer sized for the text output of a value of vsize bytes, and the
+ * binary output, the stored form after the varlena header (v, vsize bytes)
+ */
+extern StringInfo hroe_text_out_buffer(Size vsize);
+extern bytea *hroe_varlena_send(const void *v, Size vsize);
 extern void hroe_value_write(StringInfo buf, const HroeValue *v);
 /* Append an M value's members as a JSON object, a string as a JSON string */
 extern void hroe_map_write(StringInfo buf, const HroeValue *map);

@@ -1,6 +1,6 @@
 
 -- ---------------------------------------------------------------------------
--- hroe.item: a DynamoDB item (src/item.c, src/item_io.c)
+-- hroe.item: a DynamoDB item (src/item.c and the item core, src/item_*.c)
 -- ---------------------------------------------------------------------------
 
 CREATE TYPE hroe.item;

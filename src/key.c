@@ -787,3 +787,32 @@ key_append(PG_FUNCTION_ARGS)
 	memcpy(VARDATA(result) + klen + 1, VARDATA_ANY(component), clen);
 	PG_RETURN_HROE_KEY_P(result);
 }
+
+/* The successor of a UTF-8 prefix (key.h) */
+int
+hroe_utf8_prefix_successor(const char *p, int len, unsigned char *buf, int *buflen)
+{
+	int			n = len;
+
+	while (n > 0)
+	{
+		int			start = n - 1;
+		pg_wchar	cp;
+
+		while (start > 0 && ((unsigned char) p[start] & 0xC0) == 0x80)
+			start--;
+		cp = utf8_to_unicode((const unsigned char *) p + start);
+		if (cp >= 0x10FFFF)
+		{
+			n = start;
+			continue;
+		}
+		cp++;
+		if (cp >= 0xD800 && cp <= 0xDFFF)
+			cp = 0xE000;
+		unicode_to_utf8(cp, buf);
+		*buflen = pg_utf_mblen(buf);
+		return start;
+	}
+	return -1;
+}

@@ -22,8 +22,7 @@
 
 #include "fmgr.h"
 
-/* DynamoDB's partition-key size limit, in UTF-8 bytes */
-#define HROE_KEY_MAX_BYTES	2048
+#include "dynamodb_limits.h"	/* HROE_KEY_MAX_BYTES */
 
 /* The separator between the components (levels) of a composite key */
 #define HROE_KEY_SEPARATOR	'#'
@@ -53,6 +52,18 @@ extern void hroe_key_check_bytes(const char *bytes, int len);
  */
 extern int	hroe_key_compare_bytes(const char *a, int alen,
 								   const char *b, int blen);
+
+/*
+ * The least UTF-8 string above every string that begins with p (len bytes,
+ * valid UTF-8): p with its last code point incremented, after dropping
+ * trailing U+10FFFF; a successor in the surrogates (not UTF-8: U+D800 is
+ * U+D7FF's) becomes U+E000, the next code point, whose encoding sorts after
+ * theirs.  Returns the length of p kept, the new last code point in buf (4
+ * bytes) and its length in *buflen; -1 when p is all U+10FFFF (or empty):
+ * there is no successor.
+ */
+extern int	hroe_utf8_prefix_successor(const char *p, int len, unsigned char *buf,
+									   int *buflen);
 
 /* Inline form of hroe_key_compare_bytes, for hot paths */
 static inline int

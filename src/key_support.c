@@ -92,39 +92,21 @@ MakeKeyBytes(const char *data, int len, const char *extra, int extralen)
 }
 
 /*
- * The least string above every string that begins with p: p with its last
- * code point incremented, after dropping trailing U+10FFFF (surrogates are
- * skipped; they are not valid UTF-8).  NULL when p is all U+10FFFF.  The
+ * The least key above every string that begins with p
+ * (hroe_utf8_prefix_successor), NULL when p is all U+10FFFF.  The
  * result is valid UTF-8 but may exceed 2048 bytes by up to one byte per
  * code-point length step.
  */
 static struct varlena *
 KeyPrefixSuccessor(const char *p, int len)
 {
-	int			n = len;
+	unsigned char buf[4];
+	int			buflen;
+	int			start = hroe_utf8_prefix_successor(p, len, buf, &buflen);
 
-	while (n > 0)
-	{
-		int			start = n - 1;
-		pg_wchar	cp;
-		unsigned char buf[4];
-
-		while (start > 0 && ((unsigned char) p[start] & 0xC0) == 0x80)
-			start--;
-		cp = utf8_to_unicode((const unsigned char *) p + start);
-		if (cp >= 0x10FFFF)
-		{
-			n = start;
-			continue;
-		}
-		cp++;
-		if (cp >= 0xD800 && cp <= 0xDFFF)
-			cp = 0xE000;
-		unicode_to_utf8(cp, buf);
-		return MakeKeyBytes(p, start, (const char *) buf,
-							pg_utf_mblen(buf));
-	}
-	return NULL;
+	if (start < 0)
+		return NULL;
+	return MakeKeyBytes(p, start, (const char *) buf, buflen);
 }
 
 /*

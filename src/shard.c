@@ -23,6 +23,7 @@
 #include "utils/fmgrprotos.h"
 #include "utils/numeric.h"
 
+#include "capacity.h"
 #include "shard.h"
 
 PG_FUNCTION_INFO_V1(hroe_shard_count);
@@ -75,12 +76,12 @@ hroe_shard_count(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("average item size must be positive"),
 				 errdetail("p_avg_item_bytes is %d.", size)));
-	if (size > HROE_MAX_ITEM_BYTES)
+	if (size > HROE_ITEM_MAX_SIZE)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("Item size has exceeded the maximum allowed size"),
 				 errdetail("p_avg_item_bytes is %d; a DynamoDB item holds at most %d bytes.",
-						   size, HROE_MAX_ITEM_BYTES)));
+						   size, HROE_ITEM_MAX_SIZE)));
 	if (ceiling <= 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -96,7 +97,7 @@ hroe_shard_count(PG_FUNCTION_ARGS)
 	else
 	{
 		rate = ceiling;
-		if (pg_mul_s64_overflow(io, (size + HROE_RCU_BYTES - 1) / HROE_RCU_BYTES, &units))
+		if (pg_mul_s64_overflow(io, hroe_rcu_count(size), &units))
 			ereport(ERROR,
 					(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
 					 errmsg("required read capacity is out of range"),

@@ -15,12 +15,8 @@
  * hroe.sharded_query accept: one open index scan per shard. */
 #define HROE_MAX_SHARDS 1024
 
-/* DynamoDB's per-partition ceilings (units per second) and unit sizes. */
-#define HROE_PARTITION_MAX_RCU 3000
-#define HROE_PARTITION_MAX_WCU 1000
-#define HROE_RCU_BYTES 4096
-#define HROE_WCU_BYTES 1024
-#define HROE_MAX_ITEM_BYTES (400 * 1024)
+/* DynamoDB's per-partition ceilings and unit sizes */
+#include "dynamodb_limits.h"
 
 extern void HroeCheckShardCount(int32 n);
 

@@ -47,6 +47,9 @@
  * the index is scanned forwards, descending when backwards).  That is the
  * order of an unsharded btree index on the same columns without the shard.
  *
+ * The scan keys are built in shard_keys.c, the parallel merge and the SQL
+ * entry point are in shard_parallel.c (shard_merge.h).
+ *
  * src/shard_merge.c
  *
  *-------------------------------------------------------------------------
@@ -91,135 +94,7 @@
 #include "utils/syscache.h"
 #include "utils/tuplestore.h"
 
-#include "catalog.h"
-#include "shard.h"
-#include "tables.h"
-
-PG_FUNCTION_INFO_V1(hroe_sharded_query);
-PGDLLEXPORT void hroe_sharded_query_worker(dsm_segment *seg, shm_toc *toc);
-
-/* The arguments of one call, as checked before the relations are opened. */
-typedef struct MergeArgs
-{
-	Oid			indexOid;
-	Oid			rowtype;
-	int			nshards;
-	bool		forward;
-	int64		limit;			/* -1 when none */
-	int			nprefix;
-	Datum	   *prefixValues;	/* text */
-	char	   *op;				/* NULL: no sort-key condition */
-	Oid			valtype;
-	Datum		v1;
-	bool		v1null;
-	Datum		v2;
-	bool		v2null;
-	Oid			keyType;		/* hroe.key, or InvalidOid */
-	int			workers;		/* parallel workers asked for */
-} MergeArgs;
-
-/*
- * One stream of the merge: a shard's index scan and its current head
- * entry, or (parallel leader) the rows a worker sends through its queue.
- */
-typedef struct ShardStream
-{
-	int			shard;			/* shard number (local streams) */
-	IndexScanDesc scan;
-	ItemPointerData tid;		/* head's index TID, the last tie-breaker */
-	bool		exhausted;		/* no head: the shard has no more entries */
-	Datum	   *keys;			/* head's order columns, in its index tuple
-								 * (forwards) or in runKeys (backwards) */
-	bool	   *nulls;
-
-	/*
-	 * Backward scans only: the current run of equal sort keys (TIDs sorted
-	 * ascending, consumed from the end) and the first entry after it.  A
-	 * btree returns the TIDs of a deduplicated posting list in ascending
-	 * order even when scanning backwards, so each run is reordered.
-	 */
-	ItemPointerData *run;
-	int			nrun;
-	int			runcap;
-	Datum	   *runKeys;		/* copies, owned */
-	bool	   *runNulls;
-	bool		haveNext;
-	ItemPointerData nextTid;
-	Datum	   *nextKeys;		/* copies, owned */
-	bool	   *nextNulls;
-	bool		scanDone;
-
-	/*
-	 * Bounded first pass (with a limit): the scan also has the key "sort key
-	 * not after bound", so btree stops reading its first leaf page there.
-	 * An exhausted bounded shard stands for "its entries after bound, not
-	 * read yet" and is reopened past bound if the merge reaches that point.
-	 */
-	bool		bounded;
-	Datum		bound;			/* copy in keyCxt, referenced by the scan */
-
-	/*
-	 * A worker's stream (parallel leader): its queue (NULL once detached),
-	 * the head's row in the last message, keys restored in remoteCxt.
-	 */
-	bool		remote;
-	shm_mq_handle *mq;
-	bool		remoteEnded;	/* the worker's end marker came */
-	char	   *rowData;
-	Size		rowLen;
-	MemoryContext remoteCxt;
-} ShardStream;
-
-/* State of one sharded_query call, kept across its rows. */
-typedef struct ShardedQuery
-{
-	Relation	heapRel;
-	Relation	indexRel;
-	Snapshot	snapshot;
-	int			nshards;
-	int			nstreams;		/* streams merged here (shards, workers) */
-	ShardStream *streams;
-
-	/*
-	 * Tournament over the shards' heads: tree[0] is the shard whose head
-	 * comes first, tree[p] for 1 <= p < nstreams the loser of the match at
-	 * node p; stream s plays from leaf nstreams + s, whose parent is p / 2.
-	 */
-	int		   *tree;
-	AttrNumber	sortAttno;		/* index column of the sort key */
-	ScanKey		keys;			/* the scans' keys, room for a bound key */
-	int			nkeys;			/* without the bound key */
-	int			shardKey;		/* keys[shardKey] is the shard equality */
-	Oid			shardType;
-	ScanKeyData boundKey;		/* sort key not after a bound, in scan order */
-	ScanKeyData pastKey;		/* sort key strictly past a bound */
-
-	/*
-	 * Order columns: the sort key and the key columns after it, compared in
-	 * index order, read from the index tuples.
-	 */
-	int			ncols;
-	SortSupport ssup;
-	int16	   *typlen;
-	bool	   *byval;
-	Datum	   *tmpKeys;		/* scratch for one index tuple's columns */
-	bool	   *tmpNulls;
-	ScanDirection dir;
-	int64		limit;			/* -1 when none */
-	int64		emitted;
-	int			pending;		/* shard whose head was returned last, or -1 */
-	TupleTableSlot *slot;		/* the row being returned */
-	MemoryContext scanCxt;		/* the scans' context: they allocate in it */
-	bool		pooled;			/* scanCxt is ScanPool, held by this call */
-	MemoryContext keyCxt;		/* owned copies of keys (backward runs) */
-	MemoryContext callCxt;		/* reset at every call: comparisons, the row */
-	MemoryContext tmpCxt;		/* reset after each comparison of a run */
-	ExprContext *econtext;
-	bool		open;
-	ParallelContext *pcxt;		/* parallel leader: the workers */
-	Tuplestorestate *store;		/* parallel call: its rows, materialized */
-	TupleTableSlot *storeSlot;
-} ShardedQuery;
+#include "shard_merge.h"
 
 /*
  * The scans' memory between calls: a Generation context under
@@ -233,230 +108,8 @@ static MemoryContext ScanPool = NULL;
 static bool ScanPoolBusy = false;
 
 static int	ItemPointerQsortCompare(const void *a, const void *b);
-static bool ReceiveRemote(ShardedQuery *q, ShardStream *st);
 static bool AdvanceBackward(ShardedQuery *q, ShardStream *st);
 static void ReadIndexKeys(ShardedQuery *q, IndexScanDesc scan, Datum *keys, bool *nulls);
-
-/* Key-column type the values of index column attno must have. */
-static Oid
-IndexColumnType(Relation index, AttrNumber attno)
-{
-	Oid			opcintype = index->rd_opcintype[attno - 1];
-
-	if (IsPolymorphicType(opcintype))
-		return TupleDescAttr(RelationGetDescr(index), attno - 1)->atttypid;
-	return opcintype;
-}
-
-/* Name of index column attno, for messages. */
-static const char *
-IndexColumnName(Relation index, AttrNumber attno)
-{
-	return NameStr(TupleDescAttr(RelationGetDescr(index), attno - 1)->attname);
-}
-
-/* Convert value from one type to another through their text forms. */
-static Datum
-ConvertViaText(Datum value, Oid fromType, Oid toType)
-{
-	Oid			outfunc;
-	bool		isvarlena;
-	Oid			infunc;
-	Oid			ioparam;
-	char	   *s;
-
-	getTypeOutputInfo(fromType, &outfunc, &isvarlena);
-	s = OidOutputFunctionCall(outfunc, value);
-	getTypeInputInfo(toType, &infunc, &ioparam);
-	return OidInputFunctionCall(infunc, s, ioparam, -1);
-}
-
-/*
- * Fill *key with "index column attno <strategy> value".  The operator comes
- * from the column's operator family: first a cross-type member for the
- * value's type, else the value is converted to the column's type (through
- * text unless binary-coercible) and the same-type member is used.
- */
-static void
-InitColumnKey(ScanKey key, Relation index, AttrNumber attno, int16 strategy,
-			  Datum value, Oid valtype)
-{
-	Oid			opfamily = index->rd_opfamily[attno - 1];
-	Oid			opcintype = index->rd_opcintype[attno - 1];
-	Oid			coltype = IndexColumnType(index, attno);
-	Oid			righttype = valtype;
-	Oid			op;
-
-	op = get_opfamily_member(opfamily, opcintype, valtype, strategy);
-	if (!OidIsValid(op))
-	{
-		if (valtype != coltype && !IsBinaryCoercible(valtype, coltype))
-			value = ConvertViaText(value, valtype, coltype);
-		righttype = opcintype;
-		op = get_opfamily_member(opfamily, opcintype, opcintype, strategy);
-	}
-	if (!OidIsValid(op))
-		ereport(ERROR,
-				(errcode(ERRCODE_UNDEFINED_FUNCTION),
-				 errmsg("operator family of index column \"%s\" has no operator of strategy %d for type %s",
-						IndexColumnName(index, attno), strategy, format_type_be(valtype))));
-	ScanKeyEntryInitialize(key, 0, attno, strategy, righttype,
-						   index->rd_indcollation[attno - 1], get_opcode(op), value);
-}
-
-/* DynamoDB's one-letter type of a key value of type typid (S, N or B). */
-static const char *
-DynamoTypeLetter(Oid typid)
-{
-	char		category;
-	bool		preferred;
-
-	if (typid == BYTEAOID)
-		return "B";
-	get_type_category_preferred(typid, &category, &preferred);
-	return category == TYPCATEGORY_NUMERIC ? "N" : "S";
-}
-
-/* Text form of a value, for messages. */
-static char *
-ValueText(Datum value, Oid typid)
-{
-	Oid			outfunc;
-	bool		isvarlena;
-
-	getTypeOutputInfo(typid, &outfunc, &isvarlena);
-	return OidOutputFunctionCall(outfunc, value);
-}
-
-/*
- * Scan keys of "begins_with(sort key, prefix)": sk >= prefix AND sk <
- * succ(prefix), where succ drops trailing 0xFF bytes and adds one to the
- * last byte; exact for byte-ordered columns (bytea, text COLLATE "C", and
- * hroe.key, keyType, a varlena of UTF-8 bytes ordered bytewise).
- */
-static int
-BeginsWithKeys(ScanKey keys, Relation index, AttrNumber attno, Datum value, Oid valtype,
-			   Oid keyType)
-{
-	Oid			coltype = IndexColumnType(index, attno);
-	Oid			collation = index->rd_indcollation[attno - 1];
-	struct varlena *prefix;
-	struct varlena *upper;
-	int			len;
-
-	if (!((coltype == TEXTOID && OidIsValid(collation) && lc_collate_is_c(collation)) ||
-		  coltype == BYTEAOID || (OidIsValid(keyType) && coltype == keyType)))
-	{
-		if (coltype != TEXTOID && coltype != BYTEAOID)
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("Invalid KeyConditionExpression: Incorrect operand type for operator or function; operator or function: begins_with, operand type: %s",
-							strcmp(DynamoTypeLetter(coltype), "N") == 0 ? "N" : format_type_be(coltype)),
-					 errdetail("Sort-key column \"%s\" has type %s; begins_with needs hroe.key, text or bytea.",
-							   IndexColumnName(index, attno), format_type_be(coltype))));
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("begins_with needs a byte-ordered sort key"),
-				 errdetail("Sort-key column \"%s\" of index \"%s\" has collation \"%s\", under which strings with a common prefix are not contiguous.",
-						   IndexColumnName(index, attno), RelationGetRelationName(index),
-						   OidIsValid(collation) ? get_collation_name(collation) : "none"),
-				 errhint("Index the column with COLLATE \"C\", as DynamoDB orders strings by their UTF-8 bytes.")));
-	}
-	if (valtype != coltype && !IsBinaryCoercible(valtype, coltype))
-		value = ConvertViaText(value, valtype, coltype);
-	prefix = PG_DETOAST_DATUM_COPY(value);
-	InitColumnKey(&keys[0], index, attno, BTGreaterEqualStrategyNumber,
-				  PointerGetDatum(prefix), coltype);
-
-	len = VARSIZE_ANY_EXHDR(prefix);
-	while (len > 0 && ((unsigned char *) VARDATA_ANY(prefix))[len - 1] == 0xFF)
-		len--;
-	if (len == 0)
-		return 1;				/* every value has this prefix */
-	upper = (struct varlena *) palloc(VARHDRSZ + len);
-	SET_VARSIZE(upper, VARHDRSZ + len);
-	memcpy(VARDATA(upper), VARDATA_ANY(prefix), len);
-	((unsigned char *) VARDATA(upper))[len - 1]++;
-	InitColumnKey(&keys[1], index, attno, BTLessStrategyNumber,
-				  PointerGetDatum(upper), coltype);
-	return 2;
-}
-
-/*
- * Build the scan keys of the sort-key condition into keys; returns their
- * number.  Without an operator the condition is "sort key IS NOT NULL".
- */
-static int
-SortConditionKeys(ScanKey keys, Relation index, AttrNumber attno, const char *op,
-				  Datum v1, bool v1null, Datum v2, bool v2null, Oid valtype, Oid keyType)
-{
-	int16		strategy;
-
-	if (op == NULL)
-	{
-		if (!v1null || !v2null)
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("sort-key values given without an operator"),
-					 errhint("Pass p_op ('=', '<', '<=', '>', '>=', 'between' or 'begins_with').")));
-		/* an item without the sort key is not in a DynamoDB index */
-		ScanKeyEntryInitialize(&keys[0], SK_ISNULL | SK_SEARCHNOTNULL, attno,
-							   InvalidStrategy, InvalidOid, InvalidOid, InvalidOid, (Datum) 0);
-		return 1;
-	}
-	if (v1null)
-		ereport(ERROR,
-				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				 errmsg("sort-key condition \"%s\" needs a non-null p_value1", op)));
-	if (pg_strcasecmp(op, "between") == 0)
-	{
-		Oid			opfamily = index->rd_opfamily[attno - 1];
-		Oid			cmpproc;
-
-		if (v2null)
-			ereport(ERROR,
-					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-					 errmsg("sort-key condition BETWEEN needs a non-null p_value2")));
-		InitColumnKey(&keys[0], index, attno, BTGreaterEqualStrategyNumber, v1, valtype);
-		InitColumnKey(&keys[1], index, attno, BTLessEqualStrategyNumber, v2, valtype);
-		/* both bounds now have the same type: keys[0]'s right-hand type */
-		cmpproc = get_opfamily_proc(opfamily, keys[0].sk_subtype, keys[0].sk_subtype,
-									BTORDER_PROC);
-		if (OidIsValid(cmpproc) &&
-			DatumGetInt32(OidFunctionCall2Coll(cmpproc, index->rd_indcollation[attno - 1],
-											   keys[0].sk_argument, keys[1].sk_argument)) > 0)
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("Invalid KeyConditionExpression: The BETWEEN operator requires upper bound to be greater than or equal to lower bound; lower bound operand: AttributeValue: {%s:%s}, upper bound operand: AttributeValue: {%s:%s}",
-							DynamoTypeLetter(valtype), ValueText(v1, valtype),
-							DynamoTypeLetter(valtype), ValueText(v2, valtype))));
-		return 2;
-	}
-	if (!v2null)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("p_value2 is used only with BETWEEN"),
-				 errdetail("The sort-key operator is \"%s\".", op)));
-	if (strcmp(op, "begins_with") == 0)
-		return BeginsWithKeys(keys, index, attno, v1, valtype, keyType);
-	if (strcmp(op, "=") == 0)
-		strategy = BTEqualStrategyNumber;
-	else if (strcmp(op, "<") == 0)
-		strategy = BTLessStrategyNumber;
-	else if (strcmp(op, "<=") == 0)
-		strategy = BTLessEqualStrategyNumber;
-	else if (strcmp(op, ">") == 0)
-		strategy = BTGreaterStrategyNumber;
-	else if (strcmp(op, ">=") == 0)
-		strategy = BTGreaterEqualStrategyNumber;
-	else
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("Invalid operator used in KeyConditionExpression: %s", op),
-				 errhint("Use '=', '<', '<=', '>', '>=', 'between' or 'begins_with'.")));
-	InitColumnKey(&keys[0], index, attno, strategy, v1, valtype);
-	return 1;
-}
 
 /* Datum of shard number s in the shard column's type. */
 static Datum
@@ -482,13 +135,13 @@ ShardDatum(Oid type, int s)
  * false when the shard is exhausted.  Records the entry's TID and order
  * columns.
  */
-static bool
-AdvanceStream(ShardedQuery *q, ShardStream *st)
+bool
+hroe_sm_advance_stream(ShardedQuery *q, ShardStream *st)
 {
 	ItemPointer tid;
 
 	if (st->remote)
-		return ReceiveRemote(q, st);
+		return hroe_sm_receive_remote(q, st);
 	if (ScanDirectionIsBackward(q->dir))
 		return AdvanceBackward(q, st);
 
@@ -751,12 +404,12 @@ InitBoundKeys(ShardedQuery *q)
 {
 	bool		desc = (q->indexRel->rd_indoption[q->sortAttno - 1] & INDOPTION_DESC) != 0;
 	bool		rising = ScanDirectionIsForward(q->dir) != desc;
-	Oid			coltype = IndexColumnType(q->indexRel, q->sortAttno);
+	Oid			coltype = hroe_sm_index_column_type(q->indexRel, q->sortAttno);
 
-	InitColumnKey(&q->boundKey, q->indexRel, q->sortAttno,
+	hroe_sm_init_column_key(&q->boundKey, q->indexRel, q->sortAttno,
 				  rising ? BTLessEqualStrategyNumber : BTGreaterEqualStrategyNumber,
 				  (Datum) 0, coltype);
-	InitColumnKey(&q->pastKey, q->indexRel, q->sortAttno,
+	hroe_sm_init_column_key(&q->pastKey, q->indexRel, q->sortAttno,
 				  rising ? BTGreaterStrategyNumber : BTLessStrategyNumber,
 				  (Datum) 0, coltype);
 }
@@ -790,7 +443,7 @@ StartStream(ShardedQuery *q, ShardStream *st, bool bounded, bool past)
 	 */
 	st->scan->numberOfKeys = nkeys;
 	index_rescan(st->scan, q->keys, nkeys, NULL, 0);
-	st->exhausted = !AdvanceStream(q, st);
+	st->exhausted = !hroe_sm_advance_stream(q, st);
 }
 
 /* Play the whole tournament over the shards' first heads. */
@@ -881,8 +534,8 @@ ReleaseScanMemoryCallback(void *arg)
 }
 
 /* End every scan, release the relations' references and the snapshot. */
-static void
-CloseShardedQuery(ShardedQuery *q)
+void
+hroe_sm_close_sharded_query(ShardedQuery *q)
 {
 	if (!q->open)
 		return;
@@ -903,12 +556,12 @@ CloseShardedQuery(ShardedQuery *q)
  * Close the merge and drop a parallel call's rows; also the executor
  * shutdown callback, when the caller stops before the last row.
  */
-static void
-ShutdownShardedQuery(Datum arg)
+void
+hroe_sm_shutdown_sharded_query(Datum arg)
 {
 	ShardedQuery *q = (ShardedQuery *) DatumGetPointer(arg);
 
-	CloseShardedQuery(q);
+	hroe_sm_close_sharded_query(q);
 	if (q->store != NULL)
 	{
 		tuplestore_end(q->store);
@@ -975,8 +628,8 @@ OpenRelations(ShardedQuery *q, Oid indexOid, Oid rowtype)
  * Check and copy the call's arguments into *a (in the current memory
  * context: the scans keep pointing at the values).
  */
-static void
-ParseArgs(FunctionCallInfo fcinfo, MergeArgs *a)
+void
+hroe_sm_parse_args(FunctionCallInfo fcinfo, MergeArgs *a)
 {
 	int16		vallen;
 	bool		valbyval;
@@ -1048,20 +701,20 @@ static void
 PrefixKey(ShardedQuery *q, ScanKey key, AttrNumber attno, Datum value)
 {
 	AttrNumber	heapAttno = q->indexRel->rd_index->indkey.values[attno - 1];
-	Oid			coltype = IndexColumnType(q->indexRel, attno);
+	Oid			coltype = hroe_sm_index_column_type(q->indexRel, attno);
 
 	if (heapAttno != 0 && (coltype == hroe_key_typid() || coltype == BYTEAOID) &&
 		hroe_column_holds_forms(q->heapRel, heapAttno))
 	{
-		struct varlena *v = PG_DETOAST_DATUM_PACKED(ConvertViaText(value, TEXTOID, coltype));
+		struct varlena *v = PG_DETOAST_DATUM_PACKED(hroe_sm_convert_via_text(value, TEXTOID, coltype));
 
-		InitColumnKey(key, q->indexRel, attno, BTEqualStrategyNumber,
+		hroe_sm_init_column_key(key, q->indexRel, attno, BTEqualStrategyNumber,
 					  hroe_key_datum(coltype == BYTEAOID ? 'B' : 'S', VARDATA_ANY(v),
 									 VARSIZE_ANY_EXHDR(v), true),
 					  coltype);
 	}
 	else
-		InitColumnKey(key, q->indexRel, attno, BTEqualStrategyNumber, value, TEXTOID);
+		hroe_sm_init_column_key(key, q->indexRel, attno, BTEqualStrategyNumber, value, TEXTOID);
 }
 
 /*
@@ -1069,8 +722,8 @@ PrefixKey(ShardedQuery *q, ScanKey key, AttrNumber attno, Datum value)
  * scan yet (StartStreams).  Runs in a context that lives as long as the
  * merge.
  */
-static ShardedQuery *
-SetupMerge(MergeArgs *a)
+ShardedQuery *
+hroe_sm_setup_merge(MergeArgs *a)
 {
 	ShardedQuery *q = palloc0(sizeof(ShardedQuery));
 	int			nprefix = a->nprefix;
@@ -1098,7 +751,7 @@ SetupMerge(MergeArgs *a)
 		ereport(ERROR,
 				(errcode(ERRCODE_DATATYPE_MISMATCH),
 				 errmsg("shard column \"%s\" of index \"%s\" has type %s",
-						IndexColumnName(q->indexRel, shardAttno),
+						hroe_sm_index_column_name(q->indexRel, shardAttno),
 						RelationGetRelationName(q->indexRel), format_type_be(shardType)),
 				 errdetail("Index column %d must hold the shard number: smallint, integer, bigint or numeric.",
 						   shardAttno),
@@ -1111,9 +764,9 @@ SetupMerge(MergeArgs *a)
 	keys = palloc0(sizeof(ScanKeyData) * (nprefix + 4));
 	for (int i = 0; i < nprefix; i++)
 		PrefixKey(q, &keys[i], i + 1, a->prefixValues[i]);
-	InitColumnKey(&keys[nprefix], q->indexRel, shardAttno, BTEqualStrategyNumber,
+	hroe_sm_init_column_key(&keys[nprefix], q->indexRel, shardAttno, BTEqualStrategyNumber,
 				  ShardDatum(shardType, 0), shardType);
-	nkeys = nprefix + 1 + SortConditionKeys(&keys[nprefix + 1], q->indexRel, q->sortAttno,
+	nkeys = nprefix + 1 + hroe_sm_sort_condition_keys(&keys[nprefix + 1], q->indexRel, q->sortAttno,
 											a->op, a->v1, a->v1null, a->v2, a->v2null,
 											a->valtype, a->keyType);
 	q->keys = keys;
@@ -1190,8 +843,8 @@ SetupMerge(MergeArgs *a)
  * of the nlocal shards in shards[], then nremote worker streams (set up by
  * the caller, who plays the tournament once they have their first rows).
  */
-static void
-StartStreams(ShardedQuery *q, const int *shards, int nlocal, int nremote)
+void
+hroe_sm_start_streams(ShardedQuery *q, const int *shards, int nlocal, int nremote)
 {
 	MemoryContext old = MemoryContextSwitchTo(q->keyCxt);
 	bool		haveBound = false;
@@ -1273,8 +926,8 @@ StartStreams(ShardedQuery *q, const int *shards, int nlocal, int nremote)
 }
 
 /* Play the first tournament; comparisons may detoast, in the per-call context. */
-static void
-PlayTournament(ShardedQuery *q)
+void
+hroe_sm_play_tournament(ShardedQuery *q)
 {
 	MemoryContext old = MemoryContextSwitchTo(q->callCxt);
 
@@ -1290,8 +943,8 @@ PlayTournament(ShardedQuery *q)
  * keep state allocated during a scan, so the scans run in their context;
  * comparisons may detoast, so the tournament is replayed in another.
  */
-static int
-NextRow(ShardedQuery *q)
+int
+hroe_sm_next_row(ShardedQuery *q)
 {
 	MemoryContext old = CurrentMemoryContext;
 	ShardStream *st;
@@ -1310,7 +963,7 @@ NextRow(ShardedQuery *q)
 			bool		more;
 
 			MemoryContextSwitchTo(q->scanCxt);
-			more = AdvanceStream(q, &q->streams[s]);
+			more = hroe_sm_advance_stream(q, &q->streams[s]);
 			MemoryContextSwitchTo(q->callCxt);
 			q->streams[s].exhausted = !more;
 			ReplayTournament(q, s);
@@ -1344,460 +997,4 @@ NextRow(ShardedQuery *q)
 	q->pending = s;
 	MemoryContextSwitchTo(old);
 	return s;
-}
-
-/*
- * Parallel merge.  The leader starts workers (a ParallelContext: they
- * share its transaction and snapshot); worker i of W merges the shards s
- * with s % (W + 1) = i + 1 and sends its rows in order through its queue,
- * each message holding the index entry's TID and order columns (what the
- * leader compares) and the row; the leader merges those streams with its
- * own shards (s % (W + 1) = 0, and the shards of workers that could not be
- * launched).  Parallel mode forbids writes, and the outer query may write
- * between two rows of a set-returning function, so the leader does not
- * stream: it runs the whole merge in its first call, keeps the rows in a
- * tuplestore (at most p_limit of them), ends parallel mode, then returns
- * them.
- */
-#define PARALLEL_KEY_SHARED		UINT64CONST(0x68726F6500000001)
-#define PARALLEL_KEY_VALUES		UINT64CONST(0x68726F6500000002)
-#define PARALLEL_KEY_QUEUES		UINT64CONST(0x68726F6500000003)
-#define PARALLEL_QUEUE_SIZE		((Size) 256 * 1024)
-
-/* The call's arguments in shared memory (the values follow, serialized). */
-typedef struct ParallelMergeShared
-{
-	Oid			indexOid;
-	Oid			rowtype;
-	int			nshards;
-	bool		forward;
-	int64		limit;
-	int			nprefix;
-	bool		haveOp;
-	Oid			valtype;
-	Oid			keyType;
-	int			participants;	/* workers planned + the leader */
-} ParallelMergeShared;
-
-/* Space the serialized values of a need (op, v1, v2, prefix values). */
-static Size
-EstimateValues(MergeArgs *a)
-{
-	int16		vallen;
-	bool		valbyval;
-	Size		size = 0;
-
-	get_typlenbyval(a->valtype, &vallen, &valbyval);
-	if (a->op != NULL)
-		size = add_size(size, datumEstimateSpace(CStringGetTextDatum(a->op), false, false, -1));
-	size = add_size(size, datumEstimateSpace(a->v1, a->v1null, valbyval, vallen));
-	size = add_size(size, datumEstimateSpace(a->v2, a->v2null, valbyval, vallen));
-	for (int i = 0; i < a->nprefix; i++)
-		size = add_size(size, datumEstimateSpace(a->prefixValues[i], false, false, -1));
-	return size;
-}
-
-/* Serialize a's values at p (EstimateValues bytes). */
-static void
-SerializeValues(MergeArgs *a, char *p)
-{
-	int16		vallen;
-	bool		valbyval;
-
-	get_typlenbyval(a->valtype, &vallen, &valbyval);
-	if (a->op != NULL)
-		datumSerialize(CStringGetTextDatum(a->op), false, false, -1, &p);
-	datumSerialize(a->v1, a->v1null, valbyval, vallen, &p);
-	datumSerialize(a->v2, a->v2null, valbyval, vallen, &p);
-	for (int i = 0; i < a->nprefix; i++)
-		datumSerialize(a->prefixValues[i], false, false, -1, &p);
-}
-
-/* A worker: the arguments the leader put in shared memory. */
-static void
-RestoreArgs(ParallelMergeShared *sh, char *p, MergeArgs *a)
-{
-	bool		isnull;
-
-	memset(a, 0, sizeof(MergeArgs));
-	a->indexOid = sh->indexOid;
-	a->rowtype = sh->rowtype;
-	a->nshards = sh->nshards;
-	a->forward = sh->forward;
-	a->limit = sh->limit;
-	a->nprefix = sh->nprefix;
-	a->valtype = sh->valtype;
-	a->keyType = sh->keyType;
-	if (sh->haveOp)
-		a->op = TextDatumGetCString(datumRestore(&p, &isnull));
-	a->v1 = datumRestore(&p, &a->v1null);
-	a->v2 = datumRestore(&p, &a->v2null);
-	a->prefixValues = palloc(sizeof(Datum) * Max(a->nprefix, 1));
-	for (int i = 0; i < a->nprefix; i++)
-		a->prefixValues[i] = datumRestore(&p, &isnull);
-}
-
-/*
- * A worker: send the row of stream s (in q->slot) with its entry's TID and
- * order columns; false when the leader has detached (it needs no more).
- */
-static bool
-SendRow(ShardedQuery *q, int s, shm_mq_handle *mqh, StringInfo buf)
-{
-	ShardStream *st = &q->streams[s];
-	bool		shouldFree;
-	HeapTuple	tuple = ExecFetchSlotHeapTuple(q->slot, false, &shouldFree);
-	Size		head = 1 + sizeof(ItemPointerData);
-	char	   *p;
-	shm_mq_result res;
-
-	for (int i = 0; i < q->ncols; i++)
-		head += datumEstimateSpace(st->keys[i], st->nulls[i], q->byval[i], q->typlen[i]);
-	head = MAXALIGN(head);
-	resetStringInfo(buf);
-	enlargeStringInfo(buf, head + tuple->t_len);
-	p = buf->data;
-	*p++ = 'R';
-	memcpy(p, &st->tid, sizeof(ItemPointerData));
-	p += sizeof(ItemPointerData);
-	for (int i = 0; i < q->ncols; i++)
-		datumSerialize(st->keys[i], st->nulls[i], q->byval[i], q->typlen[i], &p);
-	memcpy(buf->data + head, tuple->t_data, tuple->t_len);
-	res = shm_mq_send(mqh, head + tuple->t_len, buf->data, false, false);
-	if (shouldFree)
-		heap_freetuple(tuple);
-	return res == SHM_MQ_SUCCESS;
-}
-
-/* Parallel leader: detach from every worker's queue (a blocked sender ends). */
-static void
-DetachWorkers(ShardedQuery *q)
-{
-	for (int i = 0; i < q->nstreams; i++)
-	{
-		ShardStream *st = &q->streams[i];
-
-		if (st->remote && st->mq != NULL)
-		{
-			shm_mq_detach(st->mq);
-			st->mq = NULL;
-		}
-	}
-}
-
-/*
- * Parallel leader: stream st's next row from its worker; false after the
- * worker's end marker.  A worker that detaches without it failed: its
- * error, if it reported one, is raised here.
- */
-static bool
-ReceiveRemote(ShardedQuery *q, ShardStream *st)
-{
-	Size		nbytes;
-	void	   *data;
-	char	   *p;
-	MemoryContext old;
-
-	if (st->remoteEnded)
-		return false;
-	if (st->mq == NULL ||
-		shm_mq_receive(st->mq, &nbytes, &data, false) != SHM_MQ_SUCCESS)
-	{
-		DetachWorkers(q);
-		WaitForParallelWorkersToFinish(q->pcxt);
-		ereport(ERROR,
-				(errcode(ERRCODE_INTERNAL_ERROR),
-				 errmsg("a parallel worker of hroe.sharded_query stopped before its last row")));
-	}
-	p = data;
-	if (nbytes == 1 && p[0] == 'E')
-	{
-		st->remoteEnded = true;
-		return false;
-	}
-	if (nbytes < 1 + sizeof(ItemPointerData) || p[0] != 'R')
-		elog(ERROR, "unexpected message from a parallel worker of hroe.sharded_query");
-	memcpy(&st->tid, p + 1, sizeof(ItemPointerData));
-	p += 1 + sizeof(ItemPointerData);
-	MemoryContextReset(st->remoteCxt);
-	old = MemoryContextSwitchTo(st->remoteCxt);
-	for (int i = 0; i < q->ncols; i++)
-		st->keys[i] = datumRestore(&p, &st->nulls[i]);
-	MemoryContextSwitchTo(old);
-	st->rowData = (char *) data + MAXALIGN(p - (char *) data);
-	st->rowLen = nbytes - MAXALIGN(p - (char *) data);
-	return true;
-}
-
-/*
- * The parallel call: run the whole merge with up to a->workers workers into
- * q->store (see above).  Runs in the SRF's multi-call memory context.
- */
-static void
-MaterializeParallel(ShardedQuery *q, MergeArgs *a)
-{
-	int			asked = Min(a->workers, q->nshards - 1);
-
-	/* no more queues in shared memory than workers could ever start */
-	int			nworkers = Min(asked, max_parallel_workers);
-	int			participants = nworkers + 1;
-	int			launched = 0;
-	Size		valuesSize = EstimateValues(a);
-	char	   *queues = NULL;
-	int		   *local;
-	int			nlocal = 0;
-	ParallelContext *pcxt;
-	TupleDesc	desc;
-	int			s;
-
-	EnterParallelMode();
-	pcxt = CreateParallelContext("$libdir/hroe", "hroe_sharded_query_worker", nworkers);
-	shm_toc_estimate_chunk(&pcxt->estimator, sizeof(ParallelMergeShared));
-	shm_toc_estimate_chunk(&pcxt->estimator, valuesSize);
-	shm_toc_estimate_chunk(&pcxt->estimator, mul_size(PARALLEL_QUEUE_SIZE, nworkers));
-	shm_toc_estimate_keys(&pcxt->estimator, 3);
-	InitializeParallelDSM(pcxt);
-	q->pcxt = pcxt;
-
-	/* without dynamic shared memory there are no workers */
-	if (pcxt->seg != NULL && pcxt->nworkers > 0)
-	{
-		ParallelMergeShared *sh = shm_toc_allocate(pcxt->toc, sizeof(ParallelMergeShared));
-		char	   *values = shm_toc_allocate(pcxt->toc, valuesSize);
-
-		sh->indexOid = a->indexOid;
-		sh->rowtype = a->rowtype;
-		sh->nshards = a->nshards;
-		sh->forward = a->forward;
-		sh->limit = a->limit;
-		sh->nprefix = a->nprefix;
-		sh->haveOp = a->op != NULL;
-		sh->valtype = a->valtype;
-		sh->keyType = a->keyType;
-		sh->participants = participants;
-		shm_toc_insert(pcxt->toc, PARALLEL_KEY_SHARED, sh);
-		SerializeValues(a, values);
-		shm_toc_insert(pcxt->toc, PARALLEL_KEY_VALUES, values);
-		queues = shm_toc_allocate(pcxt->toc, mul_size(PARALLEL_QUEUE_SIZE, nworkers));
-		for (int i = 0; i < nworkers; i++)
-		{
-			shm_mq	   *mq = shm_mq_create(queues + i * PARALLEL_QUEUE_SIZE, PARALLEL_QUEUE_SIZE);
-
-			shm_mq_set_receiver(mq, MyProc);
-		}
-		shm_toc_insert(pcxt->toc, PARALLEL_KEY_QUEUES, queues);
-		LaunchParallelWorkers(pcxt);
-		launched = pcxt->nworkers_launched;
-	}
-	ereport(DEBUG1,
-			(errmsg_internal("hroe.sharded_query: %d of %d parallel workers launched",
-							 launched, asked)));
-
-	/* the leader's shards, with those of the workers not launched */
-	local = palloc(sizeof(int) * q->nshards);
-	for (s = 0; s < q->nshards; s++)
-	{
-		int			w = s % participants;
-
-		if (w == 0 || w - 1 >= launched)
-			local[nlocal++] = s;
-	}
-	StartStreams(q, local, nlocal, launched);
-	for (int i = 0; i < launched; i++)
-	{
-		ShardStream *st = &q->streams[nlocal + i];
-		MemoryContext old = MemoryContextSwitchTo(q->keyCxt);
-
-		st->mq = shm_mq_attach((shm_mq *) (queues + i * PARALLEL_QUEUE_SIZE), pcxt->seg, NULL);
-		shm_mq_set_handle(st->mq, pcxt->worker[i].bgwhandle);
-		MemoryContextSwitchTo(old);
-		st->exhausted = !AdvanceStream(q, st);
-	}
-	PlayTournament(q);
-
-	desc = CreateTupleDescCopy(RelationGetDescr(q->heapRel));
-	q->store = tuplestore_begin_heap(false, false, work_mem);
-	q->storeSlot = MakeSingleTupleTableSlot(desc, &TTSOpsMinimalTuple);
-	while ((s = NextRow(q)) >= 0)
-	{
-		ShardStream *st = &q->streams[s];
-
-		if (st->remote)
-		{
-			HeapTupleData tuple;
-
-			tuple.t_len = st->rowLen;
-			tuple.t_data = (HeapTupleHeader) st->rowData;
-			ItemPointerSetInvalid(&tuple.t_self);
-			tuple.t_tableOid = RelationGetRelid(q->heapRel);
-			tuplestore_puttuple(q->store, &tuple);
-		}
-		else
-			tuplestore_puttupleslot(q->store, q->slot);
-		MemoryContextReset(q->callCxt);
-	}
-
-	/* the workers may still be sending: they stop when their queue goes */
-	DetachWorkers(q);
-	if (launched > 0)
-		WaitForParallelWorkersToFinish(pcxt);
-	CloseShardedQuery(q);
-	DestroyParallelContext(pcxt);
-	q->pcxt = NULL;
-	ExitParallelMode();
-}
-
-/*
- * Parallel worker entry point (CreateParallelContext): merge this worker's
- * shards and send their rows in order to the leader, then an end marker.
- */
-void
-hroe_sharded_query_worker(dsm_segment *seg, shm_toc *toc)
-{
-	ParallelMergeShared *sh = shm_toc_lookup(toc, PARALLEL_KEY_SHARED, false);
-	char	   *values = shm_toc_lookup(toc, PARALLEL_KEY_VALUES, false);
-	char	   *queues = shm_toc_lookup(toc, PARALLEL_KEY_QUEUES, false);
-	shm_mq	   *mq = (shm_mq *) (queues + ParallelWorkerNumber * PARALLEL_QUEUE_SIZE);
-	MemoryContext cxt = AllocSetContextCreate(CurrentMemoryContext, "hroe sharded_query worker",
-											  ALLOCSET_DEFAULT_SIZES);
-	MemoryContext old = MemoryContextSwitchTo(cxt);
-	shm_mq_handle *mqh;
-	MergeArgs	a;
-	ShardedQuery *q;
-	StringInfoData buf;
-	int		   *shards;
-	int			n = 0;
-	bool		detached = false;
-	int			s;
-
-	shm_mq_set_sender(mq, MyProc);
-	mqh = shm_mq_attach(mq, seg, NULL);
-	RestoreArgs(sh, values, &a);
-	q = SetupMerge(&a);
-	shards = palloc(sizeof(int) * q->nshards);
-	for (s = 0; s < q->nshards; s++)
-		if (s % sh->participants == ParallelWorkerNumber + 1)
-			shards[n++] = s;
-	StartStreams(q, shards, n, 0);
-	PlayTournament(q);
-	initStringInfo(&buf);
-	while ((s = NextRow(q)) >= 0)
-	{
-		if (!SendRow(q, s, mqh, &buf))
-		{
-			detached = true;
-			break;
-		}
-		MemoryContextReset(q->callCxt);
-	}
-	if (!detached)
-		(void) shm_mq_send(mqh, 1, "E", false, true);
-	CloseShardedQuery(q);
-	shm_mq_detach(mqh);
-	MemoryContextSwitchTo(old);
-	MemoryContextDelete(cxt);
-}
-
-/*
- * hroe.sharded_query(p_rowtype, p_index, p_shards, p_op, p_value1,
- * p_value2, p_forward, p_limit, p_prefix, p_parallel_workers): the rows of
- * the N shards of a write-sharded index matching one sort-key condition,
- * merged in sort-key order; see the file header.  One row per call.
- */
-Datum
-hroe_sharded_query(PG_FUNCTION_ARGS)
-{
-	FuncCallContext *funcctx;
-	ShardedQuery *q;
-	MemoryContext oldcxt;
-	int			s;
-	Datum		row;
-
-	if (SRF_IS_FIRSTCALL())
-	{
-		ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
-		MergeArgs	a;
-
-		if (rsinfo == NULL || !IsA(rsinfo, ReturnSetInfo) || rsinfo->econtext == NULL)
-			ereport(ERROR,
-					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-					 errmsg("set-valued function called in context that cannot accept a set")));
-		funcctx = SRF_FIRSTCALL_INIT();
-		oldcxt = MemoryContextSwitchTo(funcctx->multi_call_memory_ctx);
-		ParseArgs(fcinfo, &a);
-
-		/*
-		 * Workers only from outside parallel mode (not in a worker, nor in a
-		 * parallel plan's leader), and not for a temporary table, whose
-		 * buffers are the backend's own.
-		 */
-		if (a.workers > 0 && (a.nshards == 1 || IsInParallelMode()))
-		{
-			if (a.nshards > 1)
-				ereport(DEBUG1,
-						(errmsg_internal("hroe.sharded_query: in parallel mode, no parallel workers")));
-			a.workers = 0;
-		}
-		q = SetupMerge(&a);
-		if (a.workers > 0 && RelationUsesLocalBuffers(q->heapRel))
-		{
-			ereport(DEBUG1,
-					(errmsg_internal("hroe.sharded_query: temporary table, no parallel workers")));
-			a.workers = 0;
-		}
-		q->econtext = rsinfo->econtext;
-		RegisterExprContextCallback(rsinfo->econtext, ShutdownShardedQuery, PointerGetDatum(q));
-		if (a.workers > 0)
-			MaterializeParallel(q, &a);
-		else
-		{
-			int		   *shards = palloc(sizeof(int) * a.nshards);
-
-			for (s = 0; s < a.nshards; s++)
-				shards[s] = s;
-			StartStreams(q, shards, a.nshards, 0);
-			PlayTournament(q);
-		}
-		funcctx->user_fctx = q;
-		MemoryContextSwitchTo(oldcxt);
-	}
-	funcctx = SRF_PERCALL_SETUP();
-	q = (ShardedQuery *) funcctx->user_fctx;
-	MemoryContextReset(q->callCxt);
-
-	if (q->store != NULL)
-	{
-		bool		more;
-
-		/*
-		 * A parallel call: its rows are in the tuplestore.  A row read back
-		 * from a file is allocated in the current context and owned by the
-		 * slot, which frees it at the next row: read in the call's context.
-		 */
-		oldcxt = MemoryContextSwitchTo(q->keyCxt);
-		more = tuplestore_gettupleslot(q->store, true, false, q->storeSlot);
-		MemoryContextSwitchTo(oldcxt);
-		if (!more)
-		{
-			UnregisterExprContextCallback(q->econtext, ShutdownShardedQuery, PointerGetDatum(q));
-			ShutdownShardedQuery(PointerGetDatum(q));
-			SRF_RETURN_DONE(funcctx);
-		}
-		oldcxt = MemoryContextSwitchTo(q->callCxt);
-		row = ExecFetchSlotHeapTupleDatum(q->storeSlot);
-		MemoryContextSwitchTo(oldcxt);
-		SRF_RETURN_NEXT(funcctx, row);
-	}
-
-	s = NextRow(q);
-	if (s < 0)
-	{
-		UnregisterExprContextCallback(q->econtext, ShutdownShardedQuery, PointerGetDatum(q));
-		CloseShardedQuery(q);
-		SRF_RETURN_DONE(funcctx);
-	}
-	oldcxt = MemoryContextSwitchTo(q->callCxt);
-	row = ExecFetchSlotHeapTupleDatum(q->slot);
-	MemoryContextSwitchTo(oldcxt);
-	SRF_RETURN_NEXT(funcctx, row);
 }

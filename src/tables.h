@@ -15,19 +15,17 @@
 #ifndef HROE_TABLES_H
 #define HROE_TABLES_H
 
+#include "access/skey.h"
 #include "executor/spi.h"
+#include "storage/lockdefs.h"
 #include "utils/rel.h"
 #include "utils/jsonb.h"
 
+#include "dynamodb_limits.h"
+#include "errors.h"
 #include "expression.h"
 #include "item.h"
 
-#define HROE_MAX_GSIS			20
-#define HROE_HASH_KEY_MAX		2048
-#define HROE_RANGE_KEY_MAX		1024
-#define HROE_PAGE_BYTES			(1024 * 1024)
-#define HROE_TRANSACTION_BYTES	(4 * 1024 * 1024)	/* TransactWriteItems request,
-													 * TransactGetItems items */
 
 /*
  * Partition keys (the table's pk column, a GSI's HASH key columns) longer
@@ -112,8 +110,10 @@ extern Datum hroe_attr_value_datum(const HroeAttrValue *v, bool form);
 extern Datum hroe_value_datum(const HroeValue *v, bool form);
 extern bool hroe_column_holds_forms(Relation rel, AttrNumber attno);
 
-extern void hroe_ddb_error(int code, const char *exception, const char *msg) pg_attribute_noreturn();
-#define HroeValidation(msg) hroe_ddb_error(ERRCODE_HROE_VALIDATION, "ValidationException", (msg))
+/* The primary key index of a table: opened (set up on first use), probed */
+extern Relation hroe_pkey_index_open(HroeTableMeta *t, Relation rel, LOCKMODE lockmode);
+extern void hroe_pkey_scankeys(HroeTableMeta *t, Relation idx, Datum *keys, ScanKey skey);
+
 
 extern void hroe_check_item_key(HroeTableMeta *t, HroeItem *item, Datum *keys);
 extern char *hroe_item_key_identity(HroeTableMeta *t, const HroeItem *item);
@@ -126,15 +126,6 @@ extern int64 hroe_index_entry_size(HroeTableMeta *t, HroeIndexMeta *ix,
 								   HroeItem *item, bool *present);
 extern HroeItem *hroe_index_project(HroeTableMeta *t, HroeIndexMeta *ix, HroeItem *item);
 
-extern double hroe_read_units(int64 bytes, bool consistent);
-extern int64 hroe_write_units(int64 bytes);
 extern void hroe_jsonb_push_key(JsonbParseState **st, const char *key);
-extern Jsonb *hroe_capacity_jsonb(const char *return_cc, const char *table,
-								  double table_units, HroeTableMeta *t,
-								  double *index_units);
-extern void hroe_write_index_units(HroeTableMeta *t, HroeItem *old, HroeItem *new,
-								   double *index_units);
-extern double hroe_write_capacity(HroeTableMeta *t, HroeItem *old, HroeItem *new,
-								  double *index_units);
 
 #endif							/* HROE_TABLES_H */

@@ -97,6 +97,13 @@ LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION hroe.check_index_entry(text, "any") IS
 'internal: True if the key columns given (a GSI''s, in index order, the table key last) make an index entry that fits a btree (2704 bytes, after compression), or one is NULL (the item is not in the index); else a ValidationException naming the index. In the CHECK constraint of a multi-attribute GSI whose widest entry might not fit';
 
+-- hroe's SQLSTATE class HR, as the C code defines it (src/errors.c)
+CREATE FUNCTION hroe.dynamodb_errors(OUT sqlstate text, OUT exception text, OUT type text)
+RETURNS SETOF record AS 'MODULE_PATHNAME', 'hroe_dynamodb_errors'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION hroe.dynamodb_errors() IS
+'hroe''s SQLSTATE class HR: each code, the DynamoDB exception it stands for, and the __type the JSON API (hroe.dynamodb) answers with';
+
 -- Raise a DynamoDB exception from SQL: class HR, DynamoDB's text as message
 CREATE FUNCTION hroe.dynamodb_error(p_exception text, p_message text)
 RETURNS void
@@ -112,12 +119,15 @@ BEGIN
 					  WHEN 'ConditionalCheckFailedException' THEN 'HR002'
 					  WHEN 'ResourceInUseException' THEN 'HR003'
 					  WHEN 'LimitExceededException' THEN 'HR004'
+					  WHEN 'TransactionCanceledException' THEN 'HR005'
+					  WHEN 'IdempotentParameterMismatchException' THEN 'HR006'
+					  WHEN 'SerializationException' THEN 'HR007'
 					  ELSE 'HR000' END,
 		DETAIL = format('DynamoDB %s.', p_exception);
 END
 $$;
 COMMENT ON FUNCTION hroe.dynamodb_error(text, text) IS
-'internal: Raises a DynamoDB exception: SQLSTATE class HR (HR000 ValidationException, HR001 ResourceNotFoundException, HR002 ConditionalCheckFailedException, HR003 ResourceInUseException, HR004 LimitExceededException), DynamoDB''s text as the message';
+'internal: Raises a DynamoDB exception: SQLSTATE class HR (HR000 ValidationException, HR001 ResourceNotFoundException, HR002 ConditionalCheckFailedException, HR003 ResourceInUseException, HR004 LimitExceededException, HR005 TransactionCanceledException, HR006 IdempotentParameterMismatchException, HR007 SerializationException; as hroe.dynamodb_errors()), DynamoDB''s text as the message';
 
 -- The SQL type and accessor of a key attribute type
 CREATE FUNCTION hroe.key_column_type(p_type text) RETURNS text

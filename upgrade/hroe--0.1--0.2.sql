@@ -465,6 +465,40 @@ BEGIN
 END
 $upgrade$;
 
+-- 0.2: hroe.dynamodb_errors(), the class HR as the C code defines it; the
+-- SQL mapping of exception names covers every code of it (HR005-HR007)
+-- hroe's SQLSTATE class HR, as the C code defines it (src/errors.c)
+CREATE FUNCTION hroe.dynamodb_errors(OUT sqlstate text, OUT exception text, OUT type text)
+RETURNS SETOF record AS 'MODULE_PATHNAME', 'hroe_dynamodb_errors'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION hroe.dynamodb_errors() IS
+'hroe''s SQLSTATE class HR: each code, the DynamoDB exception it stands for, and the __type the JSON API (hroe.dynamodb) answers with';
+
+-- Raise a DynamoDB exception from SQL: class HR, DynamoDB's text as message
+CREATE OR REPLACE FUNCTION hroe.dynamodb_error(p_exception text, p_message text)
+RETURNS void
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+	RAISE EXCEPTION USING
+		MESSAGE = p_message,
+		ERRCODE = CASE p_exception
+					  WHEN 'ValidationException' THEN 'HR000'
+					  WHEN 'ResourceNotFoundException' THEN 'HR001'
+					  WHEN 'ConditionalCheckFailedException' THEN 'HR002'
+					  WHEN 'ResourceInUseException' THEN 'HR003'
+					  WHEN 'LimitExceededException' THEN 'HR004'
+					  WHEN 'TransactionCanceledException' THEN 'HR005'
+					  WHEN 'IdempotentParameterMismatchException' THEN 'HR006'
+					  WHEN 'SerializationException' THEN 'HR007'
+					  ELSE 'HR000' END,
+		DETAIL = format('DynamoDB %s.', p_exception);
+END
+$$;
+COMMENT ON FUNCTION hroe.dynamodb_error(text, text) IS
+'Raises a DynamoDB exception: SQLSTATE class HR (HR000 ValidationException, HR001 ResourceNotFoundException, HR002 ConditionalCheckFailedException, HR003 ResourceInUseException, HR004 LimitExceededException, HR005 TransactionCanceledException, HR006 IdempotentParameterMismatchException, HR007 SerializationException; as hroe.dynamodb_errors()), DynamoDB''s text as the message';
+
 -- The functions that are implementation details say so: their comments
 -- start with "internal:" (type, operator and index support, the generated
 -- key columns and key constraints, the validation and error helpers, the

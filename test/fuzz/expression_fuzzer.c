@@ -2,7 +2,7 @@
  *
  * expression_fuzzer.c
  *	  libFuzzer harness for the DynamoDB expression modules: the parser
- *	  (src/expression.c: conditions, the KeyCondition pass, updates,
+ *	  (src/expression_*.c: conditions, the KeyCondition pass, updates,
  *	  projections), condition evaluation (src/expression_eval.c) and update
  *	  and projection application (src/expression_update.c), run outside the
  *	  server on test/fuzz/shim.c.

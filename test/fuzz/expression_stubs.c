@@ -1,7 +1,7 @@
 /*-------------------------------------------------------------------------
  *
  * expression_stubs.c
- *	  Backend entry points that src/expression.c references on paths the
+ *	  Backend entry points that src/expression_*.c reference on paths the
  *	  expression fuzzer never takes (jsonb placeholder maps and their
  *	  validation through hroe.item's parser under PG_TRY, the SQL function
  *	  hroe.explain_key_condition).  Reaching one is a harness bug, so each

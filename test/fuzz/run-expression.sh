@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # test/fuzz/run-expression.sh [SECONDS]: builds the libFuzzer harness for the
-# DynamoDB expression modules (src/expression.c, src/expression_eval.c,
-# src/expression_update.c, over the item module and test/fuzz/shim.c) with
+# DynamoDB expression modules (src/expression_*.c but expression_api.c,
+# over the item core and test/fuzz/shim.c) with
 # AddressSanitizer, UndefinedBehaviorSanitizer and LeakSanitizer, and fuzzes
 # for SECONDS (default 600) from test/fuzz/seeds-expression.  New corpus
 # entries go to corpus-expression/ and a crash is saved as crash-* (failing
@@ -12,5 +12,7 @@
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 fuzz expression "${1:-600}" expression.dict 8192 seeds-expression \
-	../../src/expression.c ../../src/expression_eval.c ../../src/expression_update.c \
-	../../src/item_io.c ../../src/collection_io.c shim.c expression_stubs.c expression_fuzzer.c
+	../../src/expression_parse.c ../../src/expression_values.c ../../src/expression_check.c \
+	../../src/expression_key.c ../../src/expression_update_parse.c \
+	../../src/expression_eval.c ../../src/expression_update.c \
+	$HROE_ITEM_CORE shim.c expression_stubs.c expression_fuzzer.c

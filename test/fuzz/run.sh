@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # test/fuzz/run.sh [SECONDS]: builds the libFuzzer harness for the hroe.item
-# and hroe.item_collection input functions (src/item_io.c,
-# src/collection_io.c) with AddressSanitizer, UndefinedBehaviorSanitizer and
+# and hroe.item_collection input functions (the item core,
+# src/item_*.c, and src/collection_io.c) with AddressSanitizer, UndefinedBehaviorSanitizer and
 # LeakSanitizer, and fuzzes for SECONDS (default 600) from the seeds in
 # test/fuzz/seeds.  New corpus entries go to corpus-item/ and a crash is
 # saved as crash-* (failing the script), both in $HROE_FUZZ_DIR (default
@@ -11,4 +11,4 @@
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 fuzz item "${1:-600}" item.dict 65536 seeds \
-	../../src/item_io.c ../../src/collection_io.c shim.c fuzz_item.c
+	$HROE_ITEM_CORE shim.c fuzz_item.c

@@ -1,7 +1,7 @@
 /*-------------------------------------------------------------------------
  *
  * shim.c
- *	  The few backend functions that src/item_io.c, src/collection_io.c and
+ *	  The few backend functions that src/item_*.c (the item core), src/collection_io.c and
  *	  the expression modules (src/expression*.c) call, for running them
  *	  outside the server under libFuzzer.
  *

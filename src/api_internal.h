@@ -1,0 +1,65 @@
+/*-------------------------------------------------------------------------
+ *
+ * api_internal.h
+ *	  The JSON API's files (api.c, api_items.c, api_ddl.c, api_transact.c)
+ *	  share these: reading a request's members (DynamoDB's
+ *	  SerializationException for a wrong JSON type), building the response,
+ *	  and each operation's translator, which api.c dispatches to.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef HROE_API_INTERNAL_H
+#define HROE_API_INTERNAL_H
+
+#include "lib/stringinfo.h"
+#include "utils/jsonb.h"
+
+#include "operations.h"
+
+/* Most arguments of a DDL statement (api_ddl.c) */
+#define API_MAX_ARGS 13
+
+/* A request's expression parameters, parsed (operations.h) */
+typedef HroeRequestExprs ApiExprs;
+
+/* Datum of a C string, or 0 */
+#define TextD(s) ((s) ? CStringGetTextDatum(s) : (Datum) 0)
+
+
+extern void hroe_api_invalid(const char *msg) pg_attribute_noreturn();
+extern void hroe_api_missing(const char *member) pg_attribute_noreturn();
+extern JsonbValue *hroe_api_member(JsonbContainer *obj, const char *name);
+extern char *hroe_api_member_text(JsonbContainer *obj, const char *name, const char *member);
+extern Jsonb *hroe_api_member_jsonb(JsonbContainer *obj, const char *name);
+extern bool hroe_api_member_bool(JsonbContainer *obj, const char *name, bool dflt);
+extern int32 hroe_api_member_int(JsonbContainer *obj, const char *name, bool *present);
+extern int hroe_api_member_array(JsonbContainer *obj, const char *name, JsonbContainer ***elems);
+extern char *hroe_api_jsonb_text(Jsonb *j);
+extern void hroe_api_parse_exprs(JsonbContainer *req, ApiExprs *e, bool allow_condition, bool allow_update,
+		   bool allow_filter, bool allow_projection, bool allow_kce);
+extern HroeTableMeta *hroe_api_request_table(JsonbContainer *req, char **name);
+extern void hroe_api_append_jsonb(StringInfo out, const char *name, Jsonb *j);
+extern void hroe_api_append_item(StringInfo out, const char *name, const HroeItem *item);
+extern void hroe_api_push_jsonb(JsonbParseState **st, Jsonb *j);
+extern void hroe_api_push_int(JsonbParseState **st, const char *name, int64 n);
+extern void hroe_api_set_result(JsonbParseState **st);
+extern char *hroe_api_return_cc(JsonbContainer *req);
+extern char *hroe_api_checked_return_cc(JsonbContainer *req);
+extern void hroe_api_check_item_collection_metrics(JsonbContainer *req);
+extern Jsonb *hroe_api_call_operation(const char *op, Jsonb *req);
+extern Jsonb *hroe_api_request_from_arg(FunctionCallInfo fcinfo, const char *member);
+extern Jsonb *hroe_api_response_member(Jsonb *res, const char *name);
+extern void hroe_api_create_table(JsonbContainer *req, StringInfo out);
+extern void hroe_api_describe_table(JsonbContainer *req, StringInfo out);
+extern void hroe_api_delete_table(JsonbContainer *req, StringInfo out);
+extern void hroe_api_update_table(JsonbContainer *req, StringInfo out);
+extern void hroe_api_list_tables(JsonbContainer *req, StringInfo out);
+extern void hroe_api_get_item(JsonbContainer *req, StringInfo out);
+extern void hroe_api_write(JsonbContainer *req, StringInfo out, HroeWriteKind kind);
+extern void hroe_api_read(JsonbContainer *req, StringInfo out, bool query);
+extern char *hroe_api_container_text(JsonbValue *v);
+extern void hroe_api_batch(JsonbContainer *req, StringInfo out, bool write);
+extern void hroe_api_transact_write(JsonbContainer *req, StringInfo out);
+extern void hroe_api_transact_get(JsonbContainer *req, StringInfo out);
+
+#endif							/* HROE_API_INTERNAL_H */

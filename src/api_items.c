@@ -1,0 +1,229 @@
+/*-------------------------------------------------------------------------
+ *
+ * api_items.c
+ *	  The JSON API's item operations: GetItem, PutItem, UpdateItem,
+ *	  DeleteItem, Query, Scan, BatchGetItem, BatchWriteItem, translated to
+ *	  and from the operations layer's C API (operations.h).
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/xact.h"
+#include "catalog/pg_type.h"
+#include "common/hashfn.h"
+#include "executor/spi.h"
+#include "fmgr.h"
+#include "funcapi.h"
+#include "lib/stringinfo.h"
+#include "mb/pg_wchar.h"
+#include "miscadmin.h"
+#include "storage/lock.h"
+#include "utils/acl.h"
+#include "utils/builtins.h"
+#include "utils/jsonb.h"
+#include "utils/lsyscache.h"
+#include "utils/memutils.h"
+#include "utils/regproc.h"
+#include "utils/resowner.h"
+#include "utils/typcache.h"
+
+#include "api_internal.h"
+
+
+/* ---------- operations ---------- */
+
+/* GetItem */
+void
+hroe_api_get_item(JsonbContainer *req, StringInfo out)
+{
+	char	   *table;
+	ApiExprs	e;
+	Jsonb	   *key;
+	HroeTableMeta *t;
+	bool		consistent;
+	char	   *rcc;
+	HroeItem   *item;
+	double		units;
+	Jsonb	   *cc;
+	JsonbParseState *st = NULL;
+
+	hroe_api_parse_exprs(req, &e, false, false, false, true, false);
+	t = hroe_api_request_table(req, &table);
+	key = hroe_api_member_jsonb(req, "Key");
+	if (key == NULL)
+		hroe_api_missing("key");
+	consistent = hroe_api_member_bool(req, "ConsistentRead", false);
+	rcc = hroe_api_return_cc(req);
+	hroe_check_return_cc(rcc);
+	item = hroe_get(t, key, consistent, &units);
+	cc = hroe_capacity_jsonb(rcc, table, units, t, NULL);
+	pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);
+	if (item)
+	{
+		if (e.projection)
+			item = hroe_project(e.projection, item);
+		hroe_jsonb_push_key(&st, "Item");
+		(void) hroe_item_push_jsonb(&st, item);
+	}
+	if (cc)
+	{
+		hroe_jsonb_push_key(&st, "ConsumedCapacity");
+		hroe_api_push_jsonb(&st, cc);
+	}
+	hroe_api_set_result(&st);
+}
+
+/* Append a write's Attributes and ConsumedCapacity */
+static void
+AppendWriteResult(StringInfo out, HroeWriteResult *res)
+{
+	if (res->attributes)
+		hroe_api_append_item(out, "Attributes", res->attributes);
+	if (res->capacity)
+		hroe_api_append_jsonb(out, "ConsumedCapacity", res->capacity);
+}
+
+/*
+ * PutItem, UpdateItem or DeleteItem: the request's members, in DynamoDB's
+ * order of checks, then the operation
+ */
+void
+hroe_api_write(JsonbContainer *req, StringInfo out, HroeWriteKind kind)
+{
+	HroeWriteRequest r = {0};
+	HroeWriteResult res;
+	ApiExprs	e;
+	char	   *table;
+	const char *rv;
+
+	hroe_api_parse_exprs(req, &e, true, kind == HROE_WRITE_UPDATE, false, false, false);
+	rv = hroe_api_member_text(req, "ReturnValues", "ReturnValues");
+	r.kind = kind;
+	r.return_values = kind == HROE_WRITE_UPDATE ? hroe_check_update_return_values(rv) :
+		hroe_check_write_return_values(rv);
+	r.return_old_on_failure =
+		hroe_check_return_old_on_failure(hroe_api_member_text(req, "ReturnValuesOnConditionCheckFailure",
+													"ReturnValuesOnConditionCheckFailure"));
+	r.t = hroe_api_request_table(req, &table);
+	r.table = table;
+	if (kind == HROE_WRITE_PUT)
+	{
+		Jsonb	   *j = hroe_api_member_jsonb(req, "Item");
+
+		if (j == NULL)
+			hroe_api_missing("item");
+		r.item = HroeItemFromJsonb(j);
+	}
+	else
+	{
+		r.key = hroe_api_member_jsonb(req, "Key");
+		if (r.key == NULL)
+			hroe_api_missing("key");
+	}
+	r.condition = e.condition;
+	r.update = e.update;
+	r.rcc = hroe_api_return_cc(req);
+	hroe_write_item(&r, &res);
+	AppendWriteResult(out, &res);
+}
+
+/* Query and Scan: the operation filters, projects and counts */
+void
+hroe_api_read(JsonbContainer *req, StringInfo out, bool query)
+{
+	char	   *table;
+	ApiExprs	e;
+	HroeReadRequest r = {0};
+	HroeReadPage page;
+	bool		has_limit;
+	int32		limit;
+	JsonbParseState *st = NULL;
+
+	hroe_api_parse_exprs(req, &e, false, false, true, true, query);
+	(void) hroe_api_request_table(req, &table);
+	r.table = table;
+	r.query = query;
+	r.index = hroe_api_member_text(req, "IndexName", "IndexName");
+	limit = hroe_api_member_int(req, "Limit", &has_limit);
+	if (has_limit && limit < 1)
+		hroe_api_invalid(psprintf("1 validation error detected: Value '%d' at 'limit' failed to satisfy constraint: Member must have value greater than or equal to 1",
+						 limit));
+	r.limit = has_limit ? limit : 0;
+	r.select = hroe_api_member_text(req, "Select", "Select");
+	if (query && e.key_condition == NULL)
+		hroe_api_invalid("Either the KeyConditions or KeyConditionExpression parameter must be specified in the request.");
+	r.esk = hroe_api_member_jsonb(req, "ExclusiveStartKey");
+	if (query)
+	{
+		r.forward = hroe_api_member_bool(req, "ScanIndexForward", true);
+		r.consistent = hroe_api_member_bool(req, "ConsistentRead", false);
+	}
+	else
+		r.consistent = hroe_api_member_bool(req, "ConsistentRead", false);
+	r.rcc = hroe_api_return_cc(req);
+	if (!query)
+	{
+		r.segment = hroe_api_member_int(req, "Segment", &r.has_segment);
+		r.total_segments = hroe_api_member_int(req, "TotalSegments", &r.has_total);
+	}
+	/* the expressions parsed once, above */
+	r.kce = e.key_condition;
+	r.filter = e.filter;
+	r.projection = e.projection;
+	hroe_read_page(&r, &page);
+
+	/* Items, already filtered and projected, unless Select is COUNT */
+	pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);
+	if (!page.count_only)
+	{
+		hroe_jsonb_push_key(&st, "Items");
+		pushJsonbValue(&st, WJB_BEGIN_ARRAY, NULL);
+		for (int i = 0; i < page.nitems; i++)
+			(void) hroe_item_push_jsonb(&st, DatumGetHroeItemP(page.items[i]));
+		pushJsonbValue(&st, WJB_END_ARRAY, NULL);
+	}
+	hroe_api_push_int(&st, "Count", page.count);
+	hroe_api_push_int(&st, "ScannedCount", page.scanned);
+	if (page.last_key)
+	{
+		hroe_jsonb_push_key(&st, "LastEvaluatedKey");
+		hroe_api_push_jsonb(&st, page.last_key);
+	}
+	if (page.capacity)
+	{
+		hroe_jsonb_push_key(&st, "ConsumedCapacity");
+		hroe_api_push_jsonb(&st, page.capacity);
+	}
+	hroe_api_set_result(&st);
+}
+
+/* A container as JSON text */
+char *
+hroe_api_container_text(JsonbValue *v)
+{
+	return JsonbToCString(NULL, v->val.binary.data, v->val.binary.len);
+}
+
+/*
+ * BatchGetItem or BatchWriteItem of RequestItems: splice the members of the
+ * body the operation returns into the response
+ */
+void
+hroe_api_batch(JsonbContainer *req, StringInfo out, bool write)
+{
+	Jsonb	   *items = hroe_api_member_jsonb(req, "RequestItems");
+	char	   *s;
+
+	if (items == NULL)
+		hroe_api_missing("requestItems");
+	if (!write && !JB_ROOT_IS_OBJECT(items))
+		HroeSerialization("Unexpected value type in payload: RequestItems");
+	s = hroe_api_jsonb_text(write ? hroe_batch_write(items, hroe_api_return_cc(req)) :
+				  hroe_batch_get(items, hroe_api_return_cc(req)));
+	if (strlen(s) > 2)
+	{
+		appendStringInfoChar(out, ',');
+		appendBinaryStringInfo(out, s + 1, strlen(s) - 2);
+	}
+}

@@ -1,0 +1,56 @@
+/*-------------------------------------------------------------------------
+ *
+ * dynamodb_limits.h
+ *	  DynamoDB's limits, in one place (dynamodb-semantics.md §1-§8): item
+ *	  and key sizes, the capacity unit sizes, page, batch and transaction
+ *	  sizes, the number of indexes and of expression parts.  Every module
+ *	  takes its limits from here; none is written as a literal elsewhere.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef HROE_LIMITS_H
+#define HROE_LIMITS_H
+
+/* items and attributes */
+#define HROE_ITEM_MAX_SIZE		409600	/* an item: 400 KB, inclusive */
+#define HROE_ITEM_MAX_DEPTH		32		/* nesting of L and M */
+#define HROE_ITEM_MAX_NAME		65535	/* an attribute name, in bytes */
+
+/* keys */
+#define HROE_HASH_KEY_MAX		2048	/* a partition key, in bytes */
+#define HROE_RANGE_KEY_MAX		1024	/* a sort key, in bytes */
+#define HROE_KEY_MAX_BYTES		HROE_HASH_KEY_MAX	/* any hroe.key */
+#define HROE_SORT_KEY_MAX		HROE_RANGE_KEY_MAX	/* a collection's sort key */
+
+/* capacity units: a read unit reads 4 KB, a write unit writes 1 KB */
+#define HROE_RCU_BYTES			4096
+#define HROE_WCU_BYTES			1024
+#define HROE_PARTITION_MAX_RCU	3000	/* one partition's reads per second */
+#define HROE_PARTITION_MAX_WCU	1000	/* ... and writes */
+
+/* tables and indexes */
+#define HROE_MAX_GSIS			20		/* global secondary indexes of a table */
+#define HROE_LIST_TABLES_MAX	100		/* table names in a ListTables page */
+
+/* reads */
+#define HROE_PAGE_BYTES			(1024 * 1024)	/* a Query or Scan page */
+
+/* batches */
+#define HROE_BATCH_GET_MAX		100		/* keys of a BatchGetItem */
+#define HROE_BATCH_WRITE_MAX	25		/* requests of a BatchWriteItem */
+#define HROE_BATCH_GET_BYTES	(16 * 1024 * 1024)	/* a BatchGetItem response */
+
+/* transactions */
+#define HROE_TRANSACT_MAX		100		/* actions of a transaction */
+#define HROE_TRANSACTION_BYTES	(4 * 1024 * 1024)	/* TransactWriteItems request,
+													 * TransactGetItems items */
+#define HROE_TOKEN_MAX			36		/* a ClientRequestToken, in bytes */
+
+/* expressions */
+#define HROE_EXPR_MAX_BYTES			4096	/* one expression string */
+#define HROE_EXPR_MAX_PLACEHOLDER	255		/* one #name or :value, in bytes */
+#define HROE_EXPR_MAX_SUBSTITUTIONS (2 * 1024 * 1024)	/* names + values, bytes */
+#define HROE_EXPR_MAX_OPERATORS		300
+#define HROE_EXPR_MAX_IN_OPERANDS	100
+
+#endif							/* HROE_LIMITS_H */

@@ -1,0 +1,88 @@
+/*-------------------------------------------------------------------------
+ *
+ * errors.c
+ *	  hroe's SQLSTATE class "HR" and the DynamoDB __type of every error the
+ *	  JSON API answers with a body (errors.h).
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "fmgr.h"
+#include "funcapi.h"
+#include "utils/builtins.h"
+
+#include "errors.h"
+
+#define DDB "com.amazonaws.dynamodb.v20120810#"
+
+/* The class, by code */
+const HroeErrorDef hroe_error_defs[] = {
+	{ERRCODE_HROE_VALIDATION, "ValidationException", "com.amazon.coral.validate#ValidationException"},
+	{ERRCODE_HROE_RESOURCE_NOT_FOUND, "ResourceNotFoundException", DDB "ResourceNotFoundException"},
+	{ERRCODE_HROE_CONDITIONAL_CHECK_FAILED, "ConditionalCheckFailedException", DDB "ConditionalCheckFailedException"},
+	{ERRCODE_HROE_RESOURCE_IN_USE, "ResourceInUseException", DDB "ResourceInUseException"},
+	{ERRCODE_HROE_LIMIT_EXCEEDED, "LimitExceededException", DDB "LimitExceededException"},
+	{ERRCODE_HROE_TRANSACTION_CANCELED, "TransactionCanceledException", DDB "TransactionCanceledException"},
+	{ERRCODE_HROE_IDEMPOTENT_MISMATCH, "IdempotentParameterMismatchException", DDB "IdempotentParameterMismatchException"},
+	{ERRCODE_HROE_SERIALIZATION, "SerializationException", "com.amazon.coral.service#SerializationException"},
+};
+const int	hroe_error_ndefs = lengthof(hroe_error_defs);
+
+/* Raise DynamoDB's exception (errors.h) */
+void
+hroe_ddb_error(int code, const char *exception, const char *msg)
+{
+	ereport(ERROR,
+			(errcode(code),
+			 errmsg("%s", msg),
+			 errdetail("DynamoDB %s.", exception)));
+	pg_unreachable();
+}
+
+/*
+ * DynamoDB's __type of an error: the class's own codes by the table; then
+ * PostgreSQL's that DynamoDB has an exception for; NULL for any other (the
+ * JSON API raises those again)
+ */
+const char *
+hroe_error_type(int code)
+{
+	for (int i = 0; i < hroe_error_ndefs; i++)
+		if (hroe_error_defs[i].sqlstate == code)
+			return hroe_error_defs[i].type;
+	if (code == ERRCODE_T_R_SERIALIZATION_FAILURE || code == ERRCODE_T_R_DEADLOCK_DETECTED)
+		return DDB "TransactionConflictException";
+	/* a missing privilege, or a row-level security policy's refusal */
+	if (code == ERRCODE_INSUFFICIENT_PRIVILEGE)
+		return DDB "AccessDeniedException";
+	/* invalid values in the request (the item module's DynamoDB texts) */
+	if (ERRCODE_TO_CATEGORY(code) == ERRCODE_DATA_EXCEPTION ||
+		code == ERRCODE_PROGRAM_LIMIT_EXCEEDED || code == ERRCODE_FEATURE_NOT_SUPPORTED)
+		return hroe_error_defs[0].type;
+	return NULL;
+}
+
+PG_FUNCTION_INFO_V1(hroe_dynamodb_errors);
+/*
+ * SQL: hroe.dynamodb_errors(): the class's table (sqlstate, exception,
+ * type), which sql/errors.sql compares with hroe.dynamodb_error's mapping
+ */
+Datum
+hroe_dynamodb_errors(PG_FUNCTION_ARGS)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+
+	InitMaterializedSRF(fcinfo, 0);
+	for (int i = 0; i < hroe_error_ndefs; i++)
+	{
+		Datum		values[3];
+		bool		nulls[3] = {false, false, false};
+
+		values[0] = CStringGetTextDatum(unpack_sql_state(hroe_error_defs[i].sqlstate));
+		values[1] = CStringGetTextDatum(hroe_error_defs[i].exception);
+		values[2] = CStringGetTextDatum(hroe_error_defs[i].type);
+		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+	}
+	return (Datum) 0;
+}
