@@ -625,15 +625,16 @@ CREATE FUNCTION hroe.gateway_call(p_access_key_id text, p_operation text, p_requ
 RETURNS jsonb
 LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE
 -- no SET clause: a function's SET clause opens a GUC nesting level, and the
--- role must stay set for hroe.dynamodb (every name is schema-qualified)
+-- role must stay set for hroe.dynamodb; so every name and operator is
+-- schema-qualified, and a hostile search_path finds nothing to call
 AS $$
 DECLARE
 	v_role name;
 BEGIN
 	-- read as the caller (the gateway's login role), before the role switch
 	SELECT r.rolname INTO v_role
-	FROM hroe.access_keys k JOIN pg_catalog.pg_roles r ON r.oid = k.role
-	WHERE k.access_key_id = p_access_key_id AND k.revoked_at IS NULL;
+	FROM hroe.access_keys k JOIN pg_catalog.pg_roles r ON r.oid OPERATOR(pg_catalog.=) k.role
+	WHERE k.access_key_id OPERATOR(pg_catalog.=) p_access_key_id AND k.revoked_at IS NULL;
 	IF v_role IS NULL THEN
 		RETURN '{"__type": "com.amazon.coral.service#UnrecognizedClientException", "message": "The security token included in the request is invalid."}';
 	END IF;
