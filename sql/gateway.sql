@@ -26,7 +26,7 @@ SELECT has_table_privilege('regress_gw_app', 'hroe.access_keys', 'SELECT') AS ap
 
 -- a call runs as the key's role ...
 SELECT hroe.gateway_call('regress_key', 'ListTables', '{}') ? 'TableNames' AS listed;
--- ... which may not read another role's table: the privilege error is raised
+-- ... which may not read another role's table: AccessDeniedException's body
 SELECT hroe.gateway_call('regress_key', 'GetItem', '{"TableName": "gw_private", "Key": {"pk": {"S": "a"}}}');
 -- after the call, failed or not, the session is its own role again (the
 -- gateway never opens a transaction block; inside one, the role lasts to its end)
