@@ -38,6 +38,7 @@ OBJS = \
 	src/transactions.o \
 	src/direct_write.o \
 	src/api.o \
+	src/gateway_call.o \
 	src/api_items.o \
 	src/api_ddl.o \
 	src/api_transact.o \

@@ -11,13 +11,13 @@
  * means a revoked key's bad signatures are told InvalidSignature instead of
  * UnrecognizedClient for those few seconds.
  *
- * The response is hroe.dynamodb's body as PostgreSQL prints jsonb.  Its
+ * The body goes as text and the response comes back as text
+ * (hroe.dynamodb_text's), so strings may hold \u0000 as DynamoDB's.  Its
  * status is 400 for an error body (__type present), 500 for
  * InternalServerError, else 200.  Errors hroe.dynamodb raises instead of
  * answering map as follows:
  *	42501 (insufficient privilege)	400 AccessDeniedException
- *	22P05 (\u0000 in a string)		400 ValidationException (jsonb cannot
- *									hold U+0000; a known limitation)
+ *	22P05 (a Unicode escape the engine refuses)	400 ValidationException
  *	22P02, 22021, 54001 (body that jsonb refuses)	400 SerializationException
  *	anything else, a timeout, a lost connection	500 InternalServerError,
  *									which the SDKs retry

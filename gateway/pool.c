@@ -48,7 +48,8 @@ struct PoolConn
 
 static const char *const statement_sql[STMT_COUNT] = {
 	"SELECT secret FROM hroe.access_keys WHERE access_key_id = $1 AND revoked_at IS NULL",
-	"SELECT hroe.gateway_call($1, $2, $3)",
+	/* text in, text out: the body reaches the engine as sent (\u0000 too) */
+	"SELECT hroe.gateway_call($1::pg_catalog.text, $2::pg_catalog.text, $3::pg_catalog.text)",
 };
 static const char *const statement_name[STMT_COUNT] = {"hroe_secret", "hroe_call"};
 

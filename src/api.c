@@ -175,7 +175,11 @@ hroe_api_member_array(JsonbContainer *obj, const char *name, JsonbContainer ***e
 char *
 hroe_api_jsonb_text(Jsonb *j)
 {
-	return JsonbToCString(NULL, &j->root, VARSIZE(j));
+	StringInfoData s;
+
+	initStringInfo(&s);
+	hroe_jsonb_write(&s, &j->root);
+	return s.data;
 }
 
 
@@ -411,17 +415,13 @@ AccessDenied(const char *op, const char *table)
 	return m.data;
 }
 
-PG_FUNCTION_INFO_V1(hroe_dynamodb);
 /*
- * hroe.dynamodb(operation, request): the response body DynamoDB returns for
- * the request body of one API call; a failed request returns DynamoDB's
- * error body and leaves nothing written.
+ * Run one call: the response's text in *text, or, when an operation built
+ * it as jsonb, NULL and the jsonb in *jres
  */
-Datum
-hroe_dynamodb(PG_FUNCTION_ARGS)
+static void
+Call(const char *op, Jsonb *req, char **text, Jsonb **jres)
 {
-	char	   *op = text_to_cstring(PG_GETARG_TEXT_PP(0));
-	Jsonb	   *req = PG_GETARG_JSONB_P(1);
 	MemoryContext outer = CurrentMemoryContext;
 	ResourceOwner owner = CurrentResourceOwner;
 	StringInfoData out;
@@ -432,14 +432,19 @@ hroe_dynamodb(PG_FUNCTION_ARGS)
 	"TransactGetItems", "CreateTable", "DescribeTable", "DeleteTable", "UpdateTable", "ListTables"};
 	bool		known = false;
 
+	*jres = NULL;
 	for (int i = 0; i < lengthof(ops); i++)
 		known |= strcmp(op, ops[i]) == 0;
 	if (!known)
-		PG_RETURN_DATUM(DirectFunctionCall1(jsonb_in,
-											CStringGetDatum("{\"__type\": \"com.amazon.coral.service#UnknownOperationException\"}")));
+	{
+		*text = "{\"__type\": \"com.amazon.coral.service#UnknownOperationException\"}";
+		return;
+	}
 	if (!JB_ROOT_IS_OBJECT(req) || JB_ROOT_IS_SCALAR(req))
-		PG_RETURN_DATUM(DirectFunctionCall1(jsonb_in,
-											CStringGetDatum("{\"__type\": \"com.amazon.coral.service#SerializationException\", \"message\": \"Start of structure or map found where not expected\"}")));
+	{
+		*text = "{\"__type\": \"com.amazon.coral.service#SerializationException\", \"message\": \"Start of structure or map found where not expected\"}";
+		return;
+	}
 
 	initStringInfo(&out);
 	appendStringInfoChar(&out, '{');
@@ -509,9 +514,188 @@ hroe_dynamodb(PG_FUNCTION_ARGS)
 	CurrentCall = saved;
 	hroe_call_state = saved ? &saved->state : NULL;
 	if (call.result && out.len == 1)
-		PG_RETURN_JSONB_P(call.result);
+	{
+		*jres = call.result;
+		*text = NULL;
+		return;
+	}
 	appendStringInfoChar(&out, '}');
-	PG_RETURN_DATUM(DirectFunctionCall1(jsonb_in, CStringGetDatum(out.data)));
+	*text = out.data;
+}
+
+PG_FUNCTION_INFO_V1(hroe_dynamodb);
+/*
+ * hroe.dynamodb(operation, request): the response body DynamoDB returns for
+ * the request body of one API call; a failed request returns DynamoDB's
+ * error body and leaves nothing written.
+ */
+Datum
+hroe_dynamodb(PG_FUNCTION_ARGS)
+{
+	char	   *op = text_to_cstring(PG_GETARG_TEXT_PP(0));
+	Jsonb	   *req = PG_GETARG_JSONB_P(1);
+	char	   *text;
+	Jsonb	   *jres;
+
+	Call(op, req, &text, &jres);
+	if (jres)
+		PG_RETURN_JSONB_P(jres);
+	PG_RETURN_DATUM(DirectFunctionCall1(jsonb_in, CStringGetDatum(text)));
+}
+
+/* ---------- the request as text: U+0000 in strings ---------- */
+
+/*
+ * jsonb refuses the escape \u0000 (U+0000), which DynamoDB accepts in any
+ * string.  A body with it is parsed with every \u0000 escape replaced by a
+ * noncharacter the body does not hold (raw or escaped), and that sentinel is
+ * then turned back into U+0000 in every string of the jsonb: a jsonb string
+ * has a length, so the byte 0 survives in it, and the engine reads request
+ * strings by their length (items, keys, attribute names and
+ * ExpressionAttributeValues: item.c's hroe_item_from_jsonb, hroe_jsonb_write).
+ */
+typedef struct Sentinel
+{
+	const char *utf8;			/* the code point in UTF-8 */
+	const char *escape;			/* its JSON escape, lower case */
+} Sentinel;
+
+static const Sentinel Sentinels[] = {
+	{"\xf4\x8f\xbf\xbf", "\\udbff\\udfff"},	/* U+10FFFF */
+	{"\xf4\x8f\xbf\xbe", "\\udbff\\udffe"},	/* U+10FFFE */
+	{"\xef\xbf\xbf", "\\uffff"},	/* U+FFFF */
+	{"\xef\xbf\xbe", "\\ufffe"},	/* U+FFFE */
+	{"\xef\xb7\x90", "\\ufdd0"},	/* U+FDD0 */
+};
+
+/* Copy of a string with every sentinel replaced by the byte 0 */
+static void
+Unsentinel(JsonbValue *v, const char *sent)
+{
+	int			sl = strlen(sent);
+	const char *s = v->val.string.val;
+	int			len = v->val.string.len;
+	char	   *o;
+	int			n = 0;
+
+	if (v->type != jbvString || len < sl)
+		return;
+	o = palloc(len);
+	for (int i = 0; i < len;)
+	{
+		if (i + sl <= len && memcmp(s + i, sent, sl) == 0)
+		{
+			o[n++] = '\0';
+			i += sl;
+		}
+		else
+			o[n++] = s[i++];
+	}
+	v->val.string.val = o;
+	v->val.string.len = n;
+}
+
+/* The request body as jsonb, U+0000 allowed in its strings */
+static Jsonb *
+RequestFromText(const char *body)
+{
+	const Sentinel *sent = NULL;
+	char	   *lower;
+	StringInfoData sub;
+	Jsonb	   *j;
+	JsonbIterator *it;
+	JsonbIteratorToken tok;
+	JsonbValue	v;
+	JsonbValue *res = NULL;
+	JsonbParseState *st = NULL;
+	bool		in_string = false;
+
+	if (strstr(body, "\\u0000") == NULL)
+		return DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(body)));
+	lower = pstrdup(body);
+	for (char *p = lower; *p; p++)
+		if (*p >= 'A' && *p <= 'Z')
+			*p += 'a' - 'A';
+	for (int i = 0; i < lengthof(Sentinels) && sent == NULL; i++)
+		if (strstr(body, Sentinels[i].utf8) == NULL && strstr(lower, Sentinels[i].escape) == NULL)
+			sent = &Sentinels[i];
+	pfree(lower);
+	if (sent == NULL)			/* jsonb's own error */
+		return DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(body)));
+
+	/* the escapes \u0000 inside strings, replaced by the sentinel's escape */
+	initStringInfo(&sub);
+	for (const char *p = body; *p; p++)
+	{
+		if (*p == '"')
+			in_string = !in_string;
+		else if (in_string && *p == '\\' && p[1] != '\0')
+		{
+			if (strncmp(p, "\\u0000", 6) == 0)
+			{
+				appendStringInfoString(&sub, sent->escape);
+				p += 5;
+			}
+			else
+			{
+				appendBinaryStringInfo(&sub, p, 2);
+				p++;
+			}
+			continue;
+		}
+		appendStringInfoChar(&sub, *p);
+	}
+	j = DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(sub.data)));
+
+	/* the jsonb again, with the sentinel turned into U+0000 */
+	it = JsonbIteratorInit(&j->root);
+	while ((tok = JsonbIteratorNext(&it, &v, false)) != WJB_DONE)
+	{
+		if (tok == WJB_KEY || tok == WJB_VALUE || tok == WJB_ELEM)
+		{
+			Unsentinel(&v, sent->utf8);
+			res = pushJsonbValue(&st, tok, &v);
+		}
+		else if (tok == WJB_BEGIN_ARRAY || tok == WJB_BEGIN_OBJECT)
+			res = pushJsonbValue(&st, tok, tok == WJB_BEGIN_ARRAY ? &v : NULL);
+		else
+			res = pushJsonbValue(&st, tok, NULL);
+	}
+	return JsonbValueToJsonb(res);
+}
+
+/*
+ * One call of the JSON API over the request's text, the response as text:
+ * hroe.dynamodb_text's and hroe.gateway_call's work
+ */
+text *
+hroe_api_call_text(const char *op, const char *body)
+{
+	char	   *text;
+	Jsonb	   *jres;
+
+	Call(op, RequestFromText(body), &text, &jres);
+	if (jres)
+	{
+		StringInfoData s;
+
+		initStringInfo(&s);
+		hroe_jsonb_write(&s, &jres->root);
+		return cstring_to_text_with_len(s.data, s.len);
+	}
+	return cstring_to_text(text);
+}
+
+PG_FUNCTION_INFO_V1(hroe_dynamodb_text);
+/*
+ * hroe.dynamodb_text(operation, request text): hroe.dynamodb over the body's
+ * text, the response as text; strings may hold \u0000, as DynamoDB's
+ */
+Datum
+hroe_dynamodb_text(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_TEXT_P(hroe_api_call_text(text_to_cstring(PG_GETARG_TEXT_PP(0)),
+										text_to_cstring(PG_GETARG_TEXT_PP(1))));
 }
 
 /* ---------- SQL-level operations (errors raised, not returned) ---------- */

@@ -9,6 +9,12 @@ LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE;
 COMMENT ON FUNCTION hroe.dynamodb(text, jsonb) IS
 'One DynamoDB API call: operation (GetItem, PutItem, UpdateItem, DeleteItem, Query, Scan, BatchGetItem, BatchWriteItem, TransactWriteItems, TransactGetItems, CreateTable, DescribeTable, DeleteTable, UpdateTable creating or deleting one GSI, ListTables) and the JSON request body; returns the response body DynamoDB returns, errors as {"__type", "message"}; a failed request leaves nothing written';
 
+CREATE FUNCTION hroe.dynamodb_text(operation text, request text)
+RETURNS text AS 'MODULE_PATHNAME', 'hroe_dynamodb_text'
+LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE;
+COMMENT ON FUNCTION hroe.dynamodb_text(text, text) IS
+'hroe.dynamodb over the request body''s text, the response body as text: strings may hold \u0000 (U+0000), as DynamoDB''s do, which jsonb refuses';
+
 CREATE FUNCTION hroe.update_item(p_table_name text, p_key jsonb, p_update_expression text,
 	p_condition_expression text DEFAULT NULL, p_expression_attribute_names jsonb DEFAULT NULL,
 	p_expression_attribute_values jsonb DEFAULT NULL, p_return_values text DEFAULT 'NONE',

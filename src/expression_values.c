@@ -314,7 +314,10 @@ hroe_attr_value_from_container(JsonbContainer *c, const char **error)
 	strlcpy(av->type, type, sizeof(av->type));
 	if (strcmp(type, "S") == 0)
 	{
-		av->data = pnstrdup(inner.val.string.val, inner.val.string.len);
+		/* by its length: it may hold U+0000 (the JSON API's text entry) */
+		av->data = palloc(inner.val.string.len + 1);
+		memcpy(av->data, inner.val.string.val, inner.val.string.len);
+		av->data[inner.val.string.len] = '\0';
 		av->len = inner.val.string.len;
 	}
 	else if (strcmp(type, "N") == 0)

@@ -279,7 +279,7 @@ hroe_io_read_string(Reader *r, const char **out, uint32 *outlen)
 						}
 						else if (cp >= 0xDC00 && cp <= 0xDFFF)
 							hroe_io_syntax_error(r, "Unpaired Unicode low surrogate");
-						if (cp == 0)
+						if (cp == 0 && !r->allow_nul)
 							ereport(ERROR,
 									(errcode(ERRCODE_UNTRANSLATABLE_CHARACTER),
 									 errmsg("unsupported Unicode escape sequence"),
@@ -607,6 +607,22 @@ hroe_item_parse(const char *json, int len)
 	ValNode		m;
 
 	hroe_io_init_reader(&r, json, len);
+	ReadItem(&r, &m);
+	return hroe_io_node_to_item(&m);
+}
+
+/*
+ * Parse an item from DynamoDB JSON text whose strings may hold \u0000
+ * (U+0000): the JSON API's requests, where DynamoDB accepts it
+ */
+HroeItem *
+hroe_item_parse_nul(const char *json, int len)
+{
+	Reader		r;
+	ValNode		m;
+
+	hroe_io_init_reader(&r, json, len);
+	r.allow_nul = true;
 	ReadItem(&r, &m);
 	return hroe_io_node_to_item(&m);
 }

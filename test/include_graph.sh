@@ -21,7 +21,7 @@ LAYERS='
 4 expression  expression expression_*
 5 tables      tables tables_keys direct_write capacity
 6 operations  operations operations_* transactions
-7 api         api api_*
+7 api         api api_* gateway_call
 7 shard       shard shard_*
 8 models      generate
 9 module      hroe

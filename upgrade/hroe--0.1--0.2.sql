@@ -566,6 +566,13 @@ BEGIN
 END
 $internal$;
 
+-- The JSON API over text (src/api.sql), new in 0.2
+CREATE FUNCTION hroe.dynamodb_text(operation text, request text)
+RETURNS text AS 'MODULE_PATHNAME', 'hroe_dynamodb_text'
+LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE;
+COMMENT ON FUNCTION hroe.dynamodb_text(text, text) IS
+'hroe.dynamodb over the request body''s text, the response body as text: strings may hold \u0000 (U+0000), as DynamoDB''s do, which jsonb refuses';
+
 -- Access keys of hroe-gateway (src/gateway.sql), new in 0.2
 CREATE TABLE hroe.access_keys (
 	access_key_id	text PRIMARY KEY
@@ -621,28 +628,12 @@ $$;
 COMMENT ON FUNCTION hroe.revoke_access_key(text) IS
 'Revokes an access key of hroe-gateway: its next request is refused (UnrecognizedClientException); true if the key existed and was active, else false';
 
-CREATE FUNCTION hroe.gateway_call(p_access_key_id text, p_operation text, p_request jsonb)
-RETURNS jsonb
-LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE
--- no SET clause: a function's SET clause opens a GUC nesting level, and the
--- role must stay set for hroe.dynamodb; so every name and operator is
--- schema-qualified, and a hostile search_path finds nothing to call
-AS $$
-DECLARE
-	v_role name;
-BEGIN
-	-- read as the caller (the gateway's login role), before the role switch
-	SELECT r.rolname INTO v_role
-	FROM hroe.access_keys k JOIN pg_catalog.pg_roles r ON r.oid OPERATOR(pg_catalog.=) k.role
-	WHERE k.access_key_id OPERATOR(pg_catalog.=) p_access_key_id AND k.revoked_at IS NULL;
-	IF v_role IS NULL THEN
-		RETURN '{"__type": "com.amazon.coral.service#UnrecognizedClientException", "message": "The security token included in the request is invalid."}';
-	END IF;
-	-- local to the transaction: the statement's commit or abort ends it, so
-	-- no later call on the connection can run as this role
-	PERFORM pg_catalog.set_config('role', v_role, true);
-	RETURN hroe.dynamodb(p_operation, p_request);
-END
-$$;
-COMMENT ON FUNCTION hroe.gateway_call(text, text, jsonb) IS
-'internal: one request of hroe-gateway: hroe.dynamodb(p_operation, p_request) run as the role of the active access key p_access_key_id (SET LOCAL ROLE: the caller must be a member of it; the role ends with the transaction), or DynamoDB''s UnrecognizedClientException body for an unknown or revoked key; called in a transaction of its own';
+CREATE FUNCTION hroe.gateway_call(p_access_key_id text, p_operation text, p_request text)
+RETURNS text AS 'MODULE_PATHNAME', 'hroe_gateway_call'
+LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE;
+-- C (src/gateway_call.c), not SECURITY DEFINER: the key is read with the
+-- caller's privileges, then SET LOCAL ROLE (the caller must be a member of
+-- the key's role; the transaction's end undoes it), then the JSON API over
+-- the body's text
+COMMENT ON FUNCTION hroe.gateway_call(text, text, text) IS
+'internal: one request of hroe-gateway: hroe.dynamodb_text(p_operation, p_request) run as the role of the active access key p_access_key_id (SET LOCAL ROLE: the caller must be a member of it; the role ends with the transaction), or DynamoDB''s UnrecognizedClientException body for an unknown or revoked key; called in a transaction of its own';
