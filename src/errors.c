@@ -53,9 +53,12 @@ hroe_error_type(int code)
 			return hroe_error_defs[i].type;
 	if (code == ERRCODE_T_R_SERIALIZATION_FAILURE || code == ERRCODE_T_R_DEADLOCK_DETECTED)
 		return DDB "TransactionConflictException";
-	/* a missing privilege, or a row-level security policy's refusal */
+	/*
+	 * a missing privilege, or a row-level security policy's refusal: IAM's
+	 * refusal, whose __type DynamoDB takes from its service framework
+	 */
 	if (code == ERRCODE_INSUFFICIENT_PRIVILEGE)
-		return DDB "AccessDeniedException";
+		return "com.amazon.coral.service#AccessDeniedException";
 	/* invalid values in the request (the item module's DynamoDB texts) */
 	if (ERRCODE_TO_CATEGORY(code) == ERRCODE_DATA_EXCEPTION ||
 		code == ERRCODE_PROGRAM_LIMIT_EXCEEDED || code == ERRCODE_FEATURE_NOT_SUPPORTED)

@@ -339,14 +339,20 @@ hroe_value_to_jsonb(const HroeValue *v)
 	return (struct varlena *) DatumGetPointer(ValueToJsonb(v));
 }
 
-/* One AttributeValue from DynamoDB-JSON jsonb, validated like text input */
+/*
+ * One AttributeValue from DynamoDB-JSON jsonb, validated like text input but
+ * for U+0000 in strings, which a jsonb holds only when the JSON API's text
+ * entry put it there (as hroe_item_from_jsonb)
+ */
 void
 hroe_value_from_jsonb(struct varlena *jbv, HroeValue *v)
 {
 	Jsonb	   *jb = (Jsonb *) jbv;
-	char	   *s = JsonbToCString(NULL, &jb->root, VARSIZE(jb));
+	StringInfoData s;
 
-	hroe_value_parse(s, strlen(s), v);
+	initStringInfo(&s);
+	hroe_jsonb_write(&s, &jb->root);
+	hroe_value_parse_nul(s.data, s.len, v);
 }
 
 /* One jsonb scalar as JSON text */

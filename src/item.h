@@ -149,6 +149,7 @@ extern void hroe_check_name_length(uint32 len);
 
 /* Parse one AttributeValue ({"S": "x"}) into a palloc'd HroeValue */
 extern void hroe_value_parse(const char *json, int len, HroeValue *val);
+extern void hroe_value_parse_nul(const char *json, int len, HroeValue *val);
 
 /* Append an item / a value as DynamoDB JSON */
 extern void hroe_item_write(StringInfo buf, const HroeItem *item);

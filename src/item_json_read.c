@@ -590,6 +590,8 @@ ReadItem(Reader *r, ValNode *m)
 	hroe_io_finish_map(r, m, false);
 }
 
+static void ValueParse(const char *json, int len, bool allow_nul, HroeValue *val);
+
 /* Initialise a reader over JSON text */
 void
 hroe_io_init_reader(Reader *r, const char *json, int len)
@@ -631,10 +633,27 @@ hroe_item_parse_nul(const char *json, int len)
 void
 hroe_value_parse(const char *json, int len, HroeValue *val)
 {
+	ValueParse(json, len, false, val);
+}
+
+/*
+ * The same, its strings allowed to hold \u0000 (U+0000): the JSON API's
+ * ExpressionAttributeValues, where DynamoDB accepts it
+ */
+void
+hroe_value_parse_nul(const char *json, int len, HroeValue *val)
+{
+	ValueParse(json, len, true, val);
+}
+
+static void
+ValueParse(const char *json, int len, bool allow_nul, HroeValue *val)
+{
 	Reader		r;
 	ValNode		n;
 
 	hroe_io_init_reader(&r, json, len);
+	r.allow_nul = allow_nul;
 	memset(&n, 0, sizeof(n));
 	ReadAttributeValue(&r, &n, 1);
 	hroe_io_skip_ws(&r);

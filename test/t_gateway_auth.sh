@@ -53,7 +53,7 @@ check "CreateTable as gw_app" has '^200 ' raw CreateTable '{"TableName": "auth_t
 check "PutItem as gw_app" has '^200 ' raw PutItem '{"TableName": "auth_t", "Item": {"pk": {"S": "a"}}}'
 check "the table belongs to the key's role" has '^gw_app$' psql -XAtq -d hroe_gw_auth -c "SELECT tableowner FROM pg_tables WHERE tablename = 'auth_t'"
 check "a role without grants: GetItem is AccessDeniedException" has \
-	'^400 crc32-ok \{"__type":"com.amazon.coral.service#AccessDeniedException","message":"User: gwnogrant is not authorized to perform: dynamodb:GetItem' \
+	'^400 crc32-ok \{"__type":"com.amazon.coral.service#AccessDeniedException","message":"User: gw_nogrant is not authorized to perform: dynamodb:GetItem' \
 	raw GetItem '{"TableName": "auth_t", "Key": {"pk": {"S": "a"}}}' --key "$GW_NOGRANT_KEY"
 check "a role without grants: PutItem is AccessDeniedException, nothing written" has 'AccessDeniedException' \
 	raw PutItem '{"TableName": "auth_t", "Item": {"pk": {"S": "b"}}}' --key "$GW_NOGRANT_KEY"
