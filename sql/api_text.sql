@@ -10,10 +10,16 @@ SELECT hroe.dynamodb_text('PutItem', '{"TableName": "nul", "Item": {"pk": {"S": 
 SELECT hroe.dynamodb_text('GetItem', '{"TableName": "nul", "Key": {"pk": {"S": "key"}}}');
 -- not yet in a key: hroe.key refuses U+0000 (ValidationException)
 SELECT hroe.dynamodb_text('GetItem', '{"TableName": "nul", "Key": {"pk": {"S": "k\u0000ey"}}}');
--- ExpressionAttributeValues, a condition on a value holding U+0000
+-- ExpressionAttributeValues, a condition on a value holding U+0000: the
+-- condition holds, but an update that stores such a value through an
+-- UpdateExpression is refused yet (a known gap, doc/gateway.md)
 SELECT hroe.dynamodb_text('UpdateItem', '{"TableName": "nul", "Key": {"pk": {"S": "key"}},
   "UpdateExpression": "SET c = :v", "ConditionExpression": "l[0] = :o",
   "ExpressionAttributeValues": {":v": {"S": "\u0000z\u0000"}, ":o": {"S": "\u0000"}},
+  "ReturnValues": "UPDATED_NEW"}');
+SELECT hroe.dynamodb_text('UpdateItem', '{"TableName": "nul", "Key": {"pk": {"S": "key"}},
+  "UpdateExpression": "SET c = :v", "ConditionExpression": "l[0] = :o",
+  "ExpressionAttributeValues": {":v": {"S": "held"}, ":o": {"S": "\u0000"}},
   "ReturnValues": "UPDATED_NEW"}');
 SELECT hroe.dynamodb_text('UpdateItem', '{"TableName": "nul", "Key": {"pk": {"S": "key"}},
   "UpdateExpression": "SET c = :v", "ConditionExpression": "l[0] = :o",

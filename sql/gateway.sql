@@ -25,14 +25,14 @@ SELECT has_table_privilege('regress_gw_app', 'hroe.access_keys', 'SELECT') AS ap
        has_table_privilege('public', 'hroe.access_keys', 'SELECT') AS public_reads_keys;
 
 -- a call runs as the key's role ...
-SELECT hroe.gateway_call('regress_key', 'ListTables', '{}') ? 'TableNames' AS listed;
+SELECT hroe.gateway_call('regress_key', 'ListTables', '{}')::jsonb ? 'TableNames' AS listed;
 -- ... which may not read another role's table: AccessDeniedException's body
 SELECT hroe.gateway_call('regress_key', 'GetItem', '{"TableName": "gw_private", "Key": {"pk": {"S": "a"}}}');
 -- after the call, failed or not, the session is its own role again (the
 -- gateway never opens a transaction block; inside one, the role lasts to its end)
 SELECT current_user = session_user AS role_reset;
 BEGIN;
-SELECT hroe.gateway_call('regress_key', 'ListTables', '{}') ? 'TableNames' AS listed;
+SELECT hroe.gateway_call('regress_key', 'ListTables', '{}')::jsonb ? 'TableNames' AS listed;
 SELECT current_user = 'regress_gw_app' AS role_set_for_the_transaction;
 COMMIT;
 SELECT current_user = session_user AS role_reset;
