@@ -11,8 +11,9 @@ SELECT hroe.dynamodb_text('GetItem', '{"TableName": "nul", "Key": {"pk": {"S": "
 -- not yet in a key: hroe.key refuses U+0000 (ValidationException)
 SELECT hroe.dynamodb_text('GetItem', '{"TableName": "nul", "Key": {"pk": {"S": "k\u0000ey"}}}');
 -- ExpressionAttributeValues, a condition on a value holding U+0000: the
--- condition holds, but an update that stores such a value through an
--- UpdateExpression is refused yet (a known gap, doc/gateway.md)
+-- condition holds (no ConditionalCheckFailedException), but the update is
+-- refused: the item has an attribute name holding U+0000, which UpdateItem
+-- does not take yet (a known gap, doc/gateway.md)
 SELECT hroe.dynamodb_text('UpdateItem', '{"TableName": "nul", "Key": {"pk": {"S": "key"}},
   "UpdateExpression": "SET c = :v", "ConditionExpression": "l[0] = :o",
   "ExpressionAttributeValues": {":v": {"S": "\u0000z\u0000"}, ":o": {"S": "\u0000"}},

@@ -58,9 +58,7 @@ ORDER BY 1::text;
 
 -- (report) PL/pgSQL functions without a fixed search_path: each must
 -- qualify every name and operator it uses; SQL functions are inlined into
--- the caller's query and C functions name their objects qualified.
--- hroe.gateway_call is one by design: a SET clause would end the role it
--- sets for the request (see src/gateway.sql)
+-- the caller's query and C functions name their objects qualified
 SELECT p.oid::regprocedure AS plpgsql_without_search_path
 FROM pg_proc p JOIN hroe_members m ON m.classid = 'pg_proc'::regclass AND m.objid = p.oid
 JOIN pg_language l ON l.oid = p.prolang
