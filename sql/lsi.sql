@@ -124,6 +124,13 @@ SELECT * FROM hroe.explain_query('lsi_t', 'pk = :p AND begins_with(t, :t)', '{":
 SELECT hroe.dynamodb('PutItem', '{"TableName": "lsi_t", "Item": {"pk": {"S": "p1"}, "sk": {"S": "s01"}, "n": {"N": "100"}, "x": {"S": "x"}}, "ReturnConsumedCapacity": "INDEXES"}');
 SELECT lsi_err('UpdateTable', '{"TableName": "lsi_t", "GlobalSecondaryIndexUpdates": [{"Delete": {"IndexName": "byN"}}]}');
 
+-- ItemCollectionMetrics (ReturnItemCollectionMetrics SIZE) on a table with LSIs
+SELECT hroe.dynamodb('PutItem', '{"TableName": "lsi_t", "Item": {"pk": {"S": "p1"}, "sk": {"S": "s99"}, "n": {"N": "1"}}, "ReturnItemCollectionMetrics": "SIZE"}');
+SELECT hroe.dynamodb('UpdateItem', '{"TableName": "lsi_t", "Key": {"pk": {"S": "p1"}, "sk": {"S": "s99"}}, "UpdateExpression": "SET t = :t", "ExpressionAttributeValues": {":t": {"S": "u"}}, "ReturnItemCollectionMetrics": "SIZE", "ReturnValues": "UPDATED_NEW"}');
+SELECT hroe.dynamodb('DeleteItem', '{"TableName": "lsi_t", "Key": {"pk": {"S": "p1"}, "sk": {"S": "s99"}}, "ReturnItemCollectionMetrics": "SIZE"}');
+SELECT hroe.dynamodb('PutItem', '{"TableName": "lsi_t", "Item": {"pk": {"S": "p1"}, "sk": {"S": "s99"}}, "ReturnItemCollectionMetrics": "NONE"}');
+SELECT hroe.dynamodb('DeleteItem', '{"TableName": "lsi_t", "Key": {"pk": {"S": "p1"}, "sk": {"S": "s99"}}}');
+
 -- SQL: hroe.create_local_index, on an empty table only
 SELECT hroe.create_table('lsi_s', 'pk', 'S', 'sk', 'N');
 SELECT hroe.create_local_index('lsi_s', 'byV', 'v', 'N');
