@@ -3,7 +3,7 @@
 -- TransactGetItems (one entry per table, in request order; transactional
 -- reads and writes cost twice as much and carry ReadCapacityUnits or
 -- WriteCapacityUnits), and ReturnItemCollectionMetrics (SIZE or NONE: no
--- metrics without local secondary indexes, which hroe does not have).
+-- metrics for a table without local secondary indexes: sql/lsi.sql).
 --
 \set VERBOSITY terse
 SELECT hroe.dynamodb('CreateTable', '{"TableName": "cap_t",

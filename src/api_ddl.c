@@ -37,6 +37,7 @@ typedef enum ApiStmt
 {
 	STMT_CREATE_TABLE,
 	STMT_CREATE_INDEX,
+	STMT_CREATE_LOCAL_INDEX,
 	STMT_DESCRIBE,
 	STMT_DELETE_TABLE,
 	STMT_DELETE_INDEX,
@@ -56,6 +57,8 @@ static const ApiStmtDef StmtDefs[STMT_COUNT] = {
 	{"text", "text", "text", "text", "text"}},
 	{"SELECT hroe.create_index($1, $2, $3, $4, $5, $6, $7)", 7,
 	{"text", "text", "text[]", "text[]", "jsonb", "text", "text[]"}},
+	{"SELECT hroe.create_local_index($1, $2, $3, $4, $5, $6)", 6,
+	{"text", "text", "text", "text", "text", "text[]"}},
 	{"SELECT hroe.describe_table($1)", 1, {"text"}},
 	{"SELECT hroe.delete_table($1)", 1, {"text"}},
 	{"SELECT hroe.delete_index($1, $2)", 2, {"text", "text"}},
@@ -244,6 +247,38 @@ NameArray(List *names)
 }
 
 /*
+ * The Projection of an index in a request: its ProjectionType (NULL if
+ * absent) and NonKeyAttributes (NIL if absent); projection_member names it in
+ * DynamoDB's error when it is missing
+ */
+static void
+IndexProjection(JsonbContainer *index, const char *projection_member, char **ptype, List **nonkey)
+{
+	JsonbValue *proj = hroe_api_member(index, "Projection");
+
+	*ptype = NULL;
+	*nonkey = NIL;
+	if (proj && proj->type == jbvBinary)
+	{
+		JsonbValue *nkv = hroe_api_member(proj->val.binary.data, "NonKeyAttributes");
+
+		*ptype = hroe_api_member_text(proj->val.binary.data, "ProjectionType", "ProjectionType");
+		if (nkv && nkv->type == jbvBinary)
+		{
+			JsonbIterator *it = JsonbIteratorInit(nkv->val.binary.data);
+			JsonbValue	e;
+			JsonbIteratorToken tok;
+
+			while ((tok = JsonbIteratorNext(&it, &e, true)) != WJB_DONE)
+				if (tok == WJB_ELEM && e.type == jbvString)
+					*nonkey = lappend(*nonkey, pnstrdup(e.val.string.val, e.val.string.len));
+		}
+	}
+	if (proj == NULL)
+		hroe_api_missing(projection_member);
+}
+
+/*
  * Create the GSI a CreateTable or UpdateTable request describes (gsi), with
  * the key types of AttributeDefinitions; projection_member names its
  * Projection in DynamoDB's error when it is missing
@@ -258,9 +293,8 @@ CreateGsi(const char *table, JsonbContainer *gsi, JsonbContainer **defs, int nde
 			   *ir;
 	JsonbParseState *st = NULL;
 	JsonbValue *res;
-	JsonbValue *proj = hroe_api_member(gsi, "Projection");
-	char	   *ptype = NULL;
-	List	   *nonkey = NIL;
+	char	   *ptype;
+	List	   *nonkey;
 	ListCell   *lc;
 	char		inulls[7] = "       ";
 
@@ -284,24 +318,7 @@ CreateGsi(const char *table, JsonbContainer *gsi, JsonbContainer **defs, int nde
 		pushJsonbValue(&st, WJB_VALUE, &tv);
 	}
 	res = pushJsonbValue(&st, WJB_END_OBJECT, NULL);
-	if (proj && proj->type == jbvBinary)
-	{
-		JsonbValue *nkv = hroe_api_member(proj->val.binary.data, "NonKeyAttributes");
-
-		ptype = hroe_api_member_text(proj->val.binary.data, "ProjectionType", "ProjectionType");
-		if (nkv && nkv->type == jbvBinary)
-		{
-			JsonbIterator *it = JsonbIteratorInit(nkv->val.binary.data);
-			JsonbValue	e;
-			JsonbIteratorToken tok;
-
-			while ((tok = JsonbIteratorNext(&it, &e, true)) != WJB_DONE)
-				if (tok == WJB_ELEM && e.type == jbvString)
-					nonkey = lappend(nonkey, pnstrdup(e.val.string.val, e.val.string.len));
-		}
-	}
-	if (proj == NULL)
-		hroe_api_missing(projection_member);
+	IndexProjection(gsi, projection_member, &ptype, &nonkey);
 	v[0] = TextD(table);
 	v[1] = iname ? TextD(iname) : (inulls[1] = 'n', (Datum) 0);
 	v[2] = NameArray(ih);
@@ -310,6 +327,155 @@ CreateGsi(const char *table, JsonbContainer *gsi, JsonbContainer **defs, int nde
 	v[5] = TextD(ptype ? ptype : "ALL");
 	v[6] = nonkey ? NameArray(nonkey) : (inulls[6] = 'n', (Datum) 0);
 	(void) RunStmt(STMT_CREATE_INDEX, v, inulls);
+}
+
+/* "a, b, c": the names of the AttributeDefinitions, in request order */
+static char *
+DefinitionNames(JsonbContainer **defs, int ndefs)
+{
+	StringInfoData s;
+
+	initStringInfo(&s);
+	for (int i = 0; i < ndefs; i++)
+		appendStringInfo(&s, "%s%s", i ? ", " : "",
+						 hroe_api_member_text(defs[i], "AttributeName", "AttributeName"));
+	return s.data;
+}
+
+/*
+ * Check the LocalSecondaryIndexes of a CreateTable request (lsis, n of
+ * them) as DynamoDB does, before anything is created (table_range: the
+ * table's sort key or NIL); their names must be distinct from each other's
+ * and the GSIs' (gsis, ngsis)
+ */
+static void
+CheckLsis(JsonbContainer **lsis, int n, JsonbContainer **gsis, int ngsis,
+		  const char *table_hash, List *table_range, JsonbContainer **defs, int ndefs)
+{
+	List	   *names = NIL;
+
+	if (n == 0)
+		hroe_api_invalid("One or more parameter values were invalid: List of LocalSecondaryIndexes is empty");
+	if (table_range == NIL)
+		hroe_api_invalid("One or more parameter values were invalid: Table KeySchema does not have a range key, which is required when specifying a LocalSecondaryIndex");
+	for (int i = 0; i < n; i++)
+	{
+		char	   *iname = hroe_api_member_text(lsis[i], "IndexName", "IndexName");
+		List	   *ih,
+				   *ir;
+		char	   *ptype;
+		List	   *nonkey;
+		ListCell   *lc;
+
+		if (iname == NULL)
+			hroe_api_missing(psprintf("localSecondaryIndexes.%d.member.indexName", i + 1));
+		KeySchema(lsis[i], &ih, &ir);
+		foreach(lc, list_concat_copy(ih, ir))
+			if (AttributeType(defs, ndefs, lfirst(lc)) == NULL)
+			{
+				StringInfoData keys;
+				ListCell   *k;
+
+				initStringInfo(&keys);
+				foreach(k, list_concat_copy(ih, ir))
+					appendStringInfo(&keys, "%s%s", keys.len ? ", " : "", (char *) lfirst(k));
+				hroe_api_invalid(psprintf("One or more parameter values were invalid: Some index key attributes are not defined in AttributeDefinitions. Keys: [%s], AttributeDefinitions: [%s]",
+										  keys.data, DefinitionNames(defs, ndefs)));
+			}
+		if (ih && ir && strcmp(linitial(ih), linitial(ir)) == 0)
+			hroe_api_invalid("Both the Hash Key and the Range Key element in the KeySchema have the same name");
+		if (list_length(ih) != 1 || list_length(ir) != 1)
+			hroe_api_invalid(psprintf("One or more parameter values were invalid: Index KeySchema does not have a range key for index: %s",
+									  iname));
+		if (strcmp(linitial(ih), table_hash) != 0)
+			hroe_api_invalid(psprintf("One or more parameter values were invalid: Index KeySchema does not have the same leading hash key as table KeySchema for index: %s. index hash key: %s, table hash key: %s",
+									  iname, (char *) linitial(ih), table_hash));
+		IndexProjection(lsis[i], psprintf("localSecondaryIndexes.%d.member.projection", i + 1),
+						&ptype, &nonkey);
+		if (ptype == NULL)
+			hroe_api_invalid("One or more parameter values were invalid: Unknown ProjectionType: null");
+		if (nonkey && strcmp(ptype, "INCLUDE") != 0)
+			hroe_api_invalid(psprintf("One or more parameter values were invalid: ProjectionType is %s, but NonKeyAttributes is specified",
+									  ptype));
+		if (list_member(names, makeString(iname)))
+			hroe_api_invalid(psprintf("One or more parameter values were invalid: Duplicate index name: %s", iname));
+		names = lappend(names, makeString(iname));
+	}
+	if (n > HROE_MAX_LSIS)
+		hroe_api_invalid("One or more parameter values were invalid: Number of LocalSecondaryIndexes exceeds per-table limit of 5");
+	for (int g = 0; g < ngsis; g++)
+	{
+		char	   *gname = hroe_api_member_text(gsis[g], "IndexName", "IndexName");
+
+		if (gname && list_member(names, makeString(gname)))
+			hroe_api_invalid(psprintf("One or more parameter values were invalid: Duplicate index name: %s", gname));
+	}
+}
+
+/* Create the LSI a CreateTable request describes (checked by CheckLsis) */
+static void
+CreateLsi(const char *table, JsonbContainer *lsi, JsonbContainer **defs, int ndefs)
+{
+	Datum		v[6];
+	char		nulls[6] = "      ";
+	List	   *ih,
+			   *ir;
+	char	   *ptype;
+	List	   *nonkey;
+
+	KeySchema(lsi, &ih, &ir);
+	IndexProjection(lsi, "projection", &ptype, &nonkey);
+	v[0] = TextD(table);
+	v[1] = TextD(hroe_api_member_text(lsi, "IndexName", "IndexName"));
+	v[2] = TextD(linitial(ir));
+	v[3] = TextD(AttributeType(defs, ndefs, linitial(ir)));
+	v[4] = TextD(ptype);
+	v[5] = nonkey ? NameArray(nonkey) : (nulls[5] = 'n', (Datum) 0);
+	(void) RunStmt(STMT_CREATE_LOCAL_INDEX, v, nulls);
+}
+
+/*
+ * DynamoDB's error when AttributeDefinitions defines an attribute no key
+ * schema (the table's, an LSI's, a GSI's) uses; used: the names the key
+ * schemas use
+ */
+static void
+CheckDefinitionsUsed(JsonbContainer **defs, int ndefs, List *used)
+{
+	for (int i = 0; i < ndefs; i++)
+	{
+		char	   *n = hroe_api_member_text(defs[i], "AttributeName", "AttributeName");
+
+		if (n && !list_member(used, makeString(n)))
+		{
+			StringInfoData u;
+			ListCell   *lc;
+
+			initStringInfo(&u);
+			foreach(lc, used)
+				appendStringInfo(&u, "%s%s", u.len ? ", " : "", strVal(lfirst(lc)));
+			hroe_api_invalid(psprintf("One or more parameter values were invalid: Some AttributeDefinitions are not used. AttributeDefinitions: [%s], keys used: [%s]",
+									  DefinitionNames(defs, ndefs), u.data));
+		}
+	}
+}
+
+/* The key attribute names of the indexes (n) of a request, added to used */
+static List *
+IndexKeysUsed(List *used, JsonbContainer **indexes, int n)
+{
+	for (int i = 0; i < n; i++)
+	{
+		List	   *ih,
+				   *ir;
+		ListCell   *lc;
+
+		KeySchema(indexes[i], &ih, &ir);
+		foreach(lc, list_concat_copy(ih, ir))
+			if (!list_member(used, makeString(lfirst(lc))))
+				used = lappend(used, makeString(lfirst(lc)));
+	}
+	return used;
 }
 
 /* CreateTable */
@@ -321,6 +487,8 @@ hroe_api_create_table(JsonbContainer *req, StringInfo out)
 	int			ndefs = hroe_api_member_array(req, "AttributeDefinitions", &defs);
 	JsonbContainer **gsis;
 	int			ngsis = hroe_api_member_array(req, "GlobalSecondaryIndexes", &gsis);
+	JsonbContainer **lsis;
+	int			nlsis = hroe_api_member_array(req, "LocalSecondaryIndexes", &lsis);
 	List	   *hash,
 			   *range;
 	Datum		v[7];
@@ -335,8 +503,12 @@ hroe_api_create_table(JsonbContainer *req, StringInfo out)
 	if (list_length(hash) != 1 || list_length(range) > 1)
 		hroe_api_invalid("1 validation error detected: Value at 'keySchema' failed to satisfy constraint: Member must have length less than or equal to 2");
 	if (hroe_api_member(req, "LocalSecondaryIndexes"))
-		hroe_ddb_error(ERRCODE_FEATURE_NOT_SUPPORTED, "ValidationException",
-					   "LocalSecondaryIndexes are not supported by hroe");
+	{
+		CheckLsis(lsis, nlsis, gsis, ngsis, linitial(hash), range, defs, ndefs);
+		CheckDefinitionsUsed(defs, ndefs,
+							 IndexKeysUsed(IndexKeysUsed(IndexKeysUsed(NIL, &req, 1), lsis, nlsis),
+										   gsis, ngsis));
+	}
 	v[0] = TextD(table);
 	v[1] = TextD(linitial(hash));
 	v[2] = TextD(AttributeType(defs, ndefs, linitial(hash)));
@@ -358,6 +530,8 @@ hroe_api_create_table(JsonbContainer *req, StringInfo out)
 	}
 	(void) RunStmt(STMT_CREATE_TABLE, v, nulls);
 
+	for (int l = 0; l < nlsis; l++)
+		CreateLsi(table, lsis[l], defs, ndefs);
 	for (int g = 0; g < ngsis; g++)
 		CreateGsi(table, gsis[g], defs, ndefs,
 				  psprintf("globalSecondaryIndexes.%d.member.projection", g + 1));

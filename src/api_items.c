@@ -96,6 +96,7 @@ hroe_api_write(JsonbContainer *req, StringInfo out, HroeWriteKind kind)
 	ApiExprs	e;
 	char	   *table;
 	const char *rv;
+	char	   *ricm;
 
 	hroe_api_parse_exprs(req, &e, true, kind == HROE_WRITE_UPDATE, false, false, false);
 	rv = hroe_api_member_text(req, "ReturnValues", "ReturnValues");
@@ -126,6 +127,15 @@ hroe_api_write(JsonbContainer *req, StringInfo out, HroeWriteKind kind)
 	r.rcc = hroe_api_return_cc(req);
 	hroe_write_item(&r, &res);
 	AppendWriteResult(out, &res);
+	/* (ReturnItemCollectionMetrics was checked before the operation) */
+	ricm = hroe_api_member_text(req, "ReturnItemCollectionMetrics", "ReturnItemCollectionMetrics");
+	if (ricm && strcmp(ricm, "SIZE") == 0)
+	{
+		Jsonb	   *m = hroe_item_collection_metrics(r.t, r.item ? r.item : HroeItemFromJsonb(r.key));
+
+		if (m)
+			hroe_api_append_jsonb(out, "ItemCollectionMetrics", m);
+	}
 }
 
 /* Query and Scan: the operation filters, projects and counts */

@@ -124,6 +124,41 @@ PushNamedUnits(JsonbParseState **st, const char *name, double units)
 	pushJsonbValue(st, WJB_VALUE, &v);
 }
 
+static void PushUnitsObject(JsonbParseState **st, const char *kind, double units);
+
+/*
+ * Push "LocalSecondaryIndexes" (local) or "GlobalSecondaryIndexes": {index:
+ * units object} for the indexes of t with units; kind NULL: CapacityUnits
+ * only, else also kind
+ */
+static void
+PushIndexUnits(JsonbParseState **st, HroeTableMeta *t, double *units, const char *kind, bool local)
+{
+	bool		any = false;
+
+	for (int i = 0; i < t->nindexes; i++)
+		any |= t->indexes[i].local == local && units[i] > 0;
+	if (!any)
+		return;
+	hroe_jsonb_push_key(st, local ? "LocalSecondaryIndexes" : "GlobalSecondaryIndexes");
+	pushJsonbValue(st, WJB_BEGIN_OBJECT, NULL);
+	for (int i = 0; i < t->nindexes; i++)
+	{
+		if (t->indexes[i].local != local || units[i] <= 0)
+			continue;
+		hroe_jsonb_push_key(st, t->indexes[i].name);
+		if (kind)
+			PushUnitsObject(st, kind, units[i]);
+		else
+		{
+			pushJsonbValue(st, WJB_BEGIN_OBJECT, NULL);
+			PushNamedUnits(st, "CapacityUnits", units[i]);
+			pushJsonbValue(st, WJB_END_OBJECT, NULL);
+		}
+	}
+	pushJsonbValue(st, WJB_END_OBJECT, NULL);
+}
+
 /*
  * ConsumedCapacity for ReturnConsumedCapacity NONE (NULL), TOTAL or INDEXES;
  * index_units (may be NULL) has one entry per index of t.
@@ -155,28 +190,14 @@ hroe_capacity_jsonb(const char *return_cc, const char *table, double table_units
 	PushNamedUnits(&st, "CapacityUnits", total);
 	if (indexes)
 	{
-		bool		any = false;
-
 		hroe_jsonb_push_key(&st, "Table");
 		pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);
 		PushNamedUnits(&st, "CapacityUnits", table_units);
 		pushJsonbValue(&st, WJB_END_OBJECT, NULL);
-		for (int i = 0; index_units && i < t->nindexes; i++)
-			any |= index_units[i] > 0;
-		if (any)
+		if (index_units)
 		{
-			hroe_jsonb_push_key(&st, "GlobalSecondaryIndexes");
-			pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);
-			for (int i = 0; i < t->nindexes; i++)
-			{
-				if (index_units[i] <= 0)
-					continue;
-				hroe_jsonb_push_key(&st, t->indexes[i].name);
-				pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);
-				PushNamedUnits(&st, "CapacityUnits", index_units[i]);
-				pushJsonbValue(&st, WJB_END_OBJECT, NULL);
-			}
-			pushJsonbValue(&st, WJB_END_OBJECT, NULL);
+			PushIndexUnits(&st, t, index_units, NULL, true);
+			PushIndexUnits(&st, t, index_units, NULL, false);
 		}
 	}
 	return JsonbValueToJsonb(pushJsonbValue(&st, WJB_END_OBJECT, NULL));
@@ -197,7 +218,7 @@ hroe_write_consumed_capacity(PG_FUNCTION_ARGS)
 	HroeTableMeta *t;
 	Datum		keys[2];
 	double		units;
-	double		index_units[HROE_MAX_GSIS];
+	double		index_units[HROE_MAX_INDEXES];
 
 	if (PG_ARGISNULL(0))
 		ereport(ERROR,
@@ -258,7 +279,7 @@ void
 hroe_tx_write_capacity(HroeTableCapacity *c, HroeItem *old, HroeItem *new, bool check)
 {
 	int64		size = Max(old ? hroe_item_size(old) : 0, new ? hroe_item_size(new) : 0);
-	double		iu[HROE_MAX_GSIS];
+	double		iu[HROE_MAX_INDEXES];
 
 	c->units += 2 * hroe_write_units(size);
 	if (check)
@@ -297,14 +318,10 @@ hroe_tx_capacity_jsonb(const char *rcc, HroeTableCapacity *caps, int ncaps, cons
 	{
 		HroeTableCapacity *c = &caps[i];
 		double		total = c->units;
-		bool		any = false;
 		JsonbValue	v;
 
 		for (int x = 0; x < c->t->nindexes; x++)
-		{
 			total += c->index_units[x];
-			any |= c->index_units[x] > 0;
-		}
 		pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);
 		hroe_jsonb_push_key(&st, "TableName");
 		v.type = jbvString;
@@ -317,19 +334,8 @@ hroe_tx_capacity_jsonb(const char *rcc, HroeTableCapacity *caps, int ncaps, cons
 		{
 			hroe_jsonb_push_key(&st, "Table");
 			PushUnitsObject(&st, kind, c->units);
-			if (any)
-			{
-				hroe_jsonb_push_key(&st, "GlobalSecondaryIndexes");
-				pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);
-				for (int x = 0; x < c->t->nindexes; x++)
-				{
-					if (c->index_units[x] <= 0)
-						continue;
-					hroe_jsonb_push_key(&st, c->t->indexes[x].name);
-					PushUnitsObject(&st, kind, c->index_units[x]);
-				}
-				pushJsonbValue(&st, WJB_END_OBJECT, NULL);
-			}
+			PushIndexUnits(&st, c->t, c->index_units, kind, true);
+			PushIndexUnits(&st, c->t, c->index_units, kind, false);
 		}
 		pushJsonbValue(&st, WJB_END_OBJECT, NULL);
 	}

@@ -58,7 +58,7 @@ typedef struct HroeTableCapacity
 	const char *table;
 	HroeTableMeta *t;
 	double		units;
-	double		index_units[HROE_MAX_GSIS];
+	double		index_units[HROE_MAX_INDEXES];
 } HroeTableCapacity;
 
 /* A transactional write of old replaced by new (check: a ConditionCheck) */

@@ -30,6 +30,8 @@
 
 /* tables and indexes */
 #define HROE_MAX_GSIS			20		/* global secondary indexes of a table */
+#define HROE_MAX_LSIS			5		/* local secondary indexes of a table */
+#define HROE_MAX_INDEXES		(HROE_MAX_GSIS + HROE_MAX_LSIS)
 #define HROE_LIST_TABLES_MAX	100		/* table names in a ListTables page */
 
 /* reads */

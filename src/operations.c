@@ -568,7 +568,7 @@ hroe_put_item(PG_FUNCTION_ARGS)
 	HroeTableMeta *t;
 	HroeItem   *old;
 	double		units;
-	double		index_units[HROE_MAX_GSIS];
+	double		index_units[HROE_MAX_INDEXES];
 	Jsonb	   *cc;
 
 	if (ConditionalWrite(fcinfo))
@@ -601,7 +601,7 @@ hroe_delete_item(PG_FUNCTION_ARGS)
 	HroeItem   *old;
 	Datum		keys[2];
 	double		units;
-	double		index_units[HROE_MAX_GSIS];
+	double		index_units[HROE_MAX_INDEXES];
 	Jsonb	   *cc;
 
 	if (ConditionalWrite(fcinfo))

@@ -95,6 +95,7 @@ extern const char *hroe_check_write_return_values(const char *rv);
 extern const char *hroe_check_update_return_values(const char *rv);
 extern bool hroe_check_return_old_on_failure(const char *v);
 extern void hroe_check_item_collection_metrics(const char *ricm);
+extern Jsonb *hroe_item_collection_metrics(HroeTableMeta *t, HroeItem *item);
 
 /* ---------- GetItem ---------- */
 

@@ -376,7 +376,7 @@ typedef struct BatchWrites
 	HroeItem ***puts;			/* [table][k]: the item, NULL for a delete */
 	Datum	  **delkeys;		/* [table][2k]: a delete's key */
 	double	   *units;			/* [table] */
-	double	   *index_units;	/* [table * HROE_MAX_GSIS] */
+	double	   *index_units;	/* [table * HROE_MAX_INDEXES] */
 } BatchWrites;
 
 /* qsort: requests in the canonical lock order */
@@ -396,14 +396,14 @@ static void
 BatchWriteAll(BatchWrites *b, bool lock_keys, MemoryContext cxt)
 {
 	memset(b->units, 0, sizeof(double) * b->ntables);
-	memset(b->index_units, 0, sizeof(double) * b->ntables * HROE_MAX_GSIS);
+	memset(b->index_units, 0, sizeof(double) * b->ntables * HROE_MAX_INDEXES);
 	for (int j = 0; j < b->n; j++)
 	{
 		int			i = b->w[j].table,
 					k = b->w[j].k;
 		HroeTableMeta *t = b->metas[i];
 		double		u,
-					iu[HROE_MAX_GSIS];
+					iu[HROE_MAX_INDEXES];
 
 		if (lock_keys)
 			hroe_lock_item_key(t, b->w[j].identity, true);
@@ -413,7 +413,7 @@ BatchWriteAll(BatchWrites *b, bool lock_keys, MemoryContext cxt)
 			hroe_op_do_delete(t, b->delkeys[i] + 2 * k, cxt, &u, iu);
 		b->units[i] += u;
 		for (int x = 0; x < t->nindexes; x++)
-			b->index_units[i * HROE_MAX_GSIS + x] += iu[x];
+			b->index_units[i * HROE_MAX_INDEXES + x] += iu[x];
 	}
 }
 
@@ -514,7 +514,7 @@ hroe_batch_write(Jsonb *req, const char *rcc)
 	b.delkeys = palloc(sizeof(Datum *) * ntables);
 	b.w = palloc(sizeof(BatchWrite) * total);
 	b.units = palloc(sizeof(double) * ntables);
-	b.index_units = palloc(sizeof(double) * ntables * HROE_MAX_GSIS);
+	b.index_units = palloc(sizeof(double) * ntables * HROE_MAX_INDEXES);
 	total = 0;
 	/* validate everything (keys, items, duplicates) before writing anything */
 	for (int i = 0; i < ntables; i++)
@@ -572,7 +572,7 @@ hroe_batch_write(Jsonb *req, const char *rcc)
 		if (rcc && strcmp(rcc, "NONE") != 0)
 		{
 			Jsonb	   *cc = hroe_capacity_jsonb(rcc, tables[i], b.units[i], b.metas[i],
-												 b.index_units + i * HROE_MAX_GSIS);
+												 b.index_units + i * HROE_MAX_INDEXES);
 
 			appendStringInfo(&ccs, "%s%s", ccs.len ? ", " : "",
 							 JsonbToCString(NULL, &cc->root, VARSIZE(cc)));

@@ -75,6 +75,7 @@ typedef struct ReadOutcome
 	int64		scanned;
 	int64		count;			/* items the FilterExpression kept */
 	int64		bytes;
+	int64		fetch_bytes;	/* LSI: items fetched from the table, per 4 KB */
 	bool		stopped;		/* by Limit or the 1 MB page */
 	HroeItem   *last;
 } ReadOutcome;
@@ -99,6 +100,27 @@ EmitRead(ReadSpec *s, EmitItem emit, void *arg, HroeItem *item, ReadOutcome *out
 	if (s->projection)
 		item = hroe_project(s->projection, item);
 	emit(arg, item);
+}
+
+/*
+ * Count an item read: its size (the index entry's on an index); an LSI
+ * returning attributes it does not project fetches the item from the table,
+ * each a read of its own (rounded to 4 KB)
+ */
+static void
+CountRead(ReadSpec *s, HroeItem *item, ReadOutcome *out)
+{
+	bool		present;
+
+	out->scanned++;
+	if (s->ix == NULL)
+	{
+		out->bytes += hroe_item_size(item);
+		return;
+	}
+	out->bytes += hroe_index_entry_size(s->t, s->ix, item, &present);
+	if (s->ix->local && !s->project && s->ix->projection != HROE_PROJECT_ALL && !s->count_only)
+		out->fetch_bytes += (hroe_item_size(item) + 4095) / 4096 * 4096;
 }
 
 /* A column of the ordering: its name, key attribute and type */
@@ -489,8 +511,6 @@ RunRead(ReadSpec *s, EmitItem emit, void *arg, MemoryContext cxt, ReadOutcome *o
 		for (uint64 r = 0; r < n; r++)
 		{
 			bool		isnull;
-			bool		present;
-			int64		size;
 
 			/* per-row memory: the emitters copy what they keep */
 			MemoryContextReset(rowcxt);
@@ -501,9 +521,7 @@ RunRead(ReadSpec *s, EmitItem emit, void *arg, MemoryContext cxt, ReadOutcome *o
 				MemoryContextSwitchTo(oldcxt);
 				continue;		/* another segment's item: not read by this one */
 			}
-			size = ix ? hroe_index_entry_size(t, ix, item, &present) : hroe_item_size(item);
-			out->scanned++;
-			out->bytes += size;
+			CountRead(s, item, out);
 			EmitRead(s, emit, arg, item, out);
 			MemoryContextSwitchTo(oldcxt);
 			if ((s->limit > 0 && out->scanned >= s->limit) ||
@@ -631,17 +649,13 @@ DirectQuery(ReadSpec *s, EmitItem emit, void *arg, MemoryContext cxt, ReadOutcom
 	while (index_getnext_slot(scan, s->forward ? ForwardScanDirection : BackwardScanDirection, slot))
 	{
 		bool		isnull;
-		bool		present;
-		int64		size;
 		HroeItem   *item;
 
 		CHECK_FOR_INTERRUPTS();
 		MemoryContextReset(rowcxt);
 		oldcxt = MemoryContextSwitchTo(rowcxt);
 		item = DatumGetHroeItemP(slot_getattr(slot, item_attno, &isnull));
-		size = ix ? hroe_index_entry_size(t, ix, item, &present) : hroe_item_size(item);
-		out->scanned++;
-		out->bytes += size;
+		CountRead(s, item, out);
 		EmitRead(s, emit, arg, item, out);
 		MemoryContextSwitchTo(oldcxt);
 		if ((s->limit > 0 && out->scanned >= s->limit) ||
@@ -703,6 +717,9 @@ static void
 ApplySelect(ReadSpec *s, const char *select, const char *index_name)
 {
 	s->project = s->ix != NULL;
+	/* an LSI fetches the attributes it does not project from the table */
+	if (s->ix && s->ix->local && s->projection != NIL)
+		s->project = false;
 	if (select == NULL)
 		return;
 	if (strcmp(select, "SPECIFIC_ATTRIBUTES") == 0)
@@ -717,7 +734,7 @@ ApplySelect(ReadSpec *s, const char *select, const char *index_name)
 		s->count_only = true;
 	else if (strcmp(select, "ALL_ATTRIBUTES") == 0)
 	{
-		if (s->ix && s->ix->projection != HROE_PROJECT_ALL)
+		if (s->ix && s->ix->projection != HROE_PROJECT_ALL && !s->ix->local)
 			HroeValidation(psprintf("One or more parameter values were invalid: Select type ALL_ATTRIBUTES is not supported for global secondary index %s because its projection type is not ALL",
 									index_name));
 		s->project = false;
@@ -743,7 +760,7 @@ ResolveTarget(ReadSpec *s, const char *table, const char *index, bool consistent
 		s->ix = hroe_index_lookup(s->t, index);
 		if (s->ix == NULL)
 			HroeValidation(psprintf("The table does not have the specified index: %s", index));
-		if (consistent)
+		if (consistent && !s->ix->local)
 			HroeValidation("Consistent reads are not supported on global secondary indexes");
 	}
 	s->consistent = consistent;
@@ -883,7 +900,7 @@ hroe_read_page(HroeReadRequest *r, HroeReadPage *page)
 	ReadSpec	s;
 	ReadOutcome out;
 	double		units;
-	double		index_units[HROE_MAX_GSIS] = {0};
+	double		index_units[HROE_MAX_INDEXES] = {0};
 
 	memset(&s, 0, sizeof(s));
 	s.forward = !r->query || r->forward;
@@ -918,7 +935,7 @@ hroe_read_page(HroeReadRequest *r, HroeReadPage *page)
 		SPI_finish();
 	}
 	PopActiveSnapshot();
-	units = hroe_read_units(out.bytes, s.consistent);
+	units = hroe_read_units(out.bytes + out.fetch_bytes, s.consistent);
 	if (s.ix)
 	{
 		index_units[s.ix - s.t->indexes] = units;

@@ -22,6 +22,7 @@
 #include "lib/stringinfo.h"
 #include "mb/pg_wchar.h"
 #include "utils/builtins.h"
+#include "utils/json.h"
 #include "utils/memutils.h"
 
 #include "operations_internal.h"
@@ -190,8 +191,8 @@ hroe_check_return_old_on_failure(const char *v)
 /*
  * ReturnItemCollectionMetrics (PutItem, UpdateItem, DeleteItem,
  * BatchWriteItem, TransactWriteItems): SIZE or NONE.  Item collection
- * metrics exist only for tables with local secondary indexes, which hroe
- * does not have, so DynamoDB (and hroe) return none either way.
+ * metrics exist only for tables with local secondary indexes
+ * (hroe_item_collection_metrics; PutItem, UpdateItem and DeleteItem only).
  */
 void
 hroe_check_item_collection_metrics(const char *ricm)
@@ -199,6 +200,76 @@ hroe_check_item_collection_metrics(const char *ricm)
 	if (ricm && strcmp(ricm, "SIZE") != 0 && strcmp(ricm, "NONE") != 0)
 		HroeValidation(psprintf("1 validation error detected: Value '%s' at 'returnItemCollectionMetrics' failed to satisfy constraint: Member must satisfy enum value set: [SIZE, NONE]",
 								ricm));
+}
+
+/*
+ * The ItemCollectionMetrics of a write to table t (ReturnItemCollectionMetrics
+ * SIZE), whose table key is in item: NULL unless t has a local secondary
+ * index; else {"ItemCollectionKey": the partition key, "SizeEstimateRangeGB":
+ * [lo, hi]}, the item collection's size after the write (its items and their
+ * LSI entries, read now) in GB, between whole numbers lo and hi = lo + 1
+ */
+Jsonb *
+hroe_item_collection_metrics(HroeTableMeta *t, HroeItem *item)
+{
+	bool		any = false;
+	Datum		keys[2];
+	Oid			type = hroe_key_type_oid(t->schema.types[0]);
+	SPIPlanPtr	plan;
+	int64		bytes = 0;
+	int64		lo;
+	int			ret;
+	HroeValue	map,
+				v;
+	StringInfoData buf;
+
+	for (int i = 0; i < t->nindexes; i++)
+		any |= t->indexes[i].local;
+	if (!any)
+		return NULL;
+	hroe_check_item_key(t, item, keys);
+	SPI_connect();
+	plan = hroe_table_plan_find(t, "collection-items");
+	if (plan == NULL)
+		plan = hroe_table_plan(t, "collection-items",
+							   psprintf("SELECT item FROM %s WHERE pk = $1", t->relname), 1, &type);
+	hroe_push_search_path();
+	ret = SPI_execute_plan(plan, keys, NULL, true, 0);
+	hroe_pop_search_path();
+	if (ret != SPI_OK_SELECT)
+		elog(ERROR, "reading an item collection of %s failed: %s", t->relname,
+			 SPI_result_code_string(ret));
+	for (uint64 r = 0; r < SPI_processed; r++)
+	{
+		bool		isnull;
+		HroeItem   *it = DatumGetHroeItemP(SPI_getbinval(SPI_tuptable->vals[r],
+														 SPI_tuptable->tupdesc, 1, &isnull));
+
+		bytes += hroe_item_size(it);
+		for (int i = 0; i < t->nindexes; i++)
+		{
+			bool		present;
+			int64		size;
+
+			if (!t->indexes[i].local)
+				continue;
+			size = hroe_index_entry_size(t, &t->indexes[i], it, &present);
+			if (present)
+				bytes += size;
+		}
+	}
+	SPI_finish();
+	lo = bytes / ((int64) 1024 * 1024 * 1024);
+	hroe_item_root(item, &map);
+	if (!hroe_map_find(&map, t->schema.names[0], strlen(t->schema.names[0]), &v))
+		elog(ERROR, "partition key attribute \"%s\" is missing", t->schema.names[0]);
+	initStringInfo(&buf);
+	appendStringInfoString(&buf, "{\"ItemCollectionKey\":{");
+	escape_json(&buf, t->schema.names[0]);
+	appendStringInfoChar(&buf, ':');
+	hroe_value_write(&buf, &v);
+	appendStringInfo(&buf, "},\"SizeEstimateRangeGB\":[" INT64_FORMAT "," INT64_FORMAT "]}", lo, lo + 1);
+	return hroe_op_text_to_jsonb(buf.data);
 }
 
 /* ---------- row locks ---------- */
@@ -317,7 +388,7 @@ Write(HroeTableMeta *t, const char *table, HroeItem *item, Jsonb *key, bool lock
 	bool		return_old = hroe_check_return_old(rv);
 	HroeItem   *old;
 	double		units;
-	double		index_units[HROE_MAX_GSIS];
+	double		index_units[HROE_MAX_INDEXES];
 	bool		conflict = false;
 
 	hroe_check_return_cc(rcc);

@@ -192,7 +192,9 @@ LoadTableMetaSPI(const char *name)
 			"SELECT x.index_name, i.oid, x.partition_key, x.partition_key_types, "
 			"x.partition_key_columns::pg_catalog.text[], x.sort_key, x.sort_key_types, "
 			"x.sort_key_columns::pg_catalog.text[], x.projection, x.non_key_attributes, "
-			"x.index_relname "
+			"x.index_relname, "
+			/* (0.1's hroe.indexes has no column local: no LSIs) */
+			"COALESCE((pg_catalog.to_jsonb(x) OPERATOR(pg_catalog.->>) 'local')::pg_catalog.bool, false) "
 			"FROM hroe.indexes x "
 			"JOIN hroe.tables t ON t.table_name OPERATOR(pg_catalog.=) x.table_name "
 			"JOIN pg_catalog.pg_class c ON c.oid OPERATOR(pg_catalog.=) t.relid::pg_catalog.oid "
@@ -290,6 +292,7 @@ LoadTableMetaSPI(const char *name)
 		ix->projection = strcmp(proj, "ALL") == 0 ? HROE_PROJECT_ALL :
 			strcmp(proj, "KEYS_ONLY") == 0 ? HROE_PROJECT_KEYS_ONLY : HROE_PROJECT_INCLUDE;
 		ix->nonkey = TextArray(SpiDatum(i, 10, &isnull), &ix->nnonkey);
+		ix->local = DatumGetBool(SpiDatum(i, 12, &isnull));
 	}
 	MemoryContextSwitchTo(old);
 	if (m->nindexes > 0)

@@ -59,6 +59,7 @@ typedef struct HroeIndexMeta
 	HroeProjection projection;
 	int			nnonkey;
 	char	  **nonkey;
+	bool		local;			/* an LSI: HASH the table's, on pk */
 } HroeIndexMeta;
 
 typedef struct HroePlan

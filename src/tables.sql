@@ -41,9 +41,12 @@ CREATE TABLE hroe.indexes (
 	non_key_attributes	text[] NOT NULL DEFAULT '{}',
 	key_check			name NOT NULL,
 	created_at			timestamptz NOT NULL DEFAULT pg_catalog.now(),
+	-- a local secondary index (hroe.create_local_index): HASH the table's
+	-- partition key (column pk), one RANGE attribute
+	local				boolean NOT NULL DEFAULT false,
 	PRIMARY KEY (table_name, index_name)
 );
-COMMENT ON TABLE hroe.indexes IS 'Global secondary indexes created by hroe.create_index: key schema (1-4 HASH, 0-4 RANGE attributes), generated key columns (several indexes may share one, and pk/sk), PostgreSQL index by name (index_relname, in the table''s schema, so pg_dump''s rows restore before the index exists), projection, the NOT VALID CHECK constraint that rejects writes violating the key schema';
+COMMENT ON TABLE hroe.indexes IS 'Secondary indexes: global ones created by hroe.create_index, local ones (local true) by hroe.create_local_index: key schema (1-4 HASH, 0-4 RANGE attributes), generated key columns (several indexes may share one, and pk/sk), PostgreSQL index by name (index_relname, in the table''s schema, so pg_dump''s rows restore before the index exists), projection, the NOT VALID CHECK constraint that rejects writes violating the key schema';
 
 -- the metadata is not secret: any role may look a table up (operations
 -- still need the privileges on the PostgreSQL table itself)
@@ -368,7 +371,7 @@ BEGIN
 	IF EXISTS (SELECT 1 FROM hroe.indexes WHERE table_name = p_table_name AND index_name = p_index_name) THEN
 		PERFORM hroe.dynamodb_error('ValidationException', 'Attempting to create an index which already exists');
 	END IF;
-	IF (SELECT count(*) FROM hroe.indexes WHERE table_name = p_table_name) >= 20 THEN
+	IF (SELECT count(*) FROM hroe.indexes WHERE table_name = p_table_name AND NOT local) >= 20 THEN
 		PERFORM hroe.dynamodb_error('LimitExceededException',
 			'One or more parameter values were invalid: GlobalSecondaryIndex count exceeds the per-table limit of 20');
 	END IF;
@@ -582,7 +585,8 @@ BEGIN
 	IF NOT FOUND THEN
 		PERFORM hroe.dynamodb_error('ResourceNotFoundException', 'Requested resource not found');
 	END IF;
-	SELECT * INTO x FROM hroe.indexes WHERE table_name = p_table_name AND index_name = p_index_name;
+	-- (a local secondary index cannot be deleted: it is not a GSI)
+	SELECT * INTO x FROM hroe.indexes WHERE table_name = p_table_name AND index_name = p_index_name AND NOT local;
 	IF NOT FOUND THEN
 		PERFORM hroe.dynamodb_error('ResourceNotFoundException',
 			format('Requested resource not found: Index: %s not found', p_index_name));
@@ -604,6 +608,76 @@ END
 $$;
 COMMENT ON FUNCTION hroe.delete_index(text, text) IS
 'UpdateTable Delete GlobalSecondaryIndex: drops the index, its key CHECK constraint and the generated key columns no other index uses (never pk or sk)';
+
+CREATE FUNCTION hroe.create_local_index(
+	p_table_name text,
+	p_index_name text,
+	p_sort_key text,
+	p_sort_key_type text DEFAULT 'S',
+	p_projection text DEFAULT 'ALL',
+	p_non_key_attributes text[] DEFAULT NULL)
+RETURNS regclass
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	t hroe.tables;
+	v_index regclass;
+BEGIN
+	PERFORM hroe.check_name(p_index_name, 'localSecondaryIndexes.1.member.indexName');
+	SELECT * INTO t FROM hroe.tables WHERE table_name = p_table_name FOR UPDATE;
+	IF NOT FOUND THEN
+		PERFORM hroe.dynamodb_error('ResourceNotFoundException', 'Requested resource not found');
+	END IF;
+	IF t.sort_key IS NULL THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			'One or more parameter values were invalid: Table KeySchema does not have a range key, which is required when specifying a LocalSecondaryIndex');
+	END IF;
+	IF EXISTS (SELECT 1 FROM hroe.indexes WHERE table_name = p_table_name AND index_name = p_index_name) THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			format('One or more parameter values were invalid: Duplicate index name: %s', p_index_name));
+	END IF;
+	IF (SELECT count(*) FROM hroe.indexes WHERE table_name = p_table_name AND local) >= 5 THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			'One or more parameter values were invalid: Number of LocalSecondaryIndexes exceeds per-table limit of 5');
+	END IF;
+	IF p_sort_key = t.partition_key THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			'Both the Hash Key and the Range Key element in the KeySchema have the same name');
+	END IF;
+	-- DynamoDB creates LSIs with the table only: here, while it has no item
+	IF hroe.table_has_items(t.relid) THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			format('One or more parameter values were invalid: Local secondary index %s can be created only on an empty table (DynamoDB creates them with the table)', p_index_name));
+	END IF;
+	-- a GSI whose HASH key is the table's partition key, on its column pk
+	-- (shared key columns), then marked local
+	v_index := hroe.create_index(p_table_name, p_index_name, ARRAY[t.partition_key], ARRAY[p_sort_key],
+								 jsonb_build_object(p_sort_key, p_sort_key_type), p_projection,
+								 p_non_key_attributes, p_share_key_columns => true);
+	UPDATE hroe.indexes SET local = true WHERE table_name = p_table_name AND index_name = p_index_name;
+	EXECUTE format('COMMENT ON INDEX %s IS %L', v_index,
+				   format('DynamoDB local secondary index %s of %s (hroe)', p_index_name, p_table_name));
+	RETURN v_index;
+END
+$$;
+COMMENT ON FUNCTION hroe.create_local_index(text, text, text, text, text, text[]) IS
+'CreateTable LocalSecondaryIndexes: a sparse local secondary index (HASH the table''s partition key, RANGE p_sort_key of type p_sort_key_type), projection ALL, KEYS_ONLY or INCLUDE p_non_key_attributes; at most 5 per table, on a table with a sort key, and only while the table has no item (DynamoDB creates LSIs with the table only, and they cannot be deleted); writes violating its key type are rejected as a GSI''s; returns the PostgreSQL index';
+
+-- Whether a table has an item (hroe.create_local_index)
+CREATE FUNCTION hroe.table_has_items(p_rel regclass) RETURNS boolean
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	v boolean;
+BEGIN
+	EXECUTE format('SELECT EXISTS (SELECT FROM %s)', p_rel) INTO v;
+	RETURN v;
+END
+$$;
+COMMENT ON FUNCTION hroe.table_has_items(regclass) IS
+'internal: Whether the table p_rel has a row (hroe.create_local_index)';
 
 CREATE FUNCTION hroe.index_key_violations(p_table_name text, p_index_name text)
 RETURNS TABLE (key jsonb, attribute_name text, key_type text, violation text)
@@ -689,6 +763,8 @@ DECLARE
 	x hroe.indexes;
 	v_defs jsonb;
 	v_gsis jsonb := '[]';
+	v_lsis jsonb := '[]';
+	v_index jsonb;
 	v_key jsonb;
 	v_sizes jsonb;
 BEGIN
@@ -712,7 +788,7 @@ BEGIN
 			  SELECT a, 'RANGE', 10 + o FROM unnest(x.sort_key) WITH ORDINALITY u(a, o)) k;
 		SELECT v_defs || coalesce(jsonb_object_agg(a, ty), '{}') INTO v_defs
 		FROM unnest(x.partition_key || x.sort_key, x.partition_key_types || x.sort_key_types) u(a, ty);
-		v_gsis := v_gsis || jsonb_build_array(jsonb_build_object(
+		v_index := jsonb_build_object(
 			'IndexName', x.index_name,
 			'KeySchema', v_key,
 			'Projection', CASE WHEN x.projection = 'INCLUDE'
@@ -721,7 +797,13 @@ BEGIN
 			'IndexStatus', 'ACTIVE',
 			'ItemCount', v_sizes -> x.index_name -> 0,
 			'IndexSizeBytes', v_sizes -> x.index_name -> 1,
-			'PostgresIndex', format('%I.%I', (SELECT n.nspname FROM pg_namespace n JOIN pg_class k ON k.relnamespace = n.oid WHERE k.oid = t.relid), x.index_relname)));
+			'PostgresIndex', format('%I.%I', (SELECT n.nspname FROM pg_namespace n JOIN pg_class k ON k.relnamespace = n.oid WHERE k.oid = t.relid), x.index_relname));
+		-- an LSI has no status of its own
+		IF x.local THEN
+			v_lsis := v_lsis || jsonb_build_array(v_index - 'IndexStatus');
+		ELSE
+			v_gsis := v_gsis || jsonb_build_array(v_index);
+		END IF;
 	END LOOP;
 	RETURN jsonb_build_object('Table', jsonb_strip_nulls(jsonb_build_object(
 		'TableName', t.table_name,
@@ -736,9 +818,10 @@ BEGIN
 		'ItemCount', v_sizes -> '' -> 0,
 		'TableSizeBytes', v_sizes -> '' -> 1,
 		'BillingModeSummary', jsonb_build_object('BillingMode', 'PAY_PER_REQUEST'),
+		'LocalSecondaryIndexes', CASE WHEN v_lsis = '[]' THEN NULL ELSE v_lsis END,
 		'GlobalSecondaryIndexes', CASE WHEN v_gsis = '[]' THEN NULL ELSE v_gsis END,
 		'PostgresTable', t.relid::text)));
 END
 $$;
 COMMENT ON FUNCTION hroe.describe_table(text) IS
-'DescribeTable: key schema, attribute definitions, global secondary indexes (key schema, projection, item count, size of the index entries) and the exact item count and DynamoDB size of the table, as DynamoDB JSON; also names the PostgreSQL table and indexes';
+'DescribeTable: key schema, attribute definitions, local and global secondary indexes (key schema, projection, item count, size of the index entries) and the exact item count and DynamoDB size of the table, as DynamoDB JSON; also names the PostgreSQL table and indexes';

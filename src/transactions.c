@@ -255,7 +255,7 @@ static bool
 LockedPut(HroeTxAction *a, HroeItem *item)
 {
 	double		units;
-	double		index_units[HROE_MAX_GSIS];
+	double		index_units[HROE_MAX_INDEXES];
 	bool		conflict = false;
 
 	(void) hroe_put(a->t, item, true, a->old, &a->tid, false, &units, index_units, &conflict);
@@ -306,7 +306,7 @@ hroe_transact_write(HroeTxAction *acts, int n, const char *token, const char *it
 		HroeTableCapacity *c = TxTable(caps, &ncaps, a);
 		HroeItem   *new;
 		double		units;
-		double		index_units[HROE_MAX_GSIS];
+		double		index_units[HROE_MAX_INDEXES];
 
 		hroe_call_resource(a->table, strlen(a->table));
 		switch (a->kind)

@@ -455,6 +455,36 @@ spec('Query', { TableName: 'conf_tx', IndexName: 'byN', KeyConditionExpression: 
 spec('DeleteTable', { TableName: 'conf_tx' }, { TableDescription: {
   TableName: 'conf_tx', KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }], AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }] } }, 'drop the transactions table')
 
+// ---------- local secondary indexes ----------
+const lsiKeys = [{ AttributeName: 'pk', KeyType: 'HASH' }, { AttributeName: 'sk', KeyType: 'RANGE' }]
+const lsiDefs = [{ AttributeName: 'pk', AttributeType: 'S' }, { AttributeName: 'sk', AttributeType: 'S' }, { AttributeName: 'n', AttributeType: 'N' }, { AttributeName: 't', AttributeType: 'S' }]
+const lsi = (name, range, projection) => ({ IndexName: name, KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }, { AttributeName: range, KeyType: 'RANGE' }], Projection: projection || { ProjectionType: 'ALL' } })
+add('CreateTable', Object.assign({ TableName: 'conf_lsi_bad', KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }], AttributeDefinitions: lsiDefs.filter(d => d.AttributeName !== 'sk' && d.AttributeName !== 't'), LocalSecondaryIndexes: [lsi('byN', 'n')] }, pay), { note: 'LSI without a table sort key' })
+add('CreateTable', Object.assign({ TableName: 'conf_lsi_bad', KeySchema: lsiKeys, AttributeDefinitions: lsiDefs, LocalSecondaryIndexes: [] }, pay), { note: 'empty LocalSecondaryIndexes' })
+add('CreateTable', Object.assign({ TableName: 'conf_lsi_bad', KeySchema: lsiKeys, AttributeDefinitions: lsiDefs, LocalSecondaryIndexes: [1, 2, 3, 4, 5, 6].map(i => lsi('lsi' + i, i % 2 ? 'n' : 't')) }, pay), { note: 'six LSIs' })
+add('CreateTable', Object.assign({ TableName: 'conf_lsi_bad', KeySchema: lsiKeys, AttributeDefinitions: lsiDefs, LocalSecondaryIndexes: [{ IndexName: 'byN', KeySchema: [{ AttributeName: 't', KeyType: 'HASH' }, { AttributeName: 'n', KeyType: 'RANGE' }], Projection: { ProjectionType: 'ALL' } }] }, pay), { note: 'LSI HASH not the table\'s' })
+add('CreateTable', Object.assign({ TableName: 'conf_lsi_bad', KeySchema: lsiKeys, AttributeDefinitions: lsiDefs, LocalSecondaryIndexes: [{ IndexName: 'byN', KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }], Projection: { ProjectionType: 'ALL' } }] }, pay), { note: 'LSI without a RANGE key' })
+add('CreateTable', Object.assign({ TableName: 'conf_lsi_bad', KeySchema: lsiKeys, AttributeDefinitions: lsiDefs, LocalSecondaryIndexes: [lsi('byN', 'n'), lsi('byN', 't')] }, pay), { note: 'duplicate LSI names' })
+add('CreateTable', Object.assign({ TableName: 'conf_lsi_bad', KeySchema: lsiKeys, AttributeDefinitions: lsiDefs, LocalSecondaryIndexes: [lsi('byN', 'x')] }, pay), { note: 'LSI key not defined' })
+add('CreateTable', Object.assign({ TableName: 'conf_lsi', KeySchema: lsiKeys, AttributeDefinitions: lsiDefs,
+  LocalSecondaryIndexes: [lsi('byN', 'n'), lsi('byT', 't', { ProjectionType: 'KEYS_ONLY' }), lsi('byN2', 'n', { ProjectionType: 'INCLUDE', NonKeyAttributes: ['a'] })] }, pay), { note: 'three LSIs' })
+for (let i = 0; i < 10; i++) {
+  const item = { pk: S('p' + (i % 2)), sk: S('s' + i), a: S('a' + i), b: N(i) }
+  if (i % 4 !== 3) item.n = N(20 - i)
+  if (i % 3 === 0) item.t = S('t' + i)
+  add('PutItem', { TableName: 'conf_lsi', Item: item }, { note: 'LSI items (some sparse)' })
+}
+add('PutItem', { TableName: 'conf_lsi', Item: { pk: S('p0'), sk: S('bad'), t: N(1) } }, { note: 'E11 LSI key type' })
+add('Query', { TableName: 'conf_lsi', IndexName: 'byN', KeyConditionExpression: 'pk = :p AND n BETWEEN :a AND :b', ExpressionAttributeValues: { ':p': S('p0'), ':a': N(12), ':b': N(18) }, ConsistentRead: true }, { note: 'LSI, consistent' })
+add('Query', { TableName: 'conf_lsi', IndexName: 'byN', KeyConditionExpression: 'pk = :p', ExpressionAttributeValues: { ':p': S('p1') }, ScanIndexForward: false, Limit: 2 }, { note: 'LSI descending, LastEvaluatedKey' })
+add('Query', { TableName: 'conf_lsi', IndexName: 'byN', KeyConditionExpression: 'pk = :p', ExpressionAttributeValues: { ':p': S('p1') }, ScanIndexForward: false, Limit: 2, ExclusiveStartKey: { pk: S('p1'), sk: S('s5'), n: N(15) } }, { note: 'LSI, ExclusiveStartKey' })
+add('Query', { TableName: 'conf_lsi', IndexName: 'byT', KeyConditionExpression: 'pk = :p AND begins_with(t, :t)', ExpressionAttributeValues: { ':p': S('p0'), ':t': S('t') } }, { note: 'KEYS_ONLY LSI' })
+add('Query', { TableName: 'conf_lsi', IndexName: 'byT', KeyConditionExpression: 'pk = :p', ExpressionAttributeValues: { ':p': S('p0') }, Select: 'ALL_ATTRIBUTES' }, { note: 'ALL_ATTRIBUTES on a KEYS_ONLY LSI' })
+add('Query', { TableName: 'conf_lsi', IndexName: 'byN2', KeyConditionExpression: 'pk = :p AND n > :n', ExpressionAttributeValues: { ':p': S('p1'), ':n': N(12) } }, { note: 'INCLUDE LSI' })
+add('Scan', { TableName: 'conf_lsi', IndexName: 'byT' }, { note: 'Scan on an LSI' })
+add('DescribeTable', { TableName: 'conf_lsi' })
+add('DeleteTable', { TableName: 'conf_lsi' })
+
 // ---------- DeleteTable ----------
 add('DeleteTable', { TableName: 'conf_bin' })
 add('DescribeTable', { TableName: 'conf_bin' }, { note: 'deleted' })

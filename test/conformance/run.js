@@ -131,8 +131,9 @@ function tableDescription (t) {
     KeySchema: t.KeySchema,
     AttributeDefinitions: (t.AttributeDefinitions || []).slice().sort((a, b) => a.AttributeName < b.AttributeName ? -1 : 1)
   }
-  if (t.GlobalSecondaryIndexes) {
-    d.GlobalSecondaryIndexes = t.GlobalSecondaryIndexes.map(g => ({
+  for (const k of ['LocalSecondaryIndexes', 'GlobalSecondaryIndexes']) {
+    if (!t[k]) continue
+    d[k] = t[k].map(g => ({
       IndexName: g.IndexName,
       KeySchema: g.KeySchema,
       Projection: g.Projection.NonKeyAttributes ? { ProjectionType: g.Projection.ProjectionType, NonKeyAttributes: g.Projection.NonKeyAttributes.slice().sort() } : g.Projection
