@@ -117,8 +117,10 @@ if [ "$reports" -gt 0 ]; then
 	hroe_lines=$(grep -cE '(src|models)/[a-z_]+\.[ch]:[0-9]+|hroe\.so' "$logs/suite.log")
 fi
 # (a parallel worker that raises an ERROR exits with code 1 by design, its
-# error reported to the caller: shard_parallel's worker-side error does so)
-died=$(grep -avE 'background worker "parallel worker" \(PID [0-9]+\) exited with exit code 1$' "$logs/suite.log" |
+# error reported to the caller: shard_parallel's worker-side error does so;
+# the logical replication launcher exits with code 1 whenever the server
+# shuts down: at the end of the suite, or a test's restart of the cluster)
+died=$(grep -avE 'background worker "(parallel worker|logical replication launcher)" \(PID [0-9]+\) exited with exit code 1$' "$logs/suite.log" |
 	grep -aE -A1 'terminated by signal|exited with exit code [1-9]|was terminated by exception' || true)
 [ -s "$logs/server.log" ] || echo "sanitize: no server log was saved"
 if [ -n "$died" ]; then
