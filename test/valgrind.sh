@@ -4,7 +4,7 @@
 # with hroe built with assertions and staged privately.  Prints valgrind's
 # error summary; exits non-zero if valgrind reports any error.  psql
 # meta-commands are dropped and every statement ends with ";" and an empty
-# line (single-user mode with -j reads plain SQL that way), so compare
+# line, outside $$ bodies (single-user mode with -j reads plain SQL that way), so compare
 # results with expected/ only loosely; the point is memory errors.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,7 +20,11 @@ if [ "$(id -u)" -eq 0 ]; then run=(runuser -u postgres --); chown postgres "$wor
 "${run[@]}" "$bindir/initdb" -D "$work/data" -E UTF8 --locale=C.UTF-8 -A trust >/dev/null
 {
 	echo "CREATE EXTENSION hroe;"
-	for t in "${tests[@]}"; do grep -v '^\\' "sql/$t.sql" | sed 's/;$/;\n/'; done
+	# a statement ends at a ";" at the end of a line outside dollar quotes
+	# (a function body's ";" does not end it)
+	for t in "${tests[@]}"; do
+		grep -v '^\\' "sql/$t.sql" | awk '{ n = gsub(/\$\$/, "&"); if (n % 2) q = !q; print; if (!q && /;[ \t]*$/) print "" }'
+	done
 } >"$work/input.sql"
 chmod 644 "$work/input.sql"
 rc=0
