@@ -565,7 +565,14 @@ RunWrite(HroeWriteRequest *r, HroeWriteResult *res)
 		MemoryContextSwitchTo(cxt);
 		r->t = hroe_request_table(r->table);
 		hroe_write_item(r, res);
+		/* the result may live in SPI's memory, which SPI_finish frees */
+		MemoryContextSwitchTo(cxt);
+		if (res->attributes)
+			res->attributes = (HroeItem *) PG_DETOAST_DATUM_COPY(PointerGetDatum(res->attributes));
+		if (res->capacity)
+			res->capacity = (Jsonb *) PG_DETOAST_DATUM_COPY(PointerGetDatum(res->capacity));
 		SPI_finish();
+		MemoryContextSwitchTo(cxt);
 	}
 	PG_FINALLY();
 	{
