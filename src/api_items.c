@@ -212,11 +212,7 @@ hroe_api_read(JsonbContainer *req, StringInfo out, bool query)
 char *
 hroe_api_container_text(JsonbValue *v)
 {
-	StringInfoData s;
-
-	initStringInfo(&s);
-	hroe_jsonb_write(&s, v->val.binary.data);
-	return s.data;
+	return JsonbToCString(NULL, v->val.binary.data, v->val.binary.len);
 }
 
 /*

@@ -339,127 +339,26 @@ hroe_value_to_jsonb(const HroeValue *v)
 	return (struct varlena *) DatumGetPointer(ValueToJsonb(v));
 }
 
-/*
- * One AttributeValue from DynamoDB-JSON jsonb, validated like text input but
- * for U+0000 in strings, which a jsonb holds only when the JSON API's text
- * entry put it there (as hroe_item_from_jsonb)
- */
+/* One AttributeValue from DynamoDB-JSON jsonb, validated like text input */
 void
 hroe_value_from_jsonb(struct varlena *jbv, HroeValue *v)
 {
 	Jsonb	   *jb = (Jsonb *) jbv;
-	StringInfoData s;
+	char	   *s = JsonbToCString(NULL, &jb->root, VARSIZE(jb));
 
-	initStringInfo(&s);
-	hroe_jsonb_write(&s, &jb->root);
-	hroe_value_parse_nul(s.data, s.len, v);
-}
-
-/* One jsonb scalar as JSON text */
-static void
-WriteJsonbScalar(StringInfo out, const JsonbValue *v)
-{
-	switch (v->type)
-	{
-		case jbvString:
-			hroe_json_string_write(out, v->val.string.val, v->val.string.len);
-			break;
-		case jbvNumeric:
-			appendStringInfoString(out, DatumGetCString(DirectFunctionCall1(numeric_out,
-																		NumericGetDatum(v->val.numeric))));
-			break;
-		case jbvBool:
-			appendStringInfoString(out, v->val.boolean ? "true" : "false");
-			break;
-		default:
-			appendStringInfoString(out, "null");
-			break;
-	}
-}
-
-/*
- * Append a jsonb container as JSON text, in JsonbToCString's form (", " and
- * ": "), but with its strings by their length: a string holding U+0000
- * (which only the JSON API's text entry puts into a jsonb) is written with
- * the escape \u0000 instead of being cut there
- */
-void
-hroe_jsonb_write(StringInfo out, JsonbContainer *c)
-{
-	JsonbIterator *it = JsonbIteratorInit(c);
-	JsonbIteratorToken tok;
-	JsonbValue	v;
-	bool		first = true;
-	bool		raw = false;
-	int			depth = 0;
-
-	while ((tok = JsonbIteratorNext(&it, &v, false)) != WJB_DONE)
-	{
-		switch (tok)
-		{
-			case WJB_BEGIN_ARRAY:
-				if (!first)
-					appendStringInfoString(out, ", ");
-				if (depth++ == 0 && v.val.array.rawScalar)
-					raw = true;
-				else
-					appendStringInfoChar(out, '[');
-				first = true;
-				break;
-			case WJB_BEGIN_OBJECT:
-				if (!first)
-					appendStringInfoString(out, ", ");
-				depth++;
-				appendStringInfoChar(out, '{');
-				first = true;
-				break;
-			case WJB_KEY:
-				if (!first)
-					appendStringInfoString(out, ", ");
-				WriteJsonbScalar(out, &v);
-				appendStringInfoString(out, ": ");
-				first = true;
-				break;
-			case WJB_ELEM:
-				if (!first)
-					appendStringInfoString(out, ", ");
-				WriteJsonbScalar(out, &v);
-				first = false;
-				break;
-			case WJB_VALUE:
-				WriteJsonbScalar(out, &v);
-				first = false;
-				break;
-			case WJB_END_ARRAY:
-				if (!(--depth == 0 && raw))
-					appendStringInfoChar(out, ']');
-				first = false;
-				break;
-			case WJB_END_OBJECT:
-				depth--;
-				appendStringInfoChar(out, '}');
-				first = false;
-				break;
-			default:
-				break;
-		}
-	}
+	hroe_value_parse(s, strlen(s), v);
 }
 
 /*
  * An item from a DynamoDB-JSON jsonb container (len: its size in bytes),
- * validated like text input but for U+0000 in strings, which a jsonb holds
- * only when the JSON API's text entry put it there (DynamoDB accepts it):
- * the one jsonb-to-item conversion
+ * validated like text input: the one jsonb-to-item conversion
  */
 HroeItem *
 hroe_item_from_jsonb(JsonbContainer *c, int len)
 {
-	StringInfoData s;
+	char	   *s = JsonbToCString(NULL, c, len);
 
-	initStringInfo(&s);
-	hroe_jsonb_write(&s, c);
-	return hroe_item_parse_nul(s.data, s.len);
+	return hroe_item_parse(s, strlen(s));
 }
 
 /*

@@ -144,12 +144,10 @@ extern bool hroe_value_equal(const HroeValue *a, const HroeValue *b);
 
 /* Parse an item from DynamoDB JSON text; ereports on any invalid input */
 extern HroeItem *hroe_item_parse(const char *json, int len);
-extern HroeItem *hroe_item_parse_nul(const char *json, int len);
 extern void hroe_check_name_length(uint32 len);
 
 /* Parse one AttributeValue ({"S": "x"}) into a palloc'd HroeValue */
 extern void hroe_value_parse(const char *json, int len, HroeValue *val);
-extern void hroe_value_parse_nul(const char *json, int len, HroeValue *val);
 
 /* Append an item / a value as DynamoDB JSON */
 extern void hroe_item_write(StringInfo buf, const HroeItem *item);
@@ -175,7 +173,6 @@ extern void hroe_value_from_jsonb(struct varlena *jb, HroeValue *val);	/* detoas
 #ifdef __JSONB_H__
 extern JsonbValue *hroe_item_push_jsonb(JsonbParseState **st, const HroeItem *item);
 extern HroeItem *hroe_item_from_jsonb(JsonbContainer *c, int len);
-extern void hroe_jsonb_write(StringInfo out, JsonbContainer *c);
 #define HroeItemFromJsonb(j) hroe_item_from_jsonb(&(j)->root, VARSIZE(j))
 #endif
 

@@ -279,7 +279,7 @@ hroe_io_read_string(Reader *r, const char **out, uint32 *outlen)
 						}
 						else if (cp >= 0xDC00 && cp <= 0xDFFF)
 							hroe_io_syntax_error(r, "Unpaired Unicode low surrogate");
-						if (cp == 0 && !r->allow_nul)
+						if (cp == 0)
 							ereport(ERROR,
 									(errcode(ERRCODE_UNTRANSLATABLE_CHARACTER),
 									 errmsg("unsupported Unicode escape sequence"),
@@ -590,8 +590,6 @@ ReadItem(Reader *r, ValNode *m)
 	hroe_io_finish_map(r, m, false);
 }
 
-static void ValueParse(const char *json, int len, bool allow_nul, HroeValue *val);
-
 /* Initialise a reader over JSON text */
 void
 hroe_io_init_reader(Reader *r, const char *json, int len)
@@ -613,47 +611,14 @@ hroe_item_parse(const char *json, int len)
 	return hroe_io_node_to_item(&m);
 }
 
-/*
- * Parse an item from DynamoDB JSON text whose strings may hold \u0000
- * (U+0000): the JSON API's requests, where DynamoDB accepts it
- */
-HroeItem *
-hroe_item_parse_nul(const char *json, int len)
-{
-	Reader		r;
-	ValNode		m;
-
-	hroe_io_init_reader(&r, json, len);
-	r.allow_nul = true;
-	ReadItem(&r, &m);
-	return hroe_io_node_to_item(&m);
-}
-
 /* Parse one AttributeValue ({"S": "x"}) from DynamoDB JSON text */
 void
 hroe_value_parse(const char *json, int len, HroeValue *val)
-{
-	ValueParse(json, len, false, val);
-}
-
-/*
- * The same, its strings allowed to hold \u0000 (U+0000): the JSON API's
- * ExpressionAttributeValues, where DynamoDB accepts it
- */
-void
-hroe_value_parse_nul(const char *json, int len, HroeValue *val)
-{
-	ValueParse(json, len, true, val);
-}
-
-static void
-ValueParse(const char *json, int len, bool allow_nul, HroeValue *val)
 {
 	Reader		r;
 	ValNode		n;
 
 	hroe_io_init_reader(&r, json, len);
-	r.allow_nul = allow_nul;
 	memset(&n, 0, sizeof(n));
 	ReadAttributeValue(&r, &n, 1);
 	hroe_io_skip_ws(&r);

@@ -61,7 +61,6 @@ typedef struct Reader
 	const char *end;
 	int			depth;
 	const char *type;			/* the type being read, for messages */
-	bool		allow_nul;		/* \u0000 accepted in strings (JSON API) */
 	PathStep	path[HROE_ITEM_MAX_DEPTH + 4];
 } Reader;
 
