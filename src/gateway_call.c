@@ -5,8 +5,10 @@
  *	  hroe-gateway, run as the PostgreSQL role of its access key.
  *
  * The key is read from hroe.access_keys as the caller (the gateway's login
- * role: SELECT on the table is checked as any query would; the function is
- * not SECURITY DEFINER).  The role switch is SET LOCAL ROLE, through the GUC
+ * role: SELECT on the table, or on the columns read, is checked; the function
+ * is not SECURITY DEFINER).  The read is an index probe, not a query, so it
+ * would not apply row-level security: the table has none, and a key whose
+ * table has it enabled is refused rather than read past its policies.  The role switch is SET LOCAL ROLE, through the GUC
  * machinery as set_config('role', ..., true) does it: PostgreSQL checks that
  * the caller is a member of the role, and the setting is undone by the
  * transaction's commit or abort, so no later statement on the pooled
@@ -24,6 +26,7 @@
 #include "access/stratnum.h"
 #include "access/table.h"
 #include "catalog/namespace.h"
+#include "catalog/pg_collation.h"
 #include "fmgr.h"
 #include "miscadmin.h"
 #include "utils/acl.h"
@@ -69,7 +72,14 @@ KeyRole(text *key_id)
 		 pg_attribute_aclcheck(relid, AK_REVOKED, GetUserId(), ACL_SELECT) != ACLCHECK_OK))
 		aclcheck_error(acl, OBJECT_TABLE, "access_keys");
 	rel = table_open(relid, AccessShareLock);
-	ScanKeyInit(&sk, AK_ID, BTEqualStrategyNumber, F_TEXTEQ, PointerGetDatum(key_id));
+	if (rel->rd_rel->relrowsecurity)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("hroe.gateway_call does not read hroe.access_keys under row-level security"),
+				 errhint("Disable row-level security on hroe.access_keys; grant SELECT on it to the gateway's login role only.")));
+	/* in the column's collation, the index's (ScanKeyInit would use "C") */
+	ScanKeyEntryInitialize(&sk, 0, AK_ID, BTEqualStrategyNumber, InvalidOid,
+						   DEFAULT_COLLATION_OID, F_TEXTEQ, PointerGetDatum(key_id));
 	scan = systable_beginscan(rel, index, true, GetActiveSnapshot(), 1, &sk);
 	tup = systable_getnext(scan);
 	if (HeapTupleIsValid(tup))
