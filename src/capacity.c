@@ -309,10 +309,11 @@ hroe_tx_capacity_jsonb(const char *rcc, HroeTableCapacity *caps, int ncaps, cons
 {
 	JsonbParseState *st = NULL;
 	JsonbValue *res;
-	bool		indexes = strcmp(rcc, "INDEXES") == 0;
+	bool		indexes;
 
-	if (strcmp(rcc, "NONE") == 0)
+	if (rcc == NULL || strcmp(rcc, "NONE") == 0)
 		return NULL;
+	indexes = strcmp(rcc, "INDEXES") == 0;
 	pushJsonbValue(&st, WJB_BEGIN_ARRAY, NULL);
 	for (int i = 0; i < ncaps; i++)
 	{

@@ -120,7 +120,7 @@ CountRead(ReadSpec *s, HroeItem *item, ReadOutcome *out)
 	}
 	out->bytes += hroe_index_entry_size(s->t, s->ix, item, &present);
 	if (s->ix->local && !s->project && s->ix->projection != HROE_PROJECT_ALL && !s->count_only)
-		out->fetch_bytes += (hroe_item_size(item) + 4095) / 4096 * 4096;
+		out->fetch_bytes += hroe_rcu_count(hroe_item_size(item)) * HROE_RCU_BYTES;
 }
 
 /* A column of the ordering: its name, key attribute and type */

@@ -477,6 +477,7 @@ hroe_write_item(const HroeWriteRequest *r, HroeWriteResult *res)
 	Datum		keys[2];
 	HroeItem   *old;
 	ItemPointerData tid;
+	MemoryContext cxt = CurrentMemoryContext;
 
 	memset(res, 0, sizeof(HroeWriteResult));
 	switch (r->kind)
@@ -513,16 +514,20 @@ hroe_write_item(const HroeWriteRequest *r, HroeWriteResult *res)
 			UpdateItem(r, rcc, res);
 			break;
 	}
+
+	/*
+	 * The result in the caller's memory context, as operations.h promises:
+	 * every SPI call above leaves CurrentMemoryContext in SPI's procedure
+	 * context, which the caller's SPI_finish frees
+	 */
+	MemoryContextSwitchTo(cxt);
+	if (res->attributes)
+		res->attributes = hroe_op_copy_item(cxt, PointerGetDatum(res->attributes));
+	if (res->capacity)
+		res->capacity = (Jsonb *) PG_DETOAST_DATUM_COPY(PointerGetDatum(res->capacity));
 }
 
 /* ---------- the SQL functions ---------- */
-
-/* text argument n as a C string, or NULL */
-static char *
-ArgText(FunctionCallInfo fcinfo, int n)
-{
-	return PG_ARGISNULL(n) ? NULL : text_to_cstring(PG_GETARG_TEXT_PP(n));
-}
 
 /* jsonb argument n, or NULL */
 static Jsonb *
@@ -565,12 +570,6 @@ RunWrite(HroeWriteRequest *r, HroeWriteResult *res)
 		MemoryContextSwitchTo(cxt);
 		r->t = hroe_request_table(r->table);
 		hroe_write_item(r, res);
-		/* the result may live in SPI's memory, which SPI_finish frees */
-		MemoryContextSwitchTo(cxt);
-		if (res->attributes)
-			res->attributes = (HroeItem *) PG_DETOAST_DATUM_COPY(PointerGetDatum(res->attributes));
-		if (res->capacity)
-			res->capacity = (Jsonb *) PG_DETOAST_DATUM_COPY(PointerGetDatum(res->capacity));
 		SPI_finish();
 		MemoryContextSwitchTo(cxt);
 	}
@@ -600,15 +599,15 @@ hroe_conditional_write_call(FunctionCallInfo fcinfo, HroeWriteKind kind)
 		Missing("tableName");
 	if (PG_ARGISNULL(1))
 		Missing(kind == HROE_WRITE_PUT ? "item" : "key");
-	p.condition = ArgText(fcinfo, 4);
+	p.condition = hroe_op_arg_text(fcinfo, 4);
 	p.names = ArgJsonb(fcinfo, 5);
 	p.values = ArgJsonb(fcinfo, 6);
 	hroe_exprs_parse(&p, HROE_EXPR_CONDITION, &e);
 	r.kind = kind;
-	r.table = ArgText(fcinfo, 0);
-	r.return_values = hroe_check_write_return_values(ArgText(fcinfo, 2));
-	r.return_old_on_failure = hroe_check_return_old_on_failure(ArgText(fcinfo, 7));
-	r.rcc = ArgText(fcinfo, 3);
+	r.table = hroe_op_arg_text(fcinfo, 0);
+	r.return_values = hroe_check_write_return_values(hroe_op_arg_text(fcinfo, 2));
+	r.return_old_on_failure = hroe_check_return_old_on_failure(hroe_op_arg_text(fcinfo, 7));
+	r.rcc = hroe_op_arg_text(fcinfo, 3);
 	r.condition = e.condition;
 	if (kind == HROE_WRITE_PUT)
 		r.item = PG_GETARG_HROE_ITEM_P(1);
@@ -636,16 +635,16 @@ hroe_update_item(PG_FUNCTION_ARGS)
 		Missing("tableName");
 	if (PG_ARGISNULL(1))
 		Missing("key");
-	p.update = ArgText(fcinfo, 2);
-	p.condition = ArgText(fcinfo, 3);
+	p.update = hroe_op_arg_text(fcinfo, 2);
+	p.condition = hroe_op_arg_text(fcinfo, 3);
 	p.names = ArgJsonb(fcinfo, 4);
 	p.values = ArgJsonb(fcinfo, 5);
 	hroe_exprs_parse(&p, HROE_EXPR_CONDITION | HROE_EXPR_UPDATE, &e);
 	r.kind = HROE_WRITE_UPDATE;
-	r.table = ArgText(fcinfo, 0);
-	r.return_values = hroe_check_update_return_values(ArgText(fcinfo, 6));
-	r.return_old_on_failure = hroe_check_return_old_on_failure(ArgText(fcinfo, 8));
-	r.rcc = ArgText(fcinfo, 7);
+	r.table = hroe_op_arg_text(fcinfo, 0);
+	r.return_values = hroe_check_update_return_values(hroe_op_arg_text(fcinfo, 6));
+	r.return_old_on_failure = hroe_check_return_old_on_failure(hroe_op_arg_text(fcinfo, 8));
+	r.rcc = hroe_op_arg_text(fcinfo, 7);
 	r.key = PG_GETARG_JSONB_P(1);
 	r.condition = e.condition;
 	r.update = e.update;
