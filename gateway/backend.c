@@ -147,7 +147,37 @@ cache_put(const char *akid, const char *secret)
 	e->secret = secret ? xstrdup(secret) : NULL;
 	e->expires = now_monotonic() + ttl;
 	pthread_mutex_lock(&cache_mutex);
-	/* bounded: a flood of made-up key ids empties the cache, no more */
+	/*
+	 * Bounded.  When full, the expired entries go first; a made-up key id
+	 * (a negative entry, before any signature is checked) never evicts a
+	 * real key's secret: it is simply not cached, so a flood of them cannot
+	 * empty the cache of the keys in use
+	 */
+	if (cache_entries >= CACHE_MAX_ENTRIES)
+	{
+		double		now = now_monotonic();
+
+		for (int i = 0; i < CACHE_BUCKETS; i++)
+			for (CacheEntry **p = &cache[i]; *p;)
+			{
+				CacheEntry *x = *p;
+
+				if (x->expires <= now)
+				{
+					*p = x->next;
+					free_entry(x);
+					cache_entries--;
+				}
+				else
+					p = &x->next;
+			}
+	}
+	if (cache_entries >= CACHE_MAX_ENTRIES && secret == NULL)
+	{
+		pthread_mutex_unlock(&cache_mutex);
+		free_entry(e);
+		return;
+	}
 	if (cache_entries >= CACHE_MAX_ENTRIES)
 	{
 		for (int i = 0; i < CACHE_BUCKETS; i++)

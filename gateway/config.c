@@ -65,6 +65,7 @@ static const Option options[] = {
 	{"idle-timeout", OPT_INT, OFF(idle_timeout), 1, 86400, "seconds before an idle connection is closed (default 60)"},
 	{"shutdown-timeout", OPT_INT, OFF(shutdown_timeout), 0, 3600, "seconds SIGTERM waits for running requests (default 30)"},
 	{"max-body-mb", OPT_INT, OFF(max_body_mb), 1, 1024, "largest request body in MiB; larger gets 413 (default 16)"},
+	{"max-buffered-mb", OPT_INT, OFF(max_buffered_mb), 1, 65536, "request bodies being read, all connections together, in MiB; past it a body is refused (default 256)"},
 };
 
 #define NOPTIONS (sizeof(options) / sizeof(options[0]))
@@ -228,6 +229,7 @@ config_load(GatewayConfig *c, int argc, char **argv)
 	c->idle_timeout = 60;
 	c->shutdown_timeout = 30;
 	c->max_body_mb = 16;
+	c->max_buffered_mb = 256;
 
 	/* first pass: --help, --version, --config */
 	for (int i = 1; i < argc; i++)

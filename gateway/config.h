@@ -33,6 +33,7 @@ typedef struct GatewayConfig
 								 * connection is closed */
 	int			shutdown_timeout;	/* seconds SIGTERM waits for requests */
 	int			max_body_mb;	/* largest request body, MiB */
+	int			max_buffered_mb;	/* bodies being read, all together, MiB */
 } GatewayConfig;
 
 /*

@@ -13,7 +13,9 @@
  * The body is read into memory up to max_body_mb (a larger Content-Length is
  * refused before reading, a larger chunked body as soon as it passes the
  * limit: 413 with an empty body, as DynamoDB answers), then handed to
- * request.c.  Every response carries x-amzn-RequestId and x-amz-crc32 (the
+ * request.c.  The bodies being read, all connections together, hold at most
+ * max_buffered_mb: past it a body is refused (the connection closed, logged
+ * as a 503), so no client, signed or not, can make the gateway buffer more.  Every response carries x-amzn-RequestId and x-amz-crc32 (the
  * CRC32 of the body, which botocore checks).
  *
  * gateway/http.c
@@ -25,6 +27,7 @@
 #include <arpa/inet.h>
 #include <netdb.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,6 +46,7 @@
 typedef struct RequestCtx
 {
 	StrBuf		body;
+	size_t		charged;		/* its bytes counted in buffered_bytes */
 	bool		too_big;
 	bool		answered;
 	double		start;
@@ -69,6 +73,9 @@ static char *tls_cert_pem;
 static char *tls_key_pem;
 static int in_flight;
 static pthread_mutex_t flight_mutex = PTHREAD_MUTEX_INITIALIZER;
+
+/* body bytes buffered by every request being read, at most max_buffered_mb */
+static _Atomic size_t buffered_bytes = 0;
 
 /* A request id like DynamoDB's: 52 upper-case letters and digits. */
 static void
@@ -199,6 +206,17 @@ handle(void *cls, struct MHD_Connection *conn, const char *url, const char *meth
 			snprintf(ctx->error_type, sizeof(ctx->error_type), "RequestEntityTooLarge");
 			return MHD_NO;
 		}
+		if (atomic_fetch_add(&buffered_bytes, *upload_data_size) + *upload_data_size >
+			(size_t) cfg->max_buffered_mb * 1024 * 1024)
+		{
+			/* the gateway's memory for bodies is spent: refused, retryable */
+			atomic_fetch_sub(&buffered_bytes, *upload_data_size);
+			ctx->answered = true;
+			ctx->status = 503;
+			snprintf(ctx->error_type, sizeof(ctx->error_type), "BufferedBodiesLimit");
+			return MHD_NO;
+		}
+		ctx->charged += *upload_data_size;
 		buf_append(&ctx->body, upload_data, *upload_data_size);
 		*upload_data_size = 0;
 		return MHD_YES;
@@ -249,6 +267,7 @@ completed(void *cls, struct MHD_Connection *conn, void **con_cls,
 			   ctx->answered ? ctx->status : 0,
 			   ctx->answered ? ctx->error_type : "ClientGone",
 			   now_monotonic() - ctx->start, ctx->body.len, ctx->bytes_out, ctx->request_id);
+	atomic_fetch_sub(&buffered_bytes, ctx->charged);
 	buf_free(&ctx->body);
 	free(ctx);
 	*con_cls = NULL;

@@ -33,6 +33,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include <openssl/crypto.h>
+
 #include "json.h"
 #include "sigv4.h"
 
@@ -208,14 +210,14 @@ handle_request(const Request *req, const Backend *backend, const char *region, R
 	}
 	if (!sigv4_verify(req, &auth, secret))
 	{
-		memset(secret, 0, sizeof(secret));
+		OPENSSL_cleanse(secret, sizeof(secret));
 		response_error(resp, 400, "com.amazon.coral.service#InvalidSignatureException",
 					   "The request signature we calculated does not match the signature you provided. "
 					   "Check your AWS Secret Access Key and signing method. "
 					   "Consult the service documentation for details.");
 		return;
 	}
-	memset(secret, 0, sizeof(secret));
+	OPENSSL_cleanse(secret, sizeof(secret));
 	/* temporary credentials are not issued by hroe */
 	if (request_header(req, "X-Amz-Security-Token") != NULL)
 	{
