@@ -68,6 +68,6 @@ check "revoked key: UnrecognizedClientException at once" bash -c "
 check "generated keys: 20-character id, 40-character secret, not readable by PUBLIC" has '^20\|40\|false$' psql -XAtq -d hroe_gw_auth -c \
 	"SELECT length(access_key_id) || '|' || length(secret_access_key) || '|' || has_table_privilege('gw_app', 'hroe.access_keys', 'SELECT') FROM hroe.create_access_key('gw_app')"
 gw_stop || GW_FAILURES=$((GW_FAILURES + 1))
-check "no secret in the logs" bash -c "! grep -q '$GW_SECRET' $GW_WORK/access.log $GW_WORK/gateway.log"
+check "no secret in the logs (both logs written)" bash -c "test -s $GW_WORK/access.log && test -s $GW_WORK/gateway.log && ! grep -q '$GW_SECRET' $GW_WORK/access.log $GW_WORK/gateway.log"
 echo "$GW_FAILURES failures"
 [ "$GW_FAILURES" -eq 0 ]

@@ -80,7 +80,7 @@ gw_stop || GW_FAILURES=$((GW_FAILURES + 1))
 
 # plain HTTP beyond loopback needs --allow-plain-http
 check "plain HTTP on 0.0.0.0 refused without --allow-plain-http" expect_error 'refusing plain HTTP' \
-	"$GW_BIN" --listen 0.0.0.0 --port 8009 --dbname "dbname=hroe_gw_ops"
+	timeout 5 "$GW_BIN" --listen 0.0.0.0 --port 8009 --dbname "dbname=hroe_gw_ops"
 
 # the config file; the command line wins
 cat >"$GW_WORK/gateway.conf" <<-CONF

@@ -66,7 +66,8 @@ for script in upgrade/hroe--*--"$current".sql; do
 		exit 1
 	fi
 	echo "ok   $from -> $current: catalog identical to a fresh installation"
-	q "$old" "$metadata" | grep -v '^Mine' >"$work/old.metadata" || true
+	q "$old" "$metadata" >"$work/old.raw"
+	grep -v '^Mine' "$work/old.raw" >"$work/old.metadata" || [ $? -eq 1 ]
 	diff "$work/fresh.metadata" "$work/old.metadata" ||
 		{ echo "FAIL $from -> $current: hroe.tables / hroe.indexes differ from a fresh installation"; exit 1; }
 	echo "ok   $from -> $current: model metadata identical"

@@ -39,12 +39,14 @@ CREATE TABLE hroe.transaction_tokens (
 	finished_at		timestamptz NOT NULL DEFAULT pg_catalog.now(),
 	PRIMARY KEY (owner, token)
 );
+-- a role's expired tokens, deleted when it records one
+CREATE INDEX transaction_tokens_expiry ON hroe.transaction_tokens (owner, finished_at);
 COMMENT ON TABLE hroe.transaction_tokens IS 'ClientRequestTokens of committed TransactWriteItems calls (hroe.dynamodb): the role that made each (owner, its oid), the hash of their TransactItems and when they finished; a token is idempotent for 10 minutes; under row-level security a role sees and writes only its own';
 ALTER TABLE hroe.transaction_tokens ENABLE ROW LEVEL SECURITY;
 ALTER TABLE hroe.transaction_tokens FORCE ROW LEVEL SECURITY;
 CREATE POLICY own_tokens ON hroe.transaction_tokens
-	USING (owner OPERATOR(pg_catalog.=) pg_catalog.to_regrole(pg_catalog.quote_ident(CURRENT_USER)))
-	WITH CHECK (owner OPERATOR(pg_catalog.=) pg_catalog.to_regrole(pg_catalog.quote_ident(CURRENT_USER)));
+	USING (owner OPERATOR(pg_catalog.=) (SELECT pg_catalog.to_regrole(pg_catalog.quote_ident(CURRENT_USER))))
+	WITH CHECK (owner OPERATOR(pg_catalog.=) (SELECT pg_catalog.to_regrole(pg_catalog.quote_ident(CURRENT_USER))));
 COMMENT ON POLICY own_tokens ON hroe.transaction_tokens IS 'A role sees, records, changes and deletes only its own ClientRequestTokens';
 GRANT SELECT, INSERT, UPDATE, DELETE ON hroe.transaction_tokens TO PUBLIC;
 

@@ -12,12 +12,13 @@ lines AS (
 		   || ' | comment: ' || coalesce(pg_catalog.obj_description(m.objid, c.relname), '-') AS line
 	FROM members m JOIN pg_catalog.pg_class c ON c.oid = m.classid
 	UNION ALL
-	-- functions: arguments, result, properties, body or C symbol, settings, ACL
+	-- functions: arguments, result, properties, body (a BEGIN ATOMIC one's too)
+	-- or C symbol, settings, ACL
 	SELECT format('function %s(%s) returns %s | %s %s %s %s secdef=%s | config %s | acl %s | body md5 %s',
 				  p.oid::pg_catalog.regproc, pg_catalog.pg_get_function_arguments(p.oid),
 				  pg_catalog.pg_get_function_result(p.oid), l.lanname, p.provolatile,
 				  CASE WHEN p.proisstrict THEN 'strict' ELSE 'called-on-null' END, p.proparallel,
-				  p.prosecdef, p.proconfig, p.proacl, pg_catalog.md5(p.prosrc))
+				  p.prosecdef, p.proconfig, p.proacl, pg_catalog.md5(coalesce(pg_catalog.pg_get_function_sqlbody(p.oid), p.prosrc)))
 	FROM members m JOIN pg_catalog.pg_proc p ON m.classid = 'pg_catalog.pg_proc'::pg_catalog.regclass AND p.oid = m.objid
 	JOIN pg_catalog.pg_language l ON l.oid = p.prolang
 	UNION ALL
@@ -47,9 +48,10 @@ lines AS (
 	FROM members m JOIN pg_catalog.pg_trigger t ON m.classid = 'pg_catalog.pg_class'::pg_catalog.regclass AND t.tgrelid = m.objid
 	WHERE NOT t.tgisinternal
 	UNION ALL
-	SELECT format('policy %s on %s | %s %s roles %s | using %s | check %s', p.polname, p.polrelid::pg_catalog.regclass,
+	SELECT format('policy %s on %s | %s %s roles %s | using %s | check %s | comment %s', p.polname, p.polrelid::pg_catalog.regclass,
 				  p.polcmd, p.polpermissive, p.polroles::pg_catalog.regrole[],
-				  pg_catalog.pg_get_expr(p.polqual, p.polrelid), pg_catalog.pg_get_expr(p.polwithcheck, p.polrelid))
+				  pg_catalog.pg_get_expr(p.polqual, p.polrelid), pg_catalog.pg_get_expr(p.polwithcheck, p.polrelid),
+				  coalesce(pg_catalog.obj_description(p.oid, 'pg_policy'), '-'))
 	FROM members m JOIN pg_catalog.pg_policy p ON m.classid = 'pg_catalog.pg_class'::pg_catalog.regclass AND p.polrelid = m.objid
 	UNION ALL
 	-- schemas' ACLs, and what the extension dumps
