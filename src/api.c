@@ -307,51 +307,67 @@ hroe_api_check_item_collection_metrics(JsonbContainer *req)
 
 /* ---------- dispatch and errors ---------- */
 
+/* Handlers of the operations whose signature is not plain (req, out) */
+static void OpPutItem(JsonbContainer *req, StringInfo out) { hroe_api_write(req, out, HROE_WRITE_PUT); }
+static void OpDeleteItem(JsonbContainer *req, StringInfo out) { hroe_api_write(req, out, HROE_WRITE_DELETE); }
+static void OpUpdateItem(JsonbContainer *req, StringInfo out) { hroe_api_write(req, out, HROE_WRITE_UPDATE); }
+static void OpQuery(JsonbContainer *req, StringInfo out) { hroe_api_read(req, out, true); }
+static void OpScan(JsonbContainer *req, StringInfo out) { hroe_api_read(req, out, false); }
+static void OpBatchGetItem(JsonbContainer *req, StringInfo out) { hroe_api_batch(req, out, false); }
+static void OpBatchWriteItem(JsonbContainer *req, StringInfo out) { hroe_api_batch(req, out, true); }
+
+/*
+ * The operations hroe serves: the one list of them.  item_metrics: the
+ * operation takes ReturnItemCollectionMetrics, checked before it runs.
+ */
+typedef struct ApiOperation
+{
+	const char *name;
+	void		(*run) (JsonbContainer *req, StringInfo out);
+	bool		item_metrics;
+} ApiOperation;
+
+static const ApiOperation operations[] = {
+	{"GetItem", hroe_api_get_item, false},
+	{"PutItem", OpPutItem, true},
+	{"DeleteItem", OpDeleteItem, true},
+	{"UpdateItem", OpUpdateItem, true},
+	{"Query", OpQuery, false},
+	{"Scan", OpScan, false},
+	{"BatchGetItem", OpBatchGetItem, false},
+	{"BatchWriteItem", OpBatchWriteItem, true},
+	/* (TransactWriteItems checks ReturnItemCollectionMetrics after its TransactItems) */
+	{"TransactWriteItems", hroe_api_transact_write, false},
+	{"TransactGetItems", hroe_api_transact_get, false},
+	{"CreateTable", hroe_api_create_table, false},
+	{"DescribeTable", hroe_api_describe_table, false},
+	{"DeleteTable", hroe_api_delete_table, false},
+	{"UpdateTable", hroe_api_update_table, false},
+	{"ListTables", hroe_api_list_tables, false},
+};
+
+/* The operation named op, or NULL (not inlined into the callers' PG_TRY) */
+static pg_noinline const ApiOperation *
+FindOperation(const char *op)
+{
+	for (int i = 0; i < lengthof(operations); i++)
+		if (strcmp(op, operations[i].name) == 0)
+			return &operations[i];
+	return NULL;
+}
+
 /* Run one operation; the response members are appended after "{" */
 static void
-Dispatch(const char *op, JsonbContainer *req, StringInfo out)
+Dispatch(const ApiOperation *op, JsonbContainer *req, StringInfo out)
 {
 	JsonbValue *table = hroe_api_member(req, "TableName");
 
 	/* the table of a single-table request (the transactions name theirs) */
 	if (table && table->type == jbvString)
 		hroe_call_resource(table->val.string.val, table->val.string.len);
-	/* (TransactWriteItems checks it after its TransactItems) */
-	if (strcmp(op, "PutItem") == 0 || strcmp(op, "UpdateItem") == 0 ||
-		strcmp(op, "DeleteItem") == 0 || strcmp(op, "BatchWriteItem") == 0)
+	if (op->item_metrics)
 		hroe_api_check_item_collection_metrics(req);
-	if (strcmp(op, "GetItem") == 0)
-		hroe_api_get_item(req, out);
-	else if (strcmp(op, "PutItem") == 0)
-		hroe_api_write(req, out, HROE_WRITE_PUT);
-	else if (strcmp(op, "DeleteItem") == 0)
-		hroe_api_write(req, out, HROE_WRITE_DELETE);
-	else if (strcmp(op, "UpdateItem") == 0)
-		hroe_api_write(req, out, HROE_WRITE_UPDATE);
-	else if (strcmp(op, "Query") == 0)
-		hroe_api_read(req, out, true);
-	else if (strcmp(op, "Scan") == 0)
-		hroe_api_read(req, out, false);
-	else if (strcmp(op, "BatchGetItem") == 0)
-		hroe_api_batch(req, out, false);
-	else if (strcmp(op, "BatchWriteItem") == 0)
-		hroe_api_batch(req, out, true);
-	else if (strcmp(op, "TransactWriteItems") == 0)
-		hroe_api_transact_write(req, out);
-	else if (strcmp(op, "TransactGetItems") == 0)
-		hroe_api_transact_get(req, out);
-	else if (strcmp(op, "CreateTable") == 0)
-		hroe_api_create_table(req, out);
-	else if (strcmp(op, "DescribeTable") == 0)
-		hroe_api_describe_table(req, out);
-	else if (strcmp(op, "DeleteTable") == 0)
-		hroe_api_delete_table(req, out);
-	else if (strcmp(op, "UpdateTable") == 0)
-		hroe_api_update_table(req, out);
-	else if (strcmp(op, "ListTables") == 0)
-		hroe_api_list_tables(req, out);
-	else
-		elog(ERROR, "unreachable");
+	op->run(req, out);
 }
 
 /*
@@ -423,15 +439,10 @@ Call(const char *op, Jsonb *req, char **text, Jsonb **jres)
 	StringInfoData out;
 	ApiCall		call;
 	ApiCall    *saved = CurrentCall;
-	static const char *const ops[] = {"GetItem", "PutItem", "DeleteItem", "UpdateItem",
-		"Query", "Scan", "BatchGetItem", "BatchWriteItem", "TransactWriteItems",
-	"TransactGetItems", "CreateTable", "DescribeTable", "DeleteTable", "UpdateTable", "ListTables"};
-	bool		known = false;
+	const ApiOperation *operation = FindOperation(op);
 
 	*jres = NULL;
-	for (int i = 0; i < lengthof(ops); i++)
-		known |= strcmp(op, ops[i]) == 0;
-	if (!known)
+	if (operation == NULL)
 	{
 		*text = "{\"__type\": \"com.amazon.coral.service#UnknownOperationException\"}";
 		return;
@@ -461,7 +472,7 @@ Call(const char *op, Jsonb *req, char **text, Jsonb **jres)
 		work = MemoryContextSwitchTo(outer);
 		initStringInfo(&body);
 		MemoryContextSwitchTo(work);
-		Dispatch(op, &req->root, &body);
+		Dispatch(operation, &req->root, &body);
 		/* the members were written with a leading comma */
 		MemoryContextSwitchTo(outer);
 		appendStringInfoString(&out, body.len > 0 ? body.data + 1 : "");
@@ -608,9 +619,12 @@ hroe_api_call_operation(const char *op, Jsonb *req)
 	MemoryContext outer = CurrentMemoryContext;
 	ApiCall		call;
 	ApiCall    *saved = CurrentCall;
+	const ApiOperation *operation = FindOperation(op);
 	StringInfoData body;
 	char	   *text;
 
+	if (operation == NULL)
+		elog(ERROR, "unknown operation \"%s\"", op);
 	memset(&call, 0, sizeof(call));
 	call.state.outer = outer;
 	CurrentCall = &call;
@@ -621,7 +635,7 @@ hroe_api_call_operation(const char *op, Jsonb *req)
 	{
 		if (SPI_connect() != SPI_OK_CONNECT)
 			elog(ERROR, "SPI_connect failed");
-		Dispatch(op, &req->root, &body);
+		Dispatch(operation, &req->root, &body);
 		SPI_finish();
 	}
 	PG_FINALLY();
