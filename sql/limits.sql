@@ -40,7 +40,7 @@ SELECT hroe.transact_write_items(
 
 -- TransactGetItems: the items read at most 4 MB; ten items of 400,000
 -- bytes are returned, eleven cancel the transaction (ValidationError at the
--- item that passes 4 MB, in the canonical order: t9)
+-- item that passes 4 MB, in the request's order: t11)
 SELECT jsonb_array_length(hroe.dynamodb('TransactGetItems', jsonb_build_object('TransactItems',
 	(SELECT jsonb_agg(jsonb_build_object('Get', jsonb_build_object('TableName', 'lim', 'Key', key_of('t' || i))))
 	 FROM generate_series(1, 10) i))) -> 'Responses') AS items;

@@ -59,8 +59,10 @@ SELECT hroe.dynamodb('PutItem', '{"TableName": "sa_t", "Item": {"pk": {"S": "b"}
 SELECT hroe.dynamodb('BatchGetItem', '{"RequestItems": {"sa_t": {"Keys": [{"pk": {"S": "a"}}]},
   "sa_u": {"Keys": [{"pk": {"S": "a"}}]}}}');
 SELECT hroe.dynamodb('BatchWriteItem', '{"RequestItems": {"sa_t": [{"PutRequest": {"Item": {"pk": {"S": "b"}}}}]}}');
--- (TransactGetItems reads under a share lock, which PostgreSQL grants only
--- with UPDATE or DELETE privilege: a reader is denied it on its first table)
+-- (TransactGetItems reads its items under one snapshot, without locks: a
+-- reader needs SELECT only, as for GetItem; it is denied on sa_u, which it
+-- may not read)
+SELECT hroe.dynamodb('TransactGetItems', '{"TransactItems": [{"Get": {"TableName": "sa_t", "Key": {"pk": {"S": "a"}}}}]}');
 SELECT hroe.dynamodb('TransactGetItems', '{"TransactItems": [{"Get": {"TableName": "sa_t", "Key": {"pk": {"S": "a"}}}},
   {"Get": {"TableName": "sa_u", "Key": {"pk": {"S": "a"}}}}]}');
 SELECT hroe.dynamodb('TransactWriteItems', '{"TransactItems": [

@@ -146,7 +146,7 @@ hroe_api_transact_write(JsonbContainer *req, StringInfo out)
 		hroe_api_append_jsonb(out, "ConsumedCapacity", cc);
 }
 
-/* TransactGetItems: every item read under a share lock, in one snapshot */
+/* TransactGetItems: every item read in one snapshot, without locks */
 void
 hroe_api_transact_get(JsonbContainer *req, StringInfo out)
 {

@@ -20,8 +20,10 @@
 #include "storage/lock.h"
 #include "utils/builtins.h"
 #include "utils/memutils.h"
+#include "utils/snapmgr.h"
 
 #include "operations.h"
+#include "operations_internal.h"
 
 /* Order actions by item identity (the canonical locking order) */
 static int
@@ -343,26 +345,32 @@ hroe_transact_write(HroeTxAction *acts, int n, const char *token, const char *it
 	return hroe_tx_capacity_jsonb(rcc, caps, ncaps, "WriteCapacityUnits");
 }
 
-/* TransactGetItems (operations.h): every item read under a share lock */
+/*
+ * TransactGetItems (operations.h): every item read under one snapshot, so
+ * the items are those of one instant (a TransactWriteItems that commits is
+ * seen whole or not at all), without locks: reading needs only SELECT, and
+ * a reader never waits for a writer, nor a writer for it
+ */
 Jsonb *
 hroe_transact_get(HroeTxAction *acts, int n, const char *rcc)
 {
-	HroeTxAction **order = LockOrder(acts, n);
 	HroeTableCapacity *caps = palloc0(sizeof(HroeTableCapacity) * n);
 	int64		bytes = 0;
 
 	hroe_check_return_cc(rcc);
+	(void) LockOrder(acts, n);	/* one action per item, as for writes */
 
 	/* at most 4 MB of items: cancelled at the item that passes it */
+	hroe_op_push_read_snapshot();
 	for (int i = 0; i < n; i++)
 	{
-		hroe_call_resource(order[i]->table, strlen(order[i]->table));
-		order[i]->old = hroe_lock_item(order[i]->t, order[i]->keys, order[i]->identity, false,
-									   NULL);
-		bytes += order[i]->old ? hroe_item_size(order[i]->old) : 0;
+		hroe_call_resource(acts[i].table, strlen(acts[i].table));
+		acts[i].old = hroe_op_fetch_item(acts[i].t, acts[i].keys, false, CurrentMemoryContext);
+		bytes += acts[i].old ? hroe_item_size(acts[i].old) : 0;
 		if (bytes > HROE_TRANSACTION_BYTES)
-			TxCancel(n, order[i]->index, "ValidationError",
+			TxCancel(n, acts[i].index, "ValidationError",
 					 "Transaction request cannot be larger than 4 MB");
 	}
+	PopActiveSnapshot();
 	return hroe_tx_capacity_jsonb(rcc, caps, TxReads(acts, n, caps, 2), "ReadCapacityUnits");
 }
