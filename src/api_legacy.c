@@ -294,40 +294,36 @@ CheckMixing(JsonbContainer *req, const char *const *exprs, const char *const *le
 
 /* One AttributeValue of a legacy parameter, with the item parser's messages */
 static HroeAttrValue *
-Value(JsonbValue *v)
+Value(JsonbContainer *c)
 {
 	const char *error = NULL;
+	JsonbIterator *it;
+	JsonbIteratorToken tok;
+	JsonbParseState *st = NULL;
+	JsonbValue	v,
+			   *res = NULL;
 
 	/* the shape first, with the messages DynamoDB gives for these values */
-	if (v->type == jbvBinary)
-		(void) hroe_attr_value_from_container(v->val.binary.data, &error);
-	if (v->type != jbvBinary || !JsonContainerIsObject(v->val.binary.data))
-		error = "Supplied AttributeValue is empty, must contain exactly one of the supported datatypes";
+	(void) hroe_attr_value_from_container(c, &error);
 	if (error)
 		hroe_api_invalid(error);
-	return hroe_attr_value_parse(JsonbValueToJsonb(v));
+	/* the value as a Jsonb of its own, for hroe.item's parser */
+	it = JsonbIteratorInit(c);
+	while ((tok = JsonbIteratorNext(&it, &v, false)) != WJB_DONE)
+		res = pushJsonbValue(&st, tok, tok < WJB_BEGIN_ARRAY ? &v : NULL);
+	return hroe_attr_value_parse(JsonbValueToJsonb(res));
 }
 
 /* The values of an AttributeValueList (each validated); returns their number */
 static int
 ValueList(JsonbContainer *cond, HroeAttrValue ***values)
 {
-	JsonbValue *list = hroe_api_member(cond, "AttributeValueList");
-	JsonbIterator *it;
-	JsonbIteratorToken tok;
-	JsonbValue	e;
-	int			n = 0;
+	JsonbContainer **elems;
+	int			n = hroe_api_member_array(cond, "AttributeValueList", &elems);
 
-	*values = NULL;
-	if (list == NULL)
-		return 0;
-	if (list->type != jbvBinary || !JsonContainerIsArray(list->val.binary.data))
-		HroeSerialization("Unexpected value type in payload: AttributeValueList");
-	*values = palloc(sizeof(HroeAttrValue *) * (JsonContainerSize(list->val.binary.data) + 1));
-	it = JsonbIteratorInit(list->val.binary.data);
-	while ((tok = JsonbIteratorNext(&it, &e, true)) != WJB_DONE)
-		if (tok == WJB_ELEM)
-			(*values)[n++] = Value(&e);
+	*values = palloc(sizeof(HroeAttrValue *) * (n + 1));
+	for (int i = 0; i < n; i++)
+		(*values)[i] = Value(elems[i]);
 	return n;
 }
 
@@ -336,7 +332,7 @@ static int
 SingleValue(JsonbContainer *cond, HroeAttrValue ***values)
 {
 	*values = palloc(sizeof(HroeAttrValue *));
-	(*values)[0] = Value(hroe_api_member(cond, "Value"));
+	(*values)[0] = Value(MemberObject(cond, "Value"));
 	return 1;
 }
 
@@ -619,7 +615,7 @@ Updates(JsonbContainer *map)
 	{
 		HroeUpdateAction *a = palloc0(sizeof(HroeUpdateAction));
 		char	   *action = MemberString(objs[i], "Action");
-		JsonbValue *jv = hroe_api_member(objs[i], "Value");
+		JsonbContainer *jv = MemberObject(objs[i], "Value");
 		HroeAttrValue *v = jv ? Value(jv) : NULL;
 
 		if (action == NULL)
