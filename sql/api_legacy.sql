@@ -34,8 +34,9 @@ SELECT hroe.dynamodb('GetItem', '{"TableName": "lg_t", "Key": {"pk": {"S": "p"},
   "AttributesToGet": ["n"], "ProjectionExpression": "s"}');
 SELECT hroe.dynamodb('GetItem', '{"TableName": "lg_t", "Key": {"pk": {"S": "p"}, "sk": {"N": "1"}},
   "AttributesToGet": ["n"], "ExpressionAttributeNames": {"#n": "n"}}');
-SELECT hroe.dynamodb('GetItem', format('{"TableName": "lg_t", "Key": {"pk": {"S": "p"}, "sk": {"N": "1"}},
-  "AttributesToGet": [%s]}', (SELECT string_agg(format('"a%s"', i), ',') FROM generate_series(1, 256) i))::jsonb);
+SELECT left(r ->> 'message', 100) || ' ... ' || right(r ->> 'message', 100)
+FROM hroe.dynamodb('GetItem', format('{"TableName": "lg_t", "Key": {"pk": {"S": "p"}, "sk": {"N": "1"}},
+  "AttributesToGet": [%s]}', (SELECT string_agg(format('"a%s"', i), ',') FROM generate_series(1, 256) i))::jsonb) r;
 -- dotted names are top-level names, not paths
 SELECT hroe.dynamodb('PutItem', '{"TableName": "lg_h", "Item": {"pk": {"S": "dots"}, "a.b": {"S": "top"}, "a": {"M": {"b": {"S": "nested"}}}}}');
 SELECT hroe.dynamodb('GetItem', '{"TableName": "lg_h", "Key": {"pk": {"S": "dots"}}, "AttributesToGet": ["a.b"]}');
@@ -329,3 +330,6 @@ SELECT hroe.dynamodb('GetItem', '{"TableName": "lg_h", "Key": {"pk": {"S": "u1"}
 -- ---------- the text entry and the SQL-level call ----------
 SELECT hroe.dynamodb_text('GetItem', '{"TableName": "lg_t", "Key": {"pk": {"S": "p"}, "sk": {"N": "2"}}, "AttributesToGet": ["s"]}');
 SELECT hroe.dynamodb_text('Scan', '{"TableName": "lg_t", "ScanFilter": {"s": {"ComparisonOperator": "EQ", "AttributeValueList": [{"S": "w2"}]}}, "AttributesToGet": ["sk"]}');
+
+SELECT t, hroe.dynamodb('DeleteTable', jsonb_build_object('TableName', t)) #>> '{TableDescription, TableStatus}'
+FROM unnest(ARRAY['lg_t', 'lg_h', 'lg_s']) t;

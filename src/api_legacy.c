@@ -202,7 +202,7 @@ static void
 CheckShapes(JsonbContainer *req, ApiLegacyOp op)
 {
 	static const char *const maps[] = {"KeyConditions", "QueryFilter", "ScanFilter", "Expected"};
-	char	   *conditional = MemberString(req, "ConditionalOperator");
+	char	   *conditional = Takes(op, "ConditionalOperator") ? MemberString(req, "ConditionalOperator") : NULL;
 	JsonbValue *attrs;
 	int			nattrs;
 
@@ -237,8 +237,27 @@ CheckShapes(JsonbContainer *req, ApiLegacyOp op)
 	if (attrs && nattrs < 1)
 		ConstraintError("[]", "attributesToGet", "Member must have length greater than or equal to 1");
 	if (nattrs > HROE_ATTRIBUTES_TO_GET_MAX)
-		ConstraintError("[...]", "attributesToGet",
+	{
+		/* DynamoDB shows the list: [a, b, ...] */
+		StringInfoData list;
+		JsonbIterator *it = JsonbIteratorInit(attrs->val.binary.data);
+		JsonbIteratorToken tok;
+		JsonbValue	e;
+
+		initStringInfo(&list);
+		appendStringInfoChar(&list, '[');
+		while ((tok = JsonbIteratorNext(&it, &e, true)) != WJB_DONE)
+			if (tok == WJB_ELEM)
+			{
+				if (list.len > 1)
+					appendStringInfoString(&list, ", ");
+				if (e.type == jbvString)
+					appendBinaryStringInfo(&list, e.val.string.val, e.val.string.len);
+			}
+		appendStringInfoChar(&list, ']');
+		ConstraintError(list.data, "attributesToGet",
 						psprintf("Member must have length less than or equal to %d", HROE_ATTRIBUTES_TO_GET_MAX));
+	}
 	if (op == API_LEGACY_UPDATE)
 	{
 		JsonbContainer *updates = MemberObject(req, "AttributeUpdates");
