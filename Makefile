@@ -40,6 +40,7 @@ OBJS = \
 	src/api.o \
 	src/gateway_call.o \
 	src/api_items.o \
+	src/api_legacy.o \
 	src/api_ddl.o \
 	src/api_transact.o \
 	src/shard.o \

@@ -1,7 +1,8 @@
 /*-------------------------------------------------------------------------
  *
  * api_internal.h
- *	  The JSON API's files (api.c, api_items.c, api_ddl.c, api_transact.c)
+ *	  The JSON API's files (api.c, api_items.c, api_ddl.c, api_transact.c,
+ *	  api_legacy.c)
  *	  share these: reading a request's members (DynamoDB's
  *	  SerializationException for a wrong JSON type), building the response,
  *	  and each operation's translator, which api.c dispatches to.
@@ -22,6 +23,17 @@
 /* A request's expression parameters, parsed (operations.h) */
 typedef HroeRequestExprs ApiExprs;
 
+/* The operations that take legacy (non-expression) parameters (api_legacy.c) */
+typedef enum ApiLegacyOp
+{
+	API_LEGACY_GET,
+	API_LEGACY_PUT,
+	API_LEGACY_DELETE,
+	API_LEGACY_UPDATE,
+	API_LEGACY_QUERY,
+	API_LEGACY_SCAN
+} ApiLegacyOp;
+
 /* Datum of a C string, or 0 */
 #define TextD(s) ((s) ? CStringGetTextDatum(s) : (Datum) 0)
 
@@ -37,6 +49,8 @@ extern int hroe_api_member_array(JsonbContainer *obj, const char *name, JsonbCon
 extern char *hroe_api_jsonb_text(Jsonb *j);
 extern void hroe_api_parse_exprs(JsonbContainer *req, ApiExprs *e, bool allow_condition, bool allow_update,
 		   bool allow_filter, bool allow_projection, bool allow_kce);
+extern void hroe_api_parse_request(JsonbContainer *req, ApiExprs *e, ApiLegacyOp op);
+extern Jsonb *hroe_api_legacy_batch_get(Jsonb *items);
 extern HroeTableMeta *hroe_api_request_table(JsonbContainer *req, char **name);
 extern void hroe_api_append_jsonb(StringInfo out, const char *name, Jsonb *j);
 extern void hroe_api_append_item(StringInfo out, const char *name, const HroeItem *item);

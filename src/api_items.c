@@ -48,7 +48,7 @@ hroe_api_get_item(JsonbContainer *req, StringInfo out)
 	Jsonb	   *cc;
 	JsonbParseState *st = NULL;
 
-	hroe_api_parse_exprs(req, &e, false, false, false, true, false);
+	hroe_api_parse_request(req, &e, API_LEGACY_GET);
 	t = hroe_api_request_table(req, &table);
 	key = hroe_api_member_jsonb(req, "Key");
 	if (key == NULL)
@@ -98,7 +98,8 @@ hroe_api_write(JsonbContainer *req, StringInfo out, HroeWriteKind kind)
 	const char *rv;
 	char	   *ricm;
 
-	hroe_api_parse_exprs(req, &e, true, kind == HROE_WRITE_UPDATE, false, false, false);
+	hroe_api_parse_request(req, &e, kind == HROE_WRITE_PUT ? API_LEGACY_PUT :
+						   kind == HROE_WRITE_UPDATE ? API_LEGACY_UPDATE : API_LEGACY_DELETE);
 	rv = hroe_api_member_text(req, "ReturnValues", "ReturnValues");
 	r.kind = kind;
 	r.return_values = kind == HROE_WRITE_UPDATE ? hroe_check_update_return_values(rv) :
@@ -150,7 +151,7 @@ hroe_api_read(JsonbContainer *req, StringInfo out, bool query)
 	int32		limit;
 	JsonbParseState *st = NULL;
 
-	hroe_api_parse_exprs(req, &e, false, false, true, true, query);
+	hroe_api_parse_request(req, &e, query ? API_LEGACY_QUERY : API_LEGACY_SCAN);
 	(void) hroe_api_request_table(req, &table);
 	r.table = table;
 	r.query = query;
@@ -227,6 +228,8 @@ hroe_api_batch(JsonbContainer *req, StringInfo out, bool write)
 
 	if (items == NULL)
 		hroe_api_missing("requestItems");
+	if (!write)
+		items = hroe_api_legacy_batch_get(items);
 	if (!write && !JB_ROOT_IS_OBJECT(items))
 		HroeSerialization("Unexpected value type in payload: RequestItems");
 	s = hroe_api_jsonb_text(write ? hroe_batch_write(items, hroe_api_return_cc(req)) :

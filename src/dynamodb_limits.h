@@ -54,5 +54,6 @@
 #define HROE_EXPR_MAX_SUBSTITUTIONS (2 * 1024 * 1024)	/* names + values, bytes */
 #define HROE_EXPR_MAX_OPERATORS		300
 #define HROE_EXPR_MAX_IN_OPERANDS	100
+#define HROE_ATTRIBUTES_TO_GET_MAX	255		/* names of a legacy AttributesToGet */
 
 #endif							/* HROE_LIMITS_H */

@@ -160,6 +160,7 @@ extern void hroe_key_condition_bind(const HroeKeyCondition *kc,
 									HroeBoundKeyCondition *bound);
 extern HroeAttrValue *hroe_attr_value_from_jsonb(Jsonb *json, const char **error);
 extern HroeAttrValue *hroe_attr_value_from_container(JsonbContainer *c, const char **error);
+extern HroeAttrValue *hroe_attr_value_parse(Jsonb *json);
 extern int	hroe_attr_value_compare(const HroeAttrValue *a, const HroeAttrValue *b);
 extern const char *hroe_key_op_name(HroeKeyOp op);
 extern bool hroe_is_reserved_word(const char *name);
@@ -191,6 +192,9 @@ typedef struct HroeUpdateAction
 typedef struct HroeUpdateExpr
 {
 	List	   *actions;		/* HroeUpdateAction *, in written order */
+	bool		legacy;			/* AttributeUpdates (api_legacy.c): ADD also
+								 * appends lists, and a type mismatch of ADD
+								 * or DELETE has AttributeUpdates' message */
 } HroeUpdateExpr;
 
 extern HroeUpdateExpr *hroe_update_parse(HroeExprContext *cxt, const char *expr);

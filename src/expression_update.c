@@ -36,6 +36,8 @@
 #include "item.h"
 
 #define MSG_BAD_TYPE	"An operand in the update expression has an incorrect data type"
+/* ... and in AttributeUpdates' ADD or DELETE */
+#define MSG_LEGACY_BAD_TYPE "Type mismatch for attribute to update"
 #define MSG_NO_ATTR		"The provided expression refers to an attribute that does not exist in the item"
 #define MSG_BAD_PATH	"The document path provided in the update expression is invalid for update"
 #define MSG_TOO_BIG		"Item size to update has exceeded the maximum allowed size"
@@ -562,6 +564,26 @@ SetMerge(const HroeValue *a, const HroeValue *b, bool difference, HroeValue *out
  * ---------------------------------------------------------------------
  */
 
+/* The list a followed by the elements of the list b (list_append) */
+static void
+ListAppend(const HroeValue *a, const HroeValue *b, HroeValue *out)
+{
+	uint32		na = hroe_value_count(a),
+				nb = hroe_value_count(b);
+	HroeValue  *elems;
+	int64		size = hroe_value_size(a) + hroe_value_size(b) - 3;
+
+	/* before the list builder's own check, for UpdateItem's text */
+	if (size > HROE_ITEM_MAX_SIZE)
+		UpdateTooBig(size);
+	elems = palloc(sizeof(HroeValue) * (na + nb + 1));
+	for (uint32 i = 0; i < na; i++)
+		hroe_list_element(a, i, &elems[i]);
+	for (uint32 i = 0; i < nb; i++)
+		hroe_list_element(b, i, &elems[na + i]);
+	hroe_make_list(elems, na + nb, out);
+}
+
 /* Compute a SET value from the item before the update */
 static void
 SetValue(const HroeExprNode *n, const HroeItem *item, HroeValue *out)
@@ -598,25 +620,8 @@ SetValue(const HroeExprNode *n, const HroeItem *item, HroeValue *out)
 					hroe_number_add(&a, &b, n->funcname[0] == '-', out);
 					return;
 				}
-				else
-				{
-					uint32		na = hroe_value_count(&a),
-								nb = hroe_value_count(&b);
-					HroeValue  *elems;
-					int64		size = hroe_value_size(&a) + hroe_value_size(&b) - 3;
-
-					/* before the list builder's own check, for UpdateItem's text */
-					if (size > HROE_ITEM_MAX_SIZE)
-						UpdateTooBig(size);
-					elems = palloc(sizeof(HroeValue) * (na + nb + 1));
-
-					for (uint32 i = 0; i < na; i++)
-						hroe_list_element(&a, i, &elems[i]);
-					for (uint32 i = 0; i < nb; i++)
-						hroe_list_element(&b, i, &elems[na + i]);
-					hroe_make_list(elems, na + nb, out);
-					return;
-				}
+				ListAppend(&a, &b, out);
+				return;
 			}
 		default:
 			elog(ERROR, "unexpected update value node kind %d", (int) n->kind);
@@ -656,6 +661,7 @@ hroe_update_apply(const HroeUpdateExpr *upd, const HroeItem *item)
 	MutNode    *root = MutRoot(item);
 	ListCell   *lc;
 	int64		size = 0;
+	const char *bad_type = upd->legacy ? MSG_LEGACY_BAD_TYPE : MSG_BAD_TYPE;
 
 	/* every SET value from the item as it was */
 	foreach(lc, upd->actions)
@@ -686,7 +692,7 @@ hroe_update_apply(const HroeUpdateExpr *upd, const HroeItem *item)
 				break;
 			case HROE_UPDATE_ADD:
 				if (cur && (cur->expanded || cur->val.type != arg->type))
-					UpdateError(MSG_BAD_TYPE);
+					UpdateError(bad_type);
 				if (arg->type == HROE_N)
 				{
 					HroeValue	zero = {HROE_N, "0", 1};
@@ -695,6 +701,8 @@ hroe_update_apply(const HroeUpdateExpr *upd, const HroeItem *item)
 				}
 				else if (cur == NULL)
 					newval = *arg;
+				else if (arg->type == HROE_L)
+					ListAppend(&cur->val, arg, &newval);	/* legacy only */
 				else
 					SetMerge(&cur->val, arg, false, &newval);
 				MutSet(parent, last, &newval);
@@ -703,7 +711,7 @@ hroe_update_apply(const HroeUpdateExpr *upd, const HroeItem *item)
 				if (cur == NULL)
 					break;
 				if (cur->expanded || cur->val.type != arg->type)
-					UpdateError(MSG_BAD_TYPE);
+					UpdateError(bad_type);
 				if (SetMerge(&cur->val, arg, true, &newval))
 					MutSet(parent, last, &newval);
 				else

@@ -389,39 +389,19 @@ hroe_ex_attr_value_text(const HroeAttrValue *v)
 /* ---------- placeholders ---------- */
 
 /*
- * One ExpressionAttributeValues entry, parsed and validated once by
+ * One AttributeValue given as jsonb, parsed and validated once by
  * hroe.item's parser (every type, DynamoDB's rules and messages) into the
  * value's hroe.item form (for evaluation) and its key form (S, N, B); an
- * invalid value is reported as DynamoDB does, "ExpressionAttributeValues
- * contains invalid value: <reason> for key :v".
+ * invalid value raises the item parser's message as it is (the legacy
+ * parameters' values: api_legacy.c).
  */
-static HroeAttrValue *
-ParseValue(Jsonb *json, const char *key)
+HroeAttrValue *
+hroe_attr_value_parse(Jsonb *json)
 {
-	MemoryContext cxt = CurrentMemoryContext;
 	HroeValue  *v = palloc(sizeof(HroeValue));
 	HroeAttrValue *av;
 
-	PG_TRY();
-	{
-		hroe_value_from_jsonb((struct varlena *) json, v);
-	}
-	PG_CATCH();
-	{
-		ErrorData  *ed;
-
-		/* re-raise at once, with the parameter and key around the reason */
-		MemoryContextSwitchTo(cxt);
-		ed = CopyErrorData();
-		FlushErrorState();
-		ereport(ERROR,
-				(errcode(ERRCODE_HROE_VALIDATION),
-				 errmsg("ExpressionAttributeValues contains invalid value: %s for key %s",
-						ed->message, key),
-				 ed->detail ? errdetail("%s DynamoDB ValidationException.", ed->detail)
-				 : errdetail("DynamoDB ValidationException.")));
-	}
-	PG_END_TRY();
+	hroe_value_from_jsonb((struct varlena *) json, v);
 	av = palloc0(sizeof(HroeAttrValue));
 	strlcpy(av->type, hroe_type_name(v->type), sizeof(av->type));
 	av->json = json;
@@ -444,6 +424,40 @@ ParseValue(Jsonb *json, const char *key)
 		av->data[v->len] = '\0';
 		av->len = v->len;
 	}
+	return av;
+}
+
+/*
+ * One ExpressionAttributeValues entry (hroe_attr_value_parse); an invalid
+ * value is reported as DynamoDB does, "ExpressionAttributeValues contains
+ * invalid value: <reason> for key :v".
+ */
+static HroeAttrValue *
+ParseValue(Jsonb *json, const char *key)
+{
+	MemoryContext cxt = CurrentMemoryContext;
+	HroeAttrValue *volatile av = NULL;
+
+	PG_TRY();
+	{
+		av = hroe_attr_value_parse(json);
+	}
+	PG_CATCH();
+	{
+		ErrorData  *ed;
+
+		/* re-raise at once, with the parameter and key around the reason */
+		MemoryContextSwitchTo(cxt);
+		ed = CopyErrorData();
+		FlushErrorState();
+		ereport(ERROR,
+				(errcode(ERRCODE_HROE_VALIDATION),
+				 errmsg("ExpressionAttributeValues contains invalid value: %s for key %s",
+						ed->message, key),
+				 ed->detail ? errdetail("%s DynamoDB ValidationException.", ed->detail)
+				 : errdetail("DynamoDB ValidationException.")));
+	}
+	PG_END_TRY();
 	return av;
 }
 

@@ -485,6 +485,132 @@ add('Scan', { TableName: 'conf_lsi', IndexName: 'byT' }, { note: 'Scan on an LSI
 add('DescribeTable', { TableName: 'conf_lsi' })
 add('DeleteTable', { TableName: 'conf_lsi' })
 
+// ---------- legacy (non-expression) parameters ----------
+add('CreateTable', Object.assign({
+  TableName: 'conf_legacy',
+  KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }, { AttributeName: 'sk', KeyType: 'RANGE' }],
+  AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }, { AttributeName: 'sk', AttributeType: 'N' }]
+}, pay), { note: 'legacy parameters' })
+for (let i = 1; i <= 6; i++) {
+  const item = { pk: S('a'), sk: N(i), n: N(i * 10), s: S('w' + i), ss: { SS: ['x', 'y' + (i % 2)] }, ns: { NS: [String(i), '100'] }, l: { L: [S('e'), N(i)] }, bin: { B: Buffer.from('b' + i).toString('base64') } }
+  if (i % 2) item.g = S('odd')
+  add('PutItem', { TableName: 'conf_legacy', Item: item }, { note: 'legacy load' })
+}
+const legacyKey = { pk: S('a'), sk: N(1) }
+const cond = (op, vals) => vals === undefined ? { ComparisonOperator: op } : { ComparisonOperator: op, AttributeValueList: vals }
+// AttributesToGet
+add('GetItem', { TableName: 'conf_legacy', Key: legacyKey, AttributesToGet: ['n', 's', 'nope'] }, { note: 'AttributesToGet' })
+add('GetItem', { TableName: 'conf_legacy', Key: legacyKey, AttributesToGet: ['n', 'n'] }, { note: 'AttributesToGet duplicate' })
+add('GetItem', { TableName: 'conf_legacy', Key: legacyKey, AttributesToGet: ['n'], ProjectionExpression: 's' }, { note: 'mixing AttributesToGet' })
+add('GetItem', { TableName: 'conf_legacy', Key: legacyKey, AttributesToGet: ['n'], ExpressionAttributeNames: { '#n': 'n' } }, { note: 'names without expression' })
+add('BatchGetItem', { RequestItems: { conf_legacy: { Keys: [legacyKey, { pk: S('a'), sk: N(2) }], AttributesToGet: ['sk', 's'] } } }, { note: 'BatchGetItem AttributesToGet' })
+add('BatchGetItem', { RequestItems: { conf_legacy: { Keys: [legacyKey], AttributesToGet: ['sk'], ProjectionExpression: 's' } } }, { note: 'BatchGetItem mixing' })
+add('Scan', { TableName: 'conf_legacy', AttributesToGet: ['sk', 'g'], Limit: 3 }, { note: 'Scan AttributesToGet' })
+// KeyConditions
+const pkEq = { pk: cond('EQ', [S('a')]) }
+add('Query', { TableName: 'conf_legacy', KeyConditions: pkEq, AttributesToGet: ['sk'] }, { note: 'KeyConditions EQ' })
+for (const [op, vals] of [['EQ', [N(3)]], ['LE', [N(3)]], ['LT', [N(3)]], ['GE', [N(4)]], ['GT', [N(4)]], ['BETWEEN', [N(2), N(5)]]]) {
+  add('Query', { TableName: 'conf_legacy', KeyConditions: Object.assign({ sk: cond(op, vals) }, pkEq), AttributesToGet: ['sk', 'n'] }, { note: 'KeyConditions ' + op })
+}
+add('Query', { TableName: 'conf_legacy', KeyConditions: pkEq, ScanIndexForward: false, Limit: 2 }, { note: 'KeyConditions descending, LastEvaluatedKey' })
+add('Query', { TableName: 'conf_legacy', KeyConditions: Object.assign({ sk: cond('GT', [N(1)]) }, pkEq), ExclusiveStartKey: { pk: S('a'), sk: N(3) }, Limit: 2, Select: 'COUNT' }, { note: 'KeyConditions paging' })
+add('Query', { TableName: 'conf_legacy', KeyConditions: pkEq, FilterExpression: 'n > :n', ExpressionAttributeValues: { ':n': N(30) } }, { note: 'KeyConditions with a FilterExpression' })
+for (const op of ['NE', 'IN', 'NULL', 'NOT_NULL', 'CONTAINS', 'NOT_CONTAINS']) {
+  const vals = op.endsWith('NULL') ? undefined : [S('a')]
+  add('Query', { TableName: 'conf_legacy', KeyConditions: { pk: cond(op, vals) } }, { note: 'KeyConditions ' + op + ' on the hash key' })
+}
+add('Query', { TableName: 'conf_legacy', KeyConditions: { pk: cond('GT', [S('a')]) } }, { note: 'KeyConditions GT on the hash key' })
+add('Query', { TableName: 'conf_legacy', KeyConditions: { pk: cond('EQ', [N(1)]) } }, { note: 'KeyConditions type' })
+add('Query', { TableName: 'conf_legacy', KeyConditions: { sk: cond('EQ', [N(1)]) } }, { note: 'KeyConditions without the hash key' })
+add('Query', { TableName: 'conf_legacy', KeyConditions: Object.assign({ n: cond('EQ', [N(1)]) }, pkEq) }, { note: 'KeyConditions on a non-key attribute' })
+add('Query', { TableName: 'conf_legacy', KeyConditions: Object.assign({ sk: cond('NE', [N(1)]) }, pkEq) }, { note: 'KeyConditions NE on the range key' })
+add('Query', { TableName: 'conf_legacy', KeyConditions: Object.assign({ sk: cond('BEGINS_WITH', [N(1)]) }, pkEq) }, { note: 'KeyConditions BEGINS_WITH on N' })
+add('Query', { TableName: 'conf_legacy', KeyConditions: Object.assign({ sk: cond('EQ', [N(1)]), n: cond('EQ', [N(1)]) }, pkEq) }, { note: 'three KeyConditions' })
+add('Query', { TableName: 'conf_legacy', KeyConditions: {} }, { note: 'empty KeyConditions' })
+add('Query', { TableName: 'conf_legacy', KeyConditions: { pk: { AttributeValueList: [S('a')] } } }, { note: 'KeyConditions without ComparisonOperator' })
+add('Query', { TableName: 'conf_legacy', KeyConditions: { pk: cond('eq', [S('a')]) } }, { note: 'KeyConditions lower-case operator' })
+add('Query', { TableName: 'conf_legacy', KeyConditions: pkEq, KeyConditionExpression: 'pk = :p', ExpressionAttributeValues: { ':p': S('a') } }, { note: 'mixing KeyConditions' })
+add('Query', { TableName: 'conf_legacy', KeyConditions: pkEq, AttributesToGet: ['sk'], QueryFilter: { n: cond('NULL') }, ConditionalOperator: 'OR', FilterExpression: 'n > :p', ProjectionExpression: 'sk', ExpressionAttributeValues: { ':p': S('a') } }, { note: 'mixing, Query' })
+// QueryFilter and ScanFilter
+add('Query', { TableName: 'conf_legacy', KeyConditions: pkEq, QueryFilter: { n: cond('BETWEEN', [N(20), N(50)]), ss: cond('CONTAINS', [S('y0')]) }, AttributesToGet: ['sk'] }, { note: 'QueryFilter AND' })
+// (dynalite stops at the first false condition even under OR, which DynamoDB
+// does not: the OR cases put first a condition true for every item)
+add('Query', { TableName: 'conf_legacy', KeyConditions: pkEq, QueryFilter: { s: cond('BEGINS_WITH', [S('w')]), n: cond('EQ', [N(20)]) }, ConditionalOperator: 'OR', Select: 'COUNT' }, { note: 'QueryFilter OR' })
+add('Query', { TableName: 'conf_legacy', KeyConditions: pkEq, QueryFilter: { s: cond('BEGINS_WITH', [S('w')]), n: cond('EQ', [N(20)]) }, Select: 'COUNT' }, { note: 'QueryFilter AND by default' })
+add('Query', { TableName: 'conf_legacy', KeyConditions: pkEq, QueryFilter: { sk: cond('EQ', [N(2)]) } }, { note: 'QueryFilter on the range key' })
+const scanFilters = [
+  ['EQ', 'n', [N(30)]], ['EQ', 'ss', [{ SS: ['y1', 'x'] }]], ['EQ', 'n', [S('30')]], ['NE', 'n', [N(30)]], ['NE', 'g', [S('odd')]],
+  ['LE', 'n', [N(30)]], ['LT', 'n', [N(30)]], ['GE', 's', [S('w5')]], ['GT', 'bin', [{ B: Buffer.from('b4').toString('base64') }]],
+  ['NOT_NULL', 'g', undefined], ['NULL', 'g', []], ['CONTAINS', 's', [S('3')]], ['CONTAINS', 'ss', [S('y1')]], ['CONTAINS', 'ns', [N(4)]],
+  ['CONTAINS', 'l', [N(5)]], ['NOT_CONTAINS', 'ss', [S('y1')]], ['NOT_CONTAINS', 'g', [S('d')]], ['BEGINS_WITH', 's', [S('w')]],
+  ['BEGINS_WITH', 'bin', [{ B: Buffer.from('b').toString('base64') }]], ['IN', 'n', [N(10), N(60), N(5)]], ['BETWEEN', 'n', [N(20), N(40)]],
+  ['BETWEEN', 's', [S('w2'), S('w4')]]
+]
+for (const [op, attr, vals] of scanFilters) add('Scan', { TableName: 'conf_legacy', ScanFilter: { [attr]: cond(op, vals) } }, { note: 'ScanFilter ' + op })
+add('Scan', { TableName: 'conf_legacy', ScanFilter: { s: cond('NOT_NULL'), n: cond('LT', [N(20)]) }, ConditionalOperator: 'OR' }, { note: 'ScanFilter OR' })
+add('Scan', { TableName: 'conf_legacy', ScanFilter: { n: cond('LT', [N(20)]), s: cond('EQ', [S('w6')]) }, ConditionalOperator: 'AND' }, { note: 'ScanFilter AND' })
+add('Scan', { TableName: 'conf_legacy', ScanFilter: { n: cond('GT', [N(1000)]) }, Limit: 3 }, { note: 'ScanFilter, Limit before the filter' })
+add('Scan', { TableName: 'conf_legacy', ScanFilter: {} }, { note: 'empty ScanFilter' })
+const badFilters = [
+  ['EQ', undefined], ['EQ', [N(1), N(2)]], ['NE', []], ['LE', undefined], ['LT', [N(1), N(2)]], ['GE', undefined], ['GT', undefined],
+  ['NOT_NULL', [N(1)]], ['NULL', [N(1)]], ['CONTAINS', undefined], ['NOT_CONTAINS', [N(1), N(2)]], ['BEGINS_WITH', undefined],
+  ['IN', []], ['BETWEEN', [N(1)]], ['BETWEEN', [N(1), N(2), N(3)]],
+  ['LT', [{ SS: ['a'] }]], ['GE', [{ BOOL: true }]], ['CONTAINS', [{ NS: ['1'] }]], ['NOT_CONTAINS', [{ L: [] }]], ['BEGINS_WITH', [N(1)]],
+  ['IN', [N(1), S('1')]], ['IN', [{ M: {} }]], ['BETWEEN', [N(1), S('2')]], ['BETWEEN', [N(2), N(1)]], ['BETWEEN', [{ NULL: true }, { NULL: true }]],
+  ['EQ', [{ SS: [] }]], ['EQ', [N('x')]], ['EQ', [{}]], ['EQ', [{ S: 'a', N: '1' }]], ['CONTAINS', [{ SS: ['a', 'a'] }]], ['EQ', [N(1), { NULL: false }]]
+]
+for (const [op, vals] of badFilters) add('Scan', { TableName: 'conf_legacy', ScanFilter: { n: cond(op, vals) } }, { note: 'ScanFilter ' + op + ' operands' })
+add('Scan', { TableName: 'conf_legacy', ScanFilter: { n: { AttributeValueList: [N(1)] } } }, { note: 'ScanFilter without ComparisonOperator' })
+add('Scan', { TableName: 'conf_legacy', ScanFilter: { n: cond('DOG', [N(1)]) } }, { note: 'ScanFilter unknown operator' })
+add('Scan', { TableName: 'conf_legacy', ScanFilter: { n: cond('NULL') }, ConditionalOperator: 'XOR' }, { note: 'unknown ConditionalOperator' })
+add('Scan', { TableName: 'conf_legacy', ScanFilter: { n: cond('NULL') }, FilterExpression: 'attribute_exists(n)', ConditionalOperator: 'AND' }, { note: 'mixing, Scan' })
+add('Scan', { TableName: 'conf_legacy', ScanFilter: { n: cond('NULL') }, ExpressionAttributeValues: { ':n': N(1) } }, { note: 'values without expression, Scan' })
+// Expected
+add('PutItem', { TableName: 'conf_legacy', Item: { pk: S('e'), sk: N(1), v: N(1), t: S('x') }, Expected: { pk: { Exists: false } } }, { note: 'Expected Exists false' })
+add('PutItem', { TableName: 'conf_legacy', Item: { pk: S('e'), sk: N(1) }, Expected: { pk: { Exists: false } } }, { note: 'Expected Exists false fails' })
+add('PutItem', { TableName: 'conf_legacy', Item: { pk: S('e'), sk: N(1), v: N(2), t: S('x') }, Expected: { v: { Value: N(1) }, t: { Exists: true, Value: S('x') } }, ReturnValues: 'ALL_OLD' }, { note: 'Expected Value' })
+for (const e of [
+  { v: cond('EQ', [N(2)]) }, { v: { ComparisonOperator: 'GE', Value: N(3) } }, { v: cond('IN', [N(5), N(2)]) }, { v: cond('BETWEEN', [N(0), N(1)]) },
+  { t: cond('BEGINS_WITH', [S('x')]), nope: cond('NOT_NULL') }, { nope: cond('NULL'), v: cond('NE', [N(2)]) }, {}
+]) add('PutItem', { TableName: 'conf_legacy', Item: { pk: S('e'), sk: N(1), v: N(2), t: S('x') }, Expected: e }, { note: 'Expected ComparisonOperator' })
+for (const c of ['AND', 'OR']) add('PutItem', { TableName: 'conf_legacy', Item: { pk: S('e'), sk: N(1), v: N(2), t: S('x') }, Expected: { v: { Value: N(2) }, t: cond('EQ', [S('nope')]) }, ConditionalOperator: c }, { note: 'Expected ' + c })
+add('DeleteItem', { TableName: 'conf_legacy', Key: { pk: S('e'), sk: N(9) }, Expected: { v: cond('NOT_CONTAINS', [S('q')]) } }, { note: 'Expected on a missing item' })
+add('DeleteItem', { TableName: 'conf_legacy', Key: { pk: S('e'), sk: N(9) }, Expected: { v: { Exists: true, Value: N(1) } } }, { note: 'Expected on a missing item fails' })
+add('DeleteItem', { TableName: 'conf_legacy', Key: { pk: S('e'), sk: N(1) }, Expected: { v: { Value: N(2) } }, ReturnValues: 'ALL_OLD' }, { note: 'DeleteItem Expected' })
+for (const e of [
+  { a: {} }, { a: { Exists: true } }, { a: { Exists: false, Value: S('a') } }, { a: { ComparisonOperator: 'LT' } },
+  { a: { Exists: true, ComparisonOperator: 'LT' } }, { a: { ComparisonOperator: 'LT', Value: S('a'), AttributeValueList: [S('a')] } },
+  { a: { AttributeValueList: [S('a')] } }, { a: { Exists: true, AttributeValueList: [S('a')] } }, { a: cond('EQ', []) },
+  { a: cond('NULL', [S('a')]) }, { a: { ComparisonOperator: 'NULL', Value: S('a') } }, { a: { ComparisonOperator: 'BETWEEN', Value: S('a') } },
+  { a: cond('IN', []) }, { a: { Value: { SS: [] } } }
+]) add('PutItem', { TableName: 'conf_legacy', Item: { pk: S('e2'), sk: N(1) }, Expected: e }, { note: 'Expected errors' })
+add('PutItem', { TableName: 'conf_legacy', Item: { pk: S('e2'), sk: N(1) }, Expected: { pk: { Exists: false } }, ConditionExpression: 'attribute_not_exists(pk)' }, { note: 'mixing Expected' })
+add('PutItem', { TableName: 'conf_legacy', Item: { pk: S('e2'), sk: N(1) }, Expected: { pk: { Exists: false } }, ExpressionAttributeNames: { '#p': 'pk' } }, { note: 'names with Expected' })
+add('DeleteItem', { TableName: 'conf_legacy', Key: { pk: S('e2'), sk: N(1) }, Expected: { pk: { Exists: false } }, ExpressionAttributeValues: { ':p': S('pk') } }, { note: 'values with Expected' })
+add('GetItem', { TableName: 'conf_legacy', Key: { pk: S('e2'), sk: N(1) } }, { note: 'nothing written' })
+// AttributeUpdates
+const uKey = { pk: S('u'), sk: N(1) }
+add('UpdateItem', { TableName: 'conf_legacy', Key: uKey, AttributeUpdates: { a: { Action: 'PUT', Value: S('x') }, n: { Action: 'ADD', Value: N(5) }, ss: { Action: 'ADD', Value: { SS: ['a', 'b'] } }, l: { Action: 'ADD', Value: { L: [S('a')] } }, gone: { Action: 'DELETE' }, ds: { Action: 'DELETE', Value: { NS: ['1'] } }, d: { Value: N(1) } }, ReturnValues: 'ALL_NEW' }, { note: 'AttributeUpdates on a missing item' })
+add('UpdateItem', { TableName: 'conf_legacy', Key: uKey, AttributeUpdates: { n: { Action: 'ADD', Value: N('-7.5') }, l: { Action: 'ADD', Value: { L: [N(1)] } }, a: { Action: 'DELETE' } }, ReturnValues: 'UPDATED_OLD' }, { note: 'AttributeUpdates ADD, UPDATED_OLD' })
+add('UpdateItem', { TableName: 'conf_legacy', Key: uKey, AttributeUpdates: { n: { Action: 'ADD', Value: N(1) }, a: { Action: 'DELETE' } }, ReturnValues: 'UPDATED_NEW' }, { note: 'AttributeUpdates UPDATED_NEW' })
+add('UpdateItem', { TableName: 'conf_legacy', Key: uKey, AttributeUpdates: { ss: { Action: 'DELETE', Value: { SS: ['a', 'b'] } } }, ReturnValues: 'ALL_NEW' }, { note: 'AttributeUpdates DELETE empties the set' })
+add('UpdateItem', { TableName: 'conf_legacy', Key: uKey, AttributeUpdates: { n: { Action: 'ADD', Value: N(1) } }, Expected: { n: { Value: N('-1.5') } }, ReturnValues: 'UPDATED_NEW' }, { note: 'AttributeUpdates with Expected' })
+add('UpdateItem', { TableName: 'conf_legacy', Key: uKey, AttributeUpdates: { n: { Action: 'ADD', Value: N(1) } }, Expected: { n: { Value: N('-1.5') } } }, { note: 'AttributeUpdates with Expected fails' })
+for (const u of [{ l: { Action: 'ADD', Value: N(1) } }, { n: { Action: 'ADD', Value: { NS: ['1'] } } }, { l: { Action: 'DELETE', Value: { SS: ['a'] } } }]) {
+  add('UpdateItem', { TableName: 'conf_legacy', Key: uKey, AttributeUpdates: u }, { note: 'AttributeUpdates type mismatch' })
+}
+for (const u of [
+  { a: { Action: 'PUT' } }, { a: {} }, { a: { Action: 'DELETE', Value: S('x') } }, { a: { Action: 'DELETE', Value: N(1) } },
+  { a: { Action: 'DELETE', Value: { L: [] } } }, { a: { Action: 'ADD', Value: S('x') } }, { a: { Action: 'ADD', Value: { B: 'Yg==' } } },
+  { a: { Action: 'ADD', Value: { M: {} } } }, { a: { Action: 'ADD', Value: { BOOL: true } } }, { a: { Action: 'PUT', Value: { NS: [] } } },
+  { pk: { Action: 'PUT', Value: S('x') } }, { sk: { Action: 'DELETE' } }
+]) add('UpdateItem', { TableName: 'conf_legacy', Key: uKey, AttributeUpdates: u }, { note: 'AttributeUpdates errors' })
+add('UpdateItem', { TableName: 'conf_legacy', Key: uKey, AttributeUpdates: { a: { Action: 'PUT', Value: S('x') } }, UpdateExpression: 'SET a = :v', ExpressionAttributeValues: { ':v': S('x') } }, { note: 'mixing AttributeUpdates' })
+add('UpdateItem', { TableName: 'conf_legacy', Key: uKey, AttributeUpdates: { a: { Action: 'PUT', Value: S('x') } }, Expected: { a: { Exists: false } }, UpdateExpression: 'SET a = :v', ConditionExpression: 'attribute_not_exists(a)', ExpressionAttributeValues: { ':v': S('x') } }, { note: 'mixing, UpdateItem' })
+add('UpdateItem', { TableName: 'conf_legacy', Key: uKey, AttributeUpdates: { a: { Action: 'PUT', Value: S('x') } }, ExpressionAttributeValues: { ':v': S('x') } }, { note: 'values with AttributeUpdates' })
+add('GetItem', { TableName: 'conf_legacy', Key: uKey, ConsistentRead: true }, { note: 'after AttributeUpdates' })
+add('DeleteTable', { TableName: 'conf_legacy' })
+
 // ---------- DeleteTable ----------
 add('DeleteTable', { TableName: 'conf_bin' })
 add('DescribeTable', { TableName: 'conf_bin' }, { note: 'deleted' })
