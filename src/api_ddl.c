@@ -571,6 +571,45 @@ CheckGsis(JsonbContainer **gsis, int n, ApiThroughput *gtp, bool pay)
 		hroe_api_invalid("One or more parameter values were invalid: GlobalSecondaryIndex count exceeds the per-table limit of 20");
 }
 
+/*
+ * CreateTable's member checks that DynamoDB reports together, before its
+ * other rules: the table name's length and pattern, a KeySchema of more
+ * than two elements (shown as DynamoDB's service prints them)
+ */
+static void
+CheckCreateMembers(const char *table, JsonbContainer *req, List **errs)
+{
+	size_t		n = strlen(table);
+	JsonbContainer **ks;
+	int			nks = hroe_api_member_array(req, "KeySchema", &ks);
+
+	if (strspn(table, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-") != n || n == 0)
+		*errs = lappend(*errs, psprintf("Value '%s' at 'tableName' failed to satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+",
+										table));
+	if (n < HROE_TABLE_NAME_MIN)
+		*errs = lappend(*errs, psprintf("Value '%s' at 'tableName' failed to satisfy constraint: Member must have length greater than or equal to %d",
+										table, HROE_TABLE_NAME_MIN));
+	else if (pg_mbstrlen(table) > HROE_TABLE_NAME_MAX)
+		*errs = lappend(*errs, psprintf("Value '%s' at 'tableName' failed to satisfy constraint: Member must have length less than or equal to %d",
+										table, HROE_TABLE_NAME_MAX));
+	if (nks > 2)
+	{
+		StringInfoData v;
+
+		initStringInfo(&v);
+		for (int i = 0; i < nks; i++)
+		{
+			char	   *name = hroe_api_member_text(ks[i], "AttributeName", "AttributeName");
+			char	   *type = hroe_api_member_text(ks[i], "KeyType", "KeyType");
+
+			appendStringInfo(&v, "%sKeySchemaElement(attributeName=%s, keyType=%s)", i ? ", " : "",
+							 name ? name : "null", type ? type : "null");
+		}
+		*errs = lappend(*errs, psprintf("Value '[%s]' at 'keySchema' failed to satisfy constraint: Member must have length less than or equal to 2",
+										v.data));
+	}
+}
+
 /* CreateTable */
 void
 hroe_api_create_table(JsonbContainer *req, StringInfo out)
@@ -598,10 +637,11 @@ hroe_api_create_table(JsonbContainer *req, StringInfo out)
 	char		nulls[7] = "       ";
 
 	if (table == NULL)
-		hroe_api_missing("tableName");
+		hroe_api_invalid("The parameter 'TableName' is required but was not present in the request");
 	if (hroe_api_member(req, "AttributeDefinitions") == NULL)
 		hroe_api_missing("attributeDefinitions");
-	/* the billing mode and the throughput: their members, then their rules */
+	/* the members' own constraints, reported together; then the rules */
+	CheckCreateMembers(table, req, &errs);
 	billing = hroe_api_billing_mode(req, &errs);
 	hroe_api_throughput(req, "provisionedThroughput", &tp, &errs);
 	for (int g = 0; g < ngsis; g++)
@@ -734,6 +774,8 @@ hroe_api_update_table(JsonbContainer *req, StringInfo out)
 	ApiThroughput tp;
 	int			nonline = 0;
 	char	   *new_index = NULL;
+	char	   *updated_index = NULL;
+	int			nupdated = 0;
 	bool		deleted = false;
 	JsonbParseState *st = NULL;
 	JsonbValue *index_throughput;
@@ -813,8 +855,10 @@ hroe_api_update_table(JsonbContainer *req, StringInfo out)
 		}
 		else if (u)
 		{
-			if (hroe_api_member_text(u, "IndexName", "IndexName") == NULL)
+			updated_index = hroe_api_member_text(u, "IndexName", "IndexName");
+			if (updated_index == NULL)
 				hroe_api_missing(psprintf("globalSecondaryIndexUpdates.%d.member.update.indexName", i + 1));
+			nupdated++;
 			PushIndexThroughput(&st, u, &utp[i]);
 		}
 		else if (d)
@@ -843,9 +887,14 @@ hroe_api_update_table(JsonbContainer *req, StringInfo out)
 	v[6] = new_index ? TextD(new_index) : (nulls[6] = 'n', (Datum) 0);
 	row = RunStmt(STMT_UPDATE_TABLE, v, nulls);
 	changed = DatumGetBool(Col(row, 1, &isnull));
-	appendStringInfo(out, ",\"TableDescription\":%s",
-					 TableDescription(table, changed || new_index || deleted ? "UPDATING" : "ACTIVE",
-									  new_index ? "CREATING" : NULL, new_index));
+	/* the table UPDATING while its own settings or GSIs change, the GSIs changing */
+	if (new_index)
+		appendStringInfo(out, ",\"TableDescription\":%s",
+						 TableDescription(table, "UPDATING", "CREATING", new_index));
+	else
+		appendStringInfo(out, ",\"TableDescription\":%s",
+						 TableDescription(table, changed || deleted ? "UPDATING" : "ACTIVE",
+										  nupdated ? "UPDATING" : NULL, nupdated == 1 ? updated_index : NULL));
 }
 
 /* ListTables: table names in byte order, paged by ExclusiveStartTableName */

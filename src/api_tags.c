@@ -64,13 +64,17 @@ CheckLength(const char *s, const char *path, int min, int max, List **errs)
 										s, path, max));
 }
 
-/* Run one statement of hroe's SQL functions on the table and its argument */
+/*
+ * Run one statement of hroe's SQL functions on the table and its argument
+ * (not read-only: a new snapshot sees what earlier calls of the same
+ * statement wrote, as the DDL statements' do)
+ */
 static void
-RunTagStatement(const char *sql, const char *table, Oid argtype, Datum arg, bool read)
+RunTagStatement(const char *sql, const char *table, Oid argtype, Datum arg)
 {
 	Oid			types[2] = {TEXTOID, argtype};
 	Datum		values[2] = {CStringGetTextDatum(table), arg};
-	int			ret = SPI_execute_with_args(sql, argtype ? 2 : 1, types, values, NULL, read, 0);
+	int			ret = SPI_execute_with_args(sql, argtype ? 2 : 1, types, values, NULL, false, 0);
 
 	if (ret != SPI_OK_SELECT)
 		elog(ERROR, "\"%s\" failed: %s", sql, SPI_result_code_string(ret));
@@ -117,7 +121,7 @@ hroe_api_tag_resource(JsonbContainer *req, StringInfo out)
 	res = pushJsonbValue(&st, WJB_END_OBJECT, NULL);
 	hroe_api_raise_errors(errs);
 	RunTagStatement("SELECT hroe.tag_resource($1, $2)", table, JSONBOID,
-					JsonbPGetDatum(JsonbValueToJsonb(res)), false);
+					JsonbPGetDatum(JsonbValueToJsonb(res)));
 }
 
 /* UntagResource */
@@ -157,7 +161,7 @@ hroe_api_untag_resource(JsonbContainer *req, StringInfo out)
 		hroe_api_invalid("Atleast one Tag Key needs to be provided as Input.");
 	hroe_api_raise_errors(errs);
 	RunTagStatement("SELECT hroe.untag_resource($1, $2)", table, TEXTARRAYOID,
-					PointerGetDatum(construct_array(d, n, TEXTOID, -1, false, TYPALIGN_INT)), false);
+					PointerGetDatum(construct_array(d, n, TEXTOID, -1, false, TYPALIGN_INT)));
 }
 
 /* ListTagsOfResource: every tag of the table, by key (one page) */
@@ -170,7 +174,7 @@ hroe_api_list_tags_of_resource(JsonbContainer *req, StringInfo out)
 
 	RunTagStatement("SELECT pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object('Key', key, 'Value', value)"
 					" ORDER BY key COLLATE pg_catalog.\"C\")"
-					" FROM hroe.list_tags_of_resource($1)", table, InvalidOid, (Datum) 0, true);
+					" FROM hroe.list_tags_of_resource($1)", table, InvalidOid, (Datum) 0);
 	d = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
 	appendStringInfo(out, ",\"Tags\":%s", isnull ? "[]" : hroe_api_jsonb_text(DatumGetJsonbP(d)));
 }

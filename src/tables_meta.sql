@@ -89,7 +89,7 @@ BEGIN
 				'ProvisionedThroughput', hroe.throughput_description(x.read_capacity_units, x.write_capacity_units,
 																	 x.last_increase_at, x.last_decrease_at, x.decreases_today));
 			-- a GSI UpdateTable creates is backfilled once it is CREATING
-			IF v_changing AND x.index_name = p_index_name THEN
+			IF v_changing AND x.index_name = p_index_name AND p_index_status = 'CREATING' THEN
 				v_index := v_index || jsonb_build_object('Backfilling', false);
 			END IF;
 			v_gsis := v_gsis || jsonb_build_array(v_index);
@@ -124,7 +124,7 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION hroe.table_description(text, text, text, text) IS
-'DynamoDB''s TableDescription of table p_table_name, with TableStatus p_table_status and IndexStatus p_index_status for GSI p_index_name (NULL: every GSI; with a name the GSI also shows Backfilling), else ACTIVE: key schema, attribute definitions, ARN, TableId, creation time, billing mode, provisioned throughput, deletion protection, local and global secondary indexes (key schema, projection, ARN, item count, size of the index entries) and the exact item count and DynamoDB size of the table; also names the PostgreSQL table and indexes (PostgresTable, PostgresIndex)';
+'DynamoDB''s TableDescription of table p_table_name, with TableStatus p_table_status and IndexStatus p_index_status for GSI p_index_name (NULL: every GSI; a GSI named CREATING also shows Backfilling), else ACTIVE: key schema, attribute definitions, ARN, TableId, creation time, billing mode, provisioned throughput, deletion protection, local and global secondary indexes (key schema, projection, ARN, item count, size of the index entries) and the exact item count and DynamoDB size of the table; also names the PostgreSQL table and indexes (PostgresTable, PostgresIndex)';
 
 CREATE FUNCTION hroe.describe_table(p_table_name text)
 RETURNS jsonb
@@ -289,7 +289,6 @@ BEGIN
 												   AND (v_read < x.read_capacity_units OR v_write < x.write_capacity_units),
 												   last_decrease_at, decreases_today)
 		WHERE table_name = p_table_name AND index_name = x.index_name;
-		v_changed := v_changed OR x.index_name IS DISTINCT FROM p_new_index;
 	END LOOP;
 
 	IF p_deletion_protection IS NOT NULL THEN
@@ -299,7 +298,7 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION hroe.update_table(text, text, bigint, bigint, boolean, jsonb, text) IS
-'UpdateTable''s settings, with DynamoDB''s rules and errors: billing mode (PROVISIONED needs both capacity units for the table and each GSI, PAY_PER_REQUEST takes none), the table''s and each GSI''s provisioned throughput (p_index_throughput: {"index": [read, write]}; a change to the current values is an error; increases, decreases and the day''s number of decreases are recorded), deletion protection; p_new_index: a GSI the same UpdateTable creates. True if the throughput or billing mode changes (the table is then UPDATING)';
+'UpdateTable''s settings, with DynamoDB''s rules and errors: billing mode (PROVISIONED needs both capacity units for the table and each GSI, PAY_PER_REQUEST takes none), the table''s and each GSI''s provisioned throughput (p_index_throughput: {"index": [read, write]}; a change to the current values is an error; increases, decreases and the day''s number of decreases are recorded), deletion protection; p_new_index: a GSI the same UpdateTable creates. True if the table''s throughput or billing mode changes (the table is then UPDATING)';
 
 -- DynamoDB's error when a throughput update changes nothing
 CREATE FUNCTION hroe.check_throughput_change(p_read bigint, p_write bigint, p_new_read bigint, p_new_write bigint)
