@@ -169,9 +169,9 @@ WithoutPostgresNames(Jsonb *j)
  * TableStatus status, IndexStatus index_status for GSI index (NULL: all)
  * if index_status is given, else ACTIVE
  */
-static char *
-TableDescription(const char *table, const char *status, const char *index_status,
-				 const char *index)
+static Jsonb *
+TableDescriptionJsonb(const char *table, const char *status, const char *index_status,
+					  const char *index)
 {
 	Datum		v[4];
 	char		nulls[4] = "    ";
@@ -183,7 +183,15 @@ TableDescription(const char *table, const char *status, const char *index_status
 	v[2] = index_status ? TextD(index_status) : (nulls[2] = 'n', (Datum) 0);
 	v[3] = index ? TextD(index) : (nulls[3] = 'n', (Datum) 0);
 	row = RunStmt(STMT_DESCRIBE, v, nulls);
-	return hroe_api_jsonb_text(WithoutPostgresNames(DatumGetJsonbP(Col(row, 1, &isnull))));
+	return WithoutPostgresNames(DatumGetJsonbP(Col(row, 1, &isnull)));
+}
+
+/* The same, as JSON text */
+static char *
+TableDescription(const char *table, const char *status, const char *index_status,
+				 const char *index)
+{
+	return hroe_api_jsonb_text(TableDescriptionJsonb(table, status, index_status, index));
 }
 
 /* Attribute type of name in AttributeDefinitions, or NULL */
@@ -735,7 +743,10 @@ hroe_api_delete_table(JsonbContainer *req, StringInfo out)
 	if (hroe_table_lookup(table, true) == NULL)
 		hroe_ddb_error(ERRCODE_HROE_RESOURCE_NOT_FOUND, "ResourceNotFoundException",
 					   psprintf("Requested resource not found: Table: %s not found", table));
-	desc = TableDescription(table, "DELETING", NULL, NULL);
+	/* (without the GSIs, as DynamoDB answers: dynalite's recorded answer) */
+	desc = hroe_api_jsonb_text(DatumGetJsonbP(DirectFunctionCall2(jsonb_delete,
+																  JsonbPGetDatum(TableDescriptionJsonb(table, "DELETING", NULL, NULL)),
+																  CStringGetTextDatum("GlobalSecondaryIndexes"))));
 	v[0] = TextD(table);
 	(void) RunStmt(STMT_DELETE_TABLE, v, " ");
 	appendStringInfo(out, ",\"TableDescription\":%s", desc);
