@@ -288,21 +288,39 @@ SELECT tag('UntagResource', '{"ResourceArn": "arn:aws:dynamodb:us-east-1:1234567
 SELECT tag('UntagResource', '{"ResourceArn": "arn:aws:dynamodb:us-east-1:123456789012:table/at_od", "TagKeys": []}') AS keys_empty;
 SELECT tag('UntagResource', jsonb_build_object('ResourceArn', 'arn:aws:dynamodb:us-east-1:123456789012:table/at_od', 'TagKeys', jsonb_build_array(repeat('k', 129)))) AS key_too_long;
 SELECT tag('UntagResource', '{"ResourceArn": "arn:aws:dynamodb:us-east-1:123456789012:table/at_od", "TagKeys": [1]}') AS key_not_a_string;
--- only a member of the role owning the table changes its tags; any role reads them
+-- only a member of the role owning the table changes its tags (the
+-- functions check it; row-level security on hroe.table_tags refuses direct
+-- writes); any role reads them
 SET client_min_messages = warning;
 DROP ROLE IF EXISTS regress_hroe_tagger;
+DROP ROLE IF EXISTS regress_hroe_owner;
 RESET client_min_messages;
 CREATE ROLE regress_hroe_tagger;
-GRANT USAGE ON SCHEMA hroe TO regress_hroe_tagger;
+CREATE ROLE regress_hroe_owner;
+GRANT USAGE ON SCHEMA hroe TO regress_hroe_tagger, regress_hroe_owner;
+SELECT hroe.dynamodb('CreateTable', '{"TableName": "at_owned", "BillingMode": "PAY_PER_REQUEST",
+  "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}],
+  "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}]}') #>> '{TableDescription,TableStatus}' AS created;
+ALTER TABLE at_owned OWNER TO regress_hroe_owner;
+SET ROLE regress_hroe_owner;
+SELECT tag('TagResource', '{"ResourceArn": "arn:aws:dynamodb:us-east-1:123456789012:table/at_owned", "Tags": [{"Key": "team", "Value": "owners"}, {"Key": "gone", "Value": "x"}]}') AS owner_tags;
+SELECT tag('UntagResource', '{"ResourceArn": "arn:aws:dynamodb:us-east-1:123456789012:table/at_owned", "TagKeys": ["gone"]}') AS owner_untags;
+SELECT tag('TagResource', '{"ResourceArn": "arn:aws:dynamodb:us-east-1:123456789012:table/at_od", "Tags": [{"Key": "mine", "Value": "x"}]}') AS not_its_table;
+RESET ROLE;
 SET ROLE regress_hroe_tagger;
-SELECT tag('TagResource', '{"ResourceArn": "arn:aws:dynamodb:us-east-1:123456789012:table/at_od", "Tags": [{"Key": "mine", "Value": "x"}]}') AS not_the_owner;
-SELECT tag('UntagResource', '{"ResourceArn": "arn:aws:dynamodb:us-east-1:123456789012:table/at_od", "TagKeys": ["env"]}') AS untag_not_the_owner;
-DELETE FROM hroe.table_tags WHERE table_name = 'at_od';
+SELECT tag('TagResource', '{"ResourceArn": "arn:aws:dynamodb:us-east-1:123456789012:table/at_owned", "Tags": [{"Key": "mine", "Value": "x"}]}') AS not_the_owner;
+SELECT tag('UntagResource', '{"ResourceArn": "arn:aws:dynamodb:us-east-1:123456789012:table/at_owned", "TagKeys": ["team"]}') AS untag_not_the_owner;
+DELETE FROM hroe.table_tags WHERE table_name IN ('at_od', 'at_owned');
+UPDATE hroe.table_tags SET tag_value = 'forged' WHERE table_name = 'at_owned';
+INSERT INTO hroe.table_tags VALUES ('at_owned', 'forged', 'x');
+SELECT tag('ListTagsOfResource', '{"ResourceArn": "arn:aws:dynamodb:us-east-1:123456789012:table/at_owned"}') AS readable;
 SELECT count(*) AS readable FROM hroe.list_tags_of_resource('at_od');
 RESET ROLE;
-SELECT count(*) AS tags_kept FROM hroe.table_tags WHERE table_name = 'at_od';
-DROP OWNED BY regress_hroe_tagger;
+SELECT table_name, count(*) AS tags_kept FROM hroe.table_tags WHERE table_name IN ('at_od', 'at_owned') GROUP BY 1 ORDER BY 1;
+SELECT hroe.dynamodb('DeleteTable', '{"TableName": "at_owned"}') #>> '{TableDescription,TableStatus}' AS deleted;
+DROP OWNED BY regress_hroe_tagger, regress_hroe_owner;
 DROP ROLE regress_hroe_tagger;
+DROP ROLE regress_hroe_owner;
 -- DeleteTable takes the tags with it
 SELECT hroe.dynamodb('DeleteTable', '{"TableName": "at_od"}') #>> '{TableDescription,TableStatus}' AS deleted;
 SELECT count(*) AS tags_left FROM hroe.table_tags WHERE table_name = 'at_od';

@@ -80,6 +80,59 @@ COMMENT ON TABLE hroe.indexes IS 'Secondary indexes: global ones created by hroe
 -- still need the privileges on the PostgreSQL table itself)
 GRANT SELECT ON hroe.tables, hroe.indexes TO PUBLIC;
 
+-- Writes are scoped to a table's owner: a role granted INSERT, UPDATE or
+-- DELETE on hroe.tables and hroe.indexes (CreateTable and DeleteTable need
+-- them) changes only the metadata of the tables whose PostgreSQL table its
+-- role owns (or a role it is a member of); the tables' owner, the
+-- extension's, and superusers are not subject to the policies.
+CREATE FUNCTION hroe.owns_relation(p_rel regclass) RETURNS boolean
+LANGUAGE sql STABLE STRICT PARALLEL SAFE
+BEGIN ATOMIC
+	SELECT EXISTS (SELECT FROM pg_catalog.pg_class c
+				   WHERE c.oid = p_rel AND pg_catalog.pg_has_role(c.relowner, 'USAGE'));
+END;
+COMMENT ON FUNCTION hroe.owns_relation(regclass) IS
+'internal: Whether the current role is a member of the role owning the relation p_rel (false if there is none): who may change the metadata of a DynamoDB table';
+CREATE FUNCTION hroe.owns_table(p_table_name text) RETURNS boolean
+LANGUAGE sql STABLE STRICT PARALLEL SAFE
+BEGIN ATOMIC
+	SELECT coalesce(pg_catalog.bool_or(hroe.owns_relation(t.relid)), false)
+	FROM hroe.tables t WHERE t.table_name = p_table_name;
+END;
+COMMENT ON FUNCTION hroe.owns_table(text) IS
+'internal: Whether the current role is a member of the role owning the PostgreSQL table of DynamoDB table p_table_name (it may change the table''s metadata and tags)';
+CREATE FUNCTION hroe.check_table_owner(p_table_name text) RETURNS void
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+	IF EXISTS (SELECT FROM hroe.tables t JOIN pg_class c ON c.oid = t.relid
+			   WHERE t.table_name = p_table_name AND NOT pg_has_role(c.relowner, 'USAGE')) THEN
+		RAISE EXCEPTION 'must be a member of the role owning table % to change it', p_table_name
+			USING ERRCODE = 'insufficient_privilege';
+	END IF;
+END
+$$;
+COMMENT ON FUNCTION hroe.check_table_owner(text) IS
+'internal: Raises insufficient_privilege (the JSON API''s AccessDeniedException) unless the current role is a member of the role owning DynamoDB table p_table_name''s PostgreSQL table (or the table or its relation does not exist): the DDL functions'' check, before the row lock the policies would otherwise hide';
+ALTER TABLE hroe.tables ENABLE ROW LEVEL SECURITY;
+CREATE POLICY tables_read ON hroe.tables FOR SELECT USING (true);
+COMMENT ON POLICY tables_read ON hroe.tables IS 'The metadata is readable by every role';
+CREATE POLICY tables_insert ON hroe.tables FOR INSERT WITH CHECK (hroe.owns_relation(relid));
+COMMENT ON POLICY tables_insert ON hroe.tables IS 'A role registers only a table it owns';
+CREATE POLICY tables_update ON hroe.tables FOR UPDATE
+	USING (hroe.owns_relation(relid)) WITH CHECK (hroe.owns_relation(relid));
+COMMENT ON POLICY tables_update ON hroe.tables IS 'A role changes only the metadata of a table it owns';
+CREATE POLICY tables_delete ON hroe.tables FOR DELETE
+	USING (hroe.owns_relation(relid) OR NOT EXISTS (SELECT FROM pg_catalog.pg_class c WHERE c.oid = relid));
+COMMENT ON POLICY tables_delete ON hroe.tables IS 'A role deletes only the metadata of a table it owns, or of one already dropped';
+ALTER TABLE hroe.indexes ENABLE ROW LEVEL SECURITY;
+CREATE POLICY indexes_read ON hroe.indexes FOR SELECT USING (true);
+COMMENT ON POLICY indexes_read ON hroe.indexes IS 'The metadata is readable by every role';
+CREATE POLICY indexes_owner ON hroe.indexes FOR ALL
+	USING (hroe.owns_table(table_name)) WITH CHECK (hroe.owns_table(table_name));
+COMMENT ON POLICY indexes_owner ON hroe.indexes IS 'A role adds, changes and deletes only the indexes of a table it owns';
+
 -- hroe.tables and hroe.indexes are dumped by pg_dump, but their rows for
 -- tables the extension script creates come back with CREATE EXTENSION: the
 -- dump keeps only the rows of tables that are not extension members.
@@ -266,8 +319,9 @@ BEGIN
 		RAISE EXCEPTION 'no schema has been selected to create in'
 			USING ERRCODE = 'invalid_schema_name';
 	END IF;
-	-- DynamoDB table names are unique per account and region
-	PERFORM 1 FROM hroe.tables WHERE table_name = p_table_name FOR UPDATE;
+	-- DynamoDB table names are unique per account and region (every role
+	-- sees every table's row; a row lock would need UPDATE on hroe.tables)
+	PERFORM 1 FROM hroe.tables WHERE table_name = p_table_name;
 	IF FOUND THEN
 		PERFORM hroe.dynamodb_error('ResourceInUseException',
 			format('Table already exists: %s', p_table_name));
@@ -400,6 +454,7 @@ DECLARE
 BEGIN
 	PERFORM hroe.check_name(p_table_name, 'tableName');
 	PERFORM hroe.check_name(p_index_name, 'globalSecondaryIndexUpdates.1.member.create.indexName');
+	PERFORM hroe.check_table_owner(p_table_name);
 	SELECT * INTO t FROM hroe.tables WHERE table_name = p_table_name FOR UPDATE;
 	IF NOT FOUND THEN
 		PERFORM hroe.dynamodb_error('ResourceNotFoundException', 'Requested resource not found');
@@ -617,6 +672,7 @@ DECLARE
 	c name;
 	v_schema name;
 BEGIN
+	PERFORM hroe.check_table_owner(p_table_name);
 	SELECT * INTO t FROM hroe.tables WHERE table_name = p_table_name FOR UPDATE;
 	IF NOT FOUND THEN
 		PERFORM hroe.dynamodb_error('ResourceNotFoundException', 'Requested resource not found');
@@ -661,6 +717,7 @@ DECLARE
 	v_index regclass;
 BEGIN
 	PERFORM hroe.check_name(p_index_name, 'localSecondaryIndexes.1.member.indexName');
+	PERFORM hroe.check_table_owner(p_table_name);
 	SELECT * INTO t FROM hroe.tables WHERE table_name = p_table_name FOR UPDATE;
 	IF NOT FOUND THEN
 		PERFORM hroe.dynamodb_error('ResourceNotFoundException', 'Requested resource not found');
@@ -769,6 +826,7 @@ DECLARE
 	v_rel regclass;
 	v_protected boolean;
 BEGIN
+	PERFORM hroe.check_table_owner(p_table_name);
 	SELECT relid, deletion_protection INTO v_rel, v_protected
 	FROM hroe.tables WHERE table_name = p_table_name FOR UPDATE;
 	IF NOT FOUND THEN

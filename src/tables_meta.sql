@@ -189,6 +189,7 @@ DECLARE
 	v_write bigint;
 	v_changed boolean := false;
 BEGIN
+	PERFORM hroe.check_table_owner(p_table_name);
 	SELECT * INTO t FROM hroe.tables WHERE table_name = p_table_name FOR UPDATE;
 	IF NOT FOUND THEN
 		PERFORM hroe.dynamodb_error('ResourceNotFoundException',
@@ -330,18 +331,6 @@ COMMENT ON FUNCTION hroe.decreases_today(boolean, timestamptz, integer) IS
 
 -- ---------- tags ----------
 
--- Whether the current role may change the metadata of a table: it is a
--- member of the role owning the PostgreSQL table
-CREATE FUNCTION hroe.owns_table(p_table_name text) RETURNS boolean
-LANGUAGE sql STABLE STRICT PARALLEL SAFE
-BEGIN ATOMIC
-	SELECT coalesce(pg_catalog.bool_or(pg_catalog.pg_has_role(c.relowner, 'USAGE')), false)
-	FROM hroe.tables t JOIN pg_catalog.pg_class c ON c.oid = t.relid
-	WHERE t.table_name = p_table_name;
-END;
-COMMENT ON FUNCTION hroe.owns_table(text) IS
-'internal: Whether the current role is a member of the role owning the PostgreSQL table of DynamoDB table p_table_name (it may change the table''s tags)';
-
 CREATE TABLE hroe.table_tags (
 	table_name	text NOT NULL REFERENCES hroe.tables ON DELETE CASCADE,
 	tag_key		text NOT NULL CHECK (char_length(tag_key) BETWEEN 1 AND 128),
@@ -369,10 +358,16 @@ DECLARE
 	v_key text;
 	v_count integer;
 BEGIN
-	PERFORM 1 FROM hroe.tables WHERE table_name = p_table_name FOR UPDATE;
+	-- (no row lock: that needs UPDATE on hroe.tables; the foreign key
+	-- keeps a concurrent DeleteTable out)
+	PERFORM 1 FROM hroe.tables WHERE table_name = p_table_name;
 	IF NOT FOUND THEN
 		PERFORM hroe.dynamodb_error('ResourceNotFoundException',
 			format('Requested resource not found: ResourcArn: %s not found', hroe.table_arn(p_table_name)));
+	END IF;
+	IF NOT hroe.owns_table(p_table_name) THEN
+		RAISE EXCEPTION 'only a member of the role owning table % may change its tags', p_table_name
+			USING ERRCODE = 'insufficient_privilege';
 	END IF;
 	IF jsonb_typeof(p_tags) IS DISTINCT FROM 'object' THEN
 		RAISE EXCEPTION 'p_tags must be a JSON object of tag keys to values'
@@ -407,9 +402,13 @@ LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
 SET search_path = pg_catalog, pg_temp
 AS $$
 BEGIN
-	PERFORM 1 FROM hroe.tables WHERE table_name = p_table_name FOR UPDATE;
+	PERFORM 1 FROM hroe.tables WHERE table_name = p_table_name;
 	IF NOT FOUND THEN
 		PERFORM hroe.dynamodb_error('ResourceNotFoundException', 'Requested resource not found');
+	END IF;
+	IF NOT hroe.owns_table(p_table_name) THEN
+		RAISE EXCEPTION 'only a member of the role owning table % may change its tags', p_table_name
+			USING ERRCODE = 'insufficient_privilege';
 	END IF;
 	DELETE FROM hroe.table_tags WHERE table_name = p_table_name AND tag_key = ANY (p_tag_keys);
 END

@@ -860,6 +860,59 @@ ALTER TABLE hroe.indexes
 	ADD CONSTRAINT indexes_throughput_check CHECK ((read_capacity_units IS NULL) = (write_capacity_units IS NULL));
 COMMENT ON TABLE hroe.indexes IS 'Secondary indexes: global ones created by hroe.create_index, local ones (local true) by hroe.create_local_index: key schema (1-4 HASH, 0-4 RANGE attributes), generated key columns (several indexes may share one, and pk/sk), PostgreSQL index by name (index_relname, in the table''s schema, so pg_dump''s rows restore before the index exists), projection, the NOT VALID CHECK constraint that rejects writes violating the key schema, a GSI''s provisioned throughput';
 
+-- Writes are scoped to a table's owner: a role granted INSERT, UPDATE or
+-- DELETE on hroe.tables and hroe.indexes (CreateTable and DeleteTable need
+-- them) changes only the metadata of the tables whose PostgreSQL table its
+-- role owns (or a role it is a member of); the tables' owner, the
+-- extension's, and superusers are not subject to the policies.
+CREATE FUNCTION hroe.owns_relation(p_rel regclass) RETURNS boolean
+LANGUAGE sql STABLE STRICT PARALLEL SAFE
+BEGIN ATOMIC
+	SELECT EXISTS (SELECT FROM pg_catalog.pg_class c
+				   WHERE c.oid = p_rel AND pg_catalog.pg_has_role(c.relowner, 'USAGE'));
+END;
+COMMENT ON FUNCTION hroe.owns_relation(regclass) IS
+'internal: Whether the current role is a member of the role owning the relation p_rel (false if there is none): who may change the metadata of a DynamoDB table';
+CREATE FUNCTION hroe.owns_table(p_table_name text) RETURNS boolean
+LANGUAGE sql STABLE STRICT PARALLEL SAFE
+BEGIN ATOMIC
+	SELECT coalesce(pg_catalog.bool_or(hroe.owns_relation(t.relid)), false)
+	FROM hroe.tables t WHERE t.table_name = p_table_name;
+END;
+COMMENT ON FUNCTION hroe.owns_table(text) IS
+'internal: Whether the current role is a member of the role owning the PostgreSQL table of DynamoDB table p_table_name (it may change the table''s metadata and tags)';
+CREATE FUNCTION hroe.check_table_owner(p_table_name text) RETURNS void
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+	IF EXISTS (SELECT FROM hroe.tables t JOIN pg_class c ON c.oid = t.relid
+			   WHERE t.table_name = p_table_name AND NOT pg_has_role(c.relowner, 'USAGE')) THEN
+		RAISE EXCEPTION 'must be a member of the role owning table % to change it', p_table_name
+			USING ERRCODE = 'insufficient_privilege';
+	END IF;
+END
+$$;
+COMMENT ON FUNCTION hroe.check_table_owner(text) IS
+'internal: Raises insufficient_privilege (the JSON API''s AccessDeniedException) unless the current role is a member of the role owning DynamoDB table p_table_name''s PostgreSQL table (or the table or its relation does not exist): the DDL functions'' check, before the row lock the policies would otherwise hide';
+ALTER TABLE hroe.tables ENABLE ROW LEVEL SECURITY;
+CREATE POLICY tables_read ON hroe.tables FOR SELECT USING (true);
+COMMENT ON POLICY tables_read ON hroe.tables IS 'The metadata is readable by every role';
+CREATE POLICY tables_insert ON hroe.tables FOR INSERT WITH CHECK (hroe.owns_relation(relid));
+COMMENT ON POLICY tables_insert ON hroe.tables IS 'A role registers only a table it owns';
+CREATE POLICY tables_update ON hroe.tables FOR UPDATE
+	USING (hroe.owns_relation(relid)) WITH CHECK (hroe.owns_relation(relid));
+COMMENT ON POLICY tables_update ON hroe.tables IS 'A role changes only the metadata of a table it owns';
+CREATE POLICY tables_delete ON hroe.tables FOR DELETE
+	USING (hroe.owns_relation(relid) OR NOT EXISTS (SELECT FROM pg_catalog.pg_class c WHERE c.oid = relid));
+COMMENT ON POLICY tables_delete ON hroe.tables IS 'A role deletes only the metadata of a table it owns, or of one already dropped';
+ALTER TABLE hroe.indexes ENABLE ROW LEVEL SECURITY;
+CREATE POLICY indexes_read ON hroe.indexes FOR SELECT USING (true);
+COMMENT ON POLICY indexes_read ON hroe.indexes IS 'The metadata is readable by every role';
+CREATE POLICY indexes_owner ON hroe.indexes FOR ALL
+	USING (hroe.owns_table(table_name)) WITH CHECK (hroe.owns_table(table_name));
+COMMENT ON POLICY indexes_owner ON hroe.indexes IS 'A role adds, changes and deletes only the indexes of a table it owns';
+
 -- The PostgreSQL name of a DynamoDB table or index name
 CREATE FUNCTION hroe.relation_name(p_name text) RETURNS name
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
@@ -901,8 +954,9 @@ BEGIN
 		RAISE EXCEPTION 'no schema has been selected to create in'
 			USING ERRCODE = 'invalid_schema_name';
 	END IF;
-	-- DynamoDB table names are unique per account and region
-	PERFORM 1 FROM hroe.tables WHERE table_name = p_table_name FOR UPDATE;
+	-- DynamoDB table names are unique per account and region (every role
+	-- sees every table's row; a row lock would need UPDATE on hroe.tables)
+	PERFORM 1 FROM hroe.tables WHERE table_name = p_table_name;
 	IF FOUND THEN
 		PERFORM hroe.dynamodb_error('ResourceInUseException',
 			format('Table already exists: %s', p_table_name));
@@ -974,6 +1028,7 @@ DECLARE
 BEGIN
 	PERFORM hroe.check_name(p_table_name, 'tableName');
 	PERFORM hroe.check_name(p_index_name, 'globalSecondaryIndexUpdates.1.member.create.indexName');
+	PERFORM hroe.check_table_owner(p_table_name);
 	SELECT * INTO t FROM hroe.tables WHERE table_name = p_table_name FOR UPDATE;
 	IF NOT FOUND THEN
 		PERFORM hroe.dynamodb_error('ResourceNotFoundException', 'Requested resource not found');
@@ -1180,6 +1235,102 @@ $$;
 COMMENT ON FUNCTION hroe.create_index(text, text, text[], text[], jsonb, text, text[], boolean) IS
 'UpdateTable Create GlobalSecondaryIndex: a sparse GSI with 1-4 HASH and 0-4 RANGE attributes (types in p_attribute_definitions, e.g. {"GSI1SK": "S"}, table key attributes default to the table''s types), projection ALL, KEYS_ONLY or INCLUDE p_non_key_attributes; existing items are indexed at once, except those violating the key schema (wrong type, empty, oversized: see hroe.index_key_violations), and every later write that would violate it is rejected (NOT VALID CHECK constraint); p_share_key_columns: reuse the table''s or another index''s generated column holding exactly the same keys (hroe.key_column_for) instead of adding one, and name a new column after its attribute; returns the PostgreSQL index';
 
+CREATE OR REPLACE FUNCTION hroe.delete_index(p_table_name text, p_index_name text)
+RETURNS void
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	t hroe.tables;
+	x hroe.indexes;
+	c name;
+	v_schema name;
+BEGIN
+	PERFORM hroe.check_table_owner(p_table_name);
+	SELECT * INTO t FROM hroe.tables WHERE table_name = p_table_name FOR UPDATE;
+	IF NOT FOUND THEN
+		PERFORM hroe.dynamodb_error('ResourceNotFoundException', 'Requested resource not found');
+	END IF;
+	-- (a local secondary index cannot be deleted: it is not a GSI)
+	SELECT * INTO x FROM hroe.indexes WHERE table_name = p_table_name AND index_name = p_index_name AND NOT local;
+	IF NOT FOUND THEN
+		PERFORM hroe.dynamodb_error('ResourceNotFoundException',
+			format('Requested resource not found: Index: %s not found', p_index_name));
+	END IF;
+	DELETE FROM hroe.indexes WHERE table_name = p_table_name AND index_name = p_index_name;
+	SELECT n.nspname INTO v_schema
+	FROM pg_namespace n JOIN pg_class k ON k.relnamespace = n.oid WHERE k.oid = t.relid;
+	EXECUTE format('DROP INDEX IF EXISTS %I.%I', v_schema, x.index_relname);
+	EXECUTE format('ALTER TABLE %s DROP CONSTRAINT IF EXISTS %I', t.relid, x.key_check);
+	-- a key column goes with the last index that uses it; pk and sk stay
+	FOREACH c IN ARRAY x.partition_key_columns || x.sort_key_columns LOOP
+		IF c NOT IN ('pk', 'sk') AND NOT EXISTS (
+			SELECT FROM hroe.indexes o WHERE o.table_name = p_table_name
+			AND c = ANY (o.partition_key_columns || o.sort_key_columns)) THEN
+			EXECUTE format('ALTER TABLE %s DROP COLUMN IF EXISTS %I', t.relid, c);
+		END IF;
+	END LOOP;
+END
+$$;
+COMMENT ON FUNCTION hroe.delete_index(text, text) IS
+'UpdateTable Delete GlobalSecondaryIndex: drops the index, its key CHECK constraint and the generated key columns no other index uses (never pk or sk)';
+
+CREATE OR REPLACE FUNCTION hroe.create_local_index(
+	p_table_name text,
+	p_index_name text,
+	p_sort_key text,
+	p_sort_key_type text DEFAULT 'S',
+	p_projection text DEFAULT 'ALL',
+	p_non_key_attributes text[] DEFAULT NULL)
+RETURNS regclass
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	t hroe.tables;
+	v_index regclass;
+BEGIN
+	PERFORM hroe.check_name(p_index_name, 'localSecondaryIndexes.1.member.indexName');
+	PERFORM hroe.check_table_owner(p_table_name);
+	SELECT * INTO t FROM hroe.tables WHERE table_name = p_table_name FOR UPDATE;
+	IF NOT FOUND THEN
+		PERFORM hroe.dynamodb_error('ResourceNotFoundException', 'Requested resource not found');
+	END IF;
+	IF t.sort_key IS NULL THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			'One or more parameter values were invalid: Table KeySchema does not have a range key, which is required when specifying a LocalSecondaryIndex');
+	END IF;
+	IF EXISTS (SELECT 1 FROM hroe.indexes WHERE table_name = p_table_name AND index_name = p_index_name) THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			format('One or more parameter values were invalid: Duplicate index name: %s', p_index_name));
+	END IF;
+	IF (SELECT count(*) FROM hroe.indexes WHERE table_name = p_table_name AND local) >= 5 THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			'One or more parameter values were invalid: Number of LocalSecondaryIndexes exceeds per-table limit of 5');
+	END IF;
+	IF p_sort_key = t.partition_key THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			'Both the Hash Key and the Range Key element in the KeySchema have the same name');
+	END IF;
+	-- DynamoDB creates LSIs with the table only: here, while it has no item
+	IF hroe.table_has_items(t.relid) THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			format('One or more parameter values were invalid: Local secondary index %s can be created only on an empty table (DynamoDB creates them with the table)', p_index_name));
+	END IF;
+	-- a GSI whose HASH key is the table's partition key, on its column pk
+	-- (shared key columns), then marked local
+	v_index := hroe.create_index(p_table_name, p_index_name, ARRAY[t.partition_key], ARRAY[p_sort_key],
+								 jsonb_build_object(p_sort_key, p_sort_key_type), p_projection,
+								 p_non_key_attributes, p_share_key_columns => true);
+	UPDATE hroe.indexes SET local = true WHERE table_name = p_table_name AND index_name = p_index_name;
+	EXECUTE format('COMMENT ON INDEX %s IS %L', v_index,
+				   format('DynamoDB local secondary index %s of %s (hroe)', p_index_name, p_table_name));
+	RETURN v_index;
+END
+$$;
+COMMENT ON FUNCTION hroe.create_local_index(text, text, text, text, text, text[]) IS
+'CreateTable LocalSecondaryIndexes: a sparse local secondary index (HASH the table''s partition key, RANGE p_sort_key of type p_sort_key_type), projection ALL, KEYS_ONLY or INCLUDE p_non_key_attributes; at most 5 per table, on a table with a sort key, and only while the table has no item (DynamoDB creates LSIs with the table only, and they cannot be deleted); writes violating its key type are rejected as a GSI''s; returns the PostgreSQL index';
+
 CREATE OR REPLACE FUNCTION hroe.delete_table(p_table_name text)
 RETURNS void
 LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
@@ -1189,6 +1340,7 @@ DECLARE
 	v_rel regclass;
 	v_protected boolean;
 BEGIN
+	PERFORM hroe.check_table_owner(p_table_name);
 	SELECT relid, deletion_protection INTO v_rel, v_protected
 	FROM hroe.tables WHERE table_name = p_table_name FOR UPDATE;
 	IF NOT FOUND THEN
@@ -1392,6 +1544,7 @@ DECLARE
 	v_write bigint;
 	v_changed boolean := false;
 BEGIN
+	PERFORM hroe.check_table_owner(p_table_name);
 	SELECT * INTO t FROM hroe.tables WHERE table_name = p_table_name FOR UPDATE;
 	IF NOT FOUND THEN
 		PERFORM hroe.dynamodb_error('ResourceNotFoundException',
@@ -1533,18 +1686,6 @@ COMMENT ON FUNCTION hroe.decreases_today(boolean, timestamptz, integer) IS
 
 -- ---------- tags ----------
 
--- Whether the current role may change the metadata of a table: it is a
--- member of the role owning the PostgreSQL table
-CREATE FUNCTION hroe.owns_table(p_table_name text) RETURNS boolean
-LANGUAGE sql STABLE STRICT PARALLEL SAFE
-BEGIN ATOMIC
-	SELECT coalesce(pg_catalog.bool_or(pg_catalog.pg_has_role(c.relowner, 'USAGE')), false)
-	FROM hroe.tables t JOIN pg_catalog.pg_class c ON c.oid = t.relid
-	WHERE t.table_name = p_table_name;
-END;
-COMMENT ON FUNCTION hroe.owns_table(text) IS
-'internal: Whether the current role is a member of the role owning the PostgreSQL table of DynamoDB table p_table_name (it may change the table''s tags)';
-
 CREATE TABLE hroe.table_tags (
 	table_name	text NOT NULL REFERENCES hroe.tables ON DELETE CASCADE,
 	tag_key		text NOT NULL CHECK (char_length(tag_key) BETWEEN 1 AND 128),
@@ -1572,10 +1713,16 @@ DECLARE
 	v_key text;
 	v_count integer;
 BEGIN
-	PERFORM 1 FROM hroe.tables WHERE table_name = p_table_name FOR UPDATE;
+	-- (no row lock: that needs UPDATE on hroe.tables; the foreign key
+	-- keeps a concurrent DeleteTable out)
+	PERFORM 1 FROM hroe.tables WHERE table_name = p_table_name;
 	IF NOT FOUND THEN
 		PERFORM hroe.dynamodb_error('ResourceNotFoundException',
 			format('Requested resource not found: ResourcArn: %s not found', hroe.table_arn(p_table_name)));
+	END IF;
+	IF NOT hroe.owns_table(p_table_name) THEN
+		RAISE EXCEPTION 'only a member of the role owning table % may change its tags', p_table_name
+			USING ERRCODE = 'insufficient_privilege';
 	END IF;
 	IF jsonb_typeof(p_tags) IS DISTINCT FROM 'object' THEN
 		RAISE EXCEPTION 'p_tags must be a JSON object of tag keys to values'
@@ -1610,9 +1757,13 @@ LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
 SET search_path = pg_catalog, pg_temp
 AS $$
 BEGIN
-	PERFORM 1 FROM hroe.tables WHERE table_name = p_table_name FOR UPDATE;
+	PERFORM 1 FROM hroe.tables WHERE table_name = p_table_name;
 	IF NOT FOUND THEN
 		PERFORM hroe.dynamodb_error('ResourceNotFoundException', 'Requested resource not found');
+	END IF;
+	IF NOT hroe.owns_table(p_table_name) THEN
+		RAISE EXCEPTION 'only a member of the role owning table % may change its tags', p_table_name
+			USING ERRCODE = 'insufficient_privilege';
 	END IF;
 	DELETE FROM hroe.table_tags WHERE table_name = p_table_name AND tag_key = ANY (p_tag_keys);
 END
