@@ -29,6 +29,7 @@ OBJS = \
 	src/expression_api.o \
 	src/tables.o \
 	src/tables_keys.o \
+	src/tables_arn.o \
 	src/errors.o \
 	src/capacity.o \
 	src/operations.o \
@@ -43,6 +44,8 @@ OBJS = \
 	src/api_legacy.o \
 	src/api_ddl.o \
 	src/api_transact.o \
+	src/api_tags.o \
+	src/api_billing.o \
 	src/shard.o \
 	src/shard_keys.o \
 	src/shard_merge.o \
@@ -62,6 +65,7 @@ SCRIPT_PARTS = \
 	src/expression.sql \
 	src/expression_eval.sql \
 	src/tables.sql \
+	src/tables_meta.sql \
 	src/operations.sql \
 	src/api.sql \
 	src/gateway.sql \

@@ -5,7 +5,7 @@ SELECT hroe.dynamodb('CreateTable', '{"TableName": "api_t", "BillingMode": "PAY_
   "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}, {"AttributeName": "sk", "AttributeType": "N"},
                            {"AttributeName": "g", "AttributeType": "S"}],
   "GlobalSecondaryIndexes": [{"IndexName": "byG", "KeySchema": [{"AttributeName": "g", "KeyType": "HASH"}],
-                              "Projection": {"ProjectionType": "KEYS_ONLY"}}]}') #- '{TableDescription, CreationDateTime}';
+                              "Projection": {"ProjectionType": "KEYS_ONLY"}}]}') #- '{TableDescription, CreationDateTime}' #- '{TableDescription, TableId}' #- '{TableDescription, BillingModeSummary, LastUpdateToPayPerRequestDateTime}';
 SELECT hroe.dynamodb('PutItem', format('{"TableName": "api_t", "Item": {"pk": {"S": "p"}, "sk": {"N": "%s"}, "n": {"N": "%s"}, "g": {"S": "x%s"}}}', i, i * 10, i % 2)::jsonb)
 FROM generate_series(1, 5) i;
 SELECT hroe.dynamodb('GetItem', '{"TableName": "api_t", "Key": {"pk": {"S": "p"}, "sk": {"N": "2"}}, "ReturnConsumedCapacity": "TOTAL"}');

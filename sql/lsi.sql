@@ -14,7 +14,7 @@ EXCEPTION WHEN OTHERS THEN
 END $$;
 CREATE FUNCTION lsi_req(p_extra jsonb, p_keys jsonb DEFAULT '[{"AttributeName": "pk", "KeyType": "HASH"}, {"AttributeName": "sk", "KeyType": "RANGE"}]')
 RETURNS jsonb LANGUAGE sql AS $$
-	SELECT jsonb_build_object('TableName', 'lsi_bad', 'KeySchema', p_keys,
+	SELECT jsonb_build_object('TableName', 'lsi_bad', 'BillingMode', 'PAY_PER_REQUEST', 'KeySchema', p_keys,
 		'AttributeDefinitions', '[{"AttributeName": "pk", "AttributeType": "S"}, {"AttributeName": "sk", "AttributeType": "S"}, {"AttributeName": "a", "AttributeType": "N"}]'::jsonb) || p_extra
 $$;
 
@@ -45,7 +45,7 @@ SELECT lsi_err('CreateTable', lsi_req(jsonb_build_object('LocalSecondaryIndexes'
 SELECT count(*) AS no_table_left FROM hroe.tables WHERE table_name = 'lsi_bad';
 
 -- a table with three LSIs (N, S sort keys; ALL, KEYS_ONLY, INCLUDE) and a GSI
-SELECT (hroe.dynamodb('CreateTable', '{"TableName": "lsi_t",
+SELECT (hroe.dynamodb('CreateTable', '{"TableName": "lsi_t", "BillingMode": "PAY_PER_REQUEST",
   "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}, {"AttributeName": "sk", "KeyType": "RANGE"}],
   "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}, {"AttributeName": "sk", "AttributeType": "S"},
                            {"AttributeName": "n", "AttributeType": "N"}, {"AttributeName": "t", "AttributeType": "S"},
@@ -56,7 +56,7 @@ SELECT (hroe.dynamodb('CreateTable', '{"TableName": "lsi_t",
     {"IndexName": "byN2", "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}, {"AttributeName": "n", "KeyType": "RANGE"}], "Projection": {"ProjectionType": "INCLUDE", "NonKeyAttributes": ["x"]}}],
   "GlobalSecondaryIndexes": [
     {"IndexName": "byG", "KeySchema": [{"AttributeName": "g", "KeyType": "HASH"}], "Projection": {"ProjectionType": "KEYS_ONLY"}}]}')
-  #> '{TableDescription}') - 'CreationDateTime';
+  #> '{TableDescription}') - 'CreationDateTime' - 'TableId' #- '{BillingModeSummary, LastUpdateToPayPerRequestDateTime}';
 SELECT index_name, local, partition_key_columns, sort_key_columns, projection FROM hroe.indexes WHERE table_name = 'lsi_t' ORDER BY 1;
 \d lsi_t
 
@@ -70,7 +70,7 @@ SELECT lsi_err('PutItem', '{"TableName": "lsi_t", "Item": {"pk": {"S": "p1"}, "s
 SELECT lsi_err('PutItem', '{"TableName": "lsi_t", "Item": {"pk": {"S": "p1"}, "sk": {"S": "z"}, "t": {"S": ""}}}');
 SELECT lsi_err('UpdateItem', '{"TableName": "lsi_t", "Key": {"pk": {"S": "p1"}, "sk": {"S": "s01"}}, "UpdateExpression": "SET t = :v", "ExpressionAttributeValues": {":v": {"N": "1"}}}');
 SELECT hroe.dynamodb('DescribeTable', '{"TableName": "lsi_t"}') #> '{Table, LocalSecondaryIndexes}';
-SELECT (hroe.dynamodb('DescribeTable', '{"TableName": "lsi_t"}') -> 'Table') - 'CreationDateTime' - 'LocalSecondaryIndexes' - 'GlobalSecondaryIndexes';
+SELECT (hroe.dynamodb('DescribeTable', '{"TableName": "lsi_t"}') -> 'Table') - 'CreationDateTime' - 'TableId' - 'LocalSecondaryIndexes' - 'GlobalSecondaryIndexes' #- '{BillingModeSummary, LastUpdateToPayPerRequestDateTime}';
 
 -- Query on an LSI: key conditions on its sort key, consistent reads, order
 SELECT hroe.dynamodb('Query', '{"TableName": "lsi_t", "IndexName": "byN", "KeyConditionExpression": "pk = :p AND n BETWEEN :a AND :b",

@@ -27,7 +27,7 @@ BEGIN
 	RETURN NEXT format('item cast: %s', '{"a": {"N": "1"}}'::jsonb::hroe.item::jsonb);
 	-- the JSON API: table management, writes (plain, conditional,
 	-- transactional), reads
-	RETURN NEXT hroe.dynamodb('CreateTable', '{"TableName": "ri_t",
+	RETURN NEXT hroe.dynamodb('CreateTable', '{"TableName": "ri_t", "BillingMode": "PAY_PER_REQUEST",
 	  "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}, {"AttributeName": "sk", "KeyType": "RANGE"}],
 	  "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}, {"AttributeName": "sk", "AttributeType": "S"},
 							   {"AttributeName": "g", "AttributeType": "S"}],

@@ -344,6 +344,9 @@ static const ApiOperation operations[] = {
 	{"DeleteTable", hroe_api_delete_table, false},
 	{"UpdateTable", hroe_api_update_table, false},
 	{"ListTables", hroe_api_list_tables, false},
+	{"TagResource", hroe_api_tag_resource, false},
+	{"UntagResource", hroe_api_untag_resource, false},
+	{"ListTagsOfResource", hroe_api_list_tags_of_resource, false},
 };
 
 /* The operation named op, or NULL (not inlined into the callers' PG_TRY) */

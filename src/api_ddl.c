@@ -2,8 +2,10 @@
  *
  * api_ddl.c
  *	  The JSON API's table operations: CreateTable, DescribeTable,
- *	  DeleteTable, UpdateTable (GSIs), ListTables, run as hroe's SQL
- *	  functions (tables.sql) through SPI plans prepared once per backend.
+ *	  DeleteTable, UpdateTable (GSIs, billing mode, provisioned throughput,
+ *	  deletion protection), ListTables, run as hroe's SQL functions
+ *	  (tables.sql, tables_meta.sql) through SPI plans prepared once per
+ *	  backend.
  *
  *-------------------------------------------------------------------------
  */
@@ -42,6 +44,8 @@ typedef enum ApiStmt
 	STMT_DELETE_TABLE,
 	STMT_DELETE_INDEX,
 	STMT_LIST_TABLES,
+	STMT_SET_SETTINGS,
+	STMT_UPDATE_TABLE,
 	STMT_COUNT
 } ApiStmt;
 
@@ -59,7 +63,7 @@ static const ApiStmtDef StmtDefs[STMT_COUNT] = {
 	{"text", "text", "text[]", "text[]", "jsonb", "text", "text[]"}},
 	{"SELECT hroe.create_local_index($1, $2, $3, $4, $5, $6)", 6,
 	{"text", "text", "text", "text", "text", "text[]"}},
-	{"SELECT hroe.describe_table($1)", 1, {"text"}},
+	{"SELECT hroe.table_description($1, $2, $3, $4)", 4, {"text", "text", "text", "text"}},
 	{"SELECT hroe.delete_table($1)", 1, {"text"}},
 	{"SELECT hroe.delete_index($1, $2)", 2, {"text", "text"}},
 	/* table names in byte order (as DynamoDB's), after $1, at most $2 */
@@ -67,6 +71,10 @@ static const ApiStmtDef StmtDefs[STMT_COUNT] = {
 		"SELECT table_name AS n FROM hroe.tables"
 		" WHERE $1 IS NULL OR table_name COLLATE pg_catalog.\"C\" OPERATOR(pg_catalog.>) $1"
 		" ORDER BY table_name COLLATE pg_catalog.\"C\" LIMIT $2) s", 2, {"text", "int4"}},
+	{"SELECT hroe.set_table_settings($1, $2, $3, $4, $5, $6, $7)", 7,
+	{"text", "text", "int8", "int8", "bool", "text[]", "jsonb"}},
+	{"SELECT hroe.update_table($1, $2, $3, $4, $5, $6, $7)", 7,
+	{"text", "text", "int8", "int8", "bool", "jsonb", "text"}},
 };
 
 static SPIPlanPtr StmtPlans[STMT_COUNT];
@@ -156,30 +164,34 @@ WithoutPostgresNames(Jsonb *j)
 	return JsonbValueToJsonb(res);
 }
 
-/* DescribeTable's Table, without hroe's PostgreSQL names */
-static char *
-TableDescription(const char *table, const char *status)
+/*
+ * The TableDescription of a table, without hroe's PostgreSQL names:
+ * TableStatus status, IndexStatus index_status for GSI index (NULL: all)
+ * if index_status is given, else ACTIVE
+ */
+static Jsonb *
+TableDescriptionJsonb(const char *table, const char *status, const char *index_status,
+					  const char *index)
 {
-	Datum		v[1];
+	Datum		v[4];
+	char		nulls[4] = "    ";
 	ApiRow	   *row;
 	bool		isnull;
-	Jsonb	   *res;
-	Datum		d;
 
 	v[0] = TextD(table);
-	row = RunStmt(STMT_DESCRIBE, v, " ");
-	res = DatumGetJsonbP(Col(row, 1, &isnull));
-	d = DirectFunctionCall2(jsonb_object_field, JsonbPGetDatum(res), CStringGetTextDatum("Table"));
-	if (status)
-	{
-		Datum		path = CStringGetTextDatum("TableStatus");
+	v[1] = TextD(status);
+	v[2] = index_status ? TextD(index_status) : (nulls[2] = 'n', (Datum) 0);
+	v[3] = index ? TextD(index) : (nulls[3] = 'n', (Datum) 0);
+	row = RunStmt(STMT_DESCRIBE, v, nulls);
+	return WithoutPostgresNames(DatumGetJsonbP(Col(row, 1, &isnull)));
+}
 
-		d = DirectFunctionCall4(jsonb_set, d,
-								PointerGetDatum(construct_array(&path, 1, TEXTOID, -1, false, TYPALIGN_INT)),
-								DirectFunctionCall1(jsonb_in, CStringGetDatum(psprintf("\"%s\"", status))),
-								BoolGetDatum(true));
-	}
-	return hroe_api_jsonb_text(WithoutPostgresNames(DatumGetJsonbP(d)));
+/* The same, as JSON text */
+static char *
+TableDescription(const char *table, const char *status, const char *index_status,
+				 const char *index)
+{
+	return hroe_api_jsonb_text(TableDescriptionJsonb(table, status, index_status, index));
 }
 
 /* Attribute type of name in AttributeDefinitions, or NULL */
@@ -478,6 +490,134 @@ IndexKeysUsed(List *used, JsonbContainer **indexes, int n)
 	return used;
 }
 
+/* A GSI's throughput, for hroe.set_table_settings and hroe.update_table */
+static void
+PushIndexThroughput(JsonbParseState **st, JsonbContainer *index, const ApiThroughput *tp)
+{
+	char	   *name = hroe_api_member_text(index, "IndexName", "IndexName");
+
+	if (name && tp->given)
+		hroe_api_push_throughput(st, name, tp);
+}
+
+/* The names of the AttributeDefinitions, in request order, as text[] */
+static Datum
+DefinitionOrder(JsonbContainer **defs, int ndefs)
+{
+	List	   *names = NIL;
+
+	for (int i = 0; i < ndefs; i++)
+	{
+		char	   *n = hroe_api_member_text(defs[i], "AttributeName", "AttributeName");
+
+		if (n)
+			names = lappend(names, n);
+	}
+	return NameArray(names);
+}
+
+/*
+ * CreateTable's checks of the table's key schema (hash, range) against
+ * AttributeDefinitions, in DynamoDB's order; indexes: the request has LSIs
+ * or GSIs
+ */
+static void
+CheckTableKeys(List *hash, List *range, JsonbContainer **defs, int ndefs, bool indexes)
+{
+	List	   *keys = list_concat_copy(hash, range);
+	ListCell   *lc;
+
+	if (list_length(keys) > ndefs)
+		hroe_api_invalid("Invalid KeySchema: Some index key attribute have no definition");
+	foreach(lc, keys)
+		if (AttributeType(defs, ndefs, lfirst(lc)) == NULL)
+		{
+			StringInfoData k;
+			ListCell   *c;
+
+			initStringInfo(&k);
+			foreach(c, keys)
+				appendStringInfo(&k, "%s%s", k.len ? ", " : "", (char *) lfirst(c));
+			hroe_api_invalid(psprintf("One or more parameter values were invalid: Some index key attributes are not defined in AttributeDefinitions. Keys: [%s], AttributeDefinitions: [%s]",
+									  k.data, DefinitionNames(defs, ndefs)));
+		}
+	if (!indexes && list_length(keys) != ndefs)
+		hroe_api_invalid("One or more parameter values were invalid: Number of attributes in KeySchema does not exactly match number of attributes defined in AttributeDefinitions");
+}
+
+/*
+ * CreateTable's checks of its GSIs (gsis, n; their throughput gtp) before
+ * anything is created: distinct names, throughput as the billing mode
+ * (pay: PAY_PER_REQUEST) wants it
+ */
+static void
+CheckGsis(JsonbContainer **gsis, int n, ApiThroughput *gtp, bool pay)
+{
+	List	   *names = NIL;
+
+	if (n == 0)
+		hroe_api_invalid("One or more parameter values were invalid: List of GlobalSecondaryIndexes is empty");
+	for (int g = 0; g < n; g++)
+	{
+		char	   *iname = hroe_api_member_text(gsis[g], "IndexName", "IndexName");
+
+		if (iname == NULL)
+			hroe_api_missing(psprintf("globalSecondaryIndexes.%d.member.indexName", g + 1));
+		if (pay && gtp[g].given)
+			hroe_api_invalid(psprintf("One or more parameter values were invalid: ProvisionedThroughput should not be specified for index: %s when BillingMode is PAY_PER_REQUEST",
+									  iname));
+		if (!pay && !gtp[g].given)
+			hroe_api_invalid(psprintf("One or more parameter values were invalid: ProvisionedThroughput must be specified for index: %s",
+									  iname));
+		if (gtp[g].over)
+			hroe_api_invalid(gtp[g].over);
+		if (list_member(names, makeString(iname)))
+			hroe_api_invalid(psprintf("One or more parameter values were invalid: Duplicate index name: %s", iname));
+		names = lappend(names, makeString(iname));
+	}
+	if (n > HROE_MAX_GSIS)
+		hroe_api_invalid("One or more parameter values were invalid: GlobalSecondaryIndex count exceeds the per-table limit of 20");
+}
+
+/*
+ * CreateTable's member checks that DynamoDB reports together, before its
+ * other rules: the table name's length and pattern, a KeySchema of more
+ * than two elements (shown as DynamoDB's service prints them)
+ */
+static void
+CheckCreateMembers(const char *table, JsonbContainer *req, List **errs)
+{
+	size_t		n = strlen(table);
+	JsonbContainer **ks;
+	int			nks = hroe_api_member_array(req, "KeySchema", &ks);
+
+	if (strspn(table, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-") != n || n == 0)
+		*errs = lappend(*errs, psprintf("Value '%s' at 'tableName' failed to satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+",
+										table));
+	if (n < HROE_TABLE_NAME_MIN)
+		*errs = lappend(*errs, psprintf("Value '%s' at 'tableName' failed to satisfy constraint: Member must have length greater than or equal to %d",
+										table, HROE_TABLE_NAME_MIN));
+	else if (pg_mbstrlen(table) > HROE_TABLE_NAME_MAX)
+		*errs = lappend(*errs, psprintf("Value '%s' at 'tableName' failed to satisfy constraint: Member must have length less than or equal to %d",
+										table, HROE_TABLE_NAME_MAX));
+	if (nks > 2)
+	{
+		StringInfoData v;
+
+		initStringInfo(&v);
+		for (int i = 0; i < nks; i++)
+		{
+			char	   *name = hroe_api_member_text(ks[i], "AttributeName", "AttributeName");
+			char	   *type = hroe_api_member_text(ks[i], "KeyType", "KeyType");
+
+			appendStringInfo(&v, "%sKeySchemaElement(attributeName=%s, keyType=%s)", i ? ", " : "",
+							 name ? name : "null", type ? type : "null");
+		}
+		*errs = lappend(*errs, psprintf("Value '[%s]' at 'keySchema' failed to satisfy constraint: Member must have length less than or equal to 2",
+										v.data));
+	}
+}
+
 /* CreateTable */
 void
 hroe_api_create_table(JsonbContainer *req, StringInfo out)
@@ -489,39 +629,60 @@ hroe_api_create_table(JsonbContainer *req, StringInfo out)
 	int			ngsis = hroe_api_member_array(req, "GlobalSecondaryIndexes", &gsis);
 	JsonbContainer **lsis;
 	int			nlsis = hroe_api_member_array(req, "LocalSecondaryIndexes", &lsis);
+	bool		has_lsis = hroe_api_member(req, "LocalSecondaryIndexes") != NULL;
+	bool		has_gsis = hroe_api_member(req, "GlobalSecondaryIndexes") != NULL;
+	bool		protection = hroe_api_member_bool(req, "DeletionProtectionEnabled", false);
 	List	   *hash,
 			   *range;
+	List	   *errs = NIL;
+	char	   *billing;
+	bool		pay;
+	ApiThroughput tp;
+	ApiThroughput *gtp = palloc0(sizeof(ApiThroughput) * (ngsis + 1));
+	JsonbParseState *st = NULL;
+	JsonbValue *index_throughput;
 	Datum		v[7];
 	char		nulls[7] = "       ";
-	int			nused = 0;
 
 	if (table == NULL)
-		hroe_api_missing("tableName");
+		hroe_api_invalid("The parameter 'TableName' is required but was not present in the request");
 	if (hroe_api_member(req, "AttributeDefinitions") == NULL)
 		hroe_api_missing("attributeDefinitions");
+	/* the members' own constraints, reported together; then the rules */
+	CheckCreateMembers(table, req, &errs);
+	billing = hroe_api_billing_mode(req, &errs);
+	hroe_api_throughput(req, "provisionedThroughput", &tp, &errs);
+	for (int g = 0; g < ngsis; g++)
+		hroe_api_throughput(gsis[g], psprintf("globalSecondaryIndexes.%d.member.provisionedThroughput", g + 1),
+							&gtp[g], &errs);
+	hroe_api_raise_errors(errs);
+	pay = billing && strcmp(billing, "PAY_PER_REQUEST") == 0;
+	if (pay && tp.given)
+		hroe_api_invalid("One or more parameter values were invalid: Neither ReadCapacityUnits nor WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST");
+	if (!pay && !tp.given)
+		hroe_api_invalid("One or more parameter values were invalid: ReadCapacityUnits and WriteCapacityUnits must both be specified when BillingMode is PROVISIONED");
+	if (tp.over)
+		hroe_api_invalid(tp.over);
+
 	KeySchema(req, &hash, &range);
 	if (list_length(hash) != 1 || list_length(range) > 1)
 		hroe_api_invalid("1 validation error detected: Value at 'keySchema' failed to satisfy constraint: Member must have length less than or equal to 2");
-	if (hroe_api_member(req, "LocalSecondaryIndexes"))
-	{
+	CheckTableKeys(hash, range, defs, ndefs, has_lsis || has_gsis);
+	if (has_lsis)
 		CheckLsis(lsis, nlsis, gsis, ngsis, linitial(hash), range, defs, ndefs);
+	if (has_gsis)
+		CheckGsis(gsis, ngsis, gtp, pay);
+	if (has_lsis || has_gsis)
 		CheckDefinitionsUsed(defs, ndefs,
 							 IndexKeysUsed(IndexKeysUsed(IndexKeysUsed(NIL, &req, 1), lsis, nlsis),
 										   gsis, ngsis));
-	}
 	v[0] = TextD(table);
 	v[1] = TextD(linitial(hash));
 	v[2] = TextD(AttributeType(defs, ndefs, linitial(hash)));
-	if (DatumGetPointer(v[2]) == NULL)
-		hroe_api_invalid("One or more parameter values were invalid: Some index key attributes are not defined in AttributeDefinitions.");
-	nused++;
 	if (range)
 	{
 		v[3] = TextD(linitial(range));
 		v[4] = TextD(AttributeType(defs, ndefs, linitial(range)));
-		if (DatumGetPointer(v[4]) == NULL)
-			hroe_api_invalid("One or more parameter values were invalid: Some index key attributes are not defined in AttributeDefinitions.");
-		nused++;
 	}
 	else
 	{
@@ -532,10 +693,27 @@ hroe_api_create_table(JsonbContainer *req, StringInfo out)
 
 	for (int l = 0; l < nlsis; l++)
 		CreateLsi(table, lsis[l], defs, ndefs);
+	pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);
 	for (int g = 0; g < ngsis; g++)
+	{
 		CreateGsi(table, gsis[g], defs, ndefs,
 				  psprintf("globalSecondaryIndexes.%d.member.projection", g + 1));
-	appendStringInfo(out, ",\"TableDescription\":%s", TableDescription(table, NULL));
+		PushIndexThroughput(&st, gsis[g], &gtp[g]);
+	}
+	index_throughput = pushJsonbValue(&st, WJB_END_OBJECT, NULL);
+
+	/* the billing mode, throughput, deletion protection, definitions' order */
+	memset(nulls, ' ', sizeof(nulls));
+	v[0] = TextD(table);
+	v[1] = TextD(pay ? "PAY_PER_REQUEST" : "PROVISIONED");
+	v[2] = pay ? (nulls[2] = 'n', (Datum) 0) : Int64GetDatum(tp.read);
+	v[3] = pay ? (nulls[3] = 'n', (Datum) 0) : Int64GetDatum(tp.write);
+	v[4] = BoolGetDatum(protection);
+	v[5] = DefinitionOrder(defs, ndefs);
+	v[6] = JsonbPGetDatum(JsonbValueToJsonb(index_throughput));
+	(void) RunStmt(STMT_SET_SETTINGS, v, nulls);
+	appendStringInfo(out, ",\"TableDescription\":%s",
+					 TableDescription(table, "CREATING", ngsis ? "CREATING" : NULL, NULL));
 }
 
 /* DescribeTable */
@@ -549,10 +727,10 @@ hroe_api_describe_table(JsonbContainer *req, StringInfo out)
 	if (hroe_table_lookup(table, true) == NULL)
 		hroe_ddb_error(ERRCODE_HROE_RESOURCE_NOT_FOUND, "ResourceNotFoundException",
 					   psprintf("Requested resource not found: Table: %s not found", table));
-	appendStringInfo(out, ",\"Table\":%s", TableDescription(table, NULL));
+	appendStringInfo(out, ",\"Table\":%s", TableDescription(table, "ACTIVE", NULL, NULL));
 }
 
-/* DeleteTable */
+/* DeleteTable (refused while deletion protection is enabled: hroe.delete_table) */
 void
 hroe_api_delete_table(JsonbContainer *req, StringInfo out)
 {
@@ -565,7 +743,10 @@ hroe_api_delete_table(JsonbContainer *req, StringInfo out)
 	if (hroe_table_lookup(table, true) == NULL)
 		hroe_ddb_error(ERRCODE_HROE_RESOURCE_NOT_FOUND, "ResourceNotFoundException",
 					   psprintf("Requested resource not found: Table: %s not found", table));
-	desc = TableDescription(table, "DELETING");
+	/* (without the GSIs, as DynamoDB answers: dynalite's recorded answer) */
+	desc = hroe_api_jsonb_text(DatumGetJsonbP(DirectFunctionCall2(jsonb_delete,
+																  JsonbPGetDatum(TableDescriptionJsonb(table, "DELETING", NULL, NULL)),
+																  CStringGetTextDatum("GlobalSecondaryIndexes"))));
 	v[0] = TextD(table);
 	(void) RunStmt(STMT_DELETE_TABLE, v, " ");
 	appendStringInfo(out, ",\"TableDescription\":%s", desc);
@@ -584,66 +765,147 @@ MemberObject(JsonbContainer *obj, const char *name)
 	return &j->root;
 }
 
-/* UpdateTable: creates or deletes one GSI (hroe tables are on-demand) */
+/*
+ * UpdateTable: creates or deletes one GSI, changes the billing mode, the
+ * table's and GSIs' provisioned throughput, deletion protection
+ */
 void
 hroe_api_update_table(JsonbContainer *req, StringInfo out)
 {
 	char	   *table = hroe_api_member_text(req, "TableName", "TableName");
-	char	   *billing = hroe_api_member_text(req, "BillingMode", "BillingMode");
-	bool		throughput = hroe_api_member(req, "ProvisionedThroughput") != NULL;
+	JsonbValue *protection = hroe_api_member(req, "DeletionProtectionEnabled");
 	JsonbContainer **updates;
 	int			nupdates = hroe_api_member_array(req, "GlobalSecondaryIndexUpdates", &updates);
 	JsonbContainer **defs;
 	int			ndefs = hroe_api_member_array(req, "AttributeDefinitions", &defs);
+	ApiThroughput *utp = palloc0(sizeof(ApiThroughput) * (nupdates + 1));
+	List	   *errs = NIL;
+	List	   *names = NIL;
+	char	   *billing;
+	ApiThroughput tp;
 	int			nonline = 0;
+	char	   *new_index = NULL;
+	char	   *updated_index = NULL;
+	int			nupdated = 0;
+	bool		deleted = false;
+	JsonbParseState *st = NULL;
+	JsonbValue *index_throughput;
+	Datum		v[7];
+	char		nulls[7] = "       ";
+	ApiRow	   *row;
+	bool		isnull;
+	bool		changed;
 
 	if (table == NULL)
 		hroe_api_missing("tableName");
-	if (billing && strcmp(billing, "PROVISIONED") != 0 && strcmp(billing, "PAY_PER_REQUEST") != 0)
-		hroe_api_invalid(psprintf("1 validation error detected: Value '%s' at 'billingMode' failed to satisfy constraint: Member must satisfy enum value set: [PROVISIONED, PAY_PER_REQUEST]",
-						 billing));
-	if (!throughput && billing == NULL && nupdates == 0)
-		hroe_api_invalid("At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, GlobalSecondaryIndexUpdates or SSESpecification or ReplicaUpdates is required");
+	billing = hroe_api_billing_mode(req, &errs);
+	hroe_api_throughput(req, "provisionedThroughput", &tp, &errs);
 	for (int i = 0; i < nupdates; i++)
 	{
-		bool		create = MemberObject(updates[i], "Create") != NULL;
-		bool		delete = MemberObject(updates[i], "Delete") != NULL;
+		JsonbContainer *u = MemberObject(updates[i], "Update");
+		JsonbContainer *c = MemberObject(updates[i], "Create");
 
-		if (!create && !delete && MemberObject(updates[i], "Update") == NULL)
+		if (u && hroe_api_member(u, "ProvisionedThroughput") == NULL)
+			errs = lappend(errs, psprintf("Value null at 'globalSecondaryIndexUpdates.%d.member.update.provisionedThroughput' failed to satisfy constraint: Member must not be null",
+										  i + 1));
+		else if (u)
+			hroe_api_throughput(u, psprintf("globalSecondaryIndexUpdates.%d.member.update.provisionedThroughput", i + 1),
+								&utp[i], &errs);
+		else if (c)
+			hroe_api_throughput(c, psprintf("globalSecondaryIndexUpdates.%d.member.create.provisionedThroughput", i + 1),
+								&utp[i], &errs);
+	}
+	hroe_api_raise_errors(errs);
+	if (!tp.given && billing == NULL && nupdates == 0 && protection == NULL)
+		hroe_api_invalid("At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, GlobalSecondaryIndexUpdates or SSESpecification or ReplicaUpdates is required");
+	if (billing && strcmp(billing, "PROVISIONED") == 0 && !tp.given)
+		hroe_api_invalid("One or more parameter values were invalid: ProvisionedThroughput must be specified when BillingMode is PROVISIONED");
+	if (tp.over)
+		hroe_api_invalid(tp.over);
+	for (int i = 0; i < nupdates; i++)
+	{
+		JsonbContainer *u = MemberObject(updates[i], "Update");
+		JsonbContainer *c = MemberObject(updates[i], "Create");
+		JsonbContainer *d = MemberObject(updates[i], "Delete");
+		JsonbContainer *action = u ? u : c ? c : d;
+		char	   *iname;
+
+		if (action == NULL)
 			hroe_api_invalid("One or more parameter values were invalid: One of GlobalSecondaryIndexUpdate.Update, GlobalSecondaryIndexUpdate.Create, GlobalSecondaryIndexUpdate.Delete must not be null");
-		nonline += create + delete;
+		iname = hroe_api_member_text(action, "IndexName", "IndexName");
+		if (iname && list_member(names, makeString(iname)))
+			hroe_api_invalid(psprintf("One or more parameter values were invalid: Only one global secondary index update per index is allowed simultaneously. Index: %s",
+									  iname));
+		if (iname)
+			names = lappend(names, makeString(iname));
+		if (u && utp[i].over)
+			hroe_api_invalid("This operation cannot be performed with given input values. Please contact DynamoDB service team for more info: Action Blocked: IndexUpdate");
+		if (c && utp[i].over)
+			hroe_api_invalid(utp[i].over);
+		nonline += (c != NULL) + (d != NULL);
 	}
 	if (hroe_table_lookup(table, true) == NULL)
 		hroe_ddb_error(ERRCODE_HROE_RESOURCE_NOT_FOUND, "ResourceNotFoundException",
 					   psprintf("Requested resource not found: Table: %s not found", table));
-	/* an hroe table is on demand: it has no throughput to provision */
-	if (throughput || (billing && strcmp(billing, "PROVISIONED") == 0) || nupdates > nonline)
-		hroe_ddb_error(ERRCODE_FEATURE_NOT_SUPPORTED, "ValidationException",
-					   "One or more parameter values were invalid: Neither ReadCapacityUnits nor WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST");
 	if (nonline > 1)
 		hroe_ddb_error(ERRCODE_HROE_LIMIT_EXCEEDED, "LimitExceededException",
 					   "Subscriber limit exceeded: Only 1 online index can be created or deleted simultaneously per table");
+	pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);
 	for (int i = 0; i < nupdates; i++)
 	{
+		JsonbContainer *u = MemberObject(updates[i], "Update");
 		JsonbContainer *c = MemberObject(updates[i], "Create");
 		JsonbContainer *d = MemberObject(updates[i], "Delete");
 
 		if (c)
+		{
 			CreateGsi(table, c, defs, ndefs,
 					  psprintf("globalSecondaryIndexUpdates.%d.member.create.projection", i + 1));
+			new_index = hroe_api_member_text(c, "IndexName", "IndexName");
+			PushIndexThroughput(&st, c, &utp[i]);
+		}
+		else if (u)
+		{
+			updated_index = hroe_api_member_text(u, "IndexName", "IndexName");
+			if (updated_index == NULL)
+				hroe_api_missing(psprintf("globalSecondaryIndexUpdates.%d.member.update.indexName", i + 1));
+			nupdated++;
+			PushIndexThroughput(&st, u, &utp[i]);
+		}
 		else if (d)
 		{
 			char	   *iname = hroe_api_member_text(d, "IndexName", "IndexName");
-			Datum		v[2];
+			Datum		dv[2];
 
 			if (iname == NULL)
 				hroe_api_missing(psprintf("globalSecondaryIndexUpdates.%d.member.delete.indexName", i + 1));
-			v[0] = TextD(table);
-			v[1] = TextD(iname);
-			(void) RunStmt(STMT_DELETE_INDEX, v, "  ");
+			dv[0] = TextD(table);
+			dv[1] = TextD(iname);
+			(void) RunStmt(STMT_DELETE_INDEX, dv, "  ");
+			deleted = true;
 		}
 	}
-	appendStringInfo(out, ",\"TableDescription\":%s", TableDescription(table, NULL));
+	index_throughput = pushJsonbValue(&st, WJB_END_OBJECT, NULL);
+
+	/* the billing mode, throughput and deletion protection, with DynamoDB's rules */
+	v[0] = TextD(table);
+	v[1] = billing ? TextD(billing) : (nulls[1] = 'n', (Datum) 0);
+	v[2] = tp.given ? Int64GetDatum(tp.read) : (nulls[2] = 'n', (Datum) 0);
+	v[3] = tp.given ? Int64GetDatum(tp.write) : (nulls[3] = 'n', (Datum) 0);
+	v[4] = protection ? BoolGetDatum(hroe_api_member_bool(req, "DeletionProtectionEnabled", false))
+		: (nulls[4] = 'n', (Datum) 0);
+	v[5] = JsonbPGetDatum(JsonbValueToJsonb(index_throughput));
+	v[6] = new_index ? TextD(new_index) : (nulls[6] = 'n', (Datum) 0);
+	row = RunStmt(STMT_UPDATE_TABLE, v, nulls);
+	changed = DatumGetBool(Col(row, 1, &isnull));
+	/* the table UPDATING while its own settings or GSIs change, the GSIs changing */
+	if (new_index)
+		appendStringInfo(out, ",\"TableDescription\":%s",
+						 TableDescription(table, "UPDATING", "CREATING", new_index));
+	else
+		appendStringInfo(out, ",\"TableDescription\":%s",
+						 TableDescription(table, changed || deleted ? "UPDATING" : "ACTIVE",
+										  nupdated ? "UPDATING" : NULL, nupdated == 1 ? updated_index : NULL));
 }
 
 /* ListTables: table names in byte order, paged by ExclusiveStartTableName */

@@ -13,6 +13,7 @@
 #define HROE_API_INTERNAL_H
 
 #include "lib/stringinfo.h"
+#include "nodes/pg_list.h"
 #include "utils/jsonb.h"
 
 #include "operations.h"
@@ -33,6 +34,14 @@ typedef enum ApiLegacyOp
 	API_LEGACY_QUERY,
 	API_LEGACY_SCAN
 } ApiLegacyOp;
+/* A ProvisionedThroughput member of a request (api_billing.c) */
+typedef struct ApiThroughput
+{
+	bool		given;			/* the member is present */
+	int64		read;			/* ReadCapacityUnits */
+	int64		write;			/* WriteCapacityUnits */
+	char	   *over;			/* DynamoDB's error for a value out of bounds */
+} ApiThroughput;
 
 /* Datum of a C string, or 0 */
 #define TextD(s) ((s) ? CStringGetTextDatum(s) : (Datum) 0)
@@ -76,5 +85,12 @@ extern char *hroe_api_container_text(JsonbValue *v);
 extern void hroe_api_batch(JsonbContainer *req, StringInfo out, bool write);
 extern void hroe_api_transact_write(JsonbContainer *req, StringInfo out);
 extern void hroe_api_transact_get(JsonbContainer *req, StringInfo out);
+extern void hroe_api_raise_errors(List *errs);
+extern void hroe_api_throughput(JsonbContainer *obj, const char *path, ApiThroughput *tp, List **errs);
+extern char *hroe_api_billing_mode(JsonbContainer *req, List **errs);
+extern void hroe_api_push_throughput(JsonbParseState **st, const char *index, const ApiThroughput *tp);
+extern void hroe_api_tag_resource(JsonbContainer *req, StringInfo out);
+extern void hroe_api_untag_resource(JsonbContainer *req, StringInfo out);
+extern void hroe_api_list_tags_of_resource(JsonbContainer *req, StringInfo out);
 
 #endif							/* HROE_API_INTERNAL_H */

@@ -33,6 +33,16 @@
 #define HROE_MAX_LSIS			5		/* local secondary indexes of a table */
 #define HROE_MAX_INDEXES		(HROE_MAX_GSIS + HROE_MAX_LSIS)
 #define HROE_LIST_TABLES_MAX	100		/* table names in a ListTables page */
+#define HROE_TABLE_NAME_MIN		3		/* a table or index name, in characters */
+#define HROE_TABLE_NAME_MAX		255
+#define HROE_THROUGHPUT_MAX		INT64CONST(1000000000000)	/* read or write
+															 * capacity units */
+
+/* tags */
+#define HROE_MAX_TAGS			50		/* tags of a table */
+#define HROE_TAG_KEY_MAX		128		/* a tag key, in characters */
+#define HROE_TAG_VALUE_MAX		256		/* a tag value, in characters */
+#define HROE_ARN_MAX			1283	/* a ResourceArn, in characters */
 
 /* reads */
 #define HROE_PAGE_BYTES			(1024 * 1024)	/* a Query or Scan page */

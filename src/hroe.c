@@ -39,5 +39,23 @@ _PG_init(void)
 							 PGC_USERSET,
 							 0,
 							 NULL, NULL, NULL);
+	DefineCustomStringVariable("hroe.region",
+							   "The AWS region in the ARNs of hroe's tables.",
+							   "DynamoDB's TableArn and IndexArn, and the ARNs the tag operations "
+							   "accept, read arn:aws:dynamodb:<hroe.region>:<hroe.account_id>:table/<name>.",
+							   &hroe_region,
+							   "us-east-1",
+							   PGC_SUSET,
+							   0,
+							   hroe_check_region, NULL, NULL);
+	DefineCustomStringVariable("hroe.account_id",
+							   "The AWS account id (12 digits) in the ARNs of hroe's tables.",
+							   "An ARN of another account or region names no table of this database: "
+							   "the tag operations answer AccessDeniedException, as DynamoDB does.",
+							   &hroe_account_id,
+							   "123456789012",
+							   PGC_SUSET,
+							   0,
+							   hroe_check_account_id, NULL, NULL);
 	MarkGUCPrefixReserved("hroe");
 }

@@ -18,6 +18,7 @@
 #include "access/skey.h"
 #include "executor/spi.h"
 #include "storage/lockdefs.h"
+#include "utils/guc.h"
 #include "utils/rel.h"
 #include "utils/jsonb.h"
 
@@ -128,5 +129,15 @@ extern int64 hroe_index_entry_size(HroeTableMeta *t, HroeIndexMeta *ix,
 extern HroeItem *hroe_index_project(HroeTableMeta *t, HroeIndexMeta *ix, HroeItem *item);
 
 extern void hroe_jsonb_push_key(JsonbParseState **st, const char *key);
+
+/* ARNs (tables_arn.c): the settings hroe.region and hroe.account_id */
+#define HROE_REGION_MAX			32
+#define HROE_ACCOUNT_ID_LEN		12
+extern char *hroe_region;
+extern char *hroe_account_id;
+extern bool hroe_check_region(char **newval, void **extra, GucSource source);
+extern bool hroe_check_account_id(char **newval, void **extra, GucSource source);
+extern char *hroe_table_arn_cstring(const char *name);
+extern char *hroe_arn_table_name(const char *arn, bool *ours);
 
 #endif							/* HROE_TABLES_H */

@@ -21,9 +21,29 @@ CREATE TABLE hroe.tables (
 	sort_key			text,
 	sort_key_type		text CHECK (sort_key_type IN ('S', 'N', 'B')),
 	created_at			timestamptz NOT NULL DEFAULT pg_catalog.now(),
-	CHECK ((sort_key IS NULL) = (sort_key_type IS NULL))
+	CHECK ((sort_key IS NULL) = (sort_key_type IS NULL)),
+	-- DynamoDB's table metadata: TableId, the billing mode and provisioned
+	-- throughput (kept and described, not enforced), DeletionProtectionEnabled,
+	-- the AttributeDefinitions' order of the CreateTable request
+	table_id			uuid NOT NULL DEFAULT pg_catalog.gen_random_uuid(),
+	billing_mode		text NOT NULL DEFAULT 'PAY_PER_REQUEST'
+		CHECK (billing_mode IN ('PROVISIONED', 'PAY_PER_REQUEST')),
+	read_capacity_units	bigint CHECK (read_capacity_units BETWEEN 1 AND 1000000000000),
+	write_capacity_units bigint CHECK (write_capacity_units BETWEEN 1 AND 1000000000000),
+	last_increase_at	timestamptz,
+	last_decrease_at	timestamptz,
+	-- decreases on the (UTC) day of last_decrease_at
+	decreases_today		integer NOT NULL DEFAULT 0,
+	-- BillingModeSummary's LastUpdateToPayPerRequestDateTime (NULL: the
+	-- table has always been PROVISIONED, and DynamoDB shows no summary)
+	pay_per_request_since timestamptz,
+	deletion_protection	boolean NOT NULL DEFAULT false,
+	attribute_order		text[] NOT NULL DEFAULT '{}',
+	CONSTRAINT tables_throughput_check CHECK ((billing_mode = 'PROVISIONED')
+		= (read_capacity_units IS NOT NULL AND write_capacity_units IS NOT NULL)
+		AND (read_capacity_units IS NULL) = (write_capacity_units IS NULL))
 );
-COMMENT ON TABLE hroe.tables IS 'DynamoDB tables created by hroe.create_table: name, PostgreSQL table, key schema';
+COMMENT ON TABLE hroe.tables IS 'DynamoDB tables created by hroe.create_table: name, PostgreSQL table, key schema, TableId, creation time, billing mode and provisioned throughput (PROVISIONED tables), deletion protection, the order of the AttributeDefinitions';
 
 CREATE TABLE hroe.indexes (
 	table_name			text NOT NULL REFERENCES hroe.tables ON DELETE CASCADE,
@@ -44,13 +64,74 @@ CREATE TABLE hroe.indexes (
 	-- a local secondary index (hroe.create_local_index): HASH the table's
 	-- partition key (column pk), one RANGE attribute
 	local				boolean NOT NULL DEFAULT false,
-	PRIMARY KEY (table_name, index_name)
+	PRIMARY KEY (table_name, index_name),
+	-- a GSI's provisioned throughput (NULL on a PAY_PER_REQUEST table, and
+	-- for an LSI, which uses the table's)
+	read_capacity_units	bigint CHECK (read_capacity_units BETWEEN 1 AND 1000000000000),
+	write_capacity_units bigint CHECK (write_capacity_units BETWEEN 1 AND 1000000000000),
+	last_increase_at	timestamptz,
+	last_decrease_at	timestamptz,
+	decreases_today		integer NOT NULL DEFAULT 0,
+	CONSTRAINT indexes_throughput_check CHECK ((read_capacity_units IS NULL) = (write_capacity_units IS NULL))
 );
-COMMENT ON TABLE hroe.indexes IS 'Secondary indexes: global ones created by hroe.create_index, local ones (local true) by hroe.create_local_index: key schema (1-4 HASH, 0-4 RANGE attributes), generated key columns (several indexes may share one, and pk/sk), PostgreSQL index by name (index_relname, in the table''s schema, so pg_dump''s rows restore before the index exists), projection, the NOT VALID CHECK constraint that rejects writes violating the key schema';
+COMMENT ON TABLE hroe.indexes IS 'Secondary indexes: global ones created by hroe.create_index, local ones (local true) by hroe.create_local_index: key schema (1-4 HASH, 0-4 RANGE attributes), generated key columns (several indexes may share one, and pk/sk), PostgreSQL index by name (index_relname, in the table''s schema, so pg_dump''s rows restore before the index exists), projection, the NOT VALID CHECK constraint that rejects writes violating the key schema, a GSI''s provisioned throughput';
 
 -- the metadata is not secret: any role may look a table up (operations
 -- still need the privileges on the PostgreSQL table itself)
 GRANT SELECT ON hroe.tables, hroe.indexes TO PUBLIC;
+
+-- Writes are scoped to a table's owner: a role granted INSERT, UPDATE or
+-- DELETE on hroe.tables and hroe.indexes (CreateTable and DeleteTable need
+-- them) changes only the metadata of the tables whose PostgreSQL table its
+-- role owns (or a role it is a member of); the tables' owner, the
+-- extension's, and superusers are not subject to the policies.
+CREATE FUNCTION hroe.owns_relation(p_rel regclass) RETURNS boolean
+LANGUAGE sql STABLE STRICT PARALLEL SAFE
+BEGIN ATOMIC
+	SELECT EXISTS (SELECT FROM pg_catalog.pg_class c
+				   WHERE c.oid = p_rel AND pg_catalog.pg_has_role(c.relowner, 'USAGE'));
+END;
+COMMENT ON FUNCTION hroe.owns_relation(regclass) IS
+'internal: Whether the current role is a member of the role owning the relation p_rel (false if there is none): who may change the metadata of a DynamoDB table';
+CREATE FUNCTION hroe.owns_table(p_table_name text) RETURNS boolean
+LANGUAGE sql STABLE STRICT PARALLEL SAFE
+BEGIN ATOMIC
+	SELECT coalesce(pg_catalog.bool_or(hroe.owns_relation(t.relid)), false)
+	FROM hroe.tables t WHERE t.table_name = p_table_name;
+END;
+COMMENT ON FUNCTION hroe.owns_table(text) IS
+'internal: Whether the current role is a member of the role owning the PostgreSQL table of DynamoDB table p_table_name (it may change the table''s metadata and tags)';
+CREATE FUNCTION hroe.check_table_owner(p_table_name text) RETURNS void
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+	IF EXISTS (SELECT FROM hroe.tables t JOIN pg_class c ON c.oid = t.relid
+			   WHERE t.table_name = p_table_name AND NOT pg_has_role(c.relowner, 'USAGE')) THEN
+		RAISE EXCEPTION 'must be a member of the role owning table % to change it', p_table_name
+			USING ERRCODE = 'insufficient_privilege';
+	END IF;
+END
+$$;
+COMMENT ON FUNCTION hroe.check_table_owner(text) IS
+'internal: Raises insufficient_privilege (the JSON API''s AccessDeniedException) unless the current role is a member of the role owning DynamoDB table p_table_name''s PostgreSQL table (or the table or its relation does not exist): the DDL functions'' check, before the row lock the policies would otherwise hide';
+ALTER TABLE hroe.tables ENABLE ROW LEVEL SECURITY;
+CREATE POLICY tables_read ON hroe.tables FOR SELECT USING (true);
+COMMENT ON POLICY tables_read ON hroe.tables IS 'The metadata is readable by every role';
+CREATE POLICY tables_insert ON hroe.tables FOR INSERT WITH CHECK (hroe.owns_relation(relid));
+COMMENT ON POLICY tables_insert ON hroe.tables IS 'A role registers only a table it owns';
+CREATE POLICY tables_update ON hroe.tables FOR UPDATE
+	USING (hroe.owns_relation(relid)) WITH CHECK (hroe.owns_relation(relid));
+COMMENT ON POLICY tables_update ON hroe.tables IS 'A role changes only the metadata of a table it owns';
+CREATE POLICY tables_delete ON hroe.tables FOR DELETE
+	USING (hroe.owns_relation(relid) OR NOT EXISTS (SELECT FROM pg_catalog.pg_class c WHERE c.oid = relid));
+COMMENT ON POLICY tables_delete ON hroe.tables IS 'A role deletes only the metadata of a table it owns, or of one already dropped';
+ALTER TABLE hroe.indexes ENABLE ROW LEVEL SECURITY;
+CREATE POLICY indexes_read ON hroe.indexes FOR SELECT USING (true);
+COMMENT ON POLICY indexes_read ON hroe.indexes IS 'The metadata is readable by every role';
+CREATE POLICY indexes_owner ON hroe.indexes FOR ALL
+	USING (hroe.owns_table(table_name)) WITH CHECK (hroe.owns_table(table_name));
+COMMENT ON POLICY indexes_owner ON hroe.indexes IS 'A role adds, changes and deletes only the indexes of a table it owns';
 
 -- hroe.tables and hroe.indexes are dumped by pg_dump, but their rows for
 -- tables the extension script creates come back with CREATE EXTENSION: the
@@ -179,6 +260,15 @@ $$;
 COMMENT ON FUNCTION hroe.check_name(text, text) IS
 'internal: Raises DynamoDB''s validation error unless p_name is a valid table or index name (3-255 characters of [a-zA-Z0-9_.-])';
 
+-- The PostgreSQL name of a DynamoDB table or index name
+CREATE FUNCTION hroe.relation_name(p_name text) RETURNS name
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+RETURN CASE WHEN octet_length(p_name) <= 63 THEN p_name
+			ELSE left(p_name, 46) || '_'
+				 || left(encode(sha256(convert_to(p_name, 'UTF8')), 'hex'), 16) END;
+COMMENT ON FUNCTION hroe.relation_name(text) IS
+'internal: The PostgreSQL relation name of a DynamoDB table or index name (up to 255 characters): the name itself if it fits in 63 bytes, else its first 46 characters, an underscore and 16 hex digits of its SHA-256';
+
 -- Validate a key attribute name (1-255 bytes)
 CREATE FUNCTION hroe.check_attribute_name(p_name text, p_what text) RETURNS void
 LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
@@ -211,6 +301,7 @@ AS $$
 DECLARE
 	v_schema name := p_schema;
 	v_rel regclass;
+	v_relname name;
 	v_sql text;
 BEGIN
 	PERFORM hroe.check_name(p_table_name, 'tableName');
@@ -228,20 +319,18 @@ BEGIN
 		RAISE EXCEPTION 'no schema has been selected to create in'
 			USING ERRCODE = 'invalid_schema_name';
 	END IF;
-	-- DynamoDB table names are unique per account and region
-	PERFORM 1 FROM hroe.tables WHERE table_name = p_table_name FOR UPDATE;
+	-- DynamoDB table names are unique per account and region (every role
+	-- sees every table's row; a row lock would need UPDATE on hroe.tables)
+	PERFORM 1 FROM hroe.tables WHERE table_name = p_table_name;
 	IF FOUND THEN
 		PERFORM hroe.dynamodb_error('ResourceInUseException',
 			format('Table already exists: %s', p_table_name));
 	END IF;
-	IF octet_length(p_table_name) > 63 THEN
-		RAISE EXCEPTION 'table name "%" is too long for a PostgreSQL relation name', p_table_name
-			USING ERRCODE = 'name_too_long',
-				  DETAIL = 'hroe names the PostgreSQL table after the DynamoDB table; PostgreSQL names have at most 63 bytes.';
-	END IF;
+	-- a name longer than PostgreSQL's 63 bytes: a prefix and a hash
+	v_relname := hroe.relation_name(p_table_name);
 
 	v_sql := format('CREATE TABLE %I.%I (pk %s GENERATED ALWAYS AS (hroe.item_key_%s(item, %L, false)) STORED',
-					v_schema, p_table_name, hroe.key_column_type(p_partition_key_type),
+					v_schema, v_relname, hroe.key_column_type(p_partition_key_type),
 					lower(p_partition_key_type), p_partition_key);
 	IF p_sort_key IS NOT NULL THEN
 		v_sql := v_sql || format(', sk %s GENERATED ALWAYS AS (hroe.item_key_%s(item, %L, true)) STORED',
@@ -250,20 +339,21 @@ BEGIN
 	v_sql := v_sql || format(', item hroe.item NOT NULL, PRIMARY KEY (pk%s))',
 							 CASE WHEN p_sort_key IS NOT NULL THEN ', sk' ELSE '' END);
 	EXECUTE v_sql;
-	v_rel := format('%I.%I', v_schema, p_table_name)::regclass;
+	v_rel := format('%I.%I', v_schema, v_relname)::regclass;
 	EXECUTE format('COMMENT ON TABLE %s IS %L', v_rel,
 				   format('DynamoDB table %s (hroe): partition key %s %s%s', p_table_name,
 						  p_partition_key, p_partition_key_type,
 						  CASE WHEN p_sort_key IS NOT NULL
 							   THEN format(', sort key %s %s', p_sort_key, p_sort_key_type) ELSE '' END));
-	INSERT INTO hroe.tables (table_name, relid, partition_key, partition_key_type, sort_key, sort_key_type)
+	INSERT INTO hroe.tables (table_name, relid, partition_key, partition_key_type, sort_key, sort_key_type,
+							 pay_per_request_since)
 	VALUES (p_table_name, v_rel, p_partition_key, p_partition_key_type, p_sort_key,
-			CASE WHEN p_sort_key IS NOT NULL THEN p_sort_key_type END);
+			CASE WHEN p_sort_key IS NOT NULL THEN p_sort_key_type END, now());
 	RETURN v_rel;
 END
 $$;
 COMMENT ON FUNCTION hroe.create_table(text, text, text, text, text, name) IS
-'CreateTable: a DynamoDB table (key types S, N, B) as a PostgreSQL table with generated key columns pk [, sk] and an item column, in p_schema (default: the caller''s current schema); returns the table';
+'CreateTable: a DynamoDB table (key types S, N, B; PAY_PER_REQUEST) as a PostgreSQL table with generated key columns pk [, sk] and an item column, in p_schema (default: the caller''s current schema), named after the DynamoDB table (a name over 63 bytes: hroe.relation_name); returns the table';
 
 -- The existing generated column of a table that holds exactly the keys an
 -- index key attribute needs, or NULL (create_index with p_share_key_columns)
@@ -364,6 +454,7 @@ DECLARE
 BEGIN
 	PERFORM hroe.check_name(p_table_name, 'tableName');
 	PERFORM hroe.check_name(p_index_name, 'globalSecondaryIndexUpdates.1.member.create.indexName');
+	PERFORM hroe.check_table_owner(p_table_name);
 	SELECT * INTO t FROM hroe.tables WHERE table_name = p_table_name FOR UPDATE;
 	IF NOT FOUND THEN
 		PERFORM hroe.dynamodb_error('ResourceNotFoundException', 'Requested resource not found');
@@ -545,10 +636,10 @@ BEGIN
 	-- the index on v_cols_all, partial, so it is sparse
 	SELECT n.nspname INTO v_schema
 	FROM pg_namespace n JOIN pg_class c ON c.relnamespace = n.oid WHERE c.oid = t.relid;
-	v_index_rel := left(format('%s.%s', p_table_name, p_index_name), 63);
+	v_index_rel := hroe.relation_name(format('%s.%s', p_table_name, p_index_name));
 	IF EXISTS (SELECT 1 FROM pg_class WHERE relname = v_index_rel
 			   AND relnamespace = (SELECT relnamespace FROM pg_class WHERE oid = t.relid)) THEN
-		v_index_rel := left(p_table_name, 40) || '.' || v_prefix;
+		v_index_rel := hroe.relation_name(format('%s.%s.%s', p_table_name, p_index_name, v_prefix));
 	END IF;
 	v_sql := format('CREATE INDEX %I ON %s (%s)', v_index_rel, t.relid, v_collist)
 			 || CASE WHEN v_pred <> '' THEN ' WHERE ' || v_pred ELSE '' END;
@@ -581,6 +672,7 @@ DECLARE
 	c name;
 	v_schema name;
 BEGIN
+	PERFORM hroe.check_table_owner(p_table_name);
 	SELECT * INTO t FROM hroe.tables WHERE table_name = p_table_name FOR UPDATE;
 	IF NOT FOUND THEN
 		PERFORM hroe.dynamodb_error('ResourceNotFoundException', 'Requested resource not found');
@@ -625,6 +717,7 @@ DECLARE
 	v_index regclass;
 BEGIN
 	PERFORM hroe.check_name(p_index_name, 'localSecondaryIndexes.1.member.indexName');
+	PERFORM hroe.check_table_owner(p_table_name);
 	SELECT * INTO t FROM hroe.tables WHERE table_name = p_table_name FOR UPDATE;
 	IF NOT FOUND THEN
 		PERFORM hroe.dynamodb_error('ResourceNotFoundException', 'Requested resource not found');
@@ -731,12 +824,20 @@ SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
 	v_rel regclass;
+	v_protected boolean;
 BEGIN
-	DELETE FROM hroe.tables WHERE table_name = p_table_name RETURNING relid INTO v_rel;
+	PERFORM hroe.check_table_owner(p_table_name);
+	SELECT relid, deletion_protection INTO v_rel, v_protected
+	FROM hroe.tables WHERE table_name = p_table_name FOR UPDATE;
 	IF NOT FOUND THEN
 		PERFORM hroe.dynamodb_error('ResourceNotFoundException',
 			format('Requested resource not found: Table: %s not found', p_table_name));
 	END IF;
+	IF v_protected THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			'Resource cannot be deleted as it is currently protected against deletion. Disable deletion protection first.');
+	END IF;
+	DELETE FROM hroe.tables WHERE table_name = p_table_name;
 	-- (a table already dropped with DROP TABLE only leaves its metadata)
 	IF EXISTS (SELECT 1 FROM pg_class WHERE oid = v_rel) THEN
 		EXECUTE format('DROP TABLE %s', v_rel);
@@ -744,7 +845,7 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION hroe.delete_table(text) IS
-'DeleteTable: drops the DynamoDB table, its indexes and its metadata';
+'DeleteTable: drops the DynamoDB table, its indexes, tags and metadata, unless deletion protection is enabled (DynamoDB''s ValidationException)';
 
 CREATE FUNCTION hroe.table_sizes(p_table_name text)
 RETURNS TABLE (index_name text, item_count bigint, size_bytes bigint)
@@ -753,75 +854,3 @@ LANGUAGE C STABLE STRICT PARALLEL RESTRICTED;
 COMMENT ON FUNCTION hroe.table_sizes(text) IS
 'The exact item count and DynamoDB size of a table (index_name NULL) and of each of its GSIs (the items in the sparse index, the size of their index entries: index keys, table keys, projected attributes), in one pass over the table';
 
-CREATE FUNCTION hroe.describe_table(p_table_name text)
-RETURNS jsonb
-LANGUAGE plpgsql STABLE PARALLEL RESTRICTED
-SET search_path = pg_catalog, pg_temp
-AS $$
-DECLARE
-	t hroe.tables;
-	x hroe.indexes;
-	v_defs jsonb;
-	v_gsis jsonb := '[]';
-	v_lsis jsonb := '[]';
-	v_index jsonb;
-	v_key jsonb;
-	v_sizes jsonb;
-BEGIN
-	SELECT * INTO t FROM hroe.tables WHERE table_name = p_table_name;
-	IF NOT FOUND THEN
-		PERFORM hroe.dynamodb_error('ResourceNotFoundException',
-			format('Requested resource not found: Table: %s not found', p_table_name));
-	END IF;
-	-- the table's and every index's count and size, in one pass
-	SELECT jsonb_object_agg(coalesce(s.index_name, ''), jsonb_build_array(s.item_count, s.size_bytes))
-	INTO v_sizes FROM hroe.table_sizes(p_table_name) s;
-	v_defs := jsonb_build_object(t.partition_key, t.partition_key_type);
-	IF t.sort_key IS NOT NULL THEN
-		v_defs := v_defs || jsonb_build_object(t.sort_key, t.sort_key_type);
-	END IF;
-	FOR x IN SELECT * FROM hroe.indexes WHERE table_name = p_table_name ORDER BY index_name LOOP
-		SELECT jsonb_agg(jsonb_build_object('AttributeName', a, 'KeyType', kt) ORDER BY ord)
-		INTO v_key
-		FROM (SELECT a, 'HASH' kt, o ord FROM unnest(x.partition_key) WITH ORDINALITY u(a, o)
-			  UNION ALL
-			  SELECT a, 'RANGE', 10 + o FROM unnest(x.sort_key) WITH ORDINALITY u(a, o)) k;
-		SELECT v_defs || coalesce(jsonb_object_agg(a, ty), '{}') INTO v_defs
-		FROM unnest(x.partition_key || x.sort_key, x.partition_key_types || x.sort_key_types) u(a, ty);
-		v_index := jsonb_build_object(
-			'IndexName', x.index_name,
-			'KeySchema', v_key,
-			'Projection', CASE WHEN x.projection = 'INCLUDE'
-							   THEN jsonb_build_object('ProjectionType', x.projection, 'NonKeyAttributes', to_jsonb(x.non_key_attributes))
-							   ELSE jsonb_build_object('ProjectionType', x.projection) END,
-			'IndexStatus', 'ACTIVE',
-			'ItemCount', v_sizes -> x.index_name -> 0,
-			'IndexSizeBytes', v_sizes -> x.index_name -> 1,
-			'PostgresIndex', format('%I.%I', (SELECT n.nspname FROM pg_namespace n JOIN pg_class k ON k.relnamespace = n.oid WHERE k.oid = t.relid), x.index_relname));
-		-- an LSI has no status of its own
-		IF x.local THEN
-			v_lsis := v_lsis || jsonb_build_array(v_index - 'IndexStatus');
-		ELSE
-			v_gsis := v_gsis || jsonb_build_array(v_index);
-		END IF;
-	END LOOP;
-	RETURN jsonb_build_object('Table', jsonb_strip_nulls(jsonb_build_object(
-		'TableName', t.table_name,
-		'TableStatus', 'ACTIVE',
-		'CreationDateTime', extract(epoch FROM t.created_at),
-		'KeySchema', jsonb_build_array(jsonb_build_object('AttributeName', t.partition_key, 'KeyType', 'HASH'))
-					 || CASE WHEN t.sort_key IS NOT NULL
-							 THEN jsonb_build_array(jsonb_build_object('AttributeName', t.sort_key, 'KeyType', 'RANGE'))
-							 ELSE '[]' END,
-		'AttributeDefinitions', (SELECT jsonb_agg(jsonb_build_object('AttributeName', key, 'AttributeType', value) ORDER BY key)
-								 FROM jsonb_each_text(v_defs)),
-		'ItemCount', v_sizes -> '' -> 0,
-		'TableSizeBytes', v_sizes -> '' -> 1,
-		'BillingModeSummary', jsonb_build_object('BillingMode', 'PAY_PER_REQUEST'),
-		'LocalSecondaryIndexes', CASE WHEN v_lsis = '[]' THEN NULL ELSE v_lsis END,
-		'GlobalSecondaryIndexes', CASE WHEN v_gsis = '[]' THEN NULL ELSE v_gsis END,
-		'PostgresTable', t.relid::text)));
-END
-$$;
-COMMENT ON FUNCTION hroe.describe_table(text) IS
-'DescribeTable: key schema, attribute definitions, local and global secondary indexes (key schema, projection, item count, size of the index entries) and the exact item count and DynamoDB size of the table, as DynamoDB JSON; also names the PostgreSQL table and indexes';

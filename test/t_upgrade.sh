@@ -17,7 +17,8 @@ old=hroe_t_upgrade_old
 trap 'rm -rf "$work"; dropdb --if-exists "$fresh"; dropdb --if-exists "$old"' EXIT
 q() { psql -X -q -v ON_ERROR_STOP=1 -At -d "$1" -c "$2"; }
 current=$(sed -n "s/^default_version = '\(.*\)'/\1/p" hroe.control)
-metadata="SELECT string_agg(format('%s %s', table_name, to_jsonb(t) - 'created_at' - 'relid'), E'\n' ORDER BY table_name) FROM hroe.tables t
+# (TableIds are random, and a fresh table is on demand since its creation)
+metadata="SELECT string_agg(format('%s %s', table_name, to_jsonb(t) - 'created_at' - 'relid' - 'table_id' - 'pay_per_request_since'), E'\n' ORDER BY table_name) FROM hroe.tables t
 	UNION ALL SELECT string_agg(format('%s.%s %s', table_name, index_name, to_jsonb(x) - 'created_at'), E'\n' ORDER BY table_name, index_name) FROM hroe.indexes x
 	UNION ALL SELECT string_agg(to_jsonb(p)::text, E'\n' ORDER BY pattern_no) FROM hroe.access_patterns p
 	UNION ALL SELECT string_agg(to_jsonb(r)::text, E'\n' ORDER BY model, pattern) FROM hroe.model_requests r"
@@ -71,6 +72,16 @@ for script in upgrade/hroe--*--"$current".sql; do
 	diff "$work/fresh.metadata" "$work/old.metadata" ||
 		{ echo "FAIL $from -> $current: hroe.tables / hroe.indexes differ from a fresh installation"; exit 1; }
 	echo "ok   $from -> $current: model metadata identical"
+	# the tables of the earlier release: a TableId each, on demand since
+	# their creation, described as DynamoDB describes them
+	got=$(q "$old" "SELECT count(*) FROM hroe.tables WHERE pay_per_request_since IS DISTINCT FROM created_at
+		OR billing_mode <> 'PAY_PER_REQUEST' OR (SELECT count(DISTINCT table_id) FROM hroe.tables) <> (SELECT count(*) FROM hroe.tables)")
+	[ "$got" = 0 ] || { echo "FAIL $from -> $current: $got tables without their own TableId or billing mode"; exit 1; }
+	got=$(q "$old" "SELECT hroe.describe_table('Mine') -> 'Table' ?& '{TableId,TableArn,CreationDateTime,ProvisionedThroughput,BillingModeSummary,DeletionProtectionEnabled}'
+		AND hroe.describe_table('Mine') #>> '{Table,TableId}' = (SELECT table_id::text FROM hroe.tables WHERE table_name = 'Mine')
+		AND hroe.describe_table('Mine') #> '{Table,CreationDateTime}' = to_jsonb(extract(epoch FROM (SELECT created_at FROM hroe.tables WHERE table_name = 'Mine')))")
+	[ "$got" = t ] || { echo "FAIL $from -> $current: DescribeTable of a table of $from lacks TableId, ARN, creation time or billing"; exit 1; }
+	echo "ok   $from -> $current: tables of $from have a TableId, their creation time, PAY_PER_REQUEST"
 	got=$(q "$old" "SELECT count(*) FROM hroe.verify()")
 	[ "$got" = 0 ] || { echo "FAIL $from -> $current: hroe.verify() finds $got problems"; exit 1; }
 	q "$old" "$answers" >"$work/after.answers"

@@ -828,3 +828,963 @@ END
 $$;
 COMMENT ON FUNCTION hroe.describe_table(text) IS
 'DescribeTable: key schema, attribute definitions, local and global secondary indexes (key schema, projection, item count, size of the index entries) and the exact item count and DynamoDB size of the table, as DynamoDB JSON; also names the PostgreSQL table and indexes';
+
+-- 0.2: DynamoDB's table metadata (issue #20): TableId, billing modes and
+-- provisioned throughput, deletion protection, the AttributeDefinitions'
+-- order, ARNs, table and index names up to 255 characters, tags.  Tables
+-- of 0.1 get a TableId now, keep their creation time, and are
+-- PAY_PER_REQUEST since they were created.
+ALTER TABLE hroe.tables
+	ADD COLUMN table_id uuid NOT NULL DEFAULT pg_catalog.gen_random_uuid(),
+	ADD COLUMN billing_mode text NOT NULL DEFAULT 'PAY_PER_REQUEST'
+		CHECK (billing_mode IN ('PROVISIONED', 'PAY_PER_REQUEST')),
+	ADD COLUMN read_capacity_units bigint CHECK (read_capacity_units BETWEEN 1 AND 1000000000000),
+	ADD COLUMN write_capacity_units bigint CHECK (write_capacity_units BETWEEN 1 AND 1000000000000),
+	ADD COLUMN last_increase_at timestamptz,
+	ADD COLUMN last_decrease_at timestamptz,
+	ADD COLUMN decreases_today integer NOT NULL DEFAULT 0,
+	ADD COLUMN pay_per_request_since timestamptz,
+	ADD COLUMN deletion_protection boolean NOT NULL DEFAULT false,
+	ADD COLUMN attribute_order text[] NOT NULL DEFAULT '{}',
+	ADD CONSTRAINT tables_throughput_check CHECK ((billing_mode = 'PROVISIONED')
+		= (read_capacity_units IS NOT NULL AND write_capacity_units IS NOT NULL)
+		AND (read_capacity_units IS NULL) = (write_capacity_units IS NULL));
+UPDATE hroe.tables SET pay_per_request_since = created_at;
+COMMENT ON TABLE hroe.tables IS 'DynamoDB tables created by hroe.create_table: name, PostgreSQL table, key schema, TableId, creation time, billing mode and provisioned throughput (PROVISIONED tables), deletion protection, the order of the AttributeDefinitions';
+ALTER TABLE hroe.indexes
+	ADD COLUMN read_capacity_units bigint CHECK (read_capacity_units BETWEEN 1 AND 1000000000000),
+	ADD COLUMN write_capacity_units bigint CHECK (write_capacity_units BETWEEN 1 AND 1000000000000),
+	ADD COLUMN last_increase_at timestamptz,
+	ADD COLUMN last_decrease_at timestamptz,
+	ADD COLUMN decreases_today integer NOT NULL DEFAULT 0,
+	ADD CONSTRAINT indexes_throughput_check CHECK ((read_capacity_units IS NULL) = (write_capacity_units IS NULL));
+COMMENT ON TABLE hroe.indexes IS 'Secondary indexes: global ones created by hroe.create_index, local ones (local true) by hroe.create_local_index: key schema (1-4 HASH, 0-4 RANGE attributes), generated key columns (several indexes may share one, and pk/sk), PostgreSQL index by name (index_relname, in the table''s schema, so pg_dump''s rows restore before the index exists), projection, the NOT VALID CHECK constraint that rejects writes violating the key schema, a GSI''s provisioned throughput';
+
+-- Writes are scoped to a table's owner: a role granted INSERT, UPDATE or
+-- DELETE on hroe.tables and hroe.indexes (CreateTable and DeleteTable need
+-- them) changes only the metadata of the tables whose PostgreSQL table its
+-- role owns (or a role it is a member of); the tables' owner, the
+-- extension's, and superusers are not subject to the policies.
+CREATE FUNCTION hroe.owns_relation(p_rel regclass) RETURNS boolean
+LANGUAGE sql STABLE STRICT PARALLEL SAFE
+BEGIN ATOMIC
+	SELECT EXISTS (SELECT FROM pg_catalog.pg_class c
+				   WHERE c.oid = p_rel AND pg_catalog.pg_has_role(c.relowner, 'USAGE'));
+END;
+COMMENT ON FUNCTION hroe.owns_relation(regclass) IS
+'internal: Whether the current role is a member of the role owning the relation p_rel (false if there is none): who may change the metadata of a DynamoDB table';
+CREATE FUNCTION hroe.owns_table(p_table_name text) RETURNS boolean
+LANGUAGE sql STABLE STRICT PARALLEL SAFE
+BEGIN ATOMIC
+	SELECT coalesce(pg_catalog.bool_or(hroe.owns_relation(t.relid)), false)
+	FROM hroe.tables t WHERE t.table_name = p_table_name;
+END;
+COMMENT ON FUNCTION hroe.owns_table(text) IS
+'internal: Whether the current role is a member of the role owning the PostgreSQL table of DynamoDB table p_table_name (it may change the table''s metadata and tags)';
+CREATE FUNCTION hroe.check_table_owner(p_table_name text) RETURNS void
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+	IF EXISTS (SELECT FROM hroe.tables t JOIN pg_class c ON c.oid = t.relid
+			   WHERE t.table_name = p_table_name AND NOT pg_has_role(c.relowner, 'USAGE')) THEN
+		RAISE EXCEPTION 'must be a member of the role owning table % to change it', p_table_name
+			USING ERRCODE = 'insufficient_privilege';
+	END IF;
+END
+$$;
+COMMENT ON FUNCTION hroe.check_table_owner(text) IS
+'internal: Raises insufficient_privilege (the JSON API''s AccessDeniedException) unless the current role is a member of the role owning DynamoDB table p_table_name''s PostgreSQL table (or the table or its relation does not exist): the DDL functions'' check, before the row lock the policies would otherwise hide';
+ALTER TABLE hroe.tables ENABLE ROW LEVEL SECURITY;
+CREATE POLICY tables_read ON hroe.tables FOR SELECT USING (true);
+COMMENT ON POLICY tables_read ON hroe.tables IS 'The metadata is readable by every role';
+CREATE POLICY tables_insert ON hroe.tables FOR INSERT WITH CHECK (hroe.owns_relation(relid));
+COMMENT ON POLICY tables_insert ON hroe.tables IS 'A role registers only a table it owns';
+CREATE POLICY tables_update ON hroe.tables FOR UPDATE
+	USING (hroe.owns_relation(relid)) WITH CHECK (hroe.owns_relation(relid));
+COMMENT ON POLICY tables_update ON hroe.tables IS 'A role changes only the metadata of a table it owns';
+CREATE POLICY tables_delete ON hroe.tables FOR DELETE
+	USING (hroe.owns_relation(relid) OR NOT EXISTS (SELECT FROM pg_catalog.pg_class c WHERE c.oid = relid));
+COMMENT ON POLICY tables_delete ON hroe.tables IS 'A role deletes only the metadata of a table it owns, or of one already dropped';
+ALTER TABLE hroe.indexes ENABLE ROW LEVEL SECURITY;
+CREATE POLICY indexes_read ON hroe.indexes FOR SELECT USING (true);
+COMMENT ON POLICY indexes_read ON hroe.indexes IS 'The metadata is readable by every role';
+CREATE POLICY indexes_owner ON hroe.indexes FOR ALL
+	USING (hroe.owns_table(table_name)) WITH CHECK (hroe.owns_table(table_name));
+COMMENT ON POLICY indexes_owner ON hroe.indexes IS 'A role adds, changes and deletes only the indexes of a table it owns';
+
+-- The PostgreSQL name of a DynamoDB table or index name
+CREATE FUNCTION hroe.relation_name(p_name text) RETURNS name
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+RETURN CASE WHEN octet_length(p_name) <= 63 THEN p_name
+			ELSE left(p_name, 46) || '_'
+				 || left(encode(sha256(convert_to(p_name, 'UTF8')), 'hex'), 16) END;
+COMMENT ON FUNCTION hroe.relation_name(text) IS
+'internal: The PostgreSQL relation name of a DynamoDB table or index name (up to 255 characters): the name itself if it fits in 63 bytes, else its first 46 characters, an underscore and 16 hex digits of its SHA-256';
+
+CREATE OR REPLACE FUNCTION hroe.create_table(
+	p_table_name text,
+	p_partition_key text,
+	p_partition_key_type text DEFAULT 'S',
+	p_sort_key text DEFAULT NULL,
+	p_sort_key_type text DEFAULT 'S',
+	p_schema name DEFAULT pg_catalog.current_schema())
+RETURNS regclass
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	v_schema name := p_schema;
+	v_rel regclass;
+	v_relname name;
+	v_sql text;
+BEGIN
+	PERFORM hroe.check_name(p_table_name, 'tableName');
+	PERFORM hroe.check_attribute_name(p_partition_key, 'keySchema.1.member.attributeName');
+	PERFORM hroe.check_key_type(p_partition_key_type, 'attributeDefinitions.1.member.attributeType');
+	IF p_sort_key IS NOT NULL THEN
+		PERFORM hroe.check_attribute_name(p_sort_key, 'keySchema.2.member.attributeName');
+		PERFORM hroe.check_key_type(p_sort_key_type, 'attributeDefinitions.2.member.attributeType');
+		IF p_sort_key = p_partition_key THEN
+			PERFORM hroe.dynamodb_error('ValidationException',
+				'Both the Hash Key and the Range Key element in the KeySchema have the same name');
+		END IF;
+	END IF;
+	IF v_schema IS NULL THEN
+		RAISE EXCEPTION 'no schema has been selected to create in'
+			USING ERRCODE = 'invalid_schema_name';
+	END IF;
+	-- DynamoDB table names are unique per account and region (every role
+	-- sees every table's row; a row lock would need UPDATE on hroe.tables)
+	PERFORM 1 FROM hroe.tables WHERE table_name = p_table_name;
+	IF FOUND THEN
+		PERFORM hroe.dynamodb_error('ResourceInUseException',
+			format('Table already exists: %s', p_table_name));
+	END IF;
+	-- a name longer than PostgreSQL's 63 bytes: a prefix and a hash
+	v_relname := hroe.relation_name(p_table_name);
+
+	v_sql := format('CREATE TABLE %I.%I (pk %s GENERATED ALWAYS AS (hroe.item_key_%s(item, %L, false)) STORED',
+					v_schema, v_relname, hroe.key_column_type(p_partition_key_type),
+					lower(p_partition_key_type), p_partition_key);
+	IF p_sort_key IS NOT NULL THEN
+		v_sql := v_sql || format(', sk %s GENERATED ALWAYS AS (hroe.item_key_%s(item, %L, true)) STORED',
+								 hroe.key_column_type(p_sort_key_type), lower(p_sort_key_type), p_sort_key);
+	END IF;
+	v_sql := v_sql || format(', item hroe.item NOT NULL, PRIMARY KEY (pk%s))',
+							 CASE WHEN p_sort_key IS NOT NULL THEN ', sk' ELSE '' END);
+	EXECUTE v_sql;
+	v_rel := format('%I.%I', v_schema, v_relname)::regclass;
+	EXECUTE format('COMMENT ON TABLE %s IS %L', v_rel,
+				   format('DynamoDB table %s (hroe): partition key %s %s%s', p_table_name,
+						  p_partition_key, p_partition_key_type,
+						  CASE WHEN p_sort_key IS NOT NULL
+							   THEN format(', sort key %s %s', p_sort_key, p_sort_key_type) ELSE '' END));
+	INSERT INTO hroe.tables (table_name, relid, partition_key, partition_key_type, sort_key, sort_key_type,
+							 pay_per_request_since)
+	VALUES (p_table_name, v_rel, p_partition_key, p_partition_key_type, p_sort_key,
+			CASE WHEN p_sort_key IS NOT NULL THEN p_sort_key_type END, now());
+	RETURN v_rel;
+END
+$$;
+COMMENT ON FUNCTION hroe.create_table(text, text, text, text, text, name) IS
+'CreateTable: a DynamoDB table (key types S, N, B; PAY_PER_REQUEST) as a PostgreSQL table with generated key columns pk [, sk] and an item column, in p_schema (default: the caller''s current schema), named after the DynamoDB table (a name over 63 bytes: hroe.relation_name); returns the table';
+
+CREATE OR REPLACE FUNCTION hroe.create_index(
+	p_table_name text,
+	p_index_name text,
+	p_partition_key text[],
+	p_sort_key text[] DEFAULT '{}',
+	p_attribute_definitions jsonb DEFAULT '{}',
+	p_projection text DEFAULT 'ALL',
+	p_non_key_attributes text[] DEFAULT NULL,
+	p_share_key_columns boolean DEFAULT false)
+RETURNS regclass
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	t hroe.tables;
+	v_keys text[];
+	v_types text[] := '{}';
+	v_cols name[] := '{}';
+	v_attr text;
+	v_type text;
+	v_prefix text;
+	v_col text;
+	v_nprojected integer;
+	v_index_rel text;
+	v_sql text;
+	v_pred text := '';
+	v_check text := '';
+	v_check_name name;
+	v_schema name;
+	v_sort boolean;
+	i integer;
+	v_defs text[];
+	v_cols_all name[];
+	v_collist text;
+	v_width integer;
+BEGIN
+	PERFORM hroe.check_name(p_table_name, 'tableName');
+	PERFORM hroe.check_name(p_index_name, 'globalSecondaryIndexUpdates.1.member.create.indexName');
+	PERFORM hroe.check_table_owner(p_table_name);
+	SELECT * INTO t FROM hroe.tables WHERE table_name = p_table_name FOR UPDATE;
+	IF NOT FOUND THEN
+		PERFORM hroe.dynamodb_error('ResourceNotFoundException', 'Requested resource not found');
+	END IF;
+	IF EXISTS (SELECT 1 FROM hroe.indexes WHERE table_name = p_table_name AND index_name = p_index_name) THEN
+		PERFORM hroe.dynamodb_error('ValidationException', 'Attempting to create an index which already exists');
+	END IF;
+	IF (SELECT count(*) FROM hroe.indexes WHERE table_name = p_table_name AND NOT local) >= 20 THEN
+		PERFORM hroe.dynamodb_error('LimitExceededException',
+			'One or more parameter values were invalid: GlobalSecondaryIndex count exceeds the per-table limit of 20');
+	END IF;
+
+	-- key schema: 1-4 HASH then 0-4 RANGE attributes, all distinct (section 7)
+	p_sort_key := coalesce(p_sort_key, '{}');
+	IF coalesce(cardinality(p_partition_key), 0) = 0 THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			'Invalid KeySchema: The first KeySchemaElement is not a HASH key type');
+	END IF;
+	IF cardinality(p_partition_key) > 4 OR cardinality(p_sort_key) > 4 THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			format('One or more parameter values were invalid: A global secondary index key schema can have at most 4 HASH and 4 RANGE attributes; IndexName: %s', p_index_name));
+	END IF;
+	v_keys := p_partition_key || p_sort_key;
+	FOR i IN 1 .. cardinality(v_keys) LOOP
+		PERFORM hroe.check_attribute_name(v_keys[i], format('keySchema.%s.member.attributeName', i));
+		IF v_keys[i] = ANY (v_keys[1:i - 1]) THEN
+			IF cardinality(p_partition_key) = 1 AND cardinality(p_sort_key) = 1 THEN
+				PERFORM hroe.dynamodb_error('ValidationException',
+					'Both the Hash Key and the Range Key element in the KeySchema have the same name');
+			END IF;
+			PERFORM hroe.dynamodb_error('ValidationException',
+				format('One or more parameter values were invalid: Duplicate attribute in KeySchema: %s; IndexName: %s', v_keys[i], p_index_name));
+		END IF;
+	END LOOP;
+
+	-- attribute types: from p_attribute_definitions, or the table's key schema
+	IF jsonb_typeof(coalesce(p_attribute_definitions, '{}')) <> 'object' THEN
+		RAISE EXCEPTION 'p_attribute_definitions must be a JSON object of attribute name to type'
+			USING ERRCODE = 'invalid_parameter_value';
+	END IF;
+	SELECT coalesce(array_agg(k ORDER BY k), '{}') INTO v_defs
+	FROM jsonb_object_keys(coalesce(p_attribute_definitions, '{}')) k;
+	FOR i IN 1 .. cardinality(v_keys) LOOP
+		v_attr := v_keys[i];
+		v_type := p_attribute_definitions ->> v_attr;
+		IF v_attr = t.partition_key AND (v_type IS NULL OR v_type = t.partition_key_type) THEN
+			v_type := t.partition_key_type;
+		ELSIF v_attr = t.sort_key AND (v_type IS NULL OR v_type = t.sort_key_type) THEN
+			v_type := t.sort_key_type;
+		ELSIF v_attr IN (t.partition_key, t.sort_key) THEN
+			PERFORM hroe.dynamodb_error('ValidationException',
+				format('One or more parameter values were invalid: Attribute %s is defined with type %s but the table key schema defines it as %s',
+					   v_attr, v_type, CASE v_attr WHEN t.partition_key THEN t.partition_key_type ELSE t.sort_key_type END));
+		ELSIF v_type IS NULL THEN
+			PERFORM hroe.dynamodb_error('ValidationException',
+				format('One or more parameter values were invalid: Some index key attributes are not defined in AttributeDefinitions. Keys: [%s], AttributeDefinitions: [%s]',
+					   array_to_string(v_keys, ', '), array_to_string(v_defs, ', ')));
+		END IF;
+		PERFORM hroe.check_key_type(v_type, format('attributeDefinitions.%s.member.attributeType', i));
+		v_types := v_types || v_type;
+	END LOOP;
+	FOR v_attr IN SELECT k FROM jsonb_object_keys(coalesce(p_attribute_definitions, '{}')) k LOOP
+		IF NOT v_attr = ANY (v_keys) THEN
+			PERFORM hroe.dynamodb_error('ValidationException',
+				'One or more parameter values were invalid: Number of attributes in KeySchema does not exactly match number of attributes defined in AttributeDefinitions');
+		END IF;
+	END LOOP;
+
+	-- projection; at most 100 projected non-key attributes across all indexes
+	IF p_projection IS NULL OR p_projection NOT IN ('ALL', 'KEYS_ONLY', 'INCLUDE') THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			format('One or more parameter values were invalid: Unknown ProjectionType: %s', coalesce(p_projection, 'null')));
+	END IF;
+	IF p_projection <> 'INCLUDE' AND p_non_key_attributes IS NOT NULL THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			format('One or more parameter values were invalid: ProjectionType is %s, but NonKeyAttributes is specified', p_projection));
+	END IF;
+	IF p_projection = 'INCLUDE' THEN
+		IF coalesce(cardinality(p_non_key_attributes), 0) = 0 THEN
+			PERFORM hroe.dynamodb_error('ValidationException',
+				'One or more parameter values were invalid: NonKeyAttributes must not be empty when ProjectionType is INCLUDE');
+		END IF;
+		FOR i IN 1 .. cardinality(p_non_key_attributes) LOOP
+			PERFORM hroe.check_attribute_name(p_non_key_attributes[i], format('projection.nonKeyAttributes.%s.member', i));
+			IF p_non_key_attributes[i] = ANY (p_non_key_attributes[1:i - 1]) THEN
+				PERFORM hroe.dynamodb_error('ValidationException',
+					format('One or more parameter values were invalid: Duplicate NonKeyAttribute: %s', p_non_key_attributes[i]));
+			END IF;
+		END LOOP;
+		SELECT count(DISTINCT a) INTO v_nprojected
+		FROM (SELECT unnest(non_key_attributes) a FROM hroe.indexes WHERE table_name = p_table_name
+			  UNION ALL SELECT unnest(p_non_key_attributes)) s;
+		IF v_nprojected > 100 THEN
+			PERFORM hroe.dynamodb_error('ValidationException',
+				format('One or more parameter values were invalid: Number of projected attributes in all indexes exceeds limit of 100, number of projected attributes: %s', v_nprojected));
+		END IF;
+	END IF;
+
+	-- generated key columns.  With p_share_key_columns a key attribute that
+	-- the table key or an earlier index already extracts reuses that column
+	-- when its values are exactly this index's keys (see hroe.key_column_for);
+	-- a new column is then named after its attribute, since several indexes
+	-- may use it.  Otherwise (the default) each index gets its own columns,
+	-- named after the index while that fits in NAMEDATALEN.
+	IF p_share_key_columns THEN
+		-- no write may store a key the reuse checks did not see before the
+		-- key constraint below is in place
+		EXECUTE format('LOCK TABLE %s IN SHARE ROW EXCLUSIVE MODE', t.relid);
+	END IF;
+	v_prefix := p_index_name;
+	IF octet_length(p_index_name) > 50 OR EXISTS (
+		SELECT 1 FROM pg_attribute WHERE attrelid = t.relid AND attname LIKE p_index_name || '\_%') THEN
+		v_prefix := 'gsi' || (SELECT count(*) + 1 FROM pg_attribute WHERE attrelid = t.relid AND attnum > 0);
+	END IF;
+	FOR i IN 1 .. cardinality(v_keys) LOOP
+		v_sort := i > cardinality(p_partition_key);
+		v_col := NULL;
+		IF p_share_key_columns THEN
+			v_col := hroe.key_column_for(t.relid, t.partition_key, t.sort_key, v_keys[i], v_types[i], v_sort);
+		END IF;
+		IF v_col IS NULL THEN
+			IF p_share_key_columns THEN
+				v_col := lower(v_keys[i]);
+				IF v_col !~ '^[a-z_][a-z0-9_]*$' OR octet_length(v_col) > 63 OR v_col IN ('pk', 'sk', 'item')
+				   OR EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = t.relid AND attname = v_col) THEN
+					v_col := NULL;
+				END IF;
+			END IF;
+			v_col := coalesce(v_col, v_prefix || CASE WHEN v_sort THEN '_sk' || (i - cardinality(p_partition_key))
+													  ELSE '_pk' || i END);
+			EXECUTE format('ALTER TABLE %s ADD COLUMN %I %s GENERATED ALWAYS AS (hroe.item_key_%s(item, %L, %L, %L)) STORED',
+						   t.relid, v_col, hroe.key_column_type(v_types[i]), lower(v_types[i]), v_keys[i],
+						   v_sort, p_index_name);
+		END IF;
+		v_cols := v_cols || v_col::name;
+		-- (the table key columns are never NULL)
+		IF v_col NOT IN ('pk', 'sk') THEN
+			v_pred := v_pred || CASE WHEN v_pred <> '' THEN ' AND ' ELSE '' END || format('%I IS NOT NULL', v_col);
+		END IF;
+		v_check := v_check || CASE WHEN i > 1 THEN ' AND ' ELSE '' END
+				   || format('hroe.check_index_key(item, %L, %L, %L, %L)', v_keys[i], v_types[i],
+							 v_sort, p_index_name);
+	END LOOP;
+	-- The index's columns: keys, then the table key (unless a key column
+	-- already is it) so equal index keys are ordered by table key
+	-- (deterministic paging).  Its widest entry: a partition key column
+	-- holds at most 256 bytes (its index form), a sort key column 1024, a
+	-- number 32, so a single-attribute GSI's (HASH, RANGE, pk, sk) fits a
+	-- btree entry (2704 bytes).  A multi-attribute GSI's may not: its
+	-- constraint then checks each entry, so an item whose keys do not fit
+	-- fails with a ValidationException rather than btree's error.
+	v_cols_all := v_cols;
+	v_width := 8;
+	FOR i IN 1 .. cardinality(v_cols) LOOP
+		v_width := v_width + CASE WHEN v_types[i] = 'N' THEN 32
+								  WHEN v_cols[i] = 'sk' OR i > cardinality(p_partition_key) THEN 1028
+								  ELSE 260 END;
+	END LOOP;
+	IF NOT 'pk' = ANY (v_cols) THEN
+		v_cols_all := v_cols_all || 'pk'::name;
+		v_width := v_width + CASE WHEN t.partition_key_type = 'N' THEN 32 ELSE 260 END;
+	END IF;
+	IF t.sort_key IS NOT NULL AND NOT 'sk' = ANY (v_cols) THEN
+		v_cols_all := v_cols_all || 'sk'::name;
+		v_width := v_width + CASE WHEN t.sort_key_type = 'N' THEN 32 ELSE 1028 END;
+	END IF;
+	v_collist := (SELECT string_agg(format('%I', c), ', ') FROM unnest(v_cols_all) c);
+	IF v_width > 2704 THEN
+		v_check := v_check || format(' AND hroe.check_index_entry(%L, %s)', p_index_name, v_collist);
+	END IF;
+	-- The key columns are NULL where an item violates the key schema (wrong
+	-- type, empty, oversized), so the items already stored that do are left
+	-- out of the index, as DynamoDB's backfill leaves out index key
+	-- violations; a NOT VALID constraint skips them too, and rejects every
+	-- later write that would store a violation, with DynamoDB's error.
+	v_check_name := v_prefix || '_key_check';
+	EXECUTE format('ALTER TABLE %s ADD CONSTRAINT %I CHECK (%s) NOT VALID', t.relid, v_check_name, v_check);
+
+	-- the index on v_cols_all, partial, so it is sparse
+	SELECT n.nspname INTO v_schema
+	FROM pg_namespace n JOIN pg_class c ON c.relnamespace = n.oid WHERE c.oid = t.relid;
+	v_index_rel := hroe.relation_name(format('%s.%s', p_table_name, p_index_name));
+	IF EXISTS (SELECT 1 FROM pg_class WHERE relname = v_index_rel
+			   AND relnamespace = (SELECT relnamespace FROM pg_class WHERE oid = t.relid)) THEN
+		v_index_rel := hroe.relation_name(format('%s.%s.%s', p_table_name, p_index_name, v_prefix));
+	END IF;
+	v_sql := format('CREATE INDEX %I ON %s (%s)', v_index_rel, t.relid, v_collist)
+			 || CASE WHEN v_pred <> '' THEN ' WHERE ' || v_pred ELSE '' END;
+	EXECUTE v_sql;
+	EXECUTE format('COMMENT ON INDEX %I.%I IS %L', v_schema, v_index_rel,
+				   format('DynamoDB global secondary index %s of %s (hroe)', p_index_name, p_table_name));
+	INSERT INTO hroe.indexes (table_name, index_name, index_relname,
+							  partition_key, partition_key_types, partition_key_columns,
+							  sort_key, sort_key_types, sort_key_columns,
+							  projection, non_key_attributes, key_check)
+	VALUES (p_table_name, p_index_name, v_index_rel,
+			p_partition_key, v_types[1:cardinality(p_partition_key)], v_cols[1:cardinality(p_partition_key)],
+			p_sort_key, coalesce(v_types[cardinality(p_partition_key) + 1:], '{}'),
+			coalesce(v_cols[cardinality(p_partition_key) + 1:], '{}'),
+			p_projection, coalesce(p_non_key_attributes, '{}'), v_check_name);
+	RETURN format('%I.%I', v_schema, v_index_rel)::regclass;
+END
+$$;
+COMMENT ON FUNCTION hroe.create_index(text, text, text[], text[], jsonb, text, text[], boolean) IS
+'UpdateTable Create GlobalSecondaryIndex: a sparse GSI with 1-4 HASH and 0-4 RANGE attributes (types in p_attribute_definitions, e.g. {"GSI1SK": "S"}, table key attributes default to the table''s types), projection ALL, KEYS_ONLY or INCLUDE p_non_key_attributes; existing items are indexed at once, except those violating the key schema (wrong type, empty, oversized: see hroe.index_key_violations), and every later write that would violate it is rejected (NOT VALID CHECK constraint); p_share_key_columns: reuse the table''s or another index''s generated column holding exactly the same keys (hroe.key_column_for) instead of adding one, and name a new column after its attribute; returns the PostgreSQL index';
+
+CREATE OR REPLACE FUNCTION hroe.delete_index(p_table_name text, p_index_name text)
+RETURNS void
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	t hroe.tables;
+	x hroe.indexes;
+	c name;
+	v_schema name;
+BEGIN
+	PERFORM hroe.check_table_owner(p_table_name);
+	SELECT * INTO t FROM hroe.tables WHERE table_name = p_table_name FOR UPDATE;
+	IF NOT FOUND THEN
+		PERFORM hroe.dynamodb_error('ResourceNotFoundException', 'Requested resource not found');
+	END IF;
+	-- (a local secondary index cannot be deleted: it is not a GSI)
+	SELECT * INTO x FROM hroe.indexes WHERE table_name = p_table_name AND index_name = p_index_name AND NOT local;
+	IF NOT FOUND THEN
+		PERFORM hroe.dynamodb_error('ResourceNotFoundException',
+			format('Requested resource not found: Index: %s not found', p_index_name));
+	END IF;
+	DELETE FROM hroe.indexes WHERE table_name = p_table_name AND index_name = p_index_name;
+	SELECT n.nspname INTO v_schema
+	FROM pg_namespace n JOIN pg_class k ON k.relnamespace = n.oid WHERE k.oid = t.relid;
+	EXECUTE format('DROP INDEX IF EXISTS %I.%I', v_schema, x.index_relname);
+	EXECUTE format('ALTER TABLE %s DROP CONSTRAINT IF EXISTS %I', t.relid, x.key_check);
+	-- a key column goes with the last index that uses it; pk and sk stay
+	FOREACH c IN ARRAY x.partition_key_columns || x.sort_key_columns LOOP
+		IF c NOT IN ('pk', 'sk') AND NOT EXISTS (
+			SELECT FROM hroe.indexes o WHERE o.table_name = p_table_name
+			AND c = ANY (o.partition_key_columns || o.sort_key_columns)) THEN
+			EXECUTE format('ALTER TABLE %s DROP COLUMN IF EXISTS %I', t.relid, c);
+		END IF;
+	END LOOP;
+END
+$$;
+COMMENT ON FUNCTION hroe.delete_index(text, text) IS
+'UpdateTable Delete GlobalSecondaryIndex: drops the index, its key CHECK constraint and the generated key columns no other index uses (never pk or sk)';
+
+CREATE OR REPLACE FUNCTION hroe.create_local_index(
+	p_table_name text,
+	p_index_name text,
+	p_sort_key text,
+	p_sort_key_type text DEFAULT 'S',
+	p_projection text DEFAULT 'ALL',
+	p_non_key_attributes text[] DEFAULT NULL)
+RETURNS regclass
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	t hroe.tables;
+	v_index regclass;
+BEGIN
+	PERFORM hroe.check_name(p_index_name, 'localSecondaryIndexes.1.member.indexName');
+	PERFORM hroe.check_table_owner(p_table_name);
+	SELECT * INTO t FROM hroe.tables WHERE table_name = p_table_name FOR UPDATE;
+	IF NOT FOUND THEN
+		PERFORM hroe.dynamodb_error('ResourceNotFoundException', 'Requested resource not found');
+	END IF;
+	IF t.sort_key IS NULL THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			'One or more parameter values were invalid: Table KeySchema does not have a range key, which is required when specifying a LocalSecondaryIndex');
+	END IF;
+	IF EXISTS (SELECT 1 FROM hroe.indexes WHERE table_name = p_table_name AND index_name = p_index_name) THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			format('One or more parameter values were invalid: Duplicate index name: %s', p_index_name));
+	END IF;
+	IF (SELECT count(*) FROM hroe.indexes WHERE table_name = p_table_name AND local) >= 5 THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			'One or more parameter values were invalid: Number of LocalSecondaryIndexes exceeds per-table limit of 5');
+	END IF;
+	IF p_sort_key = t.partition_key THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			'Both the Hash Key and the Range Key element in the KeySchema have the same name');
+	END IF;
+	-- DynamoDB creates LSIs with the table only: here, while it has no item
+	IF hroe.table_has_items(t.relid) THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			format('One or more parameter values were invalid: Local secondary index %s can be created only on an empty table (DynamoDB creates them with the table)', p_index_name));
+	END IF;
+	-- a GSI whose HASH key is the table's partition key, on its column pk
+	-- (shared key columns), then marked local
+	v_index := hroe.create_index(p_table_name, p_index_name, ARRAY[t.partition_key], ARRAY[p_sort_key],
+								 jsonb_build_object(p_sort_key, p_sort_key_type), p_projection,
+								 p_non_key_attributes, p_share_key_columns => true);
+	UPDATE hroe.indexes SET local = true WHERE table_name = p_table_name AND index_name = p_index_name;
+	EXECUTE format('COMMENT ON INDEX %s IS %L', v_index,
+				   format('DynamoDB local secondary index %s of %s (hroe)', p_index_name, p_table_name));
+	RETURN v_index;
+END
+$$;
+COMMENT ON FUNCTION hroe.create_local_index(text, text, text, text, text, text[]) IS
+'CreateTable LocalSecondaryIndexes: a sparse local secondary index (HASH the table''s partition key, RANGE p_sort_key of type p_sort_key_type), projection ALL, KEYS_ONLY or INCLUDE p_non_key_attributes; at most 5 per table, on a table with a sort key, and only while the table has no item (DynamoDB creates LSIs with the table only, and they cannot be deleted); writes violating its key type are rejected as a GSI''s; returns the PostgreSQL index';
+
+CREATE OR REPLACE FUNCTION hroe.delete_table(p_table_name text)
+RETURNS void
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	v_rel regclass;
+	v_protected boolean;
+BEGIN
+	PERFORM hroe.check_table_owner(p_table_name);
+	SELECT relid, deletion_protection INTO v_rel, v_protected
+	FROM hroe.tables WHERE table_name = p_table_name FOR UPDATE;
+	IF NOT FOUND THEN
+		PERFORM hroe.dynamodb_error('ResourceNotFoundException',
+			format('Requested resource not found: Table: %s not found', p_table_name));
+	END IF;
+	IF v_protected THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			'Resource cannot be deleted as it is currently protected against deletion. Disable deletion protection first.');
+	END IF;
+	DELETE FROM hroe.tables WHERE table_name = p_table_name;
+	-- (a table already dropped with DROP TABLE only leaves its metadata)
+	IF EXISTS (SELECT 1 FROM pg_class WHERE oid = v_rel) THEN
+		EXECUTE format('DROP TABLE %s', v_rel);
+	END IF;
+END
+$$;
+COMMENT ON FUNCTION hroe.delete_table(text) IS
+'DeleteTable: drops the DynamoDB table, its indexes, tags and metadata, unless deletion protection is enabled (DynamoDB''s ValidationException)';
+
+-- The ARN of a table (the settings hroe.region and hroe.account_id)
+CREATE FUNCTION hroe.table_arn(p_table_name text) RETURNS text
+AS 'MODULE_PATHNAME', 'hroe_table_arn'
+LANGUAGE C STABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION hroe.table_arn(text) IS
+'The ARN DynamoDB gives table p_table_name: arn:aws:dynamodb:<hroe.region>:<hroe.account_id>:table/<name> (an index''s adds /index/<name>)';
+
+-- The ProvisionedThroughput member of a table or GSI description
+CREATE FUNCTION hroe.throughput_description(p_read_capacity_units bigint, p_write_capacity_units bigint,
+											p_last_increase timestamptz, p_last_decrease timestamptz,
+											p_decreases integer)
+RETURNS jsonb
+LANGUAGE sql STABLE PARALLEL SAFE
+RETURN pg_catalog.jsonb_strip_nulls(pg_catalog.jsonb_build_object(
+	'LastIncreaseDateTime', EXTRACT(epoch FROM p_last_increase),
+	'LastDecreaseDateTime', EXTRACT(epoch FROM p_last_decrease),
+	'NumberOfDecreasesToday',
+		CASE WHEN (p_last_decrease AT TIME ZONE 'UTC')::date = (pg_catalog.now() AT TIME ZONE 'UTC')::date
+			 THEN p_decreases ELSE 0 END,
+	'ReadCapacityUnits', coalesce(p_read_capacity_units, 0),
+	'WriteCapacityUnits', coalesce(p_write_capacity_units, 0)));
+COMMENT ON FUNCTION hroe.throughput_description(bigint, bigint, timestamptz, timestamptz, integer) IS
+'internal: DynamoDB''s ProvisionedThroughput description: the read and write capacity units (0 on a PAY_PER_REQUEST table), the last increase and decrease, the number of decreases on the current UTC day';
+
+CREATE FUNCTION hroe.table_description(p_table_name text, p_table_status text DEFAULT 'ACTIVE',
+									   p_index_status text DEFAULT NULL, p_index_name text DEFAULT NULL)
+RETURNS jsonb
+LANGUAGE plpgsql STABLE PARALLEL RESTRICTED
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	t hroe.tables;
+	x hroe.indexes;
+	v_defs jsonb;
+	v_gsis jsonb := '[]';
+	v_lsis jsonb := '[]';
+	v_index jsonb;
+	v_key jsonb;
+	v_sizes jsonb;
+	v_arn text;
+	v_changing boolean;
+BEGIN
+	SELECT * INTO t FROM hroe.tables WHERE table_name = p_table_name;
+	IF NOT FOUND THEN
+		PERFORM hroe.dynamodb_error('ResourceNotFoundException',
+			format('Requested resource not found: Table: %s not found', p_table_name));
+	END IF;
+	v_arn := hroe.table_arn(t.table_name);
+	-- the table's and every index's count and size, in one pass
+	SELECT jsonb_object_agg(coalesce(s.index_name, ''), jsonb_build_array(s.item_count, s.size_bytes))
+	INTO v_sizes FROM hroe.table_sizes(p_table_name) s;
+	v_defs := jsonb_build_object(t.partition_key, t.partition_key_type);
+	IF t.sort_key IS NOT NULL THEN
+		v_defs := v_defs || jsonb_build_object(t.sort_key, t.sort_key_type);
+	END IF;
+	FOR x IN SELECT * FROM hroe.indexes WHERE table_name = p_table_name ORDER BY index_name LOOP
+		SELECT jsonb_agg(jsonb_build_object('AttributeName', a, 'KeyType', kt) ORDER BY ord)
+		INTO v_key
+		FROM (SELECT a, 'HASH' kt, o ord FROM unnest(x.partition_key) WITH ORDINALITY u(a, o)
+			  UNION ALL
+			  SELECT a, 'RANGE', 10 + o FROM unnest(x.sort_key) WITH ORDINALITY u(a, o)) k;
+		SELECT v_defs || coalesce(jsonb_object_agg(a, ty), '{}') INTO v_defs
+		FROM unnest(x.partition_key || x.sort_key, x.partition_key_types || x.sort_key_types) u(a, ty);
+		v_index := jsonb_build_object(
+			'IndexName', x.index_name,
+			'KeySchema', v_key,
+			'Projection', CASE WHEN x.projection = 'INCLUDE'
+							   THEN jsonb_build_object('ProjectionType', x.projection, 'NonKeyAttributes', to_jsonb(x.non_key_attributes))
+							   ELSE jsonb_build_object('ProjectionType', x.projection) END,
+			'ItemCount', v_sizes -> x.index_name -> 0,
+			'IndexSizeBytes', v_sizes -> x.index_name -> 1,
+			'IndexArn', v_arn || '/index/' || x.index_name,
+			'PostgresIndex', format('%I.%I', (SELECT n.nspname FROM pg_namespace n JOIN pg_class k ON k.relnamespace = n.oid WHERE k.oid = t.relid), x.index_relname));
+		-- an LSI has no status and no throughput of its own
+		IF x.local THEN
+			v_lsis := v_lsis || jsonb_build_array(v_index);
+		ELSE
+			v_changing := p_index_status IS NOT NULL AND x.index_name = coalesce(p_index_name, x.index_name);
+			v_index := v_index || jsonb_build_object(
+				'IndexStatus', CASE WHEN v_changing THEN p_index_status ELSE 'ACTIVE' END,
+				'ProvisionedThroughput', hroe.throughput_description(x.read_capacity_units, x.write_capacity_units,
+																	 x.last_increase_at, x.last_decrease_at, x.decreases_today));
+			-- a GSI UpdateTable creates is backfilled once it is CREATING
+			IF v_changing AND x.index_name = p_index_name AND p_index_status = 'CREATING' THEN
+				v_index := v_index || jsonb_build_object('Backfilling', false);
+			END IF;
+			v_gsis := v_gsis || jsonb_build_array(v_index);
+		END IF;
+	END LOOP;
+	RETURN jsonb_strip_nulls(jsonb_build_object(
+		'TableName', t.table_name,
+		'TableStatus', coalesce(p_table_status, 'ACTIVE'),
+		'CreationDateTime', EXTRACT(epoch FROM t.created_at),
+		'KeySchema', jsonb_build_array(jsonb_build_object('AttributeName', t.partition_key, 'KeyType', 'HASH'))
+					 || CASE WHEN t.sort_key IS NOT NULL
+							 THEN jsonb_build_array(jsonb_build_object('AttributeName', t.sort_key, 'KeyType', 'RANGE'))
+							 ELSE '[]' END,
+		-- in the order of the CreateTable request, then by name
+		'AttributeDefinitions', (SELECT jsonb_agg(jsonb_build_object('AttributeName', key, 'AttributeType', value)
+												  ORDER BY array_position(t.attribute_order, key), key)
+								 FROM jsonb_each_text(v_defs)),
+		'ProvisionedThroughput', hroe.throughput_description(t.read_capacity_units, t.write_capacity_units,
+															 t.last_increase_at, t.last_decrease_at, t.decreases_today),
+		'ItemCount', v_sizes -> '' -> 0,
+		'TableSizeBytes', v_sizes -> '' -> 1,
+		'TableArn', v_arn,
+		'TableId', t.table_id,
+		-- (a table that has always been PROVISIONED shows none)
+		'BillingModeSummary', CASE WHEN t.pay_per_request_since IS NOT NULL
+								   THEN jsonb_build_object('BillingMode', t.billing_mode,
+														   'LastUpdateToPayPerRequestDateTime', EXTRACT(epoch FROM t.pay_per_request_since)) END,
+		'LocalSecondaryIndexes', CASE WHEN v_lsis = '[]' THEN NULL ELSE v_lsis END,
+		'GlobalSecondaryIndexes', CASE WHEN v_gsis = '[]' THEN NULL ELSE v_gsis END,
+		'DeletionProtectionEnabled', t.deletion_protection,
+		'PostgresTable', t.relid::text));
+END
+$$;
+COMMENT ON FUNCTION hroe.table_description(text, text, text, text) IS
+'DynamoDB''s TableDescription of table p_table_name, with TableStatus p_table_status and IndexStatus p_index_status for GSI p_index_name (NULL: every GSI; a GSI named CREATING also shows Backfilling), else ACTIVE: key schema, attribute definitions, ARN, TableId, creation time, billing mode, provisioned throughput, deletion protection, local and global secondary indexes (key schema, projection, ARN, item count, size of the index entries) and the exact item count and DynamoDB size of the table; also names the PostgreSQL table and indexes (PostgresTable, PostgresIndex)';
+
+CREATE OR REPLACE FUNCTION hroe.describe_table(p_table_name text)
+RETURNS jsonb
+LANGUAGE plpgsql STABLE PARALLEL RESTRICTED
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+	RETURN jsonb_build_object('Table', hroe.table_description(p_table_name));
+END
+$$;
+COMMENT ON FUNCTION hroe.describe_table(text) IS
+'DescribeTable: {"Table": hroe.table_description(p_table_name)}: key schema, attribute definitions, ARN, TableId, billing mode and provisioned throughput, deletion protection, local and global secondary indexes (key schema, projection, item count, size of the index entries) and the exact item count and DynamoDB size of the table, as DynamoDB JSON; also names the PostgreSQL table and indexes';
+
+-- CreateTable's settings of a table just created
+CREATE FUNCTION hroe.set_table_settings(p_table_name text, p_billing_mode text,
+										p_read_capacity_units bigint, p_write_capacity_units bigint,
+										p_deletion_protection boolean, p_attribute_order text[],
+										p_index_throughput jsonb)
+RETURNS void
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+	UPDATE hroe.tables
+	SET billing_mode = p_billing_mode,
+		read_capacity_units = p_read_capacity_units,
+		write_capacity_units = p_write_capacity_units,
+		pay_per_request_since = CASE WHEN p_billing_mode = 'PAY_PER_REQUEST' THEN created_at END,
+		deletion_protection = coalesce(p_deletion_protection, false),
+		attribute_order = coalesce(p_attribute_order, '{}')
+	WHERE table_name = p_table_name;
+	IF NOT FOUND THEN
+		PERFORM hroe.dynamodb_error('ResourceNotFoundException',
+			format('Requested resource not found: Table: %s not found', p_table_name));
+	END IF;
+	UPDATE hroe.indexes
+	SET read_capacity_units = (p_index_throughput -> index_name ->> 0)::bigint,
+		write_capacity_units = (p_index_throughput -> index_name ->> 1)::bigint
+	WHERE table_name = p_table_name AND NOT local AND p_index_throughput ? index_name;
+END
+$$;
+COMMENT ON FUNCTION hroe.set_table_settings(text, text, bigint, bigint, boolean, text[], jsonb) IS
+'internal: CreateTable''s settings of a table hroe.create_table just made: billing mode (PROVISIONED with both capacity units, or PAY_PER_REQUEST without), deletion protection, the order of its AttributeDefinitions, and each GSI''s throughput (p_index_throughput: {"index": [read, write]})';
+
+CREATE FUNCTION hroe.update_table(p_table_name text, p_billing_mode text DEFAULT NULL,
+								  p_read_capacity_units bigint DEFAULT NULL,
+								  p_write_capacity_units bigint DEFAULT NULL,
+								  p_deletion_protection boolean DEFAULT NULL,
+								  p_index_throughput jsonb DEFAULT NULL,
+								  p_new_index text DEFAULT NULL)
+RETURNS boolean
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	t hroe.tables;
+	x hroe.indexes;
+	v_mode text;
+	v_name text;
+	v_missing text;
+	v_read bigint;
+	v_write bigint;
+	v_changed boolean := false;
+BEGIN
+	PERFORM hroe.check_table_owner(p_table_name);
+	SELECT * INTO t FROM hroe.tables WHERE table_name = p_table_name FOR UPDATE;
+	IF NOT FOUND THEN
+		PERFORM hroe.dynamodb_error('ResourceNotFoundException',
+			format('Requested resource not found: Table: %s not found', p_table_name));
+	END IF;
+	IF p_billing_mode IS NOT NULL AND p_billing_mode NOT IN ('PROVISIONED', 'PAY_PER_REQUEST') THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			format('1 validation error detected: Value ''%s'' at ''billingMode'' failed to satisfy constraint: Member must satisfy enum value set: [PROVISIONED, PAY_PER_REQUEST]', p_billing_mode));
+	END IF;
+	IF (p_read_capacity_units IS NULL) <> (p_write_capacity_units IS NULL) THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			'One or more parameter values were invalid: ReadCapacityUnits and WriteCapacityUnits must both be specified when BillingMode is PROVISIONED');
+	END IF;
+	v_mode := coalesce(p_billing_mode, t.billing_mode);
+	IF p_read_capacity_units IS NOT NULL AND v_mode = 'PAY_PER_REQUEST' THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			'One or more parameter values were invalid: Neither ReadCapacityUnits nor WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST');
+	END IF;
+	IF p_read_capacity_units IS NULL AND v_mode = 'PROVISIONED' AND t.billing_mode = 'PAY_PER_REQUEST' THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			'One or more parameter values were invalid: ProvisionedThroughput must be specified when BillingMode is PROVISIONED');
+	END IF;
+	FOR v_name IN SELECT jsonb_object_keys(coalesce(p_index_throughput, '{}')) LOOP
+		IF v_mode = 'PAY_PER_REQUEST' THEN
+			PERFORM hroe.dynamodb_error('ValidationException',
+				format('One or more parameter values were invalid: ProvisionedThroughput should not be specified for index: %s when BillingMode is PAY_PER_REQUEST', v_name));
+		END IF;
+		IF NOT EXISTS (SELECT FROM hroe.indexes WHERE table_name = p_table_name AND index_name = v_name AND NOT local) THEN
+			PERFORM hroe.dynamodb_error('ResourceNotFoundException',
+				format('Requested resource not found: Index: %s not found', v_name));
+		END IF;
+	END LOOP;
+	-- on a PROVISIONED table every GSI has its throughput: those of a
+	-- table that becomes PROVISIONED, and a new one, need it given
+	IF v_mode = 'PROVISIONED' THEN
+		SELECT string_agg(index_name, ',' ORDER BY index_name) INTO v_missing
+		FROM hroe.indexes
+		WHERE table_name = p_table_name AND NOT local AND read_capacity_units IS NULL
+			  AND NOT coalesce(p_index_throughput ? index_name, false);
+		IF v_missing IS NOT NULL THEN
+			PERFORM hroe.dynamodb_error('ValidationException',
+				format('One or more parameter values were invalid: ProvisionedThroughput must be specified for index: %s', v_missing));
+		END IF;
+	END IF;
+
+	-- the table's throughput and billing mode
+	IF p_read_capacity_units IS NOT NULL THEN
+		IF t.billing_mode = 'PROVISIONED' THEN
+			PERFORM hroe.check_throughput_change(t.read_capacity_units, t.write_capacity_units,
+												 p_read_capacity_units, p_write_capacity_units);
+		END IF;
+		UPDATE hroe.tables
+		SET billing_mode = 'PROVISIONED',
+			read_capacity_units = p_read_capacity_units,
+			write_capacity_units = p_write_capacity_units,
+			last_increase_at = CASE WHEN t.billing_mode = 'PROVISIONED'
+										 AND (p_read_capacity_units > t.read_capacity_units
+											  OR p_write_capacity_units > t.write_capacity_units)
+									THEN now() ELSE last_increase_at END,
+			last_decrease_at = CASE WHEN t.billing_mode = 'PROVISIONED'
+										 AND (p_read_capacity_units < t.read_capacity_units
+											  OR p_write_capacity_units < t.write_capacity_units)
+									THEN now() ELSE last_decrease_at END,
+			decreases_today = hroe.decreases_today(t.billing_mode = 'PROVISIONED'
+												   AND (p_read_capacity_units < t.read_capacity_units
+														OR p_write_capacity_units < t.write_capacity_units),
+												   last_decrease_at, decreases_today)
+		WHERE table_name = p_table_name;
+		v_changed := true;
+	ELSIF v_mode = 'PAY_PER_REQUEST' AND t.billing_mode = 'PROVISIONED' THEN
+		UPDATE hroe.tables
+		SET billing_mode = 'PAY_PER_REQUEST', read_capacity_units = NULL, write_capacity_units = NULL,
+			pay_per_request_since = now()
+		WHERE table_name = p_table_name;
+		UPDATE hroe.indexes SET read_capacity_units = NULL, write_capacity_units = NULL
+		WHERE table_name = p_table_name;
+		v_changed := true;
+	END IF;
+
+	-- each GSI's throughput
+	FOR x IN SELECT * FROM hroe.indexes
+			 WHERE table_name = p_table_name AND coalesce(p_index_throughput ? index_name, false) LOOP
+		v_read := (p_index_throughput -> x.index_name ->> 0)::bigint;
+		v_write := (p_index_throughput -> x.index_name ->> 1)::bigint;
+		IF x.read_capacity_units IS NOT NULL AND t.billing_mode = 'PROVISIONED' THEN
+			PERFORM hroe.check_throughput_change(x.read_capacity_units, x.write_capacity_units, v_read, v_write);
+		END IF;
+		UPDATE hroe.indexes
+		SET read_capacity_units = v_read,
+			write_capacity_units = v_write,
+			last_increase_at = CASE WHEN x.read_capacity_units IS NOT NULL
+										 AND (v_read > x.read_capacity_units OR v_write > x.write_capacity_units)
+									THEN now() ELSE last_increase_at END,
+			last_decrease_at = CASE WHEN x.read_capacity_units IS NOT NULL
+										 AND (v_read < x.read_capacity_units OR v_write < x.write_capacity_units)
+									THEN now() ELSE last_decrease_at END,
+			decreases_today = hroe.decreases_today(x.read_capacity_units IS NOT NULL
+												   AND (v_read < x.read_capacity_units OR v_write < x.write_capacity_units),
+												   last_decrease_at, decreases_today)
+		WHERE table_name = p_table_name AND index_name = x.index_name;
+	END LOOP;
+
+	IF p_deletion_protection IS NOT NULL THEN
+		UPDATE hroe.tables SET deletion_protection = p_deletion_protection WHERE table_name = p_table_name;
+	END IF;
+	RETURN v_changed;
+END
+$$;
+COMMENT ON FUNCTION hroe.update_table(text, text, bigint, bigint, boolean, jsonb, text) IS
+'UpdateTable''s settings, with DynamoDB''s rules and errors: billing mode (PROVISIONED needs both capacity units for the table and each GSI, PAY_PER_REQUEST takes none), the table''s and each GSI''s provisioned throughput (p_index_throughput: {"index": [read, write]}; a change to the current values is an error; increases, decreases and the day''s number of decreases are recorded), deletion protection; p_new_index: a GSI the same UpdateTable creates. True if the table''s throughput or billing mode changes (the table is then UPDATING)';
+
+-- DynamoDB's error when a throughput update changes nothing
+CREATE FUNCTION hroe.check_throughput_change(p_read bigint, p_write bigint, p_new_read bigint, p_new_write bigint)
+RETURNS void
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+	IF p_read = p_new_read AND p_write = p_new_write THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			format('The provisioned throughput for the table will not change. The requested value equals the current value. Current ReadCapacityUnits provisioned for the table: %s. Requested ReadCapacityUnits: %s. Current WriteCapacityUnits provisioned for the table: %s. Requested WriteCapacityUnits: %s. Refer to the Amazon DynamoDB Developer Guide for current limits and how to request higher limits.',
+				   p_read, p_new_read, p_write, p_new_write));
+	END IF;
+END
+$$;
+COMMENT ON FUNCTION hroe.check_throughput_change(bigint, bigint, bigint, bigint) IS
+'internal: Raises DynamoDB''s ValidationException when a throughput update requests the current values';
+
+-- The number of decreases on the current UTC day after a decrease (or not)
+CREATE FUNCTION hroe.decreases_today(p_decrease boolean, p_last_decrease timestamptz, p_decreases integer)
+RETURNS integer
+LANGUAGE sql STABLE PARALLEL SAFE
+RETURN CASE WHEN NOT p_decrease THEN p_decreases
+			WHEN (p_last_decrease AT TIME ZONE 'UTC')::date = (pg_catalog.now() AT TIME ZONE 'UTC')::date
+			THEN p_decreases + 1
+			ELSE 1 END;
+COMMENT ON FUNCTION hroe.decreases_today(boolean, timestamptz, integer) IS
+'internal: The count of throughput decreases kept with the last decrease''s time after an update (p_decrease: the update decreases): one more on the same UTC day, else 1';
+
+-- ---------- tags ----------
+
+CREATE TABLE hroe.table_tags (
+	table_name	text NOT NULL REFERENCES hroe.tables ON DELETE CASCADE,
+	tag_key		text NOT NULL CHECK (char_length(tag_key) BETWEEN 1 AND 128),
+	tag_value	text NOT NULL CHECK (char_length(tag_value) <= 256),
+	PRIMARY KEY (table_name, tag_key)
+);
+COMMENT ON TABLE hroe.table_tags IS 'The tags of DynamoDB tables (TagResource, UntagResource, ListTagsOfResource): readable by every role, as hroe.tables; under row-level security only a member of the role owning a table writes its tags';
+ALTER TABLE hroe.table_tags ENABLE ROW LEVEL SECURITY;
+ALTER TABLE hroe.table_tags FORCE ROW LEVEL SECURITY;
+CREATE POLICY table_tags_read ON hroe.table_tags FOR SELECT USING (true);
+COMMENT ON POLICY table_tags_read ON hroe.table_tags IS 'Tags are metadata, readable by every role, as hroe.tables';
+CREATE POLICY table_tags_owner ON hroe.table_tags FOR ALL
+	USING (hroe.owns_table(table_name)) WITH CHECK (hroe.owns_table(table_name));
+COMMENT ON POLICY table_tags_owner ON hroe.table_tags IS 'Only a member of the role owning a table''s PostgreSQL table adds, changes or removes its tags';
+GRANT SELECT, INSERT, UPDATE, DELETE ON hroe.table_tags TO PUBLIC;
+SELECT pg_catalog.pg_extension_config_dump('hroe.table_tags',
+	'WHERE NOT EXISTS (SELECT FROM hroe.tables t JOIN pg_catalog.pg_depend d ON d.objid = t.relid AND d.classid = ''pg_catalog.pg_class''::pg_catalog.regclass AND d.deptype = ''e'' WHERE t.table_name = table_tags.table_name)');
+
+CREATE FUNCTION hroe.tag_resource(p_table_name text, p_tags jsonb)
+RETURNS void
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	v_key text;
+	v_count integer;
+BEGIN
+	-- (no row lock: that needs UPDATE on hroe.tables; the foreign key
+	-- keeps a concurrent DeleteTable out)
+	PERFORM 1 FROM hroe.tables WHERE table_name = p_table_name;
+	IF NOT FOUND THEN
+		PERFORM hroe.dynamodb_error('ResourceNotFoundException',
+			format('Requested resource not found: ResourcArn: %s not found', hroe.table_arn(p_table_name)));
+	END IF;
+	IF NOT hroe.owns_table(p_table_name) THEN
+		RAISE EXCEPTION 'only a member of the role owning table % may change its tags', p_table_name
+			USING ERRCODE = 'insufficient_privilege';
+	END IF;
+	IF jsonb_typeof(p_tags) IS DISTINCT FROM 'object' THEN
+		RAISE EXCEPTION 'p_tags must be a JSON object of tag keys to values'
+			USING ERRCODE = 'invalid_parameter_value';
+	END IF;
+	FOR v_key IN SELECT k FROM jsonb_object_keys(p_tags) k LOOP
+		IF lower(v_key) LIKE 'aws:%' THEN
+			PERFORM hroe.dynamodb_error('ValidationException',
+				format('One or more parameter values were invalid: The tag key %s uses the prefix aws:, which is reserved for AWS use', v_key));
+		END IF;
+		IF jsonb_typeof(p_tags -> v_key) IS DISTINCT FROM 'string' THEN
+			RAISE EXCEPTION 'the value of tag % must be a string', v_key
+				USING ERRCODE = 'invalid_parameter_value';
+		END IF;
+	END LOOP;
+	INSERT INTO hroe.table_tags (table_name, tag_key, tag_value)
+	SELECT p_table_name, key, value FROM jsonb_each_text(p_tags)
+	ON CONFLICT (table_name, tag_key) DO UPDATE SET tag_value = excluded.tag_value;
+	SELECT count(*) INTO v_count FROM hroe.table_tags WHERE table_name = p_table_name;
+	IF v_count > 50 THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			format('One or more parameter values were invalid: The number of tags of a table would exceed the limit of 50: %s', v_count));
+	END IF;
+END
+$$;
+COMMENT ON FUNCTION hroe.tag_resource(text, jsonb) IS
+'TagResource: adds the tags p_tags ({"key": "value"}) to table p_table_name, replacing the values of keys it has; at most 50 tags a table, keys of 1-128 and values of 0-256 characters, no key with the prefix aws:. Only a member of the role owning the table may (row-level security on hroe.table_tags)';
+
+CREATE FUNCTION hroe.untag_resource(p_table_name text, p_tag_keys text[])
+RETURNS void
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+	PERFORM 1 FROM hroe.tables WHERE table_name = p_table_name;
+	IF NOT FOUND THEN
+		PERFORM hroe.dynamodb_error('ResourceNotFoundException', 'Requested resource not found');
+	END IF;
+	IF NOT hroe.owns_table(p_table_name) THEN
+		RAISE EXCEPTION 'only a member of the role owning table % may change its tags', p_table_name
+			USING ERRCODE = 'insufficient_privilege';
+	END IF;
+	DELETE FROM hroe.table_tags WHERE table_name = p_table_name AND tag_key = ANY (p_tag_keys);
+END
+$$;
+COMMENT ON FUNCTION hroe.untag_resource(text, text[]) IS
+'UntagResource: removes the tags with keys p_tag_keys (absent ones are ignored) from table p_table_name. Only a member of the role owning the table may (row-level security on hroe.table_tags)';
+
+CREATE FUNCTION hroe.list_tags_of_resource(p_table_name text)
+RETURNS TABLE (key text, value text)
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+	PERFORM 1 FROM hroe.tables WHERE table_name = p_table_name;
+	IF NOT FOUND THEN
+		PERFORM hroe.dynamodb_error('ResourceNotFoundException',
+			format('Requested resource not found: ResourcArn: %s not found', hroe.table_arn(p_table_name)));
+	END IF;
+	RETURN QUERY SELECT g.tag_key, g.tag_value FROM hroe.table_tags g
+				 WHERE g.table_name = p_table_name ORDER BY g.tag_key COLLATE "C";
+END
+$$;
+COMMENT ON FUNCTION hroe.list_tags_of_resource(text) IS
+'ListTagsOfResource: the tags of table p_table_name, by key';
