@@ -42,6 +42,7 @@ OBJS = \
 	src/api_items.o \
 	src/api_ddl.o \
 	src/api_transact.o \
+	src/api_validate.o \
 	src/shard.o \
 	src/shard_keys.o \
 	src/shard_merge.o \

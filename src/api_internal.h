@@ -62,5 +62,6 @@ extern char *hroe_api_container_text(JsonbValue *v);
 extern void hroe_api_batch(JsonbContainer *req, StringInfo out, bool write);
 extern void hroe_api_transact_write(JsonbContainer *req, StringInfo out);
 extern void hroe_api_transact_get(JsonbContainer *req, StringInfo out);
+extern void hroe_api_validate(const char *op, JsonbContainer *req);
 
 #endif							/* HROE_API_INTERNAL_H */

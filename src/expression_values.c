@@ -192,15 +192,9 @@ ValidateNested(const char *type, JsonbValue *v)
 				return "One or more parameter values were invalid: Invalid Binary value, it must be base64-encoded";
 		}
 	}
-	if (count == 0)
-	{
-		if (strcmp(type, "SS") == 0)
-			return "One or more parameter values were invalid: An string set  may not be empty";
-		if (strcmp(type, "NS") == 0)
-			return "One or more parameter values were invalid: An number set  may not be empty";
-		if (strcmp(type, "BS") == 0)
-			return "One or more parameter values were invalid: Binary sets should not be empty";
-	}
+	if (count == 0 && type[1] == 'S' && type[2] == '\0' &&
+		(type[0] == 'S' || type[0] == 'N' || type[0] == 'B'))
+		return hroe_set_empty_message(type[0]);
 	return NULL;
 }
 

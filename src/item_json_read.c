@@ -12,6 +12,7 @@
  */
 #include "postgres.h"
 
+#include "errors.h"
 #include "item_node.h"
 
 static void ReadAttributeValue(Reader *r, ValNode *n, int depth);
@@ -387,9 +388,17 @@ ReadScalarString(Reader *r, ValNode *n, HroeType type)
 		char	   *o;
 		uint32		ol;
 
+		/*
+		 * DynamoDB's request parser refuses malformed base64 before any
+		 * validation: a SerializationException, with its (misspelt) texts
+		 */
+		if (len % 4 != 0)
+			hroe_io_value_error(r, ERRCODE_HROE_SERIALIZATION,
+								psprintf("Base64 encoded length is expected a multiple of 4 bytes but found: %u",
+										 len));
 		if (!Base64Decode(s, len, &o, &ol))
-			hroe_io_value_error(r, ERRCODE_INVALID_TEXT_REPRESENTATION,
-					   "Invalid Base64 value for a binary attribute");
+			hroe_io_value_error(r, ERRCODE_HROE_SERIALIZATION,
+								"Invalid last non-pad Base64 character dectected");
 		n->data = o;
 		n->len = ol;
 	}

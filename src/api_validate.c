@@ -1,0 +1,644 @@
+/*-------------------------------------------------------------------------
+ *
+ * api_validate.c
+ *	  The JSON API's first pass over a request: DynamoDB's constraint
+ *	  validation of its members, before any table is looked up.
+ *
+ * DynamoDB checks each member of a request against its model's
+ * constraints (not null, length, pattern, enum value set, range) before it
+ * does anything else, and reports every violation it finds in one
+ * ValidationException:
+ *
+ *	  2 validation errors detected: Value 'INVALID' at 'returnValues' failed to
+ *	  satisfy constraint: Member must satisfy enum value set: [...]; Value ''
+ *	  at 'tableName' failed to satisfy constraint: Member must have length
+ *	  greater than or equal to 1
+ *
+ * Each operation's members are checked here in the order DynamoDB reports
+ * them (recorded against DynamoDB: the conformance suite nubo-db/
+ * dynamodb-conformance and its captures, dynalite's tests where those say
+ * nothing); a member reports its first violated constraint only.  The
+ * operations keep their own checks of the same members for the SQL
+ * functions, which have no such pass; the texts are shared (operations.h).
+ *
+ * Some violations DynamoDB words as whole sentences of their own rather
+ * than as constraints ("The requestItems parameter is required for
+ * BatchGetItem"); those are raised at once, in their place in the order.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "common/hashfn.h"
+#include "lib/stringinfo.h"
+#include "utils/jsonb.h"
+
+#include "api_internal.h"
+
+/* DynamoDB reports at most this many violations */
+#define MAX_VIOLATIONS 10
+
+/* The violations found so far */
+typedef struct Violations
+{
+	StringInfoData text;
+	int			n;
+} Violations;
+
+/* How a violation shows the member's value */
+typedef enum
+{
+	ECHO_VALUE,					/* Value '<value>' at ... */
+	ECHO_NULL,					/* Value null at ... */
+	ECHO_NONE					/* Value at ... */
+} Echo;
+
+static void
+Add(Violations *v, Echo echo, const char *value, const char *path, const char *constraint)
+{
+	if (v->n >= MAX_VIOLATIONS)
+		return;
+	if (v->n++ > 0)
+		appendStringInfoString(&v->text, "; ");
+	appendStringInfoString(&v->text, "Value ");
+	if (echo == ECHO_NULL)
+		appendStringInfoString(&v->text, "null ");
+	else if (echo == ECHO_VALUE)
+		appendStringInfo(&v->text, "'%s' ", value);
+	appendStringInfo(&v->text, "at '%s' failed to satisfy constraint: %s", path, constraint);
+}
+
+/* Raise the violations found, if any */
+static void
+Raise(Violations *v)
+{
+	if (v->n == 0)
+		return;
+	hroe_api_invalid(psprintf("%d validation error%s detected: %s", v->n, v->n > 1 ? "s" : "",
+							  v->text.data));
+}
+
+/* Whether value is one of set ("A, B, C") */
+static bool
+InSet(const char *value, const char *set)
+{
+	size_t		len = strlen(value);
+
+	for (const char *p = set; *p;)
+	{
+		const char *end = strchr(p, ',');
+		size_t		n = end ? (size_t) (end - p) : strlen(p);
+
+		if (n == len && strncmp(p, value, n) == 0)
+			return true;
+		if (end == NULL)
+			break;
+		p = end + 2;
+	}
+	return false;
+}
+
+/* A string member outside its enum value set */
+static void
+CheckEnum(Violations *v, JsonbContainer *req, const char *member, const char *path, const char *set)
+{
+	char	   *value = hroe_api_member_text(req, member, member);
+
+	if (value && !InSet(value, set))
+		Add(v, ECHO_VALUE, value, path,
+			psprintf("Member must satisfy enum value set: [%s]", set));
+}
+
+/* A required member absent (or JSON null) */
+static void
+CheckNotNull(Violations *v, JsonbContainer *req, const char *member, const char *path)
+{
+	if (hroe_api_member(req, member) == NULL)
+		Add(v, ECHO_NULL, NULL, path, "Member must not be null");
+}
+
+/* The violation of a table or index name, or NULL (hroe_api_name_violation) */
+static const char *
+NameViolation(const char *name, int min)
+{
+	size_t		len = strlen(name);
+
+	if (len > HROE_TABLE_NAME_MAX)
+		return psprintf("Member must have length less than or equal to %d", HROE_TABLE_NAME_MAX);
+	for (const char *p = name; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+			  *p == '_' || *p == '.' || *p == '-'))
+			return "Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+";
+	if (len < (size_t) min)
+		return psprintf("Member must have length greater than or equal to %d", min);
+	return NULL;
+}
+
+/*
+ * The TableName of an item operation: required; DynamoDB's model allows 1 to
+ * 1024 characters (a name or a table's ARN), then a name must have 3 to 255
+ * of [a-zA-Z0-9_.-] (hroe takes names only: an ARN fails the pattern)
+ */
+static void
+CheckTableName(Violations *v, JsonbContainer *req, const char *member, const char *path)
+{
+	char	   *name = hroe_api_member_text(req, member, member);
+	const char *c;
+
+	if (name == NULL)
+	{
+		Add(v, ECHO_NULL, NULL, path, "Member must not be null");
+		return;
+	}
+	if (name[0] == '\0')
+		c = "Member must have length greater than or equal to 1";
+	else if (strlen(name) > HROE_TABLE_ARN_MAX)
+		c = psprintf("Member must have length less than or equal to %d", HROE_TABLE_ARN_MAX);
+	else
+		c = NameViolation(name, HROE_TABLE_NAME_MIN);
+	if (c)
+		Add(v, ECHO_VALUE, name, path, c);
+}
+
+/* An optional index name: 3 to 255 of [a-zA-Z0-9_.-] */
+static void
+CheckIndexName(Violations *v, JsonbContainer *req)
+{
+	char	   *name = hroe_api_member_text(req, "IndexName", "IndexName");
+	const char *c = name ? NameViolation(name, HROE_TABLE_NAME_MIN) : NULL;
+
+	if (c)
+		Add(v, ECHO_VALUE, name, "indexName", c);
+}
+
+/* An integer member below min (DynamoDB does not echo Limit's value) */
+static void
+CheckMin(Violations *v, JsonbContainer *req, const char *member, const char *path, int min,
+		 Echo echo)
+{
+	bool		present;
+	int32		value = hroe_api_member_int(req, member, &present);
+
+	if (present && value < min)
+		Add(v, echo, psprintf("%d", value), path,
+			psprintf("Member must have value greater than or equal to %d", min));
+}
+
+/* An integer member above max */
+static void
+CheckMax(Violations *v, JsonbContainer *req, const char *member, const char *path, int max)
+{
+	bool		present;
+	int32		value = hroe_api_member_int(req, member, &present);
+
+	if (present && value > max)
+		Add(v, ECHO_VALUE, psprintf("%d", value), path,
+			psprintf("Member must have value less than or equal to %d", max));
+}
+
+/* ---------- Java's rendering of a request's lists ---------- */
+
+/*
+ * DynamoDB echoes an over-long list in its Java form, each element as its
+ * class and identity hash (com.amazonaws.dynamodb.v20120810.TransactWriteItem@1f2e3d4c):
+ * hroe writes a hash of the element's JSON, so the text is deterministic.
+ */
+static void
+AppendJavaObject(StringInfo out, const char *class, JsonbContainer *c)
+{
+	char	   *text = JsonbToCString(NULL, c, -1);
+
+	appendStringInfo(out, "com.amazonaws.dynamodb.v20120810.%s@%08x", class,
+					 (uint32) hash_bytes((const unsigned char *) text, strlen(text)));
+}
+
+/* An attribute map in Java form: {name=AttributeValue@hash, ...} */
+static void
+AppendJavaAttributes(StringInfo out, JsonbContainer *map)
+{
+	JsonbIterator *it;
+	JsonbValue	v;
+	JsonbIteratorToken tok;
+	bool		first = true;
+
+	appendStringInfoChar(out, '{');
+	if (map && JsonContainerIsObject(map))
+	{
+		it = JsonbIteratorInit(map);
+		while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
+		{
+			if (tok == WJB_KEY)
+			{
+				appendStringInfo(out, "%s%.*s=", first ? "" : ", ", v.val.string.len, v.val.string.val);
+				first = false;
+			}
+			else if (tok == WJB_VALUE)
+			{
+				if (v.type == jbvBinary)
+					AppendJavaObject(out, "AttributeValue", v.val.binary.data);
+				else
+					appendStringInfoString(out, "null");
+			}
+		}
+	}
+	appendStringInfoChar(out, '}');
+}
+
+/* One WriteRequest of a BatchWriteItem in Java form */
+static void
+AppendJavaWriteRequest(StringInfo out, JsonbContainer *w)
+{
+	JsonbValue *put = hroe_api_member(w, "PutRequest");
+	JsonbValue *del = hroe_api_member(w, "DeleteRequest");
+
+	appendStringInfoString(out, "WriteRequest(putRequest=");
+	if (put && put->type == jbvBinary)
+	{
+		JsonbValue *item = hroe_api_member(put->val.binary.data, "Item");
+
+		appendStringInfoString(out, "PutRequest(item=");
+		AppendJavaAttributes(out, item && item->type == jbvBinary ? item->val.binary.data : NULL);
+		appendStringInfoString(out, ", workloadProfileName=null)");
+	}
+	else
+		appendStringInfoString(out, "null");
+	appendStringInfoString(out, ", deleteRequest=");
+	if (del && del->type == jbvBinary)
+	{
+		JsonbValue *key = hroe_api_member(del->val.binary.data, "Key");
+
+		appendStringInfoString(out, "DeleteRequest(key=");
+		AppendJavaAttributes(out, key && key->type == jbvBinary ? key->val.binary.data : NULL);
+		appendStringInfoChar(out, ')');
+	}
+	else
+		appendStringInfoString(out, "null");
+	appendStringInfoChar(out, ')');
+}
+
+/* ---------- the operations ---------- */
+
+/* GetItem */
+static void
+ValidateGetItem(JsonbContainer *req, Violations *v)
+{
+	CheckEnum(v, req, "ReturnConsumedCapacity", "returnConsumedCapacity", HROE_ENUM_RETURN_CC);
+	CheckTableName(v, req, "TableName", "tableName");
+	CheckNotNull(v, req, "Key", "key");
+}
+
+/* PutItem and DeleteItem: the enums first, then the table and the item or key */
+static void
+ValidatePutDelete(JsonbContainer *req, Violations *v, bool put)
+{
+	CheckEnum(v, req, "ReturnValues", "returnValues", HROE_ENUM_RETURN_VALUES);
+	CheckEnum(v, req, "ReturnConsumedCapacity", "returnConsumedCapacity", HROE_ENUM_RETURN_CC);
+	CheckEnum(v, req, "ReturnItemCollectionMetrics", "returnItemCollectionMetrics", HROE_ENUM_RICM);
+	CheckEnum(v, req, "ReturnValuesOnConditionCheckFailure", "returnValuesOnConditionCheckFailure",
+			  HROE_ENUM_RETURN_OLD);
+	CheckTableName(v, req, "TableName", "tableName");
+	if (put)
+		CheckNotNull(v, req, "Item", "item");
+	else
+		CheckNotNull(v, req, "Key", "key");
+}
+
+static void
+ValidatePutItem(JsonbContainer *req, Violations *v)
+{
+	ValidatePutDelete(req, v, true);
+}
+
+static void
+ValidateDeleteItem(JsonbContainer *req, Violations *v)
+{
+	ValidatePutDelete(req, v, false);
+}
+
+/* UpdateItem: ReturnConsumedCapacity before ReturnValues */
+static void
+ValidateUpdateItem(JsonbContainer *req, Violations *v)
+{
+	CheckEnum(v, req, "ReturnConsumedCapacity", "returnConsumedCapacity", HROE_ENUM_RETURN_CC);
+	CheckTableName(v, req, "TableName", "tableName");
+	CheckEnum(v, req, "ReturnItemCollectionMetrics", "returnItemCollectionMetrics", HROE_ENUM_RICM);
+	CheckEnum(v, req, "ReturnValues", "returnValues", HROE_ENUM_RETURN_VALUES);
+	CheckEnum(v, req, "ReturnValuesOnConditionCheckFailure", "returnValuesOnConditionCheckFailure",
+			  HROE_ENUM_RETURN_OLD);
+	CheckNotNull(v, req, "Key", "key");
+}
+
+/* Query and Scan */
+static void
+ValidateRead(JsonbContainer *req, Violations *v, bool query)
+{
+	CheckEnum(v, req, "Select", "select", HROE_ENUM_SELECT);
+	CheckIndexName(v, req);
+	if (!query)
+	{
+		CheckMin(v, req, "TotalSegments", "totalSegments", 1, ECHO_VALUE);
+		CheckMax(v, req, "TotalSegments", "totalSegments", HROE_SCAN_SEGMENTS_MAX);
+	}
+	CheckEnum(v, req, "ReturnConsumedCapacity", "returnConsumedCapacity", HROE_ENUM_RETURN_CC);
+	CheckTableName(v, req, "TableName", "tableName");
+	if (!query)
+		CheckMin(v, req, "Segment", "segment", 0, ECHO_VALUE);
+	CheckMin(v, req, "Limit", "Limit", 1, ECHO_NONE);
+}
+
+static void
+ValidateQuery(JsonbContainer *req, Violations *v)
+{
+	ValidateRead(req, v, true);
+}
+
+static void
+ValidateScan(JsonbContainer *req, Violations *v)
+{
+	ValidateRead(req, v, false);
+}
+
+/*
+ * RequestItems of a batch: required and not empty; per table, BatchGetItem
+ * reads at most 100 keys, BatchWriteItem takes 1 to 25 requests
+ */
+static void
+CheckRequestItems(JsonbContainer *req, Violations *v, bool write)
+{
+	JsonbValue *items = hroe_api_member(req, "RequestItems");
+	JsonbIterator *it;
+	JsonbValue	k;
+	JsonbIteratorToken tok;
+	bool		bad_write = false;
+
+	if (items == NULL)
+	{
+		Add(v, ECHO_NULL, NULL, "requestItems", "Member must not be null");
+		return;
+	}
+	if (items->type != jbvBinary || !JsonContainerIsObject(items->val.binary.data))
+		HroeSerialization("Unexpected value type in payload: RequestItems");
+	if (JsonContainerSize(items->val.binary.data) == 0)
+	{
+		Raise(v);
+		hroe_api_invalid(psprintf("The requestItems parameter is required for %s",
+								  write ? "BatchWriteItem" : "BatchGetItem"));
+	}
+	it = JsonbIteratorInit(items->val.binary.data);
+	while ((tok = JsonbIteratorNext(&it, &k, true)) != WJB_DONE)
+	{
+		JsonbValue	val;
+		char	   *table;
+
+		if (tok != WJB_KEY)
+			continue;
+		table = pnstrdup(k.val.string.val, k.val.string.len);
+		tok = JsonbIteratorNext(&it, &val, true);
+		if (val.type != jbvBinary)
+			continue;			/* a type error, the operation's */
+		if (write)
+		{
+			int			n = JsonContainerIsArray(val.val.binary.data) ?
+				JsonContainerSize(val.val.binary.data) : 1;
+
+			if (n < 1 || n > HROE_BATCH_WRITE_MAX)
+				bad_write = true;
+		}
+		else
+		{
+			JsonbValue *keys = hroe_api_member(val.val.binary.data, "Keys");
+
+			if (keys && keys->type == jbvBinary && JsonContainerIsArray(keys->val.binary.data) &&
+				JsonContainerSize(keys->val.binary.data) > HROE_BATCH_GET_MAX)
+				Add(v, ECHO_NONE, NULL, psprintf("RequestItems.%s.member.Keys", table),
+					psprintf("Member must have length less than or equal to %d", HROE_BATCH_GET_MAX));
+		}
+	}
+	if (bad_write)
+	{
+		StringInfoData echo;
+		bool		first = true;
+
+		/* the whole map, each table's requests in Java form */
+		initStringInfo(&echo);
+		appendStringInfoChar(&echo, '{');
+		it = JsonbIteratorInit(items->val.binary.data);
+		while ((tok = JsonbIteratorNext(&it, &k, true)) != WJB_DONE)
+		{
+			JsonbValue	val;
+
+			if (tok != WJB_KEY)
+				continue;
+			appendStringInfo(&echo, "%s%.*s=[", first ? "" : ", ", k.val.string.len, k.val.string.val);
+			first = false;
+			(void) JsonbIteratorNext(&it, &val, true);
+			if (val.type == jbvBinary && JsonContainerIsArray(val.val.binary.data))
+			{
+				JsonbIterator *eit = JsonbIteratorInit(val.val.binary.data);
+				JsonbValue	e;
+				bool		efirst = true;
+
+				while ((tok = JsonbIteratorNext(&eit, &e, true)) != WJB_DONE)
+					if (tok == WJB_ELEM && e.type == jbvBinary)
+					{
+						appendStringInfoString(&echo, efirst ? "" : ", ");
+						AppendJavaWriteRequest(&echo, e.val.binary.data);
+						efirst = false;
+					}
+			}
+			appendStringInfoChar(&echo, ']');
+		}
+		appendStringInfoChar(&echo, '}');
+		Add(v, ECHO_VALUE, echo.data, "requestItems",
+			psprintf("Map value must satisfy constraint: [Member must have length less than or equal to %d, Member must have length greater than or equal to 1]",
+					 HROE_BATCH_WRITE_MAX));
+	}
+}
+
+static void
+ValidateBatchGetItem(JsonbContainer *req, Violations *v)
+{
+	CheckEnum(v, req, "ReturnConsumedCapacity", "returnConsumedCapacity", HROE_ENUM_RETURN_CC);
+	CheckRequestItems(req, v, false);
+}
+
+static void
+ValidateBatchWriteItem(JsonbContainer *req, Violations *v)
+{
+	CheckEnum(v, req, "ReturnConsumedCapacity", "returnConsumedCapacity", HROE_ENUM_RETURN_CC);
+	CheckEnum(v, req, "ReturnItemCollectionMetrics", "returnItemCollectionMetrics", HROE_ENUM_RICM);
+	CheckRequestItems(req, v, true);
+}
+
+/* TransactItems: 1 to 100 actions, an over-long list echoed in Java form */
+static void
+CheckTransactItems(JsonbContainer *req, Violations *v, bool write)
+{
+	JsonbValue *items = hroe_api_member(req, "TransactItems");
+	JsonbContainer *c;
+	JsonbIterator *it;
+	JsonbValue	e;
+	JsonbIteratorToken tok;
+	StringInfoData echo;
+	bool		first = true;
+
+	if (items == NULL)
+	{
+		Add(v, ECHO_NULL, NULL, "transactItems", "Member must not be null");
+		return;
+	}
+	if (items->type != jbvBinary || !JsonContainerIsArray(items->val.binary.data))
+		HroeSerialization("Unexpected value type in payload: TransactItems");
+	c = items->val.binary.data;
+	if (JsonContainerSize(c) == 0)
+	{
+		Add(v, ECHO_VALUE, "[]", "transactItems", "Member must have length greater than or equal to 1");
+		return;
+	}
+	if (JsonContainerSize(c) <= HROE_TRANSACT_MAX)
+		return;
+	initStringInfo(&echo);
+	appendStringInfoChar(&echo, '[');
+	it = JsonbIteratorInit(c);
+	while ((tok = JsonbIteratorNext(&it, &e, true)) != WJB_DONE)
+		if (tok == WJB_ELEM)
+		{
+			appendStringInfoString(&echo, first ? "" : ", ");
+			first = false;
+			if (e.type == jbvBinary)
+				AppendJavaObject(&echo, write ? "TransactWriteItem" : "TransactGetItem", e.val.binary.data);
+			else
+				appendStringInfoString(&echo, "null");
+		}
+	appendStringInfoChar(&echo, ']');
+	Add(v, ECHO_VALUE, echo.data, "transactItems",
+		psprintf("Member must have length less than or equal to %d", HROE_TRANSACT_MAX));
+}
+
+static void
+ValidateTransactWriteItems(JsonbContainer *req, Violations *v)
+{
+	CheckEnum(v, req, "ReturnConsumedCapacity", "returnConsumedCapacity", HROE_ENUM_RETURN_CC);
+	CheckEnum(v, req, "ReturnItemCollectionMetrics", "returnItemCollectionMetrics", HROE_ENUM_RICM);
+	CheckTransactItems(req, v, true);
+}
+
+static void
+ValidateTransactGetItems(JsonbContainer *req, Violations *v)
+{
+	CheckEnum(v, req, "ReturnConsumedCapacity", "returnConsumedCapacity", HROE_ENUM_RETURN_CC);
+	CheckTransactItems(req, v, false);
+}
+
+/* ---------- expression and non-expression parameters ---------- */
+
+/*
+ * An operation's expression parameters and the legacy parameters they
+ * replace: a request may not give both kinds (NULL-terminated lists)
+ */
+typedef struct ParamKinds
+{
+	const char *expressions[4];
+	const char *legacy[5];
+} ParamKinds;
+
+static const ParamKinds get_params = {{"ProjectionExpression"}, {"AttributesToGet"}};
+static const ParamKinds write_params = {{"ConditionExpression"}, {"Expected"}};
+static const ParamKinds update_params = {{"UpdateExpression", "ConditionExpression"},
+{"AttributeUpdates", "Expected"}};
+static const ParamKinds query_params = {{"ProjectionExpression", "FilterExpression", "KeyConditionExpression"},
+{"AttributesToGet", "QueryFilter", "ConditionalOperator", "KeyConditions"}};
+static const ParamKinds scan_params = {{"ProjectionExpression", "FilterExpression"},
+{"AttributesToGet", "ScanFilter", "ConditionalOperator"}};
+
+/*
+ * DynamoDB's refusal of a request (or a BatchGetItem table's entry) that
+ * mixes them, naming both kinds as given
+ */
+static void
+CheckParamKinds(JsonbContainer *req, const ParamKinds *k)
+{
+	StringInfoData expr;
+	StringInfoData legacy;
+
+	initStringInfo(&expr);
+	initStringInfo(&legacy);
+	for (int i = 0; i < lengthof(k->expressions) && k->expressions[i]; i++)
+		if (hroe_api_member(req, k->expressions[i]))
+			appendStringInfo(&expr, "%s%s", expr.len ? ", " : "", k->expressions[i]);
+	if (expr.len == 0)
+		return;
+	for (int i = 0; i < lengthof(k->legacy) && k->legacy[i]; i++)
+	{
+		/* KeyConditions beside a FilterExpression only: the key condition's own error */
+		if (strcmp(k->legacy[i], "KeyConditions") == 0 &&
+			hroe_api_member(req, "KeyConditionExpression") == NULL)
+			continue;
+		if (hroe_api_member(req, k->legacy[i]))
+			appendStringInfo(&legacy, "%s%s", legacy.len ? ", " : "", k->legacy[i]);
+	}
+	if (legacy.len)
+		hroe_api_invalid(psprintf("Can not use both expression and non-expression parameters in the same request: Non-expression parameters: {%s} Expression parameters: {%s}",
+								  legacy.data, expr.data));
+}
+
+/* BatchGetItem: each table's entry */
+static void
+CheckBatchGetParamKinds(JsonbContainer *req)
+{
+	JsonbValue *items = hroe_api_member(req, "RequestItems");
+	JsonbIterator *it;
+	JsonbValue	v;
+	JsonbIteratorToken tok;
+
+	if (items == NULL || items->type != jbvBinary)
+		return;
+	it = JsonbIteratorInit(items->val.binary.data);
+	while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
+		if (tok == WJB_VALUE && v.type == jbvBinary && JsonContainerIsObject(v.val.binary.data))
+			CheckParamKinds(v.val.binary.data, &get_params);
+}
+
+/* The operations this pass knows, by name; params: NULL if none */
+static const struct
+{
+	const char *op;
+	void		(*validate) (JsonbContainer *req, Violations *v);
+	const ParamKinds *params;
+}			validators[] = {
+	{"GetItem", ValidateGetItem, &get_params},
+	{"PutItem", ValidatePutItem, &write_params},
+	{"DeleteItem", ValidateDeleteItem, &write_params},
+	{"UpdateItem", ValidateUpdateItem, &update_params},
+	{"Query", ValidateQuery, &query_params},
+	{"Scan", ValidateScan, &scan_params},
+	{"BatchGetItem", ValidateBatchGetItem, NULL},
+	{"BatchWriteItem", ValidateBatchWriteItem, NULL},
+	{"TransactWriteItems", ValidateTransactWriteItems, NULL},
+	{"TransactGetItems", ValidateTransactGetItems, NULL},
+};
+
+/*
+ * Validate the members of a request to op (api_internal.h): DynamoDB's
+ * ValidationException with every violation, before the operation runs
+ */
+void
+hroe_api_validate(const char *op, JsonbContainer *req)
+{
+	Violations	v;
+
+	for (int i = 0; i < lengthof(validators); i++)
+		if (strcmp(op, validators[i].op) == 0)
+		{
+			initStringInfo(&v.text);
+			v.n = 0;
+			validators[i].validate(req, &v);
+			Raise(&v);
+			/* then the requests DynamoDB refuses whole */
+			if (validators[i].params)
+				CheckParamKinds(req, validators[i].params);
+			else if (strcmp(op, "BatchGetItem") == 0)
+				CheckBatchGetParamKinds(req);
+			return;
+		}
+}
