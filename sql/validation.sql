@@ -106,3 +106,12 @@ SELECT hroe.dynamodb('PutItem', '{"TableName": "val_t", "Item": {"pk": {"S": "a"
 SELECT hroe.dynamodb('PutItem', '{"TableName": "val_t", "Item": {"pk": {"S": "a"}, "b": {"BS": ["YQ==", "a"]}}}');
 SELECT hroe.dynamodb('PutItem', '{"TableName": "val_t", "Item": {"pk": {"S": "a"}, "b": {"B": "YQ=="}}}');
 SELECT hroe.dynamodb('GetItem', '{"TableName": "val_t", "Key": {"pk": {"S": "a"}}}');
+
+-- the table operations: the name required (DynamoDB's sentence), then a name
+SELECT hroe.dynamodb('CreateTable', '{"AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}],
+  "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}], "BillingMode": "PAY_PER_REQUEST"}');
+SELECT hroe.dynamodb('CreateTable', '{"TableName": "x!", "AttributeDefinitions": [], "KeySchema": []}');
+SELECT hroe.dynamodb('DescribeTable', '{}');
+SELECT hroe.dynamodb('DeleteTable', '{"TableName": "a;"}');
+SELECT hroe.dynamodb('UpdateTable', format('{"TableName": "%s"}', repeat('t', 256))::jsonb);
+SELECT hroe.dynamodb('DescribeTable', '{"TableName": "ab;"}');

@@ -29,7 +29,6 @@
  */
 #include "postgres.h"
 
-#include "common/hashfn.h"
 #include "lib/stringinfo.h"
 #include "utils/jsonb.h"
 
@@ -117,58 +116,59 @@ CheckNotNull(Violations *v, JsonbContainer *req, const char *member, const char 
 		Add(v, ECHO_NULL, NULL, path, "Member must not be null");
 }
 
-/* The violation of a table or index name, or NULL (hroe_api_name_violation) */
-static const char *
-NameViolation(const char *name, int min)
+/*
+ * A table or index name's violations, each reported: the pattern
+ * [a-zA-Z0-9_.-]+, then 3 to 255 characters
+ */
+static void
+CheckName(Violations *v, const char *name, const char *path)
 {
 	size_t		len = strlen(name);
 
-	if (len > HROE_TABLE_NAME_MAX)
-		return psprintf("Member must have length less than or equal to %d", HROE_TABLE_NAME_MAX);
 	for (const char *p = name; *p; p++)
 		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
 			  *p == '_' || *p == '.' || *p == '-'))
-			return "Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+";
-	if (len < (size_t) min)
-		return psprintf("Member must have length greater than or equal to %d", min);
-	return NULL;
+		{
+			Add(v, ECHO_VALUE, name, path, "Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+");
+			break;
+		}
+	if (len < HROE_TABLE_NAME_MIN)
+		Add(v, ECHO_VALUE, name, path,
+			psprintf("Member must have length greater than or equal to %d", HROE_TABLE_NAME_MIN));
+	if (len > HROE_TABLE_NAME_MAX)
+		Add(v, ECHO_VALUE, name, path,
+			psprintf("Member must have length less than or equal to %d", HROE_TABLE_NAME_MAX));
 }
 
 /*
  * The TableName of an item operation: required; DynamoDB's model allows 1 to
- * 1024 characters (a name or a table's ARN), then a name must have 3 to 255
- * of [a-zA-Z0-9_.-] (hroe takes names only: an ARN fails the pattern)
+ * 1024 characters (a name or a table's ARN), then a name must satisfy
+ * CheckName (hroe takes names only: an ARN fails the pattern)
  */
 static void
 CheckTableName(Violations *v, JsonbContainer *req, const char *member, const char *path)
 {
 	char	   *name = hroe_api_member_text(req, member, member);
-	const char *c;
 
 	if (name == NULL)
-	{
 		Add(v, ECHO_NULL, NULL, path, "Member must not be null");
-		return;
-	}
-	if (name[0] == '\0')
-		c = "Member must have length greater than or equal to 1";
+	else if (name[0] == '\0')
+		Add(v, ECHO_VALUE, name, path, "Member must have length greater than or equal to 1");
 	else if (strlen(name) > HROE_TABLE_ARN_MAX)
-		c = psprintf("Member must have length less than or equal to %d", HROE_TABLE_ARN_MAX);
+		Add(v, ECHO_VALUE, name, path,
+			psprintf("Member must have length less than or equal to %d", HROE_TABLE_ARN_MAX));
 	else
-		c = NameViolation(name, HROE_TABLE_NAME_MIN);
-	if (c)
-		Add(v, ECHO_VALUE, name, path, c);
+		CheckName(v, name, path);
 }
 
-/* An optional index name: 3 to 255 of [a-zA-Z0-9_.-] */
+/* An optional index name */
 static void
 CheckIndexName(Violations *v, JsonbContainer *req)
 {
 	char	   *name = hroe_api_member_text(req, "IndexName", "IndexName");
-	const char *c = name ? NameViolation(name, HROE_TABLE_NAME_MIN) : NULL;
 
-	if (c)
-		Add(v, ECHO_VALUE, name, "indexName", c);
+	if (name)
+		CheckName(v, name, "indexName");
 }
 
 /* An integer member below min (DynamoDB does not echo Limit's value) */
@@ -199,22 +199,22 @@ CheckMax(Violations *v, JsonbContainer *req, const char *member, const char *pat
 /* ---------- Java's rendering of a request's lists ---------- */
 
 /*
- * DynamoDB echoes an over-long list in its Java form, each element as its
- * class and identity hash (com.amazonaws.dynamodb.v20120810.TransactWriteItem@1f2e3d4c):
- * hroe writes a hash of the element's JSON, so the text is deterministic.
+ * DynamoDB echoes an over-long list in its Java form, an object as its class
+ * and identity hash (com.amazonaws.dynamodb.v20120810.TransactWriteItem@1f2e3d4c).
+ * An identity hash is arbitrary and distinct; hroe numbers the objects of
+ * one echo and writes a multiplicative hash of the number (Knuth's
+ * 2654435761), so that the text is deterministic.
  */
 static void
-AppendJavaObject(StringInfo out, const char *class, JsonbContainer *c)
+AppendJavaObject(StringInfo out, const char *class, uint32 *counter)
 {
-	char	   *text = JsonbToCString(NULL, c, -1);
-
 	appendStringInfo(out, "com.amazonaws.dynamodb.v20120810.%s@%08x", class,
-					 (uint32) hash_bytes((const unsigned char *) text, strlen(text)));
+					 (uint32) (++(*counter) * UINT64CONST(2654435761)));
 }
 
 /* An attribute map in Java form: {name=AttributeValue@hash, ...} */
 static void
-AppendJavaAttributes(StringInfo out, JsonbContainer *map)
+AppendJavaAttributes(StringInfo out, JsonbContainer *map, uint32 *counter)
 {
 	JsonbIterator *it;
 	JsonbValue	v;
@@ -235,7 +235,7 @@ AppendJavaAttributes(StringInfo out, JsonbContainer *map)
 			else if (tok == WJB_VALUE)
 			{
 				if (v.type == jbvBinary)
-					AppendJavaObject(out, "AttributeValue", v.val.binary.data);
+					AppendJavaObject(out, "AttributeValue", counter);
 				else
 					appendStringInfoString(out, "null");
 			}
@@ -246,7 +246,7 @@ AppendJavaAttributes(StringInfo out, JsonbContainer *map)
 
 /* One WriteRequest of a BatchWriteItem in Java form */
 static void
-AppendJavaWriteRequest(StringInfo out, JsonbContainer *w)
+AppendJavaWriteRequest(StringInfo out, JsonbContainer *w, uint32 *counter)
 {
 	JsonbValue *put = hroe_api_member(w, "PutRequest");
 	JsonbValue *del = hroe_api_member(w, "DeleteRequest");
@@ -257,7 +257,8 @@ AppendJavaWriteRequest(StringInfo out, JsonbContainer *w)
 		JsonbValue *item = hroe_api_member(put->val.binary.data, "Item");
 
 		appendStringInfoString(out, "PutRequest(item=");
-		AppendJavaAttributes(out, item && item->type == jbvBinary ? item->val.binary.data : NULL);
+		AppendJavaAttributes(out, item && item->type == jbvBinary ? item->val.binary.data : NULL,
+							 counter);
 		appendStringInfoString(out, ", workloadProfileName=null)");
 	}
 	else
@@ -268,7 +269,8 @@ AppendJavaWriteRequest(StringInfo out, JsonbContainer *w)
 		JsonbValue *key = hroe_api_member(del->val.binary.data, "Key");
 
 		appendStringInfoString(out, "DeleteRequest(key=");
-		AppendJavaAttributes(out, key && key->type == jbvBinary ? key->val.binary.data : NULL);
+		AppendJavaAttributes(out, key && key->type == jbvBinary ? key->val.binary.data : NULL,
+							 counter);
 		appendStringInfoChar(out, ')');
 	}
 	else
@@ -343,7 +345,11 @@ ValidateRead(JsonbContainer *req, Violations *v, bool query)
 	CheckTableName(v, req, "TableName", "tableName");
 	if (!query)
 		CheckMin(v, req, "Segment", "segment", 0, ECHO_VALUE);
-	CheckMin(v, req, "Limit", "Limit", 1, ECHO_NONE);
+	/* DynamoDB words Query's Limit anew (no value, 'Limit'), Scan's as before */
+	if (query)
+		CheckMin(v, req, "Limit", "Limit", 1, ECHO_NONE);
+	else
+		CheckMin(v, req, "Limit", "limit", 1, ECHO_VALUE);
 }
 
 static void
@@ -418,6 +424,7 @@ CheckRequestItems(JsonbContainer *req, Violations *v, bool write)
 	{
 		StringInfoData echo;
 		bool		first = true;
+		uint32		counter = 0;
 
 		/* the whole map, each table's requests in Java form */
 		initStringInfo(&echo);
@@ -442,7 +449,7 @@ CheckRequestItems(JsonbContainer *req, Violations *v, bool write)
 					if (tok == WJB_ELEM && e.type == jbvBinary)
 					{
 						appendStringInfoString(&echo, efirst ? "" : ", ");
-						AppendJavaWriteRequest(&echo, e.val.binary.data);
+						AppendJavaWriteRequest(&echo, e.val.binary.data, &counter);
 						efirst = false;
 					}
 			}
@@ -481,6 +488,7 @@ CheckTransactItems(JsonbContainer *req, Violations *v, bool write)
 	JsonbIteratorToken tok;
 	StringInfoData echo;
 	bool		first = true;
+	uint32		counter = 0;
 
 	if (items == NULL)
 	{
@@ -506,7 +514,7 @@ CheckTransactItems(JsonbContainer *req, Violations *v, bool write)
 			appendStringInfoString(&echo, first ? "" : ", ");
 			first = false;
 			if (e.type == jbvBinary)
-				AppendJavaObject(&echo, write ? "TransactWriteItem" : "TransactGetItem", e.val.binary.data);
+				AppendJavaObject(&echo, write ? "TransactWriteItem" : "TransactGetItem", &counter);
 			else
 				appendStringInfoString(&echo, "null");
 		}
@@ -528,6 +536,40 @@ ValidateTransactGetItems(JsonbContainer *req, Violations *v)
 {
 	CheckEnum(v, req, "ReturnConsumedCapacity", "returnConsumedCapacity", HROE_ENUM_RETURN_CC);
 	CheckTransactItems(req, v, false);
+}
+
+/*
+ * CreateTable, DescribeTable, DeleteTable, UpdateTable: the table's name is
+ * required (DynamoDB's sentence, not a constraint), then a name; the rest
+ * of their members are api_ddl.c's.  CreateTable reports the name's length
+ * as a constraint (as recorded by nubo-db/dynamodb-conformance), the others
+ * in a sentence of their own, before the pattern (as dynalite recorded it).
+ */
+static void
+CheckTableOperationName(JsonbContainer *req, Violations *v, bool create)
+{
+	char	   *name = hroe_api_member_text(req, "TableName", "TableName");
+	size_t		len;
+
+	if (name == NULL)
+		hroe_api_invalid("The parameter 'TableName' is required but was not present in the request");
+	len = strlen(name);
+	if (!create && (len < HROE_TABLE_NAME_MIN || len > HROE_TABLE_NAME_MAX))
+		hroe_api_invalid(psprintf("TableName must be at least %d characters long and at most %d characters long",
+								  HROE_TABLE_NAME_MIN, HROE_TABLE_NAME_MAX));
+	CheckName(v, name, "tableName");
+}
+
+static void
+ValidateCreateTable(JsonbContainer *req, Violations *v)
+{
+	CheckTableOperationName(req, v, true);
+}
+
+static void
+ValidateTableOperation(JsonbContainer *req, Violations *v)
+{
+	CheckTableOperationName(req, v, false);
 }
 
 /* ---------- expression and non-expression parameters ---------- */
@@ -616,6 +658,10 @@ static const struct
 	{"BatchWriteItem", ValidateBatchWriteItem, NULL},
 	{"TransactWriteItems", ValidateTransactWriteItems, NULL},
 	{"TransactGetItems", ValidateTransactGetItems, NULL},
+	{"CreateTable", ValidateCreateTable, NULL},
+	{"DescribeTable", ValidateTableOperation, NULL},
+	{"DeleteTable", ValidateTableOperation, NULL},
+	{"UpdateTable", ValidateTableOperation, NULL},
 };
 
 /*
