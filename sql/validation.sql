@@ -115,3 +115,12 @@ SELECT hroe.dynamodb('DescribeTable', '{}');
 SELECT hroe.dynamodb('DeleteTable', '{"TableName": "a;"}');
 SELECT hroe.dynamodb('UpdateTable', format('{"TableName": "%s"}', repeat('t', 256))::jsonb);
 SELECT hroe.dynamodb('DescribeTable', '{"TableName": "ab;"}');
+
+-- only S, N and B are ordered: another type of value refused in < <= > >= and BETWEEN
+SELECT hroe.dynamodb('PutItem', '{"TableName": "val_t", "Item": {"pk": {"S": "a"}}, "ConditionExpression": "s < :s",
+  "ExpressionAttributeValues": {":s": {"SS": ["x"]}}}');
+SELECT hroe.dynamodb('Scan', '{"TableName": "val_t", "FilterExpression": "attribute_exists(pk) OR n BETWEEN :a AND :b",
+  "ExpressionAttributeValues": {":a": {"BOOL": true}, ":b": {"BOOL": false}}}');
+SELECT hroe.dynamodb('Scan', '{"TableName": "val_t", "FilterExpression": "NOT (:m >= n)", "ExpressionAttributeValues": {":m": {"M": {}}}}');
+-- equality takes any type; a path of another type compares false
+SELECT hroe.dynamodb('Scan', '{"TableName": "val_t", "FilterExpression": "s = :s OR b > pk", "ExpressionAttributeValues": {":s": {"SS": ["x"]}}}');
