@@ -17,9 +17,10 @@
  * Each operation's members are checked here in the order DynamoDB reports
  * them (recorded against DynamoDB: the conformance suite nubo-db/
  * dynamodb-conformance and its captures, dynalite's tests where those say
- * nothing); a member reports its first violated constraint only.  The
- * operations keep their own checks of the same members for the SQL
- * functions, which have no such pass; the texts are shared (operations.h).
+ * nothing); a member reports its first violated constraint, but a table
+ * or index name each of its own.  The operations keep their own checks of
+ * the same members for the SQL functions, which have no such pass; the
+ * enum value sets are shared (dynamodb_limits.h).
  *
  * Some violations DynamoDB words as whole sentences of their own rather
  * than as constraints ("The requestItems parameter is required for
@@ -52,6 +53,7 @@ typedef enum
 	ECHO_NONE					/* Value at ... */
 } Echo;
 
+/* One violation: the member's value as echo says, its path, the constraint */
 static void
 Add(Violations *v, Echo echo, const char *value, const char *path, const char *constraint)
 {
@@ -282,7 +284,7 @@ AppendJavaWriteRequest(StringInfo out, JsonbContainer *w, uint32 *counter)
 
 /* GetItem */
 static void
-ValidateGetItem(JsonbContainer *req, Violations *v)
+ValidateGetItem(JsonbContainer *req, Violations *v, bool unused)
 {
 	CheckEnum(v, req, "ReturnConsumedCapacity", "returnConsumedCapacity", HROE_ENUM_RETURN_CC);
 	CheckTableName(v, req, "TableName", "tableName");
@@ -305,21 +307,9 @@ ValidatePutDelete(JsonbContainer *req, Violations *v, bool put)
 		CheckNotNull(v, req, "Key", "key");
 }
 
-static void
-ValidatePutItem(JsonbContainer *req, Violations *v)
-{
-	ValidatePutDelete(req, v, true);
-}
-
-static void
-ValidateDeleteItem(JsonbContainer *req, Violations *v)
-{
-	ValidatePutDelete(req, v, false);
-}
-
 /* UpdateItem: ReturnConsumedCapacity before ReturnValues */
 static void
-ValidateUpdateItem(JsonbContainer *req, Violations *v)
+ValidateUpdateItem(JsonbContainer *req, Violations *v, bool unused)
 {
 	CheckEnum(v, req, "ReturnConsumedCapacity", "returnConsumedCapacity", HROE_ENUM_RETURN_CC);
 	CheckTableName(v, req, "TableName", "tableName");
@@ -350,18 +340,6 @@ ValidateRead(JsonbContainer *req, Violations *v, bool query)
 		CheckMin(v, req, "Limit", "Limit", 1, ECHO_NONE);
 	else
 		CheckMin(v, req, "Limit", "limit", 1, ECHO_VALUE);
-}
-
-static void
-ValidateQuery(JsonbContainer *req, Violations *v)
-{
-	ValidateRead(req, v, true);
-}
-
-static void
-ValidateScan(JsonbContainer *req, Violations *v)
-{
-	ValidateRead(req, v, false);
 }
 
 /*
@@ -462,19 +440,14 @@ CheckRequestItems(JsonbContainer *req, Violations *v, bool write)
 	}
 }
 
+/* BatchGetItem, BatchWriteItem (write) */
 static void
-ValidateBatchGetItem(JsonbContainer *req, Violations *v)
+ValidateBatch(JsonbContainer *req, Violations *v, bool write)
 {
 	CheckEnum(v, req, "ReturnConsumedCapacity", "returnConsumedCapacity", HROE_ENUM_RETURN_CC);
-	CheckRequestItems(req, v, false);
-}
-
-static void
-ValidateBatchWriteItem(JsonbContainer *req, Violations *v)
-{
-	CheckEnum(v, req, "ReturnConsumedCapacity", "returnConsumedCapacity", HROE_ENUM_RETURN_CC);
-	CheckEnum(v, req, "ReturnItemCollectionMetrics", "returnItemCollectionMetrics", HROE_ENUM_RICM);
-	CheckRequestItems(req, v, true);
+	if (write)
+		CheckEnum(v, req, "ReturnItemCollectionMetrics", "returnItemCollectionMetrics", HROE_ENUM_RICM);
+	CheckRequestItems(req, v, write);
 }
 
 /* TransactItems: 1 to 100 actions, an over-long list echoed in Java form */
@@ -523,19 +496,14 @@ CheckTransactItems(JsonbContainer *req, Violations *v, bool write)
 		psprintf("Member must have length less than or equal to %d", HROE_TRANSACT_MAX));
 }
 
+/* TransactWriteItems, TransactGetItems (write false) */
 static void
-ValidateTransactWriteItems(JsonbContainer *req, Violations *v)
+ValidateTransact(JsonbContainer *req, Violations *v, bool write)
 {
 	CheckEnum(v, req, "ReturnConsumedCapacity", "returnConsumedCapacity", HROE_ENUM_RETURN_CC);
-	CheckEnum(v, req, "ReturnItemCollectionMetrics", "returnItemCollectionMetrics", HROE_ENUM_RICM);
-	CheckTransactItems(req, v, true);
-}
-
-static void
-ValidateTransactGetItems(JsonbContainer *req, Violations *v)
-{
-	CheckEnum(v, req, "ReturnConsumedCapacity", "returnConsumedCapacity", HROE_ENUM_RETURN_CC);
-	CheckTransactItems(req, v, false);
+	if (write)
+		CheckEnum(v, req, "ReturnItemCollectionMetrics", "returnItemCollectionMetrics", HROE_ENUM_RICM);
+	CheckTransactItems(req, v, write);
 }
 
 /*
@@ -558,18 +526,6 @@ CheckTableOperationName(JsonbContainer *req, Violations *v, bool create)
 		hroe_api_invalid(psprintf("TableName must be at least %d characters long and at most %d characters long",
 								  HROE_TABLE_NAME_MIN, HROE_TABLE_NAME_MAX));
 	CheckName(v, name, "tableName");
-}
-
-static void
-ValidateCreateTable(JsonbContainer *req, Violations *v)
-{
-	CheckTableOperationName(req, v, true);
-}
-
-static void
-ValidateTableOperation(JsonbContainer *req, Violations *v)
-{
-	CheckTableOperationName(req, v, false);
 }
 
 /* ---------- expression and non-expression parameters ---------- */
@@ -641,27 +597,31 @@ CheckBatchGetParamKinds(JsonbContainer *req)
 			CheckParamKinds(v.val.binary.data, &get_params);
 }
 
-/* The operations this pass knows, by name; params: NULL if none */
+/*
+ * The operations this pass knows, by name: the check of their members (given
+ * flag), and the kinds of parameters they may not mix (NULL if none)
+ */
 static const struct
 {
 	const char *op;
-	void		(*validate) (JsonbContainer *req, Violations *v);
+	void		(*validate) (JsonbContainer *req, Violations *v, bool flag);
+	bool		flag;
 	const ParamKinds *params;
 }			validators[] = {
-	{"GetItem", ValidateGetItem, &get_params},
-	{"PutItem", ValidatePutItem, &write_params},
-	{"DeleteItem", ValidateDeleteItem, &write_params},
-	{"UpdateItem", ValidateUpdateItem, &update_params},
-	{"Query", ValidateQuery, &query_params},
-	{"Scan", ValidateScan, &scan_params},
-	{"BatchGetItem", ValidateBatchGetItem, NULL},
-	{"BatchWriteItem", ValidateBatchWriteItem, NULL},
-	{"TransactWriteItems", ValidateTransactWriteItems, NULL},
-	{"TransactGetItems", ValidateTransactGetItems, NULL},
-	{"CreateTable", ValidateCreateTable, NULL},
-	{"DescribeTable", ValidateTableOperation, NULL},
-	{"DeleteTable", ValidateTableOperation, NULL},
-	{"UpdateTable", ValidateTableOperation, NULL},
+	{"GetItem", ValidateGetItem, false, &get_params},
+	{"PutItem", ValidatePutDelete, true, &write_params},
+	{"DeleteItem", ValidatePutDelete, false, &write_params},
+	{"UpdateItem", ValidateUpdateItem, false, &update_params},
+	{"Query", ValidateRead, true, &query_params},
+	{"Scan", ValidateRead, false, &scan_params},
+	{"BatchGetItem", ValidateBatch, false, NULL},
+	{"BatchWriteItem", ValidateBatch, true, NULL},
+	{"TransactWriteItems", ValidateTransact, true, NULL},
+	{"TransactGetItems", ValidateTransact, false, NULL},
+	{"CreateTable", CheckTableOperationName, true, NULL},
+	{"DescribeTable", CheckTableOperationName, false, NULL},
+	{"DeleteTable", CheckTableOperationName, false, NULL},
+	{"UpdateTable", CheckTableOperationName, false, NULL},
 };
 
 /*
@@ -678,7 +638,7 @@ hroe_api_validate(const char *op, JsonbContainer *req)
 		{
 			initStringInfo(&v.text);
 			v.n = 0;
-			validators[i].validate(req, &v);
+			validators[i].validate(req, &v, validators[i].flag);
 			Raise(&v);
 			/* then the requests DynamoDB refuses whole */
 			if (validators[i].params)
