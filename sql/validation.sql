@@ -124,3 +124,8 @@ SELECT hroe.dynamodb('Scan', '{"TableName": "val_t", "FilterExpression": "attrib
 SELECT hroe.dynamodb('Scan', '{"TableName": "val_t", "FilterExpression": "NOT (:m >= n)", "ExpressionAttributeValues": {":m": {"M": {}}}}');
 -- equality takes any type; a path of another type compares false
 SELECT hroe.dynamodb('Scan', '{"TableName": "val_t", "FilterExpression": "s = :s OR b > pk", "ExpressionAttributeValues": {":s": {"SS": ["x"]}}}');
+-- in ExpressionAttributeValues too, and in a key
+SELECT hroe.dynamodb('PutItem', '{"TableName": "val_t", "Item": {"pk": {"S": "a"}}, "ConditionExpression": "b = :b",
+  "ExpressionAttributeValues": {":b": {"B": "abc"}}}');
+SELECT hroe.dynamodb('Query', '{"TableName": "val_t", "KeyConditionExpression": "pk = :p", "FilterExpression": "contains(b, :b)",
+  "ExpressionAttributeValues": {":p": {"S": "a"}, ":b": {"BS": ["YQ==", "Y!=="]}}}');

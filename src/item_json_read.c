@@ -388,17 +388,9 @@ ReadScalarString(Reader *r, ValNode *n, HroeType type)
 		char	   *o;
 		uint32		ol;
 
-		/*
-		 * DynamoDB's request parser refuses malformed base64 before any
-		 * validation: a SerializationException, with its (misspelt) texts
-		 */
-		if (len % 4 != 0)
-			hroe_io_value_error(r, ERRCODE_HROE_SERIALIZATION,
-								psprintf("Base64 encoded length is expected a multiple of 4 bytes but found: %u",
-										 len));
+		/* DynamoDB's request parser refuses malformed base64 first */
 		if (!Base64Decode(s, len, &o, &ol))
-			hroe_io_value_error(r, ERRCODE_HROE_SERIALIZATION,
-								"Invalid last non-pad Base64 character dectected");
+			hroe_io_value_error(r, ERRCODE_HROE_SERIALIZATION, hroe_base64_message(len));
 		n->data = o;
 		n->len = ol;
 	}

@@ -359,6 +359,18 @@ hroe_set_empty_message(char kind)
 	return "One or more parameter values were invalid: Binary sets should not be empty";
 }
 
+/*
+ * DynamoDB's text for malformed base64 of len characters (its request
+ * parser's SerializationException, misspelling included)
+ */
+const char *
+hroe_base64_message(uint32 len)
+{
+	if (len % 4 != 0)
+		return psprintf("Base64 encoded length is expected a multiple of 4 bytes but found: %u", len);
+	return "Invalid last non-pad Base64 character dectected";
+}
+
 /* E30 for a set: empty, or with duplicates (members listed in input order) */
 static void
 pg_attribute_noreturn()
