@@ -246,37 +246,36 @@ AppendJavaAttributes(StringInfo out, JsonbContainer *map, uint32 *counter)
 	appendStringInfoChar(out, '}');
 }
 
+/*
+ * One request of a WriteRequest in Java form: "<Class>(<field>={...}<tail>)"
+ * for the member (its attribute map member inside), "null" when absent
+ */
+static void
+AppendJavaRequest(StringInfo out, JsonbContainer *w, const char *member, const char *class,
+				  const char *map, const char *tail, uint32 *counter)
+{
+	JsonbValue *r = hroe_api_member(w, member);
+	JsonbValue *m;
+
+	if (r == NULL || r->type != jbvBinary)
+	{
+		appendStringInfoString(out, "null");
+		return;
+	}
+	m = hroe_api_member(r->val.binary.data, map);
+	appendStringInfo(out, "%s(%c%s=", class, pg_ascii_tolower(map[0]), map + 1);
+	AppendJavaAttributes(out, m && m->type == jbvBinary ? m->val.binary.data : NULL, counter);
+	appendStringInfo(out, "%s)", tail);
+}
+
 /* One WriteRequest of a BatchWriteItem in Java form */
 static void
 AppendJavaWriteRequest(StringInfo out, JsonbContainer *w, uint32 *counter)
 {
-	JsonbValue *put = hroe_api_member(w, "PutRequest");
-	JsonbValue *del = hroe_api_member(w, "DeleteRequest");
-
 	appendStringInfoString(out, "WriteRequest(putRequest=");
-	if (put && put->type == jbvBinary)
-	{
-		JsonbValue *item = hroe_api_member(put->val.binary.data, "Item");
-
-		appendStringInfoString(out, "PutRequest(item=");
-		AppendJavaAttributes(out, item && item->type == jbvBinary ? item->val.binary.data : NULL,
-							 counter);
-		appendStringInfoString(out, ", workloadProfileName=null)");
-	}
-	else
-		appendStringInfoString(out, "null");
+	AppendJavaRequest(out, w, "PutRequest", "PutRequest", "Item", ", workloadProfileName=null", counter);
 	appendStringInfoString(out, ", deleteRequest=");
-	if (del && del->type == jbvBinary)
-	{
-		JsonbValue *key = hroe_api_member(del->val.binary.data, "Key");
-
-		appendStringInfoString(out, "DeleteRequest(key=");
-		AppendJavaAttributes(out, key && key->type == jbvBinary ? key->val.binary.data : NULL,
-							 counter);
-		appendStringInfoChar(out, ')');
-	}
-	else
-		appendStringInfoString(out, "null");
+	AppendJavaRequest(out, w, "DeleteRequest", "DeleteRequest", "Key", "", counter);
 	appendStringInfoChar(out, ')');
 }
 
@@ -440,13 +439,20 @@ CheckRequestItems(JsonbContainer *req, Violations *v, bool write)
 	}
 }
 
-/* BatchGetItem, BatchWriteItem (write) */
+/* ReturnConsumedCapacity, then (writes) ReturnItemCollectionMetrics */
 static void
-ValidateBatch(JsonbContainer *req, Violations *v, bool write)
+CheckReturnEnums(JsonbContainer *req, Violations *v, bool write)
 {
 	CheckEnum(v, req, "ReturnConsumedCapacity", "returnConsumedCapacity", HROE_ENUM_RETURN_CC);
 	if (write)
 		CheckEnum(v, req, "ReturnItemCollectionMetrics", "returnItemCollectionMetrics", HROE_ENUM_RICM);
+}
+
+/* BatchGetItem, BatchWriteItem (write) */
+static void
+ValidateBatch(JsonbContainer *req, Violations *v, bool write)
+{
+	CheckReturnEnums(req, v, write);
 	CheckRequestItems(req, v, write);
 }
 
@@ -500,9 +506,7 @@ CheckTransactItems(JsonbContainer *req, Violations *v, bool write)
 static void
 ValidateTransact(JsonbContainer *req, Violations *v, bool write)
 {
-	CheckEnum(v, req, "ReturnConsumedCapacity", "returnConsumedCapacity", HROE_ENUM_RETURN_CC);
-	if (write)
-		CheckEnum(v, req, "ReturnItemCollectionMetrics", "returnItemCollectionMetrics", HROE_ENUM_RICM);
+	CheckReturnEnums(req, v, write);
 	CheckTransactItems(req, v, write);
 }
 
