@@ -46,6 +46,7 @@ OBJS = \
 	src/api_transact.o \
 	src/api_tags.o \
 	src/api_billing.o \
+	src/api_validate.o \
 	src/shard.o \
 	src/shard_keys.o \
 	src/shard_merge.o \

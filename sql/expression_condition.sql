@@ -31,7 +31,8 @@ SELECT matching('s > :v', NULL, '{":v": {"S": "5"}}');
 SELECT matching('s < :v', NULL, '{":v": {"S": "hz"}}');
 SELECT matching('b < :v', NULL, '{":v": {"B": "AAI="}}');
 SELECT matching(':v < n', NULL, '{":v": {"N": "9.999"}}');
--- different types compare false, never an error; <> across types (and with an absent operand) is true
+-- different types compare false; <> across types (and with an absent operand) is true; but a
+-- value that is not S, N or B cannot be ordered: an error
 SELECT matching('s = :v', NULL, '{":v": {"N": "6"}}');
 SELECT matching('s <> :v', NULL, '{":v": {"N": "6"}}');
 SELECT matching('n < :v', NULL, '{":v": {"S": "zzz"}}');

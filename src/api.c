@@ -368,6 +368,8 @@ Dispatch(const ApiOperation *op, JsonbContainer *req, StringInfo out)
 	/* the table of a single-table request (the transactions name theirs) */
 	if (table && table->type == jbvString)
 		hroe_call_resource(table->val.string.val, table->val.string.len);
+	/* DynamoDB's constraints on the request's members, before anything else */
+	hroe_api_validate(op->name, req);
 	if (op->item_metrics)
 		hroe_api_check_item_collection_metrics(req);
 	op->run(req, out);

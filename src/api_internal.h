@@ -92,5 +92,6 @@ extern void hroe_api_push_throughput(JsonbParseState **st, const char *index, co
 extern void hroe_api_tag_resource(JsonbContainer *req, StringInfo out);
 extern void hroe_api_untag_resource(JsonbContainer *req, StringInfo out);
 extern void hroe_api_list_tags_of_resource(JsonbContainer *req, StringInfo out);
+extern void hroe_api_validate(const char *op, JsonbContainer *req);
 
 #endif							/* HROE_API_INTERNAL_H */

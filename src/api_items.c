@@ -156,10 +156,8 @@ hroe_api_read(JsonbContainer *req, StringInfo out, bool query)
 	r.table = table;
 	r.query = query;
 	r.index = hroe_api_member_text(req, "IndexName", "IndexName");
+	/* (Limit >= 1: hroe_api_validate) */
 	limit = hroe_api_member_int(req, "Limit", &has_limit);
-	if (has_limit && limit < 1)
-		hroe_api_invalid(psprintf("1 validation error detected: Value '%d' at 'limit' failed to satisfy constraint: Member must have value greater than or equal to 1",
-						 limit));
 	r.limit = has_limit ? limit : 0;
 	r.select = hroe_api_member_text(req, "Select", "Select");
 	if (query && e.key_condition == NULL)

@@ -26,26 +26,25 @@
 
 #include "api_internal.h"
 
-/* The parameters of each operation, in the order DynamoDB names them */
+/*
+ * The legacy parameters each operation takes, and the expressions it allows
+ * (the refusal of a request that gives both kinds is api_validate.c's)
+ */
 typedef struct LegacyParams
 {
-	const char *exprs[4];		/* expression parameters */
 	const char *legacy[5];		/* non-expression parameters */
 	int			allowed;		/* HROE_EXPR_* */
 } LegacyParams;
 
 static const LegacyParams params[] = {
-	[API_LEGACY_GET] = {{"ProjectionExpression"}, {"AttributesToGet"}, HROE_EXPR_PROJECTION},
-	[API_LEGACY_PUT] = {{"ConditionExpression"}, {"Expected", "ConditionalOperator"}, HROE_EXPR_CONDITION},
-	[API_LEGACY_DELETE] = {{"ConditionExpression"}, {"Expected", "ConditionalOperator"}, HROE_EXPR_CONDITION},
-	[API_LEGACY_UPDATE] = {{"UpdateExpression", "ConditionExpression"},
-	{"AttributeUpdates", "Expected", "ConditionalOperator"},
+	[API_LEGACY_GET] = {{"AttributesToGet"}, HROE_EXPR_PROJECTION},
+	[API_LEGACY_PUT] = {{"Expected", "ConditionalOperator"}, HROE_EXPR_CONDITION},
+	[API_LEGACY_DELETE] = {{"Expected", "ConditionalOperator"}, HROE_EXPR_CONDITION},
+	[API_LEGACY_UPDATE] = {{"AttributeUpdates", "Expected", "ConditionalOperator"},
 	HROE_EXPR_UPDATE | HROE_EXPR_CONDITION},
-	[API_LEGACY_QUERY] = {{"ProjectionExpression", "FilterExpression", "KeyConditionExpression"},
-	{"AttributesToGet", "QueryFilter", "ConditionalOperator", "KeyConditions"},
+	[API_LEGACY_QUERY] = {{"AttributesToGet", "QueryFilter", "ConditionalOperator", "KeyConditions"},
 	HROE_EXPR_PROJECTION | HROE_EXPR_FILTER | HROE_EXPR_KEY_CONDITION},
-	[API_LEGACY_SCAN] = {{"ProjectionExpression", "FilterExpression"},
-	{"AttributesToGet", "ScanFilter", "ConditionalOperator"},
+	[API_LEGACY_SCAN] = {{"AttributesToGet", "ScanFilter", "ConditionalOperator"},
 	HROE_EXPR_PROJECTION | HROE_EXPR_FILTER},
 };
 
@@ -275,38 +274,6 @@ CheckShapes(JsonbContainer *req, ApiLegacyOp op)
 								"Member must satisfy enum value set: [ADD, PUT, DELETE]");
 		}
 	}
-}
-
-/*
- * DynamoDB refuses a request that mixes the two kinds of parameters; its
- * message names both, each in the operation's order.  KeyConditions may go
- * with a FilterExpression or ProjectionExpression, not with a
- * KeyConditionExpression.
- */
-static void
-CheckMixing(JsonbContainer *req, const char *const *exprs, const char *const *legacy)
-{
-	StringInfoData e,
-				l;
-
-	initStringInfo(&e);
-	initStringInfo(&l);
-	for (int i = 0; i < 4 && exprs[i]; i++)
-		if (Has(req, exprs[i]))
-			appendStringInfo(&e, "%s%s", e.len ? ", " : "", exprs[i]);
-	if (e.len == 0)
-		return;
-	for (int i = 0; i < 5 && legacy[i]; i++)
-	{
-		if (!Has(req, legacy[i]))
-			continue;
-		if (strcmp(legacy[i], "KeyConditions") == 0 && !Has(req, "KeyConditionExpression"))
-			continue;
-		appendStringInfo(&l, "%s%s", l.len ? ", " : "", legacy[i]);
-	}
-	if (l.len > 0)
-		hroe_api_invalid(psprintf("Can not use both expression and non-expression parameters in the same request: Non-expression parameters: {%s} Expression parameters: {%s}",
-								  l.data, e.data));
 }
 
 /* ---------- values and conditions ---------- */
@@ -726,7 +693,8 @@ CheckKeyConditions(JsonbContainer *req, LegacyCondition *conds, int n,
 
 /*
  * Parse a request's expression and legacy parameters into e: DynamoDB's
- * checks of the legacy parameters' shapes, of mixing the two kinds, then
+ * checks of the legacy parameters' shapes (api_validate.c has refused a
+ * request that mixes the two kinds), then
  * the expressions (api.c), then the legacy parameters, validated and
  * turned into the expressions' trees.
  */
@@ -741,7 +709,6 @@ hroe_api_parse_request(JsonbContainer *req, ApiExprs *e, ApiLegacyOp op)
 				nfilter = 0;
 
 	CheckShapes(req, op);
-	CheckMixing(req, params[op].exprs, params[op].legacy);
 	hroe_api_parse_exprs(req, e, (allowed & HROE_EXPR_CONDITION) != 0, (allowed & HROE_EXPR_UPDATE) != 0,
 						 (allowed & HROE_EXPR_FILTER) != 0, (allowed & HROE_EXPR_PROJECTION) != 0,
 						 (allowed & HROE_EXPR_KEY_CONDITION) != 0);
@@ -810,8 +777,6 @@ hroe_api_legacy_batch_get(Jsonb *items)
 	while ((tok = JsonbIteratorNext(&it, &k, true)) != WJB_DONE)
 	{
 		JsonbContainer *spec;
-		static const char *const exprs[] = {"ProjectionExpression", NULL};
-		static const char *const legacy[] = {"AttributesToGet", NULL};
 		List	   *paths;
 		JsonbIterator *sit;
 		JsonbValue	sk,
@@ -832,7 +797,6 @@ hroe_api_legacy_batch_get(Jsonb *items)
 		}
 		spec = v.val.binary.data;
 		CheckShapes(spec, API_LEGACY_GET);
-		CheckMixing(spec, exprs, legacy);
 		paths = Projection(spec);
 		changed = true;
 		/* the table's request without AttributesToGet, then the expression */

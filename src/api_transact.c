@@ -44,12 +44,8 @@ ParseActions(JsonbContainer *req, bool write, int *nactions)
 	int64		bytes = 0;
 	static const char *const wnames[] = {"Put", "Update", "Delete", "ConditionCheck"};
 
-	if (hroe_api_member(req, "TransactItems") == NULL)
-		hroe_api_missing("transactItems");
-	if (n < 1)
-		hroe_api_invalid("1 validation error detected: Value '[]' at 'transactItems' failed to satisfy constraint: Member must have length greater than or equal to 1");
-	if (n > HROE_TRANSACT_MAX)
-		hroe_api_invalid("1 validation error detected: Value at 'transactItems' failed to satisfy constraint: Member must have length less than or equal to 100");
+	/* (1 to 100 of them: hroe_api_validate) */
+	Assert(n >= 1 && n <= HROE_TRANSACT_MAX);
 	acts = palloc0(sizeof(HroeTxAction) * n);
 	for (int i = 0; i < n; i++)
 	{
@@ -111,7 +107,7 @@ ParseActions(JsonbContainer *req, bool write, int *nactions)
 			if (a->key == NULL)
 				hroe_api_missing(psprintf("transactItems.%d.member.key", i + 1));
 		}
-		size = hroe_tx_action_prepare(a);
+		size = hroe_tx_action_prepare(a, n);
 
 		/*
 		 * a TransactWriteItems of more than 4 MB (its items or keys and

@@ -176,7 +176,7 @@ hroe_capacity_jsonb(const char *return_cc, const char *table, double table_units
 		return NULL;
 	indexes = strcmp(return_cc, "INDEXES") == 0;
 	if (!indexes && strcmp(return_cc, "TOTAL") != 0)
-		HroeValidation(psprintf("1 validation error detected: Value '%s' at 'returnConsumedCapacity' failed to satisfy constraint: Member must satisfy enum value set: [INDEXES, TOTAL, NONE]",
+		HroeValidation(psprintf("1 validation error detected: Value '%s' at 'returnConsumedCapacity' failed to satisfy constraint: Member must satisfy enum value set: [" HROE_ENUM_RETURN_CC "]",
 								return_cc));
 	if (index_units)
 		for (int i = 0; i < t->nindexes; i++)

@@ -33,8 +33,10 @@
 #define HROE_MAX_LSIS			5		/* local secondary indexes of a table */
 #define HROE_MAX_INDEXES		(HROE_MAX_GSIS + HROE_MAX_LSIS)
 #define HROE_LIST_TABLES_MAX	100		/* table names in a ListTables page */
-#define HROE_TABLE_NAME_MIN		3		/* a table or index name, in characters */
+#define HROE_TABLE_NAME_MIN		3		/* a table or index name, [a-zA-Z0-9_.-] */
 #define HROE_TABLE_NAME_MAX		255
+#define HROE_TABLE_ARN_MAX		1024	/* an item operation's TableName (name or ARN) */
+#define HROE_SCAN_SEGMENTS_MAX	1000000	/* TotalSegments of a parallel Scan */
 #define HROE_THROUGHPUT_MAX		INT64CONST(1000000000000)	/* read or write
 															 * capacity units */
 
@@ -65,5 +67,15 @@
 #define HROE_EXPR_MAX_OPERATORS		300
 #define HROE_EXPR_MAX_IN_OPERANDS	100
 #define HROE_ATTRIBUTES_TO_GET_MAX	255		/* names of a legacy AttributesToGet */
+
+/*
+ * DynamoDB's enum value sets, as its validation messages list them (the JSON
+ * API's validation pass, api_validate.c, and the checks of the layers below)
+ */
+#define HROE_ENUM_RETURN_VALUES	"ALL_NEW, UPDATED_OLD, ALL_OLD, NONE, UPDATED_NEW"
+#define HROE_ENUM_RETURN_CC		"INDEXES, TOTAL, NONE"
+#define HROE_ENUM_RICM			"SIZE, NONE"
+#define HROE_ENUM_RETURN_OLD	"ALL_OLD, NONE"
+#define HROE_ENUM_SELECT		"SPECIFIC_ATTRIBUTES, COUNT, ALL_ATTRIBUTES, ALL_PROJECTED_ATTRIBUTES"
 
 #endif							/* HROE_LIMITS_H */

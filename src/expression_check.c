@@ -120,6 +120,28 @@ NodeType(HroeExprNode *n, const char *functype)
 
 static const char *CheckNode(HroeExprContext *cxt, SemErrors *e, HroeExprNode *n);
 
+/*
+ * Only S, N and B are ordered: DynamoDB refuses a value of another type
+ * (a set, a list, a map, BOOL, NULL) as an operand of < <= > >= or BETWEEN.
+ * A path is not checked: an attribute of another type compares false.
+ */
+static void
+CheckOrderable(SemErrors *e, const char *op, List *args)
+{
+	ListCell   *lc;
+
+	foreach(lc, args)
+	{
+		HroeExprNode *a = lfirst(lc);
+		const char *t = a->kind == HROE_EXPR_VALUE && a->value ? a->value->type : NULL;
+
+		if (e->function == NULL && t &&
+			strcmp(t, "S") != 0 && strcmp(t, "N") != 0 && strcmp(t, "B") != 0)
+			e->function = psprintf("Incorrect operand type for operator or function; operator or function: %s, operand type: %s",
+								   op, t);
+	}
+}
+
 /* checkFunction of dynalite: arity, distinct operands, operand types. */
 static const char *
 CheckFunction(SemErrors *e, HroeExprNode *n, const char **argtypes)
@@ -293,6 +315,8 @@ CheckNode(HroeExprContext *cxt, SemErrors *e, HroeExprNode *n)
 		case HROE_EXPR_COMPARE:
 			CheckOperands(cxt, e, n->args);
 			CheckDistinct(e, CmpSymbols[n->op], linitial(n->args), lsecond(n->args));
+			if (n->op != HROE_CMP_EQ && n->op != HROE_CMP_NE)
+				CheckOrderable(e, CmpSymbols[n->op], n->args);
 			return NULL;
 		case HROE_EXPR_BETWEEN:
 			{
@@ -300,6 +324,7 @@ CheckNode(HroeExprContext *cxt, SemErrors *e, HroeExprNode *n)
 						   *hi = lthird(n->args);
 
 				CheckOperands(cxt, e, n->args);
+				CheckOrderable(e, "BETWEEN", n->args);
 				if (e->function == NULL &&
 					lo->kind == HROE_EXPR_VALUE && lo->value &&
 					hi->kind == HROE_EXPR_VALUE && hi->value)

@@ -83,6 +83,7 @@ typedef struct SemErrors
 
 extern char *hroe_ex_path_text(List *path);
 extern void hroe_ex_validation_error(const char *msg);
+extern void hroe_ex_serialization_error(const char *msg) pg_attribute_noreturn();
 extern bool hroe_ex_is_ident_char(char c);
 extern void hroe_ex_tokenize(Parser *p);
 extern void hroe_ex_syntax_error(Parser *p, int i);

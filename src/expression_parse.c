@@ -53,6 +53,16 @@ hroe_ex_validation_error(const char *msg)
 			 errdetail("DynamoDB ValidationException.")));
 }
 
+/* Raise a SerializationException (malformed input DynamoDB cannot parse) */
+void
+hroe_ex_serialization_error(const char *msg)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_HROE_SERIALIZATION),
+			 errmsg("%s", msg),
+			 errdetail("DynamoDB SerializationException.")));
+}
+
 /* Is c a character of an identifier or placeholder body? */
 bool
 hroe_ex_is_ident_char(char c)

@@ -189,18 +189,12 @@ ValidateNested(const char *type, JsonbValue *v)
 					 pg_b64_decode(elem.val.string.val, elem.val.string.len,
 								   palloc(pg_b64_dec_len(elem.val.string.len) + 1),
 								   pg_b64_dec_len(elem.val.string.len) + 1) < 0)
-				return "One or more parameter values were invalid: Invalid Binary value, it must be base64-encoded";
+				hroe_ex_serialization_error(hroe_base64_message(elem.val.string.len));
 		}
 	}
-	if (count == 0)
-	{
-		if (strcmp(type, "SS") == 0)
-			return "One or more parameter values were invalid: An string set  may not be empty";
-		if (strcmp(type, "NS") == 0)
-			return "One or more parameter values were invalid: An number set  may not be empty";
-		if (strcmp(type, "BS") == 0)
-			return "One or more parameter values were invalid: Binary sets should not be empty";
-	}
+	if (count == 0 && type[1] == 'S' && type[2] == '\0' &&
+		(type[0] == 'S' || type[0] == 'N' || type[0] == 'B'))
+		return hroe_set_empty_message(type[0]);
 	return NULL;
 }
 
@@ -259,7 +253,7 @@ ValidateAttrValueContainer(JsonbContainer *c, const char **type_out, JsonbValue 
 				 pg_b64_decode(v.val.string.val, v.val.string.len,
 							   palloc(pg_b64_dec_len(v.val.string.len) + 1),
 							   pg_b64_dec_len(v.val.string.len) + 1) < 0)
-			return "One or more parameter values were invalid: Invalid Binary value, it must be base64-encoded";
+			hroe_ex_serialization_error(hroe_base64_message(v.val.string.len));
 		return NULL;
 	}
 	if (strcmp(type, "BOOL") == 0)
@@ -446,10 +440,15 @@ ParseValue(Jsonb *json, const char *key)
 	{
 		ErrorData  *ed;
 
-		/* re-raise at once, with the parameter and key around the reason */
+		/*
+		 * re-raise at once, with the parameter and key around the reason;
+		 * malformed base64 is the request parser's, not the value's
+		 */
 		MemoryContextSwitchTo(cxt);
 		ed = CopyErrorData();
 		FlushErrorState();
+		if (ed->sqlerrcode == ERRCODE_HROE_SERIALIZATION)
+			ReThrowError(ed);
 		ereport(ERROR,
 				(errcode(ERRCODE_HROE_VALIDATION),
 				 errmsg("ExpressionAttributeValues contains invalid value: %s for key %s",

@@ -118,6 +118,12 @@ extern bool hroe_item_path(const HroeItem *item, const char *path, int pathlen,
 /* Type names as DynamoDB spells them ("S", "NS", ...) */
 extern const char *hroe_type_name(HroeType type);
 
+/* DynamoDB's message for an empty set: kind 'S', 'N' or 'B' */
+extern const char *hroe_set_empty_message(char kind);
+
+/* DynamoDB's SerializationException text for malformed base64 of len chars */
+extern const char *hroe_base64_message(uint32 len);
+
 /* Input bytes quoted in an error message: invalid UTF-8 and NUL as \xNN */
 extern void hroe_append_message_bytes(StringInfo buf, const char *s, uint32 len);
 extern char *hroe_message_bytes(const char *s, uint32 len);

@@ -12,6 +12,7 @@
  */
 #include "postgres.h"
 
+#include "errors.h"
 #include "item_node.h"
 
 static void ReadAttributeValue(Reader *r, ValNode *n, int depth);
@@ -387,9 +388,9 @@ ReadScalarString(Reader *r, ValNode *n, HroeType type)
 		char	   *o;
 		uint32		ol;
 
+		/* DynamoDB's request parser refuses malformed base64 first */
 		if (!Base64Decode(s, len, &o, &ol))
-			hroe_io_value_error(r, ERRCODE_INVALID_TEXT_REPRESENTATION,
-					   "Invalid Base64 value for a binary attribute");
+			hroe_io_value_error(r, ERRCODE_HROE_SERIALIZATION, hroe_base64_message(len));
 		n->data = o;
 		n->len = ol;
 	}

@@ -345,21 +345,46 @@ hroe_io_finish_scalar(ValNode *n)
 	}
 }
 
+/*
+ * DynamoDB's message for an empty set of kind 'S', 'N' or 'B' (E30; the
+ * wording differs by type, the double space is DynamoDB's)
+ */
+const char *
+hroe_set_empty_message(char kind)
+{
+	if (kind == 'S')
+		return "One or more parameter values were invalid: An string set  may not be empty";
+	if (kind == 'N')
+		return "One or more parameter values were invalid: An number set  may not be empty";
+	return "One or more parameter values were invalid: Binary sets should not be empty";
+}
+
+/*
+ * DynamoDB's text for malformed base64 of len characters (its request
+ * parser's SerializationException, misspelling included)
+ */
+const char *
+hroe_base64_message(uint32 len)
+{
+	if (len % 4 != 0)
+		return psprintf("Base64 encoded length is expected a multiple of 4 bytes but found: %u", len);
+	return "Invalid last non-pad Base64 character dectected";
+}
+
 /* E30 for a set: empty, or with duplicates (members listed in input order) */
 static void
 pg_attribute_noreturn()
 SetError(Reader *r, ValNode *set, bool empty)
 {
 	StringInfoData s;
-	const char *kind = set->type == HROE_SS ? "string" :
-		set->type == HROE_NS ? "number" : "binary";
 
 	if (empty)
-	{
-		initStringInfo(&s);
-		appendStringInfo(&s, "One or more parameter values were invalid: An %s set  may not be empty", kind);
-		hroe_io_value_error(r, ERRCODE_INVALID_PARAMETER_VALUE, s.data);
-	}
+		hroe_io_value_error(r, ERRCODE_INVALID_PARAMETER_VALUE,
+							hroe_set_empty_message(set->type == HROE_SS ? 'S' :
+												   set->type == HROE_NS ? 'N' : 'B'));
+	/* DynamoDB lists the members of an SS or a BS, not of an NS */
+	if (set->type == HROE_NS)
+		hroe_io_value_error(r, ERRCODE_INVALID_PARAMETER_VALUE, "Input collection contains duplicates");
 	initStringInfo(&s);
 	appendStringInfoString(&s, "One or more parameter values were invalid: Input collection [");
 	for (uint32 i = 0; i < set->nkids; i++)
@@ -371,7 +396,8 @@ SetError(Reader *r, ValNode *set, bool empty)
 		else
 			hroe_append_message_bytes(&s, set->kids[i].data, set->kids[i].len);
 	}
-	appendStringInfoString(&s, "] contains duplicates.");
+	appendStringInfoString(&s, set->type == HROE_BS ? "]of type BS contains duplicates." :
+						   "] contains duplicates.");
 	hroe_io_value_error(r, ERRCODE_INVALID_PARAMETER_VALUE, s.data);
 }
 

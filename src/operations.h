@@ -234,8 +234,11 @@ typedef struct HroeTxAction
 	ItemPointerData tid;		/* old's row, locked FOR UPDATE (writes) */
 } HroeTxAction;
 
-/* Validate an action's key against its table; returns its request bytes */
-extern int64 hroe_tx_action_prepare(HroeTxAction *a);
+/*
+ * Validate an action's key against its table (a Get's of the wrong shape
+ * cancels the transaction of n actions); returns its request bytes
+ */
+extern int64 hroe_tx_action_prepare(HroeTxAction *a, int n);
 
 /*
  * TransactWriteItems of n actions, all or nothing; token (NULL: none) its

@@ -157,13 +157,12 @@ Member(JsonbValue *obj, const char *name)
 	return findJsonbValueFromContainer(obj->val.binary.data, JB_FOBJECT, &k);
 }
 
-/* RequestItems must be a non-empty object */
+/* RequestItems of call must be a non-empty object (DynamoDB's sentence) */
 static void
 RequireObject(Jsonb *j, const char *call)
 {
 	if (!JB_ROOT_IS_OBJECT(j) || JB_ROOT_IS_SCALAR(j) || JB_ROOT_COUNT(j) == 0)
-		HroeValidation(psprintf("1 validation error detected: Value '{}' at 'requestItems' failed to satisfy constraint: Member must have length greater than or equal to 1"));
-	(void) call;
+		HroeValidation(psprintf("The requestItems parameter is required for %s", call));
 }
 
 /*

@@ -745,7 +745,7 @@ ApplySelect(ReadSpec *s, const char *select, const char *index_name)
 			HroeValidation("One or more parameter values were invalid: ALL_PROJECTED_ATTRIBUTES can be used only when Querying using an IndexName");
 	}
 	else
-		HroeValidation(psprintf("1 validation error detected: Value '%s' at 'select' failed to satisfy constraint: Member must satisfy enum value set: [SPECIFIC_ATTRIBUTES, COUNT, ALL_ATTRIBUTES, ALL_PROJECTED_ATTRIBUTES]",
+		HroeValidation(psprintf("1 validation error detected: Value '%s' at 'select' failed to satisfy constraint: Member must satisfy enum value set: [" HROE_ENUM_SELECT "]",
 								select));
 }
 

@@ -132,7 +132,7 @@ hroe_check_return_old(const char *rv)
 	if (strcmp(rv, "ALL_NEW") == 0 || strcmp(rv, "UPDATED_OLD") == 0 ||
 		strcmp(rv, "UPDATED_NEW") == 0)
 		HroeValidation("ReturnValues can only be ALL_OLD or NONE");
-	HroeValidation(psprintf("1 validation error detected: Value '%s' at 'returnValues' failed to satisfy constraint: Member must satisfy enum value set: [ALL_NEW, UPDATED_OLD, ALL_OLD, NONE, UPDATED_NEW]",
+	HroeValidation(psprintf("1 validation error detected: Value '%s' at 'returnValues' failed to satisfy constraint: Member must satisfy enum value set: [" HROE_ENUM_RETURN_VALUES "]",
 							rv));
 	return false;
 }
@@ -143,7 +143,7 @@ hroe_check_return_cc(const char *rcc)
 {
 	if (rcc && strcmp(rcc, "NONE") != 0 && strcmp(rcc, "TOTAL") != 0 &&
 		strcmp(rcc, "INDEXES") != 0)
-		HroeValidation(psprintf("1 validation error detected: Value '%s' at 'returnConsumedCapacity' failed to satisfy constraint: Member must satisfy enum value set: [INDEXES, TOTAL, NONE]",
+		HroeValidation(psprintf("1 validation error detected: Value '%s' at 'returnConsumedCapacity' failed to satisfy constraint: Member must satisfy enum value set: [" HROE_ENUM_RETURN_CC "]",
 								rcc));
 }
 
@@ -171,7 +171,7 @@ hroe_check_update_return_values(const char *rv)
 		return "NONE";
 	if (strcmp(rv, "NONE") != 0 && strcmp(rv, "ALL_OLD") != 0 && strcmp(rv, "UPDATED_OLD") != 0 &&
 		strcmp(rv, "ALL_NEW") != 0 && strcmp(rv, "UPDATED_NEW") != 0)
-		HroeValidation(psprintf("1 validation error detected: Value '%s' at 'returnValues' failed to satisfy constraint: Member must satisfy enum value set: [ALL_NEW, UPDATED_OLD, ALL_OLD, NONE, UPDATED_NEW]",
+		HroeValidation(psprintf("1 validation error detected: Value '%s' at 'returnValues' failed to satisfy constraint: Member must satisfy enum value set: [" HROE_ENUM_RETURN_VALUES "]",
 								rv));
 	return rv;
 }
@@ -183,7 +183,7 @@ hroe_check_return_old_on_failure(const char *v)
 	if (v == NULL || strcmp(v, "NONE") == 0)
 		return false;
 	if (strcmp(v, "ALL_OLD") != 0)
-		HroeValidation(psprintf("1 validation error detected: Value '%s' at 'returnValuesOnConditionCheckFailure' failed to satisfy constraint: Member must satisfy enum value set: [ALL_OLD, NONE]",
+		HroeValidation(psprintf("1 validation error detected: Value '%s' at 'returnValuesOnConditionCheckFailure' failed to satisfy constraint: Member must satisfy enum value set: [" HROE_ENUM_RETURN_OLD "]",
 								v));
 	return true;
 }
@@ -198,7 +198,7 @@ void
 hroe_check_item_collection_metrics(const char *ricm)
 {
 	if (ricm && strcmp(ricm, "SIZE") != 0 && strcmp(ricm, "NONE") != 0)
-		HroeValidation(psprintf("1 validation error detected: Value '%s' at 'returnItemCollectionMetrics' failed to satisfy constraint: Member must satisfy enum value set: [SIZE, NONE]",
+		HroeValidation(psprintf("1 validation error detected: Value '%s' at 'returnItemCollectionMetrics' failed to satisfy constraint: Member must satisfy enum value set: [" HROE_ENUM_RICM "]",
 								ricm));
 }
 

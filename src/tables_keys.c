@@ -461,6 +461,41 @@ hroe_check_item_key(HroeTableMeta *t, HroeItem *item, Datum *keys)
 }
 
 /*
+ * Whether a key given as DynamoDB JSON has the shape of t's key: exactly its
+ * key attributes, each of its type (the E3 that hroe_check_request_key
+ * raises; the values themselves are not checked)
+ */
+bool
+hroe_request_key_matches(HroeTableMeta *t, Jsonb *key)
+{
+	int			n = t->schema.nhash + t->schema.nrange;
+
+	if (!JB_ROOT_IS_OBJECT(key) || JB_ROOT_IS_SCALAR(key) || JB_ROOT_COUNT(key) != n)
+		return false;
+	for (int i = 0; i < n; i++)
+	{
+		JsonbValue	k;
+		JsonbValue *v;
+		char		type[2] = {t->schema.types[i], '\0'};
+
+		k.type = jbvString;
+		k.val.string.val = (char *) t->schema.names[i];
+		k.val.string.len = strlen(t->schema.names[i]);
+		v = findJsonbValueFromContainer(&key->root, JB_FOBJECT, &k);
+		if (v == NULL)
+			return false;
+		if (v->type != jbvBinary || !JsonContainerIsObject(v->val.binary.data) ||
+			JsonContainerSize(v->val.binary.data) != 1)
+			continue;			/* not an AttributeValue: the check's own error */
+		k.val.string.val = type;
+		k.val.string.len = 1;
+		if (findJsonbValueFromContainer(v->val.binary.data, JB_FOBJECT, &k) == NULL)
+			return false;
+	}
+	return true;
+}
+
+/*
  * Check a Get/Delete key given as DynamoDB JSON: exactly the table's key
  * attributes (E3), of the right types (E3), not empty, not too long (E5, E6).
  * keys[] get the Datums of the primary key columns (pk in its index form).

@@ -33,14 +33,22 @@ ActionCmp(const void *a, const void *b)
 								 (*(HroeTxAction *const *) b)->identity);
 }
 
+static void TxCancel(int n, int which, const char *code, const char *message) pg_attribute_noreturn();
+
 /*
  * Validate an action's key (or item) against its table and the update
  * against the key; returns the bytes it adds to the request (its item or
  * key and its expression values)
  */
 int64
-hroe_tx_action_prepare(HroeTxAction *a)
+hroe_tx_action_prepare(HroeTxAction *a, int n)
 {
+	/*
+	 * a Get's key of another shape than its table's cancels the transaction
+	 * (ValidationError), where a write's is the request's ValidationException
+	 */
+	if (a->kind == HROE_TX_GET && !hroe_request_key_matches(a->t, a->key))
+		TxCancel(n, a->index, "ValidationError", "The provided key element does not match the schema");
 	if (a->kind == HROE_TX_PUT)
 		hroe_check_item_key(a->t, a->item, a->keys);
 	else

@@ -36,6 +36,7 @@ UNREACHABLE(pg_detoast_datum_packed)
 UNREACHABLE(hroe_value_from_jsonb)
 UNREACHABLE(CopyErrorData)
 UNREACHABLE(FlushErrorState)
+UNREACHABLE(ReThrowError)
 
 /* The backend globals PG_TRY and palloc's inline helpers name: never used */
 void	   *CurrentMemoryContext;
