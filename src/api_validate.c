@@ -545,9 +545,14 @@ typedef struct ParamKinds
 } ParamKinds;
 
 static const ParamKinds get_params = {{"ProjectionExpression"}, {"AttributesToGet"}};
-static const ParamKinds write_params = {{"ConditionExpression"}, {"Expected"}};
+/*
+ * (ConditionalOperator is a non-expression parameter of the writes too, as
+ * of Query and Scan, whose lists are recorded: else a ConditionExpression
+ * beside it would be accepted with the operator silently ignored)
+ */
+static const ParamKinds write_params = {{"ConditionExpression"}, {"Expected", "ConditionalOperator"}};
 static const ParamKinds update_params = {{"UpdateExpression", "ConditionExpression"},
-{"AttributeUpdates", "Expected"}};
+{"AttributeUpdates", "Expected", "ConditionalOperator"}};
 static const ParamKinds query_params = {{"ProjectionExpression", "FilterExpression", "KeyConditionExpression"},
 {"AttributesToGet", "QueryFilter", "ConditionalOperator", "KeyConditions"}};
 static const ParamKinds scan_params = {{"ProjectionExpression", "FilterExpression"},
