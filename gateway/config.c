@@ -61,7 +61,7 @@ static const Option options[] = {
 	{"tls-key", OPT_STRING, OFF(tls_key), 0, 0, "TLS private key (PEM)"},
 	{"allow-plain-http", OPT_BOOL, OFF(allow_plain_http), 0, 0, "serve plain HTTP on a non-loopback address"},
 	{"key-cache-ttl", OPT_INT, OFF(key_cache_ttl), 0, 3600, "seconds a looked-up secret is reused (default 5)"},
-	{"max-connections", OPT_INT, OFF(max_connections), 1, 100000, "HTTP connections, one thread each (default 4096; the open-file limit is raised to fit)"},
+	{"max-connections", OPT_INT, OFF(max_connections), 1, 100000, "HTTP connections (default 4096; the open-file limit is raised to fit)"},
 	{"idle-timeout", OPT_INT, OFF(idle_timeout), 1, 86400, "seconds before an idle connection is closed (default 60)"},
 	{"shutdown-timeout", OPT_INT, OFF(shutdown_timeout), 0, 3600, "seconds SIGTERM waits for running requests (default 30)"},
 	{"max-body-mb", OPT_INT, OFF(max_body_mb), 1, 1024, "largest request body in MiB; larger gets 413 (default 16)"},

@@ -28,7 +28,7 @@ typedef struct GatewayConfig
 	char	   *tls_key;
 	bool		allow_plain_http;	/* plain HTTP beyond loopback */
 	int			key_cache_ttl;	/* seconds a looked-up secret is reused */
-	int			max_connections;	/* HTTP connections (one thread each) */
+	int			max_connections;	/* HTTP connections */
 	int			idle_timeout;	/* seconds before an idle keep-alive
 								 * connection is closed */
 	int			shutdown_timeout;	/* seconds SIGTERM waits for requests */

@@ -59,7 +59,13 @@ check "after the restart: 200" has '^200 .*"Item"' raw GetItem "$KEY_A"
 lock_rows 1
 raw PutItem "$ITEM_A" >"$GW_WORK/inflight.out" 2>&1 &
 inflight=$!
-sleep 0.2
+# SIGTERM once the request waits for the lock in PostgreSQL (a fixed delay
+# loses the race when the machine is loaded and Python starts slowly)
+for _ in $(seq 100); do
+	[ "$(psql -XAtq -d postgres -c "SELECT count(*) FROM pg_stat_activity
+		WHERE application_name = 'hroe-gateway' AND wait_event_type = 'Lock'")" = 1 ] && break
+	sleep 0.05
+done
 kill -TERM "$GW_PID"
 wait $inflight
 check "SIGTERM during a request: the request completes (200)" has '^200 ' cat "$GW_WORK/inflight.out"
