@@ -418,11 +418,10 @@ backend_request_free(BackendRequest *br)
 	br->result = NULL;
 }
 
-/* Set up the pool and the key cache. */
+/* Set up the key cache (each loop thread sets up its pool: pool_init). */
 void
-backend_init(const GatewayConfig *config, int epoll_fd, void (*resume) (void *request))
+backend_init(const GatewayConfig *config, void (*resume) (void *request))
 {
 	cfg = config;
 	resume_request = resume;
-	pool_init(config, epoll_fd);
 }

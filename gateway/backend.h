@@ -45,9 +45,8 @@ typedef struct BackendRequest
 	const char *values[POOL_MAX_PARAMS];
 } BackendRequest;
 
-/* Set up the pool (its sockets watched by epoll_fd) and the key cache. */
-extern void backend_init(const GatewayConfig *config, int epoll_fd,
-						 void (*resume) (void *request));
+/* Set up the key cache; resume(request) is called when a statement is answered. */
+extern void backend_init(const GatewayConfig *config, void (*resume) (void *request));
 
 /* A Backend for handle_request() bound to br. */
 extern void backend_bind(BackendRequest *br, void *request, Backend *backend);

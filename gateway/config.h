@@ -19,6 +19,8 @@ typedef struct GatewayConfig
 	char	   *conninfo;		/* libpq connection string ("" = libpq's
 								 * environment defaults) */
 	int			pool_size;		/* PostgreSQL connections */
+	int			threads;		/* event loop threads (each its share of
+								 * the pool and the queue) */
 	int			queue_size;		/* requests that may wait for one */
 	int			queue_timeout_ms;	/* longest wait before throttling */
 	int			statement_timeout_ms;	/* per request, in PostgreSQL */

@@ -1,22 +1,24 @@
 /*-------------------------------------------------------------------------
  *
  * http.c
- *	  hroe-gateway's HTTP/1.1 server: libmicrohttpd driven by one event loop
- *	  thread, which also drives the pool's PostgreSQL connections.
+ *	  hroe-gateway's HTTP/1.1 server: libmicrohttpd driven by event loop
+ *	  threads, which also drive the pool's PostgreSQL connections.
  *
  * libmicrohttpd parses HTTP, keeps connections alive, answers
  * "Expect: 100-continue", bounds header memory per connection and speaks TLS
  * (through GnuTLS, as Debian builds it).  It runs in its "external epoll"
- * mode: the loop thread waits on one epoll set holding libmicrohttpd's epoll
- * descriptor, the pool's PostgreSQL sockets and an eventfd for the main
- * thread's orders (quiesce, stop), and calls MHD_run().  A request whose
- * answer needs PostgreSQL (its key missing from the cache, then the call)
- * is suspended (MHD_suspend_connection) while its statement waits in the
- * pool's FIFO queue and runs; the pool's callback resumes it and the access
- * handler runs again, finding the answer.  No thread ever blocks on a
- * client or on PostgreSQL, so HTTP connections cost no thread and a burst
- * of them waits in the queue in arrival order (see doc/gateway.md,
- * "Design decision: the event loop", for the measurements).
+ * mode: each of --threads loop threads has a daemon of its own on the one
+ * listening socket (whichever loop is free accepts a new connection), and
+ * waits on one epoll set holding its daemon's epoll descriptor, its pool's
+ * PostgreSQL sockets and an eventfd for the main thread's orders (quiesce,
+ * stop), then calls MHD_run().  A request whose answer needs PostgreSQL
+ * (its key missing from the cache, then the call) is suspended
+ * (MHD_suspend_connection) while its statement waits in the loop's FIFO
+ * queue and runs; the pool's callback resumes it and the access handler
+ * runs again, finding the answer.  No thread ever blocks on a client or on
+ * PostgreSQL, so HTTP connections cost no thread and a burst of them waits
+ * in the queue in arrival order (doc/gateway.md, "Design decision: event
+ * loops", has the measurements).
  *
  * The body is read into memory up to max_body_mb (a larger Content-Length is
  * refused before reading, a larger chunked body as soon as it passes the
@@ -82,19 +84,33 @@ typedef struct HeaderList
 } HeaderList;
 
 static const GatewayConfig *cfg;
-static struct MHD_Daemon *daemon_handle;
 static char *tls_cert_pem;
 static char *tls_key_pem;
 static _Atomic int in_flight;
 
-/* the event loop: its epoll set, the main thread's orders, the thread */
-static int	epfd = -1;
-static int	order_fd = -1;
-static pthread_t loop_thread;
-static bool loop_running;
+/*
+ * The event loops: each thread has its libmicrohttpd daemon (all on one
+ * listening socket), its epoll set, an eventfd for the main thread's orders
+ * and its share of the pool.
+ */
+typedef struct Loop
+{
+	struct MHD_Daemon *daemon;
+	int			epfd;
+	int			order_fd;
+	int			connections;	/* its share of the pool */
+	int			queue;			/* and of the queue */
+	pthread_t	thread;
+	bool		running;
+} Loop;
+
+static Loop *loops;
+static int	nloops;
+static int	listen_fd = -1;
 static atomic_bool quiesce_ordered;
 static atomic_bool stop_ordered;
-static bool quiesced;
+static _Atomic int nquiesced;	/* loops that stopped accepting */
+static __thread bool quiesced;	/* this loop's daemon no longer accepts */
 
 /* epoll's data.ptr for libmicrohttpd and for the orders (else a PoolConn) */
 static char mhd_tag,
@@ -411,16 +427,18 @@ is_loopback(const struct sockaddr *sa)
 }
 
 /*
- * The event loop: wait for libmicrohttpd's sockets, PostgreSQL's and the
+ * An event loop: wait for libmicrohttpd's sockets, PostgreSQL's and the
  * orders, then let each make progress.  MHD_run() runs after every wakeup:
  * it also serves the connections the pool's callbacks resumed and closes
  * idle ones.  The access log is flushed once per round, not once per line.
  */
 static void *
-loop(void *unused)
+loop(void *arg)
 {
+	Loop	   *lp = arg;
 	struct epoll_event events[64];
 
+	pool_init(cfg, lp->epfd, lp->connections, lp->queue);
 	for (;;)
 	{
 		MHD_UNSIGNED_LONG_LONG mhd_ms;
@@ -428,12 +446,12 @@ loop(void *unused)
 					pool_ms = pool_timeout_ms(),
 					n;
 
-		if (MHD_get_timeout(daemon_handle, &mhd_ms) == MHD_YES)
+		if (MHD_get_timeout(lp->daemon, &mhd_ms) == MHD_YES)
 			timeout = mhd_ms > 60000 ? 60000 : (int) mhd_ms;
 		if (pool_ms >= 0 && (timeout < 0 || pool_ms < timeout))
 			timeout = pool_ms;
 		log_flush();
-		n = epoll_wait(epfd, events, 64, timeout);
+		n = epoll_wait(lp->epfd, events, 64, timeout);
 		if (n < 0 && errno != EINTR)
 		{
 			log_error("epoll_wait failed: %s", strerror(errno));
@@ -447,7 +465,7 @@ loop(void *unused)
 			{
 				uint64_t	count;
 
-				if (read(order_fd, &count, sizeof(count)) < 0 && errno != EAGAIN)
+				if (read(lp->order_fd, &count, sizeof(count)) < 0 && errno != EAGAIN)
 					log_error("could not read the loop's orders: %s", strerror(errno));
 			}
 			else if (tag != &mhd_tag)
@@ -456,23 +474,92 @@ loop(void *unused)
 		pool_expire();
 		if (atomic_load(&quiesce_ordered) && !quiesced)
 		{
-			MHD_socket	s = MHD_quiesce_daemon(daemon_handle);
-
-			if (s != MHD_INVALID_SOCKET)
-				close(s);
+			/* the socket is shared: the main thread closes it once all let go */
+			(void) MHD_quiesce_daemon(lp->daemon);
 			quiesced = true;
+			nquiesced++;
 		}
 		if (atomic_load(&stop_ordered))
 		{
 			/* what still waits or runs is answered (500 or throttled) */
 			pool_close_all();
-			MHD_run(daemon_handle);
+			MHD_run(lp->daemon);
 			break;
 		}
-		MHD_run(daemon_handle);
+		MHD_run(lp->daemon);
 	}
 	log_flush();
 	return NULL;
+}
+
+/* The listening socket, bound and listening, or -1 (with a message). */
+static int
+open_listener(const struct addrinfo *ai)
+{
+	int			fd = socket(ai->ai_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	int			on = 1;
+
+	if (fd < 0)
+	{
+		log_error("could not create a socket: %s", strerror(errno));
+		return -1;
+	}
+	(void) setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof(on));
+	if (ai->ai_family == AF_INET6)
+		(void) setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &on, sizeof(on));
+	if (bind(fd, ai->ai_addr, ai->ai_addrlen) != 0 || listen(fd, 1024) != 0)
+	{
+		log_error("could not listen on %s port %d: %s", cfg->listen, cfg->port, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* Start one loop's daemon and epoll set (not its thread). */
+static bool
+start_loop(Loop *lp, unsigned int flags, bool tls, unsigned int max_conns)
+{
+	const union MHD_DaemonInfo *info;
+	struct epoll_event ev = {.events = EPOLLIN};
+
+	lp->epfd = lp->order_fd = -1;
+	/* the logger first: MHD uses its own for options before it */
+	lp->daemon = MHD_start_daemon(flags, (uint16_t) cfg->port, NULL, NULL, handle, NULL,
+								  MHD_OPTION_EXTERNAL_LOGGER, mhd_log, NULL,
+								  MHD_OPTION_LISTEN_SOCKET, listen_fd,
+								  MHD_OPTION_CONNECTION_LIMIT, max_conns,
+								  MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int) cfg->idle_timeout,
+								  MHD_OPTION_NOTIFY_COMPLETED, completed, NULL,
+								  tls ? MHD_OPTION_HTTPS_MEM_CERT : MHD_OPTION_END, tls_cert_pem,
+								  MHD_OPTION_HTTPS_MEM_KEY, tls_key_pem,
+								  MHD_OPTION_END);
+	if (lp->daemon == NULL)
+	{
+		log_error("could not start the HTTP server on %s port %d (bad TLS files?)", cfg->listen, cfg->port);
+		return false;
+	}
+	info = MHD_get_daemon_info(lp->daemon, MHD_DAEMON_INFO_EPOLL_FD);
+	lp->epfd = epoll_create1(EPOLL_CLOEXEC);
+	lp->order_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (info == NULL || lp->epfd < 0 || lp->order_fd < 0)
+	{
+		log_error("could not set up the event loop: %s", strerror(errno));
+		return false;
+	}
+	ev.data.ptr = &mhd_tag;
+	if (epoll_ctl(lp->epfd, EPOLL_CTL_ADD, info->epoll_fd, &ev) != 0)
+	{
+		log_error("could not set up the event loop: %s", strerror(errno));
+		return false;
+	}
+	ev.data.ptr = &order_tag;
+	if (epoll_ctl(lp->epfd, EPOLL_CTL_ADD, lp->order_fd, &ev) != 0)
+	{
+		log_error("could not set up the event loop: %s", strerror(errno));
+		return false;
+	}
+	return true;
 }
 
 /* Start serving. */
@@ -483,8 +570,6 @@ http_start(const GatewayConfig *config)
 			   *ai;
 	char		port[16];
 	unsigned int flags = MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ERROR_LOG;
-	const union MHD_DaemonInfo *info;
-	struct epoll_event ev = {.events = EPOLLIN};
 	bool		tls = config->tls_cert && *config->tls_cert;
 	int			rc;
 
@@ -521,70 +606,67 @@ http_start(const GatewayConfig *config)
 		}
 		flags |= MHD_USE_TLS;
 	}
-	/* the logger first: MHD uses its own for options before it */
-	daemon_handle = MHD_start_daemon(flags, (uint16_t) cfg->port, NULL, NULL, handle, NULL,
-									 MHD_OPTION_EXTERNAL_LOGGER, mhd_log, NULL,
-									 MHD_OPTION_SOCK_ADDR, ai->ai_addr,
-									 MHD_OPTION_CONNECTION_LIMIT, (unsigned int) cfg->max_connections,
-									 MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int) cfg->idle_timeout,
-									 MHD_OPTION_NOTIFY_COMPLETED, completed, NULL,
-									 tls ? MHD_OPTION_HTTPS_MEM_CERT : MHD_OPTION_END, tls_cert_pem,
-									 MHD_OPTION_HTTPS_MEM_KEY, tls_key_pem,
-									 MHD_OPTION_END);
+	listen_fd = open_listener(ai);
 	freeaddrinfo(ai);
-	if (daemon_handle == NULL)
-	{
-		log_error("could not listen on %s port %d (in use? bad TLS files?)", cfg->listen, cfg->port);
+	if (listen_fd < 0)
 		return false;
-	}
 
-	/* the loop's epoll set: libmicrohttpd's, the orders, then the pool's sockets */
-	info = MHD_get_daemon_info(daemon_handle, MHD_DAEMON_INFO_EPOLL_FD);
-	epfd = epoll_create1(EPOLL_CLOEXEC);
-	order_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-	if (info == NULL || epfd < 0 || order_fd < 0)
+	/* each loop needs a connection of its own */
+	nloops = cfg->threads < cfg->pool_size ? cfg->threads : cfg->pool_size;
+	loops = xmalloc(sizeof(Loop) * (size_t) nloops);
+	memset(loops, 0, sizeof(Loop) * (size_t) nloops);
+	backend_init(cfg, resume);
+	for (int i = 0; i < nloops; i++)
 	{
-		log_error("could not set up the event loop: %s", strerror(errno));
-		return false;
+		Loop	   *lp = &loops[i];
+		unsigned int max_conns = (unsigned int) ((cfg->max_connections + nloops - 1) / nloops);
+
+		lp->connections = cfg->pool_size / nloops + (i < cfg->pool_size % nloops);
+		lp->queue = cfg->queue_size / nloops + (i < cfg->queue_size % nloops);
+		if (!start_loop(lp, flags, tls, max_conns))
+			return false;
+		if (pthread_create(&lp->thread, NULL, loop, lp) != 0)
+		{
+			log_error("could not start an event loop thread");
+			return false;
+		}
+		lp->running = true;
 	}
-	ev.data.ptr = &mhd_tag;
-	if (epoll_ctl(epfd, EPOLL_CTL_ADD, info->epoll_fd, &ev) != 0)
-	{
-		log_error("could not set up the event loop: %s", strerror(errno));
-		return false;
-	}
-	ev.data.ptr = &order_tag;
-	if (epoll_ctl(epfd, EPOLL_CTL_ADD, order_fd, &ev) != 0)
-	{
-		log_error("could not set up the event loop: %s", strerror(errno));
-		return false;
-	}
-	backend_init(cfg, epfd, resume);
-	if (pthread_create(&loop_thread, NULL, loop, NULL) != 0)
-	{
-		log_error("could not start the event loop thread");
-		return false;
-	}
-	loop_running = true;
 	return true;
 }
 
-/* Tell the loop to look at the orders. */
+/* Tell every loop to look at the orders. */
 static void
 order(atomic_bool *flag)
 {
 	uint64_t	one = 1;
 
 	atomic_store(flag, true);
-	if (write(order_fd, &one, sizeof(one)) != sizeof(one))
-		log_error("could not wake the event loop: %s", strerror(errno));
+	for (int i = 0; i < nloops; i++)
+		if (loops[i].order_fd >= 0 && write(loops[i].order_fd, &one, sizeof(one)) != sizeof(one))
+			log_error("could not wake an event loop: %s", strerror(errno));
 }
 
-/* Stop accepting connections (the loop closes the listening socket). */
+/*
+ * Stop accepting connections: every loop lets go of the listening socket,
+ * then it is closed (connections then get refused, not left waiting).
+ */
 void
 http_quiesce(void)
 {
+	int			running = 0;
+	double		deadline = now_monotonic() + 2.0;
+
 	order(&quiesce_ordered);
+	for (int i = 0; i < nloops; i++)
+		running += loops[i].running;
+	while (atomic_load(&nquiesced) < running && now_monotonic() < deadline)
+		usleep(1000);
+	if (listen_fd >= 0 && atomic_load(&nquiesced) == running)
+	{
+		close(listen_fd);
+		listen_fd = -1;
+	}
 }
 
 /* Requests being answered now. */
@@ -598,20 +680,32 @@ http_in_flight(void)
 void
 http_stop(void)
 {
-	if (loop_running)
-	{
+	if (loops)
 		order(&stop_ordered);
-		pthread_join(loop_thread, NULL);
-		loop_running = false;
+	for (int i = 0; i < nloops; i++)
+	{
+		Loop	   *lp = &loops[i];
+
+		if (lp->running)
+			pthread_join(lp->thread, NULL);
+		lp->running = false;
+		if (lp->daemon)
+		{
+			/* the listening socket is ours, closed once below */
+			(void) MHD_quiesce_daemon(lp->daemon);
+			MHD_stop_daemon(lp->daemon);
+		}
+		if (lp->epfd >= 0)
+			close(lp->epfd);
+		if (lp->order_fd >= 0)
+			close(lp->order_fd);
 	}
-	if (daemon_handle)
-		MHD_stop_daemon(daemon_handle);
-	daemon_handle = NULL;
-	if (epfd >= 0)
-		close(epfd);
-	if (order_fd >= 0)
-		close(order_fd);
-	epfd = order_fd = -1;
+	free(loops);
+	loops = NULL;
+	nloops = 0;
+	if (listen_fd >= 0)
+		close(listen_fd);
+	listen_fd = -1;
 	free(tls_cert_pem);
 	free(tls_key_pem);
 }

@@ -4,19 +4,22 @@
  *	  A bounded pool of libpq connections with a bounded FIFO queue, driven
  *	  asynchronously by the gateway's event loop (http.c).
  *
- * pool_size connections are opened on demand and kept.  A statement takes
+ * Each event loop thread drives a pool of its own: its share of pool_size
+ * connections, opened on demand and kept, and of queue_size.  A statement takes
  * an idle one, is sent with PQsendQueryPrepared and its result is collected
  * when epoll reports the socket readable (PQconsumeInput, PQisBusy,
- * PQgetResult): one thread drives every connection, and no thread waits for
- * PostgreSQL.  When all are busy the statement waits in a FIFO queue, at
+ * PQgetResult): a loop thread drives all its connections, and no thread
+ * waits for PostgreSQL.  When all are busy the statement waits in a FIFO queue, at
  * most queue_timeout_ms and only if fewer than queue_size wait already, else
  * it is throttled at once: the gateway never queues without bound and never
  * hangs a client.  The queue is first come, first served, so a request's
  * wait is bounded by the requests ahead of it.
  *
- * Connections are opened with the blocking PQconnectdbParams, in the loop:
- * a local connection takes a few milliseconds; while PostgreSQL is down
- * attempts are spaced by half a second and fail at once in between.
+ * Connections are opened when the loop starts and, after a failure, when
+ * next needed, with the blocking PQconnectdbParams, in the loop: a local
+ * connection takes a few milliseconds, during which that loop waits; while
+ * PostgreSQL is down attempts are spaced by half a second and fail at once
+ * in between.
  * Statements are sent in libpq's blocking mode, so a large body is flushed
  * whole before the loop goes on.
  *
@@ -75,27 +78,37 @@ static const char *const statement_sql[STMT_COUNT] = {
 };
 static const char *const statement_name[STMT_COUNT] = {"hroe_secret", "hroe_call"};
 
+/*
+ * Each event loop thread has a pool of its own (pool_init in that thread):
+ * its share of the connections and of the queue, its epoll set.
+ */
 static const GatewayConfig *cfg;
-static int	epfd = -1;
-static PoolConn *slots;
-static int *free_stack;			/* indexes of idle slots */
-static int	nfree;
-static PoolJob *queue_head,
+static __thread int epfd = -1;
+static __thread int pool_size;
+static __thread int queue_size;
+static __thread PoolConn *slots;
+static __thread int *free_stack;	/* indexes of idle slots */
+static __thread int nfree;
+static __thread PoolJob *queue_head,
 		   *queue_tail;
-static int	nwaiting;
+static __thread int nwaiting;
 
 /* After a failed connection attempt, others fail fast until this time. */
-static double down_until;
+static __thread double down_until;
 
-/* Set up the slots (no connection is opened yet). */
+static bool connect_slot(PoolConn *pc);
+
+/* Set up this thread's slots (no connection is opened yet). */
 void
-pool_init(const GatewayConfig *config, int epoll_fd)
+pool_init(const GatewayConfig *config, int epoll_fd, int connections, int queue)
 {
 	cfg = config;
 	epfd = epoll_fd;
-	slots = xmalloc(sizeof(PoolConn) * (size_t) cfg->pool_size);
-	free_stack = xmalloc(sizeof(int) * (size_t) cfg->pool_size);
-	for (int i = 0; i < cfg->pool_size; i++)
+	pool_size = connections;
+	queue_size = queue;
+	slots = xmalloc(sizeof(PoolConn) * (size_t) pool_size);
+	free_stack = xmalloc(sizeof(int) * (size_t) pool_size);
+	for (int i = 0; i < pool_size; i++)
 	{
 		slots[i].conn = NULL;
 		slots[i].index = i;
@@ -103,7 +116,13 @@ pool_init(const GatewayConfig *config, int epoll_fd)
 		slots[i].last = NULL;
 		free_stack[i] = i;
 	}
-	nfree = cfg->pool_size;
+	nfree = pool_size;
+	/*
+	 * Open them now, so that a loop does not stall on connecting while it
+	 * serves (a connection that fails now is opened when first needed)
+	 */
+	for (int i = 0; i < pool_size && now_monotonic() >= down_until; i++)
+		(void) connect_slot(&slots[i]);
 }
 
 /* Drop the slot's connection. */
@@ -262,7 +281,7 @@ pool_submit(PoolStatement stmt, int nparams, const char *const *values,
 {
 	PoolJob    *job;
 
-	if (nfree == 0 && (nwaiting >= cfg->queue_size || cfg->queue_timeout_ms == 0))
+	if (nfree == 0 && (nwaiting >= queue_size || cfg->queue_timeout_ms == 0))
 	{
 		*status = POOL_BUSY;
 		return false;
@@ -407,7 +426,7 @@ pool_close_all(void)
 		free(job);
 	}
 	queue_tail = NULL;
-	for (int i = 0; i < cfg->pool_size; i++)
+	for (int i = 0; i < pool_size; i++)
 	{
 		PoolConn   *pc = &slots[i];
 

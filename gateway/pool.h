@@ -45,10 +45,12 @@ typedef void (*PoolCallback) (void *arg, PGresult *res, PoolStatus status);
 typedef struct PoolConn PoolConn;
 
 /*
- * Set up the slots (no connection is opened yet); the connections' sockets
- * are registered in epoll_fd with the PoolConn as data.ptr.
+ * Set up the calling thread's pool: connections slots (none is opened yet)
+ * and a queue of at most queue requests.  The connections' sockets are
+ * registered in epoll_fd with the PoolConn as data.ptr.  Every function
+ * below acts on the calling thread's pool.
  */
-extern void pool_init(const GatewayConfig *config, int epoll_fd);
+extern void pool_init(const GatewayConfig *config, int epoll_fd, int connections, int queue);
 
 /*
  * Run a prepared statement with text parameters (which must stay valid until

@@ -56,8 +56,8 @@ check "PostgreSQL started again" pg_ctlcluster "$PGVERSION" regress start
 check "after the restart: 200" has '^200 .*"Item"' raw GetItem "$KEY_A"
 
 # SIGTERM while a request waits for a lock: it finishes, then the exit
-lock_rows 1
-raw PutItem "$ITEM_A" >"$GW_WORK/inflight.out" 2>&1 &
+lock_rows 1.4
+raw PutItem "$ITEM_A" --print-connection >"$GW_WORK/inflight.out" 2>&1 &
 inflight=$!
 # SIGTERM once the request waits for the lock in PostgreSQL (a fixed delay
 # loses the race when the machine is loaded and Python starts slowly)
@@ -69,6 +69,8 @@ done
 kill -TERM "$GW_PID"
 wait $inflight
 check "SIGTERM during a request: the request completes (200)" has '^200 ' cat "$GW_WORK/inflight.out"
+check "a response during shutdown says Connection: close (the client takes its next request elsewhere)" \
+	has '^connection: close$' cat "$GW_WORK/inflight.out"
 wait "$GW_PID"
 rc=$?
 GW_PID=
