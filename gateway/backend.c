@@ -141,6 +141,29 @@ cache_get(const char *akid, char *secret, size_t size)
 	return result;
 }
 
+/* Forget what the cache knows of a key. */
+static void
+cache_drop(const char *akid)
+{
+	unsigned int h = hash_key(akid);
+
+	pthread_mutex_lock(&cache_mutex);
+	for (CacheEntry **p = &cache[h]; *p;)
+	{
+		CacheEntry *e = *p;
+
+		if (strcmp(e->access_key_id, akid) == 0)
+		{
+			*p = e->next;
+			free_entry(e);
+			cache_entries--;
+			continue;
+		}
+		p = &e->next;
+	}
+	pthread_mutex_unlock(&cache_mutex);
+}
+
 /* Remember a lookup's answer (secret NULL: unknown key). */
 static void
 cache_put(const char *akid, const char *secret)
@@ -270,8 +293,14 @@ lookup_secret(void *arg, const char *akid, char *secret, size_t size, Response *
 		return LOOKUP_UNKNOWN;
 	}
 	cached = cache_get(akid, secret, size);
-	if (cached >= 0)
-		return cached ? LOOKUP_FOUND : LOOKUP_UNKNOWN;
+	if (cached > 0 && strlen(secret) < sizeof(br->secret))
+	{
+		/* the call checks that it is still the key's secret */
+		strcpy(br->secret, secret);
+		return LOOKUP_FOUND;
+	}
+	if (cached == 0)
+		return LOOKUP_UNKNOWN;
 	snprintf(br->lookup_key_id, sizeof(br->lookup_key_id), "%s", akid);
 	br->values[0] = br->lookup_key_id;
 	if (!pool_submit(STMT_SECRET, 1, br->values, lookup_done, br, &status))
@@ -310,7 +339,9 @@ call(void *arg, const char *akid, const char *op, const char *body, size_t body_
 	br->values[1] = br->operation;
 	/* the body is the HTTP side's, NUL-terminated, kept until the answer */
 	br->values[2] = body;
-	if (!pool_submit(STMT_CALL, 3, br->values, call_done, br, &status))
+	/* the secret the signature was checked with (lookup_secret kept it) */
+	br->values[3] = br->secret;
+	if (!pool_submit(STMT_CALL, 4, br->values, call_done, br, &status))
 	{
 		pool_failure(resp, status);
 		return;
@@ -352,6 +383,25 @@ map_sql_error(PGresult *res, const char *akid, const char *op, Response *resp)
 	buf_free(&msg);
 }
 
+/* Did the call run nothing because the key's secret changed? (see backend.h) */
+bool
+backend_stale_secret(BackendRequest *br)
+{
+	PGresult   *res = br->result;
+
+	if (br->rechecked || res == NULL || PQresultStatus(res) != PGRES_TUPLES_OK ||
+		PQntuples(res) != 0)
+		return false;
+	PQclear(res);
+	br->result = NULL;
+	cache_drop(br->key_id);
+	br->rechecked = true;
+	br->called = false;
+	br->looked_up = false;
+	OPENSSL_cleanse(br->secret, sizeof(br->secret));
+	return true;
+}
+
 /* After the call: resp's status and error type; the result if it is the body. */
 PGresult *
 backend_answer(BackendRequest *br, Response *resp)
@@ -387,7 +437,13 @@ backend_answer(BackendRequest *br, Response *resp)
 			resp->status = 200;
 		return res;
 	}
-	if (PQresultStatus(res) == PGRES_TUPLES_OK)
+	if (PQresultStatus(res) == PGRES_TUPLES_OK && PQntuples(res) == 0)
+	{
+		/* the key changed again between the second lookup and the call */
+		response_error(resp, 400, "com.amazon.coral.service#UnrecognizedClientException",
+					   "The security token included in the request is invalid.");
+	}
+	else if (PQresultStatus(res) == PGRES_TUPLES_OK)
 	{
 		log_error("%s by %s: hroe.gateway_call answered no value", br->operation, br->key_id);
 		response_error(resp, 500, T_INTERNAL, "Internal server error");

@@ -38,6 +38,7 @@ typedef struct BackendRequest
 	char		secret[SECRET_MAX];
 	/* the call */
 	bool		called;			/* its result (or failure) is here */
+	bool		rechecked;		/* the key's secret was found stale once */
 	PGresult   *result;
 	PoolStatus	status;
 	char		key_id[ACCESS_KEY_ID_MAX + 1];
@@ -50,6 +51,15 @@ extern void backend_init(const GatewayConfig *config, void (*resume) (void *requ
 
 /* A Backend for handle_request() bound to br. */
 extern void backend_bind(BackendRequest *br, void *request, Backend *backend);
+
+/*
+ * After the call: true if it ran nothing because the secret the request was
+ * checked with is no longer the key's (the key was revoked or created
+ * again).  The cached secret is then dropped and br reset, so that
+ * handle_request() runs again and looks the key up afresh; true only once
+ * per request.
+ */
+extern bool backend_stale_secret(BackendRequest *br);
 
 /*
  * After the call: fill resp's status and error type.  Returns the result

@@ -304,8 +304,11 @@ handle(void *cls, struct MHD_Connection *conn, const char *url, const char *meth
 		return MHD_YES;
 	}
 
-	/* the whole request is here; the call answered (second or third pass) */
-	if (ctx->br.called)
+	/*
+	 * the whole request is here; the call answered (second or third pass),
+	 * unless the key's secret changed meanwhile: then the checks run again
+	 */
+	if (ctx->br.called && !backend_stale_secret(&ctx->br))
 	{
 		Response	resp;
 		PGresult   *res;

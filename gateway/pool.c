@@ -73,8 +73,16 @@ struct PoolConn
 
 static const char *const statement_sql[STMT_COUNT] = {
 	"SELECT secret FROM hroe.access_keys WHERE access_key_id = $1 AND revoked_at IS NULL",
-	/* text in, text out: the body reaches the engine as sent (\u0000 too) */
-	"SELECT hroe.gateway_call($1::pg_catalog.text, $2::pg_catalog.text, $3::pg_catalog.text)",
+	/*
+	 * text in, text out: the body reaches the engine as sent (\u0000 too).
+	 * The EXISTS is a one-time filter, evaluated before the call: a key
+	 * whose secret changed since the gateway cached it (revoked, deleted
+	 * and created again) runs nothing, and the gateway checks the request
+	 * again against the secret of the day
+	 */
+	"SELECT hroe.gateway_call($1::pg_catalog.text, $2::pg_catalog.text, $3::pg_catalog.text) "
+	"WHERE EXISTS (SELECT FROM hroe.access_keys WHERE access_key_id OPERATOR(pg_catalog.=) $1 "
+	"AND secret OPERATOR(pg_catalog.=) $4::pg_catalog.text AND revoked_at IS NULL)",
 };
 static const char *const statement_name[STMT_COUNT] = {"hroe_secret", "hroe_call"};
 

@@ -29,11 +29,14 @@ typedef enum PoolStatus
 typedef enum PoolStatement
 {
 	STMT_SECRET,				/* $1 access key id -> secret */
-	STMT_CALL,					/* $1 key id, $2 operation, $3 body -> text */
+	STMT_CALL,					/* $1 key id, $2 operation, $3 body, $4 the
+								 * secret the signature was checked with ->
+								 * text, or no row if that is not the key's
+								 * active secret any more */
 	STMT_COUNT
 } PoolStatement;
 
-#define POOL_MAX_PARAMS 3
+#define POOL_MAX_PARAMS 4
 
 /*
  * Called once per submitted statement, from the event loop: the last result
