@@ -208,8 +208,9 @@ send_built(struct MHD_Connection *conn, RequestCtx *ctx, Response *resp)
 	size_t		len = resp->body.len;
 
 	memcpy(ctx->error_type, resp->error_type, sizeof(ctx->error_type));
-	/* the buffer is libmicrohttpd's now */
-	buf_init(&resp->body);
+	/* the buffer is libmicrohttpd's now: resp has no body left to free */
+	resp->body.data = NULL;
+	resp->body.len = resp->body.cap = 0;
 	return send_response(conn, ctx, resp->status, body, len, resp->content_type, free, body);
 }
 
