@@ -4,6 +4,14 @@
  *	  The database side of a request: access key secrets (cached) and the
  *	  call of hroe.gateway_call, its result mapped to an HTTP response.
  *
+ * Both statements run asynchronously through the pool (pool.c): a request
+ * whose key is not cached, or which reaches the call, queues its statement
+ * and is marked pending in its BackendRequest; the HTTP side suspends it
+ * and runs handle_request() again when the pool's callback resumes it (the
+ * looked-up secret is then taken from the BackendRequest, the call's result
+ * answered by backend_answer()).  Everything here runs in the event loop
+ * thread.
+ *
  * Secrets are cached for key_cache_ttl seconds (default 5), unknown keys for
  * at most one second, so a burst of requests costs one lookup.  Revocation
  * is still immediate for calls: hroe.gateway_call looks the key up again in
@@ -62,6 +70,7 @@ static const GatewayConfig *cfg;
 static CacheEntry *cache[CACHE_BUCKETS];
 static int cache_entries;
 static pthread_mutex_t cache_mutex = PTHREAD_MUTEX_INITIALIZER;
+static void (*resume_request) (void *request);
 
 static unsigned int
 hash_key(const char *s)
@@ -132,6 +141,29 @@ cache_get(const char *akid, char *secret, size_t size)
 	return result;
 }
 
+/* Forget what the cache knows of a key. */
+static void
+cache_drop(const char *akid)
+{
+	unsigned int h = hash_key(akid);
+
+	pthread_mutex_lock(&cache_mutex);
+	for (CacheEntry **p = &cache[h]; *p;)
+	{
+		CacheEntry *e = *p;
+
+		if (strcmp(e->access_key_id, akid) == 0)
+		{
+			*p = e->next;
+			free_entry(e);
+			cache_entries--;
+			continue;
+		}
+		p = &e->next;
+	}
+	pthread_mutex_unlock(&cache_mutex);
+}
+
 /* Remember a lookup's answer (secret NULL: unknown key). */
 static void
 cache_put(const char *akid, const char *secret)
@@ -196,55 +228,125 @@ cache_put(const char *akid, const char *secret)
 	pthread_mutex_unlock(&cache_mutex);
 }
 
-/* Backend.lookup_secret: the secret of an active key. */
-static LookupResult
-lookup_secret(void *arg, const char *akid, char *secret, size_t size, Response *resp)
+/* The pool's answer to a key lookup: remember it, resume the request. */
+static void
+lookup_done(void *arg, PGresult *res, PoolStatus status)
 {
-	int			cached = cache_get(akid, secret, size);
-	PoolConn   *pc;
-	PoolStatus	status;
-	PGresult   *res;
-	const char *values[1] = {akid};
-	LookupResult result;
+	BackendRequest *br = arg;
 
-	if (cached >= 0)
-		return cached ? LOOKUP_FOUND : LOOKUP_UNKNOWN;
-	pc = pool_acquire(&status);
-	if (pc == NULL)
-	{
-		pool_failure(resp, status);
-		return LOOKUP_FAILED;
-	}
-	res = pool_exec(pc, STMT_SECRET, 1, values, &status);
-	pool_release(pc);
+	br->pending = false;
+	br->looked_up = true;
 	if (res == NULL)
 	{
-		pool_failure(resp, status);
-		return LOOKUP_FAILED;
+		br->lookup = LOOKUP_FAILED;
+		br->status = status;
 	}
-	if (PQresultStatus(res) != PGRES_TUPLES_OK)
+	else if (PQresultStatus(res) != PGRES_TUPLES_OK)
 	{
-		log_error("could not look up access key \"%s\": %s", akid, PQresultErrorMessage(res));
-		PQclear(res);
-		response_error(resp, 500, T_INTERNAL, "Internal server error");
-		return LOOKUP_FAILED;
+		log_error("could not look up access key \"%s\": %s", br->lookup_key_id,
+				  PQresultErrorMessage(res));
+		br->lookup = LOOKUP_FAILED;
+		br->status = POOL_LOST;
 	}
-	if (PQntuples(res) == 1 && strlen(PQgetvalue(res, 0, 0)) < size)
+	else if (PQntuples(res) == 1 && strlen(PQgetvalue(res, 0, 0)) < sizeof(br->secret))
 	{
-		strcpy(secret, PQgetvalue(res, 0, 0));
-		cache_put(akid, secret);
-		result = LOOKUP_FOUND;
+		strcpy(br->secret, PQgetvalue(res, 0, 0));
+		cache_put(br->lookup_key_id, br->secret);
+		br->lookup = LOOKUP_FOUND;
 	}
 	else
 	{
-		cache_put(akid, NULL);
-		result = LOOKUP_UNKNOWN;
+		cache_put(br->lookup_key_id, NULL);
+		br->lookup = LOOKUP_UNKNOWN;
 	}
 	/* the result held the secret */
-	if (PQntuples(res) == 1)
+	if (res && PQresultStatus(res) == PGRES_TUPLES_OK && PQntuples(res) == 1)
 		OPENSSL_cleanse(PQgetvalue(res, 0, 0), strlen(PQgetvalue(res, 0, 0)));
 	PQclear(res);
-	return result;
+	resume_request(br->request);
+}
+
+/*
+ * Backend.lookup_secret: the secret of an active key, from this request's
+ * own lookup, the cache, or else a lookup queued (LOOKUP_FAILED with
+ * br->pending: the request is run again once it is answered).
+ */
+static LookupResult
+lookup_secret(void *arg, const char *akid, char *secret, size_t size, Response *resp)
+{
+	BackendRequest *br = arg;
+	int			cached;
+	PoolStatus	status;
+
+	if (br->looked_up && strcmp(br->lookup_key_id, akid) == 0)
+	{
+		if (br->lookup == LOOKUP_FAILED)
+		{
+			pool_failure(resp, br->status);
+			return LOOKUP_FAILED;
+		}
+		if (br->lookup == LOOKUP_FOUND && strlen(br->secret) < size)
+		{
+			strcpy(secret, br->secret);
+			return LOOKUP_FOUND;
+		}
+		return LOOKUP_UNKNOWN;
+	}
+	cached = cache_get(akid, secret, size);
+	if (cached > 0 && strlen(secret) < sizeof(br->secret))
+	{
+		/* the call checks that it is still the key's secret */
+		strcpy(br->secret, secret);
+		return LOOKUP_FOUND;
+	}
+	if (cached == 0)
+		return LOOKUP_UNKNOWN;
+	snprintf(br->lookup_key_id, sizeof(br->lookup_key_id), "%s", akid);
+	br->values[0] = br->lookup_key_id;
+	if (!pool_submit(STMT_SECRET, 1, br->values, lookup_done, br, &status))
+	{
+		pool_failure(resp, status);
+		return LOOKUP_FAILED;
+	}
+	br->pending = true;
+	return LOOKUP_FAILED;
+}
+
+/* The pool's answer to a call: keep it, resume the request. */
+static void
+call_done(void *arg, PGresult *res, PoolStatus status)
+{
+	BackendRequest *br = arg;
+
+	br->pending = false;
+	br->called = true;
+	br->result = res;
+	br->status = status;
+	resume_request(br->request);
+}
+
+/* Backend.call: hroe.gateway_call(key, operation, body), queued. */
+static void
+call(void *arg, const char *akid, const char *op, const char *body, size_t body_len,
+	 Response *resp)
+{
+	BackendRequest *br = arg;
+	PoolStatus	status;
+
+	snprintf(br->key_id, sizeof(br->key_id), "%s", akid);
+	snprintf(br->operation, sizeof(br->operation), "%s", op);
+	br->values[0] = br->key_id;
+	br->values[1] = br->operation;
+	/* the body is the HTTP side's, NUL-terminated, kept until the answer */
+	br->values[2] = body;
+	/* the secret the signature was checked with (lookup_secret kept it) */
+	br->values[3] = br->secret;
+	if (!pool_submit(STMT_CALL, 4, br->values, call_done, br, &status))
+	{
+		pool_failure(resp, status);
+		return;
+	}
+	br->pending = true;
 }
 
 /* An error hroe.dynamodb raised (not answered) as DynamoDB's response. */
@@ -281,38 +383,50 @@ map_sql_error(PGresult *res, const char *akid, const char *op, Response *resp)
 	buf_free(&msg);
 }
 
-/* Backend.call: hroe.gateway_call(key, operation, body). */
-static void
-call(void *arg, const char *akid, const char *op, const char *body, size_t body_len,
-	 Response *resp)
+/* Did the call run nothing because the key's secret changed? (see backend.h) */
+bool
+backend_stale_secret(BackendRequest *br)
 {
-	PoolConn   *pc;
-	PoolStatus	status;
-	PGresult   *res;
-	const char *values[3] = {akid, op, body};
+	PGresult   *res = br->result;
+
+	if (br->rechecked || res == NULL || PQresultStatus(res) != PGRES_TUPLES_OK ||
+		PQntuples(res) != 0)
+		return false;
+	PQclear(res);
+	br->result = NULL;
+	cache_drop(br->key_id);
+	br->rechecked = true;
+	br->called = false;
+	br->looked_up = false;
+	OPENSSL_cleanse(br->secret, sizeof(br->secret));
+	return true;
+}
+
+/* After the call: resp's status and error type; the result if it is the body. */
+PGresult *
+backend_answer(BackendRequest *br, Response *resp)
+{
+	PGresult   *res = br->result;
 	char		type[128];
 
-	pc = pool_acquire(&status);
-	if (pc == NULL)
-	{
-		pool_failure(resp, status);
-		return;
-	}
-	res = pool_exec(pc, STMT_CALL, 3, values, &status);
-	pool_release(pc);
+	br->result = NULL;
 	if (res == NULL)
 	{
-		pool_failure(resp, status);
-		return;
+		pool_failure(resp, br->status);
+		return NULL;
 	}
-	if (PQresultStatus(res) == PGRES_TUPLES_OK && PQntuples(res) == 1)
+	if (PQresultStatus(res) == PGRES_TUPLES_OK && PQntuples(res) == 1 && !PQgetisnull(res, 0, 0))
 	{
 		const char *v = PQgetvalue(res, 0, 0);
 		size_t		n = (size_t) PQgetlength(res, 0, 0);
 
-		resp->body.len = 0;
-		buf_append(&resp->body, v, n);
-		if (json_top_string(v, n, "__type", type, sizeof(type)))
+		/*
+		 * An error body has a top-level "__type"; a body without the string
+		 * anywhere (memmem, not a parse) is a success, which spares a scan
+		 * of every large Query or Scan answer.
+		 */
+		if (memmem(v, n, "\"__type\"", 8) != NULL &&
+			json_top_string(v, n, "__type", type, sizeof(type)))
 		{
 			const char *hash = strchr(type, '#');
 
@@ -321,19 +435,49 @@ call(void *arg, const char *akid, const char *op, const char *body, size_t body_
 		}
 		else
 			resp->status = 200;
+		return res;
+	}
+	if (PQresultStatus(res) == PGRES_TUPLES_OK && PQntuples(res) == 0)
+	{
+		/* the key changed again between the second lookup and the call */
+		response_error(resp, 400, "com.amazon.coral.service#UnrecognizedClientException",
+					   "The security token included in the request is invalid.");
+	}
+	else if (PQresultStatus(res) == PGRES_TUPLES_OK)
+	{
+		log_error("%s by %s: hroe.gateway_call answered no value", br->operation, br->key_id);
+		response_error(resp, 500, T_INTERNAL, "Internal server error");
 	}
 	else
-		map_sql_error(res, akid, op, resp);
+		map_sql_error(res, br->key_id, br->operation, resp);
 	PQclear(res);
+	return NULL;
 }
 
-/* Fill *backend with the database side. */
+/* A Backend for handle_request() bound to br. */
 void
-backend_init(const GatewayConfig *config, Backend *backend)
+backend_bind(BackendRequest *br, void *request, Backend *backend)
 {
-	cfg = config;
-	pool_init(config);
+	br->request = request;
 	backend->lookup_secret = lookup_secret;
 	backend->call = call;
-	backend->arg = NULL;
+	backend->arg = br;
+}
+
+/* Release what br holds. */
+void
+backend_request_free(BackendRequest *br)
+{
+	OPENSSL_cleanse(br->secret, sizeof(br->secret));
+	if (br->result)
+		PQclear(br->result);
+	br->result = NULL;
+}
+
+/* Set up the key cache (each loop thread sets up its pool: pool_init). */
+void
+backend_init(const GatewayConfig *config, void (*resume) (void *request))
+{
+	cfg = config;
+	resume_request = resume;
 }

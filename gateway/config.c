@@ -52,6 +52,7 @@ static const Option options[] = {
 	{"port", OPT_INT, OFF(port), 1, 65535, "TCP port (default 8000)"},
 	{"dbname", OPT_STRING, OFF(conninfo), 0, 0, "libpq connection string or database name (default: libpq's PG* environment)"},
 	{"pool-size", OPT_INT, OFF(pool_size), 1, 1000, "PostgreSQL connections (default 8)"},
+	{"threads", OPT_INT, OFF(threads), 1, 64, "event loop threads, each with its share of the pool and the queue (default 2, at most pool-size)"},
 	{"queue-size", OPT_INT, OFF(queue_size), 0, 100000, "requests that may wait for a connection; more are throttled (default 64)"},
 	{"queue-timeout", OPT_INT, OFF(queue_timeout_ms), 0, 600000, "milliseconds a request waits for a connection before it is throttled (default 1000)"},
 	{"statement-timeout", OPT_INT, OFF(statement_timeout_ms), 0, INT_MAX, "milliseconds a request may run in PostgreSQL, 0 = none (default 10000)"},
@@ -61,7 +62,7 @@ static const Option options[] = {
 	{"tls-key", OPT_STRING, OFF(tls_key), 0, 0, "TLS private key (PEM)"},
 	{"allow-plain-http", OPT_BOOL, OFF(allow_plain_http), 0, 0, "serve plain HTTP on a non-loopback address"},
 	{"key-cache-ttl", OPT_INT, OFF(key_cache_ttl), 0, 3600, "seconds a looked-up secret is reused (default 5)"},
-	{"max-connections", OPT_INT, OFF(max_connections), 1, 100000, "HTTP connections, one thread each (default 4096; the open-file limit is raised to fit)"},
+	{"max-connections", OPT_INT, OFF(max_connections), 1, 100000, "HTTP connections (default 4096; the open-file limit is raised to fit)"},
 	{"idle-timeout", OPT_INT, OFF(idle_timeout), 1, 86400, "seconds before an idle connection is closed (default 60)"},
 	{"shutdown-timeout", OPT_INT, OFF(shutdown_timeout), 0, 3600, "seconds SIGTERM waits for running requests (default 30)"},
 	{"max-body-mb", OPT_INT, OFF(max_body_mb), 1, 1024, "largest request body in MiB; larger gets 413 (default 16)"},
@@ -219,6 +220,7 @@ config_load(GatewayConfig *c, int argc, char **argv)
 	c->port = 8000;
 	c->conninfo = xstrdup("");
 	c->pool_size = 8;
+	c->threads = 2;
 	c->queue_size = 64;
 	c->queue_timeout_ms = 1000;
 	c->statement_timeout_ms = 10000;

@@ -19,6 +19,8 @@ typedef struct GatewayConfig
 	char	   *conninfo;		/* libpq connection string ("" = libpq's
 								 * environment defaults) */
 	int			pool_size;		/* PostgreSQL connections */
+	int			threads;		/* event loop threads (each its share of
+								 * the pool and the queue) */
 	int			queue_size;		/* requests that may wait for one */
 	int			queue_timeout_ms;	/* longest wait before throttling */
 	int			statement_timeout_ms;	/* per request, in PostgreSQL */
@@ -28,7 +30,7 @@ typedef struct GatewayConfig
 	char	   *tls_key;
 	bool		allow_plain_http;	/* plain HTTP beyond loopback */
 	int			key_cache_ttl;	/* seconds a looked-up secret is reused */
-	int			max_connections;	/* HTTP connections (one thread each) */
+	int			max_connections;	/* HTTP connections */
 	int			idle_timeout;	/* seconds before an idle keep-alive
 								 * connection is closed */
 	int			shutdown_timeout;	/* seconds SIGTERM waits for requests */

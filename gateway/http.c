@@ -1,14 +1,24 @@
 /*-------------------------------------------------------------------------
  *
  * http.c
- *	  hroe-gateway's HTTP/1.1 server: libmicrohttpd, one thread per
- *	  connection.
+ *	  hroe-gateway's HTTP/1.1 server: libmicrohttpd driven by event loop
+ *	  threads, which also drive the pool's PostgreSQL connections.
  *
  * libmicrohttpd parses HTTP, keeps connections alive, answers
  * "Expect: 100-continue", bounds header memory per connection and speaks TLS
- * (through GnuTLS, as Debian builds it).  A thread per connection suits the
- * blocking libpq calls: a request waiting for PostgreSQL holds only its own
- * connection, and max_connections bounds the threads.
+ * (through GnuTLS, as Debian builds it).  It runs in its "external epoll"
+ * mode: each of --threads loop threads has a daemon of its own on the one
+ * listening socket (whichever loop is free accepts a new connection), and
+ * waits on one epoll set holding its daemon's epoll descriptor, its pool's
+ * PostgreSQL sockets and an eventfd for the main thread's orders (quiesce,
+ * stop), then calls MHD_run().  A request whose answer needs PostgreSQL
+ * (its key missing from the cache, then the call) is suspended
+ * (MHD_suspend_connection) while its statement waits in the loop's FIFO
+ * queue and runs; the pool's callback resumes it and the access handler
+ * runs again, finding the answer.  No thread ever blocks on a client or on
+ * PostgreSQL, so HTTP connections cost no thread and a burst of them waits
+ * in the queue in arrival order (doc/gateway.md, "Design decision: event
+ * loops", has the measurements).
  *
  * The body is read into memory up to max_body_mb (a larger Content-Length is
  * refused before reading, a larger chunked body as soon as it passes the
@@ -25,6 +35,7 @@
 #include "http.h"
 
 #include <arpa/inet.h>
+#include <errno.h>
 #include <netdb.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -32,6 +43,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <unistd.h>
 #include <time.h>
@@ -40,11 +53,14 @@
 #include <openssl/rand.h>
 #include <zlib.h>
 
+#include "backend.h"
 #include "log.h"
 #include "util.h"
 
 typedef struct RequestCtx
 {
+	struct MHD_Connection *conn;
+	BackendRequest br;			/* its statements in the pool */
 	StrBuf		body;
 	size_t		charged;		/* its bytes counted in buffered_bytes */
 	bool		too_big;
@@ -57,6 +73,7 @@ typedef struct RequestCtx
 	char		access_key_id[ACCESS_KEY_ID_MAX + 1];
 	char		operation[OPERATION_MAX + 1];
 	char		error_type[96];
+	const char *content_type;	/* of the answer, decided by request.c */
 } RequestCtx;
 
 typedef struct HeaderList
@@ -67,12 +84,37 @@ typedef struct HeaderList
 } HeaderList;
 
 static const GatewayConfig *cfg;
-static const Backend *backend;
-static struct MHD_Daemon *daemon_handle;
 static char *tls_cert_pem;
 static char *tls_key_pem;
-static int in_flight;
-static pthread_mutex_t flight_mutex = PTHREAD_MUTEX_INITIALIZER;
+static _Atomic int in_flight;
+
+/*
+ * The event loops: each thread has its libmicrohttpd daemon (all on one
+ * listening socket), its epoll set, an eventfd for the main thread's orders
+ * and its share of the pool.
+ */
+typedef struct Loop
+{
+	struct MHD_Daemon *daemon;
+	int			epfd;
+	int			order_fd;
+	int			connections;	/* its share of the pool */
+	int			queue;			/* and of the queue */
+	pthread_t	thread;
+	bool		running;
+} Loop;
+
+static Loop *loops;
+static int	nloops;
+static int	listen_fd = -1;
+static atomic_bool quiesce_ordered;
+static atomic_bool stop_ordered;
+static _Atomic int nquiesced;	/* loops that stopped accepting */
+static __thread bool quiesced;	/* this loop's daemon no longer accepts */
+
+/* epoll's data.ptr for libmicrohttpd and for the orders (else a PoolConn) */
+static char mhd_tag,
+			order_tag;
 
 /* body bytes buffered by every request being read, at most max_buffered_mb */
 static _Atomic size_t buffered_bytes = 0;
@@ -114,23 +156,42 @@ collect(void *cls, enum MHD_ValueKind kind, const char *key, const char *value)
 	return MHD_YES;
 }
 
-/* Queue a response with DynamoDB's headers. */
+/* libmicrohttpd frees a response's body with this: a PGresult's value. */
+static void
+free_result(void *result)
+{
+	PQclear(result);
+}
+
+/*
+ * Queue a response with DynamoDB's headers.  The body is not copied: it is
+ * a static string (free_body NULL), or freed by free_body(owner) once sent
+ * (a PGresult holding the engine's answer, or a malloc'ed buffer).
+ */
 static enum MHD_Result
 send_response(struct MHD_Connection *conn, RequestCtx *ctx, int status,
-			  const char *body, size_t len, const char *content_type)
+			  const char *body, size_t len, const char *content_type,
+			  void (*free_body) (void *), void *owner)
 {
 	struct MHD_Response *r;
 	enum MHD_Result ret;
 	char		crc[16];
 
-	r = MHD_create_response_from_buffer(len, (void *) body, MHD_RESPMEM_MUST_COPY);
-	if (r == NULL)
-		return MHD_NO;
 	snprintf(crc, sizeof(crc), "%lu", crc32(crc32(0L, Z_NULL, 0), (const Bytef *) body, (uInt) len));
+	r = MHD_create_response_from_buffer_with_free_callback_cls(len, (void *) body, free_body, owner);
+	if (r == NULL)
+	{
+		if (free_body)
+			free_body(owner);
+		return MHD_NO;
+	}
 	MHD_add_response_header(r, "x-amzn-RequestId", ctx->request_id);
 	MHD_add_response_header(r, "x-amz-crc32", crc);
 	if (content_type)
 		MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, content_type);
+	/* during shutdown, tell keep-alive clients to take their next request elsewhere */
+	if (quiesced)
+		MHD_add_response_header(r, MHD_HTTP_HEADER_CONNECTION, "close");
 	ret = MHD_queue_response(conn, (unsigned int) status, r);
 	MHD_destroy_response(r);
 	ctx->answered = true;
@@ -139,12 +200,35 @@ send_response(struct MHD_Connection *conn, RequestCtx *ctx, int status,
 	return ret;
 }
 
+/* Send resp (its body handed over to libmicrohttpd). */
+static enum MHD_Result
+send_built(struct MHD_Connection *conn, RequestCtx *ctx, Response *resp)
+{
+	char	   *body = resp->body.data;
+	size_t		len = resp->body.len;
+
+	memcpy(ctx->error_type, resp->error_type, sizeof(ctx->error_type));
+	/* the buffer is libmicrohttpd's now: resp has no body left to free */
+	resp->body.data = NULL;
+	resp->body.len = resp->body.cap = 0;
+	return send_response(conn, ctx, resp->status, body, len, resp->content_type, free, body);
+}
+
+/* The pool answered one of the request's statements: resume it. */
+static void
+resume(void *request)
+{
+	RequestCtx *ctx = request;
+
+	MHD_resume_connection(ctx->conn);
+}
+
 /* The 413 for a body over the limit (the connection is then closed). */
 static enum MHD_Result
 send_too_large(struct MHD_Connection *conn, RequestCtx *ctx)
 {
 	snprintf(ctx->error_type, sizeof(ctx->error_type), "RequestEntityTooLarge");
-	return send_response(conn, ctx, 413, "", 0, NULL);
+	return send_response(conn, ctx, 413, "", 0, NULL, NULL, NULL);
 }
 
 /* MHD's access handler: called with the headers, each body chunk, the end. */
@@ -167,6 +251,7 @@ handle(void *cls, struct MHD_Connection *conn, const char *url, const char *meth
 		ctx = xmalloc(sizeof(RequestCtx));
 		memset(ctx, 0, sizeof(*ctx));
 		buf_init(&ctx->body);
+		ctx->conn = conn;
 		ctx->start = now_monotonic();
 		new_request_id(ctx->request_id);
 		if (info && info->client_addr)
@@ -179,9 +264,7 @@ handle(void *cls, struct MHD_Connection *conn, const char *url, const char *meth
 				inet_ntop(AF_INET6, &((const struct sockaddr_in6 *) sa)->sin6_addr, ctx->remote, sizeof(ctx->remote));
 		}
 		*con_cls = ctx;
-		pthread_mutex_lock(&flight_mutex);
 		in_flight++;
-		pthread_mutex_unlock(&flight_mutex);
 		if (length && strtoull(length, NULL, 10) > max_body)
 			return send_too_large(conn, ctx);
 		return MHD_YES;
@@ -222,13 +305,39 @@ handle(void *cls, struct MHD_Connection *conn, const char *url, const char *meth
 		return MHD_YES;
 	}
 
-	/* the whole request is here */
+	/*
+	 * the whole request is here; the call answered (second or third pass),
+	 * unless the key's secret changed meanwhile: then the checks run again
+	 */
+	if (ctx->br.called && !backend_stale_secret(&ctx->br))
+	{
+		Response	resp;
+		PGresult   *res;
+		enum MHD_Result ret;
+		int			status;
+
+		response_init(&resp);
+		resp.content_type = ctx->content_type;
+		res = backend_answer(&ctx->br, &resp);
+		if (res == NULL)
+			return send_built(conn, ctx, &resp);
+		memcpy(ctx->error_type, resp.error_type, sizeof(ctx->error_type));
+		status = resp.status;
+		response_free(&resp);
+		/* the engine's text goes out as PostgreSQL sent it, freed with the result */
+		ret = send_response(conn, ctx, status, PQgetvalue(res, 0, 0),
+							(size_t) PQgetlength(res, 0, 0), ctx->content_type,
+							free_result, res);
+		return ret;
+	}
+
+	/* the protocol's checks, then the key's lookup or the call, or an answer */
 	{
 		HeaderList	headers = {0},
 					args = {0};
 		Request		req;
 		Response	resp;
-		enum MHD_Result ret;
+		Backend		be;
 
 		MHD_get_connection_values(conn, MHD_HEADER_KIND, collect, &headers);
 		MHD_get_connection_values(conn, MHD_GET_ARGUMENT_KIND, collect, &args);
@@ -242,15 +351,21 @@ handle(void *cls, struct MHD_Connection *conn, const char *url, const char *meth
 		req.body_len = ctx->body.len;
 		req.now = time(NULL);
 		response_init(&resp);
-		handle_request(&req, backend, cfg->region, &resp);
-		memcpy(ctx->access_key_id, resp.access_key_id, sizeof(ctx->access_key_id));
-		memcpy(ctx->operation, resp.operation, sizeof(ctx->operation));
-		memcpy(ctx->error_type, resp.error_type, sizeof(ctx->error_type));
-		ret = send_response(conn, ctx, resp.status, resp.body.data, resp.body.len, resp.content_type);
-		response_free(&resp);
+		backend_bind(&ctx->br, ctx, &be);
+		handle_request(&req, &be, cfg->region, &resp);
 		free(headers.items);
 		free(args.items);
-		return ret;
+		memcpy(ctx->access_key_id, resp.access_key_id, sizeof(ctx->access_key_id));
+		memcpy(ctx->operation, resp.operation, sizeof(ctx->operation));
+		ctx->content_type = resp.content_type;
+		if (ctx->br.pending)
+		{
+			/* the pool resumes it; this handler then runs again */
+			response_free(&resp);
+			MHD_suspend_connection(conn);
+			return MHD_YES;
+		}
+		return send_built(conn, ctx, &resp);
 	}
 }
 
@@ -268,12 +383,11 @@ completed(void *cls, struct MHD_Connection *conn, void **con_cls,
 			   ctx->answered ? ctx->error_type : "ClientGone",
 			   now_monotonic() - ctx->start, ctx->body.len, ctx->bytes_out, ctx->request_id);
 	atomic_fetch_sub(&buffered_bytes, ctx->charged);
+	backend_request_free(&ctx->br);
 	buf_free(&ctx->body);
 	free(ctx);
 	*con_cls = NULL;
-	pthread_mutex_lock(&flight_mutex);
 	in_flight--;
-	pthread_mutex_unlock(&flight_mutex);
 }
 
 /* MHD's own errors (bad TLS handshakes, allocation) go to our stderr. */
@@ -316,20 +430,154 @@ is_loopback(const struct sockaddr *sa)
 	return false;
 }
 
+/*
+ * An event loop: wait for libmicrohttpd's sockets, PostgreSQL's and the
+ * orders, then let each make progress.  MHD_run() runs after every wakeup:
+ * it also serves the connections the pool's callbacks resumed and closes
+ * idle ones.  The access log is flushed once per round, not once per line.
+ */
+static void *
+loop(void *arg)
+{
+	Loop	   *lp = arg;
+	struct epoll_event events[64];
+
+	pool_init(cfg, lp->epfd, lp->connections, lp->queue);
+	for (;;)
+	{
+		MHD_UNSIGNED_LONG_LONG mhd_ms;
+		int			timeout = -1,
+					pool_ms = pool_timeout_ms(),
+					n;
+
+		if (MHD_get_timeout(lp->daemon, &mhd_ms) == MHD_YES)
+			timeout = mhd_ms > 60000 ? 60000 : (int) mhd_ms;
+		if (pool_ms >= 0 && (timeout < 0 || pool_ms < timeout))
+			timeout = pool_ms;
+		log_flush();
+		n = epoll_wait(lp->epfd, events, 64, timeout);
+		if (n < 0 && errno != EINTR)
+		{
+			log_error("epoll_wait failed: %s", strerror(errno));
+			break;
+		}
+		for (int i = 0; i < n; i++)
+		{
+			void	   *tag = events[i].data.ptr;
+
+			if (tag == &order_tag)
+			{
+				uint64_t	count;
+
+				if (read(lp->order_fd, &count, sizeof(count)) < 0 && errno != EAGAIN)
+					log_error("could not read the loop's orders: %s", strerror(errno));
+			}
+			else if (tag != &mhd_tag)
+				pool_event(tag, events[i].events);
+		}
+		pool_expire();
+		if (atomic_load(&quiesce_ordered) && !quiesced)
+		{
+			/* the socket is shared: the main thread closes it once all let go */
+			(void) MHD_quiesce_daemon(lp->daemon);
+			quiesced = true;
+			nquiesced++;
+		}
+		if (atomic_load(&stop_ordered))
+		{
+			/* what still waits or runs is answered (500 or throttled) */
+			pool_close_all();
+			MHD_run(lp->daemon);
+			break;
+		}
+		MHD_run(lp->daemon);
+	}
+	log_flush();
+	return NULL;
+}
+
+/* The listening socket, bound and listening, or -1 (with a message). */
+static int
+open_listener(const struct addrinfo *ai)
+{
+	int			fd = socket(ai->ai_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	int			on = 1;
+
+	if (fd < 0)
+	{
+		log_error("could not create a socket: %s", strerror(errno));
+		return -1;
+	}
+	(void) setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof(on));
+	if (ai->ai_family == AF_INET6)
+		(void) setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &on, sizeof(on));
+	if (bind(fd, ai->ai_addr, ai->ai_addrlen) != 0 || listen(fd, 1024) != 0)
+	{
+		log_error("could not listen on %s port %d: %s", cfg->listen, cfg->port, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* Start one loop's daemon and epoll set (not its thread). */
+static bool
+start_loop(Loop *lp, unsigned int flags, bool tls, unsigned int max_conns)
+{
+	const union MHD_DaemonInfo *info;
+	struct epoll_event ev = {.events = EPOLLIN};
+
+	lp->epfd = lp->order_fd = -1;
+	/* the logger first: MHD uses its own for options before it */
+	lp->daemon = MHD_start_daemon(flags, (uint16_t) cfg->port, NULL, NULL, handle, NULL,
+								  MHD_OPTION_EXTERNAL_LOGGER, mhd_log, NULL,
+								  MHD_OPTION_LISTEN_SOCKET, listen_fd,
+								  MHD_OPTION_CONNECTION_LIMIT, max_conns,
+								  MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int) cfg->idle_timeout,
+								  MHD_OPTION_NOTIFY_COMPLETED, completed, NULL,
+								  tls ? MHD_OPTION_HTTPS_MEM_CERT : MHD_OPTION_END, tls_cert_pem,
+								  MHD_OPTION_HTTPS_MEM_KEY, tls_key_pem,
+								  MHD_OPTION_END);
+	if (lp->daemon == NULL)
+	{
+		log_error("could not start the HTTP server on %s port %d (bad TLS files?)", cfg->listen, cfg->port);
+		return false;
+	}
+	info = MHD_get_daemon_info(lp->daemon, MHD_DAEMON_INFO_EPOLL_FD);
+	lp->epfd = epoll_create1(EPOLL_CLOEXEC);
+	lp->order_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (info == NULL || lp->epfd < 0 || lp->order_fd < 0)
+	{
+		log_error("could not set up the event loop: %s", strerror(errno));
+		return false;
+	}
+	ev.data.ptr = &mhd_tag;
+	if (epoll_ctl(lp->epfd, EPOLL_CTL_ADD, info->epoll_fd, &ev) != 0)
+	{
+		log_error("could not set up the event loop: %s", strerror(errno));
+		return false;
+	}
+	ev.data.ptr = &order_tag;
+	if (epoll_ctl(lp->epfd, EPOLL_CTL_ADD, lp->order_fd, &ev) != 0)
+	{
+		log_error("could not set up the event loop: %s", strerror(errno));
+		return false;
+	}
+	return true;
+}
+
 /* Start serving. */
 bool
-http_start(const GatewayConfig *config, const Backend *be)
+http_start(const GatewayConfig *config)
 {
 	struct addrinfo hints = {0},
 			   *ai;
 	char		port[16];
-	unsigned int flags = MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD |
-		MHD_USE_POLL | MHD_USE_ITC | MHD_USE_ERROR_LOG;
+	unsigned int flags = MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ERROR_LOG;
 	bool		tls = config->tls_cert && *config->tls_cert;
 	int			rc;
 
 	cfg = config;
-	backend = be;
 	hints.ai_flags = AI_NUMERICHOST | AI_NUMERICSERV | AI_PASSIVE;
 	hints.ai_socktype = SOCK_STREAM;
 	snprintf(port, sizeof(port), "%d", cfg->port);
@@ -362,54 +610,106 @@ http_start(const GatewayConfig *config, const Backend *be)
 		}
 		flags |= MHD_USE_TLS;
 	}
-	/* the logger first: MHD uses its own for options before it */
-	daemon_handle = MHD_start_daemon(flags, (uint16_t) cfg->port, NULL, NULL, handle, NULL,
-									 MHD_OPTION_EXTERNAL_LOGGER, mhd_log, NULL,
-									 MHD_OPTION_SOCK_ADDR, ai->ai_addr,
-									 MHD_OPTION_CONNECTION_LIMIT, (unsigned int) cfg->max_connections,
-									 MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int) cfg->idle_timeout,
-									 MHD_OPTION_NOTIFY_COMPLETED, completed, NULL,
-									 MHD_OPTION_THREAD_STACK_SIZE, (size_t) (512 * 1024),
-									 tls ? MHD_OPTION_HTTPS_MEM_CERT : MHD_OPTION_END, tls_cert_pem,
-									 MHD_OPTION_HTTPS_MEM_KEY, tls_key_pem,
-									 MHD_OPTION_END);
+	listen_fd = open_listener(ai);
 	freeaddrinfo(ai);
-	if (daemon_handle == NULL)
-	{
-		log_error("could not listen on %s port %d (in use? bad TLS files?)", cfg->listen, cfg->port);
+	if (listen_fd < 0)
 		return false;
+
+	/* each loop needs a connection of its own */
+	nloops = cfg->threads < cfg->pool_size ? cfg->threads : cfg->pool_size;
+	loops = xmalloc(sizeof(Loop) * (size_t) nloops);
+	memset(loops, 0, sizeof(Loop) * (size_t) nloops);
+	backend_init(cfg, resume);
+	for (int i = 0; i < nloops; i++)
+	{
+		Loop	   *lp = &loops[i];
+		unsigned int max_conns = (unsigned int) ((cfg->max_connections + nloops - 1) / nloops);
+
+		lp->connections = cfg->pool_size / nloops + (i < cfg->pool_size % nloops);
+		lp->queue = cfg->queue_size / nloops + (i < cfg->queue_size % nloops);
+		if (!start_loop(lp, flags, tls, max_conns))
+			return false;
+		if (pthread_create(&lp->thread, NULL, loop, lp) != 0)
+		{
+			log_error("could not start an event loop thread");
+			return false;
+		}
+		lp->running = true;
 	}
 	return true;
 }
 
-/* Stop accepting connections. */
+/* Tell every loop to look at the orders. */
+static void
+order(atomic_bool *flag)
+{
+	uint64_t	one = 1;
+
+	atomic_store(flag, true);
+	for (int i = 0; i < nloops; i++)
+		if (loops[i].order_fd >= 0 && write(loops[i].order_fd, &one, sizeof(one)) != sizeof(one))
+			log_error("could not wake an event loop: %s", strerror(errno));
+}
+
+/*
+ * Stop accepting connections: every loop lets go of the listening socket,
+ * then it is closed (connections then get refused, not left waiting).
+ */
 void
 http_quiesce(void)
 {
-	MHD_socket	s = MHD_quiesce_daemon(daemon_handle);
+	int			running = 0;
+	double		deadline = now_monotonic() + 2.0;
 
-	if (s != MHD_INVALID_SOCKET)
-		close(s);
+	order(&quiesce_ordered);
+	for (int i = 0; i < nloops; i++)
+		running += loops[i].running;
+	while (atomic_load(&nquiesced) < running && now_monotonic() < deadline)
+		usleep(1000);
+	if (listen_fd >= 0 && atomic_load(&nquiesced) == running)
+	{
+		close(listen_fd);
+		listen_fd = -1;
+	}
 }
 
 /* Requests being answered now. */
 int
 http_in_flight(void)
 {
-	int			n;
-
-	pthread_mutex_lock(&flight_mutex);
-	n = in_flight;
-	pthread_mutex_unlock(&flight_mutex);
-	return n;
+	return atomic_load(&in_flight);
 }
 
 /* Close every connection and stop. */
 void
 http_stop(void)
 {
-	MHD_stop_daemon(daemon_handle);
-	daemon_handle = NULL;
+	if (loops)
+		order(&stop_ordered);
+	for (int i = 0; i < nloops; i++)
+	{
+		Loop	   *lp = &loops[i];
+
+		if (lp->running)
+			pthread_join(lp->thread, NULL);
+		lp->running = false;
+		if (lp->daemon)
+		{
+			/* the listening socket is ours, closed once below */
+			(void) MHD_quiesce_daemon(lp->daemon);
+			MHD_stop_daemon(lp->daemon);
+		}
+		if (lp->epfd >= 0)
+			close(lp->epfd);
+		if (lp->order_fd >= 0)
+			close(lp->order_fd);
+	}
+	free(loops);
+	loops = NULL;
+	nloops = 0;
+	if (listen_fd >= 0)
+		close(listen_fd);
+	listen_fd = -1;
 	free(tls_cert_pem);
 	free(tls_key_pem);
 }

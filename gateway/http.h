@@ -1,7 +1,7 @@
 /*-------------------------------------------------------------------------
  *
  * http.h
- *	  hroe-gateway's HTTP/1.1 server (libmicrohttpd).
+ *	  hroe-gateway's HTTP/1.1 server (libmicrohttpd) and its event loop.
  *
  * gateway/http.h
  *
@@ -15,8 +15,11 @@
 #include "config.h"
 #include "request.h"
 
-/* Start serving; false (with a message) if the address or TLS files fail. */
-extern bool http_start(const GatewayConfig *config, const Backend *backend);
+/*
+ * Start serving (the event loop thread, with the pool); false (with a
+ * message) if the address or TLS files fail.
+ */
+extern bool http_start(const GatewayConfig *config);
 
 /* Stop accepting connections (running requests go on). */
 extern void http_quiesce(void);

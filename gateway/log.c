@@ -3,8 +3,12 @@
  * log.c
  *	  hroe-gateway's access log (one line per request) and error messages.
  *
- * Lines are written whole under a mutex (request threads write at once) and
- * flushed at once, so a crash or SIGKILL loses none and tail -f shows them.
+ * Access log lines are written by the event loop thread, whole, and flushed
+ * by log_flush() once per round of the loop (a write per round, not per
+ * line), before it waits: tail -f shows them as they come, and a crash or
+ * SIGKILL loses at most the lines of the round it was in.  Messages to
+ * stderr are written whole under a mutex (the main thread writes too) and
+ * flushed at once.
  * Nothing here ever receives a secret or a body: callers pass the access key
  * id, which AWS treats as public (it appears in CloudTrail).
  *
@@ -16,6 +20,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +31,7 @@
 static pthread_mutex_t log_mutex = PTHREAD_MUTEX_INITIALIZER;
 static FILE *access_file = NULL;
 static char *access_path = NULL;	/* a file's path, for log_reopen */
+static _Atomic bool access_pending = false; /* lines written since the last flush */
 
 /* Now as 2026-11-25T16:01:02.345Z into out (25 bytes). */
 static void
@@ -78,6 +84,7 @@ log_reopen(void)
 	if (access_file && access_file != stdout)
 		fclose(access_file);
 	access_file = f;
+	access_pending = false;
 	pthread_mutex_unlock(&log_mutex);
 	return true;
 }
@@ -89,6 +96,8 @@ log_close(void)
 	pthread_mutex_lock(&log_mutex);
 	if (access_file && access_file != stdout)
 		fclose(access_file);
+	else if (access_file)
+		fflush(access_file);
 	access_file = NULL;
 	free(access_path);
 	access_path = NULL;
@@ -115,8 +124,21 @@ log_access(const char *remote, const char *access_key_id, const char *operation,
 				operation && *operation ? operation : "-", status,
 				error_type && *error_type ? error_type : "-", seconds * 1000.0,
 				bytes_in, bytes_out, request_id && *request_id ? request_id : "-");
-		fflush(access_file);
+		access_pending = true;
 	}
+	pthread_mutex_unlock(&log_mutex);
+}
+
+/* Write out the access log lines buffered since the last call. */
+void
+log_flush(void)
+{
+	if (!access_pending)
+		return;
+	pthread_mutex_lock(&log_mutex);
+	if (access_file)
+		fflush(access_file);
+	access_pending = false;
 	pthread_mutex_unlock(&log_mutex);
 }
 

@@ -29,6 +29,9 @@ extern void log_access(const char *remote, const char *access_key_id, const char
 					   int status, const char *error_type, double seconds,
 					   size_t bytes_in, size_t bytes_out, const char *request_id);
 
+/* Write out the access log lines written since the last call. */
+extern void log_flush(void);
+
 /* A message to stderr, prefixed with the time and "hroe-gateway: ". */
 extern void log_error(const char *fmt,...) __attribute__((format(printf, 1, 2)));
 

@@ -23,7 +23,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "backend.h"
 #include "config.h"
 #include "http.h"
 #include "log.h"
@@ -64,7 +63,6 @@ int
 main(int argc, char **argv)
 {
 	GatewayConfig config;
-	Backend		backend;
 	sigset_t	signals;
 	int			sig = 0;
 	double		deadline;
@@ -89,8 +87,7 @@ main(int argc, char **argv)
 	pthread_sigmask(SIG_BLOCK, &signals, NULL);
 
 	fit_open_files(&config);
-	backend_init(&config, &backend);
-	if (!http_start(&config, &backend))
+	if (!http_start(&config))
 	{
 		log_close();
 		config_free(&config);

@@ -1,23 +1,37 @@
 /*-------------------------------------------------------------------------
  *
  * pool.c
- *	  A bounded pool of libpq connections with a bounded wait queue.
+ *	  A bounded pool of libpq connections with a bounded FIFO queue, driven
+ *	  asynchronously by the gateway's event loop (http.c).
  *
- * pool_size connections are opened on demand and kept.  A request takes one
- * for the duration of one statement; when all are busy it waits, at most
- * queue_timeout_ms and only if fewer than queue_size requests already wait,
- * else it is throttled at once: the gateway never queues without bound and
- * never hangs a client.
+ * Each event loop thread drives a pool of its own: its share of pool_size
+ * connections, opened on demand and kept, and of queue_size.  A statement takes
+ * an idle one, is sent with PQsendQueryPrepared and its result is collected
+ * when epoll reports the socket readable (PQconsumeInput, PQisBusy,
+ * PQgetResult): a loop thread drives all its connections, and no thread
+ * waits for PostgreSQL.  When all are busy the statement waits in a FIFO queue, at
+ * most queue_timeout_ms and only if fewer than queue_size wait already, else
+ * it is throttled at once: the gateway never queues without bound and never
+ * hangs a client.  The queue is first come, first served, so a request's
+ * wait is bounded by the requests ahead of it.
+ *
+ * Connections are opened when the loop starts and, after a failure, when
+ * next needed, with the blocking PQconnectdbParams, in the loop: a local
+ * connection takes a few milliseconds, during which that loop waits; while
+ * PostgreSQL is down attempts are spaced by half a second and fail at once
+ * in between.
+ * Statements are sent in libpq's blocking mode, so a large body is flushed
+ * whole before the loop goes on.
  *
  * Exactly-once: a statement is sent again only when it certainly never
- * reached PostgreSQL.  Before a statement is sent, an idle connection is
- * checked for input: a server that restarted or terminated the backend has
- * sent an error and closed it, and the pool reconnects; and when libpq cannot send the statement at all
- * it is retried once on a new connection (a backend that got part of a
- * message, or Execute without Sync, commits nothing).  Once sent, a broken
- * connection makes the outcome unknown: the caller answers 500, as DynamoDB
- * answers an InternalServerError whose outcome is unknown, and the SDK's
- * retry meets the request's own conditions.
+ * reached PostgreSQL.  An idle connection with input is dropped (a server
+ * that restarted or terminated the backend has sent an error and closed
+ * it), both when epoll reports it and just before a statement is sent; and
+ * when libpq cannot send the statement at all it is retried once on a new
+ * connection (a backend that got part of a message, or Execute without
+ * Sync, commits nothing).  Once sent, a broken connection makes the outcome
+ * unknown: POOL_LOST, which the caller answers 500, as DynamoDB answers an
+ * InternalServerError whose outcome is unknown.
  *
  * Each connection runs with the login role's settings plus statement_timeout;
  * role switches are local to each call's transaction (hroe.gateway_call), so
@@ -29,127 +43,94 @@
  */
 #include "pool.h"
 
-#include <errno.h>
 #include <poll.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
+#include <sys/epoll.h>
 
 #include "log.h"
 #include "util.h"
+
+typedef struct PoolJob
+{
+	struct PoolJob *next;
+	PoolStatement stmt;
+	int			nparams;
+	const char *values[POOL_MAX_PARAMS];
+	PoolCallback callback;
+	void	   *arg;
+	double		deadline;		/* while queued */
+} PoolJob;
 
 struct PoolConn
 {
 	PGconn	   *conn;
 	int			index;
+	PoolJob    *job;			/* the statement running, or NULL */
+	PGresult   *last;			/* its last result so far */
 };
 
 static const char *const statement_sql[STMT_COUNT] = {
 	"SELECT secret FROM hroe.access_keys WHERE access_key_id = $1 AND revoked_at IS NULL",
-	/* text in, text out: the body reaches the engine as sent (\u0000 too) */
-	"SELECT hroe.gateway_call($1::pg_catalog.text, $2::pg_catalog.text, $3::pg_catalog.text)",
+	/*
+	 * text in, text out: the body reaches the engine as sent (\u0000 too).
+	 * The EXISTS is a one-time filter, evaluated before the call: a key
+	 * whose secret changed since the gateway cached it (revoked, deleted
+	 * and created again) runs nothing, and the gateway checks the request
+	 * again against the secret of the day
+	 */
+	"SELECT hroe.gateway_call($1::pg_catalog.text, $2::pg_catalog.text, $3::pg_catalog.text) "
+	"WHERE EXISTS (SELECT FROM hroe.access_keys WHERE access_key_id OPERATOR(pg_catalog.=) $1 "
+	"AND secret OPERATOR(pg_catalog.=) $4::pg_catalog.text AND revoked_at IS NULL)",
 };
 static const char *const statement_name[STMT_COUNT] = {"hroe_secret", "hroe_call"};
 
+/*
+ * Each event loop thread has a pool of its own (pool_init in that thread):
+ * its share of the connections and of the queue, its epoll set.
+ */
 static const GatewayConfig *cfg;
-static PoolConn *slots;
-static int *free_stack;			/* indexes of idle slots */
-static int nfree;
-static int nwaiting;
-static pthread_mutex_t pool_mutex = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t pool_cond;
+static __thread int epfd = -1;
+static __thread int pool_size;
+static __thread int queue_size;
+static __thread PoolConn *slots;
+static __thread int *free_stack;	/* indexes of idle slots */
+static __thread int nfree;
+static __thread PoolJob *queue_head,
+		   *queue_tail;
+static __thread int nwaiting;
 
 /* After a failed connection attempt, others fail fast until this time. */
-static double down_until;
+static __thread double down_until;
 
-/* Set up the slots (no connection is opened yet). */
+static bool connect_slot(PoolConn *pc);
+
+/* Set up this thread's slots (no connection is opened yet). */
 void
-pool_init(const GatewayConfig *config)
+pool_init(const GatewayConfig *config, int epoll_fd, int connections, int queue)
 {
-	pthread_condattr_t attr;
-
 	cfg = config;
-	slots = xmalloc(sizeof(PoolConn) * (size_t) cfg->pool_size);
-	free_stack = xmalloc(sizeof(int) * (size_t) cfg->pool_size);
-	for (int i = 0; i < cfg->pool_size; i++)
+	epfd = epoll_fd;
+	pool_size = connections;
+	queue_size = queue;
+	slots = xmalloc(sizeof(PoolConn) * (size_t) pool_size);
+	free_stack = xmalloc(sizeof(int) * (size_t) pool_size);
+	for (int i = 0; i < pool_size; i++)
 	{
 		slots[i].conn = NULL;
 		slots[i].index = i;
+		slots[i].job = NULL;
+		slots[i].last = NULL;
 		free_stack[i] = i;
 	}
-	nfree = cfg->pool_size;
-	pthread_condattr_init(&attr);
-	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
-	pthread_cond_init(&pool_cond, &attr);
-	pthread_condattr_destroy(&attr);
-}
-
-/* Close every connection (at shutdown, when no request runs). */
-void
-pool_close_all(void)
-{
-	for (int i = 0; i < cfg->pool_size; i++)
-		if (slots[i].conn)
-		{
-			PQfinish(slots[i].conn);
-			slots[i].conn = NULL;
-		}
-}
-
-/* A connection, or NULL with *status POOL_BUSY. */
-PoolConn *
-pool_acquire(PoolStatus *status)
-{
-	PoolConn   *pc;
-	struct timespec deadline;
-
-	pthread_mutex_lock(&pool_mutex);
-	if (nfree == 0)
-	{
-		if (nwaiting >= cfg->queue_size || cfg->queue_timeout_ms == 0)
-		{
-			pthread_mutex_unlock(&pool_mutex);
-			*status = POOL_BUSY;
-			return NULL;
-		}
-		clock_gettime(CLOCK_MONOTONIC, &deadline);
-		deadline.tv_sec += cfg->queue_timeout_ms / 1000;
-		deadline.tv_nsec += (long) (cfg->queue_timeout_ms % 1000) * 1000000L;
-		if (deadline.tv_nsec >= 1000000000L)
-		{
-			deadline.tv_sec++;
-			deadline.tv_nsec -= 1000000000L;
-		}
-		nwaiting++;
-		while (nfree == 0)
-		{
-			if (pthread_cond_timedwait(&pool_cond, &pool_mutex, &deadline) == ETIMEDOUT &&
-				nfree == 0)
-			{
-				nwaiting--;
-				pthread_mutex_unlock(&pool_mutex);
-				*status = POOL_BUSY;
-				return NULL;
-			}
-		}
-		nwaiting--;
-	}
-	pc = &slots[free_stack[--nfree]];
-	pthread_mutex_unlock(&pool_mutex);
-	*status = POOL_OK;
-	return pc;
-}
-
-/* Give a connection back. */
-void
-pool_release(PoolConn *pc)
-{
-	pthread_mutex_lock(&pool_mutex);
-	free_stack[nfree++] = pc->index;
-	pthread_cond_signal(&pool_cond);
-	pthread_mutex_unlock(&pool_mutex);
+	nfree = pool_size;
+	/*
+	 * Open them now, so that a loop does not stall on connecting while it
+	 * serves (a connection that fails now is opened when first needed)
+	 */
+	for (int i = 0; i < pool_size && now_monotonic() >= down_until; i++)
+		(void) connect_slot(&slots[i]);
 }
 
 /* Drop the slot's connection. */
@@ -157,7 +138,11 @@ static void
 disconnect(PoolConn *pc)
 {
 	if (pc->conn)
+	{
+		if (PQsocket(pc->conn) >= 0)
+			(void) epoll_ctl(epfd, EPOLL_CTL_DEL, PQsocket(pc->conn), NULL);
 		PQfinish(pc->conn);
+	}
 	pc->conn = NULL;
 }
 
@@ -169,20 +154,18 @@ connect_slot(PoolConn *pc)
 	const char *values[] = {"5", "hroe-gateway", cfg->conninfo, NULL};
 	char		sql[128];
 	PGresult   *res;
+	struct epoll_event ev = {.events = EPOLLIN, .data.ptr = pc};
 
-	pthread_mutex_lock(&pool_mutex);
 	if (now_monotonic() < down_until)
-	{
-		pthread_mutex_unlock(&pool_mutex);
 		return false;
-	}
-	pthread_mutex_unlock(&pool_mutex);
 
 	/* the conninfo's own settings win over the defaults before it */
 	pc->conn = PQconnectdbParams(keywords, values, 1);
 	if (PQstatus(pc->conn) != CONNECTION_OK)
 	{
 		log_error("could not connect to PostgreSQL: %s", PQerrorMessage(pc->conn));
+		PQfinish(pc->conn);
+		pc->conn = NULL;
 		goto fail;
 	}
 	snprintf(sql, sizeof(sql), "SET statement_timeout = %d", cfg->statement_timeout_ms);
@@ -191,6 +174,8 @@ connect_slot(PoolConn *pc)
 	{
 		log_error("could not set statement_timeout: %s", PQerrorMessage(pc->conn));
 		PQclear(res);
+		PQfinish(pc->conn);
+		pc->conn = NULL;
 		goto fail;
 	}
 	PQclear(res);
@@ -202,18 +187,24 @@ connect_slot(PoolConn *pc)
 			/* e.g. hroe not installed in that database, or too old */
 			log_error("could not prepare \"%s\": %s", statement_sql[i], PQerrorMessage(pc->conn));
 			PQclear(res);
+			PQfinish(pc->conn);
+			pc->conn = NULL;
 			goto fail;
 		}
 		PQclear(res);
 	}
+	if (epoll_ctl(epfd, EPOLL_CTL_ADD, PQsocket(pc->conn), &ev) != 0)
+	{
+		log_error("could not watch a PostgreSQL connection: %m");
+		PQfinish(pc->conn);
+		pc->conn = NULL;
+		goto fail;
+	}
 	return true;
 
 fail:
-	disconnect(pc);
 	/* spare PostgreSQL (and the log) a storm of attempts while it is down */
-	pthread_mutex_lock(&pool_mutex);
 	down_until = now_monotonic() + 0.5;
-	pthread_mutex_unlock(&pool_mutex);
 	return false;
 }
 
@@ -233,14 +224,10 @@ check_idle(PoolConn *pc)
 		disconnect(pc);
 }
 
-/* Run a prepared statement with text parameters (see pool.h). */
-PGresult *
-pool_exec(PoolConn *pc, PoolStatement stmt, int nparams, const char *const *values,
-		  PoolStatus *status)
+/* Send the job's statement on pc; false (status set) if it could not be. */
+static bool
+send_job(PoolConn *pc, PoolJob *job, PoolStatus *status)
 {
-	PGresult   *res,
-			   *last = NULL;
-
 	for (int attempt = 0;; attempt++)
 	{
 		if (pc->conn)
@@ -248,35 +235,221 @@ pool_exec(PoolConn *pc, PoolStatement stmt, int nparams, const char *const *valu
 		if (pc->conn == NULL && !connect_slot(pc))
 		{
 			*status = POOL_DOWN;
-			return NULL;
+			return false;
 		}
-		if (PQsendQueryPrepared(pc->conn, statement_name[stmt], nparams, values, NULL, NULL, 0))
-			break;
+		if (PQsendQueryPrepared(pc->conn, statement_name[job->stmt], job->nparams,
+								job->values, NULL, NULL, 0))
+		{
+			pc->job = job;
+			pc->last = NULL;
+			return true;
+		}
 		/* not sent: certainly not run; once more on a new connection */
 		log_error("could not send a request to PostgreSQL: %s", PQerrorMessage(pc->conn));
 		disconnect(pc);
 		if (attempt == 1)
 		{
 			*status = POOL_DOWN;
-			return NULL;
+			return false;
 		}
 	}
-	while ((res = PQgetResult(pc->conn)) != NULL)
+}
+
+/*
+ * Give queued jobs the idle connections, first come first served.  A job
+ * that cannot be sent (PostgreSQL down) is answered at once.
+ */
+static void
+dispatch(void)
+{
+	while (nfree > 0 && queue_head)
 	{
-		if (last)
-			PQclear(last);
-		last = res;
+		PoolJob    *job = queue_head;
+		PoolConn   *pc = &slots[free_stack[nfree - 1]];
+		PoolStatus	status;
+
+		queue_head = job->next;
+		if (queue_head == NULL)
+			queue_tail = NULL;
+		nwaiting--;
+		if (send_job(pc, job, &status))
+			nfree--;
+		else
+		{
+			job->callback(job->arg, NULL, status);
+			free(job);
+		}
 	}
-	if (PQstatus(pc->conn) != CONNECTION_OK || last == NULL)
+}
+
+/* Run a prepared statement (see pool.h). */
+bool
+pool_submit(PoolStatement stmt, int nparams, const char *const *values,
+			PoolCallback callback, void *arg, PoolStatus *status)
+{
+	PoolJob    *job;
+
+	if (nfree == 0 && (nwaiting >= queue_size || cfg->queue_timeout_ms == 0))
 	{
-		/* sent, then lost: it may have run; never sent again */
-		log_error("connection to PostgreSQL lost during a request: %s", PQerrorMessage(pc->conn));
-		if (last)
-			PQclear(last);
+		*status = POOL_BUSY;
+		return false;
+	}
+	job = xmalloc(sizeof(PoolJob));
+	memset(job, 0, sizeof(*job));
+	job->stmt = stmt;
+	job->nparams = nparams;
+	for (int i = 0; i < nparams && i < POOL_MAX_PARAMS; i++)
+		job->values[i] = values[i];
+	job->callback = callback;
+	job->arg = arg;
+	if (nfree > 0)
+	{
+		PoolConn   *pc = &slots[free_stack[nfree - 1]];
+
+		if (!send_job(pc, job, status))
+		{
+			free(job);
+			return false;
+		}
+		nfree--;
+		return true;
+	}
+	job->deadline = now_monotonic() + cfg->queue_timeout_ms / 1000.0;
+	if (queue_tail)
+		queue_tail->next = job;
+	else
+		queue_head = job;
+	queue_tail = job;
+	nwaiting++;
+	return true;
+}
+
+/* The running statement of pc is over: answer it, free the connection. */
+static void
+finish(PoolConn *pc, PGresult *res, PoolStatus status)
+{
+	PoolJob    *job = pc->job;
+
+	pc->job = NULL;
+	pc->last = NULL;
+	free_stack[nfree++] = pc->index;
+	job->callback(job->arg, res, status);
+	free(job);
+}
+
+/* epoll reported events on a connection's socket. */
+void
+pool_event(PoolConn *pc, uint32_t events)
+{
+	PGresult   *res;
+
+	if (pc->conn == NULL)
+		return;
+	if (pc->job == NULL)
+	{
+		/* idle with input: being terminated (see check_idle) */
 		disconnect(pc);
-		*status = POOL_LOST;
-		return NULL;
+		return;
 	}
-	*status = POOL_OK;
-	return last;
+	if (!PQconsumeInput(pc->conn))
+		goto lost;
+	while (!PQisBusy(pc->conn))
+	{
+		res = PQgetResult(pc->conn);
+		if (res == NULL)
+		{
+			/* the statement is over */
+			if (PQstatus(pc->conn) != CONNECTION_OK || pc->last == NULL)
+				goto lost;
+			res = pc->last;
+			finish(pc, res, POOL_OK);
+			dispatch();
+			return;
+		}
+		if (pc->last)
+			PQclear(pc->last);
+		pc->last = res;
+	}
+	if (PQstatus(pc->conn) == CONNECTION_OK)
+		return;
+
+lost:
+	/* sent, then lost: it may have run; never sent again */
+	log_error("connection to PostgreSQL lost during a request: %s", PQerrorMessage(pc->conn));
+	if (pc->last)
+		PQclear(pc->last);
+	pc->last = NULL;
+	disconnect(pc);
+	finish(pc, NULL, POOL_LOST);
+	dispatch();
+}
+
+/* Milliseconds until the first queued request's deadline (-1: none). */
+int
+pool_timeout_ms(void)
+{
+	double		left;
+
+	if (queue_head == NULL)
+		return -1;
+	left = queue_head->deadline - now_monotonic();
+	return left <= 0 ? 0 : (int) (left * 1000.0) + 1;
+}
+
+/* Throttle the queued requests past their deadline (the queue is FIFO). */
+void
+pool_expire(void)
+{
+	double		now;
+
+	if (queue_head == NULL)
+		return;
+	now = now_monotonic();
+	while (queue_head && queue_head->deadline <= now)
+	{
+		PoolJob    *job = queue_head;
+
+		queue_head = job->next;
+		if (queue_head == NULL)
+			queue_tail = NULL;
+		nwaiting--;
+		job->callback(job->arg, NULL, POOL_BUSY);
+		free(job);
+	}
+}
+
+/* At shutdown: answer what waits or runs, close every connection. */
+void
+pool_close_all(void)
+{
+	if (slots == NULL)
+		return;
+	while (queue_head)
+	{
+		PoolJob    *job = queue_head;
+
+		queue_head = job->next;
+		nwaiting--;
+		job->callback(job->arg, NULL, POOL_BUSY);
+		free(job);
+	}
+	queue_tail = NULL;
+	for (int i = 0; i < pool_size; i++)
+	{
+		PoolConn   *pc = &slots[i];
+
+		if (pc->job)
+		{
+			if (pc->last)
+				PQclear(pc->last);
+			pc->last = NULL;
+			disconnect(pc);
+			finish(pc, NULL, POOL_LOST);
+		}
+		disconnect(pc);
+	}
+	free(slots);
+	free(free_stack);
+	slots = NULL;
+	free_stack = NULL;
 }

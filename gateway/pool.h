@@ -1,7 +1,8 @@
 /*-------------------------------------------------------------------------
  *
  * pool.h
- *	  A bounded pool of libpq connections with a bounded wait queue.
+ *	  A bounded pool of libpq connections with a bounded FIFO queue, driven
+ *	  asynchronously by the gateway's event loop.
  *
  * gateway/pool.h
  *
@@ -11,6 +12,7 @@
 #define GATEWAY_POOL_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <libpq-fe.h>
 
 #include "config.h"
@@ -27,25 +29,54 @@ typedef enum PoolStatus
 typedef enum PoolStatement
 {
 	STMT_SECRET,				/* $1 access key id -> secret */
-	STMT_CALL,					/* $1 key id, $2 operation, $3 body -> jsonb */
+	STMT_CALL,					/* $1 key id, $2 operation, $3 body, $4 the
+								 * secret the signature was checked with ->
+								 * text, or no row if that is not the key's
+								 * active secret any more */
 	STMT_COUNT
 } PoolStatement;
 
-typedef struct PoolConn PoolConn;
-
-extern void pool_init(const GatewayConfig *config);
-extern void pool_close_all(void);
-
-/* A connection, or NULL with *status POOL_BUSY (queue full or timed out). */
-extern PoolConn *pool_acquire(PoolStatus *status);
-extern void pool_release(PoolConn *pc);
+#define POOL_MAX_PARAMS 4
 
 /*
- * Run a prepared statement with text parameters.  Returns the last result
- * (the caller PQclears it), or NULL with *status POOL_DOWN (never reached
- * PostgreSQL) or POOL_LOST (outcome unknown).
+ * Called once per submitted statement, from the event loop: the last result
+ * (the callee owns it: PQclear) with POOL_OK, or NULL with POOL_BUSY (waited
+ * past queue_timeout_ms), POOL_DOWN or POOL_LOST.
  */
-extern PGresult *pool_exec(PoolConn *pc, PoolStatement stmt, int nparams,
-						   const char *const *values, PoolStatus *status);
+typedef void (*PoolCallback) (void *arg, PGresult *res, PoolStatus status);
+
+typedef struct PoolConn PoolConn;
+
+/*
+ * Set up the calling thread's pool: connections slots (none is opened yet)
+ * and a queue of at most queue requests.  The connections' sockets are
+ * registered in epoll_fd with the PoolConn as data.ptr.  Every function
+ * below acts on the calling thread's pool.
+ */
+extern void pool_init(const GatewayConfig *config, int epoll_fd, int connections, int queue);
+
+/*
+ * Run a prepared statement with text parameters (which must stay valid until
+ * the callback).  true: the callback will come.  false: refused at once with
+ * *status POOL_BUSY (the queue is full) or POOL_DOWN (PostgreSQL
+ * unreachable); no callback.
+ */
+extern bool pool_submit(PoolStatement stmt, int nparams, const char *const *values,
+						PoolCallback callback, void *arg, PoolStatus *status);
+
+/* epoll reported events on a connection's socket. */
+extern void pool_event(PoolConn *pc, uint32_t events);
+
+/* Milliseconds until the first queued request's deadline (-1: none). */
+extern int	pool_timeout_ms(void);
+
+/* Throttle the queued requests past their deadline. */
+extern void pool_expire(void);
+
+/*
+ * At shutdown: every queued request gets POOL_BUSY and every running one
+ * POOL_LOST, then the connections are closed.
+ */
+extern void pool_close_all(void);
 
 #endif							/* GATEWAY_POOL_H */

@@ -324,6 +324,65 @@ hmac(const unsigned char *key, size_t keylen, const char *data, unsigned char *o
 	HMAC(EVP_sha256(), key, (int) keylen, (const unsigned char *) data, strlen(data), out, &n);
 }
 
+/*
+ * The signing key of (secret, scope date, region): HMACs of the date, region,
+ * service and terminator under "AWS4" + secret.  It changes once a day, so
+ * each thread keeps the last one it derived (four HMACs saved per request of
+ * a client signing with one key); a different secret, date or region derives
+ * it anew.  The copy of the secret is compared in constant time.
+ */
+#define KEY_CACHE_SECRET_MAX 256
+
+static __thread struct
+{
+	bool		valid;
+	char		secret[KEY_CACHE_SECRET_MAX];	/* zero-padded */
+	char		scope_date[sizeof(((SigV4Auth *) 0)->scope_date)];
+	char		region[sizeof(((SigV4Auth *) 0)->region)];
+	unsigned char key[32];
+} last_key;
+
+static void
+signing_key(const char *secret, const char *scope_date, const char *region,
+			unsigned char *key)
+{
+	size_t		secret_len = strlen(secret);
+	char		padded[KEY_CACHE_SECRET_MAX];
+	bool		cacheable = secret_len < sizeof(padded);
+	StrBuf		tmp;
+
+	if (cacheable)
+	{
+		memset(padded, 0, sizeof(padded));
+		memcpy(padded, secret, secret_len);
+		if (last_key.valid && strcmp(last_key.scope_date, scope_date) == 0 &&
+			strcmp(last_key.region, region) == 0 &&
+			CRYPTO_memcmp(last_key.secret, padded, sizeof(padded)) == 0)
+		{
+			OPENSSL_cleanse(padded, sizeof(padded));
+			memcpy(key, last_key.key, 32);
+			return;
+		}
+	}
+	buf_init(&tmp);
+	buf_printf(&tmp, "AWS4%s", secret);
+	hmac((const unsigned char *) tmp.data, tmp.len, scope_date, key);
+	OPENSSL_cleanse(tmp.data, tmp.len);
+	buf_free(&tmp);
+	hmac(key, 32, region, key);
+	hmac(key, 32, "dynamodb", key);
+	hmac(key, 32, "aws4_request", key);
+	if (cacheable)
+	{
+		memcpy(last_key.secret, padded, sizeof(padded));
+		OPENSSL_cleanse(padded, sizeof(padded));
+		snprintf(last_key.scope_date, sizeof(last_key.scope_date), "%s", scope_date);
+		snprintf(last_key.region, sizeof(last_key.region), "%s", region);
+		memcpy(last_key.key, key, 32);
+		last_key.valid = true;
+	}
+}
+
 /* The signature of req under secret, as lower-case hex into out (65 bytes). */
 void
 sigv4_sign(const Request *req, const SigV4Auth *auth, const char *secret, char *out)
@@ -397,15 +456,7 @@ sigv4_sign(const Request *req, const SigV4Auth *auth, const char *secret, char *
 	buf_printf(&sts, "AWS4-HMAC-SHA256\n%s\n%s/%s/dynamodb/aws4_request\n%s",
 			   auth->amz_date, auth->scope_date, auth->region, hex);
 
-	/* the signing key: date, region, service, terminator */
-	buf_init(&tmp);
-	buf_printf(&tmp, "AWS4%s", secret);
-	hmac((const unsigned char *) tmp.data, tmp.len, auth->scope_date, key);
-	OPENSSL_cleanse(tmp.data, tmp.len);
-	buf_free(&tmp);
-	hmac(key, 32, auth->region, key);
-	hmac(key, 32, "dynamodb", key);
-	hmac(key, 32, "aws4_request", key);
+	signing_key(secret, auth->scope_date, auth->region, key);
 	hmac(key, 32, sts.data, hash);
 	OPENSSL_cleanse(key, sizeof(key));
 	hex_encode(hash, 32, out);

@@ -3,13 +3,14 @@
 # with DynamoDB's exact error bodies: unsigned, incomplete, wrong secret,
 # unknown key, expired and future dates, a wrong scope, Host not signed, a
 # session token, a role without grants (AccessDeniedException), a revoked
-# key (refused at once despite the key cache), and the key's role deciding
+# key (refused at once despite the key cache), a key created again with a
+# new secret (the old, cached one refused at once), and the key's role deciding
 # (a table made through one key is not another role's).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 . test/gateway/lib.sh
 gw_setup hroe_gw_auth || exit 1
-gw_start hroe_gw_auth || exit 1
+gw_start hroe_gw_auth --key-cache-ttl 60 || exit 1
 gw_env
 raw() { /usr/bin/python3 test/gateway/raw.py "$GW_URL" send "$@"; }
 BAD_SIG='The request signature we calculated does not match the signature you provided. Check your AWS Secret Access Key and signing method. Consult the service documentation for details.'
@@ -62,6 +63,16 @@ check "grants decide: after GRANT, the same key reads" bash -c "
 	psql -XAtq -d hroe_gw_auth -c 'GRANT USAGE ON SCHEMA hroe, gw_app TO gw_nogrant; GRANT SELECT ON gw_app.auth_t TO gw_nogrant' &&
 	/usr/bin/python3 test/gateway/raw.py '$GW_URL' send GetItem '{\"TableName\": \"auth_t\", \"Key\": {\"pk\": {\"S\": \"a\"}}}' --key '$GW_NOGRANT_KEY' | grep -q '^200 .*Item'"
 check "the connection's role is reset after each call" has '^200 ' raw PutItem '{"TableName": "auth_t", "Item": {"pk": {"S": "c"}}}'
+# a key id deleted and created again with another secret, while the gateway
+# caches the first (a TTL of 60 s here): the old secret runs nothing
+check "a key created again: its old, cached secret is refused at once (InvalidSignatureException)" \
+	has 'InvalidSignatureException' bash -c "
+	psql -XAtq -d hroe_gw_auth -c \"SELECT hroe.create_access_key('gw_app', 'gwrecreated', 'oldsecret')\" >/dev/null &&
+	/usr/bin/python3 test/gateway/raw.py '$GW_URL' send ListTables '{}' --key gwrecreated --secret oldsecret | grep -q '^200 ' &&
+	psql -XAtq -d hroe_gw_auth -c \"DELETE FROM hroe.access_keys WHERE access_key_id = 'gwrecreated'\" \
+		-c \"SELECT hroe.create_access_key('gw_app', 'gwrecreated', 'newsecret')\" >/dev/null &&
+	/usr/bin/python3 test/gateway/raw.py '$GW_URL' send ListTables '{}' --key gwrecreated --secret oldsecret"
+check "... and its new secret works at once" has '^200 ' raw ListTables '{}' --key gwrecreated --secret newsecret
 check "revoked key: UnrecognizedClientException at once" bash -c "
 	psql -XAtq -d hroe_gw_auth -c \"SELECT hroe.revoke_access_key('$GW_KEY')\" | grep -q t &&
 	/usr/bin/python3 test/gateway/raw.py '$GW_URL' send ListTables '{}' | grep -q UnrecognizedClientException"

@@ -71,7 +71,7 @@ check "after the restart: 200" has '^200 .*"Item"' raw GetItem "$KEY_A"
 gw_stop || GW_FAILURES=$((GW_FAILURES + 1))
 gw_start hroe_gw_ops --pool-size 1 --statement-timeout 60000 || exit 1
 lock_rows 60
-raw PutItem "$ITEM_A" >"$GW_WORK/inflight.out" 2>&1 &
+raw PutItem "$ITEM_A" --print-connection >"$GW_WORK/inflight.out" 2>&1 &
 inflight=$!
 # the PutItem is in flight once the gateway's backend waits for the lock
 wait_until "SELECT EXISTS (SELECT FROM pg_stat_activity WHERE application_name = 'hroe-gateway' AND wait_event_type = 'Lock')"
@@ -81,6 +81,8 @@ sleep 0.5
 psql -XAtq -d hroe_gw_ops -c "SELECT pg_cancel_backend(pid) FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(60)'" >/dev/null
 wait $inflight
 check "SIGTERM during a request: the request completes (200)" has '^200 ' cat "$GW_WORK/inflight.out"
+check "a response during shutdown says Connection: close (the client takes its next request elsewhere)" \
+	has '^connection: close$' cat "$GW_WORK/inflight.out"
 wait "$GW_PID"
 rc=$?
 GW_PID=

@@ -93,11 +93,15 @@ def main():
     p.add_argument("--content-type", default="application/x-amz-json-1.0")
     p.add_argument("--no-host", action="store_true")
     p.add_argument("--header", action="append", default=[])
+    p.add_argument("--print-connection", action="store_true",
+                   help="a second line: the response's Connection header")
     a = p.parse_args()
     status, headers, data = send(a.url, a.operation, a.body, a.key, a.secret, a.unsigned,
                                  a.age, a.service, a.content_type, a.no_host, a.header)
     crc_ok = headers.get("x-amz-crc32") == str(zlib.crc32(data))
     print(status, "crc32-ok" if crc_ok else "crc32-BAD", data.decode("utf-8", "replace"))
+    if a.print_connection:
+        print("connection:", headers.get("connection", "-"))
 
 
 if __name__ == "__main__":
