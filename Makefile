@@ -42,6 +42,10 @@ OBJS = \
 	src/api_items.o \
 	src/api_ddl.o \
 	src/api_transact.o \
+	src/api_partiql.o \
+	src/api_partiql_run.o \
+	src/partiql_lex.o \
+	src/partiql_parse.o \
 	src/shard.o \
 	src/shard_keys.o \
 	src/shard_merge.o \

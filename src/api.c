@@ -344,6 +344,9 @@ static const ApiOperation operations[] = {
 	{"DeleteTable", hroe_api_delete_table, false},
 	{"UpdateTable", hroe_api_update_table, false},
 	{"ListTables", hroe_api_list_tables, false},
+	{"ExecuteStatement", hroe_api_execute_statement, false},
+	{"BatchExecuteStatement", hroe_api_batch_execute_statement, false},
+	{"ExecuteTransaction", hroe_api_execute_transaction, false},
 };
 
 /* The operation named op, or NULL (not inlined into the callers' PG_TRY) */
@@ -368,6 +371,32 @@ Dispatch(const ApiOperation *op, JsonbContainer *req, StringInfo out)
 	if (op->item_metrics)
 		hroe_api_check_item_collection_metrics(req);
 	op->run(req, out);
+}
+
+/*
+ * Run the operation op on req inside the current call (PartiQL's statements,
+ * api_partiql_run.c, are the JSON API's requests): its response body
+ */
+Jsonb *
+hroe_api_run(const char *op, Jsonb *req)
+{
+	const ApiOperation *operation = FindOperation(op);
+	Jsonb	   *saved = CurrentCall->result;
+	Jsonb	   *res;
+	StringInfoData body;
+
+	if (operation == NULL)
+		elog(ERROR, "unknown operation \"%s\"", op);
+	initStringInfo(&body);
+	CurrentCall->result = NULL;
+	Dispatch(operation, &req->root, &body);
+	res = CurrentCall->result;
+	CurrentCall->result = saved;
+	if (res)
+		return res;
+	/* the members were written with a leading comma */
+	return DatumGetJsonbP(DirectFunctionCall1(jsonb_in,
+											  CStringGetDatum(psprintf("{%s}", body.len ? body.data + 1 : ""))));
 }
 
 /*
