@@ -69,7 +69,7 @@ Args(StringInfo out, PqNode *n, int from, int *param)
 	}
 }
 
-/* A node as PartiQL, fully parenthesized; checks the ?s' numbers */
+/* A node as PartiQL; checks the ?s' numbers */
 static void
 Node(StringInfo out, PqNode *n, int *param)
 {
@@ -148,16 +148,36 @@ Node(StringInfo out, PqNode *n, int *param)
 			break;
 		case PQ_AND:
 		case PQ_OR:
-			appendStringInfoChar(out, '(');
-			Node(out, n->args[0], param);
-			appendStringInfoString(out, n->kind == PQ_AND ? " AND " : " OR ");
-			Node(out, n->args[1], param);
-			appendStringInfoChar(out, ')');
+			/*
+			 * parentheses only where the tree needs them (no deeper nesting
+			 * than the input had): an OR under an AND, a right operand of the
+			 * chain's own kind
+			 */
+			for (int i = 0; i < 2; i++)
+			{
+				PqKind		k = n->args[i]->kind;
+				bool		paren = (n->kind == PQ_AND && k == PQ_OR) ||
+					(i == 1 && (k == PQ_AND || k == PQ_OR));
+
+				if (i == 1)
+					appendStringInfoString(out, n->kind == PQ_AND ? " AND " : " OR ");
+				if (paren)
+					appendStringInfoChar(out, '(');
+				Node(out, n->args[i], param);
+				if (paren)
+					appendStringInfoChar(out, ')');
+			}
 			break;
 		case PQ_NOT:
-			appendStringInfoString(out, "NOT ");
-			Node(out, n->args[0], param);
-			break;
+			{
+				bool		paren = n->args[0]->kind == PQ_AND || n->args[0]->kind == PQ_OR;
+
+				appendStringInfoString(out, paren ? "NOT (" : "NOT ");
+				Node(out, n->args[0], param);
+				if (paren)
+					appendStringInfoChar(out, ')');
+				break;
+			}
 		case PQ_IS:
 			Node(out, n->args[0], param);
 			appendStringInfo(out, " IS %s%s", n->negated ? "NOT " : "", n->op);
