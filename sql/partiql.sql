@@ -86,6 +86,11 @@ WITH RECURSIVE pages(n, res) AS (
   FROM pages WHERE res ? 'NextToken' AND n < 20)
 SELECT count(*) AS pages, (SELECT jsonb_agg(i ORDER BY i) FROM pages, jsonb_array_elements(res -> 'Items') i) AS items FROM pages;
 SELECT pq($$SELECT sk FROM pqt WHERE pk = 'a'$$, '{"NextToken": "bm90IGEgdG9rZW4="}');
+-- a token's key is checked as an ExclusiveStartKey; its position as one of the IN values
+SELECT pq($$SELECT sk FROM pqt WHERE pk = 'a'$$, jsonb_build_object('NextToken',
+          encode(convert_to('{"i": 0, "k": {"pk": {"S": "zzz"}, "sk": {"N": "1"}}}', 'UTF8'), 'base64')));
+SELECT pq($$SELECT sk FROM pqt WHERE pk = 'a'$$, jsonb_build_object('NextToken',
+          encode(convert_to('{"i": 1, "k": null}', 'UTF8'), 'base64')));
 SELECT pq($$SELECT sk FROM pqt WHERE pk = 'a'$$, '{"Limit": 0}');
 -- ConsistentRead and ReturnConsumedCapacity
 SELECT pq($$SELECT sk FROM pqt WHERE pk = 'a' AND sk = 1$$, '{"ConsistentRead": true, "ReturnConsumedCapacity": "TOTAL"}') -> 'ConsumedCapacity';
@@ -236,6 +241,21 @@ SELECT hroe.dynamodb('ExecuteTransaction', $${"TransactStatements": [
 
 -- hroe.dynamodb_text (the gateway's path) takes the operations too
 SELECT hroe.dynamodb_text('ExecuteStatement', $${"Statement": "SELECT sk FROM pqt WHERE pk = 'b'"}$$);
+
+-- privileges: a statement needs its operation's; a batch's refusal is its
+-- statement's AccessDenied, in DynamoDB's words
+DROP ROLE IF EXISTS regress_hroe_pq_reader;
+CREATE ROLE regress_hroe_pq_reader;
+GRANT USAGE ON SCHEMA hroe TO regress_hroe_pq_reader;
+GRANT SELECT ON pqt TO regress_hroe_pq_reader;
+SET ROLE regress_hroe_pq_reader;
+SELECT hroe.dynamodb('ExecuteStatement', $${"Statement": "SELECT sk FROM pqt WHERE pk = 'b'"}$$);
+SELECT hroe.dynamodb('ExecuteStatement', $${"Statement": "DELETE FROM pqt WHERE pk = 'b' AND sk = 1"}$$);
+SELECT hroe.dynamodb('BatchExecuteStatement', $${"Statements": [
+  {"Statement": "DELETE FROM pqt WHERE pk = 'b' AND sk = 1"}, {"Statement": "DELETE FROM pq_h WHERE pk = 'pre-1'"}]}$$);
+RESET ROLE;
+DROP OWNED BY regress_hroe_pq_reader;
+DROP ROLE regress_hroe_pq_reader;
 
 DROP FUNCTION pq(text, jsonb);
 SELECT hroe.dynamodb('DeleteTable', '{"TableName": "pqt"}') -> 'TableDescription' -> 'TableName';

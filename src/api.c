@@ -382,16 +382,24 @@ hroe_api_run(const char *op, Jsonb *req)
 {
 	const ApiOperation *operation = FindOperation(op);
 	Jsonb	   *saved = CurrentCall->result;
-	Jsonb	   *res;
+	Jsonb	   *volatile res = NULL;
 	StringInfoData body;
 
 	if (operation == NULL)
 		elog(ERROR, "unknown operation \"%s\"", op);
 	initStringInfo(&body);
 	CurrentCall->result = NULL;
-	Dispatch(operation, &req->root, &body);
-	res = CurrentCall->result;
-	CurrentCall->result = saved;
+	PG_TRY();
+	{
+		Dispatch(operation, &req->root, &body);
+		res = CurrentCall->result;
+	}
+	PG_FINALLY();
+	{
+		/* the caller's response, also when the operation failed */
+		CurrentCall->result = saved;
+	}
+	PG_END_TRY();
 	if (res)
 		return res;
 	/* the members were written with a leading comma */
@@ -441,8 +449,8 @@ BatchResource(JsonbContainer *req, bool write)
  * object refused may be one the role cannot see, such as a function in a
  * policy or a trigger of another role's).
  */
-static char *
-AccessDenied(const char *op, const char *table)
+char *
+hroe_api_access_denied(const char *op, const char *table)
 {
 	StringInfoData m;
 
@@ -532,7 +540,7 @@ Call(const char *op, Jsonb *req, char **text, Jsonb **jres)
 			bool		bget = strcmp(op, "BatchGetItem") == 0;
 			bool		bwrite = strcmp(op, "BatchWriteItem") == 0;
 
-			edata->message = AccessDenied(op, bget || bwrite ? BatchResource(&req->root, bwrite) :
+			edata->message = hroe_api_access_denied(op, bget || bwrite ? BatchResource(&req->root, bwrite) :
 										  call.state.resource);
 		}
 		resetStringInfo(&out);

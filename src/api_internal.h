@@ -63,6 +63,7 @@ extern void hroe_api_batch(JsonbContainer *req, StringInfo out, bool write);
 extern void hroe_api_transact_write(JsonbContainer *req, StringInfo out);
 extern void hroe_api_transact_get(JsonbContainer *req, StringInfo out);
 extern Jsonb *hroe_api_run(const char *op, Jsonb *req);
+extern char *hroe_api_access_denied(const char *op, const char *table);
 extern void hroe_api_execute_statement(JsonbContainer *req, StringInfo out);
 extern void hroe_api_batch_execute_statement(JsonbContainer *req, StringInfo out);
 extern void hroe_api_execute_transaction(JsonbContainer *req, StringInfo out);

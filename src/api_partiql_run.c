@@ -15,6 +15,8 @@
 
 #include "access/xact.h"
 #include "common/base64.h"
+#include "common/jsonapi.h"
+#include "mb/pg_wchar.h"
 #include "utils/builtins.h"
 #include "utils/jsonb.h"
 #include "utils/memutils.h"
@@ -26,12 +28,6 @@
 
 /* DynamoDB's text for an INSERT of an existing item */
 #define DUPLICATE_ITEM "Duplicate primary key exists in table"
-
-/* The most statements of a BatchExecuteStatement */
-#define PQ_BATCH_MAX HROE_BATCH_WRITE_MAX
-
-/* The longest statement DynamoDB takes */
-#define PQ_STATEMENT_MAX 8192
 
 /* ---------- statements ---------- */
 
@@ -48,9 +44,9 @@ ParseStatement(JsonbContainer *obj, const char *member, JsonbContainer ***params
 	if (len < 1)
 		hroe_api_invalid(psprintf("1 validation error detected: Value '' at '%s' failed to satisfy constraint: Member must have length greater than or equal to 1",
 								  member));
-	if (len > PQ_STATEMENT_MAX)
+	if (len > HROE_PARTIQL_STATEMENT_MAX && pg_mbstrlen_with_len(stmt, len) > HROE_PARTIQL_STATEMENT_MAX)
 		hroe_api_invalid(psprintf("1 validation error detected: Value at '%s' failed to satisfy constraint: Member must have length less than or equal to %d",
-								  member, PQ_STATEMENT_MAX));
+								  member, HROE_PARTIQL_STATEMENT_MAX));
 	*nparams = hroe_api_member_array(obj, "Parameters", params);
 	if (hroe_api_member(obj, "Parameters") && *nparams == 0)
 		hroe_api_invalid("1 validation error detected: Value '[]' at 'parameters' failed to satisfy constraint: Member must have length greater than or equal to 1");
@@ -80,21 +76,20 @@ CommonMembers(StringInfo extra, JsonbContainer *req, bool read)
 }
 
 /*
- * Run a write's request; an INSERT's failed attribute_not_exists is
- * DynamoDB's DuplicateItemException
+ * Run op on req; an error of SQLSTATE code is returned in *err (copied, the
+ * error state flushed, to be raised again or replaced at once), any other
+ * raised
  */
 static Jsonb *
-RunWrite(PqRequest *r, const char *extra)
+RunCatching(const char *op, Jsonb *req, int code, ErrorData **err)
 {
 	MemoryContext cxt = CurrentMemoryContext;
-	Jsonb	   *res = NULL;
-	Jsonb	   *req = hroe_partiql_request(r, NULL, extra);
+	Jsonb	   *volatile res = NULL;
 
-	if (r->stmt->kind != PQ_INSERT)
-		return hroe_api_run(r->op, req);
+	*err = NULL;
 	PG_TRY();
 	{
-		res = hroe_api_run(r->op, req);
+		res = hroe_api_run(op, req);
 	}
 	PG_CATCH();
 	{
@@ -102,12 +97,31 @@ RunWrite(PqRequest *r, const char *extra)
 
 		MemoryContextSwitchTo(cxt);
 		e = CopyErrorData();
-		if (e->sqlerrcode != ERRCODE_HROE_CONDITIONAL_CHECK_FAILED)
+		if (e->sqlerrcode != code)
 			PG_RE_THROW();
 		FlushErrorState();
-		hroe_ddb_error(ERRCODE_HROE_DUPLICATE_ITEM, "DuplicateItemException", DUPLICATE_ITEM);
+		*err = e;
 	}
 	PG_END_TRY();
+	return res;
+}
+
+/*
+ * Run a write's request; an INSERT's failed attribute_not_exists is
+ * DynamoDB's DuplicateItemException
+ */
+static Jsonb *
+RunWrite(PqRequest *r, const char *extra)
+{
+	Jsonb	   *req = hroe_partiql_request(r, NULL, extra);
+	ErrorData  *e;
+	Jsonb	   *res;
+
+	if (r->stmt->kind != PQ_INSERT)
+		return hroe_api_run(r->op, req);
+	res = RunCatching(r->op, req, ERRCODE_HROE_CONDITIONAL_CHECK_FAILED, &e);
+	if (e)
+		hroe_ddb_error(ERRCODE_HROE_DUPLICATE_ITEM, "DuplicateItemException", DUPLICATE_ITEM);
 	return res;
 }
 
@@ -269,22 +283,15 @@ DecodeToken(const char *token, int nvalues, int *start, Jsonb **esk)
 	JsonbValue *i;
 	JsonbValue *k;
 	Jsonb	   *j = NULL;
-	MemoryContext cxt = CurrentMemoryContext;
 
+	/* a token of hroe's: valid UTF-8 JSON without NULs (checked, not trusted) */
 	if (n > 0)
 	{
 		json[n] = '\0';
-		PG_TRY();
-		{
+		if (strlen(json) == (size_t) n && pg_verify_mbstr(PG_UTF8, json, n, true) &&
+			pg_parse_json(makeJsonLexContextCstringLen(json, n, PG_UTF8, true),
+						  &nullSemAction) == JSON_SUCCESS)
 			j = DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(json)));
-		}
-		PG_CATCH();
-		{
-			MemoryContextSwitchTo(cxt);
-			FlushErrorState();
-			j = NULL;
-		}
-		PG_END_TRY();
 	}
 	i = j ? hroe_api_member(&j->root, "i") : NULL;
 	k = j ? hroe_api_member(&j->root, "k") : NULL;
@@ -503,7 +510,10 @@ RunBatchStatement(BatchStatement *b, const char *rcc)
 		if (hroe_error_type(e->sqlerrcode) == NULL)
 			ReThrowError(e);
 		b->code = e->sqlerrcode;
-		b->message = e->message;
+		/* DynamoDB's text, never PostgreSQL's (which may name what the role cannot see) */
+		b->message = e->sqlerrcode == ERRCODE_INSUFFICIENT_PRIVILEGE ?
+			hroe_api_access_denied("BatchExecuteStatement", b->stmt ? b->stmt->table : NULL) :
+			e->message;
 	}
 	PG_END_TRY();
 }
@@ -518,17 +528,17 @@ hroe_api_batch_execute_statement(JsonbContainer *req, StringInfo out)
 	BatchStatement *bs;
 	int			nread = 0;
 	int			nwrite = 0;
-	Jsonb	   *caps[PQ_BATCH_MAX] = {0};
-	char	   *captables[PQ_BATCH_MAX] = {0};
+	Jsonb	   *caps[HROE_PARTIQL_BATCH_MAX] = {0};
+	char	   *captables[HROE_PARTIQL_BATCH_MAX] = {0};
 	int			ncaps = 0;
 
 	if (hroe_api_member(req, "Statements") == NULL)
 		hroe_api_missing("statements");
 	if (n < 1)
 		hroe_api_invalid("1 validation error detected: Value '[]' at 'statements' failed to satisfy constraint: Member must have length greater than or equal to 1");
-	if (n > PQ_BATCH_MAX)
+	if (n > HROE_PARTIQL_BATCH_MAX)
 		hroe_api_invalid(psprintf("1 validation error detected: Value at 'statements' failed to satisfy constraint: Member must have length less than or equal to %d",
-								  PQ_BATCH_MAX));
+								  HROE_PARTIQL_BATCH_MAX));
 	hroe_check_return_cc(rcc ? rcc : "NONE");
 	bs = palloc0(sizeof(BatchStatement) * n);
 	/* the statements that parse: all reads or all writes */
@@ -686,8 +696,8 @@ hroe_api_execute_transaction(JsonbContainer *req, StringInfo out)
 	bool		read = false;
 	StringInfoData items;
 	StringInfoData treq;
-	MemoryContext cxt = CurrentMemoryContext;
-	Jsonb	   *res = NULL;
+	Jsonb	   *res;
+	ErrorData  *e;
 
 	if (hroe_api_member(req, "TransactStatements") == NULL)
 		hroe_api_missing("transactStatements");
@@ -730,24 +740,14 @@ hroe_api_execute_transaction(JsonbContainer *req, StringInfo out)
 		hroe_json_string_write(&treq, rcc, strlen(rcc));
 	}
 	appendStringInfoChar(&treq, '}');
-	PG_TRY();
+	res = RunCatching(read ? "TransactGetItems" : "TransactWriteItems",
+					  DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(treq.data))),
+					  ERRCODE_HROE_TRANSACTION_CANCELED, &e);
+	if (e)
 	{
-		res = hroe_api_run(read ? "TransactGetItems" : "TransactWriteItems",
-						   DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(treq.data))));
-	}
-	PG_CATCH();
-	{
-		ErrorData  *e;
-
-		MemoryContextSwitchTo(cxt);
-		e = CopyErrorData();
-		if (e->sqlerrcode != ERRCODE_HROE_TRANSACTION_CANCELED)
-			PG_RE_THROW();
-		FlushErrorState();
 		DuplicateReasons(e, rs, n);
 		ReThrowError(e);
 	}
-	PG_END_TRY();
 	{
 		char	   *s = hroe_api_jsonb_text(res);
 

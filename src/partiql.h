@@ -14,11 +14,16 @@
 #ifndef HROE_PARTIQL_H
 #define HROE_PARTIQL_H
 
+#include "dynamodb_limits.h"
+
 /* The prefix of DynamoDB's message for a statement that does not parse */
 #define PQ_MALFORMED "Statement wasn't well formed, can't be processed: "
 
-/* Deepest nesting of parentheses, NOT, literals (DynamoDB nests 32 levels) */
-#define PQ_MAX_DEPTH 32
+/*
+ * Deepest nesting of parentheses, NOT, functions and literals: an item's
+ * (a literal nests no deeper than the item it may become)
+ */
+#define PQ_MAX_DEPTH HROE_ITEM_MAX_DEPTH
 
 typedef enum PqKind
 {

@@ -450,38 +450,35 @@ Negation(Parser *p)
 	return n;
 }
 
+/* sub {kw sub}: a left-deep chain of kind (AND, OR) */
+static PqNode *
+Chain(Parser *p, const char *kw, PqKind kind, PqNode *(*sub) (Parser *p))
+{
+	PqNode	   *n = sub(p);
+
+	while (AcceptKeyword(p, kw))
+	{
+		PqNode	   *c = MakeNode(kind, 2);
+
+		c->args[0] = n;
+		c->args[1] = sub(p);
+		n = c;
+	}
+	return n;
+}
+
 /* a AND b AND ... */
 static PqNode *
 Conjunction(Parser *p)
 {
-	PqNode	   *n = Negation(p);
-
-	while (AcceptKeyword(p, "AND"))
-	{
-		PqNode	   *a = MakeNode(PQ_AND, 2);
-
-		a->args[0] = n;
-		a->args[1] = Negation(p);
-		n = a;
-	}
-	return n;
+	return Chain(p, "AND", PQ_AND, Negation);
 }
 
 /* a OR b OR ... */
 static PqNode *
 Condition(Parser *p)
 {
-	PqNode	   *n = Conjunction(p);
-
-	while (AcceptKeyword(p, "OR"))
-	{
-		PqNode	   *o = MakeNode(PQ_OR, 2);
-
-		o->args[0] = n;
-		o->args[1] = Conjunction(p);
-		n = o;
-	}
-	return n;
+	return Chain(p, "OR", PQ_OR, Conjunction);
 }
 
 /* A table's name (and SELECT's ."index") */
