@@ -116,6 +116,8 @@ SELECT pq($$UPDATE pqt SET pk = 'b' WHERE pk = 'a' AND sk = 1$$);
 SELECT pq($$DELETE FROM pqt WHERE pk = 'a' AND sk = 6 RETURNING ALL OLD *$$);
 SELECT pq($$DELETE FROM pqt WHERE pk = 'a' AND sk = 5 AND v = 0$$);
 SELECT pq($$DELETE FROM pqt WHERE pk = 'a' AND sk = 99$$);
+-- a missing item with conditions: success, nothing deleted (AWS's DELETE reference)
+SELECT pq($$DELETE FROM pqt WHERE pk = 'a' AND sk = 98 AND v = 0 AND (v = 1 OR v = 2)$$);
 SELECT pq($$DELETE FROM pqt WHERE pk = 'a' AND sk = 5 RETURNING ALL NEW *$$);
 SELECT pq($$DELETE FROM pqt WHERE pk = 'a'$$);
 SELECT pq($$DELETE FROM pqt WHERE pk = 'a' AND sk = 5$$, '{"ReturnConsumedCapacity": "TOTAL"}');

@@ -780,7 +780,17 @@ hroe_partiql_translate(PqStatement *s, JsonbContainer **params, int nparams, boo
 				else
 					r->op = "DeleteItem";
 				rest = RestCondition(&b, conj, nconj, used);
-				if (rest[0])
+				if (rest[0] && s->kind == PQ_DELETE)
+				{
+					/*
+					 * DELETE of a missing item succeeds, deleting nothing; of
+					 * an item failing the conditions, ConditionalCheckFailed
+					 * (AWS's DELETE reference)
+					 */
+					appendStringInfo(&cond, "attribute_not_exists(%s) OR %s",
+									 NameRef(&b, ks->names[0], strlen(ks->names[0])), rest);
+				}
+				else if (rest[0])
 					AndText(&cond, rest, false);
 				if (cond.len)
 					TextMember(body, "ConditionExpression", cond.data);
