@@ -53,6 +53,27 @@ ParseStatement(JsonbContainer *obj, const char *member, JsonbContainer ***params
 	return pq_parse(stmt, len);
 }
 
+/*
+ * The list member (Statements, TransactStatements) of a request, 1 to max
+ * long, in *elems; member is its name in DynamoDB's messages
+ */
+static int
+StatementList(JsonbContainer *req, const char *name, const char *member, int max,
+			  JsonbContainer ***elems)
+{
+	int			n = hroe_api_member_array(req, name, elems);
+
+	if (hroe_api_member(req, name) == NULL)
+		hroe_api_missing(member);
+	if (n < 1)
+		hroe_api_invalid(psprintf("1 validation error detected: Value '[]' at '%s' failed to satisfy constraint: Member must have length greater than or equal to 1",
+								  member));
+	if (n > max)
+		hroe_api_invalid(psprintf("1 validation error detected: Value at '%s' failed to satisfy constraint: Member must have length less than or equal to %d",
+								  member, max));
+	return n;
+}
+
 /* The request's members given to every statement's operation */
 static void
 CommonMembers(StringInfo extra, JsonbContainer *req, bool read)
@@ -523,7 +544,7 @@ void
 hroe_api_batch_execute_statement(JsonbContainer *req, StringInfo out)
 {
 	JsonbContainer **elems;
-	int			n = hroe_api_member_array(req, "Statements", &elems);
+	int			n = StatementList(req, "Statements", "statements", HROE_PARTIQL_BATCH_MAX, &elems);
 	char	   *rcc = hroe_api_member_text(req, "ReturnConsumedCapacity", "ReturnConsumedCapacity");
 	BatchStatement *bs;
 	int			nread = 0;
@@ -532,13 +553,6 @@ hroe_api_batch_execute_statement(JsonbContainer *req, StringInfo out)
 	char	   *captables[HROE_PARTIQL_BATCH_MAX] = {0};
 	int			ncaps = 0;
 
-	if (hroe_api_member(req, "Statements") == NULL)
-		hroe_api_missing("statements");
-	if (n < 1)
-		hroe_api_invalid("1 validation error detected: Value '[]' at 'statements' failed to satisfy constraint: Member must have length greater than or equal to 1");
-	if (n > HROE_PARTIQL_BATCH_MAX)
-		hroe_api_invalid(psprintf("1 validation error detected: Value at 'statements' failed to satisfy constraint: Member must have length less than or equal to %d",
-								  HROE_PARTIQL_BATCH_MAX));
 	hroe_check_return_cc(rcc ? rcc : "NONE");
 	bs = palloc0(sizeof(BatchStatement) * n);
 	/* the statements that parse: all reads or all writes */
@@ -689,7 +703,8 @@ void
 hroe_api_execute_transaction(JsonbContainer *req, StringInfo out)
 {
 	JsonbContainer **elems;
-	int			n = hroe_api_member_array(req, "TransactStatements", &elems);
+	int			n = StatementList(req, "TransactStatements", "transactStatements", HROE_TRANSACT_MAX,
+								  &elems);
 	char	   *token = hroe_api_member_text(req, "ClientRequestToken", "ClientRequestToken");
 	char	   *rcc = hroe_api_member_text(req, "ReturnConsumedCapacity", "ReturnConsumedCapacity");
 	PqRequest  *rs;
@@ -699,13 +714,6 @@ hroe_api_execute_transaction(JsonbContainer *req, StringInfo out)
 	Jsonb	   *res;
 	ErrorData  *e;
 
-	if (hroe_api_member(req, "TransactStatements") == NULL)
-		hroe_api_missing("transactStatements");
-	if (n < 1)
-		hroe_api_invalid("1 validation error detected: Value '[]' at 'transactStatements' failed to satisfy constraint: Member must have length greater than or equal to 1");
-	if (n > HROE_TRANSACT_MAX)
-		hroe_api_invalid(psprintf("1 validation error detected: Value at 'transactStatements' failed to satisfy constraint: Member must have length less than or equal to %d",
-								  HROE_TRANSACT_MAX));
 	rs = palloc0(sizeof(PqRequest) * n);
 	initStringInfo(&items);
 	for (int i = 0; i < n; i++)
