@@ -47,6 +47,10 @@ OBJS = \
 	src/api_tags.o \
 	src/api_billing.o \
 	src/api_validate.o \
+	src/api_partiql.o \
+	src/api_partiql_run.o \
+	src/partiql_lex.o \
+	src/partiql_parse.o \
 	src/shard.o \
 	src/shard_keys.o \
 	src/shard_merge.o \
@@ -160,9 +164,10 @@ bench:
 # The whole suite under AddressSanitizer + UBSan (a developer command, not CI)
 sanitize:
 	test/sanitize.sh
-# Both libFuzzer harnesses, FUZZ_SECONDS each (the suite's test/t_fuzz.sh
+# The libFuzzer harnesses, FUZZ_SECONDS each (the suite's test/t_fuzz.sh
 # runs them for seconds only); corpora stay in test/fuzz/corpus-* (ignored)
 FUZZ_SECONDS ?= 600
 fuzz:
 	test/fuzz/run.sh $(FUZZ_SECONDS)
 	test/fuzz/run-expression.sh $(FUZZ_SECONDS)
+	test/fuzz/run-partiql.sh $(FUZZ_SECONDS)

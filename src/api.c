@@ -347,6 +347,9 @@ static const ApiOperation operations[] = {
 	{"TagResource", hroe_api_tag_resource, false},
 	{"UntagResource", hroe_api_untag_resource, false},
 	{"ListTagsOfResource", hroe_api_list_tags_of_resource, false},
+	{"ExecuteStatement", hroe_api_execute_statement, false},
+	{"BatchExecuteStatement", hroe_api_batch_execute_statement, false},
+	{"ExecuteTransaction", hroe_api_execute_transaction, false},
 };
 
 /* The operation named op, or NULL (not inlined into the callers' PG_TRY) */
@@ -373,6 +376,40 @@ Dispatch(const ApiOperation *op, JsonbContainer *req, StringInfo out)
 	if (op->item_metrics)
 		hroe_api_check_item_collection_metrics(req);
 	op->run(req, out);
+}
+
+/*
+ * Run the operation op on req inside the current call (PartiQL's statements,
+ * api_partiql_run.c, are the JSON API's requests): its response body
+ */
+Jsonb *
+hroe_api_run(const char *op, Jsonb *req)
+{
+	const ApiOperation *operation = FindOperation(op);
+	Jsonb	   *saved = CurrentCall->result;
+	Jsonb	   *volatile res = NULL;
+	StringInfoData body;
+
+	if (operation == NULL)
+		elog(ERROR, "unknown operation \"%s\"", op);
+	initStringInfo(&body);
+	CurrentCall->result = NULL;
+	PG_TRY();
+	{
+		Dispatch(operation, &req->root, &body);
+		res = CurrentCall->result;
+	}
+	PG_FINALLY();
+	{
+		/* the caller's response, also when the operation failed */
+		CurrentCall->result = saved;
+	}
+	PG_END_TRY();
+	if (res)
+		return res;
+	/* the members were written with a leading comma */
+	return DatumGetJsonbP(DirectFunctionCall1(jsonb_in,
+											  CStringGetDatum(psprintf("{%s}", body.len ? body.data + 1 : ""))));
 }
 
 /*
@@ -417,8 +454,8 @@ BatchResource(JsonbContainer *req, bool write)
  * object refused may be one the role cannot see, such as a function in a
  * policy or a trigger of another role's).
  */
-static char *
-AccessDenied(const char *op, const char *table)
+char *
+hroe_api_access_denied(const char *op, const char *table)
 {
 	StringInfoData m;
 
@@ -508,7 +545,7 @@ Call(const char *op, Jsonb *req, char **text, Jsonb **jres)
 			bool		bget = strcmp(op, "BatchGetItem") == 0;
 			bool		bwrite = strcmp(op, "BatchWriteItem") == 0;
 
-			edata->message = AccessDenied(op, bget || bwrite ? BatchResource(&req->root, bwrite) :
+			edata->message = hroe_api_access_denied(op, bget || bwrite ? BatchResource(&req->root, bwrite) :
 										  call.state.resource);
 		}
 		resetStringInfo(&out);

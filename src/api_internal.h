@@ -93,5 +93,10 @@ extern void hroe_api_tag_resource(JsonbContainer *req, StringInfo out);
 extern void hroe_api_untag_resource(JsonbContainer *req, StringInfo out);
 extern void hroe_api_list_tags_of_resource(JsonbContainer *req, StringInfo out);
 extern void hroe_api_validate(const char *op, JsonbContainer *req);
+extern Jsonb *hroe_api_run(const char *op, Jsonb *req);
+extern char *hroe_api_access_denied(const char *op, const char *table);
+extern void hroe_api_execute_statement(JsonbContainer *req, StringInfo out);
+extern void hroe_api_batch_execute_statement(JsonbContainer *req, StringInfo out);
+extern void hroe_api_execute_transaction(JsonbContainer *req, StringInfo out);
 
 #endif							/* HROE_API_INTERNAL_H */

@@ -59,6 +59,8 @@
 #define HROE_TRANSACTION_BYTES	(4 * 1024 * 1024)	/* TransactWriteItems request,
 													 * TransactGetItems items */
 #define HROE_TOKEN_MAX			36		/* a ClientRequestToken, in bytes */
+#define HROE_PARTIQL_STATEMENT_MAX	8192	/* a PartiQL statement, in characters */
+#define HROE_PARTIQL_BATCH_MAX	25		/* statements of a BatchExecuteStatement */
 
 /* expressions */
 #define HROE_EXPR_MAX_BYTES			4096	/* one expression string */

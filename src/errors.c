@@ -26,6 +26,7 @@ const HroeErrorDef hroe_error_defs[] = {
 	{ERRCODE_HROE_TRANSACTION_CANCELED, "TransactionCanceledException", DDB "TransactionCanceledException"},
 	{ERRCODE_HROE_IDEMPOTENT_MISMATCH, "IdempotentParameterMismatchException", DDB "IdempotentParameterMismatchException"},
 	{ERRCODE_HROE_SERIALIZATION, "SerializationException", "com.amazon.coral.service#SerializationException"},
+	{ERRCODE_HROE_DUPLICATE_ITEM, "DuplicateItemException", DDB "DuplicateItemException"},
 };
 const int	hroe_error_ndefs = lengthof(hroe_error_defs);
 

@@ -19,6 +19,7 @@ LAYERS='
 2 item        item item_node item_number item_json_read item_json_write item_binary
 3 collection  collection collection_io
 4 expression  expression expression_*
+4 partiql     partiql partiql_*
 5 tables      tables tables_keys tables_arn direct_write capacity
 6 operations  operations operations_* transactions
 7 api         api api_* gateway_call

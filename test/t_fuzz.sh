@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# test/t_fuzz.sh: a smoke run of both libFuzzer harnesses, so that they keep
+# test/t_fuzz.sh: a smoke run of the libFuzzer harnesses, so that they keep
 # building and keep passing: test/fuzz/run.sh (the hroe.item and
-# hroe.item_collection input functions) and test/fuzz/run-expression.sh (the
-# expression parser, evaluator and update code), each built with ASan, UBSan
+# hroe.item_collection input functions), test/fuzz/run-expression.sh (the
+# expression parser, evaluator and update code) and test/fuzz/run-partiql.sh
+# (the PartiQL lexer and parser), each built with ASan, UBSan
 # and LeakSanitizer and run for HROE_FUZZ_SECS (default 20) seconds from its
 # seed corpus.  A link failure, crash, leak, sanitizer report or failed
 # oracle fails the test.  The binaries and new corpus entries go to a
@@ -14,7 +15,7 @@ export HROE_FUZZ_DIR
 HROE_FUZZ_DIR=$(mktemp -d /tmp/hroe-fuzz.XXXXXX)
 trap 'rm -rf "$HROE_FUZZ_DIR"' EXIT
 failures=0
-for f in run.sh run-expression.sh; do
+for f in run.sh run-expression.sh run-partiql.sh; do
 	log=$HROE_FUZZ_DIR/$f.log
 	if bash "$f" "$secs" >"$log" 2>&1; then
 		echo "ok   $f $secs s: $(grep -h '^stat::number_of_executed_units' "$log" | awk '{print $2}') inputs," \

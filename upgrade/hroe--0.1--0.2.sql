@@ -1788,3 +1788,30 @@ END
 $$;
 COMMENT ON FUNCTION hroe.list_tags_of_resource(text) IS
 'ListTagsOfResource: the tags of table p_table_name, by key';
+
+-- PartiQL (ExecuteStatement, BatchExecuteStatement, ExecuteTransaction):
+-- DuplicateItemException is HR008
+CREATE OR REPLACE FUNCTION hroe.dynamodb_error(p_exception text, p_message text)
+RETURNS void
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+	RAISE EXCEPTION USING
+		MESSAGE = p_message,
+		ERRCODE = CASE p_exception
+					  WHEN 'ValidationException' THEN 'HR000'
+					  WHEN 'ResourceNotFoundException' THEN 'HR001'
+					  WHEN 'ConditionalCheckFailedException' THEN 'HR002'
+					  WHEN 'ResourceInUseException' THEN 'HR003'
+					  WHEN 'LimitExceededException' THEN 'HR004'
+					  WHEN 'TransactionCanceledException' THEN 'HR005'
+					  WHEN 'IdempotentParameterMismatchException' THEN 'HR006'
+					  WHEN 'SerializationException' THEN 'HR007'
+					  WHEN 'DuplicateItemException' THEN 'HR008'
+					  ELSE 'HR000' END,
+		DETAIL = format('DynamoDB %s.', p_exception);
+END
+$$;
+COMMENT ON FUNCTION hroe.dynamodb_error(text, text) IS
+'internal: Raises a DynamoDB exception: SQLSTATE class HR (HR000 ValidationException, HR001 ResourceNotFoundException, HR002 ConditionalCheckFailedException, HR003 ResourceInUseException, HR004 LimitExceededException, HR005 TransactionCanceledException, HR006 IdempotentParameterMismatchException, HR007 SerializationException, HR008 DuplicateItemException; as hroe.dynamodb_errors()), DynamoDB''s text as the message';

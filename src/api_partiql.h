@@ -1,0 +1,38 @@
+/*-------------------------------------------------------------------------
+ *
+ * api_partiql.h
+ *	  DynamoDB's PartiQL in the JSON API: a statement's translation
+ *	  (api_partiql.c) into the request of the operation DynamoDB runs for it,
+ *	  and the operations ExecuteStatement, BatchExecuteStatement and
+ *	  ExecuteTransaction (api_partiql_run.c).
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef HROE_API_PARTIQL_H
+#define HROE_API_PARTIQL_H
+
+#include "lib/stringinfo.h"
+#include "utils/jsonb.h"
+
+#include "partiql.h"
+
+/* One statement as the JSON API's request */
+typedef struct PqRequest
+{
+	PqStatement *stmt;
+	const char *op;				/* GetItem, Query, Scan, PutItem, ... */
+	StringInfoData body;		/* the members, each after a comma */
+	char	   *names;			/* ExpressionAttributeNames' members, or "" */
+	char	   *values;			/* ExpressionAttributeValues' members, or "" */
+	const HroeKeySchema *schema;	/* the table's or the index's */
+	char	   *key;			/* the Key of a single-item request */
+	int			nin;			/* partition key IN: a Query per value */
+	char	  **in;				/* ... each value's AttributeValue text */
+} PqRequest;
+
+extern void hroe_partiql_translate(PqStatement *s, JsonbContainer **params, int nparams,
+								   bool get, PqRequest *r);
+extern Jsonb *hroe_partiql_request(PqRequest *r, const char *in_value, const char *extra);
+extern bool hroe_partiql_is_read(PqStatement *s);
+
+#endif							/* HROE_API_PARTIQL_H */
