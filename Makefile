@@ -42,6 +42,9 @@ OBJS = \
 	src/api_items.o \
 	src/api_ddl.o \
 	src/api_transact.o \
+	src/api_streams.o \
+	src/streams.o \
+	src/ttl.o \
 	src/shard.o \
 	src/shard_keys.o \
 	src/shard_merge.o \
@@ -63,6 +66,8 @@ SCRIPT_PARTS = \
 	src/tables.sql \
 	src/operations.sql \
 	src/api.sql \
+	src/streams.sql \
+	src/ttl.sql \
 	src/gateway.sql \
 	src/shard.sql \
 	models/generate.sql \

@@ -344,6 +344,13 @@ static const ApiOperation operations[] = {
 	{"DeleteTable", hroe_api_delete_table, false},
 	{"UpdateTable", hroe_api_update_table, false},
 	{"ListTables", hroe_api_list_tables, false},
+	{"UpdateTimeToLive", hroe_api_update_time_to_live, false},
+	{"DescribeTimeToLive", hroe_api_describe_time_to_live, false},
+	/* DynamoDB Streams' (the gateway's DynamoDBStreams_20120810 target) */
+	{"ListStreams", hroe_api_list_streams, false},
+	{"DescribeStream", hroe_api_describe_stream, false},
+	{"GetShardIterator", hroe_api_get_shard_iterator, false},
+	{"GetRecords", hroe_api_get_records, false},
 };
 
 /* The operation named op, or NULL (not inlined into the callers' PG_TRY) */

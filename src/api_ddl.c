@@ -179,7 +179,7 @@ TableDescription(const char *table, const char *status)
 								DirectFunctionCall1(jsonb_in, CStringGetDatum(psprintf("\"%s\"", status))),
 								BoolGetDatum(true));
 	}
-	return hroe_api_jsonb_text(WithoutPostgresNames(DatumGetJsonbP(d)));
+	return hroe_api_with_stream(table, hroe_api_jsonb_text(WithoutPostgresNames(DatumGetJsonbP(d))));
 }
 
 /* Attribute type of name in AttributeDefinitions, or NULL */
@@ -494,12 +494,16 @@ hroe_api_create_table(JsonbContainer *req, StringInfo out)
 	Datum		v[7];
 	char		nulls[7] = "       ";
 	int			nused = 0;
+	bool		stream_enabled = false;
+	char	   *view_type = NULL;
+	bool		stream;
 
 	if (table == NULL)
 		hroe_api_missing("tableName");
 	if (hroe_api_member(req, "AttributeDefinitions") == NULL)
 		hroe_api_missing("attributeDefinitions");
 	KeySchema(req, &hash, &range);
+	stream = hroe_api_stream_specification(req, true, &stream_enabled, &view_type);
 	if (list_length(hash) != 1 || list_length(range) > 1)
 		hroe_api_invalid("1 validation error detected: Value at 'keySchema' failed to satisfy constraint: Member must have length less than or equal to 2");
 	if (hroe_api_member(req, "LocalSecondaryIndexes"))
@@ -535,6 +539,8 @@ hroe_api_create_table(JsonbContainer *req, StringInfo out)
 	for (int g = 0; g < ngsis; g++)
 		CreateGsi(table, gsis[g], defs, ndefs,
 				  psprintf("globalSecondaryIndexes.%d.member.projection", g + 1));
+	if (stream && stream_enabled)
+		hroe_api_apply_stream(table, true, view_type);
 	appendStringInfo(out, ",\"TableDescription\":%s", TableDescription(table, NULL));
 }
 
@@ -596,13 +602,17 @@ hroe_api_update_table(JsonbContainer *req, StringInfo out)
 	JsonbContainer **defs;
 	int			ndefs = hroe_api_member_array(req, "AttributeDefinitions", &defs);
 	int			nonline = 0;
+	bool		stream_enabled = false;
+	char	   *view_type = NULL;
+	bool		stream;
 
 	if (table == NULL)
 		hroe_api_missing("tableName");
+	stream = hroe_api_stream_specification(req, false, &stream_enabled, &view_type);
 	if (billing && strcmp(billing, "PROVISIONED") != 0 && strcmp(billing, "PAY_PER_REQUEST") != 0)
 		hroe_api_invalid(psprintf("1 validation error detected: Value '%s' at 'billingMode' failed to satisfy constraint: Member must satisfy enum value set: [PROVISIONED, PAY_PER_REQUEST]",
 						 billing));
-	if (!throughput && billing == NULL && nupdates == 0)
+	if (!throughput && billing == NULL && nupdates == 0 && !stream)
 		hroe_api_invalid("At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, GlobalSecondaryIndexUpdates or SSESpecification or ReplicaUpdates is required");
 	for (int i = 0; i < nupdates; i++)
 	{
@@ -643,6 +653,8 @@ hroe_api_update_table(JsonbContainer *req, StringInfo out)
 			(void) RunStmt(STMT_DELETE_INDEX, v, "  ");
 		}
 	}
+	if (stream)
+		hroe_api_apply_stream(table, stream_enabled, view_type);
 	appendStringInfo(out, ",\"TableDescription\":%s", TableDescription(table, NULL));
 }
 

@@ -62,5 +62,15 @@ extern char *hroe_api_container_text(JsonbValue *v);
 extern void hroe_api_batch(JsonbContainer *req, StringInfo out, bool write);
 extern void hroe_api_transact_write(JsonbContainer *req, StringInfo out);
 extern void hroe_api_transact_get(JsonbContainer *req, StringInfo out);
+extern void hroe_api_list_streams(JsonbContainer *req, StringInfo out);
+extern void hroe_api_describe_stream(JsonbContainer *req, StringInfo out);
+extern void hroe_api_get_shard_iterator(JsonbContainer *req, StringInfo out);
+extern void hroe_api_get_records(JsonbContainer *req, StringInfo out);
+extern bool hroe_api_stream_specification(JsonbContainer *req, bool create, bool *enabled,
+										  char **view_type);
+extern void hroe_api_apply_stream(const char *table, bool enabled, const char *view_type);
+extern char *hroe_api_with_stream(const char *table, char *desc);
+extern void hroe_api_update_time_to_live(JsonbContainer *req, StringInfo out);
+extern void hroe_api_describe_time_to_live(JsonbContainer *req, StringInfo out);
 
 #endif							/* HROE_API_INTERNAL_H */

@@ -13,6 +13,7 @@
 #include "fmgr.h"
 #include "utils/guc.h"
 
+#include "streams.h"
 #include "tables.h"
 
 PG_MODULE_MAGIC;
@@ -39,5 +40,6 @@ _PG_init(void)
 							 PGC_USERSET,
 							 0,
 							 NULL, NULL, NULL);
+	hroe_streams_init();
 	MarkGUCPrefixReserved("hroe");
 }

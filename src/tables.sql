@@ -125,12 +125,14 @@ BEGIN
 					  WHEN 'TransactionCanceledException' THEN 'HR005'
 					  WHEN 'IdempotentParameterMismatchException' THEN 'HR006'
 					  WHEN 'SerializationException' THEN 'HR007'
+					  WHEN 'ExpiredIteratorException' THEN 'HR008'
+					  WHEN 'TrimmedDataAccessException' THEN 'HR009'
 					  ELSE 'HR000' END,
 		DETAIL = format('DynamoDB %s.', p_exception);
 END
 $$;
 COMMENT ON FUNCTION hroe.dynamodb_error(text, text) IS
-'internal: Raises a DynamoDB exception: SQLSTATE class HR (HR000 ValidationException, HR001 ResourceNotFoundException, HR002 ConditionalCheckFailedException, HR003 ResourceInUseException, HR004 LimitExceededException, HR005 TransactionCanceledException, HR006 IdempotentParameterMismatchException, HR007 SerializationException; as hroe.dynamodb_errors()), DynamoDB''s text as the message';
+'internal: Raises a DynamoDB exception: SQLSTATE class HR (HR000 ValidationException, HR001 ResourceNotFoundException, HR002 ConditionalCheckFailedException, HR003 ResourceInUseException, HR004 LimitExceededException, HR005 TransactionCanceledException, HR006 IdempotentParameterMismatchException, HR007 SerializationException, HR008 ExpiredIteratorException, HR009 TrimmedDataAccessException; as hroe.dynamodb_errors()), DynamoDB''s text as the message';
 
 -- The SQL type and accessor of a key attribute type
 CREATE FUNCTION hroe.key_column_type(p_type text) RETURNS text

@@ -20,7 +20,7 @@ LAYERS='
 3 collection  collection collection_io
 4 expression  expression expression_*
 5 tables      tables tables_keys direct_write capacity
-6 operations  operations operations_* transactions
+6 operations  operations operations_* transactions streams ttl
 7 api         api api_* gateway_call
 7 shard       shard shard_*
 8 models      generate
