@@ -79,6 +79,10 @@ END
 $$;
 SET hroe.direct_access = on;
 SELECT pg_temp.writes('st_' || v) FROM unnest(ARRAY['keys_only', 'new_image', 'old_image', 'new_and_old_images']) v;
+-- the direct writes leave a table with a stream (a trigger) to the executor
+SET client_min_messages = debug1;
+SELECT hroe.put_item('st_keys_only', '{"pk": {"S": "c"}, "sk": {"N": "3"}, "direct": {"BOOL": false}}');
+RESET client_min_messages;
 -- a rolled-back transaction leaves no record
 BEGIN;
 SELECT hroe.dynamodb('PutItem', '{"TableName": "st_keys_only", "Item": {"pk": {"S": "rolled back"}, "sk": {"N": "0"}}}');
@@ -187,9 +191,11 @@ SELECT pg_temp.arn('st_bad') <> :'old_arn' AS new_stream, count(*) AS streams FR
 SELECT pg_temp.iterator('st_bad') AS horizon \gset
 SELECT hroe.put_item('st_bad', '{"pk": {"S": "after"}}');
 SELECT hroe.trim_streams('0 seconds') > 0 AS trimmed;
-SELECT hroe.dynamodb('GetRecords', jsonb_build_object('ShardIterator', :'horizon'));
+SELECT regexp_replace(hroe.dynamodb('GetRecords', jsonb_build_object('ShardIterator', :'horizon'))::text, 'stream/[^ "]*', 'stream/...');
 SELECT hroe.dynamodb('GetRecords', jsonb_build_object('ShardIterator', pg_temp.iterator('st_bad'))) -> 'Records' AS after_trim;
-SELECT hroe.dynamodb('GetShardIterator', jsonb_build_object('StreamArn', pg_temp.arn('st_bad'), 'ShardId', pg_temp.shard('st_bad'), 'ShardIteratorType', 'AT_SEQUENCE_NUMBER', 'SequenceNumber', '100000000000000000001'));
+SELECT regexp_replace(hroe.dynamodb('GetShardIterator', jsonb_build_object('StreamArn', pg_temp.arn('st_bad'), 'ShardId', pg_temp.shard('st_bad'), 'ShardIteratorType', 'AT_SEQUENCE_NUMBER', 'SequenceNumber', '100000000000000000001'))::text, 'stream/[^ "]*', 'stream/...');
+SELECT hroe.put_item('st_bad', '{"pk": {"S": "after trim"}}');
+SELECT n, event, keys FROM pg_temp.records('st_bad');
 -- the disabled stream is gone too
 SELECT count(*) AS streams FROM hroe.streams WHERE table_name = 'st_bad';
 
@@ -218,7 +224,13 @@ CREATE TABLE st_forger (item hroe.item);
 SELECT stream_id AS victim FROM hroe.streams WHERE table_name = 'st_new_image' \gset
 CREATE TRIGGER forge AFTER INSERT ON st_forger FOR EACH ROW
 	EXECUTE FUNCTION hroe.stream_capture(:'victim', 'NEW_IMAGE', 'pk', 'sk');
-INSERT INTO st_forger VALUES ('{"pk": {"S": "forged"}, "sk": {"N": "0"}}');
+DO $$
+BEGIN
+	INSERT INTO st_forger VALUES ('{"pk": {"S": "forged"}, "sk": {"N": "0"}}');
+EXCEPTION WHEN insufficient_privilege THEN
+	RAISE NOTICE 'refused: %', regexp_replace(SQLERRM, '\d+', 'N');
+END
+$$;
 SELECT count(*) AS forged FROM hroe.stream_records WHERE new_image::text LIKE '%forged%';
 DROP TABLE st_forger;
 

@@ -200,31 +200,31 @@ LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
-	s hroe.streams;
+	v_s hroe.streams;
 	v_cutoff timestamptz := clock_timestamp() - p_retention;
 	v_trim bigint;
 	v_n bigint;
 	v_total bigint := 0;
 BEGIN
-	FOR s IN SELECT * FROM hroe.streams ORDER BY stream_id LOOP
-		PERFORM hroe.stream_sequence(s.stream_id);
+	FOR v_s IN SELECT * FROM hroe.streams ORDER BY stream_id LOOP
+		PERFORM hroe.stream_sequence(v_s.stream_id);
 		-- the records written before the cutoff, a prefix in sequence order
 		SELECT max(seq) INTO v_trim FROM hroe.stream_records
-		WHERE stream_id = s.stream_id AND seq IS NOT NULL AND created_at < v_cutoff;
+		WHERE stream_id = v_s.stream_id AND seq IS NOT NULL AND created_at < v_cutoff;
 		IF v_trim IS NOT NULL THEN
-			DELETE FROM hroe.stream_records WHERE stream_id = s.stream_id AND seq <= v_trim;
+			DELETE FROM hroe.stream_records WHERE stream_id = v_s.stream_id AND seq <= v_trim;
 			GET DIAGNOSTICS v_n = ROW_COUNT;
 			v_total := v_total + v_n;
-			UPDATE hroe.streams SET trimmed_seq = greatest(trimmed_seq, v_trim) WHERE stream_id = s.stream_id;
+			UPDATE hroe.streams SET trimmed_seq = greatest(trimmed_seq, v_trim) WHERE stream_id = v_s.stream_id;
 		END IF;
 		-- a stream disabled for longer than the retention is gone
-		IF s.disabled_at < v_cutoff THEN
-			DELETE FROM hroe.streams WHERE stream_id = s.stream_id;
+		IF v_s.disabled_at < v_cutoff THEN
+			DELETE FROM hroe.streams WHERE stream_id = v_s.stream_id;
 		END IF;
 	END LOOP;
 	-- the records of deleted tables' and expired streams
 	DELETE FROM hroe.stream_records r
-	WHERE NOT EXISTS (SELECT FROM hroe.streams s WHERE s.stream_id = r.stream_id);
+	WHERE NOT EXISTS (SELECT FROM hroe.streams x WHERE x.stream_id = r.stream_id);
 	GET DIAGNOSTICS v_n = ROW_COUNT;
 	RETURN v_total + v_n;
 END
