@@ -270,7 +270,6 @@ DECLARE
 	v_parts text[];
 	v_issued bigint;
 	v_now_ms bigint := floor(extract(epoch FROM clock_timestamp()) * 1000);
-	v_size bigint := 0;
 	v_shard text;
 	v_more boolean := false;
 	v_iterator text;
@@ -454,33 +453,31 @@ BEGIN
 				format('The records after sequence number %s of the stream %s have been trimmed: the stream keeps its records for 24 hours',
 					   hroe.stream_seq_text(v_pos), v_arn));
 		END IF;
-		FOR r IN
-			SELECT * FROM hroe.stream_records
-			WHERE stream_id = s.stream_id AND seq > v_pos AND seq <= v_last
-			ORDER BY seq
-			LIMIT coalesce(v_limit, 1000)
-		LOOP
-			-- the 1 MB page (at least one record)
-			EXIT WHEN v_size > 0 AND v_size + r.size_bytes > 1048576;
-			v_size := v_size + r.size_bytes;
-			v_list := v_list || jsonb_strip_nulls(jsonb_build_object(
-				'eventID', md5(s.stream_id || ':' || r.seq),
-				'eventName', CASE r.event WHEN 'I' THEN 'INSERT' WHEN 'M' THEN 'MODIFY' ELSE 'REMOVE' END,
-				'eventVersion', '1.1',
-				'eventSource', 'aws:dynamodb',
-				'awsRegion', coalesce(current_setting('hroe.region', true), 'ddblocal'),
-				'dynamodb', jsonb_strip_nulls(jsonb_build_object(
-					'ApproximateCreationDateTime', floor(extract(epoch FROM r.created_at)),
-					'Keys', hroe.item_to_jsonb(r.keys),
-					'NewImage', hroe.item_to_jsonb(r.new_image),
-					'OldImage', hroe.item_to_jsonb(r.old_image),
-					'SequenceNumber', hroe.stream_seq_text(r.seq),
-					'SizeBytes', r.size_bytes,
-					'StreamViewType', s.view_type)),
-				'userIdentity', CASE WHEN r.service
-									 THEN jsonb_build_object('type', 'Service', 'principalId', 'dynamodb.amazonaws.com') END));
-			v_pos := r.seq;
-		END LOOP;
+		-- at most Limit records, and 1 MB (at least one record)
+		SELECT coalesce(jsonb_agg(x.rec ORDER BY x.seq), '[]'), max(x.seq) INTO v_list, v_seq
+		FROM (SELECT sr.seq, sum(sr.size_bytes) OVER (ORDER BY sr.seq) AS total,
+					 row_number() OVER (ORDER BY sr.seq) AS n,
+					 jsonb_strip_nulls(jsonb_build_object(
+						'eventID', md5(s.stream_id || ':' || sr.seq),
+						'eventName', CASE sr.event WHEN 'I' THEN 'INSERT' WHEN 'M' THEN 'MODIFY' ELSE 'REMOVE' END,
+						'eventVersion', '1.1',
+						'eventSource', 'aws:dynamodb',
+						'awsRegion', coalesce(current_setting('hroe.region', true), 'ddblocal'),
+						'dynamodb', jsonb_strip_nulls(jsonb_build_object(
+							'ApproximateCreationDateTime', floor(extract(epoch FROM sr.created_at)),
+							'Keys', hroe.item_to_jsonb(sr.keys),
+							'NewImage', hroe.item_to_jsonb(sr.new_image),
+							'OldImage', hroe.item_to_jsonb(sr.old_image),
+							'SequenceNumber', hroe.stream_seq_text(sr.seq),
+							'SizeBytes', sr.size_bytes,
+							'StreamViewType', s.view_type)),
+						'userIdentity', CASE WHEN sr.service
+											 THEN jsonb_build_object('type', 'Service', 'principalId', 'dynamodb.amazonaws.com') END)) AS rec
+			  FROM (SELECT * FROM hroe.stream_records
+					WHERE stream_id = s.stream_id AND seq > v_pos AND seq <= v_last
+					ORDER BY seq LIMIT coalesce(v_limit, 1000)) sr) x
+		WHERE x.n = 1 OR x.total <= 1048576;
+		v_pos := coalesce(v_seq, v_pos);
 		v_res := jsonb_build_object('Records', v_list);
 		-- a closed shard read to its end has no next iterator
 		IF s.disabled_at IS NULL OR v_pos < s.last_seq THEN
