@@ -87,29 +87,14 @@ StreamsCall(const char *op, JsonbContainer *req, StringInfo out)
 	PG_END_TRY();
 }
 
-void
-hroe_api_list_streams(JsonbContainer *req, StringInfo out)
-{
-	StreamsCall("ListStreams", req, out);
-}
+/* The Streams API's operations (operations[] in api.c) */
+#define STREAMS_OPERATION(fn, op) \
+	void fn(JsonbContainer *req, StringInfo out) { StreamsCall(op, req, out); }
 
-void
-hroe_api_describe_stream(JsonbContainer *req, StringInfo out)
-{
-	StreamsCall("DescribeStream", req, out);
-}
-
-void
-hroe_api_get_shard_iterator(JsonbContainer *req, StringInfo out)
-{
-	StreamsCall("GetShardIterator", req, out);
-}
-
-void
-hroe_api_get_records(JsonbContainer *req, StringInfo out)
-{
-	StreamsCall("GetRecords", req, out);
-}
+STREAMS_OPERATION(hroe_api_list_streams, "ListStreams")
+STREAMS_OPERATION(hroe_api_describe_stream, "DescribeStream")
+STREAMS_OPERATION(hroe_api_get_shard_iterator, "GetShardIterator")
+STREAMS_OPERATION(hroe_api_get_records, "GetRecords")
 
 /* ---------- StreamSpecification ---------- */
 
