@@ -51,7 +51,10 @@ char	   *hroe_region = NULL;
 static SPIPlanPtr InsertPlan = NULL;
 static SPIPlanPtr CheckPlan = NULL;
 
-/* streams already checked to be their trigger's table's (never reused ids) */
+/*
+ * Streams already checked to be their trigger's table's: stream ids are never
+ * reused, but for a new installation of the extension (its catalog epoch)
+ */
 #define CHECKED_STREAMS 32
 static struct
 {
@@ -59,6 +62,7 @@ static struct
 	Oid			relid;
 }			Checked[CHECKED_STREAMS];
 static int	NChecked = 0;
+static uint64 CheckedEpoch = 0;
 
 /* The owner of hroe.stream_records (the extension's owner) */
 Oid
@@ -101,9 +105,14 @@ StreamOfTable(int64 id, Oid relid)
 	Oid			found;
 	int			ret;
 
+	if (CheckedEpoch != hroe_catalog_epoch())
+	{
+		NChecked = 0;
+		CheckedEpoch = hroe_catalog_epoch();
+	}
 	for (int i = 0; i < NChecked; i++)
-		if (Checked[i].id == id)
-			return Checked[i].relid == relid;
+		if (Checked[i].id == id && Checked[i].relid == relid)
+			return true;
 	if (CheckPlan == NULL)
 		CheckPlan = Prepare("SELECT t.relid::pg_catalog.oid FROM hroe.streams s JOIN hroe.tables t"
 							" USING (table_name) WHERE s.stream_id OPERATOR(pg_catalog.=) $1"
@@ -114,7 +123,7 @@ StreamOfTable(int64 id, Oid relid)
 	if (SPI_processed == 0)
 		return false;
 	found = DatumGetObjectId(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
-	if (NChecked < CHECKED_STREAMS)
+	if (found == relid && NChecked < CHECKED_STREAMS)
 	{
 		Checked[NChecked].id = id;
 		Checked[NChecked].relid = found;
