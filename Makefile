@@ -51,6 +51,9 @@ OBJS = \
 	src/api_partiql_run.o \
 	src/partiql_lex.o \
 	src/partiql_parse.o \
+	src/api_streams.o \
+	src/streams.o \
+	src/ttl.o \
 	src/shard.o \
 	src/shard_keys.o \
 	src/shard_merge.o \
@@ -73,6 +76,8 @@ SCRIPT_PARTS = \
 	src/tables_meta.sql \
 	src/operations.sql \
 	src/api.sql \
+	src/streams.sql \
+	src/ttl.sql \
 	src/gateway.sql \
 	src/shard.sql \
 	models/generate.sql \

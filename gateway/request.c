@@ -13,7 +13,9 @@
  *	   <UnknownOperationException/> (not JSON, as DynamoDB answers).
  *	   DynamoDB refuses application/x-amz-json-1.1 too.
  *	3. A body that is not JSON: SerializationException (no message).
- *	4. X-Amz-Target not DynamoDB_20120810.<a DynamoDB operation>:
+ *	4. X-Amz-Target not DynamoDB_20120810.<a DynamoDB operation> nor
+ *	   DynamoDBStreams_20120810.<a DynamoDB Streams operation> (the AWS
+ *	   streams client sends those to the same endpoint):
  *	   UnknownOperationException (no message).
  *	5. The signature (sigv4.c), the key (backend), the signature's value.
  *	6. An empty body: SerializationException.
@@ -39,6 +41,34 @@
 #include "sigv4.h"
 
 #define API_PREFIX "DynamoDB_20120810."
+#define STREAMS_PREFIX "DynamoDBStreams_20120810."
+
+/* DynamoDB Streams' operations, passed on as they are named */
+static const char *const streams_operations[] = {
+	"DescribeStream", "GetRecords", "GetShardIterator", "ListStreams"
+};
+
+static bool known_operation(const char *op);
+
+/* The operation a target names, or NULL if none hroe knows */
+static const char *
+target_operation(const char *target)
+{
+	if (target == NULL)
+		return NULL;
+	if (strncmp(target, STREAMS_PREFIX, strlen(STREAMS_PREFIX)) == 0)
+	{
+		for (size_t i = 0; i < sizeof(streams_operations) / sizeof(streams_operations[0]); i++)
+			if (strcmp(target + strlen(STREAMS_PREFIX), streams_operations[i]) == 0)
+				return target + strlen(STREAMS_PREFIX);
+		return NULL;
+	}
+	if (strncmp(target, API_PREFIX, strlen(API_PREFIX)) != 0 ||
+		strlen(target + strlen(API_PREFIX)) > OPERATION_MAX ||
+		!known_operation(target + strlen(API_PREFIX)))
+		return NULL;
+	return target + strlen(API_PREFIX);
+}
 
 /* DynamoDB's operations (2012-08-10 API), sorted. */
 static const char *const dynamodb_operations[] = {
@@ -185,15 +215,13 @@ handle_request(const Request *req, const Backend *backend, const char *region, R
 	}
 
 	/* 4. the target */
-	target = request_header(req, "X-Amz-Target");
-	if (target == NULL || strncmp(target, API_PREFIX, strlen(API_PREFIX)) != 0 ||
-		strlen(target + strlen(API_PREFIX)) > OPERATION_MAX ||
-		!known_operation(target + strlen(API_PREFIX)))
+	target = target_operation(request_header(req, "X-Amz-Target"));
+	if (target == NULL)
 	{
 		response_error(resp, 400, "com.amazon.coral.service#UnknownOperationException", NULL);
 		return;
 	}
-	snprintf(resp->operation, sizeof(resp->operation), "%s", target + strlen(API_PREFIX));
+	snprintf(resp->operation, sizeof(resp->operation), "%s", target);
 
 	/* 5. the signature */
 	if (!sigv4_parse(req, &auth, resp))

@@ -350,6 +350,13 @@ static const ApiOperation operations[] = {
 	{"ExecuteStatement", hroe_api_execute_statement, false},
 	{"BatchExecuteStatement", hroe_api_batch_execute_statement, false},
 	{"ExecuteTransaction", hroe_api_execute_transaction, false},
+	{"UpdateTimeToLive", hroe_api_update_time_to_live, false},
+	{"DescribeTimeToLive", hroe_api_describe_time_to_live, false},
+	/* DynamoDB Streams' (the gateway's DynamoDBStreams_20120810 target) */
+	{"ListStreams", hroe_api_list_streams, false},
+	{"DescribeStream", hroe_api_describe_stream, false},
+	{"GetShardIterator", hroe_api_get_shard_iterator, false},
+	{"GetRecords", hroe_api_get_records, false},
 };
 
 /* The operation named op, or NULL (not inlined into the callers' PG_TRY) */

@@ -186,12 +186,12 @@ TableDescriptionJsonb(const char *table, const char *status, const char *index_s
 	return WithoutPostgresNames(DatumGetJsonbP(Col(row, 1, &isnull)));
 }
 
-/* The same, as JSON text */
+/* The same, as JSON text, with the table's stream (Streams) */
 static char *
 TableDescription(const char *table, const char *status, const char *index_status,
 				 const char *index)
 {
-	return hroe_api_jsonb_text(TableDescriptionJsonb(table, status, index_status, index));
+	return hroe_api_with_stream(table, hroe_api_jsonb_text(TableDescriptionJsonb(table, status, index_status, index)));
 }
 
 /* Attribute type of name in AttributeDefinitions, or NULL */
@@ -643,6 +643,9 @@ hroe_api_create_table(JsonbContainer *req, StringInfo out)
 	JsonbValue *index_throughput;
 	Datum		v[7];
 	char		nulls[7] = "       ";
+	bool		stream_enabled = false;
+	char	   *view_type = NULL;
+	bool		stream;
 
 	if (table == NULL)
 		hroe_api_invalid("The parameter 'TableName' is required but was not present in the request");
@@ -665,6 +668,7 @@ hroe_api_create_table(JsonbContainer *req, StringInfo out)
 		hroe_api_invalid(tp.over);
 
 	KeySchema(req, &hash, &range);
+	stream = hroe_api_stream_specification(req, true, &stream_enabled, &view_type);
 	if (list_length(hash) != 1 || list_length(range) > 1)
 		hroe_api_invalid("1 validation error detected: Value at 'keySchema' failed to satisfy constraint: Member must have length less than or equal to 2");
 	CheckTableKeys(hash, range, defs, ndefs, has_lsis || has_gsis);
@@ -712,6 +716,8 @@ hroe_api_create_table(JsonbContainer *req, StringInfo out)
 	v[5] = DefinitionOrder(defs, ndefs);
 	v[6] = JsonbPGetDatum(JsonbValueToJsonb(index_throughput));
 	(void) RunStmt(STMT_SET_SETTINGS, v, nulls);
+	if (stream && stream_enabled)
+		hroe_api_apply_stream(table, true, view_type);
 	appendStringInfo(out, ",\"TableDescription\":%s",
 					 TableDescription(table, "CREATING", ngsis ? "CREATING" : NULL, NULL));
 }
@@ -795,11 +801,15 @@ hroe_api_update_table(JsonbContainer *req, StringInfo out)
 	ApiRow	   *row;
 	bool		isnull;
 	bool		changed;
+	bool		stream_enabled = false;
+	char	   *view_type = NULL;
+	bool		stream;
 
 	if (table == NULL)
 		hroe_api_missing("tableName");
 	billing = hroe_api_billing_mode(req, &errs);
 	hroe_api_throughput(req, "provisionedThroughput", &tp, &errs);
+	stream = hroe_api_stream_specification(req, false, &stream_enabled, &view_type);
 	for (int i = 0; i < nupdates; i++)
 	{
 		JsonbContainer *u = MemberObject(updates[i], "Update");
@@ -816,7 +826,7 @@ hroe_api_update_table(JsonbContainer *req, StringInfo out)
 								&utp[i], &errs);
 	}
 	hroe_api_raise_errors(errs);
-	if (!tp.given && billing == NULL && nupdates == 0 && protection == NULL)
+	if (!tp.given && billing == NULL && nupdates == 0 && protection == NULL && !stream)
 		hroe_api_invalid("At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, GlobalSecondaryIndexUpdates or SSESpecification or ReplicaUpdates is required");
 	if (billing && strcmp(billing, "PROVISIONED") == 0 && !tp.given)
 		hroe_api_invalid("One or more parameter values were invalid: ProvisionedThroughput must be specified when BillingMode is PROVISIONED");
@@ -898,13 +908,15 @@ hroe_api_update_table(JsonbContainer *req, StringInfo out)
 	v[6] = new_index ? TextD(new_index) : (nulls[6] = 'n', (Datum) 0);
 	row = RunStmt(STMT_UPDATE_TABLE, v, nulls);
 	changed = DatumGetBool(Col(row, 1, &isnull));
+	if (stream)
+		hroe_api_apply_stream(table, stream_enabled, view_type);
 	/* the table UPDATING while its own settings or GSIs change, the GSIs changing */
 	if (new_index)
 		appendStringInfo(out, ",\"TableDescription\":%s",
 						 TableDescription(table, "UPDATING", "CREATING", new_index));
 	else
 		appendStringInfo(out, ",\"TableDescription\":%s",
-						 TableDescription(table, changed || deleted ? "UPDATING" : "ACTIVE",
+						 TableDescription(table, changed || deleted || stream ? "UPDATING" : "ACTIVE",
 										  nupdated ? "UPDATING" : NULL, nupdated == 1 ? updated_index : NULL));
 }
 

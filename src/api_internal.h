@@ -98,5 +98,15 @@ extern char *hroe_api_access_denied(const char *op, const char *table);
 extern void hroe_api_execute_statement(JsonbContainer *req, StringInfo out);
 extern void hroe_api_batch_execute_statement(JsonbContainer *req, StringInfo out);
 extern void hroe_api_execute_transaction(JsonbContainer *req, StringInfo out);
+extern void hroe_api_list_streams(JsonbContainer *req, StringInfo out);
+extern void hroe_api_describe_stream(JsonbContainer *req, StringInfo out);
+extern void hroe_api_get_shard_iterator(JsonbContainer *req, StringInfo out);
+extern void hroe_api_get_records(JsonbContainer *req, StringInfo out);
+extern bool hroe_api_stream_specification(JsonbContainer *req, bool create, bool *enabled,
+										  char **view_type);
+extern void hroe_api_apply_stream(const char *table, bool enabled, const char *view_type);
+extern char *hroe_api_with_stream(const char *table, char *desc);
+extern void hroe_api_update_time_to_live(JsonbContainer *req, StringInfo out);
+extern void hroe_api_describe_time_to_live(JsonbContainer *req, StringInfo out);
 
 #endif							/* HROE_API_INTERNAL_H */

@@ -25,6 +25,8 @@
 #define ERRCODE_HROE_IDEMPOTENT_MISMATCH	MAKE_SQLSTATE('H','R','0','0','6')
 #define ERRCODE_HROE_SERIALIZATION			MAKE_SQLSTATE('H','R','0','0','7')
 #define ERRCODE_HROE_DUPLICATE_ITEM			MAKE_SQLSTATE('H','R','0','0','8')
+#define ERRCODE_HROE_EXPIRED_ITERATOR		MAKE_SQLSTATE('H','R','0','0','9')
+#define ERRCODE_HROE_TRIMMED_DATA			MAKE_SQLSTATE('H','R','0','1','0')
 
 /* One code of the class */
 typedef struct HroeErrorDef

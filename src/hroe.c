@@ -13,6 +13,7 @@
 #include "fmgr.h"
 #include "utils/guc.h"
 
+#include "streams.h"
 #include "tables.h"
 
 PG_MODULE_MAGIC;
@@ -57,5 +58,6 @@ _PG_init(void)
 							   PGC_SUSET,
 							   0,
 							   hroe_check_account_id, NULL, NULL);
+	hroe_streams_init();
 	MarkGUCPrefixReserved("hroe");
 }

@@ -207,12 +207,14 @@ BEGIN
 					  WHEN 'IdempotentParameterMismatchException' THEN 'HR006'
 					  WHEN 'SerializationException' THEN 'HR007'
 					  WHEN 'DuplicateItemException' THEN 'HR008'
+					  WHEN 'ExpiredIteratorException' THEN 'HR009'
+					  WHEN 'TrimmedDataAccessException' THEN 'HR010'
 					  ELSE 'HR000' END,
 		DETAIL = format('DynamoDB %s.', p_exception);
 END
 $$;
 COMMENT ON FUNCTION hroe.dynamodb_error(text, text) IS
-'internal: Raises a DynamoDB exception: SQLSTATE class HR (HR000 ValidationException, HR001 ResourceNotFoundException, HR002 ConditionalCheckFailedException, HR003 ResourceInUseException, HR004 LimitExceededException, HR005 TransactionCanceledException, HR006 IdempotentParameterMismatchException, HR007 SerializationException, HR008 DuplicateItemException; as hroe.dynamodb_errors()), DynamoDB''s text as the message';
+'internal: Raises a DynamoDB exception: SQLSTATE class HR (HR000 ValidationException, HR001 ResourceNotFoundException, HR002 ConditionalCheckFailedException, HR003 ResourceInUseException, HR004 LimitExceededException, HR005 TransactionCanceledException, HR006 IdempotentParameterMismatchException, HR007 SerializationException, HR008 DuplicateItemException, HR009 ExpiredIteratorException, HR010 TrimmedDataAccessException; as hroe.dynamodb_errors()), DynamoDB''s text as the message';
 
 -- The SQL type and accessor of a key attribute type
 CREATE FUNCTION hroe.key_column_type(p_type text) RETURNS text

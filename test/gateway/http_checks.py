@@ -192,8 +192,14 @@ check("unknown X-Amz-Target: 400 UnknownOperationException",
 check("X-Amz-Target of the 2011 API: 400 UnknownOperationException",
       answers(b"{}", {**JSON10, "X-Amz-Target": "DynamoDB_20111205.ListTables"}, 400, UNKNOWN))
 check("no X-Amz-Target: 400 UnknownOperationException", answers(b"{}", JSON10, 400, UNKNOWN))
-check("a DynamoDB operation hroe lacks (DescribeTimeToLive): 400 UnknownOperationException",
-      signed("DescribeTimeToLive", '{"TableName": "x"}', 400, b"UnknownOperationException"))
+check("a DynamoDB operation hroe lacks (DescribeLimits): 400 UnknownOperationException",
+      signed("DescribeLimits", '{}', 400, b"UnknownOperationException"))
+check("DynamoDB Streams' target (DynamoDBStreams_20120810.ListStreams): passed on, 200",
+      signed("ListStreams", '{}', 200, b'"Streams"', extra=("X-Amz-Target: DynamoDBStreams_20120810.ListStreams",)))
+check("a DynamoDB operation under the Streams target: 400 UnknownOperationException",
+      signed("GetItem", '{}', 400, UNKNOWN, extra=("X-Amz-Target: DynamoDBStreams_20120810.GetItem",)))
+check("a Streams operation under DynamoDB's target: 400 UnknownOperationException",
+      signed("GetRecords", '{}', 400, UNKNOWN))
 check("signed, empty body: 400 SerializationException", signed("ListTables", "", 400, SER))
 check("signed, body not an object: 400 SerializationException", signed("ListTables", "[1, 2]", 400, b"SerializationException"))
 check("signed, \\u0000 in a string: 400 ValidationException (strings are PostgreSQL text)",
