@@ -16,7 +16,10 @@
 #     by hroe.compare_html, each rendered row equal, field by field, to the
 #     run's row (pattern, case, model, answers, request, capacity, rows,
 #     items, bytes, buffers, median ms, plan shape); hroe.compare_report_html
-#     renders a row per call of the run it makes.
+#     renders a row per call of the run it makes;
+#  3. progress: the main job names each phase as it starts; at scale 10
+#     hroe.load reports its phases (rows, seconds) and hroe.compare each
+#     pattern done (calls, seconds), as NOTICEs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . test/lib.sh
@@ -60,6 +63,9 @@ psql -X -q -v ON_ERROR_STOP=1 -d "$db" -v scale=1 -v runs=1 -v report="$work/rep
 	-f test/main.sql <"$work/bench.csv" >"$work/main.out" 2>"$work/main.err" ||
 	{ echo "test/main.sql failed:"; tail -20 "$work/main.err"; exit 1; }
 grep -q "hroe: the HTML report: $work/report.html" "$work/main.out" || { echo "main.sql did not name the report"; exit 1; }
+for phase in "phase 1/3, load at scale 1" "phase 2/3, compare with 1 run(s) per call" "phase 3/3, the HTML report"; do
+	grep -q "^hroe: $phase (" "$work/main.out" || { echo "main.sql did not announce: $phase"; exit 1; }
+done
 browse "$work/report.html" "$work/report.dom"
 errors=$(script_errors "$work/report.dom.log")
 [ -z "$errors" ] || { echo "script errors in the report:"; echo "$errors"; exit 1; }
@@ -142,3 +148,15 @@ q "SELECT hroe.compare_report_html(p_runs => 1)" >"$work/one.html"
 rows=$(grep -o '<tr data-n=' "$work/one.html" | wc -l)
 [ "$rows" -eq "$calls" ] || { echo "hroe.compare_report_html rendered $rows calls, hroe.compare makes $calls"; exit 1; }
 echo "hroe.compare_report_html: a row per call ($rows)"
+
+# 3. progress at a large scale
+dropdb "$db" && createdb "$db"
+psql -X -q -v ON_ERROR_STOP=1 -d "$db" -c "SET client_min_messages = warning" -c "CREATE EXTENSION hroe" \
+	-c "SET client_min_messages = notice" -c "SELECT count(*) FROM hroe.load(10, 42)" \
+	-c "SELECT count(*) FROM hroe.compare('{1,21}', NULL, 1)" >"$work/progress.out" 2>&1
+for n in "hroe.load: HR, customers and products done (" "hroe.load: 10000 orders with [0-9]* lines (" \
+		"hroe.load: hroe_single mapped (" "hroe.compare: pattern 1 employee_by_id, 6 calls so far (" \
+		"hroe.compare: pattern 21 place_order, 9 calls so far ("; do
+	grep -q "NOTICE:  $n" "$work/progress.out" || { echo "no progress notice like: $n"; cat "$work/progress.out"; exit 1; }
+done
+echo "progress at scale 10: $(grep -c NOTICE "$work/progress.out") notices from hroe.load and hroe.compare"
