@@ -206,7 +206,11 @@ BEGIN
 							 hroe.html_escape(r.pattern) || CASE WHEN r.kind = 'write' THEN ' <small>(write)</small>' ELSE '' END,
 							 hroe.html_escape(r.case_label), CASE WHEN r.identical THEN 'ok' ELSE 'bad' END,
 							 CASE WHEN r.identical THEN 'identical' ELSE 'DIFFER' END)
-			|| (SELECT string_agg(format('<td class="num" data-v="%s">%s</td>', r.m -> m ->> 'ms', COALESCE(r.m -> m ->> 'ms', '')), '' ORDER BY o)
+			-- the fastest design's cell marked
+			|| (SELECT string_agg(format('<td class="num%s" data-v="%s">%s</td>',
+										 CASE WHEN (r.m -> m ->> 'ms')::numeric = (SELECT min((r.m -> m2 ->> 'ms')::numeric) FROM unnest(v_models) m2)
+											  THEN ' win' ELSE '' END,
+										 r.m -> m ->> 'ms', COALESCE(r.m -> m ->> 'ms', '')), '' ORDER BY o)
 				FROM unnest(v_models) WITH ORDINALITY u (m, o))
 			|| COALESCE((SELECT string_agg(format('<td class="num" data-v="%s">%s</td>', r.m -> m ->> 'cap',
 												  COALESCE((r.m -> m ->> 'cap') || ' ' || (r.m -> m ->> 'unit'), '')), '' ORDER BY o)
@@ -215,7 +219,9 @@ BEGIN
 			-- the design with the least capacity
 			|| '<td class="verdict">' || CASE WHEN NOT r.identical THEN '<b class="bad">answers differ</b>' ELSE
 				COALESCE((SELECT format('<b>%s</b> fastest%s', hroe.html_escape(f.m),
-						CASE WHEN f.next_ms IS NOT NULL AND f.ms > 0 THEN format(', %s&times; ahead of %s', round(f.next_ms / f.ms, 2), hroe.html_escape(f.next_m)) ELSE '' END)
+						CASE WHEN f.next_ms = f.ms THEN format(', tied with %s', hroe.html_escape(f.next_m))
+							 WHEN f.next_ms IS NOT NULL AND f.ms > 0 THEN format(', %s&times; ahead of %s', round(f.next_ms / f.ms, 2), hroe.html_escape(f.next_m))
+							 ELSE '' END)
 					FROM (SELECT m, (r.m -> m ->> 'ms')::numeric AS ms,
 								 lead((r.m -> m ->> 'ms')::numeric) OVER (ORDER BY (r.m -> m ->> 'ms')::numeric, m) AS next_ms,
 								 lead(m) OVER (ORDER BY (r.m -> m ->> 'ms')::numeric, m) AS next_m
@@ -407,7 +413,7 @@ BEGIN
 		|| 'main{padding:0 24px 40px}h2{margin:26px 0 6px;font-size:18px}h3{margin:18px 0 6px;font-size:15px}'
 		|| 'table.sortable,#storage{border-collapse:collapse;font-size:12.5px}table.sortable th,table.sortable td,#storage th,#storage td{border-bottom:1px solid #e2e8f0;padding:3px 7px;text-align:left;vertical-align:top}'
 		|| 'table.sortable thead th{background:#f8fafc;cursor:pointer;position:sticky;top:30px}table.sortable thead th:hover{background:#e2e8f0}'
-		|| 'td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}.ok{color:#15803d}.bad{color:#b91c1c;font-weight:700}'
+		|| 'table td.num,table th.num{text-align:right;font-variant-numeric:tabular-nums}td.win{font-weight:700;background:#dcfce7}.ok{color:#15803d}.bad{color:#b91c1c;font-weight:700}'
 		|| 'td.request,td.plan{font-family:ui-monospace,monospace;font-size:11.5px;max-width:380px}td.verdict{min-width:260px}'
 		|| '.charts{display:flex;flex-wrap:wrap;gap:24px}.growth{display:flex;flex-wrap:wrap;gap:8px}.grid{margin:10px 0 18px;overflow-x:auto}'
 		|| '.shards{display:flex;flex-wrap:wrap;gap:12px;align-items:flex-start}.shards .grid{flex:1 1 640px;margin:0}.shards tbody td:last-child,.shards thead th:last-child{display:none}'
