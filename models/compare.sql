@@ -626,7 +626,7 @@ COMMENT ON FUNCTION hroe.compare(text[], text[], integer) IS
 -- renders the same run's rows as text and as HTML).
 CREATE FUNCTION hroe.compare_report_lines(p_results jsonb)
 RETURNS SETOF text
-LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE

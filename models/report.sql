@@ -5,7 +5,8 @@
 -- data drawn as the design guides draw it (hroe.grid), and the cost in
 -- money.  It renders the rows of one hroe.compare() run, given as jsonb, so
 -- that its figures are that run's; hroe.compare_report_html runs
--- hroe.compare once and renders it.
+-- hroe.compare once and renders it.  PARALLEL UNSAFE: it fills scratch
+-- temporary tables.
 
 -- A design's colour in the charts: the same in each chart.
 CREATE FUNCTION hroe.report_colour(p_model text, p_position integer)
@@ -24,7 +25,7 @@ COMMENT ON FUNCTION hroe.report_colour(text, integer) IS
 CREATE FUNCTION hroe.report_bar_chart(p_id text, p_title text, p_unit text, p_labels text[], p_series text[],
 									  p_data jsonb, p_log boolean)
 RETURNS text
-LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
@@ -92,7 +93,7 @@ COMMENT ON FUNCTION hroe.report_bar_chart(text, text, text, text[], text[], json
 -- both axes logarithmic; p_data [{"scale", "pattern", "model", "ms"}].
 CREATE FUNCTION hroe.report_growth_chart(p_pattern text, p_data jsonb)
 RETURNS text
-LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
@@ -133,7 +134,7 @@ COMMENT ON FUNCTION hroe.report_growth_chart(text, jsonb) IS
 
 CREATE FUNCTION hroe.compare_html(p_results jsonb, p_options jsonb DEFAULT '{}')
 RETURNS text
-LANGUAGE plpgsql VOLATILE PARALLEL RESTRICTED
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE

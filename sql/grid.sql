@@ -58,6 +58,12 @@ SELECT hroe.grid('grid_adj', 'byStateType', 'open', 2);
 -- by PostgreSQL name
 SELECT hroe.grid('public.grid_adj', p_max_items => 1) = hroe.grid('grid_adj', p_max_items => 1) AS same;
 
+-- every type of value: B as base64, maps, lists and sets as DynamoDB JSON
+SELECT hroe.put_item('grid_adj', '{"PK": {"S": "types"}, "SK": {"S": "all"}, "b": {"B": "AAE="}, "bool": {"BOOL": true},
+	"l": {"L": [{"N": "1"}, {"S": "a"}]}, "m": {"M": {"a": {"N": "1"}}}, "n": {"N": "-1.5E+3"}, "nul": {"NULL": true},
+	"ss": {"SS": ["x", "y"]}, "ns": {"NS": ["1", "2"]}, "bs": {"BS": ["AA=="]}}'::hroe.item);
+SELECT hroe.grid('grid_adj', NULL, 'types');
+
 -- HTML: a table, the partition key spanning its collection's rows, entity
 -- types coloured in order of appearance, text escaped
 SELECT hroe.put_item('grid_adj', hroe.item_from_document('{"PK": "<b>x&y</b>", "SK": "\"q\"", "v": "it''s <i>"}'));

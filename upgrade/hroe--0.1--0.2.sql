@@ -853,16 +853,24 @@ COMMENT ON FUNCTION hroe.html_escape(text) IS
 'internal: the text with &, <, >, " and '' escaped for HTML text and attribute values';
 
 -- An attribute value as the grid shows it: S and N bare, BOOL and NULL as
--- true/false/null, B as base64, sets, lists and maps as their JSON document.
+-- true/false/null, B as base64, sets, lists and maps as their type and
+-- DynamoDB JSON.  SQL without SET, not STRICT, immutable throughout,
+-- every operator and type qualified: inlined into hroe.grid's statement (a
+-- call per attribute cost more than the rest of the work).
 CREATE FUNCTION hroe.grid_value(p_value jsonb)
 RETURNS text
-LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
-SET search_path = pg_catalog, pg_temp
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
 AS $$
-SELECT CASE WHEN p_value ? 'S' OR p_value ? 'N' OR p_value ? 'B' THEN p_value ->> (SELECT k FROM jsonb_object_keys(p_value) k LIMIT 1)
-			WHEN p_value ? 'BOOL' THEN p_value ->> 'BOOL'
-			WHEN p_value ? 'NULL' THEN 'null'
-			ELSE (SELECT k || ' ' || (p_value -> k)::text FROM jsonb_object_keys(p_value) k LIMIT 1) END
+SELECT CASE WHEN p_value OPERATOR(pg_catalog.?) 'S' THEN p_value OPERATOR(pg_catalog.->>) 'S'
+			WHEN p_value OPERATOR(pg_catalog.?) 'N' THEN p_value OPERATOR(pg_catalog.->>) 'N'
+			WHEN p_value OPERATOR(pg_catalog.?) 'B' THEN p_value OPERATOR(pg_catalog.->>) 'B'
+			WHEN p_value OPERATOR(pg_catalog.?) 'BOOL' THEN p_value OPERATOR(pg_catalog.->>) 'BOOL'
+			WHEN p_value OPERATOR(pg_catalog.?) 'NULL' THEN 'null'
+			WHEN p_value OPERATOR(pg_catalog.?) 'L' THEN 'L ' OPERATOR(pg_catalog.||) (p_value OPERATOR(pg_catalog.->) 'L')::pg_catalog.text
+			WHEN p_value OPERATOR(pg_catalog.?) 'M' THEN 'M ' OPERATOR(pg_catalog.||) (p_value OPERATOR(pg_catalog.->) 'M')::pg_catalog.text
+			WHEN p_value OPERATOR(pg_catalog.?) 'SS' THEN 'SS ' OPERATOR(pg_catalog.||) (p_value OPERATOR(pg_catalog.->) 'SS')::pg_catalog.text
+			WHEN p_value OPERATOR(pg_catalog.?) 'NS' THEN 'NS ' OPERATOR(pg_catalog.||) (p_value OPERATOR(pg_catalog.->) 'NS')::pg_catalog.text
+			WHEN p_value OPERATOR(pg_catalog.?) 'BS' THEN 'BS ' OPERATOR(pg_catalog.||) (p_value OPERATOR(pg_catalog.->) 'BS')::pg_catalog.text END
 $$;
 COMMENT ON FUNCTION hroe.grid_value(jsonb) IS
 'internal: a DynamoDB JSON attribute value as hroe.grid shows it: S, N and B (base64) bare, BOOL true/false, NULL null, L, M and the sets as their type and JSON';
@@ -912,16 +920,14 @@ DECLARE
 	v_coll integer := 0;
 	v_n integer := 0;
 	v_more boolean := false;
-	v_types text[] := '{}';
-	v_rows jsonb := '[]';
-	v_type text;
-	v_attrs text;
-	v_html text;
-	v_out text;
+	v_types text[];
+	v_items hroe.item[] := '{}';
+	v_colls integer[] := '{}';
+	v_rows jsonb[];
+	v_sizes integer[] := '{}';
 	v_head text[];
 	v_w integer[];
 	k integer;
-	r jsonb;
 BEGIN
 	IF p_table_name IS NULL THEN
 		RAISE EXCEPTION 'table name must not be NULL' USING ERRCODE = 'null_value_not_allowed';
@@ -1013,28 +1019,11 @@ BEGIN
 			END IF;
 			v_n := v_n + 1;
 			k := k + 1;
-			-- the entity type: the attribute type or entity_type, else the
-			-- table's sort key (or partition key) up to its first # or digit
-			-- (EMPLOYEE#0101: EMPLOYEE; project-35e9: project)
-			v_type := COALESCE(hroe.grid_value(hroe.item_get_attribute(v_item, 'type')),
-							   hroe.grid_value(hroe.item_get_attribute(v_item, 'entity_type')),
-							   hroe.grid_value(hroe.item_get_attribute(v_item, COALESCE(t.sort_key, t.partition_key))));
-			v_type := COALESCE(NULLIF(rtrim(substring(v_type FROM '^[^#0-9]*'), '-_'), ''), v_type, '');
-			IF NOT v_type = ANY (v_types) THEN
-				v_types := v_types || v_type;
-			END IF;
-			SELECT string_agg(format('%s: %s', a, hroe.grid_value(hroe.item_get_attribute(v_item, a))), '  ' ORDER BY o)
-			INTO v_attrs
-			FROM unnest(hroe.item_attributes(v_item)) WITH ORDINALITY u (a, o)
-			WHERE a <> ALL (v_key_attrs);
-			v_rows := v_rows || jsonb_build_array(jsonb_build_object(
-				'c', v_coll, 'first', k = 1, 'type', v_type, 'attrs', COALESCE(v_attrs, ''),
-				'keys', (SELECT jsonb_agg(COALESCE(hroe.grid_value(hroe.item_get_attribute(v_item, a)), '') ORDER BY o)
-						 FROM unnest(v_key_attrs) WITH ORDINALITY u (a, o)),
-				'values', (SELECT jsonb_agg(jsonb_build_array(a, hroe.grid_value(hroe.item_get_attribute(v_item, a))) ORDER BY o)
-						   FROM unnest(hroe.item_attributes(v_item)) WITH ORDINALITY u (a, o)
-						   WHERE a <> ALL (v_key_attrs))));
+			-- appended in place (simple expressions on expanded arrays)
+			v_items := v_items || v_item;
+			v_colls := v_colls || v_coll;
 		END LOOP;
+		v_sizes := v_sizes || k;
 		EXIT WHEN v_more;
 		IF v_page.last_evaluated_key IS NOT NULL THEN
 			v_more := true;
@@ -1050,45 +1039,65 @@ BEGIN
 		FROM generate_series(1, cardinality(v_pk_cols)) i;
 	END LOOP;
 
+	-- the rows, in one statement: each item's entity type (the attribute
+	-- type or entity_type, else the table's sort key, or partition key, up
+	-- to its first # or digit: EMPLOYEE#0101 is EMPLOYEE, project-35e9
+	-- project), its keys and its other attributes
+	SELECT COALESCE(array_agg(jsonb_build_object('c', z.c, 'first', z.first, 'attrs', z.attrs, 'keys', z.keys, 'values', z.vals,
+												 'type', COALESCE(NULLIF(rtrim(substring(z.t FROM '^[^#0-9]*'), '-_'), ''), z.t, ''))
+							  ORDER BY z.n), '{}')
+	INTO v_rows
+	FROM (SELECT u.n, u.c, row_number() OVER (PARTITION BY u.c ORDER BY u.n) = 1 AS first,
+				 COALESCE(hroe.grid_value(u.d -> 'type'), hroe.grid_value(u.d -> 'entity_type'),
+						  hroe.grid_value(u.d -> COALESCE(t.sort_key, t.partition_key))) AS t,
+				 (SELECT COALESCE(string_agg(format('%s: %s', a, hroe.grid_value(u.d -> a)), '  ' ORDER BY o), '')
+				  FROM unnest(hroe.item_attributes(u.item)) WITH ORDINALITY w (a, o) WHERE a <> ALL (v_key_attrs)) AS attrs,
+				 (SELECT jsonb_agg(COALESCE(hroe.grid_value(u.d -> a), '') ORDER BY o)
+				  FROM unnest(v_key_attrs) WITH ORDINALITY w (a, o)) AS keys,
+				 (SELECT COALESCE(jsonb_agg(jsonb_build_array(a, hroe.grid_value(u.d -> a)) ORDER BY o), '[]')
+				  FROM unnest(hroe.item_attributes(u.item)) WITH ORDINALITY w (a, o) WHERE a <> ALL (v_key_attrs)) AS vals
+		  FROM (SELECT i.item, i.c, i.n, hroe.item_to_jsonb(i.item) AS d
+				FROM unnest(v_items, v_colls) WITH ORDINALITY i (item, c, n)
+				OFFSET 0) u) z;  -- OFFSET 0: d computed once per item, not per use
+	v_types := ARRAY(SELECT r ->> 'type' FROM unnest(v_rows) WITH ORDINALITY x (r, n) GROUP BY 1 ORDER BY min(n));
+
 	v_head := ARRAY(SELECT a || CASE WHEN o <= cardinality(v_pk_attrs) THEN ' (PK)'
 									 WHEN o <= cardinality(v_pk_attrs) + cardinality(v_sk_attrs) THEN ' (SK)' ELSE '' END
 					FROM unnest(v_key_attrs) WITH ORDINALITY u (a, o)) || 'attributes'::text;
+	-- the rows rendered in one aggregate (not a string grown row by row)
 	IF p_format = 'text' THEN
 		v_w := ARRAY(SELECT GREATEST(length(v_head[o]), COALESCE((SELECT max(length(CASE WHEN o = cardinality(v_head) THEN e ->> 'attrs' ELSE e -> 'keys' ->> (o - 1) END))
-									   FROM jsonb_array_elements(v_rows) e), 0))
+									   FROM unnest(v_rows) e), 0))
 					 FROM generate_subscripts(v_head, 1) o);
-		v_out := format('%s%s: %s item(s) in %s item collection(s)%s', t.table_name,
-						CASE WHEN p_index_name IS NOT NULL THEN ' index ' || p_index_name ELSE '' END, v_n, v_coll,
-						CASE WHEN v_more THEN format(', more follow (p_max_items %s)', p_max_items) ELSE '' END) || E'\n'
+		RETURN format('%s%s: %s item(s) in %s item collection(s)%s', t.table_name,
+					  CASE WHEN p_index_name IS NOT NULL THEN ' index ' || p_index_name ELSE '' END, v_n, v_coll,
+					  CASE WHEN v_more THEN format(', more follow (p_max_items %s)', p_max_items) ELSE '' END) || E'\n'
 			|| (SELECT string_agg(rpad(v_head[o], v_w[o]), ' | ' ORDER BY o) FROM generate_subscripts(v_head, 1) o) || E'\n'
-			|| (SELECT string_agg(repeat('-', v_w[o]), '-+-' ORDER BY o) FROM generate_subscripts(v_head, 1) o);
-		FOR r IN SELECT e FROM jsonb_array_elements(v_rows) e LOOP
-			v_out := v_out || E'\n' || rtrim((SELECT string_agg(rpad(CASE WHEN o = cardinality(v_head) THEN r ->> 'attrs'
-												WHEN o <= cardinality(v_pk_attrs) AND NOT (r ->> 'first')::boolean THEN ''
-												ELSE r -> 'keys' ->> (o - 1) END, v_w[o]), ' | ' ORDER BY o)
-									   FROM generate_subscripts(v_head, 1) o));
-		END LOOP;
-		RETURN v_out;
+			|| (SELECT string_agg(repeat('-', v_w[o]), '-+-' ORDER BY o) FROM generate_subscripts(v_head, 1) o)
+			|| COALESCE((SELECT string_agg(E'\n' || rtrim((SELECT string_agg(rpad(CASE WHEN o = cardinality(v_head) THEN r ->> 'attrs'
+																			WHEN o <= cardinality(v_pk_attrs) AND NOT (r ->> 'first')::boolean THEN ''
+																			ELSE r -> 'keys' ->> (o - 1) END, v_w[o]), ' | ' ORDER BY o)
+														  FROM generate_subscripts(v_head, 1) o)), '' ORDER BY n)
+						 FROM unnest(v_rows) WITH ORDINALITY x (r, n)), '');
 	END IF;
 	-- HTML: a table, the partition key spanning its collection's rows, each
 	-- entity type in a colour (in order of appearance)
-	v_html := format('<table class="hroe-grid" data-table="%s"%s style="border-collapse:collapse;font:13px/1.35 system-ui,sans-serif">',
-					 hroe.html_escape(t.table_name),
-					 CASE WHEN p_index_name IS NOT NULL THEN format(' data-index="%s"', hroe.html_escape(p_index_name)) ELSE '' END)
+	RETURN format('<table class="hroe-grid" data-table="%s"%s style="border-collapse:collapse;font:13px/1.35 system-ui,sans-serif">',
+				  hroe.html_escape(t.table_name),
+				  CASE WHEN p_index_name IS NOT NULL THEN format(' data-index="%s"', hroe.html_escape(p_index_name)) ELSE '' END)
 		|| format('<caption style="text-align:left;font-weight:600;padding:4px 0">%s%s: %s item(s) in %s item collection(s)%s</caption>',
 				  hroe.html_escape(t.table_name), CASE WHEN p_index_name IS NOT NULL THEN ' &middot; index ' || hroe.html_escape(p_index_name) ELSE '' END,
 				  v_n, v_coll, CASE WHEN v_more THEN format(', more follow (p_max_items %s)', p_max_items) ELSE '' END)
 		|| '<thead><tr>' || (SELECT string_agg(format('<th style="text-align:left;border-bottom:2px solid #555;padding:3px 8px">%s</th>', hroe.html_escape(h)), '' ORDER BY o)
-							 FROM unnest(v_head) WITH ORDINALITY u (h, o)) || '</tr></thead><tbody>';
-	FOR r IN SELECT e FROM jsonb_array_elements(v_rows) e LOOP
-		k := array_position(v_types, r ->> 'type') - 1;
-		v_html := v_html || format('<tr data-type="%s" style="background:%s">', hroe.html_escape(r ->> 'type'),
-				(ARRAY['#dbeafe', '#dcfce7', '#fef3c7', '#fce7f3', '#ede9fe', '#ccfbf1', '#fee2e2', '#e0e7ff', '#f3e8ff', '#ecfccb'])[k % 10 + 1])
+							 FROM unnest(v_head) WITH ORDINALITY u (h, o)) || '</tr></thead><tbody>'
+		|| COALESCE((SELECT string_agg(
+			format('<tr data-type="%s" style="background:%s">', hroe.html_escape(r ->> 'type'),
+				   (ARRAY['#dbeafe', '#dcfce7', '#fef3c7', '#fce7f3', '#ede9fe', '#ccfbf1', '#fee2e2', '#e0e7ff', '#f3e8ff', '#ecfccb'])
+					   [(array_position(v_types, r ->> 'type') - 1) % 10 + 1])
 			|| (SELECT string_agg(CASE WHEN o <= cardinality(v_pk_attrs) AND NOT (r ->> 'first')::boolean THEN ''
 									   WHEN o <= cardinality(v_pk_attrs)
 									   THEN format('<th class="pk" rowspan="%s" style="text-align:left;vertical-align:top;background:#f8fafc;border-top:2px solid #94a3b8;padding:3px 8px;font-family:monospace;white-space:nowrap">%s</th>',
-												   (SELECT count(*) FROM jsonb_array_elements(v_rows) e2 WHERE e2 -> 'c' = r -> 'c'),
-												   hroe.html_escape(r -> 'keys' ->> (o - 1)))
+												   v_sizes[(r ->> 'c')::integer], hroe.html_escape(r -> 'keys' ->> (o - 1)))
 									   ELSE format('<td class="%s" style="border-top:1px solid #cbd5e1;%spadding:3px 8px;font-family:monospace;white-space:nowrap">%s</td>',
 												   CASE WHEN o <= cardinality(v_pk_attrs) + cardinality(v_sk_attrs) THEN 'sk' ELSE 'key' END,
 												   CASE WHEN (r ->> 'first')::boolean THEN 'border-top:2px solid #94a3b8;' ELSE '' END,
@@ -1098,9 +1107,9 @@ BEGIN
 					  CASE WHEN (r ->> 'first')::boolean THEN '2px solid #94a3b8' ELSE '1px solid #cbd5e1' END,
 					  COALESCE((SELECT string_agg(format('<span style="display:inline-block;margin:0 10px 0 0"><span style="color:#475569;font-size:11px">%s</span> %s</span>',
 														 hroe.html_escape(v ->> 0), hroe.html_escape(v ->> 1)), '' ORDER BY o)
-								FROM jsonb_array_elements(r -> 'values') WITH ORDINALITY u (v, o)), ''));
-	END LOOP;
-	RETURN v_html || '</tbody></table>';
+								FROM jsonb_array_elements(r -> 'values') WITH ORDINALITY u (v, o)), '')),
+			'' ORDER BY n) FROM unnest(v_rows) WITH ORDINALITY x (r, n)), '')
+		|| '</tbody></table>';
 END
 $$;
 COMMENT ON FUNCTION hroe.grid(text, text, text, integer, text) IS
@@ -1237,7 +1246,7 @@ COMMENT ON FUNCTION hroe.compare(text[], text[], integer) IS
 -- renders the same run's rows as text and as HTML).
 CREATE FUNCTION hroe.compare_report_lines(p_results jsonb)
 RETURNS SETOF text
-LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
@@ -1289,7 +1298,8 @@ COMMENT ON FUNCTION hroe.compare_report(text[], text[], integer) IS
 -- data drawn as the design guides draw it (hroe.grid), and the cost in
 -- money.  It renders the rows of one hroe.compare() run, given as jsonb, so
 -- that its figures are that run's; hroe.compare_report_html runs
--- hroe.compare once and renders it.
+-- hroe.compare once and renders it.  PARALLEL UNSAFE: it fills scratch
+-- temporary tables.
 
 -- A design's colour in the charts: the same in each chart.
 CREATE FUNCTION hroe.report_colour(p_model text, p_position integer)
@@ -1308,7 +1318,7 @@ COMMENT ON FUNCTION hroe.report_colour(text, integer) IS
 CREATE FUNCTION hroe.report_bar_chart(p_id text, p_title text, p_unit text, p_labels text[], p_series text[],
 									  p_data jsonb, p_log boolean)
 RETURNS text
-LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
@@ -1376,7 +1386,7 @@ COMMENT ON FUNCTION hroe.report_bar_chart(text, text, text, text[], text[], json
 -- both axes logarithmic; p_data [{"scale", "pattern", "model", "ms"}].
 CREATE FUNCTION hroe.report_growth_chart(p_pattern text, p_data jsonb)
 RETURNS text
-LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
@@ -1417,7 +1427,7 @@ COMMENT ON FUNCTION hroe.report_growth_chart(text, jsonb) IS
 
 CREATE FUNCTION hroe.compare_html(p_results jsonb, p_options jsonb DEFAULT '{}')
 RETURNS text
-LANGUAGE plpgsql VOLATILE PARALLEL RESTRICTED
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
