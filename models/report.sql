@@ -276,7 +276,11 @@ BEGIN
 	END IF;
 	v_body := v_body || '</div>';
 	IF jsonb_typeof(p_options -> 'growth') = 'array' AND jsonb_array_length(p_options -> 'growth') > 0 THEN
-		v_body := v_body || '<h3 id="s-growth">Growth with the data (the benchmark''s curves)</h3><p>Median latency of the busiest argument set against the scale, from test/bench/compare.sh''s CSV (one client).</p><div class="growth">'
+		v_body := v_body || '<h3 id="s-growth">Growth with the data (the benchmark''s curves)</h3><p>Median latency of the busiest argument set against the scale, from test/bench/compare.sh''s CSV (one client): '
+			|| (SELECT string_agg(format('<span style="color:%s">&#9632;</span> %s', hroe.report_colour(m, o::integer), hroe.html_escape(m)), ' &nbsp; ' ORDER BY o)
+				FROM (SELECT d ->> 'model' AS m, row_number() OVER (ORDER BY d ->> 'model') AS o
+					  FROM jsonb_array_elements(p_options -> 'growth') d GROUP BY 1) g)
+			|| '.</p><div class="growth">'
 			|| (SELECT string_agg(hroe.report_growth_chart(g.p, p_options -> 'growth'), '' ORDER BY g.n, g.p)
 				FROM (SELECT d ->> 'pattern' AS p, min((d ->> 'pattern_no')::integer) AS n
 					  FROM jsonb_array_elements(p_options -> 'growth') d GROUP BY 1) g)

@@ -107,3 +107,5 @@ RESET ROLE;
 DROP OWNED BY grid_reader;
 DROP ROLE grid_reader;
 DROP SCHEMA grid_evil CASCADE;
+SELECT hroe.delete_table('grid_adj');
+SELECT hroe.delete_table('grid_bin');
