@@ -9,7 +9,9 @@
 # self-contained HTML page to HROE_REPORT (default hroe-report.html in the
 # directory it is run from), whose path it prints last. The benchmark's CSV
 # (HROE_BENCH_CSV, default test/bench/out/compare.csv when present) adds its
-# growth curves to the page.
+# growth curves to the page; HROE_REPORT_OPTIONS, a JSON object, passes
+# hroe.compare_html's options (the request mix, prices, samples: see
+# doc/report.md).
 set -euo pipefail
 start_dir=$PWD
 cd "$(dirname "$0")/.."
@@ -23,8 +25,11 @@ if [ -z "${HROE_BENCH_CSV+set}" ] && [ -f test/bench/out/compare.csv ]; then
 fi
 case $bench_csv in /* | "") ;; *) bench_csv=$start_dir/$bench_csv ;; esac
 
+options=${HROE_REPORT_OPTIONS-}
+[ -n "$options" ] || options='{}'
+
 ensure_packages
 echo "hroe: building ($(date +%H:%M:%S))" >&2
 build_stage
 in_cluster psql -X -v ON_ERROR_STOP=1 -v scale="${HROE_SCALE:-1}" -v runs="${HROE_RUNS:-5}" \
-	-v report="$report" -f test/main.sql <"${bench_csv:-/dev/null}"
+	-v report="$report" -v options="$options" -f test/main.sql <"${bench_csv:-/dev/null}"

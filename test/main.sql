@@ -2,9 +2,15 @@
 -- scale :scale, compare every access pattern on every model once, print the
 -- run as text and write it as an HTML page to :report (both from the same
 -- rows of hroe.compare); the benchmark's CSV, read from psql's standard
--- input (empty: none), adds its growth curves to the page.  Each phase says when it starts, and
--- at large scales hroe.load and hroe.compare report their progress.
+-- input (empty: none), adds its growth curves to the page; :options (a
+-- jsonb object, default {}) are hroe.compare_html's, e.g. the request mix.
+-- Each phase says when it starts, and at large scales hroe.load and
+-- hroe.compare report their progress.
 \set ON_ERROR_STOP 1
+\if :{?options}
+\else
+\set options '{}'
+\endif
 SET client_min_messages = warning;
 CREATE EXTENSION hroe;
 SET client_min_messages = notice;
@@ -30,7 +36,7 @@ CREATE TEMP TABLE hroe_bench (scale text, pattern_no text, pattern text, kind te
 	transactions text, tps text, buffers text, same_as_single text);
 \copy hroe_bench FROM pstdin WITH (FORMAT csv, HEADER true)
 \o :report
-SELECT hroe.compare_html(r.rows, jsonb_build_object('growth', COALESCE(
+SELECT hroe.compare_html(r.rows, :'options'::jsonb || jsonb_build_object('growth', COALESCE(
 	(SELECT jsonb_agg(jsonb_build_object('scale', b.scale::numeric, 'pattern_no', b.pattern_no::integer,
 										 'pattern', b.pattern, 'model', b.model, 'ms', b.median_ms::numeric))
 	 FROM hroe_bench b

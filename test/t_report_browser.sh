@@ -60,6 +60,7 @@ scale,pattern_no,pattern,kind,args_set,label,args,model,clients,rows,median_ms,m
 1,4,customer_orders,read,busiest,"busiest customer, all dates","{1,2020-01-01}",floor,1,30,0.253,0.234,0.375,5,100,5000,31,t
 EOF
 psql -X -q -v ON_ERROR_STOP=1 -d "$db" -v scale=1 -v runs=1 -v report="$work/report.html" \
+	-v options='{"mix": {"open_orders": 4000000}}' \
 	-f test/main.sql <"$work/bench.csv" >"$work/main.out" 2>"$work/main.err" ||
 	{ echo "test/main.sql failed:"; tail -20 "$work/main.err"; exit 1; }
 grep -q "hroe: the HTML report: $work/report.html" "$work/main.out" || { echo "main.sql did not name the report"; exit 1; }
@@ -114,7 +115,12 @@ for c in chart-latency chart-capacity; do
 	[ "${bars:-0}" -ge 40 ] || { echo "chart $c has ${bars:-no} bars"; exit 1; }
 done
 grep -qx 'growth 2' "$work/report.facts" || { echo "expected 2 growth charts:"; grep '^growth' "$work/report.facts"; exit 1; }
-grep -q '^cost cost-total-hroe_single	\$[0-9]' "$work/report.facts" || { echo "no monthly cost for hroe_single"; exit 1; }
+# the request mix given: 4 million open_orders a month, nothing else; at
+# scale 1 its first argument set costs 7.5 RCU in hroe_single, 2.5 in
+# hroe_multi, at $0.125 per million read request units
+grep -q '^cost cost-total-hroe_single	\$3\.75$' "$work/report.facts" &&
+	grep -q '^cost cost-total-hroe_multi	\$1\.25$' "$work/report.facts" ||
+	{ echo "the month's cost of the mix is not 3.75 and 1.25 dollars:"; grep '^cost' "$work/report.facts"; exit 1; }
 echo "charts drawn: $(grep '^chart' "$work/report.facts" | tr '\n' ' ')"
 
 # the sorting script: a copy with a click on the summary's first design
