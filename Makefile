@@ -80,12 +80,14 @@ SCRIPT_PARTS = \
 	src/ttl.sql \
 	src/gateway.sql \
 	src/shard.sql \
+	src/grid.sql \
 	models/generate.sql \
 	models/normalized.sql \
 	models/load.sql \
 	models/multi.sql \
 	models/single.sql \
-	models/compare.sql
+	models/compare.sql \
+	models/report.sql
 
 DATA_built = hroe--$(EXTVERSION).sql
 # Earlier releases: each one's install script as released, and the upgrade

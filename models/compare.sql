@@ -519,6 +519,8 @@ DECLARE
 	v_fp text;
 	v_rows bigint;
 	i integer;
+	v_started timestamptz := clock_timestamp();
+	v_verbose boolean;
 BEGIN
 	IF p_runs IS NULL OR p_runs < 1 OR p_runs > 1000 THEN
 		RAISE EXCEPTION 'p_runs must be between 1 and 1000' USING ERRCODE = '22023';
@@ -536,6 +538,8 @@ BEGIN
 			items bigint, item_bytes bigint, capacity numeric, capacity_unit text, median_ms numeric);
 	END IF;
 	TRUNCATE pg_temp.hroe_compare_out;
+	-- progress at large scales (10,000 orders and more): a NOTICE per pattern
+	v_verbose := (SELECT pc.reltuples >= 10000 FROM pg_class pc WHERE pc.oid = 'hroe_normalized.orders'::regclass);
 	FOR p IN SELECT * FROM hroe.access_patterns a
 			 WHERE p_patterns IS NULL OR a.pattern = ANY (p_patterns) OR a.pattern_no::text = ANY (p_patterns)
 			 ORDER BY a.pattern_no LOOP
@@ -598,6 +602,11 @@ BEGIN
 				END IF;
 			END LOOP;
 		END LOOP;
+		IF v_verbose THEN
+			RAISE NOTICE 'hroe.compare: pattern % %, % calls so far (% s)', p.pattern_no, p.pattern,
+				(SELECT count(*) FROM pg_temp.hroe_compare_out),
+				round(extract(epoch FROM clock_timestamp() - v_started)::numeric, 1);
+		END IF;
 	END LOOP;
 	RETURN QUERY
 	SELECT o.pattern_no, o.pattern, o.kind, o.case_label, o.model, o.call,
@@ -613,18 +622,23 @@ $$;
 COMMENT ON FUNCTION hroe.compare(text[], text[], integer) IS
 'runs every access pattern (or those named or numbered in p_patterns) on every model present (or those in p_models) with arguments drawn from hroe_normalized: per call the answer''s md5 fingerprint and whether it is identical across models, rows, plan shape, shared buffers, the DynamoDB request and its capacity (RCU for reads, WCU with index writes for writes), and the median execution time of p_runs runs; writes run in rolled-back subtransactions and are checked by reads after the write';
 
-CREATE FUNCTION hroe.compare_report(p_patterns text[] DEFAULT NULL, p_models text[] DEFAULT NULL, p_runs integer DEFAULT 5)
+-- The text report of one run's rows (hroe.compare_report; test/main.sh
+-- renders the same run's rows as text and as HTML).
+CREATE FUNCTION hroe.compare_report_lines(p_results jsonb)
 RETURNS SETOF text
-LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
 	r record;
 	v_last text := '';
 BEGIN
-	RETURN NEXT format('hroe.compare: models %s, %s run(s) per call', (SELECT string_agg(m, ', ') FROM hroe.compare_models() m
-		WHERE p_models IS NULL OR m = ANY (p_models)), p_runs);
-	FOR r IN SELECT * FROM hroe.compare(p_patterns, p_models, p_runs) LOOP
+	FOR r IN SELECT x.* FROM jsonb_array_elements(p_results) WITH ORDINALITY AS e (j, n),
+			 jsonb_to_record(e.j) AS x (pattern_no integer, pattern text, kind text, case_label text, model text,
+									   identical boolean, result_rows bigint, plan_shape text, shared_hit bigint,
+									   shared_read bigint, request text, capacity numeric, capacity_unit text,
+									   median_ms numeric)
+			 ORDER BY e.n LOOP
 		IF r.pattern_no || r.case_label <> v_last THEN
 			RETURN NEXT '';
 			RETURN NEXT format('%s %s %s [%s]: %s', CASE WHEN r.kind = 'read' THEN 'read' ELSE 'write' END,
@@ -638,6 +652,21 @@ BEGIN
 			RETURN NEXT format('  %-16s %s -> %s %s', '', r.request, r.capacity, r.capacity_unit);
 		END IF;
 	END LOOP;
+END
+$$;
+COMMENT ON FUNCTION hroe.compare_report_lines(jsonb) IS
+'internal: the rows of one hroe.compare() run (their jsonb array, in order) as hroe.compare_report''s text lines: per pattern and argument set whether the answers are identical, then per model rows, median ms, shared buffers, plan shape, and the DynamoDB request with its capacity';
+
+CREATE FUNCTION hroe.compare_report(p_patterns text[] DEFAULT NULL, p_models text[] DEFAULT NULL, p_runs integer DEFAULT 5)
+RETURNS SETOF text
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+	RETURN NEXT format('hroe.compare: models %s, %s run(s) per call', (SELECT string_agg(m, ', ') FROM hroe.compare_models() m
+		WHERE p_models IS NULL OR m = ANY (p_models)), p_runs);
+	RETURN QUERY SELECT hroe.compare_report_lines(COALESCE(jsonb_agg(to_jsonb(c) - 'ordinality' ORDER BY c.ordinality), '[]'))
+		FROM hroe.compare(p_patterns, p_models, p_runs) WITH ORDINALITY AS c;
 END
 $$;
 COMMENT ON FUNCTION hroe.compare_report(text[], text[], integer) IS

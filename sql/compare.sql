@@ -179,6 +179,17 @@ FROM hroe.compare_report('{1}', NULL, 1) AS line;
 -- errors
 SELECT * FROM hroe.compare(NULL, NULL, 0);
 SELECT * FROM hroe.compare('{employee_by_id}', '{hroe_normalized}', NULL);
+-- hroe.compare_html renders the rows of a run given as a jsonb array
+SELECT hroe.compare_html(NULL);
+SELECT hroe.compare_html('{}');
+SELECT hroe.compare_html('[]', '[]');
+SELECT hroe.compare_html('[]', '{"read_price": -1}');
+SELECT hroe.compare_html('[]', '{"grid_items": 0}');
+SELECT hroe.compare_html('[]') ~ '^<!DOCTYPE html>.*</html>$' AS empty_run_page;
+SELECT hroe.compare_report_html('{1}', '{hroe_normalized}', 1) ~ '<tr data-n="2" data-pattern="employee_by_id" data-model="hroe_normalized">' AS normalized_only;
+-- the text report of given rows: the lines hroe.compare_report prints
+SELECT hroe.compare_report_lines((SELECT jsonb_agg(to_jsonb(x) - 'ordinality' ORDER BY x.ordinality)
+	FROM hroe.compare('{product_inventory_at}', '{hroe_normalized}', 1) WITH ORDINALITY x)) ~ '^(|  hroe_normalized +[01] rows .*|read 12 product_inventory_at \[.*\]: identical answers)$' AS line;
 -- hroe.write_consumed_capacity prices one item's change; the old and new
 -- versions must be of one key
 SELECT hroe.write_consumed_capacity('Customer', NULL, NULL) AS delete_of_absent_item;

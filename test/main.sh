@@ -4,12 +4,32 @@
 # On a fresh Debian 12 machine as root: installs what is missing, builds and
 # stages hroe, starts a throwaway cluster and runs the main job, then drops
 # the cluster. The main job (test/main.sql): hroe.load at scale HROE_SCALE
-# (default 1), then hroe.compare_report over every pattern and model, with
-# HROE_RUNS runs per call (default 5).
+# (default 1), then one hroe.compare run over every pattern and model, with
+# HROE_RUNS runs per call (default 5), printed as text and written as a
+# self-contained HTML page to HROE_REPORT (default hroe-report.html in the
+# directory it is run from), whose path it prints last. The benchmark's CSV
+# (HROE_BENCH_CSV, default test/bench/out/compare.csv when present) adds its
+# growth curves to the page; HROE_REPORT_OPTIONS, a JSON object, passes
+# hroe.compare_html's options (the request mix, prices, samples: see
+# doc/report.md).
 set -euo pipefail
+start_dir=$PWD
 cd "$(dirname "$0")/.."
 . test/lib.sh
 
+report=${HROE_REPORT:-$start_dir/hroe-report.html}
+case $report in /*) ;; *) report=$start_dir/$report ;; esac
+bench_csv=${HROE_BENCH_CSV-}
+if [ -z "${HROE_BENCH_CSV+set}" ] && [ -f test/bench/out/compare.csv ]; then
+	bench_csv=$PWD/test/bench/out/compare.csv
+fi
+case $bench_csv in /* | "") ;; *) bench_csv=$start_dir/$bench_csv ;; esac
+
+options=${HROE_REPORT_OPTIONS-}
+[ -n "$options" ] || options='{}'
+
 ensure_packages
+echo "hroe: building ($(date +%H:%M:%S))" >&2
 build_stage
-in_cluster psql -X -v ON_ERROR_STOP=1 -v scale="${HROE_SCALE:-1}" -v runs="${HROE_RUNS:-5}" -f test/main.sql
+in_cluster psql -X -v ON_ERROR_STOP=1 -v scale="${HROE_SCALE:-1}" -v runs="${HROE_RUNS:-5}" \
+	-v report="$report" -v options="$options" -f test/main.sql <"${bench_csv:-/dev/null}"
