@@ -7,9 +7,9 @@
 #       sequence numbers 1..N without a gap, and a hot item's changes in
 #       commit order (its counter 1, 2, 3, ... in sequence order)
 #  (ii) hroe's Time to Live worker (preloaded by test/lib.sh) deletes the
-#       expired items of a table in the background while clients keep
-#       writing, never an item of the future; the stream shows each deletion
-#       as the service's
+#       100,000 expired items of a table (HROE_TTL_ITEMS) in the background
+#       while clients keep writing, never an item of the future; the stream
+#       shows each deletion as the service's
 # Runs inside the test cluster (PG* variables set); exits non-zero on any
 # failure.
 set -euo pipefail
@@ -108,7 +108,7 @@ check "one record per committed write" "SELECT (SELECT count(*) FROM got) = (SEL
 check "the hot item's changes in commit order (1, 2, ... $hot)" "SELECT array_agg(n ORDER BY seq) = array(SELECT generate_series(1, $hot)::numeric) FROM got WHERE pk = 'hot'"
 
 # (ii) Time to Live in the background, under foreground writes
-N=${HROE_TTL_ITEMS:-3000}
+N=${HROE_TTL_ITEMS:-100000}
 psql -X -q -v ON_ERROR_STOP=1 -d "$db" >/dev/null <<SQL
 SELECT hroe.create_table('st_ttl', 'pk');
 SELECT hroe.enable_stream('st_ttl', 'KEYS_ONLY');
@@ -121,7 +121,7 @@ SQL
 psql -X -q -v ON_ERROR_STOP=1 -d postgres >/dev/null <<SQL
 ALTER SYSTEM SET hroe.ttl_database = '$db';
 ALTER SYSTEM SET hroe.ttl_naptime = 1;
-ALTER SYSTEM SET hroe.ttl_batch_size = 500;
+ALTER SYSTEM SET hroe.ttl_batch_size = 10000;
 SELECT pg_reload_conf();
 SQL
 cat >"$work/fg.sql" <<'EOF'
@@ -132,14 +132,16 @@ EOF
 fg=$!
 start=$(date +%s.%N)
 left=$N
-for _ in $(seq 1 600); do
+for _ in $(seq 1 1200); do
 	left=$(q "SELECT count(*) FROM st_ttl WHERE hroe.item_get_text(item, 'pk') LIKE 'expired-%'")
 	[ "$left" = 0 ] && break
-	sleep 0.1
+	sleep 0.25
 done
 secs=$(echo "$(date +%s.%N) - $start" | bc)
 wait $fg || { cat "$work/fg.log"; echo "FAIL: the foreground writers failed"; exit 1; }
 echo "(ii) the worker deleted $((N - left)) of $N expired items in ${secs}s; foreground: $(grep -E '^tps' "$work/fg.log" | head -1)"
+check "the foreground writers went on while the worker deleted (every UpdateItem done, none failed)" \
+	"SELECT $(sed -n 's/^number of transactions actually processed: \([0-9]*\).*/\1/p' "$work/fg.log") > 0 AND $(sed -n 's/^number of failed transactions: \([0-9]*\).*/\1/p' "$work/fg.log" | head -1 | grep . || echo 0) = 0"
 check "every expired item deleted in the background" "SELECT $left = 0"
 check "no item of the future deleted" "SELECT count(*) = 500 FROM st_ttl"
 check "each deletion in the stream as the service's" "SELECT count(*) FILTER (WHERE r ->> 'eventName' = 'REMOVE' AND r #>> '{userIdentity, type}' = 'Service' AND r #>> '{userIdentity, principalId}' = 'dynamodb.amazonaws.com') = $N AND count(*) FILTER (WHERE r ->> 'eventName' = 'REMOVE') = $N FROM stream_of('st_ttl') r"
