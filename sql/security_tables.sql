@@ -15,7 +15,8 @@ CREATE ROLE regress_hroe_ddl_b;
 CREATE SCHEMA regress_meta;
 GRANT USAGE, CREATE ON SCHEMA regress_meta TO regress_hroe_ddl_a, regress_hroe_ddl_b;
 GRANT USAGE ON SCHEMA hroe TO regress_hroe_ddl_a, regress_hroe_ddl_b;
-GRANT INSERT, UPDATE, DELETE ON hroe.tables, hroe.indexes TO regress_hroe_ddl_a, regress_hroe_ddl_b;
+GRANT INSERT, UPDATE, DELETE ON hroe.tables, hroe.indexes, hroe.streams, hroe.time_to_live TO regress_hroe_ddl_a, regress_hroe_ddl_b;
+GRANT USAGE ON SEQUENCE hroe.stream_ids TO regress_hroe_ddl_a, regress_hroe_ddl_b;
 SET search_path = regress_meta, public;
 CREATE FUNCTION regress_meta.err(p_op text, p_req jsonb) RETURNS text LANGUAGE sql AS $$
 	SELECT coalesce(split_part(r ->> '__type', '#', 2) || ': ' || (r ->> 'message'), r #>> '{TableDescription,TableStatus}')
@@ -45,7 +46,11 @@ DELETE FROM hroe.indexes WHERE table_name = 'sec_a';
 INSERT INTO hroe.indexes (table_name, index_name, index_relname, partition_key, partition_key_types,
 						  partition_key_columns, sort_key, sort_key_types, sort_key_columns, projection, key_check)
 VALUES ('sec_a', 'forged', 'x', '{g}', '{S}', '{g}', '{}', '{}', '{}', 'ALL', 'x');
+-- nor a's Time to Live (the worker, a superuser, would delete a's items) or stream
+INSERT INTO hroe.time_to_live (table_name, attribute_name, enabled) VALUES ('sec_a', 'pk', true);
+INSERT INTO hroe.streams (table_name, view_type, label) VALUES ('sec_a', 'KEYS_ONLY', 'forged');
 -- ... or through the JSON API and the SQL functions
+SELECT err('UpdateTimeToLive', '{"TableName": "sec_a", "TimeToLiveSpecification": {"Enabled": true, "AttributeName": "pk"}}') AS ttl_of_a;
 SELECT err('UpdateTable', '{"TableName": "sec_a", "DeletionProtectionEnabled": true}') AS update_a;
 SELECT err('UpdateTable', '{"TableName": "sec_a", "GlobalSecondaryIndexUpdates": [{"Delete": {"IndexName": "byG"}}]}') AS delete_gsi_of_a;
 SELECT err('DeleteTable', '{"TableName": "sec_a"}') AS delete_a;
@@ -53,6 +58,8 @@ SELECT hroe.update_table('sec_a', p_deletion_protection => true);
 SELECT hroe.delete_index('sec_a', 'byG');
 SELECT hroe.delete_table('sec_a');
 -- its own table, b changes and deletes
+SELECT hroe.dynamodb('UpdateTimeToLive', '{"TableName": "sec_b", "TimeToLiveSpecification": {"Enabled": true, "AttributeName": "pk"}}') AS ttl_of_b;
+SELECT hroe.dynamodb('UpdateTable', '{"TableName": "sec_b", "StreamSpecification": {"StreamEnabled": true, "StreamViewType": "KEYS_ONLY"}}') #> '{TableDescription, StreamSpecification}' AS stream_of_b;
 SELECT err('UpdateTable', '{"TableName": "sec_b", "DeletionProtectionEnabled": true}') AS protect_b;
 SELECT err('DeleteTable', '{"TableName": "sec_b"}') AS delete_protected_b;
 UPDATE hroe.tables SET deletion_protection = false WHERE table_name = 'sec_b';

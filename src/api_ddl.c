@@ -750,9 +750,10 @@ hroe_api_delete_table(JsonbContainer *req, StringInfo out)
 		hroe_ddb_error(ERRCODE_HROE_RESOURCE_NOT_FOUND, "ResourceNotFoundException",
 					   psprintf("Requested resource not found: Table: %s not found", table));
 	/* (without the GSIs, as DynamoDB answers: dynalite's recorded answer) */
-	desc = hroe_api_jsonb_text(DatumGetJsonbP(DirectFunctionCall2(jsonb_delete,
-																  JsonbPGetDatum(TableDescriptionJsonb(table, "DELETING", NULL, NULL)),
-																  CStringGetTextDatum("GlobalSecondaryIndexes"))));
+	desc = hroe_api_with_stream(table,
+								hroe_api_jsonb_text(DatumGetJsonbP(DirectFunctionCall2(jsonb_delete,
+																					   JsonbPGetDatum(TableDescriptionJsonb(table, "DELETING", NULL, NULL)),
+																					   CStringGetTextDatum("GlobalSecondaryIndexes")))));
 	v[0] = TextD(table);
 	(void) RunStmt(STMT_DELETE_TABLE, v, " ");
 	appendStringInfo(out, ",\"TableDescription\":%s", desc);

@@ -33,6 +33,17 @@ CREATE UNIQUE INDEX streams_enabled ON hroe.streams (table_name) WHERE disabled_
 COMMENT ON TABLE hroe.streams IS 'DynamoDB Streams: each stream of a table (at most one enabled; a disabled one stays readable for 24 hours), its StreamViewType and StreamLabel, the highest sequence number given and the highest trimmed';
 GRANT SELECT ON hroe.streams TO PUBLIC;
 SELECT pg_catalog.pg_extension_config_dump('hroe.streams', '');
+-- Writes scoped to the table's owner, as hroe.tables': a role granted INSERT,
+-- UPDATE or DELETE on hroe.streams (CreateTable or UpdateTable with a stream
+-- through the gateway) changes only the streams of the tables it owns.  Not
+-- forced: the sequencing and the capture run as the extension's owner, the
+-- Time to Live worker as a superuser.
+ALTER TABLE hroe.streams ENABLE ROW LEVEL SECURITY;
+CREATE POLICY streams_read ON hroe.streams FOR SELECT USING (true);
+COMMENT ON POLICY streams_read ON hroe.streams IS 'The streams'' metadata is readable by every role, as hroe.tables';
+CREATE POLICY streams_owner ON hroe.streams FOR ALL
+	USING (hroe.owns_table(table_name)) WITH CHECK (hroe.owns_table(table_name));
+COMMENT ON POLICY streams_owner ON hroe.streams IS 'A role enables, disables or changes only the streams of a table it owns';
 SELECT pg_catalog.pg_extension_config_dump('hroe.stream_ids', '');
 
 CREATE SEQUENCE hroe.stream_write_order;

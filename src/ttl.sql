@@ -12,6 +12,15 @@ CREATE TABLE hroe.time_to_live (
 COMMENT ON TABLE hroe.time_to_live IS 'Time to Live of tables: the attribute (a Number of epoch seconds) whose past values make an item expire, and whether it is enabled; one attribute per table';
 GRANT SELECT ON hroe.time_to_live TO PUBLIC;
 SELECT pg_catalog.pg_extension_config_dump('hroe.time_to_live', '');
+-- Writes scoped to the table's owner, as hroe.tables': a role granted INSERT
+-- or UPDATE on hroe.time_to_live changes only its own tables' Time to Live
+-- (else it could have the worker, a superuser, delete another role's items).
+ALTER TABLE hroe.time_to_live ENABLE ROW LEVEL SECURITY;
+CREATE POLICY time_to_live_read ON hroe.time_to_live FOR SELECT USING (true);
+COMMENT ON POLICY time_to_live_read ON hroe.time_to_live IS 'Time to Live settings are readable by every role, as hroe.tables';
+CREATE POLICY time_to_live_owner ON hroe.time_to_live FOR ALL
+	USING (hroe.owns_table(table_name)) WITH CHECK (hroe.owns_table(table_name));
+COMMENT ON POLICY time_to_live_owner ON hroe.time_to_live IS 'A role sets only the Time to Live of a table it owns';
 
 CREATE FUNCTION hroe.update_time_to_live(p_table_name text, p_attribute_name text, p_enabled boolean)
 RETURNS jsonb

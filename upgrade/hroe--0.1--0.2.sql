@@ -1853,6 +1853,17 @@ CREATE UNIQUE INDEX streams_enabled ON hroe.streams (table_name) WHERE disabled_
 COMMENT ON TABLE hroe.streams IS 'DynamoDB Streams: each stream of a table (at most one enabled; a disabled one stays readable for 24 hours), its StreamViewType and StreamLabel, the highest sequence number given and the highest trimmed';
 GRANT SELECT ON hroe.streams TO PUBLIC;
 SELECT pg_catalog.pg_extension_config_dump('hroe.streams', '');
+-- Writes scoped to the table's owner, as hroe.tables': a role granted INSERT,
+-- UPDATE or DELETE on hroe.streams (CreateTable or UpdateTable with a stream
+-- through the gateway) changes only the streams of the tables it owns.  Not
+-- forced: the sequencing and the capture run as the extension's owner, the
+-- Time to Live worker as a superuser.
+ALTER TABLE hroe.streams ENABLE ROW LEVEL SECURITY;
+CREATE POLICY streams_read ON hroe.streams FOR SELECT USING (true);
+COMMENT ON POLICY streams_read ON hroe.streams IS 'The streams'' metadata is readable by every role, as hroe.tables';
+CREATE POLICY streams_owner ON hroe.streams FOR ALL
+	USING (hroe.owns_table(table_name)) WITH CHECK (hroe.owns_table(table_name));
+COMMENT ON POLICY streams_owner ON hroe.streams IS 'A role enables, disables or changes only the streams of a table it owns';
 SELECT pg_catalog.pg_extension_config_dump('hroe.stream_ids', '');
 
 CREATE SEQUENCE hroe.stream_write_order;
@@ -2324,6 +2335,15 @@ CREATE TABLE hroe.time_to_live (
 COMMENT ON TABLE hroe.time_to_live IS 'Time to Live of tables: the attribute (a Number of epoch seconds) whose past values make an item expire, and whether it is enabled; one attribute per table';
 GRANT SELECT ON hroe.time_to_live TO PUBLIC;
 SELECT pg_catalog.pg_extension_config_dump('hroe.time_to_live', '');
+-- Writes scoped to the table's owner, as hroe.tables': a role granted INSERT
+-- or UPDATE on hroe.time_to_live changes only its own tables' Time to Live
+-- (else it could have the worker, a superuser, delete another role's items).
+ALTER TABLE hroe.time_to_live ENABLE ROW LEVEL SECURITY;
+CREATE POLICY time_to_live_read ON hroe.time_to_live FOR SELECT USING (true);
+COMMENT ON POLICY time_to_live_read ON hroe.time_to_live IS 'Time to Live settings are readable by every role, as hroe.tables';
+CREATE POLICY time_to_live_owner ON hroe.time_to_live FOR ALL
+	USING (hroe.owns_table(table_name)) WITH CHECK (hroe.owns_table(table_name));
+COMMENT ON POLICY time_to_live_owner ON hroe.time_to_live IS 'A role sets only the Time to Live of a table it owns';
 
 CREATE FUNCTION hroe.update_time_to_live(p_table_name text, p_attribute_name text, p_enabled boolean)
 RETURNS jsonb
