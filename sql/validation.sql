@@ -129,3 +129,7 @@ SELECT hroe.dynamodb('PutItem', '{"TableName": "val_t", "Item": {"pk": {"S": "a"
   "ExpressionAttributeValues": {":b": {"B": "abc"}}}');
 SELECT hroe.dynamodb('Query', '{"TableName": "val_t", "KeyConditionExpression": "pk = :p", "FilterExpression": "contains(b, :b)",
   "ExpressionAttributeValues": {":p": {"S": "a"}, ":b": {"BS": ["YQ==", "Y!=="]}}}');
+-- CreateTable: the table name's constraints reported with its other members' violations
+SELECT hroe.dynamodb('CreateTable', '{"TableName": "x!", "BillingMode": "BAD",
+  "KeySchema": [{"AttributeName": "a", "KeyType": "HASH"}, {"AttributeName": "b", "KeyType": "RANGE"}, {"AttributeName": "c", "KeyType": "RANGE"}],
+  "AttributeDefinitions": [{"AttributeName": "a", "AttributeType": "S"}]}') ->> 'message' AS grouped;

@@ -513,9 +513,11 @@ ValidateTransact(JsonbContainer *req, Violations *v, bool write)
 /*
  * CreateTable, DescribeTable, DeleteTable, UpdateTable: the table's name is
  * required (DynamoDB's sentence, not a constraint), then a name; the rest
- * of their members are api_ddl.c's.  CreateTable reports the name's length
- * as a constraint (as recorded by nubo-db/dynamodb-conformance), the others
- * in a sentence of their own, before the pattern (as dynalite recorded it).
+ * of their members are api_ddl.c's.  CreateTable reports the name's pattern
+ * and length as constraints, together with its other members' violations
+ * (api_ddl.c's CheckCreateMembers, as recorded by
+ * nubo-db/dynamodb-conformance); the others report the length in a sentence
+ * of its own, before the pattern (as dynalite recorded it).
  */
 static void
 CheckTableOperationName(JsonbContainer *req, Violations *v, bool create)
@@ -525,8 +527,11 @@ CheckTableOperationName(JsonbContainer *req, Violations *v, bool create)
 
 	if (name == NULL)
 		hroe_api_invalid("The parameter 'TableName' is required but was not present in the request");
+	/* CreateTable reports the name's constraints with its other members' (api_ddl.c) */
+	if (create)
+		return;
 	len = strlen(name);
-	if (!create && (len < HROE_TABLE_NAME_MIN || len > HROE_TABLE_NAME_MAX))
+	if (len < HROE_TABLE_NAME_MIN || len > HROE_TABLE_NAME_MAX)
 		hroe_api_invalid(psprintf("TableName must be at least %d characters long and at most %d characters long",
 								  HROE_TABLE_NAME_MIN, HROE_TABLE_NAME_MAX));
 	CheckName(v, name, "tableName");
