@@ -235,7 +235,7 @@ hroe_op_fetch_item(HroeTableMeta *t, Datum *keys, bool for_update, MemoryContext
 	HroeItem   *item;
 
 	if (for_update)
-		return hroe_lock_row(t, keys, true, NULL, cxt);
+		return hroe_lock_row(t, keys, NULL, cxt);
 	item = DirectFetch(t, keys, cxt, &done);
 	if (done)
 		return item;

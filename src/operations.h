@@ -146,15 +146,15 @@ extern HroeItem *hroe_delete(HroeTableMeta *t, Jsonb *key, double *units, double
 /* ---------- row locks ---------- */
 
 /*
- * The row of keys locked FOR UPDATE (exclusive) or FOR SHARE: its item
- * (copied into cxt) or NULL when absent, and its TID in *tid (when given)
+ * The row of keys locked FOR UPDATE: its item (copied into cxt) or NULL
+ * when absent, and its TID in *tid (when given)
  */
-extern HroeItem *hroe_lock_row(HroeTableMeta *t, Datum *keys, bool exclusive,
-							   ItemPointer tid, MemoryContext cxt);
+extern HroeItem *hroe_lock_row(HroeTableMeta *t, Datum *keys, ItemPointer tid,
+							   MemoryContext cxt);
 
 /* The key's advisory lock (identity: hroe_item_key_identity), then its row */
 extern HroeItem *hroe_lock_item(HroeTableMeta *t, Datum *keys, const char *identity,
-								bool exclusive, ItemPointer tid);
+								ItemPointer tid);
 
 /* The request key as an item, validated against t's key schema (keys set) */
 extern HroeItem *hroe_request_key(HroeTableMeta *t, Jsonb *key, Datum *keys);

@@ -405,7 +405,7 @@ BatchWriteAll(BatchWrites *b, bool lock_keys, MemoryContext cxt)
 					iu[HROE_MAX_INDEXES];
 
 		if (lock_keys)
-			hroe_lock_item_key(t, b->w[j].identity, true);
+			hroe_lock_item_key(t, b->w[j].identity);
 		if (b->puts[i][k])
 			hroe_op_do_put(t, b->puts[i][k], false, NULL, NULL, true, cxt, &u, iu, NULL);
 		else

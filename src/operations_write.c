@@ -275,18 +275,16 @@ hroe_item_collection_metrics(HroeTableMeta *t, HroeItem *item)
 /* ---------- row locks ---------- */
 
 /*
- * The row of keys locked FOR UPDATE (exclusive) or FOR SHARE, through a
+ * The row of keys locked FOR UPDATE, through a
  * plan prepared once per table: its item copied into cxt, NULL if absent;
  * the locked row's TID in *tid (when given and the item is present).
  */
 HroeItem *
-hroe_lock_row(HroeTableMeta *t, Datum *keys, bool exclusive, ItemPointer tid,
-			  MemoryContext cxt)
+hroe_lock_row(HroeTableMeta *t, Datum *keys, ItemPointer tid, MemoryContext cxt)
 {
 	Oid			types[2];
 	int			n = t->schema.nhash + t->schema.nrange;
 	SPIPlanPtr	plan;
-	const char *shape = exclusive ? "lock-update" : "lock-share";
 	int			ret;
 	bool		isnull;
 	HroeItem   *item;
@@ -294,12 +292,11 @@ hroe_lock_row(HroeTableMeta *t, Datum *keys, bool exclusive, ItemPointer tid,
 
 	for (int i = 0; i < n; i++)
 		types[i] = hroe_key_type_oid(t->schema.types[i]);
-	plan = hroe_table_plan_find(t, shape);
+	plan = hroe_table_plan_find(t, "lock-update");
 	if (plan == NULL)
-		plan = hroe_table_plan(t, shape,
-							   psprintf("SELECT item, ctid FROM %s WHERE %s%s", t->relname,
-										n == 2 ? "pk = $1 AND sk = $2" : "pk = $1",
-										exclusive ? " FOR UPDATE" : " FOR SHARE"),
+		plan = hroe_table_plan(t, "lock-update",
+							   psprintf("SELECT item, ctid FROM %s WHERE %s FOR UPDATE", t->relname,
+										n == 2 ? "pk = $1 AND sk = $2" : "pk = $1"),
 							   n, types);
 	hroe_push_search_path();
 	ret = SPI_execute_plan(plan, keys, NULL, false, 1);
@@ -320,15 +317,14 @@ hroe_lock_row(HroeTableMeta *t, Datum *keys, bool exclusive, ItemPointer tid,
 
 /*
  * Lock an item for a conditional write or a transaction: the advisory lock
- * on its key's hash, then the row FOR UPDATE (or FOR SHARE); returns the
+ * on its key's hash, then the row FOR UPDATE; returns the
  * item, NULL if absent, and the locked row's TID in *tid (when given).
  */
 HroeItem *
-hroe_lock_item(HroeTableMeta *t, Datum *keys, const char *identity, bool exclusive,
-			   ItemPointer tid)
+hroe_lock_item(HroeTableMeta *t, Datum *keys, const char *identity, ItemPointer tid)
 {
-	hroe_lock_item_key(t, identity, exclusive);
-	return hroe_lock_row(t, keys, exclusive, tid, CurrentMemoryContext);
+	hroe_lock_item_key(t, identity);
+	return hroe_lock_row(t, keys, tid, CurrentMemoryContext);
 }
 
 /* The request key as an item (validated against the schema first) */
@@ -440,7 +436,7 @@ UpdateItem(const HroeWriteRequest *r, const char *rcc, HroeWriteResult *res)
 	/* again when an item appeared since it was found absent */
 	do
 	{
-		old = hroe_lock_item(t, keys, hroe_item_key_identity(t, k), true, &tid);
+		old = hroe_lock_item(t, keys, hroe_item_key_identity(t, k), &tid);
 		CheckWriteCondition(r->condition, old, r->return_old_on_failure);
 		/* the update must not touch a key attribute (E18), checked above */
 		new = r->update ? hroe_update_apply(r->update, old ? old : k) : (old ? old : k);
@@ -492,7 +488,7 @@ hroe_write_item(const HroeWriteRequest *r, HroeWriteResult *res)
 			/* again when an item appeared since it was found absent */
 			do
 			{
-				old = hroe_lock_item(t, keys, hroe_item_key_identity(t, r->item), true, &tid);
+				old = hroe_lock_item(t, keys, hroe_item_key_identity(t, r->item), &tid);
 				CheckWriteCondition(r->condition, old, r->return_old_on_failure);
 			} while (!Write(t, r->table, r->item, NULL, true, old, &tid, rv, rcc, res));
 			break;
@@ -505,7 +501,7 @@ hroe_write_item(const HroeWriteRequest *r, HroeWriteResult *res)
 			{
 				HroeItem   *k = hroe_request_key(t, r->key, keys);
 
-				old = hroe_lock_item(t, keys, hroe_item_key_identity(t, k), true, NULL);
+				old = hroe_lock_item(t, keys, hroe_item_key_identity(t, k), NULL);
 				CheckWriteCondition(r->condition, old, r->return_old_on_failure);
 				(void) Write(t, r->table, NULL, r->key, true, old, NULL, rv, rcc, res);
 			}

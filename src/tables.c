@@ -650,13 +650,13 @@ hroe_key_identity_cmp(const char *a, const char *b)
  * insert meets an item inserted since evaluates its condition again.
  */
 void
-hroe_lock_item_key(HroeTableMeta *t, const char *identity, bool exclusive)
+hroe_lock_item_key(HroeTableMeta *t, const char *identity)
 {
 	LOCKTAG		tag;
 	uint32		h = hash_bytes((const unsigned char *) identity, strlen(identity));
 
 	SET_LOCKTAG_ADVISORY(tag, MyDatabaseId, t->relid, h, 0x4852);
-	(void) LockAcquire(&tag, exclusive ? ExclusiveLock : ShareLock, false, false);
+	(void) LockAcquire(&tag, ExclusiveLock, false, false);
 }
 
 /*

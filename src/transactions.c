@@ -77,14 +77,37 @@ LockOrder(HroeTxAction *acts, int n)
 
 /* Lock every action's item in the canonical order; each old item read */
 static void
-LockAll(HroeTxAction **order, int n, bool exclusive)
+LockAll(HroeTxAction **order, int n)
 {
 	for (int i = 0; i < n; i++)
 	{
 		hroe_call_resource(order[i]->table, strlen(order[i]->table));
 		order[i]->old = hroe_lock_item(order[i]->t, order[i]->keys, order[i]->identity,
-									   exclusive, exclusive ? &order[i]->tid : NULL);
+									   &order[i]->tid);
 	}
+}
+
+/*
+ * Read every action's item under one snapshot, without locks (the items of
+ * one instant: a TransactWriteItems is seen whole or not at all); with
+ * limit, cancelled at the item that passes 4 MB
+ */
+static void
+ReadAll(HroeTxAction *acts, int n, bool limit)
+{
+	int64		bytes = 0;
+
+	hroe_op_push_read_snapshot();
+	for (int i = 0; i < n; i++)
+	{
+		hroe_call_resource(acts[i].table, strlen(acts[i].table));
+		acts[i].old = hroe_op_fetch_item(acts[i].t, acts[i].keys, false, CurrentMemoryContext);
+		bytes += acts[i].old ? hroe_item_size(acts[i].old) : 0;
+		if (limit && bytes > HROE_TRANSACTION_BYTES)
+			TxCancel(n, acts[i].index, "ValidationError",
+					 "Transaction request cannot be larger than 4 MB");
+	}
+	PopActiveSnapshot();
 }
 
 /* The entry of a's table in caps (one per table, in request order), added if new */
@@ -302,13 +325,13 @@ hroe_transact_write(HroeTxAction *acts, int n, const char *token, const char *it
 		hroe_call_resource(NULL, 0);
 		if (TokenStmt(0, token, hash) > 0)
 		{
-			LockAll(LockOrder(acts, n), n, false);
+			ReadAll(acts, n, false);
 			ncaps = TxReads(acts, n, caps, 1);
 			return hroe_tx_capacity_jsonb(rcc, caps, ncaps, "ReadCapacityUnits");
 		}
 	}
 	order = LockOrder(acts, n);
-	LockAll(order, n, true);
+	LockAll(order, n);
 	CheckConditions(acts, n);
 	for (int i = 0; i < n; i++)
 	{
@@ -363,22 +386,9 @@ Jsonb *
 hroe_transact_get(HroeTxAction *acts, int n, const char *rcc)
 {
 	HroeTableCapacity *caps = palloc0(sizeof(HroeTableCapacity) * n);
-	int64		bytes = 0;
 
 	hroe_check_return_cc(rcc);
 	(void) LockOrder(acts, n);	/* one action per item, as for writes */
-
-	/* at most 4 MB of items: cancelled at the item that passes it */
-	hroe_op_push_read_snapshot();
-	for (int i = 0; i < n; i++)
-	{
-		hroe_call_resource(acts[i].table, strlen(acts[i].table));
-		acts[i].old = hroe_op_fetch_item(acts[i].t, acts[i].keys, false, CurrentMemoryContext);
-		bytes += acts[i].old ? hroe_item_size(acts[i].old) : 0;
-		if (bytes > HROE_TRANSACTION_BYTES)
-			TxCancel(n, acts[i].index, "ValidationError",
-					 "Transaction request cannot be larger than 4 MB");
-	}
-	PopActiveSnapshot();
+	ReadAll(acts, n, true);
 	return hroe_tx_capacity_jsonb(rcc, caps, TxReads(acts, n, caps, 2), "ReadCapacityUnits");
 }
