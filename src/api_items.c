@@ -223,6 +223,7 @@ hroe_api_batch(JsonbContainer *req, StringInfo out, bool write)
 {
 	Jsonb	   *items = hroe_api_member_jsonb(req, "RequestItems");
 	char	   *s;
+	char	   *ricm;
 
 	if (items == NULL)
 		hroe_api_missing("requestItems");
@@ -230,7 +231,10 @@ hroe_api_batch(JsonbContainer *req, StringInfo out, bool write)
 		items = hroe_api_legacy_batch_get(items);
 	if (!write && !JB_ROOT_IS_OBJECT(items))
 		HroeSerialization("Unexpected value type in payload: RequestItems");
-	s = hroe_api_jsonb_text(write ? hroe_batch_write(items, hroe_api_return_cc(req)) :
+	/* (ReturnItemCollectionMetrics was checked before the operation) */
+	ricm = hroe_api_member_text(req, "ReturnItemCollectionMetrics", "ReturnItemCollectionMetrics");
+	s = hroe_api_jsonb_text(write ? hroe_batch_write(items, hroe_api_return_cc(req),
+													 ricm && strcmp(ricm, "SIZE") == 0) :
 				  hroe_batch_get(items, hroe_api_return_cc(req)));
 	if (strlen(s) > 2)
 	{

@@ -134,12 +134,18 @@ hroe_api_transact_write(JsonbContainer *req, StringInfo out)
 	char	   *token = hroe_api_member_text(req, "ClientRequestToken", "ClientRequestToken");
 	char	   *rcc = hroe_api_checked_return_cc(req);
 	Jsonb	   *cc;
+	Jsonb	   *icm = NULL;
+	char	   *ricm;
 
 	hroe_api_check_item_collection_metrics(req);
+	ricm = hroe_api_member_text(req, "ReturnItemCollectionMetrics", "ReturnItemCollectionMetrics");
 	cc = hroe_transact_write(acts, n, token,
-							 token ? hroe_api_container_text(hroe_api_member(req, "TransactItems")) : NULL, rcc);
+							 token ? hroe_api_container_text(hroe_api_member(req, "TransactItems")) : NULL, rcc,
+							 ricm && strcmp(ricm, "SIZE") == 0 ? &icm : NULL);
 	if (cc)
 		hroe_api_append_jsonb(out, "ConsumedCapacity", cc);
+	if (icm)
+		hroe_api_append_jsonb(out, "ItemCollectionMetrics", icm);
 }
 
 /* TransactGetItems: every item read in one snapshot, without locks */

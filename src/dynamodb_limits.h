@@ -32,6 +32,9 @@
 #define HROE_MAX_GSIS			20		/* global secondary indexes of a table */
 #define HROE_MAX_LSIS			5		/* local secondary indexes of a table */
 #define HROE_MAX_INDEXES		(HROE_MAX_GSIS + HROE_MAX_LSIS)
+#define HROE_ITEM_COLLECTION_MAX	(INT64CONST(10) * 1024 * 1024 * 1024)	/* an item
+																	 * collection of a
+																	 * table with LSIs */
 #define HROE_LIST_TABLES_MAX	100		/* table names in a ListTables page */
 #define HROE_TABLE_NAME_MIN		3		/* a table or index name, [a-zA-Z0-9_.-] */
 #define HROE_TABLE_NAME_MAX		255

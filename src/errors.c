@@ -27,6 +27,8 @@ const HroeErrorDef hroe_error_defs[] = {
 	{ERRCODE_HROE_IDEMPOTENT_MISMATCH, "IdempotentParameterMismatchException", DDB "IdempotentParameterMismatchException"},
 	{ERRCODE_HROE_SERIALIZATION, "SerializationException", "com.amazon.coral.service#SerializationException"},
 	{ERRCODE_HROE_DUPLICATE_ITEM, "DuplicateItemException", DDB "DuplicateItemException"},
+	{ERRCODE_HROE_ITEM_COLLECTION_SIZE, "ItemCollectionSizeLimitExceededException",
+	DDB "ItemCollectionSizeLimitExceededException"},
 	/* DynamoDB Streams' own */
 	{ERRCODE_HROE_EXPIRED_ITERATOR, "ExpiredIteratorException", DDB "ExpiredIteratorException"},
 	{ERRCODE_HROE_TRIMMED_DATA, "TrimmedDataAccessException", DDB "TrimmedDataAccessException"},

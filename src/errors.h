@@ -27,6 +27,7 @@
 #define ERRCODE_HROE_DUPLICATE_ITEM			MAKE_SQLSTATE('H','R','0','0','8')
 #define ERRCODE_HROE_EXPIRED_ITERATOR		MAKE_SQLSTATE('H','R','0','0','9')
 #define ERRCODE_HROE_TRIMMED_DATA			MAKE_SQLSTATE('H','R','0','1','0')
+#define ERRCODE_HROE_ITEM_COLLECTION_SIZE	MAKE_SQLSTATE('H','R','0','1','1')
 
 /* One code of the class */
 typedef struct HroeErrorDef

@@ -58,6 +58,7 @@ _PG_init(void)
 							   PGC_SUSET,
 							   0,
 							   hroe_check_account_id, NULL, NULL);
+	hroe_item_collection_init();
 	hroe_streams_init();
 	MarkGUCPrefixReserved("hroe");
 }

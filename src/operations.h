@@ -96,6 +96,8 @@ extern const char *hroe_check_update_return_values(const char *rv);
 extern bool hroe_check_return_old_on_failure(const char *v);
 extern void hroe_check_item_collection_metrics(const char *ricm);
 extern Jsonb *hroe_item_collection_metrics(HroeTableMeta *t, HroeItem *item);
+extern Jsonb *hroe_item_collection_metrics_map(int n, HroeTableMeta **tables, const char **names,
+												HroeItem **items);
 
 /* ---------- GetItem ---------- */
 
@@ -203,7 +205,7 @@ extern void hroe_read_page(HroeReadRequest *r, HroeReadPage *page);
  * them): DynamoDB's response body
  */
 extern Jsonb *hroe_batch_get(Jsonb *request_items, const char *rcc);
-extern Jsonb *hroe_batch_write(Jsonb *request_items, const char *rcc);
+extern Jsonb *hroe_batch_write(Jsonb *request_items, const char *rcc, bool ricm);
 
 /* ---------- TransactWriteItems, TransactGetItems ---------- */
 
@@ -243,10 +245,11 @@ extern int64 hroe_tx_action_prepare(HroeTxAction *a, int n);
 /*
  * TransactWriteItems of n actions, all or nothing; token (NULL: none) its
  * ClientRequestToken, items_text the TransactItems' text (the token's
- * request hash).  Returns the ConsumedCapacity (NULL for NONE).
+ * request hash).  Returns the ConsumedCapacity (NULL for NONE); *icm (icm
+ * NULL: not wanted) the ItemCollectionMetrics, NULL if no table has an LSI.
  */
 extern Jsonb *hroe_transact_write(HroeTxAction *acts, int n, const char *token,
-								  const char *items_text, const char *rcc);
+								  const char *items_text, const char *rcc, Jsonb **icm);
 
 /* TransactGetItems: each action's old set; returns the ConsumedCapacity */
 extern Jsonb *hroe_transact_get(HroeTxAction *acts, int n, const char *rcc);

@@ -471,10 +471,11 @@ BatchWriteRetrying(BatchWrites *b, MemoryContext cxt)
 
 /*
  * BatchWriteItem of RequestItems as DynamoDB JSON: 1-25
- * PutRequest/DeleteRequest, each atomic; DynamoDB's response body
+ * PutRequest/DeleteRequest, each atomic; DynamoDB's response body, with
+ * ItemCollectionMetrics when ricm (ReturnItemCollectionMetrics SIZE)
  */
 Jsonb *
-hroe_batch_write(Jsonb *req, const char *rcc)
+hroe_batch_write(Jsonb *req, const char *rcc, bool ricm)
 {
 	MemoryContext cxt = CurrentMemoryContext;
 	char	  **tables;
@@ -487,6 +488,10 @@ hroe_batch_write(Jsonb *req, const char *rcc)
 	JsonbValue **elems;
 	int		   *nelems;
 	BatchWrites b;
+	HroeTableMeta **wtables;
+	const char **wnames;
+	HroeItem  **witems;
+	Jsonb	   *icm = NULL;
 
 	hroe_check_return_cc(rcc);
 	RequireObject(req, "BatchWriteItem");
@@ -514,6 +519,10 @@ hroe_batch_write(Jsonb *req, const char *rcc)
 	b.w = palloc(sizeof(BatchWrite) * total);
 	b.units = palloc(sizeof(double) * ntables);
 	b.index_units = palloc(sizeof(double) * ntables * HROE_MAX_INDEXES);
+	/* each request's table and item (or key), in request order */
+	wtables = palloc(sizeof(HroeTableMeta *) * total);
+	wnames = palloc(sizeof(char *) * total);
+	witems = palloc(sizeof(HroeItem *) * total);
 	total = 0;
 	/* validate everything (keys, items, duplicates) before writing anything */
 	for (int i = 0; i < ntables; i++)
@@ -558,6 +567,9 @@ hroe_batch_write(Jsonb *req, const char *rcc)
 			b.w[total].table = i;
 			b.w[total].k = k;
 			b.w[total].identity = hroe_item_key_identity(b.metas[i], keyitem);
+			wtables[total] = b.metas[i];
+			wnames[total] = tables[i];
+			witems[total] = keyitem;
 			total++;
 			CheckDuplicate(ids + base, total - base);
 		}
@@ -577,10 +589,15 @@ hroe_batch_write(Jsonb *req, const char *rcc)
 							 JsonbToCString(NULL, &cc->root, VARSIZE(cc)));
 		}
 	}
+	if (ricm)
+		icm = hroe_item_collection_metrics_map(b.n, wtables, wnames, witems);
 	SPI_finish();
 	appendStringInfoString(&resp, "{\"UnprocessedItems\": {}");
 	if (rcc && strcmp(rcc, "NONE") != 0)
 		appendStringInfo(&resp, ", \"ConsumedCapacity\": [%s]", ccs.data);
+	if (icm)
+		appendStringInfo(&resp, ", \"ItemCollectionMetrics\": %s",
+						 JsonbToCString(NULL, &icm->root, VARSIZE(icm)));
 	appendStringInfoChar(&resp, '}');
 	return hroe_op_text_to_jsonb(resp.data);
 }
@@ -590,5 +607,5 @@ PG_FUNCTION_INFO_V1(hroe_batch_write_item);
 Datum
 hroe_batch_write_item(PG_FUNCTION_ARGS)
 {
-	PG_RETURN_JSONB_P(hroe_batch_write(PG_GETARG_JSONB_P(0), hroe_op_arg_text(fcinfo, 1)));
+	PG_RETURN_JSONB_P(hroe_batch_write(PG_GETARG_JSONB_P(0), hroe_op_arg_text(fcinfo, 1), false));
 }

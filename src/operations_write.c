@@ -204,72 +204,96 @@ hroe_check_item_collection_metrics(const char *ricm)
 
 /*
  * The ItemCollectionMetrics of a write to table t (ReturnItemCollectionMetrics
- * SIZE), whose table key is in item: NULL unless t has a local secondary
- * index; else {"ItemCollectionKey": the partition key, "SizeEstimateRangeGB":
- * [lo, hi]}, the item collection's size after the write (its items and their
- * LSI entries, read now) in GB, between whole numbers lo and hi = lo + 1
+ * SIZE), whose table key is in item, appended to buf: false (nothing
+ * appended) unless t has a local secondary index; else {"ItemCollectionKey":
+ * the partition key, "SizeEstimateRangeGB": [lo, hi]}, the item collection's
+ * size after the write (its items and their LSI entries, as
+ * tables_collection.c keeps it) in GB, between whole numbers lo and
+ * hi = lo + 1
  */
+static bool
+AppendCollectionMetrics(StringInfo buf, HroeTableMeta *t, HroeItem *item)
+{
+	int64		lo;
+
+	if (!hroe_table_has_lsi(t))
+		return false;
+	SPI_connect();
+	lo = hroe_item_collection_bytes(t, item) / ((int64) 1024 * 1024 * 1024);
+	SPI_finish();
+	appendStringInfoString(buf, "{\"ItemCollectionKey\":{");
+	escape_json(buf, t->schema.names[0]);
+	appendStringInfoChar(buf, ':');
+	hroe_item_collection_value(t, item, buf);
+	appendStringInfo(buf, "},\"SizeEstimateRangeGB\":[" INT64_FORMAT "," INT64_FORMAT "]}", lo, lo + 1);
+	return true;
+}
+
+/* The ItemCollectionMetrics of one write (PutItem, UpdateItem, DeleteItem), or NULL */
 Jsonb *
 hroe_item_collection_metrics(HroeTableMeta *t, HroeItem *item)
 {
-	bool		any = false;
-	Datum		keys[2];
-	Oid			type = hroe_key_type_oid(t->schema.types[0]);
-	SPIPlanPtr	plan;
-	int64		bytes = 0;
-	int64		lo;
-	int			ret;
-	HroeValue	map,
-				v;
 	StringInfoData buf;
 
-	for (int i = 0; i < t->nindexes; i++)
-		any |= t->indexes[i].local;
-	if (!any)
-		return NULL;
-	hroe_check_item_key(t, item, keys);
-	SPI_connect();
-	plan = hroe_table_plan_find(t, "collection-items");
-	if (plan == NULL)
-		plan = hroe_table_plan(t, "collection-items",
-							   psprintf("SELECT item FROM %s WHERE pk = $1", t->relname), 1, &type);
-	hroe_push_search_path();
-	ret = SPI_execute_plan(plan, keys, NULL, true, 0);
-	hroe_pop_search_path();
-	if (ret != SPI_OK_SELECT)
-		elog(ERROR, "reading an item collection of %s failed: %s", t->relname,
-			 SPI_result_code_string(ret));
-	for (uint64 r = 0; r < SPI_processed; r++)
-	{
-		bool		isnull;
-		HroeItem   *it = DatumGetHroeItemP(SPI_getbinval(SPI_tuptable->vals[r],
-														 SPI_tuptable->tupdesc, 1, &isnull));
-
-		bytes += hroe_item_size(it);
-		for (int i = 0; i < t->nindexes; i++)
-		{
-			bool		present;
-			int64		size;
-
-			if (!t->indexes[i].local)
-				continue;
-			size = hroe_index_entry_size(t, &t->indexes[i], it, &present);
-			if (present)
-				bytes += size;
-		}
-	}
-	SPI_finish();
-	lo = bytes / ((int64) 1024 * 1024 * 1024);
-	hroe_item_root(item, &map);
-	if (!hroe_map_find(&map, t->schema.names[0], strlen(t->schema.names[0]), &v))
-		elog(ERROR, "partition key attribute \"%s\" is missing", t->schema.names[0]);
 	initStringInfo(&buf);
-	appendStringInfoString(&buf, "{\"ItemCollectionKey\":{");
-	escape_json(&buf, t->schema.names[0]);
-	appendStringInfoChar(&buf, ':');
-	hroe_value_write(&buf, &v);
-	appendStringInfo(&buf, "},\"SizeEstimateRangeGB\":[" INT64_FORMAT "," INT64_FORMAT "]}", lo, lo + 1);
+	if (!AppendCollectionMetrics(&buf, t, item))
+		return NULL;
 	return hroe_op_text_to_jsonb(buf.data);
+}
+
+/*
+ * The ItemCollectionMetrics of several writes (BatchWriteItem,
+ * TransactWriteItems): write i to table tables[i] (named names[i]) of the
+ * item or key items[i]; a map from each table with local secondary indexes
+ * to the metrics of the collections written, each once, in the order of
+ * their first write; NULL if no table has one
+ */
+Jsonb *
+hroe_item_collection_metrics_map(int n, HroeTableMeta **tables, const char **names,
+								 HroeItem **items)
+{
+	StringInfoData buf;
+	bool	   *done = palloc0(sizeof(bool) * n);
+	bool		any = false;
+
+	initStringInfo(&buf);
+	appendStringInfoChar(&buf, '{');
+	for (int i = 0; i < n; i++)
+	{
+		StringInfoData list;
+		char	  **keys = palloc(sizeof(char *) * n);
+		int			nkeys = 0;
+
+		if (done[i] || !hroe_table_has_lsi(tables[i]))
+			continue;
+		initStringInfo(&list);
+		for (int j = i; j < n; j++)
+		{
+			StringInfoData key;
+			bool		seen = false;
+
+			if (done[j] || strcmp(names[j], names[i]) != 0)
+				continue;
+			done[j] = true;
+			initStringInfo(&key);
+			hroe_item_collection_value(tables[j], items[j], &key);
+			for (int k = 0; k < nkeys && !seen; k++)
+				seen = strcmp(keys[k], key.data) == 0;
+			if (seen)
+				continue;
+			keys[nkeys++] = key.data;
+			if (list.len)
+				appendStringInfoChar(&list, ',');
+			(void) AppendCollectionMetrics(&list, tables[j], items[j]);
+		}
+		if (any)
+			appendStringInfoChar(&buf, ',');
+		escape_json(&buf, names[i]);
+		appendStringInfo(&buf, ":[%s]", list.data);
+		any = true;
+	}
+	appendStringInfoChar(&buf, '}');
+	return any ? hroe_op_text_to_jsonb(buf.data) : NULL;
 }
 
 /* ---------- row locks ---------- */

@@ -131,6 +131,13 @@ extern HroeItem *hroe_index_project(HroeTableMeta *t, HroeIndexMeta *ix, HroeIte
 
 extern void hroe_jsonb_push_key(JsonbParseState **st, const char *key);
 
+/* Item collections of tables with LSIs (tables_collection.c) */
+extern int	hroe_item_collection_limit_kb;
+extern void hroe_item_collection_init(void);
+extern bool hroe_table_has_lsi(HroeTableMeta *t);
+extern void hroe_item_collection_value(HroeTableMeta *t, const HroeItem *item, StringInfo buf);
+extern int64 hroe_item_collection_bytes(HroeTableMeta *t, const HroeItem *item);
+
 /* ARNs (tables_arn.c): the settings hroe.region and hroe.account_id */
 #define HROE_REGION_MAX			32
 #define HROE_ACCOUNT_ID_LEN		12

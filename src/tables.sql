@@ -209,12 +209,13 @@ BEGIN
 					  WHEN 'DuplicateItemException' THEN 'HR008'
 					  WHEN 'ExpiredIteratorException' THEN 'HR009'
 					  WHEN 'TrimmedDataAccessException' THEN 'HR010'
+					  WHEN 'ItemCollectionSizeLimitExceededException' THEN 'HR011'
 					  ELSE 'HR000' END,
 		DETAIL = format('DynamoDB %s.', p_exception);
 END
 $$;
 COMMENT ON FUNCTION hroe.dynamodb_error(text, text) IS
-'internal: Raises a DynamoDB exception: SQLSTATE class HR (HR000 ValidationException, HR001 ResourceNotFoundException, HR002 ConditionalCheckFailedException, HR003 ResourceInUseException, HR004 LimitExceededException, HR005 TransactionCanceledException, HR006 IdempotentParameterMismatchException, HR007 SerializationException, HR008 DuplicateItemException, HR009 ExpiredIteratorException, HR010 TrimmedDataAccessException; as hroe.dynamodb_errors()), DynamoDB''s text as the message';
+'internal: Raises a DynamoDB exception: SQLSTATE class HR (HR000 ValidationException, HR001 ResourceNotFoundException, HR002 ConditionalCheckFailedException, HR003 ResourceInUseException, HR004 LimitExceededException, HR005 TransactionCanceledException, HR006 IdempotentParameterMismatchException, HR007 SerializationException, HR008 DuplicateItemException, HR009 ExpiredIteratorException, HR010 TrimmedDataAccessException, HR011 ItemCollectionSizeLimitExceededException; as hroe.dynamodb_errors()), DynamoDB''s text as the message';
 
 -- The SQL type and accessor of a key attribute type
 CREATE FUNCTION hroe.key_column_type(p_type text) RETURNS text
@@ -754,11 +755,14 @@ BEGIN
 	UPDATE hroe.indexes SET local = true WHERE table_name = p_table_name AND index_name = p_index_name;
 	EXECUTE format('COMMENT ON INDEX %s IS %L', v_index,
 				   format('DynamoDB local secondary index %s of %s (hroe)', p_index_name, p_table_name));
+	-- its item collections' sizes, kept from its first item (the table is empty)
+	EXECUTE format('CREATE OR REPLACE TRIGGER hroe_item_collection AFTER INSERT OR UPDATE OR DELETE ON %s'
+				   ' FOR EACH ROW EXECUTE FUNCTION hroe.item_collection_size(%L)', t.relid, p_table_name);
 	RETURN v_index;
 END
 $$;
 COMMENT ON FUNCTION hroe.create_local_index(text, text, text, text, text, text[]) IS
-'CreateTable LocalSecondaryIndexes: a sparse local secondary index (HASH the table''s partition key, RANGE p_sort_key of type p_sort_key_type), projection ALL, KEYS_ONLY or INCLUDE p_non_key_attributes; at most 5 per table, on a table with a sort key, and only while the table has no item (DynamoDB creates LSIs with the table only, and they cannot be deleted); writes violating its key type are rejected as a GSI''s; returns the PostgreSQL index';
+'CreateTable LocalSecondaryIndexes: a sparse local secondary index (HASH the table''s partition key, RANGE p_sort_key of type p_sort_key_type), projection ALL, KEYS_ONLY or INCLUDE p_non_key_attributes; at most 5 per table, on a table with a sort key, and only while the table has no item (DynamoDB creates LSIs with the table only, and they cannot be deleted); writes violating its key type are rejected as a GSI''s; the table gets the trigger hroe_item_collection (hroe.item_collection_size), which keeps its item collections'' sizes and their 10 GB limit; returns the PostgreSQL index';
 
 -- Whether a table has an item (hroe.create_local_index)
 CREATE FUNCTION hroe.table_has_items(p_rel regclass) RETURNS boolean

@@ -295,10 +295,89 @@ LockedPut(HroeTxAction *a, HroeItem *item)
 	return !conflict;
 }
 
+/*
+ * Write one action (its item locked, its condition met): false when an
+ * item absent under the lock was inserted since
+ */
+static bool
+TxWrite(HroeTxAction *a, HroeTableCapacity *c)
+{
+	HroeItem   *new;
+	double		units;
+	double		index_units[HROE_MAX_INDEXES];
+
+	switch (a->kind)
+	{
+		case HROE_TX_PUT:
+			if (!LockedPut(a, a->item))
+				return false;
+			hroe_tx_write_capacity(c, a->old, a->item, false);
+			break;
+		case HROE_TX_UPDATE:
+			new = hroe_update_apply(a->e.update, a->old ? a->old : a->item);
+			if (!LockedPut(a, new))
+				return false;
+			hroe_tx_write_capacity(c, a->old, new, false);
+			break;
+		case HROE_TX_DELETE:
+			/* an absent item: nothing to delete, even if one appeared since */
+			if (a->old)
+				(void) hroe_delete(a->t, a->key, &units, index_units);
+			hroe_tx_write_capacity(c, a->old, NULL, false);
+			break;
+		case HROE_TX_CHECK:
+			hroe_tx_write_capacity(c, a->old, NULL, true);
+			break;
+		case HROE_TX_GET:
+			break;
+	}
+	return true;
+}
+
+/*
+ * Write every action (n, in the canonical order): the item collections'
+ * sizes of tables with LSIs (tables_collection.c) are then locked in one
+ * order too, so two transactions writing the same collections never
+ * deadlock.  A write growing a collection past its limit cancels the
+ * transaction (ItemCollectionSizeLimitExceeded), as an item inserted since
+ * its lock does (TransactionConflict).
+ */
+static void
+WriteAll(HroeTxAction **order, int n, HroeTableCapacity *caps, int *ncaps)
+{
+	for (int i = 0; i < n; i++)
+	{
+		HroeTxAction *a = order[i];
+		MemoryContext cxt = CurrentMemoryContext;
+		volatile bool written = false;
+
+		hroe_call_resource(a->table, strlen(a->table));
+		PG_TRY();
+		{
+			written = TxWrite(a, TxTable(caps, ncaps, a));
+		}
+		PG_CATCH();
+		{
+			ErrorData  *edata;
+
+			MemoryContextSwitchTo(cxt);
+			edata = CopyErrorData();
+			if (edata->sqlerrcode != ERRCODE_HROE_ITEM_COLLECTION_SIZE)
+				PG_RE_THROW();
+			/* the transaction is cancelled: the error aborts it */
+			FlushErrorState();
+			TxCancel(n, a->index, "ItemCollectionSizeLimitExceeded", edata->message);
+		}
+		PG_END_TRY();
+		if (!written)
+			TxCancel(n, a->index, "TransactionConflict", "Transaction is ongoing for the item");
+	}
+}
+
 /* TransactWriteItems (operations.h) */
 Jsonb *
 hroe_transact_write(HroeTxAction *acts, int n, const char *token, const char *items_text,
-					const char *rcc)
+					const char *rcc, Jsonb **icm)
 {
 	HroeTxAction **order;
 	int64		hash = 0;
@@ -333,40 +412,28 @@ hroe_transact_write(HroeTxAction *acts, int n, const char *token, const char *it
 	order = LockOrder(acts, n);
 	LockAll(order, n);
 	CheckConditions(acts, n);
+	/* the tables' capacities in request order */
 	for (int i = 0; i < n; i++)
-	{
-		HroeTxAction *a = &acts[i];
-		HroeTableCapacity *c = TxTable(caps, &ncaps, a);
-		HroeItem   *new;
-		double		units;
-		double		index_units[HROE_MAX_INDEXES];
+		(void) TxTable(caps, &ncaps, &acts[i]);
 
-		hroe_call_resource(a->table, strlen(a->table));
-		switch (a->kind)
+	WriteAll(order, n, caps, &ncaps);
+	if (icm)
+	{
+		HroeTableMeta **tables = palloc(sizeof(HroeTableMeta *) * n);
+		const char **names = palloc(sizeof(char *) * n);
+		HroeItem  **items = palloc(sizeof(HroeItem *) * n);
+		int			nw = 0;
+
+		/* the collections written (a ConditionCheck writes none) */
+		for (int i = 0; i < n; i++)
 		{
-			case HROE_TX_PUT:
-				if (!LockedPut(a, a->item))
-					TxCancel(n, i, "TransactionConflict", "Transaction is ongoing for the item");
-				hroe_tx_write_capacity(c, a->old, a->item, false);
-				break;
-			case HROE_TX_UPDATE:
-				new = hroe_update_apply(a->e.update, a->old ? a->old : a->item);
-				if (!LockedPut(a, new))
-					TxCancel(n, i, "TransactionConflict", "Transaction is ongoing for the item");
-				hroe_tx_write_capacity(c, a->old, new, false);
-				break;
-			case HROE_TX_DELETE:
-				/* an absent item: nothing to delete, even if one appeared since */
-				if (a->old)
-					(void) hroe_delete(a->t, a->key, &units, index_units);
-				hroe_tx_write_capacity(c, a->old, NULL, false);
-				break;
-			case HROE_TX_CHECK:
-				hroe_tx_write_capacity(c, a->old, NULL, true);
-				break;
-			case HROE_TX_GET:
-				break;
+			if (acts[i].kind == HROE_TX_CHECK)
+				continue;
+			tables[nw] = acts[i].t;
+			names[nw] = acts[i].table;
+			items[nw++] = acts[i].item;
 		}
+		*icm = hroe_item_collection_metrics_map(nw, tables, names, items);
 	}
 	if (token)
 	{

@@ -3322,3 +3322,112 @@ FROM hroe.compare(p_patterns, p_models, p_runs) WITH ORDINALITY AS c
 $$;
 COMMENT ON FUNCTION hroe.compare_report_html(text[], text[], integer, jsonb) IS
 'runs hroe.compare once and renders its rows with hroe.compare_html as one self-contained HTML page (p_options as hroe.compare_html''s)';
+
+-- Item collections of tables with local secondary indexes: their sizes kept
+-- by a trigger (the 10 GB limit, ItemCollectionMetrics), HR011
+-- ItemCollectionSizeLimitExceededException
+CREATE OR REPLACE FUNCTION hroe.dynamodb_error(p_exception text, p_message text)
+RETURNS void
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+	RAISE EXCEPTION USING
+		MESSAGE = p_message,
+		ERRCODE = CASE p_exception
+					  WHEN 'ValidationException' THEN 'HR000'
+					  WHEN 'ResourceNotFoundException' THEN 'HR001'
+					  WHEN 'ConditionalCheckFailedException' THEN 'HR002'
+					  WHEN 'ResourceInUseException' THEN 'HR003'
+					  WHEN 'LimitExceededException' THEN 'HR004'
+					  WHEN 'TransactionCanceledException' THEN 'HR005'
+					  WHEN 'IdempotentParameterMismatchException' THEN 'HR006'
+					  WHEN 'SerializationException' THEN 'HR007'
+					  WHEN 'DuplicateItemException' THEN 'HR008'
+					  WHEN 'ExpiredIteratorException' THEN 'HR009'
+					  WHEN 'TrimmedDataAccessException' THEN 'HR010'
+					  WHEN 'ItemCollectionSizeLimitExceededException' THEN 'HR011'
+					  ELSE 'HR000' END,
+		DETAIL = format('DynamoDB %s.', p_exception);
+END
+$$;
+COMMENT ON FUNCTION hroe.dynamodb_error(text, text) IS
+'internal: Raises a DynamoDB exception: SQLSTATE class HR (HR000 ValidationException, HR001 ResourceNotFoundException, HR002 ConditionalCheckFailedException, HR003 ResourceInUseException, HR004 LimitExceededException, HR005 TransactionCanceledException, HR006 IdempotentParameterMismatchException, HR007 SerializationException, HR008 DuplicateItemException, HR009 ExpiredIteratorException, HR010 TrimmedDataAccessException, HR011 ItemCollectionSizeLimitExceededException; as hroe.dynamodb_errors()), DynamoDB''s text as the message';
+
+
+CREATE TABLE hroe.item_collection_sizes (
+	table_name			text NOT NULL REFERENCES hroe.tables ON DELETE CASCADE,
+	-- the SHA-256 of the partition key value as DynamoDB JSON ({"S": "..."})
+	collection			bytea NOT NULL,
+	-- its items' sizes plus their LSI entries' sizes, in bytes
+	size_bytes			bigint NOT NULL,
+	PRIMARY KEY (table_name, collection)
+);
+COMMENT ON TABLE hroe.item_collection_sizes IS 'internal: The size of each non-empty item collection of each table with local secondary indexes (its items and their LSI entries, DynamoDB''s measure), kept by the trigger hroe.item_collection_size in the writing transaction; read and written only by the extension''s owner, through that trigger and ItemCollectionMetrics';
+REVOKE ALL ON hroe.item_collection_sizes FROM PUBLIC;
+SELECT pg_catalog.pg_extension_config_dump('hroe.item_collection_sizes', '');
+
+CREATE FUNCTION hroe.item_collection_size()
+RETURNS trigger AS 'MODULE_PATHNAME', 'hroe_item_collection_size'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+COMMENT ON FUNCTION hroe.item_collection_size() IS
+'internal: The AFTER ROW trigger of a table with local secondary indexes (argument: the DynamoDB table''s name, checked to be the trigger''s table): adds a write''s change to its item collections'' sizes in hroe.item_collection_sizes as the extension''s owner, and raises ItemCollectionSizeLimitExceededException when a write grows a collection past hroe.item_collection_size_limit (10 GB)';
+
+CREATE OR REPLACE FUNCTION hroe.create_local_index(
+	p_table_name text,
+	p_index_name text,
+	p_sort_key text,
+	p_sort_key_type text DEFAULT 'S',
+	p_projection text DEFAULT 'ALL',
+	p_non_key_attributes text[] DEFAULT NULL)
+RETURNS regclass
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	t hroe.tables;
+	v_index regclass;
+BEGIN
+	PERFORM hroe.check_name(p_index_name, 'localSecondaryIndexes.1.member.indexName');
+	PERFORM hroe.check_table_owner(p_table_name);
+	SELECT * INTO t FROM hroe.tables WHERE table_name = p_table_name FOR UPDATE;
+	IF NOT FOUND THEN
+		PERFORM hroe.dynamodb_error('ResourceNotFoundException', 'Requested resource not found');
+	END IF;
+	IF t.sort_key IS NULL THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			'One or more parameter values were invalid: Table KeySchema does not have a range key, which is required when specifying a LocalSecondaryIndex');
+	END IF;
+	IF EXISTS (SELECT 1 FROM hroe.indexes WHERE table_name = p_table_name AND index_name = p_index_name) THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			format('One or more parameter values were invalid: Duplicate index name: %s', p_index_name));
+	END IF;
+	IF (SELECT count(*) FROM hroe.indexes WHERE table_name = p_table_name AND local) >= 5 THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			'One or more parameter values were invalid: Number of LocalSecondaryIndexes exceeds per-table limit of 5');
+	END IF;
+	IF p_sort_key = t.partition_key THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			'Both the Hash Key and the Range Key element in the KeySchema have the same name');
+	END IF;
+	-- DynamoDB creates LSIs with the table only: here, while it has no item
+	IF hroe.table_has_items(t.relid) THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			format('One or more parameter values were invalid: Local secondary index %s can be created only on an empty table (DynamoDB creates them with the table)', p_index_name));
+	END IF;
+	-- a GSI whose HASH key is the table's partition key, on its column pk
+	-- (shared key columns), then marked local
+	v_index := hroe.create_index(p_table_name, p_index_name, ARRAY[t.partition_key], ARRAY[p_sort_key],
+								 jsonb_build_object(p_sort_key, p_sort_key_type), p_projection,
+								 p_non_key_attributes, p_share_key_columns => true);
+	UPDATE hroe.indexes SET local = true WHERE table_name = p_table_name AND index_name = p_index_name;
+	EXECUTE format('COMMENT ON INDEX %s IS %L', v_index,
+				   format('DynamoDB local secondary index %s of %s (hroe)', p_index_name, p_table_name));
+	-- its item collections' sizes, kept from its first item (the table is empty)
+	EXECUTE format('CREATE OR REPLACE TRIGGER hroe_item_collection AFTER INSERT OR UPDATE OR DELETE ON %s'
+				   ' FOR EACH ROW EXECUTE FUNCTION hroe.item_collection_size(%L)', t.relid, p_table_name);
+	RETURN v_index;
+END
+$$;
+COMMENT ON FUNCTION hroe.create_local_index(text, text, text, text, text, text[]) IS
+'CreateTable LocalSecondaryIndexes: a sparse local secondary index (HASH the table''s partition key, RANGE p_sort_key of type p_sort_key_type), projection ALL, KEYS_ONLY or INCLUDE p_non_key_attributes; at most 5 per table, on a table with a sort key, and only while the table has no item (DynamoDB creates LSIs with the table only, and they cannot be deleted); writes violating its key type are rejected as a GSI''s; the table gets the trigger hroe_item_collection (hroe.item_collection_size), which keeps its item collections'' sizes and their 10 GB limit; returns the PostgreSQL index';
