@@ -51,6 +51,7 @@ INSERT INTO hroe.time_to_live (table_name, attribute_name, enabled) VALUES ('sec
 INSERT INTO hroe.streams (table_name, view_type, label) VALUES ('sec_a', 'KEYS_ONLY', 'forged');
 -- ... or through the JSON API and the SQL functions
 SELECT err('UpdateTimeToLive', '{"TableName": "sec_a", "TimeToLiveSpecification": {"Enabled": true, "AttributeName": "pk"}}') AS ttl_of_a;
+SELECT err('DescribeTimeToLive', '{"TableName": "sec_a"}') AS describe_ttl_of_a;
 SELECT err('UpdateTable', '{"TableName": "sec_a", "DeletionProtectionEnabled": true}') AS update_a;
 SELECT err('UpdateTable', '{"TableName": "sec_a", "GlobalSecondaryIndexUpdates": [{"Delete": {"IndexName": "byG"}}]}') AS delete_gsi_of_a;
 SELECT err('DeleteTable', '{"TableName": "sec_a"}') AS delete_a;
@@ -59,6 +60,7 @@ SELECT hroe.delete_index('sec_a', 'byG');
 SELECT hroe.delete_table('sec_a');
 -- its own table, b changes and deletes
 SELECT hroe.dynamodb('UpdateTimeToLive', '{"TableName": "sec_b", "TimeToLiveSpecification": {"Enabled": true, "AttributeName": "pk"}}') AS ttl_of_b;
+SELECT hroe.dynamodb('DescribeTimeToLive', '{"TableName": "sec_b"}') AS describe_ttl_of_b;
 SELECT hroe.dynamodb('UpdateTable', '{"TableName": "sec_b", "StreamSpecification": {"StreamEnabled": true, "StreamViewType": "KEYS_ONLY"}}') #> '{TableDescription, StreamSpecification}' AS stream_of_b;
 SELECT err('UpdateTable', '{"TableName": "sec_b", "DeletionProtectionEnabled": true}') AS protect_b;
 SELECT err('DeleteTable', '{"TableName": "sec_b"}') AS delete_protected_b;

@@ -169,6 +169,17 @@ SELECT hroe.dynamodb('CreateTable', '{"TableName": "st_bad", "BillingMode": "PAY
   "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}], "StreamSpecification": {"StreamEnabled": true, "StreamViewType": "ALL"}}');
 SELECT hroe.dynamodb('CreateTable', '{"TableName": "st_bad", "BillingMode": "PAY_PER_REQUEST", "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}],
   "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}], "StreamSpecification": {"StreamEnabled": false, "StreamViewType": "KEYS_ONLY"}}');
+-- its constraint violations are reported with the request's others, in
+-- DynamoDB's order (the shape's: tableName, billingMode,
+-- provisionedThroughput, streamSpecification)
+SELECT hroe.dynamodb('CreateTable', '{"TableName": "b!", "BillingMode": "FREE", "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}],
+  "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}], "StreamSpecification": {"StreamEnabled": true, "StreamViewType": "ALL"}}');
+SELECT hroe.dynamodb('CreateTable', '{"TableName": "st_bad2", "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}],
+  "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}], "ProvisionedThroughput": {"ReadCapacityUnits": 0, "WriteCapacityUnits": 1},
+  "StreamSpecification": {"StreamViewType": "ALL"}}');
+SELECT hroe.dynamodb('UpdateTable', '{"TableName": "st_bad2", "BillingMode": "FREE", "StreamSpecification": {"StreamEnabled": true, "StreamViewType": "ALL"}}');
+SELECT hroe.dynamodb('UpdateTable', '{"TableName": "st_bad2", "ProvisionedThroughput": {"ReadCapacityUnits": 1, "WriteCapacityUnits": 0},
+  "GlobalSecondaryIndexUpdates": [{"Update": {"IndexName": "g"}}], "StreamSpecification": {"StreamViewType": "NONE"}}');
 SELECT hroe.dynamodb('CreateTable', '{"TableName": "st_bad", "BillingMode": "PAY_PER_REQUEST", "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}],
   "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}], "StreamSpecification": {"StreamEnabled": false}}') #> '{TableDescription, StreamSpecification}';
 SELECT hroe.dynamodb('UpdateTable', '{"TableName": "st_bad", "StreamSpecification": {"StreamEnabled": false}}');

@@ -658,6 +658,7 @@ hroe_api_create_table(JsonbContainer *req, StringInfo out)
 	for (int g = 0; g < ngsis; g++)
 		hroe_api_throughput(gsis[g], psprintf("globalSecondaryIndexes.%d.member.provisionedThroughput", g + 1),
 							&gtp[g], &errs);
+	stream = hroe_api_stream_specification(req, &stream_enabled, &view_type, &errs);
 	hroe_api_raise_errors(errs);
 	pay = billing && strcmp(billing, "PAY_PER_REQUEST") == 0;
 	if (pay && tp.given)
@@ -668,7 +669,8 @@ hroe_api_create_table(JsonbContainer *req, StringInfo out)
 		hroe_api_invalid(tp.over);
 
 	KeySchema(req, &hash, &range);
-	stream = hroe_api_stream_specification(req, true, &stream_enabled, &view_type);
+	if (stream)
+		hroe_api_check_stream(true, stream_enabled, view_type);
 	if (list_length(hash) != 1 || list_length(range) > 1)
 		hroe_api_invalid("1 validation error detected: Value at 'keySchema' failed to satisfy constraint: Member must have length less than or equal to 2");
 	CheckTableKeys(hash, range, defs, ndefs, has_lsis || has_gsis);
@@ -810,7 +812,6 @@ hroe_api_update_table(JsonbContainer *req, StringInfo out)
 		hroe_api_missing("tableName");
 	billing = hroe_api_billing_mode(req, &errs);
 	hroe_api_throughput(req, "provisionedThroughput", &tp, &errs);
-	stream = hroe_api_stream_specification(req, false, &stream_enabled, &view_type);
 	for (int i = 0; i < nupdates; i++)
 	{
 		JsonbContainer *u = MemberObject(updates[i], "Update");
@@ -826,7 +827,10 @@ hroe_api_update_table(JsonbContainer *req, StringInfo out)
 			hroe_api_throughput(c, psprintf("globalSecondaryIndexUpdates.%d.member.create.provisionedThroughput", i + 1),
 								&utp[i], &errs);
 	}
+	stream = hroe_api_stream_specification(req, &stream_enabled, &view_type, &errs);
 	hroe_api_raise_errors(errs);
+	if (stream)
+		hroe_api_check_stream(false, stream_enabled, view_type);
 	if (!tp.given && billing == NULL && nupdates == 0 && protection == NULL && !stream)
 		hroe_api_invalid("At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, GlobalSecondaryIndexUpdates or SSESpecification or ReplicaUpdates is required");
 	if (billing && strcmp(billing, "PROVISIONED") == 0 && !tp.given)

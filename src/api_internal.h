@@ -102,8 +102,9 @@ extern void hroe_api_list_streams(JsonbContainer *req, StringInfo out);
 extern void hroe_api_describe_stream(JsonbContainer *req, StringInfo out);
 extern void hroe_api_get_shard_iterator(JsonbContainer *req, StringInfo out);
 extern void hroe_api_get_records(JsonbContainer *req, StringInfo out);
-extern bool hroe_api_stream_specification(JsonbContainer *req, bool create, bool *enabled,
-										  char **view_type);
+extern bool hroe_api_stream_specification(JsonbContainer *req, bool *enabled, char **view_type,
+										  List **errs);
+extern void hroe_api_check_stream(bool create, bool enabled, const char *view_type);
 extern void hroe_api_apply_stream(const char *table, bool enabled, const char *view_type);
 extern char *hroe_api_with_stream(const char *table, char *desc);
 extern void hroe_api_update_time_to_live(JsonbContainer *req, StringInfo out);

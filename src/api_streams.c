@@ -99,33 +99,47 @@ STREAMS_OPERATION(hroe_api_get_records, "GetRecords")
 /* ---------- StreamSpecification ---------- */
 
 /*
- * Check a CreateTable's or UpdateTable's StreamSpecification (absent: false);
- * *enabled and *view_type (NULL: none) get its members
+ * Read a CreateTable's or UpdateTable's StreamSpecification (absent: false):
+ * *enabled and *view_type (NULL: none) get its members; its constraint
+ * violations (StreamEnabled missing, StreamViewType outside its enum set)
+ * are added to errs, which the caller reports with the request's others in
+ * DynamoDB's order (the shape's: after ProvisionedThroughput and the
+ * indexes)
  */
 bool
-hroe_api_stream_specification(JsonbContainer *req, bool create, bool *enabled, char **view_type)
+hroe_api_stream_specification(JsonbContainer *req, bool *enabled, char **view_type, List **errs)
 {
 	Jsonb	   *spec = hroe_api_member_jsonb(req, "StreamSpecification");
-	JsonbValue *e;
 
+	*enabled = false;
+	*view_type = NULL;
 	if (spec == NULL)
 		return false;
 	if (!JB_ROOT_IS_OBJECT(spec))
 		HroeSerialization("Unexpected value type in payload: StreamSpecification");
-	e = hroe_api_member(&spec->root, "StreamEnabled");
 	*view_type = hroe_api_member_text(&spec->root, "StreamViewType", "StreamViewType");
-	if (e == NULL)
-		hroe_api_missing("streamSpecification.streamEnabled");
+	if (hroe_api_member(&spec->root, "StreamEnabled") == NULL)
+		*errs = lappend(*errs, "Value null at 'streamSpecification.streamEnabled' failed to satisfy constraint: Member must not be null");
 	*enabled = hroe_api_member_bool(&spec->root, "StreamEnabled", false);
 	if (*view_type && strcmp(*view_type, "KEYS_ONLY") != 0 && strcmp(*view_type, "NEW_IMAGE") != 0 &&
 		strcmp(*view_type, "OLD_IMAGE") != 0 && strcmp(*view_type, "NEW_AND_OLD_IMAGES") != 0)
-		hroe_api_invalid(psprintf("1 validation error detected: Value '%s' at 'streamSpecification.streamViewType' failed to satisfy constraint: Member must satisfy enum value set: [NEW_IMAGE, OLD_IMAGE, NEW_AND_OLD_IMAGES, KEYS_ONLY]",
-								  *view_type));
-	if (*enabled && *view_type == NULL)
-		hroe_api_invalid("One or more parameter values were invalid: StreamViewType is required when the stream is enabled");
-	if (!*enabled && *view_type && create)
-		hroe_api_invalid("One or more parameter values were invalid: Table is being created with a stream disabled, UpdateViewType should not be specified");
+		*errs = lappend(*errs, psprintf("Value '%s' at 'streamSpecification.streamViewType' failed to satisfy constraint: Member must satisfy enum value set: [NEW_IMAGE, OLD_IMAGE, NEW_AND_OLD_IMAGES, KEYS_ONLY]",
+										*view_type));
 	return true;
+}
+
+/*
+ * A StreamSpecification's rules beyond its members' constraints (after
+ * those were reported): a view type for an enabled stream, none for a table
+ * created with its stream disabled
+ */
+void
+hroe_api_check_stream(bool create, bool enabled, const char *view_type)
+{
+	if (enabled && view_type == NULL)
+		hroe_api_invalid("One or more parameter values were invalid: StreamViewType is required when the stream is enabled");
+	if (!enabled && view_type && create)
+		hroe_api_invalid("One or more parameter values were invalid: Table is being created with a stream disabled, UpdateViewType should not be specified");
 }
 
 /* Enable (view_type) or disable the stream of table */

@@ -30,6 +30,9 @@ AS $$
 DECLARE
 	v hroe.time_to_live;
 BEGIN
+	-- another role's table: AccessDeniedException, as the DDL's (the row
+	-- lock below would not see its row)
+	PERFORM hroe.check_table_owner(p_table_name);
 	IF NOT EXISTS (SELECT FROM hroe.tables WHERE table_name = p_table_name FOR UPDATE) THEN
 		PERFORM hroe.dynamodb_error('ResourceNotFoundException',
 			format('Requested resource not found: Table: %s not found', p_table_name));
@@ -52,7 +55,7 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION hroe.update_time_to_live(text, text, boolean) IS
-'UpdateTimeToLive: enables (or disables) Time to Live on a table with its attribute, one per table, with DynamoDB''s errors; expired items are then deleted by hroe''s background worker or hroe.delete_expired_items. Returns the TimeToLiveSpecification';
+'UpdateTimeToLive: enables (or disables) Time to Live on a table with its attribute, one per table, with DynamoDB''s errors (another role''s table: insufficient_privilege, AccessDeniedException); expired items are then deleted by hroe''s background worker or hroe.delete_expired_items. Returns the TimeToLiveSpecification';
 
 CREATE FUNCTION hroe.describe_time_to_live(p_table_name text)
 RETURNS jsonb
@@ -61,10 +64,17 @@ SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
 	v hroe.time_to_live;
+	v_rel regclass;
 BEGIN
-	IF NOT EXISTS (SELECT FROM hroe.tables WHERE table_name = p_table_name) THEN
+	SELECT relid INTO v_rel FROM hroe.tables WHERE table_name = p_table_name;
+	IF NOT FOUND THEN
 		PERFORM hroe.dynamodb_error('ResourceNotFoundException',
 			format('Requested resource not found: Table: %s not found', p_table_name));
+	END IF;
+	-- as DescribeTable, a table the role may not read: AccessDeniedException
+	IF NOT has_table_privilege(v_rel, 'SELECT') THEN
+		RAISE EXCEPTION 'permission denied for table %', p_table_name
+			USING ERRCODE = 'insufficient_privilege';
 	END IF;
 	SELECT * INTO v FROM hroe.time_to_live WHERE table_name = p_table_name AND enabled;
 	IF NOT FOUND THEN
@@ -75,7 +85,7 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION hroe.describe_time_to_live(text) IS
-'DescribeTimeToLive: TimeToLiveStatus ENABLED with its AttributeName, or DISABLED';
+'DescribeTimeToLive: TimeToLiveStatus ENABLED with its AttributeName, or DISABLED (a table the role may not SELECT from: insufficient_privilege, AccessDeniedException)';
 
 CREATE FUNCTION hroe.delete_expired_items(p_table_name text, p_limit integer DEFAULT 1000)
 RETURNS bigint AS 'MODULE_PATHNAME', 'hroe_delete_expired_items'

@@ -3431,3 +3431,70 @@ END
 $$;
 COMMENT ON FUNCTION hroe.create_local_index(text, text, text, text, text, text[]) IS
 'CreateTable LocalSecondaryIndexes: a sparse local secondary index (HASH the table''s partition key, RANGE p_sort_key of type p_sort_key_type), projection ALL, KEYS_ONLY or INCLUDE p_non_key_attributes; at most 5 per table, on a table with a sort key, and only while the table has no item (DynamoDB creates LSIs with the table only, and they cannot be deleted); writes violating its key type are rejected as a GSI''s; the table gets the trigger hroe_item_collection (hroe.item_collection_size), which keeps its item collections'' sizes and their 10 GB limit; returns the PostgreSQL index';
+
+-- UpdateTimeToLive and DescribeTimeToLive on another role's table:
+-- AccessDeniedException, as the other operations
+CREATE OR REPLACE FUNCTION hroe.update_time_to_live(p_table_name text, p_attribute_name text, p_enabled boolean)
+RETURNS jsonb
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	v hroe.time_to_live;
+BEGIN
+	-- another role's table: AccessDeniedException, as the DDL's (the row
+	-- lock below would not see its row)
+	PERFORM hroe.check_table_owner(p_table_name);
+	IF NOT EXISTS (SELECT FROM hroe.tables WHERE table_name = p_table_name FOR UPDATE) THEN
+		PERFORM hroe.dynamodb_error('ResourceNotFoundException',
+			format('Requested resource not found: Table: %s not found', p_table_name));
+	END IF;
+	SELECT * INTO v FROM hroe.time_to_live WHERE table_name = p_table_name;
+	IF p_enabled AND v.enabled THEN
+		PERFORM hroe.dynamodb_error('ValidationException', 'TimeToLive is already enabled');
+	ELSIF NOT p_enabled AND NOT coalesce(v.enabled, false) THEN
+		PERFORM hroe.dynamodb_error('ValidationException', 'TimeToLive is already disabled');
+	ELSIF NOT p_enabled AND v.attribute_name <> p_attribute_name THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			format('TimeToLive is active on a different AttributeName: current AttributeName is %s', v.attribute_name));
+	END IF;
+	INSERT INTO hroe.time_to_live (table_name, attribute_name, enabled)
+	VALUES (p_table_name, p_attribute_name, p_enabled)
+	ON CONFLICT (table_name) DO UPDATE
+	SET attribute_name = excluded.attribute_name, enabled = excluded.enabled, updated_at = excluded.updated_at;
+	RETURN jsonb_build_object('TimeToLiveSpecification',
+							  jsonb_build_object('AttributeName', p_attribute_name, 'Enabled', p_enabled));
+END
+$$;
+COMMENT ON FUNCTION hroe.update_time_to_live(text, text, boolean) IS
+'UpdateTimeToLive: enables (or disables) Time to Live on a table with its attribute, one per table, with DynamoDB''s errors (another role''s table: insufficient_privilege, AccessDeniedException); expired items are then deleted by hroe''s background worker or hroe.delete_expired_items. Returns the TimeToLiveSpecification';
+
+CREATE OR REPLACE FUNCTION hroe.describe_time_to_live(p_table_name text)
+RETURNS jsonb
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	v hroe.time_to_live;
+	v_rel regclass;
+BEGIN
+	SELECT relid INTO v_rel FROM hroe.tables WHERE table_name = p_table_name;
+	IF NOT FOUND THEN
+		PERFORM hroe.dynamodb_error('ResourceNotFoundException',
+			format('Requested resource not found: Table: %s not found', p_table_name));
+	END IF;
+	-- as DescribeTable, a table the role may not read: AccessDeniedException
+	IF NOT has_table_privilege(v_rel, 'SELECT') THEN
+		RAISE EXCEPTION 'permission denied for table %', p_table_name
+			USING ERRCODE = 'insufficient_privilege';
+	END IF;
+	SELECT * INTO v FROM hroe.time_to_live WHERE table_name = p_table_name AND enabled;
+	IF NOT FOUND THEN
+		RETURN jsonb_build_object('TimeToLiveDescription', jsonb_build_object('TimeToLiveStatus', 'DISABLED'));
+	END IF;
+	RETURN jsonb_build_object('TimeToLiveDescription',
+							  jsonb_build_object('TimeToLiveStatus', 'ENABLED', 'AttributeName', v.attribute_name));
+END
+$$;
+COMMENT ON FUNCTION hroe.describe_time_to_live(text) IS
+'DescribeTimeToLive: TimeToLiveStatus ENABLED with its AttributeName, or DISABLED (a table the role may not SELECT from: insufficient_privilege, AccessDeniedException)';
