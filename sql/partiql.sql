@@ -37,8 +37,24 @@ SELECT pq($$INSERT INTO pqt VALUE {'pk': 'a', 'sk': 9, 'e': <<'a', 1>>}$$);
 SELECT pq($$SELECT * FROM pqt WHERE pk = 'a' AND sk = 1$$);
 SELECT pq($$SELECT sk, v FROM pqt WHERE pk = 'a' AND sk > 3$$);
 SELECT pq($$SELECT sk FROM pqt WHERE pk = 'a' AND sk >= 3 AND sk <= 5$$);
--- (a second, strict bound would be a filter on the sort key, which a Query refuses)
+-- a lower and an upper bound, either strict: one Query on the range (its
+-- capacity the range's, as a Query with BETWEEN), bounds in either order;
+-- an empty range (a > b, or a = b with a strict bound) answers no item
 SELECT pq($$SELECT sk FROM pqt WHERE pk = 'a' AND sk >= 3 AND sk < 5$$);
+SELECT pq($$SELECT sk FROM pqt WHERE pk = 'a' AND sk > ? AND sk < ?$$, '{"Parameters": [{"N": "3"}, {"N": "6"}], "ReturnConsumedCapacity": "TOTAL"}');
+SELECT hroe.dynamodb('Query', '{"TableName": "pqt", "KeyConditionExpression": "pk = :p AND sk BETWEEN :a AND :b",
+  "ExpressionAttributeValues": {":p": {"S": "a"}, ":a": {"N": "4"}, ":b": {"N": "5"}}, "ProjectionExpression": "sk", "ReturnConsumedCapacity": "TOTAL"}');
+SELECT pq($$SELECT sk FROM pqt WHERE sk < 6 AND pk = 'a' AND sk > 3 AND v > 40$$);
+SELECT pq($$SELECT sk FROM pqt WHERE pk = 'a' AND sk > 3 AND sk <= 5$$);
+SELECT pq($$SELECT sk FROM pqt WHERE pk = 'a' AND sk > 5 AND sk < 3$$);
+SELECT pq($$SELECT sk FROM pqt WHERE pk = 'a' AND sk > 4 AND sk < 4$$);
+-- ... paged: Limit 2, then the rest through NextToken, each item once
+SELECT pq($$SELECT sk FROM pqt WHERE pk = 'a' AND sk > 2 AND sk < 6$$, '{"Limit": 2}');
+SELECT pq($$SELECT sk FROM pqt WHERE pk = 'a' AND sk > 2 AND sk < 6$$,
+          jsonb_build_object('Limit', 2, 'NextToken', pq($$SELECT sk FROM pqt WHERE pk = 'a' AND sk > 2 AND sk < 6$$, '{"Limit": 2}') ->> 'NextToken'));
+-- ... the JSON API's Query still refuses two conditions on the sort key
+SELECT hroe.dynamodb('Query', '{"TableName": "pqt", "KeyConditionExpression": "pk = :p AND sk > :a AND sk < :b",
+  "ExpressionAttributeValues": {":p": {"S": "a"}, ":a": {"N": "3"}, ":b": {"N": "6"}}}');
 SELECT pq($$SELECT sk FROM pqt WHERE pk = 'a' AND sk BETWEEN 2 AND 4$$);
 SELECT pq($$SELECT sk FROM pqt WHERE pk = 'a' AND sk <= 2$$);
 SELECT pq($$SELECT sk FROM pqt WHERE 'a' = pk AND v <> 30 AND v > 20$$);

@@ -98,6 +98,7 @@ extern char *hroe_api_access_denied(const char *op, const char *table);
 extern void hroe_api_execute_statement(JsonbContainer *req, StringInfo out);
 extern void hroe_api_batch_execute_statement(JsonbContainer *req, StringInfo out);
 extern void hroe_api_execute_transaction(JsonbContainer *req, StringInfo out);
+extern bool hroe_api_partiql_query;
 extern void hroe_api_list_streams(JsonbContainer *req, StringInfo out);
 extern void hroe_api_describe_stream(JsonbContainer *req, StringInfo out);
 extern void hroe_api_get_shard_iterator(JsonbContainer *req, StringInfo out);

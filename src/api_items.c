@@ -163,6 +163,8 @@ hroe_api_read(JsonbContainer *req, StringInfo out, bool query)
 	if (query && e.key_condition == NULL)
 		hroe_api_invalid("Either the KeyConditions or KeyConditionExpression parameter must be specified in the request.");
 	r.esk = hroe_api_member_jsonb(req, "ExclusiveStartKey");
+	/* PartiQL's WHERE sk > a AND sk < b: one range */
+	r.key_bounds = query && hroe_api_partiql_query;
 	if (query)
 	{
 		r.forward = hroe_api_member_bool(req, "ScanIndexForward", true);

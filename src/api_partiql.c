@@ -411,21 +411,38 @@ FindBound(PqNode **conj, int n, const bool *used, const char *attr, const char *
 }
 
 /*
- * sk >= a AND sk <= b: one key condition, sk BETWEEN a AND b (a Query's
- * filter may not name the sort key)
+ * A lower and an upper bound on the sort key, one key condition (a Query's
+ * filter may not name the sort key): sk >= a AND sk <= b is sk BETWEEN a AND
+ * b; with a strict bound (sk > a AND sk < b), both bounds stay in the key
+ * condition, which the Query of a PartiQL statement takes as one range
+ * (HroeReadRequest.key_bounds), as DynamoDB runs it.  Whether it made one.
  */
-static void
+static bool
 SortKeyRange(Builder *b, PqNode **conj, int n, bool *used, const char *attr, StringInfo kce)
 {
 	int			lo = FindBound(conj, n, used, attr, ">=");
 	int			hi = FindBound(conj, n, used, attr, "<=");
 
+	if (lo >= 0 && hi >= 0)
+	{
+		appendStringInfo(kce, " AND %s BETWEEN ", NameRef(b, attr, strlen(attr)));
+		appendStringInfo(kce, "%s AND ", ValueRef(b, conj[lo]->args[1]));
+		appendStringInfoString(kce, ValueRef(b, conj[hi]->args[1]));
+		used[lo] = used[hi] = true;
+		return true;
+	}
+	if (lo < 0)
+		lo = FindBound(conj, n, used, attr, ">");
+	if (hi < 0)
+		hi = FindBound(conj, n, used, attr, "<");
 	if (lo < 0 || hi < 0)
-		return;
-	appendStringInfo(kce, " AND %s BETWEEN ", NameRef(b, attr, strlen(attr)));
-	appendStringInfo(kce, "%s AND ", ValueRef(b, conj[lo]->args[1]));
-	appendStringInfoString(kce, ValueRef(b, conj[hi]->args[1]));
+		return false;
+	appendStringInfo(kce, " AND %s %s %s", NameRef(b, attr, strlen(attr)), conj[lo]->op,
+					 ValueRef(b, conj[lo]->args[1]));
+	appendStringInfo(kce, " AND %s %s %s", NameRef(b, attr, strlen(attr)), conj[hi]->op,
+					 ValueRef(b, conj[hi]->args[1]));
 	used[lo] = used[hi] = true;
+	return true;
 }
 
 /*
@@ -651,6 +668,7 @@ hroe_partiql_translate(PqStatement *s, JsonbContainer **params, int nparams, boo
 				PqNode	   *hash = NULL;
 				int			hi = -1;
 				StringInfoData kce;
+				bool		ranged;
 				char	   *filter;
 
 				if (s->index)
@@ -716,9 +734,9 @@ hroe_partiql_translate(PqStatement *s, JsonbContainer **params, int nparams, boo
 					else
 						appendStringInfo(&kce, "%s = %s", NameRef(&b, ks->names[0], strlen(ks->names[0])),
 										 ValueRef(&b, hash));
-					if (ks->nrange > 0)
+					ranged = ks->nrange > 0 &&
 						SortKeyRange(&b, conj, nconj, used, ks->names[ks->nhash], &kce);
-					for (int i = 0; i < nconj && ks->nrange > 0 && !strstr(kce.data, " BETWEEN "); i++)
+					for (int i = 0; i < nconj && ks->nrange > 0 && !ranged; i++)
 						if (!used[i] && SortKeyCondition(conj[i], ks->names[ks->nhash]))
 						{
 							StringInfoData c;

@@ -324,6 +324,32 @@ DecodeToken(const char *token, int nvalues, int *start, Jsonb **esk)
 	*esk = k ? JsonbValueToJsonb(k) : NULL;
 }
 
+/*
+ * Whether the Query running is a PartiQL SELECT's (api_internal.h): set only
+ * here, around the call, never by a request's member
+ */
+bool		hroe_api_partiql_query = false;
+
+/* A SELECT's Query or Scan (hroe_api_run), its sort key bounds a range */
+static Jsonb *
+RunRead(PqRequest *r, const char *in_value, const char *extra)
+{
+	Jsonb	   *volatile res = NULL;
+	bool		saved = hroe_api_partiql_query;
+
+	hroe_api_partiql_query = true;
+	PG_TRY();
+	{
+		res = hroe_api_run(r->op, hroe_partiql_request(r, in_value, extra));
+	}
+	PG_FINALLY();
+	{
+		hroe_api_partiql_query = saved;
+	}
+	PG_END_TRY();
+	return res;
+}
+
 /* SELECT: its Query (one per IN value) or Scan, paged; the response */
 static void
 RunSelect(PqRequest *r, JsonbContainer *req)
@@ -363,7 +389,7 @@ RunSelect(PqRequest *r, JsonbContainer *req)
 			appendStringInfo(&extra, ",\"Limit\":%d", limit);
 		if (esk)
 			appendStringInfo(&extra, ",\"ExclusiveStartKey\":%s", hroe_api_jsonb_text(esk));
-		res = hroe_api_run(r->op, hroe_partiql_request(r, r->nin ? r->in[k] : NULL, extra.data));
+		res = RunRead(r, r->nin ? r->in[k] : NULL, extra.data);
 		esk = NULL;
 		items = hroe_api_member(&res->root, "Items");
 		if (items && items->type == jbvBinary)

@@ -117,6 +117,8 @@ typedef struct HroeKeyCond
 	HroeKeyOp	op;
 	int			nvalues;		/* 1, or 2 for BETWEEN */
 	HroeAttrValue *values[2];
+	bool		exclusive[2];	/* BETWEEN merged from PartiQL's strict bounds
+								 * (sk > a AND sk < b): a bound excluded */
 } HroeKeyCond;
 
 #define HROE_MAX_KEY_ATTRS 8	/* multi-attribute GSI: 4 HASH + 4 RANGE */
@@ -154,7 +156,7 @@ extern HroeExprContext *hroe_expr_context_create(Jsonb *names, Jsonb *values);
 extern HroeExprNode *hroe_expr_parse(HroeExprContext *cxt, const char *param,
 									 const char *expr);
 extern void hroe_expr_check_unused(HroeExprContext *cxt);
-extern void hroe_key_condition_extract(HroeExprNode *expr, HroeKeyCondition *kc);
+extern void hroe_key_condition_extract(HroeExprNode *expr, HroeKeyCondition *kc, bool bounds);
 extern void hroe_key_condition_bind(const HroeKeyCondition *kc,
 									const HroeKeySchema *schema,
 									HroeBoundKeyCondition *bound);

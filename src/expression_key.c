@@ -30,14 +30,49 @@ hroe_key_op_name(HroeKeyOp op)
 	return names[op];
 }
 
-/* dynalite's checkExpr: one "key op values" condition per attribute, AND only. */
+/*
+ * A lower and an upper bound on one attribute (> or >=, then < or <=, either
+ * order) as one range: BETWEEN, each bound excluded where it was strict.
+ * False (c unchanged) for any other pair.
+ */
+static bool
+MergeBounds(HroeKeyCond *c, const HroeKeyCond *n)
+{
+	bool		c_lower = c->op == HROE_KEY_GT || c->op == HROE_KEY_GE;
+	bool		c_upper = c->op == HROE_KEY_LT || c->op == HROE_KEY_LE;
+	bool		n_lower = n->op == HROE_KEY_GT || n->op == HROE_KEY_GE;
+	bool		n_upper = n->op == HROE_KEY_LT || n->op == HROE_KEY_LE;
+	const HroeKeyCond *lo,
+			   *hi;
+
+	if (c_lower && n_upper)
+		lo = c, hi = n;
+	else if (c_upper && n_lower)
+		lo = n, hi = c;
+	else
+		return false;
+	c->exclusive[0] = lo->op == HROE_KEY_GT;
+	c->exclusive[1] = hi->op == HROE_KEY_LT;
+	c->values[0] = lo->values[0];
+	c->values[1] = hi->values[0];
+	c->nvalues = 2;
+	c->op = HROE_KEY_BETWEEN;
+	return true;
+}
+
+/*
+ * dynalite's checkExpr: one "key op values" condition per attribute, AND
+ * only; with bounds, a lower and an upper bound of one attribute make one
+ * range (MergeBounds)
+ */
 static void
-KeyCheckExpr(HroeExprNode *n, HroeKeyCondition *kc)
+KeyCheckExpr(HroeExprNode *n, HroeKeyCondition *kc, bool bounds)
 {
 	const char *attr = NULL;
 	int			attr_ix = 0;
 	ListCell   *lc;
-	HroeKeyCond *c;
+	HroeKeyCond cond = {0};
+	HroeKeyCond *c = &cond;
 
 	check_stack_depth();
 	if (n->kind == HROE_EXPR_OR || n->kind == HROE_EXPR_NOT || n->kind == HROE_EXPR_IN ||
@@ -71,18 +106,12 @@ KeyCheckExpr(HroeExprNode *n, HroeKeyCondition *kc)
 			attr_ix = foreach_current_index(lc);
 		}
 		else if (a->kind != HROE_EXPR_VALUE)
-			KeyCheckExpr(a, kc);
+			KeyCheckExpr(a, kc, bounds);
 	}
 	if (n->kind == HROE_EXPR_AND)
 		return;
 	if (attr == NULL)
 		hroe_ex_validation_error("Invalid condition in KeyConditionExpression: No key attribute specified");
-	for (int i = 0; i < kc->nconds; i++)
-		if (strcmp(kc->conds[i].attr, attr) == 0)
-			hroe_ex_validation_error("KeyConditionExpressions must only contain one condition per key");
-	if (kc->nconds == HROE_MAX_KEY_ATTRS)
-		hroe_ex_validation_error("Query key condition not supported");
-	c = &kc->conds[kc->nconds++];
 	c->attr = pstrdup(attr);
 	c->nvalues = 0;
 	foreach(lc, n->args)
@@ -104,14 +133,28 @@ KeyCheckExpr(HroeExprNode *n, HroeKeyCondition *kc)
 
 		c->op = attr_ix == 0 ? direct[n->op] : flipped[n->op];
 	}
+	for (int i = 0; i < kc->nconds; i++)
+		if (strcmp(kc->conds[i].attr, attr) == 0)
+		{
+			if (bounds && MergeBounds(&kc->conds[i], c))
+				return;
+			hroe_ex_validation_error("KeyConditionExpressions must only contain one condition per key");
+		}
+	if (kc->nconds == HROE_MAX_KEY_ATTRS)
+		hroe_ex_validation_error("Query key condition not supported");
+	kc->conds[kc->nconds++] = *c;
 }
 
-/* Turn a parsed KeyConditionExpression into per-attribute conditions. */
+/*
+ * Turn a parsed KeyConditionExpression into per-attribute conditions; bounds
+ * (PartiQL's WHERE only) merges a lower and an upper bound of one attribute
+ * into a range, which DynamoDB's expressions refuse
+ */
 void
-hroe_key_condition_extract(HroeExprNode *expr, HroeKeyCondition *kc)
+hroe_key_condition_extract(HroeExprNode *expr, HroeKeyCondition *kc, bool bounds)
 {
 	memset(kc, 0, sizeof(*kc));
-	KeyCheckExpr(expr, kc);
+	KeyCheckExpr(expr, kc, bounds);
 }
 
 /*
@@ -200,7 +243,7 @@ hroe_explain_key_condition(PG_FUNCTION_ARGS)
 								   PG_ARGISNULL(2) ? NULL : PG_GETARG_JSONB_P(2));
 	root = hroe_expr_parse(cxt, "KeyConditionExpression", text_to_cstring(PG_GETARG_TEXT_PP(0)));
 	hroe_expr_check_unused(cxt);
-	hroe_key_condition_extract(root, &kc);
+	hroe_key_condition_extract(root, &kc, false);
 
 	InitMaterializedSRF(fcinfo, 0);
 	for (int i = 0; i < kc.nconds; i++)

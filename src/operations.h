@@ -182,6 +182,8 @@ typedef struct HroeReadRequest
 	bool		has_total;		/* Scan: TotalSegments given */
 	int32		segment;
 	int32		total_segments;
+	bool		key_bounds;		/* PartiQL's Query: a lower and an upper sort
+								 * key bound (sk > a AND sk < b) make a range */
 } HroeReadRequest;
 
 /* The page a read returns */

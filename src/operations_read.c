@@ -194,7 +194,12 @@ RangeMatches(const HroeKeyCond *c, const HroeAttrValue *v)
 		case HROE_KEY_GE:
 			return cmp >= 0;
 		case HROE_KEY_BETWEEN:
-			return cmp >= 0 && hroe_attr_value_compare(v, c->values[1]) <= 0;
+			{
+				int			cmp_hi = hroe_attr_value_compare(v, c->values[1]);
+
+				return (c->exclusive[0] ? cmp > 0 : cmp >= 0) &&
+					(c->exclusive[1] ? cmp_hi < 0 : cmp_hi <= 0);
+			}
 		case HROE_KEY_BEGINS_WITH:
 			return v->len >= c->values[0]->len &&
 				memcmp(v->data, c->values[0]->data, c->values[0]->len) == 0;
@@ -382,7 +387,9 @@ BuildRead(ReadSpec *s, ReadStatement *st)
 				values[np++] = hroe_attr_value_datum(last->values[0], false);
 				types[np] = type;
 				values[np++] = hroe_attr_value_datum(last->values[1], false);
-				appendStringInfo(&sql, " AND %s >= $%d AND %s <= $%d", cols[c], np - 1, cols[c], np);
+				appendStringInfo(&sql, " AND %s %s $%d AND %s %s $%d",
+								 cols[c], last->exclusive[0] ? ">" : ">=", np - 1,
+								 cols[c], last->exclusive[1] ? "<" : "<=", np);
 			}
 			else
 			{
@@ -409,7 +416,9 @@ BuildRead(ReadSpec *s, ReadStatement *st)
 				else
 					appendStringInfoString(&shape, ":bw");
 			}
-			appendStringInfo(&shape, ":%d", (int) last->op);
+			/* (a range's excluded bounds change the statement) */
+			appendStringInfo(&shape, ":%d%s%s", (int) last->op,
+							 last->exclusive[0] ? "x" : "", last->exclusive[1] ? "X" : "");
 		}
 	}
 
@@ -615,9 +624,11 @@ DirectQuery(ReadSpec *s, EmitItem emit, void *arg, MemoryContext cxt, ReadOutcom
 					   hroe_attr_value_datum(last->values[0], false));
 		else if (last->op == HROE_KEY_BETWEEN)
 		{
-			AddScanKey(idx, keys, &nkeys, attno, BTGreaterEqualStrategyNumber,
+			AddScanKey(idx, keys, &nkeys, attno,
+					   last->exclusive[0] ? BTGreaterStrategyNumber : BTGreaterEqualStrategyNumber,
 					   hroe_attr_value_datum(last->values[0], false));
-			AddScanKey(idx, keys, &nkeys, attno, BTLessEqualStrategyNumber,
+			AddScanKey(idx, keys, &nkeys, attno,
+					   last->exclusive[1] ? BTLessStrategyNumber : BTLessEqualStrategyNumber,
 					   hroe_attr_value_datum(last->values[1], false));
 		}
 		else
@@ -813,13 +824,17 @@ ParseQueryExprs(ReadSpec *s, const char *kce, Jsonb *names, Jsonb *values,
 	return root;
 }
 
-/* Resolve a Query's table and index and bind its parsed key condition */
+/*
+ * Resolve a Query's table and index and bind its parsed key condition
+ * (bounds: PartiQL's, where a lower and an upper sort key bound make a range)
+ */
 static void
-BindQuery(ReadSpec *s, HroeExprNode *kce, const char *table, const char *index, bool consistent)
+BindQuery(ReadSpec *s, HroeExprNode *kce, const char *table, const char *index, bool consistent,
+		  bool bounds)
 {
 	HroeKeyCondition *kc = palloc(sizeof(HroeKeyCondition));
 
-	hroe_key_condition_extract(kce, kc);
+	hroe_key_condition_extract(kce, kc, bounds);
 	ResolveTarget(s, table, index, consistent);
 	s->is_query = true;
 	CheckFilterKeys(s);
@@ -836,7 +851,7 @@ PrepareQuery(ReadSpec *s, const char *table, const char *kce, Jsonb *names, Json
 {
 	HroeExprNode *root = ParseQueryExprs(s, kce, names, values, filter, projection);
 
-	BindQuery(s, root, table, index, consistent);
+	BindQuery(s, root, table, index, consistent, false);
 }
 
 /* The FilterExpression and ProjectionExpression of a Scan (NULL: none) */
@@ -912,7 +927,7 @@ hroe_read_page(HroeReadRequest *r, HroeReadPage *page)
 	hroe_check_return_cc(r->rcc);
 	if (r->query)
 	{
-		BindQuery(&s, r->kce, r->table, r->index, r->consistent);
+		BindQuery(&s, r->kce, r->table, r->index, r->consistent, r->key_bounds);
 		ApplySelect(&s, r->select, r->index);
 		hroe_op_push_read_snapshot();
 		if (s.esk != NULL || !DirectQuery(&s, EmitToArray, &items, cxt, &out))
