@@ -212,6 +212,34 @@ SELECT hroe.dynamodb('ExecuteTransaction', $${"TransactStatements": [
 SELECT hroe.dynamodb('ExecuteTransaction', $${"TransactStatements": [
   {"Statement": "SELECT * FROM pqt WHERE pk = 'a'"}]}$$);
 SELECT hroe.dynamodb('ExecuteTransaction', '{"TransactStatements": []}');
+-- EXISTS(SELECT ...): a ConditionCheck, met when the item exists and meets
+-- the rest of the WHERE; else ConditionalCheckFailed, nothing written
+SELECT pq($$INSERT INTO pqt VALUE {'pk': 'ex', 'sk': 1, 'v': 40}$$), pq($$INSERT INTO pqt VALUE {'pk': 'ex', 'sk': 2}$$);
+SELECT hroe.dynamodb('ExecuteTransaction', $${"TransactStatements": [
+  {"Statement": "EXISTS(SELECT * FROM pqt WHERE pk = 'ex' AND sk = 1 AND v = 40)"},
+  {"Statement": "UPDATE pqt SET w = 'checked' WHERE pk = 'ex' AND sk = 2"}], "ReturnConsumedCapacity": "TOTAL"}$$);
+SELECT pq($$SELECT w FROM pqt WHERE pk = 'ex' AND sk = 2$$);
+SELECT hroe.dynamodb('ExecuteTransaction', $${"TransactStatements": [
+  {"Statement": "exists (select sk from \"pqt\" where sk = ? and pk = ? and v > ?)", "Parameters": [{"N": "1"}, {"S": "ex"}, {"N": "40"}]},
+  {"Statement": "UPDATE pqt SET w = 'again' WHERE pk = 'ex' AND sk = 2"}]}$$);
+SELECT hroe.dynamodb('ExecuteTransaction', $${"TransactStatements": [
+  {"Statement": "EXISTS(SELECT * FROM pqt WHERE pk = 'ex' AND sk = 404)"},
+  {"Statement": "DELETE FROM pqt WHERE pk = 'ex' AND sk = 2"}]}$$);
+SELECT pq($$SELECT w FROM pqt WHERE pk = 'ex' AND sk = 2$$);
+-- ... of the full primary key of a table, in a transaction of writes only
+SELECT hroe.dynamodb('ExecuteTransaction', $${"TransactStatements": [
+  {"Statement": "EXISTS(SELECT * FROM pqt WHERE pk = 'a')"}]}$$);
+SELECT hroe.dynamodb('ExecuteTransaction', $${"TransactStatements": [
+  {"Statement": "EXISTS(SELECT * FROM pqt.\"byG\" WHERE g = 'G0' AND pk = 'a' AND sk = 4)"}]}$$);
+SELECT hroe.dynamodb('ExecuteTransaction', $${"TransactStatements": [
+  {"Statement": "SELECT * FROM pqt WHERE pk = 'a' AND sk = 4"},
+  {"Statement": "EXISTS(SELECT * FROM pqt WHERE pk = 'a' AND sk = 4)"}]}$$);
+SELECT hroe.dynamodb('ExecuteTransaction', $${"TransactStatements": [
+  {"Statement": "EXISTS(SELECT * FROM pqt WHERE pk = 'a' AND sk = 4"}]}$$);
+-- ... and nowhere else
+SELECT pq($$EXISTS(SELECT * FROM pqt WHERE pk = 'a' AND sk = 4)$$);
+SELECT hroe.dynamodb('BatchExecuteStatement', $${"Statements": [
+  {"Statement": "EXISTS(SELECT * FROM pqt WHERE pk = 'a' AND sk = 4)"}]}$$);
 SELECT hroe.dynamodb('ExecuteTransaction', $${"TransactStatements": [{"Statement": "DELETE pqt"}]}$$);
 
 -- PartiQL statements and their JSON-API equivalents answering alike: the

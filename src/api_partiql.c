@@ -648,6 +648,9 @@ hroe_partiql_translate(PqStatement *s, JsonbContainer **params, int nparams, boo
 		HroeValidation("Number of parameters in request and statement doesn't match.");
 	t = hroe_request_table(s->table);
 	ks = &t->schema;
+	/* EXISTS names one item by its table's full primary key */
+	if (s->kind == PQ_EXISTS && s->index)
+		HroeValidation("Where clause does not contain a mandatory equality on all key attributes");
 	if (s->index)
 	{
 		HroeIndexMeta *ix = hroe_index_lookup(t, s->index);
@@ -777,6 +780,7 @@ hroe_partiql_translate(PqStatement *s, JsonbContainer **params, int nparams, boo
 			break;
 		case PQ_UPDATE:
 		case PQ_DELETE:
+		case PQ_EXISTS:
 			{
 				StringInfoData key;
 				StringInfoData cond;
@@ -792,6 +796,16 @@ hroe_partiql_translate(PqStatement *s, JsonbContainer **params, int nparams, boo
 					r->op = "UpdateItem";
 					TextMember(body, "UpdateExpression", UpdateText(&b, s));
 					/* UPDATE changes an item that exists only */
+					AndText(&cond, psprintf("attribute_exists(%s)",
+											NameRef(&b, ks->names[0], strlen(ks->names[0]))), false);
+				}
+				else if (s->kind == PQ_EXISTS)
+				{
+					/*
+					 * TransactWriteItems' ConditionCheck: the item exists and
+					 * meets the rest of the WHERE (ExecuteTransaction only)
+					 */
+					r->op = "ConditionCheck";
 					AndText(&cond, psprintf("attribute_exists(%s)",
 											NameRef(&b, ks->names[0], strlen(ks->names[0]))), false);
 				}

@@ -449,6 +449,14 @@ RunSelect(PqRequest *r, JsonbContainer *req)
 
 /* ---------- ExecuteStatement ---------- */
 
+/* EXISTS(SELECT ...) is a transaction's condition check only (DynamoDB's rule) */
+static void
+CheckNotExists(PqStatement *s)
+{
+	if (s->kind == PQ_EXISTS)
+		HroeValidation("EXISTS can only be used in a transaction (ExecuteTransaction)");
+}
+
 /* ExecuteStatement: one statement, the operation DynamoDB runs for it */
 void
 hroe_api_execute_statement(JsonbContainer *req, StringInfo out)
@@ -461,6 +469,7 @@ hroe_api_execute_statement(JsonbContainer *req, StringInfo out)
 	Jsonb	   *res;
 	JsonbValue *v;
 
+	CheckNotExists(s);
 	hroe_partiql_translate(s, params, nparams, false, &r);
 	if (hroe_partiql_is_read(s))
 	{
@@ -529,6 +538,7 @@ RunBatchStatement(BatchStatement *b, const char *rcc)
 		if (b->stmt == NULL)
 			b->stmt = ParseStatement(b->elem, "statement", &b->params, &b->nparams);
 		read = hroe_partiql_is_read(b->stmt);
+		CheckNotExists(b->stmt);
 		hroe_partiql_translate(b->stmt, b->params, b->nparams, read, &r);
 		initStringInfo(&extra);
 		CommonMembers(&extra, b->elem, read);
@@ -757,7 +767,8 @@ hroe_api_execute_transaction(JsonbContainer *req, StringInfo out)
 		hroe_partiql_translate(s, params, nparams, read, &rs[i]);
 		initStringInfo(&extra);
 		CommonMembers(&extra, elems[i], read);
-		action = read ? "Get" : s->kind == PQ_INSERT ? "Put" : s->kind == PQ_UPDATE ? "Update" : "Delete";
+		action = read ? "Get" : s->kind == PQ_INSERT ? "Put" : s->kind == PQ_UPDATE ? "Update" :
+			s->kind == PQ_EXISTS ? "ConditionCheck" : "Delete";
 		appendStringInfo(&items, "%s{\"%s\":%s}", i ? "," : "", action,
 						 hroe_api_jsonb_text(hroe_partiql_request(&rs[i], NULL, extra.data)));
 	}

@@ -76,7 +76,9 @@ typedef enum PqStmtKind
 	PQ_SELECT,
 	PQ_INSERT,
 	PQ_UPDATE,
-	PQ_DELETE
+	PQ_DELETE,
+	PQ_EXISTS					/* EXISTS(SELECT ...): a transaction's
+								 * condition check (SELECT's members) */
 } PqStmtKind;
 
 /* One SET path = value or REMOVE path of an UPDATE */

@@ -9,6 +9,7 @@
  *	  UPDATE table (SET path = value [, ...] | REMOVE path [, ...]) ...
  *		  WHERE condition [RETURNING (ALL|MODIFIED) (OLD|NEW) *]
  *	  DELETE FROM table WHERE condition [RETURNING ALL OLD *]
+ *	  EXISTS(SELECT ...)	(a transaction's condition check)
  *
  * The tree (partiql.h) keeps the statement's meaning only; what the
  * statement may do with its table (keys, a Query or a Scan) is the
@@ -568,6 +569,33 @@ UpdateActions(Parser *p, PqStatement *s)
 		Unexpected(p, "SET or REMOVE");
 }
 
+/* A SELECT's projection, table and WHERE (after the keyword SELECT) */
+static void
+Select(Parser *p, PqStatement *s)
+{
+	if (!AcceptPunct(p, "*"))
+	{
+		int			cap = 4;
+
+		s->proj = palloc(sizeof(PqNode *) * cap);
+		do
+		{
+			if (s->nproj >= cap)
+			{
+				cap *= 2;
+				s->proj = repalloc(s->proj, sizeof(PqNode *) * cap);
+			}
+			s->proj[s->nproj++] = Path(p);
+		} while (AcceptPunct(p, ","));
+	}
+	ExpectKeyword(p, "FROM");
+	s->table = TableName(p);
+	if (AcceptPunct(p, "."))
+		s->index = TableName(p);
+	if (AcceptKeyword(p, "WHERE"))
+		s->where = Condition(p);
+}
+
 /* One statement of stmt (len bytes) */
 PqStatement *
 pq_parse(const char *stmt, int len)
@@ -579,27 +607,15 @@ pq_parse(const char *stmt, int len)
 	if (AcceptKeyword(&p, "SELECT"))
 	{
 		s->kind = PQ_SELECT;
-		if (!AcceptPunct(&p, "*"))
-		{
-			int			cap = 4;
-
-			s->proj = palloc(sizeof(PqNode *) * cap);
-			do
-			{
-				if (s->nproj >= cap)
-				{
-					cap *= 2;
-					s->proj = repalloc(s->proj, sizeof(PqNode *) * cap);
-				}
-				s->proj[s->nproj++] = Path(&p);
-			} while (AcceptPunct(&p, ","));
-		}
-		ExpectKeyword(&p, "FROM");
-		s->table = TableName(&p);
-		if (AcceptPunct(&p, "."))
-			s->index = TableName(&p);
-		if (AcceptKeyword(&p, "WHERE"))
-			s->where = Condition(&p);
+		Select(&p, s);
+	}
+	else if (AcceptKeyword(&p, "EXISTS"))
+	{
+		s->kind = PQ_EXISTS;
+		ExpectPunct(&p, "(");
+		ExpectKeyword(&p, "SELECT");
+		Select(&p, s);
+		ExpectPunct(&p, ")");
 	}
 	else if (AcceptKeyword(&p, "INSERT"))
 	{
@@ -628,7 +644,7 @@ pq_parse(const char *stmt, int len)
 		s->returning = Returning(&p);
 	}
 	else
-		Unexpected(&p, "SELECT, INSERT, UPDATE or DELETE");
+		Unexpected(&p, "SELECT, INSERT, UPDATE, DELETE or EXISTS");
 	(void) AcceptPunct(&p, ";");
 	if (Peek(&p)->kind != PQT_END)
 		Unexpected(&p, "the end of the statement");

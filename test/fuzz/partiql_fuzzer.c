@@ -201,7 +201,8 @@ Statement(PqStatement *s, int *len)
 	switch (s->kind)
 	{
 		case PQ_SELECT:
-			appendStringInfoString(&out, "SELECT ");
+		case PQ_EXISTS:
+			appendStringInfoString(&out, s->kind == PQ_EXISTS ? "EXISTS(SELECT " : "SELECT ");
 			if (s->nproj == 0)
 				appendStringInfoChar(&out, '*');
 			for (int i = 0; i < s->nproj; i++)
@@ -248,6 +249,8 @@ Statement(PqStatement *s, int *len)
 		appendStringInfoString(&out, " WHERE ");
 		Node(&out, s->where, &param);
 	}
+	if (s->kind == PQ_EXISTS)
+		appendStringInfoChar(&out, ')');
 	if (s->returning)
 		appendStringInfo(&out, " RETURNING %s %s *",
 						 strncmp(s->returning, "ALL", 3) == 0 ? "ALL" : "MODIFIED",
