@@ -113,6 +113,13 @@ SELECT hroe.dynamodb_text('PutItem', jsonb_build_object('TableName', 'ic_t', 'It
 RESET hroe.item_collection_size_limit;
 SELECT * FROM ic_sizes('ic_t');
 
+-- TRUNCATE forgets the table's sizes; writes count again from there
+SELECT count(*) FROM hroe.item_collection_sizes WHERE table_name = 'ic_t';
+TRUNCATE ic_t;
+SELECT count(*) FROM hroe.item_collection_sizes WHERE table_name = 'ic_t';
+SELECT hroe.dynamodb('PutItem', '{"TableName": "ic_t", "Item": {"pk": {"S": "p1"}, "sk": {"S": "s1"}}}');
+SELECT * FROM ic_sizes('ic_t');
+
 -- the trigger serves only its own table, and only as a trigger
 CREATE TABLE ic_other (pk text, item hroe.item);
 CREATE TRIGGER t AFTER INSERT ON ic_other FOR EACH ROW EXECUTE FUNCTION hroe.item_collection_size('ic_t');

@@ -28,7 +28,6 @@
 #include "mb/pg_wchar.h"
 #include "miscadmin.h"
 #include "storage/lock.h"
-#include "utils/acl.h"
 #include "utils/builtins.h"
 #include "utils/jsonb.h"
 #include "utils/lsyscache.h"
@@ -420,41 +419,6 @@ hroe_api_run(const char *op, Jsonb *req)
 }
 
 /*
- * The first table of a batch request the role lacks the privileges of its
- * requests on (SELECT to read; INSERT, UPDATE and DELETE to write), else its
- * first table; NULL without tables.  Run after the failed call's rollback.
- */
-static const char *
-BatchResource(JsonbContainer *req, bool write)
-{
-	JsonbValue *items = hroe_api_member(req, "RequestItems");
-	AclMode		mode = write ? (ACL_INSERT | ACL_UPDATE | ACL_DELETE) : ACL_SELECT;
-	const char *first = NULL;
-	JsonbIterator *it;
-	JsonbValue	v;
-	JsonbIteratorToken tok;
-
-	if (items == NULL || items->type != jbvBinary || !JsonContainerIsObject(items->val.binary.data))
-		return NULL;
-	it = JsonbIteratorInit(items->val.binary.data);
-	while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
-	{
-		char	   *name;
-		HroeTableMeta *t;
-
-		if (tok != WJB_KEY)
-			continue;
-		name = pnstrdup(v.val.string.val, v.val.string.len);
-		if (first == NULL)
-			first = name;
-		t = hroe_table_lookup(name, true);
-		if (t && pg_class_aclmask(t->relid, GetUserId(), mode, ACLMASK_ALL) != mode)
-			return name;
-	}
-	return first;
-}
-
-/*
  * DynamoDB's AccessDeniedException text for a privilege or row-level
  * security failure: it names the caller's own role, the operation and the
  * table as the request named it, never what PostgreSQL's message said (the
@@ -547,14 +511,9 @@ Call(const char *op, Jsonb *req, char **text, Jsonb **jres)
 		/* an error hroe does not map is raised again, outside the subxact */
 		if (type == NULL)
 			ReThrowError(edata);
+		/* the table the operation was accessing (hroe_call_resource) */
 		if (edata->sqlerrcode == ERRCODE_INSUFFICIENT_PRIVILEGE)
-		{
-			bool		bget = strcmp(op, "BatchGetItem") == 0;
-			bool		bwrite = strcmp(op, "BatchWriteItem") == 0;
-
-			edata->message = hroe_api_access_denied(op, bget || bwrite ? BatchResource(&req->root, bwrite) :
-										  call.state.resource);
-		}
+			edata->message = hroe_api_access_denied(op, call.state.resource);
 		resetStringInfo(&out);
 		appendStringInfoString(&out, "{\"__type\":");
 		hroe_json_string_write(&out, type, strlen(type));

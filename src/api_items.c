@@ -235,9 +235,9 @@ hroe_api_batch(JsonbContainer *req, StringInfo out, bool write)
 		HroeSerialization("Unexpected value type in payload: RequestItems");
 	/* (ReturnItemCollectionMetrics was checked before the operation) */
 	ricm = hroe_api_member_text(req, "ReturnItemCollectionMetrics", "ReturnItemCollectionMetrics");
-	s = hroe_api_jsonb_text(write ? hroe_batch_write(items, hroe_api_return_cc(req),
-													 ricm && strcmp(ricm, "SIZE") == 0) :
-				  hroe_batch_get(items, hroe_api_return_cc(req)));
+	/* the operation's response text, spliced as it is */
+	s = write ? hroe_batch_write(items, hroe_api_return_cc(req), ricm && strcmp(ricm, "SIZE") == 0) :
+		hroe_batch_get(items, hroe_api_return_cc(req));
 	if (strlen(s) > 2)
 	{
 		appendStringInfoChar(out, ',');

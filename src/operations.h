@@ -206,8 +206,8 @@ extern void hroe_read_page(HroeReadRequest *r, HroeReadPage *page);
  * The batches of DynamoDB JSON RequestItems (as the SQL functions take
  * them): DynamoDB's response body
  */
-extern Jsonb *hroe_batch_get(Jsonb *request_items, const char *rcc);
-extern Jsonb *hroe_batch_write(Jsonb *request_items, const char *rcc, bool ricm);
+extern char *hroe_batch_get(Jsonb *request_items, const char *rcc);
+extern char *hroe_batch_write(Jsonb *request_items, const char *rcc, bool ricm);
 
 /* ---------- TransactWriteItems, TransactGetItems ---------- */
 

@@ -199,9 +199,10 @@ BatchProjection(JsonbValue *spec)
 /*
  * BatchGetItem of RequestItems as DynamoDB JSON: {"Responses": {table:
  * [items]}, "UnprocessedKeys": {}, "ConsumedCapacity": [...]}, each table's
- * items projected on its ProjectionExpression.
+ * items projected on its ProjectionExpression; the response as JSON text,
+ * built once (the JSON API splices it into its own)
  */
-Jsonb *
+char *
 hroe_batch_get(Jsonb *req, const char *rcc)
 {
 	MemoryContext cxt = CurrentMemoryContext;
@@ -213,7 +214,6 @@ hroe_batch_get(Jsonb *req, const char *rcc)
 	StringInfoData resp,
 				ccs,
 				unprocessed;
-	Jsonb	   *result;
 	HroeTableMeta **metas;
 	Datum	  **keys;
 	JsonbValue **elems;
@@ -261,6 +261,8 @@ hroe_batch_get(Jsonb *req, const char *rcc)
 		int			base = total;
 		HroeAttrValue **vals;
 
+		/* the table an AccessDeniedException names (as the single-item reads) */
+		hroe_call_resource(tables[i], strlen(tables[i]));
 		metas[i] = hroe_table_lookup(tables[i], false);
 		nkeys[i] = ArrayElements(Member(&specs[i], "Keys"), &elems[i]);
 		keys[i] = palloc(sizeof(Datum) * nkeys[i] * 2);
@@ -285,6 +287,7 @@ hroe_batch_get(Jsonb *req, const char *rcc)
 		bool		first = true;
 		bool		first_unprocessed = true;
 
+		hroe_call_resource(tables[i], strlen(tables[i]));
 		if (i > 0)
 			appendStringInfoString(&resp, ", ");
 		escape_json(&resp, tables[i]);
@@ -345,8 +348,7 @@ hroe_batch_get(Jsonb *req, const char *rcc)
 	if (rcc && strcmp(rcc, "NONE") != 0)
 		appendStringInfo(&resp, ", \"ConsumedCapacity\": [%s]", ccs.data);
 	appendStringInfoChar(&resp, '}');
-	result = hroe_op_text_to_jsonb(resp.data);
-	return result;
+	return resp.data;
 }
 
 PG_FUNCTION_INFO_V1(hroe_batch_get_item);
@@ -354,7 +356,7 @@ PG_FUNCTION_INFO_V1(hroe_batch_get_item);
 Datum
 hroe_batch_get_item(PG_FUNCTION_ARGS)
 {
-	PG_RETURN_JSONB_P(hroe_batch_get(PG_GETARG_JSONB_P(0), hroe_op_arg_text(fcinfo, 1)));
+	PG_RETURN_JSONB_P(hroe_op_text_to_jsonb(hroe_batch_get(PG_GETARG_JSONB_P(0), hroe_op_arg_text(fcinfo, 1))));
 }
 
 /* One request of a BatchWriteItem: its table, its place there, its key */
@@ -371,6 +373,7 @@ typedef struct BatchWrites
 	int			n;
 	BatchWrite *w;				/* in the canonical lock order */
 	int			ntables;
+	char	  **names;			/* [table]: as the request names it */
 	HroeTableMeta **metas;
 	HroeItem ***puts;			/* [table][k]: the item, NULL for a delete */
 	Datum	  **delkeys;		/* [table][2k]: a delete's key */
@@ -404,6 +407,8 @@ BatchWriteAll(BatchWrites *b, bool lock_keys, MemoryContext cxt)
 		double		u,
 					iu[HROE_MAX_INDEXES];
 
+		/* the table an AccessDeniedException names (as the single-item writes) */
+		hroe_call_resource(b->names[i], strlen(b->names[i]));
 		if (lock_keys)
 			hroe_lock_item_key(t, b->w[j].identity);
 		if (b->puts[i][k])
@@ -471,10 +476,11 @@ BatchWriteRetrying(BatchWrites *b, MemoryContext cxt)
 
 /*
  * BatchWriteItem of RequestItems as DynamoDB JSON: 1-25
- * PutRequest/DeleteRequest, each atomic; DynamoDB's response body, with
- * ItemCollectionMetrics when ricm (ReturnItemCollectionMetrics SIZE)
+ * PutRequest/DeleteRequest, each atomic; DynamoDB's response body as JSON
+ * text (built once), with ItemCollectionMetrics when ricm
+ * (ReturnItemCollectionMetrics SIZE)
  */
-Jsonb *
+char *
 hroe_batch_write(Jsonb *req, const char *rcc, bool ricm)
 {
 	MemoryContext cxt = CurrentMemoryContext;
@@ -513,6 +519,7 @@ hroe_batch_write(Jsonb *req, const char *rcc, bool ricm)
 	initStringInfo(&ccs);
 	SPI_connect();
 	b.ntables = ntables;
+	b.names = tables;
 	b.metas = palloc(sizeof(HroeTableMeta *) * ntables);
 	b.puts = palloc(sizeof(HroeItem **) * ntables);
 	b.delkeys = palloc(sizeof(Datum *) * ntables);
@@ -529,6 +536,7 @@ hroe_batch_write(Jsonb *req, const char *rcc, bool ricm)
 	{
 		int			base = total;
 
+		hroe_call_resource(tables[i], strlen(tables[i]));
 		b.metas[i] = hroe_table_lookup(tables[i], false);
 		b.puts[i] = palloc0(sizeof(HroeItem *) * nelems[i]);
 		b.delkeys[i] = palloc0(sizeof(Datum) * nelems[i] * 2);
@@ -599,7 +607,7 @@ hroe_batch_write(Jsonb *req, const char *rcc, bool ricm)
 		appendStringInfo(&resp, ", \"ItemCollectionMetrics\": %s",
 						 JsonbToCString(NULL, &icm->root, VARSIZE(icm)));
 	appendStringInfoChar(&resp, '}');
-	return hroe_op_text_to_jsonb(resp.data);
+	return resp.data;
 }
 
 PG_FUNCTION_INFO_V1(hroe_batch_write_item);
@@ -607,5 +615,6 @@ PG_FUNCTION_INFO_V1(hroe_batch_write_item);
 Datum
 hroe_batch_write_item(PG_FUNCTION_ARGS)
 {
-	PG_RETURN_JSONB_P(hroe_batch_write(PG_GETARG_JSONB_P(0), hroe_op_arg_text(fcinfo, 1), false));
+	PG_RETURN_JSONB_P(hroe_op_text_to_jsonb(hroe_batch_write(PG_GETARG_JSONB_P(0),
+															 hroe_op_arg_text(fcinfo, 1), false)));
 }

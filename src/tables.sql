@@ -758,11 +758,13 @@ BEGIN
 	-- its item collections' sizes, kept from its first item (the table is empty)
 	EXECUTE format('CREATE OR REPLACE TRIGGER hroe_item_collection AFTER INSERT OR UPDATE OR DELETE ON %s'
 				   ' FOR EACH ROW EXECUTE FUNCTION hroe.item_collection_size(%L)', t.relid, p_table_name);
+	EXECUTE format('CREATE OR REPLACE TRIGGER hroe_item_collection_truncate AFTER TRUNCATE ON %s'
+				   ' FOR EACH STATEMENT EXECUTE FUNCTION hroe.item_collection_size(%L)', t.relid, p_table_name);
 	RETURN v_index;
 END
 $$;
 COMMENT ON FUNCTION hroe.create_local_index(text, text, text, text, text, text[]) IS
-'CreateTable LocalSecondaryIndexes: a sparse local secondary index (HASH the table''s partition key, RANGE p_sort_key of type p_sort_key_type), projection ALL, KEYS_ONLY or INCLUDE p_non_key_attributes; at most 5 per table, on a table with a sort key, and only while the table has no item (DynamoDB creates LSIs with the table only, and they cannot be deleted); writes violating its key type are rejected as a GSI''s; the table gets the trigger hroe_item_collection (hroe.item_collection_size), which keeps its item collections'' sizes and their 10 GB limit; returns the PostgreSQL index';
+'CreateTable LocalSecondaryIndexes: a sparse local secondary index (HASH the table''s partition key, RANGE p_sort_key of type p_sort_key_type), projection ALL, KEYS_ONLY or INCLUDE p_non_key_attributes; at most 5 per table, on a table with a sort key, and only while the table has no item (DynamoDB creates LSIs with the table only, and they cannot be deleted); writes violating its key type are rejected as a GSI''s; the table gets the triggers hroe_item_collection and hroe_item_collection_truncate (hroe.item_collection_size), which keep its item collections'' sizes and their 10 GB limit; returns the PostgreSQL index';
 
 -- Whether a table has an item (hroe.create_local_index)
 CREATE FUNCTION hroe.table_has_items(p_rel regclass) RETURNS boolean

@@ -52,6 +52,7 @@ int			hroe_item_collection_limit_kb = (int) (HROE_ITEM_COLLECTION_MAX / 1024);
 static SPIPlanPtr GrowPlan = NULL;
 static SPIPlanPtr EmptyPlan = NULL;
 static SPIPlanPtr ReadPlan = NULL;
+static SPIPlanPtr TruncatePlan = NULL;
 
 /* Define hroe.item_collection_size_limit (_PG_init) */
 void
@@ -264,11 +265,43 @@ RowItem(Relation rel, HeapTuple tuple)
 	return isnull ? NULL : DatumGetHroeItemP(d);
 }
 
+/* The trigger's DynamoDB table (SPI connected), checked to be its relation's */
+static HroeTableMeta *
+TriggerTable(TriggerData *td)
+{
+	HroeTableMeta *t = hroe_table_lookup(td->tg_trigger->tgargs[0], true);
+
+	if (t == NULL || t->relid != RelationGetRelid(td->tg_relation))
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("\"%s\" is not the DynamoDB table of relation \"%s\"",
+						td->tg_trigger->tgargs[0], RelationGetRelationName(td->tg_relation))));
+	return t;
+}
+
+/* TRUNCATE of a table: its collections are gone */
+static void
+Truncated(TriggerData *td)
+{
+	Oid			types[1] = {TEXTOID};
+	Datum		values[1];
+
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	values[0] = CStringGetTextDatum(TriggerTable(td)->name);
+	(void) RunAsOwner(Prepare(&TruncatePlan,
+							  "DELETE FROM hroe.item_collection_sizes"
+							  " WHERE table_name OPERATOR(pg_catalog.=) $1", 1, types),
+					  values, false);
+	SPI_finish();
+}
+
 PG_FUNCTION_INFO_V1(hroe_item_collection_size);
 /*
  * hroe.item_collection_size(table): the AFTER ROW trigger of a table with
  * local secondary indexes (hroe.create_local_index), which keeps the size
- * of the collections a row's insertion, update or deletion changes
+ * of the collections a row's insertion, update or deletion changes; and its
+ * AFTER TRUNCATE statement trigger, which forgets them all
  */
 Datum
 hroe_item_collection_size(PG_FUNCTION_ARGS)
@@ -284,10 +317,16 @@ hroe_item_collection_size(PG_FUNCTION_ARGS)
 				newbytes = 0;
 
 	if (!CALLED_AS_TRIGGER(fcinfo) || !TRIGGER_FIRED_AFTER(td->tg_event) ||
-		!TRIGGER_FIRED_FOR_ROW(td->tg_event) || td->tg_trigger->tgnargs != 1)
+		td->tg_trigger->tgnargs != 1 ||
+		TRIGGER_FIRED_FOR_ROW(td->tg_event) == TRIGGER_FIRED_BY_TRUNCATE(td->tg_event))
 		ereport(ERROR,
 				(errcode(ERRCODE_E_R_I_E_TRIGGER_PROTOCOL_VIOLATED),
-				 errmsg("hroe.item_collection_size() must be an AFTER ROW trigger with one argument, the table's name")));
+				 errmsg("hroe.item_collection_size() must be an AFTER ROW trigger, or an AFTER TRUNCATE statement trigger, with one argument, the table's name")));
+	if (TRIGGER_FIRED_BY_TRUNCATE(td->tg_event))
+	{
+		Truncated(td);
+		return PointerGetDatum(NULL);
+	}
 	rel = td->tg_relation;
 	if (TRIGGER_FIRED_BY_INSERT(td->tg_event))
 		new = RowItem(rel, td->tg_trigtuple);
@@ -305,12 +344,7 @@ hroe_item_collection_size(PG_FUNCTION_ARGS)
 
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
-	t = hroe_table_lookup(td->tg_trigger->tgargs[0], true);
-	if (t == NULL || t->relid != RelationGetRelid(rel))
-		ereport(ERROR,
-				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-				 errmsg("\"%s\" is not the DynamoDB table of relation \"%s\"",
-						td->tg_trigger->tgargs[0], RelationGetRelationName(rel))));
+	t = TriggerTable(td);
 	initStringInfo(&oldkey);
 	initStringInfo(&newkey);
 	if (old)

@@ -18,4 +18,4 @@ CREATE FUNCTION hroe.item_collection_size()
 RETURNS trigger AS 'MODULE_PATHNAME', 'hroe_item_collection_size'
 LANGUAGE C VOLATILE PARALLEL UNSAFE;
 COMMENT ON FUNCTION hroe.item_collection_size() IS
-'internal: The AFTER ROW trigger of a table with local secondary indexes (argument: the DynamoDB table''s name, checked to be the trigger''s table): adds a write''s change to its item collections'' sizes in hroe.item_collection_sizes as the extension''s owner, and raises ItemCollectionSizeLimitExceededException when a write grows a collection past hroe.item_collection_size_limit (10 GB)';
+'internal: The AFTER ROW trigger of a table with local secondary indexes (argument: the DynamoDB table''s name, checked to be the trigger''s table): adds a write''s change to its item collections'' sizes in hroe.item_collection_sizes as the extension''s owner, and raises ItemCollectionSizeLimitExceededException when a write grows a collection past hroe.item_collection_size_limit (10 GB); as the table''s AFTER TRUNCATE statement trigger, deletes its sizes';

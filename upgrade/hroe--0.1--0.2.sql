@@ -3371,7 +3371,7 @@ CREATE FUNCTION hroe.item_collection_size()
 RETURNS trigger AS 'MODULE_PATHNAME', 'hroe_item_collection_size'
 LANGUAGE C VOLATILE PARALLEL UNSAFE;
 COMMENT ON FUNCTION hroe.item_collection_size() IS
-'internal: The AFTER ROW trigger of a table with local secondary indexes (argument: the DynamoDB table''s name, checked to be the trigger''s table): adds a write''s change to its item collections'' sizes in hroe.item_collection_sizes as the extension''s owner, and raises ItemCollectionSizeLimitExceededException when a write grows a collection past hroe.item_collection_size_limit (10 GB)';
+'internal: The AFTER ROW trigger of a table with local secondary indexes (argument: the DynamoDB table''s name, checked to be the trigger''s table): adds a write''s change to its item collections'' sizes in hroe.item_collection_sizes as the extension''s owner, and raises ItemCollectionSizeLimitExceededException when a write grows a collection past hroe.item_collection_size_limit (10 GB); as the table''s AFTER TRUNCATE statement trigger, deletes its sizes';
 
 CREATE OR REPLACE FUNCTION hroe.create_local_index(
 	p_table_name text,
@@ -3426,11 +3426,13 @@ BEGIN
 	-- its item collections' sizes, kept from its first item (the table is empty)
 	EXECUTE format('CREATE OR REPLACE TRIGGER hroe_item_collection AFTER INSERT OR UPDATE OR DELETE ON %s'
 				   ' FOR EACH ROW EXECUTE FUNCTION hroe.item_collection_size(%L)', t.relid, p_table_name);
+	EXECUTE format('CREATE OR REPLACE TRIGGER hroe_item_collection_truncate AFTER TRUNCATE ON %s'
+				   ' FOR EACH STATEMENT EXECUTE FUNCTION hroe.item_collection_size(%L)', t.relid, p_table_name);
 	RETURN v_index;
 END
 $$;
 COMMENT ON FUNCTION hroe.create_local_index(text, text, text, text, text, text[]) IS
-'CreateTable LocalSecondaryIndexes: a sparse local secondary index (HASH the table''s partition key, RANGE p_sort_key of type p_sort_key_type), projection ALL, KEYS_ONLY or INCLUDE p_non_key_attributes; at most 5 per table, on a table with a sort key, and only while the table has no item (DynamoDB creates LSIs with the table only, and they cannot be deleted); writes violating its key type are rejected as a GSI''s; the table gets the trigger hroe_item_collection (hroe.item_collection_size), which keeps its item collections'' sizes and their 10 GB limit; returns the PostgreSQL index';
+'CreateTable LocalSecondaryIndexes: a sparse local secondary index (HASH the table''s partition key, RANGE p_sort_key of type p_sort_key_type), projection ALL, KEYS_ONLY or INCLUDE p_non_key_attributes; at most 5 per table, on a table with a sort key, and only while the table has no item (DynamoDB creates LSIs with the table only, and they cannot be deleted); writes violating its key type are rejected as a GSI''s; the table gets the triggers hroe_item_collection and hroe_item_collection_truncate (hroe.item_collection_size), which keep its item collections'' sizes and their 10 GB limit; returns the PostgreSQL index';
 
 -- UpdateTimeToLive and DescribeTimeToLive on another role's table:
 -- AccessDeniedException, as the other operations

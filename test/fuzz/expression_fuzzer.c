@@ -195,7 +195,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				{
 					HroeKeyCondition kc;
 
-					TRY(hroe_key_condition_extract(root, &kc));
+					/* as a Query's, then as a PartiQL SELECT's (bounds merged) */
+					TRY(hroe_key_condition_extract(root, &kc, false));
+					TRY(hroe_key_condition_extract(root, &kc, true));
 				}
 				TRY(hroe_expr_check_unused(cxt));
 				break;
