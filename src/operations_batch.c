@@ -112,7 +112,8 @@ ObjectEntries(Jsonb *obj, char ***keys, JsonbValue **vals)
 		if (tok != WJB_KEY)
 			continue;
 		JsonbIteratorNext(&it, &v, true);
-		(*keys)[n] = pnstrdup(k.val.string.val, k.val.string.len);
+		(*keys)[n] = hroe_request_cstring(k.val.string.val, k.val.string.len,
+										  "RequestItems' table names");
 		(*vals)[n++] = v;
 	}
 	return n;
@@ -191,7 +192,8 @@ BatchProjection(JsonbValue *spec)
 	if (names && names->type != jbvBinary)
 		HroeSerialization("Unexpected value type in payload: ExpressionAttributeNames");
 	ecxt = hroe_expr_context_create(names ? JsonbValueToJsonb(names) : NULL, NULL);
-	paths = hroe_projection_parse(ecxt, pnstrdup(proj->val.string.val, proj->val.string.len));
+	paths = hroe_projection_parse(ecxt, hroe_request_cstring(proj->val.string.val, proj->val.string.len,
+															 "ProjectionExpression"));
 	hroe_expr_check_unused(ecxt);
 	return paths;
 }
