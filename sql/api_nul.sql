@@ -99,6 +99,8 @@ SELECT hroe.dynamodb_text('DeleteItem', '{"TableName": "nul", "Key": {"pk": {"S"
 SELECT hroe.dynamodb_text('DescribeTable', '{"TableName": "nul\u0000"}');
 SELECT hroe.dynamodb_text('ExecuteStatement', '{"Statement": "SELECT * FROM nul WHERE pk = ?",
   "Parameters": [{"S": "\u0000"}]}');
+-- a PartiQL read of such an item: whole, or a clear error, never cut
+SELECT hroe.dynamodb_text('ExecuteStatement', '{"Statement": "SELECT s FROM nul WHERE pk = ''k'' AND sk = ''1''"}');
 
 -- the jsonb entry cannot carry U+0000: an item holding it fails clearly
 SELECT hroe.dynamodb('GetItem', '{"TableName": "nul", "Key": {"pk": {"S": "k"}, "sk": {"S": "1"}}}');
