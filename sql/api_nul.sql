@@ -99,6 +99,13 @@ SELECT hroe.dynamodb_text('DeleteItem', '{"TableName": "nul", "Key": {"pk": {"S"
 SELECT hroe.dynamodb_text('DescribeTable', '{"TableName": "nul\u0000"}');
 SELECT hroe.dynamodb_text('ExecuteStatement', '{"Statement": "SELECT * FROM nul WHERE pk = ?",
   "Parameters": [{"S": "\u0000"}]}');
+-- BatchGetItem, TransactGetItems and Scan give it back whole too
+SELECT hroe.dynamodb_text('BatchGetItem', '{"RequestItems": {"nul": {"Keys": [{"pk": {"S": "k"}, "sk": {"S": "1"}}],
+  "ProjectionExpression": "s, z"}}}');
+SELECT hroe.dynamodb_text('TransactGetItems', '{"TransactItems": [{"Get": {"TableName": "nul",
+  "Key": {"pk": {"S": "k"}, "sk": {"S": "1"}}, "ProjectionExpression": "s, l[0]"}}]}');
+SELECT hroe.dynamodb_text('Scan', '{"TableName": "nul", "ProjectionExpression": "s", "FilterExpression": "size(s) = :n",
+  "ExpressionAttributeValues": {":n": {"N": "3"}}}');
 -- a PartiQL read of such an item: whole, or a clear error, never cut
 SELECT hroe.dynamodb_text('ExecuteStatement', '{"Statement": "SELECT s FROM nul WHERE pk = ''k'' AND sk = ''1''"}');
 
@@ -108,6 +115,7 @@ SELECT hroe.dynamodb('GetItem', '{"TableName": "nul", "Key": {"pk": {"S": "k"}, 
   "ProjectionExpression": "e"}');
 SELECT hroe.dynamodb('Query', '{"TableName": "nul", "KeyConditionExpression": "pk = :k",
   "ExpressionAttributeValues": {":k": {"S": "k"}}}');
+SELECT hroe.batch_get_item('{"nul": {"Keys": [{"pk": {"S": "k"}, "sk": {"S": "1"}}]}}');
 -- and so do hroe.item's conversions to jsonb and text
 SELECT item::jsonb FROM :nul WHERE hroe.item_get_text(item, 'sk') = '1';
 SELECT hroe.item_get(item, 's') FROM :nul WHERE hroe.item_get_text(item, 'sk') = '1';

@@ -356,7 +356,11 @@ PG_FUNCTION_INFO_V1(hroe_batch_get_item);
 Datum
 hroe_batch_get_item(PG_FUNCTION_ARGS)
 {
-	PG_RETURN_JSONB_P(hroe_batch_get(PG_GETARG_JSONB_P(0), hroe_op_arg_text(fcinfo, 1)));
+	Jsonb	   *res = hroe_batch_get(PG_GETARG_JSONB_P(0), hroe_op_arg_text(fcinfo, 1));
+
+	/* an item read may hold U+0000: an error, never a cut string */
+	hroe_jsonb_check_no_nul(&res->root, "the response of hroe.batch_get_item");
+	PG_RETURN_JSONB_P(res);
 }
 
 /* One request of a BatchWriteItem: its table, its place there, its key */
