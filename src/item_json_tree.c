@@ -119,6 +119,17 @@ ReadNumber(Reader *r, JsonbValue *v)
 	v->val.numeric = hroe_json_tree_numeric(s, r->p - s);
 }
 
+/* The doubled capacity of a growing object or array (jsonb's count limit) */
+static int
+Grow(int cap, const char *what)
+{
+	if (cap > JB_CMASK / 2)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("number of jsonb %s exceeds the maximum allowed (%d)", what, JB_CMASK)));
+	return cap * 2;
+}
+
 /* A literal (true, false, null) */
 static bool
 ReadLiteral(Reader *r, const char *word)
@@ -148,12 +159,7 @@ ReadObject(Reader *r, JsonbValue *v, int depth, bool *has_nul)
 
 		if (v->val.object.nPairs == cap)
 		{
-			if (cap > JB_CMASK / 2)
-				ereport(ERROR,
-						(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-						 errmsg("number of jsonb object pairs exceeds the maximum allowed (%d)",
-								JB_CMASK)));
-			cap *= 2;
+			cap = Grow(cap, "object pairs");
 			v->val.object.pairs = repalloc(v->val.object.pairs, sizeof(JsonbPair) * cap);
 		}
 		pair = &v->val.object.pairs[v->val.object.nPairs];
@@ -182,12 +188,7 @@ ReadArray(Reader *r, JsonbValue *v, int depth, bool *has_nul)
 	{
 		if (v->val.array.nElems == cap)
 		{
-			if (cap > JB_CMASK / 2)
-				ereport(ERROR,
-						(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-						 errmsg("number of jsonb array elements exceeds the maximum allowed (%d)",
-								JB_CMASK)));
-			cap *= 2;
+			cap = Grow(cap, "array elements");
 			v->val.array.elems = repalloc(v->val.array.elems, sizeof(JsonbValue) * cap);
 		}
 		ReadJsonValue(r, &v->val.array.elems[v->val.array.nElems++], depth + 1, has_nul);
