@@ -14,6 +14,7 @@ OBJS = \
 	src/item_node.o \
 	src/item_number.o \
 	src/item_json_read.o \
+	src/item_json_tree.o \
 	src/item_json_write.o \
 	src/item_binary.o \
 	src/item.o \

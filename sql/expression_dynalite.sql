@@ -113,8 +113,8 @@ SELECT try_update('{"a": {"S": "k"}, "b": {"L": [{"S": "a"}, {"N": "1"}]}}', 'se
 
 -- dynalite's scan filter cases (test/scan.js, "should scan by ..."): each
 -- case's items (attribute b, c = "c"; null: no b) and the ones DynamoDB
--- returns.  Items with U+0000 in a string are left out (hroe.item refuses
--- U+0000).
+-- returns.  Items with U+0000 in a string are left out (the cases are jsonb,
+-- which refuses U+0000; sql/api_nul.sql compares such strings).
 CREATE TEMP TABLE scan_case (name text, expr text, vals jsonb, bs jsonb, expected int[]);
 INSERT INTO scan_case VALUES
   ('NE on different types', 'b <> :b AND c = :c', '{":b": {"S": "1234"}, ":c": {"S": "c"}}', '[{"S": "1234"}, {"N": "1234"}, {"B": "MTIzNA=="}]', '{2,3}'),

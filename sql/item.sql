@@ -105,7 +105,7 @@ SELECT try_recv('\x0100000003000000010000000c0000000d00000061023165393939');
 SELECT try_recv(set_byte(hroe.item_send('{"a": {"N": "5"}}'), 21, 99));
 -- invalid UTF-8 in a string
 SELECT try_recv(set_byte(hroe.item_send('{"a": {"S": "x"}}'), 22, 255));
--- U+0000 in a string
+-- U+0000 in a string: a character like any other (as in DynamoDB)
 SELECT try_recv(set_byte(hroe.item_send('{"a": {"S": "x"}}'), 22, 0));
 -- attributes out of order (swap names "a" and "b")
 SELECT try_recv(set_byte(set_byte(hroe.item_send('{"a": {"N": "1"}, "b": {"N": "1"}}'), 28, 98), 29, 97));

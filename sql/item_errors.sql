@@ -83,7 +83,8 @@ SELECT hroe.item_from_document(('{"a": ' || repeat('[', 33) || repeat(']', 33) |
 -- deeper JSON than any limit fails cleanly
 SELECT ('{"a": ' || repeat('{"L": [', 10000) || repeat(']}', 10000) || '}')::hroe.item;
 
--- strings: U+0000 cannot be held in PostgreSQL text
+-- strings and names hold U+0000 as DynamoDB's do (no error: printed back as
+-- \u0000; the conversions to text and jsonb refuse it, sql/api_nul.sql)
 SELECT '{"a": {"S": "x\u0000y"}}'::hroe.item;
 SELECT '{"a\u0000": {"S": "x"}}'::hroe.item;
 -- lone surrogates and bad escapes

@@ -98,7 +98,8 @@ hroe_api_member_text(JsonbContainer *obj, const char *name, const char *member)
 		return NULL;
 	if (v->type != jbvString)
 		HroeSerialization(psprintf("Unexpected value type in payload: %s", member));
-	return pnstrdup(v->val.string.val, v->val.string.len);
+	/* a C string cannot hold U+0000 (the text entry's requests): refused, never cut */
+	return hroe_request_cstring(v->val.string.val, v->val.string.len, member);
 }
 
 /* An object (or array) member as its own Jsonb, or NULL */
@@ -170,11 +171,11 @@ hroe_api_member_array(JsonbContainer *obj, const char *name, JsonbContainer ***e
 	return n;
 }
 
-/* The text of a Jsonb */
+/* The text of a Jsonb (strings whole: U+0000 as \u0000) */
 char *
 hroe_api_jsonb_text(Jsonb *j)
 {
-	return JsonbToCString(NULL, &j->root, VARSIZE(j));
+	return hroe_jsonb_text(&j->root);
 }
 
 
@@ -554,53 +555,56 @@ hroe_dynamodb(PG_FUNCTION_ARGS)
 
 	Call(op, req, &text, &jres);
 	if (jres)
+	{
+		/* an item read may hold U+0000: an error, never a cut string */
+		hroe_jsonb_check_no_nul(&jres->root, "the response of hroe.dynamodb");
 		PG_RETURN_JSONB_P(jres);
+	}
 	PG_RETURN_DATUM(DirectFunctionCall1(jsonb_in, CStringGetDatum(text)));
 }
 
 /* ---------- the request as text ---------- */
 
-/* Whether JSON text has the escape \u0000 (U+0000) inside a string */
-static bool
-HasNulEscape(const char *body)
-{
-	bool		in_string = false;
-
-	for (const char *p = body; *p; p++)
-	{
-		if (*p == '"')
-			in_string = !in_string;
-		else if (in_string && *p == '\\' && p[1] != '\0')
-		{
-			if (strncmp(p, "\\u0000", 6) == 0)
-				return true;
-			p++;				/* the escaped character */
-		}
-	}
-	return false;
-}
+/*
+ * The operations whose requests may hold U+0000 in their strings (items,
+ * keys, ExpressionAttributeValues): the item operations, whose values reach
+ * the items by their lengths.  The others' strings are names, which PostgreSQL
+ * keeps as text, and PartiQL statements; a request of theirs with U+0000 is
+ * refused (test/conformance/deviations.md).
+ */
+static const char *const nul_operations[] = {
+	"GetItem", "PutItem", "DeleteItem", "UpdateItem", "Query", "Scan",
+	"BatchGetItem", "BatchWriteItem", "TransactWriteItems", "TransactGetItems",
+};
 
 /*
- * One call of the JSON API over the request's text, the response as text:
- * hroe.dynamodb_text's and hroe.gateway_call's work
+ * One call of the JSON API over the request's text (len bytes), the response
+ * as text: hroe.dynamodb_text's and hroe.gateway_call's work.  The text is
+ * read by hroe's own JSON reader, not jsonb_in, so that strings keep U+0000
+ * (\u0000), as DynamoDB's do; the response writes it as \u0000.
  */
 text *
-hroe_api_call_text(const char *op, const char *body)
+hroe_api_call_text(const char *op, const char *body, int len)
 {
 	char	   *text;
 	Jsonb	   *jres;
+	bool		has_nul;
+	JsonbValue *tree = hroe_json_tree_parse(body, len, &has_nul);
 
-	/*
-	 * DynamoDB accepts U+0000 in strings; hroe stores strings as PostgreSQL
-	 * text, which cannot hold it: refused as a documented deviation
-	 * (test/conformance/deviations.md), not cut or replaced
-	 */
-	if (HasNulEscape(body))
-		return cstring_to_text("{\"__type\":\"com.amazon.coral.validate#ValidationException\","
-							   "\"message\":\"One or more parameter values were invalid: "
-							   "hroe does not support U+0000 (\\\\u0000) in strings\"}");
-	Call(op, DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(body))), &text, &jres);
-	return cstring_to_text(jres ? JsonbToCString(NULL, &jres->root, VARSIZE(jres)) : text);
+	if (has_nul)
+	{
+		bool		allowed = false;
+
+		for (int i = 0; i < lengthof(nul_operations); i++)
+			allowed |= strcmp(op, nul_operations[i]) == 0;
+		if (!allowed && FindOperation(op) != NULL)
+			return cstring_to_text(psprintf("{\"__type\":\"com.amazon.coral.validate#ValidationException\","
+											"\"message\":\"One or more parameter values were invalid: "
+											"hroe does not support U+0000 (\\\\u0000) in the strings of a %s request\"}",
+											op));
+	}
+	Call(op, JsonbValueToJsonb(tree), &text, &jres);
+	return cstring_to_text(jres ? hroe_jsonb_text(&jres->root) : text);
 }
 
 PG_FUNCTION_INFO_V1(hroe_dynamodb_text);
@@ -611,8 +615,10 @@ PG_FUNCTION_INFO_V1(hroe_dynamodb_text);
 Datum
 hroe_dynamodb_text(PG_FUNCTION_ARGS)
 {
+	text	   *body = PG_GETARG_TEXT_PP(1);
+
 	PG_RETURN_TEXT_P(hroe_api_call_text(text_to_cstring(PG_GETARG_TEXT_PP(0)),
-										text_to_cstring(PG_GETARG_TEXT_PP(1))));
+										VARDATA_ANY(body), VARSIZE_ANY_EXHDR(body)));
 }
 
 /* ---------- SQL-level operations (errors raised, not returned) ---------- */
@@ -654,7 +660,11 @@ hroe_api_call_operation(const char *op, Jsonb *req)
 	PG_END_TRY();
 	MemoryContextSwitchTo(outer);
 	if (call.result)
+	{
+		/* an item read may hold U+0000: an error, never a cut string */
+		hroe_jsonb_check_no_nul(&call.result->root, psprintf("the response of %s", op));
 		return call.result;
+	}
 	/* the members were written with a leading comma */
 	text = body.len > 1 ? psprintf("{%s}", body.data + 2) : "{}";
 	return DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(text)));

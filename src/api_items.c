@@ -64,7 +64,7 @@ hroe_api_get_item(JsonbContainer *req, StringInfo out)
 		if (e.projection)
 			item = hroe_project(e.projection, item);
 		hroe_jsonb_push_key(&st, "Item");
-		(void) hroe_item_push_jsonb(&st, item);
+		(void) hroe_item_push_jsonb(&st, item, true);
 	}
 	if (cc)
 	{
@@ -191,7 +191,7 @@ hroe_api_read(JsonbContainer *req, StringInfo out, bool query)
 		hroe_jsonb_push_key(&st, "Items");
 		pushJsonbValue(&st, WJB_BEGIN_ARRAY, NULL);
 		for (int i = 0; i < page.nitems; i++)
-			(void) hroe_item_push_jsonb(&st, DatumGetHroeItemP(page.items[i]));
+			(void) hroe_item_push_jsonb(&st, DatumGetHroeItemP(page.items[i]), true);
 		pushJsonbValue(&st, WJB_END_ARRAY, NULL);
 	}
 	hroe_api_push_int(&st, "Count", page.count);

@@ -134,7 +134,8 @@ ObjectEntries(JsonbContainer *obj, const char *param, char ***names, JsonbContai
 	while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
 	{
 		if (tok == WJB_KEY)
-			(*names)[i] = pnstrdup(v.val.string.val, v.val.string.len);
+			(*names)[i] = hroe_request_cstring(v.val.string.val, v.val.string.len,
+											   "the attribute names of the legacy parameters");
 		else if (tok == WJB_VALUE)
 		{
 			if (v.type != jbvBinary || !JsonContainerIsObject(v.val.binary.data))
@@ -575,7 +576,7 @@ Projection(JsonbContainer *spec)
 			continue;
 		if (e.type != jbvString)
 			HroeSerialization("Unexpected value type in payload: AttributesToGet");
-		name = pnstrdup(e.val.string.val, e.val.string.len);
+		name = hroe_request_cstring(e.val.string.val, e.val.string.len, "AttributesToGet");
 		foreach(lc, names)
 			if (strcmp(lfirst(lc), name) == 0)
 				hroe_api_invalid(psprintf("One or more parameter values were invalid: Duplicate value in attribute name: %s",

@@ -375,7 +375,7 @@ CheckRequestItems(JsonbContainer *req, Violations *v, bool write)
 
 		if (tok != WJB_KEY)
 			continue;
-		table = pnstrdup(k.val.string.val, k.val.string.len);
+		table = hroe_request_cstring(k.val.string.val, k.val.string.len, "RequestItems' table names");
 		tok = JsonbIteratorNext(&it, &val, true);
 		if (val.type != jbvBinary)
 			continue;			/* a type error, the operation's */

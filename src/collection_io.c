@@ -287,7 +287,7 @@ hroe_sort_key_check(const char *key, uint32 keylen)
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 				 errmsg("One or more parameter values were invalid: Aggregated size of all range keys has exceeded the size limit of 1024 bytes"),
 				 errdetail("The sort key is %u bytes long.", keylen)));
-	if (!hroe_io_valid_utf8(key, keylen))
+	if (!hroe_io_valid_utf8(key, keylen) || memchr(key, '\0', keylen) != NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_CHARACTER_NOT_IN_REPERTOIRE),
 				 errmsg("sort key is not valid UTF-8 or contains U+0000")));

@@ -15,6 +15,8 @@
 #define HROE_ITEM_MAX_SIZE		409600	/* an item: 400 KB, inclusive */
 #define HROE_ITEM_MAX_DEPTH		32		/* nesting of L and M */
 #define HROE_ITEM_MAX_NAME		65535	/* an attribute name, in bytes */
+#define HROE_JSON_MAX_DEPTH		1000	/* nesting of a request body's JSON
+										 * (hroe-gateway's bound too) */
 
 /* keys */
 #define HROE_HASH_KEY_MAX		2048	/* a partition key, in bytes */

@@ -72,6 +72,16 @@ hroe_error_type(int code)
 	return NULL;
 }
 
+/* A request's string as a C string, U+0000 refused (errors.h) */
+char *
+hroe_request_cstring(const char *s, int len, const char *what)
+{
+	if (len > 0 && memchr(s, '\0', len) != NULL)
+		HroeValidation(psprintf("One or more parameter values were invalid: hroe does not support U+0000 in %s",
+								what));
+	return pnstrdup(s, len);
+}
+
 PG_FUNCTION_INFO_V1(hroe_dynamodb_errors);
 /*
  * SQL: hroe.dynamodb_errors(): the class's table (sqlstate, exception,

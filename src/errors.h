@@ -50,6 +50,14 @@ extern void hroe_ddb_error(int code, const char *exception, const char *msg) pg_
 	hroe_ddb_error(ERRCODE_HROE_RESOURCE_NOT_FOUND, "ResourceNotFoundException", \
 				   "Requested resource not found")
 
+/*
+ * A request's string (len bytes) as a C string, which would end at a U+0000:
+ * one holding it is refused with a ValidationException naming what it is
+ * (a table name, an expression, an attribute name of an expression), never
+ * cut.  Strings that may hold it (AttributeValues) keep their lengths.
+ */
+extern char *hroe_request_cstring(const char *s, int len, const char *what);
+
 /* DynamoDB's __type of an error's SQLSTATE, or NULL (not DynamoDB's) */
 extern const char *hroe_error_type(int sqlerrcode);
 

@@ -229,7 +229,7 @@ ValidateAttrValueContainer(JsonbContainer *c, const char **type_out, JsonbValue 
 				type = hroe_ex_attr_types[i];
 		if (type == NULL)
 			return psprintf("Supplied AttributeValue has an unknown datatype: %s",
-							pnstrdup(k.val.string.val, k.val.string.len));
+							hroe_message_bytes(k.val.string.val, k.val.string.len));
 		*inner = v;
 	}
 	if (nkeys == 0)
@@ -374,7 +374,7 @@ hroe_ex_attr_value_text(const HroeAttrValue *v)
 	key.val.string.len = strlen(v->type);
 	inner = findJsonbValueFromContainer(&v->json->root, JB_FOBJECT, &key);
 	if (inner && inner->type == jbvString)
-		return pnstrdup(inner->val.string.val, inner->val.string.len);
+		return hroe_message_bytes(inner->val.string.val, inner->val.string.len);
 	if (inner)
 		return JsonbToCString(NULL, &JsonbValueToJsonb(inner)->root, 0);
 	return "";
@@ -509,10 +509,11 @@ hroe_expr_context_create(Jsonb *names, Jsonb *values)
 			if (tok != WJB_KEY)
 				continue;
 			tok = JsonbIteratorNext(&it, &v, true);
-			key = pnstrdup(k.val.string.val, k.val.string.len);
-			ok = k.val.string.len >= 2 && key[0] == sigil;
+			/* (U+0000 is no identifier character: quoted as \x00) */
+			key = hroe_message_bytes(k.val.string.val, k.val.string.len);
+			ok = k.val.string.len >= 2 && k.val.string.val[0] == sigil;
 			for (int j = 1; ok && j < k.val.string.len; j++)
-				ok = hroe_ex_is_ident_char(key[j]);
+				ok = hroe_ex_is_ident_char(k.val.string.val[j]);
 			if (!ok)
 				hroe_ex_validation_error(psprintf("%s contains invalid key: Syntax error; key: \"%s\"",
 										 param, key));
@@ -528,7 +529,8 @@ hroe_expr_context_create(Jsonb *names, Jsonb *values)
 					hroe_ex_validation_error(psprintf("ExpressionAttributeNames contains invalid value: Empty attribute name for key %s", key));
 				hroe_check_name_length(v.val.string.len);
 				cxt->name_keys[i] = key;
-				cxt->name_values[i] = pnstrdup(v.val.string.val, v.val.string.len);
+				cxt->name_values[i] = hroe_request_cstring(v.val.string.val, v.val.string.len,
+														   "the attribute names of ExpressionAttributeNames");
 				total += v.val.string.len;
 			}
 			else

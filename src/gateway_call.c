@@ -108,6 +108,7 @@ hroe_gateway_call(PG_FUNCTION_ARGS)
 {
 	Oid			role = KeyRole(PG_GETARG_TEXT_PP(0));
 	char	   *rolname = OidIsValid(role) ? GetUserNameFromId(role, true) : NULL;
+	text	   *body;
 
 	if (rolname == NULL)		/* unknown, revoked, or its role dropped */
 		PG_RETURN_TEXT_P(cstring_to_text("{\"__type\": \"com.amazon.coral.service#UnrecognizedClientException\", \"message\": \"The security token included in the request is invalid.\"}"));
@@ -118,6 +119,7 @@ hroe_gateway_call(PG_FUNCTION_ARGS)
 	 */
 	(void) set_config_option("role", rolname, PGC_USERSET, PGC_S_SESSION,
 							 GUC_ACTION_LOCAL, true, 0, false);
+	body = PG_GETARG_TEXT_PP(2);
 	PG_RETURN_TEXT_P(hroe_api_call_text(text_to_cstring(PG_GETARG_TEXT_PP(1)),
-										text_to_cstring(PG_GETARG_TEXT_PP(2))));
+										VARDATA_ANY(body), VARSIZE_ANY_EXHDR(body)));
 }

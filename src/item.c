@@ -199,11 +199,157 @@ hroe_value_numeric(const HroeValue *v)
  * ---------------------------------------------------------------------
  */
 
+/*
+ * Raise an error for a string holding U+0000 that is to become PostgreSQL's
+ * what (text or jsonb: neither can hold it), never cut it short
+ */
+static void
+RefuseNul(const char *s, uint32 len, const char *what)
+{
+	const char *nul = len > 0 ? memchr(s, '\0', len) : NULL;
+
+	if (nul)
+		ereport(ERROR,
+				(errcode(ERRCODE_UNTRANSLATABLE_CHARACTER),
+				 errmsg("a string holding U+0000 cannot be converted to %s", what),
+				 errdetail("The string holds U+0000 at byte %d: \"%s\".",
+						   (int) (nul - s) + 1, hroe_message_bytes(s, len)),
+				 errhint("The JSON API's text entries (hroe.dynamodb_text, hroe-gateway) carry it as \\u0000.")));
+}
+
+/* ---------- JSON text and jsonb holding U+0000 ---------- */
+
+/* A JSON number's text as a Numeric (hroe_json_tree_parse's numbers) */
+Numeric
+hroe_json_tree_numeric(const char *s, int len)
+{
+	return DatumGetNumeric(DirectFunctionCall3(numeric_in, CStringGetDatum(pnstrdup(s, len)),
+											   ObjectIdGetDatum(InvalidOid),
+											   Int32GetDatum(-1)));
+}
+
+/* Append a jsonb scalar as JSON, strings by their length */
+static void
+WriteJsonbScalar(StringInfo buf, const JsonbValue *v)
+{
+	switch (v->type)
+	{
+		case jbvNull:
+			appendStringInfoString(buf, "null");
+			break;
+		case jbvString:
+			hroe_json_string_write(buf, v->val.string.val, v->val.string.len);
+			break;
+		case jbvNumeric:
+			appendStringInfoString(buf, DatumGetCString(DirectFunctionCall1(numeric_out,
+																			NumericGetDatum(v->val.numeric))));
+			break;
+		case jbvBool:
+			appendStringInfoString(buf, v->val.boolean ? "true" : "false");
+			break;
+		default:
+			elog(ERROR, "unexpected jsonb value type %d", (int) v->type);
+	}
+}
+
+/*
+ * Append a jsonb container as JSON text, as JsonbToCString lays it out
+ * ("a": 1, "b": [1, 2]) but every string written by its length, U+0000 as
+ * \u0000 (JsonbToCString would cut the string at it)
+ */
+void
+hroe_jsonb_write(StringInfo buf, JsonbContainer *c)
+{
+	JsonbIterator *it = JsonbIteratorInit(c);
+	JsonbIteratorToken tok;
+	JsonbValue	v;
+	bool		first = true;	/* nothing yet in the current container */
+	bool		after_key = false;	/* a value follows its key */
+	bool		raw = false;	/* a scalar at the top, in its pseudo-array */
+
+	while ((tok = JsonbIteratorNext(&it, &v, false)) != WJB_DONE)
+	{
+		if (tok == WJB_BEGIN_ARRAY && v.val.array.rawScalar)
+		{
+			raw = true;
+			continue;
+		}
+		if (tok == WJB_END_ARRAY && raw)
+			continue;
+		if (tok == WJB_END_OBJECT || tok == WJB_END_ARRAY)
+		{
+			appendStringInfoChar(buf, tok == WJB_END_OBJECT ? '}' : ']');
+			first = false;
+			continue;
+		}
+		/* a key, a value or a container: its separator */
+		if (after_key)
+			after_key = false;
+		else if (!first)
+			appendStringInfoString(buf, ", ");
+		switch (tok)
+		{
+			case WJB_BEGIN_OBJECT:
+			case WJB_BEGIN_ARRAY:
+				appendStringInfoChar(buf, tok == WJB_BEGIN_OBJECT ? '{' : '[');
+				first = true;
+				break;
+			case WJB_KEY:
+				hroe_json_string_write(buf, v.val.string.val, v.val.string.len);
+				appendStringInfoString(buf, ": ");
+				after_key = true;
+				break;
+			default:
+				WriteJsonbScalar(buf, &v);
+				first = false;
+				break;
+		}
+	}
+}
+
+/* A jsonb container as JSON text (hroe_jsonb_write), palloc'd */
+char *
+hroe_jsonb_text(JsonbContainer *c)
+{
+	StringInfoData buf;
+
+	initStringInfo(&buf);
+	hroe_jsonb_write(&buf, c);
+	return buf.data;
+}
+
+/*
+ * Raise an error if a string (or a key) of a jsonb holds U+0000: what is
+ * about to leave as jsonb, which cannot carry it (what names it)
+ */
+void
+hroe_jsonb_check_no_nul(JsonbContainer *c, const char *what)
+{
+	JsonbIterator *it = JsonbIteratorInit(c);
+	JsonbIteratorToken tok;
+	JsonbValue	v;
+
+	while ((tok = JsonbIteratorNext(&it, &v, false)) != WJB_DONE)
+		if ((tok == WJB_KEY || tok == WJB_VALUE || tok == WJB_ELEM) &&
+			v.type == jbvString && v.val.string.len > 0 &&
+			memchr(v.val.string.val, '\0', v.val.string.len) != NULL)
+			ereport(ERROR,
+					(errcode(ERRCODE_UNTRANSLATABLE_CHARACTER),
+					 errmsg("%s holds a string with U+0000, which jsonb cannot carry", what),
+					 errdetail("The string: \"%s\".",
+							   hroe_message_bytes(v.val.string.val, v.val.string.len)),
+					 errhint("The JSON API's text entries (hroe.dynamodb_text, hroe-gateway) carry it as \\u0000.")));
+}
+
 /* Push a jsonb string */
 static void
-PushString(JsonbParseState **st, JsonbIteratorToken tok, const char *s, uint32 len)
+PushString(JsonbParseState **st, JsonbIteratorToken tok, const char *s, uint32 len,
+		   bool nul_ok)
 {
 	JsonbValue	v;
+
+	if (!nul_ok)
+		RefuseNul(s, len, "jsonb");
 
 	v.type = jbvString;
 	v.val.string.val = (char *) s;
@@ -224,7 +370,7 @@ PushBase64(JsonbParseState **st, JsonbIteratorToken tok, const char *s, uint32 l
 	b.len = len;
 	initStringInfo(&buf);
 	hroe_value_write(&buf, &b);
-	PushString(st, tok, buf.data + 7, buf.len - 9);
+	PushString(st, tok, buf.data + 7, buf.len - 9, true);
 }
 
 /*
@@ -232,7 +378,8 @@ PushBase64(JsonbParseState **st, JsonbIteratorToken tok, const char *s, uint32 l
  * JSON value (S string, N number, B base64 string, sets arrays).
  */
 static JsonbValue *
-PushValue(JsonbParseState **st, JsonbIteratorToken tok, const HroeValue *v, bool document)
+PushValue(JsonbParseState **st, JsonbIteratorToken tok, const HroeValue *v, bool document,
+		  bool nul_ok)
 {
 	JsonbValue *res = NULL;
 	JsonbIteratorToken inner = document ? tok : WJB_VALUE;
@@ -247,12 +394,12 @@ PushValue(JsonbParseState **st, JsonbIteratorToken tok, const HroeValue *v, bool
 		const char *tn = hroe_type_name(v->type);
 
 		pushJsonbValue(st, WJB_BEGIN_OBJECT, NULL);
-		PushString(st, WJB_KEY, tn, strlen(tn));
+		PushString(st, WJB_KEY, tn, strlen(tn), true);
 	}
 	switch (v->type)
 	{
 		case HROE_S:
-			PushString(st, inner, v->data, v->len);
+			PushString(st, inner, v->data, v->len, nul_ok);
 			break;
 		case HROE_N:
 			if (document)
@@ -262,7 +409,7 @@ PushValue(JsonbParseState **st, JsonbIteratorToken tok, const HroeValue *v, bool
 				pushJsonbValue(st, inner, &jv);
 			}
 			else
-				PushString(st, inner, v->data, v->len);
+				PushString(st, inner, v->data, v->len, nul_ok);
 			break;
 		case HROE_B:
 			PushBase64(st, inner, v->data, v->len);
@@ -291,8 +438,8 @@ PushValue(JsonbParseState **st, JsonbIteratorToken tok, const HroeValue *v, bool
 				uint32		nl;
 
 				hroe_map_entry(v, i, &nm, &nl, &e);
-				PushString(st, WJB_KEY, nm, nl);
-				PushValue(st, WJB_VALUE, &e, document);
+				PushString(st, WJB_KEY, nm, nl, nul_ok);
+				PushValue(st, WJB_VALUE, &e, document, nul_ok);
 			}
 			pushJsonbValue(st, WJB_END_OBJECT, NULL);
 			break;
@@ -306,13 +453,13 @@ PushValue(JsonbParseState **st, JsonbIteratorToken tok, const HroeValue *v, bool
 			{
 				hroe_list_element(v, i, &e);
 				if (v->type == HROE_L)
-					PushValue(st, WJB_ELEM, &e, document);
+					PushValue(st, WJB_ELEM, &e, document, nul_ok);
 				else if (v->type == HROE_NS && !document)
-					PushString(st, WJB_ELEM, e.data, e.len);
+					PushString(st, WJB_ELEM, e.data, e.len, true);
 				else
 				{
 					/* set members are plain values in both forms */
-					PushValue(st, WJB_ELEM, &e, true);
+					PushValue(st, WJB_ELEM, &e, true, nul_ok);
 				}
 			}
 			pushJsonbValue(st, WJB_END_ARRAY, NULL);
@@ -329,7 +476,7 @@ ValueToJsonb(const HroeValue *v)
 {
 	JsonbParseState *st = NULL;
 
-	return JsonbPGetDatum(JsonbValueToJsonb(PushValue(&st, WJB_VALUE, v, false)));
+	return JsonbPGetDatum(JsonbValueToJsonb(PushValue(&st, WJB_VALUE, v, false, false)));
 }
 
 /* One AttributeValue as DynamoDB-JSON jsonb */
@@ -344,9 +491,12 @@ void
 hroe_value_from_jsonb(struct varlena *jbv, HroeValue *v)
 {
 	Jsonb	   *jb = (Jsonb *) jbv;
-	char	   *s = JsonbToCString(NULL, &jb->root, VARSIZE(jb));
+	StringInfoData s;
 
-	hroe_value_parse(s, strlen(s), v);
+	/* by the text's length: a string may hold U+0000 */
+	initStringInfo(&s);
+	hroe_jsonb_write(&s, &jb->root);
+	hroe_value_parse(s.data, s.len, v);
 }
 
 /*
@@ -356,9 +506,12 @@ hroe_value_from_jsonb(struct varlena *jbv, HroeValue *v)
 HroeItem *
 hroe_item_from_jsonb(JsonbContainer *c, int len)
 {
-	char	   *s = JsonbToCString(NULL, c, len);
+	StringInfoData s;
 
-	return hroe_item_parse(s, strlen(s));
+	/* by the text's length: a string may hold U+0000 */
+	initStringInfo(&s);
+	hroe_jsonb_write(&s, c);
+	return hroe_item_parse(s.data, s.len);
 }
 
 /*
@@ -367,7 +520,7 @@ hroe_item_from_jsonb(JsonbContainer *c, int len)
  * returns (the whole value when it is the top level)
  */
 JsonbValue *
-hroe_item_push_jsonb(JsonbParseState **st, const HroeItem *item)
+hroe_item_push_jsonb(JsonbParseState **st, const HroeItem *item, bool nul_ok)
 {
 	HroeValue	m;
 	uint32		n;
@@ -382,8 +535,8 @@ hroe_item_push_jsonb(JsonbParseState **st, const HroeItem *item)
 		HroeValue	e;
 
 		hroe_map_entry(&m, i, &nm, &nl, &e);
-		PushString(st, WJB_KEY, nm, nl);
-		PushValue(st, WJB_VALUE, &e, false);
+		PushString(st, WJB_KEY, nm, nl, nul_ok);
+		PushValue(st, WJB_VALUE, &e, false, nul_ok);
 	}
 	return pushJsonbValue(st, WJB_END_OBJECT, NULL);
 }
@@ -395,7 +548,7 @@ item_to_jsonb(PG_FUNCTION_ARGS)
 {
 	JsonbParseState *st = NULL;
 
-	PG_RETURN_JSONB_P(JsonbValueToJsonb(hroe_item_push_jsonb(&st, PG_GETARG_HROE_ITEM_P(0))));
+	PG_RETURN_JSONB_P(JsonbValueToJsonb(hroe_item_push_jsonb(&st, PG_GETARG_HROE_ITEM_P(0), false)));
 }
 
 PG_FUNCTION_INFO_V1(item_from_jsonb);
@@ -429,8 +582,8 @@ item_to_document(PG_FUNCTION_ARGS)
 		HroeValue	e;
 
 		hroe_map_entry(&m, i, &nm, &nl, &e);
-		PushString(&st, WJB_KEY, nm, nl);
-		PushValue(&st, WJB_VALUE, &e, true);
+		PushString(&st, WJB_KEY, nm, nl, false);
+		PushValue(&st, WJB_VALUE, &e, true, false);
 	}
 	res = pushJsonbValue(&st, WJB_END_OBJECT, NULL);
 	PG_RETURN_JSONB_P(JsonbValueToJsonb(res));
@@ -645,6 +798,7 @@ item_get_text(PG_FUNCTION_ARGS)
 		PG_RETURN_NULL();
 	if (v.type != HROE_S)
 		WrongType(fcinfo, &v, HROE_S);
+	RefuseNul(v.data, v.len, "text");
 	PG_RETURN_TEXT_P(cstring_to_text_with_len(v.data, v.len));
 }
 
@@ -850,6 +1004,7 @@ item_attributes(PG_FUNCTION_ARGS)
 		HroeValue	v;
 
 		hroe_map_entry(&m, i, &nm, &nl, &v);
+		RefuseNul(nm, nl, "text");
 		names[i] = PointerGetDatum(cstring_to_text_with_len(nm, nl));
 	}
 	PG_RETURN_ARRAYTYPE_P(construct_array(names, n, TEXTOID, -1, false, TYPALIGN_INT));

@@ -9,7 +9,7 @@
  * followed by a payload; its length is always known from the container that
  * holds it:
  *
- *	 S, B		raw bytes (S is UTF-8, never contains U+0000)
+ *	 S, B		raw bytes (S is UTF-8, U+0000 included: lengths are explicit)
  *	 N			the canonical decimal text (plain digits, never an exponent)
  *	 BOOL		one byte, 0 or 1
  *	 NULL		nothing
@@ -177,8 +177,26 @@ extern void hroe_json_string_write(StringInfo buf, const char *s, uint32 len);
 extern struct varlena *hroe_value_to_jsonb(const HroeValue *v);	/* a Jsonb */
 extern void hroe_value_from_jsonb(struct varlena *jb, HroeValue *val);	/* detoasted */
 #ifdef __JSONB_H__
-extern JsonbValue *hroe_item_push_jsonb(JsonbParseState **st, const HroeItem *item);
+/*
+ * nul_ok: strings holding U+0000 may go into the jsonb, whose user writes it
+ * with hroe_jsonb_write or checks it (the JSON API); else they are refused
+ */
+extern JsonbValue *hroe_item_push_jsonb(JsonbParseState **st, const HroeItem *item,
+										bool nul_ok);
 extern HroeItem *hroe_item_from_jsonb(JsonbContainer *c, int len);
+
+/*
+ * JSON text and jsonb with U+0000 in strings (which jsonb_in and
+ * JsonbToCString cannot carry): any JSON text as a JsonbValue tree
+ * (item_json_tree.c; *has_nul: a string holds U+0000), a number's Numeric
+ * for it, a jsonb container as JSON text (\u0000 escaped), and a check that
+ * a jsonb holds no U+0000 (raised otherwise, naming what)
+ */
+extern JsonbValue *hroe_json_tree_parse(const char *json, int len, bool *has_nul);
+extern Numeric hroe_json_tree_numeric(const char *s, int len);
+extern void hroe_jsonb_write(StringInfo buf, JsonbContainer *c);
+extern char *hroe_jsonb_text(JsonbContainer *c);
+extern void hroe_jsonb_check_no_nul(JsonbContainer *c, const char *what);
 #define HroeItemFromJsonb(j) hroe_item_from_jsonb(&(j)->root, VARSIZE(j))
 #endif
 
@@ -207,8 +225,8 @@ extern void hroe_make_list(const HroeValue *elems, uint32 n, HroeValue *val);
 
 /*
  * Scalar values.  The HroeValue points at the given bytes (S, B) or at new
- * memory (N: normalised, E9 on a bad number).  S must be valid UTF-8 without
- * U+0000 (checked).
+ * memory (N: normalised, E9 on a bad number).  S must be valid UTF-8
+ * (checked; U+0000 allowed, as in DynamoDB).
  */
 extern void hroe_make_string(const char *s, uint32 len, HroeValue *val);
 extern void hroe_make_number(const char *text, int len, HroeValue *val);

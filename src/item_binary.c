@@ -247,7 +247,7 @@ BinaryValue(Reader *r, uint8 type, const char *p, uint32 len, ValNode *n, int de
 	{
 		case HROE_S:
 			if (!hroe_io_valid_utf8(p, len))
-				hroe_io_syntax_error(r, "Invalid UTF-8 or U+0000 in a string");
+				hroe_io_syntax_error(r, "Invalid UTF-8 in a string");
 			n->data = p;
 			n->len = len;
 			hroe_io_finish_scalar(n);
@@ -441,14 +441,14 @@ hroe_builder_add(HroeBuilder *b, const char *name, uint32 namelen, const HroeVal
 	k->depth = ValueDepth(val);
 }
 
-/* An S value over the given bytes (checked UTF-8 without U+0000) */
+/* An S value over the given bytes (checked UTF-8, U+0000 allowed) */
 void
 hroe_make_string(const char *s, uint32 len, HroeValue *val)
 {
 	if (!hroe_io_valid_utf8(s, len))
 		ereport(ERROR,
 				(errcode(ERRCODE_CHARACTER_NOT_IN_REPERTOIRE),
-				 errmsg("string value is not valid UTF-8 or contains U+0000")));
+				 errmsg("string value is not valid UTF-8")));
 	val->type = HROE_S;
 	val->data = s;
 	val->len = len;

@@ -280,12 +280,6 @@ hroe_io_read_string(Reader *r, const char **out, uint32 *outlen)
 						}
 						else if (cp >= 0xDC00 && cp <= 0xDFFF)
 							hroe_io_syntax_error(r, "Unpaired Unicode low surrogate");
-						if (cp == 0)
-							ereport(ERROR,
-									(errcode(ERRCODE_UNTRANSLATABLE_CHARACTER),
-									 errmsg("unsupported Unicode escape sequence"),
-									 errdetail("\\u0000 cannot be converted to text."),
-									 errhint("hroe.item strings are PostgreSQL text; store such data as B (binary).")));
 						if (cp < 0x80)
 						{
 							u[0] = cp;

@@ -206,7 +206,10 @@ hroe_io_utf8_len(const unsigned char *p, const unsigned char *end)
 	return 0;
 }
 
-/* Whether bytes are valid UTF-8 without U+0000 */
+/*
+ * Whether bytes are valid UTF-8; U+0000 is a character like any other, as in
+ * DynamoDB's strings (the values' lengths are always explicit)
+ */
 bool
 hroe_io_valid_utf8(const char *s, uint32 len)
 {
@@ -217,7 +220,7 @@ hroe_io_valid_utf8(const char *s, uint32 len)
 	{
 		int			l;
 
-		if (*p >= 0x01 && *p < 0x80)
+		if (*p < 0x80)
 		{
 			p++;
 			continue;

@@ -101,10 +101,14 @@ ReportInvalidUtf8(const char *bytes, int len, int offset)
 	for (i = 0; i < seqlen; i++)
 		out += sprintf(out, i == 0 ? "0x%02x" : " 0x%02x", p[i]);
 
+	/*
+	 * DynamoDB's keys may hold U+0000; hroe's cannot (a documented deviation,
+	 * test/conformance/deviations.md): refused, a ValidationException
+	 */
 	if (*p == '\0')
 		ereport(ERROR,
 				(errcode(ERRCODE_CHARACTER_NOT_IN_REPERTOIRE),
-				 errmsg("invalid byte sequence for encoding \"UTF8\": %s", buf),
+				 errmsg("One or more parameter values were invalid: hroe does not support U+0000 in key attribute values"),
 				 errdetail("A key cannot contain the character U+0000 (found at byte %d).",
 						   offset + 1)));
 	ereport(ERROR,

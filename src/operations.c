@@ -102,11 +102,17 @@ hroe_op_copy_item(MemoryContext cxt, Datum d)
 	return copy;
 }
 
-/* Parse DynamoDB JSON text into jsonb */
+/*
+ * Parse DynamoDB JSON text into jsonb, strings whole (an item's U+0000 kept,
+ * where jsonb_in would refuse it): whoever returns it to SQL checks it
+ * (hroe_jsonb_check_no_nul), the JSON API writes it as text
+ */
 Jsonb *
 hroe_op_text_to_jsonb(const char *s)
 {
-	return DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(s)));
+	bool		has_nul;
+
+	return JsonbValueToJsonb(hroe_json_tree_parse(s, strlen(s), &has_nul));
 }
 
 /* Names of the key attributes of the table and the index (deduplicated) */

@@ -112,7 +112,8 @@ ObjectEntries(Jsonb *obj, char ***keys, JsonbValue **vals)
 		if (tok != WJB_KEY)
 			continue;
 		JsonbIteratorNext(&it, &v, true);
-		(*keys)[n] = pnstrdup(k.val.string.val, k.val.string.len);
+		(*keys)[n] = hroe_request_cstring(k.val.string.val, k.val.string.len,
+										  "RequestItems' table names");
 		(*vals)[n++] = v;
 	}
 	return n;
@@ -191,7 +192,8 @@ BatchProjection(JsonbValue *spec)
 	if (names && names->type != jbvBinary)
 		HroeSerialization("Unexpected value type in payload: ExpressionAttributeNames");
 	ecxt = hroe_expr_context_create(names ? JsonbValueToJsonb(names) : NULL, NULL);
-	paths = hroe_projection_parse(ecxt, pnstrdup(proj->val.string.val, proj->val.string.len));
+	paths = hroe_projection_parse(ecxt, hroe_request_cstring(proj->val.string.val, proj->val.string.len,
+															 "ProjectionExpression"));
 	hroe_expr_check_unused(ecxt);
 	return paths;
 }
@@ -356,7 +358,12 @@ PG_FUNCTION_INFO_V1(hroe_batch_get_item);
 Datum
 hroe_batch_get_item(PG_FUNCTION_ARGS)
 {
-	PG_RETURN_JSONB_P(hroe_op_text_to_jsonb(hroe_batch_get(PG_GETARG_JSONB_P(0), hroe_op_arg_text(fcinfo, 1))));
+	Jsonb	   *res = hroe_op_text_to_jsonb(hroe_batch_get(PG_GETARG_JSONB_P(0),
+														 hroe_op_arg_text(fcinfo, 1)));
+
+	/* an item read may hold U+0000: an error, never a cut string */
+	hroe_jsonb_check_no_nul(&res->root, "the response of hroe.batch_get_item");
+	PG_RETURN_JSONB_P(res);
 }
 
 /* One request of a BatchWriteItem: its table, its place there, its key */

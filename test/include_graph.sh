@@ -16,7 +16,7 @@ cd "$(dirname "$0")/.."
 LAYERS='
 0 base        catalog errors dynamodb_limits
 1 key         key key_support
-2 item        item item_node item_number item_json_read item_json_write item_binary
+2 item        item item_node item_number item_json_read item_json_tree item_json_write item_binary
 3 collection  collection collection_io
 4 expression  expression expression_*
 4 partiql     partiql partiql_*

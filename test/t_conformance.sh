@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # test/t_conformance.sh: the conformance suite (test/conformance) in the test
-# cluster: every request of corpus.jsonl sent to dynalite and to hroe.dynamodb,
+# cluster: every request of corpus.jsonl sent to dynalite and to
+# hroe.dynamodb_text (the gateway's entry),
 # responses compared (deviations.md lists the known differences).
 set -euo pipefail
 cd "$(dirname "$0")/conformance"

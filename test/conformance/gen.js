@@ -682,6 +682,28 @@ add('UpdateTable', Object.assign({ TableName: 'conf_ppr', BillingMode: 'PROVISIO
 add('DeleteTable', { TableName: 'conf_prov' })
 add('DeleteTable', { TableName: 'conf_ppr' })
 
+// ---------- U+0000 in strings (hroe.dynamodb_text: jsonb cannot carry it) ----------
+// Item strings, set members, list and map members and attribute names hold
+// it; comparisons, begins_with, contains and size() see it as a character.
+// Keys and names in expressions holding it are hroe's deviation (not here).
+const nul = { pk: S('n') }
+add('CreateTable', Object.assign({ TableName: 'conf_nul' }, hashOnly, pay), { note: 'U+0000 in strings' })
+add('PutItem', { TableName: 'conf_nul', Item: { pk: S('n'), s: S('a\u0000b'), z: S('\u0000'), ss: { SS: ['a', 'a\u0000', '\u0000a'] }, l: { L: [S('x\u0000'), { SS: ['\u0000'] }] }, m: { M: { 'in\u0000side': S('v\u0000') } }, 'n\u0000ame': S('named') }, ReturnConsumedCapacity: 'TOTAL' }, { note: 'U+0000 in S, SS, L, M and names' })
+add('GetItem', { TableName: 'conf_nul', Key: nul })
+add('GetItem', { TableName: 'conf_nul', Key: nul, ProjectionExpression: 's, ss, l[0]' })
+for (const [f, v] of [['s = :v', 'a\u0000b'], ['s = :v', 'a'], ['s > :v', 'a\u0000'], ['s < :v', 'a\u0001'], ['begins_with(s, :v)', 'a\u0000'],
+  ['begins_with(s, :v)', 'a\u0000c'], ['contains(s, :v)', '\u0000b'], ['contains(ss, :v)', 'a\u0000'], ['contains(ss, :v)', 'a\u0000\u0000'],
+  ['contains(l[0], :v)', '\u0000'], ['z = :v', '\u0000'], ['s BETWEEN :v AND :v', 'a\u0000b']]) {
+  add('Query', { TableName: 'conf_nul', KeyConditionExpression: 'pk = :k', FilterExpression: f, ExpressionAttributeValues: { ':k': S('n'), ':v': S(v) }, ProjectionExpression: 'pk' }, { note: 'U+0000: ' + f })
+}
+add('Scan', { TableName: 'conf_nul', FilterExpression: 'size(s) = :three AND size(z) = :one', ExpressionAttributeValues: { ':three': N(3), ':one': N(1) }, ProjectionExpression: 'pk' }, { note: 'U+0000 is one byte of size()' })
+add('UpdateItem', { TableName: 'conf_nul', Key: nul, UpdateExpression: 'SET t = :t, l = list_append(l, :l) ADD ss :a', ConditionExpression: 's = :s', ExpressionAttributeValues: { ':t': S('\u0000\u0000'), ':l': { L: [S('\u0000z')] }, ':a': { SS: ['\u0000\u0000'] }, ':s': S('a\u0000b') }, ReturnValues: 'ALL_NEW' }, { note: 'U+0000 in updates' })
+add('UpdateItem', { TableName: 'conf_nul', Key: nul, UpdateExpression: 'DELETE ss :d', ExpressionAttributeValues: { ':d': { SS: ['a\u0000', 'a'] } }, ReturnValues: 'UPDATED_NEW' })
+add('PutItem', { TableName: 'conf_nul', Item: { pk: S('n') }, ConditionExpression: 's = :s', ExpressionAttributeValues: { ':s': S('a') } }, { note: 'U+0000: a condition that fails' })
+add('BatchGetItem', { RequestItems: { conf_nul: { Keys: [nul] } } })
+add('DeleteItem', { TableName: 'conf_nul', Key: nul, ReturnValues: 'ALL_OLD' })
+add('DeleteTable', { TableName: 'conf_nul' })
+
 for (const e of out) {
   if (e.req.ExpressionAttributeValues2 !== undefined || 'ExpressionAttributeValues2' in e.req) delete e.req.ExpressionAttributeValues2
   process.stdout.write(JSON.stringify(e) + '\n')

@@ -13,7 +13,8 @@
 # The item and collection core (no fmgr, numeric or jsonb: the shim stands in
 # for the backend), as the fuzzers compile it
 HROE_ITEM_CORE="../../src/item_node.c ../../src/item_number.c ../../src/item_json_read.c
-	../../src/item_json_write.c ../../src/item_binary.c ../../src/collection_io.c"
+	../../src/item_json_tree.c ../../src/item_json_write.c ../../src/item_binary.c
+	../../src/collection_io.c"
 
 fuzz() {
 	local name=$1 secs=$2 dict=$3 maxlen=$4 seeds=$5

@@ -6,8 +6,10 @@
  *	  accepts must print, parse back and re-encode to the very same bytes,
  *	  and its stored size must equal the size formula over its attributes.
  *
- * The first input byte picks the target; the rest is the input.  Build and
- * run with test/fuzz/run.sh.
+ * The first input byte picks the target; the rest is the input: item text
+ * and binary, one AttributeValue, collection text and binary, numbers and
+ * paths, and the JSON API's request reader (any JSON, U+0000 kept).  Build
+ * and run with test/fuzz/run.sh.
  *
  *-------------------------------------------------------------------------
  */
@@ -15,6 +17,8 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+
+#include "utils/jsonb.h"
 
 #include "collection.h"
 #include "item.h"
@@ -194,6 +198,86 @@ CheckValueBody(void *arg)
 		Fail("value text round trip changed it");
 }
 
+/* Write a request reader's tree back as JSON (strings by their lengths) */
+static void
+WriteTree(StringInfo buf, const JsonbValue *v, bool *has_nul)
+{
+	switch (v->type)
+	{
+		case jbvNull:
+			appendStringInfoString(buf, "null");
+			break;
+		case jbvBool:
+			appendStringInfoString(buf, v->val.boolean ? "true" : "false");
+			break;
+		case jbvNumeric:
+			/* the shim's "Numeric" is the number's text (shim.c) */
+			appendStringInfoString(buf, (const char *) v->val.numeric);
+			break;
+		case jbvString:
+			if (v->val.string.len > 0 && memchr(v->val.string.val, '\0', v->val.string.len))
+				*has_nul = true;
+			hroe_json_string_write(buf, v->val.string.val, v->val.string.len);
+			break;
+		case jbvArray:
+			appendStringInfoChar(buf, '[');
+			for (int i = 0; i < v->val.array.nElems; i++)
+			{
+				if (i > 0)
+					appendStringInfoChar(buf, ',');
+				WriteTree(buf, &v->val.array.elems[i], has_nul);
+			}
+			appendStringInfoChar(buf, ']');
+			break;
+		case jbvObject:
+			appendStringInfoChar(buf, '{');
+			for (int i = 0; i < v->val.object.nPairs; i++)
+			{
+				const JsonbValue *k = &v->val.object.pairs[i].key;
+
+				/* keys in jsonb's order (length, then bytes), each once */
+				if (i > 0)
+				{
+					const JsonbValue *p = &v->val.object.pairs[i - 1].key;
+
+					if (p->val.string.len > k->val.string.len ||
+						(p->val.string.len == k->val.string.len &&
+						 memcmp(p->val.string.val, k->val.string.val, k->val.string.len) >= 0))
+						Fail("object keys out of jsonb's order or duplicated");
+					appendStringInfoChar(buf, ',');
+				}
+				WriteTree(buf, k, has_nul);
+				appendStringInfoChar(buf, ':');
+				WriteTree(buf, &v->val.object.pairs[i].value, has_nul);
+			}
+			appendStringInfoChar(buf, '}');
+			break;
+		default:
+			Fail("unexpected value type in the request reader's tree");
+	}
+}
+
+/* The request reader's oracles: its tree printed reads back to the same */
+static void
+CheckTreeBody(void *arg)
+{
+	const JsonbValue *tree = arg;
+	StringInfoData a,
+				b;
+	bool		nul_a = false,
+				nul_b = false,
+				reported;
+
+	initStringInfo(&a);
+	WriteTree(&a, tree, &nul_a);
+	initStringInfo(&b);
+	WriteTree(&b, hroe_json_tree_parse(a.data, a.len, &reported), &nul_b);
+	if (a.len != b.len || memcmp(a.data, b.data, a.len) != 0)
+		Fail("the request reader's tree changed in a round trip");
+	if (reported != nul_a || nul_a != nul_b)
+		Fail("the request reader misreported U+0000");
+}
+
 /* The fuzz target: first byte picks the input function */
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -214,7 +298,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		input = palloc(len + 1);
 		memcpy(input, data + 1, len);
 		input[len] = '\0';
-		switch (mode % 6)
+		switch (mode % 7)
 		{
 			case 0:				/* item text input */
 				CheckItem(hroe_item_parse(input, len));
@@ -252,6 +336,20 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 					}
 					nc.canon = hroe_number_normalize(input, len, &nc.len);
 					MustSucceed(CheckNumberBody, &nc, "an accepted number failed its checks");
+					break;
+				}
+			case 6:				/* the JSON API's request reader */
+				{
+					bool		has_nul;
+					JsonbValue *tree = hroe_json_tree_parse(input, len, &has_nul);
+					bool		seen = false;
+					StringInfoData buf;
+
+					initStringInfo(&buf);
+					WriteTree(&buf, tree, &seen);
+					if (seen != has_nul)
+						Fail("the request reader misreported U+0000");
+					MustSucceed(CheckTreeBody, tree, "an accepted request failed its round trip");
 					break;
 				}
 		}

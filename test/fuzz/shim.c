@@ -23,7 +23,9 @@
 #include "miscadmin.h"
 #include "nodes/pg_list.h"
 #include "utils/memutils.h"
+#include "utils/jsonb.h"
 
+#include "item.h"
 #include "shim.h"
 
 typedef struct Chunk
@@ -403,4 +405,16 @@ check_stack_depth(void)
 		ereport(ERROR,
 				(errcode(ERRCODE_STATEMENT_TOO_COMPLEX),
 				 errmsg("stack depth limit exceeded")));
+}
+
+/* ---- the request reader's numbers (src/item_json_tree.c) ---- */
+
+/*
+ * The backend makes a Numeric with numeric_in; here the "Numeric" is a copy
+ * of the number's text, which fuzz_item.c prints back
+ */
+Numeric
+hroe_json_tree_numeric(const char *s, int len)
+{
+	return (Numeric) pnstrdup(s, len);
 }

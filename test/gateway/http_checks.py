@@ -112,6 +112,42 @@ def t_application_json():
     expect(h["content-type"] == "application/json", h)
 
 
+def t_nul():
+    """U+0000 in strings: stored whole through the gateway and answered as
+    \\u0000; in a key, a ValidationException (hroe's deviation); nothing cut."""
+    def call(op, body, status=200):
+        st, _, got = raw.send(url, op, body)
+        expect(st == status, (op, st, got))
+        return got
+    call("CreateTable", '{"TableName": "gwnul", "BillingMode": "PAY_PER_REQUEST", '
+         '"AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}], '
+         '"KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}]}')
+    try:
+        call("PutItem", '{"TableName": "gwnul", "Item": {"pk": {"S": "k"}, "s": {"S": "a\\u0000b"}, '
+             '"ss": {"SS": ["\\u0000", "x"]}, "m": {"M": {"n\\u0000": {"S": "\\u0000"}}}}}')
+        got = call("GetItem", '{"TableName": "gwnul", "Key": {"pk": {"S": "k"}}}')
+        for frag in (b'"s": {"S": "a\\u0000b"}', b'"ss": {"SS": ["\\u0000", "x"]}',
+                     b'"m": {"M": {"n\\u0000": {"S": "\\u0000"}}}'):
+            expect(frag in got, (frag, got))
+        got = call("Query", '{"TableName": "gwnul", "KeyConditionExpression": "pk = :k", '
+                   '"FilterExpression": "s = :v AND begins_with(s, :p) AND size(s) = :three", '
+                   '"ExpressionAttributeValues": {":k": {"S": "k"}, ":v": {"S": "a\\u0000b"}, '
+                   '":p": {"S": "a\\u0000"}, ":three": {"N": "3"}}}')
+        expect(b'"Count": 1' in got, got)
+        got = call("Query", '{"TableName": "gwnul", "KeyConditionExpression": "pk = :k", '
+                   '"FilterExpression": "s = :v", '
+                   '"ExpressionAttributeValues": {":k": {"S": "k"}, ":v": {"S": "a"}}}')
+        expect(b'"Count": 0' in got, got)
+        got = call("PutItem", '{"TableName": "gwnul", "Item": {"pk": {"S": "k\\u0000"}}}', 400)
+        expect(b"ValidationException" in got and b"U+0000 in key attribute values" in got, got)
+        got = call("GetItem", '{"TableName": "gwnul", "Key": {"pk": {"S": "k\\u0000"}}}', 400)
+        expect(b"U+0000 in key attribute values" in got, got)
+        got = call("Scan", '{"TableName": "gwnul", "Select": "COUNT"}')
+        expect(b'"Count": 1' in got, got)
+    finally:
+        call("DeleteTable", '{"TableName": "gwnul"}')
+
+
 def t_deep():
     st, _, body = post(b"[" * 5000 + b"]" * 5000, {**JSON10, **TARGET})
     expect(st == 400 and body == SER, (st, body))
@@ -202,8 +238,9 @@ check("a Streams operation under DynamoDB's target: 400 UnknownOperationExceptio
       signed("GetRecords", '{}', 400, UNKNOWN))
 check("signed, empty body: 400 SerializationException", signed("ListTables", "", 400, SER))
 check("signed, body not an object: 400 SerializationException", signed("ListTables", "[1, 2]", 400, b"SerializationException"))
-check("signed, \\u0000 in a string: 400 ValidationException (strings are PostgreSQL text)",
-      signed("PutItem", '{"TableName": "x", "Item": {"pk": {"S": "a\\u0000b"}}}', 400, b"U+0000"))
+check("signed, \\u0000 in a DDL request's string: 400 ValidationException",
+      signed("CreateTable", '{"TableName": "x\\u0000"}', 400, b"U+0000"))
+check("\\u0000 in strings: PutItem, GetItem, Query keep it whole; a key holding it: 400", t_nul)
 check("5,000 nested arrays: 400 SerializationException; 900 reach hroe", t_deep)
 check("Content-Length of 17 MiB: 413 before the body is read", t_huge_length)
 check("chunked body past 16 MiB: the connection closed", t_huge_chunked)

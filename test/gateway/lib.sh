@@ -4,7 +4,8 @@
 # gw_setup DB   a database with hroe, the gateway's login role, a role with
 #               grants (key $GW_KEY/$GW_SECRET) and one without
 #               (key $GW_NOGRANT_KEY/$GW_SECRET)
-# gw_start DB   starts gateway/hroe-gateway on a free port 8000-8099 with
+# gw_start DB   starts gateway/hroe-gateway on a free port of HROE_GW_PORTS
+#               (default 8000-8099) with
 #               the access log in $GW_WORK/access.log; sets GW_URL, GW_PID
 # gw_stop       SIGTERM, waits for the exit (fails the test if it is not 0)
 # gw_env        AWS_* variables for the SDKs and the CLI
@@ -58,14 +59,17 @@ gw_setup() {
 }
 
 gw_start() {
-	# a free port in 8000-8099, probed from a random start (suites run side by
-	# side would otherwise race for the same first free port)
-	local start=$((8000 + RANDOM % 100)) port n=0
-	port=$start
+	# a free port in HROE_GW_PORTS (default 8000-8099), probed from a random
+	# start (suites run side by side would otherwise race for the same first
+	# free port)
+	local range=${HROE_GW_PORTS:-8000-8099}
+	local lo=${range%-*} hi=${range#*-}
+	local count=$((hi - lo + 1)) port n=0
+	port=$((lo + RANDOM % count))
 	while ss -Hltn "sport = :$port" 2>/dev/null | grep -q .; do
-		port=$((8000 + (port - 7999) % 100))
+		port=$((lo + (port - lo + 1) % count))
 		n=$((n + 1))
-		[ $n -ge 100 ] && { echo "no free port in 8000-8099"; return 1; }
+		[ $n -ge $count ] && { echo "no free port in $range"; return 1; }
 	done
 	"$GW_BIN" --port "$port" --pool-size "${GW_POOL:-4}" \
 		--dbname "host=${PGHOST:-localhost} port=$PGPORT dbname=$1 user=$GW_LOGIN password=$GW_LOGIN_PASSWORD" \
