@@ -4,7 +4,8 @@
 # gw_setup DB   a database with hroe, the gateway's login role, a role with
 #               grants (key $GW_KEY/$GW_SECRET) and one without
 #               (key $GW_NOGRANT_KEY/$GW_SECRET)
-# gw_start DB   starts gateway/hroe-gateway on a free port 8000-8099 with
+# gw_start DB   starts gateway/hroe-gateway on a free port 8000-8099 (or
+#               $GW_PORT_MIN-$GW_PORT_MAX) with
 #               the access log in $GW_WORK/access.log; sets GW_URL, GW_PID
 # gw_stop       SIGTERM, waits for the exit (fails the test if it is not 0)
 # gw_env        AWS_* variables for the SDKs and the CLI
@@ -60,12 +61,12 @@ gw_setup() {
 gw_start() {
 	# a free port in 8000-8099, probed from a random start (suites run side by
 	# side would otherwise race for the same first free port)
-	local start=$((8000 + RANDOM % 100)) port n=0
-	port=$start
+	local lo=${GW_PORT_MIN:-8000} hi=${GW_PORT_MAX:-8099} port n=0
+	port=$((lo + RANDOM % (hi - lo + 1)))
 	while ss -Hltn "sport = :$port" 2>/dev/null | grep -q .; do
-		port=$((8000 + (port - 7999) % 100))
+		port=$((lo + (port - lo + 1) % (hi - lo + 1)))
 		n=$((n + 1))
-		[ $n -ge 100 ] && { echo "no free port in 8000-8099"; return 1; }
+		[ $n -gt $((hi - lo)) ] && { echo "no free port in $lo-$hi"; return 1; }
 	done
 	"$GW_BIN" --port "$port" --pool-size "${GW_POOL:-4}" \
 		--dbname "host=${PGHOST:-localhost} port=$PGPORT dbname=$1 user=$GW_LOGIN password=$GW_LOGIN_PASSWORD" \
