@@ -43,12 +43,14 @@ free() {
 opts=(-c shared_buffers=256MB -c jit=off -c max_connections=200)
 cluster_init primary "$base"
 cluster_start primary "${opts[@]}"
-cluster_psql primary -d postgres -c "CREATE DATABASE $DB"
-cluster_psql primary -d "$DB" -v customers="$CUSTOMERS" -f test/bench/api_data.sql >/dev/null
-cluster_psql primary -d "$DB" -c "SELECT hroe.create_access_key(current_user::regrole, 'benchkey', 'benchsecret')" >/dev/null
+# the standby first (a base backup of an empty cluster is quick), the data
+# reaches it by streaming
 cluster_standby standby $((base + 1)) primary
 cluster_stop standby
 cluster_start standby "${opts[@]}"
+cluster_psql primary -d postgres -c "CREATE DATABASE $DB"
+cluster_psql primary -d "$DB" -v customers="$CUSTOMERS" -f test/bench/api_data.sql >/dev/null
+cluster_psql primary -d "$DB" -c "SELECT hroe.create_access_key(current_user::regrole, 'benchkey', 'benchsecret')" >/dev/null
 primary_ci="$(cluster_conninfo primary "$DB")"
 standby_ci="$(cluster_conninfo standby "$DB")"
 

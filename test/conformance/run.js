@@ -35,22 +35,27 @@ function startDynalite () {
 
 function dynaliteRequest (port, op, body) {
   const data = Buffer.from(JSON.stringify(body))
+  return postJson({
+    host: '127.0.0.1',
+    port,
+    method: 'POST',
+    path: '/',
+    agent: keepAlive,
+    headers: {
+      'Content-Type': 'application/x-amz-json-1.0',
+      'Content-Length': data.length,
+      'X-Amz-Target': 'DynamoDB_20120810.' + op,
+      'X-Amz-Date': '20260101T000000Z',
+      // dynalite checks the shape of the header, not the signature
+      Authorization: 'AWS4-HMAC-SHA256 Credential=conformance/20260101/us-east-1/dynamodb/aws4_request, SignedHeaders=host;x-amz-date;x-amz-target, Signature=00'
+    }
+  }, data)
+}
+
+// POST data with the options; resolves to the parsed JSON answer
+function postJson (options, data) {
   return new Promise((resolve, reject) => {
-    const req = http.request({
-      host: '127.0.0.1',
-      port,
-      method: 'POST',
-      path: '/',
-      agent: keepAlive,
-      headers: {
-        'Content-Type': 'application/x-amz-json-1.0',
-        'Content-Length': data.length,
-        'X-Amz-Target': 'DynamoDB_20120810.' + op,
-        'X-Amz-Date': '20260101T000000Z',
-        // dynalite checks the shape of the header, not the signature
-        Authorization: 'AWS4-HMAC-SHA256 Credential=conformance/20260101/us-east-1/dynamodb/aws4_request, SignedHeaders=host;x-amz-date;x-amz-target, Signature=00'
-      }
-    }, res => {
+    const req = http.request(options, res => {
       const chunks = []
       res.on('data', c => chunks.push(c))
       res.on('end', () => {
@@ -129,18 +134,7 @@ function gatewayRequest (url, op, body) {
   for (const part of [day, 'us-east-1', 'dynamodb', 'aws4_request']) k = hmac(k, part)
   headers.authorization = `AWS4-HMAC-SHA256 Credential=${process.env.AWS_ACCESS_KEY_ID}/${scope}, SignedHeaders=${names.join(';')}, Signature=${hmac(k, toSign).toString('hex')}`
   headers['content-length'] = data.length
-  return new Promise((resolve, reject) => {
-    const req = http.request({ host: url.hostname, port: url.port, method: 'POST', path: '/', agent: gatewayAgent, headers }, res => {
-      const chunks = []
-      res.on('data', c => chunks.push(c))
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8')
-        try { resolve(JSON.parse(text)) } catch (e) { resolve({ __unparsed: text }) }
-      })
-    })
-    req.on('error', reject)
-    req.end(data)
-  })
+  return postJson({ host: url.hostname, port: url.port, method: 'POST', path: '/', agent: gatewayAgent, headers }, data)
 }
 
 const gatewayAgent = new http.Agent({ keepAlive: true, maxSockets: 1 })
