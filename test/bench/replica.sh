@@ -40,7 +40,7 @@ free() {
 	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 }
 
-opts=(-c shared_buffers=256MB -c jit=off -c max_connections=200)
+opts=(-c shared_buffers=256MB -c jit=off)
 cluster_init primary "$base"
 cluster_start primary "${opts[@]}"
 # the standby first (a base backup of an empty cluster is quick), the data
