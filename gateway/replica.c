@@ -243,10 +243,11 @@ measure_standby(int i)
 			return 0;
 		}
 	}
-	if (!query_value(s->conn, "SELECT pg_catalog.pg_is_in_recovery(), pg_catalog.pg_last_wal_replay_lsn()",
-					 1, value, sizeof(value)) || !parse_lsn(value, &replay))
+	/* a promoted standby keeps its last replay position: not in recovery, not fresh */
+	if (!query_value(s->conn, "SELECT pg_catalog.pg_last_wal_replay_lsn() WHERE pg_catalog.pg_is_in_recovery()",
+					 0, value, sizeof(value)) || !parse_lsn(value, &replay))
 	{
-		/* down, or not in recovery (promoted: no replay position) */
+		/* down, or not in recovery */
 		PQfinish(s->conn);
 		s->conn = NULL;
 		return 0;

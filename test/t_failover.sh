@@ -36,8 +36,10 @@ gw_env
 # both servers, the writable one wins: after the promotion, the standby
 conninfo="host=$CLUSTER_WORK/primary,$CLUSTER_WORK/standby port=$base,$((base + 1)) dbname=$db"
 conninfo="$conninfo user=$GW_LOGIN password=$GW_LOGIN_PASSWORD target_session_attrs=read-write"
-# gw_start's --dbname is the suite's: this one comes last and wins
-gw_start "$db" --dbname "$conninfo" || exit 1
+# gw_start's --dbname is the suite's: this one comes last and wins; the
+# standby also serves the eventually consistent reads until it is promoted
+replica="host=$CLUSTER_WORK/standby port=$((base + 1)) dbname=$db user=$GW_LOGIN password=$GW_LOGIN_PASSWORD"
+gw_start "$db" --dbname "$conninfo" --replica "$replica" || exit 1
 check "CreateTable" has '^200 ' raw CreateTable '{"TableName": "ftab", "BillingMode": "PAY_PER_REQUEST", "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}], "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}]}'
 
 client writes ftab "$GW_WORK/writes.log" 4 "$GW_WORK/stop" &
@@ -70,6 +72,10 @@ check "some requests failed during the outage" grep -q ' fail ' "$GW_WORK/writes
 check "no acknowledged write lost, counters in range, failures retryable" \
 	client verify ftab "$GW_WORK/writes.log"
 sed 's/^/     /' "$GW_WORK/check.out" | grep -v '^     counter'
+check "the promoted standby no longer serves as a replica" bash -c "
+	grep 'replica 1 ' $GW_WORK/gateway.log | tail -1 | grep -q 'is skipped'"
+check "an eventually consistent read after the failover sees an acknowledged write" has '^200 .*"Item"' \
+	raw GetItem "{\"TableName\": \"ftab\", \"Key\": {\"pk\": {\"S\": \"$(grep -m1 '^put .* ok ' "$GW_WORK/writes.log" | cut -d' ' -f2)\"}}}"
 check "the gateway logged the lost connections and the reconnection" \
 	grep -q "connection to PostgreSQL lost\|could not connect to PostgreSQL" "$GW_WORK/gateway.log"
 gw_stop

@@ -100,6 +100,29 @@ raw GetItem '{"TableName": "rtab", "Key": {"pk": {"S": "marker-escaped"}}, "Cons
 check "strongly consistent reads, TransactGetItems and writes stay on the primary" has '^0$' \
 	bash -c "grep -cE 'marker-(strong|sbatch|squery|tget|escaped|write)' $(cluster_dir standby)/server.log || true"
 
+# hroe's read operations on the hot standby itself (the SQL-level recipe):
+# none of them writes; a write raises PostgreSQL's read-only error
+on_standby() { cluster_psql standby -d "$db" -c "SET ROLE gw_app" -c "SELECT hroe.dynamodb('$1', '$2')"; }
+# standby_read OP BODY: answered there, and not with an error body
+standby_read() {
+	local out
+	out=$(on_standby "$1" "$2") || return 1
+	echo "$out"
+	case "$out" in '{'*) ;; *) return 1 ;; esac
+	! grep -q '"__type"' <<<"$out"
+}
+key='{"pk": {"S": "r1"}}'
+for call in "DescribeTable|{\"TableName\": \"rtab\"}" "ListTables|{}" "ListStreams|{}" \
+	"GetItem|{\"TableName\": \"rtab\", \"Key\": $key, \"ConsistentRead\": true}" \
+	"Query|{\"TableName\": \"rtab\", \"KeyConditionExpression\": \"pk = :p\", \"ExpressionAttributeValues\": {\":p\": {\"S\": \"r1\"}}}" \
+	"Scan|{\"TableName\": \"rtab\", \"Limit\": 3}" \
+	"BatchGetItem|{\"RequestItems\": {\"rtab\": {\"Keys\": [$key]}}}" \
+	"TransactGetItems|{\"TransactItems\": [{\"Get\": {\"TableName\": \"rtab\", \"Key\": $key}}]}"; do
+	check "${call%%|*} runs on the hot standby" standby_read "${call%%|*}" "${call#*|}"
+done
+check "PutItem on the hot standby: PostgreSQL's read-only error" expect_error 'read-only transaction' \
+	on_standby PutItem '{"TableName": "rtab", "Item": {"pk": {"S": "nope"}}}'
+
 # a standby paused past the lag bound is skipped; it comes back
 gw_stop >/dev/null
 psql -XAtq -c "ALTER DATABASE $db SET synchronous_commit = local" >/dev/null
