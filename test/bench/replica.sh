@@ -33,7 +33,7 @@ WORK=$(mktemp -d)
 command -v wrk >/dev/null || apt-get install -y -qq wrk >/dev/null
 cluster_setup
 PIDS=
-trap 'kill $PIDS 2>/dev/null; wait 2>/dev/null; rm -rf "$WORK"; cluster_cleanup' EXIT
+trap 'kill $PIDS 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$WORK"; cluster_cleanup' EXIT
 
 free() {
 	if [ -n "${HROE_BENCH_PORT_BASE:-}" ]; then echo $((HROE_BENCH_PORT_BASE + $1)); return; fi
