@@ -81,8 +81,8 @@ load() {
 }
 commits() { cluster_psql standby -d "$DB" -c "SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()"; }
 
-echo "| request | connections | primary alone req/s | p50 ms | p99 ms | with the standby req/s | p50 ms | p99 ms | ratio | standby's share |"
-echo "|---|---|---|---|---|---|---|---|---|---|"
+echo "| request | connections | primary alone req/s | p50 ms | p99 ms | non-200 | with the standby req/s | p50 ms | p99 ms | non-200 | ratio | standby's share |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
 for op in GetItem Query; do
 	for c in 8 32 64; do
 		row="| $op | $c |"
@@ -95,8 +95,9 @@ for op in GetItem Query; do
 				t0=$(date +%s.%N)
 			fi
 			read -r rps p50 p99 errs <<<"$(load "$c" "$SECS" "$g" "$op")"
-			[ "$errs" = 0 ] || { echo "$g $op: $errs responses were not 200" >&2; exit 1; }
-			row="$row $rps | $p50 | $p99 |"
+			# non-200 answers (ThrottlingException when the queue waits past 1 s
+			# on a loaded machine) are counted, not hidden
+			row="$row $rps | $p50 | $p99 | $errs |"
 			[ $g = alone ] && mine=$rps
 		done
 		sleep 11
@@ -109,3 +110,4 @@ for op in GetItem Query; do
 done
 echo
 echo "($(nproc) cores; primary, standby, both gateways and wrk on this machine)"
+grep -hv "listening on\|serves eventually" "$WORK/alone.log" "$WORK/replica.log" | sort | uniq -c | sort -rn | head -5
