@@ -110,4 +110,4 @@ for op in GetItem Query; do
 done
 echo
 echo "($(nproc) cores; primary, standby, both gateways and wrk on this machine)"
-grep -hv "listening on\|serves eventually" "$WORK/alone.log" "$WORK/replica.log" | sort | uniq -c | sort -rn | head -5
+grep -hv "listening on\|serves eventually" "$WORK/alone.log" "$WORK/replica.log" | cut -d" " -f2- | sort | uniq -c | sort -rn | head -5
