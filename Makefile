@@ -152,7 +152,7 @@ gateway/hroe-gateway: $(GATEWAY_OBJS)
 	$(CC) $(GATEWAY_CFLAGS) -o $@ $^ $(GATEWAY_LIBS)
 
 # libFuzzer target of the request parsing and SigV4 (a developer command)
-gateway/fuzz_request: gateway/fuzz_request.c gateway/request.c gateway/sigv4.c gateway/json.c gateway/util.c $(wildcard gateway/*.h)
+gateway/fuzz_request: gateway/fuzz_request.c gateway/request.c gateway/route.c gateway/sigv4.c gateway/json.c gateway/util.c $(wildcard gateway/*.h)
 	clang -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined -Wall -Wextra -Werror \
 		-Wno-unused-parameter -Wno-missing-field-initializers -o $@ $(filter %.c,$^) -lcrypto
 

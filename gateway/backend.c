@@ -50,6 +50,7 @@
 #include "json.h"
 #include "log.h"
 #include "pool.h"
+#include "replica.h"
 #include "util.h"
 
 #define T_INTERNAL "com.amazonaws.dynamodb.v20120810#InternalServerError"
@@ -303,7 +304,7 @@ lookup_secret(void *arg, const char *akid, char *secret, size_t size, Response *
 		return LOOKUP_UNKNOWN;
 	snprintf(br->lookup_key_id, sizeof(br->lookup_key_id), "%s", akid);
 	br->values[0] = br->lookup_key_id;
-	if (!pool_submit(STMT_SECRET, 1, br->values, lookup_done, br, &status))
+	if (!pool_submit(POOL_PRIMARY, STMT_SECRET, 1, br->values, lookup_done, br, &status))
 	{
 		pool_failure(resp, status);
 		return LOOKUP_FAILED;
@@ -312,12 +313,63 @@ lookup_secret(void *arg, const char *akid, char *secret, size_t size, Response *
 	return LOOKUP_FAILED;
 }
 
-/* The pool's answer to a call: keep it, resume the request. */
+/*
+ * Could a standby answer this read?  Anything but one value that is not an
+ * InternalServerError body (a lost connection, an SQL error such as a
+ * conflict with recovery, no row because the key is not there yet) sends
+ * the read to the primary; why says why, for the log.
+ */
+static bool
+replica_answered(PGresult *res, PoolStatus status, const char **why)
+{
+	char		type[128];
+
+	if (res == NULL)
+	{
+		*why = status == POOL_BUSY ? "busy" : "connection failed";
+		return false;
+	}
+	if (PQresultStatus(res) != PGRES_TUPLES_OK || PQntuples(res) != 1 || PQgetisnull(res, 0, 0))
+	{
+		*why = PQresultStatus(res) != PGRES_TUPLES_OK ? "error" : "the access key is not there";
+		return false;
+	}
+	if (memmem(PQgetvalue(res, 0, 0), (size_t) PQgetlength(res, 0, 0), "InternalServerError", 19) &&
+		json_top_string(PQgetvalue(res, 0, 0), (size_t) PQgetlength(res, 0, 0), "__type", type,
+						sizeof(type)) && strstr(type, "InternalServerError"))
+	{
+		*why = "InternalServerError";
+		return false;
+	}
+	return true;
+}
+
+/* Queue the call on br->target, else on the primary; false: status set. */
+static bool
+submit_call(BackendRequest *br, PoolStatus *status);
+
+/*
+ * The pool's answer to a call: keep it, resume the request.  A standby that
+ * could not answer a read is skipped for a while and the read goes to the
+ * primary (it changes nothing: running it twice is harmless).
+ */
 static void
 call_done(void *arg, PGresult *res, PoolStatus status)
 {
 	BackendRequest *br = arg;
+	const char *why;
 
+	if (br->target != POOL_PRIMARY && !replica_answered(res, status, &why))
+	{
+		if (status != POOL_BUSY)
+			replica_failed(br->target, why);
+		if (res)
+			PQclear(res);
+		br->target = POOL_PRIMARY;
+		if (submit_call(br, &status))
+			return;
+		res = NULL;
+	}
 	br->pending = false;
 	br->called = true;
 	br->result = res;
@@ -325,7 +377,24 @@ call_done(void *arg, PGresult *res, PoolStatus status)
 	resume_request(br->request);
 }
 
-/* Backend.call: hroe.gateway_call(key, operation, body), queued. */
+static bool
+submit_call(BackendRequest *br, PoolStatus *status)
+{
+	if (br->target != POOL_PRIMARY)
+	{
+		if (pool_submit(br->target, STMT_CALL, 4, br->values, call_done, br, status))
+			return true;
+		if (*status != POOL_BUSY)
+			replica_failed(br->target, "connection failed");
+		br->target = POOL_PRIMARY;
+	}
+	return pool_submit(POOL_PRIMARY, STMT_CALL, 4, br->values, call_done, br, status);
+}
+
+/*
+ * Backend.call: hroe.gateway_call(key, operation, body), queued on the
+ * primary, or on a fresh standby for an eventually consistent read.
+ */
 static void
 call(void *arg, const char *akid, const char *op, const char *body, size_t body_len,
 	 Response *resp)
@@ -341,7 +410,8 @@ call(void *arg, const char *akid, const char *op, const char *body, size_t body_
 	br->values[2] = body;
 	/* the secret the signature was checked with (lookup_secret kept it) */
 	br->values[3] = br->secret;
-	if (!pool_submit(STMT_CALL, 4, br->values, call_done, br, &status))
+	br->target = replica_target(op, body, body_len);
+	if (!submit_call(br, &status))
 	{
 		pool_failure(resp, status);
 		return;

@@ -41,6 +41,7 @@ typedef struct BackendRequest
 	bool		rechecked;		/* the key's secret was found stale once */
 	PGresult   *result;
 	PoolStatus	status;
+	int			target;			/* the pool the call runs on (replica.c) */
 	char		key_id[ACCESS_KEY_ID_MAX + 1];
 	char		operation[OPERATION_MAX + 1];
 	const char *values[POOL_MAX_PARAMS];

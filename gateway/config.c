@@ -32,7 +32,8 @@ typedef enum
 {
 	OPT_STRING,
 	OPT_INT,
-	OPT_BOOL
+	OPT_BOOL,
+	OPT_LIST					/* repeatable string: replicas, nreplicas */
 } OptType;
 
 typedef struct Option
@@ -67,6 +68,9 @@ static const Option options[] = {
 	{"shutdown-timeout", OPT_INT, OFF(shutdown_timeout), 0, 3600, "seconds SIGTERM waits for running requests (default 30)"},
 	{"max-body-mb", OPT_INT, OFF(max_body_mb), 1, 1024, "largest request body in MiB; larger gets 413 (default 16)"},
 	{"max-buffered-mb", OPT_INT, OFF(max_buffered_mb), 1, 65536, "request bodies being read, all connections together, in MiB; past it a body is refused (default 256)"},
+	{"replica", OPT_LIST, OFF(replicas), 0, 0, "libpq connection string of a hot standby for eventually consistent reads (repeatable, at most 16)"},
+	{"replica-max-lag", OPT_INT, OFF(replica_max_lag_ms), 0, 3600000, "milliseconds a standby may be behind the primary and still serve reads (default 1000)"},
+	{"replica-check-interval", OPT_INT, OFF(replica_check_ms), 10, 60000, "milliseconds between measurements of the standbys' lag (default 100)"},
 };
 
 #define NOPTIONS (sizeof(options) / sizeof(options[0]))
@@ -135,8 +139,28 @@ set_option(GatewayConfig *c, const Option *o, const char *value, const char *whe
 				return false;
 			}
 			return true;
+		case OPT_LIST:
+			if (c->nreplicas >= GATEWAY_MAX_REPLICAS)
+			{
+				fprintf(stderr, "hroe-gateway: %s: more than %d values for %s\n",
+						where, GATEWAY_MAX_REPLICAS, o->name);
+				return false;
+			}
+			if (c->replicas == NULL)
+				c->replicas = xmalloc(sizeof(char *) * GATEWAY_MAX_REPLICAS);
+			c->replicas[c->nreplicas++] = xstrdup(value);
+			return true;
 	}
 	return false;
+}
+
+/* Forget the file's values of a repeatable option (the command line's win). */
+static void
+clear_list(GatewayConfig *c)
+{
+	for (int i = 0; i < c->nreplicas; i++)
+		free(c->replicas[i]);
+	c->nreplicas = 0;
 }
 
 /* Trim whitespace at both ends, in place. */
@@ -214,6 +238,7 @@ bool
 config_load(GatewayConfig *c, int argc, char **argv)
 {
 	const char *config_file = NULL;
+	bool		listed = false;	/* --replica seen on the command line */
 
 	memset(c, 0, sizeof(*c));
 	c->listen = xstrdup("127.0.0.1");
@@ -232,6 +257,8 @@ config_load(GatewayConfig *c, int argc, char **argv)
 	c->shutdown_timeout = 30;
 	c->max_body_mb = 16;
 	c->max_buffered_mb = 256;
+	c->replica_max_lag_ms = 1000;
+	c->replica_check_ms = 100;
 
 	/* first pass: --help, --version, --config */
 	for (int i = 1; i < argc; i++)
@@ -293,6 +320,11 @@ config_load(GatewayConfig *c, int argc, char **argv)
 			fprintf(stderr, "hroe-gateway: option \"--%s\" needs a value\n", name);
 			return false;
 		}
+		if (o->type == OPT_LIST && !listed)
+		{
+			clear_list(c);
+			listed = true;
+		}
 		if (!set_option(c, o, value, "command line"))
 			return false;
 	}
@@ -316,4 +348,7 @@ config_free(GatewayConfig *c)
 			free(*field);
 			*field = NULL;
 		}
+	clear_list(c);
+	free(c->replicas);
+	c->replicas = NULL;
 }

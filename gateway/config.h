@@ -36,7 +36,15 @@ typedef struct GatewayConfig
 	int			shutdown_timeout;	/* seconds SIGTERM waits for requests */
 	int			max_body_mb;	/* largest request body, MiB */
 	int			max_buffered_mb;	/* bodies being read, all together, MiB */
+	/* hot standbys for eventually consistent reads (replica.c) */
+	char	  **replicas;		/* libpq connection strings */
+	int			nreplicas;
+	int			replica_max_lag_ms; /* staleness a standby may have */
+	int			replica_check_ms;	/* how often standbys are measured */
 } GatewayConfig;
+
+/* The most standbys one gateway routes to. */
+#define GATEWAY_MAX_REPLICAS 16
 
 /*
  * Fill *c from defaults, then the --config file if any, then the command

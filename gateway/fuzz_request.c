@@ -2,7 +2,8 @@
  *
  * fuzz_request.c
  *	  libFuzzer target: request parsing and SigV4 verification of
- *	  hroe-gateway (request.c, sigv4.c, json.c) without HTTP or PostgreSQL.
+ *	  hroe-gateway (request.c, sigv4.c, json.c) and the replica router
+ *	  (route.c, on every body that is JSON) without HTTP or PostgreSQL.
  *
  * The input is a request in a simple text form: the first line the method,
  * the second the path, then "Name: value" header lines up to an empty line,
@@ -23,6 +24,7 @@
 
 #include "json.h"
 #include "request.h"
+#include "route.h"
 #include "sigv4.h"
 
 static LookupResult
@@ -57,6 +59,13 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	Response	resp;
 	SigV4Auth	auth;
 	Backend		backend = {fake_lookup, fake_call, NULL};
+
+	/* the replica router walks any valid JSON body (route.c) */
+	if (json_validate((const char *) data, size))
+	{
+		(void) route_eventual_read("GetItem", (const char *) data, size);
+		(void) route_eventual_read("BatchGetItem", (const char *) data, size);
+	}
 
 	memcpy(copy, data, size);
 	copy[size] = '\0';

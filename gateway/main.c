@@ -4,7 +4,8 @@
  *	  hroe-gateway: DynamoDB's HTTP API (JSON 1.0 protocol, SigV4) in front
  *	  of hroe's hroe.dynamodb, through a pool of libpq connections.
  *
- * Startup: settings, access log, pool, listener.  Then the main thread only
+ * Startup: settings, access log, pool, listener, the replicas' monitor
+ * (replica.c).  Then the main thread only
  * waits for signals (blocked in every thread, taken with sigwait, so no
  * handler runs inside a request): SIGHUP reopens the access log (for
  * logrotate); SIGTERM or SIGINT shuts down gracefully: it stops
@@ -27,6 +28,7 @@
 #include "http.h"
 #include "log.h"
 #include "pool.h"
+#include "replica.h"
 #include "util.h"
 
 /*
@@ -39,7 +41,8 @@ static void
 fit_open_files(GatewayConfig *config)
 {
 	struct rlimit rl;
-	rlim_t		need = (rlim_t) config->max_connections + config->pool_size + 64;
+	int			pg = config->pool_size * (1 + config->nreplicas) + 1 + config->nreplicas;
+	rlim_t		need = (rlim_t) config->max_connections + pg + 64;
 
 	if (getrlimit(RLIMIT_NOFILE, &rl) != 0)
 		return;
@@ -51,7 +54,7 @@ fit_open_files(GatewayConfig *config)
 	}
 	if (rl.rlim_cur < need)
 	{
-		int			fit = (int) rl.rlim_cur - config->pool_size - 64;
+		int			fit = (int) rl.rlim_cur - pg - 64;
 
 		config->max_connections = fit > 16 ? fit : 16;
 		log_error("open-file limit %llu: at most %d HTTP connections",
@@ -93,10 +96,11 @@ main(int argc, char **argv)
 		config_free(&config);
 		return 1;
 	}
+	replica_start(&config);
 	/* never the conninfo: it may hold a password */
-	log_error("listening on %s port %d (%s), pool of %d PostgreSQL connections",
+	log_error("listening on %s port %d (%s), pool of %d PostgreSQL connections%s",
 			  config.listen, config.port, config.tls_cert && *config.tls_cert ? "https" : "http",
-			  config.pool_size);
+			  config.pool_size, config.nreplicas > 0 ? " to the primary and to each replica" : "");
 
 	/* SIGHUP reopens the access log (logrotate); the others stop */
 	while (sigwait(&signals, &sig) == 0 && sig == SIGHUP)
@@ -111,6 +115,7 @@ main(int argc, char **argv)
 	if (http_in_flight() > 0)
 		log_error("shutdown timeout: closing %d running requests", http_in_flight());
 	http_stop();
+	replica_stop();
 	pool_close_all();
 	log_error("stopped");
 	log_close();

@@ -4,8 +4,9 @@
  *	  A bounded pool of libpq connections with a bounded FIFO queue, driven
  *	  asynchronously by the gateway's event loop (http.c).
  *
- * Each event loop thread drives a pool of its own: its share of pool_size
- * connections, opened on demand and kept, and of queue_size.  A statement takes
+ * Each event loop thread drives a pool of its own per target (the primary,
+ * then each --replica standby): its share of pool_size connections to each,
+ * opened on demand and kept, and of queue_size.  A statement takes
  * an idle one, is sent with PQsendQueryPrepared and its result is collected
  * when epoll reports the socket readable (PQconsumeInput, PQisBusy,
  * PQgetResult): a loop thread drives all its connections, and no thread
@@ -63,8 +64,11 @@ typedef struct PoolJob
 	double		deadline;		/* while queued */
 } PoolJob;
 
+typedef struct Pool Pool;
+
 struct PoolConn
 {
+	Pool	   *pool;
 	PGconn	   *conn;
 	int			index;
 	PoolJob    *job;			/* the statement running, or NULL */
@@ -87,50 +91,78 @@ static const char *const statement_sql[STMT_COUNT] = {
 static const char *const statement_name[STMT_COUNT] = {"hroe_secret", "hroe_call"};
 
 /*
- * Each event loop thread has a pool of its own (pool_init in that thread):
- * its share of the connections and of the queue, its epoll set.
+ * Each event loop thread has a pool of its own per target (pool_init in that
+ * thread): its share of the connections and of the queue, its epoll set.
+ * Target 0 is the primary (conninfo), 1..nreplicas the hot standbys
+ * (replica.c decides which requests go there).
  */
+struct Pool
+{
+	const char *conninfo;
+	int			size;
+	int			queue_size;
+	PoolConn   *slots;
+	int		   *free_stack;		/* indexes of idle slots */
+	int			nfree;
+	PoolJob    *queue_head,
+			   *queue_tail;
+	int			nwaiting;
+	/* after a failed connection attempt, others fail fast until this time */
+	double		down_until;
+};
+
 static const GatewayConfig *cfg;
 static __thread int epfd = -1;
-static __thread int pool_size;
-static __thread int queue_size;
-static __thread PoolConn *slots;
-static __thread int *free_stack;	/* indexes of idle slots */
-static __thread int nfree;
-static __thread PoolJob *queue_head,
-		   *queue_tail;
-static __thread int nwaiting;
-
-/* After a failed connection attempt, others fail fast until this time. */
-static __thread double down_until;
+static __thread Pool *pools;
+static __thread int npools;
 
 static bool connect_slot(PoolConn *pc);
+static void dispatch(Pool *p);
 
-/* Set up this thread's slots (no connection is opened yet). */
+/* Set up this thread's slots for every target. */
 void
 pool_init(const GatewayConfig *config, int epoll_fd, int connections, int queue)
 {
 	cfg = config;
 	epfd = epoll_fd;
-	pool_size = connections;
-	queue_size = queue;
-	slots = xmalloc(sizeof(PoolConn) * (size_t) pool_size);
-	free_stack = xmalloc(sizeof(int) * (size_t) pool_size);
-	for (int i = 0; i < pool_size; i++)
+	npools = 1 + config->nreplicas;
+	pools = xmalloc(sizeof(Pool) * (size_t) npools);
+	memset(pools, 0, sizeof(Pool) * (size_t) npools);
+	for (int t = 0; t < npools; t++)
 	{
-		slots[i].conn = NULL;
-		slots[i].index = i;
-		slots[i].job = NULL;
-		slots[i].last = NULL;
-		free_stack[i] = i;
+		Pool	   *p = &pools[t];
+
+		p->conninfo = t == 0 ? config->conninfo : config->replicas[t - 1];
+		p->size = connections;
+		p->queue_size = queue;
+		p->slots = xmalloc(sizeof(PoolConn) * (size_t) p->size);
+		p->free_stack = xmalloc(sizeof(int) * (size_t) p->size);
+		for (int i = 0; i < p->size; i++)
+		{
+			p->slots[i].pool = p;
+			p->slots[i].conn = NULL;
+			p->slots[i].index = i;
+			p->slots[i].job = NULL;
+			p->slots[i].last = NULL;
+			p->free_stack[i] = i;
+		}
+		p->nfree = p->size;
+
+		/*
+		 * Open them now, so that a loop does not stall on connecting while
+		 * it serves (a connection that fails now is opened when first
+		 * needed)
+		 */
+		for (int i = 0; i < p->size && now_monotonic() >= p->down_until; i++)
+			(void) connect_slot(&p->slots[i]);
 	}
-	nfree = pool_size;
-	/*
-	 * Open them now, so that a loop does not stall on connecting while it
-	 * serves (a connection that fails now is opened when first needed)
-	 */
-	for (int i = 0; i < pool_size && now_monotonic() >= down_until; i++)
-		(void) connect_slot(&slots[i]);
+}
+
+/* Number of targets: the primary and the standbys. */
+int
+pool_targets(void)
+{
+	return npools;
 }
 
 /* Drop the slot's connection. */
@@ -151,19 +183,20 @@ static bool
 connect_slot(PoolConn *pc)
 {
 	const char *keywords[] = {"connect_timeout", "fallback_application_name", "dbname", NULL};
-	const char *values[] = {"5", "hroe-gateway", cfg->conninfo, NULL};
+	const char *values[] = {"5", "hroe-gateway", pc->pool->conninfo, NULL};
 	char		sql[128];
 	PGresult   *res;
 	struct epoll_event ev = {.events = EPOLLIN, .data.ptr = pc};
 
-	if (now_monotonic() < down_until)
+	if (now_monotonic() < pc->pool->down_until)
 		return false;
 
 	/* the conninfo's own settings win over the defaults before it */
 	pc->conn = PQconnectdbParams(keywords, values, 1);
 	if (PQstatus(pc->conn) != CONNECTION_OK)
 	{
-		log_error("could not connect to PostgreSQL: %s", PQerrorMessage(pc->conn));
+		log_error("could not connect to PostgreSQL%s: %s",
+				  pc->pool == pools ? "" : " (a replica)", PQerrorMessage(pc->conn));
 		PQfinish(pc->conn);
 		pc->conn = NULL;
 		goto fail;
@@ -204,7 +237,7 @@ connect_slot(PoolConn *pc)
 
 fail:
 	/* spare PostgreSQL (and the log) a storm of attempts while it is down */
-	down_until = now_monotonic() + 0.5;
+	pc->pool->down_until = now_monotonic() + 0.5;
 	return false;
 }
 
@@ -260,20 +293,20 @@ send_job(PoolConn *pc, PoolJob *job, PoolStatus *status)
  * that cannot be sent (PostgreSQL down) is answered at once.
  */
 static void
-dispatch(void)
+dispatch(Pool *p)
 {
-	while (nfree > 0 && queue_head)
+	while (p->nfree > 0 && p->queue_head)
 	{
-		PoolJob    *job = queue_head;
-		PoolConn   *pc = &slots[free_stack[nfree - 1]];
+		PoolJob    *job = p->queue_head;
+		PoolConn   *pc = &p->slots[p->free_stack[p->nfree - 1]];
 		PoolStatus	status;
 
-		queue_head = job->next;
-		if (queue_head == NULL)
-			queue_tail = NULL;
-		nwaiting--;
+		p->queue_head = job->next;
+		if (p->queue_head == NULL)
+			p->queue_tail = NULL;
+		p->nwaiting--;
 		if (send_job(pc, job, &status))
-			nfree--;
+			p->nfree--;
 		else
 		{
 			job->callback(job->arg, NULL, status);
@@ -284,12 +317,13 @@ dispatch(void)
 
 /* Run a prepared statement (see pool.h). */
 bool
-pool_submit(PoolStatement stmt, int nparams, const char *const *values,
+pool_submit(int target, PoolStatement stmt, int nparams, const char *const *values,
 			PoolCallback callback, void *arg, PoolStatus *status)
 {
+	Pool	   *p = &pools[target];
 	PoolJob    *job;
 
-	if (nfree == 0 && (nwaiting >= queue_size || cfg->queue_timeout_ms == 0))
+	if (p->nfree == 0 && (p->nwaiting >= p->queue_size || cfg->queue_timeout_ms == 0))
 	{
 		*status = POOL_BUSY;
 		return false;
@@ -302,25 +336,25 @@ pool_submit(PoolStatement stmt, int nparams, const char *const *values,
 		job->values[i] = values[i];
 	job->callback = callback;
 	job->arg = arg;
-	if (nfree > 0)
+	if (p->nfree > 0)
 	{
-		PoolConn   *pc = &slots[free_stack[nfree - 1]];
+		PoolConn   *pc = &p->slots[p->free_stack[p->nfree - 1]];
 
 		if (!send_job(pc, job, status))
 		{
 			free(job);
 			return false;
 		}
-		nfree--;
+		p->nfree--;
 		return true;
 	}
 	job->deadline = now_monotonic() + cfg->queue_timeout_ms / 1000.0;
-	if (queue_tail)
-		queue_tail->next = job;
+	if (p->queue_tail)
+		p->queue_tail->next = job;
 	else
-		queue_head = job;
-	queue_tail = job;
-	nwaiting++;
+		p->queue_head = job;
+	p->queue_tail = job;
+	p->nwaiting++;
 	return true;
 }
 
@@ -332,7 +366,7 @@ finish(PoolConn *pc, PGresult *res, PoolStatus status)
 
 	pc->job = NULL;
 	pc->last = NULL;
-	free_stack[nfree++] = pc->index;
+	pc->pool->free_stack[pc->pool->nfree++] = pc->index;
 	job->callback(job->arg, res, status);
 	free(job);
 }
@@ -363,7 +397,7 @@ pool_event(PoolConn *pc, uint32_t events)
 				goto lost;
 			res = pc->last;
 			finish(pc, res, POOL_OK);
-			dispatch();
+			dispatch(pc->pool);
 			return;
 		}
 		if (pc->last)
@@ -381,40 +415,49 @@ lost:
 	pc->last = NULL;
 	disconnect(pc);
 	finish(pc, NULL, POOL_LOST);
-	dispatch();
+	dispatch(pc->pool);
 }
 
 /* Milliseconds until the first queued request's deadline (-1: none). */
 int
 pool_timeout_ms(void)
 {
-	double		left;
+	double		first = -1;
 
-	if (queue_head == NULL)
+	for (int t = 0; t < npools; t++)
+		if (pools[t].queue_head && (first < 0 || pools[t].queue_head->deadline < first))
+			first = pools[t].queue_head->deadline;
+	if (first < 0)
 		return -1;
-	left = queue_head->deadline - now_monotonic();
-	return left <= 0 ? 0 : (int) (left * 1000.0) + 1;
+	first -= now_monotonic();
+	return first <= 0 ? 0 : (int) (first * 1000.0) + 1;
 }
 
-/* Throttle the queued requests past their deadline (the queue is FIFO). */
+/* Throttle the queued requests past their deadline (each queue is FIFO). */
 void
 pool_expire(void)
 {
-	double		now;
+	double		now = -1;
 
-	if (queue_head == NULL)
-		return;
-	now = now_monotonic();
-	while (queue_head && queue_head->deadline <= now)
+	for (int t = 0; t < npools; t++)
 	{
-		PoolJob    *job = queue_head;
+		Pool	   *p = &pools[t];
 
-		queue_head = job->next;
-		if (queue_head == NULL)
-			queue_tail = NULL;
-		nwaiting--;
-		job->callback(job->arg, NULL, POOL_BUSY);
-		free(job);
+		if (p->queue_head == NULL)
+			continue;
+		if (now < 0)
+			now = now_monotonic();
+		while (p->queue_head && p->queue_head->deadline <= now)
+		{
+			PoolJob    *job = p->queue_head;
+
+			p->queue_head = job->next;
+			if (p->queue_head == NULL)
+				p->queue_tail = NULL;
+			p->nwaiting--;
+			job->callback(job->arg, NULL, POOL_BUSY);
+			free(job);
+		}
 	}
 }
 
@@ -422,34 +465,47 @@ pool_expire(void)
 void
 pool_close_all(void)
 {
-	if (slots == NULL)
+	if (pools == NULL)
 		return;
-	while (queue_head)
+	/*
+	 * Standbys first: a read that fails there may be sent to the primary,
+	 * whose queue and connections are answered last
+	 */
+	for (int t = npools - 1; t >= 0; t--)
 	{
-		PoolJob    *job = queue_head;
+		Pool	   *p = &pools[t];
 
-		queue_head = job->next;
-		nwaiting--;
-		job->callback(job->arg, NULL, POOL_BUSY);
-		free(job);
-	}
-	queue_tail = NULL;
-	for (int i = 0; i < pool_size; i++)
-	{
-		PoolConn   *pc = &slots[i];
-
-		if (pc->job)
+		while (p->queue_head)
 		{
-			if (pc->last)
-				PQclear(pc->last);
-			pc->last = NULL;
-			disconnect(pc);
-			finish(pc, NULL, POOL_LOST);
+			PoolJob    *job = p->queue_head;
+
+			p->queue_head = job->next;
+			p->nwaiting--;
+			job->callback(job->arg, NULL, POOL_BUSY);
+			free(job);
 		}
-		disconnect(pc);
+		p->queue_tail = NULL;
+		for (int i = 0; i < p->size; i++)
+		{
+			PoolConn   *pc = &p->slots[i];
+
+			if (pc->job)
+			{
+				if (pc->last)
+					PQclear(pc->last);
+				pc->last = NULL;
+				disconnect(pc);
+				finish(pc, NULL, POOL_LOST);
+			}
+			disconnect(pc);
+		}
 	}
-	free(slots);
-	free(free_stack);
-	slots = NULL;
-	free_stack = NULL;
+	for (int t = 0; t < npools; t++)
+	{
+		free(pools[t].slots);
+		free(pools[t].free_stack);
+	}
+	free(pools);
+	pools = NULL;
+	npools = 0;
 }

@@ -47,21 +47,28 @@ typedef void (*PoolCallback) (void *arg, PGresult *res, PoolStatus status);
 
 typedef struct PoolConn PoolConn;
 
+/* The primary's target; the standbys are 1..config->nreplicas. */
+#define POOL_PRIMARY 0
+
 /*
- * Set up the calling thread's pool: connections slots (none is opened yet)
- * and a queue of at most queue requests.  The connections' sockets are
- * registered in epoll_fd with the PoolConn as data.ptr.  Every function
- * below acts on the calling thread's pool.
+ * Set up the calling thread's pools, one per target (the primary, then each
+ * --replica): connections slots each (opened now, or when first needed
+ * after a failure) and a queue of at most queue requests each.  The
+ * connections' sockets are registered in epoll_fd with the PoolConn as
+ * data.ptr.  Every function below acts on the calling thread's pools.
  */
 extern void pool_init(const GatewayConfig *config, int epoll_fd, int connections, int queue);
 
+/* The number of targets (1 + the standbys). */
+extern int	pool_targets(void);
+
 /*
  * Run a prepared statement with text parameters (which must stay valid until
- * the callback).  true: the callback will come.  false: refused at once with
- * *status POOL_BUSY (the queue is full) or POOL_DOWN (PostgreSQL
- * unreachable); no callback.
+ * the callback) on the target's pool.  true: the callback will come.  false:
+ * refused at once with *status POOL_BUSY (the queue is full) or POOL_DOWN
+ * (PostgreSQL unreachable); no callback.
  */
-extern bool pool_submit(PoolStatement stmt, int nparams, const char *const *values,
+extern bool pool_submit(int target, PoolStatement stmt, int nparams, const char *const *values,
 						PoolCallback callback, void *arg, PoolStatus *status);
 
 /* epoll reported events on a connection's socket. */
@@ -75,7 +82,8 @@ extern void pool_expire(void);
 
 /*
  * At shutdown: every queued request gets POOL_BUSY and every running one
- * POOL_LOST, then the connections are closed.
+ * POOL_LOST, the standbys' before the primary's (a callback may still send
+ * a read to the primary), then the connections are closed.
  */
 extern void pool_close_all(void);
 

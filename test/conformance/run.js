@@ -8,6 +8,11 @@
 // is applied here by name, and only where the corpus names it.
 //
 //   node run.js [corpus.jsonl]      (psql reaches the database through PG* variables)
+//
+// With HROE_GATEWAY_URL set, hroe's side goes through hroe-gateway instead
+// (one request at a time, signed with $AWS_ACCESS_KEY_ID and
+// $AWS_SECRET_ACCESS_KEY): test/t_replica.sh runs the corpus so, with the
+// eventually consistent reads answered by a hot standby.
 'use strict'
 const fs = require('fs')
 const os = require('os')
@@ -31,22 +36,27 @@ function startDynalite () {
 
 function dynaliteRequest (port, op, body) {
   const data = Buffer.from(JSON.stringify(body))
+  return postJson({
+    host: '127.0.0.1',
+    port,
+    method: 'POST',
+    path: '/',
+    agent: keepAlive,
+    headers: {
+      'Content-Type': 'application/x-amz-json-1.0',
+      'Content-Length': data.length,
+      'X-Amz-Target': 'DynamoDB_20120810.' + op,
+      'X-Amz-Date': '20260101T000000Z',
+      // dynalite checks the shape of the header, not the signature
+      Authorization: 'AWS4-HMAC-SHA256 Credential=conformance/20260101/us-east-1/dynamodb/aws4_request, SignedHeaders=host;x-amz-date;x-amz-target, Signature=00'
+    }
+  }, data)
+}
+
+// POST data with the options; resolves to the parsed JSON answer
+function postJson (options, data) {
   return new Promise((resolve, reject) => {
-    const req = http.request({
-      host: '127.0.0.1',
-      port,
-      method: 'POST',
-      path: '/',
-      agent: keepAlive,
-      headers: {
-        'Content-Type': 'application/x-amz-json-1.0',
-        'Content-Length': data.length,
-        'X-Amz-Target': 'DynamoDB_20120810.' + op,
-        'X-Amz-Date': '20260101T000000Z',
-        // dynalite checks the shape of the header, not the signature
-        Authorization: 'AWS4-HMAC-SHA256 Credential=conformance/20260101/us-east-1/dynamodb/aws4_request, SignedHeaders=host;x-amz-date;x-amz-target, Signature=00'
-      }
-    }, res => {
+    const req = http.request(options, res => {
       const chunks = []
       res.on('data', c => chunks.push(c))
       res.on('end', () => {
@@ -99,6 +109,42 @@ function runHroe (entries) {
   for (const e of entries) {
     try { res[e.n] = JSON.parse(out[e.n]) } catch (err) { res[e.n] = { __psql_error: out[e.n] || r.stderr.split('\n').filter(l => l).slice(-3).join(' | ') } }
   }
+  return res
+}
+
+// ---------- hroe through hroe-gateway ----------
+const crypto = require('crypto')
+const hmac = (key, data) => crypto.createHmac('sha256', key).update(data).digest()
+const sha256 = data => crypto.createHash('sha256').update(data).digest('hex')
+
+function gatewayRequest (url, op, body) {
+  const data = Buffer.from(JSON.stringify(body))
+  const now = new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+/, '')
+  const day = now.slice(0, 8)
+  const scope = `${day}/us-east-1/dynamodb/aws4_request`
+  const headers = {
+    'content-type': 'application/x-amz-json-1.0',
+    host: url.host,
+    'x-amz-date': now,
+    'x-amz-target': 'DynamoDB_20120810.' + op
+  }
+  const names = Object.keys(headers).sort()
+  const canonical = ['POST', '/', '', names.map(n => `${n}:${headers[n]}\n`).join(''), names.join(';'), sha256(data)].join('\n')
+  const toSign = ['AWS4-HMAC-SHA256', now, scope, sha256(canonical)].join('\n')
+  let k = 'AWS4' + process.env.AWS_SECRET_ACCESS_KEY
+  for (const part of [day, 'us-east-1', 'dynamodb', 'aws4_request']) k = hmac(k, part)
+  headers.authorization = `AWS4-HMAC-SHA256 Credential=${process.env.AWS_ACCESS_KEY_ID}/${scope}, SignedHeaders=${names.join(';')}, Signature=${hmac(k, toSign).toString('hex')}`
+  headers['content-length'] = data.length
+  return postJson({ host: url.hostname, port: url.port, method: 'POST', path: '/', agent: gatewayAgent, headers }, data)
+}
+
+const gatewayAgent = new http.Agent({ keepAlive: true, maxSockets: 1 })
+
+async function runGateway (entries) {
+  const url = new URL(process.env.HROE_GATEWAY_URL)
+  const res = {}
+  for (const e of entries) res[e.n] = await gatewayRequest(url, e.op, e.req)
+  gatewayAgent.destroy()
   return res
 }
 
@@ -208,7 +254,7 @@ async function main () {
   }
   server.close()
   keepAlive.destroy()
-  const hroe = runHroe(corpus)
+  const hroe = process.env.HROE_GATEWAY_URL ? await runGateway(corpus) : runHroe(corpus)
   // the extension's own model tables (hroe_single, hroe_multi's) are DynamoDB
   // tables of the test database too, which dynalite does not have: they are
   // left out of hroe's ListTables answers (see deviations.md)
