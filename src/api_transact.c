@@ -134,7 +134,7 @@ hroe_api_transact_write(JsonbContainer *req, StringInfo out)
 	char	   *token = hroe_api_member_text(req, "ClientRequestToken", "ClientRequestToken");
 	char	   *rcc = hroe_api_checked_return_cc(req);
 	Jsonb	   *cc;
-	Jsonb	   *icm = NULL;
+	char	   *icm = NULL;
 	char	   *ricm;
 
 	hroe_api_check_item_collection_metrics(req);
@@ -145,7 +145,7 @@ hroe_api_transact_write(JsonbContainer *req, StringInfo out)
 	if (cc)
 		hroe_api_append_jsonb(out, "ConsumedCapacity", cc);
 	if (icm)
-		hroe_api_append_jsonb(out, "ItemCollectionMetrics", icm);
+		appendStringInfo(out, ",\"ItemCollectionMetrics\":%s", icm);
 }
 
 /* TransactGetItems: every item read in one snapshot, without locks */

@@ -23,9 +23,12 @@
  */
 #include "postgres.h"
 
+#include "access/htup_details.h"
 #include "catalog/namespace.h"
+#include "catalog/pg_class.h"
 #include "catalog/pg_type.h"
 #include "utils/inval.h"
+#include "utils/lsyscache.h"
 #include "utils/syscache.h"
 
 #include "catalog.h"
@@ -188,4 +191,25 @@ hroe_catalog_proc_changes(void)
 {
 	RegisterCallbacks();
 	return Cache.proc_changes;
+}
+
+/*
+ * The owner of the extension's relation hroe.<relname> (the extension's
+ * owner): the role its private tables are read and written as
+ */
+Oid
+hroe_relation_owner(const char *relname)
+{
+	Oid			rel = get_relname_relid(relname, hroe_schema_oid());
+	HeapTuple	tp;
+	Oid			owner;
+
+	if (!OidIsValid(rel))
+		elog(ERROR, "hroe.%s does not exist", relname);
+	tp = SearchSysCache1(RELOID, ObjectIdGetDatum(rel));
+	if (!HeapTupleIsValid(tp))
+		elog(ERROR, "cache lookup failed for relation %u", rel);
+	owner = ((Form_pg_class) GETSTRUCT(tp))->relowner;
+	ReleaseSysCache(tp);
+	return owner;
 }

@@ -19,6 +19,7 @@
 #define HROE_CATALOG_MAX_PROCS	16
 
 extern Oid	hroe_schema_oid(void);
+extern Oid	hroe_relation_owner(const char *relname);
 extern Oid	hroe_key_typid(void);
 extern Oid	hroe_item_typid(void);
 extern uint64 hroe_catalog_epoch(void);

@@ -96,8 +96,8 @@ extern const char *hroe_check_update_return_values(const char *rv);
 extern bool hroe_check_return_old_on_failure(const char *v);
 extern void hroe_check_item_collection_metrics(const char *ricm);
 extern Jsonb *hroe_item_collection_metrics(HroeTableMeta *t, HroeItem *item);
-extern Jsonb *hroe_item_collection_metrics_map(int n, HroeTableMeta **tables, const char **names,
-												HroeItem **items);
+extern char *hroe_item_collection_metrics_map(int n, HroeTableMeta **tables, const char **names,
+											   HroeItem **items);
 
 /* ---------- GetItem ---------- */
 
@@ -248,10 +248,11 @@ extern int64 hroe_tx_action_prepare(HroeTxAction *a, int n);
  * TransactWriteItems of n actions, all or nothing; token (NULL: none) its
  * ClientRequestToken, items_text the TransactItems' text (the token's
  * request hash).  Returns the ConsumedCapacity (NULL for NONE); *icm (icm
- * NULL: not wanted) the ItemCollectionMetrics, NULL if no table has an LSI.
+ * NULL: not wanted) the ItemCollectionMetrics as JSON text, NULL if no table
+ * has an LSI.
  */
 extern Jsonb *hroe_transact_write(HroeTxAction *acts, int n, const char *token,
-								  const char *items_text, const char *rcc, Jsonb **icm);
+								  const char *items_text, const char *rcc, char **icm);
 
 /* TransactGetItems: each action's old set; returns the ConsumedCapacity */
 extern Jsonb *hroe_transact_get(HroeTxAction *acts, int n, const char *rcc);

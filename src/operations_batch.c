@@ -504,7 +504,7 @@ hroe_batch_write(Jsonb *req, const char *rcc, bool ricm)
 	HroeTableMeta **wtables;
 	const char **wnames;
 	HroeItem  **witems;
-	Jsonb	   *icm = NULL;
+	char	   *icm = NULL;
 
 	hroe_check_return_cc(rcc);
 	RequireObject(req, "BatchWriteItem");
@@ -605,14 +605,19 @@ hroe_batch_write(Jsonb *req, const char *rcc, bool ricm)
 		}
 	}
 	if (ricm)
+	{
+		/* (the response outlives SPI_finish) */
+		MemoryContext spicxt = MemoryContextSwitchTo(cxt);
+
 		icm = hroe_item_collection_metrics_map(b.n, wtables, wnames, witems);
+		MemoryContextSwitchTo(spicxt);
+	}
 	SPI_finish();
 	appendStringInfoString(&resp, "{\"UnprocessedItems\": {}");
 	if (rcc && strcmp(rcc, "NONE") != 0)
 		appendStringInfo(&resp, ", \"ConsumedCapacity\": [%s]", ccs.data);
 	if (icm)
-		appendStringInfo(&resp, ", \"ItemCollectionMetrics\": %s",
-						 JsonbToCString(NULL, &icm->root, VARSIZE(icm)));
+		appendStringInfo(&resp, ", \"ItemCollectionMetrics\": %s", icm);
 	appendStringInfoChar(&resp, '}');
 	return resp.data;
 }

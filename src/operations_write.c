@@ -246,9 +246,10 @@ hroe_item_collection_metrics(HroeTableMeta *t, HroeItem *item)
  * TransactWriteItems): write i to table tables[i] (named names[i]) of the
  * item or key items[i]; a map from each table with local secondary indexes
  * to the metrics of the collections written, each once, in the order of
- * their first write; NULL if no table has one
+ * their first write, as JSON text in the current memory context; NULL if no
+ * table has one
  */
-Jsonb *
+char *
 hroe_item_collection_metrics_map(int n, HroeTableMeta **tables, const char **names,
 								 HroeItem **items)
 {
@@ -293,7 +294,7 @@ hroe_item_collection_metrics_map(int n, HroeTableMeta **tables, const char **nam
 		any = true;
 	}
 	appendStringInfoChar(&buf, '}');
-	return any ? hroe_op_text_to_jsonb(buf.data) : NULL;
+	return any ? buf.data : NULL;
 }
 
 /* ---------- row locks ---------- */

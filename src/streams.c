@@ -66,18 +66,7 @@ static uint64 CheckedEpoch = 0;
 Oid
 hroe_streams_owner(void)
 {
-	Oid			rel = get_relname_relid("stream_records", hroe_schema_oid());
-	HeapTuple	tp;
-	Oid			owner;
-
-	if (!OidIsValid(rel))
-		elog(ERROR, "hroe.stream_records does not exist");
-	tp = SearchSysCache1(RELOID, ObjectIdGetDatum(rel));
-	if (!HeapTupleIsValid(tp))
-		elog(ERROR, "cache lookup failed for relation %u", rel);
-	owner = ((Form_pg_class) GETSTRUCT(tp))->relowner;
-	ReleaseSysCache(tp);
-	return owner;
+	return hroe_relation_owner("stream_records");
 }
 
 /* A prepared statement kept for the session */

@@ -31,7 +31,6 @@
  */
 #include "postgres.h"
 
-#include "catalog/pg_class.h"
 #include "catalog/pg_type.h"
 #include "commands/trigger.h"
 #include "executor/spi.h"
@@ -39,8 +38,6 @@
 #include "miscadmin.h"
 #include "utils/builtins.h"
 #include "utils/guc.h"
-#include "utils/lsyscache.h"
-#include "utils/syscache.h"
 
 #include "catalog.h"
 #include "tables.h"
@@ -70,24 +67,6 @@ hroe_item_collection_init(void)
 							PGC_SUSET,
 							GUC_UNIT_KB,
 							NULL, NULL, NULL);
-}
-
-/* The owner of hroe.item_collection_sizes (the extension's owner) */
-static Oid
-SizesOwner(void)
-{
-	Oid			rel = get_relname_relid("item_collection_sizes", hroe_schema_oid());
-	HeapTuple	tp;
-	Oid			owner;
-
-	if (!OidIsValid(rel))
-		elog(ERROR, "hroe.item_collection_sizes does not exist");
-	tp = SearchSysCache1(RELOID, ObjectIdGetDatum(rel));
-	if (!HeapTupleIsValid(tp))
-		elog(ERROR, "cache lookup failed for relation %u", rel);
-	owner = ((Form_pg_class) GETSTRUCT(tp))->relowner;
-	ReleaseSysCache(tp);
-	return owner;
 }
 
 /* A statement prepared once for the session (SPI connected) */
@@ -164,7 +143,7 @@ RunAsOwner(SPIPlanPtr plan, Datum *values, bool read_only)
 	volatile int64 result = 0;
 
 	GetUserIdAndSecContext(&save_user, &save_sec);
-	SetUserIdAndSecContext(SizesOwner(),
+	SetUserIdAndSecContext(hroe_relation_owner("item_collection_sizes"),
 						   save_sec | SECURITY_LOCAL_USERID_CHANGE | SECURITY_RESTRICTED_OPERATION);
 	PG_TRY();
 	{

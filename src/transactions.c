@@ -377,7 +377,7 @@ WriteAll(HroeTxAction **order, int n, HroeTableCapacity *caps, int *ncaps)
 /* TransactWriteItems (operations.h) */
 Jsonb *
 hroe_transact_write(HroeTxAction *acts, int n, const char *token, const char *items_text,
-					const char *rcc, Jsonb **icm)
+					const char *rcc, char **icm)
 {
 	HroeTxAction **order;
 	int64		hash = 0;
