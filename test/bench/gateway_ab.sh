@@ -83,10 +83,14 @@ cell() {
 	load=wrk_load
 	[ "$LOADGEN" = wrk ] || load=http_load
 	$load "$1" "$2" "$3" 1 >/dev/null
+	# the warm-up's last requests, abandoned in the pool's queue, still run:
+	# let them drain, or they crowd the cell's first ones out (throttled)
+	sleep 0.5
 	before=$(ticks "${PID[$1]}")
 	out=$($load "$1" "$2" "$3" "$SECS")
 	after=$(ticks "${PID[$1]}")
-	echo "$out" | grep -q '^RESULT [0-9.]* [0-9.]* [0-9.]* 0 ' || { echo "$1 $2: not every answer was 200: $out" >&2; exit 1; }
+	echo "$out" | grep -q '^RESULT [0-9.]* [0-9.]* [0-9.]* 0 ' ||
+		{ echo "$1 $2: not every answer was 200: $out; the gateway's log:" >&2; tail -20 "$WORK/gateway_$1.log" >&2; exit 1; }
 	wrk_cpu=$(echo "$out" | awk '/^TIME/ {print $2 + $3}')
 	# a closed loop: wrk's mean latency must be about connections / req/s
 	# (Little's law); wrk 4.1 sometimes records latencies far above what
