@@ -112,6 +112,9 @@ static atomic_bool stop_ordered;
 static _Atomic int nquiesced;	/* loops that stopped accepting */
 static __thread bool quiesced;	/* this loop's daemon no longer accepts */
 
+/* MHD_run()s in a row while libmicrohttpd asks for no wait (see loop()) */
+#define MHD_EXTRA_ROUNDS 3
+
 /* epoll's data.ptr for libmicrohttpd and for the orders (else a PoolConn) */
 static char mhd_tag,
 			order_tag;
@@ -506,6 +509,19 @@ loop(void *arg)
 			break;
 		}
 		MHD_run(lp->daemon);
+
+		/*
+		 * libmicrohttpd takes a few rounds to take a connection from an answer
+		 * sent to its next request, asking for a timeout of 0 meanwhile: run
+		 * those rounds here, up to MHD_EXTRA_ROUNDS, without an epoll_wait of
+		 * our own before each (PostgreSQL's answers wait that long)
+		 */
+		for (int round = 0; round < MHD_EXTRA_ROUNDS; round++)
+		{
+			if (MHD_get_timeout(lp->daemon, &mhd_ms) != MHD_YES || mhd_ms != 0)
+				break;
+			MHD_run(lp->daemon);
+		}
 	}
 	log_flush();
 	return NULL;
