@@ -20,8 +20,8 @@
 # latencies, no Lua).  Per cell: req/s,
 # p50 and p99 (ms), and the gateway's CPU time (user + system, from
 # /proc/PID/stat) per request served in microseconds, which depends much
-# less on the machine's load than req/s does; and wrk's own CPU time per
-# request (is the load generator the bottleneck?).  Prints a Markdown table
+# less on the machine's load than req/s does; and the load generator's own
+# CPU time per request (is it the bottleneck?).  Prints a Markdown table
 # with the medians over the rounds and the ratio B / A of req/s and of CPU
 # per request.
 set -euo pipefail
@@ -69,7 +69,7 @@ done
 # CPU ticks (user + system) of a process so far
 ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 
-# cell SIDE OP CONNECTIONS: "req/s p50 p99 gateway-us/request wrk-us/request"
+# cell SIDE OP CONNECTIONS: "req/s p50 p99 gateway-us/request loadgen-us/request"
 cell() {
 	local before after out wrk_cpu
 	wrk_load() {
@@ -92,11 +92,11 @@ cell() {
 	echo "$out" | grep -q '^RESULT [0-9.]* [0-9.]* [0-9.]* 0 ' ||
 		{ echo "$1 $2: not every answer was 200: $out; the gateway's log:" >&2; tail -20 "$WORK/gateway_$1.log" >&2; exit 1; }
 	wrk_cpu=$(echo "$out" | awk '/^TIME/ {print $2 + $3}')
-	# a closed loop: wrk's mean latency must be about connections / req/s
+	# a closed loop: the mean latency must be about connections / req/s
 	# (Little's law); wrk 4.1 sometimes records latencies far above what
 	# the run allows, which then shows in its p99
 	echo "$out" | awk -v c="$3" -v who="$1 $2 $3" '/^RESULT/ && $6 > 1.5 * c / $2 * 1000 {
-		printf "%s: wrk mean latency %.2f ms, connections / req/s %.2f ms\n", who, $6, c / $2 * 1000 > "/dev/stderr"}'
+		printf "%s: mean latency %.2f ms, connections / req/s %.2f ms\n", who, $6, c / $2 * 1000 > "/dev/stderr"}'
 	echo "$out" | awk -v cpu=$((after - before)) -v tick="$TICK" -v wrk="$wrk_cpu" -v secs="$SECS" '
 		/^RESULT/ {n = $2 * secs; printf "%s %s %s %.1f %.1f\n", $2, $3, $4, cpu / tick / n * 1e6, wrk / n * 1e6}'
 }
