@@ -112,6 +112,9 @@ static atomic_bool stop_ordered;
 static _Atomic int nquiesced;	/* loops that stopped accepting */
 static __thread bool quiesced;	/* this loop's daemon no longer accepts */
 
+/* MHD_run()s in a row while libmicrohttpd asks for no wait (see loop()) */
+#define MHD_EXTRA_ROUNDS 3
+
 /* epoll's data.ptr for libmicrohttpd and for the orders (else a PoolConn) */
 static char mhd_tag,
 			order_tag;
@@ -119,18 +122,33 @@ static char mhd_tag,
 /* body bytes buffered by every request being read, at most max_buffered_mb */
 static _Atomic size_t buffered_bytes = 0;
 
-/* A request id like DynamoDB's: 52 upper-case letters and digits. */
+/*
+ * A request id like DynamoDB's: 52 upper-case letters and digits.  The
+ * random bytes are drawn from RAND_bytes 64 ids at a time: each call costs
+ * OpenSSL a getpid() system call (its fork check) besides the generator.
+ */
+#define REQUEST_ID_LEN 52
+
+static __thread unsigned char id_random[REQUEST_ID_LEN * 64];
+static __thread size_t id_random_used = sizeof(id_random);
+
 static void
 new_request_id(char *out)
 {
 	static const char alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
-	unsigned char raw[52];
+	const unsigned char *raw;
 
-	if (RAND_bytes(raw, sizeof(raw)) != 1)
-		memset(raw, 0, sizeof(raw));
-	for (int i = 0; i < 52; i++)
+	if (id_random_used + REQUEST_ID_LEN > sizeof(id_random))
+	{
+		if (RAND_bytes(id_random, sizeof(id_random)) != 1)
+			memset(id_random, 0, sizeof(id_random));
+		id_random_used = 0;
+	}
+	raw = id_random + id_random_used;
+	id_random_used += REQUEST_ID_LEN;
+	for (int i = 0; i < REQUEST_ID_LEN; i++)
 		out[i] = alphabet[raw[i] % 36];
-	out[52] = '\0';
+	out[REQUEST_ID_LEN] = '\0';
 }
 
 /* MHD iterator: collect headers or query arguments. */
@@ -491,6 +509,19 @@ loop(void *arg)
 			break;
 		}
 		MHD_run(lp->daemon);
+
+		/*
+		 * libmicrohttpd takes a few rounds to take a connection from an answer
+		 * sent to its next request, asking for a timeout of 0 meanwhile: run
+		 * those rounds here, up to MHD_EXTRA_ROUNDS, without an epoll_wait of
+		 * our own before each (PostgreSQL's answers wait that long)
+		 */
+		for (int round = 0; round < MHD_EXTRA_ROUNDS; round++)
+		{
+			if (MHD_get_timeout(lp->daemon, &mhd_ms) != MHD_YES || mhd_ms != 0)
+				break;
+			MHD_run(lp->daemon);
+		}
 	}
 	log_flush();
 	return NULL;

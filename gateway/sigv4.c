@@ -23,6 +23,7 @@
 #include "sigv4.h"
 
 #include <ctype.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,7 +31,7 @@
 
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
-#include <openssl/hmac.h>
+#include <openssl/core_names.h>
 #include <openssl/sha.h>
 
 #define T_MISSING "com.amazon.coral.service#MissingAuthenticationTokenException"
@@ -315,13 +316,100 @@ compare_args(const void *a, const void *b)
 	return c ? c : strcmp(x->value, y->value);
 }
 
+/*
+ * SHA-256 and HMAC-SHA256 through algorithms fetched once and contexts kept
+ * per thread: OpenSSL 3's one-shot SHA256() and HMAC() fetch their algorithm
+ * (a name lookup under a lock) and allocate a context on every call, which
+ * cost more than the hashing of a request.
+ */
+typedef struct ThreadCrypto
+{
+	EVP_MD_CTX *md;
+	EVP_MAC_CTX *mac;			/* HMAC with SHA-256 set */
+} ThreadCrypto;
+
+static pthread_once_t crypto_once = PTHREAD_ONCE_INIT;
+static pthread_key_t crypto_key;
+static EVP_MD *sha256_md;
+static EVP_MAC *hmac_mac;
+
+static void
+crypto_fail(const char *what)
+{
+	fprintf(stderr, "hroe-gateway: OpenSSL: %s failed\n", what);
+	abort();
+}
+
+static void
+free_thread_crypto(void *arg)
+{
+	ThreadCrypto *tc = arg;
+
+	EVP_MD_CTX_free(tc->md);
+	EVP_MAC_CTX_free(tc->mac);
+	free(tc);
+}
+
+static void
+crypto_init(void)
+{
+	sha256_md = EVP_MD_fetch(NULL, "SHA256", NULL);
+	hmac_mac = EVP_MAC_fetch(NULL, "HMAC", NULL);
+	if (sha256_md == NULL || hmac_mac == NULL)
+		crypto_fail("fetching SHA256 and HMAC");
+	if (pthread_key_create(&crypto_key, free_thread_crypto) != 0)
+		crypto_fail("a thread key");
+}
+
+/* The calling thread's contexts (freed when it exits). */
+static ThreadCrypto *
+thread_crypto(void)
+{
+	ThreadCrypto *tc;
+
+	pthread_once(&crypto_once, crypto_init);
+	tc = pthread_getspecific(crypto_key);
+	if (tc == NULL)
+	{
+		OSSL_PARAM	params[] = {
+			OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST, (char *) "SHA256", 0),
+			OSSL_PARAM_construct_end()
+		};
+
+		tc = xmalloc(sizeof(ThreadCrypto));
+		tc->md = EVP_MD_CTX_new();
+		tc->mac = EVP_MAC_CTX_new(hmac_mac);
+		if (tc->md == NULL || tc->mac == NULL || !EVP_MAC_CTX_set_params(tc->mac, params))
+			crypto_fail("creating contexts");
+		if (pthread_setspecific(crypto_key, tc) != 0)
+			crypto_fail("a thread key");
+	}
+	return tc;
+}
+
+/* SHA-256 of len bytes of data into out (32 bytes). */
+static void
+sha256(const void *data, size_t len, unsigned char *out)
+{
+	ThreadCrypto *tc = thread_crypto();
+
+	if (!EVP_DigestInit_ex(tc->md, sha256_md, NULL) ||
+		!EVP_DigestUpdate(tc->md, data, len) ||
+		!EVP_DigestFinal_ex(tc->md, out, NULL))
+		crypto_fail("SHA-256");
+}
+
 /* HMAC-SHA256 of data under key into out (32 bytes). */
 static void
 hmac(const unsigned char *key, size_t keylen, const char *data, unsigned char *out)
 {
-	unsigned int n = 32;
+	ThreadCrypto *tc = thread_crypto();
+	size_t		n;
 
-	HMAC(EVP_sha256(), key, (int) keylen, (const unsigned char *) data, strlen(data), out, &n);
+	if (!EVP_MAC_init(tc->mac, key, keylen, NULL) ||
+		!EVP_MAC_update(tc->mac, (const unsigned char *) data, strlen(data)) ||
+		!EVP_MAC_final(tc->mac, out, &n, 32))
+		crypto_fail("HMAC-SHA256");
 }
 
 /*
@@ -445,12 +533,12 @@ sigv4_sign(const Request *req, const SigV4Auth *auth, const char *secret, char *
 		buf_putc(&canon, '\n');
 	}
 	buf_printf(&canon, "\n%s\n", auth->signed_headers);
-	SHA256((const unsigned char *) (req->body ? req->body : ""), req->body_len, hash);
+	sha256(req->body ? req->body : "", req->body_len, hash);
 	hex_encode(hash, sizeof(hash), hex);
 	buf_puts(&canon, hex);
 
 	/* the string to sign */
-	SHA256((const unsigned char *) canon.data, canon.len, hash);
+	sha256(canon.data, canon.len, hash);
 	hex_encode(hash, sizeof(hash), hex);
 	buf_init(&sts);
 	buf_printf(&sts, "AWS4-HMAC-SHA256\n%s\n%s/%s/dynamodb/aws4_request\n%s",

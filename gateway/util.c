@@ -105,22 +105,29 @@ buf_putc(StrBuf *b, char c)
 	buf_append(b, &c, 1);
 }
 
-/* Append printf-formatted text. */
+/* Append printf-formatted text (formatted once when it fits the room left). */
 void
 buf_printf(StrBuf *b, const char *fmt,...)
 {
 	va_list		ap;
+	size_t		room = b->cap - b->len;
 	int			n;
 
 	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
+	n = vsnprintf(b->data + b->len, room, fmt, ap);
 	va_end(ap);
 	if (n < 0)
+	{
+		b->data[b->len] = '\0';
 		return;
-	buf_reserve(b, (size_t) n);
-	va_start(ap, fmt);
-	vsnprintf(b->data + b->len, (size_t) n + 1, fmt, ap);
-	va_end(ap);
+	}
+	if ((size_t) n >= room)
+	{
+		buf_reserve(b, (size_t) n);
+		va_start(ap, fmt);
+		vsnprintf(b->data + b->len, (size_t) n + 1, fmt, ap);
+		va_end(ap);
+	}
 	b->len += (size_t) n;
 }
 
