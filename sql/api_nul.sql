@@ -51,6 +51,10 @@ FROM (VALUES ('s = :v', 'a\u0000b'), ('s = :v', 'a'), ('s = :v', 'a\u0000c'),
              ('contains(l[0], :v)', '\u0000'), ('m.inside = :v', 'w'),
              ('s IN (:v)', 'a\u0000b'), ('s <> :v', 'a\u0000b')) AS c(f, v)
 ORDER BY f, v;
+-- a message that quotes such a value shows U+0000 as \x00, never cut there
+SELECT hroe.dynamodb_text('Query', '{"TableName": "nul", "KeyConditionExpression": "pk = :k",
+  "FilterExpression": "s BETWEEN :hi AND :lo",
+  "ExpressionAttributeValues": {":k": {"S": "k"}, ":hi": {"S": "a\u0000c"}, ":lo": {"S": "a\u0000b"}}}');
 -- size() of a set, a map, a list with such strings; in a FilterExpression
 SELECT hroe.dynamodb_text('Query', '{"TableName": "nul", "KeyConditionExpression": "pk = :k",
   "FilterExpression": "size(ss) = :four AND size(m) = :two AND size(t) = :three AND attribute_exists(#n)",

@@ -367,7 +367,7 @@ hroe_ex_attr_value_text(const HroeAttrValue *v)
 			hroe_value_write(&buf, v->hv);
 			return buf.data;
 		}
-		return pnstrdup(v->data ? v->data : "", v->data ? v->len : 0);
+		return v->data ? hroe_message_bytes(v->data, v->len) : "";
 	}
 	key.type = jbvString;
 	key.val.string.val = (char *) v->type;

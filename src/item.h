@@ -188,7 +188,7 @@ extern HroeItem *hroe_item_from_jsonb(JsonbContainer *c, int len);
 /*
  * JSON text and jsonb with U+0000 in strings (which jsonb_in and
  * JsonbToCString cannot carry): any JSON text as a JsonbValue tree
- * (item_json_tree.c; *has_nul: a string holds U+0000), a number's Numeric
+ * (item_json_tree.c; *has_nul: a string of the text held U+0000), a number's Numeric
  * for it, a jsonb container as JSON text (\u0000 escaped), and a check that
  * a jsonb holds no U+0000 (raised otherwise, naming what)
  */

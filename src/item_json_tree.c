@@ -240,7 +240,9 @@ ReadJsonValue(Reader *r, JsonbValue *v, int depth, bool *has_nul)
 
 /*
  * Parse JSON text (len bytes, no terminator needed) into a JsonbValue tree;
- * *has_nul tells whether a string (or a key) holds U+0000.  Malformed JSON
+ * *has_nul tells whether a string (or a key) of the text held U+0000: every
+ * one the tree holds, and conservatively one in the value of a duplicated
+ * key that the tree dropped.  Malformed JSON
  * raises invalid_text_representation, as jsonb_in does.
  */
 JsonbValue *

@@ -345,10 +345,14 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 					bool		seen = false;
 					StringInfoData buf;
 
+					/*
+					 * never under-reported (a duplicated key's dropped value
+					 * may have held the only U+0000: reported, conservatively)
+					 */
 					initStringInfo(&buf);
 					WriteTree(&buf, tree, &seen);
-					if (seen != has_nul)
-						Fail("the request reader misreported U+0000");
+					if (seen && !has_nul)
+						Fail("the request reader missed a U+0000");
 					MustSucceed(CheckTreeBody, tree, "an accepted request failed its round trip");
 					break;
 				}
