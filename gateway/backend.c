@@ -313,11 +313,14 @@ lookup_secret(void *arg, const char *akid, char *secret, size_t size, Response *
 	return LOOKUP_FAILED;
 }
 
+static bool request_fault(const char *state);
+
 /*
  * Could a standby answer this read?  Anything but one value that is not an
- * InternalServerError body (a lost connection, an SQL error such as a
- * conflict with recovery, no row because the key is not there yet) sends
- * the read to the primary; why says why, for the log.
+ * InternalServerError body, or an error of the request's own (a lost
+ * connection, another SQL error such as a conflict with recovery, no row
+ * because the key is not there yet) sends the read to the primary; why says
+ * why, for the log.
  */
 static bool
 replica_answered(PGresult *res, PoolStatus status, const char **why)
@@ -329,9 +332,22 @@ replica_answered(PGresult *res, PoolStatus status, const char **why)
 		*why = status == POOL_BUSY ? "busy" : "connection failed";
 		return false;
 	}
-	if (PQresultStatus(res) != PGRES_TUPLES_OK || PQntuples(res) != 1 || PQgetisnull(res, 0, 0))
+	if (PQresultStatus(res) != PGRES_TUPLES_OK)
 	{
-		*why = PQresultStatus(res) != PGRES_TUPLES_OK ? "error" : "the access key is not there";
+		const char *state = PQresultErrorField(res, PG_DIAG_SQLSTATE);
+
+		/*
+		 * The request's own fault (map_sql_error answers it 400) is the
+		 * answer the primary would give too: not the standby's failure
+		 */
+		if (request_fault(state))
+			return true;
+		*why = "error";
+		return false;
+	}
+	if (PQntuples(res) != 1 || PQgetisnull(res, 0, 0))
+	{
+		*why = "the access key is not there";
 		return false;
 	}
 	if (memmem(PQgetvalue(res, 0, 0), (size_t) PQgetlength(res, 0, 0), "InternalServerError", 19) &&
@@ -345,8 +361,7 @@ replica_answered(PGresult *res, PoolStatus status, const char **why)
 }
 
 /* Queue the call on br->target, else on the primary; false: status set. */
-static bool
-submit_call(BackendRequest *br, PoolStatus *status);
+static bool submit_call(BackendRequest *br, PoolStatus *status);
 
 /*
  * The pool's answer to a call: keep it, resume the request.  A standby that
@@ -417,6 +432,18 @@ call(void *arg, const char *akid, const char *op, const char *body, size_t body_
 		return;
 	}
 	br->pending = true;
+}
+
+/* Is an error hroe.dynamodb raised the request's own (map_sql_error: 400)? */
+static bool
+request_fault(const char *state)
+{
+	static const char *const states[] = {"42501", "22P05", "22P02", "22021", "54001"};
+
+	for (size_t i = 0; state && i < sizeof(states) / sizeof(states[0]); i++)
+		if (strcmp(state, states[i]) == 0)
+			return true;
+	return false;
 }
 
 /* An error hroe.dynamodb raised (not answered) as DynamoDB's response. */

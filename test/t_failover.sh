@@ -29,8 +29,17 @@ cluster_init primary "$base" || exit 1
 cluster_start primary -c synchronous_standby_names=standby -c synchronous_commit=on || exit 1
 cluster_standby standby $((base + 1)) primary standby || exit 1
 export PGHOST=$CLUSTER_WORK/primary PGPORT=$base PGUSER=postgres PGDATABASE=$db
-check "the standby is synchronous" has '^standby\|sync$' \
-	cluster_psql primary -d postgres -c "SELECT application_name || '|' || sync_state FROM pg_stat_replication"
+# sync_state is async until the standby has caught up: wait for sync
+sync_state() {
+	for _ in $(seq 1 300); do
+		[ "$(cluster_psql primary -d postgres -c "SELECT sync_state FROM pg_stat_replication WHERE application_name = 'standby'")" = sync ] &&
+			return 0
+		sleep 0.1
+	done
+	cluster_psql primary -d postgres -c "SELECT application_name, sync_state FROM pg_stat_replication"
+	return 1
+}
+check "the standby is synchronous" sync_state
 gw_setup "$db" || exit 1
 gw_env
 # both servers, the writable one wins: after the promotion, the standby

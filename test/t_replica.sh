@@ -100,6 +100,14 @@ raw GetItem '{"TableName": "rtab", "Key": {"pk": {"S": "marker-escaped"}}, "Cons
 check "strongly consistent reads, TransactGetItems and writes stay on the primary" has '^0$' \
 	bash -c "grep -cE 'marker-(strong|sbatch|squery|tget|escaped|write)' $(cluster_dir standby)/server.log || true"
 
+# a read the standby refuses for the request's own fault (a U+0000 the
+# engine cannot store: SQLSTATE 22P05) is answered from there, and the
+# standby is not taken for failed
+check "a read with U+0000: 400 ValidationException from the standby" has '^400 .*ValidationException' \
+	raw GetItem '{"TableName": "rtab", "Key": {"pk": {"S": "marker-nul\u0000"}}}'
+check "... it ran on the standby" has '^[1-9]' served_on_standby marker-nul
+check "... which is not taken for failed" bash -c "! grep -q 'failed a read' $GW_WORK/gateway.log"
+
 # hroe's read operations on the hot standby itself (the SQL-level recipe):
 # none of them writes; a write raises PostgreSQL's read-only error
 on_standby() { cluster_psql standby -d "$db" -c "SET ROLE gw_app" -c "SELECT hroe.dynamodb('$1', '$2')"; }
