@@ -19,7 +19,6 @@ cd "$(dirname "$0")/.."
 . test/gateway/lib.sh
 cluster_setup
 trap 'GW_DB=; gw_cleanup; cluster_cleanup' EXIT
-export GW_PORT_MIN=${GW_PORT_MIN:-8000} GW_PORT_MAX=${GW_PORT_MAX:-8099}
 base=${HROE_CLUSTER_PORT:-5812}
 db=hroe_failover
 raw() { /usr/bin/python3 test/gateway/raw.py "$GW_URL" send "$@"; }

@@ -21,7 +21,6 @@ cluster_setup
 # (the database goes with the clusters: no DROP DATABASE waiting for a dead
 # synchronous standby)
 trap 'GW_DB=; gw_cleanup; cluster_cleanup' EXIT
-export GW_PORT_MIN=${GW_PORT_MIN:-8000} GW_PORT_MAX=${GW_PORT_MAX:-8099}
 base=${HROE_CLUSTER_PORT:-5810}
 db=hroe_replica
 client() { /usr/bin/python3 test/gateway/replica_client.py "$GW_URL" "$@"; }
