@@ -28,14 +28,15 @@ cluster_init primary "$base" || exit 1
 cluster_start primary -c synchronous_standby_names=standby -c synchronous_commit=on || exit 1
 cluster_standby standby $((base + 1)) primary standby || exit 1
 export PGHOST=$CLUSTER_WORK/primary PGPORT=$base PGUSER=postgres PGDATABASE=$db
-# sync_state is async until the standby has caught up: wait for sync
+# sync_state is async until the standby has caught up: wait for sync (up
+# to 2 minutes: a loaded machine's catch-up can be slow)
 sync_state() {
-	for _ in $(seq 1 300); do
+	for _ in $(seq 1 1200); do
 		[ "$(cluster_psql primary -d postgres -c "SELECT sync_state FROM pg_stat_replication WHERE application_name = 'standby'")" = sync ] &&
 			return 0
 		sleep 0.1
 	done
-	cluster_psql primary -d postgres -c "SELECT application_name, sync_state FROM pg_stat_replication"
+	cluster_psql primary -d postgres -c "SELECT application_name, state, sync_state FROM pg_stat_replication"
 	return 1
 }
 check "the standby is synchronous" sync_state
