@@ -30,6 +30,7 @@ OBJS = \
 	src/tables.o \
 	src/tables_keys.o \
 	src/tables_arn.o \
+	src/tables_partition.o \
 	src/errors.o \
 	src/capacity.o \
 	src/operations.o \
@@ -74,6 +75,7 @@ SCRIPT_PARTS = \
 	src/expression_eval.sql \
 	src/tables.sql \
 	src/tables_meta.sql \
+	src/partition.sql \
 	src/operations.sql \
 	src/api.sql \
 	src/streams.sql \

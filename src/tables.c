@@ -19,6 +19,7 @@
 #include "access/table.h"
 #include "access/xact.h"
 #include "catalog/namespace.h"
+#include "catalog/pg_class.h"
 #include "catalog/pg_namespace.h"
 #include "catalog/pg_type.h"
 #include "fmgr.h"
@@ -200,7 +201,8 @@ LoadTableMetaSPI(const char *name)
 			"JOIN pg_catalog.pg_class c ON c.oid OPERATOR(pg_catalog.=) t.relid::pg_catalog.oid "
 			"LEFT JOIN pg_catalog.pg_class i ON i.relname OPERATOR(pg_catalog.=) x.index_relname "
 			"AND i.relnamespace OPERATOR(pg_catalog.=) c.relnamespace "
-			"AND i.relkind OPERATOR(pg_catalog.=) 'i' "
+			/* (a distributed table's index is a partitioned index) */
+			"AND i.relkind OPERATOR(pg_catalog.=) ANY ('{i,I}'::pg_catalog.\"char\"[]) "
 			"WHERE x.table_name OPERATOR(pg_catalog.=) $1 "
 			"ORDER BY x.index_name", 1, &argtype);
 		if (IndexQueryPlan == NULL)
@@ -232,6 +234,7 @@ LoadTableMetaSPI(const char *name)
 		m->schema.types[1] = SpiText(0, 5)[0];
 	}
 	m->relname = pstrdup(SpiText(0, 6));
+	m->distributed = get_rel_relkind(m->relid) == RELKIND_PARTITIONED_TABLE;
 	MemoryContextSwitchTo(old);
 
 	ret = SPI_execute_plan(IndexQueryPlan, &arg, NULL, true, 0);
