@@ -472,12 +472,22 @@ hroe_table_plan(HroeTableMeta *t, const char *shape, const char *sql,
 		if (strcmp(p->shape, shape) == 0)
 			return p->plan;
 	hroe_push_search_path();
-	plan = SPI_prepare_cursor(sql, nargs, argtypes, CURSOR_OPT_GENERIC_PLAN);
+
+	/*
+	 * A distributed table's statements are planned for their parameters
+	 * each time: the plan then holds the one partition of the key (pruned
+	 * while planning), where a generic plan's UPDATE or DELETE would open a
+	 * connection to every partition's server (PostgreSQL 15 initializes
+	 * every result relation of a ModifyTable, pruned or not)
+	 */
+	plan = SPI_prepare_cursor(sql, nargs, argtypes,
+							  t->distributed ? CURSOR_OPT_CUSTOM_PLAN : CURSOR_OPT_GENERIC_PLAN);
 	if (plan == NULL)
 		elog(ERROR, "SPI_prepare failed for \"%s\": %s", sql,
 			 SPI_result_code_string(SPI_result));
 	SPI_keepplan(plan);
-	BuildGenericPlan(plan);
+	if (!t->distributed)
+		BuildGenericPlan(plan);
 	hroe_pop_search_path();
 	p = MemoryContextAlloc(t->cxt, sizeof(HroePlan));
 	p->shape = MemoryContextStrdup(t->cxt, shape);
