@@ -134,14 +134,20 @@ hroe_api_stream_specification(JsonbContainer *req, bool create, bool *enabled, c
  * trigger does not see in commit order, and Time to Live's deletion walks
  * the heap of one table by ctid (doc/partitioning.md)
  */
+void
+hroe_api_refuse_distributed(const char *table, const char *feature)
+{
+	HroeValidation(psprintf("%s are not supported on a table partitioned over servers (hroe.partition_servers): %s",
+							feature, table));
+}
+
 static void
 RefuseDistributed(const char *table, const char *feature)
 {
 	HroeTableMeta *t = hroe_table_lookup(table, true);
 
 	if (t && t->distributed)
-		HroeValidation(psprintf("%s are not supported on a table partitioned over servers (hroe.partition_servers): %s",
-								feature, table));
+		hroe_api_refuse_distributed(table, feature);
 }
 
 /* Enable (view_type) or disable the stream of table */

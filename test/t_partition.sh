@@ -7,7 +7,8 @@
 #   - a GetItem's and a Query's statement reaching one server, a GSI Query's
 #     both (EXPLAIN VERBOSE, against test/expected/t_partition_explain.out);
 #   - a TransactWriteItems writing on both servers refused, one on one server
-#     done; rows really on both servers;
+#     done; rows really on both servers; UpdateTable adding a GSI; Streams and
+#     Time to Live refused;
 #   - kill -9 of one partition server while PutItems go on: the requests that
 #     failed (and their error), the others done, and after its restart every
 #     acknowledged write there.
@@ -134,6 +135,32 @@ out=$(ddb TransactWriteItems "{\"TransactItems\": [
 	{\"ConditionCheck\": {\"TableName\": \"Music\", \"Key\": {\"Artist\": {\"S\": \"$k2\"}, \"Song\": {\"S\": \"nothing\"}},
 	  \"ConditionExpression\": \"attribute_not_exists(Song)\"}}]}")
 [ "$out" = "{}" ] || fail "a one-server transaction failed: $out"
+
+# --- UpdateTable adds a GSI on every server (backfilled there)
+ddb UpdateTable '{"TableName": "Music", "AttributeDefinitions": [{"AttributeName": "n", "AttributeType": "N"}],
+ "GlobalSecondaryIndexUpdates": [{"Create": {"IndexName": "ByN", "KeySchema": [{"AttributeName": "n", "KeyType": "HASH"}],
+ "Projection": {"ProjectionType": "KEYS_ONLY"}}}]}' >/dev/null
+[ "$(ddb Query '{"TableName": "Music", "IndexName": "ByN", "KeyConditionExpression": "n = :n", "ExpressionAttributeValues": {":n": {"N": "1"}}}' |
+	jq -r '[.Count, .Items[0].Artist.S, .Items[0].Song.S] | join(" ")')" = "1 $k1 song7" ] ||
+	fail "the new GSI's Query"
+for p in part1 part2; do
+	[ "$(cluster_psql $p -d "$db" -c "SELECT count(*) FROM hroe.indexes WHERE table_name = 'Music' AND index_name = 'ByN'")" = 1 ] ||
+		fail "$p lacks the new GSI"
+done
+
+# --- Streams and Time to Live refused (a ValidationException), before any table is made
+out=$(ddb UpdateTimeToLive '{"TableName": "Music", "TimeToLiveSpecification": {"AttributeName": "ttl", "Enabled": true}}')
+echo "$out" | grep -q 'ValidationException.*Time to Live deletions are not supported on a table partitioned over servers' ||
+	fail "UpdateTimeToLive: $out"
+out=$(ddb CreateTable '{"TableName": "Streamed", "BillingMode": "PAY_PER_REQUEST",
+ "AttributeDefinitions": [{"AttributeName": "k", "AttributeType": "S"}], "KeySchema": [{"AttributeName": "k", "KeyType": "HASH"}],
+ "StreamSpecification": {"StreamEnabled": true, "StreamViewType": "KEYS_ONLY"}}')
+echo "$out" | grep -q 'ValidationException.*Streams are not supported on a table partitioned over servers' ||
+	fail "CreateTable with a stream: $out"
+for p in part1 part2; do
+	[ "$(cluster_psql $p -d "$db" -c "SELECT count(*) FROM hroe.tables WHERE table_name = 'Streamed'")" = 0 ] ||
+		fail "$p kept the refused table"
+done
 
 # --- kill -9 of a partition server during PutItems
 load=$CLUSTER_WORK/load.sql
