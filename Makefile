@@ -32,6 +32,7 @@ OBJS = \
 	src/tables_keys.o \
 	src/tables_arn.o \
 	src/tables_collection.o \
+	src/tables_partition.o \
 	src/errors.o \
 	src/capacity.o \
 	src/operations.o \
@@ -77,6 +78,7 @@ SCRIPT_PARTS = \
 	src/tables.sql \
 	src/tables_meta.sql \
 	src/tables_collection.sql \
+	src/partition.sql \
 	src/operations.sql \
 	src/api.sql \
 	src/streams.sql \

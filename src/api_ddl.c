@@ -682,6 +682,9 @@ hroe_api_create_table(JsonbContainer *req, StringInfo out)
 		CheckDefinitionsUsed(defs, ndefs,
 							 IndexKeysUsed(IndexKeysUsed(IndexKeysUsed(NIL, &req, 1), lsis, nlsis),
 										   gsis, ngsis));
+	/* (before the partition servers' tables are made: they commit at once) */
+	if (stream && stream_enabled && hroe_partition_servers && hroe_partition_servers[0] != '\0')
+		hroe_api_refuse_distributed(table, "Streams");
 	v[0] = TextD(table);
 	v[1] = TextD(linitial(hash));
 	v[2] = TextD(AttributeType(defs, ndefs, linitial(hash)));

@@ -107,6 +107,8 @@ extern bool hroe_api_stream_specification(JsonbContainer *req, bool *enabled, ch
 										  List **errs);
 extern void hroe_api_check_stream(bool create, bool enabled, const char *view_type);
 extern void hroe_api_apply_stream(const char *table, bool enabled, const char *view_type);
+/* Streams and Time to Live are refused on distributed tables (ValidationException) */
+extern void hroe_api_refuse_distributed(const char *table, const char *feature) pg_attribute_noreturn();
 extern char *hroe_api_with_stream(const char *table, char *desc);
 extern void hroe_api_update_time_to_live(JsonbContainer *req, StringInfo out);
 extern void hroe_api_describe_time_to_live(JsonbContainer *req, StringInfo out);

@@ -142,6 +142,28 @@ hroe_api_check_stream(bool create, bool enabled, const char *view_type)
 		hroe_api_invalid("One or more parameter values were invalid: Table is being created with a stream disabled, UpdateViewType should not be specified");
 }
 
+/*
+ * A distributed table (src/tables_partition.c) has neither a stream nor Time
+ * to Live: its writes happen on the partition servers, which the capture
+ * trigger does not see in commit order, and Time to Live's deletion walks
+ * the heap of one table by ctid (doc/partitioning.md)
+ */
+void
+hroe_api_refuse_distributed(const char *table, const char *feature)
+{
+	HroeValidation(psprintf("%s are not supported on a table partitioned over servers (hroe.partition_servers): %s",
+							feature, table));
+}
+
+static void
+RefuseDistributed(const char *table, const char *feature)
+{
+	HroeTableMeta *t = hroe_table_lookup(table, true);
+
+	if (t && t->distributed)
+		hroe_api_refuse_distributed(table, feature);
+}
+
 /* Enable (view_type) or disable the stream of table */
 void
 hroe_api_apply_stream(const char *table, bool enabled, const char *view_type)
@@ -150,6 +172,8 @@ hroe_api_apply_stream(const char *table, bool enabled, const char *view_type)
 	Datum		values[2] = {CStringGetTextDatum(table), TextD(view_type)};
 	int			ret;
 
+	if (enabled)
+		RefuseDistributed(table, "Streams");
 	if (enabled)
 		ret = SPI_execute_with_args("SELECT hroe.enable_stream($1, $2)", 2, types, values, NULL, false, 1);
 	else
@@ -208,6 +232,8 @@ hroe_api_update_time_to_live(JsonbContainer *req, StringInfo out)
 	values[0] = CStringGetTextDatum(table);
 	values[1] = CStringGetTextDatum(attribute);
 	values[2] = BoolGetDatum(hroe_api_member_bool(&spec->root, "Enabled", false));
+	if (DatumGetBool(values[2]))
+		RefuseDistributed(table, "Time to Live deletions");
 	AppendResult(out, "SELECT hroe.update_time_to_live($1, $2, $3)", 3, types, values, NULL);
 }
 

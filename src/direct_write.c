@@ -348,6 +348,12 @@ OpenForWrite(HroeTableMeta *t, const char *op, Relation *idx, TupleTableSlot **o
 
 	if (!hroe_direct_access)
 		return NULL;
+	/* (a partitioned table, without a primary key index of its own) */
+	if (t->distributed)
+	{
+		elog(DEBUG1, "hroe: %s on %s runs as SQL: it is distributed", op, t->relname);
+		return NULL;
+	}
 	obstacle = SessionObstacle(t);
 	if (obstacle)
 	{

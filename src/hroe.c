@@ -59,6 +59,17 @@ _PG_init(void)
 							   0,
 							   hroe_check_account_id, NULL, NULL);
 	hroe_item_collection_init();
+	DefineCustomStringVariable("hroe.partition_servers",
+							   "The postgres_fdw foreign servers CreateTable distributes new tables over.",
+							   "A comma-separated list of foreign server names (empty, the default: "
+							   "tables are local). A table created while it is set is hash-partitioned by "
+							   "its partition key, one partition per server, each a hroe table there "
+							   "(doc/partitioning.md).",
+							   &hroe_partition_servers,
+							   "",
+							   PGC_USERSET,
+							   GUC_LIST_INPUT,
+							   NULL, NULL, NULL);
 	hroe_streams_init();
 	MarkGUCPrefixReserved("hroe");
 }

@@ -168,8 +168,8 @@ static char *
 KeyQual(HroeTableMeta *t, int firstparam)
 {
 	if (t->schema.nrange)
-		return psprintf("pk = $%d AND sk = $%d", firstparam, firstparam + 1);
-	return psprintf("pk = $%d", firstparam);
+		return psprintf("%s AND sk = $%d", hroe_table_pk_qual(t, firstparam), firstparam + 1);
+	return hroe_table_pk_qual(t, firstparam);
 }
 
 /* The column types of the table key; returns their number */
@@ -201,7 +201,7 @@ DirectFetch(HroeTableMeta *t, Datum *keys, MemoryContext cxt, bool *done)
 	AclResult	aclresult;
 
 	*done = false;
-	if (!hroe_direct_access ||
+	if (!hroe_direct_access || t->distributed ||
 		check_enable_rls(t->relid, InvalidOid, true) == RLS_ENABLED)
 		return NULL;
 	aclresult = pg_class_aclcheck(t->relid, GetUserId(), ACL_SELECT);
@@ -359,6 +359,59 @@ NoCapacity(HroeTableMeta *t, double *units, double *index_units)
 }
 
 /*
+ * The upsert of a plain PutItem on a distributed table, which has no unique
+ * index for ON CONFLICT (pk, sk) to name: an UPDATE by key, else an INSERT
+ * ... ON CONFLICT DO NOTHING (which postgres_fdw ships, and the partition's
+ * own primary key arbitrates), again until one of them writes the item (an
+ * insert that met a concurrent one updates that item next).
+ */
+static void
+DistributedUpsert(HroeTableMeta *t, HroeItem *item, Datum *keys)
+{
+	Datum		args[3];
+	Oid			types[3];
+	int			n = KeyTypes(t, types);
+	Oid			itype = hroe_op_item_type_oid();
+	Datum		d = PointerGetDatum(item);
+	SPIPlanPtr	update,
+				insert;
+	int			ret;
+
+	for (int i = 0; i < n; i++)
+		args[i] = keys[i];
+	types[n] = itype;
+	args[n] = d;
+	update = hroe_table_plan(t, "put-update",
+							 psprintf("UPDATE %s SET item = $%d WHERE %s",
+									  t->relname, n + 1, KeyQual(t, 1)),
+							 n + 1, types);
+	insert = hroe_table_plan(t, "put-insert",
+							 psprintf("INSERT INTO %s (item) VALUES ($1) ON CONFLICT DO NOTHING",
+									  t->relname),
+							 1, &itype);
+	for (;;)
+	{
+		hroe_push_search_path();
+		ret = SPI_execute_plan(update, args, NULL, false, 0);
+		hroe_pop_search_path();
+		if (ret != SPI_OK_UPDATE)
+			elog(ERROR, "PutItem failed to update an item of %s: %s", t->relname,
+				 SPI_result_code_string(ret));
+		if (SPI_processed == 1)
+			return;
+		hroe_push_search_path();
+		ret = SPI_execute_plan(insert, &d, NULL, false, 0);
+		hroe_pop_search_path();
+		if (ret != SPI_OK_INSERT)
+			elog(ERROR, "PutItem failed to insert an item of %s: %s", t->relname,
+				 SPI_result_code_string(ret));
+		if (SPI_processed == 1)
+			return;
+		CHECK_FOR_INTERRUPTS();
+	}
+}
+
+/*
  * PutItem: replace or insert the item under a row lock on the old version;
  * returns the old item (or NULL); *units/index_units get the write capacity.
  * With locked, the caller holds the key's advisory lock and has read the row
@@ -403,6 +456,11 @@ hroe_op_do_put(HroeTableMeta *t, HroeItem *item, bool locked, HroeItem *locked_o
 		Datum		d = PointerGetDatum(item);
 
 		NoCapacity(t, units, index_units);
+		if (t->distributed)
+		{
+			DistributedUpsert(t, item, keys);
+			return NULL;
+		}
 		plan = hroe_table_plan_find(t, "put-upsert");
 		if (plan == NULL)
 			plan = hroe_table_plan(t, "put-upsert",
@@ -421,7 +479,7 @@ hroe_op_do_put(HroeTableMeta *t, HroeItem *item, bool locked, HroeItem *locked_o
 	for (;; locked = false)
 	{
 		old = locked ? locked_old : hroe_op_fetch_item(t, keys, true, cxt);
-		if (old && locked && locked_tid)
+		if (old && locked && locked_tid && ItemPointerIsValid(locked_tid))
 		{
 			Oid			ttypes[2] = {hroe_op_item_type_oid(), TIDOID};
 			Datum		tvals[2] = {PointerGetDatum(item), PointerGetDatum(locked_tid)};

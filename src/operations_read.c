@@ -358,7 +358,11 @@ BuildRead(ReadSpec *s, ReadStatement *st)
 		{
 			types[np] = hroe_key_type_oid(ks->types[i]);
 			values[np++] = hroe_attr_value_datum(s->bound.hash[i], HashForm(ix, i));
-			appendStringInfo(&sql, " AND %s = $%d", cols[i], np);
+			/* (the table's partition key: its partition alone, if distributed) */
+			if (strcmp(cols[i], "pk") == 0)
+				appendStringInfo(&sql, " AND %s", hroe_table_pk_qual(t, np));
+			else
+				appendStringInfo(&sql, " AND %s = $%d", cols[i], np);
 		}
 		for (int i = 0; i < s->bound.nrange_eq; i++)
 		{
@@ -590,7 +594,7 @@ DirectQuery(ReadSpec *s, EmitItem emit, void *arg, MemoryContext cxt, ReadOutcom
 	MemoryContext rowcxt,
 				oldcxt;
 
-	if (!hroe_direct_access ||
+	if (!hroe_direct_access || t->distributed ||
 		check_enable_rls(t->relid, InvalidOid, true) == RLS_ENABLED)
 		return false;
 	aclresult = pg_class_aclcheck(t->relid, GetUserId(), ACL_SELECT);

@@ -318,10 +318,16 @@ hroe_lock_row(HroeTableMeta *t, Datum *keys, ItemPointer tid, MemoryContext cxt)
 	for (int i = 0; i < n; i++)
 		types[i] = hroe_key_type_oid(t->schema.types[i]);
 	plan = hroe_table_plan_find(t, "lock-update");
+	/*
+	 * (a distributed table's rows are not written by ctid: a ctid names a
+	 * row of one partition only, and the same ctid a row of each)
+	 */
 	if (plan == NULL)
 		plan = hroe_table_plan(t, "lock-update",
-							   psprintf("SELECT item, ctid FROM %s WHERE %s FOR UPDATE", t->relname,
-										n == 2 ? "pk = $1 AND sk = $2" : "pk = $1"),
+							   psprintf("SELECT item%s FROM %s WHERE %s FOR UPDATE",
+										t->distributed ? "" : ", ctid", t->relname,
+										n == 2 ? psprintf("%s AND sk = $2", hroe_table_pk_qual(t, 1))
+										: hroe_table_pk_qual(t, 1)),
 							   n, types);
 	hroe_push_search_path();
 	ret = SPI_execute_plan(plan, keys, NULL, false, 1);
@@ -330,7 +336,9 @@ hroe_lock_row(HroeTableMeta *t, Datum *keys, ItemPointer tid, MemoryContext cxt)
 		elog(ERROR, "locking an item of %s failed: %s", t->relname, SPI_result_code_string(ret));
 	if (SPI_processed == 0)
 		return NULL;
-	if (tid)
+	if (tid && t->distributed)
+		ItemPointerSetInvalid(tid);
+	else if (tid)
 		ItemPointerCopy((ItemPointer) DatumGetPointer(SPI_getbinval(SPI_tuptable->vals[0],
 																	SPI_tuptable->tupdesc, 2, &isnull)),
 						tid);

@@ -19,6 +19,7 @@
 #include "access/table.h"
 #include "access/xact.h"
 #include "catalog/namespace.h"
+#include "catalog/pg_class.h"
 #include "catalog/pg_namespace.h"
 #include "catalog/pg_type.h"
 #include "fmgr.h"
@@ -200,7 +201,8 @@ LoadTableMetaSPI(const char *name)
 			"JOIN pg_catalog.pg_class c ON c.oid OPERATOR(pg_catalog.=) t.relid::pg_catalog.oid "
 			"LEFT JOIN pg_catalog.pg_class i ON i.relname OPERATOR(pg_catalog.=) x.index_relname "
 			"AND i.relnamespace OPERATOR(pg_catalog.=) c.relnamespace "
-			"AND i.relkind OPERATOR(pg_catalog.=) 'i' "
+			/* (a distributed table's index is a partitioned index) */
+			"AND i.relkind OPERATOR(pg_catalog.=) ANY ('{i,I}'::pg_catalog.\"char\"[]) "
 			"WHERE x.table_name OPERATOR(pg_catalog.=) $1 "
 			"ORDER BY x.index_name", 1, &argtype);
 		if (IndexQueryPlan == NULL)
@@ -232,6 +234,7 @@ LoadTableMetaSPI(const char *name)
 		m->schema.types[1] = SpiText(0, 5)[0];
 	}
 	m->relname = pstrdup(SpiText(0, 6));
+	m->distributed = get_rel_relkind(m->relid) == RELKIND_PARTITIONED_TABLE;
 	MemoryContextSwitchTo(old);
 
 	ret = SPI_execute_plan(IndexQueryPlan, &arg, NULL, true, 0);
@@ -469,12 +472,22 @@ hroe_table_plan(HroeTableMeta *t, const char *shape, const char *sql,
 		if (strcmp(p->shape, shape) == 0)
 			return p->plan;
 	hroe_push_search_path();
-	plan = SPI_prepare_cursor(sql, nargs, argtypes, CURSOR_OPT_GENERIC_PLAN);
+
+	/*
+	 * A distributed table's statements are planned for their parameters
+	 * each time: the plan then holds the one partition of the key (pruned
+	 * while planning), where a generic plan's UPDATE or DELETE would open a
+	 * connection to every partition's server (PostgreSQL 15 initializes
+	 * every result relation of a ModifyTable, pruned or not)
+	 */
+	plan = SPI_prepare_cursor(sql, nargs, argtypes,
+							  t->distributed ? CURSOR_OPT_CUSTOM_PLAN : CURSOR_OPT_GENERIC_PLAN);
 	if (plan == NULL)
 		elog(ERROR, "SPI_prepare failed for \"%s\": %s", sql,
 			 SPI_result_code_string(SPI_result));
 	SPI_keepplan(plan);
-	BuildGenericPlan(plan);
+	if (!t->distributed)
+		BuildGenericPlan(plan);
 	hroe_pop_search_path();
 	p = MemoryContextAlloc(t->cxt, sizeof(HroePlan));
 	p->shape = MemoryContextStrdup(t->cxt, shape);

@@ -87,6 +87,12 @@ typedef struct HroeTableMeta
 	AttrNumber	item_attno;
 	/* the direct writes' view of the table (src/direct_write.c), or NULL */
 	struct HroeDirectWrite *direct_write;
+	/*
+	 * hash-partitioned over servers (src/tables_partition.c): no primary key
+	 * index of its own, so every read and write runs as SQL, never ON
+	 * CONFLICT with a target, never by ctid
+	 */
+	bool		distributed;
 } HroeTableMeta;
 
 /* A key attribute value as a Datum of its column type */
@@ -142,6 +148,12 @@ extern int64 hroe_item_collection_bytes(HroeTableMeta *t, const HroeItem *item);
 #define HROE_REGION_MAX			32
 #define HROE_ACCOUNT_ID_LEN		12
 extern char *hroe_region;
+
+/* distributed tables (src/tables_partition.c) */
+extern char *hroe_partition_servers;
+extern Oid	hroe_table_key_server(HroeTableMeta *t, Datum pk);
+extern char *hroe_table_pk_qual(HroeTableMeta *t, int param);
+extern char *hroe_table_pk_expr(HroeTableMeta *t);
 extern char *hroe_account_id;
 extern bool hroe_check_region(char **newval, void **extra, GucSource source);
 extern bool hroe_check_account_id(char **newval, void **extra, GucSource source);

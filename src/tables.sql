@@ -307,6 +307,7 @@ DECLARE
 	v_rel regclass;
 	v_relname name;
 	v_sql text;
+	v_servers name[] := hroe.partition_server_list();
 BEGIN
 	PERFORM hroe.check_name(p_table_name, 'tableName');
 	PERFORM hroe.check_attribute_name(p_partition_key, 'keySchema.1.member.attributeName');
@@ -340,10 +341,25 @@ BEGIN
 		v_sql := v_sql || format(', sk %s GENERATED ALWAYS AS (hroe.item_key_%s(item, %L, true)) STORED',
 								 hroe.key_column_type(p_sort_key_type), lower(p_sort_key_type), p_sort_key);
 	END IF;
-	v_sql := v_sql || format(', item hroe.item NOT NULL, PRIMARY KEY (pk%s))',
-							 CASE WHEN p_sort_key IS NOT NULL THEN ', sk' ELSE '' END);
+	-- distributed (hroe.partition_servers): hash-partitioned by pk, the
+	-- primary key on each server's partition (PostgreSQL allows none over
+	-- foreign partitions)
+	IF cardinality(v_servers) > 0 THEN
+		-- (by pk's expression: PostgreSQL allows no generated column in a
+		-- partition key; src/tables_partition.c adds it to every key's
+		-- condition, so that the planner prunes)
+		v_sql := v_sql || format(', item hroe.item NOT NULL) PARTITION BY HASH (hroe.item_key_%s(item, %L, false))',
+								 lower(p_partition_key_type), p_partition_key);
+	ELSE
+		v_sql := v_sql || format(', item hroe.item NOT NULL, PRIMARY KEY (pk%s))',
+								 CASE WHEN p_sort_key IS NOT NULL THEN ', sk' ELSE '' END);
+	END IF;
 	EXECUTE v_sql;
 	v_rel := format('%I.%I', v_schema, v_relname)::regclass;
+	IF cardinality(v_servers) > 0 THEN
+		PERFORM hroe.create_table_partitions(v_rel, p_table_name, v_servers, p_partition_key,
+											 p_partition_key_type, p_sort_key, p_sort_key_type);
+	END IF;
 	EXECUTE format('COMMENT ON TABLE %s IS %L', v_rel,
 				   format('DynamoDB table %s (hroe): partition key %s %s%s', p_table_name,
 						  p_partition_key, p_partition_key_type,
@@ -357,7 +373,7 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION hroe.create_table(text, text, text, text, text, name) IS
-'CreateTable: a DynamoDB table (key types S, N, B; PAY_PER_REQUEST) as a PostgreSQL table with generated key columns pk [, sk] and an item column, in p_schema (default: the caller''s current schema), named after the DynamoDB table (a name over 63 bytes: hroe.relation_name); returns the table';
+'CreateTable: a DynamoDB table (key types S, N, B; PAY_PER_REQUEST) as a PostgreSQL table with generated key columns pk [, sk] and an item column, in p_schema (default: the caller''s current schema), named after the DynamoDB table (a name over 63 bytes: hroe.relation_name); while hroe.partition_servers names foreign servers, hash-partitioned by pk over them (hroe.create_table_partitions); returns the table';
 
 -- The existing generated column of a table that holds exactly the keys an
 -- index key attribute needs, or NULL (create_index with p_share_key_columns)
@@ -659,6 +675,14 @@ BEGIN
 			p_sort_key, coalesce(v_types[cardinality(p_partition_key) + 1:], '{}'),
 			coalesce(v_cols[cardinality(p_partition_key) + 1:], '{}'),
 			p_projection, coalesce(p_non_key_attributes, '{}'), v_check_name);
+	-- a distributed table: the same index on each server's partition (the
+	-- same columns, as its table has this one's), which indexes its items
+	IF hroe.table_is_distributed(t.relid) THEN
+		PERFORM hroe.partition_exec_all(t.relid,
+			format('SELECT hroe.create_index(%L, %L, %L, %L, %L, %L, %L, %L)::text', p_table_name, p_index_name,
+				   p_partition_key, p_sort_key, p_attribute_definitions, p_projection, p_non_key_attributes,
+				   p_share_key_columns));
+	END IF;
 	RETURN format('%I.%I', v_schema, v_index_rel)::regclass;
 END
 $$;
@@ -700,6 +724,9 @@ BEGIN
 			EXECUTE format('ALTER TABLE %s DROP COLUMN IF EXISTS %I', t.relid, c);
 		END IF;
 	END LOOP;
+	IF hroe.table_is_distributed(t.relid) THEN
+		PERFORM hroe.partition_exec_all(t.relid, format('SELECT hroe.delete_index(%L, %L)::text', p_table_name, p_index_name));
+	END IF;
 END
 $$;
 COMMENT ON FUNCTION hroe.delete_index(text, text) IS
@@ -743,7 +770,12 @@ BEGIN
 			'Both the Hash Key and the Range Key element in the KeySchema have the same name');
 	END IF;
 	-- DynamoDB creates LSIs with the table only: here, while it has no item
-	IF hroe.table_has_items(t.relid) THEN
+	-- (a distributed table's servers are asked through dblink: the
+	-- remote DDL below would wait on a postgres_fdw read's lock)
+	IF (CASE WHEN hroe.table_is_distributed(t.relid)
+			 THEN hroe.partition_any(t.relid, format('SELECT hroe.table_has_items(%L::regclass)::text',
+													  t.relid::text))
+			 ELSE hroe.table_has_items(t.relid) END) THEN
 		PERFORM hroe.dynamodb_error('ValidationException',
 			format('One or more parameter values were invalid: Local secondary index %s can be created only on an empty table (DynamoDB creates them with the table)', p_index_name));
 	END IF;
@@ -753,6 +785,11 @@ BEGIN
 								 jsonb_build_object(p_sort_key, p_sort_key_type), p_projection,
 								 p_non_key_attributes, p_share_key_columns => true);
 	UPDATE hroe.indexes SET local = true WHERE table_name = p_table_name AND index_name = p_index_name;
+	IF hroe.table_is_distributed(t.relid) THEN
+		PERFORM hroe.partition_exec_all(t.relid,
+			format('UPDATE hroe.indexes SET local = true WHERE table_name = %L AND index_name = %L RETURNING index_name',
+				   p_table_name, p_index_name));
+	END IF;
 	EXECUTE format('COMMENT ON INDEX %s IS %L', v_index,
 				   format('DynamoDB local secondary index %s of %s (hroe)', p_index_name, p_table_name));
 	-- its item collections' sizes, kept from its first item (the table is empty)
@@ -847,6 +884,11 @@ BEGIN
 			'Resource cannot be deleted as it is currently protected against deletion. Disable deletion protection first.');
 	END IF;
 	DELETE FROM hroe.tables WHERE table_name = p_table_name;
+	-- a distributed table: each server's partition first (committed there
+	-- at once: a DeleteTable that fails after it leaves the table empty)
+	IF hroe.table_is_distributed(v_rel) THEN
+		PERFORM hroe.partition_exec_all(v_rel, format('SELECT hroe.delete_table(%L)::text', p_table_name));
+	END IF;
 	-- (a table already dropped with DROP TABLE only leaves its metadata)
 	IF EXISTS (SELECT 1 FROM pg_class WHERE oid = v_rel) THEN
 		EXECUTE format('DROP TABLE %s', v_rel);

@@ -55,8 +55,13 @@ BEGIN
 	END IF;
 	v_arn := hroe.table_arn(t.table_name);
 	-- the table's and every index's count and size, in one pass
-	SELECT jsonb_object_agg(coalesce(s.index_name, ''), jsonb_build_array(s.item_count, s.size_bytes))
-	INTO v_sizes FROM hroe.table_sizes(p_table_name) s;
+	IF hroe.table_is_distributed(t.relid) THEN
+		SELECT jsonb_object_agg(coalesce(s.index_name, ''), jsonb_build_array(s.item_count, s.size_bytes))
+		INTO v_sizes FROM hroe.partition_table_sizes(p_table_name, t.relid) s;
+	ELSE
+		SELECT jsonb_object_agg(coalesce(s.index_name, ''), jsonb_build_array(s.item_count, s.size_bytes))
+		INTO v_sizes FROM hroe.table_sizes(p_table_name) s;
+	END IF;
 	v_defs := jsonb_build_object(t.partition_key, t.partition_key_type);
 	IF t.sort_key IS NOT NULL THEN
 		v_defs := v_defs || jsonb_build_object(t.sort_key, t.sort_key_type);

@@ -75,6 +75,37 @@ LockOrder(HroeTxAction *acts, int n)
 	return order;
 }
 
+/*
+ * Refuse a write transaction whose writes would commit on more than one
+ * server: a distributed table's partitions are committed by postgres_fdw one
+ * server after another (and the coordinator's own tables last), without
+ * two-phase commit, so a coordinator lost between two commits would leave
+ * the transaction half done (doc/partitioning.md).  ConditionChecks only
+ * read and lock: they may be on any server.
+ */
+static void
+CheckOneServer(HroeTxAction *acts, int n)
+{
+	bool		first = true;
+	Oid			server = InvalidOid;
+
+	for (int i = 0; i < n; i++)
+	{
+		Oid			s;
+
+		if (acts[i].kind == HROE_TX_CHECK || acts[i].kind == HROE_TX_GET)
+			continue;
+		s = hroe_table_key_server(acts[i].t, acts[i].keys[0]);
+		if (first)
+			server = s;
+		else if (s != server)
+			HroeValidation("Transaction request cannot include writes to items on more than one partition server: "
+						   "hroe commits each server's writes on its own, without two-phase commit "
+						   "(see hroe.partition_servers)");
+		first = false;
+	}
+}
+
 /* Lock every action's item in the canonical order; each old item read */
 static void
 LockAll(HroeTxAction **order, int n)
@@ -410,6 +441,7 @@ hroe_transact_write(HroeTxAction *acts, int n, const char *token, const char *it
 		}
 	}
 	order = LockOrder(acts, n);
+	CheckOneServer(acts, n);
 	LockAll(order, n);
 	CheckConditions(acts, n);
 	/* the tables' capacities in request order */

@@ -154,6 +154,11 @@ hroe_delete_expired_items(PG_FUNCTION_ARGS)
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
 	t = hroe_table_lookup(table, false);
+	/* (its rows are on other servers: no ctid names one; api_streams.c) */
+	if (t->distributed)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("Time to Live is not supported on distributed table %s", table)));
 	attribute = TtlAttribute(table);
 	if (attribute == NULL)
 	{

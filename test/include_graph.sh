@@ -20,7 +20,7 @@ LAYERS='
 3 collection  collection collection_io
 4 expression  expression expression_*
 4 partiql     partiql partiql_*
-5 tables      tables tables_keys tables_arn tables_collection direct_write capacity
+5 tables      tables tables_keys tables_arn tables_collection tables_partition direct_write capacity
 6 operations  operations operations_* transactions streams ttl
 7 api         api api_* gateway_call
 7 shard       shard shard_*

@@ -3500,3 +3500,830 @@ END
 $$;
 COMMENT ON FUNCTION hroe.describe_time_to_live(text) IS
 'DescribeTimeToLive: TimeToLiveStatus ENABLED with its AttributeName, or DISABLED (a table the role may not SELECT from: insufficient_privilege, AccessDeniedException)';
+
+-- Distributed tables (issue #23, doc/partitioning.md): hroe.partition_servers,
+-- the partition functions, and the DDL functions that distribute
+
+--
+-- Distributed tables (src/tables_partition.c, doc/partitioning.md): with
+-- hroe.partition_servers naming postgres_fdw foreign servers, CreateTable
+-- makes the table hash-partitioned by its partition key column pk, one
+-- partition per server, each a foreign table over a hroe table of the same
+-- name created there by hroe.create_table (its own primary key, GSI and LSI
+-- indexes).  Remote DDL runs through dblink, on the foreign server's user
+-- mapping.
+--
+
+-- The foreign servers hroe.partition_servers names, validated
+CREATE FUNCTION hroe.partition_server_list() RETURNS name[]
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	v_servers name[];
+	v_server name;
+	v_options text[];
+BEGIN
+	SELECT coalesce(array_agg(trim(s)::name ORDER BY o), '{}') INTO v_servers
+	FROM unnest(string_to_array(current_setting('hroe.partition_servers'), ',')) WITH ORDINALITY u(s, o)
+	WHERE trim(s) <> '';
+	FOREACH v_server IN ARRAY v_servers LOOP
+		SELECT s.srvoptions INTO v_options
+		FROM pg_foreign_server s JOIN pg_foreign_data_wrapper w ON w.oid = s.srvfdw
+		WHERE s.srvname = v_server AND w.fdwname = 'postgres_fdw';
+		IF NOT FOUND THEN
+			RAISE EXCEPTION 'hroe.partition_servers names "%", which is not a postgres_fdw foreign server', v_server
+				USING ERRCODE = 'undefined_object';
+		END IF;
+		-- hroe's operators and functions must be shipped, or no key
+		-- condition reaches the partition (it would send its whole table)
+		IF NOT EXISTS (SELECT FROM unnest(v_options) opt
+					   WHERE opt LIKE 'extensions=%'
+					   AND 'hroe' = ANY (string_to_array(replace(substr(opt, 12), ' ', ''), ','))) THEN
+			RAISE EXCEPTION 'foreign server "%" must list hroe in its extensions option', v_server
+				USING ERRCODE = 'invalid_parameter_value',
+					  HINT = format('ALTER SERVER %I OPTIONS (ADD extensions ''hroe'')', v_server);
+		END IF;
+	END LOOP;
+	IF cardinality(v_servers) <> (SELECT count(DISTINCT s) FROM unnest(v_servers) s) THEN
+		RAISE EXCEPTION 'hroe.partition_servers names a server twice'
+			USING ERRCODE = 'invalid_parameter_value';
+	END IF;
+	RETURN v_servers;
+END
+$$;
+COMMENT ON FUNCTION hroe.partition_server_list() IS
+'internal: The foreign servers the setting hroe.partition_servers names (empty: tables are local), each checked to be a postgres_fdw server whose extensions option lists hroe';
+
+-- The partitions of a distributed table and their servers
+CREATE FUNCTION hroe.table_partitions(p_rel regclass)
+RETURNS TABLE (partition regclass, server name, remote_schema text, remote_table text, bound text)
+LANGUAGE sql STABLE STRICT PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+BEGIN ATOMIC
+	SELECT i.inhrelid::regclass, s.srvname,
+		   (SELECT substr(o, 13) FROM unnest(f.ftoptions) o WHERE o LIKE 'schema_name=%'),
+		   (SELECT substr(o, 12) FROM unnest(f.ftoptions) o WHERE o LIKE 'table_name=%'),
+		   pg_get_expr(c.relpartbound, c.oid)
+	FROM pg_inherits i
+	JOIN pg_class c ON c.oid = i.inhrelid
+	LEFT JOIN pg_foreign_table f ON f.ftrelid = i.inhrelid
+	LEFT JOIN pg_foreign_server s ON s.oid = f.ftserver
+	WHERE i.inhparent = p_rel
+	ORDER BY c.relname;
+END;
+COMMENT ON FUNCTION hroe.table_partitions(regclass) IS
+'The partitions of a distributed table: each partition (a postgres_fdw foreign table), its foreign server, the schema and table it reads there, and its hash bound (MODULUS, REMAINDER); no row for a table that is not partitioned';
+
+-- Whether a table is distributed
+CREATE FUNCTION hroe.table_is_distributed(p_rel regclass) RETURNS boolean
+LANGUAGE sql STABLE STRICT PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+RETURN (SELECT c.relkind = 'p' FROM pg_class c WHERE c.oid = p_rel);
+COMMENT ON FUNCTION hroe.table_is_distributed(regclass) IS
+'internal: Whether the PostgreSQL table of a DynamoDB table is partitioned over servers (a partitioned table, made by hroe.create_table under hroe.partition_servers)';
+
+-- The schema of the dblink extension, which remote DDL needs
+CREATE FUNCTION hroe.dblink_schema() RETURNS name
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	v_dblink name;
+BEGIN
+	SELECT n.nspname INTO v_dblink
+	FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'dblink';
+	IF NOT FOUND THEN
+		RAISE EXCEPTION 'distributed tables need the dblink extension'
+			USING ERRCODE = 'undefined_object',
+				  HINT = 'CREATE EXTENSION dblink (PostgreSQL''s contrib) on this database.';
+	END IF;
+	RETURN v_dblink;
+END
+$$;
+COMMENT ON FUNCTION hroe.dblink_schema() IS
+'internal: The schema of the dblink extension (distributed tables run their DDL on the partition servers through it), or an error naming it';
+
+-- Run one SQL statement on a foreign server through dblink
+CREATE FUNCTION hroe.partition_exec(p_server name, p_sql text) RETURNS void
+LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	v_dblink name := hroe.dblink_schema();
+	v_conn text := 'hroe_partition_ddl';
+BEGIN
+	-- dblink takes a foreign server's name for a connection string and
+	-- connects with its options and the current role's user mapping; a
+	-- remote error is raised here with its SQLSTATE (a DynamoDB one stays).
+	-- The statement waits at most 10 s for a lock: DDL there after this
+	-- transaction read the table through postgres_fdw (whose remote
+	-- transaction holds its lock until this one ends) fails rather than
+	-- waits for ever.
+	EXECUTE format('SELECT %I.dblink_connect(%L, %L)', v_dblink, v_conn, p_server);
+	BEGIN
+		EXECUTE format('SELECT %I.dblink_exec(%L, %L)', v_dblink, v_conn, 'SET lock_timeout = ''10s''');
+		EXECUTE format('SELECT count(*) FROM %I.dblink(%L, %L) AS r(v text)', v_dblink, v_conn, p_sql);
+	EXCEPTION WHEN OTHERS THEN
+		EXECUTE format('SELECT %I.dblink_disconnect(%L)', v_dblink, v_conn);
+		RAISE;
+	END;
+	EXECUTE format('SELECT %I.dblink_disconnect(%L)', v_dblink, v_conn);
+END
+$$;
+COMMENT ON FUNCTION hroe.partition_exec(name, text) IS
+'internal: Runs p_sql (a statement returning one text column) on foreign server p_server through dblink (its own remote transaction, committed at once; lock_timeout 10 s), with the server''s options and the current role''s user mapping; a remote error is raised with its SQLSTATE';
+
+-- The item counts and sizes of a distributed table, summed over its servers
+CREATE FUNCTION hroe.partition_table_sizes(p_table_name text, p_rel regclass)
+RETURNS TABLE (index_name text, item_count bigint, size_bytes bigint)
+LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	v_dblink name := hroe.dblink_schema();
+	v_sql text := '';
+	v_server name;
+BEGIN
+	-- through dblink, not postgres_fdw: a DeleteTable describes the table
+	-- before it drops the partitions, which the remote transaction of a
+	-- postgres_fdw read would keep locked until the end of this one
+	FOR v_server IN SELECT DISTINCT p.server FROM hroe.table_partitions(p_rel) p
+					WHERE p.server IS NOT NULL ORDER BY 1 LOOP
+		v_sql := v_sql || CASE WHEN v_sql <> '' THEN ' UNION ALL ' ELSE '' END
+				 || format('SELECT * FROM %I.dblink(%L, %L) AS r(index_name text, item_count bigint, size_bytes bigint)',
+						   v_dblink, v_server, format('SELECT * FROM hroe.table_sizes(%L)', p_table_name));
+	END LOOP;
+	IF v_sql = '' THEN
+		RETURN;
+	END IF;
+	RETURN QUERY EXECUTE format('SELECT s.index_name, sum(s.item_count)::bigint, sum(s.size_bytes)::bigint
+								 FROM (%s) s GROUP BY s.index_name', v_sql);
+END
+$$;
+COMMENT ON FUNCTION hroe.partition_table_sizes(text, regclass) IS
+'internal: hroe.table_sizes of distributed table p_table_name (PostgreSQL table p_rel): each server''s hroe.table_sizes of its partition, through dblink, summed per index';
+
+-- Run one SQL statement on every server of a distributed table
+CREATE FUNCTION hroe.partition_exec_all(p_rel regclass, p_sql text) RETURNS void
+LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	v_server name;
+BEGIN
+	FOR v_server IN SELECT DISTINCT p.server FROM hroe.table_partitions(p_rel) p
+					WHERE p.server IS NOT NULL ORDER BY 1 LOOP
+		PERFORM hroe.partition_exec(v_server, p_sql);
+	END LOOP;
+END
+$$;
+COMMENT ON FUNCTION hroe.partition_exec_all(regclass, text) IS
+'internal: Runs p_sql (DDL of hroe on a distributed table: create_index, delete_index, delete_table) on each foreign server holding a partition of p_rel, one after another';
+
+-- Create a distributed table's partitions: a hroe table on each server, a
+-- foreign table over it as the partition of remainder i
+CREATE FUNCTION hroe.create_table_partitions(p_rel regclass, p_table_name text, p_servers name[],
+											 p_partition_key text, p_partition_key_type text,
+											 p_sort_key text, p_sort_key_type text)
+RETURNS void
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	v_schema name;
+	v_relname name;
+	n integer := cardinality(p_servers);
+BEGIN
+	SELECT s.nspname, c.relname INTO v_schema, v_relname
+	FROM pg_class c JOIN pg_namespace s ON s.oid = c.relnamespace WHERE c.oid = p_rel;
+	FOR i IN 1 .. n LOOP
+		PERFORM hroe.partition_exec(p_servers[i],
+			format('SELECT hroe.create_table(%L, %L, %L, %L, %L, %L)::text', p_table_name, p_partition_key,
+				   p_partition_key_type, p_sort_key, p_sort_key_type, v_schema));
+		EXECUTE format('CREATE FOREIGN TABLE %I.%I PARTITION OF %s FOR VALUES WITH (MODULUS %s, REMAINDER %s)'
+					   ' SERVER %I OPTIONS (schema_name %L, table_name %L)',
+					   v_schema, hroe.relation_name(format('%s#%s', p_table_name, i - 1)), p_rel, n, i - 1,
+					   p_servers[i], v_schema, v_relname);
+	END LOOP;
+END
+$$;
+COMMENT ON FUNCTION hroe.create_table_partitions(regclass, text, name[], text, text, text, text) IS
+'internal: hroe.create_table''s distribution: on each server of p_servers, a hroe table named p_table_name in the same schema (hroe.create_table there, through dblink), and here its foreign table <name>#<i> as the partition of remainder i (MODULUS the server count) of p_rel';
+
+-- Whether a query answers true on any server of a distributed table
+CREATE FUNCTION hroe.partition_any(p_rel regclass, p_sql text) RETURNS boolean
+LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	v_dblink name := hroe.dblink_schema();
+	v_server name;
+	v boolean;
+BEGIN
+	FOR v_server IN SELECT DISTINCT p.server FROM hroe.table_partitions(p_rel) p
+					WHERE p.server IS NOT NULL ORDER BY 1 LOOP
+		EXECUTE format('SELECT bool_or(r.v::boolean) FROM %I.dblink(%L, %L) AS r(v text)',
+					   v_dblink, v_server, p_sql) INTO v;
+		IF v THEN
+			RETURN true;
+		END IF;
+	END LOOP;
+	RETURN false;
+END
+$$;
+COMMENT ON FUNCTION hroe.partition_any(regclass, text) IS
+'internal: Whether p_sql (a query of one boolean value, as text) answers true on any foreign server holding a partition of p_rel (through dblink: hroe.create_local_index''s emptiness check)';
+
+CREATE OR REPLACE FUNCTION hroe.create_table(
+	p_table_name text,
+	p_partition_key text,
+	p_partition_key_type text DEFAULT 'S',
+	p_sort_key text DEFAULT NULL,
+	p_sort_key_type text DEFAULT 'S',
+	p_schema name DEFAULT pg_catalog.current_schema())
+RETURNS regclass
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	v_schema name := p_schema;
+	v_rel regclass;
+	v_relname name;
+	v_sql text;
+	v_servers name[] := hroe.partition_server_list();
+BEGIN
+	PERFORM hroe.check_name(p_table_name, 'tableName');
+	PERFORM hroe.check_attribute_name(p_partition_key, 'keySchema.1.member.attributeName');
+	PERFORM hroe.check_key_type(p_partition_key_type, 'attributeDefinitions.1.member.attributeType');
+	IF p_sort_key IS NOT NULL THEN
+		PERFORM hroe.check_attribute_name(p_sort_key, 'keySchema.2.member.attributeName');
+		PERFORM hroe.check_key_type(p_sort_key_type, 'attributeDefinitions.2.member.attributeType');
+		IF p_sort_key = p_partition_key THEN
+			PERFORM hroe.dynamodb_error('ValidationException',
+				'Both the Hash Key and the Range Key element in the KeySchema have the same name');
+		END IF;
+	END IF;
+	IF v_schema IS NULL THEN
+		RAISE EXCEPTION 'no schema has been selected to create in'
+			USING ERRCODE = 'invalid_schema_name';
+	END IF;
+	-- DynamoDB table names are unique per account and region (every role
+	-- sees every table's row; a row lock would need UPDATE on hroe.tables)
+	PERFORM 1 FROM hroe.tables WHERE table_name = p_table_name;
+	IF FOUND THEN
+		PERFORM hroe.dynamodb_error('ResourceInUseException',
+			format('Table already exists: %s', p_table_name));
+	END IF;
+	-- a name longer than PostgreSQL's 63 bytes: a prefix and a hash
+	v_relname := hroe.relation_name(p_table_name);
+
+	v_sql := format('CREATE TABLE %I.%I (pk %s GENERATED ALWAYS AS (hroe.item_key_%s(item, %L, false)) STORED',
+					v_schema, v_relname, hroe.key_column_type(p_partition_key_type),
+					lower(p_partition_key_type), p_partition_key);
+	IF p_sort_key IS NOT NULL THEN
+		v_sql := v_sql || format(', sk %s GENERATED ALWAYS AS (hroe.item_key_%s(item, %L, true)) STORED',
+								 hroe.key_column_type(p_sort_key_type), lower(p_sort_key_type), p_sort_key);
+	END IF;
+	-- distributed (hroe.partition_servers): hash-partitioned by pk, the
+	-- primary key on each server's partition (PostgreSQL allows none over
+	-- foreign partitions)
+	IF cardinality(v_servers) > 0 THEN
+		-- (by pk's expression: PostgreSQL allows no generated column in a
+		-- partition key; src/tables_partition.c adds it to every key's
+		-- condition, so that the planner prunes)
+		v_sql := v_sql || format(', item hroe.item NOT NULL) PARTITION BY HASH (hroe.item_key_%s(item, %L, false))',
+								 lower(p_partition_key_type), p_partition_key);
+	ELSE
+		v_sql := v_sql || format(', item hroe.item NOT NULL, PRIMARY KEY (pk%s))',
+								 CASE WHEN p_sort_key IS NOT NULL THEN ', sk' ELSE '' END);
+	END IF;
+	EXECUTE v_sql;
+	v_rel := format('%I.%I', v_schema, v_relname)::regclass;
+	IF cardinality(v_servers) > 0 THEN
+		PERFORM hroe.create_table_partitions(v_rel, p_table_name, v_servers, p_partition_key,
+											 p_partition_key_type, p_sort_key, p_sort_key_type);
+	END IF;
+	EXECUTE format('COMMENT ON TABLE %s IS %L', v_rel,
+				   format('DynamoDB table %s (hroe): partition key %s %s%s', p_table_name,
+						  p_partition_key, p_partition_key_type,
+						  CASE WHEN p_sort_key IS NOT NULL
+							   THEN format(', sort key %s %s', p_sort_key, p_sort_key_type) ELSE '' END));
+	INSERT INTO hroe.tables (table_name, relid, partition_key, partition_key_type, sort_key, sort_key_type,
+							 pay_per_request_since)
+	VALUES (p_table_name, v_rel, p_partition_key, p_partition_key_type, p_sort_key,
+			CASE WHEN p_sort_key IS NOT NULL THEN p_sort_key_type END, now());
+	RETURN v_rel;
+END
+$$;
+COMMENT ON FUNCTION hroe.create_table(text, text, text, text, text, name) IS
+'CreateTable: a DynamoDB table (key types S, N, B; PAY_PER_REQUEST) as a PostgreSQL table with generated key columns pk [, sk] and an item column, in p_schema (default: the caller''s current schema), named after the DynamoDB table (a name over 63 bytes: hroe.relation_name); while hroe.partition_servers names foreign servers, hash-partitioned by pk over them (hroe.create_table_partitions); returns the table';
+
+
+CREATE OR REPLACE FUNCTION hroe.create_index(
+	p_table_name text,
+	p_index_name text,
+	p_partition_key text[],
+	p_sort_key text[] DEFAULT '{}',
+	p_attribute_definitions jsonb DEFAULT '{}',
+	p_projection text DEFAULT 'ALL',
+	p_non_key_attributes text[] DEFAULT NULL,
+	p_share_key_columns boolean DEFAULT false)
+RETURNS regclass
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	t hroe.tables;
+	v_keys text[];
+	v_types text[] := '{}';
+	v_cols name[] := '{}';
+	v_attr text;
+	v_type text;
+	v_prefix text;
+	v_col text;
+	v_nprojected integer;
+	v_index_rel text;
+	v_sql text;
+	v_pred text := '';
+	v_check text := '';
+	v_check_name name;
+	v_schema name;
+	v_sort boolean;
+	i integer;
+	v_defs text[];
+	v_cols_all name[];
+	v_collist text;
+	v_width integer;
+BEGIN
+	PERFORM hroe.check_name(p_table_name, 'tableName');
+	PERFORM hroe.check_name(p_index_name, 'globalSecondaryIndexUpdates.1.member.create.indexName');
+	PERFORM hroe.check_table_owner(p_table_name);
+	SELECT * INTO t FROM hroe.tables WHERE table_name = p_table_name FOR UPDATE;
+	IF NOT FOUND THEN
+		PERFORM hroe.dynamodb_error('ResourceNotFoundException', 'Requested resource not found');
+	END IF;
+	IF EXISTS (SELECT 1 FROM hroe.indexes WHERE table_name = p_table_name AND index_name = p_index_name) THEN
+		PERFORM hroe.dynamodb_error('ValidationException', 'Attempting to create an index which already exists');
+	END IF;
+	IF (SELECT count(*) FROM hroe.indexes WHERE table_name = p_table_name AND NOT local) >= 20 THEN
+		PERFORM hroe.dynamodb_error('LimitExceededException',
+			'One or more parameter values were invalid: GlobalSecondaryIndex count exceeds the per-table limit of 20');
+	END IF;
+
+	-- key schema: 1-4 HASH then 0-4 RANGE attributes, all distinct (section 7)
+	p_sort_key := coalesce(p_sort_key, '{}');
+	IF coalesce(cardinality(p_partition_key), 0) = 0 THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			'Invalid KeySchema: The first KeySchemaElement is not a HASH key type');
+	END IF;
+	IF cardinality(p_partition_key) > 4 OR cardinality(p_sort_key) > 4 THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			format('One or more parameter values were invalid: A global secondary index key schema can have at most 4 HASH and 4 RANGE attributes; IndexName: %s', p_index_name));
+	END IF;
+	v_keys := p_partition_key || p_sort_key;
+	FOR i IN 1 .. cardinality(v_keys) LOOP
+		PERFORM hroe.check_attribute_name(v_keys[i], format('keySchema.%s.member.attributeName', i));
+		IF v_keys[i] = ANY (v_keys[1:i - 1]) THEN
+			IF cardinality(p_partition_key) = 1 AND cardinality(p_sort_key) = 1 THEN
+				PERFORM hroe.dynamodb_error('ValidationException',
+					'Both the Hash Key and the Range Key element in the KeySchema have the same name');
+			END IF;
+			PERFORM hroe.dynamodb_error('ValidationException',
+				format('One or more parameter values were invalid: Duplicate attribute in KeySchema: %s; IndexName: %s', v_keys[i], p_index_name));
+		END IF;
+	END LOOP;
+
+	-- attribute types: from p_attribute_definitions, or the table's key schema
+	IF jsonb_typeof(coalesce(p_attribute_definitions, '{}')) <> 'object' THEN
+		RAISE EXCEPTION 'p_attribute_definitions must be a JSON object of attribute name to type'
+			USING ERRCODE = 'invalid_parameter_value';
+	END IF;
+	SELECT coalesce(array_agg(k ORDER BY k), '{}') INTO v_defs
+	FROM jsonb_object_keys(coalesce(p_attribute_definitions, '{}')) k;
+	FOR i IN 1 .. cardinality(v_keys) LOOP
+		v_attr := v_keys[i];
+		v_type := p_attribute_definitions ->> v_attr;
+		IF v_attr = t.partition_key AND (v_type IS NULL OR v_type = t.partition_key_type) THEN
+			v_type := t.partition_key_type;
+		ELSIF v_attr = t.sort_key AND (v_type IS NULL OR v_type = t.sort_key_type) THEN
+			v_type := t.sort_key_type;
+		ELSIF v_attr IN (t.partition_key, t.sort_key) THEN
+			PERFORM hroe.dynamodb_error('ValidationException',
+				format('One or more parameter values were invalid: Attribute %s is defined with type %s but the table key schema defines it as %s',
+					   v_attr, v_type, CASE v_attr WHEN t.partition_key THEN t.partition_key_type ELSE t.sort_key_type END));
+		ELSIF v_type IS NULL THEN
+			PERFORM hroe.dynamodb_error('ValidationException',
+				format('One or more parameter values were invalid: Some index key attributes are not defined in AttributeDefinitions. Keys: [%s], AttributeDefinitions: [%s]',
+					   array_to_string(v_keys, ', '), array_to_string(v_defs, ', ')));
+		END IF;
+		PERFORM hroe.check_key_type(v_type, format('attributeDefinitions.%s.member.attributeType', i));
+		v_types := v_types || v_type;
+	END LOOP;
+	FOR v_attr IN SELECT k FROM jsonb_object_keys(coalesce(p_attribute_definitions, '{}')) k LOOP
+		IF NOT v_attr = ANY (v_keys) THEN
+			PERFORM hroe.dynamodb_error('ValidationException',
+				'One or more parameter values were invalid: Number of attributes in KeySchema does not exactly match number of attributes defined in AttributeDefinitions');
+		END IF;
+	END LOOP;
+
+	-- projection; at most 100 projected non-key attributes across all indexes
+	IF p_projection IS NULL OR p_projection NOT IN ('ALL', 'KEYS_ONLY', 'INCLUDE') THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			format('One or more parameter values were invalid: Unknown ProjectionType: %s', coalesce(p_projection, 'null')));
+	END IF;
+	IF p_projection <> 'INCLUDE' AND p_non_key_attributes IS NOT NULL THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			format('One or more parameter values were invalid: ProjectionType is %s, but NonKeyAttributes is specified', p_projection));
+	END IF;
+	IF p_projection = 'INCLUDE' THEN
+		IF coalesce(cardinality(p_non_key_attributes), 0) = 0 THEN
+			PERFORM hroe.dynamodb_error('ValidationException',
+				'One or more parameter values were invalid: NonKeyAttributes must not be empty when ProjectionType is INCLUDE');
+		END IF;
+		FOR i IN 1 .. cardinality(p_non_key_attributes) LOOP
+			PERFORM hroe.check_attribute_name(p_non_key_attributes[i], format('projection.nonKeyAttributes.%s.member', i));
+			IF p_non_key_attributes[i] = ANY (p_non_key_attributes[1:i - 1]) THEN
+				PERFORM hroe.dynamodb_error('ValidationException',
+					format('One or more parameter values were invalid: Duplicate NonKeyAttribute: %s', p_non_key_attributes[i]));
+			END IF;
+		END LOOP;
+		SELECT count(DISTINCT a) INTO v_nprojected
+		FROM (SELECT unnest(non_key_attributes) a FROM hroe.indexes WHERE table_name = p_table_name
+			  UNION ALL SELECT unnest(p_non_key_attributes)) s;
+		IF v_nprojected > 100 THEN
+			PERFORM hroe.dynamodb_error('ValidationException',
+				format('One or more parameter values were invalid: Number of projected attributes in all indexes exceeds limit of 100, number of projected attributes: %s', v_nprojected));
+		END IF;
+	END IF;
+
+	-- generated key columns.  With p_share_key_columns a key attribute that
+	-- the table key or an earlier index already extracts reuses that column
+	-- when its values are exactly this index's keys (see hroe.key_column_for);
+	-- a new column is then named after its attribute, since several indexes
+	-- may use it.  Otherwise (the default) each index gets its own columns,
+	-- named after the index while that fits in NAMEDATALEN.
+	IF p_share_key_columns THEN
+		-- no write may store a key the reuse checks did not see before the
+		-- key constraint below is in place
+		EXECUTE format('LOCK TABLE %s IN SHARE ROW EXCLUSIVE MODE', t.relid);
+	END IF;
+	v_prefix := p_index_name;
+	IF octet_length(p_index_name) > 50 OR EXISTS (
+		SELECT 1 FROM pg_attribute WHERE attrelid = t.relid AND attname LIKE p_index_name || '\_%') THEN
+		v_prefix := 'gsi' || (SELECT count(*) + 1 FROM pg_attribute WHERE attrelid = t.relid AND attnum > 0);
+	END IF;
+	FOR i IN 1 .. cardinality(v_keys) LOOP
+		v_sort := i > cardinality(p_partition_key);
+		v_col := NULL;
+		IF p_share_key_columns THEN
+			v_col := hroe.key_column_for(t.relid, t.partition_key, t.sort_key, v_keys[i], v_types[i], v_sort);
+		END IF;
+		IF v_col IS NULL THEN
+			IF p_share_key_columns THEN
+				v_col := lower(v_keys[i]);
+				IF v_col !~ '^[a-z_][a-z0-9_]*$' OR octet_length(v_col) > 63 OR v_col IN ('pk', 'sk', 'item')
+				   OR EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = t.relid AND attname = v_col) THEN
+					v_col := NULL;
+				END IF;
+			END IF;
+			v_col := coalesce(v_col, v_prefix || CASE WHEN v_sort THEN '_sk' || (i - cardinality(p_partition_key))
+													  ELSE '_pk' || i END);
+			EXECUTE format('ALTER TABLE %s ADD COLUMN %I %s GENERATED ALWAYS AS (hroe.item_key_%s(item, %L, %L, %L)) STORED',
+						   t.relid, v_col, hroe.key_column_type(v_types[i]), lower(v_types[i]), v_keys[i],
+						   v_sort, p_index_name);
+		END IF;
+		v_cols := v_cols || v_col::name;
+		-- (the table key columns are never NULL)
+		IF v_col NOT IN ('pk', 'sk') THEN
+			v_pred := v_pred || CASE WHEN v_pred <> '' THEN ' AND ' ELSE '' END || format('%I IS NOT NULL', v_col);
+		END IF;
+		v_check := v_check || CASE WHEN i > 1 THEN ' AND ' ELSE '' END
+				   || format('hroe.check_index_key(item, %L, %L, %L, %L)', v_keys[i], v_types[i],
+							 v_sort, p_index_name);
+	END LOOP;
+	-- The index's columns: keys, then the table key (unless a key column
+	-- already is it) so equal index keys are ordered by table key
+	-- (deterministic paging).  Its widest entry: a partition key column
+	-- holds at most 256 bytes (its index form), a sort key column 1024, a
+	-- number 32, so a single-attribute GSI's (HASH, RANGE, pk, sk) fits a
+	-- btree entry (2704 bytes).  A multi-attribute GSI's may not: its
+	-- constraint then checks each entry, so an item whose keys do not fit
+	-- fails with a ValidationException rather than btree's error.
+	v_cols_all := v_cols;
+	v_width := 8;
+	FOR i IN 1 .. cardinality(v_cols) LOOP
+		v_width := v_width + CASE WHEN v_types[i] = 'N' THEN 32
+								  WHEN v_cols[i] = 'sk' OR i > cardinality(p_partition_key) THEN 1028
+								  ELSE 260 END;
+	END LOOP;
+	IF NOT 'pk' = ANY (v_cols) THEN
+		v_cols_all := v_cols_all || 'pk'::name;
+		v_width := v_width + CASE WHEN t.partition_key_type = 'N' THEN 32 ELSE 260 END;
+	END IF;
+	IF t.sort_key IS NOT NULL AND NOT 'sk' = ANY (v_cols) THEN
+		v_cols_all := v_cols_all || 'sk'::name;
+		v_width := v_width + CASE WHEN t.sort_key_type = 'N' THEN 32 ELSE 1028 END;
+	END IF;
+	v_collist := (SELECT string_agg(format('%I', c), ', ') FROM unnest(v_cols_all) c);
+	IF v_width > 2704 THEN
+		v_check := v_check || format(' AND hroe.check_index_entry(%L, %s)', p_index_name, v_collist);
+	END IF;
+	-- The key columns are NULL where an item violates the key schema (wrong
+	-- type, empty, oversized), so the items already stored that do are left
+	-- out of the index, as DynamoDB's backfill leaves out index key
+	-- violations; a NOT VALID constraint skips them too, and rejects every
+	-- later write that would store a violation, with DynamoDB's error.
+	v_check_name := v_prefix || '_key_check';
+	EXECUTE format('ALTER TABLE %s ADD CONSTRAINT %I CHECK (%s) NOT VALID', t.relid, v_check_name, v_check);
+
+	-- the index on v_cols_all, partial, so it is sparse
+	SELECT n.nspname INTO v_schema
+	FROM pg_namespace n JOIN pg_class c ON c.relnamespace = n.oid WHERE c.oid = t.relid;
+	v_index_rel := hroe.relation_name(format('%s.%s', p_table_name, p_index_name));
+	IF EXISTS (SELECT 1 FROM pg_class WHERE relname = v_index_rel
+			   AND relnamespace = (SELECT relnamespace FROM pg_class WHERE oid = t.relid)) THEN
+		v_index_rel := hroe.relation_name(format('%s.%s.%s', p_table_name, p_index_name, v_prefix));
+	END IF;
+	v_sql := format('CREATE INDEX %I ON %s (%s)', v_index_rel, t.relid, v_collist)
+			 || CASE WHEN v_pred <> '' THEN ' WHERE ' || v_pred ELSE '' END;
+	EXECUTE v_sql;
+	EXECUTE format('COMMENT ON INDEX %I.%I IS %L', v_schema, v_index_rel,
+				   format('DynamoDB global secondary index %s of %s (hroe)', p_index_name, p_table_name));
+	INSERT INTO hroe.indexes (table_name, index_name, index_relname,
+							  partition_key, partition_key_types, partition_key_columns,
+							  sort_key, sort_key_types, sort_key_columns,
+							  projection, non_key_attributes, key_check)
+	VALUES (p_table_name, p_index_name, v_index_rel,
+			p_partition_key, v_types[1:cardinality(p_partition_key)], v_cols[1:cardinality(p_partition_key)],
+			p_sort_key, coalesce(v_types[cardinality(p_partition_key) + 1:], '{}'),
+			coalesce(v_cols[cardinality(p_partition_key) + 1:], '{}'),
+			p_projection, coalesce(p_non_key_attributes, '{}'), v_check_name);
+	-- a distributed table: the same index on each server's partition (the
+	-- same columns, as its table has this one's), which indexes its items
+	IF hroe.table_is_distributed(t.relid) THEN
+		PERFORM hroe.partition_exec_all(t.relid,
+			format('SELECT hroe.create_index(%L, %L, %L, %L, %L, %L, %L, %L)::text', p_table_name, p_index_name,
+				   p_partition_key, p_sort_key, p_attribute_definitions, p_projection, p_non_key_attributes,
+				   p_share_key_columns));
+	END IF;
+	RETURN format('%I.%I', v_schema, v_index_rel)::regclass;
+END
+$$;
+COMMENT ON FUNCTION hroe.create_index(text, text, text[], text[], jsonb, text, text[], boolean) IS
+'UpdateTable Create GlobalSecondaryIndex: a sparse GSI with 1-4 HASH and 0-4 RANGE attributes (types in p_attribute_definitions, e.g. {"GSI1SK": "S"}, table key attributes default to the table''s types), projection ALL, KEYS_ONLY or INCLUDE p_non_key_attributes; existing items are indexed at once, except those violating the key schema (wrong type, empty, oversized: see hroe.index_key_violations), and every later write that would violate it is rejected (NOT VALID CHECK constraint); p_share_key_columns: reuse the table''s or another index''s generated column holding exactly the same keys (hroe.key_column_for) instead of adding one, and name a new column after its attribute; returns the PostgreSQL index';
+
+
+CREATE OR REPLACE FUNCTION hroe.delete_index(p_table_name text, p_index_name text)
+RETURNS void
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	t hroe.tables;
+	x hroe.indexes;
+	c name;
+	v_schema name;
+BEGIN
+	PERFORM hroe.check_table_owner(p_table_name);
+	SELECT * INTO t FROM hroe.tables WHERE table_name = p_table_name FOR UPDATE;
+	IF NOT FOUND THEN
+		PERFORM hroe.dynamodb_error('ResourceNotFoundException', 'Requested resource not found');
+	END IF;
+	-- (a local secondary index cannot be deleted: it is not a GSI)
+	SELECT * INTO x FROM hroe.indexes WHERE table_name = p_table_name AND index_name = p_index_name AND NOT local;
+	IF NOT FOUND THEN
+		PERFORM hroe.dynamodb_error('ResourceNotFoundException',
+			format('Requested resource not found: Index: %s not found', p_index_name));
+	END IF;
+	DELETE FROM hroe.indexes WHERE table_name = p_table_name AND index_name = p_index_name;
+	SELECT n.nspname INTO v_schema
+	FROM pg_namespace n JOIN pg_class k ON k.relnamespace = n.oid WHERE k.oid = t.relid;
+	EXECUTE format('DROP INDEX IF EXISTS %I.%I', v_schema, x.index_relname);
+	EXECUTE format('ALTER TABLE %s DROP CONSTRAINT IF EXISTS %I', t.relid, x.key_check);
+	-- a key column goes with the last index that uses it; pk and sk stay
+	FOREACH c IN ARRAY x.partition_key_columns || x.sort_key_columns LOOP
+		IF c NOT IN ('pk', 'sk') AND NOT EXISTS (
+			SELECT FROM hroe.indexes o WHERE o.table_name = p_table_name
+			AND c = ANY (o.partition_key_columns || o.sort_key_columns)) THEN
+			EXECUTE format('ALTER TABLE %s DROP COLUMN IF EXISTS %I', t.relid, c);
+		END IF;
+	END LOOP;
+	IF hroe.table_is_distributed(t.relid) THEN
+		PERFORM hroe.partition_exec_all(t.relid, format('SELECT hroe.delete_index(%L, %L)::text', p_table_name, p_index_name));
+	END IF;
+END
+$$;
+COMMENT ON FUNCTION hroe.delete_index(text, text) IS
+'UpdateTable Delete GlobalSecondaryIndex: drops the index, its key CHECK constraint and the generated key columns no other index uses (never pk or sk)';
+
+
+CREATE OR REPLACE FUNCTION hroe.create_local_index(
+	p_table_name text,
+	p_index_name text,
+	p_sort_key text,
+	p_sort_key_type text DEFAULT 'S',
+	p_projection text DEFAULT 'ALL',
+	p_non_key_attributes text[] DEFAULT NULL)
+RETURNS regclass
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	t hroe.tables;
+	v_index regclass;
+BEGIN
+	PERFORM hroe.check_name(p_index_name, 'localSecondaryIndexes.1.member.indexName');
+	PERFORM hroe.check_table_owner(p_table_name);
+	SELECT * INTO t FROM hroe.tables WHERE table_name = p_table_name FOR UPDATE;
+	IF NOT FOUND THEN
+		PERFORM hroe.dynamodb_error('ResourceNotFoundException', 'Requested resource not found');
+	END IF;
+	IF t.sort_key IS NULL THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			'One or more parameter values were invalid: Table KeySchema does not have a range key, which is required when specifying a LocalSecondaryIndex');
+	END IF;
+	IF EXISTS (SELECT 1 FROM hroe.indexes WHERE table_name = p_table_name AND index_name = p_index_name) THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			format('One or more parameter values were invalid: Duplicate index name: %s', p_index_name));
+	END IF;
+	IF (SELECT count(*) FROM hroe.indexes WHERE table_name = p_table_name AND local) >= 5 THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			'One or more parameter values were invalid: Number of LocalSecondaryIndexes exceeds per-table limit of 5');
+	END IF;
+	IF p_sort_key = t.partition_key THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			'Both the Hash Key and the Range Key element in the KeySchema have the same name');
+	END IF;
+	-- DynamoDB creates LSIs with the table only: here, while it has no item
+	-- (a distributed table's servers are asked through dblink: the
+	-- remote DDL below would wait on a postgres_fdw read's lock)
+	IF (CASE WHEN hroe.table_is_distributed(t.relid)
+			 THEN hroe.partition_any(t.relid, format('SELECT hroe.table_has_items(%L::regclass)::text',
+													  t.relid::text))
+			 ELSE hroe.table_has_items(t.relid) END) THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			format('One or more parameter values were invalid: Local secondary index %s can be created only on an empty table (DynamoDB creates them with the table)', p_index_name));
+	END IF;
+	-- a GSI whose HASH key is the table's partition key, on its column pk
+	-- (shared key columns), then marked local
+	v_index := hroe.create_index(p_table_name, p_index_name, ARRAY[t.partition_key], ARRAY[p_sort_key],
+								 jsonb_build_object(p_sort_key, p_sort_key_type), p_projection,
+								 p_non_key_attributes, p_share_key_columns => true);
+	UPDATE hroe.indexes SET local = true WHERE table_name = p_table_name AND index_name = p_index_name;
+	IF hroe.table_is_distributed(t.relid) THEN
+		PERFORM hroe.partition_exec_all(t.relid,
+			format('UPDATE hroe.indexes SET local = true WHERE table_name = %L AND index_name = %L RETURNING index_name',
+				   p_table_name, p_index_name));
+	END IF;
+	EXECUTE format('COMMENT ON INDEX %s IS %L', v_index,
+				   format('DynamoDB local secondary index %s of %s (hroe)', p_index_name, p_table_name));
+	-- its item collections' sizes, kept from its first item (the table is empty)
+	EXECUTE format('CREATE OR REPLACE TRIGGER hroe_item_collection AFTER INSERT OR UPDATE OR DELETE ON %s'
+				   ' FOR EACH ROW EXECUTE FUNCTION hroe.item_collection_size(%L)', t.relid, p_table_name);
+	EXECUTE format('CREATE OR REPLACE TRIGGER hroe_item_collection_truncate AFTER TRUNCATE ON %s'
+				   ' FOR EACH STATEMENT EXECUTE FUNCTION hroe.item_collection_size(%L)', t.relid, p_table_name);
+	RETURN v_index;
+END
+$$;
+COMMENT ON FUNCTION hroe.create_local_index(text, text, text, text, text, text[]) IS
+'CreateTable LocalSecondaryIndexes: a sparse local secondary index (HASH the table''s partition key, RANGE p_sort_key of type p_sort_key_type), projection ALL, KEYS_ONLY or INCLUDE p_non_key_attributes; at most 5 per table, on a table with a sort key, and only while the table has no item (DynamoDB creates LSIs with the table only, and they cannot be deleted); writes violating its key type are rejected as a GSI''s; returns the PostgreSQL index';
+
+
+CREATE OR REPLACE FUNCTION hroe.delete_table(p_table_name text)
+RETURNS void
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	v_rel regclass;
+	v_protected boolean;
+BEGIN
+	PERFORM hroe.check_table_owner(p_table_name);
+	SELECT relid, deletion_protection INTO v_rel, v_protected
+	FROM hroe.tables WHERE table_name = p_table_name FOR UPDATE;
+	IF NOT FOUND THEN
+		PERFORM hroe.dynamodb_error('ResourceNotFoundException',
+			format('Requested resource not found: Table: %s not found', p_table_name));
+	END IF;
+	IF v_protected THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			'Resource cannot be deleted as it is currently protected against deletion. Disable deletion protection first.');
+	END IF;
+	DELETE FROM hroe.tables WHERE table_name = p_table_name;
+	-- a distributed table: each server's partition first (committed there
+	-- at once: a DeleteTable that fails after it leaves the table empty)
+	IF hroe.table_is_distributed(v_rel) THEN
+		PERFORM hroe.partition_exec_all(v_rel, format('SELECT hroe.delete_table(%L)::text', p_table_name));
+	END IF;
+	-- (a table already dropped with DROP TABLE only leaves its metadata)
+	IF EXISTS (SELECT 1 FROM pg_class WHERE oid = v_rel) THEN
+		EXECUTE format('DROP TABLE %s', v_rel);
+	END IF;
+END
+$$;
+COMMENT ON FUNCTION hroe.delete_table(text) IS
+'DeleteTable: drops the DynamoDB table, its indexes, tags and metadata, unless deletion protection is enabled (DynamoDB''s ValidationException)';
+
+
+CREATE OR REPLACE FUNCTION hroe.table_description(p_table_name text, p_table_status text DEFAULT 'ACTIVE',
+									   p_index_status text DEFAULT NULL, p_index_name text DEFAULT NULL)
+RETURNS jsonb
+LANGUAGE plpgsql STABLE PARALLEL RESTRICTED
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	t hroe.tables;
+	x hroe.indexes;
+	v_defs jsonb;
+	v_gsis jsonb := '[]';
+	v_lsis jsonb := '[]';
+	v_index jsonb;
+	v_key jsonb;
+	v_sizes jsonb;
+	v_arn text;
+	v_changing boolean;
+BEGIN
+	SELECT * INTO t FROM hroe.tables WHERE table_name = p_table_name;
+	IF NOT FOUND THEN
+		PERFORM hroe.dynamodb_error('ResourceNotFoundException',
+			format('Requested resource not found: Table: %s not found', p_table_name));
+	END IF;
+	v_arn := hroe.table_arn(t.table_name);
+	-- the table's and every index's count and size, in one pass
+	IF hroe.table_is_distributed(t.relid) THEN
+		SELECT jsonb_object_agg(coalesce(s.index_name, ''), jsonb_build_array(s.item_count, s.size_bytes))
+		INTO v_sizes FROM hroe.partition_table_sizes(p_table_name, t.relid) s;
+	ELSE
+		SELECT jsonb_object_agg(coalesce(s.index_name, ''), jsonb_build_array(s.item_count, s.size_bytes))
+		INTO v_sizes FROM hroe.table_sizes(p_table_name) s;
+	END IF;
+	v_defs := jsonb_build_object(t.partition_key, t.partition_key_type);
+	IF t.sort_key IS NOT NULL THEN
+		v_defs := v_defs || jsonb_build_object(t.sort_key, t.sort_key_type);
+	END IF;
+	FOR x IN SELECT * FROM hroe.indexes WHERE table_name = p_table_name ORDER BY index_name LOOP
+		SELECT jsonb_agg(jsonb_build_object('AttributeName', a, 'KeyType', kt) ORDER BY ord)
+		INTO v_key
+		FROM (SELECT a, 'HASH' kt, o ord FROM unnest(x.partition_key) WITH ORDINALITY u(a, o)
+			  UNION ALL
+			  SELECT a, 'RANGE', 10 + o FROM unnest(x.sort_key) WITH ORDINALITY u(a, o)) k;
+		SELECT v_defs || coalesce(jsonb_object_agg(a, ty), '{}') INTO v_defs
+		FROM unnest(x.partition_key || x.sort_key, x.partition_key_types || x.sort_key_types) u(a, ty);
+		v_index := jsonb_build_object(
+			'IndexName', x.index_name,
+			'KeySchema', v_key,
+			'Projection', CASE WHEN x.projection = 'INCLUDE'
+							   THEN jsonb_build_object('ProjectionType', x.projection, 'NonKeyAttributes', to_jsonb(x.non_key_attributes))
+							   ELSE jsonb_build_object('ProjectionType', x.projection) END,
+			'ItemCount', v_sizes -> x.index_name -> 0,
+			'IndexSizeBytes', v_sizes -> x.index_name -> 1,
+			'IndexArn', v_arn || '/index/' || x.index_name,
+			'PostgresIndex', format('%I.%I', (SELECT n.nspname FROM pg_namespace n JOIN pg_class k ON k.relnamespace = n.oid WHERE k.oid = t.relid), x.index_relname));
+		-- an LSI has no status and no throughput of its own
+		IF x.local THEN
+			v_lsis := v_lsis || jsonb_build_array(v_index);
+		ELSE
+			v_changing := p_index_status IS NOT NULL AND x.index_name = coalesce(p_index_name, x.index_name);
+			v_index := v_index || jsonb_build_object(
+				'IndexStatus', CASE WHEN v_changing THEN p_index_status ELSE 'ACTIVE' END,
+				'ProvisionedThroughput', hroe.throughput_description(x.read_capacity_units, x.write_capacity_units,
+																	 x.last_increase_at, x.last_decrease_at, x.decreases_today));
+			-- a GSI UpdateTable creates is backfilled once it is CREATING
+			IF v_changing AND x.index_name = p_index_name AND p_index_status = 'CREATING' THEN
+				v_index := v_index || jsonb_build_object('Backfilling', false);
+			END IF;
+			v_gsis := v_gsis || jsonb_build_array(v_index);
+		END IF;
+	END LOOP;
+	RETURN jsonb_strip_nulls(jsonb_build_object(
+		'TableName', t.table_name,
+		'TableStatus', coalesce(p_table_status, 'ACTIVE'),
+		'CreationDateTime', EXTRACT(epoch FROM t.created_at),
+		'KeySchema', jsonb_build_array(jsonb_build_object('AttributeName', t.partition_key, 'KeyType', 'HASH'))
+					 || CASE WHEN t.sort_key IS NOT NULL
+							 THEN jsonb_build_array(jsonb_build_object('AttributeName', t.sort_key, 'KeyType', 'RANGE'))
+							 ELSE '[]' END,
+		-- in the order of the CreateTable request, then by name
+		'AttributeDefinitions', (SELECT jsonb_agg(jsonb_build_object('AttributeName', key, 'AttributeType', value)
+												  ORDER BY array_position(t.attribute_order, key), key)
+								 FROM jsonb_each_text(v_defs)),
+		'ProvisionedThroughput', hroe.throughput_description(t.read_capacity_units, t.write_capacity_units,
+															 t.last_increase_at, t.last_decrease_at, t.decreases_today),
+		'ItemCount', v_sizes -> '' -> 0,
+		'TableSizeBytes', v_sizes -> '' -> 1,
+		'TableArn', v_arn,
+		'TableId', t.table_id,
+		-- (a table that has always been PROVISIONED shows none)
+		'BillingModeSummary', CASE WHEN t.pay_per_request_since IS NOT NULL
+								   THEN jsonb_build_object('BillingMode', t.billing_mode,
+														   'LastUpdateToPayPerRequestDateTime', EXTRACT(epoch FROM t.pay_per_request_since)) END,
+		'LocalSecondaryIndexes', CASE WHEN v_lsis = '[]' THEN NULL ELSE v_lsis END,
+		'GlobalSecondaryIndexes', CASE WHEN v_gsis = '[]' THEN NULL ELSE v_gsis END,
+		'DeletionProtectionEnabled', t.deletion_protection,
+		'PostgresTable', t.relid::text));
+END
+$$;
+COMMENT ON FUNCTION hroe.table_description(text, text, text, text) IS
+'DynamoDB''s TableDescription of table p_table_name, with TableStatus p_table_status and IndexStatus p_index_status for GSI p_index_name (NULL: every GSI; a GSI named CREATING also shows Backfilling), else ACTIVE: key schema, attribute definitions, ARN, TableId, creation time, billing mode, provisioned throughput, deletion protection, local and global secondary indexes (key schema, projection, ARN, item count, size of the index entries) and the exact item count and DynamoDB size of the table; also names the PostgreSQL table and indexes (PostgresTable, PostgresIndex)';
+
