@@ -746,6 +746,8 @@ AS $$
 DECLARE
 	t hroe.tables;
 	v_index regclass;
+	v_rel text;
+	v_triggers text[];
 BEGIN
 	PERFORM hroe.check_name(p_index_name, 'localSecondaryIndexes.1.member.indexName');
 	PERFORM hroe.check_table_owner(p_table_name);
@@ -792,11 +794,23 @@ BEGIN
 	END IF;
 	EXECUTE format('COMMENT ON INDEX %s IS %L', v_index,
 				   format('DynamoDB local secondary index %s of %s (hroe)', p_index_name, p_table_name));
-	-- its item collections' sizes, kept from its first item (the table is empty)
-	EXECUTE format('CREATE OR REPLACE TRIGGER hroe_item_collection AFTER INSERT OR UPDATE OR DELETE ON %s'
-				   ' FOR EACH ROW EXECUTE FUNCTION hroe.item_collection_size(%L)', t.relid, p_table_name);
-	EXECUTE format('CREATE OR REPLACE TRIGGER hroe_item_collection_truncate AFTER TRUNCATE ON %s'
-				   ' FOR EACH STATEMENT EXECUTE FUNCTION hroe.item_collection_size(%L)', t.relid, p_table_name);
+	-- its item collections' sizes, kept from its first item (the table is
+	-- empty) where its rows are: on each partition server for a distributed
+	-- table, whose table there has the coordinator's schema and name
+	SELECT format('%I.%I', s.nspname, c.relname) INTO v_rel
+	FROM pg_class c JOIN pg_namespace s ON s.oid = c.relnamespace WHERE c.oid = t.relid;
+	v_triggers := ARRAY[
+		format('CREATE OR REPLACE TRIGGER hroe_item_collection AFTER INSERT OR UPDATE OR DELETE ON %s'
+			   ' FOR EACH ROW EXECUTE FUNCTION hroe.item_collection_size(%L)', v_rel, p_table_name),
+		format('CREATE OR REPLACE TRIGGER hroe_item_collection_truncate AFTER TRUNCATE ON %s'
+			   ' FOR EACH STATEMENT EXECUTE FUNCTION hroe.item_collection_size(%L)', v_rel, p_table_name)];
+	FOR i IN 1 .. 2 LOOP
+		IF hroe.table_is_distributed(t.relid) THEN
+			PERFORM hroe.partition_exec_all(t.relid, v_triggers[i]);
+		ELSE
+			EXECUTE v_triggers[i];
+		END IF;
+	END LOOP;
 	RETURN v_index;
 END
 $$;

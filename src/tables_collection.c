@@ -206,6 +206,40 @@ Grow(HroeTableMeta *t, const char *key, int64 delta)
 }
 
 /*
+ * The size of the item collection of item in a distributed table (SPI
+ * connected): its sizes are kept on the partition server holding it, so the
+ * collection's rows are read through the table (its one partition) and
+ * summed, as the trigger counts them
+ */
+static int64
+DistributedCollectionBytes(HroeTableMeta *t, const HroeItem *item)
+{
+	Oid			type = hroe_key_type_oid(t->schema.types[0]);
+	Datum		keys[2];
+	int64		bytes = 0;
+	int			ret;
+
+	hroe_check_item_key(t, (HroeItem *) item, keys);
+	hroe_push_search_path();
+	ret = SPI_execute_with_args(psprintf("SELECT item FROM %s WHERE %s", t->relname,
+										 hroe_table_pk_qual(t, 1)),
+								1, &type, keys, NULL, true, 0);
+	hroe_pop_search_path();
+	if (ret != SPI_OK_SELECT)
+		elog(ERROR, "reading an item collection of %s failed: %s", t->relname,
+			 SPI_result_code_string(ret));
+	for (uint64 r = 0; r < SPI_processed; r++)
+	{
+		bool		isnull;
+		Datum		d = SPI_getbinval(SPI_tuptable->vals[r], SPI_tuptable->tupdesc, 1, &isnull);
+
+		if (!isnull)
+			bytes += CollectionBytes(t, DatumGetHroeItemP(d));
+	}
+	return bytes;
+}
+
+/*
  * The size in bytes of the item collection of item (a table key of t, which
  * has a local secondary index), as this transaction sees it (SPI connected)
  */
@@ -216,6 +250,8 @@ hroe_item_collection_bytes(HroeTableMeta *t, const HroeItem *item)
 	Datum		values[2];
 	StringInfoData key;
 
+	if (t->distributed)
+		return DistributedCollectionBytes(t, item);
 	initStringInfo(&key);
 	hroe_item_collection_value(t, item, &key);
 	values[0] = CStringGetTextDatum(t->name);

@@ -4132,6 +4132,8 @@ AS $$
 DECLARE
 	t hroe.tables;
 	v_index regclass;
+	v_rel text;
+	v_triggers text[];
 BEGIN
 	PERFORM hroe.check_name(p_index_name, 'localSecondaryIndexes.1.member.indexName');
 	PERFORM hroe.check_table_owner(p_table_name);
@@ -4178,16 +4180,28 @@ BEGIN
 	END IF;
 	EXECUTE format('COMMENT ON INDEX %s IS %L', v_index,
 				   format('DynamoDB local secondary index %s of %s (hroe)', p_index_name, p_table_name));
-	-- its item collections' sizes, kept from its first item (the table is empty)
-	EXECUTE format('CREATE OR REPLACE TRIGGER hroe_item_collection AFTER INSERT OR UPDATE OR DELETE ON %s'
-				   ' FOR EACH ROW EXECUTE FUNCTION hroe.item_collection_size(%L)', t.relid, p_table_name);
-	EXECUTE format('CREATE OR REPLACE TRIGGER hroe_item_collection_truncate AFTER TRUNCATE ON %s'
-				   ' FOR EACH STATEMENT EXECUTE FUNCTION hroe.item_collection_size(%L)', t.relid, p_table_name);
+	-- its item collections' sizes, kept from its first item (the table is
+	-- empty) where its rows are: on each partition server for a distributed
+	-- table, whose table there has the coordinator's schema and name
+	SELECT format('%I.%I', s.nspname, c.relname) INTO v_rel
+	FROM pg_class c JOIN pg_namespace s ON s.oid = c.relnamespace WHERE c.oid = t.relid;
+	v_triggers := ARRAY[
+		format('CREATE OR REPLACE TRIGGER hroe_item_collection AFTER INSERT OR UPDATE OR DELETE ON %s'
+			   ' FOR EACH ROW EXECUTE FUNCTION hroe.item_collection_size(%L)', v_rel, p_table_name),
+		format('CREATE OR REPLACE TRIGGER hroe_item_collection_truncate AFTER TRUNCATE ON %s'
+			   ' FOR EACH STATEMENT EXECUTE FUNCTION hroe.item_collection_size(%L)', v_rel, p_table_name)];
+	FOR i IN 1 .. 2 LOOP
+		IF hroe.table_is_distributed(t.relid) THEN
+			PERFORM hroe.partition_exec_all(t.relid, v_triggers[i]);
+		ELSE
+			EXECUTE v_triggers[i];
+		END IF;
+	END LOOP;
 	RETURN v_index;
 END
 $$;
 COMMENT ON FUNCTION hroe.create_local_index(text, text, text, text, text, text[]) IS
-'CreateTable LocalSecondaryIndexes: a sparse local secondary index (HASH the table''s partition key, RANGE p_sort_key of type p_sort_key_type), projection ALL, KEYS_ONLY or INCLUDE p_non_key_attributes; at most 5 per table, on a table with a sort key, and only while the table has no item (DynamoDB creates LSIs with the table only, and they cannot be deleted); writes violating its key type are rejected as a GSI''s; returns the PostgreSQL index';
+'CreateTable LocalSecondaryIndexes: a sparse local secondary index (HASH the table''s partition key, RANGE p_sort_key of type p_sort_key_type), projection ALL, KEYS_ONLY or INCLUDE p_non_key_attributes; at most 5 per table, on a table with a sort key, and only while the table has no item (DynamoDB creates LSIs with the table only, and they cannot be deleted); writes violating its key type are rejected as a GSI''s; the table gets the triggers hroe_item_collection and hroe_item_collection_truncate (hroe.item_collection_size), which keep its item collections'' sizes and their 10 GB limit; returns the PostgreSQL index';
 
 
 CREATE OR REPLACE FUNCTION hroe.delete_table(p_table_name text)
