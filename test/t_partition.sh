@@ -49,7 +49,9 @@ failed=$(grep -oE '^FAILED +[0-9]+' "$CLUSTER_WORK/corpus.out" | awk '{print $2}
 [ "$failed" = "457 458 460 466 " ] || fail "the conformance corpus differs on distributed tables: $failed"
 [ "$(grep -A3 -E '^FAILED +(457|466) ' "$CLUSTER_WORK/corpus.out" | grep -c 'more than one partition server')" = 2 ] ||
 	fail "requests 457 and 466 not refused as two-server transactions"
-grep -q '^709 passed, 4 failed' "$CLUSTER_WORK/corpus.out" || fail "the corpus's count"
+# every other request of the corpus passes
+total=$(grep -c . test/conformance/corpus.jsonl)
+grep -q "^$((total - 4)) passed, 4 failed" "$CLUSTER_WORK/corpus.out" || fail "the corpus's count (of $total)"
 # (every table it left is distributed, its items on the servers)
 [ "$(C -c "SELECT count(*) FROM hroe.tables WHERE NOT hroe.table_is_distributed(relid)
 	AND NOT EXISTS (SELECT FROM pg_depend d WHERE d.objid = relid AND d.deptype = 'e')")" = 0 ] ||
