@@ -115,7 +115,7 @@ echo "| request | connections | req/s | p50 ms | p99 ms | non-200 |"
 echo "|---|---|---|---|---|---|"
 for op in GetItem Query PutItem; do
 	for c in 8 32; do
-		read -r rps p50 p99 errs <<<"$(REQUESTS=$WORK/$op.tsv HOSTPORT=127.0.0.1:$PORT wrk -t 2 -c "$c" \
+		read -r rps p50 p99 errs _ <<<"$(REQUESTS=$WORK/$op.tsv HOSTPORT=127.0.0.1:$PORT wrk -t 2 -c "$c" \
 			-d "${SECS}s" -s test/bench/gateway.lua "$URL/" | grep '^RESULT' | cut -d' ' -f2-)"
 		echo "| $op | $c | $rps | $p50 | $p99 | $errs |"
 	done

@@ -94,7 +94,7 @@ for op in GetItem Query; do
 				before=$(commits)
 				t0=$(date +%s.%N)
 			fi
-			read -r rps p50 p99 errs <<<"$(load "$c" "$SECS" "$g" "$op")"
+			read -r rps p50 p99 errs _ <<<"$(load "$c" "$SECS" "$g" "$op")"
 			# non-200 answers (ThrottlingException when the queue waits past 1 s
 			# on a loaded machine) are counted, not hidden
 			row="$row $rps | $p50 | $p99 | $errs |"
