@@ -43,6 +43,7 @@ OBJS = \
 	src/direct_write.o \
 	src/api.o \
 	src/gateway_call.o \
+	src/http_server.o \
 	src/api_items.o \
 	src/api_legacy.o \
 	src/api_ddl.o \
@@ -61,6 +62,11 @@ OBJS = \
 	src/shard_keys.o \
 	src/shard_merge.o \
 	src/shard_parallel.o
+
+# The in-server HTTP endpoint (src/http_server.c) answers as hroe-gateway does:
+# the gateway's protocol files, compiled position-independent, are linked in
+OBJS += gateway/request.pic.o gateway/sigv4.pic.o gateway/json.pic.o gateway/util.pic.o
+SHLIB_LINK += -lmicrohttpd -lcrypto -lz
 
 # The HR/OE showcase (models/) beside the core: its C code, the data generator
 OBJS += models/generate.o
@@ -149,6 +155,9 @@ all: gateway/hroe-gateway
 
 gateway/%.o: gateway/%.c $(wildcard gateway/*.h)
 	$(CC) $(GATEWAY_CFLAGS) -c -o $@ $<
+
+gateway/%.pic.o: gateway/%.c $(wildcard gateway/*.h)
+	$(CC) $(GATEWAY_CFLAGS) -fPIC -fvisibility=hidden -c -o $@ $<
 
 gateway/hroe-gateway: $(GATEWAY_OBJS)
 	$(CC) $(GATEWAY_CFLAGS) -o $@ $^ $(GATEWAY_LIBS)

@@ -313,7 +313,6 @@ lookup_secret(void *arg, const char *akid, char *secret, size_t size, Response *
 	return LOOKUP_FAILED;
 }
 
-static bool request_fault(const char *state);
 
 /*
  * Could a standby answer this read?  Anything but one value that is not an
@@ -340,7 +339,7 @@ replica_answered(PGresult *res, PoolStatus status, const char **why)
 		 * The request's own fault (map_sql_error answers it 400) is the
 		 * answer the primary would give too: not the standby's failure
 		 */
-		if (request_fault(state))
+		if (response_request_fault(state))
 			return true;
 		*why = "error";
 		return false;
@@ -434,50 +433,16 @@ call(void *arg, const char *akid, const char *op, const char *body, size_t body_
 	br->pending = true;
 }
 
-/* Is an error hroe.dynamodb raised the request's own (map_sql_error: 400)? */
-static bool
-request_fault(const char *state)
-{
-	static const char *const states[] = {"42501", "22P05", "22P02", "22021", "54001"};
-
-	for (size_t i = 0; state && i < sizeof(states) / sizeof(states[0]); i++)
-		if (strcmp(state, states[i]) == 0)
-			return true;
-	return false;
-}
-
 /* An error hroe.dynamodb raised (not answered) as DynamoDB's response. */
 static void
 map_sql_error(PGresult *res, const char *akid, const char *op, Response *resp)
 {
 	const char *state = PQresultErrorField(res, PG_DIAG_SQLSTATE);
 	const char *message = PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY);
-	StrBuf		msg;
 
-	if (state == NULL)
-		state = "";
-	if (message == NULL)
-		message = "";
-	buf_init(&msg);
-	if (strcmp(state, "42501") == 0)
-	{
-		buf_printf(&msg, "User: %s is not authorized to perform: dynamodb:%s (%s)", akid, op, message);
-		response_error(resp, 400, "com.amazon.coral.service#AccessDeniedException", msg.data);
-	}
-	else if (strcmp(state, "22P05") == 0)
-	{
-		buf_printf(&msg, "hroe cannot take this request: %s", message);
-		response_error(resp, 400, "com.amazon.coral.validate#ValidationException", msg.data);
-	}
-	else if (strcmp(state, "22P02") == 0 || strcmp(state, "22021") == 0 ||
-			 strcmp(state, "54001") == 0)
-		response_error(resp, 400, "com.amazon.coral.service#SerializationException", NULL);
-	else
-	{
-		log_error("%s by %s failed: SQLSTATE %s: %s", op, akid, state, message);
-		response_error(resp, 500, T_INTERNAL, "Internal server error");
-	}
-	buf_free(&msg);
+	if (!response_sql_error(resp, state, message, akid, op))
+		log_error("%s by %s failed: SQLSTATE %s: %s", op, akid, state ? state : "",
+				  message ? message : "");
 }
 
 /* Did the call run nothing because the key's secret changed? (see backend.h) */
@@ -504,7 +469,6 @@ PGresult *
 backend_answer(BackendRequest *br, Response *resp)
 {
 	PGresult   *res = br->result;
-	char		type[128];
 
 	br->result = NULL;
 	if (res == NULL)
@@ -517,21 +481,7 @@ backend_answer(BackendRequest *br, Response *resp)
 		const char *v = PQgetvalue(res, 0, 0);
 		size_t		n = (size_t) PQgetlength(res, 0, 0);
 
-		/*
-		 * An error body has a top-level "__type"; a body without the string
-		 * anywhere (memmem, not a parse) is a success, which spares a scan
-		 * of every large Query or Scan answer.
-		 */
-		if (memmem(v, n, "\"__type\"", 8) != NULL &&
-			json_top_string(v, n, "__type", type, sizeof(type)))
-		{
-			const char *hash = strchr(type, '#');
-
-			resp->status = strstr(type, "InternalServerError") ? 500 : 400;
-			snprintf(resp->error_type, sizeof(resp->error_type), "%s", hash ? hash + 1 : type);
-		}
-		else
-			resp->status = 200;
+		response_classify(resp, v, n);
 		return res;
 	}
 	if (PQresultStatus(res) == PGRES_TUPLES_OK && PQntuples(res) == 0)

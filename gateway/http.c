@@ -436,18 +436,6 @@ read_file(const char *path)
 	return b.data;
 }
 
-/* Is the address a loopback one (127.0.0.0/8, ::1)? */
-static bool
-is_loopback(const struct sockaddr *sa)
-{
-	if (sa->sa_family == AF_INET)
-		return (ntohl(((const struct sockaddr_in *) sa)->sin_addr.s_addr) >> 24) == 127;
-	if (sa->sa_family == AF_INET6)
-		return memcmp(&((const struct sockaddr_in6 *) sa)->sin6_addr, &in6addr_loopback,
-					  sizeof(struct in6_addr)) == 0;
-	return false;
-}
-
 /*
  * An event loop: wait for libmicrohttpd's sockets, PostgreSQL's and the
  * orders, then let each make progress.  MHD_run() runs after every wakeup:

@@ -138,6 +138,82 @@ response_error(Response *resp, int status, const char *type, const char *message
 	snprintf(resp->error_type, sizeof(resp->error_type), "%s", hash ? hash + 1 : type);
 }
 
+/* Is the SQLSTATE the request's own fault (a 400, not the server's)? */
+bool
+response_request_fault(const char *state)
+{
+	static const char *const states[] = {"42501", "22P05", "22P02", "22021", "54001"};
+
+	for (size_t i = 0; state && i < sizeof(states) / sizeof(states[0]); i++)
+		if (strcmp(state, states[i]) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * An error hroe.dynamodb raised (not answered) as DynamoDB's response:
+ *	42501 (insufficient privilege)	400 AccessDeniedException
+ *	22P05 (a Unicode escape the engine refuses)	400 ValidationException
+ *	22P02, 22021, 54001 (body that jsonb refuses)	400 SerializationException
+ *	anything else					500 InternalServerError (false: the caller
+ *									logs it), which the SDKs retry
+ */
+bool
+response_sql_error(Response *resp, const char *state, const char *message,
+				   const char *akid, const char *op)
+{
+	StrBuf		msg;
+	bool		known = true;
+
+	if (state == NULL)
+		state = "";
+	if (message == NULL)
+		message = "";
+	buf_init(&msg);
+	if (strcmp(state, "42501") == 0)
+	{
+		buf_printf(&msg, "User: %s is not authorized to perform: dynamodb:%s (%s)", akid, op, message);
+		response_error(resp, 400, "com.amazon.coral.service#AccessDeniedException", msg.data);
+	}
+	else if (strcmp(state, "22P05") == 0)
+	{
+		buf_printf(&msg, "hroe cannot take this request: %s", message);
+		response_error(resp, 400, "com.amazon.coral.validate#ValidationException", msg.data);
+	}
+	else if (response_request_fault(state))
+		response_error(resp, 400, "com.amazon.coral.service#SerializationException", NULL);
+	else
+	{
+		response_error(resp, 500, "com.amazonaws.dynamodb.v20120810#InternalServerError",
+					   "Internal server error");
+		known = false;
+	}
+	buf_free(&msg);
+	return known;
+}
+
+/*
+ * The status and error type of an answered body.  A body without "__type"
+ * anywhere (memmem, not a parse) is a success, which spares a scan of every
+ * large Query or Scan answer.
+ */
+void
+response_classify(Response *resp, const char *body, size_t len)
+{
+	char		type[128];
+
+	if (memmem(body, len, "\"__type\"", 8) != NULL &&
+		json_top_string(body, len, "__type", type, sizeof(type)))
+	{
+		const char *hash = strchr(type, '#');
+
+		resp->status = strstr(type, "InternalServerError") ? 500 : 400;
+		snprintf(resp->error_type, sizeof(resp->error_type), "%s", hash ? hash + 1 : type);
+	}
+	else
+		resp->status = 200;
+}
+
 /* The media type of a Content-Type value, without parameters, into out. */
 static void
 media_type(const char *value, char *out, size_t size)

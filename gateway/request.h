@@ -83,6 +83,24 @@ extern void response_free(Response *resp);
 /* Fill resp with DynamoDB's error body {"__type", "message"?}. */
 extern void response_error(Response *resp, int status, const char *type, const char *message);
 
+/*
+ * An error hroe.dynamodb raised instead of answering (SQLSTATE state,
+ * message) as DynamoDB's response: AccessDenied, Validation or
+ * Serialization for the request's own faults, else InternalServerError;
+ * false in that last case, which the caller logs.
+ */
+extern bool response_sql_error(Response *resp, const char *state, const char *message,
+							   const char *akid, const char *op);
+
+/* Is the SQLSTATE the request's own fault (a 400, not the server's)? */
+extern bool response_request_fault(const char *state);
+
+/*
+ * The status (200, 400 or 500) and error type of a body hroe.dynamodb
+ * answered (an error body has a top-level "__type").
+ */
+extern void response_classify(Response *resp, const char *body, size_t len);
+
 /* Answer one request. */
 extern void handle_request(const Request *req, const Backend *backend,
 						   const char *region, Response *resp);

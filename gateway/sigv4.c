@@ -534,12 +534,12 @@ sigv4_sign(const Request *req, const SigV4Auth *auth, const char *secret, char *
 	}
 	buf_printf(&canon, "\n%s\n", auth->signed_headers);
 	sha256(req->body ? req->body : "", req->body_len, hash);
-	hex_encode(hash, sizeof(hash), hex);
+	hex_lower(hash, sizeof(hash), hex);
 	buf_puts(&canon, hex);
 
 	/* the string to sign */
 	sha256(canon.data, canon.len, hash);
-	hex_encode(hash, sizeof(hash), hex);
+	hex_lower(hash, sizeof(hash), hex);
 	buf_init(&sts);
 	buf_printf(&sts, "AWS4-HMAC-SHA256\n%s\n%s/%s/dynamodb/aws4_request\n%s",
 			   auth->amz_date, auth->scope_date, auth->region, hex);
@@ -547,7 +547,7 @@ sigv4_sign(const Request *req, const SigV4Auth *auth, const char *secret, char *
 	signing_key(secret, auth->scope_date, auth->region, key);
 	hmac(key, 32, sts.data, hash);
 	OPENSSL_cleanse(key, sizeof(key));
-	hex_encode(hash, 32, out);
+	hex_lower(hash, 32, out);
 
 	buf_free(&canon);
 	buf_free(&sts);

@@ -19,6 +19,12 @@
 #include <string.h>
 #include <time.h>
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+
+/* Called before abort() when an allocation fails (set by a host process). */
+void		(*xmalloc_failed) (void) = NULL;
+
 /* Allocate or die. */
 void *
 xmalloc(size_t n)
@@ -27,6 +33,8 @@ xmalloc(size_t n)
 
 	if (p == NULL)
 	{
+		if (xmalloc_failed)
+			xmalloc_failed();
 		fprintf(stderr, "hroe-gateway: out of memory\n");
 		abort();
 	}
@@ -76,6 +84,8 @@ buf_reserve(StrBuf *b, size_t n)
 	b->data = realloc(b->data, b->cap);
 	if (b->data == NULL)
 	{
+		if (xmalloc_failed)
+			xmalloc_failed();
 		fprintf(stderr, "hroe-gateway: out of memory\n");
 		abort();
 	}
@@ -133,7 +143,7 @@ buf_printf(StrBuf *b, const char *fmt,...)
 
 /* Lower-case hexadecimal of n bytes into out (2n + 1 bytes). */
 void
-hex_encode(const unsigned char *in, size_t n, char *out)
+hex_lower(const unsigned char *in, size_t n, char *out)
 {
 	static const char digits[] = "0123456789abcdef";
 
@@ -153,4 +163,16 @@ now_monotonic(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Is the address a loopback one (127.0.0.0/8, ::1)? */
+bool
+is_loopback(const struct sockaddr *sa)
+{
+	if (sa->sa_family == AF_INET)
+		return (ntohl(((const struct sockaddr_in *) sa)->sin_addr.s_addr) >> 24) == 127;
+	if (sa->sa_family == AF_INET6)
+		return memcmp(&((const struct sockaddr_in6 *) sa)->sin6_addr, &in6addr_loopback,
+					  sizeof(struct in6_addr)) == 0;
+	return false;
 }

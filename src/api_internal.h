@@ -71,6 +71,8 @@ extern char *hroe_api_checked_return_cc(JsonbContainer *req);
 extern void hroe_api_check_item_collection_metrics(JsonbContainer *req);
 extern Jsonb *hroe_api_call_operation(const char *op, Jsonb *req);
 extern text *hroe_api_call_text(const char *op, const char *body, int len);
+extern text *hroe_gateway_run(text *key_id, const char *secret, const char *op,
+							  const char *body, int len);
 extern Jsonb *hroe_api_request_from_arg(FunctionCallInfo fcinfo, const char *member);
 extern Jsonb *hroe_api_response_member(Jsonb *res, const char *name);
 extern void hroe_api_create_table(JsonbContainer *req, StringInfo out);

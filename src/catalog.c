@@ -23,6 +23,8 @@
  */
 #include "postgres.h"
 
+#include <dlfcn.h>
+
 #include "access/htup_details.h"
 #include "catalog/namespace.h"
 #include "catalog/pg_class.h"
@@ -212,4 +214,17 @@ hroe_relation_owner(const char *relname)
 	owner = ((Form_pg_class) GETSTRUCT(tp))->relowner;
 	ReleaseSysCache(tp);
 	return owner;
+}
+
+/* hroe's library as the postmaster loaded it (see catalog.h) */
+void
+hroe_library_name(char *out, size_t size)
+{
+	Dl_info		info;
+
+	if (dladdr((void *) hroe_library_name, &info) && info.dli_fname &&
+		strlen(info.dli_fname) < size)
+		snprintf(out, size, "%s", info.dli_fname);
+	else
+		snprintf(out, size, "hroe");
 }

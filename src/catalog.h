@@ -26,4 +26,10 @@ extern uint64 hroe_catalog_epoch(void);
 extern void hroe_catalog_watch_proc(Oid fn);
 extern uint64 hroe_catalog_proc_changes(void);
 
+/*
+ * hroe's library as the postmaster loaded it (a path, or "hroe" in
+ * $libdir), for a background worker's bgw_library_name (BGW_MAXLEN bytes)
+ */
+extern void hroe_library_name(char *out, size_t size);
+
 #endif							/* HROE_CATALOG_H */

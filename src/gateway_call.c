@@ -42,15 +42,17 @@
 
 /* hroe.access_keys's columns */
 #define AK_ID		1
+#define AK_SECRET	2
 #define AK_ROLE		3
 #define AK_REVOKED	5
 
 /*
  * The role of the active access key key_id, or InvalidOid for an unknown or
- * revoked key; read with the caller's privileges and snapshot
+ * revoked key, or (secret not NULL) one whose secret is no longer secret;
+ * read with the caller's privileges and snapshot
  */
 static Oid
-KeyRole(text *key_id)
+KeyRole(text *key_id, const char *secret)
 {
 	Oid			nsp = hroe_schema_oid();
 	Oid			relid = get_relname_relid("access_keys", nsp);
@@ -68,6 +70,8 @@ KeyRole(text *key_id)
 	acl = pg_class_aclcheck(relid, GetUserId(), ACL_SELECT);
 	if (acl != ACLCHECK_OK &&
 		(pg_attribute_aclcheck(relid, AK_ID, GetUserId(), ACL_SELECT) != ACLCHECK_OK ||
+		 (secret != NULL &&
+		  pg_attribute_aclcheck(relid, AK_SECRET, GetUserId(), ACL_SELECT) != ACLCHECK_OK) ||
 		 pg_attribute_aclcheck(relid, AK_ROLE, GetUserId(), ACL_SELECT) != ACLCHECK_OK ||
 		 pg_attribute_aclcheck(relid, AK_REVOKED, GetUserId(), ACL_SELECT) != ACLCHECK_OK))
 		aclcheck_error(acl, OBJECT_TABLE, "access_keys");
@@ -91,10 +95,40 @@ KeyRole(text *key_id)
 		(void) heap_getattr(tup, AK_REVOKED, RelationGetDescr(rel), &null_revoked);
 		if (!null_role && null_revoked)
 			role = DatumGetObjectId(r);
+		if (secret != NULL && OidIsValid(role))
+		{
+			bool		null_secret;
+			Datum		sv = heap_getattr(tup, AK_SECRET, RelationGetDescr(rel), &null_secret);
+
+			if (null_secret || strcmp(TextDatumGetCString(sv), secret) != 0)
+				role = InvalidOid;
+		}
 	}
 	systable_endscan(scan);
 	table_close(rel, AccessShareLock);
 	return role;
+}
+
+/*
+ * The response body of hroe.dynamodb_text(op, body) run as the role of the
+ * active access key key_id (SET LOCAL ROLE: the membership check is the
+ * GUC's, check_role, and the transaction's end undoes it), or NULL for an
+ * unknown or revoked key, one whose role was dropped, or (secret not NULL)
+ * one whose secret is no longer secret.  Used by hroe.gateway_call and by
+ * the in-server HTTP workers (http_server.c).
+ */
+text *
+hroe_gateway_run(text *key_id, const char *secret, const char *op,
+				 const char *body, int len)
+{
+	Oid			role = KeyRole(key_id, secret);
+	char	   *rolname = OidIsValid(role) ? GetUserNameFromId(role, true) : NULL;
+
+	if (rolname == NULL)
+		return NULL;
+	(void) set_config_option("role", rolname, PGC_USERSET, PGC_S_SESSION,
+							 GUC_ACTION_LOCAL, true, 0, false);
+	return hroe_api_call_text(op, body, len);
 }
 
 PG_FUNCTION_INFO_V1(hroe_gateway_call);
@@ -106,20 +140,12 @@ PG_FUNCTION_INFO_V1(hroe_gateway_call);
 Datum
 hroe_gateway_call(PG_FUNCTION_ARGS)
 {
-	Oid			role = KeyRole(PG_GETARG_TEXT_PP(0));
-	char	   *rolname = OidIsValid(role) ? GetUserNameFromId(role, true) : NULL;
-	text	   *body;
+	text	   *body = PG_GETARG_TEXT_PP(2);
+	text	   *out = hroe_gateway_run(PG_GETARG_TEXT_PP(0), NULL,
+									   text_to_cstring(PG_GETARG_TEXT_PP(1)),
+									   VARDATA_ANY(body), VARSIZE_ANY_EXHDR(body));
 
-	if (rolname == NULL)		/* unknown, revoked, or its role dropped */
+	if (out == NULL)			/* unknown, revoked, or its role dropped */
 		PG_RETURN_TEXT_P(cstring_to_text("{\"__type\": \"com.amazon.coral.service#UnrecognizedClientException\", \"message\": \"The security token included in the request is invalid.\"}"));
-
-	/*
-	 * SET LOCAL ROLE: the membership check is the GUC's (check_role), the
-	 * end is the transaction's (commit or abort resets it)
-	 */
-	(void) set_config_option("role", rolname, PGC_USERSET, PGC_S_SESSION,
-							 GUC_ACTION_LOCAL, true, 0, false);
-	body = PG_GETARG_TEXT_PP(2);
-	PG_RETURN_TEXT_P(hroe_api_call_text(text_to_cstring(PG_GETARG_TEXT_PP(1)),
-										VARDATA_ANY(body), VARSIZE_ANY_EXHDR(body)));
+	PG_RETURN_TEXT_P(out);
 }

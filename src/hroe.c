@@ -11,8 +11,10 @@
 #include "postgres.h"
 
 #include "fmgr.h"
+#include "miscadmin.h"
 #include "utils/guc.h"
 
+#include "http_server.h"
 #include "streams.h"
 #include "tables.h"
 
@@ -71,5 +73,8 @@ _PG_init(void)
 							   GUC_LIST_INPUT,
 							   NULL, NULL, NULL);
 	hroe_streams_init();
+	http_server_define_settings();
+	if (process_shared_preload_libraries_in_progress)
+		http_server_register_workers();
 	MarkGUCPrefixReserved("hroe");
 }

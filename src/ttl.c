@@ -30,8 +30,6 @@
  */
 #include "postgres.h"
 
-#include <dlfcn.h>
-
 #include "access/xact.h"
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
@@ -54,6 +52,7 @@
 #include "utils/timestamp.h"
 #include "access/table.h"
 
+#include "catalog.h"
 #include "streams.h"
 #include "tables.h"
 
@@ -342,16 +341,7 @@ hroe_streams_init(void)
 	worker.bgw_flags = BGWORKER_SHMEM_ACCESS | BGWORKER_BACKEND_DATABASE_CONNECTION;
 	worker.bgw_start_time = BgWorkerStart_RecoveryFinished;
 	worker.bgw_restart_time = 5;
-	/* the library as the postmaster loaded it (a path, or hroe in $libdir) */
-	{
-		Dl_info		info;
-
-		if (dladdr((void *) hroe_ttl_worker_main, &info) && info.dli_fname &&
-			strlen(info.dli_fname) < BGW_MAXLEN)
-			snprintf(worker.bgw_library_name, BGW_MAXLEN, "%s", info.dli_fname);
-		else
-			snprintf(worker.bgw_library_name, BGW_MAXLEN, "hroe");
-	}
+	hroe_library_name(worker.bgw_library_name, BGW_MAXLEN);
 	snprintf(worker.bgw_function_name, BGW_MAXLEN, "hroe_ttl_worker_main");
 	snprintf(worker.bgw_name, BGW_MAXLEN, "hroe Time to Live worker");
 	snprintf(worker.bgw_type, BGW_MAXLEN, "hroe ttl");

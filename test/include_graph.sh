@@ -25,6 +25,7 @@ LAYERS='
 7 api         api api_* gateway_call
 7 shard       shard shard_*
 8 models      generate
+8 http        http_server
 9 module      hroe
 '
 

@@ -7,6 +7,7 @@
 # gw_start DB   starts gateway/hroe-gateway on a free port of HROE_GW_PORTS
 #               (default 8000-8099) with
 #               the access log in $GW_WORK/access.log; sets GW_URL, GW_PID
+# gw_free_port  a free port of HROE_GW_PORTS
 # gw_stop       SIGTERM, waits for the exit (fails the test if it is not 0)
 # gw_env        AWS_* variables for the SDKs and the CLI
 
@@ -58,10 +59,10 @@ gw_setup() {
 	SQL
 }
 
-gw_start() {
-	# a free port in HROE_GW_PORTS (default 8000-8099), probed from a random
-	# start (suites run side by side would otherwise race for the same first
-	# free port)
+# gw_free_port: a free port in HROE_GW_PORTS (default 8000-8099), probed
+# from a random start (suites run side by side would otherwise race for the
+# same first free port)
+gw_free_port() {
 	local range=${HROE_GW_PORTS:-8000-8099}
 	local lo=${range%-*} hi=${range#*-}
 	local count=$((hi - lo + 1)) port n=0
@@ -69,8 +70,14 @@ gw_start() {
 	while ss -Hltn "sport = :$port" 2>/dev/null | grep -q .; do
 		port=$((lo + (port - lo + 1) % count))
 		n=$((n + 1))
-		[ $n -ge $count ] && { echo "no free port in $range"; return 1; }
+		[ $n -ge $count ] && { echo "no free port in $range" >&2; return 1; }
 	done
+	echo "$port"
+}
+
+gw_start() {
+	local port
+	port=$(gw_free_port) || return 1
 	"$GW_BIN" --port "$port" --pool-size "${GW_POOL:-4}" \
 		--dbname "host=${PGHOST:-localhost} port=$PGPORT dbname=$1 user=$GW_LOGIN password=$GW_LOGIN_PASSWORD" \
 		--access-log "$GW_WORK/access.log" "${@:2}" 2>>"$GW_WORK/gateway.log" &

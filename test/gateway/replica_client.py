@@ -177,10 +177,11 @@ def verify(url, table, log):
     print("%d requests, %d failed:" % (requests, sum(failures.values())))
     for (kind, status, typ), n in sorted(failures.items()):
         print("  %-3s HTTP %s %s: %d" % ("PutItem" if kind == "put" else "UpdateItem", status, typ, n))
-    retryable = all(status in ("500", "503") or typ == "ThrottlingException"
+    # status 0: no answer (a connection refused or reset), which the SDKs retry too
+    retryable = all(status in ("0", "500", "503") or typ == "ThrottlingException"
                     for (_, status, typ) in failures)
     print("%d acknowledged PutItems, %d lost; %d counters out of range; failures %s" % (
-        len(acked_puts), lost, bad, "all retryable (500/503, throttling)" if retryable else "NOT all retryable"))
+        len(acked_puts), lost, bad, "all retryable (no answer, 500/503, throttling)" if retryable else "NOT all retryable"))
     return 1 if lost or bad or not retryable else 0
 
 

@@ -1,0 +1,819 @@
+/*-------------------------------------------------------------------------
+ *
+ * http_server.c
+ *	  DynamoDB's HTTP endpoint inside PostgreSQL: background workers that
+ *	  accept HTTP, check the request as hroe-gateway does and run it in
+ *	  their own backend, with no libpq hop.
+ *
+ * With hroe in shared_preload_libraries and hroe.http_port set, the
+ * postmaster starts hroe.http_workers workers.  Each one connects to
+ * hroe.http_database as hroe.http_role (the role hroe-gateway would log in
+ * as: it needs SELECT on hroe.access_keys and membership in the keys'
+ * roles), opens its own listening socket on hroe.http_listen:hroe.http_port
+ * with SO_REUSEPORT (the kernel spreads connections over the workers) and
+ * runs libmicrohttpd in its external-epoll mode from a WaitEventSet that
+ * also holds its latch.
+ *
+ * A request is answered in the handler's last call, in this process, as
+ * request.c decides (the same protocol checks, SigV4 and error mapping as
+ * hroe-gateway; its files are linked into hroe's library): the key's secret
+ * from a per-worker cache (5 seconds, as the gateway's) or a lookup in a
+ * transaction of its own, then the call in a transaction: the key checked
+ * again with the secret the signature was verified with, SET LOCAL ROLE to
+ * its role, the JSON API over the body's text.  Every PostgreSQL error is
+ * caught there (PG_TRY), the transaction aborted, and the error mapped to
+ * DynamoDB's response; none crosses libmicrohttpd's frames.
+ *
+ * A worker answers one request at a time (a backend runs one transaction at
+ * a time): the others on its connections wait in the kernel's buffers, and
+ * statement_timeout bounds each request.  SIGTERM (a shutdown, or
+ * pg_terminate_backend) stops the worker accepting connections; the request
+ * being run finishes and is answered, then the worker exits.  SIGHUP reloads
+ * the configuration.  hroe-gateway remains the front end for TLS, read
+ * replicas, a request queue with ThrottlingException and an access log
+ * (doc/gateway.md, "In-server HTTP workers", compares the two).
+ *
+ * src/http_server.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <arpa/inet.h>
+#include <netdb.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <microhttpd.h>
+#include <openssl/crypto.h>
+#include <openssl/rand.h>
+#include <zlib.h>
+
+#include "access/xact.h"
+#include "executor/spi.h"
+#include "miscadmin.h"
+#include "pgstat.h"
+#include "postmaster/bgworker.h"
+#include "postmaster/interrupt.h"
+#include "storage/ipc.h"
+#include "storage/latch.h"
+#include "storage/proc.h"
+#include "lib/stringinfo.h"
+#include "storage/fd.h"
+#include "utils/builtins.h"
+#include "utils/guc.h"
+#include "utils/hsearch.h"
+#include "utils/memutils.h"
+#include "utils/snapmgr.h"
+#include "utils/timeout.h"
+
+#include "../gateway/request.h"
+#include "api_internal.h"
+#include "catalog.h"
+#include "http_server.h"
+
+PGDLLEXPORT void hroe_http_worker_main(Datum arg);
+
+/* settings (http_server_define_settings) */
+static int	http_port = 0;
+static char *http_listen = NULL;
+static int	http_workers = 2;
+static char *http_database = NULL;
+static char *http_role = NULL;
+static int	http_max_connections = 1024;
+static int	http_max_body_mb = 16;
+static int	http_idle_timeout = 60;
+static int	http_max_buffered_mb = 256;
+static char *http_tls_cert = NULL;
+static char *http_tls_key = NULL;
+static bool http_allow_plain_http = false;
+static bool http_log_requests = false;
+
+/* a key's secret is kept this long, an unknown key's at most one second */
+#define SECRET_TTL_S 5.0
+#define UNKNOWN_TTL_S 1.0
+#define SECRET_MAX 256
+#define SECRET_CACHE_MAX 10000
+
+typedef struct SecretEntry
+{
+	char		access_key_id[ACCESS_KEY_ID_MAX + 1];	/* hash key */
+	bool		known;
+	char		secret[SECRET_MAX];
+	double		expires;
+} SecretEntry;
+
+/* one request being read or answered */
+typedef struct HttpRequest
+{
+	StrBuf		body;
+	size_t		charged;		/* its bytes counted in buffered_bytes */
+	bool		refused;		/* 413 queued or connection dropped */
+	int			status;			/* answered with (0: not answered) */
+	char		error_type[96];
+	char		access_key_id[ACCESS_KEY_ID_MAX + 1];
+	char		operation[OPERATION_MAX + 1];
+	double		start;
+	size_t		bytes_out;
+	char		remote[INET6_ADDRSTRLEN];
+	char		request_id[53];
+	/* the secret the signature was checked with, for the call's check */
+	char		secret[SECRET_MAX];
+	bool		stale;			/* the call found the key's secret changed */
+} HttpRequest;
+
+static void secret_cache_init(void);
+
+static volatile sig_atomic_t terminate_requested = false;
+static HTAB *secret_cache;
+static bool quiesced = false;
+static MemoryContext request_cxt;	/* reset after each answer */
+static size_t buffered_bytes = 0;	/* bodies being read, all connections */
+
+/* The settings; called from _PG_init. */
+void
+http_server_define_settings(void)
+{
+	DefineCustomIntVariable("hroe.http_port",
+							"TCP port of hroe's in-server HTTP endpoint (0: none).",
+							"With hroe in shared_preload_libraries, the postmaster starts "
+							"hroe.http_workers background workers that answer DynamoDB's HTTP "
+							"API on this port.",
+							&http_port, 0, 0, 65535, PGC_POSTMASTER, 0, NULL, NULL, NULL);
+	DefineCustomStringVariable("hroe.http_listen",
+							   "Address hroe's in-server HTTP endpoint listens on.",
+							   "A numeric IPv4 or IPv6 address.  Plain HTTP: keep it on "
+							   "loopback, or put a TLS-terminating proxy or hroe-gateway in front.",
+							   &http_listen, "127.0.0.1", PGC_POSTMASTER, 0, NULL, NULL, NULL);
+	DefineCustomIntVariable("hroe.http_workers",
+							"Background workers serving hroe's in-server HTTP endpoint.",
+							"Each answers one request at a time; the kernel spreads the "
+							"connections over them (SO_REUSEPORT).",
+							&http_workers, 2, 1, 64, PGC_POSTMASTER, 0, NULL, NULL, NULL);
+	DefineCustomStringVariable("hroe.http_database",
+							   "Database the in-server HTTP workers serve.",
+							   NULL, &http_database, "postgres", PGC_POSTMASTER, 0,
+							   NULL, NULL, NULL);
+	DefineCustomStringVariable("hroe.http_role",
+							   "Login role the in-server HTTP workers connect as.",
+							   "It needs SELECT on hroe.access_keys and membership in the roles of "
+							   "the access keys; each request runs as its key's role (SET LOCAL ROLE). "
+							   "Required: the workers do not start without it.",
+							   &http_role, "", PGC_POSTMASTER, 0, NULL, NULL, NULL);
+	DefineCustomIntVariable("hroe.http_max_connections",
+							"HTTP connections each in-server HTTP worker keeps at most.",
+							NULL, &http_max_connections, 1024, 1, 65536, PGC_POSTMASTER, 0,
+							NULL, NULL, NULL);
+	DefineCustomIntVariable("hroe.http_max_body_mb",
+							"Largest request body the in-server HTTP endpoint reads, in MiB.",
+							"A larger one is answered 413, as DynamoDB does.",
+							&http_max_body_mb, 16, 1, 1024, PGC_SIGHUP, 0, NULL, NULL, NULL);
+	DefineCustomIntVariable("hroe.http_idle_timeout",
+							"Seconds before an idle HTTP connection of the in-server endpoint is closed.",
+							NULL, &http_idle_timeout, 60, 1, 86400, PGC_POSTMASTER,
+							GUC_UNIT_S, NULL, NULL, NULL);
+	DefineCustomIntVariable("hroe.http_max_buffered_mb",
+							"Request body bytes each in-server HTTP worker buffers at most, all connections together, in MiB.",
+							"Past it a body being read is refused and its connection closed, so no "
+							"client, signed or not, can make a worker hold more.",
+							&http_max_buffered_mb, 256, 1, 65536, PGC_SIGHUP, 0, NULL, NULL, NULL);
+	DefineCustomStringVariable("hroe.http_tls_cert",
+							   "PEM certificate (chain) file of the in-server HTTP endpoint: HTTPS when set.",
+							   NULL, &http_tls_cert, "", PGC_POSTMASTER, 0, NULL, NULL, NULL);
+	DefineCustomStringVariable("hroe.http_tls_key",
+							   "PEM private key file of hroe.http_tls_cert.",
+							   NULL, &http_tls_key, "", PGC_POSTMASTER, GUC_SUPERUSER_ONLY,
+							   NULL, NULL, NULL);
+	DefineCustomBoolVariable("hroe.http_allow_plain_http",
+							 "Lets the in-server HTTP endpoint speak plain HTTP on an address that is not loopback.",
+							 "Off (the default): without hroe.http_tls_cert the workers refuse to "
+							 "listen anywhere but 127.0.0.0/8 or ::1.",
+							 &http_allow_plain_http, false, PGC_POSTMASTER, 0, NULL, NULL, NULL);
+	DefineCustomBoolVariable("hroe.http_log_requests",
+							 "Logs each request of the in-server HTTP endpoint (the access log).",
+							 "One LOG line per request: client address, access key id, operation, "
+							 "status, error type, duration, bytes in and out, request id. Never a "
+							 "secret or a body.",
+							 &http_log_requests, false, PGC_SIGHUP, 0, NULL, NULL, NULL);
+}
+
+/* At preload: register the workers when hroe.http_port is set. */
+void
+http_server_register_workers(void)
+{
+	BackgroundWorker worker;
+
+	if (http_port == 0)
+		return;
+	memset(&worker, 0, sizeof(worker));
+	worker.bgw_flags = BGWORKER_SHMEM_ACCESS | BGWORKER_BACKEND_DATABASE_CONNECTION;
+	worker.bgw_start_time = BgWorkerStart_RecoveryFinished;
+	worker.bgw_restart_time = 5;
+	hroe_library_name(worker.bgw_library_name, BGW_MAXLEN);
+	snprintf(worker.bgw_function_name, BGW_MAXLEN, "hroe_http_worker_main");
+	snprintf(worker.bgw_type, BGW_MAXLEN, "hroe http");
+	for (int i = 0; i < http_workers; i++)
+	{
+		snprintf(worker.bgw_name, BGW_MAXLEN, "hroe http worker %d", i + 1);
+		worker.bgw_main_arg = Int32GetDatum(i);
+		RegisterBackgroundWorker(&worker);
+	}
+}
+
+static void
+handle_sigterm(SIGNAL_ARGS)
+{
+	int			save_errno = errno;
+
+	terminate_requested = true;
+	SetLatch(MyLatch);
+	errno = save_errno;
+}
+
+static double
+now_seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double) ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* A request id like DynamoDB's: 52 upper-case letters and digits. */
+static void
+new_request_id(char *out)
+{
+	static const char alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+	static unsigned char pool[52 * 64];
+	static size_t used = sizeof(pool);
+
+	if (used + 52 > sizeof(pool))
+	{
+		if (RAND_bytes(pool, sizeof(pool)) != 1)
+			memset(pool, 0, sizeof(pool));
+		used = 0;
+	}
+	for (int i = 0; i < 52; i++)
+		out[i] = alphabet[pool[used + i] % 36];
+	used += 52;
+	out[52] = '\0';
+}
+
+/*
+ * The error of the PostgreSQL error just caught, as DynamoDB's response:
+ * the transaction aborted, the error logged when it is the server's fault.
+ */
+static void
+answer_caught_error(MemoryContext cxt, Response *resp, const char *akid, const char *op)
+{
+	ErrorData  *edata;
+
+	MemoryContextSwitchTo(cxt);
+	if (StatementTimeout > 0)
+		disable_timeout(STATEMENT_TIMEOUT, false);
+	edata = CopyErrorData();
+	FlushErrorState();
+	AbortCurrentTransaction();
+	if (!response_sql_error(resp, unpack_sql_state(edata->sqlerrcode), edata->message,
+							akid, op))
+		ereport(LOG,
+				(errmsg("hroe http: %s by %s failed: %s", op, akid, edata->message)));
+	FreeErrorData(edata);
+}
+
+
+/* Start a request's transaction, as a statement would. */
+static void
+begin_request(const char *what)
+{
+	SetCurrentStatementStartTimestamp();
+	StartTransactionCommand();
+	PushActiveSnapshot(GetTransactionSnapshot());
+	pgstat_report_activity(STATE_RUNNING, what);
+	if (StatementTimeout > 0)
+		enable_timeout_after(STATEMENT_TIMEOUT, StatementTimeout);
+}
+
+static void
+end_request(void)
+{
+	if (StatementTimeout > 0)
+		disable_timeout(STATEMENT_TIMEOUT, false);
+	PopActiveSnapshot();
+	CommitTransactionCommand();
+	pgstat_report_activity(STATE_IDLE, NULL);
+}
+
+/* Backend.lookup_secret: the cache, else hroe.access_keys. */
+static LookupResult
+lookup_secret(void *arg, const char *akid, char *secret, size_t size, Response *resp)
+{
+	HttpRequest *hr = arg;
+	SecretEntry *e;
+	bool		found;
+	double		now = now_seconds();
+	MemoryContext cxt = CurrentMemoryContext;
+	volatile bool failed = false;
+
+	if (strlen(akid) > ACCESS_KEY_ID_MAX)
+		return LOOKUP_UNKNOWN;
+	e = hash_search(secret_cache, akid, HASH_FIND, NULL);
+	if (e == NULL || e->expires < now)
+	{
+		volatile bool known = false;
+		char		value[SECRET_MAX] = "";
+
+		PG_TRY();
+		{
+			Datum		arg0 = CStringGetTextDatum(akid);
+			Oid			argtype = TEXTOID;
+
+			begin_request("hroe http: access key lookup");
+			if (SPI_connect() != SPI_OK_CONNECT)
+				elog(ERROR, "SPI_connect failed");
+			if (SPI_execute_with_args("SELECT secret FROM hroe.access_keys "
+									  "WHERE access_key_id OPERATOR(pg_catalog.=) $1 "
+									  "AND revoked_at IS NULL",
+									  1, &argtype, &arg0, NULL, true, 1) != SPI_OK_SELECT)
+				elog(ERROR, "could not read hroe.access_keys");
+			if (SPI_processed == 1)
+			{
+				bool		isnull;
+				Datum		d = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
+
+				if (!isnull)
+				{
+					char	   *s = TextDatumGetCString(d);
+
+					known = strlen(s) < sizeof(value);
+					strlcpy(value, s, sizeof(value));
+				}
+			}
+			SPI_finish();
+			end_request();
+		}
+		PG_CATCH();
+		{
+			answer_caught_error(cxt, resp, akid, resp->operation);
+			failed = true;
+		}
+		PG_END_TRY();
+		if (failed)
+			return LOOKUP_FAILED;
+		if (e == NULL && hash_get_num_entries(secret_cache) >= SECRET_CACHE_MAX)
+		{
+			hash_destroy(secret_cache);
+			secret_cache_init();
+		}
+		e = hash_search(secret_cache, akid, HASH_ENTER, &found);
+		e->known = known;
+		strlcpy(e->secret, value, sizeof(e->secret));
+		e->expires = now + (known ? SECRET_TTL_S : UNKNOWN_TTL_S);
+		OPENSSL_cleanse(value, sizeof(value));
+	}
+	if (!e->known)
+		return LOOKUP_UNKNOWN;
+	strlcpy(secret, e->secret, size);
+	strlcpy(hr->secret, e->secret, sizeof(hr->secret));
+	return LOOKUP_FOUND;
+}
+
+/* Backend.call: the operation, as the key's role, in a transaction. */
+static void
+call(void *arg, const char *akid, const char *op, const char *body, size_t body_len,
+	 Response *resp)
+{
+	HttpRequest *hr = arg;
+	MemoryContext cxt = CurrentMemoryContext;
+
+	PG_TRY();
+	{
+		text	   *out;
+
+		begin_request(op);
+		out = hroe_gateway_run(cstring_to_text(akid), hr->secret, op, body, (int) body_len);
+		if (out == NULL)
+		{
+			/*
+			 * The key was revoked or its secret changed since the lookup: the
+			 * request is checked again against the key of the day
+			 * (handle()), once; answered UnrecognizedClient if it is again
+			 */
+			hash_search(secret_cache, akid, HASH_REMOVE, NULL);
+			hr->stale = true;
+			response_error(resp, 400, "com.amazon.coral.service#UnrecognizedClientException",
+						   "The security token included in the request is invalid.");
+		}
+		else
+		{
+			buf_append(&resp->body, VARDATA_ANY(out), VARSIZE_ANY_EXHDR(out));
+			response_classify(resp, resp->body.data, resp->body.len);
+		}
+		end_request();
+	}
+	PG_CATCH();
+	{
+		answer_caught_error(cxt, resp, akid, op);
+	}
+	PG_END_TRY();
+	OPENSSL_cleanse(hr->secret, sizeof(hr->secret));
+}
+
+typedef struct HeaderList
+{
+	Header	   *items;
+	int			n;
+	int			cap;
+} HeaderList;
+
+static enum MHD_Result
+collect(void *cls, enum MHD_ValueKind kind, const char *key, const char *value)
+{
+	HeaderList *list = cls;
+
+	if (list->n == list->cap)
+	{
+		list->cap = list->cap ? list->cap * 2 : 32;
+		list->items = list->items ? repalloc(list->items, sizeof(Header) * list->cap)
+			: palloc(sizeof(Header) * list->cap);
+	}
+	list->items[list->n].name = key;
+	list->items[list->n].value = value ? value : "";
+	list->n++;
+	return MHD_YES;
+}
+
+/* Queue a response with DynamoDB's headers; the body is copied. */
+static enum MHD_Result
+send_response(struct MHD_Connection *conn, HttpRequest *hr, int status,
+			  const char *body, size_t len, const char *content_type)
+{
+	struct MHD_Response *r;
+	enum MHD_Result ret;
+	char		crc[16];
+
+	snprintf(crc, sizeof(crc), "%lu", crc32(crc32(0L, Z_NULL, 0), (const Bytef *) body, (uInt) len));
+	r = MHD_create_response_from_buffer(len, (void *) body, MHD_RESPMEM_MUST_COPY);
+	if (r == NULL)
+		return MHD_NO;
+	MHD_add_response_header(r, "x-amzn-RequestId", hr->request_id);
+	MHD_add_response_header(r, "x-amz-crc32", crc);
+	if (content_type)
+		MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, content_type);
+	if (quiesced)
+		MHD_add_response_header(r, MHD_HTTP_HEADER_CONNECTION, "close");
+	ret = MHD_queue_response(conn, (unsigned int) status, r);
+	MHD_destroy_response(r);
+	hr->status = status;
+	hr->bytes_out = len;
+	return ret;
+}
+
+/* MHD's access handler: the headers, each body chunk, then the answer. */
+static enum MHD_Result
+handle(void *cls, struct MHD_Connection *conn, const char *url, const char *method,
+	   const char *version, const char *upload_data, size_t *upload_data_size,
+	   void **con_cls)
+{
+	HttpRequest *hr = *con_cls;
+	size_t		max_body = (size_t) http_max_body_mb * 1024 * 1024;
+
+	if (hr == NULL)
+	{
+		const char *length = MHD_lookup_connection_value(conn, MHD_HEADER_KIND,
+														 MHD_HTTP_HEADER_CONTENT_LENGTH);
+
+		const union MHD_ConnectionInfo *info =
+			MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+
+		hr = MemoryContextAllocZero(TopMemoryContext, sizeof(HttpRequest));
+		buf_init(&hr->body);
+		new_request_id(hr->request_id);
+		hr->start = now_seconds();
+		if (info && info->client_addr)
+		{
+			const struct sockaddr *sa = info->client_addr;
+
+			if (sa->sa_family == AF_INET)
+				inet_ntop(AF_INET, &((const struct sockaddr_in *) sa)->sin_addr, hr->remote, sizeof(hr->remote));
+			else if (sa->sa_family == AF_INET6)
+				inet_ntop(AF_INET6, &((const struct sockaddr_in6 *) sa)->sin6_addr, hr->remote, sizeof(hr->remote));
+		}
+		*con_cls = hr;
+		if (length && strtoull(length, NULL, 10) > max_body)
+		{
+			hr->refused = true;
+			strlcpy(hr->error_type, "RequestEntityTooLarge", sizeof(hr->error_type));
+			return send_response(conn, hr, 413, "", 0, NULL);
+		}
+		return MHD_YES;
+	}
+	if (hr->refused)
+	{
+		*upload_data_size = 0;
+		return MHD_YES;
+	}
+	if (*upload_data_size > 0)
+	{
+		if (hr->body.len + *upload_data_size > max_body)
+		{
+			/*
+			 * A chunked body past the limit: libmicrohttpd cannot answer in
+			 * the middle of an upload, so the connection is closed (logged
+			 * as a 413)
+			 */
+			hr->refused = true;
+			hr->status = 413;
+			strlcpy(hr->error_type, "RequestEntityTooLarge", sizeof(hr->error_type));
+			return MHD_NO;
+		}
+		if (buffered_bytes + *upload_data_size > (size_t) http_max_buffered_mb * 1024 * 1024)
+		{
+			/* the worker's memory for bodies is spent: refused (logged as a 503) */
+			hr->refused = true;
+			hr->status = 503;
+			strlcpy(hr->error_type, "BufferedBodiesLimit", sizeof(hr->error_type));
+			return MHD_NO;
+		}
+		buffered_bytes += *upload_data_size;
+		hr->charged += *upload_data_size;
+		buf_append(&hr->body, upload_data, *upload_data_size);
+		*upload_data_size = 0;
+		return MHD_YES;
+	}
+
+	/* the whole request is here: answer it now */
+	{
+		HeaderList	headers = {0},
+					args = {0};
+		Request		req;
+		Response	resp;
+		Backend		be;
+		enum MHD_Result ret;
+		MemoryContext old = MemoryContextSwitchTo(request_cxt);
+
+		MHD_get_connection_values(conn, MHD_HEADER_KIND, collect, &headers);
+		MHD_get_connection_values(conn, MHD_GET_ARGUMENT_KIND, collect, &args);
+		req.method = method;
+		req.path = url;
+		req.args = args.items;
+		req.nargs = args.n;
+		req.headers = headers.items;
+		req.nheaders = headers.n;
+		req.body = hr->body.data;
+		req.body_len = hr->body.len;
+		req.now = time(NULL);
+		response_init(&resp);
+		be.lookup_secret = lookup_secret;
+		be.call = call;
+		be.arg = hr;
+		handle_request(&req, &be, hroe_region, &resp);
+		if (hr->stale)
+		{
+			response_free(&resp);
+			response_init(&resp);
+			handle_request(&req, &be, hroe_region, &resp);
+		}
+		MemoryContextSwitchTo(old);
+		MemoryContextReset(request_cxt);
+		memcpy(hr->access_key_id, resp.access_key_id, sizeof(hr->access_key_id));
+		memcpy(hr->operation, resp.operation, sizeof(hr->operation));
+		memcpy(hr->error_type, resp.error_type, sizeof(hr->error_type));
+		ret = send_response(conn, hr, resp.status, resp.body.data, resp.body.len,
+							resp.content_type);
+		response_free(&resp);
+		return ret;
+	}
+}
+
+static void
+completed(void *cls, struct MHD_Connection *conn, void **con_cls,
+		  enum MHD_RequestTerminationCode toe)
+{
+	HttpRequest *hr = *con_cls;
+
+	if (hr == NULL)
+		return;
+	if (http_log_requests)
+		ereport(LOG,
+				(errmsg("hroe http: %s %s %s %d %s %.3fms %zu %zu %s",
+						*hr->remote ? hr->remote : "-",
+						*hr->access_key_id ? hr->access_key_id : "-",
+						*hr->operation ? hr->operation : "-", hr->status,
+						hr->status == 0 ? "ClientGone" : *hr->error_type ? hr->error_type : "-",
+						(now_seconds() - hr->start) * 1000.0, hr->body.len, hr->bytes_out,
+						hr->request_id),
+				 errhidestmt(true)));
+	buffered_bytes -= hr->charged;
+	buf_free(&hr->body);
+	OPENSSL_cleanse(hr->secret, sizeof(hr->secret));
+	pfree(hr);
+	*con_cls = NULL;
+}
+
+static void
+mhd_log(void *cls, const char *fmt, va_list ap)
+{
+	char		msg[1024];
+
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	ereport(LOG, (errmsg("hroe http: %s", msg)));
+}
+
+/* The worker's listening socket (SO_REUSEPORT: one per worker). */
+static int
+open_listener(bool tls, bool *ipv6)
+{
+	struct addrinfo hints = {0},
+			   *ai;
+	char		port[16];
+	int			fd,
+				on = 1,
+				rc;
+
+	hints.ai_flags = AI_NUMERICHOST | AI_NUMERICSERV | AI_PASSIVE;
+	hints.ai_socktype = SOCK_STREAM;
+	snprintf(port, sizeof(port), "%d", http_port);
+	rc = getaddrinfo(http_listen, port, &hints, &ai);
+	if (rc != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("invalid hroe.http_listen \"%s\": %s", http_listen, gai_strerror(rc)),
+				 errhint("Give a numeric IPv4 or IPv6 address.")));
+	if (!tls && !http_allow_plain_http && !is_loopback(ai->ai_addr))
+		ereport(FATAL,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("hroe http: refusing plain HTTP on %s, which is not a loopback address", http_listen),
+				 errhint("Set hroe.http_tls_cert and hroe.http_tls_key, or hroe.http_allow_plain_http.")));
+	*ipv6 = ai->ai_family == AF_INET6;
+	fd = socket(ai->ai_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		ereport(ERROR, (errcode_for_socket_access(), errmsg("could not create a socket: %m")));
+	(void) setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof(on));
+	(void) setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &on, sizeof(on));
+	if (ai->ai_family == AF_INET6)
+		(void) setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &on, sizeof(on));
+	if (bind(fd, ai->ai_addr, ai->ai_addrlen) != 0 || listen(fd, 1024) != 0)
+		ereport(ERROR,
+				(errcode_for_socket_access(),
+				 errmsg("could not listen on %s port %d: %m", http_listen, http_port)));
+	freeaddrinfo(ai);
+	return fd;
+}
+
+/* The key cache, empty. */
+static void
+secret_cache_init(void)
+{
+	HASHCTL		ctl;
+
+	ctl.keysize = ACCESS_KEY_ID_MAX + 1;
+	ctl.entrysize = sizeof(SecretEntry);
+	secret_cache = hash_create("hroe http secrets", 64, &ctl, HASH_ELEM | HASH_STRINGS);
+}
+
+/* The whole of a TLS file (PEM), NUL-terminated, in TopMemoryContext. */
+static char *
+read_pem(const char *path, const char *what)
+{
+	FILE	   *f = AllocateFile(path, "rb");
+	StringInfoData buf;
+	char		chunk[4096];
+	size_t		n;
+
+	if (f == NULL)
+		ereport(FATAL,
+				(errcode_for_file_access(),
+				 errmsg("hroe http: could not read the TLS %s \"%s\": %m", what, path)));
+	initStringInfo(&buf);
+	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+		appendBinaryStringInfo(&buf, chunk, (int) n);
+	FreeFile(f);
+	return buf.data;
+}
+
+/* A failed allocation in the protocol's code: end this worker, not the server. */
+static void
+protocol_out_of_memory(void)
+{
+	ereport(FATAL, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
+}
+
+/* A worker's life. */
+void
+hroe_http_worker_main(Datum arg)
+{
+	struct MHD_Daemon *daemon;
+	const union MHD_DaemonInfo *info;
+	WaitEventSet *wes;
+	int			listen_fd;
+	double		stop_at = 0;
+	bool		tls = http_tls_cert && *http_tls_cert;
+	bool		ipv6 = false;
+	unsigned int flags = MHD_USE_EPOLL | MHD_USE_ERROR_LOG;
+	char	   *cert = NULL;
+	char	   *key = NULL;
+
+	pqsignal(SIGTERM, handle_sigterm);
+	pqsignal(SIGHUP, SignalHandlerForConfigReload);
+	BackgroundWorkerUnblockSignals();
+	if (http_role == NULL || *http_role == '\0')
+		ereport(FATAL,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("hroe.http_role is not set"),
+				 errhint("Set it to the login role the HTTP workers connect as.")));
+	if (tls && (http_tls_key == NULL || *http_tls_key == '\0'))
+		ereport(FATAL,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("hroe.http_tls_cert is set but hroe.http_tls_key is not")));
+	xmalloc_failed = protocol_out_of_memory;
+	BackgroundWorkerInitializeConnection(http_database, http_role, 0);
+	pgstat_report_appname("hroe http");
+	secret_cache_init();
+	request_cxt = AllocSetContextCreate(TopMemoryContext, "hroe http request",
+										ALLOCSET_DEFAULT_SIZES);
+	if (tls)
+	{
+		cert = read_pem(http_tls_cert, "certificate");
+		key = read_pem(http_tls_key, "key");
+		flags |= MHD_USE_TLS;
+	}
+	listen_fd = open_listener(tls, &ipv6);
+	if (ipv6)
+		flags |= MHD_USE_IPv6;
+	daemon = MHD_start_daemon(flags, 0, NULL, NULL, handle, NULL,
+							  MHD_OPTION_EXTERNAL_LOGGER, mhd_log, NULL,
+							  MHD_OPTION_LISTEN_SOCKET, listen_fd,
+							  MHD_OPTION_CONNECTION_LIMIT, (unsigned int) http_max_connections,
+							  MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int) http_idle_timeout,
+							  MHD_OPTION_NOTIFY_COMPLETED, completed, NULL,
+							  tls ? MHD_OPTION_HTTPS_MEM_CERT : MHD_OPTION_END, cert,
+							  MHD_OPTION_HTTPS_MEM_KEY, key,
+							  MHD_OPTION_END);
+	if (daemon == NULL)
+		ereport(FATAL,
+				(errmsg("hroe http: could not start the HTTP server on %s port %d",
+						http_listen, http_port),
+				 tls ? errhint("Check hroe.http_tls_cert and hroe.http_tls_key.") : 0));
+	if (key)
+	{
+		/* libmicrohttpd keeps its own copy */
+		explicit_bzero(key, strlen(key));
+		pfree(key);
+	}
+	info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_EPOLL_FD);
+	wes = CreateWaitEventSet(TopMemoryContext, 3);
+	AddWaitEventToSet(wes, WL_LATCH_SET, PGINVALID_SOCKET, MyLatch, NULL);
+	AddWaitEventToSet(wes, WL_EXIT_ON_PM_DEATH, PGINVALID_SOCKET, NULL, NULL);
+	AddWaitEventToSet(wes, WL_SOCKET_READABLE, info->epoll_fd, NULL, NULL);
+	ereport(LOG, (errmsg("hroe http worker listening on %s port %d (%s)",
+						 http_listen, http_port, tls ? "HTTPS" : "HTTP")));
+
+	for (;;)
+	{
+		MHD_UNSIGNED_LONG_LONG mhd_ms;
+		long		timeout = -1;
+		WaitEvent	events[3];
+
+		if (MHD_get_timeout(daemon, &mhd_ms) == MHD_YES)
+			timeout = mhd_ms > 1000 ? 1000 : (long) mhd_ms;
+		if (terminate_requested)
+			timeout = timeout < 0 || timeout > 50 ? 50 : timeout;
+		(void) WaitEventSetWait(wes, timeout, events, 3, PG_WAIT_EXTENSION);
+		ResetLatch(MyLatch);
+		if (ConfigReloadPending)
+		{
+			ConfigReloadPending = false;
+			ProcessConfigFile(PGC_SIGHUP);
+		}
+		if (terminate_requested && !quiesced)
+		{
+			/*
+			 * No new connections (the kernel refuses them once the socket is
+			 * closed); a request arriving on an open one within a second is
+			 * answered with "Connection: close"
+			 */
+			(void) MHD_quiesce_daemon(daemon);
+			close(listen_fd);
+			quiesced = true;
+			stop_at = now_seconds() + 1.0;
+		}
+		MHD_run(daemon);
+
+		/*
+		 * libmicrohttpd takes a few rounds to go from an answer sent to the
+		 * connection's next request, asking for a timeout of 0 meanwhile
+		 */
+		for (int round = 0; round < 3; round++)
+		{
+			if (MHD_get_timeout(daemon, &mhd_ms) != MHD_YES || mhd_ms != 0)
+				break;
+			MHD_run(daemon);
+		}
+		if (quiesced && now_seconds() >= stop_at)
+			break;
+	}
+	MHD_stop_daemon(daemon);
+	proc_exit(0);
+}
