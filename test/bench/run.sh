@@ -26,5 +26,14 @@ flock 9
 export HROE_CLUSTER_OPTS="-o shared_buffers=2GB -o max_wal_size=8GB -o maintenance_work_mem=1GB -o work_mem=64MB -o jit=off"
 for name in "${names[@]}"; do
 	echo "## benchmark: $name ($(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores)"
+	if [ "$name" = gateway ]; then
+		# its cluster also serves hroe's in-server HTTP endpoint (on the
+		# database it creates: the workers connect once it exists)
+		HROE_BENCH_HTTP_PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+		export HROE_BENCH_HTTP_PORT
+		HROE_CLUSTER_OPTS="$HROE_CLUSTER_OPTS -o hroe.http_port=$HROE_BENCH_HTTP_PORT -o hroe.http_workers=4 -o hroe.http_role=postgres -o hroe.http_database=hroe_bench_gateway" \
+			in_cluster bash "test/bench/$name.sh"
+		continue
+	fi
 	in_cluster bash "test/bench/$name.sh"
 done

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# test/valgrind_http.sh: hroe's in-server HTTP workers under valgrind
+# (memcheck, with leak checking of what the protocol's code allocates with
+# malloc).  Builds hroe with assertions into a private stage, starts a
+# PostgreSQL 15 server under valgrind (its backends and workers are forks of
+# the postmaster, so valgrind follows them) with one HTTP worker, sets up the
+# gateway tests' roles and keys, drives the worker with the malformed-HTTP
+# checks (test/gateway/http_checks.py), the boto3 scenario and the
+# authentication checks, stops the server, and prints the worker's error
+# summary.  Exits non-zero if valgrind reports an error or a definite leak
+# in any process.  A developer command (minutes: everything runs under
+# valgrind), not part of the suite.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+. test/lib.sh
+build_stage ASSERTS=1 || exit 1
+work=$(mktemp -d /tmp/hroe-valgrind-http.XXXXXX)
+chmod 755 "$work"
+trap '[ -n "${HROE_VALGRIND_KEEP:-}" ] || rm -rf "$work"; rm -rf "$HROE_STAGE"' EXIT
+bindir=$(pg_config --bindir)
+if [ "$(id -u)" -eq 0 ]; then run=(runuser -u postgres --); chown postgres "$work"; else run=(); fi
+port=${HROE_PGPORT:-5899}
+http_port=${HROE_HTTP_PORT:-8899}
+"${run[@]}" "$bindir/initdb" -D "$work/data" -E UTF8 --locale=C.UTF-8 -A trust -U postgres >/dev/null
+"${run[@]}" valgrind --quiet --leak-check=full --show-leak-kinds=definite --errors-for-leak-kinds=definite \
+	--track-origins=yes --suppressions="$PWD/test/valgrind.supp" --log-file="$work/valgrind.%p.log" \
+	"$bindir/postgres" -D "$work/data" -p "$port" -c listen_addresses='' -c unix_socket_directories="$work" \
+	-c extension_destdir="$HROE_STAGE" \
+	-c shared_preload_libraries="$HROE_STAGE$(pg_config --pkglibdir)/hroe.so" \
+	-c hroe.http_port="$http_port" -c hroe.http_workers=1 -c hroe.http_database=hroe_gw_vg \
+	-c hroe.http_role=hroe_gw_login -c hroe.http_log_requests=on >"$work/server.log" 2>&1 &
+server=$!
+export PGHOST=$work PGPORT=$port PGUSER=postgres
+for _ in $(seq 1 600); do psql -XAtq -d postgres -c 'SELECT 1' >/dev/null 2>&1 && break; sleep 0.2; done
+. test/gateway/lib.sh
+trap 'GW_DB=; gw_cleanup; kill -INT $server 2>/dev/null; wait $server; [ -n "${HROE_VALGRIND_KEEP:-}" ] || rm -rf "$work"; rm -rf "$HROE_STAGE"' EXIT
+gw_setup hroe_gw_vg || exit 1
+GW_URL=http://127.0.0.1:$http_port
+for _ in $(seq 1 600); do curl -s -o /dev/null "$GW_URL/" && break; sleep 0.2; done
+gw_env
+check "malformed HTTP and bodies" /usr/bin/python3 test/gateway/http_checks.py "$GW_URL"
+check "boto3 scenario" /usr/bin/python3 test/gateway/boto3_scenario.py "$GW_URL"
+. test/gateway/auth_checks.sh
+worker=$(pgrep -f 'hroe http worker 1' | head -1)
+kill -INT $server
+wait $server
+echo "the worker (pid $worker), valgrind's report:"
+cat "$work/valgrind.$worker.log" 2>/dev/null
+reports=$(cat "$work"/valgrind.*.log | grep -c '^==[0-9]*== [A-Z]')
+echo "valgrind reports in all processes: $reports lines ($work)"
+echo "$GW_FAILURES check failures"
+[ "$reports" -eq 0 ] && [ "$GW_FAILURES" -eq 0 ]
