@@ -20,13 +20,11 @@
  * in the queue in arrival order (doc/gateway.md, "Design decision: event
  * loops", has the measurements).
  *
- * The body is read into memory up to max_body_mb (a larger Content-Length is
- * refused before reading, a larger chunked body as soon as it passes the
- * limit: 413 with an empty body, as DynamoDB answers), then handed to
- * request.c.  The bodies being read, all connections together, hold at most
+ * The body is read into memory up to max_body_mb and the answer queued with
+ * DynamoDB's headers by exchange.c (shared with the in-server HTTP
+ * workers); the bodies being read, all connections together, hold at most
  * max_buffered_mb: past it a body is refused (the connection closed, logged
- * as a 503), so no client, signed or not, can make the gateway buffer more.  Every response carries x-amzn-RequestId and x-amz-crc32 (the
- * CRC32 of the body, which botocore checks).
+ * as a 503), so no client, signed or not, can make the gateway buffer more.
  *
  * gateway/http.c
  *
@@ -50,38 +48,18 @@
 #include <time.h>
 
 #include <microhttpd.h>
-#include <openssl/rand.h>
-#include <zlib.h>
 
 #include "backend.h"
+#include "exchange.h"
 #include "log.h"
 #include "util.h"
 
 typedef struct RequestCtx
 {
 	struct MHD_Connection *conn;
+	Exchange	x;				/* the request read, its answer (exchange.c) */
 	BackendRequest br;			/* its statements in the pool */
-	StrBuf		body;
-	size_t		charged;		/* its bytes counted in buffered_bytes */
-	bool		too_big;
-	bool		answered;
-	double		start;
-	int			status;
-	size_t		bytes_out;
-	char		request_id[53];
-	char		remote[INET6_ADDRSTRLEN];
-	char		access_key_id[ACCESS_KEY_ID_MAX + 1];
-	char		operation[OPERATION_MAX + 1];
-	char		error_type[96];
-	const char *content_type;	/* of the answer, decided by request.c */
 } RequestCtx;
-
-typedef struct HeaderList
-{
-	Header	   *items;
-	int			n;
-	int			cap;
-} HeaderList;
 
 static const GatewayConfig *cfg;
 static char *tls_cert_pem;
@@ -122,114 +100,11 @@ static char mhd_tag,
 /* body bytes buffered by every request being read, at most max_buffered_mb */
 static _Atomic size_t buffered_bytes = 0;
 
-/*
- * A request id like DynamoDB's: 52 upper-case letters and digits.  The
- * random bytes are drawn from RAND_bytes 64 ids at a time: each call costs
- * OpenSSL a getpid() system call (its fork check) besides the generator.
- */
-#define REQUEST_ID_LEN 52
-
-static __thread unsigned char id_random[REQUEST_ID_LEN * 64];
-static __thread size_t id_random_used = sizeof(id_random);
-
-static void
-new_request_id(char *out)
-{
-	static const char alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
-	const unsigned char *raw;
-
-	if (id_random_used + REQUEST_ID_LEN > sizeof(id_random))
-	{
-		if (RAND_bytes(id_random, sizeof(id_random)) != 1)
-			memset(id_random, 0, sizeof(id_random));
-		id_random_used = 0;
-	}
-	raw = id_random + id_random_used;
-	id_random_used += REQUEST_ID_LEN;
-	for (int i = 0; i < REQUEST_ID_LEN; i++)
-		out[i] = alphabet[raw[i] % 36];
-	out[REQUEST_ID_LEN] = '\0';
-}
-
-/* MHD iterator: collect headers or query arguments. */
-static enum MHD_Result
-collect(void *cls, enum MHD_ValueKind kind, const char *key, const char *value)
-{
-	HeaderList *list = cls;
-
-	if (list->n == list->cap)
-	{
-		Header	   *bigger;
-
-		list->cap = list->cap ? list->cap * 2 : 32;
-		bigger = xmalloc(sizeof(Header) * (size_t) list->cap);
-		if (list->n)
-			memcpy(bigger, list->items, sizeof(Header) * (size_t) list->n);
-		free(list->items);
-		list->items = bigger;
-	}
-	list->items[list->n].name = key;
-	list->items[list->n].value = value ? value : "";
-	list->n++;
-	return MHD_YES;
-}
-
 /* libmicrohttpd frees a response's body with this: a PGresult's value. */
 static void
 free_result(void *result)
 {
 	PQclear(result);
-}
-
-/*
- * Queue a response with DynamoDB's headers.  The body is not copied: it is
- * a static string (free_body NULL), or freed by free_body(owner) once sent
- * (a PGresult holding the engine's answer, or a malloc'ed buffer).
- */
-static enum MHD_Result
-send_response(struct MHD_Connection *conn, RequestCtx *ctx, int status,
-			  const char *body, size_t len, const char *content_type,
-			  void (*free_body) (void *), void *owner)
-{
-	struct MHD_Response *r;
-	enum MHD_Result ret;
-	char		crc[16];
-
-	snprintf(crc, sizeof(crc), "%lu", crc32(crc32(0L, Z_NULL, 0), (const Bytef *) body, (uInt) len));
-	r = MHD_create_response_from_buffer_with_free_callback_cls(len, (void *) body, free_body, owner);
-	if (r == NULL)
-	{
-		if (free_body)
-			free_body(owner);
-		return MHD_NO;
-	}
-	MHD_add_response_header(r, "x-amzn-RequestId", ctx->request_id);
-	MHD_add_response_header(r, "x-amz-crc32", crc);
-	if (content_type)
-		MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, content_type);
-	/* during shutdown, tell keep-alive clients to take their next request elsewhere */
-	if (quiesced)
-		MHD_add_response_header(r, MHD_HTTP_HEADER_CONNECTION, "close");
-	ret = MHD_queue_response(conn, (unsigned int) status, r);
-	MHD_destroy_response(r);
-	ctx->answered = true;
-	ctx->status = status;
-	ctx->bytes_out = len;
-	return ret;
-}
-
-/* Send resp (its body handed over to libmicrohttpd). */
-static enum MHD_Result
-send_built(struct MHD_Connection *conn, RequestCtx *ctx, Response *resp)
-{
-	char	   *body = resp->body.data;
-	size_t		len = resp->body.len;
-
-	memcpy(ctx->error_type, resp->error_type, sizeof(ctx->error_type));
-	/* the buffer is libmicrohttpd's now: resp has no body left to free */
-	resp->body.data = NULL;
-	resp->body.len = resp->body.cap = 0;
-	return send_response(conn, ctx, resp->status, body, len, resp->content_type, free, body);
 }
 
 /* The pool answered one of the request's statements: resume it. */
@@ -241,12 +116,16 @@ resume(void *request)
 	MHD_resume_connection(ctx->conn);
 }
 
-/* The 413 for a body over the limit (the connection is then closed). */
-static enum MHD_Result
-send_too_large(struct MHD_Connection *conn, RequestCtx *ctx)
+/* Charge n more body bytes to max_buffered_mb, all connections together. */
+static bool
+charge(size_t n)
 {
-	snprintf(ctx->error_type, sizeof(ctx->error_type), "RequestEntityTooLarge");
-	return send_response(conn, ctx, 413, "", 0, NULL, NULL, NULL);
+	if (atomic_fetch_add(&buffered_bytes, n) + n > (size_t) cfg->max_buffered_mb * 1024 * 1024)
+	{
+		atomic_fetch_sub(&buffered_bytes, n);
+		return false;
+	}
+	return true;
 }
 
 /* MHD's access handler: called with the headers, each body chunk, the end. */
@@ -257,71 +136,25 @@ handle(void *cls, struct MHD_Connection *conn, const char *url, const char *meth
 {
 	RequestCtx *ctx = *con_cls;
 	size_t		max_body = (size_t) cfg->max_body_mb * 1024 * 1024;
+	bool		complete;
+	enum MHD_Result ret;
 
 	if (ctx == NULL)
 	{
 		/* the headers have arrived */
-		const char *length = MHD_lookup_connection_value(conn, MHD_HEADER_KIND,
-														 MHD_HTTP_HEADER_CONTENT_LENGTH);
-		const union MHD_ConnectionInfo *info =
-			MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
-
 		ctx = xmalloc(sizeof(RequestCtx));
 		memset(ctx, 0, sizeof(*ctx));
-		buf_init(&ctx->body);
 		ctx->conn = conn;
-		ctx->start = now_monotonic();
-		new_request_id(ctx->request_id);
-		if (info && info->client_addr)
-		{
-			const struct sockaddr *sa = info->client_addr;
-
-			if (sa->sa_family == AF_INET)
-				inet_ntop(AF_INET, &((const struct sockaddr_in *) sa)->sin_addr, ctx->remote, sizeof(ctx->remote));
-			else if (sa->sa_family == AF_INET6)
-				inet_ntop(AF_INET6, &((const struct sockaddr_in6 *) sa)->sin6_addr, ctx->remote, sizeof(ctx->remote));
-		}
+		exchange_begin(&ctx->x, conn);
 		*con_cls = ctx;
 		in_flight++;
-		if (length && strtoull(length, NULL, 10) > max_body)
-			return send_too_large(conn, ctx);
+		if (exchange_declared_too_large(conn, max_body))
+			return exchange_send_too_large(&ctx->x, conn, quiesced);
 		return MHD_YES;
 	}
-	if (ctx->answered)
-	{
-		/* a refused body (413 queued): discard what still arrives */
-		*upload_data_size = 0;
-		return MHD_YES;
-	}
-	if (*upload_data_size > 0)
-	{
-		if (ctx->body.len + *upload_data_size > max_body)
-		{
-			/*
-			 * A chunked body past the limit: libmicrohttpd cannot send a
-			 * response in the middle of an upload, so the connection is
-			 * closed (logged as 413); reading on would cost the bandwidth.
-			 */
-			ctx->answered = true;
-			ctx->status = 413;
-			snprintf(ctx->error_type, sizeof(ctx->error_type), "RequestEntityTooLarge");
-			return MHD_NO;
-		}
-		if (atomic_fetch_add(&buffered_bytes, *upload_data_size) + *upload_data_size >
-			(size_t) cfg->max_buffered_mb * 1024 * 1024)
-		{
-			/* the gateway's memory for bodies is spent: refused, retryable */
-			atomic_fetch_sub(&buffered_bytes, *upload_data_size);
-			ctx->answered = true;
-			ctx->status = 503;
-			snprintf(ctx->error_type, sizeof(ctx->error_type), "BufferedBodiesLimit");
-			return MHD_NO;
-		}
-		ctx->charged += *upload_data_size;
-		buf_append(&ctx->body, upload_data, *upload_data_size);
-		*upload_data_size = 0;
-		return MHD_YES;
-	}
+	ret = exchange_read(&ctx->x, upload_data, upload_data_size, max_body, charge, &complete);
+	if (!complete)
+		return ret;
 
 	/*
 	 * the whole request is here; the call answered (second or third pass),
@@ -331,51 +164,36 @@ handle(void *cls, struct MHD_Connection *conn, const char *url, const char *meth
 	{
 		Response	resp;
 		PGresult   *res;
-		enum MHD_Result ret;
 		int			status;
 
 		response_init(&resp);
-		resp.content_type = ctx->content_type;
+		resp.content_type = ctx->x.content_type;
 		res = backend_answer(&ctx->br, &resp);
 		if (res == NULL)
-			return send_built(conn, ctx, &resp);
-		memcpy(ctx->error_type, resp.error_type, sizeof(ctx->error_type));
+			return exchange_send_response(&ctx->x, conn, &resp, quiesced);
+		memcpy(ctx->x.error_type, resp.error_type, sizeof(ctx->x.error_type));
 		status = resp.status;
 		response_free(&resp);
 		/* the engine's text goes out as PostgreSQL sent it, freed with the result */
-		ret = send_response(conn, ctx, status, PQgetvalue(res, 0, 0),
-							(size_t) PQgetlength(res, 0, 0), ctx->content_type,
-							free_result, res);
-		return ret;
+		return exchange_send(&ctx->x, conn, status, PQgetvalue(res, 0, 0),
+							 (size_t) PQgetlength(res, 0, 0), ctx->x.content_type, quiesced,
+							 free_result, res);
 	}
 
 	/* the protocol's checks, then the key's lookup or the call, or an answer */
 	{
-		HeaderList	headers = {0},
-					args = {0};
+		HeaderList	headers,
+					args;
 		Request		req;
 		Response	resp;
 		Backend		be;
 
-		MHD_get_connection_values(conn, MHD_HEADER_KIND, collect, &headers);
-		MHD_get_connection_values(conn, MHD_GET_ARGUMENT_KIND, collect, &args);
-		req.method = method;
-		req.path = url;
-		req.args = args.items;
-		req.nargs = args.n;
-		req.headers = headers.items;
-		req.nheaders = headers.n;
-		req.body = ctx->body.data;
-		req.body_len = ctx->body.len;
-		req.now = time(NULL);
+		exchange_request(&ctx->x, conn, method, url, &req, &headers, &args);
 		response_init(&resp);
 		backend_bind(&ctx->br, ctx, &be);
 		handle_request(&req, &be, cfg->region, &resp);
-		free(headers.items);
-		free(args.items);
-		memcpy(ctx->access_key_id, resp.access_key_id, sizeof(ctx->access_key_id));
-		memcpy(ctx->operation, resp.operation, sizeof(ctx->operation));
-		ctx->content_type = resp.content_type;
+		exchange_headers_free(&headers, &args);
+		exchange_note(&ctx->x, &resp);
 		if (ctx->br.pending)
 		{
 			/* the pool resumes it; this handler then runs again */
@@ -383,7 +201,9 @@ handle(void *cls, struct MHD_Connection *conn, const char *url, const char *meth
 			MHD_suspend_connection(conn);
 			return MHD_YES;
 		}
-		return send_built(conn, ctx, &resp);
+		ret = exchange_send_response(&ctx->x, conn, &resp, quiesced);
+		response_free(&resp);
+		return ret;
 	}
 }
 
@@ -393,16 +213,18 @@ completed(void *cls, struct MHD_Connection *conn, void **con_cls,
 		  enum MHD_RequestTerminationCode toe)
 {
 	RequestCtx *ctx = *con_cls;
+	Exchange   *x;
 
 	if (ctx == NULL)
 		return;
-	log_access(ctx->remote, ctx->access_key_id, ctx->operation,
-			   ctx->answered ? ctx->status : 0,
-			   ctx->answered ? ctx->error_type : "ClientGone",
-			   now_monotonic() - ctx->start, ctx->body.len, ctx->bytes_out, ctx->request_id);
-	atomic_fetch_sub(&buffered_bytes, ctx->charged);
+	x = &ctx->x;
+	log_access(x->remote, x->access_key_id, x->operation,
+			   x->answered ? x->status : 0,
+			   x->answered ? x->error_type : "ClientGone",
+			   now_monotonic() - x->start, x->body.len, x->bytes_out, x->request_id);
+	atomic_fetch_sub(&buffered_bytes, x->charged);
 	backend_request_free(&ctx->br);
-	buf_free(&ctx->body);
+	exchange_free(x);
 	free(ctx);
 	*con_cls = NULL;
 	in_flight--;

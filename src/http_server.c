@@ -47,8 +47,6 @@
 
 #include <microhttpd.h>
 #include <openssl/crypto.h>
-#include <openssl/rand.h>
-#include <zlib.h>
 
 #include "access/xact.h"
 #include "executor/spi.h"
@@ -68,7 +66,7 @@
 #include "utils/snapmgr.h"
 #include "utils/timeout.h"
 
-#include "../gateway/request.h"
+#include "../gateway/exchange.h"
 #include "api_internal.h"
 #include "catalog.h"
 #include "http_server.h"
@@ -78,7 +76,7 @@ PGDLLEXPORT void hroe_http_worker_main(Datum arg);
 /* settings (http_server_define_settings) */
 static int	http_port = 0;
 static char *http_listen = NULL;
-static int	http_workers = 2;
+static int	http_workers = 4;
 static char *http_database = NULL;
 static char *http_role = NULL;
 static int	http_max_connections = 1024;
@@ -89,6 +87,7 @@ static char *http_tls_cert = NULL;
 static char *http_tls_key = NULL;
 static bool http_allow_plain_http = false;
 static bool http_log_requests = false;
+static int	http_statement_timeout = 10000;
 
 /* a key's secret is kept this long, an unknown key's at most one second */
 #define SECRET_TTL_S 5.0
@@ -107,17 +106,7 @@ typedef struct SecretEntry
 /* one request being read or answered */
 typedef struct HttpRequest
 {
-	StrBuf		body;
-	size_t		charged;		/* its bytes counted in buffered_bytes */
-	bool		refused;		/* 413 queued or connection dropped */
-	int			status;			/* answered with (0: not answered) */
-	char		error_type[96];
-	char		access_key_id[ACCESS_KEY_ID_MAX + 1];
-	char		operation[OPERATION_MAX + 1];
-	double		start;
-	size_t		bytes_out;
-	char		remote[INET6_ADDRSTRLEN];
-	char		request_id[53];
+	Exchange	x;				/* the request read, its answer (exchange.c) */
 	/* the secret the signature was checked with, for the call's check */
 	char		secret[SECRET_MAX];
 	bool		stale;			/* the call found the key's secret changed */
@@ -190,6 +179,13 @@ http_server_define_settings(void)
 							 "Off (the default): without hroe.http_tls_cert the workers refuse to "
 							 "listen anywhere but 127.0.0.0/8 or ::1.",
 							 &http_allow_plain_http, false, PGC_POSTMASTER, 0, NULL, NULL, NULL);
+	DefineCustomIntVariable("hroe.http_statement_timeout",
+							"Time a request of the in-server HTTP endpoint may run.",
+							"Past it the request is canceled and answered 500 InternalServerError, "
+							"which the SDKs retry. 0: statement_timeout as set for the workers' "
+							"role or database.",
+							&http_statement_timeout, 10000, 0, INT_MAX, PGC_SIGHUP, GUC_UNIT_MS,
+							NULL, NULL, NULL);
 	DefineCustomBoolVariable("hroe.http_log_requests",
 							 "Logs each request of the in-server HTTP endpoint (the access log).",
 							 "One LOG line per request: client address, access key id, operation, "
@@ -231,35 +227,6 @@ handle_sigterm(SIGNAL_ARGS)
 	errno = save_errno;
 }
 
-static double
-now_seconds(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double) ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-/* A request id like DynamoDB's: 52 upper-case letters and digits. */
-static void
-new_request_id(char *out)
-{
-	static const char alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
-	static unsigned char pool[52 * 64];
-	static size_t used = sizeof(pool);
-
-	if (used + 52 > sizeof(pool))
-	{
-		if (RAND_bytes(pool, sizeof(pool)) != 1)
-			memset(pool, 0, sizeof(pool));
-		used = 0;
-	}
-	for (int i = 0; i < 52; i++)
-		out[i] = alphabet[pool[used + i] % 36];
-	used += 52;
-	out[52] = '\0';
-}
-
 /*
  * The error of the PostgreSQL error just caught, as DynamoDB's response:
  * the transaction aborted, the error logged when it is the server's fault.
@@ -270,8 +237,7 @@ answer_caught_error(MemoryContext cxt, Response *resp, const char *akid, const c
 	ErrorData  *edata;
 
 	MemoryContextSwitchTo(cxt);
-	if (StatementTimeout > 0)
-		disable_timeout(STATEMENT_TIMEOUT, false);
+	disable_timeout(STATEMENT_TIMEOUT, false);
 	edata = CopyErrorData();
 	FlushErrorState();
 	AbortCurrentTransaction();
@@ -283,6 +249,13 @@ answer_caught_error(MemoryContext cxt, Response *resp, const char *akid, const c
 }
 
 
+/* The time a request may run (ms, 0: none). */
+static int
+request_timeout(void)
+{
+	return http_statement_timeout > 0 ? http_statement_timeout : StatementTimeout;
+}
+
 /* Start a request's transaction, as a statement would. */
 static void
 begin_request(const char *what)
@@ -291,15 +264,14 @@ begin_request(const char *what)
 	StartTransactionCommand();
 	PushActiveSnapshot(GetTransactionSnapshot());
 	pgstat_report_activity(STATE_RUNNING, what);
-	if (StatementTimeout > 0)
-		enable_timeout_after(STATEMENT_TIMEOUT, StatementTimeout);
+	if (request_timeout() > 0)
+		enable_timeout_after(STATEMENT_TIMEOUT, request_timeout());
 }
 
 static void
 end_request(void)
 {
-	if (StatementTimeout > 0)
-		disable_timeout(STATEMENT_TIMEOUT, false);
+	disable_timeout(STATEMENT_TIMEOUT, false);
 	PopActiveSnapshot();
 	CommitTransactionCommand();
 	pgstat_report_activity(STATE_IDLE, NULL);
@@ -312,7 +284,7 @@ lookup_secret(void *arg, const char *akid, char *secret, size_t size, Response *
 	HttpRequest *hr = arg;
 	SecretEntry *e;
 	bool		found;
-	double		now = now_seconds();
+	double		now = now_monotonic();
 	MemoryContext cxt = CurrentMemoryContext;
 	volatile bool failed = false;
 
@@ -420,54 +392,14 @@ call(void *arg, const char *akid, const char *op, const char *body, size_t body_
 	OPENSSL_cleanse(hr->secret, sizeof(hr->secret));
 }
 
-typedef struct HeaderList
+/* Charge n more body bytes to hroe.http_max_buffered_mb, all connections together. */
+static bool
+charge_body(size_t n)
 {
-	Header	   *items;
-	int			n;
-	int			cap;
-} HeaderList;
-
-static enum MHD_Result
-collect(void *cls, enum MHD_ValueKind kind, const char *key, const char *value)
-{
-	HeaderList *list = cls;
-
-	if (list->n == list->cap)
-	{
-		list->cap = list->cap ? list->cap * 2 : 32;
-		list->items = list->items ? repalloc(list->items, sizeof(Header) * list->cap)
-			: palloc(sizeof(Header) * list->cap);
-	}
-	list->items[list->n].name = key;
-	list->items[list->n].value = value ? value : "";
-	list->n++;
-	return MHD_YES;
-}
-
-/* Queue a response with DynamoDB's headers; the body is copied. */
-static enum MHD_Result
-send_response(struct MHD_Connection *conn, HttpRequest *hr, int status,
-			  const char *body, size_t len, const char *content_type)
-{
-	struct MHD_Response *r;
-	enum MHD_Result ret;
-	char		crc[16];
-
-	snprintf(crc, sizeof(crc), "%lu", crc32(crc32(0L, Z_NULL, 0), (const Bytef *) body, (uInt) len));
-	r = MHD_create_response_from_buffer(len, (void *) body, MHD_RESPMEM_MUST_COPY);
-	if (r == NULL)
-		return MHD_NO;
-	MHD_add_response_header(r, "x-amzn-RequestId", hr->request_id);
-	MHD_add_response_header(r, "x-amz-crc32", crc);
-	if (content_type)
-		MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, content_type);
-	if (quiesced)
-		MHD_add_response_header(r, MHD_HTTP_HEADER_CONNECTION, "close");
-	ret = MHD_queue_response(conn, (unsigned int) status, r);
-	MHD_destroy_response(r);
-	hr->status = status;
-	hr->bytes_out = len;
-	return ret;
+	if (buffered_bytes + n > (size_t) http_max_buffered_mb * 1024 * 1024)
+		return false;
+	buffered_bytes += n;
+	return true;
 }
 
 /* MHD's access handler: the headers, each body chunk, then the answer. */
@@ -478,135 +410,73 @@ handle(void *cls, struct MHD_Connection *conn, const char *url, const char *meth
 {
 	HttpRequest *hr = *con_cls;
 	size_t		max_body = (size_t) http_max_body_mb * 1024 * 1024;
+	bool		complete;
+	enum MHD_Result ret;
+	HeaderList	headers,
+				args;
+	Request		req;
+	Response	resp;
+	Backend		be;
+	MemoryContext old;
 
 	if (hr == NULL)
 	{
-		const char *length = MHD_lookup_connection_value(conn, MHD_HEADER_KIND,
-														 MHD_HTTP_HEADER_CONTENT_LENGTH);
-
-		const union MHD_ConnectionInfo *info =
-			MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
-
 		hr = MemoryContextAllocZero(TopMemoryContext, sizeof(HttpRequest));
-		buf_init(&hr->body);
-		new_request_id(hr->request_id);
-		hr->start = now_seconds();
-		if (info && info->client_addr)
-		{
-			const struct sockaddr *sa = info->client_addr;
-
-			if (sa->sa_family == AF_INET)
-				inet_ntop(AF_INET, &((const struct sockaddr_in *) sa)->sin_addr, hr->remote, sizeof(hr->remote));
-			else if (sa->sa_family == AF_INET6)
-				inet_ntop(AF_INET6, &((const struct sockaddr_in6 *) sa)->sin6_addr, hr->remote, sizeof(hr->remote));
-		}
+		exchange_begin(&hr->x, conn);
 		*con_cls = hr;
-		if (length && strtoull(length, NULL, 10) > max_body)
-		{
-			hr->refused = true;
-			strlcpy(hr->error_type, "RequestEntityTooLarge", sizeof(hr->error_type));
-			return send_response(conn, hr, 413, "", 0, NULL);
-		}
+		if (exchange_declared_too_large(conn, max_body))
+			return exchange_send_too_large(&hr->x, conn, quiesced);
 		return MHD_YES;
 	}
-	if (hr->refused)
-	{
-		*upload_data_size = 0;
-		return MHD_YES;
-	}
-	if (*upload_data_size > 0)
-	{
-		if (hr->body.len + *upload_data_size > max_body)
-		{
-			/*
-			 * A chunked body past the limit: libmicrohttpd cannot answer in
-			 * the middle of an upload, so the connection is closed (logged
-			 * as a 413)
-			 */
-			hr->refused = true;
-			hr->status = 413;
-			strlcpy(hr->error_type, "RequestEntityTooLarge", sizeof(hr->error_type));
-			return MHD_NO;
-		}
-		if (buffered_bytes + *upload_data_size > (size_t) http_max_buffered_mb * 1024 * 1024)
-		{
-			/* the worker's memory for bodies is spent: refused (logged as a 503) */
-			hr->refused = true;
-			hr->status = 503;
-			strlcpy(hr->error_type, "BufferedBodiesLimit", sizeof(hr->error_type));
-			return MHD_NO;
-		}
-		buffered_bytes += *upload_data_size;
-		hr->charged += *upload_data_size;
-		buf_append(&hr->body, upload_data, *upload_data_size);
-		*upload_data_size = 0;
-		return MHD_YES;
-	}
+	ret = exchange_read(&hr->x, upload_data, upload_data_size, max_body, charge_body, &complete);
+	if (!complete)
+		return ret;
 
 	/* the whole request is here: answer it now */
+	old = MemoryContextSwitchTo(request_cxt);
+	exchange_request(&hr->x, conn, method, url, &req, &headers, &args);
+	response_init(&resp);
+	be.lookup_secret = lookup_secret;
+	be.call = call;
+	be.arg = hr;
+	handle_request(&req, &be, hroe_region, &resp);
+	if (hr->stale)
 	{
-		HeaderList	headers = {0},
-					args = {0};
-		Request		req;
-		Response	resp;
-		Backend		be;
-		enum MHD_Result ret;
-		MemoryContext old = MemoryContextSwitchTo(request_cxt);
-
-		MHD_get_connection_values(conn, MHD_HEADER_KIND, collect, &headers);
-		MHD_get_connection_values(conn, MHD_GET_ARGUMENT_KIND, collect, &args);
-		req.method = method;
-		req.path = url;
-		req.args = args.items;
-		req.nargs = args.n;
-		req.headers = headers.items;
-		req.nheaders = headers.n;
-		req.body = hr->body.data;
-		req.body_len = hr->body.len;
-		req.now = time(NULL);
-		response_init(&resp);
-		be.lookup_secret = lookup_secret;
-		be.call = call;
-		be.arg = hr;
-		handle_request(&req, &be, hroe_region, &resp);
-		if (hr->stale)
-		{
-			response_free(&resp);
-			response_init(&resp);
-			handle_request(&req, &be, hroe_region, &resp);
-		}
-		MemoryContextSwitchTo(old);
-		MemoryContextReset(request_cxt);
-		memcpy(hr->access_key_id, resp.access_key_id, sizeof(hr->access_key_id));
-		memcpy(hr->operation, resp.operation, sizeof(hr->operation));
-		memcpy(hr->error_type, resp.error_type, sizeof(hr->error_type));
-		ret = send_response(conn, hr, resp.status, resp.body.data, resp.body.len,
-							resp.content_type);
 		response_free(&resp);
-		return ret;
+		response_init(&resp);
+		handle_request(&req, &be, hroe_region, &resp);
 	}
+	exchange_headers_free(&headers, &args);
+	MemoryContextSwitchTo(old);
+	MemoryContextReset(request_cxt);
+	ret = exchange_send_response(&hr->x, conn, &resp, quiesced);
+	response_free(&resp);
+	return ret;
 }
 
+/* MHD's completion callback: the access log line, then free the request. */
 static void
 completed(void *cls, struct MHD_Connection *conn, void **con_cls,
 		  enum MHD_RequestTerminationCode toe)
 {
 	HttpRequest *hr = *con_cls;
+	Exchange   *x;
 
 	if (hr == NULL)
 		return;
+	x = &hr->x;
 	if (http_log_requests)
 		ereport(LOG,
 				(errmsg("hroe http: %s %s %s %d %s %.3fms %zu %zu %s",
-						*hr->remote ? hr->remote : "-",
-						*hr->access_key_id ? hr->access_key_id : "-",
-						*hr->operation ? hr->operation : "-", hr->status,
-						hr->status == 0 ? "ClientGone" : *hr->error_type ? hr->error_type : "-",
-						(now_seconds() - hr->start) * 1000.0, hr->body.len, hr->bytes_out,
-						hr->request_id),
+						*x->remote ? x->remote : "-",
+						*x->access_key_id ? x->access_key_id : "-",
+						*x->operation ? x->operation : "-", x->answered ? x->status : 0,
+						!x->answered ? "ClientGone" : *x->error_type ? x->error_type : "-",
+						(now_monotonic() - x->start) * 1000.0, x->body.len, x->bytes_out,
+						x->request_id),
 				 errhidestmt(true)));
-	buffered_bytes -= hr->charged;
-	buf_free(&hr->body);
+	buffered_bytes -= x->charged;
+	exchange_free(x);
 	OPENSSL_cleanse(hr->secret, sizeof(hr->secret));
 	pfree(hr);
 	*con_cls = NULL;
@@ -797,7 +667,7 @@ hroe_http_worker_main(Datum arg)
 			(void) MHD_quiesce_daemon(daemon);
 			close(listen_fd);
 			quiesced = true;
-			stop_at = now_seconds() + 1.0;
+			stop_at = now_monotonic() + 1.0;
 		}
 		MHD_run(daemon);
 
@@ -811,7 +681,7 @@ hroe_http_worker_main(Datum arg)
 				break;
 			MHD_run(daemon);
 		}
-		if (quiesced && now_seconds() >= stop_at)
+		if (quiesced && now_monotonic() >= stop_at)
 			break;
 	}
 	MHD_stop_daemon(daemon);

@@ -8,7 +8,7 @@
 #   check (test/gateway/auth_checks.sh);
 # - the requests ran in the workers' backends (pg_stat_activity), the access
 #   log lines are in the server log and no secret is;
-# - statement_timeout bounds a request blocked on a row lock: a retryable 500,
+# - hroe.http_statement_timeout bounds a request blocked on a row lock: a retryable 500,
 #   and the worker answers the next one;
 # - a fast shutdown under 4 signed writers: no acknowledged write lost, every
 #   counter in range, every failure retryable, and the endpoint serves again
@@ -39,7 +39,7 @@ http_start() {
 	cluster_stop http
 	cluster_start http -c hroe.http_port="$http_port" -c hroe.http_role="$GW_LOGIN" \
 		-c hroe.http_database="$db" -c hroe.http_workers=2 -c hroe.http_log_requests=on \
-		-c statement_timeout=3s "$@" || return 1
+		-c hroe.http_statement_timeout=3s "$@" || return 1
 	for _ in $(seq 1 150); do
 		curl -sk -o /dev/null "$GW_URL/" && return 0
 		sleep 0.1
@@ -66,13 +66,13 @@ check "the requests ran in the workers' backends, as the login role" has '^2\|hr
 grep 'hroe http: ' "$log" | head -3
 check "the access log is in the server log" grep -qE 'hroe http: 127\.0\.0\.1 gwtestkey PutItem 200 - [0-9.]+ms' "$log"
 
-# statement_timeout (3 s here) ends a request waiting on a lock
+# hroe.http_statement_timeout (3 s here) ends a request waiting on a lock
 raw CreateTable '{"TableName": "locked", "BillingMode": "PAY_PER_REQUEST", "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}], "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}]}' >/dev/null
 raw PutItem '{"TableName": "locked", "Item": {"pk": {"S": "k"}, "n": {"N": "1"}}}' >/dev/null
-PGOPTIONS="-c statement_timeout=0" psql -XAtq -d "$db" -c "BEGIN; LOCK TABLE gw_app.locked IN ACCESS EXCLUSIVE MODE; SELECT pg_sleep(6); COMMIT" >/dev/null &
+psql -XAtq -d "$db" -c "BEGIN; LOCK TABLE gw_app.locked IN ACCESS EXCLUSIVE MODE; SELECT pg_sleep(6); COMMIT" >/dev/null &
 locker=$!
 sleep 0.5
-check "a request blocked past statement_timeout: 500 InternalServerError (retryable)" has \
+check "a request blocked past hroe.http_statement_timeout: 500 InternalServerError (retryable)" has \
 	'^500 crc32-ok \{"__type":"com.amazonaws.dynamodb.v20120810#InternalServerError","message":"Internal server error"\}$' \
 	raw UpdateItem '{"TableName": "locked", "Key": {"pk": {"S": "k"}}, "UpdateExpression": "ADD n :one", "ExpressionAttributeValues": {":one": {"N": "1"}}}'
 wait $locker

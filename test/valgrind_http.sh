@@ -29,11 +29,17 @@ http_port=${HROE_HTTP_PORT:-8899}
 	-c shared_preload_libraries="$HROE_STAGE$(pg_config --pkglibdir)/hroe.so" \
 	-c hroe.http_port="$http_port" -c hroe.http_workers=1 -c hroe.http_database=hroe_gw_vg \
 	-c hroe.http_role=hroe_gw_login -c hroe.http_log_requests=on >"$work/server.log" 2>&1 &
-server=$!
 export PGHOST=$work PGPORT=$port PGUSER=postgres
 for _ in $(seq 1 600); do psql -XAtq -d postgres -c 'SELECT 1' >/dev/null 2>&1 && break; sleep 0.2; done
 . test/gateway/lib.sh
-trap 'GW_DB=; gw_cleanup; kill -INT $server 2>/dev/null; wait $server; [ -n "${HROE_VALGRIND_KEEP:-}" ] || rm -rf "$work"; rm -rf "$HROE_STAGE"' EXIT
+# the postmaster (runuser does not pass signals on): SIGINT, a fast shutdown
+stop_server() {
+	local pm
+	pm=$(head -1 "$work/data/postmaster.pid" 2>/dev/null) || return 0
+	kill -INT "$pm" 2>/dev/null
+	while kill -0 "$pm" 2>/dev/null; do sleep 0.5; done
+}
+trap 'GW_DB=; gw_cleanup; stop_server; [ -n "${HROE_VALGRIND_KEEP:-}" ] || rm -rf "$work"; rm -rf "$HROE_STAGE"' EXIT
 gw_setup hroe_gw_vg || exit 1
 GW_URL=http://127.0.0.1:$http_port
 for _ in $(seq 1 600); do curl -s -o /dev/null "$GW_URL/" && break; sleep 0.2; done
@@ -41,9 +47,8 @@ gw_env
 check "malformed HTTP and bodies" /usr/bin/python3 test/gateway/http_checks.py "$GW_URL"
 check "boto3 scenario" /usr/bin/python3 test/gateway/boto3_scenario.py "$GW_URL"
 . test/gateway/auth_checks.sh
-worker=$(pgrep -f 'hroe http worker 1' | head -1)
-kill -INT $server
-wait $server
+worker=$(psql -XAtq -d postgres -c "SELECT pid FROM pg_stat_activity WHERE backend_type = 'hroe http'")
+stop_server
 echo "the worker (pid $worker), valgrind's report:"
 cat "$work/valgrind.$worker.log" 2>/dev/null
 reports=$(cat "$work"/valgrind.*.log | grep -c '^==[0-9]*== [A-Z]')
