@@ -29,6 +29,7 @@
 #include "catalog/namespace.h"
 #include "catalog/pg_class.h"
 #include "catalog/pg_type.h"
+#include "postmaster/bgworker.h"
 #include "utils/inval.h"
 #include "utils/lsyscache.h"
 #include "utils/syscache.h"
@@ -216,15 +217,21 @@ hroe_relation_owner(const char *relname)
 	return owner;
 }
 
-/* hroe's library as the postmaster loaded it (see catalog.h) */
+/* A background worker of hroe's library (see catalog.h) */
 void
-hroe_library_name(char *out, size_t size)
+hroe_worker_prepare(BackgroundWorker *worker, const char *function, const char *type)
 {
 	Dl_info		info;
 
-	if (dladdr((void *) hroe_library_name, &info) && info.dli_fname &&
-		strlen(info.dli_fname) < size)
-		snprintf(out, size, "%s", info.dli_fname);
+	memset(worker, 0, sizeof(*worker));
+	worker->bgw_flags = BGWORKER_SHMEM_ACCESS | BGWORKER_BACKEND_DATABASE_CONNECTION;
+	worker->bgw_start_time = BgWorkerStart_RecoveryFinished;
+	worker->bgw_restart_time = 5;
+	if (dladdr((void *) hroe_worker_prepare, &info) && info.dli_fname &&
+		strlen(info.dli_fname) < BGW_MAXLEN)
+		snprintf(worker->bgw_library_name, BGW_MAXLEN, "%s", info.dli_fname);
 	else
-		snprintf(out, size, "hroe");
+		snprintf(worker->bgw_library_name, BGW_MAXLEN, "hroe");
+	snprintf(worker->bgw_function_name, BGW_MAXLEN, "%s", function);
+	snprintf(worker->bgw_type, BGW_MAXLEN, "%s", type);
 }

@@ -27,9 +27,13 @@ extern void hroe_catalog_watch_proc(Oid fn);
 extern uint64 hroe_catalog_proc_changes(void);
 
 /*
- * hroe's library as the postmaster loaded it (a path, or "hroe" in
- * $libdir), for a background worker's bgw_library_name (BGW_MAXLEN bytes)
+ * A background worker of hroe's library as the postmaster loaded it (a
+ * path, or "hroe" in $libdir): connected to a database, started once
+ * recovery is over, restarted 5 seconds after it exits, running function
+ * (an exported symbol of hroe's) under the process type type
  */
-extern void hroe_library_name(char *out, size_t size);
+struct BackgroundWorker;
+extern void hroe_worker_prepare(struct BackgroundWorker *worker, const char *function,
+								const char *type);
 
 #endif							/* HROE_CATALOG_H */

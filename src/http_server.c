@@ -110,6 +110,7 @@ typedef struct HttpRequest
 	/* the secret the signature was checked with, for the call's check */
 	char		secret[SECRET_MAX];
 	bool		stale;			/* the call found the key's secret changed */
+	bool		cached;			/* the secret came from this worker's cache */
 } HttpRequest;
 
 static void secret_cache_init(void);
@@ -202,13 +203,7 @@ http_server_register_workers(void)
 
 	if (http_port == 0)
 		return;
-	memset(&worker, 0, sizeof(worker));
-	worker.bgw_flags = BGWORKER_SHMEM_ACCESS | BGWORKER_BACKEND_DATABASE_CONNECTION;
-	worker.bgw_start_time = BgWorkerStart_RecoveryFinished;
-	worker.bgw_restart_time = 5;
-	hroe_library_name(worker.bgw_library_name, BGW_MAXLEN);
-	snprintf(worker.bgw_function_name, BGW_MAXLEN, "hroe_http_worker_main");
-	snprintf(worker.bgw_type, BGW_MAXLEN, "hroe http");
+	hroe_worker_prepare(&worker, "hroe_http_worker_main", "hroe http");
 	for (int i = 0; i < http_workers; i++)
 	{
 		snprintf(worker.bgw_name, BGW_MAXLEN, "hroe http worker %d", i + 1);
@@ -291,7 +286,8 @@ lookup_secret(void *arg, const char *akid, char *secret, size_t size, Response *
 	if (strlen(akid) > ACCESS_KEY_ID_MAX)
 		return LOOKUP_UNKNOWN;
 	e = hash_search(secret_cache, akid, HASH_FIND, NULL);
-	if (e == NULL || e->expires < now)
+	hr->cached = e != NULL && e->expires >= now;
+	if (!hr->cached)
 	{
 		volatile bool known = false;
 		char		value[SECRET_MAX] = "";
@@ -372,7 +368,6 @@ call(void *arg, const char *akid, const char *op, const char *body, size_t body_
 			 * request is checked again against the key of the day
 			 * (handle()), once; answered UnrecognizedClient if it is again
 			 */
-			hash_search(secret_cache, akid, HASH_REMOVE, NULL);
 			hr->stale = true;
 			response_error(resp, 400, "com.amazon.coral.service#UnrecognizedClientException",
 						   "The security token included in the request is invalid.");
@@ -440,8 +435,18 @@ handle(void *cls, struct MHD_Connection *conn, const char *url, const char *meth
 	be.call = call;
 	be.arg = hr;
 	handle_request(&req, &be, hroe_region, &resp);
-	if (hr->stale)
+
+	/*
+	 * Checked with a secret that is no longer the key's: the call found it
+	 * changed, or the signature failed against this worker's cached copy
+	 * (another worker may have seen the key created again).  The request is
+	 * checked once more against the key of the day.
+	 */
+	if (hr->stale ||
+		(hr->cached && strcmp(resp.error_type, "InvalidSignatureException") == 0))
 	{
+		hash_search(secret_cache, resp.access_key_id, HASH_REMOVE, NULL);
+		hr->stale = hr->cached = false;
 		response_free(&resp);
 		response_init(&resp);
 		handle_request(&req, &be, hroe_region, &resp);

@@ -337,13 +337,7 @@ hroe_streams_init(void)
 							NULL, NULL, NULL);
 	if (!process_shared_preload_libraries_in_progress)
 		return;
-	memset(&worker, 0, sizeof(worker));
-	worker.bgw_flags = BGWORKER_SHMEM_ACCESS | BGWORKER_BACKEND_DATABASE_CONNECTION;
-	worker.bgw_start_time = BgWorkerStart_RecoveryFinished;
-	worker.bgw_restart_time = 5;
-	hroe_library_name(worker.bgw_library_name, BGW_MAXLEN);
-	snprintf(worker.bgw_function_name, BGW_MAXLEN, "hroe_ttl_worker_main");
+	hroe_worker_prepare(&worker, "hroe_ttl_worker_main", "hroe ttl");
 	snprintf(worker.bgw_name, BGW_MAXLEN, "hroe Time to Live worker");
-	snprintf(worker.bgw_type, BGW_MAXLEN, "hroe ttl");
 	RegisterBackgroundWorker(&worker);
 }

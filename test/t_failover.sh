@@ -17,12 +17,9 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 . test/lib_cluster.sh
 . test/gateway/lib.sh
-cluster_setup
-trap 'GW_DB=; gw_cleanup; cluster_cleanup' EXIT
+gw_clusters
 base=${HROE_CLUSTER_PORT:-5812}
 db=hroe_failover
-raw() { /usr/bin/python3 test/gateway/raw.py "$GW_URL" send "$@"; }
-client() { /usr/bin/python3 test/gateway/replica_client.py "$GW_URL" "$@"; }
 
 cluster_init primary "$base" || exit 1
 cluster_start primary -c synchronous_standby_names=standby -c synchronous_commit=on || exit 1

@@ -9,7 +9,6 @@ cd "$(dirname "$0")/.."
 . test/gateway/lib.sh
 gw_setup hroe_gw_ops || exit 1
 gw_env
-raw() { /usr/bin/python3 test/gateway/raw.py "$GW_URL" send "$@"; }
 KEY_A='{"TableName": "ops_t", "Key": {"pk": {"S": "a"}}}'
 ITEM_A='{"TableName": "ops_t", "Item": {"pk": {"S": "a"}, "v": {"N": "1"}}}'
 # wait_until SQL: until the query answers t (at most 30 s); no fixed sleeps,

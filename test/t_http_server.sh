@@ -21,8 +21,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 . test/lib_cluster.sh
 . test/gateway/lib.sh
-cluster_setup
-trap 'GW_DB=; gw_cleanup; cluster_cleanup' EXIT
+gw_clusters
 port=${HROE_CLUSTER_PORT:-5830}
 db=hroe_http
 cluster_init http "$port" || exit 1
@@ -48,8 +47,6 @@ http_start() {
 	tail -20 "$log" | sed 's/^/    /'
 	return 1
 }
-raw() { /usr/bin/python3 test/gateway/raw.py "$GW_URL" send "$@"; }
-client() { /usr/bin/python3 test/gateway/replica_client.py "$GW_URL" "$@"; }
 
 http_start || exit 1
 gw_env

@@ -17,14 +17,9 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 . test/lib_cluster.sh
 . test/gateway/lib.sh
-cluster_setup
-# (the database goes with the clusters: no DROP DATABASE waiting for a dead
-# synchronous standby)
-trap 'GW_DB=; gw_cleanup; cluster_cleanup' EXIT
+gw_clusters
 base=${HROE_CLUSTER_PORT:-5810}
 db=hroe_replica
-client() { /usr/bin/python3 test/gateway/replica_client.py "$GW_URL" "$@"; }
-raw() { /usr/bin/python3 test/gateway/raw.py "$GW_URL" send "$@"; }
 # wait_log PATTERN: until the gateway's log has a line matching it (30 s)
 wait_log() {
 	for _ in $(seq 1 300); do

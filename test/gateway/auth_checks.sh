@@ -8,7 +8,6 @@
 # deciding, the role reset after each call; a key created again with a new
 # secret (the old one refused at once, whatever the key cache holds), a
 # revoked key refused at once (run last: it revokes $GW_KEY).
-raw() { /usr/bin/python3 test/gateway/raw.py "$GW_URL" send "$@"; }
 BAD_SIG='The request signature we calculated does not match the signature you provided. Check your AWS Secret Access Key and signing method. Consult the service documentation for details.'
 
 check "signed ListTables: 200, x-amz-crc32 right" has '^200 crc32-ok \{"TableNames"' raw ListTables '{}'

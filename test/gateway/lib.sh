@@ -10,6 +10,10 @@
 # gw_free_port  a free port of HROE_GW_PORTS
 # gw_stop       SIGTERM, waits for the exit (fails the test if it is not 0)
 # gw_env        AWS_* variables for the SDKs and the CLI
+# gw_clusters   test/lib_cluster.sh's clusters (sourced first) with the
+#               gateway's cleanup on exit
+# raw ARGS      test/gateway/raw.py send ARGS against $GW_URL (signed)
+# client ARGS   test/gateway/replica_client.py $GW_URL ARGS
 
 GW_BIN=${GW_BIN:-$PWD/gateway/hroe-gateway}
 GW_KEY=gwtestkey
@@ -155,3 +159,14 @@ gw_env() {
 		AWS_CONFIG_FILE=/dev/null AWS_SHARED_CREDENTIALS_FILE=/dev/null
 	unset AWS_SESSION_TOKEN AWS_PROFILE
 }
+
+# gw_clusters: cluster_setup, and on exit the gateway's cleanup then the
+# clusters' (the database goes with the clusters: no DROP DATABASE waiting
+# for a dead synchronous standby)
+gw_clusters() {
+	cluster_setup
+	trap 'GW_DB=; gw_cleanup; cluster_cleanup' EXIT
+}
+
+raw() { /usr/bin/python3 test/gateway/raw.py "$GW_URL" send "$@"; }
+client() { /usr/bin/python3 test/gateway/replica_client.py "$GW_URL" "$@"; }
