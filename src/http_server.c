@@ -26,11 +26,13 @@
  *
  * A worker answers one request at a time (a backend runs one transaction at
  * a time): the others on its connections wait in the kernel's buffers, and
- * statement_timeout bounds each request.  SIGTERM (a shutdown, or
+ * hroe.http_statement_timeout bounds each request.  SIGTERM (a shutdown, or
  * pg_terminate_backend) stops the worker accepting connections; the request
  * being run finishes and is answered, then the worker exits.  SIGHUP reloads
- * the configuration.  hroe-gateway remains the front end for TLS, read
- * replicas, a request queue with ThrottlingException and an access log
+ * the configuration.  HTTPS (hroe.http_tls_cert/key) comes from
+ * libmicrohttpd, the access log (hroe.http_log_requests) goes to the server
+ * log.  hroe-gateway remains the front end for failure isolation, several
+ * servers, read replicas and a request queue with ThrottlingException
  * (doc/gateway.md, "In-server HTTP workers", compares the two).
  *
  * src/http_server.c
@@ -50,15 +52,15 @@
 
 #include "access/xact.h"
 #include "executor/spi.h"
+#include "lib/stringinfo.h"
 #include "miscadmin.h"
 #include "pgstat.h"
 #include "postmaster/bgworker.h"
 #include "postmaster/interrupt.h"
 #include "storage/ipc.h"
 #include "storage/latch.h"
-#include "storage/proc.h"
-#include "lib/stringinfo.h"
 #include "storage/fd.h"
+#include "storage/proc.h"
 #include "utils/builtins.h"
 #include "utils/guc.h"
 #include "utils/hsearch.h"
@@ -223,8 +225,9 @@ handle_sigterm(SIGNAL_ARGS)
 }
 
 /*
- * The error of the PostgreSQL error just caught, as DynamoDB's response:
- * the transaction aborted, the error logged when it is the server's fault.
+ * The PostgreSQL error just caught, as DynamoDB's response: the transaction
+ * aborted, the error logged when it is the server's fault.  Copied into cxt
+ * (the request's context, which outlives the transaction).
  */
 static void
 answer_caught_error(MemoryContext cxt, Response *resp, const char *akid, const char *op)
@@ -242,7 +245,6 @@ answer_caught_error(MemoryContext cxt, Response *resp, const char *akid, const c
 				(errmsg("hroe http: %s by %s failed: %s", op, akid, edata->message)));
 	FreeErrorData(edata);
 }
-
 
 /* The time a request may run (ms, 0: none). */
 static int
@@ -280,14 +282,19 @@ lookup_secret(void *arg, const char *akid, char *secret, size_t size, Response *
 	SecretEntry *e;
 	bool		found;
 	double		now = now_monotonic();
-	MemoryContext cxt = CurrentMemoryContext;
+	MemoryContext cxt = MemoryContextSwitchTo(request_cxt);
 	volatile bool failed = false;
 
 	if (strlen(akid) > ACCESS_KEY_ID_MAX)
+	{
+		MemoryContextSwitchTo(cxt);
 		return LOOKUP_UNKNOWN;
+	}
 	e = hash_search(secret_cache, akid, HASH_FIND, NULL);
 	hr->cached = e != NULL && e->expires >= now;
-	if (!hr->cached)
+	if (hr->cached)
+		MemoryContextSwitchTo(cxt);
+	else
 	{
 		volatile bool known = false;
 		char		value[SECRET_MAX] = "";
@@ -323,10 +330,11 @@ lookup_secret(void *arg, const char *akid, char *secret, size_t size, Response *
 		}
 		PG_CATCH();
 		{
-			answer_caught_error(cxt, resp, akid, resp->operation);
+			answer_caught_error(request_cxt, resp, akid, resp->operation);
 			failed = true;
 		}
 		PG_END_TRY();
+		MemoryContextSwitchTo(cxt);
 		if (failed)
 			return LOOKUP_FAILED;
 		if (e == NULL && hash_get_num_entries(secret_cache) >= SECRET_CACHE_MAX)
@@ -353,7 +361,7 @@ call(void *arg, const char *akid, const char *op, const char *body, size_t body_
 	 Response *resp)
 {
 	HttpRequest *hr = arg;
-	MemoryContext cxt = CurrentMemoryContext;
+	MemoryContext cxt = MemoryContextSwitchTo(request_cxt);
 
 	PG_TRY();
 	{
@@ -381,9 +389,10 @@ call(void *arg, const char *akid, const char *op, const char *body, size_t body_
 	}
 	PG_CATCH();
 	{
-		answer_caught_error(cxt, resp, akid, op);
+		answer_caught_error(request_cxt, resp, akid, op);
 	}
 	PG_END_TRY();
+	MemoryContextSwitchTo(cxt);
 	OPENSSL_cleanse(hr->secret, sizeof(hr->secret));
 }
 

@@ -51,7 +51,8 @@ worker=$(psql -XAtq -d postgres -c "SELECT pid FROM pg_stat_activity WHERE backe
 stop_server
 echo "the worker (pid $worker), valgrind's report:"
 cat "$work/valgrind.$worker.log" 2>/dev/null
-reports=$(cat "$work"/valgrind.*.log | grep -c '^==[0-9]*== [A-Z]')
-echo "valgrind reports in all processes: $reports lines ($work)"
+reports=$(cat "$work"/valgrind.*.log |
+	grep -cE 'definitely lost|Invalid (read|write|free)|uninitialised|Conditional jump|Mismatched|overlap')
+echo "valgrind's errors and definite leaks in all processes: $reports ($work)"
 echo "$GW_FAILURES check failures"
 [ "$reports" -eq 0 ] && [ "$GW_FAILURES" -eq 0 ]
