@@ -11,7 +11,6 @@
 #include "postgres.h"
 
 #include "fmgr.h"
-#include "miscadmin.h"
 #include "utils/guc.h"
 
 #include "http_server.h"
@@ -73,8 +72,6 @@ _PG_init(void)
 							   GUC_LIST_INPUT,
 							   NULL, NULL, NULL);
 	hroe_streams_init();
-	http_server_define_settings();
-	if (process_shared_preload_libraries_in_progress)
-		http_server_register_workers();
+	http_server_init();
 	MarkGUCPrefixReserved("hroe");
 }

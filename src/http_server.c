@@ -123,10 +123,34 @@ static bool quiesced = false;
 static MemoryContext request_cxt;	/* reset after each answer */
 static size_t buffered_bytes = 0;	/* bodies being read, all connections */
 
-/* The settings; called from _PG_init. */
-void
-http_server_define_settings(void)
+/* Register the workers when hroe.http_port is set. */
+static void
+register_workers(void)
 {
+	BackgroundWorker worker;
+
+	if (http_port == 0)
+		return;
+	hroe_worker_prepare(&worker, "hroe_http_worker_main", "hroe http");
+	for (int i = 0; i < http_workers; i++)
+	{
+		snprintf(worker.bgw_name, BGW_MAXLEN, "hroe http worker %d", i + 1);
+		worker.bgw_main_arg = Int32GetDatum(i);
+		RegisterBackgroundWorker(&worker);
+	}
+}
+
+/*
+ * From _PG_init, when hroe is preloaded (the settings are PGC_POSTMASTER,
+ * which a library loaded later may not define): the settings, and the
+ * workers when hroe.http_port is set.  Loaded by CREATE EXTENSION or LOAD,
+ * hroe has no hroe.http_* settings and starts no worker.
+ */
+void
+http_server_init(void)
+{
+	if (!process_shared_preload_libraries_in_progress)
+		return;
 	DefineCustomIntVariable("hroe.http_port",
 							"TCP port of hroe's in-server HTTP endpoint (0: none).",
 							"With hroe in shared_preload_libraries, the postmaster starts "
@@ -195,23 +219,7 @@ http_server_define_settings(void)
 							 "status, error type, duration, bytes in and out, request id. Never a "
 							 "secret or a body.",
 							 &http_log_requests, false, PGC_SIGHUP, 0, NULL, NULL, NULL);
-}
-
-/* At preload: register the workers when hroe.http_port is set. */
-void
-http_server_register_workers(void)
-{
-	BackgroundWorker worker;
-
-	if (http_port == 0)
-		return;
-	hroe_worker_prepare(&worker, "hroe_http_worker_main", "hroe http");
-	for (int i = 0; i < http_workers; i++)
-	{
-		snprintf(worker.bgw_name, BGW_MAXLEN, "hroe http worker %d", i + 1);
-		worker.bgw_main_arg = Int32GetDatum(i);
-		RegisterBackgroundWorker(&worker);
-	}
+	register_workers();
 }
 
 static void

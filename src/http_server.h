@@ -11,10 +11,10 @@
 #ifndef HROE_HTTP_SERVER_H
 #define HROE_HTTP_SERVER_H
 
-/* Define the hroe.http_* settings (from _PG_init). */
-extern void http_server_define_settings(void);
-
-/* At shared_preload_libraries time: register the workers if hroe.http_port is set. */
-extern void http_server_register_workers(void);
+/*
+ * From _PG_init: when hroe is preloaded, the hroe.http_* settings and the
+ * workers if hroe.http_port is set; nothing otherwise.
+ */
+extern void http_server_init(void);
 
 #endif							/* HROE_HTTP_SERVER_H */
