@@ -191,11 +191,43 @@ SELECT hroe.dynamodb('BatchGetItem', '{"RequestItems": {"nulb": {"Keys": [{"pk":
   #> '{Responses, nulb}' @> '[{"pk": {"B": "AAE="}}, {"pk": {"B": "AAI="}}]' AS both;
 SELECT hroe.dynamodb('DeleteTable', '{"TableName": "nulb"}') ? 'TableDescription' AS deleted;
 
+-- ExpressionAttributeNames' names hold U+0000, as DynamoDB's: an attribute
+-- whose name holds it is projected, tested, filtered, set and removed; "n"
+-- and "n\0ame" and "n\0amf" are three names
+SELECT hroe.dynamodb_text('GetItem', '{"TableName": "nul", "Key": {"pk": {"S": "k"}, "sk": {"S": "1"}},
+  "ProjectionExpression": "#n, #m.#i, #x", "ExpressionAttributeNames": {"#n": "n\u0000ame", "#m": "m", "#i": "in\u0000side", "#x": "n\u0000amf"}}');
+SELECT hroe.dynamodb_text('UpdateItem', '{"TableName": "nul", "Key": {"pk": {"S": "k"}, "sk": {"S": "1"}},
+  "UpdateExpression": "SET #n = :v, #m.#j = :v, #o = :v REMOVE #m.#i",
+  "ConditionExpression": "#n = :named AND attribute_exists(#m.#i) AND attribute_not_exists(#x) AND size(#n) = :five",
+  "ExpressionAttributeNames": {"#n": "n\u0000ame", "#m": "m", "#i": "in\u0000side", "#j": "in\u0000\u0000", "#x": "n\u0000amf", "#o": "\u0000"},
+  "ExpressionAttributeValues": {":v": {"S": "set"}, ":named": {"S": "named"}, ":five": {"N": "5"}},
+  "ReturnValues": "UPDATED_NEW"}');
+SELECT hroe.dynamodb_text('UpdateItem', '{"TableName": "nul", "Key": {"pk": {"S": "k"}, "sk": {"S": "1"}},
+  "UpdateExpression": "REMOVE #o", "ConditionExpression": "attribute_exists(#n)",
+  "ExpressionAttributeNames": {"#n": "n", "#o": "\u0000"}}');
+SELECT hroe.dynamodb_text('Query', '{"TableName": "nul", "KeyConditionExpression": "pk = :k",
+  "FilterExpression": "#n = :v AND #m.#j = :v", "ProjectionExpression": "sk, #m",
+  "ExpressionAttributeNames": {"#n": "n\u0000ame", "#m": "m", "#j": "in\u0000\u0000"},
+  "ExpressionAttributeValues": {":k": {"S": "k"}, ":v": {"S": "set"}}}');
+-- two document paths that differ after U+0000 do not overlap; the same do
+SELECT hroe.dynamodb_text('UpdateItem', '{"TableName": "nul", "Key": {"pk": {"S": "k"}, "sk": {"S": "1"}},
+  "UpdateExpression": "SET #a = :v, #b = :v", "ExpressionAttributeNames": {"#a": "p\u0000a", "#b": "p\u0000b"},
+  "ExpressionAttributeValues": {":v": {"S": "two"}}, "ReturnValues": "UPDATED_NEW"}');
+SELECT hroe.dynamodb_text('UpdateItem', '{"TableName": "nul", "Key": {"pk": {"S": "k"}, "sk": {"S": "1"}},
+  "UpdateExpression": "SET #a = :v, #b = :v", "ExpressionAttributeNames": {"#a": "p\u0000a", "#b": "p\u0000a"},
+  "ExpressionAttributeValues": {":v": {"S": "two"}}}');
+-- a key attribute's name with U+0000 after it is another attribute: not the key
+SELECT hroe.dynamodb_text('Query', '{"TableName": "nul", "KeyConditionExpression": "#p = :k",
+  "ExpressionAttributeNames": {"#p": "pk\u0000"}, "ExpressionAttributeValues": {":k": {"S": "k"}}}');
+SELECT hroe.dynamodb_text('UpdateItem', '{"TableName": "nul", "Key": {"pk": {"S": "k"}, "sk": {"S": "1"}},
+  "UpdateExpression": "SET #p = :v", "ExpressionAttributeNames": {"#p": "pk\u0000"},
+  "ExpressionAttributeValues": {":v": {"S": "not the key"}}, "ReturnValues": "UPDATED_NEW"}');
+SELECT hroe.dynamodb_text('GetItem', '{"TableName": "nul", "Key": {"pk": {"S": "k"}, "sk": {"S": "1"}},
+  "ProjectionExpression": "pk, #p, #n, #a, #b", "ExpressionAttributeNames": {"#p": "pk\u0000", "#n": "n\u0000ame", "#a": "p\u0000a", "#b": "p\u0000b"}}');
+
 -- names that PostgreSQL keeps as text, and expressions, cannot hold it:
 -- refused, never cut
 SELECT hroe.dynamodb_text('GetItem', '{"TableName": "nul\u0000", "Key": {"pk": {"S": "k"}, "sk": {"S": "1"}}}');
-SELECT hroe.dynamodb_text('GetItem', '{"TableName": "nul", "Key": {"pk": {"S": "k"}, "sk": {"S": "1"}},
-  "ProjectionExpression": "#n", "ExpressionAttributeNames": {"#n": "n\u0000ame"}}');
 SELECT hroe.dynamodb_text('GetItem', '{"TableName": "nul", "Key": {"pk": {"S": "k"}, "sk": {"S": "1"}},
   "ProjectionExpression": "s\u0000, e"}');
 SELECT hroe.dynamodb_text('BatchGetItem', '{"RequestItems": {"nul\u0000x": {"Keys": [{"pk": {"S": "k"}, "sk": {"S": "1"}}]}}}');
@@ -225,11 +257,11 @@ SELECT hroe.dynamodb('Query', '{"TableName": "nul", "KeyConditionExpression": "p
   "ExpressionAttributeValues": {":k": {"S": "k"}}}');
 SELECT hroe.batch_get_item('{"nul": {"Keys": [{"pk": {"S": "k"}, "sk": {"S": "1"}}]}}');
 -- and so do hroe.item's conversions to jsonb and text
-SELECT item::jsonb FROM :nul WHERE hroe.item_get_text(item, 'sk') = '1';
-SELECT hroe.item_get(item, 's') FROM :nul WHERE hroe.item_get_text(item, 'sk') = '1';
-SELECT hroe.item_get_text(item, 's') FROM :nul WHERE hroe.item_get_text(item, 'sk') = '1';
-SELECT hroe.item_attributes(item) FROM :nul WHERE hroe.item_get_text(item, 'sk') = '1';
-SELECT hroe.item_get(item, 'e') FROM :nul WHERE hroe.item_get_text(item, 'sk') = '1';
+SELECT item::jsonb FROM :nul WHERE pk::text = 'k' AND sk::text = '1';
+SELECT hroe.item_get(item, 's') FROM :nul WHERE pk::text = 'k' AND sk::text = '1';
+SELECT hroe.item_get_text(item, 's') FROM :nul WHERE pk::text = 'k' AND sk::text = '1';
+SELECT hroe.item_attributes(item) FROM :nul WHERE pk::text = 'k' AND sk::text = '1';
+SELECT hroe.item_get(item, 'e') FROM :nul WHERE pk::text = 'k' AND sk::text = '1';
 
 -- the reader: JSON as jsonb_in reads it (duplicate keys: the last wins),
 -- malformed text refused with jsonb's SQLSTATE

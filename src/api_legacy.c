@@ -456,6 +456,7 @@ TopPath(const char *attr)
 	HroePathElem *e = palloc0(sizeof(HroePathElem));
 
 	e->name = pstrdup(attr);
+	e->namelen = strlen(attr);
 	return list_make1(e);
 }
 
@@ -829,7 +830,7 @@ hroe_api_legacy_batch_get(Jsonb *items)
 				hroe_jsonb_push_key(&st, psprintf("#%d", foreach_current_index(lc)));
 				nv.type = jbvString;
 				nv.val.string.val = name->name;
-				nv.val.string.len = strlen(name->name);
+				nv.val.string.len = name->namelen;
 				pushJsonbValue(&st, WJB_VALUE, &nv);
 			}
 			pushJsonbValue(&st, WJB_END_OBJECT, NULL);
