@@ -246,16 +246,25 @@ SELECT hroe.dynamodb_text('Scan', '{"TableName": "nul", "ScanFilter": {"q\u0000"
 SELECT hroe.dynamodb_text('DeleteItem', '{"TableName": "nul", "Key": {"pk": {"S": "k"}, "sk": {"S": "1"}},
   "Expected": {"s\u0000": {"ComparisonOperator": "NOT_NULL"}}}');
 
--- names that PostgreSQL keeps as text, and expressions, cannot hold it:
--- refused, never cut
+-- a table or index name holding it fails DynamoDB's pattern [a-zA-Z0-9_.-]+
 SELECT hroe.dynamodb_text('GetItem', '{"TableName": "nul\u0000", "Key": {"pk": {"S": "k"}, "sk": {"S": "1"}}}');
+SELECT hroe.dynamodb_text('Query', '{"TableName": "nul", "IndexName": "byg\u0000", "KeyConditionExpression": "g = :g",
+  "ExpressionAttributeValues": {":g": {"S": "g"}}}');
+SELECT hroe.dynamodb_text('DescribeTable', '{"TableName": "nul\u0000"}');
+SELECT hroe.dynamodb_text('CreateTable', '{"TableName": "new\u0000", "BillingMode": "PAY_PER_REQUEST",
+  "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}],
+  "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}]}');
+-- other names that PostgreSQL keeps as text, and expressions, cannot hold
+-- it: refused, never cut
+SELECT hroe.dynamodb_text('CreateTable', '{"TableName": "new", "BillingMode": "PAY_PER_REQUEST",
+  "AttributeDefinitions": [{"AttributeName": "p\u0000k", "AttributeType": "S"}],
+  "KeySchema": [{"AttributeName": "p\u0000k", "KeyType": "HASH"}]}');
 SELECT hroe.dynamodb_text('GetItem', '{"TableName": "nul", "Key": {"pk": {"S": "k"}, "sk": {"S": "1"}},
   "ProjectionExpression": "s\u0000, e"}');
 SELECT hroe.dynamodb_text('BatchGetItem', '{"RequestItems": {"nul\u0000x": {"Keys": [{"pk": {"S": "k"}, "sk": {"S": "1"}}]}}}');
 SELECT hroe.dynamodb_text('BatchWriteItem', '{"RequestItems": {"nul\u0000": [{"DeleteRequest": {"Key": {"pk": {"S": "k"}, "sk": {"S": "1"}}}}]}}');
 SELECT hroe.dynamodb_text('Query', '{"TableName": "nul", "KeyConditionExpression": "pk = :k",
   "ExpressionAttributeValues": {":k": {"S": "k"}, ":k\u0000": {"S": "x"}}}');
-SELECT hroe.dynamodb_text('DescribeTable', '{"TableName": "nul\u0000"}');
 SELECT hroe.dynamodb_text('ExecuteStatement', '{"Statement": "SELECT * FROM nul WHERE pk = ?",
   "Parameters": [{"S": "\u0000"}]}');
 -- BatchGetItem, TransactGetItems and Scan give it back whole too
