@@ -123,6 +123,20 @@ SELECT hroe.dynamodb_text('TransactWriteItems', '{"TransactItems": [{"Delete": {
   "Key": {"pk": {"S": "k"}, "sk": {"S": "\u0000x"}}, "ConditionExpression": "attribute_not_exists(sk)",
   "ReturnValuesOnConditionCheckFailure": "ALL_OLD"}}]}');
 
+-- keys left unprocessed past BatchGetItem's 16 MB are given back whole: 42
+-- items of 400 KB under sort keys holding U+0000, 41 answered, 1 left
+SELECT count(hroe.dynamodb_text('PutItem', format('{"TableName": "nul", "Item": {"pk": {"S": "big"},
+  "sk": {"S": "\u0000%s"}, "b": {"S": "%s"}}}', lpad(i::text, 2, '0'), repeat('b', 409000))))
+FROM generate_series(1, 42) i;
+WITH r AS (SELECT hroe.dynamodb_text('BatchGetItem', format('{"RequestItems": {"nul": {"Keys": [%s], "ProjectionExpression": "sk"}}}',
+  (SELECT string_agg(format('{"pk": {"S": "big"}, "sk": {"S": "\u0000%s"}}', lpad(i::text, 2, '0')), ', ' ORDER BY i)
+   FROM generate_series(1, 42) i))) AS t)
+SELECT (length(t) - length(replace(t, '"sk": {"S": "\u00', ''))) / length('"sk": {"S": "\u00') AS sort_keys,
+       substring(t from '"UnprocessedKeys": (.*)$') AS unprocessed FROM r;
+SELECT hroe.dynamodb_text('BatchWriteItem', format('{"RequestItems": {"nul": [%s]}}',
+  (SELECT string_agg(format('{"DeleteRequest": {"Key": {"pk": {"S": "big"}, "sk": {"S": "\u0000%s"}}}}', lpad(i::text, 2, '0')), ', ')
+   FROM generate_series(s, s + 20) i))) FROM (VALUES (1), (22)) AS v(s);
+
 -- DynamoDB's key order over such strings (unsigned UTF-8 bytes, a prefix
 -- first): "a" < "a\0" < "a\0b" < "a\1" < "a\2", forward and backward, with
 -- range conditions and begins_with, and page by page (Limit 1)
@@ -246,6 +260,46 @@ SELECT hroe.dynamodb_text('Scan', '{"TableName": "nul", "ScanFilter": {"q\u0000"
 SELECT hroe.dynamodb_text('DeleteItem', '{"TableName": "nul", "Key": {"pk": {"S": "k"}, "sk": {"S": "1"}},
   "Expected": {"s\u0000": {"ComparisonOperator": "NOT_NULL"}}}');
 
+-- PartiQL's Parameters hold it: keys, values, conditions, pages, batches and
+-- transactions of such strings
+SELECT hroe.dynamodb_text('ExecuteStatement', '{"Statement": "SELECT sk FROM nul WHERE pk = ?",
+  "Parameters": [{"S": "\u0000"}]}');
+SELECT hroe.dynamodb_text('ExecuteStatement', '{"Statement": "SELECT sk FROM nul WHERE pk = ? AND sk >= ? AND sk < ?",
+  "Parameters": [{"S": "o"}, {"S": "a\u0000"}, {"S": "a\u0002"}]}');
+SELECT hroe.dynamodb_text('ExecuteStatement', '{"Statement": "SELECT sk FROM nul WHERE pk = ? AND begins_with(sk, ?)",
+  "Parameters": [{"S": "o"}, {"S": "a\u0000"}]}');
+SELECT hroe.dynamodb_text('ExecuteStatement', '{"Statement": "INSERT INTO nul VALUE {''pk'': ?, ''sk'': ?, ''v'': ?}",
+  "Parameters": [{"S": "p\u0000"}, {"S": "\u0000\u0001"}, {"L": [{"S": "x\u0000"}]}]}');
+SELECT hroe.dynamodb_text('ExecuteStatement', '{"Statement": "UPDATE nul SET w = ? WHERE pk = ? AND sk = ? AND v[0] = ?",
+  "Parameters": [{"S": "w\u0000"}, {"S": "p\u0000"}, {"S": "\u0000\u0001"}, {"S": "x\u0000"}]}');
+SELECT hroe.dynamodb_text('ExecuteStatement', '{"Statement": "SELECT * FROM nul WHERE pk = ? AND sk = ?",
+  "Parameters": [{"S": "p\u0000"}, {"S": "\u0000\u0001"}]}');
+-- a page of a SELECT ends at a key with U+0000, and the next one starts after it
+WITH first AS (SELECT hroe.dynamodb_text('ExecuteStatement', '{"Statement": "SELECT sk FROM nul WHERE pk = ?",
+  "Parameters": [{"S": "o"}], "Limit": 4}') AS r)
+SELECT r, hroe.dynamodb_text('ExecuteStatement', format('{"Statement": "SELECT sk FROM nul WHERE pk = ?",
+  "Parameters": [{"S": "o"}], "Limit": 4, "NextToken": "%s"}', substring(r from '"NextToken": "([^"]*)"'))) AS next
+FROM first;
+SELECT hroe.dynamodb_text('BatchExecuteStatement', '{"Statements": [
+  {"Statement": "SELECT sk FROM nul WHERE pk = ? AND sk = ?", "Parameters": [{"S": "o"}, {"S": "a\u0000b"}]},
+  {"Statement": "SELECT pk, sk FROM nul WHERE pk = ? AND sk = ?", "Parameters": [{"S": "p\u0000"}, {"S": "\u0000\u0001"}]}]}');
+SELECT hroe.dynamodb_text('BatchExecuteStatement', '{"Statements": [
+  {"Statement": "DELETE FROM nul WHERE pk = ? AND sk = ?", "Parameters": [{"S": "p\u0000"}, {"S": "\u0000\u0001"}]},
+  {"Statement": "UPDATE nul SET x = ? WHERE pk = ? AND sk = ?", "Parameters": [{"S": "\u0000"}, {"S": "p\u0000"}, {"S": "\u0000"}]}]}');
+SELECT hroe.dynamodb_text('ExecuteTransaction', '{"TransactStatements": [
+  {"Statement": "INSERT INTO nul VALUE {''pk'': ?, ''sk'': ?}", "Parameters": [{"S": "t\u0000"}, {"S": "\u0000"}]},
+  {"Statement": "UPDATE nul SET x = ? WHERE pk = ? AND sk = ?", "Parameters": [{"S": "\u0000"}, {"S": "o"}, {"S": "a\u0000"}]}]}');
+SELECT hroe.dynamodb_text('ExecuteTransaction', '{"TransactStatements": [
+  {"Statement": "SELECT * FROM nul WHERE pk = ? AND sk = ?", "Parameters": [{"S": "t\u0000"}, {"S": "\u0000"}]},
+  {"Statement": "SELECT x FROM nul WHERE pk = ? AND sk = ?", "Parameters": [{"S": "o"}, {"S": "a\u0000"}]}]}');
+-- a cancelled PartiQL transaction's reasons carry such an item whole
+SELECT hroe.dynamodb_text('ExecuteTransaction', '{"TransactStatements": [
+  {"Statement": "UPDATE nul SET y = ? WHERE pk = ? AND sk = ? AND x = ?",
+   "Parameters": [{"S": "y"}, {"S": "o"}, {"S": "a\u0000"}, {"S": "\u0000\u0000"}],
+   "ReturnValuesOnConditionCheckFailure": "ALL_OLD"}]}');
+-- a Statement itself cannot hold it (hroe keeps it as a C string)
+SELECT hroe.dynamodb_text('ExecuteStatement', '{"Statement": "SELECT * FROM nul WHERE pk = ''\u0000''"}');
+
 -- a table or index name holding it fails DynamoDB's pattern [a-zA-Z0-9_.-]+
 SELECT hroe.dynamodb_text('GetItem', '{"TableName": "nul\u0000", "Key": {"pk": {"S": "k"}, "sk": {"S": "1"}}}');
 SELECT hroe.dynamodb_text('Query', '{"TableName": "nul", "IndexName": "byg\u0000", "KeyConditionExpression": "g = :g",
@@ -265,8 +319,6 @@ SELECT hroe.dynamodb_text('BatchGetItem', '{"RequestItems": {"nul\u0000x": {"Key
 SELECT hroe.dynamodb_text('BatchWriteItem', '{"RequestItems": {"nul\u0000": [{"DeleteRequest": {"Key": {"pk": {"S": "k"}, "sk": {"S": "1"}}}}]}}');
 SELECT hroe.dynamodb_text('Query', '{"TableName": "nul", "KeyConditionExpression": "pk = :k",
   "ExpressionAttributeValues": {":k": {"S": "k"}, ":k\u0000": {"S": "x"}}}');
-SELECT hroe.dynamodb_text('ExecuteStatement', '{"Statement": "SELECT * FROM nul WHERE pk = ?",
-  "Parameters": [{"S": "\u0000"}]}');
 -- BatchGetItem, TransactGetItems and Scan give it back whole too
 SELECT hroe.dynamodb_text('BatchGetItem', '{"RequestItems": {"nul": {"Keys": [{"pk": {"S": "k"}, "sk": {"S": "1"}}],
   "ProjectionExpression": "s, z"}}}');

@@ -180,6 +180,18 @@ hroe_api_jsonb_text(Jsonb *j)
 	return hroe_jsonb_text(&j->root);
 }
 
+/*
+ * A Jsonb of JSON text hroe wrote (strings whole: \u0000 read as U+0000,
+ * where jsonb_in refuses it); whoever returns it to SQL checks it
+ */
+Jsonb *
+hroe_api_text_jsonb(const char *text)
+{
+	bool		has_nul;
+
+	return JsonbValueToJsonb(hroe_json_tree_parse(text, strlen(text), &has_nul));
+}
+
 
 /* ---------- expressions of one request ---------- */
 
@@ -422,8 +434,7 @@ hroe_api_run(const char *op, Jsonb *req)
 	if (res)
 		return res;
 	/* the members were written with a leading comma */
-	return DatumGetJsonbP(DirectFunctionCall1(jsonb_in,
-											  CStringGetDatum(psprintf("{%s}", body.len ? body.data + 1 : ""))));
+	return hroe_api_text_jsonb(psprintf("{%s}", body.len ? body.data + 1 : ""));
 }
 
 /*
@@ -575,14 +586,17 @@ hroe_dynamodb(PG_FUNCTION_ARGS)
 
 /*
  * The operations whose requests may hold U+0000 in their strings (items,
- * keys, ExpressionAttributeValues): the item operations, whose values reach
- * the items by their lengths.  The others' strings are names, which PostgreSQL
- * keeps as text, and PartiQL statements; a request of theirs with U+0000 is
- * refused (test/conformance/deviations.md).
+ * keys, names, ExpressionAttributeValues, PartiQL's Parameters): the item
+ * operations and PartiQL's, whose values reach the items by their lengths
+ * (a string they keep as a C string, such as a Statement, refuses it).  The
+ * others' strings are names, which PostgreSQL keeps as text; a request of
+ * theirs with U+0000 is validated, then refused
+ * (test/conformance/deviations.md).
  */
 static const char *const nul_operations[] = {
 	"GetItem", "PutItem", "DeleteItem", "UpdateItem", "Query", "Scan",
 	"BatchGetItem", "BatchWriteItem", "TransactWriteItems", "TransactGetItems",
+	"ExecuteStatement", "BatchExecuteStatement", "ExecuteTransaction",
 };
 
 /*

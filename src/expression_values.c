@@ -376,7 +376,7 @@ hroe_ex_attr_value_text(const HroeAttrValue *v)
 	if (inner && inner->type == jbvString)
 		return hroe_message_bytes(inner->val.string.val, inner->val.string.len);
 	if (inner)
-		return JsonbToCString(NULL, &JsonbValueToJsonb(inner)->root, 0);
+		return hroe_jsonb_text(&JsonbValueToJsonb(inner)->root);
 	return "";
 }
 

@@ -320,8 +320,8 @@ hroe_batch_get(Jsonb *req, const char *rcc)
 				}
 				else
 					appendStringInfoString(&unprocessed, ", ");
-				appendStringInfoString(&unprocessed,
-									   JsonbToCString(NULL, elems[i][k].val.binary.data, elems[i][k].val.binary.len));
+				/* (a key whole: U+0000 as \u0000) */
+				appendStringInfoString(&unprocessed, hroe_jsonb_text(elems[i][k].val.binary.data));
 				first_unprocessed = false;
 				continue;
 			}
