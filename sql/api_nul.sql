@@ -137,6 +137,20 @@ SELECT hroe.dynamodb_text('BatchWriteItem', format('{"RequestItems": {"nul": [%s
   (SELECT string_agg(format('{"DeleteRequest": {"Key": {"pk": {"S": "big"}, "sk": {"S": "\u0000%s"}}}}', lpad(i::text, 2, '0')), ', ')
    FROM generate_series(s, s + 20) i))) FROM (VALUES (1), (22)) AS v(s);
 
+-- an LSI's item collection of such a partition key, and its metrics
+SELECT hroe.dynamodb_text('CreateTable', '{"TableName": "null", "BillingMode": "PAY_PER_REQUEST",
+  "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}, {"AttributeName": "sk", "AttributeType": "S"},
+    {"AttributeName": "l", "AttributeType": "S"}],
+  "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}, {"AttributeName": "sk", "KeyType": "RANGE"}],
+  "LocalSecondaryIndexes": [{"IndexName": "byl", "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"},
+    {"AttributeName": "l", "KeyType": "RANGE"}], "Projection": {"ProjectionType": "ALL"}}]}') LIKE '{"TableDescription":%';
+SELECT hroe.dynamodb_text('PutItem', format('{"TableName": "null", "Item": {"pk": {"S": "%s"}, "sk": {"S": "%s"}, "l": {"S": "%s"}},
+  "ReturnItemCollectionMetrics": "SIZE"}', pk, sk, l))
+FROM (VALUES ('\u0000', '1', 'b\u0000'), ('\u0000', '2', 'b'), ('\u0001', '1', 'a')) AS v(pk, sk, l);
+SELECT hroe.dynamodb_text('Query', '{"TableName": "null", "IndexName": "byl", "KeyConditionExpression": "pk = :k AND l > :l",
+  "ExpressionAttributeValues": {":k": {"S": "\u0000"}, ":l": {"S": "b"}}, "ProjectionExpression": "sk, l"}');
+SELECT hroe.dynamodb_text('DeleteTable', '{"TableName": "null"}') LIKE '{"TableDescription":%';
+
 -- DynamoDB's key order over such strings (unsigned UTF-8 bytes, a prefix
 -- first): "a" < "a\0" < "a\0b" < "a\1" < "a\2", forward and backward, with
 -- range conditions and begins_with, and page by page (Limit 1)
