@@ -4350,6 +4350,8 @@ COMMENT ON FUNCTION hroe.table_description(text, text, text, text) IS
 -- from their items.  Triggers stay silent (session_replication_role
 -- replica): the items do not change, so no stream record is due.
 --
+COMMENT ON FUNCTION hroe.item_get_key(hroe.item, text) IS 'The S value at a path as hroe.key, as the key columns hold it (U+0000 and U+0001 escaped, DynamoDB''s order kept); NULL if missing, an error if of another type or not a valid key';
+
 DO $$
 DECLARE
 	r record;

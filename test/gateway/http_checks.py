@@ -239,9 +239,13 @@ check("a Streams operation under DynamoDB's target: 400 UnknownOperationExceptio
       signed("GetRecords", '{}', 400, UNKNOWN))
 check("signed, empty body: 400 SerializationException", signed("ListTables", "", 400, SER))
 check("signed, body not an object: 400 SerializationException", signed("ListTables", "[1, 2]", 400, b"SerializationException"))
-check("signed, \\u0000 in a DDL request's string: 400 ValidationException",
-      signed("CreateTable", '{"TableName": "x\\u0000"}', 400, b"U+0000"))
-check("\\u0000 in strings: PutItem, GetItem, Query keep it whole; a key holding it: 400", t_nul)
+check("signed, \\u0000 in a DDL request's attribute name: 400 ValidationException",
+      signed("CreateTable", '{"TableName": "gwx", "BillingMode": "PAY_PER_REQUEST", '
+             '"AttributeDefinitions": [{"AttributeName": "p\\u0000", "AttributeType": "S"}], '
+             '"KeySchema": [{"AttributeName": "p\\u0000", "KeyType": "HASH"}]}', 400, b"U+0000"))
+check("signed, \\u0000 in a TableName: 400, DynamoDB's pattern",
+      signed("DescribeTable", '{"TableName": "gwx\\u0000"}', 400, b"regular expression pattern"))
+check("\\u0000 in strings: PutItem, GetItem, Query keep it whole, in keys too", t_nul)
 check("5,000 nested arrays: 400 SerializationException; 900 reach hroe", t_deep)
 check("Content-Length of 17 MiB: 413 before the body is read", t_huge_length)
 check("chunked body past 16 MiB: the connection closed", t_huge_chunked)
