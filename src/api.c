@@ -45,6 +45,8 @@ typedef struct ApiCall
 	HroeCallState state;		/* the operations' error payload */
 	Jsonb	   *result;			/* the response, when built as jsonb (then
 								 * nothing is written as text) */
+	bool		refuse_nul;		/* the request holds U+0000 where hroe
+								 * cannot keep it: refused once validated */
 } ApiCall;
 
 static ApiCall *CurrentCall = NULL;
@@ -176,6 +178,18 @@ char *
 hroe_api_jsonb_text(Jsonb *j)
 {
 	return hroe_jsonb_text(&j->root);
+}
+
+/*
+ * A Jsonb of JSON text hroe wrote (strings whole: \u0000 read as U+0000,
+ * where jsonb_in refuses it); whoever returns it to SQL checks it
+ */
+Jsonb *
+hroe_api_text_jsonb(const char *text)
+{
+	bool		has_nul;
+
+	return JsonbValueToJsonb(hroe_json_tree_parse(text, strlen(text), &has_nul));
 }
 
 
@@ -380,6 +394,11 @@ Dispatch(const ApiOperation *op, JsonbContainer *req, StringInfo out)
 		hroe_call_resource(table->val.string.val, table->val.string.len);
 	/* DynamoDB's constraints on the request's members, before anything else */
 	hroe_api_validate(op->name, req);
+	/* (a U+0000 DynamoDB's validation let pass: hroe cannot keep it) */
+	if (CurrentCall->refuse_nul)
+		HroeValidation(psprintf("One or more parameter values were invalid: "
+								"hroe does not support U+0000 (\\u0000) in the strings of a %s request",
+								op->name));
 	if (op->item_metrics)
 		hroe_api_check_item_collection_metrics(req);
 	op->run(req, out);
@@ -415,8 +434,7 @@ hroe_api_run(const char *op, Jsonb *req)
 	if (res)
 		return res;
 	/* the members were written with a leading comma */
-	return DatumGetJsonbP(DirectFunctionCall1(jsonb_in,
-											  CStringGetDatum(psprintf("{%s}", body.len ? body.data + 1 : ""))));
+	return hroe_api_text_jsonb(psprintf("{%s}", body.len ? body.data + 1 : ""));
 }
 
 /*
@@ -446,7 +464,7 @@ hroe_api_access_denied(const char *op, const char *table)
  * it as jsonb, NULL and the jsonb in *jres
  */
 static void
-Call(const char *op, Jsonb *req, char **text, Jsonb **jres)
+Call(const char *op, Jsonb *req, bool refuse_nul, char **text, Jsonb **jres)
 {
 	MemoryContext outer = CurrentMemoryContext;
 	ResourceOwner owner = CurrentResourceOwner;
@@ -470,6 +488,7 @@ Call(const char *op, Jsonb *req, char **text, Jsonb **jres)
 	initStringInfo(&out);
 	appendStringInfoChar(&out, '{');
 	memset(&call, 0, sizeof(call));
+	call.refuse_nul = refuse_nul;
 	call.state.outer = outer;
 	CurrentCall = &call;
 	hroe_call_state = &call.state;
@@ -553,7 +572,7 @@ hroe_dynamodb(PG_FUNCTION_ARGS)
 	char	   *text;
 	Jsonb	   *jres;
 
-	Call(op, req, &text, &jres);
+	Call(op, req, false, &text, &jres);
 	if (jres)
 	{
 		/* an item read may hold U+0000: an error, never a cut string */
@@ -567,14 +586,17 @@ hroe_dynamodb(PG_FUNCTION_ARGS)
 
 /*
  * The operations whose requests may hold U+0000 in their strings (items,
- * keys, ExpressionAttributeValues): the item operations, whose values reach
- * the items by their lengths.  The others' strings are names, which PostgreSQL
- * keeps as text, and PartiQL statements; a request of theirs with U+0000 is
- * refused (test/conformance/deviations.md).
+ * keys, names, ExpressionAttributeValues, PartiQL's Parameters): the item
+ * operations and PartiQL's, whose values reach the items by their lengths
+ * (a string they keep as a C string, such as a Statement, refuses it).  The
+ * others' strings are names, which PostgreSQL keeps as text; a request of
+ * theirs with U+0000 is validated, then refused
+ * (test/conformance/deviations.md).
  */
 static const char *const nul_operations[] = {
 	"GetItem", "PutItem", "DeleteItem", "UpdateItem", "Query", "Scan",
 	"BatchGetItem", "BatchWriteItem", "TransactWriteItems", "TransactGetItems",
+	"ExecuteStatement", "BatchExecuteStatement", "ExecuteTransaction",
 };
 
 /*
@@ -590,20 +612,15 @@ hroe_api_call_text(const char *op, const char *body, int len)
 	Jsonb	   *jres;
 	bool		has_nul;
 	JsonbValue *tree = hroe_json_tree_parse(body, len, &has_nul);
+	bool		refuse_nul = false;
 
 	if (has_nul)
 	{
-		bool		allowed = false;
-
+		refuse_nul = true;
 		for (int i = 0; i < lengthof(nul_operations); i++)
-			allowed |= strcmp(op, nul_operations[i]) == 0;
-		if (!allowed && FindOperation(op) != NULL)
-			return cstring_to_text(psprintf("{\"__type\":\"com.amazon.coral.validate#ValidationException\","
-											"\"message\":\"One or more parameter values were invalid: "
-											"hroe does not support U+0000 (\\\\u0000) in the strings of a %s request\"}",
-											op));
+			refuse_nul &= strcmp(op, nul_operations[i]) != 0;
 	}
-	Call(op, JsonbValueToJsonb(tree), &text, &jres);
+	Call(op, JsonbValueToJsonb(tree), refuse_nul, &text, &jres);
 	return cstring_to_text(jres ? hroe_jsonb_text(&jres->root) : text);
 }
 

@@ -56,6 +56,7 @@ extern bool hroe_api_member_bool(JsonbContainer *obj, const char *name, bool dfl
 extern int32 hroe_api_member_int(JsonbContainer *obj, const char *name, bool *present);
 extern int hroe_api_member_array(JsonbContainer *obj, const char *name, JsonbContainer ***elems);
 extern char *hroe_api_jsonb_text(Jsonb *j);
+extern Jsonb *hroe_api_text_jsonb(const char *text);
 extern void hroe_api_parse_exprs(JsonbContainer *req, ApiExprs *e, bool allow_condition, bool allow_update,
 		   bool allow_filter, bool allow_projection, bool allow_kce);
 extern void hroe_api_parse_request(JsonbContainer *req, ApiExprs *e, ApiLegacyOp op);

@@ -213,7 +213,8 @@ hroe_api_read(JsonbContainer *req, StringInfo out, bool query)
 char *
 hroe_api_container_text(JsonbValue *v)
 {
-	return JsonbToCString(NULL, v->val.binary.data, v->val.binary.len);
+	/* (strings whole: U+0000 as \u0000, where JsonbToCString cuts them) */
+	return hroe_jsonb_text(v->val.binary.data);
 }
 
 /*

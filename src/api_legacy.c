@@ -87,7 +87,8 @@ static const LegacyOperator operators[] = {
 /* One attribute's condition, validated */
 typedef struct LegacyCondition
 {
-	char	   *attr;
+	char	   *attr;			/* attrlen bytes (it may hold U+0000) */
+	int			attrlen;
 	const LegacyOperator *op;
 	int			nvalues;
 	HroeAttrValue **values;
@@ -115,13 +116,25 @@ MemberObject(JsonbContainer *obj, const char *name)
 	return v->val.binary.data;
 }
 
+/* A copy of a name of len bytes, NUL-terminated (it may hold U+0000) */
+static char *
+NameCopy(const char *s, int len)
+{
+	char	   *copy = palloc(len + 1);
+
+	memcpy(copy, s, len);
+	copy[len] = '\0';
+	return copy;
+}
+
 /*
- * The entries of an object container: names and values (containers, each
- * an object, else a SerializationException naming param); returns their
- * number
+ * The entries of an object container: names (their lengths in *lens, which
+ * may be NULL: they may hold U+0000) and values (containers, each an object,
+ * else a SerializationException naming param); returns their number
  */
 static int
-ObjectEntries(JsonbContainer *obj, const char *param, char ***names, JsonbContainer ***values)
+ObjectEntries(JsonbContainer *obj, const char *param, char ***names, int **lens,
+			  JsonbContainer ***values)
 {
 	int			n = JsonContainerSize(obj);
 	int			i = 0;
@@ -130,12 +143,19 @@ ObjectEntries(JsonbContainer *obj, const char *param, char ***names, JsonbContai
 	JsonbValue	v;
 
 	*names = palloc(sizeof(char *) * (n + 1));
+	if (lens)
+		*lens = palloc(sizeof(int) * (n + 1));
 	*values = palloc(sizeof(JsonbContainer *) * (n + 1));
 	while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
 	{
 		if (tok == WJB_KEY)
-			(*names)[i] = hroe_request_cstring(v.val.string.val, v.val.string.len,
-											   "the attribute names of the legacy parameters");
+		{
+			/* (messages show a U+0000 as \x00) */
+			(*names)[i] = lens ? NameCopy(v.val.string.val, v.val.string.len) :
+				hroe_message_bytes(v.val.string.val, v.val.string.len);
+			if (lens)
+				(*lens)[i] = v.val.string.len;
+		}
 		else if (tok == WJB_VALUE)
 		{
 			if (v.type != jbvBinary || !JsonContainerIsObject(v.val.binary.data))
@@ -215,7 +235,7 @@ CheckShapes(JsonbContainer *req, ApiLegacyOp op)
 
 		if (!Takes(op, maps[m]) || (map = MemberObject(req, maps[m])) == NULL)
 			continue;
-		n = ObjectEntries(map, maps[m], &names, &conds);
+		n = ObjectEntries(map, maps[m], &names, NULL, &conds);
 		for (int i = 0; i < n; i++)
 		{
 			char	   *co = MemberString(conds[i], "ComparisonOperator");
@@ -263,7 +283,7 @@ CheckShapes(JsonbContainer *req, ApiLegacyOp op)
 		JsonbContainer *updates = MemberObject(req, "AttributeUpdates");
 		char	  **names;
 		JsonbContainer **acts;
-		int			n = updates ? ObjectEntries(updates, "AttributeUpdates", &names, &acts) : 0;
+		int			n = updates ? ObjectEntries(updates, "AttributeUpdates", &names, NULL, &acts) : 0;
 
 		for (int i = 0; i < n; i++)
 		{
@@ -362,8 +382,9 @@ static int
 Conditions(JsonbContainer *map, const char *param, LegacyCondition **conds)
 {
 	char	  **names;
+	int		   *lens;
 	JsonbContainer **objs;
-	int			n = ObjectEntries(map, param, &names, &objs);
+	int			n = ObjectEntries(map, param, &names, &lens, &objs);
 
 	*conds = palloc0(sizeof(LegacyCondition) * (n + 1));
 	for (int i = 0; i < n; i++)
@@ -371,6 +392,7 @@ Conditions(JsonbContainer *map, const char *param, LegacyCondition **conds)
 		LegacyCondition *c = &(*conds)[i];
 
 		c->attr = names[i];
+		c->attrlen = lens[i];
 		c->op = FindOperator(MemberString(objs[i], "ComparisonOperator"));
 		Assert(c->op);			/* CheckShapes */
 		c->nvalues = ValueList(objs[i], &c->values);
@@ -384,8 +406,9 @@ static int
 ExpectedConditions(JsonbContainer *map, LegacyCondition **conds)
 {
 	char	  **names;
+	int		   *lens;
 	JsonbContainer **objs;
-	int			n = ObjectEntries(map, "Expected", &names, &objs);
+	int			n = ObjectEntries(map, "Expected", &names, &lens, &objs);
 	const char *bad = "One or more parameter values were invalid: ";
 
 	*conds = palloc0(sizeof(LegacyCondition) * (n + 1));
@@ -399,35 +422,36 @@ ExpectedConditions(JsonbContainer *map, LegacyCondition **conds)
 		bool		has_exists = Has(o, "Exists");
 
 		c->attr = names[i];
+		c->attrlen = lens[i];
 		if (has_list && has_value)
 			hroe_api_invalid(psprintf("%sValue and AttributeValueList cannot be used together for Attribute: %s",
-									  bad, c->attr));
+									  bad, hroe_message_bytes(c->attr, c->attrlen)));
 		if (co)
 		{
 			c->op = FindOperator(co);
 			Assert(c->op);		/* CheckShapes */
 			if (has_exists)
 				hroe_api_invalid(psprintf("%sExists and ComparisonOperator cannot be used together for Attribute: %s",
-										  bad, c->attr));
+										  bad, hroe_message_bytes(c->attr, c->attrlen)));
 			if (c->op->max != 0 && !has_list && !has_value)
 				hroe_api_invalid(psprintf("%sValue or AttributeValueList must be used with ComparisonOperator: %s for Attribute: %s",
-										  bad, co, c->attr));
+										  bad, co, hroe_message_bytes(c->attr, c->attrlen)));
 			c->nvalues = has_value ? SingleValue(o, &c->values) : ValueList(o, &c->values);
 			CheckOperands(c);
 		}
 		else if (has_list)
 			hroe_api_invalid(psprintf("%sAttributeValueList can only be used with a ComparisonOperator for Attribute: %s",
-									  bad, c->attr));
+									  bad, hroe_message_bytes(c->attr, c->attrlen)));
 		else
 		{
 			bool		exists = hroe_api_member_bool(o, "Exists", true);
 
 			if (exists && !has_value)
 				hroe_api_invalid(psprintf("%sValue must be provided when Exists is %s for Attribute: %s",
-										  bad, has_exists ? "true" : "null", c->attr));
+										  bad, has_exists ? "true" : "null", hroe_message_bytes(c->attr, c->attrlen)));
 			if (!exists && has_value)
 				hroe_api_invalid(psprintf("%sValue cannot be used when Exists is false for Attribute: %s",
-										  bad, c->attr));
+										  bad, hroe_message_bytes(c->attr, c->attrlen)));
 			/* Value alone is EQ; Exists false is NULL */
 			c->op = FindOperator(exists ? "EQ" : "NULL");
 			if (exists)
@@ -451,20 +475,21 @@ ExprNode(HroeExprKind kind, List *args)
 
 /* The path of a top-level attribute */
 static List *
-TopPath(const char *attr)
+TopPath(const char *attr, int len)
 {
 	HroePathElem *e = palloc0(sizeof(HroePathElem));
 
-	e->name = pstrdup(attr);
+	e->name = NameCopy(attr, len);
+	e->namelen = len;
 	return list_make1(e);
 }
 
 static HroeExprNode *
-PathNode(const char *attr)
+PathNode(const char *attr, int len)
 {
 	HroeExprNode *n = ExprNode(HROE_EXPR_PATH, NIL);
 
-	n->path = TopPath(attr);
+	n->path = TopPath(attr, len);
 	return n;
 }
 
@@ -500,7 +525,7 @@ ConditionNode(const LegacyCondition *c)
 		{"LT", HROE_CMP_LT}, {"GE", HROE_CMP_GE}, {"GT", HROE_CMP_GT}
 	};
 	const char *op = c->op->name;
-	HroeExprNode *path = PathNode(c->attr);
+	HroeExprNode *path = PathNode(c->attr, c->attrlen);
 	List	   *args = list_make1(path);
 
 	for (int i = 0; i < c->nvalues; i++)
@@ -560,7 +585,6 @@ Projection(JsonbContainer *spec)
 	JsonbIteratorToken tok;
 	JsonbValue	e;
 	List	   *paths = NIL;
-	List	   *names = NIL;
 
 	if (v == NULL)
 		return NIL;
@@ -569,20 +593,21 @@ Projection(JsonbContainer *spec)
 	it = JsonbIteratorInit(v->val.binary.data);
 	while ((tok = JsonbIteratorNext(&it, &e, true)) != WJB_DONE)
 	{
-		char	   *name;
 		ListCell   *lc;
 
 		if (tok != WJB_ELEM)
 			continue;
 		if (e.type != jbvString)
 			HroeSerialization("Unexpected value type in payload: AttributesToGet");
-		name = hroe_request_cstring(e.val.string.val, e.val.string.len, "AttributesToGet");
-		foreach(lc, names)
-			if (strcmp(lfirst(lc), name) == 0)
+		foreach(lc, paths)
+		{
+			HroePathElem *other = linitial((List *) lfirst(lc));
+
+			if (hroe_names_equal(other->name, other->namelen, e.val.string.val, e.val.string.len))
 				hroe_api_invalid(psprintf("One or more parameter values were invalid: Duplicate value in attribute name: %s",
-										  name));
-		names = lappend(names, name);
-		paths = lappend(paths, TopPath(name));
+										  hroe_message_bytes(e.val.string.val, e.val.string.len)));
+		}
+		paths = lappend(paths, TopPath(e.val.string.val, e.val.string.len));
 	}
 	return paths;
 }
@@ -592,8 +617,9 @@ static HroeUpdateExpr *
 Updates(JsonbContainer *map)
 {
 	char	  **names;
+	int		   *lens;
 	JsonbContainer **objs;
-	int			n = ObjectEntries(map, "AttributeUpdates", &names, &objs);
+	int			n = ObjectEntries(map, "AttributeUpdates", &names, &lens, &objs);
 	HroeUpdateExpr *upd = palloc0(sizeof(HroeUpdateExpr));
 	const char *bad = "One or more parameter values were invalid: ";
 
@@ -615,7 +641,7 @@ Updates(JsonbContainer *map)
 		if (v && strcmp(action, "ADD") == 0 && strcmp(v->type, "N") != 0 && strcmp(v->type, "L") != 0 &&
 			strcmp(v->type, "SS") != 0 && strcmp(v->type, "NS") != 0 && strcmp(v->type, "BS") != 0)
 			hroe_api_invalid(psprintf("%sADD action is not supported for the type %s", bad, v->type));
-		a->path = TopPath(names[i]);
+		a->path = TopPath(names[i], lens[i]);
 		a->kind = strcmp(action, "PUT") == 0 ? HROE_UPDATE_SET :
 			strcmp(action, "ADD") == 0 ? HROE_UPDATE_ADD :
 			v ? HROE_UPDATE_DELETE : HROE_UPDATE_REMOVE;
@@ -661,7 +687,7 @@ CheckKeyConditions(JsonbContainer *req, LegacyCondition *conds, int n,
 		if (is_hash && ks->nrange == 0 && n > ks->nhash)
 			hroe_api_invalid("Query key condition not supported");
 		for (int i = 0; i < n; i++)
-			if (strcmp(conds[i].attr, ks->names[k]) == 0)
+			if (hroe_name_is(conds[i].attr, conds[i].attrlen, ks->names[k]))
 				c = &conds[i];
 		if (c == NULL)
 		{
@@ -685,7 +711,7 @@ CheckKeyConditions(JsonbContainer *req, LegacyCondition *conds, int n,
 		hroe_api_invalid("Conditions can be of length 1 or 2 only");
 	for (int k = 0; k < ks->nhash + ks->nrange; k++)
 		for (int i = 0; i < nfilter; i++)
-			if (strcmp(filter[i].attr, ks->names[k]) == 0)
+			if (hroe_name_is(filter[i].attr, filter[i].attrlen, ks->names[k]))
 				hroe_api_invalid(psprintf("QueryFilter can only contain non-primary key attributes: Primary key attribute: %s",
 										  ks->names[k]));
 }
@@ -829,7 +855,7 @@ hroe_api_legacy_batch_get(Jsonb *items)
 				hroe_jsonb_push_key(&st, psprintf("#%d", foreach_current_index(lc)));
 				nv.type = jbvString;
 				nv.val.string.val = name->name;
-				nv.val.string.len = strlen(name->name);
+				nv.val.string.len = name->namelen;
 				pushJsonbValue(&st, WJB_VALUE, &nv);
 			}
 			pushJsonbValue(&st, WJB_END_OBJECT, NULL);

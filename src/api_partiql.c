@@ -51,16 +51,11 @@ JsonString(StringInfo out, const char *s, int len)
 	hroe_json_string_write(out, s, len);
 }
 
-/* The text of Parameters[i] */
+/* The text of Parameters[i] (strings whole: U+0000 as \u0000) */
 static char *
 ParamText(Builder *b, int i)
 {
-	JsonbValue	v;
-
-	v.type = jbvBinary;
-	v.val.binary.data = b->params[i];
-	v.val.binary.len = 0;
-	return hroe_api_container_text(&v);
+	return hroe_jsonb_text(b->params[i]);
 }
 
 /* The one member of an AttributeValue parameter: its type and value */
@@ -853,7 +848,7 @@ hroe_partiql_request(PqRequest *r, const char *in_value, const char *extra)
 						 r->values[0] && in_value ? "," : "", in_value ? "\":pk\":" : "",
 						 in_value ? in_value : "");
 	appendStringInfoChar(&out, '}');
-	return DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(out.data)));
+	return hroe_api_text_jsonb(out.data);
 }
 
 /* Whether a statement reads (SELECT) */

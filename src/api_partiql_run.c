@@ -305,14 +305,17 @@ DecodeToken(const char *token, int nvalues, int *start, Jsonb **esk)
 	JsonbValue *k;
 	Jsonb	   *j = NULL;
 
-	/* a token of hroe's: valid UTF-8 JSON without NULs (checked, not trusted) */
+	/*
+	 * a token of hroe's: valid UTF-8 JSON without NULs (checked, not
+	 * trusted); its strings, not decoded here, may hold \u0000 (a key's)
+	 */
 	if (n > 0)
 	{
 		json[n] = '\0';
 		if (strlen(json) == (size_t) n && pg_verify_mbstr(PG_UTF8, json, n, true) &&
-			pg_parse_json(makeJsonLexContextCstringLen(json, n, PG_UTF8, true),
+			pg_parse_json(makeJsonLexContextCstringLen(json, n, PG_UTF8, false),
 						  &nullSemAction) == JSON_SUCCESS)
-			j = DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(json)));
+			j = hroe_api_text_jsonb(json);
 	}
 	i = j ? hroe_api_member(&j->root, "i") : NULL;
 	k = j ? hroe_api_member(&j->root, "k") : NULL;
@@ -694,7 +697,7 @@ DuplicateReasons(ErrorData *e, PqRequest *rs, int n)
 
 	if (hroe_call_state == NULL || hroe_call_state->reasons == NULL)
 		return;
-	reasons = DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(hroe_call_state->reasons)));
+	reasons = hroe_api_text_jsonb(hroe_call_state->reasons);
 	initStringInfo(&out);
 	initStringInfo(&codes);
 	appendStringInfoChar(&out, '[');
@@ -786,7 +789,7 @@ hroe_api_execute_transaction(JsonbContainer *req, StringInfo out)
 	}
 	appendStringInfoChar(&treq, '}');
 	res = RunCatching(read ? "TransactGetItems" : "TransactWriteItems",
-					  DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(treq.data))),
+					  hroe_api_text_jsonb(treq.data),
 					  ERRCODE_HROE_TRANSACTION_CANCELED, &e);
 	if (e)
 	{

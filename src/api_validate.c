@@ -119,26 +119,47 @@ CheckNotNull(Violations *v, JsonbContainer *req, const char *member, const char 
 }
 
 /*
- * A table or index name's violations, each reported: the pattern
- * [a-zA-Z0-9_.-]+, then 3 to 255 characters
+ * A string member as its bytes (it may hold U+0000), or NULL; *len its length
+ */
+static const char *
+MemberBytes(JsonbContainer *req, const char *member, int *len)
+{
+	JsonbValue *m = hroe_api_member(req, member);
+
+	if (m == NULL)
+		return NULL;
+	if (m->type != jbvString)
+		HroeSerialization(psprintf("Unexpected value type in payload: %s", member));
+	*len = m->val.string.len;
+	return m->val.string.val;
+}
+
+/*
+ * A table or index name's violations (len bytes: U+0000, which the pattern
+ * refuses, shown as \x00), each reported: the pattern [a-zA-Z0-9_.-]+, then
+ * 3 to 255 characters
  */
 static void
-CheckName(Violations *v, const char *name, const char *path)
+CheckName(Violations *v, const char *name, int len, const char *path)
 {
-	size_t		len = strlen(name);
+	char	   *shown = hroe_message_bytes(name, len);
 
-	for (const char *p = name; *p; p++)
-		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
-			  *p == '_' || *p == '.' || *p == '-'))
+	for (int i = 0; i < len; i++)
+	{
+		char		c = name[i];
+
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+			  c == '_' || c == '.' || c == '-'))
 		{
-			Add(v, ECHO_VALUE, name, path, "Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+");
+			Add(v, ECHO_VALUE, shown, path, "Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+");
 			break;
 		}
+	}
 	if (len < HROE_TABLE_NAME_MIN)
-		Add(v, ECHO_VALUE, name, path,
+		Add(v, ECHO_VALUE, shown, path,
 			psprintf("Member must have length greater than or equal to %d", HROE_TABLE_NAME_MIN));
 	if (len > HROE_TABLE_NAME_MAX)
-		Add(v, ECHO_VALUE, name, path,
+		Add(v, ECHO_VALUE, shown, path,
 			psprintf("Member must have length less than or equal to %d", HROE_TABLE_NAME_MAX));
 }
 
@@ -150,27 +171,29 @@ CheckName(Violations *v, const char *name, const char *path)
 static void
 CheckTableName(Violations *v, JsonbContainer *req, const char *member, const char *path)
 {
-	char	   *name = hroe_api_member_text(req, member, member);
+	int			len;
+	const char *name = MemberBytes(req, member, &len);
 
 	if (name == NULL)
 		Add(v, ECHO_NULL, NULL, path, "Member must not be null");
-	else if (name[0] == '\0')
-		Add(v, ECHO_VALUE, name, path, "Member must have length greater than or equal to 1");
-	else if (strlen(name) > HROE_TABLE_ARN_MAX)
-		Add(v, ECHO_VALUE, name, path,
+	else if (len == 0)
+		Add(v, ECHO_VALUE, "", path, "Member must have length greater than or equal to 1");
+	else if (len > HROE_TABLE_ARN_MAX)
+		Add(v, ECHO_VALUE, hroe_message_bytes(name, len), path,
 			psprintf("Member must have length less than or equal to %d", HROE_TABLE_ARN_MAX));
 	else
-		CheckName(v, name, path);
+		CheckName(v, name, len, path);
 }
 
 /* An optional index name */
 static void
 CheckIndexName(Violations *v, JsonbContainer *req)
 {
-	char	   *name = hroe_api_member_text(req, "IndexName", "IndexName");
+	int			len;
+	const char *name = MemberBytes(req, "IndexName", &len);
 
 	if (name)
-		CheckName(v, name, "indexName");
+		CheckName(v, name, len, "indexName");
 }
 
 /* An integer member below min (DynamoDB does not echo Limit's value) */
@@ -522,19 +545,25 @@ ValidateTransact(JsonbContainer *req, Violations *v, bool write)
 static void
 CheckTableOperationName(JsonbContainer *req, Violations *v, bool create)
 {
-	char	   *name = hroe_api_member_text(req, "TableName", "TableName");
-	size_t		len;
+	int			len;
+	const char *name = MemberBytes(req, "TableName", &len);
 
 	if (name == NULL)
 		hroe_api_invalid("The parameter 'TableName' is required but was not present in the request");
-	/* CreateTable reports the name's constraints with its other members' (api_ddl.c) */
+	/*
+	 * CreateTable reports the name's constraints with its other members'
+	 * (api_ddl.c), but for a name holding U+0000, which it cannot read
+	 */
 	if (create)
+	{
+		if (memchr(name, '\0', len) != NULL)
+			CheckName(v, name, len, "tableName");
 		return;
-	len = strlen(name);
+	}
 	if (len < HROE_TABLE_NAME_MIN || len > HROE_TABLE_NAME_MAX)
 		hroe_api_invalid(psprintf("TableName must be at least %d characters long and at most %d characters long",
 								  HROE_TABLE_NAME_MIN, HROE_TABLE_NAME_MAX));
-	CheckName(v, name, "tableName");
+	CheckName(v, name, len, "tableName");
 }
 
 /* ---------- expression and non-expression parameters ---------- */

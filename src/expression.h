@@ -67,9 +67,26 @@ typedef struct HroePathElem
 {
 	bool		is_index;
 	int			index;			/* is_index */
-	char	   *name;			/* !is_index: resolved name (after #subst) */
+	char	   *name;			/* !is_index: resolved name (after #subst),
+								 * namelen bytes, NUL-terminated; it may hold
+								 * U+0000 (ExpressionAttributeNames) */
+	int			namelen;
 	char	   *placeholder;	/* "#n" when written as a placeholder */
 } HroePathElem;
+
+/* Is a name of len bytes (it may hold U+0000) the C string s? */
+static inline bool
+hroe_name_is(const char *name, int len, const char *s)
+{
+	return strlen(s) == (size_t) len && memcmp(name, s, len) == 0;
+}
+
+/* Are two names (each may hold U+0000) the same? */
+static inline bool
+hroe_names_equal(const char *a, int alen, const char *b, int blen)
+{
+	return alen == blen && memcmp(a, b, alen) == 0;
+}
 
 typedef struct HroeExprNode
 {
@@ -89,7 +106,9 @@ typedef struct HroeExprContext
 {
 	int			nnames;
 	char	  **name_keys;		/* "#n" */
-	char	  **name_values;	/* attribute names */
+	char	  **name_values;	/* attribute names (NUL-terminated, but they
+								 * may hold U+0000: name_lens) */
+	int		   *name_lens;
 	bool	   *name_used;
 	int			nvalues;
 	char	  **value_keys;		/* ":v" */
@@ -113,7 +132,8 @@ typedef enum HroeKeyOp
 /* One condition of a KeyConditionExpression, normalised to "attr op values" */
 typedef struct HroeKeyCond
 {
-	char	   *attr;
+	char	   *attr;			/* attrlen bytes (it may hold U+0000) */
+	int			attrlen;
 	HroeKeyOp	op;
 	int			nvalues;		/* 1, or 2 for BETWEEN */
 	HroeAttrValue *values[2];

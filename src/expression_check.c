@@ -41,8 +41,8 @@ hroe_ex_path_text(List *path)
 			appendStringInfoString(&buf, ", ");
 		if (e->is_index)
 			appendStringInfo(&buf, "[%d]", e->index);
-		else
-			appendStringInfoString(&buf, e->name ? e->name : "");
+		else if (e->name)
+			hroe_append_message_bytes(&buf, e->name, e->namelen);
 	}
 	appendStringInfoChar(&buf, ']');
 	return buf.data;
@@ -66,7 +66,8 @@ SamePath(HroeExprNode *a, HroeExprNode *b)
 		if (x->is_index != y->is_index)
 			return false;
 		if (x->is_index ? x->index != y->index
-			: (x->name == NULL || y->name == NULL || strcmp(x->name, y->name) != 0))
+			: (x->name == NULL || y->name == NULL ||
+			   !hroe_names_equal(x->name, x->namelen, y->name, y->namelen)))
 			return false;
 	}
 	return true;
@@ -256,20 +257,24 @@ CheckOperands(HroeExprContext *cxt, SemErrors *e, List *args)
 	return types;
 }
 
-/* Resolve a #name placeholder, marking it used. */
-static char *
-ResolveName(HroeExprContext *cxt, SemErrors *e, const char *ph)
+/* Resolve a #name placeholder into pe, marking it used. */
+static void
+ResolveName(HroeExprContext *cxt, SemErrors *e, HroePathElem *pe)
 {
+	const char *ph = pe->placeholder;
+
+	pe->name = NULL;
 	if (e->attr_name_val)
-		return NULL;
+		return;
 	for (int i = 0; i < cxt->nnames; i++)
 		if (strcmp(cxt->name_keys[i], ph) == 0)
 		{
 			cxt->name_used[i] = true;
-			return cxt->name_values[i];
+			pe->name = cxt->name_values[i];
+			pe->namelen = cxt->name_lens[i];
+			return;
 		}
 	e->attr_name_val = psprintf("An expression attribute name used in the document path is not defined; attribute name: %s", ph);
-	return NULL;
 }
 
 /* Resolve a :value placeholder, marking it used. */
@@ -357,7 +362,7 @@ CheckNode(HroeExprContext *cxt, SemErrors *e, HroeExprNode *n)
 				if (pe->is_index)
 					continue;
 				if (pe->placeholder)
-					pe->name = ResolveName(cxt, e, pe->placeholder);
+					ResolveName(cxt, e, pe);
 				else if (e->reserved == NULL && hroe_is_reserved_word(pe->name))
 					e->reserved = psprintf("Attribute name is a reserved keyword; reserved keyword: %s", pe->name);
 			}

@@ -60,7 +60,7 @@ hroe_path_resolve(const HroeItem *item, const List *path, HroeValue *val)
 		else
 		{
 			if (e->name == NULL || cur.type != HROE_M ||
-				!hroe_map_find(&cur, e->name, strlen(e->name), &cur))
+				!hroe_map_find(&cur, e->name, e->namelen, &cur))
 				return false;
 		}
 	}
@@ -83,8 +83,12 @@ hroe_path_text(const List *path)
 		if (e->is_index)
 			appendStringInfo(&buf, "[%d]", e->index);
 		else
-			appendStringInfo(&buf, "%s%s", foreach_current_index(lc) > 0 ? "." : "",
-							 e->name ? e->name : "");
+		{
+			if (foreach_current_index(lc) > 0)
+				appendStringInfoChar(&buf, '.');
+			if (e->name)
+				hroe_append_message_bytes(&buf, e->name, e->namelen);
+		}
 	}
 	return buf.data;
 }
@@ -363,7 +367,7 @@ hroe_expr_uses_attribute(const HroeExprNode *n, const char *name)
 	{
 		HroePathElem *first = linitial(n->path);
 
-		return !first->is_index && strcmp(first->name, name) == 0;
+		return !first->is_index && hroe_name_is(first->name, first->namelen, name);
 	}
 	foreach(lc, n->args)
 		if (hroe_expr_uses_attribute(lfirst(lc), name))

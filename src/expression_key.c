@@ -69,6 +69,7 @@ static void
 KeyCheckExpr(HroeExprNode *n, HroeKeyCondition *kc, bool bounds)
 {
 	const char *attr = NULL;
+	int			attrlen = 0;
 	int			attr_ix = 0;
 	ListCell   *lc;
 	HroeKeyCond cond = {0};
@@ -103,6 +104,7 @@ KeyCheckExpr(HroeExprNode *n, HroeKeyCondition *kc, bool bounds)
 			if (list_length(a->path) > 1)
 				hroe_ex_validation_error("KeyConditionExpressions cannot have conditions on nested attributes");
 			attr = head->name;
+			attrlen = head->namelen;
 			attr_ix = foreach_current_index(lc);
 		}
 		else if (a->kind != HROE_EXPR_VALUE)
@@ -112,7 +114,10 @@ KeyCheckExpr(HroeExprNode *n, HroeKeyCondition *kc, bool bounds)
 		return;
 	if (attr == NULL)
 		hroe_ex_validation_error("Invalid condition in KeyConditionExpression: No key attribute specified");
-	c->attr = pstrdup(attr);
+	c->attr = palloc(attrlen + 1);	/* (the name may hold U+0000) */
+	memcpy(c->attr, attr, attrlen);
+	c->attr[attrlen] = '\0';
+	c->attrlen = attrlen;
 	c->nvalues = 0;
 	foreach(lc, n->args)
 	{
@@ -134,7 +139,7 @@ KeyCheckExpr(HroeExprNode *n, HroeKeyCondition *kc, bool bounds)
 		c->op = attr_ix == 0 ? direct[n->op] : flipped[n->op];
 	}
 	for (int i = 0; i < kc->nconds; i++)
-		if (strcmp(kc->conds[i].attr, attr) == 0)
+		if (hroe_names_equal(kc->conds[i].attr, kc->conds[i].attrlen, attr, attrlen))
 		{
 			if (bounds && MergeBounds(&kc->conds[i], c))
 				return;
@@ -180,7 +185,7 @@ hroe_key_condition_bind(const HroeKeyCondition *kc, const HroeKeySchema *schema,
 		if (is_hash && schema->nrange == 0 && kc->nconds > schema->nhash)
 			hroe_ex_validation_error("Query key condition not supported");
 		for (int j = 0; j < kc->nconds; j++)
-			if (strcmp(kc->conds[j].attr, schema->names[i]) == 0)
+			if (hroe_name_is(kc->conds[j].attr, kc->conds[j].attrlen, schema->names[i]))
 				c = &kc->conds[j];
 		if (c == NULL)
 		{
@@ -210,7 +215,7 @@ hroe_key_condition_bind(const HroeKeyCondition *kc, const HroeKeySchema *schema,
 			bool		found = false;
 
 			for (int i = 0; i < nkeys; i++)
-				if (strcmp(kc->conds[j].attr, schema->names[i]) == 0)
+				if (hroe_name_is(kc->conds[j].attr, kc->conds[j].attrlen, schema->names[i]))
 					found = true;
 			if (!found)
 				hroe_ex_validation_error(schema->nrange > 0

@@ -311,7 +311,10 @@ ParsePathName(Parser *p)
 	if (t->type == T_NAME)
 		e->placeholder = pnstrdup(p->src + t->start, t->len);
 	else
+	{
 		e->name = pnstrdup(p->src + t->start, t->len);
+		e->namelen = t->len;
+	}
 	p->pos++;
 	return e;
 }

@@ -165,10 +165,8 @@ MutEmptyList(void)
 
 /* The live child of an M node by name, or NULL */
 static MutNode *
-MutMember(MutNode *n, const char *name)
+MutMember(MutNode *n, const char *name, uint32 len)
 {
-	uint32		len = strlen(name);
-
 	MutExpand(n);
 	for (int i = 0; i < n->nkids; i++)
 	{
@@ -196,7 +194,7 @@ MutStep(MutNode *n, const HroePathElem *e)
 {
 	if (e->is_index)
 		return n->val.type == HROE_L ? MutElement(n, e->index) : NULL;
-	return n->val.type == HROE_M ? MutMember(n, e->name) : NULL;
+	return n->val.type == HROE_M ? MutMember(n, e->name, e->namelen) : NULL;
 }
 
 /* The node holding the last step of a path (E21 if it does not exist) */
@@ -244,7 +242,7 @@ MutSet(MutNode *parent, const HroePathElem *e, const HroeValue *v)
 	else
 	{
 		k->name = e->name;
-		k->namelen = strlen(e->name);
+		k->namelen = e->namelen;
 	}
 	MutAddKid(parent, k);
 }
@@ -640,7 +638,7 @@ hroe_update_check_keys(const HroeUpdateExpr *upd, const char *const *keys, int n
 			HroeUpdateAction *a = lfirst(lc);
 			HroePathElem *head = linitial(a->path);
 
-			if (head->name && strcmp(head->name, keys[k]) == 0)
+			if (head->name && hroe_name_is(head->name, head->namelen, keys[k]))
 				ereport(ERROR,
 						(errcode(ERRCODE_HROE_VALIDATION),
 						 errmsg("One or more parameter values were invalid: Cannot update attribute %s. This attribute is part of the key",
@@ -777,8 +775,8 @@ hroe_project(const List *paths, const HroeItem *item)
 			/* find or make the child for this step in the output tree */
 			for (int i = 0; i < n->nkids && k == NULL; i++)
 				if (e->is_index ? n->kids[i]->index == e->index
-					: (n->kids[i]->namelen == strlen(e->name) &&
-					   memcmp(n->kids[i]->name, e->name, n->kids[i]->namelen) == 0))
+					: hroe_names_equal(n->kids[i]->name, n->kids[i]->namelen,
+									   e->name, e->namelen))
 					k = n->kids[i];
 			if (k == NULL)
 			{
@@ -793,7 +791,7 @@ hroe_project(const List *paths, const HroeItem *item)
 				else
 				{
 					k->name = e->name;
-					k->namelen = strlen(e->name);
+					k->namelen = e->namelen;
 				}
 				MutAddKid(n, k);
 			}

@@ -110,6 +110,7 @@ UpdPathName(UpdParser *u)
 			{
 				cxt->name_used[i] = true;
 				e->name = cxt->name_values[i];
+				e->namelen = cxt->name_lens[i];
 			}
 		if (e->name == NULL && u->e.attr_name == NULL)
 			u->e.attr_name = psprintf("An expression attribute name used in the document path is not defined; attribute name: %s",
@@ -118,6 +119,7 @@ UpdPathName(UpdParser *u)
 	else
 	{
 		e->name = pnstrdup(p->src + t->start, t->len);
+		e->namelen = t->len;
 		if (u->e.reserved == NULL && hroe_is_reserved_word(e->name))
 			u->e.reserved = psprintf("Attribute name is a reserved keyword; reserved keyword: %s", e->name);
 	}
@@ -360,7 +362,8 @@ UpdCheckPathPair(UpdErrors *e, List *p1, List *p2)
 			return;
 		}
 		if (x->is_index ? x->index != y->index
-			: (x->name == NULL || y->name == NULL || strcmp(x->name, y->name) != 0))
+			: (x->name == NULL || y->name == NULL ||
+			   !hroe_names_equal(x->name, x->namelen, y->name, y->namelen)))
 			return;
 	}
 	if (e->path_overlap == NULL)

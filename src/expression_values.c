@@ -376,7 +376,7 @@ hroe_ex_attr_value_text(const HroeAttrValue *v)
 	if (inner && inner->type == jbvString)
 		return hroe_message_bytes(inner->val.string.val, inner->val.string.len);
 	if (inner)
-		return JsonbToCString(NULL, &JsonbValueToJsonb(inner)->root, 0);
+		return hroe_jsonb_text(&JsonbValueToJsonb(inner)->root);
 	return "";
 }
 
@@ -492,6 +492,7 @@ hroe_expr_context_create(Jsonb *names, Jsonb *values)
 		{
 			cxt->name_keys = palloc(sizeof(char *) * n);
 			cxt->name_values = palloc(sizeof(char *) * n);
+			cxt->name_lens = palloc(sizeof(int) * n);
 			cxt->name_used = palloc0(sizeof(bool) * n);
 		}
 		else
@@ -529,8 +530,11 @@ hroe_expr_context_create(Jsonb *names, Jsonb *values)
 					hroe_ex_validation_error(psprintf("ExpressionAttributeNames contains invalid value: Empty attribute name for key %s", key));
 				hroe_check_name_length(v.val.string.len);
 				cxt->name_keys[i] = key;
-				cxt->name_values[i] = hroe_request_cstring(v.val.string.val, v.val.string.len,
-														   "the attribute names of ExpressionAttributeNames");
+				/* by its length: it may hold U+0000, as DynamoDB's names */
+				cxt->name_values[i] = palloc(v.val.string.len + 1);
+				memcpy(cxt->name_values[i], v.val.string.val, v.val.string.len);
+				cxt->name_values[i][v.val.string.len] = '\0';
+				cxt->name_lens[i] = v.val.string.len;
 				total += v.val.string.len;
 			}
 			else

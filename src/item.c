@@ -813,7 +813,7 @@ item_get_key(PG_FUNCTION_ARGS)
 		PG_RETURN_NULL();
 	if (v.type != HROE_S)
 		WrongType(fcinfo, &v, HROE_S);
-	PG_RETURN_POINTER(hroe_key_from_bytes(v.data, v.len));
+	PG_RETURN_POINTER(hroe_key_from_string(v.data, v.len));
 }
 
 PG_FUNCTION_INFO_V1(item_get_number);

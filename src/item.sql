@@ -109,7 +109,7 @@ COMMENT ON FUNCTION hroe.item_get_attribute(hroe.item, text) IS 'A top-level att
 COMMENT ON FUNCTION hroe.item_get(hroe.item, text) IS 'The value at a document path (a.b[2].c) as DynamoDB JSON; NULL if missing';
 COMMENT ON FUNCTION hroe.item_get_type(hroe.item, text) IS 'The DynamoDB type (S, N, B, BOOL, NULL, L, M, SS, NS, BS) of the value at a path; NULL if missing';
 COMMENT ON FUNCTION hroe.item_get_text(hroe.item, text) IS 'The S value at a path as text; NULL if missing, an error if of another type';
-COMMENT ON FUNCTION hroe.item_get_key(hroe.item, text) IS 'The S value at a path as hroe.key (no text round trip); NULL if missing, an error if of another type or not a valid key';
+COMMENT ON FUNCTION hroe.item_get_key(hroe.item, text) IS 'The S value at a path as hroe.key, as the key columns hold it (U+0000 and U+0001 escaped, DynamoDB''s order kept); NULL if missing, an error if of another type or not a valid key';
 COMMENT ON FUNCTION hroe.item_get_number(hroe.item, text) IS 'The N value at a path as numeric; NULL if missing, an error if of another type';
 COMMENT ON FUNCTION hroe.item_get_binary(hroe.item, text) IS 'The B value at a path as bytea; NULL if missing, an error if of another type';
 COMMENT ON FUNCTION hroe.item_get_bool(hroe.item, text) IS 'The BOOL value at a path as boolean; NULL if missing, an error if of another type';

@@ -85,8 +85,9 @@ hroe_key_check_bytes(const char *bytes, int len)
 }
 
 /*
- * Report the invalid UTF-8 (or NUL) at bytes[offset], in PostgreSQL's
- * wording for invalid input bytes.
+ * Report the invalid UTF-8 (or NUL: a DynamoDB string's U+0000 is escaped
+ * in its key, never stored) at bytes[offset], in PostgreSQL's wording for
+ * invalid input bytes.
  */
 static void
 ReportInvalidUtf8(const char *bytes, int len, int offset)
@@ -101,19 +102,12 @@ ReportInvalidUtf8(const char *bytes, int len, int offset)
 	for (i = 0; i < seqlen; i++)
 		out += sprintf(out, i == 0 ? "0x%02x" : " 0x%02x", p[i]);
 
-	/*
-	 * DynamoDB's keys may hold U+0000; hroe's cannot (a documented deviation,
-	 * test/conformance/deviations.md): refused, a ValidationException
-	 */
-	if (*p == '\0')
-		ereport(ERROR,
-				(errcode(ERRCODE_CHARACTER_NOT_IN_REPERTOIRE),
-				 errmsg("One or more parameter values were invalid: hroe does not support U+0000 in key attribute values"),
-				 errdetail("A key cannot contain the character U+0000 (found at byte %d).",
-						   offset + 1)));
 	ereport(ERROR,
 			(errcode(ERRCODE_CHARACTER_NOT_IN_REPERTOIRE),
 			 errmsg("invalid byte sequence for encoding \"UTF8\": %s", buf),
+			 *p == '\0' ?
+			 errdetail("A key holds no zero byte (a DynamoDB string's U+0000 is escaped in its key); found at byte %d.",
+					   offset + 1) :
 			 errdetail("A key must be valid UTF-8; the sequence starts at byte %d.",
 					   offset + 1)));
 }
@@ -130,6 +124,61 @@ hroe_key_from_bytes(const char *bytes, int len)
 	result = (struct varlena *) palloc(VARHDRSZ + len);
 	SET_VARSIZE(result, VARHDRSZ + len);
 	memcpy(VARDATA(result), bytes, len);
+	return result;
+}
+
+/*
+ * The key of a DynamoDB string (key.h): U+0000 as HROE_KEY_ESCAPE 0x01,
+ * U+0001 as HROE_KEY_ESCAPE 0x02.  The string is checked first (non-empty,
+ * at most HROE_KEY_MAX_BYTES bytes, valid UTF-8 where U+0000 is a character
+ * like any other), so that errors count its own bytes; its escaped form must
+ * fit HROE_KEY_MAX_BYTES too (DynamoDB's limits, 2048 bytes for a partition
+ * key, 1024 for sort keys, are checked on the string before it gets here; a
+ * partition key over HROE_KEY_FORM_MAX bytes comes as its shorter index form).
+ */
+struct varlena *
+hroe_key_from_string(const char *s, int len)
+{
+	int			escapes = 0;
+	int			off;
+	struct varlena *result;
+	char	   *out;
+
+	for (off = 0; off < len; off++)
+		escapes += (unsigned char) s[off] <= (unsigned char) HROE_KEY_ESCAPE;
+	if (escapes == 0)
+		return hroe_key_from_bytes(s, len);
+
+	if (len > HROE_KEY_MAX_BYTES)
+		hroe_key_check_bytes(s, len);	/* the size error */
+	for (off = 0; off < len; off++)
+	{
+		off += pg_encoding_verifymbstr(PG_UTF8, s + off, len - off);
+		if (off < len && s[off] != '\0')
+			ReportInvalidUtf8(s, len, off);
+	}
+	if (len + escapes > HROE_KEY_MAX_BYTES)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("One or more parameter values were invalid: Size of hashkey has exceeded the maximum size limit of2048 bytes"),
+				 errdetail("The key is %d bytes long with its %d escaped U+0000 and U+0001; a key holds at most %d bytes.",
+						   len + escapes, escapes, HROE_KEY_MAX_BYTES)));
+
+	result = (struct varlena *) palloc(VARHDRSZ + len + escapes);
+	SET_VARSIZE(result, VARHDRSZ + len + escapes);
+	out = VARDATA(result);
+	for (off = 0; off < len; off++)
+	{
+		unsigned char c = (unsigned char) s[off];
+
+		if (c <= (unsigned char) HROE_KEY_ESCAPE)
+		{
+			*out++ = HROE_KEY_ESCAPE;
+			*out++ = (char) (c + 1);
+		}
+		else
+			*out++ = (char) c;
+	}
 	return result;
 }
 

@@ -9,6 +9,13 @@
  * order as DynamoDB orders strings: unsigned bytewise over the UTF-8 bytes,
  * a shorter prefix first.
  *
+ * A DynamoDB string (an S key value, which may hold U+0000) becomes a key
+ * through hroe_key_from_string and nowhere else (a response takes its key
+ * values from the item, never from a key): U+0000 is stored as HROE_KEY_ESCAPE 0x01 and U+0001 as
+ * HROE_KEY_ESCAPE 0x02, every other byte as itself.  The code is prefix-free
+ * and keeps the order of the bytes (0x01 0x01 < 0x01 0x02 < 0x02), so keys
+ * compare, sort and begin_with one another exactly as the strings do.
+ *
  * DatumGetHroeKeyP and PG_GETARG_HROE_KEY_P detoast but may return a value
  * with a short (1-byte) header: always read it through HroeKeyData and
  * HroeKeyLen, never VARDATA/VARSIZE.
@@ -39,6 +46,16 @@
  * without NUL; ereports ERROR otherwise, with the input function's messages.
  */
 extern struct varlena *hroe_key_from_bytes(const char *bytes, int len);
+
+/* The escape byte of a DynamoDB string in a key (see above) */
+#define HROE_KEY_ESCAPE		'\x01'
+
+/*
+ * The key of a DynamoDB string s (len bytes, U+0000 allowed): escaped as
+ * above, then validated as by hroe_key_from_bytes (errors name the string's
+ * bytes, not the escaped ones).
+ */
+extern struct varlena *hroe_key_from_string(const char *s, int len);
 
 /*
  * Check len bytes against the rules of hroe_key_from_bytes without building

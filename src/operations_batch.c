@@ -51,7 +51,10 @@
 
 /* ---------- batches ---------- */
 
-/* A key's identity for duplicate detection: type letters and bytes */
+/*
+ * A key's identity for duplicate detection: type letters and the values as
+ * JSON strings, a C string however many U+0000 (or zero bytes) they hold
+ */
 static char *
 KeyIdentityAttr(HroeAttrValue **vals, int n)
 {
@@ -60,8 +63,8 @@ KeyIdentityAttr(HroeAttrValue **vals, int n)
 	initStringInfo(&buf);
 	for (int i = 0; i < n; i++)
 	{
-		appendStringInfo(&buf, "%c%d:", vals[i]->type[0], vals[i]->len);
-		appendBinaryStringInfo(&buf, vals[i]->data, vals[i]->len);
+		appendStringInfoChar(&buf, vals[i]->type[0]);
+		hroe_json_string_write(&buf, vals[i]->data, vals[i]->len);
 	}
 	return buf.data;
 }
@@ -79,8 +82,8 @@ KeyIdentityItem(HroeTableMeta *t, HroeItem *item)
 	for (int i = 0; i < t->schema.nhash + t->schema.nrange; i++)
 	{
 		hroe_map_find(&map, t->schema.names[i], strlen(t->schema.names[i]), &v);
-		appendStringInfo(&buf, "%c%d:", t->schema.types[i], (int) v.len);
-		appendBinaryStringInfo(&buf, v.data, v.len);
+		appendStringInfoChar(&buf, t->schema.types[i]);
+		hroe_json_string_write(&buf, v.data, v.len);
 	}
 	return buf.data;
 }
@@ -317,8 +320,8 @@ hroe_batch_get(Jsonb *req, const char *rcc)
 				}
 				else
 					appendStringInfoString(&unprocessed, ", ");
-				appendStringInfoString(&unprocessed,
-									   JsonbToCString(NULL, elems[i][k].val.binary.data, elems[i][k].val.binary.len));
+				/* (a key whole: U+0000 as \u0000) */
+				appendStringInfoString(&unprocessed, hroe_jsonb_text(elems[i][k].val.binary.data));
 				first_unprocessed = false;
 				continue;
 			}

@@ -268,7 +268,7 @@ CheckStartKey(ReadSpec *s, const char **names, int n, HroeAttrValue **vals)
 		}
 		if (s->bound.range_last)
 			for (int i = 0; i < n; i++)
-				if (strcmp(names[i], s->bound.range_last->attr) == 0 &&
+				if (hroe_name_is(s->bound.range_last->attr, s->bound.range_last->attrlen, names[i]) &&
 					!RangeMatches(s->bound.range_last, vals[i]))
 					HroeValidation("The provided starting key does not match the range key predicate");
 	}

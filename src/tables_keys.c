@@ -110,8 +110,9 @@ hroe_key_datum(char type, const char *data, int len, bool form)
 		len = KeyForm(type, data, len, buf);
 		data = buf;
 	}
+	/* (the form of an S key is a string too: taken before the escapes) */
 	if (type == 'S')
-		return PointerGetDatum(hroe_key_from_bytes(data, len));
+		return PointerGetDatum(hroe_key_from_string(data, len));
 	if (type == 'N')
 		return DirectFunctionCall3(numeric_in, CStringGetDatum(pnstrdup(data, len)),
 								   ObjectIdGetDatum(InvalidOid), Int32GetDatum(-1));

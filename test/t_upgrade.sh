@@ -55,6 +55,14 @@ for script in upgrade/hroe--*--"$current".sql; do
 	mine="SELECT string_agg(i::text, E'\n' ORDER BY i::text) FROM hroe.scan('Mine') i
 		UNION ALL SELECT string_agg(i::text, E'\n') FROM hroe.query('Mine', 'Ownr = :o AND SK > :s', '{\":o\": {\"S\": \"o3\"}, \":s\": {\"N\": \"2\"}}', p_index_name => 'ByOwnr') i
 		UNION ALL SELECT hroe.get_item('Mine', format('{\"PK\": {\"S\": \"%s\"}, \"SK\": {\"N\": \"5\"}}', repeat('p', 2000) || 12)::jsonb, true)::text"
+	# keys holding U+0001, which 0.2 stores escaped (src/key.h): the update
+	# computes their key columns again, and only theirs
+	q "$old" "SELECT hroe.create_table('MineNul', 'PK', 'S', 'SK', 'S');
+		SELECT hroe.put_item('MineNul', '{\"PK\": {\"S\": \"u\\u0001\"}, \"SK\": {\"S\": \"\\u0001\"}}'::hroe.item);
+		SELECT hroe.put_item('MineNul', '{\"PK\": {\"S\": \"v\"}, \"SK\": {\"S\": \"w\"}}'::hroe.item)" >/dev/null
+	nulrel=$(q "$old" "SELECT relid::regclass FROM hroe.tables WHERE table_name = 'MineNul'")
+	ctids="SELECT string_agg(ctid::text, ' ' ORDER BY hroe.item_get_text(item, 'PK')) FROM $nulrel"
+	before_ctids=$(q "$old" "$ctids")
 	q "$old" "$answers" >"$work/before.answers"
 	q "$old" "$mine" >"$work/before.mine"
 	q "$old" "SET client_min_messages = warning; ALTER EXTENSION hroe UPDATE"
@@ -82,6 +90,12 @@ for script in upgrade/hroe--*--"$current".sql; do
 		AND hroe.describe_table('Mine') #> '{Table,CreationDateTime}' = to_jsonb(extract(epoch FROM (SELECT created_at FROM hroe.tables WHERE table_name = 'Mine')))")
 	[ "$got" = t ] || { echo "FAIL $from -> $current: DescribeTable of a table of $from lacks TableId, ARN, creation time or billing"; exit 1; }
 	echo "ok   $from -> $current: tables of $from have a TableId, their creation time, PAY_PER_REQUEST"
+	after_ctids=$(q "$old" "$ctids")
+	[ "${before_ctids#* }" = "${after_ctids#* }" ] && [ "${before_ctids%% *}" != "${after_ctids%% *}" ] ||
+		{ echo "FAIL $from -> $current: the rows of keys with U+0001 were not (alone) rewritten: $before_ctids, then $after_ctids"; exit 1; }
+	got=$(q "$old" "SELECT hroe.get_item('MineNul', '{\"PK\": {\"S\": \"u\\u0001\"}, \"SK\": {\"S\": \"\\u0001\"}}', true) IS NOT NULL")
+	[ "$got" = t ] || { echo "FAIL $from -> $current: the item of a key with U+0001 is not found"; exit 1; }
+	echo "ok   $from -> $current: the key columns of keys with U+0001 computed again, those alone"
 	got=$(q "$old" "SELECT count(*) FROM hroe.verify()")
 	[ "$got" = 0 ] || { echo "FAIL $from -> $current: hroe.verify() finds $got problems"; exit 1; }
 	q "$old" "$answers" >"$work/after.answers"

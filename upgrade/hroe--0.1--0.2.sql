@@ -4341,3 +4341,36 @@ $$;
 COMMENT ON FUNCTION hroe.table_description(text, text, text, text) IS
 'DynamoDB''s TableDescription of table p_table_name, with TableStatus p_table_status and IndexStatus p_index_status for GSI p_index_name (NULL: every GSI; a GSI named CREATING also shows Backfilling), else ACTIVE: key schema, attribute definitions, ARN, TableId, creation time, billing mode, provisioned throughput, deletion protection, local and global secondary indexes (key schema, projection, ARN, item count, size of the index entries) and the exact item count and DynamoDB size of the table; also names the PostgreSQL table and indexes (PostgresTable, PostgresIndex)';
 
+
+--
+-- U+0000 in key strings (src/key.h): a DynamoDB string is stored in its
+-- hroe.key with U+0000 as 0x01 0x01 and U+0001 as 0x01 0x02.  Keys written
+-- by 0.1 are their strings' bytes, the same but where they hold U+0001: the
+-- generated key columns (hroe.item_key_s) of those rows are computed again
+-- from their items.  Triggers stay silent (session_replication_role
+-- replica): the items do not change, so no stream record is due.
+--
+COMMENT ON FUNCTION hroe.item_get_key(hroe.item, text) IS 'The S value at a path as hroe.key, as the key columns hold it (U+0000 and U+0001 escaped, DynamoDB''s order kept); NULL if missing, an error if of another type or not a valid key';
+
+DO $$
+DECLARE
+	r record;
+	v_role text := pg_catalog.current_setting('session_replication_role');
+BEGIN
+	PERFORM pg_catalog.set_config('session_replication_role', 'replica', true);
+	FOR r IN
+		SELECT c.oid::regclass AS rel,
+			   pg_catalog.string_agg(pg_catalog.format('pg_catalog.strpos(%I::text, pg_catalog.chr(1)) > 0', a.attname),
+									 ' OR ') AS cond
+		FROM pg_catalog.pg_class c
+		JOIN pg_catalog.pg_attribute a ON a.attrelid = c.oid
+		JOIN pg_catalog.pg_attrdef d ON d.adrelid = c.oid AND d.adnum = a.attnum
+		WHERE c.relkind = 'r' AND a.atttypid = 'hroe.key'::regtype AND a.attgenerated = 's'
+		  AND NOT a.attisdropped AND pg_catalog.pg_get_expr(d.adbin, d.adrelid) LIKE '%item_key_s(item,%'
+		GROUP BY c.oid
+	LOOP
+		EXECUTE pg_catalog.format('UPDATE %s SET item = item WHERE %s', r.rel, r.cond);
+	END LOOP;
+	PERFORM pg_catalog.set_config('session_replication_role', v_role, true);
+END
+$$;

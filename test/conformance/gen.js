@@ -685,7 +685,7 @@ add('DeleteTable', { TableName: 'conf_ppr' })
 // ---------- U+0000 in strings (hroe.dynamodb_text: jsonb cannot carry it) ----------
 // Item strings, set members, list and map members and attribute names hold
 // it; comparisons, begins_with, contains and size() see it as a character.
-// Keys and names in expressions holding it are hroe's deviation (not here).
+// Names in expressions holding it are hroe's deviation (not here).
 const nul = { pk: S('n') }
 add('CreateTable', Object.assign({ TableName: 'conf_nul' }, hashOnly, pay), { note: 'U+0000 in strings' })
 add('PutItem', { TableName: 'conf_nul', Item: { pk: S('n'), s: S('a\u0000b'), z: S('\u0000'), ss: { SS: ['a', 'a\u0000', '\u0000a'] }, l: { L: [S('x\u0000'), { SS: ['\u0000'] }] }, m: { M: { 'in\u0000side': S('v\u0000') } }, 'n\u0000ame': S('named') }, ReturnConsumedCapacity: 'TOTAL' }, { note: 'U+0000 in S, SS, L, M and names' })
@@ -703,6 +703,32 @@ add('PutItem', { TableName: 'conf_nul', Item: { pk: S('n') }, ConditionExpressio
 add('BatchGetItem', { RequestItems: { conf_nul: { Keys: [nul] } } })
 add('DeleteItem', { TableName: 'conf_nul', Key: nul, ReturnValues: 'ALL_OLD' })
 add('DeleteTable', { TableName: 'conf_nul' })
+
+// Keys holding U+0000 (hroe escapes it in hroe.key): DynamoDB's order over
+// them, unsigned UTF-8 bytes, "a" < "a\0" < "a\0b" < "a\1" < "a\2"
+add('CreateTable', Object.assign({
+  TableName: 'conf_nulk',
+  KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }, { AttributeName: 'sk', KeyType: 'RANGE' }],
+  AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }, { AttributeName: 'sk', AttributeType: 'S' }]
+}, pay), { note: 'U+0000 in keys' })
+const nulSks = ['a\u0002', 'a\u0000b', 'a', 'a\u0001', 'a\u0000', '\u0000']
+for (const sk of nulSks) add('PutItem', { TableName: 'conf_nulk', Item: { pk: S('n\u0000'), sk: S(sk), v: S('v' + sk) } }, { note: 'U+0000 in a key' })
+add('PutItem', { TableName: 'conf_nulk', Item: { pk: S('n'), sk: S('a') } }, { note: 'U+0000: n is not n\\0' })
+add('GetItem', { TableName: 'conf_nulk', Key: { pk: S('n\u0000'), sk: S('a\u0000b') } })
+add('GetItem', { TableName: 'conf_nulk', Key: { pk: S('n\u0000'), sk: S('a\u0000c') } })
+add('GetItem', { TableName: 'conf_nulk', Key: { pk: S('n\u0000\u0000'), sk: S('a') } })
+for (const forward of [true, false]) {
+  add('Query', { TableName: 'conf_nulk', KeyConditionExpression: 'pk = :k', ExpressionAttributeValues: { ':k': S('n\u0000') }, ScanIndexForward: forward }, { note: 'U+0000: key order' })
+  add('Query', { TableName: 'conf_nulk', KeyConditionExpression: 'pk = :k', ExpressionAttributeValues: { ':k': S('n\u0000') }, ScanIndexForward: forward, Limit: 2, ExclusiveStartKey: { pk: S('n\u0000'), sk: S('a\u0000') } }, { note: 'U+0000: a page after a key' })
+}
+for (const [c, v] of [['sk > :v', 'a'], ['sk < :v', 'a\u0000b'], ['sk >= :v', 'a\u0000'], ['begins_with(sk, :v)', 'a\u0000'], ['begins_with(sk, :v)', 'a\u0001'], ['begins_with(sk, :v)', '\u0000']]) {
+  add('Query', { TableName: 'conf_nulk', KeyConditionExpression: 'pk = :k AND ' + c, ExpressionAttributeValues: { ':k': S('n\u0000'), ':v': S(v) }, ProjectionExpression: 'sk' }, { note: 'U+0000: ' + c })
+}
+add('Query', { TableName: 'conf_nulk', KeyConditionExpression: 'pk = :k AND sk BETWEEN :a AND :b', ExpressionAttributeValues: { ':k': S('n\u0000'), ':a': S('a\u0000'), ':b': S('a\u0001') }, ProjectionExpression: 'sk' }, { note: 'U+0000: BETWEEN' })
+add('UpdateItem', { TableName: 'conf_nulk', Key: { pk: S('n\u0000'), sk: S('\u0000') }, UpdateExpression: 'SET v = :v', ConditionExpression: 'attribute_exists(sk)', ExpressionAttributeValues: { ':v': S('w') }, ReturnValues: 'ALL_NEW' }, { note: 'U+0000: UpdateItem of such a key' })
+add('DeleteItem', { TableName: 'conf_nulk', Key: { pk: S('n\u0000'), sk: S('a\u0001') }, ReturnValues: 'ALL_OLD' })
+add('Query', { TableName: 'conf_nulk', KeyConditionExpression: 'pk = :k', ExpressionAttributeValues: { ':k': S('n\u0000') }, Select: 'COUNT' })
+add('DeleteTable', { TableName: 'conf_nulk' })
 
 for (const e of out) {
   if (e.req.ExpressionAttributeValues2 !== undefined || 'ExpressionAttributeValues2' in e.req) delete e.req.ExpressionAttributeValues2

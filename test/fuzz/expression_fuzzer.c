@@ -33,8 +33,11 @@ int			LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 /* ExpressionAttributeNames of every input */
 static const char *const Names[][2] = {
 	{"#a", "a"}, {"#b", "b"}, {"#n", "name"}, {"#d", "a.b"}, {"#l", "l"},
-	{"#m", "m"}, {"#pk", "pk"}, {"#e", "é"}
+	{"#m", "m"}, {"#pk", "pk"}, {"#e", "é"}, {"#z", "pk\0z"}
 };
+
+/* Their lengths: "#z" is "pk", U+0000, "z" (names may hold it) */
+static const int NameLens[] = {1, 1, 4, 3, 1, 1, 2, 2, 4};
 
 /* ExpressionAttributeValues of every input, in DynamoDB JSON */
 static const char *const Values[][2] = {
@@ -72,11 +75,14 @@ MakeContext(void)
 	cxt->nnames = lengthof(Names);
 	cxt->name_keys = palloc(sizeof(char *) * cxt->nnames);
 	cxt->name_values = palloc(sizeof(char *) * cxt->nnames);
+	cxt->name_lens = palloc(sizeof(int) * cxt->nnames);
 	cxt->name_used = palloc0(sizeof(bool) * cxt->nnames);
+	StaticAssertStmt(lengthof(NameLens) == lengthof(Names), "a length per name");
 	for (int i = 0; i < cxt->nnames; i++)
 	{
 		cxt->name_keys[i] = (char *) Names[i][0];
 		cxt->name_values[i] = (char *) Names[i][1];
+		cxt->name_lens[i] = NameLens[i];
 	}
 	cxt->nvalues = lengthof(Values);
 	cxt->value_keys = palloc(sizeof(char *) * cxt->nvalues);

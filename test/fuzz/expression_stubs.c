@@ -2,8 +2,8 @@
  *
  * expression_stubs.c
  *	  Backend entry points that src/expression_*.c reference on paths the
- *	  expression fuzzer never takes (jsonb placeholder maps, their names as
- *	  C strings (errors.c) and their validation through hroe.item's parser
+ *	  expression fuzzer never takes (jsonb placeholder maps, a value's JSON
+ *	  text (item.c) and their validation through hroe.item's parser
  *	  under PG_TRY, the SQL function hroe.explain_key_condition).  Reaching one is a harness bug, so each
  *	  aborts.  Deliberately includes no PostgreSQL header: only the symbol
  *	  names matter to the linker.
@@ -23,7 +23,7 @@
 
 UNREACHABLE(JsonbIteratorInit)
 UNREACHABLE(JsonbIteratorNext)
-UNREACHABLE(JsonbToCString)
+UNREACHABLE(hroe_jsonb_text)
 UNREACHABLE(JsonbValueToJsonb)
 UNREACHABLE(findJsonbValueFromContainer)
 UNREACHABLE(pushJsonbValue)
@@ -34,7 +34,6 @@ UNREACHABLE(cstring_to_text)
 UNREACHABLE(pg_detoast_datum)
 UNREACHABLE(pg_detoast_datum_packed)
 UNREACHABLE(hroe_value_from_jsonb)
-UNREACHABLE(hroe_request_cstring)
 UNREACHABLE(CopyErrorData)
 UNREACHABLE(FlushErrorState)
 UNREACHABLE(ReThrowError)
