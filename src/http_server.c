@@ -116,6 +116,7 @@ typedef struct HttpRequest
 } HttpRequest;
 
 static void secret_cache_init(void);
+static bool port_is_free(void);
 
 static volatile sig_atomic_t terminate_requested = false;
 static HTAB *secret_cache;
@@ -129,7 +130,7 @@ register_workers(void)
 {
 	BackgroundWorker worker;
 
-	if (http_port == 0)
+	if (http_port == 0 || !port_is_free())
 		return;
 	hroe_worker_prepare(&worker, "hroe_http_worker_main", "hroe http");
 	for (int i = 0; i < http_workers; i++)
@@ -513,12 +514,16 @@ mhd_log(void *cls, const char *fmt, va_list ap)
 	ereport(LOG, (errmsg("hroe http: %s", msg)));
 }
 
-/* The worker's listening socket (SO_REUSEPORT: one per worker). */
+/*
+ * A TCP socket bound to hroe.http_listen:hroe.http_port, SO_REUSEPORT if
+ * shared (each worker has one: the kernel spreads connections over them);
+ * -1 with *why set if the address is invalid or the bind fails.  *addr
+ * gets the address (for the loopback check), freed by the caller.
+ */
 static int
-open_listener(bool tls, bool *ipv6)
+bind_port(bool shared, struct addrinfo **addr, const char **why)
 {
-	struct addrinfo hints = {0},
-			   *ai;
+	struct addrinfo hints = {0};
 	char		port[16];
 	int			fd,
 				on = 1,
@@ -527,30 +532,83 @@ open_listener(bool tls, bool *ipv6)
 	hints.ai_flags = AI_NUMERICHOST | AI_NUMERICSERV | AI_PASSIVE;
 	hints.ai_socktype = SOCK_STREAM;
 	snprintf(port, sizeof(port), "%d", http_port);
-	rc = getaddrinfo(http_listen, port, &hints, &ai);
+	rc = getaddrinfo(http_listen, port, &hints, addr);
 	if (rc != 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("invalid hroe.http_listen \"%s\": %s", http_listen, gai_strerror(rc)),
-				 errhint("Give a numeric IPv4 or IPv6 address.")));
-	if (!tls && !http_allow_plain_http && !is_loopback(ai->ai_addr))
+	{
+		*addr = NULL;
+		*why = gai_strerror(rc);
+		return -1;
+	}
+	fd = socket((*addr)->ai_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+	{
+		*why = strerror(errno);
+		return -1;
+	}
+	(void) setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof(on));
+	if (shared)
+		(void) setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &on, sizeof(on));
+	if ((*addr)->ai_family == AF_INET6)
+		(void) setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &on, sizeof(on));
+	if (bind(fd, (*addr)->ai_addr, (*addr)->ai_addrlen) != 0)
+	{
+		*why = strerror(errno);
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/*
+ * At server start: is the port free?  Bound once without SO_REUSEPORT, so
+ * that another server's workers on it (whose sockets have the option, and
+ * would otherwise share the port with ours, each answering a share of the
+ * connections from its own database) make it fail.
+ */
+static bool
+port_is_free(void)
+{
+	struct addrinfo *addr;
+	const char *why = NULL;
+	int			fd = bind_port(false, &addr, &why);
+
+	if (addr)
+		freeaddrinfo(addr);
+	if (fd < 0)
+	{
+		ereport(LOG,
+				(errmsg("hroe http: not starting the HTTP workers: could not bind %s port %d: %s",
+						http_listen, http_port, why),
+				 errhint("Another server may be using the port: choose another hroe.http_port, or a numeric hroe.http_listen.")));
+		return false;
+	}
+	close(fd);
+	return true;
+}
+
+/* The worker's listening socket. */
+static int
+open_listener(bool tls, bool *ipv6)
+{
+	struct addrinfo *addr;
+	const char *why = NULL;
+	int			fd = bind_port(true, &addr, &why);
+
+	if (fd < 0)
+		ereport(FATAL,
+				(errcode_for_socket_access(),
+				 errmsg("hroe http: could not listen on %s port %d: %s", http_listen, http_port, why)));
+	if (!tls && !http_allow_plain_http && !is_loopback(addr->ai_addr))
 		ereport(FATAL,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("hroe http: refusing plain HTTP on %s, which is not a loopback address", http_listen),
 				 errhint("Set hroe.http_tls_cert and hroe.http_tls_key, or hroe.http_allow_plain_http.")));
-	*ipv6 = ai->ai_family == AF_INET6;
-	fd = socket(ai->ai_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		ereport(ERROR, (errcode_for_socket_access(), errmsg("could not create a socket: %m")));
-	(void) setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof(on));
-	(void) setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &on, sizeof(on));
-	if (ai->ai_family == AF_INET6)
-		(void) setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &on, sizeof(on));
-	if (bind(fd, ai->ai_addr, ai->ai_addrlen) != 0 || listen(fd, 1024) != 0)
-		ereport(ERROR,
+	*ipv6 = addr->ai_family == AF_INET6;
+	freeaddrinfo(addr);
+	if (listen(fd, 1024) != 0)
+		ereport(FATAL,
 				(errcode_for_socket_access(),
-				 errmsg("could not listen on %s port %d: %m", http_listen, http_port)));
-	freeaddrinfo(ai);
+				 errmsg("hroe http: could not listen on %s port %d: %m", http_listen, http_port)));
 	return fd;
 }
 

@@ -16,7 +16,9 @@
 # - HTTPS with hroe.http_tls_cert/key; plain HTTP refused on an address that
 #   is not loopback;
 # - kill -9 of a worker: PostgreSQL restarts its backends (the cost of a
-#   server inside the server) and the endpoint serves again.
+#   server inside the server) and the endpoint serves again;
+# - a second server configured with the same port does not start workers
+#   there (SO_REUSEPORT would otherwise split the connections between them).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 . test/lib_cluster.sh
@@ -121,6 +123,17 @@ for _ in $(seq 1 200); do
 done
 check "... PostgreSQL restarts its backends and the endpoint serves again" test -n "$served"
 check "... the restart is in the server log" grep -q 'terminated by signal 9: Killed' "$log"
+
+# a second server configured with the same port does not share it (its
+# workers would answer a share of the connections from another database)
+cluster_init other $((port + 1)) || exit 1
+cluster_start other -c hroe.http_port="$http_port" -c hroe.http_role=postgres || exit 1
+for _ in $(seq 1 50); do grep -q 'not starting the HTTP workers' "$CLUSTER_WORK/other/server.log" && break; sleep 0.1; done
+check "a second server on the same port: its workers are not started" \
+	grep -q "hroe http: not starting the HTTP workers: could not bind 127.0.0.1 port $http_port" "$CLUSTER_WORK/other/server.log"
+check "... and every request still reaches the first server's database" bash -c "
+	for i in 1 2 3 4 5 6 7 8; do /usr/bin/python3 test/gateway/raw.py '$GW_URL' send ListTables '{}' | grep -q '\"wtab\"' || exit 1; done"
+cluster_stop other
 
 # authentication and authorization (last: revokes the test's key)
 . test/gateway/auth_checks.sh
