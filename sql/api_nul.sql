@@ -401,28 +401,34 @@ SELECT hroe.dynamodb_text('PutItem', '{"TableName": "nuls", "Item": {"pk": {"S":
 SELECT hroe.dynamodb_text('UpdateItem', '{"TableName": "nuls", "Key": {"pk": {"S": "k\u0000"}, "sk": {"S": "\u0000s"}},
   "UpdateExpression": "SET s = :v", "ExpressionAttributeValues": {":v": {"S": "c\u0000\u0000"}}}');
 SELECT hroe.dynamodb_text('DeleteItem', '{"TableName": "nuls", "Key": {"pk": {"S": "k\u0000"}, "sk": {"S": "\u0000s"}}}');
-SELECT pg_temp.nul_iterator('nuls') AS it \gset
 -- INSERT, MODIFY and REMOVE, Keys, NewImage and OldImage whole
-SELECT pg_temp.nul_records(hroe.dynamodb_text('GetRecords', jsonb_build_object('ShardIterator', :'it')::text));
--- in pages: each record with its own images
-SELECT hroe.dynamodb_text('GetRecords', jsonb_build_object('ShardIterator', :'it', 'Limit', 2)::text) AS page \gset
-SELECT pg_temp.nul_records(:'page');
 SELECT pg_temp.nul_records(hroe.dynamodb_text('GetRecords', jsonb_build_object('ShardIterator',
-  substring(:'page' FROM '"NextShardIterator": "([^"]*)"'))::text));
+  pg_temp.nul_iterator('nuls'))::text));
+-- in pages: each record with its own images
+CREATE TEMP TABLE nul_page AS
+SELECT hroe.dynamodb_text('GetRecords', jsonb_build_object('ShardIterator', pg_temp.nul_iterator('nuls'),
+														   'Limit', 2)::text) AS page;
+SELECT pg_temp.nul_records(page) FROM nul_page;
+SELECT pg_temp.nul_records(hroe.dynamodb_text('GetRecords', jsonb_build_object('ShardIterator',
+  substring(page FROM '"NextShardIterator": "([^"]*)"'))::text)) FROM nul_page;
 -- hroe.dynamodb's jsonb cannot hold them: an error, never a cut string
-SELECT hroe.dynamodb('GetRecords', jsonb_build_object('ShardIterator', :'it'));
+SELECT hroe.dynamodb('GetRecords', jsonb_build_object('ShardIterator', pg_temp.nul_iterator('nuls')));
 -- the checks before the records are read stay as they were
-SELECT hroe.dynamodb_text('GetRecords', jsonb_build_object('ShardIterator', :'it', 'Limit', 0)::text);
+SELECT hroe.dynamodb_text('GetRecords', jsonb_build_object('ShardIterator', pg_temp.nul_iterator('nuls'),
+														   'Limit', 0)::text);
 SELECT hroe.dynamodb_text('GetRecords', '{"ShardIterator": "x|y|1|2"}');
 -- a reader without SELECT on the table does not see the stream
 DROP ROLE IF EXISTS regress_hroe_nul_reader;
 CREATE ROLE regress_hroe_nul_reader;
 GRANT USAGE ON SCHEMA hroe TO regress_hroe_nul_reader;
+CREATE TEMP TABLE nul_it AS SELECT pg_temp.nul_iterator('nuls') AS it;
+GRANT SELECT ON nul_it TO regress_hroe_nul_reader;
 SET ROLE regress_hroe_nul_reader;
-SELECT regexp_replace(hroe.dynamodb_text('GetRecords', jsonb_build_object('ShardIterator', :'it')::text),
-					  'stream/[^ "]*', 'stream/…');
+SELECT regexp_replace(hroe.dynamodb_text('GetRecords', jsonb_build_object('ShardIterator', it)::text),
+					  'stream/[^ "]*', 'stream/…') FROM nul_it;
 RESET ROLE;
 REVOKE USAGE ON SCHEMA hroe FROM regress_hroe_nul_reader;
+DROP TABLE nul_it, nul_page;
 DROP ROLE regress_hroe_nul_reader;
 SELECT hroe.dynamodb_text('DeleteTable', '{"TableName": "nuls"}') LIKE '{"TableDescription":%';
 
