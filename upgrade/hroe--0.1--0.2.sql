@@ -2078,8 +2078,8 @@ RETURN 'shardId-' || pg_catalog.lpad(p_stream_id::text, 20, '0') || '-' || pg_ca
 COMMENT ON FUNCTION hroe.stream_shard_id(bigint, text) IS
 'internal: The ShardId of a stream''s one shard';
 
-CREATE FUNCTION hroe.streams_call(p_operation text, p_request jsonb, p_caller oid)
-RETURNS jsonb
+CREATE FUNCTION hroe.streams_call(p_operation text, p_request jsonb, p_caller oid,
+								   OUT response jsonb, OUT images hroe.item[])
 LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
 SET search_path = pg_catalog, pg_temp
 AS $$
@@ -2171,7 +2171,8 @@ BEGIN
 		IF v_more THEN
 			v_res := v_res || jsonb_build_object('LastEvaluatedStreamArn', v_list -> -1 ->> 'StreamArn');
 		END IF;
-		RETURN v_res;
+		response := v_res;
+		RETURN;
 	END IF;
 
 	-- the stream of an ARN the caller may read
@@ -2191,7 +2192,7 @@ BEGIN
 	IF p_operation = 'DescribeStream' THEN
 		v_last := hroe.stream_sequence(s.stream_id);
 		SELECT * INTO s FROM hroe.streams WHERE stream_id = s.stream_id;
-		RETURN jsonb_build_object('StreamDescription', jsonb_build_object(
+		response := jsonb_build_object('StreamDescription', jsonb_build_object(
 			'StreamArn', v_arn,
 			'StreamLabel', s.label,
 			'StreamStatus', CASE WHEN s.disabled_at IS NULL THEN 'ENABLED' ELSE 'DISABLED' END,
@@ -2210,6 +2211,7 @@ BEGIN
 									'EndingSequenceNumber', CASE WHEN s.disabled_at IS NOT NULL
 																 THEN hroe.stream_seq_text(greatest(s.last_seq, s.trimmed_seq + 1)) END))))
 					  END));
+		RETURN;
 	END IF;
 
 	IF p_operation = 'GetShardIterator' THEN
@@ -2256,7 +2258,8 @@ BEGIN
 		ELSE
 			v_pos := s.trimmed_seq;
 		END IF;
-		RETURN jsonb_build_object('ShardIterator', concat_ws('|', v_arn, v_shard, v_pos, v_now_ms));
+		response := jsonb_build_object('ShardIterator', concat_ws('|', v_arn, v_shard, v_pos, v_now_ms));
+		RETURN;
 	END IF;
 
 	IF p_operation = 'GetRecords' THEN
@@ -2283,8 +2286,11 @@ BEGIN
 				format('The records after sequence number %s of the stream %s have been trimmed: the stream keeps its records for 24 hours',
 					   hroe.stream_seq_text(v_pos), v_arn));
 		END IF;
-		-- at most Limit records, and 1 MB (at least one record)
-		SELECT coalesce(jsonb_agg(x.rec ORDER BY x.seq), '[]'), max(x.seq) INTO v_list, v_seq
+		-- at most Limit records, and 1 MB (at least one record); their keys
+		-- and images as hroe.item, which may hold U+0000 (jsonb cannot)
+		SELECT coalesce(jsonb_agg(x.rec ORDER BY x.seq), '[]'), max(x.seq),
+			   coalesce(array_agg(ARRAY[x.keys, x.new_image, x.old_image] ORDER BY x.seq), '{}')
+		INTO v_list, v_seq, images
 		FROM (SELECT sr.seq, sum(sr.size_bytes) OVER (ORDER BY sr.seq) AS total,
 					 row_number() OVER (ORDER BY sr.seq) AS n,
 					 jsonb_strip_nulls(jsonb_build_object(
@@ -2295,14 +2301,12 @@ BEGIN
 						'awsRegion', current_setting('hroe.region'),
 						'dynamodb', jsonb_strip_nulls(jsonb_build_object(
 							'ApproximateCreationDateTime', floor(extract(epoch FROM sr.created_at)),
-							'Keys', hroe.item_to_jsonb(sr.keys),
-							'NewImage', hroe.item_to_jsonb(sr.new_image),
-							'OldImage', hroe.item_to_jsonb(sr.old_image),
 							'SequenceNumber', hroe.stream_seq_text(sr.seq),
 							'SizeBytes', sr.size_bytes,
 							'StreamViewType', s.view_type)),
 						'userIdentity', CASE WHEN sr.service
-											 THEN jsonb_build_object('type', 'Service', 'principalId', 'dynamodb.amazonaws.com') END)) AS rec
+											 THEN jsonb_build_object('type', 'Service', 'principalId', 'dynamodb.amazonaws.com') END)) AS rec,
+					 sr.keys, sr.new_image, sr.old_image
 			  FROM (SELECT * FROM hroe.stream_records
 					WHERE stream_id = s.stream_id AND seq > v_pos AND seq <= v_last
 					ORDER BY seq LIMIT coalesce(v_limit, 1000)) sr) x
@@ -2313,13 +2317,14 @@ BEGIN
 		IF s.disabled_at IS NULL OR v_pos < s.last_seq THEN
 			v_res := v_res || jsonb_build_object('NextShardIterator', concat_ws('|', v_arn, v_shard, v_pos, v_now_ms));
 		END IF;
-		RETURN v_res;
+		response := v_res;
+		RETURN;
 	END IF;
 	RAISE EXCEPTION 'unknown DynamoDB Streams operation "%"', p_operation;
 END
 $$;
 COMMENT ON FUNCTION hroe.streams_call(text, jsonb, oid) IS
-'internal: The DynamoDB Streams API (ListStreams, DescribeStream, GetShardIterator, GetRecords) for role p_caller, whose SELECT privilege on a stream''s table is checked; run by hroe.dynamodb as the extension''s owner (it reads hroe.stream_records)';
+'internal: The DynamoDB Streams API (ListStreams, DescribeStream, GetShardIterator, GetRecords) for role p_caller, whose SELECT privilege on a stream''s table is checked; run by hroe.dynamodb as the extension''s owner (it reads hroe.stream_records). response: the response, but GetRecords'' records without their Keys, NewImage and OldImage, which are images[i][1:3] (NULL: none; images is NULL for the other operations) for the JSON API to write into them: an item may hold U+0000, which jsonb cannot';
 REVOKE EXECUTE ON FUNCTION hroe.streams_call(text, jsonb, oid) FROM PUBLIC;
 
 --
@@ -4375,259 +4380,3 @@ BEGIN
 END
 $$;
 
-
---
--- GetRecords with U+0000 in keys and images (src/api_streams.c):
--- hroe.streams_call returns GetRecords' keys and images as hroe.item
--- (images), which the JSON API writes into the records whole; jsonb cannot
--- hold U+0000
---
-DROP FUNCTION hroe.streams_call(text, jsonb, oid);
-CREATE FUNCTION hroe.streams_call(p_operation text, p_request jsonb, p_caller oid,
-								   OUT response jsonb, OUT images hroe.item[])
-LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
-SET search_path = pg_catalog, pg_temp
-AS $$
-DECLARE
-	s hroe.streams;
-	t hroe.tables;
-	r record;
-	v_arn text;
-	v_table text;
-	v_limit int;
-	v_max int;
-	v_res jsonb;
-	v_list jsonb := '[]';
-	v_type text;
-	v_seq numeric;
-	v_pos bigint;
-	v_last bigint;
-	v_parts text[];
-	v_issued bigint;
-	v_now_ms bigint := floor(extract(epoch FROM clock_timestamp()) * 1000);
-	v_shard text;
-	v_more boolean := false;
-	v_iterator text;
-BEGIN
-	IF p_operation = 'GetRecords' THEN
-		v_iterator := p_request ->> 'ShardIterator';
-		IF v_iterator IS NULL THEN
-			PERFORM hroe.dynamodb_error('ValidationException',
-				'1 validation error detected: Value null at ''shardIterator'' failed to satisfy constraint: Member must not be null');
-		ELSIF length(v_iterator) > 2048 THEN
-			PERFORM hroe.dynamodb_error('ValidationException',
-				'1 validation error detected: Value at ''shardIterator'' failed to satisfy constraint: Member must have length less than or equal to 2048');
-		END IF;
-		-- ARN|ShardId|position|issued (milliseconds)
-		v_parts := string_to_array(v_iterator, '|');
-		IF cardinality(v_parts) <> 4 OR v_parts[3] !~ '^[0-9]{1,18}$' OR v_parts[4] !~ '^[0-9]{1,18}$' THEN
-			PERFORM hroe.dynamodb_error('ValidationException', 'Invalid ShardIterator');
-		END IF;
-		v_arn := v_parts[1];
-	ELSIF p_operation <> 'ListStreams' THEN
-		v_arn := p_request ->> 'StreamArn';
-		IF v_arn IS NULL THEN
-			PERFORM hroe.dynamodb_error('ValidationException',
-				'1 validation error detected: Value null at ''streamArn'' failed to satisfy constraint: Member must not be null');
-		ELSIF length(v_arn) < 37 OR length(v_arn) > 1024 THEN
-			PERFORM hroe.dynamodb_error('ValidationException',
-				format('1 validation error detected: Value ''%s'' at ''streamArn'' failed to satisfy constraint: Member must have length %s',
-					   v_arn, CASE WHEN length(v_arn) < 37 THEN 'greater than or equal to 37' ELSE 'less than or equal to 1024' END));
-		END IF;
-	END IF;
-	IF p_request ? 'Limit' THEN
-		IF jsonb_typeof(p_request -> 'Limit') <> 'number' OR (p_request ->> 'Limit')::numeric <> trunc((p_request ->> 'Limit')::numeric) THEN
-			PERFORM hroe.dynamodb_error('SerializationException', 'NUMBER_VALUE cannot be converted to Integer');
-		END IF;
-		v_limit := greatest(least((p_request ->> 'Limit')::numeric, 2147483647), -2147483648);
-		v_max := CASE p_operation WHEN 'GetRecords' THEN 1000 ELSE 100 END;
-		IF v_limit < 1 OR v_limit > v_max THEN
-			PERFORM hroe.dynamodb_error('ValidationException',
-				format('1 validation error detected: Value ''%s'' at ''limit'' failed to satisfy constraint: Member must have value %s',
-					   v_limit, CASE WHEN v_limit < 1 THEN 'greater than or equal to 1'
-									 ELSE 'less than or equal to ' || v_max END));
-		END IF;
-	END IF;
-
-	IF p_operation = 'ListStreams' THEN
-		v_table := p_request ->> 'TableName';
-		IF v_table IS NOT NULL AND NOT EXISTS (SELECT FROM hroe.tables WHERE table_name = v_table) THEN
-			PERFORM hroe.dynamodb_error('ResourceNotFoundException',
-				format('Requested resource not found: Table: %s not found', v_table));
-		END IF;
-		FOR r IN
-			SELECT s2.*, hroe.stream_arn(s2.table_name, s2.label) AS arn
-			FROM hroe.streams s2 JOIN hroe.tables t2 USING (table_name)
-			WHERE (v_table IS NULL OR s2.table_name = v_table)
-			  AND has_table_privilege(p_caller, t2.relid, 'SELECT')
-			  AND (p_request ->> 'ExclusiveStartStreamArn' IS NULL
-				   OR s2.stream_id > coalesce((SELECT s3.stream_id FROM hroe.streams s3
-											   WHERE hroe.stream_arn(s3.table_name, s3.label) = p_request ->> 'ExclusiveStartStreamArn'), 0))
-			ORDER BY s2.stream_id
-			LIMIT coalesce(v_limit, 100) + 1
-		LOOP
-			IF jsonb_array_length(v_list) = coalesce(v_limit, 100) THEN
-				v_more := true;
-				EXIT;
-			END IF;
-			v_list := v_list || jsonb_build_object('StreamArn', r.arn, 'TableName', r.table_name, 'StreamLabel', r.label);
-		END LOOP;
-		v_res := jsonb_build_object('Streams', v_list);
-		IF v_more THEN
-			v_res := v_res || jsonb_build_object('LastEvaluatedStreamArn', v_list -> -1 ->> 'StreamArn');
-		END IF;
-		response := v_res;
-		RETURN;
-	END IF;
-
-	-- the stream of an ARN the caller may read
-	SELECT s2.* INTO s FROM hroe.streams s2
-	WHERE v_arn ~ '^arn:aws:dynamodb:[^:]*:[0-9]{12}:table/[^/]+/stream/.+$'
-	  AND s2.table_name = substring(v_arn FROM ':table/([^/]+)/stream/')
-	  AND s2.label = substring(v_arn FROM '/stream/(.+)$');
-	IF FOUND THEN
-		SELECT * INTO t FROM hroe.tables WHERE table_name = s.table_name;
-	END IF;
-	IF NOT FOUND OR NOT has_table_privilege(p_caller, t.relid, 'SELECT') THEN
-		PERFORM hroe.dynamodb_error('ResourceNotFoundException',
-			format('Requested resource not found: Stream: %s not found', v_arn));
-	END IF;
-	v_shard := hroe.stream_shard_id(s.stream_id, s.label);
-
-	IF p_operation = 'DescribeStream' THEN
-		v_last := hroe.stream_sequence(s.stream_id);
-		SELECT * INTO s FROM hroe.streams WHERE stream_id = s.stream_id;
-		response := jsonb_build_object('StreamDescription', jsonb_build_object(
-			'StreamArn', v_arn,
-			'StreamLabel', s.label,
-			'StreamStatus', CASE WHEN s.disabled_at IS NULL THEN 'ENABLED' ELSE 'DISABLED' END,
-			'StreamViewType', s.view_type,
-			'CreationRequestDateTime', extract(epoch FROM s.created_at),
-			'TableName', s.table_name,
-			'KeySchema', jsonb_build_array(jsonb_build_object('AttributeName', t.partition_key, 'KeyType', 'HASH'))
-						 || CASE WHEN t.sort_key IS NOT NULL
-								 THEN jsonb_build_array(jsonb_build_object('AttributeName', t.sort_key, 'KeyType', 'RANGE'))
-								 ELSE '[]' END,
-			'Shards', CASE WHEN p_request ->> 'ExclusiveStartShardId' = v_shard THEN '[]'::jsonb
-						   ELSE jsonb_build_array(jsonb_build_object(
-								'ShardId', v_shard,
-								'SequenceNumberRange', jsonb_strip_nulls(jsonb_build_object(
-									'StartingSequenceNumber', hroe.stream_seq_text(s.trimmed_seq + 1),
-									'EndingSequenceNumber', CASE WHEN s.disabled_at IS NOT NULL
-																 THEN hroe.stream_seq_text(greatest(s.last_seq, s.trimmed_seq + 1)) END))))
-					  END));
-		RETURN;
-	END IF;
-
-	IF p_operation = 'GetShardIterator' THEN
-		v_type := p_request ->> 'ShardIteratorType';
-		IF p_request ->> 'ShardId' IS NULL THEN
-			PERFORM hroe.dynamodb_error('ValidationException',
-				'1 validation error detected: Value null at ''shardId'' failed to satisfy constraint: Member must not be null');
-		ELSIF v_type IS NULL THEN
-			PERFORM hroe.dynamodb_error('ValidationException',
-				'1 validation error detected: Value null at ''shardIteratorType'' failed to satisfy constraint: Member must not be null');
-		ELSIF v_type NOT IN ('TRIM_HORIZON', 'LATEST', 'AT_SEQUENCE_NUMBER', 'AFTER_SEQUENCE_NUMBER') THEN
-			PERFORM hroe.dynamodb_error('ValidationException',
-				format('1 validation error detected: Value ''%s'' at ''shardIteratorType'' failed to satisfy constraint: Member must satisfy enum value set: [AFTER_SEQUENCE_NUMBER, LATEST, AT_SEQUENCE_NUMBER, TRIM_HORIZON]', v_type));
-		END IF;
-		IF p_request ->> 'ShardId' <> v_shard THEN
-			PERFORM hroe.dynamodb_error('ResourceNotFoundException',
-				format('Requested resource not found: Shard does not exist: %s', p_request ->> 'ShardId'));
-		END IF;
-		v_last := hroe.stream_sequence(s.stream_id);
-		SELECT * INTO s FROM hroe.streams WHERE stream_id = s.stream_id;
-		IF v_type IN ('AT_SEQUENCE_NUMBER', 'AFTER_SEQUENCE_NUMBER') THEN
-			IF p_request ->> 'SequenceNumber' IS NULL THEN
-				PERFORM hroe.dynamodb_error('ValidationException',
-					format('Must specify SequenceNumber when ShardIteratorType is %s', v_type));
-			END IF;
-			IF p_request ->> 'SequenceNumber' !~ '^[0-9]{21,40}$' THEN
-				PERFORM hroe.dynamodb_error('ValidationException',
-					format('1 validation error detected: Value ''%s'' at ''sequenceNumber'' failed to satisfy constraint: Member must have length greater than or equal to 21',
-						   p_request ->> 'SequenceNumber'));
-			END IF;
-			v_seq := (p_request ->> 'SequenceNumber')::numeric - 100000000000000000000::numeric;
-			IF v_seq < 1 OR v_seq > v_last THEN
-				PERFORM hroe.dynamodb_error('ValidationException',
-					format('Invalid SequenceNumber for ShardIteratorType %s: %s', v_type, p_request ->> 'SequenceNumber'));
-			END IF;
-			IF v_seq <= s.trimmed_seq THEN
-				PERFORM hroe.dynamodb_error('TrimmedDataAccessException',
-					format('The sequence number %s of the stream %s has been trimmed: the stream keeps its records for 24 hours',
-						   p_request ->> 'SequenceNumber', v_arn));
-			END IF;
-			v_pos := v_seq - CASE v_type WHEN 'AT_SEQUENCE_NUMBER' THEN 1 ELSE 0 END;
-		ELSIF v_type = 'LATEST' THEN
-			v_pos := v_last;
-		ELSE
-			v_pos := s.trimmed_seq;
-		END IF;
-		response := jsonb_build_object('ShardIterator', concat_ws('|', v_arn, v_shard, v_pos, v_now_ms));
-		RETURN;
-	END IF;
-
-	IF p_operation = 'GetRecords' THEN
-		IF v_parts[2] <> v_shard THEN
-			PERFORM hroe.dynamodb_error('ValidationException', 'Invalid ShardIterator');
-		END IF;
-		v_pos := v_parts[3]::bigint;
-		v_issued := v_parts[4]::bigint;
-		IF v_issued > v_now_ms + 60000 THEN
-			PERFORM hroe.dynamodb_error('ValidationException', 'Invalid ShardIterator');
-		END IF;
-		IF v_now_ms - v_issued > 15 * 60 * 1000 THEN
-			PERFORM hroe.dynamodb_error('ExpiredIteratorException',
-				format('Shard iterator has expired: it was created at %s, and an iterator is valid for 15 minutes',
-					   to_char(to_timestamp(v_issued / 1000.0) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')));
-		END IF;
-		v_last := hroe.stream_sequence(s.stream_id);
-		SELECT * INTO s FROM hroe.streams WHERE stream_id = s.stream_id;
-		IF v_pos > v_last THEN
-			PERFORM hroe.dynamodb_error('ValidationException', 'Invalid ShardIterator');
-		END IF;
-		IF v_pos < s.trimmed_seq THEN
-			PERFORM hroe.dynamodb_error('TrimmedDataAccessException',
-				format('The records after sequence number %s of the stream %s have been trimmed: the stream keeps its records for 24 hours',
-					   hroe.stream_seq_text(v_pos), v_arn));
-		END IF;
-		-- at most Limit records, and 1 MB (at least one record); their keys
-		-- and images as hroe.item, which may hold U+0000 (jsonb cannot)
-		SELECT coalesce(jsonb_agg(x.rec ORDER BY x.seq), '[]'), max(x.seq),
-			   coalesce(array_agg(ARRAY[x.keys, x.new_image, x.old_image] ORDER BY x.seq), '{}')
-		INTO v_list, v_seq, images
-		FROM (SELECT sr.seq, sum(sr.size_bytes) OVER (ORDER BY sr.seq) AS total,
-					 row_number() OVER (ORDER BY sr.seq) AS n,
-					 jsonb_strip_nulls(jsonb_build_object(
-						'eventID', md5(s.stream_id || ':' || sr.seq),
-						'eventName', CASE sr.event WHEN 'I' THEN 'INSERT' WHEN 'M' THEN 'MODIFY' ELSE 'REMOVE' END,
-						'eventVersion', '1.1',
-						'eventSource', 'aws:dynamodb',
-						'awsRegion', current_setting('hroe.region'),
-						'dynamodb', jsonb_strip_nulls(jsonb_build_object(
-							'ApproximateCreationDateTime', floor(extract(epoch FROM sr.created_at)),
-							'SequenceNumber', hroe.stream_seq_text(sr.seq),
-							'SizeBytes', sr.size_bytes,
-							'StreamViewType', s.view_type)),
-						'userIdentity', CASE WHEN sr.service
-											 THEN jsonb_build_object('type', 'Service', 'principalId', 'dynamodb.amazonaws.com') END)) AS rec,
-					 sr.keys, sr.new_image, sr.old_image
-			  FROM (SELECT * FROM hroe.stream_records
-					WHERE stream_id = s.stream_id AND seq > v_pos AND seq <= v_last
-					ORDER BY seq LIMIT coalesce(v_limit, 1000)) sr) x
-		WHERE x.n = 1 OR x.total <= 1048576;
-		v_pos := coalesce(v_seq, v_pos);
-		v_res := jsonb_build_object('Records', v_list);
-		-- a closed shard read to its end has no next iterator
-		IF s.disabled_at IS NULL OR v_pos < s.last_seq THEN
-			v_res := v_res || jsonb_build_object('NextShardIterator', concat_ws('|', v_arn, v_shard, v_pos, v_now_ms));
-		END IF;
-		response := v_res;
-		RETURN;
-	END IF;
-	RAISE EXCEPTION 'unknown DynamoDB Streams operation "%"', p_operation;
-END
-$$;
-COMMENT ON FUNCTION hroe.streams_call(text, jsonb, oid) IS
-'internal: The DynamoDB Streams API (ListStreams, DescribeStream, GetShardIterator, GetRecords) for role p_caller, whose SELECT privilege on a stream''s table is checked; run by hroe.dynamodb as the extension''s owner (it reads hroe.stream_records). response: the response, but GetRecords'' records without their Keys, NewImage and OldImage, which are images[i][1:3] (NULL: none; images is NULL for the other operations) for the JSON API to write into them: an item may hold U+0000, which jsonb cannot';
-REVOKE EXECUTE ON FUNCTION hroe.streams_call(text, jsonb, oid) FROM PUBLIC;
