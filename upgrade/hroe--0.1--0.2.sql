@@ -4379,4 +4379,3 @@ BEGIN
 	PERFORM pg_catalog.set_config('session_replication_role', v_role, true);
 END
 $$;
-
