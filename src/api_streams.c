@@ -88,6 +88,7 @@ static void
 SetRecordsResult(Jsonb *res, ArrayType *images)
 {
 	static const char *const members[] = {"Keys", "NewImage", "OldImage"};
+	const int	per = lengthof(members);
 	JsonbParseState *st = NULL;
 	JsonbContainer **records;
 	int			n = hroe_api_member_array(&res->root, "Records", &records);
@@ -101,8 +102,7 @@ SetRecordsResult(Jsonb *res, ArrayType *images)
 	get_typlenbyvalalign(ARR_ELEMTYPE(images), &typlen, &typbyval, &typalign);
 	deconstruct_array(images, ARR_ELEMTYPE(images), typlen, typbyval, typalign,
 					  &elems, &nulls, &nelems);
-	if (nelems != n * lengthof(members) ||
-		(n > 0 && (ARR_NDIM(images) != 2 || ARR_DIMS(images)[1] != lengthof(members))))
+	if (nelems != n * per || (n > 0 && (ARR_NDIM(images) != 2 || ARR_DIMS(images)[1] != per)))
 		elog(ERROR, "GetRecords returned %d records and %d images", n, nelems);
 	pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);
 	PushMembers(&st, &res->root, "Records");
@@ -119,9 +119,9 @@ SetRecordsResult(Jsonb *res, ArrayType *images)
 		hroe_jsonb_push_key(&st, "dynamodb");
 		pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);
 		PushMembers(&st, dynamodb->val.binary.data, NULL);
-		for (int m = 0; m < lengthof(members); m++)
+		for (int m = 0; m < per; m++)
 		{
-			int			e = i * lengthof(members) + m;
+			int			e = i * per + m;
 
 			if (nulls[e])
 				continue;
