@@ -373,17 +373,79 @@ SELECT hroe.dynamodb_text('ListTables', '{"a": ' || repeat('[', 998) || repeat('
 
 SELECT hroe.dynamodb_text('DeleteTable', '{"TableName": "nul"}') LIKE '{"TableDescription":%';
 
--- a stream records such an item whole (hroe.item), but GetRecords builds its
--- records as jsonb: an error there, never a cut image
+-- DynamoDB Streams: records whose keys and images hold U+0000 come back
+-- whole through GetRecords (written as the JSON API writes items)
+CREATE FUNCTION pg_temp.nul_iterator(p_table text) RETURNS text LANGUAGE sql AS $$
+	WITH a AS (SELECT hroe.dynamodb('DescribeTable', jsonb_build_object('TableName', p_table))
+					  #>> '{Table, LatestStreamArn}' AS arn),
+		 s AS (SELECT arn, hroe.dynamodb('DescribeStream', jsonb_build_object('StreamArn', arn))
+						   #>> '{StreamDescription, Shards, 0, ShardId}' AS shard FROM a)
+	SELECT hroe.dynamodb('GetShardIterator', jsonb_build_object('StreamArn', arn, 'ShardId', shard,
+						 'ShardIteratorType', 'TRIM_HORIZON')) ->> 'ShardIterator' FROM s
+$$;
+-- a GetRecords response's text, a record a line, what changes from run to run masked
+CREATE FUNCTION pg_temp.nul_records(p_response text) RETURNS SETOF text LANGUAGE sql AS $$
+	SELECT regexp_split_to_table(
+			   regexp_replace(regexp_replace(regexp_replace(p_response,
+				   '"eventID": "[0-9a-f]{32}"', '"eventID": "…"', 'g'),
+				   '"ApproximateCreationDateTime": [0-9]+', '"ApproximateCreationDateTime": …', 'g'),
+				   '"NextShardIterator": "[^"]*"', '"NextShardIterator": "…"'),
+			   '(?=\{"eventID")')
+$$;
 SELECT hroe.dynamodb_text('CreateTable', '{"TableName": "nuls", "BillingMode": "PAY_PER_REQUEST",
+  "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}, {"AttributeName": "sk", "AttributeType": "S"}],
+  "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}, {"AttributeName": "sk", "KeyType": "RANGE"}],
+  "StreamSpecification": {"StreamEnabled": true, "StreamViewType": "NEW_AND_OLD_IMAGES"}}') LIKE '{"TableDescription":%';
+SELECT hroe.dynamodb_text('PutItem', '{"TableName": "nuls", "Item": {"pk": {"S": "k\u0000"}, "sk": {"S": "\u0000s"},
+  "s": {"S": "a\u0000b"}, "n\u0000m": {"SS": ["\u0000", "x"]}}}');
+SELECT hroe.dynamodb_text('UpdateItem', '{"TableName": "nuls", "Key": {"pk": {"S": "k\u0000"}, "sk": {"S": "\u0000s"}},
+  "UpdateExpression": "SET s = :v", "ExpressionAttributeValues": {":v": {"S": "c\u0000\u0000"}}}');
+SELECT hroe.dynamodb_text('DeleteItem', '{"TableName": "nuls", "Key": {"pk": {"S": "k\u0000"}, "sk": {"S": "\u0000s"}}}');
+-- INSERT, MODIFY and REMOVE, Keys, NewImage and OldImage whole
+SELECT pg_temp.nul_records(hroe.dynamodb_text('GetRecords', jsonb_build_object('ShardIterator',
+  pg_temp.nul_iterator('nuls'))::text));
+-- in pages: each record with its own images
+CREATE TEMP TABLE nul_page AS
+SELECT hroe.dynamodb_text('GetRecords', jsonb_build_object('ShardIterator', pg_temp.nul_iterator('nuls'),
+														   'Limit', 2)::text) AS page;
+SELECT pg_temp.nul_records(page) FROM nul_page;
+SELECT pg_temp.nul_records(hroe.dynamodb_text('GetRecords', jsonb_build_object('ShardIterator',
+  substring(page FROM '"NextShardIterator": "([^"]*)"'))::text)) FROM nul_page;
+-- hroe.dynamodb's jsonb cannot hold them: an error, never a cut string
+SELECT hroe.dynamodb('GetRecords', jsonb_build_object('ShardIterator', pg_temp.nul_iterator('nuls')));
+-- the checks before the records are read stay as they were
+SELECT hroe.dynamodb_text('GetRecords', jsonb_build_object('ShardIterator', pg_temp.nul_iterator('nuls'),
+														   'Limit', 0)::text);
+SELECT hroe.dynamodb_text('GetRecords', '{"ShardIterator": "x|y|1|2"}');
+-- a reader without SELECT on the table does not see the stream
+DROP ROLE IF EXISTS regress_hroe_nul_reader;
+CREATE ROLE regress_hroe_nul_reader;
+GRANT USAGE ON SCHEMA hroe TO regress_hroe_nul_reader;
+CREATE TEMP TABLE nul_it AS SELECT pg_temp.nul_iterator('nuls') AS it;
+GRANT SELECT ON nul_it TO regress_hroe_nul_reader;
+SET ROLE regress_hroe_nul_reader;
+SELECT regexp_replace(hroe.dynamodb_text('GetRecords', jsonb_build_object('ShardIterator', it)::text),
+					  'stream/[^ "]*', 'stream/…') FROM nul_it;
+RESET ROLE;
+REVOKE USAGE ON SCHEMA hroe FROM regress_hroe_nul_reader;
+DROP TABLE nul_it, nul_page;
+DROP ROLE regress_hroe_nul_reader;
+SELECT hroe.dynamodb_text('DeleteTable', '{"TableName": "nuls"}') LIKE '{"TableDescription":%';
+
+-- a KEYS_ONLY stream: the keys alone
+SELECT hroe.dynamodb_text('CreateTable', '{"TableName": "nulk", "BillingMode": "PAY_PER_REQUEST",
   "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}],
   "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}],
-  "StreamSpecification": {"StreamEnabled": true, "StreamViewType": "NEW_IMAGE"}}') LIKE '{"TableDescription":%';
-SELECT hroe.dynamodb_text('PutItem', '{"TableName": "nuls", "Item": {"pk": {"S": "k"}, "s": {"S": "a\u0000b"}}}');
-WITH a AS (SELECT hroe.dynamodb('DescribeTable', '{"TableName": "nuls"}') #>> '{Table, LatestStreamArn}' AS arn),
-     s AS (SELECT arn, hroe.dynamodb('DescribeStream', jsonb_build_object('StreamArn', arn))
-                       #>> '{StreamDescription, Shards, 0, ShardId}' AS shard FROM a),
-     i AS (SELECT hroe.dynamodb('GetShardIterator', jsonb_build_object('StreamArn', arn, 'ShardId', shard,
-                                'ShardIteratorType', 'TRIM_HORIZON')) ->> 'ShardIterator' AS it FROM s)
-SELECT hroe.dynamodb_text('GetRecords', jsonb_build_object('ShardIterator', it)::text) FROM i;
-SELECT hroe.dynamodb_text('DeleteTable', '{"TableName": "nuls"}') LIKE '{"TableDescription":%';
+  "StreamSpecification": {"StreamEnabled": true, "StreamViewType": "KEYS_ONLY"}}') LIKE '{"TableDescription":%';
+SELECT hroe.dynamodb_text('PutItem', '{"TableName": "nulk", "Item": {"pk": {"S": "\u0000"}, "s": {"S": "a\u0000b"}}}');
+SELECT hroe.dynamodb_text('PutItem', '{"TableName": "nulk", "Item": {"pk": {"S": "plain"}}}');
+SELECT hroe.dynamodb_text('DeleteItem', '{"TableName": "nulk", "Key": {"pk": {"S": "\u0000"}}}');
+SELECT pg_temp.nul_records(hroe.dynamodb_text('GetRecords', jsonb_build_object('ShardIterator',
+  pg_temp.nul_iterator('nulk'))::text));
+-- a page without U+0000 (the one after the first record): hroe.dynamodb reads it
+SELECT r #> '{dynamodb, Keys}' AS keys, r -> 'eventName' AS event
+FROM jsonb_array_elements(hroe.dynamodb('GetRecords', jsonb_build_object('ShardIterator',
+	   substring(hroe.dynamodb_text('GetRecords', jsonb_build_object('ShardIterator', pg_temp.nul_iterator('nulk'),
+															   'Limit', 1)::text)
+				 FROM '"NextShardIterator": "([^"]*)"'), 'Limit', 1)) -> 'Records') r;
+SELECT hroe.dynamodb_text('DeleteTable', '{"TableName": "nulk"}') LIKE '{"TableDescription":%';

@@ -9,6 +9,8 @@
  * The Streams API runs hroe.streams_call (src/streams.sql) as the
  * extension's owner, who alone may read hroe.stream_records, passing the
  * caller's role, whose SELECT privilege on each stream's table it checks.
+ * GetRecords' keys and images come back as hroe.item, which the JSON API
+ * pushes into the records as it does the items of GetItem, whole (U+0000).
  * The rest runs hroe's SQL functions as the caller.
  *
  *-------------------------------------------------------------------------
@@ -18,11 +20,24 @@
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
 #include "miscadmin.h"
+#include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/jsonb.h"
+#include "utils/lsyscache.h"
 
 #include "api_internal.h"
 #include "streams.h"
+
+/* Append the members of object j to out, after those already in it */
+static void
+AppendMembers(StringInfo out, Jsonb *j)
+{
+	char	   *text = hroe_api_jsonb_text(j);
+	size_t		len = strlen(text);
+
+	if (len > 2)
+		appendStringInfo(out, ",%.*s", (int) (len - 2), text + 1);
+}
 
 /* Run sql (one jsonb result) with arguments; append its members to out */
 static void
@@ -32,19 +47,92 @@ AppendResult(StringInfo out, const char *sql, int nargs, Oid *types, Datum *valu
 	int			ret = SPI_execute_with_args(sql, nargs, types, values, nulls, false, 1);
 	bool		isnull;
 	Datum		d;
-	char	   *text;
-	size_t		len;
 
 	if (ret != SPI_OK_SELECT || SPI_processed != 1)
 		elog(ERROR, "\"%s\" failed: %s", sql, SPI_result_code_string(ret));
 	d = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
-	if (isnull)
-		return;
-	text = hroe_api_jsonb_text(DatumGetJsonbP(d));
-	/* the object's members, after those already in out */
-	len = strlen(text);
-	if (len > 2)
-		appendStringInfo(out, ",%.*s", (int) (len - 2), text + 1);
+	if (!isnull)
+		AppendMembers(out, DatumGetJsonbP(d));
+}
+
+/* Push the members of object obj but skip (NULL: none) into a jsonb being built */
+static void
+PushMembers(JsonbParseState **st, JsonbContainer *obj, const char *skip)
+{
+	JsonbIterator *it = JsonbIteratorInit(obj);
+	JsonbIteratorToken tok;
+	JsonbValue	k;
+	JsonbValue	v;
+
+	while ((tok = JsonbIteratorNext(&it, &k, true)) != WJB_DONE)
+	{
+		if (tok != WJB_KEY)
+			continue;
+		(void) JsonbIteratorNext(&it, &v, true);
+		if (skip && k.val.string.len == strlen(skip) && memcmp(k.val.string.val, skip, k.val.string.len) == 0)
+			continue;
+		pushJsonbValue(st, WJB_KEY, &k);
+		pushJsonbValue(st, WJB_VALUE, &v);
+	}
+}
+
+/*
+ * GetRecords' response: hroe.streams_call's (res), each record's dynamodb
+ * member given its Keys, NewImage and OldImage from images (a row of three
+ * per record, NULL where none), pushed as the JSON API pushes items, whole
+ * (an item may hold U+0000, which jsonb_in and jsonb's text output cannot
+ * carry: hroe.dynamodb raises an error for it, the text entries write it as
+ * \u0000)
+ */
+static void
+SetRecordsResult(Jsonb *res, ArrayType *images)
+{
+	static const char *const members[] = {"Keys", "NewImage", "OldImage"};
+	const int	per = lengthof(members);
+	JsonbParseState *st = NULL;
+	JsonbContainer **records;
+	int			n = hroe_api_member_array(&res->root, "Records", &records);
+	int16		typlen;
+	bool		typbyval;
+	char		typalign;
+	Datum	   *elems;
+	bool	   *nulls;
+	int			nelems;
+
+	get_typlenbyvalalign(ARR_ELEMTYPE(images), &typlen, &typbyval, &typalign);
+	deconstruct_array(images, ARR_ELEMTYPE(images), typlen, typbyval, typalign,
+					  &elems, &nulls, &nelems);
+	if (nelems != n * per || (n > 0 && (ARR_NDIM(images) != 2 || ARR_DIMS(images)[1] != per)))
+		elog(ERROR, "GetRecords returned %d records and %d images", n, nelems);
+	pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);
+	PushMembers(&st, &res->root, "Records");
+	hroe_jsonb_push_key(&st, "Records");
+	pushJsonbValue(&st, WJB_BEGIN_ARRAY, NULL);
+	for (int i = 0; i < n; i++)
+	{
+		JsonbValue *dynamodb = hroe_api_member(records[i], "dynamodb");
+
+		if (dynamodb == NULL || dynamodb->type != jbvBinary)
+			elog(ERROR, "a record of GetRecords has no dynamodb member");
+		pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);
+		PushMembers(&st, records[i], "dynamodb");
+		hroe_jsonb_push_key(&st, "dynamodb");
+		pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);
+		PushMembers(&st, dynamodb->val.binary.data, NULL);
+		for (int m = 0; m < per; m++)
+		{
+			int			e = i * per + m;
+
+			if (nulls[e])
+				continue;
+			hroe_jsonb_push_key(&st, members[m]);
+			(void) hroe_item_push_jsonb(&st, DatumGetHroeItemP(elems[e]), true);
+		}
+		pushJsonbValue(&st, WJB_END_OBJECT, NULL);
+		pushJsonbValue(&st, WJB_END_OBJECT, NULL);
+	}
+	pushJsonbValue(&st, WJB_END_ARRAY, NULL);
+	hroe_api_set_result(&st);
 }
 
 /* The request as a Jsonb (the container Dispatch passes is a Jsonb's root) */
@@ -66,6 +154,11 @@ StreamsCall(const char *op, JsonbContainer *req, StringInfo out)
 	Datum		values[3];
 	Oid			save_user;
 	int			save_sec;
+	volatile int ret = 0;
+	Datum		res;
+	Datum		images;
+	bool		isnull;
+	bool		images_null;
 
 	/* the string members are strings (SerializationException) */
 	for (int i = 0; i < lengthof(members); i++)
@@ -78,13 +171,24 @@ StreamsCall(const char *op, JsonbContainer *req, StringInfo out)
 						   save_sec | SECURITY_LOCAL_USERID_CHANGE | SECURITY_RESTRICTED_OPERATION);
 	PG_TRY();
 	{
-		AppendResult(out, "SELECT hroe.streams_call($1, $2, $3)", 3, types, values, NULL);
+		ret = SPI_execute_with_args("SELECT response, images FROM hroe.streams_call($1, $2, $3)",
+									3, types, values, NULL, false, 1);
 	}
 	PG_FINALLY();
 	{
 		SetUserIdAndSecContext(save_user, save_sec);
 	}
 	PG_END_TRY();
+	if (ret != SPI_OK_SELECT || SPI_processed != 1)
+		elog(ERROR, "hroe.streams_call failed: %s", SPI_result_code_string(ret));
+	res = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
+	images = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2, &images_null);
+	if (isnull)
+		elog(ERROR, "hroe.streams_call returned no response");
+	if (images_null)
+		AppendMembers(out, DatumGetJsonbP(res));
+	else
+		SetRecordsResult(DatumGetJsonbP(res), DatumGetArrayTypeP(images));
 }
 
 /* The Streams API's operations (operations[] in api.c) */

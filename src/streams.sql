@@ -258,8 +258,8 @@ RETURN 'shardId-' || pg_catalog.lpad(p_stream_id::text, 20, '0') || '-' || pg_ca
 COMMENT ON FUNCTION hroe.stream_shard_id(bigint, text) IS
 'internal: The ShardId of a stream''s one shard';
 
-CREATE FUNCTION hroe.streams_call(p_operation text, p_request jsonb, p_caller oid)
-RETURNS jsonb
+CREATE FUNCTION hroe.streams_call(p_operation text, p_request jsonb, p_caller oid,
+								   OUT response jsonb, OUT images hroe.item[])
 LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
 SET search_path = pg_catalog, pg_temp
 AS $$
@@ -351,7 +351,8 @@ BEGIN
 		IF v_more THEN
 			v_res := v_res || jsonb_build_object('LastEvaluatedStreamArn', v_list -> -1 ->> 'StreamArn');
 		END IF;
-		RETURN v_res;
+		response := v_res;
+		RETURN;
 	END IF;
 
 	-- the stream of an ARN the caller may read
@@ -371,7 +372,7 @@ BEGIN
 	IF p_operation = 'DescribeStream' THEN
 		v_last := hroe.stream_sequence(s.stream_id);
 		SELECT * INTO s FROM hroe.streams WHERE stream_id = s.stream_id;
-		RETURN jsonb_build_object('StreamDescription', jsonb_build_object(
+		response := jsonb_build_object('StreamDescription', jsonb_build_object(
 			'StreamArn', v_arn,
 			'StreamLabel', s.label,
 			'StreamStatus', CASE WHEN s.disabled_at IS NULL THEN 'ENABLED' ELSE 'DISABLED' END,
@@ -390,6 +391,7 @@ BEGIN
 									'EndingSequenceNumber', CASE WHEN s.disabled_at IS NOT NULL
 																 THEN hroe.stream_seq_text(greatest(s.last_seq, s.trimmed_seq + 1)) END))))
 					  END));
+		RETURN;
 	END IF;
 
 	IF p_operation = 'GetShardIterator' THEN
@@ -436,7 +438,8 @@ BEGIN
 		ELSE
 			v_pos := s.trimmed_seq;
 		END IF;
-		RETURN jsonb_build_object('ShardIterator', concat_ws('|', v_arn, v_shard, v_pos, v_now_ms));
+		response := jsonb_build_object('ShardIterator', concat_ws('|', v_arn, v_shard, v_pos, v_now_ms));
+		RETURN;
 	END IF;
 
 	IF p_operation = 'GetRecords' THEN
@@ -463,8 +466,11 @@ BEGIN
 				format('The records after sequence number %s of the stream %s have been trimmed: the stream keeps its records for 24 hours',
 					   hroe.stream_seq_text(v_pos), v_arn));
 		END IF;
-		-- at most Limit records, and 1 MB (at least one record)
-		SELECT coalesce(jsonb_agg(x.rec ORDER BY x.seq), '[]'), max(x.seq) INTO v_list, v_seq
+		-- at most Limit records, and 1 MB (at least one record); their keys
+		-- and images as hroe.item, which may hold U+0000 (jsonb cannot)
+		SELECT coalesce(jsonb_agg(x.rec ORDER BY x.seq), '[]'), max(x.seq),
+			   coalesce(array_agg(ARRAY[x.keys, x.new_image, x.old_image] ORDER BY x.seq), '{}')
+		INTO v_list, v_seq, images
 		FROM (SELECT sr.seq, sum(sr.size_bytes) OVER (ORDER BY sr.seq) AS total,
 					 row_number() OVER (ORDER BY sr.seq) AS n,
 					 jsonb_strip_nulls(jsonb_build_object(
@@ -475,14 +481,12 @@ BEGIN
 						'awsRegion', current_setting('hroe.region'),
 						'dynamodb', jsonb_strip_nulls(jsonb_build_object(
 							'ApproximateCreationDateTime', floor(extract(epoch FROM sr.created_at)),
-							'Keys', hroe.item_to_jsonb(sr.keys),
-							'NewImage', hroe.item_to_jsonb(sr.new_image),
-							'OldImage', hroe.item_to_jsonb(sr.old_image),
 							'SequenceNumber', hroe.stream_seq_text(sr.seq),
 							'SizeBytes', sr.size_bytes,
 							'StreamViewType', s.view_type)),
 						'userIdentity', CASE WHEN sr.service
-											 THEN jsonb_build_object('type', 'Service', 'principalId', 'dynamodb.amazonaws.com') END)) AS rec
+											 THEN jsonb_build_object('type', 'Service', 'principalId', 'dynamodb.amazonaws.com') END)) AS rec,
+					 sr.keys, sr.new_image, sr.old_image
 			  FROM (SELECT * FROM hroe.stream_records
 					WHERE stream_id = s.stream_id AND seq > v_pos AND seq <= v_last
 					ORDER BY seq LIMIT coalesce(v_limit, 1000)) sr) x
@@ -493,11 +497,12 @@ BEGIN
 		IF s.disabled_at IS NULL OR v_pos < s.last_seq THEN
 			v_res := v_res || jsonb_build_object('NextShardIterator', concat_ws('|', v_arn, v_shard, v_pos, v_now_ms));
 		END IF;
-		RETURN v_res;
+		response := v_res;
+		RETURN;
 	END IF;
 	RAISE EXCEPTION 'unknown DynamoDB Streams operation "%"', p_operation;
 END
 $$;
 COMMENT ON FUNCTION hroe.streams_call(text, jsonb, oid) IS
-'internal: The DynamoDB Streams API (ListStreams, DescribeStream, GetShardIterator, GetRecords) for role p_caller, whose SELECT privilege on a stream''s table is checked; run by hroe.dynamodb as the extension''s owner (it reads hroe.stream_records)';
+'internal: The DynamoDB Streams API (ListStreams, DescribeStream, GetShardIterator, GetRecords) for role p_caller, whose SELECT privilege on a stream''s table is checked; run by hroe.dynamodb as the extension''s owner (it reads hroe.stream_records). response: the response, but GetRecords'' records without their Keys, NewImage and OldImage, which are images[i][1:3] (NULL: none; images is NULL for the other operations) for the JSON API to write into them: an item may hold U+0000, which jsonb cannot';
 REVOKE EXECUTE ON FUNCTION hroe.streams_call(text, jsonb, oid) FROM PUBLIC;

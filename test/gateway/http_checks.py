@@ -2,6 +2,7 @@
 hroe-gateway, over raw sockets: each check prints ok/FAIL; the gateway must
 answer DynamoDB's bodies, close what it must, and stay up (GET / after
 everything).  Usage: http_checks.py URL (credentials from AWS_*)."""
+import json
 import os
 import socket
 import sys
@@ -149,6 +150,35 @@ def t_nul():
         call("DeleteTable", '{"TableName": "gwnul"}')
 
 
+def t_nul_stream():
+    """U+0000 in a stream's records: GetRecords (DynamoDB Streams' target)
+    answers the keys and images whole, as \\u0000."""
+    def call(op, body, streams=False):
+        extra = ("X-Amz-Target: DynamoDBStreams_20120810." + op,) if streams else ()
+        st, _, got = raw.send(url, op, body, extra=extra)
+        expect(st == 200, (op, st, got))
+        return json.loads(got)
+    call("CreateTable", '{"TableName": "gwnuls", "BillingMode": "PAY_PER_REQUEST", '
+         '"AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}], '
+         '"KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}], '
+         '"StreamSpecification": {"StreamEnabled": true, "StreamViewType": "NEW_AND_OLD_IMAGES"}}')
+    try:
+        call("PutItem", '{"TableName": "gwnuls", "Item": {"pk": {"S": "k\\u0000"}, "s": {"S": "a\\u0000b"}}}')
+        call("DeleteItem", '{"TableName": "gwnuls", "Key": {"pk": {"S": "k\\u0000"}}}')
+        arn = call("DescribeTable", '{"TableName": "gwnuls"}')["Table"]["LatestStreamArn"]
+        shard = call("DescribeStream", json.dumps({"StreamArn": arn}), True)["StreamDescription"]["Shards"][0]["ShardId"]
+        it = call("GetShardIterator", json.dumps({"StreamArn": arn, "ShardId": shard,
+                                                  "ShardIteratorType": "TRIM_HORIZON"}), True)["ShardIterator"]
+        recs = call("GetRecords", json.dumps({"ShardIterator": it}), True)["Records"]
+        item = {"pk": {"S": "k\0"}, "s": {"S": "a\0b"}}
+        expect([(r["eventName"], r["dynamodb"]["Keys"], r["dynamodb"].get("NewImage"),
+                 r["dynamodb"].get("OldImage")) for r in recs]
+               == [("INSERT", {"pk": {"S": "k\0"}}, item, None),
+                   ("REMOVE", {"pk": {"S": "k\0"}}, None, item)], recs)
+    finally:
+        call("DeleteTable", '{"TableName": "gwnuls"}')
+
+
 def t_deep():
     st, _, body = post(b"[" * 5000 + b"]" * 5000, {**JSON10, **TARGET})
     expect(st == 400 and body == SER, (st, body))
@@ -246,6 +276,7 @@ check("signed, \\u0000 in a DDL request's attribute name: 400 ValidationExceptio
 check("signed, \\u0000 in a TableName: 400, DynamoDB's pattern",
       signed("DescribeTable", '{"TableName": "gwx\\u0000"}', 400, b"regular expression pattern"))
 check("\\u0000 in strings: PutItem, GetItem, Query keep it whole, in keys too", t_nul)
+check("\\u0000 in a stream's records: GetRecords answers keys and images whole", t_nul_stream)
 check("5,000 nested arrays: 400 SerializationException; 900 reach hroe", t_deep)
 check("Content-Length of 17 MiB: 413 before the body is read", t_huge_length)
 check("chunked body past 16 MiB: the connection closed", t_huge_chunked)

@@ -55,8 +55,9 @@ gw_setup() {
 		-- the login role reads the keys; the app role owns its schema
 		GRANT USAGE ON SCHEMA hroe TO $GW_LOGIN, gw_app;
 		GRANT SELECT ON hroe.access_keys TO $GW_LOGIN;
-		-- CreateTable, UpdateTable, DeleteTable write hroe's metadata
-		GRANT INSERT, UPDATE, DELETE ON hroe.tables, hroe.indexes TO gw_app;
+		-- CreateTable, UpdateTable, DeleteTable write hroe's metadata (a stream's too)
+		GRANT INSERT, UPDATE, DELETE ON hroe.tables, hroe.indexes, hroe.streams TO gw_app;
+		GRANT USAGE ON SEQUENCE hroe.stream_ids TO gw_app;
 		CREATE SCHEMA gw_app AUTHORIZATION gw_app;
 		SELECT hroe.create_access_key('gw_app', '$GW_KEY', '$GW_SECRET');
 		SELECT hroe.create_access_key('gw_nogrant', '$GW_NOGRANT_KEY', '$GW_SECRET');
