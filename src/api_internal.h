@@ -74,6 +74,7 @@ extern Jsonb *hroe_api_call_operation(const char *op, Jsonb *req);
 extern text *hroe_api_call_text(const char *op, const char *body, int len);
 extern text *hroe_gateway_run(text *key_id, const char *secret, const char *op,
 							  const char *body, int len);
+extern char *hroe_access_key_secret(text *key_id);
 extern Jsonb *hroe_api_request_from_arg(FunctionCallInfo fcinfo, const char *member);
 extern Jsonb *hroe_api_response_member(Jsonb *res, const char *name);
 extern void hroe_api_create_table(JsonbContainer *req, StringInfo out);

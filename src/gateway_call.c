@@ -47,12 +47,13 @@
 #define AK_REVOKED	5
 
 /*
- * The role of the active access key key_id, or InvalidOid for an unknown or
- * revoked key, or (secret not NULL) one whose secret is no longer secret;
- * read with the caller's privileges and snapshot
+ * The active access key key_id: true and its role (and, with secret not
+ * NULL, its secret, palloc'd) if there is one, false for an unknown or
+ * revoked key; read with the caller's privileges and snapshot, as a query
+ * of the columns read would
  */
-static Oid
-KeyRole(text *key_id, const char *secret)
+static bool
+ReadKey(text *key_id, Oid *role, char **secret)
 {
 	Oid			nsp = hroe_schema_oid();
 	Oid			relid = get_relname_relid("access_keys", nsp);
@@ -62,11 +63,11 @@ KeyRole(text *key_id, const char *secret)
 	ScanKeyData sk;
 	SysScanDesc scan;
 	HeapTuple	tup;
-	Oid			role = InvalidOid;
+	bool		found = false;
 
 	if (!OidIsValid(relid) || !OidIsValid(index))
 		elog(ERROR, "hroe.access_keys or its primary key is missing");
-	/* as a query would: SELECT on the table, or on the columns read */
+	/* SELECT on the table, or on the columns read */
 	acl = pg_class_aclcheck(relid, GetUserId(), ACL_SELECT);
 	if (acl != ACLCHECK_OK &&
 		(pg_attribute_aclcheck(relid, AK_ID, GetUserId(), ACL_SELECT) != ACLCHECK_OK ||
@@ -79,7 +80,7 @@ KeyRole(text *key_id, const char *secret)
 	if (rel->rd_rel->relrowsecurity)
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("hroe.gateway_call does not read hroe.access_keys under row-level security"),
+				 errmsg("hroe does not read hroe.access_keys under row-level security"),
 				 errhint("Disable row-level security on hroe.access_keys; grant SELECT on it to the gateway's login role only.")));
 	/* in the column's collation, the index's (ScanKeyInit would use "C") */
 	ScanKeyEntryInitialize(&sk, 0, AK_ID, BTEqualStrategyNumber, InvalidOid,
@@ -88,25 +89,42 @@ KeyRole(text *key_id, const char *secret)
 	tup = systable_getnext(scan);
 	if (HeapTupleIsValid(tup))
 	{
+		TupleDesc	desc = RelationGetDescr(rel);
 		bool		null_role;
 		bool		null_revoked;
-		Datum		r = heap_getattr(tup, AK_ROLE, RelationGetDescr(rel), &null_role);
+		bool		null_secret = true;
+		Datum		r = heap_getattr(tup, AK_ROLE, desc, &null_role);
+		Datum		sv = (Datum) 0;
 
-		(void) heap_getattr(tup, AK_REVOKED, RelationGetDescr(rel), &null_revoked);
-		if (!null_role && null_revoked)
-			role = DatumGetObjectId(r);
-		if (secret != NULL && OidIsValid(role))
+		(void) heap_getattr(tup, AK_REVOKED, desc, &null_revoked);
+		if (secret != NULL)
+			sv = heap_getattr(tup, AK_SECRET, desc, &null_secret);
+		found = !null_role && null_revoked && (secret == NULL || !null_secret);
+		if (found)
 		{
-			bool		null_secret;
-			Datum		sv = heap_getattr(tup, AK_SECRET, RelationGetDescr(rel), &null_secret);
-
-			if (null_secret || strcmp(TextDatumGetCString(sv), secret) != 0)
-				role = InvalidOid;
+			*role = DatumGetObjectId(r);
+			if (secret != NULL)
+				*secret = TextDatumGetCString(sv);
 		}
 	}
 	systable_endscan(scan);
 	table_close(rel, AccessShareLock);
-	return role;
+	return found;
+}
+
+/*
+ * The secret of the active access key key_id (palloc'd), or NULL for an
+ * unknown or revoked key; read with the caller's privileges.  The in-server
+ * HTTP workers' lookup (http_server.c); hroe-gateway runs the same read as
+ * a query of its pool.
+ */
+char *
+hroe_access_key_secret(text *key_id)
+{
+	Oid			role;
+	char	   *secret;
+
+	return ReadKey(key_id, &role, &secret) ? secret : NULL;
 }
 
 /*
@@ -121,9 +139,19 @@ text *
 hroe_gateway_run(text *key_id, const char *secret, const char *op,
 				 const char *body, int len)
 {
-	Oid			role = KeyRole(key_id, secret);
-	char	   *rolname = OidIsValid(role) ? GetUserNameFromId(role, true) : NULL;
+	Oid			role;
+	char	   *current = NULL;
+	char	   *rolname;
+	bool		valid = ReadKey(key_id, &role, secret != NULL ? &current : NULL);
 
+	if (valid && current != NULL)
+	{
+		valid = strcmp(current, secret) == 0;
+		explicit_bzero(current, strlen(current));
+	}
+	if (!valid)
+		return NULL;
+	rolname = GetUserNameFromId(role, true);
 	if (rolname == NULL)
 		return NULL;
 	(void) set_config_option("role", rolname, PGC_USERSET, PGC_S_SESSION,

@@ -51,7 +51,6 @@
 #include <openssl/crypto.h>
 
 #include "access/xact.h"
-#include "executor/spi.h"
 #include "lib/stringinfo.h"
 #include "miscadmin.h"
 #include "pgstat.h"
@@ -283,7 +282,7 @@ end_request(void)
 	pgstat_report_activity(STATE_IDLE, NULL);
 }
 
-/* Backend.lookup_secret: the cache, else hroe.access_keys. */
+/* Backend.lookup_secret: the cache, else hroe.access_keys (hroe_access_key_secret). */
 static LookupResult
 lookup_secret(void *arg, const char *akid, char *secret, size_t size, Response *resp)
 {
@@ -310,31 +309,16 @@ lookup_secret(void *arg, const char *akid, char *secret, size_t size, Response *
 
 		PG_TRY();
 		{
-			Datum		arg0 = CStringGetTextDatum(akid);
-			Oid			argtype = TEXTOID;
+			char	   *s;
 
 			begin_request("hroe http: access key lookup");
-			if (SPI_connect() != SPI_OK_CONNECT)
-				elog(ERROR, "SPI_connect failed");
-			if (SPI_execute_with_args("SELECT secret FROM hroe.access_keys "
-									  "WHERE access_key_id OPERATOR(pg_catalog.=) $1 "
-									  "AND revoked_at IS NULL",
-									  1, &argtype, &arg0, NULL, true, 1) != SPI_OK_SELECT)
-				elog(ERROR, "could not read hroe.access_keys");
-			if (SPI_processed == 1)
+			s = hroe_access_key_secret(cstring_to_text(akid));
+			if (s != NULL)
 			{
-				bool		isnull;
-				Datum		d = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
-
-				if (!isnull)
-				{
-					char	   *s = TextDatumGetCString(d);
-
-					known = strlen(s) < sizeof(value);
-					strlcpy(value, s, sizeof(value));
-				}
+				known = strlen(s) < sizeof(value);
+				strlcpy(value, s, sizeof(value));
+				explicit_bzero(s, strlen(s));
 			}
-			SPI_finish();
 			end_request();
 		}
 		PG_CATCH();
