@@ -277,9 +277,10 @@ hroe_api_apply_stream(const char *table, bool enabled, const char *view_type)
 	int			ret;
 
 	if (enabled)
+	{
 		RefuseDistributed(table, "Streams");
-	if (enabled)
 		ret = SPI_execute_with_args("SELECT hroe.enable_stream($1, $2)", 2, types, values, NULL, false, 1);
+	}
 	else
 		ret = SPI_execute_with_args("SELECT hroe.disable_stream($1)", 1, types, values, NULL, false, 1);
 	if (ret != SPI_OK_SELECT)
