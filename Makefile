@@ -1,7 +1,7 @@
 # hroe: DynamoDB single-table design in PostgreSQL (PGXS build)
 
 EXTENSION  = hroe
-EXTVERSION = 0.2
+EXTVERSION = 0.3
 MODULE_big = hroe
 PGFILEDESC = "hroe - DynamoDB single-table design in PostgreSQL"
 
@@ -105,7 +105,7 @@ DATA_built = hroe--$(EXTVERSION).sql
 # Earlier releases: each one's install script as released, and the upgrade
 # scripts between them (test/t_upgrade.sh installs every earlier release,
 # updates it and compares it with a fresh installation)
-DATA = upgrade/hroe--0.1.sql upgrade/hroe--0.1--0.2.sql
+DATA = upgrade/hroe--0.1.sql upgrade/hroe--0.1--0.2.sql upgrade/hroe--0.2.sql upgrade/hroe--0.2--0.3.sql
 
 # pg_regress: every file in sql/, each runnable alone (the extension is
 # preloaded into the test database, which is created as UTF8).

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # test/t_upgrade.sh: ALTER EXTENSION hroe UPDATE from every earlier release.
-# For each version with an upgrade path: install it, load the HR/OE models
+# For each earlier release (upgrade/hroe--V.sql): install it, load the HR/OE models
 # and a table of one's own with GSIs (items whose keys exercise every key
 # column), update to the default version, and check
 #   - the catalog equals a fresh installation's (test/upgrade/catalog.sql:
@@ -33,12 +33,18 @@ q "$fresh" "$metadata" >"$work/fresh.metadata"
 echo "fresh $current: $(wc -l <"$work/fresh.catalog") catalog lines"
 
 shopt -s nullglob
-scripts=(upgrade/hroe--*--"$current".sql)
-[ ${#scripts[@]} -gt 0 ] || { echo "no upgrade script to $current in upgrade/"; exit 1; }
-for script in upgrade/hroe--*--"$current".sql; do
+# every earlier release (its install script as released, upgrade/hroe--V.sql),
+# updated along PostgreSQL's chain of upgrade scripts to the current version
+releases=()
+for script in upgrade/hroe--*.sql; do
+	case "$script" in *--*--*) continue ;; esac
 	from=$(basename "$script" .sql)
-	from=${from#hroe--}
-	from=${from%--*}
+	releases+=("${from#hroe--}")
+done
+[ ${#releases[@]} -gt 0 ] || { echo "no earlier release in upgrade/"; exit 1; }
+[ -f "upgrade/hroe--${releases[-1]}--$current.sql" ] ||
+	{ echo "no upgrade script from ${releases[-1]} to $current in upgrade/"; exit 1; }
+for from in "${releases[@]}"; do
 	dropdb --if-exists "$old"
 	createdb "$old"
 	q "$old" "SET client_min_messages = warning; CREATE EXTENSION hroe VERSION '$from'"
@@ -91,8 +97,13 @@ for script in upgrade/hroe--*--"$current".sql; do
 	[ "$got" = t ] || { echo "FAIL $from -> $current: DescribeTable of a table of $from lacks TableId, ARN, creation time or billing"; exit 1; }
 	echo "ok   $from -> $current: tables of $from have a TableId, their creation time, PAY_PER_REQUEST"
 	after_ctids=$(q "$old" "$ctids")
-	[ "${before_ctids#* }" = "${after_ctids#* }" ] && [ "${before_ctids%% *}" != "${after_ctids%% *}" ] ||
-		{ echo "FAIL $from -> $current: the rows of keys with U+0001 were not (alone) rewritten: $before_ctids, then $after_ctids"; exit 1; }
+	if [ "$from" = 0.1 ]; then
+		[ "${before_ctids#* }" = "${after_ctids#* }" ] && [ "${before_ctids%% *}" != "${after_ctids%% *}" ] ||
+			{ echo "FAIL $from -> $current: the rows of keys with U+0001 were not (alone) rewritten: $before_ctids, then $after_ctids"; exit 1; }
+	else
+		[ "$before_ctids" = "$after_ctids" ] ||
+			{ echo "FAIL $from -> $current: rows of keys with U+0001 rewritten again: $before_ctids, then $after_ctids"; exit 1; }
+	fi
 	got=$(q "$old" "SELECT hroe.get_item('MineNul', '{\"PK\": {\"S\": \"u\\u0001\"}, \"SK\": {\"S\": \"\\u0001\"}}', true) IS NOT NULL")
 	[ "$got" = t ] || { echo "FAIL $from -> $current: the item of a key with U+0001 is not found"; exit 1; }
 	echo "ok   $from -> $current: the key columns of keys with U+0001 computed again, those alone"
