@@ -66,7 +66,7 @@ OBJS = \
 # The in-server HTTP endpoint (src/http_server.c) answers as hroe-gateway does:
 # the gateway's protocol files, compiled position-independent, are linked in
 OBJS += gateway/exchange.pic.o gateway/request.pic.o gateway/sigv4.pic.o gateway/json.pic.o \
-	gateway/util.pic.o
+	gateway/util.pic.o gateway/guard.pic.o
 SHLIB_LINK += -lmicrohttpd -lcrypto -lz
 
 # The HR/OE showcase (models/) beside the core: its C code, the data generator
