@@ -84,8 +84,58 @@ close_conn(GuardConn *c, unsigned long *cause)
 	if (c->closing)
 		return;
 	c->closing = true;
+	c->addr->open--;
 	(*cause)++;
 	(void) shutdown(c->fd, SHUT_RDWR);
+}
+
+/* The client address's entry (created with a count of 0). */
+static GuardAddr *
+addr_of(Guard *g, struct MHD_Connection *conn)
+{
+	const union MHD_ConnectionInfo *info =
+		MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+	unsigned char key[16] = {0};
+	uint32_t	h = 2166136261u;
+	GuardAddr  *a;
+
+	if (info && info->client_addr)
+	{
+		const struct sockaddr *sa = info->client_addr;
+
+		if (sa->sa_family == AF_INET)
+			memcpy(key, &((const struct sockaddr_in *) sa)->sin_addr, 4);
+		else if (sa->sa_family == AF_INET6)
+			memcpy(key, &((const struct sockaddr_in6 *) sa)->sin6_addr, 16);
+	}
+	for (int i = 0; i < 16; i++)
+		h = (h ^ key[i]) * 16777619u;
+	h %= GUARD_BUCKETS;
+	for (a = g->buckets[h]; a; a = a->next)
+		if (memcmp(a->addr, key, sizeof(key)) == 0)
+			return a;
+	a = xmalloc(sizeof(GuardAddr));
+	memcpy(a->addr, key, sizeof(key));
+	a->count = a->open = 0;
+	a->bucket = (int) h;
+	a->next = g->buckets[h];
+	g->buckets[h] = a;
+	return a;
+}
+
+/* One connection less from a: its entry goes with the last. */
+static void
+addr_release(Guard *g, GuardAddr *a)
+{
+	if (--a->count > 0)
+		return;
+	for (GuardAddr **p = &g->buckets[a->bucket]; *p; p = &(*p)->next)
+		if (*p == a)
+		{
+			*p = a->next;
+			free(a);
+			return;
+		}
 }
 
 /* Slots below which no idle connection is closed to make room. */
@@ -112,12 +162,14 @@ make_room(Guard *g)
 	{
 		GuardConn  *oldest = NULL;
 
-		for (GuardConn *c = g->head.next; c != &g->head; c = c->next)
+		/* the newest (last) is the one just come: never it */
+		for (GuardConn *c = g->head.next; c != g->head.prev; c = c->next)
 			if (!c->closing && c->phase == GUARD_IDLE &&
-				(oldest == NULL || c->since < oldest->since))
+				(oldest == NULL || c->addr->open > oldest->addr->open ||
+				 (c->addr->open == oldest->addr->open && c->since < oldest->since)))
 				oldest = c;
-		if (oldest == NULL || oldest == g->head.prev)
-			break;				/* none idle (the newest is the one just come) */
+		if (oldest == NULL)
+			break;
 		close_conn(oldest, &g->stats.evicted_idle);
 		open--;
 	}
@@ -139,6 +191,9 @@ guard_notify(void *cls, struct MHD_Connection *conn, void **socket_context,
 		memset(c, 0, sizeof(*c));
 		c->conn = conn;
 		c->fd = info ? info->connect_fd : -1;
+		c->addr = addr_of(g, conn);
+		c->addr->count++;
+		c->addr->open++;
 		c->phase = GUARD_IDLE;
 		c->since = now_monotonic();
 		/* any byte, a TLS handshake's included, starts the header clock */
@@ -154,6 +209,9 @@ guard_notify(void *cls, struct MHD_Connection *conn, void **socket_context,
 	else if (code == MHD_CONNECTION_NOTIFY_CLOSED && c != NULL)
 	{
 		atomic_fetch_sub(&unsent_total, c->unsent);
+		if (!c->closing)
+			c->addr->open--;
+		addr_release(g, c->addr);
 		c->prev->next = c->next;
 		c->next->prev = c->prev;
 		g->count--;

@@ -13,8 +13,9 @@
  * is not read within send_timeout; and, while the answers queued and not
  * yet sent by the whole process exceed max_unsent, the connections with the
  * oldest unsent answers.  When a new connection leaves fewer than a
- * sixteenth of the slots free, the connections idle the longest are closed
- * first, so that a new client is still answered.  A connection is closed
+ * sixteenth of the slots free, idle connections are closed to make room:
+ * first those of the client address holding the most connections, the one
+ * idle the longest first, so that a new client is still answered.  A connection is closed
  * with shutdown(2): libmicrohttpd sees the end of the stream and frees it
  * through its own callbacks.
  *
@@ -39,12 +40,25 @@ typedef enum GuardPhase
 	GUARD_SENDING				/* the answer queued */
 } GuardPhase;
 
+/* connections from one client address */
+typedef struct GuardAddr
+{
+	struct GuardAddr *next;		/* in its hash bucket */
+	unsigned char addr[16];		/* IPv4 or IPv6 */
+	int			bucket;
+	int			count;			/* its connections */
+	int			open;			/* of them, not being closed */
+} GuardAddr;
+
+#define GUARD_BUCKETS 1024
+
 typedef struct GuardConn
 {
 	struct GuardConn *prev;
 	struct GuardConn *next;
 	struct MHD_Connection *conn;
 	int			fd;
+	GuardAddr  *addr;
 	GuardPhase	phase;
 	double		since;			/* start of the phase (of the headers' bytes when idle) */
 	bool		receiving;		/* idle: bytes of a request arrived */
@@ -78,6 +92,7 @@ typedef struct Guard
 	const GuardLimits *limits;
 	double		next_sweep;
 	GuardStats	stats;			/* connections closed, by cause */
+	GuardAddr  *buckets[GUARD_BUCKETS];	/* connections by client address */
 } Guard;
 
 extern void guard_init(Guard *g, const GuardLimits *limits, int max_connections);
