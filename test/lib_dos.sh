@@ -79,6 +79,8 @@ dos_attack() {
 }
 
 dos_finish() {
+	[ "$GW_FAILURES" -eq 0 ] || tail -5 "$GW_WORK/gateway.log"
+
 	[ -n "$GW_PID" ] && gw_stop >/dev/null
 	[ "$GW_FAILURES" -eq 0 ]
 	exit $?

@@ -258,9 +258,18 @@ def probe(a):
                 if not more:
                     break
                 data += more
-            s.close()
+            if data.startswith(b"HTTP/1.1 200"):
+                s.close()
             if not data.startswith(b"HTTP/1.1 200"):
-                failures.append("probe %d: %r" % (i, data[:120]))
+                try:
+                    while True:
+                        more = s.recv(65536)
+                        if not more:
+                            break
+                        data += more
+                except OSError:
+                    pass
+                failures.append("probe %d: %r" % (i, data[:80] + b"..." + data[-160:]))
             else:
                 times.append((time.monotonic() - t0) * 1000)
         except OSError as e:
