@@ -299,25 +299,36 @@ guard_sweep(Guard *g, double now)
 		}
 	}
 
-	/* over the unsent answers' budget: the oldest unread answers go */
-	if (l->max_unsent > 0)
+	(void) guard_unsent_room(g);
+}
+
+bool
+guard_unsent_room(Guard *g)
+{
+	const GuardLimits *l = g->limits;
+	size_t		total = atomic_load(&unsent_total);
+	size_t		closing = 0;
+
+	if (l->max_unsent == 0 || total <= l->max_unsent)
+		return true;
+	/* what the connections being closed hold is freed in MHD_run's next round */
+	for (GuardConn *c = g->head.next; c != &g->head; c = c->next)
+		if (c->closing)
+			closing += c->unsent;
+	while (total - (closing < total ? closing : total) > l->max_unsent)
 	{
-		size_t		total = atomic_load(&unsent_total);
+		GuardConn  *oldest = NULL;
 
-		while (total > l->max_unsent)
-		{
-			GuardConn  *oldest = NULL;
-
-			for (GuardConn *c = g->head.next; c != &g->head; c = c->next)
-				if (!c->closing && c->phase == GUARD_SENDING && c->unsent > 0 &&
-					(oldest == NULL || c->since < oldest->since))
-					oldest = c;
-			if (oldest == NULL)
-				break;
-			close_conn(oldest, &g->stats.over_unsent);
-			total -= oldest->unsent < total ? oldest->unsent : total;
-		}
+		for (GuardConn *c = g->head.next; c != &g->head; c = c->next)
+			if (!c->closing && c->phase == GUARD_SENDING && c->unsent > 0 &&
+				(oldest == NULL || c->since < oldest->since))
+				oldest = c;
+		if (oldest == NULL)
+			break;
+		close_conn(oldest, &g->stats.over_unsent);
+		closing += oldest->unsent;
 	}
+	return false;
 }
 
 int

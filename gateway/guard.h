@@ -111,6 +111,15 @@ extern void guard_done(struct MHD_Connection *conn);
 /* Close what overstays (at most every 200 ms; now: now_monotonic()). */
 extern void guard_sweep(Guard *g, double now);
 
+/*
+ * Is there room for one more answer under max_unsent?  If not, the
+ * connections with the oldest unsent answers are closed to make it, which
+ * frees their memory in MHD_run's next round: the caller waits until then
+ * (the workers suspend the request, reading nothing more from its
+ * connection).
+ */
+extern bool guard_unsent_room(Guard *g);
+
 /* Bytes of answers queued and not yet sent, whole process. */
 extern size_t guard_unsent_bytes(void);
 

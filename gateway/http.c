@@ -82,6 +82,10 @@ typedef struct Loop
 	pthread_t	thread;
 	bool		running;
 	Guard		guard;			/* its connections' deadlines (guard.c) */
+	/* requests waiting for room under max_unsent_mb, suspended */
+	struct MHD_Connection **waiting;
+	int			nwaiting;
+	int			max_waiting;
 } Loop;
 
 static Loop *loops;
@@ -137,6 +141,7 @@ handle(void *cls, struct MHD_Connection *conn, const char *url, const char *meth
 	   void **con_cls)
 {
 	RequestCtx *ctx = *con_cls;
+	Loop	   *lp = cls;
 	size_t		max_body = (size_t) cfg->max_body_mb * 1024 * 1024;
 	bool		complete;
 	enum MHD_Result ret;
@@ -184,6 +189,29 @@ handle(void *cls, struct MHD_Connection *conn, const char *url, const char *meth
 		return exchange_send(&ctx->x, conn, status, PQgetvalue(res, 0, 0),
 							 (size_t) PQgetlength(res, 0, 0), ctx->x.content_type, quiesced,
 							 free_result, res);
+	}
+
+	/*
+	 * Answers unread by their clients hold memory: past max_unsent_mb the
+	 * oldest are dropped, and this request waits (suspended, its connection
+	 * read no further) until their memory is freed
+	 */
+	if (!ctx->br.called && !guard_unsent_room(&lp->guard))
+	{
+		if (lp->nwaiting == lp->max_waiting)
+		{
+			struct MHD_Connection **bigger;
+
+			lp->max_waiting = lp->max_waiting ? lp->max_waiting * 2 : 16;
+			bigger = xmalloc(sizeof(*bigger) * (size_t) lp->max_waiting);
+			if (lp->nwaiting)
+				memcpy(bigger, lp->waiting, sizeof(*bigger) * (size_t) lp->nwaiting);
+			free(lp->waiting);
+			lp->waiting = bigger;
+		}
+		lp->waiting[lp->nwaiting++] = conn;
+		MHD_suspend_connection(conn);
+		return MHD_YES;
 	}
 
 	/* the protocol's checks, then the key's lookup or the call, or an answer */
@@ -344,6 +372,15 @@ loop(void *arg)
 		if ((unsigned int) lp->guard.count < before)
 			MHD_run(lp->daemon);
 		guard_sweep(&lp->guard, now_monotonic());
+		if (lp->nwaiting > 0)
+		{
+			/* the dropped answers' memory is freed: the waiting requests go on */
+			int			n = lp->nwaiting;
+
+			lp->nwaiting = 0;
+			for (int i = 0; i < n; i++)
+				MHD_resume_connection(lp->waiting[i]);
+		}
 
 		/*
 		 * libmicrohttpd takes a few rounds to take a connection from an answer
@@ -396,7 +433,7 @@ start_loop(Loop *lp, unsigned int flags, bool tls, unsigned int max_conns)
 	lp->epfd = lp->order_fd = -1;
 	guard_init(&lp->guard, &guard_limits, (int) max_conns);
 	/* the logger first: MHD uses its own for options before it */
-	lp->daemon = MHD_start_daemon(flags, (uint16_t) cfg->port, NULL, NULL, handle, NULL,
+	lp->daemon = MHD_start_daemon(flags, (uint16_t) cfg->port, NULL, NULL, handle, lp,
 								  MHD_OPTION_EXTERNAL_LOGGER, mhd_log, NULL,
 								  MHD_OPTION_LISTEN_SOCKET, listen_fd,
 								  MHD_OPTION_CONNECTION_LIMIT, max_conns,
@@ -577,6 +614,7 @@ http_stop(void)
 			close(lp->epfd);
 		if (lp->order_fd >= 0)
 			close(lp->order_fd);
+		free(lp->waiting);
 	}
 	free(loops);
 	loops = NULL;

@@ -131,6 +131,14 @@ static bool quiesced = false;
 static MemoryContext request_cxt;	/* reset after each answer */
 static BodyBudget bodies;		/* bodies being read, all connections */
 static Guard guard;				/* the connections' deadlines (guard.c) */
+
+/*
+ * Requests waiting for room under hroe.http_max_unsent_mb, suspended (their
+ * connections read nothing more meanwhile), resumed after the next MHD_run
+ */
+static struct MHD_Connection **waiting;
+static int	nwaiting;
+static int	max_waiting;
 static GuardLimits guard_limits;
 
 /* the longest the worker waits without calling MHD_run (ms) */
@@ -484,6 +492,24 @@ handle(void *cls, struct MHD_Connection *conn, const char *url, const char *meth
 		return ret;
 	guard_phase(conn, GUARD_RUNNING);
 
+	/*
+	 * Answers unread by their clients hold the worker's memory: past
+	 * hroe.http_max_unsent_mb the oldest are dropped, and this request waits
+	 * until their memory is freed
+	 */
+	if (!guard_unsent_room(&guard))
+	{
+		if (nwaiting == max_waiting)
+		{
+			max_waiting = max_waiting ? max_waiting * 2 : 16;
+			waiting = waiting ? repalloc(waiting, sizeof(*waiting) * max_waiting) :
+				MemoryContextAlloc(TopMemoryContext, sizeof(*waiting) * max_waiting);
+		}
+		waiting[nwaiting++] = conn;
+		MHD_suspend_connection(conn);
+		return MHD_YES;
+	}
+
 	/* the whole request is here: answer it now */
 	old = MemoryContextSwitchTo(request_cxt);
 	exchange_request(&hr->x, conn, method, url, &req, &headers, &args);
@@ -758,7 +784,7 @@ hroe_http_worker_main(Datum arg)
 	double		stop_at = 0;
 	bool		tls = http_tls_cert && *http_tls_cert;
 	bool		ipv6 = false;
-	unsigned int flags = MHD_USE_EPOLL | MHD_USE_ERROR_LOG;
+	unsigned int flags = MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ERROR_LOG;
 	char	   *cert = NULL;
 	char	   *key = NULL;
 	int			max_conns;
@@ -880,6 +906,16 @@ hroe_http_worker_main(Datum arg)
 		if (guard.count < before)
 			MHD_run(daemon);
 		guard_sweep(&guard, now_monotonic());
+		if (nwaiting > 0)
+		{
+			/* the dropped answers' memory is freed: the waiting requests run */
+			int			n = nwaiting;
+
+			nwaiting = 0;
+			for (int i = 0; i < n; i++)
+				MHD_resume_connection(waiting[i]);
+			MHD_run(daemon);
+		}
 		mhd_log_summary(now_monotonic());
 
 		/*
