@@ -244,6 +244,7 @@ exchange_request(Exchange *x, struct MHD_Connection *conn, const char *method,
 	req->body = x->body.data;
 	req->body_len = x->body.len;
 	req->now = time(NULL);
+	req->payload_hash = NULL;
 }
 
 void

@@ -70,6 +70,7 @@
 
 #include "../gateway/exchange.h"
 #include "../gateway/guard.h"
+#include "../gateway/sigv4.h"
 #include "api_internal.h"
 #include "catalog.h"
 #include "http_server.h"
@@ -458,6 +459,54 @@ charge_body(Exchange *x, size_t n)
 						   (size_t) http_max_unverified_mb * 1024 * 1024);
 }
 
+/*
+ * A body larger than the unverified allowance whose signature the headers
+ * already prove: its hash signed as x-amz-content-sha256 (SigV4 lets a
+ * client sign the payload's hash as a header), the headers' signature
+ * checked with it.  The body is then charged to hroe.http_max_buffered_mb
+ * only; its hash is checked with the whole request at the end (a body that
+ * is not the one signed fails the signature there).
+ */
+static bool
+headers_verified(HttpRequest *hr, struct MHD_Connection *conn, const char *method,
+				 const char *url)
+{
+	const char *hash = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "x-amz-content-sha256");
+	HeaderList	headers,
+				args;
+	Request		req;
+	Response	resp;
+	SigV4Auth	auth;
+	char		secret[SECRET_MAX];
+	bool		ok = false;
+	MemoryContext old;
+
+	if (hash == NULL || strlen(hash) != 64 || strspn(hash, "0123456789abcdef") != 64)
+		return false;
+	old = MemoryContextSwitchTo(request_cxt);
+	exchange_request(&hr->x, conn, method, url, &req, &headers, &args);
+	req.payload_hash = hash;
+	response_init(&resp);
+	if (sigv4_parse(&req, &auth, &resp))
+	{
+		char		list[sizeof(auth.signed_headers) + 2];
+		bool		hash_signed;
+
+		snprintf(list, sizeof(list), ";%s;", auth.signed_headers);
+		hash_signed = strstr(list, ";x-amz-content-sha256;") != NULL;
+		if (hash_signed &&
+			lookup_secret(hr, auth.access_key_id, secret, sizeof(secret), &resp) == LOOKUP_FOUND)
+			ok = sigv4_verify(&req, &auth, secret);
+	}
+	OPENSSL_cleanse(secret, sizeof(secret));
+	OPENSSL_cleanse(hr->secret, sizeof(hr->secret));
+	response_free(&resp);
+	exchange_headers_free(&headers, &args);
+	MemoryContextSwitchTo(old);
+	MemoryContextReset(request_cxt);
+	return ok;
+}
+
 /* MHD's access handler: the headers, each body chunk, then the answer. */
 static enum MHD_Result
 handle(void *cls, struct MHD_Connection *conn, const char *url, const char *method,
@@ -485,6 +534,9 @@ handle(void *cls, struct MHD_Connection *conn, const char *url, const char *meth
 			return exchange_send_bad_length(&hr->x, conn);
 		if (exchange_declared_too_large(conn, max_body))
 			return exchange_send_too_large(&hr->x, conn, quiesced);
+		if (!exchange_declared_too_large(conn, UNVERIFIED_ALLOWANCE))
+			return MHD_YES;
+		hr->x.verified = headers_verified(hr, conn, method, url);
 		return MHD_YES;
 	}
 	ret = exchange_read(&hr->x, upload_data, upload_data_size, max_body, charge_body, &complete);
