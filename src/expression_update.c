@@ -120,6 +120,7 @@ MutExpand(MutNode *n)
 		HroeValue	v;
 		MutNode    *k;
 
+		CHECK_FOR_INTERRUPTS();
 		if (n->val.type == HROE_M)
 		{
 			const char *nm;
@@ -295,6 +296,7 @@ MutBuild(MutNode *n, HroeValue *out)
 		{
 			HroeValue	v;
 
+			CHECK_FOR_INTERRUPTS();
 			if (n->kids[i]->removed)
 				continue;
 			MutBuild(n->kids[i], &v);
@@ -523,6 +525,7 @@ SetMerge(const HroeValue *a, const HroeValue *b, bool difference, HroeValue *out
 					y;
 		int			c;
 
+		CHECK_FOR_INTERRUPTS();
 		if (i < na)
 			hroe_list_element(a, i, &x);
 		if (j < nb)
@@ -575,6 +578,7 @@ ListAppend(const HroeValue *a, const HroeValue *b, HroeValue *out)
 	if (size > HROE_ITEM_MAX_SIZE)
 		UpdateTooBig(size);
 	elems = palloc(sizeof(HroeValue) * (na + nb + 1));
+	CHECK_FOR_INTERRUPTS();
 	for (uint32 i = 0; i < na; i++)
 		hroe_list_element(a, i, &elems[i]);
 	for (uint32 i = 0; i < nb; i++)
@@ -764,6 +768,7 @@ hroe_project(const List *paths, const HroeItem *item)
 		MutNode    *n = out;
 		ListCell   *pc;
 
+		CHECK_FOR_INTERRUPTS();
 		if (!hroe_path_resolve(item, path, &v))
 			continue;
 		foreach(pc, path)

@@ -157,6 +157,7 @@ hroe_value_size(const HroeValue *v)
 			size = v->type == HROE_L ? 3 : 0;
 			for (i = 0; i < n; i++)
 			{
+				CHECK_FOR_INTERRUPTS();
 				hroe_list_element(v, i, &e);
 				size += hroe_value_size(&e) + (v->type == HROE_L ? 1 : 0);
 			}
@@ -169,6 +170,7 @@ hroe_value_size(const HroeValue *v)
 				const char *nm;
 				uint32		nl;
 
+				CHECK_FOR_INTERRUPTS();
 				hroe_map_entry(v, i, &nm, &nl, &e);
 				size += nl + 1 + hroe_value_size(&e);
 			}
@@ -191,6 +193,7 @@ ValueDepth(const HroeValue *v)
 	n = hroe_io_get_u32(v->data);
 	for (i = 0; i < n; i++)
 	{
+		CHECK_FOR_INTERRUPTS();
 		if (v->type == HROE_L)
 			hroe_list_element(v, i, &e);
 		else

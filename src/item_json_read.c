@@ -411,6 +411,7 @@ ReadSet(Reader *r, ValNode *n, HroeType type)
 		{
 			ValNode	   *k = hroe_io_add_kid(n);
 
+			CHECK_FOR_INTERRUPTS();
 			hroe_io_push_index(r, n->nkids - 1);
 			ReadScalarString(r, k, mtype);
 			r->depth--;
@@ -438,6 +439,7 @@ hroe_io_read_members(Reader *r, ValNode *m, int depth)
 
 			hroe_io_read_string(r, &k->name, &k->namelen);
 			hroe_check_name_length(k->namelen);
+			CHECK_FOR_INTERRUPTS();
 			hroe_io_expect(r, ':', "Expected \":\"");
 			hroe_io_push_name(r, k->name, k->namelen);
 			ReadAttributeValue(r, k, depth);
@@ -505,6 +507,7 @@ ReadAttributeValue(Reader *r, ValNode *n, int depth)
 			{
 				ValNode	   *k = hroe_io_add_kid(n);
 
+				CHECK_FOR_INTERRUPTS();
 				hroe_io_push_index(r, n->nkids - 1);
 				ReadAttributeValue(r, k, depth + 1);
 				r->depth--;

@@ -93,6 +93,7 @@ WriteJsonMap(StringInfo buf, const HroeValue *map)
 		uint32		nl;
 		HroeValue	v;
 
+		CHECK_FOR_INTERRUPTS();
 		hroe_map_entry(map, i, &nm, &nl, &v);
 		if (i > 0)
 			appendStringInfoString(buf, ", ");
@@ -146,6 +147,7 @@ WriteJsonValue(StringInfo buf, const HroeValue *v)
 			appendStringInfoChar(buf, '[');
 			for (i = 0; i < n; i++)
 			{
+				CHECK_FOR_INTERRUPTS();
 				if (i > 0)
 					appendStringInfoString(buf, ", ");
 				hroe_list_element(v, i, &e);

@@ -437,6 +437,7 @@ hroe_io_finish_set(Reader *r, ValNode *set)
 	set->depth = 0;
 	for (i = 0; i < set->nkids; i++)
 	{
+		CHECK_FOR_INTERRUPTS();
 		set->size += set->kids[i].size;
 		set->serlen += set->kids[i].len;
 	}

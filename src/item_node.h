@@ -12,6 +12,7 @@
 #ifndef HROE_ITEM_NODE_H
 #define HROE_ITEM_NODE_H
 
+#include "miscadmin.h"
 #include "utils/memutils.h"
 
 #include "item.h"

@@ -383,6 +383,18 @@ list_concat(List *list1, const List *list2)
 	return list1;
 }
 
+/*
+ * ---- interrupts: CHECK_FOR_INTERRUPTS() in the item and expression loops;
+ * nothing here ever sets InterruptPending ----
+ */
+
+volatile sig_atomic_t InterruptPending = false;
+
+void
+ProcessInterrupts(void)
+{
+}
+
 /* ---- stack depth, as the backend's max_stack_depth check ---- */
 
 static char *stack_base = NULL;
