@@ -716,16 +716,30 @@ hroe_partiql_translate(PqStatement *s, JsonbContainer **params, int nparams, boo
 					initStringInfo(&kce);
 					if (hash->kind == PQ_IN)
 					{
-						/* one Query per value (api_partiql_run.c): :pk is each */
-						r->nin = hash->nargs - 1;
-						r->in = palloc(sizeof(char *) * r->nin);
-						for (int k = 0; k < r->nin; k++)
+						/*
+						 * one Query per value (api_partiql_run.c): :pk is
+						 * each; at most 50 of them, as DynamoDB
+						 * (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ql-operators.html),
+						 * and a value given twice is read once
+						 */
+						if (hash->nargs - 1 > HROE_PARTIQL_IN_KEYS_MAX)
+							HroeValidation(psprintf("IN operator on a partition key supports at most %d values, got %d",
+													HROE_PARTIQL_IN_KEYS_MAX, hash->nargs - 1));
+						r->nin = 0;
+						r->in = palloc(sizeof(char *) * (hash->nargs - 1));
+						for (int k = 1; k < hash->nargs; k++)
 						{
 							StringInfoData v;
+							bool		seen = false;
 
+							/* (compared as jsonb's text: literal or parameter) */
 							initStringInfo(&v);
-							AttrValue(&b, hash->args[k + 1], &v, 0);
-							r->in[k] = v.data;
+							AttrValue(&b, hash->args[k], &v, 0);
+							v.data = hroe_api_jsonb_text(hroe_api_text_jsonb(v.data));
+							for (int j = 0; j < r->nin && !seen; j++)
+								seen = strcmp(r->in[j], v.data) == 0;
+							if (!seen)
+								r->in[r->nin++] = v.data;
 						}
 						appendStringInfo(&kce, "%s = :pk", NameRef(&b, ks->names[0], strlen(ks->names[0])));
 					}

@@ -17,6 +17,7 @@
 #include "common/base64.h"
 #include "common/jsonapi.h"
 #include "mb/pg_wchar.h"
+#include "miscadmin.h"
 #include "utils/builtins.h"
 #include "utils/jsonb.h"
 #include "utils/memutils.h"
@@ -366,6 +367,7 @@ RunSelect(PqRequest *r, JsonbContainer *req)
 	Jsonb	   *cap = NULL;
 	Jsonb	   *lek = NULL;
 	int			next = -1;
+	int64		bytes = 0;		/* of the items in the response */
 	StringInfoData common;
 	JsonbParseState *st = NULL;
 
@@ -386,6 +388,7 @@ RunSelect(PqRequest *r, JsonbContainer *req)
 		JsonbValue *items;
 		JsonbValue *scanned;
 
+		CHECK_FOR_INTERRUPTS();
 		initStringInfo(&extra);
 		appendStringInfoString(&extra, common.data);
 		if (has_limit)
@@ -403,13 +406,26 @@ RunSelect(PqRequest *r, JsonbContainer *req)
 
 			while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
 				if (tok == WJB_ELEM)
+				{
 					PushItem(&st, r->stmt, &v);
+					bytes += v.type == jbvBinary ? v.val.binary.len : 0;
+				}
 		}
 		cap = SumCapacity(cap, hroe_api_response_member(res, "ConsumedCapacity"));
 		lek = hroe_api_response_member(res, "LastEvaluatedKey");
 		if (lek)
 		{
 			next = k;
+			break;
+		}
+		/*
+		 * one response of about 1 MB: the Queries of the next IN values
+		 * come with the NextToken (each Query stops at 1 MB read itself)
+		 */
+		if (bytes >= HROE_PAGE_BYTES)
+		{
+			if (k + 1 < nq)
+				next = k + 1;
 			break;
 		}
 		scanned = hroe_api_member(&res->root, "ScannedCount");

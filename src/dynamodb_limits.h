@@ -66,6 +66,8 @@
 #define HROE_TOKEN_MAX			36		/* a ClientRequestToken, in bytes */
 #define HROE_PARTIQL_STATEMENT_MAX	8192	/* a PartiQL statement, in characters */
 #define HROE_PARTIQL_BATCH_MAX	25		/* statements of a BatchExecuteStatement */
+#define HROE_PARTIQL_IN_KEYS_MAX	50	/* partition key values of a SELECT's
+										 * IN (other IN: the expressions' 100) */
 
 /* expressions */
 #define HROE_EXPR_MAX_BYTES			4096	/* one expression string */
