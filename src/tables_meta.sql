@@ -54,14 +54,10 @@ BEGIN
 			format('Requested resource not found: Table: %s not found', p_table_name));
 	END IF;
 	v_arn := hroe.table_arn(t.table_name);
-	-- the table's and every index's count and size, in one pass
-	IF hroe.table_is_distributed(t.relid) THEN
-		SELECT jsonb_object_agg(coalesce(s.index_name, ''), jsonb_build_array(s.item_count, s.size_bytes))
-		INTO v_sizes FROM hroe.partition_table_sizes(p_table_name, t.relid) s;
-	ELSE
-		SELECT jsonb_object_agg(coalesce(s.index_name, ''), jsonb_build_array(s.item_count, s.size_bytes))
-		INTO v_sizes FROM hroe.table_sizes(p_table_name) s;
-	END IF;
+	-- the table's and every index's count and size: a small table's exact,
+	-- a large one's from its last refresh (hroe.table_statistics)
+	SELECT jsonb_object_agg(coalesce(s.index_name, ''), jsonb_build_array(s.item_count, s.size_bytes))
+	INTO v_sizes FROM hroe.table_statistics(p_table_name) s;
 	v_defs := jsonb_build_object(t.partition_key, t.partition_key_type);
 	IF t.sort_key IS NOT NULL THEN
 		v_defs := v_defs || jsonb_build_object(t.sort_key, t.sort_key_type);
@@ -129,7 +125,7 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION hroe.table_description(text, text, text, text) IS
-'DynamoDB''s TableDescription of table p_table_name, with TableStatus p_table_status and IndexStatus p_index_status for GSI p_index_name (NULL: every GSI; a GSI named CREATING also shows Backfilling), else ACTIVE: key schema, attribute definitions, ARN, TableId, creation time, billing mode, provisioned throughput, deletion protection, local and global secondary indexes (key schema, projection, ARN, item count, size of the index entries) and the exact item count and DynamoDB size of the table; also names the PostgreSQL table and indexes (PostgresTable, PostgresIndex)';
+'DynamoDB''s TableDescription of table p_table_name, with TableStatus p_table_status and IndexStatus p_index_status for GSI p_index_name (NULL: every GSI; a GSI named CREATING also shows Backfilling), else ACTIVE: key schema, attribute definitions, ARN, TableId, creation time, billing mode, provisioned throughput, deletion protection, local and global secondary indexes (key schema, projection, ARN, item count, size of the index entries) and the item count and DynamoDB size of the table (hroe.table_statistics: exact for a small table, else as of the last hroe.refresh_table_statistics, as DynamoDB refreshes them about every six hours); also names the PostgreSQL table and indexes (PostgresTable, PostgresIndex)';
 
 CREATE FUNCTION hroe.describe_table(p_table_name text)
 RETURNS jsonb
@@ -141,7 +137,7 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION hroe.describe_table(text) IS
-'DescribeTable: {"Table": hroe.table_description(p_table_name)}: key schema, attribute definitions, ARN, TableId, billing mode and provisioned throughput, deletion protection, local and global secondary indexes (key schema, projection, item count, size of the index entries) and the exact item count and DynamoDB size of the table, as DynamoDB JSON; also names the PostgreSQL table and indexes';
+'DescribeTable: {"Table": hroe.table_description(p_table_name)}: key schema, attribute definitions, ARN, TableId, billing mode and provisioned throughput, deletion protection, local and global secondary indexes (key schema, projection, item count, size of the index entries) and the item count and DynamoDB size of the table (hroe.table_statistics: exact for a small table, else as of the last refresh), as DynamoDB JSON; also names the PostgreSQL table and indexes';
 
 -- CreateTable's settings of a table just created
 CREATE FUNCTION hroe.set_table_settings(p_table_name text, p_billing_mode text,
@@ -438,3 +434,147 @@ END
 $$;
 COMMENT ON FUNCTION hroe.list_tags_of_resource(text) IS
 'ListTagsOfResource: the tags of table p_table_name, by key';
+
+--
+-- ItemCount, TableSizeBytes and each index's ItemCount and IndexSizeBytes
+-- (DescribeTable): DynamoDB refreshes them about every six hours
+-- (https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_TableDescription.html);
+-- hroe counts a small table exactly on every call and keeps a large table's
+-- figures here, from its last refresh, so that DescribeTable never reads a
+-- large table through.
+--
+CREATE TABLE hroe.table_statistics (
+	table_name			text NOT NULL REFERENCES hroe.tables ON DELETE CASCADE ON UPDATE CASCADE,
+	-- '' for the table itself
+	index_name			text NOT NULL,
+	item_count			bigint NOT NULL,
+	size_bytes			bigint NOT NULL,
+	refreshed_at		timestamptz NOT NULL DEFAULT pg_catalog.now(),
+	PRIMARY KEY (table_name, index_name)
+);
+COMMENT ON TABLE hroe.table_statistics IS 'The item count and DynamoDB size of a large table (index_name '''') and of each of its indexes, as of refreshed_at (hroe.refresh_table_statistics): what DescribeTable shows of a table above hroe.table_statistics''s exact-count bound. Not dumped: recomputed by the next refresh';
+GRANT SELECT, INSERT, UPDATE, DELETE ON hroe.table_statistics TO PUBLIC;
+ALTER TABLE hroe.table_statistics ENABLE ROW LEVEL SECURITY;
+ALTER TABLE hroe.table_statistics FORCE ROW LEVEL SECURITY;
+CREATE POLICY table_statistics_read ON hroe.table_statistics FOR SELECT USING (true);
+COMMENT ON POLICY table_statistics_read ON hroe.table_statistics IS 'The statistics are readable by every role, as DescribeTable';
+CREATE POLICY table_statistics_owner ON hroe.table_statistics FOR ALL
+	USING (hroe.owns_table(table_name)) WITH CHECK (hroe.owns_table(table_name));
+COMMENT ON POLICY table_statistics_owner ON hroe.table_statistics IS 'A role refreshes only the statistics of a table it owns';
+
+CREATE FUNCTION hroe.table_statistics(p_table_name text)
+RETURNS TABLE (index_name text, item_count bigint, size_bytes bigint)
+LANGUAGE plpgsql STABLE STRICT PARALLEL RESTRICTED
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	t hroe.tables;
+BEGIN
+	SELECT * INTO t FROM hroe.tables WHERE hroe.tables.table_name OPERATOR(pg_catalog.=) p_table_name;
+	IF NOT FOUND THEN
+		PERFORM hroe.dynamodb_error('ResourceNotFoundException',
+			format('Requested resource not found: Table: %s not found', p_table_name));
+	END IF;
+	IF hroe.table_is_distributed(t.relid) THEN
+		RETURN QUERY SELECT * FROM hroe.partition_table_sizes(p_table_name, t.relid);
+		RETURN;
+	END IF;
+	-- a small table (at most 128 pages, 1 MB): counted exactly, a pass of
+	-- a few milliseconds
+	IF pg_catalog.pg_relation_size(t.relid) OPERATOR(pg_catalog.<=) (128 OPERATOR(pg_catalog.*) current_setting('block_size')::bigint) THEN
+		RETURN QUERY SELECT * FROM hroe.table_sizes(p_table_name);
+		RETURN;
+	END IF;
+	-- a large one: its last refresh
+	IF EXISTS (SELECT FROM hroe.table_statistics s WHERE s.table_name OPERATOR(pg_catalog.=) p_table_name) THEN
+		RETURN QUERY
+			SELECT nullif(s.index_name, ''), s.item_count, s.size_bytes
+			FROM hroe.table_statistics s WHERE s.table_name OPERATOR(pg_catalog.=) p_table_name
+			UNION ALL
+			-- an index created since: none counted yet
+			SELECT x.index_name, 0::bigint, 0::bigint FROM hroe.indexes x
+			WHERE x.table_name OPERATOR(pg_catalog.=) p_table_name
+			  AND NOT EXISTS (SELECT FROM hroe.table_statistics s
+							  WHERE s.table_name OPERATOR(pg_catalog.=) p_table_name
+								AND s.index_name OPERATOR(pg_catalog.=) x.index_name);
+		RETURN;
+	END IF;
+	-- never refreshed: PostgreSQL's own estimates (VACUUM and ANALYZE keep
+	-- them): rows of the table and of each index, their storage in bytes
+	RETURN QUERY
+		SELECT NULL::text, greatest(c.reltuples, 0)::bigint, pg_catalog.pg_table_size(t.relid)
+		FROM pg_catalog.pg_class c WHERE c.oid OPERATOR(pg_catalog.=) t.relid
+		UNION ALL
+		SELECT x.index_name, greatest(coalesce(ic.reltuples, 0), 0)::bigint,
+			   coalesce(pg_catalog.pg_relation_size(ic.oid), 0)
+		FROM hroe.indexes x
+		LEFT JOIN pg_catalog.pg_class ic
+			   ON ic.relname OPERATOR(pg_catalog.=) x.index_relname
+			  AND ic.relnamespace OPERATOR(pg_catalog.=) (SELECT k.relnamespace FROM pg_catalog.pg_class k WHERE k.oid OPERATOR(pg_catalog.=) t.relid)
+		WHERE x.table_name OPERATOR(pg_catalog.=) p_table_name;
+END
+$$;
+COMMENT ON FUNCTION hroe.table_statistics(text) IS
+'The item count and DynamoDB size DescribeTable shows of table p_table_name (index_name NULL) and of each of its indexes: exact (hroe.table_sizes) for a table of at most 128 pages (1 MB), else from its last hroe.refresh_table_statistics (DynamoDB refreshes these figures about every six hours), else, never refreshed, PostgreSQL''s estimates (pg_class.reltuples of the table and of each index, their sizes in bytes); a distributed table''s, summed over its servers. Reads no large table through';
+
+CREATE FUNCTION hroe.refresh_table_statistics(p_table_name text)
+RETURNS void
+LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	v_rel regclass;
+BEGIN
+	SELECT t.relid INTO v_rel FROM hroe.tables t WHERE t.table_name OPERATOR(pg_catalog.=) p_table_name;
+	IF NOT FOUND THEN
+		PERFORM hroe.dynamodb_error('ResourceNotFoundException',
+			format('Requested resource not found: Table: %s not found', p_table_name));
+	END IF;
+	IF NOT hroe.owns_table(p_table_name) THEN
+		RAISE EXCEPTION 'must be a member of the role owning table % to refresh its statistics', p_table_name
+			USING ERRCODE = 'insufficient_privilege';
+	END IF;
+	-- one refresh at a time per table; a second caller waits for the first
+	PERFORM pg_catalog.pg_advisory_xact_lock(v_rel::oid::integer, 18514);
+	DELETE FROM hroe.table_statistics s WHERE s.table_name OPERATOR(pg_catalog.=) p_table_name;
+	IF hroe.table_is_distributed(v_rel) THEN
+		INSERT INTO hroe.table_statistics (table_name, index_name, item_count, size_bytes)
+		SELECT p_table_name, coalesce(z.index_name, ''), z.item_count, z.size_bytes
+		FROM hroe.partition_table_sizes(p_table_name, v_rel) z;
+	ELSE
+		INSERT INTO hroe.table_statistics (table_name, index_name, item_count, size_bytes)
+		SELECT p_table_name, coalesce(z.index_name, ''), z.item_count, z.size_bytes
+		FROM hroe.table_sizes(p_table_name) z;
+	END IF;
+END
+$$;
+COMMENT ON FUNCTION hroe.refresh_table_statistics(text) IS
+'Counts table p_table_name and its indexes exactly (hroe.table_sizes, one pass over the table) and keeps the figures in hroe.table_statistics, where DescribeTable reads a large table''s; only a member of the role owning the table may';
+
+CREATE FUNCTION hroe.refresh_stale_table_statistics(p_older_than interval DEFAULT '6 hours')
+RETURNS integer
+LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	v_name text;
+	v_count integer := 0;
+BEGIN
+	-- the large tables the caller owns whose figures are missing or older
+	FOR v_name IN
+		SELECT t.table_name FROM hroe.tables t
+		WHERE hroe.owns_table(t.table_name)
+		  AND pg_catalog.pg_relation_size(t.relid) OPERATOR(pg_catalog.>) (128 OPERATOR(pg_catalog.*) current_setting('block_size')::bigint)
+		  AND NOT EXISTS (SELECT FROM hroe.table_statistics s
+						  WHERE s.table_name OPERATOR(pg_catalog.=) t.table_name AND s.index_name OPERATOR(pg_catalog.=) ''
+							AND s.refreshed_at OPERATOR(pg_catalog.>) (pg_catalog.now() OPERATOR(pg_catalog.-) p_older_than))
+		ORDER BY t.table_name
+	LOOP
+		PERFORM hroe.refresh_table_statistics(v_name);
+		v_count := v_count OPERATOR(pg_catalog.+) 1;
+	END LOOP;
+	RETURN v_count;
+END
+$$;
+COMMENT ON FUNCTION hroe.refresh_stale_table_statistics(interval) IS
+'Refreshes (hroe.refresh_table_statistics) the statistics of every large table the current role owns whose figures are missing or older than p_older_than (DynamoDB''s six hours by default); returns how many it refreshed. For a periodic job (cron, pg_cron, the Time to Live worker)';
