@@ -5,7 +5,8 @@
 # (hroe.dynamodb), hroe-gateway and the in-server HTTP workers; on a cluster
 # of its own (test/lib_cluster.sh), restarted with hroe.http_port set for the
 # workers.  Then CREATE EXTENSION hroe_hr adds the showcase's six tables,
-# listed by both front ends.
+# listed by both front ends, and DROP EXTENSION hroe_hr with DeleteTable of
+# its tables leaves an empty account again.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 . test/lib_cluster.sh
@@ -56,6 +57,12 @@ check "... and so do the workers" has "^200 crc32-ok \{$showcase\}$" raw ListTab
 gw_start "$db" || exit 1
 check "... and hroe-gateway" has "^200 crc32-ok \{$showcase\}$" raw ListTables '{}'
 gw_stop || GW_FAILURES=$((GW_FAILURES + 1))
+
+# and dropped again (README "Installation"): the engine is left, and
+# DeleteTable removes the metadata the dropped tables leave
+sql "DROP EXTENSION hroe_hr; SELECT count(hroe.delete_table(t)) FROM unnest('{Customer,Employee,Order,Product,RepQuarterTotal,hroe_single}'::text[]) t" >/dev/null
+check "DROP EXTENSION hroe_hr, then DeleteTable of its tables: ListTables answers [] again" has \
+	'^200 crc32-ok \{"TableNames":\[\]\}$' raw ListTables '{}'
 
 [ "$GW_FAILURES" -eq 0 ] || { echo "$GW_FAILURES check(s) failed"; exit 1; }
 echo "a fresh database with hroe alone is an empty DynamoDB account through each front end"
