@@ -41,7 +41,8 @@ http_port=$(gw_free_port) || exit 1
 cluster_stop fresh
 cluster_start fresh -c hroe.http_port="$http_port" -c hroe.http_role="$GW_LOGIN" -c hroe.http_database="$db" \
 	-c hroe.http_workers=1 || exit 1
-GW_URL=http://127.0.0.1:$http_port
+workers_url=http://127.0.0.1:$http_port
+GW_URL=$workers_url
 for _ in $(seq 1 150); do
 	curl -s -o /dev/null "$GW_URL/" && break
 	sleep 0.1
@@ -60,8 +61,9 @@ gw_stop || GW_FAILURES=$((GW_FAILURES + 1))
 
 # and dropped again (README "Installation"): the engine is left, and
 # DeleteTable removes the metadata the dropped tables leave
+GW_URL=$workers_url
 sql "DROP EXTENSION hroe_hr; SELECT count(hroe.delete_table(t)) FROM unnest('{Customer,Employee,Order,Product,RepQuarterTotal,hroe_single}'::text[]) t" >/dev/null
-check "DROP EXTENSION hroe_hr, then DeleteTable of its tables: ListTables answers [] again" has \
+check "DROP EXTENSION hroe_hr, then DeleteTable of its tables: the workers' ListTables answers [] again" has \
 	'^200 crc32-ok \{"TableNames":\[\]\}$' raw ListTables '{}'
 
 [ "$GW_FAILURES" -eq 0 ] || { echo "$GW_FAILURES check(s) failed"; exit 1; }
