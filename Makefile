@@ -8,6 +8,7 @@ PGFILEDESC = "hroe - DynamoDB single-table design in PostgreSQL"
 # C sources, one per type or concern
 OBJS = \
 	src/hroe.o \
+	src/hroe_compat.o \
 	src/catalog.o \
 	src/key.o \
 	src/key_support.o \
@@ -69,12 +70,11 @@ OBJS += gateway/exchange.pic.o gateway/request.pic.o gateway/sigv4.pic.o gateway
 	gateway/util.pic.o
 SHLIB_LINK += -lmicrohttpd -lcrypto -lz
 
-# The HR/OE showcase (models/) beside the core: its C code, the data generator
-OBJS += models/generate.o
-
 # The install script is assembled from the SQL declarations that sit beside
-# the C code of each concern, in dependency order (layers depend downward):
-# the core's in src/, then the HR/OE showcase's in models/.
+# the C code of each concern, in dependency order (layers depend downward).
+# The HR/OE showcase is an extension of its own, hroe_hr (models/, built and
+# installed by models/Makefile, called from here): CREATE EXTENSION hroe
+# creates no DynamoDB table.
 SCRIPT_PARTS = \
 	src/hroe.sql \
 	src/key.sql \
@@ -92,14 +92,7 @@ SCRIPT_PARTS = \
 	src/ttl.sql \
 	src/gateway.sql \
 	src/shard.sql \
-	src/grid.sql \
-	models/generate.sql \
-	models/normalized.sql \
-	models/load.sql \
-	models/multi.sql \
-	models/single.sql \
-	models/compare.sql \
-	models/report.sql
+	src/grid.sql
 
 DATA_built = hroe--$(EXTVERSION).sql
 # Earlier releases: each one's install script as released, and the upgrade
@@ -107,14 +100,16 @@ DATA_built = hroe--$(EXTVERSION).sql
 # updates it and compares it with a fresh installation)
 DATA = upgrade/hroe--0.1.sql upgrade/hroe--0.1--0.2.sql upgrade/hroe--0.2.sql upgrade/hroe--0.2--0.3.sql
 
-# pg_regress: every file in sql/, each runnable alone (the extension is
-# preloaded into the test database, which is created as UTF8).
+# pg_regress: every file in sql/, each runnable alone (the extensions are
+# preloaded into the test database, which is created as UTF8: hroe and the
+# HR/OE showcase hroe_hr, whose models most files read;
+# test/t_fresh_account.sh checks a database with hroe alone)
 REGRESS      = $(patsubst sql/%.sql,%,$(sort $(wildcard sql/*.sql)))
-REGRESS_OPTS = --load-extension=hroe --encoding=UTF8
+REGRESS_OPTS = --load-extension=hroe --load-extension=hroe_hr --encoding=UTF8
 
 # pg_isolation_regress: specs in test/specs, expected output in test/expected
 ISOLATION      = $(patsubst test/specs/%.spec,%,$(sort $(wildcard test/specs/*.spec)))
-ISOLATION_OPTS = --inputdir=test --load-extension=hroe
+ISOLATION_OPTS = --inputdir=test --load-extension=hroe --load-extension=hroe_hr
 
 EXTRA_CLEAN = results regression.diffs regression.out output_iso test/out \
 	gateway/*.o gateway/hroe-gateway gateway/fuzz_request
@@ -141,6 +136,19 @@ include $(PGXS)
 
 hroe--$(EXTVERSION).sql: $(SCRIPT_PARTS)
 	cat $^ > $@
+
+# The HR/OE showcase, the extension hroe_hr (models/Makefile: PGXS builds one
+# MODULE_big per Makefile), built, installed and cleaned with hroe
+all: showcase
+install: install-showcase
+clean: clean-showcase
+.PHONY: showcase install-showcase clean-showcase
+showcase:
+	$(MAKE) -C models
+install-showcase:
+	$(MAKE) -C models install
+clean-showcase:
+	$(MAKE) -C models clean
 
 # hroe-gateway (gateway/): a standalone program beside the extension.  PGXS
 # builds one MODULE_big or one PROGRAM, not both, hence explicit rules; it
