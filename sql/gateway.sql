@@ -1,5 +1,5 @@
 --
--- hroe-gateway's access keys (src/gateway.sql): creation, revocation, and
+-- hroe-gateway's access keys (src/http/gateway.sql): creation, revocation, and
 -- hroe.gateway_call running one request as the key's role for its own
 -- transaction only, errors included.
 --

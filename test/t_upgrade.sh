@@ -70,7 +70,7 @@ for from in "${releases[@]}"; do
 	mine="SELECT string_agg(i::text, E'\n' ORDER BY i::text) FROM hroe.scan('Mine') i
 		UNION ALL SELECT string_agg(i::text, E'\n') FROM hroe.query('Mine', 'Ownr = :o AND SK > :s', '{\":o\": {\"S\": \"o3\"}, \":s\": {\"N\": \"2\"}}', p_index_name => 'ByOwnr') i
 		UNION ALL SELECT hroe.get_item('Mine', format('{\"PK\": {\"S\": \"%s\"}, \"SK\": {\"N\": \"5\"}}', repeat('p', 2000) || 12)::jsonb, true)::text"
-	# keys holding U+0001, which 0.2 stores escaped (src/key.h): the update
+	# keys holding U+0001, which 0.2 stores escaped (src/types/key.h): the update
 	# computes their key columns again, and only theirs
 	q "$old" "SELECT hroe.create_table('MineNul', 'PK', 'S', 'SK', 'S');
 		SELECT hroe.put_item('MineNul', '{\"PK\": {\"S\": \"u\\u0001\"}, \"SK\": {\"S\": \"\\u0001\"}}'::hroe.item);

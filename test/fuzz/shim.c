@@ -1,7 +1,7 @@
 /*-------------------------------------------------------------------------
  *
  * shim.c
- *	  The few backend functions that src/item_*.c (the item core), src/collection_io.c and
+ *	  The few backend functions that src/item_*.c (the item core), src/types/collection_io.c and
  *	  the expression modules (src/expression*.c) call, for running them
  *	  outside the server under libFuzzer.
  *
@@ -419,7 +419,7 @@ check_stack_depth(void)
 				 errmsg("stack depth limit exceeded")));
 }
 
-/* ---- the request reader's numbers (src/item_json_tree.c) ---- */
+/* ---- the request reader's numbers (src/types/item_json_tree.c) ---- */
 
 /*
  * The backend makes a Numeric with numeric_in; here the "Numeric" is a copy
