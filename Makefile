@@ -8,7 +8,7 @@ PGFILEDESC = "hroe - DynamoDB single-table design in PostgreSQL"
 # C sources: one folder per layer, lowest first (doc/architecture.md); each
 # file one concern, its name prefixed by it
 HROE_LAYERS = base types expr partiql tables ops api streams shard http
-OBJS = src/hroe.o $(foreach d,$(HROE_LAYERS),$(patsubst %.c,%.o,$(sort $(wildcard src/$(d)/*.c))))
+OBJS = $(foreach d,. $(HROE_LAYERS),$(patsubst %.c,%.o,$(sort $(wildcard src/$(d)/*.c))))
 PG_CPPFLAGS += $(foreach d,$(HROE_LAYERS),-Isrc/$(d)) -Iprotocol
 
 # DynamoDB's HTTP protocol (protocol/: reading a request, its checks, SigV4,
