@@ -466,3 +466,143 @@ ALTER EXTENSION hroe DROP FUNCTION hroe_single.status_key(pg_catalog.text,pg_cat
 ALTER EXTENSION hroe DROP FUNCTION hroe_single.verify();
 ALTER EXTENSION hroe DROP FUNCTION hroe_single.warehouse_employees(integer);
 ALTER EXTENSION hroe DROP FUNCTION hroe_single.warehouse_item(integer,pg_catalog.text,integer,pg_catalog.text,pg_catalog.text);
+
+-- The source files named in two functions' comments moved into folders by
+-- layer (src/tables/)
+CREATE OR REPLACE FUNCTION hroe.create_table(
+	p_table_name text,
+	p_partition_key text,
+	p_partition_key_type text DEFAULT 'S',
+	p_sort_key text DEFAULT NULL,
+	p_sort_key_type text DEFAULT 'S',
+	p_schema name DEFAULT pg_catalog.current_schema())
+RETURNS regclass
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	v_schema name := p_schema;
+	v_rel regclass;
+	v_relname name;
+	v_sql text;
+	v_servers name[] := hroe.partition_server_list();
+BEGIN
+	PERFORM hroe.check_name(p_table_name, 'tableName');
+	PERFORM hroe.check_attribute_name(p_partition_key, 'keySchema.1.member.attributeName');
+	PERFORM hroe.check_key_type(p_partition_key_type, 'attributeDefinitions.1.member.attributeType');
+	IF p_sort_key IS NOT NULL THEN
+		PERFORM hroe.check_attribute_name(p_sort_key, 'keySchema.2.member.attributeName');
+		PERFORM hroe.check_key_type(p_sort_key_type, 'attributeDefinitions.2.member.attributeType');
+		IF p_sort_key = p_partition_key THEN
+			PERFORM hroe.dynamodb_error('ValidationException',
+				'Both the Hash Key and the Range Key element in the KeySchema have the same name');
+		END IF;
+	END IF;
+	IF v_schema IS NULL THEN
+		RAISE EXCEPTION 'no schema has been selected to create in'
+			USING ERRCODE = 'invalid_schema_name';
+	END IF;
+	-- DynamoDB table names are unique per account and region (every role
+	-- sees every table's row; a row lock would need UPDATE on hroe.tables)
+	PERFORM 1 FROM hroe.tables WHERE table_name = p_table_name;
+	IF FOUND THEN
+		PERFORM hroe.dynamodb_error('ResourceInUseException',
+			format('Table already exists: %s', p_table_name));
+	END IF;
+	-- a name longer than PostgreSQL's 63 bytes: a prefix and a hash
+	v_relname := hroe.relation_name(p_table_name);
+
+	v_sql := format('CREATE TABLE %I.%I (pk %s GENERATED ALWAYS AS (hroe.item_key_%s(item, %L, false)) STORED',
+					v_schema, v_relname, hroe.key_column_type(p_partition_key_type),
+					lower(p_partition_key_type), p_partition_key);
+	IF p_sort_key IS NOT NULL THEN
+		v_sql := v_sql || format(', sk %s GENERATED ALWAYS AS (hroe.item_key_%s(item, %L, true)) STORED',
+								 hroe.key_column_type(p_sort_key_type), lower(p_sort_key_type), p_sort_key);
+	END IF;
+	-- distributed (hroe.partition_servers): hash-partitioned by pk, the
+	-- primary key on each server's partition (PostgreSQL allows none over
+	-- foreign partitions)
+	IF cardinality(v_servers) > 0 THEN
+		-- (by pk's expression: PostgreSQL allows no generated column in a
+		-- partition key; src/tables/tables_partition.c adds it to every key's
+		-- condition, so that the planner prunes)
+		v_sql := v_sql || format(', item hroe.item NOT NULL) PARTITION BY HASH (hroe.item_key_%s(item, %L, false))',
+								 lower(p_partition_key_type), p_partition_key);
+	ELSE
+		v_sql := v_sql || format(', item hroe.item NOT NULL, PRIMARY KEY (pk%s))',
+								 CASE WHEN p_sort_key IS NOT NULL THEN ', sk' ELSE '' END);
+	END IF;
+	EXECUTE v_sql;
+	v_rel := format('%I.%I', v_schema, v_relname)::regclass;
+	IF cardinality(v_servers) > 0 THEN
+		PERFORM hroe.create_table_partitions(v_rel, p_table_name, v_servers, p_partition_key,
+											 p_partition_key_type, p_sort_key, p_sort_key_type);
+	END IF;
+	EXECUTE format('COMMENT ON TABLE %s IS %L', v_rel,
+				   format('DynamoDB table %s (hroe): partition key %s %s%s', p_table_name,
+						  p_partition_key, p_partition_key_type,
+						  CASE WHEN p_sort_key IS NOT NULL
+							   THEN format(', sort key %s %s', p_sort_key, p_sort_key_type) ELSE '' END));
+	INSERT INTO hroe.tables (table_name, relid, partition_key, partition_key_type, sort_key, sort_key_type,
+							 pay_per_request_since)
+	VALUES (p_table_name, v_rel, p_partition_key, p_partition_key_type, p_sort_key,
+			CASE WHEN p_sort_key IS NOT NULL THEN p_sort_key_type END, now());
+	RETURN v_rel;
+END
+$$;
+CREATE OR REPLACE FUNCTION hroe.key_column_for(p_rel regclass, p_table_partition_key text, p_table_sort_key text,
+									p_attribute text, p_type text, p_sort boolean)
+RETURNS name
+LANGUAGE plpgsql STABLE PARALLEL RESTRICTED
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	v_col record;
+BEGIN
+	IF p_attribute IS NULL OR p_type IS NULL OR p_sort IS NULL THEN
+		RETURN NULL;
+	END IF;
+	-- the table's sort key is in every item, valid, at most 1024 bytes and
+	-- stored as it is: exactly the index key, HASH or RANGE (a HASH key on
+	-- sk is probed with the key itself, not its index form)
+	IF p_attribute = p_table_sort_key THEN
+		RETURN 'sk';
+	END IF;
+	-- The partition key, at most 2048 bytes, stored in its index form (a
+	-- key over 192 bytes as a prefix and its SHA-256: src/tables/tables.h,
+	-- HROE_KEY_FORM_MAX): a HASH key as it is, never a RANGE key, whose
+	-- order the forms of long keys do not keep.
+	IF p_attribute = p_table_partition_key THEN
+		RETURN CASE WHEN NOT p_sort THEN 'pk'::name END;
+	END IF;
+	-- The key columns hroe.indexes records for this attribute and type (only
+	-- hroe's own: a column the user added is never taken), with the roles the
+	-- table's indexes use them in; only a column of the same role serves.  A
+	-- HASH column holds index forms, so it never serves a RANGE key; a RANGE
+	-- column never serves a HASH key: once its RANGE indexes were deleted,
+	-- longer keys would be accepted but left out.
+	FOR v_col IN
+		SELECT c.col, bool_or(c.hash) AS hash, bool_or(NOT c.hash) AS range
+		FROM hroe.tables t
+		JOIN hroe.indexes x ON x.table_name = t.table_name
+		CROSS JOIN LATERAL (
+			SELECT u.col, true AS hash
+			FROM unnest(x.partition_key, x.partition_key_types, x.partition_key_columns) u(a, ty, col)
+			WHERE u.a = p_attribute AND u.ty = p_type
+			UNION ALL
+			SELECT u.col, false
+			FROM unnest(x.sort_key, x.sort_key_types, x.sort_key_columns) u(a, ty, col)
+			WHERE u.a = p_attribute AND u.ty = p_type) c
+		JOIN pg_attribute a ON a.attrelid = t.relid
+			AND a.attname = c.col AND NOT a.attisdropped
+		WHERE t.relid = p_rel AND c.col NOT IN ('pk', 'sk')
+		GROUP BY c.col, a.attnum
+		ORDER BY a.attnum
+	LOOP
+		IF (p_sort AND v_col.range AND NOT v_col.hash) OR (NOT p_sort AND v_col.hash) THEN
+			RETURN v_col.col;
+		END IF;
+	END LOOP;
+	RETURN NULL;
+END
+$$;
