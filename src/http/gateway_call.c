@@ -12,7 +12,10 @@
  * machinery as set_config('role', ..., true) does it: PostgreSQL checks that
  * the caller is a member of the role, and the setting is undone by the
  * transaction's commit or abort, so no later statement on the pooled
- * connection, error or not, runs as this role.  Then the JSON API is called
+ * connection, error or not, runs as this role; and for the call the user
+ * id change is local (SECURITY_LOCAL_USERID_CHANGE, as in a SECURITY DEFINER
+ * function), so no code of the key's role can RESET ROLE or SET ROLE back to
+ * the login role or on to another key's.  Then the JSON API is called
  * directly over the body's text (U+0000 allowed in strings), and the
  * response comes back as text.  This replaces a PL/pgSQL function whose
  * lookup, role switch and call cost some 35 us of a GetItem's ~45.
@@ -142,6 +145,9 @@ hroe_gateway_run(text *key_id, const char *secret, const char *op,
 	Oid			role;
 	char	   *current = NULL;
 	char	   *rolname;
+	Oid			save_user;
+	int			save_sec;
+	text	   *volatile out = NULL;
 	bool		valid = ReadKey(key_id, &role, secret != NULL ? &current : NULL);
 
 	if (valid && current != NULL)
@@ -156,7 +162,27 @@ hroe_gateway_run(text *key_id, const char *secret, const char *op,
 		return NULL;
 	(void) set_config_option("role", rolname, PGC_USERSET, PGC_S_SESSION,
 							 GUC_ACTION_LOCAL, true, 0, false);
-	return hroe_api_call_text(op, body, len);
+
+	/*
+	 * No way back: code of the key's role (its tables' triggers, the
+	 * functions they call) must not RESET ROLE or SET ROLE to the login role
+	 * or, through its memberships, to another key's role.  PostgreSQL refuses
+	 * both inside a local user id change, as in a SECURITY DEFINER function.
+	 */
+	GetUserIdAndSecContext(&save_user, &save_sec);
+	SetUserIdAndSecContext(role, save_sec | SECURITY_LOCAL_USERID_CHANGE);
+	PG_TRY();
+	{
+		out = hroe_api_call_text(op, body, len);
+	}
+	PG_CATCH();
+	{
+		SetUserIdAndSecContext(save_user, save_sec);
+		PG_RE_THROW();
+	}
+	PG_END_TRY();
+	SetUserIdAndSecContext(save_user, save_sec);
+	return out;
 }
 
 PG_FUNCTION_INFO_V1(hroe_gateway_call);
