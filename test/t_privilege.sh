@@ -18,7 +18,10 @@
 #        arguments other than the stream's, is refused
 #  (iii) hroe.gateway_call (hroe-gateway; the in-server HTTP workers run the
 #        same hroe_gateway_run): code of the key's role (a trigger) cannot
-#        RESET ROLE or SET ROLE back to the gateway's login role
+#        RESET ROLE to the gateway's login role or SET ROLE to another key's,
+#        its session-level SET search_path does not outlive the call, and a
+#        deferred trigger of its (which would fire at commit, after the
+#        call) is refused
 # Runs inside the test cluster (PG* variables set, as a superuser); exits
 # non-zero on any failure.
 set -euo pipefail
@@ -198,6 +201,8 @@ CREATE FUNCTION hroe_tp_mallory.escape() RETURNS trigger LANGUAGE plpgsql AS $$ 
     INSERT INTO hroe_tp_mallory.roles_seen VALUES ('reset', current_user);
   EXCEPTION WHEN OTHERS THEN INSERT INTO hroe_tp_mallory.roles_seen VALUES ('reset refused', SQLERRM);
   END;
+  -- a session-level setting: a trap for what the connection runs next
+  EXECUTE 'SET search_path = hroe_tp_mallory, pg_catalog';
   BEGIN
     EXECUTE 'SET ROLE hroe_tp_victim';
     INSERT INTO hroe_tp_mallory.roles_seen VALUES ('set', current_user);
@@ -205,12 +210,28 @@ CREATE FUNCTION hroe_tp_mallory.escape() RETURNS trigger LANGUAGE plpgsql AS $$ 
   END;
   RETURN NEW; END $$;
 CREATE TRIGGER escape BEFORE INSERT ON hroe_tp_mallory.gwt FOR EACH ROW EXECUTE FUNCTION hroe_tp_mallory.escape();
+-- a deferred trigger would fire at commit, after the call
+SELECT hroe.create_table('gwt2', 'PK', 'S');
+CREATE FUNCTION hroe_tp_mallory.escape_later() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN
+  BEGIN
+    EXECUTE 'RESET ROLE';
+    INSERT INTO hroe_tp_mallory.roles_seen VALUES ('deferred reset', current_user);
+  EXCEPTION WHEN OTHERS THEN INSERT INTO hroe_tp_mallory.roles_seen VALUES ('deferred reset refused', SQLERRM);
+  END;
+  RETURN NULL; END $$;
+CREATE CONSTRAINT TRIGGER later AFTER INSERT ON hroe_tp_mallory.gwt2 DEFERRABLE INITIALLY DEFERRED
+  FOR EACH ROW EXECUTE FUNCTION hroe_tp_mallory.escape_later();
 GRANT INSERT ON hroe_tp_mallory.roles_seen TO PUBLIC;
 GRANT USAGE ON SCHEMA hroe_tp_mallory TO PUBLIC;
 SQL
+path=$(q "SHOW search_path")
 resp=$(psql -X -q -At -v ON_ERROR_STOP=1 -d "$db" -c "SET SESSION AUTHORIZATION hroe_tp_gw" \
-	-c "SELECT hroe.gateway_call('$akid', 'PutItem', '{\"TableName\": \"gwt\", \"Item\": {\"PK\": {\"S\": \"g\"}}}')" 2>&1)
-echo "    gateway_call: $resp"
+	-c "SELECT hroe.gateway_call('$akid', 'PutItem', '{\"TableName\": \"gwt\", \"Item\": {\"PK\": {\"S\": \"g\"}}}')" \
+	-c "SHOW search_path" 2>&1)
+echo "$resp" | sed 's/^/    gateway_call, then SHOW search_path: /'
+resp2=$(psql -X -q -At -d "$db" -c "SET SESSION AUTHORIZATION hroe_tp_gw" \
+	-c "SELECT hroe.gateway_call('$akid', 'PutItem', '{\"TableName\": \"gwt2\", \"Item\": {\"PK\": {\"S\": \"g\"}}}')" 2>&1)
+echo "    gateway_call on a table with a deferred trigger: $resp2"
 q "SELECT step || ': ' || who FROM hroe_tp_mallory.roles_seen" | sed 's/^/    /'
 check "a key's role's trigger runs as the key's role" \
 	"SELECT who = 'hroe_tp_mallory' FROM hroe_tp_mallory.roles_seen WHERE step = 'before'"
@@ -219,4 +240,12 @@ check "... and cannot RESET ROLE to the gateway's login role" \
 check "... nor SET ROLE to another key's role" \
 	"SELECT NOT EXISTS (SELECT FROM hroe_tp_mallory.roles_seen WHERE step = 'set') AND EXISTS (SELECT FROM hroe_tp_mallory.roles_seen WHERE step = 'set refused')"
 check "... and the write itself succeeds" "SELECT count(*) = 1 FROM hroe_tp_mallory.gwt"
+if [ "$(echo "$resp" | tail -1)" = "$path" ]; then
+	echo "ok: ... and its session-level SET search_path is gone when the call returns ($path)"
+else
+	echo "FAIL: the key's role's SET search_path outlived the call: $(echo "$resp" | tail -1)"
+	fail=1
+fi
+check "a key's role's deferred trigger never runs at commit, after the call, where it could RESET ROLE" \
+	"SELECT NOT EXISTS (SELECT FROM hroe_tp_mallory.roles_seen WHERE step = 'deferred reset')"
 exit $fail
