@@ -126,6 +126,14 @@ check "a table whose deletion fails keeps its item" "SELECT count(*) = 1 FROM hr
 check "... and the worker goes on to the next table" "SELECT count(*) = 0 FROM zz_ok"
 check "... without restarting (pid $pid1, then $pid2)" "SELECT '$pid1' <> '' AND '$pid1' = '$pid2'"
 psql -X -q -d postgres -c "ALTER SYSTEM RESET hroe.ttl_database" -c "SELECT pg_reload_conf()" >/dev/null
+# the failure logged once in these seconds of sweeps every second (pg_virtualenv's server log)
+log=$(ls "${PG_CLUSTER_CONF_ROOT:-/nonexistent}"/../log/*.log 2>/dev/null | head -1 || true)
+if [ -n "$log" ]; then
+	n=$(grep -c "hroe Time to Live: deleting expired items of table n_fails failed: no deletions here" "$log" || true)
+	if [ "$n" = 1 ]; then echo "ok: ... its failure logged once a minute (1 line)"; else echo "FAIL: its failure logged $n times"; fail=1; fi
+else
+	echo "(the server log is not at hand: the failure's log line not checked)"
+fi
 
 # (ii) the stream capture trigger: on mallory's hroe table with a stream of its own
 out=$(psql -X -q -d "$db" 2>&1 <<'SQL' || true
