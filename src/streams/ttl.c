@@ -251,7 +251,7 @@ TtlTable(const char *table, char **attribute)
 {
 	HroeTableMeta *t = hroe_table_lookup(table, false);
 
-	/* (its rows are on other servers: no ctid names one; api_streams.c) */
+	/* (its rows are on other servers: no ctid names one; streams_api.c) */
 	if (t->distributed)
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
