@@ -26,6 +26,7 @@
 #include "utils/lsyscache.h"
 
 #include "api_internal.h"
+#include "catalog.h"
 #include "streams.h"
 
 /* Append the members of object j to out, after those already in it */
@@ -152,8 +153,7 @@ StreamsCall(const char *op, JsonbContainer *req, StringInfo out)
 	};
 	Oid			types[3] = {TEXTOID, JSONBOID, OIDOID};
 	Datum		values[3];
-	Oid			save_user;
-	int			save_sec;
+	HroeIdentity saved;
 	volatile int ret = 0;
 	Datum		res;
 	Datum		images;
@@ -166,19 +166,23 @@ StreamsCall(const char *op, JsonbContainer *req, StringInfo out)
 	values[0] = CStringGetTextDatum(op);
 	values[1] = JsonbPGetDatum(RequestJsonb(req));
 	values[2] = ObjectIdGetDatum(GetUserId());
-	GetUserIdAndSecContext(&save_user, &save_sec);
-	SetUserIdAndSecContext(hroe_streams_owner(),
-						   save_sec | SECURITY_LOCAL_USERID_CHANGE | SECURITY_RESTRICTED_OPERATION);
+	/*
+	 * as the extension's owner (the records are its), in a
+	 * security-restricted operation with search_path pinned (hroe_become)
+	 */
+	hroe_become(hroe_streams_owner(), &saved);
 	PG_TRY();
 	{
 		ret = SPI_execute_with_args("SELECT response, images FROM hroe.streams_call($1, $2, $3)",
 									3, types, values, NULL, false, 1);
 	}
-	PG_FINALLY();
+	PG_CATCH();
 	{
-		SetUserIdAndSecContext(save_user, save_sec);
+		hroe_unbecome_on_error(&saved);
+		PG_RE_THROW();
 	}
 	PG_END_TRY();
+	hroe_unbecome(&saved);
 	if (ret != SPI_OK_SELECT || SPI_processed != 1)
 		elog(ERROR, "hroe.streams_call failed: %s", SPI_result_code_string(ret));
 	res = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
