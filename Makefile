@@ -8,6 +8,7 @@ PGFILEDESC = "hroe - DynamoDB single-table design in PostgreSQL"
 # C sources, one per type or concern
 OBJS = \
 	src/hroe.o \
+	src/hroe_legacy.o \
 	src/catalog.o \
 	src/key.o \
 	src/key_support.o \
@@ -68,6 +69,9 @@ OBJS = \
 OBJS += gateway/exchange.pic.o gateway/request.pic.o gateway/sigv4.pic.o gateway/json.pic.o \
 	gateway/util.pic.o
 SHLIB_LINK += -lmicrohttpd -lcrypto -lz
+# hroe.so exports only the symbols src/exports.map lists, all under hroe's
+# prefix or PostgreSQL's (test/t_release_build.sh)
+SHLIB_LINK += -Wl,--version-script=$(srcdir)/src/exports.map
 
 # The HR/OE showcase (models/) beside the core: its C code, the data generator
 OBJS += models/generate.o
@@ -141,6 +145,8 @@ include $(PGXS)
 
 hroe--$(EXTVERSION).sql: $(SCRIPT_PARTS)
 	cat $^ > $@
+
+$(shlib): src/exports.map
 
 # hroe-gateway (gateway/): a standalone program beside the extension.  PGXS
 # builds one MODULE_big or one PROGRAM, not both, hence explicit rules; it

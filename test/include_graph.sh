@@ -26,7 +26,7 @@ LAYERS='
 7 shard       shard shard_*
 8 models      generate
 8 http        http_server
-9 module      hroe
+9 module      hroe hroe_legacy
 '
 
 quiet=false
