@@ -155,7 +155,7 @@ $(shlib): src/exports.map
 GATEWAY_OBJS = $(patsubst %.c,%.o,$(filter-out gateway/fuzz_request.c,$(wildcard gateway/*.c)))
 GATEWAY_CFLAGS = -std=c11 -D_GNU_SOURCE -O2 -g -Wall -Wextra -Werror \
 	-Wno-unused-parameter -Wno-missing-field-initializers -Wno-format-truncation \
-	-I$(shell $(PG_CONFIG) --includedir) $(GATEWAY_EXTRA_CFLAGS)
+	-I$(shell $(PG_CONFIG) --includedir) -DHROE_VERSION=\"$(EXTVERSION)\" $(GATEWAY_EXTRA_CFLAGS)
 GATEWAY_LIBS = -L$(shell $(PG_CONFIG) --libdir) -lpq -lmicrohttpd -lcrypto -lz -lpthread
 
 all: gateway/hroe-gateway
