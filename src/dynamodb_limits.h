@@ -18,6 +18,11 @@
 #define HROE_JSON_MAX_DEPTH		1000	/* nesting of a request body's JSON
 										 * (hroe-gateway's bound too) */
 
+/* numbers: significant digits, the exponent of the leading digit */
+#define HROE_NUMBER_MAX_DIGITS		38
+#define HROE_NUMBER_MAX_EXPONENT	125		/* 9.99...E+125 */
+#define HROE_NUMBER_MIN_EXPONENT	(-130)	/* 1E-130 */
+
 /* keys */
 #define HROE_HASH_KEY_MAX		2048	/* a partition key, in bytes */
 #define HROE_RANGE_KEY_MAX		1024	/* a sort key, in bytes */

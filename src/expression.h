@@ -186,7 +186,6 @@ extern HroeAttrValue *hroe_attr_value_parse(Jsonb *json);
 extern int	hroe_attr_value_compare(const HroeAttrValue *a, const HroeAttrValue *b);
 extern const char *hroe_key_op_name(HroeKeyOp op);
 extern bool hroe_is_reserved_word(const char *name);
-extern char *hroe_number_canonical(const char *s, int len, const char **error);
 
 /*
  * UpdateExpression and ProjectionExpression (parsed in expression_update_parse.c; applied

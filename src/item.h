@@ -143,6 +143,9 @@ extern int	hroe_number_compare(const char *a, uint32 alen, const char *b, uint32
  */
 extern char *hroe_number_normalize(const char *text, int len, int *outlen);
 
+/* The same, returning NULL with *error set to DynamoDB's E9 message */
+extern char *hroe_number_canonical(const char *text, int len, const char **error);
+
 /* Whether two values are equal (same type, same canonical payload) */
 extern bool hroe_value_equal(const HroeValue *a, const HroeValue *b);
 

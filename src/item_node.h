@@ -18,7 +18,7 @@
 
 /* DynamoDB's own texts (dynamodb-semantics.md section 10) */
 #define MSG_NUM_SYNTAX	"The parameter cannot be converted to a numeric value: %s"
-#define MSG_NUM_DIGITS	"Attempting to store more than 38 significant digits in a Number"
+#define MSG_NUM_DIGITS	"Attempting to store more than " CppAsString2(HROE_NUMBER_MAX_DIGITS) " significant digits in a Number"
 #define MSG_NUM_OVER	"Number overflow. Attempting to store a number with magnitude larger than supported range"
 #define MSG_NUM_UNDER	"Number underflow. Attempting to store a number with magnitude smaller than supported range"
 #define MSG_TOO_BIG		"Item size has exceeded the maximum allowed size"
