@@ -1025,7 +1025,7 @@ ReadTable(FunctionCallInfo fcinfo, ReadSpec *s)
 	char	   *table = hroe_op_arg_text(fcinfo, 0);
 
 	if (table == NULL)
-		HroeValidation("1 validation error detected: Value null at 'tableName' failed to satisfy constraint: Member must not be null");
+		hroe_missing_member("tableName");
 	memset(s, 0, sizeof(*s));
 	return table;
 }
