@@ -775,16 +775,22 @@ hroe_item_get_type(PG_FUNCTION_ARGS)
 	PG_RETURN_TEXT_P(cstring_to_text(hroe_type_name(v.type)));
 }
 
-/* Error for a typed getter that finds another type */
-static void
-pg_attribute_noreturn()
-WrongType(FunctionCallInfo fcinfo, const HroeValue *v, HroeType want)
+/*
+ * A typed getter's value: false when the path is absent, an error when the
+ * value has another type than want
+ */
+static bool
+GetTyped(FunctionCallInfo fcinfo, HroeValue *v, HroeType want)
 {
-	ereport(ERROR,
-			(errcode(ERRCODE_DATATYPE_MISMATCH),
-			 errmsg("attribute \"%s\" is of type %s, not %s",
-					text_to_cstring(PG_GETARG_TEXT_PP(1)),
-					hroe_type_name(v->type), hroe_type_name(want))));
+	if (!GetPath(fcinfo, v))
+		return false;
+	if (v->type != want)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("attribute \"%s\" is of type %s, not %s",
+						text_to_cstring(PG_GETARG_TEXT_PP(1)),
+						hroe_type_name(v->type), hroe_type_name(want))));
+	return true;
 }
 
 PG_FUNCTION_INFO_V1(hroe_item_get_text);
@@ -794,10 +800,8 @@ hroe_item_get_text(PG_FUNCTION_ARGS)
 {
 	HroeValue	v;
 
-	if (!GetPath(fcinfo, &v))
+	if (!GetTyped(fcinfo, &v, HROE_S))
 		PG_RETURN_NULL();
-	if (v.type != HROE_S)
-		WrongType(fcinfo, &v, HROE_S);
 	RefuseNul(v.data, v.len, "text");
 	PG_RETURN_TEXT_P(cstring_to_text_with_len(v.data, v.len));
 }
@@ -809,10 +813,8 @@ hroe_item_get_key(PG_FUNCTION_ARGS)
 {
 	HroeValue	v;
 
-	if (!GetPath(fcinfo, &v))
+	if (!GetTyped(fcinfo, &v, HROE_S))
 		PG_RETURN_NULL();
-	if (v.type != HROE_S)
-		WrongType(fcinfo, &v, HROE_S);
 	PG_RETURN_POINTER(hroe_key_from_string(v.data, v.len));
 }
 
@@ -823,10 +825,8 @@ hroe_item_get_number(PG_FUNCTION_ARGS)
 {
 	HroeValue	v;
 
-	if (!GetPath(fcinfo, &v))
+	if (!GetTyped(fcinfo, &v, HROE_N))
 		PG_RETURN_NULL();
-	if (v.type != HROE_N)
-		WrongType(fcinfo, &v, HROE_N);
 	PG_RETURN_DATUM(hroe_value_numeric(&v));
 }
 
@@ -838,10 +838,8 @@ hroe_item_get_binary(PG_FUNCTION_ARGS)
 	HroeValue	v;
 	bytea	   *b;
 
-	if (!GetPath(fcinfo, &v))
+	if (!GetTyped(fcinfo, &v, HROE_B))
 		PG_RETURN_NULL();
-	if (v.type != HROE_B)
-		WrongType(fcinfo, &v, HROE_B);
 	b = palloc(VARHDRSZ + v.len);
 	SET_VARSIZE(b, VARHDRSZ + v.len);
 	memcpy(VARDATA(b), v.data, v.len);
@@ -855,10 +853,8 @@ hroe_item_get_bool(PG_FUNCTION_ARGS)
 {
 	HroeValue	v;
 
-	if (!GetPath(fcinfo, &v))
+	if (!GetTyped(fcinfo, &v, HROE_BOOL))
 		PG_RETURN_NULL();
-	if (v.type != HROE_BOOL)
-		WrongType(fcinfo, &v, HROE_BOOL);
 	PG_RETURN_BOOL(v.data[0] != 0);
 }
 
