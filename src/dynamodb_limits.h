@@ -1,7 +1,7 @@
 /*-------------------------------------------------------------------------
  *
  * dynamodb_limits.h
- *	  DynamoDB's limits, in one place (dynamodb-semantics.md §1-§8): item
+ *	  DynamoDB's limits, in one place (doc/dynamodb-rules.md#limits): item
  *	  and key sizes, the capacity unit sizes, page, batch and transaction
  *	  sizes, the number of indexes and of expression parts.  Every module
  *	  takes its limits from here; none is written as a literal elsewhere.

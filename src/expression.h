@@ -10,7 +10,7 @@
  * KeyCondition rules are a separate pass over that tree, so the same parser
  * serves ConditionExpression and FilterExpression.
  *
- * Errors are raised with DynamoDB's texts (dynamodb-semantics.md §10), each
+ * Errors are raised with DynamoDB's texts (doc/dynamodb-rules.md#errors), each
  * prefixed by the expression parameter's name where DynamoDB does so.
  *
  *-------------------------------------------------------------------------

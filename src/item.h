@@ -128,7 +128,7 @@ extern const char *hroe_base64_message(uint32 len);
 extern void hroe_append_message_bytes(StringInfo buf, const char *s, uint32 len);
 extern char *hroe_message_bytes(const char *s, uint32 len);
 
-/* DynamoDB size of one value (vsize in dynamodb-semantics.md section 2) */
+/* DynamoDB size of one value (doc/dynamodb-rules.md#keys-and-item-size) */
 extern int64 hroe_value_size(const HroeValue *v);
 
 /* N value as a numeric Datum (backend only) */

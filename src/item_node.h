@@ -16,7 +16,7 @@
 
 #include "item.h"
 
-/* DynamoDB's own texts (dynamodb-semantics.md section 10) */
+/* DynamoDB's own texts (doc/dynamodb-rules.md#errors) */
 #define MSG_NUM_SYNTAX	"The parameter cannot be converted to a numeric value: %s"
 #define MSG_NUM_DIGITS	"Attempting to store more than " CppAsString2(HROE_NUMBER_MAX_DIGITS) " significant digits in a Number"
 #define MSG_NUM_OVER	"Number overflow. Attempting to store a number with magnitude larger than supported range"

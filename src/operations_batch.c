@@ -1,7 +1,8 @@
 /*-------------------------------------------------------------------------
  *
  * operations_batch.c
- *	  BatchGetItem and BatchWriteItem (dynamodb-semantics.md §8): DynamoDB
+ *	  BatchGetItem and BatchWriteItem
+ *	  (doc/dynamodb-rules.md#writes-batches-and-transactions): DynamoDB
  *	  JSON RequestItems, validated whole before anything is read or
  *	  written; the 16 MB response; writes in the canonical lock order,
  *	  retried after a deadlock.

@@ -1,7 +1,7 @@
 /*-------------------------------------------------------------------------
  *
  * operations_read.c
- *	  Query and Scan with paging (dynamodb-semantics.md §5, §6): the key
+ *	  Query and Scan with paging (doc/dynamodb-rules.md#paging, #capacity): the key
  *	  condition turned into equality and range quals on the key columns of
  *	  the table's primary key or of the GSI's btree index, ordered like the
  *	  index, so PostgreSQL runs an index range scan without a sort; paging

@@ -2,7 +2,7 @@
  *
  * operations_write.c
  *	  PutItem, UpdateItem and DeleteItem with their conditions, and the row
- *	  locks (dynamodb-semantics.md §3, §4): the C API of operations.h behind
+ *	  locks (doc/dynamodb-rules.md#ordering, #expressions): the C API of operations.h behind
  *	  hroe.put_item, hroe.update_item, hroe.delete_item and the JSON API.
  *
  * Conditional writes and transactions evaluate their conditions on rows

@@ -4,7 +4,7 @@
 # graph of modules they make) and fails on an include that goes up the
 # layers, on a circle between modules, or on a file no layer declares.
 #
-# The layers, lowest first (DESIGN.md: values -> tables -> operations ->
+# The layers, lowest first (doc/architecture.md: values -> tables -> operations ->
 # {JSON API, sharding} -> models); a file may include its own module's
 # headers and those of any lower layer, never a higher one, and the modules
 # (a header with the files that implement it) must form no circle.  -q
