@@ -227,7 +227,7 @@ hroe_api_stream_specification(JsonbContainer *req, bool *enabled, char **view_ty
 		HroeSerialization("Unexpected value type in payload: StreamSpecification");
 	*view_type = hroe_api_member_text(&spec->root, "StreamViewType", "StreamViewType");
 	if (hroe_api_member(&spec->root, "StreamEnabled") == NULL)
-		*errs = lappend(*errs, "Value null at 'streamSpecification.streamEnabled' failed to satisfy constraint: Member must not be null");
+		*errs = lappend(*errs, hroe_not_null_constraint("streamSpecification.streamEnabled"));
 	*enabled = hroe_api_member_bool(&spec->root, "StreamEnabled", false);
 	if (*view_type && strcmp(*view_type, "KEYS_ONLY") != 0 && strcmp(*view_type, "NEW_IMAGE") != 0 &&
 		strcmp(*view_type, "OLD_IMAGE") != 0 && strcmp(*view_type, "NEW_AND_OLD_IMAGES") != 0)
