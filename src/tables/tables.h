@@ -160,4 +160,8 @@ extern bool hroe_check_account_id(char **newval, void **extra, GucSource source)
 extern char *hroe_table_arn_cstring(const char *name);
 extern char *hroe_arn_table_name(const char *arn, bool *ours);
 
+/* DescribeTable's figures of large tables (tables_statistics.c) */
+extern int	hroe_statistics_interval;
+extern void hroe_refresh_statistics_as_owner(const char *name);
+
 #endif							/* HROE_TABLES_H */
