@@ -58,6 +58,7 @@
 #include "catalog.h"
 #include "dynamodb_limits.h"
 #include "streams.h"
+#include "ttl.h"
 #include "tables.h"
 
 char	   *hroe_ttl_database = NULL;
@@ -538,7 +539,7 @@ hroe_ttl_worker_main(Datum arg)
 
 /* Define Time to Live's settings; register the worker */
 void
-hroe_streams_init(void)
+hroe_ttl_init(void)
 {
 	BackgroundWorker worker;
 
