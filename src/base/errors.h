@@ -1,0 +1,73 @@
+/*-------------------------------------------------------------------------
+ *
+ * errors.h
+ *	  hroe's SQLSTATE class "HR": DynamoDB's exceptions, in one table
+ *	  (errors.c) giving each code its exception name and the __type the
+ *	  JSON API answers with.  errmsg carries DynamoDB's message; errdetail
+ *	  names the exception ("DynamoDB ValidationException."), for people:
+ *	  the __type is chosen from the SQLSTATE alone (hroe_error_type).
+ *
+ * The SQL side (hroe.dynamodb_error in tables.sql, mapping exception names
+ * to codes) is checked against this table by the regression test
+ * sql/errors.sql, through hroe.dynamodb_errors().
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef HROE_ERRORS_H
+#define HROE_ERRORS_H
+
+#define ERRCODE_HROE_VALIDATION				MAKE_SQLSTATE('H','R','0','0','0')
+#define ERRCODE_HROE_RESOURCE_NOT_FOUND		MAKE_SQLSTATE('H','R','0','0','1')
+#define ERRCODE_HROE_CONDITIONAL_CHECK_FAILED MAKE_SQLSTATE('H','R','0','0','2')
+#define ERRCODE_HROE_RESOURCE_IN_USE		MAKE_SQLSTATE('H','R','0','0','3')
+#define ERRCODE_HROE_LIMIT_EXCEEDED			MAKE_SQLSTATE('H','R','0','0','4')
+#define ERRCODE_HROE_TRANSACTION_CANCELED	MAKE_SQLSTATE('H','R','0','0','5')
+#define ERRCODE_HROE_IDEMPOTENT_MISMATCH	MAKE_SQLSTATE('H','R','0','0','6')
+#define ERRCODE_HROE_SERIALIZATION			MAKE_SQLSTATE('H','R','0','0','7')
+#define ERRCODE_HROE_DUPLICATE_ITEM			MAKE_SQLSTATE('H','R','0','0','8')
+#define ERRCODE_HROE_EXPIRED_ITERATOR		MAKE_SQLSTATE('H','R','0','0','9')
+#define ERRCODE_HROE_TRIMMED_DATA			MAKE_SQLSTATE('H','R','0','1','0')
+#define ERRCODE_HROE_ITEM_COLLECTION_SIZE	MAKE_SQLSTATE('H','R','0','1','1')
+
+/* One code of the class */
+typedef struct HroeErrorDef
+{
+	int			sqlstate;		/* ERRCODE_HROE_* */
+	const char *exception;		/* DynamoDB's exception name */
+	const char *type;			/* the JSON API's __type */
+} HroeErrorDef;
+
+extern const HroeErrorDef hroe_error_defs[];
+extern const int hroe_error_ndefs;
+
+/* Raise DynamoDB's exception: code, msg as errmsg, the name in errdetail */
+extern void hroe_ddb_error(int code, const char *exception, const char *msg) pg_attribute_noreturn();
+#define HroeValidation(msg) \
+	hroe_ddb_error(ERRCODE_HROE_VALIDATION, "ValidationException", (msg))
+#define HroeSerialization(msg) \
+	hroe_ddb_error(ERRCODE_HROE_SERIALIZATION, "SerializationException", (msg))
+#define HroeResourceNotFound() \
+	hroe_ddb_error(ERRCODE_HROE_RESOURCE_NOT_FOUND, "ResourceNotFoundException", \
+				   "Requested resource not found")
+
+/*
+ * A request's string (len bytes) as a C string, which would end at a U+0000:
+ * one holding it is refused with a ValidationException naming what it is
+ * (a table name, an expression, an attribute name of an expression), never
+ * cut.  Strings that may hold it (AttributeValues) keep their lengths.
+ */
+extern char *hroe_request_cstring(const char *s, int len, const char *what);
+
+/*
+ * A required request member left out (or JSON null): DynamoDB's constraint
+ * text, one constraint of a validation error naming the member's path, and
+ * the ValidationException of that one constraint
+ */
+#define HROE_MSG_NOT_NULL "Member must not be null"
+extern char *hroe_not_null_constraint(const char *path);
+extern void hroe_missing_member(const char *path) pg_attribute_noreturn();
+
+/* DynamoDB's __type of an error's SQLSTATE, or NULL (not DynamoDB's) */
+extern const char *hroe_error_type(int sqlerrcode);
+
+#endif							/* HROE_ERRORS_H */
