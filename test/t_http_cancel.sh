@@ -31,4 +31,11 @@ after=$(grep -c 'hroe http: ' "$CLUSTER_WORK/dos/server.log")
 cat "$GW_WORK/churn.out"
 check "abandoned connections: libmicrohttpd's messages rate-limited ($((after - before)) lines)" \
 	test $((after - before)) -le 20
+# within the next interval (10 s), one line counts those left out
+for _ in $(seq 1 24); do
+	grep -q 'more messages of the HTTP server in the last' "$CLUSTER_WORK/dos/server.log" && break
+	sleep 0.5
+done
+check "... and one line counts the messages left out" \
+	grep -q 'more messages of the HTTP server in the last' "$CLUSTER_WORK/dos/server.log"
 dos_finish
