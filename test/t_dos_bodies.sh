@@ -11,8 +11,8 @@
 cd "$(dirname "$0")/.."
 . test/lib_dos.sh
 dos_setup
-dos_workers -c hroe.http_body_timeout=5s
-dos_gateway --body-timeout 5
+dos_workers -c hroe.http_body_timeout=5s -c hroe.http_max_buffered_mb=64
+dos_gateway --body-timeout 5 --max-buffered-mb 64
 signed_put() {
 	/usr/bin/python3 - "$1" <<-'PY'
 	import hashlib, json, sys
