@@ -327,6 +327,8 @@ loop(void *arg)
 			timeout = (int) mhd_ms;
 		if (pool_ms >= 0 && pool_ms < timeout)
 			timeout = pool_ms;
+		if (guard_timeout_ms(&lp->guard) >= 0 && guard_timeout_ms(&lp->guard) < timeout)
+			timeout = guard_timeout_ms(&lp->guard);
 		log_flush();
 		n = epoll_wait(lp->epfd, events, 64, timeout);
 		if (n < 0 && errno != EINTR)

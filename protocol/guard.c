@@ -154,8 +154,10 @@ room_needed(const Guard *g)
 }
 
 /*
- * Close the connections idle the longest until the open ones leave the
- * reserve free (a new connection arrived near the limit).
+ * Close idle connections until the open ones leave the reserve free: when a
+ * new connection arrives near the limit, and at each sweep (a burst may have
+ * filled every slot with connections too young to close, and at the limit
+ * libmicrohttpd accepts no more until one closes).
  */
 static void
 make_room(Guard *g)
@@ -169,8 +171,8 @@ make_room(Guard *g)
 	{
 		GuardConn  *oldest = NULL;
 
-		/* the newest (last) is the one just come: never it */
-		for (GuardConn *c = g->head.next; c != g->head.prev; c = c->next)
+		/* never one just accepted (the one that came, among them) */
+		for (GuardConn *c = g->head.next; c != &g->head; c = c->next)
 			if (!c->closing && c->phase == GUARD_IDLE && now - c->since >= EVICT_MIN_IDLE &&
 				(oldest == NULL || c->addr->open > oldest->addr->open ||
 				 (c->addr->open == oldest->addr->open && c->since < oldest->since)))
@@ -272,6 +274,9 @@ guard_sweep(Guard *g, double now)
 {
 	const GuardLimits *l = g->limits;
 
+	/* near the limit, room is made at every round (cheap below it) */
+	if (g->count >= room_needed(g))
+		make_room(g);
 	if (now < g->next_sweep)
 		return;
 	g->next_sweep = now + SWEEP_INTERVAL;
@@ -307,6 +312,12 @@ guard_sweep(Guard *g, double now)
 	}
 
 	(void) guard_unsent_room(g);
+}
+
+int
+guard_timeout_ms(const Guard *g)
+{
+	return g->count >= room_needed(g) ? 20 : -1;
 }
 
 bool

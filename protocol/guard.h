@@ -121,6 +121,13 @@ extern void guard_sweep(Guard *g, double now);
  */
 extern bool guard_unsent_room(Guard *g);
 
+/*
+ * The longest the event loop should wait before its next sweep: 20 ms when
+ * the connections are near the limit (room is made as soon as the ones just
+ * accepted may be closed), else -1 (no constraint).
+ */
+extern int	guard_timeout_ms(const Guard *g);
+
 /* Bytes of answers queued and not yet sent, whole process. */
 extern size_t guard_unsent_bytes(void);
 

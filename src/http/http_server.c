@@ -926,6 +926,8 @@ hroe_http_worker_main(Datum arg)
 		 */
 		if (MHD_get_timeout(daemon, &mhd_ms) == MHD_YES && mhd_ms < (MHD_UNSIGNED_LONG_LONG) timeout)
 			timeout = (long) mhd_ms;
+		if (guard_timeout_ms(&guard) >= 0 && guard_timeout_ms(&guard) < timeout)
+			timeout = guard_timeout_ms(&guard);
 		if (terminate_requested)
 			timeout = timeout < 0 || timeout > 50 ? 50 : timeout;
 		(void) WaitEventSetWait(wes, timeout, events, 3, PG_WAIT_EXTENSION);
