@@ -32,24 +32,24 @@
 
 /*
  * What an error of the operation carries besides its message, for a caller
- * that answers with DynamoDB's error bodies (the JSON API sets
- * hroe_call_state for the length of a request; NULL otherwise): the
- * CancellationReasons of a transaction, the old item of a failed condition
+ * that answers with DynamoDB's error bodies: the JSON API makes one per
+ * request and passes it to the operations it runs (HroeWriteRequest.call,
+ * the batches' and transactions' call argument); the SQL functions pass
+ * NULL, their errors' DETAIL carries the same.  The CancellationReasons of a
+ * transaction, the old item of a failed condition
  * (ReturnValuesOnConditionCheckFailure ALL_OLD), the table being accessed
  * (an AccessDeniedException's resource).  Strings in outer.
  */
-typedef struct HroeCallState
+typedef struct HroeCall
 {
 	MemoryContext outer;		/* survives the request's subtransaction */
 	char	   *reasons;		/* TransactionCanceled: JSON array text */
 	char	   *item;			/* ConditionalCheckFailed: JSON text */
 	char		resource[256];	/* the table being accessed, "" for none */
-} HroeCallState;
+} HroeCall;
 
-extern HroeCallState *hroe_call_state;
-
-/* Name the table (len bytes, NULL: none) the call is about to access */
-extern void hroe_call_resource(const char *table, int len);
+/* Name the table (len bytes, NULL: none) call (NULL: none) is about to access */
+extern void hroe_call_resource(HroeCall *call, const char *table, int len);
 
 /* ---------- request parameters ---------- */
 
@@ -114,6 +114,7 @@ typedef enum HroeWriteKind
 
 typedef struct HroeWriteRequest
 {
+	HroeCall   *call;			/* the error payload, or NULL */
 	HroeWriteKind kind;
 	const char *table;			/* TableName, as given */
 	HroeTableMeta *t;			/* ... looked up */
@@ -206,8 +207,8 @@ extern void hroe_read_page(HroeReadRequest *r, HroeReadPage *page);
  * The batches of DynamoDB JSON RequestItems (as the SQL functions take
  * them): DynamoDB's response body
  */
-extern char *hroe_batch_get(Jsonb *request_items, const char *rcc);
-extern char *hroe_batch_write(Jsonb *request_items, const char *rcc, bool ricm);
+extern char *hroe_batch_get(HroeCall *call, Jsonb *request_items, const char *rcc);
+extern char *hroe_batch_write(HroeCall *call, Jsonb *request_items, const char *rcc, bool ricm);
 
 /* ---------- TransactWriteItems, TransactGetItems ---------- */
 
@@ -242,7 +243,7 @@ typedef struct HroeTxAction
  * Validate an action's key against its table (a Get's of the wrong shape
  * cancels the transaction of n actions); returns its request bytes
  */
-extern int64 hroe_tx_action_prepare(HroeTxAction *a, int n);
+extern int64 hroe_tx_action_prepare(HroeCall *call, HroeTxAction *a, int n);
 
 /*
  * TransactWriteItems of n actions, all or nothing; token (NULL: none) its
@@ -251,10 +252,10 @@ extern int64 hroe_tx_action_prepare(HroeTxAction *a, int n);
  * NULL: not wanted) the ItemCollectionMetrics as JSON text, NULL if no table
  * has an LSI.
  */
-extern Jsonb *hroe_transact_write(HroeTxAction *acts, int n, const char *token,
+extern Jsonb *hroe_transact_write(HroeCall *call, HroeTxAction *acts, int n, const char *token,
 								  const char *items_text, const char *rcc, char **icm);
 
 /* TransactGetItems: each action's old set; returns the ConsumedCapacity */
-extern Jsonb *hroe_transact_get(HroeTxAction *acts, int n, const char *rcc);
+extern Jsonb *hroe_transact_get(HroeCall *call, HroeTxAction *acts, int n, const char *rcc);
 
 #endif							/* HROE_OPERATIONS_H */

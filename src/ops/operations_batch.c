@@ -208,7 +208,7 @@ BatchProjection(JsonbValue *spec)
  * built once (the JSON API splices it into its own)
  */
 char *
-hroe_batch_get(Jsonb *req, const char *rcc)
+hroe_batch_get(HroeCall *call, Jsonb *req, const char *rcc)
 {
 	MemoryContext cxt = CurrentMemoryContext;
 	char	  **tables = NULL;
@@ -267,7 +267,7 @@ hroe_batch_get(Jsonb *req, const char *rcc)
 		HroeAttrValue **vals;
 
 		/* the table an AccessDeniedException names (as the single-item reads) */
-		hroe_call_resource(tables[i], strlen(tables[i]));
+		hroe_call_resource(call, tables[i], strlen(tables[i]));
 		metas[i] = hroe_table_lookup(tables[i], false);
 		nkeys[i] = ArrayElements(Member(&specs[i], "Keys"), &elems[i]);
 		keys[i] = palloc(sizeof(Datum) * nkeys[i] * 2);
@@ -292,7 +292,7 @@ hroe_batch_get(Jsonb *req, const char *rcc)
 		bool		first = true;
 		bool		first_unprocessed = true;
 
-		hroe_call_resource(tables[i], strlen(tables[i]));
+		hroe_call_resource(call, tables[i], strlen(tables[i]));
 		if (i > 0)
 			appendStringInfoString(&resp, ", ");
 		escape_json(&resp, tables[i]);
@@ -361,7 +361,7 @@ PG_FUNCTION_INFO_V1(hroe_batch_get_item);
 Datum
 hroe_batch_get_item(PG_FUNCTION_ARGS)
 {
-	Jsonb	   *res = hroe_op_text_to_jsonb(hroe_batch_get(PG_GETARG_JSONB_P(0),
+	Jsonb	   *res = hroe_op_text_to_jsonb(hroe_batch_get(NULL, PG_GETARG_JSONB_P(0),
 														 hroe_op_arg_text(fcinfo, 1)));
 
 	/* an item read may hold U+0000: an error, never a cut string */
@@ -380,6 +380,7 @@ typedef struct BatchWrite
 /* The requests of a batch, their items or keys, and what they consumed */
 typedef struct BatchWrites
 {
+	HroeCall   *call;			/* the error payload, or NULL */
 	int			n;
 	BatchWrite *w;				/* in the canonical lock order */
 	int			ntables;
@@ -418,7 +419,7 @@ BatchWriteAll(BatchWrites *b, bool lock_keys, MemoryContext cxt)
 					iu[HROE_MAX_INDEXES];
 
 		/* the table an AccessDeniedException names (as the single-item writes) */
-		hroe_call_resource(b->names[i], strlen(b->names[i]));
+		hroe_call_resource(b->call, b->names[i], strlen(b->names[i]));
 		if (lock_keys)
 			hroe_lock_item_key(t, b->w[j].identity);
 		if (b->puts[i][k])
@@ -491,7 +492,7 @@ BatchWriteRetrying(BatchWrites *b, MemoryContext cxt)
  * (ReturnItemCollectionMetrics SIZE)
  */
 char *
-hroe_batch_write(Jsonb *req, const char *rcc, bool ricm)
+hroe_batch_write(HroeCall *call, Jsonb *req, const char *rcc, bool ricm)
 {
 	MemoryContext cxt = CurrentMemoryContext;
 	char	  **tables;
@@ -528,6 +529,7 @@ hroe_batch_write(Jsonb *req, const char *rcc, bool ricm)
 	initStringInfo(&resp);
 	initStringInfo(&ccs);
 	SPI_connect();
+	b.call = call;
 	b.ntables = ntables;
 	b.names = tables;
 	b.metas = palloc(sizeof(HroeTableMeta *) * ntables);
@@ -546,7 +548,7 @@ hroe_batch_write(Jsonb *req, const char *rcc, bool ricm)
 	{
 		int			base = total;
 
-		hroe_call_resource(tables[i], strlen(tables[i]));
+		hroe_call_resource(call, tables[i], strlen(tables[i]));
 		b.metas[i] = hroe_table_lookup(tables[i], false);
 		b.puts[i] = palloc0(sizeof(HroeItem *) * nelems[i]);
 		b.delkeys[i] = palloc0(sizeof(Datum) * nelems[i] * 2);
@@ -630,6 +632,6 @@ PG_FUNCTION_INFO_V1(hroe_batch_write_item);
 Datum
 hroe_batch_write_item(PG_FUNCTION_ARGS)
 {
-	PG_RETURN_JSONB_P(hroe_op_text_to_jsonb(hroe_batch_write(PG_GETARG_JSONB_P(0),
+	PG_RETURN_JSONB_P(hroe_op_text_to_jsonb(hroe_batch_write(NULL, PG_GETARG_JSONB_P(0),
 															 hroe_op_arg_text(fcinfo, 1), false)));
 }

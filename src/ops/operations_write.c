@@ -27,21 +27,18 @@
 
 #include "operations_internal.h"
 
-HroeCallState *hroe_call_state = NULL;
-
 /* ---------- the call's error payload ---------- */
 
 /*
- * Name the request's table (len bytes) the call is about to access, or none
- * (NULL): the resource of an AccessDeniedException.  A copy, since the
- * request's strings do not outlive the call's subtransaction; a name too
- * long for any table is cut at a character boundary.
+ * Name the request's table (len bytes) the call (NULL: none) is about to
+ * access, or none (NULL): the resource of an AccessDeniedException.  A
+ * copy, since the request's strings do not outlive the call's
+ * subtransaction; a name too long for any table is cut at a character
+ * boundary.
  */
 void
-hroe_call_resource(const char *table, int len)
+hroe_call_resource(HroeCall *call, const char *table, int len)
 {
-	HroeCallState *call = hroe_call_state;
-
 	if (call == NULL)
 		return;
 	if (table == NULL)
@@ -379,7 +376,7 @@ hroe_request_key(HroeTableMeta *t, Jsonb *key, Datum *keys)
  * Item, and in the SQL error's DETAIL)
  */
 static void
-CheckWriteCondition(const HroeExprNode *cond, const HroeItem *old, bool return_old)
+CheckWriteCondition(HroeCall *call, const HroeExprNode *cond, const HroeItem *old, bool return_old)
 {
 	StringInfoData buf;
 
@@ -389,8 +386,8 @@ CheckWriteCondition(const HroeExprNode *cond, const HroeItem *old, bool return_o
 		hroe_condition_check(cond, old);
 	initStringInfo(&buf);
 	hroe_item_write(&buf, old);
-	if (hroe_call_state)
-		hroe_call_state->item = MemoryContextStrdup(hroe_call_state->outer, buf.data);
+	if (call)
+		call->item = MemoryContextStrdup(call->outer, buf.data);
 	ereport(ERROR,
 			(errcode(ERRCODE_HROE_CONDITIONAL_CHECK_FAILED),
 			 errmsg("The conditional request failed"),
@@ -470,7 +467,7 @@ UpdateItem(const HroeWriteRequest *r, const char *rcc, HroeWriteResult *res)
 	do
 	{
 		old = hroe_lock_item(t, keys, hroe_item_key_identity(t, k), &tid);
-		CheckWriteCondition(r->condition, old, r->return_old_on_failure);
+		CheckWriteCondition(r->call, r->condition, old, r->return_old_on_failure);
 		/* the update must not touch a key attribute (E18), checked above */
 		new = r->update ? hroe_update_apply(r->update, old ? old : k) : (old ? old : k);
 	} while (!Write(t, r->table, new, NULL, true, old, &tid, "NONE", rcc, res));
@@ -522,7 +519,7 @@ hroe_write_item(const HroeWriteRequest *r, HroeWriteResult *res)
 			do
 			{
 				old = hroe_lock_item(t, keys, hroe_item_key_identity(t, r->item), &tid);
-				CheckWriteCondition(r->condition, old, r->return_old_on_failure);
+				CheckWriteCondition(r->call, r->condition, old, r->return_old_on_failure);
 			} while (!Write(t, r->table, r->item, NULL, true, old, &tid, rv, rcc, res));
 			break;
 		case HROE_WRITE_DELETE:
@@ -535,7 +532,7 @@ hroe_write_item(const HroeWriteRequest *r, HroeWriteResult *res)
 				HroeItem   *k = hroe_request_key(t, r->key, keys);
 
 				old = hroe_lock_item(t, keys, hroe_item_key_identity(t, k), NULL);
-				CheckWriteCondition(r->condition, old, r->return_old_on_failure);
+				CheckWriteCondition(r->call, r->condition, old, r->return_old_on_failure);
 				(void) Write(t, r->table, NULL, r->key, true, old, NULL, rv, rcc, res);
 			}
 			break;
@@ -588,25 +585,16 @@ WriteResult(FunctionCallInfo fcinfo, HroeWriteResult *res)
 static void
 RunWrite(HroeWriteRequest *r, HroeWriteResult *res)
 {
-	HroeCallState *saved = hroe_call_state;
 	MemoryContext cxt = CurrentMemoryContext;
 
-	hroe_call_state = NULL;
-	PG_TRY();
-	{
-		if (SPI_connect() != SPI_OK_CONNECT)
-			elog(ERROR, "SPI_connect failed");
-		MemoryContextSwitchTo(cxt);
-		r->t = hroe_request_table(r->table);
-		hroe_write_item(r, res);
-		SPI_finish();
-		MemoryContextSwitchTo(cxt);
-	}
-	PG_FINALLY();
-	{
-		hroe_call_state = saved;
-	}
-	PG_END_TRY();
+	r->call = NULL;
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	MemoryContextSwitchTo(cxt);
+	r->t = hroe_request_table(r->table);
+	hroe_write_item(r, res);
+	SPI_finish();
+	MemoryContextSwitchTo(cxt);
 }
 
 /*
