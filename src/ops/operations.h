@@ -6,7 +6,7 @@
  *	  conditions (operations.c, operations_write.c), Query and Scan with
  *	  paging (operations_read.c), the batches (operations_batch.c), the
  *	  transactions (transactions.c), the row locks and capacity units
- *	  (capacity.h).  The SQL functions (hroe.get_item, hroe.put_item,
+ *	  (capacity.h), the checks of a request (operations_request.c).  The SQL functions (hroe.get_item, hroe.put_item,
  *	  hroe.update_item, ...) and the JSON API (api*.c) both call it; the JSON
  *	  API only translates requests and responses and maps errors.
  *
@@ -51,7 +51,7 @@ typedef struct HroeCall
 /* Name the table (len bytes, NULL: none) call (NULL: none) is about to access */
 extern void hroe_call_resource(HroeCall *call, const char *table, int len);
 
-/* ---------- request parameters ---------- */
+/* ---------- request parameters (operations_request.c) ---------- */
 
 /* The expression parameters an operation takes (HroeRequestExprs) */
 #define HROE_EXPR_CONDITION		0x01
@@ -88,6 +88,9 @@ extern void hroe_exprs_parse(const HroeExprParams *p, int allowed, HroeRequestEx
 /* A request's table, or ResourceNotFoundException (NULL name: missing) */
 extern HroeTableMeta *hroe_request_table(const char *name);
 
+/* DynamoDB's ValidationException for a missing required member */
+extern void hroe_request_missing(const char *member) pg_attribute_noreturn();
+
 /* DynamoDB's checks of ReturnValues, ReturnConsumedCapacity and others */
 extern void hroe_check_return_cc(const char *rcc);
 extern bool hroe_check_return_old(const char *rv);
@@ -95,6 +98,11 @@ extern const char *hroe_check_write_return_values(const char *rv);
 extern const char *hroe_check_update_return_values(const char *rv);
 extern bool hroe_check_return_old_on_failure(const char *v);
 extern void hroe_check_item_collection_metrics(const char *ricm);
+
+/* The request key as an item, validated against t's key schema (keys set) */
+extern HroeItem *hroe_request_key(HroeTableMeta *t, Jsonb *key, Datum *keys);
+
+/* ItemCollectionMetrics (operations_write.c) */
 extern Jsonb *hroe_item_collection_metrics(HroeTableMeta *t, HroeItem *item);
 extern char *hroe_item_collection_metrics_map(int n, HroeTableMeta **tables, const char **names,
 											   HroeItem **items);
@@ -158,9 +166,6 @@ extern HroeItem *hroe_lock_row(HroeTableMeta *t, Datum *keys, ItemPointer tid,
 /* The key's advisory lock (identity: hroe_item_key_identity), then its row */
 extern HroeItem *hroe_lock_item(HroeTableMeta *t, Datum *keys, const char *identity,
 								ItemPointer tid);
-
-/* The request key as an item, validated against t's key schema (keys set) */
-extern HroeItem *hroe_request_key(HroeTableMeta *t, Jsonb *key, Datum *keys);
 
 /* ---------- Query, Scan ---------- */
 
