@@ -26,7 +26,7 @@
 
 #include "util.h"
 
-#define GATEWAY_VERSION "0.1"
+#define GATEWAY_VERSION HROE_VERSION	/* the extension's, from the build (Makefile) */
 
 typedef enum
 {

@@ -43,3 +43,8 @@ SELECT count(*) FROM hroe.query('dos', 'PK = :p',
 	NULL, NULL, true, false,
 	(SELECT string_agg('contains(l, :y) OR size(l) <> :n', ' OR ') FROM generate_series(1, 30)));
 RESET statement_timeout;
+
+-- leave the database as found
+SELECT hroe.dynamodb('DeleteTable', '{"TableName": "dos"}') -> 'TableDescription' ->> 'TableStatus' AS status;
+RESET search_path;
+DROP SCHEMA test_expression_dos CASCADE;

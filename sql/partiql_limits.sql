@@ -47,3 +47,8 @@ SELECT outline(stmt('SELECT * FROM pql WHERE PK IN [''b1'', ''b2'', ''b3'', ''b4
 -- one of them named 50 times: read once
 SELECT outline(stmt(format('SELECT * FROM pql WHERE PK IN [%s]',
 	(SELECT string_agg('''b1''', ', ') FROM generate_series(1, 50) i))));
+
+-- leave the database as found
+SELECT hroe.dynamodb('DeleteTable', '{"TableName": "pql"}') -> 'TableDescription' ->> 'TableStatus' AS status;
+RESET search_path;
+DROP SCHEMA test_partiql_limits CASCADE;

@@ -6,6 +6,161 @@
 
 \echo Use "ALTER EXTENSION hroe UPDATE TO '0.3'" to load this file. \quit
 
+-- The SQL-callable C functions of hroe.key, hroe.item and
+-- hroe.item_collection are named hroe_... in hroe.so (its exported symbols
+-- all carry hroe's prefix, test/t_release_build.sh); each function of 0.2
+-- points at its new name.  First in this script: until then the catalog
+-- names the old symbols, which hroe.so keeps only as calls to the new ones
+-- (src/hroe_legacy.c).
+CREATE OR REPLACE FUNCTION hroe.key_in(cstring) RETURNS hroe.key
+	AS 'MODULE_PATHNAME', 'hroe_key_in' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE OR REPLACE FUNCTION hroe.key_out(hroe.key) RETURNS cstring
+	AS 'MODULE_PATHNAME', 'hroe_key_out' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE OR REPLACE FUNCTION hroe.key_recv(internal) RETURNS hroe.key
+	AS 'MODULE_PATHNAME', 'hroe_key_recv' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE OR REPLACE FUNCTION hroe.key_send(hroe.key) RETURNS bytea
+	AS 'MODULE_PATHNAME', 'hroe_key_send' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE OR REPLACE FUNCTION hroe.key_eq(hroe.key, hroe.key) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'hroe_key_eq' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE OR REPLACE FUNCTION hroe.key_ne(hroe.key, hroe.key) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'hroe_key_ne' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE OR REPLACE FUNCTION hroe.key_lt(hroe.key, hroe.key) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'hroe_key_lt' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE OR REPLACE FUNCTION hroe.key_le(hroe.key, hroe.key) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'hroe_key_le' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE OR REPLACE FUNCTION hroe.key_gt(hroe.key, hroe.key) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'hroe_key_gt' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE OR REPLACE FUNCTION hroe.key_ge(hroe.key, hroe.key) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'hroe_key_ge' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE OR REPLACE FUNCTION hroe.key_cmp(hroe.key, hroe.key) RETURNS integer
+	AS 'MODULE_PATHNAME', 'hroe_key_cmp' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE OR REPLACE FUNCTION hroe.key_sortsupport(internal) RETURNS void
+	AS 'MODULE_PATHNAME', 'hroe_key_sortsupport' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE OR REPLACE FUNCTION hroe.key_hash(hroe.key) RETURNS integer
+	AS 'MODULE_PATHNAME', 'hroe_key_hash' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE OR REPLACE FUNCTION hroe.key_hash_extended(hroe.key, bigint) RETURNS bigint
+	AS 'MODULE_PATHNAME', 'hroe_key_hash_extended' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE OR REPLACE FUNCTION hroe.key_larger(hroe.key, hroe.key) RETURNS hroe.key
+	AS 'MODULE_PATHNAME', 'hroe_key_larger' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE OR REPLACE FUNCTION hroe.key_smaller(hroe.key, hroe.key) RETURNS hroe.key
+	AS 'MODULE_PATHNAME', 'hroe_key_smaller' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE OR REPLACE FUNCTION hroe.key_support(internal) RETURNS internal
+	AS 'MODULE_PATHNAME', 'hroe_key_support' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE OR REPLACE FUNCTION hroe.key_match_sel(internal, oid, internal, integer) RETURNS float8
+	AS 'MODULE_PATHNAME', 'hroe_key_match_sel' LANGUAGE C STABLE STRICT PARALLEL SAFE;
+CREATE OR REPLACE FUNCTION hroe.key_begins_with(hroe.key, hroe.key) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'hroe_key_begins_with' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF
+	SUPPORT hroe.key_support;
+CREATE OR REPLACE FUNCTION hroe.key_is_ancestor(hroe.key, hroe.key) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'hroe_key_is_ancestor' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF
+	SUPPORT hroe.key_support;
+CREATE OR REPLACE FUNCTION hroe.key_is_descendant(hroe.key, hroe.key) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'hroe_key_is_descendant' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF
+	SUPPORT hroe.key_support;
+CREATE OR REPLACE FUNCTION hroe.key_prefix_max(hroe.key) RETURNS hroe.key
+	AS 'MODULE_PATHNAME', 'hroe_key_prefix_max' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE OR REPLACE FUNCTION hroe.key_descendant_lower(hroe.key) RETURNS hroe.key
+	AS 'MODULE_PATHNAME', 'hroe_key_descendant_lower' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE OR REPLACE FUNCTION hroe.key_descendant_upper(hroe.key) RETURNS hroe.key
+	AS 'MODULE_PATHNAME', 'hroe_key_descendant_upper' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE OR REPLACE FUNCTION hroe.key_from_text(text) RETURNS hroe.key
+	AS 'MODULE_PATHNAME', 'hroe_key_from_text' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE OR REPLACE FUNCTION hroe.key(VARIADIC components text[]) RETURNS hroe.key
+	AS 'MODULE_PATHNAME', 'hroe_key_build' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE OR REPLACE FUNCTION hroe.key_split(k hroe.key) RETURNS text[]
+	AS 'MODULE_PATHNAME', 'hroe_key_split' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE OR REPLACE FUNCTION hroe.key_component(k hroe.key, n integer) RETURNS text
+	AS 'MODULE_PATHNAME', 'hroe_key_component' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE OR REPLACE FUNCTION hroe.key_levels(k hroe.key) RETURNS integer
+	AS 'MODULE_PATHNAME', 'hroe_key_levels' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE OR REPLACE FUNCTION hroe.key_prefix(k hroe.key, n integer) RETURNS hroe.key
+	AS 'MODULE_PATHNAME', 'hroe_key_prefix' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE OR REPLACE FUNCTION hroe.key_append(k hroe.key, component text) RETURNS hroe.key
+	AS 'MODULE_PATHNAME', 'hroe_key_append' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE OR REPLACE FUNCTION hroe.item_in(cstring) RETURNS hroe.item
+	AS 'MODULE_PATHNAME', 'hroe_item_in' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE OR REPLACE FUNCTION hroe.item_out(hroe.item) RETURNS cstring
+	AS 'MODULE_PATHNAME', 'hroe_item_out' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE OR REPLACE FUNCTION hroe.item_recv(internal) RETURNS hroe.item
+	AS 'MODULE_PATHNAME', 'hroe_item_recv' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE OR REPLACE FUNCTION hroe.item_send(hroe.item) RETURNS bytea
+	AS 'MODULE_PATHNAME', 'hroe_item_send' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE OR REPLACE FUNCTION hroe.item_eq(hroe.item, hroe.item) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'hroe_item_eq' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE OR REPLACE FUNCTION hroe.item_ne(hroe.item, hroe.item) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'hroe_item_ne' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE OR REPLACE FUNCTION hroe.item_hash(hroe.item) RETURNS integer
+	AS 'MODULE_PATHNAME', 'hroe_item_hash' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE OR REPLACE FUNCTION hroe.item_size(hroe.item) RETURNS integer
+	AS 'MODULE_PATHNAME', 'hroe_item_size_of' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE OR REPLACE FUNCTION hroe.item_to_jsonb(hroe.item) RETURNS jsonb
+	AS 'MODULE_PATHNAME', 'hroe_item_to_jsonb' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE OR REPLACE FUNCTION hroe.item_from_jsonb(jsonb) RETURNS hroe.item
+	AS 'MODULE_PATHNAME', 'hroe_item_cast_from_jsonb' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE OR REPLACE FUNCTION hroe.item_to_document(hroe.item) RETURNS jsonb
+	AS 'MODULE_PATHNAME', 'hroe_item_to_document' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE OR REPLACE FUNCTION hroe.item_from_document(jsonb) RETURNS hroe.item
+	AS 'MODULE_PATHNAME', 'hroe_item_from_document' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE OR REPLACE FUNCTION hroe.item_exists(hroe.item, text) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'hroe_item_exists' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE OR REPLACE FUNCTION hroe.item_path_exists(hroe.item, text) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'hroe_item_path_exists' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE OR REPLACE FUNCTION hroe.item_get_attribute(hroe.item, text) RETURNS jsonb
+	AS 'MODULE_PATHNAME', 'hroe_item_get_attribute' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE OR REPLACE FUNCTION hroe.item_get(hroe.item, text) RETURNS jsonb
+	AS 'MODULE_PATHNAME', 'hroe_item_get' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE OR REPLACE FUNCTION hroe.item_get_type(hroe.item, text) RETURNS text
+	AS 'MODULE_PATHNAME', 'hroe_item_get_type' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE OR REPLACE FUNCTION hroe.item_get_text(hroe.item, text) RETURNS text
+	AS 'MODULE_PATHNAME', 'hroe_item_get_text' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE OR REPLACE FUNCTION hroe.item_get_key(hroe.item, text) RETURNS hroe.key
+	AS 'MODULE_PATHNAME', 'hroe_item_get_key' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE OR REPLACE FUNCTION hroe.item_get_number(hroe.item, text) RETURNS numeric
+	AS 'MODULE_PATHNAME', 'hroe_item_get_number' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE OR REPLACE FUNCTION hroe.item_get_binary(hroe.item, text) RETURNS bytea
+	AS 'MODULE_PATHNAME', 'hroe_item_get_binary' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE OR REPLACE FUNCTION hroe.item_get_bool(hroe.item, text) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'hroe_item_get_bool' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE OR REPLACE FUNCTION hroe.item_attributes(hroe.item) RETURNS text[]
+	AS 'MODULE_PATHNAME', 'hroe_item_attributes' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE OR REPLACE FUNCTION hroe.item_merge(hroe.item, hroe.item) RETURNS hroe.item
+	AS 'MODULE_PATHNAME', 'hroe_item_merge' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE OR REPLACE FUNCTION hroe.item_set(hroe.item, text, jsonb) RETURNS hroe.item
+	AS 'MODULE_PATHNAME', 'hroe_item_set' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE OR REPLACE FUNCTION hroe.item_remove(hroe.item, VARIADIC text[]) RETURNS hroe.item
+	AS 'MODULE_PATHNAME', 'hroe_item_remove' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE OR REPLACE FUNCTION hroe.item_remove_attribute(hroe.item, text) RETURNS hroe.item
+	AS 'MODULE_PATHNAME', 'hroe_item_remove_one' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE OR REPLACE FUNCTION hroe.item_collection_in(cstring) RETURNS hroe.item_collection
+	AS 'MODULE_PATHNAME', 'hroe_item_collection_in' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE OR REPLACE FUNCTION hroe.item_collection_out(hroe.item_collection) RETURNS cstring
+	AS 'MODULE_PATHNAME', 'hroe_item_collection_out' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE OR REPLACE FUNCTION hroe.item_collection_recv(internal) RETURNS hroe.item_collection
+	AS 'MODULE_PATHNAME', 'hroe_item_collection_recv' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE OR REPLACE FUNCTION hroe.item_collection_send(hroe.item_collection) RETURNS bytea
+	AS 'MODULE_PATHNAME', 'hroe_item_collection_send' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE OR REPLACE FUNCTION hroe.item_collection_agg_trans(internal, hroe.key, hroe.item) RETURNS internal
+	AS 'MODULE_PATHNAME', 'hroe_item_collection_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE OR REPLACE FUNCTION hroe.item_collection_agg_final(internal) RETURNS hroe.item_collection
+	AS 'MODULE_PATHNAME', 'hroe_item_collection_agg_final' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE OR REPLACE FUNCTION hroe.item_collection_items(hroe.item_collection, OUT sort_key hroe.key, OUT item hroe.item)
+	RETURNS SETOF record
+	AS 'MODULE_PATHNAME', 'hroe_item_collection_items' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE ROWS 10;
+CREATE OR REPLACE FUNCTION hroe.item_collection_count(hroe.item_collection) RETURNS integer
+	AS 'MODULE_PATHNAME', 'hroe_item_collection_count' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE OR REPLACE FUNCTION hroe.item_collection_size(hroe.item_collection) RETURNS bigint
+	AS 'MODULE_PATHNAME', 'hroe_item_collection_total_size' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE OR REPLACE FUNCTION hroe.item_collection_get(hroe.item_collection, hroe.key) RETURNS hroe.item
+	AS 'MODULE_PATHNAME', 'hroe_item_collection_get' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE OR REPLACE FUNCTION hroe.item_collection_begins_with(hroe.item_collection, hroe.key) RETURNS hroe.item_collection
+	AS 'MODULE_PATHNAME', 'hroe_item_collection_begins_with' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE OR REPLACE FUNCTION hroe.item_collection_between(hroe.item_collection, hroe.key, hroe.key) RETURNS hroe.item_collection
+	AS 'MODULE_PATHNAME', 'hroe_item_collection_between' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE OR REPLACE FUNCTION hroe.item_embed_collection(hroe.item, text, hroe.item_collection) RETURNS hroe.item
+	AS 'MODULE_PATHNAME', 'hroe_item_embed_collection' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE OR REPLACE FUNCTION hroe.item_collection_from_attribute(hroe.item, text, text) RETURNS hroe.item_collection
+	AS 'MODULE_PATHNAME', 'hroe_item_collection_from_attribute' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
 -- DescribeTable: a large table's statistics from its last refresh, not a
 -- pass over the table (hroe.table_statistics; issue #29, item 10)
 --
@@ -48,17 +203,14 @@ BEGIN
 		PERFORM hroe.dynamodb_error('ResourceNotFoundException',
 			format('Requested resource not found: Table: %s not found', p_table_name));
 	END IF;
-	IF hroe.table_is_distributed(t.relid) THEN
-		RETURN QUERY SELECT * FROM hroe.partition_table_sizes(p_table_name, t.relid);
-		RETURN;
-	END IF;
 	-- a small table (at most 128 pages, 1 MB): counted exactly, a pass of
 	-- a few milliseconds
-	IF pg_catalog.pg_relation_size(t.relid) OPERATOR(pg_catalog.<=) (128 OPERATOR(pg_catalog.*) current_setting('block_size')::bigint) THEN
+	IF NOT hroe.table_is_distributed(t.relid)
+	   AND pg_catalog.pg_relation_size(t.relid) OPERATOR(pg_catalog.<=) (128 OPERATOR(pg_catalog.*) current_setting('block_size')::bigint) THEN
 		RETURN QUERY SELECT * FROM hroe.table_sizes(p_table_name);
 		RETURN;
 	END IF;
-	-- a large one: its last refresh
+	-- a large or distributed one: its last refresh
 	IF EXISTS (SELECT FROM hroe.table_statistics s WHERE s.table_name OPERATOR(pg_catalog.=) p_table_name) THEN
 		RETURN QUERY
 			SELECT nullif(s.index_name, ''), s.item_count, s.size_bytes
@@ -70,6 +222,12 @@ BEGIN
 			  AND NOT EXISTS (SELECT FROM hroe.table_statistics s
 							  WHERE s.table_name OPERATOR(pg_catalog.=) p_table_name
 								AND s.index_name OPERATOR(pg_catalog.=) x.index_name);
+		RETURN;
+	END IF;
+	-- a distributed table never refreshed: counted on its servers (the
+	-- maintenance worker refreshes it within hroe.ttl_naptime)
+	IF hroe.table_is_distributed(t.relid) THEN
+		RETURN QUERY SELECT * FROM hroe.partition_table_sizes(p_table_name, t.relid);
 		RETURN;
 	END IF;
 	-- never refreshed: PostgreSQL's own estimates (VACUUM and ANALYZE keep
@@ -124,6 +282,26 @@ $$;
 COMMENT ON FUNCTION hroe.refresh_table_statistics(text) IS
 'Counts table p_table_name and its indexes exactly (hroe.table_sizes, one pass over the table) and keeps the figures in hroe.table_statistics, where DescribeTable reads a large table''s; only a member of the role owning the table may';
 
+CREATE FUNCTION hroe.tables_with_stale_statistics(p_older_than interval DEFAULT '6 hours')
+RETURNS SETOF text
+LANGUAGE plpgsql STABLE STRICT PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+	-- (plpgsql: hroe.table_is_distributed comes later in the install script)
+	RETURN QUERY
+		SELECT t.table_name FROM hroe.tables t
+		WHERE (hroe.table_is_distributed(t.relid)
+			   OR pg_catalog.pg_relation_size(t.relid) OPERATOR(pg_catalog.>) (128 OPERATOR(pg_catalog.*) pg_catalog.current_setting('block_size')::bigint))
+		  AND NOT EXISTS (SELECT FROM hroe.table_statistics s
+						  WHERE s.table_name OPERATOR(pg_catalog.=) t.table_name AND s.index_name OPERATOR(pg_catalog.=) ''
+							AND s.refreshed_at OPERATOR(pg_catalog.>) (pg_catalog.now() OPERATOR(pg_catalog.-) p_older_than))
+		ORDER BY t.table_name;
+END
+$$;
+COMMENT ON FUNCTION hroe.tables_with_stale_statistics(interval) IS
+'The tables whose DescribeTable figures come from hroe.table_statistics (larger than 128 pages, or distributed) and whose figures are missing or older than p_older_than (DynamoDB''s six hours by default): what hroe.refresh_stale_table_statistics and the maintenance worker refresh';
+
 CREATE FUNCTION hroe.refresh_stale_table_statistics(p_older_than interval DEFAULT '6 hours')
 RETURNS integer
 LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE
@@ -135,13 +313,8 @@ DECLARE
 BEGIN
 	-- the large tables the caller owns whose figures are missing or older
 	FOR v_name IN
-		SELECT t.table_name FROM hroe.tables t
-		WHERE hroe.owns_table(t.table_name)
-		  AND pg_catalog.pg_relation_size(t.relid) OPERATOR(pg_catalog.>) (128 OPERATOR(pg_catalog.*) current_setting('block_size')::bigint)
-		  AND NOT EXISTS (SELECT FROM hroe.table_statistics s
-						  WHERE s.table_name OPERATOR(pg_catalog.=) t.table_name AND s.index_name OPERATOR(pg_catalog.=) ''
-							AND s.refreshed_at OPERATOR(pg_catalog.>) (pg_catalog.now() OPERATOR(pg_catalog.-) p_older_than))
-		ORDER BY t.table_name
+		SELECT n FROM hroe.tables_with_stale_statistics(p_older_than) n
+		WHERE hroe.owns_table(n)
 	LOOP
 		PERFORM hroe.refresh_table_statistics(v_name);
 		v_count := v_count OPERATOR(pg_catalog.+) 1;
@@ -150,7 +323,7 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION hroe.refresh_stale_table_statistics(interval) IS
-'Refreshes (hroe.refresh_table_statistics) the statistics of every large table the current role owns whose figures are missing or older than p_older_than (DynamoDB''s six hours by default); returns how many it refreshed. For a periodic job (cron, pg_cron, the Time to Live worker)';
+'Refreshes (hroe.refresh_table_statistics) the statistics of every large table the current role owns whose figures are missing or older than p_older_than (DynamoDB''s six hours by default); returns how many it refreshed. For a periodic job (cron, pg_cron); hroe''s maintenance worker refreshes every table as its owner (hroe.statistics_interval)';
 
 CREATE OR REPLACE FUNCTION hroe.table_description(p_table_name text, p_table_status text DEFAULT 'ACTIVE',
 									   p_index_status text DEFAULT NULL, p_index_name text DEFAULT NULL)
@@ -466,3 +639,154 @@ ALTER EXTENSION hroe DROP FUNCTION hroe_single.status_key(pg_catalog.text,pg_cat
 ALTER EXTENSION hroe DROP FUNCTION hroe_single.verify();
 ALTER EXTENSION hroe DROP FUNCTION hroe_single.warehouse_employees(integer);
 ALTER EXTENSION hroe DROP FUNCTION hroe_single.warehouse_item(integer,pg_catalog.text,integer,pg_catalog.text,pg_catalog.text);
+
+-- The source files named in two functions' comments moved into folders by
+-- layer (src/tables/)
+CREATE OR REPLACE FUNCTION hroe.create_table(
+	p_table_name text,
+	p_partition_key text,
+	p_partition_key_type text DEFAULT 'S',
+	p_sort_key text DEFAULT NULL,
+	p_sort_key_type text DEFAULT 'S',
+	p_schema name DEFAULT pg_catalog.current_schema())
+RETURNS regclass
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	v_schema name := p_schema;
+	v_rel regclass;
+	v_relname name;
+	v_sql text;
+	v_servers name[] := hroe.partition_server_list();
+BEGIN
+	PERFORM hroe.check_name(p_table_name, 'tableName');
+	PERFORM hroe.check_attribute_name(p_partition_key, 'keySchema.1.member.attributeName');
+	PERFORM hroe.check_key_type(p_partition_key_type, 'attributeDefinitions.1.member.attributeType');
+	IF p_sort_key IS NOT NULL THEN
+		PERFORM hroe.check_attribute_name(p_sort_key, 'keySchema.2.member.attributeName');
+		PERFORM hroe.check_key_type(p_sort_key_type, 'attributeDefinitions.2.member.attributeType');
+		IF p_sort_key = p_partition_key THEN
+			PERFORM hroe.dynamodb_error('ValidationException',
+				'Both the Hash Key and the Range Key element in the KeySchema have the same name');
+		END IF;
+	END IF;
+	IF v_schema IS NULL THEN
+		RAISE EXCEPTION 'no schema has been selected to create in'
+			USING ERRCODE = 'invalid_schema_name';
+	END IF;
+	-- DynamoDB table names are unique per account and region (every role
+	-- sees every table's row; a row lock would need UPDATE on hroe.tables)
+	PERFORM 1 FROM hroe.tables WHERE table_name = p_table_name;
+	IF FOUND THEN
+		PERFORM hroe.dynamodb_error('ResourceInUseException',
+			format('Table already exists: %s', p_table_name));
+	END IF;
+	-- a name longer than PostgreSQL's 63 bytes: a prefix and a hash
+	v_relname := hroe.relation_name(p_table_name);
+
+	v_sql := format('CREATE TABLE %I.%I (pk %s GENERATED ALWAYS AS (hroe.item_key_%s(item, %L, false)) STORED',
+					v_schema, v_relname, hroe.key_column_type(p_partition_key_type),
+					lower(p_partition_key_type), p_partition_key);
+	IF p_sort_key IS NOT NULL THEN
+		v_sql := v_sql || format(', sk %s GENERATED ALWAYS AS (hroe.item_key_%s(item, %L, true)) STORED',
+								 hroe.key_column_type(p_sort_key_type), lower(p_sort_key_type), p_sort_key);
+	END IF;
+	-- distributed (hroe.partition_servers): hash-partitioned by pk, the
+	-- primary key on each server's partition (PostgreSQL allows none over
+	-- foreign partitions)
+	IF cardinality(v_servers) > 0 THEN
+		-- (by pk's expression: PostgreSQL allows no generated column in a
+		-- partition key; src/tables/tables_partition.c adds it to every key's
+		-- condition, so that the planner prunes)
+		v_sql := v_sql || format(', item hroe.item NOT NULL) PARTITION BY HASH (hroe.item_key_%s(item, %L, false))',
+								 lower(p_partition_key_type), p_partition_key);
+	ELSE
+		v_sql := v_sql || format(', item hroe.item NOT NULL, PRIMARY KEY (pk%s))',
+								 CASE WHEN p_sort_key IS NOT NULL THEN ', sk' ELSE '' END);
+	END IF;
+	EXECUTE v_sql;
+	v_rel := format('%I.%I', v_schema, v_relname)::regclass;
+	IF cardinality(v_servers) > 0 THEN
+		PERFORM hroe.create_table_partitions(v_rel, p_table_name, v_servers, p_partition_key,
+											 p_partition_key_type, p_sort_key, p_sort_key_type);
+	END IF;
+	EXECUTE format('COMMENT ON TABLE %s IS %L', v_rel,
+				   format('DynamoDB table %s (hroe): partition key %s %s%s', p_table_name,
+						  p_partition_key, p_partition_key_type,
+						  CASE WHEN p_sort_key IS NOT NULL
+							   THEN format(', sort key %s %s', p_sort_key, p_sort_key_type) ELSE '' END));
+	INSERT INTO hroe.tables (table_name, relid, partition_key, partition_key_type, sort_key, sort_key_type,
+							 pay_per_request_since)
+	VALUES (p_table_name, v_rel, p_partition_key, p_partition_key_type, p_sort_key,
+			CASE WHEN p_sort_key IS NOT NULL THEN p_sort_key_type END, now());
+	RETURN v_rel;
+END
+$$;
+CREATE OR REPLACE FUNCTION hroe.key_column_for(p_rel regclass, p_table_partition_key text, p_table_sort_key text,
+									p_attribute text, p_type text, p_sort boolean)
+RETURNS name
+LANGUAGE plpgsql STABLE PARALLEL RESTRICTED
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	v_col record;
+BEGIN
+	IF p_attribute IS NULL OR p_type IS NULL OR p_sort IS NULL THEN
+		RETURN NULL;
+	END IF;
+	-- the table's sort key is in every item, valid, at most 1024 bytes and
+	-- stored as it is: exactly the index key, HASH or RANGE (a HASH key on
+	-- sk is probed with the key itself, not its index form)
+	IF p_attribute = p_table_sort_key THEN
+		RETURN 'sk';
+	END IF;
+	-- The partition key, at most 2048 bytes, stored in its index form (a
+	-- key over 192 bytes as a prefix and its SHA-256: src/tables/tables.h,
+	-- HROE_KEY_FORM_MAX): a HASH key as it is, never a RANGE key, whose
+	-- order the forms of long keys do not keep.
+	IF p_attribute = p_table_partition_key THEN
+		RETURN CASE WHEN NOT p_sort THEN 'pk'::name END;
+	END IF;
+	-- The key columns hroe.indexes records for this attribute and type (only
+	-- hroe's own: a column the user added is never taken), with the roles the
+	-- table's indexes use them in; only a column of the same role serves.  A
+	-- HASH column holds index forms, so it never serves a RANGE key; a RANGE
+	-- column never serves a HASH key: once its RANGE indexes were deleted,
+	-- longer keys would be accepted but left out.
+	FOR v_col IN
+		SELECT c.col, bool_or(c.hash) AS hash, bool_or(NOT c.hash) AS range
+		FROM hroe.tables t
+		JOIN hroe.indexes x ON x.table_name = t.table_name
+		CROSS JOIN LATERAL (
+			SELECT u.col, true AS hash
+			FROM unnest(x.partition_key, x.partition_key_types, x.partition_key_columns) u(a, ty, col)
+			WHERE u.a = p_attribute AND u.ty = p_type
+			UNION ALL
+			SELECT u.col, false
+			FROM unnest(x.sort_key, x.sort_key_types, x.sort_key_columns) u(a, ty, col)
+			WHERE u.a = p_attribute AND u.ty = p_type) c
+		JOIN pg_attribute a ON a.attrelid = t.relid
+			AND a.attname = c.col AND NOT a.attisdropped
+		WHERE t.relid = p_rel AND c.col NOT IN ('pk', 'sk')
+		GROUP BY c.col, a.attnum
+		ORDER BY a.attnum
+	LOOP
+		IF (p_sort AND v_col.range AND NOT v_col.hash) OR (NOT p_sort AND v_col.hash) THEN
+			RETURN v_col.col;
+		END IF;
+	END LOOP;
+	RETURN NULL;
+END
+$$;
+
+-- Privileges: Time to Live deletes
+-- as the table's owner, the capture trigger checks its arguments and runs its
+-- statements with search_path pinned, hroe.gateway_call's role is for the call
+-- only (the C code changed; the comments tell it)
+COMMENT ON FUNCTION hroe.delete_expired_items(text, integer) IS
+'Deletes up to p_limit expired items of a table with Time to Live enabled (its attribute a Number of epoch seconds in the past, at most five years), sweeping the table''s blocks on from where this session''s last call stopped; each row locked and its expiry checked again, so an item re-written with a later expiry is kept; the stream records each deletion as the service''s. The caller needs DELETE on the table; the deletion runs as the table''s owner when the caller has the owner''s privileges (the owner, a member, a superuser), else as the caller, in a security-restricted operation with search_path pinned to pg_catalog, pg_temp (the table''s triggers never run as a superuser). Returns the number deleted (0 without Time to Live). hroe''s background worker calls it for each table as the table''s owner';
+COMMENT ON FUNCTION hroe.stream_capture() IS
+'internal: The AFTER ROW trigger of a table with a stream (arguments: stream id, view type, key attribute names, as hroe.enable_stream creates it): appends the change''s record to hroe.stream_records as the extension''s owner, in a security-restricted operation with search_path pinned, after checking in hroe''s catalog, by the trigger''s relation, that the stream is that table''s enabled stream with these arguments (else insufficient_privilege, nothing written); none when the item did not change';
+COMMENT ON FUNCTION hroe.gateway_call(text, text, text) IS
+'internal: one request of hroe-gateway: hroe.dynamodb_text(p_operation, p_request) run as the role of the active access key p_access_key_id (SET ROLE for the call: the caller must be a member of it), in a security-restricted operation (no SET ROLE back, no deferred trigger), every setting it changed rolled back with the role when it returns; or DynamoDB''s UnrecognizedClientException body for an unknown or revoked key; called in a transaction of its own';

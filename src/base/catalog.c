@@ -30,6 +30,8 @@
 #include "catalog/pg_class.h"
 #include "catalog/pg_type.h"
 #include "postmaster/bgworker.h"
+#include "miscadmin.h"
+#include "utils/guc.h"
 #include "utils/inval.h"
 #include "utils/lsyscache.h"
 #include "utils/syscache.h"
@@ -215,6 +217,87 @@ hroe_relation_owner(const char *relname)
 	owner = ((Form_pg_class) GETSTRUCT(tp))->relowner;
 	ReleaseSysCache(tp);
 	return owner;
+}
+
+/* The owner of relation relid (an error if there is none) */
+Oid
+hroe_rel_owner(Oid relid)
+{
+	HeapTuple	tp = SearchSysCache1(RELOID, ObjectIdGetDatum(relid));
+	Oid			owner;
+
+	if (!HeapTupleIsValid(tp))
+		elog(ERROR, "cache lookup failed for relation %u", relid);
+	owner = ((Form_pg_class) GETSTRUCT(tp))->relowner;
+	ReleaseSysCache(tp);
+	return owner;
+}
+
+/*
+ * Pin search_path to pg_catalog, pg_temp (the GUC: functions of other roles
+ * that operators, triggers or defaults call read it, not an override search
+ * path) until hroe_unpin_search_path(the level returned), or the
+ * (sub)transaction's abort, as PostgreSQL 17's RestrictSearchPath does for
+ * maintenance commands.  Returns 0, and sets nothing, when the path is that
+ * already (the SQL functions of hroe pin it themselves).
+ */
+int
+hroe_pin_search_path(void)
+{
+	int			nestlevel;
+
+	if (namespace_search_path != NULL &&
+		strcmp(namespace_search_path, HROE_PINNED_SEARCH_PATH) == 0)
+		return 0;
+	nestlevel = NewGUCNestLevel();
+	(void) set_config_option("search_path", HROE_PINNED_SEARCH_PATH, PGC_USERSET, PGC_S_SESSION,
+							 GUC_ACTION_SAVE, true, 0, false);
+	return nestlevel;
+}
+
+/* Undo hroe_pin_search_path (not on error: the abort undoes it) */
+void
+hroe_unpin_search_path(int nestlevel)
+{
+	if (nestlevel > 0)
+		AtEOXact_GUC(true, nestlevel);
+}
+
+/*
+ * Run what follows with role's privileges, as PostgreSQL's maintenance
+ * commands run as a table's owner (vacuum_rel, index_build): in a
+ * security-restricted operation (no SET ROLE, no temporary objects, no
+ * PREPARE, no deferred work outliving it), with search_path pinned
+ * (hroe_pin_search_path), until hroe_unbecome(saved), or, in a PG_CATCH
+ * before the error is thrown on, hroe_unbecome_on_error(saved).
+ */
+void
+hroe_become(Oid role, HroeIdentity *saved)
+{
+	GetUserIdAndSecContext(&saved->save_user, &saved->save_sec);
+	saved->nestlevel = hroe_pin_search_path();
+	SetUserIdAndSecContext(role, saved->save_sec | SECURITY_LOCAL_USERID_CHANGE |
+						   SECURITY_RESTRICTED_OPERATION);
+}
+
+/* Undo hroe_become */
+void
+hroe_unbecome(const HroeIdentity *saved)
+{
+	hroe_unpin_search_path(saved->nestlevel);
+	SetUserIdAndSecContext(saved->save_user, saved->save_sec);
+}
+
+/*
+ * Undo hroe_become while an error is thrown (the (sub)transaction's abort
+ * would too, but a caller may catch the error without one)
+ */
+void
+hroe_unbecome_on_error(const HroeIdentity *saved)
+{
+	if (saved->nestlevel > 0)
+		AtEOXact_GUC(false, saved->nestlevel);
+	SetUserIdAndSecContext(saved->save_user, saved->save_sec);
 }
 
 /* A background worker of hroe's library (see catalog.h) */

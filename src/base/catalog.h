@@ -25,6 +25,28 @@ extern Oid	hroe_item_typid(void);
 extern uint64 hroe_catalog_epoch(void);
 extern void hroe_catalog_watch_proc(Oid fn);
 extern uint64 hroe_catalog_proc_changes(void);
+extern Oid	hroe_rel_owner(Oid relid);
+
+/*
+ * Running with another role's privileges (hroe_become): the identity to
+ * restore, and the GUC nest level of the pinned search_path (0: the path was
+ * pinned already)
+ */
+typedef struct HroeIdentity
+{
+	Oid			save_user;
+	int			save_sec;
+	int			nestlevel;
+} HroeIdentity;
+
+/* the search_path of everything run with another role's privileges */
+#define HROE_PINNED_SEARCH_PATH "pg_catalog, pg_temp"
+
+extern int	hroe_pin_search_path(void);
+extern void hroe_unpin_search_path(int nestlevel);
+extern void hroe_become(Oid role, HroeIdentity *saved);
+extern void hroe_unbecome(const HroeIdentity *saved);
+extern void hroe_unbecome_on_error(const HroeIdentity *saved);
 
 /*
  * A background worker of hroe's library as the postmaster loaded it (a

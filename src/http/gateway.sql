@@ -70,8 +70,9 @@ CREATE FUNCTION hroe.gateway_call(p_access_key_id text, p_operation text, p_requ
 RETURNS text AS 'MODULE_PATHNAME', 'hroe_gateway_call'
 LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE;
 -- C (src/http/gateway_call.c), not SECURITY DEFINER: the key is read with the
--- caller's privileges, then SET LOCAL ROLE (the caller must be a member of
--- the key's role; the transaction's end undoes it), then the JSON API over
--- the body's text
+-- caller's privileges, then SET ROLE for the call (the caller must be a
+-- member of the key's role) in a security-restricted operation, then the
+-- JSON API over the body's text; the role and every setting changed are
+-- rolled back when the call returns
 COMMENT ON FUNCTION hroe.gateway_call(text, text, text) IS
-'internal: one request of hroe-gateway: hroe.dynamodb_text(p_operation, p_request) run as the role of the active access key p_access_key_id (SET LOCAL ROLE: the caller must be a member of it; the role ends with the transaction), or DynamoDB''s UnrecognizedClientException body for an unknown or revoked key; called in a transaction of its own';
+'internal: one request of hroe-gateway: hroe.dynamodb_text(p_operation, p_request) run as the role of the active access key p_access_key_id (SET ROLE for the call: the caller must be a member of it), in a security-restricted operation (no SET ROLE back, no deferred trigger), every setting it changed rolled back with the role when it returns; or DynamoDB''s UnrecognizedClientException body for an unknown or revoked key; called in a transaction of its own';

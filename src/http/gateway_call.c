@@ -8,11 +8,16 @@
  * role: SELECT on the table, or on the columns read, is checked; the function
  * is not SECURITY DEFINER).  The read is an index probe, not a query, so it
  * would not apply row-level security: the table has none, and a key whose
- * table has it enabled is refused rather than read past its policies.  The role switch is SET LOCAL ROLE, through the GUC
- * machinery as set_config('role', ..., true) does it: PostgreSQL checks that
- * the caller is a member of the role, and the setting is undone by the
- * transaction's commit or abort, so no later statement on the pooled
- * connection, error or not, runs as this role.  Then the JSON API is called
+ * table has it enabled is refused rather than read past its policies.  The
+ * role switch is SET ROLE for the call, through the GUC machinery as
+ * set_config('role', ...) does it: PostgreSQL checks that the caller is a
+ * member of the role, and the setting is rolled back when the call returns
+ * or fails, so no later statement on the pooled connection runs as this
+ * role.  The call runs in a local user id change and a security-restricted
+ * operation, and every setting it changed is rolled back with the role
+ * (hroe_gateway_run), so no code of the key's role can switch back to the
+ * login role, on to another key's, or leave a trap (a search_path, a
+ * deferred trigger) for what runs after it.  Then the JSON API is called
  * directly over the body's text (U+0000 allowed in strings), and the
  * response comes back as text.  This replaces a PL/pgSQL function whose
  * lookup, role switch and call cost some 35 us of a GetItem's ~45.
@@ -129,8 +134,8 @@ hroe_access_key_secret(text *key_id)
 
 /*
  * The response body of hroe.dynamodb_text(op, body) run as the role of the
- * active access key key_id (SET LOCAL ROLE: the membership check is the
- * GUC's, check_role, and the transaction's end undoes it), or NULL for an
+ * active access key key_id (SET ROLE for the call: the membership check is
+ * the GUC's, check_role; rolled back when the call returns), or NULL for an
  * unknown or revoked key, one whose role was dropped, or (secret not NULL)
  * one whose secret is no longer secret.  Used by hroe.gateway_call and by
  * the in-server HTTP workers (http_server.c).
@@ -142,6 +147,10 @@ hroe_gateway_run(text *key_id, const char *secret, const char *op,
 	Oid			role;
 	char	   *current = NULL;
 	char	   *rolname;
+	Oid			save_user;
+	int			save_sec;
+	int			nestlevel;
+	text	   *volatile out = NULL;
 	bool		valid = ReadKey(key_id, &role, secret != NULL ? &current : NULL);
 
 	if (valid && current != NULL)
@@ -154,9 +163,42 @@ hroe_gateway_run(text *key_id, const char *secret, const char *op,
 	rolname = GetUserNameFromId(role, true);
 	if (rolname == NULL)
 		return NULL;
+	GetUserIdAndSecContext(&save_user, &save_sec);
+	nestlevel = NewGUCNestLevel();
 	(void) set_config_option("role", rolname, PGC_USERSET, PGC_S_SESSION,
-							 GUC_ACTION_LOCAL, true, 0, false);
-	return hroe_api_call_text(op, body, len);
+							 GUC_ACTION_SAVE, true, 0, false);
+
+	/*
+	 * No way back, and nothing left behind.  Code of the key's role (its
+	 * tables' triggers, the functions they call) runs in a local user id
+	 * change and a security-restricted operation, as PostgreSQL runs a
+	 * table owner's code in maintenance commands: it cannot RESET ROLE or
+	 * SET ROLE to the login role or, through the login role's memberships,
+	 * to another key's role; it cannot queue a deferred trigger, which would
+	 * fire at commit, after the call, or create temporary objects that
+	 * outlive it.  The settings it changed, even with a session-level SET
+	 * (search_path: the next statement of a pooled connection, or the next
+	 * request of an in-server worker, would look its names up there), are
+	 * rolled back with the role when the call returns, as index_build rolls
+	 * back those of index functions.
+	 */
+	SetUserIdAndSecContext(role, save_sec | SECURITY_LOCAL_USERID_CHANGE |
+						   SECURITY_RESTRICTED_OPERATION);
+	PG_TRY();
+	{
+		out = hroe_api_call_text(op, body, len);
+	}
+	PG_CATCH();
+	{
+		/* the user id first: the role's reset asserts no restriction */
+		SetUserIdAndSecContext(save_user, save_sec);
+		AtEOXact_GUC(false, nestlevel);
+		PG_RE_THROW();
+	}
+	PG_END_TRY();
+	SetUserIdAndSecContext(save_user, save_sec);
+	AtEOXact_GUC(false, nestlevel);
+	return out;
 }
 
 PG_FUNCTION_INFO_V1(hroe_gateway_call);

@@ -88,9 +88,6 @@ extern void hroe_exprs_parse(const HroeExprParams *p, int allowed, HroeRequestEx
 /* A request's table, or ResourceNotFoundException (NULL name: missing) */
 extern HroeTableMeta *hroe_request_table(const char *name);
 
-/* DynamoDB's ValidationException for a missing required member */
-extern void hroe_request_missing(const char *member) pg_attribute_noreturn();
-
 /* DynamoDB's checks of ReturnValues, ReturnConsumedCapacity and others */
 extern void hroe_check_return_cc(const char *rcc);
 extern bool hroe_check_return_old(const char *rv);

@@ -4,7 +4,7 @@
  *	  What every operation checks of its request before it runs, and the
  *	  call's error payload it fills (operations.h): the expression
  *	  parameters parsed with one set of placeholders, the table named, the
- *	  key given, a missing member, ReturnValues, ReturnConsumedCapacity,
+ *	  key given, ReturnValues, ReturnConsumedCapacity,
  *	  ReturnValuesOnConditionCheckFailure and ReturnItemCollectionMetrics,
  *	  each with DynamoDB's error.
  *
@@ -89,15 +89,6 @@ hroe_exprs_parse(const HroeExprParams *p, int allowed, HroeRequestExprs *e)
 	hroe_expr_check_unused(e->cxt);
 }
 
-/* DynamoDB's message for a missing required member */
-void
-pg_attribute_noreturn()
-hroe_request_missing(const char *member)
-{
-	HroeValidation(psprintf("1 validation error detected: Value null at '%s' failed to satisfy constraint: Member must not be null",
-							member));
-}
-
 /* The table named in a request, or DynamoDB's errors */
 HroeTableMeta *
 hroe_request_table(const char *name)
@@ -105,7 +96,7 @@ hroe_request_table(const char *name)
 	HroeTableMeta *t;
 
 	if (name == NULL)
-		hroe_request_missing("tableName");
+		hroe_missing_member("tableName");
 	t = hroe_table_lookup(name, true);
 	if (t == NULL)
 		HroeResourceNotFound();

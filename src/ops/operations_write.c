@@ -2,7 +2,7 @@
  *
  * operations_write.c
  *	  PutItem, UpdateItem and DeleteItem with their conditions, and the row
- *	  locks (dynamodb-semantics.md §3, §4): the C API of operations.h behind
+ *	  locks (doc/dynamodb-rules.md#ordering, #expressions): the C API of operations.h behind
  *	  hroe.put_item, hroe.update_item, hroe.delete_item and the JSON API.
  *
  * Conditional writes and transactions evaluate their conditions on rows
@@ -433,9 +433,9 @@ hroe_conditional_write_call(FunctionCallInfo fcinfo, HroeWriteKind kind)
 	HroeRequestExprs e;
 
 	if (PG_ARGISNULL(0))
-		hroe_request_missing("tableName");
+		hroe_missing_member("tableName");
 	if (PG_ARGISNULL(1))
-		hroe_request_missing(kind == HROE_WRITE_PUT ? "item" : "key");
+		hroe_missing_member(kind == HROE_WRITE_PUT ? "item" : "key");
 	p.condition = hroe_op_arg_text(fcinfo, 4);
 	p.names = ArgJsonb(fcinfo, 5);
 	p.values = ArgJsonb(fcinfo, 6);
@@ -469,9 +469,9 @@ hroe_update_item(PG_FUNCTION_ARGS)
 	HroeRequestExprs e;
 
 	if (PG_ARGISNULL(0))
-		hroe_request_missing("tableName");
+		hroe_missing_member("tableName");
 	if (PG_ARGISNULL(1))
-		hroe_request_missing("key");
+		hroe_missing_member("key");
 	p.update = hroe_op_arg_text(fcinfo, 2);
 	p.condition = hroe_op_arg_text(fcinfo, 3);
 	p.names = ArgJsonb(fcinfo, 4);

@@ -19,8 +19,12 @@
  * extension's owner reads or writes it.  The trigger switches to that owner
  * for its insert, as PostgreSQL's foreign-key triggers switch to a table's
  * owner, after checking that the stream its arguments name is the stream of
- * the table it fires on (so that no role can write into another table's
- * stream by creating this trigger on a table of its own).
+ * the table it fires on, with that stream's arguments (so that no role can
+ * write into another table's stream by creating this trigger on a table of
+ * its own).  What runs as that owner runs in a security-restricted operation
+ * with search_path pinned to pg_catalog, pg_temp and every operator
+ * schema-qualified (hroe_become): a role's own operators, first in its
+ * search_path, never run as the extension's owner.
  *
  *-------------------------------------------------------------------------
  */
@@ -50,12 +54,15 @@ static SPIPlanPtr InsertPlan = NULL;
 static SPIPlanPtr CheckPlan = NULL;
 
 /*
- * Streams already checked to be their trigger's table's: stream ids are never
- * reused, but for a new installation of the extension (its catalog epoch)
+ * Capture triggers already checked to be their table's stream's (trigger,
+ * stream id, table): stream ids are never reused, but for a new installation
+ * of the extension (its catalog epoch), and a trigger's arguments never
+ * change
  */
 #define CHECKED_STREAMS 32
 static struct
 {
+	Oid			trigger;
 	int64		id;
 	Oid			relid;
 }			Checked[CHECKED_STREAMS];
@@ -69,7 +76,11 @@ hroe_streams_owner(void)
 	return hroe_relation_owner("stream_records");
 }
 
-/* A prepared statement kept for the session */
+/*
+ * A prepared statement kept for the session.  Parsed (and re-parsed by the
+ * plan cache) under the pinned search_path (hroe_become): every relation,
+ * function and operator is schema-qualified anyway.
+ */
 static SPIPlanPtr
 Prepare(const char *sql, int nargs, Oid *types)
 {
@@ -82,14 +93,29 @@ Prepare(const char *sql, int nargs, Oid *types)
 	return plan;
 }
 
-/* Whether stream id is relid's (looked up once per session and stream) */
+/* Whether a text column of the check's row is s ('' for NULL) */
 static bool
-StreamOfTable(int64 id, Oid relid)
+ColumnIs(int col, const char *s)
 {
-	Oid			types[1] = {INT8OID};
-	Datum		values[1] = {Int64GetDatum(id)};
 	bool		isnull;
-	Oid			found;
+	Datum		d = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, col, &isnull);
+
+	return strcmp(isnull ? "" : TextDatumGetCString(d), s) == 0;
+}
+
+/*
+ * Whether trigger tg of relation relid is the capture trigger of the enabled
+ * stream its first argument names, with the stream's arguments (view type,
+ * key names) as hroe.enable_stream creates it: hroe's catalog read by the
+ * relation's OID (looked up once per session and trigger; SPI connected, as
+ * the extension's owner)
+ */
+static bool
+StreamOfTable(Trigger *tg, int64 id, Oid relid)
+{
+	Oid			types[2] = {INT8OID, OIDOID};
+	Datum		values[2] = {Int64GetDatum(id), ObjectIdGetDatum(relid)};
+	bool		ok;
 	int			ret;
 
 	if (CheckedEpoch != hroe_catalog_epoch())
@@ -98,25 +124,28 @@ StreamOfTable(int64 id, Oid relid)
 		CheckedEpoch = hroe_catalog_epoch();
 	}
 	for (int i = 0; i < NChecked; i++)
-		if (Checked[i].id == id && Checked[i].relid == relid)
+		if (Checked[i].trigger == tg->tgoid && Checked[i].id == id && Checked[i].relid == relid)
 			return true;
+	/* every operator schema-qualified; no JOIN USING, whose = is looked up */
 	if (CheckPlan == NULL)
-		CheckPlan = Prepare("SELECT t.relid::pg_catalog.oid FROM hroe.streams s JOIN hroe.tables t"
-							" USING (table_name) WHERE s.stream_id OPERATOR(pg_catalog.=) $1"
-							" AND s.disabled_at IS NULL", 1, types);
+		CheckPlan = Prepare("SELECT s.view_type, t.partition_key, t.sort_key"
+							" FROM hroe.streams s, hroe.tables t"
+							" WHERE s.stream_id OPERATOR(pg_catalog.=) $1 AND s.disabled_at IS NULL"
+							" AND t.table_name OPERATOR(pg_catalog.=) s.table_name"
+							" AND t.relid::pg_catalog.oid OPERATOR(pg_catalog.=) $2", 2, types);
 	ret = SPI_execute_plan(CheckPlan, values, NULL, true, 1);
 	if (ret != SPI_OK_SELECT)
 		elog(ERROR, "looking up stream " INT64_FORMAT " failed: %s", id, SPI_result_code_string(ret));
-	if (SPI_processed == 0)
-		return false;
-	found = DatumGetObjectId(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
-	if (found == relid && NChecked < CHECKED_STREAMS)
+	ok = SPI_processed == 1 && ColumnIs(1, tg->tgargs[1]) && ColumnIs(2, tg->tgargs[2]) &&
+		ColumnIs(3, tg->tgargs[3]);
+	if (ok && NChecked < CHECKED_STREAMS)
 	{
+		Checked[NChecked].trigger = tg->tgoid;
 		Checked[NChecked].id = id;
-		Checked[NChecked].relid = found;
+		Checked[NChecked].relid = relid;
 		NChecked++;
 	}
-	return found == relid;
+	return ok;
 }
 
 /* The key attributes (names) of an item, as an item */
@@ -170,8 +199,7 @@ hroe_stream_capture(PG_FUNCTION_ARGS)
 				keep_old;
 	char		event;
 	int64		size;
-	Oid			save_user;
-	int			save_sec;
+	HroeIdentity saved;
 	Oid			types[8] = {INT8OID, CHAROID, BOOLOID, TIMESTAMPTZOID, INT4OID,
 	hroe_item_typid(), hroe_item_typid(), hroe_item_typid()};
 	Datum		values[8];
@@ -237,20 +265,29 @@ hroe_stream_capture(PG_FUNCTION_ARGS)
 	if (!keep_new)
 		nulls[7] = 'n';
 
-	GetUserIdAndSecContext(&save_user, &save_sec);
-	SetUserIdAndSecContext(hroe_streams_owner(),
-						   save_sec | SECURITY_LOCAL_USERID_CHANGE | SECURITY_RESTRICTED_OPERATION);
+	/*
+	 * As the extension's owner, in a security-restricted operation with
+	 * search_path pinned: the check and the insert read and write only
+	 * hroe's tables, whose triggers, defaults and constraints are the
+	 * extension's, and name every operator by its schema, so no function of
+	 * the caller's (an operator of a schema first in the caller's path) runs
+	 * as that owner.  A trigger that is not its table's stream's is refused
+	 * before anything is written.
+	 */
+	hroe_become(hroe_streams_owner(), &saved);
 	PG_TRY();
 	{
 		int			ret;
 
 		if (SPI_connect() != SPI_OK_CONNECT)
 			elog(ERROR, "SPI_connect failed");
-		if (!StreamOfTable(id, RelationGetRelid(rel)))
+		if (!StreamOfTable(td->tg_trigger, id, RelationGetRelid(rel)))
 			ereport(ERROR,
 					(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 					 errmsg("stream " INT64_FORMAT " is not an enabled stream of table \"%s\"",
-							id, RelationGetRelationName(rel))));
+							id, RelationGetRelationName(rel)),
+					 errdetail("Trigger \"%s\" is not the capture trigger hroe.enable_stream created for this table's stream.",
+							   td->tg_trigger->tgname)));
 		if (InsertPlan == NULL)
 			InsertPlan = Prepare("INSERT INTO hroe.stream_records (stream_id, event, service, created_at,"
 								 " size_bytes, keys, old_image, new_image)"
@@ -260,10 +297,12 @@ hroe_stream_capture(PG_FUNCTION_ARGS)
 			elog(ERROR, "writing a stream record failed: %s", SPI_result_code_string(ret));
 		SPI_finish();
 	}
-	PG_FINALLY();
+	PG_CATCH();
 	{
-		SetUserIdAndSecContext(save_user, save_sec);
+		hroe_unbecome_on_error(&saved);
+		PG_RE_THROW();
 	}
 	PG_END_TRY();
+	hroe_unbecome(&saved);
 	return PointerGetDatum(NULL);
 }

@@ -37,7 +37,8 @@ SELECT pg_catalog.pg_extension_config_dump('hroe.streams', '');
 -- UPDATE or DELETE on hroe.streams (CreateTable or UpdateTable with a stream
 -- through the gateway) changes only the streams of the tables it owns.  Not
 -- forced: the sequencing and the capture run as the extension's owner, the
--- Time to Live worker as a superuser.
+-- Time to Live worker reads as a superuser (and deletes as each table's
+-- owner).
 ALTER TABLE hroe.streams ENABLE ROW LEVEL SECURITY;
 CREATE POLICY streams_read ON hroe.streams FOR SELECT USING (true);
 COMMENT ON POLICY streams_read ON hroe.streams IS 'The streams'' metadata is readable by every role, as hroe.tables';
@@ -75,7 +76,7 @@ CREATE FUNCTION hroe.stream_capture()
 RETURNS trigger AS 'MODULE_PATHNAME', 'hroe_stream_capture'
 LANGUAGE C VOLATILE PARALLEL UNSAFE;
 COMMENT ON FUNCTION hroe.stream_capture() IS
-'internal: The AFTER ROW trigger of a table with a stream (arguments: stream id, view type, key attribute names): appends the change''s record to hroe.stream_records as the extension''s owner, after checking that the stream is the trigger''s table''s; none when the item did not change';
+'internal: The AFTER ROW trigger of a table with a stream (arguments: stream id, view type, key attribute names, as hroe.enable_stream creates it): appends the change''s record to hroe.stream_records as the extension''s owner, in a security-restricted operation with search_path pinned, after checking in hroe''s catalog, by the trigger''s relation, that the stream is that table''s enabled stream with these arguments (else insufficient_privilege, nothing written); none when the item did not change';
 
 CREATE FUNCTION hroe.stream_arn(p_table_name text, p_label text) RETURNS text
 LANGUAGE sql STABLE PARALLEL SAFE

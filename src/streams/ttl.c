@@ -22,7 +22,9 @@
  * the database hroe.ttl_database and, every hroe.ttl_naptime seconds,
  * deletes up to hroe.ttl_batch_size expired items of each table with Time
  * to Live enabled, each table in its own transaction, then trims the
- * streams (hroe.trim_streams).  A background worker of the extension
+ * streams (hroe.trim_streams) and refreshes DescribeTable's figures of the
+ * large tables counted longer than hroe.statistics_interval ago
+ * (src/tables/tables_statistics.c), each as its table's owner.  A background worker of the extension
  * rather than pg_cron: nothing else to install, and the pace settings
  * reload with the configuration.
  *
@@ -43,6 +45,7 @@
 #include "storage/latch.h"
 #include "storage/proc.h"
 #include "tcop/tcopprot.h"
+#include "utils/acl.h"
 #include "utils/builtins.h"
 #include "utils/guc.h"
 #include "utils/lsyscache.h"
@@ -53,7 +56,9 @@
 #include "access/table.h"
 
 #include "catalog.h"
+#include "dynamodb_limits.h"
 #include "streams.h"
+#include "ttl.h"
 #include "tables.h"
 
 char	   *hroe_ttl_database = NULL;
@@ -124,19 +129,37 @@ TtlAttribute(const char *table)
 	return TextDatumGetCString(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
 }
 
-PG_FUNCTION_INFO_V1(hroe_delete_expired_items);
-/*
- * hroe.delete_expired_items(table, limit): deletes up to limit expired items
- * of the table, sweeping on from where this backend's last call stopped, at
- * most once around the table; returns the number deleted
- */
-Datum
-hroe_delete_expired_items(PG_FUNCTION_ARGS)
+/* Run the deletion plan, its stream records the service's */
+static int
+ExecuteDeletion(SPIPlanPtr plan, Datum *values)
 {
-	char	   *table = text_to_cstring(PG_GETARG_TEXT_PP(0));
-	int32		limit = PG_GETARG_INT32(1);
-	HroeTableMeta *t;
-	char	   *attribute;
+	volatile int ret = 0;
+
+	hroe_stream_service_delete = true;
+	PG_TRY();
+	{
+		hroe_push_search_path();
+		ret = SPI_execute_plan(plan, values, NULL, false, 0);
+		hroe_pop_search_path();
+	}
+	PG_FINALLY();
+	{
+		hroe_stream_service_delete = false;
+	}
+	PG_END_TRY();
+	return ret;
+}
+
+/*
+ * Delete up to limit expired items of table t (Time to Live attribute
+ * attribute), sweeping on from where this backend's last call stopped, at
+ * most once around the table (SPI connected; DeleteExpired).  The statement
+ * names every function, operator and type by its schema (BETWEEN would look
+ * its operators up).  Returns the number deleted.
+ */
+static int64
+Sweep(HroeTableMeta *t, const char *attribute, int32 limit)
+{
 	SweepPosition *pos;
 	BlockNumber nblocks;
 	BlockNumber scanned = 0;
@@ -145,25 +168,8 @@ hroe_delete_expired_items(PG_FUNCTION_ARGS)
 	Oid			types[5] = {TIDOID, TIDOID, TEXTOID, NUMERICOID, INT4OID};
 	Datum		now;
 	Relation	rel;
+	const char *expired = "(hroe.item_get_attribute(item, $3) OPERATOR(pg_catalog.->>) 'N')::pg_catalog.numeric";
 
-	if (limit < 1)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("the limit of expired items to delete must be positive")));
-	if (SPI_connect() != SPI_OK_CONNECT)
-		elog(ERROR, "SPI_connect failed");
-	t = hroe_table_lookup(table, false);
-	/* (its rows are on other servers: no ctid names one; api_streams.c) */
-	if (t->distributed)
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("Time to Live is not supported on distributed table %s", table)));
-	attribute = TtlAttribute(table);
-	if (attribute == NULL)
-	{
-		SPI_finish();
-		PG_RETURN_INT64(0);
-	}
 	rel = table_open(t->relid, AccessShareLock);
 	nblocks = RelationGetNumberOfBlocks(rel);
 	table_close(rel, NoLock);
@@ -173,12 +179,12 @@ hroe_delete_expired_items(PG_FUNCTION_ARGS)
 	plan = SPI_prepare(psprintf("DELETE FROM %s WHERE ctid OPERATOR(pg_catalog.=) ANY (ARRAY("
 								"SELECT ctid FROM %s WHERE ctid OPERATOR(pg_catalog.>=) $1"
 								" AND ctid OPERATOR(pg_catalog.<) $2"
-								" AND (hroe.item_get_attribute(item, $3) OPERATOR(pg_catalog.->>) 'N')::numeric"
-								" BETWEEN $4 OPERATOR(pg_catalog.-) " TTL_MAX_AGE_SECONDS " AND $4"
+								" AND %s OPERATOR(pg_catalog.>=) ($4 OPERATOR(pg_catalog.-) " TTL_MAX_AGE_SECONDS ")"
+								" AND %s OPERATOR(pg_catalog.<=) $4"
 								" LIMIT $5 FOR UPDATE SKIP LOCKED))"
-								" AND (hroe.item_get_attribute(item, $3) OPERATOR(pg_catalog.->>) 'N')::numeric"
-								" BETWEEN $4 OPERATOR(pg_catalog.-) " TTL_MAX_AGE_SECONDS " AND $4",
-								t->relname, t->relname),
+								" AND %s OPERATOR(pg_catalog.>=) ($4 OPERATOR(pg_catalog.-) " TTL_MAX_AGE_SECONDS ")"
+								" AND %s OPERATOR(pg_catalog.<=) $4",
+								t->relname, t->relname, expired, expired, expired, expired),
 					   5, types);
 	if (plan == NULL)
 		elog(ERROR, "preparing the deletion of expired items failed: %s",
@@ -197,18 +203,7 @@ hroe_delete_expired_items(PG_FUNCTION_ARGS)
 		values[2] = CStringGetTextDatum(attribute);
 		values[3] = now;
 		values[4] = Int32GetDatum((int32) (limit - deleted));
-		hroe_stream_service_delete = true;
-		PG_TRY();
-		{
-			hroe_push_search_path();
-			ret = SPI_execute_plan(plan, values, NULL, false, 0);
-			hroe_pop_search_path();
-		}
-		PG_FINALLY();
-		{
-			hroe_stream_service_delete = false;
-		}
-		PG_END_TRY();
+		ret = ExecuteDeletion(plan, values);
 		if (ret != SPI_OK_DELETE)
 			elog(ERROR, "deleting expired items of %s failed: %s", t->relname,
 				 SPI_result_code_string(ret));
@@ -220,13 +215,103 @@ hroe_delete_expired_items(PG_FUNCTION_ARGS)
 		pos->next = end >= nblocks ? 0 : end;
 		CHECK_FOR_INTERRUPTS();
 	}
+	return deleted;
+}
+
+/*
+ * Sweep with the privileges of role (SPI connected), as hroe_become runs
+ * it: in a security-restricted operation with search_path pinned to
+ * pg_catalog, pg_temp, so the table's triggers, rules and the functions they
+ * call run as that role, never as the caller.  Returns the number deleted.
+ */
+static int64
+DeleteExpired(HroeTableMeta *t, const char *attribute, int32 limit, Oid role)
+{
+	HroeIdentity saved;
+	volatile int64 deleted = 0;
+
+	hroe_become(role, &saved);
+	PG_TRY();
+	{
+		deleted = Sweep(t, attribute, limit);
+	}
+	PG_CATCH();
+	{
+		hroe_unbecome_on_error(&saved);
+		PG_RE_THROW();
+	}
+	PG_END_TRY();
+	hroe_unbecome(&saved);
+	return deleted;
+}
+
+/*
+ * The table name's metadata and Time to Live attribute, or NULL without Time
+ * to Live (SPI connected; hroe's catalog read as the current user)
+ */
+static HroeTableMeta *
+TtlTable(const char *table, char **attribute)
+{
+	HroeTableMeta *t = hroe_table_lookup(table, false);
+
+	/* (its rows are on other servers: no ctid names one; streams_api.c) */
+	if (t->distributed)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("Time to Live is not supported on distributed table %s", table)));
+	*attribute = TtlAttribute(table);
+	return *attribute ? t : NULL;
+}
+
+PG_FUNCTION_INFO_V1(hroe_delete_expired_items);
+/*
+ * hroe.delete_expired_items(table, limit): deletes up to limit expired items
+ * of the table; returns the number deleted.  The caller needs DELETE on the
+ * table.  The deletion runs as the table's owner when the caller has the
+ * owner's privileges anyway (the owner, a member, a superuser: a scheduler
+ * such as pg_cron), else as the caller: a superuser's call never runs the
+ * owner's triggers as a superuser, and no caller gains a privilege.
+ */
+Datum
+hroe_delete_expired_items(PG_FUNCTION_ARGS)
+{
+	char	   *table = text_to_cstring(PG_GETARG_TEXT_PP(0));
+	int32		limit = PG_GETARG_INT32(1);
+	HroeTableMeta *t;
+	char	   *attribute;
+	Oid			owner;
+	int64		deleted = 0;
+	int			nestlevel;
+
+	if (limit < 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("the limit of expired items to delete must be positive")));
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	nestlevel = hroe_pin_search_path();
+	t = TtlTable(table, &attribute);
+	if (t != NULL)
+	{
+		AclResult	acl = pg_class_aclcheck(t->relid, GetUserId(), ACL_DELETE);
+
+		if (acl != ACLCHECK_OK)
+			aclcheck_error(acl, OBJECT_TABLE, get_rel_name(t->relid));
+		owner = hroe_rel_owner(t->relid);
+		deleted = DeleteExpired(t, attribute, limit,
+								has_privs_of_role(GetUserId(), owner) ? owner : GetUserId());
+	}
+	hroe_unpin_search_path(nestlevel);
 	SPI_finish();
 	PG_RETURN_INT64(deleted);
 }
 
 /* ---------- the background worker ---------- */
 
-/* Run sql (returning nothing of interest) in a transaction of its own */
+/*
+ * Run sql in a transaction of its own, as the worker, with search_path
+ * pinned; the first column of its rows appended to *names (names not NULL)
+ */
 static void
 RunInTransaction(const char *sql, List **names)
 {
@@ -238,6 +323,8 @@ RunInTransaction(const char *sql, List **names)
 		elog(ERROR, "SPI_connect failed");
 	PushActiveSnapshot(GetTransactionSnapshot());
 	pgstat_report_activity(STATE_RUNNING, sql);
+	/* (the transaction's end undoes it) */
+	(void) hroe_pin_search_path();
 	ret = SPI_execute(sql, false, 0);
 	if (ret < 0)
 		elog(ERROR, "\"%s\" failed: %s", sql, SPI_result_code_string(ret));
@@ -253,6 +340,137 @@ RunInTransaction(const char *sql, List **names)
 	PopActiveSnapshot();
 	CommitTransactionCommand();
 	pgstat_report_activity(STATE_IDLE, NULL);
+}
+
+/*
+ * Delete up to hroe.ttl_batch_size expired items of table name in a
+ * transaction of its own: hroe's catalog read as the worker, the deletion
+ * run as the table's owner (DeleteExpired), as autovacuum runs a table's
+ * maintenance as its owner, so the owner's triggers never run as the
+ * worker's superuser
+ */
+static void
+SweepTable(const char *name)
+{
+	HroeTableMeta *t;
+	char	   *attribute;
+	char	   *what;
+
+	SetCurrentStatementStartTimestamp();
+	StartTransactionCommand();
+	what = psprintf("hroe Time to Live: deleting expired items of %s", name);
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	PushActiveSnapshot(GetTransactionSnapshot());
+	pgstat_report_activity(STATE_RUNNING, what);
+	/* (the transaction's end undoes it) */
+	(void) hroe_pin_search_path();
+	t = TtlTable(name, &attribute);
+	if (t != NULL)
+		(void) DeleteExpired(t, attribute, hroe_ttl_batch_size, hroe_rel_owner(t->relid));
+	SPI_finish();
+	PopActiveSnapshot();
+	CommitTransactionCommand();
+	pgstat_report_activity(STATE_IDLE, NULL);
+}
+
+/* The last failure logged of each table and task (the log's rate limit) */
+#define FAILURE_KEY_MAX (HROE_TABLE_NAME_MAX + 64)
+typedef struct FailureLog
+{
+	char		name[FAILURE_KEY_MAX];	/* the task and the table */
+	TimestampTz logged;
+	int64		suppressed;
+} FailureLog;
+
+static HTAB *Failures = NULL;
+
+/* at most one line per table and minute */
+#define TTL_FAILURE_LOG_INTERVAL_MS 60000
+
+/*
+ * Refresh the DescribeTable figures of table name (tables_statistics.c) in a
+ * transaction of its own, as the table's owner
+ */
+static void
+RefreshTable(const char *name)
+{
+	char	   *what;
+
+	SetCurrentStatementStartTimestamp();
+	StartTransactionCommand();
+	what = psprintf("hroe: refreshing the statistics of %s", name);
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	PushActiveSnapshot(GetTransactionSnapshot());
+	pgstat_report_activity(STATE_RUNNING, what);
+	/* (the transaction's end undoes it) */
+	(void) hroe_pin_search_path();
+	hroe_refresh_statistics_as_owner(name);
+	SPI_finish();
+	PopActiveSnapshot();
+	CommitTransactionCommand();
+	pgstat_report_activity(STATE_IDLE, NULL);
+}
+
+/*
+ * task (SweepTable, RefreshTable) on table name, a failure (the owner's
+ * trigger raising, the owner lacking a privilege, a lock timeout) logged,
+ * at most once a minute per table and task, and the transaction aborted:
+ * the other tables are done on, and the worker stays up
+ */
+static void
+PerTableCaught(void (*task) (const char *name), const char *doing, const char *name)
+{
+	MemoryContext cxt = CurrentMemoryContext;
+
+	PG_TRY();
+	{
+		task(name);
+	}
+	PG_CATCH();
+	{
+		ErrorData  *e;
+		FailureLog *f;
+		bool		found;
+		char	   *key;
+		TimestampTz now = GetCurrentTimestamp();
+
+		MemoryContextSwitchTo(cxt);
+		e = CopyErrorData();
+		FlushErrorState();
+		AbortCurrentTransaction();
+		pgstat_report_activity(STATE_IDLE, NULL);
+		if (Failures == NULL)
+		{
+			HASHCTL		ctl;
+
+			ctl.keysize = sizeof(((FailureLog *) NULL)->name);
+			ctl.entrysize = sizeof(FailureLog);
+			Failures = hash_create("hroe TTL failures logged", 16, &ctl, HASH_ELEM | HASH_STRINGS);
+		}
+		/* (a longer name than any table's is cut: the key of a rate limit) */
+		key = psprintf("%s %s", doing, name);
+		if (strlen(key) >= sizeof(((FailureLog *) NULL)->name))
+			key[sizeof(((FailureLog *) NULL)->name) - 1] = '\0';
+		f = hash_search(Failures, key, HASH_ENTER, &found);
+		if (!found || TimestampDifferenceExceeds(f->logged, now, TTL_FAILURE_LOG_INTERVAL_MS))
+		{
+			ereport(LOG,
+					(errcode(e->sqlerrcode),
+					 errmsg("hroe: %s table %s failed: %s", doing, name, e->message),
+					 e->detail ? errdetail_internal("%s", e->detail) : 0,
+					 found && f->suppressed > 0 ?
+					 errhint("%lld more failures of this table in the last minute were not logged.",
+							 (long long) f->suppressed) : 0));
+			f->logged = now;
+			f->suppressed = 0;
+		}
+		else
+			f->suppressed++;
+		FreeErrorData(e);
+	}
+	PG_END_TRY();
 }
 
 /* Wait for the latch (timeout ms), reloading the configuration */
@@ -306,20 +524,22 @@ hroe_ttl_worker_main(Datum arg)
 			continue;
 		RunInTransaction("SELECT table_name FROM hroe.time_to_live WHERE enabled ORDER BY table_name", &tables);
 		foreach(lc, tables)
-		{
-			char	   *name = lfirst(lc);
-
-			RunInTransaction(psprintf("SELECT hroe.delete_expired_items(%s, %d)",
-									  quote_literal_cstr(name), hroe_ttl_batch_size), NULL);
-		}
+			PerTableCaught(SweepTable, "deleting expired items of", lfirst(lc));
 		list_free_deep(tables);
+		tables = NIL;
 		RunInTransaction("SELECT hroe.trim_streams()", NULL);
+		/* DescribeTable's figures of large tables, as DynamoDB's, refreshed */
+		RunInTransaction(psprintf("SELECT hroe.tables_with_stale_statistics(pg_catalog.make_interval(secs => %d))",
+								  hroe_statistics_interval), &tables);
+		foreach(lc, tables)
+			PerTableCaught(RefreshTable, "refreshing the statistics of", lfirst(lc));
+		list_free_deep(tables);
 	}
 }
 
 /* Define Time to Live's settings; register the worker */
 void
-hroe_streams_init(void)
+hroe_ttl_init(void)
 {
 	BackgroundWorker worker;
 
@@ -334,6 +554,11 @@ hroe_streams_init(void)
 	DefineCustomIntVariable("hroe.ttl_batch_size",
 							"Expired items hroe's Time to Live worker deletes per table and sweep.",
 							NULL, &hroe_ttl_batch_size, 1000, 1, 1000000, PGC_SIGHUP, 0,
+							NULL, NULL, NULL);
+	DefineCustomIntVariable("hroe.statistics_interval",
+							"Age after which hroe's maintenance worker counts a large table again for DescribeTable's ItemCount and TableSizeBytes.",
+							"DynamoDB refreshes these figures about every six hours.",
+							&hroe_statistics_interval, 6 * 60 * 60, 1, INT_MAX, PGC_SIGHUP, GUC_UNIT_S,
 							NULL, NULL, NULL);
 	if (!process_shared_preload_libraries_in_progress)
 		return;

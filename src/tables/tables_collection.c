@@ -2,7 +2,7 @@
  *
  * tables_collection.c
  *	  The size of each item collection of a table with local secondary
- *	  indexes (dynamodb-semantics.md §6): DynamoDB caps it at 10 GB
+ *	  indexes (doc/dynamodb-rules.md#indexes): DynamoDB caps it at 10 GB
  *	  (ItemCollectionSizeLimitExceededException) and reports it in
  *	  ItemCollectionMetrics.  An item collection's size is the size of its
  *	  items plus that of their entries in the table's local secondary indexes.
@@ -132,19 +132,18 @@ CollectionBytes(HroeTableMeta *t, HroeItem *item)
 }
 
 /*
- * Run plan on hroe.item_collection_sizes as its owner (SPI connected);
- * returns the first column of its first row, 0 without a row
+ * Run plan on hroe.item_collection_sizes as its owner (SPI connected), in a
+ * security-restricted operation with search_path pinned (hroe_become; the
+ * statements name every operator by its schema); returns the first column
+ * of its first row, 0 without a row
  */
 static int64
 RunAsOwner(SPIPlanPtr plan, Datum *values, bool read_only)
 {
-	Oid			save_user;
-	int			save_sec;
+	HroeIdentity saved;
 	volatile int64 result = 0;
 
-	GetUserIdAndSecContext(&save_user, &save_sec);
-	SetUserIdAndSecContext(hroe_relation_owner("item_collection_sizes"),
-						   save_sec | SECURITY_LOCAL_USERID_CHANGE | SECURITY_RESTRICTED_OPERATION);
+	hroe_become(hroe_relation_owner("item_collection_sizes"), &saved);
 	PG_TRY();
 	{
 		int			ret = SPI_execute_plan(plan, values, NULL, read_only, 0);
@@ -160,11 +159,13 @@ RunAsOwner(SPIPlanPtr plan, Datum *values, bool read_only)
 				result = DatumGetInt64(d);
 		}
 	}
-	PG_FINALLY();
+	PG_CATCH();
 	{
-		SetUserIdAndSecContext(save_user, save_sec);
+		hroe_unbecome_on_error(&saved);
+		PG_RE_THROW();
 	}
 	PG_END_TRY();
+	hroe_unbecome(&saved);
 	return result;
 }
 
