@@ -1,9 +1,9 @@
 /*-------------------------------------------------------------------------
  *
- * api_partiql_run.c
+ * partiql_api.c
  *	  The JSON API's PartiQL operations: ExecuteStatement,
  *	  BatchExecuteStatement and ExecuteTransaction.  Each statement is
- *	  translated (api_partiql.c) into the request of a JSON API operation,
+ *	  translated (partiql_translate.c) into the request of a JSON API operation,
  *	  which runs it (hroe_api_run); this file pages SELECT's results
  *	  (NextToken), shapes the responses as DynamoDB's and maps the errors
  *	  PartiQL names differently (DuplicateItemException for an INSERT whose

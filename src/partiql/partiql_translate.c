@@ -15,7 +15,7 @@
  *	  DELETE			DeleteItem
  *
  * The operations ExecuteStatement, BatchExecuteStatement and
- * ExecuteTransaction are in api_partiql_run.c.
+ * ExecuteTransaction are in partiql_api.c.
  *
  *-------------------------------------------------------------------------
  */
