@@ -89,8 +89,9 @@ AppendWriteResult(StringInfo out, HroeWriteResult *res)
  * order of checks, then the operation
  */
 void
-hroe_api_write(JsonbContainer *req, StringInfo out, HroeWriteKind kind)
+hroe_api_write(const ApiRequest *ar, StringInfo out, HroeWriteKind kind)
 {
+	JsonbContainer *req = ar->body;
 	HroeWriteRequest r = {0};
 	HroeWriteResult res;
 	ApiExprs	e;
@@ -101,6 +102,7 @@ hroe_api_write(JsonbContainer *req, StringInfo out, HroeWriteKind kind)
 	hroe_api_parse_request(req, &e, kind == HROE_WRITE_PUT ? API_LEGACY_PUT :
 						   kind == HROE_WRITE_UPDATE ? API_LEGACY_UPDATE : API_LEGACY_DELETE);
 	rv = hroe_api_member_text(req, "ReturnValues", "ReturnValues");
+	r.call = &ar->call->ops;
 	r.kind = kind;
 	r.return_values = kind == HROE_WRITE_UPDATE ? hroe_check_update_return_values(rv) :
 		hroe_check_write_return_values(rv);
@@ -141,8 +143,9 @@ hroe_api_write(JsonbContainer *req, StringInfo out, HroeWriteKind kind)
 
 /* Query and Scan: the operation filters, projects and counts */
 void
-hroe_api_read(JsonbContainer *req, StringInfo out, bool query)
+hroe_api_read(const ApiRequest *ar, StringInfo out, bool query)
 {
+	JsonbContainer *req = ar->body;
 	char	   *table;
 	ApiExprs	e;
 	HroeReadRequest r = {0};
@@ -164,7 +167,7 @@ hroe_api_read(JsonbContainer *req, StringInfo out, bool query)
 		hroe_api_invalid("Either the KeyConditions or KeyConditionExpression parameter must be specified in the request.");
 	r.esk = hroe_api_member_jsonb(req, "ExclusiveStartKey");
 	/* PartiQL's WHERE sk > a AND sk < b: one range */
-	r.key_bounds = query && hroe_api_partiql_query;
+	r.key_bounds = query && ar->partiql_query;
 	if (query)
 	{
 		r.forward = hroe_api_member_bool(req, "ScanIndexForward", true);
@@ -222,8 +225,9 @@ hroe_api_container_text(JsonbValue *v)
  * body the operation returns into the response
  */
 void
-hroe_api_batch(JsonbContainer *req, StringInfo out, bool write)
+hroe_api_batch(const ApiRequest *ar, StringInfo out, bool write)
 {
+	JsonbContainer *req = ar->body;
 	Jsonb	   *items = hroe_api_member_jsonb(req, "RequestItems");
 	char	   *s;
 	char	   *ricm;
@@ -237,8 +241,9 @@ hroe_api_batch(JsonbContainer *req, StringInfo out, bool write)
 	/* (ReturnItemCollectionMetrics was checked before the operation) */
 	ricm = hroe_api_member_text(req, "ReturnItemCollectionMetrics", "ReturnItemCollectionMetrics");
 	/* the operation's response text, spliced as it is */
-	s = write ? hroe_batch_write(items, hroe_api_return_cc(req), ricm && strcmp(ricm, "SIZE") == 0) :
-		hroe_batch_get(items, hroe_api_return_cc(req));
+	s = write ? hroe_batch_write(&ar->call->ops, items, hroe_api_return_cc(req),
+								 ricm && strcmp(ricm, "SIZE") == 0) :
+		hroe_batch_get(&ar->call->ops, items, hroe_api_return_cc(req));
 	if (strlen(s) > 2)
 	{
 		appendStringInfoChar(out, ',');
