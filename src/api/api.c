@@ -39,14 +39,6 @@
 #include "api_internal.h"
 
 
-/*
- * The call whose operation is running, for hroe_api_set_result alone (the
- * translators that build their response as jsonb and take no ApiRequest:
- * GetItem, Query, Scan, Streams'); everything else gets its call as an
- * argument
- */
-static ApiCall *CurrentCall = NULL;
-
 /* ---------- errors ---------- */
 
 /* A ValidationException with DynamoDB's text */
@@ -278,12 +270,12 @@ hroe_api_push_int(JsonbParseState **st, const char *name, int64 n)
  * the jsonb directly spares printing the items and parsing them back.
  */
 void
-hroe_api_set_result(JsonbParseState **st)
+hroe_api_set_result(ApiCall *call, JsonbParseState **st)
 {
 	JsonbValue *res = pushJsonbValue(st, WJB_END_OBJECT, NULL);
-	MemoryContext old = MemoryContextSwitchTo(CurrentCall->ops.outer);
+	MemoryContext old = MemoryContextSwitchTo(call->ops.outer);
 
-	CurrentCall->result = JsonbValueToJsonb(res);
+	call->result = JsonbValueToJsonb(res);
 	MemoryContextSwitchTo(old);
 }
 
@@ -340,7 +332,7 @@ typedef struct ApiOperation
 } ApiOperation;
 
 static const ApiOperation operations[] = {
-	{"GetItem", hroe_api_get_item, NULL, false},
+	{"GetItem", NULL, hroe_api_get_item, false},
 	{"PutItem", NULL, OpPutItem, true},
 	{"DeleteItem", NULL, OpDeleteItem, true},
 	{"UpdateItem", NULL, OpUpdateItem, true},
@@ -365,10 +357,10 @@ static const ApiOperation operations[] = {
 	{"UpdateTimeToLive", hroe_api_update_time_to_live, NULL, false},
 	{"DescribeTimeToLive", hroe_api_describe_time_to_live, NULL, false},
 	/* DynamoDB Streams' (the gateway's DynamoDBStreams_20120810 target) */
-	{"ListStreams", hroe_api_list_streams, NULL, false},
-	{"DescribeStream", hroe_api_describe_stream, NULL, false},
-	{"GetShardIterator", hroe_api_get_shard_iterator, NULL, false},
-	{"GetRecords", hroe_api_get_records, NULL, false},
+	{"ListStreams", NULL, hroe_api_list_streams, false},
+	{"DescribeStream", NULL, hroe_api_describe_stream, false},
+	{"GetShardIterator", NULL, hroe_api_get_shard_iterator, false},
+	{"GetRecords", NULL, hroe_api_get_records, false},
 };
 
 /* The operation named op, or NULL (not inlined into the callers' PG_TRY) */
@@ -424,14 +416,12 @@ static ApiResponse
 RunOperation(ApiCall *call, const ApiOperation *op, JsonbContainer *req, bool partiql_query)
 {
 	ApiRequest	r = {call, req, partiql_query};
-	ApiCall    *saved = CurrentCall;
 	Jsonb	   *saved_result = call->result;
 	StringInfoData body;
 	ApiResponse res = {NULL, NULL};
 
 	initStringInfo(&body);
 	call->result = NULL;
-	CurrentCall = call;
 	PG_TRY();
 	{
 		Dispatch(op, &r, &body);
@@ -441,7 +431,6 @@ RunOperation(ApiCall *call, const ApiOperation *op, JsonbContainer *req, bool pa
 	{
 		/* the caller's response, also when the operation failed */
 		call->result = saved_result;
-		CurrentCall = saved;
 	}
 	PG_END_TRY();
 	/* the members were written with a leading comma */

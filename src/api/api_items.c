@@ -35,8 +35,9 @@
 
 /* GetItem */
 void
-hroe_api_get_item(JsonbContainer *req, StringInfo out)
+hroe_api_get_item(const ApiRequest *r, StringInfo out)
 {
+	JsonbContainer *req = r->body;
 	char	   *table;
 	ApiExprs	e;
 	Jsonb	   *key;
@@ -71,7 +72,7 @@ hroe_api_get_item(JsonbContainer *req, StringInfo out)
 		hroe_jsonb_push_key(&st, "ConsumedCapacity");
 		hroe_api_push_jsonb(&st, cc);
 	}
-	hroe_api_set_result(&st);
+	hroe_api_set_result(r->call, &st);
 }
 
 /* Append a write's Attributes and ConsumedCapacity */
@@ -209,7 +210,7 @@ hroe_api_read(const ApiRequest *ar, StringInfo out, bool query)
 		hroe_jsonb_push_key(&st, "ConsumedCapacity");
 		hroe_api_push_jsonb(&st, page.capacity);
 	}
-	hroe_api_set_result(&st);
+	hroe_api_set_result(ar->call, &st);
 }
 
 /* A container as JSON text */

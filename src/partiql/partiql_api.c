@@ -447,7 +447,7 @@ RunSelect(ApiCall *call, PqRequest *r, JsonbContainer *req)
 		hroe_jsonb_push_key(&st, "ConsumedCapacity");
 		hroe_api_push_jsonb(&st, cap);
 	}
-	hroe_api_set_result(&st);
+	hroe_api_set_result(call, &st);
 }
 
 /* ---------- ExecuteStatement ---------- */
