@@ -24,7 +24,7 @@
 HroeItem *
 hroe_project(const List *paths, const HroeItem *item)
 {
-	MutNode    *out = hroe_ex_mut_empty_map();
+	MutNode    *out = hroe_ex_mut_empty(HROE_M);
 	ListCell   *lc;
 
 	foreach(lc, paths)
@@ -53,18 +53,9 @@ hroe_project(const List *paths, const HroeItem *item)
 			{
 				HroePathElem *next = last ? NULL : lfirst(lnext(path, pc));
 
-				k = last ? hroe_ex_mut_leaf(&v) : next->is_index ? hroe_ex_mut_empty_list() : hroe_ex_mut_empty_map();
-				if (e->is_index)
-				{
-					k->index = e->index;
-					k->appended = true;
-				}
-				else
-				{
-					k->name = e->name;
-					k->namelen = e->namelen;
-				}
-				hroe_ex_mut_add_kid(n, k);
+				k = last ? hroe_ex_mut_leaf(&v)
+					: hroe_ex_mut_empty(next->is_index ? HROE_L : HROE_M);
+				hroe_ex_mut_attach(n, e, k);
 			}
 			n = k;
 		}

@@ -76,26 +76,37 @@ hroe_ex_mut_expand(MutNode *n)
 	n->norig = n->nkids;
 }
 
-/* An empty M node */
+/* An empty M or L node */
 MutNode *
-hroe_ex_mut_empty_map(void)
+hroe_ex_mut_empty(HroeType type)
 {
 	MutNode    *n = palloc0(sizeof(MutNode));
 
-	n->val.type = HROE_M;
+	Assert(type == HROE_M || type == HROE_L);
+	n->val.type = type;
 	n->expanded = true;
 	return n;
 }
 
-/* An empty L node */
-MutNode *
-hroe_ex_mut_empty_list(void)
+/*
+ * Append kid to parent as the child a path step names: an M member by the
+ * step's name, or an L element appended past the end at the step's index
+ * (the list is built with the appended elements in index order)
+ */
+void
+hroe_ex_mut_attach(MutNode *parent, const HroePathElem *e, MutNode *kid)
 {
-	MutNode    *n = palloc0(sizeof(MutNode));
-
-	n->val.type = HROE_L;
-	n->expanded = true;
-	return n;
+	if (e->is_index)
+	{
+		kid->index = e->index;
+		kid->appended = true;
+	}
+	else
+	{
+		kid->name = e->name;
+		kid->namelen = e->namelen;
+	}
+	hroe_ex_mut_add_kid(parent, kid);
 }
 
 /* qsort: appended list elements by requested index */

@@ -15,6 +15,7 @@
 #ifndef HROE_EXPRESSION_TREE_H
 #define HROE_EXPRESSION_TREE_H
 
+#include "expression.h"
 #include "item.h"
 
 /* A node of the mutable tree */
@@ -36,8 +37,8 @@ typedef struct MutNode
 extern MutNode *hroe_ex_mut_leaf(const HroeValue *v);
 extern void hroe_ex_mut_add_kid(MutNode *n, MutNode *kid);
 extern void hroe_ex_mut_expand(MutNode *n);
-extern MutNode *hroe_ex_mut_empty_map(void);
-extern MutNode *hroe_ex_mut_empty_list(void);
+extern MutNode *hroe_ex_mut_empty(HroeType type);
+extern void hroe_ex_mut_attach(MutNode *parent, const HroePathElem *e, MutNode *kid);
 extern HroeItem *hroe_ex_mut_build_item(MutNode *root);
 
 #endif							/* HROE_EXPRESSION_TREE_H */

@@ -126,7 +126,6 @@ static void
 MutSet(MutNode *parent, const HroePathElem *e, const HroeValue *v)
 {
 	MutNode    *old = MutStep(parent, e);
-	MutNode    *k;
 
 	if (old != NULL)
 	{
@@ -136,18 +135,7 @@ MutSet(MutNode *parent, const HroePathElem *e, const HroeValue *v)
 		old->nkids = 0;
 		return;
 	}
-	k = hroe_ex_mut_leaf(v);
-	if (e->is_index)
-	{
-		k->index = e->index;
-		k->appended = true;
-	}
-	else
-	{
-		k->name = e->name;
-		k->namelen = e->namelen;
-	}
-	hroe_ex_mut_add_kid(parent, k);
+	hroe_ex_mut_attach(parent, e, hroe_ex_mut_leaf(v));
 }
 
 /* DynamoDB size of a tree node (the item size formula, doc/dynamodb-rules.md#keys-and-item-size) */
@@ -177,7 +165,7 @@ MutRoot(const HroeItem *item)
 	MutNode    *root;
 
 	if (item == NULL)
-		return hroe_ex_mut_empty_map();
+		return hroe_ex_mut_empty(HROE_M);
 	root = palloc0(sizeof(MutNode));
 	hroe_item_root(item, &root->val);
 	hroe_ex_mut_expand(root);

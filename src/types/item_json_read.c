@@ -261,30 +261,30 @@ ReadEscape(Reader *r, StringInfo buf)
 		case '"':
 		case '\\':
 		case '/':
-			appendStringInfoChar(buf, c);
 			break;
 		case 'b':
-			appendStringInfoChar(buf, '\b');
+			c = '\b';
 			break;
 		case 'f':
-			appendStringInfoChar(buf, '\f');
+			c = '\f';
 			break;
 		case 'n':
-			appendStringInfoChar(buf, '\n');
+			c = '\n';
 			break;
 		case 'r':
-			appendStringInfoChar(buf, '\r');
+			c = '\r';
 			break;
 		case 't':
-			appendStringInfoChar(buf, '\t');
+			c = '\t';
 			break;
 		case 'u':
 			AppendUtf8(buf, ReadUnicodeEscape(r));
-			break;
+			return;
 		default:
 			r->p--;
 			hroe_io_syntax_error(r, "Invalid escape sequence");
 	}
+	appendStringInfoChar(buf, c);
 }
 
 /*
