@@ -175,13 +175,13 @@ ReadHex4(Reader *r)
 }
 
 /*
- * Validate the unescaped character at r->p (not a quote, not a backslash):
- * no control character, well-formed UTF-8.  Returns its length in bytes.
+ * Validate the unescaped character c at r->p (not a quote, not a
+ * backslash): no control character, well-formed UTF-8.  Returns its length
+ * in bytes.
  */
 static inline int
-StringCharLength(Reader *r)
+StringCharLength(Reader *r, unsigned char c)
 {
-	unsigned char c = (unsigned char) *r->p;
 	int			l;
 
 	if (c < 0x20)
@@ -198,18 +198,24 @@ StringCharLength(Reader *r)
  * The fast path: advance over the characters of a string up to its closing
  * quote (true) or its first escape (false), leaving r->p on it.
  */
-static bool
+static inline bool
 ScanPlainString(Reader *r)
 {
 	for (;;)
 	{
+		unsigned char c;
+
 		if (r->p >= r->end)
 			hroe_io_syntax_error(r, "Unterminated string");
-		if (*r->p == '"')
+		c = (unsigned char) *r->p;
+		if (c == '"')
 			return true;
-		if (*r->p == '\\')
+		if (c == '\\')
 			return false;
-		r->p += StringCharLength(r);
+		if (c >= 0x20 && c < 0x80)	/* printable ASCII, the common case */
+			r->p++;
+		else
+			r->p += StringCharLength(r, c);
 	}
 }
 
@@ -296,21 +302,23 @@ ReadEscapedString(Reader *r, StringInfo buf)
 {
 	for (;;)
 	{
+		unsigned char c;
 		int			l;
 
 		if (r->p >= r->end)
 			hroe_io_syntax_error(r, "Unterminated string");
-		if (*r->p == '"')
+		c = (unsigned char) *r->p;
+		if (c == '"')
 		{
 			r->p++;
 			return;
 		}
-		if (*r->p == '\\')
+		if (c == '\\')
 		{
 			ReadEscape(r, buf);
 			continue;
 		}
-		l = StringCharLength(r);
+		l = StringCharLength(r, c);
 		appendBinaryStringInfo(buf, r->p, l);
 		r->p += l;
 	}
