@@ -69,7 +69,7 @@
 
 #include "exchange.h"
 #include "api_internal.h"
-#include "catalog.h"
+#include "worker.h"
 #include "http_server.h"
 
 PGDLLEXPORT void hroe_http_worker_main(Datum arg);
