@@ -37,6 +37,7 @@
 #include "utils/typcache.h"
 
 #include "api_internal.h"
+#include "ddb_types.h"
 
 
 /* ---------- errors ---------- */
@@ -532,12 +533,12 @@ Call(const char *op, Jsonb *req, bool refuse_nul)
 
 	if (operation == NULL)
 	{
-		res.text = "{\"__type\": \"com.amazon.coral.service#UnknownOperationException\"}";
+		res.text = "{\"__type\": \"" DDB_TYPE_UNKNOWN_OPERATION "\"}";
 		return res;
 	}
 	if (!JB_ROOT_IS_OBJECT(req) || JB_ROOT_IS_SCALAR(req))
 	{
-		res.text = "{\"__type\": \"com.amazon.coral.service#SerializationException\", \"message\": \"Start of structure or map found where not expected\"}";
+		res.text = "{\"__type\": \"" DDB_TYPE_SERIALIZATION "\", \"message\": \"Start of structure or map found where not expected\"}";
 		return res;
 	}
 
