@@ -5,101 +5,42 @@ EXTVERSION = 0.3
 MODULE_big = hroe
 PGFILEDESC = "hroe - DynamoDB single-table design in PostgreSQL"
 
-# C sources, one per type or concern
-OBJS = \
-	src/hroe.o \
-	src/catalog.o \
-	src/key.o \
-	src/key_support.o \
-	src/item_node.o \
-	src/item_number.o \
-	src/item_json_read.o \
-	src/item_json_tree.o \
-	src/item_json_write.o \
-	src/item_binary.o \
-	src/item.o \
-	src/collection_io.o \
-	src/collection.o \
-	src/expression_parse.o \
-	src/expression_values.o \
-	src/expression_check.o \
-	src/expression_key.o \
-	src/expression_update_parse.o \
-	src/expression_eval.o \
-	src/expression_update.o \
-	src/expression_api.o \
-	src/tables.o \
-	src/tables_keys.o \
-	src/tables_arn.o \
-	src/tables_collection.o \
-	src/tables_partition.o \
-	src/errors.o \
-	src/capacity.o \
-	src/operations.o \
-	src/operations_read.o \
-	src/operations_batch.o \
-	src/operations_write.o \
-	src/transactions.o \
-	src/direct_write.o \
-	src/api.o \
-	src/gateway_call.o \
-	src/http_server.o \
-	src/api_items.o \
-	src/api_legacy.o \
-	src/api_ddl.o \
-	src/api_transact.o \
-	src/api_tags.o \
-	src/api_billing.o \
-	src/api_validate.o \
-	src/api_partiql.o \
-	src/api_partiql_run.o \
-	src/partiql_lex.o \
-	src/partiql_parse.o \
-	src/api_streams.o \
-	src/streams.o \
-	src/ttl.o \
-	src/shard.o \
-	src/shard_keys.o \
-	src/shard_merge.o \
-	src/shard_parallel.o
+# C sources: one folder per layer, lowest first (doc/architecture.md); each
+# file one concern, its name prefixed by it
+HROE_LAYERS = base types expr partiql tables ops api streams shard http
+OBJS = $(foreach d,. $(HROE_LAYERS),$(patsubst %.c,%.o,$(sort $(wildcard src/$(d)/*.c))))
+PG_CPPFLAGS += $(foreach d,$(HROE_LAYERS),-Isrc/$(d)) -Iprotocol
 
-# The in-server HTTP endpoint (src/http_server.c) answers as hroe-gateway does:
-# the gateway's protocol files, compiled position-independent, are linked in
-OBJS += gateway/exchange.pic.o gateway/request.pic.o gateway/sigv4.pic.o gateway/json.pic.o \
-	gateway/util.pic.o
+# DynamoDB's HTTP protocol (protocol/: reading a request, its checks, SigV4,
+# error bodies): a static library both front ends link, hroe-gateway and the
+# in-server workers (src/http/)
+PROTOCOL_OBJS = $(patsubst %.c,%.o,$(sort $(wildcard protocol/*.c)))
+SHLIB_LINK += protocol/libhroe_protocol.a
 SHLIB_LINK += -lmicrohttpd -lcrypto -lz
 
-# The HR/OE showcase (models/) beside the core: its C code, the data generator
-OBJS += models/generate.o
-
 # The install script is assembled from the SQL declarations that sit beside
-# the C code of each concern, in dependency order (layers depend downward):
-# the core's in src/, then the HR/OE showcase's in models/.
+# the C code of each concern, in dependency order (layers depend downward).
+# The HR/OE showcase is an extension of its own, hroe_hr (models/, built and
+# installed by models/Makefile, called from here): CREATE EXTENSION hroe
+# creates no DynamoDB table.
 SCRIPT_PARTS = \
 	src/hroe.sql \
-	src/key.sql \
-	src/item.sql \
-	src/collection.sql \
-	src/expression.sql \
-	src/expression_eval.sql \
-	src/tables.sql \
-	src/tables_meta.sql \
-	src/tables_collection.sql \
-	src/partition.sql \
-	src/operations.sql \
-	src/api.sql \
-	src/streams.sql \
-	src/ttl.sql \
-	src/gateway.sql \
-	src/shard.sql \
-	src/grid.sql \
-	models/generate.sql \
-	models/normalized.sql \
-	models/load.sql \
-	models/multi.sql \
-	models/single.sql \
-	models/compare.sql \
-	models/report.sql
+	src/types/key.sql \
+	src/types/item.sql \
+	src/types/collection.sql \
+	src/expr/expression.sql \
+	src/expr/expression_eval.sql \
+	src/tables/tables.sql \
+	src/tables/tables_meta.sql \
+	src/tables/tables_collection.sql \
+	src/tables/partition.sql \
+	src/ops/operations.sql \
+	src/api/api.sql \
+	src/streams/streams.sql \
+	src/streams/ttl.sql \
+	src/http/gateway.sql \
+	src/shard/shard.sql \
+	src/ops/grid.sql
 
 DATA_built = hroe--$(EXTVERSION).sql
 # Earlier releases: each one's install script as released, and the upgrade
@@ -107,17 +48,20 @@ DATA_built = hroe--$(EXTVERSION).sql
 # updates it and compares it with a fresh installation)
 DATA = upgrade/hroe--0.1.sql upgrade/hroe--0.1--0.2.sql upgrade/hroe--0.2.sql upgrade/hroe--0.2--0.3.sql
 
-# pg_regress: every file in sql/, each runnable alone (the extension is
-# preloaded into the test database, which is created as UTF8).
+# pg_regress: every file in sql/, each runnable alone (the extensions are
+# preloaded into the test database, which is created as UTF8: hroe and the
+# HR/OE showcase hroe_hr, whose models most files read;
+# test/t_fresh_account.sh checks a database with hroe alone)
 REGRESS      = $(patsubst sql/%.sql,%,$(sort $(wildcard sql/*.sql)))
-REGRESS_OPTS = --load-extension=hroe --encoding=UTF8
+REGRESS_OPTS = --load-extension=hroe --load-extension=hroe_hr --encoding=UTF8
 
 # pg_isolation_regress: specs in test/specs, expected output in test/expected
 ISOLATION      = $(patsubst test/specs/%.spec,%,$(sort $(wildcard test/specs/*.spec)))
-ISOLATION_OPTS = --inputdir=test --load-extension=hroe
+ISOLATION_OPTS = --inputdir=test --load-extension=hroe --load-extension=hroe_hr
 
 EXTRA_CLEAN = results regression.diffs regression.out output_iso test/out \
-	gateway/*.o gateway/hroe-gateway gateway/fuzz_request
+	gateway/*.o gateway/hroe-gateway gateway/fuzz_request \
+	protocol/*.o protocol/libhroe_protocol.a
 
 PG_CONFIG ?= pg_config
 PG_CFLAGS += -Wall -Wextra -Werror -Wno-unused-parameter -Wno-sign-compare \
@@ -142,6 +86,19 @@ include $(PGXS)
 hroe--$(EXTVERSION).sql: $(SCRIPT_PARTS)
 	cat $^ > $@
 
+# The HR/OE showcase, the extension hroe_hr (models/Makefile: PGXS builds one
+# MODULE_big per Makefile), built, installed and cleaned with hroe
+all: showcase
+install: install-showcase
+clean: clean-showcase
+.PHONY: showcase install-showcase clean-showcase
+showcase:
+	$(MAKE) -C models
+install-showcase:
+	$(MAKE) -C models install
+clean-showcase:
+	$(MAKE) -C models clean
+
 # hroe-gateway (gateway/): a standalone program beside the extension.  PGXS
 # builds one MODULE_big or one PROGRAM, not both, hence explicit rules; it
 # is installed into PostgreSQL's bindir.  Libraries: libpq, libmicrohttpd
@@ -149,23 +106,31 @@ hroe--$(EXTVERSION).sql: $(SCRIPT_PARTS)
 GATEWAY_OBJS = $(patsubst %.c,%.o,$(filter-out gateway/fuzz_request.c,$(wildcard gateway/*.c)))
 GATEWAY_CFLAGS = -std=c11 -D_GNU_SOURCE -O2 -g -Wall -Wextra -Werror \
 	-Wno-unused-parameter -Wno-missing-field-initializers -Wno-format-truncation \
-	-I$(shell $(PG_CONFIG) --includedir) $(GATEWAY_EXTRA_CFLAGS)
+	-I$(shell $(PG_CONFIG) --includedir) -Iprotocol $(GATEWAY_EXTRA_CFLAGS)
 GATEWAY_LIBS = -L$(shell $(PG_CONFIG) --libdir) -lpq -lmicrohttpd -lcrypto -lz -lpthread
 
 all: gateway/hroe-gateway
 
-gateway/%.o: gateway/%.c $(wildcard gateway/*.h)
+gateway/%.o: gateway/%.c $(wildcard gateway/*.h protocol/*.h)
 	$(CC) $(GATEWAY_CFLAGS) -c -o $@ $<
 
-gateway/%.pic.o: gateway/%.c $(wildcard gateway/*.h)
+# the protocol library: position-independent (hroe.so links it too), its
+# symbols hidden from hroe.so's exports
+protocol/%.o: protocol/%.c $(wildcard protocol/*.h)
 	$(CC) $(GATEWAY_CFLAGS) -fPIC -fvisibility=hidden -c -o $@ $<
 
-gateway/hroe-gateway: $(GATEWAY_OBJS)
+protocol/libhroe_protocol.a: $(PROTOCOL_OBJS)
+	rm -f $@
+	$(AR) crs $@ $^
+
+$(shlib): protocol/libhroe_protocol.a
+
+gateway/hroe-gateway: $(GATEWAY_OBJS) protocol/libhroe_protocol.a
 	$(CC) $(GATEWAY_CFLAGS) -o $@ $^ $(GATEWAY_LIBS)
 
 # libFuzzer target of the request parsing and SigV4 (a developer command)
-gateway/fuzz_request: gateway/fuzz_request.c gateway/request.c gateway/route.c gateway/sigv4.c gateway/json.c gateway/util.c $(wildcard gateway/*.h)
-	clang -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined -Wall -Wextra -Werror \
+gateway/fuzz_request: gateway/fuzz_request.c protocol/request.c gateway/route.c protocol/sigv4.c protocol/json.c protocol/util.c $(wildcard gateway/*.h protocol/*.h)
+	clang -std=c11 -D_GNU_SOURCE -Iprotocol -g -O1 -fsanitize=fuzzer,address,undefined -Wall -Wextra -Werror \
 		-Wno-unused-parameter -Wno-missing-field-initializers -o $@ $(filter %.c,$^) -lcrypto
 
 install: install-gateway

@@ -24,6 +24,9 @@
 
 #include "generate.h"
 
+/* hroe_hr.so, the HR/OE showcase's module (models/Makefile) */
+PG_MODULE_MAGIC;
+
 PG_FUNCTION_INFO_V1(hroe_prng);
 PG_FUNCTION_INFO_V1(hroe_prng_int);
 PG_FUNCTION_INFO_V1(hroe_prng_zipf);

@@ -1,3 +1,7 @@
+-- hroe_hr--<version>.sql: assembled by models/Makefile from the models/ pieces
+-- listed in SCRIPT_PARTS; edit those
+
+\echo Use "CREATE EXTENSION hroe_hr CASCADE" to load this file. \quit
 
 -- Deterministic pseudo-random numbers for hroe.load (models/generate.c).
 -- Each value is a pure function of (seed, stream, index): set-based

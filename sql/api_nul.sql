@@ -74,7 +74,7 @@ SELECT hroe.dynamodb_text('PutItem', '{"TableName": "nul", "Item": {"pk": {"S": 
   "ConditionExpression": "s = :v", "ExpressionAttributeValues": {":v": {"S": "a"}},
   "ReturnValuesOnConditionCheckFailure": "ALL_OLD"}');
 
--- keys hold U+0000 as DynamoDB's do (escaped in hroe.key, src/key.h): table
+-- keys hold U+0000 as DynamoDB's do (escaped in hroe.key, src/types/key.h): table
 -- keys and index keys are written, read and compared whole
 SELECT hroe.dynamodb_text('PutItem', '{"TableName": "nul", "Item": {"pk": {"S": "k\u0000"}, "sk": {"S": "1"}, "v": {"S": "k0"}}}');
 SELECT hroe.dynamodb_text('PutItem', '{"TableName": "nul", "Item": {"pk": {"S": "k\u0001"}, "sk": {"S": "1"}, "v": {"S": "k1"}}}');

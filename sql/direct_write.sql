@@ -1,4 +1,4 @@
--- PutItem's direct overwrite (src/direct_write.c): an unconditional PutItem
+-- PutItem's direct overwrite (src/tables/direct_write.c): an unconditional PutItem
 -- of an existing item replaces the row without SPI or the executor, where the
 -- table allows it, and runs the SQL upsert otherwise.  DEBUG1 names the path
 -- taken; every write is checked against the same write with

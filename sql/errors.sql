@@ -1,4 +1,4 @@
--- hroe's SQLSTATE class HR: the C table (src/errors.c, hroe.dynamodb_errors())
+-- hroe's SQLSTATE class HR: the C table (src/base/errors.c, hroe.dynamodb_errors())
 -- and the SQL mapping of exception names (hroe.dynamodb_error) agree
 SELECT sqlstate, exception, type FROM hroe.dynamodb_errors() ORDER BY sqlstate;
 

@@ -1,17 +1,18 @@
 --
--- The extension itself: schema, version, and the UTF8 requirement.
+-- The extension itself and its HR/OE showcase (hroe_hr): schema, version,
+-- and the UTF8 requirement.
 --
 SELECT extname, extversion, nspname AS schema, extrelocatable
 FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace
-WHERE extname = 'hroe';
+WHERE extname IN ('hroe', 'hroe_hr') ORDER BY extname;
 
 SELECT pg_catalog.getdatabaseencoding();
 
--- Every hroe object is documented (COMMENT ON).
+-- Every object of hroe and hroe_hr is documented (COMMENT ON).
 SELECT pg_describe_object(classid, objid, 0) AS undocumented
 FROM pg_depend d
 WHERE d.refclassid = 'pg_extension'::regclass
-  AND d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'hroe')
+  AND d.refobjid IN (SELECT oid FROM pg_extension WHERE extname IN ('hroe', 'hroe_hr'))
   AND d.deptype = 'e'
   AND d.classid IN ('pg_proc'::regclass, 'pg_type'::regclass, 'pg_operator'::regclass,
                     'pg_class'::regclass, 'pg_namespace'::regclass, 'pg_aggregate'::regclass)

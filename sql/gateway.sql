@@ -1,5 +1,5 @@
 --
--- hroe-gateway's access keys (src/gateway.sql): creation, revocation, and
+-- hroe-gateway's access keys (src/http/gateway.sql): creation, revocation, and
 -- hroe.gateway_call running one request as the key's role for its own
 -- transaction only, errors included.
 --
@@ -28,12 +28,12 @@ SELECT has_table_privilege('regress_gw_app', 'hroe.access_keys', 'SELECT') AS ap
 SELECT hroe.gateway_call('regress_key', 'ListTables', '{}')::jsonb ? 'TableNames' AS listed;
 -- ... which may not read another role's table: AccessDeniedException's body
 SELECT hroe.gateway_call('regress_key', 'GetItem', '{"TableName": "gw_private", "Key": {"pk": {"S": "a"}}}');
--- after the call, failed or not, the session is its own role again (the
--- gateway never opens a transaction block; inside one, the role lasts to its end)
+-- after the call, failed or not, the session is its own role again, inside a
+-- transaction block too: the role is the call's only (rolled back when it returns)
 SELECT current_user = session_user AS role_reset;
 BEGIN;
 SELECT hroe.gateway_call('regress_key', 'ListTables', '{}')::jsonb ? 'TableNames' AS listed;
-SELECT current_user = 'regress_gw_app' AS role_set_for_the_transaction;
+SELECT current_user = session_user AS role_reset_after_the_call;
 COMMIT;
 SELECT current_user = session_user AS role_reset;
 

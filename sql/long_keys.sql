@@ -2,7 +2,7 @@
 -- 1024-byte sort key, random (incompressible: hex of MD5 chains, which pglz
 -- cannot shrink), in the table and in a GSI, S and B.  A partition key over
 -- 192 bytes is stored in its index form (a prefix, then its SHA-256: see
--- src/tables.h, HROE_KEY_FORM_MAX), so the btree entries fit; every
+-- src/tables/tables.h, HROE_KEY_FORM_MAX), so the btree entries fit; every
 -- operation finds the items by their keys, sort keys keep their order, and
 -- the indexes agree with the heap (amcheck).  Keys are never printed: each
 -- item carries a short tag.

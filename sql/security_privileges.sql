@@ -1,13 +1,13 @@
 --
--- The privileges of every object hroe creates that a role can reach
--- (issue #17).  The expected output documents the surface: a new table
+-- The privileges of every object hroe and its HR/OE showcase (hroe_hr)
+-- create that a role can reach (issue #17).  The expected output documents the surface: a new table
 -- writable by PUBLIC, a SECURITY DEFINER function or a new grant shows up
 -- here as a difference.
 --
 CREATE TEMP VIEW hroe_members AS
 SELECT d.classid, d.objid
 FROM pg_depend d JOIN pg_extension e ON e.oid = d.refobjid
-WHERE d.refclassid = 'pg_extension'::regclass AND d.deptype = 'e' AND e.extname = 'hroe';
+WHERE d.refclassid = 'pg_extension'::regclass AND d.deptype = 'e' AND e.extname IN ('hroe', 'hroe_hr');
 
 -- the schemas: no USAGE for PUBLIC; an administrator grants hroe's schema
 -- to the roles that may call it

@@ -1,4 +1,4 @@
--- DynamoDB's first pass over a request (src/api_validate.c): the members'
+-- DynamoDB's first pass over a request (src/api/api_validate.c): the members'
 -- constraints, in DynamoDB's order, every violation in one message, before
 -- the table is looked up; and DynamoDB's exact texts for the item operations.
 SELECT hroe.dynamodb('CreateTable', '{"TableName": "val_t", "BillingMode": "PAY_PER_REQUEST",

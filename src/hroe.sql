@@ -1,4 +1,4 @@
--- hroe--<version>.sql: assembled by the Makefile from the src/ and models/ pieces listed in SCRIPT_PARTS; edit those
+-- hroe--<version>.sql: assembled by the Makefile from the src/ pieces listed in SCRIPT_PARTS; edit those
 
 \echo Use "CREATE EXTENSION hroe" to load this file. \quit
 

@@ -1,103 +1,111 @@
 #!/usr/bin/env bash
-# test/include_graph.sh [-q]: prints the include graph of hroe's C code
-# (src/*.c, src/*.h: each file's includes of hroe's own headers, and the
-# graph of modules they make) and fails on an include that goes up the
-# layers, on a circle between modules, or on a file no layer declares.
+# test/include_graph.sh [-q]: prints the include graph of hroe's C code and
+# fails on an include that goes up or across the layers.
 #
-# The layers, lowest first (DESIGN.md: values -> tables -> operations ->
-# {JSON API, sharding} -> models); a file may include its own module's
-# headers and those of any lower layer, never a higher one, and the modules
-# (a header with the files that implement it) must form no circle.  -q
-# prints only the verdict.
+# A file's layer is its folder's (doc/architecture.md):
+#
+#   protocol/      DynamoDB's HTTP protocol, a library of its own (no PostgreSQL)
+#   src/base       0   errors, DynamoDB's limits, catalog OIDs, background workers
+#   src/types      1   hroe.key, hroe.item, hroe.item_collection
+#   src/expr       2   expressions: parse, check, evaluate, update, project
+#   src/tables     3   tables, indexes, key columns, capacity, direct writes
+#   src/ops        4   the operations' C API, transactions
+#   src/api        5   hroe.dynamodb: the JSON API
+#   src/partiql    6   PartiQL: lexer, parser, translation, its operations
+#   src/streams    6   Streams and Time to Live
+#   src/shard      6   write sharding, sharded queries
+#   src/http       7   access keys, the in-server HTTP workers
+#   src/           8   the module (hroe.c: _PG_init)
+#   gateway/       hroe-gateway, a program of its own
+#
+# Every include of a project header counts, with or without a path ("x.h",
+# "../gateway/x.h", "types/x.h" alike: headers have unique basenames).  A
+# file may include headers of its own folder and of lower layers; src/ files
+# may include protocol/ headers, never gateway/ ones; gateway/ files may
+# include protocol/ headers, never src/ ones; protocol/ includes only itself.
+# Folders of one layer never include each other, so no circle can form.
+# -q prints only the verdict.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
-# layer module files... (basenames without .c/.h; a trailing * matches a prefix)
-LAYERS='
-0 base        catalog errors dynamodb_limits
-1 key         key key_support
-2 item        item item_node item_number item_json_read item_json_tree item_json_write item_binary
-3 collection  collection collection_io
-4 expression  expression expression_*
-4 partiql     partiql partiql_*
-5 tables      tables tables_keys tables_arn tables_collection tables_partition direct_write capacity
-6 operations  operations operations_* transactions streams ttl
-7 api         api api_* gateway_call
-7 shard       shard shard_*
-8 models      generate
-8 http        http_server
-9 module      hroe
-'
+declare -A LAYER=(
+	[src/base]=0 [src/types]=1 [src/expr]=2 [src/tables]=3 [src/ops]=4 [src/api]=5
+	[src/partiql]=6 [src/streams]=6 [src/shard]=6 [src/http]=7 [src]=8
+)
 
 quiet=false
 [ "${1:-}" = -q ] && quiet=true
 
-declare -A layer module
-while read -r l m files; do
-	[ -n "$l" ] || continue
-	for f in $files; do
-		layer[$f]=$l
-		module[$f]=$m
-	done
-done <<<"$LAYERS"
+shopt -s nullglob
+files=(src/*.[ch] src/*/*.[ch] protocol/*.[ch] gateway/*.[ch])
 
-# the module and layer of a file's basename (exact names before prefixes)
-classify() {
-	local b=$1 k
-	if [ -n "${module[$b]:-}" ]; then
-		echo "${module[$b]} ${layer[$b]}"
-		return
+# every project header by basename; a basename twice is itself a failure
+declare -A where
+failures=0
+for f in "${files[@]}"; do
+	case $f in *.h) ;; *) continue ;; esac
+	b=$(basename "$f")
+	if [ -n "${where[$b]:-}" ]; then
+		echo "FAIL two headers named $b: ${where[$b]} and $f"
+		failures=$((failures + 1))
 	fi
-	for k in "${!module[@]}"; do
-		case $k in
-		*'*') [[ $b == ${k%\*}* ]] && { echo "${module[$k]} ${layer[$k]}"; return; } ;;
-		esac
-	done
-	echo "? ?"
+	where[$b]=$(dirname "$f")
+done
+
+# a folder's layer, or a word for the libraries outside the extension
+layer_of() {
+	case $1 in
+	protocol) echo protocol ;;
+	gateway) echo gateway ;;
+	*) echo "${LAYER[$1]:-?}" ;;
+	esac
 }
 
-failures=0
-edges=$(mktemp)
-trap 'rm -f "$edges"' EXIT
-$quiet || echo "## files (layer module: hroe headers included)"
-for f in src/*.c src/*.h; do
-	b=$(basename "$f")
-	b=${b%.*}
-	read -r m l < <(classify "$b")
-	if [ "$m" = "?" ]; then
-		echo "FAIL $f: in no declared layer (test/include_graph.sh, LAYERS)"
+edges=0
+$quiet || echo "## files (folder layer: project headers included)"
+for f in "${files[@]}"; do
+	dir=$(dirname "$f")
+	l=$(layer_of "$dir")
+	if [ "$l" = "?" ]; then
+		echo "FAIL $f: its folder $dir has no layer (test/include_graph.sh, LAYER)"
 		failures=$((failures + 1))
 		continue
 	fi
-	incs=$(sed -n 's/^#include "\([a-z_]*\)\.h".*/\1/p' "$f" | while read -r h; do
-		[ -f "src/$h.h" ] && [ "$h" != "$b" ] && echo "$h"
-	done)
-	$quiet || printf '%-34s %s %-11s: %s\n' "$f" "$l" "$m" "$(echo $incs)"
-	for h in $incs; do
-		read -r hm hl < <(classify "$h")
-		if [ "$hm" = "?" ]; then
-			echo "FAIL $f includes $h.h, in no declared layer"
-			failures=$((failures + 1))
-		elif [ "$hl" -gt "$l" ]; then
-			echo "FAIL $f ($m, layer $l) includes $h.h ($hm, layer $hl): an upward include"
+	incs=()
+	while read -r inc; do
+		[ -n "$inc" ] || continue
+		hb=$(basename "$inc")
+		hdir=${where[$hb]:-}
+		[ -n "$hdir" ] || continue # a system or PostgreSQL header
+		incs+=("$hdir/$hb")
+		[ "$hdir" = "$dir" ] && continue
+		edges=$((edges + 1))
+		hl=$(layer_of "$hdir")
+		bad=
+		case $l/$hl in
+		protocol/*) bad="protocol/ includes only its own headers" ;;
+		gateway/protocol) ;;
+		gateway/*) bad="hroe-gateway reaches into the extension" ;;
+		*/gateway) bad="the extension reaches into hroe-gateway" ;;
+		*/protocol) ;;
+		*)
+			if [ "$hl" -gt "$l" ]; then
+				bad="an upward include (layer $l includes layer $hl)"
+			elif [ "$hl" -eq "$l" ]; then
+				bad="an include across folders of one layer ($l)"
+			fi
+			;;
+		esac
+		if [ -n "$bad" ]; then
+			echo "FAIL $f includes $hdir/$hb: $bad"
 			failures=$((failures + 1))
 		fi
-		[ "$hm" != "$m" ] && [ "$hm" != "?" ] && echo "$m $hm" >>"$edges"
-	done
+	done < <(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$f")
+	$quiet || printf '%-36s %-8s: %s\n' "$f" "$l" "${incs[*]:-}"
 done
-
-$quiet || { echo; echo "## modules (module -> modules it includes)"; }
-$quiet || sort -u "$edges" | awk '{d[$1] = d[$1] " " $2} END {for (m in d) print m " ->" d[m]}' | sort
-# a circle between modules: tsort reports a loop
-if ! sort -u "$edges" | tsort >/dev/null 2>"$edges.err"; then
-	echo "FAIL a circle between modules:"
-	sed 's/^/    /' "$edges.err"
-	failures=$((failures + 1))
-fi
-rm -f "$edges.err"
 
 if [ "$failures" -gt 0 ]; then
 	echo "include graph: $failures problem(s)"
 	exit 1
 fi
-echo "include graph: no circle, no upward include ($(ls src/*.c src/*.h | wc -l) files)"
+echo "include graph: no upward or cross-layer include (${#files[@]} files, $edges includes across folders)"

@@ -69,7 +69,8 @@ in_cluster() {
 }
 
 # For a shell test inside the test cluster (PG* variables set): a scratch
-# database $1 with hroe in $db and a work directory in $work, both removed
+# database $1 with hroe (or the extension $2 and what it requires: hroe_hr,
+# the HR/OE showcase) in $db and a work directory in $work, both removed
 # on exit, pgbench in $PGBENCH; q SQL runs one statement there, unaligned.
 scratch_db() {
 	db=$1
@@ -78,6 +79,6 @@ scratch_db() {
 	PGBENCH=$(command -v pgbench || echo /usr/lib/postgresql/15/bin/pgbench)
 	dropdb --if-exists "$db" 2>/dev/null
 	createdb "$db"
-	q "CREATE EXTENSION hroe"
+	q "SET client_min_messages = warning; CREATE EXTENSION ${2:-hroe} CASCADE"
 }
 q() { psql -X -q -v ON_ERROR_STOP=1 -At -d "$db" -c "$1"; }

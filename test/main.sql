@@ -12,9 +12,9 @@
 \set options '{}'
 \endif
 SET client_min_messages = warning;
-CREATE EXTENSION hroe;
+CREATE EXTENSION hroe_hr CASCADE;
 SET client_min_messages = notice;
-SELECT extname, extversion FROM pg_extension WHERE extname = 'hroe';
+SELECT extname, extversion FROM pg_extension WHERE extname IN ('hroe', 'hroe_hr') ORDER BY extname;
 SELECT format('hroe: phase 1/3, load at scale %s (%s)', :'scale', to_char(clock_timestamp(), 'HH24:MI:SS')) AS progress \gset
 \echo :progress
 SELECT * FROM hroe.load(:scale, 42);

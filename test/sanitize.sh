@@ -114,7 +114,7 @@ hroe_lines=0
 if [ "$reports" -gt 0 ]; then
 	echo "=== sanitizer reports (with 40 lines of context) ==="
 	grep -E -A40 "$pattern" "$logs/suite.log"
-	hroe_lines=$(grep -cE '(src|models)/[a-z_]+\.[ch]:[0-9]+|hroe\.so' "$logs/suite.log")
+	hroe_lines=$(grep -cE '(src|models)/[a-z_]+\.[ch]:[0-9]+|hroe(_hr)?\.so' "$logs/suite.log")
 fi
 # (a parallel worker that raises an ERROR exits with code 1 by design, its
 # error reported to the caller: shard_parallel's worker-side error does so;

@@ -13,6 +13,11 @@
 #   HROE_FRONT              gateway (the default: hroe-gateway) or workers
 #                           (hroe's in-server HTTP workers, hroe.http_port;
 #                           doc/gateway.md "In-server HTTP workers")
+#   HROE_SHOWCASE           a scale (e.g. 1): the HR/OE showcase is installed
+#                           too (CREATE EXTENSION hroe_hr) and loaded at that
+#                           scale, its DynamoDB tables readable by the key;
+#                           unset (the default): a fresh account, ListTables
+#                           answers []
 #
 # The key's requests run as the PostgreSQL role hroe_app, which owns the
 # schema hroe_app where its tables are created; the gateway logs in as
@@ -43,6 +48,15 @@ if [ "${1:-}" = --inner ]; then
 		CREATE SCHEMA hroe_app AUTHORIZATION hroe_app;
 		SELECT hroe.create_access_key('hroe_app', '$HROE_ACCESS_KEY_ID', '$HROE_SECRET_ACCESS_KEY');
 	SQL
+	if [ -n "${HROE_SHOWCASE:-}" ]; then
+		psql -XAtq -d hroe -v ON_ERROR_STOP=1 -v scale="$HROE_SHOWCASE" >/dev/null <<-'SQL' || exit 1
+			SET client_min_messages = warning;
+			CREATE EXTENSION hroe_hr;
+			SELECT count(*) FROM hroe.load(:'scale', 42);
+			GRANT USAGE ON SCHEMA hroe_multi, hroe_single TO hroe_app;
+			GRANT SELECT ON ALL TABLES IN SCHEMA hroe_multi, hroe_single TO hroe_app;
+		SQL
+	fi
 	if [ "$HROE_FRONT" = gateway ]; then
 		"$HROE_STAGE$(pg_config --bindir)/hroe-gateway" --listen 127.0.0.1 --port "$HROE_GATEWAY_PORT" \
 			--dbname "host=${PGHOST:-localhost} port=$PGPORT dbname=hroe user=hroe_gateway password=$password" &

@@ -17,7 +17,7 @@ dropdb --if-exists "$dst"
 createdb "$src"
 createdb "$dst"
 q() { psql -X -q -v ON_ERROR_STOP=1 -At -d "$1" -c "$2"; }
-q "$src" "CREATE EXTENSION hroe"
+q "$src" "CREATE EXTENSION hroe_hr CASCADE"
 q "$src" "SELECT hroe.create_table('bfill', 'PK')" >/dev/null
 q "$src" "INSERT INTO bfill (item) VALUES ('{\"PK\": {\"S\": \"a\"}, \"x\": {\"S\": \"ok\"}}'), ('{\"PK\": {\"S\": \"b\"}, \"x\": {\"N\": \"1\"}}')"
 q "$src" "SELECT hroe.create_index('bfill', 'byX', '{x}', '{}', '{\"x\": \"S\"}')" >/dev/null

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test/t_direct_write_stress.sh: the direct writes (src/direct_write.c) under
+# test/t_direct_write_stress.sh: the direct writes (src/tables/direct_write.c) under
 # contention.  Four pgbench clients for a few seconds on 100 items of a
 # table with two GSIs: JSON PutItems that move items between GSI entries,
 # hroe.put_item with ALL_OLD, DeleteItems (the next put inserts the item

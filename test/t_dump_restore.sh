@@ -15,7 +15,7 @@ dropdb --if-exists "$dst"
 createdb "$src"
 createdb "$dst"
 q() { psql -X -q -v ON_ERROR_STOP=1 -At -d "$1" -c "$2"; }
-q "$src" "SET client_min_messages = warning; CREATE EXTENSION hroe"
+q "$src" "SET client_min_messages = warning; CREATE EXTENSION hroe_hr CASCADE"
 q "$src" "SET client_min_messages = warning; SELECT count(*) FROM hroe.load(1, 42)" >/dev/null
 # every read pattern's answer on every model, one line per call
 answers="SELECT string_agg(concat_ws(' ', pattern, case_label, model, result_rows, fingerprint), E'\n'

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test/t_http_server.sh: hroe's in-server HTTP endpoint (src/http_server.c,
+# test/t_http_server.sh: hroe's in-server HTTP endpoint (src/http/http_server.c,
 # doc/gateway.md "In-server HTTP workers"), on a cluster of its own
 # (test/lib_cluster.sh) started with hroe.http_port set:
 # - the clients hroe-gateway's tests run, unchanged, against the workers:

@@ -23,7 +23,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . test/lib.sh
-scratch_db hroe_t_report
+scratch_db hroe_t_report hroe_hr
 CHROMIUM=$(command -v chromium || command -v chromium-browser || true)
 [ -n "$CHROMIUM" ] || { echo "chromium is not installed (apt-get install chromium)"; exit 1; }
 
@@ -157,7 +157,7 @@ echo "hroe.compare_report_html: a row per call ($rows)"
 
 # 3. progress at a large scale
 dropdb "$db" && createdb "$db"
-psql -X -q -v ON_ERROR_STOP=1 -d "$db" -c "SET client_min_messages = warning" -c "CREATE EXTENSION hroe" \
+psql -X -q -v ON_ERROR_STOP=1 -d "$db" -c "SET client_min_messages = warning" -c "CREATE EXTENSION hroe_hr CASCADE" \
 	-c "SET client_min_messages = notice" -c "SELECT count(*) FROM hroe.load(10, 42)" \
 	-c "SELECT count(*) FROM hroe.compare('{1,21}', NULL, 1)" >"$work/progress.out" 2>&1
 for n in "hroe.load: HR, customers and products done (" "hroe.load: 10000 orders with [0-9]* lines (" \

@@ -2,10 +2,15 @@
 # test/t_upgrade.sh: ALTER EXTENSION hroe UPDATE from every earlier release.
 # For each earlier release (upgrade/hroe--V.sql): install it, load the HR/OE models
 # and a table of one's own with GSIs (items whose keys exercise every key
-# column), update to the default version, and check
-#   - the catalog equals a fresh installation's (test/upgrade/catalog.sql:
-#     every member, function property, column, constraint, index, policy,
-#     ACL and comment), and so do hroe.tables and hroe.indexes;
+# column), update to the default version as README "Updating" says (ALTER
+# EXTENSION hroe UPDATE; the showcase, part of hroe up to 0.2, then adopted
+# by its own extension: CREATE EXTENSION hroe_hr VERSION '0.2', ALTER
+# EXTENSION hroe_hr UPDATE), and check
+#   - the catalog equals a fresh CREATE EXTENSION hroe_hr CASCADE's
+#     (test/upgrade/catalog.sql: both extensions, every member, function
+#     property and library, column, constraint, index, policy, ACL and
+#     comment), and so do hroe.tables and hroe.indexes;
+#   - the models were updated in place: the same relations, their rows kept;
 #   - the data survived: hroe.verify() clean, every pattern answers as
 #     before the update, the table's items, GSI queries and writes work.
 # Runs inside the test cluster (PG* variables set).
@@ -22,12 +27,16 @@ metadata="SELECT string_agg(format('%s %s', table_name, to_jsonb(t) - 'created_a
 	UNION ALL SELECT string_agg(format('%s.%s %s', table_name, index_name, to_jsonb(x) - 'created_at'), E'\n' ORDER BY table_name, index_name) FROM hroe.indexes x
 	UNION ALL SELECT string_agg(to_jsonb(p)::text, E'\n' ORDER BY pattern_no) FROM hroe.access_patterns p
 	UNION ALL SELECT string_agg(to_jsonb(r)::text, E'\n' ORDER BY model, pattern) FROM hroe.model_requests r"
+# the models' relations (the same ones, by OID) and their row counts
+relations="SELECT format('%s %s %s', c.oid, c.oid::regclass, (xpath('/row/n/text()', query_to_xml(format('SELECT count(*) AS n FROM %s', c.oid::regclass), false, false, '')))[1])
+	FROM pg_class c WHERE c.relnamespace::regnamespace::text IN ('hroe_normalized', 'hroe_multi', 'hroe_single') AND c.relkind = 'r'
+	ORDER BY c.oid::regclass::text"
 answers="SELECT string_agg(concat_ws(' ', pattern, case_label, model, result_rows, fingerprint), E'\n'
 	ORDER BY pattern_no, case_label, model) FROM hroe.compare(NULL, NULL, 1) WHERE kind = 'read'"
 
 dropdb --if-exists "$fresh"
 createdb "$fresh"
-q "$fresh" "SET client_min_messages = warning; CREATE EXTENSION hroe"
+q "$fresh" "SET client_min_messages = warning; CREATE EXTENSION hroe_hr CASCADE"
 psql -X -q -v ON_ERROR_STOP=1 -At -d "$fresh" -f test/upgrade/catalog.sql >"$work/fresh.catalog"
 q "$fresh" "$metadata" >"$work/fresh.metadata"
 echo "fresh $current: $(wc -l <"$work/fresh.catalog") catalog lines"
@@ -61,7 +70,7 @@ for from in "${releases[@]}"; do
 	mine="SELECT string_agg(i::text, E'\n' ORDER BY i::text) FROM hroe.scan('Mine') i
 		UNION ALL SELECT string_agg(i::text, E'\n') FROM hroe.query('Mine', 'Ownr = :o AND SK > :s', '{\":o\": {\"S\": \"o3\"}, \":s\": {\"N\": \"2\"}}', p_index_name => 'ByOwnr') i
 		UNION ALL SELECT hroe.get_item('Mine', format('{\"PK\": {\"S\": \"%s\"}, \"SK\": {\"N\": \"5\"}}', repeat('p', 2000) || 12)::jsonb, true)::text"
-	# keys holding U+0001, which 0.2 stores escaped (src/key.h): the update
+	# keys holding U+0001, which 0.2 stores escaped (src/types/key.h): the update
 	# computes their key columns again, and only theirs
 	q "$old" "SELECT hroe.create_table('MineNul', 'PK', 'S', 'SK', 'S');
 		SELECT hroe.put_item('MineNul', '{\"PK\": {\"S\": \"u\\u0001\"}, \"SK\": {\"S\": \"\\u0001\"}}'::hroe.item);
@@ -71,9 +80,18 @@ for from in "${releases[@]}"; do
 	before_ctids=$(q "$old" "$ctids")
 	q "$old" "$answers" >"$work/before.answers"
 	q "$old" "$mine" >"$work/before.mine"
+	q "$old" "$relations" >"$work/before.relations"
 	q "$old" "SET client_min_messages = warning; ALTER EXTENSION hroe UPDATE"
 	got=$(q "$old" "SELECT extversion FROM pg_extension WHERE extname = 'hroe'")
 	[ "$got" = "$current" ] || { echo "FAIL $from: version after update is $got, not $current"; exit 1; }
+	# the showcase, left in place by hroe's update, adopted by hroe_hr
+	q "$old" "SET client_min_messages = warning; CREATE EXTENSION hroe_hr VERSION '0.2'; ALTER EXTENSION hroe_hr UPDATE"
+	got=$(q "$old" "SELECT extversion FROM pg_extension WHERE extname = 'hroe_hr'")
+	[ "$got" = "$current" ] || { echo "FAIL $from: hroe_hr's version after update is $got, not $current"; exit 1; }
+	q "$old" "$relations" >"$work/after.relations"
+	diff "$work/before.relations" "$work/after.relations" ||
+		{ echo "FAIL $from -> $current: the models' relations or their rows changed"; exit 1; }
+	echo "ok   $from -> $current: hroe_hr adopted the models in place ($(wc -l <"$work/after.relations") relations, rows kept)"
 	psql -X -q -v ON_ERROR_STOP=1 -At -d "$old" -f test/upgrade/catalog.sql >"$work/old.catalog"
 	if ! diff "$work/fresh.catalog" "$work/old.catalog" >"$work/diff"; then
 		echo "FAIL $from -> $current: the catalog differs from a fresh installation (< fresh, > updated):"
@@ -113,6 +131,12 @@ for from in "${releases[@]}"; do
 	diff "$work/before.answers" "$work/after.answers" ||
 		{ echo "FAIL $from -> $current: pattern answers changed"; exit 1; }
 	echo "ok   $from -> $current: hroe.verify() clean, $(wc -l <"$work/after.answers") pattern answers unchanged"
+	# the generator, now hroe_hr's library, loads the same data again
+	q "$old" "SET client_min_messages = warning; SELECT count(*) FROM hroe.load(1, 42)" >/dev/null
+	q "$old" "$answers" >"$work/reloaded.answers"
+	diff "$work/before.answers" "$work/reloaded.answers" ||
+		{ echo "FAIL $from -> $current: hroe.load after the update gives other answers"; exit 1; }
+	echo "ok   $from -> $current: hroe.load after the update loads the same data"
 	q "$old" "$mine" >"$work/after.mine"
 	diff "$work/before.mine" "$work/after.mine" ||
 		{ echo "FAIL $from -> $current: the table's items or queries changed"; exit 1; }

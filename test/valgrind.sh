@@ -19,7 +19,7 @@ bindir=$(pg_config --bindir)
 if [ "$(id -u)" -eq 0 ]; then run=(runuser -u postgres --); chown postgres "$work"; else run=(); fi
 "${run[@]}" "$bindir/initdb" -D "$work/data" -E UTF8 --locale=C.UTF-8 -A trust >/dev/null
 {
-	echo "CREATE EXTENSION hroe;"
+	echo "CREATE EXTENSION hroe_hr CASCADE;"
 	# a statement ends at a ";" at the end of a line outside dollar quotes
 	# (a function body's ";" does not end it)
 	for t in "${tests[@]}"; do

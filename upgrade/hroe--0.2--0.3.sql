@@ -6,6 +6,618 @@
 
 \echo Use "ALTER EXTENSION hroe UPDATE TO '0.3'" to load this file. \quit
 
+-- DescribeTable: a large table's statistics from its last refresh, not a
+-- pass over the table (hroe.table_statistics; issue #29, item 10)
+--
+-- ItemCount, TableSizeBytes and each index's ItemCount and IndexSizeBytes
+-- (DescribeTable): DynamoDB refreshes them about every six hours
+-- (https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_TableDescription.html);
+-- hroe counts a small table exactly on every call and keeps a large table's
+-- figures here, from its last refresh, so that DescribeTable never reads a
+-- large table through.
+--
+CREATE TABLE hroe.table_statistics (
+	table_name			text NOT NULL REFERENCES hroe.tables ON DELETE CASCADE ON UPDATE CASCADE,
+	-- '' for the table itself
+	index_name			text NOT NULL,
+	item_count			bigint NOT NULL,
+	size_bytes			bigint NOT NULL,
+	refreshed_at		timestamptz NOT NULL DEFAULT pg_catalog.now(),
+	PRIMARY KEY (table_name, index_name)
+);
+COMMENT ON TABLE hroe.table_statistics IS 'The item count and DynamoDB size of a large table (index_name '''') and of each of its indexes, as of refreshed_at (hroe.refresh_table_statistics): what DescribeTable shows of a table above hroe.table_statistics''s exact-count bound. Not dumped: recomputed by the next refresh';
+GRANT SELECT, INSERT, UPDATE, DELETE ON hroe.table_statistics TO PUBLIC;
+ALTER TABLE hroe.table_statistics ENABLE ROW LEVEL SECURITY;
+ALTER TABLE hroe.table_statistics FORCE ROW LEVEL SECURITY;
+CREATE POLICY table_statistics_read ON hroe.table_statistics FOR SELECT USING (true);
+COMMENT ON POLICY table_statistics_read ON hroe.table_statistics IS 'The statistics are readable by every role, as DescribeTable';
+CREATE POLICY table_statistics_owner ON hroe.table_statistics FOR ALL
+	USING (hroe.owns_table(table_name)) WITH CHECK (hroe.owns_table(table_name));
+COMMENT ON POLICY table_statistics_owner ON hroe.table_statistics IS 'A role refreshes only the statistics of a table it owns';
+
+CREATE FUNCTION hroe.table_statistics(p_table_name text)
+RETURNS TABLE (index_name text, item_count bigint, size_bytes bigint)
+LANGUAGE plpgsql STABLE STRICT PARALLEL RESTRICTED
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	t hroe.tables;
+BEGIN
+	SELECT * INTO t FROM hroe.tables WHERE hroe.tables.table_name OPERATOR(pg_catalog.=) p_table_name;
+	IF NOT FOUND THEN
+		PERFORM hroe.dynamodb_error('ResourceNotFoundException',
+			format('Requested resource not found: Table: %s not found', p_table_name));
+	END IF;
+	IF hroe.table_is_distributed(t.relid) THEN
+		RETURN QUERY SELECT * FROM hroe.partition_table_sizes(p_table_name, t.relid);
+		RETURN;
+	END IF;
+	-- a small table (at most 128 pages, 1 MB): counted exactly, a pass of
+	-- a few milliseconds
+	IF pg_catalog.pg_relation_size(t.relid) OPERATOR(pg_catalog.<=) (128 OPERATOR(pg_catalog.*) current_setting('block_size')::bigint) THEN
+		RETURN QUERY SELECT * FROM hroe.table_sizes(p_table_name);
+		RETURN;
+	END IF;
+	-- a large one: its last refresh
+	IF EXISTS (SELECT FROM hroe.table_statistics s WHERE s.table_name OPERATOR(pg_catalog.=) p_table_name) THEN
+		RETURN QUERY
+			SELECT nullif(s.index_name, ''), s.item_count, s.size_bytes
+			FROM hroe.table_statistics s WHERE s.table_name OPERATOR(pg_catalog.=) p_table_name
+			UNION ALL
+			-- an index created since: none counted yet
+			SELECT x.index_name, 0::bigint, 0::bigint FROM hroe.indexes x
+			WHERE x.table_name OPERATOR(pg_catalog.=) p_table_name
+			  AND NOT EXISTS (SELECT FROM hroe.table_statistics s
+							  WHERE s.table_name OPERATOR(pg_catalog.=) p_table_name
+								AND s.index_name OPERATOR(pg_catalog.=) x.index_name);
+		RETURN;
+	END IF;
+	-- never refreshed: PostgreSQL's own estimates (VACUUM and ANALYZE keep
+	-- them): rows of the table and of each index, their storage in bytes
+	RETURN QUERY
+		SELECT NULL::text, greatest(c.reltuples, 0)::bigint, pg_catalog.pg_table_size(t.relid)
+		FROM pg_catalog.pg_class c WHERE c.oid OPERATOR(pg_catalog.=) t.relid
+		UNION ALL
+		SELECT x.index_name, greatest(coalesce(ic.reltuples, 0), 0)::bigint,
+			   coalesce(pg_catalog.pg_relation_size(ic.oid), 0)
+		FROM hroe.indexes x
+		LEFT JOIN pg_catalog.pg_class ic
+			   ON ic.relname OPERATOR(pg_catalog.=) x.index_relname
+			  AND ic.relnamespace OPERATOR(pg_catalog.=) (SELECT k.relnamespace FROM pg_catalog.pg_class k WHERE k.oid OPERATOR(pg_catalog.=) t.relid)
+		WHERE x.table_name OPERATOR(pg_catalog.=) p_table_name;
+END
+$$;
+COMMENT ON FUNCTION hroe.table_statistics(text) IS
+'The item count and DynamoDB size DescribeTable shows of table p_table_name (index_name NULL) and of each of its indexes: exact (hroe.table_sizes) for a table of at most 128 pages (1 MB), else from its last hroe.refresh_table_statistics (DynamoDB refreshes these figures about every six hours), else, never refreshed, PostgreSQL''s estimates (pg_class.reltuples of the table and of each index, their sizes in bytes); a distributed table''s, summed over its servers. Reads no large table through';
+
+CREATE FUNCTION hroe.refresh_table_statistics(p_table_name text)
+RETURNS void
+LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	v_rel regclass;
+BEGIN
+	SELECT t.relid INTO v_rel FROM hroe.tables t WHERE t.table_name OPERATOR(pg_catalog.=) p_table_name;
+	IF NOT FOUND THEN
+		PERFORM hroe.dynamodb_error('ResourceNotFoundException',
+			format('Requested resource not found: Table: %s not found', p_table_name));
+	END IF;
+	IF NOT hroe.owns_table(p_table_name) THEN
+		RAISE EXCEPTION 'must be a member of the role owning table % to refresh its statistics', p_table_name
+			USING ERRCODE = 'insufficient_privilege';
+	END IF;
+	-- one refresh at a time per table; a second caller waits for the first
+	PERFORM pg_catalog.pg_advisory_xact_lock(v_rel::oid::integer, 18514);
+	DELETE FROM hroe.table_statistics s WHERE s.table_name OPERATOR(pg_catalog.=) p_table_name;
+	IF hroe.table_is_distributed(v_rel) THEN
+		INSERT INTO hroe.table_statistics (table_name, index_name, item_count, size_bytes)
+		SELECT p_table_name, coalesce(z.index_name, ''), z.item_count, z.size_bytes
+		FROM hroe.partition_table_sizes(p_table_name, v_rel) z;
+	ELSE
+		INSERT INTO hroe.table_statistics (table_name, index_name, item_count, size_bytes)
+		SELECT p_table_name, coalesce(z.index_name, ''), z.item_count, z.size_bytes
+		FROM hroe.table_sizes(p_table_name) z;
+	END IF;
+END
+$$;
+COMMENT ON FUNCTION hroe.refresh_table_statistics(text) IS
+'Counts table p_table_name and its indexes exactly (hroe.table_sizes, one pass over the table) and keeps the figures in hroe.table_statistics, where DescribeTable reads a large table''s; only a member of the role owning the table may';
+
+CREATE FUNCTION hroe.refresh_stale_table_statistics(p_older_than interval DEFAULT '6 hours')
+RETURNS integer
+LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	v_name text;
+	v_count integer := 0;
+BEGIN
+	-- the large tables the caller owns whose figures are missing or older
+	FOR v_name IN
+		SELECT t.table_name FROM hroe.tables t
+		WHERE hroe.owns_table(t.table_name)
+		  AND pg_catalog.pg_relation_size(t.relid) OPERATOR(pg_catalog.>) (128 OPERATOR(pg_catalog.*) current_setting('block_size')::bigint)
+		  AND NOT EXISTS (SELECT FROM hroe.table_statistics s
+						  WHERE s.table_name OPERATOR(pg_catalog.=) t.table_name AND s.index_name OPERATOR(pg_catalog.=) ''
+							AND s.refreshed_at OPERATOR(pg_catalog.>) (pg_catalog.now() OPERATOR(pg_catalog.-) p_older_than))
+		ORDER BY t.table_name
+	LOOP
+		PERFORM hroe.refresh_table_statistics(v_name);
+		v_count := v_count OPERATOR(pg_catalog.+) 1;
+	END LOOP;
+	RETURN v_count;
+END
+$$;
+COMMENT ON FUNCTION hroe.refresh_stale_table_statistics(interval) IS
+'Refreshes (hroe.refresh_table_statistics) the statistics of every large table the current role owns whose figures are missing or older than p_older_than (DynamoDB''s six hours by default); returns how many it refreshed. For a periodic job (cron, pg_cron, the Time to Live worker)';
+
+CREATE OR REPLACE FUNCTION hroe.table_description(p_table_name text, p_table_status text DEFAULT 'ACTIVE',
+									   p_index_status text DEFAULT NULL, p_index_name text DEFAULT NULL)
+RETURNS jsonb
+LANGUAGE plpgsql STABLE PARALLEL RESTRICTED
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	t hroe.tables;
+	x hroe.indexes;
+	v_defs jsonb;
+	v_gsis jsonb := '[]';
+	v_lsis jsonb := '[]';
+	v_index jsonb;
+	v_key jsonb;
+	v_sizes jsonb;
+	v_arn text;
+	v_changing boolean;
+BEGIN
+	SELECT * INTO t FROM hroe.tables WHERE table_name = p_table_name;
+	IF NOT FOUND THEN
+		PERFORM hroe.dynamodb_error('ResourceNotFoundException',
+			format('Requested resource not found: Table: %s not found', p_table_name));
+	END IF;
+	v_arn := hroe.table_arn(t.table_name);
+	-- the table's and every index's count and size: a small table's exact,
+	-- a large one's from its last refresh (hroe.table_statistics)
+	SELECT jsonb_object_agg(coalesce(s.index_name, ''), jsonb_build_array(s.item_count, s.size_bytes))
+	INTO v_sizes FROM hroe.table_statistics(p_table_name) s;
+	v_defs := jsonb_build_object(t.partition_key, t.partition_key_type);
+	IF t.sort_key IS NOT NULL THEN
+		v_defs := v_defs || jsonb_build_object(t.sort_key, t.sort_key_type);
+	END IF;
+	FOR x IN SELECT * FROM hroe.indexes WHERE table_name = p_table_name ORDER BY index_name LOOP
+		SELECT jsonb_agg(jsonb_build_object('AttributeName', a, 'KeyType', kt) ORDER BY ord)
+		INTO v_key
+		FROM (SELECT a, 'HASH' kt, o ord FROM unnest(x.partition_key) WITH ORDINALITY u(a, o)
+			  UNION ALL
+			  SELECT a, 'RANGE', 10 + o FROM unnest(x.sort_key) WITH ORDINALITY u(a, o)) k;
+		SELECT v_defs || coalesce(jsonb_object_agg(a, ty), '{}') INTO v_defs
+		FROM unnest(x.partition_key || x.sort_key, x.partition_key_types || x.sort_key_types) u(a, ty);
+		v_index := jsonb_build_object(
+			'IndexName', x.index_name,
+			'KeySchema', v_key,
+			'Projection', CASE WHEN x.projection = 'INCLUDE'
+							   THEN jsonb_build_object('ProjectionType', x.projection, 'NonKeyAttributes', to_jsonb(x.non_key_attributes))
+							   ELSE jsonb_build_object('ProjectionType', x.projection) END,
+			'ItemCount', v_sizes -> x.index_name -> 0,
+			'IndexSizeBytes', v_sizes -> x.index_name -> 1,
+			'IndexArn', v_arn || '/index/' || x.index_name,
+			'PostgresIndex', format('%I.%I', (SELECT n.nspname FROM pg_namespace n JOIN pg_class k ON k.relnamespace = n.oid WHERE k.oid = t.relid), x.index_relname));
+		-- an LSI has no status and no throughput of its own
+		IF x.local THEN
+			v_lsis := v_lsis || jsonb_build_array(v_index);
+		ELSE
+			v_changing := p_index_status IS NOT NULL AND x.index_name = coalesce(p_index_name, x.index_name);
+			v_index := v_index || jsonb_build_object(
+				'IndexStatus', CASE WHEN v_changing THEN p_index_status ELSE 'ACTIVE' END,
+				'ProvisionedThroughput', hroe.throughput_description(x.read_capacity_units, x.write_capacity_units,
+																	 x.last_increase_at, x.last_decrease_at, x.decreases_today));
+			-- a GSI UpdateTable creates is backfilled once it is CREATING
+			IF v_changing AND x.index_name = p_index_name AND p_index_status = 'CREATING' THEN
+				v_index := v_index || jsonb_build_object('Backfilling', false);
+			END IF;
+			v_gsis := v_gsis || jsonb_build_array(v_index);
+		END IF;
+	END LOOP;
+	RETURN jsonb_strip_nulls(jsonb_build_object(
+		'TableName', t.table_name,
+		'TableStatus', coalesce(p_table_status, 'ACTIVE'),
+		'CreationDateTime', EXTRACT(epoch FROM t.created_at),
+		'KeySchema', jsonb_build_array(jsonb_build_object('AttributeName', t.partition_key, 'KeyType', 'HASH'))
+					 || CASE WHEN t.sort_key IS NOT NULL
+							 THEN jsonb_build_array(jsonb_build_object('AttributeName', t.sort_key, 'KeyType', 'RANGE'))
+							 ELSE '[]' END,
+		-- in the order of the CreateTable request, then by name
+		'AttributeDefinitions', (SELECT jsonb_agg(jsonb_build_object('AttributeName', key, 'AttributeType', value)
+												  ORDER BY array_position(t.attribute_order, key), key)
+								 FROM jsonb_each_text(v_defs)),
+		'ProvisionedThroughput', hroe.throughput_description(t.read_capacity_units, t.write_capacity_units,
+															 t.last_increase_at, t.last_decrease_at, t.decreases_today),
+		'ItemCount', v_sizes -> '' -> 0,
+		'TableSizeBytes', v_sizes -> '' -> 1,
+		'TableArn', v_arn,
+		'TableId', t.table_id,
+		-- (a table that has always been PROVISIONED shows none)
+		'BillingModeSummary', CASE WHEN t.pay_per_request_since IS NOT NULL
+								   THEN jsonb_build_object('BillingMode', t.billing_mode,
+														   'LastUpdateToPayPerRequestDateTime', EXTRACT(epoch FROM t.pay_per_request_since)) END,
+		'LocalSecondaryIndexes', CASE WHEN v_lsis = '[]' THEN NULL ELSE v_lsis END,
+		'GlobalSecondaryIndexes', CASE WHEN v_gsis = '[]' THEN NULL ELSE v_gsis END,
+		'DeletionProtectionEnabled', t.deletion_protection,
+		'PostgresTable', t.relid::text));
+END
+$$;
+COMMENT ON FUNCTION hroe.table_description(text, text, text, text) IS
+'DynamoDB''s TableDescription of table p_table_name, with TableStatus p_table_status and IndexStatus p_index_status for GSI p_index_name (NULL: every GSI; a GSI named CREATING also shows Backfilling), else ACTIVE: key schema, attribute definitions, ARN, TableId, creation time, billing mode, provisioned throughput, deletion protection, local and global secondary indexes (key schema, projection, ARN, item count, size of the index entries) and the item count and DynamoDB size of the table (hroe.table_statistics: exact for a small table, else as of the last hroe.refresh_table_statistics, as DynamoDB refreshes them about every six hours); also names the PostgreSQL table and indexes (PostgresTable, PostgresIndex)';
+COMMENT ON FUNCTION hroe.describe_table(text) IS
+'DescribeTable: {"Table": hroe.table_description(p_table_name)}: key schema, attribute definitions, ARN, TableId, billing mode and provisioned throughput, deletion protection, local and global secondary indexes (key schema, projection, item count, size of the index entries) and the item count and DynamoDB size of the table (hroe.table_statistics: exact for a small table, else as of the last refresh), as DynamoDB JSON; also names the PostgreSQL table and indexes';
+
+-- The HR/OE showcase is an extension of its own since 0.3, hroe_hr
+-- (models/): CREATE EXTENSION hroe creates no DynamoDB table.  Its objects
+-- leave hroe here, every one kept as it is with its data (the schemas
+-- hroe_normalized, hroe_multi and hroe_single, their tables and DynamoDB
+-- tables, the generator, the comparison and the report); CREATE EXTENSION
+-- hroe_hr VERSION '0.2' then adopts them and ALTER EXTENSION hroe_hr UPDATE
+-- brings them to the current version (README "Updating").  Leaving hroe
+-- also takes their tables out of hroe's dumped configuration.
+COMMENT ON EXTENSION hroe IS 'DynamoDB in PostgreSQL: keys, items, tables, indexes, expressions, transactions, PartiQL, Streams, TTL and the HTTP API';
+ALTER EXTENSION hroe DROP SCHEMA hroe_multi;
+ALTER EXTENSION hroe DROP SCHEMA hroe_normalized;
+ALTER EXTENSION hroe DROP SCHEMA hroe_single;
+ALTER EXTENSION hroe DROP SEQUENCE hroe_multi.employee_id_seq;
+ALTER EXTENSION hroe DROP SEQUENCE hroe_multi.order_id_seq;
+ALTER EXTENSION hroe DROP SEQUENCE hroe_normalized.employee_id_seq;
+ALTER EXTENSION hroe DROP SEQUENCE hroe_normalized.order_id_seq;
+ALTER EXTENSION hroe DROP SEQUENCE hroe_single.employee_id_seq;
+ALTER EXTENSION hroe DROP SEQUENCE hroe_single.order_id_seq;
+ALTER EXTENSION hroe DROP TABLE hroe.access_patterns;
+ALTER EXTENSION hroe DROP TABLE hroe.model_requests;
+ALTER EXTENSION hroe DROP TABLE hroe_multi."Customer";
+ALTER EXTENSION hroe DROP TABLE hroe_multi."Employee";
+ALTER EXTENSION hroe DROP TABLE hroe_multi."Order";
+ALTER EXTENSION hroe DROP TABLE hroe_multi."Product";
+ALTER EXTENSION hroe DROP TABLE hroe_multi."RepQuarterTotal";
+ALTER EXTENSION hroe DROP TABLE hroe_normalized.countries;
+ALTER EXTENSION hroe DROP TABLE hroe_normalized.customers;
+ALTER EXTENSION hroe DROP TABLE hroe_normalized.departments;
+ALTER EXTENSION hroe DROP TABLE hroe_normalized.employees;
+ALTER EXTENSION hroe DROP TABLE hroe_normalized.inventories;
+ALTER EXTENSION hroe DROP TABLE hroe_normalized.job_history;
+ALTER EXTENSION hroe DROP TABLE hroe_normalized.jobs;
+ALTER EXTENSION hroe DROP TABLE hroe_normalized.locations;
+ALTER EXTENSION hroe DROP TABLE hroe_normalized.order_items;
+ALTER EXTENSION hroe DROP TABLE hroe_normalized.orders;
+ALTER EXTENSION hroe DROP TABLE hroe_normalized.product_descriptions;
+ALTER EXTENSION hroe DROP TABLE hroe_normalized.product_information;
+ALTER EXTENSION hroe DROP TABLE hroe_normalized.promotions;
+ALTER EXTENSION hroe DROP TABLE hroe_normalized.regions;
+ALTER EXTENSION hroe DROP TABLE hroe_normalized.warehouses;
+ALTER EXTENSION hroe DROP TABLE hroe_single.items;
+ALTER EXTENSION hroe DROP VIEW hroe_single.expected_items;
+ALTER EXTENSION hroe DROP FUNCTION hroe.check_hire_arguments(pg_catalog.text,pg_catalog.text,pg_catalog.text,pg_catalog.date,pg_catalog.text,pg_catalog.text[],numeric,numeric,integer);
+ALTER EXTENSION hroe DROP FUNCTION hroe.check_order_id(bigint);
+ALTER EXTENSION hroe DROP FUNCTION hroe.check_order_lines(pg_catalog.jsonb);
+ALTER EXTENSION hroe DROP FUNCTION hroe.check_order_status(pg_catalog.text);
+ALTER EXTENSION hroe DROP FUNCTION hroe.check_order_total(numeric);
+ALTER EXTENSION hroe DROP FUNCTION hroe.check_status_change(bigint,pg_catalog.text,pg_catalog.text);
+ALTER EXTENSION hroe DROP FUNCTION hroe.compare(pg_catalog.text[],pg_catalog.text[],integer);
+ALTER EXTENSION hroe DROP FUNCTION hroe.compare_args(pg_catalog.text);
+ALTER EXTENSION hroe DROP FUNCTION hroe.compare_call(pg_catalog.text,pg_catalog.text,pg_catalog.text[]);
+ALTER EXTENSION hroe DROP FUNCTION hroe.compare_drop_snapshot(pg_catalog.text);
+ALTER EXTENSION hroe DROP FUNCTION hroe.compare_html(pg_catalog.jsonb,pg_catalog.jsonb);
+ALTER EXTENSION hroe DROP FUNCTION hroe.compare_item_tables(pg_catalog.text);
+ALTER EXTENSION hroe DROP FUNCTION hroe.compare_models();
+ALTER EXTENSION hroe DROP FUNCTION hroe.compare_plan_shape(pg_catalog.jsonb);
+ALTER EXTENSION hroe DROP FUNCTION hroe.compare_read_capacity(pg_catalog.text,pg_catalog.text,pg_catalog.text[]);
+ALTER EXTENSION hroe DROP FUNCTION hroe.compare_report(pg_catalog.text[],pg_catalog.text[],integer);
+ALTER EXTENSION hroe DROP FUNCTION hroe.compare_report_html(pg_catalog.text[],pg_catalog.text[],integer,pg_catalog.jsonb);
+ALTER EXTENSION hroe DROP FUNCTION hroe.compare_report_lines(pg_catalog.jsonb);
+ALTER EXTENSION hroe DROP FUNCTION hroe.compare_snapshot(pg_catalog.text);
+ALTER EXTENSION hroe DROP FUNCTION hroe.compare_write_capacity(pg_catalog.text);
+ALTER EXTENSION hroe DROP FUNCTION hroe.drop_secondary_indexes(pg_catalog.regclass[]);
+ALTER EXTENSION hroe DROP FUNCTION hroe.execute_ddl(pg_catalog.text[]);
+ALTER EXTENSION hroe DROP FUNCTION hroe.invalid_quarter(pg_catalog.text);
+ALTER EXTENSION hroe DROP FUNCTION hroe.load(numeric,bigint);
+ALTER EXTENSION hroe DROP FUNCTION hroe.order_line_cents(bigint,bigint,bigint,bigint[],bigint[]);
+ALTER EXTENSION hroe DROP FUNCTION hroe.order_line_draws(bigint,bigint,bigint);
+ALTER EXTENSION hroe DROP FUNCTION hroe.order_line_product_ids(pg_catalog.jsonb);
+ALTER EXTENSION hroe DROP FUNCTION hroe.order_line_quantity(bigint,bigint,bigint);
+ALTER EXTENSION hroe DROP FUNCTION hroe.parse_order_line(pg_catalog.jsonb,bigint);
+ALTER EXTENSION hroe DROP FUNCTION hroe.price_order_line(integer,boolean,numeric,numeric,integer[]);
+ALTER EXTENSION hroe DROP FUNCTION hroe.price_order_lines(pg_catalog.jsonb,pg_catalog.jsonb);
+ALTER EXTENSION hroe DROP FUNCTION hroe.prng(bigint,integer,bigint);
+ALTER EXTENSION hroe DROP FUNCTION hroe.prng_int(bigint,integer,bigint,bigint,bigint);
+ALTER EXTENSION hroe DROP FUNCTION hroe.prng_zipf(bigint,integer,bigint,bigint);
+ALTER EXTENSION hroe DROP FUNCTION hroe.quarter_end(pg_catalog.text);
+ALTER EXTENSION hroe DROP FUNCTION hroe.quarter_start(pg_catalog.text);
+ALTER EXTENSION hroe DROP FUNCTION hroe.report_bar_chart(pg_catalog.text,pg_catalog.text,pg_catalog.text,pg_catalog.text[],pg_catalog.text[],pg_catalog.jsonb,boolean);
+ALTER EXTENSION hroe DROP FUNCTION hroe.report_colour(pg_catalog.text,integer);
+ALTER EXTENSION hroe DROP FUNCTION hroe.report_growth_chart(pg_catalog.text,pg_catalog.jsonb);
+ALTER EXTENSION hroe DROP FUNCTION hroe.verify();
+ALTER EXTENSION hroe DROP FUNCTION hroe_multi.adjust_inventory(integer,integer,integer);
+ALTER EXTENSION hroe DROP FUNCTION hroe_multi.change_employee_job(integer,pg_catalog.text,integer,pg_catalog.date);
+ALTER EXTENSION hroe DROP FUNCTION hroe_multi.change_order_status(bigint,pg_catalog.text);
+ALTER EXTENSION hroe DROP FUNCTION hroe_multi.count_rep_quarter(integer,pg_catalog.date,numeric,integer);
+ALTER EXTENSION hroe DROP FUNCTION hroe_multi.customer_item(integer,pg_catalog.text,pg_catalog.text,pg_catalog.text,pg_catalog.text[],integer);
+ALTER EXTENSION hroe DROP FUNCTION hroe_multi.customer_key(integer);
+ALTER EXTENSION hroe DROP FUNCTION hroe_multi.customer_orders(integer,pg_catalog.date,pg_catalog.date,pg_catalog.text);
+ALTER EXTENSION hroe DROP FUNCTION hroe_multi.customer_phones(integer);
+ALTER EXTENSION hroe DROP FUNCTION hroe_multi.date_key(pg_catalog.date);
+ALTER EXTENSION hroe DROP FUNCTION hroe_multi.email_item(pg_catalog.text,integer);
+ALTER EXTENSION hroe DROP FUNCTION hroe_multi.employee_by_id(integer);
+ALTER EXTENSION hroe DROP FUNCTION hroe_multi.employee_by_name(pg_catalog.text);
+ALTER EXTENSION hroe DROP FUNCTION hroe_multi.employee_current_job(integer);
+ALTER EXTENSION hroe DROP FUNCTION hroe_multi.employee_item(integer,pg_catalog.text,pg_catalog.text,pg_catalog.text,pg_catalog.text[],pg_catalog.date,numeric,numeric,integer,pg_catalog.text,integer,pg_catalog.date);
+ALTER EXTENSION hroe DROP FUNCTION hroe_multi.employee_key(integer);
+ALTER EXTENSION hroe DROP FUNCTION hroe_multi.employee_phones(integer);
+ALTER EXTENSION hroe DROP FUNCTION hroe_multi.employee_profile(hroe.key,hroe.item);
+ALTER EXTENSION hroe DROP FUNCTION hroe_multi.employees_by_title(pg_catalog.text);
+ALTER EXTENSION hroe DROP FUNCTION hroe_multi.employees_hired_since(pg_catalog.date);
+ALTER EXTENSION hroe DROP FUNCTION hroe_multi.hire_employee(pg_catalog.text,pg_catalog.text,pg_catalog.text,pg_catalog.date,pg_catalog.text,integer,pg_catalog.text[],integer,numeric,numeric,integer);
+ALTER EXTENSION hroe DROP FUNCTION hroe_multi.inventory_item(integer,integer,integer);
+ALTER EXTENSION hroe DROP FUNCTION hroe_multi.job_attributes(pg_catalog.text,integer,pg_catalog.date);
+ALTER EXTENSION hroe DROP FUNCTION hroe_multi.json_n(numeric);
+ALTER EXTENSION hroe DROP FUNCTION hroe_multi.json_s(pg_catalog.text);
+ALTER EXTENSION hroe DROP FUNCTION hroe_multi.key_number(pg_catalog.text);
+ALTER EXTENSION hroe DROP FUNCTION hroe_multi.key_s(hroe.item,pg_catalog.text);
+ALTER EXTENSION hroe DROP FUNCTION hroe_multi.load_from_normalized();
+ALTER EXTENSION hroe DROP FUNCTION hroe_multi.normalized_items();
+ALTER EXTENSION hroe DROP FUNCTION hroe_multi.open_orders(pg_catalog.date,pg_catalog.date);
+ALTER EXTENSION hroe DROP FUNCTION hroe_multi.order_header_item(bigint,integer,pg_catalog.date,pg_catalog.text,pg_catalog.text,integer,numeric,integer,pg_catalog.text[]);
+ALTER EXTENSION hroe DROP FUNCTION hroe_multi.order_items_entry(integer,integer);
+ALTER EXTENSION hroe DROP FUNCTION hroe_multi.order_key(bigint);
+ALTER EXTENSION hroe DROP FUNCTION hroe_multi.order_line_item(bigint,integer,integer,integer,numeric,integer,pg_catalog.date);
+ALTER EXTENSION hroe DROP FUNCTION hroe_multi.place_order(integer,pg_catalog.date,pg_catalog.jsonb,integer,pg_catalog.text,bigint);
+ALTER EXTENSION hroe DROP FUNCTION hroe_multi.product_inventories(integer);
+ALTER EXTENSION hroe DROP FUNCTION hroe_multi.product_inventory_at(integer,integer);
+ALTER EXTENSION hroe DROP FUNCTION hroe_multi.product_item(integer,pg_catalog.text,integer,numeric,pg_catalog.text,bigint);
+ALTER EXTENSION hroe DROP FUNCTION hroe_multi.product_key(integer);
+ALTER EXTENSION hroe DROP FUNCTION hroe_multi.product_order_items(integer);
+ALTER EXTENSION hroe DROP FUNCTION hroe_multi.product_total_inventory(integer);
+ALTER EXTENSION hroe DROP FUNCTION hroe_multi.quarter_of(pg_catalog.date);
+ALTER EXTENSION hroe DROP FUNCTION hroe_multi.rank_key(numeric,integer);
+ALTER EXTENSION hroe DROP FUNCTION hroe_multi.rep_customers(integer);
+ALTER EXTENSION hroe DROP FUNCTION hroe_multi.rep_orders(integer,pg_catalog.date,pg_catalog.date,pg_catalog.text);
+ALTER EXTENSION hroe DROP FUNCTION hroe_multi.rep_quarter_item(pg_catalog.text,integer,numeric,bigint);
+ALTER EXTENSION hroe DROP FUNCTION hroe_multi.rep_ranking(pg_catalog.text);
+ALTER EXTENSION hroe DROP FUNCTION hroe_multi.search_key(pg_catalog.text);
+ALTER EXTENSION hroe DROP FUNCTION hroe_multi.verify();
+ALTER EXTENSION hroe DROP FUNCTION hroe_multi.warehouse_employees(integer);
+ALTER EXTENSION hroe DROP FUNCTION hroe_multi.warehouse_key(integer);
+ALTER EXTENSION hroe DROP FUNCTION hroe_normalized.adjust_inventory(integer,integer,integer);
+ALTER EXTENSION hroe DROP FUNCTION hroe_normalized.change_employee_job(integer,pg_catalog.text,integer,pg_catalog.date);
+ALTER EXTENSION hroe DROP FUNCTION hroe_normalized.change_order_status(bigint,pg_catalog.text);
+ALTER EXTENSION hroe DROP FUNCTION hroe_normalized.customer_orders(integer,pg_catalog.date,pg_catalog.date,pg_catalog.text);
+ALTER EXTENSION hroe DROP FUNCTION hroe_normalized.customer_phones(integer);
+ALTER EXTENSION hroe DROP FUNCTION hroe_normalized.employee_by_id(integer);
+ALTER EXTENSION hroe DROP FUNCTION hroe_normalized.employee_by_name(pg_catalog.text);
+ALTER EXTENSION hroe DROP FUNCTION hroe_normalized.employee_current_job(integer);
+ALTER EXTENSION hroe DROP FUNCTION hroe_normalized.employee_details();
+ALTER EXTENSION hroe DROP FUNCTION hroe_normalized.employee_phones(integer);
+ALTER EXTENSION hroe DROP FUNCTION hroe_normalized.employee_summary();
+ALTER EXTENSION hroe DROP FUNCTION hroe_normalized.employees_by_title(pg_catalog.text);
+ALTER EXTENSION hroe DROP FUNCTION hroe_normalized.employees_hired_since(pg_catalog.date);
+ALTER EXTENSION hroe DROP FUNCTION hroe_normalized.hire_employee(pg_catalog.text,pg_catalog.text,pg_catalog.text,pg_catalog.date,pg_catalog.text,integer,pg_catalog.text[],integer,numeric,numeric,integer);
+ALTER EXTENSION hroe DROP FUNCTION hroe_normalized.open_orders(pg_catalog.date,pg_catalog.date);
+ALTER EXTENSION hroe DROP FUNCTION hroe_normalized.order_rows();
+ALTER EXTENSION hroe DROP FUNCTION hroe_normalized.place_order(integer,pg_catalog.date,pg_catalog.jsonb,integer,pg_catalog.text,bigint);
+ALTER EXTENSION hroe DROP FUNCTION hroe_normalized.product_inventories(integer);
+ALTER EXTENSION hroe DROP FUNCTION hroe_normalized.product_inventory_at(integer,integer);
+ALTER EXTENSION hroe DROP FUNCTION hroe_normalized.product_order_items(integer);
+ALTER EXTENSION hroe DROP FUNCTION hroe_normalized.product_total_inventory(integer);
+ALTER EXTENSION hroe DROP FUNCTION hroe_normalized.rep_customers(integer);
+ALTER EXTENSION hroe DROP FUNCTION hroe_normalized.rep_orders(integer,pg_catalog.date,pg_catalog.date,pg_catalog.text);
+ALTER EXTENSION hroe DROP FUNCTION hroe_normalized.rep_ranking(pg_catalog.text);
+ALTER EXTENSION hroe DROP FUNCTION hroe_normalized.warehouse_employees(integer);
+ALTER EXTENSION hroe DROP FUNCTION hroe_single.adjust_inventory(integer,integer,integer);
+ALTER EXTENSION hroe DROP FUNCTION hroe_single.change_employee_job(integer,pg_catalog.text,integer,pg_catalog.date);
+ALTER EXTENSION hroe DROP FUNCTION hroe_single.change_order_status(bigint,pg_catalog.text);
+ALTER EXTENSION hroe DROP FUNCTION hroe_single.check_day(pg_catalog.text,pg_catalog.date);
+ALTER EXTENSION hroe DROP FUNCTION hroe_single.country_item(pg_catalog.text,pg_catalog.text,integer,pg_catalog.text);
+ALTER EXTENSION hroe DROP FUNCTION hroe_single.current_job_item(integer,pg_catalog.text,pg_catalog.text,pg_catalog.date,pg_catalog.text,pg_catalog.text,integer,pg_catalog.text,pg_catalog.date);
+ALTER EXTENSION hroe DROP FUNCTION hroe_single.customer_item(integer,pg_catalog.text,pg_catalog.text,pg_catalog.text,pg_catalog.text,pg_catalog.text,pg_catalog.text,pg_catalog.text,pg_catalog.text[],pg_catalog.text,pg_catalog.text,numeric,pg_catalog.text,integer,pg_catalog.date,pg_catalog.text,pg_catalog.text,pg_catalog.text);
+ALTER EXTENSION hroe DROP FUNCTION hroe_single.customer_orders(integer,pg_catalog.date,pg_catalog.date,pg_catalog.text);
+ALTER EXTENSION hroe DROP FUNCTION hroe_single.customer_phones(integer);
+ALTER EXTENSION hroe DROP FUNCTION hroe_single.customer_rep_item(integer,integer,pg_catalog.text,pg_catalog.text,pg_catalog.text);
+ALTER EXTENSION hroe DROP FUNCTION hroe_single.day(pg_catalog.date);
+ALTER EXTENSION hroe DROP FUNCTION hroe_single.department_item(integer,pg_catalog.text,integer,integer,pg_catalog.text,pg_catalog.text,pg_catalog.text,integer);
+ALTER EXTENSION hroe DROP FUNCTION hroe_single.doc_item(pg_catalog.jsonb);
+ALTER EXTENSION hroe DROP FUNCTION hroe_single.employee_by_id(integer);
+ALTER EXTENSION hroe DROP FUNCTION hroe_single.employee_by_name(pg_catalog.text);
+ALTER EXTENSION hroe DROP FUNCTION hroe_single.employee_confidential_item(integer,pg_catalog.text,pg_catalog.text,pg_catalog.date,pg_catalog.text,pg_catalog.text,integer,numeric,numeric);
+ALTER EXTENSION hroe DROP FUNCTION hroe_single.employee_current_job(integer);
+ALTER EXTENSION hroe DROP FUNCTION hroe_single.employee_email_item(pg_catalog.text,integer);
+ALTER EXTENSION hroe DROP FUNCTION hroe_single.employee_item(integer,pg_catalog.text,pg_catalog.text,pg_catalog.text,pg_catalog.text[],pg_catalog.date,pg_catalog.text,pg_catalog.text,pg_catalog.date,numeric,numeric,integer,integer,pg_catalog.text,integer,pg_catalog.text,pg_catalog.text,pg_catalog.text);
+ALTER EXTENSION hroe DROP FUNCTION hroe_single.employee_phones(integer);
+ALTER EXTENSION hroe DROP FUNCTION hroe_single.employee_profile(hroe.item);
+ALTER EXTENSION hroe DROP FUNCTION hroe_single.employee_summary(hroe.item);
+ALTER EXTENSION hroe DROP FUNCTION hroe_single.employee_warehouse_item(integer,integer,pg_catalog.text,pg_catalog.text,pg_catalog.date,pg_catalog.text,pg_catalog.text,integer);
+ALTER EXTENSION hroe DROP FUNCTION hroe_single.employees_by_title(pg_catalog.text);
+ALTER EXTENSION hroe DROP FUNCTION hroe_single.employees_hired_since(pg_catalog.date);
+ALTER EXTENSION hroe DROP FUNCTION hroe_single.hire_employee(pg_catalog.text,pg_catalog.text,pg_catalog.text,pg_catalog.date,pg_catalog.text,integer,pg_catalog.text[],integer,numeric,numeric,integer);
+ALTER EXTENSION hroe DROP FUNCTION hroe_single.id10(integer);
+ALTER EXTENSION hroe DROP FUNCTION hroe_single.id19(bigint);
+ALTER EXTENSION hroe DROP FUNCTION hroe_single.inventory_item(integer,integer,integer);
+ALTER EXTENSION hroe DROP FUNCTION hroe_single.inventory_row(hroe.item);
+ALTER EXTENSION hroe DROP FUNCTION hroe_single.job_item(pg_catalog.text,pg_catalog.text,integer,integer);
+ALTER EXTENSION hroe DROP FUNCTION hroe_single.job_version_item(integer,pg_catalog.date,pg_catalog.date,pg_catalog.text,pg_catalog.text,integer,pg_catalog.text);
+ALTER EXTENSION hroe DROP FUNCTION hroe_single.load_from_normalized();
+ALTER EXTENSION hroe DROP FUNCTION hroe_single.location_item(integer,pg_catalog.text,pg_catalog.text,pg_catalog.text,pg_catalog.text,pg_catalog.text,pg_catalog.text,pg_catalog.text);
+ALTER EXTENSION hroe DROP FUNCTION hroe_single.make_key(pg_catalog.text,pg_catalog.text);
+ALTER EXTENSION hroe DROP FUNCTION hroe_single.meta_item(integer);
+ALTER EXTENSION hroe DROP FUNCTION hroe_single.open_orders(pg_catalog.date,pg_catalog.date);
+ALTER EXTENSION hroe DROP FUNCTION hroe_single.order_item(bigint,integer,pg_catalog.date,pg_catalog.text,pg_catalog.text,integer,numeric,integer,integer);
+ALTER EXTENSION hroe DROP FUNCTION hroe_single.order_line_item(bigint,integer,integer,pg_catalog.date,integer,integer,numeric);
+ALTER EXTENSION hroe DROP FUNCTION hroe_single.order_rep_item(bigint,integer,pg_catalog.date,pg_catalog.text,pg_catalog.text,integer,numeric);
+ALTER EXTENSION hroe DROP FUNCTION hroe_single.order_row(hroe.item);
+ALTER EXTENSION hroe DROP FUNCTION hroe_single.place_order(integer,pg_catalog.date,pg_catalog.jsonb,integer,pg_catalog.text,bigint);
+ALTER EXTENSION hroe DROP FUNCTION hroe_single.product_inventories(integer);
+ALTER EXTENSION hroe DROP FUNCTION hroe_single.product_inventory_at(integer,integer);
+ALTER EXTENSION hroe DROP FUNCTION hroe_single.product_item(integer,pg_catalog.text,pg_catalog.text,integer,integer,interval,integer,pg_catalog.text,numeric,numeric,pg_catalog.text,bigint);
+ALTER EXTENSION hroe DROP FUNCTION hroe_single.product_order_items(integer);
+ALTER EXTENSION hroe DROP FUNCTION hroe_single.product_total_inventory(integer);
+ALTER EXTENSION hroe DROP FUNCTION hroe_single.quarter_of(pg_catalog.date);
+ALTER EXTENSION hroe DROP FUNCTION hroe_single.region_item(integer,pg_catalog.text);
+ALTER EXTENSION hroe DROP FUNCTION hroe_single.rep_customers(integer);
+ALTER EXTENSION hroe DROP FUNCTION hroe_single.rep_orders(integer,pg_catalog.date,pg_catalog.date,pg_catalog.text);
+ALTER EXTENSION hroe DROP FUNCTION hroe_single.rep_ranking(pg_catalog.text);
+ALTER EXTENSION hroe DROP FUNCTION hroe_single.rep_sales_item(integer,pg_catalog.text,numeric,bigint);
+ALTER EXTENSION hroe DROP FUNCTION hroe_single.shard_count();
+ALTER EXTENSION hroe DROP FUNCTION hroe_single.status_key(pg_catalog.text,pg_catalog.date);
+ALTER EXTENSION hroe DROP FUNCTION hroe_single.verify();
+ALTER EXTENSION hroe DROP FUNCTION hroe_single.warehouse_employees(integer);
+ALTER EXTENSION hroe DROP FUNCTION hroe_single.warehouse_item(integer,pg_catalog.text,integer,pg_catalog.text,pg_catalog.text);
+
+-- The source files named in two functions' comments moved into folders by
+-- layer (src/tables/)
+CREATE OR REPLACE FUNCTION hroe.create_table(
+	p_table_name text,
+	p_partition_key text,
+	p_partition_key_type text DEFAULT 'S',
+	p_sort_key text DEFAULT NULL,
+	p_sort_key_type text DEFAULT 'S',
+	p_schema name DEFAULT pg_catalog.current_schema())
+RETURNS regclass
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	v_schema name := p_schema;
+	v_rel regclass;
+	v_relname name;
+	v_sql text;
+	v_servers name[] := hroe.partition_server_list();
+BEGIN
+	PERFORM hroe.check_name(p_table_name, 'tableName');
+	PERFORM hroe.check_attribute_name(p_partition_key, 'keySchema.1.member.attributeName');
+	PERFORM hroe.check_key_type(p_partition_key_type, 'attributeDefinitions.1.member.attributeType');
+	IF p_sort_key IS NOT NULL THEN
+		PERFORM hroe.check_attribute_name(p_sort_key, 'keySchema.2.member.attributeName');
+		PERFORM hroe.check_key_type(p_sort_key_type, 'attributeDefinitions.2.member.attributeType');
+		IF p_sort_key = p_partition_key THEN
+			PERFORM hroe.dynamodb_error('ValidationException',
+				'Both the Hash Key and the Range Key element in the KeySchema have the same name');
+		END IF;
+	END IF;
+	IF v_schema IS NULL THEN
+		RAISE EXCEPTION 'no schema has been selected to create in'
+			USING ERRCODE = 'invalid_schema_name';
+	END IF;
+	-- DynamoDB table names are unique per account and region (every role
+	-- sees every table's row; a row lock would need UPDATE on hroe.tables)
+	PERFORM 1 FROM hroe.tables WHERE table_name = p_table_name;
+	IF FOUND THEN
+		PERFORM hroe.dynamodb_error('ResourceInUseException',
+			format('Table already exists: %s', p_table_name));
+	END IF;
+	-- a name longer than PostgreSQL's 63 bytes: a prefix and a hash
+	v_relname := hroe.relation_name(p_table_name);
+
+	v_sql := format('CREATE TABLE %I.%I (pk %s GENERATED ALWAYS AS (hroe.item_key_%s(item, %L, false)) STORED',
+					v_schema, v_relname, hroe.key_column_type(p_partition_key_type),
+					lower(p_partition_key_type), p_partition_key);
+	IF p_sort_key IS NOT NULL THEN
+		v_sql := v_sql || format(', sk %s GENERATED ALWAYS AS (hroe.item_key_%s(item, %L, true)) STORED',
+								 hroe.key_column_type(p_sort_key_type), lower(p_sort_key_type), p_sort_key);
+	END IF;
+	-- distributed (hroe.partition_servers): hash-partitioned by pk, the
+	-- primary key on each server's partition (PostgreSQL allows none over
+	-- foreign partitions)
+	IF cardinality(v_servers) > 0 THEN
+		-- (by pk's expression: PostgreSQL allows no generated column in a
+		-- partition key; src/tables/tables_partition.c adds it to every key's
+		-- condition, so that the planner prunes)
+		v_sql := v_sql || format(', item hroe.item NOT NULL) PARTITION BY HASH (hroe.item_key_%s(item, %L, false))',
+								 lower(p_partition_key_type), p_partition_key);
+	ELSE
+		v_sql := v_sql || format(', item hroe.item NOT NULL, PRIMARY KEY (pk%s))',
+								 CASE WHEN p_sort_key IS NOT NULL THEN ', sk' ELSE '' END);
+	END IF;
+	EXECUTE v_sql;
+	v_rel := format('%I.%I', v_schema, v_relname)::regclass;
+	IF cardinality(v_servers) > 0 THEN
+		PERFORM hroe.create_table_partitions(v_rel, p_table_name, v_servers, p_partition_key,
+											 p_partition_key_type, p_sort_key, p_sort_key_type);
+	END IF;
+	EXECUTE format('COMMENT ON TABLE %s IS %L', v_rel,
+				   format('DynamoDB table %s (hroe): partition key %s %s%s', p_table_name,
+						  p_partition_key, p_partition_key_type,
+						  CASE WHEN p_sort_key IS NOT NULL
+							   THEN format(', sort key %s %s', p_sort_key, p_sort_key_type) ELSE '' END));
+	INSERT INTO hroe.tables (table_name, relid, partition_key, partition_key_type, sort_key, sort_key_type,
+							 pay_per_request_since)
+	VALUES (p_table_name, v_rel, p_partition_key, p_partition_key_type, p_sort_key,
+			CASE WHEN p_sort_key IS NOT NULL THEN p_sort_key_type END, now());
+	RETURN v_rel;
+END
+$$;
+CREATE OR REPLACE FUNCTION hroe.key_column_for(p_rel regclass, p_table_partition_key text, p_table_sort_key text,
+									p_attribute text, p_type text, p_sort boolean)
+RETURNS name
+LANGUAGE plpgsql STABLE PARALLEL RESTRICTED
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	v_col record;
+BEGIN
+	IF p_attribute IS NULL OR p_type IS NULL OR p_sort IS NULL THEN
+		RETURN NULL;
+	END IF;
+	-- the table's sort key is in every item, valid, at most 1024 bytes and
+	-- stored as it is: exactly the index key, HASH or RANGE (a HASH key on
+	-- sk is probed with the key itself, not its index form)
+	IF p_attribute = p_table_sort_key THEN
+		RETURN 'sk';
+	END IF;
+	-- The partition key, at most 2048 bytes, stored in its index form (a
+	-- key over 192 bytes as a prefix and its SHA-256: src/tables/tables.h,
+	-- HROE_KEY_FORM_MAX): a HASH key as it is, never a RANGE key, whose
+	-- order the forms of long keys do not keep.
+	IF p_attribute = p_table_partition_key THEN
+		RETURN CASE WHEN NOT p_sort THEN 'pk'::name END;
+	END IF;
+	-- The key columns hroe.indexes records for this attribute and type (only
+	-- hroe's own: a column the user added is never taken), with the roles the
+	-- table's indexes use them in; only a column of the same role serves.  A
+	-- HASH column holds index forms, so it never serves a RANGE key; a RANGE
+	-- column never serves a HASH key: once its RANGE indexes were deleted,
+	-- longer keys would be accepted but left out.
+	FOR v_col IN
+		SELECT c.col, bool_or(c.hash) AS hash, bool_or(NOT c.hash) AS range
+		FROM hroe.tables t
+		JOIN hroe.indexes x ON x.table_name = t.table_name
+		CROSS JOIN LATERAL (
+			SELECT u.col, true AS hash
+			FROM unnest(x.partition_key, x.partition_key_types, x.partition_key_columns) u(a, ty, col)
+			WHERE u.a = p_attribute AND u.ty = p_type
+			UNION ALL
+			SELECT u.col, false
+			FROM unnest(x.sort_key, x.sort_key_types, x.sort_key_columns) u(a, ty, col)
+			WHERE u.a = p_attribute AND u.ty = p_type) c
+		JOIN pg_attribute a ON a.attrelid = t.relid
+			AND a.attname = c.col AND NOT a.attisdropped
+		WHERE t.relid = p_rel AND c.col NOT IN ('pk', 'sk')
+		GROUP BY c.col, a.attnum
+		ORDER BY a.attnum
+	LOOP
+		IF (p_sort AND v_col.range AND NOT v_col.hash) OR (NOT p_sort AND v_col.hash) THEN
+			RETURN v_col.col;
+		END IF;
+	END LOOP;
+	RETURN NULL;
+END
+$$;
+
+-- Privileges: Time to Live deletes
+-- as the table's owner, the capture trigger checks its arguments and runs its
+-- statements with search_path pinned, hroe.gateway_call's role is for the call
+-- only (the C code changed; the comments tell it)
+COMMENT ON FUNCTION hroe.delete_expired_items(text, integer) IS
+'Deletes up to p_limit expired items of a table with Time to Live enabled (its attribute a Number of epoch seconds in the past, at most five years), sweeping the table''s blocks on from where this session''s last call stopped; each row locked and its expiry checked again, so an item re-written with a later expiry is kept; the stream records each deletion as the service''s. The caller needs DELETE on the table; the deletion runs as the table''s owner when the caller has the owner''s privileges (the owner, a member, a superuser), else as the caller, in a security-restricted operation with search_path pinned to pg_catalog, pg_temp (the table''s triggers never run as a superuser). Returns the number deleted (0 without Time to Live). hroe''s background worker calls it for each table as the table''s owner';
+COMMENT ON FUNCTION hroe.stream_capture() IS
+'internal: The AFTER ROW trigger of a table with a stream (arguments: stream id, view type, key attribute names, as hroe.enable_stream creates it): appends the change''s record to hroe.stream_records as the extension''s owner, in a security-restricted operation with search_path pinned, after checking in hroe''s catalog, by the trigger''s relation, that the stream is that table''s enabled stream with these arguments (else insufficient_privilege, nothing written); none when the item did not change';
+COMMENT ON FUNCTION hroe.gateway_call(text, text, text) IS
+'internal: one request of hroe-gateway: hroe.dynamodb_text(p_operation, p_request) run as the role of the active access key p_access_key_id (SET ROLE for the call: the caller must be a member of it), in a security-restricted operation (no SET ROLE back, no deferred trigger), every setting it changed rolled back with the role when it returns; or DynamoDB''s UnrecognizedClientException body for an unknown or revoked key; called in a transaction of its own';
+<<<<<<< HEAD
 -- Distributed tables: a partition server must set connect_timeout (src/partition.sql)
 CREATE OR REPLACE FUNCTION hroe.partition_server_list() RETURNS name[]
 LANGUAGE plpgsql STABLE PARALLEL SAFE

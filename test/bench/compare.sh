@@ -88,7 +88,7 @@ cell_stats() {
 }
 
 if [ -z "${HROE_COMPARE_REPORT_ONLY:-}" ]; then
-	psql -X -q -v ON_ERROR_STOP=1 -c "SET client_min_messages = warning" -c "CREATE EXTENSION IF NOT EXISTS hroe"
+	psql -X -q -v ON_ERROR_STOP=1 -c "SET client_min_messages = warning" -c "CREATE EXTENSION IF NOT EXISTS hroe_hr CASCADE"
 	echo "scale,pattern_no,pattern,kind,args_set,label,args,model,clients,rows,median_ms,min_ms,max_ms,rounds,transactions,tps,buffers,same_as_single" >"$out"
 	floor=$(psql -X -q -A -t -c "SELECT to_regnamespace('hroe_single') IS NOT NULL")
 	for s in $scales; do

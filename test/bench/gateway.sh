@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # test/bench/gateway.sh: hroe's two HTTP front ends -- hroe-gateway and the
-# in-server HTTP workers (src/http_server.c) -- against dynalite 4.0.0 and
+# in-server HTTP workers (src/http/http_server.c) -- against dynalite 4.0.0 and
 # DynamoDB Local over HTTP, and the front ends' cost over libpq.
 #
 #   HROE_PGPORT=5661 make bench BENCH=gateway

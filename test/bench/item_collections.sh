@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # test/bench/item_collections.sh: the cost of keeping item collection sizes
-# (src/tables_collection.c) on PutItem.
+# (src/tables/tables_collection.c) on PutItem.
 #
 #   bash -c '. test/lib.sh; build_stage && HROE_PGPORT=5860 in_cluster bash test/bench/item_collections.sh'
 #

@@ -8,7 +8,7 @@
 #   HROE_PGPORT=5504 bash test/bench/run.sh load
 set -euo pipefail
 scales=${HROE_LOAD_SCALES:-1 100 3000}
-psql -X -q -v ON_ERROR_STOP=1 -c "SET client_min_messages = warning" -c "CREATE EXTENSION IF NOT EXISTS hroe"
+psql -X -q -v ON_ERROR_STOP=1 -c "SET client_min_messages = warning" -c "CREATE EXTENSION IF NOT EXISTS hroe_hr CASCADE"
 
 # One hroe.load(scale, 42), which fills hroe_normalized and then maps it into
 # hroe_single (hroe_single.load_from_normalized(), timed inside the server):

@@ -12,7 +12,7 @@
 set -euo pipefail
 scales=${HROE_MULTI_PLAN_SCALES:-1 100}
 runs=${HROE_BENCH_RUNS:-101}
-psql -X -q -v ON_ERROR_STOP=1 -c "SET client_min_messages = warning" -c "CREATE EXTENSION IF NOT EXISTS hroe"
+psql -X -q -v ON_ERROR_STOP=1 -c "SET client_min_messages = warning" -c "CREATE EXTENSION IF NOT EXISTS hroe_hr CASCADE"
 
 for scale in $scales; do
 psql -X -q -v ON_ERROR_STOP=1 -c "SET client_min_messages = warning" -c "SELECT count(*) FROM hroe.load($scale, 42)" >/dev/null

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # test/bench/request_reader.sh: the JSON API's request reader (hroe's own,
-# src/item_json_tree.c, which keeps U+0000) against jsonb_in (the reader it
+# src/types/item_json_tree.c, which keeps U+0000) against jsonb_in (the reader it
 # replaced on the text entry) on typical GetItem, PutItem and Query bodies;
 # then the whole call through the text entry against the jsonb entry.
 # Run by `HROE_PGPORT=<port> bash test/bench/run.sh request_reader` inside a

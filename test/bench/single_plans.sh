@@ -32,7 +32,7 @@ CSV=test/bench/out/single_plans.csv
 
 psql -X -q -v ON_ERROR_STOP=1 -d postgres -c "SET client_min_messages = warning" -c "DROP DATABASE IF EXISTS $DB" -c "CREATE DATABASE $DB"
 run() { PGOPTIONS="-c bench.passes=$PASSES" psql -X -q -At -v ON_ERROR_STOP=1 -d "$DB" "$@"; }
-run -c "CREATE EXTENSION hroe"
+run -c "CREATE EXTENSION hroe_hr CASCADE"
 run <<'SQL'
 CREATE TABLE calls (set text, sql text);
 CREATE TABLE figures (scale numeric, rep int, set text, plan text, bitmap_calls int, calls int,

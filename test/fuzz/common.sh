@@ -12,9 +12,9 @@
 
 # The item and collection core (no fmgr, numeric or jsonb: the shim stands in
 # for the backend), as the fuzzers compile it
-HROE_ITEM_CORE="../../src/item_node.c ../../src/item_number.c ../../src/item_json_read.c
-	../../src/item_json_tree.c ../../src/item_json_write.c ../../src/item_binary.c
-	../../src/collection_io.c"
+HROE_ITEM_CORE="../../src/types/item_node.c ../../src/types/item_number.c ../../src/types/item_json_read.c
+	../../src/types/item_json_tree.c ../../src/types/item_json_write.c ../../src/types/item_binary.c
+	../../src/types/collection_io.c"
 
 fuzz() {
 	local name=$1 secs=$2 dict=$3 maxlen=$4 seeds=$5
@@ -27,7 +27,7 @@ fuzz() {
 	inc=$(pg_config --includedir-server) && libdir=$(pg_config --pkglibdir) || return 1
 	(cd "$here" && clang-14 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 		-DUSE_ASSERT_CHECKING -Wall -Wno-ignored-attributes -Wno-unused-command-line-argument \
-		-I../../src -I"$inc" "$@" \
+		-I../../src $(for d in ../../src/*/; do printf -- "-I%s " "${d%/}"; done)-I"$inc" "$@" \
 		-L"$libdir" -lpgcommon -lpgport -o "$out/$name-fuzzer") || return 1
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \

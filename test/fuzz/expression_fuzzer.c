@@ -3,8 +3,8 @@
  * expression_fuzzer.c
  *	  libFuzzer harness for the DynamoDB expression modules: the parser
  *	  (src/expression_*.c: conditions, the KeyCondition pass, updates,
- *	  projections), condition evaluation (src/expression_eval.c) and update
- *	  and projection application (src/expression_update.c), run outside the
+ *	  projections), condition evaluation (src/expr/expression_eval.c) and update
+ *	  and projection application (src/expr/expression_update.c), run outside the
  *	  server on test/fuzz/shim.c.
  *
  * Input: one mode byte, the expression, then optionally a NUL byte and an

@@ -1,8 +1,8 @@
 /*-------------------------------------------------------------------------
  *
  * partiql_fuzzer.c
- *	  libFuzzer harness for hroe's PartiQL front end (src/partiql_lex.c,
- *	  src/partiql_parse.c), run outside the server on test/fuzz/shim.c.
+ *	  libFuzzer harness for hroe's PartiQL front end (src/partiql/partiql_lex.c,
+ *	  src/partiql/partiql_parse.c), run outside the server on test/fuzz/shim.c.
  *
  * Input: a statement's text.  Oracles: a statement the parser accepts is
  * printed back as PartiQL (below), which must parse again and print the same

@@ -12,7 +12,7 @@
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 fuzz expression "${1:-600}" expression.dict 8192 seeds-expression \
-	../../src/expression_parse.c ../../src/expression_values.c ../../src/expression_check.c \
-	../../src/expression_key.c ../../src/expression_update_parse.c \
-	../../src/expression_eval.c ../../src/expression_update.c \
+	../../src/expr/expression_parse.c ../../src/expr/expression_values.c ../../src/expr/expression_check.c \
+	../../src/expr/expression_key.c ../../src/expr/expression_update_parse.c \
+	../../src/expr/expression_eval.c ../../src/expr/expression_update.c \
 	$HROE_ITEM_CORE shim.c expression_stubs.c expression_fuzzer.c

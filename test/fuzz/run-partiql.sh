@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # test/fuzz/run-partiql.sh [SECONDS]: builds the libFuzzer harness for the
-# PartiQL front end (src/partiql_lex.c, src/partiql_parse.c, over
+# PartiQL front end (src/partiql/partiql_lex.c, src/partiql/partiql_parse.c, over
 # test/fuzz/shim.c) with AddressSanitizer, UndefinedBehaviorSanitizer and
 # LeakSanitizer, and fuzzes for SECONDS (default 600) from
 # test/fuzz/seeds-partiql.  New corpus entries go to corpus-partiql/ and a
@@ -11,4 +11,4 @@
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 fuzz partiql "${1:-600}" partiql.dict 8192 seeds-partiql \
-	../../src/partiql_lex.c ../../src/partiql_parse.c shim.c partiql_fuzzer.c
+	../../src/partiql/partiql_lex.c ../../src/partiql/partiql_parse.c shim.c partiql_fuzzer.c

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # test/fuzz/run.sh [SECONDS]: builds the libFuzzer harness for the hroe.item
 # and hroe.item_collection input functions (the item core,
-# src/item_*.c, and src/collection_io.c) with AddressSanitizer, UndefinedBehaviorSanitizer and
+# src/item_*.c, and src/types/collection_io.c) with AddressSanitizer, UndefinedBehaviorSanitizer and
 # LeakSanitizer, and fuzzes for SECONDS (default 600) from the seeds in
 # test/fuzz/seeds.  New corpus entries go to corpus-item/ and a crash is
 # saved as crash-* (failing the script), both in $HROE_FUZZ_DIR (default

@@ -1,7 +1,7 @@
 /*-------------------------------------------------------------------------
  *
  * shim.c
- *	  The few backend functions that src/item_*.c (the item core), src/collection_io.c and
+ *	  The few backend functions that src/item_*.c (the item core), src/types/collection_io.c and
  *	  the expression modules (src/expression*.c) call, for running them
  *	  outside the server under libFuzzer.
  *
@@ -383,6 +383,18 @@ list_concat(List *list1, const List *list2)
 	return list1;
 }
 
+/*
+ * ---- interrupts: CHECK_FOR_INTERRUPTS() in the item and expression loops;
+ * nothing here ever sets InterruptPending ----
+ */
+
+volatile sig_atomic_t InterruptPending = false;
+
+void
+ProcessInterrupts(void)
+{
+}
+
 /* ---- stack depth, as the backend's max_stack_depth check ---- */
 
 static char *stack_base = NULL;
@@ -407,7 +419,7 @@ check_stack_depth(void)
 				 errmsg("stack depth limit exceeded")));
 }
 
-/* ---- the request reader's numbers (src/item_json_tree.c) ---- */
+/* ---- the request reader's numbers (src/types/item_json_tree.c) ---- */
 
 /*
  * The backend makes a Numeric with numeric_in; here the "Numeric" is a copy

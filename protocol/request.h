@@ -1,0 +1,108 @@
+/*-------------------------------------------------------------------------
+ *
+ * request.h
+ *	  DynamoDB's JSON 1.0 protocol, independent of the HTTP library: one
+ *	  parsed HTTP request in, one response out, with the checks in DynamoDB's
+ *	  order (method and content type, JSON body, target, signature).
+ *
+ * protocol/request.h
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef GATEWAY_REQUEST_H
+#define GATEWAY_REQUEST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <time.h>
+
+#include "util.h"
+
+typedef struct Header
+{
+	const char *name;
+	const char *value;
+} Header;
+
+typedef struct Request
+{
+	const char *method;
+	const char *path;			/* decoded, without the query string */
+	const Header *args;			/* decoded query arguments */
+	int			nargs;
+	const Header *headers;		/* in arrival order; names in any case */
+	int			nheaders;
+	const char *body;
+	size_t		body_len;
+	time_t		now;			/* for the signature's clock skew */
+} Request;
+
+/* The longest access key id and operation name kept for the log. */
+#define ACCESS_KEY_ID_MAX 128
+#define OPERATION_MAX 64
+
+typedef struct Response
+{
+	int			status;
+	StrBuf		body;
+	const char *content_type;	/* static string or NULL */
+	char		access_key_id[ACCESS_KEY_ID_MAX + 1];	/* "" until known */
+	char		operation[OPERATION_MAX + 1];	/* "" until known */
+	char		error_type[96];	/* short __type of an error, for the log */
+} Response;
+
+/*
+ * What the protocol needs from the database side (gateway/backend.c, or a
+ * fake in the fuzzer).
+ */
+typedef enum LookupResult
+{
+	LOOKUP_FOUND,
+	LOOKUP_UNKNOWN,				/* no active key of that id */
+	LOOKUP_FAILED				/* response already filled (throttled, down) */
+} LookupResult;
+
+typedef struct Backend
+{
+	/* the secret of an active key into secret (size bytes) */
+	LookupResult (*lookup_secret) (void *arg, const char *access_key_id,
+								   char *secret, size_t size, Response *resp);
+	/* run one operation; fills resp->status and resp->body */
+	void		(*call) (void *arg, const char *access_key_id, const char *operation,
+						 const char *body, size_t body_len, Response *resp);
+	void	   *arg;
+} Backend;
+
+/* Value of the first header named name (case-insensitive), or NULL. */
+extern const char *request_header(const Request *req, const char *name);
+
+/* Initialize resp (empty body, status 500) and release it. */
+extern void response_init(Response *resp);
+extern void response_free(Response *resp);
+
+/* Fill resp with DynamoDB's error body {"__type", "message"?}. */
+extern void response_error(Response *resp, int status, const char *type, const char *message);
+
+/*
+ * An error hroe.dynamodb raised instead of answering (SQLSTATE state,
+ * message) as DynamoDB's response: AccessDenied, Validation or
+ * Serialization for the request's own faults, else InternalServerError;
+ * false in that last case, which the caller logs.
+ */
+extern bool response_sql_error(Response *resp, const char *state, const char *message,
+							   const char *akid, const char *op);
+
+/* Is the SQLSTATE the request's own fault (a 400, not the server's)? */
+extern bool response_request_fault(const char *state);
+
+/*
+ * The status (200, 400 or 500) and error type of a body hroe.dynamodb
+ * answered (an error body has a top-level "__type").
+ */
+extern void response_classify(Response *resp, const char *body, size_t len);
+
+/* Answer one request. */
+extern void handle_request(const Request *req, const Backend *backend,
+						   const char *region, Response *resp);
+
+#endif							/* GATEWAY_REQUEST_H */
