@@ -617,8 +617,7 @@ COMMENT ON FUNCTION hroe.stream_capture() IS
 'internal: The AFTER ROW trigger of a table with a stream (arguments: stream id, view type, key attribute names, as hroe.enable_stream creates it): appends the change''s record to hroe.stream_records as the extension''s owner, in a security-restricted operation with search_path pinned, after checking in hroe''s catalog, by the trigger''s relation, that the stream is that table''s enabled stream with these arguments (else insufficient_privilege, nothing written); none when the item did not change';
 COMMENT ON FUNCTION hroe.gateway_call(text, text, text) IS
 'internal: one request of hroe-gateway: hroe.dynamodb_text(p_operation, p_request) run as the role of the active access key p_access_key_id (SET ROLE for the call: the caller must be a member of it), in a security-restricted operation (no SET ROLE back, no deferred trigger), every setting it changed rolled back with the role when it returns; or DynamoDB''s UnrecognizedClientException body for an unknown or revoked key; called in a transaction of its own';
-<<<<<<< HEAD
--- Distributed tables: a partition server must set connect_timeout (src/partition.sql)
+-- Distributed tables: a partition server must set connect_timeout (src/tables/partition.sql)
 CREATE OR REPLACE FUNCTION hroe.partition_server_list() RETURNS name[]
 LANGUAGE plpgsql STABLE PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
