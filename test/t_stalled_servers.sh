@@ -9,6 +9,7 @@
 # --replica (--statement-timeout 1000, a lag bound of 60 s so that the
 # standby stays "fresh" while stopped), the standby stopped after it served
 # reads:
+#   - a key without grants is refused on the standby as on the primary;
 #   - every eventually consistent GetItem is answered 200 (a read on the
 #     silent standby is given up after statement_timeout + 2 s and sent to
 #     the primary; gateway/pool.c);
@@ -19,6 +20,8 @@
 # (test/lib_partition.sh), a gateway in front of the coordinator, one
 # partition server stopped after the gateway's backends connected to it:
 #   - a partition server without connect_timeout is refused by CreateTable;
+#   - a login role creates nothing on the partition servers without a user
+#     mapping, nor with one to their superuser without a password;
 #   - a GetItem of a key on the stopped server is answered (an error) within
 #     15 s, a GetItem of a key on the other server 200;
 #   - a new SQL session's GetItem on the stopped server fails within 20 s
@@ -82,6 +85,11 @@ out=$(probe "$GW_URL" stall probe 5)
 check "before the stop: 5 GetItems answered 200 ($out)" test "$(field 3 "$out"):$(field 5 "$out")" = 5:0
 check "the standby serves eventually consistent reads" wait_log "replica 1 serves eventually consistent reads"
 check "the standby answered them" grep -q "execute hroe_call" "$(cluster_dir standby)/server.log"
+calls() { grep -c "execute hroe_call" "$(cluster_dir standby)/server.log"; }
+before=$(calls)
+check "a key without grants: AccessDeniedException on the standby too" \
+	has '^400 .*AccessDeniedException' raw GetItem '{"TableName": "stall", "Key": {"PK": {"S": "probe"}}}' --key "$GW_NOGRANT_KEY"
+check "(that read ran on the standby)" test "$(calls)" -gt "$before"
 stop_cluster standby
 out=$(probe "$GW_URL" stall probe 4)
 check "standby stopped: every GetItem answered 200 ($out)" test "$(field 3 "$out"):$(field 5 "$out")" = 4:0
@@ -108,6 +116,20 @@ C -c "ALTER SERVER part1 OPTIONS (DROP connect_timeout)"
 check "CreateTable refuses a partition server without connect_timeout" \
 	expect_error 'foreign server "part1" must set connect_timeout' C -c "SELECT hroe.create_table('refused', 'PK', 'S')"
 C -c "ALTER SERVER part1 OPTIONS (ADD connect_timeout '3')"
+# a login role with its own schema, the metadata grants a gateway role has,
+# USAGE on the servers (to create its own user mapping) and a mapping to the
+# partition servers' superuser without a password: refused there
+C -c "CREATE ROLE mallory LOGIN" -c "GRANT USAGE ON SCHEMA hroe TO mallory" \
+	-c "CREATE SCHEMA mallory AUTHORIZATION mallory" \
+	-c "GRANT INSERT, UPDATE, DELETE ON hroe.tables, hroe.indexes TO mallory" >/dev/null
+check "a role without a user mapping creates no distributed table" \
+	expect_error 'user mapping not found' C -c "SET ROLE mallory" -c "SELECT hroe.create_table('mtab', 'PK', 'S')"
+C -c "GRANT USAGE ON FOREIGN SERVER part1, part2 TO mallory" >/dev/null
+C -c "SET ROLE mallory" -c "CREATE USER MAPPING FOR mallory SERVER part1 OPTIONS (user 'postgres')" \
+	-c "CREATE USER MAPPING FOR mallory SERVER part2 OPTIONS (user 'postgres')" >/dev/null
+check "a role mapped to the partition servers' superuser without a password creates nothing there" \
+	expect_error 'password is required' C -c "SET ROLE mallory" -c "SELECT hroe.create_table('mtab', 'PK', 'S')"
+check "(no table mtab on part1 or the coordinator)" test "$(cluster_psql part1 -d "$pdb" -c "SELECT count(*) FROM pg_class WHERE relname = 'mtab'"):$(C -c "SELECT count(*) FROM pg_class WHERE relname = 'mtab'")" = 0:0
 C -c "SELECT hroe.create_table('stt', 'PK', 'S')" >/dev/null || exit 1
 C -c "SELECT hroe.put_item('stt', format('{\"PK\":{\"S\":\"k%s\"}}', i)::hroe.item) FROM generate_series(0, 19) i" >/dev/null
 C -c "SELECT hroe.create_access_key('postgres', 'stallkey', 'stallsecret')" >/dev/null
