@@ -22,8 +22,10 @@
 #   - a partition server without connect_timeout is refused by CreateTable;
 #   - a login role creates nothing on the partition servers without a user
 #     mapping, nor with one to their superuser without a password;
-#   - a GetItem of a key on the stopped server is answered (an error) within
-#     15 s, a GetItem of a key on the other server 200;
+#   - with connect_timeout taken off that server (as one registered before
+#     hroe required it), a GetItem of a key on the stopped server is still
+#     answered (an error) within 15 s, by the gateway's bound, and a GetItem
+#     of a key on the other server 200;
 #   - a new SQL session's GetItem on the stopped server fails within 20 s
 #     (postgres_fdw's connection bounded by connect_timeout) instead of
 #     hanging where no statement_timeout reaches.
@@ -146,11 +148,15 @@ for _ in $(seq 1 100); do curl -s -o /dev/null "$GW_URL/" && break; sleep 0.1; d
 out=$(probe "$GW_URL" stt "$key1" 4 stallkey stallsecret)
 check "before the stop: a key of part1 answered 200 ($out)" test "$(field 3 "$out"):$(field 5 "$out")" = 4:0
 probe "$GW_URL" stt "$key2" 4 stallkey stallsecret >/dev/null
+# as a server registered before hroe required connect_timeout: nothing
+# bounds postgres_fdw's connection but the gateway's own bound
+C -c "ALTER SERVER part1 OPTIONS (DROP connect_timeout)"
 stop_cluster part1
 out=$(probe "$GW_URL" stt "$key1" 3 stallkey stallsecret)
 check "part1 stopped: its key's GetItems answered (an error) within 15 s ($out)" test "$(field 4 "$out")" = 0
 out=$(probe "$GW_URL" stt "$key2" 5 stallkey stallsecret)
 check "part1 stopped: part2's key answered 200 ($out)" test "$(field 3 "$out"):$(field 5 "$out")" = 5:0
+C -c "ALTER SERVER part1 OPTIONS (ADD connect_timeout '3')"
 check "part1 stopped: a new session's GetItem there fails within 20 s (connect_timeout)" \
 	expect_error 'could not connect|timeout expired' \
 	timeout 20 "$CLUSTER_BIN/psql" -X -At -v ON_ERROR_STOP=1 -h "$CLUSTER_WORK/coord" -p $((base + 2)) -U postgres -d "$pdb" \
