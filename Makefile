@@ -17,6 +17,9 @@ PG_CPPFLAGS += $(foreach d,$(HROE_LAYERS),-Isrc/$(d)) -Iprotocol
 PROTOCOL_OBJS = $(patsubst %.c,%.o,$(sort $(wildcard protocol/*.c)))
 SHLIB_LINK += protocol/libhroe_protocol.a
 SHLIB_LINK += -lmicrohttpd -lcrypto -lz
+# hroe.so exports only the symbols src/exports.map lists, all under hroe's
+# prefix or PostgreSQL's (test/t_release_build.sh)
+SHLIB_LINK += -Wl,--version-script=$(srcdir)/src/exports.map
 
 # The install script is assembled from the SQL declarations that sit beside
 # the C code of each concern, in dependency order (layers depend downward).
@@ -99,6 +102,8 @@ install-showcase:
 clean-showcase:
 	$(MAKE) -C models clean
 
+$(shlib): src/exports.map
+
 # hroe-gateway (gateway/): a standalone program beside the extension.  PGXS
 # builds one MODULE_big or one PROGRAM, not both, hence explicit rules; it
 # is installed into PostgreSQL's bindir.  Libraries: libpq, libmicrohttpd
@@ -106,7 +111,7 @@ clean-showcase:
 GATEWAY_OBJS = $(patsubst %.c,%.o,$(filter-out gateway/fuzz_request.c,$(wildcard gateway/*.c)))
 GATEWAY_CFLAGS = -std=c11 -D_GNU_SOURCE -O2 -g -Wall -Wextra -Werror \
 	-Wno-unused-parameter -Wno-missing-field-initializers -Wno-format-truncation \
-	-I$(shell $(PG_CONFIG) --includedir) -Iprotocol $(GATEWAY_EXTRA_CFLAGS)
+	-I$(shell $(PG_CONFIG) --includedir) -Iprotocol -DHROE_VERSION=\"$(EXTVERSION)\" $(GATEWAY_EXTRA_CFLAGS)
 GATEWAY_LIBS = -L$(shell $(PG_CONFIG) --libdir) -lpq -lmicrohttpd -lcrypto -lz -lpthread
 
 all: gateway/hroe-gateway

@@ -47,7 +47,7 @@ SplitMix64(uint64 z)
 
 /* The 64 random bits for (seed, stream, index). */
 uint64
-HroePrngBits(int64 seed, int32 stream, int64 index)
+hroe_prng_draw_bits(int64 seed, int32 stream, int64 index)
 {
 	uint64		z;
 
@@ -58,9 +58,9 @@ HroePrngBits(int64 seed, int32 stream, int64 index)
 
 /* A float8 in [0, 1) with 53 random bits for (seed, stream, index). */
 double
-HroePrngUnit(int64 seed, int32 stream, int64 index)
+hroe_prng_draw_unit(int64 seed, int32 stream, int64 index)
 {
-	return (double) (HroePrngBits(seed, stream, index) >> 11) * (1.0 / 9007199254740992.0);
+	return (double) (hroe_prng_draw_bits(seed, stream, index) >> 11) * (1.0 / 9007199254740992.0);
 }
 
 /* hroe.prng(seed, stream, i): uniform float8 in [0, 1). */
@@ -71,7 +71,7 @@ hroe_prng(PG_FUNCTION_ARGS)
 	int32		stream = PG_GETARG_INT32(1);
 	int64		index = PG_GETARG_INT64(2);
 
-	PG_RETURN_FLOAT8(HroePrngUnit(seed, stream, index));
+	PG_RETURN_FLOAT8(hroe_prng_draw_unit(seed, stream, index));
 }
 
 /*
@@ -81,7 +81,7 @@ hroe_prng(PG_FUNCTION_ARGS)
  * the bias is below (hi - lo + 1) / 2^64.
  */
 int64
-HroePrngInt(int64 seed, int32 stream, int64 index, int64 lo, int64 hi)
+hroe_prng_draw_int(int64 seed, int32 stream, int64 index, int64 lo, int64 hi)
 {
 	uint64		range;
 	uint64		offset;
@@ -90,14 +90,14 @@ HroePrngInt(int64 seed, int32 stream, int64 index, int64 lo, int64 hi)
 	/* hi - lo + 1 in unsigned arithmetic; 0 means the whole int64 range */
 	range = (uint64) hi - (uint64) lo + 1;
 	if (range == 0)
-		offset = HroePrngBits(seed, stream, index);
+		offset = hroe_prng_draw_bits(seed, stream, index);
 	else
 	{
 #ifdef PG_INT128_TYPE
-		offset = (uint64) (((uint128) HroePrngBits(seed, stream, index) * range) >> 64);
+		offset = (uint64) (((uint128) hroe_prng_draw_bits(seed, stream, index) * range) >> 64);
 #else
 		/* no 128-bit integers: modulo, bias below range / 2^64 as well */
-		offset = HroePrngBits(seed, stream, index) % range;
+		offset = hroe_prng_draw_bits(seed, stream, index) % range;
 #endif
 	}
 	return (int64) ((uint64) lo + offset);
@@ -109,12 +109,12 @@ HroePrngInt(int64 seed, int32 stream, int64 index, int64 lo, int64 hi)
  * Zipf-like with exponent 1 (Benford's law for n = 9).
  */
 int64
-HroePrngZipf(int64 seed, int32 stream, int64 index, int64 n)
+hroe_prng_draw_zipf(int64 seed, int32 stream, int64 index, int64 n)
 {
 	double		k;
 
 	Assert(n >= 1);
-	k = floor(exp(HroePrngUnit(seed, stream, index) * log((double) n + 1.0)));
+	k = floor(exp(hroe_prng_draw_unit(seed, stream, index) * log((double) n + 1.0)));
 
 	/*
 	 * Rounding must not leave [1, n]; (double) n may exceed INT64_MAX, so
@@ -139,7 +139,7 @@ hroe_prng_int(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("lower bound %lld is greater than upper bound %lld",
 						(long long) lo, (long long) hi)));
-	PG_RETURN_INT64(HroePrngInt(PG_GETARG_INT64(0), PG_GETARG_INT32(1), PG_GETARG_INT64(2), lo, hi));
+	PG_RETURN_INT64(hroe_prng_draw_int(PG_GETARG_INT64(0), PG_GETARG_INT32(1), PG_GETARG_INT64(2), lo, hi));
 }
 
 /* hroe.prng_zipf(seed, stream, i, n): a Zipf-like rank in [1, n]. */
@@ -152,7 +152,7 @@ hroe_prng_zipf(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("number of ranks must be at least 1, not %lld", (long long) n)));
-	PG_RETURN_INT64(HroePrngZipf(PG_GETARG_INT64(0), PG_GETARG_INT32(1), PG_GETARG_INT64(2), n));
+	PG_RETURN_INT64(hroe_prng_draw_zipf(PG_GETARG_INT64(0), PG_GETARG_INT32(1), PG_GETARG_INT64(2), n));
 }
 
 /* qsort comparator for int64 */
@@ -197,17 +197,17 @@ hroe_order_line_draws(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("number of products %lld is out of range", (long long) products)));
 
-	ncandidates = 1 + (int) HroePrngInt(seed, 50, order_id, 0, 4);
+	ncandidates = 1 + (int) hroe_prng_draw_int(seed, 50, order_id, 0, 4);
 	for (int k = 1; k <= ncandidates; k++)
 	{
 		int64		key = 8 * order_id + k;
 		int64		product;
 		bool		seen = false;
 
-		if (HroePrngUnit(seed, 51, key) < 0.5)
-			product = HroePrngZipf(seed, 52, key, products);
+		if (hroe_prng_draw_unit(seed, 51, key) < 0.5)
+			product = hroe_prng_draw_zipf(seed, 52, key, products);
 		else
-			product = HroePrngInt(seed, 55, key, 1, products);
+			product = hroe_prng_draw_int(seed, 55, key, 1, products);
 		for (int j = 0; j < nlines; j++)
 			seen |= (lines[j] >> 3) == product;
 		if (!seen)

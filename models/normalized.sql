@@ -1,6 +1,6 @@
 
 -- hroe_normalized: Oracle's HR and OE sample schemas in PostgreSQL, the
--- relational side of the comparison.  Adaptations (DESIGN.md, README):
+-- relational side of the comparison.  Adaptations (doc/models.md, README):
 -- orders.order_status is text (OPEN, SHIPPED, CLOSED, CANCELED);
 -- employees and customers both hold a list of up to 5 phone numbers;
 -- orders.order_date is a date; employees.job_start_date records when the

@@ -70,6 +70,13 @@ SELECT hroe.dynamodb('Query', '{"TableName": "lg_t", "KeyConditions": {"pk": {"C
 SELECT hroe.dynamodb('Query', '{"TableName": "lg_t", "KeyConditions": {"pk": {"ComparisonOperator": "EQ",
   "AttributeValueList": [{"S": "p"}]}, "sk": {"ComparisonOperator": "GT", "AttributeValueList": [{"N": "1"}]}},
   "ExclusiveStartKey": {"pk": {"S": "p"}, "sk": {"N": "5"}}, "Limit": 2, "Select": "COUNT"}');
+-- a number with more than 38 digits, out of range too: the error a number
+-- of an item gets (one normaliser, src/types/item_number.c), here and in the key
+SELECT hroe.dynamodb('Query', '{"TableName": "lg_t", "KeyConditions": {"pk": {"ComparisonOperator": "EQ",
+  "AttributeValueList": [{"S": "p"}]}, "sk": {"ComparisonOperator": "GT",
+  "AttributeValueList": [{"N": "1234567890123456789012345678901234567891E200"}]}}}');
+SELECT hroe.dynamodb('Query', '{"TableName": "lg_t", "KeyConditions": {"pk": {"ComparisonOperator": "EQ",
+  "AttributeValueList": [{"S": "p"}]}}, "ExclusiveStartKey": {"pk": {"S": "p"}, "sk": {"N": "-1234567890123456789012345678901234567891E-200"}}}');
 -- on an index; with a FilterExpression (allowed with KeyConditions)
 SELECT hroe.dynamodb('Query', '{"TableName": "lg_t", "IndexName": "byG", "KeyConditions": {"g": {"ComparisonOperator": "EQ",
   "AttributeValueList": [{"S": "odd"}]}}, "FilterExpression": "n > :n", "ExpressionAttributeValues": {":n": {"N": "40"}},

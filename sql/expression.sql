@@ -88,6 +88,12 @@ SELECT * FROM hroe.explain_key_condition('pk = :p', NULL, '{":p": {"N": "abc"}}'
 SELECT * FROM hroe.explain_key_condition('pk = :p', NULL, '{":p": {"N": ""}}');
 SELECT * FROM hroe.explain_key_condition('pk = :p', NULL, '{":p": {"N": "1E126"}}');
 SELECT * FROM hroe.explain_key_condition('pk = :p', NULL, '{":p": {"N": "1E-131"}}');
+-- more than 38 digits and out of range: the same error as an item's number
+-- (one normaliser, src/types/item_number.c)
+SELECT * FROM hroe.explain_key_condition('pk = :p', NULL, '{":p": {"N": "1234567890123456789012345678901234567891E200"}}');
+SELECT '{"a": {"N": "1234567890123456789012345678901234567891E200"}}'::hroe.item;
+SELECT * FROM hroe.explain_key_condition('pk = :p', NULL, '{":p": {"N": "-0.1234567890123456789012345678901234567891E-200"}}');
+SELECT '{"a": {"N": "-0.1234567890123456789012345678901234567891E-200"}}'::hroe.item;
 SELECT * FROM hroe.explain_key_condition('pk = :p', NULL, '{":p": {"N": "123456789012345678901234567890123456789"}}');
 SELECT * FROM hroe.explain_key_condition('pk = :p', NULL, '{":p": {"N": "NaN"}}');
 SELECT * FROM hroe.explain_key_condition('pk = :p', NULL, '{":p": {"N": "+1"}}');

@@ -31,6 +31,7 @@ chmod 777 "$work"
 roles="hroe_tp_mallory, hroe_tp_eve, hroe_tp_gw, hroe_tp_victim"
 cleanup() {
 	psql -X -q -d postgres -c "ALTER SYSTEM RESET hroe.ttl_database" -c "ALTER SYSTEM RESET hroe.ttl_naptime" \
+		-c "ALTER SYSTEM RESET hroe.statistics_interval" \
 		-c "SELECT pg_reload_conf()" >/dev/null 2>&1 || true
 	for _ in $(seq 1 100); do
 		[ "$(psql -XAt -d postgres -c "SELECT count(*) FROM pg_stat_activity WHERE datname = 'hroe_t_privilege'")" = 0 ] && break
@@ -78,6 +79,12 @@ SQL
 psql -X -q -v ON_ERROR_STOP=1 -d "$db" >/dev/null <<'SQL'
 SET ROLE hroe_tp_mallory;
 SET search_path = hroe_tp_mallory;
+-- a large table of mallory's (1,000 items of 1.4 KB, over 128 pages): the
+-- worker refreshes its DescribeTable figures as its owner
+SELECT hroe.create_table('mbig', 'PK', 'S');
+SELECT count(hroe.put_item('mbig', format('{"PK":{"S":"k%s"},"v":{"S":"%s"}}', i,
+	(SELECT string_agg(md5(i::text || j), '') FROM generate_series(1, 45) j))::hroe.item))
+FROM generate_series(1, 1000) i;
 CREATE TABLE seen (who text, path text, how text);
 SELECT hroe.create_table('mtable', 'PK', 'S');
 SELECT hroe.update_time_to_live('mtable', 'exp', true);
@@ -109,6 +116,7 @@ worker_pid() { psql -XAt -d postgres -c "SELECT pid FROM pg_stat_activity WHERE 
 psql -X -q -v ON_ERROR_STOP=1 -d postgres >/dev/null <<SQL
 ALTER SYSTEM SET hroe.ttl_database = '$db';
 ALTER SYSTEM SET hroe.ttl_naptime = 1;
+ALTER SYSTEM SET hroe.statistics_interval = 3600;
 SELECT pg_reload_conf();
 SQL
 for _ in $(seq 1 100); do
@@ -125,11 +133,19 @@ check "... mallory is no superuser" "SELECT NOT rolsuper FROM pg_roles WHERE rol
 check "a table whose deletion fails keeps its item" "SELECT count(*) = 1 FROM hroe_tp_mallory.n_fails"
 check "... and the worker goes on to the next table" "SELECT count(*) = 0 FROM zz_ok"
 check "... without restarting (pid $pid1, then $pid2)" "SELECT '$pid1' <> '' AND '$pid1' = '$pid2'"
+for _ in $(seq 1 50); do
+	[ "$(q "SELECT count(*) FROM hroe.table_statistics WHERE table_name = 'mbig'")" != 0 ] && break
+	sleep 0.2
+done
+check "the worker counted mallory's large table for DescribeTable (as its owner: hroe.table_statistics lets only the owner write)" \
+	"SELECT pg_relation_size('hroe_tp_mallory.mbig') > 128 * 8192
+		AND (SELECT item_count FROM hroe.table_statistics WHERE table_name = 'mbig' AND index_name = '') = 1000
+		AND (hroe.describe_table('mbig') #>> '{Table,ItemCount}')::int = 1000"
 psql -X -q -d postgres -c "ALTER SYSTEM RESET hroe.ttl_database" -c "SELECT pg_reload_conf()" >/dev/null
 # the failure logged once in these seconds of sweeps every second (pg_virtualenv's server log)
 log=$(ls "${PG_CLUSTER_CONF_ROOT:-/nonexistent}"/../log/*.log 2>/dev/null | head -1 || true)
 if [ -n "$log" ]; then
-	n=$(grep -c "hroe Time to Live: deleting expired items of table n_fails failed: no deletions here" "$log" || true)
+	n=$(grep -c "hroe: deleting expired items of table n_fails failed: no deletions here" "$log" || true)
 	if [ "$n" = 1 ]; then echo "ok: ... its failure logged once a minute (1 line)"; else echo "FAIL: its failure logged $n times"; fail=1; fi
 else
 	echo "(the server log is not at hand: the failure's log line not checked)"

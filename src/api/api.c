@@ -66,8 +66,7 @@ void
 pg_attribute_noreturn()
 hroe_api_missing(const char *member)
 {
-	hroe_api_invalid(psprintf("1 validation error detected: Value null at '%s' failed to satisfy constraint: Member must not be null",
-					 member));
+	hroe_missing_member(member);
 }
 
 /* ---------- request members ---------- */

@@ -61,8 +61,7 @@ Capacity(JsonbContainer *tp, const char *member, const char *path, List **errs, 
 
 	if (v == NULL)
 	{
-		*errs = lappend(*errs, psprintf("Value null at '%s' failed to satisfy constraint: Member must not be null",
-										path));
+		*errs = lappend(*errs, hroe_not_null_constraint(path));
 		return 0;
 	}
 	if (v->type != jbvNumeric)

@@ -821,8 +821,8 @@ hroe_api_update_table(JsonbContainer *req, StringInfo out)
 		JsonbContainer *c = MemberObject(updates[i], "Create");
 
 		if (u && hroe_api_member(u, "ProvisionedThroughput") == NULL)
-			errs = lappend(errs, psprintf("Value null at 'globalSecondaryIndexUpdates.%d.member.update.provisionedThroughput' failed to satisfy constraint: Member must not be null",
-										  i + 1));
+			errs = lappend(errs, hroe_not_null_constraint(psprintf("globalSecondaryIndexUpdates.%d.member.update.provisionedThroughput",
+																 i + 1)));
 		else if (u)
 			hroe_api_throughput(u, psprintf("globalSecondaryIndexUpdates.%d.member.update.provisionedThroughput", i + 1),
 								&utp[i], &errs);

@@ -243,7 +243,7 @@ CheckShapes(JsonbContainer *req, ApiLegacyOp op)
 
 			/* Expected may omit it (Value and Exists) */
 			if (co == NULL && strcmp(maps[m], "Expected") != 0)
-				ConstraintError(NULL, at, "Member must not be null");
+				ConstraintError(NULL, at, HROE_MSG_NOT_NULL);
 			if (co && FindOperator(co) == NULL)
 				ConstraintError(co, at, "Member must satisfy enum value set: " OPERATOR_ENUM);
 		}

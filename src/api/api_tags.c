@@ -103,11 +103,11 @@ hroe_api_tag_resource(JsonbContainer *req, StringInfo out)
 		JsonbValue	v;
 
 		if (key == NULL)
-			errs = lappend(errs, psprintf("Value null at 'tags.%d.member.key' failed to satisfy constraint: Member must not be null", i + 1));
+			errs = lappend(errs, hroe_not_null_constraint(psprintf("tags.%d.member.key", i + 1)));
 		else
 			CheckLength(key, psprintf("tags.%d.member.key", i + 1), 1, HROE_TAG_KEY_MAX, &errs);
 		if (value == NULL)
-			errs = lappend(errs, psprintf("Value null at 'tags.%d.member.value' failed to satisfy constraint: Member must not be null", i + 1));
+			errs = lappend(errs, hroe_not_null_constraint(psprintf("tags.%d.member.value", i + 1)));
 		else
 			CheckLength(value, psprintf("tags.%d.member.value", i + 1), 0, HROE_TAG_VALUE_MAX, &errs);
 		if (key == NULL || value == NULL)

@@ -115,7 +115,7 @@ static void
 CheckNotNull(Violations *v, JsonbContainer *req, const char *member, const char *path)
 {
 	if (hroe_api_member(req, member) == NULL)
-		Add(v, ECHO_NULL, NULL, path, "Member must not be null");
+		Add(v, ECHO_NULL, NULL, path, HROE_MSG_NOT_NULL);
 }
 
 /*
@@ -175,7 +175,7 @@ CheckTableName(Violations *v, JsonbContainer *req, const char *member, const cha
 	const char *name = MemberBytes(req, member, &len);
 
 	if (name == NULL)
-		Add(v, ECHO_NULL, NULL, path, "Member must not be null");
+		Add(v, ECHO_NULL, NULL, path, HROE_MSG_NOT_NULL);
 	else if (len == 0)
 		Add(v, ECHO_VALUE, "", path, "Member must have length greater than or equal to 1");
 	else if (len > HROE_TABLE_ARN_MAX)
@@ -379,7 +379,7 @@ CheckRequestItems(JsonbContainer *req, Violations *v, bool write)
 
 	if (items == NULL)
 	{
-		Add(v, ECHO_NULL, NULL, "requestItems", "Member must not be null");
+		Add(v, ECHO_NULL, NULL, "requestItems", HROE_MSG_NOT_NULL);
 		return;
 	}
 	if (items->type != jbvBinary || !JsonContainerIsObject(items->val.binary.data))
@@ -494,7 +494,7 @@ CheckTransactItems(JsonbContainer *req, Violations *v, bool write)
 
 	if (items == NULL)
 	{
-		Add(v, ECHO_NULL, NULL, "transactItems", "Member must not be null");
+		Add(v, ECHO_NULL, NULL, "transactItems", HROE_MSG_NOT_NULL);
 		return;
 	}
 	if (items->type != jbvBinary || !JsonContainerIsArray(items->val.binary.data))

@@ -1,7 +1,7 @@
 /*-------------------------------------------------------------------------
  *
  * dynamodb_limits.h
- *	  DynamoDB's limits, in one place (dynamodb-semantics.md §1-§8): item
+ *	  DynamoDB's limits, in one place (doc/dynamodb-rules.md#limits): item
  *	  and key sizes, the capacity unit sizes, page, batch and transaction
  *	  sizes, the number of indexes and of expression parts.  Every module
  *	  takes its limits from here; none is written as a literal elsewhere.
@@ -17,6 +17,11 @@
 #define HROE_ITEM_MAX_NAME		65535	/* an attribute name, in bytes */
 #define HROE_JSON_MAX_DEPTH		1000	/* nesting of a request body's JSON
 										 * (hroe-gateway's bound too) */
+
+/* numbers: significant digits, the exponent of the leading digit */
+#define HROE_NUMBER_MAX_DIGITS		38
+#define HROE_NUMBER_MAX_EXPONENT	125		/* 9.99...E+125 */
+#define HROE_NUMBER_MIN_EXPONENT	(-130)	/* 1E-130 */
 
 /* keys */
 #define HROE_HASH_KEY_MAX		2048	/* a partition key, in bytes */

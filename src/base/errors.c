@@ -82,6 +82,20 @@ hroe_request_cstring(const char *s, int len, const char *what)
 	return pnstrdup(s, len);
 }
 
+/* "Value null at 'path' failed to satisfy constraint: ..." (errors.h) */
+char *
+hroe_not_null_constraint(const char *path)
+{
+	return psprintf("Value null at '%s' failed to satisfy constraint: " HROE_MSG_NOT_NULL, path);
+}
+
+/* The ValidationException of a missing required member (errors.h) */
+void
+hroe_missing_member(const char *path)
+{
+	HroeValidation(psprintf("1 validation error detected: %s", hroe_not_null_constraint(path)));
+}
+
 PG_FUNCTION_INFO_V1(hroe_dynamodb_errors);
 /*
  * SQL: hroe.dynamodb_errors(): the class's table (sqlstate, exception,

@@ -58,6 +58,15 @@ extern void hroe_ddb_error(int code, const char *exception, const char *msg) pg_
  */
 extern char *hroe_request_cstring(const char *s, int len, const char *what);
 
+/*
+ * A required request member left out (or JSON null): DynamoDB's constraint
+ * text, one constraint of a validation error naming the member's path, and
+ * the ValidationException of that one constraint
+ */
+#define HROE_MSG_NOT_NULL "Member must not be null"
+extern char *hroe_not_null_constraint(const char *path);
+extern void hroe_missing_member(const char *path) pg_attribute_noreturn();
+
 /* DynamoDB's __type of an error's SQLSTATE, or NULL (not DynamoDB's) */
 extern const char *hroe_error_type(int sqlerrcode);
 

@@ -10,7 +10,7 @@
  * KeyCondition rules are a separate pass over that tree, so the same parser
  * serves ConditionExpression and FilterExpression.
  *
- * Errors are raised with DynamoDB's texts (dynamodb-semantics.md §10), each
+ * Errors are raised with DynamoDB's texts (doc/dynamodb-rules.md#errors), each
  * prefixed by the expression parameter's name where DynamoDB does so.
  *
  *-------------------------------------------------------------------------
@@ -186,7 +186,6 @@ extern HroeAttrValue *hroe_attr_value_parse(Jsonb *json);
 extern int	hroe_attr_value_compare(const HroeAttrValue *a, const HroeAttrValue *b);
 extern const char *hroe_key_op_name(HroeKeyOp op);
 extern bool hroe_is_reserved_word(const char *name);
-extern char *hroe_number_canonical(const char *s, int len, const char **error);
 
 /*
  * UpdateExpression and ProjectionExpression (parsed in expression_update_parse.c; applied

@@ -4,7 +4,7 @@
  *	  Evaluation of DynamoDB ConditionExpression/FilterExpression trees
  *	  (parsed by expression_parse.c) against hroe.item values.
  *
- * Semantics (dynamodb-semantics.md §4, dynalite's compare()):
+ * Semantics (doc/dynamodb-rules.md#conditions-and-filters, dynalite's compare()):
  *	- a path that does not resolve, on a missing item (NULL) every path, is
  *	  absent; attribute_not_exists is then true and every comparison with an
  *	  absent operand is false, except "<>", which is true;

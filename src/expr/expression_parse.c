@@ -5,7 +5,7 @@
  *	  FilterExpression, KeyConditionExpression): the tokenizer and the
  *	  recursive-descent parser.
  *
- * Grammar (dynamodb-semantics.md §4), lowest precedence first:
+ * Grammar (doc/dynamodb-rules.md#conditions-and-filters), lowest precedence first:
  *
  *	  or	  := and { OR and }
  *	  and	  := not { AND not }

@@ -10,7 +10,7 @@
  * the tree with the hroe.item builder, so it is canonical and validated
  * (depth, sets) exactly like any other item.
  *
- * Update semantics (dynamodb-semantics.md §4, dynalite's updateItem):
+ * Update semantics (doc/dynamodb-rules.md#update-expressions, dynalite's updateItem):
  *	- every SET value is computed from the item as it was before the update;
  *	- list indexes refer to the list before the update: "REMOVE l[0], l[1]"
  *	  removes the first two elements, and "SET l[i]" past the end appends
@@ -248,7 +248,7 @@ MutSet(MutNode *parent, const HroePathElem *e, const HroeValue *v)
 	MutAddKid(parent, k);
 }
 
-/* DynamoDB size of a tree node (the item size formula of §2) */
+/* DynamoDB size of a tree node (the item size formula, doc/dynamodb-rules.md#keys-and-item-size) */
 static int64
 MutSize(const MutNode *n)
 {

@@ -2,8 +2,9 @@
  *
  * operations.c
  *	  DynamoDB's item operations on hroe tables: GetItem, and the plain
- *	  PutItem and DeleteItem (dynamodb-semantics.md §2, §3, §7), with the
- *	  helpers the other operation files share (operations_internal.h).
+ *	  PutItem and DeleteItem (doc/dynamodb-rules.md#keys-and-item-size,
+ *	  #ordering, #indexes), with the helpers the other operation files
+ *	  share (operations_internal.h).
  *	  Conditional writes and UpdateItem are in operations_write.c.
  *
  * Every statement runs through SPI with a plan prepared once per table and

@@ -1,7 +1,8 @@
 /*-------------------------------------------------------------------------
  *
  * operations_batch.c
- *	  BatchGetItem and BatchWriteItem (dynamodb-semantics.md §8): DynamoDB
+ *	  BatchGetItem and BatchWriteItem
+ *	  (doc/dynamodb-rules.md#writes-batches-and-transactions): DynamoDB
  *	  JSON RequestItems, validated whole before anything is read or
  *	  written; the 16 MB response; writes in the canonical lock order,
  *	  retried after a deadlock.
@@ -565,7 +566,7 @@ hroe_batch_write(Jsonb *req, const char *rcc, bool ricm)
 
 				arg = Member(put, "Item");
 				if (arg == NULL || arg->type != jbvBinary)
-					HroeValidation("1 validation error detected: Value null at 'requestItems.putRequest.item' failed to satisfy constraint: Member must not be null");
+					hroe_missing_member("requestItems.putRequest.item");
 				b.puts[i][k] = hroe_item_from_jsonb(arg->val.binary.data, arg->val.binary.len);
 				hroe_check_item_key(b.metas[i], b.puts[i][k], keys);
 				ids[total] = KeyIdentityItem(b.metas[i], b.puts[i][k]);
@@ -577,7 +578,7 @@ hroe_batch_write(Jsonb *req, const char *rcc, bool ricm)
 
 				arg = Member(del, "Key");
 				if (arg == NULL || arg->type != jbvBinary)
-					HroeValidation("1 validation error detected: Value null at 'requestItems.deleteRequest.key' failed to satisfy constraint: Member must not be null");
+					hroe_missing_member("requestItems.deleteRequest.key");
 				hroe_check_request_key(b.metas[i], JsonbValueToJsonb(arg), b.delkeys[i] + 2 * k, vals);
 				ids[total] = KeyIdentityAttr(vals, b.metas[i]->schema.nhash + b.metas[i]->schema.nrange);
 				keyitem = hroe_item_from_jsonb(arg->val.binary.data, arg->val.binary.len);

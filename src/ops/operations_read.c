@@ -1,7 +1,7 @@
 /*-------------------------------------------------------------------------
  *
  * operations_read.c
- *	  Query and Scan with paging (dynamodb-semantics.md §5, §6): the key
+ *	  Query and Scan with paging (doc/dynamodb-rules.md#paging, #capacity): the key
  *	  condition turned into equality and range quals on the key columns of
  *	  the table's primary key or of the GSI's btree index, ordered like the
  *	  index, so PostgreSQL runs an index range scan without a sort; paging
@@ -1025,7 +1025,7 @@ ReadTable(FunctionCallInfo fcinfo, ReadSpec *s)
 	char	   *table = hroe_op_arg_text(fcinfo, 0);
 
 	if (table == NULL)
-		HroeValidation("1 validation error detected: Value null at 'tableName' failed to satisfy constraint: Member must not be null");
+		hroe_missing_member("tableName");
 	memset(s, 0, sizeof(*s));
 	return table;
 }

@@ -2,7 +2,7 @@
  *
  * operations_write.c
  *	  PutItem, UpdateItem and DeleteItem with their conditions, and the row
- *	  locks (dynamodb-semantics.md §3, §4): the C API of operations.h behind
+ *	  locks (doc/dynamodb-rules.md#ordering, #expressions): the C API of operations.h behind
  *	  hroe.put_item, hroe.update_item, hroe.delete_item and the JSON API.
  *
  * Conditional writes and transactions evaluate their conditions on rows
@@ -98,15 +98,6 @@ hroe_exprs_parse(const HroeExprParams *p, int allowed, HroeRequestExprs *e)
 	hroe_expr_check_unused(e->cxt);
 }
 
-/* DynamoDB's message for a missing required member */
-static void
-pg_attribute_noreturn()
-Missing(const char *member)
-{
-	HroeValidation(psprintf("1 validation error detected: Value null at '%s' failed to satisfy constraint: Member must not be null",
-							member));
-}
-
 /* The table named in a request, or DynamoDB's errors */
 HroeTableMeta *
 hroe_request_table(const char *name)
@@ -114,7 +105,7 @@ hroe_request_table(const char *name)
 	HroeTableMeta *t;
 
 	if (name == NULL)
-		Missing("tableName");
+		hroe_missing_member("tableName");
 	t = hroe_table_lookup(name, true);
 	if (t == NULL)
 		HroeResourceNotFound();
@@ -625,9 +616,9 @@ hroe_conditional_write_call(FunctionCallInfo fcinfo, HroeWriteKind kind)
 	HroeRequestExprs e;
 
 	if (PG_ARGISNULL(0))
-		Missing("tableName");
+		hroe_missing_member("tableName");
 	if (PG_ARGISNULL(1))
-		Missing(kind == HROE_WRITE_PUT ? "item" : "key");
+		hroe_missing_member(kind == HROE_WRITE_PUT ? "item" : "key");
 	p.condition = hroe_op_arg_text(fcinfo, 4);
 	p.names = ArgJsonb(fcinfo, 5);
 	p.values = ArgJsonb(fcinfo, 6);
@@ -661,9 +652,9 @@ hroe_update_item(PG_FUNCTION_ARGS)
 	HroeRequestExprs e;
 
 	if (PG_ARGISNULL(0))
-		Missing("tableName");
+		hroe_missing_member("tableName");
 	if (PG_ARGISNULL(1))
-		Missing("key");
+		hroe_missing_member("key");
 	p.update = hroe_op_arg_text(fcinfo, 2);
 	p.condition = hroe_op_arg_text(fcinfo, 3);
 	p.names = ArgJsonb(fcinfo, 4);

@@ -1,7 +1,8 @@
 /*-------------------------------------------------------------------------
  *
  * transactions.c
- *	  TransactWriteItems and TransactGetItems (dynamodb-semantics.md §8):
+ *	  TransactWriteItems and TransactGetItems
+ *	  (doc/dynamodb-rules.md#writes-batches-and-transactions):
  *	  every item locked in one canonical order (so two transactions over the
  *	  same items never deadlock), every condition checked before any write,
  *	  all or nothing; ClientRequestToken idempotency; transactional capacity.

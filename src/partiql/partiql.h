@@ -124,10 +124,10 @@ typedef struct PqToken
 	int			offset;			/* in the statement */
 } PqToken;
 
-extern PqToken *pq_lex(const char *stmt, int len, int *ntokens);
-extern void pq_malformed(const char *detail) pg_attribute_noreturn();
+extern PqToken *hroe_partiql_lex(const char *stmt, int len, int *ntokens);
+extern void hroe_partiql_malformed(const char *detail) pg_attribute_noreturn();
 
 /* partiql_parse.c */
-extern PqStatement *pq_parse(const char *stmt, int len);
+extern PqStatement *hroe_partiql_parse(const char *stmt, int len);
 
 #endif							/* HROE_PARTIQL_H */

@@ -51,7 +51,7 @@ ParseStatement(JsonbContainer *obj, const char *member, JsonbContainer ***params
 	*nparams = hroe_api_member_array(obj, "Parameters", params);
 	if (hroe_api_member(obj, "Parameters") && *nparams == 0)
 		hroe_api_invalid("1 validation error detected: Value '[]' at 'parameters' failed to satisfy constraint: Member must have length greater than or equal to 1");
-	return pq_parse(stmt, len);
+	return hroe_partiql_parse(stmt, len);
 }
 
 /*

@@ -16,7 +16,7 @@
 
 /* DynamoDB's ValidationException for a statement that does not parse */
 void
-pq_malformed(const char *detail)
+hroe_partiql_malformed(const char *detail)
 {
 	HroeValidation(psprintf(PQ_MALFORMED "%s", detail));
 }
@@ -40,7 +40,7 @@ Quoted(const char *s, int len, int *i, char q, int *outlen)
 	for (;;)
 	{
 		if (j >= len)
-			pq_malformed(q == '\'' ? "unterminated string literal" : "unterminated quoted identifier");
+			hroe_partiql_malformed(q == '\'' ? "unterminated string literal" : "unterminated quoted identifier");
 		if (s[j] == q)
 		{
 			if (j + 1 < len && s[j + 1] == q)
@@ -61,7 +61,7 @@ Quoted(const char *s, int len, int *i, char q, int *outlen)
 
 /* The tokens of stmt (len bytes), ending with PQT_END */
 PqToken *
-pq_lex(const char *s, int len, int *ntokens)
+hroe_partiql_lex(const char *s, int len, int *ntokens)
 {
 	int			cap = 16;
 	int			n = 0;
@@ -121,7 +121,7 @@ pq_lex(const char *s, int len, int *ntokens)
 				}
 			}
 			if (i < len && NameChar((unsigned char) s[i]))
-				pq_malformed(psprintf("unexpected character after a number at offset %d", i));
+				hroe_partiql_malformed(psprintf("unexpected character after a number at offset %d", i));
 			t->kind = PQT_NUMBER;
 			t->text = pnstrdup(s + start, i - start);
 			t->len = i - start;
@@ -147,7 +147,7 @@ pq_lex(const char *s, int len, int *ntokens)
 			if (t->len == 0 && c != '\0' && strchr(one, c) != NULL)
 				t->len = 1;
 			if (t->len == 0)
-				pq_malformed(psprintf("unexpected character at offset %d", i));
+				hroe_partiql_malformed(psprintf("unexpected character at offset %d", i));
 			t->text = pnstrdup(s + i, t->len);
 			i += t->len;
 		}

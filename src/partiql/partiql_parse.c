@@ -79,8 +79,8 @@ Unexpected(Parser *p, const char *expected)
 	PqToken    *t = Peek(p);
 
 	if (t->kind == PQT_END)
-		pq_malformed(psprintf("unexpected end of statement, expected %s", expected));
-	pq_malformed(psprintf("unexpected token at offset %d, expected %s", t->offset, expected));
+		hroe_partiql_malformed(psprintf("unexpected end of statement, expected %s", expected));
+	hroe_partiql_malformed(psprintf("unexpected token at offset %d, expected %s", t->offset, expected));
 }
 
 static bool
@@ -120,7 +120,7 @@ static void
 Enter(Parser *p)
 {
 	if (++p->depth > PQ_MAX_DEPTH)
-		pq_malformed("the statement nests too deeply");
+		hroe_partiql_malformed("the statement nests too deeply");
 }
 
 /* ---------- nodes ---------- */
@@ -190,11 +190,11 @@ Path(Parser *p)
 			long		v;
 
 			if (t->kind != PQT_NUMBER || strspn(t->text, "0123456789") != (size_t) t->len)
-				pq_malformed("a list index must be a non-negative integer");
+				hroe_partiql_malformed("a list index must be a non-negative integer");
 			errno = 0;
 			v = strtol(t->text, &end, 10);
 			if (errno != 0 || v > PG_INT32_MAX)
-				pq_malformed("a list index is out of range");
+				hroe_partiql_malformed("a list index is out of range");
 			s.index = (int) v;
 			ExpectPunct(p, "]");
 		}
@@ -207,7 +207,7 @@ Path(Parser *p)
 		}
 		n->steps[n->nsteps++] = s;
 		if (n->nsteps > PQ_MAX_DEPTH + 1)
-			pq_malformed("the path nests too deeply");
+			hroe_partiql_malformed("the path nests too deeply");
 	}
 	return n;
 }
@@ -598,12 +598,12 @@ Select(Parser *p, PqStatement *s)
 
 /* One statement of stmt (len bytes) */
 PqStatement *
-pq_parse(const char *stmt, int len)
+hroe_partiql_parse(const char *stmt, int len)
 {
 	Parser		p = {0};
 	PqStatement *s = palloc0(sizeof(PqStatement));
 
-	p.toks = pq_lex(stmt, len, &p.ntoks);
+	p.toks = hroe_partiql_lex(stmt, len, &p.ntoks);
 	if (AcceptKeyword(&p, "SELECT"))
 	{
 		s->kind = PQ_SELECT;

@@ -90,9 +90,9 @@ SetValue(Builder *b, PqNode *n, StringInfo out)
 				  (v = ParamMember(b, e->ival, "B"))) && v->type == jbvString)
 			t = ParamMember(b, e->ival, "S") ? 'S' : ParamMember(b, e->ival, "N") ? 'N' : 'B';
 		else
-			pq_malformed("a set holds strings, numbers or binary values only");
+			hroe_partiql_malformed("a set holds strings, numbers or binary values only");
 		if (type && t != type)
-			pq_malformed("the members of a set must be of one type");
+			hroe_partiql_malformed("the members of a set must be of one type");
 		type = t;
 		if (i > 0)
 			appendStringInfoChar(&elems, ',');
@@ -156,7 +156,7 @@ AttrValue(Builder *b, PqNode *n, StringInfo out, int depth)
 			SetValue(b, n, out);
 			break;
 		default:
-			pq_malformed("expected a value, not an attribute path or an expression");
+			hroe_partiql_malformed("expected a value, not an attribute path or an expression");
 	}
 }
 
@@ -191,7 +191,7 @@ static void
 PathText(Builder *b, PqNode *n, StringInfo out)
 {
 	if (n->kind != PQ_PATH)
-		pq_malformed("expected an attribute path");
+		hroe_partiql_malformed("expected an attribute path");
 	for (int i = 0; i < n->nsteps; i++)
 	{
 		PqStep	   *s = &n->steps[i];
@@ -216,13 +216,13 @@ Operand(Builder *b, PqNode *n, StringInfo out)
 	else if (n->kind == PQ_FUNC)
 	{
 		if (strcmp(n->str, "size") != 0 || n->nargs != 1)
-			pq_malformed(psprintf("the function %s is not an operand", n->str));
+			hroe_partiql_malformed(psprintf("the function %s is not an operand", n->str));
 		appendStringInfoString(out, "size(");
 		PathText(b, n->args[0], out);
 		appendStringInfoChar(out, ')');
 	}
 	else if (n->kind == PQ_ARITH)
-		pq_malformed("arithmetic is allowed in UPDATE's SET only");
+		hroe_partiql_malformed("arithmetic is allowed in UPDATE's SET only");
 	else
 		appendStringInfoString(out, ValueRef(b, n));
 }
@@ -238,7 +238,7 @@ Function(Builder *b, PqNode *n, StringInfo out)
 	for (int i = 0; i < lengthof(names); i++)
 		known |= strcmp(n->str, names[i]) == 0;
 	if (!known)
-		pq_malformed(psprintf("unsupported function %s in a condition", n->str));
+		hroe_partiql_malformed(psprintf("unsupported function %s in a condition", n->str));
 	appendStringInfo(out, "%s(", n->str);
 	for (int i = 0; i < n->nargs; i++)
 	{
@@ -325,7 +325,7 @@ Condition(Builder *b, PqNode *n, StringInfo out)
 			Function(b, n, out);
 			break;
 		default:
-			pq_malformed("expected a condition");
+			hroe_partiql_malformed("expected a condition");
 	}
 }
 
@@ -531,7 +531,7 @@ SetValueText(Builder *b, PqNode *v, StringInfo out)
 		appendStringInfoChar(out, ')');
 	}
 	else if (v->kind == PQ_FUNC)
-		pq_malformed(psprintf("unsupported function %s in SET", v->str));
+		hroe_partiql_malformed(psprintf("unsupported function %s in SET", v->str));
 	else
 		Operand(b, v, out);
 }
@@ -574,7 +574,7 @@ UpdateText(Builder *b, PqStatement *s)
 		{
 			/* set_add(path, <<..>>) is ADD path :v, set_delete DELETE */
 			if (v->nargs != 2 || v->args[0]->kind != PQ_PATH || !IsValue(v->args[1]))
-				pq_malformed(psprintf("%s takes an attribute path and a set", v->str));
+				hroe_partiql_malformed(psprintf("%s takes an attribute path and a set", v->str));
 			appendStringInfo(to, " %s", ValueRef(b, v->args[1]));
 		}
 	}
@@ -599,7 +599,7 @@ InsertItem(Builder *b, PqNode *v, StringInfo out)
 		JsonbValue *m = ParamMember(b, v->ival, "M");
 
 		if (m == NULL || m->type != jbvBinary)
-			pq_malformed("INSERT's VALUE must be a map");
+			hroe_partiql_malformed("INSERT's VALUE must be a map");
 		appendStringInfoString(out, hroe_api_container_text(m));
 		return;
 	}

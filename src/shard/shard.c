@@ -36,7 +36,7 @@ PG_FUNCTION_INFO_V1(hroe_random_shard);
 
 /* Reject a shard count outside 1..HROE_MAX_SHARDS. */
 void
-HroeCheckShardCount(int32 n)
+hroe_check_shard_count(int32 n)
 {
 	if (n < 1 || n > HROE_MAX_SHARDS)
 		ereport(ERROR,
@@ -144,7 +144,7 @@ hroe_shard_of_text(PG_FUNCTION_ARGS)
 	int32		n = PG_GETARG_INT32(1);
 	int32		shard;
 
-	HroeCheckShardCount(n);
+	hroe_check_shard_count(n);
 	shard = ShardOfBytes((unsigned char *) VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t), n);
 	PG_FREE_IF_COPY(t, 0);
 	PG_RETURN_INT32(shard);
@@ -158,7 +158,7 @@ hroe_shard_of_bytea(PG_FUNCTION_ARGS)
 	int32		n = PG_GETARG_INT32(1);
 	int32		shard;
 
-	HroeCheckShardCount(n);
+	hroe_check_shard_count(n);
 	shard = ShardOfBytes((unsigned char *) VARDATA_ANY(b), VARSIZE_ANY_EXHDR(b), n);
 	PG_FREE_IF_COPY(b, 0);
 	PG_RETURN_INT32(shard);
@@ -173,7 +173,7 @@ hroe_shard_of_int8(PG_FUNCTION_ARGS)
 	char		buf[MAXINT8LEN + 1];
 	int			len;
 
-	HroeCheckShardCount(n);
+	hroe_check_shard_count(n);
 	len = pg_lltoa(v, buf);
 	PG_RETURN_INT32(ShardOfBytes((unsigned char *) buf, len, n));
 }
@@ -187,7 +187,7 @@ hroe_shard_of_int4(PG_FUNCTION_ARGS)
 	char		buf[MAXINT8LEN + 1];
 	int			len;
 
-	HroeCheckShardCount(n);
+	hroe_check_shard_count(n);
 	len = pg_lltoa((int64) v, buf);
 	PG_RETURN_INT32(ShardOfBytes((unsigned char *) buf, len, n));
 }
@@ -207,7 +207,7 @@ hroe_shard_of_numeric(PG_FUNCTION_ARGS)
 	char	   *s;
 	int32		shard;
 
-	HroeCheckShardCount(n);
+	hroe_check_shard_count(n);
 	if (numeric_is_nan(num) || numeric_is_inf(num))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -227,6 +227,6 @@ hroe_random_shard(PG_FUNCTION_ARGS)
 {
 	int32		n = PG_GETARG_INT32(0);
 
-	HroeCheckShardCount(n);
+	hroe_check_shard_count(n);
 	PG_RETURN_INT32((int32) pg_prng_uint64_range(&pg_global_prng_state, 0, (uint64) n - 1));
 }

@@ -18,6 +18,6 @@
 /* DynamoDB's per-partition ceilings and unit sizes */
 #include "dynamodb_limits.h"
 
-extern void HroeCheckShardCount(int32 n);
+extern void hroe_check_shard_count(int32 n);
 
 #endif							/* HROE_SHARD_H */

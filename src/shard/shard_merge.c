@@ -642,7 +642,7 @@ hroe_sm_parse_args(FunctionCallInfo fcinfo, MergeArgs *a)
 	a->indexOid = PG_GETARG_OID(1);
 	a->rowtype = get_fn_expr_argtype(fcinfo->flinfo, 0);
 	a->nshards = PG_GETARG_INT32(2);
-	HroeCheckShardCount(a->nshards);
+	hroe_check_shard_count(a->nshards);
 	a->forward = PG_ARGISNULL(6) ? true : PG_GETARG_BOOL(6);
 	a->limit = -1;
 	if (!PG_ARGISNULL(7))

@@ -1,8 +1,8 @@
 /*-------------------------------------------------------------------------
  *
  * streams.h
- *	  DynamoDB Streams' capture trigger (streams.c) and Time to Live's
- *	  deletions and background worker (ttl.c).
+ *	  DynamoDB Streams' capture trigger (streams.c); Time to Live is in
+ *	  ttl.h.
  *
  *-------------------------------------------------------------------------
  */
@@ -14,18 +14,13 @@
 /* Set while Time to Live deletes: the stream records the service's deletions */
 extern bool hroe_stream_service_delete;
 
-/* Time to Live's worker (ttl.c) */
-extern char *hroe_ttl_database;
-extern int	hroe_ttl_naptime;
-extern int	hroe_ttl_batch_size;
-
 /* The owner of hroe.stream_records (the extension's owner) */
 extern Oid	hroe_streams_owner(void);
 
-/* Define the settings; register the worker when preloaded (from _PG_init) */
-extern void hroe_streams_init(void);
-
-/* Time to Live's background worker */
-extern PGDLLEXPORT void hroe_ttl_worker_main(Datum arg);
+/* The JSON API's helpers (streams_api.c), shared with ttl_api.c */
+struct StringInfoData;
+extern void hroe_streams_api_append_result(struct StringInfoData *out, const char *sql, int nargs,
+										   Oid *types, Datum *values, const char *nulls);
+extern void hroe_api_refuse_if_distributed(const char *table, const char *feature);
 
 #endif							/* HROE_STREAMS_H */

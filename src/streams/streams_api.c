@@ -1,10 +1,9 @@
 /*-------------------------------------------------------------------------
  *
- * api_streams.c
+ * streams_api.c
  *	  The JSON API of DynamoDB Streams (ListStreams, DescribeStream,
- *	  GetShardIterator, GetRecords), of Time to Live (UpdateTimeToLive,
- *	  DescribeTimeToLive) and of a table's StreamSpecification (CreateTable,
- *	  UpdateTable).
+ *	  GetShardIterator, GetRecords) and of a table's StreamSpecification
+ *	  (CreateTable, UpdateTable); Time to Live's is in ttl_api.c.
  *
  * The Streams API runs hroe.streams_call (src/streams/streams.sql) as the
  * extension's owner, who alone may read hroe.stream_records, passing the
@@ -12,6 +11,8 @@
  * GetRecords' keys and images come back as hroe.item, which the JSON API
  * pushes into the records as it does the items of GetItem, whole (U+0000).
  * The rest runs hroe's SQL functions as the caller.
+ *
+ * src/streams/streams_api.c
  *
  *-------------------------------------------------------------------------
  */
@@ -41,8 +42,8 @@ AppendMembers(StringInfo out, Jsonb *j)
 }
 
 /* Run sql (one jsonb result) with arguments; append its members to out */
-static void
-AppendResult(StringInfo out, const char *sql, int nargs, Oid *types, Datum *values,
+void
+hroe_streams_api_append_result(StringInfo out, const char *sql, int nargs, Oid *types, Datum *values,
 			 const char *nulls)
 {
 	int			ret = SPI_execute_with_args(sql, nargs, types, values, nulls, false, 1);
@@ -227,7 +228,7 @@ hroe_api_stream_specification(JsonbContainer *req, bool *enabled, char **view_ty
 		HroeSerialization("Unexpected value type in payload: StreamSpecification");
 	*view_type = hroe_api_member_text(&spec->root, "StreamViewType", "StreamViewType");
 	if (hroe_api_member(&spec->root, "StreamEnabled") == NULL)
-		*errs = lappend(*errs, "Value null at 'streamSpecification.streamEnabled' failed to satisfy constraint: Member must not be null");
+		*errs = lappend(*errs, hroe_not_null_constraint("streamSpecification.streamEnabled"));
 	*enabled = hroe_api_member_bool(&spec->root, "StreamEnabled", false);
 	if (*view_type && strcmp(*view_type, "KEYS_ONLY") != 0 && strcmp(*view_type, "NEW_IMAGE") != 0 &&
 		strcmp(*view_type, "OLD_IMAGE") != 0 && strcmp(*view_type, "NEW_AND_OLD_IMAGES") != 0)
@@ -263,8 +264,9 @@ hroe_api_refuse_distributed(const char *table, const char *feature)
 							feature, table));
 }
 
-static void
-RefuseDistributed(const char *table, const char *feature)
+/* Refuse feature on table if it is distributed */
+void
+hroe_api_refuse_if_distributed(const char *table, const char *feature)
 {
 	HroeTableMeta *t = hroe_table_lookup(table, true);
 
@@ -282,7 +284,7 @@ hroe_api_apply_stream(const char *table, bool enabled, const char *view_type)
 
 	if (enabled)
 	{
-		RefuseDistributed(table, "Streams");
+		hroe_api_refuse_if_distributed(table, "Streams");
 		ret = SPI_execute_with_args("SELECT hroe.enable_stream($1, $2)", 2, types, values, NULL, false, 1);
 	}
 	else
@@ -308,54 +310,4 @@ hroe_api_with_stream(const char *table, char *desc)
 		elog(ERROR, "describing the stream of %s failed: %s", table, SPI_result_code_string(ret));
 	values[0] = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
 	return isnull ? desc : hroe_api_jsonb_text(DatumGetJsonbP(values[0]));
-}
-
-/* ---------- Time to Live ---------- */
-
-/* UpdateTimeToLive */
-void
-hroe_api_update_time_to_live(JsonbContainer *req, StringInfo out)
-{
-	char	   *table = hroe_api_member_text(req, "TableName", "TableName");
-	Jsonb	   *spec = hroe_api_member_jsonb(req, "TimeToLiveSpecification");
-	char	   *attribute;
-	JsonbValue *enabled;
-	Oid			types[3] = {TEXTOID, TEXTOID, BOOLOID};
-	Datum		values[3];
-
-	if (spec && !JB_ROOT_IS_OBJECT(spec))
-		HroeSerialization("Unexpected value type in payload: TimeToLiveSpecification");
-	if (table == NULL)
-		hroe_api_missing("tableName");
-	if (spec == NULL)
-		hroe_api_missing("timeToLiveSpecification");
-	attribute = hroe_api_member_text(&spec->root, "AttributeName", "AttributeName");
-	enabled = hroe_api_member(&spec->root, "Enabled");
-	if (attribute == NULL)
-		hroe_api_missing("timeToLiveSpecification.attributeName");
-	if (enabled == NULL)
-		hroe_api_missing("timeToLiveSpecification.enabled");
-	if (strlen(attribute) < 1 || strlen(attribute) > 255)
-		hroe_api_invalid(psprintf("1 validation error detected: Value '%s' at 'timeToLiveSpecification.attributeName' failed to satisfy constraint: Member must have length %s",
-								  attribute, strlen(attribute) < 1 ? "greater than or equal to 1" : "less than or equal to 255"));
-	values[0] = CStringGetTextDatum(table);
-	values[1] = CStringGetTextDatum(attribute);
-	values[2] = BoolGetDatum(hroe_api_member_bool(&spec->root, "Enabled", false));
-	if (DatumGetBool(values[2]))
-		RefuseDistributed(table, "Time to Live deletions");
-	AppendResult(out, "SELECT hroe.update_time_to_live($1, $2, $3)", 3, types, values, NULL);
-}
-
-/* DescribeTimeToLive */
-void
-hroe_api_describe_time_to_live(JsonbContainer *req, StringInfo out)
-{
-	char	   *table = hroe_api_member_text(req, "TableName", "TableName");
-	Oid			types[1] = {TEXTOID};
-	Datum		values[1];
-
-	if (table == NULL)
-		hroe_api_missing("tableName");
-	values[0] = CStringGetTextDatum(table);
-	AppendResult(out, "SELECT hroe.describe_time_to_live($1)", 1, types, values, NULL);
 }

@@ -22,7 +22,9 @@
  * the database hroe.ttl_database and, every hroe.ttl_naptime seconds,
  * deletes up to hroe.ttl_batch_size expired items of each table with Time
  * to Live enabled, each table in its own transaction, then trims the
- * streams (hroe.trim_streams).  A background worker of the extension
+ * streams (hroe.trim_streams) and refreshes DescribeTable's figures of the
+ * large tables counted longer than hroe.statistics_interval ago
+ * (src/tables/tables_statistics.c), each as its table's owner.  A background worker of the extension
  * rather than pg_cron: nothing else to install, and the pace settings
  * reload with the configuration.
  *
@@ -56,6 +58,7 @@
 #include "catalog.h"
 #include "dynamodb_limits.h"
 #include "streams.h"
+#include "ttl.h"
 #include "tables.h"
 
 char	   *hroe_ttl_database = NULL;
@@ -371,10 +374,11 @@ SweepTable(const char *name)
 	pgstat_report_activity(STATE_IDLE, NULL);
 }
 
-/* The last failure logged of each table (the log's rate limit) */
+/* The last failure logged of each table and task (the log's rate limit) */
+#define FAILURE_KEY_MAX (HROE_TABLE_NAME_MAX + 64)
 typedef struct FailureLog
 {
-	char		name[HROE_TABLE_NAME_MAX + 1];
+	char		name[FAILURE_KEY_MAX];	/* the task and the table */
 	TimestampTz logged;
 	int64		suppressed;
 } FailureLog;
@@ -385,25 +389,51 @@ static HTAB *Failures = NULL;
 #define TTL_FAILURE_LOG_INTERVAL_MS 60000
 
 /*
- * SweepTable, a failure (the owner's trigger raising, the owner lacking a
- * privilege, a lock timeout) logged, at most once a minute per table, and
- * the transaction aborted: the other tables are swept on, and the worker
- * stays up
+ * Refresh the DescribeTable figures of table name (tables_statistics.c) in a
+ * transaction of its own, as the table's owner
  */
 static void
-SweepTableCaught(const char *name)
+RefreshTable(const char *name)
+{
+	char	   *what;
+
+	SetCurrentStatementStartTimestamp();
+	StartTransactionCommand();
+	what = psprintf("hroe: refreshing the statistics of %s", name);
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	PushActiveSnapshot(GetTransactionSnapshot());
+	pgstat_report_activity(STATE_RUNNING, what);
+	/* (the transaction's end undoes it) */
+	(void) hroe_pin_search_path();
+	hroe_refresh_statistics_as_owner(name);
+	SPI_finish();
+	PopActiveSnapshot();
+	CommitTransactionCommand();
+	pgstat_report_activity(STATE_IDLE, NULL);
+}
+
+/*
+ * task (SweepTable, RefreshTable) on table name, a failure (the owner's
+ * trigger raising, the owner lacking a privilege, a lock timeout) logged,
+ * at most once a minute per table and task, and the transaction aborted:
+ * the other tables are done on, and the worker stays up
+ */
+static void
+PerTableCaught(void (*task) (const char *name), const char *doing, const char *name)
 {
 	MemoryContext cxt = CurrentMemoryContext;
 
 	PG_TRY();
 	{
-		SweepTable(name);
+		task(name);
 	}
 	PG_CATCH();
 	{
 		ErrorData  *e;
 		FailureLog *f;
 		bool		found;
+		char	   *key;
 		TimestampTz now = GetCurrentTimestamp();
 
 		MemoryContextSwitchTo(cxt);
@@ -420,13 +450,15 @@ SweepTableCaught(const char *name)
 			Failures = hash_create("hroe TTL failures logged", 16, &ctl, HASH_ELEM | HASH_STRINGS);
 		}
 		/* (a longer name than any table's is cut: the key of a rate limit) */
-		f = hash_search(Failures, name, HASH_ENTER, &found);
+		key = psprintf("%s %s", doing, name);
+		if (strlen(key) >= sizeof(((FailureLog *) NULL)->name))
+			key[sizeof(((FailureLog *) NULL)->name) - 1] = '\0';
+		f = hash_search(Failures, key, HASH_ENTER, &found);
 		if (!found || TimestampDifferenceExceeds(f->logged, now, TTL_FAILURE_LOG_INTERVAL_MS))
 		{
 			ereport(LOG,
 					(errcode(e->sqlerrcode),
-					 errmsg("hroe Time to Live: deleting expired items of table %s failed: %s",
-							name, e->message),
+					 errmsg("hroe: %s table %s failed: %s", doing, name, e->message),
 					 e->detail ? errdetail_internal("%s", e->detail) : 0,
 					 found && f->suppressed > 0 ?
 					 errhint("%lld more failures of this table in the last minute were not logged.",
@@ -492,15 +524,22 @@ hroe_ttl_worker_main(Datum arg)
 			continue;
 		RunInTransaction("SELECT table_name FROM hroe.time_to_live WHERE enabled ORDER BY table_name", &tables);
 		foreach(lc, tables)
-			SweepTableCaught(lfirst(lc));
+			PerTableCaught(SweepTable, "deleting expired items of", lfirst(lc));
 		list_free_deep(tables);
+		tables = NIL;
 		RunInTransaction("SELECT hroe.trim_streams()", NULL);
+		/* DescribeTable's figures of large tables, as DynamoDB's, refreshed */
+		RunInTransaction(psprintf("SELECT hroe.tables_with_stale_statistics(pg_catalog.make_interval(secs => %d))",
+								  hroe_statistics_interval), &tables);
+		foreach(lc, tables)
+			PerTableCaught(RefreshTable, "refreshing the statistics of", lfirst(lc));
+		list_free_deep(tables);
 	}
 }
 
 /* Define Time to Live's settings; register the worker */
 void
-hroe_streams_init(void)
+hroe_ttl_init(void)
 {
 	BackgroundWorker worker;
 
@@ -515,6 +554,11 @@ hroe_streams_init(void)
 	DefineCustomIntVariable("hroe.ttl_batch_size",
 							"Expired items hroe's Time to Live worker deletes per table and sweep.",
 							NULL, &hroe_ttl_batch_size, 1000, 1, 1000000, PGC_SIGHUP, 0,
+							NULL, NULL, NULL);
+	DefineCustomIntVariable("hroe.statistics_interval",
+							"Age after which hroe's maintenance worker counts a large table again for DescribeTable's ItemCount and TableSizeBytes.",
+							"DynamoDB refreshes these figures about every six hours.",
+							&hroe_statistics_interval, 6 * 60 * 60, 1, INT_MAX, PGC_SIGHUP, GUC_UNIT_S,
 							NULL, NULL, NULL);
 	if (!process_shared_preload_libraries_in_progress)
 		return;

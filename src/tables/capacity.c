@@ -1,7 +1,7 @@
 /*-------------------------------------------------------------------------
  *
  * capacity.c
- *	  DynamoDB's capacity units (dynamodb-semantics.md §6): read units (4 KB,
+ *	  DynamoDB's capacity units (doc/dynamodb-rules.md#capacity): read units (4 KB,
  *	  halved for an eventually consistent read), write units (1 KB), the
  *	  units of each global secondary index a write touches, a transaction's
  *	  doubling, and the ConsumedCapacity objects that report them.  Used by

@@ -71,6 +71,9 @@
 #include "direct_write.h"
 #include "tables.h"
 
+/* hroe.direct_access (tables_init.c): the direct reads and writes allowed */
+bool		hroe_direct_access = true;
+
 #define MAX_CALL_ARGS 8
 
 /* A function call on plain columns and constants, evaluated without the executor */

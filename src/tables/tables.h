@@ -140,6 +140,9 @@ extern void hroe_jsonb_push_key(JsonbParseState **st, const char *key);
 /* Item collections of tables with LSIs (tables_collection.c) */
 extern int	hroe_item_collection_limit_kb;
 extern void hroe_item_collection_init(void);
+
+/* the tables layer's settings, defined at load (tables_init.c) */
+extern void hroe_tables_init(void);
 extern bool hroe_table_has_lsi(HroeTableMeta *t);
 extern void hroe_item_collection_value(HroeTableMeta *t, const HroeItem *item, StringInfo buf);
 extern int64 hroe_item_collection_bytes(HroeTableMeta *t, const HroeItem *item);
@@ -159,5 +162,9 @@ extern bool hroe_check_region(char **newval, void **extra, GucSource source);
 extern bool hroe_check_account_id(char **newval, void **extra, GucSource source);
 extern char *hroe_table_arn_cstring(const char *name);
 extern char *hroe_arn_table_name(const char *arn, bool *ours);
+
+/* DescribeTable's figures of large tables (tables_statistics.c) */
+extern int	hroe_statistics_interval;
+extern void hroe_refresh_statistics_as_owner(const char *name);
 
 #endif							/* HROE_TABLES_H */

@@ -2,7 +2,7 @@
  *
  * tables_collection.c
  *	  The size of each item collection of a table with local secondary
- *	  indexes (dynamodb-semantics.md §6): DynamoDB caps it at 10 GB
+ *	  indexes (doc/dynamodb-rules.md#indexes): DynamoDB caps it at 10 GB
  *	  (ItemCollectionSizeLimitExceededException) and reports it in
  *	  ItemCollectionMetrics.  An item collection's size is the size of its
  *	  items plus that of their entries in the table's local secondary indexes.

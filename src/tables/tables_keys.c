@@ -6,7 +6,7 @@
  *	  index form), the generated key columns' functions
  *	  (hroe.item_key_s/n/b), DynamoDB's key checks of items, requests and
  *	  index entries, and the entries themselves: whether an item is in an
- *	  index, its entry's size and projection (dynamodb-semantics.md §2).
+ *	  index, its entry's size and projection (doc/dynamodb-rules.md#keys-and-item-size).
  *
  *-------------------------------------------------------------------------
  */

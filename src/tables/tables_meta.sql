@@ -475,17 +475,14 @@ BEGIN
 		PERFORM hroe.dynamodb_error('ResourceNotFoundException',
 			format('Requested resource not found: Table: %s not found', p_table_name));
 	END IF;
-	IF hroe.table_is_distributed(t.relid) THEN
-		RETURN QUERY SELECT * FROM hroe.partition_table_sizes(p_table_name, t.relid);
-		RETURN;
-	END IF;
 	-- a small table (at most 128 pages, 1 MB): counted exactly, a pass of
 	-- a few milliseconds
-	IF pg_catalog.pg_relation_size(t.relid) OPERATOR(pg_catalog.<=) (128 OPERATOR(pg_catalog.*) current_setting('block_size')::bigint) THEN
+	IF NOT hroe.table_is_distributed(t.relid)
+	   AND pg_catalog.pg_relation_size(t.relid) OPERATOR(pg_catalog.<=) (128 OPERATOR(pg_catalog.*) current_setting('block_size')::bigint) THEN
 		RETURN QUERY SELECT * FROM hroe.table_sizes(p_table_name);
 		RETURN;
 	END IF;
-	-- a large one: its last refresh
+	-- a large or distributed one: its last refresh
 	IF EXISTS (SELECT FROM hroe.table_statistics s WHERE s.table_name OPERATOR(pg_catalog.=) p_table_name) THEN
 		RETURN QUERY
 			SELECT nullif(s.index_name, ''), s.item_count, s.size_bytes
@@ -497,6 +494,12 @@ BEGIN
 			  AND NOT EXISTS (SELECT FROM hroe.table_statistics s
 							  WHERE s.table_name OPERATOR(pg_catalog.=) p_table_name
 								AND s.index_name OPERATOR(pg_catalog.=) x.index_name);
+		RETURN;
+	END IF;
+	-- a distributed table never refreshed: counted on its servers (the
+	-- maintenance worker refreshes it within hroe.ttl_naptime)
+	IF hroe.table_is_distributed(t.relid) THEN
+		RETURN QUERY SELECT * FROM hroe.partition_table_sizes(p_table_name, t.relid);
 		RETURN;
 	END IF;
 	-- never refreshed: PostgreSQL's own estimates (VACUUM and ANALYZE keep
@@ -551,6 +554,26 @@ $$;
 COMMENT ON FUNCTION hroe.refresh_table_statistics(text) IS
 'Counts table p_table_name and its indexes exactly (hroe.table_sizes, one pass over the table) and keeps the figures in hroe.table_statistics, where DescribeTable reads a large table''s; only a member of the role owning the table may';
 
+CREATE FUNCTION hroe.tables_with_stale_statistics(p_older_than interval DEFAULT '6 hours')
+RETURNS SETOF text
+LANGUAGE plpgsql STABLE STRICT PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+	-- (plpgsql: hroe.table_is_distributed comes later in the install script)
+	RETURN QUERY
+		SELECT t.table_name FROM hroe.tables t
+		WHERE (hroe.table_is_distributed(t.relid)
+			   OR pg_catalog.pg_relation_size(t.relid) OPERATOR(pg_catalog.>) (128 OPERATOR(pg_catalog.*) pg_catalog.current_setting('block_size')::bigint))
+		  AND NOT EXISTS (SELECT FROM hroe.table_statistics s
+						  WHERE s.table_name OPERATOR(pg_catalog.=) t.table_name AND s.index_name OPERATOR(pg_catalog.=) ''
+							AND s.refreshed_at OPERATOR(pg_catalog.>) (pg_catalog.now() OPERATOR(pg_catalog.-) p_older_than))
+		ORDER BY t.table_name;
+END
+$$;
+COMMENT ON FUNCTION hroe.tables_with_stale_statistics(interval) IS
+'The tables whose DescribeTable figures come from hroe.table_statistics (larger than 128 pages, or distributed) and whose figures are missing or older than p_older_than (DynamoDB''s six hours by default): what hroe.refresh_stale_table_statistics and the maintenance worker refresh';
+
 CREATE FUNCTION hroe.refresh_stale_table_statistics(p_older_than interval DEFAULT '6 hours')
 RETURNS integer
 LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE
@@ -562,13 +585,8 @@ DECLARE
 BEGIN
 	-- the large tables the caller owns whose figures are missing or older
 	FOR v_name IN
-		SELECT t.table_name FROM hroe.tables t
-		WHERE hroe.owns_table(t.table_name)
-		  AND pg_catalog.pg_relation_size(t.relid) OPERATOR(pg_catalog.>) (128 OPERATOR(pg_catalog.*) current_setting('block_size')::bigint)
-		  AND NOT EXISTS (SELECT FROM hroe.table_statistics s
-						  WHERE s.table_name OPERATOR(pg_catalog.=) t.table_name AND s.index_name OPERATOR(pg_catalog.=) ''
-							AND s.refreshed_at OPERATOR(pg_catalog.>) (pg_catalog.now() OPERATOR(pg_catalog.-) p_older_than))
-		ORDER BY t.table_name
+		SELECT n FROM hroe.tables_with_stale_statistics(p_older_than) n
+		WHERE hroe.owns_table(n)
 	LOOP
 		PERFORM hroe.refresh_table_statistics(v_name);
 		v_count := v_count OPERATOR(pg_catalog.+) 1;
@@ -577,4 +595,4 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION hroe.refresh_stale_table_statistics(interval) IS
-'Refreshes (hroe.refresh_table_statistics) the statistics of every large table the current role owns whose figures are missing or older than p_older_than (DynamoDB''s six hours by default); returns how many it refreshed. For a periodic job (cron, pg_cron, the Time to Live worker)';
+'Refreshes (hroe.refresh_table_statistics) the statistics of every large table the current role owns whose figures are missing or older than p_older_than (DynamoDB''s six hours by default); returns how many it refreshed. For a periodic job (cron, pg_cron); hroe''s maintenance worker refreshes every table as its owner (hroe.statistics_interval)';

@@ -18,20 +18,20 @@
 #include "item.h"
 #include "key.h"
 
-PG_FUNCTION_INFO_V1(item_collection_in);
+PG_FUNCTION_INFO_V1(hroe_item_collection_in);
 /* Text input: [{"SortKey": {"S": "a"}, "Item": {...}}, ...] in any order */
 Datum
-item_collection_in(PG_FUNCTION_ARGS)
+hroe_item_collection_in(PG_FUNCTION_ARGS)
 {
 	char	   *s = PG_GETARG_CSTRING(0);
 
 	PG_RETURN_POINTER(hroe_collection_parse(s, strlen(s)));
 }
 
-PG_FUNCTION_INFO_V1(item_collection_out);
+PG_FUNCTION_INFO_V1(hroe_item_collection_out);
 /* Text output, in sort-key order */
 Datum
-item_collection_out(PG_FUNCTION_ARGS)
+hroe_item_collection_out(PG_FUNCTION_ARGS)
 {
 	HroeCollection *c = PG_GETARG_HROE_COLLECTION_P(0);
 	StringInfo	buf = hroe_text_out_buffer(VARSIZE(c));
@@ -40,10 +40,10 @@ item_collection_out(PG_FUNCTION_ARGS)
 	PG_RETURN_CSTRING(buf->data);
 }
 
-PG_FUNCTION_INFO_V1(item_collection_recv);
+PG_FUNCTION_INFO_V1(hroe_item_collection_recv);
 /* Binary input: every key and item validated, canonical form required */
 Datum
-item_collection_recv(PG_FUNCTION_ARGS)
+hroe_item_collection_recv(PG_FUNCTION_ARGS)
 {
 	StringInfo	buf = (StringInfo) PG_GETARG_POINTER(0);
 	HroeCollection *c = hroe_collection_from_binary(buf->data + buf->cursor,
@@ -53,10 +53,10 @@ item_collection_recv(PG_FUNCTION_ARGS)
 	PG_RETURN_POINTER(c);
 }
 
-PG_FUNCTION_INFO_V1(item_collection_send);
+PG_FUNCTION_INFO_V1(hroe_item_collection_send);
 /* Binary output: the stored form after the varlena header */
 Datum
-item_collection_send(PG_FUNCTION_ARGS)
+hroe_item_collection_send(PG_FUNCTION_ARGS)
 {
 	HroeCollection *c = PG_GETARG_HROE_COLLECTION_P(0);
 
@@ -71,17 +71,17 @@ typedef struct CollectionAggState
 	uint32		cap;
 } CollectionAggState;
 
-PG_FUNCTION_INFO_V1(item_collection_agg_trans);
+PG_FUNCTION_INFO_V1(hroe_item_collection_agg_trans);
 /* Transition: add (sort key, item); rows with a NULL key or item are skipped */
 Datum
-item_collection_agg_trans(PG_FUNCTION_ARGS)
+hroe_item_collection_agg_trans(PG_FUNCTION_ARGS)
 {
 	MemoryContext aggctx,
 				old;
 	CollectionAggState   *st;
 
 	if (!AggCheckCallContext(fcinfo, &aggctx))
-		elog(ERROR, "item_collection_agg_trans called in non-aggregate context");
+		elog(ERROR, "hroe_item_collection_agg_trans called in non-aggregate context");
 	st = PG_ARGISNULL(0) ? NULL : (CollectionAggState *) PG_GETARG_POINTER(0);
 	old = MemoryContextSwitchTo(aggctx);
 	if (st == NULL)
@@ -115,10 +115,10 @@ item_collection_agg_trans(PG_FUNCTION_ARGS)
 	PG_RETURN_POINTER(st);
 }
 
-PG_FUNCTION_INFO_V1(item_collection_agg_final);
+PG_FUNCTION_INFO_V1(hroe_item_collection_agg_final);
 /* Final: sort by key and build; NULL when no row had a key and an item */
 Datum
-item_collection_agg_final(PG_FUNCTION_ARGS)
+hroe_item_collection_agg_final(PG_FUNCTION_ARGS)
 {
 	CollectionAggState   *st = PG_ARGISNULL(0) ? NULL : (CollectionAggState *) PG_GETARG_POINTER(0);
 	HroeCollectionEntry *ents;
@@ -131,10 +131,10 @@ item_collection_agg_final(PG_FUNCTION_ARGS)
 	PG_RETURN_POINTER(hroe_collection_build(ents, st->n));
 }
 
-PG_FUNCTION_INFO_V1(item_collection_items);
+PG_FUNCTION_INFO_V1(hroe_item_collection_items);
 /* Unnest: (sort_key, item) rows in sort-key order */
 Datum
-item_collection_items(PG_FUNCTION_ARGS)
+hroe_item_collection_items(PG_FUNCTION_ARGS)
 {
 	FuncCallContext *fctx;
 	HroeCollection *c;
@@ -169,30 +169,30 @@ item_collection_items(PG_FUNCTION_ARGS)
 	SRF_RETURN_DONE(fctx);
 }
 
-PG_FUNCTION_INFO_V1(item_collection_count);
+PG_FUNCTION_INFO_V1(hroe_item_collection_count);
 /* Number of items */
 Datum
-item_collection_count(PG_FUNCTION_ARGS)
+hroe_item_collection_count(PG_FUNCTION_ARGS)
 {
 	HroeCollection *c = PG_GETARG_HROE_COLLECTION_P(0);
 
 	PG_RETURN_INT32((int32) hroe_collection_count(c));
 }
 
-PG_FUNCTION_INFO_V1(item_collection_size);
+PG_FUNCTION_INFO_V1(hroe_item_collection_total_size);
 /* Total DynamoDB size of the items */
 Datum
-item_collection_size(PG_FUNCTION_ARGS)
+hroe_item_collection_total_size(PG_FUNCTION_ARGS)
 {
 	HroeCollection *c = PG_GETARG_HROE_COLLECTION_P(0);
 
 	PG_RETURN_INT64((int64) hroe_collection_size(c));
 }
 
-PG_FUNCTION_INFO_V1(item_collection_get);
+PG_FUNCTION_INFO_V1(hroe_item_collection_get);
 /* The item with this sort key (binary search), NULL if none */
 Datum
-item_collection_get(PG_FUNCTION_ARGS)
+hroe_item_collection_get(PG_FUNCTION_ARGS)
 {
 	HroeCollection *c = PG_GETARG_HROE_COLLECTION_P(0);
 	struct varlena *key = PG_GETARG_HROE_KEY_P(1);
@@ -208,10 +208,10 @@ item_collection_get(PG_FUNCTION_ARGS)
 	PG_RETURN_HROE_ITEM_P(hroe_collection_item(&e));
 }
 
-PG_FUNCTION_INFO_V1(item_collection_begins_with);
+PG_FUNCTION_INFO_V1(hroe_item_collection_begins_with);
 /* The items whose sort key begins with a prefix (bytewise), as a collection */
 Datum
-item_collection_begins_with(PG_FUNCTION_ARGS)
+hroe_item_collection_begins_with(PG_FUNCTION_ARGS)
 {
 	HroeCollection *c = PG_GETARG_HROE_COLLECTION_P(0);
 	struct varlena *prefix = PG_GETARG_HROE_KEY_P(1);
@@ -236,10 +236,10 @@ item_collection_begins_with(PG_FUNCTION_ARGS)
 	PG_RETURN_POINTER(hroe_collection_slice(c, lo, lo2));
 }
 
-PG_FUNCTION_INFO_V1(item_collection_between);
+PG_FUNCTION_INFO_V1(hroe_item_collection_between);
 /* The items with lo <= sort key <= hi, as a collection (DynamoDB BETWEEN) */
 Datum
-item_collection_between(PG_FUNCTION_ARGS)
+hroe_item_collection_between(PG_FUNCTION_ARGS)
 {
 	HroeCollection *c = PG_GETARG_HROE_COLLECTION_P(0);
 	struct varlena *lo = PG_GETARG_HROE_KEY_P(1);
@@ -257,13 +257,13 @@ item_collection_between(PG_FUNCTION_ARGS)
 											hroe_collection_lower_bound(c, HroeKeyData(hi), hilen, true)));
 }
 
-PG_FUNCTION_INFO_V1(item_embed_collection);
+PG_FUNCTION_INFO_V1(hroe_item_embed_collection);
 /*
  * Embed a collection in a parent item: attribute name becomes an L of M,
  * the children in sort-key order ("embed the children in the parent").
  */
 Datum
-item_embed_collection(PG_FUNCTION_ARGS)
+hroe_item_embed_collection(PG_FUNCTION_ARGS)
 {
 	HroeItem   *parent = PG_GETARG_HROE_ITEM_P(0);
 	text	   *name = PG_GETARG_TEXT_PP(1);
@@ -298,13 +298,13 @@ item_embed_collection(PG_FUNCTION_ARGS)
 	PG_RETURN_HROE_ITEM_P(hroe_builder_finish(b));
 }
 
-PG_FUNCTION_INFO_V1(item_collection_from_attribute);
+PG_FUNCTION_INFO_V1(hroe_item_collection_from_attribute);
 /*
  * The reverse: an L of M at a path, each M holding its sort key in an S
  * attribute, as a collection.  NULL if the path is missing.
  */
 Datum
-item_collection_from_attribute(PG_FUNCTION_ARGS)
+hroe_item_collection_from_attribute(PG_FUNCTION_ARGS)
 {
 	HroeItem   *item = PG_GETARG_HROE_ITEM_P(0);
 	text	   *path = PG_GETARG_TEXT_PP(1);

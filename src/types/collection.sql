@@ -7,13 +7,13 @@
 CREATE TYPE hroe.item_collection;
 
 CREATE FUNCTION hroe.item_collection_in(cstring) RETURNS hroe.item_collection
-	AS 'MODULE_PATHNAME', 'item_collection_in' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'hroe_item_collection_in' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION hroe.item_collection_out(hroe.item_collection) RETURNS cstring
-	AS 'MODULE_PATHNAME', 'item_collection_out' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'hroe_item_collection_out' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION hroe.item_collection_recv(internal) RETURNS hroe.item_collection
-	AS 'MODULE_PATHNAME', 'item_collection_recv' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'hroe_item_collection_recv' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION hroe.item_collection_send(hroe.item_collection) RETURNS bytea
-	AS 'MODULE_PATHNAME', 'item_collection_send' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'hroe_item_collection_send' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 
 CREATE TYPE hroe.item_collection (
 	INPUT = hroe.item_collection_in,
@@ -33,9 +33,9 @@ COMMENT ON FUNCTION hroe.item_collection_send(hroe.item_collection) IS 'internal
 
 -- the aggregate
 CREATE FUNCTION hroe.item_collection_agg_trans(internal, hroe.key, hroe.item) RETURNS internal
-	AS 'MODULE_PATHNAME', 'item_collection_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'hroe_item_collection_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 CREATE FUNCTION hroe.item_collection_agg_final(internal) RETURNS hroe.item_collection
-	AS 'MODULE_PATHNAME', 'item_collection_agg_final' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'hroe_item_collection_agg_final' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 CREATE AGGREGATE hroe.item_collection_agg(hroe.key, hroe.item) (
 	SFUNC = hroe.item_collection_agg_trans,
 	STYPE = internal,
@@ -49,17 +49,17 @@ COMMENT ON AGGREGATE hroe.item_collection_agg(hroe.key, hroe.item) IS 'An item c
 -- reading
 CREATE FUNCTION hroe.item_collection_items(hroe.item_collection, OUT sort_key hroe.key, OUT item hroe.item)
 	RETURNS SETOF record
-	AS 'MODULE_PATHNAME', 'item_collection_items' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE ROWS 10;
+	AS 'MODULE_PATHNAME', 'hroe_item_collection_items' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE ROWS 10;
 CREATE FUNCTION hroe.item_collection_count(hroe.item_collection) RETURNS integer
-	AS 'MODULE_PATHNAME', 'item_collection_count' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'hroe_item_collection_count' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION hroe.item_collection_size(hroe.item_collection) RETURNS bigint
-	AS 'MODULE_PATHNAME', 'item_collection_size' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'hroe_item_collection_total_size' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION hroe.item_collection_get(hroe.item_collection, hroe.key) RETURNS hroe.item
-	AS 'MODULE_PATHNAME', 'item_collection_get' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'hroe_item_collection_get' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION hroe.item_collection_begins_with(hroe.item_collection, hroe.key) RETURNS hroe.item_collection
-	AS 'MODULE_PATHNAME', 'item_collection_begins_with' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'hroe_item_collection_begins_with' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION hroe.item_collection_between(hroe.item_collection, hroe.key, hroe.key) RETURNS hroe.item_collection
-	AS 'MODULE_PATHNAME', 'item_collection_between' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'hroe_item_collection_between' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION hroe.item_collection_items(hroe.item_collection) IS 'The (sort_key, item) rows of a collection, in sort-key order';
 COMMENT ON FUNCTION hroe.item_collection_count(hroe.item_collection) IS 'Number of items in the collection';
 COMMENT ON FUNCTION hroe.item_collection_size(hroe.item_collection) IS 'Total DynamoDB size of the collection''s items';
@@ -69,8 +69,8 @@ COMMENT ON FUNCTION hroe.item_collection_between(hroe.item_collection, hroe.key,
 
 -- embedding ("embed the children in the parent")
 CREATE FUNCTION hroe.item_embed_collection(hroe.item, text, hroe.item_collection) RETURNS hroe.item
-	AS 'MODULE_PATHNAME', 'item_embed_collection' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'hroe_item_embed_collection' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION hroe.item_collection_from_attribute(hroe.item, text, text) RETURNS hroe.item_collection
-	AS 'MODULE_PATHNAME', 'item_collection_from_attribute' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'hroe_item_collection_from_attribute' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION hroe.item_embed_collection(hroe.item, text, hroe.item_collection) IS 'The parent item with an attribute holding the collection as an L of M in sort-key order (400 KB checked)';
 COMMENT ON FUNCTION hroe.item_collection_from_attribute(hroe.item, text, text) IS 'A collection from an L of M at a path, each element''s S attribute of the given name being its sort key; NULL if the path is missing';

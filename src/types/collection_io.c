@@ -14,34 +14,7 @@
 
 #include "collection.h"
 #include "item_node.h"
-
-/* Read an unaligned uint32 */
-static inline uint32
-GetU32(const char *p)
-{
-	uint32		v;
-
-	memcpy(&v, p, sizeof(v));
-	return v;
-}
-
-/* Write an unaligned uint32 */
-static inline void
-PutU32(char *p, uint32 v)
-{
-	memcpy(p, &v, sizeof(v));
-}
-
-/* DynamoDB's string order: unsigned bytes, a shorter prefix first */
-static inline int
-KeyCompare(const char *a, uint32 alen, const char *b, uint32 blen)
-{
-	int			c = memcmp(a, b, Min(alen, blen));
-
-	if (c != 0)
-		return c;
-	return (alen > blen) - (alen < blen);
-}
+#include "key.h"
 
 /* qsort comparator of entries by sort key */
 static int
@@ -50,14 +23,14 @@ EntryCmp(const void *x, const void *y)
 	const HroeCollectionEntry *a = x,
 			   *b = y;
 
-	return KeyCompare(a->key, a->keylen, b->key, b->keylen);
+	return HroeKeyCompareBytes(a->key, a->keylen, b->key, b->keylen);
 }
 
 /* Number of items in a collection */
 uint32
 hroe_collection_count(const HroeCollection *c)
 {
-	return GetU32((const char *) c + 8);
+	return hroe_io_get_u32((const char *) c + 8);
 }
 
 /* Total DynamoDB size of a collection's items */
@@ -76,9 +49,9 @@ hroe_collection_entry(const HroeCollection *c, uint32 i, HroeCollectionEntry *e)
 {
 	const char *base = (const char *) c;
 	uint32		n = hroe_collection_count(c);
-	uint32		koff = GetU32(base + HROE_COLLECTION_HDRSZ + 8 * i);
-	uint32		ioff = GetU32(base + HROE_COLLECTION_HDRSZ + 8 * i + 4);
-	uint32		end = (i + 1 < n) ? GetU32(base + HROE_COLLECTION_HDRSZ + 8 * (i + 1)) : VARSIZE(c);
+	uint32		koff = hroe_io_get_u32(base + HROE_COLLECTION_HDRSZ + 8 * i);
+	uint32		ioff = hroe_io_get_u32(base + HROE_COLLECTION_HDRSZ + 8 * i + 4);
+	uint32		end = (i + 1 < n) ? hroe_io_get_u32(base + HROE_COLLECTION_HDRSZ + 8 * (i + 1)) : VARSIZE(c);
 
 	e->key = base + koff;
 	e->keylen = ioff - koff;
@@ -100,7 +73,7 @@ hroe_collection_lower_bound(const HroeCollection *c, const char *key, uint32 key
 		int			cmp;
 
 		hroe_collection_entry(c, mid, &e);
-		cmp = KeyCompare(e.key, e.keylen, key, keylen);
+		cmp = HroeKeyCompareBytes(e.key, e.keylen, key, keylen);
 		if (cmp < 0 || (after && cmp == 0))
 			lo = mid + 1;
 		else
@@ -145,7 +118,7 @@ hroe_collection_build(HroeCollectionEntry *entries, uint32 n)
 					 errdetail("Sort key \"%s\" appears more than once in the item collection.",
 							   hroe_message_bytes(entries[i].key, entries[i].keylen))));
 		total += entries[i].keylen + (uint64) entries[i].itemlen;
-		size += GetU32(entries[i].item + 4);
+		size += hroe_io_get_u32(entries[i].item + 4);
 	}
 	if (total > MaxAllocSize)
 		ereport(ERROR,
@@ -157,16 +130,16 @@ hroe_collection_build(HroeCollectionEntry *entries, uint32 n)
 	out[4] = HROE_COLLECTION_VERSION;
 	out[5] = HROE_S;
 	out[6] = out[7] = 0;
-	PutU32(out + 8, n);
+	hroe_io_put_u32(out + 8, n);
 	memcpy(out + 12, &zero, 4);
 	memcpy(out + 16, &size, 8);
 	p = out + HROE_COLLECTION_HDRSZ + 8 * n;
 	for (uint32 i = 0; i < n; i++)
 	{
-		PutU32(out + HROE_COLLECTION_HDRSZ + 8 * i, p - out);
+		hroe_io_put_u32(out + HROE_COLLECTION_HDRSZ + 8 * i, p - out);
 		memcpy(p, entries[i].key, entries[i].keylen);
 		p += entries[i].keylen;
-		PutU32(out + HROE_COLLECTION_HDRSZ + 8 * i + 4, p - out);
+		hroe_io_put_u32(out + HROE_COLLECTION_HDRSZ + 8 * i + 4, p - out);
 		memcpy(p, entries[i].item, entries[i].itemlen);
 		p += entries[i].itemlen;
 	}
@@ -214,7 +187,7 @@ hroe_collection_from_binary(const char *data, int len)
 				 errmsg("unsupported hroe.item_collection binary version %d", (uint8) data[0])));
 	if (data[1] != HROE_S)
 		BadBinary("Unsupported sort key type");
-	n = GetU32(data + 4);
+	n = hroe_io_get_u32(data + 4);
 	if ((uint64) n * 8 + hdr > (uint64) len)
 		BadBinary("Entry count exceeds the length");
 	ents = palloc(sizeof(HroeCollectionEntry) * (n ? n : 1));
@@ -222,9 +195,9 @@ hroe_collection_from_binary(const char *data, int len)
 	for (uint32 i = 0; i < n; i++)
 	{
 		/* offsets count from the varlena start, 4 bytes before data */
-		uint64		koff = (uint64) GetU32(data + hdr + 8 * i) - VARHDRSZ;
-		uint64		ioff = (uint64) GetU32(data + hdr + 8 * i + 4) - VARHDRSZ;
-		uint64		end = (i + 1 < n) ? (uint64) GetU32(data + hdr + 8 * (i + 1)) - VARHDRSZ : (uint64) len;
+		uint64		koff = (uint64) hroe_io_get_u32(data + hdr + 8 * i) - VARHDRSZ;
+		uint64		ioff = (uint64) hroe_io_get_u32(data + hdr + 8 * i + 4) - VARHDRSZ;
+		uint64		end = (i + 1 < n) ? (uint64) hroe_io_get_u32(data + hdr + 8 * (i + 1)) - VARHDRSZ : (uint64) len;
 		HroeItem   *item;
 
 		if (koff != prev || ioff < koff || end < ioff || end > (uint64) len)

@@ -52,20 +52,20 @@ hroe_varlena_send(const void *v, Size vsize)
 	return pq_endtypsend(&buf);
 }
 
-PG_FUNCTION_INFO_V1(item_in);
+PG_FUNCTION_INFO_V1(hroe_item_in);
 /* Text input: DynamoDB JSON */
 Datum
-item_in(PG_FUNCTION_ARGS)
+hroe_item_in(PG_FUNCTION_ARGS)
 {
 	char	   *s = PG_GETARG_CSTRING(0);
 
 	PG_RETURN_HROE_ITEM_P(hroe_item_parse(s, strlen(s)));
 }
 
-PG_FUNCTION_INFO_V1(item_out);
+PG_FUNCTION_INFO_V1(hroe_item_out);
 /* Text output: canonical DynamoDB JSON */
 Datum
-item_out(PG_FUNCTION_ARGS)
+hroe_item_out(PG_FUNCTION_ARGS)
 {
 	HroeItem   *item = PG_GETARG_HROE_ITEM_P(0);
 	StringInfo	buf = hroe_text_out_buffer(VARSIZE(item));
@@ -74,10 +74,10 @@ item_out(PG_FUNCTION_ARGS)
 	PG_RETURN_CSTRING(buf->data);
 }
 
-PG_FUNCTION_INFO_V1(item_recv);
+PG_FUNCTION_INFO_V1(hroe_item_recv);
 /* Binary input: the binary format, fully validated and canonical */
 Datum
-item_recv(PG_FUNCTION_ARGS)
+hroe_item_recv(PG_FUNCTION_ARGS)
 {
 	StringInfo	buf = (StringInfo) PG_GETARG_POINTER(0);
 	int			len = buf->len - buf->cursor;
@@ -87,10 +87,10 @@ item_recv(PG_FUNCTION_ARGS)
 	PG_RETURN_HROE_ITEM_P(item);
 }
 
-PG_FUNCTION_INFO_V1(item_send);
+PG_FUNCTION_INFO_V1(hroe_item_send);
 /* Binary output: version byte, size, attribute map */
 Datum
-item_send(PG_FUNCTION_ARGS)
+hroe_item_send(PG_FUNCTION_ARGS)
 {
 	HroeItem   *item = PG_GETARG_HROE_ITEM_P(0);
 
@@ -117,26 +117,26 @@ ItemEqual(FunctionCallInfo fcinfo)
 	return eq;
 }
 
-PG_FUNCTION_INFO_V1(item_eq);
+PG_FUNCTION_INFO_V1(hroe_item_eq);
 /* item = item */
 Datum
-item_eq(PG_FUNCTION_ARGS)
+hroe_item_eq(PG_FUNCTION_ARGS)
 {
 	PG_RETURN_BOOL(ItemEqual(fcinfo));
 }
 
-PG_FUNCTION_INFO_V1(item_ne);
+PG_FUNCTION_INFO_V1(hroe_item_ne);
 /* item <> item */
 Datum
-item_ne(PG_FUNCTION_ARGS)
+hroe_item_ne(PG_FUNCTION_ARGS)
 {
 	PG_RETURN_BOOL(!ItemEqual(fcinfo));
 }
 
-PG_FUNCTION_INFO_V1(item_hash);
+PG_FUNCTION_INFO_V1(hroe_item_hash);
 /* Hash of the canonical bytes (for the hash opclass) */
 Datum
-item_hash(PG_FUNCTION_ARGS)
+hroe_item_hash(PG_FUNCTION_ARGS)
 {
 	HroeItem   *item = PG_GETARG_HROE_ITEM_P(0);
 	Datum		h = hash_any((unsigned char *) item + VARHDRSZ, VARSIZE(item) - VARHDRSZ);
@@ -145,10 +145,10 @@ item_hash(PG_FUNCTION_ARGS)
 	PG_RETURN_DATUM(h);
 }
 
-PG_FUNCTION_INFO_V1(item_size);
+PG_FUNCTION_INFO_V1(hroe_item_size_of);
 /* The DynamoDB size, computed on input */
 Datum
-item_size(PG_FUNCTION_ARGS)
+hroe_item_size_of(PG_FUNCTION_ARGS)
 {
 	HroeItem   *item = PG_GETARG_HROE_ITEM_P(0);
 
@@ -541,30 +541,30 @@ hroe_item_push_jsonb(JsonbParseState **st, const HroeItem *item, bool nul_ok)
 	return pushJsonbValue(st, WJB_END_OBJECT, NULL);
 }
 
-PG_FUNCTION_INFO_V1(item_to_jsonb);
+PG_FUNCTION_INFO_V1(hroe_item_to_jsonb);
 /* Whole item as DynamoDB-JSON jsonb */
 Datum
-item_to_jsonb(PG_FUNCTION_ARGS)
+hroe_item_to_jsonb(PG_FUNCTION_ARGS)
 {
 	JsonbParseState *st = NULL;
 
 	PG_RETURN_JSONB_P(JsonbValueToJsonb(hroe_item_push_jsonb(&st, PG_GETARG_HROE_ITEM_P(0), false)));
 }
 
-PG_FUNCTION_INFO_V1(item_from_jsonb);
+PG_FUNCTION_INFO_V1(hroe_item_cast_from_jsonb);
 /* DynamoDB-JSON jsonb to an item (same validation as text input) */
 Datum
-item_from_jsonb(PG_FUNCTION_ARGS)
+hroe_item_cast_from_jsonb(PG_FUNCTION_ARGS)
 {
 	Jsonb	   *jb = PG_GETARG_JSONB_P(0);
 
 	PG_RETURN_HROE_ITEM_P(hroe_item_from_jsonb(&jb->root, VARSIZE(jb)));
 }
 
-PG_FUNCTION_INFO_V1(item_to_document);
+PG_FUNCTION_INFO_V1(hroe_item_to_document);
 /* Whole item as a plain JSON document */
 Datum
-item_to_document(PG_FUNCTION_ARGS)
+hroe_item_to_document(PG_FUNCTION_ARGS)
 {
 	HroeItem   *item = PG_GETARG_HROE_ITEM_P(0);
 	HroeValue	m;
@@ -673,10 +673,10 @@ DocValue(JsonbIterator **it, JsonbIteratorToken tok, JsonbValue *jv,
 	}
 }
 
-PG_FUNCTION_INFO_V1(item_from_document);
+PG_FUNCTION_INFO_V1(hroe_item_from_document);
 /* A plain JSON document (string, number, boolean, null, array, object) to an item */
 Datum
-item_from_document(PG_FUNCTION_ARGS)
+hroe_item_from_document(PG_FUNCTION_ARGS)
 {
 	Jsonb	   *jb = PG_GETARG_JSONB_P(0);
 	JsonbIterator *it;
@@ -699,10 +699,10 @@ item_from_document(PG_FUNCTION_ARGS)
  * ---------------------------------------------------------------------
  */
 
-PG_FUNCTION_INFO_V1(item_exists);
+PG_FUNCTION_INFO_V1(hroe_item_exists);
 /* item ? name: whether a top-level attribute exists */
 Datum
-item_exists(PG_FUNCTION_ARGS)
+hroe_item_exists(PG_FUNCTION_ARGS)
 {
 	HroeItem   *item = PG_GETARG_HROE_ITEM_P(0);
 	text	   *name = PG_GETARG_TEXT_PP(1);
@@ -713,10 +713,10 @@ item_exists(PG_FUNCTION_ARGS)
 	PG_RETURN_BOOL(hroe_map_find(&m, VARDATA_ANY(name), VARSIZE_ANY_EXHDR(name), &v));
 }
 
-PG_FUNCTION_INFO_V1(item_path_exists);
+PG_FUNCTION_INFO_V1(hroe_item_path_exists);
 /* Whether a document path exists */
 Datum
-item_path_exists(PG_FUNCTION_ARGS)
+hroe_item_path_exists(PG_FUNCTION_ARGS)
 {
 	HroeItem   *item = PG_GETARG_HROE_ITEM_P(0);
 	text	   *path = PG_GETARG_TEXT_PP(1);
@@ -725,10 +725,10 @@ item_path_exists(PG_FUNCTION_ARGS)
 	PG_RETURN_BOOL(hroe_item_path(item, VARDATA_ANY(path), VARSIZE_ANY_EXHDR(path), &v));
 }
 
-PG_FUNCTION_INFO_V1(item_get_attribute);
+PG_FUNCTION_INFO_V1(hroe_item_get_attribute);
 /* item -> name: a top-level attribute as DynamoDB JSON, NULL if missing */
 Datum
-item_get_attribute(PG_FUNCTION_ARGS)
+hroe_item_get_attribute(PG_FUNCTION_ARGS)
 {
 	HroeItem   *item = PG_GETARG_HROE_ITEM_P(0);
 	text	   *name = PG_GETARG_TEXT_PP(1);
@@ -751,10 +751,10 @@ GetPath(FunctionCallInfo fcinfo, HroeValue *v)
 	return hroe_item_path(item, VARDATA_ANY(path), VARSIZE_ANY_EXHDR(path), v);
 }
 
-PG_FUNCTION_INFO_V1(item_get);
+PG_FUNCTION_INFO_V1(hroe_item_get);
 /* item #> path: a value as DynamoDB JSON, NULL if missing */
 Datum
-item_get(PG_FUNCTION_ARGS)
+hroe_item_get(PG_FUNCTION_ARGS)
 {
 	HroeValue	v;
 
@@ -763,10 +763,10 @@ item_get(PG_FUNCTION_ARGS)
 	PG_RETURN_DATUM(ValueToJsonb(&v));
 }
 
-PG_FUNCTION_INFO_V1(item_get_type);
+PG_FUNCTION_INFO_V1(hroe_item_get_type);
 /* The DynamoDB type name of a value ("S", "NS", ...), NULL if missing */
 Datum
-item_get_type(PG_FUNCTION_ARGS)
+hroe_item_get_type(PG_FUNCTION_ARGS)
 {
 	HroeValue	v;
 
@@ -775,90 +775,86 @@ item_get_type(PG_FUNCTION_ARGS)
 	PG_RETURN_TEXT_P(cstring_to_text(hroe_type_name(v.type)));
 }
 
-/* Error for a typed getter that finds another type */
-static void
-pg_attribute_noreturn()
-WrongType(FunctionCallInfo fcinfo, const HroeValue *v, HroeType want)
+/*
+ * A typed getter's value: false when the path is absent, an error when the
+ * value has another type than want
+ */
+static bool
+GetTyped(FunctionCallInfo fcinfo, HroeValue *v, HroeType want)
 {
-	ereport(ERROR,
-			(errcode(ERRCODE_DATATYPE_MISMATCH),
-			 errmsg("attribute \"%s\" is of type %s, not %s",
-					text_to_cstring(PG_GETARG_TEXT_PP(1)),
-					hroe_type_name(v->type), hroe_type_name(want))));
+	if (!GetPath(fcinfo, v))
+		return false;
+	if (v->type != want)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("attribute \"%s\" is of type %s, not %s",
+						text_to_cstring(PG_GETARG_TEXT_PP(1)),
+						hroe_type_name(v->type), hroe_type_name(want))));
+	return true;
 }
 
-PG_FUNCTION_INFO_V1(item_get_text);
+PG_FUNCTION_INFO_V1(hroe_item_get_text);
 /* An S value as text */
 Datum
-item_get_text(PG_FUNCTION_ARGS)
+hroe_item_get_text(PG_FUNCTION_ARGS)
 {
 	HroeValue	v;
 
-	if (!GetPath(fcinfo, &v))
+	if (!GetTyped(fcinfo, &v, HROE_S))
 		PG_RETURN_NULL();
-	if (v.type != HROE_S)
-		WrongType(fcinfo, &v, HROE_S);
 	RefuseNul(v.data, v.len, "text");
 	PG_RETURN_TEXT_P(cstring_to_text_with_len(v.data, v.len));
 }
 
-PG_FUNCTION_INFO_V1(item_get_key);
+PG_FUNCTION_INFO_V1(hroe_item_get_key);
 /* An S value as hroe.key (errors if it is not a valid key: empty, too long) */
 Datum
-item_get_key(PG_FUNCTION_ARGS)
+hroe_item_get_key(PG_FUNCTION_ARGS)
 {
 	HroeValue	v;
 
-	if (!GetPath(fcinfo, &v))
+	if (!GetTyped(fcinfo, &v, HROE_S))
 		PG_RETURN_NULL();
-	if (v.type != HROE_S)
-		WrongType(fcinfo, &v, HROE_S);
 	PG_RETURN_POINTER(hroe_key_from_string(v.data, v.len));
 }
 
-PG_FUNCTION_INFO_V1(item_get_number);
+PG_FUNCTION_INFO_V1(hroe_item_get_number);
 /* An N value as numeric */
 Datum
-item_get_number(PG_FUNCTION_ARGS)
+hroe_item_get_number(PG_FUNCTION_ARGS)
 {
 	HroeValue	v;
 
-	if (!GetPath(fcinfo, &v))
+	if (!GetTyped(fcinfo, &v, HROE_N))
 		PG_RETURN_NULL();
-	if (v.type != HROE_N)
-		WrongType(fcinfo, &v, HROE_N);
 	PG_RETURN_DATUM(hroe_value_numeric(&v));
 }
 
-PG_FUNCTION_INFO_V1(item_get_binary);
+PG_FUNCTION_INFO_V1(hroe_item_get_binary);
 /* A B value as bytea */
 Datum
-item_get_binary(PG_FUNCTION_ARGS)
+hroe_item_get_binary(PG_FUNCTION_ARGS)
 {
 	HroeValue	v;
 	bytea	   *b;
 
-	if (!GetPath(fcinfo, &v))
+	if (!GetTyped(fcinfo, &v, HROE_B))
 		PG_RETURN_NULL();
-	if (v.type != HROE_B)
-		WrongType(fcinfo, &v, HROE_B);
 	b = palloc(VARHDRSZ + v.len);
 	SET_VARSIZE(b, VARHDRSZ + v.len);
 	memcpy(VARDATA(b), v.data, v.len);
 	PG_RETURN_BYTEA_P(b);
 }
 
-PG_FUNCTION_INFO_V1(item_get_bool);
+PG_FUNCTION_INFO_V1(hroe_item_get_bool);
 /* A BOOL value as boolean */
 Datum
-item_get_bool(PG_FUNCTION_ARGS)
+hroe_item_get_bool(PG_FUNCTION_ARGS)
 {
 	HroeValue	v;
 
-	if (!GetPath(fcinfo, &v))
+	if (!GetTyped(fcinfo, &v, HROE_BOOL))
 		PG_RETURN_NULL();
-	if (v.type != HROE_BOOL)
-		WrongType(fcinfo, &v, HROE_BOOL);
 	PG_RETURN_BOOL(v.data[0] != 0);
 }
 
@@ -867,10 +863,10 @@ item_get_bool(PG_FUNCTION_ARGS)
  * ---------------------------------------------------------------------
  */
 
-PG_FUNCTION_INFO_V1(item_merge);
+PG_FUNCTION_INFO_V1(hroe_item_merge);
 /* a || b: all attributes of both; b's value wins for a name in both */
 Datum
-item_merge(PG_FUNCTION_ARGS)
+hroe_item_merge(PG_FUNCTION_ARGS)
 {
 	HroeItem   *a = PG_GETARG_HROE_ITEM_P(0);
 	HroeItem   *b = PG_GETARG_HROE_ITEM_P(1);
@@ -897,10 +893,10 @@ item_merge(PG_FUNCTION_ARGS)
 	PG_RETURN_HROE_ITEM_P(hroe_builder_finish(bld));
 }
 
-PG_FUNCTION_INFO_V1(item_set);
+PG_FUNCTION_INFO_V1(hroe_item_set);
 /* The item with one attribute set from a DynamoDB-JSON AttributeValue */
 Datum
-item_set(PG_FUNCTION_ARGS)
+hroe_item_set(PG_FUNCTION_ARGS)
 {
 	HroeItem   *item = PG_GETARG_HROE_ITEM_P(0);
 	text	   *name = PG_GETARG_TEXT_PP(1);
@@ -952,10 +948,10 @@ RemoveNames(HroeItem *item, text **names, int nnames)
 	return hroe_builder_finish(bld);
 }
 
-PG_FUNCTION_INFO_V1(item_remove);
+PG_FUNCTION_INFO_V1(hroe_item_remove);
 /* item - text[] (and the VARIADIC function): without those attributes */
 Datum
-item_remove(PG_FUNCTION_ARGS)
+hroe_item_remove(PG_FUNCTION_ARGS)
 {
 	HroeItem   *item = PG_GETARG_HROE_ITEM_P(0);
 	ArrayType  *arr = PG_GETARG_ARRAYTYPE_P(1);
@@ -973,10 +969,10 @@ item_remove(PG_FUNCTION_ARGS)
 	PG_RETURN_HROE_ITEM_P(RemoveNames(item, names, k));
 }
 
-PG_FUNCTION_INFO_V1(item_remove_one);
+PG_FUNCTION_INFO_V1(hroe_item_remove_one);
 /* item - text: without that attribute */
 Datum
-item_remove_one(PG_FUNCTION_ARGS)
+hroe_item_remove_one(PG_FUNCTION_ARGS)
 {
 	HroeItem   *item = PG_GETARG_HROE_ITEM_P(0);
 	text	   *name = PG_GETARG_TEXT_PP(1);
@@ -984,10 +980,10 @@ item_remove_one(PG_FUNCTION_ARGS)
 	PG_RETURN_HROE_ITEM_P(RemoveNames(item, &name, 1));
 }
 
-PG_FUNCTION_INFO_V1(item_attributes);
+PG_FUNCTION_INFO_V1(hroe_item_attributes);
 /* The top-level attribute names, in canonical order */
 Datum
-item_attributes(PG_FUNCTION_ARGS)
+hroe_item_attributes(PG_FUNCTION_ARGS)
 {
 	HroeItem   *item = PG_GETARG_HROE_ITEM_P(0);
 	HroeValue	m;

@@ -128,7 +128,7 @@ extern const char *hroe_base64_message(uint32 len);
 extern void hroe_append_message_bytes(StringInfo buf, const char *s, uint32 len);
 extern char *hroe_message_bytes(const char *s, uint32 len);
 
-/* DynamoDB size of one value (vsize in dynamodb-semantics.md section 2) */
+/* DynamoDB size of one value (doc/dynamodb-rules.md#keys-and-item-size) */
 extern int64 hroe_value_size(const HroeValue *v);
 
 /* N value as a numeric Datum (backend only) */
@@ -142,6 +142,9 @@ extern int	hroe_number_compare(const char *a, uint32 alen, const char *b, uint32
  * DynamoDB's E9 errors.  Returns the canonical text (palloc'd, NUL-ended).
  */
 extern char *hroe_number_normalize(const char *text, int len, int *outlen);
+
+/* The same, returning NULL with *error set to DynamoDB's E9 message */
+extern char *hroe_number_canonical(const char *text, int len, const char **error);
 
 /* Whether two values are equal (same type, same canonical payload) */
 extern bool hroe_value_equal(const HroeValue *a, const HroeValue *b);

@@ -6,13 +6,13 @@
 CREATE TYPE hroe.item;
 
 CREATE FUNCTION hroe.item_in(cstring) RETURNS hroe.item
-	AS 'MODULE_PATHNAME', 'item_in' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'hroe_item_in' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION hroe.item_out(hroe.item) RETURNS cstring
-	AS 'MODULE_PATHNAME', 'item_out' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'hroe_item_out' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION hroe.item_recv(internal) RETURNS hroe.item
-	AS 'MODULE_PATHNAME', 'item_recv' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'hroe_item_recv' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION hroe.item_send(hroe.item) RETURNS bytea
-	AS 'MODULE_PATHNAME', 'item_send' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'hroe_item_send' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 
 CREATE TYPE hroe.item (
 	INPUT = hroe.item_in,
@@ -32,11 +32,11 @@ COMMENT ON FUNCTION hroe.item_send(hroe.item) IS 'internal: I/O: binary output (
 
 -- equality on the canonical form
 CREATE FUNCTION hroe.item_eq(hroe.item, hroe.item) RETURNS boolean
-	AS 'MODULE_PATHNAME', 'item_eq' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'hroe_item_eq' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION hroe.item_ne(hroe.item, hroe.item) RETURNS boolean
-	AS 'MODULE_PATHNAME', 'item_ne' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'hroe_item_ne' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION hroe.item_hash(hroe.item) RETURNS integer
-	AS 'MODULE_PATHNAME', 'item_hash' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'hroe_item_hash' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION hroe.item_eq(hroe.item, hroe.item) IS 'internal: Whether two items are equal (same attributes, same canonical values)';
 COMMENT ON FUNCTION hroe.item_ne(hroe.item, hroe.item) IS 'internal: Whether two items differ';
 COMMENT ON FUNCTION hroe.item_hash(hroe.item) IS 'internal: Hash of an item''s canonical form';
@@ -60,18 +60,18 @@ CREATE OPERATOR CLASS hroe.item_hash_ops DEFAULT FOR TYPE hroe.item USING hash A
 
 -- size
 CREATE FUNCTION hroe.item_size(hroe.item) RETURNS integer
-	AS 'MODULE_PATHNAME', 'item_size' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'hroe_item_size_of' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION hroe.item_size(hroe.item) IS 'The item''s DynamoDB size in bytes (UTF-8 names and strings, base-100 numbers), computed on input';
 
 -- conversions
 CREATE FUNCTION hroe.item_to_jsonb(hroe.item) RETURNS jsonb
-	AS 'MODULE_PATHNAME', 'item_to_jsonb' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'hroe_item_to_jsonb' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION hroe.item_from_jsonb(jsonb) RETURNS hroe.item
-	AS 'MODULE_PATHNAME', 'item_from_jsonb' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'hroe_item_cast_from_jsonb' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION hroe.item_to_document(hroe.item) RETURNS jsonb
-	AS 'MODULE_PATHNAME', 'item_to_document' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'hroe_item_to_document' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION hroe.item_from_document(jsonb) RETURNS hroe.item
-	AS 'MODULE_PATHNAME', 'item_from_document' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'hroe_item_from_document' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION hroe.item_to_jsonb(hroe.item) IS 'internal: The item as DynamoDB JSON in jsonb ({"PK": {"S": "x"}})';
 COMMENT ON FUNCTION hroe.item_from_jsonb(jsonb) IS 'internal: An item from DynamoDB JSON in jsonb, validated like text input';
 COMMENT ON FUNCTION hroe.item_to_document(hroe.item) IS 'The item as a plain JSON document (S string, N number, B base64 string, BOOL, NULL null, L and sets arrays, M object)';
@@ -82,27 +82,27 @@ CREATE CAST (jsonb AS hroe.item) WITH FUNCTION hroe.item_from_jsonb(jsonb);
 
 -- access
 CREATE FUNCTION hroe.item_exists(hroe.item, text) RETURNS boolean
-	AS 'MODULE_PATHNAME', 'item_exists' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'hroe_item_exists' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION hroe.item_path_exists(hroe.item, text) RETURNS boolean
-	AS 'MODULE_PATHNAME', 'item_path_exists' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'hroe_item_path_exists' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION hroe.item_get_attribute(hroe.item, text) RETURNS jsonb
-	AS 'MODULE_PATHNAME', 'item_get_attribute' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'hroe_item_get_attribute' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION hroe.item_get(hroe.item, text) RETURNS jsonb
-	AS 'MODULE_PATHNAME', 'item_get' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'hroe_item_get' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION hroe.item_get_type(hroe.item, text) RETURNS text
-	AS 'MODULE_PATHNAME', 'item_get_type' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'hroe_item_get_type' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION hroe.item_get_text(hroe.item, text) RETURNS text
-	AS 'MODULE_PATHNAME', 'item_get_text' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'hroe_item_get_text' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION hroe.item_get_key(hroe.item, text) RETURNS hroe.key
-	AS 'MODULE_PATHNAME', 'item_get_key' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'hroe_item_get_key' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION hroe.item_get_number(hroe.item, text) RETURNS numeric
-	AS 'MODULE_PATHNAME', 'item_get_number' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'hroe_item_get_number' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION hroe.item_get_binary(hroe.item, text) RETURNS bytea
-	AS 'MODULE_PATHNAME', 'item_get_binary' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'hroe_item_get_binary' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION hroe.item_get_bool(hroe.item, text) RETURNS boolean
-	AS 'MODULE_PATHNAME', 'item_get_bool' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'hroe_item_get_bool' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION hroe.item_attributes(hroe.item) RETURNS text[]
-	AS 'MODULE_PATHNAME', 'item_attributes' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'hroe_item_attributes' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION hroe.item_exists(hroe.item, text) IS 'Whether the item has a top-level attribute of that name';
 COMMENT ON FUNCTION hroe.item_path_exists(hroe.item, text) IS 'Whether a document path (a.b[2].c) exists in the item';
 COMMENT ON FUNCTION hroe.item_get_attribute(hroe.item, text) IS 'A top-level attribute''s value as DynamoDB JSON ({"N": "5"}); NULL if missing';
@@ -146,13 +146,13 @@ COMMENT ON OPERATOR hroe.#> (hroe.item, text) IS 'Value at a document path (a.b[
 
 -- merge and remove
 CREATE FUNCTION hroe.item_merge(hroe.item, hroe.item) RETURNS hroe.item
-	AS 'MODULE_PATHNAME', 'item_merge' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'hroe_item_merge' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION hroe.item_set(hroe.item, text, jsonb) RETURNS hroe.item
-	AS 'MODULE_PATHNAME', 'item_set' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'hroe_item_set' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION hroe.item_remove(hroe.item, VARIADIC text[]) RETURNS hroe.item
-	AS 'MODULE_PATHNAME', 'item_remove' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'hroe_item_remove' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION hroe.item_remove_attribute(hroe.item, text) RETURNS hroe.item
-	AS 'MODULE_PATHNAME', 'item_remove_one' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'hroe_item_remove_one' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION hroe.item_merge(hroe.item, hroe.item) IS 'All attributes of both items; the second item''s value wins for a name in both (400 KB checked)';
 COMMENT ON FUNCTION hroe.item_set(hroe.item, text, jsonb) IS 'The item with a top-level attribute set (added or replaced) from a DynamoDB-JSON AttributeValue such as {"N": "5"} (validated, 400 KB checked)';
 COMMENT ON FUNCTION hroe.item_remove(hroe.item, text[]) IS 'The item without the named top-level attributes (missing names are ignored)';

@@ -130,7 +130,7 @@ hroe_type_name(HroeType type)
 	return (type >= HROE_S && type <= HROE_BS) ? names[type] : "?";
 }
 
-/* DynamoDB size of a value (section 2 of dynamodb-semantics.md) */
+/* DynamoDB size of a value (doc/dynamodb-rules.md#keys-and-item-size) */
 int64
 hroe_value_size(const HroeValue *v)
 {

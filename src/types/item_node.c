@@ -24,23 +24,6 @@ static char *WriteValue(char *out, const ValNode *n);
  * ---------------------------------------------------------------------
  */
 
-/* Read an unaligned uint32 */
-uint32
-hroe_io_get_u32(const char *p)
-{
-	uint32		v;
-
-	memcpy(&v, p, sizeof(v));
-	return v;
-}
-
-/* Write an unaligned uint32 */
-static inline void
-PutU32(char *p, uint32 v)
-{
-	memcpy(p, &v, sizeof(v));
-}
-
 /* Render the reader's current path as text ("a.b[2].c") */
 char *
 hroe_io_path_text(Reader *r)
@@ -540,39 +523,39 @@ WritePayload(char *out, const ValNode *n)
 		case HROE_NULL:
 			return out;
 		case HROE_L:
-			PutU32(out, n->nkids);
+			hroe_io_put_u32(out, n->nkids);
 			out += 4 + 4 * n->nkids;
 			for (i = 0; i < n->nkids; i++)
 			{
-				PutU32(base + 4 + 4 * i, out - base);
+				hroe_io_put_u32(base + 4 + 4 * i, out - base);
 				out = WriteValue(out, &n->kids[i]);
 			}
 			return out;
 		case HROE_SS:
 		case HROE_NS:
 		case HROE_BS:
-			PutU32(out, n->nkids);
+			hroe_io_put_u32(out, n->nkids);
 			out += 4 + 4 * n->nkids;
 			for (i = 0; i < n->nkids; i++)
 			{
-				PutU32(base + 4 + 4 * i, out - base);
+				hroe_io_put_u32(base + 4 + 4 * i, out - base);
 				memcpy(out, n->kids[i].data, n->kids[i].len);
 				out += n->kids[i].len;
 			}
 			return out;
 		case HROE_M:
 			/* all names first, so a binary search touches one region */
-			PutU32(out, n->nkids);
+			hroe_io_put_u32(out, n->nkids);
 			out += 4 + 8 * n->nkids;
 			for (i = 0; i < n->nkids; i++)
 			{
-				PutU32(base + 4 + 8 * i, out - base);
+				hroe_io_put_u32(base + 4 + 8 * i, out - base);
 				memcpy(out, n->kids[i].name, n->kids[i].namelen);
 				out += n->kids[i].namelen;
 			}
 			for (i = 0; i < n->nkids; i++)
 			{
-				PutU32(base + 8 + 8 * i, out - base);
+				hroe_io_put_u32(base + 8 + 8 * i, out - base);
 				out = WriteValue(out, &n->kids[i]);
 			}
 			return out;

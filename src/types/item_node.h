@@ -17,9 +17,9 @@
 
 #include "item.h"
 
-/* DynamoDB's own texts (dynamodb-semantics.md section 10) */
+/* DynamoDB's own texts (doc/dynamodb-rules.md#errors) */
 #define MSG_NUM_SYNTAX	"The parameter cannot be converted to a numeric value: %s"
-#define MSG_NUM_DIGITS	"Attempting to store more than 38 significant digits in a Number"
+#define MSG_NUM_DIGITS	"Attempting to store more than " CppAsString2(HROE_NUMBER_MAX_DIGITS) " significant digits in a Number"
 #define MSG_NUM_OVER	"Number overflow. Attempting to store a number with magnitude larger than supported range"
 #define MSG_NUM_UNDER	"Number underflow. Attempting to store a number with magnitude smaller than supported range"
 #define MSG_TOO_BIG		"Item size has exceeded the maximum allowed size"
@@ -74,7 +74,6 @@ extern bool hroe_io_peek(Reader *r, char c);
 extern void hroe_io_read_members(Reader *r, ValNode *m, int depth);
 extern void hroe_io_check_names(const ValNode *m);
 extern void hroe_io_init_reader(Reader *r, const char *json, int len);
-extern uint32 hroe_io_get_u32(const char *p);
 extern char *hroe_io_path_text(Reader *r);
 extern void hroe_io_push_name(Reader *r, const char *name, uint32 len);
 extern void hroe_io_push_index(Reader *r, uint32 index);
@@ -94,5 +93,21 @@ extern HroeItem *hroe_io_node_to_item(const ValNode *m);
 extern void hroe_io_node_to_value(const ValNode *n, HroeValue *v);
 extern char *hroe_io_number_normalize(Reader *r, const char *s, int len, int *outlen);
 extern int64 hroe_io_number_size(const char *s, uint32 len);
+
+/* Read and write an unaligned uint32 (the item and collection formats) */
+static inline uint32
+hroe_io_get_u32(const char *p)
+{
+	uint32		v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+static inline void
+hroe_io_put_u32(char *p, uint32 v)
+{
+	memcpy(p, &v, sizeof(v));
+}
 
 #endif							/* HROE_ITEM_NODE_H */

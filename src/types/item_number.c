@@ -1,8 +1,9 @@
 /*-------------------------------------------------------------------------
  *
  * item_number.c
- *	  DynamoDB numbers: normalisation to the canonical exact decimal (38
- *	  digits, the exponent range), their size and their order.
+ *	  DynamoDB numbers: normalisation to the canonical exact decimal (the
+ *	  digits and exponent range of dynamodb_limits.h), their size and their
+ *	  order.
  *
  * Like the rest of the item core, it uses only palloc, ereport and
  * StringInfo from the backend, so the fuzzer (test/fuzz) compiles it
@@ -19,25 +20,17 @@
  * ---------------------------------------------------------------------
  */
 
-/* Report E9 "cannot be converted" for a number text */
-static void
-pg_attribute_noreturn()
-NumberSyntax(Reader *r, const char *text, int len)
-{
-	StringInfoData msg;
-
-	initStringInfo(&msg);
-	appendStringInfo(&msg, MSG_NUM_SYNTAX, hroe_message_bytes(text, len));
-	hroe_io_value_error(r, ERRCODE_INVALID_TEXT_REPRESENTATION, msg.data);
-}
-
 /*
- * Normalise a DynamoDB number: exact decimal, plain notation, no leading or
- * trailing zeros, -0 is 0; at most 38 significant digits, magnitude within
- * 1E-130 .. 9.99..E+125.  Syntax: -?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?
+ * A DynamoDB number's canonical text: exact decimal, plain notation, no
+ * leading or trailing zeros, -0 is 0 (doc/dynamodb-rules.md#numbers).
+ * Syntax: -?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?; at most
+ * HROE_NUMBER_MAX_DIGITS significant digits, the exponent of the leading
+ * digit within HROE_NUMBER_MIN_EXPONENT .. HROE_NUMBER_MAX_EXPONENT.  On a
+ * number DynamoDB rejects: NULL, with *code and *error set to its E9 error
+ * (the digits checked before the range).
  */
-char *
-hroe_io_number_normalize(Reader *r, const char *s, int len, int *outlen)
+static char *
+NumberCanonical(const char *s, int len, int *outlen, int *code, const char **error)
 {
 	const char *p = s,
 			   *end = s + len;
@@ -50,7 +43,7 @@ hroe_io_number_normalize(Reader *r, const char *s, int len, int *outlen)
 	int64		first = -1,
 				last = -1,
 				idx = 0;
-	char		sig[40];
+	char		sig[HROE_NUMBER_MAX_DIGITS];
 	int			d = 0;
 	char	   *out,
 			   *o;
@@ -73,7 +66,7 @@ hroe_io_number_normalize(Reader *r, const char *s, int len, int *outlen)
 	}
 	mant_end = p;
 	if (mant_end - mant - (intlen < mant_end - mant ? 1 : 0) == 0)
-		NumberSyntax(r, s, len);	/* no digits at all */
+		goto syntax;			/* no digits at all */
 	if (p < end && (*p == 'e' || *p == 'E'))
 	{
 		bool		eneg = false;
@@ -91,12 +84,12 @@ hroe_io_number_normalize(Reader *r, const char *s, int len, int *outlen)
 			p++;
 		}
 		if (p == ds)
-			NumberSyntax(r, s, len);
+			goto syntax;
 		if (eneg)
 			explicit_exp = -explicit_exp;
 	}
 	if (p != end)
-		NumberSyntax(r, s, len);
+		goto syntax;
 
 	/* pass 2: significant digits, indexed over the mantissa digits */
 	for (p = mant; p < mant_end; p++)
@@ -119,8 +112,24 @@ hroe_io_number_normalize(Reader *r, const char *s, int len, int *outlen)
 		*outlen = 1;
 		return out;
 	}
-	if (last - first + 1 > 38)
-		hroe_io_value_error(r, ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE, MSG_NUM_DIGITS);
+	/* exponent of the leading significant digit */
+	e = intlen - 1 - first + explicit_exp;
+	*code = ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE;
+	if (last - first + 1 > HROE_NUMBER_MAX_DIGITS)
+	{
+		*error = MSG_NUM_DIGITS;
+		return NULL;
+	}
+	if (e > HROE_NUMBER_MAX_EXPONENT)
+	{
+		*error = MSG_NUM_OVER;
+		return NULL;
+	}
+	if (e < HROE_NUMBER_MIN_EXPONENT)
+	{
+		*error = MSG_NUM_UNDER;
+		return NULL;
+	}
 	idx = 0;
 	for (p = mant; p < mant_end; p++)
 	{
@@ -130,14 +139,9 @@ hroe_io_number_normalize(Reader *r, const char *s, int len, int *outlen)
 			sig[d++] = *p;
 		idx++;
 	}
-	/* exponent of the leading significant digit */
-	e = intlen - 1 - first + explicit_exp;
-	if (e > 125)
-		hroe_io_value_error(r, ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE, MSG_NUM_OVER);
-	if (e < -130)
-		hroe_io_value_error(r, ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE, MSG_NUM_UNDER);
 
-	out = o = palloc(d + 140);
+	/* sign, "0." and the zeros before the first digit, or the zeros after it */
+	out = o = palloc(d + 4 - HROE_NUMBER_MIN_EXPONENT + HROE_NUMBER_MAX_EXPONENT);
 	if (neg)
 		*o++ = '-';
 	if (e >= d - 1)
@@ -167,6 +171,24 @@ hroe_io_number_normalize(Reader *r, const char *s, int len, int *outlen)
 	*o = '\0';
 	*outlen = o - out;
 	return out;
+
+syntax:
+	*code = ERRCODE_INVALID_TEXT_REPRESENTATION;
+	*error = psprintf(MSG_NUM_SYNTAX, hroe_message_bytes(s, len));
+	return NULL;
+}
+
+/* Normalise a number of an item being read; E9 errors name the attribute */
+char *
+hroe_io_number_normalize(Reader *r, const char *s, int len, int *outlen)
+{
+	int			code;
+	const char *error;
+	char	   *out = NumberCanonical(s, len, outlen, &code, &error);
+
+	if (out == NULL)
+		hroe_io_value_error(r, code, error);
+	return out;
 }
 
 /* Normalise a DynamoDB number text (E9 errors without an attribute path) */
@@ -174,6 +196,17 @@ char *
 hroe_number_normalize(const char *s, int len, int *outlen)
 {
 	return hroe_io_number_normalize(NULL, s, len, outlen);
+}
+
+/* The canonical text of a number, or NULL with *error set to DynamoDB's E9 */
+char *
+hroe_number_canonical(const char *s, int len, const char **error)
+{
+	int			code;
+	int			outlen;
+
+	*error = NULL;
+	return NumberCanonical(s, len, &outlen, &code, error);
 }
 
 /* DynamoDB size of a canonical number: base-100 digits + exponent + sign */

@@ -196,10 +196,10 @@ hroe_key_compare_bytes(const char *a, int alen, const char *b, int blen)
  * ---------------------------------------------------------------------
  */
 
-PG_FUNCTION_INFO_V1(key_in);
+PG_FUNCTION_INFO_V1(hroe_key_in);
 /* Text input: the key is the string itself. */
 Datum
-key_in(PG_FUNCTION_ARGS)
+hroe_key_in(PG_FUNCTION_ARGS)
 {
 	char	   *str = PG_GETARG_CSTRING(0);
 
@@ -207,10 +207,10 @@ key_in(PG_FUNCTION_ARGS)
 	PG_RETURN_HROE_KEY_P(hroe_key_from_bytes(str, (int) strlen(str)));
 }
 
-PG_FUNCTION_INFO_V1(key_out);
+PG_FUNCTION_INFO_V1(hroe_key_out);
 /* Text output: the key's bytes as a C string. */
 Datum
-key_out(PG_FUNCTION_ARGS)
+hroe_key_out(PG_FUNCTION_ARGS)
 {
 	struct varlena *key = PG_GETARG_HROE_KEY_P(0);
 	int			len = HroeKeyLen(key);
@@ -221,10 +221,10 @@ key_out(PG_FUNCTION_ARGS)
 	PG_RETURN_CSTRING(result);
 }
 
-PG_FUNCTION_INFO_V1(key_recv);
+PG_FUNCTION_INFO_V1(hroe_key_recv);
 /* Binary input: a version byte, then the UTF-8 bytes; validated as in key_in. */
 Datum
-key_recv(PG_FUNCTION_ARGS)
+hroe_key_recv(PG_FUNCTION_ARGS)
 {
 	StringInfo	buf = (StringInfo) PG_GETARG_POINTER(0);
 	int			version = pq_getmsgbyte(buf);
@@ -239,10 +239,10 @@ key_recv(PG_FUNCTION_ARGS)
 	PG_RETURN_HROE_KEY_P(hroe_key_from_bytes(pq_getmsgbytes(buf, len), len));
 }
 
-PG_FUNCTION_INFO_V1(key_send);
+PG_FUNCTION_INFO_V1(hroe_key_send);
 /* Binary output: a version byte, then the UTF-8 bytes. */
 Datum
-key_send(PG_FUNCTION_ARGS)
+hroe_key_send(PG_FUNCTION_ARGS)
 {
 	struct varlena *key = PG_GETARG_HROE_KEY_P(0);
 	StringInfoData buf;
@@ -253,10 +253,10 @@ key_send(PG_FUNCTION_ARGS)
 	PG_RETURN_BYTEA_P(pq_endtypsend(&buf));
 }
 
-PG_FUNCTION_INFO_V1(key_from_text);
+PG_FUNCTION_INFO_V1(hroe_key_from_text);
 /* Cast text to hroe.key: validates, and shares the bytes (same layout). */
 Datum
-key_from_text(PG_FUNCTION_ARGS)
+hroe_key_from_text(PG_FUNCTION_ARGS)
 {
 	text	   *t = PG_GETARG_TEXT_PP(0);
 
@@ -303,68 +303,68 @@ KeyEqualDatums(FunctionCallInfo fcinfo)
 	return result;
 }
 
-PG_FUNCTION_INFO_V1(key_cmp);
+PG_FUNCTION_INFO_V1(hroe_key_cmp);
 /* btree support function 1: -1, 0 or 1 in DynamoDB's order. */
 Datum
-key_cmp(PG_FUNCTION_ARGS)
+hroe_key_cmp(PG_FUNCTION_ARGS)
 {
 	int			r = KeyCompareDatums(fcinfo);
 
 	PG_RETURN_INT32((r > 0) - (r < 0));
 }
 
-PG_FUNCTION_INFO_V1(key_eq);
+PG_FUNCTION_INFO_V1(hroe_key_eq);
 /* a = b */
 Datum
-key_eq(PG_FUNCTION_ARGS)
+hroe_key_eq(PG_FUNCTION_ARGS)
 {
 	PG_RETURN_BOOL(KeyEqualDatums(fcinfo));
 }
 
-PG_FUNCTION_INFO_V1(key_ne);
+PG_FUNCTION_INFO_V1(hroe_key_ne);
 /* a <> b */
 Datum
-key_ne(PG_FUNCTION_ARGS)
+hroe_key_ne(PG_FUNCTION_ARGS)
 {
 	PG_RETURN_BOOL(!KeyEqualDatums(fcinfo));
 }
 
-PG_FUNCTION_INFO_V1(key_lt);
+PG_FUNCTION_INFO_V1(hroe_key_lt);
 /* a < b */
 Datum
-key_lt(PG_FUNCTION_ARGS)
+hroe_key_lt(PG_FUNCTION_ARGS)
 {
 	PG_RETURN_BOOL(KeyCompareDatums(fcinfo) < 0);
 }
 
-PG_FUNCTION_INFO_V1(key_le);
+PG_FUNCTION_INFO_V1(hroe_key_le);
 /* a <= b */
 Datum
-key_le(PG_FUNCTION_ARGS)
+hroe_key_le(PG_FUNCTION_ARGS)
 {
 	PG_RETURN_BOOL(KeyCompareDatums(fcinfo) <= 0);
 }
 
-PG_FUNCTION_INFO_V1(key_gt);
+PG_FUNCTION_INFO_V1(hroe_key_gt);
 /* a > b */
 Datum
-key_gt(PG_FUNCTION_ARGS)
+hroe_key_gt(PG_FUNCTION_ARGS)
 {
 	PG_RETURN_BOOL(KeyCompareDatums(fcinfo) > 0);
 }
 
-PG_FUNCTION_INFO_V1(key_ge);
+PG_FUNCTION_INFO_V1(hroe_key_ge);
 /* a >= b */
 Datum
-key_ge(PG_FUNCTION_ARGS)
+hroe_key_ge(PG_FUNCTION_ARGS)
 {
 	PG_RETURN_BOOL(KeyCompareDatums(fcinfo) >= 0);
 }
 
-PG_FUNCTION_INFO_V1(key_larger);
+PG_FUNCTION_INFO_V1(hroe_key_larger);
 /* The greater of two keys (max aggregate). */
 Datum
-key_larger(PG_FUNCTION_ARGS)
+hroe_key_larger(PG_FUNCTION_ARGS)
 {
 	struct varlena *a = PG_GETARG_HROE_KEY_P(0);
 	struct varlena *b = PG_GETARG_HROE_KEY_P(1);
@@ -373,10 +373,10 @@ key_larger(PG_FUNCTION_ARGS)
 											 HroeKeyData(b), HroeKeyLen(b)) >= 0 ? a : b);
 }
 
-PG_FUNCTION_INFO_V1(key_smaller);
+PG_FUNCTION_INFO_V1(hroe_key_smaller);
 /* The lesser of two keys (min aggregate). */
 Datum
-key_smaller(PG_FUNCTION_ARGS)
+hroe_key_smaller(PG_FUNCTION_ARGS)
 {
 	struct varlena *a = PG_GETARG_HROE_KEY_P(0);
 	struct varlena *b = PG_GETARG_HROE_KEY_P(1);
@@ -385,10 +385,10 @@ key_smaller(PG_FUNCTION_ARGS)
 											 HroeKeyData(b), HroeKeyLen(b)) <= 0 ? a : b);
 }
 
-PG_FUNCTION_INFO_V1(key_hash);
+PG_FUNCTION_INFO_V1(hroe_key_hash);
 /* hash support function 1: 32-bit hash of the bytes. */
 Datum
-key_hash(PG_FUNCTION_ARGS)
+hroe_key_hash(PG_FUNCTION_ARGS)
 {
 	struct varlena *key = PG_GETARG_HROE_KEY_P(0);
 	Datum		result = hash_any((unsigned char *) HroeKeyData(key), HroeKeyLen(key));
@@ -397,10 +397,10 @@ key_hash(PG_FUNCTION_ARGS)
 	return result;
 }
 
-PG_FUNCTION_INFO_V1(key_hash_extended);
+PG_FUNCTION_INFO_V1(hroe_key_hash_extended);
 /* hash support function 2: seeded 64-bit hash (hash partitioning). */
 Datum
-key_hash_extended(PG_FUNCTION_ARGS)
+hroe_key_hash_extended(PG_FUNCTION_ARGS)
 {
 	struct varlena *key = PG_GETARG_HROE_KEY_P(0);
 	Datum		result = hash_any_extended((unsigned char *) HroeKeyData(key),
@@ -410,14 +410,14 @@ key_hash_extended(PG_FUNCTION_ARGS)
 	return result;
 }
 
-PG_FUNCTION_INFO_V1(key_sortsupport);
+PG_FUNCTION_INFO_V1(hroe_key_sortsupport);
 /*
  * btree support function 2: a memcmp comparator, and abbreviated keys (the
  * first 8 bytes, compared as an unsigned integer) when the sort asks for
  * them.
  */
 Datum
-key_sortsupport(PG_FUNCTION_ARGS)
+hroe_key_sortsupport(PG_FUNCTION_ARGS)
 {
 	SortSupport ssup = (SortSupport) PG_GETARG_POINTER(0);
 
@@ -545,10 +545,10 @@ BytesAreDescendant(const char *data, int len, const char *ancestor, int alen)
 		memcmp(data, ancestor, alen) == 0;
 }
 
-PG_FUNCTION_INFO_V1(key_begins_with);
+PG_FUNCTION_INFO_V1(hroe_key_begins_with);
 /* a ^@ b: DynamoDB's begins_with(a, b), a byte prefix. */
 Datum
-key_begins_with(PG_FUNCTION_ARGS)
+hroe_key_begins_with(PG_FUNCTION_ARGS)
 {
 	struct varlena *a = PG_GETARG_HROE_KEY_P(0);
 	struct varlena *b = PG_GETARG_HROE_KEY_P(1);
@@ -560,10 +560,10 @@ key_begins_with(PG_FUNCTION_ARGS)
 	PG_RETURN_BOOL(result);
 }
 
-PG_FUNCTION_INFO_V1(key_is_ancestor);
+PG_FUNCTION_INFO_V1(hroe_key_is_ancestor);
 /* a @> b: a is a strict ancestor of b (b begins with a || '#'). */
 Datum
-key_is_ancestor(PG_FUNCTION_ARGS)
+hroe_key_is_ancestor(PG_FUNCTION_ARGS)
 {
 	struct varlena *a = PG_GETARG_HROE_KEY_P(0);
 	struct varlena *b = PG_GETARG_HROE_KEY_P(1);
@@ -575,10 +575,10 @@ key_is_ancestor(PG_FUNCTION_ARGS)
 	PG_RETURN_BOOL(result);
 }
 
-PG_FUNCTION_INFO_V1(key_is_descendant);
+PG_FUNCTION_INFO_V1(hroe_key_is_descendant);
 /* a <@ b: a is a strict descendant of b (a begins with b || '#'). */
 Datum
-key_is_descendant(PG_FUNCTION_ARGS)
+hroe_key_is_descendant(PG_FUNCTION_ARGS)
 {
 	struct varlena *a = PG_GETARG_HROE_KEY_P(0);
 	struct varlena *b = PG_GETARG_HROE_KEY_P(1);
@@ -665,13 +665,13 @@ ReportKeyTooLong(int64 len)
 					   len, HROE_KEY_MAX_BYTES)));
 }
 
-PG_FUNCTION_INFO_V1(key_build);
+PG_FUNCTION_INFO_V1(hroe_key_build);
 /*
  * hroe.key(VARIADIC text[]): the components joined by '#'.  NULL components
  * and components holding '#' are errors; empty components are empty levels.
  */
 Datum
-key_build(PG_FUNCTION_ARGS)
+hroe_key_build(PG_FUNCTION_ARGS)
 {
 	ArrayType  *arr = PG_GETARG_ARRAYTYPE_P(0);
 	Datum	   *elems;
@@ -720,10 +720,10 @@ key_build(PG_FUNCTION_ARGS)
 	PG_RETURN_HROE_KEY_P(result);
 }
 
-PG_FUNCTION_INFO_V1(key_split);
+PG_FUNCTION_INFO_V1(hroe_key_split);
 /* hroe.key_split(key): the key's components as text[] (empty ones kept). */
 Datum
-key_split(PG_FUNCTION_ARGS)
+hroe_key_split(PG_FUNCTION_ARGS)
 {
 	struct varlena *key = PG_GETARG_HROE_KEY_P(0);
 	const char *data = HroeKeyData(key);
@@ -746,13 +746,13 @@ key_split(PG_FUNCTION_ARGS)
 										  TYPALIGN_INT));
 }
 
-PG_FUNCTION_INFO_V1(key_component);
+PG_FUNCTION_INFO_V1(hroe_key_component);
 /*
  * hroe.key_component(key, n): the n-th level, counting from 1; a negative n
  * counts from the end (-1 is the last).  NULL when there is no such level.
  */
 Datum
-key_component(PG_FUNCTION_ARGS)
+hroe_key_component(PG_FUNCTION_ARGS)
 {
 	struct varlena *key = PG_GETARG_HROE_KEY_P(0);
 	int32		n = PG_GETARG_INT32(1);
@@ -771,24 +771,24 @@ key_component(PG_FUNCTION_ARGS)
 	PG_RETURN_TEXT_P(cstring_to_text_with_len(data + start, stop - start));
 }
 
-PG_FUNCTION_INFO_V1(key_levels);
+PG_FUNCTION_INFO_V1(hroe_key_levels);
 /* hroe.key_levels(key): the number of levels (separators + 1). */
 Datum
-key_levels(PG_FUNCTION_ARGS)
+hroe_key_levels(PG_FUNCTION_ARGS)
 {
 	struct varlena *key = PG_GETARG_HROE_KEY_P(0);
 
 	PG_RETURN_INT32(KeyLevelCount(HroeKeyData(key), HroeKeyLen(key)));
 }
 
-PG_FUNCTION_INFO_V1(key_prefix);
+PG_FUNCTION_INFO_V1(hroe_key_prefix);
 /*
  * hroe.key_prefix(key, n): the first n levels (the whole key when n is at
  * least the number of levels); a negative n drops the last -n levels.  At
  * least one level must remain, and it must not be empty.
  */
 Datum
-key_prefix(PG_FUNCTION_ARGS)
+hroe_key_prefix(PG_FUNCTION_ARGS)
 {
 	struct varlena *key = PG_GETARG_HROE_KEY_P(0);
 	int32		n = PG_GETARG_INT32(1);
@@ -818,10 +818,10 @@ key_prefix(PG_FUNCTION_ARGS)
 	PG_RETURN_HROE_KEY_P(hroe_key_from_bytes(data, plen));
 }
 
-PG_FUNCTION_INFO_V1(key_append);
+PG_FUNCTION_INFO_V1(hroe_key_append);
 /* hroe.key_append(key, component): key || '#' || component. */
 Datum
-key_append(PG_FUNCTION_ARGS)
+hroe_key_append(PG_FUNCTION_ARGS)
 {
 	struct varlena *key = PG_GETARG_HROE_KEY_P(0);
 	text	   *component = PG_GETARG_TEXT_PP(1);

@@ -7,13 +7,13 @@
 CREATE TYPE hroe.key;
 
 CREATE FUNCTION hroe.key_in(cstring) RETURNS hroe.key
-	AS 'MODULE_PATHNAME', 'key_in' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'hroe_key_in' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION hroe.key_out(hroe.key) RETURNS cstring
-	AS 'MODULE_PATHNAME', 'key_out' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'hroe_key_out' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION hroe.key_recv(internal) RETURNS hroe.key
-	AS 'MODULE_PATHNAME', 'key_recv' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'hroe_key_recv' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION hroe.key_send(hroe.key) RETURNS bytea
-	AS 'MODULE_PATHNAME', 'key_send' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'hroe_key_send' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 
 -- Stored exactly like text (same header, same bytes, same alignment), so the
 -- cast to text is binary-coercible.  Not collatable: the order is fixed.
@@ -35,29 +35,29 @@ COMMENT ON FUNCTION hroe.key_send(hroe.key) IS 'internal: I/O: binary form of a 
 
 -- Comparison, in DynamoDB's order: unsigned bytes, a proper prefix first.
 CREATE FUNCTION hroe.key_eq(hroe.key, hroe.key) RETURNS boolean
-	AS 'MODULE_PATHNAME', 'key_eq' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+	AS 'MODULE_PATHNAME', 'hroe_key_eq' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
 CREATE FUNCTION hroe.key_ne(hroe.key, hroe.key) RETURNS boolean
-	AS 'MODULE_PATHNAME', 'key_ne' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+	AS 'MODULE_PATHNAME', 'hroe_key_ne' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
 CREATE FUNCTION hroe.key_lt(hroe.key, hroe.key) RETURNS boolean
-	AS 'MODULE_PATHNAME', 'key_lt' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+	AS 'MODULE_PATHNAME', 'hroe_key_lt' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
 CREATE FUNCTION hroe.key_le(hroe.key, hroe.key) RETURNS boolean
-	AS 'MODULE_PATHNAME', 'key_le' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+	AS 'MODULE_PATHNAME', 'hroe_key_le' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
 CREATE FUNCTION hroe.key_gt(hroe.key, hroe.key) RETURNS boolean
-	AS 'MODULE_PATHNAME', 'key_gt' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+	AS 'MODULE_PATHNAME', 'hroe_key_gt' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
 CREATE FUNCTION hroe.key_ge(hroe.key, hroe.key) RETURNS boolean
-	AS 'MODULE_PATHNAME', 'key_ge' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+	AS 'MODULE_PATHNAME', 'hroe_key_ge' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
 CREATE FUNCTION hroe.key_cmp(hroe.key, hroe.key) RETURNS integer
-	AS 'MODULE_PATHNAME', 'key_cmp' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+	AS 'MODULE_PATHNAME', 'hroe_key_cmp' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
 CREATE FUNCTION hroe.key_sortsupport(internal) RETURNS void
-	AS 'MODULE_PATHNAME', 'key_sortsupport' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'hroe_key_sortsupport' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION hroe.key_hash(hroe.key) RETURNS integer
-	AS 'MODULE_PATHNAME', 'key_hash' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+	AS 'MODULE_PATHNAME', 'hroe_key_hash' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
 CREATE FUNCTION hroe.key_hash_extended(hroe.key, bigint) RETURNS bigint
-	AS 'MODULE_PATHNAME', 'key_hash_extended' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+	AS 'MODULE_PATHNAME', 'hroe_key_hash_extended' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
 CREATE FUNCTION hroe.key_larger(hroe.key, hroe.key) RETURNS hroe.key
-	AS 'MODULE_PATHNAME', 'key_larger' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'hroe_key_larger' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION hroe.key_smaller(hroe.key, hroe.key) RETURNS hroe.key
-	AS 'MODULE_PATHNAME', 'key_smaller' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'hroe_key_smaller' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 
 COMMENT ON FUNCTION hroe.key_eq(hroe.key, hroe.key) IS 'internal: implementation of = for hroe.key (byte equality)';
 COMMENT ON FUNCTION hroe.key_ne(hroe.key, hroe.key) IS 'internal: implementation of <> for hroe.key';
@@ -75,27 +75,27 @@ COMMENT ON FUNCTION hroe.key_smaller(hroe.key, hroe.key) IS 'internal: the lesse
 -- begins_with and the component ancestor / descendant tests; their planner
 -- support turns them into exact btree ranges and estimates them.
 CREATE FUNCTION hroe.key_support(internal) RETURNS internal
-	AS 'MODULE_PATHNAME', 'key_support' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'hroe_key_support' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION hroe.key_match_sel(internal, oid, internal, integer) RETURNS float8
-	AS 'MODULE_PATHNAME', 'key_match_sel' LANGUAGE C STABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'hroe_key_match_sel' LANGUAGE C STABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION hroe.key_begins_with(hroe.key, hroe.key) RETURNS boolean
-	AS 'MODULE_PATHNAME', 'key_begins_with' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF
+	AS 'MODULE_PATHNAME', 'hroe_key_begins_with' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF
 	SUPPORT hroe.key_support;
 CREATE FUNCTION hroe.key_is_ancestor(hroe.key, hroe.key) RETURNS boolean
-	AS 'MODULE_PATHNAME', 'key_is_ancestor' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF
+	AS 'MODULE_PATHNAME', 'hroe_key_is_ancestor' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF
 	SUPPORT hroe.key_support;
 CREATE FUNCTION hroe.key_is_descendant(hroe.key, hroe.key) RETURNS boolean
-	AS 'MODULE_PATHNAME', 'key_is_descendant' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF
+	AS 'MODULE_PATHNAME', 'hroe_key_is_descendant' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF
 	SUPPORT hroe.key_support;
 
 -- Run-time bounds of the index ranges (used when the operand is not a
 -- constant, e.g. a parameter of a generic plan); each returns a valid key.
 CREATE FUNCTION hroe.key_prefix_max(hroe.key) RETURNS hroe.key
-	AS 'MODULE_PATHNAME', 'key_prefix_max' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'hroe_key_prefix_max' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION hroe.key_descendant_lower(hroe.key) RETURNS hroe.key
-	AS 'MODULE_PATHNAME', 'key_descendant_lower' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'hroe_key_descendant_lower' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION hroe.key_descendant_upper(hroe.key) RETURNS hroe.key
-	AS 'MODULE_PATHNAME', 'key_descendant_upper' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'hroe_key_descendant_upper' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 
 COMMENT ON FUNCTION hroe.key_support(internal) IS 'internal: planner support of ^@, @> and <@: exact btree index ranges and selectivity';
 COMMENT ON FUNCTION hroe.key_match_sel(internal, oid, internal, integer) IS 'internal: restriction selectivity of ^@, @> and <@ (as the key range they match)';
@@ -194,24 +194,24 @@ COMMENT ON OPERATOR CLASS hroe.key_ops USING hash IS 'hashing of hroe.key (hash 
 -- collation); text -> hroe.key validates, and is implicit, so that mixing a
 -- key with text compares in DynamoDB order.
 CREATE FUNCTION hroe.key_from_text(text) RETURNS hroe.key
-	AS 'MODULE_PATHNAME', 'key_from_text' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'hroe_key_from_text' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION hroe.key_from_text(text) IS 'internal: cast text to hroe.key, validating it (non-empty, at most 2048 bytes)';
 CREATE CAST (hroe.key AS text) WITHOUT FUNCTION AS ASSIGNMENT;
 CREATE CAST (text AS hroe.key) WITH FUNCTION hroe.key_from_text(text) AS IMPLICIT;
 
 -- Composite keys
 CREATE FUNCTION hroe.key(VARIADIC components text[]) RETURNS hroe.key
-	AS 'MODULE_PATHNAME', 'key_build' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'hroe_key_build' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION hroe.key_split(k hroe.key) RETURNS text[]
-	AS 'MODULE_PATHNAME', 'key_split' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'hroe_key_split' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION hroe.key_component(k hroe.key, n integer) RETURNS text
-	AS 'MODULE_PATHNAME', 'key_component' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'hroe_key_component' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION hroe.key_levels(k hroe.key) RETURNS integer
-	AS 'MODULE_PATHNAME', 'key_levels' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'hroe_key_levels' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION hroe.key_prefix(k hroe.key, n integer) RETURNS hroe.key
-	AS 'MODULE_PATHNAME', 'key_prefix' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'hroe_key_prefix' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION hroe.key_append(k hroe.key, component text) RETURNS hroe.key
-	AS 'MODULE_PATHNAME', 'key_append' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'hroe_key_append' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 
 COMMENT ON FUNCTION hroe.key(text[]) IS 'build a composite key: the components joined by #; a component containing # is an error';
 COMMENT ON FUNCTION hroe.key_split(hroe.key) IS 'the components (levels) of a key, split at #; empty levels are kept';

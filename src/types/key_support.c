@@ -187,20 +187,20 @@ DescendantRange(const char *a, int len, KeyRange *range)
 	}
 }
 
-PG_FUNCTION_INFO_V1(key_prefix_max);
+PG_FUNCTION_INFO_V1(hroe_key_prefix_max);
 /* hroe.key_prefix_max(p): the greatest valid key that begins with p. */
 Datum
-key_prefix_max(PG_FUNCTION_ARGS)
+hroe_key_prefix_max(PG_FUNCTION_ARGS)
 {
 	struct varlena *p = PG_GETARG_HROE_KEY_P(0);
 
 	PG_RETURN_HROE_KEY_P(KeyPrefixMax(HroeKeyData(p), HroeKeyLen(p)));
 }
 
-PG_FUNCTION_INFO_V1(key_descendant_lower);
+PG_FUNCTION_INFO_V1(hroe_key_descendant_lower);
 /* hroe.key_descendant_lower(a): lower bound of a's descendants, a || '#'. */
 Datum
-key_descendant_lower(PG_FUNCTION_ARGS)
+hroe_key_descendant_lower(PG_FUNCTION_ARGS)
 {
 	struct varlena *a = PG_GETARG_HROE_KEY_P(0);
 	KeyRange	range;
@@ -209,10 +209,10 @@ key_descendant_lower(PG_FUNCTION_ARGS)
 	PG_RETURN_HROE_KEY_P(range.lower);
 }
 
-PG_FUNCTION_INFO_V1(key_descendant_upper);
+PG_FUNCTION_INFO_V1(hroe_key_descendant_upper);
 /* hroe.key_descendant_upper(a): exclusive upper bound, a || '$'. */
 Datum
-key_descendant_upper(PG_FUNCTION_ARGS)
+hroe_key_descendant_upper(PG_FUNCTION_ARGS)
 {
 	struct varlena *a = PG_GETARG_HROE_KEY_P(0);
 	KeyRange	range;
@@ -268,11 +268,11 @@ KeyMatchKindOf(Oid funcid)
 
 	if (src == NULL)
 		return KEY_MATCH_NONE;
-	if (strcmp(src, "key_begins_with") == 0)
+	if (strcmp(src, "hroe_key_begins_with") == 0)
 		return KEY_MATCH_BEGINS_WITH;
-	if (strcmp(src, "key_is_ancestor") == 0)
+	if (strcmp(src, "hroe_key_is_ancestor") == 0)
 		return KEY_MATCH_ANCESTOR;
-	if (strcmp(src, "key_is_descendant") == 0)
+	if (strcmp(src, "hroe_key_is_descendant") == 0)
 		return KEY_MATCH_DESCENDANT;
 	return KEY_MATCH_NONE;
 }
@@ -285,7 +285,7 @@ static bool
 FindRangeOps(Oid opfamily, Oid keytype, KeyRangeOps *ops)
 {
 	if (!IsCSymbol(get_opfamily_proc(opfamily, keytype, keytype, BTORDER_PROC),
-				   "key_cmp"))
+				   "hroe_key_cmp"))
 		return false;
 	ops->ge = get_opfamily_member(opfamily, keytype, keytype,
 								  BTGreaterEqualStrategyNumber);
@@ -298,7 +298,8 @@ FindRangeOps(Oid opfamily, Oid keytype, KeyRangeOps *ops)
 
 /*
  * A run-time bound: helper(operand), the helper being found by name in the
- * schema of the matching function (hroe) and checked to be hroe's.
+ * schema of the matching function (hroe) and checked to be hroe's (its C
+ * symbol is hroe_ and its name).
  */
 static Expr *
 RuntimeBound(Oid matchfunc, const char *helper, Oid keytype, Expr *operand)
@@ -310,7 +311,7 @@ RuntimeBound(Oid matchfunc, const char *helper, Oid keytype, Expr *operand)
 	funcid = LookupFuncName(list_make2(makeString(nspname),
 									   makeString(pstrdup(helper))),
 							1, argtypes, true);
-	if (!IsCSymbol(funcid, helper))
+	if (!IsCSymbol(funcid, psprintf("hroe_%s", helper)))
 		return NULL;
 	return (Expr *) makeFuncExpr(funcid, keytype, list_make1(copyObject(operand)),
 								 InvalidOid, InvalidOid, COERCE_EXPLICIT_CALL);
@@ -526,10 +527,10 @@ KeyMatchSelectivity(PlannerInfo *root, KeyMatchKind kind, Oid funcid,
 	return selec;
 }
 
-PG_FUNCTION_INFO_V1(key_match_sel);
+PG_FUNCTION_INFO_V1(hroe_key_match_sel);
 /* Restriction estimator of ^@, @> and <@. */
 Datum
-key_match_sel(PG_FUNCTION_ARGS)
+hroe_key_match_sel(PG_FUNCTION_ARGS)
 {
 	PlannerInfo *root = (PlannerInfo *) PG_GETARG_POINTER(0);
 	Oid			oproid = PG_GETARG_OID(1);
@@ -543,14 +544,14 @@ key_match_sel(PG_FUNCTION_ARGS)
 	PG_RETURN_FLOAT8(KeyMatchSelectivity(root, kind, funcid, args, varRelid));
 }
 
-PG_FUNCTION_INFO_V1(key_support);
+PG_FUNCTION_INFO_V1(hroe_key_support);
 /*
  * Planner support function of key_begins_with, key_is_ancestor and
  * key_is_descendant: index conditions, and selectivity when they are
  * called as functions rather than through their operators.
  */
 Datum
-key_support(PG_FUNCTION_ARGS)
+hroe_key_support(PG_FUNCTION_ARGS)
 {
 	Node	   *rawreq = (Node *) PG_GETARG_POINTER(0);
 

@@ -280,10 +280,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		/* a palloc'd copy without a terminator, so ASan sees reads past its end */
 		input = palloc(size ? size : 1);
 		memcpy(input, data, size);
-		s = pq_parse(input, (int) size);
+		s = hroe_partiql_parse(input, (int) size);
 		printed = Statement(s, &len);
 		stage = 1;
-		s = pq_parse(printed, len);
+		s = hroe_partiql_parse(printed, len);
 		{
 			int			len2;
 			char	   *again = Statement(s, &len2);
