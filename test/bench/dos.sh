@@ -95,13 +95,13 @@ attack_all() {
 	local url=$1 m
 	PIDS=()
 	for m in 1 2; do
-		python3 "$ATTACK" "$url" slowloris --seconds "$SECS" --conns 2500 --interval 10 &
+		python3 "$ATTACK" "$url" slowloris --seconds "$SECS" --conns 2500 --interval 10 >&2 &
 		PIDS+=($!)
-		python3 "$ATTACK" "$url" churn --seconds "$SECS" --conns 4 &
+		python3 "$ATTACK" "$url" churn --seconds "$SECS" --conns 4 >&2 &
 		PIDS+=($!)
-		python3 "$ATTACK" "$url" unread --seconds "$SECS" --conns 50 --pipeline 4 --op BatchGetItem --body "$batch" &
+		python3 "$ATTACK" "$url" unread --seconds "$SECS" --conns 50 --pipeline 4 --op BatchGetItem --body "$batch" >&2 &
 		PIDS+=($!)
-		python3 "$ATTACK" "$url" bodies --seconds "$SECS" --conns 8 --size 16 --interval 10 &
+		python3 "$ATTACK" "$url" bodies --seconds "$SECS" --conns 8 --size 16 --interval 10 >&2 &
 		PIDS+=($!)
 	done
 }
