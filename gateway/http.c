@@ -196,7 +196,8 @@ handle(void *cls, struct MHD_Connection *conn, const char *url, const char *meth
 	 * oldest are dropped, and this request waits (suspended, its connection
 	 * read no further) until their memory is freed
 	 */
-	if (!ctx->br.called && !guard_unsent_room(&lp->guard))
+	if (!ctx->br.called && !quiesced && !atomic_load(&stop_ordered) &&
+		!guard_unsent_room(&lp->guard))
 	{
 		if (lp->nwaiting == lp->max_waiting)
 		{
@@ -358,6 +359,9 @@ loop(void *arg)
 		if (atomic_load(&stop_ordered))
 		{
 			/* what still waits or runs is answered (500 or throttled) */
+			for (int i = 0; i < lp->nwaiting; i++)
+				MHD_resume_connection(lp->waiting[i]);
+			lp->nwaiting = 0;
 			pool_close_all();
 			MHD_run(lp->daemon);
 			break;

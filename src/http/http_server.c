@@ -549,7 +549,7 @@ handle(void *cls, struct MHD_Connection *conn, const char *url, const char *meth
 	 * hroe.http_max_unsent_mb the oldest are dropped, and this request waits
 	 * until their memory is freed
 	 */
-	if (!guard_unsent_room(&guard))
+	if (!quiesced && !guard_unsent_room(&guard))
 	{
 		if (nwaiting == max_waiting)
 		{
@@ -983,6 +983,10 @@ hroe_http_worker_main(Datum arg)
 		if (quiesced && now_monotonic() >= stop_at)
 			break;
 	}
+	/* libmicrohttpd must not be stopped with a connection suspended */
+	for (int i = 0; i < nwaiting; i++)
+		MHD_resume_connection(waiting[i]);
+	nwaiting = 0;
 	MHD_stop_daemon(daemon);
 	proc_exit(0);
 }
