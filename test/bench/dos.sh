@@ -30,6 +30,7 @@
 #      connections opened), the probe until the attacks end.
 # The attack clients run under nice (HROE_DOS_ATTACK_NICE, default 10): on a
 # small machine they would otherwise take the server's cores.
+# With HROE_DOS_EACH=1, also each attack alone (two of it) after the eight.
 # Prints a Markdown table: front end, attack, probes, answered, unanswered,
 # non-200, p50/p99/max ms; with HROE_DOS_OUT=file also writes its rows there
 # as tab-separated values (test/t_dos_combined.sh reads them).  A benchmark:
@@ -98,33 +99,49 @@ batch='{"RequestItems":{"dos":{"Keys":['
 for i in $(seq 0 39); do batch+="{\"PK\":{\"S\":\"k$i\"}}"; if [ "$i" -lt 39 ]; then batch+=','; fi; done
 batch+=']}}}'
 
+# attack URL MODE...: two of each attack named (default all four) at once
 attack_all() {
-	local url=$1 m
+	local url=$1 m mode modes
+	shift
+	modes=${*:-slowloris churn unread bodies}
 	PIDS=()
 	for m in 1 2; do
-		$NICE python3 "$ATTACK" "$url" slowloris --seconds "$SECS" --conns 2500 --interval 10 >&2 &
-		PIDS+=($!)
-		$NICE python3 "$ATTACK" "$url" churn --seconds "$SECS" --conns 4 >&2 &
-		PIDS+=($!)
-		$NICE python3 "$ATTACK" "$url" unread --seconds "$SECS" --conns 50 --pipeline 4 --op BatchGetItem --body "$batch" >&2 &
-		PIDS+=($!)
-		$NICE python3 "$ATTACK" "$url" bodies --seconds "$SECS" --conns 8 --size 16 --interval 10 >&2 &
-		PIDS+=($!)
+		for mode in $modes; do
+			case $mode in
+			slowloris) $NICE python3 "$ATTACK" "$url" slowloris --seconds "$SECS" --conns 2500 --interval 10 >&2 & ;;
+			churn) $NICE python3 "$ATTACK" "$url" churn --seconds "$SECS" --conns 4 >&2 & ;;
+			unread) $NICE python3 "$ATTACK" "$url" unread --seconds "$SECS" --conns 50 --pipeline 4 --op BatchGetItem --body "$batch" >&2 & ;;
+			bodies) $NICE python3 "$ATTACK" "$url" bodies --seconds "$SECS" --conns 8 --size 16 --interval 10 >&2 & ;;
+			esac
+			PIDS+=($!)
+		done
 	done
+}
+
+# measure FRONT URL LABEL [MODE...]: the probe under the attacks named
+measure() {
+	local front=$1 url=$2 label=$3 p
+	shift 3
+	attack_all "$url" "$@"
+	sleep "$WARMUP"
+	row "$front" "$label" "$(python3 test/gateway/dos_probe.py "$url" dos probe \
+		--duration $((SECS - WARMUP - 1)) --interval 0.02)"
+	for p in "${PIDS[@]}"; do wait "$p" 2>/dev/null || true; done
+	PIDS=()
+	# let the server drop what the attackers left before the next one
+	sleep 2
 }
 
 for front in gateway workers; do
 	if [ $front = gateway ]; then url=$GW_URL; else url=$workers_url; fi
 	echo "== $front ($url)" >&2
 	row "$front" "none (idle)" "$(python3 test/gateway/dos_probe.py "$url" dos probe --duration "$IDLE" --interval 0.02)"
-	attack_all "$url"
-	sleep "$WARMUP"
-	row "$front" "8 at once" "$(python3 test/gateway/dos_probe.py "$url" dos probe \
-		--duration $((SECS - WARMUP - 1)) --interval 0.02)"
-	for p in "${PIDS[@]}"; do wait "$p" 2>/dev/null || true; done
-	PIDS=()
-	# let the server drop what the attackers left before the next front end
-	sleep 2
+	measure "$front" "$url" "8 at once"
+	if [ "${HROE_DOS_EACH:-0}" = 1 ]; then
+		for mode in slowloris churn unread bodies; do
+			measure "$front" "$url" "$mode x 2" "$mode"
+		done
+	fi
 done
 
 echo "| front end | attack | probes | answered | unanswered | non-200 | p50 ms | p99 ms | max ms |"
