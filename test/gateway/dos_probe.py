@@ -15,7 +15,8 @@ timeout) it is unanswered. Prints one line of tab-separated figures:
 
     label  probes  answered  unanswered  non200  p50_ms  p99_ms  max_ms
 
-(the percentiles over the answered probes; "-" when none was) and exits 0.
+(the percentiles over the answered probes; "-" when none was) and exits 0;
+the statuses of answers other than 200, if any, on stderr.
 Loopback only: the figures are the servers', not a network's.
 """
 import argparse
@@ -78,6 +79,7 @@ def main():
     u = urllib.parse.urlparse(a.url)
     latencies = []
     unanswered = non200 = 0
+    others = {}
     end = time.monotonic() + a.duration
     sent = 0
     while (time.monotonic() < end) if a.duration > 0 else (sent < a.count):
@@ -89,8 +91,12 @@ def main():
             latencies.append(ms)
             if status != 200:
                 non200 += 1
+                others[status] = others.get(status, 0) + 1
         time.sleep(a.interval)
     latencies.sort()
+    if others:
+        print("%s: answers other than 200: %s" % (a.label, ", ".join(
+            "HTTP %d x %d" % kv for kv in sorted(others.items()))), file=sys.stderr)
 
     def fmt(v):
         return "-" if v is None else "%.1f" % v
