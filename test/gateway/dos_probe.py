@@ -50,8 +50,10 @@ def probe(u, table, key_json, key, secret, timeout):
     try:
         conn.request("POST", "/", body=body, headers=headers)
         r = conn.getresponse()
-        r.read()
+        data = r.read()
         status = r.status
+        if status != 200 and b"ThrottlingException" in data:
+            status = "%d ThrottlingException" % status
     except (OSError, http.client.HTTPException):
         status = None
     finally:
@@ -96,7 +98,7 @@ def main():
     latencies.sort()
     if others:
         print("%s: answers other than 200: %s" % (a.label, ", ".join(
-            "HTTP %d x %d" % kv for kv in sorted(others.items()))), file=sys.stderr)
+            "HTTP %s x %d" % kv for kv in sorted(others.items(), key=str))), file=sys.stderr)
 
     def fmt(v):
         return "-" if v is None else "%.1f" % v
