@@ -35,6 +35,12 @@
 
 /* sweeps at most this often (seconds) */
 #define SWEEP_INTERVAL 0.2
+/*
+ * a connection idle less than this (seconds) is never closed to make room:
+ * one accepted in the same MHD_run round as the connection making room has
+ * its request in its socket, not yet read (under churn, it is the oldest)
+ */
+#define EVICT_MIN_IDLE 0.02
 
 /* answers queued and not yet sent, every daemon of the process */
 static _Atomic size_t unsent_total = 0;
@@ -155,6 +161,7 @@ static void
 make_room(Guard *g)
 {
 	int			open = 0;
+	double		now = now_monotonic();
 
 	for (GuardConn *c = g->head.next; c != &g->head; c = c->next)
 		open += !c->closing;
@@ -164,7 +171,7 @@ make_room(Guard *g)
 
 		/* the newest (last) is the one just come: never it */
 		for (GuardConn *c = g->head.next; c != g->head.prev; c = c->next)
-			if (!c->closing && c->phase == GUARD_IDLE &&
+			if (!c->closing && c->phase == GUARD_IDLE && now - c->since >= EVICT_MIN_IDLE &&
 				(oldest == NULL || c->addr->open > oldest->addr->open ||
 				 (c->addr->open == oldest->addr->open && c->since < oldest->since)))
 				oldest = c;
