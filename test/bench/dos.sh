@@ -16,11 +16,10 @@
 #   1. idle: the probe (test/gateway/dos_probe.py: each GetItem on a new
 #      connection, signed, timed from connect to the answer's last byte,
 #      unanswered after 5 s) for HROE_DOS_IDLE_SECS seconds (default 5);
-#   2. attacked: two of each attack of test/gateway/dos_attack.py at once
-#      (HROE_DOS_ATTACK; default test/gateway/attack.py if present, else
-#      test/gateway/dos_attack.py, which takes the same options; attackers
-#      from 127.0.0.2-127.0.0.31, the probe from 127.0.0.1) for
-#      HROE_DOS_SECS seconds (default 30):
+#   2. attacked: two of each attack of test/gateway/attack.py at once
+#      (HROE_DOS_ATTACK: another client with its options; attackers from
+#      127.0.0.2-127.0.0.31, the probe from 127.0.0.1) for HROE_DOS_SECS
+#      seconds (default 30):
 #        slowloris  2 x 2,500 connections, 1 byte every 10 s
 #        churn      2 x 200 connections a second, each a partial request
 #        unread     2 x 50 connections, 4 pipelined 14 MB BatchGetItems each,
@@ -42,12 +41,7 @@ cd "$(dirname "$0")/../.."
 SECS=${HROE_DOS_SECS:-30}
 IDLE=${HROE_DOS_IDLE_SECS:-5}
 WARMUP=${HROE_DOS_WARMUP:-5}
-# sec-http's attack client when present (the same options), else ours
-ATTACK=${HROE_DOS_ATTACK:-}
-if [ -z "$ATTACK" ]; then
-	ATTACK=test/gateway/dos_attack.py
-	[ -f test/gateway/attack.py ] && ATTACK=test/gateway/attack.py
-fi
+ATTACK=${HROE_DOS_ATTACK:-test/gateway/attack.py}
 OUT=${HROE_DOS_OUT:-}
 # the attack clients run at a lower priority than the servers and the probe
 # (HROE_DOS_ATTACK_NICE, default 10 more): on this small machine they would
