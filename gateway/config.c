@@ -68,6 +68,12 @@ static const Option options[] = {
 	{"shutdown-timeout", OPT_INT, OFF(shutdown_timeout), 0, 3600, "seconds SIGTERM waits for running requests (default 30)"},
 	{"max-body-mb", OPT_INT, OFF(max_body_mb), 1, 1024, "largest request body in MiB; larger gets 413 (default 16)"},
 	{"max-buffered-mb", OPT_INT, OFF(max_buffered_mb), 1, 65536, "request bodies being read, all connections together, in MiB; past it a body is refused (default 256)"},
+	{"max-unverified-mb", OPT_INT, OFF(max_unverified_mb), 1, 65536, "bytes of request bodies whose signature is not yet checked, past each one's first 64 KiB, all connections together, in MiB (default 32)"},
+	{"max-unsent-mb", OPT_INT, OFF(max_unsent_mb), 1, 65536, "answers queued and not yet read by their clients, in MiB; past it the oldest unread ones are dropped (default 512)"},
+	{"header-timeout", OPT_INT, OFF(header_timeout), 1, 3600, "seconds from a request's first byte (or a TLS handshake's) to its last header (default 10)"},
+	{"body-timeout", OPT_INT, OFF(body_timeout), 1, 3600, "seconds from a request's headers to the end of its body (default 60)"},
+	{"send-timeout", OPT_INT, OFF(send_timeout), 1, 3600, "seconds a client may take to read an answer (default 60)"},
+	{"max-connections-per-address", OPT_INT, OFF(max_per_address), 1, 100000, "HTTP connections from one client address (default 1024)"},
 	{"replica", OPT_LIST, OFF(replicas), 0, 0, "libpq connection string of a hot standby for eventually consistent reads (repeatable, at most 16)"},
 	{"replica-max-lag", OPT_INT, OFF(replica_max_lag_ms), 0, 3600000, "milliseconds a standby may be behind the primary and still serve reads (default 1000)"},
 	{"replica-check-interval", OPT_INT, OFF(replica_check_ms), 10, 60000, "milliseconds between measurements of the standbys' lag (default 100)"},
@@ -257,6 +263,12 @@ config_load(GatewayConfig *c, int argc, char **argv)
 	c->shutdown_timeout = 30;
 	c->max_body_mb = 16;
 	c->max_buffered_mb = 256;
+	c->max_unverified_mb = 32;
+	c->max_unsent_mb = 512;
+	c->header_timeout = 10;
+	c->body_timeout = 60;
+	c->send_timeout = 60;
+	c->max_per_address = 1024;
 	c->replica_max_lag_ms = 1000;
 	c->replica_check_ms = 100;
 

@@ -36,6 +36,12 @@ typedef struct GatewayConfig
 	int			shutdown_timeout;	/* seconds SIGTERM waits for requests */
 	int			max_body_mb;	/* largest request body, MiB */
 	int			max_buffered_mb;	/* bodies being read, all together, MiB */
+	int			max_unverified_mb;	/* of them, bodies not yet authenticated */
+	int			max_unsent_mb;	/* answers queued, not yet sent, MiB */
+	int			header_timeout; /* seconds from a request's first byte to its headers */
+	int			body_timeout;	/* seconds from the headers to the whole body */
+	int			send_timeout;	/* seconds an answer may wait to be read */
+	int			max_per_address;	/* connections from one client address */
 	/* hot standbys for eventually consistent reads (replica.c) */
 	char	  **replicas;		/* libpq connection strings */
 	int			nreplicas;

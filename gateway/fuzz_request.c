@@ -113,6 +113,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	req.body = p;
 	req.body_len = (size_t) (end - p);
 	req.now = 1764000000;		/* 2025-11-24T16:00:00Z */
+	req.payload_hash = NULL;
 
 	response_init(&resp);
 	handle_request(&req, &backend, "us-east-1", &resp);

@@ -51,6 +51,7 @@
 
 #include "backend.h"
 #include "exchange.h"
+#include "guard.h"
 #include "log.h"
 #include "util.h"
 
@@ -80,6 +81,11 @@ typedef struct Loop
 	int			queue;			/* and of the queue */
 	pthread_t	thread;
 	bool		running;
+	Guard		guard;			/* its connections' deadlines (guard.c) */
+	/* requests waiting for room under max_unsent_mb, suspended */
+	struct MHD_Connection **waiting;
+	int			nwaiting;
+	int			max_waiting;
 } Loop;
 
 static Loop *loops;
@@ -97,8 +103,12 @@ static __thread bool quiesced;	/* this loop's daemon no longer accepts */
 static char mhd_tag,
 			order_tag;
 
-/* body bytes buffered by every request being read, at most max_buffered_mb */
-static _Atomic size_t buffered_bytes = 0;
+/* body bytes buffered by every request being read (max_buffered_mb, max_unverified_mb) */
+static BodyBudget bodies;
+static GuardLimits guard_limits;
+
+/* the longest a loop waits without calling MHD_run (ms) */
+#define MAX_WAIT_MS 500
 
 /* libmicrohttpd frees a response's body with this: a PGresult's value. */
 static void
@@ -116,16 +126,12 @@ resume(void *request)
 	MHD_resume_connection(ctx->conn);
 }
 
-/* Charge n more body bytes to max_buffered_mb, all connections together. */
+/* Charge n more body bytes to max_buffered_mb and max_unverified_mb. */
 static bool
-charge(size_t n)
+charge(Exchange *x, size_t n)
 {
-	if (atomic_fetch_add(&buffered_bytes, n) + n > (size_t) cfg->max_buffered_mb * 1024 * 1024)
-	{
-		atomic_fetch_sub(&buffered_bytes, n);
-		return false;
-	}
-	return true;
+	return exchange_charge(&bodies, x, n, (size_t) cfg->max_buffered_mb * 1024 * 1024,
+						   (size_t) cfg->max_unverified_mb * 1024 * 1024);
 }
 
 /* MHD's access handler: called with the headers, each body chunk, the end. */
@@ -135,6 +141,7 @@ handle(void *cls, struct MHD_Connection *conn, const char *url, const char *meth
 	   void **con_cls)
 {
 	RequestCtx *ctx = *con_cls;
+	Loop	   *lp = cls;
 	size_t		max_body = (size_t) cfg->max_body_mb * 1024 * 1024;
 	bool		complete;
 	enum MHD_Result ret;
@@ -148,6 +155,9 @@ handle(void *cls, struct MHD_Connection *conn, const char *url, const char *meth
 		exchange_begin(&ctx->x, conn);
 		*con_cls = ctx;
 		in_flight++;
+		guard_phase(conn, GUARD_BODY);
+		if (exchange_conflicting_length(conn))
+			return exchange_send_bad_length(&ctx->x, conn);
 		if (exchange_declared_too_large(conn, max_body))
 			return exchange_send_too_large(&ctx->x, conn, quiesced);
 		return MHD_YES;
@@ -155,6 +165,7 @@ handle(void *cls, struct MHD_Connection *conn, const char *url, const char *meth
 	ret = exchange_read(&ctx->x, upload_data, upload_data_size, max_body, charge, &complete);
 	if (!complete)
 		return ret;
+	guard_phase(conn, GUARD_RUNNING);
 
 	/*
 	 * the whole request is here; the call answered (second or third pass),
@@ -178,6 +189,30 @@ handle(void *cls, struct MHD_Connection *conn, const char *url, const char *meth
 		return exchange_send(&ctx->x, conn, status, PQgetvalue(res, 0, 0),
 							 (size_t) PQgetlength(res, 0, 0), ctx->x.content_type, quiesced,
 							 free_result, res);
+	}
+
+	/*
+	 * Answers unread by their clients hold memory: past max_unsent_mb the
+	 * oldest are dropped, and this request waits (suspended, its connection
+	 * read no further) until their memory is freed
+	 */
+	if (!ctx->br.called && !quiesced && !atomic_load(&stop_ordered) &&
+		!guard_unsent_room(&lp->guard))
+	{
+		if (lp->nwaiting == lp->max_waiting)
+		{
+			struct MHD_Connection **bigger;
+
+			lp->max_waiting = lp->max_waiting ? lp->max_waiting * 2 : 16;
+			bigger = xmalloc(sizeof(*bigger) * (size_t) lp->max_waiting);
+			if (lp->nwaiting)
+				memcpy(bigger, lp->waiting, sizeof(*bigger) * (size_t) lp->nwaiting);
+			free(lp->waiting);
+			lp->waiting = bigger;
+		}
+		lp->waiting[lp->nwaiting++] = conn;
+		MHD_suspend_connection(conn);
+		return MHD_YES;
 	}
 
 	/* the protocol's checks, then the key's lookup or the call, or an answer */
@@ -222,7 +257,8 @@ completed(void *cls, struct MHD_Connection *conn, void **con_cls,
 			   x->answered ? x->status : 0,
 			   x->answered ? x->error_type : "ClientGone",
 			   now_monotonic() - x->start, x->body.len, x->bytes_out, x->request_id);
-	atomic_fetch_sub(&buffered_bytes, x->charged);
+	exchange_release(&bodies, x);
+	guard_done(conn);
 	backend_request_free(&ctx->br);
 	exchange_free(x);
 	free(ctx);
@@ -278,9 +314,18 @@ loop(void *arg)
 					pool_ms = pool_timeout_ms(),
 					n;
 
-		if (MHD_get_timeout(lp->daemon, &mhd_ms) == MHD_YES)
-			timeout = mhd_ms > 60000 ? 60000 : (int) mhd_ms;
-		if (pool_ms >= 0 && (timeout < 0 || pool_ms < timeout))
+		unsigned int before;
+
+		/*
+		 * Never an endless wait: libmicrohttpd may need MHD_run to take its
+		 * listening socket back into its epoll set (after the connection
+		 * limit, or a descriptor shortage) with no event to wake us, and
+		 * the guard's deadlines need sweeps
+		 */
+		timeout = MAX_WAIT_MS;
+		if (MHD_get_timeout(lp->daemon, &mhd_ms) == MHD_YES && mhd_ms < (MHD_UNSIGNED_LONG_LONG) timeout)
+			timeout = (int) mhd_ms;
+		if (pool_ms >= 0 && pool_ms < timeout)
 			timeout = pool_ms;
 		log_flush();
 		n = epoll_wait(lp->epfd, events, 64, timeout);
@@ -314,11 +359,32 @@ loop(void *arg)
 		if (atomic_load(&stop_ordered))
 		{
 			/* what still waits or runs is answered (500 or throttled) */
+			for (int i = 0; i < lp->nwaiting; i++)
+				MHD_resume_connection(lp->waiting[i]);
+			lp->nwaiting = 0;
 			pool_close_all();
 			MHD_run(lp->daemon);
 			break;
 		}
+		before = (unsigned int) lp->guard.count;
 		MHD_run(lp->daemon);
+
+		/*
+		 * a connection closed: libmicrohttpd re-arms its listening socket (if
+		 * it had let go of it at the limit) only in its next round
+		 */
+		if ((unsigned int) lp->guard.count < before)
+			MHD_run(lp->daemon);
+		guard_sweep(&lp->guard, now_monotonic());
+		if (lp->nwaiting > 0)
+		{
+			/* the dropped answers' memory is freed: the waiting requests go on */
+			int			n = lp->nwaiting;
+
+			lp->nwaiting = 0;
+			for (int i = 0; i < n; i++)
+				MHD_resume_connection(lp->waiting[i]);
+		}
 
 		/*
 		 * libmicrohttpd takes a few rounds to take a connection from an answer
@@ -369,11 +435,15 @@ start_loop(Loop *lp, unsigned int flags, bool tls, unsigned int max_conns)
 	struct epoll_event ev = {.events = EPOLLIN};
 
 	lp->epfd = lp->order_fd = -1;
+	guard_init(&lp->guard, &guard_limits, (int) max_conns);
 	/* the logger first: MHD uses its own for options before it */
-	lp->daemon = MHD_start_daemon(flags, (uint16_t) cfg->port, NULL, NULL, handle, NULL,
+	lp->daemon = MHD_start_daemon(flags, (uint16_t) cfg->port, NULL, NULL, handle, lp,
 								  MHD_OPTION_EXTERNAL_LOGGER, mhd_log, NULL,
 								  MHD_OPTION_LISTEN_SOCKET, listen_fd,
 								  MHD_OPTION_CONNECTION_LIMIT, max_conns,
+								  MHD_OPTION_PER_IP_CONNECTION_LIMIT,
+								  (unsigned int) ((cfg->max_per_address + nloops - 1) / nloops),
+								  MHD_OPTION_NOTIFY_CONNECTION, guard_notify, &lp->guard,
 								  MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int) cfg->idle_timeout,
 								  MHD_OPTION_NOTIFY_COMPLETED, completed, NULL,
 								  tls ? MHD_OPTION_HTTPS_MEM_CERT : MHD_OPTION_END, tls_cert_pem,
@@ -419,6 +489,10 @@ http_start(const GatewayConfig *config)
 	int			rc;
 
 	cfg = config;
+	guard_limits.header_timeout = cfg->header_timeout;
+	guard_limits.body_timeout = cfg->body_timeout;
+	guard_limits.send_timeout = cfg->send_timeout;
+	guard_limits.max_unsent = (size_t) cfg->max_unsent_mb * 1024 * 1024;
 	hints.ai_flags = AI_NUMERICHOST | AI_NUMERICSERV | AI_PASSIVE;
 	hints.ai_socktype = SOCK_STREAM;
 	snprintf(port, sizeof(port), "%d", cfg->port);
@@ -544,6 +618,7 @@ http_stop(void)
 			close(lp->epfd);
 		if (lp->order_fd >= 0)
 			close(lp->order_fd);
+		free(lp->waiting);
 	}
 	free(loops);
 	loops = NULL;

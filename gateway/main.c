@@ -16,6 +16,7 @@
  *
  *-------------------------------------------------------------------------
  */
+#include <malloc.h>
 #include <pthread.h>
 #include <sys/resource.h>
 #include <signal.h>
@@ -80,6 +81,14 @@ main(int argc, char **argv)
 		config_free(&config);
 		return 1;
 	}
+
+	/*
+	 * Large buffers (bodies, answers, PostgreSQL's results) from mmap, given
+	 * back on free: glibc's adaptive threshold would otherwise rise to the
+	 * largest answer freed and keep such buffers in its arenas after their
+	 * connections close
+	 */
+	(void) mallopt(M_MMAP_THRESHOLD, 256 * 1024);
 
 	/* blocked before any thread starts, so every thread inherits the mask */
 	signal(SIGPIPE, SIG_IGN);

@@ -24,10 +24,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 #include <openssl/rand.h>
 #include <zlib.h>
+
+#include "guard.h"
 
 /*
  * A request id like DynamoDB's.  The random bytes are drawn from RAND_bytes
@@ -91,7 +94,7 @@ exchange_declared_too_large(struct MHD_Connection *conn, size_t max_body)
 /* A body chunk, or the end of the request (see exchange.h). */
 enum MHD_Result
 exchange_read(Exchange *x, const char *data, size_t *size, size_t max_body,
-			  bool (*charge) (size_t n), bool *complete)
+			  bool (*charge) (Exchange *x, size_t n), bool *complete)
 {
 	*complete = false;
 	if (x->answered)
@@ -113,7 +116,7 @@ exchange_read(Exchange *x, const char *data, size_t *size, size_t max_body,
 		snprintf(x->error_type, sizeof(x->error_type), "RequestEntityTooLarge");
 		return MHD_NO;
 	}
-	if (!charge(*size))
+	if (!charge(x, *size))
 	{
 		/* the front end's memory for bodies is spent: refused, retryable */
 		x->answered = true;
@@ -121,10 +124,83 @@ exchange_read(Exchange *x, const char *data, size_t *size, size_t max_body,
 		snprintf(x->error_type, sizeof(x->error_type), "BufferedBodiesLimit");
 		return MHD_NO;
 	}
-	x->charged += *size;
 	buf_append(&x->body, data, *size);
 	*size = 0;
 	return MHD_YES;
+}
+
+/* Charge n more bytes of x's body to the budget b (exchange.h). */
+bool
+exchange_charge(BodyBudget *b, Exchange *x, size_t n, size_t max_buffered, size_t max_unverified)
+{
+	size_t		extra = 0;
+
+	if (!x->verified && x->charged + n > UNVERIFIED_ALLOWANCE)
+		extra = x->charged + n - UNVERIFIED_ALLOWANCE - x->charged_unverified;
+	if (atomic_fetch_add(&b->buffered, n) + n > max_buffered)
+	{
+		atomic_fetch_sub(&b->buffered, n);
+		return false;
+	}
+	if (extra > 0 && atomic_fetch_add(&b->unverified, extra) + extra > max_unverified)
+	{
+		atomic_fetch_sub(&b->unverified, extra);
+		atomic_fetch_sub(&b->buffered, n);
+		return false;
+	}
+	x->charged += n;
+	x->charged_unverified += extra;
+	return true;
+}
+
+/* Give back what x's body was charged. */
+void
+exchange_release(BodyBudget *b, Exchange *x)
+{
+	atomic_fetch_sub(&b->buffered, x->charged);
+	atomic_fetch_sub(&b->unverified, x->charged_unverified);
+	x->charged = x->charged_unverified = 0;
+}
+
+/* MHD iterator: count the Content-Length headers, note their values' disagreement. */
+typedef struct LengthCheck
+{
+	int			n;
+	const char *first;
+	bool		differ;
+} LengthCheck;
+
+static enum MHD_Result
+check_length(void *cls, enum MHD_ValueKind kind, const char *key, const char *value)
+{
+	LengthCheck *lc = cls;
+
+	if (strcasecmp(key, MHD_HTTP_HEADER_CONTENT_LENGTH) != 0)
+		return MHD_YES;
+	value = value ? value : "";
+	if (lc->n++ == 0)
+		lc->first = value;
+	else if (strcmp(lc->first, value) != 0)
+		lc->differ = true;
+	return MHD_YES;
+}
+
+bool
+exchange_conflicting_length(struct MHD_Connection *conn)
+{
+	LengthCheck lc = {0};
+
+	MHD_get_connection_values(conn, MHD_HEADER_KIND, check_length, &lc);
+	return lc.differ ||
+		(lc.n > 0 && MHD_lookup_connection_value(conn, MHD_HEADER_KIND,
+												 MHD_HTTP_HEADER_TRANSFER_ENCODING) != NULL);
+}
+
+enum MHD_Result
+exchange_send_bad_length(Exchange *x, struct MHD_Connection *conn)
+{
+	snprintf(x->error_type, sizeof(x->error_type), "ConflictingContentLength");
+	return exchange_send(x, conn, 400, "", 0, NULL, true, NULL, NULL);
 }
 
 /* MHD iterator: collect headers or query arguments. */
@@ -168,6 +244,7 @@ exchange_request(Exchange *x, struct MHD_Connection *conn, const char *method,
 	req->body = x->body.data;
 	req->body_len = x->body.len;
 	req->now = time(NULL);
+	req->payload_hash = NULL;
 }
 
 void
@@ -215,6 +292,7 @@ exchange_send(Exchange *x, struct MHD_Connection *conn, int status, const char *
 		MHD_add_response_header(r, MHD_HTTP_HEADER_CONNECTION, "close");
 	ret = MHD_queue_response(conn, (unsigned int) status, r);
 	MHD_destroy_response(r);
+	guard_sending(conn, len);
 	x->answered = true;
 	x->status = status;
 	x->bytes_out = len;

@@ -15,6 +15,7 @@
 #define GATEWAY_EXCHANGE_H
 
 #include <arpa/inet.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -30,6 +31,8 @@ typedef struct Exchange
 {
 	StrBuf		body;
 	size_t		charged;		/* its bytes counted by the charge callback */
+	size_t		charged_unverified; /* of them, past the unverified allowance */
+	bool		verified;		/* its signature checked before its body */
 	bool		answered;		/* a response queued, or the connection refused */
 	int			status;			/* of the answer (0: none) */
 	size_t		bytes_out;
@@ -50,6 +53,33 @@ extern void exchange_begin(Exchange *x, struct MHD_Connection *conn);
 extern bool exchange_declared_too_large(struct MHD_Connection *conn, size_t max_body);
 
 /*
+ * Two headers that disagree on the body's length (two Content-Length values,
+ * or Content-Length with Transfer-Encoding): a proxy in front may read
+ * another request than this server does (request smuggling).
+ */
+extern bool exchange_conflicting_length(struct MHD_Connection *conn);
+
+/* Its 400 (the connection then closed). */
+extern enum MHD_Result exchange_send_bad_length(Exchange *x, struct MHD_Connection *conn);
+
+/*
+ * The bodies a front end buffers: all of them together at most
+ * max_buffered bytes; the bytes of bodies whose signature could not be
+ * checked before them (an anonymous client may send those) at most
+ * max_unverified past the first UNVERIFIED_ALLOWANCE bytes of each body.
+ */
+#define UNVERIFIED_ALLOWANCE (64 * 1024)
+typedef struct BodyBudget
+{
+	_Atomic size_t buffered;
+	_Atomic size_t unverified;
+} BodyBudget;
+
+extern bool exchange_charge(BodyBudget *b, Exchange *x, size_t n, size_t max_buffered,
+							size_t max_unverified);
+extern void exchange_release(BodyBudget *b, Exchange *x);
+
+/*
  * The access handler's calls after the first: a body chunk is kept (up to
  * max_body, and while charge(n) admits n more bytes: false refuses them),
  * what arrives after an answer is dropped.  Returns MHD_NO when the
@@ -58,7 +88,8 @@ extern bool exchange_declared_too_large(struct MHD_Connection *conn, size_t max_
  * and not yet answered.
  */
 extern enum MHD_Result exchange_read(Exchange *x, const char *data, size_t *size,
-									 size_t max_body, bool (*charge) (size_t n),
+									 size_t max_body,
+									 bool (*charge) (Exchange *x, size_t n),
 									 bool *complete);
 
 /*

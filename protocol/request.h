@@ -35,6 +35,12 @@ typedef struct Request
 	const char *body;
 	size_t		body_len;
 	time_t		now;			/* for the signature's clock skew */
+	/*
+	 * NULL, or the body's SHA-256 (lower-case hex) as its
+	 * x-amz-content-sha256 header signs it: the headers' signature is then
+	 * checked with it, before the body has arrived
+	 */
+	const char *payload_hash;
 } Request;
 
 /* The longest access key id and operation name kept for the log. */

@@ -533,9 +533,14 @@ sigv4_sign(const Request *req, const SigV4Auth *auth, const char *secret, char *
 		buf_putc(&canon, '\n');
 	}
 	buf_printf(&canon, "\n%s\n", auth->signed_headers);
-	sha256(req->body ? req->body : "", req->body_len, hash);
-	hex_lower(hash, sizeof(hash), hex);
-	buf_puts(&canon, hex);
+	if (req->payload_hash)
+		buf_puts(&canon, req->payload_hash);
+	else
+	{
+		sha256(req->body ? req->body : "", req->body_len, hash);
+		hex_lower(hash, sizeof(hash), hex);
+		buf_puts(&canon, hex);
+	}
 
 	/* the string to sign */
 	sha256(canon.data, canon.len, hash);

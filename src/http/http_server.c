@@ -42,6 +42,7 @@
 #include "postgres.h"
 
 #include <arpa/inet.h>
+#include <malloc.h>
 #include <netdb.h>
 #include <sys/socket.h>
 #include <time.h>
@@ -68,6 +69,8 @@
 #include "utils/timeout.h"
 
 #include "exchange.h"
+#include "guard.h"
+#include "sigv4.h"
 #include "api_internal.h"
 #include "worker.h"
 #include "http_server.h"
@@ -89,6 +92,12 @@ static char *http_tls_key = NULL;
 static bool http_allow_plain_http = false;
 static bool http_log_requests = false;
 static int	http_statement_timeout = 10000;
+static int	http_header_timeout = 10;
+static int	http_body_timeout = 60;
+static int	http_send_timeout = 60;
+static int	http_max_unsent_mb = 256;
+static int	http_max_unverified_mb = 32;
+static int	http_max_per_address = 256;
 
 /* a key's secret is kept this long, an unknown key's at most one second */
 #define SECRET_TTL_S 5.0
@@ -121,7 +130,23 @@ static volatile sig_atomic_t terminate_requested = false;
 static HTAB *secret_cache;
 static bool quiesced = false;
 static MemoryContext request_cxt;	/* reset after each answer */
-static size_t buffered_bytes = 0;	/* bodies being read, all connections */
+static BodyBudget bodies;		/* bodies being read, all connections */
+static Guard guard;				/* the connections' deadlines (guard.c) */
+
+/*
+ * Requests waiting for room under hroe.http_max_unsent_mb, suspended (their
+ * connections read nothing more meanwhile), resumed after the next MHD_run
+ */
+static struct MHD_Connection **waiting;
+static int	nwaiting;
+static int	max_waiting;
+static GuardLimits guard_limits;
+
+/* the longest the worker waits without calling MHD_run (ms) */
+#define MAX_WAIT_MS 500
+/* libmicrohttpd's messages: at most this many lines per interval (s) */
+#define MHD_LOG_BURST 5
+#define MHD_LOG_INTERVAL 10.0
 
 /* Register the workers when hroe.http_port is set. */
 static void
@@ -219,6 +244,35 @@ http_server_init(void)
 							 "status, error type, duration, bytes in and out, request id. Never a "
 							 "secret or a body.",
 							 &http_log_requests, false, PGC_SIGHUP, 0, NULL, NULL, NULL);
+	DefineCustomIntVariable("hroe.http_header_timeout",
+							"Time from a request's first byte (or a TLS handshake's) to its last header.",
+							"Past it the connection is closed: a client sending its headers a byte "
+							"at a time (slowloris) does not keep a connection.",
+							&http_header_timeout, 10, 1, 3600, PGC_SIGHUP, GUC_UNIT_S,
+							NULL, NULL, NULL);
+	DefineCustomIntVariable("hroe.http_body_timeout",
+							"Time from a request's headers to the end of its body.",
+							"Past it the connection is closed.",
+							&http_body_timeout, 60, 1, 3600, PGC_SIGHUP, GUC_UNIT_S,
+							NULL, NULL, NULL);
+	DefineCustomIntVariable("hroe.http_send_timeout",
+							"Time a client may take to read an answer of the in-server HTTP endpoint.",
+							"Past it the connection is closed and the answer's memory freed.",
+							&http_send_timeout, 60, 1, 3600, PGC_SIGHUP, GUC_UNIT_S,
+							NULL, NULL, NULL);
+	DefineCustomIntVariable("hroe.http_max_unsent_mb",
+							"Answers each in-server HTTP worker keeps queued for clients that have not read them, in MiB.",
+							"Past it the connections with the oldest unread answers are closed.",
+							&http_max_unsent_mb, 256, 1, 65536, PGC_SIGHUP, 0, NULL, NULL, NULL);
+	DefineCustomIntVariable("hroe.http_max_unverified_mb",
+							"Request body bytes each in-server HTTP worker buffers before their signature can be checked, past each body's first 64 KiB, in MiB.",
+							"Past it such a body is refused and its connection closed, so anonymous "
+							"clients cannot spend hroe.http_max_buffered_mb.",
+							&http_max_unverified_mb, 32, 1, 65536, PGC_SIGHUP, 0, NULL, NULL, NULL);
+	DefineCustomIntVariable("hroe.http_max_connections_per_address",
+							"HTTP connections each in-server HTTP worker keeps at most from one client address.",
+							NULL, &http_max_per_address, 256, 1, 65536, PGC_POSTMASTER, 0,
+							NULL, NULL, NULL);
 	register_workers();
 }
 
@@ -265,6 +319,14 @@ request_timeout(void)
 static void
 begin_request(const char *what)
 {
+	/*
+	 * A cancel that arrived between requests (pg_cancel_backend, or a
+	 * statement timeout that fired after the last interrupt check of the
+	 * previous request) is dropped, as PostgreSQL's main loop drops one that
+	 * arrives while it reads the next command: it must not fail this request
+	 */
+	disable_all_timeouts(false);
+	QueryCancelPending = false;
 	SetCurrentStatementStartTimestamp();
 	StartTransactionCommand();
 	PushActiveSnapshot(GetTransactionSnapshot());
@@ -389,14 +451,60 @@ call(void *arg, const char *akid, const char *op, const char *body, size_t body_
 	OPENSSL_cleanse(hr->secret, sizeof(hr->secret));
 }
 
-/* Charge n more body bytes to hroe.http_max_buffered_mb, all connections together. */
+/* Charge n more body bytes to hroe.http_max_buffered_mb and hroe.http_max_unverified_mb. */
 static bool
-charge_body(size_t n)
+charge_body(Exchange *x, size_t n)
 {
-	if (buffered_bytes + n > (size_t) http_max_buffered_mb * 1024 * 1024)
+	return exchange_charge(&bodies, x, n, (size_t) http_max_buffered_mb * 1024 * 1024,
+						   (size_t) http_max_unverified_mb * 1024 * 1024);
+}
+
+/*
+ * A body larger than the unverified allowance whose signature the headers
+ * already prove: its hash signed as x-amz-content-sha256 (SigV4 lets a
+ * client sign the payload's hash as a header), the headers' signature
+ * checked with it.  The body is then charged to hroe.http_max_buffered_mb
+ * only; its hash is checked with the whole request at the end (a body that
+ * is not the one signed fails the signature there).
+ */
+static bool
+headers_verified(HttpRequest *hr, struct MHD_Connection *conn, const char *method,
+				 const char *url)
+{
+	const char *hash = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "x-amz-content-sha256");
+	HeaderList	headers,
+				args;
+	Request		req;
+	Response	resp;
+	SigV4Auth	auth;
+	char		secret[SECRET_MAX];
+	bool		ok = false;
+	MemoryContext old;
+
+	if (hash == NULL || strlen(hash) != 64 || strspn(hash, "0123456789abcdef") != 64)
 		return false;
-	buffered_bytes += n;
-	return true;
+	old = MemoryContextSwitchTo(request_cxt);
+	exchange_request(&hr->x, conn, method, url, &req, &headers, &args);
+	req.payload_hash = hash;
+	response_init(&resp);
+	if (sigv4_parse(&req, &auth, &resp))
+	{
+		char		list[sizeof(auth.signed_headers) + 2];
+		bool		hash_signed;
+
+		snprintf(list, sizeof(list), ";%s;", auth.signed_headers);
+		hash_signed = strstr(list, ";x-amz-content-sha256;") != NULL;
+		if (hash_signed &&
+			lookup_secret(hr, auth.access_key_id, secret, sizeof(secret), &resp) == LOOKUP_FOUND)
+			ok = sigv4_verify(&req, &auth, secret);
+	}
+	OPENSSL_cleanse(secret, sizeof(secret));
+	OPENSSL_cleanse(hr->secret, sizeof(hr->secret));
+	response_free(&resp);
+	exchange_headers_free(&headers, &args);
+	MemoryContextSwitchTo(old);
+	MemoryContextReset(request_cxt);
+	return ok;
 }
 
 /* MHD's access handler: the headers, each body chunk, then the answer. */
@@ -421,13 +529,38 @@ handle(void *cls, struct MHD_Connection *conn, const char *url, const char *meth
 		hr = MemoryContextAllocZero(TopMemoryContext, sizeof(HttpRequest));
 		exchange_begin(&hr->x, conn);
 		*con_cls = hr;
+		guard_phase(conn, GUARD_BODY);
+		if (exchange_conflicting_length(conn))
+			return exchange_send_bad_length(&hr->x, conn);
 		if (exchange_declared_too_large(conn, max_body))
 			return exchange_send_too_large(&hr->x, conn, quiesced);
+		if (!exchange_declared_too_large(conn, UNVERIFIED_ALLOWANCE))
+			return MHD_YES;
+		hr->x.verified = headers_verified(hr, conn, method, url);
 		return MHD_YES;
 	}
 	ret = exchange_read(&hr->x, upload_data, upload_data_size, max_body, charge_body, &complete);
 	if (!complete)
 		return ret;
+	guard_phase(conn, GUARD_RUNNING);
+
+	/*
+	 * Answers unread by their clients hold the worker's memory: past
+	 * hroe.http_max_unsent_mb the oldest are dropped, and this request waits
+	 * until their memory is freed
+	 */
+	if (!quiesced && !guard_unsent_room(&guard))
+	{
+		if (nwaiting == max_waiting)
+		{
+			max_waiting = max_waiting ? max_waiting * 2 : 16;
+			waiting = waiting ? repalloc(waiting, sizeof(*waiting) * max_waiting) :
+				MemoryContextAlloc(TopMemoryContext, sizeof(*waiting) * max_waiting);
+		}
+		waiting[nwaiting++] = conn;
+		MHD_suspend_connection(conn);
+		return MHD_YES;
+	}
 
 	/* the whole request is here: answer it now */
 	old = MemoryContextSwitchTo(request_cxt);
@@ -482,11 +615,36 @@ completed(void *cls, struct MHD_Connection *conn, void **con_cls,
 						(now_monotonic() - x->start) * 1000.0, x->body.len, x->bytes_out,
 						x->request_id),
 				 errhidestmt(true)));
-	buffered_bytes -= x->charged;
+	exchange_release(&bodies, x);
+	guard_done(conn);
 	exchange_free(x);
 	OPENSSL_cleanse(hr->secret, sizeof(hr->secret));
 	pfree(hr);
 	*con_cls = NULL;
+}
+
+/*
+ * libmicrohttpd's messages (a client gone mid-request, a failed TLS
+ * handshake) to the server log, at most MHD_LOG_BURST lines every
+ * MHD_LOG_INTERVAL seconds: past them one line counts those left out, so a
+ * flood of abandoned connections cannot flood the log.
+ */
+static double mhd_log_window = 0;
+static int	mhd_log_lines = 0;
+static unsigned long mhd_log_dropped = 0;
+
+static void
+mhd_log_summary(double now)
+{
+	if (now - mhd_log_window < MHD_LOG_INTERVAL)
+		return;
+	if (mhd_log_dropped > 0)
+		ereport(LOG,
+				(errmsg("hroe http: %lu more messages of the HTTP server in the last %.0f seconds were not logged",
+						mhd_log_dropped, now - mhd_log_window)));
+	mhd_log_window = now;
+	mhd_log_lines = 0;
+	mhd_log_dropped = 0;
 }
 
 static void
@@ -494,8 +652,41 @@ mhd_log(void *cls, const char *fmt, va_list ap)
 {
 	char		msg[1024];
 
+	mhd_log_summary(now_monotonic());
+	if (mhd_log_lines >= MHD_LOG_BURST)
+	{
+		mhd_log_dropped++;
+		return;
+	}
+	mhd_log_lines++;
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	ereport(LOG, (errmsg("hroe http: %s", msg)));
+}
+
+/*
+ * MHD_OPTION_NOTIFY_CONNECTION: the guard's list, and each client socket
+ * counted by fd.c (ReserveExternalFD), which then keeps that many fewer
+ * files of its own open.
+ */
+static void
+notify_connection(void *cls, struct MHD_Connection *conn, void **socket_context,
+				  enum MHD_ConnectionNotificationCode code)
+{
+	if (code == MHD_CONNECTION_NOTIFY_STARTED)
+		ReserveExternalFD();
+	else
+		ReleaseExternalFD();
+	guard_notify(cls, conn, socket_context, code);
+}
+
+/* The guard's limits from the settings (at start, after a reload). */
+static void
+set_guard_limits(void)
+{
+	guard_limits.header_timeout = http_header_timeout;
+	guard_limits.body_timeout = http_body_timeout;
+	guard_limits.send_timeout = http_send_timeout;
+	guard_limits.max_unsent = (size_t) http_max_unsent_mb * 1024 * 1024;
 }
 
 /*
@@ -645,9 +836,10 @@ hroe_http_worker_main(Datum arg)
 	double		stop_at = 0;
 	bool		tls = http_tls_cert && *http_tls_cert;
 	bool		ipv6 = false;
-	unsigned int flags = MHD_USE_EPOLL | MHD_USE_ERROR_LOG;
+	unsigned int flags = MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ERROR_LOG;
 	char	   *cert = NULL;
 	char	   *key = NULL;
+	int			max_conns;
 
 	pqsignal(SIGTERM, handle_sigterm);
 	pqsignal(SIGHUP, SignalHandlerForConfigReload);
@@ -673,13 +865,28 @@ hroe_http_worker_main(Datum arg)
 		key = read_pem(http_tls_key, "key");
 		flags |= MHD_USE_TLS;
 	}
+	/* large buffers from mmap, given back when freed (see gateway/main.c) */
+	(void) mallopt(M_MMAP_THRESHOLD, 256 * 1024);
 	listen_fd = open_listener(tls, &ipv6);
+
+	/*
+	 * Client sockets are descriptors fd.c does not open: each is reserved
+	 * from its budget (max_safe_fds, from the open-file limit and
+	 * max_files_per_process), which keeps some for the files a request opens
+	 */
+	ReserveExternalFD();		/* the listening socket */
+	ReserveExternalFD();		/* libmicrohttpd's epoll set */
+	max_conns = Min(http_max_connections, Max(16, max_safe_fds - 64));
+	set_guard_limits();
+	guard_init(&guard, &guard_limits, max_conns);
 	if (ipv6)
 		flags |= MHD_USE_IPv6;
 	daemon = MHD_start_daemon(flags, 0, NULL, NULL, handle, NULL,
 							  MHD_OPTION_EXTERNAL_LOGGER, mhd_log, NULL,
 							  MHD_OPTION_LISTEN_SOCKET, listen_fd,
-							  MHD_OPTION_CONNECTION_LIMIT, (unsigned int) http_max_connections,
+							  MHD_OPTION_CONNECTION_LIMIT, (unsigned int) max_conns,
+							  MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned int) http_max_per_address,
+							  MHD_OPTION_NOTIFY_CONNECTION, notify_connection, &guard,
 							  MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int) http_idle_timeout,
 							  MHD_OPTION_NOTIFY_COMPLETED, completed, NULL,
 							  tls ? MHD_OPTION_HTTPS_MEM_CERT : MHD_OPTION_END, cert,
@@ -707,11 +914,18 @@ hroe_http_worker_main(Datum arg)
 	for (;;)
 	{
 		MHD_UNSIGNED_LONG_LONG mhd_ms;
-		long		timeout = -1;
+		long		timeout = MAX_WAIT_MS;
 		WaitEvent	events[3];
+		int			before;
 
-		if (MHD_get_timeout(daemon, &mhd_ms) == MHD_YES)
-			timeout = mhd_ms > 1000 ? 1000 : (long) mhd_ms;
+		/*
+		 * Never an endless wait: libmicrohttpd takes its listening socket
+		 * back into its epoll set (after the connection limit, or a
+		 * descriptor shortage) only in MHD_run, and no event may come to
+		 * call it; the guard's deadlines need sweeps too
+		 */
+		if (MHD_get_timeout(daemon, &mhd_ms) == MHD_YES && mhd_ms < (MHD_UNSIGNED_LONG_LONG) timeout)
+			timeout = (long) mhd_ms;
 		if (terminate_requested)
 			timeout = timeout < 0 || timeout > 50 ? 50 : timeout;
 		(void) WaitEventSetWait(wes, timeout, events, 3, PG_WAIT_EXTENSION);
@@ -720,6 +934,7 @@ hroe_http_worker_main(Datum arg)
 		{
 			ConfigReloadPending = false;
 			ProcessConfigFile(PGC_SIGHUP);
+			set_guard_limits();
 		}
 		if (terminate_requested && !quiesced)
 		{
@@ -733,7 +948,27 @@ hroe_http_worker_main(Datum arg)
 			quiesced = true;
 			stop_at = now_monotonic() + 1.0;
 		}
+		before = guard.count;
 		MHD_run(daemon);
+
+		/*
+		 * a connection closed: libmicrohttpd re-arms its listening socket (if
+		 * it had let go of it at the limit) only in its next round
+		 */
+		if (guard.count < before)
+			MHD_run(daemon);
+		guard_sweep(&guard, now_monotonic());
+		if (nwaiting > 0)
+		{
+			/* the dropped answers' memory is freed: the waiting requests run */
+			int			n = nwaiting;
+
+			nwaiting = 0;
+			for (int i = 0; i < n; i++)
+				MHD_resume_connection(waiting[i]);
+			MHD_run(daemon);
+		}
+		mhd_log_summary(now_monotonic());
 
 		/*
 		 * libmicrohttpd takes a few rounds to go from an answer sent to the
@@ -748,6 +983,10 @@ hroe_http_worker_main(Datum arg)
 		if (quiesced && now_monotonic() >= stop_at)
 			break;
 	}
+	/* libmicrohttpd must not be stopped with a connection suspended */
+	for (int i = 0; i < nwaiting; i++)
+		MHD_resume_connection(waiting[i]);
+	nwaiting = 0;
 	MHD_stop_daemon(daemon);
 	proc_exit(0);
 }

@@ -241,6 +241,28 @@ def t_truncated():
     expect(st == 200, st)
 
 
+def t_conflicting_length():
+    """Two Content-Length values, or Content-Length with chunked: a proxy
+    and the server could split the stream differently (request smuggling).
+    One 400, the connection closed: the request behind is never answered."""
+    smuggled = ("POST / HTTP/1.1\r\nHost: %s\r\nContent-Type: application/x-amz-json-1.0\r\n"
+                "X-Amz-Target: DynamoDB_20120810.NoSuch\r\nContent-Length: 2\r\n\r\n{}" % u.netloc).encode()
+    for head in ("Content-Length: 2\r\nContent-Length: %d\r\n" % (2 + len(smuggled)),
+                 "Content-Length: %d\r\nTransfer-Encoding: chunked\r\n" % (5 + len(smuggled))):
+        body = b"{}" if "chunked" not in head else b"0\r\n\r\n"
+        req = ("POST / HTTP/1.1\r\nHost: %s\r\nContent-Type: application/x-amz-json-1.0\r\n"
+               "X-Amz-Target: DynamoDB_20120810.ListTables\r\n%s\r\n" % (u.netloc, head)).encode()
+        out = exchange(req + body + smuggled, timeout=5)
+        expect(out.count(b"HTTP/1.1 ") == 1, (head, out[:300]))
+        st, h, _ = parse(out)
+        expect(st == 400 and h.get("connection", "").lower() == "close", (head, st, h))
+    # the same value twice is one length (RFC 9112, 6.3): answered as usual
+    st, _, body = parse(exchange(("POST / HTTP/1.1\r\nHost: %s\r\nContent-Type: application/x-amz-json-1.0\r\n"
+                                  "X-Amz-Target: DynamoDB_20120810.NoSuch\r\nContent-Length: 2\r\n"
+                                  "Content-Length: 2\r\nConnection: close\r\n\r\n{}" % u.netloc).encode()))
+    expect(st == 400 and body == UNKNOWN, (st, body))
+
+
 def t_put():
     st, _, body = parse(exchange(("PUT / HTTP/1.1\r\nHost: %s\r\nContent-Length: 0\r\nConnection: close\r\n\r\n" % u.netloc).encode()))
     expect(st == 404 and body == b"<UnknownOperationException/>\n", (st, body))
@@ -282,6 +304,7 @@ check("Content-Length of 17 MiB: 413 before the body is read", t_huge_length)
 check("chunked body past 16 MiB: the connection closed", t_huge_chunked)
 check("keep-alive: two requests on one connection, two answers", t_keepalive)
 check("PUT /: 404", t_put)
+check("conflicting Content-Length headers, Content-Length with chunked: 400, connection closed", t_conflicting_length)
 check("truncated body, then the client leaves: no harm", t_truncated)
 check("garbage requests (binary, bad versions and lengths, 100 KB header): still serving", t_garbage)
 print("%d failures" % failures)

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# test/t_dos_slowloris.sh: slowloris against both HTTP front ends (issue 29,
+# item 5).  More connections than the front end has slots, each sending a
+# request's headers one byte every 2 s (libmicrohttpd's idle timeout restarts
+# with each byte): the header deadline (hroe.http_header_timeout,
+# --header-timeout) closes them, and near the limit the connections idle the
+# longest are closed first, so a signed GetItem from a new client is answered
+# during the attack.  Then half-open TLS handshakes against HTTPS front ends.
+cd "$(dirname "$0")/.."
+. test/lib_dos.sh
+openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj /CN=localhost \
+	-keyout "$GW_WORK/key.pem" -out "$GW_WORK/cert.pem" >/dev/null 2>&1
+chmod 644 "$GW_WORK/key.pem"
+dos_setup
+dos_workers -c hroe.http_max_connections=128 -c hroe.http_header_timeout=4s
+dos_gateway --max-connections 128 --header-timeout 4
+for fe in workers gateway; do
+	url=$DOS_WORKERS_URL
+	[ $fe = gateway ] && url=$DOS_GATEWAY_URL
+	dos_attack "$fe: 200 slowloris connections from 30 addresses, a byte every 2 s" "$url" \
+		slowloris --conns 200 --seconds 15 --interval 2
+	# fewer than the slots: the header deadline alone closes each of them
+	check "$fe: 20 slowloris connections (a byte a second) are closed past the 4 s header deadline" \
+		has 'slowloris: .* ([2-9][0-9]|[0-9]{3,}) closed by the server' \
+		"${ATTACK[@]}" "$url" slowloris --conns 20 --seconds 7 --interval 1
+done
+
+# HTTPS: half-open TLS handshakes hold no slot either
+dos_workers -c hroe.http_max_connections=128 -c hroe.http_header_timeout=4s \
+	-c hroe.http_tls_cert="$GW_WORK/cert.pem" -c hroe.http_tls_key="$GW_WORK/key.pem"
+dos_gateway --max-connections 128 --header-timeout 4 --tls-cert "$GW_WORK/cert.pem" \
+	--tls-key "$GW_WORK/key.pem"
+for fe in workers gateway; do
+	url=$DOS_WORKERS_URL
+	[ $fe = gateway ] && url=$DOS_GATEWAY_URL
+	dos_attack "$fe (HTTPS): 200 half-open TLS handshakes from 30 addresses" "$url" \
+		tls --conns 200 --seconds 15
+done
+dos_finish
