@@ -38,6 +38,15 @@
  * role switches are local to each call's transaction (hroe.gateway_call), so
  * a connection goes back to the pool as it came.
  *
+ * A server that stops answering (a standby or partition server stopped with
+ * SIGSTOP, a backend stuck where statement_timeout cannot reach it, a host
+ * gone without a reset) would hold its connection and the client's request
+ * for ever: statement_timeout is the server's own and fires only in a
+ * server that runs.  So while a statement runs, a connection that has
+ * received nothing for statement_timeout plus ANSWER_GRACE_S is dropped and
+ * its request answered POOL_LOST (for a standby's read: sent again to the
+ * primary, backend.c), and the slot reconnects when next needed.
+ *
  * gateway/pool.c
  *
  *-------------------------------------------------------------------------
@@ -61,7 +70,9 @@ typedef struct PoolJob
 	const char *values[POOL_MAX_PARAMS];
 	PoolCallback callback;
 	void	   *arg;
-	double		deadline;		/* while queued */
+	double		deadline;		/* while queued: when it is throttled; while
+								 * running: when its silent server is given
+								 * up (0: never) */
 } PoolJob;
 
 typedef struct Pool Pool;
@@ -83,6 +94,13 @@ struct PoolConn
  * itself, which is answered as lost anyway.
  */
 #define CHECK_IDLE_AFTER_S 0.1
+
+/*
+ * Seconds past statement_timeout a running statement's server may stay
+ * silent before its connection is given up (see the head comment): enough
+ * for the server to notice its timeout, roll back and answer.
+ */
+#define ANSWER_GRACE_S 2.0
 
 static const char *const statement_sql[STMT_COUNT] = {
 	"SELECT secret FROM hroe.access_keys WHERE access_key_id = $1 AND revoked_at IS NULL",
@@ -267,6 +285,15 @@ check_idle(PoolConn *pc)
 		disconnect(pc);
 }
 
+/* When a running statement's server, silent from now on, is given up (0: never) */
+static double
+answer_deadline(void)
+{
+	if (cfg->statement_timeout_ms <= 0)
+		return 0;
+	return now_monotonic() + cfg->statement_timeout_ms / 1000.0 + ANSWER_GRACE_S;
+}
+
 /* Send the job's statement on pc; false (status set) if it could not be. */
 static bool
 send_job(PoolConn *pc, PoolJob *job, PoolStatus *status)
@@ -285,6 +312,7 @@ send_job(PoolConn *pc, PoolJob *job, PoolStatus *status)
 		{
 			pc->job = job;
 			pc->last = NULL;
+			job->deadline = answer_deadline();
 			return true;
 		}
 		/* not sent: certainly not run; once more on a new connection */
@@ -398,6 +426,8 @@ pool_event(PoolConn *pc, uint32_t events)
 	}
 	if (!PQconsumeInput(pc->conn))
 		goto lost;
+	/* the server is alive: its silence is counted from now */
+	pc->job->deadline = answer_deadline();
 	while (!PQisBusy(pc->conn))
 	{
 		res = PQgetResult(pc->conn);
@@ -429,35 +459,66 @@ lost:
 	dispatch(pc->pool);
 }
 
-/* Milliseconds until the first queued request's deadline (-1: none). */
+/*
+ * Milliseconds until the first deadline: a queued request's, or a running
+ * statement's whose server has been silent (-1: none).
+ */
 int
 pool_timeout_ms(void)
 {
 	double		first = -1;
 
 	for (int t = 0; t < npools; t++)
+	{
 		if (pools[t].queue_head && (first < 0 || pools[t].queue_head->deadline < first))
 			first = pools[t].queue_head->deadline;
+		for (int i = 0; i < pools[t].size; i++)
+		{
+			PoolJob    *job = pools[t].slots[i].job;
+
+			if (job && job->deadline > 0 && (first < 0 || job->deadline < first))
+				first = job->deadline;
+		}
+	}
 	if (first < 0)
 		return -1;
 	first -= now_monotonic();
 	return first <= 0 ? 0 : (int) (first * 1000.0) + 1;
 }
 
-/* Throttle the queued requests past their deadline (each queue is FIFO). */
+/*
+ * Throttle the queued requests past their deadline (each queue is FIFO), and
+ * give up the running statements whose server has been silent past theirs.
+ */
 void
 pool_expire(void)
 {
-	double		now = -1;
+	double		now = now_monotonic();
 
 	for (int t = 0; t < npools; t++)
 	{
 		Pool	   *p = &pools[t];
+		bool		freed = false;
 
-		if (p->queue_head == NULL)
-			continue;
-		if (now < 0)
-			now = now_monotonic();
+		for (int i = 0; i < p->size; i++)
+		{
+			PoolConn   *pc = &p->slots[i];
+
+			if (pc->job == NULL || pc->job->deadline <= 0 || pc->job->deadline > now)
+				continue;
+			/* sent, and the server went silent: it may have run; never sent again */
+			log_error("PostgreSQL%s sent nothing for %.0f s while a request ran (statement_timeout %d ms): its connection is dropped",
+					  t == POOL_PRIMARY ? "" : " (a replica)",
+					  cfg->statement_timeout_ms / 1000.0 + ANSWER_GRACE_S, cfg->statement_timeout_ms);
+			if (pc->last)
+				PQclear(pc->last);
+			pc->last = NULL;
+			disconnect(pc);
+			finish(pc, NULL, POOL_LOST);
+			freed = true;
+		}
+		if (freed)
+			dispatch(p);
 		while (p->queue_head && p->queue_head->deadline <= now)
 		{
 			PoolJob    *job = p->queue_head;

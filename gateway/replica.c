@@ -31,8 +31,12 @@
  * reads, writes, transactions, DDL and Streams never leave the primary, so
  * a strongly consistent read after an acknowledged write always sees it.
  *
- * The monitor's connections are its own (blocking libpq, 2 s connect and
- * statement timeouts), never the pool's.
+ * The monitor's connections are its own (libpq, 2 s connect and statement
+ * timeouts), never the pool's.  Its queries wait at most 2 s for their
+ * answer on its own clock too: a server that stops answering (stopped,
+ * hung) never fires its own statement_timeout, and a monitor waiting on it
+ * would take no more samples, so that every standby, the silent one and the
+ * healthy ones alike, would age out.
  *
  * gateway/replica.c
  *
@@ -41,6 +45,7 @@
 #include "replica.h"
 
 #include <inttypes.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -55,6 +60,9 @@
 #include "pool.h"
 #include "route.h"
 #include "util.h"
+
+/* seconds a monitor query waits for its answer before the server counts as down */
+#define MONITOR_QUERY_TIMEOUT_S 2.0
 
 /* primary samples kept (distinct positions within the lag bound) */
 #define NSAMPLES 8192
@@ -134,12 +142,44 @@ monitor_connect(const char *conninfo, const char *what, bool *logged)
 	return conn;
 }
 
-/* The first value of a one-row query, into out; false on any failure. */
+/*
+ * The first value of a one-row query, into out; false on any failure,
+ * including no whole answer within MONITOR_QUERY_TIMEOUT_S (the connection
+ * is then still busy: the callers drop it).
+ */
 static bool
 query_value(PGconn *conn, const char *sql, int column, char *out, size_t size)
 {
-	PGresult   *res = PQexec(conn, sql);
-	bool		ok = PQresultStatus(res) == PGRES_TUPLES_OK && PQntuples(res) == 1 &&
+	double		deadline = now_monotonic() + MONITOR_QUERY_TIMEOUT_S;
+	PGresult   *res = NULL;
+	bool		ok;
+
+	if (!PQsendQuery(conn, sql))
+		return false;
+	for (;;)
+	{
+		struct pollfd p = {.fd = PQsocket(conn), .events = POLLIN};
+		double		left;
+
+		while (!PQisBusy(conn))
+		{
+			PGresult   *next = PQgetResult(conn);
+
+			if (next == NULL)
+				goto done;
+			PQclear(res);
+			res = next;
+		}
+		left = deadline - now_monotonic();
+		if (left <= 0 || p.fd < 0 || poll(&p, 1, (int) (left * 1000.0) + 1) < 0 ||
+			!PQconsumeInput(conn))
+		{
+			PQclear(res);
+			return false;
+		}
+	}
+done:
+	ok = PQresultStatus(res) == PGRES_TUPLES_OK && PQntuples(res) == 1 &&
 		PQnfields(res) > column && !PQgetisnull(res, 0, column) &&
 		(size_t) PQgetlength(res, 0, column) < size;
 

@@ -32,7 +32,7 @@ partition_setup() {
 		partition_createdb "$part" "$db"
 		# the socket directory is the host: no TCP (lib_cluster.sh)
 		cluster_psql "$coordinator" -d "$db" \
-			-c "CREATE SERVER \"$part\" FOREIGN DATA WRAPPER postgres_fdw OPTIONS (host '$(cluster_dir "$part")', port '$(cluster_port "$part")', dbname '$db', extensions 'hroe', async_capable 'true', fetch_size '1000')" \
+			-c "CREATE SERVER \"$part\" FOREIGN DATA WRAPPER postgres_fdw OPTIONS (host '$(cluster_dir "$part")', port '$(cluster_port "$part")', dbname '$db', extensions 'hroe', async_capable 'true', fetch_size '1000', connect_timeout '5')" \
 			-c "CREATE USER MAPPING FOR postgres SERVER \"$part\" OPTIONS (user 'postgres')"
 		list+="${list:+,}$part"
 	done

@@ -37,19 +37,8 @@
 #include "utils/typcache.h"
 
 #include "api_internal.h"
+#include "ddb_types.h"
 
-
-/* The response being built, and what an error carries (operations.h) */
-typedef struct ApiCall
-{
-	HroeCallState state;		/* the operations' error payload */
-	Jsonb	   *result;			/* the response, when built as jsonb (then
-								 * nothing is written as text) */
-	bool		refuse_nul;		/* the request holds U+0000 where hroe
-								 * cannot keep it: refused once validated */
-} ApiCall;
-
-static ApiCall *CurrentCall = NULL;
 
 /* ---------- errors ---------- */
 
@@ -282,12 +271,12 @@ hroe_api_push_int(JsonbParseState **st, const char *name, int64 n)
  * the jsonb directly spares printing the items and parsing them back.
  */
 void
-hroe_api_set_result(JsonbParseState **st)
+hroe_api_set_result(ApiCall *call, JsonbParseState **st)
 {
 	JsonbValue *res = pushJsonbValue(st, WJB_END_OBJECT, NULL);
-	MemoryContext old = MemoryContextSwitchTo(CurrentCall->state.outer);
+	MemoryContext old = MemoryContextSwitchTo(call->ops.outer);
 
-	CurrentCall->result = JsonbValueToJsonb(res);
+	call->result = JsonbValueToJsonb(res);
 	MemoryContextSwitchTo(old);
 }
 
@@ -320,56 +309,59 @@ hroe_api_check_item_collection_metrics(JsonbContainer *req)
 
 /* ---------- dispatch and errors ---------- */
 
-/* Handlers of the operations whose signature is not plain (req, out) */
-static void OpPutItem(JsonbContainer *req, StringInfo out) { hroe_api_write(req, out, HROE_WRITE_PUT); }
-static void OpDeleteItem(JsonbContainer *req, StringInfo out) { hroe_api_write(req, out, HROE_WRITE_DELETE); }
-static void OpUpdateItem(JsonbContainer *req, StringInfo out) { hroe_api_write(req, out, HROE_WRITE_UPDATE); }
-static void OpQuery(JsonbContainer *req, StringInfo out) { hroe_api_read(req, out, true); }
-static void OpScan(JsonbContainer *req, StringInfo out) { hroe_api_read(req, out, false); }
-static void OpBatchGetItem(JsonbContainer *req, StringInfo out) { hroe_api_batch(req, out, false); }
-static void OpBatchWriteItem(JsonbContainer *req, StringInfo out) { hroe_api_batch(req, out, true); }
+/* Handlers of the operations whose signature is not plain */
+static void OpPutItem(const ApiRequest *r, StringInfo out) { hroe_api_write(r, out, HROE_WRITE_PUT); }
+static void OpDeleteItem(const ApiRequest *r, StringInfo out) { hroe_api_write(r, out, HROE_WRITE_DELETE); }
+static void OpUpdateItem(const ApiRequest *r, StringInfo out) { hroe_api_write(r, out, HROE_WRITE_UPDATE); }
+static void OpQuery(const ApiRequest *r, StringInfo out) { hroe_api_read(r, out, true); }
+static void OpScan(const ApiRequest *r, StringInfo out) { hroe_api_read(r, out, false); }
+static void OpBatchGetItem(const ApiRequest *r, StringInfo out) { hroe_api_batch(r, out, false); }
+static void OpBatchWriteItem(const ApiRequest *r, StringInfo out) { hroe_api_batch(r, out, true); }
 
 /*
- * The operations hroe serves: the one list of them.  item_metrics: the
- * operation takes ReturnItemCollectionMetrics, checked before it runs.
+ * The operations hroe serves: the one list of them.  Each translator takes
+ * its request (run_request: the call's error payload, the caller's flags)
+ * or only the request's body (run: nothing of the call).  item_metrics:
+ * the operation takes ReturnItemCollectionMetrics, checked before it runs.
  */
 typedef struct ApiOperation
 {
 	const char *name;
 	void		(*run) (JsonbContainer *req, StringInfo out);
+	void		(*run_request) (const ApiRequest *r, StringInfo out);
 	bool		item_metrics;
 } ApiOperation;
 
 static const ApiOperation operations[] = {
-	{"GetItem", hroe_api_get_item, false},
-	{"PutItem", OpPutItem, true},
-	{"DeleteItem", OpDeleteItem, true},
-	{"UpdateItem", OpUpdateItem, true},
-	{"Query", OpQuery, false},
-	{"Scan", OpScan, false},
-	{"BatchGetItem", OpBatchGetItem, false},
-	{"BatchWriteItem", OpBatchWriteItem, true},
+	{"GetItem", NULL, hroe_api_get_item, false},
+	{"PutItem", NULL, OpPutItem, true},
+	{"DeleteItem", NULL, OpDeleteItem, true},
+	{"UpdateItem", NULL, OpUpdateItem, true},
+	{"Query", NULL, OpQuery, false},
+	{"Scan", NULL, OpScan, false},
+	{"BatchGetItem", NULL, OpBatchGetItem, false},
+	{"BatchWriteItem", NULL, OpBatchWriteItem, true},
 	/* (TransactWriteItems checks ReturnItemCollectionMetrics after its TransactItems) */
-	{"TransactWriteItems", hroe_api_transact_write, false},
-	{"TransactGetItems", hroe_api_transact_get, false},
-	{"CreateTable", hroe_api_create_table, false},
-	{"DescribeTable", hroe_api_describe_table, false},
-	{"DeleteTable", hroe_api_delete_table, false},
-	{"UpdateTable", hroe_api_update_table, false},
-	{"ListTables", hroe_api_list_tables, false},
-	{"TagResource", hroe_api_tag_resource, false},
-	{"UntagResource", hroe_api_untag_resource, false},
-	{"ListTagsOfResource", hroe_api_list_tags_of_resource, false},
-	{"ExecuteStatement", hroe_api_execute_statement, false},
-	{"BatchExecuteStatement", hroe_api_batch_execute_statement, false},
-	{"ExecuteTransaction", hroe_api_execute_transaction, false},
-	{"UpdateTimeToLive", hroe_api_update_time_to_live, false},
-	{"DescribeTimeToLive", hroe_api_describe_time_to_live, false},
+	{"TransactWriteItems", NULL, hroe_api_transact_write, false},
+	{"TransactGetItems", NULL, hroe_api_transact_get, false},
+	{"CreateTable", hroe_api_create_table, NULL, false},
+	{"DescribeTable", hroe_api_describe_table, NULL, false},
+	{"DeleteTable", hroe_api_delete_table, NULL, false},
+	{"UpdateTable", hroe_api_update_table, NULL, false},
+	{"ListTables", hroe_api_list_tables, NULL, false},
+	{"TagResource", NULL, hroe_api_tag_resource, false},
+	{"UntagResource", NULL, hroe_api_untag_resource, false},
+	{"ListTagsOfResource", NULL, hroe_api_list_tags_of_resource, false},
+	{"ExecuteStatement", NULL, hroe_api_execute_statement, false},
+	{"BatchExecuteStatement", NULL, hroe_api_batch_execute_statement, false},
+	{"ExecuteTransaction", NULL, hroe_api_execute_transaction, false},
+	{"UpdateTimeToLive", hroe_api_update_time_to_live, NULL, false},
+	{"DescribeTimeToLive", hroe_api_describe_time_to_live, NULL, false},
 	/* DynamoDB Streams' (the gateway's DynamoDBStreams_20120810 target) */
-	{"ListStreams", hroe_api_list_streams, false},
-	{"DescribeStream", hroe_api_describe_stream, false},
-	{"GetShardIterator", hroe_api_get_shard_iterator, false},
-	{"GetRecords", hroe_api_get_records, false},
+	{"ListStreams", NULL, hroe_api_list_streams, false},
+	{"DescribeStream", NULL, hroe_api_describe_stream, false},
+	{"GetShardIterator", NULL, hroe_api_get_shard_iterator, false},
+	{"GetRecords", NULL, hroe_api_get_records, false},
 };
 
 /* The operation named op, or NULL (not inlined into the callers' PG_TRY) */
@@ -382,58 +374,101 @@ FindOperation(const char *op)
 	return NULL;
 }
 
-/* Run one operation; the response members are appended after "{" */
+/* Run one operation; the response members are appended to out, each after a comma */
 static void
-Dispatch(const ApiOperation *op, JsonbContainer *req, StringInfo out)
+Dispatch(const ApiOperation *op, const ApiRequest *r, StringInfo out)
 {
-	JsonbValue *table = hroe_api_member(req, "TableName");
+	JsonbValue *table = hroe_api_member(r->body, "TableName");
 
 	/* the table of a single-table request (the transactions name theirs) */
 	if (table && table->type == jbvString)
-		hroe_call_resource(table->val.string.val, table->val.string.len);
+		hroe_call_resource(&r->call->ops, table->val.string.val, table->val.string.len);
 	/* DynamoDB's constraints on the request's members, before anything else */
-	hroe_api_validate(op->name, req);
+	hroe_api_validate(op->name, r->body);
 	/* (a U+0000 DynamoDB's validation let pass: hroe cannot keep it) */
-	if (CurrentCall->refuse_nul)
+	if (r->call->refuse_nul)
 		HroeValidation(psprintf("One or more parameter values were invalid: "
 								"hroe does not support U+0000 (\\u0000) in the strings of a %s request",
 								op->name));
 	if (op->item_metrics)
-		hroe_api_check_item_collection_metrics(req);
-	op->run(req, out);
+		hroe_api_check_item_collection_metrics(r->body);
+	if (op->run_request)
+		op->run_request(r, out);
+	else
+		op->run(r->body, out);
 }
 
-/*
- * Run the operation op on req inside the current call (PartiQL's statements,
- * api_partiql_run.c, are the JSON API's requests): its response body
- */
-Jsonb *
-hroe_api_run(const char *op, Jsonb *req)
+/* An operation's response: the jsonb it built, or else its text */
+typedef struct ApiResponse
 {
-	const ApiOperation *operation = FindOperation(op);
-	Jsonb	   *saved = CurrentCall->result;
-	Jsonb	   *volatile res = NULL;
-	StringInfoData body;
+	Jsonb	   *jsonb;			/* built as jsonb (hroe_api_set_result) */
+	char	   *text;			/* else the object's JSON text */
+} ApiResponse;
 
-	if (operation == NULL)
-		elog(ERROR, "unknown operation \"%s\"", op);
+/*
+ * The one wrapper of every operation the JSON API runs: operation op on the
+ * request body req, within call (its error payload, its innermost response
+ * while the operation runs), connected to SPI by the caller; partiql_query:
+ * the request is a PartiQL SELECT's Query.  The response is built here, the
+ * one place that closes the members an operation wrote as text; it is in
+ * the current memory context (text) or in the call's outer context (jsonb).
+ */
+static ApiResponse
+RunOperation(ApiCall *call, const ApiOperation *op, JsonbContainer *req, bool partiql_query)
+{
+	ApiRequest	r = {call, req, partiql_query};
+	Jsonb	   *saved_result = call->result;
+	StringInfoData body;
+	ApiResponse res = {NULL, NULL};
+
 	initStringInfo(&body);
-	CurrentCall->result = NULL;
+	call->result = NULL;
 	PG_TRY();
 	{
-		Dispatch(operation, &req->root, &body);
-		res = CurrentCall->result;
+		Dispatch(op, &r, &body);
+		res.jsonb = call->result;
 	}
 	PG_FINALLY();
 	{
 		/* the caller's response, also when the operation failed */
-		CurrentCall->result = saved;
+		call->result = saved_result;
 	}
 	PG_END_TRY();
-	if (res)
-		return res;
 	/* the members were written with a leading comma */
-	return hroe_api_text_jsonb(psprintf("{%s}", body.len ? body.data + 1 : ""));
+	if (res.jsonb == NULL)
+		res.text = psprintf("{%s}", body.len ? body.data + 1 : "");
+	return res;
+}
+
+/*
+ * Run the operation op on req inside the current call (PartiQL's statements,
+ * partiql_api.c, are the JSON API's requests): its response body
+ */
+Jsonb *
+hroe_api_run(ApiCall *call, const char *op, Jsonb *req, bool partiql_query)
+{
+	const ApiOperation *operation = FindOperation(op);
+	ApiResponse res;
+
+	if (operation == NULL)
+		elog(ERROR, "unknown operation \"%s\"", op);
+	res = RunOperation(call, operation, &req->root, partiql_query);
+	return res.jsonb ? res.jsonb : hroe_api_text_jsonb(res.text);
+}
+
+/*
+ * A response returned to SQL as jsonb: an item read may hold U+0000, which
+ * jsonb cannot, so an error (naming what), never a cut string
+ */
+static Jsonb *
+ResponseJsonb(ApiResponse res, const char *what)
+{
+	if (res.jsonb)
+	{
+		hroe_jsonb_check_no_nul(&res.jsonb->root, what);
+		return res.jsonb;
+	}
+	return DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(res.text)));
 }
 
 /*
@@ -459,55 +494,67 @@ hroe_api_access_denied(const char *op, const char *table)
 }
 
 /*
- * Run one call: the response's text in *text, or, when an operation built
- * it as jsonb, NULL and the jsonb in *jres
+ * DynamoDB's error body for an error of hroe's: its __type (type), its
+ * message, and what the call's operations left for it (operations.h)
  */
-static void
-Call(const char *op, Jsonb *req, bool refuse_nul, char **text, Jsonb **jres)
+static char *
+ErrorBody(const ApiCall *call, const char *op, ErrorData *edata, const char *type)
+{
+	StringInfoData out;
+
+	/* the table the operation was accessing (hroe_call_resource) */
+	if (edata->sqlerrcode == ERRCODE_INSUFFICIENT_PRIVILEGE)
+		edata->message = hroe_api_access_denied(op, call->ops.resource);
+	initStringInfo(&out);
+	appendStringInfoString(&out, "{\"__type\":");
+	hroe_json_string_write(&out, type, strlen(type));
+	appendStringInfoString(&out, ",\"message\":");
+	hroe_json_string_write(&out, edata->message, strlen(edata->message));
+	if (call->ops.reasons && edata->sqlerrcode == ERRCODE_HROE_TRANSACTION_CANCELED)
+		appendStringInfo(&out, ",\"CancellationReasons\":%s", call->ops.reasons);
+	if (call->ops.item && edata->sqlerrcode == ERRCODE_HROE_CONDITIONAL_CHECK_FAILED)
+		appendStringInfo(&out, ",\"Item\":%s", call->ops.item);
+	appendStringInfoChar(&out, '}');
+	return out.data;
+}
+
+/*
+ * Run one call in a subtransaction of its own: the response, or DynamoDB's
+ * error body as its text (a failed call leaves nothing written)
+ */
+static ApiResponse
+Call(const char *op, Jsonb *req, bool refuse_nul)
 {
 	MemoryContext outer = CurrentMemoryContext;
 	ResourceOwner owner = CurrentResourceOwner;
-	StringInfoData out;
 	ApiCall		call;
-	ApiCall    *saved = CurrentCall;
 	const ApiOperation *operation = FindOperation(op);
+	ApiResponse res = {NULL, NULL};
 
-	*jres = NULL;
 	if (operation == NULL)
 	{
-		*text = "{\"__type\": \"com.amazon.coral.service#UnknownOperationException\"}";
-		return;
+		res.text = "{\"__type\": \"" DDB_TYPE_UNKNOWN_OPERATION "\"}";
+		return res;
 	}
 	if (!JB_ROOT_IS_OBJECT(req) || JB_ROOT_IS_SCALAR(req))
 	{
-		*text = "{\"__type\": \"com.amazon.coral.service#SerializationException\", \"message\": \"Start of structure or map found where not expected\"}";
-		return;
+		res.text = "{\"__type\": \"" DDB_TYPE_SERIALIZATION "\", \"message\": \"Start of structure or map found where not expected\"}";
+		return res;
 	}
 
-	initStringInfo(&out);
-	appendStringInfoChar(&out, '{');
 	memset(&call, 0, sizeof(call));
 	call.refuse_nul = refuse_nul;
-	call.state.outer = outer;
-	CurrentCall = &call;
-	hroe_call_state = &call.state;
+	call.ops.outer = outer;
 
 	BeginInternalSubTransaction(NULL);
 	MemoryContextSwitchTo(outer);
 	PG_TRY();
 	{
-		StringInfoData body;
-		MemoryContext work;
-
 		if (SPI_connect() != SPI_OK_CONNECT)
 			elog(ERROR, "SPI_connect failed");
-		work = MemoryContextSwitchTo(outer);
-		initStringInfo(&body);
-		MemoryContextSwitchTo(work);
-		Dispatch(operation, &req->root, &body);
-		/* the members were written with a leading comma */
-		MemoryContextSwitchTo(outer);
-		appendStringInfoString(&out, body.len > 0 ? body.data + 1 : "");
+		res = RunOperation(&call, operation, &req->root, false);
+		if (res.text)
+			res.text = MemoryContextStrdup(outer, res.text);
 		SPI_finish();
 		ReleaseCurrentSubTransaction();
 		MemoryContextSwitchTo(outer);
@@ -525,36 +572,15 @@ Call(const char *op, Jsonb *req, bool refuse_nul, char **text, Jsonb **jres)
 		RollbackAndReleaseCurrentSubTransaction();
 		MemoryContextSwitchTo(outer);
 		CurrentResourceOwner = owner;
-		CurrentCall = saved;
-		hroe_call_state = saved ? &saved->state : NULL;
 		/* an error hroe does not map is raised again, outside the subxact */
 		if (type == NULL)
 			ReThrowError(edata);
-		/* the table the operation was accessing (hroe_call_resource) */
-		if (edata->sqlerrcode == ERRCODE_INSUFFICIENT_PRIVILEGE)
-			edata->message = hroe_api_access_denied(op, call.state.resource);
-		resetStringInfo(&out);
-		appendStringInfoString(&out, "{\"__type\":");
-		hroe_json_string_write(&out, type, strlen(type));
-		appendStringInfoString(&out, ",\"message\":");
-		hroe_json_string_write(&out, edata->message, strlen(edata->message));
-		if (call.state.reasons && edata->sqlerrcode == ERRCODE_HROE_TRANSACTION_CANCELED)
-			appendStringInfo(&out, ",\"CancellationReasons\":%s", call.state.reasons);
-		if (call.state.item && edata->sqlerrcode == ERRCODE_HROE_CONDITIONAL_CHECK_FAILED)
-			appendStringInfo(&out, ",\"Item\":%s", call.state.item);
+		res.jsonb = NULL;
+		res.text = ErrorBody(&call, op, edata, type);
 		FreeErrorData(edata);
 	}
 	PG_END_TRY();
-	CurrentCall = saved;
-	hroe_call_state = saved ? &saved->state : NULL;
-	if (call.result && out.len == 1)
-	{
-		*jres = call.result;
-		*text = NULL;
-		return;
-	}
-	appendStringInfoChar(&out, '}');
-	*text = out.data;
+	return res;
 }
 
 PG_FUNCTION_INFO_V1(hroe_dynamodb);
@@ -568,17 +594,8 @@ hroe_dynamodb(PG_FUNCTION_ARGS)
 {
 	char	   *op = text_to_cstring(PG_GETARG_TEXT_PP(0));
 	Jsonb	   *req = PG_GETARG_JSONB_P(1);
-	char	   *text;
-	Jsonb	   *jres;
 
-	Call(op, req, false, &text, &jres);
-	if (jres)
-	{
-		/* an item read may hold U+0000: an error, never a cut string */
-		hroe_jsonb_check_no_nul(&jres->root, "the response of hroe.dynamodb");
-		PG_RETURN_JSONB_P(jres);
-	}
-	PG_RETURN_DATUM(DirectFunctionCall1(jsonb_in, CStringGetDatum(text)));
+	PG_RETURN_JSONB_P(ResponseJsonb(Call(op, req, false), "the response of hroe.dynamodb"));
 }
 
 /* ---------- the request as text ---------- */
@@ -607,8 +624,7 @@ static const char *const nul_operations[] = {
 text *
 hroe_api_call_text(const char *op, const char *body, int len)
 {
-	char	   *text;
-	Jsonb	   *jres;
+	ApiResponse res;
 	bool		has_nul;
 	JsonbValue *tree = hroe_json_tree_parse(body, len, &has_nul);
 	bool		refuse_nul = false;
@@ -619,8 +635,8 @@ hroe_api_call_text(const char *op, const char *body, int len)
 		for (int i = 0; i < lengthof(nul_operations); i++)
 			refuse_nul &= strcmp(op, nul_operations[i]) != 0;
 	}
-	Call(op, JsonbValueToJsonb(tree), refuse_nul, &text, &jres);
-	return cstring_to_text(jres ? hroe_jsonb_text(&jres->root) : text);
+	res = Call(op, JsonbValueToJsonb(tree), refuse_nul);
+	return cstring_to_text(res.jsonb ? hroe_jsonb_text(&res.jsonb->root) : res.text);
 }
 
 PG_FUNCTION_INFO_V1(hroe_dynamodb_text);
@@ -648,42 +664,21 @@ hroe_api_call_operation(const char *op, Jsonb *req)
 {
 	MemoryContext outer = CurrentMemoryContext;
 	ApiCall		call;
-	ApiCall    *saved = CurrentCall;
 	const ApiOperation *operation = FindOperation(op);
-	StringInfoData body;
-	char	   *text;
+	ApiResponse res;
 
 	if (operation == NULL)
 		elog(ERROR, "unknown operation \"%s\"", op);
 	memset(&call, 0, sizeof(call));
-	call.state.outer = outer;
-	CurrentCall = &call;
-	hroe_call_state = &call.state;
-	initStringInfo(&body);
-	appendStringInfoChar(&body, '{');
-	PG_TRY();
-	{
-		if (SPI_connect() != SPI_OK_CONNECT)
-			elog(ERROR, "SPI_connect failed");
-		Dispatch(operation, &req->root, &body);
-		SPI_finish();
-	}
-	PG_FINALLY();
-	{
-		CurrentCall = saved;
-		hroe_call_state = saved ? &saved->state : NULL;
-	}
-	PG_END_TRY();
+	call.ops.outer = outer;
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	res = RunOperation(&call, operation, &req->root, false);
+	if (res.text)
+		res.text = MemoryContextStrdup(outer, res.text);
+	SPI_finish();
 	MemoryContextSwitchTo(outer);
-	if (call.result)
-	{
-		/* an item read may hold U+0000: an error, never a cut string */
-		hroe_jsonb_check_no_nul(&call.result->root, psprintf("the response of %s", op));
-		return call.result;
-	}
-	/* the members were written with a leading comma */
-	text = body.len > 1 ? psprintf("{%s}", body.data + 2) : "{}";
-	return DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(text)));
+	return ResponseJsonb(res, psprintf("the response of %s", op));
 }
 
 /* The request {member: argument 0} of a SQL-level call taking one jsonb */

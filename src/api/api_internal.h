@@ -18,6 +18,34 @@
 
 #include "operations.h"
 
+/*
+ * One call of the JSON API (api.c), made for one request: the error payload
+ * the operations it runs fill (operations.h), and its response when an
+ * operation built it as jsonb (hroe_api_set_result)
+ */
+typedef struct ApiCall
+{
+	HroeCall	ops;			/* the operations' error payload */
+	Jsonb	   *result;			/* the response, when built as jsonb (then
+								 * nothing is written as text) */
+	bool		refuse_nul;		/* the request holds U+0000 where hroe
+								 * cannot keep it: refused once validated */
+} ApiCall;
+
+/*
+ * One operation's request, as api.c hands it to the operation's translator:
+ * the call it runs in, its JSON body, and what the caller (not the body)
+ * says of it
+ */
+typedef struct ApiRequest
+{
+	ApiCall    *call;
+	JsonbContainer *body;		/* the request: a JSON object */
+	bool		partiql_query;	/* a PartiQL SELECT's Query (partiql_api.c):
+								 * a lower and an upper sort key bound make a
+								 * range */
+} ApiRequest;
+
 /* Most arguments of a DDL statement (api_ddl.c) */
 #define API_MAX_ARGS 13
 
@@ -66,7 +94,7 @@ extern void hroe_api_append_jsonb(StringInfo out, const char *name, Jsonb *j);
 extern void hroe_api_append_item(StringInfo out, const char *name, const HroeItem *item);
 extern void hroe_api_push_jsonb(JsonbParseState **st, Jsonb *j);
 extern void hroe_api_push_int(JsonbParseState **st, const char *name, int64 n);
-extern void hroe_api_set_result(JsonbParseState **st);
+extern void hroe_api_set_result(ApiCall *call, JsonbParseState **st);
 extern char *hroe_api_return_cc(JsonbContainer *req);
 extern char *hroe_api_checked_return_cc(JsonbContainer *req);
 extern void hroe_api_check_item_collection_metrics(JsonbContainer *req);
@@ -82,31 +110,30 @@ extern void hroe_api_describe_table(JsonbContainer *req, StringInfo out);
 extern void hroe_api_delete_table(JsonbContainer *req, StringInfo out);
 extern void hroe_api_update_table(JsonbContainer *req, StringInfo out);
 extern void hroe_api_list_tables(JsonbContainer *req, StringInfo out);
-extern void hroe_api_get_item(JsonbContainer *req, StringInfo out);
-extern void hroe_api_write(JsonbContainer *req, StringInfo out, HroeWriteKind kind);
-extern void hroe_api_read(JsonbContainer *req, StringInfo out, bool query);
+extern void hroe_api_get_item(const ApiRequest *r, StringInfo out);
+extern void hroe_api_write(const ApiRequest *r, StringInfo out, HroeWriteKind kind);
+extern void hroe_api_read(const ApiRequest *r, StringInfo out, bool query);
 extern char *hroe_api_container_text(JsonbValue *v);
-extern void hroe_api_batch(JsonbContainer *req, StringInfo out, bool write);
-extern void hroe_api_transact_write(JsonbContainer *req, StringInfo out);
-extern void hroe_api_transact_get(JsonbContainer *req, StringInfo out);
+extern void hroe_api_batch(const ApiRequest *r, StringInfo out, bool write);
+extern void hroe_api_transact_write(const ApiRequest *r, StringInfo out);
+extern void hroe_api_transact_get(const ApiRequest *r, StringInfo out);
 extern void hroe_api_raise_errors(List *errs);
 extern void hroe_api_throughput(JsonbContainer *obj, const char *path, ApiThroughput *tp, List **errs);
 extern char *hroe_api_billing_mode(JsonbContainer *req, List **errs);
 extern void hroe_api_push_throughput(JsonbParseState **st, const char *index, const ApiThroughput *tp);
-extern void hroe_api_tag_resource(JsonbContainer *req, StringInfo out);
-extern void hroe_api_untag_resource(JsonbContainer *req, StringInfo out);
-extern void hroe_api_list_tags_of_resource(JsonbContainer *req, StringInfo out);
+extern void hroe_api_tag_resource(const ApiRequest *r, StringInfo out);
+extern void hroe_api_untag_resource(const ApiRequest *r, StringInfo out);
+extern void hroe_api_list_tags_of_resource(const ApiRequest *r, StringInfo out);
 extern void hroe_api_validate(const char *op, JsonbContainer *req);
-extern Jsonb *hroe_api_run(const char *op, Jsonb *req);
+extern Jsonb *hroe_api_run(ApiCall *call, const char *op, Jsonb *req, bool partiql_query);
 extern char *hroe_api_access_denied(const char *op, const char *table);
-extern void hroe_api_execute_statement(JsonbContainer *req, StringInfo out);
-extern void hroe_api_batch_execute_statement(JsonbContainer *req, StringInfo out);
-extern void hroe_api_execute_transaction(JsonbContainer *req, StringInfo out);
-extern bool hroe_api_partiql_query;
-extern void hroe_api_list_streams(JsonbContainer *req, StringInfo out);
-extern void hroe_api_describe_stream(JsonbContainer *req, StringInfo out);
-extern void hroe_api_get_shard_iterator(JsonbContainer *req, StringInfo out);
-extern void hroe_api_get_records(JsonbContainer *req, StringInfo out);
+extern void hroe_api_execute_statement(const ApiRequest *r, StringInfo out);
+extern void hroe_api_batch_execute_statement(const ApiRequest *r, StringInfo out);
+extern void hroe_api_execute_transaction(const ApiRequest *r, StringInfo out);
+extern void hroe_api_list_streams(const ApiRequest *r, StringInfo out);
+extern void hroe_api_describe_stream(const ApiRequest *r, StringInfo out);
+extern void hroe_api_get_shard_iterator(const ApiRequest *r, StringInfo out);
+extern void hroe_api_get_records(const ApiRequest *r, StringInfo out);
 extern bool hroe_api_stream_specification(JsonbContainer *req, bool *enabled, char **view_type,
 										  List **errs);
 extern void hroe_api_check_stream(bool create, bool enabled, const char *view_type);

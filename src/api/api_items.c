@@ -35,8 +35,9 @@
 
 /* GetItem */
 void
-hroe_api_get_item(JsonbContainer *req, StringInfo out)
+hroe_api_get_item(const ApiRequest *r, StringInfo out)
 {
+	JsonbContainer *req = r->body;
 	char	   *table;
 	ApiExprs	e;
 	Jsonb	   *key;
@@ -71,7 +72,7 @@ hroe_api_get_item(JsonbContainer *req, StringInfo out)
 		hroe_jsonb_push_key(&st, "ConsumedCapacity");
 		hroe_api_push_jsonb(&st, cc);
 	}
-	hroe_api_set_result(&st);
+	hroe_api_set_result(r->call, &st);
 }
 
 /* Append a write's Attributes and ConsumedCapacity */
@@ -89,8 +90,9 @@ AppendWriteResult(StringInfo out, HroeWriteResult *res)
  * order of checks, then the operation
  */
 void
-hroe_api_write(JsonbContainer *req, StringInfo out, HroeWriteKind kind)
+hroe_api_write(const ApiRequest *ar, StringInfo out, HroeWriteKind kind)
 {
+	JsonbContainer *req = ar->body;
 	HroeWriteRequest r = {0};
 	HroeWriteResult res;
 	ApiExprs	e;
@@ -101,6 +103,7 @@ hroe_api_write(JsonbContainer *req, StringInfo out, HroeWriteKind kind)
 	hroe_api_parse_request(req, &e, kind == HROE_WRITE_PUT ? API_LEGACY_PUT :
 						   kind == HROE_WRITE_UPDATE ? API_LEGACY_UPDATE : API_LEGACY_DELETE);
 	rv = hroe_api_member_text(req, "ReturnValues", "ReturnValues");
+	r.call = &ar->call->ops;
 	r.kind = kind;
 	r.return_values = kind == HROE_WRITE_UPDATE ? hroe_check_update_return_values(rv) :
 		hroe_check_write_return_values(rv);
@@ -141,8 +144,9 @@ hroe_api_write(JsonbContainer *req, StringInfo out, HroeWriteKind kind)
 
 /* Query and Scan: the operation filters, projects and counts */
 void
-hroe_api_read(JsonbContainer *req, StringInfo out, bool query)
+hroe_api_read(const ApiRequest *ar, StringInfo out, bool query)
 {
+	JsonbContainer *req = ar->body;
 	char	   *table;
 	ApiExprs	e;
 	HroeReadRequest r = {0};
@@ -164,7 +168,7 @@ hroe_api_read(JsonbContainer *req, StringInfo out, bool query)
 		hroe_api_invalid("Either the KeyConditions or KeyConditionExpression parameter must be specified in the request.");
 	r.esk = hroe_api_member_jsonb(req, "ExclusiveStartKey");
 	/* PartiQL's WHERE sk > a AND sk < b: one range */
-	r.key_bounds = query && hroe_api_partiql_query;
+	r.key_bounds = query && ar->partiql_query;
 	if (query)
 	{
 		r.forward = hroe_api_member_bool(req, "ScanIndexForward", true);
@@ -206,7 +210,7 @@ hroe_api_read(JsonbContainer *req, StringInfo out, bool query)
 		hroe_jsonb_push_key(&st, "ConsumedCapacity");
 		hroe_api_push_jsonb(&st, page.capacity);
 	}
-	hroe_api_set_result(&st);
+	hroe_api_set_result(ar->call, &st);
 }
 
 /* A container as JSON text */
@@ -222,8 +226,9 @@ hroe_api_container_text(JsonbValue *v)
  * body the operation returns into the response
  */
 void
-hroe_api_batch(JsonbContainer *req, StringInfo out, bool write)
+hroe_api_batch(const ApiRequest *ar, StringInfo out, bool write)
 {
+	JsonbContainer *req = ar->body;
 	Jsonb	   *items = hroe_api_member_jsonb(req, "RequestItems");
 	char	   *s;
 	char	   *ricm;
@@ -237,8 +242,9 @@ hroe_api_batch(JsonbContainer *req, StringInfo out, bool write)
 	/* (ReturnItemCollectionMetrics was checked before the operation) */
 	ricm = hroe_api_member_text(req, "ReturnItemCollectionMetrics", "ReturnItemCollectionMetrics");
 	/* the operation's response text, spliced as it is */
-	s = write ? hroe_batch_write(items, hroe_api_return_cc(req), ricm && strcmp(ricm, "SIZE") == 0) :
-		hroe_batch_get(items, hroe_api_return_cc(req));
+	s = write ? hroe_batch_write(&ar->call->ops, items, hroe_api_return_cc(req),
+								 ricm && strcmp(ricm, "SIZE") == 0) :
+		hroe_batch_get(&ar->call->ops, items, hroe_api_return_cc(req));
 	if (strlen(s) > 2)
 	{
 		appendStringInfoChar(out, ',');

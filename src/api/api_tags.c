@@ -27,7 +27,7 @@
  * account or region is refused as IAM refuses it (AccessDeniedException)
  */
 static char *
-ResourceTable(JsonbContainer *req)
+ResourceTable(HroeCall *call, JsonbContainer *req)
 {
 	char	   *arn = hroe_api_member_text(req, "ResourceArn", "ResourceArn");
 	char	   *name;
@@ -41,7 +41,7 @@ ResourceTable(JsonbContainer *req)
 	name = hroe_arn_table_name(arn, &ours);
 	if (name == NULL)
 		hroe_api_invalid(psprintf("Invalid TableArn: Invalid ResourceArn provided as input %s", arn));
-	hroe_call_resource(name, strlen(name));
+	hroe_call_resource(call, name, strlen(name));
 	if (!ours)
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
@@ -82,9 +82,10 @@ RunTagStatement(const char *sql, const char *table, Oid argtype, Datum arg)
 
 /* TagResource */
 void
-hroe_api_tag_resource(JsonbContainer *req, StringInfo out)
+hroe_api_tag_resource(const ApiRequest *r, StringInfo out)
 {
-	char	   *table = ResourceTable(req);
+	JsonbContainer *req = r->body;
+	char	   *table = ResourceTable(&r->call->ops, req);
 	JsonbContainer **tags;
 	int			n = hroe_api_member_array(req, "Tags", &tags);
 	List	   *errs = NIL;
@@ -126,9 +127,10 @@ hroe_api_tag_resource(JsonbContainer *req, StringInfo out)
 
 /* UntagResource */
 void
-hroe_api_untag_resource(JsonbContainer *req, StringInfo out)
+hroe_api_untag_resource(const ApiRequest *r, StringInfo out)
 {
-	char	   *table = ResourceTable(req);
+	JsonbContainer *req = r->body;
+	char	   *table = ResourceTable(&r->call->ops, req);
 	JsonbValue *keys = hroe_api_member(req, "TagKeys");
 	List	   *errs = NIL;
 	Datum	   *d;
@@ -166,9 +168,10 @@ hroe_api_untag_resource(JsonbContainer *req, StringInfo out)
 
 /* ListTagsOfResource: every tag of the table, by key (one page) */
 void
-hroe_api_list_tags_of_resource(JsonbContainer *req, StringInfo out)
+hroe_api_list_tags_of_resource(const ApiRequest *r, StringInfo out)
 {
-	char	   *table = ResourceTable(req);
+	JsonbContainer *req = r->body;
+	char	   *table = ResourceTable(&r->call->ops, req);
 	bool		isnull;
 	Datum		d;
 

@@ -34,9 +34,12 @@
 
 /* ---------- transactions ---------- */
 
-/* Parse the TransactItems of a request into actions, checking DynamoDB's limits */
+/*
+ * Parse the TransactItems of a request into actions, checking DynamoDB's
+ * limits (a cancellation's reasons in call)
+ */
 static HroeTxAction *
-ParseActions(JsonbContainer *req, bool write, int *nactions)
+ParseActions(HroeCall *call, JsonbContainer *req, bool write, int *nactions)
 {
 	JsonbContainer **elems;
 	int			n = hroe_api_member_array(req, "TransactItems", &elems);
@@ -107,7 +110,7 @@ ParseActions(JsonbContainer *req, bool write, int *nactions)
 			if (a->key == NULL)
 				hroe_api_missing(psprintf("transactItems.%d.member.key", i + 1));
 		}
-		size = hroe_tx_action_prepare(a, n);
+		size = hroe_tx_action_prepare(call, a, n);
 
 		/*
 		 * a TransactWriteItems of more than 4 MB (its items or keys and
@@ -127,10 +130,11 @@ ParseActions(JsonbContainer *req, bool write, int *nactions)
 
 /* TransactWriteItems: all or nothing */
 void
-hroe_api_transact_write(JsonbContainer *req, StringInfo out)
+hroe_api_transact_write(const ApiRequest *r, StringInfo out)
 {
+	JsonbContainer *req = r->body;
 	int			n;
-	HroeTxAction *acts = ParseActions(req, true, &n);
+	HroeTxAction *acts = ParseActions(&r->call->ops, req, true, &n);
 	char	   *token = hroe_api_member_text(req, "ClientRequestToken", "ClientRequestToken");
 	char	   *rcc = hroe_api_checked_return_cc(req);
 	Jsonb	   *cc;
@@ -139,7 +143,7 @@ hroe_api_transact_write(JsonbContainer *req, StringInfo out)
 
 	hroe_api_check_item_collection_metrics(req);
 	ricm = hroe_api_member_text(req, "ReturnItemCollectionMetrics", "ReturnItemCollectionMetrics");
-	cc = hroe_transact_write(acts, n, token,
+	cc = hroe_transact_write(&r->call->ops, acts, n, token,
 							 token ? hroe_api_container_text(hroe_api_member(req, "TransactItems")) : NULL, rcc,
 							 ricm && strcmp(ricm, "SIZE") == 0 ? &icm : NULL);
 	if (cc)
@@ -150,16 +154,17 @@ hroe_api_transact_write(JsonbContainer *req, StringInfo out)
 
 /* TransactGetItems: every item read in one snapshot, without locks */
 void
-hroe_api_transact_get(JsonbContainer *req, StringInfo out)
+hroe_api_transact_get(const ApiRequest *r, StringInfo out)
 {
+	JsonbContainer *req = r->body;
 	int			n;
-	HroeTxAction *acts = ParseActions(req, false, &n);
+	HroeTxAction *acts = ParseActions(&r->call->ops, req, false, &n);
 	char	   *rcc;
 	Jsonb	   *cc;
 
 	/* (checked after the actions' duplicates, by the operation) */
 	rcc = hroe_api_return_cc(req);
-	cc = hroe_transact_get(acts, n, rcc);
+	cc = hroe_transact_get(&r->call->ops, acts, n, rcc);
 	appendStringInfoString(out, ",\"Responses\":[");
 	for (int i = 0; i < n; i++)
 	{

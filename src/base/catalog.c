@@ -23,13 +23,10 @@
  */
 #include "postgres.h"
 
-#include <dlfcn.h>
-
 #include "access/htup_details.h"
 #include "catalog/namespace.h"
 #include "catalog/pg_class.h"
 #include "catalog/pg_type.h"
-#include "postmaster/bgworker.h"
 #include "miscadmin.h"
 #include "utils/guc.h"
 #include "utils/inval.h"
@@ -298,23 +295,4 @@ hroe_unbecome_on_error(const HroeIdentity *saved)
 	if (saved->nestlevel > 0)
 		AtEOXact_GUC(false, saved->nestlevel);
 	SetUserIdAndSecContext(saved->save_user, saved->save_sec);
-}
-
-/* A background worker of hroe's library (see catalog.h) */
-void
-hroe_worker_prepare(BackgroundWorker *worker, const char *function, const char *type)
-{
-	Dl_info		info;
-
-	memset(worker, 0, sizeof(*worker));
-	worker->bgw_flags = BGWORKER_SHMEM_ACCESS | BGWORKER_BACKEND_DATABASE_CONNECTION;
-	worker->bgw_start_time = BgWorkerStart_RecoveryFinished;
-	worker->bgw_restart_time = 5;
-	if (dladdr((void *) hroe_worker_prepare, &info) && info.dli_fname &&
-		strlen(info.dli_fname) < BGW_MAXLEN)
-		snprintf(worker->bgw_library_name, BGW_MAXLEN, "%s", info.dli_fname);
-	else
-		snprintf(worker->bgw_library_name, BGW_MAXLEN, "hroe");
-	snprintf(worker->bgw_function_name, BGW_MAXLEN, "%s", function);
-	snprintf(worker->bgw_type, BGW_MAXLEN, "%s", type);
 }

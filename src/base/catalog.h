@@ -48,14 +48,4 @@ extern void hroe_become(Oid role, HroeIdentity *saved);
 extern void hroe_unbecome(const HroeIdentity *saved);
 extern void hroe_unbecome_on_error(const HroeIdentity *saved);
 
-/*
- * A background worker of hroe's library as the postmaster loaded it (a
- * path, or "hroe" in $libdir): connected to a database, started once
- * recovery is over, restarted 5 seconds after it exits, running function
- * (an exported symbol of hroe's) under the process type type
- */
-struct BackgroundWorker;
-extern void hroe_worker_prepare(struct BackgroundWorker *worker, const char *function,
-								const char *type);
-
 #endif							/* HROE_CATALOG_H */

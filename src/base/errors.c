@@ -12,20 +12,21 @@
 #include "funcapi.h"
 #include "utils/builtins.h"
 
+#include "ddb_types.h"
 #include "errors.h"
 
-#define DDB "com.amazonaws.dynamodb.v20120810#"
+#define DDB DDB_TYPE_PREFIX
 
 /* The class, by code */
 const HroeErrorDef hroe_error_defs[] = {
-	{ERRCODE_HROE_VALIDATION, "ValidationException", "com.amazon.coral.validate#ValidationException"},
+	{ERRCODE_HROE_VALIDATION, "ValidationException", DDB_TYPE_VALIDATION},
 	{ERRCODE_HROE_RESOURCE_NOT_FOUND, "ResourceNotFoundException", DDB "ResourceNotFoundException"},
 	{ERRCODE_HROE_CONDITIONAL_CHECK_FAILED, "ConditionalCheckFailedException", DDB "ConditionalCheckFailedException"},
 	{ERRCODE_HROE_RESOURCE_IN_USE, "ResourceInUseException", DDB "ResourceInUseException"},
 	{ERRCODE_HROE_LIMIT_EXCEEDED, "LimitExceededException", DDB "LimitExceededException"},
 	{ERRCODE_HROE_TRANSACTION_CANCELED, "TransactionCanceledException", DDB "TransactionCanceledException"},
 	{ERRCODE_HROE_IDEMPOTENT_MISMATCH, "IdempotentParameterMismatchException", DDB "IdempotentParameterMismatchException"},
-	{ERRCODE_HROE_SERIALIZATION, "SerializationException", "com.amazon.coral.service#SerializationException"},
+	{ERRCODE_HROE_SERIALIZATION, "SerializationException", DDB_TYPE_SERIALIZATION},
 	{ERRCODE_HROE_DUPLICATE_ITEM, "DuplicateItemException", DDB "DuplicateItemException"},
 	{ERRCODE_HROE_ITEM_COLLECTION_SIZE, "ItemCollectionSizeLimitExceededException",
 	DDB "ItemCollectionSizeLimitExceededException"},
@@ -64,7 +65,7 @@ hroe_error_type(int code)
 	 * refusal, whose __type DynamoDB takes from its service framework
 	 */
 	if (code == ERRCODE_INSUFFICIENT_PRIVILEGE)
-		return "com.amazon.coral.service#AccessDeniedException";
+		return DDB_TYPE_ACCESS_DENIED;
 	/* invalid values in the request (the item module's DynamoDB texts) */
 	if (ERRCODE_TO_CATEGORY(code) == ERRCODE_DATA_EXCEPTION ||
 		code == ERRCODE_PROGRAM_LIMIT_EXCEEDED || code == ERRCODE_FEATURE_NOT_SUPPORTED)

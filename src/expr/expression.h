@@ -189,7 +189,7 @@ extern bool hroe_is_reserved_word(const char *name);
 
 /*
  * UpdateExpression and ProjectionExpression (parsed in expression_update_parse.c; applied
- * in expression_update.c).  An update's SET values are trees of
+ * in expression_update.c and expression_project.c).  An update's SET values are trees of
  * HROE_EXPR_PATH, HROE_EXPR_VALUE and HROE_EXPR_FUNCTION nodes, where the
  * functions are "if_not_exists", "list_append", and "+" and "-" (two
  * operands), as dynalite models them.
@@ -230,14 +230,16 @@ extern bool hroe_path_resolve(const struct HroeItem *item, const List *path,
 extern char *hroe_path_text(const List *path);
 extern void hroe_condition_check(const HroeExprNode *cond, const struct HroeItem *item);
 
-/* Updates and projections (expression_update.c) */
+/* Updates (expression_update.c) */
 extern void hroe_update_check_keys(const HroeUpdateExpr *upd,
 								   const char *const *keys, int nkeys);
 extern struct HroeItem *hroe_update_apply(const HroeUpdateExpr *upd,
 										  const struct HroeItem *item);
-extern struct HroeItem *hroe_project(const List *paths, const struct HroeItem *item);
 extern List *hroe_update_paths(const HroeUpdateExpr *upd);
 extern void hroe_number_add(const struct HroeValue *a, const struct HroeValue *b,
 							bool subtract, struct HroeValue *result);
+
+/* Projections (expression_project.c) */
+extern struct HroeItem *hroe_project(const List *paths, const struct HroeItem *item);
 
 #endif							/* HROE_EXPRESSION_H */

@@ -5,8 +5,8 @@
  *	  hroe.condition_matches, hroe.apply_update, hroe.project.
  *
  * They are pure functions of their arguments (no table); the operations on
- * tables call the same C code (expression_*.c,
- * expression_update.c).  Placeholder maps are jsonb in DynamoDB JSON, as in a
+ * tables call the same C code (expression_*.c, expression_update.c,
+ * expression_project.c).  Placeholder maps are jsonb in DynamoDB JSON, as in a
  * request: names {"#n": "name"}, values {":v": {"S": "x"}}.
  *
  *-------------------------------------------------------------------------

@@ -1,14 +1,14 @@
 /*-------------------------------------------------------------------------
  *
  * expression_update.c
- *	  Applying a parsed UpdateExpression to an hroe.item, and building the
- *	  item a ProjectionExpression selects; exact DynamoDB number arithmetic.
+ *	  Applying a parsed UpdateExpression to an hroe.item; exact DynamoDB
+ *	  number arithmetic.
  *
- * Both work on a small mutable tree over the item: a node is either an
- * untouched value (pointing into the input item) or an expanded M or L whose
- * children can be replaced, added or removed.  The new item is built from
- * the tree with the hroe.item builder, so it is canonical and validated
- * (depth, sets) exactly like any other item.
+ * The update works on the mutable item tree of expression_tree.h: a node is
+ * either an untouched value (pointing into the input item) or an expanded M
+ * or L whose children can be replaced, added or removed.  The new item is
+ * built from the tree with the hroe.item builder, so it is canonical and
+ * validated (depth, sets) exactly like any other item.
  *
  * Update semantics (doc/dynamodb-rules.md#update-expressions, dynalite's updateItem):
  *	- every SET value is computed from the item as it was before the update;
@@ -33,6 +33,7 @@
 #include "miscadmin.h"
 
 #include "expression.h"
+#include "expression_tree.h"
 #include "item.h"
 
 #define MSG_BAD_TYPE	"An operand in the update expression has an incorrect data type"
@@ -41,22 +42,6 @@
 #define MSG_NO_ATTR		"The provided expression refers to an attribute that does not exist in the item"
 #define MSG_BAD_PATH	"The document path provided in the update expression is invalid for update"
 #define MSG_TOO_BIG		"Item size to update has exceeded the maximum allowed size"
-
-/* A node of the mutable tree */
-typedef struct MutNode
-{
-	HroeValue	val;			/* !expanded: the value */
-	bool		expanded;		/* an M or L with children below */
-	bool		removed;		/* REMOVEd (kept for list index stability) */
-	bool		appended;		/* L element added past the end */
-	int			index;			/* L element: original or requested index */
-	const char *name;			/* M member name */
-	uint32		namelen;
-	int			nkids;
-	int			cap;
-	int			norig;			/* L: elements before the update */
-	struct MutNode **kids;
-} MutNode;
 
 /* Raise a ValidationException with DynamoDB's text */
 static void
@@ -81,94 +66,11 @@ UpdateTooBig(int64 size)
 					   size, HROE_ITEM_MAX_SIZE)));
 }
 
-/* A leaf node holding a value */
-static MutNode *
-MutLeaf(const HroeValue *v)
-{
-	MutNode    *n = palloc0(sizeof(MutNode));
-
-	n->val = *v;
-	return n;
-}
-
-/* Append a child */
-static void
-MutAddKid(MutNode *n, MutNode *kid)
-{
-	if (n->nkids == n->cap)
-	{
-		n->cap = n->cap ? n->cap * 2 : 8;
-		n->kids = n->kids ? repalloc(n->kids, sizeof(MutNode *) * n->cap)
-			: palloc(sizeof(MutNode *) * n->cap);
-	}
-	n->kids[n->nkids++] = kid;
-}
-
-/* Turn an untouched M or L into children that can be changed */
-static void
-MutExpand(MutNode *n)
-{
-	uint32		count;
-
-	if (n->expanded)
-		return;
-	Assert(n->val.type == HROE_M || n->val.type == HROE_L);
-	count = hroe_value_count(&n->val);
-	n->expanded = true;
-	for (uint32 i = 0; i < count; i++)
-	{
-		HroeValue	v;
-		MutNode    *k;
-
-		CHECK_FOR_INTERRUPTS();
-		if (n->val.type == HROE_M)
-		{
-			const char *nm;
-			uint32		nl;
-
-			hroe_map_entry(&n->val, i, &nm, &nl, &v);
-			k = MutLeaf(&v);
-			k->name = nm;
-			k->namelen = nl;
-		}
-		else
-		{
-			hroe_list_element(&n->val, i, &v);
-			k = MutLeaf(&v);
-			k->index = (int) i;
-		}
-		MutAddKid(n, k);
-	}
-	n->norig = n->nkids;
-}
-
-/* An empty M node */
-static MutNode *
-MutEmptyMap(void)
-{
-	MutNode    *n = palloc0(sizeof(MutNode));
-
-	n->val.type = HROE_M;
-	n->expanded = true;
-	return n;
-}
-
-/* An empty L node */
-static MutNode *
-MutEmptyList(void)
-{
-	MutNode    *n = palloc0(sizeof(MutNode));
-
-	n->val.type = HROE_L;
-	n->expanded = true;
-	return n;
-}
-
 /* The live child of an M node by name, or NULL */
 static MutNode *
 MutMember(MutNode *n, const char *name, uint32 len)
 {
-	MutExpand(n);
+	hroe_ex_mut_expand(n);
 	for (int i = 0; i < n->nkids; i++)
 	{
 		MutNode    *k = n->kids[i];
@@ -183,7 +85,7 @@ MutMember(MutNode *n, const char *name, uint32 len)
 static MutNode *
 MutElement(MutNode *n, int index)
 {
-	MutExpand(n);
+	hroe_ex_mut_expand(n);
 	if (index < n->norig && !n->kids[index]->removed)
 		return n->kids[index];
 	return NULL;
@@ -215,7 +117,7 @@ MutParent(MutNode *root, const List *path)
 	e = list_nth(path, last);
 	if (e->is_index ? n->val.type != HROE_L : n->val.type != HROE_M)
 		UpdateError(MSG_BAD_PATH);
-	MutExpand(n);
+	hroe_ex_mut_expand(n);
 	return n;
 }
 
@@ -224,7 +126,6 @@ static void
 MutSet(MutNode *parent, const HroePathElem *e, const HroeValue *v)
 {
 	MutNode    *old = MutStep(parent, e);
-	MutNode    *k;
 
 	if (old != NULL)
 	{
@@ -234,18 +135,7 @@ MutSet(MutNode *parent, const HroePathElem *e, const HroeValue *v)
 		old->nkids = 0;
 		return;
 	}
-	k = MutLeaf(v);
-	if (e->is_index)
-	{
-		k->index = e->index;
-		k->appended = true;
-	}
-	else
-	{
-		k->name = e->name;
-		k->namelen = e->namelen;
-	}
-	MutAddKid(parent, k);
+	hroe_ex_mut_attach(parent, e, hroe_ex_mut_leaf(v));
 }
 
 /* DynamoDB size of a tree node (the item size formula, doc/dynamodb-rules.md#keys-and-item-size) */
@@ -268,76 +158,6 @@ MutSize(const MutNode *n)
 	return size;
 }
 
-/* qsort: appended list elements by requested index */
-static int
-AppendedCmp(const void *x, const void *y)
-{
-	const MutNode *a = *(MutNode *const *) x,
-			   *b = *(MutNode *const *) y;
-
-	return (a->index > b->index) - (a->index < b->index);
-}
-
-/* Build a tree node back into a value */
-static void
-MutBuild(MutNode *n, HroeValue *out)
-{
-	check_stack_depth();
-	if (!n->expanded)
-	{
-		*out = n->val;
-		return;
-	}
-	if (n->val.type == HROE_M)
-	{
-		HroeBuilder *b = hroe_builder_start();
-
-		for (int i = 0; i < n->nkids; i++)
-		{
-			HroeValue	v;
-
-			CHECK_FOR_INTERRUPTS();
-			if (n->kids[i]->removed)
-				continue;
-			MutBuild(n->kids[i], &v);
-			hroe_builder_add(b, n->kids[i]->name, n->kids[i]->namelen, &v);
-		}
-		hroe_builder_finish_map(b, out);
-	}
-	else
-	{
-		HroeValue  *elems = palloc(sizeof(HroeValue) * Max(n->nkids, 1));
-		int			ne = 0;
-
-		/* originals in order, then appended ones by requested index */
-		if (n->nkids > n->norig)
-			qsort(n->kids + n->norig, n->nkids - n->norig, sizeof(MutNode *), AppendedCmp);
-		for (int i = 0; i < n->nkids; i++)
-			if (!n->kids[i]->removed)
-				MutBuild(n->kids[i], &elems[ne++]);
-		hroe_make_list(elems, ne, out);
-	}
-}
-
-/* Build the item from the root M node */
-static HroeItem *
-MutBuildItem(MutNode *root)
-{
-	HroeBuilder *b = hroe_builder_start();
-
-	MutExpand(root);
-	for (int i = 0; i < root->nkids; i++)
-	{
-		HroeValue	v;
-
-		if (root->kids[i]->removed)
-			continue;
-		MutBuild(root->kids[i], &v);
-		hroe_builder_add(b, root->kids[i]->name, root->kids[i]->namelen, &v);
-	}
-	return hroe_builder_finish(b);
-}
-
 /* The root node of an item (a missing item is an empty map) */
 static MutNode *
 MutRoot(const HroeItem *item)
@@ -345,10 +165,10 @@ MutRoot(const HroeItem *item)
 	MutNode    *root;
 
 	if (item == NULL)
-		return MutEmptyMap();
+		return hroe_ex_mut_empty(HROE_M);
 	root = palloc0(sizeof(MutNode));
 	hroe_item_root(item, &root->val);
-	MutExpand(root);
+	hroe_ex_mut_expand(root);
 	return root;
 }
 
@@ -727,7 +547,7 @@ hroe_update_apply(const HroeUpdateExpr *upd, const HroeItem *item)
 			size += root->kids[i]->namelen + MutSize(root->kids[i]);
 	if (size > HROE_ITEM_MAX_SIZE)
 		UpdateTooBig(size);
-	return MutBuildItem(root);
+	return hroe_ex_mut_build_item(root);
 }
 
 /*
@@ -743,65 +563,4 @@ hroe_update_paths(const HroeUpdateExpr *upd)
 	foreach(lc, upd->actions)
 		paths = lappend(paths, ((HroeUpdateAction *) lfirst(lc))->path);
 	return paths;
-}
-
-/* ---------------------------------------------------------------------
- * ProjectionExpression
- * ---------------------------------------------------------------------
- */
-
-/*
- * The item with only the attributes the paths select.  Nested paths keep
- * their containers; list elements keep their order and close up ("l[3]"
- * alone gives a one-element list), as DynamoDB returns them.
- */
-HroeItem *
-hroe_project(const List *paths, const HroeItem *item)
-{
-	MutNode    *out = MutEmptyMap();
-	ListCell   *lc;
-
-	foreach(lc, paths)
-	{
-		const List *path = lfirst(lc);
-		HroeValue	v;
-		MutNode    *n = out;
-		ListCell   *pc;
-
-		CHECK_FOR_INTERRUPTS();
-		if (!hroe_path_resolve(item, path, &v))
-			continue;
-		foreach(pc, path)
-		{
-			HroePathElem *e = lfirst(pc);
-			bool		last = pc == list_last_cell(path);
-			MutNode    *k = NULL;
-
-			/* find or make the child for this step in the output tree */
-			for (int i = 0; i < n->nkids && k == NULL; i++)
-				if (e->is_index ? n->kids[i]->index == e->index
-					: hroe_names_equal(n->kids[i]->name, n->kids[i]->namelen,
-									   e->name, e->namelen))
-					k = n->kids[i];
-			if (k == NULL)
-			{
-				HroePathElem *next = last ? NULL : lfirst(lnext(path, pc));
-
-				k = last ? MutLeaf(&v) : next->is_index ? MutEmptyList() : MutEmptyMap();
-				if (e->is_index)
-				{
-					k->index = e->index;
-					k->appended = true;
-				}
-				else
-				{
-					k->name = e->name;
-					k->namelen = e->namelen;
-				}
-				MutAddKid(n, k);
-			}
-			n = k;
-		}
-	}
-	return MutBuildItem(out);
 }

@@ -43,6 +43,7 @@
 #include "utils/snapmgr.h"
 
 #include "api_internal.h"
+#include "ddb_types.h"
 #include "catalog.h"
 
 /* hroe.access_keys's columns */
@@ -216,6 +217,6 @@ hroe_gateway_call(PG_FUNCTION_ARGS)
 									   VARDATA_ANY(body), VARSIZE_ANY_EXHDR(body));
 
 	if (out == NULL)			/* unknown, revoked, or its role dropped */
-		PG_RETURN_TEXT_P(cstring_to_text("{\"__type\": \"com.amazon.coral.service#UnrecognizedClientException\", \"message\": \"The security token included in the request is invalid.\"}"));
+		PG_RETURN_TEXT_P(cstring_to_text("{\"__type\": \"" DDB_TYPE_UNRECOGNIZED_CLIENT "\", \"message\": \"" DDB_MSG_UNRECOGNIZED_CLIENT "\"}"));
 	PG_RETURN_TEXT_P(out);
 }

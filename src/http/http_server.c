@@ -72,7 +72,7 @@
 #include "guard.h"
 #include "sigv4.h"
 #include "api_internal.h"
-#include "catalog.h"
+#include "worker.h"
 #include "http_server.h"
 
 PGDLLEXPORT void hroe_http_worker_main(Datum arg);

@@ -6,7 +6,7 @@
  *	  conditions (operations.c, operations_write.c), Query and Scan with
  *	  paging (operations_read.c), the batches (operations_batch.c), the
  *	  transactions (transactions.c), the row locks and capacity units
- *	  (capacity.h).  The SQL functions (hroe.get_item, hroe.put_item,
+ *	  (capacity.h), the checks of a request (operations_request.c).  The SQL functions (hroe.get_item, hroe.put_item,
  *	  hroe.update_item, ...) and the JSON API (api*.c) both call it; the JSON
  *	  API only translates requests and responses and maps errors.
  *
@@ -32,26 +32,26 @@
 
 /*
  * What an error of the operation carries besides its message, for a caller
- * that answers with DynamoDB's error bodies (the JSON API sets
- * hroe_call_state for the length of a request; NULL otherwise): the
- * CancellationReasons of a transaction, the old item of a failed condition
+ * that answers with DynamoDB's error bodies: the JSON API makes one per
+ * request and passes it to the operations it runs (HroeWriteRequest.call,
+ * the batches' and transactions' call argument); the SQL functions pass
+ * NULL, their errors' DETAIL carries the same.  The CancellationReasons of a
+ * transaction, the old item of a failed condition
  * (ReturnValuesOnConditionCheckFailure ALL_OLD), the table being accessed
  * (an AccessDeniedException's resource).  Strings in outer.
  */
-typedef struct HroeCallState
+typedef struct HroeCall
 {
 	MemoryContext outer;		/* survives the request's subtransaction */
 	char	   *reasons;		/* TransactionCanceled: JSON array text */
 	char	   *item;			/* ConditionalCheckFailed: JSON text */
 	char		resource[256];	/* the table being accessed, "" for none */
-} HroeCallState;
+} HroeCall;
 
-extern HroeCallState *hroe_call_state;
+/* Name the table (len bytes, NULL: none) call (NULL: none) is about to access */
+extern void hroe_call_resource(HroeCall *call, const char *table, int len);
 
-/* Name the table (len bytes, NULL: none) the call is about to access */
-extern void hroe_call_resource(const char *table, int len);
-
-/* ---------- request parameters ---------- */
+/* ---------- request parameters (operations_request.c) ---------- */
 
 /* The expression parameters an operation takes (HroeRequestExprs) */
 #define HROE_EXPR_CONDITION		0x01
@@ -95,6 +95,11 @@ extern const char *hroe_check_write_return_values(const char *rv);
 extern const char *hroe_check_update_return_values(const char *rv);
 extern bool hroe_check_return_old_on_failure(const char *v);
 extern void hroe_check_item_collection_metrics(const char *ricm);
+
+/* The request key as an item, validated against t's key schema (keys set) */
+extern HroeItem *hroe_request_key(HroeTableMeta *t, Jsonb *key, Datum *keys);
+
+/* ItemCollectionMetrics (operations_write.c) */
 extern Jsonb *hroe_item_collection_metrics(HroeTableMeta *t, HroeItem *item);
 extern char *hroe_item_collection_metrics_map(int n, HroeTableMeta **tables, const char **names,
 											   HroeItem **items);
@@ -114,6 +119,7 @@ typedef enum HroeWriteKind
 
 typedef struct HroeWriteRequest
 {
+	HroeCall   *call;			/* the error payload, or NULL */
 	HroeWriteKind kind;
 	const char *table;			/* TableName, as given */
 	HroeTableMeta *t;			/* ... looked up */
@@ -157,9 +163,6 @@ extern HroeItem *hroe_lock_row(HroeTableMeta *t, Datum *keys, ItemPointer tid,
 /* The key's advisory lock (identity: hroe_item_key_identity), then its row */
 extern HroeItem *hroe_lock_item(HroeTableMeta *t, Datum *keys, const char *identity,
 								ItemPointer tid);
-
-/* The request key as an item, validated against t's key schema (keys set) */
-extern HroeItem *hroe_request_key(HroeTableMeta *t, Jsonb *key, Datum *keys);
 
 /* ---------- Query, Scan ---------- */
 
@@ -206,8 +209,8 @@ extern void hroe_read_page(HroeReadRequest *r, HroeReadPage *page);
  * The batches of DynamoDB JSON RequestItems (as the SQL functions take
  * them): DynamoDB's response body
  */
-extern char *hroe_batch_get(Jsonb *request_items, const char *rcc);
-extern char *hroe_batch_write(Jsonb *request_items, const char *rcc, bool ricm);
+extern char *hroe_batch_get(HroeCall *call, Jsonb *request_items, const char *rcc);
+extern char *hroe_batch_write(HroeCall *call, Jsonb *request_items, const char *rcc, bool ricm);
 
 /* ---------- TransactWriteItems, TransactGetItems ---------- */
 
@@ -242,7 +245,7 @@ typedef struct HroeTxAction
  * Validate an action's key against its table (a Get's of the wrong shape
  * cancels the transaction of n actions); returns its request bytes
  */
-extern int64 hroe_tx_action_prepare(HroeTxAction *a, int n);
+extern int64 hroe_tx_action_prepare(HroeCall *call, HroeTxAction *a, int n);
 
 /*
  * TransactWriteItems of n actions, all or nothing; token (NULL: none) its
@@ -251,10 +254,10 @@ extern int64 hroe_tx_action_prepare(HroeTxAction *a, int n);
  * NULL: not wanted) the ItemCollectionMetrics as JSON text, NULL if no table
  * has an LSI.
  */
-extern Jsonb *hroe_transact_write(HroeTxAction *acts, int n, const char *token,
+extern Jsonb *hroe_transact_write(HroeCall *call, HroeTxAction *acts, int n, const char *token,
 								  const char *items_text, const char *rcc, char **icm);
 
 /* TransactGetItems: each action's old set; returns the ConsumedCapacity */
-extern Jsonb *hroe_transact_get(HroeTxAction *acts, int n, const char *rcc);
+extern Jsonb *hroe_transact_get(HroeCall *call, HroeTxAction *acts, int n, const char *rcc);
 
 #endif							/* HROE_OPERATIONS_H */

@@ -202,46 +202,49 @@ BatchProjection(JsonbValue *spec)
 	return paths;
 }
 
-/*
- * BatchGetItem of RequestItems as DynamoDB JSON: {"Responses": {table:
- * [items]}, "UnprocessedKeys": {}, "ConsumedCapacity": [...]}, each table's
- * items projected on its ProjectionExpression; the response as JSON text,
- * built once (the JSON API splices it into its own)
- */
-char *
-hroe_batch_get(Jsonb *req, const char *rcc)
+/* A BatchGetItem being run: its tables, their keys, the response built */
+typedef struct BatchGet
 {
-	MemoryContext cxt = CurrentMemoryContext;
-	char	  **tables = NULL;
-	JsonbValue *specs = NULL;
-	int			ntables = 0;
-	int			total = 0;
-	char	  **ids = palloc(sizeof(char *) * HROE_BATCH_GET_MAX);
-	StringInfoData resp,
-				ccs,
-				unprocessed;
+	HroeCall   *call;			/* the error payload, or NULL */
+	const char *rcc;
+	int			ntables;
+	char	  **tables;			/* [table]: as the request names it */
+	JsonbValue *specs;			/* [table]: its KeysAndAttributes */
+	List	  **paths;			/* [table]: its projection, or NIL */
 	HroeTableMeta **metas;
-	Datum	  **keys;
-	JsonbValue **elems;
 	int		   *nkeys;
-	int64		response_bytes = 0;
-	bool		full = false;
-	List	  **paths = NULL;
+	JsonbValue **elems;			/* [table][k]: the key as given */
+	Datum	  **keys;			/* [table][2k]: the key's columns */
+	int64		response_bytes; /* of the items returned */
+	bool		full;			/* the next item would pass 16 MB */
+	StringInfoData resp;		/* Responses' members */
+	StringInfoData ccs;			/* ConsumedCapacity's elements */
+	StringInfoData unprocessed; /* UnprocessedKeys' members */
+} BatchGet;
+
+/*
+ * The request's shape, in DynamoDB's order of checks: the projections, the
+ * ReturnConsumedCapacity, the tables, the number of keys
+ */
+static void
+BatchGetCheck(BatchGet *g, Jsonb *req)
+{
+	int			total = 0;
 
 	/* the projections first, as DynamoDB checks the expressions first */
 	if (JB_ROOT_IS_OBJECT(req) && !JB_ROOT_IS_SCALAR(req))
 	{
-		ntables = ObjectEntries(req, &tables, &specs);
-		paths = palloc(sizeof(List *) * Max(ntables, 1));
-		for (int i = 0; i < ntables; i++)
-			paths[i] = BatchProjection(&specs[i]);
+		g->ntables = ObjectEntries(req, &g->tables, &g->specs);
+		g->paths = palloc(sizeof(List *) * Max(g->ntables, 1));
+		for (int i = 0; i < g->ntables; i++)
+			g->paths[i] = BatchProjection(&g->specs[i]);
 	}
-	hroe_check_return_cc(rcc);
+	hroe_check_return_cc(g->rcc);
 	RequireObject(req, "BatchGetItem");
 	/* count first: the limit is checked before anything is read */
-	for (int i = 0; i < ntables; i++)
+	for (int i = 0; i < g->ntables; i++)
 	{
-		JsonbValue *keys = Member(&specs[i], "Keys");
+		JsonbValue *keys = Member(&g->specs[i], "Keys");
 		JsonbValue *elems;
 		int			n = keys ? ArrayElements(keys, &elems) : -1;
 
@@ -251,110 +254,146 @@ hroe_batch_get(Jsonb *req, const char *rcc)
 	}
 	if (total > HROE_BATCH_GET_MAX)
 		HroeValidation("Too many items requested for the BatchGetItem call");
+}
 
-	initStringInfo(&resp);
-	initStringInfo(&ccs);
-	initStringInfo(&unprocessed);
-	metas = palloc(sizeof(HroeTableMeta *) * ntables);
-	keys = palloc(sizeof(Datum *) * ntables);
-	elems = palloc(sizeof(JsonbValue *) * ntables);
-	nkeys = palloc(sizeof(int) * ntables);
-	SPI_connect();
-	/* validate every key and look for duplicates before reading anything */
-	total = 0;
-	for (int i = 0; i < ntables; i++)
+/* Every table looked up, every key validated, no key twice, before any read */
+static void
+BatchGetKeys(BatchGet *g)
+{
+	char	  **ids = palloc(sizeof(char *) * HROE_BATCH_GET_MAX);
+	int			total = 0;
+
+	for (int i = 0; i < g->ntables; i++)
 	{
 		int			base = total;
 		HroeAttrValue **vals;
+		HroeTableMeta *t;
 
 		/* the table an AccessDeniedException names (as the single-item reads) */
-		hroe_call_resource(tables[i], strlen(tables[i]));
-		metas[i] = hroe_table_lookup(tables[i], false);
-		nkeys[i] = ArrayElements(Member(&specs[i], "Keys"), &elems[i]);
-		keys[i] = palloc(sizeof(Datum) * nkeys[i] * 2);
-		vals = palloc(sizeof(HroeAttrValue *) * nkeys[i] * 2);
-		for (int k = 0; k < nkeys[i]; k++)
+		hroe_call_resource(g->call, g->tables[i], strlen(g->tables[i]));
+		t = g->metas[i] = hroe_table_lookup(g->tables[i], false);
+		g->nkeys[i] = ArrayElements(Member(&g->specs[i], "Keys"), &g->elems[i]);
+		g->keys[i] = palloc(sizeof(Datum) * g->nkeys[i] * 2);
+		vals = palloc(sizeof(HroeAttrValue *) * g->nkeys[i] * 2);
+		for (int k = 0; k < g->nkeys[i]; k++)
 		{
-			if (elems[i][k].type != jbvBinary)
+			if (g->elems[i][k].type != jbvBinary)
 				HroeValidation("The provided key element does not match the schema");
-			hroe_check_request_key(metas[i], JsonbValueToJsonb(&elems[i][k]), keys[i] + 2 * k, vals + 2 * k);
-			ids[total++] = KeyIdentityAttr(vals + 2 * k, metas[i]->schema.nhash + metas[i]->schema.nrange);
+			hroe_check_request_key(t, JsonbValueToJsonb(&g->elems[i][k]), g->keys[i] + 2 * k,
+								   vals + 2 * k);
+			ids[total++] = KeyIdentityAttr(vals + 2 * k, t->schema.nhash + t->schema.nrange);
 			CheckDuplicate(ids + base, total - base);
 		}
 	}
-	appendStringInfoString(&resp, "{\"Responses\": {");
-	hroe_op_push_read_snapshot();
-	for (int i = 0; i < ntables; i++)
+}
+
+/*
+ * Read table i's items (copied into cxt) into the response; once the
+ * response is full, the keys left go to UnprocessedKeys
+ */
+static void
+BatchGetTable(BatchGet *g, int i, MemoryContext cxt)
+{
+	HroeTableMeta *t = g->metas[i];
+	JsonbValue *cr = Member(&g->specs[i], "ConsistentRead");
+	bool		consistent = cr && cr->type == jbvBool && cr->val.boolean;
+	double		units = 0;
+	bool		first = true;
+	bool		first_unprocessed = true;
+
+	hroe_call_resource(g->call, g->tables[i], strlen(g->tables[i]));
+	if (i > 0)
+		appendStringInfoString(&g->resp, ", ");
+	escape_json(&g->resp, g->tables[i]);
+	appendStringInfoString(&g->resp, ": [");
+	for (int k = 0; k < g->nkeys[i]; k++)
 	{
-		HroeTableMeta *t = metas[i];
-		JsonbValue *cr = Member(&specs[i], "ConsistentRead");
-		bool		consistent = cr && cr->type == jbvBool && cr->val.boolean;
-		double		units = 0;
-		bool		first = true;
-		bool		first_unprocessed = true;
+		HroeItem   *item = NULL;
 
-		hroe_call_resource(tables[i], strlen(tables[i]));
-		if (i > 0)
-			appendStringInfoString(&resp, ", ");
-		escape_json(&resp, tables[i]);
-		appendStringInfoString(&resp, ": [");
-		for (int k = 0; k < nkeys[i]; k++)
+		/*
+		 * an item that would take the response past 16 MB is not returned:
+		 * its key and the remaining ones are left unprocessed
+		 */
+		if (!g->full)
 		{
-			HroeItem   *item = NULL;
-
-			/*
-			 * an item that would take the response past 16 MB is not
-			 * returned: its key and the remaining ones are left unprocessed
-			 */
-			if (!full)
-			{
-				item = hroe_op_fetch_item(t, keys[i] + 2 * k, false, cxt);
-				full = item && response_bytes + hroe_item_size(item) > HROE_BATCH_GET_BYTES;
-			}
-			if (full)
-			{
-				if (first_unprocessed)
-				{
-					appendStringInfo(&unprocessed, "%s", unprocessed.len ? ", " : "");
-					escape_json(&unprocessed, tables[i]);
-					appendStringInfoString(&unprocessed, ": {\"Keys\": [");
-				}
-				else
-					appendStringInfoString(&unprocessed, ", ");
-				/* (a key whole: U+0000 as \u0000) */
-				appendStringInfoString(&unprocessed, hroe_jsonb_text(elems[i][k].val.binary.data));
-				first_unprocessed = false;
-				continue;
-			}
-			/* per item: rounded to 4 KB each, then summed (section 6) */
-			units += hroe_read_units(item ? hroe_item_size(item) : 0, consistent);
-			if (item)
-			{
-				response_bytes += hroe_item_size(item);
-				if (!first)
-					appendStringInfoString(&resp, ", ");
-				hroe_item_write(&resp, paths[i] ? hroe_project(paths[i], item) : item);
-				first = false;
-			}
+			item = hroe_op_fetch_item(t, g->keys[i] + 2 * k, false, cxt);
+			g->full = item && g->response_bytes + hroe_item_size(item) > HROE_BATCH_GET_BYTES;
 		}
-		appendStringInfoChar(&resp, ']');
-		if (!first_unprocessed)
-			appendStringInfo(&unprocessed, "], \"ConsistentRead\": %s}", consistent ? "true" : "false");
-		if (rcc && strcmp(rcc, "NONE") != 0)
+		if (g->full)
 		{
-			Jsonb	   *cc = hroe_capacity_jsonb(rcc, tables[i], units, t, NULL);
-
-			appendStringInfo(&ccs, "%s%s", ccs.len ? ", " : "",
-							 JsonbToCString(NULL, &cc->root, VARSIZE(cc)));
+			if (first_unprocessed)
+			{
+				appendStringInfo(&g->unprocessed, "%s", g->unprocessed.len ? ", " : "");
+				escape_json(&g->unprocessed, g->tables[i]);
+				appendStringInfoString(&g->unprocessed, ": {\"Keys\": [");
+			}
+			else
+				appendStringInfoString(&g->unprocessed, ", ");
+			/* (a key whole: U+0000 as \u0000) */
+			appendStringInfoString(&g->unprocessed, hroe_jsonb_text(g->elems[i][k].val.binary.data));
+			first_unprocessed = false;
+			continue;
+		}
+		/* per item: rounded to 4 KB each, then summed (section 6) */
+		units += hroe_read_units(item ? hroe_item_size(item) : 0, consistent);
+		if (item)
+		{
+			g->response_bytes += hroe_item_size(item);
+			if (!first)
+				appendStringInfoString(&g->resp, ", ");
+			hroe_item_write(&g->resp, g->paths[i] ? hroe_project(g->paths[i], item) : item);
+			first = false;
 		}
 	}
+	appendStringInfoChar(&g->resp, ']');
+	if (!first_unprocessed)
+		appendStringInfo(&g->unprocessed, "], \"ConsistentRead\": %s}", consistent ? "true" : "false");
+	if (g->rcc && strcmp(g->rcc, "NONE") != 0)
+	{
+		Jsonb	   *cc = hroe_capacity_jsonb(g->rcc, g->tables[i], units, t, NULL);
+
+		appendStringInfo(&g->ccs, "%s%s", g->ccs.len ? ", " : "",
+						 JsonbToCString(NULL, &cc->root, VARSIZE(cc)));
+	}
+}
+
+/*
+ * BatchGetItem of RequestItems as DynamoDB JSON: {"Responses": {table:
+ * [items]}, "UnprocessedKeys": {}, "ConsumedCapacity": [...]}, each table's
+ * items projected on its ProjectionExpression; the response as JSON text,
+ * built once (the JSON API splices it into its own)
+ */
+char *
+hroe_batch_get(HroeCall *call, Jsonb *req, const char *rcc)
+{
+	MemoryContext cxt = CurrentMemoryContext;
+	BatchGet	g = {0};
+
+	g.call = call;
+	g.rcc = rcc;
+	BatchGetCheck(&g, req);
+	/* the response outlives SPI_finish: built in the caller's context */
+	initStringInfo(&g.resp);
+	initStringInfo(&g.ccs);
+	initStringInfo(&g.unprocessed);
+	g.metas = palloc(sizeof(HroeTableMeta *) * g.ntables);
+	g.keys = palloc(sizeof(Datum *) * g.ntables);
+	g.elems = palloc(sizeof(JsonbValue *) * g.ntables);
+	g.nkeys = palloc(sizeof(int) * g.ntables);
+	SPI_connect();
+	/* validate every key and look for duplicates before reading anything */
+	BatchGetKeys(&g);
+	appendStringInfoString(&g.resp, "{\"Responses\": {");
+	hroe_op_push_read_snapshot();
+	for (int i = 0; i < g.ntables; i++)
+		BatchGetTable(&g, i, cxt);
 	PopActiveSnapshot();
 	SPI_finish();
-	appendStringInfo(&resp, "}, \"UnprocessedKeys\": {%s}", unprocessed.data);
+	appendStringInfo(&g.resp, "}, \"UnprocessedKeys\": {%s}", g.unprocessed.data);
 	if (rcc && strcmp(rcc, "NONE") != 0)
-		appendStringInfo(&resp, ", \"ConsumedCapacity\": [%s]", ccs.data);
-	appendStringInfoChar(&resp, '}');
-	return resp.data;
+		appendStringInfo(&g.resp, ", \"ConsumedCapacity\": [%s]", g.ccs.data);
+	appendStringInfoChar(&g.resp, '}');
+	return g.resp.data;
 }
 
 PG_FUNCTION_INFO_V1(hroe_batch_get_item);
@@ -362,7 +401,7 @@ PG_FUNCTION_INFO_V1(hroe_batch_get_item);
 Datum
 hroe_batch_get_item(PG_FUNCTION_ARGS)
 {
-	Jsonb	   *res = hroe_op_text_to_jsonb(hroe_batch_get(PG_GETARG_JSONB_P(0),
+	Jsonb	   *res = hroe_op_text_to_jsonb(hroe_batch_get(NULL, PG_GETARG_JSONB_P(0),
 														 hroe_op_arg_text(fcinfo, 1)));
 
 	/* an item read may hold U+0000: an error, never a cut string */
@@ -381,6 +420,7 @@ typedef struct BatchWrite
 /* The requests of a batch, their items or keys, and what they consumed */
 typedef struct BatchWrites
 {
+	HroeCall   *call;			/* the error payload, or NULL */
 	int			n;
 	BatchWrite *w;				/* in the canonical lock order */
 	int			ntables;
@@ -419,7 +459,7 @@ BatchWriteAll(BatchWrites *b, bool lock_keys, MemoryContext cxt)
 					iu[HROE_MAX_INDEXES];
 
 		/* the table an AccessDeniedException names (as the single-item writes) */
-		hroe_call_resource(b->names[i], strlen(b->names[i]));
+		hroe_call_resource(b->call, b->names[i], strlen(b->names[i]));
 		if (lock_keys)
 			hroe_lock_item_key(t, b->w[j].identity);
 		if (b->puts[i][k])
@@ -492,7 +532,7 @@ BatchWriteRetrying(BatchWrites *b, MemoryContext cxt)
  * (ReturnItemCollectionMetrics SIZE)
  */
 char *
-hroe_batch_write(Jsonb *req, const char *rcc, bool ricm)
+hroe_batch_write(HroeCall *call, Jsonb *req, const char *rcc, bool ricm)
 {
 	MemoryContext cxt = CurrentMemoryContext;
 	char	  **tables;
@@ -529,6 +569,7 @@ hroe_batch_write(Jsonb *req, const char *rcc, bool ricm)
 	initStringInfo(&resp);
 	initStringInfo(&ccs);
 	SPI_connect();
+	b.call = call;
 	b.ntables = ntables;
 	b.names = tables;
 	b.metas = palloc(sizeof(HroeTableMeta *) * ntables);
@@ -547,7 +588,7 @@ hroe_batch_write(Jsonb *req, const char *rcc, bool ricm)
 	{
 		int			base = total;
 
-		hroe_call_resource(tables[i], strlen(tables[i]));
+		hroe_call_resource(call, tables[i], strlen(tables[i]));
 		b.metas[i] = hroe_table_lookup(tables[i], false);
 		b.puts[i] = palloc0(sizeof(HroeItem *) * nelems[i]);
 		b.delkeys[i] = palloc0(sizeof(Datum) * nelems[i] * 2);
@@ -631,6 +672,6 @@ PG_FUNCTION_INFO_V1(hroe_batch_write_item);
 Datum
 hroe_batch_write_item(PG_FUNCTION_ARGS)
 {
-	PG_RETURN_JSONB_P(hroe_op_text_to_jsonb(hroe_batch_write(PG_GETARG_JSONB_P(0),
+	PG_RETURN_JSONB_P(hroe_op_text_to_jsonb(hroe_batch_write(NULL, PG_GETARG_JSONB_P(0),
 															 hroe_op_arg_text(fcinfo, 1), false)));
 }

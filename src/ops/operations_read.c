@@ -284,41 +284,34 @@ typedef struct ReadStatement
 	int			np;
 } ReadStatement;
 
+/* Add a parameter of type and value to the statement: its number */
+static int
+AddParam(ReadStatement *st, Oid type, Datum value)
+{
+	st->types[st->np] = type;
+	st->values[st->np] = value;
+	return ++st->np;
+}
+
 /*
- * Build the statement of one Query or Scan: equality on the hash key columns
- * and the leading range columns, a range on the last one, the row comparison
- * that resumes after ExclusiveStartKey, and ORDER BY in index order.
+ * The columns of the read's order, in order[] (their number returned): an
+ * index's key columns (each IS NOT NULL, for a partial index's implication)
+ * then the table's, or the table's; a Query's fixed partition key left out
  */
-static void
-BuildRead(ReadSpec *s, ReadStatement *st)
+static int
+ReadOrder(ReadSpec *s, ReadStatement *st, OrderCol *order)
 {
 	HroeTableMeta *t = s->t;
 	HroeIndexMeta *ix = s->ix;
-	StringInfoData sql,
-				shape;
-	Datum	   *values = st->values;
-	Oid		   *types = st->types;
-	int			np = 0;
-	OrderCol	order[HROE_MAX_KEY_ATTRS + 2];
 	int			norder = 0;
-	const char *names[HROE_MAX_KEY_ATTRS + 2];
-	int			nnames = hroe_op_key_names(t, ix, names);
-	HroeAttrValue *eskvals[HROE_MAX_KEY_ATTRS + 2];
 
-	initStringInfo(&sql);
-	initStringInfo(&shape);
-	appendStringInfo(&sql, "SELECT item FROM %s WHERE true", t->relname);
-	appendStringInfo(&shape, "%c:%s:%c", s->is_query ? 'Q' : 'S', ix ? ix->name : "",
-					 s->forward ? 'f' : 'b');
-
-	/* index key columns: partial index implication, and the scan order */
 	if (ix)
 	{
 		int			nk = ix->schema.nhash + ix->schema.nrange;
 
 		for (int i = 0; i < nk; i++)
 		{
-			appendStringInfo(&sql, " AND %s IS NOT NULL", quote_identifier(ix->columns[i]));
+			appendStringInfo(&st->sql, " AND %s IS NOT NULL", quote_identifier(ix->columns[i]));
 			if (!s->is_query || i >= ix->schema.nhash)
 			{
 				order[norder].column = quote_identifier(ix->columns[i]);
@@ -327,140 +320,176 @@ BuildRead(ReadSpec *s, ReadStatement *st)
 				order[norder++].type = ix->schema.types[i];
 			}
 		}
-		for (int i = 0; i < t->schema.nhash + t->schema.nrange; i++)
-		{
-			order[norder].column = i == 0 ? "pk" : "sk";
-			order[norder].attr = t->schema.names[i];
-			order[norder].form = i == 0;
-			order[norder++].type = t->schema.types[i];
-		}
+	}
+	for (int i = (s->is_query && !ix) ? 1 : 0; i < t->schema.nhash + t->schema.nrange; i++)
+	{
+		order[norder].column = i == 0 ? "pk" : "sk";
+		order[norder].attr = t->schema.names[i];
+		order[norder].form = i == 0;
+		order[norder++].type = t->schema.types[i];
+	}
+	return norder;
+}
+
+/*
+ * A Query's last sort key condition on column col (the key attribute c of
+ * ks): a comparison, BETWEEN, or begins_with as the range of the prefix and
+ * its successor
+ */
+static void
+QueryRangeBound(ReadStatement *st, const HroeKeySchema *ks, int c, const char *col,
+				HroeKeyCond *last)
+{
+	Oid			type = hroe_key_type_oid(ks->types[c]);
+	static const char *const ops[] = {"=", "<", "<=", ">", ">="};
+	int			np;
+
+	if (last->op <= HROE_KEY_GE)
+	{
+		np = AddParam(st, type, hroe_attr_value_datum(last->values[0], false));
+		appendStringInfo(&st->sql, " AND %s %s $%d", col, ops[last->op], np);
+	}
+	else if (last->op == HROE_KEY_BETWEEN)
+	{
+		(void) AddParam(st, type, hroe_attr_value_datum(last->values[0], false));
+		np = AddParam(st, type, hroe_attr_value_datum(last->values[1], false));
+		appendStringInfo(&st->sql, " AND %s %s $%d AND %s %s $%d",
+						 col, last->exclusive[0] ? ">" : ">=", np - 1,
+						 col, last->exclusive[1] ? "<" : "<=", np);
 	}
 	else
 	{
-		for (int i = s->is_query ? 1 : 0; i < t->schema.nhash + t->schema.nrange; i++)
+		/* begins_with: the prefix and its successor bound an index range */
+		StringInfoData succ;
+		HroeAttrValue *p = last->values[0];
+
+		initStringInfo(&succ);
+		np = AddParam(st, type, hroe_attr_value_datum(p, false));
+		appendStringInfo(&st->sql, " AND %s >= $%d", col, np);
+		if (ks->types[c] == 'S' ? StringSuccessor(p->data, p->len, &succ)
+			: BytesSuccessor(p->data, p->len, &succ))
 		{
-			order[norder].column = i == 0 ? "pk" : "sk";
-			order[norder].attr = t->schema.names[i];
-			order[norder].form = i == 0;
-			order[norder++].type = t->schema.types[i];
-		}
-	}
+			HroeAttrValue hi = *p;
 
-	if (s->is_query)
-	{
-		const HroeKeySchema *ks = s->bound.schema;
-		const char *cols[HROE_MAX_KEY_ATTRS];
-		HroeKeyCond *last = s->bound.range_last;
-
-		for (int i = 0; i < ks->nhash + ks->nrange; i++)
-			cols[i] = ix ? quote_identifier(ix->columns[i]) : (i == 0 ? "pk" : "sk");
-		for (int i = 0; i < ks->nhash; i++)
-		{
-			types[np] = hroe_key_type_oid(ks->types[i]);
-			values[np++] = hroe_attr_value_datum(s->bound.hash[i], HashForm(ix, i));
-			/* (the table's partition key: its partition alone, if distributed) */
-			if (strcmp(cols[i], "pk") == 0)
-				appendStringInfo(&sql, " AND %s", hroe_table_pk_qual(t, np));
-			else
-				appendStringInfo(&sql, " AND %s = $%d", cols[i], np);
-		}
-		for (int i = 0; i < s->bound.nrange_eq; i++)
-		{
-			int			c = ks->nhash + i;
-
-			types[np] = hroe_key_type_oid(ks->types[c]);
-			values[np++] = hroe_attr_value_datum(s->bound.range_eq[i], false);
-			appendStringInfo(&sql, " AND %s = $%d", cols[c], np);
-		}
-		appendStringInfo(&shape, ":%d", s->bound.nrange_eq);
-		if (last)
-		{
-			int			c = ks->nhash + s->bound.nrange_eq;
-			Oid			type = hroe_key_type_oid(ks->types[c]);
-			static const char *const ops[] = {"=", "<", "<=", ">", ">="};
-
-			if (last->op <= HROE_KEY_GE)
-			{
-				types[np] = type;
-				values[np++] = hroe_attr_value_datum(last->values[0], false);
-				appendStringInfo(&sql, " AND %s %s $%d", cols[c], ops[last->op], np);
-			}
-			else if (last->op == HROE_KEY_BETWEEN)
-			{
-				types[np] = type;
-				values[np++] = hroe_attr_value_datum(last->values[0], false);
-				types[np] = type;
-				values[np++] = hroe_attr_value_datum(last->values[1], false);
-				appendStringInfo(&sql, " AND %s %s $%d AND %s %s $%d",
-								 cols[c], last->exclusive[0] ? ">" : ">=", np - 1,
-								 cols[c], last->exclusive[1] ? "<" : "<=", np);
-			}
-			else
-			{
-				/* begins_with: the prefix and its successor bound an index range */
-				StringInfoData succ;
-				HroeAttrValue *p = last->values[0];
-
-				initStringInfo(&succ);
-				types[np] = type;
-				values[np++] = hroe_attr_value_datum(p, false);
-				appendStringInfo(&sql, " AND %s >= $%d", cols[c], np);
-				if (ks->types[c] == 'S' ? StringSuccessor(p->data, p->len, &succ)
-					: BytesSuccessor(p->data, p->len, &succ))
-				{
-					HroeAttrValue hi = *p;
-
-					hi.data = succ.data;
-					hi.len = succ.len;
-					types[np] = type;
-					values[np++] = hroe_attr_value_datum(&hi, false);
-					appendStringInfo(&sql, " AND %s < $%d", cols[c], np);
-					appendStringInfoString(&shape, ":bw+");
-				}
-				else
-					appendStringInfoString(&shape, ":bw");
-			}
-			/* (a range's excluded bounds change the statement) */
-			appendStringInfo(&shape, ":%d%s%s", (int) last->op,
-							 last->exclusive[0] ? "x" : "", last->exclusive[1] ? "X" : "");
-		}
-	}
-
-	/* ExclusiveStartKey: resume after it in index order */
-	if (s->esk)
-	{
-		CheckStartKey(s, names, nnames, eskvals);
-		if (norder > 0)
-		{
-			appendStringInfoString(&sql, " AND (");
-			for (int i = 0; i < norder; i++)
-				appendStringInfo(&sql, "%s%s", i ? ", " : "", order[i].column);
-			appendStringInfo(&sql, ") %s (", s->forward ? ">" : "<");
-			for (int i = 0; i < norder; i++)
-			{
-				for (int k = 0; k < nnames; k++)
-					if (strcmp(names[k], order[i].attr) == 0)
-						values[np] = hroe_attr_value_datum(eskvals[k], order[i].form);
-				types[np++] = hroe_key_type_oid(order[i].type);
-				appendStringInfo(&sql, "%s$%d", i ? ", " : "", np);
-			}
-			appendStringInfoChar(&sql, ')');
+			hi.data = succ.data;
+			hi.len = succ.len;
+			np = AddParam(st, type, hroe_attr_value_datum(&hi, false));
+			appendStringInfo(&st->sql, " AND %s < $%d", col, np);
+			appendStringInfoString(&st->shape, ":bw+");
 		}
 		else
-			appendStringInfoString(&sql, " AND false");	/* one-item partition, read */
-		appendStringInfoString(&shape, ":esk");
+			appendStringInfoString(&st->shape, ":bw");
 	}
+	/* (a range's excluded bounds change the statement) */
+	appendStringInfo(&st->shape, ":%d%s%s", (int) last->op,
+					 last->exclusive[0] ? "x" : "", last->exclusive[1] ? "X" : "");
+}
+
+/*
+ * A Query's key conditions: equality on the hash key columns and the
+ * leading range columns, a range on the last one
+ */
+static void
+QueryBounds(ReadSpec *s, ReadStatement *st)
+{
+	HroeIndexMeta *ix = s->ix;
+	const HroeKeySchema *ks = s->bound.schema;
+	const char *cols[HROE_MAX_KEY_ATTRS];
+	int			np;
+
+	for (int i = 0; i < ks->nhash + ks->nrange; i++)
+		cols[i] = ix ? quote_identifier(ix->columns[i]) : (i == 0 ? "pk" : "sk");
+	for (int i = 0; i < ks->nhash; i++)
+	{
+		np = AddParam(st, hroe_key_type_oid(ks->types[i]),
+					  hroe_attr_value_datum(s->bound.hash[i], HashForm(ix, i)));
+		/* (the table's partition key: its partition alone, if distributed) */
+		if (strcmp(cols[i], "pk") == 0)
+			appendStringInfo(&st->sql, " AND %s", hroe_table_pk_qual(s->t, np));
+		else
+			appendStringInfo(&st->sql, " AND %s = $%d", cols[i], np);
+	}
+	for (int i = 0; i < s->bound.nrange_eq; i++)
+	{
+		int			c = ks->nhash + i;
+
+		np = AddParam(st, hroe_key_type_oid(ks->types[c]),
+					  hroe_attr_value_datum(s->bound.range_eq[i], false));
+		appendStringInfo(&st->sql, " AND %s = $%d", cols[c], np);
+	}
+	appendStringInfo(&st->shape, ":%d", s->bound.nrange_eq);
+	if (s->bound.range_last)
+	{
+		int			c = ks->nhash + s->bound.nrange_eq;
+
+		QueryRangeBound(st, ks, c, cols[c], s->bound.range_last);
+	}
+}
+
+/*
+ * ExclusiveStartKey (checked here): the row comparison that resumes after
+ * it in the order of the norder columns of order[]
+ */
+static void
+ResumeAfter(ReadSpec *s, ReadStatement *st, const OrderCol *order, int norder)
+{
+	const char *names[HROE_MAX_KEY_ATTRS + 2];
+	int			nnames = hroe_op_key_names(s->t, s->ix, names);
+	HroeAttrValue *eskvals[HROE_MAX_KEY_ATTRS + 2];
+
+	CheckStartKey(s, names, nnames, eskvals);
 	if (norder > 0)
 	{
-		appendStringInfoString(&sql, " ORDER BY ");
+		appendStringInfoString(&st->sql, " AND (");
 		for (int i = 0; i < norder; i++)
-			appendStringInfo(&sql, "%s%s%s", i ? ", " : "", order[i].column,
+			appendStringInfo(&st->sql, "%s%s", i ? ", " : "", order[i].column);
+		appendStringInfo(&st->sql, ") %s (", s->forward ? ">" : "<");
+		for (int i = 0; i < norder; i++)
+		{
+			for (int k = 0; k < nnames; k++)
+				if (strcmp(names[k], order[i].attr) == 0)
+					st->values[st->np] = hroe_attr_value_datum(eskvals[k], order[i].form);
+			st->types[st->np++] = hroe_key_type_oid(order[i].type);
+			appendStringInfo(&st->sql, "%s$%d", i ? ", " : "", st->np);
+		}
+		appendStringInfoChar(&st->sql, ')');
+	}
+	else
+		appendStringInfoString(&st->sql, " AND false");	/* one-item partition, read */
+	appendStringInfoString(&st->shape, ":esk");
+}
+
+/*
+ * Build the statement of one Query or Scan: equality on the hash key columns
+ * and the leading range columns, a range on the last one, the row comparison
+ * that resumes after ExclusiveStartKey, and ORDER BY in index order.
+ */
+static void
+BuildRead(ReadSpec *s, ReadStatement *st)
+{
+	OrderCol	order[HROE_MAX_KEY_ATTRS + 2];
+	int			norder;
+
+	initStringInfo(&st->sql);
+	initStringInfo(&st->shape);
+	st->np = 0;
+	appendStringInfo(&st->sql, "SELECT item FROM %s WHERE true", s->t->relname);
+	appendStringInfo(&st->shape, "%c:%s:%c", s->is_query ? 'Q' : 'S', s->ix ? s->ix->name : "",
+					 s->forward ? 'f' : 'b');
+	/* index key columns: partial index implication, and the scan order */
+	norder = ReadOrder(s, st, order);
+	if (s->is_query)
+		QueryBounds(s, st);
+	/* ExclusiveStartKey: resume after it in index order */
+	if (s->esk)
+		ResumeAfter(s, st, order, norder);
+	if (norder > 0)
+	{
+		appendStringInfoString(&st->sql, " ORDER BY ");
+		for (int i = 0; i < norder; i++)
+			appendStringInfo(&st->sql, "%s%s%s", i ? ", " : "", order[i].column,
 							 s->forward ? "" : " DESC");
 	}
-
-	st->sql = sql;
-	st->shape = shape;
-	st->np = np;
 }
 
 /*

@@ -27,171 +27,7 @@
 
 #include "operations_internal.h"
 
-HroeCallState *hroe_call_state = NULL;
-
-/* ---------- the call's error payload ---------- */
-
-/*
- * Name the request's table (len bytes) the call is about to access, or none
- * (NULL): the resource of an AccessDeniedException.  A copy, since the
- * request's strings do not outlive the call's subtransaction; a name too
- * long for any table is cut at a character boundary.
- */
-void
-hroe_call_resource(const char *table, int len)
-{
-	HroeCallState *call = hroe_call_state;
-
-	if (call == NULL)
-		return;
-	if (table == NULL)
-		len = 0;
-	else if (len >= (int) sizeof(call->resource))
-		len = pg_mbcliplen(table, len, sizeof(call->resource) - 1);
-	if (len > 0)
-		memcpy(call->resource, table, len);
-	call->resource[len] = '\0';
-}
-
-/* ---------- request parameters ---------- */
-
-/*
- * Parse the expression parameters of a request (or of one transaction
- * action) with one set of placeholders, and check that every placeholder is
- * used.  allowed: the HROE_EXPR_* the operation takes (the others are
- * absent).
- */
-void
-hroe_exprs_parse(const HroeExprParams *p, int allowed, HroeRequestExprs *e)
-{
-	bool		any = p->condition || p->update || p->filter || p->projection ||
-		p->key_condition;
-
-	memset(e, 0, sizeof(HroeRequestExprs));
-	if (p->names && !any)
-		HroeValidation("ExpressionAttributeNames can only be specified when using expressions");
-	if (p->values && !p->condition && !p->update && !p->filter && !p->key_condition)
-	{
-		/* DynamoDB names the value-taking expressions of the operation */
-		const char *which = (allowed & HROE_EXPR_UPDATE) ? "UpdateExpression and ConditionExpression are null"
-			: (allowed & HROE_EXPR_KEY_CONDITION) ? "KeyConditionExpression and FilterExpression are null"
-			: (allowed & HROE_EXPR_CONDITION) ? "ConditionExpression is null"
-			: (allowed & HROE_EXPR_FILTER) ? "FilterExpression is null" : NULL;
-
-		if (which)
-			HroeValidation(psprintf("ExpressionAttributeValues can only be specified when using expressions: %s",
-									which));
-	}
-	if (!any)
-		return;
-	e->cxt = hroe_expr_context_create(p->names, p->values);
-	if (p->key_condition)
-		e->key_condition = hroe_expr_parse(e->cxt, "KeyConditionExpression", p->key_condition);
-	if (p->update)
-		e->update = hroe_update_parse(e->cxt, p->update);
-	if (p->condition)
-		e->condition = hroe_expr_parse(e->cxt, "ConditionExpression", p->condition);
-	if (p->filter)
-		e->filter = hroe_expr_parse(e->cxt, "FilterExpression", p->filter);
-	if (p->projection)
-		e->projection = hroe_projection_parse(e->cxt, p->projection);
-	hroe_expr_check_unused(e->cxt);
-}
-
-/* The table named in a request, or DynamoDB's errors */
-HroeTableMeta *
-hroe_request_table(const char *name)
-{
-	HroeTableMeta *t;
-
-	if (name == NULL)
-		hroe_missing_member("tableName");
-	t = hroe_table_lookup(name, true);
-	if (t == NULL)
-		HroeResourceNotFound();
-	return t;
-}
-
-/* E17 unless ReturnValues is NONE or ALL_OLD (Put/Delete); true for ALL_OLD */
-bool
-hroe_check_return_old(const char *rv)
-{
-	if (rv == NULL || strcmp(rv, "NONE") == 0)
-		return false;
-	if (strcmp(rv, "ALL_OLD") == 0)
-		return true;
-	if (strcmp(rv, "ALL_NEW") == 0 || strcmp(rv, "UPDATED_OLD") == 0 ||
-		strcmp(rv, "UPDATED_NEW") == 0)
-		HroeValidation("ReturnValues can only be ALL_OLD or NONE");
-	HroeValidation(psprintf("1 validation error detected: Value '%s' at 'returnValues' failed to satisfy constraint: Member must satisfy enum value set: [" HROE_ENUM_RETURN_VALUES "]",
-							rv));
-	return false;
-}
-
-/* Validate ReturnConsumedCapacity before doing any work */
-void
-hroe_check_return_cc(const char *rcc)
-{
-	if (rcc && strcmp(rcc, "NONE") != 0 && strcmp(rcc, "TOTAL") != 0 &&
-		strcmp(rcc, "INDEXES") != 0)
-		HroeValidation(psprintf("1 validation error detected: Value '%s' at 'returnConsumedCapacity' failed to satisfy constraint: Member must satisfy enum value set: [" HROE_ENUM_RETURN_CC "]",
-								rcc));
-}
-
-/*
- * Put/Delete ReturnValues, first check (E17: an UpdateItem value); the rest
- * of the enum is checked with the write (hroe_check_return_old).  NULL:
- * NONE.
- */
-const char *
-hroe_check_write_return_values(const char *rv)
-{
-	if (rv == NULL)
-		return "NONE";
-	if (strcmp(rv, "ALL_NEW") == 0 || strcmp(rv, "UPDATED_OLD") == 0 ||
-		strcmp(rv, "UPDATED_NEW") == 0)
-		HroeValidation("ReturnValues can only be ALL_OLD or NONE");
-	return rv;
-}
-
-/* UpdateItem's ReturnValues (NULL: NONE) */
-const char *
-hroe_check_update_return_values(const char *rv)
-{
-	if (rv == NULL)
-		return "NONE";
-	if (strcmp(rv, "NONE") != 0 && strcmp(rv, "ALL_OLD") != 0 && strcmp(rv, "UPDATED_OLD") != 0 &&
-		strcmp(rv, "ALL_NEW") != 0 && strcmp(rv, "UPDATED_NEW") != 0)
-		HroeValidation(psprintf("1 validation error detected: Value '%s' at 'returnValues' failed to satisfy constraint: Member must satisfy enum value set: [" HROE_ENUM_RETURN_VALUES "]",
-								rv));
-	return rv;
-}
-
-/* ReturnValuesOnConditionCheckFailure: NONE or ALL_OLD; true for ALL_OLD */
-bool
-hroe_check_return_old_on_failure(const char *v)
-{
-	if (v == NULL || strcmp(v, "NONE") == 0)
-		return false;
-	if (strcmp(v, "ALL_OLD") != 0)
-		HroeValidation(psprintf("1 validation error detected: Value '%s' at 'returnValuesOnConditionCheckFailure' failed to satisfy constraint: Member must satisfy enum value set: [" HROE_ENUM_RETURN_OLD "]",
-								v));
-	return true;
-}
-
-/*
- * ReturnItemCollectionMetrics (PutItem, UpdateItem, DeleteItem,
- * BatchWriteItem, TransactWriteItems): SIZE or NONE.  Item collection
- * metrics exist only for tables with local secondary indexes
- * (hroe_item_collection_metrics; PutItem, UpdateItem and DeleteItem only).
- */
-void
-hroe_check_item_collection_metrics(const char *ricm)
-{
-	if (ricm && strcmp(ricm, "SIZE") != 0 && strcmp(ricm, "NONE") != 0)
-		HroeValidation(psprintf("1 validation error detected: Value '%s' at 'returnItemCollectionMetrics' failed to satisfy constraint: Member must satisfy enum value set: [" HROE_ENUM_RICM "]",
-								ricm));
-}
+/* ---------- item collection metrics ---------- */
 
 /*
  * The ItemCollectionMetrics of a write to table t (ReturnItemCollectionMetrics
@@ -351,16 +187,6 @@ hroe_lock_item(HroeTableMeta *t, Datum *keys, const char *identity, ItemPointer 
 	return hroe_lock_row(t, keys, tid, CurrentMemoryContext);
 }
 
-/* The request key as an item (validated against the schema first) */
-HroeItem *
-hroe_request_key(HroeTableMeta *t, Jsonb *key, Datum *keys)
-{
-	HroeAttrValue *vals[2];
-
-	hroe_check_request_key(t, key, keys, vals);
-	return HroeItemFromJsonb(key);
-}
-
 /* ---------- conditional writes ---------- */
 
 /*
@@ -370,7 +196,7 @@ hroe_request_key(HroeTableMeta *t, Jsonb *key, Datum *keys)
  * Item, and in the SQL error's DETAIL)
  */
 static void
-CheckWriteCondition(const HroeExprNode *cond, const HroeItem *old, bool return_old)
+CheckWriteCondition(HroeCall *call, const HroeExprNode *cond, const HroeItem *old, bool return_old)
 {
 	StringInfoData buf;
 
@@ -380,8 +206,8 @@ CheckWriteCondition(const HroeExprNode *cond, const HroeItem *old, bool return_o
 		hroe_condition_check(cond, old);
 	initStringInfo(&buf);
 	hroe_item_write(&buf, old);
-	if (hroe_call_state)
-		hroe_call_state->item = MemoryContextStrdup(hroe_call_state->outer, buf.data);
+	if (call)
+		call->item = MemoryContextStrdup(call->outer, buf.data);
 	ereport(ERROR,
 			(errcode(ERRCODE_HROE_CONDITIONAL_CHECK_FAILED),
 			 errmsg("The conditional request failed"),
@@ -461,7 +287,7 @@ UpdateItem(const HroeWriteRequest *r, const char *rcc, HroeWriteResult *res)
 	do
 	{
 		old = hroe_lock_item(t, keys, hroe_item_key_identity(t, k), &tid);
-		CheckWriteCondition(r->condition, old, r->return_old_on_failure);
+		CheckWriteCondition(r->call, r->condition, old, r->return_old_on_failure);
 		/* the update must not touch a key attribute (E18), checked above */
 		new = r->update ? hroe_update_apply(r->update, old ? old : k) : (old ? old : k);
 	} while (!Write(t, r->table, new, NULL, true, old, &tid, "NONE", rcc, res));
@@ -513,7 +339,7 @@ hroe_write_item(const HroeWriteRequest *r, HroeWriteResult *res)
 			do
 			{
 				old = hroe_lock_item(t, keys, hroe_item_key_identity(t, r->item), &tid);
-				CheckWriteCondition(r->condition, old, r->return_old_on_failure);
+				CheckWriteCondition(r->call, r->condition, old, r->return_old_on_failure);
 			} while (!Write(t, r->table, r->item, NULL, true, old, &tid, rv, rcc, res));
 			break;
 		case HROE_WRITE_DELETE:
@@ -526,7 +352,7 @@ hroe_write_item(const HroeWriteRequest *r, HroeWriteResult *res)
 				HroeItem   *k = hroe_request_key(t, r->key, keys);
 
 				old = hroe_lock_item(t, keys, hroe_item_key_identity(t, k), NULL);
-				CheckWriteCondition(r->condition, old, r->return_old_on_failure);
+				CheckWriteCondition(r->call, r->condition, old, r->return_old_on_failure);
 				(void) Write(t, r->table, NULL, r->key, true, old, NULL, rv, rcc, res);
 			}
 			break;
@@ -579,25 +405,16 @@ WriteResult(FunctionCallInfo fcinfo, HroeWriteResult *res)
 static void
 RunWrite(HroeWriteRequest *r, HroeWriteResult *res)
 {
-	HroeCallState *saved = hroe_call_state;
 	MemoryContext cxt = CurrentMemoryContext;
 
-	hroe_call_state = NULL;
-	PG_TRY();
-	{
-		if (SPI_connect() != SPI_OK_CONNECT)
-			elog(ERROR, "SPI_connect failed");
-		MemoryContextSwitchTo(cxt);
-		r->t = hroe_request_table(r->table);
-		hroe_write_item(r, res);
-		SPI_finish();
-		MemoryContextSwitchTo(cxt);
-	}
-	PG_FINALLY();
-	{
-		hroe_call_state = saved;
-	}
-	PG_END_TRY();
+	r->call = NULL;
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	MemoryContextSwitchTo(cxt);
+	r->t = hroe_request_table(r->table);
+	hroe_write_item(r, res);
+	SPI_finish();
+	MemoryContextSwitchTo(cxt);
 }
 
 /*

@@ -34,7 +34,7 @@ ActionCmp(const void *a, const void *b)
 								 (*(HroeTxAction *const *) b)->identity);
 }
 
-static void TxCancel(int n, int which, const char *code, const char *message) pg_attribute_noreturn();
+static void TxCancel(HroeCall *call, int n, int which, const char *code, const char *message) pg_attribute_noreturn();
 
 /*
  * Validate an action's key (or item) against its table and the update
@@ -42,14 +42,14 @@ static void TxCancel(int n, int which, const char *code, const char *message) pg
  * key and its expression values)
  */
 int64
-hroe_tx_action_prepare(HroeTxAction *a, int n)
+hroe_tx_action_prepare(HroeCall *call, HroeTxAction *a, int n)
 {
 	/*
 	 * a Get's key of another shape than its table's cancels the transaction
 	 * (ValidationError), where a write's is the request's ValidationException
 	 */
 	if (a->kind == HROE_TX_GET && !hroe_request_key_matches(a->t, a->key))
-		TxCancel(n, a->index, "ValidationError", "The provided key element does not match the schema");
+		TxCancel(call, n, a->index, "ValidationError", "The provided key element does not match the schema");
 	if (a->kind == HROE_TX_PUT)
 		hroe_check_item_key(a->t, a->item, a->keys);
 	else
@@ -109,11 +109,11 @@ CheckOneServer(HroeTxAction *acts, int n)
 
 /* Lock every action's item in the canonical order; each old item read */
 static void
-LockAll(HroeTxAction **order, int n)
+LockAll(HroeCall *call, HroeTxAction **order, int n)
 {
 	for (int i = 0; i < n; i++)
 	{
-		hroe_call_resource(order[i]->table, strlen(order[i]->table));
+		hroe_call_resource(call, order[i]->table, strlen(order[i]->table));
 		order[i]->old = hroe_lock_item(order[i]->t, order[i]->keys, order[i]->identity,
 									   &order[i]->tid);
 	}
@@ -125,18 +125,18 @@ LockAll(HroeTxAction **order, int n)
  * limit, cancelled at the item that passes 4 MB
  */
 static void
-ReadAll(HroeTxAction *acts, int n, bool limit)
+ReadAll(HroeCall *call, HroeTxAction *acts, int n, bool limit)
 {
 	int64		bytes = 0;
 
 	hroe_op_push_read_snapshot();
 	for (int i = 0; i < n; i++)
 	{
-		hroe_call_resource(acts[i].table, strlen(acts[i].table));
+		hroe_call_resource(call, acts[i].table, strlen(acts[i].table));
 		acts[i].old = hroe_op_fetch_item(acts[i].t, acts[i].keys, false, CurrentMemoryContext);
 		bytes += acts[i].old ? hroe_item_size(acts[i].old) : 0;
 		if (limit && bytes > HROE_TRANSACTION_BYTES)
-			TxCancel(n, acts[i].index, "ValidationError",
+			TxCancel(call, n, acts[i].index, "ValidationError",
 					 "Transaction request cannot be larger than 4 MB");
 	}
 	PopActiveSnapshot();
@@ -223,10 +223,10 @@ TokenStmt(int which, const char *token, int64 hash)
 /* Raise the TransactionCanceledException of reasons (a JSON array) */
 static void
 pg_attribute_noreturn()
-Cancelled(const char *reasons, const char *codes)
+Cancelled(HroeCall *call, const char *reasons, const char *codes)
 {
-	if (hroe_call_state)
-		hroe_call_state->reasons = MemoryContextStrdup(hroe_call_state->outer, reasons);
+	if (call)
+		call->reasons = MemoryContextStrdup(call->outer, reasons);
 	ereport(ERROR,
 			(errcode(ERRCODE_HROE_TRANSACTION_CANCELED),
 			 errmsg("Transaction cancelled, please refer cancellation reasons for specific reasons [%s]",
@@ -244,7 +244,7 @@ Cancelled(const char *reasons, const char *codes)
  */
 static void
 pg_attribute_noreturn()
-TxCancel(int n, int which, const char *code, const char *message)
+TxCancel(HroeCall *call, int n, int which, const char *code, const char *message)
 {
 	StringInfoData reasons;
 	StringInfoData codes;
@@ -267,12 +267,12 @@ TxCancel(int n, int which, const char *code, const char *message)
 		}
 	}
 	appendStringInfoChar(&reasons, ']');
-	Cancelled(reasons.data, codes.data);
+	Cancelled(call, reasons.data, codes.data);
 }
 
 /* Every action's condition on its locked item; cancelled if one fails */
 static void
-CheckConditions(HroeTxAction *acts, int n)
+CheckConditions(HroeCall *call, HroeTxAction *acts, int n)
 {
 	bool		failed = false;
 	StringInfoData reasons;
@@ -309,7 +309,7 @@ CheckConditions(HroeTxAction *acts, int n)
 	}
 	appendStringInfoChar(&reasons, ']');
 	if (failed)
-		Cancelled(reasons.data, codes.data);
+		Cancelled(call, reasons.data, codes.data);
 }
 
 /*
@@ -375,7 +375,7 @@ TxWrite(HroeTxAction *a, HroeTableCapacity *c)
  * its lock does (TransactionConflict).
  */
 static void
-WriteAll(HroeTxAction **order, int n, HroeTableCapacity *caps, int *ncaps)
+WriteAll(HroeCall *call, HroeTxAction **order, int n, HroeTableCapacity *caps, int *ncaps)
 {
 	for (int i = 0; i < n; i++)
 	{
@@ -383,7 +383,7 @@ WriteAll(HroeTxAction **order, int n, HroeTableCapacity *caps, int *ncaps)
 		MemoryContext cxt = CurrentMemoryContext;
 		volatile bool written = false;
 
-		hroe_call_resource(a->table, strlen(a->table));
+		hroe_call_resource(call, a->table, strlen(a->table));
 		PG_TRY();
 		{
 			written = TxWrite(a, TxTable(caps, ncaps, a));
@@ -398,17 +398,17 @@ WriteAll(HroeTxAction **order, int n, HroeTableCapacity *caps, int *ncaps)
 				PG_RE_THROW();
 			/* the transaction is cancelled: the error aborts it */
 			FlushErrorState();
-			TxCancel(n, a->index, "ItemCollectionSizeLimitExceeded", edata->message);
+			TxCancel(call, n, a->index, "ItemCollectionSizeLimitExceeded", edata->message);
 		}
 		PG_END_TRY();
 		if (!written)
-			TxCancel(n, a->index, "TransactionConflict", "Transaction is ongoing for the item");
+			TxCancel(call, n, a->index, "TransactionConflict", "Transaction is ongoing for the item");
 	}
 }
 
 /* TransactWriteItems (operations.h) */
 Jsonb *
-hroe_transact_write(HroeTxAction *acts, int n, const char *token, const char *items_text,
+hroe_transact_write(HroeCall *call, HroeTxAction *acts, int n, const char *token, const char *items_text,
 					const char *rcc, char **icm)
 {
 	HroeTxAction **order;
@@ -433,23 +433,23 @@ hroe_transact_write(HroeTxAction *acts, int n, const char *token, const char *it
 		 * a replay within 10 minutes succeeds without writing; it reports
 		 * the read units of reading the items (DynamoDB's documentation)
 		 */
-		hroe_call_resource(NULL, 0);
+		hroe_call_resource(call, NULL, 0);
 		if (TokenStmt(0, token, hash) > 0)
 		{
-			ReadAll(acts, n, false);
+			ReadAll(call, acts, n, false);
 			ncaps = TxReads(acts, n, caps, 1);
 			return hroe_tx_capacity_jsonb(rcc, caps, ncaps, "ReadCapacityUnits");
 		}
 	}
 	order = LockOrder(acts, n);
 	CheckOneServer(acts, n);
-	LockAll(order, n);
-	CheckConditions(acts, n);
+	LockAll(call, order, n);
+	CheckConditions(call, acts, n);
 	/* the tables' capacities in request order */
 	for (int i = 0; i < n; i++)
 		(void) TxTable(caps, &ncaps, &acts[i]);
 
-	WriteAll(order, n, caps, &ncaps);
+	WriteAll(call, order, n, caps, &ncaps);
 	if (icm)
 	{
 		HroeTableMeta **tables = palloc(sizeof(HroeTableMeta *) * n);
@@ -470,7 +470,7 @@ hroe_transact_write(HroeTxAction *acts, int n, const char *token, const char *it
 	}
 	if (token)
 	{
-		hroe_call_resource(NULL, 0);
+		hroe_call_resource(call, NULL, 0);
 		(void) TokenStmt(1, token, hash);
 	}
 	return hroe_tx_capacity_jsonb(rcc, caps, ncaps, "WriteCapacityUnits");
@@ -483,12 +483,12 @@ hroe_transact_write(HroeTxAction *acts, int n, const char *token, const char *it
  * a reader never waits for a writer, nor a writer for it
  */
 Jsonb *
-hroe_transact_get(HroeTxAction *acts, int n, const char *rcc)
+hroe_transact_get(HroeCall *call, HroeTxAction *acts, int n, const char *rcc)
 {
 	HroeTableCapacity *caps = palloc0(sizeof(HroeTableCapacity) * n);
 
 	hroe_check_return_cc(rcc);
 	(void) LockOrder(acts, n);	/* one action per item, as for writes */
-	ReadAll(acts, n, true);
+	ReadAll(call, acts, n, true);
 	return hroe_tx_capacity_jsonb(rcc, caps, TxReads(acts, n, caps, 2), "ReadCapacityUnits");
 }

@@ -2,7 +2,7 @@
  *
  * partiql.h
  *	  DynamoDB's PartiQL: the statement tree the parser (partiql_lex.c,
- *	  partiql_parse.c) builds and the translation (api_partiql.c) turns into
+ *	  partiql_parse.c) builds and the translation (partiql_translate.c) turns into
  *	  the JSON API's requests.
  *
  * The parser needs palloc and ereport only (the fuzzer runs it outside the

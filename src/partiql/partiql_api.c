@@ -1,9 +1,9 @@
 /*-------------------------------------------------------------------------
  *
- * api_partiql_run.c
+ * partiql_api.c
  *	  The JSON API's PartiQL operations: ExecuteStatement,
  *	  BatchExecuteStatement and ExecuteTransaction.  Each statement is
- *	  translated (api_partiql.c) into the request of a JSON API operation,
+ *	  translated (partiql_translate.c) into the request of a JSON API operation,
  *	  which runs it (hroe_api_run); this file pages SELECT's results
  *	  (NextToken), shapes the responses as DynamoDB's and maps the errors
  *	  PartiQL names differently (DuplicateItemException for an INSERT whose
@@ -98,12 +98,12 @@ CommonMembers(StringInfo extra, JsonbContainer *req, bool read)
 }
 
 /*
- * Run op on req; an error of SQLSTATE code is returned in *err (copied, the
- * error state flushed, to be raised again or replaced at once), any other
- * raised
+ * Run op on req in call; an error of SQLSTATE code is returned in *err
+ * (copied, the error state flushed, to be raised again or replaced at once),
+ * any other raised
  */
 static Jsonb *
-RunCatching(const char *op, Jsonb *req, int code, ErrorData **err)
+RunCatching(ApiCall *call, const char *op, Jsonb *req, int code, ErrorData **err)
 {
 	MemoryContext cxt = CurrentMemoryContext;
 	Jsonb	   *volatile res = NULL;
@@ -111,7 +111,7 @@ RunCatching(const char *op, Jsonb *req, int code, ErrorData **err)
 	*err = NULL;
 	PG_TRY();
 	{
-		res = hroe_api_run(op, req);
+		res = hroe_api_run(call, op, req, false);
 	}
 	PG_CATCH();
 	{
@@ -133,15 +133,15 @@ RunCatching(const char *op, Jsonb *req, int code, ErrorData **err)
  * DynamoDB's DuplicateItemException
  */
 static Jsonb *
-RunWrite(PqRequest *r, const char *extra)
+RunWrite(ApiCall *call, PqRequest *r, const char *extra)
 {
 	Jsonb	   *req = hroe_partiql_request(r, NULL, extra);
 	ErrorData  *e;
 	Jsonb	   *res;
 
 	if (r->stmt->kind != PQ_INSERT)
-		return hroe_api_run(r->op, req);
-	res = RunCatching(r->op, req, ERRCODE_HROE_CONDITIONAL_CHECK_FAILED, &e);
+		return hroe_api_run(call, r->op, req, false);
+	res = RunCatching(call, r->op, req, ERRCODE_HROE_CONDITIONAL_CHECK_FAILED, &e);
 	if (e)
 		hroe_ddb_error(ERRCODE_HROE_DUPLICATE_ITEM, "DuplicateItemException", DUPLICATE_ITEM);
 	return res;
@@ -329,34 +329,18 @@ DecodeToken(const char *token, int nvalues, int *start, Jsonb **esk)
 }
 
 /*
- * Whether the Query running is a PartiQL SELECT's (api_internal.h): set only
- * here, around the call, never by a request's member
+ * A SELECT's Query or Scan (hroe_api_run), its sort key bounds a range: the
+ * request says so (ApiRequest.partiql_query), never a request's member
  */
-bool		hroe_api_partiql_query = false;
-
-/* A SELECT's Query or Scan (hroe_api_run), its sort key bounds a range */
 static Jsonb *
-RunRead(PqRequest *r, const char *in_value, const char *extra)
+RunRead(ApiCall *call, PqRequest *r, const char *in_value, const char *extra)
 {
-	Jsonb	   *volatile res = NULL;
-	bool		saved = hroe_api_partiql_query;
-
-	hroe_api_partiql_query = true;
-	PG_TRY();
-	{
-		res = hroe_api_run(r->op, hroe_partiql_request(r, in_value, extra));
-	}
-	PG_FINALLY();
-	{
-		hroe_api_partiql_query = saved;
-	}
-	PG_END_TRY();
-	return res;
+	return hroe_api_run(call, r->op, hroe_partiql_request(r, in_value, extra), true);
 }
 
 /* SELECT: its Query (one per IN value) or Scan, paged; the response */
 static void
-RunSelect(PqRequest *r, JsonbContainer *req)
+RunSelect(ApiCall *call, PqRequest *r, JsonbContainer *req)
 {
 	bool		has_limit;
 	int32		limit = hroe_api_member_int(req, "Limit", &has_limit);
@@ -395,7 +379,7 @@ RunSelect(PqRequest *r, JsonbContainer *req)
 			appendStringInfo(&extra, ",\"Limit\":%d", limit);
 		if (esk)
 			appendStringInfo(&extra, ",\"ExclusiveStartKey\":%s", hroe_api_jsonb_text(esk));
-		res = RunRead(r, r->nin ? r->in[k] : NULL, extra.data);
+		res = RunRead(call, r, r->nin ? r->in[k] : NULL, extra.data);
 		esk = NULL;
 		items = hroe_api_member(&res->root, "Items");
 		if (items && items->type == jbvBinary)
@@ -463,7 +447,7 @@ RunSelect(PqRequest *r, JsonbContainer *req)
 		hroe_jsonb_push_key(&st, "ConsumedCapacity");
 		hroe_api_push_jsonb(&st, cap);
 	}
-	hroe_api_set_result(&st);
+	hroe_api_set_result(call, &st);
 }
 
 /* ---------- ExecuteStatement ---------- */
@@ -478,8 +462,9 @@ CheckNotExists(PqStatement *s)
 
 /* ExecuteStatement: one statement, the operation DynamoDB runs for it */
 void
-hroe_api_execute_statement(JsonbContainer *req, StringInfo out)
+hroe_api_execute_statement(const ApiRequest *ar, StringInfo out)
 {
+	JsonbContainer *req = ar->body;
 	JsonbContainer **params;
 	int			nparams;
 	PqStatement *s = ParseStatement(req, "statement", &params, &nparams);
@@ -492,12 +477,12 @@ hroe_api_execute_statement(JsonbContainer *req, StringInfo out)
 	hroe_partiql_translate(s, params, nparams, false, &r);
 	if (hroe_partiql_is_read(s))
 	{
-		RunSelect(&r, req);
+		RunSelect(ar->call, &r, req);
 		return;
 	}
 	initStringInfo(&extra);
 	CommonMembers(&extra, req, false);
-	res = RunWrite(&r, extra.data);
+	res = RunWrite(ar->call, &r, extra.data);
 	/* a write's Items: what RETURNING asked for, if anything */
 	appendStringInfoString(out, ",\"Items\":[");
 	if ((v = hroe_api_member(&res->root, "Attributes")) != NULL)
@@ -541,7 +526,7 @@ ErrorCode(int sqlerrcode)
  * or its error, which fails that statement only
  */
 static void
-RunBatchStatement(BatchStatement *b, const char *rcc)
+RunBatchStatement(ApiCall *call, BatchStatement *b, const char *rcc)
 {
 	MemoryContext cxt = CurrentMemoryContext;
 	ResourceOwner owner = CurrentResourceOwner;
@@ -566,8 +551,8 @@ RunBatchStatement(BatchStatement *b, const char *rcc)
 			appendStringInfoString(&extra, ",\"ReturnConsumedCapacity\":");
 			hroe_json_string_write(&extra, rcc, strlen(rcc));
 		}
-		b->response = read ? hroe_api_run(r.op, hroe_partiql_request(&r, NULL, extra.data)) :
-			RunWrite(&r, extra.data);
+		b->response = read ? hroe_api_run(call, r.op, hroe_partiql_request(&r, NULL, extra.data), false) :
+			RunWrite(call, &r, extra.data);
 		ReleaseCurrentSubTransaction();
 		MemoryContextSwitchTo(cxt);
 		CurrentResourceOwner = owner;
@@ -596,8 +581,9 @@ RunBatchStatement(BatchStatement *b, const char *rcc)
 
 /* BatchExecuteStatement: up to 25 reads or writes, each failing alone */
 void
-hroe_api_batch_execute_statement(JsonbContainer *req, StringInfo out)
+hroe_api_batch_execute_statement(const ApiRequest *ar, StringInfo out)
 {
+	JsonbContainer *req = ar->body;
 	JsonbContainer **elems;
 	int			n = StatementList(req, "Statements", "statements", HROE_PARTIQL_BATCH_MAX, &elems);
 	char	   *rcc = hroe_api_member_text(req, "ReturnConsumedCapacity", "ReturnConsumedCapacity");
@@ -642,7 +628,7 @@ hroe_api_batch_execute_statement(JsonbContainer *req, StringInfo out)
 		hroe_api_invalid("Statements in a batch must be all reads or all writes");
 	for (int i = 0; i < n; i++)
 		if (bs[i].code == 0)
-			RunBatchStatement(&bs[i], rcc);
+			RunBatchStatement(ar->call, &bs[i], rcc);
 
 	appendStringInfoString(out, ",\"Responses\":[");
 	for (int i = 0; i < n; i++)
@@ -701,7 +687,7 @@ hroe_api_batch_execute_statement(JsonbContainer *req, StringInfo out)
  * condition as DynamoDB's DuplicateItem
  */
 static void
-DuplicateReasons(ErrorData *e, PqRequest *rs, int n)
+DuplicateReasons(HroeCall *call, ErrorData *e, PqRequest *rs, int n)
 {
 	Jsonb	   *reasons;
 	JsonbIterator *it;
@@ -711,9 +697,9 @@ DuplicateReasons(ErrorData *e, PqRequest *rs, int n)
 	StringInfoData codes;
 	int			i = 0;
 
-	if (hroe_call_state == NULL || hroe_call_state->reasons == NULL)
+	if (call->reasons == NULL)
 		return;
-	reasons = hroe_api_text_jsonb(hroe_call_state->reasons);
+	reasons = hroe_api_text_jsonb(call->reasons);
 	initStringInfo(&out);
 	initStringInfo(&codes);
 	appendStringInfoChar(&out, '[');
@@ -743,7 +729,7 @@ DuplicateReasons(ErrorData *e, PqRequest *rs, int n)
 		i++;
 	}
 	appendStringInfoChar(&out, ']');
-	hroe_call_state->reasons = MemoryContextStrdup(hroe_call_state->outer, out.data);
+	call->reasons = MemoryContextStrdup(call->outer, out.data);
 	/* the message lists the codes in brackets: [a, b] */
 	if (e->message && strrchr(e->message, '['))
 	{
@@ -755,8 +741,9 @@ DuplicateReasons(ErrorData *e, PqRequest *rs, int n)
 
 /* ExecuteTransaction: up to 100 reads or writes, all or none */
 void
-hroe_api_execute_transaction(JsonbContainer *req, StringInfo out)
+hroe_api_execute_transaction(const ApiRequest *ar, StringInfo out)
 {
+	JsonbContainer *req = ar->body;
 	JsonbContainer **elems;
 	int			n = StatementList(req, "TransactStatements", "transactStatements", HROE_TRANSACT_MAX,
 								  &elems);
@@ -804,12 +791,12 @@ hroe_api_execute_transaction(JsonbContainer *req, StringInfo out)
 		hroe_json_string_write(&treq, rcc, strlen(rcc));
 	}
 	appendStringInfoChar(&treq, '}');
-	res = RunCatching(read ? "TransactGetItems" : "TransactWriteItems",
+	res = RunCatching(ar->call, read ? "TransactGetItems" : "TransactWriteItems",
 					  hroe_api_text_jsonb(treq.data),
 					  ERRCODE_HROE_TRANSACTION_CANCELED, &e);
 	if (e)
 	{
-		DuplicateReasons(e, rs, n);
+		DuplicateReasons(&ar->call->ops, e, rs, n);
 		ReThrowError(e);
 	}
 	{

@@ -1,10 +1,10 @@
 /*-------------------------------------------------------------------------
  *
- * api_partiql.h
+ * partiql_api.h
  *	  DynamoDB's PartiQL in the JSON API: a statement's translation
- *	  (api_partiql.c) into the request of the operation DynamoDB runs for it,
+ *	  (partiql_translate.c) into the request of the operation DynamoDB runs for it,
  *	  and the operations ExecuteStatement, BatchExecuteStatement and
- *	  ExecuteTransaction (api_partiql_run.c).
+ *	  ExecuteTransaction (partiql_api.c).
  *
  *-------------------------------------------------------------------------
  */

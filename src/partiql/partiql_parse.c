@@ -13,7 +13,7 @@
  *
  * The tree (partiql.h) keeps the statement's meaning only; what the
  * statement may do with its table (keys, a Query or a Scan) is the
- * translation's (api_partiql.c).  Every error is DynamoDB's
+ * translation's (partiql_translate.c).  Every error is DynamoDB's
  * ValidationException "Statement wasn't well formed, can't be processed".
  *
  *-------------------------------------------------------------------------

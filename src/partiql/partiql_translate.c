@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * api_partiql.c
+ * partiql_translate.c
  *	  DynamoDB's PartiQL translated to the JSON API: one statement (parsed by
  *	  partiql_parse.c) becomes the request of the operation DynamoDB runs for
  *	  it, in the JSON API's own terms (expression text with generated
@@ -15,7 +15,7 @@
  *	  DELETE			DeleteItem
  *
  * The operations ExecuteStatement, BatchExecuteStatement and
- * ExecuteTransaction are in api_partiql_run.c.
+ * ExecuteTransaction are in partiql_api.c.
  *
  *-------------------------------------------------------------------------
  */
@@ -613,6 +613,293 @@ InsertItem(Builder *b, PqNode *v, StringInfo out)
 	}
 }
 
+/* One statement being translated: its builder, its WHERE's conjuncts */
+typedef struct Translation
+{
+	Builder		b;				/* the placeholders generated */
+	PqStatement *s;
+	PqRequest  *r;				/* the request built */
+	HroeTableMeta *t;			/* the statement's table */
+	const HroeKeySchema *ks;	/* the table's or the index's key schema */
+	PqNode	  **conj;			/* the WHERE's conjuncts */
+	int			nconj;
+	bool	   *used;			/* [i]: conj[i] is in the key or a key
+								 * condition, not in the rest */
+} Translation;
+
+/*
+ * The conjunct that fixes the partition key (= a value, or IN values),
+ * its place in *hi; NULL if none
+ */
+static PqNode *
+PartitionKeyConjunct(Translation *x, int *hi)
+{
+	const char *pk = x->ks->names[0];
+
+	for (int i = 0; i < x->nconj; i++)
+	{
+		PqNode	   *c = x->conj[i];
+		PqNode	   *v = KeyEquality(c, pk);
+
+		if (v != NULL)
+		{
+			*hi = i;
+			return v;
+		}
+		if (c->kind == PQ_IN && IsAttr(c->args[0], pk))
+		{
+			bool		values = true;
+
+			for (int k = 1; k < c->nargs; k++)
+				values &= IsValue(c->args[k]);
+			if (values)
+			{
+				*hi = i;
+				return c;
+			}
+		}
+	}
+	return NULL;
+}
+
+/* A SELECT that must name one item (a batch's or a transaction's read): GetItem */
+static void
+SelectGet(Translation *x)
+{
+	StringInfoData key;
+	char	   *filter;
+
+	initStringInfo(&key);
+	WriteKey(&x->b, x->ks, x->conj, x->nconj, x->used, &key);
+	filter = RestCondition(&x->b, x->conj, x->nconj, x->used);
+	if (x->s->index || filter[0])
+		HroeValidation("Where clause does not contain a mandatory equality on all key attributes");
+	x->r->op = "GetItem";
+	appendStringInfo(&x->r->body, ",\"Key\":%s", key.data);
+	x->r->key = key.data;
+}
+
+/*
+ * A partition key IN (...): one Query per value (partiql_api.c), each
+ * value's text in r->in; at most 50 of them, as DynamoDB
+ * (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ql-operators.html),
+ * and a value given twice is read once
+ */
+static void
+QueryInValues(Translation *x, PqNode *in)
+{
+	PqRequest  *r = x->r;
+
+	if (in->nargs - 1 > HROE_PARTIQL_IN_KEYS_MAX)
+		HroeValidation(psprintf("IN operator on a partition key supports at most %d values, got %d",
+								HROE_PARTIQL_IN_KEYS_MAX, in->nargs - 1));
+	r->nin = 0;
+	r->in = palloc(sizeof(char *) * (in->nargs - 1));
+	for (int k = 1; k < in->nargs; k++)
+	{
+		StringInfoData v;
+		bool		seen = false;
+
+		/* (compared as jsonb's text: literal or parameter) */
+		initStringInfo(&v);
+		AttrValue(&x->b, in->args[k], &v, 0);
+		v.data = hroe_api_jsonb_text(hroe_api_text_jsonb(v.data));
+		for (int j = 0; j < r->nin && !seen; j++)
+			seen = strcmp(r->in[j], v.data) == 0;
+		if (!seen)
+			r->in[r->nin++] = v.data;
+	}
+}
+
+/*
+ * A SELECT whose WHERE fixes the partition key (conj[hi], = or IN): a Query,
+ * its KeyConditionExpression the partition key and a sort key range or
+ * condition, the rest its FilterExpression
+ */
+static void
+SelectQuery(Translation *x, PqNode *hash, int hi)
+{
+	const HroeKeySchema *ks = x->ks;
+	Builder    *b = &x->b;
+	StringInfo	body = &x->r->body;
+	StringInfoData kce;
+	bool		ranged;
+	char	   *filter;
+
+	x->r->op = "Query";
+	x->used[hi] = true;
+	initStringInfo(&kce);
+	if (hash->kind == PQ_IN)
+	{
+		QueryInValues(x, hash);
+		appendStringInfo(&kce, "%s = :pk", NameRef(b, ks->names[0], strlen(ks->names[0])));
+	}
+	else
+		appendStringInfo(&kce, "%s = %s", NameRef(b, ks->names[0], strlen(ks->names[0])),
+						 ValueRef(b, hash));
+	ranged = ks->nrange > 0 &&
+		SortKeyRange(b, x->conj, x->nconj, x->used, ks->names[ks->nhash], &kce);
+	for (int i = 0; i < x->nconj && ks->nrange > 0 && !ranged; i++)
+		if (!x->used[i] && SortKeyCondition(x->conj[i], ks->names[ks->nhash]))
+		{
+			StringInfoData c;
+
+			initStringInfo(&c);
+			Condition(b, x->conj[i], &c);
+			appendStringInfo(&kce, " AND %s", c.data);
+			x->used[i] = true;
+			break;
+		}
+	TextMember(body, "KeyConditionExpression", kce.data);
+	filter = RestCondition(b, x->conj, x->nconj, x->used);
+	if (filter[0])
+		TextMember(body, "FilterExpression", filter);
+}
+
+/* A SELECT's projection: its ProjectionExpression */
+static void
+SelectProjection(Translation *x)
+{
+	StringInfoData proj;
+
+	initStringInfo(&proj);
+	for (int i = 0; i < x->s->nproj; i++)
+	{
+		if (i > 0)
+			appendStringInfoString(&proj, ", ");
+		PathText(&x->b, x->s->proj[i], &proj);
+	}
+	TextMember(&x->r->body, "ProjectionExpression", proj.data);
+}
+
+/* SELECT: GetItem (get), Query or Scan */
+static void
+TranslateSelect(Translation *x, bool get)
+{
+	PqNode	   *hash;
+	int			hi = -1;
+
+	if (x->s->index)
+		TextMember(&x->r->body, "IndexName", x->s->index);
+	hash = PartitionKeyConjunct(x, &hi);
+	if (get)
+		SelectGet(x);
+	else if (hash == NULL)
+	{
+		/* no partition key fixed: a Scan, as DynamoDB */
+		char	   *filter = RestCondition(&x->b, x->conj, x->nconj, x->used);
+
+		x->r->op = "Scan";
+		if (filter[0])
+			TextMember(&x->r->body, "FilterExpression", filter);
+	}
+	else
+		SelectQuery(x, hash, hi);
+	if (x->s->nproj > 0)
+		SelectProjection(x);
+}
+
+/* INSERT: a PutItem of an item whose partition key is new */
+static void
+TranslateInsert(Translation *x)
+{
+	const char *pk = x->t->schema.names[0];
+
+	x->r->op = "PutItem";
+	appendStringInfoString(&x->r->body, ",\"Item\":");
+	InsertItem(&x->b, x->s->value, &x->r->body);
+	TextMember(&x->r->body, "ConditionExpression",
+			   psprintf("attribute_not_exists(%s)", NameRef(&x->b, pk, strlen(pk))));
+}
+
+/*
+ * UPDATE, DELETE, EXISTS: the item of the WHERE's full key, the rest of the
+ * WHERE its condition
+ */
+static void
+TranslateKeyed(Translation *x)
+{
+	PqStatement *s = x->s;
+	PqRequest  *r = x->r;
+	Builder    *b = &x->b;
+	const HroeKeySchema *ks = x->ks;
+	StringInfo	body = &r->body;
+	StringInfoData key;
+	StringInfoData cond;
+	char	   *rest;
+
+	initStringInfo(&key);
+	initStringInfo(&cond);
+	WriteKey(b, ks, x->conj, x->nconj, x->used, &key);
+	r->key = key.data;
+	appendStringInfo(body, ",\"Key\":%s", key.data);
+	if (s->kind == PQ_UPDATE)
+	{
+		r->op = "UpdateItem";
+		TextMember(body, "UpdateExpression", UpdateText(b, s));
+		/* UPDATE changes an item that exists only */
+		AndText(&cond, psprintf("attribute_exists(%s)",
+								NameRef(b, ks->names[0], strlen(ks->names[0]))), false);
+	}
+	else if (s->kind == PQ_EXISTS)
+	{
+		/*
+		 * TransactWriteItems' ConditionCheck: the item exists and meets the
+		 * rest of the WHERE (ExecuteTransaction only)
+		 */
+		r->op = "ConditionCheck";
+		AndText(&cond, psprintf("attribute_exists(%s)",
+								NameRef(b, ks->names[0], strlen(ks->names[0]))), false);
+	}
+	else
+		r->op = "DeleteItem";
+	rest = RestCondition(b, x->conj, x->nconj, x->used);
+	if (rest[0] && s->kind == PQ_DELETE)
+	{
+		/*
+		 * DELETE of a missing item succeeds, deleting nothing; of an item
+		 * failing the conditions, ConditionalCheckFailed (AWS's DELETE
+		 * reference)
+		 */
+		appendStringInfo(&cond, "attribute_not_exists(%s) OR %s",
+						 NameRef(b, ks->names[0], strlen(ks->names[0])), rest);
+	}
+	else if (rest[0])
+		AndText(&cond, rest, false);
+	if (cond.len)
+		TextMember(body, "ConditionExpression", cond.data);
+	if (s->returning)
+		TextMember(body, "ReturnValues", s->returning);
+}
+
+/*
+ * The statement's table and key schema (its index's, if it names one), and
+ * its WHERE's conjuncts, checked before anything is translated
+ */
+static void
+TranslateTarget(Translation *x)
+{
+	PqStatement *s = x->s;
+	int			cap = 0;
+
+	x->t = hroe_request_table(s->table);
+	x->ks = &x->t->schema;
+	/* EXISTS names one item by its table's full primary key */
+	if (s->kind == PQ_EXISTS && s->index)
+		HroeValidation("Where clause does not contain a mandatory equality on all key attributes");
+	if (s->index)
+	{
+		HroeIndexMeta *ix = hroe_index_lookup(x->t, s->index);
+
+		if (ix == NULL)
+			HroeValidation(psprintf("The table does not have the specified index: %s", s->index));
+		x->ks = &ix->schema;
+	}
+	x->r->schema = x->ks;
+	Conjuncts(s->where, &x->conj, &x->nconj, &cap);
+	x->used = palloc0(sizeof(bool) * (x->nconj + 1));
+}
+
 /*
  * Translate one statement with its Parameters (n of them) into the request
  * of the JSON API's operation: the request's members (leading comma) in
@@ -623,225 +910,37 @@ void
 hroe_partiql_translate(PqStatement *s, JsonbContainer **params, int nparams, bool get,
 					   PqRequest *r)
 {
-	Builder		b = {0};
-	HroeTableMeta *t;
-	const HroeKeySchema *ks;
-	PqNode	  **conj = NULL;
-	int			nconj = 0;
-	int			cap = 0;
-	bool	   *used;
-	StringInfo	body = &r->body;
+	Translation x = {{{0}}};
 
 	memset(r, 0, sizeof(*r));
 	initStringInfo(&r->body);
-	initStringInfo(&b.names);
-	initStringInfo(&b.values);
-	b.params = params;
-	b.nparams = nparams;
+	initStringInfo(&x.b.names);
+	initStringInfo(&x.b.values);
+	x.b.params = params;
+	x.b.nparams = nparams;
+	x.s = s;
+	x.r = r;
 	r->stmt = s;
 	if (s->nparams != nparams)
 		HroeValidation("Number of parameters in request and statement doesn't match.");
-	t = hroe_request_table(s->table);
-	ks = &t->schema;
-	/* EXISTS names one item by its table's full primary key */
-	if (s->kind == PQ_EXISTS && s->index)
-		HroeValidation("Where clause does not contain a mandatory equality on all key attributes");
-	if (s->index)
-	{
-		HroeIndexMeta *ix = hroe_index_lookup(t, s->index);
-
-		if (ix == NULL)
-			HroeValidation(psprintf("The table does not have the specified index: %s", s->index));
-		ks = &ix->schema;
-	}
-	r->schema = ks;
-	Conjuncts(s->where, &conj, &nconj, &cap);
-	used = palloc0(sizeof(bool) * (nconj + 1));
-	TextMember(body, "TableName", s->table);
-
+	TranslateTarget(&x);
+	TextMember(&r->body, "TableName", s->table);
 	switch (s->kind)
 	{
 		case PQ_SELECT:
-			{
-				PqNode	   *hash = NULL;
-				int			hi = -1;
-				StringInfoData kce;
-				bool		ranged;
-				char	   *filter;
-
-				if (s->index)
-					TextMember(body, "IndexName", s->index);
-				for (int i = 0; i < nconj && hash == NULL; i++)
-				{
-					if ((hash = KeyEquality(conj[i], ks->names[0])) != NULL)
-						hi = i;
-					else if (conj[i]->kind == PQ_IN && IsAttr(conj[i]->args[0], ks->names[0]))
-					{
-						bool		values = true;
-
-						for (int k = 1; k < conj[i]->nargs; k++)
-							values &= IsValue(conj[i]->args[k]);
-						if (values)
-						{
-							hash = conj[i];
-							hi = i;
-						}
-					}
-				}
-				if (get)
-				{
-					StringInfoData key;
-
-					initStringInfo(&key);
-					WriteKey(&b, ks, conj, nconj, used, &key);
-					filter = RestCondition(&b, conj, nconj, used);
-					if (s->index || filter[0])
-						HroeValidation("Where clause does not contain a mandatory equality on all key attributes");
-					r->op = "GetItem";
-					appendStringInfo(body, ",\"Key\":%s", key.data);
-					r->key = key.data;
-				}
-				else if (hash == NULL)
-				{
-					/* no partition key fixed: a Scan, as DynamoDB */
-					r->op = "Scan";
-					filter = RestCondition(&b, conj, nconj, used);
-					if (filter[0])
-						TextMember(body, "FilterExpression", filter);
-				}
-				else
-				{
-					r->op = "Query";
-					used[hi] = true;
-					initStringInfo(&kce);
-					if (hash->kind == PQ_IN)
-					{
-						/*
-						 * one Query per value (api_partiql_run.c): :pk is
-						 * each; at most 50 of them, as DynamoDB
-						 * (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ql-operators.html),
-						 * and a value given twice is read once
-						 */
-						if (hash->nargs - 1 > HROE_PARTIQL_IN_KEYS_MAX)
-							HroeValidation(psprintf("IN operator on a partition key supports at most %d values, got %d",
-													HROE_PARTIQL_IN_KEYS_MAX, hash->nargs - 1));
-						r->nin = 0;
-						r->in = palloc(sizeof(char *) * (hash->nargs - 1));
-						for (int k = 1; k < hash->nargs; k++)
-						{
-							StringInfoData v;
-							bool		seen = false;
-
-							/* (compared as jsonb's text: literal or parameter) */
-							initStringInfo(&v);
-							AttrValue(&b, hash->args[k], &v, 0);
-							v.data = hroe_api_jsonb_text(hroe_api_text_jsonb(v.data));
-							for (int j = 0; j < r->nin && !seen; j++)
-								seen = strcmp(r->in[j], v.data) == 0;
-							if (!seen)
-								r->in[r->nin++] = v.data;
-						}
-						appendStringInfo(&kce, "%s = :pk", NameRef(&b, ks->names[0], strlen(ks->names[0])));
-					}
-					else
-						appendStringInfo(&kce, "%s = %s", NameRef(&b, ks->names[0], strlen(ks->names[0])),
-										 ValueRef(&b, hash));
-					ranged = ks->nrange > 0 &&
-						SortKeyRange(&b, conj, nconj, used, ks->names[ks->nhash], &kce);
-					for (int i = 0; i < nconj && ks->nrange > 0 && !ranged; i++)
-						if (!used[i] && SortKeyCondition(conj[i], ks->names[ks->nhash]))
-						{
-							StringInfoData c;
-
-							initStringInfo(&c);
-							Condition(&b, conj[i], &c);
-							appendStringInfo(&kce, " AND %s", c.data);
-							used[i] = true;
-							break;
-						}
-					TextMember(body, "KeyConditionExpression", kce.data);
-					filter = RestCondition(&b, conj, nconj, used);
-					if (filter[0])
-						TextMember(body, "FilterExpression", filter);
-				}
-				if (s->nproj > 0)
-				{
-					StringInfoData proj;
-
-					initStringInfo(&proj);
-					for (int i = 0; i < s->nproj; i++)
-					{
-						if (i > 0)
-							appendStringInfoString(&proj, ", ");
-						PathText(&b, s->proj[i], &proj);
-					}
-					TextMember(body, "ProjectionExpression", proj.data);
-				}
-				break;
-			}
+			TranslateSelect(&x, get);
+			break;
 		case PQ_INSERT:
-			r->op = "PutItem";
-			appendStringInfoString(body, ",\"Item\":");
-			InsertItem(&b, s->value, body);
-			TextMember(body, "ConditionExpression",
-					   psprintf("attribute_not_exists(%s)",
-								NameRef(&b, t->schema.names[0], strlen(t->schema.names[0]))));
+			TranslateInsert(&x);
 			break;
 		case PQ_UPDATE:
 		case PQ_DELETE:
 		case PQ_EXISTS:
-			{
-				StringInfoData key;
-				StringInfoData cond;
-				char	   *rest;
-
-				initStringInfo(&key);
-				initStringInfo(&cond);
-				WriteKey(&b, ks, conj, nconj, used, &key);
-				r->key = key.data;
-				appendStringInfo(body, ",\"Key\":%s", key.data);
-				if (s->kind == PQ_UPDATE)
-				{
-					r->op = "UpdateItem";
-					TextMember(body, "UpdateExpression", UpdateText(&b, s));
-					/* UPDATE changes an item that exists only */
-					AndText(&cond, psprintf("attribute_exists(%s)",
-											NameRef(&b, ks->names[0], strlen(ks->names[0]))), false);
-				}
-				else if (s->kind == PQ_EXISTS)
-				{
-					/*
-					 * TransactWriteItems' ConditionCheck: the item exists and
-					 * meets the rest of the WHERE (ExecuteTransaction only)
-					 */
-					r->op = "ConditionCheck";
-					AndText(&cond, psprintf("attribute_exists(%s)",
-											NameRef(&b, ks->names[0], strlen(ks->names[0]))), false);
-				}
-				else
-					r->op = "DeleteItem";
-				rest = RestCondition(&b, conj, nconj, used);
-				if (rest[0] && s->kind == PQ_DELETE)
-				{
-					/*
-					 * DELETE of a missing item succeeds, deleting nothing; of
-					 * an item failing the conditions, ConditionalCheckFailed
-					 * (AWS's DELETE reference)
-					 */
-					appendStringInfo(&cond, "attribute_not_exists(%s) OR %s",
-									 NameRef(&b, ks->names[0], strlen(ks->names[0])), rest);
-				}
-				else if (rest[0])
-					AndText(&cond, rest, false);
-				if (cond.len)
-					TextMember(body, "ConditionExpression", cond.data);
-				if (s->returning)
-					TextMember(body, "ReturnValues", s->returning);
-				break;
-			}
+			TranslateKeyed(&x);
+			break;
 	}
-	r->names = b.names.data;
-	r->values = b.values.data;
+	r->names = x.b.names.data;
+	r->values = x.b.values.data;
 }
 
 /*

@@ -87,7 +87,7 @@ PushMembers(JsonbParseState **st, JsonbContainer *obj, const char *skip)
  * \u0000)
  */
 static void
-SetRecordsResult(Jsonb *res, ArrayType *images)
+SetRecordsResult(ApiCall *call, Jsonb *res, ArrayType *images)
 {
 	static const char *const members[] = {"Keys", "NewImage", "OldImage"};
 	const int	per = lengthof(members);
@@ -134,7 +134,7 @@ SetRecordsResult(Jsonb *res, ArrayType *images)
 		pushJsonbValue(&st, WJB_END_OBJECT, NULL);
 	}
 	pushJsonbValue(&st, WJB_END_ARRAY, NULL);
-	hroe_api_set_result(&st);
+	hroe_api_set_result(call, &st);
 }
 
 /* The request as a Jsonb (the container Dispatch passes is a Jsonb's root) */
@@ -146,8 +146,9 @@ RequestJsonb(JsonbContainer *req)
 
 /* ListStreams, DescribeStream, GetShardIterator, GetRecords */
 static void
-StreamsCall(const char *op, JsonbContainer *req, StringInfo out)
+StreamsCall(const char *op, const ApiRequest *r, StringInfo out)
 {
+	JsonbContainer *req = r->body;
 	static const char *const members[] = {
 		"StreamArn", "ShardId", "ShardIteratorType", "SequenceNumber", "ShardIterator",
 		"TableName", "ExclusiveStartStreamArn", "ExclusiveStartShardId"
@@ -193,12 +194,12 @@ StreamsCall(const char *op, JsonbContainer *req, StringInfo out)
 	if (images_null)
 		AppendMembers(out, DatumGetJsonbP(res));
 	else
-		SetRecordsResult(DatumGetJsonbP(res), DatumGetArrayTypeP(images));
+		SetRecordsResult(r->call, DatumGetJsonbP(res), DatumGetArrayTypeP(images));
 }
 
 /* The Streams API's operations (operations[] in api.c) */
 #define STREAMS_OPERATION(fn, op) \
-	void fn(JsonbContainer *req, StringInfo out) { StreamsCall(op, req, out); }
+	void fn(const ApiRequest *r, StringInfo out) { StreamsCall(op, r, out); }
 
 STREAMS_OPERATION(hroe_api_list_streams, "ListStreams")
 STREAMS_OPERATION(hroe_api_describe_stream, "DescribeStream")

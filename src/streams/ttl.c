@@ -60,6 +60,7 @@
 #include "streams.h"
 #include "ttl.h"
 #include "tables.h"
+#include "worker.h"
 
 char	   *hroe_ttl_database = NULL;
 int			hroe_ttl_naptime = 10;

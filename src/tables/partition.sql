@@ -39,6 +39,16 @@ BEGIN
 				USING ERRCODE = 'invalid_parameter_value',
 					  HINT = format('ALTER SERVER %I OPTIONS (ADD extensions ''hroe'')', v_server);
 		END IF;
+		-- a server that stops answering must not hold a coordinator backend
+		-- for ever: postgres_fdw and dblink connect with PostgreSQL 15's
+		-- blocking libpq calls, which no statement_timeout interrupts
+		IF NOT EXISTS (SELECT FROM unnest(v_options) opt
+					   WHERE opt ~ '^connect_timeout=\s*[1-9][0-9]*\s*$') THEN
+			RAISE EXCEPTION 'foreign server "%" must set connect_timeout', v_server
+				USING ERRCODE = 'invalid_parameter_value',
+					  DETAIL = 'Without it, a partition server that accepts connections but does not answer holds every backend that connects to it until it answers.',
+					  HINT = format('ALTER SERVER %I OPTIONS (ADD connect_timeout ''10'')', v_server);
+		END IF;
 	END LOOP;
 	IF cardinality(v_servers) <> (SELECT count(DISTINCT s) FROM unnest(v_servers) s) THEN
 		RAISE EXCEPTION 'hroe.partition_servers names a server twice'
@@ -48,7 +58,7 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION hroe.partition_server_list() IS
-'internal: The foreign servers the setting hroe.partition_servers names (empty: tables are local), each checked to be a postgres_fdw server whose extensions option lists hroe';
+'internal: The foreign servers the setting hroe.partition_servers names (empty: tables are local), each checked to be a postgres_fdw server whose extensions option lists hroe and that sets connect_timeout';
 
 -- The partitions of a distributed table and their servers
 CREATE FUNCTION hroe.table_partitions(p_rel regclass)

@@ -12,6 +12,8 @@
  */
 #include "postgres.h"
 
+#include "mb/pg_wchar.h"
+
 #include "errors.h"
 #include "item_node.h"
 
@@ -173,6 +175,156 @@ ReadHex4(Reader *r)
 }
 
 /*
+ * Validate the unescaped character c at r->p (not a quote, not a
+ * backslash): no control character, well-formed UTF-8.  Returns its length
+ * in bytes.
+ */
+static inline int
+StringCharLength(Reader *r, unsigned char c)
+{
+	int			l;
+
+	if (c < 0x20)
+		hroe_io_syntax_error(r, "Control character in a string");
+	if (c < 0x80)
+		return 1;
+	l = hroe_io_utf8_len((const unsigned char *) r->p, (const unsigned char *) r->end);
+	if (l == 0)
+		hroe_io_syntax_error(r, "Invalid UTF-8 in a string");
+	return l;
+}
+
+/*
+ * The fast path: advance over the characters of a string up to its closing
+ * quote (true) or its first escape (false), leaving r->p on it.
+ */
+static inline bool
+ScanPlainString(Reader *r)
+{
+	for (;;)
+	{
+		unsigned char c;
+
+		if (r->p >= r->end)
+			hroe_io_syntax_error(r, "Unterminated string");
+		c = (unsigned char) *r->p;
+		if (c == '"')
+			return true;
+		if (c == '\\')
+			return false;
+		if (c >= 0x20 && c < 0x80)	/* printable ASCII, the common case */
+			r->p++;
+		else
+			r->p += StringCharLength(r, c);
+	}
+}
+
+/*
+ * The code point of a \u escape whose "\u" has been read, a UTF-16
+ * surrogate pair (a second \u escape) combined into one.
+ */
+static pg_wchar
+ReadUnicodeEscape(Reader *r)
+{
+	int			cp = ReadHex4(r);
+	int			lo;
+
+	if (cp >= 0xDC00 && cp <= 0xDFFF)
+		hroe_io_syntax_error(r, "Unpaired Unicode low surrogate");
+	if (cp < 0xD800 || cp > 0xDBFF)
+		return cp;
+	if (r->end - r->p < 2 || r->p[0] != '\\' || r->p[1] != 'u')
+		hroe_io_syntax_error(r, "Unpaired Unicode high surrogate");
+	r->p += 2;
+	lo = ReadHex4(r);
+	if (lo < 0xDC00 || lo > 0xDFFF)
+		hroe_io_syntax_error(r, "Unpaired Unicode high surrogate");
+	return 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+}
+
+/* Append a code point (not a surrogate) as UTF-8 */
+static void
+AppendUtf8(StringInfo buf, pg_wchar cp)
+{
+	unsigned char u[MAX_MULTIBYTE_CHAR_LEN];
+
+	unicode_to_utf8(cp, u);
+	appendBinaryStringInfo(buf, (const char *) u, pg_utf_mblen(u));
+}
+
+/* Decode the escape at r->p (a backslash) into buf */
+static void
+ReadEscape(Reader *r, StringInfo buf)
+{
+	char		c;
+
+	r->p++;
+	if (r->p >= r->end)
+		hroe_io_syntax_error(r, "Unterminated string");
+	c = *r->p++;
+	switch (c)
+	{
+		case '"':
+		case '\\':
+		case '/':
+			break;
+		case 'b':
+			c = '\b';
+			break;
+		case 'f':
+			c = '\f';
+			break;
+		case 'n':
+			c = '\n';
+			break;
+		case 'r':
+			c = '\r';
+			break;
+		case 't':
+			c = '\t';
+			break;
+		case 'u':
+			AppendUtf8(buf, ReadUnicodeEscape(r));
+			return;
+		default:
+			r->p--;
+			hroe_io_syntax_error(r, "Invalid escape sequence");
+	}
+	appendStringInfoChar(buf, c);
+}
+
+/*
+ * The slow path: decode the rest of a string, from its first escape to its
+ * closing quote (consumed), into buf.
+ */
+static void
+ReadEscapedString(Reader *r, StringInfo buf)
+{
+	for (;;)
+	{
+		unsigned char c;
+		int			l;
+
+		if (r->p >= r->end)
+			hroe_io_syntax_error(r, "Unterminated string");
+		c = (unsigned char) *r->p;
+		if (c == '"')
+		{
+			r->p++;
+			return;
+		}
+		if (c == '\\')
+		{
+			ReadEscape(r, buf);
+			continue;
+		}
+		l = StringCharLength(r, c);
+		appendBinaryStringInfo(buf, r->p, l);
+		r->p += l;
+	}
+}
+
+/*
  * Read a JSON string (after optional whitespace) as UTF-8 bytes.  Without
  * escapes the result points into the input; with them, into a new buffer.
  */
@@ -186,149 +338,16 @@ hroe_io_read_string(Reader *r, const char **out, uint32 *outlen)
 	if (r->p >= r->end || *r->p != '"')
 		hroe_io_syntax_error(r, "Expected a string");
 	s = ++r->p;
-	/* fast path: no escapes */
-	for (;;)
+	if (ScanPlainString(r))
 	{
-		unsigned char c;
-		int			l;
-
-		if (r->p >= r->end)
-			hroe_io_syntax_error(r, "Unterminated string");
-		c = (unsigned char) *r->p;
-		if (c == '"')
-		{
-			*out = s;
-			*outlen = r->p - s;
-			r->p++;
-			return;
-		}
-		if (c == '\\')
-			break;
-		if (c < 0x20)
-			hroe_io_syntax_error(r, "Control character in a string");
-		if (c < 0x80)
-		{
-			r->p++;
-			continue;
-		}
-		l = hroe_io_utf8_len((const unsigned char *) r->p, (const unsigned char *) r->end);
-		if (l == 0)
-			hroe_io_syntax_error(r, "Invalid UTF-8 in a string");
-		r->p += l;
+		*out = s;
+		*outlen = r->p - s;
+		r->p++;
+		return;
 	}
-	/* slow path: decode escapes into a buffer */
 	initStringInfo(&buf);
 	appendBinaryStringInfo(&buf, s, r->p - s);
-	for (;;)
-	{
-		unsigned char c;
-		int			l;
-
-		if (r->p >= r->end)
-			hroe_io_syntax_error(r, "Unterminated string");
-		c = (unsigned char) *r->p;
-		if (c == '"')
-		{
-			r->p++;
-			break;
-		}
-		if (c == '\\')
-		{
-			r->p++;
-			if (r->p >= r->end)
-				hroe_io_syntax_error(r, "Unterminated string");
-			c = (unsigned char) *r->p++;
-			switch (c)
-			{
-				case '"':
-				case '\\':
-				case '/':
-					appendStringInfoChar(&buf, (char) c);
-					break;
-				case 'b':
-					appendStringInfoChar(&buf, '\b');
-					break;
-				case 'f':
-					appendStringInfoChar(&buf, '\f');
-					break;
-				case 'n':
-					appendStringInfoChar(&buf, '\n');
-					break;
-				case 'r':
-					appendStringInfoChar(&buf, '\r');
-					break;
-				case 't':
-					appendStringInfoChar(&buf, '\t');
-					break;
-				case 'u':
-					{
-						int			cp = ReadHex4(r);
-						char		u[4];
-						int			n;
-
-						if (cp >= 0xD800 && cp <= 0xDBFF)
-						{
-							int			lo;
-
-							if (r->end - r->p < 2 || r->p[0] != '\\' || r->p[1] != 'u')
-								hroe_io_syntax_error(r, "Unpaired Unicode high surrogate");
-							r->p += 2;
-							lo = ReadHex4(r);
-							if (lo < 0xDC00 || lo > 0xDFFF)
-								hroe_io_syntax_error(r, "Unpaired Unicode high surrogate");
-							cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
-						}
-						else if (cp >= 0xDC00 && cp <= 0xDFFF)
-							hroe_io_syntax_error(r, "Unpaired Unicode low surrogate");
-						if (cp < 0x80)
-						{
-							u[0] = cp;
-							n = 1;
-						}
-						else if (cp < 0x800)
-						{
-							u[0] = 0xC0 | (cp >> 6);
-							u[1] = 0x80 | (cp & 0x3F);
-							n = 2;
-						}
-						else if (cp < 0x10000)
-						{
-							u[0] = 0xE0 | (cp >> 12);
-							u[1] = 0x80 | ((cp >> 6) & 0x3F);
-							u[2] = 0x80 | (cp & 0x3F);
-							n = 3;
-						}
-						else
-						{
-							u[0] = 0xF0 | (cp >> 18);
-							u[1] = 0x80 | ((cp >> 12) & 0x3F);
-							u[2] = 0x80 | ((cp >> 6) & 0x3F);
-							u[3] = 0x80 | (cp & 0x3F);
-							n = 4;
-						}
-						appendBinaryStringInfo(&buf, u, n);
-						break;
-					}
-				default:
-					r->p--;
-					hroe_io_syntax_error(r, "Invalid escape sequence");
-			}
-			continue;
-		}
-		if (c < 0x20)
-			hroe_io_syntax_error(r, "Control character in a string");
-		if (c < 0x80)
-		{
-			appendStringInfoChar(&buf, (char) c);
-			r->p++;
-			continue;
-		}
-		l = hroe_io_utf8_len((const unsigned char *) r->p, (const unsigned char *) r->end);
-		if (l == 0)
-			hroe_io_syntax_error(r, "Invalid UTF-8 in a string");
-		appendBinaryStringInfo(&buf, r->p, l);
-		r->p += l;
-	}
+	ReadEscapedString(r, &buf);
 	*out = buf.data;
 	*outlen = buf.len;
 }

@@ -2,10 +2,10 @@
  *
  * expression_fuzzer.c
  *	  libFuzzer harness for the DynamoDB expression modules: the parser
- *	  (src/expression_*.c: conditions, the KeyCondition pass, updates,
+ *	  (src/expr/expression_*.c: conditions, the KeyCondition pass, updates,
  *	  projections), condition evaluation (src/expr/expression_eval.c) and update
- *	  and projection application (src/expr/expression_update.c), run outside the
- *	  server on test/fuzz/shim.c.
+ *	  and projection application (src/expr/expression_update.c,
+ *	  expression_project.c), run outside the server on test/fuzz/shim.c.
  *
  * Input: one mode byte, the expression, then optionally a NUL byte and an
  * item in DynamoDB JSON (a fixed item otherwise).  The placeholders are a
