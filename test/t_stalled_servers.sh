@@ -26,9 +26,9 @@
 #     hroe required it), a GetItem of a key on the stopped server is still
 #     answered (an error) within 15 s, by the gateway's bound, and a GetItem
 #     of a key on the other server 200;
-#   - with HROE_STALL_WORKERS=1 (not yet passing: see below), the in-server
-#     workers (one backend for all their connections) answer a key of the
-#     stopped server (an error) within 15 s and the other server's 200;
+#   - the in-server workers (one backend for all their connections) answer a
+#     key of the stopped server (an error) within 15 s and the other
+#     server's 200 (HROE_STALL_WORKERS=0 skips it);
 #   - a new SQL session's GetItem on the stopped server fails within 20 s
 #     (postgres_fdw's connection bounded by connect_timeout) instead of
 #     hanging where no statement_timeout reaches.
@@ -170,14 +170,12 @@ out=$(probe "$GW_URL" stt "$key2" 5 stallkey stallsecret)
 check "part1 stopped: part2's key answered 200 ($out)" test "$(field 3 "$out"):$(field 5 "$out")" = 5:0
 C -c "ALTER SERVER part1 OPTIONS (ADD connect_timeout '3')"
 # the in-server workers (one backend serving every connection): with
-# connect_timeout, a key of the stopped server should cost a request, not the
-# worker.  Off unless HROE_STALL_WORKERS=1: today the worker exits ("canceling
-# statement due to user request" raised while it aborts the failed request's
-# transaction, the statement timeout having fired during postgres_fdw's
-# blocking connect) and serves nothing more for minutes; the fix belongs to
-# src/http/http_server.c (its error path must hold interrupts and clear the
-# pending cancel before AbortCurrentTransaction, as PostgresMain does)
-if [ "${HROE_STALL_WORKERS:-0}" = 1 ]; then
+# connect_timeout, a key of the stopped server costs a request, not the
+# worker: the worker's error path holds interrupts and drops the pending
+# cancel of the statement timeout (which fired during postgres_fdw's blocking
+# connect) before it aborts the request's transaction, as PostgresMain does;
+# before, the worker exited and served nothing more for minutes
+if [ "${HROE_STALL_WORKERS:-1}" = 1 ]; then
 	out=$(probe "$WORKERS_URL" stt "$key1" 3 stallkey stallsecret)
 	check "part1 stopped: the workers answer its key's GetItems (an error) within 15 s ($out)" test "$(field 4 "$out")" = 0
 	out=$(probe "$WORKERS_URL" stt "$key2" 5 stallkey stallsecret)

@@ -297,10 +297,19 @@ answer_caught_error(MemoryContext cxt, Response *resp, const char *akid, const c
 	ErrorData  *edata;
 
 	MemoryContextSwitchTo(cxt);
-	disable_timeout(STATEMENT_TIMEOUT, false);
+	/*
+	 * as PostgreSQL's main loop recovers from an error: no interrupt while
+	 * the transaction is aborted (a statement timeout's cancel still
+	 * pending would raise again inside the abort), timeouts off and a
+	 * pending cancel dropped
+	 */
+	HOLD_INTERRUPTS();
+	disable_all_timeouts(false);
+	QueryCancelPending = false;
 	edata = CopyErrorData();
 	FlushErrorState();
 	AbortCurrentTransaction();
+	RESUME_INTERRUPTS();
 	if (!response_sql_error(resp, unpack_sql_state(edata->sqlerrcode), edata->message,
 							akid, op))
 		ereport(LOG,
