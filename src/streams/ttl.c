@@ -344,35 +344,20 @@ RunInTransaction(const char *sql, List **names)
 }
 
 /*
- * Delete up to hroe.ttl_batch_size expired items of table name in a
- * transaction of its own: hroe's catalog read as the worker, the deletion
- * run as the table's owner (DeleteExpired), as autovacuum runs a table's
- * maintenance as its owner, so the owner's triggers never run as the
- * worker's superuser
+ * Delete up to hroe.ttl_batch_size expired items of table name (SPI
+ * connected): hroe's catalog read as the worker, the deletion run as the
+ * table's owner (DeleteExpired), as autovacuum runs a table's maintenance
+ * as its owner, so the owner's triggers never run as the worker's superuser
  */
 static void
 SweepTable(const char *name)
 {
 	HroeTableMeta *t;
 	char	   *attribute;
-	char	   *what;
 
-	SetCurrentStatementStartTimestamp();
-	StartTransactionCommand();
-	what = psprintf("hroe Time to Live: deleting expired items of %s", name);
-	if (SPI_connect() != SPI_OK_CONNECT)
-		elog(ERROR, "SPI_connect failed");
-	PushActiveSnapshot(GetTransactionSnapshot());
-	pgstat_report_activity(STATE_RUNNING, what);
-	/* (the transaction's end undoes it) */
-	(void) hroe_pin_search_path();
 	t = TtlTable(name, &attribute);
 	if (t != NULL)
 		(void) DeleteExpired(t, attribute, hroe_ttl_batch_size, hroe_rel_owner(t->relid));
-	SPI_finish();
-	PopActiveSnapshot();
-	CommitTransactionCommand();
-	pgstat_report_activity(STATE_IDLE, NULL);
 }
 
 /* The last failure logged of each table and task (the log's rate limit) */
@@ -390,24 +375,22 @@ static HTAB *Failures = NULL;
 #define TTL_FAILURE_LOG_INTERVAL_MS 60000
 
 /*
- * Refresh the DescribeTable figures of table name (tables_statistics.c) in a
- * transaction of its own, as the table's owner
+ * task (SweepTable, hroe_refresh_statistics_as_owner: the DescribeTable
+ * figures of a large table, tables_statistics.c) on table name in a
+ * transaction of its own, SPI connected, search_path pinned
  */
 static void
-RefreshTable(const char *name)
+TableTransaction(void (*task) (const char *name), const char *doing, const char *name)
 {
-	char	   *what;
-
 	SetCurrentStatementStartTimestamp();
 	StartTransactionCommand();
-	what = psprintf("hroe: refreshing the statistics of %s", name);
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
 	PushActiveSnapshot(GetTransactionSnapshot());
-	pgstat_report_activity(STATE_RUNNING, what);
+	pgstat_report_activity(STATE_RUNNING, psprintf("hroe: %s %s", doing, name));
 	/* (the transaction's end undoes it) */
 	(void) hroe_pin_search_path();
-	hroe_refresh_statistics_as_owner(name);
+	task(name);
 	SPI_finish();
 	PopActiveSnapshot();
 	CommitTransactionCommand();
@@ -415,7 +398,7 @@ RefreshTable(const char *name)
 }
 
 /*
- * task (SweepTable, RefreshTable) on table name, a failure (the owner's
+ * TableTransaction of task on table name, a failure (the owner's
  * trigger raising, the owner lacking a privilege, a lock timeout) logged,
  * at most once a minute per table and task, and the transaction aborted:
  * the other tables are done on, and the worker stays up
@@ -427,7 +410,7 @@ PerTableCaught(void (*task) (const char *name), const char *doing, const char *n
 
 	PG_TRY();
 	{
-		task(name);
+		TableTransaction(task, doing, name);
 	}
 	PG_CATCH();
 	{
@@ -533,7 +516,7 @@ hroe_ttl_worker_main(Datum arg)
 		RunInTransaction(psprintf("SELECT hroe.tables_with_stale_statistics(pg_catalog.make_interval(secs => %d))",
 								  hroe_statistics_interval), &tables);
 		foreach(lc, tables)
-			PerTableCaught(RefreshTable, "refreshing the statistics of", lfirst(lc));
+			PerTableCaught(hroe_refresh_statistics_as_owner, "refreshing the statistics of", lfirst(lc));
 		list_free_deep(tables);
 	}
 }
