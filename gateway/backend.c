@@ -7,9 +7,9 @@
  * Both statements run asynchronously through the pool (pool.c): a request
  * whose key is not cached, or which reaches the call, queues its statement
  * and is marked pending in its BackendRequest; the HTTP side suspends it
- * and runs handle_request() again when the pool's callback resumes it (the
- * looked-up secret is then taken from the BackendRequest, the call's result
- * answered by backend_answer()).  Everything here runs in the event loop
+ * and, when the pool's callback resumes it, runs the protocol's checks again
+ * (the looked-up secret is then taken from the BackendRequest) or answers
+ * the call's result (backend_answer()).  Everything here runs in the event loop
  * thread.
  *
  * Secrets are cached for key_cache_ttl seconds (default 5), unknown keys for
@@ -47,14 +47,12 @@
 
 #include <openssl/crypto.h>
 
+#include "ddb_types.h"
 #include "json.h"
 #include "log.h"
 #include "pool.h"
 #include "replica.h"
 #include "util.h"
-
-#define T_INTERNAL "com.amazonaws.dynamodb.v20120810#InternalServerError"
-#define T_THROTTLING "com.amazonaws.dynamodb.v20120810#ThrottlingException"
 
 #define CACHE_BUCKETS 1024
 #define CACHE_MAX_ENTRIES 10000
@@ -100,9 +98,9 @@ static void
 pool_failure(Response *resp, PoolStatus status)
 {
 	if (status == POOL_BUSY)
-		response_error(resp, 400, T_THROTTLING, "Rate of requests exceeds the allowed throughput.");
+		response_error(resp, 400, DDB_TYPE_THROTTLING, "Rate of requests exceeds the allowed throughput.");
 	else
-		response_error(resp, 500, T_INTERNAL, "Internal server error");
+		response_error(resp, 500, DDB_TYPE_INTERNAL, "Internal server error");
 }
 
 /* Cached lookup: 1 found, 0 unknown, -1 not cached. */
@@ -268,14 +266,13 @@ lookup_done(void *arg, PGresult *res, PoolStatus status)
 }
 
 /*
- * Backend.lookup_secret: the secret of an active key, from this request's
- * own lookup, the cache, or else a lookup queued (LOOKUP_FAILED with
- * br->pending: the request is run again once it is answered).
+ * The secret of an active key, from this request's own lookup, the cache,
+ * or else a lookup queued (LOOKUP_FAILED with br->pending: the request is
+ * run again once it is answered).
  */
-static LookupResult
-lookup_secret(void *arg, const char *akid, char *secret, size_t size, Response *resp)
+LookupResult
+backend_lookup(BackendRequest *br, const char *akid, char *secret, size_t size, Response *resp)
 {
-	BackendRequest *br = arg;
 	int			cached;
 	PoolStatus	status;
 
@@ -406,14 +403,13 @@ submit_call(BackendRequest *br, PoolStatus *status)
 }
 
 /*
- * Backend.call: hroe.gateway_call(key, operation, body), queued on the
- * primary, or on a fresh standby for an eventually consistent read.
+ * hroe.gateway_call(key, operation, body), queued on the primary, or on a
+ * fresh standby for an eventually consistent read.
  */
-static void
-call(void *arg, const char *akid, const char *op, const char *body, size_t body_len,
-	 Response *resp)
+void
+backend_call(BackendRequest *br, const char *akid, const char *op, const char *body,
+			 size_t body_len, Response *resp)
 {
-	BackendRequest *br = arg;
 	PoolStatus	status;
 
 	snprintf(br->key_id, sizeof(br->key_id), "%s", akid);
@@ -422,7 +418,7 @@ call(void *arg, const char *akid, const char *op, const char *body, size_t body_
 	br->values[1] = br->operation;
 	/* the body is the HTTP side's, NUL-terminated, kept until the answer */
 	br->values[2] = body;
-	/* the secret the signature was checked with (lookup_secret kept it) */
+	/* the secret the signature was checked with (backend_lookup kept it) */
 	br->values[3] = br->secret;
 	br->target = replica_target(op, body, body_len);
 	if (!submit_call(br, &status))
@@ -487,13 +483,12 @@ backend_answer(BackendRequest *br, Response *resp)
 	if (PQresultStatus(res) == PGRES_TUPLES_OK && PQntuples(res) == 0)
 	{
 		/* the key changed again between the second lookup and the call */
-		response_error(resp, 400, "com.amazon.coral.service#UnrecognizedClientException",
-					   "The security token included in the request is invalid.");
+		response_error(resp, 400, DDB_TYPE_UNRECOGNIZED_CLIENT, DDB_MSG_UNRECOGNIZED_CLIENT);
 	}
 	else if (PQresultStatus(res) == PGRES_TUPLES_OK)
 	{
 		log_error("%s by %s: hroe.gateway_call answered no value", br->operation, br->key_id);
-		response_error(resp, 500, T_INTERNAL, "Internal server error");
+		response_error(resp, 500, DDB_TYPE_INTERNAL, "Internal server error");
 	}
 	else
 		map_sql_error(res, br->key_id, br->operation, resp);
@@ -501,14 +496,11 @@ backend_answer(BackendRequest *br, Response *resp)
 	return NULL;
 }
 
-/* A Backend for handle_request() bound to br. */
+/* br belongs to request, which resume() is given back. */
 void
-backend_bind(BackendRequest *br, void *request, Backend *backend)
+backend_bind(BackendRequest *br, void *request)
 {
 	br->request = request;
-	backend->lookup_secret = lookup_secret;
-	backend->call = call;
-	backend->arg = br;
 }
 
 /* Release what br holds. */

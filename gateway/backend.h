@@ -20,12 +20,13 @@
 #define SECRET_MAX 256
 
 /*
- * One HTTP request's dealings with the database.  handle_request() runs
- * with a Backend bound to it (backend_bind): a key missing from the cache,
- * or the call itself, is queued in the pool and marks the request pending;
- * the HTTP side then suspends the request and, once resume(request) is
- * called back, runs handle_request() again, which finds the looked-up
- * secret here, or answers from the call's result (backend_answer).
+ * One HTTP request's dealings with the database, between the protocol's
+ * steps (request.h): a key missing from the cache (backend_lookup), or the
+ * call itself (backend_call), is queued in the pool and marks the request
+ * pending; the HTTP side then suspends the request and, once
+ * resume(request) is called back, runs the protocol's checks again, whose
+ * backend_lookup finds the looked-up secret here, or answers from the
+ * call's result (backend_answer).
  */
 typedef struct BackendRequest
 {
@@ -50,14 +51,30 @@ typedef struct BackendRequest
 /* Set up the key cache; resume(request) is called when a statement is answered. */
 extern void backend_init(const GatewayConfig *config, void (*resume) (void *request));
 
-/* A Backend for handle_request() bound to br. */
-extern void backend_bind(BackendRequest *br, void *request, Backend *backend);
+/* br belongs to request, which resume() is given back. */
+extern void backend_bind(BackendRequest *br, void *request);
+
+/*
+ * The secret of the active key akid into secret (size bytes): from br's own
+ * lookup, the cache, or else a lookup queued in the pool.  LOOKUP_FAILED:
+ * resp is the answer, or br->pending (the request is resumed once the
+ * lookup is answered, and runs the checks again).
+ */
+extern LookupResult backend_lookup(BackendRequest *br, const char *akid, char *secret,
+								   size_t size, Response *resp);
+
+/*
+ * Queue the call of op as akid with body (kept by the caller until the
+ * answer) on the pool: br->pending, else resp answers a full or lost pool.
+ */
+extern void backend_call(BackendRequest *br, const char *akid, const char *op,
+						 const char *body, size_t body_len, Response *resp);
 
 /*
  * After the call: true if it ran nothing because the secret the request was
  * checked with is no longer the key's (the key was revoked or created
  * again).  The cached secret is then dropped and br reset, so that
- * handle_request() runs again and looks the key up afresh; true only once
+ * the protocol's checks run again and look the key up afresh; true only once
  * per request.
  */
 extern bool backend_stale_secret(BackendRequest *br);

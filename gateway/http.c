@@ -48,11 +48,13 @@
 #include <time.h>
 
 #include <microhttpd.h>
+#include <openssl/crypto.h>
 
 #include "backend.h"
 #include "exchange.h"
 #include "guard.h"
 #include "log.h"
+#include "sigv4.h"
 #include "util.h"
 
 typedef struct RequestCtx
@@ -215,18 +217,32 @@ handle(void *cls, struct MHD_Connection *conn, const char *url, const char *meth
 		return MHD_YES;
 	}
 
-	/* the protocol's checks, then the key's lookup or the call, or an answer */
+	/*
+	 * the protocol's checks, the key's lookup, the checks with its secret,
+	 * the call; a lookup or call queued in the pool suspends the request
+	 */
 	{
 		HeaderList	headers,
 					args;
 		Request		req;
 		Response	resp;
-		Backend		be;
+		SigV4Auth	auth;
 
 		exchange_request(&ctx->x, conn, method, url, &req, &headers, &args);
 		response_init(&resp);
-		backend_bind(&ctx->br, ctx, &be);
-		handle_request(&req, &be, cfg->region, &resp);
+		backend_bind(&ctx->br, ctx);
+		if (request_check(&req, cfg->region, &resp, &auth))
+		{
+			char		secret[SECRET_MAX] = "";
+			LookupResult found;
+
+			found = backend_lookup(&ctx->br, auth.access_key_id, secret, sizeof(secret), &resp);
+			if (found != LOOKUP_FAILED &&
+				request_authenticate(&req, &auth, secret, found == LOOKUP_FOUND, &resp))
+				backend_call(&ctx->br, auth.access_key_id, resp.operation, req.body,
+							 req.body_len, &resp);
+			OPENSSL_cleanse(secret, sizeof(secret));
+		}
 		exchange_headers_free(&headers, &args);
 		exchange_note(&ctx->x, &resp);
 		if (ctx->br.pending)

@@ -22,6 +22,9 @@
 #define DDB_TYPE_PREFIX "com.amazonaws.dynamodb.v20120810#"
 #define DDB_TYPE(name) DDB_TYPE_PREFIX name
 
+/* the package of DynamoDB's model classes, as Java names an object in a message */
+#define DDB_CLASS_PREFIX "com.amazonaws.dynamodb.v20120810."
+
 /* the service framework's */
 #define DDB_TYPE_VALIDATION "com.amazon.coral.validate#ValidationException"
 #define DDB_TYPE_SERIALIZATION "com.amazon.coral.service#SerializationException"

@@ -17,10 +17,16 @@
  *	   DynamoDBStreams_20120810.<a DynamoDB Streams operation> (the AWS
  *	   streams client sends those to the same endpoint):
  *	   UnknownOperationException (no message).
- *	5. The signature (sigv4.c), the key (backend), the signature's value.
+ *	5. The signature's form (sigv4.c); then, with the key's secret the
+ *	   front end looked up, the key and the signature's value.
  *	6. An empty body: SerializationException.
- *	7. The call.  DynamoDB operations hroe does not implement reach
- *	   hroe.dynamodb, which answers UnknownOperationException.
+ *	7. The call, which the front end runs.  DynamoDB operations hroe does
+ *	   not implement reach hroe.dynamodb, which answers
+ *	   UnknownOperationException.
+ *
+ * Steps 1 to 5's form are request_check(), the rest request_authenticate():
+ * the front end calls them in order and does the lookup and the call
+ * between and after them itself.
  *
  * The older API version DynamoDB_20111205 is refused (hroe implements the
  * 2012-08-10 API only).
@@ -35,8 +41,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include <openssl/crypto.h>
-
+#include "ddb_types.h"
 #include "json.h"
 #include "sigv4.h"
 
@@ -173,19 +178,18 @@ response_sql_error(Response *resp, const char *state, const char *message,
 	if (strcmp(state, "42501") == 0)
 	{
 		buf_printf(&msg, "User: %s is not authorized to perform: dynamodb:%s (%s)", akid, op, message);
-		response_error(resp, 400, "com.amazon.coral.service#AccessDeniedException", msg.data);
+		response_error(resp, 400, DDB_TYPE_ACCESS_DENIED, msg.data);
 	}
 	else if (strcmp(state, "22P05") == 0)
 	{
 		buf_printf(&msg, "hroe cannot take this request: %s", message);
-		response_error(resp, 400, "com.amazon.coral.validate#ValidationException", msg.data);
+		response_error(resp, 400, DDB_TYPE_VALIDATION, msg.data);
 	}
 	else if (response_request_fault(state))
-		response_error(resp, 400, "com.amazon.coral.service#SerializationException", NULL);
+		response_error(resp, 400, DDB_TYPE_SERIALIZATION, NULL);
 	else
 	{
-		response_error(resp, 500, "com.amazonaws.dynamodb.v20120810#InternalServerError",
-					   "Internal server error");
+		response_error(resp, 500, DDB_TYPE_INTERNAL, "Internal server error");
 		known = false;
 	}
 	buf_free(&msg);
@@ -248,15 +252,12 @@ known_operation(const char *op)
 	return false;
 }
 
-/* Answer one request. */
-void
-handle_request(const Request *req, const Backend *backend, const char *region, Response *resp)
+/* The checks that need no secret (request.h); false: resp is the answer. */
+bool
+request_check(const Request *req, const char *region, Response *resp, SigV4Auth *auth)
 {
 	char		ctype[64];
 	const char *target;
-	SigV4Auth	auth;
-	char		secret[256];
-	LookupResult found;
 
 	/* 1. the health check */
 	if (strcmp(req->method, "GET") == 0)
@@ -265,7 +266,7 @@ handle_request(const Request *req, const Backend *backend, const char *region, R
 		resp->content_type = "text/plain";
 		/* DynamoDB's text, trailing space included */
 		buf_printf(&resp->body, "healthy: dynamodb.%s.amazonaws.com ", region);
-		return;
+		return false;
 	}
 
 	/* 2. method and content type */
@@ -278,7 +279,7 @@ handle_request(const Request *req, const Backend *backend, const char *region, R
 		resp->content_type = "application/xml";
 		buf_puts(&resp->body, "<UnknownOperationException/>\n");
 		snprintf(resp->error_type, sizeof(resp->error_type), "UnknownOperationException");
-		return;
+		return false;
 	}
 	resp->content_type = strcasecmp(ctype, "application/json") == 0 ?
 		"application/json" : "application/x-amz-json-1.0";
@@ -286,57 +287,60 @@ handle_request(const Request *req, const Backend *backend, const char *region, R
 	/* 3. the body is JSON */
 	if (req->body_len > 0 && !json_validate(req->body, req->body_len))
 	{
-		response_error(resp, 400, "com.amazon.coral.service#SerializationException", NULL);
-		return;
+		response_error(resp, 400, DDB_TYPE_SERIALIZATION, NULL);
+		return false;
 	}
 
 	/* 4. the target */
 	target = target_operation(request_header(req, "X-Amz-Target"));
 	if (target == NULL)
 	{
-		response_error(resp, 400, "com.amazon.coral.service#UnknownOperationException", NULL);
-		return;
+		response_error(resp, 400, DDB_TYPE_UNKNOWN_OPERATION, NULL);
+		return false;
 	}
 	snprintf(resp->operation, sizeof(resp->operation), "%s", target);
 
-	/* 5. the signature */
-	if (!sigv4_parse(req, &auth, resp))
-		return;
-	snprintf(resp->access_key_id, sizeof(resp->access_key_id), "%s", auth.access_key_id);
-	found = backend->lookup_secret(backend->arg, auth.access_key_id, secret, sizeof(secret), resp);
-	if (found == LOOKUP_FAILED)
-		return;
-	if (found == LOOKUP_UNKNOWN)
+	/* 5. the signature's form; its key's secret is the front end's to find */
+	if (!sigv4_parse(req, auth, resp))
+		return false;
+	snprintf(resp->access_key_id, sizeof(resp->access_key_id), "%s", auth->access_key_id);
+	return true;
+}
+
+/* The checks with the key's secret (request.h); false: resp is the answer. */
+bool
+request_authenticate(const Request *req, const SigV4Auth *auth, const char *secret,
+					 bool found, Response *resp)
+{
+	/* 5. the key and the signature's value */
+	if (!found)
 	{
-		response_error(resp, 400, "com.amazon.coral.service#UnrecognizedClientException",
-					   "The security token included in the request is invalid.");
-		return;
+		response_error(resp, 400, DDB_TYPE_UNRECOGNIZED_CLIENT, DDB_MSG_UNRECOGNIZED_CLIENT);
+		return false;
 	}
-	if (!sigv4_verify(req, &auth, secret))
+	if (!sigv4_verify(req, auth, secret))
 	{
-		OPENSSL_cleanse(secret, sizeof(secret));
-		response_error(resp, 400, "com.amazon.coral.service#InvalidSignatureException",
+		response_error(resp, 400, DDB_TYPE_INVALID_SIGNATURE,
 					   "The request signature we calculated does not match the signature you provided. "
 					   "Check your AWS Secret Access Key and signing method. "
 					   "Consult the service documentation for details.");
-		return;
+		return false;
 	}
-	OPENSSL_cleanse(secret, sizeof(secret));
 	/* temporary credentials are not issued by hroe */
 	if (request_header(req, "X-Amz-Security-Token") != NULL)
 	{
-		response_error(resp, 400, "com.amazon.coral.service#UnrecognizedClientException",
+		response_error(resp, 400, DDB_TYPE_UNRECOGNIZED_CLIENT,
 					   "The security token included in the request is invalid");
-		return;
+		return false;
 	}
 
 	/* 6. an empty body */
 	if (req->body_len == 0)
 	{
-		response_error(resp, 400, "com.amazon.coral.service#SerializationException", NULL);
-		return;
+		response_error(resp, 400, DDB_TYPE_SERIALIZATION, NULL);
+		return false;
 	}
 
-	/* 7. the call */
-	backend->call(backend->arg, auth.access_key_id, resp->operation, req->body, req->body_len, resp);
+	/* 7. the call is the front end's */
+	return true;
 }

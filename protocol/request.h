@@ -58,8 +58,8 @@ typedef struct Response
 } Response;
 
 /*
- * What the protocol needs from the database side (gateway/backend.c, or a
- * fake in the fuzzer).
+ * The outcome of a front end's lookup of the key's secret (it runs between
+ * request_check and request_authenticate).
  */
 typedef enum LookupResult
 {
@@ -68,16 +68,7 @@ typedef enum LookupResult
 	LOOKUP_FAILED				/* response already filled (throttled, down) */
 } LookupResult;
 
-typedef struct Backend
-{
-	/* the secret of an active key into secret (size bytes) */
-	LookupResult (*lookup_secret) (void *arg, const char *access_key_id,
-								   char *secret, size_t size, Response *resp);
-	/* run one operation; fills resp->status and resp->body */
-	void		(*call) (void *arg, const char *access_key_id, const char *operation,
-						 const char *body, size_t body_len, Response *resp);
-	void	   *arg;
-} Backend;
+struct SigV4Auth;				/* sigv4.h */
 
 /* Value of the first header named name (case-insensitive), or NULL. */
 extern const char *request_header(const Request *req, const char *name);
@@ -107,8 +98,35 @@ extern bool response_request_fault(const char *state);
  */
 extern void response_classify(Response *resp, const char *body, size_t len);
 
-/* Answer one request. */
-extern void handle_request(const Request *req, const Backend *backend,
-						   const char *region, Response *resp);
+/*
+ * A request is answered in steps the front end calls in order, with its own
+ * work between them (no callback from here into the front end):
+ *
+ *	if (request_check(req, region, resp, &auth))
+ *	{
+ *		found = <the front end looks up auth.access_key_id's secret>;
+ *		if (found != LOOKUP_FAILED &&
+ *			request_authenticate(req, &auth, secret, found == LOOKUP_FOUND, resp))
+ *			<the front end runs resp->operation as auth.access_key_id, fills resp>;
+ *	}
+ *	<send resp>
+ */
+
+/*
+ * The checks that need no secret: the health check, method and content
+ * type, the JSON body, the target (resp->operation) and the Authorization
+ * header's form (auth, resp->access_key_id).  false: resp is the answer;
+ * true: the key's secret is needed.
+ */
+extern bool request_check(const Request *req, const char *region, Response *resp,
+						  struct SigV4Auth *auth);
+
+/*
+ * The checks with the key's secret (found false: no active key of that id):
+ * the key, the signature, no security token, a body.  false: resp is the
+ * answer; true: the front end runs the call.  The caller wipes secret.
+ */
+extern bool request_authenticate(const Request *req, const struct SigV4Auth *auth,
+								 const char *secret, bool found, Response *resp);
 
 #endif							/* GATEWAY_REQUEST_H */

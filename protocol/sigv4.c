@@ -34,9 +34,8 @@
 #include <openssl/core_names.h>
 #include <openssl/sha.h>
 
-#define T_MISSING "com.amazon.coral.service#MissingAuthenticationTokenException"
-#define T_INCOMPLETE "com.amazon.coral.service#IncompleteSignatureException"
-#define T_INVALID "com.amazon.coral.service#InvalidSignatureException"
+#include "ddb_types.h"
+
 
 /* The value of "name=" in the Authorization header's parameters, or NULL. */
 static bool
@@ -105,35 +104,27 @@ format_amz_date(time_t t, char *out)
 	strftime(out, 17, "%Y%m%dT%H%M%SZ", &tm);
 }
 
-/* Parse and check the Authorization header and X-Amz-Date. */
-bool
-sigv4_parse(const Request *req, SigV4Auth *auth, Response *resp)
+/* Fill resp with error type and the message in msg, release msg: false. */
+static bool
+refuse(Response *resp, const char *type, StrBuf *msg)
 {
-	const char *header = request_header(req, "Authorization");
-	const char *amz_date = request_header(req, "X-Amz-Date");
-	const char *date = amz_date ? amz_date : request_header(req, "Date");
-	const char *params;
-	char		credential[512],
-				algorithm[64];
+	response_error(resp, 400, type, msg->data);
+	buf_free(msg);
+	return false;
+}
+
+/*
+ * Every part present: the Authorization header's Credential (into
+ * credential), Signature and SignedHeaders (into auth), and a date.
+ */
+static bool
+check_parts(const char *header, const char *params, const char *date, SigV4Auth *auth,
+			char *credential, size_t credential_size, Response *resp)
+{
 	StrBuf		msg;
-	time_t		t;
-	char	   *parts[6];
-	int			nparts = 0;
-	size_t		n;
 
-	memset(auth, 0, sizeof(*auth));
-	while (header && *header == ' ')
-		header++;
-	if (header == NULL || strncmp(header, "AWS4-", 5) != 0)
-	{
-		response_error(resp, 400, T_MISSING, "Request is missing Authentication Token");
-		return false;
-	}
-	params = header + strcspn(header, " ,");
-
-	/* every part present */
 	buf_init(&msg);
-	if (!auth_param(params, "Credential", credential, sizeof(credential)))
+	if (!auth_param(params, "Credential", credential, credential_size))
 		buf_puts(&msg, "Authorization header requires 'Credential' parameter. ");
 	if (!auth_param(params, "Signature", auth->signature, sizeof(auth->signature)))
 		buf_puts(&msg, "Authorization header requires 'Signature' parameter. ");
@@ -144,18 +135,24 @@ sigv4_parse(const Request *req, SigV4Auth *auth, Response *resp)
 	if (msg.len > 0)
 	{
 		buf_printf(&msg, "Authorization=%s", header);
-		response_error(resp, 400, T_INCOMPLETE, msg.data);
-		buf_free(&msg);
-		return false;
+		return refuse(resp, DDB_TYPE_INCOMPLETE_SIGNATURE, &msg);
 	}
+	buf_free(&msg);
+	return true;
+}
 
-	/* the date: its form, then the skew */
+/* The date: its form (into auth->amz_date), then its skew from req->now. */
+static bool
+check_date(const Request *req, const char *date, SigV4Auth *auth, Response *resp)
+{
+	StrBuf		msg;
+	time_t		t;
+
+	buf_init(&msg);
 	if (!parse_amz_date(date, &t))
 	{
 		buf_printf(&msg, "Date must be in ISO-8601 'basic format'. Got '%s'. See http://en.wikipedia.org/wiki/ISO_8601", date);
-		response_error(resp, 400, T_INCOMPLETE, msg.data);
-		buf_free(&msg);
-		return false;
+		return refuse(resp, DDB_TYPE_INCOMPLETE_SIGNATURE, &msg);
 	}
 	snprintf(auth->amz_date, sizeof(auth->amz_date), "%s", date);
 	if (t < req->now - 15 * 60 || t > req->now + 15 * 60)
@@ -172,95 +169,129 @@ sigv4_parse(const Request *req, SigV4Auth *auth, Response *resp)
 		else
 			buf_printf(&msg, "Signature not yet current: %s is still later than %s (%s + 15 min.)",
 					   auth->amz_date, bound, now);
-		response_error(resp, 400, T_INVALID, msg.data);
-		buf_free(&msg);
-		return false;
-	}
-
-	/* Host must be signed */
-	{
-		char		list[sizeof(auth->signed_headers)];
-		bool		host = false;
-
-		snprintf(list, sizeof(list), "%s", auth->signed_headers);
-		for (char *save = NULL, *h = strtok_r(list, ";", &save); h; h = strtok_r(NULL, ";", &save))
-			host |= strcasecmp(h, "host") == 0;
-		if (!host)
-		{
-			response_error(resp, 400, T_INVALID, "'Host' must be a 'SignedHeader' in the AWS Authorization.");
-			buf_free(&msg);
-			return false;
-		}
-	}
-
-	/* the algorithm */
-	n = strcspn(header, " ,");
-	snprintf(algorithm, sizeof(algorithm), "%.*s", (int) (n < 60 ? n : 60), header);
-	if (strcmp(algorithm, "AWS4-HMAC-SHA256") != 0)
-	{
-		buf_printf(&msg, "Unsupported AWS 'algorithm': '%s' (only AWS4-HMAC-SHA256 for now). ", algorithm);
-		response_error(resp, 400, T_INCOMPLETE, msg.data);
-		buf_free(&msg);
-		return false;
-	}
-
-	/* the credential: keyid/date/region/service/term (trailing '/' ignored) */
-	{
-		char		copy[sizeof(credential)];
-		char	   *p = copy;
-
-		snprintf(copy, sizeof(copy), "%s", credential);
-		for (size_t len = strlen(copy); len > 0 && copy[len - 1] == '/'; len--)
-			copy[len - 1] = '\0';
-		while (nparts < 6)
-		{
-			parts[nparts++] = p;
-			p = strchr(p, '/');
-			if (p == NULL)
-				break;
-			*p++ = '\0';
-		}
-		if (nparts != 5 || p != NULL)
-		{
-			buf_printf(&msg, "Credential must have exactly 5 slash-delimited elements, e.g. keyid/date/region/service/term, got '%s'", credential);
-			response_error(resp, 400, T_INCOMPLETE, msg.data);
-			buf_free(&msg);
-			return false;
-		}
-		/* any region is accepted, as DynamoDB Local does: a valid name */
-		if (parts[2][0] == '\0' || strlen(parts[2]) >= sizeof(auth->region) ||
-			strspn(parts[2], "abcdefghijklmnopqrstuvwxyz0123456789-") != strlen(parts[2]))
-			buf_printf(&msg, "Credential should be scoped to a valid region, not '%s'. ", parts[2]);
-		if (strcmp(parts[3], "dynamodb") != 0)
-			buf_puts(&msg, "Credential should be scoped to correct service: 'dynamodb'. ");
-		if (strcmp(parts[4], "aws4_request") != 0)
-			buf_printf(&msg, "Credential should be scoped with a valid terminator: 'aws4_request', not '%s'. ", parts[4]);
-		if (strlen(parts[1]) != 8 || strncmp(parts[1], auth->amz_date, 8) != 0)
-			buf_printf(&msg, "Date in Credential scope does not match YYYYMMDD from ISO-8601 version of date from HTTP: '%s' != '%.8s', from '%s'.",
-					   parts[1], auth->amz_date, auth->amz_date);
-		if (msg.len > 0)
-		{
-			/* DynamoDB's messages of this group have no trailing space */
-			if (msg.data[msg.len - 1] == ' ')
-				msg.data[--msg.len] = '\0';
-			response_error(resp, 400, T_INVALID, msg.data);
-			buf_free(&msg);
-			return false;
-		}
-		if (strlen(parts[0]) == 0 || strlen(parts[0]) > ACCESS_KEY_ID_MAX)
-		{
-			response_error(resp, 400, "com.amazon.coral.service#UnrecognizedClientException",
-						   "The security token included in the request is invalid.");
-			buf_free(&msg);
-			return false;
-		}
-		snprintf(auth->access_key_id, sizeof(auth->access_key_id), "%s", parts[0]);
-		memcpy(auth->scope_date, parts[1], 8);
-		auth->scope_date[8] = '\0';
-		snprintf(auth->region, sizeof(auth->region), "%s", parts[2]);
+		return refuse(resp, DDB_TYPE_INVALID_SIGNATURE, &msg);
 	}
 	buf_free(&msg);
 	return true;
+}
+
+/* Host among the signed headers. */
+static bool
+check_host_signed(const SigV4Auth *auth, Response *resp)
+{
+	char		list[sizeof(auth->signed_headers)];
+	bool		host = false;
+
+	snprintf(list, sizeof(list), "%s", auth->signed_headers);
+	for (char *save = NULL, *h = strtok_r(list, ";", &save); h; h = strtok_r(NULL, ";", &save))
+		host |= strcasecmp(h, "host") == 0;
+	if (!host)
+		response_error(resp, 400, DDB_TYPE_INVALID_SIGNATURE,
+					   "'Host' must be a 'SignedHeader' in the AWS Authorization.");
+	return host;
+}
+
+/* The algorithm, the header's first word. */
+static bool
+check_algorithm(const char *header, Response *resp)
+{
+	char		algorithm[64];
+	size_t		n = strcspn(header, " ,");
+	StrBuf		msg;
+
+	snprintf(algorithm, sizeof(algorithm), "%.*s", (int) (n < 60 ? n : 60), header);
+	if (strcmp(algorithm, "AWS4-HMAC-SHA256") == 0)
+		return true;
+	buf_init(&msg);
+	buf_printf(&msg, "Unsupported AWS 'algorithm': '%s' (only AWS4-HMAC-SHA256 for now). ", algorithm);
+	return refuse(resp, DDB_TYPE_INCOMPLETE_SIGNATURE, &msg);
+}
+
+/*
+ * The credential: keyid/date/region/service/term (trailing '/' ignored),
+ * its scope checked against auth->amz_date; the key id, scope date and
+ * region into auth.
+ */
+static bool
+check_credential(const char *credential, SigV4Auth *auth, Response *resp)
+{
+	char		copy[512];
+	char	   *p = copy;
+	char	   *parts[6];
+	int			nparts = 0;
+	StrBuf		msg;
+
+	snprintf(copy, sizeof(copy), "%s", credential);
+	for (size_t len = strlen(copy); len > 0 && copy[len - 1] == '/'; len--)
+		copy[len - 1] = '\0';
+	while (nparts < 6)
+	{
+		parts[nparts++] = p;
+		p = strchr(p, '/');
+		if (p == NULL)
+			break;
+		*p++ = '\0';
+	}
+	buf_init(&msg);
+	if (nparts != 5 || p != NULL)
+	{
+		buf_printf(&msg, "Credential must have exactly 5 slash-delimited elements, e.g. keyid/date/region/service/term, got '%s'", credential);
+		return refuse(resp, DDB_TYPE_INCOMPLETE_SIGNATURE, &msg);
+	}
+	/* any region is accepted, as DynamoDB Local does: a valid name */
+	if (parts[2][0] == '\0' || strlen(parts[2]) >= sizeof(auth->region) ||
+		strspn(parts[2], "abcdefghijklmnopqrstuvwxyz0123456789-") != strlen(parts[2]))
+		buf_printf(&msg, "Credential should be scoped to a valid region, not '%s'. ", parts[2]);
+	if (strcmp(parts[3], "dynamodb") != 0)
+		buf_puts(&msg, "Credential should be scoped to correct service: 'dynamodb'. ");
+	if (strcmp(parts[4], "aws4_request") != 0)
+		buf_printf(&msg, "Credential should be scoped with a valid terminator: 'aws4_request', not '%s'. ", parts[4]);
+	if (strlen(parts[1]) != 8 || strncmp(parts[1], auth->amz_date, 8) != 0)
+		buf_printf(&msg, "Date in Credential scope does not match YYYYMMDD from ISO-8601 version of date from HTTP: '%s' != '%.8s', from '%s'.",
+				   parts[1], auth->amz_date, auth->amz_date);
+	if (msg.len > 0)
+	{
+		/* DynamoDB's messages of this group have no trailing space */
+		if (msg.data[msg.len - 1] == ' ')
+			msg.data[--msg.len] = '\0';
+		return refuse(resp, DDB_TYPE_INVALID_SIGNATURE, &msg);
+	}
+	buf_free(&msg);
+	if (strlen(parts[0]) == 0 || strlen(parts[0]) > ACCESS_KEY_ID_MAX)
+	{
+		response_error(resp, 400, DDB_TYPE_UNRECOGNIZED_CLIENT, DDB_MSG_UNRECOGNIZED_CLIENT);
+		return false;
+	}
+	snprintf(auth->access_key_id, sizeof(auth->access_key_id), "%s", parts[0]);
+	memcpy(auth->scope_date, parts[1], 8);
+	auth->scope_date[8] = '\0';
+	snprintf(auth->region, sizeof(auth->region), "%s", parts[2]);
+	return true;
+}
+
+/* Parse and check the Authorization header and X-Amz-Date, in DynamoDB's order. */
+bool
+sigv4_parse(const Request *req, SigV4Auth *auth, Response *resp)
+{
+	const char *header = request_header(req, "Authorization");
+	const char *amz_date = request_header(req, "X-Amz-Date");
+	const char *date = amz_date ? amz_date : request_header(req, "Date");
+	char		credential[512];
+
+	memset(auth, 0, sizeof(*auth));
+	while (header && *header == ' ')
+		header++;
+	if (header == NULL || strncmp(header, "AWS4-", 5) != 0)
+	{
+		response_error(resp, 400, DDB_TYPE_MISSING_TOKEN, "Request is missing Authentication Token");
+		return false;
+	}
+	return check_parts(header, header + strcspn(header, " ,"), date, auth,
+					   credential, sizeof(credential), resp) &&
+		check_date(req, date, auth, resp) &&
+		check_host_signed(auth, resp) &&
+		check_algorithm(header, resp) &&
+		check_credential(credential, auth, resp);
 }
 
 /* Append s URI-encoded as SigV4 wants (unreserved kept; '/' kept if keep_slash). */

@@ -34,6 +34,7 @@
 #include "utils/jsonb.h"
 
 #include "api_internal.h"
+#include "ddb_types.h"
 
 /* DynamoDB reports at most this many violations */
 #define MAX_VIOLATIONS 10
@@ -233,7 +234,7 @@ CheckMax(Violations *v, JsonbContainer *req, const char *member, const char *pat
 static void
 AppendJavaObject(StringInfo out, const char *class, uint32 *counter)
 {
-	appendStringInfo(out, "com.amazonaws.dynamodb.v20120810.%s@%08x", class,
+	appendStringInfo(out, DDB_CLASS_PREFIX "%s@%08x", class,
 					 (uint32) (++(*counter) * UINT64CONST(2654435761)));
 }
 

@@ -68,6 +68,7 @@
 #include "utils/snapmgr.h"
 #include "utils/timeout.h"
 
+#include "ddb_types.h"
 #include "exchange.h"
 #include "guard.h"
 #include "sigv4.h"
@@ -353,11 +354,10 @@ end_request(void)
 	pgstat_report_activity(STATE_IDLE, NULL);
 }
 
-/* Backend.lookup_secret: the cache, else hroe.access_keys (hroe_access_key_secret). */
+/* The key's secret: the cache, else hroe.access_keys (hroe_access_key_secret). */
 static LookupResult
-lookup_secret(void *arg, const char *akid, char *secret, size_t size, Response *resp)
+lookup_secret(HttpRequest *hr, const char *akid, char *secret, size_t size, Response *resp)
 {
-	HttpRequest *hr = arg;
 	SecretEntry *e;
 	bool		found;
 	double		now = now_monotonic();
@@ -419,12 +419,11 @@ lookup_secret(void *arg, const char *akid, char *secret, size_t size, Response *
 	return LOOKUP_FOUND;
 }
 
-/* Backend.call: the operation, as the key's role, in a transaction. */
+/* The call: the operation, as the key's role, in a transaction. */
 static void
-call(void *arg, const char *akid, const char *op, const char *body, size_t body_len,
+call(HttpRequest *hr, const char *akid, const char *op, const char *body, size_t body_len,
 	 Response *resp)
 {
-	HttpRequest *hr = arg;
 	MemoryContext cxt = MemoryContextSwitchTo(request_cxt);
 
 	PG_TRY();
@@ -441,8 +440,7 @@ call(void *arg, const char *akid, const char *op, const char *body, size_t body_
 			 * (handle()), once; answered UnrecognizedClient if it is again
 			 */
 			hr->stale = true;
-			response_error(resp, 400, "com.amazon.coral.service#UnrecognizedClientException",
-						   "The security token included in the request is invalid.");
+			response_error(resp, 400, DDB_TYPE_UNRECOGNIZED_CLIENT, DDB_MSG_UNRECOGNIZED_CLIENT);
 		}
 		else
 		{
@@ -516,6 +514,27 @@ headers_verified(HttpRequest *hr, struct MHD_Connection *conn, const char *metho
 	return ok;
 }
 
+/*
+ * Answer one whole request: the protocol's checks, the key's secret, the
+ * checks with it, the call.
+ */
+static void
+answer(HttpRequest *hr, const Request *req, Response *resp)
+{
+	SigV4Auth	auth;
+	char		secret[SECRET_MAX] = "";
+	LookupResult found;
+
+	if (!request_check(req, hroe_region, resp, &auth))
+		return;
+	found = lookup_secret(hr, auth.access_key_id, secret, sizeof(secret), resp);
+	if (found != LOOKUP_FAILED &&
+		request_authenticate(req, &auth, secret, found == LOOKUP_FOUND, resp))
+		call(hr, auth.access_key_id, resp->operation, req->body, req->body_len, resp);
+	OPENSSL_cleanse(secret, sizeof(secret));
+	OPENSSL_cleanse(hr->secret, sizeof(hr->secret));
+}
+
 /* MHD's access handler: the headers, each body chunk, then the answer. */
 static enum MHD_Result
 handle(void *cls, struct MHD_Connection *conn, const char *url, const char *method,
@@ -530,7 +549,6 @@ handle(void *cls, struct MHD_Connection *conn, const char *url, const char *meth
 				args;
 	Request		req;
 	Response	resp;
-	Backend		be;
 	MemoryContext old;
 
 	if (hr == NULL)
@@ -575,10 +593,7 @@ handle(void *cls, struct MHD_Connection *conn, const char *url, const char *meth
 	old = MemoryContextSwitchTo(request_cxt);
 	exchange_request(&hr->x, conn, method, url, &req, &headers, &args);
 	response_init(&resp);
-	be.lookup_secret = lookup_secret;
-	be.call = call;
-	be.arg = hr;
-	handle_request(&req, &be, hroe_region, &resp);
+	answer(hr, &req, &resp);
 
 	/*
 	 * Checked with a secret that is no longer the key's: the call found it
@@ -593,7 +608,7 @@ handle(void *cls, struct MHD_Connection *conn, const char *url, const char *meth
 		hr->stale = hr->cached = false;
 		response_free(&resp);
 		response_init(&resp);
-		handle_request(&req, &be, hroe_region, &resp);
+		answer(hr, &req, &resp);
 	}
 	exchange_headers_free(&headers, &args);
 	MemoryContextSwitchTo(old);
