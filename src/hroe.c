@@ -28,6 +28,6 @@ _PG_init(void)
 {
 	hroe_tables_init();
 	hroe_ttl_init();
-	http_server_init();
+	hroe_http_init();
 	MarkGUCPrefixReserved("hroe");
 }

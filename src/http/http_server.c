@@ -173,7 +173,7 @@ register_workers(void)
  * hroe has no hroe.http_* settings and starts no worker.
  */
 void
-http_server_init(void)
+hroe_http_init(void)
 {
 	if (!process_shared_preload_libraries_in_progress)
 		return;

@@ -15,6 +15,6 @@
  * From _PG_init: when hroe is preloaded, the hroe.http_* settings and the
  * workers if hroe.http_port is set; nothing otherwise.
  */
-extern void http_server_init(void);
+extern void hroe_http_init(void);
 
 #endif							/* HROE_HTTP_SERVER_H */
