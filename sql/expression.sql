@@ -1,6 +1,6 @@
 --
 -- DynamoDB KeyConditionExpression parsing and validation
--- (hroe.explain_key_condition; dynamodb-semantics.md §4 and §10)
+-- (hroe.explain_key_condition; doc/dynamodb-rules.md, Expressions and Errors)
 --
 \set VERBOSITY terse
 

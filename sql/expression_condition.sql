@@ -1,6 +1,6 @@
 --
 -- ConditionExpression / FilterExpression evaluated on hroe.item
--- (hroe.condition_matches; dynamodb-semantics.md §4 and §10)
+-- (hroe.condition_matches; doc/dynamodb-rules.md, Expressions and Errors)
 --
 \set VERBOSITY terse
 

@@ -1,5 +1,5 @@
 --
--- ProjectionExpression over hroe.item (hroe.project; dynamodb-semantics.md §4)
+-- ProjectionExpression over hroe.item (hroe.project; doc/dynamodb-rules.md, Expressions)
 --
 \set VERBOSITY terse
 

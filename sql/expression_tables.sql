@@ -2,7 +2,7 @@
 -- Expressions composed with the table operations, as the item operations
 -- will use them: FilterExpression and ProjectionExpression over a Query, and
 -- a conditional UpdateItem as check + update + put on the row locked
--- FOR UPDATE (dynamodb-semantics.md §11.6).
+-- FOR UPDATE (doc/dynamodb-rules.md, Writes).
 --
 \set VERBOSITY terse
 SELECT hroe.create_table('expr_orders', 'PK', 'S', 'SK', 'S');

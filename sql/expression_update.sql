@@ -1,6 +1,6 @@
 --
 -- UpdateExpression applied to hroe.item (hroe.apply_update;
--- dynamodb-semantics.md §4, §8 and §10)
+-- doc/dynamodb-rules.md, Expressions, Writes and Errors)
 --
 \set VERBOSITY terse
 

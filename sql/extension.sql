@@ -23,7 +23,7 @@ ORDER BY 1;
 
 -- Implementation details say so: their comments start with "internal:"
 -- (doc/architecture.md).  Per schema, the functions users call and those
--- they do not; and no public name of DESIGN.md is internal.
+-- they do not; and no public name the README lists is internal.
 SELECT n.nspname AS schema,
        count(*) FILTER (WHERE pg_catalog.obj_description(p.oid, 'pg_proc') NOT LIKE 'internal: %') AS public,
        count(*) FILTER (WHERE pg_catalog.obj_description(p.oid, 'pg_proc') LIKE 'internal: %') AS internal

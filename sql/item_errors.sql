@@ -1,6 +1,6 @@
 --
 -- hroe.item: every invalid input is rejected, with DynamoDB's message where
--- DynamoDB has one (dynamodb-semantics.md section 10) and where it is
+-- DynamoDB has one (doc/dynamodb-rules.md, Errors) and where it is
 --
 CREATE SCHEMA test_item_errors;
 SET search_path = test_item_errors, public, hroe;

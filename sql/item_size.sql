@@ -1,5 +1,5 @@
 --
--- hroe.item_size: DynamoDB's size formula (dynamodb-semantics.md section 2),
+-- hroe.item_size: DynamoDB's size formula (doc/dynamodb-rules.md, Keys and item size),
 -- with UTF-8 byte lengths, and the 400 KB limit
 --
 CREATE SCHEMA test_item_size;

@@ -89,7 +89,7 @@ SELECT 'rm -f ' || :'binfile' AS rmcmd \gset
 COPY (SELECT 1) TO PROGRAM :'rmcmd';
 
 --
--- Order: DynamoDB's string order (dynamodb-semantics.md section 3), from a
+-- Order: DynamoDB's string order (doc/dynamodb-rules.md, Ordering), from a
 -- shuffled input; unsigned UTF-8 bytes = code points (UTF-16 order would
 -- put the emoji before U+FFFF).
 --

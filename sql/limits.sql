@@ -1,6 +1,6 @@
 -- DynamoDB's limits on sizes that no single item shows: the 4 MB of a
 -- transaction, the 16 MB of a BatchGetItem response, the 64 KB of an
--- attribute name (dynamodb-semantics.md sections 2, 8).  The large inputs
+-- attribute name (doc/dynamodb-rules.md, Keys and item size, Limits).  The large inputs
 -- are built here with repeat().
 CREATE SCHEMA test_limits;
 SET search_path = test_limits, public;

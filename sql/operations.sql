@@ -1,6 +1,6 @@
 --
 -- GetItem, PutItem, DeleteItem, BatchGetItem, BatchWriteItem: DynamoDB's
--- semantics, errors and consumed capacity (dynamodb-semantics.md §2, §6, §8)
+-- semantics, errors and consumed capacity (doc/dynamodb-rules.md, Keys and item size, Paging, Writes)
 --
 \set VERBOSITY terse
 SELECT hroe.create_table('shop', 'PK', 'S', 'SK', 'S');

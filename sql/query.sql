@@ -1,7 +1,7 @@
 --
 -- Query and Scan: key conditions as index range scans, order, Limit, the
 -- 1 MB page, ExclusiveStartKey/LastEvaluatedKey, sparse multi-attribute
--- GSIs, Select, ConsumedCapacity and errors (dynamodb-semantics.md §3-§7)
+-- GSIs, Select, ConsumedCapacity and errors (doc/dynamodb-rules.md, Ordering to Indexes)
 --
 \set VERBOSITY terse
 SELECT hroe.create_table('orders', 'PK', 'S', 'SK', 'S');
