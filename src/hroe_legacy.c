@@ -16,6 +16,14 @@
  * names, and only these (those the released scripts name), besides hroe_,
  * pg_ and _PG_ ones among hroe.so's exported symbols.
  *
+ * The released scripts also declare the showcase's generator functions
+ * (hroe.prng, hroe.prng_int, hroe.prng_zipf, hroe.order_line_draws) with
+ * hroe's library; since 0.3 they are the extension hroe_hr's, in its own
+ * library (models/generate.c), until CREATE EXTENSION hroe_hr VERSION '0.2'
+ * and ALTER EXTENSION hroe_hr UPDATE point them there (README "Updating").
+ * Those four entry points load hroe_hr's functions on first use and call
+ * them; nothing of the showcase is compiled in here.
+ *
  * src/hroe_legacy.c
  *
  *-------------------------------------------------------------------------
@@ -106,3 +114,25 @@ HROE_LEGACY(key_smaller, hroe_key_smaller)
 HROE_LEGACY(key_sortsupport, hroe_key_sortsupport)
 HROE_LEGACY(key_split, hroe_key_split)
 HROE_LEGACY(key_support, hroe_key_support)
+
+/*
+ * One entry point: the function of the same name in hroe_hr's library,
+ * looked up once per backend (an error if hroe_hr is not installed), called
+ * with the caller's arguments.
+ */
+#define HROE_FORWARD(name) \
+	PG_FUNCTION_INFO_V1(name); \
+	Datum \
+	name(PG_FUNCTION_ARGS) \
+	{ \
+		static PGFunction target = NULL; \
+		\
+		if (target == NULL) \
+			target = load_external_function("$libdir/hroe_hr", #name, true, NULL); \
+		return target(fcinfo); \
+	}
+
+HROE_FORWARD(hroe_prng)
+HROE_FORWARD(hroe_prng_int)
+HROE_FORWARD(hroe_prng_zipf)
+HROE_FORWARD(hroe_order_line_draws)
