@@ -10,8 +10,8 @@
 -- hroe.item_collection are named hroe_... in hroe.so (its exported symbols
 -- all carry hroe's prefix, test/t_release_build.sh); each function of 0.2
 -- points at its new name.  First in this script: until then the catalog
--- names the old symbols, which hroe.so keeps only as calls to the new ones
--- (src/hroe_legacy.c).
+-- names the old symbols, which hroe.so has only when built with
+-- make HROE_LEGACY=1 (src/legacy/, README "Updating").
 CREATE OR REPLACE FUNCTION hroe.key_in(cstring) RETURNS hroe.key
 	AS 'MODULE_PATHNAME', 'hroe_key_in' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE OR REPLACE FUNCTION hroe.key_out(hroe.key) RETURNS cstring
