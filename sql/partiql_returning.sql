@@ -59,6 +59,10 @@ FROM unnest(ARRAY['{"NULL": true}', '{"L": [{"S": "a"}]}', '{"M": {}}', '{"SS": 
 SELECT pqr($$SELECT pk FROM pqr WHERE pk = 'u1' AND keep BETWEEN ? AND 3$$, '{"Parameters": [{"BOOL": false}]}');
 SELECT pqr($$SELECT pk FROM pqr WHERE NOT (keep > [1] OR keep = 1)$$);
 SELECT pqr($$SELECT pk FROM pqr WHERE keep >= <<1, 2>>$$);
+SELECT pqr($$SELECT pk FROM pqr WHERE keep > <<?>>$$, '{"Parameters": [{"B": "AQ=="}]}');
+-- (a set of lists, or a parameter that is no AttributeValue: the statement's own errors)
+SELECT pqr($$SELECT pk FROM pqr WHERE keep > <<[1]>>$$);
+SELECT pqr($$SELECT pk FROM pqr WHERE pk = 'u1' AND keep < ?$$, '{"Parameters": [{"BOOL": true, "S": "x"}]}');
 SELECT pqr($$UPDATE pqr SET data = 'z' WHERE pk = 'u1' AND keep < {'a': 1}$$);
 SELECT pqr($$SELECT pk FROM nosuch WHERE pk = ? AND keep < ?$$, '{"Parameters": [{"S": "u1"}, {"BOOL": true}]}');
 SELECT pqr($$SELECT pk FROM pqr WHERE pk = 'u1' AND keep < ?$$, '{"Parameters": [{"N": "5"}]}');

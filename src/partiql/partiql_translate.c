@@ -358,10 +358,13 @@ OperandType(Builder *b, PqNode *n)
 				/* a set of its first member's type (SetValue checks the rest) */
 				const char *t = n->nargs > 0 ? OperandType(b, n->args[0]) : "S";
 
-				return t == NULL || strlen(t) != 1 ? NULL : psprintf("%sS", t);
+				if (t == NULL || t[1] != '\0' || strchr("SNB", t[0]) == NULL)
+					return NULL;
+				return psprintf("%sS", t);
 			}
 		case PQ_PARAM:
-			if (n->ival < b->nparams && JsonContainerIsObject(b->params[n->ival]))
+			if (n->ival < b->nparams && JsonContainerIsObject(b->params[n->ival]) &&
+				JsonContainerSize(b->params[n->ival]) == 1)
 				for (int i = 0; i < lengthof(types); i++)
 					if (ParamMember(b, n->ival, types[i]))
 						return types[i];
