@@ -356,7 +356,7 @@ OperandType(Builder *b, PqNode *n)
 		case PQ_BAG:
 			{
 				/* a set of its first member's type (SetValue checks the rest) */
-				const char *t = n->nargs > 0 ? OperandType(b, n->args[0]) : "S";
+				const char *t = n->nargs > 0 ? OperandType(b, n->args[0]) : NULL;
 
 				if (t == NULL || t[1] != '\0' || strchr("SNB", t[0]) == NULL)
 					return NULL;
@@ -396,9 +396,8 @@ CheckOrderedOperands(Builder *b, PqNode *n)
 	}
 	if (n->kind == PQ_BETWEEN)
 		op = "BETWEEN";
-	else if (n->kind == PQ_CMP && n->op[0] != '=' && strcmp(n->op, "<>") != 0 &&
-			 strcmp(n->op, "!=") != 0)
-		op = n->op;
+	else if (n->kind == PQ_CMP && strcmp(n->op, "=") != 0 && strcmp(n->op, "<>") != 0)
+		op = n->op;			/* the parser writes != as <> */
 	if (op == NULL)
 		return;
 	for (int i = 0; i < n->nargs; i++)
