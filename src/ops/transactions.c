@@ -431,13 +431,14 @@ hroe_transact_write(HroeCall *call, HroeTxAction *acts, int n, const char *token
 
 		/*
 		 * a replay within 10 minutes succeeds without writing; it reports
-		 * the read units of reading the items (DynamoDB's documentation)
+		 * the read units of reading the items (DynamoDB's documentation),
+		 * transactional ones: twice a strongly consistent read's
 		 */
 		hroe_call_resource(call, NULL, 0);
 		if (TokenStmt(0, token, hash) > 0)
 		{
 			ReadAll(call, acts, n, false);
-			ncaps = TxReads(acts, n, caps, 1);
+			ncaps = TxReads(acts, n, caps, 2);
 			return hroe_tx_capacity_jsonb(rcc, caps, ncaps, "ReadCapacityUnits");
 		}
 	}
