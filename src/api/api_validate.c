@@ -10,9 +10,9 @@
  * ValidationException:
  *
  *	  2 validation errors detected: Value 'INVALID' at 'returnValues' failed to
- *	  satisfy constraint: Member must satisfy enum value set: [...]; Value ''
- *	  at 'tableName' failed to satisfy constraint: Member must have length
- *	  greater than or equal to 1
+ *	  satisfy constraint: Member must satisfy enum value set: [...]; Value
+ *	  'INVALID' at 'returnConsumedCapacity' failed to satisfy constraint:
+ *	  Member must satisfy enum value set: [...]
  *
  * Each operation's members are checked here in the order DynamoDB reports
  * them (recorded against DynamoDB: the conformance suite nubo-db/
