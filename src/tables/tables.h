@@ -128,6 +128,7 @@ extern char *hroe_item_key_identity(HroeTableMeta *t, const HroeItem *item);
 extern int	hroe_key_identity_cmp(const char *a, const char *b);
 extern void hroe_lock_item_key(HroeTableMeta *t, const char *identity);
 extern bool hroe_request_key_matches(HroeTableMeta *t, Jsonb *key);
+extern void hroe_check_update_index_keys(HroeTableMeta *t, HroeItem *item);
 extern void hroe_check_request_key(HroeTableMeta *t, Jsonb *key, Datum *keys,
 								   HroeAttrValue **vals);
 
