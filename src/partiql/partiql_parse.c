@@ -6,20 +6,23 @@
  *
  *	  SELECT (* | path [, ...]) FROM table[."index"] [WHERE condition]
  *	  INSERT INTO table VALUE {'name': value, ...}
- *	  UPDATE table (SET path = value [, ...] | REMOVE path [, ...]) ...
+ *	  UPDATE table[."index"] (SET path = value [, ...] | REMOVE path [, ...]) ...
  *		  WHERE condition [RETURNING (ALL|MODIFIED) (OLD|NEW) *]
- *	  DELETE FROM table WHERE condition [RETURNING ALL OLD *]
+ *	  DELETE FROM table[."index"] WHERE condition [RETURNING ALL OLD *]
  *	  EXISTS(SELECT ...)	(a transaction's condition check)
  *
  * The tree (partiql.h) keeps the statement's meaning only; what the
  * statement may do with its table (keys, a Query or a Scan) is the
  * translation's (partiql_translate.c).  Every error is DynamoDB's
- * ValidationException "Statement wasn't well formed, can't be processed".
+ * ValidationException "Statement wasn't well formed, can't be processed",
+ * but for a FROM path of more than two components or an empty one
+ * (DynamoDB's own texts).
  *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
 
+#include "errors.h"
 #include "partiql.h"
 
 typedef struct Parser
@@ -491,6 +494,25 @@ TableName(Parser *p)
 	return Next(p)->text;
 }
 
+/*
+ * The FROM path of SELECT, UPDATE and DELETE: a table and optionally an index
+ * ("table"."index"), as DynamoDB at most two components, none empty; what a
+ * statement may do with an index is the translation's
+ */
+static void
+FromPath(Parser *p, PqStatement *s)
+{
+	s->table = TableName(p);
+	if (AcceptPunct(p, "."))
+	{
+		s->index = TableName(p);
+		if (IsPunct(p, "."))
+			HroeValidation("A path may contain at most 2 components in the FROM clause");
+	}
+	if (s->table[0] == '\0' || (s->index && s->index[0] == '\0'))
+		HroeValidation("Path component cannot be an empty string");
+}
+
 /* RETURNING (ALL|MODIFIED) (OLD|NEW) *: the ReturnValues it stands for */
 static const char *
 Returning(Parser *p)
@@ -589,9 +611,7 @@ Select(Parser *p, PqStatement *s)
 		} while (AcceptPunct(p, ","));
 	}
 	ExpectKeyword(p, "FROM");
-	s->table = TableName(p);
-	if (AcceptPunct(p, "."))
-		s->index = TableName(p);
+	FromPath(p, s);
 	if (AcceptKeyword(p, "WHERE"))
 		s->where = Condition(p);
 }
@@ -622,13 +642,16 @@ hroe_partiql_parse(const char *stmt, int len)
 		s->kind = PQ_INSERT;
 		ExpectKeyword(&p, "INTO");
 		s->table = TableName(&p);
+		/* (DynamoDB's grammar has no index here) */
+		if (IsPunct(&p, "."))
+			hroe_partiql_malformed("FROM clause may only contain a single table name");
 		ExpectKeyword(&p, "VALUE");
 		s->value = IsPunct(&p, "?") ? Value(&p) : MapLiteral(&p);
 	}
 	else if (AcceptKeyword(&p, "UPDATE"))
 	{
 		s->kind = PQ_UPDATE;
-		s->table = TableName(&p);
+		FromPath(&p, s);
 		UpdateActions(&p, s);
 		ExpectKeyword(&p, "WHERE");
 		s->where = Condition(&p);
@@ -638,7 +661,7 @@ hroe_partiql_parse(const char *stmt, int len)
 	{
 		s->kind = PQ_DELETE;
 		ExpectKeyword(&p, "FROM");
-		s->table = TableName(&p);
+		FromPath(&p, s);
 		ExpectKeyword(&p, "WHERE");
 		s->where = Condition(&p);
 		s->returning = Returning(&p);
