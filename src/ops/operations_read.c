@@ -1006,10 +1006,10 @@ hroe_read_page(HroeReadRequest *r, HroeReadPage *page)
 	if (s.ix)
 	{
 		/* an LSI's fetches from the table are the table's reads */
+		double		fetched = out.fetch_bytes ? hroe_read_units(out.fetch_bytes, s.consistent) : 0;
+
 		index_units[s.ix - s.t->indexes] = units;
-		page->capacity = hroe_capacity_jsonb(r->rcc, r->table,
-											 out.fetch_bytes ? hroe_read_units(out.fetch_bytes, s.consistent) : 0,
-											 s.t, index_units);
+		page->capacity = hroe_capacity_jsonb(r->rcc, r->table, fetched, s.t, index_units);
 	}
 	else
 		page->capacity = hroe_capacity_jsonb(r->rcc, r->table, units, s.t, NULL);

@@ -31,7 +31,7 @@
 
 /* DynamoDB's text for a batch's SELECT that does not name one item by its key */
 #define BATCH_SELECT_KEY "Select statements within BatchExecuteStatement must specify the primary key in the where clause."
-/* ... for a write naming a key attribute the WHERE does not fix */
+/* ... for a statement whose WHERE does not fix every key attribute */
 #define MISSING_KEY "Where clause does not contain a mandatory equality on all key attributes"
 
 /* The placeholders being generated for one request */
@@ -982,7 +982,7 @@ TranslateTarget(Translation *x)
 	x->ks = &x->t->schema;
 	/* EXISTS names one item by its table's full primary key */
 	if (s->kind == PQ_EXISTS && s->index)
-		HroeValidation("Where clause does not contain a mandatory equality on all key attributes");
+		HroeValidation(MISSING_KEY);
 	if (s->index)
 	{
 		HroeIndexMeta *ix = hroe_index_lookup(x->t, s->index);
