@@ -754,6 +754,22 @@ EmitToTuplestore(void *arg, HroeItem *item)
 	tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, &d, &isnull);
 }
 
+/* Whether the ProjectionExpression names an attribute the index does not hold */
+static bool
+ProjectsBeyondIndex(ReadSpec *s)
+{
+	ListCell   *lc;
+
+	foreach(lc, s->projection)
+	{
+		HroePathElem *first = linitial((List *) lfirst(lc));
+
+		if (!first->is_index && !hroe_index_projects(s->t, s->ix, first->name, first->namelen))
+			return true;
+	}
+	return false;
+}
+
 /*
  * Select: ALL_ATTRIBUTES, ALL_PROJECTED_ATTRIBUTES, COUNT, or
  * SPECIFIC_ATTRIBUTES with a ProjectionExpression (E27 checked here)
@@ -762,8 +778,11 @@ static void
 ApplySelect(ReadSpec *s, const char *select, const char *index_name)
 {
 	s->project = s->ix != NULL;
-	/* an LSI fetches the attributes it does not project from the table */
-	if (s->ix && s->ix->local && s->projection != NIL)
+	/*
+	 * an LSI fetches the attributes it does not project from the table, when
+	 * the ProjectionExpression names one
+	 */
+	if (s->ix && s->ix->local && ProjectsBeyondIndex(s))
 		s->project = false;
 	if (select == NULL)
 		return;
@@ -986,11 +1005,14 @@ hroe_read_page(HroeReadRequest *r, HroeReadPage *page)
 		SPI_finish();
 	}
 	PopActiveSnapshot();
-	units = hroe_read_units(out.bytes + out.fetch_bytes, s.consistent);
+	units = hroe_read_units(out.bytes, s.consistent);
 	if (s.ix)
 	{
+		/* an LSI's fetches from the table are the table's reads */
+		double		fetched = out.fetch_bytes ? hroe_read_units(out.fetch_bytes, s.consistent) : 0;
+
 		index_units[s.ix - s.t->indexes] = units;
-		page->capacity = hroe_capacity_jsonb(r->rcc, r->table, 0, s.t, index_units);
+		page->capacity = hroe_capacity_jsonb(r->rcc, r->table, fetched, s.t, index_units);
 	}
 	else
 		page->capacity = hroe_capacity_jsonb(r->rcc, r->table, units, s.t, NULL);

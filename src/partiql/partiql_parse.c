@@ -6,16 +6,17 @@
  *
  *	  SELECT (* | path [, ...]) FROM table[."index"] [WHERE condition]
  *	  INSERT INTO table VALUE {'name': value, ...}
- *	  UPDATE table (SET path = value [, ...] | REMOVE path [, ...]) ...
+ *	  UPDATE table[."index"] (SET path = value [, ...] | REMOVE path [, ...]) ...
  *		  WHERE condition [RETURNING (ALL|MODIFIED) (OLD|NEW) *]
- *	  DELETE FROM table WHERE condition [RETURNING ALL OLD *]
+ *	  DELETE FROM table[."index"] WHERE condition [RETURNING ALL OLD *]
  *	  EXISTS(SELECT ...)	(a transaction's condition check)
  *
  * The tree (partiql.h) keeps the statement's meaning only; what the
  * statement may do with its table (keys, a Query or a Scan) is the
  * translation's (partiql_translate.c).  Every error is DynamoDB's
  * ValidationException: "Statement wasn't well formed, can't be processed",
- * or the texts of an empty FROM component and of DELETE's RETURNING.
+ * or DynamoDB's own texts for a FROM path of more than two components or an
+ * empty one and for DELETE's RETURNING.
  *
  *-------------------------------------------------------------------------
  */
@@ -499,6 +500,23 @@ TableName(Parser *p)
 }
 
 /*
+ * The FROM path of SELECT, UPDATE and DELETE: a table and optionally an index
+ * ("table"."index"), as DynamoDB at most two components, none empty; what a
+ * statement may do with an index is the translation's
+ */
+static void
+FromPath(Parser *p, PqStatement *s)
+{
+	s->table = TableName(p);
+	if (AcceptPunct(p, "."))
+	{
+		s->index = TableName(p);
+		if (IsPunct(p, "."))
+			HroeValidation("A path may contain at most 2 components in the FROM clause");
+	}
+}
+
+/*
  * RETURNING (ALL|MODIFIED) (OLD|NEW) *: the ReturnValues it stands for;
  * delete: DELETE's, ALL OLD only
  */
@@ -603,9 +621,7 @@ Select(Parser *p, PqStatement *s)
 		} while (AcceptPunct(p, ","));
 	}
 	ExpectKeyword(p, "FROM");
-	s->table = TableName(p);
-	if (AcceptPunct(p, "."))
-		s->index = TableName(p);
+	FromPath(p, s);
 	if (AcceptKeyword(p, "WHERE"))
 		s->where = Condition(p);
 }
@@ -636,13 +652,16 @@ hroe_partiql_parse(const char *stmt, int len)
 		s->kind = PQ_INSERT;
 		ExpectKeyword(&p, "INTO");
 		s->table = TableName(&p);
+		/* (DynamoDB's grammar has no index here) */
+		if (IsPunct(&p, "."))
+			hroe_partiql_malformed("FROM clause may only contain a single table name");
 		ExpectKeyword(&p, "VALUE");
 		s->value = IsPunct(&p, "?") ? Value(&p) : MapLiteral(&p);
 	}
 	else if (AcceptKeyword(&p, "UPDATE"))
 	{
 		s->kind = PQ_UPDATE;
-		s->table = TableName(&p);
+		FromPath(&p, s);
 		UpdateActions(&p, s);
 		ExpectKeyword(&p, "WHERE");
 		s->where = Condition(&p);
@@ -652,7 +671,7 @@ hroe_partiql_parse(const char *stmt, int len)
 	{
 		s->kind = PQ_DELETE;
 		ExpectKeyword(&p, "FROM");
-		s->table = TableName(&p);
+		FromPath(&p, s);
 		ExpectKeyword(&p, "WHERE");
 		s->where = Condition(&p);
 		s->returning = Returning(&p, true);

@@ -135,6 +135,8 @@ extern void hroe_check_request_key(HroeTableMeta *t, Jsonb *key, Datum *keys,
 extern int64 hroe_index_entry_size(HroeTableMeta *t, HroeIndexMeta *ix,
 								   HroeItem *item, bool *present);
 extern HroeItem *hroe_index_project(HroeTableMeta *t, HroeIndexMeta *ix, HroeItem *item);
+/* Whether the index's entries hold the attribute name (len bytes) */
+extern bool hroe_index_projects(HroeTableMeta *t, HroeIndexMeta *ix, const char *name, int len);
 
 extern void hroe_jsonb_push_key(JsonbParseState **st, const char *key);
 

@@ -657,3 +657,19 @@ hroe_index_project(HroeTableMeta *t, HroeIndexMeta *ix, HroeItem *item)
 			hroe_builder_add(b, names[i], strlen(names[i]), &v);
 	return hroe_builder_finish(b);
 }
+
+/* Whether the index's entries hold the attribute name (len bytes) */
+bool
+hroe_index_projects(HroeTableMeta *t, HroeIndexMeta *ix, const char *name, int len)
+{
+	const char **names;
+	int			n;
+
+	if (ix->projection == HROE_PROJECT_ALL)
+		return true;
+	n = ProjectedNames(t, ix, &names);
+	for (int i = 0; i < n; i++)
+		if (strlen(names[i]) == (size_t) len && memcmp(names[i], name, len) == 0)
+			return true;
+	return false;
+}
