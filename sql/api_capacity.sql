@@ -31,6 +31,7 @@ SELECT jsonb_pretty(hroe.dynamodb('TransactWriteItems', '{"ReturnConsumedCapacit
               "ExpressionAttributeValues": {":g": {"S": "y"}}}},
   {"Put": {"TableName": "cap_u", "Item": {"pk": {"S": "b"}}}}]}'));
 -- the replay of a token writes nothing: it reports reading the items
+-- transactionally (twice a strong read: 2 for a small item)
 SELECT jsonb_pretty(hroe.dynamodb('TransactWriteItems', '{"ReturnConsumedCapacity": "INDEXES", "ClientRequestToken": "cap-1",
   "TransactItems": [
   {"Update": {"TableName": "cap_t", "Key": {"pk": {"S": "a"}}, "UpdateExpression": "SET g = :g",
