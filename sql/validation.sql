@@ -24,7 +24,8 @@ SELECT hroe.dynamodb('Scan', '{"TableName": "a"}');
 -- a valid name of no table: ResourceNotFoundException, as before
 SELECT hroe.dynamodb('GetItem', '{"TableName": "val_none", "Key": {"pk": {"S": "a"}}}');
 
--- several violations in one message, in DynamoDB's order
+-- several violations in one message, in DynamoDB's order (PutItem and
+-- DeleteItem report an invalid table name alone)
 SELECT hroe.dynamodb('PutItem', '{"TableName": "", "ReturnValues": "INVALID", "Item": {}}');
 SELECT hroe.dynamodb('PutItem', '{"TableName": "val_none", "Item": {"pk": {"S": "a"}},
   "ReturnConsumedCapacity": "INVALID", "ReturnItemCollectionMetrics": "INVALID", "ReturnValues": "INVALID"}');

@@ -10,8 +10,8 @@
 -- hroe.item_collection are named hroe_... in hroe.so (its exported symbols
 -- all carry hroe's prefix, test/t_release_build.sh); each function of 0.2
 -- points at its new name.  First in this script: until then the catalog
--- names the old symbols, which hroe.so keeps only as calls to the new ones
--- (src/hroe_legacy.c).
+-- names the old symbols, which hroe.so has only when built with
+-- make HROE_LEGACY=1 (src/legacy/, README "Updating").
 CREATE OR REPLACE FUNCTION hroe.key_in(cstring) RETURNS hroe.key
 	AS 'MODULE_PATHNAME', 'hroe_key_in' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE OR REPLACE FUNCTION hroe.key_out(hroe.key) RETURNS cstring
@@ -840,3 +840,262 @@ END
 $$;
 COMMENT ON FUNCTION hroe.partition_server_list() IS
 'internal: The foreign servers the setting hroe.partition_servers names (empty: tables are local), each checked to be a postgres_fdw server whose extensions option lists hroe and that sets connect_timeout';
+
+-- CreateTable/UpdateTable: an INCLUDE projection without NonKeyAttributes gets
+-- DynamoDB's text
+CREATE OR REPLACE FUNCTION hroe.create_index(
+	p_table_name text,
+	p_index_name text,
+	p_partition_key text[],
+	p_sort_key text[] DEFAULT '{}',
+	p_attribute_definitions jsonb DEFAULT '{}',
+	p_projection text DEFAULT 'ALL',
+	p_non_key_attributes text[] DEFAULT NULL,
+	p_share_key_columns boolean DEFAULT false)
+RETURNS regclass
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	t hroe.tables;
+	v_keys text[];
+	v_types text[] := '{}';
+	v_cols name[] := '{}';
+	v_attr text;
+	v_type text;
+	v_prefix text;
+	v_col text;
+	v_nprojected integer;
+	v_index_rel text;
+	v_sql text;
+	v_pred text := '';
+	v_check text := '';
+	v_check_name name;
+	v_schema name;
+	v_sort boolean;
+	i integer;
+	v_defs text[];
+	v_cols_all name[];
+	v_collist text;
+	v_width integer;
+BEGIN
+	PERFORM hroe.check_name(p_table_name, 'tableName');
+	PERFORM hroe.check_name(p_index_name, 'globalSecondaryIndexUpdates.1.member.create.indexName');
+	PERFORM hroe.check_table_owner(p_table_name);
+	SELECT * INTO t FROM hroe.tables WHERE table_name = p_table_name FOR UPDATE;
+	IF NOT FOUND THEN
+		PERFORM hroe.dynamodb_error('ResourceNotFoundException', 'Requested resource not found');
+	END IF;
+	IF EXISTS (SELECT 1 FROM hroe.indexes WHERE table_name = p_table_name AND index_name = p_index_name) THEN
+		PERFORM hroe.dynamodb_error('ValidationException', 'Attempting to create an index which already exists');
+	END IF;
+	IF (SELECT count(*) FROM hroe.indexes WHERE table_name = p_table_name AND NOT local) >= 20 THEN
+		PERFORM hroe.dynamodb_error('LimitExceededException',
+			'One or more parameter values were invalid: GlobalSecondaryIndex count exceeds the per-table limit of 20');
+	END IF;
+
+	-- key schema: 1-4 HASH then 0-4 RANGE attributes, all distinct (section 7)
+	p_sort_key := coalesce(p_sort_key, '{}');
+	IF coalesce(cardinality(p_partition_key), 0) = 0 THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			'Invalid KeySchema: The first KeySchemaElement is not a HASH key type');
+	END IF;
+	IF cardinality(p_partition_key) > 4 OR cardinality(p_sort_key) > 4 THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			format('One or more parameter values were invalid: A global secondary index key schema can have at most 4 HASH and 4 RANGE attributes; IndexName: %s', p_index_name));
+	END IF;
+	v_keys := p_partition_key || p_sort_key;
+	FOR i IN 1 .. cardinality(v_keys) LOOP
+		PERFORM hroe.check_attribute_name(v_keys[i], format('keySchema.%s.member.attributeName', i));
+		IF v_keys[i] = ANY (v_keys[1:i - 1]) THEN
+			IF cardinality(p_partition_key) = 1 AND cardinality(p_sort_key) = 1 THEN
+				PERFORM hroe.dynamodb_error('ValidationException',
+					'Both the Hash Key and the Range Key element in the KeySchema have the same name');
+			END IF;
+			PERFORM hroe.dynamodb_error('ValidationException',
+				format('One or more parameter values were invalid: Duplicate attribute in KeySchema: %s; IndexName: %s', v_keys[i], p_index_name));
+		END IF;
+	END LOOP;
+
+	-- attribute types: from p_attribute_definitions, or the table's key schema
+	IF jsonb_typeof(coalesce(p_attribute_definitions, '{}')) <> 'object' THEN
+		RAISE EXCEPTION 'p_attribute_definitions must be a JSON object of attribute name to type'
+			USING ERRCODE = 'invalid_parameter_value';
+	END IF;
+	SELECT coalesce(array_agg(k ORDER BY k), '{}') INTO v_defs
+	FROM jsonb_object_keys(coalesce(p_attribute_definitions, '{}')) k;
+	FOR i IN 1 .. cardinality(v_keys) LOOP
+		v_attr := v_keys[i];
+		v_type := p_attribute_definitions ->> v_attr;
+		IF v_attr = t.partition_key AND (v_type IS NULL OR v_type = t.partition_key_type) THEN
+			v_type := t.partition_key_type;
+		ELSIF v_attr = t.sort_key AND (v_type IS NULL OR v_type = t.sort_key_type) THEN
+			v_type := t.sort_key_type;
+		ELSIF v_attr IN (t.partition_key, t.sort_key) THEN
+			PERFORM hroe.dynamodb_error('ValidationException',
+				format('One or more parameter values were invalid: Attribute %s is defined with type %s but the table key schema defines it as %s',
+					   v_attr, v_type, CASE v_attr WHEN t.partition_key THEN t.partition_key_type ELSE t.sort_key_type END));
+		ELSIF v_type IS NULL THEN
+			PERFORM hroe.dynamodb_error('ValidationException',
+				format('One or more parameter values were invalid: Some index key attributes are not defined in AttributeDefinitions. Keys: [%s], AttributeDefinitions: [%s]',
+					   array_to_string(v_keys, ', '), array_to_string(v_defs, ', ')));
+		END IF;
+		PERFORM hroe.check_key_type(v_type, format('attributeDefinitions.%s.member.attributeType', i));
+		v_types := v_types || v_type;
+	END LOOP;
+	FOR v_attr IN SELECT k FROM jsonb_object_keys(coalesce(p_attribute_definitions, '{}')) k LOOP
+		IF NOT v_attr = ANY (v_keys) THEN
+			PERFORM hroe.dynamodb_error('ValidationException',
+				'One or more parameter values were invalid: Number of attributes in KeySchema does not exactly match number of attributes defined in AttributeDefinitions');
+		END IF;
+	END LOOP;
+
+	-- projection; at most 100 projected non-key attributes across all indexes
+	IF p_projection IS NULL OR p_projection NOT IN ('ALL', 'KEYS_ONLY', 'INCLUDE') THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			format('One or more parameter values were invalid: Unknown ProjectionType: %s', coalesce(p_projection, 'null')));
+	END IF;
+	IF p_projection <> 'INCLUDE' AND p_non_key_attributes IS NOT NULL THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			format('One or more parameter values were invalid: ProjectionType is %s, but NonKeyAttributes is specified', p_projection));
+	END IF;
+	IF p_projection = 'INCLUDE' THEN
+		IF p_non_key_attributes IS NULL THEN
+			PERFORM hroe.dynamodb_error('ValidationException',
+				'One or more parameter values were invalid: ProjectionType is INCLUDE, but NonKeyAttributes is not specified');
+		END IF;
+		IF cardinality(p_non_key_attributes) = 0 THEN
+			PERFORM hroe.dynamodb_error('ValidationException',
+				'One or more parameter values were invalid: NonKeyAttributes must not be empty when ProjectionType is INCLUDE');
+		END IF;
+		FOR i IN 1 .. cardinality(p_non_key_attributes) LOOP
+			PERFORM hroe.check_attribute_name(p_non_key_attributes[i], format('projection.nonKeyAttributes.%s.member', i));
+			IF p_non_key_attributes[i] = ANY (p_non_key_attributes[1:i - 1]) THEN
+				PERFORM hroe.dynamodb_error('ValidationException',
+					format('One or more parameter values were invalid: Duplicate NonKeyAttribute: %s', p_non_key_attributes[i]));
+			END IF;
+		END LOOP;
+		SELECT count(DISTINCT a) INTO v_nprojected
+		FROM (SELECT unnest(non_key_attributes) a FROM hroe.indexes WHERE table_name = p_table_name
+			  UNION ALL SELECT unnest(p_non_key_attributes)) s;
+		IF v_nprojected > 100 THEN
+			PERFORM hroe.dynamodb_error('ValidationException',
+				format('One or more parameter values were invalid: Number of projected attributes in all indexes exceeds limit of 100, number of projected attributes: %s', v_nprojected));
+		END IF;
+	END IF;
+
+	-- generated key columns.  With p_share_key_columns a key attribute that
+	-- the table key or an earlier index already extracts reuses that column
+	-- when its values are exactly this index's keys (see hroe.key_column_for);
+	-- a new column is then named after its attribute, since several indexes
+	-- may use it.  Otherwise (the default) each index gets its own columns,
+	-- named after the index while that fits in NAMEDATALEN.
+	IF p_share_key_columns THEN
+		-- no write may store a key the reuse checks did not see before the
+		-- key constraint below is in place
+		EXECUTE format('LOCK TABLE %s IN SHARE ROW EXCLUSIVE MODE', t.relid);
+	END IF;
+	v_prefix := p_index_name;
+	IF octet_length(p_index_name) > 50 OR EXISTS (
+		SELECT 1 FROM pg_attribute WHERE attrelid = t.relid AND attname LIKE p_index_name || '\_%') THEN
+		v_prefix := 'gsi' || (SELECT count(*) + 1 FROM pg_attribute WHERE attrelid = t.relid AND attnum > 0);
+	END IF;
+	FOR i IN 1 .. cardinality(v_keys) LOOP
+		v_sort := i > cardinality(p_partition_key);
+		v_col := NULL;
+		IF p_share_key_columns THEN
+			v_col := hroe.key_column_for(t.relid, t.partition_key, t.sort_key, v_keys[i], v_types[i], v_sort);
+		END IF;
+		IF v_col IS NULL THEN
+			IF p_share_key_columns THEN
+				v_col := lower(v_keys[i]);
+				IF v_col !~ '^[a-z_][a-z0-9_]*$' OR octet_length(v_col) > 63 OR v_col IN ('pk', 'sk', 'item')
+				   OR EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = t.relid AND attname = v_col) THEN
+					v_col := NULL;
+				END IF;
+			END IF;
+			v_col := coalesce(v_col, v_prefix || CASE WHEN v_sort THEN '_sk' || (i - cardinality(p_partition_key))
+													  ELSE '_pk' || i END);
+			EXECUTE format('ALTER TABLE %s ADD COLUMN %I %s GENERATED ALWAYS AS (hroe.item_key_%s(item, %L, %L, %L)) STORED',
+						   t.relid, v_col, hroe.key_column_type(v_types[i]), lower(v_types[i]), v_keys[i],
+						   v_sort, p_index_name);
+		END IF;
+		v_cols := v_cols || v_col::name;
+		-- (the table key columns are never NULL)
+		IF v_col NOT IN ('pk', 'sk') THEN
+			v_pred := v_pred || CASE WHEN v_pred <> '' THEN ' AND ' ELSE '' END || format('%I IS NOT NULL', v_col);
+		END IF;
+		v_check := v_check || CASE WHEN i > 1 THEN ' AND ' ELSE '' END
+				   || format('hroe.check_index_key(item, %L, %L, %L, %L)', v_keys[i], v_types[i],
+							 v_sort, p_index_name);
+	END LOOP;
+	-- The index's columns: keys, then the table key (unless a key column
+	-- already is it) so equal index keys are ordered by table key
+	-- (deterministic paging).  Its widest entry: a partition key column
+	-- holds at most 256 bytes (its index form), a sort key column 1024, a
+	-- number 32, so a single-attribute GSI's (HASH, RANGE, pk, sk) fits a
+	-- btree entry (2704 bytes).  A multi-attribute GSI's may not: its
+	-- constraint then checks each entry, so an item whose keys do not fit
+	-- fails with a ValidationException rather than btree's error.
+	v_cols_all := v_cols;
+	v_width := 8;
+	FOR i IN 1 .. cardinality(v_cols) LOOP
+		v_width := v_width + CASE WHEN v_types[i] = 'N' THEN 32
+								  WHEN v_cols[i] = 'sk' OR i > cardinality(p_partition_key) THEN 1028
+								  ELSE 260 END;
+	END LOOP;
+	IF NOT 'pk' = ANY (v_cols) THEN
+		v_cols_all := v_cols_all || 'pk'::name;
+		v_width := v_width + CASE WHEN t.partition_key_type = 'N' THEN 32 ELSE 260 END;
+	END IF;
+	IF t.sort_key IS NOT NULL AND NOT 'sk' = ANY (v_cols) THEN
+		v_cols_all := v_cols_all || 'sk'::name;
+		v_width := v_width + CASE WHEN t.sort_key_type = 'N' THEN 32 ELSE 1028 END;
+	END IF;
+	v_collist := (SELECT string_agg(format('%I', c), ', ') FROM unnest(v_cols_all) c);
+	IF v_width > 2704 THEN
+		v_check := v_check || format(' AND hroe.check_index_entry(%L, %s)', p_index_name, v_collist);
+	END IF;
+	-- The key columns are NULL where an item violates the key schema (wrong
+	-- type, empty, oversized), so the items already stored that do are left
+	-- out of the index, as DynamoDB's backfill leaves out index key
+	-- violations; a NOT VALID constraint skips them too, and rejects every
+	-- later write that would store a violation, with DynamoDB's error.
+	v_check_name := v_prefix || '_key_check';
+	EXECUTE format('ALTER TABLE %s ADD CONSTRAINT %I CHECK (%s) NOT VALID', t.relid, v_check_name, v_check);
+
+	-- the index on v_cols_all, partial, so it is sparse
+	SELECT n.nspname INTO v_schema
+	FROM pg_namespace n JOIN pg_class c ON c.relnamespace = n.oid WHERE c.oid = t.relid;
+	v_index_rel := hroe.relation_name(format('%s.%s', p_table_name, p_index_name));
+	IF EXISTS (SELECT 1 FROM pg_class WHERE relname = v_index_rel
+			   AND relnamespace = (SELECT relnamespace FROM pg_class WHERE oid = t.relid)) THEN
+		v_index_rel := hroe.relation_name(format('%s.%s.%s', p_table_name, p_index_name, v_prefix));
+	END IF;
+	v_sql := format('CREATE INDEX %I ON %s (%s)', v_index_rel, t.relid, v_collist)
+			 || CASE WHEN v_pred <> '' THEN ' WHERE ' || v_pred ELSE '' END;
+	EXECUTE v_sql;
+	EXECUTE format('COMMENT ON INDEX %I.%I IS %L', v_schema, v_index_rel,
+				   format('DynamoDB global secondary index %s of %s (hroe)', p_index_name, p_table_name));
+	INSERT INTO hroe.indexes (table_name, index_name, index_relname,
+							  partition_key, partition_key_types, partition_key_columns,
+							  sort_key, sort_key_types, sort_key_columns,
+							  projection, non_key_attributes, key_check)
+	VALUES (p_table_name, p_index_name, v_index_rel,
+			p_partition_key, v_types[1:cardinality(p_partition_key)], v_cols[1:cardinality(p_partition_key)],
+			p_sort_key, coalesce(v_types[cardinality(p_partition_key) + 1:], '{}'),
+			coalesce(v_cols[cardinality(p_partition_key) + 1:], '{}'),
+			p_projection, coalesce(p_non_key_attributes, '{}'), v_check_name);
+	-- a distributed table: the same index on each server's partition (the
+	-- same columns, as its table has this one's), which indexes its items
+	IF hroe.table_is_distributed(t.relid) THEN
+		PERFORM hroe.partition_exec_all(t.relid,
+			format('SELECT hroe.create_index(%L, %L, %L, %L, %L, %L, %L, %L)::text', p_table_name, p_index_name,
+				   p_partition_key, p_sort_key, p_attribute_definitions, p_projection, p_non_key_attributes,
+				   p_share_key_columns));
+	END IF;
+	RETURN format('%I.%I', v_schema, v_index_rel)::regclass;
+END
+$$;
+COMMENT ON FUNCTION hroe.create_index(text, text, text[], text[], jsonb, text, text[], boolean) IS
+'UpdateTable Create GlobalSecondaryIndex: a sparse GSI with 1-4 HASH and 0-4 RANGE attributes (types in p_attribute_definitions, e.g. {"GSI1SK": "S"}, table key attributes default to the table''s types), projection ALL, KEYS_ONLY or INCLUDE p_non_key_attributes; existing items are indexed at once, except those violating the key schema (wrong type, empty, oversized: see hroe.index_key_violations), and every later write that would violate it is rejected (NOT VALID CHECK constraint); p_share_key_columns: reuse the table''s or another index''s generated column holding exactly the same keys (hroe.key_column_for) instead of adding one, and name a new column after its attribute; returns the PostgreSQL index';

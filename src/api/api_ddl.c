@@ -290,6 +290,43 @@ IndexProjection(JsonbContainer *index, const char *projection_member, char **pty
 		hroe_api_missing(projection_member);
 }
 
+/* "a, b, c": the names of the AttributeDefinitions, in request order */
+static char *
+DefinitionNames(JsonbContainer **defs, int ndefs)
+{
+	StringInfoData s;
+
+	initStringInfo(&s);
+	for (int i = 0; i < ndefs; i++)
+		appendStringInfo(&s, "%s%s", i ? ", " : "",
+						 hroe_api_member_text(defs[i], "AttributeName", "AttributeName"));
+	return s.data;
+}
+
+/*
+ * Every key attribute of a table or index (keys) must be defined in the
+ * request's own AttributeDefinitions: an UpdateTable's new GSI too, even
+ * keyed on an attribute the table defines already
+ */
+static void
+CheckKeysDefined(List *keys, JsonbContainer **defs, int ndefs)
+{
+	ListCell   *lc;
+
+	foreach(lc, keys)
+		if (AttributeType(defs, ndefs, lfirst(lc)) == NULL)
+		{
+			StringInfoData k;
+			ListCell   *c;
+
+			initStringInfo(&k);
+			foreach(c, keys)
+				appendStringInfo(&k, "%s%s", k.len ? ", " : "", (char *) lfirst(c));
+			hroe_api_invalid(psprintf("One or more parameter values were invalid: Some index key attributes are not defined in AttributeDefinitions. Keys: [%s], AttributeDefinitions: [%s]",
+									  k.data, DefinitionNames(defs, ndefs)));
+		}
+}
+
 /*
  * Create the GSI a CreateTable or UpdateTable request describes (gsi), with
  * the key types of AttributeDefinitions; projection_member names its
@@ -311,6 +348,7 @@ CreateGsi(const char *table, JsonbContainer *gsi, JsonbContainer **defs, int nde
 	char		inulls[7] = "       ";
 
 	KeySchema(gsi, &ih, &ir);
+	CheckKeysDefined(list_concat_copy(ih, ir), defs, ndefs);
 	pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);
 	foreach(lc, list_concat_copy(ih, ir))
 	{
@@ -318,8 +356,6 @@ CreateGsi(const char *table, JsonbContainer *gsi, JsonbContainer **defs, int nde
 					tv;
 		char	   *ty = AttributeType(defs, ndefs, lfirst(lc));
 
-		if (ty == NULL)
-			continue;
 		k.type = jbvString;
 		k.val.string.val = lfirst(lc);
 		k.val.string.len = strlen(lfirst(lc));
@@ -339,19 +375,6 @@ CreateGsi(const char *table, JsonbContainer *gsi, JsonbContainer **defs, int nde
 	v[5] = TextD(ptype ? ptype : "ALL");
 	v[6] = nonkey ? NameArray(nonkey) : (inulls[6] = 'n', (Datum) 0);
 	(void) RunStmt(STMT_CREATE_INDEX, v, inulls);
-}
-
-/* "a, b, c": the names of the AttributeDefinitions, in request order */
-static char *
-DefinitionNames(JsonbContainer **defs, int ndefs)
-{
-	StringInfoData s;
-
-	initStringInfo(&s);
-	for (int i = 0; i < ndefs; i++)
-		appendStringInfo(&s, "%s%s", i ? ", " : "",
-						 hroe_api_member_text(defs[i], "AttributeName", "AttributeName"));
-	return s.data;
 }
 
 /*
@@ -377,23 +400,11 @@ CheckLsis(JsonbContainer **lsis, int n, JsonbContainer **gsis, int ngsis,
 				   *ir;
 		char	   *ptype;
 		List	   *nonkey;
-		ListCell   *lc;
 
 		if (iname == NULL)
 			hroe_api_missing(psprintf("localSecondaryIndexes.%d.member.indexName", i + 1));
 		KeySchema(lsis[i], &ih, &ir);
-		foreach(lc, list_concat_copy(ih, ir))
-			if (AttributeType(defs, ndefs, lfirst(lc)) == NULL)
-			{
-				StringInfoData keys;
-				ListCell   *k;
-
-				initStringInfo(&keys);
-				foreach(k, list_concat_copy(ih, ir))
-					appendStringInfo(&keys, "%s%s", keys.len ? ", " : "", (char *) lfirst(k));
-				hroe_api_invalid(psprintf("One or more parameter values were invalid: Some index key attributes are not defined in AttributeDefinitions. Keys: [%s], AttributeDefinitions: [%s]",
-										  keys.data, DefinitionNames(defs, ndefs)));
-			}
+		CheckKeysDefined(list_concat_copy(ih, ir), defs, ndefs);
 		if (ih && ir && strcmp(linitial(ih), linitial(ir)) == 0)
 			hroe_api_invalid("Both the Hash Key and the Range Key element in the KeySchema have the same name");
 		if (list_length(ih) != 1 || list_length(ir) != 1)
@@ -525,22 +536,10 @@ static void
 CheckTableKeys(List *hash, List *range, JsonbContainer **defs, int ndefs, bool indexes)
 {
 	List	   *keys = list_concat_copy(hash, range);
-	ListCell   *lc;
 
 	if (list_length(keys) > ndefs)
 		hroe_api_invalid("Invalid KeySchema: Some index key attribute have no definition");
-	foreach(lc, keys)
-		if (AttributeType(defs, ndefs, lfirst(lc)) == NULL)
-		{
-			StringInfoData k;
-			ListCell   *c;
-
-			initStringInfo(&k);
-			foreach(c, keys)
-				appendStringInfo(&k, "%s%s", k.len ? ", " : "", (char *) lfirst(c));
-			hroe_api_invalid(psprintf("One or more parameter values were invalid: Some index key attributes are not defined in AttributeDefinitions. Keys: [%s], AttributeDefinitions: [%s]",
-									  k.data, DefinitionNames(defs, ndefs)));
-		}
+	CheckKeysDefined(keys, defs, ndefs);
 	if (!indexes && list_length(keys) != ndefs)
 		hroe_api_invalid("One or more parameter values were invalid: Number of attributes in KeySchema does not exactly match number of attributes defined in AttributeDefinitions");
 }

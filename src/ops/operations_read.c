@@ -218,7 +218,7 @@ CheckStartKey(ReadSpec *s, const char **names, int n, HroeAttrValue **vals)
 	Jsonb	   *esk = s->esk;
 
 	if (!JB_ROOT_IS_OBJECT(esk) || JB_ROOT_IS_SCALAR(esk) || JB_ROOT_COUNT(esk) != n)
-		HroeValidation("The provided starting key is invalid");
+		HroeValidation(HROE_MSG_START_KEY_INVALID);
 	for (int i = 0; i < n; i++)
 	{
 		JsonbValue	k;
@@ -231,8 +231,9 @@ CheckStartKey(ReadSpec *s, const char **names, int n, HroeAttrValue **vals)
 		k.val.string.val = (char *) names[i];
 		k.val.string.len = strlen(names[i]);
 		v = findJsonbValueFromContainer(&esk->root, JB_FOBJECT, &k);
+		/* as many attributes, but not the key's: the schema's text too */
 		if (v == NULL)
-			HroeValidation("The provided starting key is invalid");
+			HroeValidation(HROE_MSG_START_KEY_INVALID ": " HROE_MSG_KEY_SCHEMA);
 		if (v->type != jbvBinary)
 			HroeValidation("The provided starting key is invalid: Supplied AttributeValue is empty, must contain exactly one of the supported datatypes");
 		vals[i] = hroe_attr_value_from_jsonb(JsonbValueToJsonb(v), &err);
@@ -246,9 +247,9 @@ CheckStartKey(ReadSpec *s, const char **names, int n, HroeAttrValue **vals)
 				if (strcmp(s->ix->schema.names[j], names[i]) == 0)
 					type = s->ix->schema.types[j], sort = j >= s->ix->schema.nhash;
 		if (vals[i]->type[0] != type || vals[i]->type[1] != '\0')
-			HroeValidation("The provided key element does not match the schema");
+			HroeValidation(HROE_MSG_KEY_SCHEMA);
 		if (vals[i]->len == 0 && type != 'N')
-			HroeValidation("The provided starting key is invalid: One or more parameter values were invalid: The AttributeValue for a key attribute cannot contain an empty string value.");
+			HroeValidation(psprintf(HROE_MSG_EMPTY_START_KEY, HROE_EMPTY_KEY_TYPE(type)));
 		if ((!sort && vals[i]->len > HROE_HASH_KEY_MAX) ||
 			(sort && vals[i]->len > HROE_RANGE_KEY_MAX))
 			HroeValidation("The provided starting key is invalid: One or more parameter values were invalid: key size exceeds the maximum size limit");
@@ -769,11 +770,13 @@ ApplySelect(ReadSpec *s, const char *select, const char *index_name)
 	if (strcmp(select, "SPECIFIC_ATTRIBUTES") == 0)
 	{
 		if (s->projection == NIL)
-			HroeValidation("1 validation error detected: Value 'SPECIFIC_ATTRIBUTES' at 'select' failed to satisfy constraint: Must specify the AttributesToGet or ProjectionExpression when choosing to get SPECIFIC_ATTRIBUTES");
+			HroeValidation(s->is_query ? "1 validation error detected: " HROE_MSG_SELECT_NO_PROJECTION :
+						   HROE_MSG_SELECT_NO_PROJECTION);
 		return;
 	}
 	if (s->projection != NIL)
-		HroeValidation(psprintf("Cannot specify the ProjectionExpression when choosing to get %s", select));
+		HroeValidation(psprintf(HROE_MSG_SELECT_PROJECTION, "ProjectionExpression",
+								HROE_SELECT_WORDS(select)));
 	if (strcmp(select, "COUNT") == 0)
 		s->count_only = true;
 	else if (strcmp(select, "ALL_ATTRIBUTES") == 0)

@@ -63,7 +63,7 @@ hroe_tx_action_prepare(HroeTxAction *a)
 	if (a->kind == HROE_TX_PUT)
 	{
 		char	   *table_key = hroe_item_key_mismatch(a->t, a->item, a->keys);
-		char	   *index_key = hroe_item_index_keys_mismatch(a->t, a->item, false);
+		char	   *index_key = hroe_item_index_keys_mismatch(a->t, a->item);
 
 		a->invalid = table_key ? table_key : index_key;
 		key_valid = table_key == NULL;
@@ -449,7 +449,8 @@ ApplyUpdates(HroeCall *call, HroeTxAction **order, HroeTxAction *acts, int n)
 			continue;
 		hroe_call_resource(call, a->table, strlen(a->table));
 		a->updated = hroe_update_apply(a->e.update, a->old ? a->old : a->item);
-		a->invalid = hroe_item_index_keys_mismatch(a->t, a->updated, true);
+		hroe_check_update_index_keys(a->t, a->updated);
+		a->invalid = hroe_item_index_keys_mismatch(a->t, a->updated);
 	}
 	CancelInvalid(call, acts, n);
 }
@@ -526,7 +527,7 @@ hroe_transact_write(HroeCall *call, HroeTxAction *acts, int n, const char *token
 		/*
 		 * a replay within 10 minutes succeeds without writing; it reports
 		 * the read units of reading the items (DynamoDB's documentation),
-		 * transactional reads: twice a strong read's
+		 * transactional ones: twice a strongly consistent read's
 		 */
 		hroe_call_resource(call, NULL, 0);
 		if (TokenStmt(0, token, hash) > 0)

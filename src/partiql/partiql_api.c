@@ -653,8 +653,12 @@ hroe_api_batch_execute_statement(const ApiRequest *ar, StringInfo out)
 			hroe_json_string_write(out, b->message, strlen(b->message));
 			appendStringInfoChar(out, '}');
 		}
-		else if ((item = hroe_api_member(&b->response->root, "Item")) != NULL)
+		else if ((item = hroe_api_member(&b->response->root, "Item")) != NULL ||
+				 (item = hroe_api_member(&b->response->root, "Attributes")) != NULL)
+		{
+			/* a read's item, or what a write's RETURNING asked for, if anything */
 			appendStringInfo(out, ",\"Item\":%s", hroe_api_container_text(item));
+		}
 		appendStringInfoChar(out, '}');
 		/* ConsumedCapacity: one per table, summed */
 		cc = b->response ? hroe_api_response_member(b->response, "ConsumedCapacity") : NULL;
@@ -766,6 +770,10 @@ hroe_api_execute_transaction(const ApiRequest *ar, StringInfo out)
 		StringInfoData extra;
 		const char *action;
 
+		/* a transaction's writes return no items (DynamoDB refuses to be asked) */
+		if (s->returning)
+			hroe_api_invalid(psprintf("Validation failed in TransactStatements[%d]: RETURNING clause is not supported in ExecuteTransaction.",
+									  i));
 		if (i == 0)
 			read = hroe_partiql_is_read(s);
 		else if (read != hroe_partiql_is_read(s))

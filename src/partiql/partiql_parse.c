@@ -14,12 +14,14 @@
  * The tree (partiql.h) keeps the statement's meaning only; what the
  * statement may do with its table (keys, a Query or a Scan) is the
  * translation's (partiql_translate.c).  Every error is DynamoDB's
- * ValidationException "Statement wasn't well formed, can't be processed".
+ * ValidationException: "Statement wasn't well formed, can't be processed",
+ * or the texts of an empty FROM component and of DELETE's RETURNING.
  *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
 
+#include "errors.h"
 #include "partiql.h"
 
 typedef struct Parser
@@ -482,18 +484,26 @@ Condition(Parser *p)
 	return Chain(p, "OR", PQ_OR, Conjunction);
 }
 
-/* A table's name (and SELECT's ."index") */
+/*
+ * A table's name (and SELECT's ."index"): a component of the FROM path,
+ * never empty (DynamoDB's check, made before the table is looked up)
+ */
 static char *
 TableName(Parser *p)
 {
 	if (!IsName(p))
 		Unexpected(p, "a table name");
+	if (Peek(p)->len == 0)
+		HroeValidation("Path component cannot be an empty string");
 	return Next(p)->text;
 }
 
-/* RETURNING (ALL|MODIFIED) (OLD|NEW) *: the ReturnValues it stands for */
+/*
+ * RETURNING (ALL|MODIFIED) (OLD|NEW) *: the ReturnValues it stands for;
+ * delete: DELETE's, ALL OLD only
+ */
 static const char *
-Returning(Parser *p)
+Returning(Parser *p, bool delete)
 {
 	bool		all;
 	bool		old;
@@ -513,6 +523,10 @@ Returning(Parser *p)
 	else
 		Unexpected(p, "OLD or NEW");
 	ExpectPunct(p, "*");
+	/* DELETE returns the item it deleted, if any, and nothing else */
+	if (delete && !(all && old))
+		HroeValidation(psprintf("Invalid returning clause: RETURNING %s %s *. Only RETURNING ALL OLD * is allowed in DELETE statements.",
+								all ? "ALL" : "MODIFIED", old ? "OLD" : "NEW"));
 	return all ? (old ? "ALL_OLD" : "ALL_NEW") : (old ? "UPDATED_OLD" : "UPDATED_NEW");
 }
 
@@ -632,7 +646,7 @@ hroe_partiql_parse(const char *stmt, int len)
 		UpdateActions(&p, s);
 		ExpectKeyword(&p, "WHERE");
 		s->where = Condition(&p);
-		s->returning = Returning(&p);
+		s->returning = Returning(&p, false);
 	}
 	else if (AcceptKeyword(&p, "DELETE"))
 	{
@@ -641,10 +655,10 @@ hroe_partiql_parse(const char *stmt, int len)
 		s->table = TableName(&p);
 		ExpectKeyword(&p, "WHERE");
 		s->where = Condition(&p);
-		s->returning = Returning(&p);
+		s->returning = Returning(&p, true);
 	}
 	else
-		Unexpected(&p, "SELECT, INSERT, UPDATE, DELETE or EXISTS");
+		hroe_partiql_malformed("Expected data manipulation");
 	(void) AcceptPunct(&p, ";");
 	if (Peek(&p)->kind != PQT_END)
 		Unexpected(&p, "the end of the statement");

@@ -329,6 +329,87 @@ Condition(Builder *b, PqNode *n, StringInfo out)
 	}
 }
 
+/*
+ * The type of a value operand (a literal or a ?) as DynamoDB names it, or
+ * NULL for a path, a function or a parameter that is no AttributeValue
+ * (the JSON operation's own check answers for that)
+ */
+static const char *
+OperandType(Builder *b, PqNode *n)
+{
+	static const char *const types[] = {"S", "N", "B", "BOOL", "NULL", "L", "M", "SS", "NS", "BS"};
+
+	switch (n->kind)
+	{
+		case PQ_STRING:
+			return "S";
+		case PQ_NUMBER:
+			return "N";
+		case PQ_BOOL:
+			return "BOOL";
+		case PQ_NULL:
+			return "NULL";
+		case PQ_LIST:
+			return "L";
+		case PQ_MAP:
+			return "M";
+		case PQ_BAG:
+			{
+				/* a set of its first member's type (SetValue checks the rest) */
+				const char *t = n->nargs > 0 ? OperandType(b, n->args[0]) : NULL;
+
+				if (t == NULL || t[1] != '\0' || strchr("SNB", t[0]) == NULL)
+					return NULL;
+				return psprintf("%sS", t);
+			}
+		case PQ_PARAM:
+			if (n->ival < b->nparams && JsonContainerIsObject(b->params[n->ival]) &&
+				JsonContainerSize(b->params[n->ival]) == 1)
+				for (int i = 0; i < lengthof(types); i++)
+					if (ParamMember(b, n->ival, types[i]))
+						return types[i];
+			return NULL;
+		default:
+			return NULL;
+	}
+}
+
+/*
+ * Only S, N and B are ordered: a value of another type as an operand of < <=
+ * > >= or BETWEEN is refused, with the operator as written.  DynamoDB checks
+ * this on the statement, before it looks the table up, and without the
+ * "Invalid FilterExpression: " of the JSON API's expressions.
+ */
+static void
+CheckOrderedOperands(Builder *b, PqNode *n)
+{
+	const char *op = NULL;
+
+	check_stack_depth();
+	if (n == NULL)
+		return;
+	if (n->kind == PQ_AND || n->kind == PQ_OR || n->kind == PQ_NOT)
+	{
+		for (int i = 0; i < n->nargs; i++)
+			CheckOrderedOperands(b, n->args[i]);
+		return;
+	}
+	if (n->kind == PQ_BETWEEN)
+		op = "BETWEEN";
+	else if (n->kind == PQ_CMP && strcmp(n->op, "=") != 0 && strcmp(n->op, "<>") != 0)
+		op = n->op;			/* the parser writes != as <> */
+	if (op == NULL)
+		return;
+	for (int i = 0; i < n->nargs; i++)
+	{
+		const char *t = OperandType(b, n->args[i]);
+
+		if (t && strcmp(t, "S") != 0 && strcmp(t, "N") != 0 && strcmp(t, "B") != 0)
+			HroeValidation(psprintf("Incorrect operand type for operator or function; operator or function: %s, operand type: %s",
+									op, t));
+	}
+}
+
 /* ---------- keys ---------- */
 
 /* The top-level conjuncts of a WHERE */
@@ -923,6 +1004,7 @@ hroe_partiql_translate(PqStatement *s, JsonbContainer **params, int nparams, boo
 	r->stmt = s;
 	if (s->nparams != nparams)
 		HroeValidation("Number of parameters in request and statement doesn't match.");
+	CheckOrderedOperands(&x.b, s->where);
 	TranslateTarget(&x);
 	TextMember(&r->body, "TableName", s->table);
 	switch (s->kind)

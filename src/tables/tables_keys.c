@@ -263,11 +263,10 @@ FindItemKey(HroeItem *item, const char *attr, int attrlen, char type, bool sort,
 			HroeValidation(KeyTypeMessage(attr, attrlen, type, v, index));
 		case KEY_EMPTY:
 			if (index)
-				HroeValidation(psprintf("One or more parameter values are not valid. A value specified for a secondary index key is not supported. The AttributeValue for a key attribute cannot contain an empty %s value. IndexName: %s, IndexKey: %s",
-										type == 'S' ? "string" : "binary", index,
-										pnstrdup(attr, attrlen)));
-			HroeValidation(psprintf("One or more parameter values are not valid. The AttributeValue for a key attribute cannot contain an empty %s value. Key: %s",
-									type == 'S' ? "string" : "binary", pnstrdup(attr, attrlen)));
+				HroeValidation(psprintf(HROE_MSG_EMPTY_INDEX_KEY, HROE_EMPTY_KEY_TYPE(type),
+										index, pnstrdup(attr, attrlen)));
+			HroeValidation(psprintf(HROE_MSG_EMPTY_KEY, HROE_EMPTY_KEY_TYPE(type),
+									pnstrdup(attr, attrlen)));
 		case KEY_SIZE:
 			CheckKeySize(sort, v->len);
 			break;
@@ -500,14 +499,14 @@ hroe_item_key_mismatch(HroeTableMeta *t, HroeItem *item, Datum *keys)
 
 /*
  * Check an item's secondary index keys as a transactional write does: an
- * empty one raised (input validation; updated: the item an update
- * expression made, DynamoDB's UpdateItem message), the first of another
- * type than its index's (in index name order) returned as its message (E11,
- * the action's ValidationError), else NULL.  Absent keys are valid (sparse
- * indexes); too long ones are left to the index's constraint.
+ * empty one raised (input validation; the item an update makes:
+ * hroe_check_update_index_keys first), the first of another type than its
+ * index's (in index name order) returned as its message (E11, the action's
+ * ValidationError), else NULL.  Absent keys are valid (sparse indexes); too
+ * long ones are left to the index's constraint.
  */
 char *
-hroe_item_index_keys_mismatch(HroeTableMeta *t, HroeItem *item, bool updated)
+hroe_item_index_keys_mismatch(HroeTableMeta *t, HroeItem *item)
 {
 	char	   *msg = NULL;
 
@@ -525,9 +524,6 @@ hroe_item_index_keys_mismatch(HroeTableMeta *t, HroeItem *item, bool updated)
 			switch (ItemKeyProblem(item, name, strlen(name), type, sort, &v))
 			{
 				case KEY_EMPTY:
-					if (updated)
-						HroeValidation(psprintf("One or more parameter values are not valid. The update expression attempted to update a secondary index key to a value that is not supported. The AttributeValue for a key attribute cannot contain an empty %s value.",
-												type == 'S' ? "string" : "binary"));
 					(void) FindItemKey(item, name, strlen(name), type, sort, ix->name, &v);
 					break;
 				case KEY_TYPE:
@@ -540,6 +536,31 @@ hroe_item_index_keys_mismatch(HroeTableMeta *t, HroeItem *item, bool updated)
 		}
 	}
 	return msg;
+}
+
+/*
+ * Check the secondary index keys of the item an update makes: an empty S or
+ * B value of one is refused with DynamoDB's update text, which names neither
+ * index nor attribute (the index's CHECK constraint gives the other
+ * violations, and PutItem's empty ones, their texts)
+ */
+void
+hroe_check_update_index_keys(HroeTableMeta *t, HroeItem *item)
+{
+	for (int i = 0; i < t->nindexes; i++)
+	{
+		HroeIndexMeta *ix = &t->indexes[i];
+
+		for (int j = 0; j < ix->schema.nhash + ix->schema.nrange; j++)
+		{
+			HroeValue	v;
+
+			if (ItemKeyProblem(item, ix->schema.names[j], strlen(ix->schema.names[j]),
+							   ix->schema.types[j], j >= ix->schema.nhash, &v) == KEY_EMPTY)
+				HroeValidation(psprintf(HROE_MSG_EMPTY_INDEX_KEY_UPDATE,
+										HROE_EMPTY_KEY_TYPE(ix->schema.types[j])));
+		}
+	}
 }
 
 /*
@@ -610,8 +631,7 @@ hroe_check_request_key(HroeTableMeta *t, Jsonb *key, Datum *keys, HroeAttrValue 
 		if (av->type[0] != t->schema.types[i] || av->type[1] != '\0')
 			HroeValidation("The provided key element does not match the schema");
 		if (av->len == 0 && av->type[0] != 'N')
-			HroeValidation(psprintf("One or more parameter values are not valid. The AttributeValue for a key attribute cannot contain an empty %s value. Key: %s",
-									av->type[0] == 'S' ? "string" : "binary",
+			HroeValidation(psprintf(HROE_MSG_EMPTY_KEY, HROE_EMPTY_KEY_TYPE(av->type[0]),
 									t->schema.names[i]));
 		CheckKeySize(i > 0, av->len);
 		keys[i] = hroe_attr_value_datum(av, i == 0);
