@@ -75,7 +75,7 @@ SELECT hroe.dynamodb('TransactWriteItems', '{"TransactItems": [], "ReturnConsume
 SELECT hroe.dynamodb('TransactGetItems', '{"TransactItems": [
   {"Get": {"TableName": "val_t", "Key": {"pk": {"S": "a"}}}}, {"Get": {"TableName": "val_t", "Key": {}}}]}');
 SELECT hroe.dynamodb('TransactGetItems', '{"TransactItems": [{"Get": {"TableName": "val_c", "Key": {"pk": {"S": "a"}, "sk": {"N": "1"}}}}]}');
--- (a write's is the request's ValidationException)
+-- (a write's too, as one of another type: sql/transact_keys.sql)
 SELECT hroe.dynamodb('TransactWriteItems', '{"TransactItems": [{"Delete": {"TableName": "val_t", "Key": {}}}]}');
 
 -- expression and non-expression parameters together

@@ -609,7 +609,9 @@ hroe_batch_write(HroeCall *call, Jsonb *req, const char *rcc, bool ricm)
 				if (arg == NULL || arg->type != jbvBinary)
 					hroe_missing_member("requestItems.putRequest.item");
 				b.puts[i][k] = hroe_item_from_jsonb(arg->val.binary.data, arg->val.binary.len);
-				hroe_check_item_key(b.metas[i], b.puts[i][k], keys);
+				/* a key of another type than the table's: E3, not PutItem's E2 */
+				if (hroe_item_key_mismatch(b.metas[i], b.puts[i][k], keys))
+					HroeValidation("The provided key element does not match the schema");
 				ids[total] = KeyIdentityItem(b.metas[i], b.puts[i][k]);
 				keyitem = b.puts[i][k];
 			}

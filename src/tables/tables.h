@@ -124,6 +124,8 @@ extern void hroe_pkey_scankeys(HroeTableMeta *t, Relation idx, Datum *keys, Scan
 
 
 extern void hroe_check_item_key(HroeTableMeta *t, HroeItem *item, Datum *keys);
+extern char *hroe_item_key_mismatch(HroeTableMeta *t, HroeItem *item, Datum *keys);
+extern char *hroe_item_index_keys_mismatch(HroeTableMeta *t, HroeItem *item);
 extern char *hroe_item_key_identity(HroeTableMeta *t, const HroeItem *item);
 extern int	hroe_key_identity_cmp(const char *a, const char *b);
 extern void hroe_lock_item_key(HroeTableMeta *t, const char *identity);

@@ -228,6 +228,20 @@ ItemKeyProblem(HroeItem *item, const char *attr, int attrlen, char type, bool so
 }
 
 /*
+ * The message of a key attribute v of another type than its schema's: a
+ * table key's (index NULL, E2), an index key's (E11)
+ */
+static char *
+KeyTypeMessage(const char *attr, int attrlen, char type, const HroeValue *v, const char *index)
+{
+	if (index)
+		return psprintf("One or more parameter values were invalid: Type mismatch for Index Key %s Expected: %s Actual: %s IndexName: %s",
+						pnstrdup(attr, attrlen), TypeLetter(type), hroe_type_name(v->type), index);
+	return psprintf("One or more parameter values were invalid: Type mismatch for key %s expected: %s actual: %s",
+					pnstrdup(attr, attrlen), TypeLetter(type), hroe_type_name(v->type));
+}
+
+/*
  * Find and check one key attribute of an item.  Table keys (index NULL):
  * missing E1, wrong type E2, empty E4.  Index keys: missing -> false
  * (sparse), wrong type E11, empty: DynamoDB's secondary index message.
@@ -246,13 +260,7 @@ FindItemKey(HroeItem *item, const char *attr, int attrlen, char type, bool sort,
 			HroeValidation(psprintf("One or more parameter values were invalid: Missing the key %s in the item",
 									pnstrdup(attr, attrlen)));
 		case KEY_TYPE:
-			if (index)
-				HroeValidation(psprintf("One or more parameter values were invalid: Type mismatch for Index Key %s Expected: %s Actual: %s IndexName: %s",
-										pnstrdup(attr, attrlen), TypeLetter(type),
-										hroe_type_name(v->type), index));
-			HroeValidation(psprintf("One or more parameter values were invalid: Type mismatch for key %s expected: %s actual: %s",
-									pnstrdup(attr, attrlen), TypeLetter(type),
-									hroe_type_name(v->type)));
+			HroeValidation(KeyTypeMessage(attr, attrlen, type, v, index));
 		case KEY_EMPTY:
 			if (index)
 				HroeValidation(psprintf(HROE_MSG_EMPTY_INDEX_KEY, HROE_EMPTY_KEY_TYPE(type),
@@ -458,6 +466,76 @@ hroe_check_item_key(HroeTableMeta *t, HroeItem *item, Datum *keys)
 					t->schema.types[i], i > 0, NULL, &v);
 		keys[i] = hroe_value_datum(&v, i == 0);
 	}
+}
+
+/*
+ * Check an item's table key as a transactional write does: a key attribute
+ * missing, empty or too long raised (E1, E4-E6: DynamoDB's input validation
+ * finds them), one of another type than its schema's returned as its
+ * message (E2: found as the transaction runs, the action's ValidationError).
+ * NULL when the key is valid; keys[] then get its Datums (as
+ * hroe_check_item_key).
+ */
+char *
+hroe_item_key_mismatch(HroeTableMeta *t, HroeItem *item, Datum *keys)
+{
+	int			n = t->schema.nhash + t->schema.nrange;
+	char	   *msg = NULL;
+
+	for (int i = 0; i < n; i++)
+	{
+		const char *name = t->schema.names[i];
+		HroeValue	v;
+
+		if (ItemKeyProblem(item, name, strlen(name), t->schema.types[i], i > 0, &v) != KEY_TYPE)
+			(void) FindItemKey(item, name, strlen(name), t->schema.types[i], i > 0, NULL, &v);
+		else if (msg == NULL)
+			msg = KeyTypeMessage(name, strlen(name), t->schema.types[i], &v, NULL);
+	}
+	if (msg == NULL)
+		hroe_check_item_key(t, item, keys);
+	return msg;
+}
+
+/*
+ * Check an item's secondary index keys as a transactional write does: an
+ * empty one raised (input validation; the item an update makes:
+ * hroe_check_update_index_keys first), the first of another type than its
+ * index's (in index name order) returned as its message (E11, the action's
+ * ValidationError), else NULL.  Absent keys are valid (sparse indexes); too
+ * long ones are left to the index's constraint.
+ */
+char *
+hroe_item_index_keys_mismatch(HroeTableMeta *t, HroeItem *item)
+{
+	char	   *msg = NULL;
+
+	for (int x = 0; x < t->nindexes; x++)
+	{
+		HroeIndexMeta *ix = &t->indexes[x];
+
+		for (int i = 0; i < ix->schema.nhash + ix->schema.nrange; i++)
+		{
+			const char *name = ix->schema.names[i];
+			char		type = ix->schema.types[i];
+			bool		sort = i >= ix->schema.nhash;
+			HroeValue	v;
+
+			switch (ItemKeyProblem(item, name, strlen(name), type, sort, &v))
+			{
+				case KEY_EMPTY:
+					(void) FindItemKey(item, name, strlen(name), type, sort, ix->name, &v);
+					break;
+				case KEY_TYPE:
+					if (msg == NULL)
+						msg = KeyTypeMessage(name, strlen(name), type, &v, ix->name);
+					break;
+				default:
+					break;
+			}
+		}
+	}
+	return msg;
 }
 
 /*
