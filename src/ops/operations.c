@@ -50,6 +50,7 @@
 #include "catalog.h"
 #include "direct_write.h"
 #include "key.h"
+#include "contributor_insights.h"
 #include "operations_internal.h"
 
 /* ---------- helpers ---------- */
@@ -290,6 +291,7 @@ DoGet(HroeTableMeta *t, Jsonb *key, bool consistent, MemoryContext cxt, double *
 	item = hroe_op_fetch_item(t, keys, false, cxt);
 	PopActiveSnapshot();
 	*units = hroe_read_units(item ? hroe_item_size(item) : 0, consistent);
+	hroe_contributor_insights_item(t, item, false, false);
 	return item;
 }
 
@@ -441,6 +443,7 @@ hroe_op_do_put(HroeTableMeta *t, HroeItem *item, bool locked, HroeItem *locked_o
 	int			ret;
 
 	hroe_check_item_key(t, item, keys);
+	hroe_contributor_insights_item(t, item, true, false);
 	if (!locked && hroe_direct_overwrite(t, item, keys, cxt, need_old ? &old : NULL))
 	{
 		if (need_old)
@@ -581,6 +584,7 @@ hroe_op_do_delete(HroeTableMeta *t, Datum *keys, MemoryContext cxt, double *unit
 	if (SPI_processed == 1)
 		old = hroe_op_copy_item(cxt, SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
 	*units = hroe_write_capacity(t, old, NULL, index_units);
+	hroe_contributor_insights_item(t, old, true, false);
 	return old;
 }
 
