@@ -39,7 +39,9 @@
 #include "utils/builtins.h"
 #include "utils/timestamp.h"
 
+#include "catalog/namespace.h"
 #include "catalog/pg_type.h"
+#include "utils/lsyscache.h"
 #include "contributor_insights.h"
 
 #define HROE_CI_SLOTS			8192
@@ -254,6 +256,9 @@ hroe_contributor_insights_load(HroeTableMeta *m)
 
 	m->contributor_insights = HROE_CI_OFF;
 	m->contributor_insights_any = false;
+	/* (a database whose hroe is not yet updated to 0.3 has no options) */
+	if (!OidIsValid(get_relname_relid("table_options", get_namespace_oid("hroe", true))))
+		return;
 	ret = SPI_execute_with_args("SELECT NULL::pg_catalog.text, contributor_insights_mode FROM hroe.table_options "
 								"WHERE table_name OPERATOR(pg_catalog.=) $1 AND contributor_insights_mode IS NOT NULL "
 								"UNION ALL SELECT index_name, contributor_insights_mode FROM hroe.index_options "

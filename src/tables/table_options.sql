@@ -328,8 +328,8 @@ BEGIN
 		SELECT jsonb_agg(format('DynamoDBContributorInsights-%s-%s-%s', r, v_resource, v_ms) ORDER BY o)
 		INTO v_rules
 		FROM (VALUES (1, 'PKC'), (2, 'PKT'), (3, 'SKC'), (4, 'SKT')) k(o, r)
-		WHERE (r LIKE '%C' IMPLIES s.mode = 'ACCESSED_AND_THROTTLED_KEYS') IS NOT FALSE
-			  AND (r LIKE 'SK%' IMPLIES s.has_sort_key) IS NOT FALSE;
+		WHERE (r NOT LIKE '%C' OR s.mode = 'ACCESSED_AND_THROTTLED_KEYS')
+			  AND (r NOT LIKE 'SK%' OR s.has_sort_key);
 	END IF;
 	RETURN jsonb_strip_nulls(jsonb_build_object(
 		'TableName', p_table_name,
