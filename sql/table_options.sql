@@ -1,7 +1,7 @@
 -- Table options (TableClass, SSESpecification, WarmThroughput), DescribeLimits,
 -- DescribeEndpoints, Contributor Insights (issue #31)
 SELECT hroe.dynamodb('CreateTable', '{"TableName":"opt_t","AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],"BillingMode":"PAY_PER_REQUEST","TableClass":"STANDARD_INFREQUENT_ACCESS","SSESpecification":{"Enabled":true}}') IS NOT NULL AS created;
-SELECT d -> 'TableClassSummary' ->> 'TableClass' AS class, d -> 'SSEDescription' - 'KMSMasterKeyArn'::text AS sse,
+SELECT d -> 'TableClassSummary' ->> 'TableClass' AS class, (d -> 'SSEDescription') - 'KMSMasterKeyArn'::text AS sse,
        d -> 'SSEDescription' ->> 'KMSMasterKeyArn' LIKE 'arn:aws:kms:us-east-1:%:key/%' AS arn, d -> 'WarmThroughput' AS warm
 FROM hroe.dynamodb('DescribeTable', '{"TableName":"opt_t"}') r, LATERAL (SELECT r -> 'Table') x(d);
 -- UpdateTable: the class alone, a warm throughput raise; a decrease is refused
