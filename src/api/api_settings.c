@@ -22,6 +22,7 @@
 #include "utils/numeric.h"
 
 #include "api_internal.h"
+#include "ddb_types.h"
 
 
 /* ---------- TableClass, SSESpecification, WarmThroughput ---------- */
@@ -221,14 +222,15 @@ hroe_api_describe_limits(JsonbContainer *req, StringInfo out)
 
 /*
  * DescribeEndpoints through SQL (hroe.dynamodb): DynamoDB's regional
- * endpoint of hroe.region.  The HTTP front ends answer it themselves with
- * the host the client reached (protocol/request.c, request_local_answer).
+ * endpoint of hroe.region, the address SQL has no Host to tell.  The HTTP
+ * front ends answer it themselves with the host the client reached
+ * (protocol/request.c, request_local_answer).
  */
 void
 hroe_api_describe_endpoints(JsonbContainer *req, StringInfo out)
 {
 	appendStringInfo(out, ",\"Endpoints\":[{\"Address\":\"dynamodb.%s.amazonaws.com\",\"CachePeriodInMinutes\":%d}]",
-					 hroe_region, HROE_ENDPOINT_CACHE_MINUTES);
+					 hroe_region, DDB_ENDPOINT_CACHE_MINUTES);
 }
 
 /* ---------- Contributor Insights ---------- */

@@ -58,8 +58,7 @@
 #define HROE_ACCOUNT_MAX_WRITE_UNITS	80000
 #define HROE_TABLE_MAX_READ_UNITS		40000
 #define HROE_TABLE_MAX_WRITE_UNITS		40000
-/* DescribeEndpoints: how long a client may cache the address */
-#define HROE_ENDPOINT_CACHE_MINUTES		1440
+/* (DescribeEndpoints' cache period: DDB_ENDPOINT_CACHE_MINUTES, protocol/ddb_types.h) */
 /* ListContributorInsights: MaxResults' bound and default */
 #define HROE_CONTRIBUTOR_INSIGHTS_PAGE_MAX	100
 #define HROE_CONTRIBUTOR_INSIGHTS_PAGE_DEFAULT	100
