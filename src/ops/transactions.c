@@ -23,6 +23,7 @@
 #include "utils/memutils.h"
 #include "utils/snapmgr.h"
 
+#include "contributor_insights.h"
 #include "operations.h"
 #include "operations_internal.h"
 
@@ -490,5 +491,7 @@ hroe_transact_get(HroeCall *call, HroeTxAction *acts, int n, const char *rcc)
 	hroe_check_return_cc(rcc);
 	(void) LockOrder(acts, n);	/* one action per item, as for writes */
 	ReadAll(call, acts, n, true);
+	for (int i = 0; i < n; i++)
+		hroe_contributor_insights_item(acts[i].t, NULL, acts[i].old, false, false);
 	return hroe_tx_capacity_jsonb(rcc, caps, TxReads(acts, n, caps, 2), "ReadCapacityUnits");
 }

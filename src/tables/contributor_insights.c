@@ -326,16 +326,24 @@ RecordItem(HroeTableMeta *t, const char *index_name, const HroeKeySchema *schema
 
 /* The entry point of the item operations and of throttling (contributor_insights.h) */
 void
-hroe_contributor_insights_item(HroeTableMeta *t, const HroeItem *item, bool write, bool throttled)
+hroe_contributor_insights_item(HroeTableMeta *t, HroeIndexMeta *ix, const HroeItem *item,
+							   bool write, bool throttled)
 {
 	StringInfoData buf;
 
 	if (item == NULL || t == NULL || !t->contributor_insights_any || ci == NULL)
 		return;
 	initStringInfo(&buf);
-	RecordItem(t, NULL, &t->schema, t->contributor_insights, item, write, throttled, &buf);
-	for (int k = 0; k < t->nindexes; k++)
-		RecordItem(t, t->indexes[k].name, &t->indexes[k].schema, t->indexes[k].contributor_insights,
-				   item, write, throttled, &buf);
+	if (!write && ix != NULL)
+		RecordItem(t, ix->name, &ix->schema, ix->contributor_insights, item, false, throttled,
+				   &buf);
+	else
+	{
+		RecordItem(t, NULL, &t->schema, t->contributor_insights, item, write, throttled, &buf);
+		/* a write is one of each index that holds the item */
+		for (int k = 0; write && k < t->nindexes; k++)
+			RecordItem(t, t->indexes[k].name, &t->indexes[k].schema,
+					   t->indexes[k].contributor_insights, item, true, throttled, &buf);
+	}
 	pfree(buf.data);
 }

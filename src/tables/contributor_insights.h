@@ -30,12 +30,15 @@ extern void hroe_contributor_insights_record(Oid relid, const char *index_name, 
 											 bool throttled);
 
 /*
- * Count a read or write of item in table t, and in each of its indexes
- * the item is in, where Contributor Insights is enabled (THROTTLED_KEYS:
- * only when throttled): the entry point of the item operations and of
- * throttling
+ * Count an access of item where Contributor Insights is enabled
+ * (THROTTLED_KEYS: only when throttled): a read of table t (ix NULL) or of
+ * its index ix counts the key of what was read; a write counts the item's
+ * key in the table and in each index the item is in.  The entry point of
+ * every item operation (GetItem, PutItem, UpdateItem, DeleteItem, their
+ * batches and transactions, Query, Scan, PartiQL) and of throttling; a
+ * flag test when no Contributor Insights of the table is enabled.
  */
-extern void hroe_contributor_insights_item(HroeTableMeta *t, const HroeItem *item, bool write,
-										   bool throttled);
+extern void hroe_contributor_insights_item(HroeTableMeta *t, HroeIndexMeta *ix,
+										   const HroeItem *item, bool write, bool throttled);
 
 #endif							/* HROE_CONTRIBUTOR_INSIGHTS_H */
