@@ -171,7 +171,7 @@ hroe_api_check_table_options(const ApiTableOptions *o)
 	if (!o->sse_given)
 		return;
 	if (o->sse_enabled && o->sse_type && strcmp(o->sse_type, "AES256") == 0)
-		hroe_api_invalid("One or more parameter values were invalid: The only valid SSEType is KMS");
+		hroe_api_invalid("One or more parameter values were invalid: SSEType AES256 is not supported");
 	if (o->kms_key && (o->sse_type == NULL || strcmp(o->sse_type, "KMS") != 0))
 		hroe_api_invalid("One or more parameter values were invalid: SSEType KMS is required if KMSMasterKeyId is specified");
 	if (!o->sse_enabled && o->sse_type && strcmp(o->sse_type, "KMS") == 0)

@@ -197,8 +197,8 @@ BEGIN
 									   t.read_capacity_units, t.write_capacity_units, t.billing_mode);
 		IF p_warm_read < v_warm[1] OR p_warm_write < v_warm[2] THEN
 			PERFORM hroe.dynamodb_error('ValidationException',
-				format('One or more parameter values were invalid: Requested WarmThroughput for table %s is lower than its current WarmThroughput: ReadUnitsPerSecond %s, WriteUnitsPerSecond %s',
-					   p_table_name, v_warm[1], v_warm[2]));
+				-- (DynamoDB's text: UpdateTable refuses any decrease, of either member)
+				'One or more parameter values were invalid: decreasing WarmThroughput is not supported');
 		END IF;
 		UPDATE hroe.table_options
 		SET warm_read_units = coalesce(p_warm_read, v_warm[1]),
@@ -215,8 +215,8 @@ BEGIN
 									   x.read_capacity_units, x.write_capacity_units, t.billing_mode);
 		IF v_read < v_warm[1] OR v_write < v_warm[2] THEN
 			PERFORM hroe.dynamodb_error('ValidationException',
-				format('One or more parameter values were invalid: Requested WarmThroughput for index %s is lower than its current WarmThroughput: ReadUnitsPerSecond %s, WriteUnitsPerSecond %s',
-					   x.index_name, v_warm[1], v_warm[2]));
+				-- (DynamoDB's text: UpdateTable refuses any decrease, of either member)
+				'One or more parameter values were invalid: decreasing WarmThroughput is not supported');
 		END IF;
 		INSERT INTO hroe.index_options (table_name, index_name, warm_read_units, warm_write_units)
 		VALUES (p_table_name, x.index_name, coalesce(v_read, v_warm[1]), coalesce(v_write, v_warm[2]))
