@@ -45,6 +45,7 @@ SCRIPT_PARTS = \
 	src/tables/tables.sql \
 	src/tables/tables_meta.sql \
 	src/tables/tables_collection.sql \
+	src/tables/table_options.sql \
 	src/tables/partition.sql \
 	src/ops/operations.sql \
 	src/api/api.sql \

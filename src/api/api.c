@@ -357,6 +357,12 @@ static const ApiOperation operations[] = {
 	{"ExecuteTransaction", NULL, hroe_api_execute_transaction, false},
 	{"UpdateTimeToLive", hroe_api_update_time_to_live, NULL, false},
 	{"DescribeTimeToLive", hroe_api_describe_time_to_live, NULL, false},
+	/* table options and account reads (api_settings.c) */
+	{"DescribeLimits", hroe_api_describe_limits, NULL, false},
+	{"DescribeEndpoints", hroe_api_describe_endpoints, NULL, false},
+	{"UpdateContributorInsights", hroe_api_update_contributor_insights, NULL, false},
+	{"DescribeContributorInsights", hroe_api_describe_contributor_insights, NULL, false},
+	{"ListContributorInsights", hroe_api_list_contributor_insights, NULL, false},
 	/* DynamoDB Streams' (the gateway's DynamoDBStreams_20120810 target) */
 	{"ListStreams", NULL, hroe_api_list_streams, false},
 	{"DescribeStream", NULL, hroe_api_describe_stream, false},

@@ -50,6 +50,24 @@
 #define HROE_THROUGHPUT_MAX		INT64CONST(1000000000000)	/* read or write
 															 * capacity units */
 
+/*
+ * DescribeLimits: an account's default quotas of an on-demand account
+ * (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ServiceQuotas.html)
+ */
+#define HROE_ACCOUNT_MAX_READ_UNITS		80000
+#define HROE_ACCOUNT_MAX_WRITE_UNITS	80000
+#define HROE_TABLE_MAX_READ_UNITS		40000
+#define HROE_TABLE_MAX_WRITE_UNITS		40000
+/* (DescribeEndpoints' cache period: DDB_ENDPOINT_CACHE_MINUTES, protocol/ddb_types.h) */
+/* ListContributorInsights: MaxResults' bound and default */
+#define HROE_CONTRIBUTOR_INSIGHTS_PAGE_MAX	100
+#define HROE_CONTRIBUTOR_INSIGHTS_PAGE_DEFAULT	100
+/* the enum value sets of the table options */
+#define HROE_ENUM_TABLE_CLASS	"STANDARD, STANDARD_INFREQUENT_ACCESS"
+#define HROE_ENUM_SSE_TYPE		"AES256, KMS"
+#define HROE_ENUM_CI_ACTION		"ENABLE, DISABLE"
+#define HROE_ENUM_CI_MODE		"ACCESSED_AND_THROTTLED_KEYS, THROTTLED_KEYS"
+
 /* tags */
 #define HROE_MAX_TAGS			50		/* tags of a table */
 #define HROE_TAG_KEY_MAX		128		/* a tag key, in characters */

@@ -43,6 +43,7 @@
 #include "utils/syscache.h"
 
 #include "catalog.h"
+#include "contributor_insights.h"
 #include "direct_write.h"
 #include "key.h"
 #include "operations_internal.h"
@@ -317,6 +318,7 @@ BatchGetTable(BatchGet *g, int i, MemoryContext cxt)
 		if (!g->full)
 		{
 			item = hroe_op_fetch_item(t, g->keys[i] + 2 * k, false, cxt);
+			hroe_contributor_insights_item(t, NULL, item, false, false);
 			g->full = item && g->response_bytes + hroe_item_size(item) > HROE_BATCH_GET_BYTES;
 		}
 		if (g->full)

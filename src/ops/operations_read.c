@@ -45,6 +45,7 @@
 #include "utils/syscache.h"
 
 #include "catalog.h"
+#include "contributor_insights.h"
 #include "direct_write.h"
 #include "key.h"
 #include "operations_internal.h"
@@ -113,6 +114,8 @@ CountRead(ReadSpec *s, HroeItem *item, ReadOutcome *out)
 	bool		present;
 
 	out->scanned++;
+	/* each item read counts its key (the index's on an index) */
+	hroe_contributor_insights_item(s->t, s->ix, item, false, false);
 	if (s->ix == NULL)
 	{
 		out->bytes += hroe_item_size(item);

@@ -24,6 +24,7 @@
 #include "utils/memutils.h"
 #include "utils/snapmgr.h"
 
+#include "contributor_insights.h"
 #include "operations.h"
 #include "operations_internal.h"
 
@@ -587,5 +588,7 @@ hroe_transact_get(HroeCall *call, HroeTxAction *acts, int n, const char *rcc)
 	(void) LockOrder(acts, n);	/* one action per item, as for writes */
 	CancelInvalid(call, acts, n);
 	ReadAll(call, acts, n, true);
+	for (int i = 0; i < n; i++)
+		hroe_contributor_insights_item(acts[i].t, NULL, acts[i].old, false, false);
 	return hroe_tx_capacity_jsonb(rcc, caps, TxReads(acts, n, caps, 2), "ReadCapacityUnits");
 }

@@ -61,6 +61,8 @@ typedef struct HroeIndexMeta
 	int			nnonkey;
 	char	  **nonkey;
 	bool		local;			/* an LSI: HASH the table's, on pk */
+	/* Contributor Insights' mode (contributor_insights.h) */
+	uint8		contributor_insights;
 } HroeIndexMeta;
 
 typedef struct HroePlan
@@ -93,6 +95,9 @@ typedef struct HroeTableMeta
 	 * CONFLICT with a target, never by ctid
 	 */
 	bool		distributed;
+	/* Contributor Insights' mode, and whether any index has one (contributor_insights.h) */
+	uint8		contributor_insights;
+	bool		contributor_insights_any;
 } HroeTableMeta;
 
 /* A key attribute value as a Datum of its column type */

@@ -96,7 +96,8 @@ BEGIN
 			v_gsis := v_gsis || jsonb_build_array(v_index);
 		END IF;
 	END LOOP;
-	RETURN jsonb_strip_nulls(jsonb_build_object(
+	-- (the table class, encryption, warm throughput: hroe.with_table_options)
+	RETURN hroe.with_table_options(jsonb_strip_nulls(jsonb_build_object(
 		'TableName', t.table_name,
 		'TableStatus', coalesce(p_table_status, 'ACTIVE'),
 		'CreationDateTime', EXTRACT(epoch FROM t.created_at),
@@ -121,7 +122,7 @@ BEGIN
 		'LocalSecondaryIndexes', CASE WHEN v_lsis = '[]' THEN NULL ELSE v_lsis END,
 		'GlobalSecondaryIndexes', CASE WHEN v_gsis = '[]' THEN NULL ELSE v_gsis END,
 		'DeletionProtectionEnabled', t.deletion_protection,
-		'PostgresTable', t.relid::text));
+		'PostgresTable', t.relid::text)));
 END
 $$;
 COMMENT ON FUNCTION hroe.table_description(text, text, text, text) IS
