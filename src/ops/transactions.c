@@ -372,7 +372,9 @@ TxWrite(HroeTxAction *a, HroeTableCapacity *c)
  * order too, so two transactions writing the same collections never
  * deadlock.  A write growing a collection past its limit cancels the
  * transaction (ItemCollectionSizeLimitExceeded), as an item inserted since
- * its lock does (TransactionConflict).
+ * its lock does (TransactionConflict), and an Update whose item would pass
+ * 400 KB (ValidationError, UpdateItem's text: unlike a Put's, its size is
+ * known only once the transaction runs).
  */
 static void
 WriteAll(HroeCall *call, HroeTxAction **order, int n, HroeTableCapacity *caps, int *ncaps)
@@ -394,6 +396,12 @@ WriteAll(HroeCall *call, HroeTxAction **order, int n, HroeTableCapacity *caps, i
 
 			MemoryContextSwitchTo(cxt);
 			edata = CopyErrorData();
+			if (edata->sqlerrcode == ERRCODE_HROE_VALIDATION && a->kind == HROE_TX_UPDATE &&
+				edata->message && strcmp(edata->message, HROE_MSG_UPDATE_TOO_BIG) == 0)
+			{
+				FlushErrorState();
+				TxCancel(call, n, a->index, "ValidationError", edata->message);
+			}
 			if (edata->sqlerrcode != ERRCODE_HROE_ITEM_COLLECTION_SIZE)
 				PG_RE_THROW();
 			/* the transaction is cancelled: the error aborts it */

@@ -622,7 +622,7 @@ DocValue(JsonbIterator **it, JsonbIteratorToken tok, JsonbValue *jv,
 	check_stack_depth();
 	if (tok == WJB_BEGIN_OBJECT || tok == WJB_BEGIN_ARRAY)
 	{
-		if (depth > HROE_ITEM_MAX_DEPTH)
+		if (depth > HROE_ITEM_MAX_NESTING)
 			ereport(ERROR,
 					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 					 errmsg("One or more parameter values were invalid: Nesting Levels have exceeded supported limits")));

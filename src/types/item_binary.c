@@ -284,7 +284,7 @@ BinaryValue(Reader *r, uint8 type, const char *p, uint32 len, ValNode *n, int de
 		case HROE_SS:
 		case HROE_NS:
 		case HROE_BS:
-			if (type == HROE_L && depth > HROE_ITEM_MAX_DEPTH)
+			if (type == HROE_L && depth > HROE_ITEM_MAX_NESTING)
 				hroe_io_value_error(r, ERRCODE_PROGRAM_LIMIT_EXCEEDED, MSG_DEPTH);
 			cnt = BinaryCount(r, p, len, 4);
 			prev = 4 + 4 * cnt;
@@ -318,7 +318,7 @@ BinaryValue(Reader *r, uint8 type, const char *p, uint32 len, ValNode *n, int de
 				hroe_io_finish_set(r, n);
 			return;
 		case HROE_M:
-			if (depth > HROE_ITEM_MAX_DEPTH)
+			if (depth > HROE_ITEM_MAX_NESTING)
 				hroe_io_value_error(r, ERRCODE_PROGRAM_LIMIT_EXCEEDED, MSG_DEPTH);
 			cnt = BinaryCount(r, p, len, 8);
 			prev = 4 + 8 * cnt;
@@ -513,7 +513,7 @@ hroe_builder_finish_map(HroeBuilder *b, HroeValue *val)
 	/* as a whole item it would be this big: a lower bound for any nesting */
 	if (b->map.size - 3 - b->map.nkids > HROE_ITEM_MAX_SIZE)
 		hroe_io_too_big();
-	if (b->map.depth > HROE_ITEM_MAX_DEPTH)
+	if (b->map.depth > HROE_ITEM_MAX_NESTING)
 		hroe_io_value_error(NULL, ERRCODE_PROGRAM_LIMIT_EXCEEDED, MSG_DEPTH);
 	hroe_io_node_to_value(&b->map, val);
 }
@@ -541,7 +541,7 @@ hroe_make_list(const HroeValue *elems, uint32 n, HroeValue *val)
 	hroe_io_finish_list(&l);
 	if (l.size > HROE_ITEM_MAX_SIZE)
 		hroe_io_too_big();
-	if (l.depth > HROE_ITEM_MAX_DEPTH)
+	if (l.depth > HROE_ITEM_MAX_NESTING)
 		hroe_io_value_error(NULL, ERRCODE_PROGRAM_LIMIT_EXCEEDED, MSG_DEPTH);
 	hroe_io_node_to_value(&l, val);
 }

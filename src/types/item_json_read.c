@@ -506,17 +506,16 @@ ReadAttributeValue(Reader *r, ValNode *n, int depth)
 	else if (TAG("NULL"))
 	{
 		n->type = HROE_NULL;
-		if (ReadLiteral(r, "false"))
-			hroe_io_value_error(r, ERRCODE_INVALID_PARAMETER_VALUE, MSG_NULL_FALSE);
-		if (!ReadLiteral(r, "true"))
-			hroe_io_syntax_error(r, "Expected true for NULL");
+		/* DynamoDB accepts false as well and stores NULL true (no payload) */
+		if (!ReadLiteral(r, "true") && !ReadLiteral(r, "false"))
+			hroe_io_syntax_error(r, "Expected true or false for NULL");
 		hroe_io_finish_scalar(n);
 	}
 	else if (TAG("L"))
 	{
 		int64		size = 3;
 
-		if (depth > HROE_ITEM_MAX_DEPTH)
+		if (depth > HROE_ITEM_MAX_NESTING)
 			hroe_io_value_error(r, ERRCODE_PROGRAM_LIMIT_EXCEEDED, MSG_DEPTH);
 		n->type = HROE_L;
 		hroe_io_expect(r, '[', "Expected \"[\" for L");
@@ -540,7 +539,7 @@ ReadAttributeValue(Reader *r, ValNode *n, int depth)
 	}
 	else if (TAG("M"))
 	{
-		if (depth > HROE_ITEM_MAX_DEPTH)
+		if (depth > HROE_ITEM_MAX_NESTING)
 			hroe_io_value_error(r, ERRCODE_PROGRAM_LIMIT_EXCEEDED, MSG_DEPTH);
 		n->type = HROE_M;
 		hroe_io_read_members(r, n, depth + 1);
