@@ -13,13 +13,9 @@
 
 /* items and attributes */
 #define HROE_ITEM_MAX_SIZE		409600	/* an item: 400 KB, inclusive */
-#define HROE_ITEM_MAX_DEPTH		32		/* levels of an attribute's value, the
-										 * attribute itself level 1 */
-#define HROE_ITEM_MAX_NESTING	(HROE_ITEM_MAX_DEPTH - 1)	/* L and M inside
-															 * one another: an
-															 * L or M at level
-															 * 32 would hold
-															 * level 33 */
+#define HROE_ITEM_MAX_DEPTH		32		/* levels of values in an attribute,
+										 * the attribute's own value level 1,
+										 * an L's or M's members one deeper */
 /*
  * UpdateItem's own 400 KB measure (doc/dynamodb-rules.md#keys-and-item-size):
  * besides the finished item, the top-level attributes the update writes

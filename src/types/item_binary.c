@@ -179,7 +179,7 @@ hroe_value_size(const HroeValue *v)
 	return 0;
 }
 
-/* L/M nesting of a trusted value */
+/* Levels of values of a trusted value (as ValNode.depth) */
 static int
 ValueDepth(const HroeValue *v)
 {
@@ -189,7 +189,7 @@ ValueDepth(const HroeValue *v)
 	HroeValue	e;
 
 	if (v->type != HROE_L && v->type != HROE_M)
-		return 0;
+		return 1;
 	n = hroe_io_get_u32(v->data);
 	for (i = 0; i < n; i++)
 	{
@@ -245,6 +245,9 @@ BinaryValue(Reader *r, uint8 type, const char *p, uint32 len, ValNode *n, int de
 				cnt,
 				prev;
 
+	/* a value at most at level 32 (an attribute's value is level 1) */
+	if (depth > HROE_ITEM_MAX_DEPTH)
+		hroe_io_value_error(r, ERRCODE_PROGRAM_LIMIT_EXCEEDED, MSG_DEPTH);
 	n->type = type;
 	switch (type)
 	{
@@ -284,8 +287,6 @@ BinaryValue(Reader *r, uint8 type, const char *p, uint32 len, ValNode *n, int de
 		case HROE_SS:
 		case HROE_NS:
 		case HROE_BS:
-			if (type == HROE_L && depth > HROE_ITEM_MAX_NESTING)
-				hroe_io_value_error(r, ERRCODE_PROGRAM_LIMIT_EXCEEDED, MSG_DEPTH);
 			cnt = BinaryCount(r, p, len, 4);
 			prev = 4 + 4 * cnt;
 			for (i = 0; i < cnt; i++)
@@ -318,8 +319,6 @@ BinaryValue(Reader *r, uint8 type, const char *p, uint32 len, ValNode *n, int de
 				hroe_io_finish_set(r, n);
 			return;
 		case HROE_M:
-			if (depth > HROE_ITEM_MAX_NESTING)
-				hroe_io_value_error(r, ERRCODE_PROGRAM_LIMIT_EXCEEDED, MSG_DEPTH);
 			cnt = BinaryCount(r, p, len, 8);
 			prev = 4 + 8 * cnt;
 			/* names are contiguous, then values: both runs must tile */
@@ -513,7 +512,7 @@ hroe_builder_finish_map(HroeBuilder *b, HroeValue *val)
 	/* as a whole item it would be this big: a lower bound for any nesting */
 	if (b->map.size - 3 - b->map.nkids > HROE_ITEM_MAX_SIZE)
 		hroe_io_too_big();
-	if (b->map.depth > HROE_ITEM_MAX_NESTING)
+	if (b->map.depth > HROE_ITEM_MAX_DEPTH)
 		hroe_io_value_error(NULL, ERRCODE_PROGRAM_LIMIT_EXCEEDED, MSG_DEPTH);
 	hroe_io_node_to_value(&b->map, val);
 }
@@ -541,7 +540,7 @@ hroe_make_list(const HroeValue *elems, uint32 n, HroeValue *val)
 	hroe_io_finish_list(&l);
 	if (l.size > HROE_ITEM_MAX_SIZE)
 		hroe_io_too_big();
-	if (l.depth > HROE_ITEM_MAX_NESTING)
+	if (l.depth > HROE_ITEM_MAX_DEPTH)
 		hroe_io_value_error(NULL, ERRCODE_PROGRAM_LIMIT_EXCEEDED, MSG_DEPTH);
 	hroe_io_node_to_value(&l, val);
 }
