@@ -40,7 +40,7 @@ SELECT '{"a": {"SS": ["b", "a", "b"]}}'::hroe.item;
 SELECT '{"a": {"NS": ["1", "1.0"]}}'::hroe.item;
 SELECT '{"a": {"NS": ["100", "1e2", "7"]}}'::hroe.item;
 SELECT '{"a": {"BS": ["AAE=", "AAE="]}}'::hroe.item;
--- NULL false is accepted and stored as NULL true, as DynamoDB does now
+-- E30: NULL must be true
 SELECT '{"a": {"NULL": false}}'::hroe.item;
 -- the error names the attribute path
 SELECT '{"a": {"M": {"b": {"L": [{"N": "1"}, {"SS": []}]}}}}'::hroe.item;

@@ -2,7 +2,7 @@
 -- UpdateItem's own 400 KB measure (what it writes plus a cost per action,
 -- the key and untouched attributes not counted) against the flat measure
 -- of PartiQL's UPDATE and of a transaction's Update; numbers with a
--- leading +; the 32 levels of nesting; {"NULL": false}; size() of a string
+-- leading +; the 32 levels of nesting; size() of a string
 -- (doc/dynamodb-rules.md, Keys and item size, Types, Numbers)
 CREATE SCHEMA test_item_surfaces;
 SET search_path = test_item_surfaces, public;
@@ -85,9 +85,6 @@ SELECT '{"a": {"N": "+"}}'::hroe.item;
 SELECT '{"a": {"N": "+e2"}}'::hroe.item;
 SELECT count(*) AS put FROM hroe.put_item('surf_n', '{"pk": {"S": "n"}, "sk": {"N": "+5"}, "v": {"S": "plus"}}');
 SELECT hroe.get_item('surf_n', '{"pk": {"S": "n"}, "sk": {"N": "5"}}');
-
--- {"NULL": false} is accepted and stored as NULL true
-SELECT '{"a": {"NULL": false}}'::hroe.item;
 
 -- nesting: an attribute's value is level 1; a value at level 33 is refused,
 -- in an item as in an expression value (31 maps around a string: level 32)

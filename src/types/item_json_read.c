@@ -511,9 +511,10 @@ ReadAttributeValue(Reader *r, ValNode *n, int depth)
 	else if (TAG("NULL"))
 	{
 		n->type = HROE_NULL;
-		/* DynamoDB accepts false as well and stores NULL true (no payload) */
-		if (!ReadLiteral(r, "true") && !ReadLiteral(r, "false"))
-			hroe_io_syntax_error(r, "Expected true or false for NULL");
+		if (ReadLiteral(r, "false"))
+			hroe_io_value_error(r, ERRCODE_INVALID_PARAMETER_VALUE, MSG_NULL_FALSE);
+		if (!ReadLiteral(r, "true"))
+			hroe_io_syntax_error(r, "Expected true for NULL");
 		hroe_io_finish_scalar(n);
 	}
 	else if (TAG("L"))

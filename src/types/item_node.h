@@ -23,6 +23,7 @@
 #define MSG_NUM_OVER	"Number overflow. Attempting to store a number with magnitude larger than supported range"
 #define MSG_NUM_UNDER	"Number underflow. Attempting to store a number with magnitude smaller than supported range"
 #define MSG_TOO_BIG		"Item size has exceeded the maximum allowed size"
+#define MSG_NULL_FALSE	"One or more parameter values were invalid: Null attribute value types must have the value of true"
 #define MSG_EMPTY_AV	"One or more parameter values were invalid: Supplied AttributeValue is empty, must contain exactly one of the supported datatypes"
 #define MSG_TWO_TYPES	"One or more parameter values were invalid: Supplied AttributeValue has more than one datatypes set, must contain exactly one of the supported datatypes"
 #define MSG_DEPTH		"One or more parameter values were invalid: Nesting Levels have exceeded supported limits"
