@@ -99,6 +99,15 @@ SELECT ('{"a": ' || repeat('{"L": [', 32) || '{"S": "leaf"}' || repeat(']}', 32)
 -- an update may not nest a value deeper either
 SELECT hroe.apply_update(('{"a": ' || repeat('{"M": {"n": ', 30) || '{"S": "x"}' || repeat('}}', 30) || '}')::hroe.item,
 	'SET a' || repeat('.n', 30) || ' = :v', NULL, '{":v": {"M": {"n": {"M": {"n": {"S": "leaf"}}}}}}');
+-- it checks the attributes it writes, in their finished form: an empty M
+-- at level 32 is fine, and an update elsewhere leaves them alone
+SELECT hroe.apply_update(('{"a": ' || repeat('{"M": {"n": ', 30) || '{"S": "x"}' || repeat('}}', 30) || '}')::hroe.item,
+	'SET a' || repeat('.n', 30) || ' = :v, b = :b', NULL, '{":v": {"M": {}}, ":b": {"N": "1"}}') IS NOT NULL AS empty_m_at_32;
+-- embedding a collection moves its items' values two levels down
+SELECT hroe.item_embed_collection('{}', 'c', hroe.item_collection_agg('k',
+	('{"a": ' || repeat('{"M": {"n": ', 29) || '{"S": "leaf"}' || repeat('}}', 29) || '}')::hroe.item)) IS NOT NULL AS embedded_leaf_at_32;
+SELECT hroe.item_embed_collection('{}', 'c', hroe.item_collection_agg('k',
+	('{"a": ' || repeat('{"M": {"n": ', 30) || '{"S": "leaf"}' || repeat('}}', 30) || '}')::hroe.item));
 
 -- size() of a string counts UTF-16 code units: "é𝄞" is 3 (6 UTF-8 bytes)
 SELECT hroe.condition_matches('{"s": {"S": "é𝄞"}}', 'size(s) = :n', NULL, '{":n": {"N": "3"}}') AS three,

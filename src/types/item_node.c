@@ -584,8 +584,6 @@ hroe_io_node_to_item(const ValNode *m)
 
 	if (size > HROE_ITEM_MAX_SIZE)
 		hroe_io_too_big();
-	if (m->depth - 1 > HROE_ITEM_MAX_DEPTH)
-		hroe_io_value_error(NULL, ERRCODE_PROGRAM_LIMIT_EXCEEDED, MSG_DEPTH);
 	if (total > MaxAllocSize)
 		hroe_io_too_big();
 	item = palloc(total);
