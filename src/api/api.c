@@ -414,15 +414,15 @@ typedef struct ApiResponse
 /*
  * The one wrapper of every operation the JSON API runs: operation op on the
  * request body req, within call (its error payload, its innermost response
- * while the operation runs), connected to SPI by the caller; partiql_query:
- * the request is a PartiQL SELECT's Query.  The response is built here, the
+ * while the operation runs), connected to SPI by the caller; partiql: the
+ * request is a PartiQL statement's (ApiRequest.partiql).  The response is built here, the
  * one place that closes the members an operation wrote as text; it is in
  * the current memory context (text) or in the call's outer context (jsonb).
  */
 static ApiResponse
-RunOperation(ApiCall *call, const ApiOperation *op, JsonbContainer *req, bool partiql_query)
+RunOperation(ApiCall *call, const ApiOperation *op, JsonbContainer *req, bool partiql)
 {
-	ApiRequest	r = {call, req, partiql_query};
+	ApiRequest	r = {call, req, partiql};
 	Jsonb	   *saved_result = call->result;
 	StringInfoData body;
 	ApiResponse res = {NULL, NULL};
@@ -451,14 +451,14 @@ RunOperation(ApiCall *call, const ApiOperation *op, JsonbContainer *req, bool pa
  * partiql_api.c, are the JSON API's requests): its response body
  */
 Jsonb *
-hroe_api_run(ApiCall *call, const char *op, Jsonb *req, bool partiql_query)
+hroe_api_run(ApiCall *call, const char *op, Jsonb *req, bool partiql)
 {
 	const ApiOperation *operation = FindOperation(op);
 	ApiResponse res;
 
 	if (operation == NULL)
 		elog(ERROR, "unknown operation \"%s\"", op);
-	res = RunOperation(call, operation, &req->root, partiql_query);
+	res = RunOperation(call, operation, &req->root, partiql);
 	return res.jsonb ? res.jsonb : hroe_api_text_jsonb(res.text);
 }
 

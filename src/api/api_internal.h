@@ -41,9 +41,11 @@ typedef struct ApiRequest
 {
 	ApiCall    *call;
 	JsonbContainer *body;		/* the request: a JSON object */
-	bool		partiql_query;	/* a PartiQL SELECT's Query (partiql_api.c):
-								 * a lower and an upper sort key bound make a
-								 * range */
+	bool		partiql;		/* a PartiQL statement's (partiql_api.c): a
+								 * SELECT's Query takes a lower and an upper
+								 * sort key bound as a range, an UPDATE's
+								 * UpdateItem measures its finished item
+								 * only */
 } ApiRequest;
 
 /* Most arguments of a DDL statement (api_ddl.c) */
@@ -125,7 +127,7 @@ extern void hroe_api_tag_resource(const ApiRequest *r, StringInfo out);
 extern void hroe_api_untag_resource(const ApiRequest *r, StringInfo out);
 extern void hroe_api_list_tags_of_resource(const ApiRequest *r, StringInfo out);
 extern void hroe_api_validate(const char *op, JsonbContainer *req);
-extern Jsonb *hroe_api_run(ApiCall *call, const char *op, Jsonb *req, bool partiql_query);
+extern Jsonb *hroe_api_run(ApiCall *call, const char *op, Jsonb *req, bool partiql);
 extern char *hroe_api_access_denied(const char *op, const char *table);
 extern void hroe_api_execute_statement(const ApiRequest *r, StringInfo out);
 extern void hroe_api_batch_execute_statement(const ApiRequest *r, StringInfo out);

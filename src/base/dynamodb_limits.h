@@ -13,7 +13,19 @@
 
 /* items and attributes */
 #define HROE_ITEM_MAX_SIZE		409600	/* an item: 400 KB, inclusive */
-#define HROE_ITEM_MAX_DEPTH		32		/* nesting of L and M */
+#define HROE_ITEM_MAX_DEPTH		32		/* levels of values in an attribute,
+										 * the attribute's own value level 1,
+										 * an L's or M's members one deeper */
+/*
+ * UpdateItem's own 400 KB measure (doc/dynamodb-rules.md#keys-and-item-size):
+ * besides the finished item, the top-level attributes the update writes
+ * plus these bytes for the update and for each of its actions may not pass
+ * HROE_ITEM_MAX_SIZE
+ */
+#define HROE_UPDATE_COST		3		/* the update itself */
+#define HROE_UPDATE_SET_COST	19		/* a SET or ADD */
+#define HROE_UPDATE_INDEX_COST	20		/* a SET or ADD of a list element */
+#define HROE_UPDATE_REMOVE_COST	2		/* a REMOVE or DELETE */
 #define HROE_ITEM_MAX_NAME		65535	/* an attribute name, in bytes */
 #define HROE_JSON_MAX_DEPTH		1000	/* nesting of a request body's JSON
 										 * (hroe-gateway's bound too) */

@@ -29,6 +29,12 @@
 #define ERRCODE_HROE_TRIMMED_DATA			MAKE_SQLSTATE('H','R','0','1','0')
 #define ERRCODE_HROE_ITEM_COLLECTION_SIZE	MAKE_SQLSTATE('H','R','0','1','1')
 
+/*
+ * E10 as UpdateItem words it (the update of a transaction too, where it
+ * cancels the transaction instead: transactions.c knows it by this text)
+ */
+#define HROE_MSG_UPDATE_TOO_BIG "Item size to update has exceeded the maximum allowed size"
+
 /* One code of the class */
 typedef struct HroeErrorDef
 {

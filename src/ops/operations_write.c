@@ -486,6 +486,9 @@ hroe_update_item(PG_FUNCTION_ARGS)
 	r.key = PG_GETARG_JSONB_P(1);
 	r.condition = e.condition;
 	r.update = e.update;
+	/* UpdateItem's own measure, as the JSON API's UpdateItem */
+	if (r.update)
+		r.update->measure_writes = true;
 	RunWrite(&r, &res);
 	return WriteResult(fcinfo, &res);
 }

@@ -435,9 +435,43 @@ TxWrite(HroeTxAction *a, HroeTableCapacity *c)
 }
 
 /*
- * Make every Update's item (its update applied to its locked item), in the
- * canonical order: an empty index key raised (input validation), one of
- * another type than its index's cancels the transaction (ValidationError)
+ * An Update's item (its update applied to its locked item): one that would
+ * pass 400 KB cancels the transaction (ValidationError, UpdateItem's text:
+ * unlike a Put's, its size is known only once the transaction runs; the
+ * actions after it in the canonical order are not judged)
+ */
+static HroeItem *
+ApplyUpdate(HroeCall *call, HroeTxAction *a, HroeTxAction *acts, int n)
+{
+	MemoryContext cxt = CurrentMemoryContext;
+	HroeItem   *updated = NULL;
+
+	PG_TRY();
+	{
+		updated = hroe_update_apply(a->e.update, a->old ? a->old : a->item);
+	}
+	PG_CATCH();
+	{
+		ErrorData  *edata;
+
+		MemoryContextSwitchTo(cxt);
+		edata = CopyErrorData();
+		if (edata->sqlerrcode != ERRCODE_HROE_VALIDATION || !edata->message ||
+			strcmp(edata->message, HROE_MSG_UPDATE_TOO_BIG) != 0)
+			PG_RE_THROW();
+		/* the transaction is cancelled: the error aborts it */
+		FlushErrorState();
+		a->invalid = edata->message;
+		CancelInvalid(call, acts, n);
+	}
+	PG_END_TRY();
+	return updated;
+}
+
+/*
+ * Make every Update's item, in the canonical order: an empty index key
+ * raised (input validation), one of another type than its index's cancels
+ * the transaction (ValidationError)
  */
 static void
 ApplyUpdates(HroeCall *call, HroeTxAction **order, HroeTxAction *acts, int n)
@@ -449,7 +483,7 @@ ApplyUpdates(HroeCall *call, HroeTxAction **order, HroeTxAction *acts, int n)
 		if (a->kind != HROE_TX_UPDATE)
 			continue;
 		hroe_call_resource(call, a->table, strlen(a->table));
-		a->updated = hroe_update_apply(a->e.update, a->old ? a->old : a->item);
+		a->updated = ApplyUpdate(call, a, acts, n);
 		hroe_check_update_index_keys(a->t, a->updated);
 		a->invalid = hroe_item_index_keys_mismatch(a->t, a->updated);
 	}
