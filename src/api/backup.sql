@@ -73,6 +73,7 @@ CREATE TABLE hroe.table_restores (
 );
 COMMENT ON TABLE hroe.table_restores IS 'The tables restored from a backup: the backup''s and its source table''s ARNs, when (DescribeTable''s RestoreSummary); readable by every role, written only by the table''s owner';
 ALTER TABLE hroe.table_restores ENABLE ROW LEVEL SECURITY;
+ALTER TABLE hroe.table_restores FORCE ROW LEVEL SECURITY;
 CREATE POLICY table_restores_read ON hroe.table_restores FOR SELECT USING (true);
 COMMENT ON POLICY table_restores_read ON hroe.table_restores IS 'The metadata is readable by every role';
 CREATE POLICY table_restores_owner ON hroe.table_restores FOR ALL
@@ -259,15 +260,17 @@ BEGIN
 			 THEN ARRAY['Value null at ''tableName'' failed to satisfy constraint: Member must not be null']
 			 ELSE '{}'::text[] END
 		|| hroe.backup_name_errors(p_backup_name, 'backupName'));
-	-- a table being created or deleted (its metadata row locked) is in use
-	BEGIN
-		SELECT * INTO t FROM hroe.tables WHERE table_name = v_table FOR KEY SHARE NOWAIT;
-	EXCEPTION WHEN lock_not_available THEN
-		PERFORM hroe.dynamodb_error('TableInUseException', format('Table is being created or deleted: %s', v_table));
-	END;
+	SELECT * INTO t FROM hroe.tables WHERE table_name = v_table;
 	IF t.table_name IS NULL THEN
 		PERFORM hroe.dynamodb_error('TableNotFoundException', format('Table not found: %s', v_table));
 	END IF;
+	-- ACCESS SHARE, as any reader: a table being deleted (or whose keys are
+	-- being changed) holds ACCESS EXCLUSIVE until it commits, and is in use
+	BEGIN
+		EXECUTE format('LOCK TABLE %s IN ACCESS SHARE MODE NOWAIT', t.relid);
+	EXCEPTION WHEN lock_not_available THEN
+		PERFORM hroe.dynamodb_error('TableInUseException', format('Table is being updated or deleted: %s', v_table));
+	END;
 	SELECT * INTO v_ttl FROM hroe.time_to_live WHERE table_name = v_table;
 	SELECT s.view_type INTO v_view FROM hroe.streams s WHERE s.table_name = v_table AND s.disabled_at IS NULL;
 	v_features := jsonb_strip_nulls(jsonb_build_object(
