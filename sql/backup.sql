@@ -87,6 +87,7 @@ SELECT hroe.dynamodb('DescribeBackup', '{}');
 SELECT hroe.dynamodb('DescribeBackup', '{"BackupArn": "arn:aws:dynamodb:us-east-1:123456789012:table/t/backup/0-0"}');
 SELECT hroe.dynamodb('ListBackups', '{"Limit": 0, "BackupType": "SOME"}');
 SELECT hroe.dynamodb('ListBackups', '{"Limit": 1000}');
+SELECT hroe.dynamodb('ListBackups', '{"Limit": -1e30}');
 SELECT hroe.dynamodb('ListBackups', '{"ExclusiveStartBackupArn": "arn:aws:dynamodb:us-east-1:123456789012:table/t/backup/0-0"}');
 SELECT hroe.create_backup('bk_missing', 'b1');
 

@@ -121,11 +121,14 @@ hroe_api_list_backups(JsonbContainer *req, StringInfo out)
 	TextArg(req, "BackupType", values, nulls, 3);
 	NumericArg(req, "Limit", values, nulls, 4);
 	TextArg(req, "ExclusiveStartBackupArn", values, nulls, 5);
-	/* (a Limit beyond an integer's range fails its constraint as 101 would) */
+	/*
+	 * (a Limit beyond an integer's range fails its constraint, 1 to
+	 * HROE_LIST_BACKUPS_MAX, as the nearest integer does)
+	 */
 	AppendResult(out, NULL,
 				 "SELECT hroe.list_backups($1, pg_catalog.to_timestamp($2::pg_catalog.float8), "
 				 "pg_catalog.to_timestamp($3::pg_catalog.float8), coalesce($4, 'USER'), "
-				 "CASE WHEN $5 IS NOT NULL THEN LEAST(GREATEST($5, -1), 101)::pg_catalog.int4 END, $6)",
+				 "CASE WHEN $5 IS NOT NULL THEN LEAST(GREATEST($5, -2147483648), 2147483647)::pg_catalog.int4 END, $6)",
 				 6, types, values, nulls);
 }
 
@@ -177,14 +180,13 @@ hroe_api_restore_table_from_backup(JsonbContainer *req, StringInfo out)
 char *
 hroe_api_with_restore(const char *table, char *desc)
 {
-	Oid			types[2] = {TEXTOID, JSONBOID};
-	Datum		values[2];
+	Oid			types[1] = {TEXTOID};
+	Datum		values[1];
 	int			ret;
 	bool		isnull;
 	Datum		d;
 
 	values[0] = CStringGetTextDatum(table);
-	values[1] = (Datum) 0;
 	ret = SPI_execute_with_args("SELECT hroe.restore_summary($1)", 1, types, values, NULL, true, 1);
 	if (ret != SPI_OK_SELECT || SPI_processed != 1)
 		elog(ERROR, "hroe.restore_summary failed: %s", SPI_result_code_string(ret));

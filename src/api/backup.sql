@@ -537,12 +537,12 @@ BEGIN
 	VALUES (p_target_table_name, b.backup_arn, d->>'TableArn');
 	-- (DynamoDB answers CREATING with the restore in progress; hroe's
 	-- table is complete when the call commits, ACTIVE from then on)
-	RETURN (hroe.table_description(p_target_table_name, 'CREATING') - 'PostgresTable')
+	RETURN (hroe.table_description(p_target_table_name, 'CREATING', 'CREATING') - 'PostgresTable')
 		|| jsonb_build_object('RestoreSummary', hroe.restore_summary(p_target_table_name, true));
 END
 $$;
 COMMENT ON FUNCTION hroe.restore_table_from_backup(text, text, jsonb, name) IS
-'RestoreTableFromBackup: a new table p_target_table_name (TableAlreadyExistsException if it exists) with the keys, indexes, billing mode and throughput of the backup with ARN p_backup_arn and its items; p_overrides as the request''s BillingModeOverride, ProvisionedThroughputOverride, GlobalSecondaryIndexOverride and LocalSecondaryIndexOverride (the backup''s indexes, some left out), SSESpecificationOverride (accepted); in schema p_schema (default: the caller''s current schema, as CreateTable); stream, Time to Live and tags are not restored, as in DynamoDB; returns the TableDescription with its RestoreSummary (TableStatus CREATING and RestoreInProgress true, as DynamoDB answers; ACTIVE once committed)';
+'RestoreTableFromBackup: a new table p_target_table_name (TableAlreadyExistsException if it exists) with the keys, indexes, billing mode and throughput of the backup with ARN p_backup_arn and its items; p_overrides as the request''s BillingModeOverride, ProvisionedThroughputOverride, GlobalSecondaryIndexOverride and LocalSecondaryIndexOverride (the backup''s indexes, some left out), SSESpecificationOverride (accepted); in schema p_schema (default: the caller''s current schema, as CreateTable); stream, Time to Live and tags are not restored, as in DynamoDB; returns the TableDescription with its RestoreSummary (TableStatus and IndexStatus CREATING, RestoreInProgress true, as DynamoDB answers; ACTIVE once committed)';
 
 -- DescribeTable's RestoreSummary of a restored table (NULL: not restored)
 CREATE FUNCTION hroe.restore_summary(p_table_name text, p_in_progress boolean DEFAULT false)
