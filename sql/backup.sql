@@ -90,6 +90,8 @@ SELECT hroe.dynamodb('ListBackups', '{"Limit": 1000}');
 SELECT hroe.dynamodb('ListBackups', '{"Limit": -1e30}');
 SELECT hroe.dynamodb('ListBackups', '{"ExclusiveStartBackupArn": "arn:aws:dynamodb:us-east-1:123456789012:table/t/backup/0-0"}');
 SELECT hroe.create_backup('bk_missing', 'b1');
+SELECT hroe.dynamodb('CreateBackup', '{"TableName": "arn:aws:dynamodb:eu-west-1:123456789012:table/bk_restored", "BackupName": "elsewhere"}');
+SELECT hroe.dynamodb('ListBackups', '{"TableName": "arn:aws:dynamodb:eu-west-1:123456789012:table/bk_src"}');
 
 -- privileges: a role that may not read a table cannot back it up, and does
 -- not see the backups others made

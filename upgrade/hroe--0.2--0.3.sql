@@ -1132,6 +1132,10 @@ BEGIN
 	-- (TableName may be the table's ARN)
 	IF v_table LIKE 'arn:%:table/%' THEN
 		v_table := substr(v_table, strpos(v_table, ':table/') + 7);
+		-- (an ARN of another region or account names no table here)
+		IF hroe.table_arn(v_table) IS DISTINCT FROM p_table_name THEN
+			v_table := p_table_name;
+		END IF;
 	END IF;
 	PERFORM hroe.backup_validation(
 		CASE WHEN p_table_name IS NULL
@@ -1209,6 +1213,10 @@ DECLARE
 BEGIN
 	IF v_table LIKE 'arn:%:table/%' THEN
 		v_table := substr(v_table, strpos(v_table, ':table/') + 7);
+		-- (an ARN of another region or account names no table here)
+		IF hroe.table_arn(v_table) IS DISTINCT FROM p_table_name THEN
+			v_table := p_table_name;
+		END IF;
 	END IF;
 	IF p_table_name IS NOT NULL AND p_table_name NOT LIKE 'arn:%' THEN
 		v_errors := v_errors || hroe.backup_name_errors(p_table_name, 'tableName');
