@@ -49,6 +49,7 @@ SCRIPT_PARTS = \
 	src/tables/partition.sql \
 	src/ops/operations.sql \
 	src/api/api.sql \
+	src/api/backup.sql \
 	src/streams/streams.sql \
 	src/streams/ttl.sql \
 	src/http/gateway.sql \

@@ -363,6 +363,12 @@ static const ApiOperation operations[] = {
 	{"UpdateContributorInsights", hroe_api_update_contributor_insights, NULL, false},
 	{"DescribeContributorInsights", hroe_api_describe_contributor_insights, NULL, false},
 	{"ListContributorInsights", hroe_api_list_contributor_insights, NULL, false},
+	/* on-demand backups (api_backup.c) */
+	{"CreateBackup", hroe_api_create_backup, NULL, false},
+	{"DescribeBackup", hroe_api_describe_backup, NULL, false},
+	{"ListBackups", hroe_api_list_backups, NULL, false},
+	{"DeleteBackup", hroe_api_delete_backup, NULL, false},
+	{"RestoreTableFromBackup", hroe_api_restore_table_from_backup, NULL, false},
 	/* DynamoDB Streams' (the gateway's DynamoDBStreams_20120810 target) */
 	{"ListStreams", NULL, hroe_api_list_streams, false},
 	{"DescribeStream", NULL, hroe_api_describe_stream, false},

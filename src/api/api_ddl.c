@@ -746,7 +746,8 @@ hroe_api_describe_table(JsonbContainer *req, StringInfo out)
 	if (hroe_table_lookup(table, true) == NULL)
 		hroe_ddb_error(ERRCODE_HROE_RESOURCE_NOT_FOUND, "ResourceNotFoundException",
 					   psprintf("Requested resource not found: Table: %s not found", table));
-	appendStringInfo(out, ",\"Table\":%s", TableDescription(table, "ACTIVE", NULL, NULL));
+	appendStringInfo(out, ",\"Table\":%s",
+					 hroe_api_with_restore(table, TableDescription(table, "ACTIVE", NULL, NULL)));
 }
 
 /* DeleteTable (refused while deletion protection is enabled: hroe.delete_table) */

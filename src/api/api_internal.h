@@ -145,6 +145,13 @@ extern void hroe_api_refuse_distributed(const char *table, const char *feature) 
 extern char *hroe_api_with_stream(const char *table, char *desc);
 extern void hroe_api_update_time_to_live(JsonbContainer *req, StringInfo out);
 extern void hroe_api_describe_time_to_live(JsonbContainer *req, StringInfo out);
+/* on-demand backups (api_backup.c) */
+extern void hroe_api_create_backup(JsonbContainer *req, StringInfo out);
+extern void hroe_api_describe_backup(JsonbContainer *req, StringInfo out);
+extern void hroe_api_list_backups(JsonbContainer *req, StringInfo out);
+extern void hroe_api_delete_backup(JsonbContainer *req, StringInfo out);
+extern void hroe_api_restore_table_from_backup(JsonbContainer *req, StringInfo out);
+extern char *hroe_api_with_restore(const char *table, char *desc);
 
 /* The table options of CreateTable and UpdateTable (api_settings.c) */
 typedef struct ApiTableOptions

@@ -86,6 +86,16 @@
 #define HROE_TAG_VALUE_MAX		256		/* a tag value, in characters */
 #define HROE_ARN_MAX			1283	/* a ResourceArn, in characters */
 
+/*
+ * on-demand backups: a BackupName as a table name (HROE_TABLE_NAME_MIN/MAX),
+ * a BackupArn of 37 to 1024 characters, a ListBackups page; the SQL
+ * functions of src/api/backup.sql check them (as hroe.tables' CHECK does
+ * the table name's), the JSON API bounds a Limit with them
+ */
+#define HROE_BACKUP_ARN_MIN		37
+#define HROE_BACKUP_ARN_MAX		1024
+#define HROE_LIST_BACKUPS_MAX	100		/* backups in a ListBackups page */
+
 /* reads */
 #define HROE_PAGE_BYTES			(1024 * 1024)	/* a Query or Scan page */
 

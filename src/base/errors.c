@@ -33,6 +33,12 @@ const HroeErrorDef hroe_error_defs[] = {
 	/* DynamoDB Streams' own */
 	{ERRCODE_HROE_EXPIRED_ITERATOR, "ExpiredIteratorException", DDB "ExpiredIteratorException"},
 	{ERRCODE_HROE_TRIMMED_DATA, "TrimmedDataAccessException", DDB "TrimmedDataAccessException"},
+	/* on-demand backups' */
+	{ERRCODE_HROE_BACKUP_NOT_FOUND, "BackupNotFoundException", DDB "BackupNotFoundException"},
+	{ERRCODE_HROE_BACKUP_IN_USE, "BackupInUseException", DDB "BackupInUseException"},
+	{ERRCODE_HROE_TABLE_NOT_FOUND, "TableNotFoundException", DDB "TableNotFoundException"},
+	{ERRCODE_HROE_TABLE_ALREADY_EXISTS, "TableAlreadyExistsException", DDB "TableAlreadyExistsException"},
+	{ERRCODE_HROE_TABLE_IN_USE, "TableInUseException", DDB "TableInUseException"},
 };
 const int	hroe_error_ndefs = lengthof(hroe_error_defs);
 

@@ -28,6 +28,12 @@
 #define ERRCODE_HROE_EXPIRED_ITERATOR		MAKE_SQLSTATE('H','R','0','0','9')
 #define ERRCODE_HROE_TRIMMED_DATA			MAKE_SQLSTATE('H','R','0','1','0')
 #define ERRCODE_HROE_ITEM_COLLECTION_SIZE	MAKE_SQLSTATE('H','R','0','1','1')
+/* on-demand backups (src/api/backup.sql) */
+#define ERRCODE_HROE_BACKUP_NOT_FOUND		MAKE_SQLSTATE('H','R','0','1','2')
+#define ERRCODE_HROE_BACKUP_IN_USE			MAKE_SQLSTATE('H','R','0','1','3')
+#define ERRCODE_HROE_TABLE_NOT_FOUND		MAKE_SQLSTATE('H','R','0','1','4')
+#define ERRCODE_HROE_TABLE_ALREADY_EXISTS	MAKE_SQLSTATE('H','R','0','1','5')
+#define ERRCODE_HROE_TABLE_IN_USE			MAKE_SQLSTATE('H','R','0','1','6')
 
 /*
  * E10 as UpdateItem words it (the update of a transaction too, where it
