@@ -559,7 +559,8 @@ http_start(const GatewayConfig *config)
 		unsigned int max_conns = (unsigned int) ((cfg->max_connections + nloops - 1) / nloops);
 
 		lp->connections = cfg->pool_size / nloops + (i < cfg->pool_size % nloops);
-		lp->queue = cfg->queue_size / nloops + (i < cfg->queue_size % nloops);
+		lp->queue = cfg->queue_size < 0 ? -1 :
+			cfg->queue_size / nloops + (i < cfg->queue_size % nloops);
 		if (!start_loop(lp, flags, tls, max_conns))
 			return false;
 		if (pthread_create(&lp->thread, NULL, loop, lp) != 0)

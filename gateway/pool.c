@@ -6,15 +6,22 @@
  *
  * Each event loop thread drives a pool of its own per target (the primary,
  * then each --replica standby): its share of pool_size connections to each,
- * opened on demand and kept, and of queue_size.  A statement takes
+ * opened on demand and kept, and of queue_size if one is set.  A statement takes
  * an idle one, is sent with PQsendQueryPrepared and its result is collected
  * when epoll reports the socket readable (PQconsumeInput, PQisBusy,
  * PQgetResult): a loop thread drives all its connections, and no thread
  * waits for PostgreSQL.  When all are busy the statement waits in a FIFO queue, at
- * most queue_timeout_ms and only if fewer than queue_size wait already, else
- * it is throttled at once: the gateway never queues without bound and never
- * hangs a client.  The queue is first come, first served, so a request's
- * wait is bounded by the requests ahead of it.
+ * most queue_timeout_ms and, if a queue_size is set, only if fewer wait
+ * already, else it is throttled at once.  By default there is no queue_size:
+ * a burst waits, as DynamoDB throttles no burst for want of servers.  The
+ * queue is still bounded: a request waits there only while its HTTP
+ * connection is suspended, and libmicrohttpd reads a connection's next
+ * request only once its answer is sent, so it holds at most max_connections
+ * requests (fewer from one client address: max_per_address), whose bodies
+ * stay charged to max_buffered_mb until answered (past it a new body is
+ * refused with 503, http.c).  The gateway never queues without bound and
+ * never hangs a client; the queue is first come, first served, so a
+ * request's wait is bounded by the requests ahead of it.
  *
  * Connections are opened when the loop starts and, after a failure, when
  * next needed, with the blocking PQconnectdbParams, in the loop: a local
@@ -127,7 +134,7 @@ struct Pool
 {
 	const char *conninfo;
 	int			size;
-	int			queue_size;
+	int			queue_size;		/* -1: no limit of its own */
 	PoolConn   *slots;
 	int		   *free_stack;		/* indexes of idle slots */
 	int			nfree;
@@ -361,7 +368,8 @@ pool_submit(int target, PoolStatement stmt, int nparams, const char *const *valu
 	Pool	   *p = &pools[target];
 	PoolJob    *job;
 
-	if (p->nfree == 0 && (p->nwaiting >= p->queue_size || cfg->queue_timeout_ms == 0))
+	if (p->nfree == 0 &&
+		((p->queue_size >= 0 && p->nwaiting >= p->queue_size) || cfg->queue_timeout_ms == 0))
 	{
 		*status = POOL_BUSY;
 		return false;

@@ -53,7 +53,8 @@ typedef struct PoolConn PoolConn;
 /*
  * Set up the calling thread's pools, one per target (the primary, then each
  * --replica): connections slots each (opened now, or when first needed
- * after a failure) and a queue of at most queue requests each.  The
+ * after a failure) and a queue of at most queue requests each (-1: no limit
+ * of its own, see pool.c).  The
  * connections' sockets are registered in epoll_fd with the PoolConn as
  * data.ptr.  Every function below acts on the calling thread's pools.
  */
