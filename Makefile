@@ -35,6 +35,7 @@ SCRIPT_PARTS = \
 	src/expr/expression_eval.sql \
 	src/tables/tables.sql \
 	src/tables/tables_meta.sql \
+	src/tables/throttle.sql \
 	src/tables/tables_collection.sql \
 	src/tables/partition.sql \
 	src/ops/operations.sql \

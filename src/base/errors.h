@@ -28,6 +28,8 @@
 #define ERRCODE_HROE_EXPIRED_ITERATOR		MAKE_SQLSTATE('H','R','0','0','9')
 #define ERRCODE_HROE_TRIMMED_DATA			MAKE_SQLSTATE('H','R','0','1','0')
 #define ERRCODE_HROE_ITEM_COLLECTION_SIZE	MAKE_SQLSTATE('H','R','0','1','1')
+#define ERRCODE_HROE_PROVISIONED_THROUGHPUT_EXCEEDED MAKE_SQLSTATE('H','R','0','1','2')
+#define ERRCODE_HROE_THROTTLING				MAKE_SQLSTATE('H','R','0','1','3')
 
 /* One code of the class */
 typedef struct HroeErrorDef
@@ -66,6 +68,12 @@ extern char *hroe_request_cstring(const char *s, int len, const char *what);
 #define HROE_MSG_NOT_NULL "Member must not be null"
 extern char *hroe_not_null_constraint(const char *path);
 extern void hroe_missing_member(const char *path) pg_attribute_noreturn();
+
+/* Throttling's messages (src/tables/throttle.c) */
+#define HROE_MSG_PROVISIONED_THROUGHPUT_EXCEEDED \
+	"The level of configured provisioned throughput for the table was exceeded. Consider increasing your provisioning level with the UpdateTable API."
+#define HROE_MSG_THROTTLING \
+	"Throughput exceeds the current capacity of your table or index. DynamoDB is automatically scaling your table or index so please try again shortly. If exceptions persist, check if you have a hot key: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/bp-partition-key-design.html"
 
 /* DynamoDB's __type of an error's SQLSTATE, or NULL (not DynamoDB's) */
 extern const char *hroe_error_type(int sqlerrcode);

@@ -51,6 +51,7 @@
 #include "direct_write.h"
 #include "key.h"
 #include "operations_internal.h"
+#include "throttle.h"
 
 /* ---------- helpers ---------- */
 
@@ -286,10 +287,13 @@ DoGet(HroeTableMeta *t, Jsonb *key, bool consistent, MemoryContext cxt, double *
 	HroeItem   *item;
 
 	hroe_check_request_key(t, key, keys, NULL);
+	/* DynamoDB's throttling (throttle.c) */
+	(void) hroe_throttle_admit(t, false, -1, &keys[0], true);
 	hroe_op_push_read_snapshot();
 	item = hroe_op_fetch_item(t, keys, false, cxt);
 	PopActiveSnapshot();
 	*units = hroe_read_units(item ? hroe_item_size(item) : 0, consistent);
+	hroe_throttle_charge(t, false, -1, &keys[0], *units, NULL);
 	return item;
 }
 

@@ -48,6 +48,7 @@
 #include "direct_write.h"
 #include "key.h"
 #include "operations_internal.h"
+#include "throttle.h"
 
 /* ---------- Query and Scan ---------- */
 
@@ -962,6 +963,8 @@ hroe_read_page(HroeReadRequest *r, HroeReadPage *page)
 	{
 		BindQuery(&s, r->kce, r->table, r->index, r->consistent, r->key_bounds);
 		ApplySelect(&s, r->select, r->index);
+		/* DynamoDB's throttling (throttle.c) */
+		(void) hroe_throttle_admit(s.t, false, s.ix ? (int) (s.ix - s.t->indexes) : -1, NULL, true);
 		hroe_op_push_read_snapshot();
 		if (s.esk != NULL || !DirectQuery(&s, EmitToArray, &items, cxt, &out))
 		{
@@ -978,12 +981,15 @@ hroe_read_page(HroeReadRequest *r, HroeReadPage *page)
 		ApplySelect(&s, r->select, r->index);
 		if (s.esk && s.total_segments > 1)
 			CheckStartKeySegment(&s);
+		/* DynamoDB's throttling (throttle.c) */
+		(void) hroe_throttle_admit(s.t, false, s.ix ? (int) (s.ix - s.t->indexes) : -1, NULL, true);
 		hroe_op_push_read_snapshot();
 		RunRead(&s, EmitToArray, &items, cxt, &out);
 		SPI_finish();
 	}
 	PopActiveSnapshot();
 	units = hroe_read_units(out.bytes + out.fetch_bytes, s.consistent);
+	hroe_throttle_charge(s.t, false, s.ix ? (int) (s.ix - s.t->indexes) : -1, NULL, units, NULL);
 	if (s.ix)
 	{
 		index_units[s.ix - s.t->indexes] = units;

@@ -25,6 +25,7 @@
 
 #include "operations.h"
 #include "operations_internal.h"
+#include "throttle.h"
 
 /* Order actions by item identity (the canonical locking order) */
 static int
@@ -270,6 +271,45 @@ TxCancel(HroeCall *call, int n, int which, const char *code, const char *message
 	Cancelled(call, reasons.data, codes.data);
 }
 
+/*
+ * DynamoDB's throttling (throttle.c), before anything is locked or read: an
+ * action it refuses cancels the transaction, with the reason DynamoDB gives
+ * (ProvisionedThroughputExceeded on a provisioned table, else
+ * ThrottlingError)
+ */
+static void
+AdmitAll(HroeCall *call, HroeTxAction *acts, int n, bool write)
+{
+	for (int i = 0; i < n; i++)
+	{
+		if (hroe_throttle_admit(acts[i].t, write && acts[i].kind != HROE_TX_CHECK, -1,
+								&acts[i].keys[0], false))
+			continue;
+		if (hroe_throttle_last_provisioned())
+			TxCancel(call, n, acts[i].index, "ProvisionedThroughputExceeded",
+					 HROE_MSG_PROVISIONED_THROUGHPUT_EXCEEDED);
+		TxCancel(call, n, acts[i].index, "ThrottlingError", HROE_MSG_THROTTLING);
+	}
+}
+
+/* Charge what each action consumed: a transaction's reads and writes count twice */
+static void
+ChargeAll(HroeTxAction *acts, int n, bool write)
+{
+	for (int i = 0; i < n; i++)
+	{
+		int64		size;
+
+		if (!hroe_throttle_active(acts[i].t))
+			continue;
+		size = Max(acts[i].old ? hroe_item_size(acts[i].old) : 0,
+				   write && acts[i].kind == HROE_TX_PUT ? hroe_item_size(acts[i].item) : 0);
+		hroe_throttle_charge(acts[i].t, write && acts[i].kind != HROE_TX_CHECK, -1, &acts[i].keys[0],
+							 write && acts[i].kind != HROE_TX_CHECK ? 2.0 * hroe_write_units(size)
+							 : 2.0 * hroe_read_units(size, true), NULL);
+	}
+}
+
 /* Every action's condition on its locked item; cancelled if one fails */
 static void
 CheckConditions(HroeCall *call, HroeTxAction *acts, int n)
@@ -443,6 +483,7 @@ hroe_transact_write(HroeCall *call, HroeTxAction *acts, int n, const char *token
 	}
 	order = LockOrder(acts, n);
 	CheckOneServer(acts, n);
+	AdmitAll(call, acts, n, true);
 	LockAll(call, order, n);
 	CheckConditions(call, acts, n);
 	/* the tables' capacities in request order */
@@ -450,6 +491,7 @@ hroe_transact_write(HroeCall *call, HroeTxAction *acts, int n, const char *token
 		(void) TxTable(caps, &ncaps, &acts[i]);
 
 	WriteAll(call, order, n, caps, &ncaps);
+	ChargeAll(acts, n, true);
 	if (icm)
 	{
 		HroeTableMeta **tables = palloc(sizeof(HroeTableMeta *) * n);
@@ -489,6 +531,8 @@ hroe_transact_get(HroeCall *call, HroeTxAction *acts, int n, const char *rcc)
 
 	hroe_check_return_cc(rcc);
 	(void) LockOrder(acts, n);	/* one action per item, as for writes */
+	AdmitAll(call, acts, n, false);
 	ReadAll(call, acts, n, true);
+	ChargeAll(acts, n, false);
 	return hroe_tx_capacity_jsonb(rcc, caps, TxReads(acts, n, caps, 2), "ReadCapacityUnits");
 }
