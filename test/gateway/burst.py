@@ -3,7 +3,8 @@
 # connection of its own from one of 30 client addresses (127.0.0.2-31, as
 # many clients would: each front end limits the connections of one
 # address), all connections opened first, then every request written before
-# any answer is read; prints one line per answer status and
+# any answer is read; with --throttled, exits 0 if some answers were 200 and
+# the others ThrottlingException, and prints one refusal's ThrottlingReasons; prints one line per answer status and
 # error type ("200 -", "400 ThrottlingException", ...), then exits 0 if every
 # answer was 200.  Credentials from AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY.
 import asyncio
@@ -32,13 +33,19 @@ async def one(host, port, src, req, ready, go):
     typ = "-"
     if status != "200":
         try:
-            typ = json.loads(body).get("__type", "?").split("#")[-1]
+            doc = json.loads(body)
+            typ = doc.get("__type", "?").split("#")[-1]
+            if "ThrottlingReasons" in doc:
+                REASONS.append(json.dumps(doc["ThrottlingReasons"]))
         except ValueError:
             typ = "?"
     return status + " " + typ
 
 
-async def main(url, table, n):
+REASONS = []
+
+
+async def main(url, table, n, throttled=False):
     u = urllib.parse.urlparse(url)
     key, secret = os.environ["AWS_ACCESS_KEY_ID"], os.environ["AWS_SECRET_ACCESS_KEY"]
     reqs = [signed_request(url, "PutItem", json.dumps(
@@ -55,8 +62,14 @@ async def main(url, table, n):
     counts = collections.Counter(r if isinstance(r, str) else "error " + type(r).__name__ for r in results)
     for k, v in sorted(counts.items()):
         print("%s: %d" % (k, v))
+    if throttled:
+        if REASONS:
+            print("ThrottlingReasons: " + REASONS[0])
+        ok, refused = counts.get("200 -", 0), counts.get("400 ThrottlingException", 0)
+        return 0 if ok > 0 and refused > 0 and ok + refused == n and REASONS else 1
     return 0 if counts.get("200 -", 0) == n else 1
 
 
 if __name__ == "__main__":
-    sys.exit(asyncio.run(main(sys.argv[1], sys.argv[2], int(sys.argv[3]))))
+    sys.exit(asyncio.run(main(sys.argv[1], sys.argv[2], int(sys.argv[3]),
+                              len(sys.argv) > 4 and sys.argv[4] == "--throttled")))
