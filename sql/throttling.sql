@@ -7,7 +7,7 @@
 -- throttled on a table without the setting.
 --
 \set VERBOSITY terse
-CREATE FUNCTION ddb_err(p_op text, p_req jsonb) RETURNS text LANGUAGE sql AS $$
+CREATE FUNCTION thr_err(p_op text, p_req jsonb) RETURNS text LANGUAGE sql AS $$
 	SELECT concat_ws(': ', split_part(r ->> '__type', '#', 2), r ->> 'message')
 	FROM hroe.dynamodb(p_op, p_req) r
 $$;
@@ -40,16 +40,16 @@ SELECT hroe.dynamodb('UpdateTable', '{"TableName": "odt_t", "OnDemandThroughput"
 SELECT hroe.dynamodb('UpdateTable', '{"TableName": "odt_t", "OnDemandThroughput": {"MaxWriteRequestUnits": -1}}')
 	-> 'TableDescription' ? 'OnDemandThroughput';
 -- refused: 0, a fraction, a string, on a PROVISIONED table, an unknown GSI
-SELECT ddb_err('UpdateTable', '{"TableName": "odt_t", "OnDemandThroughput": {"MaxReadRequestUnits": 0}}');
-SELECT ddb_err('UpdateTable', '{"TableName": "odt_t", "OnDemandThroughput": {"MaxReadRequestUnits": 1.5}}');
-SELECT ddb_err('UpdateTable', '{"TableName": "odt_t", "OnDemandThroughput": {"MaxReadRequestUnits": "5"}}');
-SELECT ddb_err('CreateTable', '{"TableName": "odt_p", "BillingMode": "PROVISIONED",
+SELECT thr_err('UpdateTable', '{"TableName": "odt_t", "OnDemandThroughput": {"MaxReadRequestUnits": 0}}');
+SELECT thr_err('UpdateTable', '{"TableName": "odt_t", "OnDemandThroughput": {"MaxReadRequestUnits": 1.5}}');
+SELECT thr_err('UpdateTable', '{"TableName": "odt_t", "OnDemandThroughput": {"MaxReadRequestUnits": "5"}}');
+SELECT thr_err('CreateTable', '{"TableName": "odt_p", "BillingMode": "PROVISIONED",
 	"ProvisionedThroughput": {"ReadCapacityUnits": 1, "WriteCapacityUnits": 1},
 	"AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}],
 	"KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}],
 	"OnDemandThroughput": {"MaxReadRequestUnits": 10}}');
 SELECT count(*) FROM hroe.tables WHERE table_name = 'odt_p';
-SELECT ddb_err('UpdateTable', '{"TableName": "odt_t", "GlobalSecondaryIndexUpdates": [
+SELECT thr_err('UpdateTable', '{"TableName": "odt_t", "GlobalSecondaryIndexUpdates": [
 	{"Update": {"IndexName": "nope", "OnDemandThroughput": {"MaxReadRequestUnits": 3}}}]}');
 
 -- Throttling.  t(table, n, item size): n PutItems of distinct keys (or of
@@ -151,4 +151,4 @@ DROP ROLE thr_other;
 -- clean up (later files list every table)
 SELECT count(*) FROM unnest(ARRAY['odt_t', 'thr_max', 'thr_batch', 'thr_prov', 'thr_hot']) n,
 	LATERAL hroe.dynamodb('DeleteTable', jsonb_build_object('TableName', n)) r WHERE r ? 'TableDescription';
-DROP FUNCTION ddb_err(text, jsonb), odt(text), puts(text, int, boolean, int), mk(text, jsonb);
+DROP FUNCTION thr_err(text, jsonb), odt(text), puts(text, int, boolean, int), mk(text, jsonb);
