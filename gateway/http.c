@@ -230,7 +230,7 @@ handle(void *cls, struct MHD_Connection *conn, const char *url, const char *meth
 
 		exchange_request(&ctx->x, conn, method, url, &req, &headers, &args);
 		response_init(&resp);
-		backend_bind(&ctx->br, ctx);
+		backend_bind(&ctx->br, ctx, ctx->x.remote);
 		if (request_check(&req, cfg->region, &resp, &auth))
 		{
 			char		secret[SECRET_MAX] = "";

@@ -65,12 +65,14 @@ extern int	pool_targets(void);
 
 /*
  * Run a prepared statement with text parameters (which must stay valid until
- * the callback) on the target's pool.  true: the callback will come.  false:
- * refused at once with *status POOL_BUSY (the queue is full) or POOL_DOWN
- * (PostgreSQL unreachable); no callback.
+ * the callback) on the target's pool, for the HTTP client at address client
+ * (NULL: none; the queue serves its client addresses in turn).  true: the
+ * callback will come.  false: refused at once with *status POOL_BUSY (the
+ * queue is full) or POOL_DOWN (PostgreSQL unreachable); no callback.
  */
 extern bool pool_submit(int target, PoolStatement stmt, int nparams, const char *const *values,
-						PoolCallback callback, void *arg, PoolStatus *status);
+						const char *client, PoolCallback callback, void *arg,
+						PoolStatus *status);
 
 /* epoll reported events on a connection's socket. */
 extern void pool_event(PoolConn *pc, uint32_t events);

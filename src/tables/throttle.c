@@ -342,20 +342,20 @@ Settings(HroeTableMeta *t)
 		CacheRegisterRelcacheCallback(SettingsInvalidate, (Datum) 0);
 	}
 	now = NowSeconds();
-	s = hash_search(settings_cache, &t->relid, HASH_ENTER, &found);
-	if (!found || now - s->fetched >= SETTINGS_TTL_S || now < s->fetched ||
+	s = hash_search(settings_cache, &t->relid, HASH_FIND, &found);
+	if (s == NULL || now - s->fetched >= SETTINGS_TTL_S || now < s->fetched ||
 		s->nindexes != Min(t->nindexes, HROE_MAX_INDEXES))
 	{
-		PG_TRY();
-		{
-			LoadSettings(t, s);
-		}
-		PG_CATCH();
-		{
-			hash_search(settings_cache, &t->relid, HASH_REMOVE, NULL);
-			PG_RE_THROW();
-		}
-		PG_END_TRY();
+		TableSettings fresh;
+
+		/*
+		 * read into a copy: the queries may process invalidations, which
+		 * remove entries from the cache
+		 */
+		LoadSettings(t, &fresh);
+		s = hash_search(settings_cache, &t->relid, HASH_ENTER, &found);
+		memcpy(((char *) s) + sizeof(Oid), ((char *) &fresh) + sizeof(Oid),
+			   sizeof(TableSettings) - sizeof(Oid));
 		s->fetched = now;
 	}
 	if (!s->on && throttle_mode != THROTTLE_ALL)
