@@ -101,6 +101,10 @@ FROM generate_series(1, 20) i,
 -- a Query of the table meets the same read limit
 SELECT hroe.dynamodb('Query', '{"TableName": "thr_max", "KeyConditionExpression": "pk = :p",
 	"ExpressionAttributeValues": {":p": {"S": "k1"}}}') ->> '__type';
+-- a BatchGetItem whose every key is refused: the exception itself
+SELECT r ->> '__type' AS type, r -> 'ThrottlingReasons' ->> 0 AS reason
+FROM hroe.dynamodb('BatchGetItem', '{"RequestItems": {"thr_max": {"Keys": [{"pk": {"S": "k1"}, "sk": {"N": "1"}},
+	{"pk": {"S": "k2"}, "sk": {"N": "2"}}]}}}') r;
 -- hroe.throttling = off turns every table's throttling off
 SET hroe.throttling = off;
 SELECT ok, throttled FROM puts('thr_max', 30);
