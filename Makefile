@@ -18,8 +18,17 @@ PROTOCOL_OBJS = $(patsubst %.c,%.o,$(sort $(wildcard protocol/*.c)))
 SHLIB_LINK += protocol/libhroe_protocol.a
 SHLIB_LINK += -lmicrohttpd -lcrypto -lz
 # hroe.so exports only the symbols src/exports.map lists, all under hroe's
-# prefix or PostgreSQL's (test/t_release_build.sh)
-SHLIB_LINK += -Wl,--version-script=$(srcdir)/src/exports.map
+# prefix or PostgreSQL's (test/t_release_build.sh).  make HROE_LEGACY=1
+# builds a library that also answers to the C names the released install
+# scripts give the key, item and collection functions (src/legacy/, README
+# "Updating"): for databases of 0.1 and 0.2 used before they are updated.
+ifeq ($(HROE_LEGACY),1)
+OBJS += src/legacy/hroe_legacy_names.o
+HROE_EXPORTS = src/legacy/exports.map
+else
+HROE_EXPORTS = src/exports.map
+endif
+SHLIB_LINK += -Wl,--version-script=$(srcdir)/$(HROE_EXPORTS)
 
 # The install script is assembled from the SQL declarations that sit beside
 # the C code of each concern, in dependency order (layers depend downward).
@@ -37,6 +46,7 @@ SCRIPT_PARTS = \
 	src/tables/tables_meta.sql \
 	src/tables/throttle.sql \
 	src/tables/tables_collection.sql \
+	src/tables/table_options.sql \
 	src/tables/partition.sql \
 	src/ops/operations.sql \
 	src/api/api.sql \
@@ -65,7 +75,8 @@ ISOLATION_OPTS = --inputdir=test --load-extension=hroe --load-extension=hroe_hr
 
 EXTRA_CLEAN = results regression.diffs regression.out output_iso test/out \
 	gateway/*.o gateway/hroe-gateway gateway/fuzz_request \
-	protocol/*.o protocol/libhroe_protocol.a
+	protocol/*.o protocol/libhroe_protocol.a \
+	src/legacy/*.o src/legacy/exports.map
 
 PG_CONFIG ?= pg_config
 PG_CFLAGS += -Wall -Wextra -Werror -Wno-unused-parameter -Wno-sign-compare \
@@ -103,7 +114,21 @@ install-showcase:
 clean-showcase:
 	$(MAKE) -C models clean
 
-$(shlib): src/exports.map
+$(shlib): $(HROE_EXPORTS)
+
+# The legacy library linked from the same objects into LEGACY_OUT, leaving
+# hroe.so alone (test/t_upgrade.sh creates the databases of earlier releases
+# with it, then updates them with hroe.so)
+.PHONY: legacy-library
+legacy-library:
+	test -n "$(LEGACY_OUT)"
+	$(MAKE) HROE_LEGACY=1 shlib='$(LEGACY_OUT)/hroe.so' '$(LEGACY_OUT)/hroe.so'
+
+# the legacy library's version script: src/exports.map and the old names
+src/legacy/exports.map: src/exports.map src/legacy/hroe_legacy_names.c
+	{ sed '/^\tlocal:/,$$d' src/exports.map; \
+	  sed -n 's/^HROE_LEGACY(\([a-z_]*\),.*/\t\t\1;/p' src/legacy/hroe_legacy_names.c; \
+	  sed -n '/^\tlocal:/,$$p' src/exports.map; } >$@
 
 # hroe-gateway (gateway/): a standalone program beside the extension.  PGXS
 # builds one MODULE_big or one PROGRAM, not both, hence explicit rules; it

@@ -238,7 +238,8 @@ handle(void *cls, struct MHD_Connection *conn, const char *url, const char *meth
 
 			found = backend_lookup(&ctx->br, auth.access_key_id, secret, sizeof(secret), &resp);
 			if (found != LOOKUP_FAILED &&
-				request_authenticate(&req, &auth, secret, found == LOOKUP_FOUND, &resp))
+				request_authenticate(&req, &auth, secret, found == LOOKUP_FOUND, &resp) &&
+				!request_local_answer(&req, cfg->region, &resp))
 				backend_call(&ctx->br, auth.access_key_id, resp.operation, req.body,
 							 req.body_len, &resp);
 			OPENSSL_cleanse(secret, sizeof(secret));

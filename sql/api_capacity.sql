@@ -30,7 +30,8 @@ SELECT jsonb_pretty(hroe.dynamodb('TransactWriteItems', '{"ReturnConsumedCapacit
   {"Update": {"TableName": "cap_t", "Key": {"pk": {"S": "a"}}, "UpdateExpression": "SET g = :g",
               "ExpressionAttributeValues": {":g": {"S": "y"}}}},
   {"Put": {"TableName": "cap_u", "Item": {"pk": {"S": "b"}}}}]}'));
--- the replay of a token writes nothing: it reports reading the items
+-- the replay of a token writes nothing: it reports reading the items,
+-- transactionally (2 units per item up to 4 KB)
 SELECT jsonb_pretty(hroe.dynamodb('TransactWriteItems', '{"ReturnConsumedCapacity": "INDEXES", "ClientRequestToken": "cap-1",
   "TransactItems": [
   {"Update": {"TableName": "cap_t", "Key": {"pk": {"S": "a"}}, "UpdateExpression": "SET g = :g",

@@ -202,9 +202,9 @@ SELECT hroe.dynamodb('ExecuteTransaction', $${"TransactStatements": [
   {"Statement": "SELECT * FROM pqt WHERE pk = 'a' AND sk = 404"}]}$$);
 -- ClientRequestToken: a replay answers alike and writes nothing again
 SELECT hroe.dynamodb('ExecuteTransaction', $${"TransactStatements": [
-  {"Statement": "UPDATE pqt SET v = v + 1 WHERE pk = 'a' AND sk = 3 RETURNING ALL NEW *"}], "ClientRequestToken": "pqt-token-1"}$$);
+  {"Statement": "UPDATE pqt SET v = v + 1 WHERE pk = 'a' AND sk = 3"}], "ClientRequestToken": "pqt-token-1"}$$);
 SELECT hroe.dynamodb('ExecuteTransaction', $${"TransactStatements": [
-  {"Statement": "UPDATE pqt SET v = v + 1 WHERE pk = 'a' AND sk = 3 RETURNING ALL NEW *"}], "ClientRequestToken": "pqt-token-1"}$$);
+  {"Statement": "UPDATE pqt SET v = v + 1 WHERE pk = 'a' AND sk = 3"}], "ClientRequestToken": "pqt-token-1"}$$);
 SELECT pq($$SELECT v FROM pqt WHERE pk = 'a' AND sk = 3$$);
 SELECT hroe.dynamodb('ExecuteTransaction', $${"TransactStatements": [
   {"Statement": "SELECT * FROM pqt WHERE pk = 'a' AND sk = 3"},

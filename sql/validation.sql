@@ -24,7 +24,8 @@ SELECT hroe.dynamodb('Scan', '{"TableName": "a"}');
 -- a valid name of no table: ResourceNotFoundException, as before
 SELECT hroe.dynamodb('GetItem', '{"TableName": "val_none", "Key": {"pk": {"S": "a"}}}');
 
--- several violations in one message, in DynamoDB's order
+-- several violations in one message, in DynamoDB's order (PutItem and
+-- DeleteItem report an invalid table name alone)
 SELECT hroe.dynamodb('PutItem', '{"TableName": "", "ReturnValues": "INVALID", "Item": {}}');
 SELECT hroe.dynamodb('PutItem', '{"TableName": "val_none", "Item": {"pk": {"S": "a"}},
   "ReturnConsumedCapacity": "INVALID", "ReturnItemCollectionMetrics": "INVALID", "ReturnValues": "INVALID"}');
@@ -74,7 +75,7 @@ SELECT hroe.dynamodb('TransactWriteItems', '{"TransactItems": [], "ReturnConsume
 SELECT hroe.dynamodb('TransactGetItems', '{"TransactItems": [
   {"Get": {"TableName": "val_t", "Key": {"pk": {"S": "a"}}}}, {"Get": {"TableName": "val_t", "Key": {}}}]}');
 SELECT hroe.dynamodb('TransactGetItems', '{"TransactItems": [{"Get": {"TableName": "val_c", "Key": {"pk": {"S": "a"}, "sk": {"N": "1"}}}}]}');
--- (a write's is the request's ValidationException)
+-- (a write's too, as one of another type: sql/transact_keys.sql)
 SELECT hroe.dynamodb('TransactWriteItems', '{"TransactItems": [{"Delete": {"TableName": "val_t", "Key": {}}}]}');
 
 -- expression and non-expression parameters together

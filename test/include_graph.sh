@@ -31,6 +31,7 @@ cd "$(dirname "$0")/.."
 declare -A LAYER=(
 	[src/base]=0 [src/types]=1 [src/expr]=2 [src/tables]=3 [src/ops]=4 [src/api]=5
 	[src/partiql]=6 [src/streams]=6 [src/shard]=6 [src/http]=7 [src]=8
+	[src/legacy]=8
 )
 
 quiet=false

@@ -13,13 +13,41 @@
 #   - the models were updated in place: the same relations, their rows kept;
 #   - the data survived: hroe.verify() clean, every pattern answers as
 #     before the update, the table's items, GSI queries and writes work.
-# Runs inside the test cluster (PG* variables set).
+# hroe.so exports no name of the earlier releases' install scripts
+# (item_in, key_cmp, ...; test/t_release_build.sh), and the update needs
+# none: each earlier release is installed on a server running the library
+# that also has them (make HROE_LEGACY=1, as that release's own library
+# had), which is then restarted on hroe.so, as a user's server is after
+# installing the new release, before the update.
+# Runs inside the test cluster (PG* variables set), whose hroe it builds
+# on; the databases are in a cluster of its own (test/lib_cluster.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. test/lib_cluster.sh
+cluster_setup
 work=$(mktemp -d)
+trap 'rm -rf "$work"; cluster_cleanup' EXIT
 fresh=hroe_t_upgrade_fresh
 old=hroe_t_upgrade_old
-trap 'rm -rf "$work"; dropdb --if-exists "$fresh"; dropdb --if-exists "$old"' EXIT
+# the stage with the legacy library in place of hroe.so
+default_stage=$CLUSTER_STAGE
+legacy_stage=$CLUSTER_WORK/stage-legacy
+pkglib=$(pg_config --pkglibdir)
+mkdir -p "$legacy_stage" && cp -a "$default_stage/." "$legacy_stage/"
+make -s legacy-library LEGACY_OUT="$work" >/dev/null
+cp "$work/hroe.so" "$legacy_stage$pkglib/hroe.so"
+chmod -R a+rX "$legacy_stage"
+# start the cluster on one library or the other
+running=
+on_library() {
+	if [ -n "$running" ]; then cluster_stop upg; fi
+	CLUSTER_STAGE=$1
+	cluster_start upg
+	running=yes
+}
+cluster_init upg
+export PGHOST=$CLUSTER_WORK/upg PGPORT=${CLUSTER_PORTS[upg]} PGUSER=postgres PGDATABASE=postgres
+unset PGPASSWORD PGSERVICE
 q() { psql -X -q -v ON_ERROR_STOP=1 -At -d "$1" -c "$2"; }
 current=$(sed -n "s/^default_version = '\(.*\)'/\1/p" hroe.control)
 # (TableIds are random, and a fresh table is on demand since its creation)
@@ -34,6 +62,7 @@ relations="SELECT format('%s %s %s', c.oid, c.oid::regclass, (xpath('/row/n/text
 answers="SELECT string_agg(concat_ws(' ', pattern, case_label, model, result_rows, fingerprint), E'\n'
 	ORDER BY pattern_no, case_label, model) FROM hroe.compare(NULL, NULL, 1) WHERE kind = 'read'"
 
+on_library "$default_stage"
 dropdb --if-exists "$fresh"
 createdb "$fresh"
 q "$fresh" "SET client_min_messages = warning; CREATE EXTENSION hroe_hr CASCADE"
@@ -54,6 +83,7 @@ done
 [ -f "upgrade/hroe--${releases[-1]}--$current.sql" ] ||
 	{ echo "no upgrade script from ${releases[-1]} to $current in upgrade/"; exit 1; }
 for from in "${releases[@]}"; do
+	on_library "$legacy_stage"
 	dropdb --if-exists "$old"
 	createdb "$old"
 	q "$old" "SET client_min_messages = warning; CREATE EXTENSION hroe VERSION '$from'"
@@ -81,9 +111,17 @@ for from in "${releases[@]}"; do
 	q "$old" "$answers" >"$work/before.answers"
 	q "$old" "$mine" >"$work/before.mine"
 	q "$old" "$relations" >"$work/before.relations"
+	# the new release installed: the server restarted on hroe.so, which lacks
+	# the old names: until the update, the functions of $from are not found
+	on_library "$default_stage"
+	if err=$(q "$old" "SELECT 'a'::hroe.key" 2>&1); then
+		echo "FAIL $from: a function of $from still works on hroe.so before the update"; exit 1
+	fi
+	case "$err" in *"could not find function"*) ;; *) echo "FAIL $from: before the update: $err"; exit 1 ;; esac
 	q "$old" "SET client_min_messages = warning; ALTER EXTENSION hroe UPDATE"
 	got=$(q "$old" "SELECT extversion FROM pg_extension WHERE extname = 'hroe'")
 	[ "$got" = "$current" ] || { echo "FAIL $from: version after update is $got, not $current"; exit 1; }
+	echo "ok   $from -> $current: updated on hroe.so, which has none of $from's C names"
 	# the showcase, left in place by hroe's update, adopted by hroe_hr
 	q "$old" "SET client_min_messages = warning; CREATE EXTENSION hroe_hr VERSION '0.2'; ALTER EXTENSION hroe_hr UPDATE"
 	got=$(q "$old" "SELECT extversion FROM pg_extension WHERE extname = 'hroe_hr'")

@@ -358,6 +358,12 @@ static const ApiOperation operations[] = {
 	{"ExecuteTransaction", NULL, hroe_api_execute_transaction, false},
 	{"UpdateTimeToLive", hroe_api_update_time_to_live, NULL, false},
 	{"DescribeTimeToLive", hroe_api_describe_time_to_live, NULL, false},
+	/* table options and account reads (api_settings.c) */
+	{"DescribeLimits", hroe_api_describe_limits, NULL, false},
+	{"DescribeEndpoints", hroe_api_describe_endpoints, NULL, false},
+	{"UpdateContributorInsights", hroe_api_update_contributor_insights, NULL, false},
+	{"DescribeContributorInsights", hroe_api_describe_contributor_insights, NULL, false},
+	{"ListContributorInsights", hroe_api_list_contributor_insights, NULL, false},
 	/* DynamoDB Streams' (the gateway's DynamoDBStreams_20120810 target) */
 	{"ListStreams", NULL, hroe_api_list_streams, false},
 	{"DescribeStream", NULL, hroe_api_describe_stream, false},
@@ -409,15 +415,15 @@ typedef struct ApiResponse
 /*
  * The one wrapper of every operation the JSON API runs: operation op on the
  * request body req, within call (its error payload, its innermost response
- * while the operation runs), connected to SPI by the caller; partiql_query:
- * the request is a PartiQL SELECT's Query.  The response is built here, the
+ * while the operation runs), connected to SPI by the caller; partiql: the
+ * request is a PartiQL statement's (ApiRequest.partiql).  The response is built here, the
  * one place that closes the members an operation wrote as text; it is in
  * the current memory context (text) or in the call's outer context (jsonb).
  */
 static ApiResponse
-RunOperation(ApiCall *call, const ApiOperation *op, JsonbContainer *req, bool partiql_query)
+RunOperation(ApiCall *call, const ApiOperation *op, JsonbContainer *req, bool partiql)
 {
-	ApiRequest	r = {call, req, partiql_query};
+	ApiRequest	r = {call, req, partiql};
 	Jsonb	   *saved_result = call->result;
 	StringInfoData body;
 	ApiResponse res = {NULL, NULL};
@@ -446,14 +452,14 @@ RunOperation(ApiCall *call, const ApiOperation *op, JsonbContainer *req, bool pa
  * partiql_api.c, are the JSON API's requests): its response body
  */
 Jsonb *
-hroe_api_run(ApiCall *call, const char *op, Jsonb *req, bool partiql_query)
+hroe_api_run(ApiCall *call, const char *op, Jsonb *req, bool partiql)
 {
 	const ApiOperation *operation = FindOperation(op);
 	ApiResponse res;
 
 	if (operation == NULL)
 		elog(ERROR, "unknown operation \"%s\"", op);
-	res = RunOperation(call, operation, &req->root, partiql_query);
+	res = RunOperation(call, operation, &req->root, partiql);
 	return res.jsonb ? res.jsonb : hroe_api_text_jsonb(res.text);
 }
 

@@ -290,6 +290,43 @@ IndexProjection(JsonbContainer *index, const char *projection_member, char **pty
 		hroe_api_missing(projection_member);
 }
 
+/* "a, b, c": the names of the AttributeDefinitions, in request order */
+static char *
+DefinitionNames(JsonbContainer **defs, int ndefs)
+{
+	StringInfoData s;
+
+	initStringInfo(&s);
+	for (int i = 0; i < ndefs; i++)
+		appendStringInfo(&s, "%s%s", i ? ", " : "",
+						 hroe_api_member_text(defs[i], "AttributeName", "AttributeName"));
+	return s.data;
+}
+
+/*
+ * Every key attribute of a table or index (keys) must be defined in the
+ * request's own AttributeDefinitions: an UpdateTable's new GSI too, even
+ * keyed on an attribute the table defines already
+ */
+static void
+CheckKeysDefined(List *keys, JsonbContainer **defs, int ndefs)
+{
+	ListCell   *lc;
+
+	foreach(lc, keys)
+		if (AttributeType(defs, ndefs, lfirst(lc)) == NULL)
+		{
+			StringInfoData k;
+			ListCell   *c;
+
+			initStringInfo(&k);
+			foreach(c, keys)
+				appendStringInfo(&k, "%s%s", k.len ? ", " : "", (char *) lfirst(c));
+			hroe_api_invalid(psprintf("One or more parameter values were invalid: Some index key attributes are not defined in AttributeDefinitions. Keys: [%s], AttributeDefinitions: [%s]",
+									  k.data, DefinitionNames(defs, ndefs)));
+		}
+}
+
 /*
  * Create the GSI a CreateTable or UpdateTable request describes (gsi), with
  * the key types of AttributeDefinitions; projection_member names its
@@ -311,6 +348,7 @@ CreateGsi(const char *table, JsonbContainer *gsi, JsonbContainer **defs, int nde
 	char		inulls[7] = "       ";
 
 	KeySchema(gsi, &ih, &ir);
+	CheckKeysDefined(list_concat_copy(ih, ir), defs, ndefs);
 	pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);
 	foreach(lc, list_concat_copy(ih, ir))
 	{
@@ -318,8 +356,6 @@ CreateGsi(const char *table, JsonbContainer *gsi, JsonbContainer **defs, int nde
 					tv;
 		char	   *ty = AttributeType(defs, ndefs, lfirst(lc));
 
-		if (ty == NULL)
-			continue;
 		k.type = jbvString;
 		k.val.string.val = lfirst(lc);
 		k.val.string.len = strlen(lfirst(lc));
@@ -339,19 +375,6 @@ CreateGsi(const char *table, JsonbContainer *gsi, JsonbContainer **defs, int nde
 	v[5] = TextD(ptype ? ptype : "ALL");
 	v[6] = nonkey ? NameArray(nonkey) : (inulls[6] = 'n', (Datum) 0);
 	(void) RunStmt(STMT_CREATE_INDEX, v, inulls);
-}
-
-/* "a, b, c": the names of the AttributeDefinitions, in request order */
-static char *
-DefinitionNames(JsonbContainer **defs, int ndefs)
-{
-	StringInfoData s;
-
-	initStringInfo(&s);
-	for (int i = 0; i < ndefs; i++)
-		appendStringInfo(&s, "%s%s", i ? ", " : "",
-						 hroe_api_member_text(defs[i], "AttributeName", "AttributeName"));
-	return s.data;
 }
 
 /*
@@ -377,23 +400,11 @@ CheckLsis(JsonbContainer **lsis, int n, JsonbContainer **gsis, int ngsis,
 				   *ir;
 		char	   *ptype;
 		List	   *nonkey;
-		ListCell   *lc;
 
 		if (iname == NULL)
 			hroe_api_missing(psprintf("localSecondaryIndexes.%d.member.indexName", i + 1));
 		KeySchema(lsis[i], &ih, &ir);
-		foreach(lc, list_concat_copy(ih, ir))
-			if (AttributeType(defs, ndefs, lfirst(lc)) == NULL)
-			{
-				StringInfoData keys;
-				ListCell   *k;
-
-				initStringInfo(&keys);
-				foreach(k, list_concat_copy(ih, ir))
-					appendStringInfo(&keys, "%s%s", keys.len ? ", " : "", (char *) lfirst(k));
-				hroe_api_invalid(psprintf("One or more parameter values were invalid: Some index key attributes are not defined in AttributeDefinitions. Keys: [%s], AttributeDefinitions: [%s]",
-										  keys.data, DefinitionNames(defs, ndefs)));
-			}
+		CheckKeysDefined(list_concat_copy(ih, ir), defs, ndefs);
 		if (ih && ir && strcmp(linitial(ih), linitial(ir)) == 0)
 			hroe_api_invalid("Both the Hash Key and the Range Key element in the KeySchema have the same name");
 		if (list_length(ih) != 1 || list_length(ir) != 1)
@@ -525,22 +536,10 @@ static void
 CheckTableKeys(List *hash, List *range, JsonbContainer **defs, int ndefs, bool indexes)
 {
 	List	   *keys = list_concat_copy(hash, range);
-	ListCell   *lc;
 
 	if (list_length(keys) > ndefs)
 		hroe_api_invalid("Invalid KeySchema: Some index key attribute have no definition");
-	foreach(lc, keys)
-		if (AttributeType(defs, ndefs, lfirst(lc)) == NULL)
-		{
-			StringInfoData k;
-			ListCell   *c;
-
-			initStringInfo(&k);
-			foreach(c, keys)
-				appendStringInfo(&k, "%s%s", k.len ? ", " : "", (char *) lfirst(c));
-			hroe_api_invalid(psprintf("One or more parameter values were invalid: Some index key attributes are not defined in AttributeDefinitions. Keys: [%s], AttributeDefinitions: [%s]",
-									  k.data, DefinitionNames(defs, ndefs)));
-		}
+	CheckKeysDefined(keys, defs, ndefs);
 	if (!indexes && list_length(keys) != ndefs)
 		hroe_api_invalid("One or more parameter values were invalid: Number of attributes in KeySchema does not exactly match number of attributes defined in AttributeDefinitions");
 }
@@ -646,6 +645,7 @@ hroe_api_create_table(JsonbContainer *req, StringInfo out)
 	bool		stream_enabled = false;
 	char	   *view_type = NULL;
 	bool		stream;
+	ApiTableOptions opts;
 
 	if (table == NULL)
 		hroe_api_invalid("The parameter 'TableName' is required but was not present in the request");
@@ -659,7 +659,14 @@ hroe_api_create_table(JsonbContainer *req, StringInfo out)
 		hroe_api_throughput(gsis[g], psprintf("globalSecondaryIndexes.%d.member.provisionedThroughput", g + 1),
 							&gtp[g], &errs);
 	stream = hroe_api_stream_specification(req, &stream_enabled, &view_type, &errs);
+	/* TableClass, SSESpecification, WarmThroughput (api_settings.c) */
+	hroe_api_table_options(req, &opts, &errs);
+	for (int g = 0; g < ngsis; g++)
+		hroe_api_index_warm_throughput(&opts, gsis[g],
+									   psprintf("globalSecondaryIndexes.%d.member.warmThroughput", g + 1),
+									   &errs);
 	hroe_api_raise_errors(errs);
+	hroe_api_check_table_options(&opts);
 	pay = billing && strcmp(billing, "PAY_PER_REQUEST") == 0;
 	if (pay && tp.given)
 		hroe_api_invalid("One or more parameter values were invalid: Neither ReadCapacityUnits nor WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST");
@@ -721,6 +728,7 @@ hroe_api_create_table(JsonbContainer *req, StringInfo out)
 	v[5] = DefinitionOrder(defs, ndefs);
 	v[6] = JsonbPGetDatum(JsonbValueToJsonb(index_throughput));
 	(void) RunStmt(STMT_SET_SETTINGS, v, nulls);
+	(void) hroe_api_apply_table_options(table, &opts);
 	/* OnDemandThroughput (api_on_demand.c) */
 	hroe_api_apply_on_demand(req, table, true);
 	if (stream && stream_enabled)
@@ -812,6 +820,7 @@ hroe_api_update_table(JsonbContainer *req, StringInfo out)
 	bool		stream_enabled = false;
 	char	   *view_type = NULL;
 	bool		stream;
+	ApiTableOptions opts;
 
 	if (table == NULL)
 		hroe_api_missing("tableName");
@@ -822,7 +831,9 @@ hroe_api_update_table(JsonbContainer *req, StringInfo out)
 		JsonbContainer *u = MemberObject(updates[i], "Update");
 		JsonbContainer *c = MemberObject(updates[i], "Create");
 
-		if (u && hroe_api_member(u, "ProvisionedThroughput") == NULL && !hroe_api_has_on_demand(u))
+		/* (a GSI's warm throughput or OnDemandThroughput alone may be updated) */
+		if (u && hroe_api_member(u, "ProvisionedThroughput") == NULL &&
+			hroe_api_member(u, "WarmThroughput") == NULL && !hroe_api_has_on_demand(u))
 			errs = lappend(errs, hroe_not_null_constraint(psprintf("globalSecondaryIndexUpdates.%d.member.update.provisionedThroughput",
 																 i + 1)));
 		else if (u && hroe_api_member(u, "ProvisionedThroughput") != NULL)
@@ -833,16 +844,30 @@ hroe_api_update_table(JsonbContainer *req, StringInfo out)
 								&utp[i], &errs);
 	}
 	stream = hroe_api_stream_specification(req, &stream_enabled, &view_type, &errs);
+	/* TableClass, SSESpecification, WarmThroughput (api_settings.c) */
+	hroe_api_table_options(req, &opts, &errs);
+	for (int i = 0; i < nupdates; i++)
+	{
+		JsonbContainer *u = MemberObject(updates[i], "Update");
+		JsonbContainer *c = MemberObject(updates[i], "Create");
+
+		if (u || c)
+			hroe_api_index_warm_throughput(&opts, u ? u : c,
+										   psprintf("globalSecondaryIndexUpdates.%d.member.%s.warmThroughput",
+													i + 1, u ? "update" : "create"),
+										   &errs);
+	}
 	hroe_api_raise_errors(errs);
 	if (stream)
 		hroe_api_check_stream(false, stream_enabled, view_type);
 	if (!tp.given && billing == NULL && nupdates == 0 && protection == NULL && !stream &&
-		!hroe_api_has_on_demand(req))
+		!hroe_api_table_options_given(&opts) && !hroe_api_has_on_demand(req))
 		hroe_api_invalid("At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, GlobalSecondaryIndexUpdates or SSESpecification or ReplicaUpdates is required");
 	if (billing && strcmp(billing, "PROVISIONED") == 0 && !tp.given)
 		hroe_api_invalid("One or more parameter values were invalid: ProvisionedThroughput must be specified when BillingMode is PROVISIONED");
 	if (tp.over)
 		hroe_api_invalid(tp.over);
+	hroe_api_check_table_options(&opts);
 	for (int i = 0; i < nupdates; i++)
 	{
 		JsonbContainer *u = MemberObject(updates[i], "Update");
@@ -919,6 +944,8 @@ hroe_api_update_table(JsonbContainer *req, StringInfo out)
 	v[6] = new_index ? TextD(new_index) : (nulls[6] = 'n', (Datum) 0);
 	row = RunStmt(STMT_UPDATE_TABLE, v, nulls);
 	changed = DatumGetBool(Col(row, 1, &isnull));
+	if (hroe_api_apply_table_options(table, &opts))
+		changed = true;
 	/* OnDemandThroughput (api_on_demand.c) */
 	hroe_api_apply_on_demand(req, table, false);
 	if (stream)

@@ -41,9 +41,11 @@ typedef struct ApiRequest
 {
 	ApiCall    *call;
 	JsonbContainer *body;		/* the request: a JSON object */
-	bool		partiql_query;	/* a PartiQL SELECT's Query (partiql_api.c):
-								 * a lower and an upper sort key bound make a
-								 * range */
+	bool		partiql;		/* a PartiQL statement's (partiql_api.c): a
+								 * SELECT's Query takes a lower and an upper
+								 * sort key bound as a range, an UPDATE's
+								 * UpdateItem measures its finished item
+								 * only */
 } ApiRequest;
 
 /* Most arguments of a DDL statement (api_ddl.c) */
@@ -128,7 +130,7 @@ extern void hroe_api_tag_resource(const ApiRequest *r, StringInfo out);
 extern void hroe_api_untag_resource(const ApiRequest *r, StringInfo out);
 extern void hroe_api_list_tags_of_resource(const ApiRequest *r, StringInfo out);
 extern void hroe_api_validate(const char *op, JsonbContainer *req);
-extern Jsonb *hroe_api_run(ApiCall *call, const char *op, Jsonb *req, bool partiql_query);
+extern Jsonb *hroe_api_run(ApiCall *call, const char *op, Jsonb *req, bool partiql);
 extern char *hroe_api_access_denied(const char *op, const char *table);
 extern void hroe_api_execute_statement(const ApiRequest *r, StringInfo out);
 extern void hroe_api_batch_execute_statement(const ApiRequest *r, StringInfo out);
@@ -146,5 +148,32 @@ extern void hroe_api_refuse_distributed(const char *table, const char *feature) 
 extern char *hroe_api_with_stream(const char *table, char *desc);
 extern void hroe_api_update_time_to_live(JsonbContainer *req, StringInfo out);
 extern void hroe_api_describe_time_to_live(JsonbContainer *req, StringInfo out);
+
+/* The table options of CreateTable and UpdateTable (api_settings.c) */
+typedef struct ApiTableOptions
+{
+	char	   *table_class;	/* TableClass, or NULL */
+	bool		sse_given;		/* SSESpecification */
+	bool		sse_enabled;
+	char	   *sse_type;
+	char	   *kms_key;		/* KMSMasterKeyId, or NULL */
+	bool		warm_given;		/* the table's WarmThroughput */
+	int64		warm_read;		/* 0: not given */
+	int64		warm_write;
+	JsonbParseState *index_warm;	/* {"index": [read, write]} being built */
+	int			nindex_warm;
+	char	   *over;			/* DynamoDB's error of a value out of bounds */
+} ApiTableOptions;
+extern void hroe_api_table_options(JsonbContainer *req, ApiTableOptions *o, List **errs);
+extern void hroe_api_index_warm_throughput(ApiTableOptions *o, JsonbContainer *gsi,
+										   const char *path, List **errs);
+extern bool hroe_api_table_options_given(const ApiTableOptions *o);
+extern void hroe_api_check_table_options(const ApiTableOptions *o);
+extern bool hroe_api_apply_table_options(const char *table, ApiTableOptions *o);
+extern void hroe_api_describe_limits(JsonbContainer *req, StringInfo out);
+extern void hroe_api_describe_endpoints(JsonbContainer *req, StringInfo out);
+extern void hroe_api_update_contributor_insights(JsonbContainer *req, StringInfo out);
+extern void hroe_api_describe_contributor_insights(JsonbContainer *req, StringInfo out);
+extern void hroe_api_list_contributor_insights(JsonbContainer *req, StringInfo out);
 
 #endif							/* HROE_API_INTERNAL_H */

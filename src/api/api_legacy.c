@@ -759,7 +759,8 @@ hroe_api_parse_request(JsonbContainer *req, ApiExprs *e, ApiLegacyOp op)
 
 			if (select && (strcmp(select, "ALL_ATTRIBUTES") == 0 || strcmp(select, "COUNT") == 0 ||
 						   strcmp(select, "ALL_PROJECTED_ATTRIBUTES") == 0))
-				hroe_api_invalid(psprintf("Cannot specify the AttributesToGet when choosing to get %s", select));
+				hroe_api_invalid(psprintf(HROE_MSG_SELECT_PROJECTION, "AttributesToGet",
+										  HROE_SELECT_WORDS(select)));
 			e->projection = paths;
 		}
 	}

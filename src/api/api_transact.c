@@ -36,10 +36,10 @@
 
 /*
  * Parse the TransactItems of a request into actions, checking DynamoDB's
- * limits (a cancellation's reasons in call)
+ * limits (an action's invalid key left for the transaction to cancel)
  */
 static HroeTxAction *
-ParseActions(HroeCall *call, JsonbContainer *req, bool write, int *nactions)
+ParseActions(JsonbContainer *req, bool write, int *nactions)
 {
 	JsonbContainer **elems;
 	int			n = hroe_api_member_array(req, "TransactItems", &elems);
@@ -110,7 +110,7 @@ ParseActions(HroeCall *call, JsonbContainer *req, bool write, int *nactions)
 			if (a->key == NULL)
 				hroe_api_missing(psprintf("transactItems.%d.member.key", i + 1));
 		}
-		size = hroe_tx_action_prepare(call, a, n);
+		size = hroe_tx_action_prepare(a);
 
 		/*
 		 * a TransactWriteItems of more than 4 MB (its items or keys and
@@ -134,7 +134,7 @@ hroe_api_transact_write(const ApiRequest *r, StringInfo out)
 {
 	JsonbContainer *req = r->body;
 	int			n;
-	HroeTxAction *acts = ParseActions(&r->call->ops, req, true, &n);
+	HroeTxAction *acts = ParseActions(req, true, &n);
 	char	   *token = hroe_api_member_text(req, "ClientRequestToken", "ClientRequestToken");
 	char	   *rcc = hroe_api_checked_return_cc(req);
 	Jsonb	   *cc;
@@ -158,7 +158,7 @@ hroe_api_transact_get(const ApiRequest *r, StringInfo out)
 {
 	JsonbContainer *req = r->body;
 	int			n;
-	HroeTxAction *acts = ParseActions(&r->call->ops, req, false, &n);
+	HroeTxAction *acts = ParseActions(req, false, &n);
 	char	   *rcc;
 	Jsonb	   *cc;
 
@@ -174,9 +174,15 @@ hroe_api_transact_get(const ApiRequest *r, StringInfo out)
 		if (a->old)
 		{
 			HroeItem   *item = a->e.projection ? hroe_project(a->e.projection, a->old) : a->old;
+			HroeValue	root;
 
-			appendStringInfoString(out, "\"Item\":");
-			hroe_item_write(out, item);
+			/* a projection matching none of its attributes: no Item */
+			hroe_item_root(item, &root);
+			if (hroe_value_count(&root) > 0)
+			{
+				appendStringInfoString(out, "\"Item\":");
+				hroe_item_write(out, item);
+			}
 		}
 		appendStringInfoChar(out, '}');
 	}

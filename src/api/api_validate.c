@@ -10,9 +10,9 @@
  * ValidationException:
  *
  *	  2 validation errors detected: Value 'INVALID' at 'returnValues' failed to
- *	  satisfy constraint: Member must satisfy enum value set: [...]; Value ''
- *	  at 'tableName' failed to satisfy constraint: Member must have length
- *	  greater than or equal to 1
+ *	  satisfy constraint: Member must satisfy enum value set: [...]; Value
+ *	  'INVALID' at 'returnConsumedCapacity' failed to satisfy constraint:
+ *	  Member must satisfy enum value set: [...]
  *
  * Each operation's members are checked here in the order DynamoDB reports
  * them (recorded against DynamoDB: the conformance suite nubo-db/
@@ -314,16 +314,21 @@ ValidateGetItem(JsonbContainer *req, Violations *v, bool unused)
 	CheckNotNull(v, req, "Key", "key");
 }
 
-/* PutItem and DeleteItem: the enums first, then the table and the item or key */
+/*
+ * PutItem and DeleteItem: a table name that violates its constraints alone
+ * (DynamoDB stops there); else the enums, then the item or key
+ */
 static void
 ValidatePutDelete(JsonbContainer *req, Violations *v, bool put)
 {
+	CheckTableName(v, req, "TableName", "tableName");
+	if (v->n > 0)
+		return;
 	CheckEnum(v, req, "ReturnValues", "returnValues", HROE_ENUM_RETURN_VALUES);
 	CheckEnum(v, req, "ReturnConsumedCapacity", "returnConsumedCapacity", HROE_ENUM_RETURN_CC);
 	CheckEnum(v, req, "ReturnItemCollectionMetrics", "returnItemCollectionMetrics", HROE_ENUM_RICM);
 	CheckEnum(v, req, "ReturnValuesOnConditionCheckFailure", "returnValuesOnConditionCheckFailure",
 			  HROE_ENUM_RETURN_OLD);
-	CheckTableName(v, req, "TableName", "tableName");
 	if (put)
 		CheckNotNull(v, req, "Item", "item");
 	else
@@ -594,11 +599,12 @@ static const ParamKinds scan_params = {{"ProjectionExpression", "FilterExpressio
 {"AttributesToGet", "ScanFilter", "ConditionalOperator"}};
 
 /*
- * DynamoDB's refusal of a request (or a BatchGetItem table's entry) that
- * mixes them, naming both kinds as given
+ * The parameters of each kind that parts (n of them: a request, or each
+ * table's entry of a BatchGetItem) give, and DynamoDB's refusal of the
+ * request if it mixes them, naming both kinds as given
  */
 static void
-CheckParamKinds(JsonbContainer *req, const ParamKinds *k)
+CheckParamKinds(JsonbContainer **parts, int n, const ParamKinds *k)
 {
 	StringInfoData expr;
 	StringInfoData legacy;
@@ -606,25 +612,37 @@ CheckParamKinds(JsonbContainer *req, const ParamKinds *k)
 	initStringInfo(&expr);
 	initStringInfo(&legacy);
 	for (int i = 0; i < lengthof(k->expressions) && k->expressions[i]; i++)
-		if (hroe_api_member(req, k->expressions[i]))
-			appendStringInfo(&expr, "%s%s", expr.len ? ", " : "", k->expressions[i]);
+		for (int p = 0; p < n; p++)
+			if (hroe_api_member(parts[p], k->expressions[i]))
+			{
+				appendStringInfo(&expr, "%s%s", expr.len ? ", " : "", k->expressions[i]);
+				break;
+			}
 	if (expr.len == 0)
 		return;
 	for (int i = 0; i < lengthof(k->legacy) && k->legacy[i]; i++)
-	{
-		/* KeyConditions beside a FilterExpression only: the key condition's own error */
-		if (strcmp(k->legacy[i], "KeyConditions") == 0 &&
-			hroe_api_member(req, "KeyConditionExpression") == NULL)
-			continue;
-		if (hroe_api_member(req, k->legacy[i]))
-			appendStringInfo(&legacy, "%s%s", legacy.len ? ", " : "", k->legacy[i]);
-	}
+		for (int p = 0; p < n; p++)
+		{
+			/* KeyConditions beside a FilterExpression only: the key condition's own error */
+			if (strcmp(k->legacy[i], "KeyConditions") == 0 &&
+				hroe_api_member(parts[p], "KeyConditionExpression") == NULL)
+				continue;
+			if (hroe_api_member(parts[p], k->legacy[i]))
+			{
+				appendStringInfo(&legacy, "%s%s", legacy.len ? ", " : "", k->legacy[i]);
+				break;
+			}
+		}
 	if (legacy.len)
 		hroe_api_invalid(psprintf("Can not use both expression and non-expression parameters in the same request: Non-expression parameters: {%s} Expression parameters: {%s}",
 								  legacy.data, expr.data));
 }
 
-/* BatchGetItem: each table's entry */
+/*
+ * BatchGetItem: its tables' entries together, as one request (a
+ * ProjectionExpression for one table and AttributesToGet for another mix
+ * them too)
+ */
 static void
 CheckBatchGetParamKinds(JsonbContainer *req)
 {
@@ -632,13 +650,17 @@ CheckBatchGetParamKinds(JsonbContainer *req)
 	JsonbIterator *it;
 	JsonbValue	v;
 	JsonbIteratorToken tok;
+	JsonbContainer **parts;
+	int			n = 0;
 
-	if (items == NULL || items->type != jbvBinary)
+	if (items == NULL || items->type != jbvBinary || !JsonContainerIsObject(items->val.binary.data))
 		return;
+	parts = palloc(sizeof(JsonbContainer *) * (JsonContainerSize(items->val.binary.data) + 1));
 	it = JsonbIteratorInit(items->val.binary.data);
 	while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
 		if (tok == WJB_VALUE && v.type == jbvBinary && JsonContainerIsObject(v.val.binary.data))
-			CheckParamKinds(v.val.binary.data, &get_params);
+			parts[n++] = v.val.binary.data;
+	CheckParamKinds(parts, n, &get_params);
 }
 
 /*
@@ -686,7 +708,7 @@ hroe_api_validate(const char *op, JsonbContainer *req)
 			Raise(&v);
 			/* then the requests DynamoDB refuses whole */
 			if (validators[i].params)
-				CheckParamKinds(req, validators[i].params);
+				CheckParamKinds(&req, 1, validators[i].params);
 			else if (strcmp(op, "BatchGetItem") == 0)
 				CheckBatchGetParamKinds(req);
 			return;

@@ -31,6 +31,12 @@
 #define ERRCODE_HROE_PROVISIONED_THROUGHPUT_EXCEEDED MAKE_SQLSTATE('H','R','0','1','2')
 #define ERRCODE_HROE_THROTTLING				MAKE_SQLSTATE('H','R','0','1','3')
 
+/*
+ * E10 as UpdateItem words it (the update of a transaction too, where it
+ * cancels the transaction instead: transactions.c knows it by this text)
+ */
+#define HROE_MSG_UPDATE_TOO_BIG "Item size to update has exceeded the maximum allowed size"
+
 /* One code of the class */
 typedef struct HroeErrorDef
 {
@@ -74,6 +80,44 @@ extern void hroe_missing_member(const char *path) pg_attribute_noreturn();
 	"The level of configured provisioned throughput for the table was exceeded. Consider increasing your provisioning level with the UpdateTable API."
 #define HROE_MSG_THROTTLING \
 	"Throughput exceeds the current capacity of your table or index. DynamoDB is automatically scaling your table or index so please try again shortly. If exceptions persist, check if you have a hot key: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/bp-partition-key-design.html"
+/*
+ * An empty S or B key value (the first %s "string" or "binary"), in one
+ * text wherever a key is given: an item's table key (PutItem, a batch's
+ * PutRequest) as a lookup Key (GetItem, UpdateItem, DeleteItem, a batch's
+ * Keys and DeleteRequests); an item's secondary index key (%s the type, the
+ * index's name, the attribute); an update that sets one (its own text, which
+ * names neither); an ExclusiveStartKey's (the starting key's prefix)
+ */
+#define HROE_MSG_EMPTY_KEY \
+	"One or more parameter values are not valid. The AttributeValue for a key attribute cannot contain an empty %s value. Key: %s"
+#define HROE_MSG_EMPTY_INDEX_KEY \
+	"One or more parameter values are not valid. A value specified for a secondary index key is not supported. The AttributeValue for a key attribute cannot contain an empty %s value. IndexName: %s, IndexKey: %s"
+#define HROE_MSG_EMPTY_INDEX_KEY_UPDATE \
+	"One or more parameter values are not valid. The update expression attempted to update a secondary index key to a value that is not supported. The AttributeValue for a key attribute cannot contain an empty %s value."
+#define HROE_MSG_EMPTY_START_KEY \
+	"The provided starting key is invalid: One or more parameter values were invalid: The AttributeValue for a key attribute cannot contain an empty %s value."
+/* The word of an empty key value's type letter (S or B) */
+#define HROE_EMPTY_KEY_TYPE(letter) ((letter) == 'B' ? "binary" : "string")
+
+/*
+ * A key that is not the table's (or index's) key: DynamoDB's text, and its
+ * prefixed form for an ExclusiveStartKey
+ */
+#define HROE_MSG_KEY_SCHEMA "The provided key element does not match the schema"
+#define HROE_MSG_START_KEY_INVALID "The provided starting key is invalid"
+
+/*
+ * Query's and Scan's Select beside a projection: the projection given
+ * (ProjectionExpression or AttributesToGet) with any Select but
+ * SPECIFIC_ATTRIBUTES, which DynamoDB words by HROE_SELECT_WORDS; and
+ * SPECIFIC_ATTRIBUTES without one (Query puts it as one validation error,
+ * Scan as it is)
+ */
+#define HROE_MSG_SELECT_PROJECTION "Cannot specify the %s when choosing to get %s"
+#define HROE_SELECT_WORDS(select) \
+	(strcmp((select), "COUNT") == 0 ? "only the Count" : (select))
+#define HROE_MSG_SELECT_NO_PROJECTION \
+	"Must specify the AttributesToGet or ProjectionExpression when choosing to get SPECIFIC_ATTRIBUTES"
 
 /* DynamoDB's __type of an error's SQLSTATE, or NULL (not DynamoDB's) */
 extern const char *hroe_error_type(int sqlerrcode);

@@ -50,6 +50,7 @@
 #include "catalog.h"
 #include "direct_write.h"
 #include "key.h"
+#include "contributor_insights.h"
 #include "operations_internal.h"
 #include "throttle.h"
 
@@ -294,6 +295,9 @@ DoGet(HroeTableMeta *t, Jsonb *key, bool consistent, MemoryContext cxt, double *
 	PopActiveSnapshot();
 	*units = hroe_read_units(item ? hroe_item_size(item) : 0, consistent);
 	hroe_throttle_charge(t, false, -1, &keys[0], *units, NULL);
+	/* (a read of no item is a read of its key all the same) */
+	if (t->contributor_insights_any)
+		hroe_contributor_insights_item(t, NULL, item ? item : HroeItemFromJsonb(key), false, false);
 	return item;
 }
 
@@ -445,6 +449,7 @@ hroe_op_do_put(HroeTableMeta *t, HroeItem *item, bool locked, HroeItem *locked_o
 	int			ret;
 
 	hroe_check_item_key(t, item, keys);
+	hroe_contributor_insights_item(t, NULL, item, true, false);
 	if (!locked && hroe_direct_overwrite(t, item, keys, cxt, need_old ? &old : NULL))
 	{
 		if (need_old)
@@ -585,6 +590,7 @@ hroe_op_do_delete(HroeTableMeta *t, Datum *keys, MemoryContext cxt, double *unit
 	if (SPI_processed == 1)
 		old = hroe_op_copy_item(cxt, SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
 	*units = hroe_write_capacity(t, old, NULL, index_units);
+	hroe_contributor_insights_item(t, NULL, old, true, false);
 	return old;
 }
 
@@ -594,8 +600,14 @@ hroe_delete(HroeTableMeta *t, Jsonb *key, double *units, double *index_units)
 {
 	Datum		keys[2];
 
+	HroeItem   *old;
+
 	hroe_check_request_key(t, key, keys, NULL);
-	return hroe_op_do_delete(t, keys, CurrentMemoryContext, units, index_units);
+	old = hroe_op_do_delete(t, keys, CurrentMemoryContext, units, index_units);
+	/* a delete of no item is a write of its key all the same */
+	if (old == NULL && t->contributor_insights_any)
+		hroe_contributor_insights_item(t, NULL, HroeItemFromJsonb(key), true, false);
+	return old;
 }
 
 /*
@@ -681,6 +693,8 @@ hroe_delete_item(PG_FUNCTION_ARGS)
 	t = hroe_table_lookup(table, false);
 	hroe_check_request_key(t, key, keys, NULL);
 	old = hroe_op_do_delete(t, keys, cxt, &units, index_units);
+	if (old == NULL && t->contributor_insights_any)
+		hroe_contributor_insights_item(t, NULL, HroeItemFromJsonb(key), true, false);
 	SPI_finish();
 	cc = hroe_capacity_jsonb(rcc, table, units, t, index_units);
 	return ItemResult(fcinfo, return_old ? old : NULL, cc);

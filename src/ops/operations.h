@@ -235,17 +235,21 @@ typedef struct HroeTxAction
 	HroeItem   *item;			/* Put: the item; else the key as an item */
 	bool		return_old;		/* ReturnValuesOnConditionCheckFailure ALL_OLD */
 	/* set by hroe_tx_action_prepare and the transaction */
+	char	   *invalid;		/* its key's ValidationError, or NULL */
 	Datum		keys[2];
-	char	   *identity;
+	char	   *identity;		/* (NULL when invalid) */
 	HroeItem   *old;			/* the item read under the lock, or NULL */
 	ItemPointerData tid;		/* old's row, locked FOR UPDATE (writes) */
+	HroeItem   *updated;		/* Update: the item it makes */
 } HroeTxAction;
 
 /*
- * Validate an action's key against its table (a Get's of the wrong shape
- * cancels the transaction of n actions); returns its request bytes
+ * Validate an action's key (a Put's item) against its table: what
+ * DynamoDB's input validation finds raised, a key of another type or shape
+ * than the table's left in invalid (the transaction, run, cancels with a
+ * ValidationError for it); returns its request bytes
  */
-extern int64 hroe_tx_action_prepare(HroeCall *call, HroeTxAction *a, int n);
+extern int64 hroe_tx_action_prepare(HroeTxAction *a);
 
 /*
  * TransactWriteItems of n actions, all or nothing; token (NULL: none) its

@@ -43,6 +43,7 @@
 #include "utils/syscache.h"
 
 #include "catalog.h"
+#include "contributor_insights.h"
 #include "direct_write.h"
 #include "key.h"
 #include "operations_internal.h"
@@ -324,7 +325,10 @@ BatchGetTable(BatchGet *g, int i, MemoryContext cxt)
 			if (throttled)
 				g->throttled++;
 			else
+			{
 				item = hroe_op_fetch_item(t, g->keys[i] + 2 * k, false, cxt);
+				hroe_contributor_insights_item(t, NULL, item, false, false);
+			}
 			g->full = item && g->response_bytes + hroe_item_size(item) > HROE_BATCH_GET_BYTES;
 		}
 		if (g->full || throttled)
@@ -632,7 +636,9 @@ hroe_batch_write(HroeCall *call, Jsonb *req, const char *rcc, bool ricm)
 				if (arg == NULL || arg->type != jbvBinary)
 					hroe_missing_member("requestItems.putRequest.item");
 				b.puts[i][k] = hroe_item_from_jsonb(arg->val.binary.data, arg->val.binary.len);
-				hroe_check_item_key(b.metas[i], b.puts[i][k], keys);
+				/* a key of another type than the table's: E3, not PutItem's E2 */
+				if (hroe_item_key_mismatch(b.metas[i], b.puts[i][k], keys))
+					HroeValidation("The provided key element does not match the schema");
 				ids[total] = KeyIdentityItem(b.metas[i], b.puts[i][k]);
 				keyitem = b.puts[i][k];
 			}

@@ -45,6 +45,7 @@
 #include "utils/syscache.h"
 
 #include "catalog.h"
+#include "contributor_insights.h"
 #include "direct_write.h"
 #include "key.h"
 #include "operations_internal.h"
@@ -114,6 +115,8 @@ CountRead(ReadSpec *s, HroeItem *item, ReadOutcome *out)
 	bool		present;
 
 	out->scanned++;
+	/* each item read counts its key (the index's on an index) */
+	hroe_contributor_insights_item(s->t, s->ix, item, false, false);
 	if (s->ix == NULL)
 	{
 		out->bytes += hroe_item_size(item);
@@ -219,7 +222,7 @@ CheckStartKey(ReadSpec *s, const char **names, int n, HroeAttrValue **vals)
 	Jsonb	   *esk = s->esk;
 
 	if (!JB_ROOT_IS_OBJECT(esk) || JB_ROOT_IS_SCALAR(esk) || JB_ROOT_COUNT(esk) != n)
-		HroeValidation("The provided starting key is invalid");
+		HroeValidation(HROE_MSG_START_KEY_INVALID);
 	for (int i = 0; i < n; i++)
 	{
 		JsonbValue	k;
@@ -232,8 +235,9 @@ CheckStartKey(ReadSpec *s, const char **names, int n, HroeAttrValue **vals)
 		k.val.string.val = (char *) names[i];
 		k.val.string.len = strlen(names[i]);
 		v = findJsonbValueFromContainer(&esk->root, JB_FOBJECT, &k);
+		/* as many attributes, but not the key's: the schema's text too */
 		if (v == NULL)
-			HroeValidation("The provided starting key is invalid");
+			HroeValidation(HROE_MSG_START_KEY_INVALID ": " HROE_MSG_KEY_SCHEMA);
 		if (v->type != jbvBinary)
 			HroeValidation("The provided starting key is invalid: Supplied AttributeValue is empty, must contain exactly one of the supported datatypes");
 		vals[i] = hroe_attr_value_from_jsonb(JsonbValueToJsonb(v), &err);
@@ -247,9 +251,9 @@ CheckStartKey(ReadSpec *s, const char **names, int n, HroeAttrValue **vals)
 				if (strcmp(s->ix->schema.names[j], names[i]) == 0)
 					type = s->ix->schema.types[j], sort = j >= s->ix->schema.nhash;
 		if (vals[i]->type[0] != type || vals[i]->type[1] != '\0')
-			HroeValidation("The provided key element does not match the schema");
+			HroeValidation(HROE_MSG_KEY_SCHEMA);
 		if (vals[i]->len == 0 && type != 'N')
-			HroeValidation("The provided starting key is invalid: One or more parameter values were invalid: The AttributeValue for a key attribute cannot contain an empty string value.");
+			HroeValidation(psprintf(HROE_MSG_EMPTY_START_KEY, HROE_EMPTY_KEY_TYPE(type)));
 		if ((!sort && vals[i]->len > HROE_HASH_KEY_MAX) ||
 			(sort && vals[i]->len > HROE_RANGE_KEY_MAX))
 			HroeValidation("The provided starting key is invalid: One or more parameter values were invalid: key size exceeds the maximum size limit");
@@ -754,6 +758,22 @@ EmitToTuplestore(void *arg, HroeItem *item)
 	tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, &d, &isnull);
 }
 
+/* Whether the ProjectionExpression names an attribute the index does not hold */
+static bool
+ProjectsBeyondIndex(ReadSpec *s)
+{
+	ListCell   *lc;
+
+	foreach(lc, s->projection)
+	{
+		HroePathElem *first = linitial((List *) lfirst(lc));
+
+		if (!first->is_index && !hroe_index_projects(s->t, s->ix, first->name, first->namelen))
+			return true;
+	}
+	return false;
+}
+
 /*
  * Select: ALL_ATTRIBUTES, ALL_PROJECTED_ATTRIBUTES, COUNT, or
  * SPECIFIC_ATTRIBUTES with a ProjectionExpression (E27 checked here)
@@ -762,19 +782,24 @@ static void
 ApplySelect(ReadSpec *s, const char *select, const char *index_name)
 {
 	s->project = s->ix != NULL;
-	/* an LSI fetches the attributes it does not project from the table */
-	if (s->ix && s->ix->local && s->projection != NIL)
+	/*
+	 * an LSI fetches the attributes it does not project from the table, when
+	 * the ProjectionExpression names one
+	 */
+	if (s->ix && s->ix->local && ProjectsBeyondIndex(s))
 		s->project = false;
 	if (select == NULL)
 		return;
 	if (strcmp(select, "SPECIFIC_ATTRIBUTES") == 0)
 	{
 		if (s->projection == NIL)
-			HroeValidation("1 validation error detected: Value 'SPECIFIC_ATTRIBUTES' at 'select' failed to satisfy constraint: Must specify the AttributesToGet or ProjectionExpression when choosing to get SPECIFIC_ATTRIBUTES");
+			HroeValidation(s->is_query ? "1 validation error detected: " HROE_MSG_SELECT_NO_PROJECTION :
+						   HROE_MSG_SELECT_NO_PROJECTION);
 		return;
 	}
 	if (s->projection != NIL)
-		HroeValidation(psprintf("Cannot specify the ProjectionExpression when choosing to get %s", select));
+		HroeValidation(psprintf(HROE_MSG_SELECT_PROJECTION, "ProjectionExpression",
+								HROE_SELECT_WORDS(select)));
 	if (strcmp(select, "COUNT") == 0)
 		s->count_only = true;
 	else if (strcmp(select, "ALL_ATTRIBUTES") == 0)
@@ -988,12 +1013,16 @@ hroe_read_page(HroeReadRequest *r, HroeReadPage *page)
 		SPI_finish();
 	}
 	PopActiveSnapshot();
-	units = hroe_read_units(out.bytes + out.fetch_bytes, s.consistent);
-	hroe_throttle_charge(s.t, false, s.ix ? (int) (s.ix - s.t->indexes) : -1, NULL, units, NULL);
+	units = hroe_read_units(out.bytes, s.consistent);
+	hroe_throttle_charge(s.t, false, s.ix ? (int) (s.ix - s.t->indexes) : -1, NULL,
+						 units + (out.fetch_bytes ? hroe_read_units(out.fetch_bytes, s.consistent) : 0), NULL);
 	if (s.ix)
 	{
+		/* an LSI's fetches from the table are the table's reads */
+		double		fetched = out.fetch_bytes ? hroe_read_units(out.fetch_bytes, s.consistent) : 0;
+
 		index_units[s.ix - s.t->indexes] = units;
-		page->capacity = hroe_capacity_jsonb(r->rcc, r->table, 0, s.t, index_units);
+		page->capacity = hroe_capacity_jsonb(r->rcc, r->table, fetched, s.t, index_units);
 	}
 	else
 		page->capacity = hroe_capacity_jsonb(r->rcc, r->table, units, s.t, NULL);

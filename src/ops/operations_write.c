@@ -309,6 +309,7 @@ UpdateItem(const HroeWriteRequest *r, const char *rcc, HroeWriteResult *res)
 		CheckWriteCondition(r->call, r->condition, old, r->return_old_on_failure);
 		/* the update must not touch a key attribute (E18), checked above */
 		new = r->update ? hroe_update_apply(r->update, old ? old : k) : (old ? old : k);
+		hroe_check_update_index_keys(t, new);
 	} while (!Write(t, r->table, new, NULL, true, old, &tid, "NONE", rcc, res));
 	res->attributes = NULL;
 	if (strcmp(rv, "ALL_OLD") == 0 && old)
@@ -515,6 +516,9 @@ hroe_update_item(PG_FUNCTION_ARGS)
 	r.key = PG_GETARG_JSONB_P(1);
 	r.condition = e.condition;
 	r.update = e.update;
+	/* UpdateItem's own measure, as the JSON API's UpdateItem */
+	if (r.update)
+		r.update->measure_writes = true;
 	RunWrite(&r, &res);
 	return WriteResult(fcinfo, &res);
 }

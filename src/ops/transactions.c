@@ -20,45 +20,73 @@
 #include "miscadmin.h"
 #include "storage/lock.h"
 #include "utils/builtins.h"
+#include "utils/json.h"
 #include "utils/memutils.h"
 #include "utils/snapmgr.h"
 
+#include "contributor_insights.h"
 #include "operations.h"
 #include "operations_internal.h"
 #include "throttle.h"
 
-/* Order actions by item identity (the canonical locking order) */
+/*
+ * Order actions by item identity (the canonical locking order); actions
+ * whose key is invalid (no identity) last
+ */
 static int
 ActionCmp(const void *a, const void *b)
 {
-	return hroe_key_identity_cmp((*(HroeTxAction *const *) a)->identity,
-								 (*(HroeTxAction *const *) b)->identity);
+	const char *ia = (*(HroeTxAction *const *) a)->identity;
+	const char *ib = (*(HroeTxAction *const *) b)->identity;
+
+	if (ia == NULL || ib == NULL)
+		return (ia == NULL) - (ib == NULL);
+	return hroe_key_identity_cmp(ia, ib);
 }
 
 static void TxCancel(HroeCall *call, int n, int which, const char *code, const char *message) pg_attribute_noreturn();
 
 /*
- * Validate an action's key (or item) against its table and the update
- * against the key; returns the bytes it adds to the request (its item or
- * key and its expression values)
+ * Validate an action's key (or a Put's item) against its table and the
+ * update against the key; returns the bytes it adds to the request (its
+ * item or key and its expression values).  DynamoDB tells two kinds of
+ * faults apart: what its input validation finds (a key attribute missing
+ * from a Put's item, an empty or too long key, an empty index key) is the
+ * request's ValidationException, raised here; a key of another type than
+ * its schema's (or a Get/Update/Delete/ConditionCheck key of another shape
+ * than the table's) is found as the transaction runs, and cancels it with
+ * a ValidationError for the action (a->invalid, CancelInvalid).
  */
 int64
-hroe_tx_action_prepare(HroeCall *call, HroeTxAction *a, int n)
+hroe_tx_action_prepare(HroeTxAction *a)
 {
-	/*
-	 * a Get's key of another shape than its table's cancels the transaction
-	 * (ValidationError), where a write's is the request's ValidationException
-	 */
-	if (a->kind == HROE_TX_GET && !hroe_request_key_matches(a->t, a->key))
-		TxCancel(call, n, a->index, "ValidationError", "The provided key element does not match the schema");
+	bool		key_valid;
+
 	if (a->kind == HROE_TX_PUT)
-		hroe_check_item_key(a->t, a->item, a->keys);
+	{
+		char	   *table_key = hroe_item_key_mismatch(a->t, a->item, a->keys);
+		char	   *index_key = hroe_item_index_keys_mismatch(a->t, a->item);
+
+		a->invalid = table_key ? table_key : index_key;
+		key_valid = table_key == NULL;
+	}
+	else if (!hroe_request_key_matches(a->t, a->key))
+	{
+		a->invalid = "The provided key element does not match the schema";
+		a->item = HroeItemFromJsonb(a->key);
+		key_valid = false;
+	}
 	else
+	{
 		a->item = hroe_request_key(a->t, a->key, a->keys);
+		key_valid = true;
+	}
 	if (a->kind == HROE_TX_UPDATE)
 		hroe_update_check_keys(a->e.update, a->t->schema.names,
 							   a->t->schema.nhash + a->t->schema.nrange);
-	a->identity = hroe_item_key_identity(a->t, a->item);
+	/* (identity: two actions on one item are the request's error) */
+	if (key_valid)
+		a->identity = hroe_item_key_identity(a->t, a->item);
 	return hroe_item_size(a->item) + (a->e.cxt ? a->e.cxt->bytes : 0);
 }
 
@@ -71,7 +99,7 @@ LockOrder(HroeTxAction *acts, int n)
 	for (int i = 0; i < n; i++)
 		order[i] = &acts[i];
 	qsort(order, n, sizeof(HroeTxAction *), ActionCmp);
-	for (int i = 1; i < n; i++)
+	for (int i = 1; i < n && order[i]->identity; i++)
 		if (hroe_key_identity_cmp(order[i - 1]->identity, order[i]->identity) == 0)
 			HroeValidation("Transaction request cannot include multiple operations on one item");
 	return order;
@@ -237,38 +265,80 @@ Cancelled(HroeCall *call, const char *reasons, const char *codes)
 }
 
 /*
- * Cancel a transaction of n actions for one of them (which): its code and
- * message in CancellationReasons, None for the others.  TransactionConflict:
- * a write whose item, absent when its condition was checked, was inserted
- * since by a plain write.  ValidationError: the items a TransactGetItems
- * read passed 4 MB at that action.
+ * Cancel a transaction of n actions for those of them with a code
+ * (codes[i] NULL: None): each one's code and message in
+ * CancellationReasons, None for the others
+ */
+static void
+pg_attribute_noreturn()
+CancelFor(HroeCall *call, int n, const char *const *codes, const char *const *messages)
+{
+	StringInfoData reasons;
+	StringInfoData summary;
+
+	initStringInfo(&reasons);
+	initStringInfo(&summary);
+	for (int i = 0; i < n; i++)
+	{
+		appendStringInfoString(&reasons, i ? "," : "[");
+		appendStringInfoString(&summary, i ? ", " : "");
+		if (codes[i])
+		{
+			appendStringInfoString(&reasons, "{\"Code\":");
+			escape_json(&reasons, codes[i]);
+			appendStringInfoString(&reasons, ",\"Message\":");
+			escape_json(&reasons, messages[i]);
+			appendStringInfoChar(&reasons, '}');
+			appendStringInfoString(&summary, codes[i]);
+		}
+		else
+		{
+			appendStringInfoString(&reasons, "{\"Code\":\"None\"}");
+			appendStringInfoString(&summary, "None");
+		}
+	}
+	appendStringInfoChar(&reasons, ']');
+	Cancelled(call, reasons.data, summary.data);
+}
+
+/*
+ * Cancel a transaction of n actions for one of them (which).
+ * TransactionConflict: a write whose item, absent when its condition was
+ * checked, was inserted since by a plain write.  ValidationError: the items
+ * a TransactGetItems read passed 4 MB at that action.
  */
 static void
 pg_attribute_noreturn()
 TxCancel(HroeCall *call, int n, int which, const char *code, const char *message)
 {
-	StringInfoData reasons;
-	StringInfoData codes;
+	const char **codes = palloc0(sizeof(char *) * n);
+	const char **messages = palloc0(sizeof(char *) * n);
 
-	initStringInfo(&reasons);
-	initStringInfo(&codes);
+	codes[which] = code;
+	messages[which] = message;
+	CancelFor(call, n, codes, messages);
+}
+
+/*
+ * Cancel the transaction of n actions if any has an invalid key (or an
+ * Update's item an invalid index key): a ValidationError for each
+ */
+static void
+CancelInvalid(HroeCall *call, HroeTxAction *acts, int n)
+{
+	const char **codes = palloc0(sizeof(char *) * n);
+	const char **messages = palloc0(sizeof(char *) * n);
+	bool		any = false;
+
 	for (int i = 0; i < n; i++)
-	{
-		appendStringInfoString(&reasons, i ? "," : "[");
-		appendStringInfoString(&codes, i ? ", " : "");
-		if (i == which)
+		if (acts[i].invalid)
 		{
-			appendStringInfo(&reasons, "{\"Code\":\"%s\",\"Message\":\"%s\"}", code, message);
-			appendStringInfoString(&codes, code);
+			codes[i] = "ValidationError";
+			messages[i] = acts[i].invalid;
+			any = true;
 		}
-		else
-		{
-			appendStringInfoString(&reasons, "{\"Code\":\"None\"}");
-			appendStringInfoString(&codes, "None");
-		}
-	}
-	appendStringInfoChar(&reasons, ']');
-	Cancelled(call, reasons.data, codes.data);
+	if (any)
+		CancelFor(call, n, codes, messages);
 }
 
 /*
@@ -374,7 +444,6 @@ LockedPut(HroeTxAction *a, HroeItem *item)
 static bool
 TxWrite(HroeTxAction *a, HroeTableCapacity *c)
 {
-	HroeItem   *new;
 	double		units;
 	double		index_units[HROE_MAX_INDEXES];
 
@@ -386,10 +455,9 @@ TxWrite(HroeTxAction *a, HroeTableCapacity *c)
 			hroe_tx_write_capacity(c, a->old, a->item, false);
 			break;
 		case HROE_TX_UPDATE:
-			new = hroe_update_apply(a->e.update, a->old ? a->old : a->item);
-			if (!LockedPut(a, new))
+			if (!LockedPut(a, a->updated))
 				return false;
-			hroe_tx_write_capacity(c, a->old, new, false);
+			hroe_tx_write_capacity(c, a->old, a->updated, false);
 			break;
 		case HROE_TX_DELETE:
 			/* an absent item: nothing to delete, even if one appeared since */
@@ -404,6 +472,62 @@ TxWrite(HroeTxAction *a, HroeTableCapacity *c)
 			break;
 	}
 	return true;
+}
+
+/*
+ * An Update's item (its update applied to its locked item): one that would
+ * pass 400 KB cancels the transaction (ValidationError, UpdateItem's text:
+ * unlike a Put's, its size is known only once the transaction runs; the
+ * actions after it in the canonical order are not judged)
+ */
+static HroeItem *
+ApplyUpdate(HroeCall *call, HroeTxAction *a, HroeTxAction *acts, int n)
+{
+	MemoryContext cxt = CurrentMemoryContext;
+	HroeItem   *updated = NULL;
+
+	PG_TRY();
+	{
+		updated = hroe_update_apply(a->e.update, a->old ? a->old : a->item);
+	}
+	PG_CATCH();
+	{
+		ErrorData  *edata;
+
+		MemoryContextSwitchTo(cxt);
+		edata = CopyErrorData();
+		if (edata->sqlerrcode != ERRCODE_HROE_VALIDATION || !edata->message ||
+			strcmp(edata->message, HROE_MSG_UPDATE_TOO_BIG) != 0)
+			PG_RE_THROW();
+		/* the transaction is cancelled: the error aborts it */
+		FlushErrorState();
+		a->invalid = edata->message;
+		CancelInvalid(call, acts, n);
+	}
+	PG_END_TRY();
+	return updated;
+}
+
+/*
+ * Make every Update's item, in the canonical order: an empty index key
+ * raised (input validation), one of another type than its index's cancels
+ * the transaction (ValidationError)
+ */
+static void
+ApplyUpdates(HroeCall *call, HroeTxAction **order, HroeTxAction *acts, int n)
+{
+	for (int i = 0; i < n; i++)
+	{
+		HroeTxAction *a = order[i];
+
+		if (a->kind != HROE_TX_UPDATE)
+			continue;
+		hroe_call_resource(call, a->table, strlen(a->table));
+		a->updated = ApplyUpdate(call, a, acts, n);
+		hroe_check_update_index_keys(a->t, a->updated);
+		a->invalid = hroe_item_index_keys_mismatch(a->t, a->updated);
+	}
+	CancelInvalid(call, acts, n);
 }
 
 /*
@@ -456,6 +580,12 @@ hroe_transact_write(HroeCall *call, HroeTxAction *acts, int n, const char *token
 	HroeTableCapacity *caps = palloc0(sizeof(HroeTableCapacity) * n);
 	int			ncaps = 0;
 
+	/*
+	 * the request's own errors (two actions on one item) first, then the
+	 * actions' invalid keys cancel it
+	 */
+	order = LockOrder(acts, n);
+	CancelInvalid(call, acts, n);
 	if (token)
 	{
 		LOCKTAG		tag;
@@ -471,21 +601,22 @@ hroe_transact_write(HroeCall *call, HroeTxAction *acts, int n, const char *token
 
 		/*
 		 * a replay within 10 minutes succeeds without writing; it reports
-		 * the read units of reading the items (DynamoDB's documentation)
+		 * the read units of reading the items (DynamoDB's documentation),
+		 * transactional ones: twice a strongly consistent read's
 		 */
 		hroe_call_resource(call, NULL, 0);
 		if (TokenStmt(0, token, hash) > 0)
 		{
 			ReadAll(call, acts, n, false);
-			ncaps = TxReads(acts, n, caps, 1);
+			ncaps = TxReads(acts, n, caps, 2);
 			return hroe_tx_capacity_jsonb(rcc, caps, ncaps, "ReadCapacityUnits");
 		}
 	}
-	order = LockOrder(acts, n);
 	CheckOneServer(acts, n);
 	AdmitAll(call, acts, n, true);
 	LockAll(call, order, n);
 	CheckConditions(call, acts, n);
+	ApplyUpdates(call, order, acts, n);
 	/* the tables' capacities in request order */
 	for (int i = 0; i < n; i++)
 		(void) TxTable(caps, &ncaps, &acts[i]);
@@ -531,8 +662,11 @@ hroe_transact_get(HroeCall *call, HroeTxAction *acts, int n, const char *rcc)
 
 	hroe_check_return_cc(rcc);
 	(void) LockOrder(acts, n);	/* one action per item, as for writes */
+	CancelInvalid(call, acts, n);
 	AdmitAll(call, acts, n, false);
 	ReadAll(call, acts, n, true);
 	ChargeAll(acts, n, false);
+	for (int i = 0; i < n; i++)
+		hroe_contributor_insights_item(acts[i].t, NULL, acts[i].old, false, false);
 	return hroe_tx_capacity_jsonb(rcc, caps, TxReads(acts, n, caps, 2), "ReadCapacityUnits");
 }

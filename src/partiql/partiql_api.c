@@ -139,8 +139,9 @@ RunWrite(ApiCall *call, PqRequest *r, const char *extra)
 	ErrorData  *e;
 	Jsonb	   *res;
 
+	/* an UPDATE measures its finished item only (ApiRequest.partiql) */
 	if (r->stmt->kind != PQ_INSERT)
-		return hroe_api_run(call, r->op, req, false);
+		return hroe_api_run(call, r->op, req, true);
 	res = RunCatching(call, r->op, req, ERRCODE_HROE_CONDITIONAL_CHECK_FAILED, &e);
 	if (e)
 		hroe_ddb_error(ERRCODE_HROE_DUPLICATE_ITEM, "DuplicateItemException", DUPLICATE_ITEM);
@@ -278,32 +279,45 @@ SumCapacity(Jsonb *a, Jsonb *b)
 
 /*
  * NextToken: base64 of {"i": the IN value to go on with, "k":
- * LastEvaluatedKey or null}; its key is checked by the operation as an
- * ExclusiveStartKey
+ * LastEvaluatedKey or null[, "x": the index read]}; its key is checked by the
+ * operation as an ExclusiveStartKey, its index against the statement's
  */
 static char *
-EncodeToken(int i, Jsonb *lek)
+EncodeToken(int i, Jsonb *lek, const char *index)
 {
-	char	   *json = psprintf("{\"i\":%d,\"k\":%s}", i, lek ? hroe_api_jsonb_text(lek) : "null");
-	int			len = strlen(json);
-	char	   *out = palloc(pg_b64_enc_len(len) + 1);
-	int			n = pg_b64_encode(json, len, out, pg_b64_enc_len(len));
+	StringInfoData buf;
+	char	   *out;
+	int			n;
 
+	initStringInfo(&buf);
+	appendStringInfo(&buf, "{\"i\":%d,\"k\":%s", i, lek ? hroe_api_jsonb_text(lek) : "null");
+	if (index)
+	{
+		appendStringInfoString(&buf, ",\"x\":");
+		hroe_json_string_write(&buf, index, strlen(index));
+	}
+	appendStringInfoChar(&buf, '}');
+	out = palloc(pg_b64_enc_len(buf.len) + 1);
+	n = pg_b64_encode(buf.data, buf.len, out, pg_b64_enc_len(buf.len));
 	if (n < 0)
 		elog(ERROR, "could not encode a NextToken");
 	out[n] = '\0';
 	return out;
 }
 
-/* The IN value and ExclusiveStartKey of a NextToken */
+/*
+ * The IN value and ExclusiveStartKey of a NextToken, minted by a read of the
+ * index named index (NULL: of the table)
+ */
 static void
-DecodeToken(const char *token, int nvalues, int *start, Jsonb **esk)
+DecodeToken(const char *token, int nvalues, const char *index, int *start, Jsonb **esk)
 {
 	int			len = strlen(token);
 	char	   *json = palloc(pg_b64_dec_len(len) + 1);
 	int			n = pg_b64_decode(token, len, json, pg_b64_dec_len(len));
 	JsonbValue *i;
 	JsonbValue *k;
+	JsonbValue *x;
 	Jsonb	   *j = NULL;
 
 	/*
@@ -320,7 +334,13 @@ DecodeToken(const char *token, int nvalues, int *start, Jsonb **esk)
 	}
 	i = j ? hroe_api_member(&j->root, "i") : NULL;
 	k = j ? hroe_api_member(&j->root, "k") : NULL;
+	x = j ? hroe_api_member(&j->root, "x") : NULL;
 	if (i == NULL || i->type != jbvNumeric || (k && k->type != jbvBinary))
+		hroe_api_invalid("Invalid NextToken");
+	/* a token of another index's read (its key may be this one's too) */
+	if ((x == NULL) != (index == NULL) ||
+		(x && (x->type != jbvString || x->val.string.len != strlen(index) ||
+			   memcmp(x->val.string.val, index, x->val.string.len) != 0)))
 		hroe_api_invalid("Invalid NextToken");
 	*start = DatumGetInt32(DirectFunctionCall1(numeric_int4, NumericGetDatum(i->val.numeric)));
 	if (*start < 0 || *start >= nvalues)
@@ -330,7 +350,7 @@ DecodeToken(const char *token, int nvalues, int *start, Jsonb **esk)
 
 /*
  * A SELECT's Query or Scan (hroe_api_run), its sort key bounds a range: the
- * request says so (ApiRequest.partiql_query), never a request's member
+ * request says so (ApiRequest.partiql), never a request's member
  */
 static Jsonb *
 RunRead(ApiCall *call, PqRequest *r, const char *in_value, const char *extra)
@@ -358,8 +378,11 @@ RunSelect(ApiCall *call, PqRequest *r, JsonbContainer *req)
 	if (has_limit && limit < 1)
 		hroe_api_invalid(psprintf("1 validation error detected: Value '%d' at 'limit' failed to satisfy constraint: Member must have value greater than or equal to 1",
 								  limit));
+	/* (DynamoDB's text for ConsistentRead on a GSI, the Query's differs) */
+	if (r->index && !r->index->local && hroe_api_member_bool(req, "ConsistentRead", false))
+		HroeValidation("Strongly consistent read is not supported on Global Secondary Indexes");
 	if (token)
-		DecodeToken(token, nq, &start, &esk);
+		DecodeToken(token, nq, r->stmt->index, &start, &esk);
 	initStringInfo(&common);
 	CommonMembers(&common, req, true);
 	pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);
@@ -429,7 +452,7 @@ RunSelect(ApiCall *call, PqRequest *r, JsonbContainer *req)
 	if (next >= 0)
 	{
 		JsonbValue	t;
-		char	   *tok = EncodeToken(next, lek);
+		char	   *tok = EncodeToken(next, lek, r->stmt->index);
 
 		hroe_jsonb_push_key(&st, "NextToken");
 		t.type = jbvString;
@@ -474,7 +497,7 @@ hroe_api_execute_statement(const ApiRequest *ar, StringInfo out)
 	JsonbValue *v;
 
 	CheckNotExists(s);
-	hroe_partiql_translate(s, params, nparams, false, &r);
+	hroe_partiql_translate(s, params, nparams, PQ_READ_ANY, &r);
 	if (hroe_partiql_is_read(s))
 	{
 		RunSelect(ar->call, &r, req);
@@ -543,7 +566,7 @@ RunBatchStatement(ApiCall *call, BatchStatement *b, const char *rcc)
 			b->stmt = ParseStatement(b->elem, "statement", &b->params, &b->nparams);
 		read = hroe_partiql_is_read(b->stmt);
 		CheckNotExists(b->stmt);
-		hroe_partiql_translate(b->stmt, b->params, b->nparams, read, &r);
+		hroe_partiql_translate(b->stmt, b->params, b->nparams, PQ_READ_BATCH, &r);
 		initStringInfo(&extra);
 		CommonMembers(&extra, b->elem, read);
 		if (rcc)
@@ -653,8 +676,12 @@ hroe_api_batch_execute_statement(const ApiRequest *ar, StringInfo out)
 			hroe_json_string_write(out, b->message, strlen(b->message));
 			appendStringInfoChar(out, '}');
 		}
-		else if ((item = hroe_api_member(&b->response->root, "Item")) != NULL)
+		else if ((item = hroe_api_member(&b->response->root, "Item")) != NULL ||
+				 (item = hroe_api_member(&b->response->root, "Attributes")) != NULL)
+		{
+			/* a read's item, or what a write's RETURNING asked for, if anything */
 			appendStringInfo(out, ",\"Item\":%s", hroe_api_container_text(item));
+		}
 		appendStringInfoChar(out, '}');
 		/* ConsumedCapacity: one per table, summed */
 		cc = b->response ? hroe_api_response_member(b->response, "ConsumedCapacity") : NULL;
@@ -766,11 +793,19 @@ hroe_api_execute_transaction(const ApiRequest *ar, StringInfo out)
 		StringInfoData extra;
 		const char *action;
 
+		/* a transaction's writes return no items (DynamoDB refuses to be asked) */
+		if (s->returning)
+			hroe_api_invalid(psprintf("Validation failed in TransactStatements[%d]: RETURNING clause is not supported in ExecuteTransaction.",
+									  i));
 		if (i == 0)
 			read = hroe_partiql_is_read(s);
 		else if (read != hroe_partiql_is_read(s))
 			hroe_api_invalid("Statements in a transaction must be all reads or all writes");
-		hroe_partiql_translate(s, params, nparams, read, &rs[i]);
+		/* (DynamoDB's text for a transaction's SELECT of "table"."index") */
+		if (read && s->index)
+			HroeValidation(psprintf("Validation failed in TransactStatements[%d]: Reads on indices are not supported within transactions.",
+									i));
+		hroe_partiql_translate(s, params, nparams, PQ_READ_TRANSACTION, &rs[i]);
 		initStringInfo(&extra);
 		CommonMembers(&extra, elems[i], read);
 		action = read ? "Get" : s->kind == PQ_INSERT ? "Put" : s->kind == PQ_UPDATE ? "Update" :

@@ -6,20 +6,23 @@
  *
  *	  SELECT (* | path [, ...]) FROM table[."index"] [WHERE condition]
  *	  INSERT INTO table VALUE {'name': value, ...}
- *	  UPDATE table (SET path = value [, ...] | REMOVE path [, ...]) ...
+ *	  UPDATE table[."index"] (SET path = value [, ...] | REMOVE path [, ...]) ...
  *		  WHERE condition [RETURNING (ALL|MODIFIED) (OLD|NEW) *]
- *	  DELETE FROM table WHERE condition [RETURNING ALL OLD *]
+ *	  DELETE FROM table[."index"] WHERE condition [RETURNING ALL OLD *]
  *	  EXISTS(SELECT ...)	(a transaction's condition check)
  *
  * The tree (partiql.h) keeps the statement's meaning only; what the
  * statement may do with its table (keys, a Query or a Scan) is the
  * translation's (partiql_translate.c).  Every error is DynamoDB's
- * ValidationException "Statement wasn't well formed, can't be processed".
+ * ValidationException: "Statement wasn't well formed, can't be processed",
+ * or DynamoDB's own texts for a FROM path of more than two components or an
+ * empty one and for DELETE's RETURNING.
  *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
 
+#include "errors.h"
 #include "partiql.h"
 
 typedef struct Parser
@@ -482,18 +485,43 @@ Condition(Parser *p)
 	return Chain(p, "OR", PQ_OR, Conjunction);
 }
 
-/* A table's name (and SELECT's ."index") */
+/*
+ * A table's name (and SELECT's ."index"): a component of the FROM path,
+ * never empty (DynamoDB's check, made before the table is looked up)
+ */
 static char *
 TableName(Parser *p)
 {
 	if (!IsName(p))
 		Unexpected(p, "a table name");
+	if (Peek(p)->len == 0)
+		HroeValidation("Path component cannot be an empty string");
 	return Next(p)->text;
 }
 
-/* RETURNING (ALL|MODIFIED) (OLD|NEW) *: the ReturnValues it stands for */
+/*
+ * The FROM path of SELECT, UPDATE and DELETE: a table and optionally an index
+ * ("table"."index"), as DynamoDB at most two components, none empty; what a
+ * statement may do with an index is the translation's
+ */
+static void
+FromPath(Parser *p, PqStatement *s)
+{
+	s->table = TableName(p);
+	if (AcceptPunct(p, "."))
+	{
+		s->index = TableName(p);
+		if (IsPunct(p, "."))
+			HroeValidation("A path may contain at most 2 components in the FROM clause");
+	}
+}
+
+/*
+ * RETURNING (ALL|MODIFIED) (OLD|NEW) *: the ReturnValues it stands for;
+ * delete: DELETE's, ALL OLD only
+ */
 static const char *
-Returning(Parser *p)
+Returning(Parser *p, bool delete)
 {
 	bool		all;
 	bool		old;
@@ -513,6 +541,10 @@ Returning(Parser *p)
 	else
 		Unexpected(p, "OLD or NEW");
 	ExpectPunct(p, "*");
+	/* DELETE returns the item it deleted, if any, and nothing else */
+	if (delete && !(all && old))
+		HroeValidation(psprintf("Invalid returning clause: RETURNING %s %s *. Only RETURNING ALL OLD * is allowed in DELETE statements.",
+								all ? "ALL" : "MODIFIED", old ? "OLD" : "NEW"));
 	return all ? (old ? "ALL_OLD" : "ALL_NEW") : (old ? "UPDATED_OLD" : "UPDATED_NEW");
 }
 
@@ -589,9 +621,7 @@ Select(Parser *p, PqStatement *s)
 		} while (AcceptPunct(p, ","));
 	}
 	ExpectKeyword(p, "FROM");
-	s->table = TableName(p);
-	if (AcceptPunct(p, "."))
-		s->index = TableName(p);
+	FromPath(p, s);
 	if (AcceptKeyword(p, "WHERE"))
 		s->where = Condition(p);
 }
@@ -622,29 +652,32 @@ hroe_partiql_parse(const char *stmt, int len)
 		s->kind = PQ_INSERT;
 		ExpectKeyword(&p, "INTO");
 		s->table = TableName(&p);
+		/* (DynamoDB's grammar has no index here) */
+		if (IsPunct(&p, "."))
+			hroe_partiql_malformed("FROM clause may only contain a single table name");
 		ExpectKeyword(&p, "VALUE");
 		s->value = IsPunct(&p, "?") ? Value(&p) : MapLiteral(&p);
 	}
 	else if (AcceptKeyword(&p, "UPDATE"))
 	{
 		s->kind = PQ_UPDATE;
-		s->table = TableName(&p);
+		FromPath(&p, s);
 		UpdateActions(&p, s);
 		ExpectKeyword(&p, "WHERE");
 		s->where = Condition(&p);
-		s->returning = Returning(&p);
+		s->returning = Returning(&p, false);
 	}
 	else if (AcceptKeyword(&p, "DELETE"))
 	{
 		s->kind = PQ_DELETE;
 		ExpectKeyword(&p, "FROM");
-		s->table = TableName(&p);
+		FromPath(&p, s);
 		ExpectKeyword(&p, "WHERE");
 		s->where = Condition(&p);
-		s->returning = Returning(&p);
+		s->returning = Returning(&p, true);
 	}
 	else
-		Unexpected(&p, "SELECT, INSERT, UPDATE, DELETE or EXISTS");
+		hroe_partiql_malformed("Expected data manipulation");
 	(void) AcceptPunct(&p, ";");
 	if (Peek(&p)->kind != PQT_END)
 		Unexpected(&p, "the end of the statement");

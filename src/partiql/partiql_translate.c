@@ -29,6 +29,11 @@
 #include "partiql_api.h"
 #include "partiql.h"
 
+/* DynamoDB's text for a batch's SELECT that does not name one item by its key */
+#define BATCH_SELECT_KEY "Select statements within BatchExecuteStatement must specify the primary key in the where clause."
+/* ... for a statement whose WHERE does not fix every key attribute */
+#define MISSING_KEY "Where clause does not contain a mandatory equality on all key attributes"
+
 /* The placeholders being generated for one request */
 typedef struct Builder
 {
@@ -329,6 +334,87 @@ Condition(Builder *b, PqNode *n, StringInfo out)
 	}
 }
 
+/*
+ * The type of a value operand (a literal or a ?) as DynamoDB names it, or
+ * NULL for a path, a function or a parameter that is no AttributeValue
+ * (the JSON operation's own check answers for that)
+ */
+static const char *
+OperandType(Builder *b, PqNode *n)
+{
+	static const char *const types[] = {"S", "N", "B", "BOOL", "NULL", "L", "M", "SS", "NS", "BS"};
+
+	switch (n->kind)
+	{
+		case PQ_STRING:
+			return "S";
+		case PQ_NUMBER:
+			return "N";
+		case PQ_BOOL:
+			return "BOOL";
+		case PQ_NULL:
+			return "NULL";
+		case PQ_LIST:
+			return "L";
+		case PQ_MAP:
+			return "M";
+		case PQ_BAG:
+			{
+				/* a set of its first member's type (SetValue checks the rest) */
+				const char *t = n->nargs > 0 ? OperandType(b, n->args[0]) : NULL;
+
+				if (t == NULL || t[1] != '\0' || strchr("SNB", t[0]) == NULL)
+					return NULL;
+				return psprintf("%sS", t);
+			}
+		case PQ_PARAM:
+			if (n->ival < b->nparams && JsonContainerIsObject(b->params[n->ival]) &&
+				JsonContainerSize(b->params[n->ival]) == 1)
+				for (int i = 0; i < lengthof(types); i++)
+					if (ParamMember(b, n->ival, types[i]))
+						return types[i];
+			return NULL;
+		default:
+			return NULL;
+	}
+}
+
+/*
+ * Only S, N and B are ordered: a value of another type as an operand of < <=
+ * > >= or BETWEEN is refused, with the operator as written.  DynamoDB checks
+ * this on the statement, before it looks the table up, and without the
+ * "Invalid FilterExpression: " of the JSON API's expressions.
+ */
+static void
+CheckOrderedOperands(Builder *b, PqNode *n)
+{
+	const char *op = NULL;
+
+	check_stack_depth();
+	if (n == NULL)
+		return;
+	if (n->kind == PQ_AND || n->kind == PQ_OR || n->kind == PQ_NOT)
+	{
+		for (int i = 0; i < n->nargs; i++)
+			CheckOrderedOperands(b, n->args[i]);
+		return;
+	}
+	if (n->kind == PQ_BETWEEN)
+		op = "BETWEEN";
+	else if (n->kind == PQ_CMP && strcmp(n->op, "=") != 0 && strcmp(n->op, "<>") != 0)
+		op = n->op;			/* the parser writes != as <> */
+	if (op == NULL)
+		return;
+	for (int i = 0; i < n->nargs; i++)
+	{
+		const char *t = OperandType(b, n->args[i]);
+
+		if (t && strcmp(t, "S") != 0 && strcmp(t, "N") != 0 && strcmp(t, "B") != 0)
+			HroeValidation(psprintf("Incorrect operand type for operator or function; operator or function: %s, operand type: %s",
+									op, t));
+	}
+}
+
 /* ---------- keys ---------- */
 
 /* The top-level conjuncts of a WHERE */
@@ -472,9 +558,13 @@ RestCondition(Builder *b, PqNode **conj, int n, const bool *skip)
 	return out.data;
 }
 
-/* The Key of a write's WHERE (equalities on every key attribute) */
+/*
+ * The Key of a write's WHERE (equalities on every key attribute); missing:
+ * the message if one is not fixed
+ */
 static void
-WriteKey(Builder *b, const HroeKeySchema *ks, PqNode **conj, int n, bool *used, StringInfo key)
+WriteKey(Builder *b, const HroeKeySchema *ks, PqNode **conj, int n, bool *used, StringInfo key,
+		 const char *missing)
 {
 	appendStringInfoChar(key, '{');
 	for (int k = 0; k < ks->nhash + ks->nrange; k++)
@@ -485,7 +575,7 @@ WriteKey(Builder *b, const HroeKeySchema *ks, PqNode **conj, int n, bool *used, 
 			if (!used[i] && (v = KeyEquality(conj[i], ks->names[k])) != NULL)
 				used[i] = true;
 		if (v == NULL)
-			HroeValidation("Where clause does not contain a mandatory equality on all key attributes");
+			HroeValidation(missing);
 		if (k > 0)
 			appendStringInfoChar(key, ',');
 		JsonString(key, ks->names[k], strlen(ks->names[k]));
@@ -662,18 +752,25 @@ PartitionKeyConjunct(Translation *x, int *hi)
 	return NULL;
 }
 
-/* A SELECT that must name one item (a batch's or a transaction's read): GetItem */
+/*
+ * A SELECT that must name one item (a batch's or a transaction's read):
+ * GetItem; a batch's may not name an index nor leave a key attribute out
+ * (DynamoDB's text for either)
+ */
 static void
-SelectGet(Translation *x)
+SelectGet(Translation *x, PqReadMode mode)
 {
 	StringInfoData key;
 	char	   *filter;
 
+	if (x->s->index)
+		HroeValidation(mode == PQ_READ_BATCH ? BATCH_SELECT_KEY : MISSING_KEY);
 	initStringInfo(&key);
-	WriteKey(&x->b, x->ks, x->conj, x->nconj, x->used, &key);
+	WriteKey(&x->b, x->ks, x->conj, x->nconj, x->used, &key,
+			 mode == PQ_READ_BATCH ? BATCH_SELECT_KEY : MISSING_KEY);
 	filter = RestCondition(&x->b, x->conj, x->nconj, x->used);
-	if (x->s->index || filter[0])
-		HroeValidation("Where clause does not contain a mandatory equality on all key attributes");
+	if (filter[0])
+		HroeValidation(MISSING_KEY);
 	x->r->op = "GetItem";
 	appendStringInfo(&x->r->body, ",\"Key\":%s", key.data);
 	x->r->key = key.data;
@@ -709,6 +806,79 @@ QueryInValues(Translation *x, PqNode *in)
 		if (!seen)
 			r->in[r->nin++] = v.data;
 	}
+}
+
+/*
+ * Append to names (", " between) the first attribute of each path in n the
+ * statement's index does not hold, each once
+ */
+static void
+UnprojectedNames(Translation *x, PqNode *n, StringInfo names, List **seen)
+{
+	check_stack_depth();
+	if (n->kind == PQ_PATH)
+	{
+		PqStep	   *first = &n->steps[0];
+		ListCell   *lc;
+
+		if (first->name == NULL ||
+			hroe_index_projects(x->t, x->r->index, first->name, first->namelen))
+			return;
+		foreach(lc, *seen)
+			if (strlen(lfirst(lc)) == (size_t) first->namelen &&
+				memcmp(lfirst(lc), first->name, first->namelen) == 0)
+				return;
+		*seen = lappend(*seen, pnstrdup(first->name, first->namelen));
+		if (names->len > 0)
+			appendStringInfoString(names, ", ");
+		appendBinaryStringInfo(names, first->name, first->namelen);
+		return;
+	}
+	for (int i = 0; i < n->nargs; i++)
+		UnprojectedNames(x, n->args[i], names, seen);
+}
+
+/*
+ * A keyed read of an index (a Query) filters on the attributes the index
+ * holds only: DynamoDB refuses a filter naming another, on a GSI and an LSI
+ * alike (an unkeyed read, a Scan of the index, finds it missing)
+ */
+static void
+CheckFilterProjected(Translation *x)
+{
+	StringInfoData names;
+	List	   *seen = NIL;
+
+	if (x->r->index == NULL || x->r->index->projection == HROE_PROJECT_ALL)
+		return;
+	initStringInfo(&names);
+	for (int i = 0; i < x->nconj; i++)
+		if (!x->used[i])
+			UnprojectedNames(x, x->conj[i], &names, &seen);
+	if (names.len > 0)
+		HroeValidation(psprintf("One or more parameter values were invalid: Secondary index %s does not project one or more filter attributes: [%s]",
+								x->r->index->name, names.data));
+}
+
+/*
+ * A SELECT of a GSI names the attributes the index holds only (an LSI fetches
+ * the others from the table, as a Query's ProjectionExpression)
+ */
+static void
+CheckSelectProjected(Translation *x)
+{
+	StringInfoData names;
+	List	   *seen = NIL;
+
+	if (x->r->index == NULL || x->r->index->local ||
+		x->r->index->projection == HROE_PROJECT_ALL)
+		return;
+	initStringInfo(&names);
+	for (int i = 0; i < x->s->nproj; i++)
+		UnprojectedNames(x, x->s->proj[i], &names, &seen);
+	if (names.len > 0)
+		HroeValidation(psprintf("One or more parameter values were invalid: Global secondary index %s does not project [%s]",
+								x->r->index->name, names.data));
 }
 
 /*
@@ -751,6 +921,7 @@ SelectQuery(Translation *x, PqNode *hash, int hi)
 			break;
 		}
 	TextMember(body, "KeyConditionExpression", kce.data);
+	CheckFilterProjected(x);
 	filter = RestCondition(b, x->conj, x->nconj, x->used);
 	if (filter[0])
 		TextMember(body, "FilterExpression", filter);
@@ -772,9 +943,9 @@ SelectProjection(Translation *x)
 	TextMember(&x->r->body, "ProjectionExpression", proj.data);
 }
 
-/* SELECT: GetItem (get), Query or Scan */
+/* SELECT: GetItem (a batch's or a transaction's), Query or Scan */
 static void
-TranslateSelect(Translation *x, bool get)
+TranslateSelect(Translation *x, PqReadMode mode)
 {
 	PqNode	   *hash;
 	int			hi = -1;
@@ -782,9 +953,15 @@ TranslateSelect(Translation *x, bool get)
 	if (x->s->index)
 		TextMember(&x->r->body, "IndexName", x->s->index);
 	hash = PartitionKeyConjunct(x, &hi);
-	if (get)
-		SelectGet(x);
-	else if (hash == NULL)
+	if (mode != PQ_READ_ANY)
+	{
+		SelectGet(x, mode);
+		if (x->s->nproj > 0)
+			SelectProjection(x);
+		return;
+	}
+	CheckSelectProjected(x);
+	if (hash == NULL)
 	{
 		/* no partition key fixed: a Scan, as DynamoDB */
 		char	   *filter = RestCondition(&x->b, x->conj, x->nconj, x->used);
@@ -830,7 +1007,7 @@ TranslateKeyed(Translation *x)
 
 	initStringInfo(&key);
 	initStringInfo(&cond);
-	WriteKey(b, ks, x->conj, x->nconj, x->used, &key);
+	WriteKey(b, ks, x->conj, x->nconj, x->used, &key, MISSING_KEY);
 	r->key = key.data;
 	appendStringInfo(body, ",\"Key\":%s", key.data);
 	if (s->kind == PQ_UPDATE)
@@ -886,14 +1063,19 @@ TranslateTarget(Translation *x)
 	x->ks = &x->t->schema;
 	/* EXISTS names one item by its table's full primary key */
 	if (s->kind == PQ_EXISTS && s->index)
-		HroeValidation("Where clause does not contain a mandatory equality on all key attributes");
+		HroeValidation(MISSING_KEY);
 	if (s->index)
 	{
 		HroeIndexMeta *ix = hroe_index_lookup(x->t, s->index);
 
+		/* (PartiQL's text names no index, the Query's does) */
 		if (ix == NULL)
-			HroeValidation(psprintf("The table does not have the specified index: %s", s->index));
+			HroeValidation("The table does not have the specified index");
+		/* UPDATE, DELETE: the grammar takes an index, DynamoDB refuses it */
+		if (s->kind != PQ_SELECT)
+			HroeValidation("This operation is not supported on an index");
 		x->ks = &ix->schema;
+		x->r->index = ix;
 	}
 	x->r->schema = x->ks;
 	Conjuncts(s->where, &x->conj, &x->nconj, &cap);
@@ -903,11 +1085,11 @@ TranslateTarget(Translation *x)
 /*
  * Translate one statement with its Parameters (n of them) into the request
  * of the JSON API's operation: the request's members (leading comma) in
- * r->body, the operation in r->op.  get: a SELECT must name one item (a
- * batch's or a transaction's read), made a GetItem.
+ * r->body, the operation in r->op.  mode: how a SELECT reads (a batch's or
+ * a transaction's names one item, made a GetItem).
  */
 void
-hroe_partiql_translate(PqStatement *s, JsonbContainer **params, int nparams, bool get,
+hroe_partiql_translate(PqStatement *s, JsonbContainer **params, int nparams, PqReadMode mode,
 					   PqRequest *r)
 {
 	Translation x = {{{0}}};
@@ -923,12 +1105,13 @@ hroe_partiql_translate(PqStatement *s, JsonbContainer **params, int nparams, boo
 	r->stmt = s;
 	if (s->nparams != nparams)
 		HroeValidation("Number of parameters in request and statement doesn't match.");
+	CheckOrderedOperands(&x.b, s->where);
 	TranslateTarget(&x);
 	TextMember(&r->body, "TableName", s->table);
 	switch (s->kind)
 	{
 		case PQ_SELECT:
-			TranslateSelect(&x, get);
+			TranslateSelect(&x, mode);
 			break;
 		case PQ_INSERT:
 			TranslateInsert(&x);

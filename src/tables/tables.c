@@ -47,6 +47,7 @@
 
 #include "catalog.h"
 #include "key.h"
+#include "contributor_insights.h"
 #include "tables.h"
 
 #define TABLE_NAME_KEYLEN 256
@@ -311,6 +312,7 @@ LoadTableMetaSPI(const char *name)
 		}
 		table_close(rel, NoLock);
 	}
+	hroe_contributor_insights_load(m);
 	MemoryContextSetParent(cxt, CacheMemoryContext);
 	m->valid = true;
 	return m;

@@ -61,6 +61,8 @@ typedef struct HroeIndexMeta
 	int			nnonkey;
 	char	  **nonkey;
 	bool		local;			/* an LSI: HASH the table's, on pk */
+	/* Contributor Insights' mode (contributor_insights.h) */
+	uint8		contributor_insights;
 } HroeIndexMeta;
 
 typedef struct HroePlan
@@ -93,6 +95,9 @@ typedef struct HroeTableMeta
 	 * CONFLICT with a target, never by ctid
 	 */
 	bool		distributed;
+	/* Contributor Insights' mode, and whether any index has one (contributor_insights.h) */
+	uint8		contributor_insights;
+	bool		contributor_insights_any;
 } HroeTableMeta;
 
 /* A key attribute value as a Datum of its column type */
@@ -124,16 +129,21 @@ extern void hroe_pkey_scankeys(HroeTableMeta *t, Relation idx, Datum *keys, Scan
 
 
 extern void hroe_check_item_key(HroeTableMeta *t, HroeItem *item, Datum *keys);
+extern char *hroe_item_key_mismatch(HroeTableMeta *t, HroeItem *item, Datum *keys);
+extern char *hroe_item_index_keys_mismatch(HroeTableMeta *t, HroeItem *item);
 extern char *hroe_item_key_identity(HroeTableMeta *t, const HroeItem *item);
 extern int	hroe_key_identity_cmp(const char *a, const char *b);
 extern void hroe_lock_item_key(HroeTableMeta *t, const char *identity);
 extern bool hroe_request_key_matches(HroeTableMeta *t, Jsonb *key);
+extern void hroe_check_update_index_keys(HroeTableMeta *t, HroeItem *item);
 extern void hroe_check_request_key(HroeTableMeta *t, Jsonb *key, Datum *keys,
 								   HroeAttrValue **vals);
 
 extern int64 hroe_index_entry_size(HroeTableMeta *t, HroeIndexMeta *ix,
 								   HroeItem *item, bool *present);
 extern HroeItem *hroe_index_project(HroeTableMeta *t, HroeIndexMeta *ix, HroeItem *item);
+/* Whether the index's entries hold the attribute name (len bytes) */
+extern bool hroe_index_projects(HroeTableMeta *t, HroeIndexMeta *ix, const char *name, int len);
 
 extern void hroe_jsonb_push_key(JsonbParseState **st, const char *key);
 

@@ -565,7 +565,11 @@ BEGIN
 			format('One or more parameter values were invalid: ProjectionType is %s, but NonKeyAttributes is specified', p_projection));
 	END IF;
 	IF p_projection = 'INCLUDE' THEN
-		IF coalesce(cardinality(p_non_key_attributes), 0) = 0 THEN
+		IF p_non_key_attributes IS NULL THEN
+			PERFORM hroe.dynamodb_error('ValidationException',
+				'One or more parameter values were invalid: ProjectionType is INCLUDE, but NonKeyAttributes is not specified');
+		END IF;
+		IF cardinality(p_non_key_attributes) = 0 THEN
 			PERFORM hroe.dynamodb_error('ValidationException',
 				'One or more parameter values were invalid: NonKeyAttributes must not be empty when ProjectionType is INCLUDE');
 		END IF;

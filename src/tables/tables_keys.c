@@ -228,6 +228,20 @@ ItemKeyProblem(HroeItem *item, const char *attr, int attrlen, char type, bool so
 }
 
 /*
+ * The message of a key attribute v of another type than its schema's: a
+ * table key's (index NULL, E2), an index key's (E11)
+ */
+static char *
+KeyTypeMessage(const char *attr, int attrlen, char type, const HroeValue *v, const char *index)
+{
+	if (index)
+		return psprintf("One or more parameter values were invalid: Type mismatch for Index Key %s Expected: %s Actual: %s IndexName: %s",
+						pnstrdup(attr, attrlen), TypeLetter(type), hroe_type_name(v->type), index);
+	return psprintf("One or more parameter values were invalid: Type mismatch for key %s expected: %s actual: %s",
+					pnstrdup(attr, attrlen), TypeLetter(type), hroe_type_name(v->type));
+}
+
+/*
  * Find and check one key attribute of an item.  Table keys (index NULL):
  * missing E1, wrong type E2, empty E4.  Index keys: missing -> false
  * (sparse), wrong type E11, empty: DynamoDB's secondary index message.
@@ -246,20 +260,13 @@ FindItemKey(HroeItem *item, const char *attr, int attrlen, char type, bool sort,
 			HroeValidation(psprintf("One or more parameter values were invalid: Missing the key %s in the item",
 									pnstrdup(attr, attrlen)));
 		case KEY_TYPE:
-			if (index)
-				HroeValidation(psprintf("One or more parameter values were invalid: Type mismatch for Index Key %s Expected: %s Actual: %s IndexName: %s",
-										pnstrdup(attr, attrlen), TypeLetter(type),
-										hroe_type_name(v->type), index));
-			HroeValidation(psprintf("One or more parameter values were invalid: Type mismatch for key %s expected: %s actual: %s",
-									pnstrdup(attr, attrlen), TypeLetter(type),
-									hroe_type_name(v->type)));
+			HroeValidation(KeyTypeMessage(attr, attrlen, type, v, index));
 		case KEY_EMPTY:
 			if (index)
-				HroeValidation(psprintf("One or more parameter values are not valid. A value specified for a secondary index key is not supported. The AttributeValue for a key attribute cannot contain an empty %s value. IndexName: %s, IndexKey: %s",
-										type == 'S' ? "string" : "binary", index,
-										pnstrdup(attr, attrlen)));
-			HroeValidation(psprintf("One or more parameter values are not valid. The AttributeValue for a key attribute cannot contain an empty %s value. Key: %s",
-									type == 'S' ? "string" : "binary", pnstrdup(attr, attrlen)));
+				HroeValidation(psprintf(HROE_MSG_EMPTY_INDEX_KEY, HROE_EMPTY_KEY_TYPE(type),
+										index, pnstrdup(attr, attrlen)));
+			HroeValidation(psprintf(HROE_MSG_EMPTY_KEY, HROE_EMPTY_KEY_TYPE(type),
+									pnstrdup(attr, attrlen)));
 		case KEY_SIZE:
 			CheckKeySize(sort, v->len);
 			break;
@@ -462,6 +469,101 @@ hroe_check_item_key(HroeTableMeta *t, HroeItem *item, Datum *keys)
 }
 
 /*
+ * Check an item's table key as a transactional write does: a key attribute
+ * missing, empty or too long raised (E1, E4-E6: DynamoDB's input validation
+ * finds them), one of another type than its schema's returned as its
+ * message (E2: found as the transaction runs, the action's ValidationError).
+ * NULL when the key is valid; keys[] then get its Datums (as
+ * hroe_check_item_key).
+ */
+char *
+hroe_item_key_mismatch(HroeTableMeta *t, HroeItem *item, Datum *keys)
+{
+	int			n = t->schema.nhash + t->schema.nrange;
+	char	   *msg = NULL;
+
+	for (int i = 0; i < n; i++)
+	{
+		const char *name = t->schema.names[i];
+		HroeValue	v;
+
+		if (ItemKeyProblem(item, name, strlen(name), t->schema.types[i], i > 0, &v) != KEY_TYPE)
+			(void) FindItemKey(item, name, strlen(name), t->schema.types[i], i > 0, NULL, &v);
+		else if (msg == NULL)
+			msg = KeyTypeMessage(name, strlen(name), t->schema.types[i], &v, NULL);
+	}
+	if (msg == NULL)
+		hroe_check_item_key(t, item, keys);
+	return msg;
+}
+
+/*
+ * Check an item's secondary index keys as a transactional write does: an
+ * empty one raised (input validation; the item an update makes:
+ * hroe_check_update_index_keys first), the first of another type than its
+ * index's (in index name order) returned as its message (E11, the action's
+ * ValidationError), else NULL.  Absent keys are valid (sparse indexes); too
+ * long ones are left to the index's constraint.
+ */
+char *
+hroe_item_index_keys_mismatch(HroeTableMeta *t, HroeItem *item)
+{
+	char	   *msg = NULL;
+
+	for (int x = 0; x < t->nindexes; x++)
+	{
+		HroeIndexMeta *ix = &t->indexes[x];
+
+		for (int i = 0; i < ix->schema.nhash + ix->schema.nrange; i++)
+		{
+			const char *name = ix->schema.names[i];
+			char		type = ix->schema.types[i];
+			bool		sort = i >= ix->schema.nhash;
+			HroeValue	v;
+
+			switch (ItemKeyProblem(item, name, strlen(name), type, sort, &v))
+			{
+				case KEY_EMPTY:
+					(void) FindItemKey(item, name, strlen(name), type, sort, ix->name, &v);
+					break;
+				case KEY_TYPE:
+					if (msg == NULL)
+						msg = KeyTypeMessage(name, strlen(name), type, &v, ix->name);
+					break;
+				default:
+					break;
+			}
+		}
+	}
+	return msg;
+}
+
+/*
+ * Check the secondary index keys of the item an update makes: an empty S or
+ * B value of one is refused with DynamoDB's update text, which names neither
+ * index nor attribute (the index's CHECK constraint gives the other
+ * violations, and PutItem's empty ones, their texts)
+ */
+void
+hroe_check_update_index_keys(HroeTableMeta *t, HroeItem *item)
+{
+	for (int i = 0; i < t->nindexes; i++)
+	{
+		HroeIndexMeta *ix = &t->indexes[i];
+
+		for (int j = 0; j < ix->schema.nhash + ix->schema.nrange; j++)
+		{
+			HroeValue	v;
+
+			if (ItemKeyProblem(item, ix->schema.names[j], strlen(ix->schema.names[j]),
+							   ix->schema.types[j], j >= ix->schema.nhash, &v) == KEY_EMPTY)
+				HroeValidation(psprintf(HROE_MSG_EMPTY_INDEX_KEY_UPDATE,
+										HROE_EMPTY_KEY_TYPE(ix->schema.types[j])));
+		}
+	}
+}
+
+/*
  * Whether a key given as DynamoDB JSON has the shape of t's key: exactly its
  * key attributes, each of its type (the E3 that hroe_check_request_key
  * raises; the values themselves are not checked)
@@ -529,8 +631,7 @@ hroe_check_request_key(HroeTableMeta *t, Jsonb *key, Datum *keys, HroeAttrValue 
 		if (av->type[0] != t->schema.types[i] || av->type[1] != '\0')
 			HroeValidation("The provided key element does not match the schema");
 		if (av->len == 0 && av->type[0] != 'N')
-			HroeValidation(psprintf("One or more parameter values were invalid: The AttributeValue for a key attribute cannot contain an empty %s value. Key: %s",
-									av->type[0] == 'S' ? "string" : "binary",
+			HroeValidation(psprintf(HROE_MSG_EMPTY_KEY, HROE_EMPTY_KEY_TYPE(av->type[0]),
 									t->schema.names[i]));
 		CheckKeySize(i > 0, av->len);
 		keys[i] = hroe_attr_value_datum(av, i == 0);
@@ -633,4 +734,20 @@ hroe_index_project(HroeTableMeta *t, HroeIndexMeta *ix, HroeItem *item)
 		if (hroe_map_find(&map, names[i], strlen(names[i]), &v))
 			hroe_builder_add(b, names[i], strlen(names[i]), &v);
 	return hroe_builder_finish(b);
+}
+
+/* Whether the index's entries hold the attribute name (len bytes) */
+bool
+hroe_index_projects(HroeTableMeta *t, HroeIndexMeta *ix, const char *name, int len)
+{
+	const char **names;
+	int			n;
+
+	if (ix->projection == HROE_PROJECT_ALL)
+		return true;
+	n = ProjectedNames(t, ix, &names);
+	for (int i = 0; i < n; i++)
+		if (strlen(names[i]) == (size_t) len && memcmp(names[i], name, len) == 0)
+			return true;
+	return false;
 }

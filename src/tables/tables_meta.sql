@@ -98,7 +98,8 @@ BEGIN
 			v_gsis := v_gsis || jsonb_build_array(v_index);
 		END IF;
 	END LOOP;
-	RETURN jsonb_strip_nulls(jsonb_build_object(
+	-- (the table class, encryption, warm throughput: hroe.with_table_options)
+	RETURN hroe.with_table_options(jsonb_strip_nulls(jsonb_build_object(
 		'TableName', t.table_name,
 		'TableStatus', coalesce(p_table_status, 'ACTIVE'),
 		'CreationDateTime', EXTRACT(epoch FROM t.created_at),
@@ -125,7 +126,7 @@ BEGIN
 		'DeletionProtectionEnabled', t.deletion_protection,
 		'OnDemandThroughput', CASE WHEN t.billing_mode = 'PAY_PER_REQUEST'
 								   THEN hroe.on_demand_throughput_description(t.max_read_request_units, t.max_write_request_units) END,
-		'PostgresTable', t.relid::text));
+		'PostgresTable', t.relid::text)));
 END
 $$;
 COMMENT ON FUNCTION hroe.table_description(text, text, text, text) IS

@@ -13,6 +13,8 @@ names=("$@")
 if [ ${#names[@]} -eq 0 ]; then
 	for f in test/bench/*.sh; do
 		[ "$(basename "$f")" = run.sh ] && continue
+		# the conformance comparison needs a checkout of the suite
+		[ "$(basename "$f")" = conformance.sh ] && [ -z "${SUITE:-}" ] && continue
 		names+=("$(basename "$f" .sh)")
 	done
 fi
@@ -26,6 +28,11 @@ flock 9
 export HROE_CLUSTER_OPTS="-o shared_buffers=2GB -o max_wal_size=8GB -o maintenance_work_mem=1GB -o work_mem=64MB -o jit=off"
 for name in "${names[@]}"; do
 	echo "## benchmark: $name ($(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores)"
+	if [ "$name" = conformance ]; then
+		# its servers start clusters of their own (test/serve.sh)
+		bash test/bench/conformance.sh
+		continue
+	fi
 	if [ "$name" = gateway ]; then
 		# its cluster also serves hroe's in-server HTTP endpoint (on the
 		# database it creates: the workers connect once it exists)

@@ -56,6 +56,18 @@ Quote(StringInfo out, const char *s, int len, char q)
 	appendStringInfoChar(out, q);
 }
 
+/* A statement's FROM path: "table" or "table"."index" */
+static void
+FromPath(StringInfo out, PqStatement *s)
+{
+	Quote(out, s->table, strlen(s->table), '"');
+	if (s->index)
+	{
+		appendStringInfoChar(out, '.');
+		Quote(out, s->index, strlen(s->index), '"');
+	}
+}
+
 static void Node(StringInfo out, PqNode *n, int *param);
 
 static void
@@ -212,12 +224,7 @@ Statement(PqStatement *s, int *len)
 				Node(&out, s->proj[i], &param);
 			}
 			appendStringInfoString(&out, " FROM ");
-			Quote(&out, s->table, strlen(s->table), '"');
-			if (s->index)
-			{
-				appendStringInfoChar(&out, '.');
-				Quote(&out, s->index, strlen(s->index), '"');
-			}
+			FromPath(&out, s);
 			break;
 		case PQ_INSERT:
 			appendStringInfoString(&out, "INSERT INTO ");
@@ -227,7 +234,7 @@ Statement(PqStatement *s, int *len)
 			break;
 		case PQ_UPDATE:
 			appendStringInfoString(&out, "UPDATE ");
-			Quote(&out, s->table, strlen(s->table), '"');
+			FromPath(&out, s);
 			for (int i = 0; i < s->nactions; i++)
 			{
 				appendStringInfoString(&out, s->actions[i].remove ? " REMOVE " : " SET ");
@@ -241,7 +248,7 @@ Statement(PqStatement *s, int *len)
 			break;
 		case PQ_DELETE:
 			appendStringInfoString(&out, "DELETE FROM ");
-			Quote(&out, s->table, strlen(s->table), '"');
+			FromPath(&out, s);
 			break;
 	}
 	if (s->where)
