@@ -44,6 +44,7 @@ SCRIPT_PARTS = \
 	src/expr/expression_eval.sql \
 	src/tables/tables.sql \
 	src/tables/tables_meta.sql \
+	src/tables/throttle.sql \
 	src/tables/tables_collection.sql \
 	src/tables/table_options.sql \
 	src/tables/partition.sql \

@@ -2258,3 +2258,245 @@ BEGIN ATOMIC
 END;
 COMMENT ON FUNCTION hroe.restore_summary(text, boolean) IS
 'internal: DynamoDB''s RestoreSummary of table p_table_name restored from a backup (NULL if it was not): the backup''s and the source table''s ARNs, the restore''s time, RestoreInProgress p_in_progress';
+-- OnDemandThroughput and DynamoDB's throttling (src/tables/throttle.sql)
+ALTER TABLE hroe.tables
+	ADD COLUMN max_read_request_units bigint CHECK (max_read_request_units >= 1),
+	ADD COLUMN max_write_request_units bigint CHECK (max_write_request_units >= 1),
+	ADD COLUMN throttling boolean NOT NULL DEFAULT false;
+ALTER TABLE hroe.indexes
+	ADD COLUMN max_read_request_units bigint CHECK (max_read_request_units >= 1),
+	ADD COLUMN max_write_request_units bigint CHECK (max_write_request_units >= 1);
+
+-- The OnDemandThroughput member of a table or GSI description
+CREATE FUNCTION hroe.on_demand_throughput_description(p_max_read_request_units bigint,
+													  p_max_write_request_units bigint)
+RETURNS jsonb
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+RETURN CASE WHEN p_max_read_request_units IS NOT NULL OR p_max_write_request_units IS NOT NULL
+			THEN pg_catalog.jsonb_build_object(
+				'MaxReadRequestUnits', coalesce(p_max_read_request_units, -1),
+				'MaxWriteRequestUnits', coalesce(p_max_write_request_units, -1)) END;
+COMMENT ON FUNCTION hroe.on_demand_throughput_description(bigint, bigint) IS
+'internal: DynamoDB''s OnDemandThroughput description of a table or GSI: its maximum read and write request units per second, -1 for a dimension without maximum; NULL when neither has one (the member is then left out)';
+
+-- CreateTable's and UpdateTable's OnDemandThroughput
+CREATE FUNCTION hroe.set_on_demand_throughput(p_table_name text, p_index_name text,
+											  p_max_read_request_units bigint,
+											  p_max_write_request_units bigint)
+RETURNS void
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	v_mode text;
+BEGIN
+	PERFORM hroe.check_table_owner(p_table_name);
+	IF p_max_read_request_units < 1 AND p_max_read_request_units <> -1 THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			format('One or more parameter values were invalid: MaxReadRequestUnits must be greater than or equal to 1, or -1 to remove the maximum (%s)', p_max_read_request_units));
+	END IF;
+	IF p_max_write_request_units < 1 AND p_max_write_request_units <> -1 THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			format('One or more parameter values were invalid: MaxWriteRequestUnits must be greater than or equal to 1, or -1 to remove the maximum (%s)', p_max_write_request_units));
+	END IF;
+	SELECT billing_mode INTO v_mode FROM hroe.tables WHERE table_name = p_table_name FOR UPDATE;
+	IF NOT FOUND THEN
+		PERFORM hroe.dynamodb_error('ResourceNotFoundException',
+			format('Requested resource not found: Table: %s not found', p_table_name));
+	END IF;
+	IF v_mode = 'PROVISIONED' THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			'One or more parameter values were invalid: Neither MaxReadRequestUnits nor MaxWriteRequestUnits can be specified when BillingMode is PROVISIONED');
+	END IF;
+	-- NULL: unchanged; -1: no maximum
+	IF p_index_name IS NULL THEN
+		UPDATE hroe.tables
+		SET max_read_request_units = CASE WHEN p_max_read_request_units IS NULL THEN max_read_request_units
+										  WHEN p_max_read_request_units = -1 THEN NULL
+										  ELSE p_max_read_request_units END,
+			max_write_request_units = CASE WHEN p_max_write_request_units IS NULL THEN max_write_request_units
+										   WHEN p_max_write_request_units = -1 THEN NULL
+										   ELSE p_max_write_request_units END
+		WHERE table_name = p_table_name;
+	ELSE
+		UPDATE hroe.indexes
+		SET max_read_request_units = CASE WHEN p_max_read_request_units IS NULL THEN max_read_request_units
+										  WHEN p_max_read_request_units = -1 THEN NULL
+										  ELSE p_max_read_request_units END,
+			max_write_request_units = CASE WHEN p_max_write_request_units IS NULL THEN max_write_request_units
+										   WHEN p_max_write_request_units = -1 THEN NULL
+										   ELSE p_max_write_request_units END
+		WHERE table_name = p_table_name AND index_name = p_index_name AND NOT local;
+		IF NOT FOUND THEN
+			PERFORM hroe.dynamodb_error('ResourceNotFoundException',
+				format('Requested resource not found: Index: %s not found', p_index_name));
+		END IF;
+	END IF;
+	PERFORM hroe.throttle_settings_changed(relid) FROM hroe.tables WHERE table_name = p_table_name;
+END
+$$;
+COMMENT ON FUNCTION hroe.set_on_demand_throughput(text, text, bigint, bigint) IS
+'OnDemandThroughput of table p_table_name (p_index_name NULL) or of its GSI p_index_name, as CreateTable and UpdateTable set it: the most read and write request units per second (NULL: unchanged, -1: no maximum), only on a PAY_PER_REQUEST table; enforced only where hroe.set_throttling turned throttling on';
+
+-- Every backend reads a table's throttling settings again (at commit)
+CREATE FUNCTION hroe.throttle_settings_changed(p_relid regclass) RETURNS void
+AS 'MODULE_PATHNAME', 'hroe_throttle_settings_changed'
+LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE;
+COMMENT ON FUNCTION hroe.throttle_settings_changed(regclass) IS
+'internal: Makes every backend read the throttling settings of the DynamoDB table stored in p_relid again, from the commit on (a relcache invalidation); called by hroe.set_throttling and hroe.set_on_demand_throughput';
+
+-- The per-table switch of DynamoDB's throttling
+CREATE FUNCTION hroe.set_throttling(p_table_name text, p_enabled boolean)
+RETURNS void
+LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+	PERFORM hroe.check_table_owner(p_table_name);
+	UPDATE hroe.tables SET throttling = p_enabled WHERE table_name = p_table_name;
+	IF NOT FOUND THEN
+		PERFORM hroe.dynamodb_error('ResourceNotFoundException',
+			format('Requested resource not found: Table: %s not found', p_table_name));
+	END IF;
+	PERFORM hroe.throttle_settings_changed(relid) FROM hroe.tables WHERE table_name = p_table_name;
+END
+$$;
+COMMENT ON FUNCTION hroe.set_throttling(text, boolean) IS
+'Turns DynamoDB''s throttling of table p_table_name on or off (off by default; its owner only): once on, requests past its OnDemandThroughput maximum, its provisioned capacity (with up to 300 s of unused capacity banked as burst) or a partition key''s 3,000 read / 1,000 write units per second are refused as DynamoDB refuses them (doc/throttling.md). The setting hroe.throttling = all applies the rules to every table';
+
+-- (describes OnDemandThroughput)
+CREATE OR REPLACE FUNCTION hroe.table_description(p_table_name text, p_table_status text DEFAULT 'ACTIVE',
+									   p_index_status text DEFAULT NULL, p_index_name text DEFAULT NULL)
+RETURNS jsonb
+LANGUAGE plpgsql STABLE PARALLEL RESTRICTED
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	t hroe.tables;
+	x hroe.indexes;
+	v_defs jsonb;
+	v_gsis jsonb := '[]';
+	v_lsis jsonb := '[]';
+	v_index jsonb;
+	v_key jsonb;
+	v_sizes jsonb;
+	v_arn text;
+	v_changing boolean;
+BEGIN
+	SELECT * INTO t FROM hroe.tables WHERE table_name = p_table_name;
+	IF NOT FOUND THEN
+		PERFORM hroe.dynamodb_error('ResourceNotFoundException',
+			format('Requested resource not found: Table: %s not found', p_table_name));
+	END IF;
+	v_arn := hroe.table_arn(t.table_name);
+	-- the table's and every index's count and size: a small table's exact,
+	-- a large one's from its last refresh (hroe.table_statistics)
+	SELECT jsonb_object_agg(coalesce(s.index_name, ''), jsonb_build_array(s.item_count, s.size_bytes))
+	INTO v_sizes FROM hroe.table_statistics(p_table_name) s;
+	v_defs := jsonb_build_object(t.partition_key, t.partition_key_type);
+	IF t.sort_key IS NOT NULL THEN
+		v_defs := v_defs || jsonb_build_object(t.sort_key, t.sort_key_type);
+	END IF;
+	FOR x IN SELECT * FROM hroe.indexes WHERE table_name = p_table_name ORDER BY index_name LOOP
+		SELECT jsonb_agg(jsonb_build_object('AttributeName', a, 'KeyType', kt) ORDER BY ord)
+		INTO v_key
+		FROM (SELECT a, 'HASH' kt, o ord FROM unnest(x.partition_key) WITH ORDINALITY u(a, o)
+			  UNION ALL
+			  SELECT a, 'RANGE', 10 + o FROM unnest(x.sort_key) WITH ORDINALITY u(a, o)) k;
+		SELECT v_defs || coalesce(jsonb_object_agg(a, ty), '{}') INTO v_defs
+		FROM unnest(x.partition_key || x.sort_key, x.partition_key_types || x.sort_key_types) u(a, ty);
+		v_index := jsonb_build_object(
+			'IndexName', x.index_name,
+			'KeySchema', v_key,
+			'Projection', CASE WHEN x.projection = 'INCLUDE'
+							   THEN jsonb_build_object('ProjectionType', x.projection, 'NonKeyAttributes', to_jsonb(x.non_key_attributes))
+							   ELSE jsonb_build_object('ProjectionType', x.projection) END,
+			'ItemCount', v_sizes -> x.index_name -> 0,
+			'IndexSizeBytes', v_sizes -> x.index_name -> 1,
+			'IndexArn', v_arn || '/index/' || x.index_name,
+			'PostgresIndex', format('%I.%I', (SELECT n.nspname FROM pg_namespace n JOIN pg_class k ON k.relnamespace = n.oid WHERE k.oid = t.relid), x.index_relname));
+		-- an LSI has no status and no throughput of its own
+		IF x.local THEN
+			v_lsis := v_lsis || jsonb_build_array(v_index);
+		ELSE
+			v_changing := p_index_status IS NOT NULL AND x.index_name = coalesce(p_index_name, x.index_name);
+			v_index := v_index || jsonb_build_object(
+				'IndexStatus', CASE WHEN v_changing THEN p_index_status ELSE 'ACTIVE' END,
+				'ProvisionedThroughput', hroe.throughput_description(x.read_capacity_units, x.write_capacity_units,
+																	 x.last_increase_at, x.last_decrease_at, x.decreases_today),
+				'OnDemandThroughput', CASE WHEN t.billing_mode = 'PAY_PER_REQUEST'
+										   THEN hroe.on_demand_throughput_description(x.max_read_request_units, x.max_write_request_units) END);
+			-- a GSI UpdateTable creates is backfilled once it is CREATING
+			IF v_changing AND x.index_name = p_index_name AND p_index_status = 'CREATING' THEN
+				v_index := v_index || jsonb_build_object('Backfilling', false);
+			END IF;
+			v_gsis := v_gsis || jsonb_build_array(v_index);
+		END IF;
+	END LOOP;
+	-- (the table class, encryption, warm throughput: hroe.with_table_options)
+	RETURN hroe.with_table_options(jsonb_strip_nulls(jsonb_build_object(
+		'TableName', t.table_name,
+		'TableStatus', coalesce(p_table_status, 'ACTIVE'),
+		'CreationDateTime', EXTRACT(epoch FROM t.created_at),
+		'KeySchema', jsonb_build_array(jsonb_build_object('AttributeName', t.partition_key, 'KeyType', 'HASH'))
+					 || CASE WHEN t.sort_key IS NOT NULL
+							 THEN jsonb_build_array(jsonb_build_object('AttributeName', t.sort_key, 'KeyType', 'RANGE'))
+							 ELSE '[]' END,
+		-- in the order of the CreateTable request, then by name
+		'AttributeDefinitions', (SELECT jsonb_agg(jsonb_build_object('AttributeName', key, 'AttributeType', value)
+												  ORDER BY array_position(t.attribute_order, key), key)
+								 FROM jsonb_each_text(v_defs)),
+		'ProvisionedThroughput', hroe.throughput_description(t.read_capacity_units, t.write_capacity_units,
+															 t.last_increase_at, t.last_decrease_at, t.decreases_today),
+		'ItemCount', v_sizes -> '' -> 0,
+		'TableSizeBytes', v_sizes -> '' -> 1,
+		'TableArn', v_arn,
+		'TableId', t.table_id,
+		-- (a table that has always been PROVISIONED shows none)
+		'BillingModeSummary', CASE WHEN t.pay_per_request_since IS NOT NULL
+								   THEN jsonb_build_object('BillingMode', t.billing_mode,
+														   'LastUpdateToPayPerRequestDateTime', EXTRACT(epoch FROM t.pay_per_request_since)) END,
+		'LocalSecondaryIndexes', CASE WHEN v_lsis = '[]' THEN NULL ELSE v_lsis END,
+		'GlobalSecondaryIndexes', CASE WHEN v_gsis = '[]' THEN NULL ELSE v_gsis END,
+		'DeletionProtectionEnabled', t.deletion_protection,
+		'OnDemandThroughput', CASE WHEN t.billing_mode = 'PAY_PER_REQUEST'
+								   THEN hroe.on_demand_throughput_description(t.max_read_request_units, t.max_write_request_units) END,
+		'PostgresTable', t.relid::text)));
+END
+$$;
+
+-- (ProvisionedThroughputExceededException HR017, ThrottlingException HR018)
+CREATE OR REPLACE FUNCTION hroe.dynamodb_error(p_exception text, p_message text)
+RETURNS void
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+	RAISE EXCEPTION USING
+		MESSAGE = p_message,
+		ERRCODE = CASE p_exception
+					  WHEN 'ValidationException' THEN 'HR000'
+					  WHEN 'ResourceNotFoundException' THEN 'HR001'
+					  WHEN 'ConditionalCheckFailedException' THEN 'HR002'
+					  WHEN 'ResourceInUseException' THEN 'HR003'
+					  WHEN 'LimitExceededException' THEN 'HR004'
+					  WHEN 'TransactionCanceledException' THEN 'HR005'
+					  WHEN 'IdempotentParameterMismatchException' THEN 'HR006'
+					  WHEN 'SerializationException' THEN 'HR007'
+					  WHEN 'DuplicateItemException' THEN 'HR008'
+					  WHEN 'ExpiredIteratorException' THEN 'HR009'
+					  WHEN 'TrimmedDataAccessException' THEN 'HR010'
+					  WHEN 'ItemCollectionSizeLimitExceededException' THEN 'HR011'
+					  WHEN 'BackupNotFoundException' THEN 'HR012'
+					  WHEN 'BackupInUseException' THEN 'HR013'
+					  WHEN 'TableNotFoundException' THEN 'HR014'
+					  WHEN 'TableAlreadyExistsException' THEN 'HR015'
+					  WHEN 'TableInUseException' THEN 'HR016'
+					  WHEN 'ProvisionedThroughputExceededException' THEN 'HR017'
+					  WHEN 'ThrottlingException' THEN 'HR018'
+					  ELSE 'HR000' END,
+		DETAIL = format('DynamoDB %s.', p_exception);
+END
+$$;
+COMMENT ON FUNCTION hroe.dynamodb_error(text, text) IS
+'internal: Raises a DynamoDB exception: SQLSTATE class HR (HR000 ValidationException, HR001 ResourceNotFoundException, HR002 ConditionalCheckFailedException, HR003 ResourceInUseException, HR004 LimitExceededException, HR005 TransactionCanceledException, HR006 IdempotentParameterMismatchException, HR007 SerializationException, HR008 DuplicateItemException, HR009 ExpiredIteratorException, HR010 TrimmedDataAccessException, HR011 ItemCollectionSizeLimitExceededException, HR012 BackupNotFoundException, HR013 BackupInUseException, HR014 TableNotFoundException, HR015 TableAlreadyExistsException, HR016 TableInUseException, HR017 ProvisionedThroughputExceededException, HR018 ThrottlingException; as hroe.dynamodb_errors()), DynamoDB''s text as the message';

@@ -37,6 +37,7 @@
 #include "utils/typcache.h"
 
 #include "api_internal.h"
+#include "throttle.h"
 #include "ddb_types.h"
 
 
@@ -526,6 +527,10 @@ ErrorBody(const ApiCall *call, const char *op, ErrorData *edata, const char *typ
 		appendStringInfo(&out, ",\"CancellationReasons\":%s", call->ops.reasons);
 	if (call->ops.item && edata->sqlerrcode == ERRCODE_HROE_CONDITIONAL_CHECK_FAILED)
 		appendStringInfo(&out, ",\"Item\":%s", call->ops.item);
+	/* DynamoDB's throttling (src/tables/throttle.c): the limits met */
+	if ((edata->sqlerrcode == ERRCODE_HROE_PROVISIONED_THROUGHPUT_EXCEEDED ||
+		 edata->sqlerrcode == ERRCODE_HROE_THROTTLING) && hroe_throttle_reasons())
+		appendStringInfo(&out, ",\"ThrottlingReasons\":%s", hroe_throttle_reasons());
 	appendStringInfoChar(&out, '}');
 	return out.data;
 }

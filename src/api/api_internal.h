@@ -123,6 +123,9 @@ extern void hroe_api_raise_errors(List *errs);
 extern void hroe_api_throughput(JsonbContainer *obj, const char *path, ApiThroughput *tp, List **errs);
 extern char *hroe_api_billing_mode(JsonbContainer *req, List **errs);
 extern void hroe_api_push_throughput(JsonbParseState **st, const char *index, const ApiThroughput *tp);
+/* OnDemandThroughput (api_on_demand.c) */
+extern bool hroe_api_has_on_demand(JsonbContainer *obj);
+extern void hroe_api_apply_on_demand(JsonbContainer *req, const char *table, bool create);
 extern void hroe_api_tag_resource(const ApiRequest *r, StringInfo out);
 extern void hroe_api_untag_resource(const ApiRequest *r, StringInfo out);
 extern void hroe_api_list_tags_of_resource(const ApiRequest *r, StringInfo out);

@@ -46,6 +46,7 @@
 #define HROE_WCU_BYTES			1024
 #define HROE_PARTITION_MAX_RCU	3000	/* one partition's reads per second */
 #define HROE_PARTITION_MAX_WCU	1000	/* ... and writes */
+#define HROE_BURST_SECONDS		300		/* unused capacity a table or GSI banks */
 
 /* tables and indexes */
 #define HROE_MAX_GSIS			20		/* global secondary indexes of a table */

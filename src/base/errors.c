@@ -30,6 +30,10 @@ const HroeErrorDef hroe_error_defs[] = {
 	{ERRCODE_HROE_DUPLICATE_ITEM, "DuplicateItemException", DDB "DuplicateItemException"},
 	{ERRCODE_HROE_ITEM_COLLECTION_SIZE, "ItemCollectionSizeLimitExceededException",
 	DDB "ItemCollectionSizeLimitExceededException"},
+	/* throttling (src/tables/throttle.c) */
+	{ERRCODE_HROE_PROVISIONED_THROUGHPUT_EXCEEDED, "ProvisionedThroughputExceededException",
+	DDB "ProvisionedThroughputExceededException"},
+	{ERRCODE_HROE_THROTTLING, "ThrottlingException", DDB "ThrottlingException"},
 	/* DynamoDB Streams' own */
 	{ERRCODE_HROE_EXPIRED_ITERATOR, "ExpiredIteratorException", DDB "ExpiredIteratorException"},
 	{ERRCODE_HROE_TRIMMED_DATA, "TrimmedDataAccessException", DDB "TrimmedDataAccessException"},

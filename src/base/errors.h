@@ -34,6 +34,9 @@
 #define ERRCODE_HROE_TABLE_NOT_FOUND		MAKE_SQLSTATE('H','R','0','1','4')
 #define ERRCODE_HROE_TABLE_ALREADY_EXISTS	MAKE_SQLSTATE('H','R','0','1','5')
 #define ERRCODE_HROE_TABLE_IN_USE			MAKE_SQLSTATE('H','R','0','1','6')
+/* throttling (src/tables/throttle.c) */
+#define ERRCODE_HROE_PROVISIONED_THROUGHPUT_EXCEEDED MAKE_SQLSTATE('H','R','0','1','7')
+#define ERRCODE_HROE_THROTTLING				MAKE_SQLSTATE('H','R','0','1','8')
 
 /*
  * E10 as UpdateItem words it (the update of a transaction too, where it
@@ -79,6 +82,11 @@ extern char *hroe_request_cstring(const char *s, int len, const char *what);
 extern char *hroe_not_null_constraint(const char *path);
 extern void hroe_missing_member(const char *path) pg_attribute_noreturn();
 
+/* Throttling's messages (src/tables/throttle.c) */
+#define HROE_MSG_PROVISIONED_THROUGHPUT_EXCEEDED \
+	"The level of configured provisioned throughput for the table was exceeded. Consider increasing your provisioning level with the UpdateTable API."
+#define HROE_MSG_THROTTLING \
+	"Throughput exceeds the current capacity of your table or index. DynamoDB is automatically scaling your table or index so please try again shortly. If exceptions persist, check if you have a hot key: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/bp-partition-key-design.html"
 /*
  * An empty S or B key value (the first %s "string" or "binary"), in one
  * text wherever a key is given: an item's table key (PutItem, a batch's

@@ -52,6 +52,7 @@
 #include "key.h"
 #include "contributor_insights.h"
 #include "operations_internal.h"
+#include "throttle.h"
 
 /* ---------- helpers ---------- */
 
@@ -287,10 +288,13 @@ DoGet(HroeTableMeta *t, Jsonb *key, bool consistent, MemoryContext cxt, double *
 	HroeItem   *item;
 
 	hroe_check_request_key(t, key, keys, NULL);
+	/* DynamoDB's throttling (throttle.c) */
+	(void) hroe_throttle_admit(t, false, -1, &keys[0], true);
 	hroe_op_push_read_snapshot();
 	item = hroe_op_fetch_item(t, keys, false, cxt);
 	PopActiveSnapshot();
 	*units = hroe_read_units(item ? hroe_item_size(item) : 0, consistent);
+	hroe_throttle_charge(t, false, -1, &keys[0], *units, NULL);
 	/* (a read of no item is a read of its key all the same) */
 	if (t->contributor_insights_any)
 		hroe_contributor_insights_item(t, NULL, item ? item : HroeItemFromJsonb(key), false, false);

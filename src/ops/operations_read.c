@@ -49,6 +49,7 @@
 #include "direct_write.h"
 #include "key.h"
 #include "operations_internal.h"
+#include "throttle.h"
 
 /* ---------- Query and Scan ---------- */
 
@@ -987,6 +988,8 @@ hroe_read_page(HroeReadRequest *r, HroeReadPage *page)
 	{
 		BindQuery(&s, r->kce, r->table, r->index, r->consistent, r->key_bounds);
 		ApplySelect(&s, r->select, r->index);
+		/* DynamoDB's throttling (throttle.c) */
+		(void) hroe_throttle_admit(s.t, false, s.ix ? (int) (s.ix - s.t->indexes) : -1, NULL, true);
 		hroe_op_push_read_snapshot();
 		if (s.esk != NULL || !DirectQuery(&s, EmitToArray, &items, cxt, &out))
 		{
@@ -1003,12 +1006,16 @@ hroe_read_page(HroeReadRequest *r, HroeReadPage *page)
 		ApplySelect(&s, r->select, r->index);
 		if (s.esk && s.total_segments > 1)
 			CheckStartKeySegment(&s);
+		/* DynamoDB's throttling (throttle.c) */
+		(void) hroe_throttle_admit(s.t, false, s.ix ? (int) (s.ix - s.t->indexes) : -1, NULL, true);
 		hroe_op_push_read_snapshot();
 		RunRead(&s, EmitToArray, &items, cxt, &out);
 		SPI_finish();
 	}
 	PopActiveSnapshot();
 	units = hroe_read_units(out.bytes, s.consistent);
+	hroe_throttle_charge(s.t, false, s.ix ? (int) (s.ix - s.t->indexes) : -1, NULL,
+						 units + (out.fetch_bytes ? hroe_read_units(out.fetch_bytes, s.consistent) : 0), NULL);
 	if (s.ix)
 	{
 		/* an LSI's fetches from the table are the table's reads */

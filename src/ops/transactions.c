@@ -27,6 +27,7 @@
 #include "contributor_insights.h"
 #include "operations.h"
 #include "operations_internal.h"
+#include "throttle.h"
 
 /*
  * Order actions by item identity (the canonical locking order); actions
@@ -340,6 +341,45 @@ CancelInvalid(HroeCall *call, HroeTxAction *acts, int n)
 		CancelFor(call, n, codes, messages);
 }
 
+/*
+ * DynamoDB's throttling (throttle.c), before anything is locked or read: an
+ * action it refuses cancels the transaction, with the reason DynamoDB gives
+ * (ProvisionedThroughputExceeded on a provisioned table, else
+ * ThrottlingError)
+ */
+static void
+AdmitAll(HroeCall *call, HroeTxAction *acts, int n, bool write)
+{
+	for (int i = 0; i < n; i++)
+	{
+		if (hroe_throttle_admit(acts[i].t, write && acts[i].kind != HROE_TX_CHECK, -1,
+								&acts[i].keys[0], false))
+			continue;
+		if (hroe_throttle_last_provisioned())
+			TxCancel(call, n, acts[i].index, "ProvisionedThroughputExceeded",
+					 HROE_MSG_PROVISIONED_THROUGHPUT_EXCEEDED);
+		TxCancel(call, n, acts[i].index, "ThrottlingError", HROE_MSG_THROTTLING);
+	}
+}
+
+/* Charge what each action consumed: a transaction's reads and writes count twice */
+static void
+ChargeAll(HroeTxAction *acts, int n, bool write)
+{
+	for (int i = 0; i < n; i++)
+	{
+		int64		size;
+
+		if (!hroe_throttle_active(acts[i].t))
+			continue;
+		size = Max(acts[i].old ? hroe_item_size(acts[i].old) : 0,
+				   write && acts[i].kind == HROE_TX_PUT ? hroe_item_size(acts[i].item) : 0);
+		hroe_throttle_charge(acts[i].t, write && acts[i].kind != HROE_TX_CHECK, -1, &acts[i].keys[0],
+							 write && acts[i].kind != HROE_TX_CHECK ? 2.0 * hroe_write_units(size)
+							 : 2.0 * hroe_read_units(size, true), NULL);
+	}
+}
+
 /* Every action's condition on its locked item; cancelled if one fails */
 static void
 CheckConditions(HroeCall *call, HroeTxAction *acts, int n)
@@ -573,6 +613,7 @@ hroe_transact_write(HroeCall *call, HroeTxAction *acts, int n, const char *token
 		}
 	}
 	CheckOneServer(acts, n);
+	AdmitAll(call, acts, n, true);
 	LockAll(call, order, n);
 	CheckConditions(call, acts, n);
 	ApplyUpdates(call, order, acts, n);
@@ -581,6 +622,7 @@ hroe_transact_write(HroeCall *call, HroeTxAction *acts, int n, const char *token
 		(void) TxTable(caps, &ncaps, &acts[i]);
 
 	WriteAll(call, order, n, caps, &ncaps);
+	ChargeAll(acts, n, true);
 	if (icm)
 	{
 		HroeTableMeta **tables = palloc(sizeof(HroeTableMeta *) * n);
@@ -621,7 +663,9 @@ hroe_transact_get(HroeCall *call, HroeTxAction *acts, int n, const char *rcc)
 	hroe_check_return_cc(rcc);
 	(void) LockOrder(acts, n);	/* one action per item, as for writes */
 	CancelInvalid(call, acts, n);
+	AdmitAll(call, acts, n, false);
 	ReadAll(call, acts, n, true);
+	ChargeAll(acts, n, false);
 	for (int i = 0; i < n; i++)
 		hroe_contributor_insights_item(acts[i].t, NULL, acts[i].old, false, false);
 	return hroe_tx_capacity_jsonb(rcc, caps, TxReads(acts, n, caps, 2), "ReadCapacityUnits");
