@@ -16,6 +16,7 @@
 
 #include "http_server.h"
 #include "ttl.h"
+#include "transfer.h"
 #include "tables.h"
 
 PG_MODULE_MAGIC;
@@ -28,6 +29,7 @@ _PG_init(void)
 {
 	hroe_tables_init();
 	hroe_ttl_init();
+	hroe_transfer_init();
 	hroe_http_init();
 	MarkGUCPrefixReserved("hroe");
 }

@@ -143,5 +143,12 @@ extern void hroe_api_refuse_distributed(const char *table, const char *feature) 
 extern char *hroe_api_with_stream(const char *table, char *desc);
 extern void hroe_api_update_time_to_live(JsonbContainer *req, StringInfo out);
 extern void hroe_api_describe_time_to_live(JsonbContainer *req, StringInfo out);
+/* exports and imports (src/transfer/transfer_api.c) */
+extern void hroe_api_export_table(JsonbContainer *req, StringInfo out);
+extern void hroe_api_describe_export(JsonbContainer *req, StringInfo out);
+extern void hroe_api_list_exports(JsonbContainer *req, StringInfo out);
+extern void hroe_api_import_table(JsonbContainer *req, StringInfo out);
+extern void hroe_api_describe_import(JsonbContainer *req, StringInfo out);
+extern void hroe_api_list_imports(JsonbContainer *req, StringInfo out);
 
 #endif							/* HROE_API_INTERNAL_H */

@@ -33,6 +33,12 @@ const HroeErrorDef hroe_error_defs[] = {
 	/* DynamoDB Streams' own */
 	{ERRCODE_HROE_EXPIRED_ITERATOR, "ExpiredIteratorException", DDB "ExpiredIteratorException"},
 	{ERRCODE_HROE_TRIMMED_DATA, "TrimmedDataAccessException", DDB "TrimmedDataAccessException"},
+	/* exports and imports' */
+	{ERRCODE_HROE_PITR_UNAVAILABLE, "PointInTimeRecoveryUnavailableException", DDB "PointInTimeRecoveryUnavailableException"},
+	{ERRCODE_HROE_EXPORT_NOT_FOUND, "ExportNotFoundException", DDB "ExportNotFoundException"},
+	{ERRCODE_HROE_IMPORT_NOT_FOUND, "ImportNotFoundException", DDB "ImportNotFoundException"},
+	{ERRCODE_HROE_INVALID_EXPORT_TIME, "InvalidExportTimeException", DDB "InvalidExportTimeException"},
+	{ERRCODE_HROE_TABLE_NOT_FOUND, "TableNotFoundException", DDB "TableNotFoundException"},
 };
 const int	hroe_error_ndefs = lengthof(hroe_error_defs);
 

@@ -28,6 +28,12 @@
 #define ERRCODE_HROE_EXPIRED_ITERATOR		MAKE_SQLSTATE('H','R','0','0','9')
 #define ERRCODE_HROE_TRIMMED_DATA			MAKE_SQLSTATE('H','R','0','1','0')
 #define ERRCODE_HROE_ITEM_COLLECTION_SIZE	MAKE_SQLSTATE('H','R','0','1','1')
+/* exports and imports' (src/transfer/transfer.sql) */
+#define ERRCODE_HROE_PITR_UNAVAILABLE		MAKE_SQLSTATE('H','R','0','2','0')
+#define ERRCODE_HROE_EXPORT_NOT_FOUND		MAKE_SQLSTATE('H','R','0','2','1')
+#define ERRCODE_HROE_IMPORT_NOT_FOUND		MAKE_SQLSTATE('H','R','0','2','2')
+#define ERRCODE_HROE_INVALID_EXPORT_TIME	MAKE_SQLSTATE('H','R','0','2','3')
+#define ERRCODE_HROE_TABLE_NOT_FOUND		MAKE_SQLSTATE('H','R','0','2','4')
 
 /* One code of the class */
 typedef struct HroeErrorDef
