@@ -81,11 +81,11 @@ CREATE POLICY imports_request ON hroe.imports FOR INSERT
 COMMENT ON POLICY imports_request ON hroe.imports IS 'A role records only imports in its own name, in progress';
 
 -- The C side: the bucket's checks, the worker's start
-CREATE FUNCTION hroe.s3_check_bucket(p_bucket text, p_write boolean) RETURNS void
+CREATE FUNCTION hroe.s3_check_bucket(p_bucket text, p_prefix text, p_write boolean) RETURNS void
 AS 'MODULE_PATHNAME', 'hroe_s3_check_bucket'
-LANGUAGE C STABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION hroe.s3_check_bucket(text, boolean) IS
-'internal: Raises an error unless hroe.s3_root is set, p_bucket is a valid S3 bucket name whose directory exists under it, and the current role may write (p_write: a member of hroe_export or pg_write_server_files) or read (a member of hroe_import or pg_read_server_files) the server''s files there';
+LANGUAGE C STABLE PARALLEL SAFE;
+COMMENT ON FUNCTION hroe.s3_check_bucket(text, text, boolean) IS
+'internal: Raises an error unless hroe.s3_root is set, p_bucket is a valid S3 bucket name whose directory exists under it, key prefix p_prefix (NULL: none) holds no "." or ".." component, and the current role may write (p_write: a member of hroe_export or pg_write_server_files) or read (a member of hroe_import or pg_read_server_files) the server''s files there';
 
 CREATE FUNCTION hroe.transfer_start(p_kind text, p_job_id bigint) RETURNS void
 AS 'MODULE_PATHNAME', 'hroe_transfer_start'
@@ -210,7 +210,7 @@ BEGIN
 	ELSIF p_export_time > clock_timestamp() THEN
 		PERFORM hroe.transfer_error('InvalidExportTimeException', 'Export time cannot be in the future');
 	END IF;
-	PERFORM hroe.s3_check_bucket(p_s3_bucket, true);
+	PERFORM hroe.s3_check_bucket(p_s3_bucket, p_s3_prefix, true);
 	v_request := jsonb_strip_nulls(jsonb_build_object(
 		'TableArn', p_table_arn, 'S3Bucket', p_s3_bucket, 'S3Prefix', p_s3_prefix,
 		'ExportFormat', coalesce(p_export_format, 'DYNAMODB_JSON'),
@@ -337,7 +337,8 @@ CREATE FUNCTION hroe.import_table(p_s3_bucket_source jsonb, p_input_format text,
 								  p_client_token text DEFAULT NULL)
 RETURNS jsonb
 LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
-SET search_path = pg_catalog, pg_temp
+-- (no search_path of its own: CreateTable puts the table where the caller's
+-- path says, as hroe.dynamodb('CreateTable', ...) called by the caller does)
 AS $$
 DECLARE
 	v_table text;
@@ -346,6 +347,7 @@ DECLARE
 	v_row hroe.imports;
 	v_id text;
 	v_csv jsonb := p_input_format_options->'Csv';
+	v_created jsonb;
 BEGIN
 	IF p_s3_bucket_source IS NULL THEN
 		PERFORM hroe.dynamodb_error('ValidationException',
@@ -375,7 +377,7 @@ BEGIN
 		PERFORM hroe.dynamodb_error('ValidationException', 'HeaderList must be a list of attribute names');
 	END IF;
 	v_table := p_table_creation_parameters->>'TableName';
-	PERFORM hroe.s3_check_bucket(v_bucket, false);
+	PERFORM hroe.s3_check_bucket(v_bucket, p_s3_bucket_source->>'S3KeyPrefix', false);
 	v_request := jsonb_strip_nulls(jsonb_build_object(
 		'S3BucketSource', p_s3_bucket_source, 'InputFormat', p_input_format,
 		'InputCompressionType', coalesce(p_input_compression_type, 'NONE'),
@@ -395,7 +397,10 @@ BEGIN
 		END IF;
 	END IF;
 	-- the table, with its indexes, as CreateTable makes it (its errors are CreateTable's)
-	PERFORM hroe.dynamodb('CreateTable', p_table_creation_parameters);
+	v_created := hroe.dynamodb('CreateTable', p_table_creation_parameters);
+	IF v_created ? '__type' THEN
+		PERFORM hroe.dynamodb_error(split_part(v_created->>'__type', '#', 2), v_created->>'message');
+	END IF;
 	v_id := lpad((extract(epoch FROM clock_timestamp()) * 1000)::bigint::text, 14, '0')
 			|| '-' || left(md5(gen_random_uuid()::text), 8);
 	INSERT INTO hroe.imports (import_arn, table_name, table_arn, requested_by, client_token, request,

@@ -59,8 +59,8 @@ hroe_api_export_table(JsonbContainer *req, StringInfo out)
 		 "p_table_arn => " REQ " OPERATOR(pg_catalog.->>) 'TableArn',"
 		 "p_s3_bucket => " REQ " OPERATOR(pg_catalog.->>) 'S3Bucket',"
 		 "p_s3_prefix => " REQ " OPERATOR(pg_catalog.->>) 'S3Prefix',"
-		 "p_export_format => pg_catalog.coalesce(" REQ " OPERATOR(pg_catalog.->>) 'ExportFormat', 'DYNAMODB_JSON'),"
-		 "p_export_type => pg_catalog.coalesce(" REQ " OPERATOR(pg_catalog.->>) 'ExportType', 'FULL_EXPORT'),"
+		 "p_export_format => COALESCE(" REQ " OPERATOR(pg_catalog.->>) 'ExportFormat', 'DYNAMODB_JSON'),"
+		 "p_export_type => COALESCE(" REQ " OPERATOR(pg_catalog.->>) 'ExportType', 'FULL_EXPORT'),"
 		 "p_client_token => " REQ " OPERATOR(pg_catalog.->>) 'ClientToken',"
 		 "p_export_time => pg_catalog.to_timestamp(CAST(" REQ " OPERATOR(pg_catalog.->>) 'ExportTime' AS pg_catalog.float8)),"
 		 "p_s3_bucket_owner => " REQ " OPERATOR(pg_catalog.->>) 'S3BucketOwner',"
@@ -89,7 +89,7 @@ hroe_api_import_table(JsonbContainer *req, StringInfo out)
 		 "p_s3_bucket_source => " REQ " OPERATOR(pg_catalog.->) 'S3BucketSource',"
 		 "p_input_format => " REQ " OPERATOR(pg_catalog.->>) 'InputFormat',"
 		 "p_table_creation_parameters => " REQ " OPERATOR(pg_catalog.->) 'TableCreationParameters',"
-		 "p_input_compression_type => pg_catalog.coalesce(" REQ " OPERATOR(pg_catalog.->>) 'InputCompressionType', 'NONE'),"
+		 "p_input_compression_type => COALESCE(" REQ " OPERATOR(pg_catalog.->>) 'InputCompressionType', 'NONE'),"
 		 "p_input_format_options => " REQ " OPERATOR(pg_catalog.->) 'InputFormatOptions',"
 		 "p_client_token => " REQ " OPERATOR(pg_catalog.->>) 'ClientToken')", out);
 }

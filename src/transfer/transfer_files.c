@@ -189,12 +189,20 @@ hroe_s3_open_key_dir(int bucketfd, const char *key, char **base, bool create)
 }
 
 PG_FUNCTION_INFO_V1(hroe_s3_check_bucket);
-/* hroe.s3_check_bucket(bucket, write): the request's checks */
+/* hroe.s3_check_bucket(bucket, prefix, write): the request's checks */
 Datum
 hroe_s3_check_bucket(PG_FUNCTION_ARGS)
 {
-	char	   *bucket = text_to_cstring(PG_GETARG_TEXT_PP(0));
-	bool		write = PG_GETARG_BOOL(1);
+	char	   *bucket = PG_ARGISNULL(0) ? NULL : text_to_cstring(PG_GETARG_TEXT_PP(0));
+	char	   *prefix = PG_ARGISNULL(1) ? "" : text_to_cstring(PG_GETARG_TEXT_PP(1));
+	bool		write = PG_ARGISNULL(2) ? false : PG_GETARG_BOOL(2);
+	char	   *copy = pstrdup(prefix);
+	char	   *save = NULL;
+
+	if (PG_ARGISNULL(0) || PG_ARGISNULL(2))
+		PG_RETURN_VOID();
+	for (char *c = strtok_r(copy, "/", &save); c; c = strtok_r(NULL, "/", &save))
+		CheckComponent(c, prefix);
 
 	if (!hroe_s3_role_may(GetUserId(), write))
 		ereport(ERROR,
