@@ -114,10 +114,8 @@ static void
 CheckComponent(const char *c, const char *path)
 {
 	if (strcmp(c, ".") == 0 || strcmp(c, "..") == 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-				 errmsg("S3 key \"%s\" leaves its bucket", path),
-				 errdetail("A key's path may not hold \".\" or \"..\" components.")));
+		hroe_ddb_error(ERRCODE_HROE_VALIDATION, "ValidationException",
+					   psprintf("S3 key \"%s\" leaves its bucket: hroe refuses \".\" and \"..\" in a key's path", path));
 }
 
 /*
