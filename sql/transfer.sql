@@ -52,6 +52,8 @@ SELECT :'arn' || '/export/0000000000000' || i || '-0000000' || i, 'xfer_t', :'ar
 	   (SELECT oid FROM pg_roles WHERE rolname = current_user), '{}', 'FULL_EXPORT', 'DYNAMODB_JSON', 'bucket1'
 FROM generate_series(1, 3) i;
 SELECT hroe.list_exports(p_max_results => 2);
+-- a worker starts only for the job its caller recorded in the same transaction
+SELECT hroe.transfer_start('import', 0);
 SELECT hroe.list_exports(p_max_results => 2, p_next_token => hroe.list_exports(p_max_results => 2) ->> 'NextToken');
 SELECT (hroe.describe_export(:'arn' || '/export/00000000000001-00000001') -> 'ExportDescription') - 'StartTime'::text - 'ExportTime'::text - 'TableId'::text;
 -- another role sees none of them

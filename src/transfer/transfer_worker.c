@@ -79,6 +79,7 @@ typedef struct TransferArgs
 #define IMPORT_LOGGED_ERRORS 100
 
 PGDLLEXPORT void hroe_transfer_main(Datum arg);
+static void Exec(const char *sql, int nargs, Oid *types, Datum *values, const char *nulls, int expect);
 
 PG_FUNCTION_INFO_V1(hroe_transfer_start);
 /* hroe.transfer_start(kind, job_id): the job's worker, started */
@@ -91,8 +92,27 @@ hroe_transfer_start(PG_FUNCTION_ARGS)
 	BackgroundWorkerHandle *handle;
 	TransferArgs args;
 
+	Oid			types[1] = {INT8OID};
+	Datum		values[1] = {Int64GetDatum(job)};
+	bool		mine;
+
 	if (strcmp(kind, "export") != 0 && strcmp(kind, "import") != 0)
 		elog(ERROR, "unknown transfer kind \"%s\"", kind);
+	/* only the job the caller recorded in this transaction, once */
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	Exec(psprintf("SELECT xmin FROM hroe.%ss WHERE job_id OPERATOR(pg_catalog.=) $1"
+				  " AND requested_by OPERATOR(pg_catalog.=) (SELECT oid FROM pg_catalog.pg_roles"
+				  " WHERE rolname OPERATOR(pg_catalog.=) current_user)"
+				  , kind), 1, types, values, NULL, SPI_OK_SELECT);
+	mine = SPI_processed == 1 &&
+		TransactionIdIsCurrentTransactionId((TransactionId) strtoul(SPI_getvalue(SPI_tuptable->vals[0],
+																				 SPI_tuptable->tupdesc, 1), NULL, 10));
+	SPI_finish();
+	if (!mine)
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("%s %lld was not requested by this transaction", kind, (long long) job)));
 	memset(&args, 0, sizeof(args));
 	args.database = MyDatabaseId;
 	args.xid = GetTopTransactionId();
