@@ -27,8 +27,10 @@ s3=$work/s3
 mkdir -p "$s3/bucket1" "$s3/outside"
 chown -R "$owner" "$s3"
 chmod 755 "$work"
-psql -X -q -d postgres -c "ALTER SYSTEM SET hroe.s3_root = '$s3'" -c "SELECT pg_reload_conf()" >/dev/null
-trap 'psql -X -q -d postgres -c "ALTER SYSTEM RESET hroe.s3_root" -c "SELECT pg_reload_conf()" >/dev/null 2>&1 || true
+# (data files of 3,000 items: an export of several files)
+psql -X -q -d postgres -c "ALTER SYSTEM SET hroe.s3_root = '$s3'" -c "ALTER SYSTEM SET hroe.export_file_items = 3000" \
+	-c "SELECT pg_reload_conf()" >/dev/null
+trap 'psql -X -q -d postgres -c "ALTER SYSTEM RESET hroe.s3_root" -c "ALTER SYSTEM RESET hroe.export_file_items" -c "SELECT pg_reload_conf()" >/dev/null 2>&1 || true
 	rm -rf "$work"; dropdb --if-exists "$db"' EXIT
 sleep 0.5
 
@@ -125,7 +127,7 @@ for m in ('manifest-summary', 'manifest-files'):
 total = 0
 files = [json.loads(l) for l in open(os.path.join(d, 'manifest-files.json'))]
 assert summary['manifestFilesS3Key'] == os.path.relpath(os.path.join(d, 'manifest-files.json'), os.path.join(d, '../../../..')), summary
-assert len(files) == -(-n // 100000) and len(os.listdir(os.path.join(d, 'data'))) == len(files)
+assert len(files) == -(-n // 3000) and len(os.listdir(os.path.join(d, 'data'))) == len(files), len(files)
 ext = '.json.gz' if fmt == 'DYNAMODB_JSON' else '.ion.gz'
 for f in files:
     key = f['dataFileS3Key']

@@ -21,8 +21,9 @@ extern char *hroe_s3_root;
 #define HROE_IMPORT_LINE_MAX (8 * 1024 * 1024)
 /* the most files an import reads (DynamoDB's limit of S3 objects) */
 #define HROE_IMPORT_FILES_MAX 50000
-/* the items an export writes per data file */
+/* the items an export writes per data file (hroe.export_file_items) */
 #define HROE_EXPORT_FILE_ITEMS 100000
+extern int	hroe_export_file_items;
 
 /* privileges: may the role write (export) or read (import) the buckets */
 extern bool hroe_s3_role_may(Oid role, bool write);

@@ -64,6 +64,8 @@
 #include "transfer.h"
 #include "worker.h"
 
+int			hroe_export_file_items = HROE_EXPORT_FILE_ITEMS;
+
 /* what the request hands its worker (bgw_extra) */
 typedef struct TransferArgs
 {
@@ -312,6 +314,8 @@ Export(ExportJob *j)
 	Oid			types[4] = {INT8OID, TIMESTAMPTZOID, INT8OID, INT8OID};
 	Datum		values[4];
 	char	   *relid;
+	MemoryContext keep = AllocSetContextCreate(TopMemoryContext, "hroe export", ALLOCSET_DEFAULT_SIZES);
+	MemoryContext old;
 
 	/* the files' place, as the server */
 	Begin(false);
@@ -335,7 +339,7 @@ Export(ExportJob *j)
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_TABLE),
 				 errmsg("table %s was deleted before its export began", j->table)));
-	relid = psprintf("%u", t->relid);
+	relid = MemoryContextStrdup(keep, psprintf("%u", t->relid));
 	plan = SPI_prepare(psprintf(ion ? "SELECT hroe.item_to_jsonb(item) FROM %s" : "SELECT item FROM %s",
 								t->relname), 0, NULL);
 	if (plan == NULL)
@@ -348,15 +352,18 @@ Export(ExportJob *j)
 			break;
 		for (uint64 i = 0; i < SPI_processed || (w == NULL && i == 0); i++)
 		{
-			if (w == NULL || f->items >= HROE_EXPORT_FILE_ITEMS)
+			if (w == NULL || f->items >= hroe_export_file_items)
 			{
 				char	   *name = psprintf("%s.%s.gz", RandomName(), ion ? "ion" : "json");
 
 				if (w)
 					hroe_s3_writer_close(w, f->md5, NULL);
+				/* (kept past the transaction, for the manifests) */
+				old = MemoryContextSwitchTo(keep);
 				f = palloc0(sizeof(DataFile));
 				f->key = psprintf("%s/data/%s", base, name);
 				files = lappend(files, f);
+				MemoryContextSwitchTo(old);
 				w = hroe_s3_writer_open(datafd, name, true);
 			}
 			if (i >= SPI_processed)
@@ -973,4 +980,8 @@ hroe_transfer_init(void)
 							   "The directory of the server standing for S3: each subdirectory a bucket of exports and imports (empty: none).",
 							   "Files are written and read as the server's operating system user.",
 							   &hroe_s3_root, "", PGC_SIGHUP, GUC_SUPERUSER_ONLY, NULL, NULL, NULL);
+	DefineCustomIntVariable("hroe.export_file_items",
+							"Items an export writes per data file.",
+							NULL, &hroe_export_file_items, HROE_EXPORT_FILE_ITEMS, 1, INT_MAX, PGC_SIGHUP, 0,
+							NULL, NULL, NULL);
 }
