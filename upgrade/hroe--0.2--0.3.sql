@@ -1102,6 +1102,41 @@ COMMENT ON FUNCTION hroe.create_index(text, text, text[], text[], jsonb, text, t
 
 -- Exports and imports (ExportTableToPointInTime, ImportTable; src/transfer/transfer.sql)
 
+-- Raise a DynamoDB exception from SQL: class HR, DynamoDB's text as message
+CREATE OR REPLACE FUNCTION hroe.dynamodb_error(p_exception text, p_message text)
+RETURNS void
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+	RAISE EXCEPTION USING
+		MESSAGE = p_message,
+		ERRCODE = CASE p_exception
+					  WHEN 'ValidationException' THEN 'HR000'
+					  WHEN 'ResourceNotFoundException' THEN 'HR001'
+					  WHEN 'ConditionalCheckFailedException' THEN 'HR002'
+					  WHEN 'ResourceInUseException' THEN 'HR003'
+					  WHEN 'LimitExceededException' THEN 'HR004'
+					  WHEN 'TransactionCanceledException' THEN 'HR005'
+					  WHEN 'IdempotentParameterMismatchException' THEN 'HR006'
+					  WHEN 'SerializationException' THEN 'HR007'
+					  WHEN 'DuplicateItemException' THEN 'HR008'
+					  WHEN 'ExpiredIteratorException' THEN 'HR009'
+					  WHEN 'TrimmedDataAccessException' THEN 'HR010'
+					  WHEN 'ItemCollectionSizeLimitExceededException' THEN 'HR011'
+					  WHEN 'PointInTimeRecoveryUnavailableException' THEN 'HR020'
+					  WHEN 'ExportNotFoundException' THEN 'HR021'
+					  WHEN 'ImportNotFoundException' THEN 'HR022'
+					  WHEN 'InvalidExportTimeException' THEN 'HR023'
+					  WHEN 'TableNotFoundException' THEN 'HR024'
+					  ELSE 'HR000' END,
+		DETAIL = format('DynamoDB %s.', p_exception);
+END
+$$;
+COMMENT ON FUNCTION hroe.dynamodb_error(text, text) IS
+'internal: Raises a DynamoDB exception: SQLSTATE class HR (HR000 ValidationException, HR001 ResourceNotFoundException, HR002 ConditionalCheckFailedException, HR003 ResourceInUseException, HR004 LimitExceededException, HR005 TransactionCanceledException, HR006 IdempotentParameterMismatchException, HR007 SerializationException, HR008 DuplicateItemException, HR009 ExpiredIteratorException, HR010 TrimmedDataAccessException, HR011 ItemCollectionSizeLimitExceededException, HR020 PointInTimeRecoveryUnavailableException, HR021 ExportNotFoundException, HR022 ImportNotFoundException, HR023 InvalidExportTimeException, HR024 TableNotFoundException; as hroe.dynamodb_errors()), DynamoDB''s text as the message';
+
+
 --
 -- Export to and import from S3, with S3 a directory of the server
 -- (src/transfer/transfer.sql, transfer_*.c; doc/transfer.md):
@@ -1146,6 +1181,8 @@ CREATE POLICY exports_request ON hroe.exports FOR INSERT
 	WITH CHECK (requested_by OPERATOR(pg_catalog.=) (SELECT oid FROM pg_catalog.pg_roles WHERE rolname OPERATOR(pg_catalog.=) current_user)
 				AND export_status OPERATOR(pg_catalog.=) 'IN_PROGRESS');
 COMMENT ON POLICY exports_request ON hroe.exports IS 'A role records only exports in its own name, in progress';
+ALTER TABLE hroe.exports FORCE ROW LEVEL SECURITY;
+COMMENT ON SEQUENCE hroe.exports_job_id_seq IS 'internal: The exports'' job numbers, which their workers are started with';
 
 CREATE TABLE hroe.imports (
 	job_id				bigint GENERATED ALWAYS AS IDENTITY UNIQUE,
@@ -1182,6 +1219,8 @@ CREATE POLICY imports_request ON hroe.imports FOR INSERT
 	WITH CHECK (requested_by OPERATOR(pg_catalog.=) (SELECT oid FROM pg_catalog.pg_roles WHERE rolname OPERATOR(pg_catalog.=) current_user)
 				AND import_status OPERATOR(pg_catalog.=) 'IN_PROGRESS');
 COMMENT ON POLICY imports_request ON hroe.imports IS 'A role records only imports in its own name, in progress';
+ALTER TABLE hroe.imports FORCE ROW LEVEL SECURITY;
+COMMENT ON SEQUENCE hroe.imports_job_id_seq IS 'internal: The imports'' job numbers, which their workers are started with';
 
 -- The C side: the bucket's checks, the worker's start
 CREATE FUNCTION hroe.s3_check_bucket(p_bucket text, p_prefix text, p_write boolean) RETURNS void
@@ -1195,29 +1234,6 @@ AS 'MODULE_PATHNAME', 'hroe_transfer_start'
 LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE;
 COMMENT ON FUNCTION hroe.transfer_start(text, bigint) IS
 'internal: Starts the background worker of export or import p_job_id (p_kind ''export'' or ''import''), which the current role requested in the current transaction; the worker waits for the transaction to commit';
-
--- Raise one of the exceptions of exports and imports (errors.c has their codes)
-CREATE FUNCTION hroe.transfer_error(p_exception text, p_message text) RETURNS void
-LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
-SET search_path = pg_catalog, pg_temp
-AS $$
-BEGIN
-	RAISE EXCEPTION USING
-		MESSAGE = p_message,
-		ERRCODE = CASE p_exception
-					  WHEN 'PointInTimeRecoveryUnavailableException' THEN 'HR020'
-					  WHEN 'ExportNotFoundException' THEN 'HR021'
-					  WHEN 'ImportNotFoundException' THEN 'HR022'
-					  WHEN 'InvalidExportTimeException' THEN 'HR023'
-					  WHEN 'TableNotFoundException' THEN 'HR024'
-					  WHEN 'IdempotentParameterMismatchException' THEN 'HR006'
-					  WHEN 'ResourceInUseException' THEN 'HR003'
-					  ELSE 'HR000' END,
-		DETAIL = format('DynamoDB %s.', p_exception);
-END
-$$;
-COMMENT ON FUNCTION hroe.transfer_error(text, text) IS
-'internal: Raises an exception of the exports and imports: HR020 PointInTimeRecoveryUnavailableException, HR021 ExportNotFoundException, HR022 ImportNotFoundException, HR023 InvalidExportTimeException, HR024 TableNotFoundException (as hroe.dynamodb_errors()), else as hroe.dynamodb_error';
 
 -- A value of an enumeration, or DynamoDB's validation error
 CREATE FUNCTION hroe.transfer_check_enum(p_value text, p_member text, p_values text[]) RETURNS void
@@ -1296,7 +1312,7 @@ BEGIN
 	SELECT t.table_name, t.relid INTO v_table, v_rel FROM hroe.tables t
 	WHERE hroe.table_arn(t.table_name) = p_table_arn;
 	IF NOT FOUND THEN
-		PERFORM hroe.transfer_error('TableNotFoundException', format('Table not found: %s', p_table_arn));
+		PERFORM hroe.dynamodb_error('TableNotFoundException', format('Table not found: %s', p_table_arn));
 	END IF;
 	IF NOT has_table_privilege(v_rel, 'SELECT') THEN
 		RAISE EXCEPTION 'permission denied for table %', v_table USING ERRCODE = 'insufficient_privilege';
@@ -1308,10 +1324,10 @@ BEGIN
 	-- without point-in-time recovery, the export is of the table as it is now
 	IF coalesce(p_export_type, 'FULL_EXPORT') = 'INCREMENTAL_EXPORT'
 	   OR p_export_time < statement_timestamp() - interval '1 minute' THEN
-		PERFORM hroe.transfer_error('PointInTimeRecoveryUnavailableException',
+		PERFORM hroe.dynamodb_error('PointInTimeRecoveryUnavailableException',
 			format('Point in time recovery is not enabled for table ''%s''', v_table));
 	ELSIF p_export_time > clock_timestamp() THEN
-		PERFORM hroe.transfer_error('InvalidExportTimeException', 'Export time cannot be in the future');
+		PERFORM hroe.dynamodb_error('InvalidExportTimeException', 'Export time cannot be in the future');
 	END IF;
 	PERFORM hroe.s3_check_bucket(p_s3_bucket, p_s3_prefix, true);
 	v_request := jsonb_strip_nulls(jsonb_build_object(
@@ -1327,7 +1343,7 @@ BEGIN
 		ORDER BY e.start_time DESC LIMIT 1;
 		IF FOUND THEN
 			IF v_row.request <> v_request THEN
-				PERFORM hroe.transfer_error('IdempotentParameterMismatchException',
+				PERFORM hroe.dynamodb_error('IdempotentParameterMismatchException',
 					'The provided ClientToken was already used with different parameters');
 			END IF;
 			RETURN jsonb_build_object('ExportDescription', hroe.export_description(v_row));
@@ -1364,7 +1380,7 @@ BEGIN
 	END IF;
 	SELECT * INTO v_row FROM hroe.exports WHERE export_arn = p_export_arn;
 	IF NOT FOUND THEN
-		PERFORM hroe.transfer_error('ExportNotFoundException', format('Export not found: %s', p_export_arn));
+		PERFORM hroe.dynamodb_error('ExportNotFoundException', format('Export not found: %s', p_export_arn));
 	END IF;
 	RETURN jsonb_build_object('ExportDescription', hroe.export_description(v_row));
 END
@@ -1437,11 +1453,11 @@ CREATE FUNCTION hroe.import_table(p_s3_bucket_source jsonb, p_input_format text,
 								  p_table_creation_parameters jsonb,
 								  p_input_compression_type text DEFAULT 'NONE',
 								  p_input_format_options jsonb DEFAULT NULL,
-								  p_client_token text DEFAULT NULL)
+								  p_client_token text DEFAULT NULL,
+								  p_schema name DEFAULT pg_catalog.current_schema())
 RETURNS jsonb
 LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
--- (no search_path of its own: CreateTable puts the table where the caller's
--- path says, as hroe.dynamodb('CreateTable', ...) called by the caller does)
+SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
 	v_table text;
@@ -1493,15 +1509,20 @@ BEGIN
 		ORDER BY i.start_time DESC LIMIT 1;
 		IF FOUND THEN
 			IF v_row.request <> v_request THEN
-				PERFORM hroe.transfer_error('IdempotentParameterMismatchException',
+				PERFORM hroe.dynamodb_error('IdempotentParameterMismatchException',
 					'The provided ClientToken was already used with different parameters');
 			END IF;
 			RETURN jsonb_build_object('ImportTableDescription', hroe.import_description(v_row));
 		END IF;
 	END IF;
 	-- the table, with its indexes, as CreateTable makes it (its errors are CreateTable's)
+	-- (CreateTable makes the table in the caller's current schema, p_schema)
+	PERFORM set_config('search_path', format('%I, pg_catalog, pg_temp', coalesce(p_schema, 'public')), true);
 	v_created := hroe.dynamodb('CreateTable', p_table_creation_parameters);
-	IF v_created ? '__type' THEN
+	PERFORM set_config('search_path', 'pg_catalog, pg_temp', true);
+	IF v_created->>'__type' LIKE '%#AccessDeniedException' THEN
+		RAISE EXCEPTION '%', v_created->>'message' USING ERRCODE = 'insufficient_privilege';
+	ELSIF v_created ? '__type' THEN
 		PERFORM hroe.dynamodb_error(split_part(v_created->>'__type', '#', 2), v_created->>'message');
 	END IF;
 	v_id := lpad((extract(epoch FROM clock_timestamp()) * 1000)::bigint::text, 14, '0')
@@ -1519,8 +1540,8 @@ BEGIN
 	RETURN jsonb_build_object('ImportTableDescription', hroe.import_description(v_row));
 END
 $$;
-COMMENT ON FUNCTION hroe.import_table(jsonb, text, jsonb, text, jsonb, text) IS
-'ImportTable: creates the table p_table_creation_parameters describe (with its GSIs, as CreateTable) and starts hroe''s import worker, which puts every item of the files under p_s3_bucket_source''s bucket (a directory under hroe.s3_root) and S3KeyPrefix: DYNAMODB_JSON or ION lines ({"Item": ...}) or CSV (p_input_format_options: {"Csv": {"Delimiter", "HeaderList"}}), compressed GZIP, ZSTD or NONE; a line it cannot import is counted in ErrorCount and logged. The caller needs membership in hroe_import or pg_read_server_files. Returns {"ImportTableDescription": ...}';
+COMMENT ON FUNCTION hroe.import_table(jsonb, text, jsonb, text, jsonb, text, name) IS
+'ImportTable: creates the table p_table_creation_parameters describe (with its GSIs, as CreateTable, in schema p_schema: by default the caller''s current schema) and starts hroe''s import worker, which puts every item of the files under p_s3_bucket_source''s bucket (a directory under hroe.s3_root) and S3KeyPrefix: DYNAMODB_JSON or ION lines ({"Item": ...}) or CSV (p_input_format_options: {"Csv": {"Delimiter", "HeaderList"}}), compressed GZIP, ZSTD or NONE; a line it cannot import is counted in ErrorCount and logged. The caller needs membership in hroe_import or pg_read_server_files. Returns {"ImportTableDescription": ...}';
 
 CREATE FUNCTION hroe.describe_import(p_import_arn text) RETURNS jsonb
 LANGUAGE plpgsql STABLE PARALLEL SAFE
@@ -1535,7 +1556,7 @@ BEGIN
 	END IF;
 	SELECT * INTO v_row FROM hroe.imports WHERE import_arn = p_import_arn;
 	IF NOT FOUND THEN
-		PERFORM hroe.transfer_error('ImportNotFoundException', format('Import not found: %s', p_import_arn));
+		PERFORM hroe.dynamodb_error('ImportNotFoundException', format('Import not found: %s', p_import_arn));
 	END IF;
 	RETURN jsonb_build_object('ImportTableDescription', hroe.import_description(v_row));
 END
