@@ -7,7 +7,7 @@ PGFILEDESC = "hroe - DynamoDB single-table design in PostgreSQL"
 
 # C sources: one folder per layer, lowest first (doc/architecture.md); each
 # file one concern, its name prefixed by it
-HROE_LAYERS = base types expr partiql tables ops api streams shard http
+HROE_LAYERS = base types expr partiql tables ops api streams shard transfer http
 OBJS = $(foreach d,. $(HROE_LAYERS),$(patsubst %.c,%.o,$(sort $(wildcard src/$(d)/*.c))))
 PG_CPPFLAGS += $(foreach d,$(HROE_LAYERS),-Isrc/$(d)) -Iprotocol
 
@@ -16,7 +16,7 @@ PG_CPPFLAGS += $(foreach d,$(HROE_LAYERS),-Isrc/$(d)) -Iprotocol
 # in-server workers (src/http/)
 PROTOCOL_OBJS = $(patsubst %.c,%.o,$(sort $(wildcard protocol/*.c)))
 SHLIB_LINK += protocol/libhroe_protocol.a
-SHLIB_LINK += -lmicrohttpd -lcrypto -lz
+SHLIB_LINK += -lmicrohttpd -lcrypto -lz -lzstd
 # hroe.so exports only the symbols src/exports.map lists, all under hroe's
 # prefix or PostgreSQL's (test/t_release_build.sh).  make HROE_LEGACY=1
 # builds a library that also answers to the C names the released install
@@ -53,6 +53,7 @@ SCRIPT_PARTS = \
 	src/api/backup.sql \
 	src/streams/streams.sql \
 	src/streams/ttl.sql \
+	src/transfer/transfer.sql \
 	src/http/gateway.sql \
 	src/shard/shard.sql \
 	src/ops/grid.sql

@@ -375,6 +375,13 @@ static const ApiOperation operations[] = {
 	{"DescribeStream", NULL, hroe_api_describe_stream, false},
 	{"GetShardIterator", NULL, hroe_api_get_shard_iterator, false},
 	{"GetRecords", NULL, hroe_api_get_records, false},
+	/* exports and imports (src/transfer/transfer_api.c) */
+	{"ExportTableToPointInTime", hroe_api_export_table, NULL, false},
+	{"DescribeExport", hroe_api_describe_export, NULL, false},
+	{"ListExports", hroe_api_list_exports, NULL, false},
+	{"ImportTable", hroe_api_import_table, NULL, false},
+	{"DescribeImport", hroe_api_describe_import, NULL, false},
+	{"ListImports", hroe_api_list_imports, NULL, false},
 };
 
 /* The operation named op, or NULL (not inlined into the callers' PG_TRY) */

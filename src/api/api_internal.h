@@ -183,4 +183,12 @@ extern void hroe_api_update_contributor_insights(JsonbContainer *req, StringInfo
 extern void hroe_api_describe_contributor_insights(JsonbContainer *req, StringInfo out);
 extern void hroe_api_list_contributor_insights(JsonbContainer *req, StringInfo out);
 
+/* exports and imports (src/transfer/transfer_api.c) */
+extern void hroe_api_export_table(JsonbContainer *req, StringInfo out);
+extern void hroe_api_describe_export(JsonbContainer *req, StringInfo out);
+extern void hroe_api_list_exports(JsonbContainer *req, StringInfo out);
+extern void hroe_api_import_table(JsonbContainer *req, StringInfo out);
+extern void hroe_api_describe_import(JsonbContainer *req, StringInfo out);
+extern void hroe_api_list_imports(JsonbContainer *req, StringInfo out);
+
 #endif							/* HROE_API_INTERNAL_H */

@@ -43,6 +43,11 @@ const HroeErrorDef hroe_error_defs[] = {
 	{ERRCODE_HROE_TABLE_NOT_FOUND, "TableNotFoundException", DDB "TableNotFoundException"},
 	{ERRCODE_HROE_TABLE_ALREADY_EXISTS, "TableAlreadyExistsException", DDB "TableAlreadyExistsException"},
 	{ERRCODE_HROE_TABLE_IN_USE, "TableInUseException", DDB "TableInUseException"},
+	/* exports and imports' */
+	{ERRCODE_HROE_PITR_UNAVAILABLE, "PointInTimeRecoveryUnavailableException", DDB "PointInTimeRecoveryUnavailableException"},
+	{ERRCODE_HROE_EXPORT_NOT_FOUND, "ExportNotFoundException", DDB "ExportNotFoundException"},
+	{ERRCODE_HROE_IMPORT_NOT_FOUND, "ImportNotFoundException", DDB "ImportNotFoundException"},
+	{ERRCODE_HROE_INVALID_EXPORT_TIME, "InvalidExportTimeException", DDB "InvalidExportTimeException"},
 };
 const int	hroe_error_ndefs = lengthof(hroe_error_defs);
 
