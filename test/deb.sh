@@ -8,7 +8,9 @@
 #
 # Prints that directory last, on standard output; the .deb files, the
 # source package (.dsc, .tar.xz: debian/source/format is native), the
-# .changes and .buildinfo, and the build log (build.log) are there.
+# .changes and .buildinfo, and the build log (build.log) are there.  The
+# build is a full one (source and binaries, not -b) so that lintian, given
+# the .changes, checks the source package too (debian/control, copyright).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . test/lib.sh
