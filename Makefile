@@ -172,12 +172,16 @@ install-gateway: gateway/hroe-gateway
 	$(MKDIR_P) '$(DESTDIR)$(bindir)'
 	$(INSTALL_PROGRAM) gateway/hroe-gateway '$(DESTDIR)$(bindir)/hroe-gateway'
 
-.PHONY: check-all main bench sanitize fuzz
+.PHONY: check-all main bench sanitize fuzz deb
 # The README's two commands
 check-all:
 	test/check.sh
 main:
 	test/main.sh
+# The Debian packages postgresql-15-hroe and hroe-gateway (debian/), built in
+# a copy of the tree; prints the directory they are in (HROE_DEB_OUT=dir)
+deb:
+	test/deb.sh
 # Benchmarks: all of them, or one with BENCH=name (test/bench/name.sh)
 bench:
 	test/bench/run.sh $(BENCH)

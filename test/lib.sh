@@ -16,6 +16,12 @@ HROE_PACKAGES="make gcc libc6-dev postgresql-15 postgresql-server-dev-15 postgre
 # (test/t_report_browser.sh)
 HROE_SUITE_PACKAGES="clang-14 libclang-rt-14-dev awscli python3-boto3 curl openssl chromium zstd"
 command -v npm >/dev/null 2>&1 || HROE_SUITE_PACKAGES="$HROE_SUITE_PACKAGES npm"
+# the Debian packages (make deb, test/deb.sh): debhelper and pg_buildext
+# (postgresql-server-dev-all), help2man (the gateway's manual page), lintian
+# and systemd's systemd-analyze (test/t_packages.sh checks them and the
+# gateway's unit; systemd need not run); the suite builds them too
+HROE_DEB_PACKAGES="dpkg-dev debhelper fakeroot postgresql-server-dev-all help2man lintian systemd"
+HROE_SUITE_PACKAGES="$HROE_SUITE_PACKAGES $HROE_DEB_PACKAGES"
 
 # Install missing Debian packages; idempotent, quiet when nothing is missing.
 ensure_packages() {
