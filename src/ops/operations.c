@@ -242,13 +242,33 @@ hroe_op_fetch_item(HroeTableMeta *t, Datum *keys, bool for_update, MemoryContext
 	bool		isnull;
 	bool		done;
 	HroeItem   *item;
+	List	   *parts;
 
 	if (for_update)
 		return hroe_lock_row(t, keys, NULL, cxt);
 	item = DirectFetch(t, keys, cxt, &done);
 	if (done)
 		return item;
-	plan = hroe_table_plan_find(t, "get");
+	parts = hroe_table_read_partitions(t);
+	if (parts != NIL)
+	{
+		/*
+		 * a distributed table's key: its partition read by name, a generic
+		 * plan, the key conditions all shipped (hroe_table_read_partitions)
+		 */
+		int			part = hroe_table_key_partition(t, keys[0]);
+		char	   *shape = psprintf("get:p%d", part);
+
+		plan = hroe_table_plan_find(t, shape);
+		if (plan == NULL)
+			plan = hroe_table_plan_partitions(t, shape,
+											  psprintf("SELECT item FROM ONLY %s WHERE pk = $1%s",
+													   (char *) list_nth(parts, part),
+													   t->schema.nrange ? " AND sk = $2" : ""),
+											  n, types);
+	}
+	else
+		plan = hroe_table_plan_find(t, "get");
 	if (plan == NULL)
 		plan = hroe_table_plan(t, "get",
 							   psprintf("SELECT item FROM %s WHERE %s", t->relname, KeyQual(t, 1)),
