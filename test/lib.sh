@@ -22,6 +22,9 @@ command -v npm >/dev/null 2>&1 || HROE_SUITE_PACKAGES="$HROE_SUITE_PACKAGES npm"
 # gateway's unit; systemd need not run); the suite builds them too
 HROE_DEB_PACKAGES="dpkg-dev debhelper fakeroot postgresql-server-dev-all help2man lintian systemd"
 HROE_SUITE_PACKAGES="$HROE_SUITE_PACKAGES $HROE_DEB_PACKAGES"
+# pg_auto_failover (pg_autoctl): the automatic failover of test/t_failover.sh
+# (test/lib_autofailover.sh, doc/failover.md)
+HROE_SUITE_PACKAGES="$HROE_SUITE_PACKAGES postgresql-15-auto-failover"
 
 # Install missing Debian packages; idempotent, quiet when nothing is missing.
 ensure_packages() {

@@ -75,6 +75,7 @@ af_run() {
 		XDG_RUNTIME_DIR="$CLUSTER_WORK/af/run" PGHOST="$CLUSTER_WORK/sock" \
 		"$AF_BIN" run --pgdata "$CLUSTER_WORK/$name/data" >>"$CLUSTER_WORK/$name/autoctl.log" 2>&1 &
 	AF_PIDS[$name]=$!
+	disown "${AF_PIDS[$name]}"  # a node crashed by kill -9 is no job to report
 }
 
 af_monitor() {
