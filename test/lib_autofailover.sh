@@ -54,9 +54,12 @@ af_dirs() {
 # stops every pg_autoctl (SIGTERM stops its Postgres too; a stopped one is
 # continued first), then lib_cluster's cleanup
 af_cleanup() {
-	local name pid
+	local name pid all=()
 	for name in "${!AF_PIDS[@]}"; do
-		for pid in $(af_pids "$name"); do kill -CONT "$pid" 2>/dev/null; done
+		for pid in $(af_pids "$name"); do
+			all+=("$pid")
+			kill -CONT "$pid" 2>/dev/null
+		done
 		kill -TERM "${AF_PIDS[$name]}" 2>/dev/null
 	done
 	for name in "${!AF_PIDS[@]}"; do
@@ -64,8 +67,9 @@ af_cleanup() {
 			kill -0 "${AF_PIDS[$name]}" 2>/dev/null || break
 			sleep 0.1
 		done
-		for pid in $(af_pids "$name"); do kill -KILL "$pid" 2>/dev/null; done
 	done
+	# what outlived its supervisor (pg_autoctl's postgres controller)
+	[ ${#all[@]} -gt 0 ] && kill -KILL "${all[@]}" 2>/dev/null
 	cluster_cleanup
 }
 
