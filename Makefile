@@ -50,6 +50,7 @@ SCRIPT_PARTS = \
 	src/api/api.sql \
 	src/streams/streams.sql \
 	src/streams/ttl.sql \
+	src/tables/policy.sql \
 	src/http/gateway.sql \
 	src/shard/shard.sql \
 	src/ops/grid.sql

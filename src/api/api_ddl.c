@@ -722,6 +722,8 @@ hroe_api_create_table(JsonbContainer *req, StringInfo out)
 	(void) RunStmt(STMT_SET_SETTINGS, v, nulls);
 	if (stream && stream_enabled)
 		hroe_api_apply_stream(table, true, view_type);
+	/* ResourcePolicy: the table's resource-based policy (api_policy.c) */
+	hroe_api_create_table_policy(req, table);
 	appendStringInfo(out, ",\"TableDescription\":%s",
 					 TableDescription(table, "CREATING", ngsis ? "CREATING" : NULL, NULL));
 }

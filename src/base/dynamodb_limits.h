@@ -55,6 +55,11 @@
 #define HROE_TAG_KEY_MAX		128		/* a tag key, in characters */
 #define HROE_TAG_VALUE_MAX		256		/* a tag value, in characters */
 #define HROE_ARN_MAX			1283	/* a ResourceArn, in characters */
+/*
+ * A resource-based policy document, in bytes, whitespace counted (checked
+ * in SQL, by hroe.check_resource_policy in src/tables/policy.sql)
+ */
+#define HROE_RESOURCE_POLICY_MAX	20480
 
 /* reads */
 #define HROE_PAGE_BYTES			(1024 * 1024)	/* a Query or Scan page */

@@ -28,6 +28,9 @@
 #define ERRCODE_HROE_EXPIRED_ITERATOR		MAKE_SQLSTATE('H','R','0','0','9')
 #define ERRCODE_HROE_TRIMMED_DATA			MAKE_SQLSTATE('H','R','0','1','0')
 #define ERRCODE_HROE_ITEM_COLLECTION_SIZE	MAKE_SQLSTATE('H','R','0','1','1')
+/* resource-based policies (src/tables/policy.sql, tables_policy.c) */
+#define ERRCODE_HROE_POLICY_NOT_FOUND		MAKE_SQLSTATE('H','R','0','3','0')
+#define ERRCODE_HROE_POLICY_DENIED			MAKE_SQLSTATE('H','R','0','3','1')
 
 /* One code of the class */
 typedef struct HroeErrorDef
