@@ -65,7 +65,7 @@ check "pg_dump and restore: the policy reads back" has '"dynamodb:PutItem".*\|[0
 	psql -XAtq -d "$restored" -c "SELECT policy || '|' || revision_id FROM hroe.get_resource_policy(hroe.table_arn('pol'))"
 check "... and still denies gw_app's PutItem" has 'explicit deny in a resource-based policy' \
 	psql -XAtq -d "$restored" -c "SET ROLE gw_app" -c "SELECT hroe.dynamodb('PutItem', '{\"TableName\": \"pol\", \"Item\": {\"pk\": {\"S\": \"r\"}}}')"
-psql -XAtq -d postgres -c "DROP DATABASE IF EXISTS $restored" >/dev/null
+psql -XAtq -d postgres -c "DROP DATABASE IF EXISTS $restored WITH (FORCE)" >/dev/null
 
 [ "$GW_FAILURES" -eq 0 ] || { echo "$GW_FAILURES check(s) failed"; exit 1; }
 echo "all policy checks passed"
