@@ -57,7 +57,10 @@ for _ in $(seq 1 150); do
 done
 front_end "in-server workers"
 
-# pg_dump and restore keep the policy
+# pg_dump and restore keep the policy (the workers stopped first: they do
+# not answer DROP DATABASE's ProcSignalBarrier, which then waits for them)
+cluster_stop pol
+cluster_start pol || exit 1
 restored=${db}_restored
 psql -XAtq -d postgres -c "DROP DATABASE IF EXISTS $restored" -c "CREATE DATABASE $restored ENCODING 'UTF8' TEMPLATE template0" >/dev/null
 pg_dump -d "$db" >"$GW_WORK/dump.sql" && psql -XAtq -v ON_ERROR_STOP=1 -d "$restored" -f "$GW_WORK/dump.sql" >/dev/null 2>"$GW_WORK/restore.err"
