@@ -52,7 +52,7 @@
 #define AK_SECRET	2
 #define AK_ROLE		3
 #define AK_REVOKED	5
-#define AK_PRINCIPAL 6
+/* principal_name: by name, absent from a catalog of 0.2 not yet updated */
 
 /*
  * The active access key key_id: true and its role (and, with secret not
@@ -73,6 +73,7 @@ ReadKey(text *key_id, Oid *role, char **secret, char **principal)
 	SysScanDesc scan;
 	HeapTuple	tup;
 	bool		found = false;
+	AttrNumber	ak_principal = OidIsValid(relid) ? get_attnum(relid, "principal_name") : InvalidAttrNumber;
 
 	if (!OidIsValid(relid) || !OidIsValid(index))
 		elog(ERROR, "hroe.access_keys or its primary key is missing");
@@ -84,8 +85,8 @@ ReadKey(text *key_id, Oid *role, char **secret, char **principal)
 		  pg_attribute_aclcheck(relid, AK_SECRET, GetUserId(), ACL_SELECT) != ACLCHECK_OK) ||
 		 pg_attribute_aclcheck(relid, AK_ROLE, GetUserId(), ACL_SELECT) != ACLCHECK_OK ||
 		 pg_attribute_aclcheck(relid, AK_REVOKED, GetUserId(), ACL_SELECT) != ACLCHECK_OK ||
-		 (principal != NULL &&
-		  pg_attribute_aclcheck(relid, AK_PRINCIPAL, GetUserId(), ACL_SELECT) != ACLCHECK_OK)))
+		 (principal != NULL && ak_principal != InvalidAttrNumber &&
+		  pg_attribute_aclcheck(relid, ak_principal, GetUserId(), ACL_SELECT) != ACLCHECK_OK)))
 		aclcheck_error(acl, OBJECT_TABLE, "access_keys");
 	rel = table_open(relid, AccessShareLock);
 	if (rel->rd_rel->relrowsecurity)
@@ -122,8 +123,8 @@ ReadKey(text *key_id, Oid *role, char **secret, char **principal)
 				Datum		p = (Datum) 0;
 
 				/* (a table of a release before the column: none) */
-				if (desc->natts >= AK_PRINCIPAL)
-					p = heap_getattr(tup, AK_PRINCIPAL, desc, &null_principal);
+				if (ak_principal != InvalidAttrNumber)
+					p = heap_getattr(tup, ak_principal, desc, &null_principal);
 				*principal = null_principal ? NULL : TextDatumGetCString(p);
 			}
 		}
