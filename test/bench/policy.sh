@@ -48,8 +48,8 @@ time_case() {
 set_case() {
 	run -c "DELETE FROM hroe.resource_policies" >/dev/null
 	case $1 in
-	other) run -v p="$(policy)" -c "SELECT hroe.put_resource_policy(hroe.table_arn('pol_other'), :'p')" >/dev/null ;;
-	own) run -v p="$(policy)" -c "SELECT hroe.put_resource_policy(hroe.table_arn('pol_bench'), :'p')" >/dev/null ;;
+	other) echo "SELECT hroe.put_resource_policy(hroe.table_arn('pol_other'), :'p')" | run -v p="$(policy)" >/dev/null ;;
+	own) echo "SELECT hroe.put_resource_policy(hroe.table_arn('pol_bench'), :'p')" | run -v p="$(policy)" >/dev/null ;;
 	esac
 }
 declare -A times=()
