@@ -14,7 +14,8 @@
  * the next check.  A table without a policy costs one hash lookup, and no
  * lookup at all when no table has one.  The evaluation itself is
  * hroe.resource_policy_denies (policy.sql), called only for a table that
- * has a policy.
+ * has a policy, once per principal, action and resource: its decision is
+ * kept with the cache.
  *
  *-------------------------------------------------------------------------
  */
@@ -60,8 +61,22 @@ typedef struct TablePolicies
 	PolicyEntry *entries;
 } TablePolicies;
 
+/*
+ * A decision already made: whether the policies deny "principal action
+ * resource" (the key).  The policies do not change until the cache is
+ * reloaded, so neither do their decisions; at most DECISIONS_MAX are kept.
+ */
+#define DECISION_KEY_MAX 1024
+#define DECISIONS_MAX 10000
+typedef struct PolicyDecision
+{
+	char		key[DECISION_KEY_MAX];
+	bool		denies;
+} PolicyDecision;
+
 static MemoryContext policy_cxt = NULL;
 static HTAB *policy_tables = NULL;	/* NULL: no table has a policy */
+static HTAB *policy_decisions = NULL;
 static bool policy_valid = false;
 static bool callback_registered = false;
 static Oid	policy_relid = InvalidOid;
@@ -94,6 +109,7 @@ LoadPolicies(void)
 										   ALLOCSET_SMALL_SIZES);
 	MemoryContextReset(policy_cxt);
 	policy_tables = NULL;
+	policy_decisions = NULL;
 	policy_evaluator = InvalidOid;
 	/* valid from here: an invalidation while loading reloads next time */
 	policy_valid = true;
@@ -126,6 +142,10 @@ LoadPolicies(void)
 		ctl.hcxt = policy_cxt;
 		policy_tables = hash_create("hroe resource policies", 16, &ctl,
 									HASH_ELEM | HASH_STRINGS | HASH_CONTEXT);
+		ctl.keysize = DECISION_KEY_MAX;
+		ctl.entrysize = sizeof(PolicyDecision);
+		policy_decisions = hash_create("hroe resource policy decisions", 64, &ctl,
+									   HASH_ELEM | HASH_STRINGS | HASH_CONTEXT);
 		for (uint64 i = 0; i < SPI_processed; i++)
 		{
 			HeapTuple	tup = SPI_tuptable->vals[i];
@@ -159,6 +179,7 @@ LoadPolicies(void)
 		/* never half a cache: reloaded by the next check */
 		policy_valid = false;
 		policy_tables = NULL;
+		policy_decisions = NULL;
 		PG_RE_THROW();
 	}
 	PG_END_TRY();
@@ -177,6 +198,9 @@ hroe_policy_check(const char *action, const char *table, const char *index,
 	char	   *principal;
 	char	   *resource;
 	char	   *iam_action;
+	char	   *key;
+	PolicyDecision *decision;
+	bool		denies;
 
 	if (table == NULL || table[0] == '\0' || action == NULL)
 		return;
@@ -204,10 +228,26 @@ hroe_policy_check(const char *action, const char *table, const char *index,
 		else if (index)
 			resource = psprintf("%s/index/%s", resource, index);
 		iam_action = psprintf("dynamodb:%s", action);
-		if (DatumGetBool(OidFunctionCall4(policy_evaluator, JsonbPGetDatum(policy),
-										  CStringGetTextDatum(principal),
-										  CStringGetTextDatum(iam_action),
-										  CStringGetTextDatum(resource))))
+		key = psprintf("%s %s %s", principal, iam_action, resource);
+		decision = strlen(key) < DECISION_KEY_MAX && policy_decisions != NULL ?
+			hash_search(policy_decisions, key, HASH_FIND, NULL) : NULL;
+		if (decision != NULL)
+			denies = decision->denies;
+		else
+		{
+			denies = DatumGetBool(OidFunctionCall4(policy_evaluator, JsonbPGetDatum(policy),
+												   CStringGetTextDatum(principal),
+												   CStringGetTextDatum(iam_action),
+												   CStringGetTextDatum(resource)));
+			/* (kept only while the cache the decision came from is) */
+			if (policy_valid && policy_decisions != NULL && strlen(key) < DECISION_KEY_MAX &&
+				hash_get_num_entries(policy_decisions) < DECISIONS_MAX)
+			{
+				decision = hash_search(policy_decisions, key, HASH_ENTER, NULL);
+				decision->denies = denies;
+			}
+		}
+		if (denies)
 			hroe_ddb_error(ERRCODE_HROE_POLICY_DENIED, "AccessDeniedException",
 						   psprintf("User: %s is not authorized to perform: %s on resource: %s "
 									"with an explicit deny in a resource-based policy",
