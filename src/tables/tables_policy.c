@@ -127,8 +127,9 @@ LoadPolicies(void)
 	{
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
-	ret = SPI_execute("SELECT table_name, stream_label, policy FROM hroe.resource_policies "
-					  "ORDER BY table_name, stream_label", true, 0);
+	/* (no name but the qualified relation's: nothing for a search_path to shadow) */
+	ret = SPI_execute("SELECT table_name, stream_label, policy FROM hroe.resource_policies",
+					  true, 0);
 	if (ret != SPI_OK_SELECT)
 		elog(ERROR, "reading hroe.resource_policies failed: %s", SPI_result_code_string(ret));
 	if (SPI_processed > 0)
