@@ -38,7 +38,8 @@ answer(const Request *req, Response *resp)
 	if (!request_check(req, "us-east-1", resp, &auth))
 		return;
 	found = strcmp(auth.access_key_id, "fuzzkey") == 0;
-	if (request_authenticate(req, &auth, found ? "fuzzsecret" : "", found, resp))
+	if (request_authenticate(req, &auth, found ? "fuzzsecret" : "", found, resp) &&
+		!request_local_answer(req, "us-east-1", resp))
 	{
 		resp->status = 200;
 		buf_puts(&resp->body, "{}");

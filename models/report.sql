@@ -142,6 +142,11 @@ DECLARE
 	v_read_price numeric := COALESCE((p_options ->> 'read_price')::numeric, 0.125);
 	v_write_price numeric := COALESCE((p_options ->> 'write_price')::numeric, 0.625);
 	v_storage_price numeric := COALESCE((p_options ->> 'storage_price')::numeric, 0.25);
+	-- the Standard-Infrequent Access table class: requests 25 % dearer, storage 60 % cheaper
+	v_ia_read_price numeric := COALESCE((p_options ->> 'ia_read_price')::numeric, 0.15625);
+	v_ia_write_price numeric := COALESCE((p_options ->> 'ia_write_price')::numeric, 0.78125);
+	v_ia_storage_price numeric := COALESCE((p_options ->> 'ia_storage_price')::numeric, 0.10);
+	v_class jsonb := '{}';
 	v_prices_read text := COALESCE(p_options ->> 'prices_read', '2026-11-27');
 	v_grid_items integer := COALESCE((p_options ->> 'grid_items')::integer, 12);
 	v_emp integer;
@@ -164,7 +169,8 @@ BEGIN
 	IF p_options IS NULL OR jsonb_typeof(p_options) <> 'object' THEN
 		RAISE EXCEPTION 'p_options must be a jsonb object' USING ERRCODE = 'invalid_parameter_value';
 	END IF;
-	IF v_read_price < 0 OR v_write_price < 0 OR v_storage_price < 0 THEN
+	IF v_read_price < 0 OR v_write_price < 0 OR v_storage_price < 0 OR
+	   v_ia_read_price < 0 OR v_ia_write_price < 0 OR v_ia_storage_price < 0 THEN
 		RAISE EXCEPTION 'prices must not be negative' USING ERRCODE = 'invalid_parameter_value';
 	END IF;
 	IF v_grid_items < 1 OR v_grid_items > 1000 THEN
@@ -345,19 +351,36 @@ BEGIN
 		END IF;
 	END IF;
 
-	-- cost in money: DynamoDB on-demand, for the request mix
-	v_s := format('<p>DynamoDB on-demand prices (us-east-1, read %s): $%s per million read request units, $%s per million write request units, $%s per GB-month of storage. A read request unit is one RCU of an eventually consistent read here (the capacity column), a write request unit one WCU. Request mix per month: %s.</p>',
+	-- cost in money: DynamoDB on-demand, for the request mix, at the prices
+	-- of each design's table class (TableClass: hroe.table_options; a design
+	-- whose tables' classes differ has its requests priced as STANDARD)
+	IF to_regclass('hroe.table_options') IS NOT NULL THEN
+		SELECT COALESCE(jsonb_object_agg(x.m, x.cls), '{}') INTO v_class
+		FROM (SELECT u.m, CASE WHEN count(DISTINCT COALESCE(o.table_class, 'STANDARD')) > 1 THEN 'mixed'
+							   ELSE min(COALESCE(o.table_class, 'STANDARD')) END AS cls
+			  FROM unnest(v_models) u (m)
+			  JOIN pg_class c ON c.relnamespace = to_regnamespace(u.m)
+			  JOIN hroe.tables h ON h.relid = c.oid
+			  LEFT JOIN hroe.table_options o ON o.table_name = h.table_name
+			  WHERE u.m <> 'hroe_normalized'
+			  GROUP BY u.m) x;
+	END IF;
+	v_s := format('<p>DynamoDB on-demand prices (us-east-1, read %s): table class STANDARD $%s per million read request units, $%s per million write request units, $%s per GB-month of storage; STANDARD_INFREQUENT_ACCESS $%s, $%s and $%s. A read request unit is one RCU of an eventually consistent read here (the capacity column), a write request unit one WCU. Request mix per month: %s.</p>',
 				  hroe.html_escape(v_prices_read), v_read_price, v_write_price, v_storage_price,
+				  v_ia_read_price, v_ia_write_price, v_ia_storage_price,
 				  CASE WHEN p_options ? 'mix' THEN 'as given' ELSE '1,000,000 calls of each read pattern and 100,000 of each write pattern (the default)' END)
 		|| '<table id="cost" class="sortable"><thead><tr><th data-sort="n">#</th><th>pattern</th><th data-sort="n">calls / month</th>'
-		|| COALESCE((SELECT string_agg(format('<th data-sort="n">%1$s $ / million calls</th><th data-sort="n">%1$s $ / month</th>', hroe.html_escape(m)), '' ORDER BY o)
+		|| COALESCE((SELECT string_agg(format('<th data-sort="n">%1$s (%2$s) $ / million calls</th><th data-sort="n">%1$s $ / month</th>',
+											  hroe.html_escape(m), hroe.html_escape(COALESCE(v_class ->> m, 'STANDARD'))), '' ORDER BY o)
 			FROM unnest(v_models) WITH ORDINALITY u (m, o) WHERE m <> 'hroe_normalized'), '')
 		|| '</tr></thead><tbody>';
 	TRUNCATE pg_temp.hroe_report_cost;
 	INSERT INTO pg_temp.hroe_report_cost
 	SELECT c.pattern_no, c.pattern, c.model,
 		   COALESCE((p_options -> 'mix' ->> c.pattern)::numeric, CASE WHEN p_options ? 'mix' THEN 0 WHEN c.kind = 'read' THEN 1000000 ELSE 100000 END),
-		   c.capacity * CASE WHEN c.capacity_unit = 'WCU' THEN v_write_price ELSE v_read_price END
+		   c.capacity * CASE WHEN v_class ->> c.model = 'STANDARD_INFREQUENT_ACCESS'
+							 THEN CASE WHEN c.capacity_unit = 'WCU' THEN v_ia_write_price ELSE v_ia_read_price END
+							 ELSE CASE WHEN c.capacity_unit = 'WCU' THEN v_write_price ELSE v_read_price END END
 	FROM pg_temp.hroe_report_rows c
 	WHERE c.capacity IS NOT NULL
 	  AND c.case_no = (SELECT min(c2.case_no) FROM pg_temp.hroe_report_rows c2 WHERE c2.pattern_no = c.pattern_no);
@@ -378,12 +401,14 @@ BEGIN
 					 FROM unnest(v_models) WITH ORDINALITY u (m, o) WHERE m <> 'hroe_normalized'), '')
 		|| '</tr></tfoot></table>';
 	-- storage: what each design takes in PostgreSQL, and what DynamoDB
-	-- would bill (each item and each GSI entry plus 100 bytes)
-	v_s := v_s || '<h3>Storage</h3><table id="storage"><thead><tr><th>design</th><th>PostgreSQL (tables, indexes, TOAST)</th><th>DynamoDB billed size (items and GSI entries, +100 B each)</th><th>DynamoDB storage $ / month</th></tr></thead><tbody>';
+	-- would bill (each item and each GSI entry plus 100 bytes), each table
+	-- at its class's price
+	v_s := v_s || '<h3>Storage</h3><table id="storage"><thead><tr><th>design</th><th>table class</th><th>PostgreSQL (tables, indexes, TOAST)</th><th>DynamoDB billed size (items and GSI entries, +100 B each)</th><th>DynamoDB storage $ / month</th></tr></thead><tbody>';
 	FOR r IN SELECT m, o FROM unnest(v_models) WITH ORDINALITY u (m, o) WHERE to_regnamespace(m) IS NOT NULL ORDER BY o LOOP
 		DECLARE
 			v_pg bigint;
 			v_ddb numeric := 0;
+			v_dollars numeric := 0;
 			v_part numeric;
 			t record;
 		BEGIN
@@ -397,13 +422,21 @@ BEGIN
 						 FROM hroe.indexes i WHERE i.table_name = t.table_name), t.relid)
 					INTO v_part;
 					v_ddb := v_ddb + v_part;
+					v_dollars := v_dollars + v_part / 1073741824.0 *
+						CASE WHEN to_regclass('hroe.table_options') IS NOT NULL AND
+								  EXISTS (SELECT FROM hroe.table_options o WHERE o.table_name = t.table_name
+										  AND o.table_class = 'STANDARD_INFREQUENT_ACCESS')
+							 THEN v_ia_storage_price ELSE v_storage_price END;
 				END LOOP;
 			ELSE
 				v_ddb := NULL;
+				v_dollars := NULL;
 			END IF;
-			v_s := v_s || format('<tr data-model="%s"><td>%s</td><td class="num" data-v="%s">%s</td><td class="num" data-v="%s">%s</td><td class="num">%s</td></tr>',
-								 hroe.html_escape(r.m), hroe.html_escape(r.m), v_pg, pg_size_pretty(v_pg), v_ddb,
-								 COALESCE(pg_size_pretty(v_ddb), ''), COALESCE('$' || to_char(v_ddb / 1073741824.0 * v_storage_price, 'FM999,999,990.0000'), ''));
+			v_s := v_s || format('<tr data-model="%s"><td>%s</td><td>%s</td><td class="num" data-v="%s">%s</td><td class="num" data-v="%s">%s</td><td class="num">%s</td></tr>',
+								 hroe.html_escape(r.m), hroe.html_escape(r.m),
+								 CASE WHEN r.m = 'hroe_normalized' THEN '' ELSE hroe.html_escape(COALESCE(v_class ->> r.m, 'STANDARD')) END,
+								 v_pg, pg_size_pretty(v_pg), v_ddb,
+								 COALESCE(pg_size_pretty(v_ddb), ''), COALESCE('$' || to_char(v_dollars, 'FM999,999,990.0000'), ''));
 		END;
 	END LOOP;
 	v_s := v_s || '</tbody></table>';
@@ -439,7 +472,7 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION hroe.compare_html(jsonb, jsonb) IS
-'the comparison as one self-contained HTML page, rendered from the rows of one hroe.compare() run (p_results: their jsonb array, e.g. SELECT jsonb_agg(c) FROM hroe.compare() c), so that its figures are that run''s: the summary per pattern with the verdict, every call, SVG charts (and the benchmark''s growth curves from p_options.growth [{"scale", "pattern", "model", "ms"}]), the models'' tables and indexes drawn by hroe.grid for sample employee_id, order_id, product_id (p_options, defaults chosen from the data; grid_items, default 12), and the DynamoDB on-demand cost of a request mix (p_options.mix {"pattern": calls per month}; read_price, write_price per million request units, storage_price per GB-month: defaults 0.125, 0.625, 0.25, us-east-1, read 2026-11-27) beside each design''s storage';
+'the comparison as one self-contained HTML page, rendered from the rows of one hroe.compare() run (p_results: their jsonb array, e.g. SELECT jsonb_agg(c) FROM hroe.compare() c), so that its figures are that run''s: the summary per pattern with the verdict, every call, SVG charts (and the benchmark''s growth curves from p_options.growth [{"scale", "pattern", "model", "ms"}]), the models'' tables and indexes drawn by hroe.grid for sample employee_id, order_id, product_id (p_options, defaults chosen from the data; grid_items, default 12), and the DynamoDB on-demand cost of a request mix (p_options.mix {"pattern": calls per month}; read_price, write_price per million request units, storage_price per GB-month: defaults 0.125, 0.625, 0.25; ia_read_price, ia_write_price, ia_storage_price those of the STANDARD_INFREQUENT_ACCESS table class: defaults 0.15625, 0.78125, 0.10; us-east-1, read 2026-11-27, https://aws.amazon.com/dynamodb/pricing/), each design priced at its tables'' class (shown with it; a design of mixed classes has its requests priced as STANDARD), beside each design''s storage';
 
 CREATE FUNCTION hroe.compare_report_html(p_patterns text[] DEFAULT NULL, p_models text[] DEFAULT NULL, p_runs integer DEFAULT 5,
 										 p_options jsonb DEFAULT '{}')

@@ -42,4 +42,12 @@
 /* the text of an UnrecognizedClientException for an unknown or revoked key */
 #define DDB_MSG_UNRECOGNIZED_CLIENT "The security token included in the request is invalid."
 
+/*
+ * DescribeEndpoints: how long a client may cache the address, in minutes
+ * (https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_DescribeEndpoints.html)
+ */
+#define DDB_ENDPOINT_CACHE_MINUTES 1440
+/* the longest Host value answered as the address (a DNS name's 253, a port) */
+#define DDB_ENDPOINT_ADDRESS_MAX 262
+
 #endif							/* HROE_DDB_TYPES_H */

@@ -344,3 +344,73 @@ request_authenticate(const Request *req, const SigV4Auth *auth, const char *secr
 	/* 7. the call is the front end's */
 	return true;
 }
+
+/* Is host (len bytes) a host name or address, with an optional port? */
+static bool
+valid_host(const char *host, size_t len)
+{
+	size_t		i = 0;
+	size_t		port;
+
+	if (len == 0 || len > DDB_ENDPOINT_ADDRESS_MAX)
+		return false;
+	if (host[0] == '[')
+	{
+		/* an IPv6 literal: hex digits, colons, dots, up to ']' */
+		for (i = 1; i < len && host[i] != ']'; i++)
+			if (!strchr("0123456789abcdefABCDEF:.", host[i]))
+				return false;
+		if (i >= len || i == 1)
+			return false;
+		i++;
+	}
+	else
+	{
+		for (; i < len && host[i] != ':'; i++)
+			if (!((host[i] >= 'a' && host[i] <= 'z') || (host[i] >= 'A' && host[i] <= 'Z') ||
+				  (host[i] >= '0' && host[i] <= '9') || host[i] == '.' || host[i] == '-'))
+				return false;
+		if (i == 0)
+			return false;
+	}
+	if (i == len)
+		return true;
+	/* the port: ':' and 1 to 5 digits */
+	if (host[i] != ':')
+		return false;
+	port = ++i;
+	for (; i < len; i++)
+		if (host[i] < '0' || host[i] > '9')
+			return false;
+	return len - port >= 1 && len - port <= 5;
+}
+
+/* The address a client reached (request.h) */
+void
+request_endpoint_address(const Request *req, const char *region, char *out, size_t size)
+{
+	const char *host = request_header(req, "Host");
+
+	if (host != NULL && valid_host(host, strlen(host)))
+		snprintf(out, size, "%s", host);
+	else
+		snprintf(out, size, "dynamodb.%s.amazonaws.com", region);
+}
+
+/* Answer an operation that needs no database (request.h) */
+bool
+request_local_answer(const Request *req, const char *region, Response *resp)
+{
+	char		address[DDB_ENDPOINT_ADDRESS_MAX + 64];
+
+	if (strcmp(resp->operation, "DescribeEndpoints") != 0)
+		return false;
+	request_endpoint_address(req, region, address, sizeof(address));
+	resp->status = 200;
+	resp->body.len = 0;
+	resp->body.data[0] = '\0';
+	buf_puts(&resp->body, "{\"Endpoints\":[{\"Address\":");
+	json_append_string(&resp->body, address);
+	buf_printf(&resp->body, ",\"CachePeriodInMinutes\":%d}]}", DDB_ENDPOINT_CACHE_MINUTES);
+	return true;
+}

@@ -129,4 +129,21 @@ extern bool request_check(const Request *req, const char *region, Response *resp
 extern bool request_authenticate(const Request *req, const struct SigV4Auth *auth,
 								 const char *secret, bool found, Response *resp);
 
+/*
+ * The address a client reached, as DescribeEndpoints answers it: the Host
+ * header (with its port when the client named one: DynamoDB's clients
+ * reach the default port and name none), or DynamoDB's regional endpoint
+ * of region when the request has no Host or one that is not a host name,
+ * an IPv4 or bracketed IPv6 address and an optional port.
+ */
+extern void request_endpoint_address(const Request *req, const char *region, char *out,
+									 size_t size);
+
+/*
+ * After request_authenticate: answer an operation that needs no database
+ * (DescribeEndpoints: the address the client reached, request_endpoint_address).
+ * true: resp is the answer and the front end makes no call.
+ */
+extern bool request_local_answer(const Request *req, const char *region, Response *resp);
+
 #endif							/* GATEWAY_REQUEST_H */

@@ -34,7 +34,8 @@ SELECT hroe.dynamodb('TransactWriteItems', '{"TransactItems": [
   {"Put": {"TableName": "api_t", "Item": {"pk": {"S": "q"}, "sk": {"N": "1"}}}},
   {"ConditionCheck": {"TableName": "api_t", "Key": {"pk": {"S": "p"}, "sk": {"N": "2"}},
                       "ConditionExpression": "n > :n", "ExpressionAttributeValues": {":n": {"N": "100"}}}}]}');
--- an error while applying (the update makes an item over 400 KB) rolls back the Put before it
+-- an error while applying (the update makes an item over 400 KB) cancels the transaction
+-- (ValidationError, UpdateItem's wording) and rolls back the Put before it
 SELECT hroe.dynamodb('TransactWriteItems', format('{"TransactItems": [
   {"Put": {"TableName": "api_t", "Item": {"pk": {"S": "q"}, "sk": {"N": "2"}}}},
   {"Update": {"TableName": "api_t", "Key": {"pk": {"S": "p"}, "sk": {"N": "2"}},
@@ -58,7 +59,7 @@ SELECT hroe.dynamodb('PutItem', '{"TableName": "api_t", "Item": {"pk": {"S": "p"
 SELECT hroe.dynamodb('PutItem', '{"TableName": "api_t", "Item": {"pk": {"S": "p"}, "sk": {"N": "1e999"}}}');
 SELECT hroe.dynamodb('Query', '{"TableName": "api_t", "KeyConditionExpression": "pk = :p", "FilterExpression": "sk > :p",
   "ExpressionAttributeValues": {":p": {"S": "p"}}}');
-SELECT hroe.dynamodb('ListBackups', '{}');
+SELECT hroe.dynamodb('DescribeTableReplicaAutoScaling', '{}');
 SELECT hroe.dynamodb('GetItem', '[1, 2]');
 SELECT hroe.dynamodb('GetItem', '{"TableName": 5}');
 -- the same operations as SQL functions: errors are raised (DynamoDB has no "*")

@@ -221,3 +221,17 @@ FROM hroe.access_patterns p, hroe.compare_args(p.pattern) a, hroe.compare_models
 	 pg_temp.plan_lines(hroe.compare_call(m.model, p.pattern, a.args)) l
 WHERE p.kind = 'read'
 GROUP BY 1 ORDER BY 1;
+-- the cost at each design's table class (TableClass): hroe_single as
+-- STANDARD_INFREQUENT_ACCESS, its requests and storage at that class's prices
+SELECT hroe.dynamodb('UpdateTable', '{"TableName":"hroe_single","TableClass":"STANDARD_INFREQUENT_ACCESS"}')
+	-> 'TableDescription' -> 'TableClassSummary' ->> 'TableClass' AS class;
+SELECT h ~ 'hroe_single \(STANDARD_INFREQUENT_ACCESS\) \$ / million calls' AS single_class_shown,
+	   h ~ 'hroe_multi \(STANDARD\) \$ / million calls' AS multi_class_shown,
+	   h ~ '<td>hroe_single</td><td>STANDARD_INFREQUENT_ACCESS</td>' AS single_storage_class,
+	   substring(h FROM 'id="cost-total-hroe_single">\$([0-9.,]+)<') AS single_month,
+	   substring(h FROM 'id="cost-total-hroe_multi">\$([0-9.,]+)<') AS multi_month
+FROM hroe.compare_html((SELECT jsonb_agg(to_jsonb(x) - 'ordinality' ORDER BY x.ordinality)
+						FROM hroe.compare('{employee_by_id}', '{hroe_single,hroe_multi}', 1) WITH ORDINALITY x),
+					   '{"mix": {"employee_by_id": 100000000}, "dynamodb_storage": false}') h;
+SELECT hroe.dynamodb('UpdateTable', '{"TableName":"hroe_single","TableClass":"STANDARD"}')
+	-> 'TableDescription' -> 'TableClassSummary' ->> 'TableClass' AS class;

@@ -117,7 +117,8 @@ SELECT matching('contains(n, :v)', NULL, '{":v": {"N": "10"}}');
 SELECT matching('contains(m, :v)', NULL, '{":v": {"S": "a"}}');
 SELECT matching('contains(pk, m.#n)', '{"#n": "name"}');
 
--- size: bytes of S and B, elements of sets and L, entries of M; none for N, BOOL, NULL
+-- size: UTF-16 code units of S (héllo: 5), bytes of B, elements of sets and L,
+-- entries of M; none for N, BOOL, NULL
 SELECT a, (SELECT array_agg(k ORDER BY k) FROM generate_series(0, 8) k
            WHERE hroe.condition_matches((SELECT item FROM it WHERE id = 1), 'size(' || a || ') = :k', NULL,
                  jsonb_build_object(':k', jsonb_build_object('N', k::text)))) sizes

@@ -73,7 +73,7 @@ SELECT '{"a": {"S": "x"}, "a": {"S": "y"}}'::hroe.item;
 SELECT '{"a": {"M": {"k": {"N": "1"}, "k": {"N": "2"}}}}'::hroe.item;
 SELECT '{"": {"S": "x"}}'::hroe.item;
 
--- nesting: 32 levels of L and M are allowed, not 33
+-- nesting: 32 levels of L and M are allowed, not 33, in the document form alike
 SELECT hroe.item_size(('{"a": ' || repeat('{"M": {"a": ', 31) || '{"M": {}}' || repeat('}}', 31) || '}')::hroe.item) AS depth_32_m;
 SELECT ('{"a": ' || repeat('{"M": {"a": ', 32) || '{"M": {}}' || repeat('}}', 32) || '}')::hroe.item;
 SELECT hroe.item_size(('{"a": ' || repeat('{"L": [', 31) || '{"L": []}' || repeat(']}', 31) || '}')::hroe.item) AS depth_32_l;

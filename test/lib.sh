@@ -5,16 +5,23 @@
 # in_cluster CMD   runs CMD against a throwaway UTF8 cluster that loads hroe
 #                  from the staging tree (the system install is never touched)
 
-# libpq-dev, libmicrohttpd-dev, libssl-dev, zlib1g-dev: hroe-gateway (gateway/)
-HROE_PACKAGES="make gcc libc6-dev postgresql-15 postgresql-server-dev-15 postgresql-contrib libpq-dev libmicrohttpd-dev libssl-dev zlib1g-dev"
+# libpq-dev, libmicrohttpd-dev, libssl-dev, zlib1g-dev: hroe-gateway (gateway/);
+# libzstd-dev: ImportTable's ZSTD input (src/transfer/)
+HROE_PACKAGES="make gcc libc6-dev postgresql-15 postgresql-server-dev-15 postgresql-contrib libpq-dev libmicrohttpd-dev libssl-dev zlib1g-dev libzstd-dev"
 # what the suite needs beyond the build: clang and libFuzzer (test/t_fuzz.sh);
 # the gateway tests' clients (test/t_gateway*.sh): the AWS CLI, boto3, curl,
 # openssl (a TLS certificate), and npm for the JavaScript SDK (Debian's npm
 # only where no npm is on PATH: a nodejs from elsewhere brings its own and
 # conflicts with Debian's); chromium, headless, for the HTML report
 # (test/t_report_browser.sh)
-HROE_SUITE_PACKAGES="clang-14 libclang-rt-14-dev awscli python3-boto3 curl openssl chromium"
+HROE_SUITE_PACKAGES="clang-14 libclang-rt-14-dev awscli python3-boto3 curl openssl chromium zstd"
 command -v npm >/dev/null 2>&1 || HROE_SUITE_PACKAGES="$HROE_SUITE_PACKAGES npm"
+# the Debian packages (make deb, test/deb.sh): debhelper and pg_buildext
+# (postgresql-server-dev-all), help2man (the gateway's manual page), lintian
+# and systemd's systemd-analyze (test/t_packages.sh checks them and the
+# gateway's unit; systemd need not run); the suite builds them too
+HROE_DEB_PACKAGES="dpkg-dev debhelper fakeroot postgresql-server-dev-all help2man lintian systemd"
+HROE_SUITE_PACKAGES="$HROE_SUITE_PACKAGES $HROE_DEB_PACKAGES"
 
 # Install missing Debian packages; idempotent, quiet when nothing is missing.
 ensure_packages() {

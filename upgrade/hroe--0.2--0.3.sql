@@ -1100,6 +1100,1916 @@ $$;
 COMMENT ON FUNCTION hroe.create_index(text, text, text[], text[], jsonb, text, text[], boolean) IS
 'UpdateTable Create GlobalSecondaryIndex: a sparse GSI with 1-4 HASH and 0-4 RANGE attributes (types in p_attribute_definitions, e.g. {"GSI1SK": "S"}, table key attributes default to the table''s types), projection ALL, KEYS_ONLY or INCLUDE p_non_key_attributes; existing items are indexed at once, except those violating the key schema (wrong type, empty, oversized: see hroe.index_key_violations), and every later write that would violate it is rejected (NOT VALID CHECK constraint); p_share_key_columns: reuse the table''s or another index''s generated column holding exactly the same keys (hroe.key_column_for) instead of adding one, and name a new column after its attribute; returns the PostgreSQL index';
 
+-- Table options (TableClass, SSESpecification, WarmThroughput) and Contributor
+-- Insights (src/tables/table_options.sql), shown by hroe.table_description
+
+--
+-- A table's and a GSI's options beyond its keys and throughput
+-- (src/tables/table_options.sql, src/api/api_settings.c): the table class
+-- (TableClassSummary), server-side encryption (SSEDescription), warm
+-- throughput (WarmThroughput), and Contributor Insights (whose counts are
+-- kept in shared memory: src/tables/contributor_insights.c).  A table or
+-- index without a row has the defaults: STANDARD, encrypted with an AWS
+-- owned key (no SSEDescription), the default warm throughput, Contributor
+-- Insights disabled.
+--
+
+CREATE TABLE hroe.table_options (
+	table_name			text PRIMARY KEY REFERENCES hroe.tables ON DELETE CASCADE,
+	table_class			text NOT NULL DEFAULT 'STANDARD'
+		CHECK (table_class IN ('STANDARD', 'STANDARD_INFREQUENT_ACCESS')),
+	-- TableClassSummary's LastUpdateDateTime (NULL: never given, no summary)
+	table_class_updated_at timestamptz,
+	-- the KMS key's ARN (NULL: an AWS owned key, no SSEDescription)
+	sse_kms_key_arn		text,
+	-- WarmThroughput asked for or set at creation (NULL: the default)
+	warm_read_units		bigint CHECK (warm_read_units >= 1),
+	warm_write_units	bigint CHECK (warm_write_units >= 1),
+	-- Contributor Insights: its mode (NULL: disabled), last change
+	contributor_insights_mode text
+		CHECK (contributor_insights_mode IN ('ACCESSED_AND_THROTTLED_KEYS', 'THROTTLED_KEYS')),
+	contributor_insights_at timestamptz
+);
+COMMENT ON TABLE hroe.table_options IS 'The options of DynamoDB tables beyond their keys and throughput: table class (and when it was set), the KMS key of server-side encryption (NULL: an AWS owned key), the warm throughput asked for, Contributor Insights'' mode (NULL: disabled) and last change; a table without a row has the defaults';
+
+CREATE TABLE hroe.index_options (
+	table_name			text NOT NULL,
+	index_name			text NOT NULL,
+	warm_read_units		bigint CHECK (warm_read_units >= 1),
+	warm_write_units	bigint CHECK (warm_write_units >= 1),
+	contributor_insights_mode text
+		CHECK (contributor_insights_mode IN ('ACCESSED_AND_THROTTLED_KEYS', 'THROTTLED_KEYS')),
+	contributor_insights_at timestamptz,
+	PRIMARY KEY (table_name, index_name),
+	FOREIGN KEY (table_name, index_name) REFERENCES hroe.indexes ON DELETE CASCADE
+);
+COMMENT ON TABLE hroe.index_options IS 'The options of secondary indexes: a GSI''s warm throughput asked for, Contributor Insights'' mode (NULL: disabled) and last change; an index without a row has the defaults';
+
+-- (row-level security: only the owner of a table writes its options)
+GRANT SELECT, INSERT, UPDATE, DELETE ON hroe.table_options, hroe.index_options TO PUBLIC;
+ALTER TABLE hroe.table_options ENABLE ROW LEVEL SECURITY;
+ALTER TABLE hroe.table_options FORCE ROW LEVEL SECURITY;
+CREATE POLICY table_options_read ON hroe.table_options FOR SELECT USING (true);
+COMMENT ON POLICY table_options_read ON hroe.table_options IS 'The options are readable by every role';
+CREATE POLICY table_options_owner ON hroe.table_options FOR ALL
+	USING (hroe.owns_table(table_name)) WITH CHECK (hroe.owns_table(table_name));
+COMMENT ON POLICY table_options_owner ON hroe.table_options IS 'A role sets only the options of a table it owns';
+ALTER TABLE hroe.index_options ENABLE ROW LEVEL SECURITY;
+ALTER TABLE hroe.index_options FORCE ROW LEVEL SECURITY;
+CREATE POLICY index_options_read ON hroe.index_options FOR SELECT USING (true);
+COMMENT ON POLICY index_options_read ON hroe.index_options IS 'The options are readable by every role';
+CREATE POLICY index_options_owner ON hroe.index_options FOR ALL
+	USING (hroe.owns_table(table_name)) WITH CHECK (hroe.owns_table(table_name));
+COMMENT ON POLICY index_options_owner ON hroe.index_options IS 'A role sets only the options of the indexes of a table it owns';
+SELECT pg_catalog.pg_extension_config_dump('hroe.table_options',
+	'WHERE NOT EXISTS (SELECT FROM hroe.tables t JOIN pg_catalog.pg_depend d ON d.objid = t.relid AND d.classid = ''pg_catalog.pg_class''::pg_catalog.regclass AND d.deptype = ''e'' WHERE t.table_name = table_options.table_name)');
+SELECT pg_catalog.pg_extension_config_dump('hroe.index_options',
+	'WHERE NOT EXISTS (SELECT FROM hroe.tables t JOIN pg_catalog.pg_depend d ON d.objid = t.relid AND d.classid = ''pg_catalog.pg_class''::pg_catalog.regclass AND d.deptype = ''e'' WHERE t.table_name = index_options.table_name)');
+
+-- The ARN of a KMS key named by id, ARN, alias name or alias ARN (NULL: the
+-- AWS managed key aws/dynamodb of the account and region)
+CREATE FUNCTION hroe.kms_key_arn(p_key text) RETURNS text
+LANGUAGE sql STABLE PARALLEL SAFE
+RETURN CASE
+	WHEN p_key LIKE 'arn:%' THEN p_key
+	WHEN p_key LIKE 'alias/%' THEN pg_catalog.format('arn:aws:kms:%s:%s:%s',
+		pg_catalog.current_setting('hroe.region'), pg_catalog.current_setting('hroe.account_id'), p_key)
+	ELSE pg_catalog.format('arn:aws:kms:%s:%s:key/%s',
+		pg_catalog.current_setting('hroe.region'), pg_catalog.current_setting('hroe.account_id'),
+		coalesce(p_key, pg_catalog.md5(pg_catalog.format('aws/dynamodb:%s:%s',
+			pg_catalog.current_setting('hroe.region'), pg_catalog.current_setting('hroe.account_id')))::uuid::text))
+	END;
+COMMENT ON FUNCTION hroe.kms_key_arn(text) IS
+'internal: SSEDescription''s KMSMasterKeyArn of the KMSMasterKeyId p_key: an ARN as it is, an alias name as its ARN, a key id as arn:aws:kms:<hroe.region>:<hroe.account_id>:key/<id>; NULL: the AWS managed key (aws/dynamodb), one stable id per account and region';
+
+-- The warm throughput a table or GSI has: what was asked for, at least
+-- the provisioned throughput, else DynamoDB's default of a new on-demand
+-- table or index (12,000 reads, 4,000 writes per second)
+CREATE FUNCTION hroe.warm_throughput(p_warm_read bigint, p_warm_write bigint,
+									 p_read_capacity_units bigint, p_write_capacity_units bigint,
+									 p_billing_mode text)
+RETURNS bigint[]
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+RETURN ARRAY[GREATEST(coalesce(p_warm_read,
+										  CASE WHEN p_billing_mode = 'PAY_PER_REQUEST' THEN 12000 END),
+								 p_read_capacity_units, 1),
+			 GREATEST(coalesce(p_warm_write,
+										  CASE WHEN p_billing_mode = 'PAY_PER_REQUEST' THEN 4000 END),
+								 p_write_capacity_units, 1)];
+COMMENT ON FUNCTION hroe.warm_throughput(bigint, bigint, bigint, bigint, text) IS
+'internal: The warm throughput [reads, writes per second] of a table or GSI: the values asked for (p_warm_read, p_warm_write; NULL: DynamoDB''s default of a new on-demand table or index, 12000 and 4000), never below its provisioned throughput';
+
+-- A TableDescription with the table's options (hroe.table_description's)
+CREATE FUNCTION hroe.with_table_options(p_description jsonb) RETURNS jsonb
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	t hroe.tables;
+	o hroe.table_options;
+	v_warm bigint[];
+	v_gsis jsonb := '[]';
+	v_gsi jsonb;
+BEGIN
+	SELECT * INTO t FROM hroe.tables WHERE table_name = p_description ->> 'TableName';
+	IF NOT FOUND THEN
+		RETURN p_description;
+	END IF;
+	SELECT * INTO o FROM hroe.table_options WHERE table_name = t.table_name;
+	v_warm := hroe.warm_throughput(o.warm_read_units, o.warm_write_units,
+								   t.read_capacity_units, t.write_capacity_units, t.billing_mode);
+	FOR v_gsi IN SELECT * FROM jsonb_array_elements(p_description -> 'GlobalSecondaryIndexes') LOOP
+		SELECT v_gsi || jsonb_build_object('WarmThroughput', jsonb_build_object(
+				'ReadUnitsPerSecond', w[1], 'WriteUnitsPerSecond', w[2],
+				'Status', coalesce(v_gsi ->> 'IndexStatus', 'ACTIVE')))
+		INTO v_gsi
+		FROM hroe.indexes x
+		LEFT JOIN hroe.index_options io USING (table_name, index_name),
+		LATERAL hroe.warm_throughput(io.warm_read_units, io.warm_write_units,
+									 x.read_capacity_units, x.write_capacity_units, t.billing_mode) w
+		WHERE x.table_name = t.table_name AND x.index_name = v_gsi ->> 'IndexName';
+		v_gsis := v_gsis || jsonb_build_array(v_gsi);
+	END LOOP;
+	RETURN p_description
+		|| CASE WHEN v_gsis <> '[]' THEN jsonb_build_object('GlobalSecondaryIndexes', v_gsis) ELSE '{}' END
+		|| jsonb_strip_nulls(jsonb_build_object(
+			'TableClassSummary', CASE WHEN o.table_class_updated_at IS NOT NULL
+									  THEN jsonb_build_object('TableClass', o.table_class,
+															  'LastUpdateDateTime', EXTRACT(epoch FROM o.table_class_updated_at)) END,
+			'SSEDescription', CASE WHEN o.sse_kms_key_arn IS NOT NULL
+								   THEN jsonb_build_object('Status', 'ENABLED', 'SSEType', 'KMS',
+														   'KMSMasterKeyArn', o.sse_kms_key_arn) END,
+			'WarmThroughput', jsonb_build_object('ReadUnitsPerSecond', v_warm[1],
+												 'WriteUnitsPerSecond', v_warm[2],
+												 'Status', coalesce(p_description ->> 'TableStatus', 'ACTIVE'))));
+END
+$$;
+COMMENT ON FUNCTION hroe.with_table_options(jsonb) IS
+'internal: The TableDescription p_description with its table''s options: TableClassSummary (once a table class was given), SSEDescription (a KMS key: Status ENABLED, SSEType KMS, KMSMasterKeyArn), WarmThroughput of the table (its Status the TableStatus) and of each GSI (its Status the IndexStatus)';
+
+-- CreateTable's and UpdateTable's options of a table
+CREATE FUNCTION hroe.set_table_options(p_table_name text, p_table_class text DEFAULT NULL,
+									   p_sse_enabled boolean DEFAULT NULL, p_sse_kms_key text DEFAULT NULL,
+									   p_warm_read bigint DEFAULT NULL, p_warm_write bigint DEFAULT NULL,
+									   p_index_warm jsonb DEFAULT NULL)
+RETURNS boolean
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	t hroe.tables;
+	o hroe.table_options;
+	x hroe.indexes;
+	io hroe.index_options;
+	v_name text;
+	v_warm bigint[];
+	v_read bigint;
+	v_write bigint;
+	v_changed boolean := false;
+BEGIN
+	PERFORM hroe.check_table_owner(p_table_name);
+	SELECT * INTO t FROM hroe.tables WHERE table_name = p_table_name FOR UPDATE;
+	IF NOT FOUND THEN
+		PERFORM hroe.dynamodb_error('ResourceNotFoundException',
+			format('Requested resource not found: Table: %s not found', p_table_name));
+	END IF;
+	IF p_table_class IS NOT NULL AND p_table_class NOT IN ('STANDARD', 'STANDARD_INFREQUENT_ACCESS') THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			format('1 validation error detected: Value ''%s'' at ''tableClass'' failed to satisfy constraint: Member must satisfy enum value set: [STANDARD, STANDARD_INFREQUENT_ACCESS]', p_table_class));
+	END IF;
+	FOR v_name IN SELECT jsonb_object_keys(coalesce(p_index_warm, '{}')) LOOP
+		IF NOT EXISTS (SELECT FROM hroe.indexes WHERE table_name = p_table_name AND index_name = v_name AND NOT local) THEN
+			PERFORM hroe.dynamodb_error('ResourceNotFoundException',
+				format('Requested resource not found: Index: %s not found', v_name));
+		END IF;
+	END LOOP;
+	INSERT INTO hroe.table_options (table_name) VALUES (p_table_name) ON CONFLICT (table_name) DO NOTHING;
+	SELECT * INTO o FROM hroe.table_options WHERE table_name = p_table_name FOR UPDATE;
+
+	IF p_table_class IS NOT NULL THEN
+		UPDATE hroe.table_options SET table_class = p_table_class, table_class_updated_at = now()
+		WHERE table_name = p_table_name;
+		v_changed := v_changed OR p_table_class IS DISTINCT FROM o.table_class;
+	END IF;
+	IF p_sse_enabled IS NOT NULL THEN
+		UPDATE hroe.table_options
+		SET sse_kms_key_arn = CASE WHEN p_sse_enabled THEN hroe.kms_key_arn(p_sse_kms_key) END
+		WHERE table_name = p_table_name;
+		v_changed := true;
+	END IF;
+	IF p_warm_read IS NOT NULL OR p_warm_write IS NOT NULL THEN
+		-- warm throughput is only ever raised
+		v_warm := hroe.warm_throughput(o.warm_read_units, o.warm_write_units,
+									   t.read_capacity_units, t.write_capacity_units, t.billing_mode);
+		IF p_warm_read < v_warm[1] OR p_warm_write < v_warm[2] THEN
+			PERFORM hroe.dynamodb_error('ValidationException',
+				-- (DynamoDB's text: UpdateTable refuses any decrease, of either member)
+				'One or more parameter values were invalid: decreasing WarmThroughput is not supported');
+		END IF;
+		UPDATE hroe.table_options
+		SET warm_read_units = coalesce(p_warm_read, v_warm[1]),
+			warm_write_units = coalesce(p_warm_write, v_warm[2])
+		WHERE table_name = p_table_name;
+		v_changed := true;
+	END IF;
+	FOR x IN SELECT * FROM hroe.indexes
+			 WHERE table_name = p_table_name AND coalesce(p_index_warm ? index_name, false) LOOP
+		v_read := (p_index_warm -> x.index_name ->> 0)::bigint;
+		v_write := (p_index_warm -> x.index_name ->> 1)::bigint;
+		SELECT * INTO io FROM hroe.index_options WHERE table_name = p_table_name AND index_name = x.index_name;
+		v_warm := hroe.warm_throughput(io.warm_read_units, io.warm_write_units,
+									   x.read_capacity_units, x.write_capacity_units, t.billing_mode);
+		IF v_read < v_warm[1] OR v_write < v_warm[2] THEN
+			PERFORM hroe.dynamodb_error('ValidationException',
+				-- (DynamoDB's text: UpdateTable refuses any decrease, of either member)
+				'One or more parameter values were invalid: decreasing WarmThroughput is not supported');
+		END IF;
+		INSERT INTO hroe.index_options (table_name, index_name, warm_read_units, warm_write_units)
+		VALUES (p_table_name, x.index_name, coalesce(v_read, v_warm[1]), coalesce(v_write, v_warm[2]))
+		ON CONFLICT (table_name, index_name) DO UPDATE
+		SET warm_read_units = excluded.warm_read_units, warm_write_units = excluded.warm_write_units;
+	END LOOP;
+	RETURN v_changed;
+END
+$$;
+COMMENT ON FUNCTION hroe.set_table_options(text, text, boolean, text, bigint, bigint, jsonb) IS
+'CreateTable''s and UpdateTable''s options of table p_table_name (NULL: unchanged): table class STANDARD or STANDARD_INFREQUENT_ACCESS, server-side encryption (p_sse_enabled true: KMS with key p_sse_kms_key, NULL the AWS managed key; false: an AWS owned key), warm throughput of the table (p_warm_read, p_warm_write) and of GSIs (p_index_warm {"index": [read, write]}), which is only ever raised (a lower value is a ValidationException). True if the table changes (it is then UPDATING)';
+
+-- Contributor Insights (the counts: hroe.contributor_insights, src/tables/contributor_insights.c)
+
+-- The status and mode of Contributor Insights of a table or index (raises
+-- ResourceNotFoundException for an unknown one)
+CREATE FUNCTION hroe.contributor_insights_state(p_table_name text, p_index_name text,
+												OUT mode text, OUT changed_at timestamptz,
+												OUT has_sort_key boolean)
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	t hroe.tables;
+	x hroe.indexes;
+BEGIN
+	SELECT * INTO t FROM hroe.tables WHERE table_name = p_table_name;
+	IF NOT FOUND THEN
+		PERFORM hroe.dynamodb_error('ResourceNotFoundException',
+			format('Requested resource not found: Table: %s not found', p_table_name));
+	END IF;
+	IF p_index_name IS NULL THEN
+		SELECT o.contributor_insights_mode, o.contributor_insights_at INTO mode, changed_at
+		FROM hroe.table_options o WHERE o.table_name = p_table_name;
+		has_sort_key := t.sort_key IS NOT NULL;
+		RETURN;
+	END IF;
+	SELECT * INTO x FROM hroe.indexes WHERE table_name = p_table_name AND index_name = p_index_name;
+	IF NOT FOUND THEN
+		PERFORM hroe.dynamodb_error('ResourceNotFoundException',
+			format('Requested resource not found: Index: %s not found', p_index_name));
+	END IF;
+	SELECT o.contributor_insights_mode, o.contributor_insights_at INTO mode, changed_at
+	FROM hroe.index_options o WHERE o.table_name = p_table_name AND o.index_name = p_index_name;
+	has_sort_key := cardinality(x.sort_key) > 0;
+END
+$$;
+COMMENT ON FUNCTION hroe.contributor_insights_state(text, text) IS
+'internal: Contributor Insights of table p_table_name (p_index_name NULL) or of its index: the mode (NULL: disabled), when it last changed, whether the table or index has a sort key; ResourceNotFoundException if there is no such table or index';
+
+CREATE FUNCTION hroe.update_contributor_insights(p_table_name text, p_index_name text,
+												 p_action text, p_mode text DEFAULT NULL)
+RETURNS jsonb
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	v_mode text;
+BEGIN
+	IF p_action IS NULL OR p_action NOT IN ('ENABLE', 'DISABLE') THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			format('1 validation error detected: Value ''%s'' at ''contributorInsightsAction'' failed to satisfy constraint: Member must satisfy enum value set: [ENABLE, DISABLE]', p_action));
+	END IF;
+	IF p_mode IS NOT NULL AND p_mode NOT IN ('ACCESSED_AND_THROTTLED_KEYS', 'THROTTLED_KEYS') THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			format('1 validation error detected: Value ''%s'' at ''contributorInsightsMode'' failed to satisfy constraint: Member must satisfy enum value set: [ACCESSED_AND_THROTTLED_KEYS, THROTTLED_KEYS]', p_mode));
+	END IF;
+	PERFORM hroe.check_table_owner(p_table_name);
+	PERFORM hroe.contributor_insights_state(p_table_name, p_index_name);
+	-- ENABLE without a mode (again) takes the default
+	v_mode := CASE WHEN p_action = 'ENABLE' THEN coalesce(p_mode, 'ACCESSED_AND_THROTTLED_KEYS') END;
+	IF p_index_name IS NULL THEN
+		INSERT INTO hroe.table_options AS o (table_name, contributor_insights_mode, contributor_insights_at)
+		VALUES (p_table_name, v_mode, now())
+		ON CONFLICT (table_name) DO UPDATE
+		SET contributor_insights_mode = excluded.contributor_insights_mode, contributor_insights_at = now();
+	ELSE
+		INSERT INTO hroe.index_options AS o (table_name, index_name, contributor_insights_mode, contributor_insights_at)
+		VALUES (p_table_name, p_index_name, v_mode, now())
+		ON CONFLICT (table_name, index_name) DO UPDATE
+		SET contributor_insights_mode = excluded.contributor_insights_mode, contributor_insights_at = now();
+	END IF;
+	RETURN jsonb_strip_nulls(jsonb_build_object(
+		'TableName', p_table_name,
+		'IndexName', p_index_name,
+		'ContributorInsightsStatus', CASE WHEN v_mode IS NULL THEN 'DISABLING' ELSE 'ENABLING' END,
+		'ContributorInsightsMode', v_mode));
+END
+$$;
+COMMENT ON FUNCTION hroe.update_contributor_insights(text, text, text, text) IS
+'UpdateContributorInsights: p_action ENABLE (mode p_mode, default ACCESSED_AND_THROTTLED_KEYS: the most accessed and the most throttled keys; THROTTLED_KEYS: the throttled only) or DISABLE Contributor Insights of table p_table_name (p_index_name NULL) or of its index; the answer''s status is ENABLING or DISABLING, as DynamoDB''s (hroe.describe_contributor_insights then shows ENABLED or DISABLED). The counts start when the backends'' cached metadata of the table is refreshed (the JSON API invalidates it)';
+
+CREATE FUNCTION hroe.describe_contributor_insights(p_table_name text, p_index_name text DEFAULT NULL)
+RETURNS jsonb
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	s record;
+	v_resource text := p_table_name || coalesce('-' || p_index_name, '');
+	v_ms text;
+	v_rules jsonb := '[]';
+BEGIN
+	SELECT * INTO s FROM hroe.contributor_insights_state(p_table_name, p_index_name);
+	IF s.mode IS NOT NULL THEN
+		v_ms := (floor(EXTRACT(epoch FROM s.changed_at) * 1000))::bigint::text;
+		-- DynamoDB's CloudWatch rule names: accessed (C) and throttled (T)
+		-- partition keys (PK), and partition and sort keys (SK)
+		SELECT jsonb_agg(format('DynamoDBContributorInsights-%s-%s-%s', r, v_resource, v_ms) ORDER BY o)
+		INTO v_rules
+		FROM (VALUES (1, 'PKC'), (2, 'PKT'), (3, 'SKC'), (4, 'SKT')) k(o, r)
+		WHERE (r NOT LIKE '%C' OR s.mode = 'ACCESSED_AND_THROTTLED_KEYS')
+			  AND (r NOT LIKE 'SK%' OR s.has_sort_key);
+	END IF;
+	RETURN jsonb_strip_nulls(jsonb_build_object(
+		'TableName', p_table_name,
+		'IndexName', p_index_name,
+		'ContributorInsightsRuleList', CASE WHEN s.mode IS NOT NULL THEN v_rules END,
+		'ContributorInsightsStatus', CASE WHEN s.mode IS NULL THEN 'DISABLED' ELSE 'ENABLED' END,
+		'LastUpdateDateTime', EXTRACT(epoch FROM s.changed_at),
+		'ContributorInsightsMode', s.mode));
+END
+$$;
+COMMENT ON FUNCTION hroe.describe_contributor_insights(text, text) IS
+'DescribeContributorInsights: the status (ENABLED, DISABLED) of Contributor Insights of table p_table_name (p_index_name NULL) or of its index, its mode, last change, and the names DynamoDB gives its CloudWatch rules (DynamoDBContributorInsights-PKC/PKT/SKC/SKT-<table>[-<index>]-<milliseconds>)';
+
+CREATE FUNCTION hroe.list_contributor_insights(p_table_name text DEFAULT NULL, p_max_results integer DEFAULT 100,
+											   p_next_token text DEFAULT NULL)
+RETURNS jsonb
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	v_after text[];
+	v_rows jsonb;
+	v_n integer;
+	v_last_table text;
+	v_last_index text;
+BEGIN
+	IF p_next_token IS NOT NULL THEN
+		BEGIN
+			SELECT array_agg(e ORDER BY o) INTO v_after
+			FROM jsonb_array_elements_text(convert_from(decode(p_next_token, 'base64'), 'UTF8')::jsonb)
+				 WITH ORDINALITY u(e, o);
+		EXCEPTION WHEN OTHERS THEN
+			v_after := NULL;
+		END;
+		IF cardinality(v_after) IS DISTINCT FROM 2 THEN
+			PERFORM hroe.dynamodb_error('ValidationException', 'Invalid NextToken');
+		END IF;
+	END IF;
+	WITH c AS (
+		SELECT o.table_name, NULL::text AS index_name, ''::text AS sort_name, o.contributor_insights_mode AS mode
+		FROM hroe.table_options o WHERE o.contributor_insights_at IS NOT NULL
+		UNION ALL
+		SELECT o.table_name, o.index_name, o.index_name, o.contributor_insights_mode
+		FROM hroe.index_options o WHERE o.contributor_insights_at IS NOT NULL
+	), page AS (
+		SELECT * FROM c
+		WHERE (p_table_name IS NULL OR c.table_name = p_table_name)
+			  AND (v_after IS NULL
+				   OR (c.table_name COLLATE "C", c.sort_name COLLATE "C") > (v_after[1] COLLATE "C", v_after[2] COLLATE "C"))
+		ORDER BY c.table_name COLLATE "C", c.sort_name COLLATE "C"
+		LIMIT p_max_results + 1
+	), numbered AS (
+		SELECT page.*, row_number() OVER (ORDER BY table_name COLLATE "C", sort_name COLLATE "C") AS n FROM page
+	)
+	SELECT jsonb_agg(jsonb_strip_nulls(jsonb_build_object(
+				'TableName', table_name, 'IndexName', index_name,
+				'ContributorInsightsStatus', CASE WHEN mode IS NULL THEN 'DISABLED' ELSE 'ENABLED' END,
+				'ContributorInsightsMode', mode)) ORDER BY n) FILTER (WHERE n <= p_max_results),
+		   max(n),
+		   max(table_name) FILTER (WHERE n = p_max_results),
+		   max(sort_name) FILTER (WHERE n = p_max_results)
+	INTO v_rows, v_n, v_last_table, v_last_index
+	FROM numbered;
+	RETURN jsonb_build_object('ContributorInsightsSummaries', coalesce(v_rows, '[]'))
+		|| CASE WHEN v_n > p_max_results
+				THEN jsonb_build_object('NextToken',
+					 translate(encode(convert_to(jsonb_build_array(v_last_table, v_last_index)::text, 'UTF8'), 'base64'), E'\n', ''))
+				ELSE '{}' END;
+END
+$$;
+COMMENT ON FUNCTION hroe.list_contributor_insights(text, integer, text) IS
+'ListContributorInsights: the tables and indexes whose Contributor Insights was ever enabled (of table p_table_name, or all), with status and mode, by table and index name, at most p_max_results a page; NextToken (p_next_token) continues after the last one';
+
+-- The counts of Contributor Insights (shared memory: src/tables/contributor_insights.c)
+CREATE FUNCTION hroe.contributor_insights_counts(p_relid oid, p_index_name text, p_since timestamptz,
+												 OUT kind text, OUT access text, OUT throttled boolean,
+												 OUT key text, OUT key_truncated boolean,
+												 OUT count bigint, OUT error bigint, OUT window_start timestamptz)
+RETURNS SETOF record AS 'MODULE_PATHNAME', 'hroe_contributor_insights_counts'
+LANGUAGE C VOLATILE PARALLEL RESTRICTED;
+COMMENT ON FUNCTION hroe.contributor_insights_counts(oid, text, timestamptz) IS
+'internal: The per-minute counters of Contributor Insights kept in shared memory for PostgreSQL table p_relid (p_index_name NULL) or its index, from minute p_since on';
+
+CREATE FUNCTION hroe.contributor_insights(p_table_name text, p_index_name text DEFAULT NULL,
+										  p_since timestamptz DEFAULT pg_catalog.now() - interval '1 hour',
+										  p_limit integer DEFAULT 10,
+										  OUT kind text, OUT access text, OUT throttled boolean,
+										  OUT key text, OUT key_truncated boolean,
+										  OUT count bigint, OUT error bigint,
+										  OUT window_start timestamptz, OUT window_end timestamptz)
+RETURNS SETOF record
+LANGUAGE plpgsql VOLATILE PARALLEL RESTRICTED
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	t hroe.tables;
+BEGIN
+	SELECT * INTO t FROM hroe.tables WHERE table_name = p_table_name;
+	IF NOT FOUND THEN
+		PERFORM hroe.dynamodb_error('ResourceNotFoundException',
+			format('Requested resource not found: Table: %s not found', p_table_name));
+	END IF;
+	PERFORM hroe.contributor_insights_state(p_table_name, p_index_name);
+	RETURN QUERY
+	SELECT s.kind, s.access, s.throttled, s.key, s.key_truncated, s.count, s.error, s.window_start, s.window_end
+	FROM (SELECT c.kind, c.access, c.throttled, c.key, bool_or(c.key_truncated) AS key_truncated,
+				 sum(c.count)::bigint AS count, sum(c.error)::bigint AS error,
+				 min(c.window_start) AS window_start, max(c.window_start) + interval '1 minute' AS window_end,
+				 row_number() OVER (PARTITION BY c.kind, c.access, c.throttled
+									ORDER BY sum(c.count) DESC, c.key) AS rank
+		  FROM hroe.contributor_insights_counts(t.relid, p_index_name, p_since) c
+		  GROUP BY c.kind, c.access, c.throttled, c.key) s
+	WHERE s.rank <= p_limit
+	ORDER BY s.kind, s.access, s.throttled, s.rank;
+END
+$$;
+COMMENT ON FUNCTION hroe.contributor_insights(text, text, timestamptz, integer) IS
+'Contributor Insights of table p_table_name (p_index_name NULL) or of its index since p_since (default the last hour): per kind (partition_key, partition_sort_key), access (read, write) and throttled, each key (DynamoDB JSON; key_truncated: only its first 200 bytes are shown) with its number of accesses (count; error: by how much it may be overstated, when the bounded counters replaced another key''s), most accessed first. Counted while Contributor Insights is enabled (UpdateContributorInsights) and hroe is in shared_preload_libraries; kept in shared memory for 24 hours, lost on a restart';
+
+CREATE OR REPLACE FUNCTION hroe.table_description(p_table_name text, p_table_status text DEFAULT 'ACTIVE',
+									   p_index_status text DEFAULT NULL, p_index_name text DEFAULT NULL)
+RETURNS jsonb
+LANGUAGE plpgsql STABLE PARALLEL RESTRICTED
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	t hroe.tables;
+	x hroe.indexes;
+	v_defs jsonb;
+	v_gsis jsonb := '[]';
+	v_lsis jsonb := '[]';
+	v_index jsonb;
+	v_key jsonb;
+	v_sizes jsonb;
+	v_arn text;
+	v_changing boolean;
+BEGIN
+	SELECT * INTO t FROM hroe.tables WHERE table_name = p_table_name;
+	IF NOT FOUND THEN
+		PERFORM hroe.dynamodb_error('ResourceNotFoundException',
+			format('Requested resource not found: Table: %s not found', p_table_name));
+	END IF;
+	v_arn := hroe.table_arn(t.table_name);
+	-- the table's and every index's count and size: a small table's exact,
+	-- a large one's from its last refresh (hroe.table_statistics)
+	SELECT jsonb_object_agg(coalesce(s.index_name, ''), jsonb_build_array(s.item_count, s.size_bytes))
+	INTO v_sizes FROM hroe.table_statistics(p_table_name) s;
+	v_defs := jsonb_build_object(t.partition_key, t.partition_key_type);
+	IF t.sort_key IS NOT NULL THEN
+		v_defs := v_defs || jsonb_build_object(t.sort_key, t.sort_key_type);
+	END IF;
+	FOR x IN SELECT * FROM hroe.indexes WHERE table_name = p_table_name ORDER BY index_name LOOP
+		SELECT jsonb_agg(jsonb_build_object('AttributeName', a, 'KeyType', kt) ORDER BY ord)
+		INTO v_key
+		FROM (SELECT a, 'HASH' kt, o ord FROM unnest(x.partition_key) WITH ORDINALITY u(a, o)
+			  UNION ALL
+			  SELECT a, 'RANGE', 10 + o FROM unnest(x.sort_key) WITH ORDINALITY u(a, o)) k;
+		SELECT v_defs || coalesce(jsonb_object_agg(a, ty), '{}') INTO v_defs
+		FROM unnest(x.partition_key || x.sort_key, x.partition_key_types || x.sort_key_types) u(a, ty);
+		v_index := jsonb_build_object(
+			'IndexName', x.index_name,
+			'KeySchema', v_key,
+			'Projection', CASE WHEN x.projection = 'INCLUDE'
+							   THEN jsonb_build_object('ProjectionType', x.projection, 'NonKeyAttributes', to_jsonb(x.non_key_attributes))
+							   ELSE jsonb_build_object('ProjectionType', x.projection) END,
+			'ItemCount', v_sizes -> x.index_name -> 0,
+			'IndexSizeBytes', v_sizes -> x.index_name -> 1,
+			'IndexArn', v_arn || '/index/' || x.index_name,
+			'PostgresIndex', format('%I.%I', (SELECT n.nspname FROM pg_namespace n JOIN pg_class k ON k.relnamespace = n.oid WHERE k.oid = t.relid), x.index_relname));
+		-- an LSI has no status and no throughput of its own
+		IF x.local THEN
+			v_lsis := v_lsis || jsonb_build_array(v_index);
+		ELSE
+			v_changing := p_index_status IS NOT NULL AND x.index_name = coalesce(p_index_name, x.index_name);
+			v_index := v_index || jsonb_build_object(
+				'IndexStatus', CASE WHEN v_changing THEN p_index_status ELSE 'ACTIVE' END,
+				'ProvisionedThroughput', hroe.throughput_description(x.read_capacity_units, x.write_capacity_units,
+																	 x.last_increase_at, x.last_decrease_at, x.decreases_today));
+			-- a GSI UpdateTable creates is backfilled once it is CREATING
+			IF v_changing AND x.index_name = p_index_name AND p_index_status = 'CREATING' THEN
+				v_index := v_index || jsonb_build_object('Backfilling', false);
+			END IF;
+			v_gsis := v_gsis || jsonb_build_array(v_index);
+		END IF;
+	END LOOP;
+	-- (the table class, encryption, warm throughput: hroe.with_table_options)
+	RETURN hroe.with_table_options(jsonb_strip_nulls(jsonb_build_object(
+		'TableName', t.table_name,
+		'TableStatus', coalesce(p_table_status, 'ACTIVE'),
+		'CreationDateTime', EXTRACT(epoch FROM t.created_at),
+		'KeySchema', jsonb_build_array(jsonb_build_object('AttributeName', t.partition_key, 'KeyType', 'HASH'))
+					 || CASE WHEN t.sort_key IS NOT NULL
+							 THEN jsonb_build_array(jsonb_build_object('AttributeName', t.sort_key, 'KeyType', 'RANGE'))
+							 ELSE '[]' END,
+		-- in the order of the CreateTable request, then by name
+		'AttributeDefinitions', (SELECT jsonb_agg(jsonb_build_object('AttributeName', key, 'AttributeType', value)
+												  ORDER BY array_position(t.attribute_order, key), key)
+								 FROM jsonb_each_text(v_defs)),
+		'ProvisionedThroughput', hroe.throughput_description(t.read_capacity_units, t.write_capacity_units,
+															 t.last_increase_at, t.last_decrease_at, t.decreases_today),
+		'ItemCount', v_sizes -> '' -> 0,
+		'TableSizeBytes', v_sizes -> '' -> 1,
+		'TableArn', v_arn,
+		'TableId', t.table_id,
+		-- (a table that has always been PROVISIONED shows none)
+		'BillingModeSummary', CASE WHEN t.pay_per_request_since IS NOT NULL
+								   THEN jsonb_build_object('BillingMode', t.billing_mode,
+														   'LastUpdateToPayPerRequestDateTime', EXTRACT(epoch FROM t.pay_per_request_since)) END,
+		'LocalSecondaryIndexes', CASE WHEN v_lsis = '[]' THEN NULL ELSE v_lsis END,
+		'GlobalSecondaryIndexes', CASE WHEN v_gsis = '[]' THEN NULL ELSE v_gsis END,
+		'DeletionProtectionEnabled', t.deletion_protection,
+		'PostgresTable', t.relid::text)));
+END
+$$;
+COMMENT ON FUNCTION hroe.table_description(text, text, text, text) IS
+'DynamoDB''s TableDescription of table p_table_name, with TableStatus p_table_status and IndexStatus p_index_status for GSI p_index_name (NULL: every GSI; a GSI named CREATING also shows Backfilling), else ACTIVE: key schema, attribute definitions, ARN, TableId, creation time, billing mode, provisioned throughput, deletion protection, local and global secondary indexes (key schema, projection, ARN, item count, size of the index entries) and the item count and DynamoDB size of the table (hroe.table_statistics: exact for a small table, else as of the last hroe.refresh_table_statistics, as DynamoDB refreshes them about every six hours); also names the PostgreSQL table and indexes (PostgresTable, PostgresIndex)';
+
+
+-- On-demand backups (issue #32): CreateBackup, DescribeBackup, ListBackups,
+-- DeleteBackup, RestoreTableFromBackup (src/api/backup.sql), and the
+-- exceptions they raise (HR012-HR016, src/base/errors.c)
+CREATE OR REPLACE FUNCTION hroe.dynamodb_error(p_exception text, p_message text)
+RETURNS void
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+	RAISE EXCEPTION USING
+		MESSAGE = p_message,
+		ERRCODE = CASE p_exception
+					  WHEN 'ValidationException' THEN 'HR000'
+					  WHEN 'ResourceNotFoundException' THEN 'HR001'
+					  WHEN 'ConditionalCheckFailedException' THEN 'HR002'
+					  WHEN 'ResourceInUseException' THEN 'HR003'
+					  WHEN 'LimitExceededException' THEN 'HR004'
+					  WHEN 'TransactionCanceledException' THEN 'HR005'
+					  WHEN 'IdempotentParameterMismatchException' THEN 'HR006'
+					  WHEN 'SerializationException' THEN 'HR007'
+					  WHEN 'DuplicateItemException' THEN 'HR008'
+					  WHEN 'ExpiredIteratorException' THEN 'HR009'
+					  WHEN 'TrimmedDataAccessException' THEN 'HR010'
+					  WHEN 'ItemCollectionSizeLimitExceededException' THEN 'HR011'
+					  WHEN 'BackupNotFoundException' THEN 'HR012'
+					  WHEN 'BackupInUseException' THEN 'HR013'
+					  WHEN 'TableNotFoundException' THEN 'HR014'
+					  WHEN 'TableAlreadyExistsException' THEN 'HR015'
+					  WHEN 'TableInUseException' THEN 'HR016'
+					  ELSE 'HR000' END,
+		DETAIL = format('DynamoDB %s.', p_exception);
+END
+$$;
+COMMENT ON FUNCTION hroe.dynamodb_error(text, text) IS
+'internal: Raises a DynamoDB exception: SQLSTATE class HR (HR000 ValidationException, HR001 ResourceNotFoundException, HR002 ConditionalCheckFailedException, HR003 ResourceInUseException, HR004 LimitExceededException, HR005 TransactionCanceledException, HR006 IdempotentParameterMismatchException, HR007 SerializationException, HR008 DuplicateItemException, HR009 ExpiredIteratorException, HR010 TrimmedDataAccessException, HR011 ItemCollectionSizeLimitExceededException, HR012 BackupNotFoundException, HR013 BackupInUseException, HR014 TableNotFoundException, HR015 TableAlreadyExistsException, HR016 TableInUseException; as hroe.dynamodb_errors()), DynamoDB''s text as the message';
+
+--
+-- On-demand backups (src/api/backup.sql, src/api/api_backup.c): CreateBackup,
+-- DescribeBackup, ListBackups, DeleteBackup, RestoreTableFromBackup
+-- (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/BackupRestore.html).
+--
+-- A backup is a copy of a table's items taken by one INSERT ... SELECT, so
+-- at one snapshot: every committed transaction whole, none in progress, and
+-- no lock but the ACCESS SHARE any reader takes (test/specs/backup_snapshot.spec).
+-- Its catalog row keeps the source table's description (key schema,
+-- attribute definitions, indexes, billing, stream and Time to Live
+-- settings; not its tags, as in DynamoDB), so that a restore rebuilds the
+-- table even after the source was deleted; DeleteTable leaves its backups.
+-- Both tables are hroe's, dumped by pg_dump and replicated with the
+-- database.  Every function runs as its caller: making a backup reads the
+-- table with the caller's privileges (and its row-level security), and a
+-- backup is, under forced row-level security, seen, restored and deleted
+-- only by the role that made it and the roles that have its privileges
+-- (pg_has_role USAGE); a role that may not read a table can neither back
+-- it up nor read a backup another role made of it.
+--
+
+CREATE TABLE hroe.backups (
+	backup_id			uuid PRIMARY KEY DEFAULT pg_catalog.gen_random_uuid(),
+	-- <table ARN>/backup/<creation time in ms, 14 digits>-<8 hex digits>
+	backup_arn			text NOT NULL UNIQUE,
+	backup_name			text NOT NULL
+		CHECK (backup_name OPERATOR(pg_catalog.~) '^[a-zA-Z0-9_.-]{3,255}$'),
+	owner				regrole NOT NULL
+		DEFAULT pg_catalog.to_regrole(pg_catalog.quote_ident(CURRENT_USER)),
+	table_name			text NOT NULL,
+	created_at			timestamptz NOT NULL,
+	-- the source table as DescribeTable described it
+	description			jsonb NOT NULL,
+	-- BillingMode, StreamViewType (absent: no stream), TimeToLive {AttributeName, Enabled}
+	features			jsonb NOT NULL,
+	item_count			bigint NOT NULL DEFAULT 0,
+	size_bytes			bigint NOT NULL DEFAULT 0
+);
+CREATE INDEX backups_table ON hroe.backups (table_name, created_at);
+CREATE INDEX backups_created ON hroe.backups (created_at, backup_arn);
+COMMENT ON TABLE hroe.backups IS 'On-demand backups (CreateBackup): ARN, name, the role that made it (owner), the source table''s name and description as of the backup, its billing mode, stream and Time to Live settings, item count and DynamoDB size; under row-level security a role sees and writes only the backups of roles whose privileges it has';
+ALTER TABLE hroe.backups ENABLE ROW LEVEL SECURITY;
+ALTER TABLE hroe.backups FORCE ROW LEVEL SECURITY;
+CREATE POLICY own_backups ON hroe.backups
+	USING (pg_catalog.pg_has_role(owner, 'USAGE'))
+	WITH CHECK (pg_catalog.pg_has_role(owner, 'USAGE'));
+COMMENT ON POLICY own_backups ON hroe.backups IS 'A role sees, makes and deletes only its own backups and those of roles whose privileges it has';
+GRANT SELECT, INSERT, UPDATE, DELETE ON hroe.backups TO PUBLIC;
+SELECT pg_catalog.pg_extension_config_dump('hroe.backups', '');
+
+CREATE TABLE hroe.backup_items (
+	backup_id			uuid NOT NULL REFERENCES hroe.backups ON DELETE CASCADE,
+	item				hroe.item NOT NULL
+);
+CREATE INDEX backup_items_backup ON hroe.backup_items (backup_id);
+COMMENT ON TABLE hroe.backup_items IS 'The items of each on-demand backup (hroe.backups), as of the backup''s snapshot; under row-level security a role sees and writes only the items of the backups it sees';
+ALTER TABLE hroe.backup_items ENABLE ROW LEVEL SECURITY;
+ALTER TABLE hroe.backup_items FORCE ROW LEVEL SECURITY;
+CREATE POLICY own_backup_items ON hroe.backup_items
+	USING (backup_id OPERATOR(pg_catalog.=) ANY (ARRAY(SELECT b.backup_id FROM hroe.backups b)))
+	WITH CHECK (backup_id OPERATOR(pg_catalog.=) ANY (ARRAY(SELECT b.backup_id FROM hroe.backups b)));
+COMMENT ON POLICY own_backup_items ON hroe.backup_items IS 'A role sees and writes only the items of the backups it sees (hroe.backups'' policy)';
+GRANT SELECT, INSERT, UPDATE, DELETE ON hroe.backup_items TO PUBLIC;
+SELECT pg_catalog.pg_extension_config_dump('hroe.backup_items', '');
+
+-- RestoreSummary of the tables restored from a backup (DescribeTable)
+CREATE TABLE hroe.table_restores (
+	table_name			text PRIMARY KEY REFERENCES hroe.tables ON DELETE CASCADE,
+	source_backup_arn	text NOT NULL,
+	source_table_arn	text NOT NULL,
+	restored_at			timestamptz NOT NULL DEFAULT pg_catalog.now()
+);
+COMMENT ON TABLE hroe.table_restores IS 'The tables restored from a backup: the backup''s and its source table''s ARNs, when (DescribeTable''s RestoreSummary); readable by every role, written only by the table''s owner';
+ALTER TABLE hroe.table_restores ENABLE ROW LEVEL SECURITY;
+ALTER TABLE hroe.table_restores FORCE ROW LEVEL SECURITY;
+CREATE POLICY table_restores_read ON hroe.table_restores FOR SELECT USING (true);
+COMMENT ON POLICY table_restores_read ON hroe.table_restores IS 'The metadata is readable by every role';
+CREATE POLICY table_restores_owner ON hroe.table_restores FOR ALL
+	USING (hroe.owns_table(table_name)) WITH CHECK (hroe.owns_table(table_name));
+COMMENT ON POLICY table_restores_owner ON hroe.table_restores IS 'A role records and deletes only the restores of a table it owns';
+GRANT SELECT, INSERT, DELETE ON hroe.table_restores TO PUBLIC;
+SELECT pg_catalog.pg_extension_config_dump('hroe.table_restores', '');
+
+-- DynamoDB's ValidationException of the constraints a request's members
+-- failed (each "Value ... at 'member' failed to satisfy constraint: ...")
+CREATE FUNCTION hroe.backup_validation(p_errors text[])
+RETURNS void
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+	IF cardinality(p_errors) > 0 THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			format('%s validation error%s detected: %s', cardinality(p_errors),
+				   CASE WHEN cardinality(p_errors) > 1 THEN 's' ELSE '' END,
+				   array_to_string(p_errors, '; ')));
+	END IF;
+END
+$$;
+COMMENT ON FUNCTION hroe.backup_validation(text[]) IS
+'internal: Raises DynamoDB''s ValidationException listing the failed constraints p_errors (nothing when empty)';
+
+-- The constraints a name (a table's or a backup's) fails: 3 to 255 of [a-zA-Z0-9_.-]
+CREATE FUNCTION hroe.backup_name_errors(p_value text, p_member text)
+RETURNS text[]
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+RETURN CASE
+	WHEN p_value IS NULL THEN
+		ARRAY[pg_catalog.format('Value null at ''%s'' failed to satisfy constraint: Member must not be null', p_member)]
+	ELSE
+		CASE WHEN pg_catalog.length(p_value) OPERATOR(pg_catalog.<) 3
+			 THEN ARRAY[pg_catalog.format('Value ''%s'' at ''%s'' failed to satisfy constraint: Member must have length greater than or equal to 3', p_value, p_member)]
+			 WHEN pg_catalog.length(p_value) OPERATOR(pg_catalog.>) 255
+			 THEN ARRAY[pg_catalog.format('Value ''%s'' at ''%s'' failed to satisfy constraint: Member must have length less than or equal to 255', p_value, p_member)]
+			 ELSE '{}'::text[] END
+		OPERATOR(pg_catalog.||)
+		CASE WHEN p_value OPERATOR(pg_catalog.!~) '^[a-zA-Z0-9_.-]+$'
+			 THEN ARRAY[pg_catalog.format('Value ''%s'' at ''%s'' failed to satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+', p_value, p_member)]
+			 ELSE '{}'::text[] END
+	END;
+COMMENT ON FUNCTION hroe.backup_name_errors(text, text) IS
+'internal: The DynamoDB constraints name p_value (request member p_member) fails: not null, length 3 to 255, pattern [a-zA-Z0-9_.-]+';
+
+-- The constraints a BackupArn fails: 37 to 1024 characters
+CREATE FUNCTION hroe.backup_arn_errors(p_value text)
+RETURNS text[]
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+RETURN CASE
+	WHEN p_value IS NULL THEN
+		ARRAY['Value null at ''backupArn'' failed to satisfy constraint: Member must not be null']
+	WHEN pg_catalog.length(p_value) OPERATOR(pg_catalog.<) 37 THEN
+		ARRAY[pg_catalog.format('Value ''%s'' at ''backupArn'' failed to satisfy constraint: Member must have length greater than or equal to 37', p_value)]
+	WHEN pg_catalog.length(p_value) OPERATOR(pg_catalog.>) 1024 THEN
+		ARRAY[pg_catalog.format('Value ''%s'' at ''backupArn'' failed to satisfy constraint: Member must have length less than or equal to 1024', p_value)]
+	ELSE '{}'::text[] END;
+COMMENT ON FUNCTION hroe.backup_arn_errors(text) IS
+'internal: The DynamoDB constraints a BackupArn p_value fails: not null, length 37 to 1024';
+
+-- The backup the caller sees with ARN p_backup_arn (BackupNotFoundException
+-- otherwise); p_lock: 'share' (a restore) or 'update' (a deletion), taken
+-- without waiting (BackupInUseException)
+CREATE FUNCTION hroe.backup_find(p_backup_arn text, p_lock text DEFAULT NULL)
+RETURNS hroe.backups
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	b hroe.backups;
+BEGIN
+	PERFORM hroe.backup_validation(hroe.backup_arn_errors(p_backup_arn));
+	BEGIN
+		IF p_lock = 'share' THEN
+			SELECT * INTO b FROM hroe.backups WHERE backup_arn OPERATOR(pg_catalog.=) p_backup_arn FOR SHARE NOWAIT;
+		ELSIF p_lock = 'update' THEN
+			SELECT * INTO b FROM hroe.backups WHERE backup_arn OPERATOR(pg_catalog.=) p_backup_arn FOR UPDATE NOWAIT;
+		ELSE
+			SELECT * INTO b FROM hroe.backups WHERE backup_arn OPERATOR(pg_catalog.=) p_backup_arn;
+		END IF;
+	EXCEPTION WHEN lock_not_available THEN
+		PERFORM hroe.dynamodb_error('BackupInUseException',
+			format('Backup is being used by another operation: %s', p_backup_arn));
+	END;
+	IF b.backup_id IS NULL THEN
+		PERFORM hroe.dynamodb_error('BackupNotFoundException',
+			format('Backup not found for the given BackupARN: %s', p_backup_arn));
+	END IF;
+	RETURN b;
+END
+$$;
+COMMENT ON FUNCTION hroe.backup_find(text, text) IS
+'internal: The backup with ARN p_backup_arn the caller sees (else BackupNotFoundException), row-locked FOR SHARE (p_lock share) or FOR UPDATE (update) without waiting (else BackupInUseException)';
+
+-- BackupDetails of backup b with status p_status
+CREATE FUNCTION hroe.backup_details(b hroe.backups, p_status text)
+RETURNS jsonb
+LANGUAGE sql STABLE PARALLEL SAFE
+RETURN pg_catalog.jsonb_build_object(
+	'BackupArn', b.backup_arn,
+	'BackupName', b.backup_name,
+	'BackupSizeBytes', b.size_bytes,
+	'BackupStatus', p_status,
+	'BackupType', 'USER',
+	'BackupCreationDateTime', EXTRACT(epoch FROM b.created_at));
+COMMENT ON FUNCTION hroe.backup_details(hroe.backups, text) IS
+'internal: DynamoDB''s BackupDetails of backup b with BackupStatus p_status: ARN, name, size, type USER, creation time';
+
+-- BackupDescription of backup b with status p_status
+CREATE FUNCTION hroe.backup_description(b hroe.backups, p_status text)
+RETURNS jsonb
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	d jsonb := b.description;
+	v_features jsonb;
+BEGIN
+	v_features := jsonb_strip_nulls(jsonb_build_object(
+		'LocalSecondaryIndexes',
+			(SELECT jsonb_agg(jsonb_build_object('IndexName', x->'IndexName', 'KeySchema', x->'KeySchema',
+												 'Projection', x->'Projection'))
+			 FROM jsonb_array_elements(d->'LocalSecondaryIndexes') x),
+		'GlobalSecondaryIndexes',
+			(SELECT jsonb_agg(jsonb_build_object('IndexName', x->'IndexName', 'KeySchema', x->'KeySchema',
+												 'Projection', x->'Projection',
+												 'ProvisionedThroughput', jsonb_build_object(
+													 'ReadCapacityUnits', x->'ProvisionedThroughput'->'ReadCapacityUnits',
+													 'WriteCapacityUnits', x->'ProvisionedThroughput'->'WriteCapacityUnits')))
+			 FROM jsonb_array_elements(d->'GlobalSecondaryIndexes') x),
+		'StreamDescription',
+			CASE WHEN b.features ? 'StreamViewType'
+				 THEN jsonb_build_object('StreamEnabled', true, 'StreamViewType', b.features->'StreamViewType') END,
+		'TimeToLiveDescription',
+			CASE WHEN b.features->'TimeToLive' IS NOT NULL
+				 THEN jsonb_build_object('TimeToLiveStatus',
+										 CASE WHEN (b.features->'TimeToLive'->>'Enabled')::boolean THEN 'ENABLED' ELSE 'DISABLED' END,
+										 'AttributeName', b.features->'TimeToLive'->'AttributeName')
+				 ELSE jsonb_build_object('TimeToLiveStatus', 'DISABLED') END));
+	RETURN jsonb_build_object(
+		'BackupDetails', hroe.backup_details(b, p_status),
+		'SourceTableDetails', jsonb_strip_nulls(jsonb_build_object(
+			'TableName', b.table_name,
+			'TableId', d->'TableId',
+			'TableArn', d->'TableArn',
+			'TableSizeBytes', b.size_bytes,
+			'KeySchema', d->'KeySchema',
+			'TableCreationDateTime', d->'CreationDateTime',
+			'ProvisionedThroughput', jsonb_build_object(
+				'ReadCapacityUnits', d->'ProvisionedThroughput'->'ReadCapacityUnits',
+				'WriteCapacityUnits', d->'ProvisionedThroughput'->'WriteCapacityUnits'),
+			'ItemCount', b.item_count,
+			'BillingMode', b.features->'BillingMode')),
+		'SourceTableFeatureDetails', v_features);
+END
+$$;
+COMMENT ON FUNCTION hroe.backup_description(hroe.backups, text) IS
+'internal: DynamoDB''s BackupDescription of backup b with BackupStatus p_status: BackupDetails, SourceTableDetails (name, id, ARN, key schema, creation time, throughput, billing mode, the backup''s item count and size), SourceTableFeatureDetails (indexes, stream, Time to Live)';
+
+CREATE FUNCTION hroe.create_backup(p_table_name text, p_backup_name text)
+RETURNS jsonb
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	v_table text := p_table_name;
+	t hroe.tables;
+	b hroe.backups;
+	v_ttl hroe.time_to_live;
+	v_view text;
+	v_at timestamptz := clock_timestamp();
+	v_ms bigint := floor(EXTRACT(epoch FROM v_at) * 1000);
+	v_features jsonb;
+BEGIN
+	-- (TableName may be the table's ARN)
+	IF v_table LIKE 'arn:%:table/%' THEN
+		v_table := substr(v_table, strpos(v_table, ':table/') + 7);
+		-- (an ARN of another region or account names no table here)
+		IF hroe.table_arn(v_table) IS DISTINCT FROM p_table_name THEN
+			v_table := p_table_name;
+		END IF;
+	END IF;
+	PERFORM hroe.backup_validation(
+		CASE WHEN p_table_name IS NULL
+			 THEN ARRAY['Value null at ''tableName'' failed to satisfy constraint: Member must not be null']
+			 ELSE '{}'::text[] END
+		|| hroe.backup_name_errors(p_backup_name, 'backupName'));
+	SELECT * INTO t FROM hroe.tables WHERE table_name = v_table;
+	IF t.table_name IS NULL THEN
+		PERFORM hroe.dynamodb_error('TableNotFoundException', format('Table not found: %s', v_table));
+	END IF;
+	-- ACCESS SHARE, as any reader: a table being deleted (or whose keys are
+	-- being changed) holds ACCESS EXCLUSIVE until it commits, and is in use
+	BEGIN
+		EXECUTE format('LOCK TABLE %s IN ACCESS SHARE MODE NOWAIT', t.relid);
+	EXCEPTION WHEN lock_not_available THEN
+		PERFORM hroe.dynamodb_error('TableInUseException', format('Table is being updated or deleted: %s', v_table));
+	END;
+	SELECT * INTO v_ttl FROM hroe.time_to_live WHERE table_name = v_table;
+	SELECT s.view_type INTO v_view FROM hroe.streams s WHERE s.table_name = v_table AND s.disabled_at IS NULL;
+	v_features := jsonb_strip_nulls(jsonb_build_object(
+		'BillingMode', t.billing_mode,
+		'StreamViewType', v_view,
+		'TimeToLive', CASE WHEN v_ttl.table_name IS NOT NULL
+						   THEN jsonb_build_object('AttributeName', v_ttl.attribute_name, 'Enabled', v_ttl.enabled) END));
+	INSERT INTO hroe.backups (backup_arn, backup_name, table_name, created_at, description, features)
+	VALUES (hroe.table_arn(v_table) || '/backup/' || lpad(v_ms::text, 14, '0') || '-'
+			|| substr(md5(gen_random_uuid()::text), 1, 8),
+			p_backup_name, v_table, v_at,
+			hroe.table_description(v_table) - 'PostgresTable', v_features)
+	RETURNING * INTO b;
+	-- the items: one statement, so one snapshot, under ACCESS SHARE only
+	EXECUTE format('WITH copied AS (INSERT INTO hroe.backup_items (backup_id, item) '
+				   'SELECT $1, s.item FROM %s s RETURNING hroe.item_size(item) AS size) '
+				   'SELECT count(*), coalesce(sum(size), 0) FROM copied', t.relid)
+		INTO b.item_count, b.size_bytes USING b.backup_id;
+	UPDATE hroe.backups SET item_count = b.item_count, size_bytes = b.size_bytes
+	WHERE backup_id = b.backup_id;
+	-- (DynamoDB answers CREATING; the backup is AVAILABLE once committed)
+	RETURN hroe.backup_details(b, 'CREATING');
+END
+$$;
+COMMENT ON FUNCTION hroe.create_backup(text, text) IS
+'CreateBackup: an on-demand backup named p_backup_name of table p_table_name (its name or ARN): its items as of one snapshot (INSERT ... SELECT as the caller: SELECT privilege and row-level security apply; ACCESS SHARE, no writer blocked) and its description (keys, indexes, billing, stream and Time to Live settings; not its tags), kept in hroe.backups and hroe.backup_items until hroe.delete_backup, whatever becomes of the table; returns DynamoDB''s BackupDetails (BackupStatus CREATING, as DynamoDB answers); TableNotFoundException for a missing table';
+
+CREATE FUNCTION hroe.describe_backup(p_backup_arn text)
+RETURNS jsonb
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+	RETURN hroe.backup_description(hroe.backup_find(p_backup_arn), 'AVAILABLE');
+END
+$$;
+COMMENT ON FUNCTION hroe.describe_backup(text) IS
+'DescribeBackup: DynamoDB''s BackupDescription of the backup with ARN p_backup_arn (BackupDetails, SourceTableDetails, SourceTableFeatureDetails); BackupNotFoundException for a backup that does not exist or that the caller may not see';
+
+CREATE FUNCTION hroe.list_backups(
+	p_table_name text DEFAULT NULL,
+	p_time_range_lower_bound timestamptz DEFAULT NULL,
+	p_time_range_upper_bound timestamptz DEFAULT NULL,
+	p_backup_type text DEFAULT 'USER',
+	p_limit integer DEFAULT NULL,
+	p_exclusive_start_backup_arn text DEFAULT NULL)
+RETURNS jsonb
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	v_table text := p_table_name;
+	v_errors text[] := '{}';
+	v_start hroe.backups;
+	v_rows jsonb;
+	v_more boolean;
+	v_last text;
+BEGIN
+	IF v_table LIKE 'arn:%:table/%' THEN
+		v_table := substr(v_table, strpos(v_table, ':table/') + 7);
+		-- (an ARN of another region or account names no table here)
+		IF hroe.table_arn(v_table) IS DISTINCT FROM p_table_name THEN
+			v_table := p_table_name;
+		END IF;
+	END IF;
+	IF p_table_name IS NOT NULL AND p_table_name NOT LIKE 'arn:%' THEN
+		v_errors := v_errors || hroe.backup_name_errors(p_table_name, 'tableName');
+	END IF;
+	IF p_limit IS NOT NULL AND (p_limit < 1 OR p_limit > 100) THEN
+		v_errors := v_errors || format('Value ''%s'' at ''limit'' failed to satisfy constraint: Member must have value %s',
+									   p_limit, CASE WHEN p_limit < 1 THEN 'greater than or equal to 1' ELSE 'less than or equal to 100' END);
+	END IF;
+	IF p_backup_type IS NOT NULL AND p_backup_type NOT IN ('USER', 'SYSTEM', 'AWS_BACKUP', 'ALL') THEN
+		v_errors := v_errors || format('Value ''%s'' at ''backupType'' failed to satisfy constraint: Member must satisfy enum value set: [USER, SYSTEM, AWS_BACKUP, ALL]',
+									   p_backup_type);
+	END IF;
+	IF p_exclusive_start_backup_arn IS NOT NULL THEN
+		v_errors := v_errors || CASE WHEN length(p_exclusive_start_backup_arn) < 37 OR length(p_exclusive_start_backup_arn) > 1024
+									 THEN ARRAY[format('Value ''%s'' at ''exclusiveStartBackupArn'' failed to satisfy constraint: Member must have length %s',
+													   p_exclusive_start_backup_arn,
+													   CASE WHEN length(p_exclusive_start_backup_arn) < 37 THEN 'greater than or equal to 37'
+															ELSE 'less than or equal to 1024' END)]
+									 ELSE '{}'::text[] END;
+	END IF;
+	PERFORM hroe.backup_validation(v_errors);
+	IF p_exclusive_start_backup_arn IS NOT NULL THEN
+		SELECT * INTO v_start FROM hroe.backups WHERE backup_arn = p_exclusive_start_backup_arn;
+		IF v_start.backup_id IS NULL THEN
+			PERFORM hroe.dynamodb_error('ValidationException',
+				format('Invalid ExclusiveStartBackupArn: %s', p_exclusive_start_backup_arn));
+		END IF;
+	END IF;
+	-- hroe makes USER backups only (no SYSTEM or AWS_BACKUP ones)
+	WITH page AS (
+		SELECT b, row_number() OVER (ORDER BY b.created_at, b.backup_arn) AS n
+		FROM hroe.backups b
+		WHERE coalesce(p_backup_type, 'USER') IN ('USER', 'ALL')
+		  AND (v_table IS NULL OR b.table_name = v_table)
+		  AND (p_time_range_lower_bound IS NULL OR b.created_at >= p_time_range_lower_bound)
+		  AND (p_time_range_upper_bound IS NULL OR b.created_at < p_time_range_upper_bound)
+		  AND (v_start.backup_id IS NULL OR (b.created_at, b.backup_arn) > (v_start.created_at, v_start.backup_arn))
+		ORDER BY b.created_at, b.backup_arn
+		LIMIT coalesce(p_limit, 2147483646) + 1)
+	SELECT coalesce(jsonb_agg(jsonb_build_object(
+			   'TableName', (p.b).table_name,
+			   'TableId', (p.b).description->'TableId',
+			   'TableArn', (p.b).description->'TableArn')
+			   || (hroe.backup_details(p.b, 'AVAILABLE') - 'BackupName' || jsonb_build_object('BackupName', (p.b).backup_name))
+			   ORDER BY p.n) FILTER (WHERE p.n <= coalesce(p_limit, 2147483646)), '[]'),
+		   bool_or(p.n > coalesce(p_limit, 2147483646)),
+		   max((p.b).backup_arn) FILTER (WHERE p.n = coalesce(p_limit, 2147483646))
+	INTO v_rows, v_more, v_last
+	FROM page p;
+	RETURN jsonb_build_object('BackupSummaries', v_rows)
+		   || CASE WHEN v_more THEN jsonb_build_object('LastEvaluatedBackupArn', v_last) ELSE '{}' END;
+END
+$$;
+COMMENT ON FUNCTION hroe.list_backups(text, timestamptz, timestamptz, text, integer, text) IS
+'ListBackups: the backups the caller sees, oldest first, as DynamoDB''s {"BackupSummaries": [...], "LastEvaluatedBackupArn"} (the latter while more remain): of table p_table_name (its name or ARN; NULL: every table, including deleted ones), created at or after p_time_range_lower_bound and before p_time_range_upper_bound, of BackupType p_backup_type (USER or ALL: hroe''s backups; SYSTEM, AWS_BACKUP: none), at most p_limit (1 to 100), after p_exclusive_start_backup_arn';
+
+CREATE FUNCTION hroe.delete_backup(p_backup_arn text)
+RETURNS jsonb
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	b hroe.backups := hroe.backup_find(p_backup_arn, 'update');
+BEGIN
+	DELETE FROM hroe.backup_items WHERE backup_id = b.backup_id;
+	DELETE FROM hroe.backups WHERE backup_id = b.backup_id;
+	RETURN hroe.backup_description(b, 'DELETED');
+END
+$$;
+COMMENT ON FUNCTION hroe.delete_backup(text) IS
+'DeleteBackup: deletes the backup with ARN p_backup_arn and returns its BackupDescription (BackupStatus DELETED); BackupNotFoundException for one that does not exist or that the caller may not see, BackupInUseException while a restore from it runs';
+
+CREATE FUNCTION hroe.restore_table_from_backup(p_target_table_name text, p_backup_arn text,
+											   p_overrides jsonb DEFAULT '{}',
+											   p_schema name DEFAULT pg_catalog.current_schema())
+RETURNS jsonb
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	b hroe.backups;
+	d jsonb;
+	o jsonb := coalesce(p_overrides, '{}');
+	v_billing text;
+	v_gsis jsonb;
+	v_lsis jsonb;
+	v_req jsonb;
+	v_res jsonb;
+	v_rel regclass;
+	v_attrs text[];
+	v_bad text;
+	v_exception text;
+BEGIN
+	PERFORM hroe.backup_validation(hroe.backup_name_errors(p_target_table_name, 'targetTableName')
+								   || hroe.backup_arn_errors(p_backup_arn));
+	IF jsonb_typeof(o) <> 'object' THEN
+		PERFORM hroe.dynamodb_error('ValidationException', 'The overrides must be a JSON object');
+	END IF;
+	b := hroe.backup_find(p_backup_arn, 'share');
+	d := b.description;
+	IF EXISTS (SELECT FROM hroe.tables WHERE table_name = p_target_table_name) THEN
+		PERFORM hroe.dynamodb_error('TableAlreadyExistsException', format('Table already exists: %s', p_target_table_name));
+	END IF;
+	v_billing := coalesce(o->>'BillingModeOverride', b.features->>'BillingMode');
+	-- the indexes: the backup's, or those of the overrides, which may leave
+	-- some out but name only the backup's
+	IF o ? 'GlobalSecondaryIndexOverride' THEN
+		SELECT x->>'IndexName' INTO v_bad
+		FROM jsonb_array_elements(CASE WHEN jsonb_typeof(o->'GlobalSecondaryIndexOverride') = 'array'
+									   THEN o->'GlobalSecondaryIndexOverride' ELSE '[]' END) x
+		WHERE NOT EXISTS (SELECT FROM jsonb_array_elements(coalesce(d->'GlobalSecondaryIndexes', '[]')) g
+						  WHERE g->'IndexName' = x->'IndexName')
+		LIMIT 1;
+		IF FOUND THEN
+			PERFORM hroe.dynamodb_error('ValidationException',
+				format('One or more parameter values were invalid: The global secondary index %s is not in the backup', v_bad));
+		END IF;
+		v_gsis := o->'GlobalSecondaryIndexOverride';
+	ELSE
+		SELECT jsonb_agg(jsonb_build_object('IndexName', g->'IndexName', 'KeySchema', g->'KeySchema',
+											'Projection', g->'Projection',
+											'ProvisionedThroughput', jsonb_build_object(
+												'ReadCapacityUnits', g->'ProvisionedThroughput'->'ReadCapacityUnits',
+												'WriteCapacityUnits', g->'ProvisionedThroughput'->'WriteCapacityUnits')))
+		INTO v_gsis FROM jsonb_array_elements(d->'GlobalSecondaryIndexes') g;
+	END IF;
+	IF o ? 'LocalSecondaryIndexOverride' THEN
+		SELECT x->>'IndexName' INTO v_bad
+		FROM jsonb_array_elements(CASE WHEN jsonb_typeof(o->'LocalSecondaryIndexOverride') = 'array'
+									   THEN o->'LocalSecondaryIndexOverride' ELSE '[]' END) x
+		WHERE NOT EXISTS (SELECT FROM jsonb_array_elements(coalesce(d->'LocalSecondaryIndexes', '[]')) l
+						  WHERE l->'IndexName' = x->'IndexName')
+		LIMIT 1;
+		IF FOUND THEN
+			PERFORM hroe.dynamodb_error('ValidationException',
+				format('One or more parameter values were invalid: The local secondary index %s is not in the backup', v_bad));
+		END IF;
+		v_lsis := o->'LocalSecondaryIndexOverride';
+	ELSE
+		SELECT jsonb_agg(jsonb_build_object('IndexName', l->'IndexName', 'KeySchema', l->'KeySchema',
+											'Projection', l->'Projection'))
+		INTO v_lsis FROM jsonb_array_elements(d->'LocalSecondaryIndexes') l;
+	END IF;
+	-- on demand: no throughput; provisioned: the override's, else the backup's
+	IF v_billing = 'PAY_PER_REQUEST' AND jsonb_typeof(v_gsis) = 'array' THEN
+		SELECT jsonb_agg(CASE WHEN o ? 'GlobalSecondaryIndexOverride' THEN g
+							  ELSE g - 'ProvisionedThroughput' END)
+		INTO v_gsis FROM jsonb_array_elements(v_gsis) g;
+	ELSIF jsonb_typeof(v_gsis) = 'array' THEN
+		SELECT jsonb_agg(CASE WHEN jsonb_typeof(g) = 'object' AND NOT g ? 'ProvisionedThroughput'
+								   AND (bg->'ProvisionedThroughput'->>'ReadCapacityUnits')::numeric > 0
+							  THEN g || jsonb_build_object('ProvisionedThroughput', jsonb_build_object(
+									  'ReadCapacityUnits', bg->'ProvisionedThroughput'->'ReadCapacityUnits',
+									  'WriteCapacityUnits', bg->'ProvisionedThroughput'->'WriteCapacityUnits'))
+							  ELSE g END ORDER BY n)
+		INTO v_gsis
+		FROM jsonb_array_elements(v_gsis) WITH ORDINALITY AS u(g, n)
+		LEFT JOIN jsonb_array_elements(coalesce(d->'GlobalSecondaryIndexes', '[]')) bg
+			ON jsonb_typeof(g) = 'object' AND bg->'IndexName' = g->'IndexName';
+	END IF;
+	-- the attribute definitions the table's and the indexes' keys use
+	SELECT array_agg(DISTINCT k->>'AttributeName') INTO v_attrs
+	FROM (SELECT jsonb_array_elements(d->'KeySchema') k
+		  UNION ALL
+		  SELECT jsonb_array_elements(CASE WHEN jsonb_typeof(x->'KeySchema') = 'array' THEN x->'KeySchema' ELSE '[]' END)
+		  FROM jsonb_array_elements(CASE WHEN jsonb_typeof(v_gsis) = 'array' THEN v_gsis ELSE '[]' END
+									|| CASE WHEN jsonb_typeof(v_lsis) = 'array' THEN v_lsis ELSE '[]' END) x) s;
+	v_req := jsonb_strip_nulls(jsonb_build_object(
+		'TableName', p_target_table_name,
+		'KeySchema', d->'KeySchema',
+		'AttributeDefinitions', (SELECT jsonb_agg(a ORDER BY n) FROM jsonb_array_elements(d->'AttributeDefinitions') WITH ORDINALITY u(a, n)
+								 WHERE a->>'AttributeName' = ANY (v_attrs)),
+		'BillingMode', v_billing,
+		'ProvisionedThroughput',
+			CASE WHEN o ? 'ProvisionedThroughputOverride' THEN o->'ProvisionedThroughputOverride'
+				 WHEN v_billing = 'PROVISIONED'
+				 THEN jsonb_build_object('ReadCapacityUnits', greatest((d->'ProvisionedThroughput'->>'ReadCapacityUnits')::bigint, 1),
+										 'WriteCapacityUnits', greatest((d->'ProvisionedThroughput'->>'WriteCapacityUnits')::bigint, 1)) END,
+		'GlobalSecondaryIndexes', CASE WHEN v_gsis = '[]' THEN NULL ELSE v_gsis END,
+		'LocalSecondaryIndexes', CASE WHEN v_lsis = '[]' THEN NULL ELSE v_lsis END,
+		-- accepted as DynamoDB accepts it (hroe encrypts nothing itself)
+		'SSESpecification', o->'SSESpecificationOverride'));
+	-- CreateTable, with its checks of the overrides
+	-- (in schema p_schema, where CreateTable puts a table: the current schema;
+	-- only the qualified call runs under that search path)
+	PERFORM set_config('search_path', quote_ident(p_schema) || ', pg_catalog, pg_temp', true);
+	v_res := hroe.dynamodb('CreateTable', v_req);
+	PERFORM set_config('search_path', 'pg_catalog, pg_temp', true);
+	IF v_res ? '__type' THEN
+		v_exception := split_part(v_res->>'__type', '#', 2);
+		IF v_exception = 'AccessDeniedException' THEN
+			RAISE EXCEPTION USING ERRCODE = 'insufficient_privilege',
+				MESSAGE = format('permission denied to restore table %s', p_target_table_name);
+		END IF;
+		IF v_exception = 'ResourceInUseException' THEN
+			PERFORM hroe.dynamodb_error('TableAlreadyExistsException', format('Table already exists: %s', p_target_table_name));
+		END IF;
+		PERFORM hroe.dynamodb_error(v_exception, v_res->>'message');
+	END IF;
+	SELECT relid INTO v_rel FROM hroe.tables WHERE table_name = p_target_table_name;
+	EXECUTE format('INSERT INTO %s (item) SELECT i.item FROM hroe.backup_items i WHERE i.backup_id = $1', v_rel)
+		USING b.backup_id;
+	INSERT INTO hroe.table_restores (table_name, source_backup_arn, source_table_arn)
+	VALUES (p_target_table_name, b.backup_arn, d->>'TableArn');
+	-- (DynamoDB answers CREATING with the restore in progress; hroe's
+	-- table is complete when the call commits, ACTIVE from then on)
+	RETURN (hroe.table_description(p_target_table_name, 'CREATING', 'CREATING') - 'PostgresTable')
+		|| jsonb_build_object('RestoreSummary', hroe.restore_summary(p_target_table_name, true));
+END
+$$;
+COMMENT ON FUNCTION hroe.restore_table_from_backup(text, text, jsonb, name) IS
+'RestoreTableFromBackup: a new table p_target_table_name (TableAlreadyExistsException if it exists) with the keys, indexes, billing mode and throughput of the backup with ARN p_backup_arn and its items; p_overrides as the request''s BillingModeOverride, ProvisionedThroughputOverride, GlobalSecondaryIndexOverride and LocalSecondaryIndexOverride (the backup''s indexes, some left out), SSESpecificationOverride (accepted); in schema p_schema (default: the caller''s current schema, as CreateTable); stream, Time to Live and tags are not restored, as in DynamoDB; returns the TableDescription with its RestoreSummary (TableStatus and IndexStatus CREATING, RestoreInProgress true, as DynamoDB answers; ACTIVE once committed)';
+
+-- DescribeTable's RestoreSummary of a restored table (NULL: not restored)
+CREATE FUNCTION hroe.restore_summary(p_table_name text, p_in_progress boolean DEFAULT false)
+RETURNS jsonb
+LANGUAGE sql STABLE PARALLEL SAFE
+BEGIN ATOMIC
+	SELECT pg_catalog.jsonb_build_object(
+		'SourceBackupArn', r.source_backup_arn,
+		'SourceTableArn', r.source_table_arn,
+		'RestoreDateTime', EXTRACT(epoch FROM r.restored_at),
+		'RestoreInProgress', p_in_progress)
+	FROM hroe.table_restores r
+	WHERE r.table_name OPERATOR(pg_catalog.=) p_table_name;
+END;
+COMMENT ON FUNCTION hroe.restore_summary(text, boolean) IS
+'internal: DynamoDB''s RestoreSummary of table p_table_name restored from a backup (NULL if it was not): the backup''s and the source table''s ARNs, the restore''s time, RestoreInProgress p_in_progress';
+-- OnDemandThroughput and DynamoDB's throttling (src/tables/throttle.sql)
+ALTER TABLE hroe.tables
+	ADD COLUMN max_read_request_units bigint CHECK (max_read_request_units >= 1),
+	ADD COLUMN max_write_request_units bigint CHECK (max_write_request_units >= 1),
+	ADD COLUMN throttling boolean NOT NULL DEFAULT false;
+ALTER TABLE hroe.indexes
+	ADD COLUMN max_read_request_units bigint CHECK (max_read_request_units >= 1),
+	ADD COLUMN max_write_request_units bigint CHECK (max_write_request_units >= 1);
+
+-- The OnDemandThroughput member of a table or GSI description
+CREATE FUNCTION hroe.on_demand_throughput_description(p_max_read_request_units bigint,
+													  p_max_write_request_units bigint)
+RETURNS jsonb
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+RETURN CASE WHEN p_max_read_request_units IS NOT NULL OR p_max_write_request_units IS NOT NULL
+			THEN pg_catalog.jsonb_build_object(
+				'MaxReadRequestUnits', coalesce(p_max_read_request_units, -1),
+				'MaxWriteRequestUnits', coalesce(p_max_write_request_units, -1)) END;
+COMMENT ON FUNCTION hroe.on_demand_throughput_description(bigint, bigint) IS
+'internal: DynamoDB''s OnDemandThroughput description of a table or GSI: its maximum read and write request units per second, -1 for a dimension without maximum; NULL when neither has one (the member is then left out)';
+
+-- CreateTable's and UpdateTable's OnDemandThroughput
+CREATE FUNCTION hroe.set_on_demand_throughput(p_table_name text, p_index_name text,
+											  p_max_read_request_units bigint,
+											  p_max_write_request_units bigint)
+RETURNS void
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	v_mode text;
+BEGIN
+	PERFORM hroe.check_table_owner(p_table_name);
+	IF p_max_read_request_units < 1 AND p_max_read_request_units <> -1 THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			format('One or more parameter values were invalid: MaxReadRequestUnits must be greater than or equal to 1, or -1 to remove the maximum (%s)', p_max_read_request_units));
+	END IF;
+	IF p_max_write_request_units < 1 AND p_max_write_request_units <> -1 THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			format('One or more parameter values were invalid: MaxWriteRequestUnits must be greater than or equal to 1, or -1 to remove the maximum (%s)', p_max_write_request_units));
+	END IF;
+	SELECT billing_mode INTO v_mode FROM hroe.tables WHERE table_name = p_table_name FOR UPDATE;
+	IF NOT FOUND THEN
+		PERFORM hroe.dynamodb_error('ResourceNotFoundException',
+			format('Requested resource not found: Table: %s not found', p_table_name));
+	END IF;
+	IF v_mode = 'PROVISIONED' THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			'One or more parameter values were invalid: Neither MaxReadRequestUnits nor MaxWriteRequestUnits can be specified when BillingMode is PROVISIONED');
+	END IF;
+	-- NULL: unchanged; -1: no maximum
+	IF p_index_name IS NULL THEN
+		UPDATE hroe.tables
+		SET max_read_request_units = CASE WHEN p_max_read_request_units IS NULL THEN max_read_request_units
+										  WHEN p_max_read_request_units = -1 THEN NULL
+										  ELSE p_max_read_request_units END,
+			max_write_request_units = CASE WHEN p_max_write_request_units IS NULL THEN max_write_request_units
+										   WHEN p_max_write_request_units = -1 THEN NULL
+										   ELSE p_max_write_request_units END
+		WHERE table_name = p_table_name;
+	ELSE
+		UPDATE hroe.indexes
+		SET max_read_request_units = CASE WHEN p_max_read_request_units IS NULL THEN max_read_request_units
+										  WHEN p_max_read_request_units = -1 THEN NULL
+										  ELSE p_max_read_request_units END,
+			max_write_request_units = CASE WHEN p_max_write_request_units IS NULL THEN max_write_request_units
+										   WHEN p_max_write_request_units = -1 THEN NULL
+										   ELSE p_max_write_request_units END
+		WHERE table_name = p_table_name AND index_name = p_index_name AND NOT local;
+		IF NOT FOUND THEN
+			PERFORM hroe.dynamodb_error('ResourceNotFoundException',
+				format('Requested resource not found: Index: %s not found', p_index_name));
+		END IF;
+	END IF;
+	PERFORM hroe.throttle_settings_changed(relid) FROM hroe.tables WHERE table_name = p_table_name;
+END
+$$;
+COMMENT ON FUNCTION hroe.set_on_demand_throughput(text, text, bigint, bigint) IS
+'OnDemandThroughput of table p_table_name (p_index_name NULL) or of its GSI p_index_name, as CreateTable and UpdateTable set it: the most read and write request units per second (NULL: unchanged, -1: no maximum), only on a PAY_PER_REQUEST table; enforced only where hroe.set_throttling turned throttling on';
+
+-- Every backend reads a table's throttling settings again (at commit)
+CREATE FUNCTION hroe.throttle_settings_changed(p_relid regclass) RETURNS void
+AS 'MODULE_PATHNAME', 'hroe_throttle_settings_changed'
+LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE;
+COMMENT ON FUNCTION hroe.throttle_settings_changed(regclass) IS
+'internal: Makes every backend read the throttling settings of the DynamoDB table stored in p_relid again, from the commit on (a relcache invalidation); called by hroe.set_throttling and hroe.set_on_demand_throughput';
+
+-- The per-table switch of DynamoDB's throttling
+CREATE FUNCTION hroe.set_throttling(p_table_name text, p_enabled boolean)
+RETURNS void
+LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+	PERFORM hroe.check_table_owner(p_table_name);
+	UPDATE hroe.tables SET throttling = p_enabled WHERE table_name = p_table_name;
+	IF NOT FOUND THEN
+		PERFORM hroe.dynamodb_error('ResourceNotFoundException',
+			format('Requested resource not found: Table: %s not found', p_table_name));
+	END IF;
+	PERFORM hroe.throttle_settings_changed(relid) FROM hroe.tables WHERE table_name = p_table_name;
+END
+$$;
+COMMENT ON FUNCTION hroe.set_throttling(text, boolean) IS
+'Turns DynamoDB''s throttling of table p_table_name on or off (off by default; its owner only): once on, requests past its OnDemandThroughput maximum, its provisioned capacity (with up to 300 s of unused capacity banked as burst) or a partition key''s 3,000 read / 1,000 write units per second are refused as DynamoDB refuses them (doc/throttling.md). The setting hroe.throttling = all applies the rules to every table';
+
+-- (describes OnDemandThroughput)
+CREATE OR REPLACE FUNCTION hroe.table_description(p_table_name text, p_table_status text DEFAULT 'ACTIVE',
+									   p_index_status text DEFAULT NULL, p_index_name text DEFAULT NULL)
+RETURNS jsonb
+LANGUAGE plpgsql STABLE PARALLEL RESTRICTED
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	t hroe.tables;
+	x hroe.indexes;
+	v_defs jsonb;
+	v_gsis jsonb := '[]';
+	v_lsis jsonb := '[]';
+	v_index jsonb;
+	v_key jsonb;
+	v_sizes jsonb;
+	v_arn text;
+	v_changing boolean;
+BEGIN
+	SELECT * INTO t FROM hroe.tables WHERE table_name = p_table_name;
+	IF NOT FOUND THEN
+		PERFORM hroe.dynamodb_error('ResourceNotFoundException',
+			format('Requested resource not found: Table: %s not found', p_table_name));
+	END IF;
+	v_arn := hroe.table_arn(t.table_name);
+	-- the table's and every index's count and size: a small table's exact,
+	-- a large one's from its last refresh (hroe.table_statistics)
+	SELECT jsonb_object_agg(coalesce(s.index_name, ''), jsonb_build_array(s.item_count, s.size_bytes))
+	INTO v_sizes FROM hroe.table_statistics(p_table_name) s;
+	v_defs := jsonb_build_object(t.partition_key, t.partition_key_type);
+	IF t.sort_key IS NOT NULL THEN
+		v_defs := v_defs || jsonb_build_object(t.sort_key, t.sort_key_type);
+	END IF;
+	FOR x IN SELECT * FROM hroe.indexes WHERE table_name = p_table_name ORDER BY index_name LOOP
+		SELECT jsonb_agg(jsonb_build_object('AttributeName', a, 'KeyType', kt) ORDER BY ord)
+		INTO v_key
+		FROM (SELECT a, 'HASH' kt, o ord FROM unnest(x.partition_key) WITH ORDINALITY u(a, o)
+			  UNION ALL
+			  SELECT a, 'RANGE', 10 + o FROM unnest(x.sort_key) WITH ORDINALITY u(a, o)) k;
+		SELECT v_defs || coalesce(jsonb_object_agg(a, ty), '{}') INTO v_defs
+		FROM unnest(x.partition_key || x.sort_key, x.partition_key_types || x.sort_key_types) u(a, ty);
+		v_index := jsonb_build_object(
+			'IndexName', x.index_name,
+			'KeySchema', v_key,
+			'Projection', CASE WHEN x.projection = 'INCLUDE'
+							   THEN jsonb_build_object('ProjectionType', x.projection, 'NonKeyAttributes', to_jsonb(x.non_key_attributes))
+							   ELSE jsonb_build_object('ProjectionType', x.projection) END,
+			'ItemCount', v_sizes -> x.index_name -> 0,
+			'IndexSizeBytes', v_sizes -> x.index_name -> 1,
+			'IndexArn', v_arn || '/index/' || x.index_name,
+			'PostgresIndex', format('%I.%I', (SELECT n.nspname FROM pg_namespace n JOIN pg_class k ON k.relnamespace = n.oid WHERE k.oid = t.relid), x.index_relname));
+		-- an LSI has no status and no throughput of its own
+		IF x.local THEN
+			v_lsis := v_lsis || jsonb_build_array(v_index);
+		ELSE
+			v_changing := p_index_status IS NOT NULL AND x.index_name = coalesce(p_index_name, x.index_name);
+			v_index := v_index || jsonb_build_object(
+				'IndexStatus', CASE WHEN v_changing THEN p_index_status ELSE 'ACTIVE' END,
+				'ProvisionedThroughput', hroe.throughput_description(x.read_capacity_units, x.write_capacity_units,
+																	 x.last_increase_at, x.last_decrease_at, x.decreases_today),
+				'OnDemandThroughput', CASE WHEN t.billing_mode = 'PAY_PER_REQUEST'
+										   THEN hroe.on_demand_throughput_description(x.max_read_request_units, x.max_write_request_units) END);
+			-- a GSI UpdateTable creates is backfilled once it is CREATING
+			IF v_changing AND x.index_name = p_index_name AND p_index_status = 'CREATING' THEN
+				v_index := v_index || jsonb_build_object('Backfilling', false);
+			END IF;
+			v_gsis := v_gsis || jsonb_build_array(v_index);
+		END IF;
+	END LOOP;
+	-- (the table class, encryption, warm throughput: hroe.with_table_options)
+	RETURN hroe.with_table_options(jsonb_strip_nulls(jsonb_build_object(
+		'TableName', t.table_name,
+		'TableStatus', coalesce(p_table_status, 'ACTIVE'),
+		'CreationDateTime', EXTRACT(epoch FROM t.created_at),
+		'KeySchema', jsonb_build_array(jsonb_build_object('AttributeName', t.partition_key, 'KeyType', 'HASH'))
+					 || CASE WHEN t.sort_key IS NOT NULL
+							 THEN jsonb_build_array(jsonb_build_object('AttributeName', t.sort_key, 'KeyType', 'RANGE'))
+							 ELSE '[]' END,
+		-- in the order of the CreateTable request, then by name
+		'AttributeDefinitions', (SELECT jsonb_agg(jsonb_build_object('AttributeName', key, 'AttributeType', value)
+												  ORDER BY array_position(t.attribute_order, key), key)
+								 FROM jsonb_each_text(v_defs)),
+		'ProvisionedThroughput', hroe.throughput_description(t.read_capacity_units, t.write_capacity_units,
+															 t.last_increase_at, t.last_decrease_at, t.decreases_today),
+		'ItemCount', v_sizes -> '' -> 0,
+		'TableSizeBytes', v_sizes -> '' -> 1,
+		'TableArn', v_arn,
+		'TableId', t.table_id,
+		-- (a table that has always been PROVISIONED shows none)
+		'BillingModeSummary', CASE WHEN t.pay_per_request_since IS NOT NULL
+								   THEN jsonb_build_object('BillingMode', t.billing_mode,
+														   'LastUpdateToPayPerRequestDateTime', EXTRACT(epoch FROM t.pay_per_request_since)) END,
+		'LocalSecondaryIndexes', CASE WHEN v_lsis = '[]' THEN NULL ELSE v_lsis END,
+		'GlobalSecondaryIndexes', CASE WHEN v_gsis = '[]' THEN NULL ELSE v_gsis END,
+		'DeletionProtectionEnabled', t.deletion_protection,
+		'OnDemandThroughput', CASE WHEN t.billing_mode = 'PAY_PER_REQUEST'
+								   THEN hroe.on_demand_throughput_description(t.max_read_request_units, t.max_write_request_units) END,
+		'PostgresTable', t.relid::text)));
+END
+$$;
+
+-- (ProvisionedThroughputExceededException HR017, ThrottlingException HR018)
+CREATE OR REPLACE FUNCTION hroe.dynamodb_error(p_exception text, p_message text)
+RETURNS void
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+	RAISE EXCEPTION USING
+		MESSAGE = p_message,
+		ERRCODE = CASE p_exception
+					  WHEN 'ValidationException' THEN 'HR000'
+					  WHEN 'ResourceNotFoundException' THEN 'HR001'
+					  WHEN 'ConditionalCheckFailedException' THEN 'HR002'
+					  WHEN 'ResourceInUseException' THEN 'HR003'
+					  WHEN 'LimitExceededException' THEN 'HR004'
+					  WHEN 'TransactionCanceledException' THEN 'HR005'
+					  WHEN 'IdempotentParameterMismatchException' THEN 'HR006'
+					  WHEN 'SerializationException' THEN 'HR007'
+					  WHEN 'DuplicateItemException' THEN 'HR008'
+					  WHEN 'ExpiredIteratorException' THEN 'HR009'
+					  WHEN 'TrimmedDataAccessException' THEN 'HR010'
+					  WHEN 'ItemCollectionSizeLimitExceededException' THEN 'HR011'
+					  WHEN 'BackupNotFoundException' THEN 'HR012'
+					  WHEN 'BackupInUseException' THEN 'HR013'
+					  WHEN 'TableNotFoundException' THEN 'HR014'
+					  WHEN 'TableAlreadyExistsException' THEN 'HR015'
+					  WHEN 'TableInUseException' THEN 'HR016'
+					  WHEN 'ProvisionedThroughputExceededException' THEN 'HR017'
+					  WHEN 'ThrottlingException' THEN 'HR018'
+					  ELSE 'HR000' END,
+		DETAIL = format('DynamoDB %s.', p_exception);
+END
+$$;
+COMMENT ON FUNCTION hroe.dynamodb_error(text, text) IS
+'internal: Raises a DynamoDB exception: SQLSTATE class HR (HR000 ValidationException, HR001 ResourceNotFoundException, HR002 ConditionalCheckFailedException, HR003 ResourceInUseException, HR004 LimitExceededException, HR005 TransactionCanceledException, HR006 IdempotentParameterMismatchException, HR007 SerializationException, HR008 DuplicateItemException, HR009 ExpiredIteratorException, HR010 TrimmedDataAccessException, HR011 ItemCollectionSizeLimitExceededException, HR012 BackupNotFoundException, HR013 BackupInUseException, HR014 TableNotFoundException, HR015 TableAlreadyExistsException, HR016 TableInUseException, HR017 ProvisionedThroughputExceededException, HR018 ThrottlingException; as hroe.dynamodb_errors()), DynamoDB''s text as the message';
+
+-- Exports and imports (ExportTableToPointInTime, ImportTable; src/transfer/transfer.sql)
+
+-- Raise a DynamoDB exception from SQL: class HR, DynamoDB's text as message
+CREATE OR REPLACE FUNCTION hroe.dynamodb_error(p_exception text, p_message text)
+RETURNS void
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+	RAISE EXCEPTION USING
+		MESSAGE = p_message,
+		ERRCODE = CASE p_exception
+					  WHEN 'ValidationException' THEN 'HR000'
+					  WHEN 'ResourceNotFoundException' THEN 'HR001'
+					  WHEN 'ConditionalCheckFailedException' THEN 'HR002'
+					  WHEN 'ResourceInUseException' THEN 'HR003'
+					  WHEN 'LimitExceededException' THEN 'HR004'
+					  WHEN 'TransactionCanceledException' THEN 'HR005'
+					  WHEN 'IdempotentParameterMismatchException' THEN 'HR006'
+					  WHEN 'SerializationException' THEN 'HR007'
+					  WHEN 'DuplicateItemException' THEN 'HR008'
+					  WHEN 'ExpiredIteratorException' THEN 'HR009'
+					  WHEN 'TrimmedDataAccessException' THEN 'HR010'
+					  WHEN 'ItemCollectionSizeLimitExceededException' THEN 'HR011'
+					  WHEN 'BackupNotFoundException' THEN 'HR012'
+					  WHEN 'BackupInUseException' THEN 'HR013'
+					  WHEN 'TableNotFoundException' THEN 'HR014'
+					  WHEN 'TableAlreadyExistsException' THEN 'HR015'
+					  WHEN 'TableInUseException' THEN 'HR016'
+					  WHEN 'ProvisionedThroughputExceededException' THEN 'HR017'
+					  WHEN 'ThrottlingException' THEN 'HR018'
+					  WHEN 'PointInTimeRecoveryUnavailableException' THEN 'HR020'
+					  WHEN 'ExportNotFoundException' THEN 'HR021'
+					  WHEN 'ImportNotFoundException' THEN 'HR022'
+					  WHEN 'InvalidExportTimeException' THEN 'HR023'
+					  ELSE 'HR000' END,
+		DETAIL = format('DynamoDB %s.', p_exception);
+END
+$$;
+COMMENT ON FUNCTION hroe.dynamodb_error(text, text) IS
+'internal: Raises a DynamoDB exception: SQLSTATE class HR (HR000 ValidationException, HR001 ResourceNotFoundException, HR002 ConditionalCheckFailedException, HR003 ResourceInUseException, HR004 LimitExceededException, HR005 TransactionCanceledException, HR006 IdempotentParameterMismatchException, HR007 SerializationException, HR008 DuplicateItemException, HR009 ExpiredIteratorException, HR010 TrimmedDataAccessException, HR011 ItemCollectionSizeLimitExceededException, HR012 BackupNotFoundException, HR013 BackupInUseException, HR014 TableNotFoundException, HR015 TableAlreadyExistsException, HR016 TableInUseException, HR017 ProvisionedThroughputExceededException, HR018 ThrottlingException, HR020 PointInTimeRecoveryUnavailableException, HR021 ExportNotFoundException, HR022 ImportNotFoundException, HR023 InvalidExportTimeException; as hroe.dynamodb_errors()), DynamoDB''s text as the message';
+
+
+--
+-- Export to and import from S3, with S3 a directory of the server
+-- (src/transfer/transfer.sql, transfer_*.c; doc/transfer.md):
+-- ExportTableToPointInTime, DescribeExport, ListExports, ImportTable,
+-- DescribeImport, ListImports.  A request records its job and starts a
+-- background worker that writes (or reads) the files; DescribeExport and
+-- DescribeImport show its progress.
+--
+
+CREATE TABLE hroe.exports (
+	job_id				bigint GENERATED ALWAYS AS IDENTITY UNIQUE,
+	export_arn			text PRIMARY KEY,
+	table_name			text NOT NULL,
+	table_arn			text NOT NULL,
+	requested_by		oid NOT NULL,
+	client_token		text,
+	request				jsonb NOT NULL,
+	export_status		text NOT NULL DEFAULT 'IN_PROGRESS'
+		CHECK (export_status IN ('IN_PROGRESS', 'COMPLETED', 'FAILED')),
+	export_type			text NOT NULL CHECK (export_type IN ('FULL_EXPORT', 'INCREMENTAL_EXPORT')),
+	export_format		text NOT NULL CHECK (export_format IN ('DYNAMODB_JSON', 'ION')),
+	s3_bucket			text NOT NULL,
+	s3_prefix			text,
+	s3_bucket_owner		text,
+	s3_sse_algorithm	text,
+	s3_sse_kms_key_id	text,
+	start_time			timestamptz NOT NULL DEFAULT pg_catalog.clock_timestamp(),
+	end_time			timestamptz,
+	export_time			timestamptz NOT NULL DEFAULT pg_catalog.clock_timestamp(),
+	item_count			bigint NOT NULL DEFAULT 0,
+	billed_size_bytes	bigint NOT NULL DEFAULT 0,
+	export_manifest		text,
+	failure_code		text,
+	failure_message		text
+);
+COMMENT ON TABLE hroe.exports IS 'Table exports (ExportTableToPointInTime): one row per export, its request, status and figures; a role sees and requests only its own (row level security); hroe''s export worker, not the role, updates the status';
+GRANT SELECT, INSERT ON hroe.exports TO PUBLIC;
+ALTER TABLE hroe.exports ENABLE ROW LEVEL SECURITY;
+CREATE POLICY exports_own ON hroe.exports FOR SELECT USING (pg_catalog.pg_has_role(requested_by, 'USAGE'));
+COMMENT ON POLICY exports_own ON hroe.exports IS 'A role sees the exports it (or a role it has the privileges of) requested';
+CREATE POLICY exports_request ON hroe.exports FOR INSERT
+	WITH CHECK (requested_by OPERATOR(pg_catalog.=) (SELECT oid FROM pg_catalog.pg_roles WHERE rolname OPERATOR(pg_catalog.=) current_user)
+				AND export_status OPERATOR(pg_catalog.=) 'IN_PROGRESS');
+COMMENT ON POLICY exports_request ON hroe.exports IS 'A role records only exports in its own name, in progress';
+ALTER TABLE hroe.exports FORCE ROW LEVEL SECURITY;
+COMMENT ON SEQUENCE hroe.exports_job_id_seq IS 'internal: The exports'' job numbers, which their workers are started with';
+
+CREATE TABLE hroe.imports (
+	job_id				bigint GENERATED ALWAYS AS IDENTITY UNIQUE,
+	import_arn			text PRIMARY KEY,
+	table_name			text NOT NULL,
+	table_arn			text NOT NULL,
+	requested_by		oid NOT NULL,
+	client_token		text,
+	request				jsonb NOT NULL,
+	import_status		text NOT NULL DEFAULT 'IN_PROGRESS'
+		CHECK (import_status IN ('IN_PROGRESS', 'COMPLETED', 'CANCELLING', 'CANCELLED', 'FAILED')),
+	input_format		text NOT NULL CHECK (input_format IN ('DYNAMODB_JSON', 'ION', 'CSV')),
+	input_compression_type text NOT NULL CHECK (input_compression_type IN ('GZIP', 'ZSTD', 'NONE')),
+	input_format_options jsonb,
+	s3_bucket			text NOT NULL,
+	s3_key_prefix		text,
+	s3_bucket_owner		text,
+	table_creation_parameters jsonb NOT NULL,
+	start_time			timestamptz NOT NULL DEFAULT pg_catalog.clock_timestamp(),
+	end_time			timestamptz,
+	processed_size_bytes bigint NOT NULL DEFAULT 0,
+	processed_item_count bigint NOT NULL DEFAULT 0,
+	imported_item_count	bigint NOT NULL DEFAULT 0,
+	error_count			bigint NOT NULL DEFAULT 0,
+	failure_code		text,
+	failure_message		text
+);
+COMMENT ON TABLE hroe.imports IS 'Table imports (ImportTable): one row per import, its request, status and figures; a role sees and requests only its own (row level security); hroe''s import worker, not the role, updates the status';
+GRANT SELECT, INSERT ON hroe.imports TO PUBLIC;
+ALTER TABLE hroe.imports ENABLE ROW LEVEL SECURITY;
+CREATE POLICY imports_own ON hroe.imports FOR SELECT USING (pg_catalog.pg_has_role(requested_by, 'USAGE'));
+COMMENT ON POLICY imports_own ON hroe.imports IS 'A role sees the imports it (or a role it has the privileges of) requested';
+CREATE POLICY imports_request ON hroe.imports FOR INSERT
+	WITH CHECK (requested_by OPERATOR(pg_catalog.=) (SELECT oid FROM pg_catalog.pg_roles WHERE rolname OPERATOR(pg_catalog.=) current_user)
+				AND import_status OPERATOR(pg_catalog.=) 'IN_PROGRESS');
+COMMENT ON POLICY imports_request ON hroe.imports IS 'A role records only imports in its own name, in progress';
+ALTER TABLE hroe.imports FORCE ROW LEVEL SECURITY;
+COMMENT ON SEQUENCE hroe.imports_job_id_seq IS 'internal: The imports'' job numbers, which their workers are started with';
+
+-- The C side: the bucket's checks, the worker's start
+CREATE FUNCTION hroe.s3_check_bucket(p_bucket text, p_prefix text, p_write boolean) RETURNS void
+AS 'MODULE_PATHNAME', 'hroe_s3_check_bucket'
+LANGUAGE C STABLE PARALLEL SAFE;
+COMMENT ON FUNCTION hroe.s3_check_bucket(text, text, boolean) IS
+'internal: Raises an error unless hroe.s3_root is set, p_bucket is a valid S3 bucket name whose directory exists under it, key prefix p_prefix (NULL: none) holds no "." or ".." component, and the current role may write (p_write: a member of hroe_export or pg_write_server_files) or read (a member of hroe_import or pg_read_server_files) the server''s files there';
+
+CREATE FUNCTION hroe.transfer_start(p_kind text, p_job_id bigint) RETURNS void
+AS 'MODULE_PATHNAME', 'hroe_transfer_start'
+LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE;
+COMMENT ON FUNCTION hroe.transfer_start(text, bigint) IS
+'internal: Starts the background worker of export or import p_job_id (p_kind ''export'' or ''import''), which the current role requested in the current transaction; the worker waits for the transaction to commit';
+
+-- A value of an enumeration, or DynamoDB's validation error
+CREATE FUNCTION hroe.transfer_check_enum(p_value text, p_member text, p_values text[]) RETURNS void
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+	IF p_value IS NOT NULL AND NOT p_value = ANY (p_values) THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			format('1 validation error detected: Value ''%s'' at ''%s'' failed to satisfy constraint: Member must satisfy enum value set: [%s]',
+				   p_value, p_member, array_to_string(p_values, ', ')));
+	END IF;
+END
+$$;
+COMMENT ON FUNCTION hroe.transfer_check_enum(text, text, text[]) IS
+'internal: Raises DynamoDB''s ValidationException unless p_value (member p_member) is NULL or one of p_values';
+
+-- The ExportDescription of an export
+CREATE FUNCTION hroe.export_description(e hroe.exports) RETURNS jsonb
+LANGUAGE sql STABLE PARALLEL SAFE
+RETURN pg_catalog.jsonb_strip_nulls(pg_catalog.jsonb_build_object(
+	'ExportArn', e.export_arn,
+	'ExportStatus', e.export_status,
+	'StartTime', EXTRACT(epoch FROM e.start_time),
+	'EndTime', EXTRACT(epoch FROM e.end_time),
+	'ExportManifest', e.export_manifest,
+	'TableArn', e.table_arn,
+	'TableId', (SELECT t.relid::oid::text FROM hroe.tables t WHERE t.table_name OPERATOR(pg_catalog.=) e.table_name),
+	'ExportTime', EXTRACT(epoch FROM e.export_time),
+	'ClientToken', e.client_token,
+	'S3Bucket', e.s3_bucket,
+	'S3BucketOwner', e.s3_bucket_owner,
+	'S3Prefix', e.s3_prefix,
+	'S3SseAlgorithm', e.s3_sse_algorithm,
+	'S3SseKmsKeyId', e.s3_sse_kms_key_id,
+	'FailureCode', e.failure_code,
+	'FailureMessage', e.failure_message,
+	'ExportFormat', e.export_format,
+	'BilledSizeBytes', CASE WHEN e.export_status OPERATOR(pg_catalog.=) 'COMPLETED' THEN e.billed_size_bytes END,
+	'ItemCount', CASE WHEN e.export_status OPERATOR(pg_catalog.<>) 'IN_PROGRESS' THEN e.item_count END,
+	'ExportType', e.export_type));
+COMMENT ON FUNCTION hroe.export_description(hroe.exports) IS
+'internal: DynamoDB''s ExportDescription of an export (ItemCount once it ended, BilledSizeBytes once it completed)';
+
+CREATE FUNCTION hroe.export_table(p_table_arn text, p_s3_bucket text, p_s3_prefix text DEFAULT NULL,
+								  p_export_format text DEFAULT 'DYNAMODB_JSON',
+								  p_export_type text DEFAULT 'FULL_EXPORT',
+								  p_client_token text DEFAULT NULL, p_export_time timestamptz DEFAULT NULL,
+								  p_s3_bucket_owner text DEFAULT NULL, p_s3_sse_algorithm text DEFAULT NULL,
+								  p_s3_sse_kms_key_id text DEFAULT NULL)
+RETURNS jsonb
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	v_table text;
+	v_rel regclass;
+	v_request jsonb;
+	v_row hroe.exports;
+	v_id text;
+BEGIN
+	IF p_table_arn IS NULL THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			'1 validation error detected: Value null at ''tableArn'' failed to satisfy constraint: Member must not be null');
+	ELSIF p_s3_bucket IS NULL THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			'1 validation error detected: Value null at ''s3Bucket'' failed to satisfy constraint: Member must not be null');
+	END IF;
+	PERFORM hroe.transfer_check_enum(p_export_format, 'exportFormat', '{DYNAMODB_JSON,ION}');
+	PERFORM hroe.transfer_check_enum(p_export_type, 'exportType', '{FULL_EXPORT,INCREMENTAL_EXPORT}');
+	PERFORM hroe.transfer_check_enum(p_s3_sse_algorithm, 's3SseAlgorithm', '{AES256,KMS}');
+	IF length(p_s3_prefix) > 1024 THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			format('1 validation error detected: Value ''%s'' at ''s3Prefix'' failed to satisfy constraint: Member must have length less than or equal to 1024', p_s3_prefix));
+	END IF;
+	SELECT t.table_name, t.relid INTO v_table, v_rel FROM hroe.tables t
+	WHERE hroe.table_arn(t.table_name) = p_table_arn;
+	IF NOT FOUND THEN
+		PERFORM hroe.dynamodb_error('TableNotFoundException', format('Table not found: %s', p_table_arn));
+	END IF;
+	IF NOT has_table_privilege(v_rel, 'SELECT') THEN
+		RAISE EXCEPTION 'permission denied for table %', v_table USING ERRCODE = 'insufficient_privilege';
+	END IF;
+	IF hroe.table_is_distributed(v_rel) THEN
+		RAISE EXCEPTION 'exports are not supported on distributed table %', v_table
+			USING ERRCODE = 'feature_not_supported';
+	END IF;
+	-- without point-in-time recovery, the export is of the table as it is now
+	IF coalesce(p_export_type, 'FULL_EXPORT') = 'INCREMENTAL_EXPORT'
+	   OR p_export_time < statement_timestamp() - interval '1 minute' THEN
+		PERFORM hroe.dynamodb_error('PointInTimeRecoveryUnavailableException',
+			format('Point in time recovery is not enabled for table ''%s''', v_table));
+	ELSIF p_export_time > clock_timestamp() THEN
+		PERFORM hroe.dynamodb_error('InvalidExportTimeException', 'Export time cannot be in the future');
+	END IF;
+	PERFORM hroe.s3_check_bucket(p_s3_bucket, p_s3_prefix, true);
+	v_request := jsonb_strip_nulls(jsonb_build_object(
+		'TableArn', p_table_arn, 'S3Bucket', p_s3_bucket, 'S3Prefix', p_s3_prefix,
+		'ExportFormat', coalesce(p_export_format, 'DYNAMODB_JSON'),
+		'ExportType', coalesce(p_export_type, 'FULL_EXPORT'), 'S3BucketOwner', p_s3_bucket_owner,
+		'S3SseAlgorithm', p_s3_sse_algorithm, 'S3SseKmsKeyId', p_s3_sse_kms_key_id));
+	-- ClientToken: the same request within 8 hours is the same export
+	IF p_client_token IS NOT NULL THEN
+		SELECT * INTO v_row FROM hroe.exports e
+		WHERE e.client_token = p_client_token AND e.requested_by = (SELECT oid FROM pg_roles WHERE rolname = current_user)
+		  AND e.start_time > clock_timestamp() - interval '8 hours'
+		ORDER BY e.start_time DESC LIMIT 1;
+		IF FOUND THEN
+			IF v_row.request <> v_request THEN
+				PERFORM hroe.dynamodb_error('IdempotentParameterMismatchException',
+					'The provided ClientToken was already used with different parameters');
+			END IF;
+			RETURN jsonb_build_object('ExportDescription', hroe.export_description(v_row));
+		END IF;
+	END IF;
+	v_id := lpad((extract(epoch FROM clock_timestamp()) * 1000)::bigint::text, 14, '0')
+			|| '-' || left(md5(gen_random_uuid()::text), 8);
+	INSERT INTO hroe.exports (export_arn, table_name, table_arn, requested_by, client_token, request,
+							  export_type, export_format, s3_bucket, s3_prefix, s3_bucket_owner,
+							  s3_sse_algorithm, s3_sse_kms_key_id, export_manifest)
+	VALUES (p_table_arn || '/export/' || v_id, v_table, p_table_arn,
+			(SELECT oid FROM pg_roles WHERE rolname = current_user), p_client_token, v_request,
+			coalesce(p_export_type, 'FULL_EXPORT'), coalesce(p_export_format, 'DYNAMODB_JSON'),
+			p_s3_bucket, p_s3_prefix, p_s3_bucket_owner, coalesce(p_s3_sse_algorithm, 'AES256'), p_s3_sse_kms_key_id,
+			coalesce(rtrim(p_s3_prefix, '/') || '/', '') || 'AWSDynamoDB/' || v_id || '/manifest-summary.json')
+	RETURNING * INTO v_row;
+	PERFORM hroe.transfer_start('export', v_row.job_id);
+	RETURN jsonb_build_object('ExportDescription', hroe.export_description(v_row));
+END
+$$;
+COMMENT ON FUNCTION hroe.export_table(text, text, text, text, text, text, timestamptz, text, text, text) IS
+'ExportTableToPointInTime: starts an export of the table p_table_arn names as it is now (FULL_EXPORT, DYNAMODB_JSON or ION) into bucket p_s3_bucket, a directory under hroe.s3_root, as DynamoDB lays it out (<prefix>/AWSDynamoDB/<ExportId>/manifest-summary.json, manifest-files.json, data/*.json.gz or *.ion.gz); hroe''s export worker writes it from one snapshot. The caller needs SELECT on the table and membership in hroe_export or pg_write_server_files. INCREMENTAL_EXPORT and past export times need point-in-time recovery (PointInTimeRecoveryUnavailableException). Returns {"ExportDescription": ...}';
+
+CREATE FUNCTION hroe.describe_export(p_export_arn text) RETURNS jsonb
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	v_row hroe.exports;
+BEGIN
+	IF p_export_arn IS NULL THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			'1 validation error detected: Value null at ''exportArn'' failed to satisfy constraint: Member must not be null');
+	END IF;
+	SELECT * INTO v_row FROM hroe.exports WHERE export_arn = p_export_arn;
+	IF NOT FOUND THEN
+		PERFORM hroe.dynamodb_error('ExportNotFoundException', format('Export not found: %s', p_export_arn));
+	END IF;
+	RETURN jsonb_build_object('ExportDescription', hroe.export_description(v_row));
+END
+$$;
+COMMENT ON FUNCTION hroe.describe_export(text) IS
+'DescribeExport: an export of the caller''s, its status (IN_PROGRESS, COMPLETED, FAILED), ItemCount, BilledSizeBytes, ExportManifest, times; ExportNotFoundException for another role''s or an unknown ARN. Returns {"ExportDescription": ...}';
+
+CREATE FUNCTION hroe.list_exports(p_table_arn text DEFAULT NULL, p_max_results integer DEFAULT NULL,
+								  p_next_token text DEFAULT NULL)
+RETURNS jsonb
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	v_list jsonb;
+	v_last text;
+	v_more boolean;
+BEGIN
+	IF p_max_results < 1 OR p_max_results > 25 THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			format('1 validation error detected: Value ''%s'' at ''maxResults'' failed to satisfy constraint: Member must have value %s',
+				   p_max_results, CASE WHEN p_max_results < 1 THEN 'greater than or equal to 1' ELSE 'less than or equal to 25' END));
+	END IF;
+	WITH page AS (
+		SELECT e.* FROM hroe.exports e
+		WHERE (p_table_arn IS NULL OR e.table_arn = p_table_arn)
+		  AND (p_next_token IS NULL OR e.export_arn > p_next_token)
+		ORDER BY e.export_arn LIMIT coalesce(p_max_results, 25) + 1)
+	SELECT coalesce(jsonb_agg(jsonb_build_object('ExportArn', p.export_arn, 'ExportStatus', p.export_status,
+												 'ExportType', p.export_type) ORDER BY p.export_arn)
+						FILTER (WHERE p.n <= coalesce(p_max_results, 25)), '[]'),
+		   max(p.export_arn) FILTER (WHERE p.n <= coalesce(p_max_results, 25)),
+		   count(*) > coalesce(p_max_results, 25)
+	INTO v_list, v_last, v_more
+	FROM (SELECT page.*, row_number() OVER (ORDER BY page.export_arn) AS n FROM page) p;
+	RETURN jsonb_strip_nulls(jsonb_build_object('ExportSummaries', v_list,
+												'NextToken', CASE WHEN v_more THEN v_last END));
+END
+$$;
+COMMENT ON FUNCTION hroe.list_exports(text, integer, text) IS
+'ListExports: the caller''s exports (of table p_table_arn, or all), p_max_results (1 to 25, default 25) a page, by ARN, with NextToken when more follow. Returns {"ExportSummaries": [...], "NextToken": ...}';
+
+-- The ImportTableDescription of an import
+CREATE FUNCTION hroe.import_description(i hroe.imports) RETURNS jsonb
+LANGUAGE sql STABLE PARALLEL SAFE
+RETURN pg_catalog.jsonb_strip_nulls(pg_catalog.jsonb_build_object(
+	'ImportArn', i.import_arn,
+	'ImportStatus', i.import_status,
+	'TableArn', i.table_arn,
+	'TableId', (SELECT t.relid::oid::text FROM hroe.tables t WHERE t.table_name OPERATOR(pg_catalog.=) i.table_name),
+	'ClientToken', i.client_token,
+	'S3BucketSource', pg_catalog.jsonb_build_object('S3Bucket', i.s3_bucket, 'S3KeyPrefix', i.s3_key_prefix,
+												   'S3BucketOwner', i.s3_bucket_owner),
+	'ErrorCount', i.error_count,
+	'InputFormat', i.input_format,
+	'InputFormatOptions', i.input_format_options,
+	'InputCompressionType', i.input_compression_type,
+	'TableCreationParameters', i.table_creation_parameters,
+	'StartTime', EXTRACT(epoch FROM i.start_time),
+	'EndTime', EXTRACT(epoch FROM i.end_time),
+	'ProcessedSizeBytes', i.processed_size_bytes,
+	'ProcessedItemCount', i.processed_item_count,
+	'ImportedItemCount', i.imported_item_count,
+	'FailureCode', i.failure_code,
+	'FailureMessage', i.failure_message));
+COMMENT ON FUNCTION hroe.import_description(hroe.imports) IS
+'internal: DynamoDB''s ImportTableDescription of an import';
+
+CREATE FUNCTION hroe.import_table(p_s3_bucket_source jsonb, p_input_format text,
+								  p_table_creation_parameters jsonb,
+								  p_input_compression_type text DEFAULT 'NONE',
+								  p_input_format_options jsonb DEFAULT NULL,
+								  p_client_token text DEFAULT NULL,
+								  p_schema name DEFAULT pg_catalog.current_schema())
+RETURNS jsonb
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	v_table text;
+	v_bucket text := p_s3_bucket_source->>'S3Bucket';
+	v_request jsonb;
+	v_row hroe.imports;
+	v_id text;
+	v_csv jsonb := p_input_format_options->'Csv';
+	v_created jsonb;
+BEGIN
+	IF p_s3_bucket_source IS NULL THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			'1 validation error detected: Value null at ''s3BucketSource'' failed to satisfy constraint: Member must not be null');
+	ELSIF p_input_format IS NULL THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			'1 validation error detected: Value null at ''inputFormat'' failed to satisfy constraint: Member must not be null');
+	ELSIF p_table_creation_parameters IS NULL THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			'1 validation error detected: Value null at ''tableCreationParameters'' failed to satisfy constraint: Member must not be null');
+	ELSIF v_bucket IS NULL THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			'1 validation error detected: Value null at ''s3BucketSource.s3Bucket'' failed to satisfy constraint: Member must not be null');
+	END IF;
+	PERFORM hroe.transfer_check_enum(p_input_format, 'inputFormat', '{DYNAMODB_JSON,ION,CSV}');
+	PERFORM hroe.transfer_check_enum(p_input_compression_type, 'inputCompressionType', '{GZIP,ZSTD,NONE}');
+	IF v_csv IS NOT NULL AND p_input_format <> 'CSV' THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			'InputFormatOptions can only be specified with the CSV input format');
+	END IF;
+	IF length(v_csv->>'Delimiter') <> 1 OR (v_csv->>'Delimiter') !~ '^[,\t:;| ]$' THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			format('1 validation error detected: Value ''%s'' at ''inputFormatOptions.csv.delimiter'' failed to satisfy constraint: Member must satisfy regular expression pattern: [,;:|\t ]',
+				   v_csv->>'Delimiter'));
+	END IF;
+	IF jsonb_typeof(v_csv->'HeaderList') IS DISTINCT FROM 'array' AND v_csv ? 'HeaderList' THEN
+		PERFORM hroe.dynamodb_error('ValidationException', 'HeaderList must be a list of attribute names');
+	END IF;
+	v_table := p_table_creation_parameters->>'TableName';
+	PERFORM hroe.s3_check_bucket(v_bucket, p_s3_bucket_source->>'S3KeyPrefix', false);
+	v_request := jsonb_strip_nulls(jsonb_build_object(
+		'S3BucketSource', p_s3_bucket_source, 'InputFormat', p_input_format,
+		'InputCompressionType', coalesce(p_input_compression_type, 'NONE'),
+		'InputFormatOptions', p_input_format_options,
+		'TableCreationParameters', p_table_creation_parameters));
+	IF p_client_token IS NOT NULL THEN
+		SELECT * INTO v_row FROM hroe.imports i
+		WHERE i.client_token = p_client_token AND i.requested_by = (SELECT oid FROM pg_roles WHERE rolname = current_user)
+		  AND i.start_time > clock_timestamp() - interval '8 hours'
+		ORDER BY i.start_time DESC LIMIT 1;
+		IF FOUND THEN
+			IF v_row.request <> v_request THEN
+				PERFORM hroe.dynamodb_error('IdempotentParameterMismatchException',
+					'The provided ClientToken was already used with different parameters');
+			END IF;
+			RETURN jsonb_build_object('ImportTableDescription', hroe.import_description(v_row));
+		END IF;
+	END IF;
+	-- the table, with its indexes, as CreateTable makes it (its errors are CreateTable's)
+	-- (CreateTable makes the table in the caller's current schema, p_schema)
+	PERFORM set_config('search_path', format('%I, pg_catalog, pg_temp', coalesce(p_schema, 'public')), true);
+	v_created := hroe.dynamodb('CreateTable', p_table_creation_parameters);
+	PERFORM set_config('search_path', 'pg_catalog, pg_temp', true);
+	IF v_created->>'__type' LIKE '%#AccessDeniedException' THEN
+		RAISE EXCEPTION '%', v_created->>'message' USING ERRCODE = 'insufficient_privilege';
+	ELSIF v_created ? '__type' THEN
+		PERFORM hroe.dynamodb_error(split_part(v_created->>'__type', '#', 2), v_created->>'message');
+	END IF;
+	v_id := lpad((extract(epoch FROM clock_timestamp()) * 1000)::bigint::text, 14, '0')
+			|| '-' || left(md5(gen_random_uuid()::text), 8);
+	INSERT INTO hroe.imports (import_arn, table_name, table_arn, requested_by, client_token, request,
+							  input_format, input_compression_type, input_format_options,
+							  s3_bucket, s3_key_prefix, s3_bucket_owner, table_creation_parameters)
+	VALUES (hroe.table_arn(v_table) || '/import/' || v_id, v_table, hroe.table_arn(v_table),
+			(SELECT oid FROM pg_roles WHERE rolname = current_user), p_client_token, v_request,
+			p_input_format, coalesce(p_input_compression_type, 'NONE'), p_input_format_options,
+			v_bucket, p_s3_bucket_source->>'S3KeyPrefix', p_s3_bucket_source->>'S3BucketOwner',
+			p_table_creation_parameters)
+	RETURNING * INTO v_row;
+	PERFORM hroe.transfer_start('import', v_row.job_id);
+	RETURN jsonb_build_object('ImportTableDescription', hroe.import_description(v_row));
+END
+$$;
+COMMENT ON FUNCTION hroe.import_table(jsonb, text, jsonb, text, jsonb, text, name) IS
+'ImportTable: creates the table p_table_creation_parameters describe (with its GSIs, as CreateTable, in schema p_schema: by default the caller''s current schema) and starts hroe''s import worker, which puts every item of the files under p_s3_bucket_source''s bucket (a directory under hroe.s3_root) and S3KeyPrefix: DYNAMODB_JSON or ION lines ({"Item": ...}) or CSV (p_input_format_options: {"Csv": {"Delimiter", "HeaderList"}}), compressed GZIP, ZSTD or NONE; a line it cannot import is counted in ErrorCount and logged. The caller needs membership in hroe_import or pg_read_server_files. Returns {"ImportTableDescription": ...}';
+
+CREATE FUNCTION hroe.describe_import(p_import_arn text) RETURNS jsonb
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	v_row hroe.imports;
+BEGIN
+	IF p_import_arn IS NULL THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			'1 validation error detected: Value null at ''importArn'' failed to satisfy constraint: Member must not be null');
+	END IF;
+	SELECT * INTO v_row FROM hroe.imports WHERE import_arn = p_import_arn;
+	IF NOT FOUND THEN
+		PERFORM hroe.dynamodb_error('ImportNotFoundException', format('Import not found: %s', p_import_arn));
+	END IF;
+	RETURN jsonb_build_object('ImportTableDescription', hroe.import_description(v_row));
+END
+$$;
+COMMENT ON FUNCTION hroe.describe_import(text) IS
+'DescribeImport: an import of the caller''s, its status (IN_PROGRESS, COMPLETED, FAILED), ProcessedItemCount, ImportedItemCount, ErrorCount, ProcessedSizeBytes, FailureCode and FailureMessage; ImportNotFoundException for another role''s or an unknown ARN. Returns {"ImportTableDescription": ...}';
+
+CREATE FUNCTION hroe.list_imports(p_table_arn text DEFAULT NULL, p_page_size integer DEFAULT NULL,
+								  p_next_token text DEFAULT NULL)
+RETURNS jsonb
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	v_list jsonb;
+	v_last text;
+	v_more boolean;
+BEGIN
+	IF p_page_size < 1 OR p_page_size > 25 THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			format('1 validation error detected: Value ''%s'' at ''pageSize'' failed to satisfy constraint: Member must have value %s',
+				   p_page_size, CASE WHEN p_page_size < 1 THEN 'greater than or equal to 1' ELSE 'less than or equal to 25' END));
+	END IF;
+	WITH page AS (
+		SELECT i.* FROM hroe.imports i
+		WHERE (p_table_arn IS NULL OR i.table_arn = p_table_arn)
+		  AND (p_next_token IS NULL OR i.import_arn > p_next_token)
+		ORDER BY i.import_arn LIMIT coalesce(p_page_size, 25) + 1)
+	SELECT coalesce(jsonb_agg(jsonb_strip_nulls(jsonb_build_object(
+				'ImportArn', p.import_arn, 'ImportStatus', p.import_status, 'TableArn', p.table_arn,
+				'S3BucketSource', jsonb_build_object('S3Bucket', p.s3_bucket, 'S3KeyPrefix', p.s3_key_prefix,
+													 'S3BucketOwner', p.s3_bucket_owner),
+				'InputFormat', p.input_format, 'StartTime', EXTRACT(epoch FROM p.start_time),
+				'EndTime', EXTRACT(epoch FROM p.end_time))) ORDER BY p.import_arn)
+						FILTER (WHERE p.n <= coalesce(p_page_size, 25)), '[]'),
+		   max(p.import_arn) FILTER (WHERE p.n <= coalesce(p_page_size, 25)),
+		   count(*) > coalesce(p_page_size, 25)
+	INTO v_list, v_last, v_more
+	FROM (SELECT page.*, row_number() OVER (ORDER BY page.import_arn) AS n FROM page) p;
+	RETURN jsonb_strip_nulls(jsonb_build_object('ImportSummaryList', v_list,
+												'NextToken', CASE WHEN v_more THEN v_last END));
+END
+$$;
+COMMENT ON FUNCTION hroe.list_imports(text, integer, text) IS
+'ListImports: the caller''s imports (into table p_table_arn, or all), p_page_size (1 to 25, default 25) a page, by ARN, with NextToken when more follow. Returns {"ImportSummaryList": [...], "NextToken": ...}';
+
 -- ---------------------------------------------------------------------
 -- Resource-based policies (issue #32): PutResourcePolicy,
 -- GetResourcePolicy, DeleteResourcePolicy; src/tables/policy.sql
@@ -1128,6 +3038,17 @@ BEGIN
 					  WHEN 'ExpiredIteratorException' THEN 'HR009'
 					  WHEN 'TrimmedDataAccessException' THEN 'HR010'
 					  WHEN 'ItemCollectionSizeLimitExceededException' THEN 'HR011'
+					  WHEN 'BackupNotFoundException' THEN 'HR012'
+					  WHEN 'BackupInUseException' THEN 'HR013'
+					  WHEN 'TableNotFoundException' THEN 'HR014'
+					  WHEN 'TableAlreadyExistsException' THEN 'HR015'
+					  WHEN 'TableInUseException' THEN 'HR016'
+					  WHEN 'ProvisionedThroughputExceededException' THEN 'HR017'
+					  WHEN 'ThrottlingException' THEN 'HR018'
+					  WHEN 'PointInTimeRecoveryUnavailableException' THEN 'HR020'
+					  WHEN 'ExportNotFoundException' THEN 'HR021'
+					  WHEN 'ImportNotFoundException' THEN 'HR022'
+					  WHEN 'InvalidExportTimeException' THEN 'HR023'
 					  WHEN 'PolicyNotFoundException' THEN 'HR030'
 					  WHEN 'AccessDeniedException' THEN 'HR031'
 					  ELSE 'HR000' END,
@@ -1135,8 +3056,7 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION hroe.dynamodb_error(text, text) IS
-'internal: Raises a DynamoDB exception: SQLSTATE class HR (HR000 ValidationException, HR001 ResourceNotFoundException, HR002 ConditionalCheckFailedException, HR003 ResourceInUseException, HR004 LimitExceededException, HR005 TransactionCanceledException, HR006 IdempotentParameterMismatchException, HR007 SerializationException, HR008 DuplicateItemException, HR009 ExpiredIteratorException, HR010 TrimmedDataAccessException, HR011 ItemCollectionSizeLimitExceededException, HR030 PolicyNotFoundException, HR031 AccessDeniedException (a resource-based policy''s explicit deny); as hroe.dynamodb_errors()), DynamoDB''s text as the message';
-
+'internal: Raises a DynamoDB exception: SQLSTATE class HR (HR000 ValidationException, HR001 ResourceNotFoundException, HR002 ConditionalCheckFailedException, HR003 ResourceInUseException, HR004 LimitExceededException, HR005 TransactionCanceledException, HR006 IdempotentParameterMismatchException, HR007 SerializationException, HR008 DuplicateItemException, HR009 ExpiredIteratorException, HR010 TrimmedDataAccessException, HR011 ItemCollectionSizeLimitExceededException, HR012 BackupNotFoundException, HR013 BackupInUseException, HR014 TableNotFoundException, HR015 TableAlreadyExistsException, HR016 TableInUseException, HR017 ProvisionedThroughputExceededException, HR018 ThrottlingException, HR020 PointInTimeRecoveryUnavailableException, HR021 ExportNotFoundException, HR022 ImportNotFoundException, HR023 InvalidExportTimeException, HR030 PolicyNotFoundException, HR031 AccessDeniedException (a resource-based policy''s explicit deny); as hroe.dynamodb_errors()), DynamoDB''s text as the message';
 
 -- the IAM user name of an access key's requests
 ALTER TABLE hroe.access_keys ADD COLUMN principal_name text

@@ -37,6 +37,7 @@
 #include "utils/typcache.h"
 
 #include "api_internal.h"
+#include "throttle.h"
 #include "ddb_types.h"
 
 
@@ -360,11 +361,30 @@ static const ApiOperation operations[] = {
 	{"ExecuteTransaction", NULL, hroe_api_execute_transaction, false},
 	{"UpdateTimeToLive", hroe_api_update_time_to_live, NULL, false},
 	{"DescribeTimeToLive", hroe_api_describe_time_to_live, NULL, false},
+	/* table options and account reads (api_settings.c) */
+	{"DescribeLimits", hroe_api_describe_limits, NULL, false},
+	{"DescribeEndpoints", hroe_api_describe_endpoints, NULL, false},
+	{"UpdateContributorInsights", hroe_api_update_contributor_insights, NULL, false},
+	{"DescribeContributorInsights", hroe_api_describe_contributor_insights, NULL, false},
+	{"ListContributorInsights", hroe_api_list_contributor_insights, NULL, false},
+	/* on-demand backups (api_backup.c) */
+	{"CreateBackup", hroe_api_create_backup, NULL, false},
+	{"DescribeBackup", hroe_api_describe_backup, NULL, false},
+	{"ListBackups", hroe_api_list_backups, NULL, false},
+	{"DeleteBackup", hroe_api_delete_backup, NULL, false},
+	{"RestoreTableFromBackup", hroe_api_restore_table_from_backup, NULL, false},
 	/* DynamoDB Streams' (the gateway's DynamoDBStreams_20120810 target) */
 	{"ListStreams", NULL, hroe_api_list_streams, false},
 	{"DescribeStream", NULL, hroe_api_describe_stream, false},
 	{"GetShardIterator", NULL, hroe_api_get_shard_iterator, false},
 	{"GetRecords", NULL, hroe_api_get_records, false},
+	/* exports and imports (src/transfer/transfer_api.c) */
+	{"ExportTableToPointInTime", hroe_api_export_table, NULL, false},
+	{"DescribeExport", hroe_api_describe_export, NULL, false},
+	{"ListExports", hroe_api_list_exports, NULL, false},
+	{"ImportTable", hroe_api_import_table, NULL, false},
+	{"DescribeImport", hroe_api_describe_import, NULL, false},
+	{"ListImports", hroe_api_list_imports, NULL, false},
 };
 
 /* The operation named op, or NULL (not inlined into the callers' PG_TRY) */
@@ -422,15 +442,15 @@ typedef struct ApiResponse
 /*
  * The one wrapper of every operation the JSON API runs: operation op on the
  * request body req, within call (its error payload, its innermost response
- * while the operation runs), connected to SPI by the caller; partiql_query:
- * the request is a PartiQL SELECT's Query.  The response is built here, the
+ * while the operation runs), connected to SPI by the caller; partiql: the
+ * request is a PartiQL statement's (ApiRequest.partiql).  The response is built here, the
  * one place that closes the members an operation wrote as text; it is in
  * the current memory context (text) or in the call's outer context (jsonb).
  */
 static ApiResponse
-RunOperation(ApiCall *call, const ApiOperation *op, JsonbContainer *req, bool partiql_query)
+RunOperation(ApiCall *call, const ApiOperation *op, JsonbContainer *req, bool partiql)
 {
-	ApiRequest	r = {call, req, partiql_query};
+	ApiRequest	r = {call, req, partiql};
 	Jsonb	   *saved_result = call->result;
 	StringInfoData body;
 	ApiResponse res = {NULL, NULL};
@@ -459,7 +479,7 @@ RunOperation(ApiCall *call, const ApiOperation *op, JsonbContainer *req, bool pa
  * partiql_api.c, are the JSON API's requests): its response body
  */
 Jsonb *
-hroe_api_run(ApiCall *call, const char *op, Jsonb *req, bool partiql_query)
+hroe_api_run(ApiCall *call, const char *op, Jsonb *req, bool partiql)
 {
 	const ApiOperation *operation = FindOperation(op);
 	ApiResponse res;
@@ -468,7 +488,7 @@ hroe_api_run(ApiCall *call, const char *op, Jsonb *req, bool partiql_query)
 		elog(ERROR, "unknown operation \"%s\"", op);
 	/* (PartiQL's statements: IAM's PartiQL actions) */
 	call->ops.partiql = true;
-	res = RunOperation(call, operation, &req->root, partiql_query);
+	res = RunOperation(call, operation, &req->root, partiql);
 	return res.jsonb ? res.jsonb : hroe_api_text_jsonb(res.text);
 }
 
@@ -530,6 +550,10 @@ ErrorBody(const ApiCall *call, const char *op, ErrorData *edata, const char *typ
 		appendStringInfo(&out, ",\"CancellationReasons\":%s", call->ops.reasons);
 	if (call->ops.item && edata->sqlerrcode == ERRCODE_HROE_CONDITIONAL_CHECK_FAILED)
 		appendStringInfo(&out, ",\"Item\":%s", call->ops.item);
+	/* DynamoDB's throttling (src/tables/throttle.c): the limits met */
+	if ((edata->sqlerrcode == ERRCODE_HROE_PROVISIONED_THROUGHPUT_EXCEEDED ||
+		 edata->sqlerrcode == ERRCODE_HROE_THROTTLING) && hroe_throttle_reasons())
+		appendStringInfo(&out, ",\"ThrottlingReasons\":%s", hroe_throttle_reasons());
 	appendStringInfoChar(&out, '}');
 	return out.data;
 }

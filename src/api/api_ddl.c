@@ -645,6 +645,7 @@ hroe_api_create_table(JsonbContainer *req, StringInfo out)
 	bool		stream_enabled = false;
 	char	   *view_type = NULL;
 	bool		stream;
+	ApiTableOptions opts;
 
 	if (table == NULL)
 		hroe_api_invalid("The parameter 'TableName' is required but was not present in the request");
@@ -658,7 +659,14 @@ hroe_api_create_table(JsonbContainer *req, StringInfo out)
 		hroe_api_throughput(gsis[g], psprintf("globalSecondaryIndexes.%d.member.provisionedThroughput", g + 1),
 							&gtp[g], &errs);
 	stream = hroe_api_stream_specification(req, &stream_enabled, &view_type, &errs);
+	/* TableClass, SSESpecification, WarmThroughput (api_settings.c) */
+	hroe_api_table_options(req, &opts, &errs);
+	for (int g = 0; g < ngsis; g++)
+		hroe_api_index_warm_throughput(&opts, gsis[g],
+									   psprintf("globalSecondaryIndexes.%d.member.warmThroughput", g + 1),
+									   &errs);
 	hroe_api_raise_errors(errs);
+	hroe_api_check_table_options(&opts);
 	pay = billing && strcmp(billing, "PAY_PER_REQUEST") == 0;
 	if (pay && tp.given)
 		hroe_api_invalid("One or more parameter values were invalid: Neither ReadCapacityUnits nor WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST");
@@ -720,6 +728,9 @@ hroe_api_create_table(JsonbContainer *req, StringInfo out)
 	v[5] = DefinitionOrder(defs, ndefs);
 	v[6] = JsonbPGetDatum(JsonbValueToJsonb(index_throughput));
 	(void) RunStmt(STMT_SET_SETTINGS, v, nulls);
+	(void) hroe_api_apply_table_options(table, &opts);
+	/* OnDemandThroughput (api_on_demand.c) */
+	hroe_api_apply_on_demand(req, table, true);
 	if (stream && stream_enabled)
 		hroe_api_apply_stream(table, true, view_type);
 	/* ResourcePolicy: the table's resource-based policy (api_policy.c) */
@@ -739,7 +750,8 @@ hroe_api_describe_table(JsonbContainer *req, StringInfo out)
 	if (hroe_table_lookup(table, true) == NULL)
 		hroe_ddb_error(ERRCODE_HROE_RESOURCE_NOT_FOUND, "ResourceNotFoundException",
 					   psprintf("Requested resource not found: Table: %s not found", table));
-	appendStringInfo(out, ",\"Table\":%s", TableDescription(table, "ACTIVE", NULL, NULL));
+	appendStringInfo(out, ",\"Table\":%s",
+					 hroe_api_with_restore(table, TableDescription(table, "ACTIVE", NULL, NULL)));
 }
 
 /* DeleteTable (refused while deletion protection is enabled: hroe.delete_table) */
@@ -811,6 +823,7 @@ hroe_api_update_table(JsonbContainer *req, StringInfo out)
 	bool		stream_enabled = false;
 	char	   *view_type = NULL;
 	bool		stream;
+	ApiTableOptions opts;
 
 	if (table == NULL)
 		hroe_api_missing("tableName");
@@ -821,10 +834,12 @@ hroe_api_update_table(JsonbContainer *req, StringInfo out)
 		JsonbContainer *u = MemberObject(updates[i], "Update");
 		JsonbContainer *c = MemberObject(updates[i], "Create");
 
-		if (u && hroe_api_member(u, "ProvisionedThroughput") == NULL)
+		/* (a GSI's warm throughput or OnDemandThroughput alone may be updated) */
+		if (u && hroe_api_member(u, "ProvisionedThroughput") == NULL &&
+			hroe_api_member(u, "WarmThroughput") == NULL && !hroe_api_has_on_demand(u))
 			errs = lappend(errs, hroe_not_null_constraint(psprintf("globalSecondaryIndexUpdates.%d.member.update.provisionedThroughput",
 																 i + 1)));
-		else if (u)
+		else if (u && hroe_api_member(u, "ProvisionedThroughput") != NULL)
 			hroe_api_throughput(u, psprintf("globalSecondaryIndexUpdates.%d.member.update.provisionedThroughput", i + 1),
 								&utp[i], &errs);
 		else if (c)
@@ -832,15 +847,30 @@ hroe_api_update_table(JsonbContainer *req, StringInfo out)
 								&utp[i], &errs);
 	}
 	stream = hroe_api_stream_specification(req, &stream_enabled, &view_type, &errs);
+	/* TableClass, SSESpecification, WarmThroughput (api_settings.c) */
+	hroe_api_table_options(req, &opts, &errs);
+	for (int i = 0; i < nupdates; i++)
+	{
+		JsonbContainer *u = MemberObject(updates[i], "Update");
+		JsonbContainer *c = MemberObject(updates[i], "Create");
+
+		if (u || c)
+			hroe_api_index_warm_throughput(&opts, u ? u : c,
+										   psprintf("globalSecondaryIndexUpdates.%d.member.%s.warmThroughput",
+													i + 1, u ? "update" : "create"),
+										   &errs);
+	}
 	hroe_api_raise_errors(errs);
 	if (stream)
 		hroe_api_check_stream(false, stream_enabled, view_type);
-	if (!tp.given && billing == NULL && nupdates == 0 && protection == NULL && !stream)
+	if (!tp.given && billing == NULL && nupdates == 0 && protection == NULL && !stream &&
+		!hroe_api_table_options_given(&opts) && !hroe_api_has_on_demand(req))
 		hroe_api_invalid("At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, GlobalSecondaryIndexUpdates or SSESpecification or ReplicaUpdates is required");
 	if (billing && strcmp(billing, "PROVISIONED") == 0 && !tp.given)
 		hroe_api_invalid("One or more parameter values were invalid: ProvisionedThroughput must be specified when BillingMode is PROVISIONED");
 	if (tp.over)
 		hroe_api_invalid(tp.over);
+	hroe_api_check_table_options(&opts);
 	for (int i = 0; i < nupdates; i++)
 	{
 		JsonbContainer *u = MemberObject(updates[i], "Update");
@@ -917,6 +947,10 @@ hroe_api_update_table(JsonbContainer *req, StringInfo out)
 	v[6] = new_index ? TextD(new_index) : (nulls[6] = 'n', (Datum) 0);
 	row = RunStmt(STMT_UPDATE_TABLE, v, nulls);
 	changed = DatumGetBool(Col(row, 1, &isnull));
+	if (hroe_api_apply_table_options(table, &opts))
+		changed = true;
+	/* OnDemandThroughput (api_on_demand.c) */
+	hroe_api_apply_on_demand(req, table, false);
 	if (stream)
 		hroe_api_apply_stream(table, stream_enabled, view_type);
 	/* the table UPDATING while its own settings or GSIs change, the GSIs changing */

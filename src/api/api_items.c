@@ -128,6 +128,9 @@ hroe_api_write(const ApiRequest *ar, StringInfo out, HroeWriteKind kind)
 	}
 	r.condition = e.condition;
 	r.update = e.update;
+	/* a standalone UpdateItem measures what it writes too, PartiQL's not */
+	if (r.update && !ar->partiql)
+		r.update->measure_writes = true;
 	r.rcc = hroe_api_return_cc(req);
 	hroe_write_item(&r, &res);
 	AppendWriteResult(out, &res);
@@ -168,7 +171,7 @@ hroe_api_read(const ApiRequest *ar, StringInfo out, bool query)
 		hroe_api_invalid("Either the KeyConditions or KeyConditionExpression parameter must be specified in the request.");
 	r.esk = hroe_api_member_jsonb(req, "ExclusiveStartKey");
 	/* PartiQL's WHERE sk > a AND sk < b: one range */
-	r.key_bounds = query && ar->partiql_query;
+	r.key_bounds = query && ar->partiql;
 	if (query)
 	{
 		r.forward = hroe_api_member_bool(req, "ScanIndexForward", true);

@@ -13,7 +13,19 @@
 
 /* items and attributes */
 #define HROE_ITEM_MAX_SIZE		409600	/* an item: 400 KB, inclusive */
-#define HROE_ITEM_MAX_DEPTH		32		/* nesting of L and M */
+#define HROE_ITEM_MAX_DEPTH		32		/* levels of values in an attribute,
+										 * the attribute's own value level 1,
+										 * an L's or M's members one deeper */
+/*
+ * UpdateItem's own 400 KB measure (doc/dynamodb-rules.md#keys-and-item-size):
+ * besides the finished item, the top-level attributes the update writes
+ * plus these bytes for the update and for each of its actions may not pass
+ * HROE_ITEM_MAX_SIZE
+ */
+#define HROE_UPDATE_COST		3		/* the update itself */
+#define HROE_UPDATE_SET_COST	19		/* a SET or ADD */
+#define HROE_UPDATE_INDEX_COST	20		/* a SET or ADD of a list element */
+#define HROE_UPDATE_REMOVE_COST	2		/* a REMOVE or DELETE */
 #define HROE_ITEM_MAX_NAME		65535	/* an attribute name, in bytes */
 #define HROE_JSON_MAX_DEPTH		1000	/* nesting of a request body's JSON
 										 * (hroe-gateway's bound too) */
@@ -34,6 +46,7 @@
 #define HROE_WCU_BYTES			1024
 #define HROE_PARTITION_MAX_RCU	3000	/* one partition's reads per second */
 #define HROE_PARTITION_MAX_WCU	1000	/* ... and writes */
+#define HROE_BURST_SECONDS		300		/* unused capacity a table or GSI banks */
 
 /* tables and indexes */
 #define HROE_MAX_GSIS			20		/* global secondary indexes of a table */
@@ -50,6 +63,24 @@
 #define HROE_THROUGHPUT_MAX		INT64CONST(1000000000000)	/* read or write
 															 * capacity units */
 
+/*
+ * DescribeLimits: an account's default quotas of an on-demand account
+ * (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ServiceQuotas.html)
+ */
+#define HROE_ACCOUNT_MAX_READ_UNITS		80000
+#define HROE_ACCOUNT_MAX_WRITE_UNITS	80000
+#define HROE_TABLE_MAX_READ_UNITS		40000
+#define HROE_TABLE_MAX_WRITE_UNITS		40000
+/* (DescribeEndpoints' cache period: DDB_ENDPOINT_CACHE_MINUTES, protocol/ddb_types.h) */
+/* ListContributorInsights: MaxResults' bound and default */
+#define HROE_CONTRIBUTOR_INSIGHTS_PAGE_MAX	100
+#define HROE_CONTRIBUTOR_INSIGHTS_PAGE_DEFAULT	100
+/* the enum value sets of the table options */
+#define HROE_ENUM_TABLE_CLASS	"STANDARD, STANDARD_INFREQUENT_ACCESS"
+#define HROE_ENUM_SSE_TYPE		"AES256, KMS"
+#define HROE_ENUM_CI_ACTION		"ENABLE, DISABLE"
+#define HROE_ENUM_CI_MODE		"ACCESSED_AND_THROTTLED_KEYS, THROTTLED_KEYS"
+
 /* tags */
 #define HROE_MAX_TAGS			50		/* tags of a table */
 #define HROE_TAG_KEY_MAX		128		/* a tag key, in characters */
@@ -60,6 +91,16 @@
  * in SQL, by hroe.check_resource_policy in src/tables/policy.sql)
  */
 #define HROE_RESOURCE_POLICY_MAX	20480
+
+/*
+ * on-demand backups: a BackupName as a table name (HROE_TABLE_NAME_MIN/MAX),
+ * a BackupArn of 37 to 1024 characters, a ListBackups page; the SQL
+ * functions of src/api/backup.sql check them (as hroe.tables' CHECK does
+ * the table name's), the JSON API bounds a Limit with them
+ */
+#define HROE_BACKUP_ARN_MIN		37
+#define HROE_BACKUP_ARN_MAX		1024
+#define HROE_LIST_BACKUPS_MAX	100		/* backups in a ListBackups page */
 
 /* reads */
 #define HROE_PAGE_BYTES			(1024 * 1024)	/* a Query or Scan page */

@@ -216,6 +216,11 @@ typedef struct HroeUpdateExpr
 	bool		legacy;			/* AttributeUpdates (api_legacy.c): ADD also
 								 * appends lists, and a type mismatch of ADD
 								 * or DELETE has AttributeUpdates' message */
+	bool		measure_writes;	/* a standalone UpdateItem's: the attributes
+								 * it writes and its actions are measured
+								 * against 400 KB too (hroe_update_apply);
+								 * a transaction's or PartiQL's UPDATE
+								 * measures the finished item only */
 } HroeUpdateExpr;
 
 extern HroeUpdateExpr *hroe_update_parse(HroeExprContext *cxt, const char *expr);

@@ -93,6 +93,27 @@ hroe_path_text(const List *path)
 	return buf.data;
 }
 
+/*
+ * size() of a string: its length in UTF-16 code units, as DynamoDB counts
+ * it (a character beyond U+FFFF is two), not its UTF-8 bytes; the string
+ * is valid UTF-8, so every byte that does not continue a character starts
+ * one, and a four-byte character is the one that needs two units
+ */
+static int64
+Utf16Length(const char *s, uint32 len)
+{
+	int64		units = 0;
+
+	for (uint32 i = 0; i < len; i++)
+	{
+		unsigned char c = (unsigned char) s[i];
+
+		if ((c & 0xC0) != 0x80)
+			units += c >= 0xF0 ? 2 : 1;
+	}
+	return units;
+}
+
 /* Resolve one operand node: a path, a :value, or size(path) */
 static void
 EvalOperand(const HroeExprNode *n, const HroeItem *item, Operand *op)
@@ -120,6 +141,8 @@ EvalOperand(const HroeExprNode *n, const HroeItem *item, Operand *op)
 				switch (arg.v.type)
 				{
 					case HROE_S:
+						size = Utf16Length(arg.v.data, arg.v.len);
+						break;
 					case HROE_B:
 						size = arg.v.len;
 						break;

@@ -20,7 +20,9 @@
  *	- ADD adds to an N (missing = 0) or unites sets (creating the set);
  *	  DELETE subtracts from a set and removes the attribute when it becomes
  *	  empty; any other existing type is E20;
- *	- the result may not exceed 400 KB (E10, UpdateItem's text).
+ *	- the result may not exceed 400 KB (E10, UpdateItem's text); a
+ *	  standalone UpdateItem also measures what it writes (WrittenBytes);
+ *	- no value it writes may be at level 33 (MutDepth).
  *
  * Uses only palloc, ereport and the hroe.item C API (no fmgr), so the
  * fuzzer links it outside the server.
@@ -41,7 +43,6 @@
 #define MSG_LEGACY_BAD_TYPE "Type mismatch for attribute to update"
 #define MSG_NO_ATTR		"The provided expression refers to an attribute that does not exist in the item"
 #define MSG_BAD_PATH	"The document path provided in the update expression is invalid for update"
-#define MSG_TOO_BIG		"Item size to update has exceeded the maximum allowed size"
 
 /* Raise a ValidationException with DynamoDB's text */
 static void
@@ -61,7 +62,7 @@ UpdateTooBig(int64 size)
 {
 	ereport(ERROR,
 			(errcode(ERRCODE_HROE_VALIDATION),
-			 errmsg(MSG_TOO_BIG),
+			 errmsg(HROE_MSG_UPDATE_TOO_BIG),
 			 errdetail("DynamoDB ValidationException: the updated item would be at least " INT64_FORMAT " bytes, the maximum is %d.",
 					   size, HROE_ITEM_MAX_SIZE)));
 }
@@ -136,6 +137,21 @@ MutSet(MutNode *parent, const HroePathElem *e, const HroeValue *v)
 		return;
 	}
 	hroe_ex_mut_attach(parent, e, hroe_ex_mut_leaf(v));
+}
+
+/* Levels of values of a tree node (hroe_value_depth) */
+static int
+MutDepth(const MutNode *n)
+{
+	int			depth = 1;
+
+	check_stack_depth();
+	if (!n->expanded)
+		return hroe_value_depth(&n->val);
+	for (int i = 0; i < n->nkids; i++)
+		if (!n->kids[i]->removed)
+			depth = Max(depth, MutDepth(n->kids[i]) + 1);
+	return depth;
 }
 
 /* DynamoDB size of a tree node (the item size formula, doc/dynamodb-rules.md#keys-and-item-size) */
@@ -472,6 +488,60 @@ hroe_update_check_keys(const HroeUpdateExpr *upd, const char *const *keys, int n
 }
 
 /*
+ * Whether the top-level attribute k is one the update writes: the first
+ * element of an action's path names it
+ */
+static bool
+Written(const HroeUpdateExpr *upd, const MutNode *k)
+{
+	ListCell   *lc;
+
+	foreach(lc, upd->actions)
+	{
+		HroePathElem *head = linitial(((HroeUpdateAction *) lfirst(lc))->path);
+
+		if (head->name && head->namelen == k->namelen &&
+			memcmp(head->name, k->name, k->namelen) == 0)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * What a standalone UpdateItem measures against 400 KB besides the finished
+ * item (doc/dynamodb-rules.md#keys-and-item-size): every top-level
+ * attribute the update writes, name and finished value, plus a cost for the
+ * update and for each action (dynamodb_limits.h).  The key and the
+ * attributes the update leaves alone are not counted, so at a short key the
+ * ceiling is below 400 KB.
+ */
+static int64
+WrittenBytes(const HroeUpdateExpr *upd, const MutNode *root)
+{
+	int64		bytes = HROE_UPDATE_COST;
+	ListCell   *lc;
+
+	foreach(lc, upd->actions)
+	{
+		HroeUpdateAction *a = lfirst(lc);
+
+		if (a->kind == HROE_UPDATE_SET || a->kind == HROE_UPDATE_ADD)
+			bytes += ((HroePathElem *) llast(a->path))->is_index ?
+				HROE_UPDATE_INDEX_COST : HROE_UPDATE_SET_COST;
+		else
+			bytes += HROE_UPDATE_REMOVE_COST;
+	}
+	for (int i = 0; i < root->nkids; i++)
+	{
+		const MutNode *k = root->kids[i];
+
+		if (!k->removed && Written(upd, k))
+			bytes += k->namelen + MutSize(k);
+	}
+	return bytes;
+}
+
+/*
  * Apply a checked UpdateExpression to an item (NULL: a missing item, as
  * UpdateItem's upsert starts from); returns the new item.
  */
@@ -547,6 +617,28 @@ hroe_update_apply(const HroeUpdateExpr *upd, const HroeItem *item)
 			size += root->kids[i]->namelen + MutSize(root->kids[i]);
 	if (size > HROE_ITEM_MAX_SIZE)
 		UpdateTooBig(size);
+	if (upd->measure_writes)
+	{
+		size = WrittenBytes(upd, root);
+		if (size > HROE_ITEM_MAX_SIZE)
+			ereport(ERROR,
+					(errcode(ERRCODE_HROE_VALIDATION),
+					 errmsg(HROE_MSG_UPDATE_TOO_BIG),
+					 errdetail("DynamoDB ValidationException: the attributes the update writes and its actions measure " INT64_FORMAT " bytes, the maximum is %d.",
+							   size, HROE_ITEM_MAX_SIZE)));
+	}
+	/*
+	 * No value the update writes at level 33 (the attribute's value is level
+	 * 1): each attribute it writes, in its finished form.  The attributes it
+	 * leaves alone are not checked again, so an item stored before the rule
+	 * counted the attribute's own value (a string in 32 maps) can still be
+	 * updated elsewhere, and a write into that attribute must bring it
+	 * within 32 levels.
+	 */
+	for (int i = 0; i < root->nkids; i++)
+		if (!root->kids[i]->removed && Written(upd, root->kids[i]) &&
+			MutDepth(root->kids[i]) > HROE_ITEM_MAX_DEPTH)
+			hroe_nesting_error();
 	return hroe_ex_mut_build_item(root);
 }
 

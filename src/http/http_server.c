@@ -529,7 +529,8 @@ answer(HttpRequest *hr, const Request *req, Response *resp)
 		return;
 	found = lookup_secret(hr, auth.access_key_id, secret, sizeof(secret), resp);
 	if (found != LOOKUP_FAILED &&
-		request_authenticate(req, &auth, secret, found == LOOKUP_FOUND, resp))
+		request_authenticate(req, &auth, secret, found == LOOKUP_FOUND, resp) &&
+		!request_local_answer(req, hroe_region, resp))
 		call(hr, auth.access_key_id, resp->operation, req->body, req->body_len, resp);
 	OPENSSL_cleanse(secret, sizeof(secret));
 	OPENSSL_cleanse(hr->secret, sizeof(hr->secret));

@@ -50,7 +50,9 @@
 #include "catalog.h"
 #include "direct_write.h"
 #include "key.h"
+#include "contributor_insights.h"
 #include "operations_internal.h"
+#include "throttle.h"
 
 /* ---------- helpers ---------- */
 
@@ -240,13 +242,33 @@ hroe_op_fetch_item(HroeTableMeta *t, Datum *keys, bool for_update, MemoryContext
 	bool		isnull;
 	bool		done;
 	HroeItem   *item;
+	List	   *parts;
 
 	if (for_update)
 		return hroe_lock_row(t, keys, NULL, cxt);
 	item = DirectFetch(t, keys, cxt, &done);
 	if (done)
 		return item;
-	plan = hroe_table_plan_find(t, "get");
+	parts = hroe_table_read_partitions(t);
+	if (parts != NIL)
+	{
+		/*
+		 * a distributed table's key: its partition read by name, a generic
+		 * plan, the key conditions all shipped (hroe_table_read_partitions)
+		 */
+		int			part = hroe_table_key_partition(t, keys[0]);
+		char	   *shape = psprintf("get:p%d", part);
+
+		plan = hroe_table_plan_find(t, shape);
+		if (plan == NULL)
+			plan = hroe_table_plan_partitions(t, shape,
+											  psprintf("SELECT item FROM ONLY %s WHERE pk = $1%s",
+													   (char *) list_nth(parts, part),
+													   t->schema.nrange ? " AND sk = $2" : ""),
+											  n, types);
+	}
+	else
+		plan = hroe_table_plan_find(t, "get");
 	if (plan == NULL)
 		plan = hroe_table_plan(t, "get",
 							   psprintf("SELECT item FROM %s WHERE %s", t->relname, KeyQual(t, 1)),
@@ -286,10 +308,16 @@ DoGet(HroeTableMeta *t, Jsonb *key, bool consistent, MemoryContext cxt, double *
 	HroeItem   *item;
 
 	hroe_check_request_key(t, key, keys, NULL);
+	/* DynamoDB's throttling (throttle.c) */
+	(void) hroe_throttle_admit(t, false, -1, &keys[0], true);
 	hroe_op_push_read_snapshot();
 	item = hroe_op_fetch_item(t, keys, false, cxt);
 	PopActiveSnapshot();
 	*units = hroe_read_units(item ? hroe_item_size(item) : 0, consistent);
+	hroe_throttle_charge(t, false, -1, &keys[0], *units, NULL);
+	/* (a read of no item is a read of its key all the same) */
+	if (t->contributor_insights_any)
+		hroe_contributor_insights_item(t, NULL, item ? item : HroeItemFromJsonb(key), false, false);
 	return item;
 }
 
@@ -441,6 +469,7 @@ hroe_op_do_put(HroeTableMeta *t, HroeItem *item, bool locked, HroeItem *locked_o
 	int			ret;
 
 	hroe_check_item_key(t, item, keys);
+	hroe_contributor_insights_item(t, NULL, item, true, false);
 	if (!locked && hroe_direct_overwrite(t, item, keys, cxt, need_old ? &old : NULL))
 	{
 		if (need_old)
@@ -581,6 +610,7 @@ hroe_op_do_delete(HroeTableMeta *t, Datum *keys, MemoryContext cxt, double *unit
 	if (SPI_processed == 1)
 		old = hroe_op_copy_item(cxt, SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
 	*units = hroe_write_capacity(t, old, NULL, index_units);
+	hroe_contributor_insights_item(t, NULL, old, true, false);
 	return old;
 }
 
@@ -590,8 +620,14 @@ hroe_delete(HroeTableMeta *t, Jsonb *key, double *units, double *index_units)
 {
 	Datum		keys[2];
 
+	HroeItem   *old;
+
 	hroe_check_request_key(t, key, keys, NULL);
-	return hroe_op_do_delete(t, keys, CurrentMemoryContext, units, index_units);
+	old = hroe_op_do_delete(t, keys, CurrentMemoryContext, units, index_units);
+	/* a delete of no item is a write of its key all the same */
+	if (old == NULL && t->contributor_insights_any)
+		hroe_contributor_insights_item(t, NULL, HroeItemFromJsonb(key), true, false);
+	return old;
 }
 
 /*
@@ -677,6 +713,8 @@ hroe_delete_item(PG_FUNCTION_ARGS)
 	t = hroe_table_lookup(table, false);
 	hroe_check_request_key(t, key, keys, NULL);
 	old = hroe_op_do_delete(t, keys, cxt, &units, index_units);
+	if (old == NULL && t->contributor_insights_any)
+		hroe_contributor_insights_item(t, NULL, HroeItemFromJsonb(key), true, false);
 	SPI_finish();
 	cc = hroe_capacity_jsonb(rcc, table, units, t, index_units);
 	return ItemResult(fcinfo, return_old ? old : NULL, cc);

@@ -24,8 +24,10 @@
 #include "utils/memutils.h"
 #include "utils/snapmgr.h"
 
+#include "contributor_insights.h"
 #include "operations.h"
 #include "operations_internal.h"
+#include "throttle.h"
 
 /*
  * Order actions by item identity (the canonical locking order); actions
@@ -353,6 +355,45 @@ CancelInvalid(HroeCall *call, HroeTxAction *acts, int n)
 		CancelFor(call, n, codes, messages);
 }
 
+/*
+ * DynamoDB's throttling (throttle.c), before anything is locked or read: an
+ * action it refuses cancels the transaction, with the reason DynamoDB gives
+ * (ProvisionedThroughputExceeded on a provisioned table, else
+ * ThrottlingError)
+ */
+static void
+AdmitAll(HroeCall *call, HroeTxAction *acts, int n, bool write)
+{
+	for (int i = 0; i < n; i++)
+	{
+		if (hroe_throttle_admit(acts[i].t, write && acts[i].kind != HROE_TX_CHECK, -1,
+								&acts[i].keys[0], false))
+			continue;
+		if (hroe_throttle_last_provisioned())
+			TxCancel(call, n, acts[i].index, "ProvisionedThroughputExceeded",
+					 HROE_MSG_PROVISIONED_THROUGHPUT_EXCEEDED);
+		TxCancel(call, n, acts[i].index, "ThrottlingError", HROE_MSG_THROTTLING);
+	}
+}
+
+/* Charge what each action consumed: a transaction's reads and writes count twice */
+static void
+ChargeAll(HroeTxAction *acts, int n, bool write)
+{
+	for (int i = 0; i < n; i++)
+	{
+		int64		size;
+
+		if (!hroe_throttle_active(acts[i].t))
+			continue;
+		size = Max(acts[i].old ? hroe_item_size(acts[i].old) : 0,
+				   write && acts[i].kind == HROE_TX_PUT ? hroe_item_size(acts[i].item) : 0);
+		hroe_throttle_charge(acts[i].t, write && acts[i].kind != HROE_TX_CHECK, -1, &acts[i].keys[0],
+							 write && acts[i].kind != HROE_TX_CHECK ? 2.0 * hroe_write_units(size)
+							 : 2.0 * hroe_read_units(size, true), NULL);
+	}
+}
+
 /* Every action's condition on its locked item; cancelled if one fails */
 static void
 CheckConditions(HroeCall *call, HroeTxAction *acts, int n)
@@ -448,9 +489,43 @@ TxWrite(HroeTxAction *a, HroeTableCapacity *c)
 }
 
 /*
- * Make every Update's item (its update applied to its locked item), in the
- * canonical order: an empty index key raised (input validation), one of
- * another type than its index's cancels the transaction (ValidationError)
+ * An Update's item (its update applied to its locked item): one that would
+ * pass 400 KB cancels the transaction (ValidationError, UpdateItem's text:
+ * unlike a Put's, its size is known only once the transaction runs; the
+ * actions after it in the canonical order are not judged)
+ */
+static HroeItem *
+ApplyUpdate(HroeCall *call, HroeTxAction *a, HroeTxAction *acts, int n)
+{
+	MemoryContext cxt = CurrentMemoryContext;
+	HroeItem   *updated = NULL;
+
+	PG_TRY();
+	{
+		updated = hroe_update_apply(a->e.update, a->old ? a->old : a->item);
+	}
+	PG_CATCH();
+	{
+		ErrorData  *edata;
+
+		MemoryContextSwitchTo(cxt);
+		edata = CopyErrorData();
+		if (edata->sqlerrcode != ERRCODE_HROE_VALIDATION || !edata->message ||
+			strcmp(edata->message, HROE_MSG_UPDATE_TOO_BIG) != 0)
+			PG_RE_THROW();
+		/* the transaction is cancelled: the error aborts it */
+		FlushErrorState();
+		a->invalid = edata->message;
+		CancelInvalid(call, acts, n);
+	}
+	PG_END_TRY();
+	return updated;
+}
+
+/*
+ * Make every Update's item, in the canonical order: an empty index key
+ * raised (input validation), one of another type than its index's cancels
+ * the transaction (ValidationError)
  */
 static void
 ApplyUpdates(HroeCall *call, HroeTxAction **order, HroeTxAction *acts, int n)
@@ -462,7 +537,7 @@ ApplyUpdates(HroeCall *call, HroeTxAction **order, HroeTxAction *acts, int n)
 		if (a->kind != HROE_TX_UPDATE)
 			continue;
 		hroe_call_resource(call, a->table, strlen(a->table));
-		a->updated = hroe_update_apply(a->e.update, a->old ? a->old : a->item);
+		a->updated = ApplyUpdate(call, a, acts, n);
 		hroe_check_update_index_keys(a->t, a->updated);
 		a->invalid = hroe_item_index_keys_mismatch(a->t, a->updated);
 	}
@@ -552,6 +627,7 @@ hroe_transact_write(HroeCall *call, HroeTxAction *acts, int n, const char *token
 		}
 	}
 	CheckOneServer(acts, n);
+	AdmitAll(call, acts, n, true);
 	LockAll(call, order, n);
 	CheckConditions(call, acts, n);
 	ApplyUpdates(call, order, acts, n);
@@ -560,6 +636,7 @@ hroe_transact_write(HroeCall *call, HroeTxAction *acts, int n, const char *token
 		(void) TxTable(caps, &ncaps, &acts[i]);
 
 	WriteAll(call, order, n, caps, &ncaps);
+	ChargeAll(acts, n, true);
 	if (icm)
 	{
 		HroeTableMeta **tables = palloc(sizeof(HroeTableMeta *) * n);
@@ -600,6 +677,10 @@ hroe_transact_get(HroeCall *call, HroeTxAction *acts, int n, const char *rcc)
 	hroe_check_return_cc(rcc);
 	(void) LockOrder(acts, n);	/* one action per item, as for writes */
 	CancelInvalid(call, acts, n);
+	AdmitAll(call, acts, n, false);
 	ReadAll(call, acts, n, true);
+	ChargeAll(acts, n, false);
+	for (int i = 0; i < n; i++)
+		hroe_contributor_insights_item(acts[i].t, NULL, acts[i].old, false, false);
 	return hroe_tx_capacity_jsonb(rcc, caps, TxReads(acts, n, caps, 2), "ReadCapacityUnits");
 }

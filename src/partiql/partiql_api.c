@@ -139,8 +139,9 @@ RunWrite(ApiCall *call, PqRequest *r, const char *extra)
 	ErrorData  *e;
 	Jsonb	   *res;
 
+	/* an UPDATE measures its finished item only (ApiRequest.partiql) */
 	if (r->stmt->kind != PQ_INSERT)
-		return hroe_api_run(call, r->op, req, false);
+		return hroe_api_run(call, r->op, req, true);
 	res = RunCatching(call, r->op, req, ERRCODE_HROE_CONDITIONAL_CHECK_FAILED, &e);
 	if (e)
 		hroe_ddb_error(ERRCODE_HROE_DUPLICATE_ITEM, "DuplicateItemException", DUPLICATE_ITEM);
@@ -349,7 +350,7 @@ DecodeToken(const char *token, int nvalues, const char *index, int *start, Jsonb
 
 /*
  * A SELECT's Query or Scan (hroe_api_run), its sort key bounds a range: the
- * request says so (ApiRequest.partiql_query), never a request's member
+ * request says so (ApiRequest.partiql), never a request's member
  */
 static Jsonb *
 RunRead(ApiCall *call, PqRequest *r, const char *in_value, const char *extra)

@@ -61,6 +61,8 @@ typedef struct HroeIndexMeta
 	int			nnonkey;
 	char	  **nonkey;
 	bool		local;			/* an LSI: HASH the table's, on pk */
+	/* Contributor Insights' mode (contributor_insights.h) */
+	uint8		contributor_insights;
 } HroeIndexMeta;
 
 typedef struct HroePlan
@@ -93,6 +95,9 @@ typedef struct HroeTableMeta
 	 * CONFLICT with a target, never by ctid
 	 */
 	bool		distributed;
+	/* Contributor Insights' mode, and whether any index has one (contributor_insights.h) */
+	uint8		contributor_insights;
+	bool		contributor_insights_any;
 } HroeTableMeta;
 
 /* A key attribute value as a Datum of its column type */
@@ -110,6 +115,8 @@ extern HroeIndexMeta *hroe_index_lookup(HroeTableMeta *t, const char *name);
 extern SPIPlanPtr hroe_table_plan_find(HroeTableMeta *t, const char *shape);
 extern SPIPlanPtr hroe_table_plan(HroeTableMeta *t, const char *shape,
 								  const char *sql, int nargs, Oid *argtypes);
+extern SPIPlanPtr hroe_table_plan_partitions(HroeTableMeta *t, const char *shape,
+											 const char *sql, int nargs, Oid *argtypes);
 extern void hroe_push_search_path(void);
 extern void hroe_pop_search_path(void);
 extern Oid	hroe_key_type_oid(char type);
@@ -160,6 +167,8 @@ extern char *hroe_region;
 /* distributed tables (src/tables/tables_partition.c) */
 extern char *hroe_partition_servers;
 extern Oid	hroe_table_key_server(HroeTableMeta *t, Datum pk);
+extern int	hroe_table_key_partition(HroeTableMeta *t, Datum pk);
+extern List *hroe_table_read_partitions(HroeTableMeta *t);
 extern char *hroe_table_pk_qual(HroeTableMeta *t, int param);
 extern char *hroe_table_pk_expr(HroeTableMeta *t);
 extern char *hroe_account_id;

@@ -284,6 +284,9 @@ hroe_item_embed_collection(PG_FUNCTION_ARGS)
 		elems[i].len = e.itemlen - (HROE_ITEM_HDRSZ - VARHDRSZ);
 	}
 	hroe_make_list(elems, n, &list);
+	/* the children's values move two levels down: at most 32 all the same */
+	if (hroe_value_depth(&list) > HROE_ITEM_MAX_DEPTH)
+		hroe_nesting_error();
 	hroe_item_root(parent, &m);
 	for (uint32 i = 0; i < hroe_value_count(&m); i++)
 	{

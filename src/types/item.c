@@ -620,12 +620,13 @@ DocValue(JsonbIterator **it, JsonbIteratorToken tok, JsonbValue *jv,
 		 HroeValue *out, int depth)
 {
 	check_stack_depth();
+	/* a value at most at level 32 (an attribute's value is level 1) */
+	if (depth > HROE_ITEM_MAX_DEPTH)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("One or more parameter values were invalid: Nesting Levels have exceeded supported limits")));
 	if (tok == WJB_BEGIN_OBJECT || tok == WJB_BEGIN_ARRAY)
 	{
-		if (depth > HROE_ITEM_MAX_DEPTH)
-			ereport(ERROR,
-					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-					 errmsg("One or more parameter values were invalid: Nesting Levels have exceeded supported limits")));
 		if (tok == WJB_BEGIN_OBJECT)
 			DocObject(it, out, depth + 1);
 		else

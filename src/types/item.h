@@ -131,6 +131,14 @@ extern char *hroe_message_bytes(const char *s, uint32 len);
 /* DynamoDB size of one value (doc/dynamodb-rules.md#keys-and-item-size) */
 extern int64 hroe_value_size(const HroeValue *v);
 
+/*
+ * Levels of values in one trusted value (a scalar, a set or an empty L or M
+ * 1, else 1 + its members'), and DynamoDB's error for a value written at
+ * level HROE_ITEM_MAX_DEPTH + 1 (doc/dynamodb-rules.md#types)
+ */
+extern int	hroe_value_depth(const HroeValue *v);
+extern void hroe_nesting_error(void) pg_attribute_noreturn();
+
 /* N value as a numeric Datum (backend only) */
 extern Datum hroe_value_numeric(const HroeValue *v);
 

@@ -179,9 +179,9 @@ hroe_value_size(const HroeValue *v)
 	return 0;
 }
 
-/* L/M nesting of a trusted value */
-static int
-ValueDepth(const HroeValue *v)
+/* Levels of values of a trusted value (as ValNode.depth) */
+int
+hroe_value_depth(const HroeValue *v)
 {
 	uint32		n,
 				i;
@@ -189,7 +189,7 @@ ValueDepth(const HroeValue *v)
 	HroeValue	e;
 
 	if (v->type != HROE_L && v->type != HROE_M)
-		return 0;
+		return 1;
 	n = hroe_io_get_u32(v->data);
 	for (i = 0; i < n; i++)
 	{
@@ -204,7 +204,7 @@ ValueDepth(const HroeValue *v)
 			hroe_map_entry(v, i, &nm, &nl, &e);
 		}
 		{
-			int			ed = ValueDepth(&e);	/* not inside Max(): evaluated twice */
+			int			ed = hroe_value_depth(&e);	/* not inside Max(): evaluated twice */
 
 			d = Max(d, ed);
 		}
@@ -245,6 +245,9 @@ BinaryValue(Reader *r, uint8 type, const char *p, uint32 len, ValNode *n, int de
 				cnt,
 				prev;
 
+	/* a value at most at level 32 (an attribute's value is level 1) */
+	if (depth > HROE_ITEM_MAX_DEPTH)
+		hroe_io_value_error(r, ERRCODE_PROGRAM_LIMIT_EXCEEDED, MSG_DEPTH);
 	n->type = type;
 	switch (type)
 	{
@@ -284,8 +287,6 @@ BinaryValue(Reader *r, uint8 type, const char *p, uint32 len, ValNode *n, int de
 		case HROE_SS:
 		case HROE_NS:
 		case HROE_BS:
-			if (type == HROE_L && depth > HROE_ITEM_MAX_DEPTH)
-				hroe_io_value_error(r, ERRCODE_PROGRAM_LIMIT_EXCEEDED, MSG_DEPTH);
 			cnt = BinaryCount(r, p, len, 4);
 			prev = 4 + 4 * cnt;
 			for (i = 0; i < cnt; i++)
@@ -318,8 +319,6 @@ BinaryValue(Reader *r, uint8 type, const char *p, uint32 len, ValNode *n, int de
 				hroe_io_finish_set(r, n);
 			return;
 		case HROE_M:
-			if (depth > HROE_ITEM_MAX_DEPTH)
-				hroe_io_value_error(r, ERRCODE_PROGRAM_LIMIT_EXCEEDED, MSG_DEPTH);
 			cnt = BinaryCount(r, p, len, 8);
 			prev = 4 + 8 * cnt;
 			/* names are contiguous, then values: both runs must tile */
@@ -441,7 +440,7 @@ hroe_builder_add(HroeBuilder *b, const char *name, uint32 namelen, const HroeVal
 	k->len = val->len;
 	k->size = hroe_value_size(val);
 	k->serlen = 1 + (uint64) val->len;
-	k->depth = ValueDepth(val);
+	k->depth = hroe_value_depth(val);
 }
 
 /* An S value over the given bytes (checked UTF-8, U+0000 allowed) */
@@ -497,7 +496,21 @@ hroe_make_null(HroeValue *val)
 	val->len = 0;
 }
 
-/* Finish the builder as an item (size computed, 400 KB and depth checked) */
+/* DynamoDB's error for a value at level 33 */
+void
+hroe_nesting_error(void)
+{
+	hroe_io_value_error(NULL, ERRCODE_PROGRAM_LIMIT_EXCEEDED, MSG_DEPTH);
+}
+
+/*
+ * Finish the builder as an item (size computed, 400 KB checked).  The
+ * builder and hroe_make_list assemble trusted values, so their nesting is
+ * not checked again: every reader checks it on input (the JSON and binary
+ * readers, hroe_item_from_document), an update checks what it writes
+ * (hroe_update_apply), and an item stored before the 32-level rule counted
+ * the attribute's own value stays readable (projections, index projections)
+ */
 HroeItem *
 hroe_builder_finish(HroeBuilder *b)
 {
@@ -513,8 +526,6 @@ hroe_builder_finish_map(HroeBuilder *b, HroeValue *val)
 	/* as a whole item it would be this big: a lower bound for any nesting */
 	if (b->map.size - 3 - b->map.nkids > HROE_ITEM_MAX_SIZE)
 		hroe_io_too_big();
-	if (b->map.depth > HROE_ITEM_MAX_DEPTH)
-		hroe_io_value_error(NULL, ERRCODE_PROGRAM_LIMIT_EXCEEDED, MSG_DEPTH);
 	hroe_io_node_to_value(&b->map, val);
 }
 
@@ -536,13 +547,11 @@ hroe_make_list(const HroeValue *elems, uint32 n, HroeValue *val)
 		k->len = elems[i].len;
 		k->size = hroe_value_size(&elems[i]);
 		k->serlen = 1 + (uint64) elems[i].len;
-		k->depth = ValueDepth(&elems[i]);
+		k->depth = hroe_value_depth(&elems[i]);
 	}
 	hroe_io_finish_list(&l);
 	if (l.size > HROE_ITEM_MAX_SIZE)
 		hroe_io_too_big();
-	if (l.depth > HROE_ITEM_MAX_DEPTH)
-		hroe_io_value_error(NULL, ERRCODE_PROGRAM_LIMIT_EXCEEDED, MSG_DEPTH);
 	hroe_io_node_to_value(&l, val);
 }
 

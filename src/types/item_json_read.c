@@ -472,13 +472,18 @@ hroe_io_read_members(Reader *r, ValNode *m, int depth)
 	}
 }
 
-/* Read one AttributeValue object ({"S": "x"}) at the given L/M depth */
+/*
+ * Read one AttributeValue object ({"S": "x"}) at the given level (an
+ * attribute's value 1, an L's or M's members one deeper)
+ */
 static void
 ReadAttributeValue(Reader *r, ValNode *n, int depth)
 {
 	const char *tag;
 	uint32		taglen;
 
+	if (depth > HROE_ITEM_MAX_DEPTH)
+		hroe_io_value_error(r, ERRCODE_PROGRAM_LIMIT_EXCEEDED, MSG_DEPTH);
 	hroe_io_expect(r, '{', "Expected \"{\" to start an AttributeValue");
 	if (hroe_io_peek(r, '}'))
 		hroe_io_value_error(r, ERRCODE_INVALID_PARAMETER_VALUE, MSG_EMPTY_AV);
@@ -516,8 +521,6 @@ ReadAttributeValue(Reader *r, ValNode *n, int depth)
 	{
 		int64		size = 3;
 
-		if (depth > HROE_ITEM_MAX_DEPTH)
-			hroe_io_value_error(r, ERRCODE_PROGRAM_LIMIT_EXCEEDED, MSG_DEPTH);
 		n->type = HROE_L;
 		hroe_io_expect(r, '[', "Expected \"[\" for L");
 		if (!hroe_io_peek(r, ']'))
@@ -540,8 +543,6 @@ ReadAttributeValue(Reader *r, ValNode *n, int depth)
 	}
 	else if (TAG("M"))
 	{
-		if (depth > HROE_ITEM_MAX_DEPTH)
-			hroe_io_value_error(r, ERRCODE_PROGRAM_LIMIT_EXCEEDED, MSG_DEPTH);
 		n->type = HROE_M;
 		hroe_io_read_members(r, n, depth + 1);
 		hroe_io_finish_map(r, n, false);

@@ -307,6 +307,7 @@ NumberMemberCmp(const void *x, const void *y)
 void
 hroe_io_finish_scalar(ValNode *n)
 {
+	n->depth = 1;
 	switch (n->type)
 	{
 		case HROE_S:
@@ -417,7 +418,7 @@ hroe_io_finish_set(Reader *r, ValNode *set)
 	}
 	set->size = 0;
 	set->serlen = 1 + 4 + 4 * (uint64) set->nkids;
-	set->depth = 0;
+	set->depth = 1;
 	for (i = 0; i < set->nkids; i++)
 	{
 		CHECK_FOR_INTERRUPTS();
@@ -583,8 +584,6 @@ hroe_io_node_to_item(const ValNode *m)
 
 	if (size > HROE_ITEM_MAX_SIZE)
 		hroe_io_too_big();
-	if (m->depth - 1 > HROE_ITEM_MAX_DEPTH)
-		hroe_io_value_error(NULL, ERRCODE_PROGRAM_LIMIT_EXCEEDED, MSG_DEPTH);
 	if (total > MaxAllocSize)
 		hroe_io_too_big();
 	item = palloc(total);

@@ -34,7 +34,8 @@ typedef struct ValNode
 	uint8		type;			/* HroeType */
 	bool		raw;			/* data/len is an already serialized payload */
 	bool		boolval;
-	uint8		depth;			/* L/M nesting inside this value */
+	uint8		depth;			/* levels of values: a scalar or set 1, an
+								 * empty L or M 1, else 1 + its members' */
 	uint32		seq;			/* builder: insertion order (later wins) */
 	const char *name;			/* name, when a member of an M */
 	uint32		namelen;

@@ -22,8 +22,9 @@
 
 /*
  * A DynamoDB number's canonical text: exact decimal, plain notation, no
- * leading or trailing zeros, -0 is 0 (doc/dynamodb-rules.md#numbers).
- * Syntax: -?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?; at most
+ * leading or trailing zeros, -0 is 0, a leading + dropped ("+.5" is 0.5)
+ * (doc/dynamodb-rules.md#numbers).
+ * Syntax: [+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?; at most
  * HROE_NUMBER_MAX_DIGITS significant digits, the exponent of the leading
  * digit within HROE_NUMBER_MIN_EXPONENT .. HROE_NUMBER_MAX_EXPONENT.  On a
  * number DynamoDB rejects: NULL, with *code and *error set to its E9 error
@@ -48,10 +49,10 @@ NumberCanonical(const char *s, int len, int *outlen, int *code, const char **err
 	char	   *out,
 			   *o;
 
-	/* pass 1: syntax */
-	if (p < end && *p == '-')
+	/* pass 1: syntax (one sign, which DynamoDB accepts as "+" too) */
+	if (p < end && (*p == '-' || *p == '+'))
 	{
-		neg = true;
+		neg = *p == '-';
 		p++;
 	}
 	mant = p;

@@ -11,6 +11,18 @@
 BAD_SIG='The request signature we calculated does not match the signature you provided. Check your AWS Secret Access Key and signing method. Consult the service documentation for details.'
 
 check "signed ListTables: 200, x-amz-crc32 right" has '^200 crc32-ok \{"TableNames"' raw ListTables '{}'
+# DescribeEndpoints: the address the client reached (its Host, port included
+# when named), DynamoDB's regional endpoint when the Host is no host name
+check "DescribeEndpoints: the Host reached, with its port" has \
+	'^200 crc32-ok \{"Endpoints":\[\{"Address":"db\.example\.test:8443","CachePeriodInMinutes":1440\}\]\}$' \
+	raw DescribeEndpoints '{}' --header 'Host: db.example.test:8443'
+check "DescribeEndpoints: a Host without a port, an IPv6 literal" bash -c "
+	/usr/bin/python3 test/gateway/raw.py '$GW_URL' send DescribeEndpoints '{}' --header 'Host: dynamodb.example.test' | grep -q '\"Address\":\"dynamodb.example.test\"' &&
+	/usr/bin/python3 test/gateway/raw.py '$GW_URL' send DescribeEndpoints '{}' --header 'Host: [::1]:8000' | grep -q '\"Address\":\"\[::1\]:8000\"'"
+check "DescribeEndpoints: a Host that is no host name answers the regional endpoint" has \
+	'"Address":"dynamodb\.[a-z0-9-]+\.amazonaws\.com"' raw DescribeEndpoints '{}' --header 'Host: evil"host/<x>'
+check "DescribeEndpoints: unsigned, refused" has 'MissingAuthenticationTokenException' \
+	raw DescribeEndpoints '{}' --unsigned
 check "unsigned: MissingAuthenticationTokenException" has \
 	'^400 crc32-ok \{"__type":"com.amazon.coral.service#MissingAuthenticationTokenException","message":"Request is missing Authentication Token"\}$' \
 	raw ListTables '{}' --unsigned

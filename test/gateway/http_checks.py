@@ -281,8 +281,8 @@ check("unknown X-Amz-Target: 400 UnknownOperationException",
 check("X-Amz-Target of the 2011 API: 400 UnknownOperationException",
       answers(b"{}", {**JSON10, "X-Amz-Target": "DynamoDB_20111205.ListTables"}, 400, UNKNOWN))
 check("no X-Amz-Target: 400 UnknownOperationException", answers(b"{}", JSON10, 400, UNKNOWN))
-check("a DynamoDB operation hroe lacks (DescribeLimits): 400 UnknownOperationException",
-      signed("DescribeLimits", '{}', 400, b"UnknownOperationException"))
+check("a DynamoDB operation hroe lacks (DescribeTableReplicaAutoScaling): 400 UnknownOperationException",
+      signed("DescribeTableReplicaAutoScaling", '{"TableName": "x"}', 400, b"UnknownOperationException"))
 check("DynamoDB Streams' target (DynamoDBStreams_20120810.ListStreams): passed on, 200",
       signed("ListStreams", '{}', 200, b'"Streams"', extra=("X-Amz-Target: DynamoDBStreams_20120810.ListStreams",)))
 check("a DynamoDB operation under the Streams target: 400 UnknownOperationException",
