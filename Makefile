@@ -54,6 +54,7 @@ SCRIPT_PARTS = \
 	src/streams/streams.sql \
 	src/streams/ttl.sql \
 	src/transfer/transfer.sql \
+	src/tables/policy.sql \
 	src/http/gateway.sql \
 	src/shard/shard.sql \
 	src/ops/grid.sql

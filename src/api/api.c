@@ -353,6 +353,9 @@ static const ApiOperation operations[] = {
 	{"TagResource", NULL, hroe_api_tag_resource, false},
 	{"UntagResource", NULL, hroe_api_untag_resource, false},
 	{"ListTagsOfResource", NULL, hroe_api_list_tags_of_resource, false},
+	{"PutResourcePolicy", NULL, hroe_api_put_resource_policy, false},
+	{"GetResourcePolicy", NULL, hroe_api_get_resource_policy, false},
+	{"DeleteResourcePolicy", NULL, hroe_api_delete_resource_policy, false},
 	{"ExecuteStatement", NULL, hroe_api_execute_statement, false},
 	{"BatchExecuteStatement", NULL, hroe_api_batch_execute_statement, false},
 	{"ExecuteTransaction", NULL, hroe_api_execute_transaction, false},
@@ -399,8 +402,10 @@ static void
 Dispatch(const ApiOperation *op, const ApiRequest *r, StringInfo out)
 {
 	JsonbValue *table = hroe_api_member(r->body, "TableName");
+	const char *action = hroe_iam_action(op->name, r->call->ops.partiql);
 
 	/* the table of a single-table request (the transactions name theirs) */
+	r->call->ops.action = NULL;
 	if (table && table->type == jbvString)
 		hroe_call_resource(&r->call->ops, table->val.string.val, table->val.string.len);
 	/* DynamoDB's constraints on the request's members, before anything else */
@@ -410,6 +415,15 @@ Dispatch(const ApiOperation *op, const ApiRequest *r, StringInfo out)
 		HroeValidation(psprintf("One or more parameter values were invalid: "
 								"hroe does not support U+0000 (\\u0000) in the strings of a %s request",
 								op->name));
+	/*
+	 * The operation's IAM action on the table it names (or its index), as
+	 * the table's resource-based policy allows; then on each table it names
+	 * elsewhere (a batch's, a tag request's ARN: hroe_call_resource)
+	 */
+	if (table && table->type == jbvString)
+		hroe_call_authorize(&r->call->ops, action, r->call->ops.resource,
+							hroe_api_member_text(r->body, "IndexName", "IndexName"), NULL);
+	r->call->ops.action = action;
 	if (op->item_metrics)
 		hroe_api_check_item_collection_metrics(r->body);
 	if (op->run_request)
@@ -472,6 +486,8 @@ hroe_api_run(ApiCall *call, const char *op, Jsonb *req, bool partiql)
 
 	if (operation == NULL)
 		elog(ERROR, "unknown operation \"%s\"", op);
+	/* (PartiQL's statements: IAM's PartiQL actions) */
+	call->ops.partiql = true;
 	res = RunOperation(call, operation, &req->root, partiql);
 	return res.jsonb ? res.jsonb : hroe_api_text_jsonb(res.text);
 }

@@ -733,6 +733,8 @@ hroe_api_create_table(JsonbContainer *req, StringInfo out)
 	hroe_api_apply_on_demand(req, table, true);
 	if (stream && stream_enabled)
 		hroe_api_apply_stream(table, true, view_type);
+	/* ResourcePolicy: the table's resource-based policy (api_policy.c) */
+	hroe_api_create_table_policy(req, table);
 	appendStringInfo(out, ",\"TableDescription\":%s",
 					 TableDescription(table, "CREATING", ngsis ? "CREATING" : NULL, NULL));
 }

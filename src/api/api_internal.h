@@ -129,6 +129,10 @@ extern void hroe_api_apply_on_demand(JsonbContainer *req, const char *table, boo
 extern void hroe_api_tag_resource(const ApiRequest *r, StringInfo out);
 extern void hroe_api_untag_resource(const ApiRequest *r, StringInfo out);
 extern void hroe_api_list_tags_of_resource(const ApiRequest *r, StringInfo out);
+extern void hroe_api_put_resource_policy(const ApiRequest *r, StringInfo out);
+extern void hroe_api_get_resource_policy(const ApiRequest *r, StringInfo out);
+extern void hroe_api_delete_resource_policy(const ApiRequest *r, StringInfo out);
+extern void hroe_api_create_table_policy(JsonbContainer *req, const char *table);
 extern void hroe_api_validate(const char *op, JsonbContainer *req);
 extern Jsonb *hroe_api_run(ApiCall *call, const char *op, Jsonb *req, bool partiql);
 extern char *hroe_api_access_denied(const char *op, const char *table);

@@ -86,6 +86,11 @@
 #define HROE_TAG_KEY_MAX		128		/* a tag key, in characters */
 #define HROE_TAG_VALUE_MAX		256		/* a tag value, in characters */
 #define HROE_ARN_MAX			1283	/* a ResourceArn, in characters */
+/*
+ * A resource-based policy document, in bytes, whitespace counted (checked
+ * in SQL, by hroe.check_resource_policy in src/tables/policy.sql)
+ */
+#define HROE_RESOURCE_POLICY_MAX	20480
 
 /*
  * on-demand backups: a BackupName as a table name (HROE_TABLE_NAME_MIN/MAX),

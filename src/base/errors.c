@@ -34,6 +34,9 @@ const HroeErrorDef hroe_error_defs[] = {
 	{ERRCODE_HROE_PROVISIONED_THROUGHPUT_EXCEEDED, "ProvisionedThroughputExceededException",
 	DDB "ProvisionedThroughputExceededException"},
 	{ERRCODE_HROE_THROTTLING, "ThrottlingException", DDB "ThrottlingException"},
+	/* resource-based policies: a policy missing, a request a policy denies */
+	{ERRCODE_HROE_POLICY_NOT_FOUND, "PolicyNotFoundException", DDB "PolicyNotFoundException"},
+	{ERRCODE_HROE_POLICY_DENIED, "AccessDeniedException", DDB_TYPE_ACCESS_DENIED},
 	/* DynamoDB Streams' own */
 	{ERRCODE_HROE_EXPIRED_ITERATOR, "ExpiredIteratorException", DDB "ExpiredIteratorException"},
 	{ERRCODE_HROE_TRIMMED_DATA, "TrimmedDataAccessException", DDB "TrimmedDataAccessException"},

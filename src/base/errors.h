@@ -48,6 +48,9 @@
  * cancels the transaction instead: transactions.c knows it by this text)
  */
 #define HROE_MSG_UPDATE_TOO_BIG "Item size to update has exceeded the maximum allowed size"
+/* resource-based policies (src/tables/policy.sql, tables_policy.c) */
+#define ERRCODE_HROE_POLICY_NOT_FOUND		MAKE_SQLSTATE('H','R','0','3','0')
+#define ERRCODE_HROE_POLICY_DENIED			MAKE_SQLSTATE('H','R','0','3','1')
 
 /* One code of the class */
 typedef struct HroeErrorDef

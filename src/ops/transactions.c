@@ -136,6 +136,18 @@ CheckOneServer(HroeTxAction *acts, int n)
 	}
 }
 
+/* The action's own IAM action on its table, as its policy allows */
+static void
+TxAuthorize(HroeCall *call, const HroeTxAction *a)
+{
+	const char *op = a->kind == HROE_TX_PUT ? "PutItem"
+		: a->kind == HROE_TX_UPDATE ? "UpdateItem"
+		: a->kind == HROE_TX_DELETE ? "DeleteItem"
+		: a->kind == HROE_TX_CHECK ? "ConditionCheckItem" : "GetItem";
+
+	hroe_call_authorize(call, hroe_iam_action(op, call != NULL && call->partiql), a->table, NULL, NULL);
+}
+
 /* Lock every action's item in the canonical order; each old item read */
 static void
 LockAll(HroeCall *call, HroeTxAction **order, int n)
@@ -143,6 +155,7 @@ LockAll(HroeCall *call, HroeTxAction **order, int n)
 	for (int i = 0; i < n; i++)
 	{
 		hroe_call_resource(call, order[i]->table, strlen(order[i]->table));
+		TxAuthorize(call, order[i]);
 		order[i]->old = hroe_lock_item(order[i]->t, order[i]->keys, order[i]->identity,
 									   &order[i]->tid);
 	}
@@ -162,6 +175,7 @@ ReadAll(HroeCall *call, HroeTxAction *acts, int n, bool limit)
 	for (int i = 0; i < n; i++)
 	{
 		hroe_call_resource(call, acts[i].table, strlen(acts[i].table));
+		TxAuthorize(call, &acts[i]);
 		acts[i].old = hroe_op_fetch_item(acts[i].t, acts[i].keys, false, CurrentMemoryContext);
 		bytes += acts[i].old ? hroe_item_size(acts[i].old) : 0;
 		if (limit && bytes > HROE_TRANSACTION_BYTES)
