@@ -14,6 +14,11 @@
 # stage of its own), first, on clusters of their own: one table, before and
 # after, side by side.
 #
+# With HROE_BENCH_TRACE=1, also where a remote GetItem's time goes: the
+# statements postgres_fdw runs on the partition servers for it, with their
+# durations (log_min_duration_statement = 0), and the remote statement on a
+# partition server planned at every call against prepared once.
+#
 # Prints a Markdown table: the median and mean latency of each cell and the
 # distributed table's median over the local one's.
 set -euo pipefail
@@ -92,6 +97,59 @@ bench_tree() (
 			echo "$label $op $t $median $mean $tps" >>"$out/results"
 		done
 	done
+	[ "${2:-}" = trace ] || exit 0
+	# Where a remote GetItem's time goes: every statement the partition
+	# servers run, with its duration (log_min_duration_statement = 0, for the
+	# new connections of the next pgbench run), per GetItem
+	for p in part1 part2; do
+		cluster_psql $p -d "$db" -c "ALTER DATABASE \"$db\" SET log_min_duration_statement = 0"
+		wc -c <"$CLUSTER_WORK/$p/server.log" >"$CLUSTER_WORK/$p.offset"
+	done
+	n=2000
+	res=$(cluster_as_owner "$CLUSTER_BIN/pgbench" -n -h "$(cluster_dir coord)" -p "$(cluster_port coord)" -U postgres \
+		-M simple -c 1 -t $n -f "$CLUSTER_WORK/GetItem-Dist.sql" "$db" 2>&1) || { echo "$res" >&2; exit 1; }
+	mean=$(echo "$res" | sed -n 's/^latency average = \([0-9.]*\) ms/\1/p')
+	for p in part1 part2; do
+		cluster_psql $p -d "$db" -c "ALTER DATABASE \"$db\" RESET log_min_duration_statement"
+		tail -c +$(($(cat "$CLUSTER_WORK/$p.offset") + 1)) "$CLUSTER_WORK/$p/server.log"
+	done | awk -v n=$n -v mean="$mean" '
+		/duration: [0-9.]+ ms/ {
+			match($0, /duration: [0-9.]+ ms/)
+			d = substr($0, RSTART + 10, RLENGTH - 13)
+			if (/statement: START TRANSACTION/) k = "START TRANSACTION ISOLATION LEVEL REPEATABLE READ"
+			else if (/parse <unnamed>: DECLARE/) k = "DECLARE c1 CURSOR FOR SELECT ...: parse (and plan)"
+			else if (/bind <unnamed>: DECLARE/) k = "DECLARE: bind"
+			else if (/execute <unnamed>: DECLARE/) k = "DECLARE: execute"
+			else if (/statement: FETCH/) k = "FETCH 1000 FROM c1"
+			else if (/statement: CLOSE/) k = "CLOSE c1"
+			else if (/statement: COMMIT/) k = "COMMIT TRANSACTION"
+			else k = "the session set-up (once per connection)"
+			if (!(k in cnt)) order[++m] = k
+			cnt[k]++; sum[k] += d; total += d
+		}
+		END {
+			printf "\nWhere a remote GetItem goes: %d GetItems (one client, mean %s ms); each statement the partition servers ran (log_min_duration_statement = 0)\n\n", n, mean
+			print "| statement on the partition server | count | server time per GetItem (ms) |"
+			print "|---|---:|---:|"
+			for (i = 1; i <= m; i++) printf "| %s | %d | %.4f |\n", order[i], cnt[order[i]], sum[order[i]] / n
+			printf "| all | | %.4f |\n", total / n
+		}' >"$out/trace"
+	# the remote statement planned at every call (as postgres_fdw sends it)
+	# and prepared once, on a partition server, one key of its own
+	cluster_psql part1 -d "$db" -c "SELECT format('SELECT item FROM public.\"Dist\" WHERE ((pk OPERATOR(hroe.=) %L::hroe.key)) AND ((sk OPERATOR(hroe.=) %L::hroe.key));', pk, sk)
+		FROM public.\"Dist\" LIMIT 1" >"$CLUSTER_WORK/remote.sql"
+	{
+		echo
+		echo "The remote GetItem statement on a partition server, one client, $seconds s each:"
+		echo
+		echo "| protocol | mean latency (ms) |"
+		echo "|---|---:|"
+	} >>"$out/trace"
+	for mode in simple prepared; do
+		res=$(cluster_as_owner "$CLUSTER_BIN/pgbench" -n -h "$(cluster_dir part1)" -p "$(cluster_port part1)" -U postgres \
+			-M $mode -c 1 -T "$seconds" -f "$CLUSTER_WORK/remote.sql" "$db" 2>&1) || { echo "$res" >&2; exit 1; }
+		echo "| $([ $mode = simple ] && echo 'planned at every call (-M simple)' || echo 'prepared once (-M prepared)') | $(echo "$res" | sed -n 's/^latency average = \([0-9.]*\) ms/\1/p') |"
+	done >>"$out/trace"
 )
 
 labels=()
@@ -106,7 +164,7 @@ if [ -n "${HROE_BENCH_BEFORE:-}" ]; then
 	labels+=("$rev")
 fi
 now=$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- src || echo +)
-bench_tree "$now"
+bench_tree "$now" $([ "${HROE_BENCH_TRACE:-}" = 1 ] && echo trace)
 labels+=("$now")
 
 cell() { awk -v l="$1" -v o="$2" -v t="$3" -v f="$4" '$1 == l && $2 == o && $3 == t { print $f }' "$out/results"; }
@@ -129,3 +187,5 @@ for op in GetItem Query Scan PutItem; do
 	done
 	echo
 done
+[ -f "$out/trace" ] && cat "$out/trace"
+exit 0
