@@ -123,7 +123,7 @@ bench_tree() (
 			else if (/statement: FETCH/) k = "FETCH 1000 FROM c1"
 			else if (/statement: CLOSE/) k = "CLOSE c1"
 			else if (/statement: COMMIT/) k = "COMMIT TRANSACTION"
-			else k = "the session set-up (once per connection)"
+			else { k = substr($0, RSTART + RLENGTH + 2, 60); gsub(/\|/, "\\|", k); k = "other: " k }
 			if (!(k in cnt)) order[++m] = k
 			cnt[k]++; sum[k] += d; total += d
 		}
@@ -136,7 +136,7 @@ bench_tree() (
 		}' >"$out/trace"
 	# the remote statement planned at every call (as postgres_fdw sends it)
 	# and prepared once, on a partition server, one key of its own
-	cluster_psql part1 -d "$db" -c "SELECT format('SELECT item FROM public.\"Dist\" WHERE ((pk OPERATOR(hroe.=) %L::hroe.key)) AND ((sk OPERATOR(hroe.=) %L::hroe.key));', pk, sk)
+	cluster_psql part1 -d "$db" -c "SELECT format('SELECT item FROM public.\"Dist\" WHERE ((pk OPERATOR(hroe.=) %L::hroe.key)) AND ((sk = %L::numeric));', pk, sk)
 		FROM public.\"Dist\" LIMIT 1" >"$CLUSTER_WORK/remote.sql"
 	{
 		echo
