@@ -68,6 +68,11 @@ bench_tree() (
 		C -c "ALTER SERVER $p OPTIONS (DROP batch_size)"
 	done
 	t2=$(date +%s)
+	# (every item there: on the servers, where the partitions are)
+	[ "$(C -c 'SELECT count(*) FROM public."Local"')" = "$items" ] &&
+		[ $(($(cluster_psql part1 -d "$db" -c 'SELECT count(*) FROM public."Dist"') +
+			$(cluster_psql part2 -d "$db" -c 'SELECT count(*) FROM public."Dist"'))) = "$items" ] ||
+		{ echo "$label: the tables do not hold $items items each" >&2; exit 1; }
 	C -c "VACUUM ANALYZE"
 	cluster_psql part1 -d "$db" -c "VACUUM ANALYZE"
 	cluster_psql part2 -d "$db" -c "VACUUM ANALYZE"
