@@ -46,7 +46,9 @@ SCRIPT_PARTS = \
 	src/tables/tables_meta.sql \
 	src/tables/tables_collection.sql \
 	src/tables/partition.sql \
+	src/tables/vectors.sql \
 	src/ops/operations.sql \
+	src/ops/vector_search.sql \
 	src/api/api.sql \
 	src/streams/streams.sql \
 	src/streams/ttl.sql \

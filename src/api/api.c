@@ -357,6 +357,7 @@ static const ApiOperation operations[] = {
 	{"ExecuteTransaction", NULL, hroe_api_execute_transaction, false},
 	{"UpdateTimeToLive", hroe_api_update_time_to_live, NULL, false},
 	{"DescribeTimeToLive", hroe_api_describe_time_to_live, NULL, false},
+	{"SearchVectors", NULL, hroe_api_search_vectors, false},
 	/* DynamoDB Streams' (the gateway's DynamoDBStreams_20120810 target) */
 	{"ListStreams", NULL, hroe_api_list_streams, false},
 	{"DescribeStream", NULL, hroe_api_describe_stream, false},
