@@ -368,7 +368,8 @@ hroe_vector_search(HroeTableMeta *t, HroeVectorIndex *vx, const float4 *q, int k
 		appendStringInfoChar(&shape, '=');
 		argtypes[nargs] = ElementType(vx->search_types[i]);
 		args[nargs++] = hroe_value_datum(&filters[i], false);
-		appendStringInfo(&sql, " AND %s = $%d", quote_identifier(vx->search_columns[i]), nargs);
+		appendStringInfo(&sql, " AND %s OPERATOR(%s.=) $%d", quote_identifier(vx->search_columns[i]),
+						 vx->search_types[i] == 'S' ? "hroe" : "pg_catalog", nargs);
 	}
 
 	hroe_op_push_read_snapshot();
@@ -434,7 +435,7 @@ hroe_vector_search(HroeTableMeta *t, HroeVectorIndex *vx, const float4 *q, int k
 			tids[i] = PointerGetDatum(&heap[i].tid);
 		arr = PointerGetDatum(construct_array(tids, n, TIDOID, sizeof(ItemPointerData), false, TYPALIGN_SHORT));
 		resetStringInfo(&sql);
-		appendStringInfo(&sql, "SELECT ctid, item FROM %s WHERE ctid = ANY ($1)", t->relname);
+		appendStringInfo(&sql, "SELECT ctid, item FROM %s WHERE ctid OPERATOR(pg_catalog.=) ANY ($1)", t->relname);
 		plan = hroe_table_plan(t, "vector:items", sql.data, 1, &tidarr);
 		ret = SPI_execute_plan(plan, &arr, NULL, true, 0);
 		if (ret != SPI_OK_SELECT)

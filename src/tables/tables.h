@@ -63,6 +63,14 @@ typedef struct HroeIndexMeta
 	bool		local;			/* an LSI: HASH the table's, on pk */
 } HroeIndexMeta;
 
+/* A vector index (vectors.sql): what a write's capacity reports of it */
+typedef struct HroeVectorMeta
+{
+	char	   *name;
+	char	   *attribute;		/* the vector attribute */
+	int			dims;
+} HroeVectorMeta;
+
 typedef struct HroePlan
 {
 	char	   *shape;
@@ -93,6 +101,9 @@ typedef struct HroeTableMeta
 	 * CONFLICT with a target, never by ctid
 	 */
 	bool		distributed;
+	/* the vector indexes, by name; their units follow the indexes' */
+	int			nvectors;
+	HroeVectorMeta *vectors;
 } HroeTableMeta;
 
 /* A key attribute value as a Datum of its column type */
