@@ -333,6 +333,7 @@ hroe_api_with_vector_indexes(Jsonb *desc, const char *table, const char *status,
 	v[1] = CStringGetTextDatum(table);
 	v[2] = status ? CStringGetTextDatum(status) : (nulls[2] = 'n', (Datum) 0);
 	v[3] = new_index ? CStringGetTextDatum(new_index) : (nulls[3] = 'n', (Datum) 0);
+	/* (not read-only: the statement's snapshot misses the DDL just done) */
 	if (SPI_execute_with_args("SELECT CASE WHEN x IS NULL THEN $1 ELSE $1 OPERATOR(pg_catalog.||) "
 							  "pg_catalog.jsonb_build_object('VectorIndexes', "
 							  "(SELECT pg_catalog.jsonb_agg(CASE WHEN $3 IS NULL THEN e "
@@ -342,7 +343,7 @@ hroe_api_with_vector_indexes(Jsonb *desc, const char *table, const char *status,
 							  " ELSE e END ORDER BY o) "
 							  " FROM pg_catalog.jsonb_array_elements(x) WITH ORDINALITY a(e, o))) END "
 							  "FROM hroe.vector_index_descriptions($2) x",
-							  4, types, v, nulls, true, 1) != SPI_OK_SELECT || SPI_processed != 1)
+							  4, types, v, nulls, false, 1) != SPI_OK_SELECT || SPI_processed != 1)
 		elog(ERROR, "describing the vector indexes of %s failed", table);
 	d = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
 	return isnull ? desc : DatumGetJsonbP(datumCopy(d, false, -1));
