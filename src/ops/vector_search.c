@@ -18,16 +18,21 @@
 
 #include <math.h>
 
+#include "access/table.h"
+#include "access/tableam.h"
 #include "catalog/pg_type.h"
+#include "executor/tuptable.h"
 #include "executor/spi.h"
 #include "fmgr.h"
 #include "funcapi.h"
 #include "lib/stringinfo.h"
 #include "miscadmin.h"
 #include "storage/itemptr.h"
+#include "utils/acl.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
+#include "utils/rls.h"
 #include "utils/snapmgr.h"
 
 #include "catalog.h"
@@ -214,6 +219,92 @@ CompareEntries(const void *a, const void *b)
 	return Worse(x, y) ? 1 : Worse(y, x) ? -1 : 0;
 }
 
+/* The search's state: the query, the k best so far */
+typedef struct TopK
+{
+	HroeDistance distance;
+	const float4 *q;
+	float		qnorm;
+	int			dims;
+	int			k;
+	int			n;
+	uint64		seq;
+	HeapEntry  *heap;
+} TopK;
+
+/* Score the vector column's value vd of the row at tid, and keep it if among the k best */
+static void
+Consider(TopK *s, Datum vd, ItemPointer tid)
+{
+	ArrayType  *a = DatumGetArrayTypeP(vd);
+	HeapEntry	e;
+
+	/* (the generated column's arrays: one dimension, no NULLs) */
+	if (ARR_NDIM(a) != 1 || ARR_DIMS(a)[0] != s->dims || ARR_HASNULL(a) ||
+		ARR_ELEMTYPE(a) != FLOAT4OID)
+		goto done;
+	e.score = Score(s->distance, s->q, s->qnorm, (const float4 *) ARR_DATA_PTR(a), s->dims);
+	if (isnan(e.score))
+		goto done;
+	e.bad = s->distance == HROE_DISTANCE_DOT_PRODUCT ? -e.score : e.score;
+	e.seq = s->seq++;
+	e.tid = *tid;
+	if (s->n < s->k)
+	{
+		s->heap[s->n] = e;
+		SiftUp(s->heap, s->n++);
+	}
+	else if (Worse(&s->heap[0], &e))
+	{
+		s->heap[0] = e;
+		SiftDown(s->heap, s->n, 0);
+	}
+done:
+	if ((Pointer) a != DatumGetPointer(vd))
+		pfree(a);
+}
+
+/*
+ * Every vector of the index, read from the table directly (no executor, no
+ * copies): when no condition narrows the search, and the caller may read
+ * the whole table (its SELECT privilege; no row-level security, else the
+ * SQL path applies it).  False if the SQL path must run instead.
+ */
+static bool
+DirectScan(HroeTableMeta *t, HroeVectorIndex *vx, TopK *s)
+{
+	AttrNumber	attno;
+	Relation	rel;
+	TableScanDesc scan;
+	TupleTableSlot *slot;
+	uint64		rows = 0;
+
+	if (!hroe_direct_access || t->distributed ||
+		check_enable_rls(t->relid, InvalidOid, true) == RLS_ENABLED ||
+		pg_class_aclcheck(t->relid, GetUserId(), ACL_SELECT) != ACLCHECK_OK)
+		return false;
+	attno = get_attnum(t->relid, vx->vector_column);
+	if (attno == InvalidAttrNumber)
+		return false;
+	rel = table_open(t->relid, AccessShareLock);
+	scan = table_beginscan(rel, GetActiveSnapshot(), 0, NULL);
+	slot = table_slot_create(rel, NULL);
+	while (table_scan_getnextslot(scan, ForwardScanDirection, slot))
+	{
+		bool		isnull;
+		Datum		vd = slot_getattr(slot, attno, &isnull);
+
+		if (!isnull)
+			Consider(s, vd, &slot->tts_tid);
+		if ((++rows & 1023) == 0)
+			CHECK_FOR_INTERRUPTS();
+	}
+	ExecDropSingleTupleTableSlot(slot);
+	table_endscan(scan);
+	table_close(rel, NoLock);
+	return true;
+}
+
 /* ---------- metadata ---------- */
 
 static char *
@@ -342,8 +433,8 @@ hroe_vector_search(HroeTableMeta *t, HroeVectorIndex *vx, const float4 *q, int k
 	SPIPlanPtr	plan;
 	Portal		portal;
 	HeapEntry  *heap = palloc(sizeof(HeapEntry) * k);
-	int			n = 0;
-	uint64		seq = 0;
+	int			n;
+	TopK		state;
 	float		qnorm = sqrt((double) SquaredNorm(q, vx->dims));
 	int			dims = vx->dims;
 	Datum	   *tids;
@@ -373,54 +464,42 @@ hroe_vector_search(HroeTableMeta *t, HroeVectorIndex *vx, const float4 *q, int k
 	}
 
 	hroe_op_push_read_snapshot();
-	plan = hroe_table_plan(t, shape.data, sql.data, nargs, argtypes);
-	portal = SPI_cursor_open(NULL, plan, args, NULL, true);
-	for (;;)
+	state.distance = vx->distance;
+	state.q = q;
+	state.qnorm = qnorm;
+	state.dims = dims;
+	state.k = k;
+	state.n = 0;
+	state.seq = 0;
+	state.heap = heap;
+	if (nargs > 0 || !DirectScan(t, vx, &state))
 	{
-		SPITupleTable *tt;
-
-		SPI_cursor_fetch(portal, true, VECTOR_FETCH_ROWS);
-		if (SPI_processed == 0)
-			break;
-		tt = SPI_tuptable;
-		for (uint64 r = 0; r < SPI_processed; r++)
+		plan = hroe_table_plan(t, shape.data, sql.data, nargs, argtypes);
+		portal = SPI_cursor_open(NULL, plan, args, NULL, true);
+		for (;;)
 		{
-			bool		isnull;
-			Datum		vd = SPI_getbinval(tt->vals[r], tt->tupdesc, 2, &isnull);
-			ArrayType  *a;
-			HeapEntry	e;
+			SPITupleTable *tt;
 
-			if (isnull)
-				continue;
-			a = DatumGetArrayTypeP(vd);
-			/* (the generated column's arrays: one dimension, no NULLs) */
-			if (ARR_NDIM(a) != 1 || ARR_DIMS(a)[0] != dims || ARR_HASNULL(a) ||
-				ARR_ELEMTYPE(a) != FLOAT4OID)
-				continue;
-			e.score = Score(vx->distance, q, qnorm, (const float4 *) ARR_DATA_PTR(a), dims);
-			if (isnan(e.score))
-				continue;
-			e.bad = vx->distance == HROE_DISTANCE_DOT_PRODUCT ? -e.score : e.score;
-			e.seq = seq++;
-			if (n < k)
+			SPI_cursor_fetch(portal, true, VECTOR_FETCH_ROWS);
+			if (SPI_processed == 0)
+				break;
+			tt = SPI_tuptable;
+			for (uint64 r = 0; r < SPI_processed; r++)
 			{
-				e.tid = *(ItemPointer) DatumGetPointer(SPI_getbinval(tt->vals[r], tt->tupdesc, 1, &isnull));
-				heap[n] = e;
-				SiftUp(heap, n++);
+				bool		isnull,
+							tidnull;
+				Datum		vd = SPI_getbinval(tt->vals[r], tt->tupdesc, 2, &isnull);
+				Datum		tid = SPI_getbinval(tt->vals[r], tt->tupdesc, 1, &tidnull);
+
+				if (!isnull && !tidnull)
+					Consider(&state, vd, (ItemPointer) DatumGetPointer(tid));
 			}
-			else if (Worse(&heap[0], &e))
-			{
-				e.tid = *(ItemPointer) DatumGetPointer(SPI_getbinval(tt->vals[r], tt->tupdesc, 1, &isnull));
-				heap[0] = e;
-				SiftDown(heap, n, 0);
-			}
-			if ((Pointer) a != DatumGetPointer(vd))
-				pfree(a);
+			SPI_freetuptable(tt);
+			CHECK_FOR_INTERRUPTS();
 		}
-		SPI_freetuptable(tt);
-		CHECK_FOR_INTERRUPTS();
+		SPI_cursor_close(portal);
 	}
-	SPI_cursor_close(portal);
+	n = state.n;
 	qsort(heap, n, sizeof(HeapEntry), CompareEntries);
 
 	/* the items, by TID, under the same snapshot */
