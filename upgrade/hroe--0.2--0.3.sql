@@ -1144,14 +1144,14 @@ RETURNS real[]
 AS 'MODULE_PATHNAME', 'hroe_item_vector'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION hroe.item_vector(hroe.item, text, integer) IS
-'The vector attribute p_attribute of an item as real[] (each number rounded to the nearest 32-bit float), NULL if the item has no such attribute or it is not a list of p_dimensions finite 32-bit numbers: a vector index''s generated column';
+'internal: The vector attribute p_attribute of an item as real[] (each number rounded to the nearest 32-bit float), NULL if the item has no such attribute or it is not a list of p_dimensions finite 32-bit numbers: a vector index''s generated column';
 
 CREATE FUNCTION hroe.check_vector(p_item hroe.item, p_attribute text, p_dimensions integer, p_index_name text)
 RETURNS boolean
 AS 'MODULE_PATHNAME', 'hroe_check_vector'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION hroe.check_vector(hroe.item, text, integer, text) IS
-'true if the item has no attribute p_attribute or it is a list of p_dimensions 32-bit numbers, else DynamoDB''s ValidationException naming vector index p_index_name: part of a vector index''s CHECK constraint';
+'internal: true if the item has no attribute p_attribute or it is a list of p_dimensions 32-bit numbers, else DynamoDB''s ValidationException naming vector index p_index_name: part of a vector index''s CHECK constraint';
 
 CREATE FUNCTION hroe.create_vector_index(
 	p_table_name text,
@@ -1407,7 +1407,7 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION hroe.vector_index_descriptions(text) IS
-'DescribeTable''s VectorIndexes of table p_table_name (NULL if it has none): name, status, vector attribute, dimensions, distance function, projection, SearchSchema, ARN, the exact count of the items the index holds and the size of their f32 vectors';
+'internal: DescribeTable''s VectorIndexes of table p_table_name (NULL if it has none): name, status, vector attribute, dimensions, distance function, projection, SearchSchema, ARN, the exact count of the items the index holds and the size of their f32 vectors';
 
 CREATE FUNCTION hroe.search_vectors(p_table_name text, p_index_name text, p_vector real[],
 	p_top_k integer DEFAULT 10, p_filter hroe.item DEFAULT NULL)

@@ -356,7 +356,11 @@ hroe_vector_index_lookup(const char *table, const char *index)
 	char	  **types_s;
 	char	  **kinds;
 	int			n;
+	MemoryContext caller = CurrentMemoryContext;
 
+	/* a level of its own: callers need not be connected to SPI */
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
 	if (SPI_execute_with_args("SELECT vector_attribute, dimensions, distance_function, projection, "
 							  "non_key_attributes, search_attributes, search_element_types, "
 							  "search_attribute_types, search_columns, vector_column "
@@ -365,7 +369,12 @@ hroe_vector_index_lookup(const char *table, const char *index)
 							  2, types, v, NULL, true, 1) != SPI_OK_SELECT)
 		elog(ERROR, "reading hroe.vector_indexes failed");
 	if (SPI_processed == 0)
+	{
+		SPI_finish();
 		return NULL;
+	}
+	/* (the index's description in the caller's context) */
+	MemoryContextSwitchTo(caller);
 	tup = SPI_tuptable->vals[0];
 	desc = SPI_tuptable->tupdesc;
 	vx = palloc0(sizeof(HroeVectorIndex));
@@ -390,19 +399,8 @@ hroe_vector_index_lookup(const char *table, const char *index)
 		vx->search_types[i] = types_s[i][0];
 	}
 	vx->vector_column = TextCol(tup, desc, 10);
+	SPI_finish();
 	return vx;
-}
-
-bool
-hroe_table_has_vector_indexes(const char *table)
-{
-	Datum		v[1] = {CStringGetTextDatum(table)};
-	Oid			types[1] = {TEXTOID};
-
-	if (SPI_execute_with_args("SELECT FROM hroe.vector_indexes WHERE table_name OPERATOR(pg_catalog.=) $1",
-							  1, types, v, NULL, true, 1) != SPI_OK_SELECT)
-		elog(ERROR, "reading hroe.vector_indexes failed");
-	return SPI_processed > 0;
 }
 
 /* ---------- the search ---------- */

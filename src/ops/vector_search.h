@@ -46,11 +46,11 @@ typedef struct HroeVectorHit
 	float4	   *vector;			/* the index's f32 copy, dims of them */
 } HroeVectorHit;
 
-/* The vector index index of table (NULL if none), read from hroe.vector_indexes */
+/*
+ * The vector index index of table (NULL if none), read from
+ * hroe.vector_indexes (connected to SPI or not), in the caller's context
+ */
 extern HroeVectorIndex *hroe_vector_index_lookup(const char *table, const char *index);
-
-/* Does table have vector indexes? */
-extern bool hroe_table_has_vector_indexes(const char *table);
 
 /*
  * The k nearest items (fewer if the index holds fewer) to query q (dims
