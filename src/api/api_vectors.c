@@ -334,6 +334,10 @@ hroe_api_with_vector_indexes(Jsonb *desc, const char *table, const char *status,
 	v[2] = status ? CStringGetTextDatum(status) : (nulls[2] = 'n', (Datum) 0);
 	v[3] = new_index ? CStringGetTextDatum(new_index) : (nulls[3] = 'n', (Datum) 0);
 	/* (not read-only: the statement's snapshot misses the DDL just done) */
+	/*
+	 * VectorIndexes, and AttributeDefinitions with the SearchSchemas'
+	 * attributes, in the order CreateTable's request gave them
+	 */
 	if (SPI_execute_with_args("SELECT CASE WHEN x IS NULL THEN $1 ELSE $1 OPERATOR(pg_catalog.||) "
 							  "pg_catalog.jsonb_build_object('VectorIndexes', "
 							  "(SELECT pg_catalog.jsonb_agg(CASE WHEN $3 IS NULL THEN e "
@@ -341,8 +345,17 @@ hroe_api_with_vector_indexes(Jsonb *desc, const char *table, const char *status,
 							  " WHEN e->>'IndexName' OPERATOR(pg_catalog.=) $4 THEN e OPERATOR(pg_catalog.||) "
 							  "   pg_catalog.jsonb_build_object('IndexStatus', $3, 'Backfilling', false) "
 							  " ELSE e END ORDER BY o) "
-							  " FROM pg_catalog.jsonb_array_elements(x) WITH ORDINALITY a(e, o))) END "
-							  "FROM hroe.vector_index_descriptions($2) x",
+							  " FROM pg_catalog.jsonb_array_elements(x) WITH ORDINALITY a(e, o)), "
+							  "'AttributeDefinitions', "
+							  "(SELECT pg_catalog.jsonb_agg(d ORDER BY pg_catalog.array_position(t.attribute_order, d->>'AttributeName'), "
+							  "   d->>'AttributeName') "
+							  " FROM (SELECT d FROM pg_catalog.jsonb_array_elements($1->'AttributeDefinitions') d "
+							  "       UNION SELECT pg_catalog.jsonb_build_object('AttributeName', u.a, 'AttributeType', u.ty) "
+							  "       FROM hroe.vector_indexes v, ROWS FROM (pg_catalog.unnest(v.search_attributes), pg_catalog.unnest(v.search_attribute_types)) u(a, ty) "
+							  "       WHERE v.table_name OPERATOR(pg_catalog.=) $2 AND NOT EXISTS "
+							  "        (SELECT FROM pg_catalog.jsonb_array_elements($1->'AttributeDefinitions') e "
+							  "         WHERE e->>'AttributeName' OPERATOR(pg_catalog.=) u.a)) s(d))) END "
+							  "FROM hroe.vector_index_descriptions($2) x, hroe.tables t WHERE t.table_name OPERATOR(pg_catalog.=) $2",
 							  4, types, v, nulls, false, 1) != SPI_OK_SELECT || SPI_processed != 1)
 		elog(ERROR, "describing the vector indexes of %s failed", table);
 	d = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
