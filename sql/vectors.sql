@@ -272,3 +272,6 @@ SELECT vx_check_all('rolled back');
 -- ---------- DeleteTable ----------
 SELECT vx_ddb('DeleteTable', '{"TableName": "vxt"}') -> 'TableDescription' -> 'TableStatus';
 SELECT count(*) FROM hroe.vector_indexes WHERE table_name = 'vxt';
+SELECT vx_ddb('DeleteTable', '{"TableName": "vxo"}') -> 'TableDescription' -> 'TableStatus';
+DROP FUNCTION vx_check_all(text), vx_disagreements(text, text, real[], int, text, int), vx_oracle_score(text, real[], real[]),
+	vx_put_random(text), vx_vec(float8[]), vx_hits(jsonb), vx_ddb_err(text, jsonb), vx_ddb(text, jsonb);
