@@ -287,7 +287,17 @@ BEGIN
 		RETURN NULL;
 	END IF;
 	FOR x IN SELECT * FROM hroe.vector_indexes WHERE table_name = p_table_name ORDER BY created_at, index_name LOOP
-		EXECUTE format('SELECT count(*) FROM %s WHERE %I IS NOT NULL', t.relid, x.vector_column) INTO v_count;
+		-- exact up to 128 pages (1 MB), as the tables' statistics; beyond,
+		-- PostgreSQL's estimate (the rows without NULL in the vector column),
+		-- so that a waiter polling DescribeTable never scans a large table
+		IF pg_relation_size(t.relid) <= 128 * current_setting('block_size')::bigint THEN
+			EXECUTE format('SELECT count(*) FROM %s WHERE %I IS NOT NULL', t.relid, x.vector_column) INTO v_count;
+		ELSE
+			SELECT round(greatest(c.reltuples, 0) * (1 - coalesce(s.null_frac, 0)))::bigint INTO v_count
+			FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+			LEFT JOIN pg_stats s ON s.schemaname = n.nspname AND s.tablename = c.relname AND s.attname = x.vector_column
+			WHERE c.oid = t.relid;
+		END IF;
 		v_index := jsonb_build_object(
 			'IndexName', x.index_name,
 			'IndexStatus', 'ACTIVE',
@@ -312,4 +322,4 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION hroe.vector_index_descriptions(text) IS
-'internal: DescribeTable''s VectorIndexes of table p_table_name (NULL if it has none): name, status, vector attribute, dimensions, distance function, projection, SearchSchema, ARN, the exact count of the items the index holds and the size of their f32 vectors';
+'internal: DescribeTable''s VectorIndexes of table p_table_name (NULL if it has none): name, status, vector attribute, dimensions, distance function, projection, SearchSchema, ARN, the count of the items the index holds (exact up to 128 pages, else PostgreSQL''s estimate) and the size of their f32 vectors';
