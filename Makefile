@@ -48,7 +48,9 @@ SCRIPT_PARTS = \
 	src/tables/tables_collection.sql \
 	src/tables/table_options.sql \
 	src/tables/partition.sql \
+	src/tables/vectors.sql \
 	src/ops/operations.sql \
+	src/ops/vector_search.sql \
 	src/api/api.sql \
 	src/api/backup.sql \
 	src/streams/streams.sql \

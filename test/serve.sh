@@ -43,7 +43,7 @@ if [ "${1:-}" = --inner ]; then
 		CREATE EXTENSION hroe;
 		GRANT USAGE ON SCHEMA hroe TO hroe_gateway, hroe_app;
 		GRANT SELECT ON hroe.access_keys TO hroe_gateway;
-		GRANT INSERT, UPDATE, DELETE ON hroe.tables, hroe.indexes, hroe.streams, hroe.time_to_live TO hroe_app;
+		GRANT INSERT, UPDATE, DELETE ON hroe.tables, hroe.indexes, hroe.vector_indexes, hroe.streams, hroe.time_to_live TO hroe_app;
 		GRANT USAGE ON SEQUENCE hroe.stream_ids TO hroe_app;
 		CREATE SCHEMA hroe_app AUTHORIZATION hroe_app;
 		SELECT hroe.create_access_key('hroe_app', '$HROE_ACCESS_KEY_ID', '$HROE_SECRET_ACCESS_KEY');

@@ -373,6 +373,8 @@ static const ApiOperation operations[] = {
 	{"ListBackups", hroe_api_list_backups, NULL, false},
 	{"DeleteBackup", hroe_api_delete_backup, NULL, false},
 	{"RestoreTableFromBackup", hroe_api_restore_table_from_backup, NULL, false},
+	/* vector search (api_vectors.c) */
+	{"SearchVectors", NULL, hroe_api_search_vectors, false},
 	/* DynamoDB Streams' (the gateway's DynamoDBStreams_20120810 target) */
 	{"ListStreams", NULL, hroe_api_list_streams, false},
 	{"DescribeStream", NULL, hroe_api_describe_stream, false},

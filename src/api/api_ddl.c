@@ -183,7 +183,10 @@ TableDescriptionJsonb(const char *table, const char *status, const char *index_s
 	v[2] = index_status ? TextD(index_status) : (nulls[2] = 'n', (Datum) 0);
 	v[3] = index ? TextD(index) : (nulls[3] = 'n', (Datum) 0);
 	row = RunStmt(STMT_DESCRIBE, v, nulls);
-	return WithoutPostgresNames(DatumGetJsonbP(Col(row, 1, &isnull)));
+	/* the vector indexes: all CREATING with the table, else index's status */
+	return hroe_api_with_vector_indexes(WithoutPostgresNames(DatumGetJsonbP(Col(row, 1, &isnull))), table,
+										strcmp(status, "CREATING") == 0 ? status : index ? index_status : NULL,
+										index);
 }
 
 /* The same, as JSON text, with the table's stream (Streams) */
@@ -630,6 +633,7 @@ hroe_api_create_table(JsonbContainer *req, StringInfo out)
 	int			nlsis = hroe_api_member_array(req, "LocalSecondaryIndexes", &lsis);
 	bool		has_lsis = hroe_api_member(req, "LocalSecondaryIndexes") != NULL;
 	bool		has_gsis = hroe_api_member(req, "GlobalSecondaryIndexes") != NULL;
+	bool		has_vix = hroe_api_member(req, "VectorIndexes") != NULL;
 	bool		protection = hroe_api_member_bool(req, "DeletionProtectionEnabled", false);
 	List	   *hash,
 			   *range;
@@ -653,6 +657,7 @@ hroe_api_create_table(JsonbContainer *req, StringInfo out)
 		hroe_api_missing("attributeDefinitions");
 	/* the members' own constraints, reported together; then the rules */
 	CheckCreateMembers(table, req, &errs);
+	hroe_api_vector_index_members(req, &errs);
 	billing = hroe_api_billing_mode(req, &errs);
 	hroe_api_throughput(req, "provisionedThroughput", &tp, &errs);
 	for (int g = 0; g < ngsis; g++)
@@ -680,15 +685,17 @@ hroe_api_create_table(JsonbContainer *req, StringInfo out)
 		hroe_api_check_stream(true, stream_enabled, view_type);
 	if (list_length(hash) != 1 || list_length(range) > 1)
 		hroe_api_invalid("1 validation error detected: Value at 'keySchema' failed to satisfy constraint: Member must have length less than or equal to 2");
-	CheckTableKeys(hash, range, defs, ndefs, has_lsis || has_gsis);
+	CheckTableKeys(hash, range, defs, ndefs, has_lsis || has_gsis || has_vix);
 	if (has_lsis)
 		CheckLsis(lsis, nlsis, gsis, ngsis, linitial(hash), range, defs, ndefs);
 	if (has_gsis)
 		CheckGsis(gsis, ngsis, gtp, pay);
-	if (has_lsis || has_gsis)
+	if (has_vix)
+		hroe_api_check_vector_indexes(req, pay);
+	if (has_lsis || has_gsis || has_vix)
 		CheckDefinitionsUsed(defs, ndefs,
-							 IndexKeysUsed(IndexKeysUsed(IndexKeysUsed(NIL, &req, 1), lsis, nlsis),
-										   gsis, ngsis));
+							 hroe_api_vector_keys_used(IndexKeysUsed(IndexKeysUsed(IndexKeysUsed(NIL, &req, 1), lsis, nlsis),
+																	 gsis, ngsis), req));
 	/* (before the partition servers' tables are made: they commit at once) */
 	if (stream && stream_enabled && hroe_partition_servers && hroe_partition_servers[0] != '\0')
 		hroe_api_refuse_distributed(table, "Streams");
@@ -731,6 +738,8 @@ hroe_api_create_table(JsonbContainer *req, StringInfo out)
 	(void) hroe_api_apply_table_options(table, &opts);
 	/* OnDemandThroughput (api_on_demand.c) */
 	hroe_api_apply_on_demand(req, table, true);
+	if (has_vix)
+		hroe_api_create_vector_indexes(table, req, defs, ndefs);
 	if (stream && stream_enabled)
 		hroe_api_apply_stream(table, true, view_type);
 	/* ResourcePolicy: the table's resource-based policy (api_policy.c) */
@@ -809,6 +818,7 @@ hroe_api_update_table(JsonbContainer *req, StringInfo out)
 	char	   *billing;
 	ApiThroughput tp;
 	int			nonline = 0;
+	int			nvector;
 	char	   *new_index = NULL;
 	char	   *updated_index = NULL;
 	int			nupdated = 0;
@@ -860,11 +870,13 @@ hroe_api_update_table(JsonbContainer *req, StringInfo out)
 													i + 1, u ? "update" : "create"),
 										   &errs);
 	}
+	hroe_api_vector_index_update_members(req, &errs);
 	hroe_api_raise_errors(errs);
 	if (stream)
 		hroe_api_check_stream(false, stream_enabled, view_type);
+	nvector = hroe_api_vector_index_actions(req);
 	if (!tp.given && billing == NULL && nupdates == 0 && protection == NULL && !stream &&
-		!hroe_api_table_options_given(&opts) && !hroe_api_has_on_demand(req))
+		!hroe_api_table_options_given(&opts) && !hroe_api_has_on_demand(req) && nvector == 0)
 		hroe_api_invalid("At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, GlobalSecondaryIndexUpdates or SSESpecification or ReplicaUpdates is required");
 	if (billing && strcmp(billing, "PROVISIONED") == 0 && !tp.given)
 		hroe_api_invalid("One or more parameter values were invalid: ProvisionedThroughput must be specified when BillingMode is PROVISIONED");
@@ -896,6 +908,7 @@ hroe_api_update_table(JsonbContainer *req, StringInfo out)
 	if (hroe_table_lookup(table, true) == NULL)
 		hroe_ddb_error(ERRCODE_HROE_RESOURCE_NOT_FOUND, "ResourceNotFoundException",
 					   psprintf("Requested resource not found: Table: %s not found", table));
+	nonline += nvector;
 	if (nonline > 1)
 		hroe_ddb_error(ERRCODE_HROE_LIMIT_EXCEEDED, "LimitExceededException",
 					   "Subscriber limit exceeded: Only 1 online index can be created or deleted simultaneously per table");
@@ -935,6 +948,12 @@ hroe_api_update_table(JsonbContainer *req, StringInfo out)
 		}
 	}
 	index_throughput = pushJsonbValue(&st, WJB_END_OBJECT, NULL);
+	/* the vector indexes' one online action */
+	if (nvector)
+	{
+		new_index = hroe_api_apply_vector_index_updates(table, req, defs, ndefs);
+		deleted = new_index == NULL;
+	}
 
 	/* the billing mode, throughput and deletion protection, with DynamoDB's rules */
 	v[0] = TextD(table);

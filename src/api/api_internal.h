@@ -140,6 +140,19 @@ extern void hroe_api_execute_statement(const ApiRequest *r, StringInfo out);
 extern void hroe_api_batch_execute_statement(const ApiRequest *r, StringInfo out);
 extern void hroe_api_execute_transaction(const ApiRequest *r, StringInfo out);
 extern void hroe_api_list_streams(const ApiRequest *r, StringInfo out);
+/* vector indexes and SearchVectors (api_vectors.c) */
+extern void hroe_api_vector_index_members(JsonbContainer *req, List **errs);
+extern List *hroe_api_vector_keys_used(List *used, JsonbContainer *req);
+extern void hroe_api_check_vector_indexes(JsonbContainer *req, bool pay);
+extern void hroe_api_create_vector_indexes(const char *table, JsonbContainer *req,
+										   JsonbContainer **defs, int ndefs);
+extern int	hroe_api_vector_index_actions(JsonbContainer *req);
+extern void hroe_api_vector_index_update_members(JsonbContainer *req, List **errs);
+extern char *hroe_api_apply_vector_index_updates(const char *table, JsonbContainer *req,
+												 JsonbContainer **defs, int ndefs);
+extern Jsonb *hroe_api_with_vector_indexes(Jsonb *desc, const char *table, const char *status,
+										   const char *new_index);
+extern void hroe_api_search_vectors(const ApiRequest *r, StringInfo out);
 extern void hroe_api_describe_stream(const ApiRequest *r, StringInfo out);
 extern void hroe_api_get_shard_iterator(const ApiRequest *r, StringInfo out);
 extern void hroe_api_get_records(const ApiRequest *r, StringInfo out);

@@ -51,10 +51,17 @@
 /* tables and indexes */
 #define HROE_MAX_GSIS			20		/* global secondary indexes of a table */
 #define HROE_MAX_LSIS			5		/* local secondary indexes of a table */
-#define HROE_MAX_INDEXES		(HROE_MAX_GSIS + HROE_MAX_LSIS)
+#define HROE_MAX_VECTOR_INDEXES	5		/* vector indexes of a table */
+/* a table's indexes, its vector indexes too (a write's units per index) */
+#define HROE_MAX_INDEXES		(HROE_MAX_GSIS + HROE_MAX_LSIS + HROE_MAX_VECTOR_INDEXES)
 #define HROE_ITEM_COLLECTION_MAX	(INT64CONST(10) * 1024 * 1024 * 1024)	/* an item
 																	 * collection of a
 																	 * table with LSIs */
+/* vector indexes (doc/vectors.md) */
+#define HROE_VECTOR_DIMENSIONS_MAX	4096	/* a vector index's Dimensions */
+#define HROE_VECTOR_TOP_K_MAX	100		/* SearchVectors' TopK */
+#define HROE_VECTOR_BYTES_UNIT	1024	/* VectorSearchRequestBytes and
+										 * VectorWriteRequestBytes: whole KB */
 #define HROE_LIST_TABLES_MAX	100		/* table names in a ListTables page */
 #define HROE_TABLE_NAME_MIN		3		/* a table or index name, [a-zA-Z0-9_.-] */
 #define HROE_TABLE_NAME_MAX		255

@@ -383,7 +383,7 @@ static void
 NoCapacity(HroeTableMeta *t, double *units, double *index_units)
 {
 	*units = 0;
-	for (int i = 0; i < t->nindexes; i++)
+	for (int i = 0; i < t->nindexes + t->nvectors; i++)
 		index_units[i] = 0;
 }
 
@@ -669,7 +669,7 @@ hroe_put_item(PG_FUNCTION_ARGS)
 	HroeTableMeta *t;
 	HroeItem   *old;
 	double		units;
-	double		index_units[HROE_MAX_INDEXES];
+	double		index_units[HROE_MAX_INDEXES] = {0};
 	Jsonb	   *cc;
 
 	if (ConditionalWrite(fcinfo))
@@ -702,7 +702,7 @@ hroe_delete_item(PG_FUNCTION_ARGS)
 	HroeItem   *old;
 	Datum		keys[2];
 	double		units;
-	double		index_units[HROE_MAX_INDEXES];
+	double		index_units[HROE_MAX_INDEXES] = {0};
 	Jsonb	   *cc;
 
 	if (ConditionalWrite(fcinfo))

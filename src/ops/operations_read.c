@@ -50,6 +50,7 @@
 #include "key.h"
 #include "operations_internal.h"
 #include "throttle.h"
+#include "vector_search.h"
 
 /* ---------- Query and Scan ---------- */
 
@@ -939,6 +940,10 @@ ResolveTarget(ReadSpec *s, const char *table, const char *index, bool consistent
 	if (index)
 	{
 		s->ix = hroe_index_lookup(s->t, index);
+		/* a vector index is read by SearchVectors only */
+		if (s->ix == NULL && hroe_vector_index_lookup(s->t->name, index) != NULL)
+			HroeValidation(psprintf("%s operation not supported on this index type",
+									s->is_query ? "Query" : "Scan"));
 		if (s->ix == NULL)
 			HroeValidation(psprintf("The table does not have the specified index: %s", index));
 		if (consistent && !s->ix->local)
@@ -1005,8 +1010,8 @@ BindQuery(ReadSpec *s, HroeExprNode *kce, const char *table, const char *index, 
 	HroeKeyCondition *kc = palloc(sizeof(HroeKeyCondition));
 
 	hroe_key_condition_extract(kce, kc, bounds);
-	ResolveTarget(s, table, index, consistent);
 	s->is_query = true;
+	ResolveTarget(s, table, index, consistent);
 	CheckFilterKeys(s);
 	hroe_key_condition_bind(kc, s->ix ? &s->ix->schema : &s->t->schema, &s->bound);
 }

@@ -235,7 +235,7 @@ Write(HroeTableMeta *t, const char *table, HroeItem *item, Jsonb *key, bool lock
 	bool		return_old = hroe_check_return_old(rv);
 	HroeItem   *old;
 	double		units;
-	double		index_units[HROE_MAX_INDEXES];
+	double		index_units[HROE_MAX_INDEXES] = {0};
 	bool		conflict = false;
 
 	hroe_check_return_cc(rcc);

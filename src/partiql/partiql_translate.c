@@ -28,6 +28,7 @@
 #include "api_internal.h"
 #include "partiql_api.h"
 #include "partiql.h"
+#include "vector_search.h"
 
 /* DynamoDB's text for a batch's SELECT that does not name one item by its key */
 #define BATCH_SELECT_KEY "Select statements within BatchExecuteStatement must specify the primary key in the where clause."
@@ -1068,6 +1069,9 @@ TranslateTarget(Translation *x)
 	{
 		HroeIndexMeta *ix = hroe_index_lookup(x->t, s->index);
 
+		/* a vector index is read by SearchVectors only */
+		if (ix == NULL && hroe_vector_index_lookup(x->t->name, s->index) != NULL)
+			HroeValidation("Scan operation not supported on this index type");
 		/* (PartiQL's text names no index, the Query's does) */
 		if (ix == NULL)
 			HroeValidation("The table does not have the specified index");

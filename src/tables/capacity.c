@@ -105,9 +105,44 @@ hroe_write_index_units(HroeTableMeta *t, HroeItem *old, HroeItem *new, double *i
  * deletion): the table's max(1, ceil(max(old, new) / 1 KB)) returned, and
  * per index hroe_write_index_units' writes.
  */
+/*
+ * The bytes each vector index of t writes when old is replaced by new
+ * (either may be NULL) into index_units after the indexes': its vector's
+ * f32 copy in whole KB when the vector changes, else 0 (an identical
+ * overwrite writes nothing)
+ */
+static void
+VectorWriteBytes(HroeTableMeta *t, HroeItem *old, HroeItem *new, double *index_units)
+{
+	for (int v = 0; v < t->nvectors; v++)
+	{
+		HroeVectorMeta *vm = &t->vectors[v];
+		HroeValue	m,
+					ov,
+					nv;
+		bool		old_has = false,
+					new_has = false;
+
+		if (old)
+		{
+			hroe_item_root(old, &m);
+			old_has = hroe_map_find(&m, vm->attribute, strlen(vm->attribute), &ov);
+		}
+		if (new)
+		{
+			hroe_item_root(new, &m);
+			new_has = hroe_map_find(&m, vm->attribute, strlen(vm->attribute), &nv);
+		}
+		index_units[t->nindexes + v] =
+			(old_has || new_has) && (old_has != new_has || !hroe_value_equal(&ov, &nv))
+			? TYPEALIGN(HROE_VECTOR_BYTES_UNIT, (Size) vm->dims * sizeof(float4)) : 0;
+	}
+}
+
 double
 hroe_write_capacity(HroeTableMeta *t, HroeItem *old, HroeItem *new, double *index_units)
 {
+	VectorWriteBytes(t, old, new, index_units);
 	hroe_write_index_units(t, old, new, index_units);
 	return hroe_write_units(Max(old ? hroe_item_size(old) : 0, new ? hroe_item_size(new) : 0));
 }
@@ -159,6 +194,30 @@ PushIndexUnits(JsonbParseState **st, HroeTableMeta *t, double *units, const char
 	pushJsonbValue(st, WJB_END_OBJECT, NULL);
 }
 
+/* Push "VectorIndexes": {index: {"VectorWriteRequestBytes": bytes}} for those that wrote */
+static void
+PushVectorBytes(JsonbParseState **st, HroeTableMeta *t, double *bytes)
+{
+	bool		any = false;
+
+	for (int v = 0; v < t->nvectors; v++)
+		any |= bytes[v] > 0;
+	if (!any)
+		return;
+	hroe_jsonb_push_key(st, "VectorIndexes");
+	pushJsonbValue(st, WJB_BEGIN_OBJECT, NULL);
+	for (int v = 0; v < t->nvectors; v++)
+	{
+		if (bytes[v] <= 0)
+			continue;
+		hroe_jsonb_push_key(st, t->vectors[v].name);
+		pushJsonbValue(st, WJB_BEGIN_OBJECT, NULL);
+		PushNamedUnits(st, "VectorWriteRequestBytes", bytes[v]);
+		pushJsonbValue(st, WJB_END_OBJECT, NULL);
+	}
+	pushJsonbValue(st, WJB_END_OBJECT, NULL);
+}
+
 /*
  * ConsumedCapacity for ReturnConsumedCapacity NONE (NULL), TOTAL or INDEXES;
  * index_units (may be NULL) has one entry per index of t.
@@ -198,6 +257,7 @@ hroe_capacity_jsonb(const char *return_cc, const char *table, double table_units
 		{
 			PushIndexUnits(&st, t, index_units, NULL, true);
 			PushIndexUnits(&st, t, index_units, NULL, false);
+			PushVectorBytes(&st, t, index_units + t->nindexes);
 		}
 	}
 	return JsonbValueToJsonb(pushJsonbValue(&st, WJB_END_OBJECT, NULL));

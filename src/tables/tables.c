@@ -298,6 +298,27 @@ LoadTableMetaSPI(const char *name)
 		ix->nonkey = TextArray(SpiDatum(i, 10, &isnull), &ix->nnonkey);
 		ix->local = DatumGetBool(SpiDatum(i, 12, &isnull));
 	}
+	/* the vector indexes (a database not yet updated to 0.3 has none) */
+	if (OidIsValid(get_relname_relid("vector_indexes", hroe_schema_oid())))
+	{
+		Oid			vtype = TEXTOID;
+
+		ret = SPI_execute_with_args("SELECT index_name, vector_attribute, dimensions FROM hroe.vector_indexes "
+									"WHERE table_name OPERATOR(pg_catalog.=) $1 ORDER BY index_name",
+									1, &vtype, &arg, NULL, true, 0);
+		if (ret != SPI_OK_SELECT)
+			elog(ERROR, "reading hroe.vector_indexes failed: %s", SPI_result_code_string(ret));
+		/* (SPI returns in its procedure's context) */
+		MemoryContextSwitchTo(cxt);
+		m->nvectors = SPI_processed;
+		m->vectors = palloc0(sizeof(HroeVectorMeta) * Max(m->nvectors, 1));
+		for (int i = 0; i < m->nvectors; i++)
+		{
+			m->vectors[i].name = pstrdup(SpiText(i, 1));
+			m->vectors[i].attribute = pstrdup(SpiText(i, 2));
+			m->vectors[i].dims = pg_strtoint32(SpiText(i, 3));
+		}
+	}
 	MemoryContextSwitchTo(old);
 	if (m->nindexes > 0)
 	{

@@ -65,6 +65,14 @@ typedef struct HroeIndexMeta
 	uint8		contributor_insights;
 } HroeIndexMeta;
 
+/* A vector index (vectors.sql): what a write's capacity reports of it */
+typedef struct HroeVectorMeta
+{
+	char	   *name;
+	char	   *attribute;		/* the vector attribute */
+	int			dims;
+} HroeVectorMeta;
+
 typedef struct HroePlan
 {
 	char	   *shape;
@@ -98,6 +106,9 @@ typedef struct HroeTableMeta
 	/* Contributor Insights' mode, and whether any index has one (contributor_insights.h) */
 	uint8		contributor_insights;
 	bool		contributor_insights_any;
+	/* the vector indexes, by name; their units follow the indexes' */
+	int			nvectors;
+	HroeVectorMeta *vectors;
 } HroeTableMeta;
 
 /* A key attribute value as a Datum of its column type */

@@ -56,7 +56,7 @@ gw_setup() {
 		GRANT USAGE ON SCHEMA hroe TO $GW_LOGIN, gw_app;
 		GRANT SELECT ON hroe.access_keys TO $GW_LOGIN;
 		-- CreateTable, UpdateTable, DeleteTable write hroe's metadata (a stream's too)
-		GRANT INSERT, UPDATE, DELETE ON hroe.tables, hroe.indexes, hroe.streams TO gw_app;
+		GRANT INSERT, UPDATE, DELETE ON hroe.tables, hroe.indexes, hroe.vector_indexes, hroe.streams TO gw_app;
 		GRANT USAGE ON SEQUENCE hroe.stream_ids TO gw_app;
 		CREATE SCHEMA gw_app AUTHORIZATION gw_app;
 		SELECT hroe.create_access_key('gw_app', '$GW_KEY', '$GW_SECRET');

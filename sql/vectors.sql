@@ -1,0 +1,277 @@
+--
+-- Vector indexes and SearchVectors (issue #33, doc/vectors.md): CreateTable's
+-- and UpdateTable's VectorIndexes with DynamoDB's validation, DescribeTable,
+-- the write-side validation, scores of the three distance functions,
+-- SearchConditionExpression, projections, ConsumedCapacity, PartiQL and
+-- Scan refused, and an exact brute-force oracle over random vectors through
+-- puts, updates, deletes, batches and transactions.
+--
+\set VERBOSITY terse
+CREATE FUNCTION vx_ddb(p_op text, p_req jsonb) RETURNS jsonb LANGUAGE sql AS $$
+	SELECT hroe.dynamodb(p_op, p_req)
+$$;
+CREATE FUNCTION vx_ddb_err(p_op text, p_req jsonb) RETURNS text LANGUAGE sql AS $$
+	SELECT concat_ws(': ', split_part(r ->> '__type', '#', 2), r ->> 'message')
+	FROM hroe.dynamodb(p_op, p_req) r
+$$;
+-- pk and score of each result
+CREATE FUNCTION vx_hits(p_res jsonb) RETURNS text LANGUAGE sql AS $$
+	SELECT coalesce(string_agg(format('%s=%s', r -> 'Item' -> 'pk' ->> 'S', r ->> 'Score'), ' ' ORDER BY o), '(none)')
+	FROM jsonb_array_elements(p_res -> 'SearchResults') WITH ORDINALITY a(r, o)
+$$;
+CREATE FUNCTION vx_vec(VARIADIC n float8[]) RETURNS jsonb LANGUAGE sql AS $$
+	SELECT jsonb_agg(jsonb_build_object('N', x::text) ORDER BY o) FROM unnest(n) WITH ORDINALITY u(x, o)
+$$;
+
+-- ---------- CreateTable: validation ----------
+SELECT vx_ddb_err('CreateTable', '{"TableName": "vx_bad", "BillingMode": "PROVISIONED",
+  "ProvisionedThroughput": {"ReadCapacityUnits": 5, "WriteCapacityUnits": 5},
+  "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}], "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}],
+  "VectorIndexes": [{"IndexName": "vix", "VectorAttribute": {"AttributeName": "e"}, "Dimensions": 3, "DistanceFunction": "COSINE", "Projection": {"ProjectionType": "ALL"}}]}');
+SELECT vx_ddb_err('CreateTable', '{"TableName": "vx_bad", "BillingMode": "PAY_PER_REQUEST",
+  "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}], "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}],
+  "VectorIndexes": [{"IndexName": "vix", "VectorAttribute": {"AttributeName": "e"}, "Dimensions": 3, "DistanceFunction": "COSINE", "Projection": {"ProjectionType": "ALL"},
+                     "SearchSchema": [{"AttributeName": "tenant", "SearchSchemaElementType": "HASH"}]}]}');
+SELECT vx_ddb_err('CreateTable', '{"TableName": "vx_bad", "BillingMode": "PAY_PER_REQUEST",
+  "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}], "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}],
+  "VectorIndexes": [{"IndexName": "vix", "VectorAttribute": {"AttributeName": "e"}, "Dimensions": 4097, "DistanceFunction": "COSINE", "Projection": {"ProjectionType": "ALL"}}]}');
+SELECT vx_ddb_err('CreateTable', '{"TableName": "vx_bad", "BillingMode": "PAY_PER_REQUEST",
+  "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}], "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}],
+  "VectorIndexes": [{"IndexName": "vix", "VectorAttribute": {"AttributeName": "e"}, "Dimensions": 0, "DistanceFunction": "COSINE", "Projection": {"ProjectionType": "ALL"}},
+                    {"IndexName": "vy", "VectorAttribute": {"AttributeName": "e"}, "Dimensions": 3, "DistanceFunction": "COSINE", "Projection": {"ProjectionType": "ALL"}}]}');
+SELECT vx_ddb_err('CreateTable', jsonb_build_object('TableName', 'vx_bad', 'BillingMode', 'PAY_PER_REQUEST',
+  'KeySchema', '[{"AttributeName": "pk", "KeyType": "HASH"}]'::jsonb, 'AttributeDefinitions', '[{"AttributeName": "pk", "AttributeType": "S"}]'::jsonb,
+  'VectorIndexes', (SELECT jsonb_agg(jsonb_build_object('IndexName', 'vix' || i, 'VectorAttribute', '{"AttributeName": "e"}'::jsonb,
+      'Dimensions', 3, 'DistanceFunction', 'COSINE', 'Projection', '{"ProjectionType": "KEYS_ONLY"}'::jsonb)) FROM generate_series(1, 6) i)));
+SELECT vx_ddb_err('CreateTable', '{"TableName": "vx_bad", "BillingMode": "PAY_PER_REQUEST",
+  "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}], "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}],
+  "VectorIndexes": [{"IndexName": "vix", "VectorAttribute": {"AttributeName": "e"}, "Dimensions": 3, "DistanceFunction": "COSINE", "Projection": {"ProjectionType": "ALL"}},
+                    {"IndexName": "vix2", "VectorAttribute": {"AttributeName": "e"}, "Dimensions": 4, "DistanceFunction": "COSINE", "Projection": {"ProjectionType": "ALL"}}]}');
+SELECT count(*) AS no_table_left FROM hroe.tables WHERE table_name = 'vx_bad';
+
+-- ---------- CreateTable, DescribeTable ----------
+SELECT jsonb_pretty(vx_ddb('CreateTable', '{"TableName": "vxt", "BillingMode": "PAY_PER_REQUEST",
+  "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}],
+  "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}, {"AttributeName": "tenant", "AttributeType": "S"},
+                           {"AttributeName": "category", "AttributeType": "S"}],
+  "VectorIndexes": [
+    {"IndexName": "cosine", "VectorAttribute": {"AttributeName": "embedding"}, "Dimensions": 3, "DistanceFunction": "COSINE", "Projection": {"ProjectionType": "ALL"}},
+    {"IndexName": "euclidean", "VectorAttribute": {"AttributeName": "embedding"}, "Dimensions": 3, "DistanceFunction": "EUCLIDEAN", "Projection": {"ProjectionType": "KEYS_ONLY"}},
+    {"IndexName": "dot", "VectorAttribute": {"AttributeName": "embedding"}, "Dimensions": 3, "DistanceFunction": "DOT_PRODUCT", "Projection": {"ProjectionType": "INCLUDE", "NonKeyAttributes": ["label"]}},
+    {"IndexName": "schema", "VectorAttribute": {"AttributeName": "embedding"}, "Dimensions": 3, "DistanceFunction": "COSINE", "Projection": {"ProjectionType": "ALL"},
+     "SearchSchema": [{"AttributeName": "tenant", "SearchSchemaElementType": "HASH"}, {"AttributeName": "category", "SearchSchemaElementType": "INLINE_FILTER"}]}]}')
+  -> 'TableDescription' -> 'VectorIndexes');
+SELECT jsonb_pretty(vx_ddb('DescribeTable', '{"TableName": "vxt"}') -> 'Table' -> 'VectorIndexes' -> 3);
+
+-- ---------- writes ----------
+SELECT vx_ddb('PutItem', jsonb_build_object('TableName', 'vxt', 'ReturnConsumedCapacity', 'INDEXES',
+  'Item', jsonb_build_object('pk', '{"S": "a"}'::jsonb, 'label', '{"S": "item-a"}'::jsonb, 'tenant', '{"S": "t1"}'::jsonb,
+                             'category', '{"S": "c1"}'::jsonb, 'embedding', jsonb_build_object('L', vx_vec(1, 0, 0)))));
+-- an identical overwrite writes no vector
+SELECT vx_ddb('PutItem', jsonb_build_object('TableName', 'vxt', 'ReturnConsumedCapacity', 'INDEXES',
+  'Item', jsonb_build_object('pk', '{"S": "a"}'::jsonb, 'label', '{"S": "item-a"}'::jsonb, 'tenant', '{"S": "t1"}'::jsonb,
+                             'category', '{"S": "c1"}'::jsonb, 'embedding', jsonb_build_object('L', vx_vec(1, 0, 0)))));
+SELECT vx_ddb('PutItem', jsonb_build_object('TableName', 'vxt', 'ReturnConsumedCapacity', 'TOTAL',
+  'Item', jsonb_build_object('pk', '{"S": "b"}'::jsonb, 'label', '{"S": "item-b"}'::jsonb, 'tenant', '{"S": "t1"}'::jsonb,
+                             'category', '{"S": "c2"}'::jsonb, 'embedding', jsonb_build_object('L', vx_vec(0, 1, 0)))));
+SELECT vx_ddb('PutItem', jsonb_build_object('TableName', 'vxt',
+  'Item', jsonb_build_object('pk', '{"S": "c"}'::jsonb, 'label', '{"S": "item-c"}'::jsonb, 'tenant', '{"S": "t2"}'::jsonb,
+                             'category', '{"S": "c1"}'::jsonb, 'embedding', jsonb_build_object('L', vx_vec(-1, 0, 0)))));
+SELECT vx_ddb('PutItem', jsonb_build_object('TableName', 'vxt',
+  'Item', jsonb_build_object('pk', '{"S": "d"}'::jsonb, 'label', '{"S": "item-d"}'::jsonb, 'tenant', '{"S": "t1"}'::jsonb,
+                             'category', '{"S": "c1"}'::jsonb, 'embedding', jsonb_build_object('L', vx_vec(0.6, 0.8, 0)))));
+-- no HASH attribute: in the indexes without a SearchSchema only
+SELECT vx_ddb('PutItem', jsonb_build_object('TableName', 'vxt',
+  'Item', jsonb_build_object('pk', '{"S": "e"}'::jsonb, 'embedding', jsonb_build_object('L', vx_vec(0, 0, 1)))));
+-- DynamoDB's write-side validation, naming the first index violated
+SELECT vx_ddb_err('PutItem', jsonb_build_object('TableName', 'vxt',
+  'Item', jsonb_build_object('pk', '{"S": "x"}'::jsonb, 'embedding', jsonb_build_object('L', vx_vec(1, 0)))));
+SELECT vx_ddb_err('PutItem', '{"TableName": "vxt", "Item": {"pk": {"S": "x"}, "embedding": {"L": [{"N": "1"}, {"S": "oops"}, {"N": "0"}]}}}');
+SELECT vx_ddb_err('PutItem', '{"TableName": "vxt", "Item": {"pk": {"S": "x"}, "embedding": {"S": "not-a-vector"}}}');
+SELECT vx_ddb_err('PutItem', '{"TableName": "vxt", "Item": {"pk": {"S": "x"}, "embedding": {"L": [{"N": "1"}, {"N": "1E+100"}, {"N": "0"}]}}}');
+SELECT vx_ddb_err('PutItem', jsonb_build_object('TableName', 'vxt',
+  'Item', jsonb_build_object('pk', '{"S": "x"}'::jsonb, 'tenant', '{"S": ""}'::jsonb, 'embedding', jsonb_build_object('L', vx_vec(0, 0, 1)))));
+SELECT vx_ddb_err('UpdateItem', '{"TableName": "vxt", "Key": {"pk": {"S": "a"}}, "UpdateExpression": "SET embedding[3] = :n", "ExpressionAttributeValues": {":n": {"N": "1"}}}');
+SELECT vx_ddb('GetItem', '{"TableName": "vxt", "Key": {"pk": {"S": "x"}}}') AS no_x;
+
+-- ---------- SearchVectors: scores ----------
+SELECT vx_hits(vx_ddb('SearchVectors', jsonb_build_object('TableName', 'vxt', 'IndexName', 'cosine', 'SearchVector', vx_vec(1, 0, 0), 'TopK', 10)));
+SELECT vx_hits(vx_ddb('SearchVectors', jsonb_build_object('TableName', 'vxt', 'IndexName', 'euclidean', 'SearchVector', vx_vec(1, 0, 0), 'TopK', 10)));
+SELECT vx_hits(vx_ddb('SearchVectors', jsonb_build_object('TableName', 'vxt', 'IndexName', 'dot', 'SearchVector', vx_vec(1, 0, 0), 'TopK', 3)));
+-- projections: the index's (the vector left out), a ProjectionExpression (the index's f32 copy)
+SELECT vx_ddb('SearchVectors', jsonb_build_object('TableName', 'vxt', 'IndexName', 'cosine', 'SearchVector', vx_vec(1, 0, 0), 'TopK', 1));
+SELECT vx_ddb('SearchVectors', jsonb_build_object('TableName', 'vxt', 'IndexName', 'euclidean', 'SearchVector', vx_vec(1, 0, 0), 'TopK', 1));
+SELECT vx_ddb('SearchVectors', jsonb_build_object('TableName', 'vxt', 'IndexName', 'dot', 'SearchVector', vx_vec(1, 0, 0), 'TopK', 1));
+SELECT vx_ddb('PutItem', '{"TableName": "vxt", "Item": {"pk": {"S": "f32"}, "embedding": {"L": [{"N": "0.1"}, {"N": "16777217"}, {"N": "1.000000059604644775390625"}]}}}');
+SELECT vx_ddb('GetItem', '{"TableName": "vxt", "Key": {"pk": {"S": "f32"}}}');
+-- (b, at 0 too in f32, ranks first: it came first)
+SELECT vx_ddb('SearchVectors', '{"TableName": "vxt", "IndexName": "cosine", "TopK": 2, "ProjectionExpression": "pk, #e",
+  "ExpressionAttributeNames": {"#e": "embedding"},
+  "SearchVector": [{"N": "0.1"}, {"N": "16777217"}, {"N": "1.000000059604644775390625"}], "ReturnConsumedCapacity": "TOTAL"}');
+SELECT vx_ddb('DeleteItem', '{"TableName": "vxt", "Key": {"pk": {"S": "f32"}}, "ReturnConsumedCapacity": "INDEXES"}');
+-- SearchConditionExpression: the HASH element required, equality only, SearchSchema attributes only
+SELECT vx_hits(vx_ddb('SearchVectors', jsonb_build_object('TableName', 'vxt', 'IndexName', 'schema', 'SearchVector', vx_vec(1, 0, 0), 'TopK', 10,
+  'SearchConditionExpression', 'tenant = :t', 'ExpressionAttributeValues', '{":t": {"S": "t1"}}'::jsonb)));
+SELECT vx_hits(vx_ddb('SearchVectors', jsonb_build_object('TableName', 'vxt', 'IndexName', 'schema', 'SearchVector', vx_vec(1, 0, 0), 'TopK', 10,
+  'SearchConditionExpression', ':t = tenant AND #c = :c', 'ExpressionAttributeNames', '{"#c": "category"}'::jsonb,
+  'ExpressionAttributeValues', '{":t": {"S": "t1"}, ":c": {"S": "c1"}}'::jsonb)));
+SELECT vx_hits(vx_ddb('SearchVectors', jsonb_build_object('TableName', 'vxt', 'IndexName', 'schema', 'SearchVector', vx_vec(1, 0, 0), 'TopK', 10,
+  'SearchConditionExpression', 'tenant = :t', 'ExpressionAttributeValues', '{":t": {"S": "nobody"}}'::jsonb)));
+SELECT vx_ddb_err('SearchVectors', jsonb_build_object('TableName', 'vxt', 'IndexName', 'schema', 'SearchVector', vx_vec(1, 0, 0), 'TopK', 1));
+SELECT vx_ddb_err('SearchVectors', jsonb_build_object('TableName', 'vxt', 'IndexName', 'schema', 'SearchVector', vx_vec(1, 0, 0), 'TopK', 1,
+  'SearchConditionExpression', 'tenant = :t AND category < :c', 'ExpressionAttributeValues', '{":t": {"S": "t1"}, ":c": {"S": "c9"}}'::jsonb));
+SELECT vx_ddb_err('SearchVectors', jsonb_build_object('TableName', 'vxt', 'IndexName', 'cosine', 'SearchVector', vx_vec(1, 0, 0), 'TopK', 1,
+  'SearchConditionExpression', 'tenant = :t', 'ExpressionAttributeValues', '{":t": {"S": "t1"}}'::jsonb));
+SELECT vx_ddb_err('SearchVectors', jsonb_build_object('TableName', 'vxt', 'IndexName', 'schema', 'SearchVector', vx_vec(1, 0, 0), 'TopK', 1,
+  'SearchConditionExpression', 'tenant = :t', 'ExpressionAttributeValues', '{":t": {"S": "t1"}, ":u": {"S": "t1"}}'::jsonb));
+SELECT vx_ddb_err('SearchVectors', jsonb_build_object('TableName', 'vxt', 'IndexName', 'cosine', 'SearchVector', vx_vec(1, 0, 0), 'TopK', 101));
+SELECT vx_ddb_err('SearchVectors', jsonb_build_object('TableName', 'vxt', 'IndexName', 'cosine', 'SearchVector', vx_vec(1, 0, 0), 'TopK', 0));
+SELECT vx_ddb_err('SearchVectors', jsonb_build_object('TableName', 'vxt', 'IndexName', 'cosine', 'SearchVector', vx_vec(1, 0), 'TopK', 1));
+SELECT vx_ddb_err('SearchVectors', '{"TableName": "vxt", "IndexName": "cosine", "SearchVector": [{"L": [{"N": "1"}]}], "TopK": 1}');
+SELECT vx_ddb_err('SearchVectors', jsonb_build_object('TableName', 'vxt', 'IndexName', 'nope', 'SearchVector', vx_vec(1, 0, 0), 'TopK', 1));
+SELECT vx_ddb_err('SearchVectors', jsonb_build_object('TableName', 'vx_none', 'IndexName', 'nope', 'SearchVector', vx_vec(1, 0, 0), 'TopK', 1));
+-- a vector index is read by SearchVectors only
+SELECT vx_ddb_err('ExecuteStatement', '{"Statement": "SELECT * FROM \"vxt\".\"cosine\""}');
+SELECT vx_ddb_err('Scan', '{"TableName": "vxt", "IndexName": "cosine"}');
+SELECT vx_ddb_err('Query', '{"TableName": "vxt", "IndexName": "schema", "KeyConditionExpression": "tenant = :t", "ExpressionAttributeValues": {":t": {"S": "t1"}}}');
+-- the SQL function
+SELECT item, score FROM hroe.search_vectors('vxt', 'schema', '{1,0,0}', 2, '{"tenant": {"S": "t1"}}');
+SELECT item::jsonb -> 'pk' ->> 'S' AS pk, score FROM hroe.search_vectors('vxt', 'dot', '{0,1,0}', 2);
+SELECT * FROM hroe.search_vectors('vxt', 'schema', '{1,0,0}', 2);
+
+-- ---------- UpdateTable: one online action, backfill, delete ----------
+SELECT vx_ddb('PutItem', '{"TableName": "vxt", "Item": {"pk": {"S": "old-bad"}, "v2": {"L": [{"N": "1"}]}}}');
+SELECT vx_ddb('PutItem', '{"TableName": "vxt", "Item": {"pk": {"S": "old-good"}, "v2": {"L": [{"N": "1"}, {"N": "2"}]}}}');
+SELECT vx_ddb_err('UpdateTable', '{"TableName": "vxt", "VectorIndexUpdates": [
+  {"Create": {"IndexName": "v2a", "VectorAttribute": {"AttributeName": "v2"}, "Dimensions": 2, "DistanceFunction": "EUCLIDEAN", "Projection": {"ProjectionType": "KEYS_ONLY"}}},
+  {"Create": {"IndexName": "v2b", "VectorAttribute": {"AttributeName": "v2"}, "Dimensions": 2, "DistanceFunction": "EUCLIDEAN", "Projection": {"ProjectionType": "KEYS_ONLY"}}}]}');
+SELECT jsonb_pretty(vx_ddb('UpdateTable', '{"TableName": "vxt", "VectorIndexUpdates": [{"Delete": {"IndexName": "dot"}}]}') -> 'TableDescription' -> 'TableStatus');
+SELECT vx_ddb('UpdateTable', '{"TableName": "vxt", "VectorIndexUpdates": [
+  {"Create": {"IndexName": "v2a", "VectorAttribute": {"AttributeName": "v2"}, "Dimensions": 2, "DistanceFunction": "EUCLIDEAN", "Projection": {"ProjectionType": "KEYS_ONLY"}}}]}')
+  -> 'TableDescription' -> 'VectorIndexes' -> 3;
+SELECT vx_hits(vx_ddb('SearchVectors', jsonb_build_object('TableName', 'vxt', 'IndexName', 'v2a', 'SearchVector', vx_vec(0, 0), 'TopK', 5)));
+SELECT vx_ddb_err('PutItem', '{"TableName": "vxt", "Item": {"pk": {"S": "new-bad"}, "v2": {"L": [{"N": "1"}]}}}');
+SELECT jsonb_agg(x ->> 'IndexName') FROM jsonb_array_elements(vx_ddb('DescribeTable', '{"TableName": "vxt"}') -> 'Table' -> 'VectorIndexes') x;
+SELECT vx_ddb('UpdateTable', '{"TableName": "vxt", "VectorIndexUpdates": [{"Delete": {"IndexName": "v2a"}}]}') -> 'TableDescription' -> 'VectorIndexes' -> 3;
+SELECT vx_ddb('PutItem', '{"TableName": "vxt", "Item": {"pk": {"S": "new-bad"}, "v2": {"L": [{"N": "1"}]}}}');
+SELECT attname FROM pg_attribute WHERE attrelid = (SELECT relid FROM hroe.tables WHERE table_name = 'vxt') AND attnum > 0 AND NOT attisdropped ORDER BY attnum;
+
+-- ---------- the oracle: random vectors, every distance, filters, writes ----------
+SELECT setseed(0.33);
+SELECT vx_ddb('CreateTable', '{"TableName": "vxo", "BillingMode": "PAY_PER_REQUEST",
+  "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}],
+  "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}, {"AttributeName": "tenant", "AttributeType": "S"},
+                           {"AttributeName": "n", "AttributeType": "N"}],
+  "VectorIndexes": [
+    {"IndexName": "cos", "VectorAttribute": {"AttributeName": "v"}, "Dimensions": 13, "DistanceFunction": "COSINE", "Projection": {"ProjectionType": "KEYS_ONLY"}},
+    {"IndexName": "euc", "VectorAttribute": {"AttributeName": "v"}, "Dimensions": 13, "DistanceFunction": "EUCLIDEAN", "Projection": {"ProjectionType": "KEYS_ONLY"}},
+    {"IndexName": "dot", "VectorAttribute": {"AttributeName": "v"}, "Dimensions": 13, "DistanceFunction": "DOT_PRODUCT", "Projection": {"ProjectionType": "KEYS_ONLY"}},
+    {"IndexName": "cos_t", "VectorAttribute": {"AttributeName": "v"}, "Dimensions": 13, "DistanceFunction": "COSINE", "Projection": {"ProjectionType": "KEYS_ONLY"},
+     "SearchSchema": [{"AttributeName": "tenant", "SearchSchemaElementType": "HASH"}, {"AttributeName": "n", "SearchSchemaElementType": "INLINE_FILTER"}]}]}')
+  -> 'TableDescription' ->> 'TableStatus';
+-- what the test itself believes is stored: each item's vector (rounded to f32), tenant, n
+CREATE TEMP TABLE truth (pk text PRIMARY KEY, v real[], tenant text, n int);
+CREATE FUNCTION vx_put_random(p_pk text) RETURNS void LANGUAGE plpgsql AS $$
+DECLARE
+	v real[] := (SELECT array_agg((random() * 2 - 1)::real) FROM generate_series(1, 13));
+	t text := 't' || floor(random() * 3)::int;
+	n int := floor(random() * 2)::int;
+BEGIN
+	PERFORM hroe.dynamodb('PutItem', jsonb_build_object('TableName', 'vxo', 'Item', jsonb_build_object(
+		'pk', jsonb_build_object('S', p_pk), 'tenant', jsonb_build_object('S', t), 'n', jsonb_build_object('N', n::text),
+		'v', jsonb_build_object('L', (SELECT jsonb_agg(jsonb_build_object('N', x::text) ORDER BY o) FROM unnest(v) WITH ORDINALITY u(x, o))))));
+	INSERT INTO truth VALUES (p_pk, v, t, n) ON CONFLICT (pk) DO UPDATE SET v = excluded.v, tenant = excluded.tenant, n = excluded.n;
+END
+$$;
+-- the oracle's score of a against b, in double precision, written independently of hroe's kernels
+CREATE FUNCTION vx_oracle_score(p_fn text, a real[], b real[]) RETURNS float8 LANGUAGE sql IMMUTABLE AS $$
+	SELECT CASE p_fn
+		WHEN 'COSINE' THEN 1 - sum(x::float8 * y) / (sqrt(sum(x::float8 * x)) * sqrt(sum(y::float8 * y)))
+		WHEN 'EUCLIDEAN' THEN sqrt(sum((x::float8 - y) ^ 2))
+		ELSE sum(x::float8 * y) END
+	FROM unnest(a, b) u(x, y)
+$$;
+-- disagreements between hroe and the oracle for one query: each rank's pk and score
+CREATE FUNCTION vx_disagreements(p_index text, p_fn text, q real[], k int, p_tenant text DEFAULT NULL, p_n int DEFAULT NULL)
+RETURNS bigint LANGUAGE sql AS $$
+	WITH got AS (
+		SELECT row_number() OVER () AS r, item::jsonb -> 'pk' ->> 'S' AS pk, score
+		FROM hroe.search_vectors('vxo', p_index, q, k,
+			CASE WHEN p_tenant IS NOT NULL THEN jsonb_strip_nulls(jsonb_build_object('tenant', jsonb_build_object('S', p_tenant),
+				'n', CASE WHEN p_n IS NOT NULL THEN jsonb_build_object('N', p_n::text) END))::text::hroe.item END)),
+	want AS (
+		SELECT row_number() OVER (ORDER BY CASE WHEN p_fn = 'DOT_PRODUCT' THEN -s ELSE s END) AS r, pk, s
+		FROM (SELECT pk, vx_oracle_score(p_fn, q, v) s FROM truth
+			  WHERE (p_tenant IS NULL OR tenant = p_tenant) AND (p_n IS NULL OR n = p_n)) o
+		ORDER BY CASE WHEN p_fn = 'DOT_PRODUCT' THEN -s ELSE s END LIMIT k)
+	SELECT count(*) FROM got FULL JOIN want USING (r)
+	WHERE got.pk IS DISTINCT FROM want.pk OR abs(got.score - want.s) > 1e-5
+$$;
+CREATE FUNCTION vx_check_all(p_label text) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+	bad bigint := 0;
+	q real[];
+BEGIN
+	FOR i IN 1 .. 8 LOOP
+		q := (SELECT array_agg((random() * 2 - 1)::real) FROM generate_series(1, 13));
+		bad := bad + vx_disagreements('cos', 'COSINE', q, 10) + vx_disagreements('euc', 'EUCLIDEAN', q, 10)
+			   + vx_disagreements('dot', 'DOT_PRODUCT', q, 7) + vx_disagreements('cos_t', 'COSINE', q, 5, 't1')
+			   + vx_disagreements('cos_t', 'COSINE', q, 100, 't' || (i % 3), i % 2);
+	END LOOP;
+	RETURN format('%s: %s disagreements, %s items', p_label, bad, (SELECT count(*) FROM truth));
+END
+$$;
+SELECT count(*) AS writes FROM (SELECT vx_put_random('i' || i) FROM generate_series(1, 400) i) s;
+SELECT vx_check_all('puts');
+-- overwrites, updates of the vector and of the filters, removals, deletes
+SELECT count(*) AS writes FROM (SELECT vx_put_random('i' || i) FROM generate_series(1, 400, 7) i) s;
+SELECT count(*) AS writes FROM (SELECT hroe.dynamodb('UpdateItem', jsonb_build_object('TableName', 'vxo', 'Key', jsonb_build_object('pk', jsonb_build_object('S', 'i' || i)),
+	'UpdateExpression', 'SET tenant = :t, v[2] = :x', 'ExpressionAttributeValues', '{":t": {"S": "t2"}, ":x": {"N": "0.5"}}'::jsonb))
+FROM generate_series(3, 400, 11) i) s;
+
+UPDATE truth SET tenant = 't2', v[3] = 0.5 WHERE pk IN (SELECT 'i' || i FROM generate_series(3, 400, 11) i);
+SELECT count(*) AS writes FROM (SELECT hroe.dynamodb('UpdateItem', jsonb_build_object('TableName', 'vxo', 'Key', jsonb_build_object('pk', jsonb_build_object('S', 'i' || i)),
+	'UpdateExpression', 'REMOVE v')) FROM generate_series(5, 400, 13) i) s;
+
+DELETE FROM truth WHERE pk IN (SELECT 'i' || i FROM generate_series(5, 400, 13) i);
+SELECT count(*) AS writes FROM (SELECT hroe.dynamodb('DeleteItem', jsonb_build_object('TableName', 'vxo', 'Key', jsonb_build_object('pk', jsonb_build_object('S', 'i' || i))))
+FROM generate_series(2, 400, 9) i) s;
+
+DELETE FROM truth WHERE pk IN (SELECT 'i' || i FROM generate_series(2, 400, 9) i);
+SELECT vx_check_all('writes');
+-- a batch and a transaction
+SELECT hroe.dynamodb('BatchWriteItem', jsonb_build_object('RequestItems', jsonb_build_object('vxo', jsonb_build_array(
+	'{"DeleteRequest": {"Key": {"pk": {"S": "i1"}}}}'::jsonb,
+	'{"PutRequest": {"Item": {"pk": {"S": "batch"}, "tenant": {"S": "t1"}, "n": {"N": "1"},
+	  "v": {"L": [{"N": "1"}, {"N": "1"}, {"N": "1"}, {"N": "1"}, {"N": "1"}, {"N": "1"}, {"N": "1"}, {"N": "1"}, {"N": "1"}, {"N": "1"}, {"N": "1"}, {"N": "1"}, {"N": "1"}]}}}}'::jsonb))))
+	-> 'UnprocessedItems';
+DELETE FROM truth WHERE pk = 'i1';
+INSERT INTO truth VALUES ('batch', array_fill(1::real, ARRAY[13]), 't1', 1);
+SELECT vx_ddb_err('TransactWriteItems', '{"TransactItems": [
+	{"Put": {"TableName": "vxo", "Item": {"pk": {"S": "tx"}, "v": {"L": [{"N": "1"}]}}}},
+	{"Delete": {"TableName": "vxo", "Key": {"pk": {"S": "i4"}}}}]}');
+SELECT hroe.dynamodb('TransactWriteItems', '{"TransactItems": [
+	{"Put": {"TableName": "vxo", "Item": {"pk": {"S": "tx"}, "tenant": {"S": "t0"}, "n": {"N": "0"},
+	  "v": {"L": [{"N": "-1"}, {"N": "1"}, {"N": "-1"}, {"N": "1"}, {"N": "-1"}, {"N": "1"}, {"N": "-1"}, {"N": "1"}, {"N": "-1"}, {"N": "1"}, {"N": "-1"}, {"N": "1"}, {"N": "-1"}]}}}},
+	{"Delete": {"TableName": "vxo", "Key": {"pk": {"S": "i4"}}}}]}');
+DELETE FROM truth WHERE pk = 'i4';
+INSERT INTO truth VALUES ('tx', '{-1,1,-1,1,-1,1,-1,1,-1,1,-1,1,-1}', 't0', 0);
+SELECT vx_check_all('batch and transaction');
+-- PartiQL writes
+SELECT hroe.dynamodb('ExecuteStatement', '{"Statement": "UPDATE \"vxo\" SET tenant = ''t0'' WHERE pk = ''i6''"}');
+UPDATE truth SET tenant = 't0' WHERE pk = 'i6';
+SELECT hroe.dynamodb('ExecuteStatement', '{"Statement": "DELETE FROM \"vxo\" WHERE pk = ''i7''"}');
+DELETE FROM truth WHERE pk = 'i7';
+SELECT vx_check_all('PartiQL');
+-- a write rolled back leaves the index as it was
+BEGIN;
+SELECT count(*) AS writes FROM (SELECT vx_put_random('i' || i) FROM generate_series(1, 400, 3) i) s;
+ROLLBACK;
+SELECT vx_check_all('rolled back');
+
+-- ---------- DeleteTable ----------
+SELECT vx_ddb('DeleteTable', '{"TableName": "vxt"}') -> 'TableDescription' -> 'TableStatus';
+SELECT count(*) FROM hroe.vector_indexes WHERE table_name = 'vxt';
+SELECT vx_ddb('DeleteTable', '{"TableName": "vxo"}') -> 'TableDescription' -> 'TableStatus';
+DROP FUNCTION vx_check_all(text), vx_disagreements(text, text, real[], int, text, int), vx_oracle_score(text, real[], real[]),
+	vx_put_random(text), vx_vec(float8[]), vx_hits(jsonb), vx_ddb_err(text, jsonb), vx_ddb(text, jsonb);

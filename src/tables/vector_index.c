@@ -1,0 +1,168 @@
+/*-------------------------------------------------------------------------
+ *
+ * vector_index.c
+ *	  Vector indexes (DynamoDB's VectorIndexes, doc/vectors.md): an item's
+ *	  vector as the f32 array a vector index's generated column stores
+ *	  (hroe.item_vector), and the write-side validation its CHECK constraint
+ *	  runs (hroe.check_vector), with DynamoDB's texts.  The tables and
+ *	  columns are made by hroe.create_vector_index (vectors.sql).
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <math.h>
+
+#include "catalog/pg_type.h"
+#include "fmgr.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+
+#include "dynamodb_limits.h"
+#include "errors.h"
+#include "item.h"
+#include "vector_index.h"
+
+/*
+ * One number of a vector as a 32-bit float: false if it is not a finite
+ * float (a DynamoDB number beyond f32's range)
+ */
+bool
+hroe_vector_number(const char *text, uint32 len, float4 *out)
+{
+	char		buf[64];
+	char	   *copy = len < sizeof(buf) ? buf : palloc(len + 1);
+	char	   *end;
+	float		f;
+
+	memcpy(copy, text, len);
+	copy[len] = '\0';
+	errno = 0;
+	f = strtof(copy, &end);
+	if (end == copy || *end != '\0' || !isfinite(f))
+		return false;
+	*out = f;
+	return true;
+}
+
+/*
+ * The vector value v of a vector index with dims dimensions as floats into
+ * out (dims of them): the problem, or VECTOR_OK; *bad the element at fault
+ */
+HroeVectorProblem
+hroe_vector_from_value(const HroeValue *v, int dims, float4 *out, int *bad, HroeType *bad_type)
+{
+	uint32		n;
+
+	if (v->type != HROE_L)
+		return VECTOR_NOT_LIST;
+	n = hroe_value_count(v);
+	if (n != (uint32) dims)
+		return VECTOR_SIZE;
+	for (uint32 i = 0; i < n; i++)
+	{
+		HroeValue	e;
+
+		hroe_list_element(v, i, &e);
+		if (e.type != HROE_N || !hroe_vector_number(e.data, e.len, &out[i]))
+		{
+			*bad = (int) i;
+			*bad_type = e.type;
+			return VECTOR_ELEMENT;
+		}
+	}
+	return VECTOR_OK;
+}
+
+/* The item's attribute attr, or false */
+static bool
+FindAttribute(HroeItem *item, text *attr, HroeValue *v)
+{
+	HroeValue	root;
+
+	hroe_item_root(item, &root);
+	return hroe_map_find(&root, VARDATA_ANY(attr), VARSIZE_ANY_EXHDR(attr), v);
+}
+
+/* The dimensions argument, within DynamoDB's range */
+static int
+DimensionsArg(int32 dims)
+{
+	if (dims < 1 || dims > HROE_VECTOR_DIMENSIONS_MAX)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("vector dimensions must be between 1 and %d, not %d",
+						HROE_VECTOR_DIMENSIONS_MAX, dims)));
+	return dims;
+}
+
+PG_FUNCTION_INFO_V1(hroe_item_vector);
+/*
+ * SQL: hroe.item_vector(item, attribute, dimensions): the vector as real[],
+ * NULL when absent or invalid (the index's CHECK constraint rejects the
+ * writes storing an invalid one; items stored before the index was made
+ * stay out of it)
+ */
+Datum
+hroe_item_vector(PG_FUNCTION_ARGS)
+{
+	HroeItem   *item = PG_GETARG_HROE_ITEM_P(0);
+	int			dims = DimensionsArg(PG_GETARG_INT32(2));
+	HroeValue	v;
+	float4	   *f;
+	Datum	   *elems;
+	int			bad;
+	HroeType	bad_type;
+
+	if (!FindAttribute(item, PG_GETARG_TEXT_PP(1), &v))
+		PG_RETURN_NULL();
+	f = palloc(sizeof(float4) * dims);
+	if (hroe_vector_from_value(&v, dims, f, &bad, &bad_type) != VECTOR_OK)
+		PG_RETURN_NULL();
+	elems = palloc(sizeof(Datum) * dims);
+	for (int i = 0; i < dims; i++)
+		elems[i] = Float4GetDatum(f[i]);
+	PG_RETURN_ARRAYTYPE_P(construct_array(elems, dims, FLOAT4OID, sizeof(float4), true, TYPALIGN_INT));
+}
+
+PG_FUNCTION_INFO_V1(hroe_check_vector);
+/*
+ * SQL: hroe.check_vector(item, attribute, dimensions, index_name): true if
+ * the attribute is absent or a vector of the index, else DynamoDB's
+ * ValidationException naming the index
+ */
+Datum
+hroe_check_vector(PG_FUNCTION_ARGS)
+{
+	HroeItem   *item = PG_GETARG_HROE_ITEM_P(0);
+	text	   *attr = PG_GETARG_TEXT_PP(1);
+	int			dims = DimensionsArg(PG_GETARG_INT32(2));
+	char	   *index = text_to_cstring(PG_GETARG_TEXT_PP(3));
+	char	   *name = text_to_cstring(attr);
+	HroeValue	v;
+	float4	   *f;
+	int			bad = 0;
+	HroeType	bad_type = HROE_N;
+
+	if (!FindAttribute(item, attr, &v))
+		PG_RETURN_BOOL(true);
+	f = palloc(sizeof(float4) * dims);
+	switch (hroe_vector_from_value(&v, dims, f, &bad, &bad_type))
+	{
+		case VECTOR_OK:
+			break;
+		case VECTOR_NOT_LIST:
+			HroeValidation(psprintf("One or more parameter values were invalid. Invalid type for parameter %s, "
+									"Expected: 32-bit floating point number list IndexName: %s",
+									name, index));
+		case VECTOR_SIZE:
+			HroeValidation(psprintf("One or more parameter values were invalid. Invalid size for parameter %s, "
+									"Expected: %d, Actual: %u IndexName: %s",
+									name, dims, hroe_value_count(&v), index));
+		case VECTOR_ELEMENT:
+			HroeValidation(psprintf("One or more parameter values were invalid. Invalid type for parameter %s[%d], "
+									"Expected: 32-bit floating point number, Actual: %s. IndexName: %s",
+									name, bad, hroe_type_name(bad_type), index));
+	}
+	PG_RETURN_BOOL(true);
+}

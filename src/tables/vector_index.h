@@ -1,0 +1,25 @@
+/*-------------------------------------------------------------------------
+ *
+ * vector_index.h
+ *	  Vector indexes: an item's vector as f32 (vector_index.c)
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef HROE_VECTOR_INDEX_H
+#define HROE_VECTOR_INDEX_H
+
+#include "item.h"
+
+typedef enum HroeVectorProblem
+{
+	VECTOR_OK,
+	VECTOR_NOT_LIST,			/* not an L */
+	VECTOR_SIZE,				/* not dims elements */
+	VECTOR_ELEMENT				/* an element not a number f32 can hold */
+} HroeVectorProblem;
+
+extern bool hroe_vector_number(const char *text, uint32 len, float4 *out);
+extern HroeVectorProblem hroe_vector_from_value(const HroeValue *v, int dims, float4 *out,
+												int *bad, HroeType *bad_type);
+
+#endif
