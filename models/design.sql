@@ -1,0 +1,660 @@
+
+-- hroe.design_*: any DynamoDB design, proven on the user's own data
+-- (doc/design.md, README "Designs").  A design document (JSON, described by
+-- doc/design.schema.json) declares the DynamoDB tables (CreateTable
+-- requests), the facets (per entity type, a SQL query over the user's
+-- relational tables yielding its items), the access patterns (a DynamoDB
+-- request template or a query over the design's tables, the relational SQL
+-- answering the same question, a query drawing parameter sets) and the
+-- request mix.  hroe.design_load makes the tables and loads the facets,
+-- hroe.design_run runs every pattern on both sides with the comparison's
+-- machinery (fingerprints, plan shapes, capacity, rolled-back writes) and
+-- returns rows of hroe.compare's shape; hroe.design_tables measures the
+-- tables and indexes.  Everything runs with the caller's rights: a design's
+-- SQL is the caller's own.
+
+-- The document's shape, checked before anything runs.
+CREATE FUNCTION hroe.design_check(p_design jsonb)
+RETURNS jsonb
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	p jsonb;
+	f jsonb;
+	t jsonb;
+	v_names text[] := '{}';
+BEGIN
+	IF p_design IS NULL OR jsonb_typeof(p_design) <> 'object' THEN
+		RAISE EXCEPTION 'a design must be a JSON object' USING ERRCODE = 'invalid_parameter_value';
+	END IF;
+	IF NOT COALESCE(p_design ->> 'name' ~ '^[a-z][a-z0-9_]{0,39}$', false) THEN
+		RAISE EXCEPTION 'a design''s name must be 1 to 40 lower-case letters, digits or underscores, starting with a letter'
+			USING ERRCODE = 'invalid_parameter_value', DETAIL = format('name: %s', COALESCE(p_design ->> 'name', 'absent'));
+	END IF;
+	IF p_design ? 'schema' AND NOT COALESCE(p_design ->> 'schema' ~ '^[a-z_][a-z0-9_]{0,62}$', false) THEN
+		RAISE EXCEPTION 'a design''s schema must be a lower-case PostgreSQL identifier' USING ERRCODE = 'invalid_parameter_value';
+	END IF;
+	FOREACH t IN ARRAY ARRAY(SELECT x FROM jsonb_array_elements(COALESCE(p_design -> 'tables', '[]')) x) LOOP
+		IF jsonb_typeof(t) <> 'object' OR jsonb_typeof(t -> 'TableName') <> 'string' OR jsonb_typeof(t -> 'KeySchema') <> 'array' THEN
+			RAISE EXCEPTION 'each of a design''s tables must be a CreateTable request with TableName and KeySchema'
+				USING ERRCODE = 'invalid_parameter_value';
+		END IF;
+	END LOOP;
+	FOREACH f IN ARRAY ARRAY(SELECT x FROM jsonb_array_elements(COALESCE(p_design -> 'facets', '[]')) x) LOOP
+		IF jsonb_typeof(f -> 'entity') <> 'string' OR jsonb_typeof(f -> 'table') <> 'string' OR jsonb_typeof(f -> 'sql') <> 'string' THEN
+			RAISE EXCEPTION 'each facet needs entity, table and sql' USING ERRCODE = 'invalid_parameter_value';
+		END IF;
+		IF NOT EXISTS (SELECT FROM jsonb_array_elements(COALESCE(p_design -> 'tables', '[]')) x WHERE x ->> 'TableName' = f ->> 'table') THEN
+			RAISE EXCEPTION 'facet % names table %, which the design does not declare', f ->> 'entity', f ->> 'table'
+				USING ERRCODE = 'invalid_parameter_value';
+		END IF;
+	END LOOP;
+	IF jsonb_typeof(COALESCE(p_design -> 'patterns', '[]')) <> 'array' THEN
+		RAISE EXCEPTION 'a design''s patterns must be an array' USING ERRCODE = 'invalid_parameter_value';
+	END IF;
+	FOREACH p IN ARRAY ARRAY(SELECT x FROM jsonb_array_elements(COALESCE(p_design -> 'patterns', '[]')) x) LOOP
+		IF jsonb_typeof(p -> 'name') <> 'string' OR NOT COALESCE(p ->> 'kind' IN ('read', 'write'), false)
+		   OR jsonb_typeof(p -> 'parameters_sql') <> 'string' OR jsonb_typeof(p -> 'relational') <> 'string'
+		   OR jsonb_typeof(p -> 'dynamodb') <> 'object'
+		   OR NOT (jsonb_typeof(p #> '{dynamodb,requests}') = 'array' OR jsonb_typeof(p #> '{dynamodb,sql}') = 'string') THEN
+			RAISE EXCEPTION 'pattern % is incomplete', COALESCE(p ->> 'name', '(unnamed)') USING ERRCODE = 'invalid_parameter_value',
+				DETAIL = 'A pattern needs name, kind (read or write), parameters_sql, relational and dynamodb (requests or sql).';
+		END IF;
+		IF p ->> 'kind' = 'write' AND (jsonb_typeof(p #> '{check,relational}') <> 'string' OR jsonb_typeof(p #> '{check,dynamodb}') <> 'object') THEN
+			RAISE EXCEPTION 'write pattern % needs check.relational and check.dynamodb', p ->> 'name' USING ERRCODE = 'invalid_parameter_value';
+		END IF;
+		IF p ->> 'name' = ANY (v_names) THEN
+			RAISE EXCEPTION 'pattern % is declared twice', p ->> 'name' USING ERRCODE = 'invalid_parameter_value';
+		END IF;
+		v_names := v_names || (p ->> 'name');
+	END LOOP;
+	RETURN p_design;
+END
+$$;
+COMMENT ON FUNCTION hroe.design_check(jsonb) IS
+'a design document (doc/design.md, doc/design.schema.json) checked for the fields hroe.design_load and hroe.design_run need: name, tables as CreateTable requests, facets naming declared tables, patterns with kind, parameters_sql, relational and dynamodb (requests or sql), writes with their check reads; returns it unchanged, or raises 22023 saying what is missing';
+
+CREATE FUNCTION hroe.design_schema(p_design jsonb)
+RETURNS text
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+SELECT COALESCE(p_design ->> 'schema', 'design_' || (p_design ->> 'name'))
+$$;
+COMMENT ON FUNCTION hroe.design_schema(jsonb) IS
+'the PostgreSQL schema of a design''s DynamoDB tables: its "schema", by default design_<name>';
+
+-- A request template with its named parameters filled in: every ${name}
+-- inside a JSON string becomes the parameter's value (JSON-escaped), the
+-- parameters named in order by p_names, valued by p_args.
+CREATE FUNCTION hroe.design_fill(p_template jsonb, p_names text[], p_args text[])
+RETURNS jsonb
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	v text := p_template::text;
+	k integer;
+BEGIN
+	FOR k IN 1 .. COALESCE(cardinality(p_names), 0) LOOP
+		IF strpos(v, '${' || p_names[k] || '}') > 0 AND p_args[k] IS NULL THEN
+			RAISE EXCEPTION 'parameter % is NULL but the request uses it', p_names[k] USING ERRCODE = 'null_value_not_allowed';
+		END IF;
+		v := replace(v, '${' || p_names[k] || '}', COALESCE(substr(to_jsonb(p_args[k])::text, 2, length(to_jsonb(p_args[k])::text) - 2), ''));
+	END LOOP;
+	IF v ~ '\$\{[A-Za-z0-9_]+\}' THEN
+		RAISE EXCEPTION 'request template uses an undeclared parameter: %', substring(v FROM '\$\{[A-Za-z0-9_]+\}')
+			USING ERRCODE = 'invalid_parameter_value';
+	END IF;
+	RETURN v::jsonb;
+END
+$$;
+COMMENT ON FUNCTION hroe.design_fill(jsonb, text[], text[]) IS
+'internal: a pattern''s request template with each ${name} replaced by the parameter''s value, JSON-escaped (parameters named by p_names, valued by p_args in the same order); an undeclared or NULL parameter is an error';
+
+-- An answer row in the form both sides are compared in: the attributes
+-- named by p_answer (all when NULL), nulls dropped, numbers and strings as
+-- DynamoDB stores them (through hroe.item_from_document and back).
+CREATE FUNCTION hroe.design_canonical(p_doc jsonb, p_answer jsonb)
+RETURNS jsonb
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+SELECT hroe.item_to_document(hroe.item_from_document(jsonb_strip_nulls(
+	CASE WHEN p_answer IS NULL THEN p_doc
+		 ELSE COALESCE((SELECT jsonb_object_agg(k, p_doc -> k) FROM jsonb_array_elements_text(p_answer) k WHERE p_doc ? k), '{}') END)))
+$$;
+COMMENT ON FUNCTION hroe.design_canonical(jsonb, jsonb) IS
+'internal: one answer row or item (a plain JSON document) reduced to the attributes a pattern compares (p_answer, a JSON array of names; all when NULL), nulls dropped and values normalised as DynamoDB stores them, so that a relational row and a DynamoDB item compare equal when they carry the same answer';
+
+-- The items of one DynamoDB response, as documents (GetItem, Query, Scan,
+-- BatchGetItem, TransactGetItems).
+CREATE FUNCTION hroe.design_response_items(p_operation text, p_response jsonb)
+RETURNS SETOF jsonb
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+SELECT hroe.item_to_document(i::hroe.item) FROM (
+	SELECT p_response -> 'Item' WHERE p_operation = 'GetItem' AND p_response ? 'Item'
+	UNION ALL SELECT x FROM jsonb_array_elements(CASE WHEN p_operation IN ('Query', 'Scan') THEN p_response -> 'Items' END) x
+	UNION ALL SELECT x FROM jsonb_each(CASE WHEN p_operation = 'BatchGetItem' THEN p_response -> 'Responses' END) t (n, v),
+		jsonb_array_elements(t.v) x
+	UNION ALL SELECT x -> 'Item' FROM jsonb_array_elements(CASE WHEN p_operation = 'TransactGetItems' THEN p_response -> 'Responses' END) x
+		WHERE x ? 'Item') s (i)
+$$;
+COMMENT ON FUNCTION hroe.design_response_items(text, jsonb) IS
+'internal: the items a GetItem, Query, Scan, BatchGetItem or TransactGetItems response carries, as plain JSON documents, in the response''s order';
+
+-- Runs a pattern side's DynamoDB requests once: their items (as
+-- documents), capacity, items and bytes, partitions touched; an error
+-- response is raised.
+CREATE FUNCTION hroe.design_call(p_requests jsonb, OUT docs jsonb, OUT capacity numeric, OUT items bigint,
+								 OUT item_bytes bigint, OUT partitions bigint)
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	r jsonb;
+	v_resp jsonb;
+	v_op text;
+BEGIN
+	docs := '[]';
+	capacity := 0;
+	items := 0;
+	item_bytes := 0;
+	partitions := 0;
+	FOR r IN SELECT x FROM jsonb_array_elements(p_requests) x LOOP
+		v_op := r ->> 'operation';
+		v_resp := hroe.dynamodb(v_op, (r -> 'request') || '{"ReturnConsumedCapacity": "INDEXES"}');
+		IF v_resp ? '__type' THEN
+			RAISE EXCEPTION 'the design''s % request failed: %', v_op, v_resp ->> 'message' USING ERRCODE = 'HR0DE',
+				DETAIL = format('%s %s', v_resp ->> '__type', r -> 'request');
+		END IF;
+		docs := docs || COALESCE((SELECT jsonb_agg(d) FROM hroe.design_response_items(v_op, v_resp) d), '[]');
+		capacity := capacity + COALESCE((SELECT sum((c ->> 'CapacityUnits')::numeric) FROM jsonb_array_elements(
+			CASE jsonb_typeof(v_resp -> 'ConsumedCapacity') WHEN 'array' THEN v_resp -> 'ConsumedCapacity'
+				WHEN 'object' THEN jsonb_build_array(v_resp -> 'ConsumedCapacity') ELSE '[]' END) c), 0);
+		items := items + COALESCE((v_resp ->> 'ScannedCount')::bigint, (SELECT count(*) FROM hroe.design_response_items(v_op, v_resp)));
+		item_bytes := item_bytes + COALESCE((SELECT sum(hroe.item_size(hroe.item_from_document(d))) FROM hroe.design_response_items(v_op, v_resp) d), 0);
+		partitions := partitions + CASE v_op
+			WHEN 'BatchGetItem' THEN (SELECT count(*) FROM jsonb_each(r #> '{request,RequestItems}') t, jsonb_array_elements(t.value -> 'Keys'))
+			WHEN 'TransactGetItems' THEN jsonb_array_length(r #> '{request,TransactItems}')
+			WHEN 'Scan' THEN (SELECT count(*) FROM hroe.design_partitions(r #>> '{request,TableName}', r #>> '{request,IndexName}'))
+			ELSE 1 END;
+	END LOOP;
+END
+$$;
+COMMENT ON FUNCTION hroe.design_call(jsonb) IS
+'internal: runs a pattern''s DynamoDB requests (a JSON array of {operation, request}, parameters filled in) through hroe.dynamodb with ReturnConsumedCapacity INDEXES: the items returned as documents, the capacity units the responses report, the items evaluated (ScannedCount, or the items returned) and their hroe.item_size bytes, and the partitions touched (1 per GetItem or Query, one per key of a batch or transaction, every partition for a Scan); an error response raises HR0DE';
+
+-- The partitions of a table or index: per partition key value its items
+-- (index entries) and their bytes.
+CREATE FUNCTION hroe.design_partitions(p_table text, p_index text DEFAULT NULL)
+RETURNS TABLE (partition_key jsonb, items bigint, bytes bigint)
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	v_relid regclass;
+	v_desc jsonb;
+	v_keys jsonb;
+	v_hash text;
+BEGIN
+	SELECT t.relid INTO v_relid FROM hroe.tables t WHERE t.table_name = p_table;
+	IF NOT FOUND THEN
+		RAISE EXCEPTION 'table % does not exist', p_table USING ERRCODE = 'undefined_table';
+	END IF;
+	v_desc := hroe.table_description(p_table);
+	IF p_index IS NULL THEN
+		v_keys := v_desc -> 'KeySchema';
+	ELSE
+		SELECT i -> 'KeySchema' INTO v_keys FROM jsonb_array_elements(COALESCE(v_desc -> 'GlobalSecondaryIndexes', '[]')
+			|| COALESCE(v_desc -> 'LocalSecondaryIndexes', '[]')) i WHERE i ->> 'IndexName' = p_index;
+		IF v_keys IS NULL THEN
+			RAISE EXCEPTION 'table % has no index %', p_table, p_index USING ERRCODE = 'undefined_object';
+		END IF;
+	END IF;
+	SELECT k ->> 'AttributeName' INTO v_hash FROM jsonb_array_elements(v_keys) k WHERE k ->> 'KeyType' = 'HASH';
+	RETURN QUERY EXECUTE format(
+		'SELECT j -> %1$L, count(*), sum(%2$s)::bigint
+		 FROM (SELECT x.item, x.item::jsonb AS j FROM %3$s x) s
+		 WHERE %4$s
+		 GROUP BY 1', v_hash,
+		CASE WHEN p_index IS NULL THEN 'hroe.item_size(s.item)' ELSE format('hroe.index_entry_size(s.item, %L, %L)', p_table, p_index) END,
+		v_relid,
+		(SELECT string_agg(format('s.j ? %L', k ->> 'AttributeName'), ' AND ') FROM jsonb_array_elements(v_keys) k));
+END
+$$;
+COMMENT ON FUNCTION hroe.design_partitions(text, text) IS
+'the partitions of a DynamoDB table (or of its index p_index): per partition key value (its AttributeValue) the items or index entries (items carrying every key attribute of the index: sparse indexes count only those) and their bytes (hroe.item_size, or hroe.index_entry_size for an index)';
+
+-- Per table and index of a design: items, bytes, partitions and the
+-- hottest partition keys.
+CREATE FUNCTION hroe.design_tables(p_design jsonb, p_hot integer DEFAULT 3)
+RETURNS TABLE (table_name text, index_name text, items bigint, bytes bigint, partitions bigint, hottest jsonb)
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	t jsonb;
+	v_index text;
+BEGIN
+	PERFORM hroe.design_check(p_design);
+	IF p_hot IS NULL OR p_hot < 0 OR p_hot > 100 THEN
+		RAISE EXCEPTION 'p_hot must be between 0 and 100' USING ERRCODE = 'invalid_parameter_value';
+	END IF;
+	FOR t IN SELECT x FROM jsonb_array_elements(COALESCE(p_design -> 'tables', '[]')) x LOOP
+		FOR v_index IN SELECT NULL UNION ALL
+				SELECT i ->> 'IndexName' FROM jsonb_array_elements(COALESCE(t -> 'GlobalSecondaryIndexes', '[]')
+					|| COALESCE(t -> 'LocalSecondaryIndexes', '[]')) i LOOP
+			RETURN QUERY
+			SELECT t ->> 'TableName', v_index, COALESCE(sum(p.items), 0)::bigint, COALESCE(sum(p.bytes), 0)::bigint, count(*),
+				   COALESCE((SELECT jsonb_agg(jsonb_build_object('key', h.partition_key, 'items', h.items, 'bytes', h.bytes)
+							 ORDER BY h.items DESC, h.bytes DESC, h.partition_key::text)
+							 FROM (SELECT * FROM hroe.design_partitions(t ->> 'TableName', v_index) q
+								   ORDER BY q.items DESC, q.bytes DESC, q.partition_key::text LIMIT p_hot) h), '[]')
+			FROM hroe.design_partitions(t ->> 'TableName', v_index) p;
+		END LOOP;
+	END LOOP;
+END
+$$;
+COMMENT ON FUNCTION hroe.design_tables(jsonb, integer) IS
+'per DynamoDB table of a design and per index: the items (index entries), their bytes, the partitions (distinct partition key values) and the p_hot hottest partition keys by items ([{"key", "items", "bytes"}]), measured on the tables as they are';
+
+-- Makes a design's tables and loads its facets.
+CREATE FUNCTION hroe.design_load(p_design jsonb)
+RETURNS TABLE (table_name text, entity text, items bigint, seconds numeric)
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	v_schema text := hroe.design_schema(hroe.design_check(p_design));
+	t jsonb;
+	f jsonb;
+	v_resp jsonb;
+	v_n bigint;
+	v_started timestamptz;
+	v_create jsonb;
+BEGIN
+	FOR t IN SELECT x FROM jsonb_array_elements(COALESCE(p_design -> 'setup_sql', '[]')) x LOOP
+		EXECUTE t #>> '{}';
+	END LOOP;
+	EXECUTE format('CREATE SCHEMA IF NOT EXISTS %I', v_schema);
+	FOR t IN SELECT x FROM jsonb_array_elements(COALESCE(p_design -> 'tables', '[]')) x LOOP
+		IF EXISTS (SELECT FROM hroe.tables h JOIN pg_class c ON c.oid = h.relid
+				   WHERE h.table_name = t ->> 'TableName' AND c.relnamespace <> v_schema::regnamespace) THEN
+			RAISE EXCEPTION 'table % exists outside the design''s schema %', t ->> 'TableName', v_schema
+				USING ERRCODE = 'duplicate_table', HINT = 'Name the design''s tables differently, or drop the other table.';
+		END IF;
+		IF EXISTS (SELECT FROM hroe.tables h WHERE h.table_name = t ->> 'TableName') THEN
+			PERFORM hroe.delete_table(t ->> 'TableName');
+		END IF;
+		-- CreateTable makes its table in the current schema
+		PERFORM set_config('search_path', format('%I, pg_catalog, pg_temp', v_schema), true);
+		v_create := t - 'DeletionProtectionEnabled';
+		IF NOT v_create ? 'BillingMode' AND NOT v_create ? 'ProvisionedThroughput' THEN
+			v_create := v_create || '{"BillingMode": "PAY_PER_REQUEST"}';
+		END IF;
+		v_resp := hroe.dynamodb('CreateTable', v_create);
+		PERFORM set_config('search_path', 'pg_catalog, pg_temp', true);
+		IF v_resp ? '__type' THEN
+			RAISE EXCEPTION 'CreateTable % failed: %', t ->> 'TableName', v_resp ->> 'message' USING ERRCODE = 'HR0DE',
+				DETAIL = v_resp ->> '__type';
+		END IF;
+	END LOOP;
+	FOR f IN SELECT x FROM jsonb_array_elements(COALESCE(p_design -> 'facets', '[]')) x LOOP
+		v_started := clock_timestamp();
+		EXECUTE format('SELECT count(hroe.put_item(%L, CASE WHEN %L THEN f.item::jsonb::hroe.item ELSE hroe.item_from_document(f.item::jsonb) END))
+						FROM (%s) f (item)', f ->> 'table', COALESCE(f ->> 'format', 'document') = 'dynamodb', f ->> 'sql')
+		INTO v_n;
+		table_name := f ->> 'table';
+		entity := f ->> 'entity';
+		items := v_n;
+		seconds := round(extract(epoch FROM clock_timestamp() - v_started)::numeric, 3);
+		RAISE NOTICE 'hroe.design_load: % % item(s) of % into % (% s)', v_n, entity, p_design ->> 'name', table_name, seconds;
+		RETURN NEXT;
+	END LOOP;
+END
+$$;
+COMMENT ON FUNCTION hroe.design_load(jsonb) IS
+'makes a design''s DynamoDB tables (its setup_sql statements first, then each CreateTable request through hroe.dynamodb, in the schema design_<name> or the design''s schema; a table of the same name in that schema is deleted first, one elsewhere is an error) and loads every facet''s items with hroe.put_item (the facet query''s one column a plain JSON document, or with "format": "dynamodb" an item in AttributeValue JSON): per facet the items loaded and the seconds, also as a NOTICE (progress)';
+
+-- The items the facets yield against the items stored: the proof that the
+-- facets reproduce a design's tables.
+CREATE FUNCTION hroe.design_verify(p_design jsonb)
+RETURNS TABLE (table_name text, facet_items bigint, stored_items bigint, missing bigint, extra bigint)
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	t jsonb;
+	v_facets text;
+BEGIN
+	PERFORM hroe.design_check(p_design);
+	FOR t IN SELECT x FROM jsonb_array_elements(COALESCE(p_design -> 'tables', '[]')) x LOOP
+		SELECT string_agg(format('SELECT CASE WHEN %L THEN f.item::jsonb::hroe.item ELSE hroe.item_from_document(f.item::jsonb) END FROM (%s) f (item)',
+								 COALESCE(f ->> 'format', 'document') = 'dynamodb', f ->> 'sql'), ' UNION ALL ')
+		INTO v_facets FROM jsonb_array_elements(COALESCE(p_design -> 'facets', '[]')) f WHERE f ->> 'table' = t ->> 'TableName';
+		RETURN QUERY EXECUTE format(
+			'WITH f AS (SELECT i::text AS i, count(*) AS n FROM (%1$s) x (i) GROUP BY 1),
+				  s AS (SELECT x.item::text AS i, count(*) AS n FROM %2$s x GROUP BY 1)
+			 SELECT %3$L, (SELECT COALESCE(sum(n), 0)::bigint FROM f), (SELECT COALESCE(sum(n), 0)::bigint FROM s),
+					(SELECT COALESCE(sum(GREATEST(f.n - COALESCE(s.n, 0), 0)), 0)::bigint FROM f LEFT JOIN s USING (i)),
+					(SELECT COALESCE(sum(GREATEST(s.n - COALESCE(f.n, 0), 0)), 0)::bigint FROM s LEFT JOIN f USING (i))',
+			COALESCE(v_facets, 'SELECT NULL::hroe.item WHERE false'),
+			(SELECT h.relid FROM hroe.tables h WHERE h.table_name = t ->> 'TableName'), t ->> 'TableName');
+	END LOOP;
+END
+$$;
+COMMENT ON FUNCTION hroe.design_verify(jsonb) IS
+'per table of a design: the items its facets yield now, the items stored, and how many of each are missing from the other (as multisets of items): zero and zero when the facets reproduce the table';
+
+-- A pattern side's answer: its fingerprint and row count, from a query
+-- (p_sql with $1 = the parameters) or from DynamoDB requests' items.
+CREATE FUNCTION hroe.design_answer(p_sql text, p_docs jsonb, p_args text[], p_answer jsonb, p_ordered boolean,
+								   OUT fingerprint text, OUT result_rows bigint)
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+	IF p_sql IS NOT NULL AND p_answer IS NULL THEN
+		-- hroe.compare's fingerprint: each row as text, in the order returned
+		EXECUTE format('SELECT md5(COALESCE(string_agg(r::text, E''\n'' ORDER BY n), '''')), count(*)
+			FROM (SELECT r, row_number() OVER () AS n FROM (%s) r) s', p_sql) INTO fingerprint, result_rows USING p_args;
+	ELSIF p_sql IS NOT NULL THEN
+		EXECUTE format('SELECT md5(COALESCE(string_agg(d::text, E''\n'' ORDER BY CASE WHEN $2 THEN n END, d::text), '''')), count(*)
+			FROM (SELECT hroe.design_canonical(to_jsonb(r), $3) AS d, row_number() OVER () AS n FROM (%s) r) s', p_sql)
+		INTO fingerprint, result_rows USING p_args, p_ordered, p_answer;
+	ELSE
+		SELECT md5(COALESCE(string_agg(d::text, E'\n' ORDER BY CASE WHEN p_ordered THEN n END, d::text), '')), count(*)
+		INTO fingerprint, result_rows
+		FROM (SELECT hroe.design_canonical(x, p_answer) AS d, n FROM jsonb_array_elements(p_docs) WITH ORDINALITY AS e (x, n)) s;
+	END IF;
+END
+$$;
+COMMENT ON FUNCTION hroe.design_answer(text, jsonb, text[], jsonb, boolean) IS
+'internal: the fingerprint and rows of one side''s answer: without an answer list, hroe.compare''s (md5 of the rows as text in their order); with one (p_answer), the md5 of the rows'' or items'' hroe.design_canonical documents, in their order when p_ordered, else sorted';
+
+-- Runs every pattern of a design on both sides.
+CREATE FUNCTION hroe.design_run(p_design jsonb, p_runs integer DEFAULT 5, p_load boolean DEFAULT true,
+								p_patterns text[] DEFAULT NULL)
+RETURNS TABLE (pattern_no integer, pattern text, kind text, case_label text, model text, call text,
+			   identical boolean, fingerprint text, result_rows bigint, plan_shape text,
+			   seq_scans integer, index_scans integer, joins integer, sorts integer,
+			   shared_hit bigint, shared_read bigint, request text, requests integer,
+			   items bigint, item_bytes bigint, capacity numeric, capacity_unit text, median_ms numeric,
+			   partitions bigint, index_capacity numeric)
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	v_schema text := hroe.design_schema(hroe.design_check(p_design));
+	v_rel text := COALESCE(p_design ->> 'relational_name', 'relational');
+	v_ddb text := COALESCE(p_design ->> 'dynamodb_name', p_design ->> 'name');
+	p jsonb;
+	p_no integer;
+	c record;
+	side text;
+	v_names text[];
+	v_answer jsonb;
+	v_ordered boolean;
+	v_sql text;
+	v_reqs jsonb;
+	v_check_sql text;
+	v_check_reqs jsonb;
+	v_call record;
+	v_plan jsonb;
+	v_times numeric[];
+	v_shape record;
+	v_fp text;
+	v_rows bigint;
+	v_request text;
+	v_requests integer;
+	v_items bigint;
+	v_bytes bigint;
+	v_cap numeric;
+	v_parts bigint;
+	v_icap numeric;
+	v_wn bigint;
+	v_wt numeric;
+	v_wi numeric;
+	i integer;
+BEGIN
+	IF p_runs IS NULL OR p_runs < 1 OR p_runs > 1000 THEN
+		RAISE EXCEPTION 'p_runs must be between 1 and 1000' USING ERRCODE = 'invalid_parameter_value';
+	END IF;
+	IF v_rel = v_ddb THEN
+		RAISE EXCEPTION 'the relational and the DynamoDB side need different names' USING ERRCODE = 'invalid_parameter_value';
+	END IF;
+	IF p_load THEN
+		PERFORM hroe.design_load(p_design);
+	END IF;
+	IF to_regnamespace(v_schema) IS NULL THEN
+		RAISE EXCEPTION 'the design''s schema % does not exist', v_schema USING ERRCODE = 'invalid_schema_name',
+			HINT = 'Load the design first: hroe.design_load(design), or hroe.design_run(design, p_load => true).';
+	END IF;
+	IF to_regclass('pg_temp.hroe_design_out') IS NULL THEN
+		CREATE TEMP TABLE hroe_design_out (
+			pattern_no integer, pattern text, kind text, case_no bigint, case_label text, model_no integer, model text,
+			call text, fingerprint text, result_rows bigint, plan_shape text, seq_scans integer, index_scans integer,
+			joins integer, sorts integer, shared_hit bigint, shared_read bigint, request text, requests integer,
+			items bigint, item_bytes bigint, capacity numeric, capacity_unit text, median_ms numeric,
+			partitions bigint, index_capacity numeric);
+	END IF;
+	TRUNCATE pg_temp.hroe_design_out;
+	FOR p, p_no IN SELECT x, n::integer FROM jsonb_array_elements(COALESCE(p_design -> 'patterns', '[]')) WITH ORDINALITY AS e (x, n) LOOP
+		p_no := COALESCE((p ->> 'number')::integer, p_no);
+		CONTINUE WHEN p_patterns IS NOT NULL AND NOT (p ->> 'name' = ANY (p_patterns) OR p_no::text = ANY (p_patterns));
+		v_names := ARRAY(SELECT jsonb_array_elements_text(COALESCE(p -> 'parameters', '[]')));
+		v_answer := p -> 'answer';
+		v_ordered := COALESCE((p ->> 'ordered')::boolean, false);
+		FOR c IN EXECUTE format('SELECT row_number() OVER () AS n, x.label::text AS label, x.args::text[] AS args FROM (%s) x (label, args)',
+								p ->> 'parameters_sql') LOOP
+			FOREACH side IN ARRAY ARRAY['relational', 'dynamodb'] LOOP
+				v_times := '{}';
+				v_request := NULL; v_requests := NULL; v_items := NULL; v_bytes := NULL; v_cap := NULL; v_parts := NULL;
+				v_icap := NULL; v_wn := NULL; v_wt := NULL; v_wi := NULL;
+				IF side = 'relational' THEN
+					v_sql := p ->> 'relational';
+					v_reqs := NULL;
+					v_check_sql := p #>> '{check,relational}';
+					v_check_reqs := NULL;
+				ELSE
+					v_sql := p #>> '{dynamodb,sql}';
+					v_reqs := CASE WHEN p #> '{dynamodb,requests}' IS NOT NULL
+								   THEN hroe.design_fill(p #> '{dynamodb,requests}', v_names, c.args) END;
+					v_check_sql := p #>> '{check,dynamodb,sql}';
+					v_check_reqs := CASE WHEN p #> '{check,dynamodb,requests}' IS NOT NULL
+										 THEN hroe.design_fill(p #> '{check,dynamodb,requests}', v_names, c.args) END;
+					IF v_reqs IS NOT NULL THEN
+						v_request := (SELECT string_agg(format('%s %s', r ->> 'operation', r -> 'request'), '; ') FROM jsonb_array_elements(v_reqs) r);
+						v_requests := jsonb_array_length(v_reqs);
+					ELSIF p #>> '{dynamodb,request_sql}' IS NOT NULL THEN
+						EXECUTE 'SELECT ' || (p #>> '{dynamodb,request_sql}') INTO v_request USING c.args;
+					END IF;
+				END IF;
+				IF p ->> 'kind' = 'read' THEN
+					IF v_reqs IS NOT NULL THEN
+						SELECT * INTO v_call FROM hroe.design_call(v_reqs);
+						SELECT * INTO v_fp, v_rows FROM hroe.design_answer(NULL, v_call.docs, c.args, v_answer, v_ordered);
+						v_cap := v_call.capacity; v_items := v_call.items; v_bytes := v_call.item_bytes; v_parts := v_call.partitions;
+						FOR i IN 1 .. p_runs LOOP
+							EXECUTE 'EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) SELECT hroe.dynamodb(r ->> ''operation'', r -> ''request'') FROM jsonb_array_elements($1) r'
+							INTO v_plan USING v_reqs;
+							v_times := v_times || (v_plan #>> '{0,Execution Time}')::numeric;
+						END LOOP;
+					ELSE
+						SELECT * INTO v_fp, v_rows FROM hroe.design_answer(v_sql, NULL, c.args, v_answer, v_ordered);
+						FOR i IN 1 .. p_runs LOOP
+							EXECUTE format('EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) %s', v_sql) INTO v_plan USING c.args;
+							v_times := v_times || (v_plan #>> '{0,Execution Time}')::numeric;
+						END LOOP;
+						IF side = 'dynamodb' AND p #>> '{dynamodb,capacity_sql}' IS NOT NULL THEN
+							-- hroe.compare_read_capacity's rule: per request, its items' bytes
+							EXECUTE format('SELECT count(*)::int, COALESCE(sum(q.n), 0), COALESCE(sum(q.bytes), 0)::bigint,
+									COALESCE(sum(hroe.read_capacity_units(q.bytes, false)), 0)::numeric, count(*)
+								FROM (SELECT x.req, count(x.size) AS n, COALESCE(sum(x.size), 0)::bigint AS bytes
+									  FROM (%s) x (req, op, size) GROUP BY x.req) q', p #>> '{dynamodb,capacity_sql}')
+							INTO v_requests, v_items, v_bytes, v_cap, v_parts USING c.args;
+						END IF;
+					END IF;
+				ELSE
+					-- a write: each run in a subtransaction rolled back, as hroe.compare runs them
+					IF side = 'dynamodb' THEN
+						PERFORM hroe.compare_snapshot(v_schema);
+					END IF;
+					FOR i IN 1 .. p_runs LOOP
+						BEGIN
+							IF v_reqs IS NOT NULL THEN
+								EXECUTE 'EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) SELECT hroe.design_call($1)' INTO v_plan USING v_reqs;
+							ELSE
+								EXECUTE format('EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) %s', v_sql) INTO v_plan USING c.args;
+							END IF;
+							v_times := v_times || (v_plan #>> '{0,Execution Time}')::numeric;
+							IF v_check_reqs IS NOT NULL THEN
+								SELECT * INTO v_call FROM hroe.design_call(v_check_reqs);
+								SELECT * INTO v_fp, v_rows FROM hroe.design_answer(NULL, v_call.docs, c.args, v_answer, v_ordered);
+							ELSE
+								SELECT * INTO v_fp, v_rows FROM hroe.design_answer(v_check_sql, NULL, c.args, v_answer, v_ordered);
+							END IF;
+							IF side = 'dynamodb' AND i = 1 THEN
+								SELECT * INTO v_wn, v_wt, v_wi FROM hroe.compare_write_capacity(v_schema);
+							END IF;
+							RAISE EXCEPTION USING ERRCODE = 'HR0CR';
+						EXCEPTION WHEN SQLSTATE 'HR0CR' THEN
+							NULL;
+						END;
+					END LOOP;
+					IF side = 'dynamodb' THEN
+						PERFORM hroe.compare_drop_snapshot(v_schema);
+						v_request := COALESCE(v_request || ': ', '') || format('%s items written, %s WCU table + %s WCU indexes', v_wn, v_wt, v_wi);
+						v_items := v_wn;
+						v_cap := v_wt + v_wi;
+						v_icap := v_wi;
+					END IF;
+				END IF;
+				SELECT * INTO v_shape FROM hroe.compare_plan_shape(v_plan);
+				INSERT INTO pg_temp.hroe_design_out VALUES (p_no, p ->> 'name', p ->> 'kind', c.n, c.label,
+					CASE side WHEN 'relational' THEN 1 ELSE 2 END, CASE side WHEN 'relational' THEN v_rel ELSE v_ddb END,
+					CASE WHEN v_reqs IS NOT NULL THEN v_reqs::text ELSE v_sql END || format(' -- $1 = %L', c.args),
+					v_fp, v_rows,
+					CASE WHEN p ->> 'kind' = 'read' THEN v_shape.shape END,
+					CASE WHEN p ->> 'kind' = 'read' THEN v_shape.seq_scans END,
+					CASE WHEN p ->> 'kind' = 'read' THEN v_shape.index_scans END,
+					CASE WHEN p ->> 'kind' = 'read' THEN v_shape.joins END,
+					CASE WHEN p ->> 'kind' = 'read' THEN v_shape.sorts END,
+					v_shape.shared_hit, v_shape.shared_read, v_request, v_requests, v_items, v_bytes, v_cap,
+					CASE WHEN side = 'dynamodb' AND v_cap IS NOT NULL THEN CASE WHEN p ->> 'kind' = 'read' THEN 'RCU' ELSE 'WCU' END END,
+					(SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY t) FROM unnest(v_times) t)::numeric(12, 3),
+					v_parts, v_icap);
+			END LOOP;
+		END LOOP;
+		RAISE NOTICE 'hroe.design_run: pattern % % done', p_no, p ->> 'name';
+	END LOOP;
+	RETURN QUERY
+	SELECT o.pattern_no, o.pattern, o.kind, o.case_label, o.model, o.call,
+		   (SELECT count(DISTINCT o2.fingerprint) FROM pg_temp.hroe_design_out o2
+			WHERE o2.pattern_no = o.pattern_no AND o2.case_no = o.case_no) = 1,
+		   o.fingerprint, o.result_rows, o.plan_shape, o.seq_scans, o.index_scans, o.joins, o.sorts,
+		   o.shared_hit, o.shared_read, o.request, o.requests, o.items, o.item_bytes, o.capacity,
+		   o.capacity_unit, o.median_ms, o.partitions, o.index_capacity
+	FROM pg_temp.hroe_design_out o
+	ORDER BY o.pattern_no, o.case_no, o.model_no;
+END
+$$;
+COMMENT ON FUNCTION hroe.design_run(jsonb, integer, boolean, text[]) IS
+'runs every access pattern of a design (or those named or numbered in p_patterns) on the relational side and on the DynamoDB side, after loading the design (hroe.design_load) unless p_load is false, for each parameter set its parameters_sql draws: rows of hroe.compare''s shape (so hroe.compare_html and hroe.compare_report_lines read them) plus partitions touched and the index part of a write''s WCU: per side the answer''s fingerprint and whether both sides agree (hroe.design_answer), plan shape, shared buffers, the DynamoDB requests, items and bytes read, RCU (as the responses report them, or by the capacity_sql rule of hroe.compare) or WCU with the index writes (hroe.compare_write_capacity), and the median execution time of p_runs runs; writes run in rolled-back subtransactions and are checked by reads after the write';
+
+-- A table's CreateTable request, read back from its description.
+CREATE FUNCTION hroe.design_create_request(p_table_name text)
+RETURNS jsonb
+LANGUAGE sql STABLE STRICT PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+SELECT jsonb_strip_nulls(jsonb_build_object(
+	'TableName', d ->> 'TableName', 'KeySchema', d -> 'KeySchema', 'AttributeDefinitions', d -> 'AttributeDefinitions',
+	'BillingMode', COALESCE(d #>> '{BillingModeSummary,BillingMode}', 'PAY_PER_REQUEST'),
+	'GlobalSecondaryIndexes', (SELECT jsonb_agg(jsonb_build_object('IndexName', i -> 'IndexName', 'KeySchema', i -> 'KeySchema',
+																	'Projection', i -> 'Projection') ORDER BY o)
+							   FROM jsonb_array_elements(d -> 'GlobalSecondaryIndexes') WITH ORDINALITY AS g (i, o)),
+	'LocalSecondaryIndexes', (SELECT jsonb_agg(jsonb_build_object('IndexName', i -> 'IndexName', 'KeySchema', i -> 'KeySchema',
+																   'Projection', i -> 'Projection') ORDER BY o)
+							  FROM jsonb_array_elements(d -> 'LocalSecondaryIndexes') WITH ORDINALITY AS g (i, o))))
+FROM hroe.table_description(p_table_name) d
+$$;
+COMMENT ON FUNCTION hroe.design_create_request(text) IS
+'the CreateTable request that makes a table like an existing hroe table: name, key schema, attribute definitions, billing mode and its GSIs and LSIs with their key schemas and projections (from hroe.table_description)';
+
+-- HR/OE as a design document: the comparison of hroe_normalized with one
+-- of the DynamoDB models, from the comparison's own catalogues.
+CREATE FUNCTION hroe.design_hroe(p_model text DEFAULT 'hroe_single')
+RETURNS jsonb
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	-- the checks of hroe.access_patterns, with the arguments as $1[k] cast
+	-- to the functions' parameter types (%1$I: the model)
+	v_checks jsonb := jsonb_build_object(
+		'place_order', 'SELECT * FROM %1$I.customer_orders($1[1]::integer, $1[2]::date, $1[2]::date) UNION ALL SELECT * FROM %1$I.open_orders($1[2]::date, $1[2]::date)',
+		'change_order_status', 'SELECT o.* FROM hroe_normalized.orders n, %1$I.customer_orders(n.customer_id, n.order_date, n.order_date) o WHERE n.order_id = $1[1]::bigint
+	UNION ALL SELECT o.* FROM hroe_normalized.orders n, %1$I.open_orders(n.order_date, n.order_date) o WHERE n.order_id = $1[1]::bigint',
+		'change_employee_job', 'SELECT to_jsonb(c) FROM %1$I.employee_current_job($1[1]::integer) c UNION ALL SELECT to_jsonb(t) FROM %1$I.employees_by_title((SELECT job_title FROM hroe_normalized.jobs WHERE job_id = $1[2])) t',
+		'adjust_inventory', 'SELECT to_jsonb(i) FROM %1$I.product_inventories($1[1]::integer) i UNION ALL SELECT to_jsonb(t) FROM %1$I.product_total_inventory($1[1]::integer) t',
+		'hire_employee', 'SELECT to_jsonb(e) FROM %1$I.employee_by_id($1[11]::integer) e UNION ALL SELECT to_jsonb(p) FROM %1$I.employee_phones($1[11]::integer) p');
+	v_patterns jsonb := '[]';
+	a record;
+	v_nargs integer;
+	v_params text[];
+	v_args text;
+	v_call text;
+	v_facets jsonb;
+BEGIN
+	IF p_model IS NULL OR p_model NOT IN ('hroe_single', 'hroe_multi') OR to_regnamespace(p_model) IS NULL THEN
+		RAISE EXCEPTION 'p_model must be an installed DynamoDB model of HR/OE: hroe_single or hroe_multi' USING ERRCODE = 'invalid_parameter_value';
+	END IF;
+	FOR a IN SELECT x.*, m.request_sql, m.items_sql, f.proargtypes::oid[] AS types, f.proargnames AS names
+			 FROM hroe.access_patterns x
+			 JOIN pg_proc f ON f.pronamespace = 'hroe_normalized'::regnamespace AND f.proname = x.pattern
+			 LEFT JOIN hroe.model_requests m ON m.model = p_model AND m.pattern = x.pattern
+			 ORDER BY x.pattern_no LOOP
+		-- as many arguments as the catalogue's argument sets give (the rest keep their defaults)
+		EXECUTE format('SELECT max(cardinality(x.args::text[])) FROM (%s) x (label, args)', a.arguments_sql) INTO v_nargs;
+		v_nargs := COALESCE(v_nargs, 0);
+		v_params := ARRAY(SELECT regexp_replace(a.names[k], '^p_', '') FROM generate_series(1, v_nargs) k);
+		v_args := (SELECT string_agg(format('$1[%s]::%s', k, format_type(a.types[k - 1], NULL)), ', ' ORDER BY k) FROM generate_series(1, v_nargs) k);
+		v_call := CASE a.kind WHEN 'read' THEN 'SELECT * FROM %I.%I(%s)' ELSE 'SELECT %I.%I(%s)' END;
+		v_patterns := v_patterns || jsonb_strip_nulls(jsonb_build_object(
+			'number', a.pattern_no, 'name', a.pattern, 'kind', a.kind, 'parameters', to_jsonb(v_params),
+			'parameters_sql', a.arguments_sql,
+			'relational', format(v_call, 'hroe_normalized', a.pattern, COALESCE(v_args, '')),
+			'dynamodb', jsonb_build_object('sql', format(v_call, p_model, a.pattern, COALESCE(v_args, '')),
+										   'request_sql', a.request_sql, 'capacity_sql', a.items_sql),
+			'check', CASE WHEN a.kind = 'write' THEN jsonb_build_object(
+				'relational', format(v_checks ->> a.pattern, 'hroe_normalized'),
+				'dynamodb', jsonb_build_object('sql', format(v_checks ->> a.pattern, p_model))) END));
+	END LOOP;
+	IF p_model = 'hroe_single' THEN
+		v_facets := jsonb_build_array(
+			jsonb_build_object('entity', 'every HR/OE item', 'table', 'hroe_single', 'format', 'dynamodb',
+							   'sql', 'SELECT e.item FROM hroe_single.expected_items e'),
+			jsonb_build_object('entity', 'settings (HROE-META)', 'table', 'hroe_single', 'format', 'dynamodb',
+							   'sql', 'SELECT hroe_single.meta_item(hroe_single.shard_count())'));
+	ELSE
+		v_facets := (SELECT jsonb_agg(jsonb_build_object('entity', t || ' items', 'table', t, 'format', 'dynamodb',
+				'sql', format('SELECT n.item FROM hroe_multi.normalized_items() n WHERE n.table_name = %L', t)) ORDER BY o)
+			FROM unnest('{Employee,Customer,Order,Product,RepQuarterTotal}'::text[]) WITH ORDINALITY AS u (t, o));
+	END IF;
+	RETURN jsonb_build_object(
+		'name', p_model, 'schema', p_model, 'relational_name', 'hroe_normalized', 'dynamodb_name', p_model,
+		'description', format('Oracle''s HR and OE samples: hroe_normalized against %s, the comparison''s patterns', p_model),
+		'tables', (SELECT jsonb_agg(hroe.design_create_request(h.table_name) ORDER BY r.relid)
+				   FROM hroe.compare_item_tables(p_model) r (relid) JOIN hroe.tables h ON h.relid = r.relid),
+		'facets', v_facets,
+		'patterns', v_patterns,
+		'mix', COALESCE((SELECT jsonb_object_agg(x.pattern, CASE x.kind WHEN 'read' THEN 10 ELSE 1 END) FROM hroe.access_patterns x), '{}'));
+END
+$$;
+COMMENT ON FUNCTION hroe.design_hroe(text) IS
+'HR/OE as a design document: hroe_normalized against p_model (hroe_single or hroe_multi), its tables as CreateTable requests, its facets (the items the model is loaded with, built from hroe_normalized), every pattern of hroe.access_patterns with the calls hroe.compare makes, the DynamoDB request and capacity rule of hroe.model_requests and the write checks; run with hroe.design_run(hroe.design_hroe(), p_load => false) over the loaded models, it reproduces hroe.compare''s answers, capacities and verdicts';
