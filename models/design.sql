@@ -25,7 +25,7 @@ DECLARE
 	t jsonb;
 	v_names text[] := '{}';
 BEGIN
-	IF p_design IS NULL OR jsonb_typeof(p_design) <> 'object' THEN
+	IF p_design IS NULL OR jsonb_typeof(p_design) IS DISTINCT FROM 'object' THEN
 		RAISE EXCEPTION 'a design must be a JSON object' USING ERRCODE = 'invalid_parameter_value';
 	END IF;
 	IF NOT COALESCE(p_design ->> 'name' ~ '^[a-z][a-z0-9_]{0,39}$', false) THEN
@@ -36,13 +36,13 @@ BEGIN
 		RAISE EXCEPTION 'a design''s schema must be a lower-case PostgreSQL identifier' USING ERRCODE = 'invalid_parameter_value';
 	END IF;
 	FOREACH t IN ARRAY ARRAY(SELECT x FROM jsonb_array_elements(COALESCE(p_design -> 'tables', '[]')) x) LOOP
-		IF jsonb_typeof(t) <> 'object' OR jsonb_typeof(t -> 'TableName') <> 'string' OR jsonb_typeof(t -> 'KeySchema') <> 'array' THEN
+		IF jsonb_typeof(t) IS DISTINCT FROM 'object' OR jsonb_typeof(t -> 'TableName') IS DISTINCT FROM 'string' OR jsonb_typeof(t -> 'KeySchema') IS DISTINCT FROM 'array' THEN
 			RAISE EXCEPTION 'each of a design''s tables must be a CreateTable request with TableName and KeySchema'
 				USING ERRCODE = 'invalid_parameter_value';
 		END IF;
 	END LOOP;
 	FOREACH f IN ARRAY ARRAY(SELECT x FROM jsonb_array_elements(COALESCE(p_design -> 'facets', '[]')) x) LOOP
-		IF jsonb_typeof(f -> 'entity') <> 'string' OR jsonb_typeof(f -> 'table') <> 'string' OR jsonb_typeof(f -> 'sql') <> 'string' THEN
+		IF jsonb_typeof(f -> 'entity') IS DISTINCT FROM 'string' OR jsonb_typeof(f -> 'table') IS DISTINCT FROM 'string' OR jsonb_typeof(f -> 'sql') IS DISTINCT FROM 'string' THEN
 			RAISE EXCEPTION 'each facet needs entity, table and sql' USING ERRCODE = 'invalid_parameter_value';
 		END IF;
 		IF NOT EXISTS (SELECT FROM jsonb_array_elements(COALESCE(p_design -> 'tables', '[]')) x WHERE x ->> 'TableName' = f ->> 'table') THEN
@@ -50,18 +50,18 @@ BEGIN
 				USING ERRCODE = 'invalid_parameter_value';
 		END IF;
 	END LOOP;
-	IF jsonb_typeof(COALESCE(p_design -> 'patterns', '[]')) <> 'array' THEN
+	IF jsonb_typeof(COALESCE(p_design -> 'patterns', '[]')) IS DISTINCT FROM 'array' THEN
 		RAISE EXCEPTION 'a design''s patterns must be an array' USING ERRCODE = 'invalid_parameter_value';
 	END IF;
 	FOREACH p IN ARRAY ARRAY(SELECT x FROM jsonb_array_elements(COALESCE(p_design -> 'patterns', '[]')) x) LOOP
-		IF jsonb_typeof(p -> 'name') <> 'string' OR NOT COALESCE(p ->> 'kind' IN ('read', 'write'), false)
-		   OR jsonb_typeof(p -> 'parameters_sql') <> 'string' OR jsonb_typeof(p -> 'relational') <> 'string'
-		   OR jsonb_typeof(p -> 'dynamodb') <> 'object'
-		   OR NOT (jsonb_typeof(p #> '{dynamodb,requests}') = 'array' OR jsonb_typeof(p #> '{dynamodb,sql}') = 'string') THEN
+		IF jsonb_typeof(p -> 'name') IS DISTINCT FROM 'string' OR NOT COALESCE(p ->> 'kind' IN ('read', 'write'), false)
+		   OR jsonb_typeof(p -> 'parameters_sql') IS DISTINCT FROM 'string' OR jsonb_typeof(p -> 'relational') IS DISTINCT FROM 'string'
+		   OR jsonb_typeof(p -> 'dynamodb') IS DISTINCT FROM 'object'
+		   OR NOT (jsonb_typeof(p #> '{dynamodb,requests}') IS NOT DISTINCT FROM 'array' OR jsonb_typeof(p #> '{dynamodb,sql}') IS NOT DISTINCT FROM 'string') THEN
 			RAISE EXCEPTION 'pattern % is incomplete', COALESCE(p ->> 'name', '(unnamed)') USING ERRCODE = 'invalid_parameter_value',
 				DETAIL = 'A pattern needs name, kind (read or write), parameters_sql, relational and dynamodb (requests or sql).';
 		END IF;
-		IF p ->> 'kind' = 'write' AND (jsonb_typeof(p #> '{check,relational}') <> 'string' OR jsonb_typeof(p #> '{check,dynamodb}') <> 'object') THEN
+		IF p ->> 'kind' = 'write' AND (jsonb_typeof(p #> '{check,relational}') IS DISTINCT FROM 'string' OR jsonb_typeof(p #> '{check,dynamodb}') IS DISTINCT FROM 'object') THEN
 			RAISE EXCEPTION 'write pattern % needs check.relational and check.dynamodb', p ->> 'name' USING ERRCODE = 'invalid_parameter_value';
 		END IF;
 		IF p ->> 'name' = ANY (v_names) THEN
@@ -658,3 +658,98 @@ END
 $$;
 COMMENT ON FUNCTION hroe.design_hroe(text) IS
 'HR/OE as a design document: hroe_normalized against p_model (hroe_single or hroe_multi), its tables as CreateTable requests, its facets (the items the model is loaded with, built from hroe_normalized), every pattern of hroe.access_patterns with the calls hroe.compare makes, the DynamoDB request and capacity rule of hroe.model_requests and the write checks; run with hroe.design_run(hroe.design_hroe(), p_load => false) over the loaded models, it reproduces hroe.compare''s answers, capacities and verdicts';
+
+-- A NoSQL Workbench model file (its exported JSON, format 3.0) as a design.
+CREATE FUNCTION hroe.design_import(p_model jsonb, p_extra jsonb DEFAULT '{}', p_name text DEFAULT NULL)
+RETURNS jsonb
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	t jsonb;
+	v_tables jsonb := '[]';
+	v_facets jsonb := '[]';
+	v_entities jsonb := '[]';
+	v_keys jsonb;
+	v_defs jsonb;
+	v_gsis jsonb;
+	v_create jsonb;
+	v_data jsonb;
+	v_name text;
+BEGIN
+	IF p_model IS NULL OR jsonb_typeof(p_model) IS DISTINCT FROM 'object' OR jsonb_typeof(p_model -> 'DataModel') IS DISTINCT FROM 'array' THEN
+		RAISE EXCEPTION 'a NoSQL Workbench model is a JSON object with a DataModel array' USING ERRCODE = 'invalid_parameter_value';
+	END IF;
+	IF p_extra IS NULL OR jsonb_typeof(p_extra) IS DISTINCT FROM 'object' THEN
+		RAISE EXCEPTION 'p_extra must be a JSON object' USING ERRCODE = 'invalid_parameter_value';
+	END IF;
+	v_name := COALESCE(p_name, left(trim(BOTH '_' FROM lower(regexp_replace(COALESCE(p_model ->> 'ModelName', 'workbench'), '[^A-Za-z0-9]+', '_', 'g'))), 40));
+	IF v_name !~ '^[a-z]' THEN
+		v_name := left('m_' || v_name, 40);
+	END IF;
+	FOR t IN SELECT x FROM jsonb_array_elements(p_model -> 'DataModel') x LOOP
+		IF jsonb_typeof(t -> 'TableName') IS DISTINCT FROM 'string' OR jsonb_typeof(t #> '{KeyAttributes,PartitionKey,AttributeName}') IS DISTINCT FROM 'string' THEN
+			RAISE EXCEPTION 'each table of a NoSQL Workbench model needs TableName and KeyAttributes.PartitionKey' USING ERRCODE = 'invalid_parameter_value';
+		END IF;
+		v_keys := jsonb_build_array(jsonb_build_object('AttributeName', t #>> '{KeyAttributes,PartitionKey,AttributeName}', 'KeyType', 'HASH'));
+		v_defs := jsonb_build_array(jsonb_build_object('AttributeName', t #>> '{KeyAttributes,PartitionKey,AttributeName}',
+													   'AttributeType', COALESCE(t #>> '{KeyAttributes,PartitionKey,AttributeType}', 'S')));
+		IF t #> '{KeyAttributes,SortKey,AttributeName}' IS NOT NULL THEN
+			v_keys := v_keys || jsonb_build_object('AttributeName', t #>> '{KeyAttributes,SortKey,AttributeName}', 'KeyType', 'RANGE');
+			v_defs := v_defs || jsonb_build_object('AttributeName', t #>> '{KeyAttributes,SortKey,AttributeName}',
+												   'AttributeType', COALESCE(t #>> '{KeyAttributes,SortKey,AttributeType}', 'S'));
+		END IF;
+		SELECT jsonb_agg(jsonb_build_object('IndexName', g ->> 'IndexName',
+				'KeySchema', jsonb_build_array(jsonb_build_object('AttributeName', g #>> '{KeyAttributes,PartitionKey,AttributeName}', 'KeyType', 'HASH'))
+					|| CASE WHEN g #> '{KeyAttributes,SortKey,AttributeName}' IS NOT NULL
+						THEN jsonb_build_array(jsonb_build_object('AttributeName', g #>> '{KeyAttributes,SortKey,AttributeName}', 'KeyType', 'RANGE'))
+						ELSE '[]' END,
+				'Projection', COALESCE(g -> 'Projection', '{"ProjectionType": "ALL"}')) ORDER BY o)
+		INTO v_gsis FROM jsonb_array_elements(COALESCE(t -> 'GlobalSecondaryIndexes', '[]')) WITH ORDINALITY AS e (g, o);
+		-- every key attribute defined once, with its type
+		SELECT jsonb_agg(d ORDER BY o) INTO v_defs FROM (
+			SELECT DISTINCT ON (d ->> 'AttributeName') d, o
+			FROM (SELECT d, o FROM jsonb_array_elements(v_defs) WITH ORDINALITY AS a (d, o)
+				  UNION ALL
+				  SELECT jsonb_build_object('AttributeName', k ->> 'AttributeName', 'AttributeType', COALESCE(k ->> 'AttributeType', 'S')), 100 + o * 2 + n
+				  FROM jsonb_array_elements(COALESCE(t -> 'GlobalSecondaryIndexes', '[]')) WITH ORDINALITY AS e (g, o),
+					   LATERAL (VALUES (0, g #> '{KeyAttributes,PartitionKey}'), (1, g #> '{KeyAttributes,SortKey}')) v (n, k)
+				  WHERE k IS NOT NULL) u
+			ORDER BY d ->> 'AttributeName', o) s;
+		v_create := jsonb_build_object('TableName', t ->> 'TableName', 'KeySchema', v_keys, 'AttributeDefinitions', v_defs);
+		IF v_gsis IS NOT NULL THEN
+			v_create := v_create || jsonb_build_object('GlobalSecondaryIndexes', v_gsis);
+		END IF;
+		IF t ->> 'BillingMode' = 'PROVISIONED' AND t #> '{ProvisionedCapacitySettings,ProvisionedThroughput}' IS NOT NULL THEN
+			v_create := v_create || jsonb_build_object('BillingMode', 'PROVISIONED',
+				'ProvisionedThroughput', t #> '{ProvisionedCapacitySettings,ProvisionedThroughput}');
+			IF v_gsis IS NOT NULL THEN
+				v_create := jsonb_set(v_create, '{GlobalSecondaryIndexes}', (SELECT jsonb_agg(g || jsonb_build_object('ProvisionedThroughput',
+					t #> '{ProvisionedCapacitySettings,ProvisionedThroughput}')) FROM jsonb_array_elements(v_gsis) g));
+			END IF;
+		ELSE
+			v_create := v_create || '{"BillingMode": "PAY_PER_REQUEST"}';
+		END IF;
+		v_tables := v_tables || v_create;
+		-- the sample data: the table's, and any a facet carries
+		v_data := COALESCE(t -> 'TableData', '[]') || COALESCE((SELECT jsonb_agg(d) FROM jsonb_array_elements(COALESCE(t -> 'TableFacets', '[]')) f,
+			jsonb_array_elements(COALESCE(f -> 'TableData', '[]')) d), '[]');
+		IF jsonb_array_length(v_data) > 0 THEN
+			v_facets := v_facets || jsonb_build_object('entity', format('%s sample data', t ->> 'TableName'), 'table', t ->> 'TableName',
+				'format', 'dynamodb', 'sql', format('SELECT d FROM jsonb_array_elements(%L::jsonb) d', v_data));
+		END IF;
+		v_entities := v_entities || COALESCE((SELECT jsonb_agg(jsonb_strip_nulls(jsonb_build_object('name', f ->> 'FacetName', 'table', t ->> 'TableName',
+				'partition_key_alias', f #>> '{KeyAttributeAlias,PartitionKeyAlias}', 'sort_key_alias', f #>> '{KeyAttributeAlias,SortKeyAlias}',
+				'attributes', f -> 'NonKeyAttributes'))) FROM jsonb_array_elements(COALESCE(t -> 'TableFacets', '[]')) f), '[]');
+	END LOOP;
+	RETURN hroe.design_check(jsonb_build_object(
+		'name', v_name,
+		'description', COALESCE(p_model #>> '{ModelMetadata,Description}', p_model ->> 'ModelName'),
+		'imported_from', jsonb_build_object('format', 'NoSQL Workbench', 'model', p_model ->> 'ModelName',
+											'version', p_model #>> '{ModelMetadata,Version}'),
+		'tables', v_tables, 'facets', v_facets || COALESCE(p_extra -> 'facets', '[]'), 'entities', v_entities,
+		'patterns', '[]'::jsonb) || (p_extra - 'facets'));
+END
+$$;
+COMMENT ON FUNCTION hroe.design_import(jsonb, jsonb, text) IS
+'a NoSQL Workbench model file (the JSON its data modeler exports, model format 3.0: ModelName, ModelMetadata, DataModel with per table TableName, KeyAttributes, NonKeyAttributes, TableFacets with KeyAttributeAlias, GlobalSecondaryIndexes, TableData, BillingMode, ProvisionedCapacitySettings) as a design document: each table as a CreateTable request (key schema, attribute definitions, GSIs, billing mode and throughput), its sample data (the table''s TableData and the facets'') as a facet loaded as it is, the facets with their key aliases and attributes under "entities"; p_extra (setup_sql, patterns, mix...) is merged in, its facets added to the sample data; the name is p_name or made from ModelName';
