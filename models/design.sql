@@ -648,6 +648,7 @@ BEGIN
 	END IF;
 	RETURN jsonb_build_object(
 		'name', p_model, 'schema', p_model, 'relational_name', 'hroe_normalized', 'dynamodb_name', p_model,
+		'relational_schemas', jsonb_build_array('hroe_normalized'),
 		'description', format('Oracle''s HR and OE samples: hroe_normalized against %s, the comparison''s patterns', p_model),
 		'tables', (SELECT jsonb_agg(hroe.design_create_request(h.table_name) ORDER BY r.relid)
 				   FROM hroe.compare_item_tables(p_model) r (relid) JOIN hroe.tables h ON h.relid = r.relid),
@@ -753,3 +754,237 @@ END
 $$;
 COMMENT ON FUNCTION hroe.design_import(jsonb, jsonb, text) IS
 'a NoSQL Workbench model file (the JSON its data modeler exports, model format 3.0: ModelName, ModelMetadata, DataModel with per table TableName, KeyAttributes, NonKeyAttributes, TableFacets with KeyAttributeAlias, GlobalSecondaryIndexes, TableData, BillingMode, ProvisionedCapacitySettings) as a design document: each table as a CreateTable request (key schema, attribute definitions, GSIs, billing mode and throughput), its sample data (the table''s TableData and the facets'') as a facet loaded as it is, the facets with their key aliases and attributes under "entities"; p_extra (setup_sql, patterns, mix...) is merged in, its facets added to the sample data; the name is p_name or made from ModelName';
+
+-- The page: one design run as a self-contained HTML page.
+CREATE FUNCTION hroe.design_html(p_design jsonb, p_results jsonb, p_options jsonb DEFAULT '{}')
+RETURNS text
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	-- us-east-1 prices (https://aws.amazon.com/dynamodb/pricing/): on demand
+	-- per million request units, provisioned per unit-hour, storage per
+	-- GB-month; Standard and Standard-Infrequent Access table classes
+	v_price jsonb := jsonb_build_object(
+		'read_price', 0.125, 'write_price', 0.625, 'storage_price', 0.25,
+		'ia_read_price', 0.15625, 'ia_write_price', 0.78125, 'ia_storage_price', 0.10,
+		'rcu_hour_price', 0.00013, 'wcu_hour_price', 0.00065, 'ia_rcu_hour_price', 0.00016, 'ia_wcu_hour_price', 0.00081,
+		'prices_read', '2026-11-27') || COALESCE(p_options, '{}');
+	v_rel text := COALESCE(p_design ->> 'relational_name', 'relational');
+	v_ddb text := COALESCE(p_design ->> 'dynamodb_name', p_design ->> 'name');
+	v_hours constant numeric := 730;
+	v_body text := '';
+	v_s text;
+	r record;
+	t record;
+	v_grid_items integer := COALESCE((p_options ->> 'grid_items')::integer, 12);
+	v_ddb_bytes numeric;
+	v_rel_bytes numeric;
+	v_class text;
+	v_p text;
+BEGIN
+	PERFORM hroe.design_check(p_design);
+	IF p_results IS NULL OR jsonb_typeof(p_results) <> 'array' THEN
+		RAISE EXCEPTION 'p_results must be a jsonb array of hroe.design_run() rows' USING ERRCODE = 'invalid_parameter_value';
+	END IF;
+	IF p_options IS NULL OR jsonb_typeof(p_options) <> 'object' THEN
+		RAISE EXCEPTION 'p_options must be a jsonb object' USING ERRCODE = 'invalid_parameter_value';
+	END IF;
+	IF EXISTS (SELECT FROM jsonb_each(v_price) e WHERE e.key LIKE '%price' AND (jsonb_typeof(e.value) <> 'number' OR (e.value #>> '{}')::numeric < 0)) THEN
+		RAISE EXCEPTION 'prices must be non-negative numbers' USING ERRCODE = 'invalid_parameter_value';
+	END IF;
+	IF v_grid_items < 1 OR v_grid_items > 1000 THEN
+		RAISE EXCEPTION 'grid_items must be between 1 and 1000' USING ERRCODE = 'invalid_parameter_value';
+	END IF;
+	IF to_regclass('pg_temp.hroe_design_page') IS NULL THEN
+		CREATE TEMP TABLE hroe_design_page (n bigint, pattern_no integer, pattern text, kind text, case_label text, model text,
+			identical boolean, result_rows bigint, request text, requests integer, items bigint, item_bytes bigint,
+			capacity numeric, capacity_unit text, median_ms numeric, shared_hit bigint, plan_shape text, partitions bigint,
+			index_capacity numeric);
+		CREATE TEMP TABLE hroe_design_page_tables (table_name text, index_name text, items bigint, bytes bigint, partitions bigint, hottest jsonb);
+	END IF;
+	TRUNCATE pg_temp.hroe_design_page, pg_temp.hroe_design_page_tables;
+	INSERT INTO pg_temp.hroe_design_page
+	SELECT e.n, x.pattern_no, x.pattern, x.kind, x.case_label, x.model, x.identical, x.result_rows, x.request, x.requests,
+		   x.items, x.item_bytes, x.capacity, x.capacity_unit, x.median_ms, x.shared_hit, x.plan_shape, x.partitions, x.index_capacity
+	FROM jsonb_array_elements(p_results) WITH ORDINALITY AS e (j, n),
+		 jsonb_to_record(e.j) AS x (pattern_no integer, pattern text, kind text, case_label text, model text, identical boolean,
+									result_rows bigint, request text, requests integer, items bigint, item_bytes bigint,
+									capacity numeric, capacity_unit text, median_ms numeric, shared_hit bigint, plan_shape text,
+									partitions bigint, index_capacity numeric);
+	INSERT INTO pg_temp.hroe_design_page_tables SELECT * FROM hroe.design_tables(p_design, 5);
+
+	-- the summary: per pattern its verdict and both sides' figures
+	v_s := '<table class="sortable" id="summary"><thead><tr><th data-sort="n">#</th><th>pattern</th><th>kind</th><th>cases</th><th>answers</th>'
+		|| format('<th data-sort="n">%1$s ms</th><th data-sort="n">%2$s ms</th><th data-sort="n">%2$s capacity per call</th><th data-sort="n">items read or written</th><th data-sort="n">partitions</th><th>verdict</th></tr></thead><tbody>',
+				  hroe.html_escape(v_rel), hroe.html_escape(v_ddb));
+	FOR r IN SELECT p.pattern_no, p.pattern, p.kind, count(DISTINCT p.case_label) AS cases, bool_and(p.identical) AS identical,
+				   avg(p.median_ms) FILTER (WHERE p.model = v_rel) AS rel_ms, avg(p.median_ms) FILTER (WHERE p.model = v_ddb) AS ddb_ms,
+				   avg(p.capacity) FILTER (WHERE p.model = v_ddb) AS cap, max(p.capacity_unit) FILTER (WHERE p.model = v_ddb) AS unit,
+				   max(p.items) FILTER (WHERE p.model = v_ddb) AS items, max(p.result_rows) FILTER (WHERE p.model = v_ddb) AS answer_rows,
+				   max(p.partitions) FILTER (WHERE p.model = v_ddb) AS parts,
+				   bool_or(p.request LIKE 'Scan %' OR p.request LIKE '%; Scan %') FILTER (WHERE p.model = v_ddb) AS scans,
+				   max(p.index_capacity) FILTER (WHERE p.model = v_ddb) AS icap
+			FROM pg_temp.hroe_design_page p GROUP BY 1, 2, 3 ORDER BY 1 LOOP
+		v_s := v_s || format('<tr data-pattern="%s"><td class="num" data-v="%s">%s</td><td>%s</td><td>%s</td><td class="num">%s</td><td class="%s">%s</td><td class="num" data-v="%s">%s</td><td class="num" data-v="%s">%s</td><td class="num" data-v="%s">%s</td><td class="num" data-v="%s">%s</td><td class="num" data-v="%s">%s</td><td class="verdict">%s</td></tr>',
+			hroe.html_escape(r.pattern), r.pattern_no, r.pattern_no, hroe.html_escape(r.pattern), r.kind, r.cases,
+			CASE WHEN r.identical THEN 'ok' ELSE 'bad' END, CASE WHEN r.identical THEN 'identical' ELSE 'ANSWERS DIFFER' END,
+			COALESCE(round(r.rel_ms, 3)::text, ''), COALESCE(round(r.rel_ms, 3)::text, ''),
+			COALESCE(round(r.ddb_ms, 3)::text, ''), COALESCE(round(r.ddb_ms, 3)::text, ''),
+			COALESCE(round(r.cap, 2)::text, ''), COALESCE(round(r.cap, 2) || ' ' || r.unit, ''),
+			COALESCE(r.items::text, ''), COALESCE(r.items::text, ''), COALESCE(r.parts::text, ''), COALESCE(r.parts::text, ''),
+			hroe.html_escape(concat_ws('; ',
+				CASE WHEN NOT r.identical THEN 'the two sides answer differently' END,
+				CASE WHEN r.scans THEN 'scans the table: every partition read' END,
+				CASE WHEN r.kind = 'read' AND r.items > 2 * GREATEST(r.answer_rows, 1) AND NOT COALESCE(r.scans, false) THEN format('reads %s items for %s returned', r.items, r.answer_rows) END,
+				CASE WHEN r.kind = 'write' AND r.items > 1 THEN format('fans out: %s items written', r.items) END,
+				CASE WHEN r.kind = 'write' AND r.icap > 0 THEN format('GSI writes %s WCU', r.icap) END,
+				CASE WHEN r.rel_ms IS NOT NULL AND r.ddb_ms IS NOT NULL AND r.ddb_ms > 2 * r.rel_ms THEN 'slower than the relational query here' END,
+				CASE WHEN r.identical AND r.kind = 'read' AND NOT COALESCE(r.scans, false) AND r.parts <= 1 THEN 'one partition, one request' END)));
+	END LOOP;
+	v_s := v_s || '</tbody></table>';
+	v_body := v_body || format('<section id="s-summary"><h2>Summary</h2><p id="verdict">%s of %s calls answer identically on both sides; %s pattern(s).</p>',
+		(SELECT count(*) FILTER (WHERE identical) FROM pg_temp.hroe_design_page WHERE model = v_ddb),
+		(SELECT count(*) FROM pg_temp.hroe_design_page WHERE model = v_ddb),
+		(SELECT count(DISTINCT pattern) FROM pg_temp.hroe_design_page)) || v_s || '</section>';
+
+	-- where the single-table design loses
+	v_s := '';
+	FOR r IN SELECT p.pattern, p.kind, p.case_label, p.request, p.items, p.result_rows, p.partitions, p.capacity, p.index_capacity
+			 FROM pg_temp.hroe_design_page p
+			 WHERE p.model = v_ddb AND ((p.kind = 'read' AND (p.request LIKE 'Scan %' OR p.request LIKE '%; Scan %'))
+				OR (p.kind = 'write' AND (p.items > 1 OR p.index_capacity > p.capacity - p.index_capacity)))
+			 ORDER BY p.pattern_no, p.n LOOP
+		v_s := v_s || format('<li data-pattern="%s"><b>%s</b> [%s]: %s</li>', hroe.html_escape(r.pattern), hroe.html_escape(r.pattern),
+			hroe.html_escape(r.case_label),
+			CASE WHEN r.kind = 'read' THEN format('a Scan: %s items and %s partitions read for %s returned, %s RCU', r.items, r.partitions, r.result_rows, r.capacity)
+				 ELSE format('%s item(s) written, %s WCU of which %s for the GSIs, where the relational side writes its rows once', r.items, r.capacity, r.index_capacity) END);
+	END LOOP;
+	v_body := v_body || '<section id="s-loses"><h2>Where the DynamoDB design loses</h2>'
+		|| CASE WHEN v_s = '' THEN '<p id="loses-none">No pattern scans and no write fans out or writes more to its indexes than to its table.</p>'
+				ELSE '<ul id="loses">' || v_s || '</ul>' END || '</section>';
+
+	-- every call
+	v_s := '<table class="sortable" id="calls"><thead><tr><th data-sort="n">#</th><th>pattern</th><th>case</th><th>side</th><th>answers</th><th data-sort="n">rows</th><th>request</th><th data-sort="n">requests</th><th data-sort="n">items</th><th data-sort="n">bytes</th><th data-sort="n">capacity</th><th data-sort="n">partitions</th><th data-sort="n">buffers</th><th data-sort="n">median ms</th><th>plan</th></tr></thead><tbody>';
+	FOR r IN SELECT * FROM pg_temp.hroe_design_page ORDER BY n LOOP
+		v_s := v_s || format('<tr><td class="num" data-v="%s">%s</td><td>%s</td><td>%s</td><td>%s</td><td class="%s">%s</td><td class="num" data-v="%s">%s</td><td class="request">%s</td><td class="num" data-v="%s">%s</td><td class="num" data-v="%s">%s</td><td class="num" data-v="%s">%s</td><td class="num" data-v="%s">%s</td><td class="num" data-v="%s">%s</td><td class="num" data-v="%s">%s</td><td class="num" data-v="%s">%s</td><td class="plan">%s</td></tr>',
+			r.pattern_no, r.pattern_no, hroe.html_escape(r.pattern), hroe.html_escape(r.case_label), hroe.html_escape(r.model),
+			CASE WHEN r.identical THEN 'ok' ELSE 'bad' END, CASE WHEN r.identical THEN 'identical' ELSE 'DIFFER' END,
+			COALESCE(r.result_rows::text, ''), COALESCE(r.result_rows::text, ''), hroe.html_escape(COALESCE(left(r.request, 400), '')),
+			COALESCE(r.requests::text, ''), COALESCE(r.requests::text, ''), COALESCE(r.items::text, ''), COALESCE(r.items::text, ''),
+			COALESCE(r.item_bytes::text, ''), COALESCE(r.item_bytes::text, ''), COALESCE(r.capacity::text, ''), COALESCE(r.capacity || ' ' || r.capacity_unit, ''),
+			COALESCE(r.partitions::text, ''), COALESCE(r.partitions::text, ''), COALESCE(r.shared_hit::text, ''), COALESCE(r.shared_hit::text, ''),
+			COALESCE(r.median_ms::text, ''), COALESCE(r.median_ms::text, ''), hroe.html_escape(COALESCE(r.plan_shape, '')));
+	END LOOP;
+	v_body := v_body || '<section id="s-calls"><h2>Every call</h2>' || v_s || '</tbody></table></section>';
+
+	-- tables and indexes: sizes, hot keys, grids
+	v_s := '<table class="sortable" id="tables"><thead><tr><th>table</th><th>index</th><th data-sort="n">items</th><th data-sort="n">bytes</th><th data-sort="n">partitions</th><th>hottest partition keys (items, share)</th></tr></thead><tbody>';
+	FOR t IN SELECT * FROM pg_temp.hroe_design_page_tables LOOP
+		v_s := v_s || format('<tr data-table="%s" data-index="%s"><td>%s</td><td>%s</td><td class="num" data-v="%s">%s</td><td class="num" data-v="%s">%s</td><td class="num" data-v="%s">%s</td><td class="hot">%s</td></tr>',
+			hroe.html_escape(t.table_name), hroe.html_escape(COALESCE(t.index_name, '-')), hroe.html_escape(t.table_name),
+			hroe.html_escape(COALESCE(t.index_name, '(table)')), t.items, t.items, t.bytes, t.bytes, t.partitions, t.partitions,
+			COALESCE((SELECT string_agg(format('%s (%s, %s %%)', hroe.html_escape((SELECT v #>> '{}' FROM jsonb_each(h -> 'key') x (k, v))),
+				h ->> 'items', round(100.0 * (h ->> 'items')::numeric / NULLIF(t.items, 0), 1)), '; ' ORDER BY o)
+				FROM jsonb_array_elements(t.hottest) WITH ORDINALITY AS e (h, o)), ''));
+	END LOOP;
+	v_s := v_s || '</tbody></table>';
+	FOR t IN SELECT * FROM pg_temp.hroe_design_page_tables WHERE jsonb_array_length(hottest) > 0 LOOP
+		v_s := v_s || format('<h3>%s%s: its hottest partition</h3><div class="grid">', hroe.html_escape(t.table_name),
+							 COALESCE('.' || hroe.html_escape(t.index_name), ''))
+			|| hroe.grid(t.table_name, t.index_name, (SELECT v #>> '{}' FROM jsonb_each(t.hottest #> '{0,key}') x (k, v)), v_grid_items, 'html')
+			|| '</div>';
+	END LOOP;
+	v_body := v_body || '<section id="s-tables"><h2>Tables and indexes</h2><p>Items (index entries), bytes as DynamoDB sizes them, partitions (distinct partition keys) and the hottest partition keys, as the design''s tables hold them now.</p>' || v_s || '</section>';
+
+	-- the bill: the request mix per month, on demand and provisioned, per table class
+	v_ddb_bytes := (SELECT COALESCE(sum(bytes + 100 * items), 0) FROM pg_temp.hroe_design_page_tables);
+	v_rel_bytes := (SELECT COALESCE(sum(pg_total_relation_size(c.oid)), 0) FROM pg_class c
+					WHERE c.relkind IN ('r', 'm') AND c.relnamespace::regnamespace::text IN
+						(SELECT jsonb_array_elements_text(COALESCE(p_design -> 'relational_schemas', '[]'))));
+	v_class := COALESCE(p_options ->> 'table_class', p_design #>> '{tables,0,TableClass}', 'STANDARD');
+	v_s := '<table id="bill"><thead><tr><th>pattern</th><th class="num">requests per second</th><th class="num">units per call</th><th class="num">on demand, Standard ($/month)</th><th class="num">on demand, Standard-IA ($/month)</th><th class="num">provisioned, Standard ($/month)</th><th class="num">provisioned, Standard-IA ($/month)</th></tr></thead><tbody>';
+	FOR r IN WITH per AS (
+				SELECT p.pattern, p.kind, avg(p.capacity) AS units FROM pg_temp.hroe_design_page p WHERE p.model = v_ddb GROUP BY 1, 2)
+			 SELECT per.pattern, per.kind, per.units, (m.value #>> '{}')::numeric AS rate,
+					(m.value #>> '{}')::numeric * per.units * v_hours * 3600 / 1e6 AS million_units,
+					(m.value #>> '{}')::numeric * per.units AS sustained
+			 FROM per JOIN jsonb_each(COALESCE(p_design -> 'mix', '{}')) m ON m.key = per.pattern
+			 WHERE jsonb_typeof(m.value) = 'number' AND (m.value #>> '{}')::numeric >= 0
+			 UNION ALL SELECT NULL, NULL, NULL, NULL, NULL, NULL
+			 ORDER BY 1 NULLS LAST LOOP
+		IF r.pattern IS NULL THEN
+			EXIT;
+		END IF;
+		v_s := v_s || format('<tr data-pattern="%s"><td>%s</td><td class="num">%s</td><td class="num">%s</td><td class="num">%s</td><td class="num">%s</td><td class="num">%s</td><td class="num">%s</td></tr>',
+			hroe.html_escape(r.pattern), hroe.html_escape(r.pattern), r.rate, round(r.units, 2),
+			round(r.million_units * (v_price ->> CASE r.kind WHEN 'read' THEN 'read_price' ELSE 'write_price' END)::numeric, 2),
+			round(r.million_units * (v_price ->> CASE r.kind WHEN 'read' THEN 'ia_read_price' ELSE 'ia_write_price' END)::numeric, 2),
+			round(r.sustained * v_hours * (v_price ->> CASE r.kind WHEN 'read' THEN 'rcu_hour_price' ELSE 'wcu_hour_price' END)::numeric, 2),
+			round(r.sustained * v_hours * (v_price ->> CASE r.kind WHEN 'read' THEN 'ia_rcu_hour_price' ELSE 'ia_wcu_hour_price' END)::numeric, 2));
+	END LOOP;
+	SELECT round(COALESCE(sum(x.od), 0), 2) AS od, round(COALESCE(sum(x.od_ia), 0), 2) AS od_ia,
+		   round(COALESCE(sum(x.pr), 0), 2) AS pr, round(COALESCE(sum(x.pr_ia), 0), 2) AS pr_ia INTO t
+	FROM (SELECT (m.value #>> '{}')::numeric * per.units * v_hours * 3600 / 1e6
+				 * (v_price ->> CASE per.kind WHEN 'read' THEN 'read_price' ELSE 'write_price' END)::numeric AS od,
+				 (m.value #>> '{}')::numeric * per.units * v_hours * 3600 / 1e6
+				 * (v_price ->> CASE per.kind WHEN 'read' THEN 'ia_read_price' ELSE 'ia_write_price' END)::numeric AS od_ia,
+				 (m.value #>> '{}')::numeric * per.units * v_hours
+				 * (v_price ->> CASE per.kind WHEN 'read' THEN 'rcu_hour_price' ELSE 'wcu_hour_price' END)::numeric AS pr,
+				 (m.value #>> '{}')::numeric * per.units * v_hours
+				 * (v_price ->> CASE per.kind WHEN 'read' THEN 'ia_rcu_hour_price' ELSE 'ia_wcu_hour_price' END)::numeric AS pr_ia
+		  FROM (SELECT p.pattern, p.kind, avg(p.capacity) AS units FROM pg_temp.hroe_design_page p WHERE p.model = v_ddb GROUP BY 1, 2) per
+		  JOIN jsonb_each(COALESCE(p_design -> 'mix', '{}')) m ON m.key = per.pattern
+		  WHERE jsonb_typeof(m.value) = 'number' AND (m.value #>> '{}')::numeric >= 0) x;
+	v_s := v_s || format('<tr class="total" id="bill-requests" data-on-demand="%1$s" data-provisioned="%3$s"><td>requests</td><td></td><td></td><td class="num">%1$s</td><td class="num">%2$s</td><td class="num">%3$s</td><td class="num">%4$s</td></tr>', t.od, t.od_ia, t.pr, t.pr_ia)
+		|| format('<tr class="total" id="bill-storage" data-bytes="%s"><td>storage (%s bytes with 100 bytes per item and index entry)</td><td></td><td></td><td class="num">%s</td><td class="num">%s</td><td class="num">%s</td><td class="num">%s</td></tr>',
+			v_ddb_bytes, v_ddb_bytes,
+			round(v_ddb_bytes / 1073741824 * (v_price ->> 'storage_price')::numeric, 2), round(v_ddb_bytes / 1073741824 * (v_price ->> 'ia_storage_price')::numeric, 2),
+			round(v_ddb_bytes / 1073741824 * (v_price ->> 'storage_price')::numeric, 2), round(v_ddb_bytes / 1073741824 * (v_price ->> 'ia_storage_price')::numeric, 2))
+		|| '</tbody></table>';
+	v_body := v_body || format('<section id="s-bill"><h2>The monthly bill</h2><p>The design''s request mix (requests per second, sustained over %s hours a month) times each pattern''s capacity per call (the average over its cases), priced on demand and provisioned (units sized to the mix, no headroom), for each table class; the design''s tables declare %s. Prices: us-east-1, read %s, <a href="https://aws.amazon.com/dynamodb/pricing/">aws.amazon.com/dynamodb/pricing</a>.</p>',
+			v_hours, hroe.html_escape(v_class), hroe.html_escape(v_price ->> 'prices_read'))
+		|| v_s
+		|| format('<p id="storage">Storage: DynamoDB side %s bytes (tables and indexes); relational side %s bytes (%s, tables and their indexes as PostgreSQL stores them).</p>',
+			v_ddb_bytes, v_rel_bytes, hroe.html_escape(COALESCE((SELECT string_agg(x, ', ') FROM jsonb_array_elements_text(p_design -> 'relational_schemas') x), 'no relational_schemas declared')))
+		|| '</section>';
+
+	-- write amplification of the GSIs per write pattern
+	v_s := '';
+	FOR r IN SELECT p.pattern, p.case_label, p.items, p.capacity, p.index_capacity FROM pg_temp.hroe_design_page p
+			 WHERE p.model = v_ddb AND p.kind = 'write' ORDER BY p.pattern_no, p.n LOOP
+		v_s := v_s || format('<tr data-pattern="%s"><td>%s</td><td>%s</td><td class="num">%s</td><td class="num">%s</td><td class="num">%s</td><td class="num">%s</td></tr>',
+			hroe.html_escape(r.pattern), hroe.html_escape(r.pattern), hroe.html_escape(r.case_label), r.items, r.capacity - r.index_capacity,
+			r.index_capacity, CASE WHEN r.capacity - r.index_capacity > 0 THEN round(r.capacity / (r.capacity - r.index_capacity), 2)::text ELSE '' END);
+	END LOOP;
+	v_body := v_body || '<section id="s-amplification"><h2>GSI write amplification</h2>'
+		|| CASE WHEN v_s = '' THEN '<p>The design declares no write pattern.</p>'
+				ELSE '<table id="amplification"><thead><tr><th>write pattern</th><th>case</th><th class="num">items written</th><th class="num">table WCU</th><th class="num">GSI WCU</th><th class="num">total ÷ table</th></tr></thead><tbody>' || v_s || '</tbody></table>' END
+		|| '</section>';
+
+	v_p := hroe.html_escape(COALESCE(p_design ->> 'description', ''));
+	RETURN '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">'
+		|| format('<title>hroe design %s</title><style>', hroe.html_escape(p_design ->> 'name'))
+		|| 'body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:0;color:#0f172a;background:#fff}'
+		|| 'header{background:#0f172a;color:#f8fafc;padding:14px 24px}header h1{margin:0;font-size:20px}header p{margin:4px 0 0;color:#cbd5e1}'
+		|| 'nav{position:sticky;top:0;background:#f1f5f9;padding:6px 24px;border-bottom:1px solid #cbd5e1;z-index:1}nav a{margin-right:16px;color:#1d4ed8;text-decoration:none}'
+		|| 'main{padding:0 24px 40px}h2{margin:26px 0 6px;font-size:18px}h3{margin:18px 0 6px;font-size:15px}'
+		|| 'table{border-collapse:collapse;font-size:12.5px}th,td{border-bottom:1px solid #e2e8f0;padding:3px 7px;text-align:left;vertical-align:top}'
+		|| 'table.sortable thead th{background:#f8fafc;cursor:pointer}td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}.ok{color:#15803d}.bad{color:#b91c1c;font-weight:700}'
+		|| 'td.request,td.plan{font-family:ui-monospace,monospace;font-size:11.5px;max-width:420px;word-break:break-all}tr.total td{font-weight:700}.grid{margin:10px 0 18px;overflow-x:auto}'
+		|| format('</style></head><body data-design="%s"><header><h1>hroe: the design %s, proven on its data</h1><p>%s</p><p>%s against %s &middot; %s calls &middot; %s</p></header>',
+				  hroe.html_escape(p_design ->> 'name'), hroe.html_escape(p_design ->> 'name'), v_p, hroe.html_escape(v_ddb), hroe.html_escape(v_rel),
+				  (SELECT count(*) FROM pg_temp.hroe_design_page), hroe.html_escape(split_part(version(), ',', 1)))
+		|| '<nav><a href="#s-summary">Summary</a><a href="#s-loses">Where it loses</a><a href="#s-calls">Calls</a><a href="#s-tables">Tables</a><a href="#s-bill">Bill</a><a href="#s-amplification">GSI writes</a></nav><main>'
+		|| v_body || '</main>'
+		|| '<script type="application/json" id="hroe-design-data">' || replace(p_results::text, '</', '<\/') || '</script>'
+		|| '<script>document.querySelectorAll("table.sortable").forEach(function(t){t.querySelectorAll("thead th").forEach(function(h,i){h.addEventListener("click",function(){'
+		|| 'var b=t.tBodies[0],rs=Array.prototype.slice.call(b.rows),n=h.getAttribute("data-sort")==="n",d=h.getAttribute("data-dir")==="asc"?-1:1;'
+		|| 'rs.sort(function(x,y){var a=x.cells[i],c=y.cells[i];if(!a||!c)return 0;var p=a.getAttribute("data-v"),q=c.getAttribute("data-v");'
+		|| 'if(n){p=p===null||p===""?Infinity:+p;q=q===null||q===""?Infinity:+q;return p===q?0:(p<q?-d:d);}return a.textContent.localeCompare(c.textContent)*d;});'
+		|| 'rs.forEach(function(r){b.appendChild(r);});h.setAttribute("data-dir",d===1?"asc":"desc");});});});</script>'
+		|| '</body></html>';
+END
+$$;
+COMMENT ON FUNCTION hroe.design_html(jsonb, jsonb, jsonb) IS
+'one hroe.design_run() run of a design (p_results: its rows as a jsonb array) as a self-contained HTML page: per pattern the verdict and both sides'' figures, where the DynamoDB design loses (a Scan, a write that fans out or writes more to its GSIs than to its table), every call, per table and index the items, bytes, partitions and hottest partition keys with the hottest partition drawn by hroe.grid, the monthly bill of the design''s request mix ("mix": requests per second per pattern) on demand and provisioned for both table classes with storage on each side (relational_schemas), and the GSI write amplification per write; p_options: read_price, write_price, storage_price, ia_read_price, ia_write_price, ia_storage_price, rcu_hour_price, wcu_hour_price, ia_rcu_hour_price, ia_wcu_hour_price (us-east-1 defaults, https://aws.amazon.com/dynamodb/pricing/), table_class, grid_items';

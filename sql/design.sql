@@ -35,7 +35,7 @@ SELECT pattern, case_label, capacity, index_capacity FROM d WHERE model = 'hroe_
 
 -- Seed design 1: the adjacency list with custom attributes
 \set adjacency `cat models/designs/adjacency.json`
-SELECT * FROM hroe.design_load(:'adjacency');
+SELECT table_name, entity, items FROM hroe.design_load(:'adjacency');
 SELECT * FROM hroe.design_verify(:'adjacency');
 CREATE TEMP TABLE a AS SELECT * FROM hroe.design_run(:'adjacency', 1, false);
 SELECT pattern, kind, case_label, model, identical, result_rows, requests, items, capacity, capacity_unit, partitions
@@ -49,7 +49,7 @@ GROUP BY 1, 2 ORDER BY 1, 2;
 
 -- Seed design 2: one-to-many strategies
 \set one_to_many `cat models/designs/one_to_many.json`
-SELECT * FROM hroe.design_load(:'one_to_many');
+SELECT table_name, entity, items FROM hroe.design_load(:'one_to_many');
 CREATE TEMP TABLE o AS SELECT * FROM hroe.design_run(:'one_to_many', 1, false);
 SELECT pattern, kind, case_label, model, identical, result_rows, requests, items, capacity, capacity_unit, index_capacity
 FROM o ORDER BY pattern_no, case_label, model;
