@@ -66,6 +66,7 @@ SELECT (hroe.dynamodb('DescribeTable', '{"TableName": "saas"}') #> '{Table,Provi
 -- malformed documents are refused, saying what is missing
 SELECT hroe.design_check('{"name": "x", "patterns": [{"name": "p"}]}');
 SELECT hroe.design_check('{"name": "Bad Name"}');
+SELECT hroe.design_check('{"name": "x", "schema": "hroe"}');
 SELECT hroe.design_check('{"name": "x", "tables": [], "facets": [{"entity": "e", "table": "t", "sql": "SELECT 1"}]}');
 SELECT hroe.design_fill('{"a": "${x}"}', '{y}', '{1}');
 SELECT hroe.design_fill('{"a": "${x}\""}', '{x}', '{"quote \" and \\ backslash"}');

@@ -407,8 +407,11 @@ BEGIN
 		RAISE EXCEPTION 'a design''s name must be 1 to 40 lower-case letters, digits or underscores, starting with a letter'
 			USING ERRCODE = 'invalid_parameter_value', DETAIL = format('name: %s', COALESCE(p_design ->> 'name', 'absent'));
 	END IF;
-	IF p_design ? 'schema' AND NOT COALESCE(p_design ->> 'schema' ~ '^[a-z_][a-z0-9_]{0,62}$', false) THEN
-		RAISE EXCEPTION 'a design''s schema must be a lower-case PostgreSQL identifier' USING ERRCODE = 'invalid_parameter_value';
+	IF p_design ? 'schema' AND (NOT COALESCE(p_design ->> 'schema' ~ '^[a-z_][a-z0-9_]{0,62}$', false)
+								OR p_design ->> 'schema' ~ '^pg_' OR p_design ->> 'schema' IN ('hroe', 'public', 'information_schema')) THEN
+		RAISE EXCEPTION 'a design''s schema must be a lower-case PostgreSQL identifier of a schema of its own'
+			USING ERRCODE = 'invalid_parameter_value', DETAIL = format('schema: %s', p_design ->> 'schema'),
+			HINT = 'Its tables are deleted and made again there: not pg_*, hroe, public or information_schema.';
 	END IF;
 	FOREACH t IN ARRAY ARRAY(SELECT x FROM jsonb_array_elements(COALESCE(p_design -> 'tables', '[]')) x) LOOP
 		IF jsonb_typeof(t) IS DISTINCT FROM 'object' OR jsonb_typeof(t -> 'TableName') IS DISTINCT FROM 'string' OR jsonb_typeof(t -> 'KeySchema') IS DISTINCT FROM 'array' THEN
@@ -543,7 +546,7 @@ BEGIN
 		v_op := r ->> 'operation';
 		v_resp := hroe.dynamodb(v_op, (r -> 'request') || '{"ReturnConsumedCapacity": "INDEXES"}');
 		IF v_resp ? '__type' THEN
-			RAISE EXCEPTION 'the design''s % request failed: %', v_op, v_resp ->> 'message' USING ERRCODE = 'HR0DE',
+			RAISE EXCEPTION 'the design''s % request failed: %', v_op, v_resp ->> 'message' USING ERRCODE = 'invalid_parameter_value',
 				DETAIL = format('%s %s', v_resp ->> '__type', r -> 'request');
 		END IF;
 		docs := docs || COALESCE((SELECT jsonb_agg(d) FROM hroe.design_response_items(v_op, v_resp) d), '[]');
@@ -561,13 +564,13 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION hroe.design_call(jsonb) IS
-'internal: runs a pattern''s DynamoDB requests (a JSON array of {operation, request}, parameters filled in) through hroe.dynamodb with ReturnConsumedCapacity INDEXES: the items returned as documents, the capacity units the responses report, the items evaluated (ScannedCount, or the items returned) and their hroe.item_size bytes, and the partitions touched (1 per GetItem or Query, one per key of a batch or transaction, every partition for a Scan); an error response raises HR0DE';
+'internal: runs a pattern''s DynamoDB requests (a JSON array of {operation, request}, parameters filled in) through hroe.dynamodb with ReturnConsumedCapacity INDEXES: the items returned as documents, the capacity units the responses report, the items evaluated (ScannedCount, or the items returned) and their hroe.item_size bytes, and the partitions touched (1 per GetItem or Query, one per key of a batch or transaction, every partition for a Scan); an error response raises 22023 with the response''s __type and the request in DETAIL';
 
 -- The partitions of a table or index: per partition key value its items
 -- (index entries) and their bytes.
 CREATE FUNCTION hroe.design_partitions(p_table text, p_index text DEFAULT NULL)
 RETURNS TABLE (partition_key jsonb, items bigint, bytes bigint)
-LANGUAGE plpgsql STABLE PARALLEL SAFE
+LANGUAGE plpgsql STABLE PARALLEL RESTRICTED
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
@@ -608,7 +611,7 @@ COMMENT ON FUNCTION hroe.design_partitions(text, text) IS
 -- hottest partition keys.
 CREATE FUNCTION hroe.design_tables(p_design jsonb, p_hot integer DEFAULT 3)
 RETURNS TABLE (table_name text, index_name text, items bigint, bytes bigint, partitions bigint, hottest jsonb)
-LANGUAGE plpgsql STABLE PARALLEL SAFE
+LANGUAGE plpgsql STABLE PARALLEL RESTRICTED
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
@@ -674,7 +677,7 @@ BEGIN
 		v_resp := hroe.dynamodb('CreateTable', v_create);
 		PERFORM set_config('search_path', 'pg_catalog, pg_temp', true);
 		IF v_resp ? '__type' THEN
-			RAISE EXCEPTION 'CreateTable % failed: %', t ->> 'TableName', v_resp ->> 'message' USING ERRCODE = 'HR0DE',
+			RAISE EXCEPTION 'CreateTable % failed: %', t ->> 'TableName', v_resp ->> 'message' USING ERRCODE = 'invalid_parameter_value',
 				DETAIL = v_resp ->> '__type';
 		END IF;
 	END LOOP;
@@ -699,7 +702,7 @@ COMMENT ON FUNCTION hroe.design_load(jsonb) IS
 -- facets reproduce a design's tables.
 CREATE FUNCTION hroe.design_verify(p_design jsonb)
 RETURNS TABLE (table_name text, facet_items bigint, stored_items bigint, missing bigint, extra bigint)
-LANGUAGE plpgsql STABLE PARALLEL SAFE
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
@@ -944,7 +947,7 @@ COMMENT ON FUNCTION hroe.design_run(jsonb, integer, boolean, text[]) IS
 -- A table's CreateTable request, read back from its description.
 CREATE FUNCTION hroe.design_create_request(p_table_name text)
 RETURNS jsonb
-LANGUAGE sql STABLE STRICT PARALLEL SAFE
+LANGUAGE sql STABLE STRICT PARALLEL RESTRICTED
 SET search_path = pg_catalog, pg_temp
 AS $$
 SELECT jsonb_strip_nulls(jsonb_build_object(
@@ -965,7 +968,7 @@ COMMENT ON FUNCTION hroe.design_create_request(text) IS
 -- of the DynamoDB models, from the comparison's own catalogues.
 CREATE FUNCTION hroe.design_hroe(p_model text DEFAULT 'hroe_single')
 RETURNS jsonb
-LANGUAGE plpgsql STABLE PARALLEL SAFE
+LANGUAGE plpgsql STABLE PARALLEL RESTRICTED
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
