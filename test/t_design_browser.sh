@@ -71,6 +71,6 @@ run_design() {
 }
 
 run_design adjacency "$(cat models/designs/adjacency.json)" '{}' 7 2
-run_design one_to_many "$(cat models/designs/one_to_many.json)" '{}' 8 2
+run_design one_to_many "$(cat models/designs/one_to_many.json)" '{}' 10 2
 run_design saas "$(cat models/designs/saas.workbench.json)" "$(cat models/designs/saas.patterns.json)" 4 2
 run_design hroe_single hroe_single '{}' 22 5
