@@ -153,7 +153,7 @@ COMMENT ON FUNCTION hroe.design_response_items(text, jsonb) IS
 -- documents), capacity, items and bytes, partitions touched; an error
 -- response is raised.
 CREATE FUNCTION hroe.design_call(p_requests jsonb, OUT docs jsonb, OUT capacity numeric, OUT items bigint,
-								 OUT item_bytes bigint, OUT partitions bigint)
+								 OUT item_bytes bigint, OUT partitions bigint, OUT requests integer)
 LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
 SET search_path = pg_catalog, pg_temp
 AS $$
@@ -161,35 +161,48 @@ DECLARE
 	r jsonb;
 	v_resp jsonb;
 	v_op text;
+	v_start jsonb;
 BEGIN
 	docs := '[]';
 	capacity := 0;
 	items := 0;
 	item_bytes := 0;
 	partitions := 0;
+	requests := 0;
 	FOR r IN SELECT x FROM jsonb_array_elements(p_requests) x LOOP
 		v_op := r ->> 'operation';
-		v_resp := hroe.dynamodb(v_op, (r -> 'request') || '{"ReturnConsumedCapacity": "INDEXES"}');
-		IF v_resp ? '__type' THEN
-			RAISE EXCEPTION 'the design''s % request failed: %', v_op, v_resp ->> 'message' USING ERRCODE = 'invalid_parameter_value',
-				DETAIL = format('%s %s', v_resp ->> '__type', r -> 'request');
-		END IF;
-		docs := docs || COALESCE((SELECT jsonb_agg(d) FROM hroe.design_response_items(v_op, v_resp) d), '[]');
-		capacity := capacity + COALESCE((SELECT sum((c ->> 'CapacityUnits')::numeric) FROM jsonb_array_elements(
-			CASE jsonb_typeof(v_resp -> 'ConsumedCapacity') WHEN 'array' THEN v_resp -> 'ConsumedCapacity'
-				WHEN 'object' THEN jsonb_build_array(v_resp -> 'ConsumedCapacity') ELSE '[]' END) c), 0);
-		items := items + COALESCE((v_resp ->> 'ScannedCount')::bigint, (SELECT count(*) FROM hroe.design_response_items(v_op, v_resp)));
-		item_bytes := item_bytes + COALESCE((SELECT sum(hroe.item_size(hroe.item_from_document(d))) FROM hroe.design_response_items(v_op, v_resp) d), 0);
-		partitions := partitions + CASE v_op
-			WHEN 'BatchGetItem' THEN (SELECT count(*) FROM jsonb_each(r #> '{request,RequestItems}') t, jsonb_array_elements(t.value -> 'Keys'))
-			WHEN 'TransactGetItems' THEN jsonb_array_length(r #> '{request,TransactItems}')
-			WHEN 'Scan' THEN (SELECT count(*) FROM hroe.design_partitions(r #>> '{request,TableName}', r #>> '{request,IndexName}'))
-			ELSE 1 END;
+		v_start := NULL;
+		-- a Query or Scan without Limit is read to its last page, as the
+		-- SDKs' paginators read it: each page is one more request
+		<<pages>>
+		LOOP
+			requests := requests + 1;
+			v_resp := hroe.dynamodb(v_op, (r -> 'request') || '{"ReturnConsumedCapacity": "INDEXES"}'
+				|| CASE WHEN v_start IS NOT NULL THEN jsonb_build_object('ExclusiveStartKey', v_start) ELSE '{}' END);
+			IF v_resp ? '__type' THEN
+				RAISE EXCEPTION 'the design''s % request failed: %', v_op, v_resp ->> 'message' USING ERRCODE = 'invalid_parameter_value',
+					DETAIL = format('%s %s', v_resp ->> '__type', r -> 'request');
+			END IF;
+			docs := docs || COALESCE((SELECT jsonb_agg(d) FROM hroe.design_response_items(v_op, v_resp) d), '[]');
+			capacity := capacity + COALESCE((SELECT sum((c ->> 'CapacityUnits')::numeric) FROM jsonb_array_elements(
+				CASE jsonb_typeof(v_resp -> 'ConsumedCapacity') WHEN 'array' THEN v_resp -> 'ConsumedCapacity'
+					WHEN 'object' THEN jsonb_build_array(v_resp -> 'ConsumedCapacity') ELSE '[]' END) c), 0);
+			items := items + COALESCE((v_resp ->> 'ScannedCount')::bigint, (SELECT count(*) FROM hroe.design_response_items(v_op, v_resp)));
+			item_bytes := item_bytes + COALESCE((SELECT sum(hroe.item_size(hroe.item_from_document(d))) FROM hroe.design_response_items(v_op, v_resp) d), 0);
+			partitions := partitions + CASE v_op
+				WHEN 'BatchGetItem' THEN (SELECT count(*) FROM jsonb_each(r #> '{request,RequestItems}') t, jsonb_array_elements(t.value -> 'Keys'))
+				WHEN 'TransactGetItems' THEN jsonb_array_length(r #> '{request,TransactItems}')
+				WHEN 'Scan' THEN CASE WHEN v_start IS NULL THEN (SELECT count(*) FROM hroe.design_partitions(r #>> '{request,TableName}', r #>> '{request,IndexName}')) ELSE 0 END
+				WHEN 'Query' THEN CASE WHEN v_start IS NULL THEN 1 ELSE 0 END
+				ELSE 1 END;
+			v_start := v_resp -> 'LastEvaluatedKey';
+			EXIT pages WHEN v_start IS NULL OR v_op NOT IN ('Query', 'Scan') OR r -> 'request' ? 'Limit';
+		END LOOP pages;
 	END LOOP;
 END
 $$;
 COMMENT ON FUNCTION hroe.design_call(jsonb) IS
-'internal: runs a pattern''s DynamoDB requests (a JSON array of {operation, request}, parameters filled in) through hroe.dynamodb with ReturnConsumedCapacity INDEXES: the items returned as documents, the capacity units the responses report, the items evaluated (ScannedCount, or the items returned) and their hroe.item_size bytes, and the partitions touched (1 per GetItem or Query, one per key of a batch or transaction, every partition for a Scan); an error response raises 22023 with the response''s __type and the request in DETAIL';
+'internal: runs a pattern''s DynamoDB requests (a JSON array of {operation, request}, parameters filled in) through hroe.dynamodb with ReturnConsumedCapacity INDEXES: the items returned as documents, the capacity units the responses report, the items evaluated (ScannedCount, or the items returned) and their hroe.item_size bytes, and the partitions touched (1 per GetItem or Query, one per key of a batch or transaction, every partition for a Scan), and the requests made: a Query or Scan without Limit is followed page by page (LastEvaluatedKey) to its end, each page one request; an error response raises 22023 with the response''s __type and the request in DETAIL';
 
 -- The partitions of a table or index: per partition key value its items
 -- (index entries) and their bytes.
@@ -482,9 +495,16 @@ BEGIN
 						SELECT * INTO v_call FROM hroe.design_call(v_reqs);
 						SELECT * INTO v_fp, v_rows FROM hroe.design_answer(NULL, v_call.docs, c.args, v_answer, v_ordered);
 						v_cap := v_call.capacity; v_items := v_call.items; v_bytes := v_call.item_bytes; v_parts := v_call.partitions;
+						v_requests := v_call.requests;
+						-- timed as the requests alone, or, when a Query or Scan
+						-- needed more pages, as hroe.design_call following them
 						FOR i IN 1 .. p_runs LOOP
-							EXECUTE 'EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) SELECT hroe.dynamodb(r ->> ''operation'', r -> ''request'') FROM jsonb_array_elements($1) r'
-							INTO v_plan USING v_reqs;
+							IF v_call.requests > jsonb_array_length(v_reqs) THEN
+								EXECUTE 'EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) SELECT hroe.design_call($1)' INTO v_plan USING v_reqs;
+							ELSE
+								EXECUTE 'EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) SELECT hroe.dynamodb(r ->> ''operation'', r -> ''request'') FROM jsonb_array_elements($1) r'
+								INTO v_plan USING v_reqs;
+							END IF;
 							v_times := v_times || (v_plan #>> '{0,Execution Time}')::numeric;
 						END LOOP;
 					ELSE
@@ -873,7 +893,7 @@ BEGIN
 		v_s := v_s || format('<tr><td class="num" data-v="%s">%s</td><td>%s</td><td>%s</td><td>%s</td><td class="%s">%s</td><td class="num" data-v="%s">%s</td><td class="request">%s</td><td class="num" data-v="%s">%s</td><td class="num" data-v="%s">%s</td><td class="num" data-v="%s">%s</td><td class="num" data-v="%s">%s</td><td class="num" data-v="%s">%s</td><td class="num" data-v="%s">%s</td><td class="num" data-v="%s">%s</td><td class="plan">%s</td></tr>',
 			r.pattern_no, r.pattern_no, hroe.html_escape(r.pattern), hroe.html_escape(r.case_label), hroe.html_escape(r.model),
 			CASE WHEN r.identical THEN 'ok' ELSE 'bad' END, CASE WHEN r.identical THEN 'identical' ELSE 'DIFFER' END,
-			COALESCE(r.result_rows::text, ''), COALESCE(r.result_rows::text, ''), hroe.html_escape(COALESCE(left(r.request, 400), '')),
+			COALESCE(r.result_rows::text, ''), COALESCE(r.result_rows::text, ''), hroe.html_escape(COALESCE(r.request, '')),
 			COALESCE(r.requests::text, ''), COALESCE(r.requests::text, ''), COALESCE(r.items::text, ''), COALESCE(r.items::text, ''),
 			COALESCE(r.item_bytes::text, ''), COALESCE(r.item_bytes::text, ''), COALESCE(r.capacity::text, ''), COALESCE(r.capacity || ' ' || r.capacity_unit, ''),
 			COALESCE(r.partitions::text, ''), COALESCE(r.partitions::text, ''), COALESCE(r.shared_hit::text, ''), COALESCE(r.shared_hit::text, ''),

@@ -63,6 +63,11 @@ CREATE TEMP TABLE w AS SELECT * FROM hroe.design_run(hroe.design_import(:'wb', :
 SELECT pattern, kind, case_label, model, identical, result_rows, capacity, capacity_unit FROM w ORDER BY pattern_no, case_label, model;
 SELECT (hroe.dynamodb('DescribeTable', '{"TableName": "saas"}') #> '{Table,ProvisionedThroughput}') - 'NumberOfDecreasesToday' AS provisioned;
 
+-- a Query past 1 MB is read to its last page (LastEvaluatedKey), as the
+-- SDKs' paginators read it: 300 items of 4 KB, two requests, every item
+\set paging '{"name": "paging", "tables": [{"TableName": "design_paging", "KeySchema": [{"AttributeName": "PK", "KeyType": "HASH"}, {"AttributeName": "SK", "KeyType": "RANGE"}], "AttributeDefinitions": [{"AttributeName": "PK", "AttributeType": "S"}, {"AttributeName": "SK", "AttributeType": "N"}]}], "facets": [{"entity": "Big", "table": "design_paging", "sql": "SELECT jsonb_build_object(''PK'', ''p'', ''SK'', g, ''Blob'', repeat(''x'', 4000)) FROM generate_series(1, 300) g"}], "patterns": [{"name": "whole_partition", "kind": "read", "parameters": ["pk"], "parameters_sql": "SELECT ''big partition'', ARRAY[''p'']", "relational": "SELECT g AS \\"SK\\" FROM generate_series(1, 300) g ORDER BY g", "dynamodb": {"requests": [{"operation": "Query", "request": {"TableName": "design_paging", "KeyConditionExpression": "PK = :p", "ProjectionExpression": "SK", "ExpressionAttributeValues": {":p": {"S": "${pk}"}}}}]}, "answer": ["SK"], "ordered": true}]}'
+SELECT pattern, model, identical, result_rows, requests, items, capacity FROM hroe.design_run(:'paging', 1) ORDER BY model;
+
 -- malformed documents are refused, saying what is missing
 SELECT hroe.design_check('{"name": "x", "patterns": [{"name": "p"}]}');
 SELECT hroe.design_check('{"name": "Bad Name"}');
@@ -76,5 +81,5 @@ SELECT hroe.design_import('{"ModelName": "m"}');
 SELECT hroe.design_import('{"ModelName": "m", "DataModel": [{"TableName": "t"}]}');
 
 -- cleanup
-SELECT hroe.delete_table(t) FROM unnest('{adjacency,one_to_many,saas}'::text[]) t;
-DROP SCHEMA design_adjacency, design_one_to_many, design_saas_organizations, adjacency_rel, one_to_many_rel, saas_rel CASCADE;
+SELECT hroe.delete_table(t) FROM unnest('{adjacency,one_to_many,saas,design_paging}'::text[]) t;
+DROP SCHEMA design_paging, design_adjacency, design_one_to_many, design_saas_organizations, adjacency_rel, one_to_many_rel, saas_rel CASCADE;
