@@ -68,6 +68,15 @@ SELECT (hroe.dynamodb('DescribeTable', '{"TableName": "saas"}') #> '{Table,Provi
 \set paging '{"name": "paging", "tables": [{"TableName": "design_paging", "KeySchema": [{"AttributeName": "PK", "KeyType": "HASH"}, {"AttributeName": "SK", "KeyType": "RANGE"}], "AttributeDefinitions": [{"AttributeName": "PK", "AttributeType": "S"}, {"AttributeName": "SK", "AttributeType": "N"}]}], "facets": [{"entity": "Big", "table": "design_paging", "sql": "SELECT jsonb_build_object(''PK'', ''p'', ''SK'', g, ''Blob'', repeat(''x'', 4000)) FROM generate_series(1, 300) g"}], "patterns": [{"name": "whole_partition", "kind": "read", "parameters": ["pk"], "parameters_sql": "SELECT ''big partition'', ARRAY[''p'']", "relational": "SELECT g AS \\"SK\\" FROM generate_series(1, 300) g ORDER BY g", "dynamodb": {"requests": [{"operation": "Query", "request": {"TableName": "design_paging", "KeyConditionExpression": "PK = :p", "ProjectionExpression": "SK", "ExpressionAttributeValues": {":p": {"S": "${pk}"}}}}]}, "answer": ["SK"], "ordered": true}]}'
 SELECT pattern, model, identical, result_rows, requests, items, capacity FROM hroe.design_run(:'paging', 1) ORDER BY model;
 
+-- the page escapes what it shows: hostile names and labels stay text
+-- (the page's own two script elements are its only ones)
+SELECT (length(h) - length(replace(h, '<script', ''))) / 7 AS script_elements, position('<img src=x' IN h) AS raw_tag,
+	   position('&lt;script&gt;alert' IN h) > 0 AS escaped
+FROM hroe.design_html(hroe.design_import(:'wb', :'wb_patterns') || '{"description": "<img src=x onerror=alert(1)>"}',
+	jsonb_build_array(jsonb_build_object('pattern_no', 1, 'pattern', '<script>alert(1)</script>', 'kind', 'read',
+		'case_label', '</script><script>alert(2)</script>', 'model', 'saas_organizations', 'identical', true, 'result_rows', 1,
+		'request', '<b>GetItem</b>', 'capacity', 0.5, 'capacity_unit', 'RCU', 'median_ms', 0.1))) h;
+
 -- malformed documents are refused, saying what is missing
 SELECT hroe.design_check('{"name": "x", "patterns": [{"name": "p"}]}');
 SELECT hroe.design_check('{"name": "Bad Name"}');

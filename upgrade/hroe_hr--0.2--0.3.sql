@@ -1375,7 +1375,7 @@ BEGIN
 				  (SELECT count(*) FROM pg_temp.hroe_design_page), hroe.html_escape(split_part(version(), ',', 1)))
 		|| '<nav><a href="#s-summary">Summary</a><a href="#s-loses">Where it loses</a><a href="#s-calls">Calls</a><a href="#s-tables">Tables</a><a href="#s-bill">Bill</a><a href="#s-amplification">GSI writes</a></nav><main>'
 		|| v_body || '</main>'
-		|| '<script type="application/json" id="hroe-design-data">' || replace(p_results::text, '</', '<\/') || '</script>'
+		|| '<script type="application/json" id="hroe-design-data">' || replace(replace(p_results::text, '<', '\u003c'), '>', '\u003e') || '</script>'
 		|| '<script>document.querySelectorAll("table.sortable").forEach(function(t){t.querySelectorAll("thead th").forEach(function(h,i){h.addEventListener("click",function(){'
 		|| 'var b=t.tBodies[0],rs=Array.prototype.slice.call(b.rows),n=h.getAttribute("data-sort")==="n",d=h.getAttribute("data-dir")==="asc"?-1:1;'
 		|| 'rs.sort(function(x,y){var a=x.cells[i],c=y.cells[i];if(!a||!c)return 0;var p=a.getAttribute("data-v"),q=c.getAttribute("data-v");'
