@@ -7,7 +7,7 @@ PGFILEDESC = "hroe - DynamoDB single-table design in PostgreSQL"
 
 # C sources: one folder per layer, lowest first (doc/architecture.md); each
 # file one concern, its name prefixed by it
-HROE_LAYERS = base types expr partiql tables ops api streams shard http
+HROE_LAYERS = base types expr partiql tables ops api streams shard transfer http
 OBJS = $(foreach d,. $(HROE_LAYERS),$(patsubst %.c,%.o,$(sort $(wildcard src/$(d)/*.c))))
 PG_CPPFLAGS += $(foreach d,$(HROE_LAYERS),-Isrc/$(d)) -Iprotocol
 
@@ -16,7 +16,7 @@ PG_CPPFLAGS += $(foreach d,$(HROE_LAYERS),-Isrc/$(d)) -Iprotocol
 # in-server workers (src/http/)
 PROTOCOL_OBJS = $(patsubst %.c,%.o,$(sort $(wildcard protocol/*.c)))
 SHLIB_LINK += protocol/libhroe_protocol.a
-SHLIB_LINK += -lmicrohttpd -lcrypto -lz
+SHLIB_LINK += -lmicrohttpd -lcrypto -lz -lzstd
 # hroe.so exports only the symbols src/exports.map lists, all under hroe's
 # prefix or PostgreSQL's (test/t_release_build.sh).  make HROE_LEGACY=1
 # builds a library that also answers to the C names the released install
@@ -44,13 +44,17 @@ SCRIPT_PARTS = \
 	src/expr/expression_eval.sql \
 	src/tables/tables.sql \
 	src/tables/tables_meta.sql \
+	src/tables/throttle.sql \
 	src/tables/tables_collection.sql \
 	src/tables/table_options.sql \
 	src/tables/partition.sql \
 	src/ops/operations.sql \
 	src/api/api.sql \
+	src/api/backup.sql \
 	src/streams/streams.sql \
 	src/streams/ttl.sql \
+	src/transfer/transfer.sql \
+	src/tables/policy.sql \
 	src/http/gateway.sql \
 	src/shard/shard.sql \
 	src/ops/grid.sql
@@ -169,12 +173,16 @@ install-gateway: gateway/hroe-gateway
 	$(MKDIR_P) '$(DESTDIR)$(bindir)'
 	$(INSTALL_PROGRAM) gateway/hroe-gateway '$(DESTDIR)$(bindir)/hroe-gateway'
 
-.PHONY: check-all main bench sanitize fuzz
+.PHONY: check-all main bench sanitize fuzz deb
 # The README's two commands
 check-all:
 	test/check.sh
 main:
 	test/main.sh
+# The Debian packages postgresql-15-hroe and hroe-gateway (debian/), built in
+# a copy of the tree; prints the directory they are in (HROE_DEB_OUT=dir)
+deb:
+	test/deb.sh
 # Benchmarks: all of them, or one with BENCH=name (test/bench/name.sh)
 bench:
 	test/bench/run.sh $(BENCH)

@@ -301,7 +301,7 @@ backend_lookup(BackendRequest *br, const char *akid, char *secret, size_t size, 
 		return LOOKUP_UNKNOWN;
 	snprintf(br->lookup_key_id, sizeof(br->lookup_key_id), "%s", akid);
 	br->values[0] = br->lookup_key_id;
-	if (!pool_submit(POOL_PRIMARY, STMT_SECRET, 1, br->values, lookup_done, br, &status))
+	if (!pool_submit(POOL_PRIMARY, STMT_SECRET, 1, br->values, br->client, lookup_done, br, &status))
 	{
 		pool_failure(resp, status);
 		return LOOKUP_FAILED;
@@ -393,13 +393,13 @@ submit_call(BackendRequest *br, PoolStatus *status)
 {
 	if (br->target != POOL_PRIMARY)
 	{
-		if (pool_submit(br->target, STMT_CALL, 4, br->values, call_done, br, status))
+		if (pool_submit(br->target, STMT_CALL, 4, br->values, br->client, call_done, br, status))
 			return true;
 		if (*status != POOL_BUSY)
 			replica_failed(br->target, "connection failed");
 		br->target = POOL_PRIMARY;
 	}
-	return pool_submit(POOL_PRIMARY, STMT_CALL, 4, br->values, call_done, br, status);
+	return pool_submit(POOL_PRIMARY, STMT_CALL, 4, br->values, br->client, call_done, br, status);
 }
 
 /*
@@ -498,9 +498,10 @@ backend_answer(BackendRequest *br, Response *resp)
 
 /* br belongs to request, which resume() is given back. */
 void
-backend_bind(BackendRequest *br, void *request)
+backend_bind(BackendRequest *br, void *request, const char *client)
 {
 	br->request = request;
+	br->client = client;
 }
 
 /* Release what br holds. */

@@ -31,6 +31,7 @@
 typedef struct BackendRequest
 {
 	void	   *request;		/* given back to resume() */
+	const char *client;			/* the client's address (the queue's turns) */
 	bool		pending;		/* a statement is queued or running */
 	/* a key looked up for this request (the cache may not keep it) */
 	bool		looked_up;
@@ -51,8 +52,8 @@ typedef struct BackendRequest
 /* Set up the key cache; resume(request) is called when a statement is answered. */
 extern void backend_init(const GatewayConfig *config, void (*resume) (void *request));
 
-/* br belongs to request, which resume() is given back. */
-extern void backend_bind(BackendRequest *br, void *request);
+/* br belongs to request, which resume() is given back, from address client. */
+extern void backend_bind(BackendRequest *br, void *request, const char *client);
 
 /*
  * The secret of the active key akid into secret (size bytes): from br's own

@@ -54,8 +54,8 @@ static const Option options[] = {
 	{"dbname", OPT_STRING, OFF(conninfo), 0, 0, "libpq connection string or database name (default: libpq's PG* environment)"},
 	{"pool-size", OPT_INT, OFF(pool_size), 1, 1000, "PostgreSQL connections (default 8)"},
 	{"threads", OPT_INT, OFF(threads), 1, 64, "event loop threads, each with its share of the pool and the queue (default 2, at most pool-size)"},
-	{"queue-size", OPT_INT, OFF(queue_size), 0, 100000, "requests that may wait for a connection; more are throttled (default 64)"},
-	{"queue-timeout", OPT_INT, OFF(queue_timeout_ms), 0, 600000, "milliseconds a request waits for a connection before it is throttled (default 1000)"},
+	{"queue-size", OPT_INT, OFF(queue_size), 0, 100000, "requests that may wait for a connection; more are throttled (default: no limit of its own, each HTTP connection holds at most one request)"},
+	{"queue-timeout", OPT_INT, OFF(queue_timeout_ms), 0, 600000, "milliseconds a request waits for a connection before it is throttled (default 60000)"},
 	{"statement-timeout", OPT_INT, OFF(statement_timeout_ms), 0, INT_MAX, "milliseconds a request may run in PostgreSQL, 0 = none (default 10000)"},
 	{"region", OPT_STRING, OFF(region), 0, 0, "region named by GET / (default us-east-1)"},
 	{"access-log", OPT_STRING, OFF(access_log), 0, 0, "access log file, - for stdout, empty for none (default -)"},
@@ -252,8 +252,8 @@ config_load(GatewayConfig *c, int argc, char **argv)
 	c->conninfo = xstrdup("");
 	c->pool_size = 8;
 	c->threads = 2;
-	c->queue_size = 64;
-	c->queue_timeout_ms = 1000;
+	c->queue_size = -1;			/* no limit of its own (see pool.c) */
+	c->queue_timeout_ms = 60000;
 	c->statement_timeout_ms = 10000;
 	c->region = xstrdup("us-east-1");
 	c->access_log = xstrdup("-");

@@ -21,7 +21,8 @@ typedef struct GatewayConfig
 	int			pool_size;		/* PostgreSQL connections */
 	int			threads;		/* event loop threads (each its share of
 								 * the pool and the queue) */
-	int			queue_size;		/* requests that may wait for one */
+	int			queue_size;		/* requests that may wait for one (-1: no
+								 * limit but the HTTP connections) */
 	int			queue_timeout_ms;	/* longest wait before throttling */
 	int			statement_timeout_ms;	/* per request, in PostgreSQL */
 	char	   *region;			/* for GET / and logs */

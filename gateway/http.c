@@ -230,7 +230,7 @@ handle(void *cls, struct MHD_Connection *conn, const char *url, const char *meth
 
 		exchange_request(&ctx->x, conn, method, url, &req, &headers, &args);
 		response_init(&resp);
-		backend_bind(&ctx->br, ctx);
+		backend_bind(&ctx->br, ctx, ctx->x.remote);
 		if (request_check(&req, cfg->region, &resp, &auth))
 		{
 			char		secret[SECRET_MAX] = "";
@@ -560,7 +560,8 @@ http_start(const GatewayConfig *config)
 		unsigned int max_conns = (unsigned int) ((cfg->max_connections + nloops - 1) / nloops);
 
 		lp->connections = cfg->pool_size / nloops + (i < cfg->pool_size % nloops);
-		lp->queue = cfg->queue_size / nloops + (i < cfg->queue_size % nloops);
+		lp->queue = cfg->queue_size < 0 ? -1 :
+			cfg->queue_size / nloops + (i < cfg->queue_size % nloops);
 		if (!start_loop(lp, flags, tls, max_conns))
 			return false;
 		if (pthread_create(&lp->thread, NULL, loop, lp) != 0)

@@ -1,20 +1,32 @@
 /*-------------------------------------------------------------------------
  *
  * pool.c
- *	  A bounded pool of libpq connections with a bounded FIFO queue, driven
+ *	  A bounded pool of libpq connections with a bounded queue, fair among
+ *	  client addresses and FIFO for each, driven
  *	  asynchronously by the gateway's event loop (http.c).
  *
  * Each event loop thread drives a pool of its own per target (the primary,
  * then each --replica standby): its share of pool_size connections to each,
- * opened on demand and kept, and of queue_size.  A statement takes
+ * opened on demand and kept, and of queue_size if one is set.  A statement takes
  * an idle one, is sent with PQsendQueryPrepared and its result is collected
  * when epoll reports the socket readable (PQconsumeInput, PQisBusy,
  * PQgetResult): a loop thread drives all its connections, and no thread
  * waits for PostgreSQL.  When all are busy the statement waits in a FIFO queue, at
- * most queue_timeout_ms and only if fewer than queue_size wait already, else
- * it is throttled at once: the gateway never queues without bound and never
- * hangs a client.  The queue is first come, first served, so a request's
- * wait is bounded by the requests ahead of it.
+ * most queue_timeout_ms and, if a queue_size is set, only if fewer wait
+ * already, else it is throttled at once.  By default there is no queue_size:
+ * a burst waits, as DynamoDB throttles no burst for want of servers.  The
+ * queue is still bounded: a request waits there only while its HTTP
+ * connection is suspended, and libmicrohttpd reads a connection's next
+ * request only once its answer is sent, so it holds at most max_connections
+ * requests (fewer from one client address: max_per_address), whose bodies
+ * stay charged to max_buffered_mb until answered (past it a new body is
+ * refused with 503, http.c).  The gateway never queues without bound and
+ * never hangs a client.  The queue serves its client addresses in turn, each
+ * address's requests first come, first served: a client that sends many
+ * requests (or expensive ones) lengthens its own wait, and another address's
+ * request waits for at most one request of each address ahead of it, not for
+ * all of them (the per-address fairness of doc/gateway.md, "Denial of
+ * service").  Queue timeouts expire in arrival order.
  *
  * Connections are opened when the loop starts and, after a failure, when
  * next needed, with the blocking PQconnectdbParams, in the loop: a local
@@ -62,9 +74,15 @@
 #include "log.h"
 #include "util.h"
 
+typedef struct PoolClient PoolClient;
+
 typedef struct PoolJob
 {
-	struct PoolJob *next;
+	/* while queued: in arrival order, and in its client's queue */
+	struct PoolJob *next,
+			   *prev;
+	struct PoolJob *client_next;
+	PoolClient *client;
 	PoolStatement stmt;
 	int			nparams;
 	const char *values[POOL_MAX_PARAMS];
@@ -76,6 +94,19 @@ typedef struct PoolJob
 } PoolJob;
 
 typedef struct Pool Pool;
+
+/* A client address with requests waiting: its own FIFO queue, its turn */
+struct PoolClient
+{
+	PoolClient *ring_next;		/* the next address to serve (circular) */
+	PoolClient *hash_next;
+	unsigned int hash;
+	char		addr[64];
+	PoolJob    *head,
+			   *tail;
+};
+
+#define CLIENT_BUCKETS 256
 
 struct PoolConn
 {
@@ -127,13 +158,17 @@ struct Pool
 {
 	const char *conninfo;
 	int			size;
-	int			queue_size;
+	int			queue_size;		/* -1: no limit of its own */
 	PoolConn   *slots;
 	int		   *free_stack;		/* indexes of idle slots */
 	int			nfree;
-	PoolJob    *queue_head,
+	PoolJob    *queue_head,		/* every queued job, in arrival order */
 			   *queue_tail;
 	int			nwaiting;
+	/* the addresses with jobs waiting: served in turn from turn on */
+	PoolClient *turn,
+			   *turn_prev;		/* the one before turn in the ring */
+	PoolClient *clients[CLIENT_BUCKETS];
 	/* after a failed connection attempt, others fail fast until this time */
 	double		down_until;
 };
@@ -326,23 +361,143 @@ send_job(PoolConn *pc, PoolJob *job, PoolStatus *status)
 	}
 }
 
+/* FNV-1a of a client address */
+static unsigned int
+hash_addr(const char *s)
+{
+	unsigned int h = 2166136261u;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char) *s) * 16777619u;
+	return h;
+}
+
+/* Queue job for client address addr: its address's queue, the arrival order */
+static void
+enqueue(Pool *p, PoolJob *job, const char *addr)
+{
+	unsigned int h = hash_addr(addr);
+	PoolClient *c;
+
+	for (c = p->clients[h % CLIENT_BUCKETS]; c; c = c->hash_next)
+		if (c->hash == h && strcmp(c->addr, addr) == 0)
+			break;
+	if (c == NULL)
+	{
+		c = xmalloc(sizeof(PoolClient));
+		memset(c, 0, sizeof(*c));
+		c->hash = h;
+		snprintf(c->addr, sizeof(c->addr), "%s", addr);
+		c->hash_next = p->clients[h % CLIENT_BUCKETS];
+		p->clients[h % CLIENT_BUCKETS] = c;
+		/* its first turn: after the addresses waiting already */
+		if (p->turn == NULL)
+		{
+			c->ring_next = c;
+			p->turn = p->turn_prev = c;
+		}
+		else
+		{
+			c->ring_next = p->turn;
+			p->turn_prev->ring_next = c;
+			p->turn_prev = c;
+		}
+	}
+	job->client = c;
+	job->client_next = NULL;
+	if (c->tail)
+		c->tail->client_next = job;
+	else
+		c->head = job;
+	c->tail = job;
+	job->next = NULL;
+	job->prev = p->queue_tail;
+	if (p->queue_tail)
+		p->queue_tail->next = job;
+	else
+		p->queue_head = job;
+	p->queue_tail = job;
+	p->nwaiting++;
+}
+
+/* Forget client c, whose queue is empty: out of the ring and the hash */
+static void
+drop_client(Pool *p, PoolClient *c, PoolClient *prev)
+{
+	PoolClient **hp;
+
+	if (c->ring_next == c)
+		p->turn = p->turn_prev = NULL;
+	else
+	{
+		prev->ring_next = c->ring_next;
+		if (p->turn == c)
+			p->turn = c->ring_next;
+		if (p->turn_prev == c)
+			p->turn_prev = prev;
+	}
+	for (hp = &p->clients[c->hash % CLIENT_BUCKETS]; *hp != c; hp = &(*hp)->hash_next)
+		;
+	*hp = c->hash_next;
+	free(c);
+}
+
 /*
- * Give queued jobs the idle connections, first come first served.  A job
- * that cannot be sent (PostgreSQL down) is answered at once.
+ * Take job, the head of its client's queue, out of the queue.  turn: it is
+ * taken for the client whose turn it is (the turn moves on), else for its
+ * deadline.
+ */
+static void
+dequeue(Pool *p, PoolJob *job, bool turn)
+{
+	PoolClient *c = job->client;
+
+	c->head = job->client_next;
+	if (c->head == NULL)
+		c->tail = NULL;
+	if (job->prev)
+		job->prev->next = job->next;
+	else
+		p->queue_head = job->next;
+	if (job->next)
+		job->next->prev = job->prev;
+	else
+		p->queue_tail = job->prev;
+	job->next = job->prev = job->client_next = NULL;
+	job->client = NULL;
+	p->nwaiting--;
+	if (c->head == NULL)
+	{
+		PoolClient *prev = p->turn_prev;
+
+		/* (a deadline's client: its predecessor in the ring, looked for) */
+		if (c != p->turn)
+			for (prev = p->turn; prev->ring_next != c; prev = prev->ring_next)
+				;
+		drop_client(p, c, prev);
+	}
+	else if (turn && c == p->turn)
+	{
+		p->turn_prev = c;
+		p->turn = c->ring_next;
+	}
+}
+
+/*
+ * Give queued jobs the idle connections, each client address in turn, each
+ * address's first come first served.  A job that cannot be sent (PostgreSQL
+ * down) is answered at once.
  */
 static void
 dispatch(Pool *p)
 {
-	while (p->nfree > 0 && p->queue_head)
+	while (p->nfree > 0 && p->turn)
 	{
-		PoolJob    *job = p->queue_head;
+		PoolJob    *job = p->turn->head;
 		PoolConn   *pc = &p->slots[p->free_stack[p->nfree - 1]];
 		PoolStatus	status;
 
-		p->queue_head = job->next;
-		if (p->queue_head == NULL)
-			p->queue_tail = NULL;
-		p->nwaiting--;
+		dequeue(p, job, true);
 		if (send_job(pc, job, &status))
 			p->nfree--;
 		else
@@ -356,12 +511,13 @@ dispatch(Pool *p)
 /* Run a prepared statement (see pool.h). */
 bool
 pool_submit(int target, PoolStatement stmt, int nparams, const char *const *values,
-			PoolCallback callback, void *arg, PoolStatus *status)
+			const char *client, PoolCallback callback, void *arg, PoolStatus *status)
 {
 	Pool	   *p = &pools[target];
 	PoolJob    *job;
 
-	if (p->nfree == 0 && (p->nwaiting >= p->queue_size || cfg->queue_timeout_ms == 0))
+	if (p->nfree == 0 &&
+		((p->queue_size >= 0 && p->nwaiting >= p->queue_size) || cfg->queue_timeout_ms == 0))
 	{
 		*status = POOL_BUSY;
 		return false;
@@ -387,12 +543,7 @@ pool_submit(int target, PoolStatement stmt, int nparams, const char *const *valu
 		return true;
 	}
 	job->deadline = now_monotonic() + cfg->queue_timeout_ms / 1000.0;
-	if (p->queue_tail)
-		p->queue_tail->next = job;
-	else
-		p->queue_head = job;
-	p->queue_tail = job;
-	p->nwaiting++;
+	enqueue(p, job, client ? client : "");
 	return true;
 }
 
@@ -519,14 +670,12 @@ pool_expire(void)
 		}
 		if (freed)
 			dispatch(p);
+		/* (the oldest job is also the head of its client's queue) */
 		while (p->queue_head && p->queue_head->deadline <= now)
 		{
 			PoolJob    *job = p->queue_head;
 
-			p->queue_head = job->next;
-			if (p->queue_head == NULL)
-				p->queue_tail = NULL;
-			p->nwaiting--;
+			dequeue(p, job, false);
 			job->callback(job->arg, NULL, POOL_BUSY);
 			free(job);
 		}
@@ -551,12 +700,10 @@ pool_close_all(void)
 		{
 			PoolJob    *job = p->queue_head;
 
-			p->queue_head = job->next;
-			p->nwaiting--;
+			dequeue(p, job, false);
 			job->callback(job->arg, NULL, POOL_BUSY);
 			free(job);
 		}
-		p->queue_tail = NULL;
 		for (int i = 0; i < p->size; i++)
 		{
 			PoolConn   *pc = &p->slots[i];

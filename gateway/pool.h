@@ -53,7 +53,8 @@ typedef struct PoolConn PoolConn;
 /*
  * Set up the calling thread's pools, one per target (the primary, then each
  * --replica): connections slots each (opened now, or when first needed
- * after a failure) and a queue of at most queue requests each.  The
+ * after a failure) and a queue of at most queue requests each (-1: no limit
+ * of its own, see pool.c).  The
  * connections' sockets are registered in epoll_fd with the PoolConn as
  * data.ptr.  Every function below acts on the calling thread's pools.
  */
@@ -64,12 +65,14 @@ extern int	pool_targets(void);
 
 /*
  * Run a prepared statement with text parameters (which must stay valid until
- * the callback) on the target's pool.  true: the callback will come.  false:
- * refused at once with *status POOL_BUSY (the queue is full) or POOL_DOWN
- * (PostgreSQL unreachable); no callback.
+ * the callback) on the target's pool, for the HTTP client at address client
+ * (NULL: none; the queue serves its client addresses in turn).  true: the
+ * callback will come.  false: refused at once with *status POOL_BUSY (the
+ * queue is full) or POOL_DOWN (PostgreSQL unreachable); no callback.
  */
 extern bool pool_submit(int target, PoolStatement stmt, int nparams, const char *const *values,
-						PoolCallback callback, void *arg, PoolStatus *status);
+						const char *client, PoolCallback callback, void *arg,
+						PoolStatus *status);
 
 /* epoll reported events on a connection's socket. */
 extern void pool_event(PoolConn *pc, uint32_t events);

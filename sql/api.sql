@@ -59,7 +59,7 @@ SELECT hroe.dynamodb('PutItem', '{"TableName": "api_t", "Item": {"pk": {"S": "p"
 SELECT hroe.dynamodb('PutItem', '{"TableName": "api_t", "Item": {"pk": {"S": "p"}, "sk": {"N": "1e999"}}}');
 SELECT hroe.dynamodb('Query', '{"TableName": "api_t", "KeyConditionExpression": "pk = :p", "FilterExpression": "sk > :p",
   "ExpressionAttributeValues": {":p": {"S": "p"}}}');
-SELECT hroe.dynamodb('ListBackups', '{}');
+SELECT hroe.dynamodb('DescribeTableReplicaAutoScaling', '{}');
 SELECT hroe.dynamodb('GetItem', '[1, 2]');
 SELECT hroe.dynamodb('GetItem', '{"TableName": 5}');
 -- the same operations as SQL functions: errors are raised (DynamoDB has no "*")

@@ -85,7 +85,7 @@ COPY key_in FROM :'binfile' (FORMAT binary);
 CALL pg_temp.wire('', :'binfile');				-- no version byte
 COPY key_in FROM :'binfile' (FORMAT binary);
 SELECT count(*) AS only_abc_was_stored FROM key_in;
-SELECT 'rm -f ' || :'binfile' AS rmcmd \gset
+SELECT 'cat >/dev/null; rm -f ' || :'binfile' AS rmcmd \gset
 COPY (SELECT 1) TO PROGRAM :'rmcmd';
 
 --

@@ -17,6 +17,7 @@
 #include "http_server.h"
 #include "ttl.h"
 #include "contributor_insights.h"
+#include "transfer.h"
 #include "tables.h"
 
 PG_MODULE_MAGIC;
@@ -29,6 +30,7 @@ _PG_init(void)
 {
 	hroe_tables_init();
 	hroe_ttl_init();
+	hroe_transfer_init();
 	hroe_http_init();
 	hroe_contributor_insights_init();
 	MarkGUCPrefixReserved("hroe");

@@ -14,6 +14,7 @@
 #   src/partiql    6   PartiQL: lexer, parser, translation, its operations
 #   src/streams    6   Streams and Time to Live
 #   src/shard      6   write sharding, sharded queries
+#   src/transfer   6   exports and imports (S3 a directory of the server)
 #   src/http       7   access keys, the in-server HTTP workers
 #   src/           8   the module (hroe.c: _PG_init)
 #   gateway/       hroe-gateway, a program of its own
@@ -30,7 +31,7 @@ cd "$(dirname "$0")/.."
 
 declare -A LAYER=(
 	[src/base]=0 [src/types]=1 [src/expr]=2 [src/tables]=3 [src/ops]=4 [src/api]=5
-	[src/partiql]=6 [src/streams]=6 [src/shard]=6 [src/http]=7 [src]=8
+	[src/partiql]=6 [src/streams]=6 [src/shard]=6 [src/transfer]=6 [src/http]=7 [src]=8
 	[src/legacy]=8
 )
 

@@ -5,8 +5,9 @@
 # in_cluster CMD   runs CMD against a throwaway UTF8 cluster that loads hroe
 #                  from the staging tree (the system install is never touched)
 
-# libpq-dev, libmicrohttpd-dev, libssl-dev, zlib1g-dev: hroe-gateway (gateway/)
-HROE_PACKAGES="make gcc libc6-dev postgresql-15 postgresql-server-dev-15 postgresql-contrib libpq-dev libmicrohttpd-dev libssl-dev zlib1g-dev"
+# libpq-dev, libmicrohttpd-dev, libssl-dev, zlib1g-dev: hroe-gateway (gateway/);
+# libzstd-dev: ImportTable's ZSTD input (src/transfer/)
+HROE_PACKAGES="make gcc libc6-dev postgresql-15 postgresql-server-dev-15 postgresql-contrib libpq-dev libmicrohttpd-dev libssl-dev zlib1g-dev libzstd-dev"
 # what the suite needs beyond the build: clang and libFuzzer (test/t_fuzz.sh);
 # the gateway tests' clients (test/t_gateway*.sh): the AWS CLI, boto3, curl,
 # openssl (a TLS certificate), and npm for the JavaScript SDK (Debian's npm
@@ -14,8 +15,17 @@ HROE_PACKAGES="make gcc libc6-dev postgresql-15 postgresql-server-dev-15 postgre
 # conflicts with Debian's); chromium, headless, for the HTML report
 # (test/t_report_browser.sh); python3-jsonschema for the design documents
 # (test/t_design_schema.sh)
-HROE_SUITE_PACKAGES="clang-14 libclang-rt-14-dev awscli python3-boto3 python3-jsonschema curl openssl chromium"
+HROE_SUITE_PACKAGES="clang-14 libclang-rt-14-dev awscli python3-boto3 python3-jsonschema curl openssl chromium zstd"
 command -v npm >/dev/null 2>&1 || HROE_SUITE_PACKAGES="$HROE_SUITE_PACKAGES npm"
+# the Debian packages (make deb, test/deb.sh): debhelper and pg_buildext
+# (postgresql-server-dev-all), help2man (the gateway's manual page), lintian
+# and systemd's systemd-analyze (test/t_packages.sh checks them and the
+# gateway's unit; systemd need not run); the suite builds them too
+HROE_DEB_PACKAGES="dpkg-dev debhelper fakeroot postgresql-server-dev-all help2man lintian systemd"
+HROE_SUITE_PACKAGES="$HROE_SUITE_PACKAGES $HROE_DEB_PACKAGES"
+# pg_auto_failover (pg_autoctl): the automatic failover of test/t_failover.sh
+# (test/lib_autofailover.sh, doc/failover.md)
+HROE_SUITE_PACKAGES="$HROE_SUITE_PACKAGES postgresql-15-auto-failover"
 
 # Install missing Debian packages; idempotent, quiet when nothing is missing.
 ensure_packages() {

@@ -28,11 +28,12 @@ done
 # shell tests: each prints what it checks and exits non-zero on failure
 for t in test/t_*.sh; do
 	[ -e "$t" ] || continue
+	start=$SECONDS
 	if bash "$t" >"test/out/$(basename "$t").log" 2>&1; then
-		echo "shell test $(basename "$t") ... ok"
+		echo "shell test $(basename "$t") ... ok ($((SECONDS - start)) s)"
 		passed=$((passed + 1))
 	else
-		echo "shell test $(basename "$t") ... FAILED"
+		echo "shell test $(basename "$t") ... FAILED ($((SECONDS - start)) s)"
 		sed 's/^/    /' "test/out/$(basename "$t").log" | tail -40
 		failed=$((failed + 1))
 	fi

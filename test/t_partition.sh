@@ -87,21 +87,41 @@ echo "rows: part1 $n1, part2 $n2"
 	fail "the partition has no primary key"
 [ "$(ddb DescribeTable '{"TableName": "Music"}' | jq '.Table.ItemCount')" = 400 ] || fail "DescribeTable's ItemCount"
 
-# EXPLAIN: the statements hroe runs for one key touch one server; a GSI's both
+# EXPLAIN: the statements hroe runs (src/ops/operations.c, operations_read.c)
+# name the partitions: for one key the one server's, its conditions, order
+# and limit all in the Remote SQL; a GSI Query page reads each server's
+# partition with the page's ExclusiveStartKey bound, ORDER BY and LIMIT
+# shipped, merged on the coordinator (Merge Append), nothing filtered or
+# sorted there
+# (the foreign partitions analyzed: postgres_fdw samples them, and ships a
+# LIMIT only when it expects more rows than the limit; planned as hroe plans
+# them: generic plans, built with no seqscan,
+# bitmap scan or sort, BuildGenericPlan in src/tables/tables.c)
+C -c 'ANALYZE public."Music#0", public."Music#1"'
 C -f - >"$CLUSTER_WORK/explain.out" <<'SQL'
 SET search_path = public, hroe;
-PREPARE get(hroe.key, hroe.key) AS SELECT item FROM public."Music"
-	WHERE pk = $1 AND hroe.item_key_s(item, 'Artist', false) = $1 AND sk = $2;
+SET plan_cache_mode = force_generic_plan;
+SET enable_seqscan = off;
+SET enable_bitmapscan = off;
+SET enable_sort = off;
+PREPARE get(hroe.key, hroe.key) AS SELECT item FROM ONLY public."Music#1" WHERE pk = $1 AND sk = $2;
 \echo GetItem
 EXPLAIN (VERBOSE, COSTS OFF) EXECUTE get('artist7', 'song7');
 \echo Query
-PREPARE q(hroe.key) AS SELECT item FROM public."Music"
-	WHERE pk = $1 AND hroe.item_key_s(item, 'Artist', false) = $1 ORDER BY sk;
+PREPARE q(hroe.key) AS SELECT item FROM ONLY public."Music#1" WHERE true AND pk = $1 ORDER BY sk LIMIT 128;
 EXPLAIN (VERBOSE, COSTS OFF) EXECUTE q('artist7');
-\echo GSI Query
-EXPLAIN (VERBOSE, COSTS OFF) SELECT item FROM public."Music"
-	WHERE "ByYear_pk1" IS NOT NULL AND "ByYear_sk1" IS NOT NULL AND "ByYear_pk1" = 1995
-	ORDER BY "ByYear_sk1", pk, sk;
+\echo GSI Query page after an ExclusiveStartKey
+PREPARE gsi(numeric, hroe.key, hroe.key, hroe.key) AS SELECT item FROM (
+	(SELECT item, "ByYear_sk1" AS o1, pk AS o2, sk AS o3 FROM ONLY public."Music#0"
+	 WHERE true AND "ByYear_pk1" IS NOT NULL AND "ByYear_sk1" IS NOT NULL AND "ByYear_pk1" = $1
+	 AND "ByYear_sk1" >= $2 AND ("ByYear_sk1" > $2 OR ("ByYear_sk1" = $2 AND (pk > $3 OR (pk = $3 AND sk > $4))))
+	 ORDER BY "ByYear_sk1", pk, sk LIMIT 16)
+	UNION ALL
+	(SELECT item, "ByYear_sk1" AS o1, pk AS o2, sk AS o3 FROM ONLY public."Music#1"
+	 WHERE true AND "ByYear_pk1" IS NOT NULL AND "ByYear_sk1" IS NOT NULL AND "ByYear_pk1" = $1
+	 AND "ByYear_sk1" >= $2 AND ("ByYear_sk1" > $2 OR ("ByYear_sk1" = $2 AND (pk > $3 OR (pk = $3 AND sk > $4))))
+	 ORDER BY "ByYear_sk1", pk, sk LIMIT 16)) u ORDER BY o1, o2, o3 LIMIT 16;
+EXPLAIN (VERBOSE, COSTS OFF) EXECUTE gsi(1995, 'song3', 'artist3', 'song3');
 SQL
 diff -u test/expected/t_partition_explain.out "$CLUSTER_WORK/explain.out" || fail "EXPLAIN differs"
 # the same key through the JSON API, and a GSI Query paged over both servers
@@ -111,6 +131,10 @@ diff -u test/expected/t_partition_explain.out "$CLUSTER_WORK/explain.out" || fai
 	fail "Query"
 [ "$(ddb Query '{"TableName": "Music", "IndexName": "ArtistYear", "KeyConditionExpression": "Artist = :a AND #y = :y", "ExpressionAttributeNames": {"#y": "Year"}, "ExpressionAttributeValues": {":a": {"S": "artist7"}, ":y": {"N": "1990"}}}' | jq '.Count')" = 2 ] ||
 	fail "LSI Query"
+# (each server's log: the statements the pages really sent it)
+for p in part1 part2; do
+	cluster_psql $p -d "$db" -c "ALTER DATABASE \"$db\" SET log_statement = 'all'"
+done
 esk=null
 songs=""
 while :; do
@@ -123,6 +147,17 @@ while :; do
 done
 expected=$(C -c "SELECT 'song' || i FROM generate_series(1, 400) i WHERE 1990 + i % 7 = 1995 ORDER BY convert_to('song' || i, 'UTF8')")
 [ "$(echo "$songs" | sed '/^$/d')" = "$expected" ] || fail "GSI Query's pages out of key order"
+for p in part1 part2; do
+	cluster_psql $p -d "$db" -c "ALTER DATABASE \"$db\" RESET log_statement"
+	# every page after the first: the bound and the order there; the first
+	# (no bound, more rows expected than its limit): the order and the limit
+	n=$(grep -c '^	SELECT .*"ByYear_sk1" OPERATOR(hroe.>=) \$1::hroe.key.* ORDER BY "ByYear_sk1" ASC NULLS LAST, pk ASC NULLS LAST, sk ASC NULLS LAST' \
+		"$CLUSTER_WORK/$p/server.log" || true)
+	l=$(grep -c '^	SELECT .* ORDER BY "ByYear_sk1" ASC NULLS LAST, pk ASC NULLS LAST, sk ASC NULLS LAST LIMIT 16::bigint$' \
+		"$CLUSTER_WORK/$p/server.log" || true)
+	echo "$p: $n GSI Query pages with their bound and order, $l with the order and the limit"
+	[ "$n" -ge 3 ] && [ "$l" -ge 1 ] || fail "$p was not sent the pages' bound, order and limit"
+done
 
 # --- transactions: one server's done, two servers' refused
 # a partition key on each server (part1 holds remainder 0, part2 remainder 1)

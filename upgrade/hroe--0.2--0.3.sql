@@ -1653,3 +1653,1869 @@ $$;
 COMMENT ON FUNCTION hroe.table_description(text, text, text, text) IS
 'DynamoDB''s TableDescription of table p_table_name, with TableStatus p_table_status and IndexStatus p_index_status for GSI p_index_name (NULL: every GSI; a GSI named CREATING also shows Backfilling), else ACTIVE: key schema, attribute definitions, ARN, TableId, creation time, billing mode, provisioned throughput, deletion protection, local and global secondary indexes (key schema, projection, ARN, item count, size of the index entries) and the item count and DynamoDB size of the table (hroe.table_statistics: exact for a small table, else as of the last hroe.refresh_table_statistics, as DynamoDB refreshes them about every six hours); also names the PostgreSQL table and indexes (PostgresTable, PostgresIndex)';
 
+
+-- On-demand backups (issue #32): CreateBackup, DescribeBackup, ListBackups,
+-- DeleteBackup, RestoreTableFromBackup (src/api/backup.sql), and the
+-- exceptions they raise (HR012-HR016, src/base/errors.c)
+CREATE OR REPLACE FUNCTION hroe.dynamodb_error(p_exception text, p_message text)
+RETURNS void
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+	RAISE EXCEPTION USING
+		MESSAGE = p_message,
+		ERRCODE = CASE p_exception
+					  WHEN 'ValidationException' THEN 'HR000'
+					  WHEN 'ResourceNotFoundException' THEN 'HR001'
+					  WHEN 'ConditionalCheckFailedException' THEN 'HR002'
+					  WHEN 'ResourceInUseException' THEN 'HR003'
+					  WHEN 'LimitExceededException' THEN 'HR004'
+					  WHEN 'TransactionCanceledException' THEN 'HR005'
+					  WHEN 'IdempotentParameterMismatchException' THEN 'HR006'
+					  WHEN 'SerializationException' THEN 'HR007'
+					  WHEN 'DuplicateItemException' THEN 'HR008'
+					  WHEN 'ExpiredIteratorException' THEN 'HR009'
+					  WHEN 'TrimmedDataAccessException' THEN 'HR010'
+					  WHEN 'ItemCollectionSizeLimitExceededException' THEN 'HR011'
+					  WHEN 'BackupNotFoundException' THEN 'HR012'
+					  WHEN 'BackupInUseException' THEN 'HR013'
+					  WHEN 'TableNotFoundException' THEN 'HR014'
+					  WHEN 'TableAlreadyExistsException' THEN 'HR015'
+					  WHEN 'TableInUseException' THEN 'HR016'
+					  ELSE 'HR000' END,
+		DETAIL = format('DynamoDB %s.', p_exception);
+END
+$$;
+COMMENT ON FUNCTION hroe.dynamodb_error(text, text) IS
+'internal: Raises a DynamoDB exception: SQLSTATE class HR (HR000 ValidationException, HR001 ResourceNotFoundException, HR002 ConditionalCheckFailedException, HR003 ResourceInUseException, HR004 LimitExceededException, HR005 TransactionCanceledException, HR006 IdempotentParameterMismatchException, HR007 SerializationException, HR008 DuplicateItemException, HR009 ExpiredIteratorException, HR010 TrimmedDataAccessException, HR011 ItemCollectionSizeLimitExceededException, HR012 BackupNotFoundException, HR013 BackupInUseException, HR014 TableNotFoundException, HR015 TableAlreadyExistsException, HR016 TableInUseException; as hroe.dynamodb_errors()), DynamoDB''s text as the message';
+
+--
+-- On-demand backups (src/api/backup.sql, src/api/api_backup.c): CreateBackup,
+-- DescribeBackup, ListBackups, DeleteBackup, RestoreTableFromBackup
+-- (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/BackupRestore.html).
+--
+-- A backup is a copy of a table's items taken by one INSERT ... SELECT, so
+-- at one snapshot: every committed transaction whole, none in progress, and
+-- no lock but the ACCESS SHARE any reader takes (test/specs/backup_snapshot.spec).
+-- Its catalog row keeps the source table's description (key schema,
+-- attribute definitions, indexes, billing, stream and Time to Live
+-- settings; not its tags, as in DynamoDB), so that a restore rebuilds the
+-- table even after the source was deleted; DeleteTable leaves its backups.
+-- Both tables are hroe's, dumped by pg_dump and replicated with the
+-- database.  Every function runs as its caller: making a backup reads the
+-- table with the caller's privileges (and its row-level security), and a
+-- backup is, under forced row-level security, seen, restored and deleted
+-- only by the role that made it and the roles that have its privileges
+-- (pg_has_role USAGE); a role that may not read a table can neither back
+-- it up nor read a backup another role made of it.
+--
+
+CREATE TABLE hroe.backups (
+	backup_id			uuid PRIMARY KEY DEFAULT pg_catalog.gen_random_uuid(),
+	-- <table ARN>/backup/<creation time in ms, 14 digits>-<8 hex digits>
+	backup_arn			text NOT NULL UNIQUE,
+	backup_name			text NOT NULL
+		CHECK (backup_name OPERATOR(pg_catalog.~) '^[a-zA-Z0-9_.-]{3,255}$'),
+	owner				regrole NOT NULL
+		DEFAULT pg_catalog.to_regrole(pg_catalog.quote_ident(CURRENT_USER)),
+	table_name			text NOT NULL,
+	created_at			timestamptz NOT NULL,
+	-- the source table as DescribeTable described it
+	description			jsonb NOT NULL,
+	-- BillingMode, StreamViewType (absent: no stream), TimeToLive {AttributeName, Enabled}
+	features			jsonb NOT NULL,
+	item_count			bigint NOT NULL DEFAULT 0,
+	size_bytes			bigint NOT NULL DEFAULT 0
+);
+CREATE INDEX backups_table ON hroe.backups (table_name, created_at);
+CREATE INDEX backups_created ON hroe.backups (created_at, backup_arn);
+COMMENT ON TABLE hroe.backups IS 'On-demand backups (CreateBackup): ARN, name, the role that made it (owner), the source table''s name and description as of the backup, its billing mode, stream and Time to Live settings, item count and DynamoDB size; under row-level security a role sees and writes only the backups of roles whose privileges it has';
+ALTER TABLE hroe.backups ENABLE ROW LEVEL SECURITY;
+ALTER TABLE hroe.backups FORCE ROW LEVEL SECURITY;
+CREATE POLICY own_backups ON hroe.backups
+	USING (pg_catalog.pg_has_role(owner, 'USAGE'))
+	WITH CHECK (pg_catalog.pg_has_role(owner, 'USAGE'));
+COMMENT ON POLICY own_backups ON hroe.backups IS 'A role sees, makes and deletes only its own backups and those of roles whose privileges it has';
+GRANT SELECT, INSERT, UPDATE, DELETE ON hroe.backups TO PUBLIC;
+SELECT pg_catalog.pg_extension_config_dump('hroe.backups', '');
+
+CREATE TABLE hroe.backup_items (
+	backup_id			uuid NOT NULL REFERENCES hroe.backups ON DELETE CASCADE,
+	item				hroe.item NOT NULL
+);
+CREATE INDEX backup_items_backup ON hroe.backup_items (backup_id);
+COMMENT ON TABLE hroe.backup_items IS 'The items of each on-demand backup (hroe.backups), as of the backup''s snapshot; under row-level security a role sees and writes only the items of the backups it sees';
+ALTER TABLE hroe.backup_items ENABLE ROW LEVEL SECURITY;
+ALTER TABLE hroe.backup_items FORCE ROW LEVEL SECURITY;
+CREATE POLICY own_backup_items ON hroe.backup_items
+	USING (backup_id OPERATOR(pg_catalog.=) ANY (ARRAY(SELECT b.backup_id FROM hroe.backups b)))
+	WITH CHECK (backup_id OPERATOR(pg_catalog.=) ANY (ARRAY(SELECT b.backup_id FROM hroe.backups b)));
+COMMENT ON POLICY own_backup_items ON hroe.backup_items IS 'A role sees and writes only the items of the backups it sees (hroe.backups'' policy)';
+GRANT SELECT, INSERT, UPDATE, DELETE ON hroe.backup_items TO PUBLIC;
+SELECT pg_catalog.pg_extension_config_dump('hroe.backup_items', '');
+
+-- RestoreSummary of the tables restored from a backup (DescribeTable)
+CREATE TABLE hroe.table_restores (
+	table_name			text PRIMARY KEY REFERENCES hroe.tables ON DELETE CASCADE,
+	source_backup_arn	text NOT NULL,
+	source_table_arn	text NOT NULL,
+	restored_at			timestamptz NOT NULL DEFAULT pg_catalog.now()
+);
+COMMENT ON TABLE hroe.table_restores IS 'The tables restored from a backup: the backup''s and its source table''s ARNs, when (DescribeTable''s RestoreSummary); readable by every role, written only by the table''s owner';
+ALTER TABLE hroe.table_restores ENABLE ROW LEVEL SECURITY;
+ALTER TABLE hroe.table_restores FORCE ROW LEVEL SECURITY;
+CREATE POLICY table_restores_read ON hroe.table_restores FOR SELECT USING (true);
+COMMENT ON POLICY table_restores_read ON hroe.table_restores IS 'The metadata is readable by every role';
+CREATE POLICY table_restores_owner ON hroe.table_restores FOR ALL
+	USING (hroe.owns_table(table_name)) WITH CHECK (hroe.owns_table(table_name));
+COMMENT ON POLICY table_restores_owner ON hroe.table_restores IS 'A role records and deletes only the restores of a table it owns';
+GRANT SELECT, INSERT, DELETE ON hroe.table_restores TO PUBLIC;
+SELECT pg_catalog.pg_extension_config_dump('hroe.table_restores', '');
+
+-- DynamoDB's ValidationException of the constraints a request's members
+-- failed (each "Value ... at 'member' failed to satisfy constraint: ...")
+CREATE FUNCTION hroe.backup_validation(p_errors text[])
+RETURNS void
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+	IF cardinality(p_errors) > 0 THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			format('%s validation error%s detected: %s', cardinality(p_errors),
+				   CASE WHEN cardinality(p_errors) > 1 THEN 's' ELSE '' END,
+				   array_to_string(p_errors, '; ')));
+	END IF;
+END
+$$;
+COMMENT ON FUNCTION hroe.backup_validation(text[]) IS
+'internal: Raises DynamoDB''s ValidationException listing the failed constraints p_errors (nothing when empty)';
+
+-- The constraints a name (a table's or a backup's) fails: 3 to 255 of [a-zA-Z0-9_.-]
+CREATE FUNCTION hroe.backup_name_errors(p_value text, p_member text)
+RETURNS text[]
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+RETURN CASE
+	WHEN p_value IS NULL THEN
+		ARRAY[pg_catalog.format('Value null at ''%s'' failed to satisfy constraint: Member must not be null', p_member)]
+	ELSE
+		CASE WHEN pg_catalog.length(p_value) OPERATOR(pg_catalog.<) 3
+			 THEN ARRAY[pg_catalog.format('Value ''%s'' at ''%s'' failed to satisfy constraint: Member must have length greater than or equal to 3', p_value, p_member)]
+			 WHEN pg_catalog.length(p_value) OPERATOR(pg_catalog.>) 255
+			 THEN ARRAY[pg_catalog.format('Value ''%s'' at ''%s'' failed to satisfy constraint: Member must have length less than or equal to 255', p_value, p_member)]
+			 ELSE '{}'::text[] END
+		OPERATOR(pg_catalog.||)
+		CASE WHEN p_value OPERATOR(pg_catalog.!~) '^[a-zA-Z0-9_.-]+$'
+			 THEN ARRAY[pg_catalog.format('Value ''%s'' at ''%s'' failed to satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+', p_value, p_member)]
+			 ELSE '{}'::text[] END
+	END;
+COMMENT ON FUNCTION hroe.backup_name_errors(text, text) IS
+'internal: The DynamoDB constraints name p_value (request member p_member) fails: not null, length 3 to 255, pattern [a-zA-Z0-9_.-]+';
+
+-- The constraints a BackupArn fails: 37 to 1024 characters
+CREATE FUNCTION hroe.backup_arn_errors(p_value text)
+RETURNS text[]
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+RETURN CASE
+	WHEN p_value IS NULL THEN
+		ARRAY['Value null at ''backupArn'' failed to satisfy constraint: Member must not be null']
+	WHEN pg_catalog.length(p_value) OPERATOR(pg_catalog.<) 37 THEN
+		ARRAY[pg_catalog.format('Value ''%s'' at ''backupArn'' failed to satisfy constraint: Member must have length greater than or equal to 37', p_value)]
+	WHEN pg_catalog.length(p_value) OPERATOR(pg_catalog.>) 1024 THEN
+		ARRAY[pg_catalog.format('Value ''%s'' at ''backupArn'' failed to satisfy constraint: Member must have length less than or equal to 1024', p_value)]
+	ELSE '{}'::text[] END;
+COMMENT ON FUNCTION hroe.backup_arn_errors(text) IS
+'internal: The DynamoDB constraints a BackupArn p_value fails: not null, length 37 to 1024';
+
+-- The backup the caller sees with ARN p_backup_arn (BackupNotFoundException
+-- otherwise); p_lock: 'share' (a restore) or 'update' (a deletion), taken
+-- without waiting (BackupInUseException)
+CREATE FUNCTION hroe.backup_find(p_backup_arn text, p_lock text DEFAULT NULL)
+RETURNS hroe.backups
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	b hroe.backups;
+BEGIN
+	PERFORM hroe.backup_validation(hroe.backup_arn_errors(p_backup_arn));
+	BEGIN
+		IF p_lock = 'share' THEN
+			SELECT * INTO b FROM hroe.backups WHERE backup_arn OPERATOR(pg_catalog.=) p_backup_arn FOR SHARE NOWAIT;
+		ELSIF p_lock = 'update' THEN
+			SELECT * INTO b FROM hroe.backups WHERE backup_arn OPERATOR(pg_catalog.=) p_backup_arn FOR UPDATE NOWAIT;
+		ELSE
+			SELECT * INTO b FROM hroe.backups WHERE backup_arn OPERATOR(pg_catalog.=) p_backup_arn;
+		END IF;
+	EXCEPTION WHEN lock_not_available THEN
+		PERFORM hroe.dynamodb_error('BackupInUseException',
+			format('Backup is being used by another operation: %s', p_backup_arn));
+	END;
+	IF b.backup_id IS NULL THEN
+		PERFORM hroe.dynamodb_error('BackupNotFoundException',
+			format('Backup not found for the given BackupARN: %s', p_backup_arn));
+	END IF;
+	RETURN b;
+END
+$$;
+COMMENT ON FUNCTION hroe.backup_find(text, text) IS
+'internal: The backup with ARN p_backup_arn the caller sees (else BackupNotFoundException), row-locked FOR SHARE (p_lock share) or FOR UPDATE (update) without waiting (else BackupInUseException)';
+
+-- BackupDetails of backup b with status p_status
+CREATE FUNCTION hroe.backup_details(b hroe.backups, p_status text)
+RETURNS jsonb
+LANGUAGE sql STABLE PARALLEL SAFE
+RETURN pg_catalog.jsonb_build_object(
+	'BackupArn', b.backup_arn,
+	'BackupName', b.backup_name,
+	'BackupSizeBytes', b.size_bytes,
+	'BackupStatus', p_status,
+	'BackupType', 'USER',
+	'BackupCreationDateTime', EXTRACT(epoch FROM b.created_at));
+COMMENT ON FUNCTION hroe.backup_details(hroe.backups, text) IS
+'internal: DynamoDB''s BackupDetails of backup b with BackupStatus p_status: ARN, name, size, type USER, creation time';
+
+-- BackupDescription of backup b with status p_status
+CREATE FUNCTION hroe.backup_description(b hroe.backups, p_status text)
+RETURNS jsonb
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	d jsonb := b.description;
+	v_features jsonb;
+BEGIN
+	v_features := jsonb_strip_nulls(jsonb_build_object(
+		'LocalSecondaryIndexes',
+			(SELECT jsonb_agg(jsonb_build_object('IndexName', x->'IndexName', 'KeySchema', x->'KeySchema',
+												 'Projection', x->'Projection'))
+			 FROM jsonb_array_elements(d->'LocalSecondaryIndexes') x),
+		'GlobalSecondaryIndexes',
+			(SELECT jsonb_agg(jsonb_build_object('IndexName', x->'IndexName', 'KeySchema', x->'KeySchema',
+												 'Projection', x->'Projection',
+												 'ProvisionedThroughput', jsonb_build_object(
+													 'ReadCapacityUnits', x->'ProvisionedThroughput'->'ReadCapacityUnits',
+													 'WriteCapacityUnits', x->'ProvisionedThroughput'->'WriteCapacityUnits')))
+			 FROM jsonb_array_elements(d->'GlobalSecondaryIndexes') x),
+		'StreamDescription',
+			CASE WHEN b.features ? 'StreamViewType'
+				 THEN jsonb_build_object('StreamEnabled', true, 'StreamViewType', b.features->'StreamViewType') END,
+		'TimeToLiveDescription',
+			CASE WHEN b.features->'TimeToLive' IS NOT NULL
+				 THEN jsonb_build_object('TimeToLiveStatus',
+										 CASE WHEN (b.features->'TimeToLive'->>'Enabled')::boolean THEN 'ENABLED' ELSE 'DISABLED' END,
+										 'AttributeName', b.features->'TimeToLive'->'AttributeName')
+				 ELSE jsonb_build_object('TimeToLiveStatus', 'DISABLED') END));
+	RETURN jsonb_build_object(
+		'BackupDetails', hroe.backup_details(b, p_status),
+		'SourceTableDetails', jsonb_strip_nulls(jsonb_build_object(
+			'TableName', b.table_name,
+			'TableId', d->'TableId',
+			'TableArn', d->'TableArn',
+			'TableSizeBytes', b.size_bytes,
+			'KeySchema', d->'KeySchema',
+			'TableCreationDateTime', d->'CreationDateTime',
+			'ProvisionedThroughput', jsonb_build_object(
+				'ReadCapacityUnits', d->'ProvisionedThroughput'->'ReadCapacityUnits',
+				'WriteCapacityUnits', d->'ProvisionedThroughput'->'WriteCapacityUnits'),
+			'ItemCount', b.item_count,
+			'BillingMode', b.features->'BillingMode')),
+		'SourceTableFeatureDetails', v_features);
+END
+$$;
+COMMENT ON FUNCTION hroe.backup_description(hroe.backups, text) IS
+'internal: DynamoDB''s BackupDescription of backup b with BackupStatus p_status: BackupDetails, SourceTableDetails (name, id, ARN, key schema, creation time, throughput, billing mode, the backup''s item count and size), SourceTableFeatureDetails (indexes, stream, Time to Live)';
+
+CREATE FUNCTION hroe.create_backup(p_table_name text, p_backup_name text)
+RETURNS jsonb
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	v_table text := p_table_name;
+	t hroe.tables;
+	b hroe.backups;
+	v_ttl hroe.time_to_live;
+	v_view text;
+	v_at timestamptz := clock_timestamp();
+	v_ms bigint := floor(EXTRACT(epoch FROM v_at) * 1000);
+	v_features jsonb;
+BEGIN
+	-- (TableName may be the table's ARN)
+	IF v_table LIKE 'arn:%:table/%' THEN
+		v_table := substr(v_table, strpos(v_table, ':table/') + 7);
+		-- (an ARN of another region or account names no table here)
+		IF hroe.table_arn(v_table) IS DISTINCT FROM p_table_name THEN
+			v_table := p_table_name;
+		END IF;
+	END IF;
+	PERFORM hroe.backup_validation(
+		CASE WHEN p_table_name IS NULL
+			 THEN ARRAY['Value null at ''tableName'' failed to satisfy constraint: Member must not be null']
+			 ELSE '{}'::text[] END
+		|| hroe.backup_name_errors(p_backup_name, 'backupName'));
+	SELECT * INTO t FROM hroe.tables WHERE table_name = v_table;
+	IF t.table_name IS NULL THEN
+		PERFORM hroe.dynamodb_error('TableNotFoundException', format('Table not found: %s', v_table));
+	END IF;
+	-- ACCESS SHARE, as any reader: a table being deleted (or whose keys are
+	-- being changed) holds ACCESS EXCLUSIVE until it commits, and is in use
+	BEGIN
+		EXECUTE format('LOCK TABLE %s IN ACCESS SHARE MODE NOWAIT', t.relid);
+	EXCEPTION WHEN lock_not_available THEN
+		PERFORM hroe.dynamodb_error('TableInUseException', format('Table is being updated or deleted: %s', v_table));
+	END;
+	SELECT * INTO v_ttl FROM hroe.time_to_live WHERE table_name = v_table;
+	SELECT s.view_type INTO v_view FROM hroe.streams s WHERE s.table_name = v_table AND s.disabled_at IS NULL;
+	v_features := jsonb_strip_nulls(jsonb_build_object(
+		'BillingMode', t.billing_mode,
+		'StreamViewType', v_view,
+		'TimeToLive', CASE WHEN v_ttl.table_name IS NOT NULL
+						   THEN jsonb_build_object('AttributeName', v_ttl.attribute_name, 'Enabled', v_ttl.enabled) END));
+	INSERT INTO hroe.backups (backup_arn, backup_name, table_name, created_at, description, features)
+	VALUES (hroe.table_arn(v_table) || '/backup/' || lpad(v_ms::text, 14, '0') || '-'
+			|| substr(md5(gen_random_uuid()::text), 1, 8),
+			p_backup_name, v_table, v_at,
+			hroe.table_description(v_table) - 'PostgresTable', v_features)
+	RETURNING * INTO b;
+	-- the items: one statement, so one snapshot, under ACCESS SHARE only
+	EXECUTE format('WITH copied AS (INSERT INTO hroe.backup_items (backup_id, item) '
+				   'SELECT $1, s.item FROM %s s RETURNING hroe.item_size(item) AS size) '
+				   'SELECT count(*), coalesce(sum(size), 0) FROM copied', t.relid)
+		INTO b.item_count, b.size_bytes USING b.backup_id;
+	UPDATE hroe.backups SET item_count = b.item_count, size_bytes = b.size_bytes
+	WHERE backup_id = b.backup_id;
+	-- (DynamoDB answers CREATING; the backup is AVAILABLE once committed)
+	RETURN hroe.backup_details(b, 'CREATING');
+END
+$$;
+COMMENT ON FUNCTION hroe.create_backup(text, text) IS
+'CreateBackup: an on-demand backup named p_backup_name of table p_table_name (its name or ARN): its items as of one snapshot (INSERT ... SELECT as the caller: SELECT privilege and row-level security apply; ACCESS SHARE, no writer blocked) and its description (keys, indexes, billing, stream and Time to Live settings; not its tags), kept in hroe.backups and hroe.backup_items until hroe.delete_backup, whatever becomes of the table; returns DynamoDB''s BackupDetails (BackupStatus CREATING, as DynamoDB answers); TableNotFoundException for a missing table';
+
+CREATE FUNCTION hroe.describe_backup(p_backup_arn text)
+RETURNS jsonb
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+	RETURN hroe.backup_description(hroe.backup_find(p_backup_arn), 'AVAILABLE');
+END
+$$;
+COMMENT ON FUNCTION hroe.describe_backup(text) IS
+'DescribeBackup: DynamoDB''s BackupDescription of the backup with ARN p_backup_arn (BackupDetails, SourceTableDetails, SourceTableFeatureDetails); BackupNotFoundException for a backup that does not exist or that the caller may not see';
+
+CREATE FUNCTION hroe.list_backups(
+	p_table_name text DEFAULT NULL,
+	p_time_range_lower_bound timestamptz DEFAULT NULL,
+	p_time_range_upper_bound timestamptz DEFAULT NULL,
+	p_backup_type text DEFAULT 'USER',
+	p_limit integer DEFAULT NULL,
+	p_exclusive_start_backup_arn text DEFAULT NULL)
+RETURNS jsonb
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	v_table text := p_table_name;
+	v_errors text[] := '{}';
+	v_start hroe.backups;
+	v_rows jsonb;
+	v_more boolean;
+	v_last text;
+BEGIN
+	IF v_table LIKE 'arn:%:table/%' THEN
+		v_table := substr(v_table, strpos(v_table, ':table/') + 7);
+		-- (an ARN of another region or account names no table here)
+		IF hroe.table_arn(v_table) IS DISTINCT FROM p_table_name THEN
+			v_table := p_table_name;
+		END IF;
+	END IF;
+	IF p_table_name IS NOT NULL AND p_table_name NOT LIKE 'arn:%' THEN
+		v_errors := v_errors || hroe.backup_name_errors(p_table_name, 'tableName');
+	END IF;
+	IF p_limit IS NOT NULL AND (p_limit < 1 OR p_limit > 100) THEN
+		v_errors := v_errors || format('Value ''%s'' at ''limit'' failed to satisfy constraint: Member must have value %s',
+									   p_limit, CASE WHEN p_limit < 1 THEN 'greater than or equal to 1' ELSE 'less than or equal to 100' END);
+	END IF;
+	IF p_backup_type IS NOT NULL AND p_backup_type NOT IN ('USER', 'SYSTEM', 'AWS_BACKUP', 'ALL') THEN
+		v_errors := v_errors || format('Value ''%s'' at ''backupType'' failed to satisfy constraint: Member must satisfy enum value set: [USER, SYSTEM, AWS_BACKUP, ALL]',
+									   p_backup_type);
+	END IF;
+	IF p_exclusive_start_backup_arn IS NOT NULL THEN
+		v_errors := v_errors || CASE WHEN length(p_exclusive_start_backup_arn) < 37 OR length(p_exclusive_start_backup_arn) > 1024
+									 THEN ARRAY[format('Value ''%s'' at ''exclusiveStartBackupArn'' failed to satisfy constraint: Member must have length %s',
+													   p_exclusive_start_backup_arn,
+													   CASE WHEN length(p_exclusive_start_backup_arn) < 37 THEN 'greater than or equal to 37'
+															ELSE 'less than or equal to 1024' END)]
+									 ELSE '{}'::text[] END;
+	END IF;
+	PERFORM hroe.backup_validation(v_errors);
+	IF p_exclusive_start_backup_arn IS NOT NULL THEN
+		SELECT * INTO v_start FROM hroe.backups WHERE backup_arn = p_exclusive_start_backup_arn;
+		IF v_start.backup_id IS NULL THEN
+			PERFORM hroe.dynamodb_error('ValidationException',
+				format('Invalid ExclusiveStartBackupArn: %s', p_exclusive_start_backup_arn));
+		END IF;
+	END IF;
+	-- hroe makes USER backups only (no SYSTEM or AWS_BACKUP ones)
+	WITH page AS (
+		SELECT b, row_number() OVER (ORDER BY b.created_at, b.backup_arn) AS n
+		FROM hroe.backups b
+		WHERE coalesce(p_backup_type, 'USER') IN ('USER', 'ALL')
+		  AND (v_table IS NULL OR b.table_name = v_table)
+		  AND (p_time_range_lower_bound IS NULL OR b.created_at >= p_time_range_lower_bound)
+		  AND (p_time_range_upper_bound IS NULL OR b.created_at < p_time_range_upper_bound)
+		  AND (v_start.backup_id IS NULL OR (b.created_at, b.backup_arn) > (v_start.created_at, v_start.backup_arn))
+		ORDER BY b.created_at, b.backup_arn
+		LIMIT coalesce(p_limit, 2147483646) + 1)
+	SELECT coalesce(jsonb_agg(jsonb_build_object(
+			   'TableName', (p.b).table_name,
+			   'TableId', (p.b).description->'TableId',
+			   'TableArn', (p.b).description->'TableArn')
+			   || (hroe.backup_details(p.b, 'AVAILABLE') - 'BackupName' || jsonb_build_object('BackupName', (p.b).backup_name))
+			   ORDER BY p.n) FILTER (WHERE p.n <= coalesce(p_limit, 2147483646)), '[]'),
+		   bool_or(p.n > coalesce(p_limit, 2147483646)),
+		   max((p.b).backup_arn) FILTER (WHERE p.n = coalesce(p_limit, 2147483646))
+	INTO v_rows, v_more, v_last
+	FROM page p;
+	RETURN jsonb_build_object('BackupSummaries', v_rows)
+		   || CASE WHEN v_more THEN jsonb_build_object('LastEvaluatedBackupArn', v_last) ELSE '{}' END;
+END
+$$;
+COMMENT ON FUNCTION hroe.list_backups(text, timestamptz, timestamptz, text, integer, text) IS
+'ListBackups: the backups the caller sees, oldest first, as DynamoDB''s {"BackupSummaries": [...], "LastEvaluatedBackupArn"} (the latter while more remain): of table p_table_name (its name or ARN; NULL: every table, including deleted ones), created at or after p_time_range_lower_bound and before p_time_range_upper_bound, of BackupType p_backup_type (USER or ALL: hroe''s backups; SYSTEM, AWS_BACKUP: none), at most p_limit (1 to 100), after p_exclusive_start_backup_arn';
+
+CREATE FUNCTION hroe.delete_backup(p_backup_arn text)
+RETURNS jsonb
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	b hroe.backups := hroe.backup_find(p_backup_arn, 'update');
+BEGIN
+	DELETE FROM hroe.backup_items WHERE backup_id = b.backup_id;
+	DELETE FROM hroe.backups WHERE backup_id = b.backup_id;
+	RETURN hroe.backup_description(b, 'DELETED');
+END
+$$;
+COMMENT ON FUNCTION hroe.delete_backup(text) IS
+'DeleteBackup: deletes the backup with ARN p_backup_arn and returns its BackupDescription (BackupStatus DELETED); BackupNotFoundException for one that does not exist or that the caller may not see, BackupInUseException while a restore from it runs';
+
+CREATE FUNCTION hroe.restore_table_from_backup(p_target_table_name text, p_backup_arn text,
+											   p_overrides jsonb DEFAULT '{}',
+											   p_schema name DEFAULT pg_catalog.current_schema())
+RETURNS jsonb
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	b hroe.backups;
+	d jsonb;
+	o jsonb := coalesce(p_overrides, '{}');
+	v_billing text;
+	v_gsis jsonb;
+	v_lsis jsonb;
+	v_req jsonb;
+	v_res jsonb;
+	v_rel regclass;
+	v_attrs text[];
+	v_bad text;
+	v_exception text;
+BEGIN
+	PERFORM hroe.backup_validation(hroe.backup_name_errors(p_target_table_name, 'targetTableName')
+								   || hroe.backup_arn_errors(p_backup_arn));
+	IF jsonb_typeof(o) <> 'object' THEN
+		PERFORM hroe.dynamodb_error('ValidationException', 'The overrides must be a JSON object');
+	END IF;
+	b := hroe.backup_find(p_backup_arn, 'share');
+	d := b.description;
+	IF EXISTS (SELECT FROM hroe.tables WHERE table_name = p_target_table_name) THEN
+		PERFORM hroe.dynamodb_error('TableAlreadyExistsException', format('Table already exists: %s', p_target_table_name));
+	END IF;
+	v_billing := coalesce(o->>'BillingModeOverride', b.features->>'BillingMode');
+	-- the indexes: the backup's, or those of the overrides, which may leave
+	-- some out but name only the backup's
+	IF o ? 'GlobalSecondaryIndexOverride' THEN
+		SELECT x->>'IndexName' INTO v_bad
+		FROM jsonb_array_elements(CASE WHEN jsonb_typeof(o->'GlobalSecondaryIndexOverride') = 'array'
+									   THEN o->'GlobalSecondaryIndexOverride' ELSE '[]' END) x
+		WHERE NOT EXISTS (SELECT FROM jsonb_array_elements(coalesce(d->'GlobalSecondaryIndexes', '[]')) g
+						  WHERE g->'IndexName' = x->'IndexName')
+		LIMIT 1;
+		IF FOUND THEN
+			PERFORM hroe.dynamodb_error('ValidationException',
+				format('One or more parameter values were invalid: The global secondary index %s is not in the backup', v_bad));
+		END IF;
+		v_gsis := o->'GlobalSecondaryIndexOverride';
+	ELSE
+		SELECT jsonb_agg(jsonb_build_object('IndexName', g->'IndexName', 'KeySchema', g->'KeySchema',
+											'Projection', g->'Projection',
+											'ProvisionedThroughput', jsonb_build_object(
+												'ReadCapacityUnits', g->'ProvisionedThroughput'->'ReadCapacityUnits',
+												'WriteCapacityUnits', g->'ProvisionedThroughput'->'WriteCapacityUnits')))
+		INTO v_gsis FROM jsonb_array_elements(d->'GlobalSecondaryIndexes') g;
+	END IF;
+	IF o ? 'LocalSecondaryIndexOverride' THEN
+		SELECT x->>'IndexName' INTO v_bad
+		FROM jsonb_array_elements(CASE WHEN jsonb_typeof(o->'LocalSecondaryIndexOverride') = 'array'
+									   THEN o->'LocalSecondaryIndexOverride' ELSE '[]' END) x
+		WHERE NOT EXISTS (SELECT FROM jsonb_array_elements(coalesce(d->'LocalSecondaryIndexes', '[]')) l
+						  WHERE l->'IndexName' = x->'IndexName')
+		LIMIT 1;
+		IF FOUND THEN
+			PERFORM hroe.dynamodb_error('ValidationException',
+				format('One or more parameter values were invalid: The local secondary index %s is not in the backup', v_bad));
+		END IF;
+		v_lsis := o->'LocalSecondaryIndexOverride';
+	ELSE
+		SELECT jsonb_agg(jsonb_build_object('IndexName', l->'IndexName', 'KeySchema', l->'KeySchema',
+											'Projection', l->'Projection'))
+		INTO v_lsis FROM jsonb_array_elements(d->'LocalSecondaryIndexes') l;
+	END IF;
+	-- on demand: no throughput; provisioned: the override's, else the backup's
+	IF v_billing = 'PAY_PER_REQUEST' AND jsonb_typeof(v_gsis) = 'array' THEN
+		SELECT jsonb_agg(CASE WHEN o ? 'GlobalSecondaryIndexOverride' THEN g
+							  ELSE g - 'ProvisionedThroughput' END)
+		INTO v_gsis FROM jsonb_array_elements(v_gsis) g;
+	ELSIF jsonb_typeof(v_gsis) = 'array' THEN
+		SELECT jsonb_agg(CASE WHEN jsonb_typeof(g) = 'object' AND NOT g ? 'ProvisionedThroughput'
+								   AND (bg->'ProvisionedThroughput'->>'ReadCapacityUnits')::numeric > 0
+							  THEN g || jsonb_build_object('ProvisionedThroughput', jsonb_build_object(
+									  'ReadCapacityUnits', bg->'ProvisionedThroughput'->'ReadCapacityUnits',
+									  'WriteCapacityUnits', bg->'ProvisionedThroughput'->'WriteCapacityUnits'))
+							  ELSE g END ORDER BY n)
+		INTO v_gsis
+		FROM jsonb_array_elements(v_gsis) WITH ORDINALITY AS u(g, n)
+		LEFT JOIN jsonb_array_elements(coalesce(d->'GlobalSecondaryIndexes', '[]')) bg
+			ON jsonb_typeof(g) = 'object' AND bg->'IndexName' = g->'IndexName';
+	END IF;
+	-- the attribute definitions the table's and the indexes' keys use
+	SELECT array_agg(DISTINCT k->>'AttributeName') INTO v_attrs
+	FROM (SELECT jsonb_array_elements(d->'KeySchema') k
+		  UNION ALL
+		  SELECT jsonb_array_elements(CASE WHEN jsonb_typeof(x->'KeySchema') = 'array' THEN x->'KeySchema' ELSE '[]' END)
+		  FROM jsonb_array_elements(CASE WHEN jsonb_typeof(v_gsis) = 'array' THEN v_gsis ELSE '[]' END
+									|| CASE WHEN jsonb_typeof(v_lsis) = 'array' THEN v_lsis ELSE '[]' END) x) s;
+	v_req := jsonb_strip_nulls(jsonb_build_object(
+		'TableName', p_target_table_name,
+		'KeySchema', d->'KeySchema',
+		'AttributeDefinitions', (SELECT jsonb_agg(a ORDER BY n) FROM jsonb_array_elements(d->'AttributeDefinitions') WITH ORDINALITY u(a, n)
+								 WHERE a->>'AttributeName' = ANY (v_attrs)),
+		'BillingMode', v_billing,
+		'ProvisionedThroughput',
+			CASE WHEN o ? 'ProvisionedThroughputOverride' THEN o->'ProvisionedThroughputOverride'
+				 WHEN v_billing = 'PROVISIONED'
+				 THEN jsonb_build_object('ReadCapacityUnits', greatest((d->'ProvisionedThroughput'->>'ReadCapacityUnits')::bigint, 1),
+										 'WriteCapacityUnits', greatest((d->'ProvisionedThroughput'->>'WriteCapacityUnits')::bigint, 1)) END,
+		'GlobalSecondaryIndexes', CASE WHEN v_gsis = '[]' THEN NULL ELSE v_gsis END,
+		'LocalSecondaryIndexes', CASE WHEN v_lsis = '[]' THEN NULL ELSE v_lsis END,
+		-- accepted as DynamoDB accepts it (hroe encrypts nothing itself)
+		'SSESpecification', o->'SSESpecificationOverride'));
+	-- CreateTable, with its checks of the overrides
+	-- (in schema p_schema, where CreateTable puts a table: the current schema;
+	-- only the qualified call runs under that search path)
+	PERFORM set_config('search_path', quote_ident(p_schema) || ', pg_catalog, pg_temp', true);
+	v_res := hroe.dynamodb('CreateTable', v_req);
+	PERFORM set_config('search_path', 'pg_catalog, pg_temp', true);
+	IF v_res ? '__type' THEN
+		v_exception := split_part(v_res->>'__type', '#', 2);
+		IF v_exception = 'AccessDeniedException' THEN
+			RAISE EXCEPTION USING ERRCODE = 'insufficient_privilege',
+				MESSAGE = format('permission denied to restore table %s', p_target_table_name);
+		END IF;
+		IF v_exception = 'ResourceInUseException' THEN
+			PERFORM hroe.dynamodb_error('TableAlreadyExistsException', format('Table already exists: %s', p_target_table_name));
+		END IF;
+		PERFORM hroe.dynamodb_error(v_exception, v_res->>'message');
+	END IF;
+	SELECT relid INTO v_rel FROM hroe.tables WHERE table_name = p_target_table_name;
+	EXECUTE format('INSERT INTO %s (item) SELECT i.item FROM hroe.backup_items i WHERE i.backup_id = $1', v_rel)
+		USING b.backup_id;
+	INSERT INTO hroe.table_restores (table_name, source_backup_arn, source_table_arn)
+	VALUES (p_target_table_name, b.backup_arn, d->>'TableArn');
+	-- (DynamoDB answers CREATING with the restore in progress; hroe's
+	-- table is complete when the call commits, ACTIVE from then on)
+	RETURN (hroe.table_description(p_target_table_name, 'CREATING', 'CREATING') - 'PostgresTable')
+		|| jsonb_build_object('RestoreSummary', hroe.restore_summary(p_target_table_name, true));
+END
+$$;
+COMMENT ON FUNCTION hroe.restore_table_from_backup(text, text, jsonb, name) IS
+'RestoreTableFromBackup: a new table p_target_table_name (TableAlreadyExistsException if it exists) with the keys, indexes, billing mode and throughput of the backup with ARN p_backup_arn and its items; p_overrides as the request''s BillingModeOverride, ProvisionedThroughputOverride, GlobalSecondaryIndexOverride and LocalSecondaryIndexOverride (the backup''s indexes, some left out), SSESpecificationOverride (accepted); in schema p_schema (default: the caller''s current schema, as CreateTable); stream, Time to Live and tags are not restored, as in DynamoDB; returns the TableDescription with its RestoreSummary (TableStatus and IndexStatus CREATING, RestoreInProgress true, as DynamoDB answers; ACTIVE once committed)';
+
+-- DescribeTable's RestoreSummary of a restored table (NULL: not restored)
+CREATE FUNCTION hroe.restore_summary(p_table_name text, p_in_progress boolean DEFAULT false)
+RETURNS jsonb
+LANGUAGE sql STABLE PARALLEL SAFE
+BEGIN ATOMIC
+	SELECT pg_catalog.jsonb_build_object(
+		'SourceBackupArn', r.source_backup_arn,
+		'SourceTableArn', r.source_table_arn,
+		'RestoreDateTime', EXTRACT(epoch FROM r.restored_at),
+		'RestoreInProgress', p_in_progress)
+	FROM hroe.table_restores r
+	WHERE r.table_name OPERATOR(pg_catalog.=) p_table_name;
+END;
+COMMENT ON FUNCTION hroe.restore_summary(text, boolean) IS
+'internal: DynamoDB''s RestoreSummary of table p_table_name restored from a backup (NULL if it was not): the backup''s and the source table''s ARNs, the restore''s time, RestoreInProgress p_in_progress';
+-- OnDemandThroughput and DynamoDB's throttling (src/tables/throttle.sql)
+ALTER TABLE hroe.tables
+	ADD COLUMN max_read_request_units bigint CHECK (max_read_request_units >= 1),
+	ADD COLUMN max_write_request_units bigint CHECK (max_write_request_units >= 1),
+	ADD COLUMN throttling boolean NOT NULL DEFAULT false;
+ALTER TABLE hroe.indexes
+	ADD COLUMN max_read_request_units bigint CHECK (max_read_request_units >= 1),
+	ADD COLUMN max_write_request_units bigint CHECK (max_write_request_units >= 1);
+
+-- The OnDemandThroughput member of a table or GSI description
+CREATE FUNCTION hroe.on_demand_throughput_description(p_max_read_request_units bigint,
+													  p_max_write_request_units bigint)
+RETURNS jsonb
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+RETURN CASE WHEN p_max_read_request_units IS NOT NULL OR p_max_write_request_units IS NOT NULL
+			THEN pg_catalog.jsonb_build_object(
+				'MaxReadRequestUnits', coalesce(p_max_read_request_units, -1),
+				'MaxWriteRequestUnits', coalesce(p_max_write_request_units, -1)) END;
+COMMENT ON FUNCTION hroe.on_demand_throughput_description(bigint, bigint) IS
+'internal: DynamoDB''s OnDemandThroughput description of a table or GSI: its maximum read and write request units per second, -1 for a dimension without maximum; NULL when neither has one (the member is then left out)';
+
+-- CreateTable's and UpdateTable's OnDemandThroughput
+CREATE FUNCTION hroe.set_on_demand_throughput(p_table_name text, p_index_name text,
+											  p_max_read_request_units bigint,
+											  p_max_write_request_units bigint)
+RETURNS void
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	v_mode text;
+BEGIN
+	PERFORM hroe.check_table_owner(p_table_name);
+	IF p_max_read_request_units < 1 AND p_max_read_request_units <> -1 THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			format('One or more parameter values were invalid: MaxReadRequestUnits must be greater than or equal to 1, or -1 to remove the maximum (%s)', p_max_read_request_units));
+	END IF;
+	IF p_max_write_request_units < 1 AND p_max_write_request_units <> -1 THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			format('One or more parameter values were invalid: MaxWriteRequestUnits must be greater than or equal to 1, or -1 to remove the maximum (%s)', p_max_write_request_units));
+	END IF;
+	SELECT billing_mode INTO v_mode FROM hroe.tables WHERE table_name = p_table_name FOR UPDATE;
+	IF NOT FOUND THEN
+		PERFORM hroe.dynamodb_error('ResourceNotFoundException',
+			format('Requested resource not found: Table: %s not found', p_table_name));
+	END IF;
+	IF v_mode = 'PROVISIONED' THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			'One or more parameter values were invalid: Neither MaxReadRequestUnits nor MaxWriteRequestUnits can be specified when BillingMode is PROVISIONED');
+	END IF;
+	-- NULL: unchanged; -1: no maximum
+	IF p_index_name IS NULL THEN
+		UPDATE hroe.tables
+		SET max_read_request_units = CASE WHEN p_max_read_request_units IS NULL THEN max_read_request_units
+										  WHEN p_max_read_request_units = -1 THEN NULL
+										  ELSE p_max_read_request_units END,
+			max_write_request_units = CASE WHEN p_max_write_request_units IS NULL THEN max_write_request_units
+										   WHEN p_max_write_request_units = -1 THEN NULL
+										   ELSE p_max_write_request_units END
+		WHERE table_name = p_table_name;
+	ELSE
+		UPDATE hroe.indexes
+		SET max_read_request_units = CASE WHEN p_max_read_request_units IS NULL THEN max_read_request_units
+										  WHEN p_max_read_request_units = -1 THEN NULL
+										  ELSE p_max_read_request_units END,
+			max_write_request_units = CASE WHEN p_max_write_request_units IS NULL THEN max_write_request_units
+										   WHEN p_max_write_request_units = -1 THEN NULL
+										   ELSE p_max_write_request_units END
+		WHERE table_name = p_table_name AND index_name = p_index_name AND NOT local;
+		IF NOT FOUND THEN
+			PERFORM hroe.dynamodb_error('ResourceNotFoundException',
+				format('Requested resource not found: Index: %s not found', p_index_name));
+		END IF;
+	END IF;
+	PERFORM hroe.throttle_settings_changed(relid) FROM hroe.tables WHERE table_name = p_table_name;
+END
+$$;
+COMMENT ON FUNCTION hroe.set_on_demand_throughput(text, text, bigint, bigint) IS
+'OnDemandThroughput of table p_table_name (p_index_name NULL) or of its GSI p_index_name, as CreateTable and UpdateTable set it: the most read and write request units per second (NULL: unchanged, -1: no maximum), only on a PAY_PER_REQUEST table; enforced only where hroe.set_throttling turned throttling on';
+
+-- Every backend reads a table's throttling settings again (at commit)
+CREATE FUNCTION hroe.throttle_settings_changed(p_relid regclass) RETURNS void
+AS 'MODULE_PATHNAME', 'hroe_throttle_settings_changed'
+LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE;
+COMMENT ON FUNCTION hroe.throttle_settings_changed(regclass) IS
+'internal: Makes every backend read the throttling settings of the DynamoDB table stored in p_relid again, from the commit on (a relcache invalidation); called by hroe.set_throttling and hroe.set_on_demand_throughput';
+
+-- The per-table switch of DynamoDB's throttling
+CREATE FUNCTION hroe.set_throttling(p_table_name text, p_enabled boolean)
+RETURNS void
+LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+	PERFORM hroe.check_table_owner(p_table_name);
+	UPDATE hroe.tables SET throttling = p_enabled WHERE table_name = p_table_name;
+	IF NOT FOUND THEN
+		PERFORM hroe.dynamodb_error('ResourceNotFoundException',
+			format('Requested resource not found: Table: %s not found', p_table_name));
+	END IF;
+	PERFORM hroe.throttle_settings_changed(relid) FROM hroe.tables WHERE table_name = p_table_name;
+END
+$$;
+COMMENT ON FUNCTION hroe.set_throttling(text, boolean) IS
+'Turns DynamoDB''s throttling of table p_table_name on or off (off by default; its owner only): once on, requests past its OnDemandThroughput maximum, its provisioned capacity (with up to 300 s of unused capacity banked as burst) or a partition key''s 3,000 read / 1,000 write units per second are refused as DynamoDB refuses them (doc/throttling.md). The setting hroe.throttling = all applies the rules to every table';
+
+-- (describes OnDemandThroughput)
+CREATE OR REPLACE FUNCTION hroe.table_description(p_table_name text, p_table_status text DEFAULT 'ACTIVE',
+									   p_index_status text DEFAULT NULL, p_index_name text DEFAULT NULL)
+RETURNS jsonb
+LANGUAGE plpgsql STABLE PARALLEL RESTRICTED
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	t hroe.tables;
+	x hroe.indexes;
+	v_defs jsonb;
+	v_gsis jsonb := '[]';
+	v_lsis jsonb := '[]';
+	v_index jsonb;
+	v_key jsonb;
+	v_sizes jsonb;
+	v_arn text;
+	v_changing boolean;
+BEGIN
+	SELECT * INTO t FROM hroe.tables WHERE table_name = p_table_name;
+	IF NOT FOUND THEN
+		PERFORM hroe.dynamodb_error('ResourceNotFoundException',
+			format('Requested resource not found: Table: %s not found', p_table_name));
+	END IF;
+	v_arn := hroe.table_arn(t.table_name);
+	-- the table's and every index's count and size: a small table's exact,
+	-- a large one's from its last refresh (hroe.table_statistics)
+	SELECT jsonb_object_agg(coalesce(s.index_name, ''), jsonb_build_array(s.item_count, s.size_bytes))
+	INTO v_sizes FROM hroe.table_statistics(p_table_name) s;
+	v_defs := jsonb_build_object(t.partition_key, t.partition_key_type);
+	IF t.sort_key IS NOT NULL THEN
+		v_defs := v_defs || jsonb_build_object(t.sort_key, t.sort_key_type);
+	END IF;
+	FOR x IN SELECT * FROM hroe.indexes WHERE table_name = p_table_name ORDER BY index_name LOOP
+		SELECT jsonb_agg(jsonb_build_object('AttributeName', a, 'KeyType', kt) ORDER BY ord)
+		INTO v_key
+		FROM (SELECT a, 'HASH' kt, o ord FROM unnest(x.partition_key) WITH ORDINALITY u(a, o)
+			  UNION ALL
+			  SELECT a, 'RANGE', 10 + o FROM unnest(x.sort_key) WITH ORDINALITY u(a, o)) k;
+		SELECT v_defs || coalesce(jsonb_object_agg(a, ty), '{}') INTO v_defs
+		FROM unnest(x.partition_key || x.sort_key, x.partition_key_types || x.sort_key_types) u(a, ty);
+		v_index := jsonb_build_object(
+			'IndexName', x.index_name,
+			'KeySchema', v_key,
+			'Projection', CASE WHEN x.projection = 'INCLUDE'
+							   THEN jsonb_build_object('ProjectionType', x.projection, 'NonKeyAttributes', to_jsonb(x.non_key_attributes))
+							   ELSE jsonb_build_object('ProjectionType', x.projection) END,
+			'ItemCount', v_sizes -> x.index_name -> 0,
+			'IndexSizeBytes', v_sizes -> x.index_name -> 1,
+			'IndexArn', v_arn || '/index/' || x.index_name,
+			'PostgresIndex', format('%I.%I', (SELECT n.nspname FROM pg_namespace n JOIN pg_class k ON k.relnamespace = n.oid WHERE k.oid = t.relid), x.index_relname));
+		-- an LSI has no status and no throughput of its own
+		IF x.local THEN
+			v_lsis := v_lsis || jsonb_build_array(v_index);
+		ELSE
+			v_changing := p_index_status IS NOT NULL AND x.index_name = coalesce(p_index_name, x.index_name);
+			v_index := v_index || jsonb_build_object(
+				'IndexStatus', CASE WHEN v_changing THEN p_index_status ELSE 'ACTIVE' END,
+				'ProvisionedThroughput', hroe.throughput_description(x.read_capacity_units, x.write_capacity_units,
+																	 x.last_increase_at, x.last_decrease_at, x.decreases_today),
+				'OnDemandThroughput', CASE WHEN t.billing_mode = 'PAY_PER_REQUEST'
+										   THEN hroe.on_demand_throughput_description(x.max_read_request_units, x.max_write_request_units) END);
+			-- a GSI UpdateTable creates is backfilled once it is CREATING
+			IF v_changing AND x.index_name = p_index_name AND p_index_status = 'CREATING' THEN
+				v_index := v_index || jsonb_build_object('Backfilling', false);
+			END IF;
+			v_gsis := v_gsis || jsonb_build_array(v_index);
+		END IF;
+	END LOOP;
+	-- (the table class, encryption, warm throughput: hroe.with_table_options)
+	RETURN hroe.with_table_options(jsonb_strip_nulls(jsonb_build_object(
+		'TableName', t.table_name,
+		'TableStatus', coalesce(p_table_status, 'ACTIVE'),
+		'CreationDateTime', EXTRACT(epoch FROM t.created_at),
+		'KeySchema', jsonb_build_array(jsonb_build_object('AttributeName', t.partition_key, 'KeyType', 'HASH'))
+					 || CASE WHEN t.sort_key IS NOT NULL
+							 THEN jsonb_build_array(jsonb_build_object('AttributeName', t.sort_key, 'KeyType', 'RANGE'))
+							 ELSE '[]' END,
+		-- in the order of the CreateTable request, then by name
+		'AttributeDefinitions', (SELECT jsonb_agg(jsonb_build_object('AttributeName', key, 'AttributeType', value)
+												  ORDER BY array_position(t.attribute_order, key), key)
+								 FROM jsonb_each_text(v_defs)),
+		'ProvisionedThroughput', hroe.throughput_description(t.read_capacity_units, t.write_capacity_units,
+															 t.last_increase_at, t.last_decrease_at, t.decreases_today),
+		'ItemCount', v_sizes -> '' -> 0,
+		'TableSizeBytes', v_sizes -> '' -> 1,
+		'TableArn', v_arn,
+		'TableId', t.table_id,
+		-- (a table that has always been PROVISIONED shows none)
+		'BillingModeSummary', CASE WHEN t.pay_per_request_since IS NOT NULL
+								   THEN jsonb_build_object('BillingMode', t.billing_mode,
+														   'LastUpdateToPayPerRequestDateTime', EXTRACT(epoch FROM t.pay_per_request_since)) END,
+		'LocalSecondaryIndexes', CASE WHEN v_lsis = '[]' THEN NULL ELSE v_lsis END,
+		'GlobalSecondaryIndexes', CASE WHEN v_gsis = '[]' THEN NULL ELSE v_gsis END,
+		'DeletionProtectionEnabled', t.deletion_protection,
+		'OnDemandThroughput', CASE WHEN t.billing_mode = 'PAY_PER_REQUEST'
+								   THEN hroe.on_demand_throughput_description(t.max_read_request_units, t.max_write_request_units) END,
+		'PostgresTable', t.relid::text)));
+END
+$$;
+
+-- (ProvisionedThroughputExceededException HR017, ThrottlingException HR018)
+CREATE OR REPLACE FUNCTION hroe.dynamodb_error(p_exception text, p_message text)
+RETURNS void
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+	RAISE EXCEPTION USING
+		MESSAGE = p_message,
+		ERRCODE = CASE p_exception
+					  WHEN 'ValidationException' THEN 'HR000'
+					  WHEN 'ResourceNotFoundException' THEN 'HR001'
+					  WHEN 'ConditionalCheckFailedException' THEN 'HR002'
+					  WHEN 'ResourceInUseException' THEN 'HR003'
+					  WHEN 'LimitExceededException' THEN 'HR004'
+					  WHEN 'TransactionCanceledException' THEN 'HR005'
+					  WHEN 'IdempotentParameterMismatchException' THEN 'HR006'
+					  WHEN 'SerializationException' THEN 'HR007'
+					  WHEN 'DuplicateItemException' THEN 'HR008'
+					  WHEN 'ExpiredIteratorException' THEN 'HR009'
+					  WHEN 'TrimmedDataAccessException' THEN 'HR010'
+					  WHEN 'ItemCollectionSizeLimitExceededException' THEN 'HR011'
+					  WHEN 'BackupNotFoundException' THEN 'HR012'
+					  WHEN 'BackupInUseException' THEN 'HR013'
+					  WHEN 'TableNotFoundException' THEN 'HR014'
+					  WHEN 'TableAlreadyExistsException' THEN 'HR015'
+					  WHEN 'TableInUseException' THEN 'HR016'
+					  WHEN 'ProvisionedThroughputExceededException' THEN 'HR017'
+					  WHEN 'ThrottlingException' THEN 'HR018'
+					  ELSE 'HR000' END,
+		DETAIL = format('DynamoDB %s.', p_exception);
+END
+$$;
+COMMENT ON FUNCTION hroe.dynamodb_error(text, text) IS
+'internal: Raises a DynamoDB exception: SQLSTATE class HR (HR000 ValidationException, HR001 ResourceNotFoundException, HR002 ConditionalCheckFailedException, HR003 ResourceInUseException, HR004 LimitExceededException, HR005 TransactionCanceledException, HR006 IdempotentParameterMismatchException, HR007 SerializationException, HR008 DuplicateItemException, HR009 ExpiredIteratorException, HR010 TrimmedDataAccessException, HR011 ItemCollectionSizeLimitExceededException, HR012 BackupNotFoundException, HR013 BackupInUseException, HR014 TableNotFoundException, HR015 TableAlreadyExistsException, HR016 TableInUseException, HR017 ProvisionedThroughputExceededException, HR018 ThrottlingException; as hroe.dynamodb_errors()), DynamoDB''s text as the message';
+
+-- Exports and imports (ExportTableToPointInTime, ImportTable; src/transfer/transfer.sql)
+
+-- Raise a DynamoDB exception from SQL: class HR, DynamoDB's text as message
+CREATE OR REPLACE FUNCTION hroe.dynamodb_error(p_exception text, p_message text)
+RETURNS void
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+	RAISE EXCEPTION USING
+		MESSAGE = p_message,
+		ERRCODE = CASE p_exception
+					  WHEN 'ValidationException' THEN 'HR000'
+					  WHEN 'ResourceNotFoundException' THEN 'HR001'
+					  WHEN 'ConditionalCheckFailedException' THEN 'HR002'
+					  WHEN 'ResourceInUseException' THEN 'HR003'
+					  WHEN 'LimitExceededException' THEN 'HR004'
+					  WHEN 'TransactionCanceledException' THEN 'HR005'
+					  WHEN 'IdempotentParameterMismatchException' THEN 'HR006'
+					  WHEN 'SerializationException' THEN 'HR007'
+					  WHEN 'DuplicateItemException' THEN 'HR008'
+					  WHEN 'ExpiredIteratorException' THEN 'HR009'
+					  WHEN 'TrimmedDataAccessException' THEN 'HR010'
+					  WHEN 'ItemCollectionSizeLimitExceededException' THEN 'HR011'
+					  WHEN 'BackupNotFoundException' THEN 'HR012'
+					  WHEN 'BackupInUseException' THEN 'HR013'
+					  WHEN 'TableNotFoundException' THEN 'HR014'
+					  WHEN 'TableAlreadyExistsException' THEN 'HR015'
+					  WHEN 'TableInUseException' THEN 'HR016'
+					  WHEN 'ProvisionedThroughputExceededException' THEN 'HR017'
+					  WHEN 'ThrottlingException' THEN 'HR018'
+					  WHEN 'PointInTimeRecoveryUnavailableException' THEN 'HR020'
+					  WHEN 'ExportNotFoundException' THEN 'HR021'
+					  WHEN 'ImportNotFoundException' THEN 'HR022'
+					  WHEN 'InvalidExportTimeException' THEN 'HR023'
+					  ELSE 'HR000' END,
+		DETAIL = format('DynamoDB %s.', p_exception);
+END
+$$;
+COMMENT ON FUNCTION hroe.dynamodb_error(text, text) IS
+'internal: Raises a DynamoDB exception: SQLSTATE class HR (HR000 ValidationException, HR001 ResourceNotFoundException, HR002 ConditionalCheckFailedException, HR003 ResourceInUseException, HR004 LimitExceededException, HR005 TransactionCanceledException, HR006 IdempotentParameterMismatchException, HR007 SerializationException, HR008 DuplicateItemException, HR009 ExpiredIteratorException, HR010 TrimmedDataAccessException, HR011 ItemCollectionSizeLimitExceededException, HR012 BackupNotFoundException, HR013 BackupInUseException, HR014 TableNotFoundException, HR015 TableAlreadyExistsException, HR016 TableInUseException, HR017 ProvisionedThroughputExceededException, HR018 ThrottlingException, HR020 PointInTimeRecoveryUnavailableException, HR021 ExportNotFoundException, HR022 ImportNotFoundException, HR023 InvalidExportTimeException; as hroe.dynamodb_errors()), DynamoDB''s text as the message';
+
+
+--
+-- Export to and import from S3, with S3 a directory of the server
+-- (src/transfer/transfer.sql, transfer_*.c; doc/transfer.md):
+-- ExportTableToPointInTime, DescribeExport, ListExports, ImportTable,
+-- DescribeImport, ListImports.  A request records its job and starts a
+-- background worker that writes (or reads) the files; DescribeExport and
+-- DescribeImport show its progress.
+--
+
+CREATE TABLE hroe.exports (
+	job_id				bigint GENERATED ALWAYS AS IDENTITY UNIQUE,
+	export_arn			text PRIMARY KEY,
+	table_name			text NOT NULL,
+	table_arn			text NOT NULL,
+	requested_by		oid NOT NULL,
+	client_token		text,
+	request				jsonb NOT NULL,
+	export_status		text NOT NULL DEFAULT 'IN_PROGRESS'
+		CHECK (export_status IN ('IN_PROGRESS', 'COMPLETED', 'FAILED')),
+	export_type			text NOT NULL CHECK (export_type IN ('FULL_EXPORT', 'INCREMENTAL_EXPORT')),
+	export_format		text NOT NULL CHECK (export_format IN ('DYNAMODB_JSON', 'ION')),
+	s3_bucket			text NOT NULL,
+	s3_prefix			text,
+	s3_bucket_owner		text,
+	s3_sse_algorithm	text,
+	s3_sse_kms_key_id	text,
+	start_time			timestamptz NOT NULL DEFAULT pg_catalog.clock_timestamp(),
+	end_time			timestamptz,
+	export_time			timestamptz NOT NULL DEFAULT pg_catalog.clock_timestamp(),
+	item_count			bigint NOT NULL DEFAULT 0,
+	billed_size_bytes	bigint NOT NULL DEFAULT 0,
+	export_manifest		text,
+	failure_code		text,
+	failure_message		text
+);
+COMMENT ON TABLE hroe.exports IS 'Table exports (ExportTableToPointInTime): one row per export, its request, status and figures; a role sees and requests only its own (row level security); hroe''s export worker, not the role, updates the status';
+GRANT SELECT, INSERT ON hroe.exports TO PUBLIC;
+ALTER TABLE hroe.exports ENABLE ROW LEVEL SECURITY;
+CREATE POLICY exports_own ON hroe.exports FOR SELECT USING (pg_catalog.pg_has_role(requested_by, 'USAGE'));
+COMMENT ON POLICY exports_own ON hroe.exports IS 'A role sees the exports it (or a role it has the privileges of) requested';
+CREATE POLICY exports_request ON hroe.exports FOR INSERT
+	WITH CHECK (requested_by OPERATOR(pg_catalog.=) (SELECT oid FROM pg_catalog.pg_roles WHERE rolname OPERATOR(pg_catalog.=) current_user)
+				AND export_status OPERATOR(pg_catalog.=) 'IN_PROGRESS');
+COMMENT ON POLICY exports_request ON hroe.exports IS 'A role records only exports in its own name, in progress';
+ALTER TABLE hroe.exports FORCE ROW LEVEL SECURITY;
+COMMENT ON SEQUENCE hroe.exports_job_id_seq IS 'internal: The exports'' job numbers, which their workers are started with';
+
+CREATE TABLE hroe.imports (
+	job_id				bigint GENERATED ALWAYS AS IDENTITY UNIQUE,
+	import_arn			text PRIMARY KEY,
+	table_name			text NOT NULL,
+	table_arn			text NOT NULL,
+	requested_by		oid NOT NULL,
+	client_token		text,
+	request				jsonb NOT NULL,
+	import_status		text NOT NULL DEFAULT 'IN_PROGRESS'
+		CHECK (import_status IN ('IN_PROGRESS', 'COMPLETED', 'CANCELLING', 'CANCELLED', 'FAILED')),
+	input_format		text NOT NULL CHECK (input_format IN ('DYNAMODB_JSON', 'ION', 'CSV')),
+	input_compression_type text NOT NULL CHECK (input_compression_type IN ('GZIP', 'ZSTD', 'NONE')),
+	input_format_options jsonb,
+	s3_bucket			text NOT NULL,
+	s3_key_prefix		text,
+	s3_bucket_owner		text,
+	table_creation_parameters jsonb NOT NULL,
+	start_time			timestamptz NOT NULL DEFAULT pg_catalog.clock_timestamp(),
+	end_time			timestamptz,
+	processed_size_bytes bigint NOT NULL DEFAULT 0,
+	processed_item_count bigint NOT NULL DEFAULT 0,
+	imported_item_count	bigint NOT NULL DEFAULT 0,
+	error_count			bigint NOT NULL DEFAULT 0,
+	failure_code		text,
+	failure_message		text
+);
+COMMENT ON TABLE hroe.imports IS 'Table imports (ImportTable): one row per import, its request, status and figures; a role sees and requests only its own (row level security); hroe''s import worker, not the role, updates the status';
+GRANT SELECT, INSERT ON hroe.imports TO PUBLIC;
+ALTER TABLE hroe.imports ENABLE ROW LEVEL SECURITY;
+CREATE POLICY imports_own ON hroe.imports FOR SELECT USING (pg_catalog.pg_has_role(requested_by, 'USAGE'));
+COMMENT ON POLICY imports_own ON hroe.imports IS 'A role sees the imports it (or a role it has the privileges of) requested';
+CREATE POLICY imports_request ON hroe.imports FOR INSERT
+	WITH CHECK (requested_by OPERATOR(pg_catalog.=) (SELECT oid FROM pg_catalog.pg_roles WHERE rolname OPERATOR(pg_catalog.=) current_user)
+				AND import_status OPERATOR(pg_catalog.=) 'IN_PROGRESS');
+COMMENT ON POLICY imports_request ON hroe.imports IS 'A role records only imports in its own name, in progress';
+ALTER TABLE hroe.imports FORCE ROW LEVEL SECURITY;
+COMMENT ON SEQUENCE hroe.imports_job_id_seq IS 'internal: The imports'' job numbers, which their workers are started with';
+
+-- The C side: the bucket's checks, the worker's start
+CREATE FUNCTION hroe.s3_check_bucket(p_bucket text, p_prefix text, p_write boolean) RETURNS void
+AS 'MODULE_PATHNAME', 'hroe_s3_check_bucket'
+LANGUAGE C STABLE PARALLEL SAFE;
+COMMENT ON FUNCTION hroe.s3_check_bucket(text, text, boolean) IS
+'internal: Raises an error unless hroe.s3_root is set, p_bucket is a valid S3 bucket name whose directory exists under it, key prefix p_prefix (NULL: none) holds no "." or ".." component, and the current role may write (p_write: a member of hroe_export or pg_write_server_files) or read (a member of hroe_import or pg_read_server_files) the server''s files there';
+
+CREATE FUNCTION hroe.transfer_start(p_kind text, p_job_id bigint) RETURNS void
+AS 'MODULE_PATHNAME', 'hroe_transfer_start'
+LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE;
+COMMENT ON FUNCTION hroe.transfer_start(text, bigint) IS
+'internal: Starts the background worker of export or import p_job_id (p_kind ''export'' or ''import''), which the current role requested in the current transaction; the worker waits for the transaction to commit';
+
+-- A value of an enumeration, or DynamoDB's validation error
+CREATE FUNCTION hroe.transfer_check_enum(p_value text, p_member text, p_values text[]) RETURNS void
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+	IF p_value IS NOT NULL AND NOT p_value = ANY (p_values) THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			format('1 validation error detected: Value ''%s'' at ''%s'' failed to satisfy constraint: Member must satisfy enum value set: [%s]',
+				   p_value, p_member, array_to_string(p_values, ', ')));
+	END IF;
+END
+$$;
+COMMENT ON FUNCTION hroe.transfer_check_enum(text, text, text[]) IS
+'internal: Raises DynamoDB''s ValidationException unless p_value (member p_member) is NULL or one of p_values';
+
+-- The ExportDescription of an export
+CREATE FUNCTION hroe.export_description(e hroe.exports) RETURNS jsonb
+LANGUAGE sql STABLE PARALLEL SAFE
+RETURN pg_catalog.jsonb_strip_nulls(pg_catalog.jsonb_build_object(
+	'ExportArn', e.export_arn,
+	'ExportStatus', e.export_status,
+	'StartTime', EXTRACT(epoch FROM e.start_time),
+	'EndTime', EXTRACT(epoch FROM e.end_time),
+	'ExportManifest', e.export_manifest,
+	'TableArn', e.table_arn,
+	'TableId', (SELECT t.relid::oid::text FROM hroe.tables t WHERE t.table_name OPERATOR(pg_catalog.=) e.table_name),
+	'ExportTime', EXTRACT(epoch FROM e.export_time),
+	'ClientToken', e.client_token,
+	'S3Bucket', e.s3_bucket,
+	'S3BucketOwner', e.s3_bucket_owner,
+	'S3Prefix', e.s3_prefix,
+	'S3SseAlgorithm', e.s3_sse_algorithm,
+	'S3SseKmsKeyId', e.s3_sse_kms_key_id,
+	'FailureCode', e.failure_code,
+	'FailureMessage', e.failure_message,
+	'ExportFormat', e.export_format,
+	'BilledSizeBytes', CASE WHEN e.export_status OPERATOR(pg_catalog.=) 'COMPLETED' THEN e.billed_size_bytes END,
+	'ItemCount', CASE WHEN e.export_status OPERATOR(pg_catalog.<>) 'IN_PROGRESS' THEN e.item_count END,
+	'ExportType', e.export_type));
+COMMENT ON FUNCTION hroe.export_description(hroe.exports) IS
+'internal: DynamoDB''s ExportDescription of an export (ItemCount once it ended, BilledSizeBytes once it completed)';
+
+CREATE FUNCTION hroe.export_table(p_table_arn text, p_s3_bucket text, p_s3_prefix text DEFAULT NULL,
+								  p_export_format text DEFAULT 'DYNAMODB_JSON',
+								  p_export_type text DEFAULT 'FULL_EXPORT',
+								  p_client_token text DEFAULT NULL, p_export_time timestamptz DEFAULT NULL,
+								  p_s3_bucket_owner text DEFAULT NULL, p_s3_sse_algorithm text DEFAULT NULL,
+								  p_s3_sse_kms_key_id text DEFAULT NULL)
+RETURNS jsonb
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	v_table text;
+	v_rel regclass;
+	v_request jsonb;
+	v_row hroe.exports;
+	v_id text;
+BEGIN
+	IF p_table_arn IS NULL THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			'1 validation error detected: Value null at ''tableArn'' failed to satisfy constraint: Member must not be null');
+	ELSIF p_s3_bucket IS NULL THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			'1 validation error detected: Value null at ''s3Bucket'' failed to satisfy constraint: Member must not be null');
+	END IF;
+	PERFORM hroe.transfer_check_enum(p_export_format, 'exportFormat', '{DYNAMODB_JSON,ION}');
+	PERFORM hroe.transfer_check_enum(p_export_type, 'exportType', '{FULL_EXPORT,INCREMENTAL_EXPORT}');
+	PERFORM hroe.transfer_check_enum(p_s3_sse_algorithm, 's3SseAlgorithm', '{AES256,KMS}');
+	IF length(p_s3_prefix) > 1024 THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			format('1 validation error detected: Value ''%s'' at ''s3Prefix'' failed to satisfy constraint: Member must have length less than or equal to 1024', p_s3_prefix));
+	END IF;
+	SELECT t.table_name, t.relid INTO v_table, v_rel FROM hroe.tables t
+	WHERE hroe.table_arn(t.table_name) = p_table_arn;
+	IF NOT FOUND THEN
+		PERFORM hroe.dynamodb_error('TableNotFoundException', format('Table not found: %s', p_table_arn));
+	END IF;
+	IF NOT has_table_privilege(v_rel, 'SELECT') THEN
+		RAISE EXCEPTION 'permission denied for table %', v_table USING ERRCODE = 'insufficient_privilege';
+	END IF;
+	IF hroe.table_is_distributed(v_rel) THEN
+		RAISE EXCEPTION 'exports are not supported on distributed table %', v_table
+			USING ERRCODE = 'feature_not_supported';
+	END IF;
+	-- without point-in-time recovery, the export is of the table as it is now
+	IF coalesce(p_export_type, 'FULL_EXPORT') = 'INCREMENTAL_EXPORT'
+	   OR p_export_time < statement_timestamp() - interval '1 minute' THEN
+		PERFORM hroe.dynamodb_error('PointInTimeRecoveryUnavailableException',
+			format('Point in time recovery is not enabled for table ''%s''', v_table));
+	ELSIF p_export_time > clock_timestamp() THEN
+		PERFORM hroe.dynamodb_error('InvalidExportTimeException', 'Export time cannot be in the future');
+	END IF;
+	PERFORM hroe.s3_check_bucket(p_s3_bucket, p_s3_prefix, true);
+	v_request := jsonb_strip_nulls(jsonb_build_object(
+		'TableArn', p_table_arn, 'S3Bucket', p_s3_bucket, 'S3Prefix', p_s3_prefix,
+		'ExportFormat', coalesce(p_export_format, 'DYNAMODB_JSON'),
+		'ExportType', coalesce(p_export_type, 'FULL_EXPORT'), 'S3BucketOwner', p_s3_bucket_owner,
+		'S3SseAlgorithm', p_s3_sse_algorithm, 'S3SseKmsKeyId', p_s3_sse_kms_key_id));
+	-- ClientToken: the same request within 8 hours is the same export
+	IF p_client_token IS NOT NULL THEN
+		SELECT * INTO v_row FROM hroe.exports e
+		WHERE e.client_token = p_client_token AND e.requested_by = (SELECT oid FROM pg_roles WHERE rolname = current_user)
+		  AND e.start_time > clock_timestamp() - interval '8 hours'
+		ORDER BY e.start_time DESC LIMIT 1;
+		IF FOUND THEN
+			IF v_row.request <> v_request THEN
+				PERFORM hroe.dynamodb_error('IdempotentParameterMismatchException',
+					'The provided ClientToken was already used with different parameters');
+			END IF;
+			RETURN jsonb_build_object('ExportDescription', hroe.export_description(v_row));
+		END IF;
+	END IF;
+	v_id := lpad((extract(epoch FROM clock_timestamp()) * 1000)::bigint::text, 14, '0')
+			|| '-' || left(md5(gen_random_uuid()::text), 8);
+	INSERT INTO hroe.exports (export_arn, table_name, table_arn, requested_by, client_token, request,
+							  export_type, export_format, s3_bucket, s3_prefix, s3_bucket_owner,
+							  s3_sse_algorithm, s3_sse_kms_key_id, export_manifest)
+	VALUES (p_table_arn || '/export/' || v_id, v_table, p_table_arn,
+			(SELECT oid FROM pg_roles WHERE rolname = current_user), p_client_token, v_request,
+			coalesce(p_export_type, 'FULL_EXPORT'), coalesce(p_export_format, 'DYNAMODB_JSON'),
+			p_s3_bucket, p_s3_prefix, p_s3_bucket_owner, coalesce(p_s3_sse_algorithm, 'AES256'), p_s3_sse_kms_key_id,
+			coalesce(rtrim(p_s3_prefix, '/') || '/', '') || 'AWSDynamoDB/' || v_id || '/manifest-summary.json')
+	RETURNING * INTO v_row;
+	PERFORM hroe.transfer_start('export', v_row.job_id);
+	RETURN jsonb_build_object('ExportDescription', hroe.export_description(v_row));
+END
+$$;
+COMMENT ON FUNCTION hroe.export_table(text, text, text, text, text, text, timestamptz, text, text, text) IS
+'ExportTableToPointInTime: starts an export of the table p_table_arn names as it is now (FULL_EXPORT, DYNAMODB_JSON or ION) into bucket p_s3_bucket, a directory under hroe.s3_root, as DynamoDB lays it out (<prefix>/AWSDynamoDB/<ExportId>/manifest-summary.json, manifest-files.json, data/*.json.gz or *.ion.gz); hroe''s export worker writes it from one snapshot. The caller needs SELECT on the table and membership in hroe_export or pg_write_server_files. INCREMENTAL_EXPORT and past export times need point-in-time recovery (PointInTimeRecoveryUnavailableException). Returns {"ExportDescription": ...}';
+
+CREATE FUNCTION hroe.describe_export(p_export_arn text) RETURNS jsonb
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	v_row hroe.exports;
+BEGIN
+	IF p_export_arn IS NULL THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			'1 validation error detected: Value null at ''exportArn'' failed to satisfy constraint: Member must not be null');
+	END IF;
+	SELECT * INTO v_row FROM hroe.exports WHERE export_arn = p_export_arn;
+	IF NOT FOUND THEN
+		PERFORM hroe.dynamodb_error('ExportNotFoundException', format('Export not found: %s', p_export_arn));
+	END IF;
+	RETURN jsonb_build_object('ExportDescription', hroe.export_description(v_row));
+END
+$$;
+COMMENT ON FUNCTION hroe.describe_export(text) IS
+'DescribeExport: an export of the caller''s, its status (IN_PROGRESS, COMPLETED, FAILED), ItemCount, BilledSizeBytes, ExportManifest, times; ExportNotFoundException for another role''s or an unknown ARN. Returns {"ExportDescription": ...}';
+
+CREATE FUNCTION hroe.list_exports(p_table_arn text DEFAULT NULL, p_max_results integer DEFAULT NULL,
+								  p_next_token text DEFAULT NULL)
+RETURNS jsonb
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	v_list jsonb;
+	v_last text;
+	v_more boolean;
+BEGIN
+	IF p_max_results < 1 OR p_max_results > 25 THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			format('1 validation error detected: Value ''%s'' at ''maxResults'' failed to satisfy constraint: Member must have value %s',
+				   p_max_results, CASE WHEN p_max_results < 1 THEN 'greater than or equal to 1' ELSE 'less than or equal to 25' END));
+	END IF;
+	WITH page AS (
+		SELECT e.* FROM hroe.exports e
+		WHERE (p_table_arn IS NULL OR e.table_arn = p_table_arn)
+		  AND (p_next_token IS NULL OR e.export_arn > p_next_token)
+		ORDER BY e.export_arn LIMIT coalesce(p_max_results, 25) + 1)
+	SELECT coalesce(jsonb_agg(jsonb_build_object('ExportArn', p.export_arn, 'ExportStatus', p.export_status,
+												 'ExportType', p.export_type) ORDER BY p.export_arn)
+						FILTER (WHERE p.n <= coalesce(p_max_results, 25)), '[]'),
+		   max(p.export_arn) FILTER (WHERE p.n <= coalesce(p_max_results, 25)),
+		   count(*) > coalesce(p_max_results, 25)
+	INTO v_list, v_last, v_more
+	FROM (SELECT page.*, row_number() OVER (ORDER BY page.export_arn) AS n FROM page) p;
+	RETURN jsonb_strip_nulls(jsonb_build_object('ExportSummaries', v_list,
+												'NextToken', CASE WHEN v_more THEN v_last END));
+END
+$$;
+COMMENT ON FUNCTION hroe.list_exports(text, integer, text) IS
+'ListExports: the caller''s exports (of table p_table_arn, or all), p_max_results (1 to 25, default 25) a page, by ARN, with NextToken when more follow. Returns {"ExportSummaries": [...], "NextToken": ...}';
+
+-- The ImportTableDescription of an import
+CREATE FUNCTION hroe.import_description(i hroe.imports) RETURNS jsonb
+LANGUAGE sql STABLE PARALLEL SAFE
+RETURN pg_catalog.jsonb_strip_nulls(pg_catalog.jsonb_build_object(
+	'ImportArn', i.import_arn,
+	'ImportStatus', i.import_status,
+	'TableArn', i.table_arn,
+	'TableId', (SELECT t.relid::oid::text FROM hroe.tables t WHERE t.table_name OPERATOR(pg_catalog.=) i.table_name),
+	'ClientToken', i.client_token,
+	'S3BucketSource', pg_catalog.jsonb_build_object('S3Bucket', i.s3_bucket, 'S3KeyPrefix', i.s3_key_prefix,
+												   'S3BucketOwner', i.s3_bucket_owner),
+	'ErrorCount', i.error_count,
+	'InputFormat', i.input_format,
+	'InputFormatOptions', i.input_format_options,
+	'InputCompressionType', i.input_compression_type,
+	'TableCreationParameters', i.table_creation_parameters,
+	'StartTime', EXTRACT(epoch FROM i.start_time),
+	'EndTime', EXTRACT(epoch FROM i.end_time),
+	'ProcessedSizeBytes', i.processed_size_bytes,
+	'ProcessedItemCount', i.processed_item_count,
+	'ImportedItemCount', i.imported_item_count,
+	'FailureCode', i.failure_code,
+	'FailureMessage', i.failure_message));
+COMMENT ON FUNCTION hroe.import_description(hroe.imports) IS
+'internal: DynamoDB''s ImportTableDescription of an import';
+
+CREATE FUNCTION hroe.import_table(p_s3_bucket_source jsonb, p_input_format text,
+								  p_table_creation_parameters jsonb,
+								  p_input_compression_type text DEFAULT 'NONE',
+								  p_input_format_options jsonb DEFAULT NULL,
+								  p_client_token text DEFAULT NULL,
+								  p_schema name DEFAULT pg_catalog.current_schema())
+RETURNS jsonb
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	v_table text;
+	v_bucket text := p_s3_bucket_source->>'S3Bucket';
+	v_request jsonb;
+	v_row hroe.imports;
+	v_id text;
+	v_csv jsonb := p_input_format_options->'Csv';
+	v_created jsonb;
+BEGIN
+	IF p_s3_bucket_source IS NULL THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			'1 validation error detected: Value null at ''s3BucketSource'' failed to satisfy constraint: Member must not be null');
+	ELSIF p_input_format IS NULL THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			'1 validation error detected: Value null at ''inputFormat'' failed to satisfy constraint: Member must not be null');
+	ELSIF p_table_creation_parameters IS NULL THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			'1 validation error detected: Value null at ''tableCreationParameters'' failed to satisfy constraint: Member must not be null');
+	ELSIF v_bucket IS NULL THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			'1 validation error detected: Value null at ''s3BucketSource.s3Bucket'' failed to satisfy constraint: Member must not be null');
+	END IF;
+	PERFORM hroe.transfer_check_enum(p_input_format, 'inputFormat', '{DYNAMODB_JSON,ION,CSV}');
+	PERFORM hroe.transfer_check_enum(p_input_compression_type, 'inputCompressionType', '{GZIP,ZSTD,NONE}');
+	IF v_csv IS NOT NULL AND p_input_format <> 'CSV' THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			'InputFormatOptions can only be specified with the CSV input format');
+	END IF;
+	IF length(v_csv->>'Delimiter') <> 1 OR (v_csv->>'Delimiter') !~ '^[,\t:;| ]$' THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			format('1 validation error detected: Value ''%s'' at ''inputFormatOptions.csv.delimiter'' failed to satisfy constraint: Member must satisfy regular expression pattern: [,;:|\t ]',
+				   v_csv->>'Delimiter'));
+	END IF;
+	IF jsonb_typeof(v_csv->'HeaderList') IS DISTINCT FROM 'array' AND v_csv ? 'HeaderList' THEN
+		PERFORM hroe.dynamodb_error('ValidationException', 'HeaderList must be a list of attribute names');
+	END IF;
+	v_table := p_table_creation_parameters->>'TableName';
+	PERFORM hroe.s3_check_bucket(v_bucket, p_s3_bucket_source->>'S3KeyPrefix', false);
+	v_request := jsonb_strip_nulls(jsonb_build_object(
+		'S3BucketSource', p_s3_bucket_source, 'InputFormat', p_input_format,
+		'InputCompressionType', coalesce(p_input_compression_type, 'NONE'),
+		'InputFormatOptions', p_input_format_options,
+		'TableCreationParameters', p_table_creation_parameters));
+	IF p_client_token IS NOT NULL THEN
+		SELECT * INTO v_row FROM hroe.imports i
+		WHERE i.client_token = p_client_token AND i.requested_by = (SELECT oid FROM pg_roles WHERE rolname = current_user)
+		  AND i.start_time > clock_timestamp() - interval '8 hours'
+		ORDER BY i.start_time DESC LIMIT 1;
+		IF FOUND THEN
+			IF v_row.request <> v_request THEN
+				PERFORM hroe.dynamodb_error('IdempotentParameterMismatchException',
+					'The provided ClientToken was already used with different parameters');
+			END IF;
+			RETURN jsonb_build_object('ImportTableDescription', hroe.import_description(v_row));
+		END IF;
+	END IF;
+	-- the table, with its indexes, as CreateTable makes it (its errors are CreateTable's)
+	-- (CreateTable makes the table in the caller's current schema, p_schema)
+	PERFORM set_config('search_path', format('%I, pg_catalog, pg_temp', coalesce(p_schema, 'public')), true);
+	v_created := hroe.dynamodb('CreateTable', p_table_creation_parameters);
+	PERFORM set_config('search_path', 'pg_catalog, pg_temp', true);
+	IF v_created->>'__type' LIKE '%#AccessDeniedException' THEN
+		RAISE EXCEPTION '%', v_created->>'message' USING ERRCODE = 'insufficient_privilege';
+	ELSIF v_created ? '__type' THEN
+		PERFORM hroe.dynamodb_error(split_part(v_created->>'__type', '#', 2), v_created->>'message');
+	END IF;
+	v_id := lpad((extract(epoch FROM clock_timestamp()) * 1000)::bigint::text, 14, '0')
+			|| '-' || left(md5(gen_random_uuid()::text), 8);
+	INSERT INTO hroe.imports (import_arn, table_name, table_arn, requested_by, client_token, request,
+							  input_format, input_compression_type, input_format_options,
+							  s3_bucket, s3_key_prefix, s3_bucket_owner, table_creation_parameters)
+	VALUES (hroe.table_arn(v_table) || '/import/' || v_id, v_table, hroe.table_arn(v_table),
+			(SELECT oid FROM pg_roles WHERE rolname = current_user), p_client_token, v_request,
+			p_input_format, coalesce(p_input_compression_type, 'NONE'), p_input_format_options,
+			v_bucket, p_s3_bucket_source->>'S3KeyPrefix', p_s3_bucket_source->>'S3BucketOwner',
+			p_table_creation_parameters)
+	RETURNING * INTO v_row;
+	PERFORM hroe.transfer_start('import', v_row.job_id);
+	RETURN jsonb_build_object('ImportTableDescription', hroe.import_description(v_row));
+END
+$$;
+COMMENT ON FUNCTION hroe.import_table(jsonb, text, jsonb, text, jsonb, text, name) IS
+'ImportTable: creates the table p_table_creation_parameters describe (with its GSIs, as CreateTable, in schema p_schema: by default the caller''s current schema) and starts hroe''s import worker, which puts every item of the files under p_s3_bucket_source''s bucket (a directory under hroe.s3_root) and S3KeyPrefix: DYNAMODB_JSON or ION lines ({"Item": ...}) or CSV (p_input_format_options: {"Csv": {"Delimiter", "HeaderList"}}), compressed GZIP, ZSTD or NONE; a line it cannot import is counted in ErrorCount and logged. The caller needs membership in hroe_import or pg_read_server_files. Returns {"ImportTableDescription": ...}';
+
+CREATE FUNCTION hroe.describe_import(p_import_arn text) RETURNS jsonb
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	v_row hroe.imports;
+BEGIN
+	IF p_import_arn IS NULL THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			'1 validation error detected: Value null at ''importArn'' failed to satisfy constraint: Member must not be null');
+	END IF;
+	SELECT * INTO v_row FROM hroe.imports WHERE import_arn = p_import_arn;
+	IF NOT FOUND THEN
+		PERFORM hroe.dynamodb_error('ImportNotFoundException', format('Import not found: %s', p_import_arn));
+	END IF;
+	RETURN jsonb_build_object('ImportTableDescription', hroe.import_description(v_row));
+END
+$$;
+COMMENT ON FUNCTION hroe.describe_import(text) IS
+'DescribeImport: an import of the caller''s, its status (IN_PROGRESS, COMPLETED, FAILED), ProcessedItemCount, ImportedItemCount, ErrorCount, ProcessedSizeBytes, FailureCode and FailureMessage; ImportNotFoundException for another role''s or an unknown ARN. Returns {"ImportTableDescription": ...}';
+
+CREATE FUNCTION hroe.list_imports(p_table_arn text DEFAULT NULL, p_page_size integer DEFAULT NULL,
+								  p_next_token text DEFAULT NULL)
+RETURNS jsonb
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	v_list jsonb;
+	v_last text;
+	v_more boolean;
+BEGIN
+	IF p_page_size < 1 OR p_page_size > 25 THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			format('1 validation error detected: Value ''%s'' at ''pageSize'' failed to satisfy constraint: Member must have value %s',
+				   p_page_size, CASE WHEN p_page_size < 1 THEN 'greater than or equal to 1' ELSE 'less than or equal to 25' END));
+	END IF;
+	WITH page AS (
+		SELECT i.* FROM hroe.imports i
+		WHERE (p_table_arn IS NULL OR i.table_arn = p_table_arn)
+		  AND (p_next_token IS NULL OR i.import_arn > p_next_token)
+		ORDER BY i.import_arn LIMIT coalesce(p_page_size, 25) + 1)
+	SELECT coalesce(jsonb_agg(jsonb_strip_nulls(jsonb_build_object(
+				'ImportArn', p.import_arn, 'ImportStatus', p.import_status, 'TableArn', p.table_arn,
+				'S3BucketSource', jsonb_build_object('S3Bucket', p.s3_bucket, 'S3KeyPrefix', p.s3_key_prefix,
+													 'S3BucketOwner', p.s3_bucket_owner),
+				'InputFormat', p.input_format, 'StartTime', EXTRACT(epoch FROM p.start_time),
+				'EndTime', EXTRACT(epoch FROM p.end_time))) ORDER BY p.import_arn)
+						FILTER (WHERE p.n <= coalesce(p_page_size, 25)), '[]'),
+		   max(p.import_arn) FILTER (WHERE p.n <= coalesce(p_page_size, 25)),
+		   count(*) > coalesce(p_page_size, 25)
+	INTO v_list, v_last, v_more
+	FROM (SELECT page.*, row_number() OVER (ORDER BY page.import_arn) AS n FROM page) p;
+	RETURN jsonb_strip_nulls(jsonb_build_object('ImportSummaryList', v_list,
+												'NextToken', CASE WHEN v_more THEN v_last END));
+END
+$$;
+COMMENT ON FUNCTION hroe.list_imports(text, integer, text) IS
+'ListImports: the caller''s imports (into table p_table_arn, or all), p_page_size (1 to 25, default 25) a page, by ARN, with NextToken when more follow. Returns {"ImportSummaryList": [...], "NextToken": ...}';
+
+-- ---------------------------------------------------------------------
+-- Resource-based policies (issue #32): PutResourcePolicy,
+-- GetResourcePolicy, DeleteResourcePolicy; src/tables/policy.sql
+-- ---------------------------------------------------------------------
+
+-- PolicyNotFoundException (HR030), a policy's explicit deny (HR031)
+-- Raise a DynamoDB exception from SQL: class HR, DynamoDB's text as message
+CREATE OR REPLACE FUNCTION hroe.dynamodb_error(p_exception text, p_message text)
+RETURNS void
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+	RAISE EXCEPTION USING
+		MESSAGE = p_message,
+		ERRCODE = CASE p_exception
+					  WHEN 'ValidationException' THEN 'HR000'
+					  WHEN 'ResourceNotFoundException' THEN 'HR001'
+					  WHEN 'ConditionalCheckFailedException' THEN 'HR002'
+					  WHEN 'ResourceInUseException' THEN 'HR003'
+					  WHEN 'LimitExceededException' THEN 'HR004'
+					  WHEN 'TransactionCanceledException' THEN 'HR005'
+					  WHEN 'IdempotentParameterMismatchException' THEN 'HR006'
+					  WHEN 'SerializationException' THEN 'HR007'
+					  WHEN 'DuplicateItemException' THEN 'HR008'
+					  WHEN 'ExpiredIteratorException' THEN 'HR009'
+					  WHEN 'TrimmedDataAccessException' THEN 'HR010'
+					  WHEN 'ItemCollectionSizeLimitExceededException' THEN 'HR011'
+					  WHEN 'BackupNotFoundException' THEN 'HR012'
+					  WHEN 'BackupInUseException' THEN 'HR013'
+					  WHEN 'TableNotFoundException' THEN 'HR014'
+					  WHEN 'TableAlreadyExistsException' THEN 'HR015'
+					  WHEN 'TableInUseException' THEN 'HR016'
+					  WHEN 'ProvisionedThroughputExceededException' THEN 'HR017'
+					  WHEN 'ThrottlingException' THEN 'HR018'
+					  WHEN 'PointInTimeRecoveryUnavailableException' THEN 'HR020'
+					  WHEN 'ExportNotFoundException' THEN 'HR021'
+					  WHEN 'ImportNotFoundException' THEN 'HR022'
+					  WHEN 'InvalidExportTimeException' THEN 'HR023'
+					  WHEN 'PolicyNotFoundException' THEN 'HR030'
+					  WHEN 'AccessDeniedException' THEN 'HR031'
+					  ELSE 'HR000' END,
+		DETAIL = format('DynamoDB %s.', p_exception);
+END
+$$;
+COMMENT ON FUNCTION hroe.dynamodb_error(text, text) IS
+'internal: Raises a DynamoDB exception: SQLSTATE class HR (HR000 ValidationException, HR001 ResourceNotFoundException, HR002 ConditionalCheckFailedException, HR003 ResourceInUseException, HR004 LimitExceededException, HR005 TransactionCanceledException, HR006 IdempotentParameterMismatchException, HR007 SerializationException, HR008 DuplicateItemException, HR009 ExpiredIteratorException, HR010 TrimmedDataAccessException, HR011 ItemCollectionSizeLimitExceededException, HR012 BackupNotFoundException, HR013 BackupInUseException, HR014 TableNotFoundException, HR015 TableAlreadyExistsException, HR016 TableInUseException, HR017 ProvisionedThroughputExceededException, HR018 ThrottlingException, HR020 PointInTimeRecoveryUnavailableException, HR021 ExportNotFoundException, HR022 ImportNotFoundException, HR023 InvalidExportTimeException, HR030 PolicyNotFoundException, HR031 AccessDeniedException (a resource-based policy''s explicit deny); as hroe.dynamodb_errors()), DynamoDB''s text as the message';
+
+-- the IAM user name of an access key's requests
+ALTER TABLE hroe.access_keys ADD COLUMN principal_name text
+	CHECK (principal_name ~ '^[A-Za-z0-9_+=,.@-]{1,64}$');
+COMMENT ON TABLE hroe.access_keys IS 'Access keys of hroe-gateway: an AWS-style access key id, its secret (a credential: readable by the owner and by the gateway''s login role only), the PostgreSQL role its requests run as, and when it was created and revoked (a revoked key is refused at once; the gateway caches secrets for a few seconds), and the IAM user name its requests have in resource-based policies (principal arn:aws:iam::<hroe.account_id>:user/<principal_name>, NULL for the role''s name)';
+DROP FUNCTION hroe.create_access_key(regrole, text, text);
+CREATE FUNCTION hroe.create_access_key(
+	p_role regrole,
+	p_access_key_id text DEFAULT NULL,
+	p_secret text DEFAULT NULL,
+	p_principal_name text DEFAULT NULL,
+	OUT access_key_id text,
+	OUT secret_access_key text)
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+	IF p_role IS NULL THEN
+		RAISE EXCEPTION 'an access key needs a role' USING ERRCODE = 'null_value_not_allowed';
+	END IF;
+	-- generated from gen_random_uuid() (strong random): a 20-character id
+	-- beginning HROE, a 40-character hexadecimal secret
+	access_key_id := coalesce(p_access_key_id,
+		'HROE' || upper(substr(replace(gen_random_uuid()::text, '-', ''), 1, 16)));
+	secret_access_key := coalesce(p_secret, substr(replace(
+		gen_random_uuid()::text || gen_random_uuid()::text, '-', ''), 1, 40));
+	INSERT INTO hroe.access_keys (access_key_id, secret, role, principal_name)
+		VALUES (access_key_id, secret_access_key, p_role, p_principal_name);
+END
+$$;
+COMMENT ON FUNCTION hroe.create_access_key(regrole, text, text, text) IS
+'Creates an access key of hroe-gateway whose requests run as p_role: the given or a generated access key id (20 characters) and secret (40 characters); returns the pair. p_principal_name: the IAM user name of its requests in resource-based policies (arn:aws:iam::<hroe.account_id>:user/<name>; NULL: the role''s name). Needs INSERT on hroe.access_keys (the extension owner has it)';
+
+
+--
+-- Resource-based policies (PutResourcePolicy, GetResourcePolicy,
+-- DeleteResourcePolicy; src/tables/tables_policy.c enforces them)
+--
+-- A table's policy applies to the table and its indexes; its stream has a
+-- policy of its own.  hroe enforces a policy's explicit Deny statements on
+-- every request of the JSON API (hroe.dynamodb and both HTTP front ends):
+-- PostgreSQL's privileges stay the authority, so an Allow never widens
+-- what they grant, and a policy can only narrow it.
+--
+
+CREATE TABLE hroe.resource_policies (
+	table_name	text NOT NULL REFERENCES hroe.tables ON DELETE CASCADE,
+	-- '' for the table's policy, else the StreamLabel of its stream's
+	stream_label text NOT NULL DEFAULT '',
+	policy		text NOT NULL,
+	-- DynamoDB's RevisionId: a numeric string, changed by each put
+	revision_id	text NOT NULL CHECK (revision_id ~ '^[0-9]{1,20}$'),
+	PRIMARY KEY (table_name, stream_label)
+);
+COMMENT ON TABLE hroe.resource_policies IS 'The resource-based policies of DynamoDB tables (stream_label '''') and of their streams (PutResourcePolicy, GetResourcePolicy, DeleteResourcePolicy): readable by every role, as hroe.tables; under row-level security only a member of the role owning a table writes its policies';
+ALTER TABLE hroe.resource_policies ENABLE ROW LEVEL SECURITY;
+ALTER TABLE hroe.resource_policies FORCE ROW LEVEL SECURITY;
+CREATE POLICY resource_policies_read ON hroe.resource_policies FOR SELECT USING (true);
+COMMENT ON POLICY resource_policies_read ON hroe.resource_policies IS 'Policies are metadata, readable by every role, as hroe.tables: each request of every role is checked against them';
+CREATE POLICY resource_policies_owner ON hroe.resource_policies FOR ALL
+	USING (hroe.owns_table(table_name)) WITH CHECK (hroe.owns_table(table_name));
+COMMENT ON POLICY resource_policies_owner ON hroe.resource_policies IS 'Only a member of the role owning a table''s PostgreSQL table attaches, changes or deletes its policies';
+GRANT SELECT, INSERT, UPDATE, DELETE ON hroe.resource_policies TO PUBLIC;
+SELECT pg_catalog.pg_extension_config_dump('hroe.resource_policies',
+	'WHERE NOT EXISTS (SELECT FROM hroe.tables t JOIN pg_catalog.pg_depend d ON d.objid = t.relid AND d.classid = ''pg_catalog.pg_class''::pg_catalog.regclass AND d.deptype = ''e'' WHERE t.table_name = resource_policies.table_name)');
+
+-- Each backend caches the policies (tables_policy.c): any change to them
+-- invalidates every backend's cache at commit
+CREATE FUNCTION hroe.resource_policies_changed() RETURNS trigger
+AS 'MODULE_PATHNAME', 'hroe_resource_policies_changed'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+COMMENT ON FUNCTION hroe.resource_policies_changed() IS
+'internal: trigger of hroe.resource_policies: invalidates every backend''s cache of the policies (a relation cache invalidation of the table, sent at commit)';
+CREATE TRIGGER resource_policies_changed
+	AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON hroe.resource_policies
+	FOR EACH STATEMENT EXECUTE FUNCTION hroe.resource_policies_changed();
+
+-- IAM's wildcards: * any run of characters, ? one character
+CREATE FUNCTION hroe.iam_matches(p_pattern text, p_value text, p_ignore_case boolean)
+RETURNS boolean
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+RETURN CASE WHEN p_ignore_case
+	THEN pg_catalog.lower(p_value) OPERATOR(pg_catalog.~) ('^' OPERATOR(pg_catalog.||) pg_catalog.replace(pg_catalog.replace(
+		pg_catalog.regexp_replace(pg_catalog.lower(p_pattern), '([.+^$(){}|\[\]\\])', '\\\1', 'g'),
+		'*', '.*'), '?', '.') OPERATOR(pg_catalog.||) '$')
+	ELSE p_value OPERATOR(pg_catalog.~) ('^' OPERATOR(pg_catalog.||) pg_catalog.replace(pg_catalog.replace(
+		pg_catalog.regexp_replace(p_pattern, '([.+^$(){}|\[\]\\])', '\\\1', 'g'),
+		'*', '.*'), '?', '.') OPERATOR(pg_catalog.||) '$') END;
+COMMENT ON FUNCTION hroe.iam_matches(text, text, boolean) IS
+'internal: Whether p_value matches the IAM pattern p_pattern (* any run of characters, ? any one; every other character itself), ignoring case if p_ignore_case';
+
+-- A policy element that is a string or an array of strings, as an array
+CREATE FUNCTION hroe.iam_strings(p_value jsonb) RETURNS text[]
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+RETURN CASE pg_catalog.jsonb_typeof(p_value)
+	WHEN 'string' THEN ARRAY[p_value OPERATOR(pg_catalog.->>) 0]
+	WHEN 'array' THEN ARRAY(SELECT pg_catalog.jsonb_array_elements_text(p_value))
+	ELSE NULL END;
+COMMENT ON FUNCTION hroe.iam_strings(jsonb) IS
+'internal: A policy element that is a string or an array of strings, as an array of them (NULL for any other JSON)';
+
+-- Check a policy document as DynamoDB does; returns it parsed
+CREATE FUNCTION hroe.check_resource_policy(p_policy text) RETURNS jsonb
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	v_doc jsonb;
+	v_statements jsonb;
+	v_st jsonb;
+	v_key text;
+	v_op text;
+	v_cond jsonb;
+	v_n integer := 0;
+BEGIN
+	-- DynamoDB: at most 20 KB, whitespace counted
+	IF octet_length(p_policy) > 20480 THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			format('Resource-based policy document size %s bytes exceeds the maximum of 20480 bytes', octet_length(p_policy)));
+	END IF;
+	BEGIN
+		v_doc := p_policy::jsonb;
+	EXCEPTION WHEN invalid_text_representation OR untranslatable_character THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			'Invalid policy document: the policy is not valid JSON');
+	END;
+	IF jsonb_typeof(v_doc) <> 'object' THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			'Invalid policy document: the policy must be a JSON object');
+	END IF;
+	FOR v_key IN SELECT jsonb_object_keys(v_doc) LOOP
+		IF v_key NOT IN ('Version', 'Id', 'Statement') THEN
+			PERFORM hroe.dynamodb_error('ValidationException',
+				format('Invalid policy document: unknown element %s', v_key));
+		END IF;
+	END LOOP;
+	IF v_doc ? 'Version' AND (v_doc->>'Version') IS DISTINCT FROM '2012-10-17'
+	   AND (v_doc->>'Version') IS DISTINCT FROM '2008-10-17' THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			'Invalid policy document: Version must be 2012-10-17 or 2008-10-17');
+	END IF;
+	v_statements := v_doc->'Statement';
+	IF v_statements IS NULL THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			'Invalid policy document: Statement is missing');
+	END IF;
+	IF jsonb_typeof(v_statements) = 'object' THEN
+		v_statements := jsonb_build_array(v_statements);
+	ELSIF jsonb_typeof(v_statements) <> 'array' OR jsonb_array_length(v_statements) = 0 THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			'Invalid policy document: Statement must be an object or a non-empty array of objects');
+	END IF;
+	FOR v_st IN SELECT jsonb_array_elements(v_statements) LOOP
+		v_n := v_n + 1;
+		IF jsonb_typeof(v_st) <> 'object' THEN
+			PERFORM hroe.dynamodb_error('ValidationException',
+				format('Invalid policy document: Statement %s is not an object', v_n));
+		END IF;
+		FOR v_key IN SELECT jsonb_object_keys(v_st) LOOP
+			IF v_key NOT IN ('Sid', 'Effect', 'Principal', 'NotPrincipal', 'Action', 'NotAction',
+							 'Resource', 'NotResource', 'Condition') THEN
+				PERFORM hroe.dynamodb_error('ValidationException',
+					format('Invalid policy document: unknown element %s in Statement %s', v_key, v_n));
+			END IF;
+		END LOOP;
+		IF v_st ? 'Sid' AND jsonb_typeof(v_st->'Sid') <> 'string' THEN
+			PERFORM hroe.dynamodb_error('ValidationException',
+				format('Invalid policy document: Sid of Statement %s must be a string', v_n));
+		END IF;
+		IF (v_st->>'Effect') IS DISTINCT FROM 'Allow' AND (v_st->>'Effect') IS DISTINCT FROM 'Deny' THEN
+			PERFORM hroe.dynamodb_error('ValidationException',
+				format('Invalid policy document: Effect of Statement %s must be Allow or Deny', v_n));
+		END IF;
+		IF (v_st ? 'Principal') = (v_st ? 'NotPrincipal') THEN
+			PERFORM hroe.dynamodb_error('ValidationException',
+				format('Invalid policy document: Statement %s must have either Principal or NotPrincipal', v_n));
+		END IF;
+		IF (v_st ? 'Action') = (v_st ? 'NotAction') THEN
+			PERFORM hroe.dynamodb_error('ValidationException',
+				format('Invalid policy document: Statement %s must have either Action or NotAction', v_n));
+		END IF;
+		IF (v_st ? 'Resource') = (v_st ? 'NotResource') THEN
+			PERFORM hroe.dynamodb_error('ValidationException',
+				format('Invalid policy document: Statement %s must have either Resource or NotResource', v_n));
+		END IF;
+		IF hroe.iam_strings(coalesce(v_st->'Action', v_st->'NotAction')) IS NULL
+		   OR hroe.iam_strings(coalesce(v_st->'Resource', v_st->'NotResource')) IS NULL THEN
+			PERFORM hroe.dynamodb_error('ValidationException',
+				format('Invalid policy document: Action and Resource of Statement %s must be strings or arrays of strings', v_n));
+		END IF;
+		-- Principal: "*" or an object of AWS, Service, Federated or
+		-- CanonicalUser principals, each a string or an array of strings
+		v_cond := coalesce(v_st->'Principal', v_st->'NotPrincipal');
+		IF NOT (v_cond = '"*"'::jsonb OR (jsonb_typeof(v_cond) = 'object' AND v_cond <> '{}'::jsonb
+				AND NOT EXISTS (SELECT FROM jsonb_each(v_cond) e
+								WHERE e.key NOT IN ('AWS', 'Service', 'Federated', 'CanonicalUser')
+								   OR hroe.iam_strings(e.value) IS NULL))) THEN
+			PERFORM hroe.dynamodb_error('ValidationException',
+				format('Invalid policy document: Principal of Statement %s must be "*" or an object of AWS, Service, Federated or CanonicalUser principals', v_n));
+		END IF;
+		-- Condition: {"Operator": {"key": value or [values]}}
+		IF v_st ? 'Condition' THEN
+			IF jsonb_typeof(v_st->'Condition') <> 'object' THEN
+				PERFORM hroe.dynamodb_error('ValidationException',
+					format('Invalid policy document: Condition of Statement %s must be an object', v_n));
+			END IF;
+			FOR v_op, v_cond IN SELECT key, value FROM jsonb_each(v_st->'Condition') LOOP
+				IF regexp_replace(regexp_replace(v_op, '^For(AnyValue|AllValues):', ''), 'IfExists$', '')
+				   NOT IN ('StringEquals', 'StringNotEquals', 'StringEqualsIgnoreCase', 'StringNotEqualsIgnoreCase',
+						   'StringLike', 'StringNotLike', 'NumericEquals', 'NumericNotEquals', 'NumericLessThan',
+						   'NumericLessThanEquals', 'NumericGreaterThan', 'NumericGreaterThanEquals',
+						   'DateEquals', 'DateNotEquals', 'DateLessThan', 'DateLessThanEquals',
+						   'DateGreaterThan', 'DateGreaterThanEquals', 'Bool', 'BinaryEquals',
+						   'IpAddress', 'NotIpAddress', 'ArnEquals', 'ArnLike', 'ArnNotEquals', 'ArnNotLike', 'Null')
+				   OR jsonb_typeof(v_cond) <> 'object' THEN
+					PERFORM hroe.dynamodb_error('ValidationException',
+						format('Invalid policy document: unknown condition operator %s in Statement %s', v_op, v_n));
+				END IF;
+				IF EXISTS (SELECT FROM jsonb_each(v_cond) e
+						   WHERE jsonb_typeof(e.value) NOT IN ('string', 'number', 'boolean', 'array')) THEN
+					PERFORM hroe.dynamodb_error('ValidationException',
+						format('Invalid policy document: the values of condition operator %s in Statement %s must be strings or arrays of strings', v_op, v_n));
+				END IF;
+			END LOOP;
+		END IF;
+	END LOOP;
+	RETURN v_doc;
+END
+$$;
+COMMENT ON FUNCTION hroe.check_resource_policy(text) IS
+'internal: Checks a resource-based policy document as PutResourcePolicy does (at most 20480 bytes, JSON, Version 2012-10-17 or 2008-10-17, Statement: an object or a non-empty array of them, each with Effect Allow or Deny, Principal or NotPrincipal, Action or NotAction, Resource or NotResource, an optional Sid and Condition in IAM''s grammar), a ValidationException if not; returns it parsed';
+
+-- Whether a policy explicitly denies principal p_principal (an IAM ARN)
+-- action p_action (dynamodb:...) on resource p_resource (an ARN)
+CREATE FUNCTION hroe.resource_policy_denies(p_policy jsonb, p_principal text, p_action text, p_resource text)
+RETURNS boolean
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	v_statements jsonb := p_policy->'Statement';
+	v_st jsonb;
+	v_account text := split_part(p_principal, ':', 5);
+	v_principals jsonb;
+	v_match boolean;
+	v_op text;
+	v_base text;
+	v_keys jsonb;
+	v_key text;
+	v_values text[];
+	v_actual text;
+	v_cond boolean;
+BEGIN
+	IF jsonb_typeof(v_statements) = 'object' THEN
+		v_statements := jsonb_build_array(v_statements);
+	END IF;
+	FOR v_st IN SELECT s FROM jsonb_array_elements(v_statements) s WHERE s->>'Effect' = 'Deny' LOOP
+		-- the principal: "*", {"AWS": "*"}, the account (its id or its
+		-- root ARN) or the principal's ARN itself
+		v_principals := coalesce(v_st->'Principal', v_st->'NotPrincipal');
+		v_match := v_principals = '"*"'::jsonb OR EXISTS (
+			SELECT FROM unnest(hroe.iam_strings(v_principals->'AWS')) p
+			WHERE p IN ('*', p_principal, v_account, format('arn:aws:iam::%s:root', v_account)));
+		IF v_st ? 'NotPrincipal' THEN
+			v_match := NOT v_match;
+		END IF;
+		CONTINUE WHEN NOT v_match;
+		-- the action, its case ignored
+		v_match := EXISTS (SELECT FROM unnest(hroe.iam_strings(coalesce(v_st->'Action', v_st->'NotAction'))) a
+						   WHERE hroe.iam_matches(a, p_action, true));
+		IF v_st ? 'NotAction' THEN
+			v_match := NOT v_match;
+		END IF;
+		CONTINUE WHEN NOT v_match;
+		-- the resource, its case kept
+		v_match := EXISTS (SELECT FROM unnest(hroe.iam_strings(coalesce(v_st->'Resource', v_st->'NotResource'))) r
+						   WHERE hroe.iam_matches(r, p_resource, false));
+		IF v_st ? 'NotResource' THEN
+			v_match := NOT v_match;
+		END IF;
+		CONTINUE WHEN NOT v_match;
+		-- every condition holds.  The request's context has the keys
+		-- aws:PrincipalArn and aws:PrincipalAccount; as in IAM, a condition
+		-- on a key the context lacks is false (the Deny does not apply),
+		-- but with ...IfExists it is true, and Null tests the absence
+		IF v_st ? 'Condition' THEN
+			FOR v_op, v_keys IN SELECT key, value FROM jsonb_each(v_st->'Condition') LOOP
+				v_base := regexp_replace(regexp_replace(v_op, '^For(AnyValue|AllValues):', ''), 'IfExists$', '');
+				FOR v_key IN SELECT jsonb_object_keys(v_keys) LOOP
+					v_values := CASE jsonb_typeof(v_keys->v_key)
+									WHEN 'array' THEN ARRAY(SELECT jsonb_array_elements_text(v_keys->v_key))
+									ELSE ARRAY[v_keys->>v_key] END;
+					v_actual := CASE lower(v_key)
+									WHEN 'aws:principalarn' THEN p_principal
+									WHEN 'aws:principalaccount' THEN v_account END;
+					v_cond := CASE
+						WHEN v_base = 'Null' THEN
+							(v_actual IS NULL) = ('true' = ANY (v_values))
+						WHEN v_actual IS NULL THEN
+							v_op LIKE '%IfExists'
+						WHEN v_base IN ('StringEquals', 'ArnEquals') THEN v_actual = ANY (v_values)
+						WHEN v_base IN ('StringNotEquals', 'ArnNotEquals') THEN NOT (v_actual = ANY (v_values))
+						WHEN v_base = 'StringEqualsIgnoreCase' THEN lower(v_actual) = ANY (SELECT lower(x) FROM unnest(v_values) x)
+						WHEN v_base = 'StringNotEqualsIgnoreCase' THEN NOT (lower(v_actual) = ANY (SELECT lower(x) FROM unnest(v_values) x))
+						WHEN v_base IN ('StringLike', 'ArnLike') THEN
+							EXISTS (SELECT FROM unnest(v_values) x WHERE hroe.iam_matches(x, v_actual, false))
+						WHEN v_base IN ('StringNotLike', 'ArnNotLike') THEN
+							NOT EXISTS (SELECT FROM unnest(v_values) x WHERE hroe.iam_matches(x, v_actual, false))
+						-- numbers, dates, booleans, addresses of string keys: false
+						ELSE false END;
+					IF NOT v_cond THEN
+						v_match := false;
+					END IF;
+				END LOOP;
+			END LOOP;
+		END IF;
+		IF v_match THEN
+			RETURN true;
+		END IF;
+	END LOOP;
+	RETURN false;
+END
+$$;
+COMMENT ON FUNCTION hroe.resource_policy_denies(jsonb, text, text, text) IS
+'Whether resource-based policy p_policy explicitly denies principal p_principal (an IAM ARN, arn:aws:iam::ACCOUNT:user/NAME) action p_action (dynamodb:GetItem, ...) on resource p_resource (a table, index or stream ARN): a Deny statement whose Principal (or NotPrincipal) names "*", the account (its id or arn:aws:iam::ACCOUNT:root) or the principal, whose Action (case ignored) and Resource match with IAM''s wildcards * and ?, and whose every Condition holds (keys aws:PrincipalArn and aws:PrincipalAccount; a condition on any other key is false, or true with ...IfExists, as IAM evaluates a key the request lacks). Allow statements never matter: PostgreSQL''s privileges are the authority, a policy only narrows them';
+
+-- The table and stream label ('' for the table) of a table or stream ARN
+-- of this database, else DynamoDB's errors
+CREATE FUNCTION hroe.resource_policy_target(p_resource_arn text, OUT table_name text, OUT stream_label text)
+LANGUAGE plpgsql STABLE STRICT PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	v_m text[] := regexp_match(p_resource_arn,
+		'^arn:aws:dynamodb:([a-z0-9-]+):([0-9]{12}):table/([A-Za-z0-9_.-]{3,255})(/stream/([^/]+))?$');
+BEGIN
+	IF v_m IS NULL THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			format('Invalid ResourceArn provided as input %s', p_resource_arn));
+	END IF;
+	IF v_m[1] <> current_setting('hroe.region') OR v_m[2] <> current_setting('hroe.account_id') THEN
+		RAISE EXCEPTION 'ARN "%" is not one of this database''s (hroe.region %, hroe.account_id %)',
+			p_resource_arn, current_setting('hroe.region'), current_setting('hroe.account_id')
+			USING ERRCODE = 'insufficient_privilege';
+	END IF;
+	table_name := v_m[3];
+	stream_label := coalesce(v_m[5], '');
+	IF NOT EXISTS (SELECT FROM hroe.tables t WHERE t.table_name = v_m[3])
+	   OR (stream_label <> '' AND NOT EXISTS (SELECT FROM hroe.streams s
+											  WHERE s.table_name = v_m[3] AND s.label = v_m[5])) THEN
+		PERFORM hroe.dynamodb_error('ResourceNotFoundException',
+			format('Requested resource not found: ResourceArn: %s not found', p_resource_arn));
+	END IF;
+END
+$$;
+COMMENT ON FUNCTION hroe.resource_policy_target(text) IS
+'internal: The table and the stream label ('''' for the table itself) a table ARN (arn:aws:dynamodb:REGION:ACCOUNT:table/NAME) or stream ARN (.../stream/LABEL) of this database names; a ValidationException for any other string, AccessDeniedException for another region''s or account''s, ResourceNotFoundException for a table or stream that does not exist';
+
+CREATE FUNCTION hroe.put_resource_policy(p_resource_arn text, p_policy text,
+										 p_expected_revision_id text DEFAULT NULL)
+RETURNS text
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	v_target record;
+	v_old hroe.resource_policies;
+	v_revision text;
+BEGIN
+	IF p_resource_arn IS NULL OR p_policy IS NULL THEN
+		RAISE EXCEPTION 'p_resource_arn and p_policy must not be null' USING ERRCODE = 'null_value_not_allowed';
+	END IF;
+	v_target := hroe.resource_policy_target(p_resource_arn);
+	IF NOT hroe.owns_table(v_target.table_name) THEN
+		RAISE EXCEPTION 'only a member of the role owning table % may change its resource-based policies',
+			v_target.table_name USING ERRCODE = 'insufficient_privilege';
+	END IF;
+	PERFORM hroe.check_resource_policy(p_policy);
+	-- one put at a time per resource: the row, or the table's advisory lock
+	PERFORM pg_advisory_xact_lock(hashtext('hroe.resource_policies'), hashtext(v_target.table_name));
+	SELECT * INTO v_old FROM hroe.resource_policies r
+	WHERE r.table_name = v_target.table_name AND r.stream_label = v_target.stream_label;
+	IF p_expected_revision_id IS NOT NULL AND
+	   (CASE WHEN p_expected_revision_id = 'NO_POLICY' THEN v_old.revision_id IS NOT NULL
+			 ELSE v_old.revision_id IS DISTINCT FROM p_expected_revision_id END) THEN
+		PERFORM hroe.dynamodb_error('PolicyNotFoundException',
+			CASE WHEN v_old.revision_id IS NULL
+				 THEN format('Resource-based policy not found for the provided ResourceArn: %s', p_resource_arn)
+				 ELSE format('A policy with the given revision ID does not exist for the resource: %s. The current revision ID is %s.',
+							 p_resource_arn, v_old.revision_id) END);
+	END IF;
+	-- the same document again: the same revision
+	IF v_old.policy = p_policy THEN
+		RETURN v_old.revision_id;
+	END IF;
+	-- a numeric string: the time in milliseconds, above the last revision
+	v_revision := greatest((extract(epoch FROM clock_timestamp()) * 1000)::bigint,
+						   coalesce(v_old.revision_id::bigint + 1, 0))::text;
+	INSERT INTO hroe.resource_policies (table_name, stream_label, policy, revision_id)
+	VALUES (v_target.table_name, v_target.stream_label, p_policy, v_revision)
+	ON CONFLICT (table_name, stream_label)
+	DO UPDATE SET policy = excluded.policy, revision_id = excluded.revision_id;
+	RETURN v_revision;
+END
+$$;
+COMMENT ON FUNCTION hroe.put_resource_policy(text, text, text) IS
+'PutResourcePolicy: attaches policy document p_policy to the table or stream ARN p_resource_arn (a table''s applies to its indexes too), replacing its policy; returns the new RevisionId (a numeric string; the same one for the same document again). p_expected_revision_id: the current policy''s revision, or NO_POLICY for none, else PolicyNotFoundException. Only a member of the role owning the table may (row-level security on hroe.resource_policies). hroe enforces the Deny statements (hroe.resource_policy_denies) on the JSON API''s requests';
+
+CREATE FUNCTION hroe.get_resource_policy(p_resource_arn text, OUT policy text, OUT revision_id text)
+LANGUAGE plpgsql STABLE STRICT PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	v_target record := hroe.resource_policy_target(p_resource_arn);
+BEGIN
+	SELECT r.policy, r.revision_id INTO policy, revision_id FROM hroe.resource_policies r
+	WHERE r.table_name = v_target.table_name AND r.stream_label = v_target.stream_label;
+	IF NOT FOUND THEN
+		PERFORM hroe.dynamodb_error('PolicyNotFoundException',
+			format('Resource-based policy not found for the provided ResourceArn: %s', p_resource_arn));
+	END IF;
+END
+$$;
+COMMENT ON FUNCTION hroe.get_resource_policy(text) IS
+'GetResourcePolicy: the policy document of the table or stream ARN p_resource_arn and its RevisionId; PolicyNotFoundException if it has none. Policies are readable by every role, as hroe.tables';
+
+CREATE FUNCTION hroe.delete_resource_policy(p_resource_arn text, p_expected_revision_id text DEFAULT NULL)
+RETURNS text
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	v_target record;
+	v_old hroe.resource_policies;
+BEGIN
+	IF p_resource_arn IS NULL THEN
+		RAISE EXCEPTION 'p_resource_arn must not be null' USING ERRCODE = 'null_value_not_allowed';
+	END IF;
+	v_target := hroe.resource_policy_target(p_resource_arn);
+	IF NOT hroe.owns_table(v_target.table_name) THEN
+		RAISE EXCEPTION 'only a member of the role owning table % may change its resource-based policies',
+			v_target.table_name USING ERRCODE = 'insufficient_privilege';
+	END IF;
+	PERFORM pg_advisory_xact_lock(hashtext('hroe.resource_policies'), hashtext(v_target.table_name));
+	SELECT * INTO v_old FROM hroe.resource_policies r
+	WHERE r.table_name = v_target.table_name AND r.stream_label = v_target.stream_label;
+	IF v_old.revision_id IS NULL THEN
+		PERFORM hroe.dynamodb_error('PolicyNotFoundException',
+			format('Resource-based policy not found for the provided ResourceArn: %s', p_resource_arn));
+	END IF;
+	IF p_expected_revision_id IS NOT NULL AND p_expected_revision_id <> v_old.revision_id THEN
+		PERFORM hroe.dynamodb_error('PolicyNotFoundException',
+			format('A policy with the given revision ID does not exist for the resource: %s. The current revision ID is %s.',
+				   p_resource_arn, v_old.revision_id));
+	END IF;
+	DELETE FROM hroe.resource_policies r
+	WHERE r.table_name = v_target.table_name AND r.stream_label = v_target.stream_label;
+	RETURN v_old.revision_id;
+END
+$$;
+COMMENT ON FUNCTION hroe.delete_resource_policy(text, text) IS
+'DeleteResourcePolicy: removes the policy of the table or stream ARN p_resource_arn (a table''s covers its indexes); returns the RevisionId it had. PolicyNotFoundException if it has none, or p_expected_revision_id is not its revision. Only a member of the role owning the table may (row-level security on hroe.resource_policies); DeleteTable removes a table''s policies';

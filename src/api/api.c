@@ -37,6 +37,7 @@
 #include "utils/typcache.h"
 
 #include "api_internal.h"
+#include "throttle.h"
 #include "ddb_types.h"
 
 
@@ -352,6 +353,9 @@ static const ApiOperation operations[] = {
 	{"TagResource", NULL, hroe_api_tag_resource, false},
 	{"UntagResource", NULL, hroe_api_untag_resource, false},
 	{"ListTagsOfResource", NULL, hroe_api_list_tags_of_resource, false},
+	{"PutResourcePolicy", NULL, hroe_api_put_resource_policy, false},
+	{"GetResourcePolicy", NULL, hroe_api_get_resource_policy, false},
+	{"DeleteResourcePolicy", NULL, hroe_api_delete_resource_policy, false},
 	{"ExecuteStatement", NULL, hroe_api_execute_statement, false},
 	{"BatchExecuteStatement", NULL, hroe_api_batch_execute_statement, false},
 	{"ExecuteTransaction", NULL, hroe_api_execute_transaction, false},
@@ -363,11 +367,24 @@ static const ApiOperation operations[] = {
 	{"UpdateContributorInsights", hroe_api_update_contributor_insights, NULL, false},
 	{"DescribeContributorInsights", hroe_api_describe_contributor_insights, NULL, false},
 	{"ListContributorInsights", hroe_api_list_contributor_insights, NULL, false},
+	/* on-demand backups (api_backup.c) */
+	{"CreateBackup", hroe_api_create_backup, NULL, false},
+	{"DescribeBackup", hroe_api_describe_backup, NULL, false},
+	{"ListBackups", hroe_api_list_backups, NULL, false},
+	{"DeleteBackup", hroe_api_delete_backup, NULL, false},
+	{"RestoreTableFromBackup", hroe_api_restore_table_from_backup, NULL, false},
 	/* DynamoDB Streams' (the gateway's DynamoDBStreams_20120810 target) */
 	{"ListStreams", NULL, hroe_api_list_streams, false},
 	{"DescribeStream", NULL, hroe_api_describe_stream, false},
 	{"GetShardIterator", NULL, hroe_api_get_shard_iterator, false},
 	{"GetRecords", NULL, hroe_api_get_records, false},
+	/* exports and imports (src/transfer/transfer_api.c) */
+	{"ExportTableToPointInTime", hroe_api_export_table, NULL, false},
+	{"DescribeExport", hroe_api_describe_export, NULL, false},
+	{"ListExports", hroe_api_list_exports, NULL, false},
+	{"ImportTable", hroe_api_import_table, NULL, false},
+	{"DescribeImport", hroe_api_describe_import, NULL, false},
+	{"ListImports", hroe_api_list_imports, NULL, false},
 };
 
 /* The operation named op, or NULL (not inlined into the callers' PG_TRY) */
@@ -385,8 +402,10 @@ static void
 Dispatch(const ApiOperation *op, const ApiRequest *r, StringInfo out)
 {
 	JsonbValue *table = hroe_api_member(r->body, "TableName");
+	const char *action = hroe_iam_action(op->name, r->call->ops.partiql);
 
 	/* the table of a single-table request (the transactions name theirs) */
+	r->call->ops.action = NULL;
 	if (table && table->type == jbvString)
 		hroe_call_resource(&r->call->ops, table->val.string.val, table->val.string.len);
 	/* DynamoDB's constraints on the request's members, before anything else */
@@ -396,6 +415,15 @@ Dispatch(const ApiOperation *op, const ApiRequest *r, StringInfo out)
 		HroeValidation(psprintf("One or more parameter values were invalid: "
 								"hroe does not support U+0000 (\\u0000) in the strings of a %s request",
 								op->name));
+	/*
+	 * The operation's IAM action on the table it names (or its index), as
+	 * the table's resource-based policy allows; then on each table it names
+	 * elsewhere (a batch's, a tag request's ARN: hroe_call_resource)
+	 */
+	if (table && table->type == jbvString)
+		hroe_call_authorize(&r->call->ops, action, r->call->ops.resource,
+							hroe_api_member_text(r->body, "IndexName", "IndexName"), NULL);
+	r->call->ops.action = action;
 	if (op->item_metrics)
 		hroe_api_check_item_collection_metrics(r->body);
 	if (op->run_request)
@@ -458,6 +486,8 @@ hroe_api_run(ApiCall *call, const char *op, Jsonb *req, bool partiql)
 
 	if (operation == NULL)
 		elog(ERROR, "unknown operation \"%s\"", op);
+	/* (PartiQL's statements: IAM's PartiQL actions) */
+	call->ops.partiql = true;
 	res = RunOperation(call, operation, &req->root, partiql);
 	return res.jsonb ? res.jsonb : hroe_api_text_jsonb(res.text);
 }
@@ -520,6 +550,10 @@ ErrorBody(const ApiCall *call, const char *op, ErrorData *edata, const char *typ
 		appendStringInfo(&out, ",\"CancellationReasons\":%s", call->ops.reasons);
 	if (call->ops.item && edata->sqlerrcode == ERRCODE_HROE_CONDITIONAL_CHECK_FAILED)
 		appendStringInfo(&out, ",\"Item\":%s", call->ops.item);
+	/* DynamoDB's throttling (src/tables/throttle.c): the limits met */
+	if ((edata->sqlerrcode == ERRCODE_HROE_PROVISIONED_THROUGHPUT_EXCEEDED ||
+		 edata->sqlerrcode == ERRCODE_HROE_THROTTLING) && hroe_throttle_reasons())
+		appendStringInfo(&out, ",\"ThrottlingReasons\":%s", hroe_throttle_reasons());
 	appendStringInfoChar(&out, '}');
 	return out.data;
 }

@@ -729,8 +729,12 @@ hroe_api_create_table(JsonbContainer *req, StringInfo out)
 	v[6] = JsonbPGetDatum(JsonbValueToJsonb(index_throughput));
 	(void) RunStmt(STMT_SET_SETTINGS, v, nulls);
 	(void) hroe_api_apply_table_options(table, &opts);
+	/* OnDemandThroughput (api_on_demand.c) */
+	hroe_api_apply_on_demand(req, table, true);
 	if (stream && stream_enabled)
 		hroe_api_apply_stream(table, true, view_type);
+	/* ResourcePolicy: the table's resource-based policy (api_policy.c) */
+	hroe_api_create_table_policy(req, table);
 	appendStringInfo(out, ",\"TableDescription\":%s",
 					 TableDescription(table, "CREATING", ngsis ? "CREATING" : NULL, NULL));
 }
@@ -746,7 +750,8 @@ hroe_api_describe_table(JsonbContainer *req, StringInfo out)
 	if (hroe_table_lookup(table, true) == NULL)
 		hroe_ddb_error(ERRCODE_HROE_RESOURCE_NOT_FOUND, "ResourceNotFoundException",
 					   psprintf("Requested resource not found: Table: %s not found", table));
-	appendStringInfo(out, ",\"Table\":%s", TableDescription(table, "ACTIVE", NULL, NULL));
+	appendStringInfo(out, ",\"Table\":%s",
+					 hroe_api_with_restore(table, TableDescription(table, "ACTIVE", NULL, NULL)));
 }
 
 /* DeleteTable (refused while deletion protection is enabled: hroe.delete_table) */
@@ -829,12 +834,12 @@ hroe_api_update_table(JsonbContainer *req, StringInfo out)
 		JsonbContainer *u = MemberObject(updates[i], "Update");
 		JsonbContainer *c = MemberObject(updates[i], "Create");
 
-		/* (a GSI's warm throughput alone may be updated) */
+		/* (a GSI's warm throughput or OnDemandThroughput alone may be updated) */
 		if (u && hroe_api_member(u, "ProvisionedThroughput") == NULL &&
-			hroe_api_member(u, "WarmThroughput") == NULL)
+			hroe_api_member(u, "WarmThroughput") == NULL && !hroe_api_has_on_demand(u))
 			errs = lappend(errs, hroe_not_null_constraint(psprintf("globalSecondaryIndexUpdates.%d.member.update.provisionedThroughput",
 																 i + 1)));
-		else if (u)
+		else if (u && hroe_api_member(u, "ProvisionedThroughput") != NULL)
 			hroe_api_throughput(u, psprintf("globalSecondaryIndexUpdates.%d.member.update.provisionedThroughput", i + 1),
 								&utp[i], &errs);
 		else if (c)
@@ -859,7 +864,7 @@ hroe_api_update_table(JsonbContainer *req, StringInfo out)
 	if (stream)
 		hroe_api_check_stream(false, stream_enabled, view_type);
 	if (!tp.given && billing == NULL && nupdates == 0 && protection == NULL && !stream &&
-		!hroe_api_table_options_given(&opts))
+		!hroe_api_table_options_given(&opts) && !hroe_api_has_on_demand(req))
 		hroe_api_invalid("At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, GlobalSecondaryIndexUpdates or SSESpecification or ReplicaUpdates is required");
 	if (billing && strcmp(billing, "PROVISIONED") == 0 && !tp.given)
 		hroe_api_invalid("One or more parameter values were invalid: ProvisionedThroughput must be specified when BillingMode is PROVISIONED");
@@ -944,6 +949,8 @@ hroe_api_update_table(JsonbContainer *req, StringInfo out)
 	changed = DatumGetBool(Col(row, 1, &isnull));
 	if (hroe_api_apply_table_options(table, &opts))
 		changed = true;
+	/* OnDemandThroughput (api_on_demand.c) */
+	hroe_api_apply_on_demand(req, table, false);
 	if (stream)
 		hroe_api_apply_stream(table, stream_enabled, view_type);
 	/* the table UPDATING while its own settings or GSIs change, the GSIs changing */

@@ -123,9 +123,16 @@ extern void hroe_api_raise_errors(List *errs);
 extern void hroe_api_throughput(JsonbContainer *obj, const char *path, ApiThroughput *tp, List **errs);
 extern char *hroe_api_billing_mode(JsonbContainer *req, List **errs);
 extern void hroe_api_push_throughput(JsonbParseState **st, const char *index, const ApiThroughput *tp);
+/* OnDemandThroughput (api_on_demand.c) */
+extern bool hroe_api_has_on_demand(JsonbContainer *obj);
+extern void hroe_api_apply_on_demand(JsonbContainer *req, const char *table, bool create);
 extern void hroe_api_tag_resource(const ApiRequest *r, StringInfo out);
 extern void hroe_api_untag_resource(const ApiRequest *r, StringInfo out);
 extern void hroe_api_list_tags_of_resource(const ApiRequest *r, StringInfo out);
+extern void hroe_api_put_resource_policy(const ApiRequest *r, StringInfo out);
+extern void hroe_api_get_resource_policy(const ApiRequest *r, StringInfo out);
+extern void hroe_api_delete_resource_policy(const ApiRequest *r, StringInfo out);
+extern void hroe_api_create_table_policy(JsonbContainer *req, const char *table);
 extern void hroe_api_validate(const char *op, JsonbContainer *req);
 extern Jsonb *hroe_api_run(ApiCall *call, const char *op, Jsonb *req, bool partiql);
 extern char *hroe_api_access_denied(const char *op, const char *table);
@@ -145,6 +152,13 @@ extern void hroe_api_refuse_distributed(const char *table, const char *feature) 
 extern char *hroe_api_with_stream(const char *table, char *desc);
 extern void hroe_api_update_time_to_live(JsonbContainer *req, StringInfo out);
 extern void hroe_api_describe_time_to_live(JsonbContainer *req, StringInfo out);
+/* on-demand backups (api_backup.c) */
+extern void hroe_api_create_backup(JsonbContainer *req, StringInfo out);
+extern void hroe_api_describe_backup(JsonbContainer *req, StringInfo out);
+extern void hroe_api_list_backups(JsonbContainer *req, StringInfo out);
+extern void hroe_api_delete_backup(JsonbContainer *req, StringInfo out);
+extern void hroe_api_restore_table_from_backup(JsonbContainer *req, StringInfo out);
+extern char *hroe_api_with_restore(const char *table, char *desc);
 
 /* The table options of CreateTable and UpdateTable (api_settings.c) */
 typedef struct ApiTableOptions
@@ -172,5 +186,13 @@ extern void hroe_api_describe_endpoints(JsonbContainer *req, StringInfo out);
 extern void hroe_api_update_contributor_insights(JsonbContainer *req, StringInfo out);
 extern void hroe_api_describe_contributor_insights(JsonbContainer *req, StringInfo out);
 extern void hroe_api_list_contributor_insights(JsonbContainer *req, StringInfo out);
+
+/* exports and imports (src/transfer/transfer_api.c) */
+extern void hroe_api_export_table(JsonbContainer *req, StringInfo out);
+extern void hroe_api_describe_export(JsonbContainer *req, StringInfo out);
+extern void hroe_api_list_exports(JsonbContainer *req, StringInfo out);
+extern void hroe_api_import_table(JsonbContainer *req, StringInfo out);
+extern void hroe_api_describe_import(JsonbContainer *req, StringInfo out);
+extern void hroe_api_list_imports(JsonbContainer *req, StringInfo out);
 
 #endif							/* HROE_API_INTERNAL_H */

@@ -46,6 +46,7 @@
 #define HROE_WCU_BYTES			1024
 #define HROE_PARTITION_MAX_RCU	3000	/* one partition's reads per second */
 #define HROE_PARTITION_MAX_WCU	1000	/* ... and writes */
+#define HROE_BURST_SECONDS		300		/* unused capacity a table or GSI banks */
 
 /* tables and indexes */
 #define HROE_MAX_GSIS			20		/* global secondary indexes of a table */
@@ -85,6 +86,21 @@
 #define HROE_TAG_KEY_MAX		128		/* a tag key, in characters */
 #define HROE_TAG_VALUE_MAX		256		/* a tag value, in characters */
 #define HROE_ARN_MAX			1283	/* a ResourceArn, in characters */
+/*
+ * A resource-based policy document, in bytes, whitespace counted (checked
+ * in SQL, by hroe.check_resource_policy in src/tables/policy.sql)
+ */
+#define HROE_RESOURCE_POLICY_MAX	20480
+
+/*
+ * on-demand backups: a BackupName as a table name (HROE_TABLE_NAME_MIN/MAX),
+ * a BackupArn of 37 to 1024 characters, a ListBackups page; the SQL
+ * functions of src/api/backup.sql check them (as hroe.tables' CHECK does
+ * the table name's), the JSON API bounds a Limit with them
+ */
+#define HROE_BACKUP_ARN_MIN		37
+#define HROE_BACKUP_ARN_MAX		1024
+#define HROE_LIST_BACKUPS_MAX	100		/* backups in a ListBackups page */
 
 /* reads */
 #define HROE_PAGE_BYTES			(1024 * 1024)	/* a Query or Scan page */

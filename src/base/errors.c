@@ -30,9 +30,27 @@ const HroeErrorDef hroe_error_defs[] = {
 	{ERRCODE_HROE_DUPLICATE_ITEM, "DuplicateItemException", DDB "DuplicateItemException"},
 	{ERRCODE_HROE_ITEM_COLLECTION_SIZE, "ItemCollectionSizeLimitExceededException",
 	DDB "ItemCollectionSizeLimitExceededException"},
+	/* throttling (src/tables/throttle.c) */
+	{ERRCODE_HROE_PROVISIONED_THROUGHPUT_EXCEEDED, "ProvisionedThroughputExceededException",
+	DDB "ProvisionedThroughputExceededException"},
+	{ERRCODE_HROE_THROTTLING, "ThrottlingException", DDB "ThrottlingException"},
+	/* resource-based policies: a policy missing, a request a policy denies */
+	{ERRCODE_HROE_POLICY_NOT_FOUND, "PolicyNotFoundException", DDB "PolicyNotFoundException"},
+	{ERRCODE_HROE_POLICY_DENIED, "AccessDeniedException", DDB_TYPE_ACCESS_DENIED},
 	/* DynamoDB Streams' own */
 	{ERRCODE_HROE_EXPIRED_ITERATOR, "ExpiredIteratorException", DDB "ExpiredIteratorException"},
 	{ERRCODE_HROE_TRIMMED_DATA, "TrimmedDataAccessException", DDB "TrimmedDataAccessException"},
+	/* on-demand backups' */
+	{ERRCODE_HROE_BACKUP_NOT_FOUND, "BackupNotFoundException", DDB "BackupNotFoundException"},
+	{ERRCODE_HROE_BACKUP_IN_USE, "BackupInUseException", DDB "BackupInUseException"},
+	{ERRCODE_HROE_TABLE_NOT_FOUND, "TableNotFoundException", DDB "TableNotFoundException"},
+	{ERRCODE_HROE_TABLE_ALREADY_EXISTS, "TableAlreadyExistsException", DDB "TableAlreadyExistsException"},
+	{ERRCODE_HROE_TABLE_IN_USE, "TableInUseException", DDB "TableInUseException"},
+	/* exports and imports' */
+	{ERRCODE_HROE_PITR_UNAVAILABLE, "PointInTimeRecoveryUnavailableException", DDB "PointInTimeRecoveryUnavailableException"},
+	{ERRCODE_HROE_EXPORT_NOT_FOUND, "ExportNotFoundException", DDB "ExportNotFoundException"},
+	{ERRCODE_HROE_IMPORT_NOT_FOUND, "ImportNotFoundException", DDB "ImportNotFoundException"},
+	{ERRCODE_HROE_INVALID_EXPORT_TIME, "InvalidExportTimeException", DDB "InvalidExportTimeException"},
 };
 const int	hroe_error_ndefs = lengthof(hroe_error_defs);
 

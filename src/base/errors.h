@@ -28,12 +28,29 @@
 #define ERRCODE_HROE_EXPIRED_ITERATOR		MAKE_SQLSTATE('H','R','0','0','9')
 #define ERRCODE_HROE_TRIMMED_DATA			MAKE_SQLSTATE('H','R','0','1','0')
 #define ERRCODE_HROE_ITEM_COLLECTION_SIZE	MAKE_SQLSTATE('H','R','0','1','1')
+/* on-demand backups (src/api/backup.sql) */
+#define ERRCODE_HROE_BACKUP_NOT_FOUND		MAKE_SQLSTATE('H','R','0','1','2')
+#define ERRCODE_HROE_BACKUP_IN_USE			MAKE_SQLSTATE('H','R','0','1','3')
+#define ERRCODE_HROE_TABLE_NOT_FOUND		MAKE_SQLSTATE('H','R','0','1','4')
+#define ERRCODE_HROE_TABLE_ALREADY_EXISTS	MAKE_SQLSTATE('H','R','0','1','5')
+#define ERRCODE_HROE_TABLE_IN_USE			MAKE_SQLSTATE('H','R','0','1','6')
+/* throttling (src/tables/throttle.c) */
+#define ERRCODE_HROE_PROVISIONED_THROUGHPUT_EXCEEDED MAKE_SQLSTATE('H','R','0','1','7')
+#define ERRCODE_HROE_THROTTLING				MAKE_SQLSTATE('H','R','0','1','8')
+/* exports and imports' (src/transfer/transfer.sql) */
+#define ERRCODE_HROE_PITR_UNAVAILABLE		MAKE_SQLSTATE('H','R','0','2','0')
+#define ERRCODE_HROE_EXPORT_NOT_FOUND		MAKE_SQLSTATE('H','R','0','2','1')
+#define ERRCODE_HROE_IMPORT_NOT_FOUND		MAKE_SQLSTATE('H','R','0','2','2')
+#define ERRCODE_HROE_INVALID_EXPORT_TIME	MAKE_SQLSTATE('H','R','0','2','3')
 
 /*
  * E10 as UpdateItem words it (the update of a transaction too, where it
  * cancels the transaction instead: transactions.c knows it by this text)
  */
 #define HROE_MSG_UPDATE_TOO_BIG "Item size to update has exceeded the maximum allowed size"
+/* resource-based policies (src/tables/policy.sql, tables_policy.c) */
+#define ERRCODE_HROE_POLICY_NOT_FOUND		MAKE_SQLSTATE('H','R','0','3','0')
+#define ERRCODE_HROE_POLICY_DENIED			MAKE_SQLSTATE('H','R','0','3','1')
 
 /* One code of the class */
 typedef struct HroeErrorDef
@@ -73,6 +90,11 @@ extern char *hroe_request_cstring(const char *s, int len, const char *what);
 extern char *hroe_not_null_constraint(const char *path);
 extern void hroe_missing_member(const char *path) pg_attribute_noreturn();
 
+/* Throttling's messages (src/tables/throttle.c) */
+#define HROE_MSG_PROVISIONED_THROUGHPUT_EXCEEDED \
+	"The level of configured provisioned throughput for the table was exceeded. Consider increasing your provisioning level with the UpdateTable API."
+#define HROE_MSG_THROTTLING \
+	"Throughput exceeds the current capacity of your table or index. DynamoDB is automatically scaling your table or index so please try again shortly. If exceptions persist, check if you have a hot key: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/bp-partition-key-design.html"
 /*
  * An empty S or B key value (the first %s "string" or "binary"), in one
  * text wherever a key is given: an item's table key (PutItem, a batch's

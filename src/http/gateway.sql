@@ -19,9 +19,12 @@ CREATE TABLE hroe.access_keys (
 		CHECK (pg_catalog.length(secret) BETWEEN 1 AND 128),
 	role			regrole NOT NULL,
 	created_at		timestamptz NOT NULL DEFAULT pg_catalog.now(),
-	revoked_at		timestamptz
+	revoked_at		timestamptz,
+	-- the IAM user name of the key's requests in resource-based policies
+	-- (arn:aws:iam::<hroe.account_id>:user/<name>), NULL for its role's name
+	principal_name	text CHECK (principal_name ~ '^[A-Za-z0-9_+=,.@-]{1,64}$')
 );
-COMMENT ON TABLE hroe.access_keys IS 'Access keys of hroe-gateway: an AWS-style access key id, its secret (a credential: readable by the owner and by the gateway''s login role only), the PostgreSQL role its requests run as, and when it was created and revoked (a revoked key is refused at once; the gateway caches secrets for a few seconds)';
+COMMENT ON TABLE hroe.access_keys IS 'Access keys of hroe-gateway: an AWS-style access key id, its secret (a credential: readable by the owner and by the gateway''s login role only), the PostgreSQL role its requests run as, and when it was created and revoked (a revoked key is refused at once; the gateway caches secrets for a few seconds), and the IAM user name its requests have in resource-based policies (principal arn:aws:iam::<hroe.account_id>:user/<principal_name>, NULL for the role''s name)';
 REVOKE ALL ON hroe.access_keys FROM PUBLIC;
 -- Not marked with pg_extension_config_dump: secrets stay out of dumps, and
 -- keys are recreated after a restore (hroe.create_access_key).
@@ -30,6 +33,7 @@ CREATE FUNCTION hroe.create_access_key(
 	p_role regrole,
 	p_access_key_id text DEFAULT NULL,
 	p_secret text DEFAULT NULL,
+	p_principal_name text DEFAULT NULL,
 	OUT access_key_id text,
 	OUT secret_access_key text)
 LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
@@ -45,12 +49,12 @@ BEGIN
 		'HROE' || upper(substr(replace(gen_random_uuid()::text, '-', ''), 1, 16)));
 	secret_access_key := coalesce(p_secret, substr(replace(
 		gen_random_uuid()::text || gen_random_uuid()::text, '-', ''), 1, 40));
-	INSERT INTO hroe.access_keys (access_key_id, secret, role)
-		VALUES (access_key_id, secret_access_key, p_role);
+	INSERT INTO hroe.access_keys (access_key_id, secret, role, principal_name)
+		VALUES (access_key_id, secret_access_key, p_role, p_principal_name);
 END
 $$;
-COMMENT ON FUNCTION hroe.create_access_key(regrole, text, text) IS
-'Creates an access key of hroe-gateway whose requests run as p_role: the given or a generated access key id (20 characters) and secret (40 characters); returns the pair. Needs INSERT on hroe.access_keys (the extension owner has it)';
+COMMENT ON FUNCTION hroe.create_access_key(regrole, text, text, text) IS
+'Creates an access key of hroe-gateway whose requests run as p_role: the given or a generated access key id (20 characters) and secret (40 characters); returns the pair. p_principal_name: the IAM user name of its requests in resource-based policies (arn:aws:iam::<hroe.account_id>:user/<name>; NULL: the role''s name). Needs INSERT on hroe.access_keys (the extension owner has it)';
 
 CREATE FUNCTION hroe.revoke_access_key(p_access_key_id text)
 RETURNS boolean

@@ -45,21 +45,24 @@
 #include "api_internal.h"
 #include "ddb_types.h"
 #include "catalog.h"
+#include "policy.h"
 
 /* hroe.access_keys's columns */
 #define AK_ID		1
 #define AK_SECRET	2
 #define AK_ROLE		3
 #define AK_REVOKED	5
+/* principal_name: by name, absent from a catalog of 0.2 not yet updated */
 
 /*
  * The active access key key_id: true and its role (and, with secret not
  * NULL, its secret, palloc'd) if there is one, false for an unknown or
  * revoked key; read with the caller's privileges and snapshot, as a query
- * of the columns read would
+ * of the columns read would; with principal not NULL, the IAM user name of
+ * its requests (palloc'd; NULL for its role's name)
  */
 static bool
-ReadKey(text *key_id, Oid *role, char **secret)
+ReadKey(text *key_id, Oid *role, char **secret, char **principal)
 {
 	Oid			nsp = hroe_schema_oid();
 	Oid			relid = get_relname_relid("access_keys", nsp);
@@ -70,6 +73,7 @@ ReadKey(text *key_id, Oid *role, char **secret)
 	SysScanDesc scan;
 	HeapTuple	tup;
 	bool		found = false;
+	AttrNumber	ak_principal = OidIsValid(relid) ? get_attnum(relid, "principal_name") : InvalidAttrNumber;
 
 	if (!OidIsValid(relid) || !OidIsValid(index))
 		elog(ERROR, "hroe.access_keys or its primary key is missing");
@@ -80,7 +84,9 @@ ReadKey(text *key_id, Oid *role, char **secret)
 		 (secret != NULL &&
 		  pg_attribute_aclcheck(relid, AK_SECRET, GetUserId(), ACL_SELECT) != ACLCHECK_OK) ||
 		 pg_attribute_aclcheck(relid, AK_ROLE, GetUserId(), ACL_SELECT) != ACLCHECK_OK ||
-		 pg_attribute_aclcheck(relid, AK_REVOKED, GetUserId(), ACL_SELECT) != ACLCHECK_OK))
+		 pg_attribute_aclcheck(relid, AK_REVOKED, GetUserId(), ACL_SELECT) != ACLCHECK_OK ||
+		 (principal != NULL && ak_principal != InvalidAttrNumber &&
+		  pg_attribute_aclcheck(relid, ak_principal, GetUserId(), ACL_SELECT) != ACLCHECK_OK)))
 		aclcheck_error(acl, OBJECT_TABLE, "access_keys");
 	rel = table_open(relid, AccessShareLock);
 	if (rel->rd_rel->relrowsecurity)
@@ -111,6 +117,16 @@ ReadKey(text *key_id, Oid *role, char **secret)
 			*role = DatumGetObjectId(r);
 			if (secret != NULL)
 				*secret = TextDatumGetCString(sv);
+			if (principal != NULL)
+			{
+				bool		null_principal = true;
+				Datum		p = (Datum) 0;
+
+				/* (a table of a release before the column: none) */
+				if (ak_principal != InvalidAttrNumber)
+					p = heap_getattr(tup, ak_principal, desc, &null_principal);
+				*principal = null_principal ? NULL : TextDatumGetCString(p);
+			}
 		}
 	}
 	systable_endscan(scan);
@@ -130,7 +146,7 @@ hroe_access_key_secret(text *key_id)
 	Oid			role;
 	char	   *secret;
 
-	return ReadKey(key_id, &role, &secret) ? secret : NULL;
+	return ReadKey(key_id, &role, &secret, NULL) ? secret : NULL;
 }
 
 /*
@@ -152,7 +168,9 @@ hroe_gateway_run(text *key_id, const char *secret, const char *op,
 	int			save_sec;
 	int			nestlevel;
 	text	   *volatile out = NULL;
-	bool		valid = ReadKey(key_id, &role, secret != NULL ? &current : NULL);
+	char	   *principal = NULL;
+	const char *save_principal = hroe_policy_principal_name;
+	bool		valid = ReadKey(key_id, &role, secret != NULL ? &current : NULL, &principal);
 
 	if (valid && current != NULL)
 	{
@@ -185,18 +203,22 @@ hroe_gateway_run(text *key_id, const char *secret, const char *op,
 	 */
 	SetUserIdAndSecContext(role, save_sec | SECURITY_LOCAL_USERID_CHANGE |
 						   SECURITY_RESTRICTED_OPERATION);
+	/* the key's principal in resource-based policies (policy.h), for the call */
+	hroe_policy_principal_name = principal ? principal : rolname;
 	PG_TRY();
 	{
 		out = hroe_api_call_text(op, body, len);
 	}
 	PG_CATCH();
 	{
+		hroe_policy_principal_name = save_principal;
 		/* the user id first: the role's reset asserts no restriction */
 		SetUserIdAndSecContext(save_user, save_sec);
 		AtEOXact_GUC(false, nestlevel);
 		PG_RE_THROW();
 	}
 	PG_END_TRY();
+	hroe_policy_principal_name = save_principal;
 	SetUserIdAndSecContext(save_user, save_sec);
 	AtEOXact_GUC(false, nestlevel);
 	return out;

@@ -61,6 +61,7 @@
 #include "storage/latch.h"
 #include "storage/fd.h"
 #include "storage/proc.h"
+#include "storage/procsignal.h"
 #include "utils/builtins.h"
 #include "utils/guc.h"
 #include "utils/hsearch.h"
@@ -957,6 +958,14 @@ hroe_http_worker_main(Datum arg)
 			timeout = timeout < 0 || timeout > 50 ? 50 : timeout;
 		(void) WaitEventSetWait(wes, timeout, events, 3, PG_WAIT_EXTENSION);
 		ResetLatch(MyLatch);
+
+		/*
+		 * A barrier (DROP DATABASE, ALTER DATABASE SET TABLESPACE, ...) waits
+		 * for every process: absorbed here as CHECK_FOR_INTERRUPTS would (a
+		 * request's queries absorb it too, an idle worker only here)
+		 */
+		if (ProcSignalBarrierPending)
+			ProcessProcSignalBarrier();
 		if (ConfigReloadPending)
 		{
 			ConfigReloadPending = false;

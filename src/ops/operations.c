@@ -52,6 +52,7 @@
 #include "key.h"
 #include "contributor_insights.h"
 #include "operations_internal.h"
+#include "throttle.h"
 
 /* ---------- helpers ---------- */
 
@@ -241,13 +242,33 @@ hroe_op_fetch_item(HroeTableMeta *t, Datum *keys, bool for_update, MemoryContext
 	bool		isnull;
 	bool		done;
 	HroeItem   *item;
+	List	   *parts;
 
 	if (for_update)
 		return hroe_lock_row(t, keys, NULL, cxt);
 	item = DirectFetch(t, keys, cxt, &done);
 	if (done)
 		return item;
-	plan = hroe_table_plan_find(t, "get");
+	parts = hroe_table_read_partitions(t);
+	if (parts != NIL)
+	{
+		/*
+		 * a distributed table's key: its partition read by name, a generic
+		 * plan, the key conditions all shipped (hroe_table_read_partitions)
+		 */
+		int			part = hroe_table_key_partition(t, keys[0]);
+		char	   *shape = psprintf("get:p%d", part);
+
+		plan = hroe_table_plan_find(t, shape);
+		if (plan == NULL)
+			plan = hroe_table_plan_partitions(t, shape,
+											  psprintf("SELECT item FROM ONLY %s WHERE pk = $1%s",
+													   (char *) list_nth(parts, part),
+													   t->schema.nrange ? " AND sk = $2" : ""),
+											  n, types);
+	}
+	else
+		plan = hroe_table_plan_find(t, "get");
 	if (plan == NULL)
 		plan = hroe_table_plan(t, "get",
 							   psprintf("SELECT item FROM %s WHERE %s", t->relname, KeyQual(t, 1)),
@@ -287,10 +308,13 @@ DoGet(HroeTableMeta *t, Jsonb *key, bool consistent, MemoryContext cxt, double *
 	HroeItem   *item;
 
 	hroe_check_request_key(t, key, keys, NULL);
+	/* DynamoDB's throttling (throttle.c) */
+	(void) hroe_throttle_admit(t, false, -1, &keys[0], true);
 	hroe_op_push_read_snapshot();
 	item = hroe_op_fetch_item(t, keys, false, cxt);
 	PopActiveSnapshot();
 	*units = hroe_read_units(item ? hroe_item_size(item) : 0, consistent);
+	hroe_throttle_charge(t, false, -1, &keys[0], *units, NULL);
 	/* (a read of no item is a read of its key all the same) */
 	if (t->contributor_insights_any)
 		hroe_contributor_insights_item(t, NULL, item ? item : HroeItemFromJsonb(key), false, false);

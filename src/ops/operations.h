@@ -46,10 +46,26 @@ typedef struct HroeCall
 	char	   *reasons;		/* TransactionCanceled: JSON array text */
 	char	   *item;			/* ConditionalCheckFailed: JSON text */
 	char		resource[256];	/* the table being accessed, "" for none */
+	/*
+	 * The IAM action (without "dynamodb:") each table named to
+	 * hroe_call_resource is checked for against its resource-based policy
+	 * (policy.h), NULL for none; partiql: the request is PartiQL's, whose
+	 * reads and writes are IAM's PartiQL actions
+	 */
+	const char *action;
+	bool		partiql;
 } HroeCall;
 
 /* Name the table (len bytes, NULL: none) call (NULL: none) is about to access */
 extern void hroe_call_resource(HroeCall *call, const char *table, int len);
+/*
+ * Refuse action on table (its index, or its stream stream_label; NULL:
+ * none) if the resource's policy denies it
+ */
+extern void hroe_call_authorize(HroeCall *call, const char *action, const char *table,
+								const char *index, const char *stream_label);
+/* The IAM action of an operation (NULL: its items' own) */
+extern const char *hroe_iam_action(const char *operation, bool partiql);
 
 /* ---------- request parameters (operations_request.c) ---------- */
 

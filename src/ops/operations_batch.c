@@ -47,6 +47,7 @@
 #include "direct_write.h"
 #include "key.h"
 #include "operations_internal.h"
+#include "throttle.h"
 
 /* a batch rolled back by a deadlock is written again, up to this many times */
 #define BATCH_WRITE_ATTEMPTS 10
@@ -218,6 +219,7 @@ typedef struct BatchGet
 	Datum	  **keys;			/* [table][2k]: the key's columns */
 	int64		response_bytes; /* of the items returned */
 	bool		full;			/* the next item would pass 16 MB */
+	int			throttled;		/* keys DynamoDB's throttling refused */
 	StringInfoData resp;		/* Responses' members */
 	StringInfoData ccs;			/* ConsumedCapacity's elements */
 	StringInfoData unprocessed; /* UnprocessedKeys' members */
@@ -310,18 +312,26 @@ BatchGetTable(BatchGet *g, int i, MemoryContext cxt)
 	for (int k = 0; k < g->nkeys[i]; k++)
 	{
 		HroeItem   *item = NULL;
+		bool		throttled = false;
 
 		/*
 		 * an item that would take the response past 16 MB is not returned:
-		 * its key and the remaining ones are left unprocessed
+		 * its key and the remaining ones are left unprocessed; so is a key
+		 * DynamoDB's throttling refuses (throttle.c)
 		 */
 		if (!g->full)
 		{
-			item = hroe_op_fetch_item(t, g->keys[i] + 2 * k, false, cxt);
-			hroe_contributor_insights_item(t, NULL, item, false, false);
+			throttled = !hroe_throttle_admit(t, false, -1, g->keys[i] + 2 * k, false);
+			if (throttled)
+				g->throttled++;
+			else
+			{
+				item = hroe_op_fetch_item(t, g->keys[i] + 2 * k, false, cxt);
+				hroe_contributor_insights_item(t, NULL, item, false, false);
+			}
 			g->full = item && g->response_bytes + hroe_item_size(item) > HROE_BATCH_GET_BYTES;
 		}
-		if (g->full)
+		if (g->full || throttled)
 		{
 			if (first_unprocessed)
 			{
@@ -338,6 +348,8 @@ BatchGetTable(BatchGet *g, int i, MemoryContext cxt)
 		}
 		/* per item: rounded to 4 KB each, then summed (section 6) */
 		units += hroe_read_units(item ? hroe_item_size(item) : 0, consistent);
+		hroe_throttle_charge(t, false, -1, g->keys[i] + 2 * k,
+							 hroe_read_units(item ? hroe_item_size(item) : 0, consistent), NULL);
 		if (item)
 		{
 			g->response_bytes += hroe_item_size(item);
@@ -390,6 +402,16 @@ hroe_batch_get(HroeCall *call, Jsonb *req, const char *rcc)
 	for (int i = 0; i < g.ntables; i++)
 		BatchGetTable(&g, i, cxt);
 	PopActiveSnapshot();
+	/* every key throttled: the exception, as DynamoDB answers (throttle.c) */
+	if (g.throttled > 0)
+	{
+		int			nkeys = 0;
+
+		for (int i = 0; i < g.ntables; i++)
+			nkeys += g.nkeys[i];
+		if (g.throttled == nkeys)
+			hroe_throttle_raise();
+	}
 	SPI_finish();
 	appendStringInfo(&g.resp, "}, \"UnprocessedKeys\": {%s}", g.unprocessed.data);
 	if (rcc && strcmp(rcc, "NONE") != 0)
@@ -468,6 +490,7 @@ BatchWriteAll(BatchWrites *b, bool lock_keys, MemoryContext cxt)
 			hroe_op_do_put(t, b->puts[i][k], false, NULL, NULL, true, cxt, &u, iu, NULL);
 		else
 			hroe_op_do_delete(t, b->delkeys[i] + 2 * k, cxt, &u, iu);
+
 		b->units[i] += u;
 		for (int x = 0; x < t->nindexes; x++)
 			b->index_units[i * HROE_MAX_INDEXES + x] += iu[x];
@@ -543,7 +566,8 @@ hroe_batch_write(HroeCall *call, Jsonb *req, const char *rcc, bool ricm)
 	int			total = 0;
 	char	  **ids = palloc(sizeof(char *) * HROE_BATCH_WRITE_MAX);
 	StringInfoData resp,
-				ccs;
+				ccs,
+				unprocessed;
 	JsonbValue **elems;
 	int		   *nelems;
 	BatchWrites b;
@@ -570,6 +594,7 @@ hroe_batch_write(HroeCall *call, Jsonb *req, const char *rcc, bool ricm)
 	/* the response outlives SPI_finish: built in the caller's context */
 	initStringInfo(&resp);
 	initStringInfo(&ccs);
+	initStringInfo(&unprocessed);
 	SPI_connect();
 	b.call = call;
 	b.ntables = ntables;
@@ -639,6 +664,57 @@ hroe_batch_write(HroeCall *call, Jsonb *req, const char *rcc, bool ricm)
 		}
 	}
 	b.n = total;
+	/*
+	 * DynamoDB's throttling (throttle.c): a request it refuses is left in
+	 * UnprocessedItems, in request order; all of them refused, the exception.
+	 * Each one admitted is charged at once (a put its item's units, a
+	 * delete one), so the next ones meet what the batch takes.
+	 */
+	{
+		int			kept = 0;
+		int			last_table = -1;
+
+		for (int j = 0; j < b.n; j++)
+		{
+			int			i = b.w[j].table,
+						k = b.w[j].k;
+			Datum		tk[2];
+
+			if (!hroe_throttle_active(b.metas[i]))
+			{
+				b.w[kept++] = b.w[j];
+				continue;
+			}
+			if (b.puts[i][k])
+				hroe_check_item_key(b.metas[i], b.puts[i][k], tk);
+			else
+				tk[0] = b.delkeys[i][2 * k];
+			if (hroe_throttle_admit(b.metas[i], true, -1, &tk[0], false))
+			{
+				hroe_throttle_charge(b.metas[i], true, -1, &tk[0],
+									 b.puts[i][k] ? hroe_write_units(hroe_item_size(b.puts[i][k])) : 1,
+									 NULL);
+				b.w[kept++] = b.w[j];
+				continue;
+			}
+			if (i != last_table)
+			{
+				if (unprocessed.len)
+					appendStringInfoString(&unprocessed, "], ");
+				escape_json(&unprocessed, tables[i]);
+				appendStringInfoString(&unprocessed, ": [");
+			}
+			else
+				appendStringInfoString(&unprocessed, ", ");
+			appendStringInfoString(&unprocessed, hroe_jsonb_text(elems[i][k].val.binary.data));
+			last_table = i;
+		}
+		if (unprocessed.len)
+			appendStringInfoChar(&unprocessed, ']');
+		if (kept == 0 && b.n > 0)
+			hroe_throttle_raise();
+		b.n = kept;
+	}
 	/* written in the canonical order, whatever the request's */
 	qsort(b.w, b.n, sizeof(BatchWrite), BatchWriteCmp);
 	BatchWriteRetrying(&b, cxt);
@@ -662,7 +738,7 @@ hroe_batch_write(HroeCall *call, Jsonb *req, const char *rcc, bool ricm)
 		MemoryContextSwitchTo(spicxt);
 	}
 	SPI_finish();
-	appendStringInfoString(&resp, "{\"UnprocessedItems\": {}");
+	appendStringInfo(&resp, "{\"UnprocessedItems\": {%s}", unprocessed.data);
 	if (rcc && strcmp(rcc, "NONE") != 0)
 		appendStringInfo(&resp, ", \"ConsumedCapacity\": [%s]", ccs.data);
 	if (icm)

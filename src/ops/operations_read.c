@@ -49,6 +49,7 @@
 #include "direct_write.h"
 #include "key.h"
 #include "operations_internal.h"
+#include "throttle.h"
 
 /* ---------- Query and Scan ---------- */
 
@@ -286,6 +287,9 @@ typedef struct ReadStatement
 	Datum		values[24];
 	Oid			types[24];
 	int			np;
+	List	   *parts;			/* a distributed table's partitions read by
+								 * name (hroe_table_read_partitions), or NIL */
+	int			pk_param;		/* the parameter of a Query's pk = $n, or 0 */
 } ReadStatement;
 
 /* Add a parameter of type and value to the statement: its number */
@@ -407,8 +411,16 @@ QueryBounds(ReadSpec *s, ReadStatement *st)
 	{
 		np = AddParam(st, hroe_key_type_oid(ks->types[i]),
 					  hroe_attr_value_datum(s->bound.hash[i], HashForm(ix, i)));
-		/* (the table's partition key: its partition alone, if distributed) */
-		if (strcmp(cols[i], "pk") == 0)
+		/*
+		 * (the table's partition key: its partition alone, if distributed:
+		 * named by the statement, or pruned by the partition key expression)
+		 */
+		if (strcmp(cols[i], "pk") == 0 && st->parts != NIL)
+		{
+			appendStringInfo(&st->sql, " AND pk = $%d", np);
+			st->pk_param = np;
+		}
+		else if (strcmp(cols[i], "pk") == 0)
 			appendStringInfo(&st->sql, " AND %s", hroe_table_pk_qual(s->t, np));
 		else
 			appendStringInfo(&st->sql, " AND %s = $%d", cols[i], np);
@@ -442,7 +454,39 @@ ResumeAfter(ReadSpec *s, ReadStatement *st, const OrderCol *order, int norder)
 	HroeAttrValue *eskvals[HROE_MAX_KEY_ATTRS + 2];
 
 	CheckStartKey(s, names, nnames, eskvals);
-	if (norder > 0)
+	if (norder > 0 && st->parts != NIL)
+	{
+		/*
+		 * Partitions read by name: the same bound as nested comparisons,
+		 * which postgres_fdw ships (it ships no row comparison), led by
+		 * "first column >= its value" that starts the partition server's
+		 * index scan at the bound: (a, b) > ($1, $2) is
+		 * a >= $1 AND (a > $1 OR (a = $1 AND b > $2))
+		 */
+		int			p[HROE_MAX_KEY_ATTRS + 2];
+		const char *gt = s->forward ? ">" : "<";
+
+		for (int i = 0; i < norder; i++)
+		{
+			for (int k = 0; k < nnames; k++)
+				if (strcmp(names[k], order[i].attr) == 0)
+					st->values[st->np] = hroe_attr_value_datum(eskvals[k], order[i].form);
+			st->types[st->np++] = hroe_key_type_oid(order[i].type);
+			p[i] = st->np;
+		}
+		appendStringInfo(&st->sql, " AND %s %s= $%d AND ", order[0].column, gt, p[0]);
+		for (int i = 0; i < norder; i++)
+		{
+			if (i == norder - 1)
+				appendStringInfo(&st->sql, "%s %s $%d", order[i].column, gt, p[i]);
+			else
+				appendStringInfo(&st->sql, "(%s %s $%d OR (%s = $%d AND ",
+								 order[i].column, gt, p[i], order[i].column, p[i]);
+		}
+		for (int i = 0; i < norder - 1; i++)
+			appendStringInfoString(&st->sql, "))");
+	}
+	else if (norder > 0)
 	{
 		appendStringInfoString(&st->sql, " AND (");
 		for (int i = 0; i < norder; i++)
@@ -467,19 +511,39 @@ ResumeAfter(ReadSpec *s, ReadStatement *st, const OrderCol *order, int norder)
  * Build the statement of one Query or Scan: equality on the hash key columns
  * and the leading range columns, a range on the last one, the row comparison
  * that resumes after ExclusiveStartKey, and ORDER BY in index order.
+ *
+ * On a distributed table whose partitions hroe may read by name
+ * (hroe_table_read_partitions), the statement names them instead, each with
+ * its ORDER BY and a LIMIT of the rows wanted (limit, rounded up), so that
+ * postgres_fdw ships the whole of it to each server and a page reads about a
+ * page there: a Query by the table's partition key reads its one partition;
+ * a Scan or a GSI Query reads each partition in order, merged in order on
+ * the coordinator (a Merge Append under the LIMIT):
+ *     SELECT item FROM ((SELECT item, c1 o1, c2 o2 FROM ONLY p0 WHERE ...
+ *                        ORDER BY c1, c2 LIMIT n)
+ *                       UNION ALL (... p1 ...)) u ORDER BY o1, o2 LIMIT n
  */
 static void
-BuildRead(ReadSpec *s, ReadStatement *st)
+BuildRead(ReadSpec *s, ReadStatement *st, int64 limit)
 {
 	OrderCol	order[HROE_MAX_KEY_ATTRS + 2];
 	int			norder;
+	StringInfoData conds;
+	StringInfoData orderby;
+	int64		pushed;
+	int			part;
+	int			i;
+	ListCell   *lc;
 
 	initStringInfo(&st->sql);
 	initStringInfo(&st->shape);
 	st->np = 0;
-	appendStringInfo(&st->sql, "SELECT item FROM %s WHERE true", s->t->relname);
+	st->pk_param = 0;
+	st->parts = hroe_table_read_partitions(s->t);
 	appendStringInfo(&st->shape, "%c:%s:%c", s->is_query ? 'Q' : 'S', s->ix ? s->ix->name : "",
 					 s->forward ? 'f' : 'b');
+	if (st->parts == NIL)
+		appendStringInfo(&st->sql, "SELECT item FROM %s WHERE true", s->t->relname);
 	/* index key columns: partial index implication, and the scan order */
 	norder = ReadOrder(s, st, order);
 	if (s->is_query)
@@ -487,13 +551,59 @@ BuildRead(ReadSpec *s, ReadStatement *st)
 	/* ExclusiveStartKey: resume after it in index order */
 	if (s->esk)
 		ResumeAfter(s, st, order, norder);
-	if (norder > 0)
+	initStringInfo(&orderby);
+	for (i = 0; i < norder; i++)
+		appendStringInfo(&orderby, "%s%s%s", i ? ", " : "", order[i].column,
+						 s->forward ? "" : " DESC");
+	if (st->parts == NIL)
 	{
-		appendStringInfoString(&st->sql, " ORDER BY ");
-		for (int i = 0; i < norder; i++)
-			appendStringInfo(&st->sql, "%s%s%s", i ? ", " : "", order[i].column,
-							 s->forward ? "" : " DESC");
+		if (norder > 0)
+			appendStringInfo(&st->sql, " ORDER BY %s", orderby.data);
+		return;
 	}
+
+	/*
+	 * The partitions named: the conditions built so far are each one's.  The
+	 * LIMIT is a constant (postgres_fdw ships no LIMIT of a generic plan's
+	 * parameter: it cannot cost it), the rows wanted rounded up to a power of
+	 * two, so a shape has a few plans (at most 12 for chunks up to
+	 * 1600 rows) and a server sends at most twice the rows wanted
+	 */
+	conds = st->sql;
+	initStringInfo(&st->sql);
+	pushed = 1;
+	while (pushed < limit)
+		pushed *= 2;
+	appendStringInfo(&st->shape, ":l" INT64_FORMAT, pushed);
+	if (st->pk_param > 0)
+	{
+		/* a Query by the partition key: its one partition */
+		part = hroe_table_key_partition(s->t, st->values[st->pk_param - 1]);
+		appendStringInfo(&st->sql, "SELECT item FROM ONLY %s WHERE true%s",
+						 (char *) list_nth(st->parts, part), conds.data);
+		if (norder > 0)
+			appendStringInfo(&st->sql, " ORDER BY %s", orderby.data);
+		appendStringInfo(&st->sql, " LIMIT " INT64_FORMAT, pushed);
+		appendStringInfo(&st->shape, ":p%d", part);
+		return;
+	}
+	appendStringInfoString(&st->sql, "SELECT item FROM (");
+	foreach(lc, st->parts)
+	{
+		appendStringInfo(&st->sql, "%s(SELECT item", foreach_current_index(lc) ? " UNION ALL " : "");
+		for (i = 0; i < norder; i++)
+			appendStringInfo(&st->sql, ", %s AS o%d", order[i].column, i + 1);
+		appendStringInfo(&st->sql, " FROM ONLY %s WHERE true%s", (char *) lfirst(lc), conds.data);
+		if (norder > 0)
+			appendStringInfo(&st->sql, " ORDER BY %s", orderby.data);
+		appendStringInfo(&st->sql, " LIMIT " INT64_FORMAT ")", pushed);
+	}
+	appendStringInfoString(&st->sql, ") u");
+	for (i = 0; i < norder; i++)
+		appendStringInfo(&st->sql, "%so%d%s", i ? ", " : " ORDER BY ", i + 1,
+						 s->forward ? "" : " DESC");
+	appendStringInfo(&st->sql, " LIMIT " INT64_FORMAT, pushed);
+	appendStringInfoString(&st->shape, ":parts");
 }
 
 /*
@@ -545,8 +655,10 @@ RunRead(ReadSpec *s, EmitItem emit, void *arg, MemoryContext cxt, ReadOutcome *o
 
 		if (s->limit > 0)
 			want = Min(want, s->limit - out->scanned);
-		BuildRead(s, &st);
-		plan = hroe_table_plan(t, st.shape.data, st.sql.data, st.np, st.types);
+		BuildRead(s, &st, want);
+		plan = st.parts != NIL
+			? hroe_table_plan_partitions(t, st.shape.data, st.sql.data, st.np, st.types)
+			: hroe_table_plan(t, st.shape.data, st.sql.data, st.np, st.types);
 		hroe_push_search_path();
 		ret = SPI_execute_plan(plan, st.values, NULL, true, want);
 		hroe_pop_search_path();
@@ -987,6 +1099,8 @@ hroe_read_page(HroeReadRequest *r, HroeReadPage *page)
 	{
 		BindQuery(&s, r->kce, r->table, r->index, r->consistent, r->key_bounds);
 		ApplySelect(&s, r->select, r->index);
+		/* DynamoDB's throttling (throttle.c) */
+		(void) hroe_throttle_admit(s.t, false, s.ix ? (int) (s.ix - s.t->indexes) : -1, NULL, true);
 		hroe_op_push_read_snapshot();
 		if (s.esk != NULL || !DirectQuery(&s, EmitToArray, &items, cxt, &out))
 		{
@@ -1003,12 +1117,16 @@ hroe_read_page(HroeReadRequest *r, HroeReadPage *page)
 		ApplySelect(&s, r->select, r->index);
 		if (s.esk && s.total_segments > 1)
 			CheckStartKeySegment(&s);
+		/* DynamoDB's throttling (throttle.c) */
+		(void) hroe_throttle_admit(s.t, false, s.ix ? (int) (s.ix - s.t->indexes) : -1, NULL, true);
 		hroe_op_push_read_snapshot();
 		RunRead(&s, EmitToArray, &items, cxt, &out);
 		SPI_finish();
 	}
 	PopActiveSnapshot();
 	units = hroe_read_units(out.bytes, s.consistent);
+	hroe_throttle_charge(s.t, false, s.ix ? (int) (s.ix - s.t->indexes) : -1, NULL,
+						 units + (out.fetch_bytes ? hroe_read_units(out.fetch_bytes, s.consistent) : 0), NULL);
 	if (s.ix)
 	{
 		/* an LSI's fetches from the table are the table's reads */
@@ -1236,8 +1354,10 @@ hroe_explain_query(PG_FUNCTION_ARGS)
 	SPI_connect();
 	PrepareQuery(&s, table, hroe_op_arg_text(fcinfo, 1), ArgJsonb(fcinfo, 3), ArgJsonb(fcinfo, 2),
 				 hroe_op_arg_text(fcinfo, 4), false, NULL, NULL);
-	BuildRead(&s, &st);
-	plan = hroe_table_plan(s.t, st.shape.data, st.sql.data, st.np, st.types);
+	BuildRead(&s, &st, 100);
+	plan = st.parts != NIL
+		? hroe_table_plan_partitions(s.t, st.shape.data, st.sql.data, st.np, st.types)
+		: hroe_table_plan(s.t, st.shape.data, st.sql.data, st.np, st.types);
 	hroe_push_search_path();
 	cplan = SPI_plan_get_cached_plan(plan);
 	hroe_pop_search_path();

@@ -20,6 +20,7 @@
 #include "mb/pg_wchar.h"
 
 #include "operations_internal.h"
+#include "policy.h"
 
 /* ---------- the call's error payload ---------- */
 
@@ -42,6 +43,60 @@ hroe_call_resource(HroeCall *call, const char *table, int len)
 	if (len > 0)
 		memcpy(call->resource, table, len);
 	call->resource[len] = '\0';
+	/* the operation's action on it, as its policy allows (a batch's tables) */
+	if (call->action && len > 0)
+		hroe_policy_check(call->action, call->resource, NULL, NULL);
+}
+
+/*
+ * The IAM action (without "dynamodb:") of each operation, as a
+ * resource-based policy names it: the one table of them.  An operation not
+ * listed is its own action (BatchGetItem, CreateTable, DescribeStream,
+ * TagResource, PutResourcePolicy, ...).  PartiQL's statements run these
+ * operations (partiql_api.c) and are IAM's PartiQL actions; a transaction
+ * has no action of its own, each of its items is checked for its own
+ * (transactions.c: ConditionCheckItem, PutItem, UpdateItem, DeleteItem,
+ * GetItem).
+ */
+static const struct
+{
+	const char *operation;
+	const char *action;			/* NULL: each item's own */
+	const char *partiql;		/* run for a PartiQL statement */
+}			iam_actions[] = {
+	{"GetItem", "GetItem", "PartiQLSelect"},
+	{"Query", "Query", "PartiQLSelect"},
+	{"Scan", "Scan", "PartiQLSelect"},
+	{"ConditionCheckItem", "ConditionCheckItem", "PartiQLSelect"},
+	{"PutItem", "PutItem", "PartiQLInsert"},
+	{"UpdateItem", "UpdateItem", "PartiQLUpdate"},
+	{"DeleteItem", "DeleteItem", "PartiQLDelete"},
+	{"TransactWriteItems", NULL, NULL},
+	{"TransactGetItems", NULL, NULL},
+};
+
+/* The IAM action of operation (partiql: run for a PartiQL statement) */
+const char *
+hroe_iam_action(const char *operation, bool partiql)
+{
+	for (int i = 0; i < lengthof(iam_actions); i++)
+		if (strcmp(operation, iam_actions[i].operation) == 0)
+			return partiql ? iam_actions[i].partiql : iam_actions[i].action;
+	return operation;
+}
+
+/*
+ * The request's principal may run action on table (its index or its
+ * stream; NULL: the table) as far as the table's resource-based policy says: else DynamoDB's
+ * AccessDeniedException (policy.h)
+ */
+void
+hroe_call_authorize(HroeCall *call, const char *action, const char *table, const char *index,
+					const char *stream_label)
+{
+	if (call == NULL || action == NULL || table == NULL)
+		return;
+	hroe_policy_check(action, table, index, stream_label);
 }
 
 /* ---------- request parameters ---------- */

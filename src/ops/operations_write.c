@@ -26,6 +26,7 @@
 #include "utils/memutils.h"
 
 #include "operations_internal.h"
+#include "throttle.h"
 
 /* ---------- item collection metrics ---------- */
 
@@ -251,6 +252,24 @@ Write(HroeTableMeta *t, const char *table, HroeItem *item, Jsonb *key, bool lock
 		old = hroe_delete(t, key, &units, index_units);
 	if (conflict)
 		return false;
+	/* DynamoDB's throttling (throttle.c): what the write consumed */
+	if (hroe_throttle_active(t))
+	{
+		Datum		tk[2];
+		double		tu = units;
+		double		tiu[HROE_MAX_INDEXES];
+
+		if (key == NULL)
+			hroe_check_item_key(t, item, tk);
+		else
+			hroe_check_request_key(t, key, tk, NULL);
+		/* (a put that read no old item: its new item's units) */
+		if (tu <= 0)
+			tu = hroe_write_capacity(t, NULL, item, tiu);
+		else
+			memcpy(tiu, index_units, sizeof(double) * t->nindexes);
+		hroe_throttle_charge(t, true, -1, &tk[0], tu, tiu);
+	}
 	if (res == NULL)
 		return true;
 	res->capacity = hroe_capacity_jsonb(rcc, table, units, t, index_units);
@@ -327,6 +346,17 @@ hroe_write_item(const HroeWriteRequest *r, HroeWriteResult *res)
 	MemoryContext cxt = CurrentMemoryContext;
 
 	memset(res, 0, sizeof(HroeWriteResult));
+	/* DynamoDB's throttling (throttle.c), before anything is locked or read */
+	if (hroe_throttle_active(t))
+	{
+		Datum		tk[2];
+
+		if (r->kind == HROE_WRITE_PUT)
+			hroe_check_item_key(t, r->item, tk);
+		else
+			hroe_check_request_key(t, r->key, tk, NULL);
+		(void) hroe_throttle_admit(t, true, -1, &tk[0], true);
+	}
 	switch (r->kind)
 	{
 		case HROE_WRITE_PUT:

@@ -27,6 +27,7 @@
 #include "contributor_insights.h"
 #include "operations.h"
 #include "operations_internal.h"
+#include "throttle.h"
 
 /*
  * Order actions by item identity (the canonical locking order); actions
@@ -135,6 +136,18 @@ CheckOneServer(HroeTxAction *acts, int n)
 	}
 }
 
+/* The action's own IAM action on its table, as its policy allows */
+static void
+TxAuthorize(HroeCall *call, const HroeTxAction *a)
+{
+	const char *op = a->kind == HROE_TX_PUT ? "PutItem"
+		: a->kind == HROE_TX_UPDATE ? "UpdateItem"
+		: a->kind == HROE_TX_DELETE ? "DeleteItem"
+		: a->kind == HROE_TX_CHECK ? "ConditionCheckItem" : "GetItem";
+
+	hroe_call_authorize(call, hroe_iam_action(op, call != NULL && call->partiql), a->table, NULL, NULL);
+}
+
 /* Lock every action's item in the canonical order; each old item read */
 static void
 LockAll(HroeCall *call, HroeTxAction **order, int n)
@@ -142,6 +155,7 @@ LockAll(HroeCall *call, HroeTxAction **order, int n)
 	for (int i = 0; i < n; i++)
 	{
 		hroe_call_resource(call, order[i]->table, strlen(order[i]->table));
+		TxAuthorize(call, order[i]);
 		order[i]->old = hroe_lock_item(order[i]->t, order[i]->keys, order[i]->identity,
 									   &order[i]->tid);
 	}
@@ -161,6 +175,7 @@ ReadAll(HroeCall *call, HroeTxAction *acts, int n, bool limit)
 	for (int i = 0; i < n; i++)
 	{
 		hroe_call_resource(call, acts[i].table, strlen(acts[i].table));
+		TxAuthorize(call, &acts[i]);
 		acts[i].old = hroe_op_fetch_item(acts[i].t, acts[i].keys, false, CurrentMemoryContext);
 		bytes += acts[i].old ? hroe_item_size(acts[i].old) : 0;
 		if (limit && bytes > HROE_TRANSACTION_BYTES)
@@ -338,6 +353,45 @@ CancelInvalid(HroeCall *call, HroeTxAction *acts, int n)
 		}
 	if (any)
 		CancelFor(call, n, codes, messages);
+}
+
+/*
+ * DynamoDB's throttling (throttle.c), before anything is locked or read: an
+ * action it refuses cancels the transaction, with the reason DynamoDB gives
+ * (ProvisionedThroughputExceeded on a provisioned table, else
+ * ThrottlingError)
+ */
+static void
+AdmitAll(HroeCall *call, HroeTxAction *acts, int n, bool write)
+{
+	for (int i = 0; i < n; i++)
+	{
+		if (hroe_throttle_admit(acts[i].t, write && acts[i].kind != HROE_TX_CHECK, -1,
+								&acts[i].keys[0], false))
+			continue;
+		if (hroe_throttle_last_provisioned())
+			TxCancel(call, n, acts[i].index, "ProvisionedThroughputExceeded",
+					 HROE_MSG_PROVISIONED_THROUGHPUT_EXCEEDED);
+		TxCancel(call, n, acts[i].index, "ThrottlingError", HROE_MSG_THROTTLING);
+	}
+}
+
+/* Charge what each action consumed: a transaction's reads and writes count twice */
+static void
+ChargeAll(HroeTxAction *acts, int n, bool write)
+{
+	for (int i = 0; i < n; i++)
+	{
+		int64		size;
+
+		if (!hroe_throttle_active(acts[i].t))
+			continue;
+		size = Max(acts[i].old ? hroe_item_size(acts[i].old) : 0,
+				   write && acts[i].kind == HROE_TX_PUT ? hroe_item_size(acts[i].item) : 0);
+		hroe_throttle_charge(acts[i].t, write && acts[i].kind != HROE_TX_CHECK, -1, &acts[i].keys[0],
+							 write && acts[i].kind != HROE_TX_CHECK ? 2.0 * hroe_write_units(size)
+							 : 2.0 * hroe_read_units(size, true), NULL);
+	}
 }
 
 /* Every action's condition on its locked item; cancelled if one fails */
@@ -573,6 +627,7 @@ hroe_transact_write(HroeCall *call, HroeTxAction *acts, int n, const char *token
 		}
 	}
 	CheckOneServer(acts, n);
+	AdmitAll(call, acts, n, true);
 	LockAll(call, order, n);
 	CheckConditions(call, acts, n);
 	ApplyUpdates(call, order, acts, n);
@@ -581,6 +636,7 @@ hroe_transact_write(HroeCall *call, HroeTxAction *acts, int n, const char *token
 		(void) TxTable(caps, &ncaps, &acts[i]);
 
 	WriteAll(call, order, n, caps, &ncaps);
+	ChargeAll(acts, n, true);
 	if (icm)
 	{
 		HroeTableMeta **tables = palloc(sizeof(HroeTableMeta *) * n);
@@ -621,7 +677,9 @@ hroe_transact_get(HroeCall *call, HroeTxAction *acts, int n, const char *rcc)
 	hroe_check_return_cc(rcc);
 	(void) LockOrder(acts, n);	/* one action per item, as for writes */
 	CancelInvalid(call, acts, n);
+	AdmitAll(call, acts, n, false);
 	ReadAll(call, acts, n, true);
+	ChargeAll(acts, n, false);
 	for (int i = 0; i < n; i++)
 		hroe_contributor_insights_item(acts[i].t, NULL, acts[i].old, false, false);
 	return hroe_tx_capacity_jsonb(rcc, caps, TxReads(acts, n, caps, 2), "ReadCapacityUnits");

@@ -496,6 +496,9 @@ TableName(Parser *p)
 		Unexpected(p, "a table name");
 	if (Peek(p)->len == 0)
 		HroeValidation("Path component cannot be an empty string");
+	/* (the tree holds names as C strings: none is cut short at a U+0000) */
+	if (memchr(Peek(p)->text, '\0', Peek(p)->len) != NULL)
+		Unexpected(p, "a table or index name");
 	return Next(p)->text;
 }
 

@@ -165,6 +165,16 @@ StreamsCall(const char *op, const ApiRequest *r, StringInfo out)
 	/* the string members are strings (SerializationException) */
 	for (int i = 0; i < lengthof(members); i++)
 		(void) hroe_api_member_text(req, members[i], members[i]);
+	/* a stream named by its ARN: as the stream's resource-based policy allows */
+	{
+		char	   *arn = hroe_api_member_text(req, "StreamArn", "StreamArn");
+		char	   *label = arn ? strstr(arn, "/stream/") : NULL;
+		char	   *table;
+		bool		ours;
+
+		if (label && (table = hroe_arn_table_name(pnstrdup(arn, label - arn), &ours)) != NULL && ours)
+			hroe_call_authorize(&r->call->ops, op, table, NULL, label + strlen("/stream/"));
+	}
 	values[0] = CStringGetTextDatum(op);
 	values[1] = JsonbPGetDatum(RequestJsonb(req));
 	values[2] = ObjectIdGetDatum(GetUserId());

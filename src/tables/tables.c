@@ -462,10 +462,13 @@ hroe_table_plan_find(HroeTableMeta *t, const char *shape)
 	return NULL;
 }
 
-/* A prepared plan for one statement shape on a table, prepared on first use. */
-SPIPlanPtr
-hroe_table_plan(HroeTableMeta *t, const char *shape, const char *sql,
-				int nargs, Oid *argtypes)
+/*
+ * A prepared plan for one statement shape on a table, prepared on first use;
+ * custom: planned for its parameters at each execution, else generic.
+ */
+static SPIPlanPtr
+TablePlan(HroeTableMeta *t, const char *shape, const char *sql,
+		  int nargs, Oid *argtypes, bool custom)
 {
 	HroePlan   *p;
 	SPIPlanPtr	plan;
@@ -476,19 +479,19 @@ hroe_table_plan(HroeTableMeta *t, const char *shape, const char *sql,
 	hroe_push_search_path();
 
 	/*
-	 * A distributed table's statements are planned for their parameters
-	 * each time: the plan then holds the one partition of the key (pruned
+	 * A distributed table's statements naming the table (custom) are planned
+	 * for their parameters each time: the plan then holds the one partition of the key (pruned
 	 * while planning), where a generic plan's UPDATE or DELETE would open a
 	 * connection to every partition's server (PostgreSQL 15 initializes
 	 * every result relation of a ModifyTable, pruned or not)
 	 */
 	plan = SPI_prepare_cursor(sql, nargs, argtypes,
-							  t->distributed ? CURSOR_OPT_CUSTOM_PLAN : CURSOR_OPT_GENERIC_PLAN);
+							  custom ? CURSOR_OPT_CUSTOM_PLAN : CURSOR_OPT_GENERIC_PLAN);
 	if (plan == NULL)
 		elog(ERROR, "SPI_prepare failed for \"%s\": %s", sql,
 			 SPI_result_code_string(SPI_result));
 	SPI_keepplan(plan);
-	if (!t->distributed)
+	if (!custom)
 		BuildGenericPlan(plan);
 	hroe_pop_search_path();
 	p = MemoryContextAlloc(t->cxt, sizeof(HroePlan));
@@ -497,6 +500,29 @@ hroe_table_plan(HroeTableMeta *t, const char *shape, const char *sql,
 	p->next = t->plans;
 	t->plans = p;
 	return plan;
+}
+
+/*
+ * A prepared plan for one statement shape on a table: generic, except a
+ * distributed table's (see TablePlan's comment above)
+ */
+SPIPlanPtr
+hroe_table_plan(HroeTableMeta *t, const char *shape, const char *sql,
+				int nargs, Oid *argtypes)
+{
+	return TablePlan(t, shape, sql, nargs, argtypes, t->distributed);
+}
+
+/*
+ * A prepared generic plan for a statement on a distributed table's
+ * partitions named directly (hroe_table_read_partitions), which need no
+ * pruning: planned once, like a local table's
+ */
+SPIPlanPtr
+hroe_table_plan_partitions(HroeTableMeta *t, const char *shape, const char *sql,
+						   int nargs, Oid *argtypes)
+{
+	return TablePlan(t, shape, sql, nargs, argtypes, false);
 }
 
 

@@ -115,6 +115,8 @@ extern HroeIndexMeta *hroe_index_lookup(HroeTableMeta *t, const char *name);
 extern SPIPlanPtr hroe_table_plan_find(HroeTableMeta *t, const char *shape);
 extern SPIPlanPtr hroe_table_plan(HroeTableMeta *t, const char *shape,
 								  const char *sql, int nargs, Oid *argtypes);
+extern SPIPlanPtr hroe_table_plan_partitions(HroeTableMeta *t, const char *shape,
+											 const char *sql, int nargs, Oid *argtypes);
 extern void hroe_push_search_path(void);
 extern void hroe_pop_search_path(void);
 extern Oid	hroe_key_type_oid(char type);
@@ -165,6 +167,8 @@ extern char *hroe_region;
 /* distributed tables (src/tables/tables_partition.c) */
 extern char *hroe_partition_servers;
 extern Oid	hroe_table_key_server(HroeTableMeta *t, Datum pk);
+extern int	hroe_table_key_partition(HroeTableMeta *t, Datum pk);
+extern List *hroe_table_read_partitions(HroeTableMeta *t);
 extern char *hroe_table_pk_qual(HroeTableMeta *t, int param);
 extern char *hroe_table_pk_expr(HroeTableMeta *t);
 extern char *hroe_account_id;

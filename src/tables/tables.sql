@@ -41,7 +41,14 @@ CREATE TABLE hroe.tables (
 	attribute_order		text[] NOT NULL DEFAULT '{}',
 	CONSTRAINT tables_throughput_check CHECK ((billing_mode = 'PROVISIONED')
 		= (read_capacity_units IS NOT NULL AND write_capacity_units IS NOT NULL)
-		AND (read_capacity_units IS NULL) = (write_capacity_units IS NULL))
+		AND (read_capacity_units IS NULL) = (write_capacity_units IS NULL)),
+	-- OnDemandThroughput: the most read and write request units per second
+	-- of a PAY_PER_REQUEST table (NULL: no maximum, described as -1), and
+	-- whether hroe enforces DynamoDB's throughput limits on the table
+	-- (hroe.set_throttling; src/tables/throttle.c)
+	max_read_request_units bigint CHECK (max_read_request_units >= 1),
+	max_write_request_units bigint CHECK (max_write_request_units >= 1),
+	throttling			boolean NOT NULL DEFAULT false
 );
 COMMENT ON TABLE hroe.tables IS 'DynamoDB tables created by hroe.create_table: name, PostgreSQL table, key schema, TableId, creation time, billing mode and provisioned throughput (PROVISIONED tables), deletion protection, the order of the AttributeDefinitions';
 
@@ -72,7 +79,10 @@ CREATE TABLE hroe.indexes (
 	last_increase_at	timestamptz,
 	last_decrease_at	timestamptz,
 	decreases_today		integer NOT NULL DEFAULT 0,
-	CONSTRAINT indexes_throughput_check CHECK ((read_capacity_units IS NULL) = (write_capacity_units IS NULL))
+	CONSTRAINT indexes_throughput_check CHECK ((read_capacity_units IS NULL) = (write_capacity_units IS NULL)),
+	-- a GSI's OnDemandThroughput (NULL: no maximum)
+	max_read_request_units bigint CHECK (max_read_request_units >= 1),
+	max_write_request_units bigint CHECK (max_write_request_units >= 1)
 );
 COMMENT ON TABLE hroe.indexes IS 'Secondary indexes: global ones created by hroe.create_index, local ones (local true) by hroe.create_local_index: key schema (1-4 HASH, 0-4 RANGE attributes), generated key columns (several indexes may share one, and pk/sk), PostgreSQL index by name (index_relname, in the table''s schema, so pg_dump''s rows restore before the index exists), projection, the NOT VALID CHECK constraint that rejects writes violating the key schema, a GSI''s provisioned throughput';
 
@@ -210,12 +220,25 @@ BEGIN
 					  WHEN 'ExpiredIteratorException' THEN 'HR009'
 					  WHEN 'TrimmedDataAccessException' THEN 'HR010'
 					  WHEN 'ItemCollectionSizeLimitExceededException' THEN 'HR011'
+					  WHEN 'BackupNotFoundException' THEN 'HR012'
+					  WHEN 'BackupInUseException' THEN 'HR013'
+					  WHEN 'TableNotFoundException' THEN 'HR014'
+					  WHEN 'TableAlreadyExistsException' THEN 'HR015'
+					  WHEN 'TableInUseException' THEN 'HR016'
+					  WHEN 'ProvisionedThroughputExceededException' THEN 'HR017'
+					  WHEN 'ThrottlingException' THEN 'HR018'
+					  WHEN 'PointInTimeRecoveryUnavailableException' THEN 'HR020'
+					  WHEN 'ExportNotFoundException' THEN 'HR021'
+					  WHEN 'ImportNotFoundException' THEN 'HR022'
+					  WHEN 'InvalidExportTimeException' THEN 'HR023'
+					  WHEN 'PolicyNotFoundException' THEN 'HR030'
+					  WHEN 'AccessDeniedException' THEN 'HR031'
 					  ELSE 'HR000' END,
 		DETAIL = format('DynamoDB %s.', p_exception);
 END
 $$;
 COMMENT ON FUNCTION hroe.dynamodb_error(text, text) IS
-'internal: Raises a DynamoDB exception: SQLSTATE class HR (HR000 ValidationException, HR001 ResourceNotFoundException, HR002 ConditionalCheckFailedException, HR003 ResourceInUseException, HR004 LimitExceededException, HR005 TransactionCanceledException, HR006 IdempotentParameterMismatchException, HR007 SerializationException, HR008 DuplicateItemException, HR009 ExpiredIteratorException, HR010 TrimmedDataAccessException, HR011 ItemCollectionSizeLimitExceededException; as hroe.dynamodb_errors()), DynamoDB''s text as the message';
+'internal: Raises a DynamoDB exception: SQLSTATE class HR (HR000 ValidationException, HR001 ResourceNotFoundException, HR002 ConditionalCheckFailedException, HR003 ResourceInUseException, HR004 LimitExceededException, HR005 TransactionCanceledException, HR006 IdempotentParameterMismatchException, HR007 SerializationException, HR008 DuplicateItemException, HR009 ExpiredIteratorException, HR010 TrimmedDataAccessException, HR011 ItemCollectionSizeLimitExceededException, HR012 BackupNotFoundException, HR013 BackupInUseException, HR014 TableNotFoundException, HR015 TableAlreadyExistsException, HR016 TableInUseException, HR017 ProvisionedThroughputExceededException, HR018 ThrottlingException, HR020 PointInTimeRecoveryUnavailableException, HR021 ExportNotFoundException, HR022 ImportNotFoundException, HR023 InvalidExportTimeException, HR030 PolicyNotFoundException, HR031 AccessDeniedException (a resource-based policy''s explicit deny); as hroe.dynamodb_errors()), DynamoDB''s text as the message';
 
 -- The SQL type and accessor of a key attribute type
 CREATE FUNCTION hroe.key_column_type(p_type text) RETURNS text

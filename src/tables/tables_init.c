@@ -15,6 +15,7 @@
 #include "utils/guc.h"
 
 #include "tables.h"
+#include "throttle.h"
 
 /* Define the tables layer's settings */
 void
@@ -53,6 +54,7 @@ hroe_tables_init(void)
 							   0,
 							   hroe_check_account_id, NULL, NULL);
 	hroe_item_collection_init();
+	hroe_throttle_init();
 	DefineCustomStringVariable("hroe.partition_servers",
 							   "The postgres_fdw foreign servers CreateTable distributes new tables over.",
 							   "A comma-separated list of foreign server names (empty, the default: "

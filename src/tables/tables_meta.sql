@@ -88,7 +88,9 @@ BEGIN
 			v_index := v_index || jsonb_build_object(
 				'IndexStatus', CASE WHEN v_changing THEN p_index_status ELSE 'ACTIVE' END,
 				'ProvisionedThroughput', hroe.throughput_description(x.read_capacity_units, x.write_capacity_units,
-																	 x.last_increase_at, x.last_decrease_at, x.decreases_today));
+																	 x.last_increase_at, x.last_decrease_at, x.decreases_today),
+				'OnDemandThroughput', CASE WHEN t.billing_mode = 'PAY_PER_REQUEST'
+										   THEN hroe.on_demand_throughput_description(x.max_read_request_units, x.max_write_request_units) END);
 			-- a GSI UpdateTable creates is backfilled once it is CREATING
 			IF v_changing AND x.index_name = p_index_name AND p_index_status = 'CREATING' THEN
 				v_index := v_index || jsonb_build_object('Backfilling', false);
@@ -122,6 +124,8 @@ BEGIN
 		'LocalSecondaryIndexes', CASE WHEN v_lsis = '[]' THEN NULL ELSE v_lsis END,
 		'GlobalSecondaryIndexes', CASE WHEN v_gsis = '[]' THEN NULL ELSE v_gsis END,
 		'DeletionProtectionEnabled', t.deletion_protection,
+		'OnDemandThroughput', CASE WHEN t.billing_mode = 'PAY_PER_REQUEST'
+								   THEN hroe.on_demand_throughput_description(t.max_read_request_units, t.max_write_request_units) END,
 		'PostgresTable', t.relid::text)));
 END
 $$;

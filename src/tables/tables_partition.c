@@ -20,37 +20,30 @@
 #include "foreign/foreign.h"
 #include "partitioning/partbounds.h"
 #include "partitioning/partdesc.h"
+#include "miscadmin.h"
+#include "utils/acl.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 #include "utils/partcache.h"
 #include "utils/rel.h"
+#include "utils/rls.h"
 
 #include "tables.h"
 
 /* hroe.partition_servers: the foreign servers CreateTable distributes over */
 char	   *hroe_partition_servers = NULL;
 
-/*
- * The foreign server holding the partition of distributed table t where an
- * item of partition key column value pk lives (t's pk column form, as the
- * key Datums of operations.h hold it); InvalidOid for a table that is not
- * distributed or a partition that is local.
- */
-Oid
-hroe_table_key_server(HroeTableMeta *t, Datum pk)
+/* The index in t's partition descriptor of the partition holding pk */
+static int
+KeyPartitionIndex(Relation rel, HroeTableMeta *t, Datum pk, PartitionDesc *pdp)
 {
-	Relation	rel;
 	PartitionKey key;
 	PartitionDesc pd;
 	bool		isnull = false;
 	uint64		hash;
 	int			modulus;
 	int			part;
-	Oid			server = InvalidOid;
 
-	if (!t->distributed)
-		return InvalidOid;
-	rel = table_open(t->relid, AccessShareLock);
 	key = RelationGetPartitionKey(rel);
 	if (key == NULL || key->strategy != PARTITION_STRATEGY_HASH || key->partnatts != 1)
 		elog(ERROR, "distributed table %s is not hash-partitioned on one column", t->relname);
@@ -66,10 +59,97 @@ hroe_table_key_server(HroeTableMeta *t, Datum pk)
 		ereport(ERROR,
 				(errcode(ERRCODE_CHECK_VIOLATION),
 				 errmsg("no partition of distributed table %s holds this partition key", t->relname)));
+	*pdp = pd;
+	return part;
+}
+
+/*
+ * The foreign server holding the partition of distributed table t where an
+ * item of partition key column value pk lives (t's pk column form, as the
+ * key Datums of operations.h hold it); InvalidOid for a table that is not
+ * distributed or a partition that is local.
+ */
+Oid
+hroe_table_key_server(HroeTableMeta *t, Datum pk)
+{
+	Relation	rel;
+	PartitionDesc pd;
+	int			part;
+	Oid			server = InvalidOid;
+
+	if (!t->distributed)
+		return InvalidOid;
+	rel = table_open(t->relid, AccessShareLock);
+	part = KeyPartitionIndex(rel, t, pk, &pd);
 	if (get_rel_relkind(pd->oids[part]) == RELKIND_FOREIGN_TABLE)
 		server = GetForeignTable(pd->oids[part])->serverid;
 	table_close(rel, NoLock);
 	return server;
+}
+
+/*
+ * The position, among hroe_table_read_partitions' list, of the partition of
+ * distributed table t holding partition key column value pk (t's pk column
+ * form): the same hash PostgreSQL routes and prunes by.
+ */
+int
+hroe_table_key_partition(HroeTableMeta *t, Datum pk)
+{
+	Relation	rel;
+	PartitionDesc pd;
+	int			part;
+
+	rel = table_open(t->relid, AccessShareLock);
+	part = KeyPartitionIndex(rel, t, pk, &pd);
+	table_close(rel, NoLock);
+	return part;
+}
+
+/*
+ * The partitions of distributed table t, in the order of its partition
+ * descriptor (the positions hroe_table_key_partition gives), as
+ * schema-qualified, quoted names, when hroe may read them by name rather
+ * than through t: each is a foreign table the current user may SELECT
+ * from (and t too), and row-level security applies neither to t nor to any of them
+ * (reading a partition by name checks its own privileges and policies, not
+ * t's).  NIL otherwise (not distributed, or the reads go through t).
+ *
+ * Reading a partition by name is hroe pruning by the stored key column
+ * itself: the statement is then one foreign scan, which postgres_fdw ships
+ * whole (conditions, ORDER BY and LIMIT), needs no partition key expression
+ * (evaluated on every row found, on the item), and has a generic plan.
+ */
+List *
+hroe_table_read_partitions(HroeTableMeta *t)
+{
+	Relation	rel;
+	PartitionDesc pd;
+	List	   *names = NIL;
+	Oid			user = GetUserId();
+
+	if (!t->distributed || check_enable_rls(t->relid, InvalidOid, true) != RLS_NONE ||
+		pg_class_aclcheck(t->relid, user, ACL_SELECT) != ACLCHECK_OK)
+		return NIL;
+	rel = table_open(t->relid, AccessShareLock);
+	pd = RelationGetPartitionDesc(rel, true);
+	for (int i = 0; i < pd->nparts; i++)
+	{
+		Oid			part = pd->oids[i];
+
+		if (get_rel_relkind(part) != RELKIND_FOREIGN_TABLE ||
+			pg_class_aclcheck(part, user, ACL_SELECT) != ACLCHECK_OK ||
+			check_enable_rls(part, InvalidOid, true) != RLS_NONE)
+		{
+			list_free_deep(names);
+			names = NIL;
+			break;
+		}
+		names = lappend(names,
+						quote_qualified_identifier(get_namespace_name(get_rel_namespace(part)),
+												   get_rel_name(part)));
+	}
+	table_close(rel, NoLock);
+	return names;
 }
 
 /*

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # test/bench/partition.sh: the per-request cost of a remote partition
-# (doc/partitioning.md): GetItem, Query and PutItem through hroe.dynamodb on
+# (doc/partitioning.md): GetItem, Query, a Scan page (1 MB, from a random
+# ExclusiveStartKey; HROE_BENCH_ITEMS items of about 250 bytes, default
+# 10000) and PutItem through hroe.dynamodb on
 # a local table and on the same table partitioned over two partition servers
 # (test/lib_partition.sh; three clusters of test/lib_cluster.sh on this
 # machine, Unix sockets), one pgbench client, each for HROE_BENCH_SECONDS
@@ -33,7 +35,7 @@ for t in Local Dist; do
 	C -c "SELECT count(hroe.dynamodb('PutItem', jsonb_build_object('TableName', '$t', 'Item', jsonb_build_object(
 		'p', jsonb_build_object('S', 'p' || i / 10), 's', jsonb_build_object('N', (i % 10)::text),
 		'payload', jsonb_build_object('S', repeat('x', 200))))))
-		FROM generate_series(0, 9999) i" >/dev/null
+		FROM generate_series(0, ${HROE_BENCH_ITEMS:-10000} - 1) i" >/dev/null
 done
 C -c "VACUUM ANALYZE"
 cluster_psql part1 -d "$db" -c "VACUUM ANALYZE"
@@ -41,15 +43,16 @@ cluster_psql part2 -d "$db" -c "VACUUM ANALYZE"
 work=$CLUSTER_WORK
 echo "| request | table | requests/s | mean latency (ms) | latency / local |"
 echo "|---|---|---:|---:|---:|"
-for op in GetItem Query PutItem; do
+for op in GetItem Query Scan PutItem; do
 	local_ms=
 	for t in Local Dist; do
 		case $op in
 		GetItem) body="{\"TableName\": \"$t\", \"Key\": {\"p\": {\"S\": \"p' || :k || '\"}, \"s\": {\"N\": \"3\"}}}" ;;
 		Query) body="{\"TableName\": \"$t\", \"KeyConditionExpression\": \"p = :p\", \"ExpressionAttributeValues\": {\":p\": {\"S\": \"p' || :k || '\"}}}" ;;
+		Scan) body="{\"TableName\": \"$t\", \"ExclusiveStartKey\": {\"p\": {\"S\": \"p' || :k || '\"}, \"s\": {\"N\": \"3\"}}}" ;;
 		PutItem) body="{\"TableName\": \"$t\", \"Item\": {\"p\": {\"S\": \"p' || :k || '\"}, \"s\": {\"N\": \"3\"}, \"payload\": {\"S\": \"y\"}}}" ;;
 		esac
-		printf '\\set k random(0, 999)\nSELECT hroe.dynamodb(%s, (%s)::jsonb);\n' "'$op'" "'$body'" >"$work/$op-$t.sql"
+		printf '\\set k random(0, %d)\nSELECT hroe.dynamodb(%s, (%s)::jsonb);\n' $((${HROE_BENCH_ITEMS:-10000} / 10 - 1)) "'$op'" "'$body'" >"$work/$op-$t.sql"
 		out=$(cluster_as_owner "$CLUSTER_BIN/pgbench" -n -h "$(cluster_dir coord)" -p "$(cluster_port coord)" -U postgres \
 			-M simple -c 1 -T "$seconds" -f "$work/$op-$t.sql" "$db" 2>&1)
 		tps=$(echo "$out" | sed -n 's/^tps = \([0-9.]*\).*/\1/p')
@@ -61,6 +64,6 @@ for op in GetItem Query PutItem; do
 		else
 			ratio=$(awk -v a="$ms" -v b="$local_ms" 'BEGIN { printf "%.2f", a / b }')
 		fi
-		printf '| %s | %s | %.0f | %s | %s |\n' "$op" "$([ $t = Local ] && echo local || echo 'partitioned, 2 servers')" "$tps" "$ms" "$ratio"
+		printf '| %s | %s | %.0f | %s | %s |\n' "$([ $op = Scan ] && echo 'Scan page (1 MB)' || echo $op)" "$([ $t = Local ] && echo local || echo 'partitioned, 2 servers')" "$tps" "$ms" "$ratio"
 	done
 done

@@ -1,5 +1,5 @@
 """test/gateway/boto3_scenario.py: boto3 (Debian's python3-boto3) against
-hroe-gateway, unchanged but for endpoint_url.  Prints one line per check;
+hroe-gateway, unchanged but for endpoint_url (on-demand backups too).  Prints one line per check;
 exits 1 if any fails.  Usage: boto3_scenario.py ENDPOINT (credentials from
 the AWS_* environment)."""
 import sys
@@ -132,6 +132,49 @@ def transaction():
 
 
 check("TransactWriteItems: TransactionCanceledException with CancellationReasons", transaction)
+
+
+# on-demand backups: made, listed, restored with its GSI, deleted
+backup = {}
+
+
+def create_backup():
+    d = ddb.create_backup(TableName=T, BackupName="boto3_nightly")["BackupDetails"]
+    expect(d["BackupStatus"] == "CREATING" and "/backup/" in d["BackupArn"], "details %r" % d)
+    backup["arn"] = d["BackupArn"]
+
+
+def restore():
+    t = ddb.restore_table_from_backup(TargetTableName=T + "_copy",
+                                      BackupArn=backup["arn"])["TableDescription"]
+    expect(t["RestoreSummary"]["SourceBackupArn"] == backup["arn"]
+           and t["RestoreSummary"]["RestoreInProgress"], "restore summary %r" % t.get("RestoreSummary"))
+    ddb.get_waiter("table_exists").wait(TableName=T + "_copy", WaiterConfig={"Delay": 1})
+    pages, n = paginate("query", TableName=T + "_copy", IndexName="by_status",
+                        KeyConditionExpression="#s = :s", ExpressionAttributeNames={"#s": "status"},
+                        ExpressionAttributeValues={":s": {"S": "OPEN"}})
+    expect(n == 14, "14 items in the restored GSI, got %d" % n)
+
+
+def delete_backup():
+    d = ddb.delete_backup(BackupArn=backup["arn"])["BackupDescription"]["BackupDetails"]
+    expect(d["BackupStatus"] == "DELETED", "status %r" % d["BackupStatus"])
+    try:
+        ddb.describe_backup(BackupArn=backup["arn"])
+    except ddb.exceptions.BackupNotFoundException:
+        return
+    raise AssertionError("no BackupNotFoundException")
+
+
+check("CreateBackup", create_backup)
+check("DescribeBackup: AVAILABLE", lambda: expect(
+    ddb.describe_backup(BackupArn=backup["arn"])["BackupDescription"]["BackupDetails"]["BackupStatus"]
+    == "AVAILABLE", "available"))
+check("ListBackups", lambda: expect(
+    [b["BackupArn"] for b in ddb.list_backups(TableName=T)["BackupSummaries"]] == [backup["arn"]], "listed"))
+check("RestoreTableFromBackup: its GSI answers 14 items", restore)
+check("DeleteBackup, then BackupNotFoundException", delete_backup)
+check("DeleteTable of the restored table", lambda: ddb.delete_table(TableName=T + "_copy"))
 check("DeleteItem ALL_OLD", lambda: expect(
     ddb.delete_item(TableName=T, Key=key, ReturnValues="ALL_OLD")["Attributes"]["n"] == {"N": "15"},
     "old item returned"))

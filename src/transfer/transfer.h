@@ -1,0 +1,59 @@
+/*-------------------------------------------------------------------------
+ *
+ * transfer.h
+ *	  Exports to and imports from S3, S3 being a directory of the server
+ *	  (hroe.s3_root, a bucket a subdirectory): the files' safe paths and
+ *	  their compression (transfer_files.c), Amazon Ion text
+ *	  (transfer_ion.c), the background workers (transfer_worker.c).
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef HROE_TRANSFER_H
+#define HROE_TRANSFER_H
+
+#include "lib/stringinfo.h"
+#include "nodes/pg_list.h"
+
+/* hroe.s3_root: the directory whose subdirectories are the buckets */
+extern char *hroe_s3_root;
+
+/* the longest line an import reads (a longer one is an error, skipped) */
+#define HROE_IMPORT_LINE_MAX (8 * 1024 * 1024)
+/* the most files an import reads (DynamoDB's limit of S3 objects) */
+#define HROE_IMPORT_FILES_MAX 50000
+/* the items an export writes per data file (hroe.export_file_items) */
+#define HROE_EXPORT_FILE_ITEMS 100000
+extern int	hroe_export_file_items;
+
+/* privileges: may the role write (export) or read (import) the buckets */
+extern bool hroe_s3_role_may(Oid role, bool write);
+extern int	hroe_s3_open_bucket(const char *bucket);
+extern int	hroe_s3_open_dir(int dirfd, const char *path, bool create);
+extern int	hroe_s3_open_key_dir(int bucketfd, const char *key, char **base, bool create);
+
+/* a file written, gzip-compressed or plain, with its MD5 and size */
+typedef struct HroeS3Writer HroeS3Writer;
+extern HroeS3Writer *hroe_s3_writer_open(int dirfd, const char *name, bool gzip);
+extern void hroe_s3_write(HroeS3Writer *w, const char *data, size_t len);
+extern void hroe_s3_writer_close(HroeS3Writer *w, unsigned char md5[16], int64 *size);
+extern void hroe_s3_write_file(int dirfd, const char *name, const char *data, size_t len,
+							   unsigned char md5[16]);
+
+/* a file read line by line, decompressed (GZIP, ZSTD, NONE) */
+typedef struct HroeS3Reader HroeS3Reader;
+extern HroeS3Reader *hroe_s3_reader_open(int dirfd, const char *name, const char *compression);
+extern bool hroe_s3_read_line(HroeS3Reader *r, StringInfo line, bool *too_long, int64 *raw_bytes);
+extern void hroe_s3_reader_close(HroeS3Reader *r);
+
+/* the keys (paths relative to the bucket) of the regular files under prefix, sorted */
+extern List *hroe_s3_list(int bucketfd, const char *prefix);
+
+/* Amazon Ion text: an item (DynamoDB JSON, as jsonb) written, a value read */
+struct JsonbContainer;
+extern void hroe_ion_write_item(StringInfo out, struct JsonbContainer *item);
+extern char *hroe_ion_read_line(const char *line, char **error);
+
+/* the workers */
+extern void hroe_transfer_init(void);
+
+#endif							/* HROE_TRANSFER_H */

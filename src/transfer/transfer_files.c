@@ -1,0 +1,611 @@
+/*-------------------------------------------------------------------------
+ *
+ * transfer_files.c
+ *	  S3 as a directory of the server: hroe.s3_root names the root, a
+ *	  bucket is a subdirectory of it, an object's key its path below.
+ *
+ * Every path is walked one component at a time from the root, each
+ * opened with O_NOFOLLOW (openat): a symbolic link anywhere below the root
+ * is refused, and a key's "." and ".." components are refused before, so
+ * nothing outside the root is ever read or written.  Files are created
+ * by the server (its operating system user), never overwritten (O_EXCL),
+ * mode 0640, directories 0750.  Only roles with the privileges of
+ * hroe_export or pg_write_server_files write (exports), of hroe_import or
+ * pg_read_server_files read (imports): roles the administrator creates
+ * and grants (doc/transfer.md).
+ *
+ * Compression: zlib (gzip, written and read) and libzstd (read).  MD5
+ * (OpenSSL's EVP) gives the manifests' checksums.
+ *
+ * src/transfer/transfer_files.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <openssl/evp.h>
+#include <zlib.h>
+#include <zstd.h>
+
+#include "catalog/pg_authid.h"
+#include "fmgr.h"
+#include "miscadmin.h"
+#include "utils/acl.h"
+#include "utils/builtins.h"
+
+#include "errors.h"
+#include "transfer.h"
+
+char	   *hroe_s3_root = NULL;
+
+#define IO_CHUNK 65536
+
+/* Whether role may write (or read) the buckets' files */
+bool
+hroe_s3_role_may(Oid role, bool write)
+{
+	Oid			own = get_role_oid(write ? "hroe_export" : "hroe_import", true);
+
+	if (OidIsValid(own) && has_privs_of_role(role, own))
+		return true;
+	return has_privs_of_role(role, write ? ROLE_PG_WRITE_SERVER_FILES : ROLE_PG_READ_SERVER_FILES);
+}
+
+/* S3's bucket naming rules: 3 to 63 of a-z 0-9 . -, a letter or digit at each end, no ".." */
+static bool
+ValidBucket(const char *b)
+{
+	size_t		n = strlen(b);
+
+	if (n < 3 || n > 63 || strstr(b, "..") != NULL)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!((b[i] >= 'a' && b[i] <= 'z') || (b[i] >= '0' && b[i] <= '9') ||
+			  ((b[i] == '.' || b[i] == '-') && i > 0 && i < n - 1)))
+			return false;
+	return true;
+}
+
+/* The root directory, opened */
+static int
+OpenRoot(void)
+{
+	int			fd;
+
+	if (hroe_s3_root == NULL || hroe_s3_root[0] != '/')
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("exports and imports need hroe.s3_root"),
+				 errhint("Set hroe.s3_root to an absolute directory of the server whose subdirectories are the buckets.")));
+	fd = open(hroe_s3_root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		ereport(ERROR,
+				(errcode_for_file_access(),
+				 errmsg("could not open hroe.s3_root \"%s\": %m", hroe_s3_root)));
+	return fd;
+}
+
+/* The bucket's directory, opened (no symbolic link), or DynamoDB's error */
+int
+hroe_s3_open_bucket(const char *bucket)
+{
+	int			root;
+	int			fd;
+
+	if (!ValidBucket(bucket))
+		hroe_ddb_error(ERRCODE_HROE_VALIDATION, "ValidationException",
+					   psprintf("Invalid S3 bucket name: %s", bucket));
+	root = OpenRoot();
+	fd = openat(root, bucket, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	close(root);
+	if (fd < 0)
+		hroe_ddb_error(ERRCODE_HROE_VALIDATION, "ValidationException",
+					   psprintf("S3 bucket %s does not exist", bucket));
+	return fd;
+}
+
+/* One component of a key: not empty, ".", ".." */
+static void
+CheckComponent(const char *c, const char *path)
+{
+	if (strcmp(c, ".") == 0 || strcmp(c, "..") == 0)
+		hroe_ddb_error(ERRCODE_HROE_VALIDATION, "ValidationException",
+					   psprintf("S3 key \"%s\" leaves its bucket: hroe refuses \".\" and \"..\" in a key's path", path));
+}
+
+/*
+ * The directory path (components split at '/', empty ones skipped) below
+ * dirfd, opened; created (0750) when create.  Symbolic links are refused.
+ */
+int
+hroe_s3_open_dir(int dirfd, const char *path, bool create)
+{
+	char	   *copy = pstrdup(path);
+	char	   *save = NULL;
+	int			fd = dup(dirfd);
+
+	if (fd < 0)
+		elog(ERROR, "dup failed: %m");
+	for (char *c = strtok_r(copy, "/", &save); c; c = strtok_r(NULL, "/", &save))
+	{
+		int			next;
+
+		CheckComponent(c, path);
+		if (strlen(c) > 255)
+			ereport(ERROR,
+					(errcode(ERRCODE_NAME_TOO_LONG),
+					 errmsg("a component of S3 key \"%s\" is longer than 255 bytes", path)));
+		next = openat(fd, c, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (next < 0 && errno == ENOENT && create)
+		{
+			if (mkdirat(fd, c, 0750) < 0 && errno != EEXIST)
+			{
+				close(fd);
+				ereport(ERROR, (errcode_for_file_access(),
+								errmsg("could not create directory \"%s\" of S3 key \"%s\": %m", c, path)));
+			}
+			next = openat(fd, c, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		}
+		if (next < 0)
+		{
+			int			e = errno;
+
+			close(fd);
+			errno = e;
+			if (e == ELOOP || e == ENOTDIR)
+				ereport(ERROR,
+						(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+						 errmsg("S3 key \"%s\" leaves its bucket", path),
+						 errdetail("\"%s\" is a symbolic link or not a directory.", c)));
+			ereport(ERROR, (errcode_for_file_access(),
+							errmsg("could not open directory \"%s\" of S3 key \"%s\": %m", c, path)));
+		}
+		close(fd);
+		fd = next;
+	}
+	pfree(copy);
+	return fd;
+}
+
+/* The directory of key (opened, created when create) and its last component (*base) */
+int
+hroe_s3_open_key_dir(int bucketfd, const char *key, char **base, bool create)
+{
+	const char *slash = strrchr(key, '/');
+	char	   *dir = slash ? pnstrdup(key, slash - key) : pstrdup("");
+
+	*base = pstrdup(slash ? slash + 1 : key);
+	if ((*base)[0] == '\0')
+		ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE), errmsg("S3 key \"%s\" names no file", key)));
+	CheckComponent(*base, key);
+	return hroe_s3_open_dir(bucketfd, dir, create);
+}
+
+PG_FUNCTION_INFO_V1(hroe_s3_check_bucket);
+/* hroe.s3_check_bucket(bucket, prefix, write): the request's checks */
+Datum
+hroe_s3_check_bucket(PG_FUNCTION_ARGS)
+{
+	char	   *bucket = PG_ARGISNULL(0) ? NULL : text_to_cstring(PG_GETARG_TEXT_PP(0));
+	char	   *prefix = PG_ARGISNULL(1) ? "" : text_to_cstring(PG_GETARG_TEXT_PP(1));
+	bool		write = PG_ARGISNULL(2) ? false : PG_GETARG_BOOL(2);
+	char	   *copy = pstrdup(prefix);
+	char	   *save = NULL;
+
+	if (PG_ARGISNULL(0) || PG_ARGISNULL(2))
+		PG_RETURN_VOID();
+	for (char *c = strtok_r(copy, "/", &save); c; c = strtok_r(NULL, "/", &save))
+		CheckComponent(c, prefix);
+
+	if (!hroe_s3_role_may(GetUserId(), write))
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("permission denied to %s S3 bucket %s", write ? "export to" : "import from", bucket),
+				 errdetail("Only roles with the privileges of the \"%s\" or \"%s\" role may %s the server's files.",
+						   write ? "hroe_export" : "hroe_import",
+						   write ? "pg_write_server_files" : "pg_read_server_files",
+						   write ? "write" : "read")));
+	close(hroe_s3_open_bucket(bucket));
+	PG_RETURN_VOID();
+}
+
+/* ---------- writing ---------- */
+
+struct HroeS3Writer
+{
+	int			fd;
+	char	   *name;
+	bool		gzip;
+	z_stream	z;
+	EVP_MD_CTX *md5;
+	int64		size;
+	unsigned char buf[IO_CHUNK];
+};
+
+static void
+WriteAll(HroeS3Writer *w, const unsigned char *p, size_t n)
+{
+	EVP_DigestUpdate(w->md5, p, n);
+	w->size += n;
+	while (n > 0)
+	{
+		ssize_t		k = write(w->fd, p, n);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			ereport(ERROR, (errcode_for_file_access(), errmsg("could not write \"%s\": %m", w->name)));
+		p += k;
+		n -= k;
+	}
+}
+
+/* A new file name in dirfd (never an existing one), 0640, gzip-compressed when gzip */
+HroeS3Writer *
+hroe_s3_writer_open(int dirfd, const char *name, bool gzip)
+{
+	HroeS3Writer *w = palloc0(sizeof(HroeS3Writer));
+
+	w->name = pstrdup(name);
+	w->gzip = gzip;
+	w->fd = openat(dirfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0640);
+	if (w->fd < 0)
+		ereport(ERROR, (errcode_for_file_access(), errmsg("could not create \"%s\": %m", name)));
+	/* (the server's umask would take the group's read) */
+	if (fchmod(w->fd, 0640) < 0)
+		ereport(ERROR, (errcode_for_file_access(), errmsg("could not set the mode of \"%s\": %m", name)));
+	w->md5 = EVP_MD_CTX_new();
+	if (w->md5 == NULL || EVP_DigestInit_ex(w->md5, EVP_md5(), NULL) != 1)
+		elog(ERROR, "MD5 is not available");
+	if (gzip && deflateInit2(&w->z, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+		elog(ERROR, "deflateInit2 failed");
+	return w;
+}
+
+static void
+Deflate(HroeS3Writer *w, int flush)
+{
+	do
+	{
+		int			ret;
+
+		w->z.next_out = w->buf;
+		w->z.avail_out = sizeof(w->buf);
+		ret = deflate(&w->z, flush);
+		if (ret == Z_STREAM_ERROR)
+			elog(ERROR, "deflate failed");
+		WriteAll(w, w->buf, sizeof(w->buf) - w->z.avail_out);
+	} while (w->z.avail_out == 0);
+}
+
+void
+hroe_s3_write(HroeS3Writer *w, const char *data, size_t len)
+{
+	if (!w->gzip)
+	{
+		WriteAll(w, (const unsigned char *) data, len);
+		return;
+	}
+	while (len > 0)
+	{
+		size_t		n = Min(len, (size_t) 1 << 30);
+
+		w->z.next_in = (unsigned char *) data;
+		w->z.avail_in = n;
+		Deflate(w, Z_NO_FLUSH);
+		data += n;
+		len -= n;
+	}
+}
+
+/* Finish and close the file: its MD5 and its size */
+void
+hroe_s3_writer_close(HroeS3Writer *w, unsigned char md5[16], int64 *size)
+{
+	unsigned int n = 16;
+
+	if (w->gzip)
+	{
+		w->z.next_in = NULL;
+		w->z.avail_in = 0;
+		Deflate(w, Z_FINISH);
+		deflateEnd(&w->z);
+	}
+	EVP_DigestFinal_ex(w->md5, md5, &n);
+	EVP_MD_CTX_free(w->md5);
+	if (fsync(w->fd) < 0 || close(w->fd) < 0)
+		ereport(ERROR, (errcode_for_file_access(), errmsg("could not write \"%s\": %m", w->name)));
+	if (size)
+		*size = w->size;
+	pfree(w->name);
+	pfree(w);
+}
+
+/* A whole small file, plain */
+void
+hroe_s3_write_file(int dirfd, const char *name, const char *data, size_t len, unsigned char md5[16])
+{
+	HroeS3Writer *w = hroe_s3_writer_open(dirfd, name, false);
+	unsigned char ignored[16];
+
+	hroe_s3_write(w, data, len);
+	hroe_s3_writer_close(w, md5 ? md5 : ignored, NULL);
+}
+
+/* ---------- reading ---------- */
+
+typedef enum
+{
+	READ_NONE, READ_GZIP, READ_ZSTD
+} ReadKind;
+
+struct HroeS3Reader
+{
+	int			fd;
+	char	   *name;
+	ReadKind	kind;
+	z_stream	z;
+	ZSTD_DStream *zstd;
+	ZSTD_inBuffer zin;
+	bool		eof;			/* the file read to its end */
+	bool		done;			/* and everything decompressed */
+	unsigned char in[IO_CHUNK];
+	size_t		in_len;
+	unsigned char out[IO_CHUNK];
+	size_t		out_pos;
+	size_t		out_len;
+	int64		raw;			/* bytes read of the file */
+};
+
+HroeS3Reader *
+hroe_s3_reader_open(int dirfd, const char *name, const char *compression)
+{
+	HroeS3Reader *r = palloc0(sizeof(HroeS3Reader));
+	struct stat st;
+
+	r->name = pstrdup(name);
+	r->kind = strcmp(compression, "GZIP") == 0 ? READ_GZIP :
+		strcmp(compression, "ZSTD") == 0 ? READ_ZSTD : READ_NONE;
+	r->fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (r->fd < 0)
+		ereport(ERROR, (errcode_for_file_access(), errmsg("could not open \"%s\": %m", name)));
+	if (fstat(r->fd, &st) < 0 || !S_ISREG(st.st_mode))
+		ereport(ERROR, (errcode(ERRCODE_INSUFFICIENT_PRIVILEGE), errmsg("\"%s\" is not a regular file", name)));
+	if (r->kind == READ_GZIP && inflateInit2(&r->z, 15 + 32) != Z_OK)
+		elog(ERROR, "inflateInit2 failed");
+	if (r->kind == READ_ZSTD)
+	{
+		r->zstd = ZSTD_createDStream();
+		if (r->zstd == NULL)
+			elog(ERROR, "ZSTD_createDStream failed");
+		ZSTD_initDStream(r->zstd);
+	}
+	return r;
+}
+
+/* Read more of the file into in (at its end: eof) */
+static void
+FillIn(HroeS3Reader *r)
+{
+	ssize_t		k;
+
+	do
+		k = read(r->fd, r->in, sizeof(r->in));
+	while (k < 0 && errno == EINTR);
+	if (k < 0)
+		ereport(ERROR, (errcode_for_file_access(), errmsg("could not read \"%s\": %m", r->name)));
+	r->in_len = k;
+	r->raw += k;
+	if (k == 0)
+		r->eof = true;
+}
+
+/* Refill out with the next decompressed bytes (none: done) */
+static void
+FillOut(HroeS3Reader *r)
+{
+	r->out_pos = r->out_len = 0;
+	while (r->out_len == 0 && !r->done)
+	{
+		CHECK_FOR_INTERRUPTS();
+		if (r->kind == READ_NONE)
+		{
+			FillIn(r);
+			memcpy(r->out, r->in, r->in_len);
+			r->out_len = r->in_len;
+			r->done = r->eof;
+		}
+		else if (r->kind == READ_GZIP)
+		{
+			int			ret;
+
+			if (r->z.avail_in == 0)
+			{
+				FillIn(r);
+				r->z.next_in = r->in;
+				r->z.avail_in = r->in_len;
+				if (r->eof)
+				{
+					r->done = true;
+					break;
+				}
+			}
+			r->z.next_out = r->out;
+			r->z.avail_out = sizeof(r->out);
+			ret = inflate(&r->z, Z_NO_FLUSH);
+			if (ret == Z_STREAM_END)
+				inflateReset(&r->z);	/* gzip members may follow */
+			else if (ret != Z_OK && ret != Z_BUF_ERROR)
+				ereport(ERROR,
+						(errcode(ERRCODE_DATA_CORRUPTED),
+						 errmsg("\"%s\" is not valid gzip data: %s", r->name, r->z.msg ? r->z.msg : "inflate failed")));
+			r->out_len = sizeof(r->out) - r->z.avail_out;
+		}
+		else
+		{
+			ZSTD_outBuffer o = {r->out, sizeof(r->out), 0};
+			size_t		ret;
+
+			if (r->zin.pos >= r->zin.size)
+			{
+				FillIn(r);
+				r->zin.src = r->in;
+				r->zin.size = r->in_len;
+				r->zin.pos = 0;
+				if (r->eof)
+				{
+					r->done = true;
+					break;
+				}
+			}
+			ret = ZSTD_decompressStream(r->zstd, &o, &r->zin);
+			if (ZSTD_isError(ret))
+				ereport(ERROR,
+						(errcode(ERRCODE_DATA_CORRUPTED),
+						 errmsg("\"%s\" is not valid zstd data: %s", r->name, ZSTD_getErrorName(ret))));
+			r->out_len = o.pos;
+		}
+	}
+}
+
+/*
+ * The next line (without its newline) into line: false at the end.  A line
+ * longer than HROE_IMPORT_LINE_MAX is read to its end but not kept
+ * (*too_long).  *raw_bytes: the file's bytes read so far.
+ */
+bool
+hroe_s3_read_line(HroeS3Reader *r, StringInfo line, bool *too_long, int64 *raw_bytes)
+{
+	bool		any = false;
+
+	resetStringInfo(line);
+	*too_long = false;
+	for (;;)
+	{
+		unsigned char *nl;
+		size_t		n;
+
+		if (r->out_pos >= r->out_len)
+		{
+			FillOut(r);
+			if (r->out_len == 0)
+				break;
+		}
+		any = true;
+		nl = memchr(r->out + r->out_pos, '\n', r->out_len - r->out_pos);
+		n = nl ? (size_t) (nl - (r->out + r->out_pos)) : r->out_len - r->out_pos;
+		if (!*too_long && line->len + n > HROE_IMPORT_LINE_MAX)
+		{
+			*too_long = true;
+			resetStringInfo(line);
+		}
+		if (!*too_long)
+			appendBinaryStringInfo(line, (char *) r->out + r->out_pos, n);
+		r->out_pos += n;
+		if (nl)
+		{
+			r->out_pos++;
+			break;
+		}
+	}
+	/* (a \r\n line's \r) */
+	if (line->len > 0 && line->data[line->len - 1] == '\r')
+		line->data[--line->len] = '\0';
+	*raw_bytes = r->raw;
+	return any;
+}
+
+void
+hroe_s3_reader_close(HroeS3Reader *r)
+{
+	if (r->kind == READ_GZIP)
+		inflateEnd(&r->z);
+	if (r->zstd)
+		ZSTD_freeDStream(r->zstd);
+	close(r->fd);
+	pfree(r->name);
+	pfree(r);
+}
+
+/* ---------- listing ---------- */
+
+static int
+KeyCmp(const ListCell *a, const ListCell *b)
+{
+	return strcmp(lfirst(a), lfirst(b));
+}
+
+/* Whether a directory at path (ending in '/') may hold keys under prefix */
+static bool
+MayHold(const char *dirpath, const char *prefix)
+{
+	size_t		d = strlen(dirpath);
+	size_t		p = strlen(prefix);
+
+	return strncmp(dirpath, prefix, Min(d, p)) == 0;
+}
+
+static void
+Walk(int dirfd, const char *path, const char *prefix, List **keys, int depth)
+{
+	DIR		   *dir;
+	struct dirent *de;
+
+	if (depth > 64)
+		ereport(ERROR, (errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED), errmsg("S3 keys nest deeper than 64 directories")));
+	dir = fdopendir(dirfd);
+	if (dir == NULL)
+		ereport(ERROR, (errcode_for_file_access(), errmsg("could not read directory \"%s\": %m", path)));
+	while ((de = readdir(dir)) != NULL)
+	{
+		struct stat st;
+		char	   *key;
+
+		CHECK_FOR_INTERRUPTS();
+		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+			continue;
+		/* (symbolic links are skipped: never followed) */
+		if (fstatat(dirfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+			continue;
+		key = psprintf("%s%s", path, de->d_name);
+		if (S_ISDIR(st.st_mode))
+		{
+			char	   *sub = psprintf("%s/", key);
+
+			if (MayHold(sub, prefix))
+			{
+				int			fd = openat(dirfd, de->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+
+				if (fd >= 0)
+					Walk(fd, sub, prefix, keys, depth + 1);
+			}
+		}
+		else if (S_ISREG(st.st_mode) && strncmp(key, prefix, strlen(prefix)) == 0)
+		{
+			if (list_length(*keys) >= HROE_IMPORT_FILES_MAX)
+				ereport(ERROR,
+						(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+						 errmsg("more than %d files under S3 key prefix \"%s\"", HROE_IMPORT_FILES_MAX, prefix)));
+			*keys = lappend(*keys, key);
+		}
+	}
+	closedir(dir);
+}
+
+List *
+hroe_s3_list(int bucketfd, const char *prefix)
+{
+	List	   *keys = NIL;
+	int			fd = dup(bucketfd);
+
+	if (fd < 0)
+		elog(ERROR, "dup failed: %m");
+	Walk(fd, "", prefix ? prefix : "", &keys, 0);
+	list_sort(keys, KeyCmp);
+	return keys;
+}
