@@ -368,3 +368,1021 @@ END
 $$;
 COMMENT ON FUNCTION hroe.compare_html(jsonb, jsonb) IS
 'the comparison as one self-contained HTML page, rendered from the rows of one hroe.compare() run (p_results: their jsonb array, e.g. SELECT jsonb_agg(c) FROM hroe.compare() c), so that its figures are that run''s: the summary per pattern with the verdict, every call, SVG charts (and the benchmark''s growth curves from p_options.growth [{"scale", "pattern", "model", "ms"}]), the models'' tables and indexes drawn by hroe.grid for sample employee_id, order_id, product_id (p_options, defaults chosen from the data; grid_items, default 12), and the DynamoDB on-demand cost of a request mix (p_options.mix {"pattern": calls per month}; read_price, write_price per million request units, storage_price per GB-month: defaults 0.125, 0.625, 0.25; ia_read_price, ia_write_price, ia_storage_price those of the STANDARD_INFREQUENT_ACCESS table class: defaults 0.15625, 0.78125, 0.10; us-east-1, read 2026-11-27, https://aws.amazon.com/dynamodb/pricing/), each design priced at its tables'' class (shown with it; a design of mixed classes has its requests priced as STANDARD), beside each design''s storage';
+
+-- Designs (issue #34): hroe.design_check, design_schema, design_fill,
+-- design_canonical, design_response_items, design_call, design_partitions,
+-- design_tables, design_load, design_verify, design_answer, design_run,
+-- design_create_request, design_hroe, design_import, design_html; as in
+-- models/design.sql
+-- hroe.design_*: any DynamoDB design, proven on the user's own data
+-- (doc/design.md, README "Designs").  A design document (JSON, described by
+-- doc/design.schema.json) declares the DynamoDB tables (CreateTable
+-- requests), the facets (per entity type, a SQL query over the user's
+-- relational tables yielding its items), the access patterns (a DynamoDB
+-- request template or a query over the design's tables, the relational SQL
+-- answering the same question, a query drawing parameter sets) and the
+-- request mix.  hroe.design_load makes the tables and loads the facets,
+-- hroe.design_run runs every pattern on both sides with the comparison's
+-- machinery (fingerprints, plan shapes, capacity, rolled-back writes) and
+-- returns rows of hroe.compare's shape; hroe.design_tables measures the
+-- tables and indexes.  Everything runs with the caller's rights: a design's
+-- SQL is the caller's own.
+
+-- The document's shape, checked before anything runs.
+CREATE FUNCTION hroe.design_check(p_design jsonb)
+RETURNS jsonb
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	p jsonb;
+	f jsonb;
+	t jsonb;
+	v_names text[] := '{}';
+BEGIN
+	IF p_design IS NULL OR jsonb_typeof(p_design) IS DISTINCT FROM 'object' THEN
+		RAISE EXCEPTION 'a design must be a JSON object' USING ERRCODE = 'invalid_parameter_value';
+	END IF;
+	IF NOT COALESCE(p_design ->> 'name' ~ '^[a-z][a-z0-9_]{0,39}$', false) THEN
+		RAISE EXCEPTION 'a design''s name must be 1 to 40 lower-case letters, digits or underscores, starting with a letter'
+			USING ERRCODE = 'invalid_parameter_value', DETAIL = format('name: %s', COALESCE(p_design ->> 'name', 'absent'));
+	END IF;
+	IF p_design ? 'schema' AND (NOT COALESCE(p_design ->> 'schema' ~ '^[a-z_][a-z0-9_]{0,62}$', false)
+								OR p_design ->> 'schema' ~ '^pg_' OR p_design ->> 'schema' IN ('hroe', 'public', 'information_schema')) THEN
+		RAISE EXCEPTION 'a design''s schema must be a lower-case PostgreSQL identifier of a schema of its own'
+			USING ERRCODE = 'invalid_parameter_value', DETAIL = format('schema: %s', p_design ->> 'schema'),
+			HINT = 'Its tables are deleted and made again there: not pg_*, hroe, public or information_schema.';
+	END IF;
+	FOREACH t IN ARRAY ARRAY(SELECT x FROM jsonb_array_elements(COALESCE(p_design -> 'tables', '[]')) x) LOOP
+		IF jsonb_typeof(t) IS DISTINCT FROM 'object' OR jsonb_typeof(t -> 'TableName') IS DISTINCT FROM 'string' OR jsonb_typeof(t -> 'KeySchema') IS DISTINCT FROM 'array' THEN
+			RAISE EXCEPTION 'each of a design''s tables must be a CreateTable request with TableName and KeySchema'
+				USING ERRCODE = 'invalid_parameter_value';
+		END IF;
+	END LOOP;
+	FOREACH f IN ARRAY ARRAY(SELECT x FROM jsonb_array_elements(COALESCE(p_design -> 'facets', '[]')) x) LOOP
+		IF jsonb_typeof(f -> 'entity') IS DISTINCT FROM 'string' OR jsonb_typeof(f -> 'table') IS DISTINCT FROM 'string' OR jsonb_typeof(f -> 'sql') IS DISTINCT FROM 'string' THEN
+			RAISE EXCEPTION 'each facet needs entity, table and sql' USING ERRCODE = 'invalid_parameter_value';
+		END IF;
+		IF NOT EXISTS (SELECT FROM jsonb_array_elements(COALESCE(p_design -> 'tables', '[]')) x WHERE x ->> 'TableName' = f ->> 'table') THEN
+			RAISE EXCEPTION 'facet % names table %, which the design does not declare', f ->> 'entity', f ->> 'table'
+				USING ERRCODE = 'invalid_parameter_value';
+		END IF;
+	END LOOP;
+	IF jsonb_typeof(COALESCE(p_design -> 'patterns', '[]')) IS DISTINCT FROM 'array' THEN
+		RAISE EXCEPTION 'a design''s patterns must be an array' USING ERRCODE = 'invalid_parameter_value';
+	END IF;
+	FOREACH p IN ARRAY ARRAY(SELECT x FROM jsonb_array_elements(COALESCE(p_design -> 'patterns', '[]')) x) LOOP
+		IF jsonb_typeof(p -> 'name') IS DISTINCT FROM 'string' OR NOT COALESCE(p ->> 'kind' IN ('read', 'write'), false)
+		   OR jsonb_typeof(p -> 'parameters_sql') IS DISTINCT FROM 'string' OR jsonb_typeof(p -> 'relational') IS DISTINCT FROM 'string'
+		   OR jsonb_typeof(p -> 'dynamodb') IS DISTINCT FROM 'object'
+		   OR NOT (jsonb_typeof(p #> '{dynamodb,requests}') IS NOT DISTINCT FROM 'array' OR jsonb_typeof(p #> '{dynamodb,sql}') IS NOT DISTINCT FROM 'string') THEN
+			RAISE EXCEPTION 'pattern % is incomplete', COALESCE(p ->> 'name', '(unnamed)') USING ERRCODE = 'invalid_parameter_value',
+				DETAIL = 'A pattern needs name, kind (read or write), parameters_sql, relational and dynamodb (requests or sql).';
+		END IF;
+		IF p ->> 'kind' = 'write' AND (jsonb_typeof(p #> '{check,relational}') IS DISTINCT FROM 'string' OR jsonb_typeof(p #> '{check,dynamodb}') IS DISTINCT FROM 'object') THEN
+			RAISE EXCEPTION 'write pattern % needs check.relational and check.dynamodb', p ->> 'name' USING ERRCODE = 'invalid_parameter_value';
+		END IF;
+		IF p ->> 'name' = ANY (v_names) THEN
+			RAISE EXCEPTION 'pattern % is declared twice', p ->> 'name' USING ERRCODE = 'invalid_parameter_value';
+		END IF;
+		v_names := v_names || (p ->> 'name');
+	END LOOP;
+	RETURN p_design;
+END
+$$;
+COMMENT ON FUNCTION hroe.design_check(jsonb) IS
+'a design document (doc/design.md, doc/design.schema.json) checked for the fields hroe.design_load and hroe.design_run need: name, tables as CreateTable requests, facets naming declared tables, patterns with kind, parameters_sql, relational and dynamodb (requests or sql), writes with their check reads; returns it unchanged, or raises 22023 saying what is missing';
+
+CREATE FUNCTION hroe.design_schema(p_design jsonb)
+RETURNS text
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+SELECT COALESCE(p_design ->> 'schema', 'design_' || (p_design ->> 'name'))
+$$;
+COMMENT ON FUNCTION hroe.design_schema(jsonb) IS
+'the PostgreSQL schema of a design''s DynamoDB tables: its "schema", by default design_<name>';
+
+-- A request template with its named parameters filled in: every ${name}
+-- inside a JSON string becomes the parameter's value (JSON-escaped), the
+-- parameters named in order by p_names, valued by p_args.
+CREATE FUNCTION hroe.design_fill(p_template jsonb, p_names text[], p_args text[])
+RETURNS jsonb
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	v text := p_template::text;
+	k integer;
+BEGIN
+	FOR k IN 1 .. COALESCE(cardinality(p_names), 0) LOOP
+		IF strpos(v, '${' || p_names[k] || '}') > 0 AND p_args[k] IS NULL THEN
+			RAISE EXCEPTION 'parameter % is NULL but the request uses it', p_names[k] USING ERRCODE = 'null_value_not_allowed';
+		END IF;
+		v := replace(v, '${' || p_names[k] || '}', COALESCE(substr(to_jsonb(p_args[k])::text, 2, length(to_jsonb(p_args[k])::text) - 2), ''));
+	END LOOP;
+	IF v ~ '\$\{[A-Za-z0-9_]+\}' THEN
+		RAISE EXCEPTION 'request template uses an undeclared parameter: %', substring(v FROM '\$\{[A-Za-z0-9_]+\}')
+			USING ERRCODE = 'invalid_parameter_value';
+	END IF;
+	RETURN v::jsonb;
+END
+$$;
+COMMENT ON FUNCTION hroe.design_fill(jsonb, text[], text[]) IS
+'internal: a pattern''s request template with each ${name} replaced by the parameter''s value, JSON-escaped (parameters named by p_names, valued by p_args in the same order); an undeclared or NULL parameter is an error';
+
+-- An answer row in the form both sides are compared in: the attributes
+-- named by p_answer (all when NULL), nulls dropped, numbers and strings as
+-- DynamoDB stores them (through hroe.item_from_document and back).
+CREATE FUNCTION hroe.design_canonical(p_doc jsonb, p_answer jsonb)
+RETURNS jsonb
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+SELECT hroe.item_to_document(hroe.item_from_document(jsonb_strip_nulls(
+	CASE WHEN p_answer IS NULL THEN p_doc
+		 ELSE COALESCE((SELECT jsonb_object_agg(k, p_doc -> k) FROM jsonb_array_elements_text(p_answer) k WHERE p_doc ? k), '{}') END)))
+$$;
+COMMENT ON FUNCTION hroe.design_canonical(jsonb, jsonb) IS
+'internal: one answer row or item (a plain JSON document) reduced to the attributes a pattern compares (p_answer, a JSON array of names; all when NULL), nulls dropped and values normalised as DynamoDB stores them, so that a relational row and a DynamoDB item compare equal when they carry the same answer';
+
+-- The items of one DynamoDB response, as documents (GetItem, Query, Scan,
+-- BatchGetItem, TransactGetItems).
+CREATE FUNCTION hroe.design_response_items(p_operation text, p_response jsonb)
+RETURNS SETOF jsonb
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+SELECT hroe.item_to_document(i::hroe.item) FROM (
+	SELECT p_response -> 'Item' WHERE p_operation = 'GetItem' AND p_response ? 'Item'
+	UNION ALL SELECT x FROM jsonb_array_elements(CASE WHEN p_operation IN ('Query', 'Scan') THEN p_response -> 'Items' END) x
+	UNION ALL SELECT x FROM jsonb_each(CASE WHEN p_operation = 'BatchGetItem' THEN p_response -> 'Responses' END) t (n, v),
+		jsonb_array_elements(t.v) x
+	UNION ALL SELECT x -> 'Item' FROM jsonb_array_elements(CASE WHEN p_operation = 'TransactGetItems' THEN p_response -> 'Responses' END) x
+		WHERE x ? 'Item') s (i)
+$$;
+COMMENT ON FUNCTION hroe.design_response_items(text, jsonb) IS
+'internal: the items a GetItem, Query, Scan, BatchGetItem or TransactGetItems response carries, as plain JSON documents, in the response''s order';
+
+-- Runs a pattern side's DynamoDB requests once: their items (as
+-- documents), capacity, items and bytes, partitions touched; an error
+-- response is raised.
+CREATE FUNCTION hroe.design_call(p_requests jsonb, OUT docs jsonb, OUT capacity numeric, OUT items bigint,
+								 OUT item_bytes bigint, OUT partitions bigint, OUT requests integer)
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	r jsonb;
+	v_resp jsonb;
+	v_op text;
+	v_start jsonb;
+BEGIN
+	docs := '[]';
+	capacity := 0;
+	items := 0;
+	item_bytes := 0;
+	partitions := 0;
+	requests := 0;
+	FOR r IN SELECT x FROM jsonb_array_elements(p_requests) x LOOP
+		v_op := r ->> 'operation';
+		v_start := NULL;
+		-- a Query or Scan without Limit is read to its last page, as the
+		-- SDKs' paginators read it: each page is one more request
+		<<pages>>
+		LOOP
+			requests := requests + 1;
+			v_resp := hroe.dynamodb(v_op, (r -> 'request') || '{"ReturnConsumedCapacity": "INDEXES"}'
+				|| CASE WHEN v_start IS NOT NULL THEN jsonb_build_object('ExclusiveStartKey', v_start) ELSE '{}' END);
+			IF v_resp ? '__type' THEN
+				RAISE EXCEPTION 'the design''s % request failed: %', v_op, v_resp ->> 'message' USING ERRCODE = 'invalid_parameter_value',
+					DETAIL = format('%s %s', v_resp ->> '__type', r -> 'request');
+			END IF;
+			docs := docs || COALESCE((SELECT jsonb_agg(d) FROM hroe.design_response_items(v_op, v_resp) d), '[]');
+			capacity := capacity + COALESCE((SELECT sum((c ->> 'CapacityUnits')::numeric) FROM jsonb_array_elements(
+				CASE jsonb_typeof(v_resp -> 'ConsumedCapacity') WHEN 'array' THEN v_resp -> 'ConsumedCapacity'
+					WHEN 'object' THEN jsonb_build_array(v_resp -> 'ConsumedCapacity') ELSE '[]' END) c), 0);
+			items := items + COALESCE((v_resp ->> 'ScannedCount')::bigint, (SELECT count(*) FROM hroe.design_response_items(v_op, v_resp)));
+			item_bytes := item_bytes + COALESCE((SELECT sum(hroe.item_size(hroe.item_from_document(d))) FROM hroe.design_response_items(v_op, v_resp) d), 0);
+			partitions := partitions + CASE v_op
+				WHEN 'BatchGetItem' THEN (SELECT count(*) FROM jsonb_each(r #> '{request,RequestItems}') t, jsonb_array_elements(t.value -> 'Keys'))
+				WHEN 'TransactGetItems' THEN jsonb_array_length(r #> '{request,TransactItems}')
+				WHEN 'Scan' THEN CASE WHEN v_start IS NULL THEN (SELECT count(*) FROM hroe.design_partitions(r #>> '{request,TableName}', r #>> '{request,IndexName}')) ELSE 0 END
+				WHEN 'Query' THEN CASE WHEN v_start IS NULL THEN 1 ELSE 0 END
+				ELSE 1 END;
+			v_start := v_resp -> 'LastEvaluatedKey';
+			EXIT pages WHEN v_start IS NULL OR v_op NOT IN ('Query', 'Scan') OR r -> 'request' ? 'Limit';
+		END LOOP pages;
+	END LOOP;
+END
+$$;
+COMMENT ON FUNCTION hroe.design_call(jsonb) IS
+'internal: runs a pattern''s DynamoDB requests (a JSON array of {operation, request}, parameters filled in) through hroe.dynamodb with ReturnConsumedCapacity INDEXES: the items returned as documents, the capacity units the responses report, the items evaluated (ScannedCount, or the items returned) and their hroe.item_size bytes, and the partitions touched (1 per GetItem or Query, one per key of a batch or transaction, every partition for a Scan), and the requests made: a Query or Scan without Limit is followed page by page (LastEvaluatedKey) to its end, each page one request; an error response raises 22023 with the response''s __type and the request in DETAIL';
+
+-- The partitions of a table or index: per partition key value its items
+-- (index entries) and their bytes.
+CREATE FUNCTION hroe.design_partitions(p_table text, p_index text DEFAULT NULL)
+RETURNS TABLE (partition_key jsonb, items bigint, bytes bigint)
+LANGUAGE plpgsql STABLE PARALLEL RESTRICTED
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	v_relid regclass;
+	v_desc jsonb;
+	v_keys jsonb;
+	v_hash text;
+BEGIN
+	SELECT t.relid INTO v_relid FROM hroe.tables t WHERE t.table_name = p_table;
+	IF NOT FOUND THEN
+		RAISE EXCEPTION 'table % does not exist', p_table USING ERRCODE = 'undefined_table';
+	END IF;
+	v_desc := hroe.table_description(p_table);
+	IF p_index IS NULL THEN
+		v_keys := v_desc -> 'KeySchema';
+	ELSE
+		SELECT i -> 'KeySchema' INTO v_keys FROM jsonb_array_elements(COALESCE(v_desc -> 'GlobalSecondaryIndexes', '[]')
+			|| COALESCE(v_desc -> 'LocalSecondaryIndexes', '[]')) i WHERE i ->> 'IndexName' = p_index;
+		IF v_keys IS NULL THEN
+			RAISE EXCEPTION 'table % has no index %', p_table, p_index USING ERRCODE = 'undefined_object';
+		END IF;
+	END IF;
+	SELECT k ->> 'AttributeName' INTO v_hash FROM jsonb_array_elements(v_keys) k WHERE k ->> 'KeyType' = 'HASH';
+	RETURN QUERY EXECUTE format(
+		'SELECT j -> %1$L, count(*), sum(%2$s)::bigint
+		 FROM (SELECT x.item, x.item::jsonb AS j FROM %3$s x) s
+		 WHERE %4$s
+		 GROUP BY 1', v_hash,
+		CASE WHEN p_index IS NULL THEN 'hroe.item_size(s.item)' ELSE format('hroe.index_entry_size(s.item, %L, %L)', p_table, p_index) END,
+		v_relid,
+		(SELECT string_agg(format('s.j ? %L', k ->> 'AttributeName'), ' AND ') FROM jsonb_array_elements(v_keys) k));
+END
+$$;
+COMMENT ON FUNCTION hroe.design_partitions(text, text) IS
+'the partitions of a DynamoDB table (or of its index p_index): per partition key value (its AttributeValue) the items or index entries (items carrying every key attribute of the index: sparse indexes count only those) and their bytes (hroe.item_size, or hroe.index_entry_size for an index)';
+
+-- Per table and index of a design: items, bytes, partitions and the
+-- hottest partition keys.
+CREATE FUNCTION hroe.design_tables(p_design jsonb, p_hot integer DEFAULT 3)
+RETURNS TABLE (table_name text, index_name text, items bigint, bytes bigint, partitions bigint, hottest jsonb)
+LANGUAGE plpgsql STABLE PARALLEL RESTRICTED
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	t jsonb;
+	v_index text;
+BEGIN
+	PERFORM hroe.design_check(p_design);
+	IF p_hot IS NULL OR p_hot < 0 OR p_hot > 100 THEN
+		RAISE EXCEPTION 'p_hot must be between 0 and 100' USING ERRCODE = 'invalid_parameter_value';
+	END IF;
+	FOR t IN SELECT x FROM jsonb_array_elements(COALESCE(p_design -> 'tables', '[]')) x LOOP
+		FOR v_index IN SELECT NULL UNION ALL
+				SELECT i ->> 'IndexName' FROM jsonb_array_elements(COALESCE(t -> 'GlobalSecondaryIndexes', '[]')
+					|| COALESCE(t -> 'LocalSecondaryIndexes', '[]')) i LOOP
+			RETURN QUERY
+			SELECT t ->> 'TableName', v_index, COALESCE(sum(p.items), 0)::bigint, COALESCE(sum(p.bytes), 0)::bigint, count(*),
+				   COALESCE((SELECT jsonb_agg(jsonb_build_object('key', h.partition_key, 'items', h.items, 'bytes', h.bytes)
+							 ORDER BY h.items DESC, h.bytes DESC, h.partition_key::text)
+							 FROM (SELECT * FROM hroe.design_partitions(t ->> 'TableName', v_index) q
+								   ORDER BY q.items DESC, q.bytes DESC, q.partition_key::text LIMIT p_hot) h), '[]')
+			FROM hroe.design_partitions(t ->> 'TableName', v_index) p;
+		END LOOP;
+	END LOOP;
+END
+$$;
+COMMENT ON FUNCTION hroe.design_tables(jsonb, integer) IS
+'per DynamoDB table of a design and per index: the items (index entries), their bytes, the partitions (distinct partition key values) and the p_hot hottest partition keys by items ([{"key", "items", "bytes"}]), measured on the tables as they are';
+
+-- Makes a design's tables and loads its facets.
+CREATE FUNCTION hroe.design_load(p_design jsonb)
+RETURNS TABLE (table_name text, entity text, items bigint, seconds numeric)
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	v_schema text := hroe.design_schema(hroe.design_check(p_design));
+	t jsonb;
+	f jsonb;
+	v_resp jsonb;
+	v_n bigint;
+	v_started timestamptz;
+	v_create jsonb;
+BEGIN
+	FOR t IN SELECT x FROM jsonb_array_elements(COALESCE(p_design -> 'setup_sql', '[]')) x LOOP
+		EXECUTE t #>> '{}';
+	END LOOP;
+	EXECUTE format('CREATE SCHEMA IF NOT EXISTS %I', v_schema);
+	FOR t IN SELECT x FROM jsonb_array_elements(COALESCE(p_design -> 'tables', '[]')) x LOOP
+		IF EXISTS (SELECT FROM hroe.tables h JOIN pg_class c ON c.oid = h.relid
+				   WHERE h.table_name = t ->> 'TableName' AND c.relnamespace <> v_schema::regnamespace) THEN
+			RAISE EXCEPTION 'table % exists outside the design''s schema %', t ->> 'TableName', v_schema
+				USING ERRCODE = 'duplicate_table', HINT = 'Name the design''s tables differently, or drop the other table.';
+		END IF;
+		IF EXISTS (SELECT FROM hroe.tables h WHERE h.table_name = t ->> 'TableName') THEN
+			PERFORM hroe.delete_table(t ->> 'TableName');
+		END IF;
+		-- CreateTable makes its table in the current schema
+		PERFORM set_config('search_path', format('%I, pg_catalog, pg_temp', v_schema), true);
+		v_create := t - 'DeletionProtectionEnabled';
+		IF NOT v_create ? 'BillingMode' AND NOT v_create ? 'ProvisionedThroughput' THEN
+			v_create := v_create || '{"BillingMode": "PAY_PER_REQUEST"}';
+		END IF;
+		v_resp := hroe.dynamodb('CreateTable', v_create);
+		PERFORM set_config('search_path', 'pg_catalog, pg_temp', true);
+		IF v_resp ? '__type' THEN
+			RAISE EXCEPTION 'CreateTable % failed: %', t ->> 'TableName', v_resp ->> 'message' USING ERRCODE = 'invalid_parameter_value',
+				DETAIL = v_resp ->> '__type';
+		END IF;
+	END LOOP;
+	FOR f IN SELECT x FROM jsonb_array_elements(COALESCE(p_design -> 'facets', '[]')) x LOOP
+		v_started := clock_timestamp();
+		EXECUTE format('SELECT count(hroe.put_item(%L, CASE WHEN %L THEN f.item::jsonb::hroe.item ELSE hroe.item_from_document(f.item::jsonb) END))
+						FROM (%s) f (item)', f ->> 'table', COALESCE(f ->> 'format', 'document') = 'dynamodb', f ->> 'sql')
+		INTO v_n;
+		table_name := f ->> 'table';
+		entity := f ->> 'entity';
+		items := v_n;
+		seconds := round(extract(epoch FROM clock_timestamp() - v_started)::numeric, 3);
+		RAISE NOTICE 'hroe.design_load: % % item(s) of % into % (% s)', v_n, entity, p_design ->> 'name', table_name, seconds;
+		RETURN NEXT;
+	END LOOP;
+END
+$$;
+COMMENT ON FUNCTION hroe.design_load(jsonb) IS
+'makes a design''s DynamoDB tables (its setup_sql statements first, then each CreateTable request through hroe.dynamodb, in the schema design_<name> or the design''s schema; a table of the same name in that schema is deleted first, one elsewhere is an error) and loads every facet''s items with hroe.put_item (the facet query''s one column a plain JSON document, or with "format": "dynamodb" an item in AttributeValue JSON): per facet the items loaded and the seconds, also as a NOTICE (progress)';
+
+-- The items the facets yield against the items stored: the proof that the
+-- facets reproduce a design's tables.
+CREATE FUNCTION hroe.design_verify(p_design jsonb)
+RETURNS TABLE (table_name text, facet_items bigint, stored_items bigint, missing bigint, extra bigint)
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	t jsonb;
+	v_facets text;
+BEGIN
+	PERFORM hroe.design_check(p_design);
+	FOR t IN SELECT x FROM jsonb_array_elements(COALESCE(p_design -> 'tables', '[]')) x LOOP
+		SELECT string_agg(format('SELECT CASE WHEN %L THEN f.item::jsonb::hroe.item ELSE hroe.item_from_document(f.item::jsonb) END FROM (%s) f (item)',
+								 COALESCE(f ->> 'format', 'document') = 'dynamodb', f ->> 'sql'), ' UNION ALL ')
+		INTO v_facets FROM jsonb_array_elements(COALESCE(p_design -> 'facets', '[]')) f WHERE f ->> 'table' = t ->> 'TableName';
+		RETURN QUERY EXECUTE format(
+			'WITH f AS (SELECT i::text AS i, count(*) AS n FROM (%1$s) x (i) GROUP BY 1),
+				  s AS (SELECT x.item::text AS i, count(*) AS n FROM %2$s x GROUP BY 1)
+			 SELECT %3$L, (SELECT COALESCE(sum(n), 0)::bigint FROM f), (SELECT COALESCE(sum(n), 0)::bigint FROM s),
+					(SELECT COALESCE(sum(GREATEST(f.n - COALESCE(s.n, 0), 0)), 0)::bigint FROM f LEFT JOIN s USING (i)),
+					(SELECT COALESCE(sum(GREATEST(s.n - COALESCE(f.n, 0), 0)), 0)::bigint FROM s LEFT JOIN f USING (i))',
+			COALESCE(v_facets, 'SELECT NULL::hroe.item WHERE false'),
+			(SELECT h.relid FROM hroe.tables h WHERE h.table_name = t ->> 'TableName'), t ->> 'TableName');
+	END LOOP;
+END
+$$;
+COMMENT ON FUNCTION hroe.design_verify(jsonb) IS
+'per table of a design: the items its facets yield now, the items stored, and how many of each are missing from the other (as multisets of items): zero and zero when the facets reproduce the table';
+
+-- A pattern side's answer: its fingerprint and row count, from a query
+-- (p_sql with $1 = the parameters) or from DynamoDB requests' items.
+CREATE FUNCTION hroe.design_answer(p_sql text, p_docs jsonb, p_args text[], p_answer jsonb, p_ordered boolean,
+								   OUT fingerprint text, OUT result_rows bigint)
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+	IF p_sql IS NOT NULL AND p_answer IS NULL THEN
+		-- hroe.compare's fingerprint: each row as text, in the order returned
+		EXECUTE format('SELECT md5(COALESCE(string_agg(r::text, E''\n'' ORDER BY n), '''')), count(*)
+			FROM (SELECT r, row_number() OVER () AS n FROM (%s) r) s', p_sql) INTO fingerprint, result_rows USING p_args;
+	ELSIF p_sql IS NOT NULL THEN
+		EXECUTE format('SELECT md5(COALESCE(string_agg(d::text, E''\n'' ORDER BY CASE WHEN $2 THEN n END, d::text), '''')), count(*)
+			FROM (SELECT hroe.design_canonical(to_jsonb(r), $3) AS d, row_number() OVER () AS n FROM (%s) r) s', p_sql)
+		INTO fingerprint, result_rows USING p_args, p_ordered, p_answer;
+	ELSE
+		SELECT md5(COALESCE(string_agg(d::text, E'\n' ORDER BY CASE WHEN p_ordered THEN n END, d::text), '')), count(*)
+		INTO fingerprint, result_rows
+		FROM (SELECT hroe.design_canonical(x, p_answer) AS d, n FROM jsonb_array_elements(p_docs) WITH ORDINALITY AS e (x, n)) s;
+	END IF;
+END
+$$;
+COMMENT ON FUNCTION hroe.design_answer(text, jsonb, text[], jsonb, boolean) IS
+'internal: the fingerprint and rows of one side''s answer: without an answer list, hroe.compare''s (md5 of the rows as text in their order); with one (p_answer), the md5 of the rows'' or items'' hroe.design_canonical documents, in their order when p_ordered, else sorted';
+
+-- Runs every pattern of a design on both sides.
+CREATE FUNCTION hroe.design_run(p_design jsonb, p_runs integer DEFAULT 5, p_load boolean DEFAULT true,
+								p_patterns text[] DEFAULT NULL)
+RETURNS TABLE (pattern_no integer, pattern text, kind text, case_label text, model text, call text,
+			   identical boolean, fingerprint text, result_rows bigint, plan_shape text,
+			   seq_scans integer, index_scans integer, joins integer, sorts integer,
+			   shared_hit bigint, shared_read bigint, request text, requests integer,
+			   items bigint, item_bytes bigint, capacity numeric, capacity_unit text, median_ms numeric,
+			   partitions bigint, index_capacity numeric)
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	v_schema text := hroe.design_schema(hroe.design_check(p_design));
+	v_rel text := COALESCE(p_design ->> 'relational_name', 'relational');
+	v_ddb text := COALESCE(p_design ->> 'dynamodb_name', p_design ->> 'name');
+	p jsonb;
+	p_no integer;
+	c record;
+	side text;
+	v_names text[];
+	v_answer jsonb;
+	v_ordered boolean;
+	v_sql text;
+	v_reqs jsonb;
+	v_check_sql text;
+	v_check_reqs jsonb;
+	v_call record;
+	v_plan jsonb;
+	v_times numeric[];
+	v_shape record;
+	v_fp text;
+	v_rows bigint;
+	v_request text;
+	v_requests integer;
+	v_items bigint;
+	v_bytes bigint;
+	v_cap numeric;
+	v_parts bigint;
+	v_icap numeric;
+	v_wn bigint;
+	v_wt numeric;
+	v_wi numeric;
+	i integer;
+BEGIN
+	IF p_runs IS NULL OR p_runs < 1 OR p_runs > 1000 THEN
+		RAISE EXCEPTION 'p_runs must be between 1 and 1000' USING ERRCODE = 'invalid_parameter_value';
+	END IF;
+	IF v_rel = v_ddb THEN
+		RAISE EXCEPTION 'the relational and the DynamoDB side need different names' USING ERRCODE = 'invalid_parameter_value';
+	END IF;
+	IF p_load THEN
+		PERFORM hroe.design_load(p_design);
+	END IF;
+	IF to_regnamespace(v_schema) IS NULL THEN
+		RAISE EXCEPTION 'the design''s schema % does not exist', v_schema USING ERRCODE = 'invalid_schema_name',
+			HINT = 'Load the design first: hroe.design_load(design), or hroe.design_run(design, p_load => true).';
+	END IF;
+	IF to_regclass('pg_temp.hroe_design_out') IS NULL THEN
+		CREATE TEMP TABLE hroe_design_out (
+			pattern_no integer, pattern text, kind text, case_no bigint, case_label text, model_no integer, model text,
+			call text, fingerprint text, result_rows bigint, plan_shape text, seq_scans integer, index_scans integer,
+			joins integer, sorts integer, shared_hit bigint, shared_read bigint, request text, requests integer,
+			items bigint, item_bytes bigint, capacity numeric, capacity_unit text, median_ms numeric,
+			partitions bigint, index_capacity numeric);
+	END IF;
+	TRUNCATE pg_temp.hroe_design_out;
+	FOR p, p_no IN SELECT x, n::integer FROM jsonb_array_elements(COALESCE(p_design -> 'patterns', '[]')) WITH ORDINALITY AS e (x, n) LOOP
+		p_no := COALESCE((p ->> 'number')::integer, p_no);
+		CONTINUE WHEN p_patterns IS NOT NULL AND NOT (p ->> 'name' = ANY (p_patterns) OR p_no::text = ANY (p_patterns));
+		v_names := ARRAY(SELECT jsonb_array_elements_text(COALESCE(p -> 'parameters', '[]')));
+		v_answer := p -> 'answer';
+		v_ordered := COALESCE((p ->> 'ordered')::boolean, false);
+		FOR c IN EXECUTE format('SELECT row_number() OVER () AS n, x.label::text AS label, x.args::text[] AS args FROM (%s) x (label, args)',
+								p ->> 'parameters_sql') LOOP
+			FOREACH side IN ARRAY ARRAY['relational', 'dynamodb'] LOOP
+				v_times := '{}';
+				v_request := NULL; v_requests := NULL; v_items := NULL; v_bytes := NULL; v_cap := NULL; v_parts := NULL;
+				v_icap := NULL; v_wn := NULL; v_wt := NULL; v_wi := NULL;
+				IF side = 'relational' THEN
+					v_sql := p ->> 'relational';
+					v_reqs := NULL;
+					v_check_sql := p #>> '{check,relational}';
+					v_check_reqs := NULL;
+				ELSE
+					v_sql := p #>> '{dynamodb,sql}';
+					v_reqs := CASE WHEN p #> '{dynamodb,requests}' IS NOT NULL
+								   THEN hroe.design_fill(p #> '{dynamodb,requests}', v_names, c.args) END;
+					v_check_sql := p #>> '{check,dynamodb,sql}';
+					v_check_reqs := CASE WHEN p #> '{check,dynamodb,requests}' IS NOT NULL
+										 THEN hroe.design_fill(p #> '{check,dynamodb,requests}', v_names, c.args) END;
+					IF v_reqs IS NOT NULL THEN
+						v_request := (SELECT string_agg(format('%s %s', r ->> 'operation', r -> 'request'), '; ') FROM jsonb_array_elements(v_reqs) r);
+						v_requests := jsonb_array_length(v_reqs);
+					ELSIF p #>> '{dynamodb,request_sql}' IS NOT NULL THEN
+						EXECUTE 'SELECT ' || (p #>> '{dynamodb,request_sql}') INTO v_request USING c.args;
+					END IF;
+				END IF;
+				IF p ->> 'kind' = 'read' THEN
+					IF v_reqs IS NOT NULL THEN
+						SELECT * INTO v_call FROM hroe.design_call(v_reqs);
+						SELECT * INTO v_fp, v_rows FROM hroe.design_answer(NULL, v_call.docs, c.args, v_answer, v_ordered);
+						v_cap := v_call.capacity; v_items := v_call.items; v_bytes := v_call.item_bytes; v_parts := v_call.partitions;
+						v_requests := v_call.requests;
+						-- timed as the requests alone, or, when a Query or Scan
+						-- needed more pages, as hroe.design_call following them
+						FOR i IN 1 .. p_runs LOOP
+							IF v_call.requests > jsonb_array_length(v_reqs) THEN
+								EXECUTE 'EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) SELECT hroe.design_call($1)' INTO v_plan USING v_reqs;
+							ELSE
+								EXECUTE 'EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) SELECT hroe.dynamodb(r ->> ''operation'', r -> ''request'') FROM jsonb_array_elements($1) r'
+								INTO v_plan USING v_reqs;
+							END IF;
+							v_times := v_times || (v_plan #>> '{0,Execution Time}')::numeric;
+						END LOOP;
+					ELSE
+						SELECT * INTO v_fp, v_rows FROM hroe.design_answer(v_sql, NULL, c.args, v_answer, v_ordered);
+						FOR i IN 1 .. p_runs LOOP
+							EXECUTE format('EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) %s', v_sql) INTO v_plan USING c.args;
+							v_times := v_times || (v_plan #>> '{0,Execution Time}')::numeric;
+						END LOOP;
+						IF side = 'dynamodb' AND p #>> '{dynamodb,capacity_sql}' IS NOT NULL THEN
+							-- hroe.compare_read_capacity's rule: per request, its items' bytes
+							EXECUTE format('SELECT count(*)::int, COALESCE(sum(q.n), 0), COALESCE(sum(q.bytes), 0)::bigint,
+									COALESCE(sum(hroe.read_capacity_units(q.bytes, false)), 0)::numeric, count(*)
+								FROM (SELECT x.req, count(x.size) AS n, COALESCE(sum(x.size), 0)::bigint AS bytes
+									  FROM (%s) x (req, op, size) GROUP BY x.req) q', p #>> '{dynamodb,capacity_sql}')
+							INTO v_requests, v_items, v_bytes, v_cap, v_parts USING c.args;
+						END IF;
+					END IF;
+				ELSE
+					-- a write: each run in a subtransaction rolled back, as hroe.compare runs them
+					IF side = 'dynamodb' THEN
+						PERFORM hroe.compare_snapshot(v_schema);
+					END IF;
+					FOR i IN 1 .. p_runs LOOP
+						BEGIN
+							IF v_reqs IS NOT NULL THEN
+								EXECUTE 'EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) SELECT hroe.design_call($1)' INTO v_plan USING v_reqs;
+							ELSE
+								EXECUTE format('EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) %s', v_sql) INTO v_plan USING c.args;
+							END IF;
+							v_times := v_times || (v_plan #>> '{0,Execution Time}')::numeric;
+							IF v_check_reqs IS NOT NULL THEN
+								SELECT * INTO v_call FROM hroe.design_call(v_check_reqs);
+								SELECT * INTO v_fp, v_rows FROM hroe.design_answer(NULL, v_call.docs, c.args, v_answer, v_ordered);
+							ELSE
+								SELECT * INTO v_fp, v_rows FROM hroe.design_answer(v_check_sql, NULL, c.args, v_answer, v_ordered);
+							END IF;
+							IF side = 'dynamodb' AND i = 1 THEN
+								SELECT * INTO v_wn, v_wt, v_wi FROM hroe.compare_write_capacity(v_schema);
+							END IF;
+							RAISE EXCEPTION USING ERRCODE = 'HR0CR';
+						EXCEPTION WHEN SQLSTATE 'HR0CR' THEN
+							NULL;
+						END;
+					END LOOP;
+					IF side = 'dynamodb' THEN
+						PERFORM hroe.compare_drop_snapshot(v_schema);
+						v_request := COALESCE(v_request || ': ', '') || format('%s items written, %s WCU table + %s WCU indexes', v_wn, v_wt, v_wi);
+						v_items := v_wn;
+						v_cap := v_wt + v_wi;
+						v_icap := v_wi;
+					END IF;
+				END IF;
+				SELECT * INTO v_shape FROM hroe.compare_plan_shape(v_plan);
+				INSERT INTO pg_temp.hroe_design_out VALUES (p_no, p ->> 'name', p ->> 'kind', c.n, c.label,
+					CASE side WHEN 'relational' THEN 1 ELSE 2 END, CASE side WHEN 'relational' THEN v_rel ELSE v_ddb END,
+					CASE WHEN v_reqs IS NOT NULL THEN v_reqs::text ELSE v_sql END || format(' -- $1 = %L', c.args),
+					v_fp, v_rows,
+					CASE WHEN p ->> 'kind' = 'read' THEN v_shape.shape END,
+					CASE WHEN p ->> 'kind' = 'read' THEN v_shape.seq_scans END,
+					CASE WHEN p ->> 'kind' = 'read' THEN v_shape.index_scans END,
+					CASE WHEN p ->> 'kind' = 'read' THEN v_shape.joins END,
+					CASE WHEN p ->> 'kind' = 'read' THEN v_shape.sorts END,
+					v_shape.shared_hit, v_shape.shared_read, v_request, v_requests, v_items, v_bytes, v_cap,
+					CASE WHEN side = 'dynamodb' AND v_cap IS NOT NULL THEN CASE WHEN p ->> 'kind' = 'read' THEN 'RCU' ELSE 'WCU' END END,
+					(SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY t) FROM unnest(v_times) t)::numeric(12, 3),
+					v_parts, v_icap);
+			END LOOP;
+		END LOOP;
+		RAISE NOTICE 'hroe.design_run: pattern % % done', p_no, p ->> 'name';
+	END LOOP;
+	RETURN QUERY
+	SELECT o.pattern_no, o.pattern, o.kind, o.case_label, o.model, o.call,
+		   (SELECT count(DISTINCT o2.fingerprint) FROM pg_temp.hroe_design_out o2
+			WHERE o2.pattern_no = o.pattern_no AND o2.case_no = o.case_no) = 1,
+		   o.fingerprint, o.result_rows, o.plan_shape, o.seq_scans, o.index_scans, o.joins, o.sorts,
+		   o.shared_hit, o.shared_read, o.request, o.requests, o.items, o.item_bytes, o.capacity,
+		   o.capacity_unit, o.median_ms, o.partitions, o.index_capacity
+	FROM pg_temp.hroe_design_out o
+	ORDER BY o.pattern_no, o.case_no, o.model_no;
+END
+$$;
+COMMENT ON FUNCTION hroe.design_run(jsonb, integer, boolean, text[]) IS
+'runs every access pattern of a design (or those named or numbered in p_patterns) on the relational side and on the DynamoDB side, after loading the design (hroe.design_load) unless p_load is false, for each parameter set its parameters_sql draws: rows of hroe.compare''s shape (so hroe.compare_html and hroe.compare_report_lines read them) plus partitions touched and the index part of a write''s WCU: per side the answer''s fingerprint and whether both sides agree (hroe.design_answer), plan shape, shared buffers, the DynamoDB requests, items and bytes read, RCU (as the responses report them, or by the capacity_sql rule of hroe.compare) or WCU with the index writes (hroe.compare_write_capacity), and the median execution time of p_runs runs; writes run in rolled-back subtransactions and are checked by reads after the write';
+
+-- A table's CreateTable request, read back from its description.
+CREATE FUNCTION hroe.design_create_request(p_table_name text)
+RETURNS jsonb
+LANGUAGE sql STABLE STRICT PARALLEL RESTRICTED
+SET search_path = pg_catalog, pg_temp
+AS $$
+SELECT jsonb_strip_nulls(jsonb_build_object(
+	'TableName', d ->> 'TableName', 'KeySchema', d -> 'KeySchema', 'AttributeDefinitions', d -> 'AttributeDefinitions',
+	'BillingMode', COALESCE(d #>> '{BillingModeSummary,BillingMode}', 'PAY_PER_REQUEST'),
+	'GlobalSecondaryIndexes', (SELECT jsonb_agg(jsonb_build_object('IndexName', i -> 'IndexName', 'KeySchema', i -> 'KeySchema',
+																	'Projection', i -> 'Projection') ORDER BY o)
+							   FROM jsonb_array_elements(d -> 'GlobalSecondaryIndexes') WITH ORDINALITY AS g (i, o)),
+	'LocalSecondaryIndexes', (SELECT jsonb_agg(jsonb_build_object('IndexName', i -> 'IndexName', 'KeySchema', i -> 'KeySchema',
+																   'Projection', i -> 'Projection') ORDER BY o)
+							  FROM jsonb_array_elements(d -> 'LocalSecondaryIndexes') WITH ORDINALITY AS g (i, o))))
+FROM hroe.table_description(p_table_name) d
+$$;
+COMMENT ON FUNCTION hroe.design_create_request(text) IS
+'the CreateTable request that makes a table like an existing hroe table: name, key schema, attribute definitions, billing mode and its GSIs and LSIs with their key schemas and projections (from hroe.table_description)';
+
+-- HR/OE as a design document: the comparison of hroe_normalized with one
+-- of the DynamoDB models, from the comparison's own catalogues.
+CREATE FUNCTION hroe.design_hroe(p_model text DEFAULT 'hroe_single')
+RETURNS jsonb
+LANGUAGE plpgsql STABLE PARALLEL RESTRICTED
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	-- the checks of hroe.access_patterns, with the arguments as $1[k] cast
+	-- to the functions' parameter types (%1$I: the model)
+	v_checks jsonb := jsonb_build_object(
+		'place_order', 'SELECT * FROM %1$I.customer_orders($1[1]::integer, $1[2]::date, $1[2]::date) UNION ALL SELECT * FROM %1$I.open_orders($1[2]::date, $1[2]::date)',
+		'change_order_status', 'SELECT o.* FROM hroe_normalized.orders n, %1$I.customer_orders(n.customer_id, n.order_date, n.order_date) o WHERE n.order_id = $1[1]::bigint
+	UNION ALL SELECT o.* FROM hroe_normalized.orders n, %1$I.open_orders(n.order_date, n.order_date) o WHERE n.order_id = $1[1]::bigint',
+		'change_employee_job', 'SELECT to_jsonb(c) FROM %1$I.employee_current_job($1[1]::integer) c UNION ALL SELECT to_jsonb(t) FROM %1$I.employees_by_title((SELECT job_title FROM hroe_normalized.jobs WHERE job_id = $1[2])) t',
+		'adjust_inventory', 'SELECT to_jsonb(i) FROM %1$I.product_inventories($1[1]::integer) i UNION ALL SELECT to_jsonb(t) FROM %1$I.product_total_inventory($1[1]::integer) t',
+		'hire_employee', 'SELECT to_jsonb(e) FROM %1$I.employee_by_id($1[11]::integer) e UNION ALL SELECT to_jsonb(p) FROM %1$I.employee_phones($1[11]::integer) p');
+	v_patterns jsonb := '[]';
+	a record;
+	v_nargs integer;
+	v_params text[];
+	v_args text;
+	v_call text;
+	v_facets jsonb;
+BEGIN
+	IF p_model IS NULL OR p_model NOT IN ('hroe_single', 'hroe_multi') OR to_regnamespace(p_model) IS NULL THEN
+		RAISE EXCEPTION 'p_model must be an installed DynamoDB model of HR/OE: hroe_single or hroe_multi' USING ERRCODE = 'invalid_parameter_value';
+	END IF;
+	FOR a IN SELECT x.*, m.request_sql, m.items_sql, f.proargtypes::oid[] AS types, f.proargnames AS names
+			 FROM hroe.access_patterns x
+			 JOIN pg_proc f ON f.pronamespace = 'hroe_normalized'::regnamespace AND f.proname = x.pattern
+			 LEFT JOIN hroe.model_requests m ON m.model = p_model AND m.pattern = x.pattern
+			 ORDER BY x.pattern_no LOOP
+		-- as many arguments as the catalogue's argument sets give (the rest keep their defaults)
+		EXECUTE format('SELECT max(cardinality(x.args::text[])) FROM (%s) x (label, args)', a.arguments_sql) INTO v_nargs;
+		v_nargs := COALESCE(v_nargs, 0);
+		v_params := ARRAY(SELECT regexp_replace(a.names[k], '^p_', '') FROM generate_series(1, v_nargs) k);
+		v_args := (SELECT string_agg(format('$1[%s]::%s', k, format_type(a.types[k - 1], NULL)), ', ' ORDER BY k) FROM generate_series(1, v_nargs) k);
+		v_call := CASE a.kind WHEN 'read' THEN 'SELECT * FROM %I.%I(%s)' ELSE 'SELECT %I.%I(%s)' END;
+		v_patterns := v_patterns || jsonb_strip_nulls(jsonb_build_object(
+			'number', a.pattern_no, 'name', a.pattern, 'kind', a.kind, 'parameters', to_jsonb(v_params),
+			'parameters_sql', a.arguments_sql,
+			'relational', format(v_call, 'hroe_normalized', a.pattern, COALESCE(v_args, '')),
+			'dynamodb', jsonb_build_object('sql', format(v_call, p_model, a.pattern, COALESCE(v_args, '')),
+										   'request_sql', a.request_sql, 'capacity_sql', a.items_sql),
+			'check', CASE WHEN a.kind = 'write' THEN jsonb_build_object(
+				'relational', format(v_checks ->> a.pattern, 'hroe_normalized'),
+				'dynamodb', jsonb_build_object('sql', format(v_checks ->> a.pattern, p_model))) END));
+	END LOOP;
+	IF p_model = 'hroe_single' THEN
+		v_facets := jsonb_build_array(
+			jsonb_build_object('entity', 'every HR/OE item', 'table', 'hroe_single', 'format', 'dynamodb',
+							   'sql', 'SELECT e.item FROM hroe_single.expected_items e'),
+			jsonb_build_object('entity', 'settings (HROE-META)', 'table', 'hroe_single', 'format', 'dynamodb',
+							   'sql', 'SELECT hroe_single.meta_item(hroe_single.shard_count())'));
+	ELSE
+		v_facets := (SELECT jsonb_agg(jsonb_build_object('entity', t || ' items', 'table', t, 'format', 'dynamodb',
+				'sql', format('SELECT n.item FROM hroe_multi.normalized_items() n WHERE n.table_name = %L', t)) ORDER BY o)
+			FROM unnest('{Employee,Customer,Order,Product,RepQuarterTotal}'::text[]) WITH ORDINALITY AS u (t, o));
+	END IF;
+	RETURN jsonb_build_object(
+		'name', p_model, 'schema', p_model, 'relational_name', 'hroe_normalized', 'dynamodb_name', p_model,
+		'relational_schemas', jsonb_build_array('hroe_normalized'),
+		'description', format('Oracle''s HR and OE samples: hroe_normalized against %s, the comparison''s patterns', p_model),
+		'tables', (SELECT jsonb_agg(hroe.design_create_request(h.table_name) ORDER BY r.relid)
+				   FROM hroe.compare_item_tables(p_model) r (relid) JOIN hroe.tables h ON h.relid = r.relid),
+		'facets', v_facets,
+		'patterns', v_patterns,
+		'mix', COALESCE((SELECT jsonb_object_agg(x.pattern, CASE x.kind WHEN 'read' THEN 10 ELSE 1 END) FROM hroe.access_patterns x), '{}'));
+END
+$$;
+COMMENT ON FUNCTION hroe.design_hroe(text) IS
+'HR/OE as a design document: hroe_normalized against p_model (hroe_single or hroe_multi), its tables as CreateTable requests, its facets (the items the model is loaded with, built from hroe_normalized), every pattern of hroe.access_patterns with the calls hroe.compare makes, the DynamoDB request and capacity rule of hroe.model_requests and the write checks; run with hroe.design_run(hroe.design_hroe(), p_load => false) over the loaded models, it reproduces hroe.compare''s answers, capacities and verdicts';
+
+-- A NoSQL Workbench model file (its exported JSON, format 3.0) as a design.
+CREATE FUNCTION hroe.design_import(p_model jsonb, p_extra jsonb DEFAULT '{}', p_name text DEFAULT NULL)
+RETURNS jsonb
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	t jsonb;
+	v_tables jsonb := '[]';
+	v_facets jsonb := '[]';
+	v_entities jsonb := '[]';
+	v_keys jsonb;
+	v_defs jsonb;
+	v_gsis jsonb;
+	v_create jsonb;
+	v_data jsonb;
+	v_name text;
+BEGIN
+	IF p_model IS NULL OR jsonb_typeof(p_model) IS DISTINCT FROM 'object' OR jsonb_typeof(p_model -> 'DataModel') IS DISTINCT FROM 'array' THEN
+		RAISE EXCEPTION 'a NoSQL Workbench model is a JSON object with a DataModel array' USING ERRCODE = 'invalid_parameter_value';
+	END IF;
+	IF p_extra IS NULL OR jsonb_typeof(p_extra) IS DISTINCT FROM 'object' THEN
+		RAISE EXCEPTION 'p_extra must be a JSON object' USING ERRCODE = 'invalid_parameter_value';
+	END IF;
+	v_name := COALESCE(p_name, left(trim(BOTH '_' FROM lower(regexp_replace(COALESCE(p_model ->> 'ModelName', 'workbench'), '[^A-Za-z0-9]+', '_', 'g'))), 40));
+	IF v_name !~ '^[a-z]' THEN
+		v_name := left('m_' || v_name, 40);
+	END IF;
+	FOR t IN SELECT x FROM jsonb_array_elements(p_model -> 'DataModel') x LOOP
+		IF jsonb_typeof(t -> 'TableName') IS DISTINCT FROM 'string' OR jsonb_typeof(t #> '{KeyAttributes,PartitionKey,AttributeName}') IS DISTINCT FROM 'string' THEN
+			RAISE EXCEPTION 'each table of a NoSQL Workbench model needs TableName and KeyAttributes.PartitionKey' USING ERRCODE = 'invalid_parameter_value';
+		END IF;
+		v_keys := jsonb_build_array(jsonb_build_object('AttributeName', t #>> '{KeyAttributes,PartitionKey,AttributeName}', 'KeyType', 'HASH'));
+		v_defs := jsonb_build_array(jsonb_build_object('AttributeName', t #>> '{KeyAttributes,PartitionKey,AttributeName}',
+													   'AttributeType', COALESCE(t #>> '{KeyAttributes,PartitionKey,AttributeType}', 'S')));
+		IF t #> '{KeyAttributes,SortKey,AttributeName}' IS NOT NULL THEN
+			v_keys := v_keys || jsonb_build_object('AttributeName', t #>> '{KeyAttributes,SortKey,AttributeName}', 'KeyType', 'RANGE');
+			v_defs := v_defs || jsonb_build_object('AttributeName', t #>> '{KeyAttributes,SortKey,AttributeName}',
+												   'AttributeType', COALESCE(t #>> '{KeyAttributes,SortKey,AttributeType}', 'S'));
+		END IF;
+		SELECT jsonb_agg(jsonb_build_object('IndexName', g ->> 'IndexName',
+				'KeySchema', jsonb_build_array(jsonb_build_object('AttributeName', g #>> '{KeyAttributes,PartitionKey,AttributeName}', 'KeyType', 'HASH'))
+					|| CASE WHEN g #> '{KeyAttributes,SortKey,AttributeName}' IS NOT NULL
+						THEN jsonb_build_array(jsonb_build_object('AttributeName', g #>> '{KeyAttributes,SortKey,AttributeName}', 'KeyType', 'RANGE'))
+						ELSE '[]' END,
+				'Projection', COALESCE(g -> 'Projection', '{"ProjectionType": "ALL"}')) ORDER BY o)
+		INTO v_gsis FROM jsonb_array_elements(COALESCE(t -> 'GlobalSecondaryIndexes', '[]')) WITH ORDINALITY AS e (g, o);
+		-- every key attribute defined once, with its type
+		SELECT jsonb_agg(d ORDER BY o) INTO v_defs FROM (
+			SELECT DISTINCT ON (d ->> 'AttributeName') d, o
+			FROM (SELECT d, o FROM jsonb_array_elements(v_defs) WITH ORDINALITY AS a (d, o)
+				  UNION ALL
+				  SELECT jsonb_build_object('AttributeName', k ->> 'AttributeName', 'AttributeType', COALESCE(k ->> 'AttributeType', 'S')), 100 + o * 2 + n
+				  FROM jsonb_array_elements(COALESCE(t -> 'GlobalSecondaryIndexes', '[]')) WITH ORDINALITY AS e (g, o),
+					   LATERAL (VALUES (0, g #> '{KeyAttributes,PartitionKey}'), (1, g #> '{KeyAttributes,SortKey}')) v (n, k)
+				  WHERE k IS NOT NULL) u
+			ORDER BY d ->> 'AttributeName', o) s;
+		v_create := jsonb_build_object('TableName', t ->> 'TableName', 'KeySchema', v_keys, 'AttributeDefinitions', v_defs);
+		IF v_gsis IS NOT NULL THEN
+			v_create := v_create || jsonb_build_object('GlobalSecondaryIndexes', v_gsis);
+		END IF;
+		IF t ->> 'BillingMode' = 'PROVISIONED' AND t #> '{ProvisionedCapacitySettings,ProvisionedThroughput}' IS NOT NULL THEN
+			v_create := v_create || jsonb_build_object('BillingMode', 'PROVISIONED',
+				'ProvisionedThroughput', t #> '{ProvisionedCapacitySettings,ProvisionedThroughput}');
+			IF v_gsis IS NOT NULL THEN
+				v_create := jsonb_set(v_create, '{GlobalSecondaryIndexes}', (SELECT jsonb_agg(g || jsonb_build_object('ProvisionedThroughput',
+					t #> '{ProvisionedCapacitySettings,ProvisionedThroughput}')) FROM jsonb_array_elements(v_gsis) g));
+			END IF;
+		ELSE
+			v_create := v_create || '{"BillingMode": "PAY_PER_REQUEST"}';
+		END IF;
+		v_tables := v_tables || v_create;
+		-- the sample data: the table's, and any a facet carries
+		v_data := COALESCE(t -> 'TableData', '[]') || COALESCE((SELECT jsonb_agg(d) FROM jsonb_array_elements(COALESCE(t -> 'TableFacets', '[]')) f,
+			jsonb_array_elements(COALESCE(f -> 'TableData', '[]')) d), '[]');
+		IF jsonb_array_length(v_data) > 0 THEN
+			v_facets := v_facets || jsonb_build_object('entity', format('%s sample data', t ->> 'TableName'), 'table', t ->> 'TableName',
+				'format', 'dynamodb', 'sql', format('SELECT d FROM jsonb_array_elements(%L::jsonb) d', v_data));
+		END IF;
+		v_entities := v_entities || COALESCE((SELECT jsonb_agg(jsonb_strip_nulls(jsonb_build_object('name', f ->> 'FacetName', 'table', t ->> 'TableName',
+				'partition_key_alias', f #>> '{KeyAttributeAlias,PartitionKeyAlias}', 'sort_key_alias', f #>> '{KeyAttributeAlias,SortKeyAlias}',
+				'attributes', f -> 'NonKeyAttributes'))) FROM jsonb_array_elements(COALESCE(t -> 'TableFacets', '[]')) f), '[]');
+	END LOOP;
+	RETURN hroe.design_check(jsonb_build_object(
+		'name', v_name,
+		'description', COALESCE(p_model #>> '{ModelMetadata,Description}', p_model ->> 'ModelName'),
+		'imported_from', jsonb_build_object('format', 'NoSQL Workbench', 'model', p_model ->> 'ModelName',
+											'version', p_model #>> '{ModelMetadata,Version}'),
+		'tables', v_tables, 'facets', v_facets || COALESCE(p_extra -> 'facets', '[]'), 'entities', v_entities,
+		'patterns', '[]'::jsonb) || (p_extra - 'facets'));
+END
+$$;
+COMMENT ON FUNCTION hroe.design_import(jsonb, jsonb, text) IS
+'a NoSQL Workbench model file (the JSON its data modeler exports, model format 3.0: ModelName, ModelMetadata, DataModel with per table TableName, KeyAttributes, NonKeyAttributes, TableFacets with KeyAttributeAlias, GlobalSecondaryIndexes, TableData, BillingMode, ProvisionedCapacitySettings) as a design document: each table as a CreateTable request (key schema, attribute definitions, GSIs, billing mode and throughput), its sample data (the table''s TableData and the facets'') as a facet loaded as it is, the facets with their key aliases and attributes under "entities"; p_extra (setup_sql, patterns, mix...) is merged in, its facets added to the sample data; the name is p_name or made from ModelName';
+
+-- The page: one design run as a self-contained HTML page.
+CREATE FUNCTION hroe.design_html(p_design jsonb, p_results jsonb, p_options jsonb DEFAULT '{}')
+RETURNS text
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	-- us-east-1 prices (https://aws.amazon.com/dynamodb/pricing/): on demand
+	-- per million request units, provisioned per unit-hour, storage per
+	-- GB-month; Standard and Standard-Infrequent Access table classes
+	v_price jsonb := jsonb_build_object(
+		'read_price', 0.125, 'write_price', 0.625, 'storage_price', 0.25,
+		'ia_read_price', 0.15625, 'ia_write_price', 0.78125, 'ia_storage_price', 0.10,
+		'rcu_hour_price', 0.00013, 'wcu_hour_price', 0.00065, 'ia_rcu_hour_price', 0.00016, 'ia_wcu_hour_price', 0.00081,
+		'prices_read', '2026-11-27') || COALESCE(p_options, '{}');
+	v_rel text := COALESCE(p_design ->> 'relational_name', 'relational');
+	v_ddb text := COALESCE(p_design ->> 'dynamodb_name', p_design ->> 'name');
+	v_hours constant numeric := 730;
+	v_body text := '';
+	v_s text;
+	r record;
+	t record;
+	v_grid_items integer := COALESCE((p_options ->> 'grid_items')::integer, 12);
+	v_ddb_bytes numeric;
+	v_rel_bytes numeric;
+	v_class text;
+	v_p text;
+BEGIN
+	PERFORM hroe.design_check(p_design);
+	IF p_results IS NULL OR jsonb_typeof(p_results) <> 'array' THEN
+		RAISE EXCEPTION 'p_results must be a jsonb array of hroe.design_run() rows' USING ERRCODE = 'invalid_parameter_value';
+	END IF;
+	IF p_options IS NULL OR jsonb_typeof(p_options) <> 'object' THEN
+		RAISE EXCEPTION 'p_options must be a jsonb object' USING ERRCODE = 'invalid_parameter_value';
+	END IF;
+	IF EXISTS (SELECT FROM jsonb_each(v_price) e WHERE e.key LIKE '%price' AND (jsonb_typeof(e.value) <> 'number' OR (e.value #>> '{}')::numeric < 0)) THEN
+		RAISE EXCEPTION 'prices must be non-negative numbers' USING ERRCODE = 'invalid_parameter_value';
+	END IF;
+	IF v_grid_items < 1 OR v_grid_items > 1000 THEN
+		RAISE EXCEPTION 'grid_items must be between 1 and 1000' USING ERRCODE = 'invalid_parameter_value';
+	END IF;
+	IF to_regclass('pg_temp.hroe_design_page') IS NULL THEN
+		CREATE TEMP TABLE hroe_design_page (n bigint, pattern_no integer, pattern text, kind text, case_label text, model text,
+			identical boolean, result_rows bigint, request text, requests integer, items bigint, item_bytes bigint,
+			capacity numeric, capacity_unit text, median_ms numeric, shared_hit bigint, plan_shape text, partitions bigint,
+			index_capacity numeric);
+		CREATE TEMP TABLE hroe_design_page_tables (table_name text, index_name text, items bigint, bytes bigint, partitions bigint, hottest jsonb);
+	END IF;
+	TRUNCATE pg_temp.hroe_design_page, pg_temp.hroe_design_page_tables;
+	INSERT INTO pg_temp.hroe_design_page
+	SELECT e.n, x.pattern_no, x.pattern, x.kind, x.case_label, x.model, x.identical, x.result_rows, x.request, x.requests,
+		   x.items, x.item_bytes, x.capacity, x.capacity_unit, x.median_ms, x.shared_hit, x.plan_shape, x.partitions, x.index_capacity
+	FROM jsonb_array_elements(p_results) WITH ORDINALITY AS e (j, n),
+		 jsonb_to_record(e.j) AS x (pattern_no integer, pattern text, kind text, case_label text, model text, identical boolean,
+									result_rows bigint, request text, requests integer, items bigint, item_bytes bigint,
+									capacity numeric, capacity_unit text, median_ms numeric, shared_hit bigint, plan_shape text,
+									partitions bigint, index_capacity numeric);
+	INSERT INTO pg_temp.hroe_design_page_tables SELECT * FROM hroe.design_tables(p_design, 5);
+
+	-- the summary: per pattern its verdict and both sides' figures
+	v_s := '<table class="sortable" id="summary"><thead><tr><th data-sort="n">#</th><th>pattern</th><th>kind</th><th>cases</th><th>answers</th>'
+		|| format('<th data-sort="n">%1$s ms</th><th data-sort="n">%2$s ms</th><th data-sort="n">%2$s capacity per call</th><th data-sort="n">items read or written</th><th data-sort="n">partitions</th><th>verdict</th></tr></thead><tbody>',
+				  hroe.html_escape(v_rel), hroe.html_escape(v_ddb));
+	FOR r IN SELECT p.pattern_no, p.pattern, p.kind, count(DISTINCT p.case_label) AS cases, bool_and(p.identical) AS identical,
+				   avg(p.median_ms) FILTER (WHERE p.model = v_rel) AS rel_ms, avg(p.median_ms) FILTER (WHERE p.model = v_ddb) AS ddb_ms,
+				   avg(p.capacity) FILTER (WHERE p.model = v_ddb) AS cap, max(p.capacity_unit) FILTER (WHERE p.model = v_ddb) AS unit,
+				   max(p.items) FILTER (WHERE p.model = v_ddb) AS items, max(p.result_rows) FILTER (WHERE p.model = v_ddb) AS answer_rows,
+				   max(p.partitions) FILTER (WHERE p.model = v_ddb) AS parts,
+				   bool_or(p.request LIKE 'Scan %' OR p.request LIKE '%; Scan %') FILTER (WHERE p.model = v_ddb) AS scans,
+				   max(p.index_capacity) FILTER (WHERE p.model = v_ddb) AS icap
+			FROM pg_temp.hroe_design_page p GROUP BY 1, 2, 3 ORDER BY 1 LOOP
+		v_s := v_s || format('<tr data-pattern="%s"><td class="num" data-v="%s">%s</td><td>%s</td><td>%s</td><td class="num">%s</td><td class="%s">%s</td><td class="num" data-v="%s">%s</td><td class="num" data-v="%s">%s</td><td class="num" data-v="%s">%s</td><td class="num" data-v="%s">%s</td><td class="num" data-v="%s">%s</td><td class="verdict">%s</td></tr>',
+			hroe.html_escape(r.pattern), r.pattern_no, r.pattern_no, hroe.html_escape(r.pattern), r.kind, r.cases,
+			CASE WHEN r.identical THEN 'ok' ELSE 'bad' END, CASE WHEN r.identical THEN 'identical' ELSE 'ANSWERS DIFFER' END,
+			COALESCE(round(r.rel_ms, 3)::text, ''), COALESCE(round(r.rel_ms, 3)::text, ''),
+			COALESCE(round(r.ddb_ms, 3)::text, ''), COALESCE(round(r.ddb_ms, 3)::text, ''),
+			COALESCE(round(r.cap, 2)::text, ''), COALESCE(round(r.cap, 2) || ' ' || r.unit, ''),
+			COALESCE(r.items::text, ''), COALESCE(r.items::text, ''), COALESCE(r.parts::text, ''), COALESCE(r.parts::text, ''),
+			hroe.html_escape(concat_ws('; ',
+				CASE WHEN NOT r.identical THEN 'the two sides answer differently' END,
+				CASE WHEN r.scans THEN 'scans the table: every partition read' END,
+				CASE WHEN r.kind = 'read' AND r.items > 2 * GREATEST(r.answer_rows, 1) AND NOT COALESCE(r.scans, false) THEN format('reads %s items for %s returned', r.items, r.answer_rows) END,
+				CASE WHEN r.kind = 'write' AND r.items > 1 THEN format('fans out: %s items written', r.items) END,
+				CASE WHEN r.kind = 'write' AND r.icap > 0 THEN format('GSI writes %s WCU', r.icap) END,
+				CASE WHEN r.rel_ms IS NOT NULL AND r.ddb_ms IS NOT NULL AND r.ddb_ms > 2 * r.rel_ms THEN 'slower than the relational query here' END,
+				CASE WHEN r.identical AND r.kind = 'read' AND NOT COALESCE(r.scans, false) AND r.parts <= 1 THEN 'one partition, one request' END)));
+	END LOOP;
+	v_s := v_s || '</tbody></table>';
+	v_body := v_body || format('<section id="s-summary"><h2>Summary</h2><p id="verdict">%s of %s calls answer identically on both sides; %s pattern(s).</p>',
+		(SELECT count(*) FILTER (WHERE identical) FROM pg_temp.hroe_design_page WHERE model = v_ddb),
+		(SELECT count(*) FROM pg_temp.hroe_design_page WHERE model = v_ddb),
+		(SELECT count(DISTINCT pattern) FROM pg_temp.hroe_design_page)) || v_s || '</section>';
+
+	-- where the single-table design loses
+	v_s := '';
+	FOR r IN SELECT p.pattern, p.kind, p.case_label, p.request, p.items, p.result_rows, p.partitions, p.capacity, p.index_capacity
+			 FROM pg_temp.hroe_design_page p
+			 WHERE p.model = v_ddb AND ((p.kind = 'read' AND (p.request LIKE 'Scan %' OR p.request LIKE '%; Scan %'))
+				OR (p.kind = 'write' AND (p.items > 1 OR p.index_capacity > p.capacity - p.index_capacity)))
+			 ORDER BY p.pattern_no, p.n LOOP
+		v_s := v_s || format('<li data-pattern="%s"><b>%s</b> [%s]: %s</li>', hroe.html_escape(r.pattern), hroe.html_escape(r.pattern),
+			hroe.html_escape(r.case_label),
+			CASE WHEN r.kind = 'read' THEN format('a Scan: %s items and %s partitions read for %s returned, %s RCU', r.items, r.partitions, r.result_rows, r.capacity)
+				 ELSE format('%s item(s) written, %s WCU of which %s for the GSIs, where the relational side writes its rows once', r.items, r.capacity, r.index_capacity) END);
+	END LOOP;
+	v_body := v_body || '<section id="s-loses"><h2>Where the DynamoDB design loses</h2>'
+		|| CASE WHEN v_s = '' THEN '<p id="loses-none">No pattern scans and no write fans out or writes more to its indexes than to its table.</p>'
+				ELSE '<ul id="loses">' || v_s || '</ul>' END || '</section>';
+
+	-- every call
+	v_s := '<table class="sortable" id="calls"><thead><tr><th data-sort="n">#</th><th>pattern</th><th>case</th><th>side</th><th>answers</th><th data-sort="n">rows</th><th>request</th><th data-sort="n">requests</th><th data-sort="n">items</th><th data-sort="n">bytes</th><th data-sort="n">capacity</th><th data-sort="n">partitions</th><th data-sort="n">buffers</th><th data-sort="n">median ms</th><th>plan</th></tr></thead><tbody>';
+	FOR r IN SELECT * FROM pg_temp.hroe_design_page ORDER BY n LOOP
+		v_s := v_s || format('<tr><td class="num" data-v="%s">%s</td><td>%s</td><td>%s</td><td>%s</td><td class="%s">%s</td><td class="num" data-v="%s">%s</td><td class="request">%s</td><td class="num" data-v="%s">%s</td><td class="num" data-v="%s">%s</td><td class="num" data-v="%s">%s</td><td class="num" data-v="%s">%s</td><td class="num" data-v="%s">%s</td><td class="num" data-v="%s">%s</td><td class="num" data-v="%s">%s</td><td class="plan">%s</td></tr>',
+			r.pattern_no, r.pattern_no, hroe.html_escape(r.pattern), hroe.html_escape(r.case_label), hroe.html_escape(r.model),
+			CASE WHEN r.identical THEN 'ok' ELSE 'bad' END, CASE WHEN r.identical THEN 'identical' ELSE 'DIFFER' END,
+			COALESCE(r.result_rows::text, ''), COALESCE(r.result_rows::text, ''), hroe.html_escape(COALESCE(r.request, '')),
+			COALESCE(r.requests::text, ''), COALESCE(r.requests::text, ''), COALESCE(r.items::text, ''), COALESCE(r.items::text, ''),
+			COALESCE(r.item_bytes::text, ''), COALESCE(r.item_bytes::text, ''), COALESCE(r.capacity::text, ''), COALESCE(r.capacity || ' ' || r.capacity_unit, ''),
+			COALESCE(r.partitions::text, ''), COALESCE(r.partitions::text, ''), COALESCE(r.shared_hit::text, ''), COALESCE(r.shared_hit::text, ''),
+			COALESCE(r.median_ms::text, ''), COALESCE(r.median_ms::text, ''), hroe.html_escape(COALESCE(r.plan_shape, '')));
+	END LOOP;
+	v_body := v_body || '<section id="s-calls"><h2>Every call</h2>' || v_s || '</tbody></table></section>';
+
+	-- tables and indexes: sizes, hot keys, grids
+	v_s := '<table class="sortable" id="tables"><thead><tr><th>table</th><th>index</th><th data-sort="n">items</th><th data-sort="n">bytes</th><th data-sort="n">partitions</th><th>hottest partition keys (items, share)</th></tr></thead><tbody>';
+	FOR t IN SELECT * FROM pg_temp.hroe_design_page_tables LOOP
+		v_s := v_s || format('<tr data-table="%s" data-index="%s"><td>%s</td><td>%s</td><td class="num" data-v="%s">%s</td><td class="num" data-v="%s">%s</td><td class="num" data-v="%s">%s</td><td class="hot">%s</td></tr>',
+			hroe.html_escape(t.table_name), hroe.html_escape(COALESCE(t.index_name, '-')), hroe.html_escape(t.table_name),
+			hroe.html_escape(COALESCE(t.index_name, '(table)')), t.items, t.items, t.bytes, t.bytes, t.partitions, t.partitions,
+			COALESCE((SELECT string_agg(format('%s (%s, %s %%)', hroe.html_escape((SELECT v #>> '{}' FROM jsonb_each(h -> 'key') x (k, v))),
+				h ->> 'items', round(100.0 * (h ->> 'items')::numeric / NULLIF(t.items, 0), 1)), '; ' ORDER BY o)
+				FROM jsonb_array_elements(t.hottest) WITH ORDINALITY AS e (h, o)), ''));
+	END LOOP;
+	v_s := v_s || '</tbody></table>';
+	FOR t IN SELECT * FROM pg_temp.hroe_design_page_tables WHERE jsonb_array_length(hottest) > 0 LOOP
+		v_s := v_s || format('<h3>%s%s: its hottest partition</h3><div class="grid">', hroe.html_escape(t.table_name),
+							 COALESCE('.' || hroe.html_escape(t.index_name), ''))
+			|| hroe.grid(t.table_name, t.index_name, (SELECT v #>> '{}' FROM jsonb_each(t.hottest #> '{0,key}') x (k, v)), v_grid_items, 'html')
+			|| '</div>';
+	END LOOP;
+	v_body := v_body || '<section id="s-tables"><h2>Tables and indexes</h2><p>Items (index entries), bytes as DynamoDB sizes them, partitions (distinct partition keys) and the hottest partition keys, as the design''s tables hold them now.</p>' || v_s || '</section>';
+
+	-- the bill: the request mix per month, on demand and provisioned, per table class
+	v_ddb_bytes := (SELECT COALESCE(sum(bytes + 100 * items), 0) FROM pg_temp.hroe_design_page_tables);
+	v_rel_bytes := (SELECT COALESCE(sum(pg_total_relation_size(c.oid)), 0) FROM pg_class c
+					WHERE c.relkind IN ('r', 'm') AND c.relnamespace::regnamespace::text IN
+						(SELECT jsonb_array_elements_text(COALESCE(p_design -> 'relational_schemas', '[]'))));
+	v_class := COALESCE(p_options ->> 'table_class', p_design #>> '{tables,0,TableClass}', 'STANDARD');
+	v_s := '<table id="bill"><thead><tr><th>pattern</th><th class="num">requests per second</th><th class="num">units per call</th><th class="num">on demand, Standard ($/month)</th><th class="num">on demand, Standard-IA ($/month)</th><th class="num">provisioned, Standard ($/month)</th><th class="num">provisioned, Standard-IA ($/month)</th></tr></thead><tbody>';
+	FOR r IN WITH per AS (
+				SELECT p.pattern, p.kind, avg(p.capacity) AS units FROM pg_temp.hroe_design_page p WHERE p.model = v_ddb GROUP BY 1, 2)
+			 SELECT per.pattern, per.kind, per.units, (m.value #>> '{}')::numeric AS rate,
+					(m.value #>> '{}')::numeric * per.units * v_hours * 3600 / 1e6 AS million_units,
+					(m.value #>> '{}')::numeric * per.units AS sustained
+			 FROM per JOIN jsonb_each(COALESCE(p_design -> 'mix', '{}')) m ON m.key = per.pattern
+			 WHERE jsonb_typeof(m.value) = 'number' AND (m.value #>> '{}')::numeric >= 0
+			 UNION ALL SELECT NULL, NULL, NULL, NULL, NULL, NULL
+			 ORDER BY 1 NULLS LAST LOOP
+		IF r.pattern IS NULL THEN
+			EXIT;
+		END IF;
+		v_s := v_s || format('<tr data-pattern="%s"><td>%s</td><td class="num">%s</td><td class="num">%s</td><td class="num">%s</td><td class="num">%s</td><td class="num">%s</td><td class="num">%s</td></tr>',
+			hroe.html_escape(r.pattern), hroe.html_escape(r.pattern), r.rate, round(r.units, 2),
+			round(r.million_units * (v_price ->> CASE r.kind WHEN 'read' THEN 'read_price' ELSE 'write_price' END)::numeric, 2),
+			round(r.million_units * (v_price ->> CASE r.kind WHEN 'read' THEN 'ia_read_price' ELSE 'ia_write_price' END)::numeric, 2),
+			round(r.sustained * v_hours * (v_price ->> CASE r.kind WHEN 'read' THEN 'rcu_hour_price' ELSE 'wcu_hour_price' END)::numeric, 2),
+			round(r.sustained * v_hours * (v_price ->> CASE r.kind WHEN 'read' THEN 'ia_rcu_hour_price' ELSE 'ia_wcu_hour_price' END)::numeric, 2));
+	END LOOP;
+	SELECT round(COALESCE(sum(x.od), 0), 2) AS od, round(COALESCE(sum(x.od_ia), 0), 2) AS od_ia,
+		   round(COALESCE(sum(x.pr), 0), 2) AS pr, round(COALESCE(sum(x.pr_ia), 0), 2) AS pr_ia INTO t
+	FROM (SELECT (m.value #>> '{}')::numeric * per.units * v_hours * 3600 / 1e6
+				 * (v_price ->> CASE per.kind WHEN 'read' THEN 'read_price' ELSE 'write_price' END)::numeric AS od,
+				 (m.value #>> '{}')::numeric * per.units * v_hours * 3600 / 1e6
+				 * (v_price ->> CASE per.kind WHEN 'read' THEN 'ia_read_price' ELSE 'ia_write_price' END)::numeric AS od_ia,
+				 (m.value #>> '{}')::numeric * per.units * v_hours
+				 * (v_price ->> CASE per.kind WHEN 'read' THEN 'rcu_hour_price' ELSE 'wcu_hour_price' END)::numeric AS pr,
+				 (m.value #>> '{}')::numeric * per.units * v_hours
+				 * (v_price ->> CASE per.kind WHEN 'read' THEN 'ia_rcu_hour_price' ELSE 'ia_wcu_hour_price' END)::numeric AS pr_ia
+		  FROM (SELECT p.pattern, p.kind, avg(p.capacity) AS units FROM pg_temp.hroe_design_page p WHERE p.model = v_ddb GROUP BY 1, 2) per
+		  JOIN jsonb_each(COALESCE(p_design -> 'mix', '{}')) m ON m.key = per.pattern
+		  WHERE jsonb_typeof(m.value) = 'number' AND (m.value #>> '{}')::numeric >= 0) x;
+	v_s := v_s || format('<tr class="total" id="bill-requests" data-on-demand="%1$s" data-provisioned="%3$s"><td>requests</td><td></td><td></td><td class="num">%1$s</td><td class="num">%2$s</td><td class="num">%3$s</td><td class="num">%4$s</td></tr>', t.od, t.od_ia, t.pr, t.pr_ia)
+		|| format('<tr class="total" id="bill-storage" data-bytes="%s"><td>storage (%s bytes with 100 bytes per item and index entry)</td><td></td><td></td><td class="num">%s</td><td class="num">%s</td><td class="num">%s</td><td class="num">%s</td></tr>',
+			v_ddb_bytes, v_ddb_bytes,
+			round(v_ddb_bytes / 1073741824 * (v_price ->> 'storage_price')::numeric, 2), round(v_ddb_bytes / 1073741824 * (v_price ->> 'ia_storage_price')::numeric, 2),
+			round(v_ddb_bytes / 1073741824 * (v_price ->> 'storage_price')::numeric, 2), round(v_ddb_bytes / 1073741824 * (v_price ->> 'ia_storage_price')::numeric, 2))
+		|| '</tbody></table>';
+	v_body := v_body || format('<section id="s-bill"><h2>The monthly bill</h2><p>The design''s request mix (requests per second, sustained over %s hours a month) times each pattern''s capacity per call (the average over its cases), priced on demand and provisioned (units sized to the mix, no headroom), for each table class; the design''s tables declare %s. Prices: us-east-1, read %s, <a href="https://aws.amazon.com/dynamodb/pricing/">aws.amazon.com/dynamodb/pricing</a>.</p>',
+			v_hours, hroe.html_escape(v_class), hroe.html_escape(v_price ->> 'prices_read'))
+		|| v_s
+		|| format('<p id="storage">Storage: DynamoDB side %s bytes (tables and indexes); relational side %s bytes (%s, tables and their indexes as PostgreSQL stores them).</p>',
+			v_ddb_bytes, v_rel_bytes, hroe.html_escape(COALESCE((SELECT string_agg(x, ', ') FROM jsonb_array_elements_text(p_design -> 'relational_schemas') x), 'no relational_schemas declared')))
+		|| '</section>';
+
+	-- write amplification of the GSIs per write pattern
+	v_s := '';
+	FOR r IN SELECT p.pattern, p.case_label, p.items, p.capacity, p.index_capacity FROM pg_temp.hroe_design_page p
+			 WHERE p.model = v_ddb AND p.kind = 'write' ORDER BY p.pattern_no, p.n LOOP
+		v_s := v_s || format('<tr data-pattern="%s"><td>%s</td><td>%s</td><td class="num">%s</td><td class="num">%s</td><td class="num">%s</td><td class="num">%s</td></tr>',
+			hroe.html_escape(r.pattern), hroe.html_escape(r.pattern), hroe.html_escape(r.case_label), r.items, r.capacity - r.index_capacity,
+			r.index_capacity, CASE WHEN r.capacity - r.index_capacity > 0 THEN round(r.capacity / (r.capacity - r.index_capacity), 2)::text ELSE '' END);
+	END LOOP;
+	v_body := v_body || '<section id="s-amplification"><h2>GSI write amplification</h2>'
+		|| CASE WHEN v_s = '' THEN '<p>The design declares no write pattern.</p>'
+				ELSE '<table id="amplification"><thead><tr><th>write pattern</th><th>case</th><th class="num">items written</th><th class="num">table WCU</th><th class="num">GSI WCU</th><th class="num">total ÷ table</th></tr></thead><tbody>' || v_s || '</tbody></table>' END
+		|| '</section>';
+
+	v_p := hroe.html_escape(COALESCE(p_design ->> 'description', ''));
+	RETURN '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">'
+		|| format('<title>hroe design %s</title><style>', hroe.html_escape(p_design ->> 'name'))
+		|| 'body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:0;color:#0f172a;background:#fff}'
+		|| 'header{background:#0f172a;color:#f8fafc;padding:14px 24px}header h1{margin:0;font-size:20px}header p{margin:4px 0 0;color:#cbd5e1}'
+		|| 'nav{position:sticky;top:0;background:#f1f5f9;padding:6px 24px;border-bottom:1px solid #cbd5e1;z-index:1}nav a{margin-right:16px;color:#1d4ed8;text-decoration:none}'
+		|| 'main{padding:0 24px 40px}h2{margin:26px 0 6px;font-size:18px}h3{margin:18px 0 6px;font-size:15px}'
+		|| 'table{border-collapse:collapse;font-size:12.5px}th,td{border-bottom:1px solid #e2e8f0;padding:3px 7px;text-align:left;vertical-align:top}'
+		|| 'table.sortable thead th{background:#f8fafc;cursor:pointer}td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}.ok{color:#15803d}.bad{color:#b91c1c;font-weight:700}'
+		|| 'td.request,td.plan{font-family:ui-monospace,monospace;font-size:11.5px;max-width:420px;word-break:break-all}tr.total td{font-weight:700}.grid{margin:10px 0 18px;overflow-x:auto}'
+		|| format('</style></head><body data-design="%s"><header><h1>hroe: the design %s, proven on its data</h1><p>%s</p><p>%s against %s &middot; %s calls &middot; %s</p></header>',
+				  hroe.html_escape(p_design ->> 'name'), hroe.html_escape(p_design ->> 'name'), v_p, hroe.html_escape(v_ddb), hroe.html_escape(v_rel),
+				  (SELECT count(*) FROM pg_temp.hroe_design_page), hroe.html_escape(split_part(version(), ',', 1)))
+		|| '<nav><a href="#s-summary">Summary</a><a href="#s-loses">Where it loses</a><a href="#s-calls">Calls</a><a href="#s-tables">Tables</a><a href="#s-bill">Bill</a><a href="#s-amplification">GSI writes</a></nav><main>'
+		|| v_body || '</main>'
+		|| '<script type="application/json" id="hroe-design-data">' || replace(replace(p_results::text, '<', '\u003c'), '>', '\u003e') || '</script>'
+		|| '<script>document.querySelectorAll("table.sortable").forEach(function(t){t.querySelectorAll("thead th").forEach(function(h,i){h.addEventListener("click",function(){'
+		|| 'var b=t.tBodies[0],rs=Array.prototype.slice.call(b.rows),n=h.getAttribute("data-sort")==="n",d=h.getAttribute("data-dir")==="asc"?-1:1;'
+		|| 'rs.sort(function(x,y){var a=x.cells[i],c=y.cells[i];if(!a||!c)return 0;var p=a.getAttribute("data-v"),q=c.getAttribute("data-v");'
+		|| 'if(n){p=p===null||p===""?Infinity:+p;q=q===null||q===""?Infinity:+q;return p===q?0:(p<q?-d:d);}return a.textContent.localeCompare(c.textContent)*d;});'
+		|| 'rs.forEach(function(r){b.appendChild(r);});h.setAttribute("data-dir",d===1?"asc":"desc");});});});</script>'
+		|| '</body></html>';
+END
+$$;
+COMMENT ON FUNCTION hroe.design_html(jsonb, jsonb, jsonb) IS
+'one hroe.design_run() run of a design (p_results: its rows as a jsonb array) as a self-contained HTML page: per pattern the verdict and both sides'' figures, where the DynamoDB design loses (a Scan, a write that fans out or writes more to its GSIs than to its table), every call, per table and index the items, bytes, partitions and hottest partition keys with the hottest partition drawn by hroe.grid, the monthly bill of the design''s request mix ("mix": requests per second per pattern) on demand and provisioned for both table classes with storage on each side (relational_schemas), and the GSI write amplification per write; p_options: read_price, write_price, storage_price, ia_read_price, ia_write_price, ia_storage_price, rcu_hour_price, wcu_hour_price, ia_rcu_hour_price, ia_wcu_hour_price (us-east-1 defaults, https://aws.amazon.com/dynamodb/pricing/), table_class, grid_items';
