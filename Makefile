@@ -52,6 +52,7 @@ SCRIPT_PARTS = \
 	src/api/backup.sql \
 	src/streams/streams.sql \
 	src/streams/ttl.sql \
+	src/streams/pitr.sql \
 	src/http/gateway.sql \
 	src/shard/shard.sql \
 	src/ops/grid.sql

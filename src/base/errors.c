@@ -39,6 +39,12 @@ const HroeErrorDef hroe_error_defs[] = {
 	{ERRCODE_HROE_TABLE_NOT_FOUND, "TableNotFoundException", DDB "TableNotFoundException"},
 	{ERRCODE_HROE_TABLE_ALREADY_EXISTS, "TableAlreadyExistsException", DDB "TableAlreadyExistsException"},
 	{ERRCODE_HROE_TABLE_IN_USE, "TableInUseException", DDB "TableInUseException"},
+	/* point-in-time recovery's */
+	{ERRCODE_HROE_PITR_UNAVAILABLE, "PointInTimeRecoveryUnavailableException",
+	DDB "PointInTimeRecoveryUnavailableException"},
+	{ERRCODE_HROE_INVALID_RESTORE_TIME, "InvalidRestoreTimeException", DDB "InvalidRestoreTimeException"},
+	{ERRCODE_HROE_CONTINUOUS_BACKUPS_UNAVAILABLE, "ContinuousBackupsUnavailableException",
+	DDB "ContinuousBackupsUnavailableException"},
 };
 const int	hroe_error_ndefs = lengthof(hroe_error_defs);
 

@@ -34,6 +34,10 @@
 #define ERRCODE_HROE_TABLE_NOT_FOUND		MAKE_SQLSTATE('H','R','0','1','4')
 #define ERRCODE_HROE_TABLE_ALREADY_EXISTS	MAKE_SQLSTATE('H','R','0','1','5')
 #define ERRCODE_HROE_TABLE_IN_USE			MAKE_SQLSTATE('H','R','0','1','6')
+/* point-in-time recovery (src/streams/pitr.sql) */
+#define ERRCODE_HROE_PITR_UNAVAILABLE		MAKE_SQLSTATE('H','R','0','1','7')
+#define ERRCODE_HROE_INVALID_RESTORE_TIME	MAKE_SQLSTATE('H','R','0','1','8')
+#define ERRCODE_HROE_CONTINUOUS_BACKUPS_UNAVAILABLE	MAKE_SQLSTATE('H','R','0','1','9')
 
 /*
  * E10 as UpdateItem words it (the update of a transaction too, where it
