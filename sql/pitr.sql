@@ -113,8 +113,10 @@ SELECT hroe.dynamodb('RestoreTableToPointInTime', '{"SourceTableName": "pt_src",
 SELECT hroe.dynamodb('RestoreTableToPointInTime', '{"TargetTableName": "pt_x", "UseLatestRestorableTime": true}');
 SELECT hroe.dynamodb('RestoreTableToPointInTime', '{"SourceTableName": "pt_src", "TargetTableName": "x", "UseLatestRestorableTime": true}');
 SELECT hroe.dynamodb('RestoreTableToPointInTime', '{"SourceTableName": "pt_src", "TargetTableName": "pt_x", "UseLatestRestorableTime": "yes"}');
--- the SQL function's errors
+-- the SQL function's errors (the window's times left out)
+\set VERBOSITY sqlstate
 SELECT hroe.restore_table_to_point_in_time('pt_x', 'pt_src', now() - interval '1 day');
+\set VERBOSITY terse
 SELECT hroe.update_continuous_backups('pt_src', NULL);
 
 -- a role that may not read the table may not restore it, nor enable or disable
@@ -127,6 +129,21 @@ SELECT hroe.update_continuous_backups('pt_src', false);
 SELECT count(*) FROM hroe.pitr_history;
 SELECT count(*) FROM hroe.pitr_base;
 RESET ROLE;
+
+-- a table's owner (with the grants that let it create tables, as the gateway's
+-- role in doc/gateway.md) needs none of its own to enable, restore and disable
+GRANT INSERT, UPDATE, DELETE ON hroe.tables, hroe.indexes TO pitr_other;
+SET ROLE pitr_other;
+SELECT hroe.create_table('pt_own', 'pk') IS NOT NULL AS created;
+SELECT hroe.put_item('pt_own', '{"pk": {"S": "a"}}'::jsonb::hroe.item) IS NULL AS put;
+SELECT hroe.update_continuous_backups('pt_own', true, 1) #>> '{PointInTimeRecoveryDescription, PointInTimeRecoveryStatus}' AS status;
+SELECT hroe.put_item('pt_own', '{"pk": {"S": "b"}}'::jsonb::hroe.item) IS NULL AS put;
+SELECT hroe.restore_table_to_point_in_time('pt_own_copy', 'pt_own', NULL, true) IS NOT NULL AS restored;
+SELECT pg_temp.items('pt_own_copy');
+SELECT count(*) AS visible_versions FROM hroe.pitr_history;
+SELECT hroe.update_continuous_backups('pt_own', false) #>> '{PointInTimeRecoveryDescription, PointInTimeRecoveryStatus}' AS status;
+RESET ROLE;
+SELECT hroe.dynamodb('DeleteTable', '{"TableName": "pt_own"}') IS NOT NULL AS deleted, hroe.dynamodb('DeleteTable', '{"TableName": "pt_own_copy"}') IS NOT NULL AS deleted;
 
 -- retention: versions older than the window fold into the base image
 UPDATE hroe.pitr SET enabled_at = enabled_at - interval '2 days', base_at = base_at - interval '2 days', recovery_days = 1;

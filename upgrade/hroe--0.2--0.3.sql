@@ -2477,6 +2477,8 @@ COMMENT ON FUNCTION hroe.restore_summary(text, boolean) IS
 
 CREATE SEQUENCE hroe.pitr_ids;
 COMMENT ON SEQUENCE hroe.pitr_ids IS 'internal: Identifiers of hroe.pitr (each enabling of point-in-time recovery on a table has its own history)';
+-- (a table's owner enables point-in-time recovery with no grant of its own)
+GRANT USAGE ON SEQUENCE hroe.pitr_ids TO PUBLIC;
 
 CREATE TABLE hroe.pitr (
 	pitr_id				bigint PRIMARY KEY DEFAULT pg_catalog.nextval('hroe.pitr_ids'),
