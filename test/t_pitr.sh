@@ -8,8 +8,11 @@
 # before the instant read and none after.  Then the postmaster is killed
 # (kill -9) mid-load and restarted (crash recovery), and the table restored
 # to up to 20 random snapshot instants of before and after the crash: each
-# restore must equal its snapshot item for item.  Starts a throwaway
-# cluster of its own (test/lib_cluster.sh) with track_commit_timestamp = on.
+# restore must equal its snapshot item for item.  Last, a standby follows
+# a third load; the primary is killed, the standby promoted, and restores
+# on it to that load's snapshot instants must equal them too.  Starts
+# throwaway clusters of its own (test/lib_cluster.sh) with
+# track_commit_timestamp = on.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . test/lib.sh
@@ -85,22 +88,49 @@ cluster_start pitr -c track_commit_timestamp=on
 total=$(q "SELECT count(*) FROM snaps")
 echo "after the crash: $((total - before)) snapshots during the second load"
 [ "$(q "SELECT count(*) FROM hroe.pitr_history")" -gt 0 ] || { echo "FAIL: no history"; exit 1; }
-# up to 20 random snapshot instants, before and after the crash
+# restores of cluster $1 to the instants of the snapshots its query $2 picks
 fails=0
 n=0
-for id in $(q "SELECT id FROM snaps ORDER BY random() LIMIT 20"); do
-	n=$((n + 1))
-	q "SELECT hroe.restore_table_to_point_in_time('restored_$id', 'load', (SELECT at FROM snaps WHERE id = $id))" >/dev/null
-	same=$(q "SELECT (SELECT content FROM snaps WHERE id = $id)
-	            = (SELECT coalesce(string_agg(item::jsonb::text, ' ' ORDER BY item::jsonb::text), '')
-	               FROM restored_$id)")
-	if [ "$same" != t ]; then
-		echo "FAIL: restore to snapshot $id differs from the table at that instant"
-		fails=$((fails + 1))
-	fi
-done
+restores() {
+	local id same
+	for id in $(cluster_psql "$1" -d hroe_pitr -c "$2"); do
+		n=$((n + 1))
+		cluster_psql "$1" -d hroe_pitr -c "SELECT hroe.restore_table_to_point_in_time('restored_$id', 'load', (SELECT at FROM snaps WHERE id = $id))" >/dev/null
+		same=$(cluster_psql "$1" -d hroe_pitr -c "SELECT (SELECT content FROM snaps WHERE id = $id)
+		            = (SELECT coalesce(string_agg(item::jsonb::text, ' ' ORDER BY item::jsonb::text), '')
+		               FROM restored_$id)")
+		if [ "$same" != t ]; then
+			echo "FAIL: restore ($1) to snapshot $id differs from the table at that instant"
+			fails=$((fails + 1))
+		fi
+	done
+}
+# up to 20 random snapshot instants, before and after the crash
+restores pitr "SELECT id FROM snaps ORDER BY random() LIMIT 20"
 distinct=$(q "SELECT count(DISTINCT content) FROM snaps")
 echo "restored $n instants ($distinct distinct states among $total snapshots)"
 [ "$distinct" -gt 3 ] || { echo "FAIL: the load changed too little to test"; exit 1; }
+
+# a standby (its commit timestamps replayed with the WAL), written to
+# under load, then the primary killed and the standby promoted: restores on
+# the new primary to instants of that load
+cluster_psql pitr -d postgres -c "ALTER SYSTEM SET track_commit_timestamp = on" >/dev/null
+cluster_standby standby "$(free_port $(($(cluster_port pitr) + 1)))" pitr
+load 4 3 &
+pid=$!
+for _ in $(seq 1 4); do sleep 0.5; snapshot; done
+wait "$pid"
+snapshot
+lsn=$(q "SELECT pg_current_wal_lsn()")
+for _ in $(seq 1 600); do
+	[ "$(cluster_psql standby -d postgres -c "SELECT pg_wal_lsn_diff(pg_last_wal_replay_lsn(), '$lsn') >= 0")" = t ] && break
+	sleep 0.1
+done
+cluster_kill pitr
+cluster_promote standby
+n=0
+restores standby "SELECT id FROM snaps WHERE id > $total ORDER BY id"
+echo "after the failover: restored $n instants on the promoted standby"
+[ "$n" -ge 4 ] || { echo "FAIL: too few snapshots under the standby's load"; exit 1; }
 [ "$fails" -eq 0 ] || exit 1
 echo "ok: every restore equals the table at its instant"
