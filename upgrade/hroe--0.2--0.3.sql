@@ -2602,7 +2602,6 @@ AS $$
 DECLARE
 	v_table text := hroe.pitr_table_name(p_table_name);
 	p hroe.pitr;
-	v_now timestamptz := clock_timestamp();
 BEGIN
 	IF p_table_name IS NULL THEN
 		PERFORM hroe.dynamodb_error('ValidationException',
@@ -2616,13 +2615,13 @@ BEGIN
 		RETURN jsonb_build_object('ContinuousBackupsStatus', 'ENABLED',
 			'PointInTimeRecoveryDescription', jsonb_build_object('PointInTimeRecoveryStatus', 'DISABLED'));
 	END IF;
-	RETURN jsonb_build_object('ContinuousBackupsStatus', 'ENABLED',
-		'PointInTimeRecoveryDescription', jsonb_build_object(
-			'PointInTimeRecoveryStatus', 'ENABLED',
-			'RecoveryPeriodInDays', p.recovery_days,
-			'EarliestRestorableDateTime',
-				EXTRACT(epoch FROM greatest(p.enabled_at, p.base_at, v_now - make_interval(days => p.recovery_days))),
-			'LatestRestorableDateTime', EXTRACT(epoch FROM v_now)));
+	RETURN (SELECT jsonb_build_object('ContinuousBackupsStatus', 'ENABLED',
+				'PointInTimeRecoveryDescription', jsonb_build_object(
+					'PointInTimeRecoveryStatus', 'ENABLED',
+					'RecoveryPeriodInDays', p.recovery_days,
+					'EarliestRestorableDateTime', EXTRACT(epoch FROM w.earliest),
+					'LatestRestorableDateTime', EXTRACT(epoch FROM w.latest)))
+			FROM hroe.pitr_window(p) w);
 END
 $$;
 COMMENT ON FUNCTION hroe.describe_continuous_backups(text) IS
@@ -2662,6 +2661,12 @@ BEGIN
 	END IF;
 	SELECT * INTO p FROM hroe.pitr WHERE table_name = v_table FOR UPDATE;
 	IF p_enabled AND p.pitr_id IS NULL THEN
+		-- (the writes of a table partitioned over servers happen there,
+		-- under their commit timestamps, out of the capture trigger's sight)
+		IF (SELECT c.relkind FROM pg_class c WHERE c.oid = t.relid) = 'p' THEN
+			PERFORM hroe.dynamodb_error('ValidationException',
+				format('Point-in-time recovery is not supported on a table partitioned over servers (hroe.partition_servers): %s', v_table));
+		END IF;
 		IF current_setting('track_commit_timestamp') <> 'on' THEN
 			PERFORM hroe.dynamodb_error('ContinuousBackupsUnavailableException',
 				'Point in time recovery needs the server setting track_commit_timestamp = on (set at server start)');
