@@ -120,10 +120,10 @@ SELECT hroe.restore_table_to_point_in_time('pt_x', 'pt_src', now() - interval '1
 SELECT hroe.update_continuous_backups('pt_src', NULL);
 
 -- a role that may not read the table may not restore it, nor enable or disable
-CREATE ROLE pitr_other;
-GRANT USAGE, CREATE ON SCHEMA public TO pitr_other;
-GRANT USAGE ON SCHEMA hroe TO pitr_other;
-SET ROLE pitr_other;
+CREATE ROLE regress_hroe_pitr_other;
+GRANT USAGE, CREATE ON SCHEMA public TO regress_hroe_pitr_other;
+GRANT USAGE ON SCHEMA hroe TO regress_hroe_pitr_other;
+SET ROLE regress_hroe_pitr_other;
 SELECT hroe.restore_table_to_point_in_time('pt_x', 'pt_src', NULL, true);
 SELECT hroe.update_continuous_backups('pt_src', false);
 SELECT count(*) FROM hroe.pitr_history;
@@ -132,8 +132,8 @@ RESET ROLE;
 
 -- a table's owner (with the grants that let it create tables, as the gateway's
 -- role in doc/gateway.md) needs none of its own to enable, restore and disable
-GRANT INSERT, UPDATE, DELETE ON hroe.tables, hroe.indexes TO pitr_other;
-SET ROLE pitr_other;
+GRANT INSERT, UPDATE, DELETE ON hroe.tables, hroe.indexes TO regress_hroe_pitr_other;
+SET ROLE regress_hroe_pitr_other;
 SELECT hroe.create_table('pt_own', 'pk') IS NOT NULL AS created;
 SELECT hroe.put_item('pt_own', '{"pk": {"S": "a"}}'::jsonb::hroe.item) IS NULL AS put;
 SELECT hroe.update_continuous_backups('pt_own', true, 1) #>> '{PointInTimeRecoveryDescription, PointInTimeRecoveryStatus}' AS status;
@@ -168,10 +168,14 @@ DO $$ BEGIN
 		(SELECT relid FROM hroe.tables WHERE table_name = 'pt_other'), (SELECT pitr_id FROM hroe.pitr WHERE table_name = 'pt_src'));
 END $$;
 INSERT INTO pt_other (item) VALUES ('{"pk": {"S": "f"}, "sk": {"N": "1"}}'::jsonb::hroe.item);
+-- the key function of any input
+SELECT hroe.pitr_key(NULL, 'pk', '') IS NULL AS null_item, hroe.pitr_key('{"pk": {"S": "a"}}'::jsonb::hroe.item, NULL, NULL) IS NULL AS null_names,
+       hroe.pitr_key('{"pk": {"S": "a"}, "x": {"N": "1"}}'::jsonb::hroe.item, 'pk', '') = hroe.pitr_key('{"pk": {"S": "a"}}'::jsonb::hroe.item, 'pk', '') AS same_key,
+       hroe.pitr_key('{"x": {"N": "1"}}'::jsonb::hroe.item, 'pk', 'sk') IS NOT NULL AS keyless;
 -- DeleteTable: the history goes with the next compaction
 SELECT hroe.dynamodb('DeleteTable', '{"TableName": "pt_src"}') IS NOT NULL AS deleted;
 SELECT count(*) AS protected FROM hroe.pitr;
 SELECT hroe.pitr_compact() >= 0 AS compacted;
 SELECT count(*) AS base_left FROM hroe.pitr_base;
-DROP OWNED BY pitr_other;
-DROP ROLE pitr_other;
+DROP OWNED BY regress_hroe_pitr_other;
+DROP ROLE regress_hroe_pitr_other;

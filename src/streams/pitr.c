@@ -137,13 +137,13 @@ KeyBytes(const HroeItem *item, const char *pk, const char *sk)
 }
 
 PG_FUNCTION_INFO_V1(hroe_pitr_key);
-/* hroe.pitr_key(item, partition key name, sort key name): KeyBytes */
+/* hroe.pitr_key(item, partition key name, sort key name or ''): KeyBytes (STRICT) */
 Datum
 hroe_pitr_key(PG_FUNCTION_ARGS)
 {
 	HroeItem   *item = PG_GETARG_HROE_ITEM_P(0);
 	char	   *pk = text_to_cstring(PG_GETARG_TEXT_PP(1));
-	char	   *sk = PG_ARGISNULL(2) ? "" : text_to_cstring(PG_GETARG_TEXT_PP(2));
+	char	   *sk = text_to_cstring(PG_GETARG_TEXT_PP(2));
 
 	PG_RETURN_BYTEA_P(KeyBytes(item, pk, sk));
 }

@@ -105,9 +105,9 @@ SELECT pg_catalog.pg_extension_config_dump('hroe.pitr_write_order', '');
 
 CREATE FUNCTION hroe.pitr_key(p_item hroe.item, p_partition_key text, p_sort_key text)
 RETURNS bytea AS 'MODULE_PATHNAME', 'hroe_pitr_key'
-LANGUAGE C IMMUTABLE PARALLEL SAFE;
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION hroe.pitr_key(hroe.item, text, text) IS
-'internal: The key of item p_item (its attributes p_partition_key and p_sort_key, NULL or empty for none) as the bytes of the item of these attributes: equal keys, equal bytes';
+'internal: The key of item p_item (its attributes p_partition_key and p_sort_key, empty for none) as the bytes of the item of these attributes: equal keys, equal bytes';
 
 CREATE FUNCTION hroe.pitr_capture()
 RETURNS trigger AS 'MODULE_PATHNAME', 'hroe_pitr_capture'
