@@ -2,8 +2,8 @@
 # test/t_pitr.sh: point-in-time recovery restores a table to exactly its
 # state at any instant.  A table is written under concurrent load (pgbench:
 # PutItem, UpdateItem, DeleteItem, TransactWriteItems, PartiQL, Time to
-# Live's deletions) while the test takes snapshots of its items, each at a
-# well-defined instant: under a SHARE lock, which waits for the writers in
+# Live's deletions, by the SQL function and by hroe's worker) while the
+# test takes snapshots of its items, each at a well-defined instant: under a SHARE lock, which waits for the writers in
 # progress to finish and holds back new ones, so every transaction committed
 # before the instant read and none after.  Then the postmaster is killed
 # (kill -9) mid-load and restarted (crash recovery), and the table restored
@@ -54,6 +54,10 @@ $$;
 CREATE TABLE snaps (id serial PRIMARY KEY, at timestamptz NOT NULL, content text NOT NULL);
 SQL
 rel=$(q "SELECT relid FROM hroe.tables WHERE table_name = 'load'")
+# hroe's maintenance worker in this database: Time to Live's deletions beside
+# the load's, and point-in-time recovery's retention step
+cluster_psql pitr -d postgres -c "ALTER SYSTEM SET hroe.ttl_database = 'hroe_pitr'" \
+	-c "ALTER SYSTEM SET hroe.ttl_naptime = 1" -c "SELECT pg_reload_conf()" >/dev/null
 cat >"$work/load.sql" <<'EOF2'
 \set k random(1, 150)
 \set op random(1, 6)
@@ -88,6 +92,8 @@ cluster_start pitr -c track_commit_timestamp=on
 total=$(q "SELECT count(*) FROM snaps")
 echo "after the crash: $((total - before)) snapshots during the second load"
 [ "$(q "SELECT count(*) FROM hroe.pitr_history")" -gt 0 ] || { echo "FAIL: no history"; exit 1; }
+[ "$(q "SELECT compacted_at IS NOT NULL FROM hroe.pitr")" = t ] ||
+	{ echo "FAIL: the maintenance worker did not run the retention step (hroe.pitr_compact)"; exit 1; }
 # restores of cluster $1 to the instants of the snapshots its query $2 picks
 fails=0
 n=0
