@@ -3,9 +3,10 @@
 # state at any instant.  A table is written under concurrent load (pgbench:
 # PutItem, UpdateItem, DeleteItem, TransactWriteItems, PartiQL, Time to
 # Live's deletions, by the SQL function and by hroe's worker) while the
-# test takes snapshots of its items, each at a well-defined instant: under a SHARE lock, which waits for the writers in
-# progress to finish and holds back new ones, so every transaction committed
-# before the instant read and none after.  Then the postmaster is killed
+# test takes snapshots of its items, each at a well-defined instant: under
+# a SHARE lock, which waits for the writers in progress to finish and holds
+# back new ones, so every transaction committed before the instant read and
+# none after.  Then the postmaster is killed
 # (kill -9) mid-load and restarted (crash recovery), and the table restored
 # to up to 20 random snapshot instants of before and after the crash: each
 # restore must equal its snapshot item for item.  Last, a standby follows
