@@ -16,7 +16,6 @@
 #include "executor/spi.h"
 #include "lib/stringinfo.h"
 #include "utils/builtins.h"
-#include "utils/json.h"
 #include "utils/jsonb.h"
 #include "utils/numeric.h"
 
@@ -111,23 +110,6 @@ hroe_api_update_continuous_backups(JsonbContainer *req, StringInfo out)
 				 3, types, values, nulls);
 }
 
-/* An object member as a jsonb Datum in the overrides being built */
-static void
-AddOverride(JsonbContainer *req, const char *name, StringInfo overrides)
-{
-	JsonbValue *v = hroe_api_member(req, name);
-
-	if (v == NULL)
-		return;
-	if (v->type != jbvBinary && v->type != jbvString)
-		HroeSerialization(psprintf("Unexpected value type in payload: %s", name));
-	appendStringInfo(overrides, "%s\"%s\":", overrides->len > 1 ? "," : "", name);
-	if (v->type == jbvString)
-		escape_json(overrides, hroe_api_member_text(req, name, name));
-	else
-		appendStringInfoString(overrides, hroe_api_container_text(v));
-}
-
 /* RestoreTableToPointInTime */
 void
 hroe_api_restore_table_to_point_in_time(JsonbContainer *req, StringInfo out)
@@ -135,21 +117,12 @@ hroe_api_restore_table_to_point_in_time(JsonbContainer *req, StringInfo out)
 	Oid			types[6] = {TEXTOID, TEXTOID, NUMERICOID, BOOLOID, JSONBOID, TEXTOID};
 	Datum		values[6];
 	char		nulls[7] = "      ";
-	StringInfoData overrides;
 
 	TextArg(req, "TargetTableName", values, nulls, 0);
 	TextArg(req, "SourceTableName", values, nulls, 1);
 	NumericArg(req, "RestoreDateTime", values, nulls, 2);
 	BoolArg(req, "UseLatestRestorableTime", values, nulls, 3);
-	initStringInfo(&overrides);
-	appendStringInfoChar(&overrides, '{');
-	AddOverride(req, "BillingModeOverride", &overrides);
-	AddOverride(req, "ProvisionedThroughputOverride", &overrides);
-	AddOverride(req, "GlobalSecondaryIndexOverride", &overrides);
-	AddOverride(req, "LocalSecondaryIndexOverride", &overrides);
-	AddOverride(req, "SSESpecificationOverride", &overrides);
-	appendStringInfoChar(&overrides, '}');
-	values[4] = JsonbPGetDatum(hroe_api_text_jsonb(overrides.data));
+	values[4] = JsonbPGetDatum(hroe_api_restore_overrides(req));
 	TextArg(req, "SourceTableArn", values, nulls, 5);
 	AppendResult(out, "TableDescription",
 				 "SELECT hroe.restore_table_to_point_in_time($1, $2, "

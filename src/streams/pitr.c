@@ -77,9 +77,15 @@ HistoryOfTable(Trigger *tg, int64 id, Oid relid)
 	bool		ok;
 	int			ret;
 
+	/* a new installation of the extension: its tables and types are new */
 	if (CheckedEpoch != hroe_catalog_epoch())
 	{
 		NChecked = 0;
+		if (CheckPlan)
+			SPI_freeplan(CheckPlan);
+		if (InsertPlan)
+			SPI_freeplan(InsertPlan);
+		CheckPlan = InsertPlan = NULL;
 		CheckedEpoch = hroe_catalog_epoch();
 	}
 	for (int i = 0; i < NChecked; i++)
