@@ -4,7 +4,7 @@
 #   HROE_PGPORT=5845 bash test/bench/run.sh pitr
 #
 # CLIENTS pgbench clients (2) for SECS seconds (5), each transaction one
-# PutItem through hroe.dynamodb (about 130-byte items), REPS runs (3)
+# PutItem through hroe.dynamodb (about 130-byte items), REPS runs (5)
 # alternating between a table without and with point-in-time recovery:
 # new items (random keys) and overwrites of 1,000 items.  A table with
 # point-in-time recovery has a trigger (its capture), so it writes through
@@ -18,7 +18,7 @@ cd "$(dirname "$0")/../.."
 
 CLIENTS=${HROE_BENCH_CLIENTS:-2}
 SECS=${HROE_BENCH_SECS:-5}
-REPS=${HROE_BENCH_REPS:-3}
+REPS=${HROE_BENCH_REPS:-5}
 DB=hroe_bench_pitr
 PGBENCH=$(command -v pgbench || echo /usr/lib/postgresql/15/bin/pgbench)
 work=$(mktemp -d)
