@@ -57,6 +57,7 @@ SCRIPT_PARTS = \
 	src/streams/ttl.sql \
 	src/transfer/transfer.sql \
 	src/tables/policy.sql \
+	src/streams/pitr.sql \
 	src/http/gateway.sql \
 	src/shard/shard.sql \
 	src/ops/grid.sql

@@ -68,13 +68,15 @@ free_port() {
 # Run a command inside a throwaway cluster that loads hroe from the stage.
 # hroe is preloaded (by its staged path: extension_destdir does not apply to
 # shared_preload_libraries) for its Time to Live worker, which stays idle
-# until hroe.ttl_database names a database (test/t_streams.sh).
+# until hroe.ttl_database names a database (test/t_streams.sh);
+# track_commit_timestamp for point-in-time recovery (doc/backups.md).
 in_cluster() {
 	local port=${HROE_PGPORT:-$(free_port 5432)}
 	pg_virtualenv -t -v 15 -c "-p $port" \
 		-i "--encoding=UTF8 --locale=C.UTF-8" \
 		-o "extension_destdir=$HROE_STAGE" \
 		-o "shared_preload_libraries=$HROE_STAGE$(pg_config --pkglibdir)/hroe.so" \
+		-o "track_commit_timestamp=on" \
 		${HROE_CLUSTER_OPTS:-} \
 		"$@"
 }

@@ -93,6 +93,7 @@ rm -f test/out/summary
 pg_virtualenv -t -v 15 -c "-p $port" \
 	-i "--encoding=UTF8 --locale=C.UTF-8" \
 	-o "extension_destdir=$HROE_STAGE" \
+	-o "track_commit_timestamp=on" \
 	"$inner" "$logs"
 if [ -s test/out/summary ]; then
 	summary=$(cat test/out/summary)

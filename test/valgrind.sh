@@ -31,7 +31,7 @@ rc=0
 "${run[@]}" valgrind --quiet --error-exitcode=99 --leak-check=no --track-origins=yes \
 	--suppressions="$PWD/test/valgrind.supp" \
 	--log-file="$work/valgrind.log" \
-	"$bindir/postgres" --single -j -D "$work/data" -c extension_destdir="$HROE_STAGE" \
+	"$bindir/postgres" --single -j -D "$work/data" -c extension_destdir="$HROE_STAGE" -c track_commit_timestamp=on \
 	postgres <"$work/input.sql" >"$work/output.txt" 2>&1 || rc=$?
 echo "statements: $(grep -c ';$' "$work/input.sql"), errors reported by the backend: $(grep -c 'ERROR:' "$work/output.txt") (output: $work/output.txt)"
 echo "valgrind log:"

@@ -375,6 +375,10 @@ static const ApiOperation operations[] = {
 	{"RestoreTableFromBackup", hroe_api_restore_table_from_backup, NULL, false},
 	/* vector search (api_vectors.c) */
 	{"SearchVectors", NULL, hroe_api_search_vectors, false},
+	/* point-in-time recovery (api_pitr.c) */
+	{"UpdateContinuousBackups", hroe_api_update_continuous_backups, NULL, false},
+	{"DescribeContinuousBackups", hroe_api_describe_continuous_backups, NULL, false},
+	{"RestoreTableToPointInTime", hroe_api_restore_table_to_point_in_time, NULL, false},
 	/* DynamoDB Streams' (the gateway's DynamoDBStreams_20120810 target) */
 	{"ListStreams", NULL, hroe_api_list_streams, false},
 	{"DescribeStream", NULL, hroe_api_describe_stream, false},

@@ -149,17 +149,15 @@ AddOverride(JsonbContainer *req, const char *name, StringInfo overrides)
 		appendStringInfoString(overrides, hroe_api_container_text(v));
 }
 
-/* RestoreTableFromBackup */
-void
-hroe_api_restore_table_from_backup(JsonbContainer *req, StringInfo out)
+/*
+ * The overrides of a restore's request (RestoreTableFromBackup,
+ * RestoreTableToPointInTime) as one object
+ */
+Jsonb *
+hroe_api_restore_overrides(JsonbContainer *req)
 {
-	Oid			types[3] = {TEXTOID, TEXTOID, JSONBOID};
-	Datum		values[3];
-	char		nulls[4] = "   ";
 	StringInfoData overrides;
 
-	TextArg(req, "TargetTableName", values, nulls, 0);
-	TextArg(req, "BackupArn", values, nulls, 1);
 	initStringInfo(&overrides);
 	appendStringInfoChar(&overrides, '{');
 	AddOverride(req, "BillingModeOverride", &overrides);
@@ -168,7 +166,20 @@ hroe_api_restore_table_from_backup(JsonbContainer *req, StringInfo out)
 	AddOverride(req, "LocalSecondaryIndexOverride", &overrides);
 	AddOverride(req, "SSESpecificationOverride", &overrides);
 	appendStringInfoChar(&overrides, '}');
-	values[2] = JsonbPGetDatum(hroe_api_text_jsonb(overrides.data));
+	return hroe_api_text_jsonb(overrides.data);
+}
+
+/* RestoreTableFromBackup */
+void
+hroe_api_restore_table_from_backup(JsonbContainer *req, StringInfo out)
+{
+	Oid			types[3] = {TEXTOID, TEXTOID, JSONBOID};
+	Datum		values[3];
+	char		nulls[4] = "   ";
+
+	TextArg(req, "TargetTableName", values, nulls, 0);
+	TextArg(req, "BackupArn", values, nulls, 1);
+	values[2] = JsonbPGetDatum(hroe_api_restore_overrides(req));
 	AppendResult(out, "TableDescription", "SELECT hroe.restore_table_from_backup($1, $2, $3)",
 				 3, types, values, nulls);
 }

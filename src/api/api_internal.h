@@ -171,7 +171,12 @@ extern void hroe_api_describe_backup(JsonbContainer *req, StringInfo out);
 extern void hroe_api_list_backups(JsonbContainer *req, StringInfo out);
 extern void hroe_api_delete_backup(JsonbContainer *req, StringInfo out);
 extern void hroe_api_restore_table_from_backup(JsonbContainer *req, StringInfo out);
+extern Jsonb *hroe_api_restore_overrides(JsonbContainer *req);
 extern char *hroe_api_with_restore(const char *table, char *desc);
+/* point-in-time recovery (api_pitr.c) */
+extern void hroe_api_update_continuous_backups(JsonbContainer *req, StringInfo out);
+extern void hroe_api_describe_continuous_backups(JsonbContainer *req, StringInfo out);
+extern void hroe_api_restore_table_to_point_in_time(JsonbContainer *req, StringInfo out);
 
 /* The table options of CreateTable and UpdateTable (api_settings.c) */
 typedef struct ApiTableOptions

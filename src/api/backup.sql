@@ -67,11 +67,12 @@ SELECT pg_catalog.pg_extension_config_dump('hroe.backup_items', '');
 -- RestoreSummary of the tables restored from a backup (DescribeTable)
 CREATE TABLE hroe.table_restores (
 	table_name			text PRIMARY KEY REFERENCES hroe.tables ON DELETE CASCADE,
-	source_backup_arn	text NOT NULL,
+	-- (NULL: restored to a point in time, hroe.restore_table_to_point_in_time)
+	source_backup_arn	text,
 	source_table_arn	text NOT NULL,
 	restored_at			timestamptz NOT NULL DEFAULT pg_catalog.now()
 );
-COMMENT ON TABLE hroe.table_restores IS 'The tables restored from a backup: the backup''s and its source table''s ARNs, when (DescribeTable''s RestoreSummary); readable by every role, written only by the table''s owner';
+COMMENT ON TABLE hroe.table_restores IS 'The tables restored from a backup or to a point in time: the backup''s (NULL for a point in time) and its source table''s ARNs, and the restore''s time or the point in time restored to (DescribeTable''s RestoreSummary); readable by every role, written only by the table''s owner';
 ALTER TABLE hroe.table_restores ENABLE ROW LEVEL SECURITY;
 ALTER TABLE hroe.table_restores FORCE ROW LEVEL SECURITY;
 CREATE POLICY table_restores_read ON hroe.table_restores FOR SELECT USING (true);
@@ -411,17 +412,18 @@ $$;
 COMMENT ON FUNCTION hroe.delete_backup(text) IS
 'DeleteBackup: deletes the backup with ARN p_backup_arn and returns its BackupDescription (BackupStatus DELETED); BackupNotFoundException for one that does not exist or that the caller may not see, BackupInUseException while a restore from it runs';
 
-CREATE FUNCTION hroe.restore_table_from_backup(p_target_table_name text, p_backup_arn text,
-											   p_overrides jsonb DEFAULT '{}',
-											   p_schema name DEFAULT pg_catalog.current_schema())
-RETURNS jsonb
+-- The table p_target_table_name a restore creates (in schema p_schema): the
+-- keys, indexes, billing mode and throughput of the source table described
+-- by d (DescribeTable's TableDescription) with features p_features
+-- (BillingMode, as hroe.backups.features), under the overrides o, by
+-- CreateTable and its checks; its relation
+CREATE FUNCTION hroe.restore_create_table(p_target_table_name text, d jsonb, p_features jsonb,
+										  o jsonb, p_schema name)
+RETURNS regclass
 LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
-	b hroe.backups;
-	d jsonb;
-	o jsonb := coalesce(p_overrides, '{}');
 	v_billing text;
 	v_gsis jsonb;
 	v_lsis jsonb;
@@ -432,17 +434,7 @@ DECLARE
 	v_bad text;
 	v_exception text;
 BEGIN
-	PERFORM hroe.backup_validation(hroe.backup_name_errors(p_target_table_name, 'targetTableName')
-								   || hroe.backup_arn_errors(p_backup_arn));
-	IF jsonb_typeof(o) <> 'object' THEN
-		PERFORM hroe.dynamodb_error('ValidationException', 'The overrides must be a JSON object');
-	END IF;
-	b := hroe.backup_find(p_backup_arn, 'share');
-	d := b.description;
-	IF EXISTS (SELECT FROM hroe.tables WHERE table_name = p_target_table_name) THEN
-		PERFORM hroe.dynamodb_error('TableAlreadyExistsException', format('Table already exists: %s', p_target_table_name));
-	END IF;
-	v_billing := coalesce(o->>'BillingModeOverride', b.features->>'BillingMode');
+	v_billing := coalesce(o->>'BillingModeOverride', p_features->>'BillingMode');
 	-- the indexes: the backup's, or those of the overrides, which may leave
 	-- some out but name only the backup's
 	IF o ? 'GlobalSecondaryIndexOverride' THEN
@@ -539,6 +531,36 @@ BEGIN
 		PERFORM hroe.dynamodb_error(v_exception, v_res->>'message');
 	END IF;
 	SELECT relid INTO v_rel FROM hroe.tables WHERE table_name = p_target_table_name;
+	RETURN v_rel;
+END
+$$;
+COMMENT ON FUNCTION hroe.restore_create_table(text, jsonb, jsonb, jsonb, name) IS
+'internal: Creates the table of a restore (RestoreTableFromBackup, RestoreTableToPointInTime) by CreateTable: p_target_table_name in schema p_schema with the keys, indexes, billing mode and throughput of the source table description d and features p_features (BillingMode), under the overrides o (BillingModeOverride, ProvisionedThroughputOverride, GlobalSecondaryIndexOverride, LocalSecondaryIndexOverride, SSESpecificationOverride); returns its relation';
+
+CREATE FUNCTION hroe.restore_table_from_backup(p_target_table_name text, p_backup_arn text,
+											   p_overrides jsonb DEFAULT '{}',
+											   p_schema name DEFAULT pg_catalog.current_schema())
+RETURNS jsonb
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	b hroe.backups;
+	d jsonb;
+	o jsonb := coalesce(p_overrides, '{}');
+	v_rel regclass;
+BEGIN
+	PERFORM hroe.backup_validation(hroe.backup_name_errors(p_target_table_name, 'targetTableName')
+								   || hroe.backup_arn_errors(p_backup_arn));
+	IF jsonb_typeof(o) <> 'object' THEN
+		PERFORM hroe.dynamodb_error('ValidationException', 'The overrides must be a JSON object');
+	END IF;
+	b := hroe.backup_find(p_backup_arn, 'share');
+	d := b.description;
+	IF EXISTS (SELECT FROM hroe.tables WHERE table_name = p_target_table_name) THEN
+		PERFORM hroe.dynamodb_error('TableAlreadyExistsException', format('Table already exists: %s', p_target_table_name));
+	END IF;
+	v_rel := hroe.restore_create_table(p_target_table_name, d, b.features, o, p_schema);
 	EXECUTE format('INSERT INTO %s (item) SELECT i.item FROM hroe.backup_items i WHERE i.backup_id = $1', v_rel)
 		USING b.backup_id;
 	INSERT INTO hroe.table_restores (table_name, source_backup_arn, source_table_arn)
@@ -557,13 +579,13 @@ CREATE FUNCTION hroe.restore_summary(p_table_name text, p_in_progress boolean DE
 RETURNS jsonb
 LANGUAGE sql STABLE PARALLEL SAFE
 BEGIN ATOMIC
-	SELECT pg_catalog.jsonb_build_object(
+	SELECT pg_catalog.jsonb_strip_nulls(pg_catalog.jsonb_build_object(
 		'SourceBackupArn', r.source_backup_arn,
 		'SourceTableArn', r.source_table_arn,
 		'RestoreDateTime', EXTRACT(epoch FROM r.restored_at),
-		'RestoreInProgress', p_in_progress)
+		'RestoreInProgress', p_in_progress))
 	FROM hroe.table_restores r
 	WHERE r.table_name OPERATOR(pg_catalog.=) p_table_name;
 END;
 COMMENT ON FUNCTION hroe.restore_summary(text, boolean) IS
-'internal: DynamoDB''s RestoreSummary of table p_table_name restored from a backup (NULL if it was not): the backup''s and the source table''s ARNs, the restore''s time, RestoreInProgress p_in_progress';
+'internal: DynamoDB''s RestoreSummary of table p_table_name restored from a backup or to a point in time (NULL if it was not): the backup''s (none for a point in time) and the source table''s ARNs, the restore''s time (or the point in time), RestoreInProgress p_in_progress';

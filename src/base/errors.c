@@ -51,6 +51,10 @@ const HroeErrorDef hroe_error_defs[] = {
 	{ERRCODE_HROE_EXPORT_NOT_FOUND, "ExportNotFoundException", DDB "ExportNotFoundException"},
 	{ERRCODE_HROE_IMPORT_NOT_FOUND, "ImportNotFoundException", DDB "ImportNotFoundException"},
 	{ERRCODE_HROE_INVALID_EXPORT_TIME, "InvalidExportTimeException", DDB "InvalidExportTimeException"},
+	/* point-in-time recovery's (and PointInTimeRecoveryUnavailableException above) */
+	{ERRCODE_HROE_INVALID_RESTORE_TIME, "InvalidRestoreTimeException", DDB "InvalidRestoreTimeException"},
+	{ERRCODE_HROE_CONTINUOUS_BACKUPS_UNAVAILABLE, "ContinuousBackupsUnavailableException",
+	DDB "ContinuousBackupsUnavailableException"},
 };
 const int	hroe_error_ndefs = lengthof(hroe_error_defs);
 

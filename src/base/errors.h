@@ -37,11 +37,13 @@
 /* throttling (src/tables/throttle.c) */
 #define ERRCODE_HROE_PROVISIONED_THROUGHPUT_EXCEEDED MAKE_SQLSTATE('H','R','0','1','7')
 #define ERRCODE_HROE_THROTTLING				MAKE_SQLSTATE('H','R','0','1','8')
-/* exports and imports' (src/transfer/transfer.sql) */
+/* exports and imports' (src/transfer/transfer.sql), point-in-time recovery's (src/streams/pitr.sql) */
 #define ERRCODE_HROE_PITR_UNAVAILABLE		MAKE_SQLSTATE('H','R','0','2','0')
 #define ERRCODE_HROE_EXPORT_NOT_FOUND		MAKE_SQLSTATE('H','R','0','2','1')
 #define ERRCODE_HROE_IMPORT_NOT_FOUND		MAKE_SQLSTATE('H','R','0','2','2')
 #define ERRCODE_HROE_INVALID_EXPORT_TIME	MAKE_SQLSTATE('H','R','0','2','3')
+#define ERRCODE_HROE_INVALID_RESTORE_TIME	MAKE_SQLSTATE('H','R','0','2','4')
+#define ERRCODE_HROE_CONTINUOUS_BACKUPS_UNAVAILABLE	MAKE_SQLSTATE('H','R','0','2','5')
 
 /*
  * E10 as UpdateItem words it (the update of a transaction too, where it

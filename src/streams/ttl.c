@@ -512,6 +512,9 @@ hroe_ttl_worker_main(Datum arg)
 		list_free_deep(tables);
 		tables = NIL;
 		RunInTransaction("SELECT hroe.trim_streams()", NULL);
+		/* point-in-time recovery's retention (pitr.sql; none before 0.3's update) */
+		RunInTransaction("DO $$BEGIN IF pg_catalog.to_regprocedure('hroe.pitr_compact(interval)') IS NOT NULL"
+						 " THEN PERFORM hroe.pitr_compact(); END IF; END$$", NULL);
 		/* DescribeTable's figures of large tables, as DynamoDB's, refreshed */
 		RunInTransaction(psprintf("SELECT hroe.tables_with_stale_statistics(pg_catalog.make_interval(secs => %d))",
 								  hroe_statistics_interval), &tables);

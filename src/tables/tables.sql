@@ -231,6 +231,8 @@ BEGIN
 					  WHEN 'ExportNotFoundException' THEN 'HR021'
 					  WHEN 'ImportNotFoundException' THEN 'HR022'
 					  WHEN 'InvalidExportTimeException' THEN 'HR023'
+					  WHEN 'InvalidRestoreTimeException' THEN 'HR024'
+					  WHEN 'ContinuousBackupsUnavailableException' THEN 'HR025'
 					  WHEN 'PolicyNotFoundException' THEN 'HR030'
 					  WHEN 'AccessDeniedException' THEN 'HR031'
 					  ELSE 'HR000' END,
@@ -238,7 +240,7 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION hroe.dynamodb_error(text, text) IS
-'internal: Raises a DynamoDB exception: SQLSTATE class HR (HR000 ValidationException, HR001 ResourceNotFoundException, HR002 ConditionalCheckFailedException, HR003 ResourceInUseException, HR004 LimitExceededException, HR005 TransactionCanceledException, HR006 IdempotentParameterMismatchException, HR007 SerializationException, HR008 DuplicateItemException, HR009 ExpiredIteratorException, HR010 TrimmedDataAccessException, HR011 ItemCollectionSizeLimitExceededException, HR012 BackupNotFoundException, HR013 BackupInUseException, HR014 TableNotFoundException, HR015 TableAlreadyExistsException, HR016 TableInUseException, HR017 ProvisionedThroughputExceededException, HR018 ThrottlingException, HR020 PointInTimeRecoveryUnavailableException, HR021 ExportNotFoundException, HR022 ImportNotFoundException, HR023 InvalidExportTimeException, HR030 PolicyNotFoundException, HR031 AccessDeniedException (a resource-based policy''s explicit deny); as hroe.dynamodb_errors()), DynamoDB''s text as the message';
+'internal: Raises a DynamoDB exception: SQLSTATE class HR (HR000 ValidationException, HR001 ResourceNotFoundException, HR002 ConditionalCheckFailedException, HR003 ResourceInUseException, HR004 LimitExceededException, HR005 TransactionCanceledException, HR006 IdempotentParameterMismatchException, HR007 SerializationException, HR008 DuplicateItemException, HR009 ExpiredIteratorException, HR010 TrimmedDataAccessException, HR011 ItemCollectionSizeLimitExceededException, HR012 BackupNotFoundException, HR013 BackupInUseException, HR014 TableNotFoundException, HR015 TableAlreadyExistsException, HR016 TableInUseException, HR017 ProvisionedThroughputExceededException, HR018 ThrottlingException, HR020 PointInTimeRecoveryUnavailableException, HR021 ExportNotFoundException, HR022 ImportNotFoundException, HR023 InvalidExportTimeException, HR024 InvalidRestoreTimeException, HR025 ContinuousBackupsUnavailableException, HR030 PolicyNotFoundException, HR031 AccessDeniedException (a resource-based policy''s explicit deny); as hroe.dynamodb_errors()), DynamoDB''s text as the message';
 
 -- The SQL type and accessor of a key attribute type
 CREATE FUNCTION hroe.key_column_type(p_type text) RETURNS text
