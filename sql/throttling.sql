@@ -87,6 +87,8 @@ SELECT mk('thr_max', '{"BillingMode": "PAY_PER_REQUEST", "OnDemandThroughput": {
 SELECT ok, throttled FROM puts('thr_max', 40);
 SELECT throttling FROM hroe.tables WHERE table_name = 'thr_max';
 -- on: past 10 write units a second, ThrottlingException with its reason
+-- (Contributor Insights enabled, to count the throttled keys below)
+SELECT hroe.dynamodb('UpdateContributorInsights', '{"TableName": "thr_max", "ContributorInsightsAction": "ENABLE"}') ->> 'ContributorInsightsStatus' AS insights;
 SELECT hroe.set_throttling('thr_max', true);
 SELECT ok >= 10 AS "at least the maximum", throttled > 0 AS throttled,
 	first ->> '__type' AS type, first ->> 'message' AS message, first -> 'ThrottlingReasons' AS reasons
@@ -98,6 +100,10 @@ SELECT count(*) FILTER (WHERE r ? '__type') > 0 AS throttled,
 FROM generate_series(1, 20) i,
 	LATERAL hroe.dynamodb('GetItem', jsonb_build_object('TableName', 'thr_max', 'ConsistentRead', i > 0,
 		'Key', '{"pk": {"S": "k1"}, "sk": {"N": "1"}}'::jsonb)) r;
+-- Contributor Insights counts the refused keys among its throttled ones,
+-- reads and writes apart
+SELECT access, count(*) > 0 AS keys, sum(count) > 0 AS accesses
+FROM hroe.contributor_insights('thr_max', p_limit => 1000) WHERE throttled GROUP BY access ORDER BY access;
 -- a Query of the table meets the same read limit
 SELECT hroe.dynamodb('Query', '{"TableName": "thr_max", "KeyConditionExpression": "pk = :p",
 	"ExpressionAttributeValues": {":p": {"S": "k1"}}}') ->> '__type';

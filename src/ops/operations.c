@@ -309,7 +309,8 @@ DoGet(HroeTableMeta *t, Jsonb *key, bool consistent, MemoryContext cxt, double *
 
 	hroe_check_request_key(t, key, keys, NULL);
 	/* DynamoDB's throttling (throttle.c) */
-	(void) hroe_throttle_admit(t, false, -1, &keys[0], true);
+	if (!hroe_throttle_admit(t, false, -1, &keys[0], false))
+		hroe_throttle_refuse_item(t, hroe_item_from_jsonb(&key->root, VARSIZE(key)), false, true);
 	hroe_op_push_read_snapshot();
 	item = hroe_op_fetch_item(t, keys, false, cxt);
 	PopActiveSnapshot();

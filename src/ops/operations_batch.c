@@ -697,6 +697,8 @@ hroe_batch_write(HroeCall *call, Jsonb *req, const char *rcc, bool ricm)
 				b.w[kept++] = b.w[j];
 				continue;
 			}
+			if (b.puts[i][k])
+				hroe_throttle_refuse_item(b.metas[i], b.puts[i][k], true, false);
 			if (i != last_table)
 			{
 				if (unprocessed.len)

@@ -355,7 +355,10 @@ hroe_write_item(const HroeWriteRequest *r, HroeWriteResult *res)
 			hroe_check_item_key(t, r->item, tk);
 		else
 			hroe_check_request_key(t, r->key, tk, NULL);
-		(void) hroe_throttle_admit(t, true, -1, &tk[0], true);
+		if (!hroe_throttle_admit(t, true, -1, &tk[0], false))
+			hroe_throttle_refuse_item(t, r->kind == HROE_WRITE_PUT ? r->item :
+									  hroe_item_from_jsonb(&r->key->root, VARSIZE(r->key)),
+									  true, true);
 	}
 	switch (r->kind)
 	{

@@ -369,6 +369,8 @@ AdmitAll(HroeCall *call, HroeTxAction *acts, int n, bool write)
 		if (hroe_throttle_admit(acts[i].t, write && acts[i].kind != HROE_TX_CHECK, -1,
 								&acts[i].keys[0], false))
 			continue;
+		hroe_throttle_refuse_item(acts[i].t, acts[i].item, write && acts[i].kind != HROE_TX_CHECK,
+								  false);
 		if (hroe_throttle_last_provisioned())
 			TxCancel(call, n, acts[i].index, "ProvisionedThroughputExceeded",
 					 HROE_MSG_PROVISIONED_THROUGHPUT_EXCEEDED);

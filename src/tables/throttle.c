@@ -60,6 +60,7 @@
 #include "utils/memutils.h"
 #include "utils/timestamp.h"
 
+#include "contributor_insights.h"
 #include "dynamodb_limits.h"
 #include "errors.h"
 #include "item.h"
@@ -502,19 +503,6 @@ EnsureSlots(void)
 		local_slots = MemoryContextAllocZero(TopMemoryContext, sizeof(Bucket) * THROTTLE_SLOTS);
 }
 
-/*
- * Contributor Insights' hook: a throttled access to t's partition key pk
- * (or to the table as a whole, pk NULL).  Wired to the key recorder when it
- * is merged; a no-op until then.
- */
-static inline void
-RecordThrottledKey(HroeTableMeta *t, const Datum *pk, bool write)
-{
-	(void) t;
-	(void) pk;
-	(void) write;
-}
-
 /* Admission (throttle.h) */
 bool
 hroe_throttle_admit(HroeTableMeta *t, bool write, int index, const Datum *pk, bool raise)
@@ -574,14 +562,18 @@ hroe_throttle_admit(HroeTableMeta *t, bool write, int index, const Datum *pk, bo
 		pfree(last_reasons);
 	last_reasons = MemoryContextStrdup(TopMemoryContext, r.data);
 	last_provisioned = provisioned;
-	/*
-	 * Contributor Insights: the one place a throttled key is known (wired
-	 * to its recorder at merge)
-	 */
-	RecordThrottledKey(t, pk, write);
 	if (raise)
 		hroe_throttle_raise();
 	return false;
+}
+
+/* throttle.h */
+void
+hroe_throttle_refuse_item(HroeTableMeta *t, const HroeItem *item, bool write, bool raise)
+{
+	hroe_contributor_insights_item(t, NULL, item, write, true);
+	if (raise)
+		hroe_throttle_raise();
 }
 
 /* The last refusal's exception (throttle.h) */

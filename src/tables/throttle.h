@@ -20,7 +20,8 @@
  * ProvisionedThroughputExceededException or ThrottlingException with
  * DynamoDB's message, unless raise is false (a batch's item, answered as
  * unprocessed).  A write also checks the table's GSIs, which it may write.
- * Nothing is checked on a table whose throttling is off.
+ * Nothing is checked on a table whose throttling is off.  The caller counts
+ * a refused key in Contributor Insights (hroe_throttle_refuse_item).
  */
 extern bool hroe_throttle_admit(HroeTableMeta *t, bool write, int index, const Datum *pk,
 								bool raise);
@@ -38,6 +39,14 @@ extern bool hroe_throttle_active(HroeTableMeta *t);
 
 /* Whether the last refusal was a provisioned table's (else on demand) */
 extern bool hroe_throttle_last_provisioned(void);
+
+/*
+ * A refused access to item (or key) of t: counted among Contributor
+ * Insights' throttled keys (where they are enabled); raise: then the
+ * refusal's exception
+ */
+extern void hroe_throttle_refuse_item(HroeTableMeta *t, const HroeItem *item, bool write,
+									  bool raise);
 
 /* Raise the last refusal's exception (a batch none of whose items ran) */
 extern void hroe_throttle_raise(void) pg_attribute_noreturn();
