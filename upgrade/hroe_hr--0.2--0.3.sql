@@ -322,13 +322,14 @@ BEGIN
 		FOR v_index IN SELECT NULL UNION ALL
 				SELECT i ->> 'IndexName' FROM jsonb_array_elements(COALESCE(t -> 'GlobalSecondaryIndexes', '[]')
 					|| COALESCE(t -> 'LocalSecondaryIndexes', '[]')) i LOOP
+			-- one pass over the table or index: the totals and the hottest keys
 			RETURN QUERY
+			WITH p AS MATERIALIZED (SELECT * FROM hroe.design_partitions(t ->> 'TableName', v_index))
 			SELECT t ->> 'TableName', v_index, COALESCE(sum(p.items), 0)::bigint, COALESCE(sum(p.bytes), 0)::bigint, count(*),
 				   COALESCE((SELECT jsonb_agg(jsonb_build_object('key', h.partition_key, 'items', h.items, 'bytes', h.bytes)
 							 ORDER BY h.items DESC, h.bytes DESC, h.partition_key::text)
-							 FROM (SELECT * FROM hroe.design_partitions(t ->> 'TableName', v_index) q
-								   ORDER BY q.items DESC, q.bytes DESC, q.partition_key::text LIMIT p_hot) h), '[]')
-			FROM hroe.design_partitions(t ->> 'TableName', v_index) p;
+							 FROM (SELECT * FROM p q ORDER BY q.items DESC, q.bytes DESC, q.partition_key::text LIMIT p_hot) h), '[]')
+			FROM p;
 		END LOOP;
 	END LOOP;
 END
