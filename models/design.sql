@@ -665,6 +665,7 @@ AS $$
 SELECT jsonb_strip_nulls(jsonb_build_object(
 	'TableName', d ->> 'TableName', 'KeySchema', d -> 'KeySchema', 'AttributeDefinitions', d -> 'AttributeDefinitions',
 	'BillingMode', COALESCE(d #>> '{BillingModeSummary,BillingMode}', 'PAY_PER_REQUEST'),
+	'TableClass', d #>> '{TableClassSummary,TableClass}',
 	'GlobalSecondaryIndexes', (SELECT jsonb_agg(jsonb_build_object('IndexName', i -> 'IndexName', 'KeySchema', i -> 'KeySchema',
 																	'Projection', i -> 'Projection') ORDER BY o)
 							   FROM jsonb_array_elements(d -> 'GlobalSecondaryIndexes') WITH ORDINALITY AS g (i, o)),
@@ -674,7 +675,7 @@ SELECT jsonb_strip_nulls(jsonb_build_object(
 FROM hroe.table_description(p_table_name) d
 $$;
 COMMENT ON FUNCTION hroe.design_create_request(text) IS
-'the CreateTable request that makes a table like an existing hroe table: name, key schema, attribute definitions, billing mode and its GSIs and LSIs with their key schemas and projections (from hroe.table_description)';
+'the CreateTable request that makes a table like an existing hroe table: name, key schema, attribute definitions, billing mode, table class (when it was given) and its GSIs and LSIs with their key schemas and projections (from hroe.table_description)';
 
 -- HR/OE as a design document: the comparison of hroe_normalized with one
 -- of the DynamoDB models, from the comparison's own catalogues.

@@ -31,6 +31,20 @@ SELECT model, kind, sum(capacity) AS capacity, bool_and(identical) AS identical 
 WHERE model <> 'hroe_normalized' GROUP BY 1, 2 ORDER BY 1, 2;
 -- the write capacity splits into table and index units
 SELECT pattern, case_label, capacity, index_capacity FROM d WHERE model = 'hroe_single' AND kind = 'write' ORDER BY pattern_no;
+-- the page of the three models: a summary row per pattern, a column per
+-- model, a bill per DynamoDB design; a table's class (TableClass) is the
+-- design's and prices its storage
+SELECT hroe.dynamodb('UpdateTable', '{"TableName":"hroe_single","TableClass":"STANDARD_INFREQUENT_ACCESS"}')
+	-> 'TableDescription' -> 'TableClassSummary' ->> 'TableClass' AS class;
+SELECT (SELECT count(*) FROM regexp_matches(h, '<tr data-pattern="[a-z_]+"><td class="num" data-v="[0-9]+">', 'g')) AS summary_rows,
+	   h ~ '<th data-sort="n">hroe_normalized ms</th><th data-sort="n">hroe_single ms</th><th data-sort="n">hroe_multi ms</th>' AS three_columns,
+	   (SELECT count(*) FROM regexp_matches(h, '<tr class="total" data-design="[a-z_]+" data-kind="requests"', 'g')) AS bills,
+	   h ~ '<tr data-model="hroe_single"><td>hroe_single</td><td>STANDARD_INFREQUENT_ACCESS</td>' AS single_class,
+	   h ~ '<tr data-model="hroe_multi"><td>hroe_multi</td><td>STANDARD</td>' AS multi_class
+FROM hroe.design_html(hroe.design_hroe('hroe_single') || jsonb_build_object('variants', jsonb_build_array(hroe.design_hroe('hroe_multi'))),
+					  (SELECT jsonb_agg(to_jsonb(x)) FROM d x)) h;
+SELECT hroe.dynamodb('UpdateTable', '{"TableName":"hroe_single","TableClass":"STANDARD"}')
+	-> 'TableDescription' -> 'TableClassSummary' ->> 'TableClass' AS class;
 
 -- Seed design 1: the adjacency list with custom attributes
 \set adjacency `cat models/designs/adjacency.json`
@@ -61,6 +75,8 @@ SELECT pattern_no, pattern, case_label, model, identical, error_class, error FRO
 SELECT count(DISTINCT pattern) AS patterns, count(DISTINCT pattern) FILTER (WHERE error_class IS NULL AND identical) AS patterns_ok,
 	   count(*) FILTER (WHERE error_class IS NULL AND NOT identical AND pattern_no > 4) AS other_differences
 FROM broken;
+-- the text report names them
+SELECT l FROM hroe.compare_report_lines((SELECT jsonb_agg(to_jsonb(b)) FROM broken b WHERE pattern_no IN (1, 4))) l WHERE l LIKE '%FAILED%';
 -- and the page shows them as failed verdicts
 SELECT h ~ '<section id="s-failures">' AS failures_section,
 	   (SELECT count(*) FROM regexp_matches(h, '<li data-pattern="[^"]*" data-case="[^"]*" data-side=', 'g')) AS failures_listed,

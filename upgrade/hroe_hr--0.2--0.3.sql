@@ -38,6 +38,46 @@ COMMENT ON FUNCTION hroe.report_bar_chart(text, text, text, text[], text[], json
 COMMENT ON FUNCTION hroe.report_growth_chart(text, jsonb) IS
 'internal: an SVG line chart of one pattern''s latency against scale (both logarithmic), a line per model, from the benchmark''s rows [{"scale", "pattern", "model", "ms"}], for hroe.design_html';
 
+-- hroe.compare_report_lines prints a call hroe.design_run recorded as
+-- failed (its SQLSTATE and message)
+CREATE OR REPLACE FUNCTION hroe.compare_report_lines(p_results jsonb)
+RETURNS SETOF text
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	r record;
+	v_last text := '';
+BEGIN
+	FOR r IN SELECT x.* FROM jsonb_array_elements(p_results) WITH ORDINALITY AS e (j, n),
+			 jsonb_to_record(e.j) AS x (pattern_no integer, pattern text, kind text, case_label text, model text,
+									   identical boolean, result_rows bigint, plan_shape text, shared_hit bigint,
+									   shared_read bigint, request text, capacity numeric, capacity_unit text,
+									   median_ms numeric, error_class text, error text)
+			 ORDER BY e.n LOOP
+		IF r.pattern_no || r.case_label <> v_last THEN
+			RETURN NEXT '';
+			RETURN NEXT format('%s %s %s [%s]: %s', CASE WHEN r.kind = 'read' THEN 'read' ELSE 'write' END,
+				r.pattern_no, r.pattern, r.case_label,
+				CASE WHEN r.identical THEN 'identical answers' ELSE 'ANSWERS DIFFER' END);
+			v_last := r.pattern_no || r.case_label;
+		END IF;
+		IF r.error_class IS NOT NULL THEN
+			-- a call hroe.design_run recorded as failed
+			RETURN NEXT format('  %-16s FAILED %s: %s', r.model, r.error_class, r.error);
+			CONTINUE;
+		END IF;
+		RETURN NEXT format('  %-16s %5s rows %8s ms  buffers %4s hit %3s read  %s', r.model, r.result_rows, r.median_ms,
+			r.shared_hit, r.shared_read, COALESCE(r.plan_shape, ''));
+		IF r.request IS NOT NULL THEN
+			RETURN NEXT format('  %-16s %s -> %s %s', '', r.request, r.capacity, r.capacity_unit);
+		END IF;
+	END LOOP;
+END
+$$;
+COMMENT ON FUNCTION hroe.compare_report_lines(jsonb) IS
+'internal: the rows of one hroe.compare() or hroe.design_run() run (their jsonb array, in order) as hroe.compare_report''s text lines: per pattern and argument set whether the answers are identical, then per model rows, median ms, shared buffers, plan shape, and the DynamoDB request with its capacity, or a failed call''s SQLSTATE and message';
+
 -- Designs (issue #34): hroe.design_check, design_schema, design_fill,
 -- design_canonical, design_response_items, design_call, design_partitions,
 -- design_tables, design_load, design_verify, design_answer, design_run,
@@ -709,6 +749,7 @@ AS $$
 SELECT jsonb_strip_nulls(jsonb_build_object(
 	'TableName', d ->> 'TableName', 'KeySchema', d -> 'KeySchema', 'AttributeDefinitions', d -> 'AttributeDefinitions',
 	'BillingMode', COALESCE(d #>> '{BillingModeSummary,BillingMode}', 'PAY_PER_REQUEST'),
+	'TableClass', d #>> '{TableClassSummary,TableClass}',
 	'GlobalSecondaryIndexes', (SELECT jsonb_agg(jsonb_build_object('IndexName', i -> 'IndexName', 'KeySchema', i -> 'KeySchema',
 																	'Projection', i -> 'Projection') ORDER BY o)
 							   FROM jsonb_array_elements(d -> 'GlobalSecondaryIndexes') WITH ORDINALITY AS g (i, o)),
@@ -718,7 +759,7 @@ SELECT jsonb_strip_nulls(jsonb_build_object(
 FROM hroe.table_description(p_table_name) d
 $$;
 COMMENT ON FUNCTION hroe.design_create_request(text) IS
-'the CreateTable request that makes a table like an existing hroe table: name, key schema, attribute definitions, billing mode and its GSIs and LSIs with their key schemas and projections (from hroe.table_description)';
+'the CreateTable request that makes a table like an existing hroe table: name, key schema, attribute definitions, billing mode, table class (when it was given) and its GSIs and LSIs with their key schemas and projections (from hroe.table_description)';
 
 -- HR/OE as a design document: the comparison of hroe_normalized with one
 -- of the DynamoDB models, from the comparison's own catalogues.
