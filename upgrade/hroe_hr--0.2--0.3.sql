@@ -330,14 +330,15 @@ BEGIN
 		END IF;
 	END IF;
 	SELECT k ->> 'AttributeName' INTO v_hash FROM jsonb_array_elements(v_keys) k WHERE k ->> 'KeyType' = 'HASH';
+	-- one attribute read per item (not the whole item as JSON)
 	RETURN QUERY EXECUTE format(
-		'SELECT j -> %1$L, count(*), sum(%2$s)::bigint
-		 FROM (SELECT x.item, x.item::jsonb AS j FROM %3$s x) s
+		'SELECT hroe.item_get_attribute(s.item, %1$L), count(*), sum(%2$s)::bigint
+		 FROM %3$s s
 		 WHERE %4$s
 		 GROUP BY 1', v_hash,
 		CASE WHEN p_index IS NULL THEN 'hroe.item_size(s.item)' ELSE format('hroe.index_entry_size(s.item, %L, %L)', p_table, p_index) END,
 		v_relid,
-		(SELECT string_agg(format('s.j ? %L', k ->> 'AttributeName'), ' AND ') FROM jsonb_array_elements(v_keys) k));
+		(SELECT string_agg(format('hroe.item_exists(s.item, %L)', k ->> 'AttributeName'), ' AND ') FROM jsonb_array_elements(v_keys) k));
 END
 $$;
 COMMENT ON FUNCTION hroe.design_partitions(text, text) IS
