@@ -637,7 +637,7 @@ BEGIN
 			 jsonb_to_record(e.j) AS x (pattern_no integer, pattern text, kind text, case_label text, model text,
 									   identical boolean, result_rows bigint, plan_shape text, shared_hit bigint,
 									   shared_read bigint, request text, capacity numeric, capacity_unit text,
-									   median_ms numeric)
+									   median_ms numeric, error_class text, error text)
 			 ORDER BY e.n LOOP
 		IF r.pattern_no || r.case_label <> v_last THEN
 			RETURN NEXT '';
@@ -645,6 +645,11 @@ BEGIN
 				r.pattern_no, r.pattern, r.case_label,
 				CASE WHEN r.identical THEN 'identical answers' ELSE 'ANSWERS DIFFER' END);
 			v_last := r.pattern_no || r.case_label;
+		END IF;
+		IF r.error_class IS NOT NULL THEN
+			-- a call hroe.design_run recorded as failed
+			RETURN NEXT format('  %-16s FAILED %s: %s', r.model, r.error_class, r.error);
+			CONTINUE;
 		END IF;
 		RETURN NEXT format('  %-16s %5s rows %8s ms  buffers %4s hit %3s read  %s', r.model, r.result_rows, r.median_ms,
 			r.shared_hit, r.shared_read, COALESCE(r.plan_shape, ''));
@@ -655,7 +660,7 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION hroe.compare_report_lines(jsonb) IS
-'internal: the rows of one hroe.compare() run (their jsonb array, in order) as hroe.compare_report''s text lines: per pattern and argument set whether the answers are identical, then per model rows, median ms, shared buffers, plan shape, and the DynamoDB request with its capacity';
+'internal: the rows of one hroe.compare() or hroe.design_run() run (their jsonb array, in order) as hroe.compare_report''s text lines: per pattern and argument set whether the answers are identical, then per model rows, median ms, shared buffers, plan shape, and the DynamoDB request with its capacity, or a failed call''s SQLSTATE and message';
 
 CREATE FUNCTION hroe.compare_report(p_patterns text[] DEFAULT NULL, p_models text[] DEFAULT NULL, p_runs integer DEFAULT 5)
 RETURNS SETOF text

@@ -179,14 +179,6 @@ FROM hroe.compare_report('{1}', NULL, 1) AS line;
 -- errors
 SELECT * FROM hroe.compare(NULL, NULL, 0);
 SELECT * FROM hroe.compare('{employee_by_id}', '{hroe_normalized}', NULL);
--- hroe.compare_html renders the rows of a run given as a jsonb array
-SELECT hroe.compare_html(NULL);
-SELECT hroe.compare_html('{}');
-SELECT hroe.compare_html('[]', '[]');
-SELECT hroe.compare_html('[]', '{"read_price": -1}');
-SELECT hroe.compare_html('[]', '{"grid_items": 0}');
-SELECT hroe.compare_html('[]') ~ '^<!DOCTYPE html>.*</html>$' AS empty_run_page;
-SELECT hroe.compare_report_html('{1}', '{hroe_normalized}', 1) ~ '<tr data-n="2" data-pattern="employee_by_id" data-model="hroe_normalized">' AS normalized_only;
 -- the text report of given rows: the lines hroe.compare_report prints
 SELECT hroe.compare_report_lines((SELECT jsonb_agg(to_jsonb(x) - 'ordinality' ORDER BY x.ordinality)
 	FROM hroe.compare('{product_inventory_at}', '{hroe_normalized}', 1) WITH ORDINALITY x)) ~ '^(|  hroe_normalized +[01] rows .*|read 12 product_inventory_at \[.*\]: identical answers)$' AS line;
@@ -221,17 +213,3 @@ FROM hroe.access_patterns p, hroe.compare_args(p.pattern) a, hroe.compare_models
 	 pg_temp.plan_lines(hroe.compare_call(m.model, p.pattern, a.args)) l
 WHERE p.kind = 'read'
 GROUP BY 1 ORDER BY 1;
--- the cost at each design's table class (TableClass): hroe_single as
--- STANDARD_INFREQUENT_ACCESS, its requests and storage at that class's prices
-SELECT hroe.dynamodb('UpdateTable', '{"TableName":"hroe_single","TableClass":"STANDARD_INFREQUENT_ACCESS"}')
-	-> 'TableDescription' -> 'TableClassSummary' ->> 'TableClass' AS class;
-SELECT h ~ 'hroe_single \(STANDARD_INFREQUENT_ACCESS\) \$ / million calls' AS single_class_shown,
-	   h ~ 'hroe_multi \(STANDARD\) \$ / million calls' AS multi_class_shown,
-	   h ~ '<td>hroe_single</td><td>STANDARD_INFREQUENT_ACCESS</td>' AS single_storage_class,
-	   substring(h FROM 'id="cost-total-hroe_single">\$([0-9.,]+)<') AS single_month,
-	   substring(h FROM 'id="cost-total-hroe_multi">\$([0-9.,]+)<') AS multi_month
-FROM hroe.compare_html((SELECT jsonb_agg(to_jsonb(x) - 'ordinality' ORDER BY x.ordinality)
-						FROM hroe.compare('{employee_by_id}', '{hroe_single,hroe_multi}', 1) WITH ORDINALITY x),
-					   '{"mix": {"employee_by_id": 100000000}, "dynamodb_storage": false}') h;
-SELECT hroe.dynamodb('UpdateTable', '{"TableName":"hroe_single","TableClass":"STANDARD"}')
-	-> 'TableDescription' -> 'TableClassSummary' ->> 'TableClass' AS class;

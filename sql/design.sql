@@ -14,10 +14,9 @@ FROM hroe.design_hroe('hroe_multi') d;
 
 -- and runs to the same answers, capacities and verdicts as hroe.compare
 CREATE TEMP TABLE c AS SELECT * FROM hroe.compare(p_runs => 1);
+-- (one run: hroe_single the design, hroe_multi its variant, as test/main.sql runs them)
 CREATE TEMP TABLE d AS
-SELECT * FROM hroe.design_run(hroe.design_hroe('hroe_single'), 1, false)
-UNION ALL
-SELECT * FROM hroe.design_run(hroe.design_hroe('hroe_multi'), 1, false) WHERE model = 'hroe_multi';
+SELECT * FROM hroe.design_run(hroe.design_hroe('hroe_single') || jsonb_build_object('variants', jsonb_build_array(hroe.design_hroe('hroe_multi'))), 1, false);
 SELECT count(*) AS calls, count(*) FILTER (WHERE kind = 'write') AS writes FROM d;
 -- every call of hroe.compare has its twin in the design runs: same
 -- fingerprint, rows, request, requests, items, bytes, capacity, verdict
@@ -32,6 +31,20 @@ SELECT model, kind, sum(capacity) AS capacity, bool_and(identical) AS identical 
 WHERE model <> 'hroe_normalized' GROUP BY 1, 2 ORDER BY 1, 2;
 -- the write capacity splits into table and index units
 SELECT pattern, case_label, capacity, index_capacity FROM d WHERE model = 'hroe_single' AND kind = 'write' ORDER BY pattern_no;
+-- the page of the three models: a summary row per pattern, a column per
+-- model, a bill per DynamoDB design; a table's class (TableClass) is the
+-- design's and prices its storage
+SELECT hroe.dynamodb('UpdateTable', '{"TableName":"hroe_single","TableClass":"STANDARD_INFREQUENT_ACCESS"}')
+	-> 'TableDescription' -> 'TableClassSummary' ->> 'TableClass' AS class;
+SELECT (SELECT count(*) FROM regexp_matches(h, '<tr data-pattern="[a-z_]+"><td class="num" data-v="[0-9]+">', 'g')) AS summary_rows,
+	   h ~ '<th data-sort="n">hroe_normalized ms</th><th data-sort="n">hroe_single ms</th><th data-sort="n">hroe_multi ms</th>' AS three_columns,
+	   (SELECT count(*) FROM regexp_matches(h, '<tr class="total" data-design="[a-z_]+" data-kind="requests"', 'g')) AS bills,
+	   h ~ '<tr data-model="hroe_single"><td>hroe_single</td><td>STANDARD_INFREQUENT_ACCESS</td>' AS single_class,
+	   h ~ '<tr data-model="hroe_multi"><td>hroe_multi</td><td>STANDARD</td>' AS multi_class
+FROM hroe.design_html(hroe.design_hroe('hroe_single') || jsonb_build_object('variants', jsonb_build_array(hroe.design_hroe('hroe_multi'))),
+					  (SELECT jsonb_agg(to_jsonb(x)) FROM d x)) h;
+SELECT hroe.dynamodb('UpdateTable', '{"TableName":"hroe_single","TableClass":"STANDARD"}')
+	-> 'TableDescription' -> 'TableClassSummary' ->> 'TableClass' AS class;
 
 -- Seed design 1: the adjacency list with custom attributes
 \set adjacency `cat models/designs/adjacency.json`
@@ -46,6 +59,30 @@ SELECT pattern, case_label, bool_and(identical) AS identical FROM hroe.design_ru
 	jsonb_set(:'adjacency', '{patterns,1,relational}', to_jsonb(replace(:'adjacency'::jsonb #>> '{patterns,1,relational}', 'ORDER BY i.issue_no', 'ORDER BY i.issue_no OFFSET 1'))),
 	1, false, '{project_issues}')
 GROUP BY 1, 2 ORDER BY 1, 2;
+
+-- A failing call does not stop the run: one pattern's relational query is
+-- broken, another's request template names an undeclared parameter, a
+-- third's request names a table that does not exist (hroe's error), a
+-- fourth's parameters_sql fails; each is a row with its error class and
+-- message, side and parameter set, and every other pattern runs
+CREATE TEMP TABLE broken AS SELECT * FROM hroe.design_run(
+	jsonb_set(jsonb_set(jsonb_set(jsonb_set(:'adjacency'::jsonb,
+		'{patterns,0,relational}', '"SELECT no_such_column FROM no_such_table"'),
+		'{patterns,1,dynamodb,requests,0,request,TableName}', '"${no_such_parameter}"'),
+		'{patterns,2,dynamodb,requests,0,request,TableName}', '"no_such_table"'),
+		'{patterns,3,parameters_sql}', '"SELECT ''division'', ARRAY[(1 / 0)::text]"'), 1, false);
+SELECT pattern_no, pattern, case_label, model, identical, error_class, error FROM broken WHERE error_class IS NOT NULL ORDER BY pattern_no, case_label, model;
+SELECT count(DISTINCT pattern) AS patterns, count(DISTINCT pattern) FILTER (WHERE error_class IS NULL AND identical) AS patterns_ok,
+	   count(*) FILTER (WHERE error_class IS NULL AND NOT identical AND pattern_no > 4) AS other_differences
+FROM broken;
+-- the text report names them
+SELECT l FROM hroe.compare_report_lines((SELECT jsonb_agg(to_jsonb(b)) FROM broken b WHERE pattern_no IN (1, 4))) l WHERE l LIKE '%FAILED%';
+-- and the page shows them as failed verdicts
+SELECT h ~ '<section id="s-failures">' AS failures_section,
+	   (SELECT count(*) FROM regexp_matches(h, '<li data-pattern="[^"]*" data-case="[^"]*" data-side=', 'g')) AS failures_listed,
+	   (SELECT count(*) FROM regexp_matches(h, '<td class="bad">FAILED</td>', 'g')) AS failed_summary_and_calls,
+	   h ~ 'data-side="relational" data-class="42P01"' AS relational_failure_shown
+FROM hroe.design_html(:'adjacency', (SELECT jsonb_agg(to_jsonb(b)) FROM broken b)) h;
 
 -- Seed design 2: one-to-many strategies
 \set one_to_many `cat models/designs/one_to_many.json`
@@ -78,6 +115,10 @@ FROM hroe.design_html(hroe.design_import(:'wb', :'wb_patterns') || '{"descriptio
 		'request', '<b>GetItem</b>', 'capacity', 0.5, 'capacity_unit', 'RCU', 'median_ms', 0.1))) h;
 
 -- malformed documents are refused, saying what is missing
+SELECT hroe.design_check('{"name": "x", "variants": {}}');
+SELECT hroe.design_check('{"name": "x", "variants": [{"name": "y", "schema": "design_x"}]}');
+SELECT hroe.design_check('{"name": "x", "variants": [{"name": "y", "variants": []}]}');
+SELECT hroe.design_run('{"name": "x", "dynamodb_name": "relational"}', 1, false);
 SELECT hroe.design_check('{"name": "x", "patterns": [{"name": "p"}]}');
 SELECT hroe.design_check('{"name": "Bad Name"}');
 SELECT hroe.design_check('{"name": "x", "schema": "hroe"}');

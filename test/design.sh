@@ -3,7 +3,8 @@
 # doc/design.md).
 #
 #   bash test/design.sh DESIGN.json [PATTERNS.json]
-#   bash test/design.sh hroe_single        # HR/OE as a design (or hroe_multi)
+#   bash test/design.sh hroe               # HR/OE as a design: hroe_single, hroe_multi its variant
+#                                          # (or hroe_single, hroe_multi alone)
 #
 # On a fresh Debian 12 machine as root: installs what is missing, builds and
 # stages hroe, starts a throwaway cluster, loads the user's dump if
@@ -16,19 +17,21 @@
 # imported (hroe.design_import) and PATTERNS.json (a JSON object: patterns,
 # mix, setup_sql, relational_schemas) merged in.  HROE_SCALE sets HR/OE's
 # scale (default 1); HROE_REPORT_OPTIONS passes hroe.design_html's options.
+# A failing call does not stop the run: it is on the page as a failed
+# verdict, and the command exits non-zero at the end.
 # Against an existing database instead of a throwaway cluster:
 #   psql -d mydb -v design="$(cat DESIGN.json)" -v patterns='{}' -v runs=5 \
 #        -v load=true -v report=page.html -v options='{}' -f test/design.sql
 set -euo pipefail
 start_dir=$PWD
-[ $# -ge 1 ] || { echo "usage: bash test/design.sh DESIGN.json [PATTERNS.json] | hroe_single | hroe_multi" >&2; exit 2; }
+[ $# -ge 1 ] || { echo "usage: bash test/design.sh DESIGN.json [PATTERNS.json] | hroe | hroe_single | hroe_multi" >&2; exit 2; }
 design_arg=$1
 patterns_arg=${2-}
 cd "$(dirname "$0")/.."
 . test/lib.sh
 
 case $design_arg in
-hroe_single | hroe_multi)
+hroe | hroe_single | hroe_multi)
 	design=$design_arg
 	name=$design_arg
 	;;

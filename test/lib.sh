@@ -13,7 +13,7 @@ HROE_PACKAGES="make gcc libc6-dev postgresql-15 postgresql-server-dev-15 postgre
 # openssl (a TLS certificate), and npm for the JavaScript SDK (Debian's npm
 # only where no npm is on PATH: a nodejs from elsewhere brings its own and
 # conflicts with Debian's); chromium, headless, for the HTML report
-# (test/t_report_browser.sh); python3-jsonschema for the design documents
+# (test/t_main_browser.sh); python3-jsonschema for the design documents
 # (test/t_design_schema.sh)
 HROE_SUITE_PACKAGES="clang-14 libclang-rt-14-dev awscli python3-boto3 python3-jsonschema curl openssl chromium zstd"
 command -v npm >/dev/null 2>&1 || HROE_SUITE_PACKAGES="$HROE_SUITE_PACKAGES npm"

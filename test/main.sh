@@ -4,14 +4,17 @@
 # On a fresh Debian 12 machine as root: installs what is missing, builds and
 # stages hroe, starts a throwaway cluster and runs the main job, then drops
 # the cluster. The main job (test/main.sql): hroe.load at scale HROE_SCALE
-# (default 1), then one hroe.compare run over every pattern and model, with
-# HROE_RUNS runs per call (default 5), printed as text and written as a
-# self-contained HTML page to HROE_REPORT (default hroe-report.html in the
-# directory it is run from), whose path it prints last. The benchmark's CSV
-# (HROE_BENCH_CSV, default test/bench/out/compare.csv when present) adds its
-# growth curves to the page; HROE_REPORT_OPTIONS, a JSON object, passes
-# hroe.compare_html's options (the request mix, prices, samples: see
-# doc/report.md).
+# (default 1), then HR/OE as one design document (hroe_normalized against
+# hroe_single, hroe_multi its variant) run by hroe.design_run over every
+# pattern and model, with HROE_RUNS runs per call (default 5), printed as
+# text and written as the design's page (hroe.design_html) to HROE_REPORT
+# (default hroe-report.html in the directory it is run from), whose path it
+# prints. The benchmark's CSV (HROE_BENCH_CSV, default
+# test/bench/out/compare.csv when present) adds its growth curves to the
+# page; HROE_REPORT_OPTIONS, a JSON object, passes hroe.design_html's
+# options (the request mix, prices: see doc/report.md). A failing call does
+# not stop the run: the page shows it as a failed verdict and the command
+# exits non-zero at the end.
 set -euo pipefail
 start_dir=$PWD
 cd "$(dirname "$0")/.."

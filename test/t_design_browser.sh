@@ -65,8 +65,8 @@ run_design() {
 	grep -q '^summary .* | identical$' "$work/$name.facts" || fail "no identical verdict"
 	[ "$(grep -c '^table ' "$work/$name.facts")" -eq "$5" ] || fail "not $5 table and index rows"
 	grep -q '^grid [1-9]' "$work/$name.facts" || fail "no grid drawn"
-	grep -Eq '^bill [0-9.]+ [0-9.]+ [0-9]+$' "$work/$name.facts" || fail "the bill's totals are not numbers"
-	grep -Eq '^bill ([0-9]*[1-9][0-9]*\.[0-9]+|[0-9]+\.[0-9]*[1-9][0-9]*) ' "$work/$name.facts" || fail "the mix costs nothing on demand"
+	grep -Eq '^bill [^ ]+ [0-9.]+ [0-9.]+ [0-9]+$' "$work/$name.facts" || fail "the bill's totals are not numbers"
+	grep -Eq '^bill [^ ]+ ([0-9]*[1-9][0-9]*\.[0-9]+|[0-9]+\.[0-9]*[1-9][0-9]*) ' "$work/$name.facts" || fail "the mix costs nothing on demand"
 	echo "ok   $name: $summaries patterns, $calls calls identical and rendered, $5 tables and indexes, $(grep '^bill ' "$work/$name.facts")"
 }
 

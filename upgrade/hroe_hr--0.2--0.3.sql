@@ -25,349 +25,58 @@ RETURNS bigint[]
 AS 'MODULE_PATHNAME', 'hroe_order_line_draws'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 
--- hroe.compare_html prices each design at its tables' class (TableClass:
--- STANDARD or STANDARD_INFREQUENT_ACCESS) and shows the class
-CREATE OR REPLACE FUNCTION hroe.compare_html(p_results jsonb, p_options jsonb DEFAULT '{}')
-RETURNS text
-LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+-- The comparison's HTML report is the design page now (hroe.design_html,
+-- below): hroe.compare_html and hroe.compare_report_html are gone; their
+-- charts (hroe.report_bar_chart, report_growth_chart, report_colour) draw
+-- the design page
+DROP FUNCTION hroe.compare_report_html(text[], text[], integer, jsonb);
+DROP FUNCTION hroe.compare_html(jsonb, jsonb);
+COMMENT ON FUNCTION hroe.report_colour(text, integer) IS
+'internal: the colour of a design in the charts of hroe.design_html (hroe_normalized blue, hroe_single green, hroe_multi orange, others by position)';
+COMMENT ON FUNCTION hroe.report_bar_chart(text, text, text, text[], text[], jsonb, boolean) IS
+'internal: an SVG horizontal grouped bar chart for hroe.design_html: per label one bar per series from p_data [{"label", "series", "value"}], log scale when p_log';
+COMMENT ON FUNCTION hroe.report_growth_chart(text, jsonb) IS
+'internal: an SVG line chart of one pattern''s latency against scale (both logarithmic), a line per model, from the benchmark''s rows [{"scale", "pattern", "model", "ms"}], for hroe.design_html';
+
+-- hroe.compare_report_lines prints a call hroe.design_run recorded as
+-- failed (its SQLSTATE and message)
+CREATE OR REPLACE FUNCTION hroe.compare_report_lines(p_results jsonb)
+RETURNS SETOF text
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
-	v_models text[];
-	v_read_price numeric := COALESCE((p_options ->> 'read_price')::numeric, 0.125);
-	v_write_price numeric := COALESCE((p_options ->> 'write_price')::numeric, 0.625);
-	v_storage_price numeric := COALESCE((p_options ->> 'storage_price')::numeric, 0.25);
-	-- the Standard-Infrequent Access table class: requests 25 % dearer, storage 60 % cheaper
-	v_ia_read_price numeric := COALESCE((p_options ->> 'ia_read_price')::numeric, 0.15625);
-	v_ia_write_price numeric := COALESCE((p_options ->> 'ia_write_price')::numeric, 0.78125);
-	v_ia_storage_price numeric := COALESCE((p_options ->> 'ia_storage_price')::numeric, 0.10);
-	v_class jsonb := '{}';
-	v_prices_read text := COALESCE(p_options ->> 'prices_read', '2026-11-27');
-	v_grid_items integer := COALESCE((p_options ->> 'grid_items')::integer, 12);
-	v_emp integer;
-	v_order bigint;
-	v_product integer;
-	v_html text;
-	v_body text := '';
-	v_nav text := '';
-	v_s text;
 	r record;
-	v_idx record;
-	v_first text;
-	v_labels text[];
-	v_data jsonb;
-	i integer;
+	v_last text := '';
 BEGIN
-	IF p_results IS NULL OR jsonb_typeof(p_results) <> 'array' THEN
-		RAISE EXCEPTION 'p_results must be a jsonb array of hroe.compare() rows' USING ERRCODE = 'invalid_parameter_value';
-	END IF;
-	IF p_options IS NULL OR jsonb_typeof(p_options) <> 'object' THEN
-		RAISE EXCEPTION 'p_options must be a jsonb object' USING ERRCODE = 'invalid_parameter_value';
-	END IF;
-	IF v_read_price < 0 OR v_write_price < 0 OR v_storage_price < 0 OR
-	   v_ia_read_price < 0 OR v_ia_write_price < 0 OR v_ia_storage_price < 0 THEN
-		RAISE EXCEPTION 'prices must not be negative' USING ERRCODE = 'invalid_parameter_value';
-	END IF;
-	IF v_grid_items < 1 OR v_grid_items > 1000 THEN
-		RAISE EXCEPTION 'grid_items must be between 1 and 1000' USING ERRCODE = 'invalid_parameter_value';
-	END IF;
-	-- the run's rows, in their order; a case is a (pattern, label) pair
-	-- scratch tables, one per session, created on first use (checked
-	-- rather than IF NOT EXISTS, whose NOTICE would reach the caller)
-	IF to_regclass('pg_temp.hroe_report_rows') IS NULL THEN
-		CREATE TEMP TABLE hroe_report_rows (
-		n bigint, pattern_no integer, pattern text, kind text, case_label text, case_no integer, model text,
-		identical boolean, result_rows bigint, plan_shape text, shared_hit bigint, shared_read bigint,
-		request text, requests integer, items bigint, item_bytes bigint, capacity numeric, capacity_unit text,
-		median_ms numeric);
-		CREATE TEMP TABLE hroe_report_cost (pattern_no integer, pattern text, model text, calls numeric, per_million numeric);
-	END IF;
-	TRUNCATE pg_temp.hroe_report_rows;
-	INSERT INTO pg_temp.hroe_report_rows
-	SELECT e.n, (e.r ->> 'pattern_no')::integer, e.r ->> 'pattern', e.r ->> 'kind', e.r ->> 'case_label',
-		   dense_rank() OVER (ORDER BY (e.r ->> 'pattern_no')::integer, e.first_n),
-		   e.r ->> 'model', (e.r ->> 'identical')::boolean, (e.r ->> 'result_rows')::bigint, e.r ->> 'plan_shape',
-		   (e.r ->> 'shared_hit')::bigint, (e.r ->> 'shared_read')::bigint, e.r ->> 'request', (e.r ->> 'requests')::integer,
-		   (e.r ->> 'items')::bigint, (e.r ->> 'item_bytes')::bigint, (e.r ->> 'capacity')::numeric, e.r ->> 'capacity_unit',
-		   (e.r ->> 'median_ms')::numeric
-	FROM (SELECT a.r, a.n, min(a.n) OVER (PARTITION BY a.r ->> 'pattern_no', a.r ->> 'case_label') AS first_n
-		  FROM jsonb_array_elements(p_results) WITH ORDINALITY AS a (r, n)) e;
-	v_models := ARRAY(SELECT model FROM pg_temp.hroe_report_rows GROUP BY model ORDER BY min(n));
-
-	-- the summary: a row per case, the designs side by side, the verdict
-	v_s := '<table id="summary" class="sortable"><thead><tr><th data-sort="n">#</th><th>pattern</th><th>case</th><th>answers</th>'
-		|| COALESCE((SELECT string_agg(format('<th data-sort="n">%s ms</th>', hroe.html_escape(m)), '' ORDER BY o) FROM unnest(v_models) WITH ORDINALITY u (m, o)), '')
-		|| COALESCE((SELECT string_agg(format('<th data-sort="n">%s capacity</th>', hroe.html_escape(m)), '' ORDER BY o) FROM unnest(v_models) WITH ORDINALITY u (m, o) WHERE m <> 'hroe_normalized'), '')
-		|| '<th>verdict</th></tr></thead><tbody>';
-	FOR r IN SELECT c.case_no, min(c.pattern_no) AS pattern_no, min(c.pattern) AS pattern, min(c.kind) AS kind,
-					min(c.case_label) AS case_label, bool_and(c.identical) AS identical,
-					jsonb_object_agg(c.model, jsonb_build_object('ms', c.median_ms, 'cap', c.capacity, 'unit', c.capacity_unit)) AS m
-			 FROM pg_temp.hroe_report_rows c GROUP BY c.case_no ORDER BY c.case_no LOOP
-		v_s := v_s || format('<tr data-pattern="%s" data-case="%s"><td data-v="%s">%s</td><td>%s</td><td>%s</td><td class="%s">%s</td>',
-							 hroe.html_escape(r.pattern), hroe.html_escape(r.case_label), r.pattern_no, r.pattern_no,
-							 hroe.html_escape(r.pattern) || CASE WHEN r.kind = 'write' THEN ' <small>(write)</small>' ELSE '' END,
-							 hroe.html_escape(r.case_label), CASE WHEN r.identical THEN 'ok' ELSE 'bad' END,
-							 CASE WHEN r.identical THEN 'identical' ELSE 'DIFFER' END)
-			-- the fastest design's cell marked
-			|| (SELECT string_agg(format('<td class="num%s" data-v="%s">%s</td>',
-										 CASE WHEN (r.m -> m ->> 'ms')::numeric = (SELECT min((r.m -> m2 ->> 'ms')::numeric) FROM unnest(v_models) m2)
-											  THEN ' win' ELSE '' END,
-										 r.m -> m ->> 'ms', COALESCE(r.m -> m ->> 'ms', '')), '' ORDER BY o)
-				FROM unnest(v_models) WITH ORDINALITY u (m, o))
-			|| COALESCE((SELECT string_agg(format('<td class="num" data-v="%s">%s</td>', r.m -> m ->> 'cap',
-												  COALESCE((r.m -> m ->> 'cap') || ' ' || (r.m -> m ->> 'unit'), '')), '' ORDER BY o)
-						 FROM unnest(v_models) WITH ORDINALITY u (m, o) WHERE m <> 'hroe_normalized'), '')
-			-- the verdict: the fastest design and its lead over the next;
-			-- the design with the least capacity
-			|| '<td class="verdict">' || CASE WHEN NOT r.identical THEN '<b class="bad">answers differ</b>' ELSE
-				COALESCE((SELECT format('<b>%s</b> fastest%s', hroe.html_escape(f.m),
-						CASE WHEN f.next_ms = f.ms THEN format(', tied with %s', hroe.html_escape(f.next_m))
-							 WHEN f.next_ms IS NOT NULL AND f.ms > 0 THEN format(', %s&times; ahead of %s', round(f.next_ms / f.ms, 2), hroe.html_escape(f.next_m))
-							 ELSE '' END)
-					FROM (SELECT m, (r.m -> m ->> 'ms')::numeric AS ms,
-								 lead((r.m -> m ->> 'ms')::numeric) OVER (ORDER BY (r.m -> m ->> 'ms')::numeric, m) AS next_ms,
-								 lead(m) OVER (ORDER BY (r.m -> m ->> 'ms')::numeric, m) AS next_m
-						  FROM unnest(v_models) m WHERE r.m -> m ->> 'ms' IS NOT NULL
-						  ORDER BY 2, 1 LIMIT 1) f), '')
-				|| COALESCE((SELECT format('; least capacity: <b>%s</b> (%s vs %s %s)', hroe.html_escape(f.m), f.cap, f.next_cap, f.unit)
-					FROM (SELECT m, (r.m -> m ->> 'cap')::numeric AS cap, r.m -> m ->> 'unit' AS unit,
-								 lead((r.m -> m ->> 'cap')::numeric) OVER (ORDER BY (r.m -> m ->> 'cap')::numeric, m) AS next_cap
-						  FROM unnest(v_models) m WHERE r.m -> m ->> 'cap' IS NOT NULL
-						  ORDER BY 2, 1 LIMIT 1) f WHERE f.next_cap IS NOT NULL AND f.next_cap <> f.cap), '') END
-			|| '</td></tr>';
-	END LOOP;
-	v_body := v_body || '<section id="s-summary"><h2>Summary</h2><p>Per access pattern and argument set: whether the three designs return identical answers, each design''s median latency, the DynamoDB capacity a call consumes (RCU for reads, eventually consistent; WCU with index writes for writes), and the verdict. Click a column to sort.</p>'
-		|| v_s || '</tbody></table></section>';
-	v_nav := v_nav || '<a href="#s-summary">Summary</a>';
-
-	-- every call, as hroe.compare returned it
-	v_s := '<table id="details" class="sortable"><thead><tr><th data-sort="n">#</th><th>pattern</th><th>case</th><th>design</th><th>answers</th><th>DynamoDB request</th>'
-		|| '<th data-sort="n">capacity</th><th data-sort="n">rows</th><th data-sort="n">items</th><th data-sort="n">item bytes</th>'
-		|| '<th data-sort="n">buffers hit</th><th data-sort="n">buffers read</th><th data-sort="n">median ms</th><th>plan shape</th></tr></thead><tbody>';
-	FOR r IN SELECT * FROM pg_temp.hroe_report_rows ORDER BY n LOOP
-		v_s := v_s || format('<tr data-n="%s" data-pattern="%s" data-model="%s"><td data-v="%s">%s</td><td>%s</td><td>%s</td><td class="model">%s</td><td class="%s">%s</td><td class="request">%s</td>',
-							 r.n, hroe.html_escape(r.pattern), hroe.html_escape(r.model), r.pattern_no, r.pattern_no, hroe.html_escape(r.pattern),
-							 hroe.html_escape(r.case_label), hroe.html_escape(r.model), CASE WHEN r.identical THEN 'ok' ELSE 'bad' END,
-							 CASE WHEN r.identical THEN 'identical' ELSE 'DIFFER' END, hroe.html_escape(COALESCE(r.request, '')))
-			|| format('<td class="num capacity" data-v="%s">%s</td><td class="num rows" data-v="%s">%s</td><td class="num items" data-v="%s">%s</td><td class="num bytes" data-v="%s">%s</td>',
-					  r.capacity, COALESCE(r.capacity || ' ' || r.capacity_unit, ''), r.result_rows, COALESCE(r.result_rows::text, ''),
-					  r.items, COALESCE(r.items::text, ''), r.item_bytes, COALESCE(r.item_bytes::text, ''))
-			|| format('<td class="num hit" data-v="%s">%s</td><td class="num read" data-v="%s">%s</td><td class="num ms" data-v="%s">%s</td><td class="plan">%s</td></tr>',
-					  r.shared_hit, COALESCE(r.shared_hit::text, ''), r.shared_read, COALESCE(r.shared_read::text, ''),
-					  r.median_ms, COALESCE(r.median_ms::text, ''), hroe.html_escape(COALESCE(r.plan_shape, '')));
-	END LOOP;
-	v_body := v_body || '<section id="s-details"><h2>Every call</h2><p>One row per call of hroe.compare(): the request it amounts to in DynamoDB, the capacity, the rows answered, the items the request evaluates and their bytes, the shared buffers hit and read, the median execution time, and the plan''s node types.</p>'
-		|| v_s || '</tbody></table></section>';
-	v_nav := v_nav || '<a href="#s-details">Every call</a>';
-
-	-- charts: the first argument set of each pattern
-	v_labels := ARRAY(SELECT format('%s %s', pattern_no, pattern) FROM pg_temp.hroe_report_rows
-					  GROUP BY pattern_no, pattern ORDER BY pattern_no);
-	SELECT jsonb_agg(jsonb_build_object('label', format('%s %s', c.pattern_no, c.pattern), 'series', c.model, 'value', c.median_ms))
-	INTO v_data FROM pg_temp.hroe_report_rows c
-	WHERE c.case_no = (SELECT min(c2.case_no) FROM pg_temp.hroe_report_rows c2 WHERE c2.pattern_no = c.pattern_no);
-	v_body := v_body || '<section id="s-charts"><h2>Charts</h2><p>The first argument set of each pattern (log scales).</p><div class="charts">'
-		|| hroe.report_bar_chart('chart-latency', 'Median latency per pattern and design', 'ms', v_labels, v_models, COALESCE(v_data, '[]'), true);
-	SELECT jsonb_agg(jsonb_build_object('label', format('%s %s', c.pattern_no, c.pattern), 'series', c.model, 'value', c.capacity))
-	INTO v_data FROM pg_temp.hroe_report_rows c
-	WHERE c.capacity IS NOT NULL AND c.case_no = (SELECT min(c2.case_no) FROM pg_temp.hroe_report_rows c2 WHERE c2.pattern_no = c.pattern_no);
-	IF v_data IS NOT NULL THEN
-		v_body := v_body || hroe.report_bar_chart('chart-capacity', 'Capacity units per call (RCU reads, WCU writes)', 'units', v_labels,
-												  ARRAY(SELECT m FROM unnest(v_models) m WHERE m <> 'hroe_normalized'), v_data, true);
-	END IF;
-	v_body := v_body || '</div>';
-	IF jsonb_typeof(p_options -> 'growth') = 'array' AND jsonb_array_length(p_options -> 'growth') > 0 THEN
-		v_body := v_body || '<h3 id="s-growth">Growth with the data (the benchmark''s curves)</h3><p>Median latency of the busiest argument set against the scale, from test/bench/compare.sh''s CSV (one client): '
-			|| (SELECT string_agg(format('<span style="color:%s">&#9632;</span> %s', hroe.report_colour(m, o::integer), hroe.html_escape(m)), ' &nbsp; ' ORDER BY o)
-				FROM (SELECT d ->> 'model' AS m, row_number() OVER (ORDER BY d ->> 'model') AS o
-					  FROM jsonb_array_elements(p_options -> 'growth') d GROUP BY 1) g)
-			|| '.</p><div class="growth">'
-			|| (SELECT string_agg(hroe.report_growth_chart(g.p, p_options -> 'growth'), '' ORDER BY g.n, g.p)
-				FROM (SELECT d ->> 'pattern' AS p, min((d ->> 'pattern_no')::integer) AS n
-					  FROM jsonb_array_elements(p_options -> 'growth') d GROUP BY 1) g)
-			|| '</div>';
-	END IF;
-	v_body := v_body || '</section>';
-	v_nav := v_nav || '<a href="#s-charts">Charts</a>';
-
-	-- the data as the guides draw it (only the models present)
-	IF to_regnamespace('hroe_normalized') IS NOT NULL AND EXISTS (SELECT FROM hroe_normalized.orders) THEN
-		-- an account manager who changed job: versions in the table, the
-		-- customers in GSI1
-		v_emp := COALESCE((p_options ->> 'employee_id')::integer,
-						  (SELECT min(j.employee_id) FROM hroe_normalized.job_history j
-						   WHERE EXISTS (SELECT FROM hroe_normalized.customers c WHERE c.account_mgr_id = j.employee_id)),
-						  (SELECT min(employee_id) FROM hroe_normalized.job_history),
-						  (SELECT min(employee_id) FROM hroe_normalized.employees));
-		v_order := COALESCE((p_options ->> 'order_id')::bigint,
-							(SELECT max(order_id) FROM hroe_normalized.orders WHERE order_status = 'OPEN' AND sales_rep_id IS NOT NULL),
-							(SELECT max(order_id) FROM hroe_normalized.orders));
-		v_product := COALESCE((p_options ->> 'product_id')::integer, (SELECT min(product_id) FROM hroe_normalized.inventories),
-							  (SELECT min(product_id) FROM hroe_normalized.product_information));
-		v_s := '';
-		IF 'hroe_single' = ANY (v_models) AND EXISTS (SELECT FROM hroe.tables WHERE table_name = 'hroe_single') THEN
-			v_s := v_s || format('<h3>hroe_single: the table, by item collection</h3><p>Samples: employee %s, order %s, product %s. Each entity type has its colour; the partition key spans its item collection.</p>', v_emp, v_order, v_product)
-				|| '<div class="grid">' || hroe.grid('hroe_single', NULL, format('HR-EMPLOYEE#%s', lpad(v_emp::text, 10, '0')), v_grid_items, 'html') || '</div>'
-				|| '<div class="grid">' || hroe.grid('hroe_single', NULL, format('OE-ORDER#%s', lpad(v_order::text, 19, '0')), v_grid_items, 'html') || '</div>'
-				|| '<div class="grid">' || hroe.grid('hroe_single', NULL, format('OE-PRODUCT#%s', lpad(v_product::text, 10, '0')), v_grid_items, 'html') || '</div>'
-				|| '<h3>hroe_single: each GSI, the same items regrouped under its keys</h3><p>Items without the index''s key attributes are absent (sparse indexes).</p>'
-				|| '<div class="grid">' || hroe.grid('hroe_single', 'GSI1', format('PRODUCT#%s', lpad(v_product::text, 10, '0')), v_grid_items, 'html') || '</div>'
-				|| '<div class="grid">' || hroe.grid('hroe_single', 'GSI1', format('EMPLOYEE#%s', lpad(v_emp::text, 10, '0')), v_grid_items, 'html') || '</div>'
-				|| '<div class="grid">' || hroe.grid('hroe_single', 'GSI3', 'EMPLOYEE-NAME#', v_grid_items, 'html') || '</div>'
-				|| '<div class="grid">' || hroe.grid('hroe_single', 'GSI4', format('CUSTOMER#%s', lpad((SELECT customer_id FROM hroe_normalized.orders WHERE order_id = v_order)::text, 10, '0')), v_grid_items, 'html') || '</div>';
-			-- GSI2, write-sharded: its shards side by side
-			v_s := v_s || '<h3>hroe_single: GSI2, write-sharded, its shards side by side</h3><p>Only OPEN orders carry GSI2_PK, a shard number; a Query for open orders reads every shard and merges them by date. The first four shards, keys only.</p><div class="shards">';
-			FOR i IN 0 .. LEAST(3, COALESCE((SELECT (hroe.item_get_number(m.item, 'shard_count'))::integer FROM hroe_single.items m
-											  WHERE m.pk OPERATOR(hroe.=) 'HROE-META'::hroe.key LIMIT 1), 4) - 1) LOOP
-				v_s := v_s || '<div class="grid shard">' || hroe.grid('hroe_single', 'GSI2', i::text, LEAST(v_grid_items, 6), 'html') || '</div>';
-			END LOOP;
-			v_s := v_s || '</div>';
+	FOR r IN SELECT x.* FROM jsonb_array_elements(p_results) WITH ORDINALITY AS e (j, n),
+			 jsonb_to_record(e.j) AS x (pattern_no integer, pattern text, kind text, case_label text, model text,
+									   identical boolean, result_rows bigint, plan_shape text, shared_hit bigint,
+									   shared_read bigint, request text, capacity numeric, capacity_unit text,
+									   median_ms numeric, error_class text, error text)
+			 ORDER BY e.n LOOP
+		IF r.pattern_no || r.case_label <> v_last THEN
+			RETURN NEXT '';
+			RETURN NEXT format('%s %s %s [%s]: %s', CASE WHEN r.kind = 'read' THEN 'read' ELSE 'write' END,
+				r.pattern_no, r.pattern, r.case_label,
+				CASE WHEN r.identical THEN 'identical answers' ELSE 'ANSWERS DIFFER' END);
+			v_last := r.pattern_no || r.case_label;
 		END IF;
-		IF 'hroe_multi' = ANY (v_models) AND to_regnamespace('hroe_multi') IS NOT NULL THEN
-			v_s := v_s || '<h3>hroe_multi: the tables</h3>';
-			FOR r IN SELECT h.table_name FROM hroe.tables h JOIN pg_class c ON c.oid = h.relid
-					 WHERE c.relnamespace = 'hroe_multi'::regnamespace ORDER BY c.oid LOOP
-				v_first := CASE r.table_name WHEN 'Employee' THEN format('emp_%s', lpad(v_emp::text, 10, '0'))
-											 WHEN 'Order' THEN format('ord_%s', lpad(v_order::text, 19, '0'))
-											 WHEN 'Product' THEN format('prod_%s', lpad(v_product::text, 10, '0'))
-											 WHEN 'Customer' THEN format('cust_%s', lpad((SELECT customer_id FROM hroe_normalized.orders WHERE order_id = v_order)::text, 10, '0')) END;
-				v_s := v_s || '<div class="grid">' || hroe.grid(r.table_name, NULL, v_first, LEAST(v_grid_items, 8), 'html') || '</div>';
-			END LOOP;
-			v_s := v_s || '<h3>hroe_multi: the GSIs</h3>';
-			FOR v_idx IN SELECT x.table_name, x.index_name FROM hroe.indexes x JOIN hroe.tables h USING (table_name)
-						 JOIN pg_class c ON c.oid = h.relid
-						 WHERE c.relnamespace = 'hroe_multi'::regnamespace ORDER BY c.oid, x.created_at, x.index_name LOOP
-				v_s := v_s || '<div class="grid">' || hroe.grid(v_idx.table_name, v_idx.index_name, NULL, LEAST(v_grid_items, 6), 'html') || '</div>';
-			END LOOP;
+		IF r.error_class IS NOT NULL THEN
+			-- a call hroe.design_run recorded as failed
+			RETURN NEXT format('  %-16s FAILED %s: %s', r.model, r.error_class, r.error);
+			CONTINUE;
 		END IF;
-		IF v_s <> '' THEN
-			v_body := v_body || '<section id="s-data"><h2>The data as the design guides draw it</h2>' || v_s || '</section>';
-			v_nav := v_nav || '<a href="#s-data">Data</a>';
+		RETURN NEXT format('  %-16s %5s rows %8s ms  buffers %4s hit %3s read  %s', r.model, r.result_rows, r.median_ms,
+			r.shared_hit, r.shared_read, COALESCE(r.plan_shape, ''));
+		IF r.request IS NOT NULL THEN
+			RETURN NEXT format('  %-16s %s -> %s %s', '', r.request, r.capacity, r.capacity_unit);
 		END IF;
-	END IF;
-
-	-- cost in money: DynamoDB on-demand, for the request mix, at the prices
-	-- of each design's table class (TableClass: hroe.table_options; a design
-	-- whose tables' classes differ has its requests priced as STANDARD)
-	IF to_regclass('hroe.table_options') IS NOT NULL THEN
-		SELECT COALESCE(jsonb_object_agg(x.m, x.cls), '{}') INTO v_class
-		FROM (SELECT u.m, CASE WHEN count(DISTINCT COALESCE(o.table_class, 'STANDARD')) > 1 THEN 'mixed'
-							   ELSE min(COALESCE(o.table_class, 'STANDARD')) END AS cls
-			  FROM unnest(v_models) u (m)
-			  JOIN pg_class c ON c.relnamespace = to_regnamespace(u.m)
-			  JOIN hroe.tables h ON h.relid = c.oid
-			  LEFT JOIN hroe.table_options o ON o.table_name = h.table_name
-			  WHERE u.m <> 'hroe_normalized'
-			  GROUP BY u.m) x;
-	END IF;
-	v_s := format('<p>DynamoDB on-demand prices (us-east-1, read %s): table class STANDARD $%s per million read request units, $%s per million write request units, $%s per GB-month of storage; STANDARD_INFREQUENT_ACCESS $%s, $%s and $%s. A read request unit is one RCU of an eventually consistent read here (the capacity column), a write request unit one WCU. Request mix per month: %s.</p>',
-				  hroe.html_escape(v_prices_read), v_read_price, v_write_price, v_storage_price,
-				  v_ia_read_price, v_ia_write_price, v_ia_storage_price,
-				  CASE WHEN p_options ? 'mix' THEN 'as given' ELSE '1,000,000 calls of each read pattern and 100,000 of each write pattern (the default)' END)
-		|| '<table id="cost" class="sortable"><thead><tr><th data-sort="n">#</th><th>pattern</th><th data-sort="n">calls / month</th>'
-		|| COALESCE((SELECT string_agg(format('<th data-sort="n">%1$s (%2$s) $ / million calls</th><th data-sort="n">%1$s $ / month</th>',
-											  hroe.html_escape(m), hroe.html_escape(COALESCE(v_class ->> m, 'STANDARD'))), '' ORDER BY o)
-			FROM unnest(v_models) WITH ORDINALITY u (m, o) WHERE m <> 'hroe_normalized'), '')
-		|| '</tr></thead><tbody>';
-	TRUNCATE pg_temp.hroe_report_cost;
-	INSERT INTO pg_temp.hroe_report_cost
-	SELECT c.pattern_no, c.pattern, c.model,
-		   COALESCE((p_options -> 'mix' ->> c.pattern)::numeric, CASE WHEN p_options ? 'mix' THEN 0 WHEN c.kind = 'read' THEN 1000000 ELSE 100000 END),
-		   c.capacity * CASE WHEN v_class ->> c.model = 'STANDARD_INFREQUENT_ACCESS'
-							 THEN CASE WHEN c.capacity_unit = 'WCU' THEN v_ia_write_price ELSE v_ia_read_price END
-							 ELSE CASE WHEN c.capacity_unit = 'WCU' THEN v_write_price ELSE v_read_price END END
-	FROM pg_temp.hroe_report_rows c
-	WHERE c.capacity IS NOT NULL
-	  AND c.case_no = (SELECT min(c2.case_no) FROM pg_temp.hroe_report_rows c2 WHERE c2.pattern_no = c.pattern_no);
-	FOR r IN SELECT pattern_no, pattern, max(calls) AS calls, jsonb_object_agg(model, per_million) AS m
-			 FROM pg_temp.hroe_report_cost GROUP BY pattern_no, pattern ORDER BY pattern_no LOOP
-		v_s := v_s || format('<tr><td data-v="%s">%s</td><td>%s</td><td class="num" data-v="%s">%s</td>', r.pattern_no, r.pattern_no,
-							 hroe.html_escape(r.pattern), r.calls, to_char(r.calls, 'FM999,999,999,999'))
-			|| (SELECT string_agg(format('<td class="num" data-v="%s">%s</td><td class="num" data-v="%s">%s</td>',
-										 r.m ->> m, COALESCE(to_char((r.m ->> m)::numeric, 'FM999,999,990.0000'), ''),
-										 (r.m ->> m)::numeric * r.calls / 1000000,
-										 COALESCE(to_char((r.m ->> m)::numeric * r.calls / 1000000, 'FM999,999,990.0000'), '')), '' ORDER BY o)
-				FROM unnest(v_models) WITH ORDINALITY u (m, o) WHERE m <> 'hroe_normalized')
-			|| '</tr>';
 	END LOOP;
-	v_s := v_s || '</tbody><tfoot><tr><th></th><th>requests, per month</th><th></th>'
-		|| COALESCE((SELECT string_agg(format('<th></th><th class="num" id="cost-total-%s">$%s</th>', hroe.html_escape(m),
-										  to_char(COALESCE((SELECT sum(per_million * calls / 1000000) FROM pg_temp.hroe_report_cost k WHERE k.model = m), 0), 'FM999,999,990.00')), '' ORDER BY o)
-					 FROM unnest(v_models) WITH ORDINALITY u (m, o) WHERE m <> 'hroe_normalized'), '')
-		|| '</tr></tfoot></table>';
-	-- storage: what each design takes in PostgreSQL, and what DynamoDB
-	-- would bill (each item and each GSI entry plus 100 bytes), each table
-	-- at its class's price
-	v_s := v_s || '<h3>Storage</h3><table id="storage"><thead><tr><th>design</th><th>table class</th><th>PostgreSQL (tables, indexes, TOAST)</th><th>DynamoDB billed size (items and GSI entries, +100 B each)</th><th>DynamoDB storage $ / month</th></tr></thead><tbody>';
-	FOR r IN SELECT m, o FROM unnest(v_models) WITH ORDINALITY u (m, o) WHERE to_regnamespace(m) IS NOT NULL ORDER BY o LOOP
-		DECLARE
-			v_pg bigint;
-			v_ddb numeric := 0;
-			v_dollars numeric := 0;
-			v_part numeric;
-			t record;
-		BEGIN
-			SELECT COALESCE(sum(pg_total_relation_size(c.oid)), 0) INTO v_pg FROM pg_class c
-			WHERE c.relnamespace = r.m::regnamespace AND c.relkind IN ('r', 'm', 'p');
-			IF r.m <> 'hroe_normalized' AND COALESCE((p_options ->> 'dynamodb_storage')::boolean, true) THEN
-				FOR t IN SELECT h.table_name, h.relid FROM hroe.tables h JOIN pg_class c ON c.oid = h.relid
-						 WHERE c.relnamespace = r.m::regnamespace LOOP
-					EXECUTE format('SELECT COALESCE(sum(hroe.item_size(x.item) + 100), 0)%s FROM %s x',
-						(SELECT string_agg(format(' + COALESCE(sum(hroe.index_entry_size(x.item, %L, %L) + 100), 0)', t.table_name, i.index_name), '')
-						 FROM hroe.indexes i WHERE i.table_name = t.table_name), t.relid)
-					INTO v_part;
-					v_ddb := v_ddb + v_part;
-					v_dollars := v_dollars + v_part / 1073741824.0 *
-						CASE WHEN to_regclass('hroe.table_options') IS NOT NULL AND
-								  EXISTS (SELECT FROM hroe.table_options o WHERE o.table_name = t.table_name
-										  AND o.table_class = 'STANDARD_INFREQUENT_ACCESS')
-							 THEN v_ia_storage_price ELSE v_storage_price END;
-				END LOOP;
-			ELSE
-				v_ddb := NULL;
-				v_dollars := NULL;
-			END IF;
-			v_s := v_s || format('<tr data-model="%s"><td>%s</td><td>%s</td><td class="num" data-v="%s">%s</td><td class="num" data-v="%s">%s</td><td class="num">%s</td></tr>',
-								 hroe.html_escape(r.m), hroe.html_escape(r.m),
-								 CASE WHEN r.m = 'hroe_normalized' THEN '' ELSE hroe.html_escape(COALESCE(v_class ->> r.m, 'STANDARD')) END,
-								 v_pg, pg_size_pretty(v_pg), v_ddb,
-								 COALESCE(pg_size_pretty(v_ddb), ''), COALESCE('$' || to_char(v_dollars, 'FM999,999,990.0000'), ''));
-		END;
-	END LOOP;
-	v_s := v_s || '</tbody></table>';
-	v_body := v_body || '<section id="s-cost"><h2>Cost in money</h2>' || v_s || '</section>';
-	v_nav := v_nav || '<a href="#s-cost">Cost</a>';
-
-	v_html := '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">'
-		|| '<title>hroe: three designs compared</title><style>'
-		|| 'body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:0;color:#0f172a;background:#fff}'
-		|| 'header{background:#0f172a;color:#f8fafc;padding:14px 24px}header h1{margin:0;font-size:20px}header p{margin:4px 0 0;color:#cbd5e1}'
-		|| 'nav{position:sticky;top:0;background:#f1f5f9;padding:6px 24px;border-bottom:1px solid #cbd5e1;z-index:1}nav a{margin-right:16px;color:#1d4ed8;text-decoration:none}'
-		|| 'main{padding:0 24px 40px}h2{margin:26px 0 6px;font-size:18px}h3{margin:18px 0 6px;font-size:15px}'
-		|| 'table.sortable,#storage{border-collapse:collapse;font-size:12.5px}table.sortable th,table.sortable td,#storage th,#storage td{border-bottom:1px solid #e2e8f0;padding:3px 7px;text-align:left;vertical-align:top}'
-		|| 'table.sortable thead th{background:#f8fafc;cursor:pointer;position:sticky;top:30px}table.sortable thead th:hover{background:#e2e8f0}'
-		|| 'table td.num,table th.num{text-align:right;font-variant-numeric:tabular-nums}td.win{font-weight:700;background:#dcfce7}.ok{color:#15803d}.bad{color:#b91c1c;font-weight:700}'
-		|| 'td.request,td.plan{font-family:ui-monospace,monospace;font-size:11.5px;max-width:380px}td.verdict{min-width:260px}'
-		|| '.charts{display:flex;flex-wrap:wrap;gap:24px}.growth{display:flex;flex-wrap:wrap;gap:8px}.grid{margin:10px 0 18px;overflow-x:auto}'
-		|| '.shards{display:flex;flex-wrap:wrap;gap:12px;align-items:flex-start}.shards .grid{flex:1 1 640px;margin:0}.shards tbody td:last-child,.shards thead th:last-child{display:none}'
-		|| '</style></head><body><header><h1>hroe: three designs compared, pattern by pattern</h1>'
-		|| format('<p>Designs: %s &middot; %s calls &middot; %s order(s) in hroe_normalized &middot; %s</p>',
-				  hroe.html_escape(array_to_string(v_models, ', ')), (SELECT count(*) FROM pg_temp.hroe_report_rows),
-				  CASE WHEN to_regnamespace('hroe_normalized') IS NOT NULL THEN (SELECT count(*) FROM hroe_normalized.orders)::text ELSE '?' END,
-				  hroe.html_escape(split_part(version(), ',', 1)))
-		|| '</header><nav>' || v_nav || '</nav><main>' || v_body || '</main>'
-		|| '<script type="application/json" id="hroe-compare-data">' || replace(p_results::text, '</', '<\/') || '</script>'
-		|| '<script>document.querySelectorAll("table.sortable").forEach(function(t){t.querySelectorAll("thead th").forEach(function(h,i){h.addEventListener("click",function(){'
-		|| 'var b=t.tBodies[0],rs=Array.prototype.slice.call(b.rows),n=h.getAttribute("data-sort")==="n",d=h.getAttribute("data-dir")==="asc"?-1:1;'
-		|| 'rs.sort(function(x,y){var a=x.cells[i],c=y.cells[i];if(!a||!c)return 0;var p=a.getAttribute("data-v"),q=c.getAttribute("data-v");'
-		|| 'if(n){p=p===null||p===""?Infinity:+p;q=q===null||q===""?Infinity:+q;return p===q?0:(p<q?-d:d);}return a.textContent.localeCompare(c.textContent)*d;});'
-		|| 'rs.forEach(function(r){b.appendChild(r);});h.setAttribute("data-dir",d===1?"asc":"desc");});});});</script>'
-		|| '</body></html>';
-	RETURN v_html;
 END
 $$;
-COMMENT ON FUNCTION hroe.compare_html(jsonb, jsonb) IS
-'the comparison as one self-contained HTML page, rendered from the rows of one hroe.compare() run (p_results: their jsonb array, e.g. SELECT jsonb_agg(c) FROM hroe.compare() c), so that its figures are that run''s: the summary per pattern with the verdict, every call, SVG charts (and the benchmark''s growth curves from p_options.growth [{"scale", "pattern", "model", "ms"}]), the models'' tables and indexes drawn by hroe.grid for sample employee_id, order_id, product_id (p_options, defaults chosen from the data; grid_items, default 12), and the DynamoDB on-demand cost of a request mix (p_options.mix {"pattern": calls per month}; read_price, write_price per million request units, storage_price per GB-month: defaults 0.125, 0.625, 0.25; ia_read_price, ia_write_price, ia_storage_price those of the STANDARD_INFREQUENT_ACCESS table class: defaults 0.15625, 0.78125, 0.10; us-east-1, read 2026-11-27, https://aws.amazon.com/dynamodb/pricing/), each design priced at its tables'' class (shown with it; a design of mixed classes has its requests priced as STANDARD), beside each design''s storage';
+COMMENT ON FUNCTION hroe.compare_report_lines(jsonb) IS
+'internal: the rows of one hroe.compare() or hroe.design_run() run (their jsonb array, in order) as hroe.compare_report''s text lines: per pattern and argument set whether the answers are identical, then per model rows, median ms, shared buffers, plan shape, and the DynamoDB request with its capacity, or a failed call''s SQLSTATE and message';
 
 -- Designs (issue #34): hroe.design_check, design_schema, design_fill,
 -- design_canonical, design_response_items, design_call, design_partitions,
@@ -447,11 +156,25 @@ BEGIN
 		END IF;
 		v_names := v_names || (p ->> 'name');
 	END LOOP;
+	-- variants: further DynamoDB designs of the same patterns, each a
+	-- design document itself
+	IF jsonb_typeof(COALESCE(p_design -> 'variants', '[]')) IS DISTINCT FROM 'array' THEN
+		RAISE EXCEPTION 'a design''s variants must be an array of design documents' USING ERRCODE = 'invalid_parameter_value';
+	END IF;
+	FOREACH t IN ARRAY ARRAY(SELECT x FROM jsonb_array_elements(COALESCE(p_design -> 'variants', '[]')) x) LOOP
+		IF t ? 'variants' THEN
+			RAISE EXCEPTION 'variant % has variants of its own', t ->> 'name' USING ERRCODE = 'invalid_parameter_value';
+		END IF;
+		PERFORM hroe.design_check(t);
+		IF hroe.design_schema(t) = hroe.design_schema(p_design) THEN
+			RAISE EXCEPTION 'variant % shares the design''s schema %', t ->> 'name', hroe.design_schema(t) USING ERRCODE = 'invalid_parameter_value';
+		END IF;
+	END LOOP;
 	RETURN p_design;
 END
 $$;
 COMMENT ON FUNCTION hroe.design_check(jsonb) IS
-'a design document (doc/design.md, doc/design.schema.json) checked for the fields hroe.design_load and hroe.design_run need: name, tables as CreateTable requests, facets naming declared tables, patterns with kind, parameters_sql, relational and dynamodb (requests or sql), writes with their check reads; returns it unchanged, or raises 22023 saying what is missing';
+'a design document (doc/design.md, doc/design.schema.json) checked for the fields hroe.design_load and hroe.design_run need: name, tables as CreateTable requests, facets naming declared tables, patterns with kind, parameters_sql, relational and dynamodb (requests or sql), writes with their check reads, variants (each a design document of its own, in a schema of its own); returns it unchanged, or raises 22023 saying what is missing';
 
 CREATE FUNCTION hroe.design_schema(p_design jsonb)
 RETURNS text
@@ -607,14 +330,15 @@ BEGIN
 		END IF;
 	END IF;
 	SELECT k ->> 'AttributeName' INTO v_hash FROM jsonb_array_elements(v_keys) k WHERE k ->> 'KeyType' = 'HASH';
+	-- one attribute read per item (not the whole item as JSON)
 	RETURN QUERY EXECUTE format(
-		'SELECT j -> %1$L, count(*), sum(%2$s)::bigint
-		 FROM (SELECT x.item, x.item::jsonb AS j FROM %3$s x) s
+		'SELECT hroe.item_get_attribute(s.item, %1$L), count(*), sum(%2$s)::bigint
+		 FROM %3$s s
 		 WHERE %4$s
 		 GROUP BY 1', v_hash,
 		CASE WHEN p_index IS NULL THEN 'hroe.item_size(s.item)' ELSE format('hroe.index_entry_size(s.item, %L, %L)', p_table, p_index) END,
 		v_relid,
-		(SELECT string_agg(format('s.j ? %L', k ->> 'AttributeName'), ' AND ') FROM jsonb_array_elements(v_keys) k));
+		(SELECT string_agg(format('hroe.item_exists(s.item, %L)', k ->> 'AttributeName'), ' AND ') FROM jsonb_array_elements(v_keys) k));
 END
 $$;
 COMMENT ON FUNCTION hroe.design_partitions(text, text) IS
@@ -639,13 +363,14 @@ BEGIN
 		FOR v_index IN SELECT NULL UNION ALL
 				SELECT i ->> 'IndexName' FROM jsonb_array_elements(COALESCE(t -> 'GlobalSecondaryIndexes', '[]')
 					|| COALESCE(t -> 'LocalSecondaryIndexes', '[]')) i LOOP
+			-- one pass over the table or index: the totals and the hottest keys
 			RETURN QUERY
+			WITH p AS MATERIALIZED (SELECT * FROM hroe.design_partitions(t ->> 'TableName', v_index))
 			SELECT t ->> 'TableName', v_index, COALESCE(sum(p.items), 0)::bigint, COALESCE(sum(p.bytes), 0)::bigint, count(*),
 				   COALESCE((SELECT jsonb_agg(jsonb_build_object('key', h.partition_key, 'items', h.items, 'bytes', h.bytes)
 							 ORDER BY h.items DESC, h.bytes DESC, h.partition_key::text)
-							 FROM (SELECT * FROM hroe.design_partitions(t ->> 'TableName', v_index) q
-								   ORDER BY q.items DESC, q.bytes DESC, q.partition_key::text LIMIT p_hot) h), '[]')
-			FROM hroe.design_partitions(t ->> 'TableName', v_index) p;
+							 FROM (SELECT * FROM p q ORDER BY q.items DESC, q.bytes DESC, q.partition_key::text LIMIT p_hot) h), '[]')
+			FROM p;
 		END LOOP;
 	END LOOP;
 END
@@ -767,7 +492,8 @@ $$;
 COMMENT ON FUNCTION hroe.design_answer(text, jsonb, text[], jsonb, boolean) IS
 'internal: the fingerprint and rows of one side''s answer: without an answer list, hroe.compare''s (md5 of the rows as text in their order); with one (p_answer), the md5 of the rows'' or items'' hroe.design_canonical documents, in their order when p_ordered, else sorted';
 
--- Runs every pattern of a design on both sides.
+-- Runs every pattern of a design on both sides (and on each variant's
+-- DynamoDB side); a failing call is recorded and the run goes on.
 CREATE FUNCTION hroe.design_run(p_design jsonb, p_runs integer DEFAULT 5, p_load boolean DEFAULT true,
 								p_patterns text[] DEFAULT NULL)
 RETURNS TABLE (pattern_no integer, pattern text, kind text, case_label text, model text, call text,
@@ -775,18 +501,29 @@ RETURNS TABLE (pattern_no integer, pattern text, kind text, case_label text, mod
 			   seq_scans integer, index_scans integer, joins integer, sorts integer,
 			   shared_hit bigint, shared_read bigint, request text, requests integer,
 			   items bigint, item_bytes bigint, capacity numeric, capacity_unit text, median_ms numeric,
-			   partitions bigint, index_capacity numeric)
+			   partitions bigint, index_capacity numeric, error_class text, error text)
 LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
 	v_schema text := hroe.design_schema(hroe.design_check(p_design));
 	v_rel text := COALESCE(p_design ->> 'relational_name', 'relational');
-	v_ddb text := COALESCE(p_design ->> 'dynamodb_name', p_design ->> 'name');
+	-- the sides: the relational one, the design's DynamoDB side, then each
+	-- variant's (its name, its schema, its patterns by name)
+	v_sides jsonb := jsonb_build_array(
+		jsonb_build_object('name', v_rel, 'relational', true),
+		jsonb_build_object('name', COALESCE(p_design ->> 'dynamodb_name', p_design ->> 'name'), 'schema', v_schema,
+						   'patterns', p_design -> 'patterns'))
+		|| COALESCE((SELECT jsonb_agg(jsonb_build_object('name', COALESCE(v ->> 'dynamodb_name', v ->> 'name'),
+														 'schema', hroe.design_schema(v), 'patterns', v -> 'patterns') ORDER BY o)
+					 FROM jsonb_array_elements(COALESCE(p_design -> 'variants', '[]')) WITH ORDINALITY AS x (v, o)), '[]');
+	v jsonb;
+	s jsonb;
+	s_no integer;
 	p jsonb;
+	sp jsonb;
 	p_no integer;
 	c record;
-	side text;
 	v_names text[];
 	v_answer jsonb;
 	v_ordered boolean;
@@ -810,28 +547,36 @@ DECLARE
 	v_wn bigint;
 	v_wt numeric;
 	v_wi numeric;
+	v_state text;
+	v_message text;
+	v_detail text;
 	i integer;
 BEGIN
 	IF p_runs IS NULL OR p_runs < 1 OR p_runs > 1000 THEN
 		RAISE EXCEPTION 'p_runs must be between 1 and 1000' USING ERRCODE = 'invalid_parameter_value';
 	END IF;
-	IF v_rel = v_ddb THEN
-		RAISE EXCEPTION 'the relational and the DynamoDB side need different names' USING ERRCODE = 'invalid_parameter_value';
+	IF (SELECT count(DISTINCT x ->> 'name') FROM jsonb_array_elements(v_sides) x) <> jsonb_array_length(v_sides) THEN
+		RAISE EXCEPTION 'the relational side, the DynamoDB side and each variant need different names' USING ERRCODE = 'invalid_parameter_value';
 	END IF;
 	IF p_load THEN
 		PERFORM hroe.design_load(p_design);
+		FOR v IN SELECT x FROM jsonb_array_elements(COALESCE(p_design -> 'variants', '[]')) x LOOP
+			PERFORM hroe.design_load(v);
+		END LOOP;
 	END IF;
-	IF to_regnamespace(v_schema) IS NULL THEN
-		RAISE EXCEPTION 'the design''s schema % does not exist', v_schema USING ERRCODE = 'invalid_schema_name',
-			HINT = 'Load the design first: hroe.design_load(design), or hroe.design_run(design, p_load => true).';
-	END IF;
+	FOR s IN SELECT x FROM jsonb_array_elements(v_sides) x WHERE x ? 'schema' LOOP
+		IF to_regnamespace(s ->> 'schema') IS NULL THEN
+			RAISE EXCEPTION 'the design''s schema % does not exist', s ->> 'schema' USING ERRCODE = 'invalid_schema_name',
+				HINT = 'Load the design first: hroe.design_load(design), or hroe.design_run(design, p_load => true).';
+		END IF;
+	END LOOP;
 	IF to_regclass('pg_temp.hroe_design_out') IS NULL THEN
 		CREATE TEMP TABLE hroe_design_out (
 			pattern_no integer, pattern text, kind text, case_no bigint, case_label text, model_no integer, model text,
 			call text, fingerprint text, result_rows bigint, plan_shape text, seq_scans integer, index_scans integer,
 			joins integer, sorts integer, shared_hit bigint, shared_read bigint, request text, requests integer,
 			items bigint, item_bytes bigint, capacity numeric, capacity_unit text, median_ms numeric,
-			partitions bigint, index_capacity numeric);
+			partitions bigint, index_capacity numeric, error_class text, error text);
 	END IF;
 	TRUNCATE pg_temp.hroe_design_out;
 	FOR p, p_no IN SELECT x, n::integer FROM jsonb_array_elements(COALESCE(p_design -> 'patterns', '[]')) WITH ORDINALITY AS e (x, n) LOOP
@@ -840,129 +585,161 @@ BEGIN
 		v_names := ARRAY(SELECT jsonb_array_elements_text(COALESCE(p -> 'parameters', '[]')));
 		v_answer := p -> 'answer';
 		v_ordered := COALESCE((p ->> 'ordered')::boolean, false);
-		FOR c IN EXECUTE format('SELECT row_number() OVER () AS n, x.label::text AS label, x.args::text[] AS args FROM (%s) x (label, args)',
-								p ->> 'parameters_sql') LOOP
-			FOREACH side IN ARRAY ARRAY['relational', 'dynamodb'] LOOP
+		-- the parameter sets: a query that fails is the pattern's failure
+		BEGIN
+			CREATE TEMP TABLE hroe_design_cases ON COMMIT DROP AS SELECT 0::bigint AS n, NULL::text AS label, NULL::text[] AS args WITH NO DATA;
+			EXECUTE format('INSERT INTO pg_temp.hroe_design_cases SELECT row_number() OVER (), x.label::text, x.args::text[] FROM (%s) x (label, args)',
+						   p ->> 'parameters_sql');
+		EXCEPTION WHEN OTHERS THEN
+			GET STACKED DIAGNOSTICS v_state = RETURNED_SQLSTATE, v_message = MESSAGE_TEXT;
+			INSERT INTO pg_temp.hroe_design_out (pattern_no, pattern, kind, case_no, case_label, model_no, model, call, error_class, error)
+			VALUES (p_no, p ->> 'name', p ->> 'kind', 0, '(parameters_sql)', 1, v_rel, p ->> 'parameters_sql', v_state, v_message);
+			RAISE WARNING 'hroe.design_run: pattern % %: its parameters_sql failed: % %', p_no, p ->> 'name', v_state, v_message;
+			CONTINUE;
+		END;
+		FOR c IN SELECT * FROM pg_temp.hroe_design_cases ORDER BY n LOOP
+			FOR s, s_no IN SELECT x, o::integer FROM jsonb_array_elements(v_sides) WITH ORDINALITY AS e (x, o) LOOP
+				-- the side's own pattern of that name (the design's for the
+				-- relational side); a variant without it is skipped
+				IF s ? 'relational' OR s_no = 2 THEN
+					sp := p;
+				ELSE
+					SELECT x INTO sp FROM jsonb_array_elements(COALESCE(s -> 'patterns', '[]')) x WHERE x ->> 'name' = p ->> 'name';
+					CONTINUE WHEN sp IS NULL;
+				END IF;
 				v_times := '{}';
+				v_plan := NULL; v_fp := NULL; v_rows := NULL; v_sql := NULL; v_reqs := NULL;
 				v_request := NULL; v_requests := NULL; v_items := NULL; v_bytes := NULL; v_cap := NULL; v_parts := NULL;
 				v_icap := NULL; v_wn := NULL; v_wt := NULL; v_wi := NULL;
-				IF side = 'relational' THEN
-					v_sql := p ->> 'relational';
-					v_reqs := NULL;
-					v_check_sql := p #>> '{check,relational}';
-					v_check_reqs := NULL;
-				ELSE
-					v_sql := p #>> '{dynamodb,sql}';
-					v_reqs := CASE WHEN p #> '{dynamodb,requests}' IS NOT NULL
-								   THEN hroe.design_fill(p #> '{dynamodb,requests}', v_names, c.args) END;
-					v_check_sql := p #>> '{check,dynamodb,sql}';
-					v_check_reqs := CASE WHEN p #> '{check,dynamodb,requests}' IS NOT NULL
-										 THEN hroe.design_fill(p #> '{check,dynamodb,requests}', v_names, c.args) END;
-					IF v_reqs IS NOT NULL THEN
-						v_request := (SELECT string_agg(format('%s %s', r ->> 'operation', r -> 'request'), '; ') FROM jsonb_array_elements(v_reqs) r);
-						v_requests := jsonb_array_length(v_reqs);
-					ELSIF p #>> '{dynamodb,request_sql}' IS NOT NULL THEN
-						EXECUTE 'SELECT ' || (p #>> '{dynamodb,request_sql}') INTO v_request USING c.args;
-					END IF;
-				END IF;
-				IF p ->> 'kind' = 'read' THEN
-					IF v_reqs IS NOT NULL THEN
-						SELECT * INTO v_call FROM hroe.design_call(v_reqs);
-						SELECT * INTO v_fp, v_rows FROM hroe.design_answer(NULL, v_call.docs, c.args, v_answer, v_ordered);
-						v_cap := v_call.capacity; v_items := v_call.items; v_bytes := v_call.item_bytes; v_parts := v_call.partitions;
-						v_requests := v_call.requests;
-						-- timed as the requests alone, or, when a Query or Scan
-						-- needed more pages, as hroe.design_call following them
-						FOR i IN 1 .. p_runs LOOP
-							IF v_call.requests > jsonb_array_length(v_reqs) THEN
-								EXECUTE 'EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) SELECT hroe.design_call($1)' INTO v_plan USING v_reqs;
-							ELSE
-								EXECUTE 'EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) SELECT hroe.dynamodb(r ->> ''operation'', r -> ''request'') FROM jsonb_array_elements($1) r'
-								INTO v_plan USING v_reqs;
-							END IF;
-							v_times := v_times || (v_plan #>> '{0,Execution Time}')::numeric;
-						END LOOP;
+				BEGIN
+					IF s ? 'relational' THEN
+						v_sql := p ->> 'relational';
+						v_check_sql := p #>> '{check,relational}';
+						v_check_reqs := NULL;
 					ELSE
-						SELECT * INTO v_fp, v_rows FROM hroe.design_answer(v_sql, NULL, c.args, v_answer, v_ordered);
-						FOR i IN 1 .. p_runs LOOP
-							EXECUTE format('EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) %s', v_sql) INTO v_plan USING c.args;
-							v_times := v_times || (v_plan #>> '{0,Execution Time}')::numeric;
-						END LOOP;
-						IF side = 'dynamodb' AND p #>> '{dynamodb,capacity_sql}' IS NOT NULL THEN
-							-- hroe.compare_read_capacity's rule: per request, its items' bytes
-							EXECUTE format('SELECT count(*)::int, COALESCE(sum(q.n), 0), COALESCE(sum(q.bytes), 0)::bigint,
-									COALESCE(sum(hroe.read_capacity_units(q.bytes, false)), 0)::numeric, count(*)
-								FROM (SELECT x.req, count(x.size) AS n, COALESCE(sum(x.size), 0)::bigint AS bytes
-									  FROM (%s) x (req, op, size) GROUP BY x.req) q', p #>> '{dynamodb,capacity_sql}')
-							INTO v_requests, v_items, v_bytes, v_cap, v_parts USING c.args;
+						v_sql := sp #>> '{dynamodb,sql}';
+						v_reqs := CASE WHEN sp #> '{dynamodb,requests}' IS NOT NULL
+									   THEN hroe.design_fill(sp #> '{dynamodb,requests}', v_names, c.args) END;
+						v_check_sql := sp #>> '{check,dynamodb,sql}';
+						v_check_reqs := CASE WHEN sp #> '{check,dynamodb,requests}' IS NOT NULL
+											 THEN hroe.design_fill(sp #> '{check,dynamodb,requests}', v_names, c.args) END;
+						IF v_reqs IS NOT NULL THEN
+							v_request := (SELECT string_agg(format('%s %s', r ->> 'operation', r -> 'request'), '; ') FROM jsonb_array_elements(v_reqs) r);
+							v_requests := jsonb_array_length(v_reqs);
+						ELSIF sp #>> '{dynamodb,request_sql}' IS NOT NULL THEN
+							EXECUTE 'SELECT ' || (sp #>> '{dynamodb,request_sql}') INTO v_request USING c.args;
 						END IF;
 					END IF;
-				ELSE
-					-- a write: each run in a subtransaction rolled back, as hroe.compare runs them
-					IF side = 'dynamodb' THEN
-						PERFORM hroe.compare_snapshot(v_schema);
-					END IF;
-					FOR i IN 1 .. p_runs LOOP
-						BEGIN
-							IF v_reqs IS NOT NULL THEN
-								EXECUTE 'EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) SELECT hroe.design_call($1)' INTO v_plan USING v_reqs;
-							ELSE
+					IF p ->> 'kind' = 'read' THEN
+						IF v_reqs IS NOT NULL THEN
+							SELECT * INTO v_call FROM hroe.design_call(v_reqs);
+							SELECT * INTO v_fp, v_rows FROM hroe.design_answer(NULL, v_call.docs, c.args, v_answer, v_ordered);
+							v_cap := v_call.capacity; v_items := v_call.items; v_bytes := v_call.item_bytes; v_parts := v_call.partitions;
+							v_requests := v_call.requests;
+							-- timed as the requests alone, or, when a Query or Scan
+							-- needed more pages, as hroe.design_call following them
+							FOR i IN 1 .. p_runs LOOP
+								IF v_call.requests > jsonb_array_length(v_reqs) THEN
+									EXECUTE 'EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) SELECT hroe.design_call($1)' INTO v_plan USING v_reqs;
+								ELSE
+									EXECUTE 'EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) SELECT hroe.dynamodb(r ->> ''operation'', r -> ''request'') FROM jsonb_array_elements($1) r'
+									INTO v_plan USING v_reqs;
+								END IF;
+								v_times := v_times || (v_plan #>> '{0,Execution Time}')::numeric;
+							END LOOP;
+						ELSE
+							SELECT * INTO v_fp, v_rows FROM hroe.design_answer(v_sql, NULL, c.args, v_answer, v_ordered);
+							FOR i IN 1 .. p_runs LOOP
 								EXECUTE format('EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) %s', v_sql) INTO v_plan USING c.args;
+								v_times := v_times || (v_plan #>> '{0,Execution Time}')::numeric;
+							END LOOP;
+							IF NOT s ? 'relational' AND sp #>> '{dynamodb,capacity_sql}' IS NOT NULL THEN
+								-- hroe.compare_read_capacity's rule: per request, its items' bytes
+								EXECUTE format('SELECT count(*)::int, COALESCE(sum(q.n), 0), COALESCE(sum(q.bytes), 0)::bigint,
+										COALESCE(sum(hroe.read_capacity_units(q.bytes, false)), 0)::numeric, count(*)
+									FROM (SELECT x.req, count(x.size) AS n, COALESCE(sum(x.size), 0)::bigint AS bytes
+										  FROM (%s) x (req, op, size) GROUP BY x.req) q', sp #>> '{dynamodb,capacity_sql}')
+								INTO v_requests, v_items, v_bytes, v_cap, v_parts USING c.args;
 							END IF;
-							v_times := v_times || (v_plan #>> '{0,Execution Time}')::numeric;
-							IF v_check_reqs IS NOT NULL THEN
-								SELECT * INTO v_call FROM hroe.design_call(v_check_reqs);
-								SELECT * INTO v_fp, v_rows FROM hroe.design_answer(NULL, v_call.docs, c.args, v_answer, v_ordered);
-							ELSE
-								SELECT * INTO v_fp, v_rows FROM hroe.design_answer(v_check_sql, NULL, c.args, v_answer, v_ordered);
-							END IF;
-							IF side = 'dynamodb' AND i = 1 THEN
-								SELECT * INTO v_wn, v_wt, v_wi FROM hroe.compare_write_capacity(v_schema);
-							END IF;
-							RAISE EXCEPTION USING ERRCODE = 'HR0CR';
-						EXCEPTION WHEN SQLSTATE 'HR0CR' THEN
-							NULL;
-						END;
-					END LOOP;
-					IF side = 'dynamodb' THEN
-						PERFORM hroe.compare_drop_snapshot(v_schema);
-						v_request := COALESCE(v_request || ': ', '') || format('%s items written, %s WCU table + %s WCU indexes', v_wn, v_wt, v_wi);
-						v_items := v_wn;
-						v_cap := v_wt + v_wi;
-						v_icap := v_wi;
+						END IF;
+					ELSE
+						-- a write: each run in a subtransaction rolled back, as hroe.compare runs them
+						IF NOT s ? 'relational' THEN
+							PERFORM hroe.compare_snapshot(s ->> 'schema');
+						END IF;
+						FOR i IN 1 .. p_runs LOOP
+							BEGIN
+								IF v_reqs IS NOT NULL THEN
+									EXECUTE 'EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) SELECT hroe.design_call($1)' INTO v_plan USING v_reqs;
+								ELSE
+									EXECUTE format('EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) %s', v_sql) INTO v_plan USING c.args;
+								END IF;
+								v_times := v_times || (v_plan #>> '{0,Execution Time}')::numeric;
+								IF v_check_reqs IS NOT NULL THEN
+									SELECT * INTO v_call FROM hroe.design_call(v_check_reqs);
+									SELECT * INTO v_fp, v_rows FROM hroe.design_answer(NULL, v_call.docs, c.args, v_answer, v_ordered);
+								ELSE
+									SELECT * INTO v_fp, v_rows FROM hroe.design_answer(v_check_sql, NULL, c.args, v_answer, v_ordered);
+								END IF;
+								IF NOT s ? 'relational' AND i = 1 THEN
+									SELECT * INTO v_wn, v_wt, v_wi FROM hroe.compare_write_capacity(s ->> 'schema');
+								END IF;
+								RAISE EXCEPTION USING ERRCODE = 'HR0CR';
+							EXCEPTION WHEN SQLSTATE 'HR0CR' THEN
+								NULL;
+							END;
+						END LOOP;
+						IF NOT s ? 'relational' THEN
+							PERFORM hroe.compare_drop_snapshot(s ->> 'schema');
+							v_request := COALESCE(v_request || ': ', '') || format('%s items written, %s WCU table + %s WCU indexes', v_wn, v_wt, v_wi);
+							v_items := v_wn;
+							v_cap := v_wt + v_wi;
+							v_icap := v_wi;
+						END IF;
 					END IF;
-				END IF;
-				SELECT * INTO v_shape FROM hroe.compare_plan_shape(v_plan);
-				INSERT INTO pg_temp.hroe_design_out VALUES (p_no, p ->> 'name', p ->> 'kind', c.n, c.label,
-					CASE side WHEN 'relational' THEN 1 ELSE 2 END, CASE side WHEN 'relational' THEN v_rel ELSE v_ddb END,
-					CASE WHEN v_reqs IS NOT NULL THEN v_reqs::text ELSE v_sql END || format(' -- $1 = %L', c.args),
-					v_fp, v_rows,
-					CASE WHEN p ->> 'kind' = 'read' THEN v_shape.shape END,
-					CASE WHEN p ->> 'kind' = 'read' THEN v_shape.seq_scans END,
-					CASE WHEN p ->> 'kind' = 'read' THEN v_shape.index_scans END,
-					CASE WHEN p ->> 'kind' = 'read' THEN v_shape.joins END,
-					CASE WHEN p ->> 'kind' = 'read' THEN v_shape.sorts END,
-					v_shape.shared_hit, v_shape.shared_read, v_request, v_requests, v_items, v_bytes, v_cap,
-					CASE WHEN side = 'dynamodb' AND v_cap IS NOT NULL THEN CASE WHEN p ->> 'kind' = 'read' THEN 'RCU' ELSE 'WCU' END END,
-					(SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY t) FROM unnest(v_times) t)::numeric(12, 3),
-					v_parts, v_icap);
+					SELECT * INTO v_shape FROM hroe.compare_plan_shape(v_plan);
+					INSERT INTO pg_temp.hroe_design_out VALUES (p_no, p ->> 'name', p ->> 'kind', c.n, c.label, s_no, s ->> 'name',
+						CASE WHEN v_reqs IS NOT NULL THEN v_reqs::text ELSE v_sql END || format(' -- $1 = %L', c.args),
+						v_fp, v_rows,
+						CASE WHEN p ->> 'kind' = 'read' THEN v_shape.shape END,
+						CASE WHEN p ->> 'kind' = 'read' THEN v_shape.seq_scans END,
+						CASE WHEN p ->> 'kind' = 'read' THEN v_shape.index_scans END,
+						CASE WHEN p ->> 'kind' = 'read' THEN v_shape.joins END,
+						CASE WHEN p ->> 'kind' = 'read' THEN v_shape.sorts END,
+						v_shape.shared_hit, v_shape.shared_read, v_request, v_requests, v_items, v_bytes, v_cap,
+						CASE WHEN NOT s ? 'relational' AND v_cap IS NOT NULL THEN CASE WHEN p ->> 'kind' = 'read' THEN 'RCU' ELSE 'WCU' END END,
+						(SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY t) FROM unnest(v_times) t)::numeric(12, 3),
+						v_parts, v_icap, NULL, NULL);
+				EXCEPTION WHEN OTHERS THEN
+					-- the call failed (an error from hroe, a malformed
+					-- template, a query error): recorded, the run goes on
+					GET STACKED DIAGNOSTICS v_state = RETURNED_SQLSTATE, v_message = MESSAGE_TEXT, v_detail = PG_EXCEPTION_DETAIL;
+					INSERT INTO pg_temp.hroe_design_out (pattern_no, pattern, kind, case_no, case_label, model_no, model, call, request, error_class, error)
+					VALUES (p_no, p ->> 'name', p ->> 'kind', c.n, c.label, s_no, s ->> 'name',
+							COALESCE(v_reqs::text, v_sql, '') || format(' -- $1 = %L', c.args), v_request,
+							v_state, v_message || COALESCE(' (' || NULLIF(v_detail, '') || ')', ''));
+					RAISE WARNING 'hroe.design_run: pattern % % [%] on % failed: % %', p_no, p ->> 'name', c.label, s ->> 'name', v_state, v_message;
+				END;
 			END LOOP;
 		END LOOP;
+		DROP TABLE pg_temp.hroe_design_cases;
 		RAISE NOTICE 'hroe.design_run: pattern % % done', p_no, p ->> 'name';
 	END LOOP;
 	RETURN QUERY
 	SELECT o.pattern_no, o.pattern, o.kind, o.case_label, o.model, o.call,
-		   (SELECT count(DISTINCT o2.fingerprint) FROM pg_temp.hroe_design_out o2
-			WHERE o2.pattern_no = o.pattern_no AND o2.case_no = o.case_no) = 1,
+		   NOT EXISTS (SELECT FROM pg_temp.hroe_design_out o2
+					   WHERE o2.pattern_no = o.pattern_no AND o2.case_no = o.case_no AND o2.error_class IS NOT NULL)
+		   AND (SELECT count(DISTINCT o2.fingerprint) FROM pg_temp.hroe_design_out o2
+				WHERE o2.pattern_no = o.pattern_no AND o2.case_no = o.case_no) = 1,
 		   o.fingerprint, o.result_rows, o.plan_shape, o.seq_scans, o.index_scans, o.joins, o.sorts,
 		   o.shared_hit, o.shared_read, o.request, o.requests, o.items, o.item_bytes, o.capacity,
-		   o.capacity_unit, o.median_ms, o.partitions, o.index_capacity
+		   o.capacity_unit, o.median_ms, o.partitions, o.index_capacity, o.error_class, o.error
 	FROM pg_temp.hroe_design_out o
 	ORDER BY o.pattern_no, o.case_no, o.model_no;
 END
 $$;
 COMMENT ON FUNCTION hroe.design_run(jsonb, integer, boolean, text[]) IS
-'runs every access pattern of a design (or those named or numbered in p_patterns) on the relational side and on the DynamoDB side, after loading the design (hroe.design_load) unless p_load is false, for each parameter set its parameters_sql draws: rows of hroe.compare''s shape (so hroe.compare_html and hroe.compare_report_lines read them) plus partitions touched and the index part of a write''s WCU: per side the answer''s fingerprint and whether both sides agree (hroe.design_answer), plan shape, shared buffers, the DynamoDB requests, items and bytes read, RCU (as the responses report them, or by the capacity_sql rule of hroe.compare) or WCU with the index writes (hroe.compare_write_capacity), and the median execution time of p_runs runs; writes run in rolled-back subtransactions and are checked by reads after the write';
+'runs every access pattern of a design (or those named or numbered in p_patterns) on the relational side, on the DynamoDB side and on each of its variants'' DynamoDB sides (the variant''s pattern of the same name), after loading the design and its variants (hroe.design_load) unless p_load is false, for each parameter set its parameters_sql draws: rows of hroe.compare''s shape (so hroe.compare_report_lines reads them) plus partitions touched, the index part of a write''s WCU, and error_class and error: per side the answer''s fingerprint and whether every side agrees (hroe.design_answer), plan shape, shared buffers, the DynamoDB requests, items and bytes read, RCU (as the responses report them, or by the capacity_sql rule of hroe.compare) or WCU with the index writes (hroe.compare_write_capacity), and the median execution time of p_runs runs; writes run in rolled-back subtransactions and are checked by reads after the write; a call that fails (or a parameters_sql that fails: case "(parameters_sql)") is a row with its SQLSTATE and message, not identical, also as a WARNING, and the run goes on';
 
 -- A table's CreateTable request, read back from its description.
 CREATE FUNCTION hroe.design_create_request(p_table_name text)
@@ -973,6 +750,7 @@ AS $$
 SELECT jsonb_strip_nulls(jsonb_build_object(
 	'TableName', d ->> 'TableName', 'KeySchema', d -> 'KeySchema', 'AttributeDefinitions', d -> 'AttributeDefinitions',
 	'BillingMode', COALESCE(d #>> '{BillingModeSummary,BillingMode}', 'PAY_PER_REQUEST'),
+	'TableClass', d #>> '{TableClassSummary,TableClass}',
 	'GlobalSecondaryIndexes', (SELECT jsonb_agg(jsonb_build_object('IndexName', i -> 'IndexName', 'KeySchema', i -> 'KeySchema',
 																	'Projection', i -> 'Projection') ORDER BY o)
 							   FROM jsonb_array_elements(d -> 'GlobalSecondaryIndexes') WITH ORDINALITY AS g (i, o)),
@@ -982,7 +760,7 @@ SELECT jsonb_strip_nulls(jsonb_build_object(
 FROM hroe.table_description(p_table_name) d
 $$;
 COMMENT ON FUNCTION hroe.design_create_request(text) IS
-'the CreateTable request that makes a table like an existing hroe table: name, key schema, attribute definitions, billing mode and its GSIs and LSIs with their key schemas and projections (from hroe.table_description)';
+'the CreateTable request that makes a table like an existing hroe table: name, key schema, attribute definitions, billing mode, table class (when it was given) and its GSIs and LSIs with their key schemas and projections (from hroe.table_description)';
 
 -- HR/OE as a design document: the comparison of hroe_normalized with one
 -- of the DynamoDB models, from the comparison's own catalogues.
@@ -1153,7 +931,8 @@ $$;
 COMMENT ON FUNCTION hroe.design_import(jsonb, jsonb, text) IS
 'a NoSQL Workbench model file (the JSON its data modeler exports, model format 3.0: ModelName, ModelMetadata, DataModel with per table TableName, KeyAttributes, NonKeyAttributes, TableFacets with KeyAttributeAlias, GlobalSecondaryIndexes, TableData, BillingMode, ProvisionedCapacitySettings) as a design document: each table as a CreateTable request (key schema, attribute definitions, GSIs, billing mode and throughput), its sample data (the table''s TableData and the facets'') as a facet loaded as it is, the facets with their key aliases and attributes under "entities"; p_extra (setup_sql, patterns, mix...) is merged in, its facets added to the sample data; the name is p_name or made from ModelName';
 
--- The page: one design run as a self-contained HTML page.
+-- The page: one design run as a self-contained HTML page, a column per side
+-- (the relational one, the design's DynamoDB side, each variant's).
 CREATE FUNCTION hroe.design_html(p_design jsonb, p_results jsonb, p_options jsonb DEFAULT '{}')
 RETURNS text
 LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
@@ -1167,19 +946,25 @@ DECLARE
 		'read_price', 0.125, 'write_price', 0.625, 'storage_price', 0.25,
 		'ia_read_price', 0.15625, 'ia_write_price', 0.78125, 'ia_storage_price', 0.10,
 		'rcu_hour_price', 0.00013, 'wcu_hour_price', 0.00065, 'ia_rcu_hour_price', 0.00016, 'ia_wcu_hour_price', 0.00081,
-		'prices_read', '2026-11-27') || COALESCE(p_options, '{}');
+		'prices_read', '2026-11-27') || (COALESCE(p_options, '{}') - 'growth' - 'mix' - 'grid_items' - 'table_class');
 	v_rel text := COALESCE(p_design ->> 'relational_name', 'relational');
-	v_ddb text := COALESCE(p_design ->> 'dynamodb_name', p_design ->> 'name');
+	v_designs jsonb;
+	v_sides text[];
+	v_ddbs text[];
+	v_mix jsonb;
 	v_hours constant numeric := 730;
 	v_body text := '';
+	v_nav text := '';
 	v_s text;
+	v_labels text[];
 	r record;
 	t record;
-	v_grid_items integer := COALESCE((p_options ->> 'grid_items')::integer, 12);
+	d text;
+	v_grid_items integer;
 	v_ddb_bytes numeric;
-	v_rel_bytes numeric;
+	v_pg_bytes numeric;
 	v_class text;
-	v_p text;
+	v_failed bigint;
 BEGIN
 	PERFORM hroe.design_check(p_design);
 	IF p_results IS NULL OR jsonb_typeof(p_results) <> 'array' THEN
@@ -1191,176 +976,274 @@ BEGIN
 	IF EXISTS (SELECT FROM jsonb_each(v_price) e WHERE e.key LIKE '%price' AND (jsonb_typeof(e.value) <> 'number' OR (e.value #>> '{}')::numeric < 0)) THEN
 		RAISE EXCEPTION 'prices must be non-negative numbers' USING ERRCODE = 'invalid_parameter_value';
 	END IF;
-	IF v_grid_items < 1 OR v_grid_items > 1000 THEN
+	IF jsonb_typeof(COALESCE(p_options -> 'grid_items', '12')) <> 'number' OR (p_options ->> 'grid_items')::numeric NOT BETWEEN 1 AND 1000 THEN
 		RAISE EXCEPTION 'grid_items must be between 1 and 1000' USING ERRCODE = 'invalid_parameter_value';
 	END IF;
+	v_grid_items := COALESCE((p_options ->> 'grid_items')::numeric, 12)::integer;
+	IF jsonb_typeof(COALESCE(p_options -> 'growth', '[]')) <> 'array' OR jsonb_typeof(COALESCE(p_options -> 'mix', '{}')) <> 'object' THEN
+		RAISE EXCEPTION 'growth must be a JSON array and mix a JSON object' USING ERRCODE = 'invalid_parameter_value';
+	END IF;
+	v_mix := COALESCE(p_options -> 'mix', p_design -> 'mix', '{}');
+	-- each DynamoDB side's design document: the design's own, its variants
+	v_designs := jsonb_build_object(COALESCE(p_design ->> 'dynamodb_name', p_design ->> 'name'), p_design)
+		|| COALESCE((SELECT jsonb_object_agg(COALESCE(x ->> 'dynamodb_name', x ->> 'name'), x)
+					 FROM jsonb_array_elements(COALESCE(p_design -> 'variants', '[]')) x), '{}');
 	IF to_regclass('pg_temp.hroe_design_page') IS NULL THEN
 		CREATE TEMP TABLE hroe_design_page (n bigint, pattern_no integer, pattern text, kind text, case_label text, model text,
 			identical boolean, result_rows bigint, request text, requests integer, items bigint, item_bytes bigint,
 			capacity numeric, capacity_unit text, median_ms numeric, shared_hit bigint, plan_shape text, partitions bigint,
-			index_capacity numeric);
-		CREATE TEMP TABLE hroe_design_page_tables (table_name text, index_name text, items bigint, bytes bigint, partitions bigint, hottest jsonb);
+			index_capacity numeric, error_class text, error text);
+		CREATE TEMP TABLE hroe_design_page_tables (design text, table_name text, index_name text, items bigint, bytes bigint, partitions bigint, hottest jsonb);
 	END IF;
 	TRUNCATE pg_temp.hroe_design_page, pg_temp.hroe_design_page_tables;
 	INSERT INTO pg_temp.hroe_design_page
 	SELECT e.n, x.pattern_no, x.pattern, x.kind, x.case_label, x.model, x.identical, x.result_rows, x.request, x.requests,
-		   x.items, x.item_bytes, x.capacity, x.capacity_unit, x.median_ms, x.shared_hit, x.plan_shape, x.partitions, x.index_capacity
+		   x.items, x.item_bytes, x.capacity, x.capacity_unit, x.median_ms, x.shared_hit, x.plan_shape, x.partitions, x.index_capacity,
+		   x.error_class, x.error
 	FROM jsonb_array_elements(p_results) WITH ORDINALITY AS e (j, n),
 		 jsonb_to_record(e.j) AS x (pattern_no integer, pattern text, kind text, case_label text, model text, identical boolean,
 									result_rows bigint, request text, requests integer, items bigint, item_bytes bigint,
 									capacity numeric, capacity_unit text, median_ms numeric, shared_hit bigint, plan_shape text,
-									partitions bigint, index_capacity numeric);
-	INSERT INTO pg_temp.hroe_design_page_tables SELECT * FROM hroe.design_tables(p_design, 5);
-
-	-- the summary: per pattern its verdict and both sides' figures
-	v_s := '<table class="sortable" id="summary"><thead><tr><th data-sort="n">#</th><th>pattern</th><th>kind</th><th>cases</th><th>answers</th>'
-		|| format('<th data-sort="n">%1$s ms</th><th data-sort="n">%2$s ms</th><th data-sort="n">%2$s capacity per call</th><th data-sort="n">items read or written</th><th data-sort="n">partitions</th><th>verdict</th></tr></thead><tbody>',
-				  hroe.html_escape(v_rel), hroe.html_escape(v_ddb));
-	FOR r IN SELECT p.pattern_no, p.pattern, p.kind, count(DISTINCT p.case_label) AS cases, bool_and(p.identical) AS identical,
-				   avg(p.median_ms) FILTER (WHERE p.model = v_rel) AS rel_ms, avg(p.median_ms) FILTER (WHERE p.model = v_ddb) AS ddb_ms,
-				   avg(p.capacity) FILTER (WHERE p.model = v_ddb) AS cap, max(p.capacity_unit) FILTER (WHERE p.model = v_ddb) AS unit,
-				   max(p.items) FILTER (WHERE p.model = v_ddb) AS items, max(p.result_rows) FILTER (WHERE p.model = v_ddb) AS answer_rows,
-				   max(p.partitions) FILTER (WHERE p.model = v_ddb) AS parts,
-				   bool_or(p.request LIKE 'Scan %' OR p.request LIKE '%; Scan %') FILTER (WHERE p.model = v_ddb) AS scans,
-				   max(p.index_capacity) FILTER (WHERE p.model = v_ddb) AS icap
-			FROM pg_temp.hroe_design_page p GROUP BY 1, 2, 3 ORDER BY 1 LOOP
-		v_s := v_s || format('<tr data-pattern="%s"><td class="num" data-v="%s">%s</td><td>%s</td><td>%s</td><td class="num">%s</td><td class="%s">%s</td><td class="num" data-v="%s">%s</td><td class="num" data-v="%s">%s</td><td class="num" data-v="%s">%s</td><td class="num" data-v="%s">%s</td><td class="num" data-v="%s">%s</td><td class="verdict">%s</td></tr>',
-			hroe.html_escape(r.pattern), r.pattern_no, r.pattern_no, hroe.html_escape(r.pattern), r.kind, r.cases,
-			CASE WHEN r.identical THEN 'ok' ELSE 'bad' END, CASE WHEN r.identical THEN 'identical' ELSE 'ANSWERS DIFFER' END,
-			COALESCE(round(r.rel_ms, 3)::text, ''), COALESCE(round(r.rel_ms, 3)::text, ''),
-			COALESCE(round(r.ddb_ms, 3)::text, ''), COALESCE(round(r.ddb_ms, 3)::text, ''),
-			COALESCE(round(r.cap, 2)::text, ''), COALESCE(round(r.cap, 2) || ' ' || r.unit, ''),
-			COALESCE(r.items::text, ''), COALESCE(r.items::text, ''), COALESCE(r.parts::text, ''), COALESCE(r.parts::text, ''),
-			hroe.html_escape(concat_ws('; ',
-				CASE WHEN NOT r.identical THEN 'the two sides answer differently' END,
-				CASE WHEN r.scans THEN 'scans the table: every partition read' END,
-				CASE WHEN r.kind = 'read' AND r.items > 2 * GREATEST(r.answer_rows, 1) AND NOT COALESCE(r.scans, false) THEN format('reads %s items for %s returned', r.items, r.answer_rows) END,
-				CASE WHEN r.kind = 'write' AND r.items > 1 THEN format('fans out: %s items written', r.items) END,
-				CASE WHEN r.kind = 'write' AND r.icap > 0 THEN format('GSI writes %s WCU', r.icap) END,
-				CASE WHEN r.rel_ms IS NOT NULL AND r.ddb_ms IS NOT NULL AND r.ddb_ms > 2 * r.rel_ms THEN 'slower than the relational query here' END,
-				CASE WHEN r.identical AND r.kind = 'read' AND NOT COALESCE(r.scans, false) AND r.parts <= 1 THEN 'one partition, one request' END)));
+									partitions bigint, index_capacity numeric, error_class text, error text);
+	-- the sides in the run's order; the DynamoDB ones are those with a design
+	v_sides := ARRAY(SELECT p.model FROM pg_temp.hroe_design_page p GROUP BY p.model ORDER BY min(p.n));
+	IF NOT v_rel = ANY (v_sides) THEN
+		v_sides := v_rel || v_sides;
+	END IF;
+	v_ddbs := ARRAY(SELECT m FROM unnest(v_sides) WITH ORDINALITY u (m, o) WHERE v_designs ? m ORDER BY o);
+	FOREACH d IN ARRAY v_ddbs LOOP
+		INSERT INTO pg_temp.hroe_design_page_tables SELECT d, x.* FROM hroe.design_tables(v_designs -> d, 5) x;
 	END LOOP;
-	v_s := v_s || '</tbody></table>';
-	v_body := v_body || format('<section id="s-summary"><h2>Summary</h2><p id="verdict">%s of %s calls answer identically on both sides; %s pattern(s).</p>',
-		(SELECT count(*) FILTER (WHERE identical) FROM pg_temp.hroe_design_page WHERE model = v_ddb),
-		(SELECT count(*) FROM pg_temp.hroe_design_page WHERE model = v_ddb),
-		(SELECT count(DISTINCT pattern) FROM pg_temp.hroe_design_page)) || v_s || '</section>';
+	v_failed := (SELECT count(*) FROM pg_temp.hroe_design_page WHERE error_class IS NOT NULL);
 
-	-- where the single-table design loses
+	-- the failures: each failed call, its side, its parameter set, its error
+	IF v_failed > 0 THEN
+		v_body := v_body || format('<section id="s-failures"><h2>Failures</h2><p class="bad">%s call(s) failed; the run went on with the rest. Each is a failed verdict below.</p><ul id="failures">', v_failed)
+			|| (SELECT string_agg(format('<li data-pattern="%s" data-case="%s" data-side="%s" data-class="%s"><b>%s</b> [%s] on %s: <code>%s</code> %s</li>',
+					hroe.html_escape(p.pattern), hroe.html_escape(COALESCE(p.case_label, '')), hroe.html_escape(p.model), hroe.html_escape(p.error_class),
+					hroe.html_escape(p.pattern), hroe.html_escape(COALESCE(p.case_label, '')), hroe.html_escape(p.model), hroe.html_escape(p.error_class),
+					hroe.html_escape(p.error)), '' ORDER BY p.n)
+				FROM pg_temp.hroe_design_page p WHERE p.error_class IS NOT NULL)
+			|| '</ul></section>';
+		v_nav := v_nav || '<a href="#s-failures">Failures</a>';
+	END IF;
+
+	-- the summary: per pattern its verdict and every side's figures
+	v_s := '<table class="sortable" id="summary"><thead><tr><th data-sort="n">#</th><th>pattern</th><th>kind</th><th>cases</th><th>answers</th>'
+		|| (SELECT string_agg(format('<th data-sort="n">%s ms</th>', hroe.html_escape(m)), '' ORDER BY o) FROM unnest(v_sides) WITH ORDINALITY u (m, o))
+		|| COALESCE((SELECT string_agg(format('<th data-sort="n">%1$s capacity per call</th><th data-sort="n">%1$s items</th><th data-sort="n">%1$s partitions</th>', hroe.html_escape(m)), '' ORDER BY o)
+					 FROM unnest(v_ddbs) WITH ORDINALITY u (m, o)), '')
+		|| '<th>verdict</th></tr></thead><tbody>';
+	FOR r IN SELECT p.pattern_no, p.pattern, p.kind, bool_and(p.identical) AS identical, bool_or(p.has_error) AS failed,
+					(SELECT string_agg(DISTINCT format('%s %s', f.model, f.error_class), ', ') FROM pg_temp.hroe_design_page f
+					 WHERE f.pattern_no = p.pattern_no AND f.error_class IS NOT NULL) AS failures,
+					jsonb_object_agg(p.model, jsonb_build_object('ms', p.ms, 'cap', p.cap, 'unit', p.unit, 'items', p.items,
+						'rows', p.answer_rows, 'parts', p.parts, 'scans', p.scans, 'icap', p.icap)) AS m
+			 FROM (SELECT q.pattern_no, q.pattern, q.kind, q.model, bool_and(q.identical) AS identical,
+						  bool_or(q.error_class IS NOT NULL) AS has_error,
+						  round(avg(q.median_ms), 3) AS ms, round(avg(q.capacity), 2) AS cap, max(q.capacity_unit) AS unit,
+						  max(q.items) AS items, max(q.result_rows) AS answer_rows, max(q.partitions) AS parts,
+						  bool_or(q.request LIKE 'Scan %' OR q.request LIKE '%; Scan %') AS scans, max(q.index_capacity) AS icap
+				   FROM pg_temp.hroe_design_page q GROUP BY 1, 2, 3, 4) p
+			 GROUP BY 1, 2, 3 ORDER BY 1 LOOP
+		v_s := v_s || format('<tr data-pattern="%s"><td class="num" data-v="%s">%s</td><td>%s</td><td>%s</td><td class="num">%s</td><td class="%s">%s</td>',
+			hroe.html_escape(r.pattern), r.pattern_no, r.pattern_no, hroe.html_escape(r.pattern), r.kind,
+			(SELECT count(DISTINCT q.case_label) FROM pg_temp.hroe_design_page q WHERE q.pattern_no = r.pattern_no),
+			CASE WHEN r.identical THEN 'ok' ELSE 'bad' END,
+			CASE WHEN r.failed THEN 'FAILED' WHEN r.identical THEN 'identical' ELSE 'ANSWERS DIFFER' END)
+			-- the fastest side's cell marked
+			|| (SELECT string_agg(format('<td class="num%s" data-v="%s">%s</td>',
+					CASE WHEN (r.m -> m ->> 'ms')::numeric = (SELECT min((r.m -> m2 ->> 'ms')::numeric) FROM unnest(v_sides) m2) THEN ' win' ELSE '' END,
+					r.m -> m ->> 'ms', COALESCE(r.m -> m ->> 'ms', '')), '' ORDER BY o) FROM unnest(v_sides) WITH ORDINALITY u (m, o))
+			|| COALESCE((SELECT string_agg(format('<td class="num" data-v="%s">%s</td><td class="num" data-v="%s">%s</td><td class="num" data-v="%s">%s</td>',
+					r.m -> m ->> 'cap', COALESCE((r.m -> m ->> 'cap') || ' ' || (r.m -> m ->> 'unit'), ''),
+					r.m -> m ->> 'items', COALESCE(r.m -> m ->> 'items', ''), r.m -> m ->> 'parts', COALESCE(r.m -> m ->> 'parts', '')), '' ORDER BY o)
+				FROM unnest(v_ddbs) WITH ORDINALITY u (m, o)), '')
+			|| '<td class="verdict">' || CASE WHEN r.failed THEN format('<b class="bad">failed</b>: %s (see Failures)', hroe.html_escape(r.failures))
+											  WHEN NOT r.identical THEN '<b class="bad">answers differ</b>' ELSE
+				-- the fastest side and its lead over the next; the side with the least capacity
+				COALESCE((SELECT format('<b>%s</b> fastest%s', hroe.html_escape(f.m),
+						CASE WHEN f.next_ms = f.ms THEN format(', tied with %s', hroe.html_escape(f.next_m))
+							 WHEN f.next_ms IS NOT NULL AND f.ms > 0 THEN format(', %s&times; ahead of %s', round(f.next_ms / f.ms, 2), hroe.html_escape(f.next_m))
+							 ELSE '' END)
+					FROM (SELECT m, (r.m -> m ->> 'ms')::numeric AS ms,
+								 lead((r.m -> m ->> 'ms')::numeric) OVER (ORDER BY (r.m -> m ->> 'ms')::numeric, m) AS next_ms,
+								 lead(m) OVER (ORDER BY (r.m -> m ->> 'ms')::numeric, m) AS next_m
+						  FROM unnest(v_sides) m WHERE r.m -> m ->> 'ms' IS NOT NULL ORDER BY 2, 1 LIMIT 1) f), '')
+				|| COALESCE((SELECT format('; least capacity: <b>%s</b> (%s vs %s %s)', hroe.html_escape(f.m), f.cap, f.next_cap, f.unit)
+					FROM (SELECT m, (r.m -> m ->> 'cap')::numeric AS cap, r.m -> m ->> 'unit' AS unit,
+								 lead((r.m -> m ->> 'cap')::numeric) OVER (ORDER BY (r.m -> m ->> 'cap')::numeric, m) AS next_cap
+						  FROM unnest(v_ddbs) m WHERE r.m -> m ->> 'cap' IS NOT NULL ORDER BY 2, 1 LIMIT 1) f
+					WHERE f.next_cap IS NOT NULL AND f.next_cap <> f.cap), '')
+				-- what each DynamoDB side pays for it
+				|| COALESCE((SELECT string_agg(format('; %s: %s', hroe.html_escape(m), hroe.html_escape(x.note)), '' ORDER BY o)
+					FROM unnest(v_ddbs) WITH ORDINALITY u (m, o),
+						 LATERAL (SELECT NULLIF(concat_ws(', ',
+							CASE WHEN (r.m -> m ->> 'scans')::boolean THEN 'scans the table: every partition read' END,
+							CASE WHEN r.kind = 'read' AND (r.m -> m ->> 'items')::numeric > 2 * GREATEST((r.m -> m ->> 'rows')::numeric, 1)
+									  AND NOT COALESCE((r.m -> m ->> 'scans')::boolean, false)
+								 THEN format('reads %s items for %s returned', r.m -> m ->> 'items', r.m -> m ->> 'rows') END,
+							CASE WHEN r.kind = 'write' AND (r.m -> m ->> 'items')::numeric > 1 THEN format('fans out: %s items written', r.m -> m ->> 'items') END,
+							CASE WHEN r.kind = 'write' AND (r.m -> m ->> 'icap')::numeric > 0 THEN format('GSI writes %s WCU', r.m -> m ->> 'icap') END), '') AS note) x
+					WHERE x.note IS NOT NULL), '') END
+			|| '</td></tr>';
+	END LOOP;
+	v_body := v_body || format('<section id="s-summary"><h2>Summary</h2><p id="verdict">%s of %s calls answer identically on every side; %s pattern(s) on %s side(s)%s.</p><p>Per pattern, averaged over its parameter sets: each side''s median latency (the fastest marked), the DynamoDB capacity a call consumes (RCU for reads, eventually consistent; WCU with the index writes for writes), the items it reads or writes and the partitions it touches, and the verdict. Click a column to sort.</p>',
+		(SELECT count(*) FILTER (WHERE identical) FROM pg_temp.hroe_design_page),
+		(SELECT count(*) FROM pg_temp.hroe_design_page),
+		(SELECT count(DISTINCT pattern) FROM pg_temp.hroe_design_page), cardinality(v_sides),
+		CASE WHEN v_failed > 0 THEN format('; <b class="bad">%s call(s) failed</b>', v_failed) ELSE '' END) || v_s || '</tbody></table></section>';
+	v_nav := v_nav || '<a href="#s-summary">Summary</a>';
+
+	-- charts: latency per pattern and side, capacity per DynamoDB side, and
+	-- the benchmark's growth curves when several scales ran
+	v_labels := ARRAY(SELECT p.pattern FROM pg_temp.hroe_design_page p GROUP BY p.pattern, p.pattern_no ORDER BY p.pattern_no);
+	v_s := '<div class="charts">'
+		|| hroe.report_bar_chart('chart-latency', 'Median latency per pattern and side', 'ms', v_labels, v_sides,
+			COALESCE((SELECT jsonb_agg(jsonb_build_object('label', a.pattern, 'series', a.model, 'value', a.v)) FROM
+					  (SELECT p.pattern, p.model, avg(p.median_ms) AS v FROM pg_temp.hroe_design_page p WHERE p.median_ms IS NOT NULL GROUP BY 1, 2) a), '[]'), true)
+		|| CASE WHEN cardinality(v_ddbs) > 0 THEN hroe.report_bar_chart('chart-capacity', 'Capacity units per call (RCU reads, WCU writes)', 'units', v_labels, v_ddbs,
+			COALESCE((SELECT jsonb_agg(jsonb_build_object('label', a.pattern, 'series', a.model, 'value', a.v)) FROM
+					  (SELECT p.pattern, p.model, avg(p.capacity) AS v FROM pg_temp.hroe_design_page p WHERE p.capacity IS NOT NULL GROUP BY 1, 2) a), '[]'), true) ELSE '' END
+		|| '</div>';
+	IF jsonb_array_length(COALESCE(p_options -> 'growth', '[]')) > 0 THEN
+		v_s := v_s || '<h3 id="growth">Growth: median latency against scale (the benchmark''s runs, the busiest parameter set, one client)</h3><div class="growth">'
+			|| COALESCE((SELECT string_agg(hroe.report_growth_chart(g.p, p_options -> 'growth'), '' ORDER BY g.n, g.p)
+						 FROM (SELECT x ->> 'pattern' AS p, min((x ->> 'pattern_no')::integer) AS n
+							   FROM jsonb_array_elements(p_options -> 'growth') x GROUP BY 1) g), '')
+			|| '</div>';
+	END IF;
+	v_body := v_body || '<section id="s-charts"><h2>Charts</h2>' || v_s || '</section>';
+	v_nav := v_nav || '<a href="#s-charts">Charts</a>';
+
+	-- where each DynamoDB design loses
 	v_s := '';
-	FOR r IN SELECT p.pattern, p.kind, p.case_label, p.request, p.items, p.result_rows, p.partitions, p.capacity, p.index_capacity
+	FOR r IN SELECT p.model, p.pattern, p.kind, p.case_label, p.request, p.items, p.result_rows, p.partitions, p.capacity, p.index_capacity
 			 FROM pg_temp.hroe_design_page p
-			 WHERE p.model = v_ddb AND ((p.kind = 'read' AND (p.request LIKE 'Scan %' OR p.request LIKE '%; Scan %'))
+			 WHERE p.model = ANY (v_ddbs) AND p.error_class IS NULL
+			   AND ((p.kind = 'read' AND (p.request LIKE 'Scan %' OR p.request LIKE '%; Scan %'))
 				OR (p.kind = 'write' AND (p.items > 1 OR p.index_capacity > p.capacity - p.index_capacity)))
-			 ORDER BY p.pattern_no, p.n LOOP
-		v_s := v_s || format('<li data-pattern="%s"><b>%s</b> [%s]: %s</li>', hroe.html_escape(r.pattern), hroe.html_escape(r.pattern),
-			hroe.html_escape(r.case_label),
+			 ORDER BY array_position(v_ddbs, p.model), p.pattern_no, p.n LOOP
+		v_s := v_s || format('<li data-pattern="%s" data-side="%s"><b>%s</b> on %s [%s]: %s</li>', hroe.html_escape(r.pattern), hroe.html_escape(r.model),
+			hroe.html_escape(r.pattern), hroe.html_escape(r.model), hroe.html_escape(r.case_label),
 			CASE WHEN r.kind = 'read' THEN format('a Scan: %s items and %s partitions read for %s returned, %s RCU', r.items, r.partitions, r.result_rows, r.capacity)
 				 ELSE format('%s item(s) written, %s WCU of which %s for the GSIs, where the relational side writes its rows once', r.items, r.capacity, r.index_capacity) END);
 	END LOOP;
 	v_body := v_body || '<section id="s-loses"><h2>Where the DynamoDB design loses</h2>'
 		|| CASE WHEN v_s = '' THEN '<p id="loses-none">No pattern scans and no write fans out or writes more to its indexes than to its table.</p>'
 				ELSE '<ul id="loses">' || v_s || '</ul>' END || '</section>';
+	v_nav := v_nav || '<a href="#s-loses">Where it loses</a>';
 
 	-- every call
-	v_s := '<table class="sortable" id="calls"><thead><tr><th data-sort="n">#</th><th>pattern</th><th>case</th><th>side</th><th>answers</th><th data-sort="n">rows</th><th>request</th><th data-sort="n">requests</th><th data-sort="n">items</th><th data-sort="n">bytes</th><th data-sort="n">capacity</th><th data-sort="n">partitions</th><th data-sort="n">buffers</th><th data-sort="n">median ms</th><th>plan</th></tr></thead><tbody>';
+	v_s := '<table class="sortable" id="calls"><thead><tr><th data-sort="n">#</th><th>pattern</th><th>case</th><th>side</th><th>answers</th><th data-sort="n">rows</th><th>request</th><th data-sort="n">requests</th><th data-sort="n">items</th><th data-sort="n">bytes</th><th data-sort="n">capacity</th><th data-sort="n">partitions</th><th data-sort="n">buffers</th><th data-sort="n">median ms</th><th>plan</th><th>error</th></tr></thead><tbody>';
 	FOR r IN SELECT * FROM pg_temp.hroe_design_page ORDER BY n LOOP
-		v_s := v_s || format('<tr><td class="num" data-v="%s">%s</td><td>%s</td><td>%s</td><td>%s</td><td class="%s">%s</td><td class="num" data-v="%s">%s</td><td class="request">%s</td><td class="num" data-v="%s">%s</td><td class="num" data-v="%s">%s</td><td class="num" data-v="%s">%s</td><td class="num" data-v="%s">%s</td><td class="num" data-v="%s">%s</td><td class="num" data-v="%s">%s</td><td class="num" data-v="%s">%s</td><td class="plan">%s</td></tr>',
-			r.pattern_no, r.pattern_no, hroe.html_escape(r.pattern), hroe.html_escape(r.case_label), hroe.html_escape(r.model),
-			CASE WHEN r.identical THEN 'ok' ELSE 'bad' END, CASE WHEN r.identical THEN 'identical' ELSE 'DIFFER' END,
+		v_s := v_s || format('<tr data-side="%s"><td class="num" data-v="%s">%s</td><td>%s</td><td>%s</td><td>%s</td><td class="%s">%s</td><td class="num" data-v="%s">%s</td><td class="request">%s</td><td class="num" data-v="%s">%s</td><td class="num" data-v="%s">%s</td><td class="num" data-v="%s">%s</td><td class="num" data-v="%s">%s</td><td class="num" data-v="%s">%s</td><td class="num" data-v="%s">%s</td><td class="num" data-v="%s">%s</td><td class="plan">%s</td><td class="bad">%s</td></tr>',
+			hroe.html_escape(r.model), r.pattern_no, r.pattern_no, hroe.html_escape(r.pattern), hroe.html_escape(r.case_label), hroe.html_escape(r.model),
+			CASE WHEN r.identical THEN 'ok' ELSE 'bad' END,
+			CASE WHEN r.error_class IS NOT NULL THEN 'FAILED' WHEN r.identical THEN 'identical' ELSE 'DIFFER' END,
 			COALESCE(r.result_rows::text, ''), COALESCE(r.result_rows::text, ''), hroe.html_escape(COALESCE(r.request, '')),
 			COALESCE(r.requests::text, ''), COALESCE(r.requests::text, ''), COALESCE(r.items::text, ''), COALESCE(r.items::text, ''),
 			COALESCE(r.item_bytes::text, ''), COALESCE(r.item_bytes::text, ''), COALESCE(r.capacity::text, ''), COALESCE(r.capacity || ' ' || r.capacity_unit, ''),
 			COALESCE(r.partitions::text, ''), COALESCE(r.partitions::text, ''), COALESCE(r.shared_hit::text, ''), COALESCE(r.shared_hit::text, ''),
-			COALESCE(r.median_ms::text, ''), COALESCE(r.median_ms::text, ''), hroe.html_escape(COALESCE(r.plan_shape, '')));
+			COALESCE(r.median_ms::text, ''), COALESCE(r.median_ms::text, ''), hroe.html_escape(COALESCE(r.plan_shape, '')),
+			hroe.html_escape(COALESCE(r.error_class || ' ' || r.error, '')));
 	END LOOP;
 	v_body := v_body || '<section id="s-calls"><h2>Every call</h2>' || v_s || '</tbody></table></section>';
+	v_nav := v_nav || '<a href="#s-calls">Calls</a>';
 
 	-- tables and indexes: sizes, hot keys, grids
-	v_s := '<table class="sortable" id="tables"><thead><tr><th>table</th><th>index</th><th data-sort="n">items</th><th data-sort="n">bytes</th><th data-sort="n">partitions</th><th>hottest partition keys (items, share)</th></tr></thead><tbody>';
+	v_s := '<table class="sortable" id="tables"><thead><tr><th>design</th><th>table</th><th>index</th><th data-sort="n">items</th><th data-sort="n">bytes</th><th data-sort="n">partitions</th><th>hottest partition keys (items, share)</th></tr></thead><tbody>';
 	FOR t IN SELECT * FROM pg_temp.hroe_design_page_tables LOOP
-		v_s := v_s || format('<tr data-table="%s" data-index="%s"><td>%s</td><td>%s</td><td class="num" data-v="%s">%s</td><td class="num" data-v="%s">%s</td><td class="num" data-v="%s">%s</td><td class="hot">%s</td></tr>',
-			hroe.html_escape(t.table_name), hroe.html_escape(COALESCE(t.index_name, '-')), hroe.html_escape(t.table_name),
-			hroe.html_escape(COALESCE(t.index_name, '(table)')), t.items, t.items, t.bytes, t.bytes, t.partitions, t.partitions,
+		v_s := v_s || format('<tr data-design="%s" data-table="%s" data-index="%s"><td>%s</td><td>%s</td><td>%s</td><td class="num" data-v="%s">%s</td><td class="num" data-v="%s">%s</td><td class="num" data-v="%s">%s</td><td class="hot">%s</td></tr>',
+			hroe.html_escape(t.design), hroe.html_escape(t.table_name), hroe.html_escape(COALESCE(t.index_name, '-')), hroe.html_escape(t.design),
+			hroe.html_escape(t.table_name), hroe.html_escape(COALESCE(t.index_name, '(table)')), t.items, t.items, t.bytes, t.bytes, t.partitions, t.partitions,
 			COALESCE((SELECT string_agg(format('%s (%s, %s %%)', hroe.html_escape((SELECT v #>> '{}' FROM jsonb_each(h -> 'key') x (k, v))),
 				h ->> 'items', round(100.0 * (h ->> 'items')::numeric / NULLIF(t.items, 0), 1)), '; ' ORDER BY o)
 				FROM jsonb_array_elements(t.hottest) WITH ORDINALITY AS e (h, o)), ''));
 	END LOOP;
 	v_s := v_s || '</tbody></table>';
 	FOR t IN SELECT * FROM pg_temp.hroe_design_page_tables WHERE jsonb_array_length(hottest) > 0 LOOP
-		v_s := v_s || format('<h3>%s%s: its hottest partition</h3><div class="grid">', hroe.html_escape(t.table_name),
+		v_s := v_s || format('<h3>%s: %s%s, its hottest partition</h3><div class="grid">', hroe.html_escape(t.design), hroe.html_escape(t.table_name),
 							 COALESCE('.' || hroe.html_escape(t.index_name), ''))
 			|| hroe.grid(t.table_name, t.index_name, (SELECT v #>> '{}' FROM jsonb_each(t.hottest #> '{0,key}') x (k, v)), v_grid_items, 'html')
 			|| '</div>';
 	END LOOP;
-	v_body := v_body || '<section id="s-tables"><h2>Tables and indexes</h2><p>Items (index entries), bytes as DynamoDB sizes them, partitions (distinct partition keys) and the hottest partition keys, as the design''s tables hold them now.</p>' || v_s || '</section>';
+	v_body := v_body || '<section id="s-tables"><h2>Tables and indexes, as the design guides draw them</h2><p>Per DynamoDB design: items (index entries), bytes as DynamoDB sizes them, partitions (distinct partition keys) and the hottest partition keys, as the tables hold them now; each hottest partition drawn as a grid.</p>' || v_s || '</section>';
+	v_nav := v_nav || '<a href="#s-tables">Tables</a>';
 
 	-- the bill: the request mix per month, on demand and provisioned, per table class
-	v_ddb_bytes := (SELECT COALESCE(sum(bytes + 100 * items), 0) FROM pg_temp.hroe_design_page_tables);
-	v_rel_bytes := (SELECT COALESCE(sum(pg_total_relation_size(c.oid)), 0) FROM pg_class c
-					WHERE c.relkind IN ('r', 'm') AND c.relnamespace::regnamespace::text IN
-						(SELECT jsonb_array_elements_text(COALESCE(p_design -> 'relational_schemas', '[]'))));
-	v_class := COALESCE(p_options ->> 'table_class', p_design #>> '{tables,0,TableClass}', 'STANDARD');
-	v_s := '<table id="bill"><thead><tr><th>pattern</th><th class="num">requests per second</th><th class="num">units per call</th><th class="num">on demand, Standard ($/month)</th><th class="num">on demand, Standard-IA ($/month)</th><th class="num">provisioned, Standard ($/month)</th><th class="num">provisioned, Standard-IA ($/month)</th></tr></thead><tbody>';
-	FOR r IN WITH per AS (
-				SELECT p.pattern, p.kind, avg(p.capacity) AS units FROM pg_temp.hroe_design_page p WHERE p.model = v_ddb GROUP BY 1, 2)
-			 SELECT per.pattern, per.kind, per.units, (m.value #>> '{}')::numeric AS rate,
-					(m.value #>> '{}')::numeric * per.units * v_hours * 3600 / 1e6 AS million_units,
-					(m.value #>> '{}')::numeric * per.units AS sustained
-			 FROM per JOIN jsonb_each(COALESCE(p_design -> 'mix', '{}')) m ON m.key = per.pattern
-			 WHERE jsonb_typeof(m.value) = 'number' AND (m.value #>> '{}')::numeric >= 0
-			 UNION ALL SELECT NULL, NULL, NULL, NULL, NULL, NULL
-			 ORDER BY 1 NULLS LAST LOOP
-		IF r.pattern IS NULL THEN
-			EXIT;
-		END IF;
-		v_s := v_s || format('<tr data-pattern="%s"><td>%s</td><td class="num">%s</td><td class="num">%s</td><td class="num">%s</td><td class="num">%s</td><td class="num">%s</td><td class="num">%s</td></tr>',
-			hroe.html_escape(r.pattern), hroe.html_escape(r.pattern), r.rate, round(r.units, 2),
-			round(r.million_units * (v_price ->> CASE r.kind WHEN 'read' THEN 'read_price' ELSE 'write_price' END)::numeric, 2),
-			round(r.million_units * (v_price ->> CASE r.kind WHEN 'read' THEN 'ia_read_price' ELSE 'ia_write_price' END)::numeric, 2),
-			round(r.sustained * v_hours * (v_price ->> CASE r.kind WHEN 'read' THEN 'rcu_hour_price' ELSE 'wcu_hour_price' END)::numeric, 2),
-			round(r.sustained * v_hours * (v_price ->> CASE r.kind WHEN 'read' THEN 'ia_rcu_hour_price' ELSE 'ia_wcu_hour_price' END)::numeric, 2));
+	v_s := '<table id="bill"><thead><tr><th>design</th><th>pattern</th><th class="num">requests per second</th><th class="num">units per call</th><th class="num">on demand, Standard ($/month)</th><th class="num">on demand, Standard-IA ($/month)</th><th class="num">provisioned, Standard ($/month)</th><th class="num">provisioned, Standard-IA ($/month)</th></tr></thead><tbody>';
+	FOREACH d IN ARRAY v_ddbs LOOP
+		FOR r IN SELECT per.pattern, per.kind, per.units, (m.value #>> '{}')::numeric AS rate,
+						(m.value #>> '{}')::numeric * per.units * v_hours * 3600 / 1e6 AS million_units,
+						(m.value #>> '{}')::numeric * per.units AS sustained
+				 FROM (SELECT p.pattern, p.kind, avg(p.capacity) AS units FROM pg_temp.hroe_design_page p
+					   WHERE p.model = d AND p.capacity IS NOT NULL GROUP BY 1, 2) per
+				 JOIN jsonb_each(v_mix) m ON m.key = per.pattern
+				 WHERE jsonb_typeof(m.value) = 'number' AND (m.value #>> '{}')::numeric >= 0
+				 ORDER BY 1 LOOP
+			v_s := v_s || format('<tr data-design="%s" data-pattern="%s"><td>%s</td><td>%s</td><td class="num">%s</td><td class="num">%s</td><td class="num">%s</td><td class="num">%s</td><td class="num">%s</td><td class="num">%s</td></tr>',
+				hroe.html_escape(d), hroe.html_escape(r.pattern), hroe.html_escape(d), hroe.html_escape(r.pattern), r.rate, round(r.units, 2),
+				round(r.million_units * (v_price ->> CASE r.kind WHEN 'read' THEN 'read_price' ELSE 'write_price' END)::numeric, 2),
+				round(r.million_units * (v_price ->> CASE r.kind WHEN 'read' THEN 'ia_read_price' ELSE 'ia_write_price' END)::numeric, 2),
+				round(r.sustained * v_hours * (v_price ->> CASE r.kind WHEN 'read' THEN 'rcu_hour_price' ELSE 'wcu_hour_price' END)::numeric, 2),
+				round(r.sustained * v_hours * (v_price ->> CASE r.kind WHEN 'read' THEN 'ia_rcu_hour_price' ELSE 'ia_wcu_hour_price' END)::numeric, 2));
+		END LOOP;
+		SELECT round(COALESCE(sum(x.mu * (v_price ->> CASE x.kind WHEN 'read' THEN 'read_price' ELSE 'write_price' END)::numeric), 0), 2) AS od,
+			   round(COALESCE(sum(x.mu * (v_price ->> CASE x.kind WHEN 'read' THEN 'ia_read_price' ELSE 'ia_write_price' END)::numeric), 0), 2) AS od_ia,
+			   round(COALESCE(sum(x.su * v_hours * (v_price ->> CASE x.kind WHEN 'read' THEN 'rcu_hour_price' ELSE 'wcu_hour_price' END)::numeric), 0), 2) AS pr,
+			   round(COALESCE(sum(x.su * v_hours * (v_price ->> CASE x.kind WHEN 'read' THEN 'ia_rcu_hour_price' ELSE 'ia_wcu_hour_price' END)::numeric), 0), 2) AS pr_ia
+		INTO t
+		FROM (SELECT per.kind, (m.value #>> '{}')::numeric * per.units * v_hours * 3600 / 1e6 AS mu, (m.value #>> '{}')::numeric * per.units AS su
+			  FROM (SELECT p.pattern, p.kind, avg(p.capacity) AS units FROM pg_temp.hroe_design_page p
+					WHERE p.model = d AND p.capacity IS NOT NULL GROUP BY 1, 2) per
+			  JOIN jsonb_each(v_mix) m ON m.key = per.pattern
+			  WHERE jsonb_typeof(m.value) = 'number' AND (m.value #>> '{}')::numeric >= 0) x;
+		v_ddb_bytes := (SELECT COALESCE(sum(bytes + 100 * items), 0) FROM pg_temp.hroe_design_page_tables WHERE design = d);
+		v_s := v_s || format('<tr class="total" data-design="%5$s" data-kind="requests" data-on-demand="%1$s" data-provisioned="%3$s"><td>%6$s</td><td>requests</td><td></td><td></td><td class="num">%1$s</td><td class="num">%2$s</td><td class="num">%3$s</td><td class="num">%4$s</td></tr>',
+				t.od, t.od_ia, t.pr, t.pr_ia, hroe.html_escape(d), hroe.html_escape(d))
+			|| format('<tr class="total" data-design="%s" data-kind="storage" data-bytes="%s"><td>%s</td><td>storage (%s bytes with 100 bytes per item and index entry)</td><td></td><td></td><td class="num">%s</td><td class="num">%s</td><td class="num">%s</td><td class="num">%s</td></tr>',
+				hroe.html_escape(d), v_ddb_bytes, hroe.html_escape(d), v_ddb_bytes,
+				round(v_ddb_bytes / 1073741824 * (v_price ->> 'storage_price')::numeric, 2), round(v_ddb_bytes / 1073741824 * (v_price ->> 'ia_storage_price')::numeric, 2),
+				round(v_ddb_bytes / 1073741824 * (v_price ->> 'storage_price')::numeric, 2), round(v_ddb_bytes / 1073741824 * (v_price ->> 'ia_storage_price')::numeric, 2));
 	END LOOP;
-	SELECT round(COALESCE(sum(x.od), 0), 2) AS od, round(COALESCE(sum(x.od_ia), 0), 2) AS od_ia,
-		   round(COALESCE(sum(x.pr), 0), 2) AS pr, round(COALESCE(sum(x.pr_ia), 0), 2) AS pr_ia INTO t
-	FROM (SELECT (m.value #>> '{}')::numeric * per.units * v_hours * 3600 / 1e6
-				 * (v_price ->> CASE per.kind WHEN 'read' THEN 'read_price' ELSE 'write_price' END)::numeric AS od,
-				 (m.value #>> '{}')::numeric * per.units * v_hours * 3600 / 1e6
-				 * (v_price ->> CASE per.kind WHEN 'read' THEN 'ia_read_price' ELSE 'ia_write_price' END)::numeric AS od_ia,
-				 (m.value #>> '{}')::numeric * per.units * v_hours
-				 * (v_price ->> CASE per.kind WHEN 'read' THEN 'rcu_hour_price' ELSE 'wcu_hour_price' END)::numeric AS pr,
-				 (m.value #>> '{}')::numeric * per.units * v_hours
-				 * (v_price ->> CASE per.kind WHEN 'read' THEN 'ia_rcu_hour_price' ELSE 'ia_wcu_hour_price' END)::numeric AS pr_ia
-		  FROM (SELECT p.pattern, p.kind, avg(p.capacity) AS units FROM pg_temp.hroe_design_page p WHERE p.model = v_ddb GROUP BY 1, 2) per
-		  JOIN jsonb_each(COALESCE(p_design -> 'mix', '{}')) m ON m.key = per.pattern
-		  WHERE jsonb_typeof(m.value) = 'number' AND (m.value #>> '{}')::numeric >= 0) x;
-	v_s := v_s || format('<tr class="total" id="bill-requests" data-on-demand="%1$s" data-provisioned="%3$s"><td>requests</td><td></td><td></td><td class="num">%1$s</td><td class="num">%2$s</td><td class="num">%3$s</td><td class="num">%4$s</td></tr>', t.od, t.od_ia, t.pr, t.pr_ia)
-		|| format('<tr class="total" id="bill-storage" data-bytes="%s"><td>storage (%s bytes with 100 bytes per item and index entry)</td><td></td><td></td><td class="num">%s</td><td class="num">%s</td><td class="num">%s</td><td class="num">%s</td></tr>',
-			v_ddb_bytes, v_ddb_bytes,
-			round(v_ddb_bytes / 1073741824 * (v_price ->> 'storage_price')::numeric, 2), round(v_ddb_bytes / 1073741824 * (v_price ->> 'ia_storage_price')::numeric, 2),
-			round(v_ddb_bytes / 1073741824 * (v_price ->> 'storage_price')::numeric, 2), round(v_ddb_bytes / 1073741824 * (v_price ->> 'ia_storage_price')::numeric, 2))
-		|| '</tbody></table>';
-	v_body := v_body || format('<section id="s-bill"><h2>The monthly bill</h2><p>The design''s request mix (requests per second, sustained over %s hours a month) times each pattern''s capacity per call (the average over its cases), priced on demand and provisioned (units sized to the mix, no headroom), for each table class; the design''s tables declare %s. Prices: us-east-1, read %s, <a href="https://aws.amazon.com/dynamodb/pricing/">aws.amazon.com/dynamodb/pricing</a>.</p>',
-			v_hours, hroe.html_escape(v_class), hroe.html_escape(v_price ->> 'prices_read'))
-		|| v_s
-		|| format('<p id="storage">Storage: DynamoDB side %s bytes (tables and indexes); relational side %s bytes (%s, tables and their indexes as PostgreSQL stores them).</p>',
-			v_ddb_bytes, v_rel_bytes, hroe.html_escape(COALESCE((SELECT string_agg(x, ', ') FROM jsonb_array_elements_text(p_design -> 'relational_schemas') x), 'no relational_schemas declared')))
-		|| '</section>';
+	v_s := v_s || '</tbody></table>';
+	-- storage on each side: what PostgreSQL holds, what DynamoDB would bill
+	v_s := v_s || '<h3>Storage on each side</h3><table id="storage"><thead><tr><th>side</th><th>table class</th><th class="num">PostgreSQL bytes (tables, indexes, TOAST)</th><th class="num">DynamoDB billed bytes (items and index entries, +100 B each)</th><th class="num">DynamoDB storage $ / month</th></tr></thead><tbody>';
+	FOREACH d IN ARRAY v_sides LOOP
+		v_pg_bytes := (SELECT COALESCE(sum(pg_total_relation_size(c.oid)), 0) FROM pg_class c
+					   WHERE c.relkind IN ('r', 'm', 'p') AND c.relnamespace::regnamespace::text IN
+						   (SELECT x FROM jsonb_array_elements_text(CASE WHEN d = v_rel THEN COALESCE(p_design -> 'relational_schemas', '[]')
+								ELSE jsonb_build_array(hroe.design_schema(v_designs -> d)) END) x));
+		v_ddb_bytes := CASE WHEN d <> v_rel THEN (SELECT COALESCE(sum(bytes + 100 * items), 0) FROM pg_temp.hroe_design_page_tables WHERE design = d) END;
+		v_class := CASE WHEN d <> v_rel THEN COALESCE(p_options ->> 'table_class', v_designs #>> ARRAY[d, 'tables', '0', 'TableClass'], 'STANDARD') END;
+		v_s := v_s || format('<tr data-model="%s"><td>%s</td><td>%s</td><td class="num" data-v="%s">%s (%s)</td><td class="num" data-v="%s">%s</td><td class="num">%s</td></tr>',
+			hroe.html_escape(d), hroe.html_escape(d), hroe.html_escape(COALESCE(v_class, '')), v_pg_bytes, v_pg_bytes, pg_size_pretty(v_pg_bytes),
+			v_ddb_bytes, COALESCE(v_ddb_bytes || ' (' || pg_size_pretty(v_ddb_bytes) || ')', ''),
+			COALESCE('$' || round(v_ddb_bytes / 1073741824 * (v_price ->> CASE WHEN v_class = 'STANDARD_INFREQUENT_ACCESS' THEN 'ia_storage_price' ELSE 'storage_price' END)::numeric, 4), ''));
+	END LOOP;
+	v_s := v_s || '</tbody></table>';
+	v_body := v_body || format('<section id="s-bill"><h2>The monthly bill</h2><p>Per DynamoDB design: the request mix (requests per second, sustained over %s hours a month: the design''s "mix", or the options'') times each pattern''s capacity per call (the average over its cases), priced on demand and provisioned (units sized to the mix, no headroom), for each table class. Prices: us-east-1, read %s, <a href="https://aws.amazon.com/dynamodb/pricing/">aws.amazon.com/dynamodb/pricing</a>.</p>',
+			v_hours, hroe.html_escape(v_price ->> 'prices_read'))
+		|| v_s || '</section>';
+	v_nav := v_nav || '<a href="#s-bill">Bill</a>';
 
 	-- write amplification of the GSIs per write pattern
 	v_s := '';
-	FOR r IN SELECT p.pattern, p.case_label, p.items, p.capacity, p.index_capacity FROM pg_temp.hroe_design_page p
-			 WHERE p.model = v_ddb AND p.kind = 'write' ORDER BY p.pattern_no, p.n LOOP
-		v_s := v_s || format('<tr data-pattern="%s"><td>%s</td><td>%s</td><td class="num">%s</td><td class="num">%s</td><td class="num">%s</td><td class="num">%s</td></tr>',
-			hroe.html_escape(r.pattern), hroe.html_escape(r.pattern), hroe.html_escape(r.case_label), r.items, r.capacity - r.index_capacity,
-			r.index_capacity, CASE WHEN r.capacity - r.index_capacity > 0 THEN round(r.capacity / (r.capacity - r.index_capacity), 2)::text ELSE '' END);
+	FOR r IN SELECT p.model, p.pattern, p.case_label, p.items, p.capacity, p.index_capacity FROM pg_temp.hroe_design_page p
+			 WHERE p.model = ANY (v_ddbs) AND p.kind = 'write' AND p.error_class IS NULL
+			 ORDER BY array_position(v_ddbs, p.model), p.pattern_no, p.n LOOP
+		v_s := v_s || format('<tr data-design="%s" data-pattern="%s"><td>%s</td><td>%s</td><td>%s</td><td class="num">%s</td><td class="num">%s</td><td class="num">%s</td><td class="num">%s</td></tr>',
+			hroe.html_escape(r.model), hroe.html_escape(r.pattern), hroe.html_escape(r.model), hroe.html_escape(r.pattern), hroe.html_escape(r.case_label),
+			r.items, r.capacity - r.index_capacity, r.index_capacity,
+			CASE WHEN r.capacity - r.index_capacity > 0 THEN round(r.capacity / (r.capacity - r.index_capacity), 2)::text ELSE '' END);
 	END LOOP;
 	v_body := v_body || '<section id="s-amplification"><h2>GSI write amplification</h2>'
 		|| CASE WHEN v_s = '' THEN '<p>The design declares no write pattern.</p>'
-				ELSE '<table id="amplification"><thead><tr><th>write pattern</th><th>case</th><th class="num">items written</th><th class="num">table WCU</th><th class="num">GSI WCU</th><th class="num">total ÷ table</th></tr></thead><tbody>' || v_s || '</tbody></table>' END
+				ELSE '<table id="amplification"><thead><tr><th>design</th><th>write pattern</th><th>case</th><th class="num">items written</th><th class="num">table WCU</th><th class="num">GSI WCU</th><th class="num">total ÷ table</th></tr></thead><tbody>' || v_s || '</tbody></table>' END
 		|| '</section>';
+	v_nav := v_nav || '<a href="#s-amplification">GSI writes</a>';
 
-	v_p := hroe.html_escape(COALESCE(p_design ->> 'description', ''));
 	RETURN '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">'
 		|| format('<title>hroe design %s</title><style>', hroe.html_escape(p_design ->> 'name'))
 		|| 'body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:0;color:#0f172a;background:#fff}'
@@ -1368,13 +1251,13 @@ BEGIN
 		|| 'nav{position:sticky;top:0;background:#f1f5f9;padding:6px 24px;border-bottom:1px solid #cbd5e1;z-index:1}nav a{margin-right:16px;color:#1d4ed8;text-decoration:none}'
 		|| 'main{padding:0 24px 40px}h2{margin:26px 0 6px;font-size:18px}h3{margin:18px 0 6px;font-size:15px}'
 		|| 'table{border-collapse:collapse;font-size:12.5px}th,td{border-bottom:1px solid #e2e8f0;padding:3px 7px;text-align:left;vertical-align:top}'
-		|| 'table.sortable thead th{background:#f8fafc;cursor:pointer}td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}.ok{color:#15803d}.bad{color:#b91c1c;font-weight:700}'
-		|| 'td.request,td.plan{font-family:ui-monospace,monospace;font-size:11.5px;max-width:420px;word-break:break-all}tr.total td{font-weight:700}.grid{margin:10px 0 18px;overflow-x:auto}'
-		|| format('</style></head><body data-design="%s"><header><h1>hroe: the design %s, proven on its data</h1><p>%s</p><p>%s against %s &middot; %s calls &middot; %s</p></header>',
-				  hroe.html_escape(p_design ->> 'name'), hroe.html_escape(p_design ->> 'name'), v_p, hroe.html_escape(v_ddb), hroe.html_escape(v_rel),
-				  (SELECT count(*) FROM pg_temp.hroe_design_page), hroe.html_escape(split_part(version(), ',', 1)))
-		|| '<nav><a href="#s-summary">Summary</a><a href="#s-loses">Where it loses</a><a href="#s-calls">Calls</a><a href="#s-tables">Tables</a><a href="#s-bill">Bill</a><a href="#s-amplification">GSI writes</a></nav><main>'
-		|| v_body || '</main>'
+		|| 'table.sortable thead th{background:#f8fafc;cursor:pointer}td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}td.win{font-weight:700;background:#dcfce7}.ok{color:#15803d}.bad{color:#b91c1c;font-weight:700}'
+		|| 'td.request,td.plan{font-family:ui-monospace,monospace;font-size:11.5px;max-width:420px;word-break:break-all}td.verdict{min-width:260px}tr.total td{font-weight:700}.grid{margin:10px 0 18px;overflow-x:auto}'
+		|| '.charts{display:flex;flex-wrap:wrap;gap:24px}.growth{display:flex;flex-wrap:wrap;gap:8px}'
+		|| format('</style></head><body data-design="%s"><header><h1>hroe: the design %s, proven on its data</h1><p>%s</p><p>%s &middot; %s calls &middot; %s</p></header>',
+				  hroe.html_escape(p_design ->> 'name'), hroe.html_escape(p_design ->> 'name'), hroe.html_escape(COALESCE(p_design ->> 'description', '')),
+				  hroe.html_escape(array_to_string(v_sides, ', ')), (SELECT count(*) FROM pg_temp.hroe_design_page), hroe.html_escape(split_part(version(), ',', 1)))
+		|| '<nav>' || v_nav || '</nav><main>' || v_body || '</main>'
 		|| '<script type="application/json" id="hroe-design-data">' || replace(replace(p_results::text, '<', '\u003c'), '>', '\u003e') || '</script>'
 		|| '<script>document.querySelectorAll("table.sortable").forEach(function(t){t.querySelectorAll("thead th").forEach(function(h,i){h.addEventListener("click",function(){'
 		|| 'var b=t.tBodies[0],rs=Array.prototype.slice.call(b.rows),n=h.getAttribute("data-sort")==="n",d=h.getAttribute("data-dir")==="asc"?-1:1;'
@@ -1385,4 +1268,4 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION hroe.design_html(jsonb, jsonb, jsonb) IS
-'one hroe.design_run() run of a design (p_results: its rows as a jsonb array) as a self-contained HTML page: per pattern the verdict and both sides'' figures, where the DynamoDB design loses (a Scan, a write that fans out or writes more to its GSIs than to its table), every call, per table and index the items, bytes, partitions and hottest partition keys with the hottest partition drawn by hroe.grid, the monthly bill of the design''s request mix ("mix": requests per second per pattern) on demand and provisioned for both table classes with storage on each side (relational_schemas), and the GSI write amplification per write; p_options: read_price, write_price, storage_price, ia_read_price, ia_write_price, ia_storage_price, rcu_hour_price, wcu_hour_price, ia_rcu_hour_price, ia_wcu_hour_price (us-east-1 defaults, https://aws.amazon.com/dynamodb/pricing/), table_class, grid_items';
+'one hroe.design_run() run of a design (p_results: its rows as a jsonb array) as a self-contained HTML page, a column per side (relational, the design''s DynamoDB side, each variant''s): the failed calls (side, parameter set, SQLSTATE and message), per pattern the verdict (failed, answers differ, or the fastest side and the least capacity, and what each DynamoDB side pays: a Scan, items read beyond those returned, a write that fans out, GSI writes) with every side''s latency, capacity, items and partitions, SVG charts of latency and capacity and the benchmark''s growth curves (p_options.growth [{"scale", "pattern_no", "pattern", "model", "ms"}]), where each DynamoDB design loses, every call, per design, table and index the items, bytes, partitions and hottest partition keys with the hottest partition drawn by hroe.grid, the monthly bill of the request mix (the design''s "mix" or p_options.mix: requests per second per pattern) on demand and provisioned for both table classes, storage on each side (relational_schemas; each design''s schema), and the GSI write amplification per write; p_options: read_price, write_price, storage_price, ia_read_price, ia_write_price, ia_storage_price, rcu_hour_price, wcu_hour_price, ia_rcu_hour_price, ia_wcu_hour_price (us-east-1 defaults, https://aws.amazon.com/dynamodb/pricing/), table_class, grid_items (1 to 1000, default 12), mix, growth';
