@@ -264,6 +264,37 @@ END;
 COMMENT ON FUNCTION hroe.pitr_window(hroe.pitr, OUT timestamptz, OUT timestamptz) IS
 'internal: The instants the table of p can be restored to: from when point-in-time recovery was enabled or the recovery period started (the later) to now';
 
+-- Waits until every transaction that committed at or before p_at is
+-- visible to a new snapshot (one whose commit time is recorded but which is
+-- still in the snapshot's list of running transactions is waited for)
+CREATE FUNCTION hroe.pitr_wait_committed(p_at timestamptz)
+RETURNS void
+LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	v_waits integer := 0;
+BEGIN
+	IF current_setting('transaction_isolation') <> 'read committed' THEN
+		RAISE EXCEPTION USING ERRCODE = 'invalid_transaction_state',
+			MESSAGE = 'waiting for the transactions committed before an instant must run in a READ COMMITTED transaction';
+	END IF;
+	LOOP
+		EXIT WHEN NOT EXISTS (
+			SELECT FROM pg_snapshot_xip(pg_current_snapshot()) x
+			WHERE pg_xact_commit_timestamp((x::text::numeric % 4294967296)::text::xid) <= p_at);
+		v_waits := v_waits + 1;
+		IF v_waits > 10000 THEN
+			RAISE EXCEPTION USING ERRCODE = 'lock_not_available',
+				MESSAGE = 'a transaction that committed before the given instant is still not visible';
+		END IF;
+		PERFORM pg_sleep(0.001);
+	END LOOP;
+END
+$$;
+COMMENT ON FUNCTION hroe.pitr_wait_committed(timestamptz) IS
+'internal: Returns once every transaction that committed at or before p_at is visible to the next statement''s snapshot (READ COMMITTED only; lock_not_available after about 10 seconds); an incremental export''s worker calls it before its snapshot';
+
 CREATE FUNCTION hroe.restore_table_to_point_in_time(p_target_table_name text,
 													p_source_table_name text DEFAULT NULL,
 													p_restore_date_time timestamptz DEFAULT NULL,
