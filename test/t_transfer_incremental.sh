@@ -38,7 +38,7 @@ trap 'psql -X -q -d postgres -c "ALTER SYSTEM RESET hroe.s3_root" -c "SELECT pg_
 sleep 0.5
 
 ddb() { q "SELECT hroe.dynamodb('$1', '$2')"; }
-put() { ddb PutItem "{\"TableName\": \"inc\", \"Item\": {\"pk\": {\"S\": \"$1\"}, \"sk\": {\"N\": \"$2\"}$3}}" >/dev/null; }
+put() { ddb PutItem "{\"TableName\": \"inc\", \"Item\": {\"pk\": {\"S\": \"$1\"}, \"sk\": {\"N\": \"$2\"}${3:-}}}" >/dev/null; }
 del() { ddb DeleteItem "{\"TableName\": \"inc\", \"Key\": {\"pk\": {\"S\": \"$1\"}, \"sk\": {\"N\": \"$2\"}}}" >/dev/null; }
 # an instant after every committed write and before every later one
 instant() { sleep 0.02; q "SELECT to_char(clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.US\"Z\"')"; sleep 0.02; }
@@ -78,8 +78,8 @@ echo "T0 $T0 T1 $T1 T2 $T2 T3 $T3"
 
 # the oracle: full restores at T1 and T2, their items
 state() { # instant target
-	q "SELECT hroe.dynamodb('RestoreTableToPointInTime', '{\"SourceTableName\": \"inc\", \"TargetTableName\": \"$2\",
-		\"RestoreDateTime\": ' || extract(epoch FROM '$1'::timestamptz) || '}')" >/dev/null
+	q "SELECT hroe.dynamodb('RestoreTableToPointInTime', ('{\"SourceTableName\": \"inc\", \"TargetTableName\": \"$2\",
+		\"RestoreDateTime\": ' || extract(epoch FROM '$1'::timestamptz) || '}')::jsonb)" >/dev/null
 	q "SELECT coalesce(jsonb_agg(hroe.item_to_jsonb(item) ORDER BY item::text), '[]') FROM $(q "SELECT relid::regclass FROM hroe.tables WHERE table_name = '$2'")"
 }
 state "$T1" at_t1 >"$work/t1.json"
@@ -147,8 +147,12 @@ def ion(s):
     def value():
         nonlocal pos
         ws()
+        a = re.compile(r'[A-Za-z_$][A-Za-z0-9_$]*::').match(s, pos)
+        if a:
+            pos = a.end()
+            return value()
         c = s[pos]
-        if c == '{':
+        if c == '{' and not s.startswith('{{', pos):
             pos += 1; out = {}
             ws()
             if s[pos] == '}':
@@ -202,9 +206,16 @@ for f in (json.loads(l) for l in open(os.path.join(d, 'manifest-files.json'))):
             rec = json.loads(l)
             ts = int(rec.pop('Metadata')['WriteTimestampMicros']['N'])
         else:
-            rec = ion(l)['Record']
+            try:
+                rec = ion(l)['Record']
+            except Exception:
+                print('unreadable Ion line:', l)
+                raise
             ts = int(rec.pop('Metadata')['WriteTimestampMicros'])
         assert micros(T1) <= ts < micros(T2), (ts, T1, T2)
+        if fmt == 'ION':
+            # (the keys' Ion values: a string, a decimal such as 1.)
+            rec['Keys'] = {'pk': {'S': json.loads(rec['Keys']['pk'])}, 'sk': {'N': rec['Keys']['sk'].rstrip('.')}}
         k = key(rec['Keys'])
         assert k not in got, k
         got[k] = rec
@@ -248,7 +259,7 @@ err "{$base, \"IncrementalExportSpecification\": {\"ExportFromTime\": $(e "$T1" 
 	ValidationException "ExportFromTime must be earlier than ExportToTime" 1
 err "{$base, \"IncrementalExportSpecification\": {\"ExportFromTime\": $(e "$T1" 0s), \"ExportToTime\": $(e "$T1" '14 minutes 59 seconds')}}" \
 	ValidationException "at least 15 minutes and at most 24 hours"
-err "{$base, \"IncrementalExportSpecification\": {\"ExportFromTime\": $(e "$T1" '-2 days'), \"ExportToTime\": $(e "$T1" '-1 day -1 second')}}" \
+err "{$base, \"IncrementalExportSpecification\": {\"ExportFromTime\": $(e "$T1" '-2 days'), \"ExportToTime\": $(e "$T1" '-86399 seconds')}}" \
 	ValidationException "at least 15 minutes and at most 24 hours" 1
 err "{$base, \"IncrementalExportSpecification\": {\"ExportFromTime\": $(e "$T1" 0s), \"ExportViewType\": \"OLD_IMAGE\"}}" \
 	ValidationException "Member must satisfy enum value set: [NEW_IMAGE, NEW_AND_OLD_IMAGES]" 1
