@@ -68,6 +68,8 @@ del a 5; put a 5 ', "v": {"S": "back"}'
 ddb TransactWriteItems '{"TransactItems": [
 	{"Put": {"TableName": "inc", "Item": {"pk": {"S": "c"}, "sk": {"N": "1"}, "t": {"NULL": true}}}},
 	{"Delete": {"TableName": "inc", "Key": {"pk": {"S": "a"}, "sk": {"N": "6"}}}}]}' >/dev/null
+# (the period at least hroe.incremental_export_min_period's 1 second)
+sleep 1
 T2=$(instant)
 # phase 3: after the period
 put a 7 ', "v": {"S": "later"}'
