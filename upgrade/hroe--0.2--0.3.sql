@@ -4721,3 +4721,405 @@ END
 $$;
 COMMENT ON FUNCTION hroe.export_table(text, text, text, text, text, text, timestamptz, text, text, text, timestamptz, timestamptz, text) IS
 'ExportTableToPointInTime: starts an export of the table p_table_arn names into bucket p_s3_bucket, a directory under hroe.s3_root, as DynamoDB lays it out (<prefix>/AWSDynamoDB/<ExportId>/manifest-summary.json, manifest-files.json, data/*.json.gz or *.ion.gz; DYNAMODB_JSON or ION); hroe''s export worker writes it from one snapshot. FULL_EXPORT: the table as it is now ({"Item": ...} lines; past export times need point-in-time recovery, PointInTimeRecoveryUnavailableException). INCREMENTAL_EXPORT: from point-in-time recovery''s history (PointInTimeRecoveryUnavailableException without it), each item whose state changed between p_export_from_time (inclusive) and p_export_to_time (exclusive; default now), a period of 15 minutes to 24 hours within the recovery window (InvalidExportTimeException), as {"Metadata", "Keys", "NewImage", "OldImage"} lines (p_export_view_type NEW_IMAGE or NEW_AND_OLD_IMAGES, the default); p_export_time may not be given. The caller needs SELECT on the table and membership in hroe_export or pg_write_server_files. Returns {"ExportDescription": ...}';
+
+-- A deleted table's point-in-time recovery: its system backup (BackupType SYSTEM)
+ALTER TABLE hroe.backups
+	DROP CONSTRAINT backups_backup_name_check,
+	ADD COLUMN backup_type text NOT NULL DEFAULT 'USER' CHECK (backup_type IN ('USER', 'SYSTEM')),
+	ADD COLUMN expires_at timestamptz,
+	ADD COLUMN pitr_id bigint,
+	ADD COLUMN pitr_earliest timestamptz,
+	ADD CONSTRAINT backups_backup_name_check
+		CHECK (backup_name OPERATOR(pg_catalog.~) '^[a-zA-Z0-9_.-]{3,255}$'
+			   OR (backup_type OPERATOR(pg_catalog.=) 'SYSTEM' AND backup_name OPERATOR(pg_catalog.~) '^[a-zA-Z0-9_.-]{3,255}[$]DeletedTableBackup$'));
+COMMENT ON TABLE hroe.backups IS 'On-demand backups (CreateBackup) and the system backups of deleted tables with point-in-time recovery (BackupType SYSTEM, expiring after 35 days, with their history): ARN, name, the role that made it (owner), the source table''s name and description as of the backup, its billing mode, stream and Time to Live settings, item count and DynamoDB size; under row-level security a role sees and writes only the backups of roles whose privileges it has';
+CREATE OR REPLACE FUNCTION hroe.backup_details(b hroe.backups, p_status text)
+RETURNS jsonb
+LANGUAGE sql STABLE PARALLEL SAFE
+RETURN pg_catalog.jsonb_build_object(
+	'BackupArn', b.backup_arn,
+	'BackupName', b.backup_name,
+	'BackupSizeBytes', b.size_bytes,
+	'BackupStatus', p_status,
+	'BackupType', b.backup_type,
+	'BackupCreationDateTime', EXTRACT(epoch FROM b.created_at))
+	OPERATOR(pg_catalog.||) CASE WHEN b.expires_at IS NOT NULL
+		THEN pg_catalog.jsonb_build_object('BackupExpiryDateTime', EXTRACT(epoch FROM b.expires_at))
+		ELSE '{}' END;
+COMMENT ON FUNCTION hroe.backup_details(hroe.backups, text) IS
+'internal: DynamoDB''s BackupDetails of backup b with BackupStatus p_status: ARN, name, size, type (USER, or SYSTEM with its BackupExpiryDateTime), creation time';
+
+CREATE OR REPLACE FUNCTION hroe.list_backups(
+	p_table_name text DEFAULT NULL,
+	p_time_range_lower_bound timestamptz DEFAULT NULL,
+	p_time_range_upper_bound timestamptz DEFAULT NULL,
+	p_backup_type text DEFAULT 'USER',
+	p_limit integer DEFAULT NULL,
+	p_exclusive_start_backup_arn text DEFAULT NULL)
+RETURNS jsonb
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	v_table text := p_table_name;
+	v_errors text[] := '{}';
+	v_start hroe.backups;
+	v_rows jsonb;
+	v_more boolean;
+	v_last text;
+BEGIN
+	IF v_table LIKE 'arn:%:table/%' THEN
+		v_table := substr(v_table, strpos(v_table, ':table/') + 7);
+		-- (an ARN of another region or account names no table here)
+		IF hroe.table_arn(v_table) IS DISTINCT FROM p_table_name THEN
+			v_table := p_table_name;
+		END IF;
+	END IF;
+	IF p_table_name IS NOT NULL AND p_table_name NOT LIKE 'arn:%' THEN
+		v_errors := v_errors || hroe.backup_name_errors(p_table_name, 'tableName');
+	END IF;
+	IF p_limit IS NOT NULL AND (p_limit < 1 OR p_limit > 100) THEN
+		v_errors := v_errors || format('Value ''%s'' at ''limit'' failed to satisfy constraint: Member must have value %s',
+									   p_limit, CASE WHEN p_limit < 1 THEN 'greater than or equal to 1' ELSE 'less than or equal to 100' END);
+	END IF;
+	IF p_backup_type IS NOT NULL AND p_backup_type NOT IN ('USER', 'SYSTEM', 'AWS_BACKUP', 'ALL') THEN
+		v_errors := v_errors || format('Value ''%s'' at ''backupType'' failed to satisfy constraint: Member must satisfy enum value set: [USER, SYSTEM, AWS_BACKUP, ALL]',
+									   p_backup_type);
+	END IF;
+	IF p_exclusive_start_backup_arn IS NOT NULL THEN
+		v_errors := v_errors || CASE WHEN length(p_exclusive_start_backup_arn) < 37 OR length(p_exclusive_start_backup_arn) > 1024
+									 THEN ARRAY[format('Value ''%s'' at ''exclusiveStartBackupArn'' failed to satisfy constraint: Member must have length %s',
+													   p_exclusive_start_backup_arn,
+													   CASE WHEN length(p_exclusive_start_backup_arn) < 37 THEN 'greater than or equal to 37'
+															ELSE 'less than or equal to 1024' END)]
+									 ELSE '{}'::text[] END;
+	END IF;
+	PERFORM hroe.backup_validation(v_errors);
+	IF p_exclusive_start_backup_arn IS NOT NULL THEN
+		SELECT * INTO v_start FROM hroe.backups WHERE backup_arn = p_exclusive_start_backup_arn;
+		IF v_start.backup_id IS NULL THEN
+			PERFORM hroe.dynamodb_error('ValidationException',
+				format('Invalid ExclusiveStartBackupArn: %s', p_exclusive_start_backup_arn));
+		END IF;
+	END IF;
+	-- (hroe makes no AWS_BACKUP backups)
+	WITH page AS (
+		SELECT b, row_number() OVER (ORDER BY b.created_at, b.backup_arn) AS n
+		FROM hroe.backups b
+		WHERE coalesce(p_backup_type, 'USER') IN (b.backup_type, 'ALL')
+		  AND (v_table IS NULL OR b.table_name = v_table)
+		  AND (p_time_range_lower_bound IS NULL OR b.created_at >= p_time_range_lower_bound)
+		  AND (p_time_range_upper_bound IS NULL OR b.created_at < p_time_range_upper_bound)
+		  AND (v_start.backup_id IS NULL OR (b.created_at, b.backup_arn) > (v_start.created_at, v_start.backup_arn))
+		ORDER BY b.created_at, b.backup_arn
+		LIMIT coalesce(p_limit, 2147483646) + 1)
+	SELECT coalesce(jsonb_agg(jsonb_build_object(
+			   'TableName', (p.b).table_name,
+			   'TableId', (p.b).description->'TableId',
+			   'TableArn', (p.b).description->'TableArn')
+			   || (hroe.backup_details(p.b, 'AVAILABLE') - 'BackupName' || jsonb_build_object('BackupName', (p.b).backup_name))
+			   ORDER BY p.n) FILTER (WHERE p.n <= coalesce(p_limit, 2147483646)), '[]'),
+		   bool_or(p.n > coalesce(p_limit, 2147483646)),
+		   max((p.b).backup_arn) FILTER (WHERE p.n = coalesce(p_limit, 2147483646))
+	INTO v_rows, v_more, v_last
+	FROM page p;
+	RETURN jsonb_build_object('BackupSummaries', v_rows)
+		   || CASE WHEN v_more THEN jsonb_build_object('LastEvaluatedBackupArn', v_last) ELSE '{}' END;
+END
+$$;
+COMMENT ON FUNCTION hroe.list_backups(text, timestamptz, timestamptz, text, integer, text) IS
+'ListBackups: the backups the caller sees, oldest first, as DynamoDB''s {"BackupSummaries": [...], "LastEvaluatedBackupArn"} (the latter while more remain): of table p_table_name (its name or ARN; NULL: every table, including deleted ones), created at or after p_time_range_lower_bound and before p_time_range_upper_bound, of BackupType p_backup_type (USER: CreateBackup''s; SYSTEM: those of deleted tables with point-in-time recovery; ALL: both; AWS_BACKUP: none), at most p_limit (1 to 100), after p_exclusive_start_backup_arn';
+
+ALTER POLICY pitr_history_read ON hroe.pitr_history
+	USING (pitr_id OPERATOR(pg_catalog.=) ANY (ARRAY(
+		SELECT p.pitr_id FROM hroe.pitr p, hroe.tables t
+		WHERE t.table_name OPERATOR(pg_catalog.=) p.table_name
+		  AND pg_catalog.has_table_privilege(t.relid, 'SELECT')))
+		OR pitr_id OPERATOR(pg_catalog.=) ANY (ARRAY(
+		SELECT b.pitr_id FROM hroe.backups b WHERE b.backup_type OPERATOR(pg_catalog.=) 'SYSTEM')));
+COMMENT ON POLICY pitr_history_read ON hroe.pitr_history IS 'A role reads the history of the tables it may read, and of the deleted tables whose system backup it sees (hroe.backups'' policy)';
+ALTER POLICY pitr_base_read ON hroe.pitr_base
+	USING (pitr_id OPERATOR(pg_catalog.=) ANY (ARRAY(
+		SELECT p.pitr_id FROM hroe.pitr p, hroe.tables t
+		WHERE t.table_name OPERATOR(pg_catalog.=) p.table_name
+		  AND pg_catalog.has_table_privilege(t.relid, 'SELECT')))
+		OR pitr_id OPERATOR(pg_catalog.=) ANY (ARRAY(
+		SELECT b.pitr_id FROM hroe.backups b WHERE b.backup_type OPERATOR(pg_catalog.=) 'SYSTEM')));
+COMMENT ON POLICY pitr_base_read ON hroe.pitr_base IS 'A role reads the base image of the tables it may read, and of the deleted tables whose system backup it sees (hroe.backups'' policy)';
+CREATE FUNCTION hroe.pitr_table_deleted(p_table_name text)
+RETURNS void
+LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	p hroe.pitr;
+	v_earliest timestamptz;
+	v_arn text;
+BEGIN
+	SELECT * INTO p FROM hroe.pitr WHERE table_name = p_table_name;
+	IF p.pitr_id IS NULL THEN
+		RETURN;
+	END IF;
+	SELECT w.earliest INTO v_earliest FROM hroe.pitr_window(p) w;
+	-- the table's items and description as of now, as CreateBackup takes them
+	v_arn := hroe.create_backup(p_table_name, 'DeletedTableBackup')->>'BackupArn';
+	-- (its history is kept with it: hroe.pitr_compact deletes both once it expired)
+	UPDATE hroe.backups SET backup_type = 'SYSTEM', backup_name = p_table_name || '$DeletedTableBackup',
+		   expires_at = created_at + interval '35 days', pitr_id = p.pitr_id, pitr_earliest = v_earliest
+	WHERE backup_arn = v_arn;
+END
+$$;
+COMMENT ON FUNCTION hroe.pitr_table_deleted(text) IS
+'internal: Called by hroe.delete_table before it deletes table p_table_name: if the table has point-in-time recovery, records its system backup (hroe.backups, BackupType SYSTEM, named <table>$DeletedTableBackup, expiring after 35 days: its items and description now, and its point-in-time recovery history, restorable by RestoreTableToPointInTime with its SourceTableArn to any instant of its recovery window up to the deletion)';
+
+CREATE OR REPLACE FUNCTION hroe.restore_table_to_point_in_time(p_target_table_name text,
+													p_source_table_name text DEFAULT NULL,
+													p_restore_date_time timestamptz DEFAULT NULL,
+													p_use_latest_restorable_time boolean DEFAULT NULL,
+													p_overrides jsonb DEFAULT '{}',
+													p_source_table_arn text DEFAULT NULL,
+													p_schema name DEFAULT pg_catalog.current_schema())
+RETURNS jsonb
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	o jsonb := coalesce(p_overrides, '{}');
+	v_source text;
+	t hroe.tables;
+	p hroe.pitr;
+	v_at timestamptz;
+	v_earliest timestamptz;
+	v_latest timestamptz;
+	v_rel regclass;
+	-- a deleted table's: its system backup (hroe.pitr_table_deleted)
+	sb hroe.backups;
+	v_pitr_id bigint;
+BEGIN
+	PERFORM hroe.backup_validation(hroe.backup_name_errors(p_target_table_name, 'targetTableName'));
+	IF jsonb_typeof(o) <> 'object' THEN
+		PERFORM hroe.dynamodb_error('ValidationException', 'The overrides must be a JSON object');
+	END IF;
+	IF p_source_table_name IS NULL AND p_source_table_arn IS NULL THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			'One or more parameter values were invalid: Either SourceTableName or SourceTableArn must be specified');
+	END IF;
+	IF p_source_table_name IS NOT NULL AND p_source_table_arn IS NOT NULL THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			'One or more parameter values were invalid: Only one of SourceTableName or SourceTableArn can be specified');
+	END IF;
+	IF p_restore_date_time IS NOT NULL AND p_use_latest_restorable_time THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			'One or more parameter values were invalid: Only one of RestoreDateTime or UseLatestRestorableTime can be specified');
+	END IF;
+	IF p_restore_date_time IS NULL AND NOT coalesce(p_use_latest_restorable_time, false) THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			'One or more parameter values were invalid: Either RestoreDateTime or UseLatestRestorableTime must be specified');
+	END IF;
+	v_source := coalesce(p_source_table_name, p_source_table_arn);
+	-- (an ARN names the table only with SourceTableArn)
+	IF p_source_table_arn IS NOT NULL THEN
+		v_source := hroe.pitr_table_name(p_source_table_arn);
+	END IF;
+	SELECT * INTO t FROM hroe.tables WHERE table_name = v_source;
+	-- a deleted table (by its ARN only): its history as of its deletion,
+	-- while its system backup is kept (the caller's, under row-level security)
+	IF t.table_name IS NULL AND p_source_table_arn IS NOT NULL THEN
+		SELECT * INTO sb FROM hroe.backups b
+		WHERE b.backup_type = 'SYSTEM' AND b.description->>'TableArn' = p_source_table_arn
+		  AND b.expires_at > clock_timestamp()
+		ORDER BY b.created_at DESC LIMIT 1;
+	END IF;
+	IF t.table_name IS NULL AND sb.backup_id IS NULL THEN
+		PERFORM hroe.dynamodb_error('TableNotFoundException', format('Table not found: %s', v_source));
+	END IF;
+	IF sb.backup_id IS NULL THEN
+		SELECT * INTO p FROM hroe.pitr WHERE table_name = v_source;
+		IF p.pitr_id IS NULL THEN
+			PERFORM hroe.dynamodb_error('PointInTimeRecoveryUnavailableException',
+				format('Point in time recovery is not enabled for table ''%s''', v_source));
+		END IF;
+		v_pitr_id := p.pitr_id;
+		SELECT w.earliest, w.latest INTO v_earliest, v_latest FROM hroe.pitr_window(p) w;
+	ELSE
+		-- (restorable from the recovery window's start at its deletion to the deletion)
+		v_pitr_id := sb.pitr_id;
+		v_earliest := greatest(sb.pitr_earliest, clock_timestamp() - interval '35 days');
+		v_latest := sb.created_at;
+	END IF;
+	IF EXISTS (SELECT FROM hroe.tables WHERE table_name = p_target_table_name) THEN
+		PERFORM hroe.dynamodb_error('TableAlreadyExistsException', format('Table already exists: %s', p_target_table_name));
+	END IF;
+	v_at := CASE WHEN p_use_latest_restorable_time THEN v_latest ELSE p_restore_date_time END;
+	IF v_at < v_earliest OR v_at > v_latest THEN
+		PERFORM hroe.dynamodb_error('InvalidRestoreTimeException',
+			format('Invalid RestoreDateTime: %s. RestoreDateTime must be between EarliestRestorableDateTime %s and LatestRestorableDateTime %s',
+				   to_char(v_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'),
+				   to_char(v_earliest AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'),
+				   to_char(v_latest AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')));
+	END IF;
+	-- the history is read with the caller's privileges: a role that may not
+	-- read the table may not restore it (row-level security would only hide it)
+	IF sb.backup_id IS NULL AND NOT has_table_privilege(t.relid, 'SELECT') THEN
+		RAISE EXCEPTION USING ERRCODE = 'insufficient_privilege',
+			MESSAGE = format('permission denied for table %s', v_source);
+	END IF;
+	-- every transaction that committed at or before v_at must be visible:
+	-- one whose commit time is recorded but that is still in the snapshot's
+	-- list of running transactions (its commit not yet visible) is waited
+	-- for, each statement taking a new snapshot
+	IF current_setting('transaction_isolation') <> 'read committed' THEN
+		RAISE EXCEPTION USING ERRCODE = 'invalid_transaction_state',
+			MESSAGE = 'a restore to a point in time must run in a READ COMMITTED transaction';
+	END IF;
+	PERFORM hroe.pitr_wait_committed(v_at);
+	IF EXISTS (SELECT FROM hroe.pitr_history h
+			   WHERE h.pitr_id = v_pitr_id AND h.committed_at IS NULL
+				 AND pg_xact_commit_timestamp(h.xid) IS NULL) THEN
+		RAISE EXCEPTION USING ERRCODE = 'object_not_in_prerequisite_state',
+			MESSAGE = format('the history of table %s has versions without a commit time', v_source),
+			HINT = 'Point-in-time recovery needs track_commit_timestamp = on since it was enabled.';
+	END IF;
+	IF sb.backup_id IS NULL THEN
+		v_rel := hroe.restore_create_table(p_target_table_name, hroe.table_description(v_source) - 'PostgresTable',
+										   jsonb_build_object('BillingMode', t.billing_mode), o, p_schema);
+	ELSE
+		v_rel := hroe.restore_create_table(p_target_table_name, sb.description, sb.features, o, p_schema);
+	END IF;
+	-- the base image, each key's last version committed at or before v_at over it
+	EXECUTE format(
+		'INSERT INTO %s (item)'
+		' WITH v AS (SELECT DISTINCT ON (h.key) h.key, h.item'
+		'			FROM hroe.pitr_history h'
+		'			WHERE h.pitr_id = $1'
+		'			  AND coalesce(h.committed_at, pg_xact_commit_timestamp(h.xid)) <= $2'
+		'			ORDER BY h.key, coalesce(h.committed_at, pg_xact_commit_timestamp(h.xid)) DESC, h.write_seq DESC)'
+		' SELECT v.item FROM v WHERE v.item IS NOT NULL'
+		' UNION ALL'
+		' SELECT b.item FROM hroe.pitr_base b'
+		' WHERE b.pitr_id = $1 AND NOT EXISTS (SELECT FROM v WHERE v.key = b.key)', v_rel)
+		USING v_pitr_id, v_at;
+	INSERT INTO hroe.table_restores (table_name, source_backup_arn, source_table_arn, restored_at)
+	VALUES (p_target_table_name, NULL, coalesce(sb.description->>'TableArn', hroe.table_arn(v_source)), v_at);
+	RETURN (hroe.table_description(p_target_table_name, 'CREATING', 'CREATING') - 'PostgresTable')
+		|| jsonb_build_object('RestoreSummary', hroe.restore_summary(p_target_table_name, true));
+END
+$$;
+COMMENT ON FUNCTION hroe.restore_table_to_point_in_time(text, text, timestamptz, boolean, jsonb, text, name) IS
+'RestoreTableToPointInTime: a new table p_target_table_name (TableAlreadyExistsException if it exists) with the keys, indexes, billing mode and throughput of table p_source_table_name (or p_source_table_arn; TableNotFoundException) and its items as of p_restore_date_time (or now, p_use_latest_restorable_time): every transaction committed then, none after (InvalidRestoreTimeException outside DescribeContinuousBackups'' window, PointInTimeRecoveryUnavailableException without point-in-time recovery); a deleted table that had point-in-time recovery, named by p_source_table_arn, while its system backup is kept (35 days, hroe.pitr_table_deleted): as of any instant of its recovery window up to its deletion; p_overrides as RestoreTableFromBackup''s; in schema p_schema (default: the current schema); READ COMMITTED only; returns the TableDescription with its RestoreSummary';
+
+CREATE OR REPLACE FUNCTION hroe.pitr_compact(p_every interval DEFAULT '1 hour')
+RETURNS bigint
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	p hroe.pitr;
+	v_cutoff timestamptz;
+	v_n bigint;
+	v_total bigint := 0;
+	v_id bigint;
+BEGIN
+	FOR p IN SELECT * FROM hroe.pitr
+			 WHERE compacted_at IS NULL OR compacted_at < clock_timestamp() - p_every
+			 ORDER BY pitr_id FOR UPDATE SKIP LOCKED LOOP
+		v_cutoff := clock_timestamp() - make_interval(days => p.recovery_days);
+		-- the versions committed before the window, folded into the base
+		-- image: per key the last one (a deletion removes the key)
+		WITH moved AS (
+			DELETE FROM hroe.pitr_history h
+			WHERE h.pitr_id = p.pitr_id
+			  AND coalesce(h.committed_at, pg_xact_commit_timestamp(h.xid)) <= v_cutoff
+			RETURNING h.key, h.item, coalesce(h.committed_at, pg_xact_commit_timestamp(h.xid)) AS at, h.write_seq),
+		last AS (
+			SELECT DISTINCT ON (m.key) m.key, m.item FROM moved m ORDER BY m.key, m.at DESC, m.write_seq DESC),
+		gone AS (
+			DELETE FROM hroe.pitr_base b USING last l
+			WHERE b.pitr_id = p.pitr_id AND b.key = l.key AND l.item IS NULL
+			RETURNING b.key),
+		put AS (
+			INSERT INTO hroe.pitr_base (pitr_id, key, item)
+			SELECT p.pitr_id, l.key, l.item FROM last l
+			WHERE l.item IS NOT NULL AND NOT EXISTS (SELECT FROM hroe.pitr_base b WHERE b.pitr_id = p.pitr_id AND b.key = l.key)
+			RETURNING 1),
+		upd AS (
+			UPDATE hroe.pitr_base b SET item = l.item FROM last l
+			WHERE b.pitr_id = p.pitr_id AND b.key = l.key AND l.item IS NOT NULL
+			RETURNING 1)
+		-- (each data-modifying part runs whole, read or not)
+		SELECT count(*) INTO v_n FROM moved;
+		v_total := v_total + v_n;
+		-- the commit times PostgreSQL would forget once the xids are frozen
+		UPDATE hroe.pitr_history h SET committed_at = pg_xact_commit_timestamp(h.xid)
+		WHERE h.pitr_id = p.pitr_id AND h.committed_at IS NULL AND age(h.xid) > 100000000
+		  AND pg_xact_commit_timestamp(h.xid) IS NOT NULL;
+		UPDATE hroe.pitr SET base_at = greatest(base_at, v_cutoff), compacted_at = clock_timestamp()
+		WHERE pitr_id = p.pitr_id;
+	END LOOP;
+	-- the system backups of deleted tables that expired (their history with them, below)
+	DELETE FROM hroe.backup_items i USING hroe.backups b
+	WHERE i.backup_id = b.backup_id AND b.backup_type = 'SYSTEM' AND b.expires_at <= clock_timestamp();
+	DELETE FROM hroe.backups b WHERE b.backup_type = 'SYSTEM' AND b.expires_at <= clock_timestamp();
+	-- the history and images of tables deleted (without a system backup) or no longer protected
+	FOR v_id IN
+		WITH RECURSIVE ids AS (
+			SELECT min(pitr_id) AS id FROM hroe.pitr_history
+			UNION ALL
+			SELECT (SELECT min(h.pitr_id) FROM hroe.pitr_history h WHERE h.pitr_id > ids.id) FROM ids WHERE ids.id IS NOT NULL),
+		base_ids AS (
+			SELECT min(pitr_id) AS id FROM hroe.pitr_base
+			UNION ALL
+			SELECT (SELECT min(b.pitr_id) FROM hroe.pitr_base b WHERE b.pitr_id > base_ids.id) FROM base_ids WHERE base_ids.id IS NOT NULL)
+		SELECT id FROM ids WHERE id IS NOT NULL AND NOT EXISTS (SELECT FROM hroe.pitr x WHERE x.pitr_id = ids.id)
+		  AND NOT EXISTS (SELECT FROM hroe.backups b WHERE b.pitr_id = ids.id)
+		UNION
+		SELECT id FROM base_ids WHERE id IS NOT NULL AND NOT EXISTS (SELECT FROM hroe.pitr x WHERE x.pitr_id = base_ids.id)
+		  AND NOT EXISTS (SELECT FROM hroe.backups b WHERE b.pitr_id = base_ids.id)
+	LOOP
+		DELETE FROM hroe.pitr_history WHERE pitr_id = v_id;
+		GET DIAGNOSTICS v_n = ROW_COUNT;
+		v_total := v_total + v_n;
+		DELETE FROM hroe.pitr_base WHERE pitr_id = v_id;
+	END LOOP;
+	RETURN v_total;
+END
+$$;
+COMMENT ON FUNCTION hroe.pitr_compact(interval) IS
+'Enforces point-in-time recovery''s retention: on each protected table not compacted within p_every, folds the versions committed before its recovery period into its base image (per key the last one; a deletion removes the key), stamps the commit times of old versions, deletes the system backups of deleted tables that expired (35 days), and deletes the history and images of tables deleted (but for those of a system backup) or no longer protected; returns the number of versions removed. Run by hroe''s background worker (hroe.ttl_naptime) and by hand';
+CREATE OR REPLACE FUNCTION hroe.delete_table(p_table_name text)
+RETURNS void
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	v_rel regclass;
+	v_protected boolean;
+BEGIN
+	PERFORM hroe.check_table_owner(p_table_name);
+	SELECT relid, deletion_protection INTO v_rel, v_protected
+	FROM hroe.tables WHERE table_name = p_table_name FOR UPDATE;
+	IF NOT FOUND THEN
+		PERFORM hroe.dynamodb_error('ResourceNotFoundException',
+			format('Requested resource not found: Table: %s not found', p_table_name));
+	END IF;
+	IF v_protected THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			'Resource cannot be deleted as it is currently protected against deletion. Disable deletion protection first.');
+	END IF;
+	-- (point-in-time recovery: the system backup DynamoDB keeps)
+	PERFORM hroe.pitr_table_deleted(p_table_name);
+	DELETE FROM hroe.tables WHERE table_name = p_table_name;
+	-- a distributed table: each server's partition first (committed there
+	-- at once: a DeleteTable that fails after it leaves the table empty)
+	IF hroe.table_is_distributed(v_rel) THEN
+		PERFORM hroe.partition_exec_all(v_rel, format('SELECT hroe.delete_table(%L)::text', p_table_name));
+	END IF;
+	-- (a table already dropped with DROP TABLE only leaves its metadata)
+	IF EXISTS (SELECT 1 FROM pg_class WHERE oid = v_rel) THEN
+		EXECUTE format('DROP TABLE %s', v_rel);
+	END IF;
+END
+$$;
+COMMENT ON FUNCTION hroe.delete_table(text) IS
+'DeleteTable: drops the DynamoDB table, its indexes, tags and metadata, unless deletion protection is enabled (DynamoDB''s ValidationException); a table with point-in-time recovery leaves its system backup (hroe.pitr_table_deleted)';
+
