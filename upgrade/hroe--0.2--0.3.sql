@@ -4723,6 +4723,8 @@ COMMENT ON FUNCTION hroe.export_table(text, text, text, text, text, text, timest
 'ExportTableToPointInTime: starts an export of the table p_table_arn names into bucket p_s3_bucket, a directory under hroe.s3_root, as DynamoDB lays it out (<prefix>/AWSDynamoDB/<ExportId>/manifest-summary.json, manifest-files.json, data/*.json.gz or *.ion.gz; DYNAMODB_JSON or ION); hroe''s export worker writes it from one snapshot. FULL_EXPORT: the table as it is now ({"Item": ...} lines; past export times need point-in-time recovery, PointInTimeRecoveryUnavailableException). INCREMENTAL_EXPORT: from point-in-time recovery''s history (PointInTimeRecoveryUnavailableException without it), each item whose state changed between p_export_from_time (inclusive) and p_export_to_time (exclusive; default now), a period of 15 minutes to 24 hours within the recovery window (InvalidExportTimeException), as {"Metadata", "Keys", "NewImage", "OldImage"} lines (p_export_view_type NEW_IMAGE or NEW_AND_OLD_IMAGES, the default); p_export_time may not be given. The caller needs SELECT on the table and membership in hroe_export or pg_write_server_files. Returns {"ExportDescription": ...}';
 
 -- A deleted table's point-in-time recovery: its system backup (BackupType SYSTEM)
+-- (hroe.backup_details, an SQL-standard body over the row type, made again below)
+DROP FUNCTION hroe.backup_details(hroe.backups, text);
 ALTER TABLE hroe.backups
 	DROP CONSTRAINT backups_backup_name_check,
 	ADD COLUMN backup_type text NOT NULL DEFAULT 'USER' CHECK (backup_type IN ('USER', 'SYSTEM')),
@@ -4733,7 +4735,7 @@ ALTER TABLE hroe.backups
 		CHECK (backup_name OPERATOR(pg_catalog.~) '^[a-zA-Z0-9_.-]{3,255}$'
 			   OR (backup_type OPERATOR(pg_catalog.=) 'SYSTEM' AND backup_name OPERATOR(pg_catalog.~) '^[a-zA-Z0-9_.-]{3,255}[$]DeletedTableBackup$'));
 COMMENT ON TABLE hroe.backups IS 'On-demand backups (CreateBackup) and the system backups of deleted tables with point-in-time recovery (BackupType SYSTEM, expiring after 35 days, with their history): ARN, name, the role that made it (owner), the source table''s name and description as of the backup, its billing mode, stream and Time to Live settings, item count and DynamoDB size; under row-level security a role sees and writes only the backups of roles whose privileges it has';
-CREATE OR REPLACE FUNCTION hroe.backup_details(b hroe.backups, p_status text)
+CREATE FUNCTION hroe.backup_details(b hroe.backups, p_status text)
 RETURNS jsonb
 LANGUAGE sql STABLE PARALLEL SAFE
 RETURN pg_catalog.jsonb_build_object(
