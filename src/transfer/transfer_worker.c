@@ -372,8 +372,10 @@ ItemJsonb(HroeItem *item)
  * (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/S3DataExport.Output.html)
  */
 static void
-IncrementalLine(StringInfo line, ExportJob *j, bool ion, HeapTuple row, TupleDesc desc)
+IncrementalLine(StringInfo line, ExportJob *j, bool ion, HeapTuple row, TupleDesc desc,
+				MemoryContext linecxt)
 {
+	MemoryContext old = MemoryContextSwitchTo(linecxt);
 	bool		isnull;
 	bool		old_null;
 	bool		new_null;
@@ -393,21 +395,26 @@ IncrementalLine(StringInfo line, ExportJob *j, bool ion, HeapTuple row, TupleDes
 		hroe_ion_write_record(line, ItemJsonb(keys), micros,
 							  old_image ? ItemJsonb(old_image) : NULL,
 							  new_image ? ItemJsonb(new_image) : NULL);
-		return;
 	}
-	appendStringInfo(line, "{\"Metadata\":{\"WriteTimestampMicros\":{\"N\":\"" INT64_FORMAT "\"}},\"Keys\":", micros);
-	hroe_item_write(line, keys);
-	if (old_image)
+	else
 	{
-		appendStringInfoString(line, ",\"OldImage\":");
-		hroe_item_write(line, old_image);
+		appendStringInfo(line, "{\"Metadata\":{\"WriteTimestampMicros\":{\"N\":\"" INT64_FORMAT "\"}},\"Keys\":", micros);
+		hroe_item_write(line, keys);
+		if (old_image)
+		{
+			appendStringInfoString(line, ",\"OldImage\":");
+			hroe_item_write(line, old_image);
+		}
+		if (new_image)
+		{
+			appendStringInfoString(line, ",\"NewImage\":");
+			hroe_item_write(line, new_image);
+		}
+		appendStringInfoChar(line, '}');
 	}
-	if (new_image)
-	{
-		appendStringInfoString(line, ",\"NewImage\":");
-		hroe_item_write(line, new_image);
-	}
-	appendStringInfoChar(line, '}');
+	/* (line's buffer lives in its own context; what the line took, freed) */
+	MemoryContextSwitchTo(old);
+	MemoryContextReset(linecxt);
 }
 
 static void
@@ -440,6 +447,7 @@ Export(ExportJob *j)
 	Datum		values[4];
 	char	   *relid;
 	MemoryContext keep = AllocSetContextCreate(TopMemoryContext, "hroe export", ALLOCSET_DEFAULT_SIZES);
+	MemoryContext linecxt = AllocSetContextCreate(keep, "hroe export line", ALLOCSET_DEFAULT_SIZES);
 	MemoryContext old;
 
 	/* the files' place, as the server */
@@ -519,7 +527,7 @@ Export(ExportJob *j)
 
 				resetStringInfo(&line);
 				if (incremental)
-					IncrementalLine(&line, j, ion, SPI_tuptable->vals[i], SPI_tuptable->tupdesc);
+					IncrementalLine(&line, j, ion, SPI_tuptable->vals[i], SPI_tuptable->tupdesc, linecxt);
 				else if (ion)
 					hroe_ion_write_item(&line, &DatumGetJsonbP(d)->root);
 				else
