@@ -10,7 +10,8 @@
 # instant; RestoreTableFromBackup of the system backup too; a time after
 # the deletion is refused (InvalidRestoreTimeException), SourceTableName
 # of the deleted table finds none (TableNotFoundException), another role
-# does not see it; a table deleted without point-in-time recovery leaves
+# does not see it nor forges a system backup naming its history; a table
+# deleted without point-in-time recovery leaves
 # none.  Runs inside the test cluster (PG* variables set,
 # track_commit_timestamp on).
 set -euo pipefail
@@ -77,6 +78,17 @@ q "DO \$\$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'tpd_other'
 r=$(psql -XAtq -d "$db" -c "SET ROLE tpd_other" -c "SELECT hroe.dynamodb('RestoreTableToPointInTime',
 	'{\"SourceTableArn\": \"$arn\", \"TargetTableName\": \"stolen\", \"UseLatestRestorableTime\": true}')")
 [[ "$(jq -r .__type <<<"$r")" == *"#TableNotFoundException" ]] || fail "another role: $r"
+[ "$(psql -XAtq -d "$db" -c "SET ROLE tpd_other" -c "SELECT count(*) FROM hroe.pitr_history")" = 0 ] || fail "another role reads the history"
+# nor forges a system backup naming it (to read the history)
+pid=$(q "SELECT pitr_id FROM hroe.backups WHERE backup_arn = '$barn'")
+out=$(psql -XAtq -d "$db" -c "SET ROLE tpd_other" -c "INSERT INTO hroe.backups (backup_arn, backup_name, table_name, created_at,
+	description, features, backup_type, pitr_id, pitr_earliest, expires_at)
+	VALUES ('$barn-forged', 'gone\$DeletedTableBackup', 'gone', now(), '{}', '{}', 'SYSTEM', $pid, now() - interval '1 day', now() + interval '1 day')" 2>&1 || true)
+[[ "$out" == *"only DeleteTable makes a system backup"* ]] || fail "a forged system backup: $out"
+out=$(psql -XAtq -d "$db" -c "SET ROLE tpd_other" -c "INSERT INTO hroe.backups (backup_arn, backup_name, table_name, created_at,
+	description, features) VALUES ('$barn-mine', 'mine', 'gone', now(), '{}', '{}');
+	UPDATE hroe.backups SET backup_type = 'SYSTEM', backup_name = 'gone\$DeletedTableBackup', pitr_id = $pid WHERE backup_arn = '$barn-mine'" 2>&1 || true)
+[[ "$out" == *"only DeleteTable makes a system backup"* ]] || fail "a backup made a system backup: $out"
 [ "$(psql -XAtq -d "$db" -c "SET ROLE tpd_other" -c "SELECT count(*) FROM hroe.pitr_history")" = 0 ] || fail "another role reads the history"
 # the history is kept while the system backup is (hroe.pitr_compact)
 q "SELECT hroe.pitr_compact('0 seconds')" >/dev/null

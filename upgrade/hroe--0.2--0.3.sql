@@ -5125,3 +5125,30 @@ $$;
 COMMENT ON FUNCTION hroe.delete_table(text) IS
 'DeleteTable: drops the DynamoDB table, its indexes, tags and metadata, unless deletion protection is enabled (DynamoDB''s ValidationException); a table with point-in-time recovery leaves its system backup (hroe.pitr_table_deleted)';
 
+-- A system backup names a deleted table's history, which its role then
+-- reads (pitr_history_read): only hroe.pitr_table_deleted may make one, for
+-- the history of a table the role owns, while it still exists
+CREATE FUNCTION hroe.backups_check_system() RETURNS trigger
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+	IF (TG_OP = 'INSERT' AND (NEW.backup_type <> 'USER' OR NEW.pitr_id IS NOT NULL
+							  OR NEW.pitr_earliest IS NOT NULL OR NEW.expires_at IS NOT NULL))
+	   OR (TG_OP = 'UPDATE' AND (NEW.backup_type, NEW.pitr_id, NEW.pitr_earliest, NEW.expires_at, NEW.table_name)
+								IS DISTINCT FROM (OLD.backup_type, OLD.pitr_id, OLD.pitr_earliest, OLD.expires_at, OLD.table_name)) THEN
+		IF NOT EXISTS (SELECT FROM hroe.pitr p
+					   WHERE p.pitr_id = NEW.pitr_id AND p.table_name = NEW.table_name
+						 AND hroe.owns_table(NEW.table_name))
+		   AND NOT (SELECT r.rolsuper FROM pg_roles r WHERE r.rolname = current_user) THEN
+			RAISE EXCEPTION USING ERRCODE = 'insufficient_privilege',
+				MESSAGE = 'only DeleteTable makes a system backup, of the history of a table its role owns';
+		END IF;
+	END IF;
+	RETURN NEW;
+END
+$$;
+COMMENT ON FUNCTION hroe.backups_check_system() IS
+'internal: BEFORE INSERT OR UPDATE trigger of hroe.backups: a backup''s type, history (pitr_id), recovery window start, expiry and table are set or changed only to name the point-in-time recovery history of an existing table the current role owns (hroe.pitr_table_deleted, before DeleteTable deletes it), or by a superuser; else insufficient_privilege';
+CREATE TRIGGER backups_check_system BEFORE INSERT OR UPDATE ON hroe.backups
+	FOR EACH ROW EXECUTE FUNCTION hroe.backups_check_system();
