@@ -352,6 +352,20 @@ IncrementalPitr(ExportJob *j)
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 				 errmsg("the history of table %s no longer reaches back to the export's ExportFromTime", j->table)));
+	/* (as a restore: a version whose commit time is unknown would be left out unseen) */
+	values[0] = id;
+	{
+		Oid			idtype[1] = {INT8OID};
+
+		Exec("SELECT FROM hroe.pitr_history h WHERE h.pitr_id OPERATOR(pg_catalog.=) $1"
+			 " AND h.committed_at IS NULL AND pg_catalog.pg_xact_commit_timestamp(h.xid) IS NULL LIMIT 1",
+			 1, idtype, values, NULL, SPI_OK_SELECT);
+	}
+	if (SPI_processed > 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("the history of table %s has versions without a commit time", j->table),
+				 errhint("Point-in-time recovery needs track_commit_timestamp = on since it was enabled.")));
 	return id;
 }
 
