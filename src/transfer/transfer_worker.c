@@ -382,7 +382,7 @@ ItemJsonb(HroeItem *item)
  * One line of an incremental export (no newline) from a row of
  * INCREMENTAL_SCAN: {"Metadata":{"WriteTimestampMicros":{"N":...}},
  * "Keys":..., "OldImage":..., "NewImage":...}, an absent image left out,
- * and the old one always with view NEW_IMAGE
+ * and the old one never with view NEW_IMAGE
  * (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/S3DataExport.Output.html)
  */
 static void
