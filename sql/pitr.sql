@@ -172,9 +172,14 @@ INSERT INTO pt_other (item) VALUES ('{"pk": {"S": "f"}, "sk": {"N": "1"}}'::json
 SELECT hroe.pitr_key(NULL, 'pk', '') IS NULL AS null_item, hroe.pitr_key('{"pk": {"S": "a"}}'::jsonb::hroe.item, NULL, NULL) IS NULL AS null_names,
        hroe.pitr_key('{"pk": {"S": "a"}, "x": {"N": "1"}}'::jsonb::hroe.item, 'pk', '') = hroe.pitr_key('{"pk": {"S": "a"}}'::jsonb::hroe.item, 'pk', '') AS same_key,
        hroe.pitr_key('{"x": {"N": "1"}}'::jsonb::hroe.item, 'pk', 'sk') IS NOT NULL AS keyless;
--- DeleteTable: the history goes with the next compaction
+-- DeleteTable: its system backup keeps the history (hroe.pitr_table_deleted);
+-- once the backup is deleted, the history goes with the next compaction
 SELECT hroe.dynamodb('DeleteTable', '{"TableName": "pt_src"}') IS NOT NULL AS deleted;
 SELECT count(*) AS protected FROM hroe.pitr;
+SELECT hroe.pitr_compact() >= 0 AS compacted;
+SELECT count(*) AS base_kept FROM hroe.pitr_base;
+SELECT backup_type, backup_name, expires_at = created_at + interval '35 days' AS expires_in_35_days FROM hroe.backups;
+SELECT hroe.delete_backup(backup_arn) IS NOT NULL AS backup_deleted FROM hroe.backups WHERE backup_type = 'SYSTEM';
 SELECT hroe.pitr_compact() >= 0 AS compacted;
 SELECT count(*) AS base_left FROM hroe.pitr_base;
 DROP OWNED BY regress_hroe_pitr_other;

@@ -31,6 +31,27 @@ SELECT hroe.export_table(:'arn', 'bucket1', p_export_format => 'ION');
 SELECT hroe.export_table(:'arn', NULL);
 SELECT hroe.export_table(NULL, 'bucket1');
 SELECT hroe.export_table(:'arn', 'bucket1', p_export_type => 'INCREMENTAL_EXPORT');
+-- an incremental export's validation (before point-in-time recovery's check)
+SELECT hroe.export_table(:'arn', 'bucket1', p_export_type => 'INCREMENTAL_EXPORT', p_export_time => now(),
+						 p_export_from_time => now() - interval '1 hour');
+SELECT hroe.export_table(:'arn', 'bucket1', p_export_type => 'INCREMENTAL_EXPORT',
+						 p_export_from_time => now() - interval '1 hour', p_export_to_time => now() - interval '2 hours');
+SELECT hroe.export_table(:'arn', 'bucket1', p_export_type => 'INCREMENTAL_EXPORT',
+						 p_export_from_time => now() - interval '1 hour', p_export_to_time => now() - interval '46 minutes');
+SELECT hroe.export_table(:'arn', 'bucket1', p_export_type => 'INCREMENTAL_EXPORT',
+						 p_export_from_time => now() - interval '25 hours', p_export_to_time => now() - interval '1 minute');
+SELECT hroe.export_table(:'arn', 'bucket1', p_export_type => 'INCREMENTAL_EXPORT',
+						 p_export_from_time => now() - interval '1 hour', p_export_view_type => 'OLD_IMAGE');
+SELECT hroe.export_table(:'arn', 'bucket1', p_export_from_time => now() - interval '1 hour');
+SELECT hroe.export_table(:'arn', 'bucket1', p_export_type => 'INCREMENTAL_EXPORT',
+						 p_export_from_time => now() - interval '1 hour', p_export_to_time => now() - interval '45 minutes');
+SELECT hroe.dynamodb('ExportTableToPointInTime', jsonb_build_object('TableArn', :'arn', 'S3Bucket', 'bucket1',
+	'ExportType', 'INCREMENTAL_EXPORT', 'IncrementalExportSpecification', jsonb_build_object(
+	'ExportFromTime', extract(epoch FROM now() - interval '1 hour'), 'ExportToTime', extract(epoch FROM now() - interval '50 minutes'))));
+-- the test setting: superusers only, at most the 15 minutes
+SET hroe.incremental_export_min_period = 901;
+SET hroe.incremental_export_min_period = 1;
+RESET hroe.incremental_export_min_period;
 -- no role granted hroe_export or pg_write_server_files
 CREATE ROLE xfer_nobody;
 GRANT USAGE ON SCHEMA hroe TO xfer_nobody;

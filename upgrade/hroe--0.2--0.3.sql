@@ -4512,3 +4512,643 @@ $$;
 COMMENT ON FUNCTION hroe.pitr_compact(interval) IS
 'Enforces point-in-time recovery''s retention: on each protected table not compacted within p_every, folds the versions committed before its recovery period into its base image (per key the last one; a deletion removes the key), stamps the commit times of old versions, and deletes the history and images of tables deleted or no longer protected; returns the number of versions removed. Run by hroe''s background worker (hroe.ttl_naptime) and by hand';
 REVOKE EXECUTE ON FUNCTION hroe.pitr_compact(interval) FROM PUBLIC;
+
+-- Incremental exports (ExportType INCREMENTAL_EXPORT, IncrementalExportSpecification)
+ALTER TABLE hroe.exports
+	ADD COLUMN export_from_time timestamptz,
+	ADD COLUMN export_to_time timestamptz,
+	ADD COLUMN export_view_type text CHECK (export_view_type IN ('NEW_IMAGE', 'NEW_AND_OLD_IMAGES'));
+CREATE OR REPLACE FUNCTION hroe.export_description(e hroe.exports) RETURNS jsonb
+LANGUAGE sql STABLE PARALLEL SAFE
+RETURN pg_catalog.jsonb_strip_nulls(pg_catalog.jsonb_build_object(
+	'ExportArn', e.export_arn,
+	'ExportStatus', e.export_status,
+	'StartTime', EXTRACT(epoch FROM e.start_time),
+	'EndTime', EXTRACT(epoch FROM e.end_time),
+	'ExportManifest', e.export_manifest,
+	'TableArn', e.table_arn,
+	'TableId', (SELECT t.relid::oid::text FROM hroe.tables t WHERE t.table_name OPERATOR(pg_catalog.=) e.table_name),
+	'ExportTime', CASE WHEN e.export_type OPERATOR(pg_catalog.=) 'FULL_EXPORT' THEN EXTRACT(epoch FROM e.export_time) END,
+	'ClientToken', e.client_token,
+	'S3Bucket', e.s3_bucket,
+	'S3BucketOwner', e.s3_bucket_owner,
+	'S3Prefix', e.s3_prefix,
+	'S3SseAlgorithm', e.s3_sse_algorithm,
+	'S3SseKmsKeyId', e.s3_sse_kms_key_id,
+	'FailureCode', e.failure_code,
+	'FailureMessage', e.failure_message,
+	'ExportFormat', e.export_format,
+	'BilledSizeBytes', CASE WHEN e.export_status OPERATOR(pg_catalog.=) 'COMPLETED' THEN e.billed_size_bytes END,
+	'ItemCount', CASE WHEN e.export_status OPERATOR(pg_catalog.<>) 'IN_PROGRESS' THEN e.item_count END,
+	'ExportType', e.export_type,
+	'IncrementalExportSpecification', CASE WHEN e.export_type OPERATOR(pg_catalog.=) 'INCREMENTAL_EXPORT' THEN
+		pg_catalog.jsonb_build_object('ExportFromTime', EXTRACT(epoch FROM e.export_from_time),
+									  'ExportToTime', EXTRACT(epoch FROM e.export_to_time),
+									  'ExportViewType', e.export_view_type) END));
+COMMENT ON FUNCTION hroe.export_description(hroe.exports) IS
+'internal: DynamoDB''s ExportDescription of an export (ItemCount once it ended, BilledSizeBytes once it completed; ExportTime of a FULL_EXPORT, IncrementalExportSpecification of an INCREMENTAL_EXPORT)';
+
+CREATE FUNCTION hroe.pitr_wait_committed(p_at timestamptz)
+RETURNS void
+LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	v_waits integer := 0;
+BEGIN
+	IF current_setting('transaction_isolation') <> 'read committed' THEN
+		RAISE EXCEPTION USING ERRCODE = 'invalid_transaction_state',
+			MESSAGE = 'waiting for the transactions committed before an instant must run in a READ COMMITTED transaction';
+	END IF;
+	LOOP
+		EXIT WHEN NOT EXISTS (
+			SELECT FROM pg_snapshot_xip(pg_current_snapshot()) x
+			WHERE pg_xact_commit_timestamp((x::text::numeric % 4294967296)::text::xid) <= p_at);
+		v_waits := v_waits + 1;
+		IF v_waits > 10000 THEN
+			RAISE EXCEPTION USING ERRCODE = 'lock_not_available',
+				MESSAGE = 'a transaction that committed before the given instant is still not visible';
+		END IF;
+		PERFORM pg_sleep(0.001);
+	END LOOP;
+END
+$$;
+COMMENT ON FUNCTION hroe.pitr_wait_committed(timestamptz) IS
+'internal: Returns once every transaction that committed at or before p_at is visible to the next statement''s snapshot (READ COMMITTED only; lock_not_available after about 10 seconds); an incremental export''s worker calls it before its snapshot';
+
+DROP FUNCTION hroe.export_table(text, text, text, text, text, text, timestamptz, text, text, text);
+CREATE FUNCTION hroe.incremental_export_check(p_from timestamptz, p_to timestamptz) RETURNS void
+AS 'MODULE_PATHNAME', 'hroe_incremental_export_check'
+LANGUAGE C STABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION hroe.incremental_export_check(timestamptz, timestamptz) IS
+'internal: Raises DynamoDB''s ValidationException unless an incremental export''s ExportFromTime p_from is before its ExportToTime p_to and the period between them is at least 15 minutes (hroe.incremental_export_min_period, a superuser-only setting for tests) and at most 24 hours';
+
+CREATE FUNCTION hroe.export_table(p_table_arn text, p_s3_bucket text, p_s3_prefix text DEFAULT NULL,
+								  p_export_format text DEFAULT 'DYNAMODB_JSON',
+								  p_export_type text DEFAULT 'FULL_EXPORT',
+								  p_client_token text DEFAULT NULL, p_export_time timestamptz DEFAULT NULL,
+								  p_s3_bucket_owner text DEFAULT NULL, p_s3_sse_algorithm text DEFAULT NULL,
+								  p_s3_sse_kms_key_id text DEFAULT NULL,
+								  p_export_from_time timestamptz DEFAULT NULL,
+								  p_export_to_time timestamptz DEFAULT NULL,
+								  p_export_view_type text DEFAULT NULL)
+RETURNS jsonb
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	v_table text;
+	v_rel regclass;
+	v_request jsonb;
+	v_row hroe.exports;
+	v_id text;
+	v_incremental boolean := coalesce(p_export_type, 'FULL_EXPORT') = 'INCREMENTAL_EXPORT';
+	v_to timestamptz;
+	v_earliest timestamptz;
+	v_latest timestamptz;
+	p hroe.pitr;
+BEGIN
+	IF p_table_arn IS NULL THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			'1 validation error detected: Value null at ''tableArn'' failed to satisfy constraint: Member must not be null');
+	ELSIF p_s3_bucket IS NULL THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			'1 validation error detected: Value null at ''s3Bucket'' failed to satisfy constraint: Member must not be null');
+	END IF;
+	PERFORM hroe.transfer_check_enum(p_export_format, 'exportFormat', '{DYNAMODB_JSON,ION}');
+	PERFORM hroe.transfer_check_enum(p_export_type, 'exportType', '{FULL_EXPORT,INCREMENTAL_EXPORT}');
+	PERFORM hroe.transfer_check_enum(p_export_view_type, 'incrementalExportSpecification.exportViewType',
+									 '{NEW_IMAGE,NEW_AND_OLD_IMAGES}');
+	PERFORM hroe.transfer_check_enum(p_s3_sse_algorithm, 's3SseAlgorithm', '{AES256,KMS}');
+	IF length(p_s3_prefix) > 1024 THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			format('1 validation error detected: Value ''%s'' at ''s3Prefix'' failed to satisfy constraint: Member must have length less than or equal to 1024', p_s3_prefix));
+	END IF;
+	-- an incremental export: its period, not an export time
+	-- (https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_IncrementalExportSpecification.html)
+	IF v_incremental THEN
+		IF p_export_time IS NOT NULL THEN
+			PERFORM hroe.dynamodb_error('ValidationException',
+				'One or more parameter values were invalid: ExportTime cannot be specified with ExportType INCREMENTAL_EXPORT');
+		END IF;
+		IF p_export_from_time IS NULL THEN
+			PERFORM hroe.dynamodb_error('ValidationException',
+				'One or more parameter values were invalid: IncrementalExportSpecification.ExportFromTime must be specified with ExportType INCREMENTAL_EXPORT');
+		END IF;
+		-- (no ExportToTime: the latest time with data available)
+		v_to := coalesce(p_export_to_time, clock_timestamp());
+		PERFORM hroe.incremental_export_check(p_export_from_time, v_to);
+	ELSIF p_export_from_time IS NOT NULL OR p_export_to_time IS NOT NULL OR p_export_view_type IS NOT NULL THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			'One or more parameter values were invalid: IncrementalExportSpecification can only be specified with ExportType INCREMENTAL_EXPORT');
+	END IF;
+	SELECT t.table_name, t.relid INTO v_table, v_rel FROM hroe.tables t
+	WHERE hroe.table_arn(t.table_name) = p_table_arn;
+	IF NOT FOUND THEN
+		PERFORM hroe.dynamodb_error('TableNotFoundException', format('Table not found: %s', p_table_arn));
+	END IF;
+	IF NOT has_table_privilege(v_rel, 'SELECT') THEN
+		RAISE EXCEPTION 'permission denied for table %', v_table USING ERRCODE = 'insufficient_privilege';
+	END IF;
+	IF hroe.table_is_distributed(v_rel) THEN
+		RAISE EXCEPTION 'exports are not supported on distributed table %', v_table
+			USING ERRCODE = 'feature_not_supported';
+	END IF;
+	IF v_incremental THEN
+		-- the changes are point-in-time recovery's history: the period must
+		-- lie within its recovery window
+		SELECT * INTO p FROM hroe.pitr WHERE table_name = v_table;
+		IF p.pitr_id IS NULL THEN
+			PERFORM hroe.dynamodb_error('PointInTimeRecoveryUnavailableException',
+				format('Point in time recovery is not enabled for table ''%s''', v_table));
+		END IF;
+		SELECT w.earliest, w.latest INTO v_earliest, v_latest FROM hroe.pitr_window(p) w;
+		IF v_to > v_latest THEN
+			PERFORM hroe.dynamodb_error('InvalidExportTimeException', 'ExportToTime cannot be in the future');
+		ELSIF p_export_from_time < v_earliest THEN
+			PERFORM hroe.dynamodb_error('InvalidExportTimeException',
+				format('ExportFromTime %s is before the earliest restorable time %s of table ''%s''',
+					   to_char(p_export_from_time AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'),
+					   to_char(v_earliest AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'), v_table));
+		END IF;
+	-- without point-in-time recovery, the export is of the table as it is now
+	ELSIF p_export_time < statement_timestamp() - interval '1 minute' THEN
+		PERFORM hroe.dynamodb_error('PointInTimeRecoveryUnavailableException',
+			format('Point in time recovery is not enabled for table ''%s''', v_table));
+	ELSIF p_export_time > clock_timestamp() THEN
+		PERFORM hroe.dynamodb_error('InvalidExportTimeException', 'Export time cannot be in the future');
+	END IF;
+	PERFORM hroe.s3_check_bucket(p_s3_bucket, p_s3_prefix, true);
+	v_request := jsonb_strip_nulls(jsonb_build_object(
+		'TableArn', p_table_arn, 'S3Bucket', p_s3_bucket, 'S3Prefix', p_s3_prefix,
+		'ExportFormat', coalesce(p_export_format, 'DYNAMODB_JSON'),
+		'ExportType', coalesce(p_export_type, 'FULL_EXPORT'), 'S3BucketOwner', p_s3_bucket_owner,
+		'S3SseAlgorithm', p_s3_sse_algorithm, 'S3SseKmsKeyId', p_s3_sse_kms_key_id,
+		'IncrementalExportSpecification', CASE WHEN v_incremental THEN jsonb_strip_nulls(jsonb_build_object(
+			'ExportFromTime', EXTRACT(epoch FROM p_export_from_time),
+			'ExportToTime', EXTRACT(epoch FROM p_export_to_time), 'ExportViewType', p_export_view_type)) END));
+	-- ClientToken: the same request within 8 hours is the same export
+	IF p_client_token IS NOT NULL THEN
+		SELECT * INTO v_row FROM hroe.exports e
+		WHERE e.client_token = p_client_token AND e.requested_by = (SELECT oid FROM pg_roles WHERE rolname = current_user)
+		  AND e.start_time > clock_timestamp() - interval '8 hours'
+		ORDER BY e.start_time DESC LIMIT 1;
+		IF FOUND THEN
+			IF v_row.request <> v_request THEN
+				PERFORM hroe.dynamodb_error('IdempotentParameterMismatchException',
+					'The provided ClientToken was already used with different parameters');
+			END IF;
+			RETURN jsonb_build_object('ExportDescription', hroe.export_description(v_row));
+		END IF;
+	END IF;
+	v_id := lpad((extract(epoch FROM clock_timestamp()) * 1000)::bigint::text, 14, '0')
+			|| '-' || left(md5(gen_random_uuid()::text), 8);
+	INSERT INTO hroe.exports (export_arn, table_name, table_arn, requested_by, client_token, request,
+							  export_type, export_format, s3_bucket, s3_prefix, s3_bucket_owner,
+							  s3_sse_algorithm, s3_sse_kms_key_id, export_manifest,
+							  export_from_time, export_to_time, export_view_type)
+	VALUES (p_table_arn || '/export/' || v_id, v_table, p_table_arn,
+			(SELECT oid FROM pg_roles WHERE rolname = current_user), p_client_token, v_request,
+			coalesce(p_export_type, 'FULL_EXPORT'), coalesce(p_export_format, 'DYNAMODB_JSON'),
+			p_s3_bucket, p_s3_prefix, p_s3_bucket_owner, coalesce(p_s3_sse_algorithm, 'AES256'), p_s3_sse_kms_key_id,
+			coalesce(rtrim(p_s3_prefix, '/') || '/', '') || 'AWSDynamoDB/' || v_id || '/manifest-summary.json',
+			CASE WHEN v_incremental THEN p_export_from_time END, v_to,
+			CASE WHEN v_incremental THEN coalesce(p_export_view_type, 'NEW_AND_OLD_IMAGES') END)
+	RETURNING * INTO v_row;
+	PERFORM hroe.transfer_start('export', v_row.job_id);
+	RETURN jsonb_build_object('ExportDescription', hroe.export_description(v_row));
+END
+$$;
+COMMENT ON FUNCTION hroe.export_table(text, text, text, text, text, text, timestamptz, text, text, text, timestamptz, timestamptz, text) IS
+'ExportTableToPointInTime: starts an export of the table p_table_arn names into bucket p_s3_bucket, a directory under hroe.s3_root, as DynamoDB lays it out (<prefix>/AWSDynamoDB/<ExportId>/manifest-summary.json, manifest-files.json, data/*.json.gz or *.ion.gz; DYNAMODB_JSON or ION); hroe''s export worker writes it from one snapshot. FULL_EXPORT: the table as it is now ({"Item": ...} lines; past export times need point-in-time recovery, PointInTimeRecoveryUnavailableException). INCREMENTAL_EXPORT: from point-in-time recovery''s history (PointInTimeRecoveryUnavailableException without it), each item whose state changed between p_export_from_time (inclusive) and p_export_to_time (exclusive; default now), a period of 15 minutes to 24 hours within the recovery window (InvalidExportTimeException), as {"Metadata", "Keys", "NewImage", "OldImage"} lines (p_export_view_type NEW_IMAGE or NEW_AND_OLD_IMAGES, the default); p_export_time may not be given. The caller needs SELECT on the table and membership in hroe_export or pg_write_server_files. Returns {"ExportDescription": ...}';
+
+-- A deleted table's point-in-time recovery: its system backup (BackupType SYSTEM)
+-- (hroe.backup_details, an SQL-standard body over the row type, made again below)
+DROP FUNCTION hroe.backup_details(hroe.backups, text);
+ALTER TABLE hroe.backups
+	DROP CONSTRAINT backups_backup_name_check,
+	ADD COLUMN backup_type text NOT NULL DEFAULT 'USER' CHECK (backup_type IN ('USER', 'SYSTEM')),
+	ADD COLUMN expires_at timestamptz,
+	ADD COLUMN pitr_id bigint,
+	ADD COLUMN pitr_earliest timestamptz,
+	ADD CONSTRAINT backups_backup_name_check
+		CHECK (backup_name OPERATOR(pg_catalog.~) '^[a-zA-Z0-9_.-]{3,255}$'
+			   OR (backup_type OPERATOR(pg_catalog.=) 'SYSTEM' AND backup_name OPERATOR(pg_catalog.~) '^[a-zA-Z0-9_.-]{3,255}[$]DeletedTableBackup$'));
+COMMENT ON TABLE hroe.backups IS 'On-demand backups (CreateBackup) and the system backups of deleted tables with point-in-time recovery (BackupType SYSTEM, expiring after 35 days, with their history): ARN, name, the role that made it (owner), the source table''s name and description as of the backup, its billing mode, stream and Time to Live settings, item count and DynamoDB size; under row-level security a role sees and writes only the backups of roles whose privileges it has';
+CREATE FUNCTION hroe.backup_details(b hroe.backups, p_status text)
+RETURNS jsonb
+LANGUAGE sql STABLE PARALLEL SAFE
+RETURN pg_catalog.jsonb_build_object(
+	'BackupArn', b.backup_arn,
+	'BackupName', b.backup_name,
+	'BackupSizeBytes', b.size_bytes,
+	'BackupStatus', p_status,
+	'BackupType', b.backup_type,
+	'BackupCreationDateTime', EXTRACT(epoch FROM b.created_at))
+	OPERATOR(pg_catalog.||) CASE WHEN b.expires_at IS NOT NULL
+		THEN pg_catalog.jsonb_build_object('BackupExpiryDateTime', EXTRACT(epoch FROM b.expires_at))
+		ELSE '{}' END;
+COMMENT ON FUNCTION hroe.backup_details(hroe.backups, text) IS
+'internal: DynamoDB''s BackupDetails of backup b with BackupStatus p_status: ARN, name, size, type (USER, or SYSTEM with its BackupExpiryDateTime), creation time';
+
+CREATE OR REPLACE FUNCTION hroe.list_backups(
+	p_table_name text DEFAULT NULL,
+	p_time_range_lower_bound timestamptz DEFAULT NULL,
+	p_time_range_upper_bound timestamptz DEFAULT NULL,
+	p_backup_type text DEFAULT 'USER',
+	p_limit integer DEFAULT NULL,
+	p_exclusive_start_backup_arn text DEFAULT NULL)
+RETURNS jsonb
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	v_table text := p_table_name;
+	v_errors text[] := '{}';
+	v_start hroe.backups;
+	v_rows jsonb;
+	v_more boolean;
+	v_last text;
+BEGIN
+	IF v_table LIKE 'arn:%:table/%' THEN
+		v_table := substr(v_table, strpos(v_table, ':table/') + 7);
+		-- (an ARN of another region or account names no table here)
+		IF hroe.table_arn(v_table) IS DISTINCT FROM p_table_name THEN
+			v_table := p_table_name;
+		END IF;
+	END IF;
+	IF p_table_name IS NOT NULL AND p_table_name NOT LIKE 'arn:%' THEN
+		v_errors := v_errors || hroe.backup_name_errors(p_table_name, 'tableName');
+	END IF;
+	IF p_limit IS NOT NULL AND (p_limit < 1 OR p_limit > 100) THEN
+		v_errors := v_errors || format('Value ''%s'' at ''limit'' failed to satisfy constraint: Member must have value %s',
+									   p_limit, CASE WHEN p_limit < 1 THEN 'greater than or equal to 1' ELSE 'less than or equal to 100' END);
+	END IF;
+	IF p_backup_type IS NOT NULL AND p_backup_type NOT IN ('USER', 'SYSTEM', 'AWS_BACKUP', 'ALL') THEN
+		v_errors := v_errors || format('Value ''%s'' at ''backupType'' failed to satisfy constraint: Member must satisfy enum value set: [USER, SYSTEM, AWS_BACKUP, ALL]',
+									   p_backup_type);
+	END IF;
+	IF p_exclusive_start_backup_arn IS NOT NULL THEN
+		v_errors := v_errors || CASE WHEN length(p_exclusive_start_backup_arn) < 37 OR length(p_exclusive_start_backup_arn) > 1024
+									 THEN ARRAY[format('Value ''%s'' at ''exclusiveStartBackupArn'' failed to satisfy constraint: Member must have length %s',
+													   p_exclusive_start_backup_arn,
+													   CASE WHEN length(p_exclusive_start_backup_arn) < 37 THEN 'greater than or equal to 37'
+															ELSE 'less than or equal to 1024' END)]
+									 ELSE '{}'::text[] END;
+	END IF;
+	PERFORM hroe.backup_validation(v_errors);
+	IF p_exclusive_start_backup_arn IS NOT NULL THEN
+		SELECT * INTO v_start FROM hroe.backups WHERE backup_arn = p_exclusive_start_backup_arn;
+		IF v_start.backup_id IS NULL THEN
+			PERFORM hroe.dynamodb_error('ValidationException',
+				format('Invalid ExclusiveStartBackupArn: %s', p_exclusive_start_backup_arn));
+		END IF;
+	END IF;
+	-- (hroe makes no AWS_BACKUP backups)
+	WITH page AS (
+		SELECT b, row_number() OVER (ORDER BY b.created_at, b.backup_arn) AS n
+		FROM hroe.backups b
+		WHERE coalesce(p_backup_type, 'USER') IN (b.backup_type, 'ALL')
+		  AND (v_table IS NULL OR b.table_name = v_table)
+		  AND (p_time_range_lower_bound IS NULL OR b.created_at >= p_time_range_lower_bound)
+		  AND (p_time_range_upper_bound IS NULL OR b.created_at < p_time_range_upper_bound)
+		  AND (v_start.backup_id IS NULL OR (b.created_at, b.backup_arn) > (v_start.created_at, v_start.backup_arn))
+		ORDER BY b.created_at, b.backup_arn
+		LIMIT coalesce(p_limit, 2147483646) + 1)
+	SELECT coalesce(jsonb_agg(jsonb_build_object(
+			   'TableName', (p.b).table_name,
+			   'TableId', (p.b).description->'TableId',
+			   'TableArn', (p.b).description->'TableArn')
+			   || (hroe.backup_details(p.b, 'AVAILABLE') - 'BackupName' || jsonb_build_object('BackupName', (p.b).backup_name))
+			   ORDER BY p.n) FILTER (WHERE p.n <= coalesce(p_limit, 2147483646)), '[]'),
+		   bool_or(p.n > coalesce(p_limit, 2147483646)),
+		   max((p.b).backup_arn) FILTER (WHERE p.n = coalesce(p_limit, 2147483646))
+	INTO v_rows, v_more, v_last
+	FROM page p;
+	RETURN jsonb_build_object('BackupSummaries', v_rows)
+		   || CASE WHEN v_more THEN jsonb_build_object('LastEvaluatedBackupArn', v_last) ELSE '{}' END;
+END
+$$;
+COMMENT ON FUNCTION hroe.list_backups(text, timestamptz, timestamptz, text, integer, text) IS
+'ListBackups: the backups the caller sees, oldest first, as DynamoDB''s {"BackupSummaries": [...], "LastEvaluatedBackupArn"} (the latter while more remain): of table p_table_name (its name or ARN; NULL: every table, including deleted ones), created at or after p_time_range_lower_bound and before p_time_range_upper_bound, of BackupType p_backup_type (USER: CreateBackup''s; SYSTEM: those of deleted tables with point-in-time recovery; ALL: both; AWS_BACKUP: none), at most p_limit (1 to 100), after p_exclusive_start_backup_arn';
+
+ALTER POLICY pitr_history_read ON hroe.pitr_history
+	USING (pitr_id OPERATOR(pg_catalog.=) ANY (ARRAY(
+		SELECT p.pitr_id FROM hroe.pitr p, hroe.tables t
+		WHERE t.table_name OPERATOR(pg_catalog.=) p.table_name
+		  AND pg_catalog.has_table_privilege(t.relid, 'SELECT')))
+		OR pitr_id OPERATOR(pg_catalog.=) ANY (ARRAY(
+		SELECT b.pitr_id FROM hroe.backups b WHERE b.backup_type OPERATOR(pg_catalog.=) 'SYSTEM')));
+COMMENT ON POLICY pitr_history_read ON hroe.pitr_history IS 'A role reads the history of the tables it may read, and of the deleted tables whose system backup it sees (hroe.backups'' policy)';
+ALTER POLICY pitr_base_read ON hroe.pitr_base
+	USING (pitr_id OPERATOR(pg_catalog.=) ANY (ARRAY(
+		SELECT p.pitr_id FROM hroe.pitr p, hroe.tables t
+		WHERE t.table_name OPERATOR(pg_catalog.=) p.table_name
+		  AND pg_catalog.has_table_privilege(t.relid, 'SELECT')))
+		OR pitr_id OPERATOR(pg_catalog.=) ANY (ARRAY(
+		SELECT b.pitr_id FROM hroe.backups b WHERE b.backup_type OPERATOR(pg_catalog.=) 'SYSTEM')));
+COMMENT ON POLICY pitr_base_read ON hroe.pitr_base IS 'A role reads the base image of the tables it may read, and of the deleted tables whose system backup it sees (hroe.backups'' policy)';
+CREATE FUNCTION hroe.pitr_table_deleted(p_table_name text)
+RETURNS void
+LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	p hroe.pitr;
+	v_earliest timestamptz;
+	v_arn text;
+BEGIN
+	SELECT * INTO p FROM hroe.pitr WHERE table_name = p_table_name;
+	IF p.pitr_id IS NULL THEN
+		RETURN;
+	END IF;
+	SELECT w.earliest INTO v_earliest FROM hroe.pitr_window(p) w;
+	-- the table's items and description as of now, as CreateBackup takes them
+	v_arn := hroe.create_backup(p_table_name, 'DeletedTableBackup')->>'BackupArn';
+	-- (its history is kept with it: hroe.pitr_compact deletes both once it expired)
+	UPDATE hroe.backups SET backup_type = 'SYSTEM', backup_name = p_table_name || '$DeletedTableBackup',
+		   expires_at = created_at + interval '35 days', pitr_id = p.pitr_id, pitr_earliest = v_earliest
+	WHERE backup_arn = v_arn;
+END
+$$;
+COMMENT ON FUNCTION hroe.pitr_table_deleted(text) IS
+'internal: Called by hroe.delete_table before it deletes table p_table_name: if the table has point-in-time recovery, records its system backup (hroe.backups, BackupType SYSTEM, named <table>$DeletedTableBackup, expiring after 35 days: its items and description now, and its point-in-time recovery history, restorable by RestoreTableToPointInTime with its SourceTableArn to any instant of its recovery window up to the deletion)';
+
+CREATE OR REPLACE FUNCTION hroe.restore_table_to_point_in_time(p_target_table_name text,
+													p_source_table_name text DEFAULT NULL,
+													p_restore_date_time timestamptz DEFAULT NULL,
+													p_use_latest_restorable_time boolean DEFAULT NULL,
+													p_overrides jsonb DEFAULT '{}',
+													p_source_table_arn text DEFAULT NULL,
+													p_schema name DEFAULT pg_catalog.current_schema())
+RETURNS jsonb
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	o jsonb := coalesce(p_overrides, '{}');
+	v_source text;
+	t hroe.tables;
+	p hroe.pitr;
+	v_at timestamptz;
+	v_earliest timestamptz;
+	v_latest timestamptz;
+	v_rel regclass;
+	-- a deleted table's: its system backup (hroe.pitr_table_deleted)
+	sb hroe.backups;
+	v_pitr_id bigint;
+BEGIN
+	PERFORM hroe.backup_validation(hroe.backup_name_errors(p_target_table_name, 'targetTableName'));
+	IF jsonb_typeof(o) <> 'object' THEN
+		PERFORM hroe.dynamodb_error('ValidationException', 'The overrides must be a JSON object');
+	END IF;
+	IF p_source_table_name IS NULL AND p_source_table_arn IS NULL THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			'One or more parameter values were invalid: Either SourceTableName or SourceTableArn must be specified');
+	END IF;
+	IF p_source_table_name IS NOT NULL AND p_source_table_arn IS NOT NULL THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			'One or more parameter values were invalid: Only one of SourceTableName or SourceTableArn can be specified');
+	END IF;
+	IF p_restore_date_time IS NOT NULL AND p_use_latest_restorable_time THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			'One or more parameter values were invalid: Only one of RestoreDateTime or UseLatestRestorableTime can be specified');
+	END IF;
+	IF p_restore_date_time IS NULL AND NOT coalesce(p_use_latest_restorable_time, false) THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			'One or more parameter values were invalid: Either RestoreDateTime or UseLatestRestorableTime must be specified');
+	END IF;
+	v_source := coalesce(p_source_table_name, p_source_table_arn);
+	-- (an ARN names the table only with SourceTableArn)
+	IF p_source_table_arn IS NOT NULL THEN
+		v_source := hroe.pitr_table_name(p_source_table_arn);
+	END IF;
+	SELECT * INTO t FROM hroe.tables WHERE table_name = v_source;
+	-- a deleted table (by its ARN only): its history as of its deletion,
+	-- while its system backup is kept (the caller's, under row-level security)
+	IF t.table_name IS NULL AND p_source_table_arn IS NOT NULL THEN
+		SELECT * INTO sb FROM hroe.backups b
+		WHERE b.backup_type = 'SYSTEM' AND b.description->>'TableArn' = p_source_table_arn
+		  AND b.expires_at > clock_timestamp()
+		ORDER BY b.created_at DESC LIMIT 1;
+	END IF;
+	IF t.table_name IS NULL AND sb.backup_id IS NULL THEN
+		PERFORM hroe.dynamodb_error('TableNotFoundException', format('Table not found: %s', v_source));
+	END IF;
+	IF sb.backup_id IS NULL THEN
+		SELECT * INTO p FROM hroe.pitr WHERE table_name = v_source;
+		IF p.pitr_id IS NULL THEN
+			PERFORM hroe.dynamodb_error('PointInTimeRecoveryUnavailableException',
+				format('Point in time recovery is not enabled for table ''%s''', v_source));
+		END IF;
+		v_pitr_id := p.pitr_id;
+		SELECT w.earliest, w.latest INTO v_earliest, v_latest FROM hroe.pitr_window(p) w;
+	ELSE
+		-- (restorable from the recovery window's start at its deletion to the deletion)
+		v_pitr_id := sb.pitr_id;
+		v_earliest := greatest(sb.pitr_earliest, clock_timestamp() - interval '35 days');
+		v_latest := sb.created_at;
+	END IF;
+	IF EXISTS (SELECT FROM hroe.tables WHERE table_name = p_target_table_name) THEN
+		PERFORM hroe.dynamodb_error('TableAlreadyExistsException', format('Table already exists: %s', p_target_table_name));
+	END IF;
+	v_at := CASE WHEN p_use_latest_restorable_time THEN v_latest ELSE p_restore_date_time END;
+	IF v_at < v_earliest OR v_at > v_latest THEN
+		PERFORM hroe.dynamodb_error('InvalidRestoreTimeException',
+			format('Invalid RestoreDateTime: %s. RestoreDateTime must be between EarliestRestorableDateTime %s and LatestRestorableDateTime %s',
+				   to_char(v_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'),
+				   to_char(v_earliest AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'),
+				   to_char(v_latest AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')));
+	END IF;
+	-- the history is read with the caller's privileges: a role that may not
+	-- read the table may not restore it (row-level security would only hide it)
+	IF sb.backup_id IS NULL AND NOT has_table_privilege(t.relid, 'SELECT') THEN
+		RAISE EXCEPTION USING ERRCODE = 'insufficient_privilege',
+			MESSAGE = format('permission denied for table %s', v_source);
+	END IF;
+	-- every transaction that committed at or before v_at must be visible:
+	-- one whose commit time is recorded but that is still in the snapshot's
+	-- list of running transactions (its commit not yet visible) is waited
+	-- for, each statement taking a new snapshot
+	IF current_setting('transaction_isolation') <> 'read committed' THEN
+		RAISE EXCEPTION USING ERRCODE = 'invalid_transaction_state',
+			MESSAGE = 'a restore to a point in time must run in a READ COMMITTED transaction';
+	END IF;
+	PERFORM hroe.pitr_wait_committed(v_at);
+	IF EXISTS (SELECT FROM hroe.pitr_history h
+			   WHERE h.pitr_id = v_pitr_id AND h.committed_at IS NULL
+				 AND pg_xact_commit_timestamp(h.xid) IS NULL) THEN
+		RAISE EXCEPTION USING ERRCODE = 'object_not_in_prerequisite_state',
+			MESSAGE = format('the history of table %s has versions without a commit time', v_source),
+			HINT = 'Point-in-time recovery needs track_commit_timestamp = on since it was enabled.';
+	END IF;
+	IF sb.backup_id IS NULL THEN
+		v_rel := hroe.restore_create_table(p_target_table_name, hroe.table_description(v_source) - 'PostgresTable',
+										   jsonb_build_object('BillingMode', t.billing_mode), o, p_schema);
+	ELSE
+		v_rel := hroe.restore_create_table(p_target_table_name, sb.description, sb.features, o, p_schema);
+	END IF;
+	-- the base image, each key's last version committed at or before v_at over it
+	EXECUTE format(
+		'INSERT INTO %s (item)'
+		' WITH v AS (SELECT DISTINCT ON (h.key) h.key, h.item'
+		'			FROM hroe.pitr_history h'
+		'			WHERE h.pitr_id = $1'
+		'			  AND coalesce(h.committed_at, pg_xact_commit_timestamp(h.xid)) <= $2'
+		'			ORDER BY h.key, coalesce(h.committed_at, pg_xact_commit_timestamp(h.xid)) DESC, h.write_seq DESC)'
+		' SELECT v.item FROM v WHERE v.item IS NOT NULL'
+		' UNION ALL'
+		' SELECT b.item FROM hroe.pitr_base b'
+		' WHERE b.pitr_id = $1 AND NOT EXISTS (SELECT FROM v WHERE v.key = b.key)', v_rel)
+		USING v_pitr_id, v_at;
+	INSERT INTO hroe.table_restores (table_name, source_backup_arn, source_table_arn, restored_at)
+	VALUES (p_target_table_name, NULL, coalesce(sb.description->>'TableArn', hroe.table_arn(v_source)), v_at);
+	RETURN (hroe.table_description(p_target_table_name, 'CREATING', 'CREATING') - 'PostgresTable')
+		|| jsonb_build_object('RestoreSummary', hroe.restore_summary(p_target_table_name, true));
+END
+$$;
+COMMENT ON FUNCTION hroe.restore_table_to_point_in_time(text, text, timestamptz, boolean, jsonb, text, name) IS
+'RestoreTableToPointInTime: a new table p_target_table_name (TableAlreadyExistsException if it exists) with the keys, indexes, billing mode and throughput of table p_source_table_name (or p_source_table_arn; TableNotFoundException) and its items as of p_restore_date_time (or now, p_use_latest_restorable_time): every transaction committed then, none after (InvalidRestoreTimeException outside DescribeContinuousBackups'' window, PointInTimeRecoveryUnavailableException without point-in-time recovery); a deleted table that had point-in-time recovery, named by p_source_table_arn, while its system backup is kept (35 days, hroe.pitr_table_deleted): as of any instant of its recovery window up to its deletion; p_overrides as RestoreTableFromBackup''s; in schema p_schema (default: the current schema); READ COMMITTED only; returns the TableDescription with its RestoreSummary';
+
+CREATE OR REPLACE FUNCTION hroe.pitr_compact(p_every interval DEFAULT '1 hour')
+RETURNS bigint
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	p hroe.pitr;
+	v_cutoff timestamptz;
+	v_n bigint;
+	v_total bigint := 0;
+	v_id bigint;
+BEGIN
+	FOR p IN SELECT * FROM hroe.pitr
+			 WHERE compacted_at IS NULL OR compacted_at < clock_timestamp() - p_every
+			 ORDER BY pitr_id FOR UPDATE SKIP LOCKED LOOP
+		v_cutoff := clock_timestamp() - make_interval(days => p.recovery_days);
+		-- the versions committed before the window, folded into the base
+		-- image: per key the last one (a deletion removes the key)
+		WITH moved AS (
+			DELETE FROM hroe.pitr_history h
+			WHERE h.pitr_id = p.pitr_id
+			  AND coalesce(h.committed_at, pg_xact_commit_timestamp(h.xid)) <= v_cutoff
+			RETURNING h.key, h.item, coalesce(h.committed_at, pg_xact_commit_timestamp(h.xid)) AS at, h.write_seq),
+		last AS (
+			SELECT DISTINCT ON (m.key) m.key, m.item FROM moved m ORDER BY m.key, m.at DESC, m.write_seq DESC),
+		gone AS (
+			DELETE FROM hroe.pitr_base b USING last l
+			WHERE b.pitr_id = p.pitr_id AND b.key = l.key AND l.item IS NULL
+			RETURNING b.key),
+		put AS (
+			INSERT INTO hroe.pitr_base (pitr_id, key, item)
+			SELECT p.pitr_id, l.key, l.item FROM last l
+			WHERE l.item IS NOT NULL AND NOT EXISTS (SELECT FROM hroe.pitr_base b WHERE b.pitr_id = p.pitr_id AND b.key = l.key)
+			RETURNING 1),
+		upd AS (
+			UPDATE hroe.pitr_base b SET item = l.item FROM last l
+			WHERE b.pitr_id = p.pitr_id AND b.key = l.key AND l.item IS NOT NULL
+			RETURNING 1)
+		-- (each data-modifying part runs whole, read or not)
+		SELECT count(*) INTO v_n FROM moved;
+		v_total := v_total + v_n;
+		-- the commit times PostgreSQL would forget once the xids are frozen
+		UPDATE hroe.pitr_history h SET committed_at = pg_xact_commit_timestamp(h.xid)
+		WHERE h.pitr_id = p.pitr_id AND h.committed_at IS NULL AND age(h.xid) > 100000000
+		  AND pg_xact_commit_timestamp(h.xid) IS NOT NULL;
+		UPDATE hroe.pitr SET base_at = greatest(base_at, v_cutoff), compacted_at = clock_timestamp()
+		WHERE pitr_id = p.pitr_id;
+	END LOOP;
+	-- the system backups of deleted tables that expired (their history with them, below)
+	DELETE FROM hroe.backup_items i USING hroe.backups b
+	WHERE i.backup_id = b.backup_id AND b.backup_type = 'SYSTEM' AND b.expires_at <= clock_timestamp();
+	DELETE FROM hroe.backups b WHERE b.backup_type = 'SYSTEM' AND b.expires_at <= clock_timestamp();
+	-- the history and images of tables deleted (without a system backup) or no longer protected
+	FOR v_id IN
+		WITH RECURSIVE ids AS (
+			SELECT min(pitr_id) AS id FROM hroe.pitr_history
+			UNION ALL
+			SELECT (SELECT min(h.pitr_id) FROM hroe.pitr_history h WHERE h.pitr_id > ids.id) FROM ids WHERE ids.id IS NOT NULL),
+		base_ids AS (
+			SELECT min(pitr_id) AS id FROM hroe.pitr_base
+			UNION ALL
+			SELECT (SELECT min(b.pitr_id) FROM hroe.pitr_base b WHERE b.pitr_id > base_ids.id) FROM base_ids WHERE base_ids.id IS NOT NULL)
+		SELECT id FROM ids WHERE id IS NOT NULL AND NOT EXISTS (SELECT FROM hroe.pitr x WHERE x.pitr_id = ids.id)
+		  AND NOT EXISTS (SELECT FROM hroe.backups b WHERE b.pitr_id = ids.id)
+		UNION
+		SELECT id FROM base_ids WHERE id IS NOT NULL AND NOT EXISTS (SELECT FROM hroe.pitr x WHERE x.pitr_id = base_ids.id)
+		  AND NOT EXISTS (SELECT FROM hroe.backups b WHERE b.pitr_id = base_ids.id)
+	LOOP
+		DELETE FROM hroe.pitr_history WHERE pitr_id = v_id;
+		GET DIAGNOSTICS v_n = ROW_COUNT;
+		v_total := v_total + v_n;
+		DELETE FROM hroe.pitr_base WHERE pitr_id = v_id;
+	END LOOP;
+	RETURN v_total;
+END
+$$;
+COMMENT ON FUNCTION hroe.pitr_compact(interval) IS
+'Enforces point-in-time recovery''s retention: on each protected table not compacted within p_every, folds the versions committed before its recovery period into its base image (per key the last one; a deletion removes the key), stamps the commit times of old versions, deletes the system backups of deleted tables that expired (35 days), and deletes the history and images of tables deleted (but for those of a system backup) or no longer protected; returns the number of versions removed. Run by hroe''s background worker (hroe.ttl_naptime) and by hand';
+CREATE OR REPLACE FUNCTION hroe.delete_table(p_table_name text)
+RETURNS void
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	v_rel regclass;
+	v_protected boolean;
+BEGIN
+	PERFORM hroe.check_table_owner(p_table_name);
+	SELECT relid, deletion_protection INTO v_rel, v_protected
+	FROM hroe.tables WHERE table_name = p_table_name FOR UPDATE;
+	IF NOT FOUND THEN
+		PERFORM hroe.dynamodb_error('ResourceNotFoundException',
+			format('Requested resource not found: Table: %s not found', p_table_name));
+	END IF;
+	IF v_protected THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			'Resource cannot be deleted as it is currently protected against deletion. Disable deletion protection first.');
+	END IF;
+	-- (point-in-time recovery: the system backup DynamoDB keeps)
+	PERFORM hroe.pitr_table_deleted(p_table_name);
+	DELETE FROM hroe.tables WHERE table_name = p_table_name;
+	-- a distributed table: each server's partition first (committed there
+	-- at once: a DeleteTable that fails after it leaves the table empty)
+	IF hroe.table_is_distributed(v_rel) THEN
+		PERFORM hroe.partition_exec_all(v_rel, format('SELECT hroe.delete_table(%L)::text', p_table_name));
+	END IF;
+	-- (a table already dropped with DROP TABLE only leaves its metadata)
+	IF EXISTS (SELECT 1 FROM pg_class WHERE oid = v_rel) THEN
+		EXECUTE format('DROP TABLE %s', v_rel);
+	END IF;
+END
+$$;
+COMMENT ON FUNCTION hroe.delete_table(text) IS
+'DeleteTable: drops the DynamoDB table, its indexes, tags and metadata, unless deletion protection is enabled (DynamoDB''s ValidationException); a table with point-in-time recovery leaves its system backup (hroe.pitr_table_deleted)';
+
+-- A system backup names a deleted table's history, which its role then
+-- reads (pitr_history_read): only hroe.pitr_table_deleted may make one, for
+-- the history of a table the role owns, while it still exists
+CREATE FUNCTION hroe.backups_check_system() RETURNS trigger
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+	IF (TG_OP = 'INSERT' AND (NEW.backup_type <> 'USER' OR NEW.pitr_id IS NOT NULL
+							  OR NEW.pitr_earliest IS NOT NULL OR NEW.expires_at IS NOT NULL))
+	   OR (TG_OP = 'UPDATE' AND (NEW.backup_type, NEW.pitr_id, NEW.pitr_earliest, NEW.expires_at, NEW.table_name)
+								IS DISTINCT FROM (OLD.backup_type, OLD.pitr_id, OLD.pitr_earliest, OLD.expires_at, OLD.table_name)) THEN
+		IF NOT EXISTS (SELECT FROM hroe.pitr p
+					   WHERE p.pitr_id = NEW.pitr_id AND p.table_name = NEW.table_name
+						 AND hroe.owns_table(NEW.table_name))
+		   AND NOT (SELECT r.rolsuper FROM pg_roles r WHERE r.rolname = current_user) THEN
+			RAISE EXCEPTION USING ERRCODE = 'insufficient_privilege',
+				MESSAGE = 'only DeleteTable makes a system backup, of the history of a table its role owns';
+		END IF;
+	END IF;
+	RETURN NEW;
+END
+$$;
+COMMENT ON FUNCTION hroe.backups_check_system() IS
+'internal: BEFORE INSERT OR UPDATE trigger of hroe.backups: a backup''s type, history (pitr_id), recovery window start, expiry and table are set or changed only to name the point-in-time recovery history of an existing table the current role owns (hroe.pitr_table_deleted, before DeleteTable deletes it), or by a superuser; else insufficient_privilege';
+CREATE TRIGGER backups_check_system BEFORE INSERT OR UPDATE ON hroe.backups
+	FOR EACH ROW EXECUTE FUNCTION hroe.backups_check_system();

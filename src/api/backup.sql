@@ -24,8 +24,7 @@ CREATE TABLE hroe.backups (
 	backup_id			uuid PRIMARY KEY DEFAULT pg_catalog.gen_random_uuid(),
 	-- <table ARN>/backup/<creation time in ms, 14 digits>-<8 hex digits>
 	backup_arn			text NOT NULL UNIQUE,
-	backup_name			text NOT NULL
-		CHECK (backup_name OPERATOR(pg_catalog.~) '^[a-zA-Z0-9_.-]{3,255}$'),
+	backup_name			text NOT NULL,
 	owner				regrole NOT NULL
 		DEFAULT pg_catalog.to_regrole(pg_catalog.quote_ident(CURRENT_USER)),
 	table_name			text NOT NULL,
@@ -35,11 +34,21 @@ CREATE TABLE hroe.backups (
 	-- BillingMode, StreamViewType (absent: no stream), TimeToLive {AttributeName, Enabled}
 	features			jsonb NOT NULL,
 	item_count			bigint NOT NULL DEFAULT 0,
-	size_bytes			bigint NOT NULL DEFAULT 0
+	size_bytes			bigint NOT NULL DEFAULT 0,
+	-- USER (CreateBackup) or SYSTEM: a deleted table's, with point-in-time
+	-- recovery (hroe.pitr_table_deleted): its expiry, its history
+	-- (hroe.pitr_history.pitr_id) and the start of its recovery window
+	backup_type			text NOT NULL DEFAULT 'USER' CHECK (backup_type IN ('USER', 'SYSTEM')),
+	expires_at			timestamptz,
+	pitr_id				bigint,
+	pitr_earliest		timestamptz,
+	CONSTRAINT backups_backup_name_check
+		CHECK (backup_name OPERATOR(pg_catalog.~) '^[a-zA-Z0-9_.-]{3,255}$'
+			   OR (backup_type OPERATOR(pg_catalog.=) 'SYSTEM' AND backup_name OPERATOR(pg_catalog.~) '^[a-zA-Z0-9_.-]{3,255}[$]DeletedTableBackup$'))
 );
 CREATE INDEX backups_table ON hroe.backups (table_name, created_at);
 CREATE INDEX backups_created ON hroe.backups (created_at, backup_arn);
-COMMENT ON TABLE hroe.backups IS 'On-demand backups (CreateBackup): ARN, name, the role that made it (owner), the source table''s name and description as of the backup, its billing mode, stream and Time to Live settings, item count and DynamoDB size; under row-level security a role sees and writes only the backups of roles whose privileges it has';
+COMMENT ON TABLE hroe.backups IS 'On-demand backups (CreateBackup) and the system backups of deleted tables with point-in-time recovery (BackupType SYSTEM, expiring after 35 days, with their history): ARN, name, the role that made it (owner), the source table''s name and description as of the backup, its billing mode, stream and Time to Live settings, item count and DynamoDB size; under row-level security a role sees and writes only the backups of roles whose privileges it has';
 ALTER TABLE hroe.backups ENABLE ROW LEVEL SECURITY;
 ALTER TABLE hroe.backups FORCE ROW LEVEL SECURITY;
 CREATE POLICY own_backups ON hroe.backups
@@ -181,10 +190,13 @@ RETURN pg_catalog.jsonb_build_object(
 	'BackupName', b.backup_name,
 	'BackupSizeBytes', b.size_bytes,
 	'BackupStatus', p_status,
-	'BackupType', 'USER',
-	'BackupCreationDateTime', EXTRACT(epoch FROM b.created_at));
+	'BackupType', b.backup_type,
+	'BackupCreationDateTime', EXTRACT(epoch FROM b.created_at))
+	OPERATOR(pg_catalog.||) CASE WHEN b.expires_at IS NOT NULL
+		THEN pg_catalog.jsonb_build_object('BackupExpiryDateTime', EXTRACT(epoch FROM b.expires_at))
+		ELSE '{}' END;
 COMMENT ON FUNCTION hroe.backup_details(hroe.backups, text) IS
-'internal: DynamoDB''s BackupDetails of backup b with BackupStatus p_status: ARN, name, size, type USER, creation time';
+'internal: DynamoDB''s BackupDetails of backup b with BackupStatus p_status: ARN, name, size, type (USER, or SYSTEM with its BackupExpiryDateTime), creation time';
 
 -- BackupDescription of backup b with status p_status
 CREATE FUNCTION hroe.backup_description(b hroe.backups, p_status text)
@@ -368,11 +380,11 @@ BEGIN
 				format('Invalid ExclusiveStartBackupArn: %s', p_exclusive_start_backup_arn));
 		END IF;
 	END IF;
-	-- hroe makes USER backups only (no SYSTEM or AWS_BACKUP ones)
+	-- (hroe makes no AWS_BACKUP backups)
 	WITH page AS (
 		SELECT b, row_number() OVER (ORDER BY b.created_at, b.backup_arn) AS n
 		FROM hroe.backups b
-		WHERE coalesce(p_backup_type, 'USER') IN ('USER', 'ALL')
+		WHERE coalesce(p_backup_type, 'USER') IN (b.backup_type, 'ALL')
 		  AND (v_table IS NULL OR b.table_name = v_table)
 		  AND (p_time_range_lower_bound IS NULL OR b.created_at >= p_time_range_lower_bound)
 		  AND (p_time_range_upper_bound IS NULL OR b.created_at < p_time_range_upper_bound)
@@ -394,7 +406,7 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION hroe.list_backups(text, timestamptz, timestamptz, text, integer, text) IS
-'ListBackups: the backups the caller sees, oldest first, as DynamoDB''s {"BackupSummaries": [...], "LastEvaluatedBackupArn"} (the latter while more remain): of table p_table_name (its name or ARN; NULL: every table, including deleted ones), created at or after p_time_range_lower_bound and before p_time_range_upper_bound, of BackupType p_backup_type (USER or ALL: hroe''s backups; SYSTEM, AWS_BACKUP: none), at most p_limit (1 to 100), after p_exclusive_start_backup_arn';
+'ListBackups: the backups the caller sees, oldest first, as DynamoDB''s {"BackupSummaries": [...], "LastEvaluatedBackupArn"} (the latter while more remain): of table p_table_name (its name or ARN; NULL: every table, including deleted ones), created at or after p_time_range_lower_bound and before p_time_range_upper_bound, of BackupType p_backup_type (USER: CreateBackup''s; SYSTEM: those of deleted tables with point-in-time recovery; ALL: both; AWS_BACKUP: none), at most p_limit (1 to 100), after p_exclusive_start_backup_arn';
 
 CREATE FUNCTION hroe.delete_backup(p_backup_arn text)
 RETURNS jsonb

@@ -109,6 +109,14 @@
 #define HROE_BACKUP_ARN_MAX		1024
 #define HROE_LIST_BACKUPS_MAX	100		/* backups in a ListBackups page */
 
+/*
+ * an incremental export's period, ExportFromTime to ExportToTime, in
+ * seconds: 15 minutes to 24 hours (the minimum lowered only by the
+ * superuser-only test setting hroe.incremental_export_min_period)
+ */
+#define HROE_INCREMENTAL_EXPORT_MIN_PERIOD	(15 * 60)
+#define HROE_INCREMENTAL_EXPORT_MAX_PERIOD	(24 * 60 * 60)
+
 /* reads */
 #define HROE_PAGE_BYTES			(1024 * 1024)	/* a Query or Scan page */
 

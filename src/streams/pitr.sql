@@ -71,8 +71,10 @@ CREATE POLICY pitr_history_read ON hroe.pitr_history FOR SELECT
 	USING (pitr_id OPERATOR(pg_catalog.=) ANY (ARRAY(
 		SELECT p.pitr_id FROM hroe.pitr p, hroe.tables t
 		WHERE t.table_name OPERATOR(pg_catalog.=) p.table_name
-		  AND pg_catalog.has_table_privilege(t.relid, 'SELECT'))));
-COMMENT ON POLICY pitr_history_read ON hroe.pitr_history IS 'A role reads the history of the tables it may read';
+		  AND pg_catalog.has_table_privilege(t.relid, 'SELECT')))
+		OR pitr_id OPERATOR(pg_catalog.=) ANY (ARRAY(
+		SELECT b.pitr_id FROM hroe.backups b WHERE b.backup_type OPERATOR(pg_catalog.=) 'SYSTEM')));
+COMMENT ON POLICY pitr_history_read ON hroe.pitr_history IS 'A role reads the history of the tables it may read, and of the deleted tables whose system backup it sees (hroe.backups'' policy)';
 CREATE POLICY pitr_history_owner ON hroe.pitr_history FOR DELETE
 	USING (pitr_id OPERATOR(pg_catalog.=) ANY (ARRAY(
 		SELECT p.pitr_id FROM hroe.pitr p WHERE hroe.owns_table(p.table_name))));
@@ -93,8 +95,10 @@ CREATE POLICY pitr_base_read ON hroe.pitr_base FOR SELECT
 	USING (pitr_id OPERATOR(pg_catalog.=) ANY (ARRAY(
 		SELECT p.pitr_id FROM hroe.pitr p, hroe.tables t
 		WHERE t.table_name OPERATOR(pg_catalog.=) p.table_name
-		  AND pg_catalog.has_table_privilege(t.relid, 'SELECT'))));
-COMMENT ON POLICY pitr_base_read ON hroe.pitr_base IS 'A role reads the base image of the tables it may read';
+		  AND pg_catalog.has_table_privilege(t.relid, 'SELECT')))
+		OR pitr_id OPERATOR(pg_catalog.=) ANY (ARRAY(
+		SELECT b.pitr_id FROM hroe.backups b WHERE b.backup_type OPERATOR(pg_catalog.=) 'SYSTEM')));
+COMMENT ON POLICY pitr_base_read ON hroe.pitr_base IS 'A role reads the base image of the tables it may read, and of the deleted tables whose system backup it sees (hroe.backups'' policy)';
 CREATE POLICY pitr_base_insert ON hroe.pitr_base FOR INSERT
 	WITH CHECK (pitr_id OPERATOR(pg_catalog.=) ANY (ARRAY(
 		SELECT p.pitr_id FROM hroe.pitr p WHERE hroe.owns_table(p.table_name))));
@@ -264,6 +268,96 @@ END;
 COMMENT ON FUNCTION hroe.pitr_window(hroe.pitr, OUT timestamptz, OUT timestamptz) IS
 'internal: The instants the table of p can be restored to: from when point-in-time recovery was enabled or the recovery period started (the later) to now';
 
+-- A system backup names a deleted table's history, which its role then
+-- reads (pitr_history_read): only hroe.pitr_table_deleted may make one, for
+-- the history of a table the role owns, while it still exists
+CREATE FUNCTION hroe.backups_check_system() RETURNS trigger
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+	IF (TG_OP = 'INSERT' AND (NEW.backup_type <> 'USER' OR NEW.pitr_id IS NOT NULL
+							  OR NEW.pitr_earliest IS NOT NULL OR NEW.expires_at IS NOT NULL))
+	   OR (TG_OP = 'UPDATE' AND (NEW.backup_type, NEW.pitr_id, NEW.pitr_earliest, NEW.expires_at, NEW.table_name)
+								IS DISTINCT FROM (OLD.backup_type, OLD.pitr_id, OLD.pitr_earliest, OLD.expires_at, OLD.table_name)) THEN
+		IF NOT EXISTS (SELECT FROM hroe.pitr p
+					   WHERE p.pitr_id = NEW.pitr_id AND p.table_name = NEW.table_name
+						 AND hroe.owns_table(NEW.table_name))
+		   AND NOT (SELECT r.rolsuper FROM pg_roles r WHERE r.rolname = current_user) THEN
+			RAISE EXCEPTION USING ERRCODE = 'insufficient_privilege',
+				MESSAGE = 'only DeleteTable makes a system backup, of the history of a table its role owns';
+		END IF;
+	END IF;
+	RETURN NEW;
+END
+$$;
+COMMENT ON FUNCTION hroe.backups_check_system() IS
+'internal: BEFORE INSERT OR UPDATE trigger of hroe.backups: a backup''s type, history (pitr_id), recovery window start, expiry and table are set or changed only to name the point-in-time recovery history of an existing table the current role owns (hroe.pitr_table_deleted, before DeleteTable deletes it), or by a superuser; else insufficient_privilege';
+CREATE TRIGGER backups_check_system BEFORE INSERT OR UPDATE ON hroe.backups
+	FOR EACH ROW EXECUTE FUNCTION hroe.backups_check_system();
+
+-- DeleteTable of a table with point-in-time recovery: DynamoDB keeps a
+-- system backup of it for 35 days, restorable by RestoreTableFromBackup and,
+-- by its SourceTableArn, by RestoreTableToPointInTime to any instant of its
+-- recovery window up to the deletion
+-- (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/PointInTimeRecovery_Howitworks.html)
+CREATE FUNCTION hroe.pitr_table_deleted(p_table_name text)
+RETURNS void
+LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	p hroe.pitr;
+	v_earliest timestamptz;
+	v_arn text;
+BEGIN
+	SELECT * INTO p FROM hroe.pitr WHERE table_name = p_table_name;
+	IF p.pitr_id IS NULL THEN
+		RETURN;
+	END IF;
+	SELECT w.earliest INTO v_earliest FROM hroe.pitr_window(p) w;
+	-- the table's items and description as of now, as CreateBackup takes them
+	v_arn := hroe.create_backup(p_table_name, 'DeletedTableBackup')->>'BackupArn';
+	-- (its history is kept with it: hroe.pitr_compact deletes both once it expired)
+	UPDATE hroe.backups SET backup_type = 'SYSTEM', backup_name = p_table_name || '$DeletedTableBackup',
+		   expires_at = created_at + interval '35 days', pitr_id = p.pitr_id, pitr_earliest = v_earliest
+	WHERE backup_arn = v_arn;
+END
+$$;
+COMMENT ON FUNCTION hroe.pitr_table_deleted(text) IS
+'internal: Called by hroe.delete_table before it deletes table p_table_name: if the table has point-in-time recovery, records its system backup (hroe.backups, BackupType SYSTEM, named <table>$DeletedTableBackup, expiring after 35 days: its items and description now, and its point-in-time recovery history, restorable by RestoreTableToPointInTime with its SourceTableArn to any instant of its recovery window up to the deletion)';
+
+-- Waits until every transaction that committed at or before p_at is
+-- visible to a new snapshot (one whose commit time is recorded but which is
+-- still in the snapshot's list of running transactions is waited for)
+CREATE FUNCTION hroe.pitr_wait_committed(p_at timestamptz)
+RETURNS void
+LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	v_waits integer := 0;
+BEGIN
+	IF current_setting('transaction_isolation') <> 'read committed' THEN
+		RAISE EXCEPTION USING ERRCODE = 'invalid_transaction_state',
+			MESSAGE = 'waiting for the transactions committed before an instant must run in a READ COMMITTED transaction';
+	END IF;
+	LOOP
+		EXIT WHEN NOT EXISTS (
+			SELECT FROM pg_snapshot_xip(pg_current_snapshot()) x
+			WHERE pg_xact_commit_timestamp((x::text::numeric % 4294967296)::text::xid) <= p_at);
+		v_waits := v_waits + 1;
+		IF v_waits > 10000 THEN
+			RAISE EXCEPTION USING ERRCODE = 'lock_not_available',
+				MESSAGE = 'a transaction that committed before the given instant is still not visible';
+		END IF;
+		PERFORM pg_sleep(0.001);
+	END LOOP;
+END
+$$;
+COMMENT ON FUNCTION hroe.pitr_wait_committed(timestamptz) IS
+'internal: Returns once every transaction that committed at or before p_at is visible to the next statement''s snapshot (READ COMMITTED only; lock_not_available after about 10 seconds); an incremental export''s worker calls it before its snapshot';
+
 CREATE FUNCTION hroe.restore_table_to_point_in_time(p_target_table_name text,
 													p_source_table_name text DEFAULT NULL,
 													p_restore_date_time timestamptz DEFAULT NULL,
@@ -284,7 +378,9 @@ DECLARE
 	v_earliest timestamptz;
 	v_latest timestamptz;
 	v_rel regclass;
-	v_waits integer := 0;
+	-- a deleted table's: its system backup (hroe.pitr_table_deleted)
+	sb hroe.backups;
+	v_pitr_id bigint;
 BEGIN
 	PERFORM hroe.backup_validation(hroe.backup_name_errors(p_target_table_name, 'targetTableName'));
 	IF jsonb_typeof(o) <> 'object' THEN
@@ -312,18 +408,34 @@ BEGIN
 		v_source := hroe.pitr_table_name(p_source_table_arn);
 	END IF;
 	SELECT * INTO t FROM hroe.tables WHERE table_name = v_source;
-	IF t.table_name IS NULL THEN
+	-- a deleted table (by its ARN only): its history as of its deletion,
+	-- while its system backup is kept (the caller's, under row-level security)
+	IF t.table_name IS NULL AND p_source_table_arn IS NOT NULL THEN
+		SELECT * INTO sb FROM hroe.backups b
+		WHERE b.backup_type = 'SYSTEM' AND b.description->>'TableArn' = p_source_table_arn
+		  AND b.expires_at > clock_timestamp()
+		ORDER BY b.created_at DESC LIMIT 1;
+	END IF;
+	IF t.table_name IS NULL AND sb.backup_id IS NULL THEN
 		PERFORM hroe.dynamodb_error('TableNotFoundException', format('Table not found: %s', v_source));
 	END IF;
-	SELECT * INTO p FROM hroe.pitr WHERE table_name = v_source;
-	IF p.pitr_id IS NULL THEN
-		PERFORM hroe.dynamodb_error('PointInTimeRecoveryUnavailableException',
-			format('Point in time recovery is not enabled for table ''%s''', v_source));
+	IF sb.backup_id IS NULL THEN
+		SELECT * INTO p FROM hroe.pitr WHERE table_name = v_source;
+		IF p.pitr_id IS NULL THEN
+			PERFORM hroe.dynamodb_error('PointInTimeRecoveryUnavailableException',
+				format('Point in time recovery is not enabled for table ''%s''', v_source));
+		END IF;
+		v_pitr_id := p.pitr_id;
+		SELECT w.earliest, w.latest INTO v_earliest, v_latest FROM hroe.pitr_window(p) w;
+	ELSE
+		-- (restorable from the recovery window's start at its deletion to the deletion)
+		v_pitr_id := sb.pitr_id;
+		v_earliest := greatest(sb.pitr_earliest, clock_timestamp() - interval '35 days');
+		v_latest := sb.created_at;
 	END IF;
 	IF EXISTS (SELECT FROM hroe.tables WHERE table_name = p_target_table_name) THEN
 		PERFORM hroe.dynamodb_error('TableAlreadyExistsException', format('Table already exists: %s', p_target_table_name));
 	END IF;
-	SELECT w.earliest, w.latest INTO v_earliest, v_latest FROM hroe.pitr_window(p) w;
 	v_at := CASE WHEN p_use_latest_restorable_time THEN v_latest ELSE p_restore_date_time END;
 	IF v_at < v_earliest OR v_at > v_latest THEN
 		PERFORM hroe.dynamodb_error('InvalidRestoreTimeException',
@@ -334,7 +446,7 @@ BEGIN
 	END IF;
 	-- the history is read with the caller's privileges: a role that may not
 	-- read the table may not restore it (row-level security would only hide it)
-	IF NOT has_table_privilege(t.relid, 'SELECT') THEN
+	IF sb.backup_id IS NULL AND NOT has_table_privilege(t.relid, 'SELECT') THEN
 		RAISE EXCEPTION USING ERRCODE = 'insufficient_privilege',
 			MESSAGE = format('permission denied for table %s', v_source);
 	END IF;
@@ -346,26 +458,20 @@ BEGIN
 		RAISE EXCEPTION USING ERRCODE = 'invalid_transaction_state',
 			MESSAGE = 'a restore to a point in time must run in a READ COMMITTED transaction';
 	END IF;
-	LOOP
-		EXIT WHEN NOT EXISTS (
-			SELECT FROM pg_snapshot_xip(pg_current_snapshot()) x
-			WHERE pg_xact_commit_timestamp((x::text::numeric % 4294967296)::text::xid) <= v_at);
-		v_waits := v_waits + 1;
-		IF v_waits > 10000 THEN
-			RAISE EXCEPTION USING ERRCODE = 'lock_not_available',
-				MESSAGE = 'a transaction that committed before the restore time is still not visible';
-		END IF;
-		PERFORM pg_sleep(0.001);
-	END LOOP;
+	PERFORM hroe.pitr_wait_committed(v_at);
 	IF EXISTS (SELECT FROM hroe.pitr_history h
-			   WHERE h.pitr_id = p.pitr_id AND h.committed_at IS NULL
+			   WHERE h.pitr_id = v_pitr_id AND h.committed_at IS NULL
 				 AND pg_xact_commit_timestamp(h.xid) IS NULL) THEN
 		RAISE EXCEPTION USING ERRCODE = 'object_not_in_prerequisite_state',
 			MESSAGE = format('the history of table %s has versions without a commit time', v_source),
 			HINT = 'Point-in-time recovery needs track_commit_timestamp = on since it was enabled.';
 	END IF;
-	v_rel := hroe.restore_create_table(p_target_table_name, hroe.table_description(v_source) - 'PostgresTable',
-									   jsonb_build_object('BillingMode', t.billing_mode), o, p_schema);
+	IF sb.backup_id IS NULL THEN
+		v_rel := hroe.restore_create_table(p_target_table_name, hroe.table_description(v_source) - 'PostgresTable',
+										   jsonb_build_object('BillingMode', t.billing_mode), o, p_schema);
+	ELSE
+		v_rel := hroe.restore_create_table(p_target_table_name, sb.description, sb.features, o, p_schema);
+	END IF;
 	-- the base image, each key's last version committed at or before v_at over it
 	EXECUTE format(
 		'INSERT INTO %s (item)'
@@ -378,15 +484,15 @@ BEGIN
 		' UNION ALL'
 		' SELECT b.item FROM hroe.pitr_base b'
 		' WHERE b.pitr_id = $1 AND NOT EXISTS (SELECT FROM v WHERE v.key = b.key)', v_rel)
-		USING p.pitr_id, v_at;
+		USING v_pitr_id, v_at;
 	INSERT INTO hroe.table_restores (table_name, source_backup_arn, source_table_arn, restored_at)
-	VALUES (p_target_table_name, NULL, hroe.table_arn(v_source), v_at);
+	VALUES (p_target_table_name, NULL, coalesce(sb.description->>'TableArn', hroe.table_arn(v_source)), v_at);
 	RETURN (hroe.table_description(p_target_table_name, 'CREATING', 'CREATING') - 'PostgresTable')
 		|| jsonb_build_object('RestoreSummary', hroe.restore_summary(p_target_table_name, true));
 END
 $$;
 COMMENT ON FUNCTION hroe.restore_table_to_point_in_time(text, text, timestamptz, boolean, jsonb, text, name) IS
-'RestoreTableToPointInTime: a new table p_target_table_name (TableAlreadyExistsException if it exists) with the keys, indexes, billing mode and throughput of table p_source_table_name (or p_source_table_arn; TableNotFoundException) and its items as of p_restore_date_time (or now, p_use_latest_restorable_time): every transaction committed then, none after (InvalidRestoreTimeException outside DescribeContinuousBackups'' window, PointInTimeRecoveryUnavailableException without point-in-time recovery); p_overrides as RestoreTableFromBackup''s; in schema p_schema (default: the current schema); READ COMMITTED only; returns the TableDescription with its RestoreSummary';
+'RestoreTableToPointInTime: a new table p_target_table_name (TableAlreadyExistsException if it exists) with the keys, indexes, billing mode and throughput of table p_source_table_name (or p_source_table_arn; TableNotFoundException) and its items as of p_restore_date_time (or now, p_use_latest_restorable_time): every transaction committed then, none after (InvalidRestoreTimeException outside DescribeContinuousBackups'' window, PointInTimeRecoveryUnavailableException without point-in-time recovery); a deleted table that had point-in-time recovery, named by p_source_table_arn, while its system backup is kept (35 days, hroe.pitr_table_deleted): as of any instant of its recovery window up to its deletion; p_overrides as RestoreTableFromBackup''s; in schema p_schema (default: the current schema); READ COMMITTED only; returns the TableDescription with its RestoreSummary';
 
 CREATE FUNCTION hroe.pitr_compact(p_every interval DEFAULT '1 hour')
 RETURNS bigint
@@ -436,7 +542,11 @@ BEGIN
 		UPDATE hroe.pitr SET base_at = greatest(base_at, v_cutoff), compacted_at = clock_timestamp()
 		WHERE pitr_id = p.pitr_id;
 	END LOOP;
-	-- the history and images of tables deleted or no longer protected
+	-- the system backups of deleted tables that expired (their history with them, below)
+	DELETE FROM hroe.backup_items i USING hroe.backups b
+	WHERE i.backup_id = b.backup_id AND b.backup_type = 'SYSTEM' AND b.expires_at <= clock_timestamp();
+	DELETE FROM hroe.backups b WHERE b.backup_type = 'SYSTEM' AND b.expires_at <= clock_timestamp();
+	-- the history and images of tables deleted (without a system backup) or no longer protected
 	FOR v_id IN
 		WITH RECURSIVE ids AS (
 			SELECT min(pitr_id) AS id FROM hroe.pitr_history
@@ -447,8 +557,10 @@ BEGIN
 			UNION ALL
 			SELECT (SELECT min(b.pitr_id) FROM hroe.pitr_base b WHERE b.pitr_id > base_ids.id) FROM base_ids WHERE base_ids.id IS NOT NULL)
 		SELECT id FROM ids WHERE id IS NOT NULL AND NOT EXISTS (SELECT FROM hroe.pitr x WHERE x.pitr_id = ids.id)
+		  AND NOT EXISTS (SELECT FROM hroe.backups b WHERE b.pitr_id = ids.id)
 		UNION
 		SELECT id FROM base_ids WHERE id IS NOT NULL AND NOT EXISTS (SELECT FROM hroe.pitr x WHERE x.pitr_id = base_ids.id)
+		  AND NOT EXISTS (SELECT FROM hroe.backups b WHERE b.pitr_id = base_ids.id)
 	LOOP
 		DELETE FROM hroe.pitr_history WHERE pitr_id = v_id;
 		GET DIAGNOSTICS v_n = ROW_COUNT;
@@ -459,5 +571,5 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION hroe.pitr_compact(interval) IS
-'Enforces point-in-time recovery''s retention: on each protected table not compacted within p_every, folds the versions committed before its recovery period into its base image (per key the last one; a deletion removes the key), stamps the commit times of old versions, and deletes the history and images of tables deleted or no longer protected; returns the number of versions removed. Run by hroe''s background worker (hroe.ttl_naptime) and by hand';
+'Enforces point-in-time recovery''s retention: on each protected table not compacted within p_every, folds the versions committed before its recovery period into its base image (per key the last one; a deletion removes the key), stamps the commit times of old versions, deletes the system backups of deleted tables that expired (35 days), and deletes the history and images of tables deleted (but for those of a system backup) or no longer protected; returns the number of versions removed. Run by hroe''s background worker (hroe.ttl_naptime) and by hand';
 REVOKE EXECUTE ON FUNCTION hroe.pitr_compact(interval) FROM PUBLIC;

@@ -926,6 +926,8 @@ BEGIN
 		PERFORM hroe.dynamodb_error('ValidationException',
 			'Resource cannot be deleted as it is currently protected against deletion. Disable deletion protection first.');
 	END IF;
+	-- (point-in-time recovery: the system backup DynamoDB keeps)
+	PERFORM hroe.pitr_table_deleted(p_table_name);
 	DELETE FROM hroe.tables WHERE table_name = p_table_name;
 	-- a distributed table: each server's partition first (committed there
 	-- at once: a DeleteTable that fails after it leaves the table empty)
@@ -939,7 +941,7 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION hroe.delete_table(text) IS
-'DeleteTable: drops the DynamoDB table, its indexes, tags and metadata, unless deletion protection is enabled (DynamoDB''s ValidationException)';
+'DeleteTable: drops the DynamoDB table, its indexes, tags and metadata, unless deletion protection is enabled (DynamoDB''s ValidationException); a table with point-in-time recovery leaves its system backup (hroe.pitr_table_deleted)';
 
 CREATE FUNCTION hroe.table_sizes(p_table_name text)
 RETURNS TABLE (index_name text, item_count bigint, size_bytes bigint)

@@ -24,6 +24,8 @@ extern char *hroe_s3_root;
 /* the items an export writes per data file (hroe.export_file_items) */
 #define HROE_EXPORT_FILE_ITEMS 100000
 extern int	hroe_export_file_items;
+/* an incremental export's shortest period, in seconds (hroe.incremental_export_min_period) */
+extern int	hroe_incremental_export_min_period;
 
 /* privileges: may the role write (export) or read (import) the buckets */
 extern bool hroe_s3_role_may(Oid role, bool write);
@@ -52,6 +54,9 @@ extern List *hroe_s3_list(int bucketfd, const char *prefix);
 struct JsonbContainer;
 extern void hroe_ion_write_item(StringInfo out, struct JsonbContainer *item);
 extern char *hroe_ion_read_line(const char *line, char **error);
+/* an incremental export's line: {Record:{Keys:..., Metadata:..., OldImage:..., NewImage:...}} */
+extern void hroe_ion_write_record(StringInfo out, struct JsonbContainer *keys, int64 write_micros,
+								  struct JsonbContainer *old_image, struct JsonbContainer *new_image);
 
 /* the workers */
 extern void hroe_transfer_init(void);

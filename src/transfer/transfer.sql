@@ -32,7 +32,12 @@ CREATE TABLE hroe.exports (
 	billed_size_bytes	bigint NOT NULL DEFAULT 0,
 	export_manifest		text,
 	failure_code		text,
-	failure_message		text
+	failure_message		text,
+	-- INCREMENTAL_EXPORT: the changes committed from export_from_time
+	-- (inclusive) to export_to_time (exclusive), their ExportViewType
+	export_from_time	timestamptz,
+	export_to_time		timestamptz,
+	export_view_type	text CHECK (export_view_type IN ('NEW_IMAGE', 'NEW_AND_OLD_IMAGES'))
 );
 COMMENT ON TABLE hroe.exports IS 'Table exports (ExportTableToPointInTime): one row per export, its request, status and figures; a role sees and requests only its own (row level security); hroe''s export worker, not the role, updates the status';
 GRANT SELECT, INSERT ON hroe.exports TO PUBLIC;
@@ -124,7 +129,7 @@ RETURN pg_catalog.jsonb_strip_nulls(pg_catalog.jsonb_build_object(
 	'ExportManifest', e.export_manifest,
 	'TableArn', e.table_arn,
 	'TableId', (SELECT t.relid::oid::text FROM hroe.tables t WHERE t.table_name OPERATOR(pg_catalog.=) e.table_name),
-	'ExportTime', EXTRACT(epoch FROM e.export_time),
+	'ExportTime', CASE WHEN e.export_type OPERATOR(pg_catalog.=) 'FULL_EXPORT' THEN EXTRACT(epoch FROM e.export_time) END,
 	'ClientToken', e.client_token,
 	'S3Bucket', e.s3_bucket,
 	'S3BucketOwner', e.s3_bucket_owner,
@@ -136,16 +141,29 @@ RETURN pg_catalog.jsonb_strip_nulls(pg_catalog.jsonb_build_object(
 	'ExportFormat', e.export_format,
 	'BilledSizeBytes', CASE WHEN e.export_status OPERATOR(pg_catalog.=) 'COMPLETED' THEN e.billed_size_bytes END,
 	'ItemCount', CASE WHEN e.export_status OPERATOR(pg_catalog.<>) 'IN_PROGRESS' THEN e.item_count END,
-	'ExportType', e.export_type));
+	'ExportType', e.export_type,
+	'IncrementalExportSpecification', CASE WHEN e.export_type OPERATOR(pg_catalog.=) 'INCREMENTAL_EXPORT' THEN
+		pg_catalog.jsonb_build_object('ExportFromTime', EXTRACT(epoch FROM e.export_from_time),
+									  'ExportToTime', EXTRACT(epoch FROM e.export_to_time),
+									  'ExportViewType', e.export_view_type) END));
 COMMENT ON FUNCTION hroe.export_description(hroe.exports) IS
-'internal: DynamoDB''s ExportDescription of an export (ItemCount once it ended, BilledSizeBytes once it completed)';
+'internal: DynamoDB''s ExportDescription of an export (ItemCount once it ended, BilledSizeBytes once it completed; ExportTime of a FULL_EXPORT, IncrementalExportSpecification of an INCREMENTAL_EXPORT)';
+
+CREATE FUNCTION hroe.incremental_export_check(p_from timestamptz, p_to timestamptz) RETURNS void
+AS 'MODULE_PATHNAME', 'hroe_incremental_export_check'
+LANGUAGE C STABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION hroe.incremental_export_check(timestamptz, timestamptz) IS
+'internal: Raises DynamoDB''s ValidationException unless an incremental export''s ExportFromTime p_from is before its ExportToTime p_to and the period between them is at least 15 minutes (hroe.incremental_export_min_period, a superuser-only setting for tests) and at most 24 hours';
 
 CREATE FUNCTION hroe.export_table(p_table_arn text, p_s3_bucket text, p_s3_prefix text DEFAULT NULL,
 								  p_export_format text DEFAULT 'DYNAMODB_JSON',
 								  p_export_type text DEFAULT 'FULL_EXPORT',
 								  p_client_token text DEFAULT NULL, p_export_time timestamptz DEFAULT NULL,
 								  p_s3_bucket_owner text DEFAULT NULL, p_s3_sse_algorithm text DEFAULT NULL,
-								  p_s3_sse_kms_key_id text DEFAULT NULL)
+								  p_s3_sse_kms_key_id text DEFAULT NULL,
+								  p_export_from_time timestamptz DEFAULT NULL,
+								  p_export_to_time timestamptz DEFAULT NULL,
+								  p_export_view_type text DEFAULT NULL)
 RETURNS jsonb
 LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
 SET search_path = pg_catalog, pg_temp
@@ -156,6 +174,11 @@ DECLARE
 	v_request jsonb;
 	v_row hroe.exports;
 	v_id text;
+	v_incremental boolean := coalesce(p_export_type, 'FULL_EXPORT') = 'INCREMENTAL_EXPORT';
+	v_to timestamptz;
+	v_earliest timestamptz;
+	v_latest timestamptz;
+	p hroe.pitr;
 BEGIN
 	IF p_table_arn IS NULL THEN
 		PERFORM hroe.dynamodb_error('ValidationException',
@@ -166,10 +189,30 @@ BEGIN
 	END IF;
 	PERFORM hroe.transfer_check_enum(p_export_format, 'exportFormat', '{DYNAMODB_JSON,ION}');
 	PERFORM hroe.transfer_check_enum(p_export_type, 'exportType', '{FULL_EXPORT,INCREMENTAL_EXPORT}');
+	PERFORM hroe.transfer_check_enum(p_export_view_type, 'incrementalExportSpecification.exportViewType',
+									 '{NEW_IMAGE,NEW_AND_OLD_IMAGES}');
 	PERFORM hroe.transfer_check_enum(p_s3_sse_algorithm, 's3SseAlgorithm', '{AES256,KMS}');
 	IF length(p_s3_prefix) > 1024 THEN
 		PERFORM hroe.dynamodb_error('ValidationException',
 			format('1 validation error detected: Value ''%s'' at ''s3Prefix'' failed to satisfy constraint: Member must have length less than or equal to 1024', p_s3_prefix));
+	END IF;
+	-- an incremental export: its period, not an export time
+	-- (https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_IncrementalExportSpecification.html)
+	IF v_incremental THEN
+		IF p_export_time IS NOT NULL THEN
+			PERFORM hroe.dynamodb_error('ValidationException',
+				'One or more parameter values were invalid: ExportTime cannot be specified with ExportType INCREMENTAL_EXPORT');
+		END IF;
+		IF p_export_from_time IS NULL THEN
+			PERFORM hroe.dynamodb_error('ValidationException',
+				'One or more parameter values were invalid: IncrementalExportSpecification.ExportFromTime must be specified with ExportType INCREMENTAL_EXPORT');
+		END IF;
+		-- (no ExportToTime: the latest time with data available)
+		v_to := coalesce(p_export_to_time, clock_timestamp());
+		PERFORM hroe.incremental_export_check(p_export_from_time, v_to);
+	ELSIF p_export_from_time IS NOT NULL OR p_export_to_time IS NOT NULL OR p_export_view_type IS NOT NULL THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			'One or more parameter values were invalid: IncrementalExportSpecification can only be specified with ExportType INCREMENTAL_EXPORT');
 	END IF;
 	SELECT t.table_name, t.relid INTO v_table, v_rel FROM hroe.tables t
 	WHERE hroe.table_arn(t.table_name) = p_table_arn;
@@ -183,9 +226,25 @@ BEGIN
 		RAISE EXCEPTION 'exports are not supported on distributed table %', v_table
 			USING ERRCODE = 'feature_not_supported';
 	END IF;
+	IF v_incremental THEN
+		-- the changes are point-in-time recovery's history: the period must
+		-- lie within its recovery window
+		SELECT * INTO p FROM hroe.pitr WHERE table_name = v_table;
+		IF p.pitr_id IS NULL THEN
+			PERFORM hroe.dynamodb_error('PointInTimeRecoveryUnavailableException',
+				format('Point in time recovery is not enabled for table ''%s''', v_table));
+		END IF;
+		SELECT w.earliest, w.latest INTO v_earliest, v_latest FROM hroe.pitr_window(p) w;
+		IF v_to > v_latest THEN
+			PERFORM hroe.dynamodb_error('InvalidExportTimeException', 'ExportToTime cannot be in the future');
+		ELSIF p_export_from_time < v_earliest THEN
+			PERFORM hroe.dynamodb_error('InvalidExportTimeException',
+				format('ExportFromTime %s is before the earliest restorable time %s of table ''%s''',
+					   to_char(p_export_from_time AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'),
+					   to_char(v_earliest AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'), v_table));
+		END IF;
 	-- without point-in-time recovery, the export is of the table as it is now
-	IF coalesce(p_export_type, 'FULL_EXPORT') = 'INCREMENTAL_EXPORT'
-	   OR p_export_time < statement_timestamp() - interval '1 minute' THEN
+	ELSIF p_export_time < statement_timestamp() - interval '1 minute' THEN
 		PERFORM hroe.dynamodb_error('PointInTimeRecoveryUnavailableException',
 			format('Point in time recovery is not enabled for table ''%s''', v_table));
 	ELSIF p_export_time > clock_timestamp() THEN
@@ -196,7 +255,10 @@ BEGIN
 		'TableArn', p_table_arn, 'S3Bucket', p_s3_bucket, 'S3Prefix', p_s3_prefix,
 		'ExportFormat', coalesce(p_export_format, 'DYNAMODB_JSON'),
 		'ExportType', coalesce(p_export_type, 'FULL_EXPORT'), 'S3BucketOwner', p_s3_bucket_owner,
-		'S3SseAlgorithm', p_s3_sse_algorithm, 'S3SseKmsKeyId', p_s3_sse_kms_key_id));
+		'S3SseAlgorithm', p_s3_sse_algorithm, 'S3SseKmsKeyId', p_s3_sse_kms_key_id,
+		'IncrementalExportSpecification', CASE WHEN v_incremental THEN jsonb_strip_nulls(jsonb_build_object(
+			'ExportFromTime', EXTRACT(epoch FROM p_export_from_time),
+			'ExportToTime', EXTRACT(epoch FROM p_export_to_time), 'ExportViewType', p_export_view_type)) END));
 	-- ClientToken: the same request within 8 hours is the same export
 	IF p_client_token IS NOT NULL THEN
 		SELECT * INTO v_row FROM hroe.exports e
@@ -215,19 +277,22 @@ BEGIN
 			|| '-' || left(md5(gen_random_uuid()::text), 8);
 	INSERT INTO hroe.exports (export_arn, table_name, table_arn, requested_by, client_token, request,
 							  export_type, export_format, s3_bucket, s3_prefix, s3_bucket_owner,
-							  s3_sse_algorithm, s3_sse_kms_key_id, export_manifest)
+							  s3_sse_algorithm, s3_sse_kms_key_id, export_manifest,
+							  export_from_time, export_to_time, export_view_type)
 	VALUES (p_table_arn || '/export/' || v_id, v_table, p_table_arn,
 			(SELECT oid FROM pg_roles WHERE rolname = current_user), p_client_token, v_request,
 			coalesce(p_export_type, 'FULL_EXPORT'), coalesce(p_export_format, 'DYNAMODB_JSON'),
 			p_s3_bucket, p_s3_prefix, p_s3_bucket_owner, coalesce(p_s3_sse_algorithm, 'AES256'), p_s3_sse_kms_key_id,
-			coalesce(rtrim(p_s3_prefix, '/') || '/', '') || 'AWSDynamoDB/' || v_id || '/manifest-summary.json')
+			coalesce(rtrim(p_s3_prefix, '/') || '/', '') || 'AWSDynamoDB/' || v_id || '/manifest-summary.json',
+			CASE WHEN v_incremental THEN p_export_from_time END, v_to,
+			CASE WHEN v_incremental THEN coalesce(p_export_view_type, 'NEW_AND_OLD_IMAGES') END)
 	RETURNING * INTO v_row;
 	PERFORM hroe.transfer_start('export', v_row.job_id);
 	RETURN jsonb_build_object('ExportDescription', hroe.export_description(v_row));
 END
 $$;
-COMMENT ON FUNCTION hroe.export_table(text, text, text, text, text, text, timestamptz, text, text, text) IS
-'ExportTableToPointInTime: starts an export of the table p_table_arn names as it is now (FULL_EXPORT, DYNAMODB_JSON or ION) into bucket p_s3_bucket, a directory under hroe.s3_root, as DynamoDB lays it out (<prefix>/AWSDynamoDB/<ExportId>/manifest-summary.json, manifest-files.json, data/*.json.gz or *.ion.gz); hroe''s export worker writes it from one snapshot. The caller needs SELECT on the table and membership in hroe_export or pg_write_server_files. INCREMENTAL_EXPORT and past export times need point-in-time recovery (PointInTimeRecoveryUnavailableException). Returns {"ExportDescription": ...}';
+COMMENT ON FUNCTION hroe.export_table(text, text, text, text, text, text, timestamptz, text, text, text, timestamptz, timestamptz, text) IS
+'ExportTableToPointInTime: starts an export of the table p_table_arn names into bucket p_s3_bucket, a directory under hroe.s3_root, as DynamoDB lays it out (<prefix>/AWSDynamoDB/<ExportId>/manifest-summary.json, manifest-files.json, data/*.json.gz or *.ion.gz; DYNAMODB_JSON or ION); hroe''s export worker writes it from one snapshot. FULL_EXPORT: the table as it is now ({"Item": ...} lines; past export times need point-in-time recovery, PointInTimeRecoveryUnavailableException). INCREMENTAL_EXPORT: from point-in-time recovery''s history (PointInTimeRecoveryUnavailableException without it), each item whose state changed between p_export_from_time (inclusive) and p_export_to_time (exclusive; default now), a period of 15 minutes to 24 hours within the recovery window (InvalidExportTimeException), as {"Metadata", "Keys", "NewImage", "OldImage"} lines (p_export_view_type NEW_IMAGE or NEW_AND_OLD_IMAGES, the default); p_export_time may not be given. The caller needs SELECT on the table and membership in hroe_export or pg_write_server_files. Returns {"ExportDescription": ...}';
 
 CREATE FUNCTION hroe.describe_export(p_export_arn text) RETURNS jsonb
 LANGUAGE plpgsql STABLE PARALLEL SAFE

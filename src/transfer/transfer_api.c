@@ -16,6 +16,10 @@
 #include "executor/spi.h"
 #include "utils/builtins.h"
 #include "utils/jsonb.h"
+#include "utils/timestamp.h"
+
+#include "dynamodb_limits.h"
+#include "transfer.h"
 
 #include "api_internal.h"
 
@@ -65,7 +69,35 @@ hroe_api_export_table(JsonbContainer *req, StringInfo out)
 		 "p_export_time => pg_catalog.to_timestamp(CAST(" REQ " OPERATOR(pg_catalog.->>) 'ExportTime' AS pg_catalog.float8)),"
 		 "p_s3_bucket_owner => " REQ " OPERATOR(pg_catalog.->>) 'S3BucketOwner',"
 		 "p_s3_sse_algorithm => " REQ " OPERATOR(pg_catalog.->>) 'S3SseAlgorithm',"
-		 "p_s3_sse_kms_key_id => " REQ " OPERATOR(pg_catalog.->>) 'S3SseKmsKeyId')", out);
+		 "p_s3_sse_kms_key_id => " REQ " OPERATOR(pg_catalog.->>) 'S3SseKmsKeyId',"
+		 "p_export_from_time => pg_catalog.to_timestamp(CAST(" REQ " OPERATOR(pg_catalog.#>>) '{IncrementalExportSpecification,ExportFromTime}' AS pg_catalog.float8)),"
+		 "p_export_to_time => pg_catalog.to_timestamp(CAST(" REQ " OPERATOR(pg_catalog.#>>) '{IncrementalExportSpecification,ExportToTime}' AS pg_catalog.float8)),"
+		 "p_export_view_type => " REQ " OPERATOR(pg_catalog.#>>) '{IncrementalExportSpecification,ExportViewType}')", out);
+}
+
+PG_FUNCTION_INFO_V1(hroe_incremental_export_check);
+/*
+ * hroe.incremental_export_check(from, to): ValidationException unless from
+ * is before to and the period is HROE_INCREMENTAL_EXPORT_MIN_PERIOD
+ * (hroe.incremental_export_min_period) to HROE_INCREMENTAL_EXPORT_MAX_PERIOD
+ * seconds
+ */
+Datum
+hroe_incremental_export_check(PG_FUNCTION_ARGS)
+{
+	TimestampTz from = PG_GETARG_TIMESTAMPTZ(0);
+	TimestampTz to = PG_GETARG_TIMESTAMPTZ(1);
+
+	if (from >= to)
+		HroeValidation("One or more parameter values were invalid: ExportFromTime must be earlier than ExportToTime");
+	/* (the difference of two finite timestamps in microseconds fits an int64 only if checked) */
+	if (TIMESTAMP_NOT_FINITE(from) || TIMESTAMP_NOT_FINITE(to) ||
+		to - from < (int64) hroe_incremental_export_min_period * USECS_PER_SEC ||
+		to - from > (int64) HROE_INCREMENTAL_EXPORT_MAX_PERIOD * USECS_PER_SEC)
+		HroeValidation(psprintf("One or more parameter values were invalid: the period between ExportFromTime and ExportToTime "
+								"must be at least %d minutes and at most %d hours",
+								HROE_INCREMENTAL_EXPORT_MIN_PERIOD / 60, HROE_INCREMENTAL_EXPORT_MAX_PERIOD / 3600));
+	PG_RETURN_VOID();
 }
 
 void

@@ -203,6 +203,30 @@ hroe_ion_write_item(StringInfo out, JsonbContainer *item)
 	appendStringInfoChar(out, '}');
 }
 
+/*
+ * An incremental export's record (keys, images as DynamoDB JSON jsonb; an
+ * image NULL when absent) as one line of an Ion export, without the newline
+ */
+void
+hroe_ion_write_record(StringInfo out, JsonbContainer *keys, int64 write_micros,
+					  JsonbContainer *old_image, JsonbContainer *new_image)
+{
+	appendStringInfoString(out, "$ion_1_0 {Record:{Keys:");
+	IonStruct(out, keys);
+	appendStringInfo(out, ",Metadata:{WriteTimestampMicros:" INT64_FORMAT "}", write_micros);
+	if (old_image)
+	{
+		appendStringInfoString(out, ",OldImage:");
+		IonStruct(out, old_image);
+	}
+	if (new_image)
+	{
+		appendStringInfoString(out, ",NewImage:");
+		IonStruct(out, new_image);
+	}
+	appendStringInfoString(out, "}}");
+}
+
 /* ---------- reading ---------- */
 
 typedef struct IonReader

@@ -59,12 +59,14 @@
 #include "utils/timestamp.h"
 
 #include "catalog.h"
+#include "dynamodb_limits.h"
 #include "item.h"
 #include "tables.h"
 #include "transfer.h"
 #include "worker.h"
 
 int			hroe_export_file_items = HROE_EXPORT_FILE_ITEMS;
+int			hroe_incremental_export_min_period = HROE_INCREMENTAL_EXPORT_MIN_PERIOD;
 
 /* what the request hands its worker (bgw_extra) */
 typedef struct TransferArgs
@@ -277,6 +279,10 @@ typedef struct ExportJob
 	char	   *prefix;
 	char	   *sse;
 	TimestampTz start;
+	/* INCREMENTAL_EXPORT: its period and view (view NULL: a FULL_EXPORT) */
+	char	   *view;
+	TimestampTz from;
+	TimestampTz to;
 } ExportJob;
 
 typedef struct DataFile
@@ -286,6 +292,145 @@ typedef struct DataFile
 	unsigned char md5[16];
 } DataFile;
 
+/*
+ * An incremental export's rows ($1 the table's hroe.pitr.pitr_id, $2
+ * ExportFromTime, $3 ExportToTime): each key with a version committed in
+ * [$2, $3) whose state just before $3 differs from its state just before
+ * $2 (a state: the base image with the key's last version committed
+ * before the instant over it; absent: deleted or never written); columns
+ * key (the item of the key attributes, as bytea), old image, new image
+ * (NULL: absent), the commit time of the last version in microseconds
+ * since the Unix epoch.  Versions of one key are ordered by commit time,
+ * then write order, as a restore orders them (src/streams/pitr.sql).
+ */
+#define INCREMENTAL_SCAN \
+	"WITH w AS (" \
+	" SELECT h.key, h.item, h.write_seq, h.at FROM (" \
+	"  SELECT h.key, h.item, h.write_seq," \
+	"   COALESCE(h.committed_at, pg_catalog.pg_xact_commit_timestamp(h.xid)) AS at" \
+	"  FROM hroe.pitr_history h WHERE h.pitr_id OPERATOR(pg_catalog.=) $1) h" \
+	" WHERE h.at OPERATOR(pg_catalog.<) $3)," \
+	"k AS (SELECT DISTINCT w.key FROM w WHERE w.at OPERATOR(pg_catalog.>=) $2)," \
+	"o AS (SELECT DISTINCT ON (w.key) w.key, w.item FROM w JOIN k ON k.key OPERATOR(pg_catalog.=) w.key" \
+	" WHERE w.at OPERATOR(pg_catalog.<) $2 ORDER BY w.key, w.at DESC, w.write_seq DESC)," \
+	"n AS (SELECT DISTINCT ON (w.key) w.key, w.item, w.at FROM w JOIN k ON k.key OPERATOR(pg_catalog.=) w.key" \
+	" ORDER BY w.key, w.at DESC, w.write_seq DESC)," \
+	"d AS (SELECT n.key, n.item AS new_image, n.at," \
+	" CASE WHEN o.key IS NOT NULL THEN o.item ELSE b.item END AS old_image" \
+	" FROM n LEFT JOIN o ON o.key OPERATOR(pg_catalog.=) n.key" \
+	" LEFT JOIN hroe.pitr_base b ON b.pitr_id OPERATOR(pg_catalog.=) $1 AND b.key OPERATOR(pg_catalog.=) n.key)" \
+	"SELECT d.key, d.old_image, d.new_image," \
+	" CAST(EXTRACT(epoch FROM d.at) OPERATOR(pg_catalog.*) 1000000 AS pg_catalog.int8)" \
+	" FROM d WHERE NOT ((d.old_image IS NULL AND d.new_image IS NULL)" \
+	"  OR (d.old_image IS NOT NULL AND d.new_image IS NOT NULL AND d.old_image OPERATOR(hroe.=) d.new_image))" \
+	" ORDER BY d.key"
+
+/*
+ * The point-in-time recovery history of an incremental export's table, in
+ * the export's snapshot: its pitr_id, as long as its base image is not
+ * later than ExportFromTime (recovery disabled, enabled again, or the
+ * period left the recovery window since the request: an error)
+ */
+static Datum
+IncrementalPitr(ExportJob *j)
+{
+	Oid			types[2] = {TEXTOID, TIMESTAMPTZOID};
+	Datum		values[2];
+	bool		isnull;
+	Datum		id;
+
+	values[0] = CStringGetTextDatum(j->table);
+	values[1] = TimestampTzGetDatum(j->from);
+	Exec("SELECT pitr_id, base_at OPERATOR(pg_catalog.<=) $2 FROM hroe.pitr"
+		 " WHERE table_name OPERATOR(pg_catalog.=) $1", 2, types, values, NULL, SPI_OK_SELECT);
+	if (SPI_processed != 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("point-in-time recovery of table %s was disabled before its export began", j->table)));
+	id = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
+	if (!DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2, &isnull)))
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("the history of table %s no longer reaches back to the export's ExportFromTime", j->table)));
+	/* (as a restore: a version whose commit time is unknown would be left out unseen) */
+	values[0] = id;
+	{
+		Oid			idtype[1] = {INT8OID};
+
+		Exec("SELECT FROM hroe.pitr_history h WHERE h.pitr_id OPERATOR(pg_catalog.=) $1"
+			 " AND h.committed_at IS NULL AND pg_catalog.pg_xact_commit_timestamp(h.xid) IS NULL LIMIT 1",
+			 1, idtype, values, NULL, SPI_OK_SELECT);
+	}
+	if (SPI_processed > 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("the history of table %s has versions without a commit time", j->table),
+				 errhint("Point-in-time recovery needs track_commit_timestamp = on since it was enabled.")));
+	return id;
+}
+
+/* An item (or the item of a key's attributes) as DynamoDB JSON jsonb */
+static JsonbContainer *
+ItemJsonb(HroeItem *item)
+{
+	JsonbParseState *st = NULL;
+
+	return &JsonbValueToJsonb(hroe_item_push_jsonb(&st, item, false))->root;
+}
+
+/*
+ * One line of an incremental export (no newline) from a row of
+ * INCREMENTAL_SCAN: {"Metadata":{"WriteTimestampMicros":{"N":...}},
+ * "Keys":..., "OldImage":..., "NewImage":...}, an absent image left out,
+ * and the old one never with view NEW_IMAGE
+ * (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/S3DataExport.Output.html)
+ */
+static void
+IncrementalLine(StringInfo line, ExportJob *j, bool ion, HeapTuple row, TupleDesc desc,
+				MemoryContext linecxt)
+{
+	MemoryContext old = MemoryContextSwitchTo(linecxt);
+	bool		isnull;
+	bool		old_null;
+	bool		new_null;
+	HroeItem   *keys = (HroeItem *) PG_DETOAST_DATUM(SPI_getbinval(row, desc, 1, &isnull));
+	Datum		old_d = SPI_getbinval(row, desc, 2, &old_null);
+	Datum		new_d = SPI_getbinval(row, desc, 3, &new_null);
+	int64		micros = DatumGetInt64(SPI_getbinval(row, desc, 4, &isnull));
+	HroeItem   *old_image = NULL;
+	HroeItem   *new_image = NULL;
+
+	if (!old_null && strcmp(j->view, "NEW_AND_OLD_IMAGES") == 0)
+		old_image = DatumGetHroeItemP(old_d);
+	if (!new_null)
+		new_image = DatumGetHroeItemP(new_d);
+	if (ion)
+	{
+		hroe_ion_write_record(line, ItemJsonb(keys), micros,
+							  old_image ? ItemJsonb(old_image) : NULL,
+							  new_image ? ItemJsonb(new_image) : NULL);
+	}
+	else
+	{
+		appendStringInfo(line, "{\"Metadata\":{\"WriteTimestampMicros\":{\"N\":\"" INT64_FORMAT "\"}},\"Keys\":", micros);
+		hroe_item_write(line, keys);
+		if (old_image)
+		{
+			appendStringInfoString(line, ",\"OldImage\":");
+			hroe_item_write(line, old_image);
+		}
+		if (new_image)
+		{
+			appendStringInfoString(line, ",\"NewImage\":");
+			hroe_item_write(line, new_image);
+		}
+		appendStringInfoChar(line, '}');
+	}
+	/* (line's buffer lives in its own context; what the line took, freed) */
+	MemoryContextSwitchTo(old);
+	MemoryContextReset(linecxt);
+}
+
 static void
 Export(ExportJob *j)
 {
@@ -293,6 +438,7 @@ Export(ExportJob *j)
 	char	   *base = psprintf("%s%sAWSDynamoDB/%s", j->prefix ? j->prefix : "",
 								(j->prefix && j->prefix[0] && j->prefix[strlen(j->prefix) - 1] != '/') ? "/" : "", id);
 	bool		ion = strcmp(j->format, "ION") == 0;
+	bool		incremental = j->view != NULL;
 	int			bucketfd;
 	int			dirfd;
 	int			datafd;
@@ -311,10 +457,11 @@ Export(ExportJob *j)
 	StringInfoData summary;
 	unsigned char md5[16];
 	ListCell   *lc;
-	Oid			types[4] = {INT8OID, TIMESTAMPTZOID, INT8OID, INT8OID};
+	Oid			types[4] = {INT8OID, TIMESTAMPTZOID, TIMESTAMPTZOID, INT8OID};
 	Datum		values[4];
 	char	   *relid;
 	MemoryContext keep = AllocSetContextCreate(TopMemoryContext, "hroe export", ALLOCSET_DEFAULT_SIZES);
+	MemoryContext linecxt = AllocSetContextCreate(keep, "hroe export line", ALLOCSET_DEFAULT_SIZES);
 	MemoryContext old;
 
 	/* the files' place, as the server */
@@ -329,9 +476,21 @@ Export(ExportJob *j)
 	hroe_s3_write_file(dirfd, "_started", "", 0, NULL);
 	Commit();
 
+	/*
+	 * an incremental export's changes: every transaction that committed
+	 * before its ExportToTime visible to the snapshot below
+	 */
+	if (incremental)
+	{
+		values[0] = TimestampTzGetDatum(j->to);
+		Begin(false);
+		Exec("SELECT hroe.pitr_wait_committed($1)", 1, types + 1, values, NULL, SPI_OK_SELECT);
+		Commit();
+	}
+
 	/* the rows: one snapshot, as the requesting role */
 	Begin(true);
-	export_time = GetCurrentTimestamp();
+	export_time = incremental ? j->to : GetCurrentTimestamp();
 	initStringInfo(&line);
 	hroe_become(j->role, &saved);
 	t = hroe_table_lookup(j->table, true);
@@ -340,11 +499,19 @@ Export(ExportJob *j)
 				(errcode(ERRCODE_UNDEFINED_TABLE),
 				 errmsg("table %s was deleted before its export began", j->table)));
 	relid = MemoryContextStrdup(keep, psprintf("%u", t->relid));
-	plan = SPI_prepare(psprintf(ion ? "SELECT hroe.item_to_jsonb(item) FROM %s" : "SELECT item FROM %s",
-								t->relname), 0, NULL);
+	if (incremental)
+	{
+		values[0] = IncrementalPitr(j);
+		values[1] = TimestampTzGetDatum(j->from);
+		values[2] = TimestampTzGetDatum(j->to);
+		plan = SPI_prepare(INCREMENTAL_SCAN, 3, types);
+	}
+	else
+		plan = SPI_prepare(psprintf(ion ? "SELECT hroe.item_to_jsonb(item) FROM %s" : "SELECT item FROM %s",
+									t->relname), 0, NULL);
 	if (plan == NULL)
 		elog(ERROR, "preparing the export's scan failed: %s", SPI_result_code_string(SPI_result));
-	portal = SPI_cursor_open(NULL, plan, NULL, NULL, true);
+	portal = SPI_cursor_open(NULL, plan, incremental ? values : NULL, NULL, true);
 	for (;;)
 	{
 		SPI_cursor_fetch(portal, true, 1000);
@@ -373,7 +540,9 @@ Export(ExportJob *j)
 				Datum		d = SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1, &isnull);
 
 				resetStringInfo(&line);
-				if (ion)
+				if (incremental)
+					IncrementalLine(&line, j, ion, SPI_tuptable->vals[i], SPI_tuptable->tupdesc, linecxt);
+				else if (ion)
 					hroe_ion_write_item(&line, &DatumGetJsonbP(d)->root);
 				else
 				{
@@ -411,13 +580,19 @@ Export(ExportJob *j)
 	hroe_s3_write_file(dirfd, "manifest-files.checksum", Hex(md5), 32, NULL);
 	initStringInfo(&summary);
 	appendStringInfoChar(&summary, '{');
-	JsonMember(&summary, "version", "2020-06-30");
+	JsonMember(&summary, "version", incremental ? "2023-08-01" : "2020-06-30");
 	JsonMember(&summary, "exportArn", j->arn);
 	JsonMember(&summary, "startTime", Iso(j->start));
 	JsonMember(&summary, "endTime", Iso(GetCurrentTimestamp()));
 	JsonMember(&summary, "tableArn", j->table_arn);
 	JsonMember(&summary, "tableId", relid);
-	JsonMember(&summary, "exportTime", Iso(export_time));
+	if (incremental)
+	{
+		JsonMember(&summary, "exportFromTime", Iso(j->from));
+		JsonMember(&summary, "exportToTime", Iso(j->to));
+	}
+	else
+		JsonMember(&summary, "exportTime", Iso(export_time));
 	JsonMember(&summary, "s3Bucket", j->bucket);
 	JsonMember(&summary, "s3Prefix", j->prefix);
 	JsonMember(&summary, "s3SseAlgorithm", j->sse);
@@ -426,7 +601,9 @@ Export(ExportJob *j)
 	appendStringInfo(&summary, ",\"billedSizeBytes\":" INT64_FORMAT ",\"itemCount\":" INT64_FORMAT,
 					 bytes, items);
 	JsonMember(&summary, "outputFormat", j->format);
-	JsonMember(&summary, "exportType", "FULL_EXPORT");
+	if (incremental)
+		JsonMember(&summary, "outputView", j->view);
+	JsonMember(&summary, "exportType", incremental ? "INCREMENTAL_EXPORT" : "FULL_EXPORT");
 	appendStringInfoString(&summary, "}\n");
 	hroe_s3_write_file(dirfd, "manifest-summary.json", summary.data, summary.len, md5);
 	hroe_s3_write_file(dirfd, "manifest-summary.checksum", Hex(md5), 32, NULL);
@@ -434,14 +611,18 @@ Export(ExportJob *j)
 	close(dirfd);
 	close(bucketfd);
 
-	values[0] = Int64GetDatum(j->job);
-	values[1] = TimestampTzGetDatum(export_time);
-	values[2] = Int64GetDatum(items);
-	values[3] = Int64GetDatum(bytes);
-	Begin(false);
-	Exec("UPDATE hroe.exports SET export_status = 'COMPLETED', end_time = pg_catalog.clock_timestamp(),"
-		 " export_time = $2, item_count = $3, billed_size_bytes = $4 WHERE job_id OPERATOR(pg_catalog.=) $1",
-		 4, types, values, NULL, SPI_OK_UPDATE);
+	{
+		Oid			utypes[4] = {INT8OID, TIMESTAMPTZOID, INT8OID, INT8OID};
+
+		values[0] = Int64GetDatum(j->job);
+		values[1] = TimestampTzGetDatum(export_time);
+		values[2] = Int64GetDatum(items);
+		values[3] = Int64GetDatum(bytes);
+		Begin(false);
+		Exec("UPDATE hroe.exports SET export_status = 'COMPLETED', end_time = pg_catalog.clock_timestamp(),"
+			 " export_time = $2, item_count = $3, billed_size_bytes = $4 WHERE job_id OPERATOR(pg_catalog.=) $1",
+			 4, utypes, values, NULL, SPI_OK_UPDATE);
+	}
 	Commit();
 	elog(LOG, "hroe: export %s of table %s completed: " INT64_FORMAT " items", j->arn, j->table, items);
 }
@@ -457,7 +638,7 @@ RunExport(int64 job)
 
 	Begin(false);
 	Exec("SELECT export_arn, table_name, table_arn, requested_by, export_format, s3_bucket, s3_prefix,"
-		 " s3_sse_algorithm, start_time FROM hroe.exports"
+		 " s3_sse_algorithm, start_time, export_view_type, export_from_time, export_to_time FROM hroe.exports"
 		 " WHERE job_id OPERATOR(pg_catalog.=) $1 AND export_status OPERATOR(pg_catalog.=) 'IN_PROGRESS'",
 		 1, types, values, NULL, SPI_OK_SELECT);
 	found = SPI_processed == 1;
@@ -474,6 +655,12 @@ RunExport(int64 job)
 		j.prefix = Col(7);
 		j.sse = Col(8);
 		j.start = DatumGetTimestampTz(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 9, &isnull));
+		j.view = Col(10);
+		if (j.view)
+		{
+			j.from = DatumGetTimestampTz(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 11, &isnull));
+			j.to = DatumGetTimestampTz(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 12, &isnull));
+		}
 	}
 	Commit();
 	if (!found)
@@ -983,5 +1170,11 @@ hroe_transfer_init(void)
 	DefineCustomIntVariable("hroe.export_file_items",
 							"Items an export writes per data file.",
 							NULL, &hroe_export_file_items, HROE_EXPORT_FILE_ITEMS, 1, INT_MAX, PGC_SIGHUP, 0,
+							NULL, NULL, NULL);
+	DefineCustomIntVariable("hroe.incremental_export_min_period",
+							"The shortest period of an incremental export, in seconds (DynamoDB's: 15 minutes).",
+							"For tests only: DynamoDB refuses a period under 15 minutes.",
+							&hroe_incremental_export_min_period, HROE_INCREMENTAL_EXPORT_MIN_PERIOD,
+							1, HROE_INCREMENTAL_EXPORT_MIN_PERIOD, PGC_SUSET, GUC_UNIT_S,
 							NULL, NULL, NULL);
 }

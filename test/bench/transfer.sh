@@ -7,8 +7,14 @@
 #   - the import's time of the DYNAMODB_JSON export into a new table with the
 #     GSI, from the request to COMPLETED
 #   - PutItem throughput on the exported table (pgbench, CLIENTS clients,
-#     random keys, SECS seconds) without an export running, then while the
-#     export runs
+#     random keys) over exactly an export's duration D (its start_time to
+#     end_time, the server's clock) against the same writers over the D
+#     seconds before it and the D seconds after it (no export running), from
+#     pgbench's per-transaction log (completion times); RUNS runs (default
+#     3), medians.  Each run's pgbench starts WARM seconds before the export
+#     (twice the export's time alone, plus 3) and runs long enough to cover
+#     D after it; a run whose windows pgbench did not cover is reported, not
+#     counted
 #
 #   HROE_PGPORT=5842 bash test/bench/run.sh transfer
 #
@@ -18,7 +24,7 @@ set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 ITEMS=${ITEMS:-1000000}
 CLIENTS=${CLIENTS:-2}
-SECS=${SECS:-10}
+RUNS=${RUNS:-3}
 scratch_db hroe_bench_transfer
 owner=$(stat -c %U "$(psql -XAt -d postgres -c 'SHOW data_directory')")
 s3=$work/s3
@@ -53,7 +59,6 @@ cat >"$work/put.sql" <<SQL
 \set k random(1, $ITEMS)
 SELECT hroe.put_item('bench_src', hroe.item_from_jsonb(jsonb_build_object('pk', jsonb_build_object('S', 'customer#' || (:k % 100000)), 'sk', jsonb_build_object('N', :k::text), 'g', jsonb_build_object('S', 'status#1'), 'name', jsonb_build_object('S', 'rewritten'))));
 SQL
-puts() { "$PGBENCH" -n -c "$CLIENTS" -j "$CLIENTS" -T "$SECS" -f "$work/put.sql" "$db" 2>/dev/null | awk '/^tps/ {printf "%.0f", $3}'; }
 
 wait_export() { # arn: seconds from the request to COMPLETED
 	for _ in $(seq 1 36000); do
@@ -65,18 +70,50 @@ wait_export() { # arn: seconds from the request to COMPLETED
 	q "SELECT round(EXTRACT(epoch FROM end_time - start_time)::numeric, 1) FROM hroe.exports WHERE export_arn = '$1'"
 }
 
-without=$(puts)
-# the JSON export, with pgbench writing during it
+# the exports alone
 earn=$(q "SELECT hroe.export_table('$arn', 'bench-bucket', 'json', 'DYNAMODB_JSON') #>> '{ExportDescription,ExportArn}'")
-during=$(puts)
 json_secs=$(wait_export "$earn")
 json_dir=$s3/bench-bucket/json/AWSDynamoDB/${earn##*/}
 json_size=$(du -sh "$json_dir/data" | cut -f1)
-# the Ion export, alone
 iarn=$(q "SELECT hroe.export_table('$arn', 'bench-bucket', 'ion', 'ION') #>> '{ExportDescription,ExportArn}'")
 ion_secs=$(wait_export "$iarn")
 ion_size=$(du -sh "$s3/bench-bucket/ion/AWSDynamoDB/${iarn##*/}/data" | cut -f1)
 exported=$(q "SELECT item_count FROM hroe.exports WHERE export_arn = '$earn'")
+
+# PutItem during a DYNAMODB_JSON export against the same length without one
+est=$(printf '%.0f' "$json_secs")
+[ "$est" -ge 1 ] || est=1
+warm=$((2 * est + 3))
+runs_during=()
+runs_without=()
+for r in $(seq 1 "$RUNS"); do
+	rm -f "$work"/pgb.*
+	"$PGBENCH" -n -c "$CLIENTS" -j "$CLIENTS" -T $((warm + 4 * est + 6)) -l --log-prefix="$work/pgb" \
+		-f "$work/put.sql" "$db" >/dev/null 2>&1 &
+	pgb=$!
+	sleep "$warm"
+	darn=$(q "SELECT hroe.export_table('$arn', 'bench-bucket', 'during$r', 'DYNAMODB_JSON') #>> '{ExportDescription,ExportArn}'")
+	wait_export "$darn" >/dev/null
+	wait "$pgb"
+	read -r es ee <<<"$(q "SELECT EXTRACT(epoch FROM start_time), EXTRACT(epoch FROM end_time) FROM hroe.exports
+		WHERE export_arn = '$darn'" | tr '|' ' ')"
+	# (a log line: client, transaction, latency, script, completion epoch s, its microseconds)
+	read -r during without first last <<<"$(cat "$work"/pgb.* | awk -v s="$es" -v e="$ee" '
+		{ t = $5 + $6 / 1e6; if (first == "" || t < first) first = t; if (t > last) last = t
+		  if (t >= s && t < e) d++; else if ((t >= s - (e - s) && t < s) || (t >= e && t < e + (e - s))) w++ }
+		END { printf "%.0f %.0f %.3f %.3f", d / (e - s), w / (2 * (e - s)), first, last }')"
+	dur=$(echo "$ee - $es" | bc)
+	if [ "$(echo "$first <= $es - $dur && $last >= $ee + $dur" | bc)" = 1 ]; then
+		runs_during+=("$during")
+		runs_without+=("$without")
+		echo "run $r: export ${dur} s; PutItem $during a second during it, $without without (the ${dur} s before and after)" >&2
+	else
+		echo "run $r: export ${dur} s; pgbench did not cover the windows (from $first to $last): not counted" >&2
+	fi
+done
+median() { printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 } END { if (NR == 0) print "-"; else if (NR % 2) print v[(NR + 1) / 2]; else printf "%.0f", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+during=$(median "${runs_during[@]}")
+without=$(median "${runs_without[@]}")
 
 # the JSON export imported into a new table with the GSI
 imp=$(q "SELECT hroe.import_table(jsonb_build_object('S3Bucket', 'bench-bucket', 'S3KeyPrefix', 'json/AWSDynamoDB/${earn##*/}/data/'),
@@ -96,5 +133,5 @@ echo "| items (table with one GSI, $size on disk; loaded in ${load%.*} s) | $ITE
 echo "| export, DYNAMODB_JSON gzip: time to COMPLETED | $json_secs s ($exported items, $json_size of data files) |"
 echo "| export, ION gzip: time to COMPLETED | $ion_secs s ($ion_size of data files) |"
 echo "| import of the DYNAMODB_JSON export (new table, one GSI): time to COMPLETED | $imp_secs s ($imp_items items, $imp_errors errors; $st) |"
-echo "| PutItem on the table, $CLIENTS clients, no export running | $without per second |"
-echo "| PutItem on the table, $CLIENTS clients, the DYNAMODB_JSON export running | $during per second |"
+echo "| PutItem on the table, $CLIENTS clients, over the export's duration, no export running (median of ${#runs_without[@]} runs: ${runs_without[*]}) | $without per second |"
+echo "| PutItem on the table, $CLIENTS clients, over the export's duration, the DYNAMODB_JSON export running (median of ${#runs_during[@]} runs: ${runs_during[*]}) | $during per second |"
