@@ -5,6 +5,7 @@
  *   ycsb create HOST PORT KEY SECRET
  *   ycsb load   HOST PORT KEY SECRET RECORDS CONNECTIONS
  *   ycsb run    HOST PORT KEY SECRET RECORDS WORKLOAD CONNECTIONS WARMUP_S SECONDS RATE
+ *   ycsb count  HOST PORT KEY SECRET
  *
  * The table and items follow YCSB's DynamoDB binding (dynamodb/ in
  * brianfrankcooper/YCSB): a table "usertable" keyed by a hash key only (the
@@ -54,6 +55,8 @@
  * histogram (HdrHistogram's layout: 1 microsecond units, 64 sub-buckets a
  * power of two, so within 1.6%).  Prints
  *   RESULT ops/s p50-ms p99-ms p99.9-ms max-ms not-200 read-misses stale inserted ops overloaded
+ * count prints the table's items (Scan, Select COUNT, page after page):
+ *   COUNT items
  * not-200: answers that were not HTTP 200; read-misses: a read (or a scan's
  * first GetItem) of a record that exists found none; inserted: records it
  * added (the next run's RECORDS grows by as many).  YCSB_VERIFY=1 re-reads
@@ -966,6 +969,44 @@ do_create(void)
 }
 
 static void
+do_count(void)
+{
+	Buf			b = {0};
+	char		lek[32] = "";
+	long long	total = 0;
+
+	for (;;)
+	{
+		const char *ans,
+				   *p;
+		int			st;
+
+		b.len = 0;
+		buf_printf(&b, "{\"TableName\":\"" TABLE "\",\"Select\":\"COUNT\"");
+		if (lek[0])
+			buf_printf(&b, ",\"ExclusiveStartKey\":{\"" PKEY "\":{\"S\":\"%s\"}}", lek);
+		buf_printf(&b, "}");
+		st = call("Scan", &b, &ans);
+		if (st != 200)
+			die("Scan answered %d: %.300s", st, ans);
+		p = json_after(ans, "Count");
+		if (p == NULL)
+			die("a Scan without Count: %.300s", ans);
+		total += atoll(p);
+		p = json_after(ans, "LastEvaluatedKey");
+		if (p == NULL)
+			break;
+		p = json_after(p, "S");
+		if (p == NULL || *p != '"' || strchr(p + 1, '"') == NULL ||
+			strchr(p + 1, '"') - p - 1 >= (long) sizeof(lek))
+			die("a Scan's LastEvaluatedKey unread: %.200s", ans);
+		memcpy(lek, p + 1, strchr(p + 1, '"') - p - 1);
+		lek[strchr(p + 1, '"') - p - 1] = '\0';
+	}
+	printf("COUNT %lld\n", total);
+}
+
+static void
 batch_send(Conn *c)
 {
 	int64_t		first = (int64_t) c->batch * BATCH;
@@ -1160,7 +1201,7 @@ main(int argc, char **argv)
 
 	if (argc < 6)
 	{
-		fprintf(stderr, "usage: ycsb create HOST PORT KEY SECRET\n"
+		fprintf(stderr, "usage: ycsb create|count HOST PORT KEY SECRET\n"
 				"       ycsb load HOST PORT KEY SECRET RECORDS CONNECTIONS\n"
 				"       ycsb run HOST PORT KEY SECRET RECORDS WORKLOAD CONNECTIONS WARMUP_S SECONDS RATE\n");
 		return 2;
@@ -1179,7 +1220,7 @@ main(int argc, char **argv)
 		die("epoll_create1: %s", strerror(errno));
 	verify = getenv("YCSB_VERIFY") && strcmp(getenv("YCSB_VERIFY"), "1") == 0;
 
-	if (strcmp(mode, "create") == 0 && argc == 6)
+	if ((strcmp(mode, "create") == 0 || strcmp(mode, "count") == 0) && argc == 6)
 		nconns = 1;
 	else if (strcmp(mode, "load") == 0 && argc == 8)
 	{
@@ -1200,7 +1241,7 @@ main(int argc, char **argv)
 	}
 	else
 		die("bad arguments (run without any for the usage)");
-	if (nconns < 1 || nconns > 4096 || (strcmp(mode, "create") != 0 && records < 1))
+	if (nconns < 1 || nconns > 4096 || (argc > 6 && records < 1))
 		die("CONNECTIONS must be 1..4096 and RECORDS at least 1");
 	conns = calloc((size_t) nconns, sizeof(Conn));
 	if (conns == NULL)
@@ -1212,6 +1253,8 @@ main(int argc, char **argv)
 	}
 	if (strcmp(mode, "create") == 0)
 		do_create();
+	else if (strcmp(mode, "count") == 0)
+		do_count();
 	else if (strcmp(mode, "load") == 0)
 		do_load();
 	else

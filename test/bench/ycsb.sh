@@ -21,7 +21,9 @@
 #                           of the better peer's highest closed-loop
 #                           throughput on that workload (0.5)
 #   HROE_BENCH_VERIFY=1     the 1-connection cells re-read each update and
-#                           insert (ycsb.c's YCSB_VERIFY): none may be stale
+#                           insert (ycsb.c's YCSB_VERIFY): none may be stale;
+#                           and at the end each table must hold the records
+#                           loaded and inserted, no more, no fewer (ycsb count)
 #   HROE_BENCH_PORT_BASE    dynalite, DynamoDB Local and hroe-gateway on it
 #                           and the next two (default: free ports)
 #   HROE_BENCH_HTTP_PORT    the in-server endpoint's port (test/bench/run.sh
@@ -38,7 +40,8 @@
 # omission), p50/p99/p99.9.  Records inserted by D and E stay, and the next
 # cells choose among them too, as in one long YCSB run.  dynalite and
 # DynamoDB Local do not check signatures; hroe verifies every one.
-# Prints Markdown tables; raw figures in test/bench/out/ycsb.csv.
+# Prints Markdown tables; raw figures in test/bench/out/ycsb.csv (or
+# HROE_BENCH_CSV).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 mkdir -p test/bench/out
@@ -53,7 +56,7 @@ OPEN_FRACTION=${HROE_BENCH_OPEN_FRACTION:-0.5}
 DB=hroe_bench_ycsb
 CONF=test/conformance
 DDBL=test/bench/dynamodb_local
-OUT=test/bench/out/ycsb.csv
+OUT=${HROE_BENCH_CSV:-test/bench/out/ycsb.csv}
 WORK=$(mktemp -d)
 has() { [[ " $SERVERS " == *" $1 "* ]]; }
 PIDS=
@@ -212,6 +215,17 @@ for w in $WORKLOADS; do
 	for s in "${mine[@]}"; do row="$row $(ratio "${P99[$s]}" "${P99[$bp]}") (${NAME[$bp]}) |"; done
 	echo "$row"
 done
+if [ "${HROE_BENCH_VERIFY:-}" = 1 ]; then
+	declare -A COUNTED=()
+	for s in $SERVERS; do
+		st=${STORE[$s]}
+		[ -n "${COUNTED[$st]:-}" ] && continue
+		COUNTED[$st]=1
+		read -r _ n <<<"$(ycsb count "$s")"
+		[ "$n" = "${RECS[$st]}" ] || { echo "ycsb.sh: ${NAME[$s]}'s table holds $n items, not ${RECS[$st]}" >&2; exit 1; }
+		echo "${NAME[$s]}: $n items, as loaded and inserted"
+	done
+fi
 echo
 echo "load average (1, 5, 15 min) before: $load_before; after: $(cut -d' ' -f1-3 /proc/loadavg) ($(nproc) cores)"
-psql -X -q -d postgres -c "DROP DATABASE $DB" 2>/dev/null || true
+psql -X -q -d postgres -c "DROP DATABASE $DB WITH (FORCE)" 2>/dev/null || true
