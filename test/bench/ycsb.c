@@ -54,7 +54,10 @@
  * first seconds are not counted.  Latencies go into a log-bucketed
  * histogram (HdrHistogram's layout: 1 microsecond units, 64 sub-buckets a
  * power of two, so within 1.6%).  Prints
- *   RESULT ops/s p50-ms p99-ms p99.9-ms max-ms not-200 read-misses stale inserted ops overloaded
+ *   RESULT ops/s p50-ms p99-ms p99.9-ms max-ms not-200 read-misses stale inserted ops overloaded client-cpu
+ * client-cpu: this program's CPU time (user and system) over the run's
+ * wall-clock time, in cores (1.0 = one core busy: the client would be the
+ * bottleneck; it is one thread)
  * count prints the table's items (Scan, Select COUNT, page after page):
  *   COUNT items
  * not-200: answers that were not HTTP 200; read-misses: a read (or a scan's
@@ -82,6 +85,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/epoll.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -1090,6 +1094,7 @@ do_run(double warmup, double secs, double rate)
 				next_due = t0,
 				drain_until;
 	bool		overloaded = false;
+	double		cpu;
 
 	open_loop = rate > 0;
 	t_start = t0 + (int64_t) (warmup * 1e9);
@@ -1182,10 +1187,17 @@ do_run(double warmup, double secs, double rate)
 	}
 	if (hist.total == 0)
 		die("no operation done in %.1f s", secs);
-	printf("RESULT %.1f %.3f %.3f %.3f %.3f %ld %ld %ld %ld %ld %d\n",
+	{
+		struct rusage ru;
+
+		getrusage(RUSAGE_SELF, &ru);
+		cpu = ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 + ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+		cpu /= (double) (now_ns() - t0) / 1e9;
+	}
+	printf("RESULT %.1f %.3f %.3f %.3f %.3f %ld %ld %ld %ld %ld %d %.2f\n",
 		   (double) done_ops / secs, hist_pct(&hist, 0.50), hist_pct(&hist, 0.99),
 		   hist_pct(&hist, 0.999), (double) hist.max_us / 1e3, not_ok, misses, stale,
-		   inserted, done_ops, overloaded);
+		   inserted, done_ops, overloaded, cpu);
 	for (int i = 0; i < NOPS; i++)
 		if (hist_op[i].total)
 			fprintf(stderr, "ycsb: %s: %llu, p50 %.3f ms, p99 %.3f ms\n", op_names[i],

@@ -109,7 +109,7 @@ has inserver && for _ in $(seq 100); do curl -s -o /dev/null "http://127.0.0.1:$
 
 ycsb() { "$WORK/ycsb" "$1" 127.0.0.1 "${PORT[$2]}" ycsbkey ycsbsecret "${@:3}"; }
 declare -A RECS LOADED
-echo "phase,workload,connections,server,ops,p50,p99,p999,max,not200,misses,stale,inserted,count,overloaded" >"$OUT"
+echo "phase,workload,connections,server,ops,p50,p99,p999,max,not200,misses,stale,inserted,count,overloaded,client_cpu" >"$OUT"
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 echo
 echo "Loading $RECORDS records (BatchWriteItem, 25 items a request, 8 requests at a time):"
@@ -126,7 +126,7 @@ for s in $SERVERS; do
 	label=${NAME[$s]}
 	[ "$st" = hroe ] && label="hroe (through ${NAME[$s]})"
 	echo "| $label | $secs | $rate |"
-	echo "load,,8,$s,$rate,,,,,,,,,$n," >>"$OUT"
+	echo "load,,8,$s,$rate,,,,,,,,,$n,," >>"$OUT"
 done
 # hroe's statistics after the load, as autovacuum would soon have them
 [ -n "${LOADED[hroe]:-}" ] && psql -X -q -d "$DB" -c "VACUUM ANALYZE"
@@ -134,12 +134,12 @@ done
 # cell PHASE WORKLOAD CONNECTIONS SERVER RATE: one run, checked, recorded;
 # its figures in ops p50 p99 p999 over (not in a subshell: RECS grows)
 cell() {
-	local st=${STORE[$4]} out env= max not200 misses stale inserted count
+	local st=${STORE[$4]} out env= max not200 misses stale inserted count cpu
 	[ "${HROE_BENCH_VERIFY:-}" = 1 ] && [ "$3" = 1 ] && env=1
 	out=$(YCSB_VERIFY=$env ycsb run "$4" "${RECS[$st]}" "$2" "$3" "$WARMUP" "$SECS" "$5" 2>"$WORK/cell.err") ||
 		{ echo "ycsb.sh: $4 $2 at $3 connections failed:" >&2; cat "$WORK/cell.err" >&2; exit 1; }
-	read -r _ ops p50 p99 p999 max not200 misses stale inserted count over <<<"$out"
-	echo "$1,$2,$3,$4,$ops,$p50,$p99,$p999,$max,$not200,$misses,$stale,$inserted,$count,$over" >>"$OUT"
+	read -r _ ops p50 p99 p999 max not200 misses stale inserted count over cpu <<<"$out"
+	echo "$1,$2,$3,$4,$ops,$p50,$p99,$p999,$max,$not200,$misses,$stale,$inserted,$count,$over,$cpu" >>"$OUT"
 	RECS[$st]=$((RECS[$st] + inserted))
 	if [ "$not200" != 0 ] || [ "$misses" != 0 ] || [ "$stale" != 0 ]; then
 		echo "ycsb.sh: $4 $2 at $3 connections: $not200 answers not 200, $misses read misses, $stale stale re-reads" >&2
@@ -227,5 +227,6 @@ if [ "${HROE_BENCH_VERIFY:-}" = 1 ]; then
 	done
 fi
 echo
+echo "the load generator's CPU, the most any cell used: $(awk -F, '$1 == "closed" || $1 == "open" {if ($16 > m) m = $16} END {printf "%.2f", m}' "$OUT") of a core (ycsb.c, one thread)"
 echo "load average (1, 5, 15 min) before: $load_before; after: $(cut -d' ' -f1-3 /proc/loadavg) ($(nproc) cores)"
 psql -X -q -d postgres -c "DROP DATABASE $DB WITH (FORCE)" 2>/dev/null || true
