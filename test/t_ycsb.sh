@@ -14,7 +14,7 @@
 #   200, counted as such.
 # Asserts nothing about speed.  Ports from HROE_GW_PORTS (default 8000-8099).
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 work=$(mktemp -d)
 pids=
 trap 'kill $pids 2>/dev/null; rm -rf "$work"; dropdb --if-exists hroe_t_ycsb 2>/dev/null' EXIT

@@ -134,7 +134,7 @@ done
 # cell PHASE WORKLOAD CONNECTIONS SERVER RATE: one run, checked, recorded;
 # its figures in ops p50 p99 p999 over (not in a subshell: RECS grows)
 cell() {
-	local st=${STORE[$4]} out env= max not200 misses stale inserted count cpu
+	local st=${STORE[$4]} out env='' max not200 misses stale inserted count cpu
 	[ "${HROE_BENCH_VERIFY:-}" = 1 ] && [ "$3" = 1 ] && env=1
 	out=$(YCSB_VERIFY=$env ycsb run "$4" "${RECS[$st]}" "$2" "$3" "$WARMUP" "$SECS" "$5" 2>"$WORK/cell.err") ||
 		{ echo "ycsb.sh: $4 $2 at $3 connections failed:" >&2; cat "$WORK/cell.err" >&2; exit 1; }
