@@ -115,7 +115,9 @@ check "... and nothing answers" bash -c "! curl -s -m 2 http://127.0.0.1:$http_p
 
 # kill -9 of a worker
 http_start || exit 1
-check "kill -9 of a worker" pkill -9 -f "hroe http worker 1"
+# only this cluster's worker: the postmaster's own child, not another cluster's on the machine
+postmaster=$(head -1 "$CLUSTER_WORK/http/data/postmaster.pid")
+check "kill -9 of a worker" pkill -9 -P "$postmaster" -f "hroe http worker 1"
 served=
 for _ in $(seq 1 200); do
 	raw ListTables '{}' 2>/dev/null | grep -q '^200 ' && { served=1; break; }
