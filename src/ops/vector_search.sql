@@ -122,23 +122,24 @@ AS $$
 DECLARE
 	r record;
 	v_n integer := 0;
+	v_count bigint;
 BEGIN
-	-- the indexes of the tables the caller owns whose vectors (PostgreSQL's
-	-- estimate) crossed p_min_items untrained or doubled since their training
+	-- the indexes of the tables the caller owns whose vectors crossed
+	-- p_min_items untrained or doubled since their training
 	FOR r IN
-		SELECT x.table_name, x.index_name
+		SELECT x.table_name, x.index_name, x.trained_items, x.vector_column, t.relid
 		FROM hroe.vector_indexes x JOIN hroe.tables t USING (table_name)
-		JOIN pg_class c ON c.oid = t.relid
 		WHERE hroe.owns_table(x.table_name)
-		  AND CASE WHEN x.trained_items IS NULL THEN c.reltuples >= p_min_items
-				   ELSE c.reltuples >= 2 * x.trained_items END
 		ORDER BY x.table_name, x.index_name
 	LOOP
-		PERFORM hroe.vector_index_build(r.table_name, r.index_name, NULL, p_min_items);
-		v_n := v_n + 1;
+		EXECUTE format('SELECT count(*) FROM %s WHERE %I IS NOT NULL', r.relid, r.vector_column) INTO v_count;
+		IF v_count >= CASE WHEN r.trained_items IS NULL THEN greatest(p_min_items, 1) ELSE 2 * r.trained_items END THEN
+			PERFORM hroe.vector_index_build(r.table_name, r.index_name, NULL, p_min_items);
+			v_n := v_n + 1;
+		END IF;
 	END LOOP;
 	RETURN v_n;
 END
 $$;
 COMMENT ON FUNCTION hroe.vector_indexes_maintain(bigint) IS
-'Re-trains the IVF lists (hroe.vector_index_build) of the caller''s vector indexes whose tables (PostgreSQL''s row estimate) reached p_min_items items untrained, or twice the vectors of their last training; returns how many it built';
+'Re-trains the IVF lists (hroe.vector_index_build) of the caller''s vector indexes holding p_min_items vectors untrained, or twice the vectors of their last training (counted); returns how many it built';
