@@ -226,7 +226,7 @@ DirectScan(HroeTableMeta *t, HroeVectorIndex *vx, TopK *s)
 /* hroe.vector_probes, hroe.vector_search_exact, hroe.vector_exact_rows */
 int			hroe_vector_probes = 0;
 bool		hroe_vector_search_exact = false;
-int			hroe_vector_exact_rows = 10000;
+int			hroe_vector_exact_rows = 5000;
 
 /* A search through the btree on (HASH column,) list [INCLUDE (vector)] */
 typedef struct IvfScanState
@@ -822,7 +822,7 @@ hroe_vector_search_init(void)
 							"with IVF lists compares every vector of that partition when it holds at most "
 							"this many (0: never), else probes the lists.",
 							&hroe_vector_exact_rows,
-							10000, 0, INT_MAX,
+							5000, 0, INT_MAX,
 							PGC_USERSET, 0,
 							NULL, NULL, NULL);
 }

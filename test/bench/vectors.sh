@@ -11,7 +11,8 @@
 # items of D dimensions, deterministic clustered synthetic vectors written by
 # test/bench/vectors_gen.c (HROE_BENCH_CLUSTERS clusters, default N / 1000:
 # centroids uniform in [-1, 1]^D, each item its centroid plus Gaussian
-# noise of 0.1), one tenant of 10 per item, loaded with COPY into a table
+# noise of 0.1), one tenant of 10 per item (each cluster holds all ten),
+# loaded with COPY into a table
 # with two COSINE vector indexes: all_items, and by_tenant whose
 # SearchSchema has the tenant as HASH element.  Then hroe.vector_index_build
 # trains both (the IVF lists: timed) and VACUUM sets the visibility map.

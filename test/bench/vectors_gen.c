@@ -7,7 +7,8 @@
  *   vectors_gen puts N D C      N vectors: "g<TAB>[{"N": "x"}, ...]" (jsonb)
  *
  * C clusters: centroids uniform in [-1, 1]^D; an item of number g belongs
- * to cluster g % C, its vector the centroid plus Gaussian noise of standard
+ * to cluster g % C and tenant (g / C) % 10 (every cluster has items of
+ * every tenant), its vector the centroid plus Gaussian noise of standard
  * deviation 0.1 per dimension; a query is a centroid ((q * 37) % C) plus
  * the same noise.  Fixed seeds (splitmix64, Box-Muller): every run writes
  * the same bytes.
@@ -77,7 +78,7 @@ main(int argc, char **argv)
 		const float *m = centroids + k * d;
 
 		if (strcmp(mode, "items") == 0)
-			printf("{\"pk\": {\"S\": \"item%ld\"}, \"tenant\": {\"S\": \"t%ld\"}, \"v\": {\"L\": [", g, g % 10);
+			printf("{\"pk\": {\"S\": \"item%ld\"}, \"tenant\": {\"S\": \"t%ld\"}, \"v\": {\"L\": [", g, (g / c) % 10);
 		else if (strcmp(mode, "queries") == 0)
 			printf("%ld\t{", g);
 		else
