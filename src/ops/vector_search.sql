@@ -133,7 +133,7 @@ BEGIN
 		ORDER BY x.table_name, x.index_name
 	LOOP
 		EXECUTE format('SELECT count(*) FROM %s WHERE %I IS NOT NULL', r.relid, r.vector_column) INTO v_count;
-		IF v_count >= CASE WHEN r.trained_items IS NULL THEN greatest(p_min_items, 1) ELSE 2 * r.trained_items END THEN
+		IF v_count >= (CASE WHEN r.trained_items IS NULL THEN greatest(p_min_items, 1) ELSE 2 * r.trained_items END) THEN
 			PERFORM hroe.vector_index_build(r.table_name, r.index_name, NULL, p_min_items);
 			v_n := v_n + 1;
 		END IF;
