@@ -15,51 +15,53 @@
 #include "vector_search.h"
 
 /*
- * Eight independent accumulators, one per lane of an eight-float vector
- * (GCC's and Clang's vector extensions: two SSE registers on plain x86-64,
- * one AVX register where the target has it), each summed in order, then
- * the lanes in order: no single sum is reassociated (no -ffast-math), and
- * the result is the same on every target; a short vector (n < 8) is summed
- * in order, exactly as written.
+ * Eight independent accumulators, in two four-float vectors (GCC's and
+ * Clang's vector extensions: an SSE register each on x86-64, a NEON one on
+ * arm64), each lane summed in order, then the eight lanes in order: no
+ * single sum is reassociated (no -ffast-math) and the result is the same on
+ * every target; a short vector (n < 8) is summed in order, exactly as
+ * written.
  */
 #define LANES 8
 
-typedef float HroeLanes __attribute__((vector_size(LANES * sizeof(float))));
+typedef float HroeLanes __attribute__((vector_size(4 * sizeof(float))));
 
-/* (memcpy: the floats need not be aligned; pointers: no vector in an ABI) */
+/* (memcpy: the floats need not be aligned) */
 #define LoadLanes(v, p) memcpy(&(v), (p), sizeof(HroeLanes))
 
-static inline float
-SumLanes(const HroeLanes *v)
-{
-	float		t = 0;
-
-	for (int j = 0; j < LANES; j++)
-		t += (*v)[j];
-	return t;
-}
+/* The eight lanes' sum, in order (a macro: no vector crosses a call) */
+#define SumLanes(lo, hi) \
+	((((((((lo)[0] + (lo)[1]) + (lo)[2]) + (lo)[3]) + (hi)[0]) + (hi)[1]) + (hi)[2]) + (hi)[3])
 
 static inline void
 DotNorm(const float4 *restrict a, const float4 *restrict b, int n, float *dot, float *nb)
 {
-	HroeLanes	d = {0},
-				s = {0};
+	HroeLanes	d0 = {0},
+				d1 = {0},
+				s0 = {0},
+				s1 = {0};
 	float		dt,
 				st;
 	int			i = 0;
 
 	for (; i + LANES <= n; i += LANES)
 	{
-		HroeLanes	x,
-					y;
+		HroeLanes	x0,
+					x1,
+					y0,
+					y1;
 
-		LoadLanes(x, a + i);
-		LoadLanes(y, b + i);
-		d += x * y;
-		s += y * y;
+		LoadLanes(x0, a + i);
+		LoadLanes(x1, a + i + 4);
+		LoadLanes(y0, b + i);
+		LoadLanes(y1, b + i + 4);
+		d0 += x0 * y0;
+		d1 += x1 * y1;
+		s0 += y0 * y0;
+		s1 += y1 * y1;
 	}
-	dt = SumLanes(&d);
-	st = SumLanes(&s);
+	dt = SumLanes(d0, d1);
+	st = SumLanes(s0, s1);
 	for (; i < n; i++)
 	{
 		dt += a[i] * b[i];
@@ -73,20 +75,26 @@ DotNorm(const float4 *restrict a, const float4 *restrict b, int n, float *dot, f
 static inline float
 Dot(const float4 *restrict a, const float4 *restrict b, int n)
 {
-	HroeLanes	d = {0};
+	HroeLanes	d0 = {0},
+				d1 = {0};
 	float		dt;
 	int			i = 0;
 
 	for (; i + LANES <= n; i += LANES)
 	{
-		HroeLanes	x,
-					y;
+		HroeLanes	x0,
+					x1,
+					y0,
+					y1;
 
-		LoadLanes(x, a + i);
-		LoadLanes(y, b + i);
-		d += x * y;
+		LoadLanes(x0, a + i);
+		LoadLanes(x1, a + i + 4);
+		LoadLanes(y0, b + i);
+		LoadLanes(y1, b + i + 4);
+		d0 += x0 * y0;
+		d1 += x1 * y1;
 	}
-	dt = SumLanes(&d);
+	dt = SumLanes(d0, d1);
 	for (; i < n; i++)
 		dt += a[i] * b[i];
 	return dt;
@@ -95,21 +103,28 @@ Dot(const float4 *restrict a, const float4 *restrict b, int n)
 static inline float
 SquaredDistance(const float4 *restrict a, const float4 *restrict b, int n)
 {
-	HroeLanes	s = {0};
+	HroeLanes	s0 = {0},
+				s1 = {0};
 	float		t;
 	int			i = 0;
 
 	for (; i + LANES <= n; i += LANES)
 	{
-		HroeLanes	x,
-					y;
+		HroeLanes	x0,
+					x1,
+					y0,
+					y1;
 
-		LoadLanes(x, a + i);
-		LoadLanes(y, b + i);
-		x -= y;
-		s += x * x;
+		LoadLanes(x0, a + i);
+		LoadLanes(x1, a + i + 4);
+		LoadLanes(y0, b + i);
+		LoadLanes(y1, b + i + 4);
+		x0 -= y0;
+		x1 -= y1;
+		s0 += x0 * x0;
+		s1 += x1 * x1;
 	}
-	t = SumLanes(&s);
+	t = SumLanes(s0, s1);
 	for (; i < n; i++)
 		t += (a[i] - b[i]) * (a[i] - b[i]);
 	return t;

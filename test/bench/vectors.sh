@@ -26,7 +26,8 @@
 # from its per-transaction log, searches/s.
 # Writes: W PutItems (HROE_BENCH_PUTS, default 5,000) of new D-dimension
 # items through hroe.dynamodb on a table with one vector index, on one with
-# a trained one (IVF lists), and on one without, alternating REPS (default
+# a trained one (IVF lists: as many as the first data set's index, or
+# HROE_BENCH_PUT_LISTS), and on one without, alternating REPS (default
 # 3) times: items per second, median, and the ratios.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -181,7 +182,7 @@ done
 
 # writes: a table without vector index, one with one, one with a trained one
 D=$(echo "$SETS" | awk '{ split($1, a, "x"); print a[2] }')
-LISTS=$(echo "$SETS" | awk '{ split($1, a, "x"); print int(sqrt(a[1]) + 0.5) }')
+LISTS=${HROE_BENCH_PUT_LISTS:-$(echo "$SETS" | awk '{ split($1, a, "x"); print int(sqrt(a[1]) + 0.5) }')}
 echo
 echo "### PutItem, $D dimensions, $LISTS lists"
 psql -X -q -v ON_ERROR_STOP=1 -d postgres -c "DROP DATABASE IF EXISTS $DB" -c "CREATE DATABASE $DB"
