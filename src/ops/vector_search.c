@@ -296,7 +296,7 @@ next:
 /*
  * The search through the index's IVF lists, when it has them (vector_ivf.c):
  * the lists whose centroids are nearest the query, hroe.vector_probes of
- * them (0: a thirty-second of the lists, at least 8) and more until k
+ * them (0: a hundredth of the lists, at least 8) and more until k
  * vectors matched, plus the vectors without a list; each list read from the
  * btree on (HASH column,) list, the vector from the index tuple when the
  * index covers it and its heap page is all-visible, else from the heap
@@ -404,7 +404,7 @@ IvfSearch(HroeTableMeta *t, HroeVectorIndex *vx, TopK *s, const HroeValue *filte
 		s->seq = 0;
 		order = palloc(sizeof(int) * set->nlist);
 		hroe_ivf_order(set, s->q, order);
-		nprobe = hroe_vector_probes > 0 ? hroe_vector_probes : Max(8, set->nlist / 32);
+		nprobe = hroe_vector_probes > 0 ? hroe_vector_probes : Max(8, set->nlist / 100);
 		for (probed = 0; probed < set->nlist; probed++)
 		{
 			if (probed >= nprobe && s->n >= s->k)
@@ -801,7 +801,7 @@ hroe_vector_search_init(void)
 							"The IVF lists a SearchVectors probes on a vector index that has them.",
 							"A vector index trained by hroe.vector_index_build groups its vectors in lists "
 							"around k-means centroids; a search compares the vectors of the lists nearest "
-							"the query: this many of them (0, the default: a thirty-second of the lists, "
+							"the query: this many of them (0, the default: a hundredth of the lists, "
 							"at least 8), and more until TopK vectors matched. More probes: better recall, "
 							"slower searches.",
 							&hroe_vector_probes,
