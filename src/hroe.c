@@ -19,6 +19,7 @@
 #include "contributor_insights.h"
 #include "transfer.h"
 #include "tables.h"
+#include "vector_search.h"
 
 PG_MODULE_MAGIC;
 
@@ -33,5 +34,6 @@ _PG_init(void)
 	hroe_transfer_init();
 	hroe_http_init();
 	hroe_contributor_insights_init();
+	hroe_vector_search_init();
 	MarkGUCPrefixReserved("hroe");
 }

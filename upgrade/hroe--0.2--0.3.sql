@@ -5152,3 +5152,388 @@ COMMENT ON FUNCTION hroe.backups_check_system() IS
 'internal: BEFORE INSERT OR UPDATE trigger of hroe.backups: a backup''s type, history (pitr_id), recovery window start, expiry and table are set or changed only to name the point-in-time recovery history of an existing table the current role owns (hroe.pitr_table_deleted, before DeleteTable deletes it), or by a superuser; else insufficient_privilege';
 CREATE TRIGGER backups_check_system BEFORE INSERT OR UPDATE ON hroe.backups
 	FOR EACH ROW EXECUTE FUNCTION hroe.backups_check_system();
+
+-- The IVF lists of vector indexes (issue #33, doc/vectors.md): the metadata's
+-- columns, hroe.vector_centroids, hroe.vector_list, hroe.vector_train,
+-- hroe.vector_index_build, hroe.vector_indexes_maintain; create and delete
+-- handle the toast_tuple_target and the list column
+ALTER TABLE hroe.vector_indexes ADD COLUMN centroid_set bigint, ADD COLUMN list_column name,
+	ADD COLUMN ivf_relname name, ADD COLUMN trained_items bigint;
+CREATE TABLE hroe.vector_centroids (
+	set_id				bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+	table_name			text NOT NULL,
+	index_name			text NOT NULL,
+	dimensions			integer NOT NULL CHECK (dimensions BETWEEN 1 AND 4096),
+	distance_function	text NOT NULL CHECK (distance_function IN ('COSINE', 'EUCLIDEAN', 'DOT_PRODUCT')),
+	-- lists x dimensions floats, list by list
+	centroids			real[] NOT NULL CHECK (cardinality(centroids) OPERATOR(pg_catalog.%) dimensions = 0),
+	trained_items		bigint NOT NULL,
+	created_at			timestamptz NOT NULL DEFAULT pg_catalog.now(),
+	FOREIGN KEY (table_name, index_name) REFERENCES hroe.vector_indexes ON DELETE CASCADE
+);
+COMMENT ON TABLE hroe.vector_centroids IS 'The k-means centroids of the vector indexes'' IVF lists, written by hroe.vector_index_build: one row per training, never changed (a new training writes a new set), named by the generated list column of the table (hroe.vector_list)';
+GRANT SELECT ON hroe.vector_centroids TO PUBLIC;
+ALTER TABLE hroe.vector_centroids ENABLE ROW LEVEL SECURITY;
+CREATE POLICY vector_centroids_read ON hroe.vector_centroids FOR SELECT USING (true);
+COMMENT ON POLICY vector_centroids_read ON hroe.vector_centroids IS 'Every role writing an item computes its list from the centroids';
+CREATE POLICY vector_centroids_owner ON hroe.vector_centroids FOR ALL
+	USING (hroe.owns_table(table_name)) WITH CHECK (hroe.owns_table(table_name));
+COMMENT ON POLICY vector_centroids_owner ON hroe.vector_centroids IS 'A role trains only the vector indexes of a table it owns';
+SELECT pg_catalog.pg_extension_config_dump('hroe.vector_centroids',
+	'WHERE NOT EXISTS (SELECT FROM hroe.tables t JOIN pg_catalog.pg_depend d ON d.objid = t.relid AND d.classid = ''pg_catalog.pg_class''::pg_catalog.regclass AND d.deptype = ''e'' WHERE t.table_name = vector_centroids.table_name)');
+SELECT pg_catalog.pg_extension_config_dump('hroe.vector_centroids_set_id_seq', '');
+
+CREATE OR REPLACE FUNCTION hroe.create_vector_index(
+	p_table_name text,
+	p_index_name text,
+	p_vector_attribute text,
+	p_dimensions integer,
+	p_distance_function text DEFAULT 'COSINE',
+	p_projection text DEFAULT 'ALL',
+	p_non_key_attributes text[] DEFAULT NULL,
+	p_search_schema jsonb DEFAULT '[]',
+	p_attribute_definitions jsonb DEFAULT '{}',
+	p_online boolean DEFAULT false)
+RETURNS void
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	t hroe.tables;
+	v_prefix text;
+	v_attrs text[] := '{}';
+	v_elems text[] := '{}';
+	v_types text[] := '{}';
+	v_cols name[] := '{}';
+	v_col name;
+	v_vcol name;
+	v_check text;
+	v_check_name name;
+	v_schema name;
+	v_index_rel name;
+	v_hash_col name;
+	v_elem jsonb;
+	v_attr text;
+	v_kind text;
+	v_type text;
+	i integer := 0;
+BEGIN
+	PERFORM hroe.check_name(p_table_name, 'tableName');
+	PERFORM hroe.check_name(p_index_name, 'vectorIndexes.1.member.indexName');
+	PERFORM hroe.check_table_owner(p_table_name);
+	SELECT * INTO t FROM hroe.tables WHERE table_name = p_table_name FOR UPDATE;
+	IF NOT FOUND THEN
+		PERFORM hroe.dynamodb_error('ResourceNotFoundException', 'Requested resource not found');
+	END IF;
+	IF hroe.table_is_distributed(t.relid) THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			'One or more parameter values were invalid: hroe does not support vector indexes on distributed tables');
+	END IF;
+	IF t.billing_mode <> 'PAY_PER_REQUEST' THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			'One or more parameter values were invalid: Vector indexes are only supported for PAY_PER_REQUEST tables');
+	END IF;
+	IF EXISTS (SELECT 1 FROM hroe.vector_indexes WHERE table_name = p_table_name AND index_name = p_index_name)
+	   OR EXISTS (SELECT 1 FROM hroe.indexes WHERE table_name = p_table_name AND index_name = p_index_name) THEN
+		PERFORM hroe.dynamodb_error('ValidationException', 'Attempting to create an index which already exists');
+	END IF;
+	IF (SELECT count(*) FROM hroe.vector_indexes WHERE table_name = p_table_name) >= 5 THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			'One or more parameter values were invalid: VectorIndex count exceeds the per-table limit of 5');
+	END IF;
+	PERFORM hroe.check_attribute_name(p_vector_attribute, 'vectorIndexes.1.member.vectorAttribute.attributeName');
+	IF p_dimensions IS NULL OR p_dimensions NOT BETWEEN 1 AND 4096 THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			'One or more parameter values were invalid: Number of dimensions must be between 1 and 4096 inclusive.');
+	END IF;
+	IF EXISTS (SELECT 1 FROM hroe.vector_indexes WHERE table_name = p_table_name
+			   AND vector_attribute = p_vector_attribute AND dimensions <> p_dimensions) THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			format('One or more parameter values were invalid: Conflicting attribute definition for ''%s''. All VectorIndexes on the same vector attribute must use the same dimensions.',
+				   p_vector_attribute));
+	END IF;
+	IF p_distance_function IS NULL OR p_distance_function NOT IN ('COSINE', 'EUCLIDEAN', 'DOT_PRODUCT') THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			format('One or more parameter values were invalid: Unknown DistanceFunction: %s', coalesce(p_distance_function, 'null')));
+	END IF;
+	IF p_projection IS NULL OR p_projection NOT IN ('ALL', 'KEYS_ONLY', 'INCLUDE') THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			format('One or more parameter values were invalid: Unknown ProjectionType: %s', coalesce(p_projection, 'null')));
+	END IF;
+	IF p_projection <> 'INCLUDE' AND p_non_key_attributes IS NOT NULL THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			format('One or more parameter values were invalid: ProjectionType is %s, but NonKeyAttributes is specified', p_projection));
+	END IF;
+	IF p_projection = 'INCLUDE' AND coalesce(cardinality(p_non_key_attributes), 0) = 0 THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			'One or more parameter values were invalid: ProjectionType is INCLUDE, but NonKeyAttributes is not specified');
+	END IF;
+
+	-- the SearchSchema: at most one HASH element, first; INLINE_FILTER ones
+	IF jsonb_typeof(coalesce(p_search_schema, '[]')) <> 'array' THEN
+		RAISE EXCEPTION 'p_search_schema must be a JSON array of {"AttributeName": ..., "SearchSchemaElementType": ...}'
+			USING ERRCODE = 'invalid_parameter_value';
+	END IF;
+	FOR v_elem IN SELECT e FROM jsonb_array_elements(coalesce(p_search_schema, '[]')) e LOOP
+		i := i + 1;
+		v_attr := v_elem ->> 'AttributeName';
+		v_kind := v_elem ->> 'SearchSchemaElementType';
+		PERFORM hroe.check_attribute_name(v_attr, format('vectorIndexes.1.member.searchSchema.%s.member.attributeName', i));
+		IF v_kind IS NULL OR v_kind NOT IN ('HASH', 'INLINE_FILTER') THEN
+			PERFORM hroe.dynamodb_error('ValidationException',
+				format('One or more parameter values were invalid: Unknown SearchSchemaElementType: %s', coalesce(v_kind, 'null')));
+		END IF;
+		IF v_kind = 'HASH' AND 'HASH' = ANY (v_elems) THEN
+			PERFORM hroe.dynamodb_error('ValidationException',
+				'One or more parameter values were invalid: SearchSchema can have at most one HASH element');
+		END IF;
+		IF v_attr = ANY (v_attrs) OR v_attr = p_vector_attribute THEN
+			PERFORM hroe.dynamodb_error('ValidationException',
+				format('One or more parameter values were invalid: Duplicate attribute in SearchSchema: %s', v_attr));
+		END IF;
+		v_type := p_attribute_definitions ->> v_attr;
+		IF v_type IS NULL AND v_attr = t.partition_key THEN
+			v_type := t.partition_key_type;
+		ELSIF v_type IS NULL AND v_attr = t.sort_key THEN
+			v_type := t.sort_key_type;
+		END IF;
+		IF v_type IS NULL THEN
+			PERFORM hroe.dynamodb_error('ValidationException',
+				'One or more parameter values were invalid: One element in SearchSchema is not defined in attribute definitions');
+		END IF;
+		PERFORM hroe.check_key_type(v_type, format('attributeDefinitions.%s.member.attributeType', i));
+		v_attrs := v_attrs || v_attr;
+		v_elems := v_elems || v_kind;
+		v_types := v_types || v_type;
+	END LOOP;
+	IF 'HASH' = ANY (v_elems) AND v_elems[1] <> 'HASH' THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			'One or more parameter values were invalid: The HASH element must be the first element of SearchSchema');
+	END IF;
+
+	-- the columns: named after the index while that is a plain identifier
+	v_prefix := lower(p_index_name);
+	IF v_prefix !~ '^[a-z_][a-z0-9_]*$' OR octet_length(v_prefix) > 40 OR EXISTS (
+		SELECT 1 FROM pg_attribute WHERE attrelid = t.relid AND attname LIKE v_prefix || '\_%') THEN
+		v_prefix := 'vix' || (SELECT count(*) + 1 FROM pg_attribute WHERE attrelid = t.relid AND attnum > 0);
+	END IF;
+	v_vcol := (v_prefix || '_vector')::name;
+	EXECUTE format('ALTER TABLE %s ADD COLUMN %I real[] GENERATED ALWAYS AS (hroe.item_vector(item, %L, %s)) STORED',
+				   t.relid, v_vcol, p_vector_attribute, p_dimensions);
+	v_check := format('hroe.check_vector(item, %L, %s, %L)', p_vector_attribute, p_dimensions, p_index_name);
+	FOR i IN 1 .. coalesce(cardinality(v_attrs), 0) LOOP
+		v_col := (v_prefix || '_s' || i)::name;
+		EXECUTE format('ALTER TABLE %s ADD COLUMN %I %s GENERATED ALWAYS AS (hroe.item_key_%s(item, %L, true, %L)) STORED',
+					   t.relid, v_col, hroe.key_column_type(v_types[i]), lower(v_types[i]), v_attrs[i], p_index_name);
+		v_cols := v_cols || v_col;
+		v_check := v_check || format(' AND hroe.check_index_key(item, %L, %L, true, %L)', v_attrs[i], v_types[i], p_index_name);
+		IF v_elems[i] = 'HASH' THEN
+			v_hash_col := v_col;
+		END IF;
+	END LOOP;
+	-- items already stored with an invalid vector stay out of the index (as
+	-- a backfill skips them); every later write storing one is rejected
+	v_check_name := (v_prefix || '_vector_check')::name;
+	EXECUTE format('ALTER TABLE %s ADD CONSTRAINT %I CHECK (%s) NOT VALID', t.relid, v_check_name, v_check);
+	SELECT n.nspname INTO v_schema
+	FROM pg_namespace n JOIN pg_class c ON c.relnamespace = n.oid WHERE c.oid = t.relid;
+	IF v_hash_col IS NOT NULL THEN
+		v_index_rel := hroe.relation_name(format('%s.%s', p_table_name, p_index_name));
+		IF EXISTS (SELECT 1 FROM pg_class WHERE relname = v_index_rel
+				   AND relnamespace = (SELECT relnamespace FROM pg_class WHERE oid = t.relid)) THEN
+			v_index_rel := hroe.relation_name(format('%s.%s.%s', p_table_name, p_index_name, v_prefix));
+		END IF;
+		EXECUTE format('CREATE INDEX %I ON %s (%I) WHERE %I IS NOT NULL', v_index_rel, t.relid, v_hash_col, v_vcol);
+		EXECUTE format('COMMENT ON INDEX %I.%I IS %L', v_schema, v_index_rel,
+					   format('DynamoDB vector index %s of %s: its HASH element (hroe)', p_index_name, p_table_name));
+	END IF;
+	-- rows up to a page stay uncompressed and inline: an item's numbers and
+	-- their f32 copy cross the default 2 KB threshold, where every write
+	-- would compress them (pglz on floats, for little) and reads decompress
+	EXECUTE format('ALTER TABLE %s SET (toast_tuple_target = 8160)', t.relid);
+	INSERT INTO hroe.vector_indexes (table_name, index_name, vector_attribute, dimensions, distance_function,
+									 projection, non_key_attributes, search_attributes, search_element_types,
+									 search_attribute_types, search_columns, vector_column, key_check,
+									 index_relname, online)
+	VALUES (p_table_name, p_index_name, p_vector_attribute, p_dimensions, p_distance_function,
+			p_projection, coalesce(p_non_key_attributes, '{}'), v_attrs, v_elems, v_types, v_cols, v_vcol,
+			v_check_name, v_index_rel, p_online);
+END
+$$;
+COMMENT ON FUNCTION hroe.create_vector_index(text, text, text, integer, text, text, text[], jsonb, jsonb, boolean) IS
+'CreateTable VectorIndexes and UpdateTable VectorIndexUpdates Create: a vector index on attribute p_vector_attribute (a list of p_dimensions numbers, 1-4096) searched under COSINE, EUCLIDEAN or DOT_PRODUCT distance, projection ALL, KEYS_ONLY or INCLUDE p_non_key_attributes, SearchSchema p_search_schema ([{"AttributeName": ..., "SearchSchemaElementType": "HASH" | "INLINE_FILTER"}], types from p_attribute_definitions or the table''s key schema); PAY_PER_REQUEST tables only, at most 5 per table; items already stored are indexed at once (those with invalid vectors left out), every later write storing an invalid vector is rejected; sets the table''s toast_tuple_target to 8160 (rows up to a page stay uncompressed); p_online: created by UpdateTable';
+
+CREATE OR REPLACE FUNCTION hroe.delete_vector_index(p_table_name text, p_index_name text)
+RETURNS void
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	t hroe.tables;
+	x hroe.vector_indexes;
+	c name;
+	v_schema name;
+BEGIN
+	PERFORM hroe.check_table_owner(p_table_name);
+	SELECT * INTO t FROM hroe.tables WHERE table_name = p_table_name FOR UPDATE;
+	IF NOT FOUND THEN
+		PERFORM hroe.dynamodb_error('ResourceNotFoundException', 'Requested resource not found');
+	END IF;
+	SELECT * INTO x FROM hroe.vector_indexes WHERE table_name = p_table_name AND index_name = p_index_name;
+	IF NOT FOUND THEN
+		PERFORM hroe.dynamodb_error('ResourceNotFoundException',
+			format('Requested resource not found: Index: %s not found', p_index_name));
+	END IF;
+	DELETE FROM hroe.vector_indexes WHERE table_name = p_table_name AND index_name = p_index_name;
+	SELECT n.nspname INTO v_schema
+	FROM pg_namespace n JOIN pg_class k ON k.relnamespace = n.oid WHERE k.oid = t.relid;
+	IF x.index_relname IS NOT NULL THEN
+		EXECUTE format('DROP INDEX IF EXISTS %I.%I', v_schema, x.index_relname);
+	END IF;
+	IF x.ivf_relname IS NOT NULL THEN
+		EXECUTE format('DROP INDEX IF EXISTS %I.%I', v_schema, x.ivf_relname);
+	END IF;
+	IF x.list_column IS NOT NULL THEN
+		EXECUTE format('ALTER TABLE %s DROP COLUMN IF EXISTS %I', t.relid, x.list_column);
+	END IF;
+	EXECUTE format('ALTER TABLE %s DROP CONSTRAINT IF EXISTS %I', t.relid, x.key_check);
+	FOREACH c IN ARRAY x.search_columns || x.vector_column LOOP
+		EXECUTE format('ALTER TABLE %s DROP COLUMN IF EXISTS %I', t.relid, c);
+	END LOOP;
+	IF NOT EXISTS (SELECT 1 FROM hroe.vector_indexes WHERE table_name = p_table_name) THEN
+		EXECUTE format('ALTER TABLE %s RESET (toast_tuple_target)', t.relid);
+	END IF;
+END
+$$;
+COMMENT ON FUNCTION hroe.delete_vector_index(text, text) IS
+'UpdateTable VectorIndexUpdates Delete: drops the vector index, its generated columns (its IVF list''s too), its CHECK constraint, its btree indexes and its centroids';
+
+CREATE FUNCTION hroe.vector_list(p_item hroe.item, p_attribute text, p_dimensions integer, p_set_id bigint)
+RETURNS integer
+AS 'MODULE_PATHNAME', 'hroe_vector_list'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION hroe.vector_list(hroe.item, text, integer, bigint) IS
+'internal: The IVF list (0-based) of the item''s vector p_attribute: its nearest centroid of set p_set_id of hroe.vector_centroids; NULL without a valid vector or when the set is absent (searches always read those): a trained vector index''s generated column. Immutable: a set is never changed once written, a new training writes a new set';
+
+CREATE FUNCTION hroe.vector_train(p_table regclass, p_column name, p_distance_function text,
+	p_lists integer, p_sample integer)
+RETURNS real[]
+AS 'MODULE_PATHNAME', 'hroe_vector_train'
+LANGUAGE C STABLE STRICT PARALLEL RESTRICTED;
+COMMENT ON FUNCTION hroe.vector_train(regclass, name, text, integer, integer) IS
+'internal: Deterministic k-means centroids (p_lists of them, fewer when fewer vectors; spherical under COSINE) of a uniform sample of at most p_sample vectors of the real[] column p_column of p_table, flattened list by list; NULL when the column holds none';
+
+CREATE FUNCTION hroe.vector_index_build(p_table_name text, p_index_name text,
+	p_lists integer DEFAULT NULL, p_min_items bigint DEFAULT 20000)
+RETURNS text
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	t hroe.tables;
+	x hroe.vector_indexes;
+	v_n bigint;
+	v_lists integer;
+	v_centroids real[];
+	v_set bigint;
+	v_schema name;
+	v_lcol name;
+	v_rel name;
+	v_hash name;
+BEGIN
+	PERFORM hroe.check_table_owner(p_table_name);
+	SELECT * INTO t FROM hroe.tables WHERE table_name = p_table_name FOR UPDATE;
+	IF NOT FOUND THEN
+		PERFORM hroe.dynamodb_error('ResourceNotFoundException', 'Requested resource not found');
+	END IF;
+	SELECT * INTO x FROM hroe.vector_indexes WHERE table_name = p_table_name AND index_name = p_index_name FOR UPDATE;
+	IF NOT FOUND THEN
+		PERFORM hroe.dynamodb_error('ResourceNotFoundException',
+			format('Requested resource not found: Index: %s not found', p_index_name));
+	END IF;
+	IF p_lists IS NOT NULL AND p_lists NOT BETWEEN 1 AND 65536 THEN
+		RAISE EXCEPTION 'the lists of a vector index must be between 1 and 65536, not %', p_lists
+			USING ERRCODE = 'invalid_parameter_value';
+	END IF;
+	SELECT n.nspname INTO v_schema
+	FROM pg_namespace n JOIN pg_class c ON c.relnamespace = n.oid WHERE c.oid = t.relid;
+	-- the table's lock first: the rewrite below needs it, and the count is then exact
+	EXECUTE format('LOCK TABLE %s IN SHARE ROW EXCLUSIVE MODE', t.relid);
+	EXECUTE format('SELECT count(*) FROM %s WHERE %I IS NOT NULL', t.relid, x.vector_column) INTO v_n;
+	IF x.ivf_relname IS NOT NULL THEN
+		EXECUTE format('DROP INDEX IF EXISTS %I.%I', v_schema, x.ivf_relname);
+	END IF;
+	IF x.list_column IS NOT NULL THEN
+		EXECUTE format('ALTER TABLE %s DROP COLUMN IF EXISTS %I', t.relid, x.list_column);
+	END IF;
+	UPDATE hroe.vector_indexes SET centroid_set = NULL, list_column = NULL, ivf_relname = NULL, trained_items = NULL
+	WHERE table_name = p_table_name AND index_name = p_index_name;
+	DELETE FROM hroe.vector_centroids WHERE table_name = p_table_name AND index_name = p_index_name;
+	IF v_n < coalesce(p_min_items, 0) OR v_n = 0 THEN
+		RETURN format('exact: %s vectors', v_n);
+	END IF;
+
+	v_lists := coalesce(p_lists, least(65536, greatest(1, round(sqrt(v_n))::integer)));
+	v_centroids := hroe.vector_train(t.relid, x.vector_column, x.distance_function, v_lists,
+									 least(v_n, greatest(50 * v_lists, 10000))::integer);
+	INSERT INTO hroe.vector_centroids (table_name, index_name, dimensions, distance_function, centroids, trained_items)
+	VALUES (p_table_name, p_index_name, x.dimensions, x.distance_function, v_centroids, v_n)
+	RETURNING set_id INTO v_set;
+	-- the list column: named after the vector column
+	v_lcol := (left(x.vector_column, -length('_vector')) || '_list')::name;
+	IF EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = t.relid AND attname = v_lcol AND NOT attisdropped) THEN
+		v_lcol := ('vix' || (SELECT count(*) + 1 FROM pg_attribute WHERE attrelid = t.relid AND attnum > 0) || '_list')::name;
+	END IF;
+	EXECUTE format('ALTER TABLE %s ADD COLUMN %I integer GENERATED ALWAYS AS (hroe.vector_list(item, %L, %s, %L::bigint)) STORED',
+				   t.relid, v_lcol, x.vector_attribute, x.dimensions, v_set);
+	v_rel := hroe.relation_name(format('%s.%s.ivf', p_table_name, p_index_name));
+	IF EXISTS (SELECT 1 FROM pg_class WHERE relname = v_rel AND relnamespace = (SELECT relnamespace FROM pg_class WHERE oid = t.relid)) THEN
+		v_rel := hroe.relation_name(format('%s.%s.ivf.%s', p_table_name, p_index_name, v_set));
+	END IF;
+	IF 'HASH' = ANY (x.search_element_types) THEN
+		v_hash := x.search_columns[1];
+	END IF;
+	-- the vectors in the btree's leaves, list by list, while an entry fits (2,048 bytes of floats)
+	EXECUTE format('CREATE INDEX %I ON %s (%s%I)%s WHERE %I IS NOT NULL', v_rel, t.relid,
+				   CASE WHEN v_hash IS NULL THEN '' ELSE format('%I, ', v_hash) END, v_lcol,
+				   CASE WHEN x.dimensions <= 512 THEN format(' INCLUDE (%I)', x.vector_column) ELSE '' END,
+				   x.vector_column);
+	EXECUTE format('COMMENT ON INDEX %I.%I IS %L', v_schema, v_rel,
+				   format('DynamoDB vector index %s of %s: its IVF lists (hroe)', p_index_name, p_table_name));
+	UPDATE hroe.vector_indexes SET centroid_set = v_set, list_column = v_lcol, ivf_relname = v_rel, trained_items = v_n
+	WHERE table_name = p_table_name AND index_name = p_index_name;
+	RETURN format('%s lists over %s vectors', cardinality(v_centroids) / x.dimensions, v_n);
+END
+$$;
+COMMENT ON FUNCTION hroe.vector_index_build(text, text, integer, bigint) IS
+'Trains (or re-trains) the IVF lists of vector index p_index_name of table p_table_name: when it holds at least p_min_items vectors, deterministic k-means centroids (p_lists of them, default the square root of the vector count) of a sample, a generated column holding each item''s list (kept by every write path), a btree on (HASH element,) list including the vector; searches then probe the nearest lists (approximate, hroe.vector_probes). Below p_min_items, drops them: searches are exact. Rewrites the table under an exclusive lock. Returns what it built';
+
+CREATE FUNCTION hroe.vector_indexes_maintain(p_min_items bigint DEFAULT 20000)
+RETURNS integer
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	r record;
+	v_n integer := 0;
+	v_count bigint;
+BEGIN
+	-- the indexes of the tables the caller owns whose vectors crossed
+	-- p_min_items untrained or doubled since their training
+	FOR r IN
+		SELECT x.table_name, x.index_name, x.trained_items, x.vector_column, t.relid
+		FROM hroe.vector_indexes x JOIN hroe.tables t USING (table_name)
+		WHERE hroe.owns_table(x.table_name)
+		ORDER BY x.table_name, x.index_name
+	LOOP
+		EXECUTE format('SELECT count(*) FROM %s WHERE %I IS NOT NULL', r.relid, r.vector_column) INTO v_count;
+		IF v_count >= (CASE WHEN r.trained_items IS NULL THEN greatest(p_min_items, 1) ELSE 2 * r.trained_items END) THEN
+			PERFORM hroe.vector_index_build(r.table_name, r.index_name, NULL, p_min_items);
+			v_n := v_n + 1;
+		END IF;
+	END LOOP;
+	RETURN v_n;
+END
+$$;
+COMMENT ON FUNCTION hroe.vector_indexes_maintain(bigint) IS
+'Re-trains the IVF lists (hroe.vector_index_build) of the caller''s vector indexes holding p_min_items vectors untrained, or twice the vectors of their last training (counted); returns how many it built';

@@ -18,8 +18,13 @@
 
 #include <math.h>
 
+#include "access/genam.h"
+#include "access/relscan.h"
 #include "access/table.h"
 #include "access/tableam.h"
+#include "access/visibilitymap.h"
+#include "access/stratnum.h"
+#include "catalog/namespace.h"
 #include "catalog/pg_type.h"
 #include "executor/tuptable.h"
 #include "executor/spi.h"
@@ -27,11 +32,16 @@
 #include "funcapi.h"
 #include "lib/stringinfo.h"
 #include "miscadmin.h"
+#include "storage/bufmgr.h"
 #include "storage/itemptr.h"
 #include "utils/acl.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
+#include "utils/fmgroids.h"
+#include "utils/guc.h"
 #include "utils/lsyscache.h"
+#include "utils/rel.h"
+#include "utils/typcache.h"
 #include "utils/rls.h"
 #include "utils/snapmgr.h"
 
@@ -41,107 +51,13 @@
 #include "operations.h"
 #include "operations_internal.h"
 #include "vector_index.h"
+#include "vector_kernel.h"
 #include "vector_search.h"
 
 /* rows fetched from the cursor at a time */
 #define VECTOR_FETCH_ROWS	2048
 
-/* ---------- the kernels ---------- */
-
-/*
- * Eight independent accumulators: the loops the compiler vectorises at -O2
- * without reassociating a single sum (no -ffast-math); a short vector (n <
- * 8) is summed in order, exactly as written.
- */
-#define LANES 8
-
-static inline void
-DotNorm(const float4 *restrict a, const float4 *restrict b, int n, float *dot, float *nb)
-{
-	float		d[LANES] = {0},
-				s[LANES] = {0};
-	float		dt = 0,
-				st = 0;
-	int			i = 0;
-
-	for (; i + LANES <= n; i += LANES)
-		for (int j = 0; j < LANES; j++)
-		{
-			d[j] += a[i + j] * b[i + j];
-			s[j] += b[i + j] * b[i + j];
-		}
-	for (int j = 0; j < LANES; j++)
-	{
-		dt += d[j];
-		st += s[j];
-	}
-	for (; i < n; i++)
-	{
-		dt += a[i] * b[i];
-		st += b[i] * b[i];
-	}
-	*dot = dt;
-	*nb = st;
-}
-
-static inline float
-SquaredDistance(const float4 *restrict a, const float4 *restrict b, int n)
-{
-	float		s[LANES] = {0};
-	float		t = 0;
-	int			i = 0;
-
-	for (; i + LANES <= n; i += LANES)
-		for (int j = 0; j < LANES; j++)
-		{
-			float		x = a[i + j] - b[i + j];
-
-			s[j] += x * x;
-		}
-	for (int j = 0; j < LANES; j++)
-		t += s[j];
-	for (; i < n; i++)
-		t += (a[i] - b[i]) * (a[i] - b[i]);
-	return t;
-}
-
-/* The squared norm of a */
-static float
-SquaredNorm(const float4 *a, int n)
-{
-	float		dot,
-				nb;
-
-	DotNorm(a, a, n, &dot, &nb);
-	return nb;
-}
-
-/*
- * The score of candidate b against query a (qnorm: a's norm, for COSINE):
- * COSINE 1 - cos (0 identical .. 2 opposite; 1 when either is zero),
- * EUCLIDEAN the distance, DOT_PRODUCT the dot product (higher is closer)
- */
-static inline float
-Score(HroeDistance d, const float4 *a, float qnorm, const float4 *b, int n)
-{
-	float		dot,
-				nb;
-
-	switch (d)
-	{
-		case HROE_DISTANCE_COSINE:
-			DotNorm(a, b, n, &dot, &nb);
-			if (qnorm == 0 || nb == 0)
-				return 1;
-			return (float) (1.0 - (double) dot / ((double) qnorm * sqrt((double) nb)));
-		case HROE_DISTANCE_EUCLIDEAN:
-			return sqrtf(SquaredDistance(a, b, n));
-		case HROE_DISTANCE_DOT_PRODUCT:
-			DotNorm(a, b, n, &dot, &nb);
-			return dot;
-	}
-	return 0;
-}
+/* ---------- the kernels: vector_kernel.h ---------- */
 
 float4
 hroe_vector_score(HroeDistance d, const float4 *a, const float4 *b, int n)
@@ -305,6 +221,231 @@ DirectScan(HroeTableMeta *t, HroeVectorIndex *vx, TopK *s)
 	return true;
 }
 
+/* ---------- the IVF lists (approximate) ---------- */
+
+/* hroe.vector_probes, hroe.vector_search_exact, hroe.vector_exact_rows */
+int			hroe_vector_probes = 0;
+bool		hroe_vector_search_exact = false;
+int			hroe_vector_exact_rows = 5000;
+
+/* A search through the btree on (HASH column,) list [INCLUDE (vector)] */
+typedef struct IvfScanState
+{
+	Relation	heap;
+	IndexScanDesc scan;
+	TupleTableSlot *slot;
+	Buffer		vmbuf;
+	AttrNumber	heap_vector;	/* the vector column in the heap */
+	AttrNumber	index_vector;	/* in the index (0: not covered) */
+	int			ninline;		/* INLINE_FILTER conditions, checked on the heap */
+	AttrNumber *inline_attno;
+	Datum	   *inline_value;
+	FmgrInfo   *inline_eq;
+	Oid		   *inline_coll;
+	uint64		compared;
+} IvfScanState;
+
+/*
+ * Consider every vector the scan's keys select; false (having stopped) once
+ * more than limit entries were read (limit < 0: no limit)
+ */
+static bool
+IvfScanKeys(IvfScanState *c, TopK *s, ScanKey keys, int nkeys, int64 limit)
+{
+	ItemPointer tid;
+	int64		read = 0;
+
+	index_rescan(c->scan, keys, nkeys, NULL, 0);
+	while ((tid = index_getnext_tid(c->scan, ForwardScanDirection)) != NULL)
+	{
+		bool		isnull;
+		Datum		vd;
+
+		if (limit >= 0 && ++read > limit)
+			return false;
+		if ((++c->compared & 1023) == 0)
+			CHECK_FOR_INTERRUPTS();
+		if (c->index_vector && c->ninline == 0 &&
+			VM_ALL_VISIBLE(c->heap, ItemPointerGetBlockNumber(tid), &c->vmbuf))
+		{
+			/* the index tuple's copy: the heap tuple is visible to all */
+			vd = index_getattr(c->scan->xs_itup, c->index_vector, c->scan->xs_itupdesc, &isnull);
+			if (!isnull)
+				Consider(s, vd, tid);
+			continue;
+		}
+		if (!index_fetch_heap(c->scan, c->slot))
+			continue;
+		for (int i = 0; i < c->ninline; i++)
+		{
+			Datum		col = slot_getattr(c->slot, c->inline_attno[i], &isnull);
+
+			if (isnull || !DatumGetBool(FunctionCall2Coll(&c->inline_eq[i], c->inline_coll[i],
+														  col, c->inline_value[i])))
+				goto next;
+		}
+		vd = slot_getattr(c->slot, c->heap_vector, &isnull);
+		if (!isnull)
+			Consider(s, vd, &c->slot->tts_tid);
+next:
+		ExecClearTuple(c->slot);
+	}
+	return true;
+}
+
+/*
+ * The search through the index's IVF lists, when it has them (vector_ivf.c):
+ * the lists whose centroids are nearest the query, hroe.vector_probes of
+ * them (0: a hundredth of the lists, at least 8) and more until k
+ * vectors matched, plus the vectors without a list; each list read from the
+ * btree on (HASH column,) list, the vector from the index tuple when the
+ * index covers it and its heap page is all-visible, else from the heap
+ * under the snapshot.  A search with a HASH condition whose partition holds
+ * at most hroe.vector_exact_rows vectors compares all of them instead
+ * (exact).  Returns false, having considered nothing, when the lists do not
+ * apply (none trained, hroe.vector_search_exact, the conditions DirectScan
+ * needs): the exact search runs.  *exact: the answer is exact.
+ */
+static bool
+IvfSearch(HroeTableMeta *t, HroeVectorIndex *vx, TopK *s, const HroeValue *filters, bool *exact)
+{
+	HroeIvfSet *set;
+	IvfScanState c;
+	Relation	index;
+	Oid			indexoid;
+	AttrNumber	list_heap;
+	int			keyatt;
+	ScanKeyData keys[2];
+	int			nkeys = 0;
+	int		   *order;
+	int			nprobe;
+	int			probed = 0;
+
+	*exact = false;
+	if (vx->centroid_set == 0 || vx->list_column == NULL || vx->ivf_relname == NULL ||
+		hroe_vector_search_exact || !hroe_direct_access || t->distributed ||
+		check_enable_rls(t->relid, InvalidOid, true) == RLS_ENABLED ||
+		pg_class_aclcheck(t->relid, GetUserId(), ACL_SELECT) != ACLCHECK_OK)
+		return false;
+	set = hroe_ivf_set(vx->centroid_set);
+	if (set == NULL || set->dims != vx->dims)
+		return false;
+	/* (a training that committed since the metadata was read: the exact search) */
+	list_heap = get_attnum(t->relid, vx->list_column);
+	indexoid = get_relname_relid(vx->ivf_relname, get_rel_namespace(t->relid));
+	if (list_heap == InvalidAttrNumber || !OidIsValid(indexoid))
+		return false;
+	memset(&c, 0, sizeof(c));
+	c.heap_vector = get_attnum(t->relid, vx->vector_column);
+	if (c.heap_vector == InvalidAttrNumber)
+		return false;
+	c.heap = table_open(t->relid, AccessShareLock);
+	index = index_open(indexoid, AccessShareLock);
+	if (index->rd_index->indrelid != t->relid)
+		elog(ERROR, "index %s is not on %s", vx->ivf_relname, t->relname);
+	keyatt = IndexRelationGetNumberOfKeyAttributes(index);
+	if (IndexRelationGetNumberOfAttributes(index) > keyatt)
+		c.index_vector = keyatt + 1;
+	c.inline_attno = palloc(sizeof(AttrNumber) * Max(vx->nsearch, 1));
+	c.inline_value = palloc(sizeof(Datum) * Max(vx->nsearch, 1));
+	c.inline_eq = palloc(sizeof(FmgrInfo) * Max(vx->nsearch, 1));
+	c.inline_coll = palloc(sizeof(Oid) * Max(vx->nsearch, 1));
+	for (int i = 0; i < vx->nsearch; i++)
+	{
+		Datum		value;
+
+		if (filters[i].type == 0)
+			continue;
+		value = hroe_value_datum(&filters[i], false);
+		if (vx->search_hash[i])
+		{
+			/* the btree's first key: the equality of its operator family */
+			Oid			op = get_opfamily_member(index->rd_opfamily[0], index->rd_opcintype[0],
+												 index->rd_opcintype[0], BTEqualStrategyNumber);
+
+			if (!OidIsValid(op))
+				elog(ERROR, "no equality operator for the first column of %s", vx->ivf_relname);
+			ScanKeyEntryInitialize(&keys[nkeys++], 0, 1, BTEqualStrategyNumber, InvalidOid,
+								   index->rd_indcollation[0], get_opcode(op), value);
+		}
+		else
+		{
+			AttrNumber	attno = get_attnum(t->relid, vx->search_columns[i]);
+			TypeCacheEntry *tc;
+
+			if (attno == InvalidAttrNumber)
+				elog(ERROR, "%s has no column %s", t->relname, vx->search_columns[i]);
+			tc = lookup_type_cache(TupleDescAttr(RelationGetDescr(c.heap), attno - 1)->atttypid,
+								   TYPECACHE_EQ_OPR_FINFO);
+			if (!OidIsValid(tc->eq_opr_finfo.fn_oid))
+				elog(ERROR, "no equality for column %s of %s", vx->search_columns[i], t->relname);
+			c.inline_attno[c.ninline] = attno;
+			c.inline_value[c.ninline] = value;
+			c.inline_eq[c.ninline] = tc->eq_opr_finfo;
+			c.inline_coll[c.ninline] = TupleDescAttr(RelationGetDescr(c.heap), attno - 1)->attcollation;
+			c.ninline++;
+		}
+	}
+	c.vmbuf = InvalidBuffer;
+	c.slot = table_slot_create(c.heap, NULL);
+	/* a small partition: all of it */
+	if (nkeys > 0)
+	{
+		c.scan = index_beginscan(c.heap, index, GetActiveSnapshot(), nkeys, 0);
+		c.scan->xs_want_itup = c.index_vector != 0;
+		*exact = IvfScanKeys(&c, s, keys, nkeys, hroe_vector_exact_rows);
+		index_endscan(c.scan);
+	}
+	if (!*exact)
+	{
+		c.scan = index_beginscan(c.heap, index, GetActiveSnapshot(), nkeys + 1, 0);
+		c.scan->xs_want_itup = c.index_vector != 0;
+		s->n = 0;
+		s->seq = 0;
+		order = palloc(sizeof(int) * set->nlist);
+		hroe_ivf_order(set, s->q, order);
+		nprobe = hroe_vector_probes > 0 ? hroe_vector_probes : Max(8, set->nlist / 100);
+		for (probed = 0; probed < set->nlist; probed++)
+		{
+			if (probed >= nprobe && s->n >= s->k)
+				break;
+			ScanKeyInit(&keys[nkeys], nkeys + 1, BTEqualStrategyNumber, F_INT4EQ, Int32GetDatum(order[probed]));
+			IvfScanKeys(&c, s, keys, nkeys + 1, -1);
+		}
+		/* the vectors without a list */
+		ScanKeyEntryInitialize(&keys[nkeys], SK_ISNULL | SK_SEARCHNULL, nkeys + 1, InvalidStrategy,
+							   InvalidOid, InvalidOid, InvalidOid, (Datum) 0);
+		IvfScanKeys(&c, s, keys, nkeys + 1, -1);
+		*exact = probed == set->nlist;
+		index_endscan(c.scan);
+	}
+
+	/* the heap-only tuples' own TIDs, for the fetch by TID */
+	{
+		IndexFetchTableData *fetch = table_index_fetch_begin(c.heap);
+
+		for (int i = 0; i < s->n; i++)
+		{
+			bool		call_again = false,
+						all_dead = false;
+
+			if (table_index_fetch_tuple(fetch, &s->heap[i].tid, GetActiveSnapshot(), c.slot,
+										&call_again, &all_dead))
+				s->heap[i].tid = c.slot->tts_tid;
+			ExecClearTuple(c.slot);
+		}
+		table_index_fetch_end(fetch);
+	}
+	if (BufferIsValid(c.vmbuf))
+		ReleaseBuffer(c.vmbuf);
+	ExecDropSingleTupleTableSlot(c.slot);
+	index_close(index, NoLock);
+	table_close(c.heap, NoLock);
+	elog(DEBUG1, "vector search of %s.%s: %s, %d of %d lists, " UINT64_FORMAT " vectors compared",
+		 vx->table, vx->name, *exact ? "exact" : "approximate", probed, set->nlist, c.compared);
+	return true;
+}
+
 /* ---------- metadata ---------- */
 
 static char *
@@ -363,7 +504,8 @@ hroe_vector_index_lookup(const char *table, const char *index)
 		elog(ERROR, "SPI_connect failed");
 	if (SPI_execute_with_args("SELECT vector_attribute, dimensions, distance_function, projection, "
 							  "non_key_attributes, search_attributes, search_element_types, "
-							  "search_attribute_types, search_columns, vector_column "
+							  "search_attribute_types, search_columns, vector_column, "
+							  "centroid_set, list_column, ivf_relname "
 							  "FROM hroe.vector_indexes WHERE table_name OPERATOR(pg_catalog.=) $1 "
 							  "AND index_name OPERATOR(pg_catalog.=) $2",
 							  2, types, v, NULL, true, 1) != SPI_OK_SELECT)
@@ -399,6 +541,14 @@ hroe_vector_index_lookup(const char *table, const char *index)
 		vx->search_types[i] = types_s[i][0];
 	}
 	vx->vector_column = TextCol(tup, desc, 10);
+	{
+		bool		isnull;
+		Datum		d = SPI_getbinval(tup, desc, 11, &isnull);
+
+		vx->centroid_set = isnull ? 0 : DatumGetInt64(d);
+		vx->list_column = TextCol(tup, desc, 12);
+		vx->ivf_relname = TextCol(tup, desc, 13);
+	}
 	SPI_finish();
 	return vx;
 }
@@ -437,6 +587,7 @@ hroe_vector_search(HroeTableMeta *t, HroeVectorIndex *vx, const float4 *q, int k
 	int			dims = vx->dims;
 	Datum	   *tids;
 	HroeItem  **items;
+	bool		exact;
 
 	initStringInfo(&sql);
 	initStringInfo(&shape);
@@ -470,7 +621,7 @@ hroe_vector_search(HroeTableMeta *t, HroeVectorIndex *vx, const float4 *q, int k
 	state.n = 0;
 	state.seq = 0;
 	state.heap = heap;
-	if (nargs > 0 || !DirectScan(t, vx, &state))
+	if (!IvfSearch(t, vx, &state, filters, &exact) && (nargs > 0 || !DirectScan(t, vx, &state)))
 	{
 		plan = hroe_table_plan(t, shape.data, sql.data, nargs, argtypes);
 		portal = SPI_cursor_open(NULL, plan, args, NULL, true);
@@ -640,4 +791,38 @@ hroe_search_vectors(PG_FUNCTION_ARGS)
 	}
 	SPI_finish();
 	return (Datum) 0;
+}
+
+/* Define the vector search's settings (called by _PG_init) */
+void
+hroe_vector_search_init(void)
+{
+	DefineCustomIntVariable("hroe.vector_probes",
+							"The IVF lists a SearchVectors probes on a vector index that has them.",
+							"A vector index trained by hroe.vector_index_build groups its vectors in lists "
+							"around k-means centroids; a search compares the vectors of the lists nearest "
+							"the query: this many of them (0, the default: a hundredth of the lists, "
+							"at least 8), and more until TopK vectors matched. More probes: better recall, "
+							"slower searches.",
+							&hroe_vector_probes,
+							0, 0, 65536,
+							PGC_USERSET, 0,
+							NULL, NULL, NULL);
+	DefineCustomBoolVariable("hroe.vector_search_exact",
+							 "Makes SearchVectors compare every vector its condition selects, ignoring the IVF lists.",
+							 "Off (the default): an index with IVF lists answers approximately (see "
+							 "hroe.vector_probes); on: exactly, at the cost of reading every vector.",
+							 &hroe_vector_search_exact,
+							 false,
+							 PGC_USERSET, 0,
+							 NULL, NULL, NULL);
+	DefineCustomIntVariable("hroe.vector_exact_rows",
+							"The HASH partitions of at most this many vectors a SearchVectors compares exactly.",
+							"A search whose SearchConditionExpression names the HASH element of an index "
+							"with IVF lists compares every vector of that partition when it holds at most "
+							"this many (0: never), else probes the lists.",
+							&hroe_vector_exact_rows,
+							5000, 0, INT_MAX,
+							PGC_USERSET, 0,
+							NULL, NULL, NULL);
 }

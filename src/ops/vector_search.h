@@ -36,7 +36,34 @@ typedef struct HroeVectorIndex
 	char	   *search_types;	/* S, N, B */
 	char	  **search_columns;
 	char	   *vector_column;
+	/* the IVF lists (vector_ivf.c): none while the set is 0 */
+	int64		centroid_set;
+	char	   *list_column;
+	char	   *ivf_relname;	/* the btree on (HASH column,) list */
 } HroeVectorIndex;
+
+/* A set of IVF centroids (hroe.vector_centroids), immutable */
+typedef struct HroeIvfSet
+{
+	int64		id;
+	int			nlist;
+	int			dims;
+	HroeDistance distance;
+	float4	   *centroids;		/* nlist x dims; unit vectors under COSINE */
+} HroeIvfSet;
+
+/* The settings of the search (vector_search.c), defined by hroe_vector_search_init */
+extern PGDLLIMPORT int hroe_vector_probes;
+extern PGDLLIMPORT bool hroe_vector_search_exact;
+extern PGDLLIMPORT int hroe_vector_exact_rows;
+extern void hroe_vector_search_init(void);
+
+/* The centroid set id (cached for the backend), NULL if absent */
+extern HroeIvfSet *hroe_ivf_set(int64 id);
+/* The list of vector v (unit under COSINE) */
+extern int	hroe_ivf_assign(const HroeIvfSet *s, const float4 *v);
+/* The lists in the order a search for q probes them (order: nlist ints) */
+extern void hroe_ivf_order(const HroeIvfSet *s, const float4 *q, int *order);
 
 /* One result: the item (as stored) and its score */
 typedef struct HroeVectorHit

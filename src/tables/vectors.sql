@@ -30,6 +30,14 @@ CREATE TABLE hroe.vector_indexes (
 	-- created by UpdateTable (DescribeTable then reports Backfilling)
 	online				boolean NOT NULL DEFAULT false,
 	created_at			timestamptz NOT NULL DEFAULT pg_catalog.now(),
+	-- the IVF lists (hroe.vector_index_build; all NULL while the search is
+	-- exact): the centroid set in hroe.vector_centroids, the generated
+	-- integer column holding each item's list, the btree on (HASH column,)
+	-- list INCLUDE (vector), the vectors the set was trained on
+	centroid_set		bigint,
+	list_column			name,
+	ivf_relname			name,
+	trained_items		bigint,
 	PRIMARY KEY (table_name, index_name)
 );
 COMMENT ON TABLE hroe.vector_indexes IS 'Vector indexes created by hroe.create_vector_index: the vector attribute, its dimensions and distance function, the projection, the SearchSchema (HASH and INLINE_FILTER elements) with their generated key columns, the generated real[] column holding each item''s vector as f32, the NOT VALID CHECK constraint rejecting invalid vectors, the btree index on the HASH element';
@@ -43,6 +51,30 @@ CREATE POLICY vector_indexes_owner ON hroe.vector_indexes FOR ALL
 COMMENT ON POLICY vector_indexes_owner ON hroe.vector_indexes IS 'A role adds and deletes only the vector indexes of a table it owns';
 SELECT pg_catalog.pg_extension_config_dump('hroe.vector_indexes',
 	'WHERE NOT EXISTS (SELECT FROM hroe.tables t JOIN pg_catalog.pg_depend d ON d.objid = t.relid AND d.classid = ''pg_catalog.pg_class''::pg_catalog.regclass AND d.deptype = ''e'' WHERE t.table_name = vector_indexes.table_name)');
+
+CREATE TABLE hroe.vector_centroids (
+	set_id				bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+	table_name			text NOT NULL,
+	index_name			text NOT NULL,
+	dimensions			integer NOT NULL CHECK (dimensions BETWEEN 1 AND 4096),
+	distance_function	text NOT NULL CHECK (distance_function IN ('COSINE', 'EUCLIDEAN', 'DOT_PRODUCT')),
+	-- lists x dimensions floats, list by list
+	centroids			real[] NOT NULL CHECK (cardinality(centroids) OPERATOR(pg_catalog.%) dimensions = 0),
+	trained_items		bigint NOT NULL,
+	created_at			timestamptz NOT NULL DEFAULT pg_catalog.now(),
+	FOREIGN KEY (table_name, index_name) REFERENCES hroe.vector_indexes ON DELETE CASCADE
+);
+COMMENT ON TABLE hroe.vector_centroids IS 'The k-means centroids of the vector indexes'' IVF lists, written by hroe.vector_index_build: one row per training, never changed (a new training writes a new set), named by the generated list column of the table (hroe.vector_list)';
+GRANT SELECT ON hroe.vector_centroids TO PUBLIC;
+ALTER TABLE hroe.vector_centroids ENABLE ROW LEVEL SECURITY;
+CREATE POLICY vector_centroids_read ON hroe.vector_centroids FOR SELECT USING (true);
+COMMENT ON POLICY vector_centroids_read ON hroe.vector_centroids IS 'Every role writing an item computes its list from the centroids';
+CREATE POLICY vector_centroids_owner ON hroe.vector_centroids FOR ALL
+	USING (hroe.owns_table(table_name)) WITH CHECK (hroe.owns_table(table_name));
+COMMENT ON POLICY vector_centroids_owner ON hroe.vector_centroids IS 'A role trains only the vector indexes of a table it owns';
+SELECT pg_catalog.pg_extension_config_dump('hroe.vector_centroids',
+	'WHERE NOT EXISTS (SELECT FROM hroe.tables t JOIN pg_catalog.pg_depend d ON d.objid = t.relid AND d.classid = ''pg_catalog.pg_class''::pg_catalog.regclass AND d.deptype = ''e'' WHERE t.table_name = vector_centroids.table_name)');
+SELECT pg_catalog.pg_extension_config_dump('hroe.vector_centroids_set_id_seq', '');
 
 CREATE FUNCTION hroe.item_vector(p_item hroe.item, p_attribute text, p_dimensions integer)
 RETURNS real[]
@@ -222,6 +254,10 @@ BEGIN
 		EXECUTE format('COMMENT ON INDEX %I.%I IS %L', v_schema, v_index_rel,
 					   format('DynamoDB vector index %s of %s: its HASH element (hroe)', p_index_name, p_table_name));
 	END IF;
+	-- rows up to a page stay uncompressed and inline: an item's numbers and
+	-- their f32 copy cross the default 2 KB threshold, where every write
+	-- would compress them (pglz on floats, for little) and reads decompress
+	EXECUTE format('ALTER TABLE %s SET (toast_tuple_target = 8160)', t.relid);
 	INSERT INTO hroe.vector_indexes (table_name, index_name, vector_attribute, dimensions, distance_function,
 									 projection, non_key_attributes, search_attributes, search_element_types,
 									 search_attribute_types, search_columns, vector_column, key_check,
@@ -232,7 +268,7 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION hroe.create_vector_index(text, text, text, integer, text, text, text[], jsonb, jsonb, boolean) IS
-'CreateTable VectorIndexes and UpdateTable VectorIndexUpdates Create: a vector index on attribute p_vector_attribute (a list of p_dimensions numbers, 1-4096) searched under COSINE, EUCLIDEAN or DOT_PRODUCT distance, projection ALL, KEYS_ONLY or INCLUDE p_non_key_attributes, SearchSchema p_search_schema ([{"AttributeName": ..., "SearchSchemaElementType": "HASH" | "INLINE_FILTER"}], types from p_attribute_definitions or the table''s key schema); PAY_PER_REQUEST tables only, at most 5 per table; items already stored are indexed at once (those with invalid vectors left out), every later write storing an invalid vector is rejected; p_online: created by UpdateTable';
+'CreateTable VectorIndexes and UpdateTable VectorIndexUpdates Create: a vector index on attribute p_vector_attribute (a list of p_dimensions numbers, 1-4096) searched under COSINE, EUCLIDEAN or DOT_PRODUCT distance, projection ALL, KEYS_ONLY or INCLUDE p_non_key_attributes, SearchSchema p_search_schema ([{"AttributeName": ..., "SearchSchemaElementType": "HASH" | "INLINE_FILTER"}], types from p_attribute_definitions or the table''s key schema); PAY_PER_REQUEST tables only, at most 5 per table; items already stored are indexed at once (those with invalid vectors left out), every later write storing an invalid vector is rejected; sets the table''s toast_tuple_target to 8160 (rows up to a page stay uncompressed); p_online: created by UpdateTable';
 
 CREATE FUNCTION hroe.delete_vector_index(p_table_name text, p_index_name text)
 RETURNS void
@@ -261,14 +297,23 @@ BEGIN
 	IF x.index_relname IS NOT NULL THEN
 		EXECUTE format('DROP INDEX IF EXISTS %I.%I', v_schema, x.index_relname);
 	END IF;
+	IF x.ivf_relname IS NOT NULL THEN
+		EXECUTE format('DROP INDEX IF EXISTS %I.%I', v_schema, x.ivf_relname);
+	END IF;
+	IF x.list_column IS NOT NULL THEN
+		EXECUTE format('ALTER TABLE %s DROP COLUMN IF EXISTS %I', t.relid, x.list_column);
+	END IF;
 	EXECUTE format('ALTER TABLE %s DROP CONSTRAINT IF EXISTS %I', t.relid, x.key_check);
 	FOREACH c IN ARRAY x.search_columns || x.vector_column LOOP
 		EXECUTE format('ALTER TABLE %s DROP COLUMN IF EXISTS %I', t.relid, c);
 	END LOOP;
+	IF NOT EXISTS (SELECT 1 FROM hroe.vector_indexes WHERE table_name = p_table_name) THEN
+		EXECUTE format('ALTER TABLE %s RESET (toast_tuple_target)', t.relid);
+	END IF;
 END
 $$;
 COMMENT ON FUNCTION hroe.delete_vector_index(text, text) IS
-'UpdateTable VectorIndexUpdates Delete: drops the vector index, its generated columns, its CHECK constraint and its btree index';
+'UpdateTable VectorIndexUpdates Delete: drops the vector index, its generated columns (its IVF list''s too), its CHECK constraint, its btree indexes and its centroids';
 
 CREATE FUNCTION hroe.vector_index_descriptions(p_table_name text)
 RETURNS jsonb
