@@ -5155,7 +5155,38 @@ CREATE TRIGGER backups_check_system BEFORE INSERT OR UPDATE ON hroe.backups
 
 -- A full export at an ExportTime (point-in-time recovery's history, as a
 -- restore to that instant reads it: hroe.pitr_items_at)
+-- (hroe.export_description's body depends on the row type: made again over the new column)
+DROP FUNCTION hroe.export_description(hroe.exports);
 ALTER TABLE hroe.exports ADD COLUMN export_from_history boolean NOT NULL DEFAULT false;
+CREATE FUNCTION hroe.export_description(e hroe.exports) RETURNS jsonb
+LANGUAGE sql STABLE PARALLEL SAFE
+RETURN pg_catalog.jsonb_strip_nulls(pg_catalog.jsonb_build_object(
+	'ExportArn', e.export_arn,
+	'ExportStatus', e.export_status,
+	'StartTime', EXTRACT(epoch FROM e.start_time),
+	'EndTime', EXTRACT(epoch FROM e.end_time),
+	'ExportManifest', e.export_manifest,
+	'TableArn', e.table_arn,
+	'TableId', (SELECT t.relid::oid::text FROM hroe.tables t WHERE t.table_name OPERATOR(pg_catalog.=) e.table_name),
+	'ExportTime', CASE WHEN e.export_type OPERATOR(pg_catalog.=) 'FULL_EXPORT' THEN EXTRACT(epoch FROM e.export_time) END,
+	'ClientToken', e.client_token,
+	'S3Bucket', e.s3_bucket,
+	'S3BucketOwner', e.s3_bucket_owner,
+	'S3Prefix', e.s3_prefix,
+	'S3SseAlgorithm', e.s3_sse_algorithm,
+	'S3SseKmsKeyId', e.s3_sse_kms_key_id,
+	'FailureCode', e.failure_code,
+	'FailureMessage', e.failure_message,
+	'ExportFormat', e.export_format,
+	'BilledSizeBytes', CASE WHEN e.export_status OPERATOR(pg_catalog.=) 'COMPLETED' THEN e.billed_size_bytes END,
+	'ItemCount', CASE WHEN e.export_status OPERATOR(pg_catalog.<>) 'IN_PROGRESS' THEN e.item_count END,
+	'ExportType', e.export_type,
+	'IncrementalExportSpecification', CASE WHEN e.export_type OPERATOR(pg_catalog.=) 'INCREMENTAL_EXPORT' THEN
+		pg_catalog.jsonb_build_object('ExportFromTime', EXTRACT(epoch FROM e.export_from_time),
+									  'ExportToTime', EXTRACT(epoch FROM e.export_to_time),
+									  'ExportViewType', e.export_view_type) END));
+COMMENT ON FUNCTION hroe.export_description(hroe.exports) IS
+'internal: DynamoDB''s ExportDescription of an export (ItemCount once it ended, BilledSizeBytes once it completed; ExportTime of a FULL_EXPORT, IncrementalExportSpecification of an INCREMENTAL_EXPORT)';
 CREATE FUNCTION hroe.pitr_items_at(p_pitr_id bigint, p_at timestamptz)
 RETURNS SETOF hroe.item
 LANGUAGE sql STABLE STRICT PARALLEL SAFE
