@@ -19,6 +19,12 @@
 # with FULL_EXPORT, a bad view type, no point-in-time recovery, a period
 # before the recovery window; the test setting
 # hroe.incremental_export_min_period is refused to a non-superuser.
+# Last, full exports (FULL_EXPORT) at ExportTime T1 and T2 equal the
+# restores to T1 and T2 item for item (DYNAMODB_JSON read directly, ION
+# imported back), with the manifest's exportTime and DescribeExport's
+# ExportTime; an ExportTime before the recovery window or in the future
+# (InvalidExportTimeException), or over a minute ago on a table without
+# point-in-time recovery (PointInTimeRecoveryUnavailableException).
 # Runs inside the test cluster (PG* variables set, track_commit_timestamp on).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -281,4 +287,80 @@ err "{\"TableArn\": \"$(q "SELECT hroe.table_arn('nopitr')")\", \"S3Bucket\": \"
 q "DO \$\$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'tx_inc_nobody') THEN CREATE ROLE tx_inc_nobody NOLOGIN; END IF; END \$\$"
 out=$(psql -XAtq -d "$db" -c "SET ROLE tx_inc_nobody" -c "SET hroe.incremental_export_min_period = 1" 2>&1 || true)
 [[ "$out" == *"permission denied to set parameter"* ]] || fail "hroe.incremental_export_min_period set by a non-superuser: $out"
+
+# Full exports at an ExportTime (ExportType FULL_EXPORT): the table's state
+# at T1 and at T2 from the history, item for item the restores to T1 and T2
+# (DYNAMODB_JSON: its lines; ION: imported back with ImportTable), the
+# manifest's exportTime and DescribeExport's ExportTime the instant given
+for at in T1 T2; do
+	inst=${!at}
+	want=$work/$(tr 'A-Z' 'a-z' <<<"$at").json
+	for fmt in DYNAMODB_JSON ION; do
+		res=$(q "SELECT hroe.dynamodb('ExportTableToPointInTime', ('{\"TableArn\": \"$arn\", \"S3Bucket\": \"bucket1\",
+			\"S3Prefix\": \"full/$at/$fmt\", \"ExportFormat\": \"$fmt\", \"ExportType\": \"FULL_EXPORT\",
+			\"ExportTime\": ' || extract(epoch FROM '$inst'::timestamptz) || '}')::jsonb)")
+		earn=$(jq -r .ExportDescription.ExportArn <<<"$res")
+		[ "$earn" != null ] || fail "full export at $at $fmt: $res"
+		st=$(wait_export "$earn")
+		[ "$st" = COMPLETED ] || fail "full export at $at $fmt: $st $(q "SELECT failure_message FROM hroe.exports WHERE export_arn = '$earn'")"
+		desc=$(q "SELECT hroe.dynamodb('DescribeExport', '{\"ExportArn\": \"$earn\"}')")
+		dir=$s3/bucket1/full/$at/$fmt/AWSDynamoDB/${earn##*/}
+		got=$work/full-$at-$fmt.json
+		if [ "$fmt" = ION ]; then
+			tbl=full_$(tr 'A-Z' 'a-z' <<<"$at")_ion
+			ires=$(q "SELECT hroe.dynamodb('ImportTable', jsonb_build_object(
+				'S3BucketSource', jsonb_build_object('S3Bucket', 'bucket1', 'S3KeyPrefix', 'full/$at/$fmt/AWSDynamoDB/${earn##*/}/data/'),
+				'InputFormat', 'ION', 'InputCompressionType', 'GZIP',
+				'TableCreationParameters', jsonb_build_object('TableName', '$tbl', 'BillingMode', 'PAY_PER_REQUEST',
+					'AttributeDefinitions', hroe.dynamodb('DescribeTable', '{\"TableName\": \"inc\"}') #> '{Table,AttributeDefinitions}',
+					'KeySchema', hroe.dynamodb('DescribeTable', '{\"TableName\": \"inc\"}') #> '{Table,KeySchema}')))")
+			iarn=$(jq -r .ImportTableDescription.ImportArn <<<"$ires")
+			[ "$iarn" != null ] || fail "ImportTable of the ION export at $at: $ires"
+			for _ in $(seq 1 300); do
+				ist=$(q "SELECT hroe.describe_import('$iarn') #>> '{ImportTableDescription,ImportStatus}'")
+				[ "$ist" != IN_PROGRESS ] && break
+				sleep 0.1
+			done
+			[ "$ist" = COMPLETED ] && [ "$(q "SELECT error_count FROM hroe.imports WHERE import_arn = '$iarn'")" = 0 ] ||
+				fail "import of the ION export at $at: $(q "SELECT hroe.describe_import('$iarn')")"
+			q "SELECT coalesce(jsonb_agg(hroe.item_to_jsonb(item) ORDER BY item::text), '[]') FROM $(q "SELECT relid::regclass FROM hroe.tables WHERE table_name = '$tbl'")" >"$got"
+		else
+			python3 - "$dir" >"$got" <<'PY'
+import gzip, json, os, sys
+d = sys.argv[1]
+items = []
+for f in (json.loads(l) for l in open(os.path.join(d, 'manifest-files.json'))):
+    for l in gzip.decompress(open(os.path.join(d, 'data', os.path.basename(f['dataFileS3Key'])), 'rb').read()).decode().splitlines():
+        rec = json.loads(l)
+        assert list(rec) == ['Item'], rec
+        items.append(rec['Item'])
+print(json.dumps(items))
+PY
+		fi
+		python3 - "$dir" "$fmt" "$want" "$got" "$inst" "$desc" <<'PY' || fail "full export at $at $fmt"
+import datetime, json, os, sys
+d, fmt, want, got, inst, desc = sys.argv[1:]
+desc = json.loads(desc)['ExportDescription']
+canon = lambda i: json.dumps(i, sort_keys=True)
+want = sorted(canon(i) for i in json.load(open(want)))
+got = sorted(canon(i) for i in json.load(open(got)))
+assert len(want) >= 8, want
+assert got == want, (sorted(set(got) ^ set(want)), len(got), len(want))
+summary = json.load(open(os.path.join(d, 'manifest-summary.json')))
+assert summary['exportType'] == 'FULL_EXPORT' and summary['version'] == '2020-06-30', summary
+assert summary['exportTime'] == inst[:23] + 'Z' and summary['itemCount'] == len(want), (summary, inst)
+micros = int(datetime.datetime.strptime(inst, '%Y-%m-%dT%H:%M:%S.%fZ').replace(tzinfo=datetime.timezone.utc).timestamp() * 1e6)
+assert desc['ExportType'] == 'FULL_EXPORT' and desc['ItemCount'] == len(want), desc
+assert abs(desc['ExportTime'] * 1e6 - micros) < 2 and 'IncrementalExportSpecification' not in desc, (desc, inst)
+print('ok full export at', inst, fmt, len(want), 'items')
+PY
+	done
+done
+# its validation: within the recovery window (InvalidExportTimeException),
+# not in the future; without point-in-time recovery, no older than a minute
+full="\"TableArn\": \"$arn\", \"S3Bucket\": \"bucket1\", \"ExportType\": \"FULL_EXPORT\""
+err "{$full, \"ExportTime\": $(e "$T0" '-1 hour')}" InvalidExportTimeException "is before the earliest restorable time"
+err "{$full, \"ExportTime\": $(e "$T3" '1 hour')}" InvalidExportTimeException "Export time cannot be in the future"
+err "{\"TableArn\": \"$(q "SELECT hroe.table_arn('nopitr')")\", \"S3Bucket\": \"bucket1\", \"ExportTime\": $(e "$T1" '-2 minutes')}" \
+	PointInTimeRecoveryUnavailableException "Point in time recovery is not enabled for table 'nopitr'"
 echo "t_transfer_incremental: ok"

@@ -5537,3 +5537,339 @@ END
 $$;
 COMMENT ON FUNCTION hroe.vector_indexes_maintain(bigint) IS
 'Re-trains the IVF lists (hroe.vector_index_build) of the caller''s vector indexes holding p_min_items vectors untrained, or twice the vectors of their last training (counted); returns how many it built';
+
+-- A full export at an ExportTime (point-in-time recovery's history, as a
+-- restore to that instant reads it: hroe.pitr_items_at)
+-- (hroe.export_description's body depends on the row type: made again over the new column)
+DROP FUNCTION hroe.export_description(hroe.exports);
+ALTER TABLE hroe.exports ADD COLUMN export_from_history boolean NOT NULL DEFAULT false;
+CREATE FUNCTION hroe.export_description(e hroe.exports) RETURNS jsonb
+LANGUAGE sql STABLE PARALLEL SAFE
+RETURN pg_catalog.jsonb_strip_nulls(pg_catalog.jsonb_build_object(
+	'ExportArn', e.export_arn,
+	'ExportStatus', e.export_status,
+	'StartTime', EXTRACT(epoch FROM e.start_time),
+	'EndTime', EXTRACT(epoch FROM e.end_time),
+	'ExportManifest', e.export_manifest,
+	'TableArn', e.table_arn,
+	'TableId', (SELECT t.relid::oid::text FROM hroe.tables t WHERE t.table_name OPERATOR(pg_catalog.=) e.table_name),
+	'ExportTime', CASE WHEN e.export_type OPERATOR(pg_catalog.=) 'FULL_EXPORT' THEN EXTRACT(epoch FROM e.export_time) END,
+	'ClientToken', e.client_token,
+	'S3Bucket', e.s3_bucket,
+	'S3BucketOwner', e.s3_bucket_owner,
+	'S3Prefix', e.s3_prefix,
+	'S3SseAlgorithm', e.s3_sse_algorithm,
+	'S3SseKmsKeyId', e.s3_sse_kms_key_id,
+	'FailureCode', e.failure_code,
+	'FailureMessage', e.failure_message,
+	'ExportFormat', e.export_format,
+	'BilledSizeBytes', CASE WHEN e.export_status OPERATOR(pg_catalog.=) 'COMPLETED' THEN e.billed_size_bytes END,
+	'ItemCount', CASE WHEN e.export_status OPERATOR(pg_catalog.<>) 'IN_PROGRESS' THEN e.item_count END,
+	'ExportType', e.export_type,
+	'IncrementalExportSpecification', CASE WHEN e.export_type OPERATOR(pg_catalog.=) 'INCREMENTAL_EXPORT' THEN
+		pg_catalog.jsonb_build_object('ExportFromTime', EXTRACT(epoch FROM e.export_from_time),
+									  'ExportToTime', EXTRACT(epoch FROM e.export_to_time),
+									  'ExportViewType', e.export_view_type) END));
+COMMENT ON FUNCTION hroe.export_description(hroe.exports) IS
+'internal: DynamoDB''s ExportDescription of an export (ItemCount once it ended, BilledSizeBytes once it completed; ExportTime of a FULL_EXPORT, IncrementalExportSpecification of an INCREMENTAL_EXPORT)';
+CREATE FUNCTION hroe.pitr_items_at(p_pitr_id bigint, p_at timestamptz)
+RETURNS SETOF hroe.item
+LANGUAGE sql STABLE STRICT PARALLEL SAFE
+BEGIN ATOMIC
+	WITH v AS (
+		SELECT DISTINCT ON (h.key) h.key, h.item
+		FROM hroe.pitr_history h
+		WHERE h.pitr_id OPERATOR(pg_catalog.=) p_pitr_id
+		  AND COALESCE(h.committed_at, pg_catalog.pg_xact_commit_timestamp(h.xid)) OPERATOR(pg_catalog.<=) p_at
+		ORDER BY h.key, COALESCE(h.committed_at, pg_catalog.pg_xact_commit_timestamp(h.xid)) DESC, h.write_seq DESC)
+	SELECT v.item FROM v WHERE v.item IS NOT NULL
+	UNION ALL
+	SELECT b.item FROM hroe.pitr_base b
+	WHERE b.pitr_id OPERATOR(pg_catalog.=) p_pitr_id
+	  AND NOT EXISTS (SELECT FROM v WHERE v.key OPERATOR(pg_catalog.=) b.key);
+END;
+COMMENT ON FUNCTION hroe.pitr_items_at(bigint, timestamptz) IS
+'internal: The items of point-in-time recovery history p_pitr_id as of instant p_at: its base image with, per key, the last version committed at or before p_at over it (a deletion removes the key); read under the caller''s privileges (row-level security), after hroe.pitr_wait_committed(p_at); RestoreTableToPointInTime and a full export at an ExportTime read it';
+
+CREATE OR REPLACE FUNCTION hroe.restore_table_to_point_in_time(p_target_table_name text,
+													p_source_table_name text DEFAULT NULL,
+													p_restore_date_time timestamptz DEFAULT NULL,
+													p_use_latest_restorable_time boolean DEFAULT NULL,
+													p_overrides jsonb DEFAULT '{}',
+													p_source_table_arn text DEFAULT NULL,
+													p_schema name DEFAULT pg_catalog.current_schema())
+RETURNS jsonb
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	o jsonb := coalesce(p_overrides, '{}');
+	v_source text;
+	t hroe.tables;
+	p hroe.pitr;
+	v_at timestamptz;
+	v_earliest timestamptz;
+	v_latest timestamptz;
+	v_rel regclass;
+	-- a deleted table's: its system backup (hroe.pitr_table_deleted)
+	sb hroe.backups;
+	v_pitr_id bigint;
+BEGIN
+	PERFORM hroe.backup_validation(hroe.backup_name_errors(p_target_table_name, 'targetTableName'));
+	IF jsonb_typeof(o) <> 'object' THEN
+		PERFORM hroe.dynamodb_error('ValidationException', 'The overrides must be a JSON object');
+	END IF;
+	IF p_source_table_name IS NULL AND p_source_table_arn IS NULL THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			'One or more parameter values were invalid: Either SourceTableName or SourceTableArn must be specified');
+	END IF;
+	IF p_source_table_name IS NOT NULL AND p_source_table_arn IS NOT NULL THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			'One or more parameter values were invalid: Only one of SourceTableName or SourceTableArn can be specified');
+	END IF;
+	IF p_restore_date_time IS NOT NULL AND p_use_latest_restorable_time THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			'One or more parameter values were invalid: Only one of RestoreDateTime or UseLatestRestorableTime can be specified');
+	END IF;
+	IF p_restore_date_time IS NULL AND NOT coalesce(p_use_latest_restorable_time, false) THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			'One or more parameter values were invalid: Either RestoreDateTime or UseLatestRestorableTime must be specified');
+	END IF;
+	v_source := coalesce(p_source_table_name, p_source_table_arn);
+	-- (an ARN names the table only with SourceTableArn)
+	IF p_source_table_arn IS NOT NULL THEN
+		v_source := hroe.pitr_table_name(p_source_table_arn);
+	END IF;
+	SELECT * INTO t FROM hroe.tables WHERE table_name = v_source;
+	-- a deleted table (by its ARN only): its history as of its deletion,
+	-- while its system backup is kept (the caller's, under row-level security)
+	IF t.table_name IS NULL AND p_source_table_arn IS NOT NULL THEN
+		SELECT * INTO sb FROM hroe.backups b
+		WHERE b.backup_type = 'SYSTEM' AND b.description->>'TableArn' = p_source_table_arn
+		  AND b.expires_at > clock_timestamp()
+		ORDER BY b.created_at DESC LIMIT 1;
+	END IF;
+	IF t.table_name IS NULL AND sb.backup_id IS NULL THEN
+		PERFORM hroe.dynamodb_error('TableNotFoundException', format('Table not found: %s', v_source));
+	END IF;
+	IF sb.backup_id IS NULL THEN
+		SELECT * INTO p FROM hroe.pitr WHERE table_name = v_source;
+		IF p.pitr_id IS NULL THEN
+			PERFORM hroe.dynamodb_error('PointInTimeRecoveryUnavailableException',
+				format('Point in time recovery is not enabled for table ''%s''', v_source));
+		END IF;
+		v_pitr_id := p.pitr_id;
+		SELECT w.earliest, w.latest INTO v_earliest, v_latest FROM hroe.pitr_window(p) w;
+	ELSE
+		-- (restorable from the recovery window's start at its deletion to the deletion)
+		v_pitr_id := sb.pitr_id;
+		v_earliest := greatest(sb.pitr_earliest, clock_timestamp() - interval '35 days');
+		v_latest := sb.created_at;
+	END IF;
+	IF EXISTS (SELECT FROM hroe.tables WHERE table_name = p_target_table_name) THEN
+		PERFORM hroe.dynamodb_error('TableAlreadyExistsException', format('Table already exists: %s', p_target_table_name));
+	END IF;
+	v_at := CASE WHEN p_use_latest_restorable_time THEN v_latest ELSE p_restore_date_time END;
+	IF v_at < v_earliest OR v_at > v_latest THEN
+		PERFORM hroe.dynamodb_error('InvalidRestoreTimeException',
+			format('Invalid RestoreDateTime: %s. RestoreDateTime must be between EarliestRestorableDateTime %s and LatestRestorableDateTime %s',
+				   to_char(v_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'),
+				   to_char(v_earliest AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'),
+				   to_char(v_latest AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')));
+	END IF;
+	-- the history is read with the caller's privileges: a role that may not
+	-- read the table may not restore it (row-level security would only hide it)
+	IF sb.backup_id IS NULL AND NOT has_table_privilege(t.relid, 'SELECT') THEN
+		RAISE EXCEPTION USING ERRCODE = 'insufficient_privilege',
+			MESSAGE = format('permission denied for table %s', v_source);
+	END IF;
+	-- every transaction that committed at or before v_at must be visible:
+	-- one whose commit time is recorded but that is still in the snapshot's
+	-- list of running transactions (its commit not yet visible) is waited
+	-- for, each statement taking a new snapshot
+	IF current_setting('transaction_isolation') <> 'read committed' THEN
+		RAISE EXCEPTION USING ERRCODE = 'invalid_transaction_state',
+			MESSAGE = 'a restore to a point in time must run in a READ COMMITTED transaction';
+	END IF;
+	PERFORM hroe.pitr_wait_committed(v_at);
+	IF EXISTS (SELECT FROM hroe.pitr_history h
+			   WHERE h.pitr_id = v_pitr_id AND h.committed_at IS NULL
+				 AND pg_xact_commit_timestamp(h.xid) IS NULL) THEN
+		RAISE EXCEPTION USING ERRCODE = 'object_not_in_prerequisite_state',
+			MESSAGE = format('the history of table %s has versions without a commit time', v_source),
+			HINT = 'Point-in-time recovery needs track_commit_timestamp = on since it was enabled.';
+	END IF;
+	IF sb.backup_id IS NULL THEN
+		v_rel := hroe.restore_create_table(p_target_table_name, hroe.table_description(v_source) - 'PostgresTable',
+										   jsonb_build_object('BillingMode', t.billing_mode), o, p_schema);
+	ELSE
+		v_rel := hroe.restore_create_table(p_target_table_name, sb.description, sb.features, o, p_schema);
+	END IF;
+	-- the base image, each key's last version committed at or before v_at over it
+	EXECUTE format('INSERT INTO %s (item) SELECT s.item FROM hroe.pitr_items_at($1, $2) AS s(item)', v_rel)
+		USING v_pitr_id, v_at;
+	INSERT INTO hroe.table_restores (table_name, source_backup_arn, source_table_arn, restored_at)
+	VALUES (p_target_table_name, NULL, coalesce(sb.description->>'TableArn', hroe.table_arn(v_source)), v_at);
+	RETURN (hroe.table_description(p_target_table_name, 'CREATING', 'CREATING') - 'PostgresTable')
+		|| jsonb_build_object('RestoreSummary', hroe.restore_summary(p_target_table_name, true));
+END
+$$;
+COMMENT ON FUNCTION hroe.pitr_wait_committed(timestamptz) IS
+'internal: Returns once every transaction that committed at or before p_at is visible to the next statement''s snapshot (READ COMMITTED only; lock_not_available after about 10 seconds); a restore to a point in time, and an export''s worker reading the history (an incremental export, a full export at an ExportTime), call it before their snapshot';
+CREATE OR REPLACE FUNCTION hroe.export_table(p_table_arn text, p_s3_bucket text, p_s3_prefix text DEFAULT NULL,
+								  p_export_format text DEFAULT 'DYNAMODB_JSON',
+								  p_export_type text DEFAULT 'FULL_EXPORT',
+								  p_client_token text DEFAULT NULL, p_export_time timestamptz DEFAULT NULL,
+								  p_s3_bucket_owner text DEFAULT NULL, p_s3_sse_algorithm text DEFAULT NULL,
+								  p_s3_sse_kms_key_id text DEFAULT NULL,
+								  p_export_from_time timestamptz DEFAULT NULL,
+								  p_export_to_time timestamptz DEFAULT NULL,
+								  p_export_view_type text DEFAULT NULL)
+RETURNS jsonb
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	v_table text;
+	v_rel regclass;
+	v_request jsonb;
+	v_row hroe.exports;
+	v_id text;
+	v_incremental boolean := coalesce(p_export_type, 'FULL_EXPORT') = 'INCREMENTAL_EXPORT';
+	v_to timestamptz;
+	v_earliest timestamptz;
+	v_latest timestamptz;
+	v_history boolean := false;
+	p hroe.pitr;
+BEGIN
+	IF p_table_arn IS NULL THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			'1 validation error detected: Value null at ''tableArn'' failed to satisfy constraint: Member must not be null');
+	ELSIF p_s3_bucket IS NULL THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			'1 validation error detected: Value null at ''s3Bucket'' failed to satisfy constraint: Member must not be null');
+	END IF;
+	PERFORM hroe.transfer_check_enum(p_export_format, 'exportFormat', '{DYNAMODB_JSON,ION}');
+	PERFORM hroe.transfer_check_enum(p_export_type, 'exportType', '{FULL_EXPORT,INCREMENTAL_EXPORT}');
+	PERFORM hroe.transfer_check_enum(p_export_view_type, 'incrementalExportSpecification.exportViewType',
+									 '{NEW_IMAGE,NEW_AND_OLD_IMAGES}');
+	PERFORM hroe.transfer_check_enum(p_s3_sse_algorithm, 's3SseAlgorithm', '{AES256,KMS}');
+	IF length(p_s3_prefix) > 1024 THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			format('1 validation error detected: Value ''%s'' at ''s3Prefix'' failed to satisfy constraint: Member must have length less than or equal to 1024', p_s3_prefix));
+	END IF;
+	-- an incremental export: its period, not an export time
+	-- (https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_IncrementalExportSpecification.html)
+	IF v_incremental THEN
+		IF p_export_time IS NOT NULL THEN
+			PERFORM hroe.dynamodb_error('ValidationException',
+				'One or more parameter values were invalid: ExportTime cannot be specified with ExportType INCREMENTAL_EXPORT');
+		END IF;
+		IF p_export_from_time IS NULL THEN
+			PERFORM hroe.dynamodb_error('ValidationException',
+				'One or more parameter values were invalid: IncrementalExportSpecification.ExportFromTime must be specified with ExportType INCREMENTAL_EXPORT');
+		END IF;
+		-- (no ExportToTime: the latest time with data available)
+		v_to := coalesce(p_export_to_time, clock_timestamp());
+		PERFORM hroe.incremental_export_check(p_export_from_time, v_to);
+	ELSIF p_export_from_time IS NOT NULL OR p_export_to_time IS NOT NULL OR p_export_view_type IS NOT NULL THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			'One or more parameter values were invalid: IncrementalExportSpecification can only be specified with ExportType INCREMENTAL_EXPORT');
+	END IF;
+	SELECT t.table_name, t.relid INTO v_table, v_rel FROM hroe.tables t
+	WHERE hroe.table_arn(t.table_name) = p_table_arn;
+	IF NOT FOUND THEN
+		PERFORM hroe.dynamodb_error('TableNotFoundException', format('Table not found: %s', p_table_arn));
+	END IF;
+	IF NOT has_table_privilege(v_rel, 'SELECT') THEN
+		RAISE EXCEPTION 'permission denied for table %', v_table USING ERRCODE = 'insufficient_privilege';
+	END IF;
+	IF hroe.table_is_distributed(v_rel) THEN
+		RAISE EXCEPTION 'exports are not supported on distributed table %', v_table
+			USING ERRCODE = 'feature_not_supported';
+	END IF;
+	IF v_incremental THEN
+		-- the changes are point-in-time recovery's history: the period must
+		-- lie within its recovery window
+		SELECT * INTO p FROM hroe.pitr WHERE table_name = v_table;
+		IF p.pitr_id IS NULL THEN
+			PERFORM hroe.dynamodb_error('PointInTimeRecoveryUnavailableException',
+				format('Point in time recovery is not enabled for table ''%s''', v_table));
+		END IF;
+		SELECT w.earliest, w.latest INTO v_earliest, v_latest FROM hroe.pitr_window(p) w;
+		IF v_to > v_latest THEN
+			PERFORM hroe.dynamodb_error('InvalidExportTimeException', 'ExportToTime cannot be in the future');
+		ELSIF p_export_from_time < v_earliest THEN
+			PERFORM hroe.dynamodb_error('InvalidExportTimeException',
+				format('ExportFromTime %s is before the earliest restorable time %s of table ''%s''',
+					   to_char(p_export_from_time AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'),
+					   to_char(v_earliest AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'), v_table));
+		END IF;
+	ELSIF p_export_time > clock_timestamp() THEN
+		PERFORM hroe.dynamodb_error('InvalidExportTimeException', 'Export time cannot be in the future');
+	ELSIF p_export_time IS NOT NULL THEN
+		-- a full export at ExportTime: the table's state then, from
+		-- point-in-time recovery's history, as a restore to that instant
+		SELECT * INTO p FROM hroe.pitr WHERE table_name = v_table;
+		IF p.pitr_id IS NOT NULL THEN
+			SELECT w.earliest INTO v_earliest FROM hroe.pitr_window(p) w;
+			IF p_export_time < v_earliest THEN
+				PERFORM hroe.dynamodb_error('InvalidExportTimeException',
+					format('ExportTime %s is before the earliest restorable time %s of table ''%s''',
+						   to_char(p_export_time AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'),
+						   to_char(v_earliest AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'), v_table));
+			END IF;
+			v_history := true;
+		-- without point-in-time recovery, the export is of the table as it
+		-- is now: an ExportTime at most a minute ago stands for now
+		ELSIF p_export_time < statement_timestamp() - interval '1 minute' THEN
+			PERFORM hroe.dynamodb_error('PointInTimeRecoveryUnavailableException',
+				format('Point in time recovery is not enabled for table ''%s''', v_table));
+		END IF;
+	END IF;
+	PERFORM hroe.s3_check_bucket(p_s3_bucket, p_s3_prefix, true);
+	v_request := jsonb_strip_nulls(jsonb_build_object(
+		'TableArn', p_table_arn, 'S3Bucket', p_s3_bucket, 'S3Prefix', p_s3_prefix,
+		'ExportFormat', coalesce(p_export_format, 'DYNAMODB_JSON'),
+		'ExportType', coalesce(p_export_type, 'FULL_EXPORT'), 'S3BucketOwner', p_s3_bucket_owner,
+		'S3SseAlgorithm', p_s3_sse_algorithm, 'S3SseKmsKeyId', p_s3_sse_kms_key_id,
+		'ExportTime', EXTRACT(epoch FROM p_export_time),
+		'IncrementalExportSpecification', CASE WHEN v_incremental THEN jsonb_strip_nulls(jsonb_build_object(
+			'ExportFromTime', EXTRACT(epoch FROM p_export_from_time),
+			'ExportToTime', EXTRACT(epoch FROM p_export_to_time), 'ExportViewType', p_export_view_type)) END));
+	-- ClientToken: the same request within 8 hours is the same export
+	IF p_client_token IS NOT NULL THEN
+		SELECT * INTO v_row FROM hroe.exports e
+		WHERE e.client_token = p_client_token AND e.requested_by = (SELECT oid FROM pg_roles WHERE rolname = current_user)
+		  AND e.start_time > clock_timestamp() - interval '8 hours'
+		ORDER BY e.start_time DESC LIMIT 1;
+		IF FOUND THEN
+			IF v_row.request <> v_request THEN
+				PERFORM hroe.dynamodb_error('IdempotentParameterMismatchException',
+					'The provided ClientToken was already used with different parameters');
+			END IF;
+			RETURN jsonb_build_object('ExportDescription', hroe.export_description(v_row));
+		END IF;
+	END IF;
+	v_id := lpad((extract(epoch FROM clock_timestamp()) * 1000)::bigint::text, 14, '0')
+			|| '-' || left(md5(gen_random_uuid()::text), 8);
+	INSERT INTO hroe.exports (export_arn, table_name, table_arn, requested_by, client_token, request,
+							  export_type, export_format, s3_bucket, s3_prefix, s3_bucket_owner,
+							  s3_sse_algorithm, s3_sse_kms_key_id, export_manifest,
+							  export_from_time, export_to_time, export_view_type,
+							  export_time, export_from_history)
+	VALUES (p_table_arn || '/export/' || v_id, v_table, p_table_arn,
+			(SELECT oid FROM pg_roles WHERE rolname = current_user), p_client_token, v_request,
+			coalesce(p_export_type, 'FULL_EXPORT'), coalesce(p_export_format, 'DYNAMODB_JSON'),
+			p_s3_bucket, p_s3_prefix, p_s3_bucket_owner, coalesce(p_s3_sse_algorithm, 'AES256'), p_s3_sse_kms_key_id,
+			coalesce(rtrim(p_s3_prefix, '/') || '/', '') || 'AWSDynamoDB/' || v_id || '/manifest-summary.json',
+			CASE WHEN v_incremental THEN p_export_from_time END, v_to,
+			CASE WHEN v_incremental THEN coalesce(p_export_view_type, 'NEW_AND_OLD_IMAGES') END,
+			CASE WHEN v_history THEN p_export_time ELSE clock_timestamp() END, v_history)
+	RETURNING * INTO v_row;
+	PERFORM hroe.transfer_start('export', v_row.job_id);
+	RETURN jsonb_build_object('ExportDescription', hroe.export_description(v_row));
+END
+$$;
+COMMENT ON FUNCTION hroe.export_table(text, text, text, text, text, text, timestamptz, text, text, text, timestamptz, timestamptz, text) IS
+'ExportTableToPointInTime: starts an export of the table p_table_arn names into bucket p_s3_bucket, a directory under hroe.s3_root, as DynamoDB lays it out (<prefix>/AWSDynamoDB/<ExportId>/manifest-summary.json, manifest-files.json, data/*.json.gz or *.ion.gz; DYNAMODB_JSON or ION); hroe''s export worker writes it from one snapshot. FULL_EXPORT ({"Item": ...} lines): the table as it is now, or, with p_export_time on a table with point-in-time recovery, its state at that instant read from the history as RestoreTableToPointInTime reads it (within the recovery window, else InvalidExportTimeException; without point-in-time recovery an export time more than a minute ago is refused, PointInTimeRecoveryUnavailableException; a future one, InvalidExportTimeException). INCREMENTAL_EXPORT: from point-in-time recovery''s history (PointInTimeRecoveryUnavailableException without it), each item whose state changed between p_export_from_time (inclusive) and p_export_to_time (exclusive; default now), a period of 15 minutes to 24 hours within the recovery window (InvalidExportTimeException), as {"Metadata", "Keys", "NewImage", "OldImage"} lines (p_export_view_type NEW_IMAGE or NEW_AND_OLD_IMAGES, the default); p_export_time may not be given. The caller needs SELECT on the table and membership in hroe_export or pg_write_server_files. Returns {"ExportDescription": ...}';

@@ -327,6 +327,31 @@ $$;
 COMMENT ON FUNCTION hroe.pitr_table_deleted(text) IS
 'internal: Called by hroe.delete_table before it deletes table p_table_name: if the table has point-in-time recovery, records its system backup (hroe.backups, BackupType SYSTEM, named <table>$DeletedTableBackup, expiring after 35 days: its items and description now, and its point-in-time recovery history, restorable by RestoreTableToPointInTime with its SourceTableArn to any instant of its recovery window up to the deletion)';
 
+-- The items of a history as of instant p_at: the base image with, per key,
+-- the last version committed at or before p_at over it (a deletion removes
+-- the key); versions of one key ordered by commit time, then write order.
+-- The caller waits first for every transaction committed at or before p_at
+-- to be visible (hroe.pitr_wait_committed) and reads in one snapshot; a
+-- restore to a point in time and a full export at an ExportTime read it.
+CREATE FUNCTION hroe.pitr_items_at(p_pitr_id bigint, p_at timestamptz)
+RETURNS SETOF hroe.item
+LANGUAGE sql STABLE STRICT PARALLEL SAFE
+BEGIN ATOMIC
+	WITH v AS (
+		SELECT DISTINCT ON (h.key) h.key, h.item
+		FROM hroe.pitr_history h
+		WHERE h.pitr_id OPERATOR(pg_catalog.=) p_pitr_id
+		  AND COALESCE(h.committed_at, pg_catalog.pg_xact_commit_timestamp(h.xid)) OPERATOR(pg_catalog.<=) p_at
+		ORDER BY h.key, COALESCE(h.committed_at, pg_catalog.pg_xact_commit_timestamp(h.xid)) DESC, h.write_seq DESC)
+	SELECT v.item FROM v WHERE v.item IS NOT NULL
+	UNION ALL
+	SELECT b.item FROM hroe.pitr_base b
+	WHERE b.pitr_id OPERATOR(pg_catalog.=) p_pitr_id
+	  AND NOT EXISTS (SELECT FROM v WHERE v.key OPERATOR(pg_catalog.=) b.key);
+END;
+COMMENT ON FUNCTION hroe.pitr_items_at(bigint, timestamptz) IS
+'internal: The items of point-in-time recovery history p_pitr_id as of instant p_at: its base image with, per key, the last version committed at or before p_at over it (a deletion removes the key); read under the caller''s privileges (row-level security), after hroe.pitr_wait_committed(p_at); RestoreTableToPointInTime and a full export at an ExportTime read it';
+
 -- Waits until every transaction that committed at or before p_at is
 -- visible to a new snapshot (one whose commit time is recorded but which is
 -- still in the snapshot's list of running transactions is waited for)
@@ -356,7 +381,7 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION hroe.pitr_wait_committed(timestamptz) IS
-'internal: Returns once every transaction that committed at or before p_at is visible to the next statement''s snapshot (READ COMMITTED only; lock_not_available after about 10 seconds); an incremental export''s worker calls it before its snapshot';
+'internal: Returns once every transaction that committed at or before p_at is visible to the next statement''s snapshot (READ COMMITTED only; lock_not_available after about 10 seconds); a restore to a point in time, and an export''s worker reading the history (an incremental export, a full export at an ExportTime), call it before their snapshot';
 
 CREATE FUNCTION hroe.restore_table_to_point_in_time(p_target_table_name text,
 													p_source_table_name text DEFAULT NULL,
@@ -473,17 +498,7 @@ BEGIN
 		v_rel := hroe.restore_create_table(p_target_table_name, sb.description, sb.features, o, p_schema);
 	END IF;
 	-- the base image, each key's last version committed at or before v_at over it
-	EXECUTE format(
-		'INSERT INTO %s (item)'
-		' WITH v AS (SELECT DISTINCT ON (h.key) h.key, h.item'
-		'			FROM hroe.pitr_history h'
-		'			WHERE h.pitr_id = $1'
-		'			  AND coalesce(h.committed_at, pg_xact_commit_timestamp(h.xid)) <= $2'
-		'			ORDER BY h.key, coalesce(h.committed_at, pg_xact_commit_timestamp(h.xid)) DESC, h.write_seq DESC)'
-		' SELECT v.item FROM v WHERE v.item IS NOT NULL'
-		' UNION ALL'
-		' SELECT b.item FROM hroe.pitr_base b'
-		' WHERE b.pitr_id = $1 AND NOT EXISTS (SELECT FROM v WHERE v.key = b.key)', v_rel)
+	EXECUTE format('INSERT INTO %s (item) SELECT s.item FROM hroe.pitr_items_at($1, $2) AS s(item)', v_rel)
 		USING v_pitr_id, v_at;
 	INSERT INTO hroe.table_restores (table_name, source_backup_arn, source_table_arn, restored_at)
 	VALUES (p_target_table_name, NULL, coalesce(sb.description->>'TableArn', hroe.table_arn(v_source)), v_at);

@@ -37,7 +37,11 @@ CREATE TABLE hroe.exports (
 	-- (inclusive) to export_to_time (exclusive), their ExportViewType
 	export_from_time	timestamptz,
 	export_to_time		timestamptz,
-	export_view_type	text CHECK (export_view_type IN ('NEW_IMAGE', 'NEW_AND_OLD_IMAGES'))
+	export_view_type	text CHECK (export_view_type IN ('NEW_IMAGE', 'NEW_AND_OLD_IMAGES')),
+	-- FULL_EXPORT: read from point-in-time recovery's history as of
+	-- export_time (an ExportTime given, the table protected), else the
+	-- table as the worker's snapshot finds it
+	export_from_history	boolean NOT NULL DEFAULT false
 );
 COMMENT ON TABLE hroe.exports IS 'Table exports (ExportTableToPointInTime): one row per export, its request, status and figures; a role sees and requests only its own (row level security); hroe''s export worker, not the role, updates the status';
 GRANT SELECT, INSERT ON hroe.exports TO PUBLIC;
@@ -178,6 +182,7 @@ DECLARE
 	v_to timestamptz;
 	v_earliest timestamptz;
 	v_latest timestamptz;
+	v_history boolean := false;
 	p hroe.pitr;
 BEGIN
 	IF p_table_arn IS NULL THEN
@@ -243,12 +248,27 @@ BEGIN
 					   to_char(p_export_from_time AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'),
 					   to_char(v_earliest AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'), v_table));
 		END IF;
-	-- without point-in-time recovery, the export is of the table as it is now
-	ELSIF p_export_time < statement_timestamp() - interval '1 minute' THEN
-		PERFORM hroe.dynamodb_error('PointInTimeRecoveryUnavailableException',
-			format('Point in time recovery is not enabled for table ''%s''', v_table));
 	ELSIF p_export_time > clock_timestamp() THEN
 		PERFORM hroe.dynamodb_error('InvalidExportTimeException', 'Export time cannot be in the future');
+	ELSIF p_export_time IS NOT NULL THEN
+		-- a full export at ExportTime: the table's state then, from
+		-- point-in-time recovery's history, as a restore to that instant
+		SELECT * INTO p FROM hroe.pitr WHERE table_name = v_table;
+		IF p.pitr_id IS NOT NULL THEN
+			SELECT w.earliest INTO v_earliest FROM hroe.pitr_window(p) w;
+			IF p_export_time < v_earliest THEN
+				PERFORM hroe.dynamodb_error('InvalidExportTimeException',
+					format('ExportTime %s is before the earliest restorable time %s of table ''%s''',
+						   to_char(p_export_time AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'),
+						   to_char(v_earliest AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'), v_table));
+			END IF;
+			v_history := true;
+		-- without point-in-time recovery, the export is of the table as it
+		-- is now: an ExportTime at most a minute ago stands for now
+		ELSIF p_export_time < statement_timestamp() - interval '1 minute' THEN
+			PERFORM hroe.dynamodb_error('PointInTimeRecoveryUnavailableException',
+				format('Point in time recovery is not enabled for table ''%s''', v_table));
+		END IF;
 	END IF;
 	PERFORM hroe.s3_check_bucket(p_s3_bucket, p_s3_prefix, true);
 	v_request := jsonb_strip_nulls(jsonb_build_object(
@@ -256,6 +276,7 @@ BEGIN
 		'ExportFormat', coalesce(p_export_format, 'DYNAMODB_JSON'),
 		'ExportType', coalesce(p_export_type, 'FULL_EXPORT'), 'S3BucketOwner', p_s3_bucket_owner,
 		'S3SseAlgorithm', p_s3_sse_algorithm, 'S3SseKmsKeyId', p_s3_sse_kms_key_id,
+		'ExportTime', EXTRACT(epoch FROM p_export_time),
 		'IncrementalExportSpecification', CASE WHEN v_incremental THEN jsonb_strip_nulls(jsonb_build_object(
 			'ExportFromTime', EXTRACT(epoch FROM p_export_from_time),
 			'ExportToTime', EXTRACT(epoch FROM p_export_to_time), 'ExportViewType', p_export_view_type)) END));
@@ -278,21 +299,23 @@ BEGIN
 	INSERT INTO hroe.exports (export_arn, table_name, table_arn, requested_by, client_token, request,
 							  export_type, export_format, s3_bucket, s3_prefix, s3_bucket_owner,
 							  s3_sse_algorithm, s3_sse_kms_key_id, export_manifest,
-							  export_from_time, export_to_time, export_view_type)
+							  export_from_time, export_to_time, export_view_type,
+							  export_time, export_from_history)
 	VALUES (p_table_arn || '/export/' || v_id, v_table, p_table_arn,
 			(SELECT oid FROM pg_roles WHERE rolname = current_user), p_client_token, v_request,
 			coalesce(p_export_type, 'FULL_EXPORT'), coalesce(p_export_format, 'DYNAMODB_JSON'),
 			p_s3_bucket, p_s3_prefix, p_s3_bucket_owner, coalesce(p_s3_sse_algorithm, 'AES256'), p_s3_sse_kms_key_id,
 			coalesce(rtrim(p_s3_prefix, '/') || '/', '') || 'AWSDynamoDB/' || v_id || '/manifest-summary.json',
 			CASE WHEN v_incremental THEN p_export_from_time END, v_to,
-			CASE WHEN v_incremental THEN coalesce(p_export_view_type, 'NEW_AND_OLD_IMAGES') END)
+			CASE WHEN v_incremental THEN coalesce(p_export_view_type, 'NEW_AND_OLD_IMAGES') END,
+			CASE WHEN v_history THEN p_export_time ELSE clock_timestamp() END, v_history)
 	RETURNING * INTO v_row;
 	PERFORM hroe.transfer_start('export', v_row.job_id);
 	RETURN jsonb_build_object('ExportDescription', hroe.export_description(v_row));
 END
 $$;
 COMMENT ON FUNCTION hroe.export_table(text, text, text, text, text, text, timestamptz, text, text, text, timestamptz, timestamptz, text) IS
-'ExportTableToPointInTime: starts an export of the table p_table_arn names into bucket p_s3_bucket, a directory under hroe.s3_root, as DynamoDB lays it out (<prefix>/AWSDynamoDB/<ExportId>/manifest-summary.json, manifest-files.json, data/*.json.gz or *.ion.gz; DYNAMODB_JSON or ION); hroe''s export worker writes it from one snapshot. FULL_EXPORT: the table as it is now ({"Item": ...} lines; past export times need point-in-time recovery, PointInTimeRecoveryUnavailableException). INCREMENTAL_EXPORT: from point-in-time recovery''s history (PointInTimeRecoveryUnavailableException without it), each item whose state changed between p_export_from_time (inclusive) and p_export_to_time (exclusive; default now), a period of 15 minutes to 24 hours within the recovery window (InvalidExportTimeException), as {"Metadata", "Keys", "NewImage", "OldImage"} lines (p_export_view_type NEW_IMAGE or NEW_AND_OLD_IMAGES, the default); p_export_time may not be given. The caller needs SELECT on the table and membership in hroe_export or pg_write_server_files. Returns {"ExportDescription": ...}';
+'ExportTableToPointInTime: starts an export of the table p_table_arn names into bucket p_s3_bucket, a directory under hroe.s3_root, as DynamoDB lays it out (<prefix>/AWSDynamoDB/<ExportId>/manifest-summary.json, manifest-files.json, data/*.json.gz or *.ion.gz; DYNAMODB_JSON or ION); hroe''s export worker writes it from one snapshot. FULL_EXPORT ({"Item": ...} lines): the table as it is now, or, with p_export_time on a table with point-in-time recovery, its state at that instant read from the history as RestoreTableToPointInTime reads it (within the recovery window, else InvalidExportTimeException; without point-in-time recovery an export time more than a minute ago is refused, PointInTimeRecoveryUnavailableException; a future one, InvalidExportTimeException). INCREMENTAL_EXPORT: from point-in-time recovery''s history (PointInTimeRecoveryUnavailableException without it), each item whose state changed between p_export_from_time (inclusive) and p_export_to_time (exclusive; default now), a period of 15 minutes to 24 hours within the recovery window (InvalidExportTimeException), as {"Metadata", "Keys", "NewImage", "OldImage"} lines (p_export_view_type NEW_IMAGE or NEW_AND_OLD_IMAGES, the default); p_export_time may not be given. The caller needs SELECT on the table and membership in hroe_export or pg_write_server_files. Returns {"ExportDescription": ...}';
 
 CREATE FUNCTION hroe.describe_export(p_export_arn text) RETURNS jsonb
 LANGUAGE plpgsql STABLE PARALLEL SAFE

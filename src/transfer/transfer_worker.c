@@ -9,7 +9,12 @@
  *
  * An export reads the table in one REPEATABLE READ transaction: one
  * snapshot, taken once the request committed; its time is the export's
- * ExportTime.  The rows are read as the requesting role, under
+ * ExportTime.  A full export at a given ExportTime on a table with
+ * point-in-time recovery reads instead, in that snapshot, the table's state
+ * at that instant from the history (hroe.pitr_items_at, as a restore to
+ * it), once every transaction committed by then is visible
+ * (hroe.pitr_wait_committed); an incremental export reads the history's
+ * changes in a period likewise.  The rows are read as the requesting role, under
  * SECURITY_RESTRICTED_OPERATION with search_path pinned (hroe_become), and
  * written as DynamoDB lays an export out: <prefix>/AWSDynamoDB/<ExportId>/
  * _started, data/<random>.json.gz (or .ion.gz: one {"Item": ...} per
@@ -283,6 +288,9 @@ typedef struct ExportJob
 	char	   *view;
 	TimestampTz from;
 	TimestampTz to;
+	/* a FULL_EXPORT from the history: the state at ExportTime at */
+	bool		history;
+	TimestampTz at;
 } ExportJob;
 
 typedef struct DataFile
@@ -326,13 +334,16 @@ typedef struct DataFile
 	" ORDER BY d.key"
 
 /*
- * The point-in-time recovery history of an incremental export's table, in
- * the export's snapshot: its pitr_id, as long as its base image is not
- * later than ExportFromTime (recovery disabled, enabled again, or the
- * period left the recovery window since the request: an error)
+ * The point-in-time recovery history of an export's table, in the export's
+ * snapshot, as the requesting role: its pitr_id, as long as the role may
+ * read the table (else the history's row-level security would hide it
+ * silently) and its base image is not later than since, the earliest
+ * instant the export reads (ExportFromTime or ExportTime, named by what;
+ * recovery disabled, enabled again, or the instant left the recovery
+ * window since the request: an error)
  */
 static Datum
-IncrementalPitr(ExportJob *j)
+HistoryPitr(ExportJob *j, TimestampTz since, const char *what)
 {
 	Oid			types[2] = {TEXTOID, TIMESTAMPTZOID};
 	Datum		values[2];
@@ -340,18 +351,24 @@ IncrementalPitr(ExportJob *j)
 	Datum		id;
 
 	values[0] = CStringGetTextDatum(j->table);
-	values[1] = TimestampTzGetDatum(j->from);
-	Exec("SELECT pitr_id, base_at OPERATOR(pg_catalog.<=) $2 FROM hroe.pitr"
-		 " WHERE table_name OPERATOR(pg_catalog.=) $1", 2, types, values, NULL, SPI_OK_SELECT);
+	values[1] = TimestampTzGetDatum(since);
+	Exec("SELECT p.pitr_id, p.base_at OPERATOR(pg_catalog.<=) $2,"
+		 " pg_catalog.has_table_privilege(t.relid, 'SELECT')"
+		 " FROM hroe.pitr p JOIN hroe.tables t ON t.table_name OPERATOR(pg_catalog.=) p.table_name"
+		 " WHERE p.table_name OPERATOR(pg_catalog.=) $1", 2, types, values, NULL, SPI_OK_SELECT);
 	if (SPI_processed != 1)
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 				 errmsg("point-in-time recovery of table %s was disabled before its export began", j->table)));
 	id = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
+	if (!DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 3, &isnull)))
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("permission denied for table %s", j->table)));
 	if (!DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2, &isnull)))
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-				 errmsg("the history of table %s no longer reaches back to the export's ExportFromTime", j->table)));
+				 errmsg("the history of table %s no longer reaches back to the export's %s", j->table, what)));
 	/* (as a restore: a version whose commit time is unknown would be left out unseen) */
 	values[0] = id;
 	{
@@ -439,6 +456,7 @@ Export(ExportJob *j)
 								(j->prefix && j->prefix[0] && j->prefix[strlen(j->prefix) - 1] != '/') ? "/" : "", id);
 	bool		ion = strcmp(j->format, "ION") == 0;
 	bool		incremental = j->view != NULL;
+	bool		history = incremental || j->history;
 	int			bucketfd;
 	int			dirfd;
 	int			datafd;
@@ -477,12 +495,14 @@ Export(ExportJob *j)
 	Commit();
 
 	/*
-	 * an incremental export's changes: every transaction that committed
-	 * before its ExportToTime visible to the snapshot below
+	 * an export from the history (an incremental export's changes, a full
+	 * export's state at ExportTime): every transaction that committed
+	 * before its ExportToTime or at its ExportTime visible to the snapshot
+	 * below
 	 */
-	if (incremental)
+	if (history)
 	{
-		values[0] = TimestampTzGetDatum(j->to);
+		values[0] = TimestampTzGetDatum(incremental ? j->to : j->at);
 		Begin(false);
 		Exec("SELECT hroe.pitr_wait_committed($1)", 1, types + 1, values, NULL, SPI_OK_SELECT);
 		Commit();
@@ -490,7 +510,7 @@ Export(ExportJob *j)
 
 	/* the rows: one snapshot, as the requesting role */
 	Begin(true);
-	export_time = incremental ? j->to : GetCurrentTimestamp();
+	export_time = incremental ? j->to : j->history ? j->at : GetCurrentTimestamp();
 	initStringInfo(&line);
 	hroe_become(j->role, &saved);
 	t = hroe_table_lookup(j->table, true);
@@ -501,17 +521,25 @@ Export(ExportJob *j)
 	relid = MemoryContextStrdup(keep, psprintf("%u", t->relid));
 	if (incremental)
 	{
-		values[0] = IncrementalPitr(j);
+		values[0] = HistoryPitr(j, j->from, "ExportFromTime");
 		values[1] = TimestampTzGetDatum(j->from);
 		values[2] = TimestampTzGetDatum(j->to);
 		plan = SPI_prepare(INCREMENTAL_SCAN, 3, types);
+	}
+	else if (j->history)
+	{
+		/* (the items as a restore to ExportTime reads them) */
+		values[0] = HistoryPitr(j, j->at, "ExportTime");
+		values[1] = TimestampTzGetDatum(j->at);
+		plan = SPI_prepare(ion ? "SELECT hroe.item_to_jsonb(s.item) FROM hroe.pitr_items_at($1, $2) AS s(item)"
+						   : "SELECT s.item FROM hroe.pitr_items_at($1, $2) AS s(item)", 2, types);
 	}
 	else
 		plan = SPI_prepare(psprintf(ion ? "SELECT hroe.item_to_jsonb(item) FROM %s" : "SELECT item FROM %s",
 									t->relname), 0, NULL);
 	if (plan == NULL)
 		elog(ERROR, "preparing the export's scan failed: %s", SPI_result_code_string(SPI_result));
-	portal = SPI_cursor_open(NULL, plan, incremental ? values : NULL, NULL, true);
+	portal = SPI_cursor_open(NULL, plan, history ? values : NULL, NULL, true);
 	for (;;)
 	{
 		SPI_cursor_fetch(portal, true, 1000);
@@ -638,7 +666,8 @@ RunExport(int64 job)
 
 	Begin(false);
 	Exec("SELECT export_arn, table_name, table_arn, requested_by, export_format, s3_bucket, s3_prefix,"
-		 " s3_sse_algorithm, start_time, export_view_type, export_from_time, export_to_time FROM hroe.exports"
+		 " s3_sse_algorithm, start_time, export_view_type, export_from_time, export_to_time,"
+		 " export_from_history, export_time FROM hroe.exports"
 		 " WHERE job_id OPERATOR(pg_catalog.=) $1 AND export_status OPERATOR(pg_catalog.=) 'IN_PROGRESS'",
 		 1, types, values, NULL, SPI_OK_SELECT);
 	found = SPI_processed == 1;
@@ -660,6 +689,11 @@ RunExport(int64 job)
 		{
 			j.from = DatumGetTimestampTz(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 11, &isnull));
 			j.to = DatumGetTimestampTz(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 12, &isnull));
+		}
+		else
+		{
+			j.history = DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 13, &isnull));
+			j.at = DatumGetTimestampTz(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 14, &isnull));
 		}
 	}
 	Commit();
