@@ -31,6 +31,18 @@ extern int	hroe_s3_open_bucket(const char *bucket);
 extern int	hroe_s3_open_dir(int dirfd, const char *path, bool create);
 extern int	hroe_s3_open_key_dir(int bucketfd, const char *key, char **base, bool create);
 
+/* for the S3 API (s3_api.c): bucket names, the root opened */
+extern bool hroe_s3_valid_bucket(const char *bucket);
+extern int	hroe_s3_open_root(void);
+
+/*
+ * S3's REST API over the buckets (s3_api.c): one request as the front ends
+ * hand it over (method, decoded path, percent-encoded query, body), its
+ * answer framed as s3.h's s3_answer reads it
+ */
+extern bytea *hroe_s3_dispatch(const char *method, const char *path, const char *query,
+							   const char *body, size_t len);
+
 /* a file written, gzip-compressed or plain, with its MD5 and size */
 typedef struct HroeS3Writer HroeS3Writer;
 extern HroeS3Writer *hroe_s3_writer_open(int dirfd, const char *name, bool gzip);

@@ -609,3 +609,19 @@ hroe_s3_list(int bucketfd, const char *prefix)
 	list_sort(keys, KeyCmp);
 	return keys;
 }
+
+/* ---------- for the S3 API (s3_api.c) ---------- */
+
+/* Is b a valid bucket name (S3's rules)? */
+bool
+hroe_s3_valid_bucket(const char *b)
+{
+	return ValidBucket(b);
+}
+
+/* hroe.s3_root, opened (an error if it is not set) */
+int
+hroe_s3_open_root(void)
+{
+	return OpenRoot();
+}
