@@ -45,8 +45,9 @@ if [ "${1:-}" = --inner ]; then
 	SQL
 	# S3 (exports, imports and S3's API on the endpoint): a directory the
 	# server's user owns, dropped with the cluster's
-	s3=$(psql -XAt -d postgres -c 'SHOW data_directory')/../hroe-s3
-	mkdir -p "$s3" && chown "$(stat -c %U "$(dirname "$s3")")" "$s3" && s3=$(cd "$s3" && pwd)
+	datadir=$(psql -XAt -d postgres -c 'SHOW data_directory')
+	s3=$(cd "$datadir/.." && pwd)/hroe-s3
+	mkdir -p "$s3" && chown "$(stat -c %U "$datadir")" "$s3" || exit 1
 	psql -XAtq -d postgres -c "ALTER SYSTEM SET hroe.s3_root = '$s3'" -c "SELECT pg_reload_conf()" >/dev/null || exit 1
 	psql -XAtq -d hroe -v ON_ERROR_STOP=1 >/dev/null <<-SQL || exit 1
 		CREATE EXTENSION hroe;
