@@ -951,8 +951,8 @@ ListObjects(Answer *a, const char *bucket, const char *query, const char *resour
 
 /*
  * DeleteObjects: the keys of the XML body, read with PostgreSQL's XMLTABLE
- * (libxml2) in a subtransaction: a body that is not such XML is
- * MalformedXML
+ * (libxml2; XMLTABLE and XMLPARSE are syntax, not names looked up) in a
+ * subtransaction: a body that is not such XML is MalformedXML
  */
 static void
 DeleteObjects(Answer *a, const char *bucket, const char *body, size_t len, const char *resource)
@@ -992,9 +992,9 @@ DeleteObjects(Answer *a, const char *bucket, const char *body, size_t len, const
 		if (SPI_connect() != SPI_OK_CONNECT)
 			elog(ERROR, "SPI_connect failed");
 		if (SPI_execute_with_args(
-								  "SELECT x.k, x.q FROM pg_catalog.xmltable("
+								  "SELECT x.k, x.q FROM XMLTABLE("
 								  "'/*[local-name()=\"Delete\"]/*[local-name()=\"Object\"]' "
-								  "PASSING pg_catalog.xmlparse(DOCUMENT pg_catalog.convert_from($1, 'UTF8')) "
+								  "PASSING XMLPARSE(DOCUMENT pg_catalog.convert_from($1, 'UTF8')) "
 								  "COLUMNS k pg_catalog.text PATH '*[local-name()=\"Key\"]', "
 								  "q pg_catalog.text PATH '../*[local-name()=\"Quiet\"]') AS x",
 								  1, types, values, NULL, true, PAGE_MAX + 1) != SPI_OK_SELECT)
