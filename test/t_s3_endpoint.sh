@@ -8,7 +8,8 @@
 #        multipart upload, s3rver's log), the manifests' checksums right
 #  (ii)  the export imported from the endpoint into a new table: every item
 #        equal
-#  (iii) a wrong access key: the export FAILED with the endpoint's error
+#  (iii) a bucket name S3 refuses: refused at the request; a wrong access
+#        key: the export FAILED with the endpoint's error
 #        (FailureCode S3InvalidAccessKeyId)
 #  (iv)  an endpoint that accepts connections and never answers: the export
 #        FAILED after hroe.s3_timeout (bounded time), a closed port FAILED
@@ -156,6 +157,9 @@ rel() { q "SELECT relid::regclass FROM hroe.tables WHERE table_name = '$1'"; }
 check "the imported table equals the exported, item for item" test "$(q "SELECT (SELECT count(*) FROM $(rel se_copy)) || ' ' || count(*) FROM (
 	(SELECT hroe.item_to_jsonb(item) FROM $(rel se_src) EXCEPT ALL SELECT hroe.item_to_jsonb(item) FROM $(rel se_copy))
 	UNION ALL (SELECT hroe.item_to_jsonb(item) FROM $(rel se_copy) EXCEPT ALL SELECT hroe.item_to_jsonb(item) FROM $(rel se_src))) d")" = "340 0"
+
+check "a bucket name S3 refuses: ValidationException at the request" bash -c \
+	'psql -XAtq -d "$1" -c "SELECT hroe.export_table('"'$arn'"', '"'Bad_Bucket'"', '"'x'"', '"'DYNAMODB_JSON'"')" 2>&1 | grep -q "Invalid S3 bucket name: Bad_Bucket"' _ "$db"
 
 # (iii) a wrong access key
 creds WRONGKEY S3RVER

@@ -211,9 +211,12 @@ hroe_s3_check_bucket(PG_FUNCTION_ARGS)
 						   write ? "hroe_export" : "hroe_import",
 						   write ? "pg_write_server_files" : "pg_read_server_files",
 						   write ? "write" : "read")));
-	/* (an endpoint's bucket: checked by the export or import itself) */
+	/* (an endpoint's bucket: its name checked here, its existence by the export or import) */
 	if (!hroe_s3_remote())
 		close(hroe_s3_open_bucket(bucket));
+	else if (!ValidBucket(bucket))
+		hroe_ddb_error(ERRCODE_HROE_VALIDATION, "ValidationException",
+					   psprintf("Invalid S3 bucket name: %s", bucket));
 	PG_RETURN_VOID();
 }
 
