@@ -333,6 +333,9 @@ Perform(const char *method, const char *bucket, const char *key, const char *que
 	curl_slist_free_all(headers);
 	memset(userpwd, 0, strlen(userpwd));
 	pfree(userpwd);
+	pfree(url.data);
+	pfree(h.data);
+	pfree(sigv4);
 	r->in.buf[r->in.len] = '\0';
 	/* (a request aborted for an interrupt: served now) */
 	CHECK_FOR_INTERRUPTS();
@@ -454,6 +457,8 @@ SendPart(HroeS3Upload *u)
 	Check("UploadPart", u->bucket, u->key, &r);
 	appendStringInfo(&u->parts, "<Part><PartNumber>%d</PartNumber><ETag>%s</ETag></Part>",
 					 u->nparts, r.in.etag);
+	pfree(r.in.buf);
+	pfree(q);
 	u->len = 0;
 	MemoryContextSwitchTo(old);
 }
