@@ -66,6 +66,17 @@ scenario() {
 	check "$front: a role without hroe_export: AccessDenied" expect_error AccessDenied \
 		env AWS_ACCESS_KEY_ID=$GW_NOGRANT_KEY "$AWS" --endpoint-url "$GW_URL" s3 mb s3://denied
 	check "$front: boto3 and raw requests (test/s3_api_client.py)" /usr/bin/python3 test/s3_api_client.py "$GW_URL"
+	# HeadObject stats the file: an object over the 16 MiB a GetObject holds (a sparse file put
+	# under hroe.s3_root) answers its length, and its ETag the MD5 streamed
+	s3cli mb s3://headbkt >/dev/null
+	truncate -s 40M "$s3/headbkt/big" && chmod 644 "$s3/headbkt/big"
+	check "$front: HeadObject of a 40 MiB object: 200, its Content-Length and ETag" has \
+		'^41943040[[:space:]]+"'"$(md5sum <"$s3/headbkt/big" | cut -c1-32)"'"$' \
+		"$AWS" --endpoint-url "$GW_URL" s3api head-object --bucket headbkt --key big --query '[ContentLength, ETag]' --output text
+	check "$front: HeadObject of a missing key: 404" expect_error 404 \
+		"$AWS" --endpoint-url "$GW_URL" s3api head-object --bucket headbkt --key nope
+	s3cli rm s3://headbkt/big >/dev/null
+	s3cli rb s3://headbkt >/dev/null
 	check "$front: nothing left outside the buckets" test -z "$(find "$s3" -mindepth 1 -not -type d)"
 
 	# the front end's S3 API as hroe.s3_endpoint: an export, then its import

@@ -439,6 +439,33 @@ GetObject(const char *bucket, const char *key, size_t *len, struct stat *sb, S3S
 	return data;
 }
 
+/*
+ * HeadObject: the key's size and time from its stat, its ETag (MD5)
+ * streamed: the object is never held, whatever its size
+ */
+static bool
+HeadObject(const char *bucket, const char *key, struct stat *sb, char *etag, S3Status *st)
+{
+	char	   *base;
+	int			dfd;
+
+	if ((*st = CheckRole(false)) != S3_OK)
+		return false;
+	dfd = OpenKeyDir(bucket, key, &base, st);
+	if (dfd < 0)
+		return false;
+	if (fstatat(dfd, base, sb, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISREG(sb->st_mode) ||
+		!FileMd5(dfd, base, etag))
+	{
+		close(dfd);
+		*st = S3_NO_SUCH_KEY;
+		return false;
+	}
+	close(dfd);
+	*st = S3_OK;
+	return true;
+}
+
 /* Delete key (none: no error, as S3), then the directories it leaves empty */
 static S3Status
 DeleteObject(const char *bucket, const char *key)
@@ -1180,18 +1207,33 @@ hroe_s3_dispatch(const char *method, const char *path, const char *query, const 
 		else
 			appendStringInfo(&a.head, "ETag: \"%s\"\n", etag);
 	}
-	else if (strcmp(method, "GET") == 0 || strcmp(method, "HEAD") == 0)
+	else if (strcmp(method, "HEAD") == 0)
+	{
+		struct stat sb;
+		char		etag[33],
+					when[64];
+
+		if (!HeadObject(bucket, key, &sb, etag, &st))
+		{
+			AnswerError(&a, st, path);
+			resetStringInfo(&a.body);	/* HEAD: no body */
+		}
+		else
+		{
+			HttpTime(when, sizeof(when), sb.st_mtime);
+			/* (the front end declares the length and sends no body) */
+			appendStringInfo(&a.head, "Content-Type: binary/octet-stream\nETag: \"%s\"\nLast-Modified: %s\nAccept-Ranges: none\nContent-Length: %lld\n",
+							 etag, when, (long long) sb.st_size);
+		}
+	}
+	else if (strcmp(method, "GET") == 0)
 	{
 		size_t		n = 0;
 		struct stat sb;
 		char	   *data = GetObject(bucket, key, &n, &sb, &st);
 
 		if (st != S3_OK)
-		{
 			AnswerError(&a, st, path);
-			if (strcmp(method, "HEAD") == 0)
-				resetStringInfo(&a.body);
-		}
 		else
 		{
 			char		etag[33],
@@ -1201,7 +1243,6 @@ hroe_s3_dispatch(const char *method, const char *path, const char *query, const 
 			HttpTime(when, sizeof(when), sb.st_mtime);
 			appendStringInfo(&a.head, "Content-Type: binary/octet-stream\nETag: \"%s\"\nLast-Modified: %s\nAccept-Ranges: none\n",
 							 etag, when);
-			/* HEAD: the body too, for its Content-Length; the front end sends none */
 			appendBinaryStringInfo(&a.body, data, n);
 		}
 	}
