@@ -52,6 +52,7 @@
 #include "log.h"
 #include "pool.h"
 #include "replica.h"
+#include "s3.h"
 #include "util.h"
 
 #define CACHE_BUCKETS 1024
@@ -429,6 +430,47 @@ backend_call(BackendRequest *br, const char *akid, const char *op, const char *b
 	br->pending = true;
 }
 
+/* S3's call: the arguments copied (the body as bytea's hex), queued on the primary */
+void
+backend_call_s3(BackendRequest *br, const char *akid, const char *method, const char *path,
+				const char *query, const char *body, size_t len, Response *resp)
+{
+	PoolStatus	status;
+	size_t		m = strlen(method) + 1,
+				p = strlen(path) + 1,
+				q = strlen(query) + 1;
+	char	   *a;
+
+	free(br->s3_args);
+	br->s3_args = a = xmalloc(m + p + q + 2 + 2 * len + 1);
+	snprintf(br->key_id, sizeof(br->key_id), "%s", akid);
+	snprintf(br->operation, sizeof(br->operation), "S3:%s", method);
+	br->values[0] = br->key_id;
+	memcpy(a, method, m);
+	br->values[1] = a;
+	a += m;
+	memcpy(a, path, p);
+	br->values[2] = a;
+	a += p;
+	memcpy(a, query, q);
+	br->values[3] = a;
+	a += q;
+	br->values[4] = a;
+	a[0] = '\\';
+	a[1] = 'x';
+	hex_lower((const unsigned char *) body, len, a + 2);
+	br->values[5] = br->secret;
+	br->s3 = true;
+	br->target = POOL_PRIMARY;
+	if (!pool_submit(POOL_PRIMARY, STMT_S3, 6, br->values, br->client, call_done, br, &status))
+	{
+		pool_failure(resp, status);
+		s3_error(resp, 503, "SlowDown", "Please reduce your request rate.", NULL);
+		return;
+	}
+	br->pending = true;
+}
+
 /* An error hroe.dynamodb raised (not answered) as DynamoDB's response. */
 static void
 map_sql_error(PGresult *res, const char *akid, const char *op, Response *resp)
@@ -460,6 +502,33 @@ backend_stale_secret(BackendRequest *br)
 	return true;
 }
 
+/* S3's answer (the bytea hroe.s3_gateway_call returned) into resp */
+static void
+answer_s3(BackendRequest *br, PGresult *res, Response *resp)
+{
+	if (PQresultStatus(res) == PGRES_TUPLES_OK && PQntuples(res) == 1 && !PQgetisnull(res, 0, 0))
+	{
+		size_t		n = 0;
+		unsigned char *raw = PQunescapeBytea((const unsigned char *) PQgetvalue(res, 0, 0), &n);
+
+		if (raw == NULL || !s3_answer(resp, (const char *) raw, n))
+			log_error("%s by %s: hroe.s3_gateway_call answered no S3 answer", br->operation, br->key_id);
+		PQfreemem(raw);
+	}
+	else if (PQresultStatus(res) == PGRES_TUPLES_OK)
+		s3_error(resp, 403, "InvalidAccessKeyId",
+				 "The AWS Access Key Id you provided does not exist in our records.", NULL);
+	else
+	{
+		const char *state = PQresultErrorField(res, PG_DIAG_SQLSTATE);
+		const char *message = PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY);
+
+		if (!s3_sql_error(resp, state, message))
+			log_error("%s by %s failed: SQLSTATE %s: %s", br->operation, br->key_id,
+					  state ? state : "", message ? message : "");
+	}
+}
+
 /* After the call: resp's status and error type; the result if it is the body. */
 PGresult *
 backend_answer(BackendRequest *br, Response *resp)
@@ -470,6 +539,17 @@ backend_answer(BackendRequest *br, Response *resp)
 	if (res == NULL)
 	{
 		pool_failure(resp, br->status);
+		if (br->s3)
+			s3_error(resp, resp->status == 400 ? 503 : 500,
+					 resp->status == 400 ? "SlowDown" : "InternalError",
+					 resp->status == 400 ? "Please reduce your request rate." :
+					 "We encountered an internal error. Please try again.", NULL);
+		return NULL;
+	}
+	if (br->s3)
+	{
+		answer_s3(br, res, resp);
+		PQclear(res);
 		return NULL;
 	}
 	if (PQresultStatus(res) == PGRES_TUPLES_OK && PQntuples(res) == 1 && !PQgetisnull(res, 0, 0))
@@ -512,6 +592,8 @@ backend_request_free(BackendRequest *br)
 	if (br->result)
 		PQclear(br->result);
 	br->result = NULL;
+	free(br->s3_args);
+	br->s3_args = NULL;
 }
 
 /* Set up the key cache (each loop thread sets up its pool: pool_init). */

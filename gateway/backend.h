@@ -47,6 +47,9 @@ typedef struct BackendRequest
 	char		key_id[ACCESS_KEY_ID_MAX + 1];
 	char		operation[OPERATION_MAX + 1];
 	const char *values[POOL_MAX_PARAMS];
+	/* an S3 call: its method, path, query and hex body, kept until the answer */
+	bool		s3;
+	char	   *s3_args;
 } BackendRequest;
 
 /* Set up the key cache; resume(request) is called when a statement is answered. */
@@ -79,6 +82,14 @@ extern void backend_call(BackendRequest *br, const char *akid, const char *op,
  * per request.
  */
 extern bool backend_stale_secret(BackendRequest *br);
+
+/*
+ * S3's call (s3.h): hroe.s3_gateway_call(key, method, path, query, body)
+ * queued on the primary; backend_answer then fills resp with its answer
+ */
+extern void backend_call_s3(BackendRequest *br, const char *akid, const char *method,
+							const char *path, const char *query, const char *body,
+							size_t len, Response *resp);
 
 /*
  * After the call: fill resp's status and error type.  Returns the result

@@ -54,6 +54,7 @@
 #include "exchange.h"
 #include "guard.h"
 #include "log.h"
+#include "s3.h"
 #include "sigv4.h"
 #include "util.h"
 
@@ -231,7 +232,35 @@ handle(void *cls, struct MHD_Connection *conn, const char *url, const char *meth
 		exchange_request(&ctx->x, conn, method, url, &req, &headers, &args);
 		response_init(&resp);
 		backend_bind(&ctx->br, ctx, ctx->x.remote);
-		if (request_check(&req, cfg->region, &resp, &auth))
+		if (s3_is_request(request_header(&req, "Authorization"),
+						  request_header(&req, "X-Amz-Target")))
+		{
+			/* S3's API beside DynamoDB's (s3.h) */
+			if (s3_check(&req, &resp, &auth))
+			{
+				char		secret[SECRET_MAX] = "";
+				LookupResult found;
+				StrBuf		payload,
+							query;
+
+				buf_init(&payload);
+				buf_init(&query);
+				found = backend_lookup(&ctx->br, auth.access_key_id, secret, sizeof(secret), &resp);
+				if (found == LOOKUP_FAILED && !ctx->br.pending)
+					s3_error(&resp, 503, "SlowDown", "Please reduce your request rate.", NULL);
+				else if (found != LOOKUP_FAILED &&
+						 s3_authenticate(&req, &auth, secret, found == LOOKUP_FOUND, &resp, &payload))
+				{
+					s3_query(&req, &query);
+					backend_call_s3(&ctx->br, auth.access_key_id, method, req.path, query.data,
+									payload.data, payload.len, &resp);
+				}
+				OPENSSL_cleanse(secret, sizeof(secret));
+				buf_free(&payload);
+				buf_free(&query);
+			}
+		}
+		else if (request_check(&req, cfg->region, &resp, &auth))
 		{
 			char		secret[SECRET_MAX] = "";
 			LookupResult found;

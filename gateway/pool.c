@@ -145,8 +145,13 @@ static const char *const statement_sql[STMT_COUNT] = {
 	"SELECT hroe.gateway_call($1::pg_catalog.text, $2::pg_catalog.text, $3::pg_catalog.text) "
 	"WHERE EXISTS (SELECT FROM hroe.access_keys WHERE access_key_id OPERATOR(pg_catalog.=) $1 "
 	"AND secret OPERATOR(pg_catalog.=) $4::pg_catalog.text AND revoked_at IS NULL)",
+	/* S3's API (s3.h): the same, the body as bytea */
+	"SELECT hroe.s3_gateway_call($1::pg_catalog.text, $2::pg_catalog.text, $3::pg_catalog.text, "
+	"$4::pg_catalog.text, $5::pg_catalog.bytea) "
+	"WHERE EXISTS (SELECT FROM hroe.access_keys WHERE access_key_id OPERATOR(pg_catalog.=) $1 "
+	"AND secret OPERATOR(pg_catalog.=) $6::pg_catalog.text AND revoked_at IS NULL)",
 };
-static const char *const statement_name[STMT_COUNT] = {"hroe_secret", "hroe_call"};
+static const char *const statement_name[STMT_COUNT] = {"hroe_secret", "hroe_call", "hroe_s3"};
 
 /*
  * Each event loop thread has a pool of its own per target (pool_init in that

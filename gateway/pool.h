@@ -33,10 +33,13 @@ typedef enum PoolStatement
 								 * secret the signature was checked with ->
 								 * text, or no row if that is not the key's
 								 * active secret any more */
+	STMT_S3,					/* $1 key id, $2 method, $3 path, $4 query,
+								 * $5 body (bytea, hex), $6 the secret ->
+								 * bytea (hroe.s3_gateway_call), or no row */
 	STMT_COUNT
 } PoolStatement;
 
-#define POOL_MAX_PARAMS 4
+#define POOL_MAX_PARAMS 6
 
 /*
  * Called once per submitted statement, from the event loop: the last result

@@ -31,6 +31,7 @@
 #include <zlib.h>
 
 #include "guard.h"
+#include "s3.h"
 
 /*
  * A request id like DynamoDB's.  The random bytes are drawn from RAND_bytes
@@ -265,18 +266,38 @@ exchange_note(Exchange *x, const Response *resp)
 	x->content_type = resp->content_type;
 }
 
-/* Queue an answer with DynamoDB's headers. */
-enum MHD_Result
-exchange_send(Exchange *x, struct MHD_Connection *conn, int status, const char *body,
-			  size_t len, const char *content_type, bool closing,
-			  void (*free_body) (void *), void *owner)
+/* Queue an answer with DynamoDB's headers, and extra ("Name: value\n" lines) */
+/* A HEAD answer's body: never read (libmicrohttpd sends none to HEAD) */
+static ssize_t
+no_body(void *cls, uint64_t pos, char *buf, size_t max)
+{
+	return MHD_CONTENT_READER_END_WITH_ERROR;
+}
+
+static enum MHD_Result
+send_with(Exchange *x, struct MHD_Connection *conn, int status, const char *body,
+		  size_t len, const char *content_type, bool closing,
+		  void (*free_body) (void *), void *owner, const char *extra)
 {
 	struct MHD_Response *r;
 	enum MHD_Result ret;
 	char		crc[16];
 
+	const char *declared = extra && len == 0 ? strstr(extra, "Content-Length: ") : NULL;
+
 	snprintf(crc, sizeof(crc), "%lu", crc32(crc32(0L, Z_NULL, 0), (const Bytef *) body, (uInt) len));
-	r = MHD_create_response_from_buffer_with_free_callback_cls(len, (void *) body, free_body, owner);
+	/* (S3's HeadObject: the object's length declared, no body) */
+	if (declared && (declared == extra || declared[-1] == '\n'))
+	{
+		if (free_body)
+			free_body(owner);
+		r = MHD_create_response_from_callback((uint64_t) strtoull(declared + 16, NULL, 10), 4096,
+											  no_body, NULL, NULL);
+		if (r == NULL)
+			return MHD_NO;
+	}
+	else
+		r = MHD_create_response_from_buffer_with_free_callback_cls(len, (void *) body, free_body, owner);
 	if (r == NULL)
 	{
 		if (free_body)
@@ -287,6 +308,29 @@ exchange_send(Exchange *x, struct MHD_Connection *conn, int status, const char *
 	MHD_add_response_header(r, "x-amz-crc32", crc);
 	if (content_type)
 		MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, content_type);
+	for (const char *line = extra; line && *line;)
+	{
+		const char *eol = strchr(line, '\n');
+		const char *colon = strchr(line, ':');
+		char		name[128],
+					value[512];
+
+		if (eol == NULL || colon == NULL || colon > eol || colon - line >= (long) sizeof(name) ||
+			eol - colon >= (long) sizeof(value))
+			break;
+		snprintf(name, sizeof(name), "%.*s", (int) (colon - line), line);
+		if (strcasecmp(name, "Content-Length") == 0)
+		{
+			line = eol + 1;
+			continue;
+		}
+		colon++;
+		while (*colon == ' ' && colon < eol)
+			colon++;
+		snprintf(value, sizeof(value), "%.*s", (int) (eol - colon), colon);
+		MHD_add_response_header(r, name, value);
+		line = eol + 1;
+	}
 	/* during shutdown, tell keep-alive clients to take their next request elsewhere */
 	if (closing)
 		MHD_add_response_header(r, MHD_HTTP_HEADER_CONNECTION, "close");
@@ -299,6 +343,14 @@ exchange_send(Exchange *x, struct MHD_Connection *conn, int status, const char *
 	return ret;
 }
 
+enum MHD_Result
+exchange_send(Exchange *x, struct MHD_Connection *conn, int status, const char *body,
+			  size_t len, const char *content_type, bool closing,
+			  void (*free_body) (void *), void *owner)
+{
+	return send_with(x, conn, status, body, len, content_type, closing, free_body, owner, NULL);
+}
+
 /* Answer resp; its body is libmicrohttpd's from here on. */
 enum MHD_Result
 exchange_send_response(Exchange *x, struct MHD_Connection *conn, Response *resp, bool closing)
@@ -309,14 +361,25 @@ exchange_send_response(Exchange *x, struct MHD_Connection *conn, Response *resp,
 	exchange_note(x, resp);
 	resp->body.data = NULL;
 	resp->body.len = resp->body.cap = 0;
-	return exchange_send(x, conn, resp->status, body, len, resp->content_type, closing,
-						 free, body);
+	return send_with(x, conn, resp->status, body, len, resp->content_type, closing,
+					 free, body, resp->headers);
 }
 
 /* The 413 of a declared body over the limit (the connection is then closed). */
 enum MHD_Result
 exchange_send_too_large(Exchange *x, struct MHD_Connection *conn, bool closing)
 {
+	/* an S3 request: S3's EntityTooLarge */
+	if (s3_is_request(MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Authorization"),
+					  MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "X-Amz-Target")))
+	{
+		Response	resp;
+
+		response_init(&resp);
+		s3_error(&resp, 400, "EntityTooLarge",
+				 "Your proposed upload exceeds the maximum allowed object size.", NULL);
+		return exchange_send_response(x, conn, &resp, true);
+	}
 	snprintf(x->error_type, sizeof(x->error_type), "RequestEntityTooLarge");
 	return exchange_send(x, conn, 413, "", 0, NULL, closing, NULL, NULL);
 }

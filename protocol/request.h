@@ -55,6 +55,7 @@ typedef struct Response
 	char		access_key_id[ACCESS_KEY_ID_MAX + 1];	/* "" until known */
 	char		operation[OPERATION_MAX + 1];	/* "" until known */
 	char		error_type[96];	/* short __type of an error, for the log */
+	char		headers[1024];	/* more headers, "Name: value\n" lines (S3's) */
 } Response;
 
 /*

@@ -213,7 +213,8 @@ check_algorithm(const char *header, Response *resp)
  * region into auth.
  */
 static bool
-check_credential(const char *credential, SigV4Auth *auth, Response *resp)
+check_credential(const char *credential, const char *service, SigV4Auth *auth,
+				 Response *resp)
 {
 	char		copy[512];
 	char	   *p = copy;
@@ -242,8 +243,8 @@ check_credential(const char *credential, SigV4Auth *auth, Response *resp)
 	if (parts[2][0] == '\0' || strlen(parts[2]) >= sizeof(auth->region) ||
 		strspn(parts[2], "abcdefghijklmnopqrstuvwxyz0123456789-") != strlen(parts[2]))
 		buf_printf(&msg, "Credential should be scoped to a valid region, not '%s'. ", parts[2]);
-	if (strcmp(parts[3], "dynamodb") != 0)
-		buf_puts(&msg, "Credential should be scoped to correct service: 'dynamodb'. ");
+	if (strcmp(parts[3], service) != 0)
+		buf_printf(&msg, "Credential should be scoped to correct service: '%s'. ", service);
 	if (strcmp(parts[4], "aws4_request") != 0)
 		buf_printf(&msg, "Credential should be scoped with a valid terminator: 'aws4_request', not '%s'. ", parts[4]);
 	if (strlen(parts[1]) != 8 || strncmp(parts[1], auth->amz_date, 8) != 0)
@@ -266,12 +267,19 @@ check_credential(const char *credential, SigV4Auth *auth, Response *resp)
 	memcpy(auth->scope_date, parts[1], 8);
 	auth->scope_date[8] = '\0';
 	snprintf(auth->region, sizeof(auth->region), "%s", parts[2]);
+	snprintf(auth->service, sizeof(auth->service), "%s", service);
 	return true;
 }
 
 /* Parse and check the Authorization header and X-Amz-Date, in DynamoDB's order. */
 bool
 sigv4_parse(const Request *req, SigV4Auth *auth, Response *resp)
+{
+	return sigv4_parse_service(req, auth, resp, "dynamodb");
+}
+
+bool
+sigv4_parse_service(const Request *req, SigV4Auth *auth, Response *resp, const char *service)
 {
 	const char *header = request_header(req, "Authorization");
 	const char *amz_date = request_header(req, "X-Amz-Date");
@@ -291,7 +299,7 @@ sigv4_parse(const Request *req, SigV4Auth *auth, Response *resp)
 		check_date(req, date, auth, resp) &&
 		check_host_signed(auth, resp) &&
 		check_algorithm(header, resp) &&
-		check_credential(credential, auth, resp);
+		check_credential(credential, service, auth, resp);
 }
 
 /* Append s URI-encoded as SigV4 wants (unreserved kept; '/' kept if keep_slash). */
@@ -458,12 +466,13 @@ static __thread struct
 	char		secret[KEY_CACHE_SECRET_MAX];	/* zero-padded */
 	char		scope_date[sizeof(((SigV4Auth *) 0)->scope_date)];
 	char		region[sizeof(((SigV4Auth *) 0)->region)];
+	char		service[sizeof(((SigV4Auth *) 0)->service)];
 	unsigned char key[32];
 } last_key;
 
 static void
 signing_key(const char *secret, const char *scope_date, const char *region,
-			unsigned char *key)
+			const char *service, unsigned char *key)
 {
 	size_t		secret_len = strlen(secret);
 	char		padded[KEY_CACHE_SECRET_MAX];
@@ -476,6 +485,7 @@ signing_key(const char *secret, const char *scope_date, const char *region,
 		memcpy(padded, secret, secret_len);
 		if (last_key.valid && strcmp(last_key.scope_date, scope_date) == 0 &&
 			strcmp(last_key.region, region) == 0 &&
+			strcmp(last_key.service, service) == 0 &&
 			CRYPTO_memcmp(last_key.secret, padded, sizeof(padded)) == 0)
 		{
 			OPENSSL_cleanse(padded, sizeof(padded));
@@ -489,7 +499,7 @@ signing_key(const char *secret, const char *scope_date, const char *region,
 	OPENSSL_cleanse(tmp.data, tmp.len);
 	buf_free(&tmp);
 	hmac(key, 32, region, key);
-	hmac(key, 32, "dynamodb", key);
+	hmac(key, 32, service, key);
 	hmac(key, 32, "aws4_request", key);
 	if (cacheable)
 	{
@@ -497,12 +507,52 @@ signing_key(const char *secret, const char *scope_date, const char *region,
 		OPENSSL_cleanse(padded, sizeof(padded));
 		snprintf(last_key.scope_date, sizeof(last_key.scope_date), "%s", scope_date);
 		snprintf(last_key.region, sizeof(last_key.region), "%s", region);
+		snprintf(last_key.service, sizeof(last_key.service), "%s", service);
 		memcpy(last_key.key, key, 32);
 		last_key.valid = true;
 	}
 }
 
 /* The signature of req under secret, as lower-case hex into out (65 bytes). */
+/* The scope's service (a SigV4Auth filled by hand names none: DynamoDB) */
+static const char *
+service_of(const SigV4Auth *auth)
+{
+	return auth->service[0] ? auth->service : "dynamodb";
+}
+
+void
+sigv4_sha256_hex(const void *data, size_t len, char *out)
+{
+	unsigned char hash[SHA256_DIGEST_LENGTH];
+
+	sha256(data, len, hash);
+	hex_lower(hash, sizeof(hash), out);
+}
+
+void
+sigv4_chunk_sign(const SigV4Auth *auth, const char *secret, const char *previous,
+				 const char *data, size_t len, char *out)
+{
+	StrBuf		sts;
+	char		empty[65],
+				chunk[65];
+	unsigned char key[32],
+				mac[32];
+
+	sigv4_sha256_hex("", 0, empty);
+	sigv4_sha256_hex(data, len, chunk);
+	buf_init(&sts);
+	buf_printf(&sts, "AWS4-HMAC-SHA256-PAYLOAD\n%s\n%s/%s/%s/aws4_request\n%s\n%s\n%s",
+			   auth->amz_date, auth->scope_date, auth->region, service_of(auth), previous,
+			   empty, chunk);
+	signing_key(secret, auth->scope_date, auth->region, service_of(auth), key);
+	hmac(key, 32, sts.data, mac);
+	OPENSSL_cleanse(key, sizeof(key));
+	hex_lower(mac, 32, out);
+	buf_free(&sts);
+}
+
 void
 sigv4_sign(const Request *req, const SigV4Auth *auth, const char *secret, char *out)
 {
@@ -577,10 +627,10 @@ sigv4_sign(const Request *req, const SigV4Auth *auth, const char *secret, char *
 	sha256(canon.data, canon.len, hash);
 	hex_lower(hash, sizeof(hash), hex);
 	buf_init(&sts);
-	buf_printf(&sts, "AWS4-HMAC-SHA256\n%s\n%s/%s/dynamodb/aws4_request\n%s",
-			   auth->amz_date, auth->scope_date, auth->region, hex);
+	buf_printf(&sts, "AWS4-HMAC-SHA256\n%s\n%s/%s/%s/aws4_request\n%s",
+			   auth->amz_date, auth->scope_date, auth->region, service_of(auth), hex);
 
-	signing_key(secret, auth->scope_date, auth->region, key);
+	signing_key(secret, auth->scope_date, auth->region, service_of(auth), key);
 	hmac(key, 32, sts.data, hash);
 	OPENSSL_cleanse(key, sizeof(key));
 	hex_lower(hash, 32, out);

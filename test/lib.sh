@@ -7,7 +7,8 @@
 
 # libpq-dev, libmicrohttpd-dev, libssl-dev, zlib1g-dev: hroe-gateway (gateway/);
 # libzstd-dev: ImportTable's ZSTD input (src/transfer/)
-HROE_PACKAGES="make gcc libc6-dev postgresql-15 postgresql-server-dev-15 postgresql-contrib libpq-dev libmicrohttpd-dev libssl-dev zlib1g-dev libzstd-dev"
+# libcurl4-openssl-dev: exports and imports to and from an S3-compatible endpoint (src/transfer/transfer_remote.c)
+HROE_PACKAGES="make gcc libc6-dev postgresql-15 postgresql-server-dev-15 postgresql-contrib libpq-dev libmicrohttpd-dev libssl-dev zlib1g-dev libzstd-dev libcurl4-openssl-dev"
 # what the suite needs beyond the build: clang and libFuzzer (test/t_fuzz.sh);
 # the gateway tests' clients (test/t_gateway*.sh): the AWS CLI, boto3, curl,
 # openssl (a TLS certificate), and npm for the JavaScript SDK (Debian's npm

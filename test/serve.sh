@@ -20,8 +20,9 @@
 #                           answers []
 #
 # The key's requests run as the PostgreSQL role hroe_app, which owns the
-# schema hroe_app where its tables are created; the gateway logs in as
-# hroe_gateway.
+# schema hroe_app where its tables are created and is granted hroe_export
+# and hroe_import (exports, imports, S3's API: hroe.s3_root is a directory
+# beside the cluster's data); the gateway logs in as hroe_gateway.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 . test/lib.sh
@@ -38,7 +39,16 @@ if [ "${1:-}" = --inner ]; then
 		CREATE ROLE hroe_gateway LOGIN PASSWORD '$password';
 		CREATE ROLE hroe_app NOLOGIN;
 		GRANT hroe_app TO hroe_gateway;
+		CREATE ROLE hroe_export NOLOGIN;
+		CREATE ROLE hroe_import NOLOGIN;
+		GRANT hroe_export, hroe_import TO hroe_app;
 	SQL
+	# S3 (exports, imports and S3's API on the endpoint): a directory the
+	# server's user owns, dropped with the cluster's
+	datadir=$(psql -XAt -d postgres -c 'SHOW data_directory')
+	s3=$(cd "$datadir/.." && pwd)/hroe-s3
+	mkdir -p "$s3" && chown "$(stat -c %U "$datadir")" "$s3" || exit 1
+	psql -XAtq -d postgres -c "ALTER SYSTEM SET hroe.s3_root = '$s3'" -c "SELECT pg_reload_conf()" >/dev/null || exit 1
 	psql -XAtq -d hroe -v ON_ERROR_STOP=1 >/dev/null <<-SQL || exit 1
 		CREATE EXTENSION hroe;
 		GRANT USAGE ON SCHEMA hroe TO hroe_gateway, hroe_app;

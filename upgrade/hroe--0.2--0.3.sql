@@ -5174,8 +5174,11 @@ CREATE TABLE hroe.vector_centroids (
 COMMENT ON TABLE hroe.vector_centroids IS 'The k-means centroids of the vector indexes'' IVF lists, written by hroe.vector_index_build: one row per training, never changed (a new training writes a new set), named by the generated list column of the table (hroe.vector_list)';
 GRANT SELECT ON hroe.vector_centroids TO PUBLIC;
 ALTER TABLE hroe.vector_centroids ENABLE ROW LEVEL SECURITY;
-CREATE POLICY vector_centroids_read ON hroe.vector_centroids FOR SELECT USING (true);
-COMMENT ON POLICY vector_centroids_read ON hroe.vector_centroids IS 'Every role writing an item computes its list from the centroids';
+CREATE POLICY vector_centroids_read ON hroe.vector_centroids FOR SELECT
+	USING (EXISTS (SELECT FROM hroe.tables t
+				   WHERE t.table_name OPERATOR(pg_catalog.=) vector_centroids.table_name
+					 AND pg_catalog.has_table_privilege(t.relid, 'SELECT, INSERT, UPDATE')));
+COMMENT ON POLICY vector_centroids_read ON hroe.vector_centroids IS 'A role that may read or write a table''s items reads its centroids (a writer computes an item''s list from them, a search ranks them); centroids are means of the items'' vectors, so no other role sees them';
 CREATE POLICY vector_centroids_owner ON hroe.vector_centroids FOR ALL
 	USING (hroe.owns_table(table_name)) WITH CHECK (hroe.owns_table(table_name));
 COMMENT ON POLICY vector_centroids_owner ON hroe.vector_centroids IS 'A role trains only the vector indexes of a table it owns';
@@ -5873,3 +5876,57 @@ END
 $$;
 COMMENT ON FUNCTION hroe.export_table(text, text, text, text, text, text, timestamptz, text, text, text, timestamptz, timestamptz, text) IS
 'ExportTableToPointInTime: starts an export of the table p_table_arn names into bucket p_s3_bucket, a directory under hroe.s3_root, as DynamoDB lays it out (<prefix>/AWSDynamoDB/<ExportId>/manifest-summary.json, manifest-files.json, data/*.json.gz or *.ion.gz; DYNAMODB_JSON or ION); hroe''s export worker writes it from one snapshot. FULL_EXPORT ({"Item": ...} lines): the table as it is now, or, with p_export_time on a table with point-in-time recovery, its state at that instant read from the history as RestoreTableToPointInTime reads it (within the recovery window, else InvalidExportTimeException; without point-in-time recovery an export time more than a minute ago is refused, PointInTimeRecoveryUnavailableException; a future one, InvalidExportTimeException). INCREMENTAL_EXPORT: from point-in-time recovery''s history (PointInTimeRecoveryUnavailableException without it), each item whose state changed between p_export_from_time (inclusive) and p_export_to_time (exclusive; default now), a period of 15 minutes to 24 hours within the recovery window (InvalidExportTimeException), as {"Metadata", "Keys", "NewImage", "OldImage"} lines (p_export_view_type NEW_IMAGE or NEW_AND_OLD_IMAGES, the default); p_export_time may not be given. The caller needs SELECT on the table and membership in hroe_export or pg_write_server_files. Returns {"ExportDescription": ...}';
+
+-- S3's API on the endpoint (doc/transfer.md)
+
+-- S3's API over the buckets (src/transfer/s3_api.c): a bucket a directory
+-- under hroe.s3_root, an object a file at its key's path; writes need the
+-- privileges of hroe_export or pg_write_server_files, reads those of
+-- hroe_import or pg_read_server_files; objects at most 16 MiB
+CREATE FUNCTION hroe.s3_create_bucket(p_bucket text) RETURNS void
+AS 'MODULE_PATHNAME', 'hroe_s3_create_bucket'
+LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE;
+COMMENT ON FUNCTION hroe.s3_create_bucket(text) IS
+'S3 CreateBucket: creates bucket p_bucket (S3''s naming rules), a directory under hroe.s3_root; an error (S3 BucketAlreadyOwnedByYou) if it exists. Needs the privileges of hroe_export or pg_write_server_files';
+
+CREATE FUNCTION hroe.s3_delete_bucket(p_bucket text) RETURNS void
+AS 'MODULE_PATHNAME', 'hroe_s3_delete_bucket'
+LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE;
+COMMENT ON FUNCTION hroe.s3_delete_bucket(text) IS
+'S3 DeleteBucket: removes the empty bucket p_bucket (S3 BucketNotEmpty if it holds an object, NoSuchBucket if there is none). Needs the privileges of hroe_export or pg_write_server_files';
+
+CREATE FUNCTION hroe.s3_put_object(p_bucket text, p_key text, p_body bytea) RETURNS text
+AS 'MODULE_PATHNAME', 'hroe_s3_put_object'
+LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE;
+COMMENT ON FUNCTION hroe.s3_put_object(text, text, bytea) IS
+'S3 PutObject: stores p_body (at most 16 MiB: S3 EntityTooLarge) as key p_key of bucket p_bucket, replacing it whole (written to a temporary file, then renamed); returns its ETag (MD5, hex). A key whose path has an empty, "." or ".." component is refused (InvalidArgument). Needs the privileges of hroe_export or pg_write_server_files';
+
+CREATE FUNCTION hroe.s3_get_object(p_bucket text, p_key text) RETURNS bytea
+AS 'MODULE_PATHNAME', 'hroe_s3_get_object'
+LANGUAGE C VOLATILE STRICT PARALLEL RESTRICTED;
+COMMENT ON FUNCTION hroe.s3_get_object(text, text) IS
+'S3 GetObject: the object p_key of bucket p_bucket (S3 NoSuchKey, NoSuchBucket; an object over 16 MiB, written otherwise, EntityTooLarge). Needs the privileges of hroe_import or pg_read_server_files';
+
+CREATE FUNCTION hroe.s3_delete_object(p_bucket text, p_key text) RETURNS void
+AS 'MODULE_PATHNAME', 'hroe_s3_delete_object'
+LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE;
+COMMENT ON FUNCTION hroe.s3_delete_object(text, text) IS
+'S3 DeleteObject: deletes the object p_key of bucket p_bucket if there is one (none: no error, as S3), then the directories it leaves empty. Needs the privileges of hroe_export or pg_write_server_files';
+
+CREATE FUNCTION hroe.s3_list_objects(p_bucket text, p_prefix text DEFAULT '',
+	OUT key text, OUT size bigint, OUT etag text, OUT last_modified timestamptz)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'hroe_s3_list_objects'
+LANGUAGE C VOLATILE STRICT PARALLEL RESTRICTED ROWS 100;
+COMMENT ON FUNCTION hroe.s3_list_objects(text, text) IS
+'S3 ListObjects: the objects of bucket p_bucket whose keys begin with p_prefix, in key order: key, size, ETag (MD5, hex) and last modification (at most 50,000 keys). Needs the privileges of hroe_import or pg_read_server_files';
+
+CREATE FUNCTION hroe.s3_gateway_call(p_access_key_id text, p_method text, p_path text,
+	p_query text, p_body bytea)
+RETURNS bytea AS 'MODULE_PATHNAME', 'hroe_s3_gateway_call'
+LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE;
+-- C (src/http/gateway_call.c), as hroe.gateway_call: SET ROLE to the key's
+-- role in a security-restricted operation, then S3's request
+-- (src/transfer/s3_api.c)
+COMMENT ON FUNCTION hroe.s3_gateway_call(text, text, text, text, bytea) IS
+'internal: one S3 request of hroe-gateway (path-style: p_method, the decoded p_path /bucket/key, the percent-encoded p_query, p_body) run as the role of the active access key p_access_key_id as hroe.gateway_call runs DynamoDB''s; its answer (status line, headers, an empty line, the body); NULL for an unknown or revoked key';

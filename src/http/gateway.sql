@@ -80,3 +80,13 @@ LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE;
 -- rolled back when the call returns
 COMMENT ON FUNCTION hroe.gateway_call(text, text, text) IS
 'internal: one request of hroe-gateway: hroe.dynamodb_text(p_operation, p_request) run as the role of the active access key p_access_key_id (SET ROLE for the call: the caller must be a member of it), in a security-restricted operation (no SET ROLE back, no deferred trigger), every setting it changed rolled back with the role when it returns; or DynamoDB''s UnrecognizedClientException body for an unknown or revoked key; called in a transaction of its own';
+
+CREATE FUNCTION hroe.s3_gateway_call(p_access_key_id text, p_method text, p_path text,
+	p_query text, p_body bytea)
+RETURNS bytea AS 'MODULE_PATHNAME', 'hroe_s3_gateway_call'
+LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE;
+-- C (src/http/gateway_call.c), as hroe.gateway_call: SET ROLE to the key's
+-- role in a security-restricted operation, then S3's request
+-- (src/transfer/s3_api.c)
+COMMENT ON FUNCTION hroe.s3_gateway_call(text, text, text, text, bytea) IS
+'internal: one S3 request of hroe-gateway (path-style: p_method, the decoded p_path /bucket/key, the percent-encoded p_query, p_body) run as the role of the active access key p_access_key_id as hroe.gateway_call runs DynamoDB''s; its answer (status line, headers, an empty line, the body); NULL for an unknown or revoked key';

@@ -46,6 +46,8 @@
 #include "ddb_types.h"
 #include "catalog.h"
 #include "policy.h"
+#include "transfer.h"
+#include "http_server.h"
 
 /* hroe.access_keys's columns */
 #define AK_ID		1
@@ -157,9 +159,44 @@ hroe_access_key_secret(text *key_id)
  * one whose secret is no longer secret.  Used by hroe.gateway_call and by
  * the in-server HTTP workers (http_server.c).
  */
+/* What runs as the key's role: the JSON API, or S3's (run_s3) */
+typedef struct KeyCall
+{
+	bool		s3;
+	const char *op;				/* the JSON API's operation, or the method */
+	const char *path;			/* S3: the decoded path */
+	const char *query;			/* S3: the query, percent-encoded */
+	const char *body;
+	size_t		len;
+} KeyCall;
+
+static struct varlena *RunAs(text *key_id, const char *secret, const KeyCall *call);
+
 text *
 hroe_gateway_run(text *key_id, const char *secret, const char *op,
 				 const char *body, int len)
+{
+	KeyCall		call = {false, op, NULL, NULL, body, (size_t) len};
+
+	return (text *) RunAs(key_id, secret, &call);
+}
+
+/*
+ * S3's request (method, decoded path, percent-encoded query, body) run as
+ * the key's role by hroe_s3_dispatch (src/transfer/s3_api.c), as
+ * hroe_gateway_run runs the JSON API: its framed answer, or NULL as there
+ */
+bytea *
+hroe_s3_gateway_run(text *key_id, const char *secret, const char *method, const char *path,
+					const char *query, const char *body, size_t len)
+{
+	KeyCall		call = {true, method, path, query, body, len};
+
+	return (bytea *) RunAs(key_id, secret, &call);
+}
+
+static struct varlena *
+RunAs(text *key_id, const char *secret, const KeyCall *call)
 {
 	Oid			role;
 	char	   *current = NULL;
@@ -167,7 +204,7 @@ hroe_gateway_run(text *key_id, const char *secret, const char *op,
 	Oid			save_user;
 	int			save_sec;
 	int			nestlevel;
-	text	   *volatile out = NULL;
+	struct varlena *volatile out = NULL;
 	char	   *principal = NULL;
 	const char *save_principal = hroe_policy_principal_name;
 	bool		valid = ReadKey(key_id, &role, secret != NULL ? &current : NULL, &principal);
@@ -207,7 +244,11 @@ hroe_gateway_run(text *key_id, const char *secret, const char *op,
 	hroe_policy_principal_name = principal ? principal : rolname;
 	PG_TRY();
 	{
-		out = hroe_api_call_text(op, body, len);
+		if (call->s3)
+			out = (struct varlena *) hroe_s3_dispatch(call->op, call->path, call->query,
+													  call->body, call->len);
+		else
+			out = (struct varlena *) hroe_api_call_text(call->op, call->body, (int) call->len);
 	}
 	PG_CATCH();
 	{
@@ -241,4 +282,25 @@ hroe_gateway_call(PG_FUNCTION_ARGS)
 	if (out == NULL)			/* unknown, revoked, or its role dropped */
 		PG_RETURN_TEXT_P(cstring_to_text("{\"__type\": \"" DDB_TYPE_UNRECOGNIZED_CLIENT "\", \"message\": \"" DDB_MSG_UNRECOGNIZED_CLIENT "\"}"));
 	PG_RETURN_TEXT_P(out);
+}
+
+PG_FUNCTION_INFO_V1(hroe_s3_gateway_call);
+/*
+ * hroe.s3_gateway_call(access_key_id, method, path, query, body): S3's
+ * request run as the key's role (hroe_s3_dispatch), its answer framed for
+ * the front end; NULL for an unknown or revoked key
+ */
+Datum
+hroe_s3_gateway_call(PG_FUNCTION_ARGS)
+{
+	bytea	   *body = PG_GETARG_BYTEA_PP(4);
+	bytea	   *out = hroe_s3_gateway_run(PG_GETARG_TEXT_PP(0), NULL,
+										  text_to_cstring(PG_GETARG_TEXT_PP(1)),
+										  text_to_cstring(PG_GETARG_TEXT_PP(2)),
+										  text_to_cstring(PG_GETARG_TEXT_PP(3)),
+										  VARDATA_ANY(body), VARSIZE_ANY_EXHDR(body));
+
+	if (out == NULL)
+		PG_RETURN_NULL();
+	PG_RETURN_BYTEA_P(out);
 }

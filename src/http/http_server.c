@@ -72,6 +72,7 @@
 #include "ddb_types.h"
 #include "exchange.h"
 #include "guard.h"
+#include "s3.h"
 #include "sigv4.h"
 #include "api_internal.h"
 #include "worker.h"
@@ -515,6 +516,56 @@ headers_verified(HttpRequest *hr, struct MHD_Connection *conn, const char *metho
 	return ok;
 }
 
+/* S3's call: the request as the key's role, in a transaction (call()'s twin) */
+static void
+call_s3(HttpRequest *hr, const char *akid, const Request *req, const StrBuf *payload,
+		Response *resp)
+{
+	MemoryContext cxt = MemoryContextSwitchTo(request_cxt);
+	StrBuf		query;
+
+	buf_init(&query);
+	s3_query(req, &query);
+	PG_TRY();
+	{
+		bytea	   *out;
+
+		begin_request(resp->operation);
+		out = hroe_s3_gateway_run(cstring_to_text(akid), hr->secret, req->method, req->path,
+								  query.data, payload->data, payload->len);
+		if (out == NULL)
+		{
+			hr->stale = true;
+			s3_error(resp, 403, "InvalidAccessKeyId",
+					 "The AWS Access Key Id you provided does not exist in our records.", req->path);
+		}
+		else if (!s3_answer(resp, VARDATA_ANY(out), VARSIZE_ANY_EXHDR(out)))
+			ereport(LOG, (errmsg("hroe http: S3 %s by %s: an answer of no form", req->method, akid)));
+		end_request();
+	}
+	PG_CATCH();
+	{
+		ErrorData  *edata;
+
+		MemoryContextSwitchTo(request_cxt);
+		HOLD_INTERRUPTS();
+		disable_all_timeouts(false);
+		QueryCancelPending = false;
+		edata = CopyErrorData();
+		FlushErrorState();
+		AbortCurrentTransaction();
+		RESUME_INTERRUPTS();
+		if (!s3_sql_error(resp, unpack_sql_state(edata->sqlerrcode), edata->message))
+			ereport(LOG,
+					(errmsg("hroe http: S3 %s by %s failed: %s", req->method, akid, edata->message)));
+		FreeErrorData(edata);
+	}
+	PG_END_TRY();
+	buf_free(&query);
+	MemoryContextSwitchTo(cxt);
+	OPENSSL_cleanse(hr->secret, sizeof(hr->secret));
+}
+
 /*
  * Answer one whole request: the protocol's checks, the key's secret, the
  * checks with it, the call.
@@ -526,6 +577,23 @@ answer(HttpRequest *hr, const Request *req, Response *resp)
 	char		secret[SECRET_MAX] = "";
 	LookupResult found;
 
+	/* S3's API beside DynamoDB's (s3.h) */
+	if (s3_is_request(request_header(req, "Authorization"), request_header(req, "X-Amz-Target")))
+	{
+		StrBuf		payload;
+
+		if (!s3_check(req, resp, &auth))
+			return;
+		buf_init(&payload);
+		found = lookup_secret(hr, auth.access_key_id, secret, sizeof(secret), resp);
+		if (found != LOOKUP_FAILED &&
+			s3_authenticate(req, &auth, secret, found == LOOKUP_FOUND, resp, &payload))
+			call_s3(hr, auth.access_key_id, req, &payload, resp);
+		buf_free(&payload);
+		OPENSSL_cleanse(secret, sizeof(secret));
+		OPENSSL_cleanse(hr->secret, sizeof(hr->secret));
+		return;
+	}
 	if (!request_check(req, hroe_region, resp, &auth))
 		return;
 	found = lookup_secret(hr, auth.access_key_id, secret, sizeof(secret), resp);
@@ -604,7 +672,8 @@ handle(void *cls, struct MHD_Connection *conn, const char *url, const char *meth
 	 * checked once more against the key of the day.
 	 */
 	if (hr->stale ||
-		(hr->cached && strcmp(resp.error_type, "InvalidSignatureException") == 0))
+		(hr->cached && (strcmp(resp.error_type, "InvalidSignatureException") == 0 ||
+						strcmp(resp.error_type, "SignatureDoesNotMatch") == 0)))
 	{
 		hash_search(secret_cache, resp.access_key_id, HASH_REMOVE, NULL);
 		hr->stale = hr->cached = false;

@@ -67,8 +67,11 @@ CREATE TABLE hroe.vector_centroids (
 COMMENT ON TABLE hroe.vector_centroids IS 'The k-means centroids of the vector indexes'' IVF lists, written by hroe.vector_index_build: one row per training, never changed (a new training writes a new set), named by the generated list column of the table (hroe.vector_list)';
 GRANT SELECT ON hroe.vector_centroids TO PUBLIC;
 ALTER TABLE hroe.vector_centroids ENABLE ROW LEVEL SECURITY;
-CREATE POLICY vector_centroids_read ON hroe.vector_centroids FOR SELECT USING (true);
-COMMENT ON POLICY vector_centroids_read ON hroe.vector_centroids IS 'Every role writing an item computes its list from the centroids';
+CREATE POLICY vector_centroids_read ON hroe.vector_centroids FOR SELECT
+	USING (EXISTS (SELECT FROM hroe.tables t
+				   WHERE t.table_name OPERATOR(pg_catalog.=) vector_centroids.table_name
+					 AND pg_catalog.has_table_privilege(t.relid, 'SELECT, INSERT, UPDATE')));
+COMMENT ON POLICY vector_centroids_read ON hroe.vector_centroids IS 'A role that may read or write a table''s items reads its centroids (a writer computes an item''s list from them, a search ranks them); centroids are means of the items'' vectors, so no other role sees them';
 CREATE POLICY vector_centroids_owner ON hroe.vector_centroids FOR ALL
 	USING (hroe.owns_table(table_name)) WITH CHECK (hroe.owns_table(table_name));
 COMMENT ON POLICY vector_centroids_owner ON hroe.vector_centroids IS 'A role trains only the vector indexes of a table it owns';

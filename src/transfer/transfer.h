@@ -33,6 +33,18 @@ extern int	hroe_s3_open_bucket(const char *bucket);
 extern int	hroe_s3_open_dir(int dirfd, const char *path, bool create);
 extern int	hroe_s3_open_key_dir(int bucketfd, const char *key, char **base, bool create);
 
+/* for the S3 API (s3_api.c): bucket names, the root opened */
+extern bool hroe_s3_valid_bucket(const char *bucket);
+extern int	hroe_s3_open_root(void);
+
+/*
+ * S3's REST API over the buckets (s3_api.c): one request as the front ends
+ * hand it over (method, decoded path, percent-encoded query, body), its
+ * answer framed as s3.h's s3_answer reads it
+ */
+extern bytea *hroe_s3_dispatch(const char *method, const char *path, const char *query,
+							   const char *body, size_t len);
+
 /* a file written, gzip-compressed or plain, with its MD5 and size */
 typedef struct HroeS3Writer HroeS3Writer;
 extern HroeS3Writer *hroe_s3_writer_open(int dirfd, const char *name, bool gzip);
@@ -57,6 +69,39 @@ extern char *hroe_ion_read_line(const char *line, char **error);
 /* an incremental export's line: {Record:{Keys:..., Metadata:..., OldImage:..., NewImage:...}} */
 extern void hroe_ion_write_record(StringInfo out, struct JsonbContainer *keys, int64 write_micros,
 								  struct JsonbContainer *old_image, struct JsonbContainer *new_image);
+
+/*
+ * An S3-compatible endpoint in place of hroe.s3_root (transfer_remote.c):
+ * its settings; objects uploaded in parts of HROE_S3_PART_SIZE (one
+ * PutObject up to it, a multipart upload beyond), read in ranges of it
+ */
+extern char *hroe_s3_endpoint;
+extern char *hroe_s3_region;
+extern char *hroe_s3_credentials_file;
+extern int	hroe_s3_timeout;
+extern char hroe_s3_last_error_code[64];
+#define HROE_S3_PART_SIZE (8 * 1024 * 1024)
+extern bool hroe_s3_remote(void);
+typedef struct HroeS3Upload HroeS3Upload;
+extern HroeS3Upload *hroe_s3_upload_begin(const char *bucket, const char *key);
+extern void hroe_s3_upload_write(HroeS3Upload *u, const char *p, size_t n);
+extern void hroe_s3_upload_finish(HroeS3Upload *u);
+extern size_t hroe_s3_get_range(const char *bucket, const char *key, int64 offset, char *buf,
+								size_t len, int64 *total);
+extern List *hroe_s3_remote_list(const char *bucket, const char *prefix);
+
+/*
+ * A bucket of hroe.s3_root's or, when hroe.s3_endpoint is set, of the
+ * endpoint's: its objects created, written whole, read and listed by key
+ */
+typedef struct HroeS3Bucket HroeS3Bucket;
+extern HroeS3Bucket *hroe_s3_bucket_open(const char *bucket);
+extern void hroe_s3_bucket_close(HroeS3Bucket *b);
+extern HroeS3Writer *hroe_s3_object_create(HroeS3Bucket *b, const char *key, bool gzip);
+extern void hroe_s3_object_put(HroeS3Bucket *b, const char *key, const char *data, size_t len,
+							   unsigned char md5[16]);
+extern HroeS3Reader *hroe_s3_object_open(HroeS3Bucket *b, const char *key, const char *compression);
+extern List *hroe_s3_object_list(HroeS3Bucket *b, const char *prefix);
 
 /* the workers */
 extern void hroe_transfer_init(void);

@@ -100,6 +100,49 @@ LANGUAGE C STABLE PARALLEL SAFE;
 COMMENT ON FUNCTION hroe.s3_check_bucket(text, text, boolean) IS
 'internal: Raises an error unless hroe.s3_root is set, p_bucket is a valid S3 bucket name whose directory exists under it, key prefix p_prefix (NULL: none) holds no "." or ".." component, and the current role may write (p_write: a member of hroe_export or pg_write_server_files) or read (a member of hroe_import or pg_read_server_files) the server''s files there';
 
+
+-- S3's API over the buckets (src/transfer/s3_api.c): a bucket a directory
+-- under hroe.s3_root, an object a file at its key's path; writes need the
+-- privileges of hroe_export or pg_write_server_files, reads those of
+-- hroe_import or pg_read_server_files; objects at most 16 MiB
+CREATE FUNCTION hroe.s3_create_bucket(p_bucket text) RETURNS void
+AS 'MODULE_PATHNAME', 'hroe_s3_create_bucket'
+LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE;
+COMMENT ON FUNCTION hroe.s3_create_bucket(text) IS
+'S3 CreateBucket: creates bucket p_bucket (S3''s naming rules), a directory under hroe.s3_root; an error (S3 BucketAlreadyOwnedByYou) if it exists. Needs the privileges of hroe_export or pg_write_server_files';
+
+CREATE FUNCTION hroe.s3_delete_bucket(p_bucket text) RETURNS void
+AS 'MODULE_PATHNAME', 'hroe_s3_delete_bucket'
+LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE;
+COMMENT ON FUNCTION hroe.s3_delete_bucket(text) IS
+'S3 DeleteBucket: removes the empty bucket p_bucket (S3 BucketNotEmpty if it holds an object, NoSuchBucket if there is none). Needs the privileges of hroe_export or pg_write_server_files';
+
+CREATE FUNCTION hroe.s3_put_object(p_bucket text, p_key text, p_body bytea) RETURNS text
+AS 'MODULE_PATHNAME', 'hroe_s3_put_object'
+LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE;
+COMMENT ON FUNCTION hroe.s3_put_object(text, text, bytea) IS
+'S3 PutObject: stores p_body (at most 16 MiB: S3 EntityTooLarge) as key p_key of bucket p_bucket, replacing it whole (written to a temporary file, then renamed); returns its ETag (MD5, hex). A key whose path has an empty, "." or ".." component is refused (InvalidArgument). Needs the privileges of hroe_export or pg_write_server_files';
+
+CREATE FUNCTION hroe.s3_get_object(p_bucket text, p_key text) RETURNS bytea
+AS 'MODULE_PATHNAME', 'hroe_s3_get_object'
+LANGUAGE C VOLATILE STRICT PARALLEL RESTRICTED;
+COMMENT ON FUNCTION hroe.s3_get_object(text, text) IS
+'S3 GetObject: the object p_key of bucket p_bucket (S3 NoSuchKey, NoSuchBucket; an object over 16 MiB, written otherwise, EntityTooLarge). Needs the privileges of hroe_import or pg_read_server_files';
+
+CREATE FUNCTION hroe.s3_delete_object(p_bucket text, p_key text) RETURNS void
+AS 'MODULE_PATHNAME', 'hroe_s3_delete_object'
+LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE;
+COMMENT ON FUNCTION hroe.s3_delete_object(text, text) IS
+'S3 DeleteObject: deletes the object p_key of bucket p_bucket if there is one (none: no error, as S3), then the directories it leaves empty. Needs the privileges of hroe_export or pg_write_server_files';
+
+CREATE FUNCTION hroe.s3_list_objects(p_bucket text, p_prefix text DEFAULT '',
+	OUT key text, OUT size bigint, OUT etag text, OUT last_modified timestamptz)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'hroe_s3_list_objects'
+LANGUAGE C VOLATILE STRICT PARALLEL RESTRICTED ROWS 100;
+COMMENT ON FUNCTION hroe.s3_list_objects(text, text) IS
+'S3 ListObjects: the objects of bucket p_bucket whose keys begin with p_prefix, in key order: key, size, ETag (MD5, hex) and last modification (at most 50,000 keys). Needs the privileges of hroe_import or pg_read_server_files';
+
 CREATE FUNCTION hroe.transfer_start(p_kind text, p_job_id bigint) RETURNS void
 AS 'MODULE_PATHNAME', 'hroe_transfer_start'
 LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE;

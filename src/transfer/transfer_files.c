@@ -37,6 +37,7 @@
 #include "miscadmin.h"
 #include "utils/acl.h"
 #include "utils/builtins.h"
+#include "utils/memutils.h"
 
 #include "errors.h"
 #include "transfer.h"
@@ -210,7 +211,12 @@ hroe_s3_check_bucket(PG_FUNCTION_ARGS)
 						   write ? "hroe_export" : "hroe_import",
 						   write ? "pg_write_server_files" : "pg_read_server_files",
 						   write ? "write" : "read")));
-	close(hroe_s3_open_bucket(bucket));
+	/* (an endpoint's bucket: its name checked here, its existence by the export or import) */
+	if (!hroe_s3_remote())
+		close(hroe_s3_open_bucket(bucket));
+	else if (!ValidBucket(bucket))
+		hroe_ddb_error(ERRCODE_HROE_VALIDATION, "ValidationException",
+					   psprintf("Invalid S3 bucket name: %s", bucket));
 	PG_RETURN_VOID();
 }
 
@@ -219,6 +225,7 @@ hroe_s3_check_bucket(PG_FUNCTION_ARGS)
 struct HroeS3Writer
 {
 	int			fd;
+	HroeS3Upload *up;			/* to hroe.s3_endpoint, not fd */
 	char	   *name;
 	bool		gzip;
 	z_stream	z;
@@ -232,6 +239,11 @@ WriteAll(HroeS3Writer *w, const unsigned char *p, size_t n)
 {
 	EVP_DigestUpdate(w->md5, p, n);
 	w->size += n;
+	if (w->up)
+	{
+		hroe_s3_upload_write(w->up, (const char *) p, n);
+		return;
+	}
 	while (n > 0)
 	{
 		ssize_t		k = write(w->fd, p, n);
@@ -246,25 +258,36 @@ WriteAll(HroeS3Writer *w, const unsigned char *p, size_t n)
 }
 
 /* A new file name in dirfd (never an existing one), 0640, gzip-compressed when gzip */
-HroeS3Writer *
-hroe_s3_writer_open(int dirfd, const char *name, bool gzip)
+static HroeS3Writer *
+WriterNew(int dirfd, const char *name, bool gzip, HroeS3Upload *up)
 {
 	HroeS3Writer *w = palloc0(sizeof(HroeS3Writer));
 
 	w->name = pstrdup(name);
 	w->gzip = gzip;
-	w->fd = openat(dirfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0640);
-	if (w->fd < 0)
-		ereport(ERROR, (errcode_for_file_access(), errmsg("could not create \"%s\": %m", name)));
-	/* (the server's umask would take the group's read) */
-	if (fchmod(w->fd, 0640) < 0)
-		ereport(ERROR, (errcode_for_file_access(), errmsg("could not set the mode of \"%s\": %m", name)));
+	w->up = up;
+	w->fd = -1;
+	if (up == NULL)
+	{
+		w->fd = openat(dirfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0640);
+		if (w->fd < 0)
+			ereport(ERROR, (errcode_for_file_access(), errmsg("could not create \"%s\": %m", name)));
+		/* (the server's umask would take the group's read) */
+		if (fchmod(w->fd, 0640) < 0)
+			ereport(ERROR, (errcode_for_file_access(), errmsg("could not set the mode of \"%s\": %m", name)));
+	}
 	w->md5 = EVP_MD_CTX_new();
 	if (w->md5 == NULL || EVP_DigestInit_ex(w->md5, EVP_md5(), NULL) != 1)
 		elog(ERROR, "MD5 is not available");
 	if (gzip && deflateInit2(&w->z, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
 		elog(ERROR, "deflateInit2 failed");
 	return w;
+}
+
+HroeS3Writer *
+hroe_s3_writer_open(int dirfd, const char *name, bool gzip)
+{
+	return WriterNew(dirfd, name, gzip, NULL);
 }
 
 static void
@@ -318,7 +341,9 @@ hroe_s3_writer_close(HroeS3Writer *w, unsigned char md5[16], int64 *size)
 	}
 	EVP_DigestFinal_ex(w->md5, md5, &n);
 	EVP_MD_CTX_free(w->md5);
-	if (fsync(w->fd) < 0 || close(w->fd) < 0)
+	if (w->up)
+		hroe_s3_upload_finish(w->up);
+	else if (fsync(w->fd) < 0 || close(w->fd) < 0)
 		ereport(ERROR, (errcode_for_file_access(), errmsg("could not write \"%s\": %m", w->name)));
 	if (size)
 		*size = w->size;
@@ -348,6 +373,13 @@ struct HroeS3Reader
 {
 	int			fd;
 	char	   *name;
+	/* an object of hroe.s3_endpoint's, read by ranges into rbuf */
+	char	   *bucket;
+	char	   *rbuf;
+	size_t		rlen;
+	size_t		rpos;
+	int64		offset;
+	int64		total;
 	ReadKind	kind;
 	z_stream	z;
 	ZSTD_DStream *zstd;
@@ -362,8 +394,9 @@ struct HroeS3Reader
 	int64		raw;			/* bytes read of the file */
 };
 
-HroeS3Reader *
-hroe_s3_reader_open(int dirfd, const char *name, const char *compression)
+/* name in dirfd, or (bucket not NULL) the object name of hroe.s3_endpoint's bucket */
+static HroeS3Reader *
+ReaderNew(int dirfd, const char *bucket, const char *name, const char *compression)
 {
 	HroeS3Reader *r = palloc0(sizeof(HroeS3Reader));
 	struct stat st;
@@ -371,11 +404,21 @@ hroe_s3_reader_open(int dirfd, const char *name, const char *compression)
 	r->name = pstrdup(name);
 	r->kind = strcmp(compression, "GZIP") == 0 ? READ_GZIP :
 		strcmp(compression, "ZSTD") == 0 ? READ_ZSTD : READ_NONE;
-	r->fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-	if (r->fd < 0)
-		ereport(ERROR, (errcode_for_file_access(), errmsg("could not open \"%s\": %m", name)));
-	if (fstat(r->fd, &st) < 0 || !S_ISREG(st.st_mode))
-		ereport(ERROR, (errcode(ERRCODE_INSUFFICIENT_PRIVILEGE), errmsg("\"%s\" is not a regular file", name)));
+	r->fd = -1;
+	r->total = -1;
+	if (bucket)
+	{
+		r->bucket = pstrdup(bucket);
+		r->rbuf = palloc(HROE_S3_PART_SIZE);
+	}
+	else
+	{
+		r->fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+		if (r->fd < 0)
+			ereport(ERROR, (errcode_for_file_access(), errmsg("could not open \"%s\": %m", name)));
+		if (fstat(r->fd, &st) < 0 || !S_ISREG(st.st_mode))
+			ereport(ERROR, (errcode(ERRCODE_INSUFFICIENT_PRIVILEGE), errmsg("\"%s\" is not a regular file", name)));
+	}
 	if (r->kind == READ_GZIP && inflateInit2(&r->z, 15 + 32) != Z_OK)
 		elog(ERROR, "inflateInit2 failed");
 	if (r->kind == READ_ZSTD)
@@ -388,15 +431,34 @@ hroe_s3_reader_open(int dirfd, const char *name, const char *compression)
 	return r;
 }
 
+HroeS3Reader *
+hroe_s3_reader_open(int dirfd, const char *name, const char *compression)
+{
+	return ReaderNew(dirfd, NULL, name, compression);
+}
+
 /* Read more of the file into in (at its end: eof) */
 static void
 FillIn(HroeS3Reader *r)
 {
 	ssize_t		k;
 
-	do
-		k = read(r->fd, r->in, sizeof(r->in));
-	while (k < 0 && errno == EINTR);
+	if (r->bucket)
+	{
+		if (r->rpos >= r->rlen && (r->total < 0 || r->offset < r->total))
+		{
+			r->rlen = hroe_s3_get_range(r->bucket, r->name, r->offset, r->rbuf, HROE_S3_PART_SIZE, &r->total);
+			r->rpos = 0;
+			r->offset += r->rlen;
+		}
+		k = Min(sizeof(r->in), r->rlen - r->rpos);
+		memcpy(r->in, r->rbuf + r->rpos, k);
+		r->rpos += k;
+	}
+	else
+		do
+			k = read(r->fd, r->in, sizeof(r->in));
+		while (k < 0 && errno == EINTR);
 	if (k < 0)
 		ereport(ERROR, (errcode_for_file_access(), errmsg("could not read \"%s\": %m", r->name)));
 	r->in_len = k;
@@ -527,7 +589,10 @@ hroe_s3_reader_close(HroeS3Reader *r)
 		inflateEnd(&r->z);
 	if (r->zstd)
 		ZSTD_freeDStream(r->zstd);
-	close(r->fd);
+	if (r->fd >= 0)
+		close(r->fd);
+	if (r->rbuf)
+		pfree(r->rbuf);
 	pfree(r->name);
 	pfree(r);
 }
@@ -608,4 +673,99 @@ hroe_s3_list(int bucketfd, const char *prefix)
 	Walk(fd, "", prefix ? prefix : "", &keys, 0);
 	list_sort(keys, KeyCmp);
 	return keys;
+}
+
+/* ---------- for the S3 API (s3_api.c) ---------- */
+
+/* Is b a valid bucket name (S3's rules)? */
+bool
+hroe_s3_valid_bucket(const char *b)
+{
+	return ValidBucket(b);
+}
+
+/* hroe.s3_root, opened (an error if it is not set) */
+int
+hroe_s3_open_root(void)
+{
+	return OpenRoot();
+}
+
+/* ---------- a bucket of hroe.s3_root or of hroe.s3_endpoint ---------- */
+
+struct HroeS3Bucket
+{
+	char	   *name;
+	int			fd;				/* hroe.s3_root's bucket directory; -1: the endpoint's */
+};
+
+HroeS3Bucket *
+hroe_s3_bucket_open(const char *bucket)
+{
+	/* (kept across the job's transactions) */
+	HroeS3Bucket *b = MemoryContextAllocZero(TopMemoryContext, sizeof(HroeS3Bucket));
+
+	b->name = MemoryContextStrdup(TopMemoryContext, bucket);
+	b->fd = hroe_s3_remote() ? -1 : hroe_s3_open_bucket(bucket);
+	return b;
+}
+
+void
+hroe_s3_bucket_close(HroeS3Bucket *b)
+{
+	if (b->fd >= 0)
+		close(b->fd);
+	pfree(b->name);
+	pfree(b);
+}
+
+/* A new object key (its directories created under hroe.s3_root) */
+HroeS3Writer *
+hroe_s3_object_create(HroeS3Bucket *b, const char *key, bool gzip)
+{
+	HroeS3Writer *w;
+	char	   *base;
+	int			dirfd;
+
+	if (b->fd < 0)
+		return WriterNew(-1, key, gzip, hroe_s3_upload_begin(b->name, key));
+	dirfd = hroe_s3_open_key_dir(b->fd, key, &base, true);
+	w = WriterNew(dirfd, base, gzip, NULL);
+	close(dirfd);
+	return w;
+}
+
+/* A whole small object, plain */
+void
+hroe_s3_object_put(HroeS3Bucket *b, const char *key, const char *data, size_t len, unsigned char md5[16])
+{
+	HroeS3Writer *w = hroe_s3_object_create(b, key, false);
+	unsigned char ignored[16];
+
+	hroe_s3_write(w, data, len);
+	hroe_s3_writer_close(w, md5 ? md5 : ignored, NULL);
+}
+
+HroeS3Reader *
+hroe_s3_object_open(HroeS3Bucket *b, const char *key, const char *compression)
+{
+	HroeS3Reader *r;
+	char	   *base;
+	int			dirfd;
+
+	if (b->fd < 0)
+		return ReaderNew(-1, b->name, key, compression);
+	dirfd = hroe_s3_open_key_dir(b->fd, key, &base, false);
+	r = ReaderNew(dirfd, NULL, base, compression);
+	close(dirfd);
+	return r;
+}
+
+/* The keys of the objects under prefix, sorted */
+List *
+hroe_s3_object_list(HroeS3Bucket *b, const char *prefix)
+{
+	if (b->fd < 0)
+		return hroe_s3_remote_list(b->name, prefix ? prefix : "");
+	return hroe_s3_list(b->fd, prefix);
 }

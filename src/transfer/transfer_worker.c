@@ -189,7 +189,9 @@ MarkFailed(const char *table, const char *status_col, int64 job, ErrorData *e)
 	Datum		values[3];
 
 	values[0] = Int64GetDatum(job);
-	values[1] = CStringGetTextDatum(unpack_sql_state(e->sqlerrcode));
+	/* (an S3 endpoint's error: its code, as DynamoDB's S3AccessDenied) */
+	values[1] = CStringGetTextDatum(hroe_s3_last_error_code[0] ? hroe_s3_last_error_code :
+									unpack_sql_state(e->sqlerrcode));
 	values[2] = CStringGetTextDatum(e->message ? e->message : "failed");
 	Begin(false);
 	Exec(psprintf("UPDATE hroe.%s SET %s = 'FAILED', end_time = pg_catalog.clock_timestamp(),"
@@ -457,9 +459,7 @@ Export(ExportJob *j)
 	bool		ion = strcmp(j->format, "ION") == 0;
 	bool		incremental = j->view != NULL;
 	bool		history = incremental || j->history;
-	int			bucketfd;
-	int			dirfd;
-	int			datafd;
+	HroeS3Bucket *b;
 	List	   *files = NIL;
 	int64		items = 0;
 	int64		bytes = 0;
@@ -488,10 +488,8 @@ Export(ExportJob *j)
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 				 errmsg("permission denied to export to S3 bucket %s", j->bucket)));
-	bucketfd = hroe_s3_open_bucket(j->bucket);
-	dirfd = hroe_s3_open_dir(bucketfd, base, true);
-	datafd = hroe_s3_open_dir(dirfd, "data", true);
-	hroe_s3_write_file(dirfd, "_started", "", 0, NULL);
+	b = hroe_s3_bucket_open(j->bucket);
+	hroe_s3_object_put(b, psprintf("%s/_started", base), "", 0, NULL);
 	Commit();
 
 	/*
@@ -559,7 +557,7 @@ Export(ExportJob *j)
 				f->key = psprintf("%s/data/%s", base, name);
 				files = lappend(files, f);
 				MemoryContextSwitchTo(old);
-				w = hroe_s3_writer_open(datafd, name, true);
+				w = hroe_s3_object_create(b, f->key, true);
 			}
 			if (i >= SPI_processed)
 				break;
@@ -604,8 +602,8 @@ Export(ExportJob *j)
 		escape_json(&manifest, df->key);
 		appendStringInfoString(&manifest, "}\n");
 	}
-	hroe_s3_write_file(dirfd, "manifest-files.json", manifest.data, manifest.len, md5);
-	hroe_s3_write_file(dirfd, "manifest-files.checksum", Hex(md5), 32, NULL);
+	hroe_s3_object_put(b, psprintf("%s/manifest-files.json", base), manifest.data, manifest.len, md5);
+	hroe_s3_object_put(b, psprintf("%s/manifest-files.checksum", base), Hex(md5), 32, NULL);
 	initStringInfo(&summary);
 	appendStringInfoChar(&summary, '{');
 	JsonMember(&summary, "version", incremental ? "2023-08-01" : "2020-06-30");
@@ -633,11 +631,9 @@ Export(ExportJob *j)
 		JsonMember(&summary, "outputView", j->view);
 	JsonMember(&summary, "exportType", incremental ? "INCREMENTAL_EXPORT" : "FULL_EXPORT");
 	appendStringInfoString(&summary, "}\n");
-	hroe_s3_write_file(dirfd, "manifest-summary.json", summary.data, summary.len, md5);
-	hroe_s3_write_file(dirfd, "manifest-summary.checksum", Hex(md5), 32, NULL);
-	close(datafd);
-	close(dirfd);
-	close(bucketfd);
+	hroe_s3_object_put(b, psprintf("%s/manifest-summary.json", base), summary.data, summary.len, md5);
+	hroe_s3_object_put(b, psprintf("%s/manifest-summary.checksum", base), Hex(md5), 32, NULL);
+	hroe_s3_bucket_close(b);
 
 	{
 		Oid			utypes[4] = {INT8OID, TIMESTAMPTZOID, INT8OID, INT8OID};
@@ -999,7 +995,7 @@ ImportProgress(ImportJob *j, HroeIdentity *saved, bool done)
 static void
 Import(ImportJob *j)
 {
-	int			bucketfd;
+	HroeS3Bucket *b;
 	List	   *keys;
 	ListCell   *lc;
 	HroeIdentity saved;
@@ -1016,16 +1012,14 @@ Import(ImportJob *j)
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 				 errmsg("permission denied to import from S3 bucket %s", j->bucket)));
 	old = MemoryContextSwitchTo(TopMemoryContext);
-	bucketfd = hroe_s3_open_bucket(j->bucket);
-	keys = hroe_s3_list(bucketfd, j->prefix);
+	b = hroe_s3_bucket_open(j->bucket);
+	keys = hroe_s3_object_list(b, j->prefix);
 	initStringInfo(&line);
 	MemoryContextSwitchTo(old);
 	hroe_become(j->role, &saved);
 	foreach(lc, keys)
 	{
 		char	   *key = lfirst(lc);
-		char	   *base;
-		int			dirfd;
 		HroeS3Reader *r;
 		List	   *header = j->header;
 		List	   *lines = NIL;
@@ -1036,9 +1030,7 @@ Import(ImportJob *j)
 
 		MemoryContextReset(filecxt);
 		old = MemoryContextSwitchTo(filecxt);
-		dirfd = hroe_s3_open_key_dir(bucketfd, key, &base, false);
-		r = hroe_s3_reader_open(dirfd, base, j->compression);
-		close(dirfd);
+		r = hroe_s3_object_open(b, key, j->compression);
 		while (hroe_s3_read_line(r, &line, &too_long, &raw))
 		{
 			lineno++;
@@ -1092,7 +1084,7 @@ Import(ImportJob *j)
 		hroe_s3_reader_close(r);
 		MemoryContextSwitchTo(TopMemoryContext);
 	}
-	close(bucketfd);
+	hroe_s3_bucket_close(b);
 	ImportProgress(j, &saved, true);
 	elog(LOG, "hroe: import %s into table %s completed: " INT64_FORMAT " items imported, " INT64_FORMAT " errors",
 		 j->arn, j->table, j->imported, j->errors);
@@ -1201,6 +1193,21 @@ hroe_transfer_init(void)
 							   "The directory of the server standing for S3: each subdirectory a bucket of exports and imports (empty: none).",
 							   "Files are written and read as the server's operating system user.",
 							   &hroe_s3_root, "", PGC_SIGHUP, GUC_SUPERUSER_ONLY, NULL, NULL, NULL);
+	DefineCustomStringVariable("hroe.s3_endpoint",
+							   "An S3-compatible endpoint (http:// or https://) exports write to and imports read from, in place of hroe.s3_root (empty: none).",
+							   "Path-style URLs; requests signed with SigV4 by the credentials of hroe.s3_credentials_file.",
+							   &hroe_s3_endpoint, "", PGC_SIGHUP, GUC_SUPERUSER_ONLY, NULL, NULL, NULL);
+	DefineCustomStringVariable("hroe.s3_region",
+							   "The region hroe.s3_endpoint's requests are signed for.",
+							   NULL, &hroe_s3_region, "us-east-1", PGC_SIGHUP, GUC_SUPERUSER_ONLY, NULL, NULL, NULL);
+	DefineCustomStringVariable("hroe.s3_credentials_file",
+							   "The file holding the access key of hroe.s3_endpoint (aws_access_key_id and aws_secret_access_key lines, the AWS CLI's format).",
+							   "Relative to the data directory; it must not be accessible by others.",
+							   &hroe_s3_credentials_file, "", PGC_SIGHUP, GUC_SUPERUSER_ONLY, NULL, NULL, NULL);
+	DefineCustomIntVariable("hroe.s3_timeout",
+							"Seconds hroe.s3_endpoint may take to connect, or stay without sending or receiving a byte, before a request fails.",
+							NULL, &hroe_s3_timeout, 60, 1, 3600, PGC_SIGHUP, GUC_UNIT_S | GUC_SUPERUSER_ONLY,
+							NULL, NULL, NULL);
 	DefineCustomIntVariable("hroe.export_file_items",
 							"Items an export writes per data file.",
 							NULL, &hroe_export_file_items, HROE_EXPORT_FILE_ITEMS, 1, INT_MAX, PGC_SIGHUP, 0,
