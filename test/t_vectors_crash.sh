@@ -93,14 +93,20 @@ indexes() {
 }
 tenant_schema=', "SearchSchema": [{"AttributeName": "tenant", "SearchSchemaElementType": "HASH"}]'
 defs='"AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}, {"AttributeName": "tenant", "AttributeType": "S"}]'
+# wait_active TABLE: until DescribeTable shows each of its vector indexes ACTIVE (30 s)
+wait_active() {
+	for _ in $(seq 1 300); do
+		[ "$(q "SELECT count(*) FROM jsonb_array_elements(hroe.dynamodb('DescribeTable', '{\"TableName\": \"$1\"}') -> 'Table' -> 'VectorIndexes') x
+		        WHERE x ->> 'IndexStatus' <> 'ACTIVE'")" = 0 ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
 # the crash table's indexes: built before its load (two UpdateTables, each
 # waited for: one online index action at a time)
 for ix in "euc|" "bytenant|$tenant_schema"; do
 	q "SELECT hroe.dynamodb('UpdateTable', '{\"TableName\": \"vcr\", $defs, \"VectorIndexUpdates\": [$(indexes "${ix%%|*}" "${ix#*|}")]}')" >/dev/null
-	for _ in $(seq 1 300); do
-		[ "$(q "SELECT count(*) FROM hroe.vector_indexes WHERE table_name = 'vcr' AND status <> 'ACTIVE'")" = 0 ] && break
-		sleep 0.1
-	done
+	wait_active vcr
 done
 for tab in vbf vcr; do
 	cat >"$work/load.$tab.sql" <<EOF2
@@ -224,10 +230,7 @@ cluster_psql vprimary -d postgres -c "ALTER SYSTEM RESET hroe.vector_index_build
 	-c "SELECT pg_reload_conf()" >/dev/null
 # (the second index, on the load's end: SearchSchema HASH)
 q "SELECT hroe.dynamodb('UpdateTable', '{\"TableName\": \"vbf\", $defs, \"VectorIndexUpdates\": [$(indexes bytenant "$tenant_schema")]}')" >/dev/null
-for _ in $(seq 1 300); do
-	[ "$(q "SELECT count(*) FROM hroe.vector_indexes WHERE table_name = 'vbf' AND status <> 'ACTIVE'")" = 0 ] && break
-	sleep 0.1
-done
+wait_active vbf
 check_table vbf "after a backfill under load"
 
 # 2. a crash of the primary mid-load
