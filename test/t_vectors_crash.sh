@@ -7,7 +7,8 @@
 #   while the writers run; DescribeTable shows it CREATING with Backfilling
 #   true, then ACTIVE; once the load is over, every item is in it;
 # - a crash: the postmaster is killed (kill -9) mid-load and restarted
-#   (crash recovery);
+#   (crash recovery), and with it a backfill, which the maintenance worker
+#   then resumes;
 # - a streaming standby: it follows the load and the crash; SearchVectors
 #   on it answers as on the primary, and a write there is refused cleanly
 #   (an error, the standby still answering).
@@ -85,7 +86,7 @@ for tab in vbf vcr; do
 	q "SELECT hroe.dynamodb('CreateTable', '{\"TableName\": \"$tab\", \"BillingMode\": \"PAY_PER_REQUEST\",
 	   \"KeySchema\": [{\"AttributeName\": \"pk\", \"KeyType\": \"HASH\"}],
 	   \"AttributeDefinitions\": [{\"AttributeName\": \"pk\", \"AttributeType\": \"S\"}]}')" >/dev/null
-	q "SELECT count(load_step('$tab', k, 1)) FROM generate_series(1, 1500) k" >/dev/null
+	q "SELECT count(load_step('$tab', k, 1)) FROM generate_series(1, 1000) k" >/dev/null
 done
 indexes() {
 	echo "{\"Create\": {\"IndexName\": \"$1\", \"VectorAttribute\": {\"AttributeName\": \"v\"}, \"Dimensions\": 8,
@@ -110,7 +111,7 @@ for ix in "euc|" "bytenant|$tenant_schema"; do
 done
 for tab in vbf vcr; do
 	cat >"$work/load.$tab.sql" <<EOF2
-\\set k random(1, 1900)
+\\set k random(1, 1300)
 \\set op random(1, 7)
 SELECT load_step('$tab', :k, :op);
 EOF2
@@ -203,11 +204,11 @@ q "CHECKPOINT"
 cluster_standby vstandby $((base + 1)) vprimary
 
 # 1. a backfill under load: UpdateTable while the writers run; the index
-# BACKFILLING for 3 s (so that DescribeTable is seen to show it), then built
+# BACKFILLING for 2 s (so that DescribeTable is seen to show it), then built
 # (the table rewritten, the writes of that moment waiting)
-cluster_psql vprimary -d postgres -c "ALTER SYSTEM SET hroe.vector_index_build_delay = '3s'" \
+cluster_psql vprimary -d postgres -c "ALTER SYSTEM SET hroe.vector_index_build_delay = '2s'" \
 	-c "SELECT pg_reload_conf()" >/dev/null
-load 6 vbf &
+load 5 vbf &
 pid=$!
 sleep 1
 out=$(q "SELECT hroe.dynamodb('UpdateTable', '{\"TableName\": \"vbf\", $defs, \"VectorIndexUpdates\": [$(indexes euc "")]}')")
@@ -233,7 +234,16 @@ q "SELECT hroe.dynamodb('UpdateTable', '{\"TableName\": \"vbf\", $defs, \"Vector
 wait_active vbf
 check_table vbf "after a backfill under load"
 
-# 2. a crash of the primary mid-load
+# 2. a crash of the primary mid-load, and mid-backfill: an index "late" of
+# vbf BACKFILLING (its build's delay held long) when the postmaster dies
+cluster_psql vprimary -d postgres -c "ALTER SYSTEM SET hroe.vector_index_build_delay = '1h'" \
+	-c "SELECT pg_reload_conf()" >/dev/null
+q "SELECT hroe.dynamodb('UpdateTable', '{\"TableName\": \"vbf\", $defs, \"VectorIndexUpdates\": [$(indexes late "")]}')" >/dev/null
+for _ in $(seq 1 300); do
+	[ "$(q "SELECT x ->> 'Backfilling' FROM jsonb_array_elements(hroe.dynamodb('DescribeTable', '{\"TableName\": \"vbf\"}') -> 'Table' -> 'VectorIndexes') x
+	        WHERE x ->> 'IndexName' = 'late'")" = true ] && break
+	sleep 0.1
+done
 load 3 vcr &
 pid=$!
 sleep 2
@@ -242,6 +252,22 @@ wait "$pid" || true
 cluster_start vprimary
 echo "     crash: $(processed vcr) writes before the kill"
 check_table vcr "after kill -9 mid-load and crash recovery"
+# the interrupted backfill, resumed by the maintenance worker
+cluster_psql vprimary -d postgres -c "ALTER SYSTEM RESET hroe.vector_index_build_delay" \
+	-c "ALTER SYSTEM SET hroe.ttl_database = 'hroe_vec'" -c "ALTER SYSTEM SET hroe.ttl_naptime = 1" \
+	-c "SELECT pg_reload_conf()" >/dev/null
+if wait_active vbf; then
+	sed 's/"euc"/"late"/' "$work/queries.sql" | grep '"late"' >"$work/late.sql"
+	grep '"euc"' "$work/queries.sql" >"$work/euc.sql"
+	if [ "$(sed "s/\"TABLE\"/\"vbf\"/" "$work/euc.sql" | cluster_psql vprimary -d hroe_vec)" = \
+		"$(sed "s/\"TABLE\"/\"vbf\"/" "$work/late.sql" | cluster_psql vprimary -d hroe_vec)" ]; then
+		ok "a backfill the crash interrupted is resumed by the maintenance worker: ACTIVE, answering as index euc"
+	else
+		bad "the resumed index late answers otherwise than euc"
+	fi
+else
+	bad "a backfill the crash interrupted is never resumed"
+fi
 
 # 3. the standby, caught up with the primary after its recovery (it
 # followed the backfill, the load and the crash)

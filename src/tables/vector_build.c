@@ -19,6 +19,10 @@
  * that fails (a dropped table, a full disk) leaves no index: its
  * description is deleted and the failure logged.
  *
+ * A build a server restart interrupted (the index left CREATING) is
+ * resumed by the maintenance worker (ttl.c: hroe_vector_index_resume) while
+ * no build worker runs, or by hroe.build_vector_index.
+ *
  * SearchVectors refuses an index not yet ACTIVE with DynamoDB's texts
  * (hroe_vector_index_check_searchable).
  *
@@ -103,7 +107,7 @@ hroe_start_vector_index_build(PG_FUNCTION_ARGS)
 	memset(&args, 0, sizeof(args));
 	args.database = MyDatabaseId;
 	args.xid = GetTopTransactionId();
-	hroe_worker_prepare(&worker, "hroe_vector_build_main", "hroe vector index build");
+	hroe_worker_prepare(&worker, "hroe_vector_build_main", HROE_VECTOR_BUILD_WORKER_TYPE);
 	worker.bgw_restart_time = BGW_NEVER_RESTART;
 	snprintf(worker.bgw_name, BGW_MAXLEN, "hroe vector index build");
 	StaticAssertStmt(sizeof(VectorBuildArgs) <= BGW_EXTRALEN, "VectorBuildArgs too large");
@@ -274,6 +278,46 @@ hroe_vector_build_main(Datum arg)
 	foreach(lc, pending)
 		Build(lfirst(lc));
 	proc_exit(0);
+}
+
+/*
+ * The vector indexes of table not yet ACTIVE, built at once (SPI connected,
+ * in a transaction): the maintenance worker (ttl.c) resumes so the builds a
+ * server restart interrupted, when no build worker runs
+ */
+void
+hroe_vector_index_resume(const char *table)
+{
+	Datum		v[1] = {CStringGetTextDatum(table)};
+	Oid			types[1] = {TEXTOID};
+	List	   *pending = NIL;
+	ListCell   *lc;
+
+	if (SPI_execute_with_args("SELECT v.index_name, c.relowner FROM hroe.vector_indexes v "
+							  "JOIN hroe.tables t ON t.table_name OPERATOR(pg_catalog.=) v.table_name "
+							  "JOIN pg_catalog.pg_class c ON c.oid OPERATOR(pg_catalog.=) t.relid "
+							  "WHERE v.table_name OPERATOR(pg_catalog.=) $1 AND v.status OPERATOR(pg_catalog.<>) 'ACTIVE' "
+							  "ORDER BY v.created_at, v.index_name",
+							  1, types, v, NULL, false, 0) != SPI_OK_SELECT)
+		elog(ERROR, "reading hroe.vector_indexes failed");
+	for (uint64 i = 0; i < SPI_processed; i++)
+	{
+		PendingIndex *p = palloc0(sizeof(PendingIndex));
+
+		p->table = pstrdup(table);
+		p->index = pstrdup(SPI_getvalue(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1));
+		p->owner = (Oid) strtoul(SPI_getvalue(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 2), NULL, 10);
+		pending = lappend(pending, p);
+	}
+	foreach(lc, pending)
+	{
+		PendingIndex *p = lfirst(lc);
+
+		ereport(LOG,
+				(errmsg("hroe: building vector index \"%s\" of table \"%s\", its build interrupted",
+						p->index, p->table)));
+		(void) RunAsOwner("SELECT hroe.build_vector_index($1, $2)", p, SPI_OK_SELECT);
+	}
 }
 
 /*

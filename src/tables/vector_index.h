@@ -27,5 +27,10 @@ extern HroeVectorProblem hroe_vector_from_value(const HroeValue *v, int dims, fl
 extern int	hroe_vector_index_build_delay;
 extern void hroe_vector_build_init(void);
 extern void hroe_vector_index_check_searchable(const char *table, const char *index);
+extern void hroe_vector_index_resume(const char *table);
+
+/* the bgw_type of a build worker (pg_stat_activity's backend_type) */
+#define HROE_VECTOR_BUILD_WORKER_TYPE "hroe vector index build"
+
 
 #endif
