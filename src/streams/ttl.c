@@ -518,7 +518,9 @@ hroe_ttl_worker_main(Datum arg)
 						 " THEN PERFORM hroe.pitr_compact(); END IF; END$$", NULL);
 		/*
 		 * vector index builds a server restart interrupted (vector_build.c),
-		 * while no build worker runs here (none before 0.3's update)
+		 * while no build worker runs here (none before 0.3's update): an
+		 * index not ACTIVE recorded before the server started, or a minute
+		 * ago (a crash's restart of the server's processes)
 		 */
 		RunInTransaction("SELECT 1 WHERE pg_catalog.to_regclass('hroe.vector_indexes') IS NOT NULL", &tables);
 		installed = tables != NIL;
@@ -526,7 +528,10 @@ hroe_ttl_worker_main(Datum arg)
 		tables = NIL;
 		if (installed)
 			RunInTransaction("SELECT v.table_name FROM hroe.vector_indexes v"
-							 " WHERE v.status OPERATOR(pg_catalog.<>) 'ACTIVE' AND NOT EXISTS"
+							 " WHERE v.status OPERATOR(pg_catalog.<>) 'ACTIVE'"
+							 " AND (v.created_at OPERATOR(pg_catalog.<) pg_catalog.pg_postmaster_start_time()"
+							 "  OR v.created_at OPERATOR(pg_catalog.<) pg_catalog.now() OPERATOR(pg_catalog.-) '1 minute'::pg_catalog.interval)"
+							 " AND NOT EXISTS"
 							 " (SELECT FROM pg_catalog.pg_stat_activity a WHERE a.backend_type OPERATOR(pg_catalog.=) '"
 							 HROE_VECTOR_BUILD_WORKER_TYPE "'"
 							 "  AND a.datname OPERATOR(pg_catalog.=) pg_catalog.current_database())"
