@@ -530,7 +530,7 @@ hroe_ttl_worker_main(Datum arg)
 			RunInTransaction("SELECT v.table_name FROM hroe.vector_indexes v"
 							 " WHERE v.status OPERATOR(pg_catalog.<>) 'ACTIVE'"
 							 " AND (v.created_at OPERATOR(pg_catalog.<) pg_catalog.pg_postmaster_start_time()"
-							 "  OR v.created_at OPERATOR(pg_catalog.<) pg_catalog.now() OPERATOR(pg_catalog.-) '1 minute'::pg_catalog.interval)"
+							 "  OR v.created_at OPERATOR(pg_catalog.<) (pg_catalog.now() OPERATOR(pg_catalog.-) '1 minute'::pg_catalog.interval))"
 							 " AND NOT EXISTS"
 							 " (SELECT FROM pg_catalog.pg_stat_activity a WHERE a.backend_type OPERATOR(pg_catalog.=) '"
 							 HROE_VECTOR_BUILD_WORKER_TYPE "'"
