@@ -140,15 +140,70 @@ SELECT item::jsonb -> 'pk' ->> 'S' AS pk, score FROM hroe.search_vectors('vxt', 
 SELECT * FROM hroe.search_vectors('vxt', 'schema', '{1,0,0}', 2);
 
 -- ---------- UpdateTable: one online action, backfill, delete ----------
+-- (an index UpdateTable creates on a table holding items is built by a
+-- background worker; its delay held long here, so each status is seen)
+ALTER SYSTEM SET hroe.vector_index_build_delay = '1h';
+SELECT pg_reload_conf();
+-- the index's status, once it is p_status (or after 60 s, what it is)
+CREATE FUNCTION vx_wait(p_index text, p_status text) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+	v text;
+BEGIN
+	FOR i IN 1 .. 1200 LOOP
+		SELECT status INTO v FROM hroe.vector_indexes WHERE table_name = 'vxt' AND index_name = p_index;
+		EXIT WHEN v IS NOT DISTINCT FROM p_status;
+		PERFORM pg_sleep(0.05);
+	END LOOP;
+	RETURN coalesce(v, 'none');
+END
+$$;
+CREATE FUNCTION vx_described(p_index text) RETURNS jsonb LANGUAGE sql AS $$
+	SELECT jsonb_build_object('TableStatus', d -> 'Table' -> 'TableStatus') || coalesce(
+		(SELECT jsonb_build_object('IndexStatus', x -> 'IndexStatus', 'Backfilling', x -> 'Backfilling', 'ItemCount', x -> 'ItemCount')
+		 FROM jsonb_array_elements(d -> 'Table' -> 'VectorIndexes') x WHERE x ->> 'IndexName' = p_index), '{"index": "none"}')
+	FROM vx_ddb('DescribeTable', '{"TableName": "vxt"}') d
+$$;
 SELECT vx_ddb('PutItem', '{"TableName": "vxt", "Item": {"pk": {"S": "old-bad"}, "v2": {"L": [{"N": "1"}]}}}');
 SELECT vx_ddb('PutItem', '{"TableName": "vxt", "Item": {"pk": {"S": "old-good"}, "v2": {"L": [{"N": "1"}, {"N": "2"}]}}}');
 SELECT vx_ddb_err('UpdateTable', '{"TableName": "vxt", "VectorIndexUpdates": [
   {"Create": {"IndexName": "v2a", "VectorAttribute": {"AttributeName": "v2"}, "Dimensions": 2, "DistanceFunction": "EUCLIDEAN", "Projection": {"ProjectionType": "KEYS_ONLY"}}},
   {"Create": {"IndexName": "v2b", "VectorAttribute": {"AttributeName": "v2"}, "Dimensions": 2, "DistanceFunction": "EUCLIDEAN", "Projection": {"ProjectionType": "KEYS_ONLY"}}}]}');
 SELECT jsonb_pretty(vx_ddb('UpdateTable', '{"TableName": "vxt", "VectorIndexUpdates": [{"Delete": {"IndexName": "dot"}}]}') -> 'TableDescription' -> 'TableStatus');
+-- a request rolled back leaves no index; before it commits the index is
+-- CREATING, not yet searchable
+BEGIN;
 SELECT vx_ddb('UpdateTable', '{"TableName": "vxt", "VectorIndexUpdates": [
   {"Create": {"IndexName": "v2a", "VectorAttribute": {"AttributeName": "v2"}, "Dimensions": 2, "DistanceFunction": "EUCLIDEAN", "Projection": {"ProjectionType": "KEYS_ONLY"}}}]}')
   -> 'TableDescription' -> 'VectorIndexes' -> 3;
+SELECT vx_described('v2a');
+SELECT vx_ddb_err('SearchVectors', jsonb_build_object('TableName', 'vxt', 'IndexName', 'v2a', 'SearchVector', vx_vec(0, 0), 'TopK', 5));
+ROLLBACK;
+SELECT vx_described('v2a');
+-- committed: the worker marks it backfilling (and waits its delay)
+SELECT vx_ddb('UpdateTable', '{"TableName": "vxt", "VectorIndexUpdates": [
+  {"Create": {"IndexName": "v2a", "VectorAttribute": {"AttributeName": "v2"}, "Dimensions": 2, "DistanceFunction": "EUCLIDEAN", "Projection": {"ProjectionType": "KEYS_ONLY"}}}]}')
+  -> 'TableDescription' -> 'VectorIndexes' -> 3;
+SELECT vx_wait('v2a', 'BACKFILLING');
+SELECT vx_described('v2a');
+SELECT vx_ddb_err('SearchVectors', jsonb_build_object('TableName', 'vxt', 'IndexName', 'v2a', 'SearchVector', vx_vec(0, 0), 'TopK', 5));
+SELECT * FROM hroe.search_vectors('vxt', 'v2a', '{0,0}', 5);
+-- one online index action at a time: none while it is built
+SELECT vx_ddb_err('UpdateTable', '{"TableName": "vxt", "VectorIndexUpdates": [
+  {"Create": {"IndexName": "v2b", "VectorAttribute": {"AttributeName": "v2"}, "Dimensions": 2, "DistanceFunction": "EUCLIDEAN", "Projection": {"ProjectionType": "KEYS_ONLY"}}}]}');
+SELECT vx_ddb_err('UpdateTable', '{"TableName": "vxt", "VectorIndexUpdates": [{"Delete": {"IndexName": "v2a"}}]}');
+SELECT vx_ddb_err('UpdateTable', '{"TableName": "vxt", "AttributeDefinitions": [{"AttributeName": "g", "AttributeType": "S"}],
+  "GlobalSecondaryIndexUpdates": [{"Create": {"IndexName": "byg", "KeySchema": [{"AttributeName": "g", "KeyType": "HASH"}], "Projection": {"ProjectionType": "KEYS_ONLY"}}}]}');
+SELECT hroe.delete_vector_index('vxt', 'v2a');
+-- writes during the backfill: each one indexed (an invalid vector left
+-- out, as the backfill leaves out the items stored before)
+SELECT vx_ddb('PutItem', '{"TableName": "vxt", "Item": {"pk": {"S": "mid-good"}, "v2": {"L": [{"N": "3"}, {"N": "4"}]}}}');
+SELECT vx_ddb('PutItem', '{"TableName": "vxt", "Item": {"pk": {"S": "mid-bad"}, "v2": {"L": [{"S": "x"}, {"N": "4"}]}}}');
+SELECT vx_ddb('UpdateItem', '{"TableName": "vxt", "Key": {"pk": {"S": "old-good"}}, "UpdateExpression": "SET v2 = :v", "ExpressionAttributeValues": {":v": {"L": [{"N": "0"}, {"N": "1"}]}}}');
+-- the delay over: built, ACTIVE, searchable
+ALTER SYSTEM RESET hroe.vector_index_build_delay;
+SELECT pg_reload_conf();
+SELECT vx_wait('v2a', 'ACTIVE');
+SELECT vx_described('v2a');
 SELECT vx_hits(vx_ddb('SearchVectors', jsonb_build_object('TableName', 'vxt', 'IndexName', 'v2a', 'SearchVector', vx_vec(0, 0), 'TopK', 5)));
 SELECT vx_ddb_err('PutItem', '{"TableName": "vxt", "Item": {"pk": {"S": "new-bad"}, "v2": {"L": [{"N": "1"}]}}}');
 SELECT jsonb_agg(x ->> 'IndexName') FROM jsonb_array_elements(vx_ddb('DescribeTable', '{"TableName": "vxt"}') -> 'Table' -> 'VectorIndexes') x;

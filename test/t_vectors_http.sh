@@ -5,7 +5,10 @@
 # vector indexes, write vectors, search them (scores, a SearchSchema
 # condition, the f32 copy projected, ConsumedCapacity) and get DynamoDB's
 # errors: SearchVectors passes the protocol's operation check (before, an
-# UnknownOperationException) and the JSON API's table of operations.
+# UnknownOperationException) and the JSON API's table of operations.  Then
+# each adds an index by UpdateTable, which a worker backfills: DescribeTable
+# walks CREATING with Backfilling, SearchVectors and another online index
+# action are refused with DynamoDB's errors until it is ACTIVE.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 . test/lib_cluster.sh
@@ -52,6 +55,46 @@ scenario() {
 	check "$front: SearchVectors on a missing table: ResourceNotFoundException" has \
 		'^400 crc32-ok \{"__type":"com.amazonaws.dynamodb.v20120810#ResourceNotFoundException"' \
 		raw SearchVectors '{"TableName": "no_such_table", "IndexName": "plain", "SearchVector": [{"N": "1"}], "TopK": 1}'
+	# an index UpdateTable creates on the table, which holds items: backfilled
+	# by a worker (its delay held long, so each status is seen, then released)
+	build_delay 1h
+	check "$front: UpdateTable on a table holding items answers the new index CREATING, Backfilling false" has \
+		'^200 crc32-ok .*"TableStatus": "UPDATING".*"Backfilling": false, "IndexStatus": "CREATING"' \
+		raw UpdateTable '{"TableName": "'"$t"'", "VectorIndexUpdates": [{"Create": {"IndexName": "later", "VectorAttribute": {"AttributeName": "e"},
+		  "Dimensions": 3, "DistanceFunction": "EUCLIDEAN", "Projection": {"ProjectionType": "KEYS_ONLY"}}}]}'
+	check "$front: the worker backfills it" wait_status "$t" BACKFILLING
+	check "$front: DescribeTable shows it CREATING with Backfilling true, the table UPDATING" has \
+		'^200 crc32-ok .*"TableStatus": "UPDATING", "VectorIndexes": .*"IndexName": "later", "ItemCount": 0, .*"Backfilling": true, "IndexStatus": "CREATING"' \
+		raw DescribeTable '{"TableName": "'"$t"'"}'
+	check "$front: SearchVectors on it: DynamoDB's error" has \
+		'^400 crc32-ok \{"__type":"com.amazon.coral.validate#ValidationException","message":"Cannot search backfilling vector index: later"\}$' \
+		raw SearchVectors '{"TableName": "'"$t"'", "IndexName": "later", "SearchVector": [{"N": "1"}, {"N": "0"}, {"N": "0"}], "TopK": 1}'
+	check "$front: no other online index action meanwhile: LimitExceededException" has \
+		'^400 crc32-ok .*LimitExceededException","message":"Subscriber limit exceeded: Only 1 online index can be created or deleted simultaneously per table"' \
+		raw UpdateTable '{"TableName": "'"$t"'", "VectorIndexUpdates": [{"Delete": {"IndexName": "plain"}}]}'
+	build_delay DEFAULT
+	check "$front: built, it is ACTIVE" wait_status "$t" ACTIVE
+	check "$front: then SearchVectors finds the items written before it" has \
+		'^200 crc32-ok \{"SearchResults":\[\{"Item":\{"pk": \{"S": "a"\}\},"Score":0\},\{"Item":\{"pk": \{"S": "b"\}\},"Score":1.4142135\}\]' \
+		raw SearchVectors '{"TableName": "'"$t"'", "IndexName": "later", "SearchVector": [{"N": "1"}, {"N": "0"}, {"N": "0"}], "TopK": 2}'
+}
+# build_delay VALUE: hroe.vector_index_build_delay of the cluster (DEFAULT: reset)
+build_delay() {
+	if [ "$1" = DEFAULT ]; then
+		psql -XAtq -d postgres -c "ALTER SYSTEM RESET hroe.vector_index_build_delay" -c "SELECT pg_reload_conf()" >/dev/null
+	else
+		psql -XAtq -d postgres -c "ALTER SYSTEM SET hroe.vector_index_build_delay = '$1'" -c "SELECT pg_reload_conf()" >/dev/null
+	fi
+}
+# wait_status TABLE STATUS: until its vector index "later" is STATUS (30 s)
+wait_status() {
+	for _ in $(seq 1 300); do
+		[ "$(psql -XAtq -d "$db" -c "SELECT status FROM hroe.vector_indexes WHERE table_name = '$1' AND index_name = 'later'")" = "$2" ] &&
+			return 0
+		sleep 0.1
+	done
+	echo "the index is $(psql -XAtq -d "$db" -c "SELECT status FROM hroe.vector_indexes WHERE table_name = '$1' AND index_name = 'later'")"
+	return 1
 }
 
 gw_start "$db" || exit 1

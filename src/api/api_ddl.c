@@ -909,7 +909,8 @@ hroe_api_update_table(JsonbContainer *req, StringInfo out)
 		hroe_ddb_error(ERRCODE_HROE_RESOURCE_NOT_FOUND, "ResourceNotFoundException",
 					   psprintf("Requested resource not found: Table: %s not found", table));
 	nonline += nvector;
-	if (nonline > 1)
+	/* (a vector index still being built is an online action under way) */
+	if (nonline > 1 || (nonline == 1 && hroe_api_vector_index_building(table)))
 		hroe_ddb_error(ERRCODE_HROE_LIMIT_EXCEEDED, "LimitExceededException",
 					   "Subscriber limit exceeded: Only 1 online index can be created or deleted simultaneously per table");
 	pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);

@@ -150,6 +150,7 @@ extern int	hroe_api_vector_index_actions(JsonbContainer *req);
 extern void hroe_api_vector_index_update_members(JsonbContainer *req, List **errs);
 extern char *hroe_api_apply_vector_index_updates(const char *table, JsonbContainer *req,
 												 JsonbContainer **defs, int ndefs);
+extern bool hroe_api_vector_index_building(const char *table);
 extern Jsonb *hroe_api_with_vector_indexes(Jsonb *desc, const char *table, const char *status,
 										   const char *new_index);
 extern void hroe_api_search_vectors(const ApiRequest *r, StringInfo out);

@@ -316,9 +316,27 @@ hroe_api_apply_vector_index_updates(const char *table, JsonbContainer *req, Json
 }
 
 /*
+ * UpdateTable: true if one of table's vector indexes is being built (its
+ * online index action not done yet)
+ */
+bool
+hroe_api_vector_index_building(const char *table)
+{
+	Datum		v[1] = {CStringGetTextDatum(table)};
+	Oid			types[1] = {TEXTOID};
+
+	if (SPI_execute_with_args("SELECT FROM hroe.vector_indexes WHERE table_name OPERATOR(pg_catalog.=) $1 "
+							  "AND status OPERATOR(pg_catalog.<>) 'ACTIVE'",
+							  1, types, v, NULL, false, 1) != SPI_OK_SELECT)
+		elog(ERROR, "reading hroe.vector_indexes failed");
+	return SPI_processed > 0;
+}
+
+/*
  * A TableDescription desc with the table's VectorIndexes: IndexStatus
- * status for them all (NULL: as described), or for new_index alone, which
- * also shows Backfilling false (UpdateTable's answer)
+ * status for them all (NULL: as described, the table UPDATING while one is
+ * built), or for new_index alone, which also shows Backfilling false
+ * (UpdateTable's answer)
  */
 Jsonb *
 hroe_api_with_vector_indexes(Jsonb *desc, const char *table, const char *status, const char *new_index)
@@ -355,6 +373,11 @@ hroe_api_with_vector_indexes(Jsonb *desc, const char *table, const char *status,
 							  "       WHERE v.table_name OPERATOR(pg_catalog.=) $2 AND NOT EXISTS "
 							  "        (SELECT FROM pg_catalog.jsonb_array_elements($1->'AttributeDefinitions') e "
 							  "         WHERE e->>'AttributeName' OPERATOR(pg_catalog.=) u.a)) s(d))) END "
+							  /* DescribeTable: the table UPDATING while an index is built */
+							  "OPERATOR(pg_catalog.||) CASE WHEN $3 IS NULL AND $1->>'TableStatus' OPERATOR(pg_catalog.=) 'ACTIVE' "
+							  " AND EXISTS (SELECT FROM hroe.vector_indexes b WHERE b.table_name OPERATOR(pg_catalog.=) $2 "
+							  "             AND b.status OPERATOR(pg_catalog.<>) 'ACTIVE') "
+							  " THEN pg_catalog.jsonb_build_object('TableStatus', 'UPDATING') ELSE '{}'::pg_catalog.jsonb END "
 							  "FROM hroe.vector_index_descriptions($2) x, hroe.tables t WHERE t.table_name OPERATOR(pg_catalog.=) $2",
 							  4, types, v, nulls, false, 1) != SPI_OK_SELECT || SPI_processed != 1)
 		elog(ERROR, "describing the vector indexes of %s failed", table);
@@ -553,6 +576,8 @@ hroe_api_search_vectors(const ApiRequest *r, StringInfo out)
 	vx = hroe_vector_index_lookup(t->name, index);
 	if (vx == NULL)
 		hroe_api_invalid(psprintf("The table does not have the specified index: %s", index));
+	/* not yet built (UpdateTable's background build): DynamoDB's texts */
+	hroe_vector_index_check_searchable(t->name, index);
 	if (k > HROE_VECTOR_TOP_K_MAX)
 		hroe_api_invalid(psprintf("Provided TopK value '%d' is out of valid range. The value must be between 1 and %d inclusive",
 								  k, HROE_VECTOR_TOP_K_MAX));

@@ -747,6 +747,7 @@ hroe_search_vectors(PG_FUNCTION_ARGS)
 	vx = hroe_vector_index_lookup(table, index);
 	if (vx == NULL)
 		HroeValidation(psprintf("The table does not have the specified index: %s", index));
+	hroe_vector_index_check_searchable(table, index);
 	if (ArrayGetNItems(ARR_NDIM(qa), ARR_DIMS(qa)) != vx->dims)
 		HroeValidation(psprintf("Input search vector dimension %d does not match vector index dimension %d",
 								ArrayGetNItems(ARR_NDIM(qa), ARR_DIMS(qa)), vx->dims));

@@ -60,6 +60,7 @@
 #include "streams.h"
 #include "ttl.h"
 #include "tables.h"
+#include "vector_index.h"
 #include "worker.h"
 
 char	   *hroe_ttl_database = NULL;
@@ -515,6 +516,30 @@ hroe_ttl_worker_main(Datum arg)
 		/* point-in-time recovery's retention (pitr.sql; none before 0.3's update) */
 		RunInTransaction("DO $$BEGIN IF pg_catalog.to_regprocedure('hroe.pitr_compact(interval)') IS NOT NULL"
 						 " THEN PERFORM hroe.pitr_compact(); END IF; END$$", NULL);
+		/*
+		 * vector index builds a server restart interrupted (vector_build.c),
+		 * while no build worker runs here (none before 0.3's update): an
+		 * index not ACTIVE recorded before the server started, or a minute
+		 * ago (a crash's restart of the server's processes)
+		 */
+		RunInTransaction("SELECT 1 WHERE pg_catalog.to_regclass('hroe.vector_indexes') IS NOT NULL", &tables);
+		installed = tables != NIL;
+		list_free_deep(tables);
+		tables = NIL;
+		if (installed)
+			RunInTransaction("SELECT v.table_name FROM hroe.vector_indexes v"
+							 " WHERE v.status OPERATOR(pg_catalog.<>) 'ACTIVE'"
+							 " AND (v.created_at OPERATOR(pg_catalog.<) pg_catalog.pg_postmaster_start_time()"
+							 "  OR v.created_at OPERATOR(pg_catalog.<) (pg_catalog.now() OPERATOR(pg_catalog.-) '1 minute'::pg_catalog.interval))"
+							 " AND NOT EXISTS"
+							 " (SELECT FROM pg_catalog.pg_stat_activity a WHERE a.backend_type OPERATOR(pg_catalog.=) '"
+							 HROE_VECTOR_BUILD_WORKER_TYPE "'"
+							 "  AND a.datname OPERATOR(pg_catalog.=) pg_catalog.current_database())"
+							 " GROUP BY 1 ORDER BY 1", &tables);
+		foreach(lc, tables)
+			PerTableCaught(hroe_vector_index_resume, "building the vector indexes of", lfirst(lc));
+		list_free_deep(tables);
+		tables = NIL;
 		/* DescribeTable's figures of large tables, as DynamoDB's, refreshed */
 		RunInTransaction(psprintf("SELECT hroe.tables_with_stale_statistics(pg_catalog.make_interval(secs => %d))",
 								  hroe_statistics_interval), &tables);

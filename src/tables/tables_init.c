@@ -16,6 +16,7 @@
 
 #include "tables.h"
 #include "throttle.h"
+#include "vector_index.h"
 
 /* Define the tables layer's settings */
 void
@@ -55,6 +56,7 @@ hroe_tables_init(void)
 							   hroe_check_account_id, NULL, NULL);
 	hroe_item_collection_init();
 	hroe_throttle_init();
+	hroe_vector_build_init();
 	DefineCustomStringVariable("hroe.partition_servers",
 							   "The postgres_fdw foreign servers CreateTable distributes new tables over.",
 							   "A comma-separated list of foreign server names (empty, the default: "

@@ -38,6 +38,10 @@ CREATE TABLE hroe.vector_indexes (
 	list_column			name,
 	ivf_relname			name,
 	trained_items		bigint,
+	-- CREATING: recorded by UpdateTable, its build not started; BACKFILLING:
+	-- its worker building it (hroe.build_vector_index); ACTIVE: searchable
+	status				text NOT NULL DEFAULT 'ACTIVE'
+		CHECK (status IN ('CREATING', 'BACKFILLING', 'ACTIVE')),
 	PRIMARY KEY (table_name, index_name)
 );
 COMMENT ON TABLE hroe.vector_indexes IS 'Vector indexes created by hroe.create_vector_index: the vector attribute, its dimensions and distance function, the projection, the SearchSchema (HASH and INLINE_FILTER elements) with their generated key columns, the generated real[] column holding each item''s vector as f32, the NOT VALID CHECK constraint rejecting invalid vectors, the btree index on the HASH element';
@@ -117,15 +121,14 @@ DECLARE
 	v_cols name[] := '{}';
 	v_col name;
 	v_vcol name;
-	v_check text;
 	v_check_name name;
-	v_schema name;
 	v_index_rel name;
 	v_hash_col name;
 	v_elem jsonb;
 	v_attr text;
 	v_kind text;
 	v_type text;
+	v_items boolean := false;
 	i integer := 0;
 BEGIN
 	PERFORM hroe.check_name(p_table_name, 'tableName');
@@ -142,6 +145,11 @@ BEGIN
 	IF t.billing_mode <> 'PAY_PER_REQUEST' THEN
 		PERFORM hroe.dynamodb_error('ValidationException',
 			'One or more parameter values were invalid: Vector indexes are only supported for PAY_PER_REQUEST tables');
+	END IF;
+	-- one online index action at a time: none while an index is built
+	IF EXISTS (SELECT 1 FROM hroe.vector_indexes WHERE table_name = p_table_name AND status <> 'ACTIVE') THEN
+		PERFORM hroe.dynamodb_error('LimitExceededException',
+			'Subscriber limit exceeded: Only 1 online index can be created or deleted simultaneously per table');
 	END IF;
 	IF EXISTS (SELECT 1 FROM hroe.vector_indexes WHERE table_name = p_table_name AND index_name = p_index_name)
 	   OR EXISTS (SELECT 1 FROM hroe.indexes WHERE table_name = p_table_name AND index_name = p_index_name) THEN
@@ -228,34 +236,25 @@ BEGIN
 		v_prefix := 'vix' || (SELECT count(*) + 1 FROM pg_attribute WHERE attrelid = t.relid AND attnum > 0);
 	END IF;
 	v_vcol := (v_prefix || '_vector')::name;
-	EXECUTE format('ALTER TABLE %s ADD COLUMN %I real[] GENERATED ALWAYS AS (hroe.item_vector(item, %L, %s)) STORED',
-				   t.relid, v_vcol, p_vector_attribute, p_dimensions);
-	v_check := format('hroe.check_vector(item, %L, %s, %L)', p_vector_attribute, p_dimensions, p_index_name);
 	FOR i IN 1 .. coalesce(cardinality(v_attrs), 0) LOOP
 		v_col := (v_prefix || '_s' || i)::name;
-		EXECUTE format('ALTER TABLE %s ADD COLUMN %I %s GENERATED ALWAYS AS (hroe.item_key_%s(item, %L, true, %L)) STORED',
-					   t.relid, v_col, hroe.key_column_type(v_types[i]), lower(v_types[i]), v_attrs[i], p_index_name);
 		v_cols := v_cols || v_col;
-		v_check := v_check || format(' AND hroe.check_index_key(item, %L, %L, true, %L)', v_attrs[i], v_types[i], p_index_name);
 		IF v_elems[i] = 'HASH' THEN
 			v_hash_col := v_col;
 		END IF;
 	END LOOP;
-	-- items already stored with an invalid vector stay out of the index (as
-	-- a backfill skips them); every later write storing one is rejected
 	v_check_name := (v_prefix || '_vector_check')::name;
-	EXECUTE format('ALTER TABLE %s ADD CONSTRAINT %I CHECK (%s) NOT VALID', t.relid, v_check_name, v_check);
-	SELECT n.nspname INTO v_schema
-	FROM pg_namespace n JOIN pg_class c ON c.relnamespace = n.oid WHERE c.oid = t.relid;
 	IF v_hash_col IS NOT NULL THEN
 		v_index_rel := hroe.relation_name(format('%s.%s', p_table_name, p_index_name));
 		IF EXISTS (SELECT 1 FROM pg_class WHERE relname = v_index_rel
 				   AND relnamespace = (SELECT relnamespace FROM pg_class WHERE oid = t.relid)) THEN
 			v_index_rel := hroe.relation_name(format('%s.%s.%s', p_table_name, p_index_name, v_prefix));
 		END IF;
-		EXECUTE format('CREATE INDEX %I ON %s (%I) WHERE %I IS NOT NULL', v_index_rel, t.relid, v_hash_col, v_vcol);
-		EXECUTE format('COMMENT ON INDEX %I.%I IS %L', v_schema, v_index_rel,
-					   format('DynamoDB vector index %s of %s: its HASH element (hroe)', p_index_name, p_table_name));
+	END IF;
+	-- UpdateTable on a table holding items: built in the background, as
+	-- DynamoDB backfills a new index (CREATING, then BACKFILLING, ACTIVE)
+	IF p_online THEN
+		EXECUTE format('SELECT EXISTS (SELECT FROM %s)', t.relid) INTO v_items;
 	END IF;
 	-- rows up to a page stay uncompressed and inline: an item's numbers and
 	-- their f32 copy cross the default 2 KB threshold, where every write
@@ -264,14 +263,86 @@ BEGIN
 	INSERT INTO hroe.vector_indexes (table_name, index_name, vector_attribute, dimensions, distance_function,
 									 projection, non_key_attributes, search_attributes, search_element_types,
 									 search_attribute_types, search_columns, vector_column, key_check,
-									 index_relname, online)
+									 index_relname, online, status)
 	VALUES (p_table_name, p_index_name, p_vector_attribute, p_dimensions, p_distance_function,
 			p_projection, coalesce(p_non_key_attributes, '{}'), v_attrs, v_elems, v_types, v_cols, v_vcol,
-			v_check_name, v_index_rel, p_online);
+			v_check_name, v_index_rel, p_online, CASE WHEN v_items THEN 'CREATING' ELSE 'ACTIVE' END);
+	IF v_items THEN
+		PERFORM hroe.start_vector_index_build(p_table_name, p_index_name);
+	ELSE
+		PERFORM hroe.build_vector_index(p_table_name, p_index_name);
+	END IF;
 END
 $$;
 COMMENT ON FUNCTION hroe.create_vector_index(text, text, text, integer, text, text, text[], jsonb, jsonb, boolean) IS
-'CreateTable VectorIndexes and UpdateTable VectorIndexUpdates Create: a vector index on attribute p_vector_attribute (a list of p_dimensions numbers, 1-4096) searched under COSINE, EUCLIDEAN or DOT_PRODUCT distance, projection ALL, KEYS_ONLY or INCLUDE p_non_key_attributes, SearchSchema p_search_schema ([{"AttributeName": ..., "SearchSchemaElementType": "HASH" | "INLINE_FILTER"}], types from p_attribute_definitions or the table''s key schema); PAY_PER_REQUEST tables only, at most 5 per table; items already stored are indexed at once (those with invalid vectors left out), every later write storing an invalid vector is rejected; sets the table''s toast_tuple_target to 8160 (rows up to a page stay uncompressed); p_online: created by UpdateTable';
+'CreateTable VectorIndexes and UpdateTable VectorIndexUpdates Create: a vector index on attribute p_vector_attribute (a list of p_dimensions numbers, 1-4096) searched under COSINE, EUCLIDEAN or DOT_PRODUCT distance, projection ALL, KEYS_ONLY or INCLUDE p_non_key_attributes, SearchSchema p_search_schema ([{"AttributeName": ..., "SearchSchemaElementType": "HASH" | "INLINE_FILTER"}], types from p_attribute_definitions or the table''s key schema); PAY_PER_REQUEST tables only, at most 5 per table, none while another is being built; items already stored are indexed (those with invalid vectors left out), at once, or, p_online (UpdateTable) on a table holding items, by a background worker (hroe.build_vector_index), the index CREATING until then; every later write storing an invalid vector is rejected; sets the table''s toast_tuple_target to 8160 (rows up to a page stay uncompressed)';
+
+CREATE FUNCTION hroe.build_vector_index(p_table_name text, p_index_name text)
+RETURNS boolean
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	t hroe.tables;
+	x hroe.vector_indexes;
+	v_check text;
+	v_schema name;
+	v_hash_col name;
+BEGIN
+	PERFORM hroe.check_table_owner(p_table_name);
+	SELECT * INTO t FROM hroe.tables WHERE table_name = p_table_name FOR UPDATE;
+	IF NOT FOUND THEN
+		PERFORM hroe.dynamodb_error('ResourceNotFoundException', 'Requested resource not found');
+	END IF;
+	SELECT * INTO x FROM hroe.vector_indexes WHERE table_name = p_table_name AND index_name = p_index_name FOR UPDATE;
+	IF NOT FOUND THEN
+		PERFORM hroe.dynamodb_error('ResourceNotFoundException',
+			format('Requested resource not found: Index: %s not found', p_index_name));
+	END IF;
+	-- built already
+	IF EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = t.relid AND attname = x.vector_column AND NOT attisdropped) THEN
+		UPDATE hroe.vector_indexes SET status = 'ACTIVE'
+		WHERE table_name = p_table_name AND index_name = p_index_name AND status <> 'ACTIVE';
+		RETURN false;
+	END IF;
+	-- the table rewritten once per column, under its ACCESS EXCLUSIVE lock:
+	-- every item committed before is indexed, every later write waits
+	EXECUTE format('ALTER TABLE %s ADD COLUMN %I real[] GENERATED ALWAYS AS (hroe.item_vector(item, %L, %s)) STORED',
+				   t.relid, x.vector_column, x.vector_attribute, x.dimensions);
+	v_check := format('hroe.check_vector(item, %L, %s, %L)', x.vector_attribute, x.dimensions, p_index_name);
+	FOR i IN 1 .. coalesce(cardinality(x.search_attributes), 0) LOOP
+		EXECUTE format('ALTER TABLE %s ADD COLUMN %I %s GENERATED ALWAYS AS (hroe.item_key_%s(item, %L, true, %L)) STORED',
+					   t.relid, x.search_columns[i], hroe.key_column_type(x.search_attribute_types[i]),
+					   lower(x.search_attribute_types[i]), x.search_attributes[i], p_index_name);
+		v_check := v_check || format(' AND hroe.check_index_key(item, %L, %L, true, %L)',
+									 x.search_attributes[i], x.search_attribute_types[i], p_index_name);
+		IF x.search_element_types[i] = 'HASH' THEN
+			v_hash_col := x.search_columns[i];
+		END IF;
+	END LOOP;
+	-- items already stored with an invalid vector stay out of the index (as
+	-- a backfill skips them); every later write storing one is rejected
+	EXECUTE format('ALTER TABLE %s ADD CONSTRAINT %I CHECK (%s) NOT VALID', t.relid, x.key_check, v_check);
+	IF v_hash_col IS NOT NULL THEN
+		SELECT n.nspname INTO v_schema
+		FROM pg_namespace n JOIN pg_class c ON c.relnamespace = n.oid WHERE c.oid = t.relid;
+		EXECUTE format('CREATE INDEX %I ON %s (%I) WHERE %I IS NOT NULL', x.index_relname, t.relid, v_hash_col, x.vector_column);
+		EXECUTE format('COMMENT ON INDEX %I.%I IS %L', v_schema, x.index_relname,
+					   format('DynamoDB vector index %s of %s: its HASH element (hroe)', p_index_name, p_table_name));
+	END IF;
+	UPDATE hroe.vector_indexes SET status = 'ACTIVE' WHERE table_name = p_table_name AND index_name = p_index_name;
+	RETURN true;
+END
+$$;
+COMMENT ON FUNCTION hroe.build_vector_index(text, text) IS
+'Builds vector index p_index_name of table p_table_name recorded by hroe.create_vector_index (its generated columns, CHECK constraint and btree index, every stored item indexed) and makes it ACTIVE; true if it built it, false if it was built already: the work of the background worker UpdateTable starts, callable by the table''s owner to finish a build a server restart interrupted';
+
+CREATE FUNCTION hroe.start_vector_index_build(p_table_name text, p_index_name text)
+RETURNS void
+AS 'MODULE_PATHNAME', 'hroe_start_vector_index_build'
+LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE;
+COMMENT ON FUNCTION hroe.start_vector_index_build(text, text) IS
+'internal: Starts the background worker that builds the vector indexes not yet ACTIVE (hroe.build_vector_index) once the calling transaction commits; only for vector index p_index_name of p_table_name recorded CREATING by this transaction';
 
 CREATE FUNCTION hroe.delete_vector_index(p_table_name text, p_index_name text)
 RETURNS void
@@ -293,6 +364,11 @@ BEGIN
 	IF NOT FOUND THEN
 		PERFORM hroe.dynamodb_error('ResourceNotFoundException',
 			format('Requested resource not found: Index: %s not found', p_index_name));
+	END IF;
+	-- one online index action at a time: none while an index is built
+	IF EXISTS (SELECT 1 FROM hroe.vector_indexes WHERE table_name = p_table_name AND status <> 'ACTIVE') THEN
+		PERFORM hroe.dynamodb_error('LimitExceededException',
+			'Subscriber limit exceeded: Only 1 online index can be created or deleted simultaneously per table');
 	END IF;
 	DELETE FROM hroe.vector_indexes WHERE table_name = p_table_name AND index_name = p_index_name;
 	SELECT n.nspname INTO v_schema
@@ -316,7 +392,7 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION hroe.delete_vector_index(text, text) IS
-'UpdateTable VectorIndexUpdates Delete: drops the vector index, its generated columns (its IVF list''s too), its CHECK constraint, its btree indexes and its centroids';
+'UpdateTable VectorIndexUpdates Delete: drops the vector index, its generated columns (its IVF list''s too), its CHECK constraint, its btree indexes and its centroids; refused while one of the table''s vector indexes is being built';
 
 CREATE FUNCTION hroe.vector_index_descriptions(p_table_name text)
 RETURNS jsonb
@@ -338,7 +414,10 @@ BEGIN
 		-- exact up to 128 pages (1 MB), as the tables' statistics; beyond,
 		-- PostgreSQL's estimate (the rows without NULL in the vector column),
 		-- so that a waiter polling DescribeTable never scans a large table
-		IF pg_relation_size(t.relid) <= 128 * current_setting('block_size')::bigint THEN
+		IF x.status <> 'ACTIVE' THEN
+			-- not built yet: no column to count
+			v_count := 0;
+		ELSIF pg_relation_size(t.relid) <= 128 * current_setting('block_size')::bigint THEN
 			EXECUTE format('SELECT count(*) FROM %s WHERE %I IS NOT NULL', t.relid, x.vector_column) INTO v_count;
 		ELSE
 			SELECT round(greatest(c.reltuples, 0) * (1 - coalesce(s.null_frac, 0)))::bigint INTO v_count
@@ -348,7 +427,7 @@ BEGIN
 		END IF;
 		v_index := jsonb_build_object(
 			'IndexName', x.index_name,
-			'IndexStatus', 'ACTIVE',
+			'IndexStatus', CASE WHEN x.status = 'ACTIVE' THEN 'ACTIVE' ELSE 'CREATING' END,
 			'VectorAttribute', jsonb_build_object('AttributeName', x.vector_attribute),
 			'Dimensions', x.dimensions,
 			'DistanceFunction', x.distance_function,
@@ -359,6 +438,10 @@ BEGIN
 			'ItemCount', v_count,
 			-- the f32 vectors the index holds
 			'IndexSizeBytes', v_count * 4 * x.dimensions);
+		-- built in the background (UpdateTable): Backfilling until ACTIVE
+		IF x.status <> 'ACTIVE' THEN
+			v_index := v_index || jsonb_build_object('Backfilling', x.status = 'BACKFILLING');
+		END IF;
 		IF cardinality(x.search_attributes) > 0 THEN
 			v_index := v_index || jsonb_build_object('SearchSchema',
 				(SELECT jsonb_agg(jsonb_build_object('AttributeName', a, 'SearchSchemaElementType', e) ORDER BY o)
@@ -370,4 +453,4 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION hroe.vector_index_descriptions(text) IS
-'internal: DescribeTable''s VectorIndexes of table p_table_name (NULL if it has none): name, status, vector attribute, dimensions, distance function, projection, SearchSchema, ARN, the count of the items the index holds (exact up to 128 pages, else PostgreSQL''s estimate) and the size of their f32 vectors';
+'internal: DescribeTable''s VectorIndexes of table p_table_name (NULL if it has none): name, status (CREATING with Backfilling while being built), vector attribute, dimensions, distance function, projection, SearchSchema, ARN, the count of the items the index holds (exact up to 128 pages, else PostgreSQL''s estimate) and the size of their f32 vectors';
