@@ -17,6 +17,9 @@ PG_CPPFLAGS += $(foreach d,$(HROE_LAYERS),-Isrc/$(d)) -Iprotocol
 PROTOCOL_OBJS = $(patsubst %.c,%.o,$(sort $(wildcard protocol/*.c)))
 SHLIB_LINK += protocol/libhroe_protocol.a
 SHLIB_LINK += -lmicrohttpd -lcrypto -lz -lzstd
+# libpq: hroe's own reads of distributed tables (src/tables/remote_read.c)
+PG_CPPFLAGS += -I$(includedir)
+SHLIB_LINK += -L$(libdir) -lpq
 # hroe.so exports only the symbols src/exports.map lists, all under hroe's
 # prefix or PostgreSQL's (test/t_release_build.sh).  make HROE_LEGACY=1
 # builds a library that also answers to the C names the released install

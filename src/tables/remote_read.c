@@ -1,0 +1,626 @@
+/*-------------------------------------------------------------------------
+ *
+ * remote_read.c
+ *	  hroe's own read path for distributed tables (doc/partitioning.md,
+ *	  "hroe's own read path"): what postgres_fdw does for a read in seven
+ *	  round trips (a remote transaction, a savepoint, a cursor declared,
+ *	  fetched and closed, planned by the server at every call, items in
+ *	  text), done in one: a statement prepared once per connection and
+ *	  executed with PQsendQueryPrepared, parameters and items in binary
+ *	  (hroe.item's send and receive functions, the receive function
+ *	  validating everything), every server of a read sent its statement
+ *	  before any answer is collected.
+ *
+ *	  Connections are per backend and user mapping, opened with the foreign
+ *	  server's and user mapping's libpq options as postgres_fdw opens its
+ *	  own (PostgreSQL 15's contrib/postgres_fdw/connection.c), with its
+ *	  password rules for roles that are not superusers: a role never
+ *	  connects with more than its user mapping gives.  ALTER SERVER and
+ *	  ALTER/DROP USER MAPPING invalidate them (syscache callbacks), as
+ *	  postgres_fdw's.  Every wait is on the latch and the socket
+ *	  (WaitLatchOrSocket), so statement_timeout, a cancel and
+ *	  pg_terminate_backend interrupt it; a connection left with a statement
+ *	  in flight by an error is closed at its next use and opened again.
+ *
+ *	  When it is used (hroe_remote_read_usable): outside an explicit
+ *	  transaction block, before the statement wrote anything; the statement
+ *	  then runs on the server in a transaction of its own, as a DynamoDB
+ *	  read does.  Inside a transaction block the reads stay postgres_fdw's,
+ *	  in its remote transaction, whose snapshot the transaction's other
+ *	  statements share.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/reloptions.h"
+#include "access/xact.h"
+#include "catalog/pg_foreign_server.h"
+#include "catalog/pg_user_mapping.h"
+#include "commands/defrem.h"
+#include "foreign/foreign.h"
+#include "libpq-fe.h"
+#include "mb/pg_wchar.h"
+#include "miscadmin.h"
+#include "pgstat.h"
+#include "storage/latch.h"
+#include "storage/proc.h"
+#include "utils/builtins.h"
+#include "utils/guc.h"
+#include "utils/hsearch.h"
+#include "utils/inval.h"
+#include "utils/lsyscache.h"
+#include "utils/memutils.h"
+#include "utils/syscache.h"
+
+#include "catalog.h"
+#include "remote_read.h"
+
+bool		hroe_remote_reads = true;
+
+/* A connection to a foreign server, for one user mapping */
+typedef struct RemoteConn
+{
+	Oid			umid;			/* hash key: the user mapping */
+	PGconn	   *conn;
+	bool		busy;			/* a statement (or the connection) was left
+								 * unfinished: closed at the next use */
+	bool		invalidated;	/* its server or user mapping changed */
+	uint32		server_hash;
+	uint32		mapping_hash;
+	PGresult   *res;			/* the result being read, cleared at the next
+								 * use if an error left it */
+	List	   *stmts;			/* the SQL of its prepared statements, in
+								 * order: hroe_r<position> */
+	MemoryContext cxt;			/* holds stmts */
+	char		srvname[NAMEDATALEN];
+} RemoteConn;
+
+static HTAB *ConnHash = NULL;
+
+/* the local transaction whose API call began outside a transaction block */
+static LocalTransactionId CallOutsideBlock = InvalidLocalTransactionId;
+
+/* ---------- connections ---------- */
+
+static void
+InvalCallback(Datum arg, int cacheid, uint32 hashvalue)
+{
+	HASH_SEQ_STATUS scan;
+	RemoteConn *c;
+
+	if (ConnHash == NULL)
+		return;
+	hash_seq_init(&scan, ConnHash);
+	while ((c = hash_seq_search(&scan)) != NULL)
+	{
+		if (c->conn == NULL)
+			continue;
+		if (hashvalue == 0 ||
+			(cacheid == FOREIGNSERVEROID && c->server_hash == hashvalue) ||
+			(cacheid == USERMAPPINGOID && c->mapping_hash == hashvalue))
+			c->invalidated = true;
+	}
+}
+
+/* Define hroe.remote_reads */
+void
+hroe_remote_read_init(void)
+{
+	DefineCustomBoolVariable("hroe.remote_reads",
+							 "Lets single reads of distributed tables use hroe's own connections to the partition servers.",
+							 "When on (the default), a GetItem, a Query or a Scan page of a distributed table run "
+							 "outside a transaction block, before the statement wrote anything, is sent to the "
+							 "partition servers by hroe itself: one prepared statement per server, executed in "
+							 "binary, every server at once. Off, or inside a transaction block, postgres_fdw "
+							 "reads them (doc/partitioning.md).",
+							 &hroe_remote_reads,
+							 true,
+							 PGC_USERSET,
+							 0,
+							 NULL, NULL, NULL);
+}
+
+static void
+Disconnect(RemoteConn *c)
+{
+	if (c->res)
+		PQclear(c->res);
+	c->res = NULL;
+	if (c->conn)
+		PQfinish(c->conn);
+	c->conn = NULL;
+	c->busy = false;
+	c->invalidated = false;
+	if (c->cxt)
+		MemoryContextReset(c->cxt);
+	c->stmts = NIL;
+}
+
+/* Raise an error about connection c; closes it if it is broken */
+static void pg_attribute_noreturn()
+ConnError(RemoteConn *c, const char *what)
+{
+	char	   *msg = pchomp(c->conn ? PQerrorMessage(c->conn) : "no connection");
+
+	Disconnect(c);
+	ereport(ERROR,
+			(errcode(ERRCODE_CONNECTION_FAILURE),
+			 errmsg("%s server \"%s\"", what, c->srvname),
+			 errdetail_internal("%s", msg)));
+}
+
+/* Whether option name is a libpq option postgres_fdw passes on */
+static bool
+IsLibpqOption(PQconninfoOption *defs, const char *name)
+{
+	if (strcmp(name, "replication") == 0 || strcmp(name, "fallback_application_name") == 0 ||
+		strcmp(name, "client_encoding") == 0)
+		return false;
+	for (PQconninfoOption *o = defs; o->keyword; o++)
+		if (strcmp(o->keyword, name) == 0)
+			return strchr(o->dispchar, 'D') == NULL;
+	return false;
+}
+
+/* Wait for connection c's socket (or the latch), until deadline (0: none) */
+static void
+WaitSocket(RemoteConn *c, int events, TimestampTz deadline)
+{
+	long		timeout = -1;
+	int			rc;
+
+	if (deadline != 0)
+	{
+		timeout = TimestampDifferenceMilliseconds(GetCurrentTimestamp(), deadline);
+		if (timeout <= 0)
+			ConnError(c, "timeout connecting to");
+		events |= WL_TIMEOUT;
+	}
+	rc = WaitLatchOrSocket(MyLatch, events | WL_LATCH_SET | WL_EXIT_ON_PM_DEATH,
+						   PQsocket(c->conn), timeout, PG_WAIT_EXTENSION);
+	if (rc & WL_LATCH_SET)
+	{
+		ResetLatch(MyLatch);
+		CHECK_FOR_INTERRUPTS();
+	}
+}
+
+/*
+ * Open c's connection to server for user mapping um, with their libpq
+ * options (postgres_fdw's connect_pg_server and its password rules)
+ */
+static void
+Connect(RemoteConn *c, ForeignServer *server, UserMapping *um)
+{
+	PQconninfoOption *defs = PQconndefaults();
+	List	   *opts = list_concat(list_copy(server->options), um->options);
+	const char **keys = palloc0((list_length(opts) + 3) * sizeof(char *));
+	const char **vals = palloc0((list_length(opts) + 3) * sizeof(char *));
+	int			n = 0;
+	bool		password = false;
+	bool		password_required = true;
+	int			connect_timeout = 0;
+	TimestampTz deadline = 0;
+	ListCell   *lc;
+
+	if (defs == NULL)
+		ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
+	foreach(lc, um->options)
+	{
+		DefElem    *d = lfirst(lc);
+
+		if (strcmp(d->defname, "password_required") == 0)
+			password_required = defGetBoolean(d);
+	}
+	foreach(lc, opts)
+	{
+		DefElem    *d = lfirst(lc);
+
+		if (!IsLibpqOption(defs, d->defname))
+			continue;
+		keys[n] = d->defname;
+		vals[n] = defGetString(d);
+		if (strcmp(d->defname, "password") == 0 && vals[n][0] != '\0')
+			password = true;
+		if (strcmp(d->defname, "connect_timeout") == 0)
+			connect_timeout = atoi(vals[n]);
+		n++;
+	}
+	PQconninfoFree(defs);
+	keys[n] = "fallback_application_name";
+	vals[n++] = "hroe_remote_read";
+	keys[n] = "client_encoding";
+	vals[n++] = GetDatabaseEncodingName();
+	keys[n] = NULL;
+	vals[n] = NULL;
+
+	/* postgres_fdw's check_conn_params */
+	if (!superuser_arg(um->userid) && password_required && !password)
+		ereport(ERROR,
+				(errcode(ERRCODE_S_R_E_PROHIBITED_SQL_STATEMENT_ATTEMPTED),
+				 errmsg("password is required"),
+				 errdetail("Non-superusers must provide a password in the user mapping.")));
+
+	Disconnect(c);
+	strlcpy(c->srvname, server->servername, NAMEDATALEN);
+	c->server_hash = GetSysCacheHashValue1(FOREIGNSERVEROID, ObjectIdGetDatum(server->serverid));
+	c->mapping_hash = GetSysCacheHashValue1(USERMAPPINGOID, ObjectIdGetDatum(um->umid));
+	c->conn = PQconnectStartParams(keys, vals, false);
+	if (c->conn == NULL)
+		ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
+	/* an interrupt below leaves it half open: closed at the next use */
+	c->busy = true;
+	if (connect_timeout > 0)
+		deadline = TimestampTzPlusMilliseconds(GetCurrentTimestamp(),
+											   Max(connect_timeout, 2) * 1000);
+	for (;;)
+	{
+		PostgresPollingStatusType st;
+
+		if (PQstatus(c->conn) == CONNECTION_BAD)
+			ConnError(c, "could not connect to");
+		st = PQconnectPoll(c->conn);
+		if (st == PGRES_POLLING_OK)
+			break;
+		if (st == PGRES_POLLING_FAILED)
+			ConnError(c, "could not connect to");
+		WaitSocket(c, st == PGRES_POLLING_READING ? WL_SOCKET_READABLE : WL_SOCKET_WRITEABLE,
+				   deadline);
+	}
+	/* postgres_fdw's check: a role that is not superuser used a password */
+	if (!superuser_arg(um->userid) && password_required && !PQconnectionUsedPassword(c->conn))
+	{
+		Disconnect(c);
+		ereport(ERROR,
+				(errcode(ERRCODE_S_R_E_PROHIBITED_SQL_STATEMENT_ATTEMPTED),
+				 errmsg("password is required"),
+				 errdetail("Non-superuser cannot connect if the server does not request a password."),
+				 errhint("Target server's authentication method must be changed or password_required=false set in the user mapping attributes.")));
+	}
+	if (PQsetnonblocking(c->conn, 1) != 0)
+		ConnError(c, "could not configure the connection to");
+	c->busy = false;
+}
+
+/* The connection of the current user's mapping to server serverid */
+static RemoteConn *
+GetConn(Oid serverid)
+{
+	ForeignServer *server = GetForeignServer(serverid);
+	UserMapping *um = GetUserMapping(GetUserId(), serverid);
+	RemoteConn *c;
+	bool		found;
+
+	if (ConnHash == NULL)
+	{
+		HASHCTL		ctl;
+
+		ctl.keysize = sizeof(Oid);
+		ctl.entrysize = sizeof(RemoteConn);
+		ConnHash = hash_create("hroe remote read connections", 8, &ctl, HASH_ELEM | HASH_BLOBS);
+		CacheRegisterSyscacheCallback(FOREIGNSERVEROID, InvalCallback, (Datum) 0);
+		CacheRegisterSyscacheCallback(USERMAPPINGOID, InvalCallback, (Datum) 0);
+	}
+	c = hash_search(ConnHash, &um->umid, HASH_ENTER, &found);
+	if (!found)
+	{
+		c->conn = NULL;
+		c->res = NULL;
+		c->stmts = NIL;
+		c->busy = c->invalidated = false;
+		c->cxt = AllocSetContextCreate(TopMemoryContext, "hroe remote read statements",
+									   ALLOCSET_SMALL_SIZES);
+	}
+	if (c->conn != NULL &&
+		(c->busy || c->invalidated || PQstatus(c->conn) != CONNECTION_OK ||
+		 PQtransactionStatus(c->conn) != PQTRANS_IDLE))
+		Disconnect(c);
+	if (c->res)
+		PQclear(c->res);
+	c->res = NULL;
+	if (c->conn == NULL)
+		Connect(c, server, um);
+	return c;
+}
+
+/* ---------- statements ---------- */
+
+/* Wait until c has a result or none left; NULL when none is left */
+static PGresult *
+NextResult(RemoteConn *c)
+{
+	if (PQflush(c->conn) < 0)
+		ConnError(c, "lost the connection to");
+	while (PQisBusy(c->conn))
+	{
+		int			flush = PQflush(c->conn);
+
+		if (flush < 0)
+			ConnError(c, "lost the connection to");
+		WaitSocket(c, WL_SOCKET_READABLE | (flush > 0 ? WL_SOCKET_WRITEABLE : 0), 0);
+		if (!PQconsumeInput(c->conn))
+			ConnError(c, "lost the connection to");
+	}
+	return PQgetResult(c->conn);
+}
+
+/* Raise the remote error of result res (postgres_fdw's pgfdw_report_error) */
+static void pg_attribute_noreturn()
+RemoteError(RemoteConn *c, PGresult *res, const char *sql)
+{
+	char	   *state = PQresultErrorField(res, PG_DIAG_SQLSTATE);
+	char	   *primary = PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY);
+	char	   *detail = PQresultErrorField(res, PG_DIAG_MESSAGE_DETAIL);
+	char	   *hint = PQresultErrorField(res, PG_DIAG_MESSAGE_HINT);
+	int			code = ERRCODE_CONNECTION_FAILURE;
+
+	if (PQstatus(c->conn) != CONNECTION_OK)
+		ConnError(c, "lost the connection to");
+	if (state && strlen(state) == 5)
+		code = MAKE_SQLSTATE(state[0], state[1], state[2], state[3], state[4]);
+	primary = pstrdup(primary ? primary : pchomp(PQerrorMessage(c->conn)));
+	detail = detail ? pstrdup(detail) : NULL;
+	hint = hint ? pstrdup(hint) : NULL;
+	/* the statement's remaining results are read at the connection's next use */
+	c->busy = true;
+	ereport(ERROR,
+			(errcode(code),
+			 errmsg("%s", primary),
+			 detail ? errdetail_internal("%s", detail) : 0,
+			 hint ? errhint("%s", hint) : 0,
+			 errcontext("remote SQL command on server \"%s\": %s", c->srvname, sql)));
+}
+
+/* Drain c's results; the last one must be of status want */
+static void
+Complete(RemoteConn *c, ExecStatusType want, const char *sql)
+{
+	PGresult   *res;
+
+	while ((res = NextResult(c)) != NULL)
+	{
+		if (c->res)
+			PQclear(c->res);
+		c->res = res;
+	}
+	if (c->res == NULL || PQresultStatus(c->res) != want)
+	{
+		if (c->res == NULL)
+			ConnError(c, "no result from");
+		RemoteError(c, c->res, sql);
+	}
+}
+
+/* The name of sql's prepared statement on c, prepared now if need be */
+static char *
+Prepare(RemoteConn *c, const char *sql, int nparams)
+{
+	int			i = 0;
+	ListCell   *lc;
+	char	   *name;
+
+	foreach(lc, c->stmts)
+	{
+		if (strcmp(lfirst(lc), sql) == 0)
+			return psprintf("hroe_r%d", i);
+		i++;
+	}
+	name = psprintf("hroe_r%d", i);
+	c->busy = true;
+	if (list_length(c->stmts) == 0)
+	{
+		/* the session's settings, once: the statements qualify everything */
+		if (!PQsendQuery(c->conn, "SET search_path = pg_catalog"))
+			ConnError(c, "could not send a statement to");
+		Complete(c, PGRES_COMMAND_OK, "SET search_path = pg_catalog");
+	}
+	if (!PQsendPrepare(c->conn, name, sql, nparams, NULL))
+		ConnError(c, "could not send a statement to");
+	Complete(c, PGRES_COMMAND_OK, sql);
+	PQclear(c->res);
+	c->res = NULL;
+	c->busy = false;
+	c->stmts = lappend(c->stmts, MemoryContextStrdup(c->cxt, sql));
+	return name;
+}
+
+/* A binary value received as type typid (its receive function validates) */
+static Datum
+Receive(const char *data, int len, Oid typid)
+{
+	Oid			recv;
+	Oid			ioparam;
+	StringInfoData buf;
+
+	getTypeBinaryInputInfo(typid, &recv, &ioparam);
+	initStringInfo(&buf);
+	appendBinaryStringInfo(&buf, data, len);
+	return OidReceiveFunctionCall(recv, &buf, ioparam, -1);
+}
+
+/* The remote table read by foreign table relid: schema.table, quoted */
+static char *
+RemoteTable(ForeignTable *ft, Oid relid)
+{
+	const char *schema = NULL;
+	const char *table = NULL;
+	ListCell   *lc;
+
+	foreach(lc, ft->options)
+	{
+		DefElem    *d = lfirst(lc);
+
+		if (strcmp(d->defname, "schema_name") == 0)
+			schema = defGetString(d);
+		else if (strcmp(d->defname, "table_name") == 0)
+			table = defGetString(d);
+	}
+	if (schema == NULL)
+		schema = get_namespace_name(get_rel_namespace(relid));
+	if (table == NULL)
+		table = get_rel_name(relid);
+	return quote_qualified_identifier(schema, table);
+}
+
+/*
+ * The remote condition "column = $param" on a key column of DynamoDB type
+ * type (S, N or B: hroe.key, numeric or bytea), every name qualified (the
+ * remote session's search_path is pg_catalog alone)
+ */
+char *
+hroe_remote_key_qual(const char *column, char type, int param)
+{
+	if (type == 'N')
+		return psprintf("%s OPERATOR(pg_catalog.=) $%d::pg_catalog.numeric", column, param);
+	if (type == 'B')
+		return psprintf("%s OPERATOR(pg_catalog.=) $%d::pg_catalog.bytea", column, param);
+	return psprintf("%s OPERATOR(hroe.=) $%d::hroe.key", column, param);
+}
+
+/*
+ * Whether a read of distributed table t may take the own path: the setting
+ * on, outside a transaction block (whose snapshot on each server
+ * postgres_fdw's remote transaction keeps), and before the statement wrote
+ * anything (whose writes on a server only postgres_fdw's remote transaction
+ * sees)
+ */
+bool
+hroe_remote_read_usable(HroeTableMeta *t)
+{
+	return hroe_remote_reads && t->distributed &&
+		(!IsTransactionBlock() || MyProc->lxid == CallOutsideBlock) &&
+		!IsInParallelMode() && GetCurrentCommandId(false) == FirstCommandId;
+}
+
+/*
+ * Note that an API call begins: hroe.dynamodb runs each call in a
+ * subtransaction, inside which IsTransactionBlock() is true; whether the
+ * call began outside a transaction block is noted here, before it.
+ */
+void
+hroe_remote_read_call_begins(void)
+{
+	if (!IsTransactionBlock())
+		CallOutsideBlock = MyProc->lxid;
+}
+
+/*
+ * Run each of reads on its partition's server: every statement sent before
+ * any answer is read.  Reads on the same connection run in turns.
+ */
+void
+hroe_remote_read_run(HroeRemoteRead *reads, int nreads)
+{
+	RemoteConn **conns = palloc0(nreads * sizeof(RemoteConn *));
+	char	  **sqls = palloc0(nreads * sizeof(char *));
+	bool	   *done = palloc0(nreads * sizeof(bool));
+	int			left = nreads;
+
+	for (int i = 0; i < nreads; i++)
+	{
+		ForeignTable *ft = GetForeignTable(reads[i].partition);
+
+		conns[i] = GetConn(ft->serverid);
+		sqls[i] = psprintf(reads[i].sql, RemoteTable(ft, reads[i].partition));
+		reads[i].nrows = 0;
+		reads[i].items = NULL;
+		reads[i].keys = NULL;
+	}
+	while (left > 0)
+	{
+		bool	   *sent = palloc0(nreads * sizeof(bool));
+
+		/* send: one statement per connection in this turn */
+		for (int i = 0; i < nreads; i++)
+		{
+			HroeRemoteRead *r = &reads[i];
+			const char **values;
+			int		   *lengths;
+			int		   *formats;
+			char	   *name;
+			bool		taken = false;
+
+			if (done[i])
+				continue;
+			for (int j = 0; j < i; j++)
+				if (sent[j] && conns[j] == conns[i])
+					taken = true;
+			if (taken)
+				continue;
+			name = Prepare(conns[i], sqls[i], r->nparams);
+			values = palloc(Max(r->nparams, 1) * sizeof(char *));
+			lengths = palloc(Max(r->nparams, 1) * sizeof(int));
+			formats = palloc(Max(r->nparams, 1) * sizeof(int));
+			for (int p = 0; p < r->nparams; p++)
+			{
+				Oid			send;
+				bool		varlena;
+				bytea	   *b;
+
+				getTypeBinaryOutputInfo(r->types[p], &send, &varlena);
+				b = OidSendFunctionCall(send, r->values[p]);
+				values[p] = VARDATA(b);
+				lengths[p] = VARSIZE(b) - VARHDRSZ;
+				formats[p] = 1;
+			}
+			conns[i]->busy = true;
+			if (!PQsendQueryPrepared(conns[i]->conn, name, r->nparams, values, lengths,
+									 formats, 1))
+				ConnError(conns[i], "could not send a statement to");
+			sent[i] = true;
+		}
+		/* collect */
+		for (int i = 0; i < nreads; i++)
+		{
+			HroeRemoteRead *r = &reads[i];
+			RemoteConn *c = conns[i];
+			PGresult   *res;
+			int			ncols = 1 + r->nkeys;
+
+			if (!sent[i])
+				continue;
+			Complete(c, PGRES_TUPLES_OK, sqls[i]);
+			res = c->res;
+			if (PQnfields(res) != ncols)
+				ereport(ERROR,
+						(errcode(ERRCODE_DATATYPE_MISMATCH),
+						 errmsg("remote statement on server \"%s\" returned %d columns, not %d",
+								c->srvname, PQnfields(res), ncols)));
+			r->nrows = PQntuples(res);
+			r->items = palloc(Max(r->nrows, 1) * sizeof(HroeItem *));
+			if (r->nkeys > 0)
+				r->keys = palloc(Max(r->nrows, 1) * sizeof(Datum *));
+			for (int row = 0; row < r->nrows; row++)
+			{
+				if (PQgetisnull(res, row, 0) || PQfformat(res, 0) != 1)
+					ereport(ERROR,
+							(errcode(ERRCODE_DATA_CORRUPTED),
+							 errmsg("remote statement on server \"%s\" returned no item", c->srvname)));
+				r->items[row] = (HroeItem *) DatumGetPointer(Receive(PQgetvalue(res, row, 0),
+																	PQgetlength(res, row, 0),
+																	hroe_item_typid()));
+				if (r->nkeys > 0)
+				{
+					r->keys[row] = palloc(r->nkeys * sizeof(Datum));
+					for (int k = 0; k < r->nkeys; k++)
+					{
+						if (PQgetisnull(res, row, k + 1))
+							ereport(ERROR,
+									(errcode(ERRCODE_DATA_CORRUPTED),
+									 errmsg("remote statement on server \"%s\" returned a null key", c->srvname)));
+						r->keys[row][k] = Receive(PQgetvalue(res, row, k + 1),
+												  PQgetlength(res, row, k + 1),
+												  r->keytypes[k]);
+					}
+				}
+			}
+			PQclear(c->res);
+			c->res = NULL;
+			c->busy = false;
+			done[i] = true;
+			left--;
+		}
+		pfree(sent);
+	}
+}

@@ -1,0 +1,40 @@
+/*-------------------------------------------------------------------------
+ *
+ * remote_read.h
+ *	  hroe's own read path for distributed tables (remote_read.c): libpq
+ *	  connections per backend and user mapping, statements prepared once per
+ *	  connection, binary transfer, several servers queried at once.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef HROE_REMOTE_READ_H
+#define HROE_REMOTE_READ_H
+
+#include "tables.h"
+
+/* hroe.remote_reads: whether the own path may be used */
+extern bool hroe_remote_reads;
+
+/* One partition's statement of a read sent to several servers at once */
+typedef struct HroeRemoteRead
+{
+	Oid			partition;		/* the foreign table (partition) */
+	const char *sql;			/* remote SQL, %s for the remote table */
+	int			nparams;
+	Oid		   *types;			/* the parameters' types */
+	Datum	   *values;			/* and values (none null) */
+	/* out: the rows' items, palloc'd in the caller's context */
+	int			nrows;
+	HroeItem  **items;
+	Datum	  **keys;			/* further columns (nkeys each), or NULL */
+	int			nkeys;			/* in: columns after item, of types keytypes */
+	Oid		   *keytypes;
+} HroeRemoteRead;
+
+extern void hroe_remote_read_init(void);
+extern bool hroe_remote_read_usable(HroeTableMeta *t);
+extern void hroe_remote_read_call_begins(void);
+extern char *hroe_remote_key_qual(const char *column, char type, int param);
+extern void hroe_remote_read_run(HroeRemoteRead *reads, int nreads);
+
+#endif							/* HROE_REMOTE_READ_H */
