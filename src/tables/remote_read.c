@@ -78,6 +78,8 @@ typedef struct RemoteConn
 
 static HTAB *ConnHash = NULL;
 
+static const char RemoteSearchPath[] = "SET search_path = pg_catalog, hroe";
+
 /* the local transaction whose API call began outside a transaction block */
 static LocalTransactionId CallOutsideBlock = InvalidLocalTransactionId;
 
@@ -399,6 +401,7 @@ Prepare(RemoteConn *c, const char *sql, int nparams)
 	int			i = 0;
 	ListCell   *lc;
 	char	   *name;
+	MemoryContext old;
 
 	foreach(lc, c->stmts)
 	{
@@ -410,10 +413,14 @@ Prepare(RemoteConn *c, const char *sql, int nparams)
 	c->busy = true;
 	if (list_length(c->stmts) == 0)
 	{
-		/* the session's settings, once: the statements qualify everything */
-		if (!PQsendQuery(c->conn, "SET search_path = pg_catalog"))
+		/*
+		 * the session's settings, once: the statements qualify their table,
+		 * and name hroe's operators as the coordinator's statements do
+		 * (hroe_push_search_path)
+		 */
+		if (!PQsendQuery(c->conn, RemoteSearchPath))
 			ConnError(c, "could not send a statement to");
-		Complete(c, PGRES_COMMAND_OK, "SET search_path = pg_catalog");
+		Complete(c, PGRES_COMMAND_OK, RemoteSearchPath);
 	}
 	if (!PQsendPrepare(c->conn, name, sql, nparams, NULL))
 		ConnError(c, "could not send a statement to");
@@ -421,7 +428,9 @@ Prepare(RemoteConn *c, const char *sql, int nparams)
 	PQclear(c->res);
 	c->res = NULL;
 	c->busy = false;
-	c->stmts = lappend(c->stmts, MemoryContextStrdup(c->cxt, sql));
+	old = MemoryContextSwitchTo(c->cxt);
+	c->stmts = lappend(c->stmts, pstrdup(sql));
+	MemoryContextSwitchTo(old);
 	return name;
 }
 
@@ -461,6 +470,47 @@ RemoteTable(ForeignTable *ft, Oid relid)
 	if (table == NULL)
 		table = get_rel_name(relid);
 	return quote_qualified_identifier(schema, table);
+}
+
+/*
+ * sql with each parameter $n cast to its type, by qualified name (a type's
+ * OID is the coordinator's own): the server infers no type then.  Quoted
+ * literals and identifiers are left as they are.
+ */
+static char *
+CastParams(const char *sql, int nparams, Oid *types)
+{
+	StringInfoData out;
+	const char *c = sql;
+
+	initStringInfo(&out);
+	while (*c)
+	{
+		if (*c == '\'' || *c == '"')
+		{
+			char		q = *c;
+
+			appendStringInfoChar(&out, *c++);
+			while (*c && *c != q)
+				appendStringInfoChar(&out, *c++);
+			if (*c)
+				appendStringInfoChar(&out, *c++);
+		}
+		else if (*c == '$' && isdigit((unsigned char) c[1]))
+		{
+			int			p = 0;
+
+			c++;
+			while (isdigit((unsigned char) *c) && p <= nparams)
+				p = p * 10 + (*c++ - '0');
+			if (p < 1 || p > nparams)
+				elog(ERROR, "remote statement names parameter $%d of %d", p, nparams);
+			appendStringInfo(&out, "($%d::%s)", p, format_type_be_qualified(types[p - 1]));
+		}
+		else
+			appendStringInfoChar(&out, *c++);
+	}
+	return out.data;
 }
 
 /*
@@ -522,7 +572,8 @@ hroe_remote_read_run(HroeRemoteRead *reads, int nreads)
 		ForeignTable *ft = GetForeignTable(reads[i].partition);
 
 		conns[i] = GetConn(ft->serverid);
-		sqls[i] = psprintf(reads[i].sql, RemoteTable(ft, reads[i].partition));
+		sqls[i] = CastParams(psprintf(reads[i].sql, RemoteTable(ft, reads[i].partition)),
+							 reads[i].nparams, reads[i].types);
 		reads[i].nrows = 0;
 		reads[i].items = NULL;
 		reads[i].keys = NULL;
