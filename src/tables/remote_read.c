@@ -176,7 +176,13 @@ WaitSocket(RemoteConn *c, int events, TimestampTz deadline)
 	{
 		timeout = TimestampDifferenceMilliseconds(GetCurrentTimestamp(), deadline);
 		if (timeout <= 0)
-			ConnError(c, "timeout connecting to");
+		{
+			Disconnect(c);
+			ereport(ERROR,
+					(errcode(ERRCODE_SQLCLIENT_UNABLE_TO_ESTABLISH_SQLCONNECTION),
+					 errmsg("could not connect to server \"%s\"", c->srvname),
+					 errdetail("timeout expired")));
+		}
 		events |= WL_TIMEOUT;
 	}
 	rc = WaitLatchOrSocket(MyLatch, events | WL_LATCH_SET | WL_EXIT_ON_PM_DEATH,
