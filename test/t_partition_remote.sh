@@ -139,6 +139,12 @@ out=$(C -q -c "BEGIN" -c "SELECT md5(pages(op, req)) FROM oracle WHERE id = 600"
 	-c "SELECT count(*) FROM dblink('$(cluster_conninfo part1 "$db")', \$\$SELECT application_name FROM pg_stat_activity WHERE application_name = 'hroe_remote_read'\$\$) AS a(n text)" -c "COMMIT")
 [ "$(echo "$out" | sed -n 1p)" = "$(grep '^600|' "$CLUSTER_WORK/own.out" | cut -d'|' -f2)" ] || fail "the Scan in a transaction block"
 [ "$(echo "$out" | sed -n 2p)" = 0 ] || fail "a read in a transaction block took the own path"
+# a TransactGetItems: postgres_fdw (one snapshot per server)
+out=$(C -c "SELECT hroe.dynamodb('TransactGetItems', '{\"TransactItems\": [{\"Get\": {\"TableName\": \"Music\", \"Key\": {\"Artist\": {\"S\": \"artist1\"}, \"Song\": {\"S\": \"song1\"}}}},
+	{\"Get\": {\"TableName\": \"Music\", \"Key\": {\"Artist\": {\"S\": \"artist2\"}, \"Song\": {\"S\": \"song2\"}}}}]}')->'Responses'->1->'Item'->'Song'->>'S'" \
+	-c "SELECT count(*) FROM dblink('$(cluster_conninfo part1 "$db")', \$\$SELECT application_name FROM pg_stat_activity WHERE application_name = 'hroe_remote_read'\$\$) AS a(n text)" \
+	-c "SELECT count(*) FROM dblink('$(cluster_conninfo part2 "$db")', \$\$SELECT application_name FROM pg_stat_activity WHERE application_name = 'hroe_remote_read'\$\$) AS a(n text)")
+[ "$(echo $out)" = "song2 0 0" ] || fail "a TransactGetItems took the own path: $out"
 # after a write in the same statement: postgres_fdw, which sees the write
 [ "$(C -c "SELECT hroe.dynamodb('PutItem', '{\"TableName\": \"Music\", \"Item\": {\"Artist\": {\"S\": \"new\"}, \"Song\": {\"S\": \"w\"}}}')::text
 	|| (hroe.dynamodb('GetItem', '{\"TableName\": \"Music\", \"Key\": {\"Artist\": {\"S\": \"new\"}, \"Song\": {\"S\": \"w\"}}}')->'Item'->'Song'->>'S')")" = '{}w' ] || fail "a GetItem after a PutItem in one statement"
@@ -194,7 +200,8 @@ pidq="SELECT pid FROM dblink('$(cluster_conninfo part1 "$db")', \$\$SELECT pid F
 {
 	declare -f cluster_as_owner
 	echo "CLUSTER_WORK=$CLUSTER_WORK"
-	echo "sleep 1; cluster_as_owner $CLUSTER_BIN/pg_ctl -D $CLUSTER_WORK/part1/data -l $CLUSTER_WORK/part1/server.log -o \"$(cluster_options part1)\" -w start >/dev/null"
+	# (until the killed postmaster's children are gone)
+	echo "for i in \$(seq 1 60); do sleep 0.5; cluster_as_owner $CLUSTER_BIN/pg_ctl -D $CLUSTER_WORK/part1/data -l $CLUSTER_WORK/part1/server.log -o \"$(cluster_options part1)\" -w -t 60 start >/dev/null 2>&1 && break; done"
 } >"$CLUSTER_WORK/restart.sh"
 cat >"$script" <<SQL
 $get1;

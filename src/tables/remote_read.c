@@ -83,6 +83,9 @@ static const char RemoteSearchPath[] = "SET search_path = pg_catalog, hroe";
 /* the local transaction whose API call began outside a transaction block */
 static LocalTransactionId CallOutsideBlock = InvalidLocalTransactionId;
 
+/* the local transaction whose reads are left to postgres_fdw */
+static LocalTransactionId Paused = InvalidLocalTransactionId;
+
 /* ---------- connections ---------- */
 
 static void
@@ -144,10 +147,12 @@ static void pg_attribute_noreturn()
 ConnError(RemoteConn *c, const char *what)
 {
 	char	   *msg = pchomp(c->conn ? PQerrorMessage(c->conn) : "no connection");
+	bool		connecting = strncmp(what, "could not connect", 17) == 0;
 
 	Disconnect(c);
 	ereport(ERROR,
-			(errcode(ERRCODE_CONNECTION_FAILURE),
+			(errcode(connecting ? ERRCODE_SQLCLIENT_UNABLE_TO_ESTABLISH_SQLCONNECTION
+					 : ERRCODE_CONNECTION_FAILURE),
 			 errmsg("%s server \"%s\"", what, c->srvname),
 			 errdetail_internal("%s", msg)));
 }
@@ -544,9 +549,21 @@ hroe_remote_key_qual(const char *column, char type, int param)
 bool
 hroe_remote_read_usable(HroeTableMeta *t)
 {
-	return hroe_remote_reads && t->distributed &&
+	return hroe_remote_reads && t->distributed && MyProc->lxid != Paused &&
 		(!IsTransactionBlock() || MyProc->lxid == CallOutsideBlock) &&
 		!IsInParallelMode() && GetCurrentCommandId(false) == FirstCommandId;
+}
+
+/*
+ * Leave the rest of the current transaction's reads to postgres_fdw: a
+ * TransactGetItems reads its items under one snapshot per server, which only
+ * postgres_fdw's remote transaction keeps (the own path's statements each
+ * run in a transaction of their own)
+ */
+void
+hroe_remote_read_pause(void)
+{
+	Paused = MyProc->lxid;
 }
 
 /*

@@ -34,6 +34,7 @@ typedef struct HroeRemoteRead
 extern void hroe_remote_read_init(void);
 extern bool hroe_remote_read_usable(HroeTableMeta *t);
 extern void hroe_remote_read_call_begins(void);
+extern void hroe_remote_read_pause(void);
 extern char *hroe_remote_key_qual(const char *column, char type, int param);
 extern void hroe_remote_read_run(HroeRemoteRead *reads, int nreads);
 
