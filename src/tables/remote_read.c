@@ -73,10 +73,16 @@ typedef struct RemoteConn
 	List	   *stmts;			/* the SQL of its prepared statements, in
 								 * order: hroe_r<position> */
 	MemoryContext cxt;			/* holds stmts */
+	bool		configured;		/* its session's settings sent */
 	char		srvname[NAMEDATALEN];
 } RemoteConn;
 
 static HTAB *ConnHash = NULL;
+
+/* the prepared statements a connection keeps at most */
+#ifndef HROE_REMOTE_STATEMENTS
+#define HROE_REMOTE_STATEMENTS 256
+#endif
 
 static const char RemoteSearchPath[] = "SET search_path = pg_catalog, hroe";
 
@@ -137,6 +143,7 @@ Disconnect(RemoteConn *c)
 	c->conn = NULL;
 	c->busy = false;
 	c->invalidated = false;
+	c->configured = false;
 	if (c->cxt)
 		MemoryContextReset(c->cxt);
 	c->stmts = NIL;
@@ -321,7 +328,7 @@ GetConn(Oid serverid)
 		c->conn = NULL;
 		c->res = NULL;
 		c->stmts = NIL;
-		c->busy = c->invalidated = false;
+		c->busy = c->invalidated = c->configured = false;
 		c->cxt = AllocSetContextCreate(TopMemoryContext, "hroe remote read statements",
 									   ALLOCSET_SMALL_SIZES);
 	}
@@ -420,9 +427,19 @@ Prepare(RemoteConn *c, const char *sql, int nparams)
 			return psprintf("hroe_r%d", i);
 		i++;
 	}
-	name = psprintf("hroe_r%d", i);
 	c->busy = true;
-	if (list_length(c->stmts) == 0)
+	if (i >= HROE_REMOTE_STATEMENTS)
+	{
+		/* bounded: a backend that read many tables starts again */
+		if (!PQsendQuery(c->conn, "DEALLOCATE ALL"))
+			ConnError(c, "could not send a statement to");
+		Complete(c, PGRES_COMMAND_OK, "DEALLOCATE ALL");
+		MemoryContextReset(c->cxt);
+		c->stmts = NIL;
+		i = 0;
+	}
+	name = psprintf("hroe_r%d", i);
+	if (!c->configured)
 	{
 		/*
 		 * the session's settings, once: the statements qualify their table,
@@ -432,6 +449,7 @@ Prepare(RemoteConn *c, const char *sql, int nparams)
 		if (!PQsendQuery(c->conn, RemoteSearchPath))
 			ConnError(c, "could not send a statement to");
 		Complete(c, PGRES_COMMAND_OK, RemoteSearchPath);
+		c->configured = true;
 	}
 	if (!PQsendPrepare(c->conn, name, sql, nparams, NULL))
 		ConnError(c, "could not send a statement to");
