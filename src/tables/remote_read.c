@@ -79,6 +79,8 @@ typedef struct RemoteConn
 
 static HTAB *ConnHash = NULL;
 
+static void Disconnect(RemoteConn *c);
+
 /* the prepared statements a connection keeps at most */
 #ifndef HROE_REMOTE_STATEMENTS
 #define HROE_REMOTE_STATEMENTS 256
@@ -112,6 +114,26 @@ InvalCallback(Datum arg, int cacheid, uint32 hashvalue)
 			(cacheid == USERMAPPINGOID && c->mapping_hash == hashvalue))
 			c->invalidated = true;
 	}
+}
+
+/*
+ * At a transaction's end, close the connections whose server or user mapping
+ * changed (a dropped user mapping's would otherwise stay open, unused)
+ */
+static void
+EndOfXact(XactEvent event, void *arg)
+{
+	HASH_SEQ_STATUS scan;
+	RemoteConn *c;
+
+	if (ConnHash == NULL ||
+		(event != XACT_EVENT_COMMIT && event != XACT_EVENT_ABORT &&
+		 event != XACT_EVENT_PARALLEL_COMMIT && event != XACT_EVENT_PARALLEL_ABORT))
+		return;
+	hash_seq_init(&scan, ConnHash);
+	while ((c = hash_seq_search(&scan)) != NULL)
+		if (c->conn != NULL && c->invalidated)
+			Disconnect(c);
 }
 
 /* Define hroe.remote_reads */
@@ -321,6 +343,7 @@ GetConn(Oid serverid)
 		ConnHash = hash_create("hroe remote read connections", 8, &ctl, HASH_ELEM | HASH_BLOBS);
 		CacheRegisterSyscacheCallback(FOREIGNSERVEROID, InvalCallback, (Datum) 0);
 		CacheRegisterSyscacheCallback(USERMAPPINGOID, InvalCallback, (Datum) 0);
+		RegisterXactCallback(EndOfXact, NULL);
 	}
 	c = hash_search(ConnHash, &um->umid, HASH_ENTER, &found);
 	if (!found)
@@ -463,18 +486,36 @@ Prepare(RemoteConn *c, const char *sql, int nparams)
 	return name;
 }
 
-/* A binary value received as type typid (its receive function validates) */
-static Datum
-Receive(const char *data, int len, Oid typid)
+/* A column's binary input function */
+typedef struct RecvFunc
+{
+	FmgrInfo	flinfo;
+	Oid			ioparam;
+} RecvFunc;
+
+static void
+RecvFuncInit(RecvFunc *f, Oid typid)
 {
 	Oid			recv;
-	Oid			ioparam;
+
+	getTypeBinaryInputInfo(typid, &recv, &f->ioparam);
+	fmgr_info(recv, &f->flinfo);
+}
+
+/*
+ * A binary value of a result (libpq ends it with a zero byte, as the
+ * receive functions' StringInfo expects), received by f, which validates it
+ */
+static Datum
+Receive(RecvFunc *f, PGresult *res, int row, int col)
+{
 	StringInfoData buf;
 
-	getTypeBinaryInputInfo(typid, &recv, &ioparam);
-	initStringInfo(&buf);
-	appendBinaryStringInfo(&buf, data, len);
-	return OidReceiveFunctionCall(recv, &buf, ioparam, -1);
+	buf.data = PQgetvalue(res, row, col);
+	buf.len = PQgetlength(res, row, col);
+	buf.maxlen = buf.len + 1;
+	buf.cursor = 0;
+	return ReceiveFunctionCall(&f->flinfo, &buf, f->ioparam, -1);
 }
 
 /* The remote table read by foreign table relid: schema.table, quoted */
@@ -669,6 +710,7 @@ hroe_remote_read_run(HroeRemoteRead *reads, int nreads)
 			RemoteConn *c = conns[i];
 			PGresult   *res;
 			int			ncols = 1 + r->nkeys;
+			RecvFunc   *recv;
 
 			if (!sent[i])
 				continue;
@@ -679,6 +721,10 @@ hroe_remote_read_run(HroeRemoteRead *reads, int nreads)
 						(errcode(ERRCODE_DATATYPE_MISMATCH),
 						 errmsg("remote statement on server \"%s\" returned %d columns, not %d",
 								c->srvname, PQnfields(res), ncols)));
+			recv = palloc(ncols * sizeof(RecvFunc));
+			RecvFuncInit(&recv[0], hroe_item_typid());
+			for (int k = 0; k < r->nkeys; k++)
+				RecvFuncInit(&recv[k + 1], r->keytypes[k]);
 			r->nrows = PQntuples(res);
 			r->items = palloc(Max(r->nrows, 1) * sizeof(HroeItem *));
 			if (r->nkeys > 0)
@@ -689,9 +735,7 @@ hroe_remote_read_run(HroeRemoteRead *reads, int nreads)
 					ereport(ERROR,
 							(errcode(ERRCODE_DATA_CORRUPTED),
 							 errmsg("remote statement on server \"%s\" returned no item", c->srvname)));
-				r->items[row] = (HroeItem *) DatumGetPointer(Receive(PQgetvalue(res, row, 0),
-																	PQgetlength(res, row, 0),
-																	hroe_item_typid()));
+				r->items[row] = (HroeItem *) DatumGetPointer(Receive(&recv[0], res, row, 0));
 				if (r->nkeys > 0)
 				{
 					r->keys[row] = palloc(r->nkeys * sizeof(Datum));
@@ -701,9 +745,7 @@ hroe_remote_read_run(HroeRemoteRead *reads, int nreads)
 							ereport(ERROR,
 									(errcode(ERRCODE_DATA_CORRUPTED),
 									 errmsg("remote statement on server \"%s\" returned a null key", c->srvname)));
-						r->keys[row][k] = Receive(PQgetvalue(res, row, k + 1),
-												  PQgetlength(res, row, k + 1),
-												  r->keytypes[k]);
+						r->keys[row][k] = Receive(&recv[k + 1], res, row, k + 1);
 					}
 				}
 			}
