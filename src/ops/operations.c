@@ -265,6 +265,8 @@ hroe_op_fetch_item(HroeTableMeta *t, Datum *keys, bool for_update, MemoryContext
 			/* hroe's own read: one prepared statement, in binary */
 			HroeRemoteRead r = {0};
 			MemoryContext old;
+			MemoryContext tmp;
+			HroeItem   *found = NULL;
 
 			r.partition = hroe_table_partition_oid(t, part);
 			r.sql = psprintf("SELECT item FROM %%s WHERE %s%s%s",
@@ -274,10 +276,17 @@ hroe_op_fetch_item(HroeTableMeta *t, Datum *keys, bool for_update, MemoryContext
 			r.nparams = n;
 			r.types = types;
 			r.values = keys;
-			old = MemoryContextSwitchTo(cxt);
+			/* the result and its buffers: freed with tmp */
+			tmp = AllocSetContextCreate(CurrentMemoryContext, "hroe remote GetItem",
+										ALLOCSET_SMALL_SIZES);
+			old = MemoryContextSwitchTo(tmp);
 			hroe_remote_read_run(&r, 1);
+			MemoryContextSwitchTo(cxt);
+			if (r.nrows > 0)
+				found = hroe_remote_read_item(&r, 0);
 			MemoryContextSwitchTo(old);
-			return r.nrows > 0 ? r.items[0] : NULL;
+			MemoryContextDelete(tmp);
+			return found;
 		}
 		shape = psprintf("get:p%d", part);
 

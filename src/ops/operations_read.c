@@ -647,21 +647,22 @@ ItemSegment(ReadSpec *s, HroeItem *item)
 	return (int) (((uint64) h * (uint64) s->total_segments) >> 32);
 }
 
-/* One partition's rows in a merge: its items and order keys, and where */
-typedef struct MergeSource
+/* A row of a read by hroe's own path: its read and position */
+typedef struct RemoteRow
 {
 	HroeRemoteRead *read;
-	int			pos;
-} MergeSource;
+	int			row;
+} RemoteRow;
 
 /*
  * The rows of one chunk of st read by hroe's own path (remote_read.c): each
  * partition's statement (its conditions, ORDER BY and LIMIT) sent to every
  * server at once, the sorted streams merged here by the order columns'
- * btree comparison; at most want items in *items, their count returned
+ * btree comparison; at most want rows in *rows (each item received only
+ * when used, hroe_remote_read_item), their count returned
  */
 static uint64
-RemoteChunk(ReadSpec *s, ReadStatement *st, int64 want, HroeItem ***items)
+RemoteChunk(ReadSpec *s, ReadStatement *st, int64 want, RemoteRow **rows)
 {
 	int			nparts = st->part >= 0 ? 1 : list_length(st->parts);
 	bool		merge = nparts > 1 && st->norder > 0;
@@ -669,7 +670,7 @@ RemoteChunk(ReadSpec *s, ReadStatement *st, int64 want, HroeItem ***items)
 	StringInfoData sql;
 	Oid			keytypes[HROE_MAX_KEY_ATTRS + 2];
 	TypeCacheEntry *cmp[HROE_MAX_KEY_ATTRS + 2];
-	MergeSource *src;
+	RemoteRow  *src;
 	uint64		n = 0;
 
 	initStringInfo(&sql);
@@ -703,15 +704,18 @@ RemoteChunk(ReadSpec *s, ReadStatement *st, int64 want, HroeItem ***items)
 		reads[j].keytypes = keytypes;
 	}
 	hroe_remote_read_run(reads, nparts);
-	*items = palloc(Max(want, 1) * sizeof(HroeItem *));
+	*rows = palloc(Max(want, 1) * sizeof(RemoteRow));
 	if (!merge)
 	{
 		for (int j = 0; j < nparts; j++)
 			for (int r = 0; r < reads[j].nrows && n < (uint64) want; r++)
-				(*items)[n++] = reads[j].items[r];
+			{
+				(*rows)[n].read = &reads[j];
+				(*rows)[n++].row = r;
+			}
 		return n;
 	}
-	src = palloc0(nparts * sizeof(MergeSource));
+	src = palloc0(nparts * sizeof(RemoteRow));
 	for (int j = 0; j < nparts; j++)
 		src[j].read = &reads[j];
 	while (n < (uint64) want)
@@ -722,12 +726,12 @@ RemoteChunk(ReadSpec *s, ReadStatement *st, int64 want, HroeItem ***items)
 		{
 			int			c = 0;
 
-			if (src[j].pos >= src[j].read->nrows)
+			if (src[j].row >= src[j].read->nrows)
 				continue;
 			if (best >= 0)
 			{
-				Datum	   *a = src[j].read->keys[src[j].pos];
-				Datum	   *b = src[best].read->keys[src[best].pos];
+				Datum	   *a = hroe_remote_read_keys(src[j].read, src[j].row);
+				Datum	   *b = hroe_remote_read_keys(src[best].read, src[best].row);
 
 				for (int i = 0; i < st->norder && c == 0; i++)
 					c = DatumGetInt32(FunctionCall2Coll(&cmp[i]->cmp_proc_finfo,
@@ -740,7 +744,8 @@ RemoteChunk(ReadSpec *s, ReadStatement *st, int64 want, HroeItem ***items)
 		}
 		if (best < 0)
 			break;
-		(*items)[n++] = src[best].read->items[src[best].pos++];
+		(*rows)[n++] = src[best];
+		src[best].row++;
 	}
 	return n;
 }
@@ -773,7 +778,7 @@ RunRead(ReadSpec *s, EmitItem emit, void *arg, MemoryContext cxt, ReadOutcome *o
 		int			ret;
 		uint64		n;
 		SPITupleTable *tuptable;
-		HroeItem  **remote;
+		RemoteRow  *remote;
 		HroeItem   *item = NULL;
 
 		if (s->limit > 0)
@@ -809,7 +814,7 @@ RunRead(ReadSpec *s, EmitItem emit, void *arg, MemoryContext cxt, ReadOutcome *o
 			/* per-row memory: the emitters copy what they keep */
 			MemoryContextReset(rowcxt);
 			oldcxt = MemoryContextSwitchTo(rowcxt);
-			item = remote ? remote[r]
+			item = remote ? hroe_remote_read_item(remote[r].read, remote[r].row)
 				: DatumGetHroeItemP(SPI_getbinval(tuptable->vals[r], tuptable->tupdesc, 1, &isnull));
 			if (s->total_segments > 0 && ItemSegment(s, item) != s->segment)
 			{

@@ -518,6 +518,64 @@ Receive(RecvFunc *f, PGresult *res, int row, int col)
 	return ReceiveFunctionCall(&f->flinfo, &buf, f->ioparam, -1);
 }
 
+/* A result held until its memory context is reset or deleted */
+typedef struct ResultOwner
+{
+	MemoryContextCallback cb;
+	PGresult   *res;
+} ResultOwner;
+
+static void
+FreeResult(void *arg)
+{
+	ResultOwner *owner = arg;
+
+	PQclear(owner->res);
+	owner->res = NULL;
+}
+
+/*
+ * Row row's item of read r, received now (hroe.item's receive function
+ * validates it) in the current memory context: a page's rows are received
+ * only as they are used, not every row each server sent
+ */
+HroeItem *
+hroe_remote_read_item(HroeRemoteRead *r, int row)
+{
+	PGresult   *res = r->result;
+
+	Assert(row >= 0 && row < r->nrows);
+	if (PQgetisnull(res, row, 0))
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_CORRUPTED),
+				 errmsg("remote statement on server \"%s\" returned no item", r->srvname)));
+	return (HroeItem *) DatumGetPointer(Receive(&((RecvFunc *) r->recv)[0], res, row, 0));
+}
+
+/* Row row's order keys (r->nkeys of them) of read r, received once */
+Datum *
+hroe_remote_read_keys(HroeRemoteRead *r, int row)
+{
+	PGresult   *res = r->result;
+
+	Assert(row >= 0 && row < r->nrows);
+	if (r->keys[row] == NULL)
+	{
+		Datum	   *keys = palloc(Max(r->nkeys, 1) * sizeof(Datum));
+
+		for (int k = 0; k < r->nkeys; k++)
+		{
+			if (PQgetisnull(res, row, k + 1))
+				ereport(ERROR,
+						(errcode(ERRCODE_DATA_CORRUPTED),
+						 errmsg("remote statement on server \"%s\" returned a null key", r->srvname)));
+			keys[k] = Receive(&((RecvFunc *) r->recv)[k + 1], res, row, k + 1);
+		}
+		r->keys[row] = keys;
+	}
+	return r->keys[row];
+}
+
 /* The remote table read by foreign table relid: schema.table, quoted */
 static char *
 RemoteTable(ForeignTable *ft, Oid relid)
@@ -639,7 +697,10 @@ hroe_remote_read_call_begins(void)
 
 /*
  * Run each of reads on its partition's server: every statement sent before
- * any answer is read.  Reads on the same connection run in turns.
+ * any answer is read.  Reads on the same connection run in turns.  Each
+ * read's result is kept until the current memory context is reset or
+ * deleted; its rows are received by hroe_remote_read_item and
+ * hroe_remote_read_keys.
  */
 void
 hroe_remote_read_run(HroeRemoteRead *reads, int nreads)
@@ -657,7 +718,7 @@ hroe_remote_read_run(HroeRemoteRead *reads, int nreads)
 		sqls[i] = CastParams(psprintf(reads[i].sql, RemoteTable(ft, reads[i].partition)),
 							 reads[i].nparams, reads[i].types);
 		reads[i].nrows = 0;
-		reads[i].items = NULL;
+		reads[i].result = NULL;
 		reads[i].keys = NULL;
 	}
 	while (left > 0)
@@ -711,6 +772,7 @@ hroe_remote_read_run(HroeRemoteRead *reads, int nreads)
 			PGresult   *res;
 			int			ncols = 1 + r->nkeys;
 			RecvFunc   *recv;
+			ResultOwner *owner;
 
 			if (!sent[i])
 				continue;
@@ -725,31 +787,22 @@ hroe_remote_read_run(HroeRemoteRead *reads, int nreads)
 			RecvFuncInit(&recv[0], hroe_item_typid());
 			for (int k = 0; k < r->nkeys; k++)
 				RecvFuncInit(&recv[k + 1], r->keytypes[k]);
-			r->nrows = PQntuples(res);
-			r->items = palloc(Max(r->nrows, 1) * sizeof(HroeItem *));
-			if (r->nkeys > 0)
-				r->keys = palloc(Max(r->nrows, 1) * sizeof(Datum *));
-			for (int row = 0; row < r->nrows; row++)
-			{
-				if (PQgetisnull(res, row, 0) || PQfformat(res, 0) != 1)
+			for (int k = 0; k < ncols; k++)
+				if (PQfformat(res, k) != 1)
 					ereport(ERROR,
-							(errcode(ERRCODE_DATA_CORRUPTED),
-							 errmsg("remote statement on server \"%s\" returned no item", c->srvname)));
-				r->items[row] = (HroeItem *) DatumGetPointer(Receive(&recv[0], res, row, 0));
-				if (r->nkeys > 0)
-				{
-					r->keys[row] = palloc(r->nkeys * sizeof(Datum));
-					for (int k = 0; k < r->nkeys; k++)
-					{
-						if (PQgetisnull(res, row, k + 1))
-							ereport(ERROR,
-									(errcode(ERRCODE_DATA_CORRUPTED),
-									 errmsg("remote statement on server \"%s\" returned a null key", c->srvname)));
-						r->keys[row][k] = Receive(&recv[k + 1], res, row, k + 1);
-					}
-				}
-			}
-			PQclear(c->res);
+							(errcode(ERRCODE_DATATYPE_MISMATCH),
+							 errmsg("remote statement on server \"%s\" returned text, not binary", c->srvname)));
+			r->nrows = PQntuples(res);
+			r->recv = recv;
+			r->srvname = pstrdup(c->srvname);
+			r->keys = palloc0(Max(r->nrows, 1) * sizeof(Datum *));
+			/* the result now belongs to the caller's memory context */
+			owner = palloc(sizeof(ResultOwner));
+			owner->res = res;
+			owner->cb.func = FreeResult;
+			owner->cb.arg = owner;
+			MemoryContextRegisterResetCallback(CurrentMemoryContext, &owner->cb);
+			r->result = res;
 			c->res = NULL;
 			c->busy = false;
 			done[i] = true;

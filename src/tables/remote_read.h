@@ -23,12 +23,14 @@ typedef struct HroeRemoteRead
 	int			nparams;
 	Oid		   *types;			/* the parameters' types */
 	Datum	   *values;			/* and values (none null) */
-	/* out: the rows' items, palloc'd in the caller's context */
-	int			nrows;
-	HroeItem  **items;
-	Datum	  **keys;			/* further columns (nkeys each), or NULL */
 	int			nkeys;			/* in: columns after item, of types keytypes */
 	Oid		   *keytypes;
+	/* out: the rows (hroe_remote_read_item, hroe_remote_read_keys) */
+	int			nrows;
+	void	   *result;			/* the PGresult, the memory context's */
+	void	   *recv;			/* the columns' receive functions */
+	Datum	  **keys;			/* each row's order keys, once received */
+	char	   *srvname;
 } HroeRemoteRead;
 
 extern void hroe_remote_read_init(void);
@@ -37,5 +39,7 @@ extern void hroe_remote_read_call_begins(void);
 extern void hroe_remote_read_pause(void);
 extern char *hroe_remote_key_qual(const char *column, char type, int param);
 extern void hroe_remote_read_run(HroeRemoteRead *reads, int nreads);
+extern HroeItem *hroe_remote_read_item(HroeRemoteRead *r, int row);
+extern Datum *hroe_remote_read_keys(HroeRemoteRead *r, int row);
 
 #endif							/* HROE_REMOTE_READ_H */
