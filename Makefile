@@ -20,6 +20,9 @@ SHLIB_LINK += -lmicrohttpd -lcrypto -lz -lzstd
 # libcurl: exports to and imports from an S3-compatible endpoint (src/transfer/transfer_remote.c)
 PG_CPPFLAGS += $(shell pkg-config --cflags libcurl)
 SHLIB_LINK += $(shell pkg-config --libs libcurl)
+# libpq: hroe's own reads of distributed tables (src/tables/remote_read.c)
+PG_CPPFLAGS += -I$(includedir)
+SHLIB_LINK += -L$(libdir) -lpq
 # hroe.so exports only the symbols src/exports.map lists, all under hroe's
 # prefix or PostgreSQL's (test/t_release_build.sh).  make HROE_LEGACY=1
 # builds a library that also answers to the C names the released install

@@ -37,6 +37,7 @@
 #include "utils/typcache.h"
 
 #include "api_internal.h"
+#include "remote_read.h"
 #include "throttle.h"
 #include "ddb_types.h"
 
@@ -592,6 +593,7 @@ Call(const char *op, Jsonb *req, bool refuse_nul)
 	call.refuse_nul = refuse_nul;
 	call.ops.outer = outer;
 
+	hroe_remote_read_call_begins();
 	BeginInternalSubTransaction(NULL);
 	MemoryContextSwitchTo(outer);
 	PG_TRY();

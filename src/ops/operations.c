@@ -52,6 +52,7 @@
 #include "key.h"
 #include "contributor_insights.h"
 #include "operations_internal.h"
+#include "remote_read.h"
 #include "throttle.h"
 
 /* ---------- helpers ---------- */
@@ -257,7 +258,37 @@ hroe_op_fetch_item(HroeTableMeta *t, Datum *keys, bool for_update, MemoryContext
 		 * plan, the key conditions all shipped (hroe_table_read_partitions)
 		 */
 		int			part = hroe_table_key_partition(t, keys[0]);
-		char	   *shape = psprintf("get:p%d", part);
+		char	   *shape;
+
+		if (hroe_remote_read_usable(t))
+		{
+			/* hroe's own read: one prepared statement, in binary */
+			HroeRemoteRead r = {0};
+			MemoryContext old;
+			MemoryContext tmp;
+			HroeItem   *found = NULL;
+
+			r.partition = hroe_table_partition_oid(t, part);
+			r.sql = psprintf("SELECT item FROM %%s WHERE %s%s%s",
+							 hroe_remote_key_qual("pk", t->schema.types[0], 1),
+							 t->schema.nrange ? " AND " : "",
+							 t->schema.nrange ? hroe_remote_key_qual("sk", t->schema.types[1], 2) : "");
+			r.nparams = n;
+			r.types = types;
+			r.values = keys;
+			/* the result and its buffers: freed with tmp */
+			tmp = AllocSetContextCreate(CurrentMemoryContext, "hroe remote GetItem",
+										ALLOCSET_SMALL_SIZES);
+			old = MemoryContextSwitchTo(tmp);
+			hroe_remote_read_run(&r, 1);
+			MemoryContextSwitchTo(cxt);
+			if (r.nrows > 0)
+				found = hroe_remote_read_item(&r, 0);
+			MemoryContextSwitchTo(old);
+			MemoryContextDelete(tmp);
+			return found;
+		}
+		shape = psprintf("get:p%d", part);
 
 		plan = hroe_table_plan_find(t, shape);
 		if (plan == NULL)

@@ -43,12 +43,14 @@
 #include "utils/plancache.h"
 #include "utils/resowner.h"
 #include "utils/syscache.h"
+#include "utils/typcache.h"
 
 #include "catalog.h"
 #include "contributor_insights.h"
 #include "direct_write.h"
 #include "key.h"
 #include "operations_internal.h"
+#include "remote_read.h"
 #include "throttle.h"
 #include "vector_search.h"
 
@@ -291,6 +293,14 @@ typedef struct ReadStatement
 	List	   *parts;			/* a distributed table's partitions read by
 								 * name (hroe_table_read_partitions), or NIL */
 	int			pk_param;		/* the parameter of a Query's pk = $n, or 0 */
+	/* partitions named: what hroe's own read path (remote_read.c) sends */
+	char	   *conds;			/* the conditions, " AND ..." */
+	char	   *orderby;		/* the ORDER BY list, or "" */
+	int			norder;
+	const char *ordercols[HROE_MAX_KEY_ATTRS + 2];
+	char		ordertypes[HROE_MAX_KEY_ATTRS + 2];
+	int64		pushed;			/* each partition's LIMIT */
+	int			part;			/* the one partition read, or -1: all */
 } ReadStatement;
 
 /* Add a parameter of type and value to the statement: its number */
@@ -575,11 +585,22 @@ BuildRead(ReadSpec *s, ReadStatement *st, int64 limit)
 	pushed = 1;
 	while (pushed < limit)
 		pushed *= 2;
+	st->conds = conds.data;
+	st->orderby = orderby.data;
+	st->norder = norder;
+	for (i = 0; i < norder; i++)
+	{
+		st->ordercols[i] = order[i].column;
+		st->ordertypes[i] = order[i].type;
+	}
+	st->pushed = pushed;
+	st->part = -1;
 	appendStringInfo(&st->shape, ":l" INT64_FORMAT, pushed);
 	if (st->pk_param > 0)
 	{
 		/* a Query by the partition key: its one partition */
 		part = hroe_table_key_partition(s->t, st->values[st->pk_param - 1]);
+		st->part = part;
 		appendStringInfo(&st->sql, "SELECT item FROM ONLY %s WHERE true%s",
 						 (char *) list_nth(st->parts, part), conds.data);
 		if (norder > 0)
@@ -626,6 +647,109 @@ ItemSegment(ReadSpec *s, HroeItem *item)
 	return (int) (((uint64) h * (uint64) s->total_segments) >> 32);
 }
 
+/* A row of a read by hroe's own path: its read and position */
+typedef struct RemoteRow
+{
+	HroeRemoteRead *read;
+	int			row;
+} RemoteRow;
+
+/*
+ * The rows of one chunk of st read by hroe's own path (remote_read.c): each
+ * partition's statement (its conditions, ORDER BY and LIMIT) sent to every
+ * server at once, the sorted streams merged here by the order columns'
+ * btree comparison; at most want rows in *rows (each item received only
+ * when used, hroe_remote_read_item), their count returned
+ */
+static uint64
+RemoteChunk(ReadSpec *s, ReadStatement *st, int64 want, RemoteRow **rows)
+{
+	int			nparts = st->part >= 0 ? 1 : list_length(st->parts);
+	bool		merge = nparts > 1 && st->norder > 0;
+	HroeRemoteRead *reads = palloc0(nparts * sizeof(HroeRemoteRead));
+	StringInfoData sql;
+	Oid			keytypes[HROE_MAX_KEY_ATTRS + 2];
+	TypeCacheEntry *cmp[HROE_MAX_KEY_ATTRS + 2];
+	RemoteRow  *src;
+	uint64		n = 0;
+
+	initStringInfo(&sql);
+	appendStringInfoString(&sql, "SELECT item");
+	for (int i = 0; i < st->norder; i++)
+	{
+		keytypes[i] = hroe_key_type_oid(st->ordertypes[i]);
+		cmp[i] = lookup_type_cache(keytypes[i], TYPECACHE_CMP_PROC_FINFO);
+		if (merge)
+			appendStringInfo(&sql, ", %s", st->ordercols[i]);
+	}
+	/* (the statement is a format: %s the remote table) */
+	appendStringInfoString(&sql, " FROM %s WHERE true");
+	for (const char *c = st->conds; *c; c++)
+	{
+		if (*c == '%')
+			appendStringInfoChar(&sql, '%');
+		appendStringInfoChar(&sql, *c);
+	}
+	if (st->norder > 0)
+		appendStringInfo(&sql, " ORDER BY %s", st->orderby);
+	appendStringInfo(&sql, " LIMIT " INT64_FORMAT, st->pushed);
+	for (int j = 0; j < nparts; j++)
+	{
+		reads[j].partition = hroe_table_partition_oid(s->t, st->part >= 0 ? st->part : j);
+		reads[j].sql = sql.data;
+		reads[j].nparams = st->np;
+		reads[j].types = st->types;
+		reads[j].values = st->values;
+		reads[j].nkeys = merge ? st->norder : 0;
+		reads[j].keytypes = keytypes;
+	}
+	hroe_remote_read_run(reads, nparts);
+	*rows = palloc(Max(want, 1) * sizeof(RemoteRow));
+	if (!merge)
+	{
+		for (int j = 0; j < nparts; j++)
+			for (int r = 0; r < reads[j].nrows && n < (uint64) want; r++)
+			{
+				(*rows)[n].read = &reads[j];
+				(*rows)[n++].row = r;
+			}
+		return n;
+	}
+	src = palloc0(nparts * sizeof(RemoteRow));
+	for (int j = 0; j < nparts; j++)
+		src[j].read = &reads[j];
+	while (n < (uint64) want)
+	{
+		int			best = -1;
+
+		for (int j = 0; j < nparts; j++)
+		{
+			int			c = 0;
+
+			if (src[j].row >= src[j].read->nrows)
+				continue;
+			if (best >= 0)
+			{
+				Datum	   *a = hroe_remote_read_keys(src[j].read, src[j].row);
+				Datum	   *b = hroe_remote_read_keys(src[best].read, src[best].row);
+
+				for (int i = 0; i < st->norder && c == 0; i++)
+					c = DatumGetInt32(FunctionCall2Coll(&cmp[i]->cmp_proc_finfo,
+														cmp[i]->typcollation, a[i], b[i]));
+				if (!s->forward)
+					c = -c;
+			}
+			if (best < 0 || c < 0)
+				best = j;
+		}
+		if (best < 0)
+			break;
+		(*rows)[n++] = src[best];
+		src[best].row++;
+	}
+	return n;
+}
+
 /*
  * Run one Query or Scan: emit items in order, stop at Limit or 1 MB.  Rows
  * are read in chunks, each a plain execution of the cached plan bounded by
@@ -641,6 +765,8 @@ RunRead(ReadSpec *s, EmitItem emit, void *arg, MemoryContext cxt, ReadOutcome *o
 	int64		chunk = 100;
 	MemoryContext rowcxt = AllocSetContextCreate(CurrentMemoryContext, "hroe read row",
 												 ALLOCSET_DEFAULT_SIZES);
+	MemoryContext chunkcxt = AllocSetContextCreate(CurrentMemoryContext, "hroe remote read chunk",
+												   ALLOCSET_DEFAULT_SIZES);
 	MemoryContext oldcxt;
 
 	memset(out, 0, sizeof(*out));
@@ -652,21 +778,35 @@ RunRead(ReadSpec *s, EmitItem emit, void *arg, MemoryContext cxt, ReadOutcome *o
 		int			ret;
 		uint64		n;
 		SPITupleTable *tuptable;
+		RemoteRow  *remote;
 		HroeItem   *item = NULL;
 
 		if (s->limit > 0)
 			want = Min(want, s->limit - out->scanned);
 		BuildRead(s, &st, want);
-		plan = st.parts != NIL
-			? hroe_table_plan_partitions(t, st.shape.data, st.sql.data, st.np, st.types)
-			: hroe_table_plan(t, st.shape.data, st.sql.data, st.np, st.types);
-		hroe_push_search_path();
-		ret = SPI_execute_plan(plan, st.values, NULL, true, want);
-		hroe_pop_search_path();
-		if (ret != SPI_OK_SELECT)
-			elog(ERROR, "reading %s failed: %s", t->relname, SPI_result_code_string(ret));
-		n = SPI_processed;
-		tuptable = SPI_tuptable;
+		tuptable = NULL;
+		remote = NULL;
+		if (st.parts != NIL && hroe_remote_read_usable(t))
+		{
+			/* hroe's own read path: every server at once, in binary */
+			MemoryContextReset(chunkcxt);
+			oldcxt = MemoryContextSwitchTo(chunkcxt);
+			n = RemoteChunk(s, &st, want, &remote);
+			MemoryContextSwitchTo(oldcxt);
+		}
+		else
+		{
+			plan = st.parts != NIL
+				? hroe_table_plan_partitions(t, st.shape.data, st.sql.data, st.np, st.types)
+				: hroe_table_plan(t, st.shape.data, st.sql.data, st.np, st.types);
+			hroe_push_search_path();
+			ret = SPI_execute_plan(plan, st.values, NULL, true, want);
+			hroe_pop_search_path();
+			if (ret != SPI_OK_SELECT)
+				elog(ERROR, "reading %s failed: %s", t->relname, SPI_result_code_string(ret));
+			n = SPI_processed;
+			tuptable = SPI_tuptable;
+		}
 		for (uint64 r = 0; r < n; r++)
 		{
 			bool		isnull;
@@ -674,7 +814,8 @@ RunRead(ReadSpec *s, EmitItem emit, void *arg, MemoryContext cxt, ReadOutcome *o
 			/* per-row memory: the emitters copy what they keep */
 			MemoryContextReset(rowcxt);
 			oldcxt = MemoryContextSwitchTo(rowcxt);
-			item = DatumGetHroeItemP(SPI_getbinval(tuptable->vals[r], tuptable->tupdesc, 1, &isnull));
+			item = remote ? hroe_remote_read_item(remote[r].read, remote[r].row)
+				: DatumGetHroeItemP(SPI_getbinval(tuptable->vals[r], tuptable->tupdesc, 1, &isnull));
 			if (s->total_segments > 0 && ItemSegment(s, item) != s->segment)
 			{
 				MemoryContextSwitchTo(oldcxt);
@@ -695,10 +836,12 @@ RunRead(ReadSpec *s, EmitItem emit, void *arg, MemoryContext cxt, ReadOutcome *o
 			break;
 		/* a full chunk: continue after its last item */
 		s->esk = hroe_op_key_jsonb(t, ix, item);
-		SPI_freetuptable(tuptable);
+		if (tuptable)
+			SPI_freetuptable(tuptable);
 		chunk = Min(chunk * 4, 1600);
 	}
 	MemoryContextDelete(rowcxt);
+	MemoryContextDelete(chunkcxt);
 }
 
 /* Add one scan key on index column attno comparing with strategy */

@@ -27,6 +27,7 @@
 #include "contributor_insights.h"
 #include "operations.h"
 #include "operations_internal.h"
+#include "remote_read.h"
 #include "throttle.h"
 
 /*
@@ -171,6 +172,8 @@ ReadAll(HroeCall *call, HroeTxAction *acts, int n, bool limit)
 {
 	int64		bytes = 0;
 
+	/* one snapshot per server: postgres_fdw's remote transactions */
+	hroe_remote_read_pause();
 	hroe_op_push_read_snapshot();
 	for (int i = 0; i < n; i++)
 	{

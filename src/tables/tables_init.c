@@ -14,6 +14,7 @@
 
 #include "utils/guc.h"
 
+#include "remote_read.h"
 #include "tables.h"
 #include "throttle.h"
 #include "vector_index.h"
@@ -68,4 +69,5 @@ hroe_tables_init(void)
 							   PGC_USERSET,
 							   GUC_LIST_INPUT,
 							   NULL, NULL, NULL);
+	hroe_remote_read_init();
 }

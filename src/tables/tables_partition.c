@@ -177,3 +177,23 @@ hroe_table_pk_expr(HroeTableMeta *t)
 					t->schema.types[0] == 'S' ? 's' : t->schema.types[0] == 'N' ? 'n' : 'b',
 					quote_literal_cstr(t->schema.names[0]));
 }
+
+/*
+ * The partition (a foreign table) at position part of distributed table t's
+ * partition descriptor (hroe_table_key_partition's positions)
+ */
+Oid
+hroe_table_partition_oid(HroeTableMeta *t, int part)
+{
+	Relation	rel;
+	PartitionDesc pd;
+	Oid			oid;
+
+	rel = table_open(t->relid, AccessShareLock);
+	pd = RelationGetPartitionDesc(rel, true);
+	if (part < 0 || part >= pd->nparts)
+		elog(ERROR, "distributed table %s has no partition %d", t->relname, part);
+	oid = pd->oids[part];
+	table_close(rel, NoLock);
+	return oid;
+}

@@ -128,6 +128,10 @@ bench_tree() (
 			else if (/statement: FETCH/) k = "FETCH 1000 FROM c1"
 			else if (/statement: CLOSE/) k = "CLOSE c1"
 			else if (/statement: COMMIT/) k = "COMMIT TRANSACTION"
+			else if (/statement: SET search_path/) k = "SET search_path (once per connection)"
+			else if (/parse hroe_r[0-9]+: /) k = "hroe'"'"'s statement: parse and plan (once per connection)"
+			else if (/bind hroe_r[0-9]+: /) k = "hroe'"'"'s statement: bind"
+			else if (/execute hroe_r[0-9]+: /) k = "hroe'"'"'s statement: execute"
 			else { k = substr($0, RSTART + RLENGTH + 2, 60); gsub(/\|/, "\\|", k); k = "other: " k }
 			if (!(k in cnt)) order[++m] = k
 			cnt[k]++; sum[k] += d; total += d

@@ -1,0 +1,813 @@
+/*-------------------------------------------------------------------------
+ *
+ * remote_read.c
+ *	  hroe's own read path for distributed tables (doc/partitioning.md,
+ *	  "hroe's own read path"): what postgres_fdw does for a read in seven
+ *	  round trips (a remote transaction, a savepoint, a cursor declared,
+ *	  fetched and closed, planned by the server at every call, items in
+ *	  text), done in one: a statement prepared once per connection and
+ *	  executed with PQsendQueryPrepared, parameters and items in binary
+ *	  (hroe.item's send and receive functions, the receive function
+ *	  validating everything), every server of a read sent its statement
+ *	  before any answer is collected.
+ *
+ *	  Connections are per backend and user mapping, opened with the foreign
+ *	  server's and user mapping's libpq options as postgres_fdw opens its
+ *	  own (PostgreSQL 15's contrib/postgres_fdw/connection.c), with its
+ *	  password rules for roles that are not superusers: a role never
+ *	  connects with more than its user mapping gives.  ALTER SERVER and
+ *	  ALTER/DROP USER MAPPING invalidate them (syscache callbacks), as
+ *	  postgres_fdw's.  Every wait is on the latch and the socket
+ *	  (WaitLatchOrSocket), so statement_timeout, a cancel and
+ *	  pg_terminate_backend interrupt it; a connection left with a statement
+ *	  in flight by an error is closed at its next use and opened again.
+ *
+ *	  When it is used (hroe_remote_read_usable): outside an explicit
+ *	  transaction block, before the statement wrote anything; the statement
+ *	  then runs on the server in a transaction of its own, as a DynamoDB
+ *	  read does.  Inside a transaction block the reads stay postgres_fdw's,
+ *	  in its remote transaction, whose snapshot the transaction's other
+ *	  statements share.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/reloptions.h"
+#include "access/xact.h"
+#include "catalog/pg_foreign_server.h"
+#include "catalog/pg_user_mapping.h"
+#include "commands/defrem.h"
+#include "foreign/foreign.h"
+#include "libpq-fe.h"
+#include "mb/pg_wchar.h"
+#include "miscadmin.h"
+#include "pgstat.h"
+#include "storage/latch.h"
+#include "storage/proc.h"
+#include "utils/builtins.h"
+#include "utils/guc.h"
+#include "utils/hsearch.h"
+#include "utils/inval.h"
+#include "utils/lsyscache.h"
+#include "utils/memutils.h"
+#include "utils/syscache.h"
+
+#include "catalog.h"
+#include "remote_read.h"
+
+bool		hroe_remote_reads = true;
+
+/* A connection to a foreign server, for one user mapping */
+typedef struct RemoteConn
+{
+	Oid			umid;			/* hash key: the user mapping */
+	PGconn	   *conn;
+	bool		busy;			/* a statement (or the connection) was left
+								 * unfinished: closed at the next use */
+	bool		invalidated;	/* its server or user mapping changed */
+	uint32		server_hash;
+	uint32		mapping_hash;
+	PGresult   *res;			/* the result being read, cleared at the next
+								 * use if an error left it */
+	List	   *stmts;			/* the SQL of its prepared statements, in
+								 * order: hroe_r<position> */
+	MemoryContext cxt;			/* holds stmts */
+	bool		configured;		/* its session's settings sent */
+	char		srvname[NAMEDATALEN];
+} RemoteConn;
+
+static HTAB *ConnHash = NULL;
+
+static void Disconnect(RemoteConn *c);
+
+/* the prepared statements a connection keeps at most */
+#ifndef HROE_REMOTE_STATEMENTS
+#define HROE_REMOTE_STATEMENTS 256
+#endif
+
+static const char RemoteSearchPath[] = "SET search_path = pg_catalog, hroe";
+
+/* the local transaction whose API call began outside a transaction block */
+static LocalTransactionId CallOutsideBlock = InvalidLocalTransactionId;
+
+/* the local transaction whose reads are left to postgres_fdw */
+static LocalTransactionId Paused = InvalidLocalTransactionId;
+
+/* ---------- connections ---------- */
+
+static void
+InvalCallback(Datum arg, int cacheid, uint32 hashvalue)
+{
+	HASH_SEQ_STATUS scan;
+	RemoteConn *c;
+
+	if (ConnHash == NULL)
+		return;
+	hash_seq_init(&scan, ConnHash);
+	while ((c = hash_seq_search(&scan)) != NULL)
+	{
+		if (c->conn == NULL)
+			continue;
+		if (hashvalue == 0 ||
+			(cacheid == FOREIGNSERVEROID && c->server_hash == hashvalue) ||
+			(cacheid == USERMAPPINGOID && c->mapping_hash == hashvalue))
+			c->invalidated = true;
+	}
+}
+
+/*
+ * At a transaction's end, close the connections whose server or user mapping
+ * changed (a dropped user mapping's would otherwise stay open, unused)
+ */
+static void
+EndOfXact(XactEvent event, void *arg)
+{
+	HASH_SEQ_STATUS scan;
+	RemoteConn *c;
+
+	if (ConnHash == NULL ||
+		(event != XACT_EVENT_COMMIT && event != XACT_EVENT_ABORT &&
+		 event != XACT_EVENT_PARALLEL_COMMIT && event != XACT_EVENT_PARALLEL_ABORT))
+		return;
+	hash_seq_init(&scan, ConnHash);
+	while ((c = hash_seq_search(&scan)) != NULL)
+		if (c->conn != NULL && c->invalidated)
+			Disconnect(c);
+}
+
+/* Define hroe.remote_reads */
+void
+hroe_remote_read_init(void)
+{
+	DefineCustomBoolVariable("hroe.remote_reads",
+							 "Lets single reads of distributed tables use hroe's own connections to the partition servers.",
+							 "When on (the default), a GetItem, a Query or a Scan page of a distributed table run "
+							 "outside a transaction block, before the statement wrote anything, is sent to the "
+							 "partition servers by hroe itself: one prepared statement per server, executed in "
+							 "binary, every server at once. Off, or inside a transaction block, postgres_fdw "
+							 "reads them (doc/partitioning.md).",
+							 &hroe_remote_reads,
+							 true,
+							 PGC_USERSET,
+							 0,
+							 NULL, NULL, NULL);
+}
+
+static void
+Disconnect(RemoteConn *c)
+{
+	if (c->res)
+		PQclear(c->res);
+	c->res = NULL;
+	if (c->conn)
+		PQfinish(c->conn);
+	c->conn = NULL;
+	c->busy = false;
+	c->invalidated = false;
+	c->configured = false;
+	if (c->cxt)
+		MemoryContextReset(c->cxt);
+	c->stmts = NIL;
+}
+
+/* Raise an error about connection c; closes it if it is broken */
+static void pg_attribute_noreturn()
+ConnError(RemoteConn *c, const char *what)
+{
+	char	   *msg = pchomp(c->conn ? PQerrorMessage(c->conn) : "no connection");
+	bool		connecting = strncmp(what, "could not connect", 17) == 0;
+
+	Disconnect(c);
+	ereport(ERROR,
+			(errcode(connecting ? ERRCODE_SQLCLIENT_UNABLE_TO_ESTABLISH_SQLCONNECTION
+					 : ERRCODE_CONNECTION_FAILURE),
+			 errmsg("%s server \"%s\"", what, c->srvname),
+			 errdetail_internal("%s", msg)));
+}
+
+/* Whether option name is a libpq option postgres_fdw passes on */
+static bool
+IsLibpqOption(PQconninfoOption *defs, const char *name)
+{
+	if (strcmp(name, "replication") == 0 || strcmp(name, "fallback_application_name") == 0 ||
+		strcmp(name, "client_encoding") == 0)
+		return false;
+	for (PQconninfoOption *o = defs; o->keyword; o++)
+		if (strcmp(o->keyword, name) == 0)
+			return strchr(o->dispchar, 'D') == NULL;
+	return false;
+}
+
+/* Wait for connection c's socket (or the latch), until deadline (0: none) */
+static void
+WaitSocket(RemoteConn *c, int events, TimestampTz deadline)
+{
+	long		timeout = -1;
+	int			rc;
+
+	if (deadline != 0)
+	{
+		timeout = TimestampDifferenceMilliseconds(GetCurrentTimestamp(), deadline);
+		if (timeout <= 0)
+		{
+			Disconnect(c);
+			ereport(ERROR,
+					(errcode(ERRCODE_SQLCLIENT_UNABLE_TO_ESTABLISH_SQLCONNECTION),
+					 errmsg("could not connect to server \"%s\"", c->srvname),
+					 errdetail("timeout expired")));
+		}
+		events |= WL_TIMEOUT;
+	}
+	rc = WaitLatchOrSocket(MyLatch, events | WL_LATCH_SET | WL_EXIT_ON_PM_DEATH,
+						   PQsocket(c->conn), timeout, PG_WAIT_EXTENSION);
+	if (rc & WL_LATCH_SET)
+	{
+		ResetLatch(MyLatch);
+		CHECK_FOR_INTERRUPTS();
+	}
+}
+
+/*
+ * Open c's connection to server for user mapping um, with their libpq
+ * options (postgres_fdw's connect_pg_server and its password rules)
+ */
+static void
+Connect(RemoteConn *c, ForeignServer *server, UserMapping *um)
+{
+	PQconninfoOption *defs = PQconndefaults();
+	List	   *opts = list_concat(list_copy(server->options), um->options);
+	const char **keys = palloc0((list_length(opts) + 3) * sizeof(char *));
+	const char **vals = palloc0((list_length(opts) + 3) * sizeof(char *));
+	int			n = 0;
+	bool		password = false;
+	bool		password_required = true;
+	int			connect_timeout = 0;
+	TimestampTz deadline = 0;
+	ListCell   *lc;
+
+	if (defs == NULL)
+		ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
+	foreach(lc, um->options)
+	{
+		DefElem    *d = lfirst(lc);
+
+		if (strcmp(d->defname, "password_required") == 0)
+			password_required = defGetBoolean(d);
+	}
+	foreach(lc, opts)
+	{
+		DefElem    *d = lfirst(lc);
+
+		if (!IsLibpqOption(defs, d->defname))
+			continue;
+		keys[n] = d->defname;
+		vals[n] = defGetString(d);
+		if (strcmp(d->defname, "password") == 0 && vals[n][0] != '\0')
+			password = true;
+		if (strcmp(d->defname, "connect_timeout") == 0)
+			connect_timeout = atoi(vals[n]);
+		n++;
+	}
+	PQconninfoFree(defs);
+	keys[n] = "fallback_application_name";
+	vals[n++] = "hroe_remote_read";
+	keys[n] = "client_encoding";
+	vals[n++] = GetDatabaseEncodingName();
+	keys[n] = NULL;
+	vals[n] = NULL;
+
+	/* postgres_fdw's check_conn_params */
+	if (!superuser_arg(um->userid) && password_required && !password)
+		ereport(ERROR,
+				(errcode(ERRCODE_S_R_E_PROHIBITED_SQL_STATEMENT_ATTEMPTED),
+				 errmsg("password is required"),
+				 errdetail("Non-superusers must provide a password in the user mapping.")));
+
+	Disconnect(c);
+	strlcpy(c->srvname, server->servername, NAMEDATALEN);
+	c->server_hash = GetSysCacheHashValue1(FOREIGNSERVEROID, ObjectIdGetDatum(server->serverid));
+	c->mapping_hash = GetSysCacheHashValue1(USERMAPPINGOID, ObjectIdGetDatum(um->umid));
+	c->conn = PQconnectStartParams(keys, vals, false);
+	if (c->conn == NULL)
+		ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
+	/* an interrupt below leaves it half open: closed at the next use */
+	c->busy = true;
+	if (connect_timeout > 0)
+		deadline = TimestampTzPlusMilliseconds(GetCurrentTimestamp(),
+											   Max(connect_timeout, 2) * 1000);
+	for (;;)
+	{
+		PostgresPollingStatusType st;
+
+		if (PQstatus(c->conn) == CONNECTION_BAD)
+			ConnError(c, "could not connect to");
+		st = PQconnectPoll(c->conn);
+		if (st == PGRES_POLLING_OK)
+			break;
+		if (st == PGRES_POLLING_FAILED)
+			ConnError(c, "could not connect to");
+		WaitSocket(c, st == PGRES_POLLING_READING ? WL_SOCKET_READABLE : WL_SOCKET_WRITEABLE,
+				   deadline);
+	}
+	/* postgres_fdw's check: a role that is not superuser used a password */
+	if (!superuser_arg(um->userid) && password_required && !PQconnectionUsedPassword(c->conn))
+	{
+		Disconnect(c);
+		ereport(ERROR,
+				(errcode(ERRCODE_S_R_E_PROHIBITED_SQL_STATEMENT_ATTEMPTED),
+				 errmsg("password is required"),
+				 errdetail("Non-superuser cannot connect if the server does not request a password."),
+				 errhint("Target server's authentication method must be changed or password_required=false set in the user mapping attributes.")));
+	}
+	if (PQsetnonblocking(c->conn, 1) != 0)
+		ConnError(c, "could not configure the connection to");
+	c->busy = false;
+}
+
+/* The connection of the current user's mapping to server serverid */
+static RemoteConn *
+GetConn(Oid serverid)
+{
+	ForeignServer *server = GetForeignServer(serverid);
+	UserMapping *um = GetUserMapping(GetUserId(), serverid);
+	RemoteConn *c;
+	bool		found;
+
+	if (ConnHash == NULL)
+	{
+		HASHCTL		ctl;
+
+		ctl.keysize = sizeof(Oid);
+		ctl.entrysize = sizeof(RemoteConn);
+		ConnHash = hash_create("hroe remote read connections", 8, &ctl, HASH_ELEM | HASH_BLOBS);
+		CacheRegisterSyscacheCallback(FOREIGNSERVEROID, InvalCallback, (Datum) 0);
+		CacheRegisterSyscacheCallback(USERMAPPINGOID, InvalCallback, (Datum) 0);
+		RegisterXactCallback(EndOfXact, NULL);
+	}
+	c = hash_search(ConnHash, &um->umid, HASH_ENTER, &found);
+	if (!found)
+	{
+		c->conn = NULL;
+		c->res = NULL;
+		c->stmts = NIL;
+		c->busy = c->invalidated = c->configured = false;
+		c->cxt = AllocSetContextCreate(TopMemoryContext, "hroe remote read statements",
+									   ALLOCSET_SMALL_SIZES);
+	}
+	if (c->conn != NULL &&
+		(c->busy || c->invalidated || PQstatus(c->conn) != CONNECTION_OK ||
+		 PQtransactionStatus(c->conn) != PQTRANS_IDLE))
+		Disconnect(c);
+	if (c->res)
+		PQclear(c->res);
+	c->res = NULL;
+	if (c->conn == NULL)
+		Connect(c, server, um);
+	return c;
+}
+
+/* ---------- statements ---------- */
+
+/* Wait until c has a result or none left; NULL when none is left */
+static PGresult *
+NextResult(RemoteConn *c)
+{
+	if (PQflush(c->conn) < 0)
+		ConnError(c, "lost the connection to");
+	while (PQisBusy(c->conn))
+	{
+		int			flush = PQflush(c->conn);
+
+		if (flush < 0)
+			ConnError(c, "lost the connection to");
+		WaitSocket(c, WL_SOCKET_READABLE | (flush > 0 ? WL_SOCKET_WRITEABLE : 0), 0);
+		if (!PQconsumeInput(c->conn))
+			ConnError(c, "lost the connection to");
+	}
+	return PQgetResult(c->conn);
+}
+
+/* Raise the remote error of result res (postgres_fdw's pgfdw_report_error) */
+static void pg_attribute_noreturn()
+RemoteError(RemoteConn *c, PGresult *res, const char *sql)
+{
+	char	   *state = PQresultErrorField(res, PG_DIAG_SQLSTATE);
+	char	   *primary = PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY);
+	char	   *detail = PQresultErrorField(res, PG_DIAG_MESSAGE_DETAIL);
+	char	   *hint = PQresultErrorField(res, PG_DIAG_MESSAGE_HINT);
+	int			code = ERRCODE_CONNECTION_FAILURE;
+
+	if (PQstatus(c->conn) != CONNECTION_OK)
+		ConnError(c, "lost the connection to");
+	if (state && strlen(state) == 5)
+		code = MAKE_SQLSTATE(state[0], state[1], state[2], state[3], state[4]);
+	primary = pstrdup(primary ? primary : pchomp(PQerrorMessage(c->conn)));
+	detail = detail ? pstrdup(detail) : NULL;
+	hint = hint ? pstrdup(hint) : NULL;
+	/* the statement's remaining results are read at the connection's next use */
+	c->busy = true;
+	ereport(ERROR,
+			(errcode(code),
+			 errmsg("%s", primary),
+			 detail ? errdetail_internal("%s", detail) : 0,
+			 hint ? errhint("%s", hint) : 0,
+			 errcontext("remote SQL command on server \"%s\": %s", c->srvname, sql)));
+}
+
+/* Drain c's results; the last one must be of status want */
+static void
+Complete(RemoteConn *c, ExecStatusType want, const char *sql)
+{
+	PGresult   *res;
+
+	while ((res = NextResult(c)) != NULL)
+	{
+		if (c->res)
+			PQclear(c->res);
+		c->res = res;
+	}
+	if (c->res == NULL || PQresultStatus(c->res) != want)
+	{
+		if (c->res == NULL)
+			ConnError(c, "no result from");
+		RemoteError(c, c->res, sql);
+	}
+}
+
+/* The name of sql's prepared statement on c, prepared now if need be */
+static char *
+Prepare(RemoteConn *c, const char *sql, int nparams)
+{
+	int			i = 0;
+	ListCell   *lc;
+	char	   *name;
+	MemoryContext old;
+
+	foreach(lc, c->stmts)
+	{
+		if (strcmp(lfirst(lc), sql) == 0)
+			return psprintf("hroe_r%d", i);
+		i++;
+	}
+	c->busy = true;
+	if (i >= HROE_REMOTE_STATEMENTS)
+	{
+		/* bounded: a backend that read many tables starts again */
+		if (!PQsendQuery(c->conn, "DEALLOCATE ALL"))
+			ConnError(c, "could not send a statement to");
+		Complete(c, PGRES_COMMAND_OK, "DEALLOCATE ALL");
+		MemoryContextReset(c->cxt);
+		c->stmts = NIL;
+		i = 0;
+	}
+	name = psprintf("hroe_r%d", i);
+	if (!c->configured)
+	{
+		/*
+		 * the session's settings, once: the statements qualify their table,
+		 * and name hroe's operators as the coordinator's statements do
+		 * (hroe_push_search_path)
+		 */
+		if (!PQsendQuery(c->conn, RemoteSearchPath))
+			ConnError(c, "could not send a statement to");
+		Complete(c, PGRES_COMMAND_OK, RemoteSearchPath);
+		c->configured = true;
+	}
+	if (!PQsendPrepare(c->conn, name, sql, nparams, NULL))
+		ConnError(c, "could not send a statement to");
+	Complete(c, PGRES_COMMAND_OK, sql);
+	PQclear(c->res);
+	c->res = NULL;
+	c->busy = false;
+	old = MemoryContextSwitchTo(c->cxt);
+	c->stmts = lappend(c->stmts, pstrdup(sql));
+	MemoryContextSwitchTo(old);
+	return name;
+}
+
+/* A column's binary input function */
+typedef struct RecvFunc
+{
+	FmgrInfo	flinfo;
+	Oid			ioparam;
+} RecvFunc;
+
+static void
+RecvFuncInit(RecvFunc *f, Oid typid)
+{
+	Oid			recv;
+
+	getTypeBinaryInputInfo(typid, &recv, &f->ioparam);
+	fmgr_info(recv, &f->flinfo);
+}
+
+/*
+ * A binary value of a result (libpq ends it with a zero byte, as the
+ * receive functions' StringInfo expects), received by f, which validates it
+ */
+static Datum
+Receive(RecvFunc *f, PGresult *res, int row, int col)
+{
+	StringInfoData buf;
+
+	buf.data = PQgetvalue(res, row, col);
+	buf.len = PQgetlength(res, row, col);
+	buf.maxlen = buf.len + 1;
+	buf.cursor = 0;
+	return ReceiveFunctionCall(&f->flinfo, &buf, f->ioparam, -1);
+}
+
+/* A result held until its memory context is reset or deleted */
+typedef struct ResultOwner
+{
+	MemoryContextCallback cb;
+	PGresult   *res;
+} ResultOwner;
+
+static void
+FreeResult(void *arg)
+{
+	ResultOwner *owner = arg;
+
+	PQclear(owner->res);
+	owner->res = NULL;
+}
+
+/*
+ * Row row's item of read r, received now (hroe.item's receive function
+ * validates it) in the current memory context: a page's rows are received
+ * only as they are used, not every row each server sent
+ */
+HroeItem *
+hroe_remote_read_item(HroeRemoteRead *r, int row)
+{
+	PGresult   *res = r->result;
+
+	Assert(row >= 0 && row < r->nrows);
+	if (PQgetisnull(res, row, 0))
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_CORRUPTED),
+				 errmsg("remote statement on server \"%s\" returned no item", r->srvname)));
+	return (HroeItem *) DatumGetPointer(Receive(&((RecvFunc *) r->recv)[0], res, row, 0));
+}
+
+/* Row row's order keys (r->nkeys of them) of read r, received once */
+Datum *
+hroe_remote_read_keys(HroeRemoteRead *r, int row)
+{
+	PGresult   *res = r->result;
+
+	Assert(row >= 0 && row < r->nrows);
+	if (r->keys[row] == NULL)
+	{
+		Datum	   *keys = palloc(Max(r->nkeys, 1) * sizeof(Datum));
+
+		for (int k = 0; k < r->nkeys; k++)
+		{
+			if (PQgetisnull(res, row, k + 1))
+				ereport(ERROR,
+						(errcode(ERRCODE_DATA_CORRUPTED),
+						 errmsg("remote statement on server \"%s\" returned a null key", r->srvname)));
+			keys[k] = Receive(&((RecvFunc *) r->recv)[k + 1], res, row, k + 1);
+		}
+		r->keys[row] = keys;
+	}
+	return r->keys[row];
+}
+
+/* The remote table read by foreign table relid: schema.table, quoted */
+static char *
+RemoteTable(ForeignTable *ft, Oid relid)
+{
+	const char *schema = NULL;
+	const char *table = NULL;
+	ListCell   *lc;
+
+	foreach(lc, ft->options)
+	{
+		DefElem    *d = lfirst(lc);
+
+		if (strcmp(d->defname, "schema_name") == 0)
+			schema = defGetString(d);
+		else if (strcmp(d->defname, "table_name") == 0)
+			table = defGetString(d);
+	}
+	if (schema == NULL)
+		schema = get_namespace_name(get_rel_namespace(relid));
+	if (table == NULL)
+		table = get_rel_name(relid);
+	return quote_qualified_identifier(schema, table);
+}
+
+/*
+ * sql with each parameter $n cast to its type, by qualified name (a type's
+ * OID is the coordinator's own): the server infers no type then.  Quoted
+ * literals and identifiers are left as they are.
+ */
+static char *
+CastParams(const char *sql, int nparams, Oid *types)
+{
+	StringInfoData out;
+	const char *c = sql;
+
+	initStringInfo(&out);
+	while (*c)
+	{
+		if (*c == '\'' || *c == '"')
+		{
+			char		q = *c;
+
+			appendStringInfoChar(&out, *c++);
+			while (*c && *c != q)
+				appendStringInfoChar(&out, *c++);
+			if (*c)
+				appendStringInfoChar(&out, *c++);
+		}
+		else if (*c == '$' && isdigit((unsigned char) c[1]))
+		{
+			int			p = 0;
+
+			c++;
+			while (isdigit((unsigned char) *c) && p <= nparams)
+				p = p * 10 + (*c++ - '0');
+			if (p < 1 || p > nparams)
+				elog(ERROR, "remote statement names parameter $%d of %d", p, nparams);
+			appendStringInfo(&out, "($%d::%s)", p, format_type_be_qualified(types[p - 1]));
+		}
+		else
+			appendStringInfoChar(&out, *c++);
+	}
+	return out.data;
+}
+
+/*
+ * The remote condition "column = $param" on a key column of DynamoDB type
+ * type (S, N or B: hroe.key, numeric or bytea), every name qualified (the
+ * remote session's search_path is pg_catalog alone)
+ */
+char *
+hroe_remote_key_qual(const char *column, char type, int param)
+{
+	if (type == 'N')
+		return psprintf("%s OPERATOR(pg_catalog.=) $%d::pg_catalog.numeric", column, param);
+	if (type == 'B')
+		return psprintf("%s OPERATOR(pg_catalog.=) $%d::pg_catalog.bytea", column, param);
+	return psprintf("%s OPERATOR(hroe.=) $%d::hroe.key", column, param);
+}
+
+/*
+ * Whether a read of distributed table t may take the own path: the setting
+ * on, outside a transaction block (whose snapshot on each server
+ * postgres_fdw's remote transaction keeps), and before the statement wrote
+ * anything (whose writes on a server only postgres_fdw's remote transaction
+ * sees)
+ */
+bool
+hroe_remote_read_usable(HroeTableMeta *t)
+{
+	return hroe_remote_reads && t->distributed && MyProc->lxid != Paused &&
+		(!IsTransactionBlock() || MyProc->lxid == CallOutsideBlock) &&
+		!IsInParallelMode() && GetCurrentCommandId(false) == FirstCommandId;
+}
+
+/*
+ * Leave the rest of the current transaction's reads to postgres_fdw: a
+ * TransactGetItems reads its items under one snapshot per server, which only
+ * postgres_fdw's remote transaction keeps (the own path's statements each
+ * run in a transaction of their own)
+ */
+void
+hroe_remote_read_pause(void)
+{
+	Paused = MyProc->lxid;
+}
+
+/*
+ * Note that an API call begins: hroe.dynamodb runs each call in a
+ * subtransaction, inside which IsTransactionBlock() is true; whether the
+ * call began outside a transaction block is noted here, before it.
+ */
+void
+hroe_remote_read_call_begins(void)
+{
+	if (!IsTransactionBlock())
+		CallOutsideBlock = MyProc->lxid;
+}
+
+/*
+ * Run each of reads on its partition's server: every statement sent before
+ * any answer is read.  Reads on the same connection run in turns.  Each
+ * read's result is kept until the current memory context is reset or
+ * deleted; its rows are received by hroe_remote_read_item and
+ * hroe_remote_read_keys.
+ */
+void
+hroe_remote_read_run(HroeRemoteRead *reads, int nreads)
+{
+	RemoteConn **conns = palloc0(nreads * sizeof(RemoteConn *));
+	char	  **sqls = palloc0(nreads * sizeof(char *));
+	bool	   *done = palloc0(nreads * sizeof(bool));
+	int			left = nreads;
+
+	for (int i = 0; i < nreads; i++)
+	{
+		ForeignTable *ft = GetForeignTable(reads[i].partition);
+
+		conns[i] = GetConn(ft->serverid);
+		sqls[i] = CastParams(psprintf(reads[i].sql, RemoteTable(ft, reads[i].partition)),
+							 reads[i].nparams, reads[i].types);
+		reads[i].nrows = 0;
+		reads[i].result = NULL;
+		reads[i].keys = NULL;
+	}
+	while (left > 0)
+	{
+		bool	   *sent = palloc0(nreads * sizeof(bool));
+
+		/* send: one statement per connection in this turn */
+		for (int i = 0; i < nreads; i++)
+		{
+			HroeRemoteRead *r = &reads[i];
+			const char **values;
+			int		   *lengths;
+			int		   *formats;
+			char	   *name;
+			bool		taken = false;
+
+			if (done[i])
+				continue;
+			for (int j = 0; j < i; j++)
+				if (sent[j] && conns[j] == conns[i])
+					taken = true;
+			if (taken)
+				continue;
+			name = Prepare(conns[i], sqls[i], r->nparams);
+			values = palloc(Max(r->nparams, 1) * sizeof(char *));
+			lengths = palloc(Max(r->nparams, 1) * sizeof(int));
+			formats = palloc(Max(r->nparams, 1) * sizeof(int));
+			for (int p = 0; p < r->nparams; p++)
+			{
+				Oid			send;
+				bool		varlena;
+				bytea	   *b;
+
+				getTypeBinaryOutputInfo(r->types[p], &send, &varlena);
+				b = OidSendFunctionCall(send, r->values[p]);
+				values[p] = VARDATA(b);
+				lengths[p] = VARSIZE(b) - VARHDRSZ;
+				formats[p] = 1;
+			}
+			conns[i]->busy = true;
+			if (!PQsendQueryPrepared(conns[i]->conn, name, r->nparams, values, lengths,
+									 formats, 1))
+				ConnError(conns[i], "could not send a statement to");
+			sent[i] = true;
+		}
+		/* collect */
+		for (int i = 0; i < nreads; i++)
+		{
+			HroeRemoteRead *r = &reads[i];
+			RemoteConn *c = conns[i];
+			PGresult   *res;
+			int			ncols = 1 + r->nkeys;
+			RecvFunc   *recv;
+			ResultOwner *owner;
+
+			if (!sent[i])
+				continue;
+			Complete(c, PGRES_TUPLES_OK, sqls[i]);
+			res = c->res;
+			if (PQnfields(res) != ncols)
+				ereport(ERROR,
+						(errcode(ERRCODE_DATATYPE_MISMATCH),
+						 errmsg("remote statement on server \"%s\" returned %d columns, not %d",
+								c->srvname, PQnfields(res), ncols)));
+			recv = palloc(ncols * sizeof(RecvFunc));
+			RecvFuncInit(&recv[0], hroe_item_typid());
+			for (int k = 0; k < r->nkeys; k++)
+				RecvFuncInit(&recv[k + 1], r->keytypes[k]);
+			for (int k = 0; k < ncols; k++)
+				if (PQfformat(res, k) != 1)
+					ereport(ERROR,
+							(errcode(ERRCODE_DATATYPE_MISMATCH),
+							 errmsg("remote statement on server \"%s\" returned text, not binary", c->srvname)));
+			r->nrows = PQntuples(res);
+			r->recv = recv;
+			r->srvname = pstrdup(c->srvname);
+			r->keys = palloc0(Max(r->nrows, 1) * sizeof(Datum *));
+			/* the result now belongs to the caller's memory context */
+			owner = palloc(sizeof(ResultOwner));
+			owner->res = res;
+			owner->cb.func = FreeResult;
+			owner->cb.arg = owner;
+			MemoryContextRegisterResetCallback(CurrentMemoryContext, &owner->cb);
+			r->result = res;
+			c->res = NULL;
+			c->busy = false;
+			done[i] = true;
+			left--;
+		}
+		pfree(sent);
+	}
+}

@@ -1,0 +1,45 @@
+/*-------------------------------------------------------------------------
+ *
+ * remote_read.h
+ *	  hroe's own read path for distributed tables (remote_read.c): libpq
+ *	  connections per backend and user mapping, statements prepared once per
+ *	  connection, binary transfer, several servers queried at once.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef HROE_REMOTE_READ_H
+#define HROE_REMOTE_READ_H
+
+#include "tables.h"
+
+/* hroe.remote_reads: whether the own path may be used */
+extern bool hroe_remote_reads;
+
+/* One partition's statement of a read sent to several servers at once */
+typedef struct HroeRemoteRead
+{
+	Oid			partition;		/* the foreign table (partition) */
+	const char *sql;			/* remote SQL, %s for the remote table */
+	int			nparams;
+	Oid		   *types;			/* the parameters' types */
+	Datum	   *values;			/* and values (none null) */
+	int			nkeys;			/* in: columns after item, of types keytypes */
+	Oid		   *keytypes;
+	/* out: the rows (hroe_remote_read_item, hroe_remote_read_keys) */
+	int			nrows;
+	void	   *result;			/* the PGresult, the memory context's */
+	void	   *recv;			/* the columns' receive functions */
+	Datum	  **keys;			/* each row's order keys, once received */
+	char	   *srvname;
+} HroeRemoteRead;
+
+extern void hroe_remote_read_init(void);
+extern bool hroe_remote_read_usable(HroeTableMeta *t);
+extern void hroe_remote_read_call_begins(void);
+extern void hroe_remote_read_pause(void);
+extern char *hroe_remote_key_qual(const char *column, char type, int param);
+extern void hroe_remote_read_run(HroeRemoteRead *reads, int nreads);
+extern HroeItem *hroe_remote_read_item(HroeRemoteRead *r, int row);
+extern Datum *hroe_remote_read_keys(HroeRemoteRead *r, int row);
+
+#endif							/* HROE_REMOTE_READ_H */
