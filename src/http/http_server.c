@@ -290,22 +290,18 @@ handle_sigterm(SIGNAL_ARGS)
 }
 
 /*
- * The PostgreSQL error just caught, as DynamoDB's response: the transaction
- * aborted, the error logged when it is the server's fault.  Copied into cxt
- * (the request's context, which outlives the transaction).
+ * Recover from the PostgreSQL error just caught, as PostgreSQL's main loop
+ * does: no interrupt while the transaction is aborted (a statement timeout's
+ * cancel still pending would raise again inside the abort), timeouts off and
+ * a pending cancel dropped.  The error, copied into cxt (the request's
+ * context, which outlives the transaction), for the caller to answer and free.
  */
-static void
-answer_caught_error(MemoryContext cxt, Response *resp, const char *akid, const char *op)
+static ErrorData *
+recover_caught_error(MemoryContext cxt)
 {
 	ErrorData  *edata;
 
 	MemoryContextSwitchTo(cxt);
-	/*
-	 * as PostgreSQL's main loop recovers from an error: no interrupt while
-	 * the transaction is aborted (a statement timeout's cancel still
-	 * pending would raise again inside the abort), timeouts off and a
-	 * pending cancel dropped
-	 */
 	HOLD_INTERRUPTS();
 	disable_all_timeouts(false);
 	QueryCancelPending = false;
@@ -313,6 +309,18 @@ answer_caught_error(MemoryContext cxt, Response *resp, const char *akid, const c
 	FlushErrorState();
 	AbortCurrentTransaction();
 	RESUME_INTERRUPTS();
+	return edata;
+}
+
+/*
+ * The PostgreSQL error just caught, as DynamoDB's response: the transaction
+ * aborted, the error logged when it is the server's fault.
+ */
+static void
+answer_caught_error(MemoryContext cxt, Response *resp, const char *akid, const char *op)
+{
+	ErrorData  *edata = recover_caught_error(cxt);
+
 	if (!response_sql_error(resp, unpack_sql_state(edata->sqlerrcode), edata->message,
 							akid, op))
 		ereport(LOG,
@@ -545,16 +553,8 @@ call_s3(HttpRequest *hr, const char *akid, const Request *req, const StrBuf *pay
 	}
 	PG_CATCH();
 	{
-		ErrorData  *edata;
+		ErrorData  *edata = recover_caught_error(request_cxt);
 
-		MemoryContextSwitchTo(request_cxt);
-		HOLD_INTERRUPTS();
-		disable_all_timeouts(false);
-		QueryCancelPending = false;
-		edata = CopyErrorData();
-		FlushErrorState();
-		AbortCurrentTransaction();
-		RESUME_INTERRUPTS();
 		if (!s3_sql_error(resp, unpack_sql_state(edata->sqlerrcode), edata->message))
 			ereport(LOG,
 					(errmsg("hroe http: S3 %s by %s failed: %s", req->method, akid, edata->message)));
