@@ -1656,7 +1656,8 @@ COMMENT ON FUNCTION hroe.table_description(text, text, text, text) IS
 
 -- On-demand backups (issue #32): CreateBackup, DescribeBackup, ListBackups,
 -- DeleteBackup, RestoreTableFromBackup (src/api/backup.sql), and the
--- exceptions they raise (HR012-HR016, src/base/errors.c)
+-- exceptions they raise (HR012-HR016, src/base/errors.c); hroe.dynamodb_error
+-- as 0.3 has it, with the exceptions of the blocks below too (HR017-HR031)
 CREATE OR REPLACE FUNCTION hroe.dynamodb_error(p_exception text, p_message text)
 RETURNS void
 LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
@@ -1683,12 +1684,22 @@ BEGIN
 					  WHEN 'TableNotFoundException' THEN 'HR014'
 					  WHEN 'TableAlreadyExistsException' THEN 'HR015'
 					  WHEN 'TableInUseException' THEN 'HR016'
+					  WHEN 'ProvisionedThroughputExceededException' THEN 'HR017'
+					  WHEN 'ThrottlingException' THEN 'HR018'
+					  WHEN 'PointInTimeRecoveryUnavailableException' THEN 'HR020'
+					  WHEN 'ExportNotFoundException' THEN 'HR021'
+					  WHEN 'ImportNotFoundException' THEN 'HR022'
+					  WHEN 'InvalidExportTimeException' THEN 'HR023'
+					  WHEN 'InvalidRestoreTimeException' THEN 'HR024'
+					  WHEN 'ContinuousBackupsUnavailableException' THEN 'HR025'
+					  WHEN 'PolicyNotFoundException' THEN 'HR030'
+					  WHEN 'AccessDeniedException' THEN 'HR031'
 					  ELSE 'HR000' END,
 		DETAIL = format('DynamoDB %s.', p_exception);
 END
 $$;
 COMMENT ON FUNCTION hroe.dynamodb_error(text, text) IS
-'internal: Raises a DynamoDB exception: SQLSTATE class HR (HR000 ValidationException, HR001 ResourceNotFoundException, HR002 ConditionalCheckFailedException, HR003 ResourceInUseException, HR004 LimitExceededException, HR005 TransactionCanceledException, HR006 IdempotentParameterMismatchException, HR007 SerializationException, HR008 DuplicateItemException, HR009 ExpiredIteratorException, HR010 TrimmedDataAccessException, HR011 ItemCollectionSizeLimitExceededException, HR012 BackupNotFoundException, HR013 BackupInUseException, HR014 TableNotFoundException, HR015 TableAlreadyExistsException, HR016 TableInUseException; as hroe.dynamodb_errors()), DynamoDB''s text as the message';
+'internal: Raises a DynamoDB exception: SQLSTATE class HR (HR000 ValidationException, HR001 ResourceNotFoundException, HR002 ConditionalCheckFailedException, HR003 ResourceInUseException, HR004 LimitExceededException, HR005 TransactionCanceledException, HR006 IdempotentParameterMismatchException, HR007 SerializationException, HR008 DuplicateItemException, HR009 ExpiredIteratorException, HR010 TrimmedDataAccessException, HR011 ItemCollectionSizeLimitExceededException, HR012 BackupNotFoundException, HR013 BackupInUseException, HR014 TableNotFoundException, HR015 TableAlreadyExistsException, HR016 TableInUseException, HR017 ProvisionedThroughputExceededException, HR018 ThrottlingException, HR020 PointInTimeRecoveryUnavailableException, HR021 ExportNotFoundException, HR022 ImportNotFoundException, HR023 InvalidExportTimeException, HR024 InvalidRestoreTimeException, HR025 ContinuousBackupsUnavailableException, HR030 PolicyNotFoundException, HR031 AccessDeniedException (a resource-based policy''s explicit deny); as hroe.dynamodb_errors()), DynamoDB''s text as the message';
 
 --
 -- On-demand backups (src/api/backup.sql, src/api/api_backup.c): CreateBackup,
@@ -2102,147 +2113,6 @@ $$;
 COMMENT ON FUNCTION hroe.delete_backup(text) IS
 'DeleteBackup: deletes the backup with ARN p_backup_arn and returns its BackupDescription (BackupStatus DELETED); BackupNotFoundException for one that does not exist or that the caller may not see, BackupInUseException while a restore from it runs';
 
-CREATE FUNCTION hroe.restore_table_from_backup(p_target_table_name text, p_backup_arn text,
-											   p_overrides jsonb DEFAULT '{}',
-											   p_schema name DEFAULT pg_catalog.current_schema())
-RETURNS jsonb
-LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
-SET search_path = pg_catalog, pg_temp
-AS $$
-DECLARE
-	b hroe.backups;
-	d jsonb;
-	o jsonb := coalesce(p_overrides, '{}');
-	v_billing text;
-	v_gsis jsonb;
-	v_lsis jsonb;
-	v_req jsonb;
-	v_res jsonb;
-	v_rel regclass;
-	v_attrs text[];
-	v_bad text;
-	v_exception text;
-BEGIN
-	PERFORM hroe.backup_validation(hroe.backup_name_errors(p_target_table_name, 'targetTableName')
-								   || hroe.backup_arn_errors(p_backup_arn));
-	IF jsonb_typeof(o) <> 'object' THEN
-		PERFORM hroe.dynamodb_error('ValidationException', 'The overrides must be a JSON object');
-	END IF;
-	b := hroe.backup_find(p_backup_arn, 'share');
-	d := b.description;
-	IF EXISTS (SELECT FROM hroe.tables WHERE table_name = p_target_table_name) THEN
-		PERFORM hroe.dynamodb_error('TableAlreadyExistsException', format('Table already exists: %s', p_target_table_name));
-	END IF;
-	v_billing := coalesce(o->>'BillingModeOverride', b.features->>'BillingMode');
-	-- the indexes: the backup's, or those of the overrides, which may leave
-	-- some out but name only the backup's
-	IF o ? 'GlobalSecondaryIndexOverride' THEN
-		SELECT x->>'IndexName' INTO v_bad
-		FROM jsonb_array_elements(CASE WHEN jsonb_typeof(o->'GlobalSecondaryIndexOverride') = 'array'
-									   THEN o->'GlobalSecondaryIndexOverride' ELSE '[]' END) x
-		WHERE NOT EXISTS (SELECT FROM jsonb_array_elements(coalesce(d->'GlobalSecondaryIndexes', '[]')) g
-						  WHERE g->'IndexName' = x->'IndexName')
-		LIMIT 1;
-		IF FOUND THEN
-			PERFORM hroe.dynamodb_error('ValidationException',
-				format('One or more parameter values were invalid: The global secondary index %s is not in the backup', v_bad));
-		END IF;
-		v_gsis := o->'GlobalSecondaryIndexOverride';
-	ELSE
-		SELECT jsonb_agg(jsonb_build_object('IndexName', g->'IndexName', 'KeySchema', g->'KeySchema',
-											'Projection', g->'Projection',
-											'ProvisionedThroughput', jsonb_build_object(
-												'ReadCapacityUnits', g->'ProvisionedThroughput'->'ReadCapacityUnits',
-												'WriteCapacityUnits', g->'ProvisionedThroughput'->'WriteCapacityUnits')))
-		INTO v_gsis FROM jsonb_array_elements(d->'GlobalSecondaryIndexes') g;
-	END IF;
-	IF o ? 'LocalSecondaryIndexOverride' THEN
-		SELECT x->>'IndexName' INTO v_bad
-		FROM jsonb_array_elements(CASE WHEN jsonb_typeof(o->'LocalSecondaryIndexOverride') = 'array'
-									   THEN o->'LocalSecondaryIndexOverride' ELSE '[]' END) x
-		WHERE NOT EXISTS (SELECT FROM jsonb_array_elements(coalesce(d->'LocalSecondaryIndexes', '[]')) l
-						  WHERE l->'IndexName' = x->'IndexName')
-		LIMIT 1;
-		IF FOUND THEN
-			PERFORM hroe.dynamodb_error('ValidationException',
-				format('One or more parameter values were invalid: The local secondary index %s is not in the backup', v_bad));
-		END IF;
-		v_lsis := o->'LocalSecondaryIndexOverride';
-	ELSE
-		SELECT jsonb_agg(jsonb_build_object('IndexName', l->'IndexName', 'KeySchema', l->'KeySchema',
-											'Projection', l->'Projection'))
-		INTO v_lsis FROM jsonb_array_elements(d->'LocalSecondaryIndexes') l;
-	END IF;
-	-- on demand: no throughput; provisioned: the override's, else the backup's
-	IF v_billing = 'PAY_PER_REQUEST' AND jsonb_typeof(v_gsis) = 'array' THEN
-		SELECT jsonb_agg(CASE WHEN o ? 'GlobalSecondaryIndexOverride' THEN g
-							  ELSE g - 'ProvisionedThroughput' END)
-		INTO v_gsis FROM jsonb_array_elements(v_gsis) g;
-	ELSIF jsonb_typeof(v_gsis) = 'array' THEN
-		SELECT jsonb_agg(CASE WHEN jsonb_typeof(g) = 'object' AND NOT g ? 'ProvisionedThroughput'
-								   AND (bg->'ProvisionedThroughput'->>'ReadCapacityUnits')::numeric > 0
-							  THEN g || jsonb_build_object('ProvisionedThroughput', jsonb_build_object(
-									  'ReadCapacityUnits', bg->'ProvisionedThroughput'->'ReadCapacityUnits',
-									  'WriteCapacityUnits', bg->'ProvisionedThroughput'->'WriteCapacityUnits'))
-							  ELSE g END ORDER BY n)
-		INTO v_gsis
-		FROM jsonb_array_elements(v_gsis) WITH ORDINALITY AS u(g, n)
-		LEFT JOIN jsonb_array_elements(coalesce(d->'GlobalSecondaryIndexes', '[]')) bg
-			ON jsonb_typeof(g) = 'object' AND bg->'IndexName' = g->'IndexName';
-	END IF;
-	-- the attribute definitions the table's and the indexes' keys use
-	SELECT array_agg(DISTINCT k->>'AttributeName') INTO v_attrs
-	FROM (SELECT jsonb_array_elements(d->'KeySchema') k
-		  UNION ALL
-		  SELECT jsonb_array_elements(CASE WHEN jsonb_typeof(x->'KeySchema') = 'array' THEN x->'KeySchema' ELSE '[]' END)
-		  FROM jsonb_array_elements(CASE WHEN jsonb_typeof(v_gsis) = 'array' THEN v_gsis ELSE '[]' END
-									|| CASE WHEN jsonb_typeof(v_lsis) = 'array' THEN v_lsis ELSE '[]' END) x) s;
-	v_req := jsonb_strip_nulls(jsonb_build_object(
-		'TableName', p_target_table_name,
-		'KeySchema', d->'KeySchema',
-		'AttributeDefinitions', (SELECT jsonb_agg(a ORDER BY n) FROM jsonb_array_elements(d->'AttributeDefinitions') WITH ORDINALITY u(a, n)
-								 WHERE a->>'AttributeName' = ANY (v_attrs)),
-		'BillingMode', v_billing,
-		'ProvisionedThroughput',
-			CASE WHEN o ? 'ProvisionedThroughputOverride' THEN o->'ProvisionedThroughputOverride'
-				 WHEN v_billing = 'PROVISIONED'
-				 THEN jsonb_build_object('ReadCapacityUnits', greatest((d->'ProvisionedThroughput'->>'ReadCapacityUnits')::bigint, 1),
-										 'WriteCapacityUnits', greatest((d->'ProvisionedThroughput'->>'WriteCapacityUnits')::bigint, 1)) END,
-		'GlobalSecondaryIndexes', CASE WHEN v_gsis = '[]' THEN NULL ELSE v_gsis END,
-		'LocalSecondaryIndexes', CASE WHEN v_lsis = '[]' THEN NULL ELSE v_lsis END,
-		-- accepted as DynamoDB accepts it (hroe encrypts nothing itself)
-		'SSESpecification', o->'SSESpecificationOverride'));
-	-- CreateTable, with its checks of the overrides
-	-- (in schema p_schema, where CreateTable puts a table: the current schema;
-	-- only the qualified call runs under that search path)
-	PERFORM set_config('search_path', quote_ident(p_schema) || ', pg_catalog, pg_temp', true);
-	v_res := hroe.dynamodb('CreateTable', v_req);
-	PERFORM set_config('search_path', 'pg_catalog, pg_temp', true);
-	IF v_res ? '__type' THEN
-		v_exception := split_part(v_res->>'__type', '#', 2);
-		IF v_exception = 'AccessDeniedException' THEN
-			RAISE EXCEPTION USING ERRCODE = 'insufficient_privilege',
-				MESSAGE = format('permission denied to restore table %s', p_target_table_name);
-		END IF;
-		IF v_exception = 'ResourceInUseException' THEN
-			PERFORM hroe.dynamodb_error('TableAlreadyExistsException', format('Table already exists: %s', p_target_table_name));
-		END IF;
-		PERFORM hroe.dynamodb_error(v_exception, v_res->>'message');
-	END IF;
-	SELECT relid INTO v_rel FROM hroe.tables WHERE table_name = p_target_table_name;
-	EXECUTE format('INSERT INTO %s (item) SELECT i.item FROM hroe.backup_items i WHERE i.backup_id = $1', v_rel)
-		USING b.backup_id;
-	INSERT INTO hroe.table_restores (table_name, source_backup_arn, source_table_arn)
-	VALUES (p_target_table_name, b.backup_arn, d->>'TableArn');
-	-- (DynamoDB answers CREATING with the restore in progress; hroe's
-	-- table is complete when the call commits, ACTIVE from then on)
-	RETURN (hroe.table_description(p_target_table_name, 'CREATING', 'CREATING') - 'PostgresTable')
-		|| jsonb_build_object('RestoreSummary', hroe.restore_summary(p_target_table_name, true));
-END
-$$;
-COMMENT ON FUNCTION hroe.restore_table_from_backup(text, text, jsonb, name) IS
-'RestoreTableFromBackup: a new table p_target_table_name (TableAlreadyExistsException if it exists) with the keys, indexes, billing mode and throughput of the backup with ARN p_backup_arn and its items; p_overrides as the request''s BillingModeOverride, ProvisionedThroughputOverride, GlobalSecondaryIndexOverride and LocalSecondaryIndexOverride (the backup''s indexes, some left out), SSESpecificationOverride (accepted); in schema p_schema (default: the caller''s current schema, as CreateTable); stream, Time to Live and tags are not restored, as in DynamoDB; returns the TableDescription with its RestoreSummary (TableStatus and IndexStatus CREATING, RestoreInProgress true, as DynamoDB answers; ACTIVE once committed)';
-
 -- DescribeTable's RestoreSummary of a restored table (NULL: not restored)
 CREATE FUNCTION hroe.restore_summary(p_table_name text, p_in_progress boolean DEFAULT false)
 RETURNS jsonb
@@ -2465,83 +2335,9 @@ BEGIN
 END
 $$;
 
--- (ProvisionedThroughputExceededException HR017, ThrottlingException HR018)
-CREATE OR REPLACE FUNCTION hroe.dynamodb_error(p_exception text, p_message text)
-RETURNS void
-LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
-SET search_path = pg_catalog, pg_temp
-AS $$
-BEGIN
-	RAISE EXCEPTION USING
-		MESSAGE = p_message,
-		ERRCODE = CASE p_exception
-					  WHEN 'ValidationException' THEN 'HR000'
-					  WHEN 'ResourceNotFoundException' THEN 'HR001'
-					  WHEN 'ConditionalCheckFailedException' THEN 'HR002'
-					  WHEN 'ResourceInUseException' THEN 'HR003'
-					  WHEN 'LimitExceededException' THEN 'HR004'
-					  WHEN 'TransactionCanceledException' THEN 'HR005'
-					  WHEN 'IdempotentParameterMismatchException' THEN 'HR006'
-					  WHEN 'SerializationException' THEN 'HR007'
-					  WHEN 'DuplicateItemException' THEN 'HR008'
-					  WHEN 'ExpiredIteratorException' THEN 'HR009'
-					  WHEN 'TrimmedDataAccessException' THEN 'HR010'
-					  WHEN 'ItemCollectionSizeLimitExceededException' THEN 'HR011'
-					  WHEN 'BackupNotFoundException' THEN 'HR012'
-					  WHEN 'BackupInUseException' THEN 'HR013'
-					  WHEN 'TableNotFoundException' THEN 'HR014'
-					  WHEN 'TableAlreadyExistsException' THEN 'HR015'
-					  WHEN 'TableInUseException' THEN 'HR016'
-					  WHEN 'ProvisionedThroughputExceededException' THEN 'HR017'
-					  WHEN 'ThrottlingException' THEN 'HR018'
-					  ELSE 'HR000' END,
-		DETAIL = format('DynamoDB %s.', p_exception);
-END
-$$;
-COMMENT ON FUNCTION hroe.dynamodb_error(text, text) IS
-'internal: Raises a DynamoDB exception: SQLSTATE class HR (HR000 ValidationException, HR001 ResourceNotFoundException, HR002 ConditionalCheckFailedException, HR003 ResourceInUseException, HR004 LimitExceededException, HR005 TransactionCanceledException, HR006 IdempotentParameterMismatchException, HR007 SerializationException, HR008 DuplicateItemException, HR009 ExpiredIteratorException, HR010 TrimmedDataAccessException, HR011 ItemCollectionSizeLimitExceededException, HR012 BackupNotFoundException, HR013 BackupInUseException, HR014 TableNotFoundException, HR015 TableAlreadyExistsException, HR016 TableInUseException, HR017 ProvisionedThroughputExceededException, HR018 ThrottlingException; as hroe.dynamodb_errors()), DynamoDB''s text as the message';
 
 -- Exports and imports (ExportTableToPointInTime, ImportTable; src/transfer/transfer.sql)
 
--- Raise a DynamoDB exception from SQL: class HR, DynamoDB's text as message
-CREATE OR REPLACE FUNCTION hroe.dynamodb_error(p_exception text, p_message text)
-RETURNS void
-LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
-SET search_path = pg_catalog, pg_temp
-AS $$
-BEGIN
-	RAISE EXCEPTION USING
-		MESSAGE = p_message,
-		ERRCODE = CASE p_exception
-					  WHEN 'ValidationException' THEN 'HR000'
-					  WHEN 'ResourceNotFoundException' THEN 'HR001'
-					  WHEN 'ConditionalCheckFailedException' THEN 'HR002'
-					  WHEN 'ResourceInUseException' THEN 'HR003'
-					  WHEN 'LimitExceededException' THEN 'HR004'
-					  WHEN 'TransactionCanceledException' THEN 'HR005'
-					  WHEN 'IdempotentParameterMismatchException' THEN 'HR006'
-					  WHEN 'SerializationException' THEN 'HR007'
-					  WHEN 'DuplicateItemException' THEN 'HR008'
-					  WHEN 'ExpiredIteratorException' THEN 'HR009'
-					  WHEN 'TrimmedDataAccessException' THEN 'HR010'
-					  WHEN 'ItemCollectionSizeLimitExceededException' THEN 'HR011'
-					  WHEN 'BackupNotFoundException' THEN 'HR012'
-					  WHEN 'BackupInUseException' THEN 'HR013'
-					  WHEN 'TableNotFoundException' THEN 'HR014'
-					  WHEN 'TableAlreadyExistsException' THEN 'HR015'
-					  WHEN 'TableInUseException' THEN 'HR016'
-					  WHEN 'ProvisionedThroughputExceededException' THEN 'HR017'
-					  WHEN 'ThrottlingException' THEN 'HR018'
-					  WHEN 'PointInTimeRecoveryUnavailableException' THEN 'HR020'
-					  WHEN 'ExportNotFoundException' THEN 'HR021'
-					  WHEN 'ImportNotFoundException' THEN 'HR022'
-					  WHEN 'InvalidExportTimeException' THEN 'HR023'
-					  ELSE 'HR000' END,
-		DETAIL = format('DynamoDB %s.', p_exception);
-END
-$$;
-COMMENT ON FUNCTION hroe.dynamodb_error(text, text) IS
-'internal: Raises a DynamoDB exception: SQLSTATE class HR (HR000 ValidationException, HR001 ResourceNotFoundException, HR002 ConditionalCheckFailedException, HR003 ResourceInUseException, HR004 LimitExceededException, HR005 TransactionCanceledException, HR006 IdempotentParameterMismatchException, HR007 SerializationException, HR008 DuplicateItemException, HR009 ExpiredIteratorException, HR010 TrimmedDataAccessException, HR011 ItemCollectionSizeLimitExceededException, HR012 BackupNotFoundException, HR013 BackupInUseException, HR014 TableNotFoundException, HR015 TableAlreadyExistsException, HR016 TableInUseException, HR017 ProvisionedThroughputExceededException, HR018 ThrottlingException, HR020 PointInTimeRecoveryUnavailableException, HR021 ExportNotFoundException, HR022 ImportNotFoundException, HR023 InvalidExportTimeException; as hroe.dynamodb_errors()), DynamoDB''s text as the message';
 
 
 --
@@ -3015,48 +2811,6 @@ COMMENT ON FUNCTION hroe.list_imports(text, integer, text) IS
 -- GetResourcePolicy, DeleteResourcePolicy; src/tables/policy.sql
 -- ---------------------------------------------------------------------
 
--- PolicyNotFoundException (HR030), a policy's explicit deny (HR031)
--- Raise a DynamoDB exception from SQL: class HR, DynamoDB's text as message
-CREATE OR REPLACE FUNCTION hroe.dynamodb_error(p_exception text, p_message text)
-RETURNS void
-LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
-SET search_path = pg_catalog, pg_temp
-AS $$
-BEGIN
-	RAISE EXCEPTION USING
-		MESSAGE = p_message,
-		ERRCODE = CASE p_exception
-					  WHEN 'ValidationException' THEN 'HR000'
-					  WHEN 'ResourceNotFoundException' THEN 'HR001'
-					  WHEN 'ConditionalCheckFailedException' THEN 'HR002'
-					  WHEN 'ResourceInUseException' THEN 'HR003'
-					  WHEN 'LimitExceededException' THEN 'HR004'
-					  WHEN 'TransactionCanceledException' THEN 'HR005'
-					  WHEN 'IdempotentParameterMismatchException' THEN 'HR006'
-					  WHEN 'SerializationException' THEN 'HR007'
-					  WHEN 'DuplicateItemException' THEN 'HR008'
-					  WHEN 'ExpiredIteratorException' THEN 'HR009'
-					  WHEN 'TrimmedDataAccessException' THEN 'HR010'
-					  WHEN 'ItemCollectionSizeLimitExceededException' THEN 'HR011'
-					  WHEN 'BackupNotFoundException' THEN 'HR012'
-					  WHEN 'BackupInUseException' THEN 'HR013'
-					  WHEN 'TableNotFoundException' THEN 'HR014'
-					  WHEN 'TableAlreadyExistsException' THEN 'HR015'
-					  WHEN 'TableInUseException' THEN 'HR016'
-					  WHEN 'ProvisionedThroughputExceededException' THEN 'HR017'
-					  WHEN 'ThrottlingException' THEN 'HR018'
-					  WHEN 'PointInTimeRecoveryUnavailableException' THEN 'HR020'
-					  WHEN 'ExportNotFoundException' THEN 'HR021'
-					  WHEN 'ImportNotFoundException' THEN 'HR022'
-					  WHEN 'InvalidExportTimeException' THEN 'HR023'
-					  WHEN 'PolicyNotFoundException' THEN 'HR030'
-					  WHEN 'AccessDeniedException' THEN 'HR031'
-					  ELSE 'HR000' END,
-		DETAIL = format('DynamoDB %s.', p_exception);
-END
-$$;
-COMMENT ON FUNCTION hroe.dynamodb_error(text, text) IS
-'internal: Raises a DynamoDB exception: SQLSTATE class HR (HR000 ValidationException, HR001 ResourceNotFoundException, HR002 ConditionalCheckFailedException, HR003 ResourceInUseException, HR004 LimitExceededException, HR005 TransactionCanceledException, HR006 IdempotentParameterMismatchException, HR007 SerializationException, HR008 DuplicateItemException, HR009 ExpiredIteratorException, HR010 TrimmedDataAccessException, HR011 ItemCollectionSizeLimitExceededException, HR012 BackupNotFoundException, HR013 BackupInUseException, HR014 TableNotFoundException, HR015 TableAlreadyExistsException, HR016 TableInUseException, HR017 ProvisionedThroughputExceededException, HR018 ThrottlingException, HR020 PointInTimeRecoveryUnavailableException, HR021 ExportNotFoundException, HR022 ImportNotFoundException, HR023 InvalidExportTimeException, HR030 PolicyNotFoundException, HR031 AccessDeniedException (a resource-based policy''s explicit deny); as hroe.dynamodb_errors()), DynamoDB''s text as the message';
 
 -- the IAM user name of an access key's requests
 ALTER TABLE hroe.access_keys ADD COLUMN principal_name text
@@ -3851,48 +3605,6 @@ COMMENT ON FUNCTION hroe.search_vectors(text, text, real[], integer, hroe.item) 
 -- restores to a point in time share RestoreTableFromBackup's table creation
 -- (hroe.restore_create_table) and RestoreSummary (no backup ARN)
 
-CREATE OR REPLACE FUNCTION hroe.dynamodb_error(p_exception text, p_message text)
-RETURNS void
-LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
-SET search_path = pg_catalog, pg_temp
-AS $$
-BEGIN
-	RAISE EXCEPTION USING
-		MESSAGE = p_message,
-		ERRCODE = CASE p_exception
-					  WHEN 'ValidationException' THEN 'HR000'
-					  WHEN 'ResourceNotFoundException' THEN 'HR001'
-					  WHEN 'ConditionalCheckFailedException' THEN 'HR002'
-					  WHEN 'ResourceInUseException' THEN 'HR003'
-					  WHEN 'LimitExceededException' THEN 'HR004'
-					  WHEN 'TransactionCanceledException' THEN 'HR005'
-					  WHEN 'IdempotentParameterMismatchException' THEN 'HR006'
-					  WHEN 'SerializationException' THEN 'HR007'
-					  WHEN 'DuplicateItemException' THEN 'HR008'
-					  WHEN 'ExpiredIteratorException' THEN 'HR009'
-					  WHEN 'TrimmedDataAccessException' THEN 'HR010'
-					  WHEN 'ItemCollectionSizeLimitExceededException' THEN 'HR011'
-					  WHEN 'BackupNotFoundException' THEN 'HR012'
-					  WHEN 'BackupInUseException' THEN 'HR013'
-					  WHEN 'TableNotFoundException' THEN 'HR014'
-					  WHEN 'TableAlreadyExistsException' THEN 'HR015'
-					  WHEN 'TableInUseException' THEN 'HR016'
-					  WHEN 'ProvisionedThroughputExceededException' THEN 'HR017'
-					  WHEN 'ThrottlingException' THEN 'HR018'
-					  WHEN 'PointInTimeRecoveryUnavailableException' THEN 'HR020'
-					  WHEN 'ExportNotFoundException' THEN 'HR021'
-					  WHEN 'ImportNotFoundException' THEN 'HR022'
-					  WHEN 'InvalidExportTimeException' THEN 'HR023'
-					  WHEN 'InvalidRestoreTimeException' THEN 'HR024'
-					  WHEN 'ContinuousBackupsUnavailableException' THEN 'HR025'
-					  WHEN 'PolicyNotFoundException' THEN 'HR030'
-					  WHEN 'AccessDeniedException' THEN 'HR031'
-					  ELSE 'HR000' END,
-		DETAIL = format('DynamoDB %s.', p_exception);
-END
-$$;
-COMMENT ON FUNCTION hroe.dynamodb_error(text, text) IS
-'internal: Raises a DynamoDB exception: SQLSTATE class HR (HR000 ValidationException, HR001 ResourceNotFoundException, HR002 ConditionalCheckFailedException, HR003 ResourceInUseException, HR004 LimitExceededException, HR005 TransactionCanceledException, HR006 IdempotentParameterMismatchException, HR007 SerializationException, HR008 DuplicateItemException, HR009 ExpiredIteratorException, HR010 TrimmedDataAccessException, HR011 ItemCollectionSizeLimitExceededException, HR012 BackupNotFoundException, HR013 BackupInUseException, HR014 TableNotFoundException, HR015 TableAlreadyExistsException, HR016 TableInUseException, HR017 ProvisionedThroughputExceededException, HR018 ThrottlingException, HR020 PointInTimeRecoveryUnavailableException, HR021 ExportNotFoundException, HR022 ImportNotFoundException, HR023 InvalidExportTimeException, HR024 InvalidRestoreTimeException, HR025 ContinuousBackupsUnavailableException, HR030 PolicyNotFoundException, HR031 AccessDeniedException (a resource-based policy''s explicit deny); as hroe.dynamodb_errors()), DynamoDB''s text as the message';
 
 ALTER TABLE hroe.table_restores ALTER COLUMN source_backup_arn DROP NOT NULL;
 
@@ -4018,7 +3730,7 @@ $$;
 COMMENT ON FUNCTION hroe.restore_create_table(text, jsonb, jsonb, jsonb, name) IS
 'internal: Creates the table of a restore (RestoreTableFromBackup, RestoreTableToPointInTime) by CreateTable: p_target_table_name in schema p_schema with the keys, indexes, billing mode and throughput of the source table description d and features p_features (BillingMode), under the overrides o (BillingModeOverride, ProvisionedThroughputOverride, GlobalSecondaryIndexOverride, LocalSecondaryIndexOverride, SSESpecificationOverride); returns its relation';
 
-CREATE OR REPLACE FUNCTION hroe.restore_table_from_backup(p_target_table_name text, p_backup_arn text,
+CREATE FUNCTION hroe.restore_table_from_backup(p_target_table_name text, p_backup_arn text,
 											   p_overrides jsonb DEFAULT '{}',
 											   p_schema name DEFAULT pg_catalog.current_schema())
 RETURNS jsonb
