@@ -4224,3 +4224,90 @@ $$;
 COMMENT ON FUNCTION hroe.pitr_compact(interval) IS
 'Enforces point-in-time recovery''s retention: on each protected table not compacted within p_every, folds the versions committed before its recovery period into its base image (per key the last one; a deletion removes the key), stamps the commit times of old versions, and deletes the history and images of tables deleted or no longer protected; returns the number of versions removed. Run by hroe''s background worker (hroe.ttl_naptime) and by hand';
 REVOKE EXECUTE ON FUNCTION hroe.pitr_compact(interval) FROM PUBLIC;
+
+-- DeleteIndex and a vector index's Delete share their start (src/tables/tables.sql)
+CREATE FUNCTION hroe.index_delete_table(p_table_name text)
+RETURNS hroe.tables
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	t hroe.tables;
+BEGIN
+	PERFORM hroe.check_table_owner(p_table_name);
+	SELECT * INTO t FROM hroe.tables WHERE table_name = p_table_name FOR UPDATE;
+	IF NOT FOUND THEN
+		PERFORM hroe.dynamodb_error('ResourceNotFoundException', 'Requested resource not found');
+	END IF;
+	RETURN t;
+END
+$$;
+COMMENT ON FUNCTION hroe.index_delete_table(text) IS
+'internal: The start of deleting an index of table p_table_name (hroe.delete_index, hroe.delete_vector_index): the caller must own the table (hroe.check_table_owner); returns its row of hroe.tables, locked FOR UPDATE; ResourceNotFoundException when there is none';
+
+CREATE OR REPLACE FUNCTION hroe.delete_index(p_table_name text, p_index_name text)
+RETURNS void
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	t hroe.tables;
+	x hroe.indexes;
+	c name;
+	v_schema name;
+BEGIN
+	t := hroe.index_delete_table(p_table_name);
+	-- (a local secondary index cannot be deleted: it is not a GSI)
+	SELECT * INTO x FROM hroe.indexes WHERE table_name = p_table_name AND index_name = p_index_name AND NOT local;
+	IF NOT FOUND THEN
+		PERFORM hroe.dynamodb_error('ResourceNotFoundException',
+			format('Requested resource not found: Index: %s not found', p_index_name));
+	END IF;
+	DELETE FROM hroe.indexes WHERE table_name = p_table_name AND index_name = p_index_name;
+	SELECT n.nspname INTO v_schema
+	FROM pg_namespace n JOIN pg_class k ON k.relnamespace = n.oid WHERE k.oid = t.relid;
+	EXECUTE format('DROP INDEX IF EXISTS %I.%I', v_schema, x.index_relname);
+	EXECUTE format('ALTER TABLE %s DROP CONSTRAINT IF EXISTS %I', t.relid, x.key_check);
+	-- a key column goes with the last index that uses it; pk and sk stay
+	FOREACH c IN ARRAY x.partition_key_columns || x.sort_key_columns LOOP
+		IF c NOT IN ('pk', 'sk') AND NOT EXISTS (
+			SELECT FROM hroe.indexes o WHERE o.table_name = p_table_name
+			AND c = ANY (o.partition_key_columns || o.sort_key_columns)) THEN
+			EXECUTE format('ALTER TABLE %s DROP COLUMN IF EXISTS %I', t.relid, c);
+		END IF;
+	END LOOP;
+	IF hroe.table_is_distributed(t.relid) THEN
+		PERFORM hroe.partition_exec_all(t.relid, format('SELECT hroe.delete_index(%L, %L)::text', p_table_name, p_index_name));
+	END IF;
+END
+$$;
+
+CREATE OR REPLACE FUNCTION hroe.delete_vector_index(p_table_name text, p_index_name text)
+RETURNS void
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	t hroe.tables;
+	x hroe.vector_indexes;
+	c name;
+	v_schema name;
+BEGIN
+	t := hroe.index_delete_table(p_table_name);
+	SELECT * INTO x FROM hroe.vector_indexes WHERE table_name = p_table_name AND index_name = p_index_name;
+	IF NOT FOUND THEN
+		PERFORM hroe.dynamodb_error('ResourceNotFoundException',
+			format('Requested resource not found: Index: %s not found', p_index_name));
+	END IF;
+	DELETE FROM hroe.vector_indexes WHERE table_name = p_table_name AND index_name = p_index_name;
+	SELECT n.nspname INTO v_schema
+	FROM pg_namespace n JOIN pg_class k ON k.relnamespace = n.oid WHERE k.oid = t.relid;
+	IF x.index_relname IS NOT NULL THEN
+		EXECUTE format('DROP INDEX IF EXISTS %I.%I', v_schema, x.index_relname);
+	END IF;
+	EXECUTE format('ALTER TABLE %s DROP CONSTRAINT IF EXISTS %I', t.relid, x.key_check);
+	FOREACH c IN ARRAY x.search_columns || x.vector_column LOOP
+		EXECUTE format('ALTER TABLE %s DROP COLUMN IF EXISTS %I', t.relid, c);
+	END LOOP;
+END
+$$;
