@@ -11,15 +11,15 @@
 # the front ends its tests start (the clusters the tests start themselves
 # listen on their own socket directories only, test/lib_cluster.sh).  The
 # tests in SERIAL run afterwards, one at a time and alone: the denial-of-
-# service probes (their latency bounds mean something only on a machine the
-# suite does not load) and test/t_packages.sh (it checks that the checkout,
-# ignored files included, is as it was).  Every test's output is in
+# service probes and test/t_expression_cancel.sh (their latency bounds mean
+# something only on a machine the suite does not load) and test/t_packages.sh
+# (it checks that the checkout, ignored files included, is as it was).  Every test's output is in
 # test/out/NAME.log; each result line gives the test's time.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 . test/lib.sh
 OUT=$PWD/test/out
-SERIAL="t_dos_bodies.sh t_dos_churn.sh t_dos_combined.sh t_dos_fds.sh t_dos_slowloris.sh t_dos_unread.sh t_packages.sh"
+SERIAL="t_dos_bodies.sh t_dos_churn.sh t_dos_combined.sh t_dos_fds.sh t_dos_slowloris.sh t_dos_unread.sh t_expression_cancel.sh t_packages.sh"
 # the longest tests start first (the rest follow in name order)
 FIRST="t_stalled_servers.sh t_fuzz.sh t_pitr.sh t_failover.sh t_streams.sh t_http_server.sh t_partition.sh t_crash_recovery.sh t_direct_write_stress.sh t_upgrade.sh t_http_cancel.sh t_report_browser.sh"
 JOBS=${HROE_SUITE_JOBS:-3}
