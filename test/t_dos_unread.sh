@@ -48,7 +48,8 @@ for fe in workers gateway; do
 	rm -f "$GW_WORK/rss" "$GW_WORK/rss.stop"
 	sample "$pid" "$GW_WORK/rss" &
 	spid=$!
-	dos_attack "$fe: 20 connections, 8 MB answers pipelined and never read" "$url" \
+	# the memory is sampled during the whole attack
+	DOS_ATTACK_FULL=1 dos_attack "$fe: 20 connections, 8 MB answers pipelined and never read" "$url" \
 		unread --conns 20 --seconds 15 --pipeline 2 --op BatchGetItem --body "$batch"
 	touch "$GW_WORK/rss.stop"
 	wait $spid

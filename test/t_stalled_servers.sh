@@ -61,8 +61,10 @@ probe() {
 }
 # fields of the probe's line: 2 sent 3 answered 4 unanswered 5 non-200 6 p50 7 p99 8 max
 field() { cut -f"$1" <<<"$2"; }
+# wait_log TEXT [TENTHS]: TEXT in the gateway's log within TENTHS / 10 s
+# (default 10 s)
 wait_log() {
-	for _ in $(seq 1 100); do grep -q "$1" "$GW_WORK/gateway.log" && return 0; sleep 0.1; done
+	for _ in $(seq 1 "${2:-100}"); do grep -q "$1" "$GW_WORK/gateway.log" && return 0; sleep 0.1; done
 	return 1
 }
 
@@ -85,10 +87,12 @@ replica="host=$CLUSTER_WORK/standby port=$((base + 1)) dbname=$db user=$GW_LOGIN
 gw_start "$db" --replica "$replica" --replica-max-lag 60000 --replica-check-interval 50 \
 	--statement-timeout 1000 --pool-size 2 --threads 1 || exit 1
 gw_env
-sleep 1
+# the reads go to the standby once the lag monitor has found it fresh: wait
+# for that (a loaded machine may take more than a few seconds) rather than a
+# fixed pause, else the reads below go to the primary
+check "the standby serves eventually consistent reads" wait_log "replica 1 serves eventually consistent reads" 600
 out=$(probe "$GW_URL" stall probe 5)
 check "before the stop: 5 GetItems answered 200 ($out)" test "$(field 3 "$out"):$(field 5 "$out")" = 5:0
-check "the standby serves eventually consistent reads" wait_log "replica 1 serves eventually consistent reads"
 check "the standby answered them" grep -q "execute hroe_call" "$(cluster_dir standby)/server.log"
 calls() { grep -c "execute hroe_call" "$(cluster_dir standby)/server.log"; }
 before=$(calls)

@@ -1656,7 +1656,8 @@ COMMENT ON FUNCTION hroe.table_description(text, text, text, text) IS
 
 -- On-demand backups (issue #32): CreateBackup, DescribeBackup, ListBackups,
 -- DeleteBackup, RestoreTableFromBackup (src/api/backup.sql), and the
--- exceptions they raise (HR012-HR016, src/base/errors.c)
+-- exceptions they raise (HR012-HR016, src/base/errors.c); hroe.dynamodb_error
+-- as 0.3 has it, with the exceptions of the blocks below too (HR017-HR031)
 CREATE OR REPLACE FUNCTION hroe.dynamodb_error(p_exception text, p_message text)
 RETURNS void
 LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
@@ -1683,12 +1684,22 @@ BEGIN
 					  WHEN 'TableNotFoundException' THEN 'HR014'
 					  WHEN 'TableAlreadyExistsException' THEN 'HR015'
 					  WHEN 'TableInUseException' THEN 'HR016'
+					  WHEN 'ProvisionedThroughputExceededException' THEN 'HR017'
+					  WHEN 'ThrottlingException' THEN 'HR018'
+					  WHEN 'PointInTimeRecoveryUnavailableException' THEN 'HR020'
+					  WHEN 'ExportNotFoundException' THEN 'HR021'
+					  WHEN 'ImportNotFoundException' THEN 'HR022'
+					  WHEN 'InvalidExportTimeException' THEN 'HR023'
+					  WHEN 'InvalidRestoreTimeException' THEN 'HR024'
+					  WHEN 'ContinuousBackupsUnavailableException' THEN 'HR025'
+					  WHEN 'PolicyNotFoundException' THEN 'HR030'
+					  WHEN 'AccessDeniedException' THEN 'HR031'
 					  ELSE 'HR000' END,
 		DETAIL = format('DynamoDB %s.', p_exception);
 END
 $$;
 COMMENT ON FUNCTION hroe.dynamodb_error(text, text) IS
-'internal: Raises a DynamoDB exception: SQLSTATE class HR (HR000 ValidationException, HR001 ResourceNotFoundException, HR002 ConditionalCheckFailedException, HR003 ResourceInUseException, HR004 LimitExceededException, HR005 TransactionCanceledException, HR006 IdempotentParameterMismatchException, HR007 SerializationException, HR008 DuplicateItemException, HR009 ExpiredIteratorException, HR010 TrimmedDataAccessException, HR011 ItemCollectionSizeLimitExceededException, HR012 BackupNotFoundException, HR013 BackupInUseException, HR014 TableNotFoundException, HR015 TableAlreadyExistsException, HR016 TableInUseException; as hroe.dynamodb_errors()), DynamoDB''s text as the message';
+'internal: Raises a DynamoDB exception: SQLSTATE class HR (HR000 ValidationException, HR001 ResourceNotFoundException, HR002 ConditionalCheckFailedException, HR003 ResourceInUseException, HR004 LimitExceededException, HR005 TransactionCanceledException, HR006 IdempotentParameterMismatchException, HR007 SerializationException, HR008 DuplicateItemException, HR009 ExpiredIteratorException, HR010 TrimmedDataAccessException, HR011 ItemCollectionSizeLimitExceededException, HR012 BackupNotFoundException, HR013 BackupInUseException, HR014 TableNotFoundException, HR015 TableAlreadyExistsException, HR016 TableInUseException, HR017 ProvisionedThroughputExceededException, HR018 ThrottlingException, HR020 PointInTimeRecoveryUnavailableException, HR021 ExportNotFoundException, HR022 ImportNotFoundException, HR023 InvalidExportTimeException, HR024 InvalidRestoreTimeException, HR025 ContinuousBackupsUnavailableException, HR030 PolicyNotFoundException, HR031 AccessDeniedException (a resource-based policy''s explicit deny); as hroe.dynamodb_errors()), DynamoDB''s text as the message';
 
 --
 -- On-demand backups (src/api/backup.sql, src/api/api_backup.c): CreateBackup,
@@ -2102,147 +2113,6 @@ $$;
 COMMENT ON FUNCTION hroe.delete_backup(text) IS
 'DeleteBackup: deletes the backup with ARN p_backup_arn and returns its BackupDescription (BackupStatus DELETED); BackupNotFoundException for one that does not exist or that the caller may not see, BackupInUseException while a restore from it runs';
 
-CREATE FUNCTION hroe.restore_table_from_backup(p_target_table_name text, p_backup_arn text,
-											   p_overrides jsonb DEFAULT '{}',
-											   p_schema name DEFAULT pg_catalog.current_schema())
-RETURNS jsonb
-LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
-SET search_path = pg_catalog, pg_temp
-AS $$
-DECLARE
-	b hroe.backups;
-	d jsonb;
-	o jsonb := coalesce(p_overrides, '{}');
-	v_billing text;
-	v_gsis jsonb;
-	v_lsis jsonb;
-	v_req jsonb;
-	v_res jsonb;
-	v_rel regclass;
-	v_attrs text[];
-	v_bad text;
-	v_exception text;
-BEGIN
-	PERFORM hroe.backup_validation(hroe.backup_name_errors(p_target_table_name, 'targetTableName')
-								   || hroe.backup_arn_errors(p_backup_arn));
-	IF jsonb_typeof(o) <> 'object' THEN
-		PERFORM hroe.dynamodb_error('ValidationException', 'The overrides must be a JSON object');
-	END IF;
-	b := hroe.backup_find(p_backup_arn, 'share');
-	d := b.description;
-	IF EXISTS (SELECT FROM hroe.tables WHERE table_name = p_target_table_name) THEN
-		PERFORM hroe.dynamodb_error('TableAlreadyExistsException', format('Table already exists: %s', p_target_table_name));
-	END IF;
-	v_billing := coalesce(o->>'BillingModeOverride', b.features->>'BillingMode');
-	-- the indexes: the backup's, or those of the overrides, which may leave
-	-- some out but name only the backup's
-	IF o ? 'GlobalSecondaryIndexOverride' THEN
-		SELECT x->>'IndexName' INTO v_bad
-		FROM jsonb_array_elements(CASE WHEN jsonb_typeof(o->'GlobalSecondaryIndexOverride') = 'array'
-									   THEN o->'GlobalSecondaryIndexOverride' ELSE '[]' END) x
-		WHERE NOT EXISTS (SELECT FROM jsonb_array_elements(coalesce(d->'GlobalSecondaryIndexes', '[]')) g
-						  WHERE g->'IndexName' = x->'IndexName')
-		LIMIT 1;
-		IF FOUND THEN
-			PERFORM hroe.dynamodb_error('ValidationException',
-				format('One or more parameter values were invalid: The global secondary index %s is not in the backup', v_bad));
-		END IF;
-		v_gsis := o->'GlobalSecondaryIndexOverride';
-	ELSE
-		SELECT jsonb_agg(jsonb_build_object('IndexName', g->'IndexName', 'KeySchema', g->'KeySchema',
-											'Projection', g->'Projection',
-											'ProvisionedThroughput', jsonb_build_object(
-												'ReadCapacityUnits', g->'ProvisionedThroughput'->'ReadCapacityUnits',
-												'WriteCapacityUnits', g->'ProvisionedThroughput'->'WriteCapacityUnits')))
-		INTO v_gsis FROM jsonb_array_elements(d->'GlobalSecondaryIndexes') g;
-	END IF;
-	IF o ? 'LocalSecondaryIndexOverride' THEN
-		SELECT x->>'IndexName' INTO v_bad
-		FROM jsonb_array_elements(CASE WHEN jsonb_typeof(o->'LocalSecondaryIndexOverride') = 'array'
-									   THEN o->'LocalSecondaryIndexOverride' ELSE '[]' END) x
-		WHERE NOT EXISTS (SELECT FROM jsonb_array_elements(coalesce(d->'LocalSecondaryIndexes', '[]')) l
-						  WHERE l->'IndexName' = x->'IndexName')
-		LIMIT 1;
-		IF FOUND THEN
-			PERFORM hroe.dynamodb_error('ValidationException',
-				format('One or more parameter values were invalid: The local secondary index %s is not in the backup', v_bad));
-		END IF;
-		v_lsis := o->'LocalSecondaryIndexOverride';
-	ELSE
-		SELECT jsonb_agg(jsonb_build_object('IndexName', l->'IndexName', 'KeySchema', l->'KeySchema',
-											'Projection', l->'Projection'))
-		INTO v_lsis FROM jsonb_array_elements(d->'LocalSecondaryIndexes') l;
-	END IF;
-	-- on demand: no throughput; provisioned: the override's, else the backup's
-	IF v_billing = 'PAY_PER_REQUEST' AND jsonb_typeof(v_gsis) = 'array' THEN
-		SELECT jsonb_agg(CASE WHEN o ? 'GlobalSecondaryIndexOverride' THEN g
-							  ELSE g - 'ProvisionedThroughput' END)
-		INTO v_gsis FROM jsonb_array_elements(v_gsis) g;
-	ELSIF jsonb_typeof(v_gsis) = 'array' THEN
-		SELECT jsonb_agg(CASE WHEN jsonb_typeof(g) = 'object' AND NOT g ? 'ProvisionedThroughput'
-								   AND (bg->'ProvisionedThroughput'->>'ReadCapacityUnits')::numeric > 0
-							  THEN g || jsonb_build_object('ProvisionedThroughput', jsonb_build_object(
-									  'ReadCapacityUnits', bg->'ProvisionedThroughput'->'ReadCapacityUnits',
-									  'WriteCapacityUnits', bg->'ProvisionedThroughput'->'WriteCapacityUnits'))
-							  ELSE g END ORDER BY n)
-		INTO v_gsis
-		FROM jsonb_array_elements(v_gsis) WITH ORDINALITY AS u(g, n)
-		LEFT JOIN jsonb_array_elements(coalesce(d->'GlobalSecondaryIndexes', '[]')) bg
-			ON jsonb_typeof(g) = 'object' AND bg->'IndexName' = g->'IndexName';
-	END IF;
-	-- the attribute definitions the table's and the indexes' keys use
-	SELECT array_agg(DISTINCT k->>'AttributeName') INTO v_attrs
-	FROM (SELECT jsonb_array_elements(d->'KeySchema') k
-		  UNION ALL
-		  SELECT jsonb_array_elements(CASE WHEN jsonb_typeof(x->'KeySchema') = 'array' THEN x->'KeySchema' ELSE '[]' END)
-		  FROM jsonb_array_elements(CASE WHEN jsonb_typeof(v_gsis) = 'array' THEN v_gsis ELSE '[]' END
-									|| CASE WHEN jsonb_typeof(v_lsis) = 'array' THEN v_lsis ELSE '[]' END) x) s;
-	v_req := jsonb_strip_nulls(jsonb_build_object(
-		'TableName', p_target_table_name,
-		'KeySchema', d->'KeySchema',
-		'AttributeDefinitions', (SELECT jsonb_agg(a ORDER BY n) FROM jsonb_array_elements(d->'AttributeDefinitions') WITH ORDINALITY u(a, n)
-								 WHERE a->>'AttributeName' = ANY (v_attrs)),
-		'BillingMode', v_billing,
-		'ProvisionedThroughput',
-			CASE WHEN o ? 'ProvisionedThroughputOverride' THEN o->'ProvisionedThroughputOverride'
-				 WHEN v_billing = 'PROVISIONED'
-				 THEN jsonb_build_object('ReadCapacityUnits', greatest((d->'ProvisionedThroughput'->>'ReadCapacityUnits')::bigint, 1),
-										 'WriteCapacityUnits', greatest((d->'ProvisionedThroughput'->>'WriteCapacityUnits')::bigint, 1)) END,
-		'GlobalSecondaryIndexes', CASE WHEN v_gsis = '[]' THEN NULL ELSE v_gsis END,
-		'LocalSecondaryIndexes', CASE WHEN v_lsis = '[]' THEN NULL ELSE v_lsis END,
-		-- accepted as DynamoDB accepts it (hroe encrypts nothing itself)
-		'SSESpecification', o->'SSESpecificationOverride'));
-	-- CreateTable, with its checks of the overrides
-	-- (in schema p_schema, where CreateTable puts a table: the current schema;
-	-- only the qualified call runs under that search path)
-	PERFORM set_config('search_path', quote_ident(p_schema) || ', pg_catalog, pg_temp', true);
-	v_res := hroe.dynamodb('CreateTable', v_req);
-	PERFORM set_config('search_path', 'pg_catalog, pg_temp', true);
-	IF v_res ? '__type' THEN
-		v_exception := split_part(v_res->>'__type', '#', 2);
-		IF v_exception = 'AccessDeniedException' THEN
-			RAISE EXCEPTION USING ERRCODE = 'insufficient_privilege',
-				MESSAGE = format('permission denied to restore table %s', p_target_table_name);
-		END IF;
-		IF v_exception = 'ResourceInUseException' THEN
-			PERFORM hroe.dynamodb_error('TableAlreadyExistsException', format('Table already exists: %s', p_target_table_name));
-		END IF;
-		PERFORM hroe.dynamodb_error(v_exception, v_res->>'message');
-	END IF;
-	SELECT relid INTO v_rel FROM hroe.tables WHERE table_name = p_target_table_name;
-	EXECUTE format('INSERT INTO %s (item) SELECT i.item FROM hroe.backup_items i WHERE i.backup_id = $1', v_rel)
-		USING b.backup_id;
-	INSERT INTO hroe.table_restores (table_name, source_backup_arn, source_table_arn)
-	VALUES (p_target_table_name, b.backup_arn, d->>'TableArn');
-	-- (DynamoDB answers CREATING with the restore in progress; hroe's
-	-- table is complete when the call commits, ACTIVE from then on)
-	RETURN (hroe.table_description(p_target_table_name, 'CREATING', 'CREATING') - 'PostgresTable')
-		|| jsonb_build_object('RestoreSummary', hroe.restore_summary(p_target_table_name, true));
-END
-$$;
-COMMENT ON FUNCTION hroe.restore_table_from_backup(text, text, jsonb, name) IS
-'RestoreTableFromBackup: a new table p_target_table_name (TableAlreadyExistsException if it exists) with the keys, indexes, billing mode and throughput of the backup with ARN p_backup_arn and its items; p_overrides as the request''s BillingModeOverride, ProvisionedThroughputOverride, GlobalSecondaryIndexOverride and LocalSecondaryIndexOverride (the backup''s indexes, some left out), SSESpecificationOverride (accepted); in schema p_schema (default: the caller''s current schema, as CreateTable); stream, Time to Live and tags are not restored, as in DynamoDB; returns the TableDescription with its RestoreSummary (TableStatus and IndexStatus CREATING, RestoreInProgress true, as DynamoDB answers; ACTIVE once committed)';
-
 -- DescribeTable's RestoreSummary of a restored table (NULL: not restored)
 CREATE FUNCTION hroe.restore_summary(p_table_name text, p_in_progress boolean DEFAULT false)
 RETURNS jsonb
@@ -2465,83 +2335,9 @@ BEGIN
 END
 $$;
 
--- (ProvisionedThroughputExceededException HR017, ThrottlingException HR018)
-CREATE OR REPLACE FUNCTION hroe.dynamodb_error(p_exception text, p_message text)
-RETURNS void
-LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
-SET search_path = pg_catalog, pg_temp
-AS $$
-BEGIN
-	RAISE EXCEPTION USING
-		MESSAGE = p_message,
-		ERRCODE = CASE p_exception
-					  WHEN 'ValidationException' THEN 'HR000'
-					  WHEN 'ResourceNotFoundException' THEN 'HR001'
-					  WHEN 'ConditionalCheckFailedException' THEN 'HR002'
-					  WHEN 'ResourceInUseException' THEN 'HR003'
-					  WHEN 'LimitExceededException' THEN 'HR004'
-					  WHEN 'TransactionCanceledException' THEN 'HR005'
-					  WHEN 'IdempotentParameterMismatchException' THEN 'HR006'
-					  WHEN 'SerializationException' THEN 'HR007'
-					  WHEN 'DuplicateItemException' THEN 'HR008'
-					  WHEN 'ExpiredIteratorException' THEN 'HR009'
-					  WHEN 'TrimmedDataAccessException' THEN 'HR010'
-					  WHEN 'ItemCollectionSizeLimitExceededException' THEN 'HR011'
-					  WHEN 'BackupNotFoundException' THEN 'HR012'
-					  WHEN 'BackupInUseException' THEN 'HR013'
-					  WHEN 'TableNotFoundException' THEN 'HR014'
-					  WHEN 'TableAlreadyExistsException' THEN 'HR015'
-					  WHEN 'TableInUseException' THEN 'HR016'
-					  WHEN 'ProvisionedThroughputExceededException' THEN 'HR017'
-					  WHEN 'ThrottlingException' THEN 'HR018'
-					  ELSE 'HR000' END,
-		DETAIL = format('DynamoDB %s.', p_exception);
-END
-$$;
-COMMENT ON FUNCTION hroe.dynamodb_error(text, text) IS
-'internal: Raises a DynamoDB exception: SQLSTATE class HR (HR000 ValidationException, HR001 ResourceNotFoundException, HR002 ConditionalCheckFailedException, HR003 ResourceInUseException, HR004 LimitExceededException, HR005 TransactionCanceledException, HR006 IdempotentParameterMismatchException, HR007 SerializationException, HR008 DuplicateItemException, HR009 ExpiredIteratorException, HR010 TrimmedDataAccessException, HR011 ItemCollectionSizeLimitExceededException, HR012 BackupNotFoundException, HR013 BackupInUseException, HR014 TableNotFoundException, HR015 TableAlreadyExistsException, HR016 TableInUseException, HR017 ProvisionedThroughputExceededException, HR018 ThrottlingException; as hroe.dynamodb_errors()), DynamoDB''s text as the message';
 
 -- Exports and imports (ExportTableToPointInTime, ImportTable; src/transfer/transfer.sql)
 
--- Raise a DynamoDB exception from SQL: class HR, DynamoDB's text as message
-CREATE OR REPLACE FUNCTION hroe.dynamodb_error(p_exception text, p_message text)
-RETURNS void
-LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
-SET search_path = pg_catalog, pg_temp
-AS $$
-BEGIN
-	RAISE EXCEPTION USING
-		MESSAGE = p_message,
-		ERRCODE = CASE p_exception
-					  WHEN 'ValidationException' THEN 'HR000'
-					  WHEN 'ResourceNotFoundException' THEN 'HR001'
-					  WHEN 'ConditionalCheckFailedException' THEN 'HR002'
-					  WHEN 'ResourceInUseException' THEN 'HR003'
-					  WHEN 'LimitExceededException' THEN 'HR004'
-					  WHEN 'TransactionCanceledException' THEN 'HR005'
-					  WHEN 'IdempotentParameterMismatchException' THEN 'HR006'
-					  WHEN 'SerializationException' THEN 'HR007'
-					  WHEN 'DuplicateItemException' THEN 'HR008'
-					  WHEN 'ExpiredIteratorException' THEN 'HR009'
-					  WHEN 'TrimmedDataAccessException' THEN 'HR010'
-					  WHEN 'ItemCollectionSizeLimitExceededException' THEN 'HR011'
-					  WHEN 'BackupNotFoundException' THEN 'HR012'
-					  WHEN 'BackupInUseException' THEN 'HR013'
-					  WHEN 'TableNotFoundException' THEN 'HR014'
-					  WHEN 'TableAlreadyExistsException' THEN 'HR015'
-					  WHEN 'TableInUseException' THEN 'HR016'
-					  WHEN 'ProvisionedThroughputExceededException' THEN 'HR017'
-					  WHEN 'ThrottlingException' THEN 'HR018'
-					  WHEN 'PointInTimeRecoveryUnavailableException' THEN 'HR020'
-					  WHEN 'ExportNotFoundException' THEN 'HR021'
-					  WHEN 'ImportNotFoundException' THEN 'HR022'
-					  WHEN 'InvalidExportTimeException' THEN 'HR023'
-					  ELSE 'HR000' END,
-		DETAIL = format('DynamoDB %s.', p_exception);
-END
-$$;
-COMMENT ON FUNCTION hroe.dynamodb_error(text, text) IS
-'internal: Raises a DynamoDB exception: SQLSTATE class HR (HR000 ValidationException, HR001 ResourceNotFoundException, HR002 ConditionalCheckFailedException, HR003 ResourceInUseException, HR004 LimitExceededException, HR005 TransactionCanceledException, HR006 IdempotentParameterMismatchException, HR007 SerializationException, HR008 DuplicateItemException, HR009 ExpiredIteratorException, HR010 TrimmedDataAccessException, HR011 ItemCollectionSizeLimitExceededException, HR012 BackupNotFoundException, HR013 BackupInUseException, HR014 TableNotFoundException, HR015 TableAlreadyExistsException, HR016 TableInUseException, HR017 ProvisionedThroughputExceededException, HR018 ThrottlingException, HR020 PointInTimeRecoveryUnavailableException, HR021 ExportNotFoundException, HR022 ImportNotFoundException, HR023 InvalidExportTimeException; as hroe.dynamodb_errors()), DynamoDB''s text as the message';
 
 
 --
@@ -3015,48 +2811,6 @@ COMMENT ON FUNCTION hroe.list_imports(text, integer, text) IS
 -- GetResourcePolicy, DeleteResourcePolicy; src/tables/policy.sql
 -- ---------------------------------------------------------------------
 
--- PolicyNotFoundException (HR030), a policy's explicit deny (HR031)
--- Raise a DynamoDB exception from SQL: class HR, DynamoDB's text as message
-CREATE OR REPLACE FUNCTION hroe.dynamodb_error(p_exception text, p_message text)
-RETURNS void
-LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
-SET search_path = pg_catalog, pg_temp
-AS $$
-BEGIN
-	RAISE EXCEPTION USING
-		MESSAGE = p_message,
-		ERRCODE = CASE p_exception
-					  WHEN 'ValidationException' THEN 'HR000'
-					  WHEN 'ResourceNotFoundException' THEN 'HR001'
-					  WHEN 'ConditionalCheckFailedException' THEN 'HR002'
-					  WHEN 'ResourceInUseException' THEN 'HR003'
-					  WHEN 'LimitExceededException' THEN 'HR004'
-					  WHEN 'TransactionCanceledException' THEN 'HR005'
-					  WHEN 'IdempotentParameterMismatchException' THEN 'HR006'
-					  WHEN 'SerializationException' THEN 'HR007'
-					  WHEN 'DuplicateItemException' THEN 'HR008'
-					  WHEN 'ExpiredIteratorException' THEN 'HR009'
-					  WHEN 'TrimmedDataAccessException' THEN 'HR010'
-					  WHEN 'ItemCollectionSizeLimitExceededException' THEN 'HR011'
-					  WHEN 'BackupNotFoundException' THEN 'HR012'
-					  WHEN 'BackupInUseException' THEN 'HR013'
-					  WHEN 'TableNotFoundException' THEN 'HR014'
-					  WHEN 'TableAlreadyExistsException' THEN 'HR015'
-					  WHEN 'TableInUseException' THEN 'HR016'
-					  WHEN 'ProvisionedThroughputExceededException' THEN 'HR017'
-					  WHEN 'ThrottlingException' THEN 'HR018'
-					  WHEN 'PointInTimeRecoveryUnavailableException' THEN 'HR020'
-					  WHEN 'ExportNotFoundException' THEN 'HR021'
-					  WHEN 'ImportNotFoundException' THEN 'HR022'
-					  WHEN 'InvalidExportTimeException' THEN 'HR023'
-					  WHEN 'PolicyNotFoundException' THEN 'HR030'
-					  WHEN 'AccessDeniedException' THEN 'HR031'
-					  ELSE 'HR000' END,
-		DETAIL = format('DynamoDB %s.', p_exception);
-END
-$$;
-COMMENT ON FUNCTION hroe.dynamodb_error(text, text) IS
-'internal: Raises a DynamoDB exception: SQLSTATE class HR (HR000 ValidationException, HR001 ResourceNotFoundException, HR002 ConditionalCheckFailedException, HR003 ResourceInUseException, HR004 LimitExceededException, HR005 TransactionCanceledException, HR006 IdempotentParameterMismatchException, HR007 SerializationException, HR008 DuplicateItemException, HR009 ExpiredIteratorException, HR010 TrimmedDataAccessException, HR011 ItemCollectionSizeLimitExceededException, HR012 BackupNotFoundException, HR013 BackupInUseException, HR014 TableNotFoundException, HR015 TableAlreadyExistsException, HR016 TableInUseException, HR017 ProvisionedThroughputExceededException, HR018 ThrottlingException, HR020 PointInTimeRecoveryUnavailableException, HR021 ExportNotFoundException, HR022 ImportNotFoundException, HR023 InvalidExportTimeException, HR030 PolicyNotFoundException, HR031 AccessDeniedException (a resource-based policy''s explicit deny); as hroe.dynamodb_errors()), DynamoDB''s text as the message';
 
 -- the IAM user name of an access key's requests
 ALTER TABLE hroe.access_keys ADD COLUMN principal_name text
@@ -3851,48 +3605,6 @@ COMMENT ON FUNCTION hroe.search_vectors(text, text, real[], integer, hroe.item) 
 -- restores to a point in time share RestoreTableFromBackup's table creation
 -- (hroe.restore_create_table) and RestoreSummary (no backup ARN)
 
-CREATE OR REPLACE FUNCTION hroe.dynamodb_error(p_exception text, p_message text)
-RETURNS void
-LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
-SET search_path = pg_catalog, pg_temp
-AS $$
-BEGIN
-	RAISE EXCEPTION USING
-		MESSAGE = p_message,
-		ERRCODE = CASE p_exception
-					  WHEN 'ValidationException' THEN 'HR000'
-					  WHEN 'ResourceNotFoundException' THEN 'HR001'
-					  WHEN 'ConditionalCheckFailedException' THEN 'HR002'
-					  WHEN 'ResourceInUseException' THEN 'HR003'
-					  WHEN 'LimitExceededException' THEN 'HR004'
-					  WHEN 'TransactionCanceledException' THEN 'HR005'
-					  WHEN 'IdempotentParameterMismatchException' THEN 'HR006'
-					  WHEN 'SerializationException' THEN 'HR007'
-					  WHEN 'DuplicateItemException' THEN 'HR008'
-					  WHEN 'ExpiredIteratorException' THEN 'HR009'
-					  WHEN 'TrimmedDataAccessException' THEN 'HR010'
-					  WHEN 'ItemCollectionSizeLimitExceededException' THEN 'HR011'
-					  WHEN 'BackupNotFoundException' THEN 'HR012'
-					  WHEN 'BackupInUseException' THEN 'HR013'
-					  WHEN 'TableNotFoundException' THEN 'HR014'
-					  WHEN 'TableAlreadyExistsException' THEN 'HR015'
-					  WHEN 'TableInUseException' THEN 'HR016'
-					  WHEN 'ProvisionedThroughputExceededException' THEN 'HR017'
-					  WHEN 'ThrottlingException' THEN 'HR018'
-					  WHEN 'PointInTimeRecoveryUnavailableException' THEN 'HR020'
-					  WHEN 'ExportNotFoundException' THEN 'HR021'
-					  WHEN 'ImportNotFoundException' THEN 'HR022'
-					  WHEN 'InvalidExportTimeException' THEN 'HR023'
-					  WHEN 'InvalidRestoreTimeException' THEN 'HR024'
-					  WHEN 'ContinuousBackupsUnavailableException' THEN 'HR025'
-					  WHEN 'PolicyNotFoundException' THEN 'HR030'
-					  WHEN 'AccessDeniedException' THEN 'HR031'
-					  ELSE 'HR000' END,
-		DETAIL = format('DynamoDB %s.', p_exception);
-END
-$$;
-COMMENT ON FUNCTION hroe.dynamodb_error(text, text) IS
-'internal: Raises a DynamoDB exception: SQLSTATE class HR (HR000 ValidationException, HR001 ResourceNotFoundException, HR002 ConditionalCheckFailedException, HR003 ResourceInUseException, HR004 LimitExceededException, HR005 TransactionCanceledException, HR006 IdempotentParameterMismatchException, HR007 SerializationException, HR008 DuplicateItemException, HR009 ExpiredIteratorException, HR010 TrimmedDataAccessException, HR011 ItemCollectionSizeLimitExceededException, HR012 BackupNotFoundException, HR013 BackupInUseException, HR014 TableNotFoundException, HR015 TableAlreadyExistsException, HR016 TableInUseException, HR017 ProvisionedThroughputExceededException, HR018 ThrottlingException, HR020 PointInTimeRecoveryUnavailableException, HR021 ExportNotFoundException, HR022 ImportNotFoundException, HR023 InvalidExportTimeException, HR024 InvalidRestoreTimeException, HR025 ContinuousBackupsUnavailableException, HR030 PolicyNotFoundException, HR031 AccessDeniedException (a resource-based policy''s explicit deny); as hroe.dynamodb_errors()), DynamoDB''s text as the message';
 
 ALTER TABLE hroe.table_restores ALTER COLUMN source_backup_arn DROP NOT NULL;
 
@@ -4018,7 +3730,7 @@ $$;
 COMMENT ON FUNCTION hroe.restore_create_table(text, jsonb, jsonb, jsonb, name) IS
 'internal: Creates the table of a restore (RestoreTableFromBackup, RestoreTableToPointInTime) by CreateTable: p_target_table_name in schema p_schema with the keys, indexes, billing mode and throughput of the source table description d and features p_features (BillingMode), under the overrides o (BillingModeOverride, ProvisionedThroughputOverride, GlobalSecondaryIndexOverride, LocalSecondaryIndexOverride, SSESpecificationOverride); returns its relation';
 
-CREATE OR REPLACE FUNCTION hroe.restore_table_from_backup(p_target_table_name text, p_backup_arn text,
+CREATE FUNCTION hroe.restore_table_from_backup(p_target_table_name text, p_backup_arn text,
 											   p_overrides jsonb DEFAULT '{}',
 											   p_schema name DEFAULT pg_catalog.current_schema())
 RETURNS jsonb
@@ -5186,230 +4898,7 @@ SELECT pg_catalog.pg_extension_config_dump('hroe.vector_centroids',
 	'WHERE NOT EXISTS (SELECT FROM hroe.tables t JOIN pg_catalog.pg_depend d ON d.objid = t.relid AND d.classid = ''pg_catalog.pg_class''::pg_catalog.regclass AND d.deptype = ''e'' WHERE t.table_name = vector_centroids.table_name)');
 SELECT pg_catalog.pg_extension_config_dump('hroe.vector_centroids_set_id_seq', '');
 
-CREATE OR REPLACE FUNCTION hroe.create_vector_index(
-	p_table_name text,
-	p_index_name text,
-	p_vector_attribute text,
-	p_dimensions integer,
-	p_distance_function text DEFAULT 'COSINE',
-	p_projection text DEFAULT 'ALL',
-	p_non_key_attributes text[] DEFAULT NULL,
-	p_search_schema jsonb DEFAULT '[]',
-	p_attribute_definitions jsonb DEFAULT '{}',
-	p_online boolean DEFAULT false)
-RETURNS void
-LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
-SET search_path = pg_catalog, pg_temp
-AS $$
-DECLARE
-	t hroe.tables;
-	v_prefix text;
-	v_attrs text[] := '{}';
-	v_elems text[] := '{}';
-	v_types text[] := '{}';
-	v_cols name[] := '{}';
-	v_col name;
-	v_vcol name;
-	v_check text;
-	v_check_name name;
-	v_schema name;
-	v_index_rel name;
-	v_hash_col name;
-	v_elem jsonb;
-	v_attr text;
-	v_kind text;
-	v_type text;
-	i integer := 0;
-BEGIN
-	PERFORM hroe.check_name(p_table_name, 'tableName');
-	PERFORM hroe.check_name(p_index_name, 'vectorIndexes.1.member.indexName');
-	PERFORM hroe.check_table_owner(p_table_name);
-	SELECT * INTO t FROM hroe.tables WHERE table_name = p_table_name FOR UPDATE;
-	IF NOT FOUND THEN
-		PERFORM hroe.dynamodb_error('ResourceNotFoundException', 'Requested resource not found');
-	END IF;
-	IF hroe.table_is_distributed(t.relid) THEN
-		PERFORM hroe.dynamodb_error('ValidationException',
-			'One or more parameter values were invalid: hroe does not support vector indexes on distributed tables');
-	END IF;
-	IF t.billing_mode <> 'PAY_PER_REQUEST' THEN
-		PERFORM hroe.dynamodb_error('ValidationException',
-			'One or more parameter values were invalid: Vector indexes are only supported for PAY_PER_REQUEST tables');
-	END IF;
-	IF EXISTS (SELECT 1 FROM hroe.vector_indexes WHERE table_name = p_table_name AND index_name = p_index_name)
-	   OR EXISTS (SELECT 1 FROM hroe.indexes WHERE table_name = p_table_name AND index_name = p_index_name) THEN
-		PERFORM hroe.dynamodb_error('ValidationException', 'Attempting to create an index which already exists');
-	END IF;
-	IF (SELECT count(*) FROM hroe.vector_indexes WHERE table_name = p_table_name) >= 5 THEN
-		PERFORM hroe.dynamodb_error('ValidationException',
-			'One or more parameter values were invalid: VectorIndex count exceeds the per-table limit of 5');
-	END IF;
-	PERFORM hroe.check_attribute_name(p_vector_attribute, 'vectorIndexes.1.member.vectorAttribute.attributeName');
-	IF p_dimensions IS NULL OR p_dimensions NOT BETWEEN 1 AND 4096 THEN
-		PERFORM hroe.dynamodb_error('ValidationException',
-			'One or more parameter values were invalid: Number of dimensions must be between 1 and 4096 inclusive.');
-	END IF;
-	IF EXISTS (SELECT 1 FROM hroe.vector_indexes WHERE table_name = p_table_name
-			   AND vector_attribute = p_vector_attribute AND dimensions <> p_dimensions) THEN
-		PERFORM hroe.dynamodb_error('ValidationException',
-			format('One or more parameter values were invalid: Conflicting attribute definition for ''%s''. All VectorIndexes on the same vector attribute must use the same dimensions.',
-				   p_vector_attribute));
-	END IF;
-	IF p_distance_function IS NULL OR p_distance_function NOT IN ('COSINE', 'EUCLIDEAN', 'DOT_PRODUCT') THEN
-		PERFORM hroe.dynamodb_error('ValidationException',
-			format('One or more parameter values were invalid: Unknown DistanceFunction: %s', coalesce(p_distance_function, 'null')));
-	END IF;
-	IF p_projection IS NULL OR p_projection NOT IN ('ALL', 'KEYS_ONLY', 'INCLUDE') THEN
-		PERFORM hroe.dynamodb_error('ValidationException',
-			format('One or more parameter values were invalid: Unknown ProjectionType: %s', coalesce(p_projection, 'null')));
-	END IF;
-	IF p_projection <> 'INCLUDE' AND p_non_key_attributes IS NOT NULL THEN
-		PERFORM hroe.dynamodb_error('ValidationException',
-			format('One or more parameter values were invalid: ProjectionType is %s, but NonKeyAttributes is specified', p_projection));
-	END IF;
-	IF p_projection = 'INCLUDE' AND coalesce(cardinality(p_non_key_attributes), 0) = 0 THEN
-		PERFORM hroe.dynamodb_error('ValidationException',
-			'One or more parameter values were invalid: ProjectionType is INCLUDE, but NonKeyAttributes is not specified');
-	END IF;
 
-	-- the SearchSchema: at most one HASH element, first; INLINE_FILTER ones
-	IF jsonb_typeof(coalesce(p_search_schema, '[]')) <> 'array' THEN
-		RAISE EXCEPTION 'p_search_schema must be a JSON array of {"AttributeName": ..., "SearchSchemaElementType": ...}'
-			USING ERRCODE = 'invalid_parameter_value';
-	END IF;
-	FOR v_elem IN SELECT e FROM jsonb_array_elements(coalesce(p_search_schema, '[]')) e LOOP
-		i := i + 1;
-		v_attr := v_elem ->> 'AttributeName';
-		v_kind := v_elem ->> 'SearchSchemaElementType';
-		PERFORM hroe.check_attribute_name(v_attr, format('vectorIndexes.1.member.searchSchema.%s.member.attributeName', i));
-		IF v_kind IS NULL OR v_kind NOT IN ('HASH', 'INLINE_FILTER') THEN
-			PERFORM hroe.dynamodb_error('ValidationException',
-				format('One or more parameter values were invalid: Unknown SearchSchemaElementType: %s', coalesce(v_kind, 'null')));
-		END IF;
-		IF v_kind = 'HASH' AND 'HASH' = ANY (v_elems) THEN
-			PERFORM hroe.dynamodb_error('ValidationException',
-				'One or more parameter values were invalid: SearchSchema can have at most one HASH element');
-		END IF;
-		IF v_attr = ANY (v_attrs) OR v_attr = p_vector_attribute THEN
-			PERFORM hroe.dynamodb_error('ValidationException',
-				format('One or more parameter values were invalid: Duplicate attribute in SearchSchema: %s', v_attr));
-		END IF;
-		v_type := p_attribute_definitions ->> v_attr;
-		IF v_type IS NULL AND v_attr = t.partition_key THEN
-			v_type := t.partition_key_type;
-		ELSIF v_type IS NULL AND v_attr = t.sort_key THEN
-			v_type := t.sort_key_type;
-		END IF;
-		IF v_type IS NULL THEN
-			PERFORM hroe.dynamodb_error('ValidationException',
-				'One or more parameter values were invalid: One element in SearchSchema is not defined in attribute definitions');
-		END IF;
-		PERFORM hroe.check_key_type(v_type, format('attributeDefinitions.%s.member.attributeType', i));
-		v_attrs := v_attrs || v_attr;
-		v_elems := v_elems || v_kind;
-		v_types := v_types || v_type;
-	END LOOP;
-	IF 'HASH' = ANY (v_elems) AND v_elems[1] <> 'HASH' THEN
-		PERFORM hroe.dynamodb_error('ValidationException',
-			'One or more parameter values were invalid: The HASH element must be the first element of SearchSchema');
-	END IF;
-
-	-- the columns: named after the index while that is a plain identifier
-	v_prefix := lower(p_index_name);
-	IF v_prefix !~ '^[a-z_][a-z0-9_]*$' OR octet_length(v_prefix) > 40 OR EXISTS (
-		SELECT 1 FROM pg_attribute WHERE attrelid = t.relid AND attname LIKE v_prefix || '\_%') THEN
-		v_prefix := 'vix' || (SELECT count(*) + 1 FROM pg_attribute WHERE attrelid = t.relid AND attnum > 0);
-	END IF;
-	v_vcol := (v_prefix || '_vector')::name;
-	EXECUTE format('ALTER TABLE %s ADD COLUMN %I real[] GENERATED ALWAYS AS (hroe.item_vector(item, %L, %s)) STORED',
-				   t.relid, v_vcol, p_vector_attribute, p_dimensions);
-	v_check := format('hroe.check_vector(item, %L, %s, %L)', p_vector_attribute, p_dimensions, p_index_name);
-	FOR i IN 1 .. coalesce(cardinality(v_attrs), 0) LOOP
-		v_col := (v_prefix || '_s' || i)::name;
-		EXECUTE format('ALTER TABLE %s ADD COLUMN %I %s GENERATED ALWAYS AS (hroe.item_key_%s(item, %L, true, %L)) STORED',
-					   t.relid, v_col, hroe.key_column_type(v_types[i]), lower(v_types[i]), v_attrs[i], p_index_name);
-		v_cols := v_cols || v_col;
-		v_check := v_check || format(' AND hroe.check_index_key(item, %L, %L, true, %L)', v_attrs[i], v_types[i], p_index_name);
-		IF v_elems[i] = 'HASH' THEN
-			v_hash_col := v_col;
-		END IF;
-	END LOOP;
-	-- items already stored with an invalid vector stay out of the index (as
-	-- a backfill skips them); every later write storing one is rejected
-	v_check_name := (v_prefix || '_vector_check')::name;
-	EXECUTE format('ALTER TABLE %s ADD CONSTRAINT %I CHECK (%s) NOT VALID', t.relid, v_check_name, v_check);
-	SELECT n.nspname INTO v_schema
-	FROM pg_namespace n JOIN pg_class c ON c.relnamespace = n.oid WHERE c.oid = t.relid;
-	IF v_hash_col IS NOT NULL THEN
-		v_index_rel := hroe.relation_name(format('%s.%s', p_table_name, p_index_name));
-		IF EXISTS (SELECT 1 FROM pg_class WHERE relname = v_index_rel
-				   AND relnamespace = (SELECT relnamespace FROM pg_class WHERE oid = t.relid)) THEN
-			v_index_rel := hroe.relation_name(format('%s.%s.%s', p_table_name, p_index_name, v_prefix));
-		END IF;
-		EXECUTE format('CREATE INDEX %I ON %s (%I) WHERE %I IS NOT NULL', v_index_rel, t.relid, v_hash_col, v_vcol);
-		EXECUTE format('COMMENT ON INDEX %I.%I IS %L', v_schema, v_index_rel,
-					   format('DynamoDB vector index %s of %s: its HASH element (hroe)', p_index_name, p_table_name));
-	END IF;
-	-- rows up to a page stay uncompressed and inline: an item's numbers and
-	-- their f32 copy cross the default 2 KB threshold, where every write
-	-- would compress them (pglz on floats, for little) and reads decompress
-	EXECUTE format('ALTER TABLE %s SET (toast_tuple_target = 8160)', t.relid);
-	INSERT INTO hroe.vector_indexes (table_name, index_name, vector_attribute, dimensions, distance_function,
-									 projection, non_key_attributes, search_attributes, search_element_types,
-									 search_attribute_types, search_columns, vector_column, key_check,
-									 index_relname, online)
-	VALUES (p_table_name, p_index_name, p_vector_attribute, p_dimensions, p_distance_function,
-			p_projection, coalesce(p_non_key_attributes, '{}'), v_attrs, v_elems, v_types, v_cols, v_vcol,
-			v_check_name, v_index_rel, p_online);
-END
-$$;
-COMMENT ON FUNCTION hroe.create_vector_index(text, text, text, integer, text, text, text[], jsonb, jsonb, boolean) IS
-'CreateTable VectorIndexes and UpdateTable VectorIndexUpdates Create: a vector index on attribute p_vector_attribute (a list of p_dimensions numbers, 1-4096) searched under COSINE, EUCLIDEAN or DOT_PRODUCT distance, projection ALL, KEYS_ONLY or INCLUDE p_non_key_attributes, SearchSchema p_search_schema ([{"AttributeName": ..., "SearchSchemaElementType": "HASH" | "INLINE_FILTER"}], types from p_attribute_definitions or the table''s key schema); PAY_PER_REQUEST tables only, at most 5 per table; items already stored are indexed at once (those with invalid vectors left out), every later write storing an invalid vector is rejected; sets the table''s toast_tuple_target to 8160 (rows up to a page stay uncompressed); p_online: created by UpdateTable';
-
-CREATE OR REPLACE FUNCTION hroe.delete_vector_index(p_table_name text, p_index_name text)
-RETURNS void
-LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
-SET search_path = pg_catalog, pg_temp
-AS $$
-DECLARE
-	t hroe.tables;
-	x hroe.vector_indexes;
-	c name;
-	v_schema name;
-BEGIN
-	PERFORM hroe.check_table_owner(p_table_name);
-	SELECT * INTO t FROM hroe.tables WHERE table_name = p_table_name FOR UPDATE;
-	IF NOT FOUND THEN
-		PERFORM hroe.dynamodb_error('ResourceNotFoundException', 'Requested resource not found');
-	END IF;
-	SELECT * INTO x FROM hroe.vector_indexes WHERE table_name = p_table_name AND index_name = p_index_name;
-	IF NOT FOUND THEN
-		PERFORM hroe.dynamodb_error('ResourceNotFoundException',
-			format('Requested resource not found: Index: %s not found', p_index_name));
-	END IF;
-	DELETE FROM hroe.vector_indexes WHERE table_name = p_table_name AND index_name = p_index_name;
-	SELECT n.nspname INTO v_schema
-	FROM pg_namespace n JOIN pg_class k ON k.relnamespace = n.oid WHERE k.oid = t.relid;
-	IF x.index_relname IS NOT NULL THEN
-		EXECUTE format('DROP INDEX IF EXISTS %I.%I', v_schema, x.index_relname);
-	END IF;
-	IF x.ivf_relname IS NOT NULL THEN
-		EXECUTE format('DROP INDEX IF EXISTS %I.%I', v_schema, x.ivf_relname);
-	END IF;
-	IF x.list_column IS NOT NULL THEN
-		EXECUTE format('ALTER TABLE %s DROP COLUMN IF EXISTS %I', t.relid, x.list_column);
-	END IF;
-	EXECUTE format('ALTER TABLE %s DROP CONSTRAINT IF EXISTS %I', t.relid, x.key_check);
-	FOREACH c IN ARRAY x.search_columns || x.vector_column LOOP
-		EXECUTE format('ALTER TABLE %s DROP COLUMN IF EXISTS %I', t.relid, c);
-	END LOOP;
-	IF NOT EXISTS (SELECT 1 FROM hroe.vector_indexes WHERE table_name = p_table_name) THEN
-		EXECUTE format('ALTER TABLE %s RESET (toast_tuple_target)', t.relid);
-	END IF;
-END
-$$;
-COMMENT ON FUNCTION hroe.delete_vector_index(text, text) IS
-'UpdateTable VectorIndexUpdates Delete: drops the vector index, its generated columns (its IVF list''s too), its CHECK constraint, its btree indexes and its centroids';
 
 CREATE FUNCTION hroe.vector_list(p_item hroe.item, p_attribute text, p_dimensions integer, p_set_id bigint)
 RETURNS integer
@@ -5939,181 +5428,6 @@ COMMENT ON FUNCTION hroe.s3_gateway_call(text, text, text, text, bytea) IS
 ALTER TABLE hroe.vector_indexes ADD COLUMN status text NOT NULL DEFAULT 'ACTIVE'
 	CHECK (status IN ('CREATING', 'BACKFILLING', 'ACTIVE'));
 
-CREATE OR REPLACE FUNCTION hroe.create_vector_index(
-	p_table_name text,
-	p_index_name text,
-	p_vector_attribute text,
-	p_dimensions integer,
-	p_distance_function text DEFAULT 'COSINE',
-	p_projection text DEFAULT 'ALL',
-	p_non_key_attributes text[] DEFAULT NULL,
-	p_search_schema jsonb DEFAULT '[]',
-	p_attribute_definitions jsonb DEFAULT '{}',
-	p_online boolean DEFAULT false)
-RETURNS void
-LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
-SET search_path = pg_catalog, pg_temp
-AS $$
-DECLARE
-	t hroe.tables;
-	v_prefix text;
-	v_attrs text[] := '{}';
-	v_elems text[] := '{}';
-	v_types text[] := '{}';
-	v_cols name[] := '{}';
-	v_col name;
-	v_vcol name;
-	v_check_name name;
-	v_index_rel name;
-	v_hash_col name;
-	v_elem jsonb;
-	v_attr text;
-	v_kind text;
-	v_type text;
-	v_items boolean := false;
-	i integer := 0;
-BEGIN
-	PERFORM hroe.check_name(p_table_name, 'tableName');
-	PERFORM hroe.check_name(p_index_name, 'vectorIndexes.1.member.indexName');
-	PERFORM hroe.check_table_owner(p_table_name);
-	SELECT * INTO t FROM hroe.tables WHERE table_name = p_table_name FOR UPDATE;
-	IF NOT FOUND THEN
-		PERFORM hroe.dynamodb_error('ResourceNotFoundException', 'Requested resource not found');
-	END IF;
-	IF hroe.table_is_distributed(t.relid) THEN
-		PERFORM hroe.dynamodb_error('ValidationException',
-			'One or more parameter values were invalid: hroe does not support vector indexes on distributed tables');
-	END IF;
-	IF t.billing_mode <> 'PAY_PER_REQUEST' THEN
-		PERFORM hroe.dynamodb_error('ValidationException',
-			'One or more parameter values were invalid: Vector indexes are only supported for PAY_PER_REQUEST tables');
-	END IF;
-	-- one online index action at a time: none while an index is built
-	IF EXISTS (SELECT 1 FROM hroe.vector_indexes WHERE table_name = p_table_name AND status <> 'ACTIVE') THEN
-		PERFORM hroe.dynamodb_error('LimitExceededException',
-			'Subscriber limit exceeded: Only 1 online index can be created or deleted simultaneously per table');
-	END IF;
-	IF EXISTS (SELECT 1 FROM hroe.vector_indexes WHERE table_name = p_table_name AND index_name = p_index_name)
-	   OR EXISTS (SELECT 1 FROM hroe.indexes WHERE table_name = p_table_name AND index_name = p_index_name) THEN
-		PERFORM hroe.dynamodb_error('ValidationException', 'Attempting to create an index which already exists');
-	END IF;
-	IF (SELECT count(*) FROM hroe.vector_indexes WHERE table_name = p_table_name) >= 5 THEN
-		PERFORM hroe.dynamodb_error('ValidationException',
-			'One or more parameter values were invalid: VectorIndex count exceeds the per-table limit of 5');
-	END IF;
-	PERFORM hroe.check_attribute_name(p_vector_attribute, 'vectorIndexes.1.member.vectorAttribute.attributeName');
-	IF p_dimensions IS NULL OR p_dimensions NOT BETWEEN 1 AND 4096 THEN
-		PERFORM hroe.dynamodb_error('ValidationException',
-			'One or more parameter values were invalid: Number of dimensions must be between 1 and 4096 inclusive.');
-	END IF;
-	IF EXISTS (SELECT 1 FROM hroe.vector_indexes WHERE table_name = p_table_name
-			   AND vector_attribute = p_vector_attribute AND dimensions <> p_dimensions) THEN
-		PERFORM hroe.dynamodb_error('ValidationException',
-			format('One or more parameter values were invalid: Conflicting attribute definition for ''%s''. All VectorIndexes on the same vector attribute must use the same dimensions.',
-				   p_vector_attribute));
-	END IF;
-	IF p_distance_function IS NULL OR p_distance_function NOT IN ('COSINE', 'EUCLIDEAN', 'DOT_PRODUCT') THEN
-		PERFORM hroe.dynamodb_error('ValidationException',
-			format('One or more parameter values were invalid: Unknown DistanceFunction: %s', coalesce(p_distance_function, 'null')));
-	END IF;
-	IF p_projection IS NULL OR p_projection NOT IN ('ALL', 'KEYS_ONLY', 'INCLUDE') THEN
-		PERFORM hroe.dynamodb_error('ValidationException',
-			format('One or more parameter values were invalid: Unknown ProjectionType: %s', coalesce(p_projection, 'null')));
-	END IF;
-	IF p_projection <> 'INCLUDE' AND p_non_key_attributes IS NOT NULL THEN
-		PERFORM hroe.dynamodb_error('ValidationException',
-			format('One or more parameter values were invalid: ProjectionType is %s, but NonKeyAttributes is specified', p_projection));
-	END IF;
-	IF p_projection = 'INCLUDE' AND coalesce(cardinality(p_non_key_attributes), 0) = 0 THEN
-		PERFORM hroe.dynamodb_error('ValidationException',
-			'One or more parameter values were invalid: ProjectionType is INCLUDE, but NonKeyAttributes is not specified');
-	END IF;
-
-	-- the SearchSchema: at most one HASH element, first; INLINE_FILTER ones
-	IF jsonb_typeof(coalesce(p_search_schema, '[]')) <> 'array' THEN
-		RAISE EXCEPTION 'p_search_schema must be a JSON array of {"AttributeName": ..., "SearchSchemaElementType": ...}'
-			USING ERRCODE = 'invalid_parameter_value';
-	END IF;
-	FOR v_elem IN SELECT e FROM jsonb_array_elements(coalesce(p_search_schema, '[]')) e LOOP
-		i := i + 1;
-		v_attr := v_elem ->> 'AttributeName';
-		v_kind := v_elem ->> 'SearchSchemaElementType';
-		PERFORM hroe.check_attribute_name(v_attr, format('vectorIndexes.1.member.searchSchema.%s.member.attributeName', i));
-		IF v_kind IS NULL OR v_kind NOT IN ('HASH', 'INLINE_FILTER') THEN
-			PERFORM hroe.dynamodb_error('ValidationException',
-				format('One or more parameter values were invalid: Unknown SearchSchemaElementType: %s', coalesce(v_kind, 'null')));
-		END IF;
-		IF v_kind = 'HASH' AND 'HASH' = ANY (v_elems) THEN
-			PERFORM hroe.dynamodb_error('ValidationException',
-				'One or more parameter values were invalid: SearchSchema can have at most one HASH element');
-		END IF;
-		IF v_attr = ANY (v_attrs) OR v_attr = p_vector_attribute THEN
-			PERFORM hroe.dynamodb_error('ValidationException',
-				format('One or more parameter values were invalid: Duplicate attribute in SearchSchema: %s', v_attr));
-		END IF;
-		v_type := p_attribute_definitions ->> v_attr;
-		IF v_type IS NULL AND v_attr = t.partition_key THEN
-			v_type := t.partition_key_type;
-		ELSIF v_type IS NULL AND v_attr = t.sort_key THEN
-			v_type := t.sort_key_type;
-		END IF;
-		IF v_type IS NULL THEN
-			PERFORM hroe.dynamodb_error('ValidationException',
-				'One or more parameter values were invalid: One element in SearchSchema is not defined in attribute definitions');
-		END IF;
-		PERFORM hroe.check_key_type(v_type, format('attributeDefinitions.%s.member.attributeType', i));
-		v_attrs := v_attrs || v_attr;
-		v_elems := v_elems || v_kind;
-		v_types := v_types || v_type;
-	END LOOP;
-	IF 'HASH' = ANY (v_elems) AND v_elems[1] <> 'HASH' THEN
-		PERFORM hroe.dynamodb_error('ValidationException',
-			'One or more parameter values were invalid: The HASH element must be the first element of SearchSchema');
-	END IF;
-
-	-- the columns: named after the index while that is a plain identifier
-	v_prefix := lower(p_index_name);
-	IF v_prefix !~ '^[a-z_][a-z0-9_]*$' OR octet_length(v_prefix) > 40 OR EXISTS (
-		SELECT 1 FROM pg_attribute WHERE attrelid = t.relid AND attname LIKE v_prefix || '\_%') THEN
-		v_prefix := 'vix' || (SELECT count(*) + 1 FROM pg_attribute WHERE attrelid = t.relid AND attnum > 0);
-	END IF;
-	v_vcol := (v_prefix || '_vector')::name;
-	FOR i IN 1 .. coalesce(cardinality(v_attrs), 0) LOOP
-		v_col := (v_prefix || '_s' || i)::name;
-		v_cols := v_cols || v_col;
-		IF v_elems[i] = 'HASH' THEN
-			v_hash_col := v_col;
-		END IF;
-	END LOOP;
-	v_check_name := (v_prefix || '_vector_check')::name;
-	IF v_hash_col IS NOT NULL THEN
-		v_index_rel := hroe.relation_name(format('%s.%s', p_table_name, p_index_name));
-		IF EXISTS (SELECT 1 FROM pg_class WHERE relname = v_index_rel
-				   AND relnamespace = (SELECT relnamespace FROM pg_class WHERE oid = t.relid)) THEN
-			v_index_rel := hroe.relation_name(format('%s.%s.%s', p_table_name, p_index_name, v_prefix));
-		END IF;
-	END IF;
-	-- UpdateTable on a table holding items: built in the background, as
-	-- DynamoDB backfills a new index (CREATING, then BACKFILLING, ACTIVE)
-	IF p_online THEN
-		EXECUTE format('SELECT EXISTS (SELECT FROM %s)', t.relid) INTO v_items;
-	END IF;
-	INSERT INTO hroe.vector_indexes (table_name, index_name, vector_attribute, dimensions, distance_function,
-									 projection, non_key_attributes, search_attributes, search_element_types,
-									 search_attribute_types, search_columns, vector_column, key_check,
-									 index_relname, online, status)
-	VALUES (p_table_name, p_index_name, p_vector_attribute, p_dimensions, p_distance_function,
-			p_projection, coalesce(p_non_key_attributes, '{}'), v_attrs, v_elems, v_types, v_cols, v_vcol,
-			v_check_name, v_index_rel, p_online, CASE WHEN v_items THEN 'CREATING' ELSE 'ACTIVE' END);
-	IF v_items THEN
-		PERFORM hroe.start_vector_index_build(p_table_name, p_index_name);
-	ELSE
-		PERFORM hroe.build_vector_index(p_table_name, p_index_name);
-	END IF;
-END
-$$;
-COMMENT ON FUNCTION hroe.create_vector_index(text, text, text, integer, text, text, text[], jsonb, jsonb, boolean) IS
-'CreateTable VectorIndexes and UpdateTable VectorIndexUpdates Create: a vector index on attribute p_vector_attribute (a list of p_dimensions numbers, 1-4096) searched under COSINE, EUCLIDEAN or DOT_PRODUCT distance, projection ALL, KEYS_ONLY or INCLUDE p_non_key_attributes, SearchSchema p_search_schema ([{"AttributeName": ..., "SearchSchemaElementType": "HASH" | "INLINE_FILTER"}], types from p_attribute_definitions or the table''s key schema); PAY_PER_REQUEST tables only, at most 5 per table, none while another is being built; items already stored are indexed (those with invalid vectors left out), at once, or, p_online (UpdateTable) on a table holding items, by a background worker (hroe.build_vector_index), the index CREATING until then; every later write storing an invalid vector is rejected';
 
 CREATE FUNCTION hroe.build_vector_index(p_table_name text, p_index_name text)
 RETURNS boolean
@@ -6182,46 +5496,6 @@ LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE;
 COMMENT ON FUNCTION hroe.start_vector_index_build(text, text) IS
 'internal: Starts the background worker that builds the vector indexes not yet ACTIVE (hroe.build_vector_index) once the calling transaction commits; only for vector index p_index_name of p_table_name recorded CREATING by this transaction';
 
-CREATE OR REPLACE FUNCTION hroe.delete_vector_index(p_table_name text, p_index_name text)
-RETURNS void
-LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
-SET search_path = pg_catalog, pg_temp
-AS $$
-DECLARE
-	t hroe.tables;
-	x hroe.vector_indexes;
-	c name;
-	v_schema name;
-BEGIN
-	PERFORM hroe.check_table_owner(p_table_name);
-	SELECT * INTO t FROM hroe.tables WHERE table_name = p_table_name FOR UPDATE;
-	IF NOT FOUND THEN
-		PERFORM hroe.dynamodb_error('ResourceNotFoundException', 'Requested resource not found');
-	END IF;
-	SELECT * INTO x FROM hroe.vector_indexes WHERE table_name = p_table_name AND index_name = p_index_name;
-	IF NOT FOUND THEN
-		PERFORM hroe.dynamodb_error('ResourceNotFoundException',
-			format('Requested resource not found: Index: %s not found', p_index_name));
-	END IF;
-	-- one online index action at a time: none while an index is built
-	IF EXISTS (SELECT 1 FROM hroe.vector_indexes WHERE table_name = p_table_name AND status <> 'ACTIVE') THEN
-		PERFORM hroe.dynamodb_error('LimitExceededException',
-			'Subscriber limit exceeded: Only 1 online index can be created or deleted simultaneously per table');
-	END IF;
-	DELETE FROM hroe.vector_indexes WHERE table_name = p_table_name AND index_name = p_index_name;
-	SELECT n.nspname INTO v_schema
-	FROM pg_namespace n JOIN pg_class k ON k.relnamespace = n.oid WHERE k.oid = t.relid;
-	IF x.index_relname IS NOT NULL THEN
-		EXECUTE format('DROP INDEX IF EXISTS %I.%I', v_schema, x.index_relname);
-	END IF;
-	EXECUTE format('ALTER TABLE %s DROP CONSTRAINT IF EXISTS %I', t.relid, x.key_check);
-	FOREACH c IN ARRAY x.search_columns || x.vector_column LOOP
-		EXECUTE format('ALTER TABLE %s DROP COLUMN IF EXISTS %I', t.relid, c);
-	END LOOP;
-END
-$$;
-COMMENT ON FUNCTION hroe.delete_vector_index(text, text) IS
-'UpdateTable VectorIndexUpdates Delete: drops the vector index, its generated columns, its CHECK constraint and its btree index; refused while one of the table''s vector indexes is being built';
 
 CREATE OR REPLACE FUNCTION hroe.vector_index_descriptions(p_table_name text)
 RETURNS jsonb
@@ -6284,8 +5558,7 @@ $$;
 COMMENT ON FUNCTION hroe.vector_index_descriptions(text) IS
 'internal: DescribeTable''s VectorIndexes of table p_table_name (NULL if it has none): name, status (CREATING with Backfilling while being built), vector attribute, dimensions, distance function, projection, SearchSchema, ARN, the count of the items the index holds (exact up to 128 pages, else PostgreSQL''s estimate) and the size of their f32 vectors';
 
--- create_vector_index and delete_vector_index as the IVF lists and the background build both
--- changed them (issue #33)
+-- create_vector_index as the IVF lists and the background build both changed it (issue #33)
 CREATE OR REPLACE FUNCTION hroe.create_vector_index(
 	p_table_name text,
 	p_index_name text,
@@ -6466,6 +5739,66 @@ $$;
 COMMENT ON FUNCTION hroe.create_vector_index(text, text, text, integer, text, text, text[], jsonb, jsonb, boolean) IS
 'CreateTable VectorIndexes and UpdateTable VectorIndexUpdates Create: a vector index on attribute p_vector_attribute (a list of p_dimensions numbers, 1-4096) searched under COSINE, EUCLIDEAN or DOT_PRODUCT distance, projection ALL, KEYS_ONLY or INCLUDE p_non_key_attributes, SearchSchema p_search_schema ([{"AttributeName": ..., "SearchSchemaElementType": "HASH" | "INLINE_FILTER"}], types from p_attribute_definitions or the table''s key schema); PAY_PER_REQUEST tables only, at most 5 per table, none while another is being built; items already stored are indexed (those with invalid vectors left out), at once, or, p_online (UpdateTable) on a table holding items, by a background worker (hroe.build_vector_index), the index CREATING until then; every later write storing an invalid vector is rejected; sets the table''s toast_tuple_target to 8160 (rows up to a page stay uncompressed)';
 
+
+-- DeleteIndex and a vector index's Delete share their start (src/tables/tables.sql)
+CREATE FUNCTION hroe.index_delete_table(p_table_name text)
+RETURNS hroe.tables
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	t hroe.tables;
+BEGIN
+	PERFORM hroe.check_table_owner(p_table_name);
+	SELECT * INTO t FROM hroe.tables WHERE table_name = p_table_name FOR UPDATE;
+	IF NOT FOUND THEN
+		PERFORM hroe.dynamodb_error('ResourceNotFoundException', 'Requested resource not found');
+	END IF;
+	RETURN t;
+END
+$$;
+COMMENT ON FUNCTION hroe.index_delete_table(text) IS
+'internal: The start of deleting an index of table p_table_name (hroe.delete_index, hroe.delete_vector_index): the caller must own the table (hroe.check_table_owner); returns its row of hroe.tables, locked FOR UPDATE; ResourceNotFoundException when there is none';
+
+CREATE OR REPLACE FUNCTION hroe.delete_index(p_table_name text, p_index_name text)
+RETURNS void
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	t hroe.tables;
+	x hroe.indexes;
+	c name;
+	v_schema name;
+BEGIN
+	t := hroe.index_delete_table(p_table_name);
+	-- (a local secondary index cannot be deleted: it is not a GSI)
+	SELECT * INTO x FROM hroe.indexes WHERE table_name = p_table_name AND index_name = p_index_name AND NOT local;
+	IF NOT FOUND THEN
+		PERFORM hroe.dynamodb_error('ResourceNotFoundException',
+			format('Requested resource not found: Index: %s not found', p_index_name));
+	END IF;
+	DELETE FROM hroe.indexes WHERE table_name = p_table_name AND index_name = p_index_name;
+	SELECT n.nspname INTO v_schema
+	FROM pg_namespace n JOIN pg_class k ON k.relnamespace = n.oid WHERE k.oid = t.relid;
+	EXECUTE format('DROP INDEX IF EXISTS %I.%I', v_schema, x.index_relname);
+	EXECUTE format('ALTER TABLE %s DROP CONSTRAINT IF EXISTS %I', t.relid, x.key_check);
+	-- a key column goes with the last index that uses it; pk and sk stay
+	FOREACH c IN ARRAY x.partition_key_columns || x.sort_key_columns LOOP
+		IF c NOT IN ('pk', 'sk') AND NOT EXISTS (
+			SELECT FROM hroe.indexes o WHERE o.table_name = p_table_name
+			AND c = ANY (o.partition_key_columns || o.sort_key_columns)) THEN
+			EXECUTE format('ALTER TABLE %s DROP COLUMN IF EXISTS %I', t.relid, c);
+		END IF;
+	END LOOP;
+	IF hroe.table_is_distributed(t.relid) THEN
+		PERFORM hroe.partition_exec_all(t.relid, format('SELECT hroe.delete_index(%L, %L)::text', p_table_name, p_index_name));
+	END IF;
+END
+$$;
+COMMENT ON FUNCTION hroe.delete_index(text, text) IS
+'UpdateTable Delete GlobalSecondaryIndex: drops the index, its key CHECK constraint and the generated key columns no other index uses (never pk or sk)';
+
 CREATE OR REPLACE FUNCTION hroe.delete_vector_index(p_table_name text, p_index_name text)
 RETURNS void
 LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
@@ -6477,11 +5810,7 @@ DECLARE
 	c name;
 	v_schema name;
 BEGIN
-	PERFORM hroe.check_table_owner(p_table_name);
-	SELECT * INTO t FROM hroe.tables WHERE table_name = p_table_name FOR UPDATE;
-	IF NOT FOUND THEN
-		PERFORM hroe.dynamodb_error('ResourceNotFoundException', 'Requested resource not found');
-	END IF;
+	t := hroe.index_delete_table(p_table_name);
 	SELECT * INTO x FROM hroe.vector_indexes WHERE table_name = p_table_name AND index_name = p_index_name;
 	IF NOT FOUND THEN
 		PERFORM hroe.dynamodb_error('ResourceNotFoundException',

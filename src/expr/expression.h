@@ -239,7 +239,8 @@ extern void hroe_condition_check(const HroeExprNode *cond, const struct HroeItem
 extern void hroe_update_check_keys(const HroeUpdateExpr *upd,
 								   const char *const *keys, int nkeys);
 extern struct HroeItem *hroe_update_apply(const HroeUpdateExpr *upd,
-										  const struct HroeItem *item);
+										  const struct HroeItem *item,
+										  bool *too_big);
 extern List *hroe_update_paths(const HroeUpdateExpr *upd);
 extern void hroe_number_add(const struct HroeValue *a, const struct HroeValue *b,
 							bool subtract, struct HroeValue *result);

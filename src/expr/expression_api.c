@@ -234,7 +234,7 @@ hroe_apply_update(PG_FUNCTION_ARGS)
 				keys[nkeys++] = TextDatumGetCString(elems[i]);
 		hroe_update_check_keys(upd, keys, nkeys);
 	}
-	PG_RETURN_HROE_ITEM_P(hroe_update_apply(upd, item));
+	PG_RETURN_HROE_ITEM_P(hroe_update_apply(upd, item, NULL));
 }
 
 /*

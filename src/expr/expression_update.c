@@ -543,10 +543,13 @@ WrittenBytes(const HroeUpdateExpr *upd, const MutNode *root)
 
 /*
  * Apply a checked UpdateExpression to an item (NULL: a missing item, as
- * UpdateItem's upsert starts from); returns the new item.
+ * UpdateItem's upsert starts from); returns the new item.  A new item past
+ * 400 KB raises UpdateItem's ValidationException, unless too_big is given:
+ * then *too_big is set and NULL returned (a transaction's Update, which
+ * cancels the transaction instead); *too_big is false otherwise.
  */
 HroeItem *
-hroe_update_apply(const HroeUpdateExpr *upd, const HroeItem *item)
+hroe_update_apply(const HroeUpdateExpr *upd, const HroeItem *item, bool *too_big)
 {
 	int			nactions = list_length(upd->actions);
 	HroeValue  *setvals = palloc(sizeof(HroeValue) * Max(nactions, 1));
@@ -555,6 +558,8 @@ hroe_update_apply(const HroeUpdateExpr *upd, const HroeItem *item)
 	int64		size = 0;
 	const char *bad_type = upd->legacy ? MSG_LEGACY_BAD_TYPE : MSG_BAD_TYPE;
 
+	if (too_big)
+		*too_big = false;
 	/* every SET value from the item as it was */
 	foreach(lc, upd->actions)
 	{
@@ -616,10 +621,22 @@ hroe_update_apply(const HroeUpdateExpr *upd, const HroeItem *item)
 		if (!root->kids[i]->removed)
 			size += root->kids[i]->namelen + MutSize(root->kids[i]);
 	if (size > HROE_ITEM_MAX_SIZE)
+	{
+		if (too_big)
+		{
+			*too_big = true;
+			return NULL;
+		}
 		UpdateTooBig(size);
+	}
 	if (upd->measure_writes)
 	{
 		size = WrittenBytes(upd, root);
+		if (size > HROE_ITEM_MAX_SIZE && too_big)
+		{
+			*too_big = true;
+			return NULL;
+		}
 		if (size > HROE_ITEM_MAX_SIZE)
 			ereport(ERROR,
 					(errcode(ERRCODE_HROE_VALIDATION),

@@ -308,7 +308,7 @@ UpdateItem(const HroeWriteRequest *r, const char *rcc, HroeWriteResult *res)
 		old = hroe_lock_item(t, keys, hroe_item_key_identity(t, k), &tid);
 		CheckWriteCondition(r->call, r->condition, old, r->return_old_on_failure);
 		/* the update must not touch a key attribute (E18), checked above */
-		new = r->update ? hroe_update_apply(r->update, old ? old : k) : (old ? old : k);
+		new = r->update ? hroe_update_apply(r->update, old ? old : k, NULL) : (old ? old : k);
 		hroe_check_update_index_keys(t, new);
 	} while (!Write(t, r->table, new, NULL, true, old, &tid, "NONE", rcc, res));
 	res->attributes = NULL;

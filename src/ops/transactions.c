@@ -502,28 +502,16 @@ TxWrite(HroeTxAction *a, HroeTableCapacity *c)
 static HroeItem *
 ApplyUpdate(HroeCall *call, HroeTxAction *a, HroeTxAction *acts, int n)
 {
-	MemoryContext cxt = CurrentMemoryContext;
-	HroeItem   *updated = NULL;
+	bool		too_big;
+	HroeItem   *updated = hroe_update_apply(a->e.update, a->old ? a->old : a->item,
+											&too_big);
 
-	PG_TRY();
+	if (too_big)
 	{
-		updated = hroe_update_apply(a->e.update, a->old ? a->old : a->item);
-	}
-	PG_CATCH();
-	{
-		ErrorData  *edata;
-
-		MemoryContextSwitchTo(cxt);
-		edata = CopyErrorData();
-		if (edata->sqlerrcode != ERRCODE_HROE_VALIDATION || !edata->message ||
-			strcmp(edata->message, HROE_MSG_UPDATE_TOO_BIG) != 0)
-			PG_RE_THROW();
 		/* the transaction is cancelled: the error aborts it */
-		FlushErrorState();
-		a->invalid = edata->message;
+		a->invalid = HROE_MSG_UPDATE_TOO_BIG;
 		CancelInvalid(call, acts, n);
 	}
-	PG_END_TRY();
 	return updated;
 }
 

@@ -718,6 +718,27 @@ $$;
 COMMENT ON FUNCTION hroe.create_index(text, text, text[], text[], jsonb, text, text[], boolean) IS
 'UpdateTable Create GlobalSecondaryIndex: a sparse GSI with 1-4 HASH and 0-4 RANGE attributes (types in p_attribute_definitions, e.g. {"GSI1SK": "S"}, table key attributes default to the table''s types), projection ALL, KEYS_ONLY or INCLUDE p_non_key_attributes; existing items are indexed at once, except those violating the key schema (wrong type, empty, oversized: see hroe.index_key_violations), and every later write that would violate it is rejected (NOT VALID CHECK constraint); p_share_key_columns: reuse the table''s or another index''s generated column holding exactly the same keys (hroe.key_column_for) instead of adding one, and name a new column after its attribute; returns the PostgreSQL index';
 
+-- The start of deleting an index of a table (DeleteIndex, a vector index's
+-- Delete): the caller must own the table; its row, locked
+CREATE FUNCTION hroe.index_delete_table(p_table_name text)
+RETURNS hroe.tables
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	t hroe.tables;
+BEGIN
+	PERFORM hroe.check_table_owner(p_table_name);
+	SELECT * INTO t FROM hroe.tables WHERE table_name = p_table_name FOR UPDATE;
+	IF NOT FOUND THEN
+		PERFORM hroe.dynamodb_error('ResourceNotFoundException', 'Requested resource not found');
+	END IF;
+	RETURN t;
+END
+$$;
+COMMENT ON FUNCTION hroe.index_delete_table(text) IS
+'internal: The start of deleting an index of table p_table_name (hroe.delete_index, hroe.delete_vector_index): the caller must own the table (hroe.check_table_owner); returns its row of hroe.tables, locked FOR UPDATE; ResourceNotFoundException when there is none';
+
 CREATE FUNCTION hroe.delete_index(p_table_name text, p_index_name text)
 RETURNS void
 LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
@@ -729,11 +750,7 @@ DECLARE
 	c name;
 	v_schema name;
 BEGIN
-	PERFORM hroe.check_table_owner(p_table_name);
-	SELECT * INTO t FROM hroe.tables WHERE table_name = p_table_name FOR UPDATE;
-	IF NOT FOUND THEN
-		PERFORM hroe.dynamodb_error('ResourceNotFoundException', 'Requested resource not found');
-	END IF;
+	t := hroe.index_delete_table(p_table_name);
 	-- (a local secondary index cannot be deleted: it is not a GSI)
 	SELECT * INTO x FROM hroe.indexes WHERE table_name = p_table_name AND index_name = p_index_name AND NOT local;
 	IF NOT FOUND THEN

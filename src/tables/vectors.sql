@@ -355,11 +355,7 @@ DECLARE
 	c name;
 	v_schema name;
 BEGIN
-	PERFORM hroe.check_table_owner(p_table_name);
-	SELECT * INTO t FROM hroe.tables WHERE table_name = p_table_name FOR UPDATE;
-	IF NOT FOUND THEN
-		PERFORM hroe.dynamodb_error('ResourceNotFoundException', 'Requested resource not found');
-	END IF;
+	t := hroe.index_delete_table(p_table_name);
 	SELECT * INTO x FROM hroe.vector_indexes WHERE table_name = p_table_name AND index_name = p_index_name;
 	IF NOT FOUND THEN
 		PERFORM hroe.dynamodb_error('ResourceNotFoundException',

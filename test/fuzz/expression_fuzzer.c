@@ -220,7 +220,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				TRY(hroe_update_check_keys(upd, keys, mode & 4 ? 1 : 0));
 				if (!ok)
 					break;
-				TRY(result = hroe_update_apply(upd, item));
+				TRY(result = hroe_update_apply(upd, item, NULL));
 				if (ok)
 				{
 					CheckResult(result);
@@ -232,7 +232,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 					if (!ok)
 						Fail("projecting an update's paths on the new item raised an error");
 				}
-				TRY(result = hroe_update_apply(upd, NULL));
+				TRY(result = hroe_update_apply(upd, NULL, NULL));
 				if (ok)
 					CheckResult(result);
 				break;

@@ -19,7 +19,8 @@ attack stops after --seconds and holds at most --conns connections.
         fds        idle connections, as many as --conns (or the server takes)
     attackers bind to the source addresses --sources (default
     127.0.0.2-127.0.0.31), so that a per-address limit does not also stop
-    the probe; prints what the attack did as one line.
+    the probe; prints what the attack did as one line, also when SIGUSR1
+    ends it before --seconds (test/lib_dos.sh: once the probes are done).
 """
 import argparse
 import asyncio
@@ -27,6 +28,7 @@ import hashlib
 import ipaddress
 import json
 import os
+import signal
 import socket
 import ssl
 import statistics
@@ -229,7 +231,17 @@ async def attack(a):
     end = time.monotonic() + a.seconds
     one = ATTACKS[a.command]
     tasks = []
+    stopped = []
+
+    def stop():
+        # SIGUSR1: the attack ends now (its connections are closed on exit)
+        stopped.append(True)
+        for t in tasks:
+            t.cancel()
+    asyncio.get_running_loop().add_signal_handler(signal.SIGUSR1, stop)
     for i in range(a.conns):
+        if stopped:
+            break
         tasks.append(asyncio.create_task(one(a, u.hostname, u.port, srcs[i % len(srcs)], stats, end)))
         if a.ramp:
             await asyncio.sleep(a.ramp)
