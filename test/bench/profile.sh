@@ -18,7 +18,10 @@
 # afresh and its answer checked: 50 on one start of the server, 50 + N on
 # another; the worker's count (written when it exits) over the second run
 # less that over the first, over N, is a request's (the server's start and
-# the first requests' cache fills cancel).  The kinds:
+# the first requests' cache fills cancel).  Left out (--toggle-collect): the
+# throttle's settings, read again once a second (src/tables/throttle.c,
+# LoadSettings), which under valgrind's slowdown would come every few dozen
+# requests instead of every few thousand.  The kinds:
 #   DescribeEndpoints  answered by the worker itself once the signature is
 #                      checked: the HTTP and SigV4 floor of any request
 #   GetItem, PutItem   one item (random key) of "bench"
@@ -53,7 +56,7 @@ echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) cores"
 vg_start() {
 	local dir=$1
 	shift
-	(cd "$dir" && as_pg valgrind --tool=callgrind --callgrind-out-file="$dir/cg/cg.%p" --dump-instr=no \
+	(cd "$dir" && as_pg valgrind --tool=callgrind --callgrind-out-file="$dir/cg/cg.%p" --dump-instr=no --toggle-collect=LoadSettings \
 		--log-file="$dir/valgrind.%p.log" "$BIN/postgres" -D "$dir/data" "$@" >>"$dir/server.log" 2>&1) &
 	vg_pid=$!
 	vg_dir=$dir
