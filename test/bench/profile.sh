@@ -50,13 +50,14 @@ PGPORT_BASE=${HROE_PGPORT:-5432}
 as_pg() { if [ "$(id -u)" -eq 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
 echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) cores"
 
+# (--collect-atstart after --toggle-collect: the latter sets it to no)
 # vg_start DIR OPTION...: DIR's server under callgrind (every process of it:
 # forks are followed, each writes DIR/cg/cg.PID when it exits); wpid: its
 # HTTP worker
 vg_start() {
 	local dir=$1
 	shift
-	(cd "$dir" && as_pg valgrind --tool=callgrind --callgrind-out-file="$dir/cg/cg.%p" --dump-instr=no --toggle-collect=LoadSettings \
+	(cd "$dir" && as_pg valgrind --tool=callgrind --callgrind-out-file="$dir/cg/cg.%p" --dump-instr=no --toggle-collect=LoadSettings --collect-atstart=yes \
 		--log-file="$dir/valgrind.%p.log" "$BIN/postgres" -D "$dir/data" "$@" >>"$dir/server.log" 2>&1) &
 	vg_pid=$!
 	vg_dir=$dir

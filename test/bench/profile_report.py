@@ -15,6 +15,10 @@ LINE = re.compile(r"^\s*([\d,]+)\s+(?:\(\s*[\d.]+%\)\s+)?(.*?):(\S+)(?:\s+\[(.*)
 
 # (category, test on (file, function, object)); the first that matches wins
 CATEGORIES = [
+    # memset's "rep stosb" counts as one instruction a byte: libmicrohttpd
+    # zeroing a connection's memory pool (32 kB, MHD's default) for each request
+    ("memset (mostly libmicrohttpd zeroing its 32 kB connection pool per request; one per byte)",
+     lambda f, fn, o: fn.startswith("__memset")),
     ("HTTP parse and answer (libmicrohttpd, protocol/exchange, request, guard, util, src/http)",
      lambda f, fn, o: "libmicrohttpd" in o or re.search(r"protocol/(exchange|request|guard|util)\.c|src/http/", f)),
     ("SigV4 (protocol/sigv4, OpenSSL)", lambda f, fn, o: "libcrypto" in o or "protocol/sigv4.c" in f),
