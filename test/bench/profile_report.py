@@ -89,7 +89,7 @@ for c, _ in CATEGORIES:
     vals = [col[1][c] for col in cols]
     if all(abs(v) < 50 for v in vals):
         continue
-    print("| %s | %s |" % (c, " | ".join("%.1f" % (v / 1000) for v in vals)))
+    print("| %s | %s |" % (c, " | ".join("%.1f" % (round(v / 1000, 1) + 0.0) for v in vals)))
 print("| **total** | %s |" % " | ".join("**%.1f**" % (sum(col[1].values()) / 1000) for col in cols))
 print()
 for k, top in tops.items():
