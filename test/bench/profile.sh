@@ -61,7 +61,7 @@ vg_start() {
 		--log-file="$dir/valgrind.%p.log" "$BIN/postgres" -D "$dir/data" "$@" >>"$dir/server.log" 2>&1) &
 	vg_pid=$!
 	vg_dir=$dir
-	for _ in $(seq 600); do (echo >/dev/tcp/127.0.0.1/$HTTP_PORT) 2>/dev/null && break; sleep 0.5; done
+	for _ in $(seq 600); do (echo >/dev/tcp/127.0.0.1/"$HTTP_PORT") 2>/dev/null && break; sleep 0.5; done
 	wpid=$(psql -XAt -d hroe_bench_profile -c "SELECT pid FROM pg_stat_activity WHERE backend_type LIKE 'hroe http%'")
 	[ -n "$wpid" ] || { echo "no HTTP worker" >&2; tail "$dir/server.log" >&2; exit 1; }
 }
@@ -73,7 +73,7 @@ vg_stop() {
 
 # profile LABEL STAGE: one tree's figures into $out/LABEL/
 profile() {
-	local label=$1 stage=$2 dir=$out/$1 pkglib sock
+	local stage=$2 dir=$out/$1 pkglib sock
 	pkglib=$(pg_config --pkglibdir)
 	mkdir -p "$dir/cg"
 	chmod -R 777 "$dir"
@@ -96,7 +96,7 @@ profile() {
 	for op in DescribeEndpoints GetItem PutItem; do
 		for k in $WARM $((WARM + N)); do
 			vg_start "$dir" "${opts[@]}"
-			python3 test/bench/profile_client.py 127.0.0.1:$HTTP_PORT profkey profsecret $op $k $CUSTOMERS
+			python3 test/bench/profile_client.py "127.0.0.1:$HTTP_PORT" profkey profsecret "$op" "$k" "$CUSTOMERS"
 			vg_stop "$dir"
 			cp "$dir/cg/cg.$wpid" "$dir/$op-$k.cg"
 		done
