@@ -65,7 +65,7 @@ vg_start() {
 	wpid=$(psql -XAt -d hroe_bench_profile -c "SELECT pid FROM pg_stat_activity WHERE backend_type LIKE 'hroe http%'")
 	[ -n "$wpid" ] || { echo "no HTTP worker" >&2; tail "$dir/server.log" >&2; exit 1; }
 }
-trap '[ -n "${vg_dir:-}" ] && as_pg "$BIN/pg_ctl" -D "$vg_dir/data" -m immediate stop >/dev/null 2>&1' EXIT
+trap '[ -n "${vg_dir:-}" ] && as_pg "$BIN/pg_ctl" -D "$vg_dir/data" -m immediate stop >/dev/null 2>&1 || true' EXIT
 vg_stop() {
 	as_pg "$BIN/pg_ctl" -D "$1/data" -w -t 300 -m fast stop >/dev/null
 	wait "$vg_pid" 2>/dev/null || true
@@ -108,9 +108,13 @@ profile() {
 		ls "$dir/cg" >"$dir/cg.before"
 		pgbench -n -M prepared -c 1 -t $k -f "$dir/select1.sql" hroe_bench_profile >/dev/null
 		sleep 3
-		f=$(cd "$dir/cg" && ls | grep -vxFf "$dir/cg.before" | xargs grep -H '^totals:' |
-			sort -t' ' -k2,2n | tail -1 | cut -d: -f1)
-		cp "$dir/cg/$f" "$dir/select1-$k.cg"
+		best='' max=-1
+		for f in "$dir"/cg/cg.*; do
+			grep -qxF "${f##*/}" "$dir/cg.before" && continue
+			t=$(sed -n 's/^totals: //p' "$f")
+			[ "${t:-0}" -gt "$max" ] && { max=${t:-0}; best=$f; }
+		done
+		cp "$best" "$dir/select1-$k.cg"
 	done
 	vg_stop "$dir"
 	# with the names the file was written with (hroe.so from its stage)
