@@ -438,17 +438,47 @@ sha256(const void *data, size_t len, unsigned char *out)
 		crypto_fail("SHA-256");
 }
 
+/*
+ * The 32-byte key the thread's HMAC context holds, if it holds one: an HMAC
+ * under the same key again (the signing key, request after request) restarts
+ * from the hashed inner and outer pads OpenSSL keeps (EVP_MAC_init without a
+ * key) instead of hashing them anew, two SHA-256 blocks and the context's
+ * setup saved.  The key is compared in constant time; any other key replaces
+ * it.
+ */
+static __thread struct
+{
+	bool		valid;
+	unsigned char key[32];
+} mac_key;
+
 /* HMAC-SHA256 of data under key into out (32 bytes). */
 static void
 hmac(const unsigned char *key, size_t keylen, const char *data, unsigned char *out)
 {
 	ThreadCrypto *tc = thread_crypto();
 	size_t		n;
+	unsigned char held[sizeof(mac_key.key)];
+	bool		same = keylen == sizeof(mac_key.key) && mac_key.valid &&
+		CRYPTO_memcmp(mac_key.key, key, keylen) == 0;
 
-	if (!EVP_MAC_init(tc->mac, key, keylen, NULL) ||
+	/* (the key first: out may be the key, as in the signing key's derivation) */
+	if (keylen == sizeof(held) && !same)
+		memcpy(held, key, keylen);
+	mac_key.valid = false;
+	if (!(same ? EVP_MAC_init(tc->mac, NULL, 0, NULL) : EVP_MAC_init(tc->mac, key, keylen, NULL)) ||
 		!EVP_MAC_update(tc->mac, (const unsigned char *) data, strlen(data)) ||
 		!EVP_MAC_final(tc->mac, out, &n, 32))
 		crypto_fail("HMAC-SHA256");
+	if (keylen == sizeof(held))
+	{
+		if (!same)
+			memcpy(mac_key.key, held, keylen);
+		mac_key.valid = true;
+	}
+	else
+		OPENSSL_cleanse(mac_key.key, sizeof(mac_key.key));
+	OPENSSL_cleanse(held, sizeof(held));
 }
 
 /*

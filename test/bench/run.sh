@@ -33,6 +33,11 @@ for name in "${names[@]}"; do
 		bash test/bench/conformance.sh
 		continue
 	fi
+	if [ "$name" = profile ]; then
+		# its server runs under valgrind: a cluster of its own
+		HROE_STAGE=$HROE_STAGE bash test/bench/profile.sh
+		continue
+	fi
 	if [ "$name" = gateway ] || [ "$name" = ycsb ]; then
 		# its cluster also serves hroe's in-server HTTP endpoint (on the
 		# database it creates: the workers connect once it exists), on
