@@ -431,6 +431,15 @@ SELECT index_name, centroid_set IS NOT NULL AS trained FROM hroe.vector_indexes 
 -- the maintenance trains it again: untrained, and more vectors than p_min_items
 SELECT hroe.vector_indexes_maintain(1000) AS rebuilt;
 SELECT index_name, centroid_set IS NOT NULL AS trained FROM hroe.vector_indexes WHERE table_name = 'vxa' ORDER BY index_name;
+-- a role with no privilege on the table sees none of its centroids (they are means of its vectors)
+CREATE ROLE vx_stranger;
+GRANT USAGE ON SCHEMA hroe TO vx_stranger;
+SET ROLE vx_stranger;
+SELECT count(*) AS centroid_sets_seen_by_stranger FROM hroe.vector_centroids WHERE table_name = 'vxa';
+RESET ROLE;
+SELECT count(*) > 0 AS centroid_sets_seen_by_owner FROM hroe.vector_centroids WHERE table_name = 'vxa';
+REVOKE USAGE ON SCHEMA hroe FROM vx_stranger;
+DROP ROLE vx_stranger;
 -- UpdateTable deletes a trained index with its list column and centroids
 SELECT vx_ddb('UpdateTable', '{"TableName": "vxa", "VectorIndexUpdates": [{"Delete": {"IndexName": "cos"}}]}') -> 'TableDescription' ->> 'TableName';
 SELECT count(*) AS centroid_sets FROM hroe.vector_centroids WHERE table_name = 'vxa' AND index_name = 'cos';

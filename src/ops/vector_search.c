@@ -223,10 +223,13 @@ DirectScan(HroeTableMeta *t, HroeVectorIndex *vx, TopK *s)
 
 /* ---------- the IVF lists (approximate) ---------- */
 
-/* hroe.vector_probes, hroe.vector_search_exact, hroe.vector_exact_rows */
-int			hroe_vector_probes = 0;
-bool		hroe_vector_search_exact = false;
-int			hroe_vector_exact_rows = 5000;
+/*
+ * hroe.vector_probes, hroe.vector_search_exact, hroe.vector_exact_rows: the
+ * file's own (no state passes between a request's layers through globals)
+ */
+static int	hroe_vector_probes = 0;
+static bool hroe_vector_search_exact = false;
+static int	hroe_vector_exact_rows = 5000;
 
 /* A search through the btree on (HASH column,) list [INCLUDE (vector)] */
 typedef struct IvfScanState

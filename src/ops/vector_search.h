@@ -52,10 +52,7 @@ typedef struct HroeIvfSet
 	float4	   *centroids;		/* nlist x dims; unit vectors under COSINE */
 } HroeIvfSet;
 
-/* The settings of the search (vector_search.c), defined by hroe_vector_search_init */
-extern PGDLLIMPORT int hroe_vector_probes;
-extern PGDLLIMPORT bool hroe_vector_search_exact;
-extern PGDLLIMPORT int hroe_vector_exact_rows;
+/* Defines the search's settings (hroe.vector_probes, ...), kept in vector_search.c */
 extern void hroe_vector_search_init(void);
 
 /* The centroid set id (cached for the backend), NULL if absent */

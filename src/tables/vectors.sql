@@ -69,6 +69,7 @@ CREATE TABLE hroe.vector_centroids (
 	FOREIGN KEY (table_name, index_name) REFERENCES hroe.vector_indexes ON DELETE CASCADE
 );
 COMMENT ON TABLE hroe.vector_centroids IS 'The k-means centroids of the vector indexes'' IVF lists, written by hroe.vector_index_build: one row per training, never changed (a new training writes a new set), named by the generated list column of the table (hroe.vector_list)';
+COMMENT ON SEQUENCE hroe.vector_centroids_set_id_seq IS 'internal: Identifiers of hroe.vector_centroids'' centroid sets (hroe.vector_centroids.set_id)';
 GRANT SELECT ON hroe.vector_centroids TO PUBLIC;
 ALTER TABLE hroe.vector_centroids ENABLE ROW LEVEL SECURITY;
 CREATE POLICY vector_centroids_read ON hroe.vector_centroids FOR SELECT
