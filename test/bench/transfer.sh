@@ -5,7 +5,8 @@
 #   - the export's time (DYNAMODB_JSON and ION, gzip), from the request to
 #     COMPLETED, and its files' size
 #   - the import's time of the DYNAMODB_JSON export into a new table with the
-#     GSI, from the request to COMPLETED
+#     GSI, from the request to COMPLETED, and the items of the new table that
+#     differ from the table as exported (0 when the round trip is exact)
 #   - PutItem throughput on the exported table (pgbench, CLIENTS clients,
 #     random keys) over exactly an export's duration D (its start_time to
 #     end_time, the server's clock) against the same writers over the D
@@ -79,6 +80,9 @@ iarn=$(q "SELECT hroe.export_table('$arn', 'bench-bucket', 'ion', 'ION') #>> '{E
 ion_secs=$(wait_export "$iarn")
 ion_size=$(du -sh "$s3/bench-bucket/ion/AWSDynamoDB/${iarn##*/}/data" | cut -f1)
 exported=$(q "SELECT item_count FROM hroe.exports WHERE export_arn = '$earn'")
+# the table as the first export read it (nothing has written since the load), for the re-import's check
+src=$(q "SELECT relid::regclass FROM hroe.tables WHERE table_name = 'bench_src'")
+q "CREATE TABLE bench_snap AS SELECT hroe.item_to_jsonb(item) AS j FROM $src" >/dev/null
 
 # PutItem during a DYNAMODB_JSON export against the same length without one
 est=$(printf '%.0f' "$json_secs")
@@ -127,11 +131,17 @@ done
 read -r imp_secs imp_items imp_errors <<<"$(q "SELECT round(EXTRACT(epoch FROM end_time - start_time)::numeric, 1), imported_item_count, error_count
 	FROM hroe.imports WHERE import_arn = '$imp'" | tr '|' ' ')"
 
+# item for item: the re-imported table against the table as exported (both ways, duplicates counted)
+dst=$(q "SELECT relid::regclass FROM hroe.tables WHERE table_name = 'bench_dst'")
+differ=$(q "SELECT (SELECT count(*) FROM (SELECT j FROM bench_snap EXCEPT ALL SELECT hroe.item_to_jsonb(item) FROM $dst) a)
+	+ (SELECT count(*) FROM (SELECT hroe.item_to_jsonb(item) FROM $dst EXCEPT ALL SELECT j FROM bench_snap) b)")
+
 echo "| figure | value |"
 echo "|---|---|"
 echo "| items (table with one GSI, $size on disk; loaded in ${load%.*} s) | $ITEMS |"
 echo "| export, DYNAMODB_JSON gzip: time to COMPLETED | $json_secs s ($exported items, $json_size of data files) |"
 echo "| export, ION gzip: time to COMPLETED | $ion_secs s ($ion_size of data files) |"
 echo "| import of the DYNAMODB_JSON export (new table, one GSI): time to COMPLETED | $imp_secs s ($imp_items items, $imp_errors errors; $st) |"
+echo "| re-imported items that differ from the table as exported (either way) | $differ |"
 echo "| PutItem on the table, $CLIENTS clients, over the export's duration, no export running (median of ${#runs_without[@]} runs: ${runs_without[*]}) | $without per second |"
 echo "| PutItem on the table, $CLIENTS clients, over the export's duration, the DYNAMODB_JSON export running (median of ${#runs_during[@]} runs: ${runs_during[*]}) | $during per second |"
