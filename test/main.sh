@@ -15,8 +15,8 @@
 # options (the request mix, prices: see doc/report.md). A failing call does
 # not stop the run: the page shows it as a failed verdict and the command
 # exits non-zero at the end. HROE_GROWTH_CSV, a file: its curves (earlier
-# runs' points) are drawn too, and this run's own point (per read pattern
-# and model, the median latency of its busiest argument set) is added to
+# runs' points) are drawn too, and this run's own point (per pattern and
+# model, the median latency of its busiest argument set) is added to
 # the page and appended to the file: run it at scale 1, 10, 100... to draw
 # the main job's own growth curves (doc/report.md).
 set -euo pipefail

@@ -41,9 +41,10 @@ CREATE TEMP TABLE hroe_bench (scale text, pattern_no text, pattern text, kind te
 	args text, model text, clients text, rows text, median_ms text, min_ms text, max_ms text, rounds text,
 	transactions text, tps text, buffers text, same_as_single text);
 \copy hroe_bench FROM pstdin WITH (FORMAT csv, HEADER true)
--- this run's own point on the curves (HROE_GROWTH_CSV): per read pattern and
+-- this run's own point on the curves (HROE_GROWTH_CSV): per pattern and
 -- model, the median of its first (busiest) argument set, in the benchmark's
--- columns; written to :growth_csv, which main.sh appends to HROE_GROWTH_CSV
+-- columns (the page draws the reads'); written to :growth_csv, which main.sh
+-- appends to HROE_GROWTH_CSV
 \if :{?growth_csv}
 CREATE TEMP TABLE hroe_growth AS
 SELECT :'scale' AS scale, r.pattern_no::text, r.pattern, r.kind, 'busiest' AS args_set, r.case_label AS label, ''::text AS args,
