@@ -261,7 +261,15 @@ COMMENT ON FUNCTION hroe.design_partitions(text, text) IS
 'the partitions of a DynamoDB table (or of its index p_index): per partition key value (its AttributeValue) the items or index entries (items carrying every key attribute of the index: sparse indexes count only those) and their bytes (hroe.item_size, or hroe.index_entry_size for an index)';
 
 -- Per table and index of a design: items, bytes, partitions and the
--- hottest partition keys.
+-- hottest partition keys.  The items and partitions come from one pass over
+-- the key columns alone (the stored partition key column, counted per
+-- value: no item is decoded); the bytes of a table or index up to 1024
+-- pages (8 MB) from every item, of a larger one estimated from a sample of
+-- about 1000 pages (TABLESAMPLE SYSTEM, REPEATABLE: the same pages every
+-- time) times the exact item count; the hottest partitions' bytes from
+-- their own items.  So the page's cost no longer grows with the items'
+-- decoding: at scale 3000 the pass reads the key columns of some millions
+-- of rows (doc/report.md).
 CREATE FUNCTION hroe.design_tables(p_design jsonb, p_hot integer DEFAULT 3)
 RETURNS TABLE (table_name text, index_name text, items bigint, bytes bigint, partitions bigint, hottest jsonb)
 LANGUAGE plpgsql STABLE PARALLEL RESTRICTED
@@ -269,30 +277,90 @@ SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
 	t jsonb;
+	v_table text;
 	v_index text;
+	v_relid regclass;
+	v_hash text;
+	v_pcol name;
+	v_cols name[];
+	v_where text;
+	v_size text;
+	v_pages bigint;
+	v_items bigint;
+	v_parts bigint;
+	v_bytes bigint;
+	v_hot jsonb;
+	v_eq text;
 BEGIN
 	PERFORM hroe.design_check(p_design);
 	IF p_hot IS NULL OR p_hot < 0 OR p_hot > 100 THEN
 		RAISE EXCEPTION 'p_hot must be between 0 and 100' USING ERRCODE = 'invalid_parameter_value';
 	END IF;
 	FOR t IN SELECT x FROM jsonb_array_elements(COALESCE(p_design -> 'tables', '[]')) x LOOP
+		v_table := t ->> 'TableName';
+		SELECT k.relid INTO v_relid FROM hroe.tables k WHERE k.table_name = v_table;
+		IF NOT FOUND THEN
+			RAISE EXCEPTION 'table % does not exist', v_table USING ERRCODE = 'undefined_table';
+		END IF;
 		FOR v_index IN SELECT NULL UNION ALL
 				SELECT i ->> 'IndexName' FROM jsonb_array_elements(COALESCE(t -> 'GlobalSecondaryIndexes', '[]')
 					|| COALESCE(t -> 'LocalSecondaryIndexes', '[]')) i LOOP
-			-- one pass over the table or index: the totals and the hottest keys
-			RETURN QUERY
-			WITH p AS MATERIALIZED (SELECT * FROM hroe.design_partitions(t ->> 'TableName', v_index))
-			SELECT t ->> 'TableName', v_index, COALESCE(sum(p.items), 0)::bigint, COALESCE(sum(p.bytes), 0)::bigint, count(*),
-				   COALESCE((SELECT jsonb_agg(jsonb_build_object('key', h.partition_key, 'items', h.items, 'bytes', h.bytes)
-							 ORDER BY h.items DESC, h.bytes DESC, h.partition_key::text)
-							 FROM (SELECT * FROM p q ORDER BY q.items DESC, q.bytes DESC, q.partition_key::text LIMIT p_hot) h), '[]')
-			FROM p;
+			-- the partition key's stored column; an index's entries are the
+			-- items with every key column (sparse indexes)
+			IF v_index IS NULL THEN
+				SELECT k.partition_key, ARRAY['pk']::name[] INTO v_hash, v_cols FROM hroe.tables k WHERE k.table_name = v_table;
+				v_size := 'hroe.item_size(s.item)';
+			ELSE
+				SELECT x.partition_key[1], x.partition_key_columns || x.sort_key_columns INTO v_hash, v_cols
+				FROM hroe.indexes x WHERE x.table_name = v_table AND x.index_name = v_index;
+				IF NOT FOUND THEN
+					RAISE EXCEPTION 'table % has no index %', v_table, v_index USING ERRCODE = 'undefined_object';
+				END IF;
+				v_size := format('hroe.index_entry_size(s.item, %L, %L)', v_table, v_index);
+			END IF;
+			v_pcol := v_cols[1];
+			-- the key column type's equality (hroe.key's is in schema hroe)
+			SELECT format('OPERATOR(%s.=)', o.oprnamespace::regnamespace) INTO v_eq
+			FROM pg_attribute a JOIN pg_operator o ON o.oprname = '=' AND o.oprleft = a.atttypid AND o.oprright = a.atttypid
+			WHERE a.attrelid = v_relid AND a.attname = v_pcol;
+			v_where := (SELECT string_agg(format('s.%I IS NOT NULL', c), ' AND ') FROM unnest(v_cols) c);
+			-- items, partitions and the hottest: the key column alone,
+			-- counted per value; the hottest are the partitions with at
+			-- least the p_hot-th count (at most 1000 of them), their keys and
+			-- bytes from their own items
+			EXECUTE format('WITH c AS MATERIALIZED (SELECT s.%3$I AS k, count(*) AS n FROM %2$s s WHERE %4$s GROUP BY 1),
+								 kth AS (SELECT min(q.n) AS n FROM (SELECT c.n FROM c ORDER BY c.n DESC LIMIT $1) q)
+							SELECT COALESCE(sum(c.n), 0)::bigint, count(*),
+								   (SELECT COALESCE(jsonb_agg(jsonb_build_object(''key'', h.key, ''items'', h.n, ''bytes'', h.bytes)
+														ORDER BY h.n DESC, h.bytes DESC, h.key::text), ''[]'')
+									FROM (SELECT e.* FROM (SELECT d.n, (SELECT hroe.item_get_attribute(s.item, %1$L) FROM %2$s s WHERE s.%3$I %6$s d.k AND %4$s LIMIT 1) AS key,
+												 (SELECT sum(%5$s)::bigint FROM %2$s s WHERE s.%3$I %6$s d.k AND %4$s) AS bytes
+										  FROM (SELECT c.* FROM c, kth WHERE c.n >= kth.n ORDER BY c.n DESC, c.k LIMIT 1000) d) e
+									ORDER BY e.n DESC, e.bytes DESC, e.key::text LIMIT $1) h)
+							FROM c', v_hash, v_relid, v_pcol, v_where, v_size, v_eq)
+				INTO v_items, v_parts, v_hot USING p_hot;
+			-- the bytes: every item of a small table, else a sample's mean
+			-- times the item count
+			v_pages := pg_relation_size(v_relid) / current_setting('block_size')::bigint;
+			IF v_pages <= 1024 THEN
+				EXECUTE format('SELECT COALESCE(sum(%1$s), 0)::bigint FROM %2$s s WHERE %3$s', v_size, v_relid, v_where) INTO v_bytes;
+			ELSE
+				EXECUTE format('SELECT COALESCE(round(avg(%1$s) * $1), 0)::bigint FROM %2$s s TABLESAMPLE SYSTEM (%4$s) REPEATABLE (42) WHERE %3$s',
+							   v_size, v_relid, v_where, round(100000.0 / v_pages, 6)) INTO v_bytes USING v_items;
+			END IF;
+			table_name := v_table;
+			index_name := v_index;
+			items := v_items;
+			bytes := v_bytes;
+			partitions := v_parts;
+			hottest := v_hot;
+			RETURN NEXT;
 		END LOOP;
 	END LOOP;
 END
 $$;
 COMMENT ON FUNCTION hroe.design_tables(jsonb, integer) IS
-'per DynamoDB table of a design and per index: the items (index entries), their bytes, the partitions (distinct partition key values) and the p_hot hottest partition keys by items ([{"key", "items", "bytes"}]), measured on the tables as they are';
+'per DynamoDB table of a design and per index: the items (index entries), their bytes (every item''s up to 1024 pages, 8 MB, else estimated from a sample of about 1000 pages times the item count), the partitions (distinct partition key values) and the p_hot hottest partition keys by items ([{"key", "items", "bytes"}], ties by bytes among at most 1000 partitions), measured on the tables as they are: the counts from the stored key columns alone, no item decoded';
 
 -- Makes a design's tables and loads its facets.
 CREATE FUNCTION hroe.design_load(p_design jsonb)

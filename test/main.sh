@@ -14,7 +14,11 @@
 # page; HROE_REPORT_OPTIONS, a JSON object, passes hroe.design_html's
 # options (the request mix, prices: see doc/report.md). A failing call does
 # not stop the run: the page shows it as a failed verdict and the command
-# exits non-zero at the end.
+# exits non-zero at the end. HROE_GROWTH_CSV, a file: its curves (earlier
+# runs' points) are drawn too, and this run's own point (per pattern and
+# model, the median latency of its busiest argument set) is added to
+# the page and appended to the file: run it at scale 1, 10, 100... to draw
+# the main job's own growth curves (doc/report.md).
 set -euo pipefail
 start_dir=$PWD
 cd "$(dirname "$0")/.."
@@ -31,8 +35,30 @@ case $bench_csv in /* | "") ;; *) bench_csv=$start_dir/$bench_csv ;; esac
 options=${HROE_REPORT_OPTIONS-}
 [ -n "$options" ] || options='{}'
 
+growth_csv=${HROE_GROWTH_CSV-}
+case $growth_csv in /* | "") ;; *) growth_csv=$start_dir/$growth_csv ;; esac
+growth_vars=()
+if [ -n "$growth_csv" ]; then
+	growth_tmp=$(mktemp /tmp/hroe-growth.XXXXXX)
+	growth_vars=(-v growth_csv="$growth_tmp")
+fi
+# the curves, read by psql in the page's phase: the benchmark's CSV and the
+# earlier runs' points, one header
+curves() {
+	[ -z "$bench_csv" ] || cat "$bench_csv"
+	[ -z "$growth_csv" ] || [ ! -s "$growth_csv" ] ||
+		if [ -n "$bench_csv" ]; then tail -n +2 "$growth_csv"; else cat "$growth_csv"; fi
+}
+
 ensure_packages
 echo "hroe: building ($(date +%H:%M:%S))" >&2
 build_stage
+rc=0
 in_cluster psql -X -v ON_ERROR_STOP=1 -v scale="${HROE_SCALE:-1}" -v runs="${HROE_RUNS:-5}" \
-	-v report="$report" -v options="$options" -f test/main.sql <"${bench_csv:-/dev/null}"
+	-v report="$report" -v options="$options" "${growth_vars[@]}" -f test/main.sql < <(curves) || rc=$?
+if [ -n "$growth_csv" ] && [ -s "$growth_tmp" ]; then
+	if [ -s "$growth_csv" ]; then tail -n +2 "$growth_tmp" >>"$growth_csv"; else cat "$growth_tmp" >"$growth_csv"; fi
+	echo "hroe: this run's point of the growth curves appended to $growth_csv" >&2
+fi
+[ -z "$growth_csv" ] || rm -f "$growth_tmp"
+exit "$rc"

@@ -41,6 +41,24 @@ CREATE TEMP TABLE hroe_bench (scale text, pattern_no text, pattern text, kind te
 	args text, model text, clients text, rows text, median_ms text, min_ms text, max_ms text, rounds text,
 	transactions text, tps text, buffers text, same_as_single text);
 \copy hroe_bench FROM pstdin WITH (FORMAT csv, HEADER true)
+-- this run's own point on the curves (HROE_GROWTH_CSV): per pattern and
+-- model, the median of its first (busiest) argument set, in the benchmark's
+-- columns (the page draws the reads'); written to :growth_csv, which main.sh
+-- appends to HROE_GROWTH_CSV
+\if :{?growth_csv}
+CREATE TEMP TABLE hroe_growth AS
+SELECT :'scale' AS scale, r.pattern_no::text, r.pattern, r.kind, 'busiest' AS args_set, r.case_label AS label, ''::text AS args,
+	   r.model, '1' AS clients, r.result_rows::text AS rows, r.median_ms::text AS median_ms, ''::text AS min_ms, ''::text AS max_ms,
+	   :'runs' AS rounds, ''::text AS transactions, ''::text AS tps, (r.shared_hit + COALESCE(r.shared_read, 0))::text AS buffers,
+	   ''::text AS same_as_single
+FROM hroe_run r
+WHERE r.ordinality = (SELECT min(f.ordinality) FROM hroe_run f WHERE f.pattern_no = r.pattern_no AND f.model = r.model)
+  AND r.error_class IS NULL AND r.median_ms IS NOT NULL;
+INSERT INTO hroe_bench SELECT * FROM hroe_growth;
+\o :growth_csv
+COPY hroe_growth TO STDOUT WITH (FORMAT csv, HEADER true);
+\o
+\endif
 \o :report
 SELECT hroe.design_html(d.doc, r.rows, :'options'::jsonb || jsonb_build_object('growth', COALESCE(
 	(SELECT jsonb_agg(jsonb_build_object('scale', b.scale::numeric, 'pattern_no', b.pattern_no::integer,

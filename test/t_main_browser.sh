@@ -152,7 +152,7 @@ SQL
 psql -X -q -v ON_ERROR_STOP=1 -d "$db" -f "$work/break.sql" >/dev/null
 rc=0
 sed 's/^CREATE EXTENSION hroe_hr CASCADE;$/CREATE EXTENSION IF NOT EXISTS hroe_hr CASCADE;/; s/^SELECT \* FROM hroe.load(:scale, 42);$//' test/main.sql >"$work/main_broken.sql"
-psql -X -q -v ON_ERROR_STOP=1 -d "$db" -v scale=0.2 -v runs=1 -v report="$work/broken.html" \
+psql -X -q -v ON_ERROR_STOP=1 -d "$db" -v scale=0.2 -v runs=1 -v report="$work/broken.html" -v growth_csv="$work/growth.csv" \
 	-f "$work/main_broken.sql" </dev/null >"$work/broken.out" 2>"$work/broken.err" || rc=$?
 [ "$rc" -ne 0 ] || { echo "a failing pattern did not fail the job"; exit 1; }
 grep -q "some access pattern calls failed" "$work/broken.err" || { echo "the job did not say why it failed:"; tail "$work/broken.err"; exit 1; }
@@ -164,6 +164,21 @@ grep -Eq '^failure employee_phones \| [^|]+ \| hroe_normalized \| 42P01$' "$work
 grep -qx 'summary hire_employee | FAILED' "$work/broken.facts" || { echo "hire_employee, checked by employee_phones, did not fail"; exit 1; }
 [ "$(grep -c '^summary .* | identical$' "$work/broken.facts")" -eq 20 ] || { echo "the other patterns did not all run identical:"; grep '^summary' "$work/broken.facts"; exit 1; }
 echo "a failing pattern: the job went on (20 patterns identical), the page shows it failed ($(grep -c '^failure' "$work/broken.facts") calls), psql exited $rc"
+# the run's own point of the growth curves (growth_csv, HROE_GROWTH_CSV):
+# each pattern on each model but the 2 failed calls, at the run's scale,
+# its busiest argument set; the 17 read patterns' drawn in the page
+[ "$(tail -n +2 "$work/growth.csv" | wc -l)" -eq 64 ] || { echo "growth_csv: $(tail -n +2 "$work/growth.csv" | wc -l) points, not 22 patterns x 3 models - 2 failed"; exit 1; }
+python3 - "$work/growth.csv" <<'PY' || { echo "growth_csv: points not at scale 0.2, busiest, one client, or the failed call's"; exit 1; }
+import csv, re, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+bad = [r for r in rows if r['scale'] != '0.2' or r['args_set'] != 'busiest' or r['clients'] != '1'
+       or not re.fullmatch(r'[0-9.]+', r['median_ms'])
+       or (r['pattern'] == 'employee_phones' and r['model'] == 'hroe_normalized')]
+print(*bad, sep='\n')
+sys.exit(1 if bad else 0)
+PY
+grep -qx 'growth 17' "$work/broken.facts" || { echo "the run's own points not drawn:"; grep '^growth' "$work/broken.facts"; exit 1; }
+echo "the run's own point of the growth curves: $(tail -n +2 "$work/growth.csv" | wc -l) points written and 17 curves drawn"
 
 # 3. progress at a large scale
 dropdb "$db" && createdb "$db"

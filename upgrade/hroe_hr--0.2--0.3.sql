@@ -1269,3 +1269,97 @@ END
 $$;
 COMMENT ON FUNCTION hroe.design_html(jsonb, jsonb, jsonb) IS
 'one hroe.design_run() run of a design (p_results: its rows as a jsonb array) as a self-contained HTML page, a column per side (relational, the design''s DynamoDB side, each variant''s): the failed calls (side, parameter set, SQLSTATE and message), per pattern the verdict (failed, answers differ, or the fastest side and the least capacity, and what each DynamoDB side pays: a Scan, items read beyond those returned, a write that fans out, GSI writes) with every side''s latency, capacity, items and partitions, SVG charts of latency and capacity and the benchmark''s growth curves (p_options.growth [{"scale", "pattern_no", "pattern", "model", "ms"}]), where each DynamoDB design loses, every call, per design, table and index the items, bytes, partitions and hottest partition keys with the hottest partition drawn by hroe.grid, the monthly bill of the request mix (the design''s "mix" or p_options.mix: requests per second per pattern) on demand and provisioned for both table classes, storage on each side (relational_schemas; each design''s schema), and the GSI write amplification per write; p_options: read_price, write_price, storage_price, ia_read_price, ia_write_price, ia_storage_price, rcu_hour_price, wcu_hour_price, ia_rcu_hour_price, ia_wcu_hour_price (us-east-1 defaults, https://aws.amazon.com/dynamodb/pricing/), table_class, grid_items (1 to 1000, default 12), mix, growth';
+
+-- hroe.design_tables counts from the stored key columns, the bytes of a
+-- large table from a sample (the page's cost at scale 3000)
+CREATE OR REPLACE FUNCTION hroe.design_tables(p_design jsonb, p_hot integer DEFAULT 3)
+RETURNS TABLE (table_name text, index_name text, items bigint, bytes bigint, partitions bigint, hottest jsonb)
+LANGUAGE plpgsql STABLE PARALLEL RESTRICTED
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	t jsonb;
+	v_table text;
+	v_index text;
+	v_relid regclass;
+	v_hash text;
+	v_pcol name;
+	v_cols name[];
+	v_where text;
+	v_size text;
+	v_pages bigint;
+	v_items bigint;
+	v_parts bigint;
+	v_bytes bigint;
+	v_hot jsonb;
+	v_eq text;
+BEGIN
+	PERFORM hroe.design_check(p_design);
+	IF p_hot IS NULL OR p_hot < 0 OR p_hot > 100 THEN
+		RAISE EXCEPTION 'p_hot must be between 0 and 100' USING ERRCODE = 'invalid_parameter_value';
+	END IF;
+	FOR t IN SELECT x FROM jsonb_array_elements(COALESCE(p_design -> 'tables', '[]')) x LOOP
+		v_table := t ->> 'TableName';
+		SELECT k.relid INTO v_relid FROM hroe.tables k WHERE k.table_name = v_table;
+		IF NOT FOUND THEN
+			RAISE EXCEPTION 'table % does not exist', v_table USING ERRCODE = 'undefined_table';
+		END IF;
+		FOR v_index IN SELECT NULL UNION ALL
+				SELECT i ->> 'IndexName' FROM jsonb_array_elements(COALESCE(t -> 'GlobalSecondaryIndexes', '[]')
+					|| COALESCE(t -> 'LocalSecondaryIndexes', '[]')) i LOOP
+			-- the partition key's stored column; an index's entries are the
+			-- items with every key column (sparse indexes)
+			IF v_index IS NULL THEN
+				SELECT k.partition_key, ARRAY['pk']::name[] INTO v_hash, v_cols FROM hroe.tables k WHERE k.table_name = v_table;
+				v_size := 'hroe.item_size(s.item)';
+			ELSE
+				SELECT x.partition_key[1], x.partition_key_columns || x.sort_key_columns INTO v_hash, v_cols
+				FROM hroe.indexes x WHERE x.table_name = v_table AND x.index_name = v_index;
+				IF NOT FOUND THEN
+					RAISE EXCEPTION 'table % has no index %', v_table, v_index USING ERRCODE = 'undefined_object';
+				END IF;
+				v_size := format('hroe.index_entry_size(s.item, %L, %L)', v_table, v_index);
+			END IF;
+			v_pcol := v_cols[1];
+			-- the key column type's equality (hroe.key's is in schema hroe)
+			SELECT format('OPERATOR(%s.=)', o.oprnamespace::regnamespace) INTO v_eq
+			FROM pg_attribute a JOIN pg_operator o ON o.oprname = '=' AND o.oprleft = a.atttypid AND o.oprright = a.atttypid
+			WHERE a.attrelid = v_relid AND a.attname = v_pcol;
+			v_where := (SELECT string_agg(format('s.%I IS NOT NULL', c), ' AND ') FROM unnest(v_cols) c);
+			-- items, partitions and the hottest: the key column alone,
+			-- counted per value; the hottest are the partitions with at
+			-- least the p_hot-th count (at most 1000 of them), their keys and
+			-- bytes from their own items
+			EXECUTE format('WITH c AS MATERIALIZED (SELECT s.%3$I AS k, count(*) AS n FROM %2$s s WHERE %4$s GROUP BY 1),
+								 kth AS (SELECT min(q.n) AS n FROM (SELECT c.n FROM c ORDER BY c.n DESC LIMIT $1) q)
+							SELECT COALESCE(sum(c.n), 0)::bigint, count(*),
+								   (SELECT COALESCE(jsonb_agg(jsonb_build_object(''key'', h.key, ''items'', h.n, ''bytes'', h.bytes)
+														ORDER BY h.n DESC, h.bytes DESC, h.key::text), ''[]'')
+									FROM (SELECT e.* FROM (SELECT d.n, (SELECT hroe.item_get_attribute(s.item, %1$L) FROM %2$s s WHERE s.%3$I %6$s d.k AND %4$s LIMIT 1) AS key,
+												 (SELECT sum(%5$s)::bigint FROM %2$s s WHERE s.%3$I %6$s d.k AND %4$s) AS bytes
+										  FROM (SELECT c.* FROM c, kth WHERE c.n >= kth.n ORDER BY c.n DESC, c.k LIMIT 1000) d) e
+									ORDER BY e.n DESC, e.bytes DESC, e.key::text LIMIT $1) h)
+							FROM c', v_hash, v_relid, v_pcol, v_where, v_size, v_eq)
+				INTO v_items, v_parts, v_hot USING p_hot;
+			-- the bytes: every item of a small table, else a sample's mean
+			-- times the item count
+			v_pages := pg_relation_size(v_relid) / current_setting('block_size')::bigint;
+			IF v_pages <= 1024 THEN
+				EXECUTE format('SELECT COALESCE(sum(%1$s), 0)::bigint FROM %2$s s WHERE %3$s', v_size, v_relid, v_where) INTO v_bytes;
+			ELSE
+				EXECUTE format('SELECT COALESCE(round(avg(%1$s) * $1), 0)::bigint FROM %2$s s TABLESAMPLE SYSTEM (%4$s) REPEATABLE (42) WHERE %3$s',
+							   v_size, v_relid, v_where, round(100000.0 / v_pages, 6)) INTO v_bytes USING v_items;
+			END IF;
+			table_name := v_table;
+			index_name := v_index;
+			items := v_items;
+			bytes := v_bytes;
+			partitions := v_parts;
+			hottest := v_hot;
+			RETURN NEXT;
+		END LOOP;
+	END LOOP;
+END
+$$;
+COMMENT ON FUNCTION hroe.design_tables(jsonb, integer) IS
+'per DynamoDB table of a design and per index: the items (index entries), their bytes (every item''s up to 1024 pages, 8 MB, else estimated from a sample of about 1000 pages times the item count), the partitions (distinct partition key values) and the p_hot hottest partition keys by items ([{"key", "items", "bytes"}], ties by bytes among at most 1000 partitions), measured on the tables as they are: the counts from the stored key columns alone, no item decoded';
