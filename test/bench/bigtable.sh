@@ -54,8 +54,12 @@
 # ycsb.c would be a miss and end the run.
 #
 # Prints Markdown tables; the buffer hit ratio of each cell is from
-# pg_statio_user_tables / _indexes (the table and its key index), the disk
+# pg_statio_user_tables (the table and its key index; n/a where no backend
+# reported any: hroe's in-server HTTP workers send no statistics), the disk
 # reads from /proc/vmstat's pgpgin (the whole machine's: other work counts).
+# The records of a working set are records 0..N-1; the bulk path stores the
+# items in key order (FNV hashes), so those records are spread over the
+# whole table, about one a page until N passes the table's pages.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 mkdir -p test/bench/out
@@ -241,7 +245,10 @@ cell() {
 	hit=
 	kbop=$(py "'%.1f' % (($io1 - $io0) / max(1, $ops * ($SECS + $WARMUP)))")
 	if [ "$4" = hroe ]; then
-		hit=$(py "'%.1f' % (100.0 * ($h1 - $h0) / max(1, $h1 - $h0 + $r1 - $r0))")
+		# n/a: no backend reported its block counts (hroe's in-server HTTP
+		# workers do not send statistics to the cumulative statistics system)
+		hit=n/a
+		[ "$((h1 - h0 + r1 - r0))" -gt 0 ] && hit=$(py "'%.1f' % (100.0 * ($h1 - $h0) / ($h1 - $h0 + $r1 - $r0))")
 	else
 		kbop=
 	fi
