@@ -14,6 +14,11 @@
 #   HROE_BIGTABLE_SETS      the working sets, in GB of items (DynamoDB's size)
 #                           read uniformly: "1 8 16 all" (all = the whole table)
 #   HROE_BIGTABLE_HOT       the hot set, GB (1): YCSB's zipfian over its records
+#   HROE_BIGTABLE_ORDER     the items' order in the table: "keys" (their
+#                           keys' byte order: the key index is built by
+#                           appending; records 0..N-1 are spread over the
+#                           whole table) or "records" (record 0 first: a
+#                           working set of N records is N records' pages)
 #   HROE_BIGTABLE_BWI_RECORDS  records loaded through BatchWriteItem first, for
 #                           the rate to compare the bulk path with (200000;
 #                           that table is deleted before the bulk load)
@@ -67,6 +72,7 @@ RECORDS=${HROE_BIGTABLE_RECORDS:-30000000}
 SETS=${HROE_BIGTABLE_SETS:-1 8 16 all}
 HOT=${HROE_BIGTABLE_HOT:-1}
 BWI=${HROE_BIGTABLE_BWI_RECORDS:-200000}
+ORDER=${HROE_BIGTABLE_ORDER:-keys}
 PEERS=${HROE_BIGTABLE_PEERS:-}
 PEER_RECORDS=${HROE_BIGTABLE_PEER_RECORDS:-2000000}
 WORKLOADS=${HROE_BENCH_WORKLOADS:-B C}
@@ -142,9 +148,9 @@ t0=$(now)
 {
 	printf 'BEGIN;\n%s;\nCOPY %s (item) FROM STDIN WITH (FREEZE);\n' "$CT" "$REL"
 	if [ -n "${HROE_BIGTABLE_VERIFY:-}" ]; then
-		"$WORK/ycsb" items "$RECORDS" | tee "$WORK/items.json"
+		"$WORK/ycsb" items "$RECORDS" "$ORDER" | tee "$WORK/items.json"
 	else
-		"$WORK/ycsb" items "$RECORDS"
+		"$WORK/ycsb" items "$RECORDS" "$ORDER"
 	fi
 	printf '\\.\nCOMMIT;\n'
 } | psql -X -q -v ON_ERROR_STOP=1 -d "$DB" >/dev/null
@@ -165,7 +171,7 @@ echo
 echo "| path | records | seconds | records/s | MB/s of items (DynamoDB size) | WAL written |"
 echo "|---|---:|---:|---:|---:|---:|"
 echo "| BatchWriteItem over HTTP (25 items a request, 8 at a time) | $BWI | $bwi_secs | $bwi_rate | $(py "'%.1f' % ($bwi_rate * $avg / 1e6)") | |"
-echo "| bulk: COPY ... FREEZE of ycsb.c's items into the table made in the same transaction | $RECORDS | $(py "'%.1f' % ($t1 - $t0)") | $(py "'%.0f' % ($RECORDS / ($t1 - $t0))") | $(py "'%.1f' % ($dsize / ($t1 - $t0) / 1e6)") | $(py "'%.1f MB' % ($wal / 1e6)") |"
+echo "| bulk: COPY ... FREEZE of ycsb.c's items (in $ORDER order) into the table made in the same transaction | $RECORDS | $(py "'%.1f' % ($t1 - $t0)") | $(py "'%.0f' % ($RECORDS / ($t1 - $t0))") | $(py "'%.1f' % ($dsize / ($t1 - $t0) / 1e6)") | $(py "'%.1f MB' % ($wal / 1e6)") |"
 echo
 echo "then ANALYZE $(py "'%.0f' % ($t2 - $t1)") s, hroe.refresh_table_statistics (one pass) $(py "'%.0f' % ($t3 - $t2)") s"
 echo

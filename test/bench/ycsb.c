@@ -6,7 +6,7 @@
  *   ycsb load   HOST PORT KEY SECRET RECORDS CONNECTIONS
  *   ycsb run    HOST PORT KEY SECRET RECORDS WORKLOAD CONNECTIONS WARMUP_S SECONDS RATE
  *   ycsb count  HOST PORT KEY SECRET
- *   ycsb items  RECORDS
+ *   ycsb items  RECORDS [keys|records]
  *
  * The table and items follow YCSB's DynamoDB binding (dynamodb/ in
  * brianfrankcooper/YCSB): a table "usertable" keyed by a hash key only (the
@@ -64,7 +64,9 @@
  * items prints records 0..RECORDS-1 as load would write them, one item a
  * line in DynamoDB JSON (no tab, backslash or newline inside: a line is a row
  * of COPY's text format), in the byte order of their keys, so that a btree
- * on the key is built by appending (test/bench/bigtable.sh's bulk path)
+ * on the key is built by appending (test/bench/bigtable.sh's bulk path), or
+ * with "records" in the order of their numbers, so that records 0..N-1 are
+ * stored together
  * not-200: answers that were not HTTP 200; read-misses: a read (or a scan's
  * first GetItem) of a record that exists found none; inserted: records it
  * added (the next run's RECORDS grows by as many).  YCSB_VERIFY=1 re-reads
@@ -1225,7 +1227,7 @@ keynum_cmp(const void *a, const void *b)
 }
 
 static void
-do_items(void)
+do_items(bool by_key)
 {
 	KeyNum	   *keys = malloc((size_t) records * sizeof(KeyNum));
 	Buf			b = {0};
@@ -1237,7 +1239,8 @@ do_items(void)
 		key_name(keys[i].k, sizeof(keys[i].k), i);
 		keys[i].n = i;
 	}
-	qsort(keys, (size_t) records, sizeof(KeyNum), keynum_cmp);
+	if (by_key)
+		qsort(keys, (size_t) records, sizeof(KeyNum), keynum_cmp);
 	for (int64_t i = 0; i < records; i++)
 	{
 		b.len = 0;
@@ -1258,21 +1261,22 @@ main(int argc, char **argv)
 	static char hostport[80];
 	const char *mode;
 
-	if (argc < 6 && !(argc == 3 && strcmp(argv[1], "items") == 0))
+	if (argc < 6 && !(argc >= 3 && strcmp(argv[1], "items") == 0))
 	{
 		fprintf(stderr, "usage: ycsb create|count HOST PORT KEY SECRET\n"
 				"       ycsb load HOST PORT KEY SECRET RECORDS CONNECTIONS\n"
 				"       ycsb run HOST PORT KEY SECRET RECORDS WORKLOAD CONNECTIONS WARMUP_S SECONDS RATE\n"
-				"       ycsb items RECORDS\n");
+				"       ycsb items RECORDS [keys|records]\n");
 		return 2;
 	}
 	mode = argv[1];
 	if (strcmp(mode, "items") == 0)
 	{
-		if (argc != 3 || (records = atoll(argv[2])) < 1)
-			die("usage: ycsb items RECORDS");
+		if (argc < 3 || argc > 4 || (records = atoll(argv[2])) < 1 ||
+			(argc == 4 && strcmp(argv[3], "keys") != 0 && strcmp(argv[3], "records") != 0))
+			die("usage: ycsb items RECORDS [keys|records]");
 		rng_state = (uint64_t) now_ns() ^ ((uint64_t) getpid() << 32);
-		do_items();
+		do_items(argc == 3 || strcmp(argv[3], "keys") == 0);
 		return 0;
 	}
 	if (inet_pton(AF_INET, argv[2], &addr.sin_addr) != 1)
