@@ -252,7 +252,8 @@ cell() {
 	kbop=$(py "'%.1f' % (($io1 - $io0) / max(1, $ops * ($SECS + $WARMUP)))")
 	if [ "$4" = hroe ]; then
 		# n/a: no backend reported its block counts (hroe's in-server HTTP
-		# workers do not send statistics to the cumulative statistics system)
+		# workers do not send statistics to the cumulative statistics system;
+		# a backend's reach it up to a second late)
 		hit=n/a
 		[ "$((h1 - h0 + r1 - r0))" -gt 0 ] && hit=$(py "'%.1f' % (100.0 * ($h1 - $h0) / ($h1 - $h0 + $r1 - $r0))")
 	else
