@@ -85,7 +85,8 @@ CONF=test/conformance
 DDBL=test/bench/dynamodb_local
 WORK=$(mktemp -d)
 PIDS=
-trap 'kill $PIDS 2>/dev/null; wait 2>/dev/null; rm -rf "$WORK"; psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $DB WITH (FORCE)" 2>/dev/null' EXIT
+# (each step may fail: without peers or a gateway there is nothing to kill)
+trap '[ -z "$PIDS" ] || kill $PIDS 2>/dev/null || true; wait 2>/dev/null; rm -rf "$WORK"; psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $DB WITH (FORCE)" 2>/dev/null || true' EXIT
 has_peer() { [[ " $PEERS " == *" $1 "* ]]; }
 sql() { psql -X -q -At -v ON_ERROR_STOP=1 -d "$DB" -c "$1"; }
 py() { python3 -c "print($1)"; }
