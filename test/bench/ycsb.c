@@ -6,6 +6,7 @@
  *   ycsb load   HOST PORT KEY SECRET RECORDS CONNECTIONS
  *   ycsb run    HOST PORT KEY SECRET RECORDS WORKLOAD CONNECTIONS WARMUP_S SECONDS RATE
  *   ycsb count  HOST PORT KEY SECRET
+ *   ycsb items  RECORDS [keys|records]
  *
  * The table and items follow YCSB's DynamoDB binding (dynamodb/ in
  * brianfrankcooper/YCSB): a table "usertable" keyed by a hash key only (the
@@ -60,6 +61,12 @@
  * bottleneck; it is one thread)
  * count prints the table's items (Scan, Select COUNT, page after page):
  *   COUNT items
+ * items prints records 0..RECORDS-1 as load would write them, one item a
+ * line in DynamoDB JSON (no tab, backslash or newline inside: a line is a row
+ * of COPY's text format), in the byte order of their keys, so that a btree
+ * on the key is built by appending (test/bench/bigtable.sh's bulk path), or
+ * with "records" in the order of their numbers, so that records 0..N-1 are
+ * stored together
  * not-200: answers that were not HTTP 200; read-misses: a read (or a scan's
  * first GetItem) of a record that exists found none; inserted: records it
  * added (the next run's RECORDS grows by as many).  YCSB_VERIFY=1 re-reads
@@ -1205,20 +1212,73 @@ do_run(double warmup, double secs, double rate)
 					hist_pct(&hist_op[i], 0.99));
 }
 
+/* ------------------------------------------------------- the bulk path */
+
+typedef struct KeyNum
+{
+	char		k[24];			/* "user" and at most 19 digits */
+	int64_t		n;
+} KeyNum;
+
+static int
+keynum_cmp(const void *a, const void *b)
+{
+	return strcmp(((const KeyNum *) a)->k, ((const KeyNum *) b)->k);
+}
+
+static void
+do_items(bool by_key)
+{
+	KeyNum	   *keys = malloc((size_t) records * sizeof(KeyNum));
+	Buf			b = {0};
+
+	if (keys == NULL)
+		die("out of memory for %lld keys", (long long) records);
+	for (int64_t i = 0; i < records; i++)
+	{
+		key_name(keys[i].k, sizeof(keys[i].k), i);
+		keys[i].n = i;
+	}
+	if (by_key)
+		qsort(keys, (size_t) records, sizeof(KeyNum), keynum_cmp);
+	for (int64_t i = 0; i < records; i++)
+	{
+		b.len = 0;
+		item_json(&b, keys[i].n, NULL);
+		buf_printf(&b, "\n");
+		if (fwrite(b.p, 1, b.len, stdout) != b.len)
+			die("write: %s", strerror(errno));
+	}
+	if (fflush(stdout) != 0)
+		die("write: %s", strerror(errno));
+	free(keys);
+	free(b.p);
+}
+
 int
 main(int argc, char **argv)
 {
 	static char hostport[80];
 	const char *mode;
 
-	if (argc < 6)
+	if (argc < 6 && !(argc >= 3 && strcmp(argv[1], "items") == 0))
 	{
 		fprintf(stderr, "usage: ycsb create|count HOST PORT KEY SECRET\n"
 				"       ycsb load HOST PORT KEY SECRET RECORDS CONNECTIONS\n"
-				"       ycsb run HOST PORT KEY SECRET RECORDS WORKLOAD CONNECTIONS WARMUP_S SECONDS RATE\n");
+				"       ycsb run HOST PORT KEY SECRET RECORDS WORKLOAD CONNECTIONS WARMUP_S SECONDS RATE\n"
+				"       ycsb items RECORDS [keys|records]\n");
 		return 2;
 	}
 	mode = argv[1];
+	if (strcmp(mode, "items") == 0)
+	{
+		if (argc < 3 || argc > 4 || (records = atoll(argv[2])) < 1 ||
+			(argc == 4 && strcmp(argv[3], "keys") != 0 && strcmp(argv[3], "records") != 0))
+			die("usage: ycsb items RECORDS [keys|records]");
+		rng_state = (uint64_t) now_ns() ^ ((uint64_t) getpid() << 32);
+		do_items(argc == 3 || strcmp(argv[3], "keys") == 0);
+		return 0;
+	}
 	if (inet_pton(AF_INET, argv[2], &addr.sin_addr) != 1)
 		die("HOST must be an IPv4 address");
 	addr.sin_port = htons((uint16_t) atoi(argv[3]));
