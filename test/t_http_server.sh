@@ -68,6 +68,17 @@ check "the access log is in the server log" grep -qE 'hroe http: 127\.0\.0\.1 gw
 # hroe.http_statement_timeout (3 s here) ends a request waiting on a lock
 raw CreateTable '{"TableName": "locked", "BillingMode": "PAY_PER_REQUEST", "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}], "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}]}' >/dev/null
 raw PutItem '{"TableName": "locked", "Item": {"pk": {"S": "k"}, "n": {"N": "1"}}}' >/dev/null
+# the workers report their writes to the statistics (pg_stat_user_tables; autovacuum reads them)
+raw CreateTable '{"TableName": "statst", "BillingMode": "PAY_PER_REQUEST", "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}], "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}]}' >/dev/null
+for i in 1 2 3 4 5; do raw PutItem "{\"TableName\": \"statst\", \"Item\": {\"pk\": {\"S\": \"k$i\"}}}" >/dev/null; done
+reported=
+for _ in $(seq 1 150); do
+	n=$(psql -XAtq -d "$db" -c "SELECT n_tup_ins FROM pg_stat_user_tables WHERE relid = (SELECT relid FROM hroe.tables WHERE table_name = 'statst')")
+	[ "${n:-0}" -ge 5 ] && { reported=1; break; }
+	sleep 0.1
+done
+check "the workers' writes reach pg_stat_user_tables (5 inserts seen)" test -n "$reported"
+[ -n "$reported" ] || echo "     n_tup_ins seen: ${n:-none}"
 psql -XAtq -d "$db" -c "BEGIN; LOCK TABLE gw_app.locked IN ACCESS EXCLUSIVE MODE; SELECT pg_sleep(6); COMMIT" >/dev/null &
 locker=$!
 sleep 0.5

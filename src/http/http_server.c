@@ -1010,6 +1010,7 @@ hroe_http_worker_main(Datum arg)
 	{
 		MHD_UNSIGNED_LONG_LONG mhd_ms;
 		long		timeout = MAX_WAIT_MS;
+		static TimestampTz stats_due = 0;	/* when unsent statistics are forced out */
 		WaitEvent	events[3];
 		int			before;
 
@@ -1025,6 +1026,36 @@ hroe_http_worker_main(Datum arg)
 			timeout = guard_timeout_ms(&guard);
 		if (terminate_requested)
 			timeout = timeout < 0 || timeout > 50 ? 50 : timeout;
+
+		/*
+		 * the requests' table and function statistics to the cumulative
+		 * statistics system (autovacuum sees the writes made through the
+		 * workers), as PostgreSQL's main loop sends a backend's: at most
+		 * once a second while requests come, and what is left forced out
+		 * when the worker has been idle a second (its idle-stats timeout,
+		 * shortened: an unforced report while idle never flushes, its clock
+		 * being the last transaction's end)
+		 */
+		{
+			TimestampTz now = GetCurrentTimestamp();
+			long		stats_ms;
+
+			if (stats_due != 0 && now >= stats_due)
+			{
+				(void) pgstat_report_stat(true);
+				stats_due = 0;
+			}
+			stats_ms = pgstat_report_stat(false);
+			if (stats_ms > 0 && stats_due == 0)
+				stats_due = TimestampTzPlusMilliseconds(now, Min(stats_ms, 1000));
+			if (stats_due != 0)
+			{
+				long		due_ms = (long) ((stats_due - now) / 1000) + 1;
+
+				if (timeout < 0 || due_ms < timeout)
+					timeout = due_ms;
+			}
+		}
 		(void) WaitEventSetWait(wes, timeout, events, 3, PG_WAIT_EXTENSION);
 		ResetLatch(MyLatch);
 

@@ -494,6 +494,8 @@ hroe_ttl_worker_main(Datum arg)
 		ListCell   *lc;
 		bool		installed;
 
+		/* the last round's deletions to the statistics (autovacuum sees them) */
+		pgstat_report_stat(true);
 		Nap(hroe_ttl_naptime * 1000L);
 		/* another database: start again (the postmaster restarts the worker) */
 		if (hroe_ttl_database == NULL || strcmp(database, hroe_ttl_database) != 0)
