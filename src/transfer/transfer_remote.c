@@ -35,7 +35,6 @@
 #include <sys/stat.h>
 
 #include <curl/curl.h>
-#include <openssl/evp.h>
 
 #include "executor/spi.h"
 #include "miscadmin.h"
@@ -43,6 +42,7 @@
 #include "utils/builtins.h"
 #include "utils/memutils.h"
 
+#include "sigv4.h"
 #include "transfer.h"
 
 char	   *hroe_s3_endpoint = NULL;
@@ -227,18 +227,6 @@ UriEncode(StringInfo b, const char *s, bool path)
 	}
 }
 
-static void
-Sha256Hex(const char *data, size_t len, char out[65])
-{
-	unsigned char md[32];
-	unsigned int n = 32;
-
-	if (EVP_Digest(data, len, md, &n, EVP_sha256(), NULL) != 1)
-		elog(ERROR, "SHA-256 is not available");
-	for (int i = 0; i < 32; i++)
-		snprintf(out + 2 * i, 3, "%02x", md[i]);
-}
-
 /*
  * One request: METHOD endpoint/bucket/key?query (query already in S3's
  * canonical order and encoding), with body data (len), the answer's body
@@ -273,7 +261,7 @@ Perform(const char *method, const char *bucket, const char *key, const char *que
 	if (query)
 		appendStringInfo(&url, "?%s", query);
 	sigv4 = psprintf("aws:amz:%s:s3", hroe_s3_region && hroe_s3_region[0] ? hroe_s3_region : "us-east-1");
-	Sha256Hex(data ? data : "", data ? len : 0, sha);
+	sigv4_sha256_hex(data ? data : "", data ? len : 0, sha);
 	initStringInfo(&h);
 
 	c = curl_easy_init();
