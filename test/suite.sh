@@ -21,7 +21,7 @@ cd "$(dirname "$0")/.."
 OUT=$PWD/test/out
 SERIAL="t_dos_bodies.sh t_dos_churn.sh t_dos_combined.sh t_dos_fds.sh t_dos_slowloris.sh t_dos_unread.sh t_expression_cancel.sh t_packages.sh"
 # the longest tests start first (the rest follow in name order)
-FIRST="t_stalled_servers.sh t_fuzz.sh t_pitr.sh t_failover.sh t_streams.sh t_http_server.sh t_partition.sh t_crash_recovery.sh t_direct_write_stress.sh t_upgrade.sh t_http_cancel.sh t_report_browser.sh"
+FIRST="t_stalled_servers.sh t_fuzz.sh t_pitr.sh t_failover.sh t_streams.sh t_http_server.sh t_partition.sh t_crash_recovery.sh t_direct_write_stress.sh t_upgrade.sh t_http_cancel.sh t_main_browser.sh"
 JOBS=${HROE_SUITE_JOBS:-3}
 GW_RANGE=${HROE_GW_PORTS:-8000-8099}
 

@@ -643,8 +643,9 @@ CastParams(const char *sql, int nparams, Oid *types)
 
 /*
  * The remote condition "column = $param" on a key column of DynamoDB type
- * type (S, N or B: hroe.key, numeric or bytea), every name qualified (the
- * remote session's search_path is pg_catalog alone)
+ * type (S, N or B: hroe.key, numeric or bytea); the remote session's
+ * search_path is pg_catalog, hroe, which the statement's unqualified
+ * comparisons of key columns rely on
  */
 char *
 hroe_remote_key_qual(const char *column, char type, int param)
