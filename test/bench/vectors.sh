@@ -16,6 +16,8 @@
 # with two COSINE vector indexes: all_items, and by_tenant whose
 # SearchSchema has the tenant as HASH element.  Then hroe.vector_index_build
 # trains both (the IVF lists: timed) and VACUUM sets the visibility map.
+# Probes: HROE_BENCH_PROBES (default none), a list such as "4 8 16 31": for each,
+# recall@10 and 1-client p50/p99 with hroe.vector_probes set to it.
 # Searches: Q queries (HROE_BENCH_QUERIES, default 200), TopK 10, each a
 # fresh noisy copy of a centroid.  Recall@10 of each approximate search
 # against the exact one (hroe.vector_search_exact = on) over the first R
@@ -40,6 +42,7 @@ W=${HROE_BENCH_PUTS:-5000}
 REPS=${HROE_BENCH_REPS:-3}
 CLIENTS=${HROE_BENCH_CLIENTS:-8}
 SECONDS_EACH=${HROE_BENCH_SECONDS:-20}
+PROBES=${HROE_BENCH_PROBES:-}
 DB=hroe_bench_vectors
 OUT=test/bench/out/vectors.csv
 PGBENCH=$(command -v pgbench || echo /usr/lib/postgresql/15/bin/pgbench)
@@ -152,6 +155,47 @@ SELECT format('| %s | %s | %s | %s | %s |', what,
 FROM timing GROUP BY what ORDER BY what \g (tuples_only=on format=unaligned)
 SQL
 run -c "COPY (SELECT 'search', $N, $D, what, ms FROM timing) TO STDOUT CSV" >>"$OUT"
+
+# the probes traded against latency: each of HROE_BENCH_PROBES (e.g. "4 8 16 31"), recall and
+# 1-client times of the whole index and of one tenant (JSON API)
+for P in $PROBES; do
+	run -v p="$P" <<'SQL'
+SET hroe.vector_probes = :p;
+CREATE TEMP TABLE sweep_answers AS
+SELECT 'whole index' AS what, q, ARRAY(SELECT pk(item) FROM hroe.search_vectors('bench_vec', 'all_items', v, 10)) AS pks
+FROM queries WHERE q <= :r
+UNION ALL
+SELECT 'one tenant of 10', q, ARRAY(SELECT pk(item) FROM hroe.search_vectors('bench_vec', 'by_tenant', v, 10,
+	('{"tenant": {"S": "t' || q % 10 || '"}}')::hroe.item))
+FROM queries WHERE q <= :r;
+CREATE TEMP TABLE sweep_timing (what text, ms float8);
+DO $$
+DECLARE
+	r record;
+	t timestamptz;
+	n int;
+BEGIN
+	FOR r IN SELECT * FROM queries LOOP
+		t := clock_timestamp();
+		SELECT count(*) INTO n FROM hroe.search_vectors('bench_vec', 'all_items', r.v, 10);
+		INSERT INTO sweep_timing VALUES ('whole index', extract(epoch FROM clock_timestamp() - t) * 1000);
+		t := clock_timestamp();
+		PERFORM hroe.dynamodb('SearchVectors', jsonb_build_object('TableName', 'bench_vec', 'IndexName', 'by_tenant',
+			'SearchVector', r.vj, 'TopK', 10, 'SearchConditionExpression', 'tenant = :t',
+			'ExpressionAttributeValues', jsonb_build_object(':t', jsonb_build_object('S', 't' || (r.q % 10)))));
+		INSERT INTO sweep_timing VALUES ('one tenant of 10', extract(epoch FROM clock_timestamp() - t) * 1000);
+	END LOOP;
+END
+$$;
+SELECT format('| %s, %s probes | %s | %s | %s | %s |', w.what, current_setting('hroe.vector_probes'),
+	(SELECT round(avg((SELECT count(*) FROM unnest(a.pks) x WHERE x = ANY (t.pks))::float8 / cardinality(t.pks))::numeric, 3)
+	 FROM sweep_answers a JOIN truth t USING (what, q) WHERE a.what = w.what),
+	round(percentile_cont(0.5) WITHIN GROUP (ORDER BY ms)::numeric, 2),
+	round(percentile_cont(0.99) WITHIN GROUP (ORDER BY ms)::numeric, 2),
+	round((1000 * count(*) / sum(ms))::numeric, 1))
+FROM sweep_timing w GROUP BY w.what ORDER BY w.what \g (tuples_only=on format=unaligned)
+SQL
+done
 
 # several clients: pgbench, random queries
 cat >"$GEN.whole.sql" <<'PGB'
