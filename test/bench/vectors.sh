@@ -187,7 +187,9 @@ BEGIN
 	END LOOP;
 END
 $$;
-SELECT format('| %s, %s probes | %s | %s | %s | %s |', w.what, current_setting('hroe.vector_probes'),
+SELECT format('| %s, %s probes | %s | %s | %s | %s |',
+	CASE w.what WHEN 'whole index' THEN 'search_vectors, whole index' ELSE 'SearchVectors (JSON API), one tenant of 10' END,
+	current_setting('hroe.vector_probes'),
 	(SELECT round(avg((SELECT count(*) FROM unnest(a.pks) x WHERE x = ANY (t.pks))::float8 / cardinality(t.pks))::numeric, 3)
 	 FROM sweep_answers a JOIN truth t USING (what, q) WHERE a.what = w.what),
 	round(percentile_cont(0.5) WITHIN GROUP (ORDER BY ms)::numeric, 2),
