@@ -5499,3 +5499,21 @@ END
 $$;
 COMMENT ON FUNCTION hroe.delete_vector_index(text, text) IS
 'UpdateTable VectorIndexUpdates Delete: drops the vector index, its generated columns (its IVF list''s too), its CHECK constraint, its btree indexes and its centroids; refused while one of the table''s vector indexes is being built';
+
+-- hroe.dynamodb_error reads the SQLSTATE of an exception from the C table
+-- (hroe.dynamodb_errors()) in place of a CASE of its own
+CREATE OR REPLACE FUNCTION hroe.dynamodb_error(p_exception text, p_message text)
+RETURNS void
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+	RAISE EXCEPTION USING
+		MESSAGE = p_message,
+		ERRCODE = coalesce((SELECT e.sqlstate FROM hroe.dynamodb_errors() e
+							WHERE e.exception OPERATOR(pg_catalog.=) p_exception), 'HR000'),
+		DETAIL = format('DynamoDB %s.', p_exception);
+END
+$$;
+COMMENT ON FUNCTION hroe.dynamodb_error(text, text) IS
+'internal: Raises DynamoDB exception p_exception (ValidationException, ResourceNotFoundException, ...) with DynamoDB''s text p_message as the message: its SQLSTATE of class HR as hroe.dynamodb_errors() (the C table of src/base/errors.c, the one place of that mapping) gives it, HR000 (ValidationException) for a name it lacks';

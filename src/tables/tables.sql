@@ -207,40 +207,13 @@ AS $$
 BEGIN
 	RAISE EXCEPTION USING
 		MESSAGE = p_message,
-		ERRCODE = CASE p_exception
-					  WHEN 'ValidationException' THEN 'HR000'
-					  WHEN 'ResourceNotFoundException' THEN 'HR001'
-					  WHEN 'ConditionalCheckFailedException' THEN 'HR002'
-					  WHEN 'ResourceInUseException' THEN 'HR003'
-					  WHEN 'LimitExceededException' THEN 'HR004'
-					  WHEN 'TransactionCanceledException' THEN 'HR005'
-					  WHEN 'IdempotentParameterMismatchException' THEN 'HR006'
-					  WHEN 'SerializationException' THEN 'HR007'
-					  WHEN 'DuplicateItemException' THEN 'HR008'
-					  WHEN 'ExpiredIteratorException' THEN 'HR009'
-					  WHEN 'TrimmedDataAccessException' THEN 'HR010'
-					  WHEN 'ItemCollectionSizeLimitExceededException' THEN 'HR011'
-					  WHEN 'BackupNotFoundException' THEN 'HR012'
-					  WHEN 'BackupInUseException' THEN 'HR013'
-					  WHEN 'TableNotFoundException' THEN 'HR014'
-					  WHEN 'TableAlreadyExistsException' THEN 'HR015'
-					  WHEN 'TableInUseException' THEN 'HR016'
-					  WHEN 'ProvisionedThroughputExceededException' THEN 'HR017'
-					  WHEN 'ThrottlingException' THEN 'HR018'
-					  WHEN 'PointInTimeRecoveryUnavailableException' THEN 'HR020'
-					  WHEN 'ExportNotFoundException' THEN 'HR021'
-					  WHEN 'ImportNotFoundException' THEN 'HR022'
-					  WHEN 'InvalidExportTimeException' THEN 'HR023'
-					  WHEN 'InvalidRestoreTimeException' THEN 'HR024'
-					  WHEN 'ContinuousBackupsUnavailableException' THEN 'HR025'
-					  WHEN 'PolicyNotFoundException' THEN 'HR030'
-					  WHEN 'AccessDeniedException' THEN 'HR031'
-					  ELSE 'HR000' END,
+		ERRCODE = coalesce((SELECT e.sqlstate FROM hroe.dynamodb_errors() e
+							WHERE e.exception OPERATOR(pg_catalog.=) p_exception), 'HR000'),
 		DETAIL = format('DynamoDB %s.', p_exception);
 END
 $$;
 COMMENT ON FUNCTION hroe.dynamodb_error(text, text) IS
-'internal: Raises a DynamoDB exception: SQLSTATE class HR (HR000 ValidationException, HR001 ResourceNotFoundException, HR002 ConditionalCheckFailedException, HR003 ResourceInUseException, HR004 LimitExceededException, HR005 TransactionCanceledException, HR006 IdempotentParameterMismatchException, HR007 SerializationException, HR008 DuplicateItemException, HR009 ExpiredIteratorException, HR010 TrimmedDataAccessException, HR011 ItemCollectionSizeLimitExceededException, HR012 BackupNotFoundException, HR013 BackupInUseException, HR014 TableNotFoundException, HR015 TableAlreadyExistsException, HR016 TableInUseException, HR017 ProvisionedThroughputExceededException, HR018 ThrottlingException, HR020 PointInTimeRecoveryUnavailableException, HR021 ExportNotFoundException, HR022 ImportNotFoundException, HR023 InvalidExportTimeException, HR024 InvalidRestoreTimeException, HR025 ContinuousBackupsUnavailableException, HR030 PolicyNotFoundException, HR031 AccessDeniedException (a resource-based policy''s explicit deny); as hroe.dynamodb_errors()), DynamoDB''s text as the message';
+'internal: Raises DynamoDB exception p_exception (ValidationException, ResourceNotFoundException, ...) with DynamoDB''s text p_message as the message: its SQLSTATE of class HR as hroe.dynamodb_errors() (the C table of src/base/errors.c, the one place of that mapping) gives it, HR000 (ValidationException) for a name it lacks';
 
 -- The SQL type and accessor of a key attribute type
 CREATE FUNCTION hroe.key_column_type(p_type text) RETURNS text
