@@ -5517,3 +5517,880 @@ END
 $$;
 COMMENT ON FUNCTION hroe.dynamodb_error(text, text) IS
 'internal: Raises DynamoDB exception p_exception (ValidationException, ResourceNotFoundException, ...) with DynamoDB''s text p_message as the message: its SQLSTATE of class HR as hroe.dynamodb_errors() (the C table of src/base/errors.c, the one place of that mapping) gives it, HR000 (ValidationException) for a name it lacks';
+
+-- one enumeration check (hroe.enum_errors, hroe.check_enum) in place of inline
+-- ones and of hroe.transfer_check_enum
+CREATE FUNCTION hroe.enum_errors(p_value text, p_member text, p_values text[]) RETURNS text[]
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+RETURN CASE WHEN p_value IS NULL OR p_value OPERATOR(pg_catalog.=) ANY (p_values) THEN '{}'::text[]
+			ELSE ARRAY[format('Value ''%s'' at ''%s'' failed to satisfy constraint: Member must satisfy enum value set: [%s]',
+							  p_value, p_member, array_to_string(p_values, ', '))] END;
+COMMENT ON FUNCTION hroe.enum_errors(text, text, text[]) IS
+'internal: DynamoDB''s validation error (as one text of a list, without "1 validation error detected: ") when p_value (member p_member) is not NULL and not one of p_values (listed in that order), else an empty list';
+
+CREATE FUNCTION hroe.check_enum(p_value text, p_member text, p_values text[]) RETURNS void
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	v_errors text[] := hroe.enum_errors(p_value, p_member, p_values);
+BEGIN
+	IF cardinality(v_errors) > 0 THEN
+		PERFORM hroe.dynamodb_error('ValidationException', '1 validation error detected: ' || v_errors[1]);
+	END IF;
+END
+$$;
+COMMENT ON FUNCTION hroe.check_enum(text, text, text[]) IS
+'internal: Raises DynamoDB''s ValidationException unless p_value (member p_member) is NULL or one of p_values (hroe.enum_errors)';
+
+CREATE OR REPLACE FUNCTION hroe.check_key_type(p_type text, p_what text) RETURNS void
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+	PERFORM hroe.check_enum(coalesce(p_type, 'null'), p_what, '{B,N,S}');
+END
+$$;
+CREATE OR REPLACE FUNCTION hroe.set_table_options(p_table_name text, p_table_class text DEFAULT NULL,
+									   p_sse_enabled boolean DEFAULT NULL, p_sse_kms_key text DEFAULT NULL,
+									   p_warm_read bigint DEFAULT NULL, p_warm_write bigint DEFAULT NULL,
+									   p_index_warm jsonb DEFAULT NULL)
+RETURNS boolean
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	t hroe.tables;
+	o hroe.table_options;
+	x hroe.indexes;
+	io hroe.index_options;
+	v_name text;
+	v_warm bigint[];
+	v_read bigint;
+	v_write bigint;
+	v_changed boolean := false;
+BEGIN
+	PERFORM hroe.check_table_owner(p_table_name);
+	SELECT * INTO t FROM hroe.tables WHERE table_name = p_table_name FOR UPDATE;
+	IF NOT FOUND THEN
+		PERFORM hroe.dynamodb_error('ResourceNotFoundException',
+			format('Requested resource not found: Table: %s not found', p_table_name));
+	END IF;
+	PERFORM hroe.check_enum(p_table_class, 'tableClass', '{STANDARD,STANDARD_INFREQUENT_ACCESS}');
+	FOR v_name IN SELECT jsonb_object_keys(coalesce(p_index_warm, '{}')) LOOP
+		IF NOT EXISTS (SELECT FROM hroe.indexes WHERE table_name = p_table_name AND index_name = v_name AND NOT local) THEN
+			PERFORM hroe.dynamodb_error('ResourceNotFoundException',
+				format('Requested resource not found: Index: %s not found', v_name));
+		END IF;
+	END LOOP;
+	INSERT INTO hroe.table_options (table_name) VALUES (p_table_name) ON CONFLICT (table_name) DO NOTHING;
+	SELECT * INTO o FROM hroe.table_options WHERE table_name = p_table_name FOR UPDATE;
+
+	IF p_table_class IS NOT NULL THEN
+		UPDATE hroe.table_options SET table_class = p_table_class, table_class_updated_at = now()
+		WHERE table_name = p_table_name;
+		v_changed := v_changed OR p_table_class IS DISTINCT FROM o.table_class;
+	END IF;
+	IF p_sse_enabled IS NOT NULL THEN
+		UPDATE hroe.table_options
+		SET sse_kms_key_arn = CASE WHEN p_sse_enabled THEN hroe.kms_key_arn(p_sse_kms_key) END
+		WHERE table_name = p_table_name;
+		v_changed := true;
+	END IF;
+	IF p_warm_read IS NOT NULL OR p_warm_write IS NOT NULL THEN
+		-- warm throughput is only ever raised
+		v_warm := hroe.warm_throughput(o.warm_read_units, o.warm_write_units,
+									   t.read_capacity_units, t.write_capacity_units, t.billing_mode);
+		IF p_warm_read < v_warm[1] OR p_warm_write < v_warm[2] THEN
+			PERFORM hroe.dynamodb_error('ValidationException',
+				-- (DynamoDB's text: UpdateTable refuses any decrease, of either member)
+				'One or more parameter values were invalid: decreasing WarmThroughput is not supported');
+		END IF;
+		UPDATE hroe.table_options
+		SET warm_read_units = coalesce(p_warm_read, v_warm[1]),
+			warm_write_units = coalesce(p_warm_write, v_warm[2])
+		WHERE table_name = p_table_name;
+		v_changed := true;
+	END IF;
+	FOR x IN SELECT * FROM hroe.indexes
+			 WHERE table_name = p_table_name AND coalesce(p_index_warm ? index_name, false) LOOP
+		v_read := (p_index_warm -> x.index_name ->> 0)::bigint;
+		v_write := (p_index_warm -> x.index_name ->> 1)::bigint;
+		SELECT * INTO io FROM hroe.index_options WHERE table_name = p_table_name AND index_name = x.index_name;
+		v_warm := hroe.warm_throughput(io.warm_read_units, io.warm_write_units,
+									   x.read_capacity_units, x.write_capacity_units, t.billing_mode);
+		IF v_read < v_warm[1] OR v_write < v_warm[2] THEN
+			PERFORM hroe.dynamodb_error('ValidationException',
+				-- (DynamoDB's text: UpdateTable refuses any decrease, of either member)
+				'One or more parameter values were invalid: decreasing WarmThroughput is not supported');
+		END IF;
+		INSERT INTO hroe.index_options (table_name, index_name, warm_read_units, warm_write_units)
+		VALUES (p_table_name, x.index_name, coalesce(v_read, v_warm[1]), coalesce(v_write, v_warm[2]))
+		ON CONFLICT (table_name, index_name) DO UPDATE
+		SET warm_read_units = excluded.warm_read_units, warm_write_units = excluded.warm_write_units;
+	END LOOP;
+	RETURN v_changed;
+END
+$$;
+CREATE OR REPLACE FUNCTION hroe.update_contributor_insights(p_table_name text, p_index_name text,
+												 p_action text, p_mode text DEFAULT NULL)
+RETURNS jsonb
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	v_mode text;
+BEGIN
+	PERFORM hroe.check_enum(coalesce(p_action, ''), 'contributorInsightsAction', '{ENABLE,DISABLE}');
+	PERFORM hroe.check_enum(p_mode, 'contributorInsightsMode', '{ACCESSED_AND_THROTTLED_KEYS,THROTTLED_KEYS}');
+	PERFORM hroe.check_table_owner(p_table_name);
+	PERFORM hroe.contributor_insights_state(p_table_name, p_index_name);
+	-- ENABLE without a mode (again) takes the default
+	v_mode := CASE WHEN p_action = 'ENABLE' THEN coalesce(p_mode, 'ACCESSED_AND_THROTTLED_KEYS') END;
+	IF p_index_name IS NULL THEN
+		INSERT INTO hroe.table_options AS o (table_name, contributor_insights_mode, contributor_insights_at)
+		VALUES (p_table_name, v_mode, now())
+		ON CONFLICT (table_name) DO UPDATE
+		SET contributor_insights_mode = excluded.contributor_insights_mode, contributor_insights_at = now();
+	ELSE
+		INSERT INTO hroe.index_options AS o (table_name, index_name, contributor_insights_mode, contributor_insights_at)
+		VALUES (p_table_name, p_index_name, v_mode, now())
+		ON CONFLICT (table_name, index_name) DO UPDATE
+		SET contributor_insights_mode = excluded.contributor_insights_mode, contributor_insights_at = now();
+	END IF;
+	RETURN jsonb_strip_nulls(jsonb_build_object(
+		'TableName', p_table_name,
+		'IndexName', p_index_name,
+		'ContributorInsightsStatus', CASE WHEN v_mode IS NULL THEN 'DISABLING' ELSE 'ENABLING' END,
+		'ContributorInsightsMode', v_mode));
+END
+$$;
+CREATE OR REPLACE FUNCTION hroe.update_table(p_table_name text, p_billing_mode text DEFAULT NULL,
+								  p_read_capacity_units bigint DEFAULT NULL,
+								  p_write_capacity_units bigint DEFAULT NULL,
+								  p_deletion_protection boolean DEFAULT NULL,
+								  p_index_throughput jsonb DEFAULT NULL,
+								  p_new_index text DEFAULT NULL)
+RETURNS boolean
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	t hroe.tables;
+	x hroe.indexes;
+	v_mode text;
+	v_name text;
+	v_missing text;
+	v_read bigint;
+	v_write bigint;
+	v_changed boolean := false;
+BEGIN
+	PERFORM hroe.check_table_owner(p_table_name);
+	SELECT * INTO t FROM hroe.tables WHERE table_name = p_table_name FOR UPDATE;
+	IF NOT FOUND THEN
+		PERFORM hroe.dynamodb_error('ResourceNotFoundException',
+			format('Requested resource not found: Table: %s not found', p_table_name));
+	END IF;
+	PERFORM hroe.check_enum(p_billing_mode, 'billingMode', '{PROVISIONED,PAY_PER_REQUEST}');
+	IF (p_read_capacity_units IS NULL) <> (p_write_capacity_units IS NULL) THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			'One or more parameter values were invalid: ReadCapacityUnits and WriteCapacityUnits must both be specified when BillingMode is PROVISIONED');
+	END IF;
+	v_mode := coalesce(p_billing_mode, t.billing_mode);
+	IF p_read_capacity_units IS NOT NULL AND v_mode = 'PAY_PER_REQUEST' THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			'One or more parameter values were invalid: Neither ReadCapacityUnits nor WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST');
+	END IF;
+	IF p_read_capacity_units IS NULL AND v_mode = 'PROVISIONED' AND t.billing_mode = 'PAY_PER_REQUEST' THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			'One or more parameter values were invalid: ProvisionedThroughput must be specified when BillingMode is PROVISIONED');
+	END IF;
+	FOR v_name IN SELECT jsonb_object_keys(coalesce(p_index_throughput, '{}')) LOOP
+		IF v_mode = 'PAY_PER_REQUEST' THEN
+			PERFORM hroe.dynamodb_error('ValidationException',
+				format('One or more parameter values were invalid: ProvisionedThroughput should not be specified for index: %s when BillingMode is PAY_PER_REQUEST', v_name));
+		END IF;
+		IF NOT EXISTS (SELECT FROM hroe.indexes WHERE table_name = p_table_name AND index_name = v_name AND NOT local) THEN
+			PERFORM hroe.dynamodb_error('ResourceNotFoundException',
+				format('Requested resource not found: Index: %s not found', v_name));
+		END IF;
+	END LOOP;
+	-- on a PROVISIONED table every GSI has its throughput: those of a
+	-- table that becomes PROVISIONED, and a new one, need it given
+	IF v_mode = 'PROVISIONED' THEN
+		SELECT string_agg(index_name, ',' ORDER BY index_name) INTO v_missing
+		FROM hroe.indexes
+		WHERE table_name = p_table_name AND NOT local AND read_capacity_units IS NULL
+			  AND NOT coalesce(p_index_throughput ? index_name, false);
+		IF v_missing IS NOT NULL THEN
+			PERFORM hroe.dynamodb_error('ValidationException',
+				format('One or more parameter values were invalid: ProvisionedThroughput must be specified for index: %s', v_missing));
+		END IF;
+	END IF;
+
+	-- the table's throughput and billing mode
+	IF p_read_capacity_units IS NOT NULL THEN
+		IF t.billing_mode = 'PROVISIONED' THEN
+			PERFORM hroe.check_throughput_change(t.read_capacity_units, t.write_capacity_units,
+												 p_read_capacity_units, p_write_capacity_units);
+		END IF;
+		UPDATE hroe.tables
+		SET billing_mode = 'PROVISIONED',
+			read_capacity_units = p_read_capacity_units,
+			write_capacity_units = p_write_capacity_units,
+			last_increase_at = CASE WHEN t.billing_mode = 'PROVISIONED'
+										 AND (p_read_capacity_units > t.read_capacity_units
+											  OR p_write_capacity_units > t.write_capacity_units)
+									THEN now() ELSE last_increase_at END,
+			last_decrease_at = CASE WHEN t.billing_mode = 'PROVISIONED'
+										 AND (p_read_capacity_units < t.read_capacity_units
+											  OR p_write_capacity_units < t.write_capacity_units)
+									THEN now() ELSE last_decrease_at END,
+			decreases_today = hroe.decreases_today(t.billing_mode = 'PROVISIONED'
+												   AND (p_read_capacity_units < t.read_capacity_units
+														OR p_write_capacity_units < t.write_capacity_units),
+												   last_decrease_at, decreases_today)
+		WHERE table_name = p_table_name;
+		v_changed := true;
+	ELSIF v_mode = 'PAY_PER_REQUEST' AND t.billing_mode = 'PROVISIONED' THEN
+		UPDATE hroe.tables
+		SET billing_mode = 'PAY_PER_REQUEST', read_capacity_units = NULL, write_capacity_units = NULL,
+			pay_per_request_since = now()
+		WHERE table_name = p_table_name;
+		UPDATE hroe.indexes SET read_capacity_units = NULL, write_capacity_units = NULL
+		WHERE table_name = p_table_name;
+		v_changed := true;
+	END IF;
+
+	-- each GSI's throughput
+	FOR x IN SELECT * FROM hroe.indexes
+			 WHERE table_name = p_table_name AND coalesce(p_index_throughput ? index_name, false) LOOP
+		v_read := (p_index_throughput -> x.index_name ->> 0)::bigint;
+		v_write := (p_index_throughput -> x.index_name ->> 1)::bigint;
+		IF x.read_capacity_units IS NOT NULL AND t.billing_mode = 'PROVISIONED' THEN
+			PERFORM hroe.check_throughput_change(x.read_capacity_units, x.write_capacity_units, v_read, v_write);
+		END IF;
+		UPDATE hroe.indexes
+		SET read_capacity_units = v_read,
+			write_capacity_units = v_write,
+			last_increase_at = CASE WHEN x.read_capacity_units IS NOT NULL
+										 AND (v_read > x.read_capacity_units OR v_write > x.write_capacity_units)
+									THEN now() ELSE last_increase_at END,
+			last_decrease_at = CASE WHEN x.read_capacity_units IS NOT NULL
+										 AND (v_read < x.read_capacity_units OR v_write < x.write_capacity_units)
+									THEN now() ELSE last_decrease_at END,
+			decreases_today = hroe.decreases_today(x.read_capacity_units IS NOT NULL
+												   AND (v_read < x.read_capacity_units OR v_write < x.write_capacity_units),
+												   last_decrease_at, decreases_today)
+		WHERE table_name = p_table_name AND index_name = x.index_name;
+	END LOOP;
+
+	IF p_deletion_protection IS NOT NULL THEN
+		UPDATE hroe.tables SET deletion_protection = p_deletion_protection WHERE table_name = p_table_name;
+	END IF;
+	RETURN v_changed;
+END
+$$;
+CREATE OR REPLACE FUNCTION hroe.list_backups(
+	p_table_name text DEFAULT NULL,
+	p_time_range_lower_bound timestamptz DEFAULT NULL,
+	p_time_range_upper_bound timestamptz DEFAULT NULL,
+	p_backup_type text DEFAULT 'USER',
+	p_limit integer DEFAULT NULL,
+	p_exclusive_start_backup_arn text DEFAULT NULL)
+RETURNS jsonb
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	v_table text := p_table_name;
+	v_errors text[] := '{}';
+	v_start hroe.backups;
+	v_rows jsonb;
+	v_more boolean;
+	v_last text;
+BEGIN
+	IF v_table LIKE 'arn:%:table/%' THEN
+		v_table := substr(v_table, strpos(v_table, ':table/') + 7);
+		-- (an ARN of another region or account names no table here)
+		IF hroe.table_arn(v_table) IS DISTINCT FROM p_table_name THEN
+			v_table := p_table_name;
+		END IF;
+	END IF;
+	IF p_table_name IS NOT NULL AND p_table_name NOT LIKE 'arn:%' THEN
+		v_errors := v_errors || hroe.backup_name_errors(p_table_name, 'tableName');
+	END IF;
+	IF p_limit IS NOT NULL AND (p_limit < 1 OR p_limit > 100) THEN
+		v_errors := v_errors || format('Value ''%s'' at ''limit'' failed to satisfy constraint: Member must have value %s',
+									   p_limit, CASE WHEN p_limit < 1 THEN 'greater than or equal to 1' ELSE 'less than or equal to 100' END);
+	END IF;
+	v_errors := v_errors || hroe.enum_errors(p_backup_type, 'backupType', '{USER,SYSTEM,AWS_BACKUP,ALL}');
+	IF p_exclusive_start_backup_arn IS NOT NULL THEN
+		v_errors := v_errors || CASE WHEN length(p_exclusive_start_backup_arn) < 37 OR length(p_exclusive_start_backup_arn) > 1024
+									 THEN ARRAY[format('Value ''%s'' at ''exclusiveStartBackupArn'' failed to satisfy constraint: Member must have length %s',
+													   p_exclusive_start_backup_arn,
+													   CASE WHEN length(p_exclusive_start_backup_arn) < 37 THEN 'greater than or equal to 37'
+															ELSE 'less than or equal to 1024' END)]
+									 ELSE '{}'::text[] END;
+	END IF;
+	PERFORM hroe.backup_validation(v_errors);
+	IF p_exclusive_start_backup_arn IS NOT NULL THEN
+		SELECT * INTO v_start FROM hroe.backups WHERE backup_arn = p_exclusive_start_backup_arn;
+		IF v_start.backup_id IS NULL THEN
+			PERFORM hroe.dynamodb_error('ValidationException',
+				format('Invalid ExclusiveStartBackupArn: %s', p_exclusive_start_backup_arn));
+		END IF;
+	END IF;
+	-- (hroe makes no AWS_BACKUP backups)
+	WITH page AS (
+		SELECT b, row_number() OVER (ORDER BY b.created_at, b.backup_arn) AS n
+		FROM hroe.backups b
+		WHERE coalesce(p_backup_type, 'USER') IN (b.backup_type, 'ALL')
+		  AND (v_table IS NULL OR b.table_name = v_table)
+		  AND (p_time_range_lower_bound IS NULL OR b.created_at >= p_time_range_lower_bound)
+		  AND (p_time_range_upper_bound IS NULL OR b.created_at < p_time_range_upper_bound)
+		  AND (v_start.backup_id IS NULL OR (b.created_at, b.backup_arn) > (v_start.created_at, v_start.backup_arn))
+		ORDER BY b.created_at, b.backup_arn
+		LIMIT coalesce(p_limit, 2147483646) + 1)
+	SELECT coalesce(jsonb_agg(jsonb_build_object(
+			   'TableName', (p.b).table_name,
+			   'TableId', (p.b).description->'TableId',
+			   'TableArn', (p.b).description->'TableArn')
+			   || (hroe.backup_details(p.b, 'AVAILABLE') - 'BackupName' || jsonb_build_object('BackupName', (p.b).backup_name))
+			   ORDER BY p.n) FILTER (WHERE p.n <= coalesce(p_limit, 2147483646)), '[]'),
+		   bool_or(p.n > coalesce(p_limit, 2147483646)),
+		   max((p.b).backup_arn) FILTER (WHERE p.n = coalesce(p_limit, 2147483646))
+	INTO v_rows, v_more, v_last
+	FROM page p;
+	RETURN jsonb_build_object('BackupSummaries', v_rows)
+		   || CASE WHEN v_more THEN jsonb_build_object('LastEvaluatedBackupArn', v_last) ELSE '{}' END;
+END
+$$;
+CREATE OR REPLACE FUNCTION hroe.enable_stream(p_table_name text, p_view_type text)
+RETURNS text
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	t hroe.tables;
+	v_id bigint;
+	v_label text;
+	v_now timestamptz := clock_timestamp();
+BEGIN
+	SELECT * INTO t FROM hroe.tables WHERE table_name = p_table_name FOR UPDATE;
+	IF NOT FOUND THEN
+		PERFORM hroe.dynamodb_error('ResourceNotFoundException',
+			format('Requested resource not found: Table: %s not found', p_table_name));
+	END IF;
+	PERFORM hroe.check_enum(coalesce(p_view_type, ''), 'streamSpecification.streamViewType',
+							'{NEW_IMAGE,OLD_IMAGE,NEW_AND_OLD_IMAGES,KEYS_ONLY}');
+	IF EXISTS (SELECT FROM hroe.streams WHERE table_name = p_table_name AND disabled_at IS NULL) THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			format('Table already has an enabled stream: TableName: %s', p_table_name));
+	END IF;
+	-- a new label each time (a stream re-enabled in the same millisecond waits for the next)
+	LOOP
+		v_label := to_char(v_now AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS');
+		EXIT WHEN NOT EXISTS (SELECT FROM hroe.streams WHERE table_name = p_table_name AND label = v_label);
+		v_now := v_now + interval '1 millisecond';
+	END LOOP;
+	INSERT INTO hroe.streams (table_name, view_type, label, created_at)
+	VALUES (p_table_name, p_view_type, v_label, v_now) RETURNING stream_id INTO v_id;
+	EXECUTE format('CREATE TRIGGER hroe_stream AFTER INSERT OR UPDATE OR DELETE ON %s'
+				   ' FOR EACH ROW EXECUTE FUNCTION hroe.stream_capture(%L, %L, %L, %L)',
+				   t.relid, v_id, p_view_type, t.partition_key, coalesce(t.sort_key, ''));
+	RETURN hroe.stream_arn(p_table_name, v_label);
+END
+$$;
+CREATE OR REPLACE FUNCTION hroe.streams_call(p_operation text, p_request jsonb, p_caller oid,
+								   OUT response jsonb, OUT images hroe.item[])
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	s hroe.streams;
+	t hroe.tables;
+	r record;
+	v_arn text;
+	v_table text;
+	v_limit int;
+	v_max int;
+	v_res jsonb;
+	v_list jsonb := '[]';
+	v_type text;
+	v_seq numeric;
+	v_pos bigint;
+	v_last bigint;
+	v_parts text[];
+	v_issued bigint;
+	v_now_ms bigint := floor(extract(epoch FROM clock_timestamp()) * 1000);
+	v_shard text;
+	v_more boolean := false;
+	v_iterator text;
+BEGIN
+	IF p_operation = 'GetRecords' THEN
+		v_iterator := p_request ->> 'ShardIterator';
+		IF v_iterator IS NULL THEN
+			PERFORM hroe.dynamodb_error('ValidationException',
+				'1 validation error detected: Value null at ''shardIterator'' failed to satisfy constraint: Member must not be null');
+		ELSIF length(v_iterator) > 2048 THEN
+			PERFORM hroe.dynamodb_error('ValidationException',
+				'1 validation error detected: Value at ''shardIterator'' failed to satisfy constraint: Member must have length less than or equal to 2048');
+		END IF;
+		-- ARN|ShardId|position|issued (milliseconds)
+		v_parts := string_to_array(v_iterator, '|');
+		IF cardinality(v_parts) <> 4 OR v_parts[3] !~ '^[0-9]{1,18}$' OR v_parts[4] !~ '^[0-9]{1,18}$' THEN
+			PERFORM hroe.dynamodb_error('ValidationException', 'Invalid ShardIterator');
+		END IF;
+		v_arn := v_parts[1];
+	ELSIF p_operation <> 'ListStreams' THEN
+		v_arn := p_request ->> 'StreamArn';
+		IF v_arn IS NULL THEN
+			PERFORM hroe.dynamodb_error('ValidationException',
+				'1 validation error detected: Value null at ''streamArn'' failed to satisfy constraint: Member must not be null');
+		ELSIF length(v_arn) < 37 OR length(v_arn) > 1024 THEN
+			PERFORM hroe.dynamodb_error('ValidationException',
+				format('1 validation error detected: Value ''%s'' at ''streamArn'' failed to satisfy constraint: Member must have length %s',
+					   v_arn, CASE WHEN length(v_arn) < 37 THEN 'greater than or equal to 37' ELSE 'less than or equal to 1024' END));
+		END IF;
+	END IF;
+	IF p_request ? 'Limit' THEN
+		IF jsonb_typeof(p_request -> 'Limit') <> 'number' OR (p_request ->> 'Limit')::numeric <> trunc((p_request ->> 'Limit')::numeric) THEN
+			PERFORM hroe.dynamodb_error('SerializationException', 'NUMBER_VALUE cannot be converted to Integer');
+		END IF;
+		v_limit := greatest(least((p_request ->> 'Limit')::numeric, 2147483647), -2147483648);
+		v_max := CASE p_operation WHEN 'GetRecords' THEN 1000 ELSE 100 END;
+		IF v_limit < 1 OR v_limit > v_max THEN
+			PERFORM hroe.dynamodb_error('ValidationException',
+				format('1 validation error detected: Value ''%s'' at ''limit'' failed to satisfy constraint: Member must have value %s',
+					   v_limit, CASE WHEN v_limit < 1 THEN 'greater than or equal to 1'
+									 ELSE 'less than or equal to ' || v_max END));
+		END IF;
+	END IF;
+
+	IF p_operation = 'ListStreams' THEN
+		v_table := p_request ->> 'TableName';
+		IF v_table IS NOT NULL AND NOT EXISTS (SELECT FROM hroe.tables WHERE table_name = v_table) THEN
+			PERFORM hroe.dynamodb_error('ResourceNotFoundException',
+				format('Requested resource not found: Table: %s not found', v_table));
+		END IF;
+		FOR r IN
+			SELECT s2.*, hroe.stream_arn(s2.table_name, s2.label) AS arn
+			FROM hroe.streams s2 JOIN hroe.tables t2 USING (table_name)
+			WHERE (v_table IS NULL OR s2.table_name = v_table)
+			  AND has_table_privilege(p_caller, t2.relid, 'SELECT')
+			  AND (p_request ->> 'ExclusiveStartStreamArn' IS NULL
+				   OR s2.stream_id > coalesce((SELECT s3.stream_id FROM hroe.streams s3
+											   WHERE hroe.stream_arn(s3.table_name, s3.label) = p_request ->> 'ExclusiveStartStreamArn'), 0))
+			ORDER BY s2.stream_id
+			LIMIT coalesce(v_limit, 100) + 1
+		LOOP
+			IF jsonb_array_length(v_list) = coalesce(v_limit, 100) THEN
+				v_more := true;
+				EXIT;
+			END IF;
+			v_list := v_list || jsonb_build_object('StreamArn', r.arn, 'TableName', r.table_name, 'StreamLabel', r.label);
+		END LOOP;
+		v_res := jsonb_build_object('Streams', v_list);
+		IF v_more THEN
+			v_res := v_res || jsonb_build_object('LastEvaluatedStreamArn', v_list -> -1 ->> 'StreamArn');
+		END IF;
+		response := v_res;
+		RETURN;
+	END IF;
+
+	-- the stream of an ARN the caller may read
+	SELECT s2.* INTO s FROM hroe.streams s2
+	WHERE v_arn ~ '^arn:aws:dynamodb:[^:]*:[0-9]{12}:table/[^/]+/stream/.+$'
+	  AND s2.table_name = substring(v_arn FROM ':table/([^/]+)/stream/')
+	  AND s2.label = substring(v_arn FROM '/stream/(.+)$');
+	IF FOUND THEN
+		SELECT * INTO t FROM hroe.tables WHERE table_name = s.table_name;
+	END IF;
+	IF NOT FOUND OR NOT has_table_privilege(p_caller, t.relid, 'SELECT') THEN
+		PERFORM hroe.dynamodb_error('ResourceNotFoundException',
+			format('Requested resource not found: Stream: %s not found', v_arn));
+	END IF;
+	v_shard := hroe.stream_shard_id(s.stream_id, s.label);
+
+	IF p_operation = 'DescribeStream' THEN
+		v_last := hroe.stream_sequence(s.stream_id);
+		SELECT * INTO s FROM hroe.streams WHERE stream_id = s.stream_id;
+		response := jsonb_build_object('StreamDescription', jsonb_build_object(
+			'StreamArn', v_arn,
+			'StreamLabel', s.label,
+			'StreamStatus', CASE WHEN s.disabled_at IS NULL THEN 'ENABLED' ELSE 'DISABLED' END,
+			'StreamViewType', s.view_type,
+			'CreationRequestDateTime', extract(epoch FROM s.created_at),
+			'TableName', s.table_name,
+			'KeySchema', jsonb_build_array(jsonb_build_object('AttributeName', t.partition_key, 'KeyType', 'HASH'))
+						 || CASE WHEN t.sort_key IS NOT NULL
+								 THEN jsonb_build_array(jsonb_build_object('AttributeName', t.sort_key, 'KeyType', 'RANGE'))
+								 ELSE '[]' END,
+			'Shards', CASE WHEN p_request ->> 'ExclusiveStartShardId' = v_shard THEN '[]'::jsonb
+						   ELSE jsonb_build_array(jsonb_build_object(
+								'ShardId', v_shard,
+								'SequenceNumberRange', jsonb_strip_nulls(jsonb_build_object(
+									'StartingSequenceNumber', hroe.stream_seq_text(s.trimmed_seq + 1),
+									'EndingSequenceNumber', CASE WHEN s.disabled_at IS NOT NULL
+																 THEN hroe.stream_seq_text(greatest(s.last_seq, s.trimmed_seq + 1)) END))))
+					  END));
+		RETURN;
+	END IF;
+
+	IF p_operation = 'GetShardIterator' THEN
+		v_type := p_request ->> 'ShardIteratorType';
+		IF p_request ->> 'ShardId' IS NULL THEN
+			PERFORM hroe.dynamodb_error('ValidationException',
+				'1 validation error detected: Value null at ''shardId'' failed to satisfy constraint: Member must not be null');
+		ELSIF v_type IS NULL THEN
+			PERFORM hroe.dynamodb_error('ValidationException',
+				'1 validation error detected: Value null at ''shardIteratorType'' failed to satisfy constraint: Member must not be null');
+		END IF;
+		PERFORM hroe.check_enum(v_type, 'shardIteratorType', '{AFTER_SEQUENCE_NUMBER,LATEST,AT_SEQUENCE_NUMBER,TRIM_HORIZON}');
+		IF p_request ->> 'ShardId' <> v_shard THEN
+			PERFORM hroe.dynamodb_error('ResourceNotFoundException',
+				format('Requested resource not found: Shard does not exist: %s', p_request ->> 'ShardId'));
+		END IF;
+		v_last := hroe.stream_sequence(s.stream_id);
+		SELECT * INTO s FROM hroe.streams WHERE stream_id = s.stream_id;
+		IF v_type IN ('AT_SEQUENCE_NUMBER', 'AFTER_SEQUENCE_NUMBER') THEN
+			IF p_request ->> 'SequenceNumber' IS NULL THEN
+				PERFORM hroe.dynamodb_error('ValidationException',
+					format('Must specify SequenceNumber when ShardIteratorType is %s', v_type));
+			END IF;
+			IF p_request ->> 'SequenceNumber' !~ '^[0-9]{21,40}$' THEN
+				PERFORM hroe.dynamodb_error('ValidationException',
+					format('1 validation error detected: Value ''%s'' at ''sequenceNumber'' failed to satisfy constraint: Member must have length greater than or equal to 21',
+						   p_request ->> 'SequenceNumber'));
+			END IF;
+			v_seq := (p_request ->> 'SequenceNumber')::numeric - 100000000000000000000::numeric;
+			IF v_seq < 1 OR v_seq > v_last THEN
+				PERFORM hroe.dynamodb_error('ValidationException',
+					format('Invalid SequenceNumber for ShardIteratorType %s: %s', v_type, p_request ->> 'SequenceNumber'));
+			END IF;
+			IF v_seq <= s.trimmed_seq THEN
+				PERFORM hroe.dynamodb_error('TrimmedDataAccessException',
+					format('The sequence number %s of the stream %s has been trimmed: the stream keeps its records for 24 hours',
+						   p_request ->> 'SequenceNumber', v_arn));
+			END IF;
+			v_pos := v_seq - CASE v_type WHEN 'AT_SEQUENCE_NUMBER' THEN 1 ELSE 0 END;
+		ELSIF v_type = 'LATEST' THEN
+			v_pos := v_last;
+		ELSE
+			v_pos := s.trimmed_seq;
+		END IF;
+		response := jsonb_build_object('ShardIterator', concat_ws('|', v_arn, v_shard, v_pos, v_now_ms));
+		RETURN;
+	END IF;
+
+	IF p_operation = 'GetRecords' THEN
+		IF v_parts[2] <> v_shard THEN
+			PERFORM hroe.dynamodb_error('ValidationException', 'Invalid ShardIterator');
+		END IF;
+		v_pos := v_parts[3]::bigint;
+		v_issued := v_parts[4]::bigint;
+		IF v_issued > v_now_ms + 60000 THEN
+			PERFORM hroe.dynamodb_error('ValidationException', 'Invalid ShardIterator');
+		END IF;
+		IF v_now_ms - v_issued > 15 * 60 * 1000 THEN
+			PERFORM hroe.dynamodb_error('ExpiredIteratorException',
+				format('Shard iterator has expired: it was created at %s, and an iterator is valid for 15 minutes',
+					   to_char(to_timestamp(v_issued / 1000.0) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')));
+		END IF;
+		v_last := hroe.stream_sequence(s.stream_id);
+		SELECT * INTO s FROM hroe.streams WHERE stream_id = s.stream_id;
+		IF v_pos > v_last THEN
+			PERFORM hroe.dynamodb_error('ValidationException', 'Invalid ShardIterator');
+		END IF;
+		IF v_pos < s.trimmed_seq THEN
+			PERFORM hroe.dynamodb_error('TrimmedDataAccessException',
+				format('The records after sequence number %s of the stream %s have been trimmed: the stream keeps its records for 24 hours',
+					   hroe.stream_seq_text(v_pos), v_arn));
+		END IF;
+		-- at most Limit records, and 1 MB (at least one record); their keys
+		-- and images as hroe.item, which may hold U+0000 (jsonb cannot)
+		SELECT coalesce(jsonb_agg(x.rec ORDER BY x.seq), '[]'), max(x.seq),
+			   coalesce(array_agg(ARRAY[x.keys, x.new_image, x.old_image] ORDER BY x.seq), '{}')
+		INTO v_list, v_seq, images
+		FROM (SELECT sr.seq, sum(sr.size_bytes) OVER (ORDER BY sr.seq) AS total,
+					 row_number() OVER (ORDER BY sr.seq) AS n,
+					 jsonb_strip_nulls(jsonb_build_object(
+						'eventID', md5(s.stream_id || ':' || sr.seq),
+						'eventName', CASE sr.event WHEN 'I' THEN 'INSERT' WHEN 'M' THEN 'MODIFY' ELSE 'REMOVE' END,
+						'eventVersion', '1.1',
+						'eventSource', 'aws:dynamodb',
+						'awsRegion', current_setting('hroe.region'),
+						'dynamodb', jsonb_strip_nulls(jsonb_build_object(
+							'ApproximateCreationDateTime', floor(extract(epoch FROM sr.created_at)),
+							'SequenceNumber', hroe.stream_seq_text(sr.seq),
+							'SizeBytes', sr.size_bytes,
+							'StreamViewType', s.view_type)),
+						'userIdentity', CASE WHEN sr.service
+											 THEN jsonb_build_object('type', 'Service', 'principalId', 'dynamodb.amazonaws.com') END)) AS rec,
+					 sr.keys, sr.new_image, sr.old_image
+			  FROM (SELECT * FROM hroe.stream_records
+					WHERE stream_id = s.stream_id AND seq > v_pos AND seq <= v_last
+					ORDER BY seq LIMIT coalesce(v_limit, 1000)) sr) x
+		WHERE x.n = 1 OR x.total <= 1048576;
+		v_pos := coalesce(v_seq, v_pos);
+		v_res := jsonb_build_object('Records', v_list);
+		-- a closed shard read to its end has no next iterator
+		IF s.disabled_at IS NULL OR v_pos < s.last_seq THEN
+			v_res := v_res || jsonb_build_object('NextShardIterator', concat_ws('|', v_arn, v_shard, v_pos, v_now_ms));
+		END IF;
+		response := v_res;
+		RETURN;
+	END IF;
+	RAISE EXCEPTION 'unknown DynamoDB Streams operation "%"', p_operation;
+END
+$$;
+CREATE OR REPLACE FUNCTION hroe.export_table(p_table_arn text, p_s3_bucket text, p_s3_prefix text DEFAULT NULL,
+								  p_export_format text DEFAULT 'DYNAMODB_JSON',
+								  p_export_type text DEFAULT 'FULL_EXPORT',
+								  p_client_token text DEFAULT NULL, p_export_time timestamptz DEFAULT NULL,
+								  p_s3_bucket_owner text DEFAULT NULL, p_s3_sse_algorithm text DEFAULT NULL,
+								  p_s3_sse_kms_key_id text DEFAULT NULL,
+								  p_export_from_time timestamptz DEFAULT NULL,
+								  p_export_to_time timestamptz DEFAULT NULL,
+								  p_export_view_type text DEFAULT NULL)
+RETURNS jsonb
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	v_table text;
+	v_rel regclass;
+	v_request jsonb;
+	v_row hroe.exports;
+	v_id text;
+	v_incremental boolean := coalesce(p_export_type, 'FULL_EXPORT') = 'INCREMENTAL_EXPORT';
+	v_to timestamptz;
+	v_earliest timestamptz;
+	v_latest timestamptz;
+	v_history boolean := false;
+	p hroe.pitr;
+BEGIN
+	IF p_table_arn IS NULL THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			'1 validation error detected: Value null at ''tableArn'' failed to satisfy constraint: Member must not be null');
+	ELSIF p_s3_bucket IS NULL THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			'1 validation error detected: Value null at ''s3Bucket'' failed to satisfy constraint: Member must not be null');
+	END IF;
+	PERFORM hroe.check_enum(p_export_format, 'exportFormat', '{DYNAMODB_JSON,ION}');
+	PERFORM hroe.check_enum(p_export_type, 'exportType', '{FULL_EXPORT,INCREMENTAL_EXPORT}');
+	PERFORM hroe.check_enum(p_export_view_type, 'incrementalExportSpecification.exportViewType',
+									 '{NEW_IMAGE,NEW_AND_OLD_IMAGES}');
+	PERFORM hroe.check_enum(p_s3_sse_algorithm, 's3SseAlgorithm', '{AES256,KMS}');
+	IF length(p_s3_prefix) > 1024 THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			format('1 validation error detected: Value ''%s'' at ''s3Prefix'' failed to satisfy constraint: Member must have length less than or equal to 1024', p_s3_prefix));
+	END IF;
+	-- an incremental export: its period, not an export time
+	-- (https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_IncrementalExportSpecification.html)
+	IF v_incremental THEN
+		IF p_export_time IS NOT NULL THEN
+			PERFORM hroe.dynamodb_error('ValidationException',
+				'One or more parameter values were invalid: ExportTime cannot be specified with ExportType INCREMENTAL_EXPORT');
+		END IF;
+		IF p_export_from_time IS NULL THEN
+			PERFORM hroe.dynamodb_error('ValidationException',
+				'One or more parameter values were invalid: IncrementalExportSpecification.ExportFromTime must be specified with ExportType INCREMENTAL_EXPORT');
+		END IF;
+		-- (no ExportToTime: the latest time with data available)
+		v_to := coalesce(p_export_to_time, clock_timestamp());
+		PERFORM hroe.incremental_export_check(p_export_from_time, v_to);
+	ELSIF p_export_from_time IS NOT NULL OR p_export_to_time IS NOT NULL OR p_export_view_type IS NOT NULL THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			'One or more parameter values were invalid: IncrementalExportSpecification can only be specified with ExportType INCREMENTAL_EXPORT');
+	END IF;
+	-- (by the name in the ARN, the table's key; then the whole ARN, this region's and account's)
+	SELECT t.table_name, t.relid INTO v_table, v_rel FROM hroe.tables t
+	WHERE t.table_name = hroe.pitr_table_name(p_table_arn) AND hroe.table_arn(t.table_name) = p_table_arn;
+	IF NOT FOUND THEN
+		PERFORM hroe.dynamodb_error('TableNotFoundException', format('Table not found: %s', p_table_arn));
+	END IF;
+	IF NOT has_table_privilege(v_rel, 'SELECT') THEN
+		RAISE EXCEPTION 'permission denied for table %', v_table USING ERRCODE = 'insufficient_privilege';
+	END IF;
+	IF hroe.table_is_distributed(v_rel) THEN
+		RAISE EXCEPTION 'exports are not supported on distributed table %', v_table
+			USING ERRCODE = 'feature_not_supported';
+	END IF;
+	IF v_incremental THEN
+		-- the changes are point-in-time recovery's history: the period must
+		-- lie within its recovery window
+		SELECT * INTO p FROM hroe.pitr WHERE table_name = v_table;
+		IF p.pitr_id IS NULL THEN
+			PERFORM hroe.dynamodb_error('PointInTimeRecoveryUnavailableException',
+				format('Point in time recovery is not enabled for table ''%s''', v_table));
+		END IF;
+		SELECT w.earliest, w.latest INTO v_earliest, v_latest FROM hroe.pitr_window(p) w;
+		IF v_to > v_latest THEN
+			PERFORM hroe.dynamodb_error('InvalidExportTimeException', 'ExportToTime cannot be in the future');
+		ELSIF p_export_from_time < v_earliest THEN
+			PERFORM hroe.dynamodb_error('InvalidExportTimeException',
+				format('ExportFromTime %s is before the earliest restorable time %s of table ''%s''',
+					   to_char(p_export_from_time AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'),
+					   to_char(v_earliest AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'), v_table));
+		END IF;
+	ELSIF p_export_time > clock_timestamp() THEN
+		PERFORM hroe.dynamodb_error('InvalidExportTimeException', 'Export time cannot be in the future');
+	ELSIF p_export_time IS NOT NULL THEN
+		-- a full export at ExportTime: the table's state then, from
+		-- point-in-time recovery's history, as a restore to that instant
+		SELECT * INTO p FROM hroe.pitr WHERE table_name = v_table;
+		IF p.pitr_id IS NOT NULL THEN
+			SELECT w.earliest INTO v_earliest FROM hroe.pitr_window(p) w;
+			IF p_export_time < v_earliest THEN
+				PERFORM hroe.dynamodb_error('InvalidExportTimeException',
+					format('ExportTime %s is before the earliest restorable time %s of table ''%s''',
+						   to_char(p_export_time AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'),
+						   to_char(v_earliest AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'), v_table));
+			END IF;
+			v_history := true;
+		-- without point-in-time recovery, the export is of the table as it
+		-- is now: an ExportTime at most a minute ago stands for now
+		ELSIF p_export_time < statement_timestamp() - interval '1 minute' THEN
+			PERFORM hroe.dynamodb_error('PointInTimeRecoveryUnavailableException',
+				format('Point in time recovery is not enabled for table ''%s''', v_table));
+		END IF;
+	END IF;
+	PERFORM hroe.s3_check_bucket(p_s3_bucket, p_s3_prefix, true);
+	v_request := jsonb_strip_nulls(jsonb_build_object(
+		'TableArn', p_table_arn, 'S3Bucket', p_s3_bucket, 'S3Prefix', p_s3_prefix,
+		'ExportFormat', coalesce(p_export_format, 'DYNAMODB_JSON'),
+		'ExportType', coalesce(p_export_type, 'FULL_EXPORT'), 'S3BucketOwner', p_s3_bucket_owner,
+		'S3SseAlgorithm', p_s3_sse_algorithm, 'S3SseKmsKeyId', p_s3_sse_kms_key_id,
+		'ExportTime', EXTRACT(epoch FROM p_export_time),
+		'IncrementalExportSpecification', CASE WHEN v_incremental THEN jsonb_strip_nulls(jsonb_build_object(
+			'ExportFromTime', EXTRACT(epoch FROM p_export_from_time),
+			'ExportToTime', EXTRACT(epoch FROM p_export_to_time), 'ExportViewType', p_export_view_type)) END));
+	-- ClientToken: the same request within 8 hours is the same export
+	IF p_client_token IS NOT NULL THEN
+		SELECT * INTO v_row FROM hroe.exports e
+		WHERE e.client_token = p_client_token AND e.requested_by = (SELECT oid FROM pg_roles WHERE rolname = current_user)
+		  AND e.start_time > clock_timestamp() - interval '8 hours'
+		ORDER BY e.start_time DESC LIMIT 1;
+		IF FOUND THEN
+			IF v_row.request <> v_request THEN
+				PERFORM hroe.dynamodb_error('IdempotentParameterMismatchException',
+					'The provided ClientToken was already used with different parameters');
+			END IF;
+			RETURN jsonb_build_object('ExportDescription', hroe.export_description(v_row));
+		END IF;
+	END IF;
+	v_id := lpad((extract(epoch FROM clock_timestamp()) * 1000)::bigint::text, 14, '0')
+			|| '-' || left(md5(gen_random_uuid()::text), 8);
+	INSERT INTO hroe.exports (export_arn, table_name, table_arn, requested_by, client_token, request,
+							  export_type, export_format, s3_bucket, s3_prefix, s3_bucket_owner,
+							  s3_sse_algorithm, s3_sse_kms_key_id, export_manifest,
+							  export_from_time, export_to_time, export_view_type,
+							  export_time, export_from_history)
+	VALUES (p_table_arn || '/export/' || v_id, v_table, p_table_arn,
+			(SELECT oid FROM pg_roles WHERE rolname = current_user), p_client_token, v_request,
+			coalesce(p_export_type, 'FULL_EXPORT'), coalesce(p_export_format, 'DYNAMODB_JSON'),
+			p_s3_bucket, p_s3_prefix, p_s3_bucket_owner, coalesce(p_s3_sse_algorithm, 'AES256'), p_s3_sse_kms_key_id,
+			coalesce(rtrim(p_s3_prefix, '/') || '/', '') || 'AWSDynamoDB/' || v_id || '/manifest-summary.json',
+			CASE WHEN v_incremental THEN p_export_from_time END, v_to,
+			CASE WHEN v_incremental THEN coalesce(p_export_view_type, 'NEW_AND_OLD_IMAGES') END,
+			CASE WHEN v_history THEN p_export_time ELSE clock_timestamp() END, v_history)
+	RETURNING * INTO v_row;
+	PERFORM hroe.transfer_start('export', v_row.job_id);
+	RETURN jsonb_build_object('ExportDescription', hroe.export_description(v_row));
+END
+$$;
+CREATE OR REPLACE FUNCTION hroe.import_table(p_s3_bucket_source jsonb, p_input_format text,
+								  p_table_creation_parameters jsonb,
+								  p_input_compression_type text DEFAULT 'NONE',
+								  p_input_format_options jsonb DEFAULT NULL,
+								  p_client_token text DEFAULT NULL,
+								  p_schema name DEFAULT pg_catalog.current_schema())
+RETURNS jsonb
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	v_table text;
+	v_bucket text := p_s3_bucket_source->>'S3Bucket';
+	v_request jsonb;
+	v_row hroe.imports;
+	v_id text;
+	v_csv jsonb := p_input_format_options->'Csv';
+	v_created jsonb;
+BEGIN
+	IF p_s3_bucket_source IS NULL THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			'1 validation error detected: Value null at ''s3BucketSource'' failed to satisfy constraint: Member must not be null');
+	ELSIF p_input_format IS NULL THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			'1 validation error detected: Value null at ''inputFormat'' failed to satisfy constraint: Member must not be null');
+	ELSIF p_table_creation_parameters IS NULL THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			'1 validation error detected: Value null at ''tableCreationParameters'' failed to satisfy constraint: Member must not be null');
+	ELSIF v_bucket IS NULL THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			'1 validation error detected: Value null at ''s3BucketSource.s3Bucket'' failed to satisfy constraint: Member must not be null');
+	END IF;
+	PERFORM hroe.check_enum(p_input_format, 'inputFormat', '{DYNAMODB_JSON,ION,CSV}');
+	PERFORM hroe.check_enum(p_input_compression_type, 'inputCompressionType', '{GZIP,ZSTD,NONE}');
+	IF v_csv IS NOT NULL AND p_input_format <> 'CSV' THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			'InputFormatOptions can only be specified with the CSV input format');
+	END IF;
+	IF length(v_csv->>'Delimiter') <> 1 OR (v_csv->>'Delimiter') !~ '^[,\t:;| ]$' THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			format('1 validation error detected: Value ''%s'' at ''inputFormatOptions.csv.delimiter'' failed to satisfy constraint: Member must satisfy regular expression pattern: [,;:|\t ]',
+				   v_csv->>'Delimiter'));
+	END IF;
+	IF jsonb_typeof(v_csv->'HeaderList') IS DISTINCT FROM 'array' AND v_csv ? 'HeaderList' THEN
+		PERFORM hroe.dynamodb_error('ValidationException', 'HeaderList must be a list of attribute names');
+	END IF;
+	v_table := p_table_creation_parameters->>'TableName';
+	PERFORM hroe.s3_check_bucket(v_bucket, p_s3_bucket_source->>'S3KeyPrefix', false);
+	v_request := jsonb_strip_nulls(jsonb_build_object(
+		'S3BucketSource', p_s3_bucket_source, 'InputFormat', p_input_format,
+		'InputCompressionType', coalesce(p_input_compression_type, 'NONE'),
+		'InputFormatOptions', p_input_format_options,
+		'TableCreationParameters', p_table_creation_parameters));
+	IF p_client_token IS NOT NULL THEN
+		SELECT * INTO v_row FROM hroe.imports i
+		WHERE i.client_token = p_client_token AND i.requested_by = (SELECT oid FROM pg_roles WHERE rolname = current_user)
+		  AND i.start_time > clock_timestamp() - interval '8 hours'
+		ORDER BY i.start_time DESC LIMIT 1;
+		IF FOUND THEN
+			IF v_row.request <> v_request THEN
+				PERFORM hroe.dynamodb_error('IdempotentParameterMismatchException',
+					'The provided ClientToken was already used with different parameters');
+			END IF;
+			RETURN jsonb_build_object('ImportTableDescription', hroe.import_description(v_row));
+		END IF;
+	END IF;
+	-- the table, with its indexes, as CreateTable makes it (its errors are CreateTable's)
+	-- (CreateTable makes the table in the caller's current schema, p_schema)
+	PERFORM set_config('search_path', format('%I, pg_catalog, pg_temp', coalesce(p_schema, 'public')), true);
+	v_created := hroe.dynamodb('CreateTable', p_table_creation_parameters);
+	PERFORM set_config('search_path', 'pg_catalog, pg_temp', true);
+	IF v_created->>'__type' LIKE '%#AccessDeniedException' THEN
+		RAISE EXCEPTION '%', v_created->>'message' USING ERRCODE = 'insufficient_privilege';
+	ELSIF v_created ? '__type' THEN
+		PERFORM hroe.dynamodb_error(split_part(v_created->>'__type', '#', 2), v_created->>'message');
+	END IF;
+	v_id := lpad((extract(epoch FROM clock_timestamp()) * 1000)::bigint::text, 14, '0')
+			|| '-' || left(md5(gen_random_uuid()::text), 8);
+	INSERT INTO hroe.imports (import_arn, table_name, table_arn, requested_by, client_token, request,
+							  input_format, input_compression_type, input_format_options,
+							  s3_bucket, s3_key_prefix, s3_bucket_owner, table_creation_parameters)
+	VALUES (hroe.table_arn(v_table) || '/import/' || v_id, v_table, hroe.table_arn(v_table),
+			(SELECT oid FROM pg_roles WHERE rolname = current_user), p_client_token, v_request,
+			p_input_format, coalesce(p_input_compression_type, 'NONE'), p_input_format_options,
+			v_bucket, p_s3_bucket_source->>'S3KeyPrefix', p_s3_bucket_source->>'S3BucketOwner',
+			p_table_creation_parameters)
+	RETURNING * INTO v_row;
+	PERFORM hroe.transfer_start('import', v_row.job_id);
+	RETURN jsonb_build_object('ImportTableDescription', hroe.import_description(v_row));
+END
+$$;
+DROP FUNCTION hroe.transfer_check_enum(text, text, text[]);

@@ -360,10 +360,7 @@ BEGIN
 		v_errors := v_errors || format('Value ''%s'' at ''limit'' failed to satisfy constraint: Member must have value %s',
 									   p_limit, CASE WHEN p_limit < 1 THEN 'greater than or equal to 1' ELSE 'less than or equal to 100' END);
 	END IF;
-	IF p_backup_type IS NOT NULL AND p_backup_type NOT IN ('USER', 'SYSTEM', 'AWS_BACKUP', 'ALL') THEN
-		v_errors := v_errors || format('Value ''%s'' at ''backupType'' failed to satisfy constraint: Member must satisfy enum value set: [USER, SYSTEM, AWS_BACKUP, ALL]',
-									   p_backup_type);
-	END IF;
+	v_errors := v_errors || hroe.enum_errors(p_backup_type, 'backupType', '{USER,SYSTEM,AWS_BACKUP,ALL}');
 	IF p_exclusive_start_backup_arn IS NOT NULL THEN
 		v_errors := v_errors || CASE WHEN length(p_exclusive_start_backup_arn) < 37 OR length(p_exclusive_start_backup_arn) > 1024
 									 THEN ARRAY[format('Value ''%s'' at ''exclusiveStartBackupArn'' failed to satisfy constraint: Member must have length %s',

@@ -101,10 +101,8 @@ BEGIN
 		PERFORM hroe.dynamodb_error('ResourceNotFoundException',
 			format('Requested resource not found: Table: %s not found', p_table_name));
 	END IF;
-	IF p_view_type IS NULL OR p_view_type NOT IN ('KEYS_ONLY', 'NEW_IMAGE', 'OLD_IMAGE', 'NEW_AND_OLD_IMAGES') THEN
-		PERFORM hroe.dynamodb_error('ValidationException',
-			format('1 validation error detected: Value ''%s'' at ''streamSpecification.streamViewType'' failed to satisfy constraint: Member must satisfy enum value set: [NEW_IMAGE, OLD_IMAGE, NEW_AND_OLD_IMAGES, KEYS_ONLY]', p_view_type));
-	END IF;
+	PERFORM hroe.check_enum(coalesce(p_view_type, ''), 'streamSpecification.streamViewType',
+							'{NEW_IMAGE,OLD_IMAGE,NEW_AND_OLD_IMAGES,KEYS_ONLY}');
 	IF EXISTS (SELECT FROM hroe.streams WHERE table_name = p_table_name AND disabled_at IS NULL) THEN
 		PERFORM hroe.dynamodb_error('ValidationException',
 			format('Table already has an enabled stream: TableName: %s', p_table_name));
@@ -403,10 +401,8 @@ BEGIN
 		ELSIF v_type IS NULL THEN
 			PERFORM hroe.dynamodb_error('ValidationException',
 				'1 validation error detected: Value null at ''shardIteratorType'' failed to satisfy constraint: Member must not be null');
-		ELSIF v_type NOT IN ('TRIM_HORIZON', 'LATEST', 'AT_SEQUENCE_NUMBER', 'AFTER_SEQUENCE_NUMBER') THEN
-			PERFORM hroe.dynamodb_error('ValidationException',
-				format('1 validation error detected: Value ''%s'' at ''shardIteratorType'' failed to satisfy constraint: Member must satisfy enum value set: [AFTER_SEQUENCE_NUMBER, LATEST, AT_SEQUENCE_NUMBER, TRIM_HORIZON]', v_type));
 		END IF;
+		PERFORM hroe.check_enum(v_type, 'shardIteratorType', '{AFTER_SEQUENCE_NUMBER,LATEST,AT_SEQUENCE_NUMBER,TRIM_HORIZON}');
 		IF p_request ->> 'ShardId' <> v_shard THEN
 			PERFORM hroe.dynamodb_error('ResourceNotFoundException',
 				format('Requested resource not found: Shard does not exist: %s', p_request ->> 'ShardId'));

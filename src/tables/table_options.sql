@@ -169,10 +169,7 @@ BEGIN
 		PERFORM hroe.dynamodb_error('ResourceNotFoundException',
 			format('Requested resource not found: Table: %s not found', p_table_name));
 	END IF;
-	IF p_table_class IS NOT NULL AND p_table_class NOT IN ('STANDARD', 'STANDARD_INFREQUENT_ACCESS') THEN
-		PERFORM hroe.dynamodb_error('ValidationException',
-			format('1 validation error detected: Value ''%s'' at ''tableClass'' failed to satisfy constraint: Member must satisfy enum value set: [STANDARD, STANDARD_INFREQUENT_ACCESS]', p_table_class));
-	END IF;
+	PERFORM hroe.check_enum(p_table_class, 'tableClass', '{STANDARD,STANDARD_INFREQUENT_ACCESS}');
 	FOR v_name IN SELECT jsonb_object_keys(coalesce(p_index_warm, '{}')) LOOP
 		IF NOT EXISTS (SELECT FROM hroe.indexes WHERE table_name = p_table_name AND index_name = v_name AND NOT local) THEN
 			PERFORM hroe.dynamodb_error('ResourceNotFoundException',
@@ -278,14 +275,8 @@ AS $$
 DECLARE
 	v_mode text;
 BEGIN
-	IF p_action IS NULL OR p_action NOT IN ('ENABLE', 'DISABLE') THEN
-		PERFORM hroe.dynamodb_error('ValidationException',
-			format('1 validation error detected: Value ''%s'' at ''contributorInsightsAction'' failed to satisfy constraint: Member must satisfy enum value set: [ENABLE, DISABLE]', p_action));
-	END IF;
-	IF p_mode IS NOT NULL AND p_mode NOT IN ('ACCESSED_AND_THROTTLED_KEYS', 'THROTTLED_KEYS') THEN
-		PERFORM hroe.dynamodb_error('ValidationException',
-			format('1 validation error detected: Value ''%s'' at ''contributorInsightsMode'' failed to satisfy constraint: Member must satisfy enum value set: [ACCESSED_AND_THROTTLED_KEYS, THROTTLED_KEYS]', p_mode));
-	END IF;
+	PERFORM hroe.check_enum(coalesce(p_action, ''), 'contributorInsightsAction', '{ENABLE,DISABLE}');
+	PERFORM hroe.check_enum(p_mode, 'contributorInsightsMode', '{ACCESSED_AND_THROTTLED_KEYS,THROTTLED_KEYS}');
 	PERFORM hroe.check_table_owner(p_table_name);
 	PERFORM hroe.contributor_insights_state(p_table_name, p_index_name);
 	-- ENABLE without a mode (again) takes the default

@@ -222,17 +222,40 @@ RETURN CASE p_type WHEN 'S' THEN 'hroe.key' WHEN 'N' THEN 'numeric' WHEN 'B' THE
 COMMENT ON FUNCTION hroe.key_column_type(text) IS
 'internal: The PostgreSQL type storing a DynamoDB key attribute type: S hroe.key, N numeric, B bytea (each ordered as DynamoDB orders keys)';
 
+-- DynamoDB's validation error of a value outside an enumeration (none for
+-- NULL or a value of it): a list of one text, or an empty one
+CREATE FUNCTION hroe.enum_errors(p_value text, p_member text, p_values text[]) RETURNS text[]
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+RETURN CASE WHEN p_value IS NULL OR p_value OPERATOR(pg_catalog.=) ANY (p_values) THEN '{}'::text[]
+			ELSE ARRAY[format('Value ''%s'' at ''%s'' failed to satisfy constraint: Member must satisfy enum value set: [%s]',
+							  p_value, p_member, array_to_string(p_values, ', '))] END;
+COMMENT ON FUNCTION hroe.enum_errors(text, text, text[]) IS
+'internal: DynamoDB''s validation error (as one text of a list, without "1 validation error detected: ") when p_value (member p_member) is not NULL and not one of p_values (listed in that order), else an empty list';
+
+-- A value of an enumeration, or DynamoDB's validation error
+CREATE FUNCTION hroe.check_enum(p_value text, p_member text, p_values text[]) RETURNS void
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	v_errors text[] := hroe.enum_errors(p_value, p_member, p_values);
+BEGIN
+	IF cardinality(v_errors) > 0 THEN
+		PERFORM hroe.dynamodb_error('ValidationException', '1 validation error detected: ' || v_errors[1]);
+	END IF;
+END
+$$;
+COMMENT ON FUNCTION hroe.check_enum(text, text, text[]) IS
+'internal: Raises DynamoDB''s ValidationException unless p_value (member p_member) is NULL or one of p_values (hroe.enum_errors)';
+
 -- Validate an attribute type name as DynamoDB does
 CREATE FUNCTION hroe.check_key_type(p_type text, p_what text) RETURNS void
 LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
 AS $$
 BEGIN
-	IF p_type IS NULL OR p_type NOT IN ('S', 'N', 'B') THEN
-		PERFORM hroe.dynamodb_error('ValidationException',
-			format('1 validation error detected: Value ''%s'' at ''%s'' failed to satisfy constraint: Member must satisfy enum value set: [B, N, S]',
-				   coalesce(p_type, 'null'), p_what));
-	END IF;
+	PERFORM hroe.check_enum(coalesce(p_type, 'null'), p_what, '{B,N,S}');
 END
 $$;
 COMMENT ON FUNCTION hroe.check_key_type(text, text) IS

@@ -201,10 +201,7 @@ BEGIN
 		PERFORM hroe.dynamodb_error('ResourceNotFoundException',
 			format('Requested resource not found: Table: %s not found', p_table_name));
 	END IF;
-	IF p_billing_mode IS NOT NULL AND p_billing_mode NOT IN ('PROVISIONED', 'PAY_PER_REQUEST') THEN
-		PERFORM hroe.dynamodb_error('ValidationException',
-			format('1 validation error detected: Value ''%s'' at ''billingMode'' failed to satisfy constraint: Member must satisfy enum value set: [PROVISIONED, PAY_PER_REQUEST]', p_billing_mode));
-	END IF;
+	PERFORM hroe.check_enum(p_billing_mode, 'billingMode', '{PROVISIONED,PAY_PER_REQUEST}');
 	IF (p_read_capacity_units IS NULL) <> (p_write_capacity_units IS NULL) THEN
 		PERFORM hroe.dynamodb_error('ValidationException',
 			'One or more parameter values were invalid: ReadCapacityUnits and WriteCapacityUnits must both be specified when BillingMode is PROVISIONED');

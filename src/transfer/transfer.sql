@@ -149,22 +149,6 @@ LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE;
 COMMENT ON FUNCTION hroe.transfer_start(text, bigint) IS
 'internal: Starts the background worker of export or import p_job_id (p_kind ''export'' or ''import''), which the current role requested in the current transaction; the worker waits for the transaction to commit';
 
--- A value of an enumeration, or DynamoDB's validation error
-CREATE FUNCTION hroe.transfer_check_enum(p_value text, p_member text, p_values text[]) RETURNS void
-LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
-SET search_path = pg_catalog, pg_temp
-AS $$
-BEGIN
-	IF p_value IS NOT NULL AND NOT p_value = ANY (p_values) THEN
-		PERFORM hroe.dynamodb_error('ValidationException',
-			format('1 validation error detected: Value ''%s'' at ''%s'' failed to satisfy constraint: Member must satisfy enum value set: [%s]',
-				   p_value, p_member, array_to_string(p_values, ', ')));
-	END IF;
-END
-$$;
-COMMENT ON FUNCTION hroe.transfer_check_enum(text, text, text[]) IS
-'internal: Raises DynamoDB''s ValidationException unless p_value (member p_member) is NULL or one of p_values';
-
 -- The ExportDescription of an export
 CREATE FUNCTION hroe.export_description(e hroe.exports) RETURNS jsonb
 LANGUAGE sql STABLE PARALLEL SAFE
@@ -235,11 +219,11 @@ BEGIN
 		PERFORM hroe.dynamodb_error('ValidationException',
 			'1 validation error detected: Value null at ''s3Bucket'' failed to satisfy constraint: Member must not be null');
 	END IF;
-	PERFORM hroe.transfer_check_enum(p_export_format, 'exportFormat', '{DYNAMODB_JSON,ION}');
-	PERFORM hroe.transfer_check_enum(p_export_type, 'exportType', '{FULL_EXPORT,INCREMENTAL_EXPORT}');
-	PERFORM hroe.transfer_check_enum(p_export_view_type, 'incrementalExportSpecification.exportViewType',
+	PERFORM hroe.check_enum(p_export_format, 'exportFormat', '{DYNAMODB_JSON,ION}');
+	PERFORM hroe.check_enum(p_export_type, 'exportType', '{FULL_EXPORT,INCREMENTAL_EXPORT}');
+	PERFORM hroe.check_enum(p_export_view_type, 'incrementalExportSpecification.exportViewType',
 									 '{NEW_IMAGE,NEW_AND_OLD_IMAGES}');
-	PERFORM hroe.transfer_check_enum(p_s3_sse_algorithm, 's3SseAlgorithm', '{AES256,KMS}');
+	PERFORM hroe.check_enum(p_s3_sse_algorithm, 's3SseAlgorithm', '{AES256,KMS}');
 	IF length(p_s3_prefix) > 1024 THEN
 		PERFORM hroe.dynamodb_error('ValidationException',
 			format('1 validation error detected: Value ''%s'' at ''s3Prefix'' failed to satisfy constraint: Member must have length less than or equal to 1024', p_s3_prefix));
@@ -475,8 +459,8 @@ BEGIN
 		PERFORM hroe.dynamodb_error('ValidationException',
 			'1 validation error detected: Value null at ''s3BucketSource.s3Bucket'' failed to satisfy constraint: Member must not be null');
 	END IF;
-	PERFORM hroe.transfer_check_enum(p_input_format, 'inputFormat', '{DYNAMODB_JSON,ION,CSV}');
-	PERFORM hroe.transfer_check_enum(p_input_compression_type, 'inputCompressionType', '{GZIP,ZSTD,NONE}');
+	PERFORM hroe.check_enum(p_input_format, 'inputFormat', '{DYNAMODB_JSON,ION,CSV}');
+	PERFORM hroe.check_enum(p_input_compression_type, 'inputCompressionType', '{GZIP,ZSTD,NONE}');
 	IF v_csv IS NOT NULL AND p_input_format <> 'CSV' THEN
 		PERFORM hroe.dynamodb_error('ValidationException',
 			'InputFormatOptions can only be specified with the CSV input format');
