@@ -74,6 +74,17 @@ SELECT ddb('GetResourcePolicy', '{"ResourceArn": ""}');
 SELECT ddb('GetResourcePolicy', '{"ResourceArn": "table/pol"}');
 SELECT ddb('GetResourcePolicy', jsonb_build_object('ResourceArn', hroe.table_arn('nope')));
 SELECT ddb('GetResourcePolicy', '{"ResourceArn": "arn:aws:dynamodb:xx-south-9:000000000000:table/pol"}');
+-- one reading of a table ARN for every operation (hroe.arn_parse): another
+-- partition's ARN is another database's, as the tag operations have it
+SELECT ddb('GetResourcePolicy', jsonb_build_object('ResourceArn', replace(hroe.table_arn('pol'), 'arn:aws:', 'arn:aws-cn:')));
+SELECT ddb('TagResource', jsonb_build_object('ResourceArn', replace(hroe.table_arn('pol'), 'arn:aws:', 'arn:aws-cn:'), 'Tags', '[{"Key": "k", "Value": "v"}]'));
+SELECT replace(a, hroe.table_arn(''), 'ARN:') AS arn, p.*
+FROM unnest(ARRAY['not-an-arn', hroe.table_arn('pol'), hroe.table_arn('pol') || '/stream/2024-01-01T00:00:00.000',
+				  hroe.table_arn('pol') || '/index/byG', hroe.table_arn('po'), hroe.table_arn('a b'),
+				  replace(hroe.table_arn('pol'), 'arn:aws:', 'arn:aws-cn:'), 'arn:aws:dynamodb::000000000000:table/pol']) a,
+	 hroe.arn_parse(a) p;
+SELECT hroe.request_table_name(hroe.table_arn('pol')) AS by_arn, hroe.request_table_name('pol') AS by_name,
+	   hroe.request_table_name(hroe.table_arn('pol') || '/index/byG') = hroe.table_arn('pol') || '/index/byG' AS index_arn_kept;
 
 -- ---------- validation of the document ----------
 SELECT ddb('PutResourcePolicy', jsonb_build_object('ResourceArn', hroe.table_arn('pol'), 'Policy', p)) AS refused

@@ -6394,3 +6394,560 @@ BEGIN
 END
 $$;
 DROP FUNCTION hroe.transfer_check_enum(text, text, text[]);
+
+-- one reading of a table ARN (hroe_arn_parse in C; hroe.arn_parse,
+-- hroe.request_table_name) in place of hroe.pitr_table_name, the copies of
+-- its body in the backups' functions and resource_policy_target's pattern
+CREATE FUNCTION hroe.arn_parse(p_arn text, OUT table_name text, OUT resource text, OUT ours boolean)
+AS 'MODULE_PATHNAME', 'hroe_arn_parse_sql'
+LANGUAGE C STABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION hroe.arn_parse(text) IS
+'internal: The parts of table ARN p_arn (arn:PARTITION:dynamodb:REGION:ACCOUNT:table/NAME[RESOURCE]): the table name, what follows it ('''' for the table itself, /index/NAME, /stream/LABEL, ...) and whether its partition is aws and its region and account hroe.region and hroe.account_id; three NULLs for a text that is not a table ARN';
+
+CREATE FUNCTION hroe.request_table_name(p_name text) RETURNS text
+LANGUAGE sql STABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+RETURN coalesce((SELECT a.table_name FROM hroe.arn_parse(p_name) a
+				 WHERE a.ours AND a.resource OPERATOR(pg_catalog.=) ''), p_name);
+COMMENT ON FUNCTION hroe.request_table_name(text) IS
+'internal: The table name p_name names: the name in a table ARN of this region and account (hroe.arn_parse), else p_name itself';
+
+CREATE OR REPLACE FUNCTION hroe.resource_policy_target(p_resource_arn text, OUT table_name text, OUT stream_label text)
+LANGUAGE plpgsql STABLE STRICT PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	v_arn record := hroe.arn_parse(p_resource_arn);
+BEGIN
+	IF v_arn.table_name IS NULL OR v_arn.resource !~ '^(/stream/[^/]+)?$' THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			format('Invalid ResourceArn provided as input %s', p_resource_arn));
+	END IF;
+	IF NOT v_arn.ours THEN
+		RAISE EXCEPTION 'ARN "%" is not one of this database''s (hroe.region %, hroe.account_id %)',
+			p_resource_arn, current_setting('hroe.region'), current_setting('hroe.account_id')
+			USING ERRCODE = 'insufficient_privilege';
+	END IF;
+	table_name := v_arn.table_name;
+	stream_label := substr(v_arn.resource, length('/stream/') + 1);
+	IF NOT EXISTS (SELECT FROM hroe.tables t WHERE t.table_name = v_arn.table_name)
+	   OR (stream_label <> '' AND NOT EXISTS (SELECT FROM hroe.streams s
+											  WHERE s.table_name = v_arn.table_name AND s.label = stream_label)) THEN
+		PERFORM hroe.dynamodb_error('ResourceNotFoundException',
+			format('Requested resource not found: ResourceArn: %s not found', p_resource_arn));
+	END IF;
+END
+$$;
+COMMENT ON FUNCTION hroe.resource_policy_target(text) IS
+'internal: The table and the stream label ('''' for the table itself) a table ARN (arn:aws:dynamodb:REGION:ACCOUNT:table/NAME) or stream ARN (.../stream/LABEL) of this database names, as hroe.arn_parse reads it; a ValidationException for any other string, AccessDeniedException for another partition''s, region''s or account''s, ResourceNotFoundException for a table or stream that does not exist';
+
+CREATE OR REPLACE FUNCTION hroe.create_backup(p_table_name text, p_backup_name text)
+RETURNS jsonb
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	-- (TableName may be the table's ARN)
+	v_table text := hroe.request_table_name(p_table_name);
+	t hroe.tables;
+	b hroe.backups;
+	v_ttl hroe.time_to_live;
+	v_view text;
+	v_at timestamptz := clock_timestamp();
+	v_ms bigint := floor(EXTRACT(epoch FROM v_at) * 1000);
+	v_features jsonb;
+BEGIN
+	PERFORM hroe.backup_validation(
+		CASE WHEN p_table_name IS NULL
+			 THEN ARRAY['Value null at ''tableName'' failed to satisfy constraint: Member must not be null']
+			 ELSE '{}'::text[] END
+		|| hroe.backup_name_errors(p_backup_name, 'backupName'));
+	SELECT * INTO t FROM hroe.tables WHERE table_name = v_table;
+	IF t.table_name IS NULL THEN
+		PERFORM hroe.dynamodb_error('TableNotFoundException', format('Table not found: %s', v_table));
+	END IF;
+	-- ACCESS SHARE, as any reader: a table being deleted (or whose keys are
+	-- being changed) holds ACCESS EXCLUSIVE until it commits, and is in use
+	BEGIN
+		EXECUTE format('LOCK TABLE %s IN ACCESS SHARE MODE NOWAIT', t.relid);
+	EXCEPTION WHEN lock_not_available THEN
+		PERFORM hroe.dynamodb_error('TableInUseException', format('Table is being updated or deleted: %s', v_table));
+	END;
+	SELECT * INTO v_ttl FROM hroe.time_to_live WHERE table_name = v_table;
+	SELECT s.view_type INTO v_view FROM hroe.streams s WHERE s.table_name = v_table AND s.disabled_at IS NULL;
+	v_features := jsonb_strip_nulls(jsonb_build_object(
+		'BillingMode', t.billing_mode,
+		'StreamViewType', v_view,
+		'TimeToLive', CASE WHEN v_ttl.table_name IS NOT NULL
+						   THEN jsonb_build_object('AttributeName', v_ttl.attribute_name, 'Enabled', v_ttl.enabled) END));
+	INSERT INTO hroe.backups (backup_arn, backup_name, table_name, created_at, description, features)
+	VALUES (hroe.table_arn(v_table) || '/backup/' || lpad(v_ms::text, 14, '0') || '-'
+			|| substr(md5(gen_random_uuid()::text), 1, 8),
+			p_backup_name, v_table, v_at,
+			hroe.table_description(v_table) - 'PostgresTable', v_features)
+	RETURNING * INTO b;
+	-- the items: one statement, so one snapshot, under ACCESS SHARE only
+	EXECUTE format('WITH copied AS (INSERT INTO hroe.backup_items (backup_id, item) '
+				   'SELECT $1, s.item FROM %s s RETURNING hroe.item_size(item) AS size) '
+				   'SELECT count(*), coalesce(sum(size), 0) FROM copied', t.relid)
+		INTO b.item_count, b.size_bytes USING b.backup_id;
+	UPDATE hroe.backups SET item_count = b.item_count, size_bytes = b.size_bytes
+	WHERE backup_id = b.backup_id;
+	-- (DynamoDB answers CREATING; the backup is AVAILABLE once committed)
+	RETURN hroe.backup_details(b, 'CREATING');
+END
+$$;
+CREATE OR REPLACE FUNCTION hroe.list_backups(
+	p_table_name text DEFAULT NULL,
+	p_time_range_lower_bound timestamptz DEFAULT NULL,
+	p_time_range_upper_bound timestamptz DEFAULT NULL,
+	p_backup_type text DEFAULT 'USER',
+	p_limit integer DEFAULT NULL,
+	p_exclusive_start_backup_arn text DEFAULT NULL)
+RETURNS jsonb
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	-- (TableName may be the table's ARN)
+	v_table text := hroe.request_table_name(p_table_name);
+	v_errors text[] := '{}';
+	v_start hroe.backups;
+	v_rows jsonb;
+	v_more boolean;
+	v_last text;
+BEGIN
+	IF p_table_name IS NOT NULL AND p_table_name NOT LIKE 'arn:%' THEN
+		v_errors := v_errors || hroe.backup_name_errors(p_table_name, 'tableName');
+	END IF;
+	IF p_limit IS NOT NULL AND (p_limit < 1 OR p_limit > 100) THEN
+		v_errors := v_errors || format('Value ''%s'' at ''limit'' failed to satisfy constraint: Member must have value %s',
+									   p_limit, CASE WHEN p_limit < 1 THEN 'greater than or equal to 1' ELSE 'less than or equal to 100' END);
+	END IF;
+	v_errors := v_errors || hroe.enum_errors(p_backup_type, 'backupType', '{USER,SYSTEM,AWS_BACKUP,ALL}');
+	IF p_exclusive_start_backup_arn IS NOT NULL THEN
+		v_errors := v_errors || CASE WHEN length(p_exclusive_start_backup_arn) < 37 OR length(p_exclusive_start_backup_arn) > 1024
+									 THEN ARRAY[format('Value ''%s'' at ''exclusiveStartBackupArn'' failed to satisfy constraint: Member must have length %s',
+													   p_exclusive_start_backup_arn,
+													   CASE WHEN length(p_exclusive_start_backup_arn) < 37 THEN 'greater than or equal to 37'
+															ELSE 'less than or equal to 1024' END)]
+									 ELSE '{}'::text[] END;
+	END IF;
+	PERFORM hroe.backup_validation(v_errors);
+	IF p_exclusive_start_backup_arn IS NOT NULL THEN
+		SELECT * INTO v_start FROM hroe.backups WHERE backup_arn = p_exclusive_start_backup_arn;
+		IF v_start.backup_id IS NULL THEN
+			PERFORM hroe.dynamodb_error('ValidationException',
+				format('Invalid ExclusiveStartBackupArn: %s', p_exclusive_start_backup_arn));
+		END IF;
+	END IF;
+	-- (hroe makes no AWS_BACKUP backups)
+	WITH page AS (
+		SELECT b, row_number() OVER (ORDER BY b.created_at, b.backup_arn) AS n
+		FROM hroe.backups b
+		WHERE coalesce(p_backup_type, 'USER') IN (b.backup_type, 'ALL')
+		  AND (v_table IS NULL OR b.table_name = v_table)
+		  AND (p_time_range_lower_bound IS NULL OR b.created_at >= p_time_range_lower_bound)
+		  AND (p_time_range_upper_bound IS NULL OR b.created_at < p_time_range_upper_bound)
+		  AND (v_start.backup_id IS NULL OR (b.created_at, b.backup_arn) > (v_start.created_at, v_start.backup_arn))
+		ORDER BY b.created_at, b.backup_arn
+		LIMIT coalesce(p_limit, 2147483646) + 1)
+	SELECT coalesce(jsonb_agg(jsonb_build_object(
+			   'TableName', (p.b).table_name,
+			   'TableId', (p.b).description->'TableId',
+			   'TableArn', (p.b).description->'TableArn')
+			   || (hroe.backup_details(p.b, 'AVAILABLE') - 'BackupName' || jsonb_build_object('BackupName', (p.b).backup_name))
+			   ORDER BY p.n) FILTER (WHERE p.n <= coalesce(p_limit, 2147483646)), '[]'),
+		   bool_or(p.n > coalesce(p_limit, 2147483646)),
+		   max((p.b).backup_arn) FILTER (WHERE p.n = coalesce(p_limit, 2147483646))
+	INTO v_rows, v_more, v_last
+	FROM page p;
+	RETURN jsonb_build_object('BackupSummaries', v_rows)
+		   || CASE WHEN v_more THEN jsonb_build_object('LastEvaluatedBackupArn', v_last) ELSE '{}' END;
+END
+$$;
+CREATE OR REPLACE FUNCTION hroe.describe_continuous_backups(p_table_name text)
+RETURNS jsonb
+LANGUAGE plpgsql VOLATILE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	v_table text := hroe.request_table_name(p_table_name);
+	p hroe.pitr;
+BEGIN
+	IF p_table_name IS NULL THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			'1 validation error detected: Value null at ''tableName'' failed to satisfy constraint: Member must not be null');
+	END IF;
+	IF NOT EXISTS (SELECT FROM hroe.tables WHERE table_name = v_table) THEN
+		PERFORM hroe.dynamodb_error('TableNotFoundException', format('Table not found: %s', v_table));
+	END IF;
+	SELECT * INTO p FROM hroe.pitr WHERE table_name = v_table;
+	IF p.pitr_id IS NULL THEN
+		RETURN jsonb_build_object('ContinuousBackupsStatus', 'ENABLED',
+			'PointInTimeRecoveryDescription', jsonb_build_object('PointInTimeRecoveryStatus', 'DISABLED'));
+	END IF;
+	RETURN (SELECT jsonb_build_object('ContinuousBackupsStatus', 'ENABLED',
+				'PointInTimeRecoveryDescription', jsonb_build_object(
+					'PointInTimeRecoveryStatus', 'ENABLED',
+					'RecoveryPeriodInDays', p.recovery_days,
+					'EarliestRestorableDateTime', EXTRACT(epoch FROM w.earliest),
+					'LatestRestorableDateTime', EXTRACT(epoch FROM w.latest)))
+			FROM hroe.pitr_window(p) w);
+END
+$$;
+CREATE OR REPLACE FUNCTION hroe.update_continuous_backups(p_table_name text, p_enabled boolean,
+											   p_recovery_days integer DEFAULT NULL)
+RETURNS jsonb
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	v_table text := hroe.request_table_name(p_table_name);
+	t hroe.tables;
+	p hroe.pitr;
+	v_errors text[] := '{}';
+BEGIN
+	IF p_table_name IS NULL THEN
+		v_errors := v_errors || 'Value null at ''tableName'' failed to satisfy constraint: Member must not be null'::text;
+	END IF;
+	IF p_enabled IS NULL THEN
+		v_errors := v_errors || 'Value null at ''pointInTimeRecoverySpecification.pointInTimeRecoveryEnabled'' failed to satisfy constraint: Member must not be null'::text;
+	END IF;
+	IF p_recovery_days < 1 THEN
+		v_errors := v_errors || format('Value ''%s'' at ''pointInTimeRecoverySpecification.recoveryPeriodInDays'' failed to satisfy constraint: Member must have value greater than or equal to 1', p_recovery_days);
+	ELSIF p_recovery_days > 35 THEN
+		v_errors := v_errors || format('Value ''%s'' at ''pointInTimeRecoverySpecification.recoveryPeriodInDays'' failed to satisfy constraint: Member must have value less than or equal to 35', p_recovery_days);
+	END IF;
+	PERFORM hroe.backup_validation(v_errors);
+	SELECT * INTO t FROM hroe.tables WHERE table_name = v_table;
+	IF t.table_name IS NULL THEN
+		PERFORM hroe.dynamodb_error('TableNotFoundException', format('Table not found: %s', v_table));
+	END IF;
+	IF NOT hroe.owns_table(v_table) THEN
+		RAISE EXCEPTION USING ERRCODE = 'insufficient_privilege',
+			MESSAGE = format('must be owner of table %s', v_table);
+	END IF;
+	SELECT * INTO p FROM hroe.pitr WHERE table_name = v_table FOR UPDATE;
+	IF p_enabled AND p.pitr_id IS NULL THEN
+		-- (the writes of a table partitioned over servers happen there,
+		-- under their commit timestamps, out of the capture trigger's sight)
+		IF (SELECT c.relkind FROM pg_class c WHERE c.oid = t.relid) = 'p' THEN
+			PERFORM hroe.dynamodb_error('ValidationException',
+				format('Point-in-time recovery is not supported on a table partitioned over servers (hroe.partition_servers): %s', v_table));
+		END IF;
+		IF current_setting('track_commit_timestamp') <> 'on' THEN
+			PERFORM hroe.dynamodb_error('ContinuousBackupsUnavailableException',
+				'Point in time recovery needs the server setting track_commit_timestamp = on (set at server start)');
+		END IF;
+		-- the base image must be the table as of this call: one snapshot
+		-- after the trigger's lock, which waits for the writers in progress
+		IF current_setting('transaction_isolation') <> 'read committed' THEN
+			RAISE EXCEPTION USING ERRCODE = 'invalid_transaction_state',
+				MESSAGE = 'enabling point-in-time recovery must run in a READ COMMITTED transaction';
+		END IF;
+		INSERT INTO hroe.pitr (table_name, recovery_days, enabled_at, base_at)
+		VALUES (v_table, coalesce(p_recovery_days, 35), clock_timestamp(), clock_timestamp())
+		RETURNING * INTO p;
+		-- (SHARE ROW EXCLUSIVE until commit: no write between the image and the trigger)
+		EXECUTE format('CREATE TRIGGER hroe_pitr AFTER INSERT OR UPDATE OR DELETE ON %s'
+					   ' FOR EACH ROW EXECUTE FUNCTION hroe.pitr_capture(%L, %L, %L)',
+					   t.relid, p.pitr_id, t.partition_key, coalesce(t.sort_key, ''));
+		EXECUTE format('INSERT INTO hroe.pitr_base (pitr_id, key, item)'
+					   ' SELECT $1, hroe.pitr_key(s.item, $2, $3), s.item FROM %s s', t.relid)
+			USING p.pitr_id, t.partition_key, coalesce(t.sort_key, '');
+		-- every writer before committed before this instant, every later one commits after
+		UPDATE hroe.pitr SET enabled_at = clock_timestamp(), base_at = clock_timestamp()
+		WHERE pitr_id = p.pitr_id;
+	ELSIF p_enabled THEN
+		UPDATE hroe.pitr SET recovery_days = coalesce(p_recovery_days, recovery_days)
+		WHERE pitr_id = p.pitr_id;
+	ELSIF p.pitr_id IS NOT NULL THEN
+		EXECUTE format('DROP TRIGGER hroe_pitr ON %s', t.relid);
+		DELETE FROM hroe.pitr_history WHERE pitr_id = p.pitr_id;
+		DELETE FROM hroe.pitr_base WHERE pitr_id = p.pitr_id;
+		DELETE FROM hroe.pitr WHERE pitr_id = p.pitr_id;
+	END IF;
+	RETURN hroe.describe_continuous_backups(v_table);
+END
+$$;
+CREATE OR REPLACE FUNCTION hroe.restore_table_to_point_in_time(p_target_table_name text,
+													p_source_table_name text DEFAULT NULL,
+													p_restore_date_time timestamptz DEFAULT NULL,
+													p_use_latest_restorable_time boolean DEFAULT NULL,
+													p_overrides jsonb DEFAULT '{}',
+													p_source_table_arn text DEFAULT NULL,
+													p_schema name DEFAULT pg_catalog.current_schema())
+RETURNS jsonb
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	o jsonb := coalesce(p_overrides, '{}');
+	v_source text;
+	t hroe.tables;
+	p hroe.pitr;
+	v_at timestamptz;
+	v_earliest timestamptz;
+	v_latest timestamptz;
+	v_rel regclass;
+	-- a deleted table's: its system backup (hroe.pitr_table_deleted)
+	sb hroe.backups;
+	v_pitr_id bigint;
+BEGIN
+	PERFORM hroe.backup_validation(hroe.backup_name_errors(p_target_table_name, 'targetTableName'));
+	IF jsonb_typeof(o) <> 'object' THEN
+		PERFORM hroe.dynamodb_error('ValidationException', 'The overrides must be a JSON object');
+	END IF;
+	IF p_source_table_name IS NULL AND p_source_table_arn IS NULL THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			'One or more parameter values were invalid: Either SourceTableName or SourceTableArn must be specified');
+	END IF;
+	IF p_source_table_name IS NOT NULL AND p_source_table_arn IS NOT NULL THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			'One or more parameter values were invalid: Only one of SourceTableName or SourceTableArn can be specified');
+	END IF;
+	IF p_restore_date_time IS NOT NULL AND p_use_latest_restorable_time THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			'One or more parameter values were invalid: Only one of RestoreDateTime or UseLatestRestorableTime can be specified');
+	END IF;
+	IF p_restore_date_time IS NULL AND NOT coalesce(p_use_latest_restorable_time, false) THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			'One or more parameter values were invalid: Either RestoreDateTime or UseLatestRestorableTime must be specified');
+	END IF;
+	v_source := coalesce(p_source_table_name, p_source_table_arn);
+	-- (an ARN names the table only with SourceTableArn)
+	IF p_source_table_arn IS NOT NULL THEN
+		v_source := hroe.request_table_name(p_source_table_arn);
+	END IF;
+	SELECT * INTO t FROM hroe.tables WHERE table_name = v_source;
+	-- a deleted table (by its ARN only): its history as of its deletion,
+	-- while its system backup is kept (the caller's, under row-level security)
+	IF t.table_name IS NULL AND p_source_table_arn IS NOT NULL THEN
+		SELECT * INTO sb FROM hroe.backups b
+		WHERE b.backup_type = 'SYSTEM' AND b.description->>'TableArn' = p_source_table_arn
+		  AND b.expires_at > clock_timestamp()
+		ORDER BY b.created_at DESC LIMIT 1;
+	END IF;
+	IF t.table_name IS NULL AND sb.backup_id IS NULL THEN
+		PERFORM hroe.dynamodb_error('TableNotFoundException', format('Table not found: %s', v_source));
+	END IF;
+	IF sb.backup_id IS NULL THEN
+		SELECT * INTO p FROM hroe.pitr WHERE table_name = v_source;
+		IF p.pitr_id IS NULL THEN
+			PERFORM hroe.dynamodb_error('PointInTimeRecoveryUnavailableException',
+				format('Point in time recovery is not enabled for table ''%s''', v_source));
+		END IF;
+		v_pitr_id := p.pitr_id;
+		SELECT w.earliest, w.latest INTO v_earliest, v_latest FROM hroe.pitr_window(p) w;
+	ELSE
+		-- (restorable from the recovery window's start at its deletion to the deletion)
+		v_pitr_id := sb.pitr_id;
+		v_earliest := greatest(sb.pitr_earliest, clock_timestamp() - interval '35 days');
+		v_latest := sb.created_at;
+	END IF;
+	IF EXISTS (SELECT FROM hroe.tables WHERE table_name = p_target_table_name) THEN
+		PERFORM hroe.dynamodb_error('TableAlreadyExistsException', format('Table already exists: %s', p_target_table_name));
+	END IF;
+	v_at := CASE WHEN p_use_latest_restorable_time THEN v_latest ELSE p_restore_date_time END;
+	IF v_at < v_earliest OR v_at > v_latest THEN
+		PERFORM hroe.dynamodb_error('InvalidRestoreTimeException',
+			format('Invalid RestoreDateTime: %s. RestoreDateTime must be between EarliestRestorableDateTime %s and LatestRestorableDateTime %s',
+				   to_char(v_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'),
+				   to_char(v_earliest AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'),
+				   to_char(v_latest AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')));
+	END IF;
+	-- the history is read with the caller's privileges: a role that may not
+	-- read the table may not restore it (row-level security would only hide it)
+	IF sb.backup_id IS NULL AND NOT has_table_privilege(t.relid, 'SELECT') THEN
+		RAISE EXCEPTION USING ERRCODE = 'insufficient_privilege',
+			MESSAGE = format('permission denied for table %s', v_source);
+	END IF;
+	-- every transaction that committed at or before v_at must be visible:
+	-- one whose commit time is recorded but that is still in the snapshot's
+	-- list of running transactions (its commit not yet visible) is waited
+	-- for, each statement taking a new snapshot
+	IF current_setting('transaction_isolation') <> 'read committed' THEN
+		RAISE EXCEPTION USING ERRCODE = 'invalid_transaction_state',
+			MESSAGE = 'a restore to a point in time must run in a READ COMMITTED transaction';
+	END IF;
+	PERFORM hroe.pitr_wait_committed(v_at);
+	IF EXISTS (SELECT FROM hroe.pitr_history h
+			   WHERE h.pitr_id = v_pitr_id AND h.committed_at IS NULL
+				 AND pg_xact_commit_timestamp(h.xid) IS NULL) THEN
+		RAISE EXCEPTION USING ERRCODE = 'object_not_in_prerequisite_state',
+			MESSAGE = format('the history of table %s has versions without a commit time', v_source),
+			HINT = 'Point-in-time recovery needs track_commit_timestamp = on since it was enabled.';
+	END IF;
+	IF sb.backup_id IS NULL THEN
+		v_rel := hroe.restore_create_table(p_target_table_name, hroe.table_description(v_source) - 'PostgresTable',
+										   jsonb_build_object('BillingMode', t.billing_mode), o, p_schema);
+	ELSE
+		v_rel := hroe.restore_create_table(p_target_table_name, sb.description, sb.features, o, p_schema);
+	END IF;
+	-- the base image, each key's last version committed at or before v_at over it
+	EXECUTE format('INSERT INTO %s (item) SELECT s.item FROM hroe.pitr_items_at($1, $2) AS s(item)', v_rel)
+		USING v_pitr_id, v_at;
+	INSERT INTO hroe.table_restores (table_name, source_backup_arn, source_table_arn, restored_at)
+	VALUES (p_target_table_name, NULL, coalesce(sb.description->>'TableArn', hroe.table_arn(v_source)), v_at);
+	RETURN (hroe.table_description(p_target_table_name, 'CREATING', 'CREATING') - 'PostgresTable')
+		|| jsonb_build_object('RestoreSummary', hroe.restore_summary(p_target_table_name, true));
+END
+$$;
+CREATE OR REPLACE FUNCTION hroe.export_table(p_table_arn text, p_s3_bucket text, p_s3_prefix text DEFAULT NULL,
+								  p_export_format text DEFAULT 'DYNAMODB_JSON',
+								  p_export_type text DEFAULT 'FULL_EXPORT',
+								  p_client_token text DEFAULT NULL, p_export_time timestamptz DEFAULT NULL,
+								  p_s3_bucket_owner text DEFAULT NULL, p_s3_sse_algorithm text DEFAULT NULL,
+								  p_s3_sse_kms_key_id text DEFAULT NULL,
+								  p_export_from_time timestamptz DEFAULT NULL,
+								  p_export_to_time timestamptz DEFAULT NULL,
+								  p_export_view_type text DEFAULT NULL)
+RETURNS jsonb
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	v_table text;
+	v_rel regclass;
+	v_request jsonb;
+	v_row hroe.exports;
+	v_id text;
+	v_incremental boolean := coalesce(p_export_type, 'FULL_EXPORT') = 'INCREMENTAL_EXPORT';
+	v_to timestamptz;
+	v_earliest timestamptz;
+	v_latest timestamptz;
+	v_history boolean := false;
+	p hroe.pitr;
+BEGIN
+	IF p_table_arn IS NULL THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			'1 validation error detected: Value null at ''tableArn'' failed to satisfy constraint: Member must not be null');
+	ELSIF p_s3_bucket IS NULL THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			'1 validation error detected: Value null at ''s3Bucket'' failed to satisfy constraint: Member must not be null');
+	END IF;
+	PERFORM hroe.check_enum(p_export_format, 'exportFormat', '{DYNAMODB_JSON,ION}');
+	PERFORM hroe.check_enum(p_export_type, 'exportType', '{FULL_EXPORT,INCREMENTAL_EXPORT}');
+	PERFORM hroe.check_enum(p_export_view_type, 'incrementalExportSpecification.exportViewType',
+									 '{NEW_IMAGE,NEW_AND_OLD_IMAGES}');
+	PERFORM hroe.check_enum(p_s3_sse_algorithm, 's3SseAlgorithm', '{AES256,KMS}');
+	IF length(p_s3_prefix) > 1024 THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			format('1 validation error detected: Value ''%s'' at ''s3Prefix'' failed to satisfy constraint: Member must have length less than or equal to 1024', p_s3_prefix));
+	END IF;
+	-- an incremental export: its period, not an export time
+	-- (https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_IncrementalExportSpecification.html)
+	IF v_incremental THEN
+		IF p_export_time IS NOT NULL THEN
+			PERFORM hroe.dynamodb_error('ValidationException',
+				'One or more parameter values were invalid: ExportTime cannot be specified with ExportType INCREMENTAL_EXPORT');
+		END IF;
+		IF p_export_from_time IS NULL THEN
+			PERFORM hroe.dynamodb_error('ValidationException',
+				'One or more parameter values were invalid: IncrementalExportSpecification.ExportFromTime must be specified with ExportType INCREMENTAL_EXPORT');
+		END IF;
+		-- (no ExportToTime: the latest time with data available)
+		v_to := coalesce(p_export_to_time, clock_timestamp());
+		PERFORM hroe.incremental_export_check(p_export_from_time, v_to);
+	ELSIF p_export_from_time IS NOT NULL OR p_export_to_time IS NOT NULL OR p_export_view_type IS NOT NULL THEN
+		PERFORM hroe.dynamodb_error('ValidationException',
+			'One or more parameter values were invalid: IncrementalExportSpecification can only be specified with ExportType INCREMENTAL_EXPORT');
+	END IF;
+	-- (by the name in the ARN, the table's key; then the whole ARN, this region's and account's)
+	SELECT t.table_name, t.relid INTO v_table, v_rel FROM hroe.tables t
+	WHERE t.table_name = hroe.request_table_name(p_table_arn) AND hroe.table_arn(t.table_name) = p_table_arn;
+	IF NOT FOUND THEN
+		PERFORM hroe.dynamodb_error('TableNotFoundException', format('Table not found: %s', p_table_arn));
+	END IF;
+	IF NOT has_table_privilege(v_rel, 'SELECT') THEN
+		RAISE EXCEPTION 'permission denied for table %', v_table USING ERRCODE = 'insufficient_privilege';
+	END IF;
+	IF hroe.table_is_distributed(v_rel) THEN
+		RAISE EXCEPTION 'exports are not supported on distributed table %', v_table
+			USING ERRCODE = 'feature_not_supported';
+	END IF;
+	IF v_incremental THEN
+		-- the changes are point-in-time recovery's history: the period must
+		-- lie within its recovery window
+		SELECT * INTO p FROM hroe.pitr WHERE table_name = v_table;
+		IF p.pitr_id IS NULL THEN
+			PERFORM hroe.dynamodb_error('PointInTimeRecoveryUnavailableException',
+				format('Point in time recovery is not enabled for table ''%s''', v_table));
+		END IF;
+		SELECT w.earliest, w.latest INTO v_earliest, v_latest FROM hroe.pitr_window(p) w;
+		IF v_to > v_latest THEN
+			PERFORM hroe.dynamodb_error('InvalidExportTimeException', 'ExportToTime cannot be in the future');
+		ELSIF p_export_from_time < v_earliest THEN
+			PERFORM hroe.dynamodb_error('InvalidExportTimeException',
+				format('ExportFromTime %s is before the earliest restorable time %s of table ''%s''',
+					   to_char(p_export_from_time AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'),
+					   to_char(v_earliest AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'), v_table));
+		END IF;
+	ELSIF p_export_time > clock_timestamp() THEN
+		PERFORM hroe.dynamodb_error('InvalidExportTimeException', 'Export time cannot be in the future');
+	ELSIF p_export_time IS NOT NULL THEN
+		-- a full export at ExportTime: the table's state then, from
+		-- point-in-time recovery's history, as a restore to that instant
+		SELECT * INTO p FROM hroe.pitr WHERE table_name = v_table;
+		IF p.pitr_id IS NOT NULL THEN
+			SELECT w.earliest INTO v_earliest FROM hroe.pitr_window(p) w;
+			IF p_export_time < v_earliest THEN
+				PERFORM hroe.dynamodb_error('InvalidExportTimeException',
+					format('ExportTime %s is before the earliest restorable time %s of table ''%s''',
+						   to_char(p_export_time AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'),
+						   to_char(v_earliest AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'), v_table));
+			END IF;
+			v_history := true;
+		-- without point-in-time recovery, the export is of the table as it
+		-- is now: an ExportTime at most a minute ago stands for now
+		ELSIF p_export_time < statement_timestamp() - interval '1 minute' THEN
+			PERFORM hroe.dynamodb_error('PointInTimeRecoveryUnavailableException',
+				format('Point in time recovery is not enabled for table ''%s''', v_table));
+		END IF;
+	END IF;
+	PERFORM hroe.s3_check_bucket(p_s3_bucket, p_s3_prefix, true);
+	v_request := jsonb_strip_nulls(jsonb_build_object(
+		'TableArn', p_table_arn, 'S3Bucket', p_s3_bucket, 'S3Prefix', p_s3_prefix,
+		'ExportFormat', coalesce(p_export_format, 'DYNAMODB_JSON'),
+		'ExportType', coalesce(p_export_type, 'FULL_EXPORT'), 'S3BucketOwner', p_s3_bucket_owner,
+		'S3SseAlgorithm', p_s3_sse_algorithm, 'S3SseKmsKeyId', p_s3_sse_kms_key_id,
+		'ExportTime', EXTRACT(epoch FROM p_export_time),
+		'IncrementalExportSpecification', CASE WHEN v_incremental THEN jsonb_strip_nulls(jsonb_build_object(
+			'ExportFromTime', EXTRACT(epoch FROM p_export_from_time),
+			'ExportToTime', EXTRACT(epoch FROM p_export_to_time), 'ExportViewType', p_export_view_type)) END));
+	-- ClientToken: the same request within 8 hours is the same export
+	IF p_client_token IS NOT NULL THEN
+		SELECT * INTO v_row FROM hroe.exports e
+		WHERE e.client_token = p_client_token AND e.requested_by = (SELECT oid FROM pg_roles WHERE rolname = current_user)
+		  AND e.start_time > clock_timestamp() - interval '8 hours'
+		ORDER BY e.start_time DESC LIMIT 1;
+		IF FOUND THEN
+			IF v_row.request <> v_request THEN
+				PERFORM hroe.dynamodb_error('IdempotentParameterMismatchException',
+					'The provided ClientToken was already used with different parameters');
+			END IF;
+			RETURN jsonb_build_object('ExportDescription', hroe.export_description(v_row));
+		END IF;
+	END IF;
+	v_id := lpad((extract(epoch FROM clock_timestamp()) * 1000)::bigint::text, 14, '0')
+			|| '-' || left(md5(gen_random_uuid()::text), 8);
+	INSERT INTO hroe.exports (export_arn, table_name, table_arn, requested_by, client_token, request,
+							  export_type, export_format, s3_bucket, s3_prefix, s3_bucket_owner,
+							  s3_sse_algorithm, s3_sse_kms_key_id, export_manifest,
+							  export_from_time, export_to_time, export_view_type,
+							  export_time, export_from_history)
+	VALUES (p_table_arn || '/export/' || v_id, v_table, p_table_arn,
+			(SELECT oid FROM pg_roles WHERE rolname = current_user), p_client_token, v_request,
+			coalesce(p_export_type, 'FULL_EXPORT'), coalesce(p_export_format, 'DYNAMODB_JSON'),
+			p_s3_bucket, p_s3_prefix, p_s3_bucket_owner, coalesce(p_s3_sse_algorithm, 'AES256'), p_s3_sse_kms_key_id,
+			coalesce(rtrim(p_s3_prefix, '/') || '/', '') || 'AWSDynamoDB/' || v_id || '/manifest-summary.json',
+			CASE WHEN v_incremental THEN p_export_from_time END, v_to,
+			CASE WHEN v_incremental THEN coalesce(p_export_view_type, 'NEW_AND_OLD_IMAGES') END,
+			CASE WHEN v_history THEN p_export_time ELSE clock_timestamp() END, v_history)
+	RETURNING * INTO v_row;
+	PERFORM hroe.transfer_start('export', v_row.job_id);
+	RETURN jsonb_build_object('ExportDescription', hroe.export_description(v_row));
+END
+$$;
+DROP FUNCTION hroe.pitr_table_name(text);

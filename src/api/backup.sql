@@ -255,7 +255,8 @@ LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
-	v_table text := p_table_name;
+	-- (TableName may be the table's ARN)
+	v_table text := hroe.request_table_name(p_table_name);
 	t hroe.tables;
 	b hroe.backups;
 	v_ttl hroe.time_to_live;
@@ -264,14 +265,6 @@ DECLARE
 	v_ms bigint := floor(EXTRACT(epoch FROM v_at) * 1000);
 	v_features jsonb;
 BEGIN
-	-- (TableName may be the table's ARN)
-	IF v_table LIKE 'arn:%:table/%' THEN
-		v_table := substr(v_table, strpos(v_table, ':table/') + 7);
-		-- (an ARN of another region or account names no table here)
-		IF hroe.table_arn(v_table) IS DISTINCT FROM p_table_name THEN
-			v_table := p_table_name;
-		END IF;
-	END IF;
 	PERFORM hroe.backup_validation(
 		CASE WHEN p_table_name IS NULL
 			 THEN ARRAY['Value null at ''tableName'' failed to satisfy constraint: Member must not be null']
@@ -339,20 +332,14 @@ LANGUAGE plpgsql STABLE PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
-	v_table text := p_table_name;
+	-- (TableName may be the table's ARN)
+	v_table text := hroe.request_table_name(p_table_name);
 	v_errors text[] := '{}';
 	v_start hroe.backups;
 	v_rows jsonb;
 	v_more boolean;
 	v_last text;
 BEGIN
-	IF v_table LIKE 'arn:%:table/%' THEN
-		v_table := substr(v_table, strpos(v_table, ':table/') + 7);
-		-- (an ARN of another region or account names no table here)
-		IF hroe.table_arn(v_table) IS DISTINCT FROM p_table_name THEN
-			v_table := p_table_name;
-		END IF;
-	END IF;
 	IF p_table_name IS NOT NULL AND p_table_name NOT LIKE 'arn:%' THEN
 		v_errors := v_errors || hroe.backup_name_errors(p_table_name, 'tableName');
 	END IF;

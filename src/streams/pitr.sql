@@ -122,28 +122,6 @@ LANGUAGE C VOLATILE PARALLEL UNSAFE;
 COMMENT ON FUNCTION hroe.pitr_capture() IS
 'internal: The AFTER ROW trigger of a table with point-in-time recovery (arguments: hroe.pitr.pitr_id, partition and sort key names, as hroe.update_continuous_backups creates it): appends each new version of an item (new image, or NULL when deleted) with the writing transaction''s xid to hroe.pitr_history as the extension''s owner, in a security-restricted operation with search_path pinned, after checking in hroe''s catalog that the history is that table''s (else insufficient_privilege, nothing written); none when the item did not change';
 
--- The table a request names by TableName or its ARN (an ARN of another
--- region or account names no table here)
-CREATE FUNCTION hroe.pitr_table_name(p_name text)
-RETURNS text
-LANGUAGE plpgsql STABLE PARALLEL SAFE
-SET search_path = pg_catalog, pg_temp
-AS $$
-DECLARE
-	v_table text := p_name;
-BEGIN
-	IF v_table LIKE 'arn:%:table/%' THEN
-		v_table := substr(v_table, strpos(v_table, ':table/') + 7);
-		IF hroe.table_arn(v_table) IS DISTINCT FROM p_name THEN
-			v_table := p_name;
-		END IF;
-	END IF;
-	RETURN v_table;
-END
-$$;
-COMMENT ON FUNCTION hroe.pitr_table_name(text) IS
-'internal: The table name p_name names: itself, or the name in a table ARN of this region and account';
-
 -- DescribeContinuousBackups' ContinuousBackupsDescription of a table
 CREATE FUNCTION hroe.describe_continuous_backups(p_table_name text)
 RETURNS jsonb
@@ -151,7 +129,7 @@ LANGUAGE plpgsql VOLATILE PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
-	v_table text := hroe.pitr_table_name(p_table_name);
+	v_table text := hroe.request_table_name(p_table_name);
 	p hroe.pitr;
 BEGIN
 	IF p_table_name IS NULL THEN
@@ -185,7 +163,7 @@ LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
-	v_table text := hroe.pitr_table_name(p_table_name);
+	v_table text := hroe.request_table_name(p_table_name);
 	t hroe.tables;
 	p hroe.pitr;
 	v_errors text[] := '{}';
@@ -430,7 +408,7 @@ BEGIN
 	v_source := coalesce(p_source_table_name, p_source_table_arn);
 	-- (an ARN names the table only with SourceTableArn)
 	IF p_source_table_arn IS NOT NULL THEN
-		v_source := hroe.pitr_table_name(p_source_table_arn);
+		v_source := hroe.request_table_name(p_source_table_arn);
 	END IF;
 	SELECT * INTO t FROM hroe.tables WHERE table_name = v_source;
 	-- a deleted table (by its ARN only): its history as of its deletion,

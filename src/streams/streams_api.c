@@ -168,12 +168,13 @@ StreamsCall(const char *op, const ApiRequest *r, StringInfo out)
 	/* a stream named by its ARN: as the stream's resource-based policy allows */
 	{
 		char	   *arn = hroe_api_member_text(req, "StreamArn", "StreamArn");
-		char	   *label = arn ? strstr(arn, "/stream/") : NULL;
 		char	   *table;
+		char	   *rest;
 		bool		ours;
 
-		if (label && (table = hroe_arn_table_name(pnstrdup(arn, label - arn), &ours)) != NULL && ours)
-			hroe_call_authorize(&r->call->ops, op, table, NULL, label + strlen("/stream/"));
+		if (arn && hroe_arn_parse(arn, &table, &rest, &ours) && ours &&
+			strncmp(rest, "/stream/", strlen("/stream/")) == 0)
+			hroe_call_authorize(&r->call->ops, op, table, NULL, rest + strlen("/stream/"));
 	}
 	values[0] = CStringGetTextDatum(op);
 	values[1] = JsonbPGetDatum(RequestJsonb(req));

@@ -298,30 +298,29 @@ LANGUAGE plpgsql STABLE STRICT PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
-	v_m text[] := regexp_match(p_resource_arn,
-		'^arn:aws:dynamodb:([a-z0-9-]+):([0-9]{12}):table/([A-Za-z0-9_.-]{3,255})(/stream/([^/]+))?$');
+	v_arn record := hroe.arn_parse(p_resource_arn);
 BEGIN
-	IF v_m IS NULL THEN
+	IF v_arn.table_name IS NULL OR v_arn.resource !~ '^(/stream/[^/]+)?$' THEN
 		PERFORM hroe.dynamodb_error('ValidationException',
 			format('Invalid ResourceArn provided as input %s', p_resource_arn));
 	END IF;
-	IF v_m[1] <> current_setting('hroe.region') OR v_m[2] <> current_setting('hroe.account_id') THEN
+	IF NOT v_arn.ours THEN
 		RAISE EXCEPTION 'ARN "%" is not one of this database''s (hroe.region %, hroe.account_id %)',
 			p_resource_arn, current_setting('hroe.region'), current_setting('hroe.account_id')
 			USING ERRCODE = 'insufficient_privilege';
 	END IF;
-	table_name := v_m[3];
-	stream_label := coalesce(v_m[5], '');
-	IF NOT EXISTS (SELECT FROM hroe.tables t WHERE t.table_name = v_m[3])
+	table_name := v_arn.table_name;
+	stream_label := substr(v_arn.resource, length('/stream/') + 1);
+	IF NOT EXISTS (SELECT FROM hroe.tables t WHERE t.table_name = v_arn.table_name)
 	   OR (stream_label <> '' AND NOT EXISTS (SELECT FROM hroe.streams s
-											  WHERE s.table_name = v_m[3] AND s.label = v_m[5])) THEN
+											  WHERE s.table_name = v_arn.table_name AND s.label = stream_label)) THEN
 		PERFORM hroe.dynamodb_error('ResourceNotFoundException',
 			format('Requested resource not found: ResourceArn: %s not found', p_resource_arn));
 	END IF;
 END
 $$;
 COMMENT ON FUNCTION hroe.resource_policy_target(text) IS
-'internal: The table and the stream label ('''' for the table itself) a table ARN (arn:aws:dynamodb:REGION:ACCOUNT:table/NAME) or stream ARN (.../stream/LABEL) of this database names; a ValidationException for any other string, AccessDeniedException for another region''s or account''s, ResourceNotFoundException for a table or stream that does not exist';
+'internal: The table and the stream label ('''' for the table itself) a table ARN (arn:aws:dynamodb:REGION:ACCOUNT:table/NAME) or stream ARN (.../stream/LABEL) of this database names, as hroe.arn_parse reads it; a ValidationException for any other string, AccessDeniedException for another partition''s, region''s or account''s, ResourceNotFoundException for a table or stream that does not exist';
 
 CREATE FUNCTION hroe.put_resource_policy(p_resource_arn text, p_policy text,
 										 p_expected_revision_id text DEFAULT NULL)

@@ -5,13 +5,16 @@
  *	  arn:aws:dynamodb:<region>:<account>:table/<name>[/index/<name>], with
  *	  the region and account of the settings hroe.region and
  *	  hroe.account_id (defined in hroe.c), and the reading of a table ARN
- *	  a request names (TagResource and the other tag operations).
+ *	  a request names (hroe_arn_parse, the only one: tags, streams,
+ *	  resource-based policies, backups, point-in-time recovery, exports).
  *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
 
+#include "access/htup_details.h"
 #include "fmgr.h"
+#include "funcapi.h"
 #include "utils/builtins.h"
 #include "utils/guc.h"
 
@@ -56,12 +59,16 @@ hroe_table_arn_cstring(const char *name)
 }
 
 /*
- * The table name in a table ARN, or NULL if arn is not one
- * (arn:<partition>:dynamodb:<region>:<account>:table/<a table name>);
- * *ours: whether its partition, region and account are this database's
+ * The one reading of a table ARN (every ARN a request names: tags, streams,
+ * resource-based policies, backups, point-in-time recovery, exports):
+ * arn:<partition>:dynamodb:<region>:<account>:table/<a table name><rest>,
+ * rest empty or from the '/' after the name on ("/index/NAME",
+ * "/stream/LABEL", ...).  False if arn is not one; else *table and *rest
+ * (palloc'd) and *ours: whether its partition, region and account are this
+ * database's.
  */
-char *
-hroe_arn_table_name(const char *arn, bool *ours)
+bool
+hroe_arn_parse(const char *arn, char **table, char **rest, bool *ours)
 {
 	const char *part[6];
 	size_t		len[6];
@@ -78,22 +85,71 @@ hroe_arn_table_name(const char *arn, bool *ours)
 		part[i] = p;
 		len[i] = colon ? (size_t) (colon - p) : strlen(p);
 		if (i < 5 && colon == NULL)
-			return NULL;
+			return false;
 		p = colon ? colon + 1 : p + len[i];
 	}
 	if (len[0] != 3 || strncmp(part[0], "arn", 3) != 0 ||
 		len[1] == 0 || len[2] != 8 || strncmp(part[2], "dynamodb", 8) != 0 ||
 		len[3] == 0 || len[4] == 0 || len[5] <= 6 || strncmp(part[5], "table/", 6) != 0)
-		return NULL;
+		return false;
 	name = part[5] + 6;
-	nlen = len[5] - 6;
+	nlen = strcspn(name, "/");
 	if (nlen < HROE_TABLE_NAME_MIN || nlen > HROE_TABLE_NAME_MAX ||
 		strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-") != nlen)
-		return NULL;
+		return false;
 	*ours = len[1] == 3 && strncmp(part[1], "aws", 3) == 0 &&
 		len[3] == strlen(hroe_region) && strncmp(part[3], hroe_region, len[3]) == 0 &&
 		len[4] == strlen(hroe_account_id) && strncmp(part[4], hroe_account_id, len[4]) == 0;
-	return pnstrdup(name, nlen);
+	*table = pnstrdup(name, nlen);
+	*rest = pstrdup(name + nlen);
+	return true;
+}
+
+/*
+ * The table name in a table ARN (hroe_arn_parse, nothing after the name),
+ * or NULL if arn is not one; *ours: whether it is this database's
+ */
+char *
+hroe_arn_table_name(const char *arn, bool *ours)
+{
+	char	   *table;
+	char	   *rest;
+
+	if (!hroe_arn_parse(arn, &table, &rest, ours) || rest[0] != '\0')
+	{
+		*ours = false;
+		return NULL;
+	}
+	return table;
+}
+
+PG_FUNCTION_INFO_V1(hroe_arn_parse_sql);
+
+/*
+ * hroe.arn_parse(text, OUT table_name, OUT resource, OUT ours): the SQL
+ * face of hroe_arn_parse, three NULLs if the text is not a table ARN
+ */
+Datum
+hroe_arn_parse_sql(PG_FUNCTION_ARGS)
+{
+	TupleDesc	desc;
+	Datum		values[3];
+	bool		nulls[3] = {true, true, true};
+	char	   *table;
+	char	   *rest;
+	bool		ours;
+
+	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "return type must be a row type");
+	desc = BlessTupleDesc(desc);
+	if (hroe_arn_parse(text_to_cstring(PG_GETARG_TEXT_PP(0)), &table, &rest, &ours))
+	{
+		values[0] = CStringGetTextDatum(table);
+		values[1] = CStringGetTextDatum(rest);
+		values[2] = BoolGetDatum(ours);
+		nulls[0] = nulls[1] = nulls[2] = false;
+	}
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(desc, values, nulls)));
 }
 
 PG_FUNCTION_INFO_V1(hroe_table_arn);

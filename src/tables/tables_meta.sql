@@ -13,6 +13,23 @@ LANGUAGE C STABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION hroe.table_arn(text) IS
 'The ARN DynamoDB gives table p_table_name: arn:aws:dynamodb:<hroe.region>:<hroe.account_id>:table/<name> (an index''s adds /index/<name>)';
 
+-- A table ARN read (hroe_arn_parse of tables_arn.c, the only reading of one)
+CREATE FUNCTION hroe.arn_parse(p_arn text, OUT table_name text, OUT resource text, OUT ours boolean)
+AS 'MODULE_PATHNAME', 'hroe_arn_parse_sql'
+LANGUAGE C STABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION hroe.arn_parse(text) IS
+'internal: The parts of table ARN p_arn (arn:PARTITION:dynamodb:REGION:ACCOUNT:table/NAME[RESOURCE]): the table name, what follows it ('''' for the table itself, /index/NAME, /stream/LABEL, ...) and whether its partition is aws and its region and account hroe.region and hroe.account_id; three NULLs for a text that is not a table ARN';
+
+-- The table a request names by TableName or its ARN (an ARN of another
+-- region or account names no table here)
+CREATE FUNCTION hroe.request_table_name(p_name text) RETURNS text
+LANGUAGE sql STABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+RETURN coalesce((SELECT a.table_name FROM hroe.arn_parse(p_name) a
+				 WHERE a.ours AND a.resource OPERATOR(pg_catalog.=) ''), p_name);
+COMMENT ON FUNCTION hroe.request_table_name(text) IS
+'internal: The table name p_name names: the name in a table ARN of this region and account (hroe.arn_parse), else p_name itself';
+
 -- The ProvisionedThroughput member of a table or GSI description
 CREATE FUNCTION hroe.throughput_description(p_read_capacity_units bigint, p_write_capacity_units bigint,
 											p_last_increase timestamptz, p_last_decrease timestamptz,

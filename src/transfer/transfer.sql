@@ -248,7 +248,7 @@ BEGIN
 	END IF;
 	-- (by the name in the ARN, the table's key; then the whole ARN, this region's and account's)
 	SELECT t.table_name, t.relid INTO v_table, v_rel FROM hroe.tables t
-	WHERE t.table_name = hroe.pitr_table_name(p_table_arn) AND hroe.table_arn(t.table_name) = p_table_arn;
+	WHERE t.table_name = hroe.request_table_name(p_table_arn) AND hroe.table_arn(t.table_name) = p_table_arn;
 	IF NOT FOUND THEN
 		PERFORM hroe.dynamodb_error('TableNotFoundException', format('Table not found: %s', p_table_arn));
 	END IF;
