@@ -117,22 +117,15 @@ CheckRole(bool write)
 	return hroe_s3_role_may(GetUserId(), write) ? S3_OK : S3_ACCESS_DENIED;
 }
 
-/* The bucket's directory, opened, or -1 with *status */
+/* The bucket's directory, opened (hroe_s3_open_bucket), or -1 with *status */
 static int
 OpenBucket(const char *bucket, S3Status *status)
 {
-	int			root,
-				fd;
+	HroeS3PathStatus st;
+	int			fd = hroe_s3_open_bucket(bucket, &st);
 
-	if (!hroe_s3_valid_bucket(bucket))
-	{
-		*status = S3_INVALID_BUCKET_NAME;
-		return -1;
-	}
-	root = hroe_s3_open_root();
-	fd = openat(root, bucket, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	close(root);
-	*status = fd < 0 ? S3_NO_SUCH_BUCKET : S3_OK;
+	*status = st == HROE_S3_BAD_BUCKET ? S3_INVALID_BUCKET_NAME :
+		st == HROE_S3_NO_BUCKET ? S3_NO_SUCH_BUCKET : S3_OK;
 	return fd;
 }
 
@@ -151,10 +144,9 @@ CheckKey(const char *key)
 	{
 		size_t		len = strcspn(c, "/");
 
-		if (len == 0 || len > 255 || (len == 1 && c[0] == '.') ||
-			(len == 2 && c[0] == '.' && c[1] == '.') ||
+		if (len == 0 || len > HROE_S3_COMPONENT_MAX || hroe_s3_component_leaves(c, len) ||
 			strncmp(c, TMP_PREFIX, strlen(TMP_PREFIX)) == 0)
-			return len > 255 ? S3_KEY_TOO_LONG : S3_INVALID_KEY;
+			return len > HROE_S3_COMPONENT_MAX ? S3_KEY_TOO_LONG : S3_INVALID_KEY;
 		if (c[len] == '\0')
 			return S3_OK;
 		c += len + 1;
@@ -336,7 +328,7 @@ PutObject(const char *bucket, const char *key, const char *body, size_t len, cha
 	bfd = OpenBucket(bucket, &st);
 	if (bfd < 0)
 		return st;
-	dfd = hroe_s3_open_key_dir(bfd, key, &base, true);
+	dfd = hroe_s3_open_key_dir(bfd, key, &base, HROE_S3_DIR_CREATE);
 	close(bfd);
 	if (RAND_bytes(rnd, sizeof(rnd)) != 1)
 		elog(ERROR, "RAND_bytes failed");
@@ -389,8 +381,6 @@ OpenKeyDir(const char *bucket, const char *key, char **base, S3Status *st)
 {
 	int			bfd,
 				dfd;
-	char	   *dir;
-	const char *slash;
 
 	if ((*st = CheckKey(key)) != S3_OK)
 	{
@@ -402,18 +392,8 @@ OpenKeyDir(const char *bucket, const char *key, char **base, S3Status *st)
 	bfd = OpenBucket(bucket, st);
 	if (bfd < 0)
 		return -1;
-	slash = strrchr(key, '/');
-	*base = pstrdup(slash ? slash + 1 : key);
-	dir = slash ? pnstrdup(key, slash - key) : pstrdup("");
 	/* each component without following links; a missing one: no such key */
-	dfd = dup(bfd);
-	for (char *save = NULL, *c = strtok_r(dir, "/", &save); c && dfd >= 0; c = strtok_r(NULL, "/", &save))
-	{
-		int			next = openat(dfd, c, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-
-		close(dfd);
-		dfd = next;
-	}
+	dfd = hroe_s3_open_key_dir(bfd, key, base, HROE_S3_DIR_FIND);
 	close(bfd);
 	if (dfd < 0)
 		*st = S3_NO_SUCH_KEY;
@@ -890,19 +870,17 @@ ListObjects(Answer *a, const char *bucket, const char *query, const char *resour
 		}
 		else
 		{
-			const char *slash = strrchr(key, '/');
-			char	   *dir = slash ? pnstrdup(key, slash - key) : pstrdup("");
 			char	   *base;
-			int			dfd = hroe_s3_open_key_dir(bfd, key, &base, false);
+			int			dfd = hroe_s3_open_key_dir(bfd, key, &base, HROE_S3_DIR_FIND);
 			struct stat sb;
 			char		etag[33];
 
-			pfree(dir);
-			if (fstatat(dfd, base, &sb, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISREG(sb.st_mode) ||
+			if (dfd < 0 || fstatat(dfd, base, &sb, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISREG(sb.st_mode) ||
 				!FileMd5(dfd, base, etag))
 			{
 				/* gone meanwhile */
-				close(dfd);
+				if (dfd >= 0)
+					close(dfd);
 				count--;
 				continue;
 			}
@@ -1370,7 +1348,9 @@ hroe_s3_list_objects(PG_FUNCTION_ARGS)
 
 		if (strstr(key, "/" TMP_PREFIX) || strncmp(key, TMP_PREFIX, strlen(TMP_PREFIX)) == 0)
 			continue;
-		dfd = hroe_s3_open_key_dir(bfd, key, &base, false);
+		dfd = hroe_s3_open_key_dir(bfd, key, &base, HROE_S3_DIR_FIND);
+		if (dfd < 0)
+			continue;			/* gone meanwhile */
 		if (fstatat(dfd, base, &sb, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(sb.st_mode) &&
 			FileMd5(dfd, base, etag))
 		{

@@ -29,9 +29,30 @@ extern int	hroe_incremental_export_min_period;
 
 /* privileges: may the role write (export) or read (import) the buckets */
 extern bool hroe_s3_role_may(Oid role, bool write);
-extern int	hroe_s3_open_bucket(const char *bucket);
-extern int	hroe_s3_open_dir(int dirfd, const char *path, bool create);
-extern int	hroe_s3_open_key_dir(int bucketfd, const char *key, char **base, bool create);
+
+/*
+ * The paths' rules, here only (transfer_files.c; the S3 API's s3_api.c
+ * uses them): a bucket's name and its directory below hroe.s3_root, a
+ * key's components (none "." or "..", at most HROE_S3_COMPONENT_MAX bytes),
+ * each opened without following a symbolic link
+ */
+#define HROE_S3_COMPONENT_MAX 255
+typedef enum HroeS3PathStatus
+{
+	HROE_S3_PATH_OK,
+	HROE_S3_BAD_BUCKET,			/* not a bucket name */
+	HROE_S3_NO_BUCKET			/* no such bucket */
+} HroeS3PathStatus;
+typedef enum HroeS3DirMode
+{
+	HROE_S3_DIR_OPEN,			/* a missing directory: an error */
+	HROE_S3_DIR_CREATE,			/* created when missing */
+	HROE_S3_DIR_FIND			/* -1 when missing (or not a directory) */
+} HroeS3DirMode;
+extern int	hroe_s3_open_bucket(const char *bucket, HroeS3PathStatus *st);
+extern bool hroe_s3_component_leaves(const char *c, size_t len);
+extern int	hroe_s3_open_dir(int dirfd, const char *path, HroeS3DirMode mode);
+extern int	hroe_s3_open_key_dir(int bucketfd, const char *key, char **base, HroeS3DirMode mode);
 
 /* for the S3 API (s3_api.c): bucket names, the root opened */
 extern bool hroe_s3_valid_bucket(const char *bucket);

@@ -91,40 +91,65 @@ OpenRoot(void)
 	return fd;
 }
 
-/* The bucket's directory, opened (no symbolic link), or DynamoDB's error */
+/*
+ * The bucket's directory, opened (no symbolic link): the one way to a
+ * bucket.  Not one (a name against S3's rules, no such directory): -1 and
+ * *st when st is given (the S3 API's own errors), else DynamoDB's error.
+ */
 int
-hroe_s3_open_bucket(const char *bucket)
+hroe_s3_open_bucket(const char *bucket, HroeS3PathStatus *st)
 {
 	int			root;
 	int			fd;
 
 	if (!ValidBucket(bucket))
+	{
+		if (st)
+		{
+			*st = HROE_S3_BAD_BUCKET;
+			return -1;
+		}
 		hroe_ddb_error(ERRCODE_HROE_VALIDATION, "ValidationException",
 					   psprintf("Invalid S3 bucket name: %s", bucket));
+	}
 	root = OpenRoot();
 	fd = openat(root, bucket, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	close(root);
-	if (fd < 0)
+	if (st)
+		*st = fd < 0 ? HROE_S3_NO_BUCKET : HROE_S3_PATH_OK;
+	else if (fd < 0)
 		hroe_ddb_error(ERRCODE_HROE_VALIDATION, "ValidationException",
 					   psprintf("S3 bucket %s does not exist", bucket));
 	return fd;
 }
 
-/* One component of a key: not empty, ".", ".." */
+/*
+ * Is c (len bytes, one component of a key's path) one that leaves its
+ * directory: "." or ".."?  The one test of it (the S3 API's too).
+ */
+bool
+hroe_s3_component_leaves(const char *c, size_t len)
+{
+	return (len == 1 && c[0] == '.') || (len == 2 && c[0] == '.' && c[1] == '.');
+}
+
+/* One component of a key: not ".", ".." */
 static void
 CheckComponent(const char *c, const char *path)
 {
-	if (strcmp(c, ".") == 0 || strcmp(c, "..") == 0)
+	if (hroe_s3_component_leaves(c, strlen(c)))
 		hroe_ddb_error(ERRCODE_HROE_VALIDATION, "ValidationException",
 					   psprintf("S3 key \"%s\" leaves its bucket: hroe refuses \".\" and \"..\" in a key's path", path));
 }
 
 /*
  * The directory path (components split at '/', empty ones skipped) below
- * dirfd, opened; created (0750) when create.  Symbolic links are refused.
+ * dirfd, opened; created (0750) when mode is HROE_S3_DIR_CREATE; -1 for a
+ * component that cannot be opened when HROE_S3_DIR_FIND (else an error).
+ * Symbolic links are refused.
  */
 int
-hroe_s3_open_dir(int dirfd, const char *path, bool create)
+hroe_s3_open_dir(int dirfd, const char *path, HroeS3DirMode mode)
 {
 	char	   *copy = pstrdup(path);
 	char	   *save = NULL;
@@ -137,12 +162,18 @@ hroe_s3_open_dir(int dirfd, const char *path, bool create)
 		int			next;
 
 		CheckComponent(c, path);
-		if (strlen(c) > 255)
+		if (strlen(c) > HROE_S3_COMPONENT_MAX)
 			ereport(ERROR,
 					(errcode(ERRCODE_NAME_TOO_LONG),
-					 errmsg("a component of S3 key \"%s\" is longer than 255 bytes", path)));
+					 errmsg("a component of S3 key \"%s\" is longer than %d bytes", path, HROE_S3_COMPONENT_MAX)));
 		next = openat(fd, c, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		if (next < 0 && errno == ENOENT && create)
+		if (next < 0 && mode == HROE_S3_DIR_FIND)
+		{
+			close(fd);
+			pfree(copy);
+			return -1;
+		}
+		if (next < 0 && errno == ENOENT && mode == HROE_S3_DIR_CREATE)
 		{
 			if (mkdirat(fd, c, 0750) < 0 && errno != EEXIST)
 			{
@@ -173,9 +204,12 @@ hroe_s3_open_dir(int dirfd, const char *path, bool create)
 	return fd;
 }
 
-/* The directory of key (opened, created when create) and its last component (*base) */
+/*
+ * The directory of key (opened as hroe_s3_open_dir does in mode) and its
+ * last component (*base)
+ */
 int
-hroe_s3_open_key_dir(int bucketfd, const char *key, char **base, bool create)
+hroe_s3_open_key_dir(int bucketfd, const char *key, char **base, HroeS3DirMode mode)
 {
 	const char *slash = strrchr(key, '/');
 	char	   *dir = slash ? pnstrdup(key, slash - key) : pstrdup("");
@@ -184,7 +218,7 @@ hroe_s3_open_key_dir(int bucketfd, const char *key, char **base, bool create)
 	if ((*base)[0] == '\0')
 		ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE), errmsg("S3 key \"%s\" names no file", key)));
 	CheckComponent(*base, key);
-	return hroe_s3_open_dir(bucketfd, dir, create);
+	return hroe_s3_open_dir(bucketfd, dir, mode);
 }
 
 PG_FUNCTION_INFO_V1(hroe_s3_check_bucket);
@@ -213,7 +247,7 @@ hroe_s3_check_bucket(PG_FUNCTION_ARGS)
 						   write ? "write" : "read")));
 	/* (an endpoint's bucket: its name checked here, its existence by the export or import) */
 	if (!hroe_s3_remote())
-		close(hroe_s3_open_bucket(bucket));
+		close(hroe_s3_open_bucket(bucket, NULL));
 	else if (!ValidBucket(bucket))
 		hroe_ddb_error(ERRCODE_HROE_VALIDATION, "ValidationException",
 					   psprintf("Invalid S3 bucket name: %s", bucket));
@@ -706,7 +740,7 @@ hroe_s3_bucket_open(const char *bucket)
 	HroeS3Bucket *b = MemoryContextAllocZero(TopMemoryContext, sizeof(HroeS3Bucket));
 
 	b->name = MemoryContextStrdup(TopMemoryContext, bucket);
-	b->fd = hroe_s3_remote() ? -1 : hroe_s3_open_bucket(bucket);
+	b->fd = hroe_s3_remote() ? -1 : hroe_s3_open_bucket(bucket, NULL);
 	return b;
 }
 
@@ -729,7 +763,7 @@ hroe_s3_object_create(HroeS3Bucket *b, const char *key, bool gzip)
 
 	if (b->fd < 0)
 		return WriterNew(-1, key, gzip, hroe_s3_upload_begin(b->name, key));
-	dirfd = hroe_s3_open_key_dir(b->fd, key, &base, true);
+	dirfd = hroe_s3_open_key_dir(b->fd, key, &base, HROE_S3_DIR_CREATE);
 	w = WriterNew(dirfd, base, gzip, NULL);
 	close(dirfd);
 	return w;
@@ -755,7 +789,7 @@ hroe_s3_object_open(HroeS3Bucket *b, const char *key, const char *compression)
 
 	if (b->fd < 0)
 		return ReaderNew(-1, b->name, key, compression);
-	dirfd = hroe_s3_open_key_dir(b->fd, key, &base, false);
+	dirfd = hroe_s3_open_key_dir(b->fd, key, &base, HROE_S3_DIR_OPEN);
 	r = ReaderNew(dirfd, NULL, base, compression);
 	close(dirfd);
 	return r;
