@@ -56,38 +56,6 @@ s3_is_request(const char *authorization, const char *target)
 	}
 }
 
-/* XML text, escaped */
-static void
-xml_text(StrBuf *b, const char *s)
-{
-	for (; *s; s++)
-	{
-		switch (*s)
-		{
-			case '<':
-				buf_puts(b, "&lt;");
-				break;
-			case '>':
-				buf_puts(b, "&gt;");
-				break;
-			case '&':
-				buf_puts(b, "&amp;");
-				break;
-			case '"':
-				buf_puts(b, "&quot;");
-				break;
-			case '\'':
-				buf_puts(b, "&apos;");
-				break;
-			default:
-				if ((unsigned char) *s < 0x20 && *s != '\t' && *s != '\n' && *s != '\r')
-					buf_printf(b, "&#x%X;", (unsigned char) *s);
-				else
-					buf_putc(b, *s);
-		}
-	}
-}
-
 void
 s3_error(Response *resp, int status, const char *code, const char *message,
 		 const char *resource)
@@ -97,14 +65,14 @@ s3_error(Response *resp, int status, const char *code, const char *message,
 	resp->body.data[0] = '\0';
 	resp->content_type = "application/xml";
 	buf_puts(&resp->body, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<Error><Code>");
-	xml_text(&resp->body, code);
+	buf_xml_text(&resp->body, code);
 	buf_puts(&resp->body, "</Code><Message>");
-	xml_text(&resp->body, message);
+	buf_xml_text(&resp->body, message);
 	buf_puts(&resp->body, "</Message>");
 	if (resource)
 	{
 		buf_puts(&resp->body, "<Resource>");
-		xml_text(&resp->body, resource);
+		buf_xml_text(&resp->body, resource);
 		buf_puts(&resp->body, "</Resource>");
 	}
 	buf_puts(&resp->body, "</Error>");
@@ -169,9 +137,8 @@ static void
 md5_base64(const char *data, size_t len, char *out)
 {
 	unsigned char md[16];
-	unsigned int n = 0;
 
-	if (!EVP_Digest(data, len, md, &n, EVP_md5(), NULL))
+	if (!md5_digest(data, len, md))
 		abort();
 	EVP_EncodeBlock((unsigned char *) out, md, 16);
 }

@@ -302,21 +302,6 @@ sigv4_parse_service(const Request *req, SigV4Auth *auth, Response *resp, const c
 		check_credential(credential, service, auth, resp);
 }
 
-/* Append s URI-encoded as SigV4 wants (unreserved kept; '/' kept if keep_slash). */
-static void
-uri_encode(StrBuf *b, const char *s, bool keep_slash)
-{
-	for (; *s; s++)
-	{
-		unsigned char c = (unsigned char) *s;
-
-		if (isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~' || (keep_slash && c == '/'))
-			buf_putc(b, (char) c);
-		else
-			buf_printf(b, "%%%02X", c);
-	}
-}
-
 /* Append a header value trimmed, inner runs of spaces collapsed to one. */
 static void
 append_trimmed(StrBuf *b, const char *v)
@@ -596,7 +581,7 @@ sigv4_sign(const Request *req, const SigV4Auth *auth, const char *secret, char *
 
 	buf_init(&canon);
 	buf_printf(&canon, "%s\n", req->method);
-	uri_encode(&canon, req->path[0] ? req->path : "/", true);
+	buf_uri_encode(&canon, req->path[0] ? req->path : "/", true);
 	buf_putc(&canon, '\n');
 
 	/* the query, sorted by encoded name then value */
@@ -607,10 +592,10 @@ sigv4_sign(const Request *req, const SigV4Auth *auth, const char *secret, char *
 		for (int i = 0; i < req->nargs; i++)
 		{
 			buf_init(&tmp);
-			uri_encode(&tmp, req->args[i].name, false);
+			buf_uri_encode(&tmp, req->args[i].name, false);
 			args[i].name = tmp.data;
 			buf_init(&tmp);
-			uri_encode(&tmp, req->args[i].value ? req->args[i].value : "", false);
+			buf_uri_encode(&tmp, req->args[i].value ? req->args[i].value : "", false);
 			args[i].value = tmp.data;
 		}
 		qsort(args, (size_t) req->nargs, sizeof(EncodedArg), compare_args);

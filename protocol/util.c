@@ -14,6 +14,7 @@
 #include "util.h"
 
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -153,6 +154,131 @@ hex_lower(const unsigned char *in, size_t n, char *out)
 		out[2 * i + 1] = digits[in[i] & 15];
 	}
 	out[2 * n] = '\0';
+}
+
+/* s percent-encoded as S3 and SigV4 want it into out (util.h) */
+size_t
+uri_encode(const char *s, bool keep_slash, char *out)
+{
+	static const char digits[] = "0123456789ABCDEF";
+	size_t		k = 0;
+
+	for (; *s; s++)
+	{
+		unsigned char c = (unsigned char) *s;
+
+		if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+			c == '-' || c == '_' || c == '.' || c == '~' || (keep_slash && c == '/'))
+			out[k++] = (char) c;
+		else
+		{
+			out[k++] = '%';
+			out[k++] = digits[c >> 4];
+			out[k++] = digits[c & 15];
+		}
+	}
+	out[k] = '\0';
+	return k;
+}
+
+/* s as XML text into out (util.h) */
+size_t
+xml_escape(const char *s, char *out)
+{
+	size_t		k = 0;
+
+	for (; *s; s++)
+	{
+		unsigned char c = (unsigned char) *s;
+		const char *entity = c == '<' ? "&lt;" : c == '>' ? "&gt;" : c == '&' ? "&amp;" :
+			c == '"' ? "&quot;" : c == '\'' ? "&apos;" : NULL;
+
+		if (entity)
+		{
+			memcpy(out + k, entity, strlen(entity));
+			k += strlen(entity);
+		}
+		else if (c < 0x20 && c != '\t' && c != '\n' && c != '\r')
+			k += (size_t) sprintf(out + k, "&#x%X;", c);
+		else
+			out[k++] = (char) c;
+	}
+	out[k] = '\0';
+	return k;
+}
+
+/* The buffer's room for an encoding of s (size(strlen(s)) bytes), written by encode */
+static void
+buf_encode(StrBuf *b, const char *s, size_t per_byte,
+		   size_t (*encode) (const char *, bool, char *), bool arg)
+{
+	size_t		n = strlen(s);
+	char	   *tmp;
+
+	if (n > (SIZE_MAX - 1) / per_byte)
+		abort();
+	tmp = xmalloc(per_byte * n + 1);
+	buf_append(b, tmp, encode(s, arg, tmp));
+	free(tmp);
+}
+
+static size_t
+xml_escape_arg(const char *s, bool unused, char *out)
+{
+	return xml_escape(s, out);
+}
+
+void
+buf_uri_encode(StrBuf *b, const char *s, bool keep_slash)
+{
+	buf_encode(b, s, 3, uri_encode, keep_slash);
+}
+
+void
+buf_xml_text(StrBuf *b, const char *s)
+{
+	buf_encode(b, s, 6, xml_escape_arg, false);
+}
+
+/* MD5 begun (util.h) */
+EVP_MD_CTX *
+md5_begin(void)
+{
+	EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+
+	if (ctx != NULL && EVP_DigestInit_ex(ctx, EVP_md5(), NULL) != 1)
+	{
+		EVP_MD_CTX_free(ctx);
+		ctx = NULL;
+	}
+	return ctx;
+}
+
+/* MD5 ended into out, the context freed (util.h) */
+bool
+md5_end(EVP_MD_CTX *ctx, unsigned char out[16])
+{
+	unsigned int n = 0;
+	bool		ok = EVP_DigestFinal_ex(ctx, out, &n) == 1 && n == 16;
+
+	EVP_MD_CTX_free(ctx);
+	return ok;
+}
+
+/* The MD5 of n bytes (util.h) */
+bool
+md5_digest(const void *data, size_t n, unsigned char out[16])
+{
+	EVP_MD_CTX *ctx = md5_begin();
+
+	if (ctx == NULL)
+		return false;
+	if (EVP_DigestUpdate(ctx, data, n) != 1)
+	{
+		EVP_MD_CTX_free(ctx);
+		return false;
+	}
+	return md5_end(ctx, out);
 }
 
 /* Monotonic seconds, for durations and cache ages. */

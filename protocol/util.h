@@ -13,6 +13,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include <openssl/evp.h>
+
 /* A NUL-terminated growable buffer; allocation failure aborts the process. */
 typedef struct StrBuf
 {
@@ -39,8 +41,40 @@ extern void *xmalloc(size_t n);
 extern void (*xmalloc_failed) (void);
 extern char *xstrdup(const char *s);
 
+/*
+ * The encodings every user of S3's and SigV4's texts shares (the protocol
+ * library, both front ends, the extension's S3 code), each here only:
+ */
 /* Lower-case hexadecimal of n bytes into out (2n + 1 bytes). */
 extern void hex_lower(const unsigned char *in, size_t n, char *out);
+
+/*
+ * s percent-encoded as S3 and SigV4 want it (RFC 3986's unreserved
+ * characters A-Z a-z 0-9 - _ . ~ kept, '/' too when keep_slash, every
+ * other byte %XX) into out (URI_ENCODED_SIZE(strlen(s)) bytes); the
+ * length written.  buf_uri_encode appends it.
+ */
+#define URI_ENCODED_SIZE(n) (3 * (n) + 1)
+extern size_t uri_encode(const char *s, bool keep_slash, char *out);
+extern void buf_uri_encode(StrBuf *b, const char *s, bool keep_slash);
+
+/*
+ * s as XML text (& < > " ' as entities, a control character other than
+ * tab, newline, carriage return as &#xN;) into out (XML_ESCAPED_SIZE(strlen(s))
+ * bytes); the length written.  buf_xml_text appends it.
+ */
+#define XML_ESCAPED_SIZE(n) (6 * (n) + 1)
+extern size_t xml_escape(const char *s, char *out);
+extern void buf_xml_text(StrBuf *b, const char *s);
+
+/*
+ * MD5 with OpenSSL's EVP: md5_begin (NULL on failure), EVP_DigestUpdate,
+ * md5_end (the digest into out; false on failure; the context freed);
+ * md5_digest of a whole buffer at once.  False or NULL: the caller's error.
+ */
+extern EVP_MD_CTX *md5_begin(void);
+extern bool md5_end(EVP_MD_CTX *ctx, unsigned char out[16]);
+extern bool md5_digest(const void *data, size_t n, unsigned char out[16]);
 
 /* Is the address a loopback one (127.0.0.0/8, ::1)? */
 struct sockaddr;

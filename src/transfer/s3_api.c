@@ -158,12 +158,10 @@ static void
 Md5Hex(const char *data, size_t len, char *out)
 {
 	unsigned char md[16];
-	unsigned int n;
 
-	if (!EVP_Digest(data, len, md, &n, EVP_md5(), NULL))
+	if (!md5_digest(data, len, md))
 		elog(ERROR, "MD5 failed");
-	hex_encode((const char *) md, 16, out);
-	out[32] = '\0';
+	hex_lower(md, 16, out);
 }
 
 /* The whole file name of dirfd (at most S3_OBJECT_MAX bytes, else NULL, *too_big) */
@@ -212,14 +210,16 @@ FileMd5(int dirfd, const char *name, char *out)
 	EVP_MD_CTX *ctx;
 	char		buf[65536];
 	unsigned char md[16];
-	unsigned int n;
 	ssize_t		k;
 
 	if (fd < 0)
 		return false;
-	ctx = EVP_MD_CTX_new();
-	if (ctx == NULL || !EVP_DigestInit_ex(ctx, EVP_md5(), NULL))
+	ctx = md5_begin();
+	if (ctx == NULL)
+	{
+		close(fd);
 		elog(ERROR, "MD5 failed");
+	}
 	while ((k = read(fd, buf, sizeof(buf))) != 0)
 	{
 		if (k < 0 && errno == EINTR)
@@ -230,12 +230,11 @@ FileMd5(int dirfd, const char *name, char *out)
 		CHECK_FOR_INTERRUPTS();
 	}
 	close(fd);
-	EVP_DigestFinal_ex(ctx, md, &n);
-	EVP_MD_CTX_free(ctx);
+	if (!md5_end(ctx, md))
+		elog(ERROR, "MD5 failed");
 	if (k < 0)
 		return false;
-	hex_encode((const char *) md, 16, out);
-	out[32] = '\0';
+	hex_lower(md, 16, out);
 	return true;
 }
 
@@ -332,8 +331,7 @@ PutObject(const char *bucket, const char *key, const char *body, size_t len, cha
 	close(bfd);
 	if (RAND_bytes(rnd, sizeof(rnd)) != 1)
 		elog(ERROR, "RAND_bytes failed");
-	hex_encode((const char *) rnd, sizeof(rnd), rhex);
-	rhex[16] = '\0';
+	hex_lower(rnd, sizeof(rnd), rhex);
 	snprintf(tmp, sizeof(tmp), TMP_PREFIX "%s", rhex);
 	fd = openat(dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0640);
 	if (fd < 0)
@@ -490,56 +488,14 @@ DeleteObject(const char *bucket, const char *key)
 
 /* ---------- XML ---------- */
 
-static void
-XmlText(StringInfo b, const char *s)
-{
-	for (; *s; s++)
-	{
-		switch (*s)
-		{
-			case '<':
-				appendStringInfoString(b, "&lt;");
-				break;
-			case '>':
-				appendStringInfoString(b, "&gt;");
-				break;
-			case '&':
-				appendStringInfoString(b, "&amp;");
-				break;
-			case '"':
-				appendStringInfoString(b, "&quot;");
-				break;
-			case '\'':
-				appendStringInfoString(b, "&apos;");
-				break;
-			default:
-				if ((unsigned char) *s < 0x20 && *s != '\t' && *s != '\n' && *s != '\r')
-					appendStringInfo(b, "&#x%X;", (unsigned char) *s);
-				else
-					appendStringInfoChar(b, *s);
-		}
-	}
-}
-
 /* A value percent-encoded (ListObjects' encoding-type=url), else XML text */
 static void
 XmlKey(StringInfo b, const char *s, bool url)
 {
-	if (!url)
-	{
-		XmlText(b, s);
-		return;
-	}
-	for (; *s; s++)
-	{
-		unsigned char c = (unsigned char) *s;
-
-		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-			c == '-' || c == '_' || c == '.' || c == '~' || c == '/')
-			appendStringInfoChar(b, (char) c);
-		else
-			appendStringInfo(b, "%%%02X", c);
-	}
+	if (url)
+		hroe_append_uri_encoded(b, s, true);
+	else
+		hroe_append_xml_text(b, s);
 }
 
 static void
@@ -594,9 +550,9 @@ AnswerError(Answer *a, S3Status st, const char *resource)
 	a->status = S3Errors[st].http;
 	AnswerXml(a);
 	appendStringInfo(&a->body, "<Error><Code>%s</Code><Message>", S3Errors[st].code);
-	XmlText(&a->body, S3Errors[st].message);
+	hroe_append_xml_text(&a->body, S3Errors[st].message);
 	appendStringInfoString(&a->body, "</Message><Resource>");
-	XmlText(&a->body, resource);
+	hroe_append_xml_text(&a->body, resource);
 	appendStringInfoString(&a->body, "</Resource></Error>");
 }
 
@@ -919,7 +875,7 @@ ListObjects(Answer *a, const char *bucket, const char *query, const char *resour
 		if (t)
 		{
 			appendStringInfoString(&a->body, "<ContinuationToken>");
-			XmlText(&a->body, t);
+			hroe_append_xml_text(&a->body, t);
 			appendStringInfoString(&a->body, "</ContinuationToken>");
 		}
 		if (sa)
@@ -932,7 +888,7 @@ ListObjects(Answer *a, const char *bucket, const char *query, const char *resour
 		{
 			char	   *hex = palloc(strlen(last) * 2 + 1);
 
-			hex[hex_encode(last, strlen(last), hex)] = '\0';
+			hex_lower((const unsigned char *) last, strlen(last), hex);
 			appendStringInfo(&a->body, "<NextContinuationToken>%s</NextContinuationToken>", hex);
 		}
 	}
@@ -1065,15 +1021,15 @@ DeleteObjects(Answer *a, const char *bucket, const char *body, size_t len, const
 		if (st != S3_OK)
 		{
 			appendStringInfoString(&a->body, "<Error><Key>");
-			XmlText(&a->body, key);
+			hroe_append_xml_text(&a->body, key);
 			appendStringInfo(&a->body, "</Key><Code>%s</Code><Message>", S3Errors[st].code);
-			XmlText(&a->body, S3Errors[st].message);
+			hroe_append_xml_text(&a->body, S3Errors[st].message);
 			appendStringInfoString(&a->body, "</Message></Error>");
 		}
 		else if (!quiet)
 		{
 			appendStringInfoString(&a->body, "<Deleted><Key>");
-			XmlText(&a->body, key);
+			hroe_append_xml_text(&a->body, key);
 			appendStringInfoString(&a->body, "</Key></Deleted>");
 		}
 	}

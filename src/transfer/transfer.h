@@ -13,6 +13,9 @@
 
 #include "lib/stringinfo.h"
 #include "nodes/pg_list.h"
+#include "utils/memutils.h"
+
+#include "util.h"
 
 /* hroe.s3_root: the directory whose subdirectories are the buckets */
 extern char *hroe_s3_root;
@@ -123,6 +126,33 @@ extern void hroe_s3_object_put(HroeS3Bucket *b, const char *key, const char *dat
 							   unsigned char md5[16]);
 extern HroeS3Reader *hroe_s3_object_open(HroeS3Bucket *b, const char *key, const char *compression);
 extern List *hroe_s3_object_list(HroeS3Bucket *b, const char *prefix);
+
+/*
+ * util.h's encodings (the protocol library's, the only ones) appended to
+ * a StringInfo: percent-encoding as S3 wants it ('/' kept when keep_slash),
+ * XML text
+ */
+static inline void
+hroe_append_uri_encoded(StringInfo b, const char *s, bool keep_slash)
+{
+	size_t		n = strlen(s);
+
+	if (n > (MaxAllocSize - 1) / 3)
+		elog(ERROR, "text of %zu bytes too long to percent-encode", n);
+	enlargeStringInfo(b, (int) (3 * n));
+	b->len += (int) uri_encode(s, keep_slash, b->data + b->len);
+}
+
+static inline void
+hroe_append_xml_text(StringInfo b, const char *s)
+{
+	size_t		n = strlen(s);
+
+	if (n > (MaxAllocSize - 1) / 6)
+		elog(ERROR, "text of %zu bytes too long to escape as XML", n);
+	enlargeStringInfo(b, (int) (6 * n));
+	b->len += (int) xml_escape(s, b->data + b->len);
+}
 
 /* the workers */
 extern void hroe_transfer_init(void);

@@ -15,7 +15,7 @@
  * and grants (doc/transfer.md).
  *
  * Compression: zlib (gzip, written and read) and libzstd (read).  MD5
- * (OpenSSL's EVP) gives the manifests' checksums.
+ * (OpenSSL's EVP, util.h's md5_begin/md5_end) gives the manifests' checksums.
  *
  * src/transfer/transfer_files.c
  *
@@ -310,8 +310,8 @@ WriterNew(int dirfd, const char *name, bool gzip, HroeS3Upload *up)
 		if (fchmod(w->fd, 0640) < 0)
 			ereport(ERROR, (errcode_for_file_access(), errmsg("could not set the mode of \"%s\": %m", name)));
 	}
-	w->md5 = EVP_MD_CTX_new();
-	if (w->md5 == NULL || EVP_DigestInit_ex(w->md5, EVP_md5(), NULL) != 1)
+	w->md5 = md5_begin();
+	if (w->md5 == NULL)
 		elog(ERROR, "MD5 is not available");
 	if (gzip && deflateInit2(&w->z, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
 		elog(ERROR, "deflateInit2 failed");
@@ -364,8 +364,6 @@ hroe_s3_write(HroeS3Writer *w, const char *data, size_t len)
 void
 hroe_s3_writer_close(HroeS3Writer *w, unsigned char md5[16], int64 *size)
 {
-	unsigned int n = 16;
-
 	if (w->gzip)
 	{
 		w->z.next_in = NULL;
@@ -373,8 +371,8 @@ hroe_s3_writer_close(HroeS3Writer *w, unsigned char md5[16], int64 *size)
 		Deflate(w, Z_FINISH);
 		deflateEnd(&w->z);
 	}
-	EVP_DigestFinal_ex(w->md5, md5, &n);
-	EVP_MD_CTX_free(w->md5);
+	if (!md5_end(w->md5, md5))
+		elog(ERROR, "MD5 failed");
 	if (w->up)
 		hroe_s3_upload_finish(w->up);
 	else if (fsync(w->fd) < 0 || close(w->fd) < 0)

@@ -211,22 +211,6 @@ ProgressCb(void *arg, curl_off_t dltotal, curl_off_t dlnow, curl_off_t ultotal, 
 	return (InterruptPending && (QueryCancelPending || ProcDiePending)) ? 1 : 0;
 }
 
-/* S3's percent-encoding (unreserved characters kept; '/' kept when path) */
-static void
-UriEncode(StringInfo b, const char *s, bool path)
-{
-	for (; *s; s++)
-	{
-		unsigned char c = (unsigned char) *s;
-
-		if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
-			c == '-' || c == '_' || c == '.' || c == '~' || (path && c == '/'))
-			appendStringInfoChar(b, c);
-		else
-			appendStringInfo(b, "%%%02X", c);
-	}
-}
-
 /*
  * One request: METHOD endpoint/bucket/key?query (query already in S3's
  * canonical order and encoding), with body data (len), the answer's body
@@ -254,10 +238,10 @@ Perform(const char *method, const char *bucket, const char *key, const char *que
 	initStringInfo(&url);
 	appendBinaryStringInfo(&url, hroe_s3_endpoint, hroe_s3_endpoint[elen - 1] == '/' ? elen - 1 : elen);
 	appendStringInfoChar(&url, '/');
-	UriEncode(&url, bucket, false);
+	hroe_append_uri_encoded(&url, bucket, false);
 	appendStringInfoChar(&url, '/');
 	if (key)
-		UriEncode(&url, key, true);
+		hroe_append_uri_encoded(&url, key, true);
 	if (query)
 		appendStringInfo(&url, "?%s", query);
 	sigv4 = psprintf("aws:amz:%s:s3", hroe_s3_region && hroe_s3_region[0] ? hroe_s3_region : "us-east-1");
@@ -438,7 +422,7 @@ SendPart(HroeS3Upload *u)
 
 		initStringInfo(&qs);
 		appendStringInfo(&qs, "partNumber=%d&uploadId=", u->nparts);
-		UriEncode(&qs, u->upload_id, false);
+		hroe_append_uri_encoded(&qs, u->upload_id, false);
 		q = qs.data;
 	}
 	Perform("PUT", u->bucket, u->key, q, u->buf, u->len, 0, 0, 64 * 1024, &r);
@@ -491,7 +475,7 @@ hroe_s3_upload_finish(HroeS3Upload *u)
 						 u->parts.data);
 		initStringInfo(&qs);
 		appendStringInfoString(&qs, "uploadId=");
-		UriEncode(&qs, u->upload_id, false);
+		hroe_append_uri_encoded(&qs, u->upload_id, false);
 		Perform("POST", u->bucket, u->key, qs.data, body.data, body.len, 0, 0, 1024 * 1024, &r);
 		Check("CompleteMultipartUpload", u->bucket, u->key, &r);
 		/* (S3 may answer 200 with an error document) */
@@ -579,11 +563,11 @@ hroe_s3_remote_list(const char *bucket, const char *prefix)
 		if (token)
 		{
 			appendStringInfoString(&qs, "continuation-token=");
-			UriEncode(&qs, token, false);
+			hroe_append_uri_encoded(&qs, token, false);
 			appendStringInfoChar(&qs, '&');
 		}
 		appendStringInfoString(&qs, "list-type=2&prefix=");
-		UriEncode(&qs, prefix ? prefix : "", false);
+		hroe_append_uri_encoded(&qs, prefix ? prefix : "", false);
 		Perform("GET", bucket, NULL, qs.data, NULL, 0, 0, 0, 16 * 1024 * 1024, &r);
 		Check("ListObjectsV2", bucket, prefix, &r);
 		arg = CStringGetTextDatum(r.in.buf);

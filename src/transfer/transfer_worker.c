@@ -233,8 +233,7 @@ Hex(const unsigned char *md5)
 {
 	char	   *s = palloc(33);
 
-	for (int i = 0; i < 16; i++)
-		sprintf(s + 2 * i, "%02x", md5[i]);
+	hex_lower(md5, 16, s);
 	return s;
 }
 
