@@ -54,7 +54,6 @@ typedef enum HroeS3DirMode
 } HroeS3DirMode;
 extern int	hroe_s3_open_bucket(const char *bucket, HroeS3PathStatus *st);
 extern bool hroe_s3_component_leaves(const char *c, size_t len);
-extern int	hroe_s3_open_dir(int dirfd, const char *path, HroeS3DirMode mode);
 extern int	hroe_s3_open_key_dir(int bucketfd, const char *key, char **base, HroeS3DirMode mode);
 
 /* for the S3 API (s3_api.c): bucket names, the root opened */
@@ -69,17 +68,16 @@ extern int	hroe_s3_open_root(void);
 extern bytea *hroe_s3_dispatch(const char *method, const char *path, const char *query,
 							   const char *body, size_t len);
 
-/* a file written, gzip-compressed or plain, with its MD5 and size */
+/*
+ * an object written (hroe_s3_object_create), gzip-compressed or plain,
+ * with its MD5 and size
+ */
 typedef struct HroeS3Writer HroeS3Writer;
-extern HroeS3Writer *hroe_s3_writer_open(int dirfd, const char *name, bool gzip);
 extern void hroe_s3_write(HroeS3Writer *w, const char *data, size_t len);
 extern void hroe_s3_writer_close(HroeS3Writer *w, unsigned char md5[16], int64 *size);
-extern void hroe_s3_write_file(int dirfd, const char *name, const char *data, size_t len,
-							   unsigned char md5[16]);
 
-/* a file read line by line, decompressed (GZIP, ZSTD, NONE) */
+/* an object read (hroe_s3_object_open) line by line, decompressed (GZIP, ZSTD, NONE) */
 typedef struct HroeS3Reader HroeS3Reader;
-extern HroeS3Reader *hroe_s3_reader_open(int dirfd, const char *name, const char *compression);
 extern bool hroe_s3_read_line(HroeS3Reader *r, StringInfo line, bool *too_long, int64 *raw_bytes);
 extern void hroe_s3_reader_close(HroeS3Reader *r);
 

@@ -148,8 +148,8 @@ CheckComponent(const char *c, const char *path)
  * component that cannot be opened when HROE_S3_DIR_FIND (else an error).
  * Symbolic links are refused.
  */
-int
-hroe_s3_open_dir(int dirfd, const char *path, HroeS3DirMode mode)
+static int
+OpenDir(int dirfd, const char *path, HroeS3DirMode mode)
 {
 	char	   *copy = pstrdup(path);
 	char	   *save = NULL;
@@ -205,7 +205,7 @@ hroe_s3_open_dir(int dirfd, const char *path, HroeS3DirMode mode)
 }
 
 /*
- * The directory of key (opened as hroe_s3_open_dir does in mode) and its
+ * The directory of key (opened as OpenDir does in mode) and its
  * last component (*base)
  */
 int
@@ -218,7 +218,7 @@ hroe_s3_open_key_dir(int bucketfd, const char *key, char **base, HroeS3DirMode m
 	if ((*base)[0] == '\0')
 		ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE), errmsg("S3 key \"%s\" names no file", key)));
 	CheckComponent(*base, key);
-	return hroe_s3_open_dir(bucketfd, dir, mode);
+	return OpenDir(bucketfd, dir, mode);
 }
 
 PG_FUNCTION_INFO_V1(hroe_s3_check_bucket);
@@ -318,12 +318,6 @@ WriterNew(int dirfd, const char *name, bool gzip, HroeS3Upload *up)
 	return w;
 }
 
-HroeS3Writer *
-hroe_s3_writer_open(int dirfd, const char *name, bool gzip)
-{
-	return WriterNew(dirfd, name, gzip, NULL);
-}
-
 static void
 Deflate(HroeS3Writer *w, int flush)
 {
@@ -383,16 +377,6 @@ hroe_s3_writer_close(HroeS3Writer *w, unsigned char md5[16], int64 *size)
 	pfree(w);
 }
 
-/* A whole small file, plain */
-void
-hroe_s3_write_file(int dirfd, const char *name, const char *data, size_t len, unsigned char md5[16])
-{
-	HroeS3Writer *w = hroe_s3_writer_open(dirfd, name, false);
-	unsigned char ignored[16];
-
-	hroe_s3_write(w, data, len);
-	hroe_s3_writer_close(w, md5 ? md5 : ignored, NULL);
-}
 
 /* ---------- reading ---------- */
 
@@ -461,12 +445,6 @@ ReaderNew(int dirfd, const char *bucket, const char *name, const char *compressi
 		ZSTD_initDStream(r->zstd);
 	}
 	return r;
-}
-
-HroeS3Reader *
-hroe_s3_reader_open(int dirfd, const char *name, const char *compression)
-{
-	return ReaderNew(dirfd, NULL, name, compression);
 }
 
 /* Read more of the file into in (at its end: eof) */
