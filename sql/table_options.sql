@@ -27,6 +27,10 @@ SELECT r - 'ContributorInsightsRuleList' - 'LastUpdateDateTime' AS d,
 FROM hroe.dynamodb('DescribeContributorInsights', '{"TableName":"opt_t"}') r;
 SELECT hroe.dynamodb('ListContributorInsights', '{"MaxResults":1}');
 SELECT hroe.dynamodb('UpdateContributorInsights', '{"TableName":"opt_t","ContributorInsightsAction":"FLIP"}');
+SELECT hroe.dynamodb('UpdateContributorInsights', '{"TableName":"opt_t","ContributorInsightsAction":"ENABLE","ContributorInsightsMode":"ALL_KEYS"}');
+-- (the enumerations' one check: its text, none for NULL or a value of the set)
+SELECT hroe.enum_errors('X', 'm.n', '{A,B}') AS bad, hroe.enum_errors(NULL, 'm.n', '{A,B}') AS null_ok,
+	   hroe.enum_errors('B', 'm.n', '{A,B}') AS member;
 SELECT hroe.dynamodb('DescribeContributorInsights', '{"TableName":"opt_t","IndexName":"nope"}');
 -- the counts (hroe is preloaded in the test clusters)
 SELECT hroe.dynamodb('PutItem', '{"TableName":"opt_t","Item":{"pk":{"S":"hot"}}}');
