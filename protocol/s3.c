@@ -408,22 +408,6 @@ s3_authenticate(const Request *req, const SigV4Auth *auth, const char *secret, b
 	return true;
 }
 
-/* Percent-encode s (unreserved characters kept) */
-static void
-pct(StrBuf *b, const char *s)
-{
-	for (; *s; s++)
-	{
-		unsigned char c = (unsigned char) *s;
-
-		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-			c == '-' || c == '_' || c == '.' || c == '~')
-			buf_putc(b, (char) c);
-		else
-			buf_printf(b, "%%%02X", c);
-	}
-}
-
 void
 s3_query(const Request *req, StrBuf *out)
 {
@@ -431,9 +415,9 @@ s3_query(const Request *req, StrBuf *out)
 	{
 		if (i)
 			buf_putc(out, '&');
-		pct(out, req->args[i].name);
+		buf_uri_encode(out, req->args[i].name, false);
 		buf_putc(out, '=');
-		pct(out, req->args[i].value ? req->args[i].value : "");
+		buf_uri_encode(out, req->args[i].value ? req->args[i].value : "", false);
 	}
 }
 
