@@ -36,6 +36,11 @@ SELECT format('hroe.design_run: models %s, %s run(s) per call', string_agg(DISTI
 SELECT hroe.compare_report_lines(rows) FROM hroe_run_rows;
 SELECT format('hroe: phase 3/3, the design''s page (%s)', to_char(clock_timestamp(), 'HH24:MI:SS')) AS progress \gset
 \echo :progress
+-- main.sh's signal that the curves may be read now (the file :phase3)
+\if :{?phase3}
+\o :phase3
+\o
+\endif
 -- the benchmark's curves: the busiest argument set, one client, per model
 CREATE TEMP TABLE hroe_bench (scale text, pattern_no text, pattern text, kind text, args_set text, label text,
 	args text, model text, clients text, rows text, median_ms text, min_ms text, max_ms text, rounds text,
