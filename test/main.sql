@@ -48,7 +48,7 @@ CREATE TEMP TABLE hroe_bench (scale text, pattern_no text, pattern text, kind te
 \copy hroe_bench FROM pstdin WITH (FORMAT csv, HEADER true)
 -- this run's own point on the curves (HROE_GROWTH_CSV): per pattern and
 -- model, the median of its first (busiest) argument set, in the benchmark's
--- columns (the page draws the reads'); written to :growth_csv, which main.sh
+-- columns (the page draws every pattern's); written to :growth_csv, which main.sh
 -- appends to HROE_GROWTH_CSV
 \if :{?growth_csv}
 CREATE TEMP TABLE hroe_growth AS
@@ -69,7 +69,7 @@ SELECT hroe.design_html(d.doc, r.rows, :'options'::jsonb || jsonb_build_object('
 	(SELECT jsonb_agg(jsonb_build_object('scale', b.scale::numeric, 'pattern_no', b.pattern_no::integer,
 										 'pattern', b.pattern, 'model', b.model, 'ms', b.median_ms::numeric))
 	 FROM hroe_bench b
-	 WHERE b.kind = 'read' AND b.args_set = 'busiest' AND b.clients = '1' AND b.model LIKE 'hroe\_%'
+	 WHERE b.args_set = 'busiest' AND b.clients = '1' AND b.model LIKE 'hroe\_%'
 	   AND b.median_ms <> ''), '[]')))
 FROM hroe_design d, hroe_run_rows r;
 \o
