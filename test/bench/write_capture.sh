@@ -66,9 +66,8 @@ echo
 echo "write phase (hroe.design_run, write patterns, $runs runs per call) at scale $scale, load average: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
 psql -X -q -A -F ' | ' -v ON_ERROR_STOP=1 <<'SQL'
-\pset footer off
-SELECT '| way | round | seconds | same items and WCU as before |' AS h UNION ALL SELECT '|---|---|---|---|';
 \pset tuples_only on
+SELECT '| way | round | seconds | same items and WCU as before |' AS h UNION ALL SELECT '|---|---|---|---|';
 SELECT '| ' || w.way, w.round, w.seconds,
 	   (w.rows = (SELECT b.rows FROM write_capture_rows b WHERE b.way = 'before' AND b.round = 1)) || ' |'
 FROM write_capture_rows w ORDER BY w.round, w.way DESC;
