@@ -416,47 +416,83 @@ $$;
 COMMENT ON FUNCTION hroe.compare_item_tables(text) IS
 'internal: the DynamoDB tables of a model: the tables of hroe.tables whose PostgreSQL table is in the model''s schema';
 
--- Drops the copies hroe.compare_snapshot made.
-CREATE FUNCTION hroe.compare_drop_snapshot(p_model text)
+-- Records what a write changes in a model's DynamoDB tables (section 6):
+-- the trigger of hroe.compare_capture, on each table for the duration of
+-- the measured call, copies the statement's old rows (flag true) and new
+-- rows (flag false, their keys only used) into the table's capture table,
+-- pg_temp.hroe_cmp_<oid>, in the order the statements ran. Without the
+-- capture table (another session, or after it was dropped) it does nothing.
+CREATE FUNCTION hroe.compare_capture_changes()
+RETURNS trigger
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+	IF TG_NARGS <> 1 OR TG_LEVEL <> 'STATEMENT' OR TG_WHEN <> 'AFTER' THEN
+		RAISE EXCEPTION 'hroe.compare_capture_changes must be an AFTER ... FOR EACH STATEMENT trigger with one argument'
+			USING ERRCODE = '39P01';
+	END IF;
+	IF pg_catalog.to_regclass(format('pg_temp.%I', TG_ARGV[0])) IS NULL THEN
+		RETURN NULL;
+	END IF;
+	IF TG_OP IN ('UPDATE', 'DELETE') THEN
+		EXECUTE format('INSERT INTO pg_temp.%I SELECT true, o.* FROM hroe_cmp_old o', TG_ARGV[0]);
+	END IF;
+	IF TG_OP IN ('INSERT', 'UPDATE') THEN
+		EXECUTE format('INSERT INTO pg_temp.%I SELECT false, n.* FROM hroe_cmp_new n', TG_ARGV[0]);
+	END IF;
+	RETURN NULL;
+END
+$$;
+COMMENT ON FUNCTION hroe.compare_capture_changes() IS
+'internal: the statement trigger hroe.compare_capture puts on a model''s DynamoDB tables: copies the statement''s old rows and the keys of its new rows (transition tables) into the table''s capture table pg_temp.hroe_cmp_<oid>, for hroe.compare_write_capacity; does nothing where that table does not exist';
+
+-- Starts recording what a write changes in a model's DynamoDB tables, for
+-- hroe.compare_write_capacity: per table a capture table and three
+-- statement triggers (INSERT, UPDATE, DELETE: transition tables take one
+-- event each). Call it in a subtransaction that is rolled back after the
+-- write is measured: the triggers and the capture tables go with it (the
+-- capture tables are dropped at commit too). Needs the TRIGGER privilege
+-- on the tables (their owner has it).
+CREATE FUNCTION hroe.compare_capture(p_model text)
 RETURNS void
 LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
 	t regclass;
+	v_cap text;
 BEGIN
 	FOR t IN SELECT hroe.compare_item_tables(p_model) LOOP
-		IF to_regclass(format('pg_temp.%I', 'hroe_cmp_' || t::oid)) IS NOT NULL THEN
-			EXECUTE format('DROP TABLE pg_temp.%I', 'hroe_cmp_' || t::oid);
+		v_cap := 'hroe_cmp_' || t::oid;
+		IF pg_catalog.to_regclass(format('pg_temp.%I', v_cap)) IS NOT NULL THEN
+			-- already recording in this (sub)transaction: start afresh
+			EXECUTE format('TRUNCATE pg_temp.%I', v_cap);
+			CONTINUE;
 		END IF;
+		EXECUTE format('CREATE TEMP TABLE %I ON COMMIT DROP AS SELECT true AS hroe_cmp_old, x.* FROM %s x WITH NO DATA', v_cap, t);
+		EXECUTE format('ALTER TABLE pg_temp.%I ADD COLUMN hroe_cmp_seq bigint GENERATED ALWAYS AS IDENTITY', v_cap);
+		EXECUTE format('CREATE TRIGGER hroe_compare_capture_insert AFTER INSERT ON %s REFERENCING NEW TABLE AS hroe_cmp_new
+			FOR EACH STATEMENT EXECUTE FUNCTION hroe.compare_capture_changes(%L)', t, v_cap);
+		EXECUTE format('CREATE TRIGGER hroe_compare_capture_update AFTER UPDATE ON %s REFERENCING OLD TABLE AS hroe_cmp_old NEW TABLE AS hroe_cmp_new
+			FOR EACH STATEMENT EXECUTE FUNCTION hroe.compare_capture_changes(%L)', t, v_cap);
+		EXECUTE format('CREATE TRIGGER hroe_compare_capture_delete AFTER DELETE ON %s REFERENCING OLD TABLE AS hroe_cmp_old
+			FOR EACH STATEMENT EXECUTE FUNCTION hroe.compare_capture_changes(%L)', t, v_cap);
 	END LOOP;
 END
 $$;
-COMMENT ON FUNCTION hroe.compare_drop_snapshot(text) IS
-'internal: drops the temporary copies of a model''s DynamoDB tables made by hroe.compare_snapshot';
+COMMENT ON FUNCTION hroe.compare_capture(text) IS
+'internal: starts recording what a write changes in a model''s DynamoDB tables (per table a capture table pg_temp.hroe_cmp_<oid>, dropped at commit, and AFTER INSERT, UPDATE and DELETE statement triggers running hroe.compare_capture_changes), for hroe.compare_write_capacity; meant for a subtransaction rolled back after the measured write, which takes the triggers with it; needs the TRIGGER privilege on the tables';
 
--- Copies a model's DynamoDB tables into temporary tables, before a write.
-CREATE FUNCTION hroe.compare_snapshot(p_model text)
-RETURNS void
-LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
-SET search_path = pg_catalog, pg_temp
-AS $$
-DECLARE
-	t regclass;
-BEGIN
-	PERFORM hroe.compare_drop_snapshot(p_model);
-	FOR t IN SELECT hroe.compare_item_tables(p_model) LOOP
-		EXECUTE format('CREATE TEMP TABLE %I AS SELECT * FROM %s', 'hroe_cmp_' || t::oid, t);
-	END LOOP;
-END
-$$;
-COMMENT ON FUNCTION hroe.compare_snapshot(text) IS
-'internal: copies each DynamoDB table of a model into a temporary table (pg_temp.hroe_cmp_<oid>), so that hroe.compare_write_capacity can tell what a write changed';
-
--- Write capacity of what changed since hroe.compare_snapshot (section 6):
--- every item changed, added or removed, paired with its old version by the
--- table key, priced by hroe.write_consumed_capacity, the rule PutItem and
--- DeleteItem report (table units, and per GSI the entry-sized writes).
+-- Write capacity of what changed since hroe.compare_capture (section 6):
+-- every item the write touched, its version before the write (the first
+-- row recorded for its key: an old row, or absent when the key's first
+-- change inserted it) paired with the table's current item of that key
+-- (one probe of the primary key), priced by hroe.write_consumed_capacity,
+-- the rule PutItem and DeleteItem report (table units, and per GSI the
+-- entry-sized writes); unchanged items (written back as they were, or
+-- added and removed again) do not count. The work follows the items
+-- written, not the tables' size.
 CREATE FUNCTION hroe.compare_write_capacity(p_model text, OUT items_written bigint, OUT table_wcu numeric,
 											OUT index_wcu numeric)
 LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
@@ -464,7 +500,9 @@ SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
 	t record;
-	v_key text;
+	v_cap text;
+	v_keys text;
+	v_match text;
 	v_n bigint;
 	v_t numeric;
 	v_all numeric;
@@ -474,17 +512,34 @@ BEGIN
 	index_wcu := 0;
 	FOR t IN SELECT h.relid, h.table_name FROM hroe.compare_item_tables(p_model) r (relid)
 			 JOIN hroe.tables h ON h.relid = r.relid LOOP
-		SELECT string_agg(format('x.%I', a.attname), ', ' ORDER BY k.o) INTO v_key
-		FROM pg_index i, unnest(i.indkey::int2[]) WITH ORDINALITY AS k (n, o), pg_attribute a
-		WHERE i.indrelid = t.relid AND i.indisprimary AND a.attrelid = t.relid AND a.attnum = k.n;
+		v_cap := 'hroe_cmp_' || t.relid::oid;
+		IF pg_catalog.to_regclass(format('pg_temp.%I', v_cap)) IS NULL THEN
+			RAISE EXCEPTION 'no changes are being recorded for model %', p_model USING ERRCODE = '55000',
+				HINT = 'Call hroe.compare_capture(model) before the write, in the same transaction.';
+		END IF;
+		-- the primary key's columns, each compared by its index's equality
+		-- operator (schema-qualified), so that each lookup is a probe
+		SELECT string_agg(format('b.%I', a.attname), ', ' ORDER BY k.o),
+			   string_agg(format('x.%I OPERATOR(%I.%s) b.%I', a.attname, n.nspname, op.oprname, a.attname), ' AND ' ORDER BY k.o)
+		INTO v_keys, v_match
+		FROM pg_index i
+			 CROSS JOIN LATERAL unnest(i.indkey::int2[], i.indclass::oid[]) WITH ORDINALITY AS k (n, opc, o)
+			 JOIN pg_attribute a ON a.attrelid = t.relid AND a.attnum = k.n
+			 JOIN pg_opclass c ON c.oid = k.opc
+			 JOIN pg_amop ao ON ao.amopfamily = c.opcfamily AND ao.amoplefttype = a.atttypid
+							AND ao.amoprighttype = a.atttypid AND ao.amopstrategy = 3 AND ao.amopmethod = c.opcmethod
+			 JOIN pg_operator op ON op.oid = ao.amopopr
+			 JOIN pg_namespace n ON n.oid = op.oprnamespace
+		WHERE i.indrelid = t.relid AND i.indisprimary;
 		EXECUTE format($f$
 			SELECT count(*), COALESCE(sum((c.cc #>> '{Table,CapacityUnits}')::numeric), 0),
 				   COALESCE(sum((c.cc ->> 'CapacityUnits')::numeric), 0)
-			FROM (SELECT hroe.write_consumed_capacity(%1$L, b.item, a.item) AS cc
-				  FROM (SELECT ROW(%2$s) AS k, x.item FROM pg_temp.%3$I x) b
-				  FULL JOIN (SELECT ROW(%2$s) AS k, x.item FROM %4$s x) a ON a.k = b.k
-				  WHERE a.item OPERATOR(hroe.<>) b.item OR a.item IS NULL OR b.item IS NULL) c$f$,
-			t.table_name, v_key, 'hroe_cmp_' || t.relid::oid, t.relid)
+			FROM (SELECT hroe.write_consumed_capacity(%1$L, CASE WHEN b.hroe_cmp_old THEN b.item END, a.item) AS cc
+				  FROM (SELECT DISTINCT ON (%2$s) b.* FROM pg_temp.%3$I b ORDER BY %2$s, b.hroe_cmp_seq) b
+				  LEFT JOIN LATERAL (SELECT x.item FROM %4$s x WHERE %5$s OFFSET 0) a ON true
+				  WHERE CASE WHEN b.hroe_cmp_old THEN a.item IS NULL OR a.item OPERATOR(hroe.<>) b.item
+							 ELSE a.item IS NOT NULL END) c$f$,
+			t.table_name, v_keys, v_cap, t.relid, v_match)
 		INTO v_n, v_t, v_all;
 		items_written := items_written + v_n;
 		table_wcu := table_wcu + v_t;
@@ -493,7 +548,7 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION hroe.compare_write_capacity(text) IS
-'internal: the items a write changed in a model''s DynamoDB tables since hroe.compare_snapshot and their write capacity, each change priced by hroe.write_consumed_capacity (the rule PutItem and DeleteItem report): table WCU max(1, ceil(max(old, new) / 1 KB)) per item, index WCU the GSI writes (entering, leaving or changing a projected attribute 1 entry-sized write, a changed index key 2)';
+'internal: the items a write changed in a model''s DynamoDB tables since hroe.compare_capture (its recorded old rows and keys, each paired with the table''s current item by one primary key probe) and their write capacity, each change priced by hroe.write_consumed_capacity (the rule PutItem and DeleteItem report): table WCU max(1, ceil(max(old, new) / 1 KB)) per item, index WCU the GSI writes (entering, leaving or changing a projected attribute 1 entry-sized write, a changed index key 2)';
 
 CREATE FUNCTION hroe.compare(p_patterns text[] DEFAULT NULL, p_models text[] DEFAULT NULL, p_runs integer DEFAULT 5)
 RETURNS TABLE (pattern_no integer, pattern text, kind text, case_label text, model text, call text,
@@ -567,30 +622,29 @@ BEGIN
 						(SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY t) FROM unnest(v_times) t)::numeric(12, 3));
 				ELSE
 					-- each run in a subtransaction rolled back: the data is left
-					-- unchanged, and every run starts from the same state, so the
-					-- tables are copied once and the first run's changes measured
+					-- unchanged, and every run starts from the same state; on a
+					-- DynamoDB model an untimed first run (0) records what the
+					-- write changes (hroe.compare_capture, whose triggers go
+					-- with the rollback) and prices it
 					v_wn := NULL; v_wt := NULL; v_wi := NULL;
-					IF m <> 'hroe_normalized' THEN
-						PERFORM hroe.compare_snapshot(m);
-					END IF;
-					FOR i IN 1 .. p_runs LOOP
+					FOR i IN CASE WHEN m <> 'hroe_normalized' THEN 0 ELSE 1 END .. p_runs LOOP
 						BEGIN
+							IF i = 0 THEN
+								PERFORM hroe.compare_capture(m);
+								EXECUTE format('SELECT %s', v_call);
+								SELECT * INTO v_wn, v_wt, v_wi FROM hroe.compare_write_capacity(m);
+								RAISE EXCEPTION USING ERRCODE = 'HR0CR';
+							END IF;
 							EXECUTE format('EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) SELECT %s', v_call) INTO v_plan;
 							v_times := v_times || (v_plan #>> '{0,Execution Time}')::numeric;
 							EXECUTE format('SELECT md5(COALESCE(string_agg(r::text, E''\n'' ORDER BY n), '''')), count(*)
 								FROM (SELECT r, row_number() OVER () AS n FROM (%s) r) s',
 								format(p.check_sql, VARIADIC (ARRAY[m] || c.args))) INTO v_fp, v_rows;
-							IF m <> 'hroe_normalized' AND i = 1 THEN
-								SELECT * INTO v_wn, v_wt, v_wi FROM hroe.compare_write_capacity(m);
-							END IF;
 							RAISE EXCEPTION USING ERRCODE = 'HR0CR';
 						EXCEPTION WHEN SQLSTATE 'HR0CR' THEN
 							NULL;
 						END;
 					END LOOP;
-					IF m <> 'hroe_normalized' THEN
-						PERFORM hroe.compare_drop_snapshot(m);
-					END IF;
 					SELECT * INTO v_shape FROM hroe.compare_plan_shape(v_plan);
 					INSERT INTO pg_temp.hroe_compare_out VALUES (p.pattern_no, p.pattern, p.kind, c.n, c.label,
 						array_position('{hroe_normalized,hroe_single,hroe_multi}'::text[], m), m, v_call, v_fp, v_rows,

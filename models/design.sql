@@ -647,12 +647,21 @@ BEGIN
 							END IF;
 						END IF;
 					ELSE
-						-- a write: each run in a subtransaction rolled back, as hroe.compare runs them
-						IF NOT s ? 'relational' THEN
-							PERFORM hroe.compare_snapshot(s ->> 'schema');
-						END IF;
-						FOR i IN 1 .. p_runs LOOP
+						-- a write: each run in a subtransaction rolled back, as hroe.compare
+						-- runs them, on a DynamoDB side after an untimed run (0) that
+						-- records and prices what the write changes
+						FOR i IN CASE WHEN s ? 'relational' THEN 1 ELSE 0 END .. p_runs LOOP
 							BEGIN
+								IF i = 0 THEN
+									PERFORM hroe.compare_capture(s ->> 'schema');
+									IF v_reqs IS NOT NULL THEN
+										PERFORM hroe.design_call(v_reqs);
+									ELSE
+										EXECUTE v_sql USING c.args;
+									END IF;
+									SELECT * INTO v_wn, v_wt, v_wi FROM hroe.compare_write_capacity(s ->> 'schema');
+									RAISE EXCEPTION USING ERRCODE = 'HR0CR';
+								END IF;
 								IF v_reqs IS NOT NULL THEN
 									EXECUTE 'EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) SELECT hroe.design_call($1)' INTO v_plan USING v_reqs;
 								ELSE
@@ -665,16 +674,12 @@ BEGIN
 								ELSE
 									SELECT * INTO v_fp, v_rows FROM hroe.design_answer(v_check_sql, NULL, c.args, v_answer, v_ordered);
 								END IF;
-								IF NOT s ? 'relational' AND i = 1 THEN
-									SELECT * INTO v_wn, v_wt, v_wi FROM hroe.compare_write_capacity(s ->> 'schema');
-								END IF;
 								RAISE EXCEPTION USING ERRCODE = 'HR0CR';
 							EXCEPTION WHEN SQLSTATE 'HR0CR' THEN
 								NULL;
 							END;
 						END LOOP;
 						IF NOT s ? 'relational' THEN
-							PERFORM hroe.compare_drop_snapshot(s ->> 'schema');
 							v_request := COALESCE(v_request || ': ', '') || format('%s items written, %s WCU table + %s WCU indexes', v_wn, v_wt, v_wi);
 							v_items := v_wn;
 							v_cap := v_wt + v_wi;

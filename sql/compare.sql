@@ -128,9 +128,9 @@ FROM c JOIN hroe.compare_args('customer_orders') a USING (case_label)
 WHERE c.model = 'hroe_single' AND c.pattern = 'customer_orders' AND c.case_label = 'busiest customer, all dates';
 -- Writes: a few writes done through hroe.put_item / hroe.delete_item with
 -- ReturnConsumedCapacity INDEXES; the units they report, summed, are what
--- hroe.compare_write_capacity finds by comparing the tables with a snapshot
+-- hroe.compare_write_capacity finds from the changes hroe.compare_capture recorded
 BEGIN;
-SELECT hroe.compare_snapshot('hroe_multi'), hroe.compare_snapshot('hroe_single');
+SELECT hroe.compare_capture('hroe_multi'), hroe.compare_capture('hroe_single');
 CREATE TEMP TABLE reported (model text, cc jsonb);
 -- hroe_multi: a job title changes (an index key), a salary changes (projected
 -- by EmployeeByName only: the other GSIs are not written), a customer is

@@ -43,8 +43,17 @@ if [ -n "$growth_csv" ]; then
 	growth_vars=(-v growth_csv="$growth_tmp")
 fi
 # the curves, read by psql in the page's phase: the benchmark's CSV and the
-# earlier runs' points, one header
+# earlier runs' points, one header. They are read when that phase begins
+# (main.sql creates the file $phase3 then), not when the run starts, so that
+# the points of runs that ended meanwhile (a scale 1000 run beside a long
+# scale 3000 one, say) are on the page; if psql ends first, so does the wait.
+marker_dir=$(mktemp -d /tmp/hroe-main.XXXXXX)
+phase3=$marker_dir/phase3
 curves() {
+	while [ ! -e "$phase3" ]; do
+		kill -0 $$ 2>/dev/null || return 0
+		sleep 1
+	done
 	[ -z "$bench_csv" ] || cat "$bench_csv"
 	[ -z "$growth_csv" ] || [ ! -s "$growth_csv" ] ||
 		if [ -n "$bench_csv" ]; then tail -n +2 "$growth_csv"; else cat "$growth_csv"; fi
@@ -55,7 +64,8 @@ echo "hroe: building ($(date +%H:%M:%S))" >&2
 build_stage
 rc=0
 in_cluster psql -X -v ON_ERROR_STOP=1 -v scale="${HROE_SCALE:-1}" -v runs="${HROE_RUNS:-5}" \
-	-v report="$report" -v options="$options" "${growth_vars[@]}" -f test/main.sql < <(curves) || rc=$?
+	-v report="$report" -v options="$options" -v phase3="$phase3" "${growth_vars[@]}" -f test/main.sql < <(curves) || rc=$?
+rm -rf "$marker_dir"
 if [ -n "$growth_csv" ] && [ -s "$growth_tmp" ]; then
 	if [ -s "$growth_csv" ]; then tail -n +2 "$growth_tmp" >>"$growth_csv"; else cat "$growth_tmp" >"$growth_csv"; fi
 	echo "hroe: this run's point of the growth curves appended to $growth_csv" >&2

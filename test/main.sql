@@ -36,6 +36,11 @@ SELECT format('hroe.design_run: models %s, %s run(s) per call', string_agg(DISTI
 SELECT hroe.compare_report_lines(rows) FROM hroe_run_rows;
 SELECT format('hroe: phase 3/3, the design''s page (%s)', to_char(clock_timestamp(), 'HH24:MI:SS')) AS progress \gset
 \echo :progress
+-- main.sh's signal that the curves may be read now (the file :phase3)
+\if :{?phase3}
+\o :phase3
+\o
+\endif
 -- the benchmark's curves: the busiest argument set, one client, per model
 CREATE TEMP TABLE hroe_bench (scale text, pattern_no text, pattern text, kind text, args_set text, label text,
 	args text, model text, clients text, rows text, median_ms text, min_ms text, max_ms text, rounds text,
@@ -43,7 +48,7 @@ CREATE TEMP TABLE hroe_bench (scale text, pattern_no text, pattern text, kind te
 \copy hroe_bench FROM pstdin WITH (FORMAT csv, HEADER true)
 -- this run's own point on the curves (HROE_GROWTH_CSV): per pattern and
 -- model, the median of its first (busiest) argument set, in the benchmark's
--- columns (the page draws the reads'); written to :growth_csv, which main.sh
+-- columns (the page draws every pattern's); written to :growth_csv, which main.sh
 -- appends to HROE_GROWTH_CSV
 \if :{?growth_csv}
 CREATE TEMP TABLE hroe_growth AS
@@ -64,7 +69,7 @@ SELECT hroe.design_html(d.doc, r.rows, :'options'::jsonb || jsonb_build_object('
 	(SELECT jsonb_agg(jsonb_build_object('scale', b.scale::numeric, 'pattern_no', b.pattern_no::integer,
 										 'pattern', b.pattern, 'model', b.model, 'ms', b.median_ms::numeric))
 	 FROM hroe_bench b
-	 WHERE b.kind = 'read' AND b.args_set = 'busiest' AND b.clients = '1' AND b.model LIKE 'hroe\_%'
+	 WHERE b.args_set = 'busiest' AND b.clients = '1' AND b.model LIKE 'hroe\_%'
 	   AND b.median_ms <> ''), '[]')))
 FROM hroe_design d, hroe_run_rows r;
 \o

@@ -1363,3 +1363,524 @@ END
 $$;
 COMMENT ON FUNCTION hroe.design_tables(jsonb, integer) IS
 'per DynamoDB table of a design and per index: the items (index entries), their bytes (every item''s up to 1024 pages, 8 MB, else estimated from a sample of about 1000 pages times the item count), the partitions (distinct partition key values) and the p_hot hottest partition keys by items ([{"key", "items", "bytes"}], ties by bytes among at most 1000 partitions), measured on the tables as they are: the counts from the stored key columns alone, no item decoded';
+
+-- The write patterns' capacity from the items the write changed alone
+-- (issue 35): hroe.compare_capture's statement triggers, for the measured
+-- call only, replace the full copy of every table (hroe.compare_snapshot)
+-- and its full comparison
+DROP FUNCTION hroe.compare_snapshot(text);
+DROP FUNCTION hroe.compare_drop_snapshot(text);
+
+-- Records what a write changes in a model's DynamoDB tables (section 6):
+-- the trigger of hroe.compare_capture, on each table for the duration of
+-- the measured call, copies the statement's old rows (flag true) and new
+-- rows (flag false, their keys only used) into the table's capture table,
+-- pg_temp.hroe_cmp_<oid>, in the order the statements ran. Without the
+-- capture table (another session, or after it was dropped) it does nothing.
+CREATE FUNCTION hroe.compare_capture_changes()
+RETURNS trigger
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+	IF TG_NARGS <> 1 OR TG_LEVEL <> 'STATEMENT' OR TG_WHEN <> 'AFTER' THEN
+		RAISE EXCEPTION 'hroe.compare_capture_changes must be an AFTER ... FOR EACH STATEMENT trigger with one argument'
+			USING ERRCODE = '39P01';
+	END IF;
+	IF pg_catalog.to_regclass(format('pg_temp.%I', TG_ARGV[0])) IS NULL THEN
+		RETURN NULL;
+	END IF;
+	IF TG_OP IN ('UPDATE', 'DELETE') THEN
+		EXECUTE format('INSERT INTO pg_temp.%I SELECT true, o.* FROM hroe_cmp_old o', TG_ARGV[0]);
+	END IF;
+	IF TG_OP IN ('INSERT', 'UPDATE') THEN
+		EXECUTE format('INSERT INTO pg_temp.%I SELECT false, n.* FROM hroe_cmp_new n', TG_ARGV[0]);
+	END IF;
+	RETURN NULL;
+END
+$$;
+COMMENT ON FUNCTION hroe.compare_capture_changes() IS
+'internal: the statement trigger hroe.compare_capture puts on a model''s DynamoDB tables: copies the statement''s old rows and the keys of its new rows (transition tables) into the table''s capture table pg_temp.hroe_cmp_<oid>, for hroe.compare_write_capacity; does nothing where that table does not exist';
+
+-- Starts recording what a write changes in a model's DynamoDB tables, for
+-- hroe.compare_write_capacity: per table a capture table and three
+-- statement triggers (INSERT, UPDATE, DELETE: transition tables take one
+-- event each). Call it in a subtransaction that is rolled back after the
+-- write is measured: the triggers and the capture tables go with it (the
+-- capture tables are dropped at commit too). Needs the TRIGGER privilege
+-- on the tables (their owner has it).
+CREATE FUNCTION hroe.compare_capture(p_model text)
+RETURNS void
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	t regclass;
+	v_cap text;
+BEGIN
+	FOR t IN SELECT hroe.compare_item_tables(p_model) LOOP
+		v_cap := 'hroe_cmp_' || t::oid;
+		IF pg_catalog.to_regclass(format('pg_temp.%I', v_cap)) IS NOT NULL THEN
+			-- already recording in this (sub)transaction: start afresh
+			EXECUTE format('TRUNCATE pg_temp.%I', v_cap);
+			CONTINUE;
+		END IF;
+		EXECUTE format('CREATE TEMP TABLE %I ON COMMIT DROP AS SELECT true AS hroe_cmp_old, x.* FROM %s x WITH NO DATA', v_cap, t);
+		EXECUTE format('ALTER TABLE pg_temp.%I ADD COLUMN hroe_cmp_seq bigint GENERATED ALWAYS AS IDENTITY', v_cap);
+		EXECUTE format('CREATE TRIGGER hroe_compare_capture_insert AFTER INSERT ON %s REFERENCING NEW TABLE AS hroe_cmp_new
+			FOR EACH STATEMENT EXECUTE FUNCTION hroe.compare_capture_changes(%L)', t, v_cap);
+		EXECUTE format('CREATE TRIGGER hroe_compare_capture_update AFTER UPDATE ON %s REFERENCING OLD TABLE AS hroe_cmp_old NEW TABLE AS hroe_cmp_new
+			FOR EACH STATEMENT EXECUTE FUNCTION hroe.compare_capture_changes(%L)', t, v_cap);
+		EXECUTE format('CREATE TRIGGER hroe_compare_capture_delete AFTER DELETE ON %s REFERENCING OLD TABLE AS hroe_cmp_old
+			FOR EACH STATEMENT EXECUTE FUNCTION hroe.compare_capture_changes(%L)', t, v_cap);
+	END LOOP;
+END
+$$;
+COMMENT ON FUNCTION hroe.compare_capture(text) IS
+'internal: starts recording what a write changes in a model''s DynamoDB tables (per table a capture table pg_temp.hroe_cmp_<oid>, dropped at commit, and AFTER INSERT, UPDATE and DELETE statement triggers running hroe.compare_capture_changes), for hroe.compare_write_capacity; meant for a subtransaction rolled back after the measured write, which takes the triggers with it; needs the TRIGGER privilege on the tables';
+
+-- Write capacity of what changed since hroe.compare_capture (section 6):
+-- every item the write touched, its version before the write (the first
+-- row recorded for its key: an old row, or absent when the key's first
+-- change inserted it) paired with the table's current item of that key
+-- (one probe of the primary key), priced by hroe.write_consumed_capacity,
+-- the rule PutItem and DeleteItem report (table units, and per GSI the
+-- entry-sized writes); unchanged items (written back as they were, or
+-- added and removed again) do not count. The work follows the items
+-- written, not the tables' size.
+CREATE OR REPLACE FUNCTION hroe.compare_write_capacity(p_model text, OUT items_written bigint, OUT table_wcu numeric,
+											OUT index_wcu numeric)
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	t record;
+	v_cap text;
+	v_keys text;
+	v_match text;
+	v_n bigint;
+	v_t numeric;
+	v_all numeric;
+BEGIN
+	items_written := 0;
+	table_wcu := 0;
+	index_wcu := 0;
+	FOR t IN SELECT h.relid, h.table_name FROM hroe.compare_item_tables(p_model) r (relid)
+			 JOIN hroe.tables h ON h.relid = r.relid LOOP
+		v_cap := 'hroe_cmp_' || t.relid::oid;
+		IF pg_catalog.to_regclass(format('pg_temp.%I', v_cap)) IS NULL THEN
+			RAISE EXCEPTION 'no changes are being recorded for model %', p_model USING ERRCODE = '55000',
+				HINT = 'Call hroe.compare_capture(model) before the write, in the same transaction.';
+		END IF;
+		-- the primary key's columns, each compared by its index's equality
+		-- operator (schema-qualified), so that each lookup is a probe
+		SELECT string_agg(format('b.%I', a.attname), ', ' ORDER BY k.o),
+			   string_agg(format('x.%I OPERATOR(%I.%s) b.%I', a.attname, n.nspname, op.oprname, a.attname), ' AND ' ORDER BY k.o)
+		INTO v_keys, v_match
+		FROM pg_index i
+			 CROSS JOIN LATERAL unnest(i.indkey::int2[], i.indclass::oid[]) WITH ORDINALITY AS k (n, opc, o)
+			 JOIN pg_attribute a ON a.attrelid = t.relid AND a.attnum = k.n
+			 JOIN pg_opclass c ON c.oid = k.opc
+			 JOIN pg_amop ao ON ao.amopfamily = c.opcfamily AND ao.amoplefttype = a.atttypid
+							AND ao.amoprighttype = a.atttypid AND ao.amopstrategy = 3 AND ao.amopmethod = c.opcmethod
+			 JOIN pg_operator op ON op.oid = ao.amopopr
+			 JOIN pg_namespace n ON n.oid = op.oprnamespace
+		WHERE i.indrelid = t.relid AND i.indisprimary;
+		EXECUTE format($f$
+			SELECT count(*), COALESCE(sum((c.cc #>> '{Table,CapacityUnits}')::numeric), 0),
+				   COALESCE(sum((c.cc ->> 'CapacityUnits')::numeric), 0)
+			FROM (SELECT hroe.write_consumed_capacity(%1$L, CASE WHEN b.hroe_cmp_old THEN b.item END, a.item) AS cc
+				  FROM (SELECT DISTINCT ON (%2$s) b.* FROM pg_temp.%3$I b ORDER BY %2$s, b.hroe_cmp_seq) b
+				  LEFT JOIN LATERAL (SELECT x.item FROM %4$s x WHERE %5$s OFFSET 0) a ON true
+				  WHERE CASE WHEN b.hroe_cmp_old THEN a.item IS NULL OR a.item OPERATOR(hroe.<>) b.item
+							 ELSE a.item IS NOT NULL END) c$f$,
+			t.table_name, v_keys, v_cap, t.relid, v_match)
+		INTO v_n, v_t, v_all;
+		items_written := items_written + v_n;
+		table_wcu := table_wcu + v_t;
+		index_wcu := index_wcu + v_all - v_t;
+	END LOOP;
+END
+$$;
+COMMENT ON FUNCTION hroe.compare_write_capacity(text) IS
+'internal: the items a write changed in a model''s DynamoDB tables since hroe.compare_capture (its recorded old rows and keys, each paired with the table''s current item by one primary key probe) and their write capacity, each change priced by hroe.write_consumed_capacity (the rule PutItem and DeleteItem report): table WCU max(1, ceil(max(old, new) / 1 KB)) per item, index WCU the GSI writes (entering, leaving or changing a projected attribute 1 entry-sized write, a changed index key 2)';
+
+CREATE OR REPLACE FUNCTION hroe.compare(p_patterns text[] DEFAULT NULL, p_models text[] DEFAULT NULL, p_runs integer DEFAULT 5)
+RETURNS TABLE (pattern_no integer, pattern text, kind text, case_label text, model text, call text,
+			   identical boolean, fingerprint text, result_rows bigint, plan_shape text,
+			   seq_scans integer, index_scans integer, joins integer, sorts integer,
+			   shared_hit bigint, shared_read bigint, request text, requests integer,
+			   items bigint, item_bytes bigint, capacity numeric, capacity_unit text, median_ms numeric)
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	p hroe.access_patterns;
+	c record;
+	m text;
+	v_call text;
+	v_plan jsonb;
+	v_times numeric[];
+	v_shape record;
+	v_cap record;
+	v_wn bigint;
+	v_wt numeric;
+	v_wi numeric;
+	v_fp text;
+	v_rows bigint;
+	i integer;
+	v_started timestamptz := clock_timestamp();
+	v_verbose boolean;
+BEGIN
+	IF p_runs IS NULL OR p_runs < 1 OR p_runs > 1000 THEN
+		RAISE EXCEPTION 'p_runs must be between 1 and 1000' USING ERRCODE = '22023';
+	END IF;
+	IF NOT EXISTS (SELECT FROM hroe_normalized.orders) THEN
+		RAISE EXCEPTION 'hroe_normalized is empty' USING ERRCODE = '55000', HINT = 'Load data first: SELECT * FROM hroe.load(1);';
+	END IF;
+	-- one scratch table per session, created on first use (checked rather
+	-- than IF NOT EXISTS, whose NOTICE would reach the caller every call)
+	IF pg_catalog.to_regclass('pg_temp.hroe_compare_out') IS NULL THEN
+		CREATE TEMP TABLE hroe_compare_out (
+			pattern_no integer, pattern text, kind text, case_no bigint, case_label text, model_no integer, model text,
+			call text, fingerprint text, result_rows bigint, plan_shape text, seq_scans integer, index_scans integer,
+			joins integer, sorts integer, shared_hit bigint, shared_read bigint, request text, requests integer,
+			items bigint, item_bytes bigint, capacity numeric, capacity_unit text, median_ms numeric);
+	END IF;
+	TRUNCATE pg_temp.hroe_compare_out;
+	-- progress at large scales (10,000 orders and more): a NOTICE per pattern
+	v_verbose := (SELECT pc.reltuples >= 10000 FROM pg_class pc WHERE pc.oid = 'hroe_normalized.orders'::regclass);
+	FOR p IN SELECT * FROM hroe.access_patterns a
+			 WHERE p_patterns IS NULL OR a.pattern = ANY (p_patterns) OR a.pattern_no::text = ANY (p_patterns)
+			 ORDER BY a.pattern_no LOOP
+		FOR c IN EXECUTE format('SELECT row_number() OVER () AS n, x.label::text AS label, x.args::text[] AS args FROM (%s) x (label, args)', p.arguments_sql) LOOP
+			FOR m IN SELECT u.m FROM hroe.compare_models() u (m) WHERE p_models IS NULL OR u.m = ANY (p_models) LOOP
+				v_call := hroe.compare_call(m, p.pattern, c.args);
+				IF NOT EXISTS (SELECT FROM pg_proc f WHERE f.pronamespace = m::regnamespace AND f.proname = p.pattern) THEN
+					RAISE EXCEPTION 'model % has no pattern %', m, p.pattern USING ERRCODE = '42883';
+				END IF;
+				v_times := '{}';
+				IF p.kind = 'read' THEN
+					EXECUTE format('SELECT md5(COALESCE(string_agg(r::text, E''\n'' ORDER BY n), '''')), count(*)
+						FROM (SELECT r, row_number() OVER () AS n FROM %s r) s', v_call) INTO v_fp, v_rows;
+					FOR i IN 1 .. p_runs LOOP
+						EXECUTE format('EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) SELECT * FROM %s', v_call) INTO v_plan;
+						v_times := v_times || (v_plan #>> '{0,Execution Time}')::numeric;
+					END LOOP;
+					SELECT * INTO v_shape FROM hroe.compare_plan_shape(v_plan);
+					SELECT * INTO v_cap FROM hroe.compare_read_capacity(m, p.pattern, c.args);
+					INSERT INTO pg_temp.hroe_compare_out VALUES (p.pattern_no, p.pattern, p.kind, c.n, c.label,
+						array_position('{hroe_normalized,hroe_single,hroe_multi}'::text[], m), m, v_call, v_fp, v_rows,
+						v_shape.shape, v_shape.seq_scans, v_shape.index_scans, v_shape.joins, v_shape.sorts,
+						v_shape.shared_hit, v_shape.shared_read, v_cap.request, v_cap.requests, v_cap.items,
+						v_cap.item_bytes, v_cap.rcu, CASE WHEN v_cap.request IS NOT NULL THEN 'RCU' END,
+						(SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY t) FROM unnest(v_times) t)::numeric(12, 3));
+				ELSE
+					-- each run in a subtransaction rolled back: the data is left
+					-- unchanged, and every run starts from the same state; on a
+					-- DynamoDB model an untimed first run (0) records what the
+					-- write changes (hroe.compare_capture, whose triggers go
+					-- with the rollback) and prices it
+					v_wn := NULL; v_wt := NULL; v_wi := NULL;
+					FOR i IN CASE WHEN m <> 'hroe_normalized' THEN 0 ELSE 1 END .. p_runs LOOP
+						BEGIN
+							IF i = 0 THEN
+								PERFORM hroe.compare_capture(m);
+								EXECUTE format('SELECT %s', v_call);
+								SELECT * INTO v_wn, v_wt, v_wi FROM hroe.compare_write_capacity(m);
+								RAISE EXCEPTION USING ERRCODE = 'HR0CR';
+							END IF;
+							EXECUTE format('EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) SELECT %s', v_call) INTO v_plan;
+							v_times := v_times || (v_plan #>> '{0,Execution Time}')::numeric;
+							EXECUTE format('SELECT md5(COALESCE(string_agg(r::text, E''\n'' ORDER BY n), '''')), count(*)
+								FROM (SELECT r, row_number() OVER () AS n FROM (%s) r) s',
+								format(p.check_sql, VARIADIC (ARRAY[m] || c.args))) INTO v_fp, v_rows;
+							RAISE EXCEPTION USING ERRCODE = 'HR0CR';
+						EXCEPTION WHEN SQLSTATE 'HR0CR' THEN
+							NULL;
+						END;
+					END LOOP;
+					SELECT * INTO v_shape FROM hroe.compare_plan_shape(v_plan);
+					INSERT INTO pg_temp.hroe_compare_out VALUES (p.pattern_no, p.pattern, p.kind, c.n, c.label,
+						array_position('{hroe_normalized,hroe_single,hroe_multi}'::text[], m), m, v_call, v_fp, v_rows,
+						NULL, NULL, NULL, NULL, NULL, v_shape.shared_hit, v_shape.shared_read,
+						CASE WHEN v_wn IS NOT NULL THEN format('%s items written, %s WCU table + %s WCU indexes', v_wn, v_wt, v_wi) END,
+						NULL, v_wn, NULL, v_wt + v_wi,
+						CASE WHEN m <> 'hroe_normalized' THEN 'WCU' END,
+						(SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY t) FROM unnest(v_times) t)::numeric(12, 3));
+				END IF;
+			END LOOP;
+		END LOOP;
+		IF v_verbose THEN
+			RAISE NOTICE 'hroe.compare: pattern % %, % calls so far (% s)', p.pattern_no, p.pattern,
+				(SELECT count(*) FROM pg_temp.hroe_compare_out),
+				round(extract(epoch FROM clock_timestamp() - v_started)::numeric, 1);
+		END IF;
+	END LOOP;
+	RETURN QUERY
+	SELECT o.pattern_no, o.pattern, o.kind, o.case_label, o.model, o.call,
+		   (SELECT count(DISTINCT o2.fingerprint) FROM pg_temp.hroe_compare_out o2
+			WHERE o2.pattern_no = o.pattern_no AND o2.case_no = o.case_no) = 1,
+		   o.fingerprint, o.result_rows, o.plan_shape, o.seq_scans, o.index_scans, o.joins, o.sorts,
+		   o.shared_hit, o.shared_read, o.request, o.requests, o.items, o.item_bytes, o.capacity,
+		   o.capacity_unit, o.median_ms
+	FROM pg_temp.hroe_compare_out o
+	ORDER BY o.pattern_no, o.case_no, o.model_no;
+END
+$$;
+COMMENT ON FUNCTION hroe.compare(text[], text[], integer) IS
+'runs every access pattern (or those named or numbered in p_patterns) on every model present (or those in p_models) with arguments drawn from hroe_normalized: per call the answer''s md5 fingerprint and whether it is identical across models, rows, plan shape, shared buffers, the DynamoDB request and its capacity (RCU for reads, WCU with index writes for writes), and the median execution time of p_runs runs; writes run in rolled-back subtransactions and are checked by reads after the write';
+
+-- Runs every pattern of a design on both sides (and on each variant's
+-- DynamoDB side); a failing call is recorded and the run goes on.
+CREATE OR REPLACE FUNCTION hroe.design_run(p_design jsonb, p_runs integer DEFAULT 5, p_load boolean DEFAULT true,
+								p_patterns text[] DEFAULT NULL)
+RETURNS TABLE (pattern_no integer, pattern text, kind text, case_label text, model text, call text,
+			   identical boolean, fingerprint text, result_rows bigint, plan_shape text,
+			   seq_scans integer, index_scans integer, joins integer, sorts integer,
+			   shared_hit bigint, shared_read bigint, request text, requests integer,
+			   items bigint, item_bytes bigint, capacity numeric, capacity_unit text, median_ms numeric,
+			   partitions bigint, index_capacity numeric, error_class text, error text)
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	v_schema text := hroe.design_schema(hroe.design_check(p_design));
+	v_rel text := COALESCE(p_design ->> 'relational_name', 'relational');
+	-- the sides: the relational one, the design's DynamoDB side, then each
+	-- variant's (its name, its schema, its patterns by name)
+	v_sides jsonb := jsonb_build_array(
+		jsonb_build_object('name', v_rel, 'relational', true),
+		jsonb_build_object('name', COALESCE(p_design ->> 'dynamodb_name', p_design ->> 'name'), 'schema', v_schema,
+						   'patterns', p_design -> 'patterns'))
+		|| COALESCE((SELECT jsonb_agg(jsonb_build_object('name', COALESCE(v ->> 'dynamodb_name', v ->> 'name'),
+														 'schema', hroe.design_schema(v), 'patterns', v -> 'patterns') ORDER BY o)
+					 FROM jsonb_array_elements(COALESCE(p_design -> 'variants', '[]')) WITH ORDINALITY AS x (v, o)), '[]');
+	v jsonb;
+	s jsonb;
+	s_no integer;
+	p jsonb;
+	sp jsonb;
+	p_no integer;
+	c record;
+	v_names text[];
+	v_answer jsonb;
+	v_ordered boolean;
+	v_sql text;
+	v_reqs jsonb;
+	v_check_sql text;
+	v_check_reqs jsonb;
+	v_call record;
+	v_plan jsonb;
+	v_times numeric[];
+	v_shape record;
+	v_fp text;
+	v_rows bigint;
+	v_request text;
+	v_requests integer;
+	v_items bigint;
+	v_bytes bigint;
+	v_cap numeric;
+	v_parts bigint;
+	v_icap numeric;
+	v_wn bigint;
+	v_wt numeric;
+	v_wi numeric;
+	v_state text;
+	v_message text;
+	v_detail text;
+	i integer;
+BEGIN
+	IF p_runs IS NULL OR p_runs < 1 OR p_runs > 1000 THEN
+		RAISE EXCEPTION 'p_runs must be between 1 and 1000' USING ERRCODE = 'invalid_parameter_value';
+	END IF;
+	IF (SELECT count(DISTINCT x ->> 'name') FROM jsonb_array_elements(v_sides) x) <> jsonb_array_length(v_sides) THEN
+		RAISE EXCEPTION 'the relational side, the DynamoDB side and each variant need different names' USING ERRCODE = 'invalid_parameter_value';
+	END IF;
+	IF p_load THEN
+		PERFORM hroe.design_load(p_design);
+		FOR v IN SELECT x FROM jsonb_array_elements(COALESCE(p_design -> 'variants', '[]')) x LOOP
+			PERFORM hroe.design_load(v);
+		END LOOP;
+	END IF;
+	FOR s IN SELECT x FROM jsonb_array_elements(v_sides) x WHERE x ? 'schema' LOOP
+		IF to_regnamespace(s ->> 'schema') IS NULL THEN
+			RAISE EXCEPTION 'the design''s schema % does not exist', s ->> 'schema' USING ERRCODE = 'invalid_schema_name',
+				HINT = 'Load the design first: hroe.design_load(design), or hroe.design_run(design, p_load => true).';
+		END IF;
+	END LOOP;
+	IF to_regclass('pg_temp.hroe_design_out') IS NULL THEN
+		CREATE TEMP TABLE hroe_design_out (
+			pattern_no integer, pattern text, kind text, case_no bigint, case_label text, model_no integer, model text,
+			call text, fingerprint text, result_rows bigint, plan_shape text, seq_scans integer, index_scans integer,
+			joins integer, sorts integer, shared_hit bigint, shared_read bigint, request text, requests integer,
+			items bigint, item_bytes bigint, capacity numeric, capacity_unit text, median_ms numeric,
+			partitions bigint, index_capacity numeric, error_class text, error text);
+	END IF;
+	TRUNCATE pg_temp.hroe_design_out;
+	FOR p, p_no IN SELECT x, n::integer FROM jsonb_array_elements(COALESCE(p_design -> 'patterns', '[]')) WITH ORDINALITY AS e (x, n) LOOP
+		p_no := COALESCE((p ->> 'number')::integer, p_no);
+		CONTINUE WHEN p_patterns IS NOT NULL AND NOT (p ->> 'name' = ANY (p_patterns) OR p_no::text = ANY (p_patterns));
+		v_names := ARRAY(SELECT jsonb_array_elements_text(COALESCE(p -> 'parameters', '[]')));
+		v_answer := p -> 'answer';
+		v_ordered := COALESCE((p ->> 'ordered')::boolean, false);
+		-- the parameter sets: a query that fails is the pattern's failure
+		BEGIN
+			CREATE TEMP TABLE hroe_design_cases ON COMMIT DROP AS SELECT 0::bigint AS n, NULL::text AS label, NULL::text[] AS args WITH NO DATA;
+			EXECUTE format('INSERT INTO pg_temp.hroe_design_cases SELECT row_number() OVER (), x.label::text, x.args::text[] FROM (%s) x (label, args)',
+						   p ->> 'parameters_sql');
+		EXCEPTION WHEN OTHERS THEN
+			GET STACKED DIAGNOSTICS v_state = RETURNED_SQLSTATE, v_message = MESSAGE_TEXT;
+			INSERT INTO pg_temp.hroe_design_out (pattern_no, pattern, kind, case_no, case_label, model_no, model, call, error_class, error)
+			VALUES (p_no, p ->> 'name', p ->> 'kind', 0, '(parameters_sql)', 1, v_rel, p ->> 'parameters_sql', v_state, v_message);
+			RAISE WARNING 'hroe.design_run: pattern % %: its parameters_sql failed: % %', p_no, p ->> 'name', v_state, v_message;
+			CONTINUE;
+		END;
+		FOR c IN SELECT * FROM pg_temp.hroe_design_cases ORDER BY n LOOP
+			FOR s, s_no IN SELECT x, o::integer FROM jsonb_array_elements(v_sides) WITH ORDINALITY AS e (x, o) LOOP
+				-- the side's own pattern of that name (the design's for the
+				-- relational side); a variant without it is skipped
+				IF s ? 'relational' OR s_no = 2 THEN
+					sp := p;
+				ELSE
+					SELECT x INTO sp FROM jsonb_array_elements(COALESCE(s -> 'patterns', '[]')) x WHERE x ->> 'name' = p ->> 'name';
+					CONTINUE WHEN sp IS NULL;
+				END IF;
+				v_times := '{}';
+				v_plan := NULL; v_fp := NULL; v_rows := NULL; v_sql := NULL; v_reqs := NULL;
+				v_request := NULL; v_requests := NULL; v_items := NULL; v_bytes := NULL; v_cap := NULL; v_parts := NULL;
+				v_icap := NULL; v_wn := NULL; v_wt := NULL; v_wi := NULL;
+				BEGIN
+					IF s ? 'relational' THEN
+						v_sql := p ->> 'relational';
+						v_check_sql := p #>> '{check,relational}';
+						v_check_reqs := NULL;
+					ELSE
+						v_sql := sp #>> '{dynamodb,sql}';
+						v_reqs := CASE WHEN sp #> '{dynamodb,requests}' IS NOT NULL
+									   THEN hroe.design_fill(sp #> '{dynamodb,requests}', v_names, c.args) END;
+						v_check_sql := sp #>> '{check,dynamodb,sql}';
+						v_check_reqs := CASE WHEN sp #> '{check,dynamodb,requests}' IS NOT NULL
+											 THEN hroe.design_fill(sp #> '{check,dynamodb,requests}', v_names, c.args) END;
+						IF v_reqs IS NOT NULL THEN
+							v_request := (SELECT string_agg(format('%s %s', r ->> 'operation', r -> 'request'), '; ') FROM jsonb_array_elements(v_reqs) r);
+							v_requests := jsonb_array_length(v_reqs);
+						ELSIF sp #>> '{dynamodb,request_sql}' IS NOT NULL THEN
+							EXECUTE 'SELECT ' || (sp #>> '{dynamodb,request_sql}') INTO v_request USING c.args;
+						END IF;
+					END IF;
+					IF p ->> 'kind' = 'read' THEN
+						IF v_reqs IS NOT NULL THEN
+							SELECT * INTO v_call FROM hroe.design_call(v_reqs);
+							SELECT * INTO v_fp, v_rows FROM hroe.design_answer(NULL, v_call.docs, c.args, v_answer, v_ordered);
+							v_cap := v_call.capacity; v_items := v_call.items; v_bytes := v_call.item_bytes; v_parts := v_call.partitions;
+							v_requests := v_call.requests;
+							-- timed as the requests alone, or, when a Query or Scan
+							-- needed more pages, as hroe.design_call following them
+							FOR i IN 1 .. p_runs LOOP
+								IF v_call.requests > jsonb_array_length(v_reqs) THEN
+									EXECUTE 'EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) SELECT hroe.design_call($1)' INTO v_plan USING v_reqs;
+								ELSE
+									EXECUTE 'EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) SELECT hroe.dynamodb(r ->> ''operation'', r -> ''request'') FROM jsonb_array_elements($1) r'
+									INTO v_plan USING v_reqs;
+								END IF;
+								v_times := v_times || (v_plan #>> '{0,Execution Time}')::numeric;
+							END LOOP;
+						ELSE
+							SELECT * INTO v_fp, v_rows FROM hroe.design_answer(v_sql, NULL, c.args, v_answer, v_ordered);
+							FOR i IN 1 .. p_runs LOOP
+								EXECUTE format('EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) %s', v_sql) INTO v_plan USING c.args;
+								v_times := v_times || (v_plan #>> '{0,Execution Time}')::numeric;
+							END LOOP;
+							IF NOT s ? 'relational' AND sp #>> '{dynamodb,capacity_sql}' IS NOT NULL THEN
+								-- hroe.compare_read_capacity's rule: per request, its items' bytes
+								EXECUTE format('SELECT count(*)::int, COALESCE(sum(q.n), 0), COALESCE(sum(q.bytes), 0)::bigint,
+										COALESCE(sum(hroe.read_capacity_units(q.bytes, false)), 0)::numeric, count(*)
+									FROM (SELECT x.req, count(x.size) AS n, COALESCE(sum(x.size), 0)::bigint AS bytes
+										  FROM (%s) x (req, op, size) GROUP BY x.req) q', sp #>> '{dynamodb,capacity_sql}')
+								INTO v_requests, v_items, v_bytes, v_cap, v_parts USING c.args;
+							END IF;
+						END IF;
+					ELSE
+						-- a write: each run in a subtransaction rolled back, as hroe.compare
+						-- runs them, on a DynamoDB side after an untimed run (0) that
+						-- records and prices what the write changes
+						FOR i IN CASE WHEN s ? 'relational' THEN 1 ELSE 0 END .. p_runs LOOP
+							BEGIN
+								IF i = 0 THEN
+									PERFORM hroe.compare_capture(s ->> 'schema');
+									IF v_reqs IS NOT NULL THEN
+										PERFORM hroe.design_call(v_reqs);
+									ELSE
+										EXECUTE v_sql USING c.args;
+									END IF;
+									SELECT * INTO v_wn, v_wt, v_wi FROM hroe.compare_write_capacity(s ->> 'schema');
+									RAISE EXCEPTION USING ERRCODE = 'HR0CR';
+								END IF;
+								IF v_reqs IS NOT NULL THEN
+									EXECUTE 'EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) SELECT hroe.design_call($1)' INTO v_plan USING v_reqs;
+								ELSE
+									EXECUTE format('EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) %s', v_sql) INTO v_plan USING c.args;
+								END IF;
+								v_times := v_times || (v_plan #>> '{0,Execution Time}')::numeric;
+								IF v_check_reqs IS NOT NULL THEN
+									SELECT * INTO v_call FROM hroe.design_call(v_check_reqs);
+									SELECT * INTO v_fp, v_rows FROM hroe.design_answer(NULL, v_call.docs, c.args, v_answer, v_ordered);
+								ELSE
+									SELECT * INTO v_fp, v_rows FROM hroe.design_answer(v_check_sql, NULL, c.args, v_answer, v_ordered);
+								END IF;
+								RAISE EXCEPTION USING ERRCODE = 'HR0CR';
+							EXCEPTION WHEN SQLSTATE 'HR0CR' THEN
+								NULL;
+							END;
+						END LOOP;
+						IF NOT s ? 'relational' THEN
+							v_request := COALESCE(v_request || ': ', '') || format('%s items written, %s WCU table + %s WCU indexes', v_wn, v_wt, v_wi);
+							v_items := v_wn;
+							v_cap := v_wt + v_wi;
+							v_icap := v_wi;
+						END IF;
+					END IF;
+					SELECT * INTO v_shape FROM hroe.compare_plan_shape(v_plan);
+					INSERT INTO pg_temp.hroe_design_out VALUES (p_no, p ->> 'name', p ->> 'kind', c.n, c.label, s_no, s ->> 'name',
+						CASE WHEN v_reqs IS NOT NULL THEN v_reqs::text ELSE v_sql END || format(' -- $1 = %L', c.args),
+						v_fp, v_rows,
+						CASE WHEN p ->> 'kind' = 'read' THEN v_shape.shape END,
+						CASE WHEN p ->> 'kind' = 'read' THEN v_shape.seq_scans END,
+						CASE WHEN p ->> 'kind' = 'read' THEN v_shape.index_scans END,
+						CASE WHEN p ->> 'kind' = 'read' THEN v_shape.joins END,
+						CASE WHEN p ->> 'kind' = 'read' THEN v_shape.sorts END,
+						v_shape.shared_hit, v_shape.shared_read, v_request, v_requests, v_items, v_bytes, v_cap,
+						CASE WHEN NOT s ? 'relational' AND v_cap IS NOT NULL THEN CASE WHEN p ->> 'kind' = 'read' THEN 'RCU' ELSE 'WCU' END END,
+						(SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY t) FROM unnest(v_times) t)::numeric(12, 3),
+						v_parts, v_icap, NULL, NULL);
+				EXCEPTION WHEN OTHERS THEN
+					-- the call failed (an error from hroe, a malformed
+					-- template, a query error): recorded, the run goes on
+					GET STACKED DIAGNOSTICS v_state = RETURNED_SQLSTATE, v_message = MESSAGE_TEXT, v_detail = PG_EXCEPTION_DETAIL;
+					INSERT INTO pg_temp.hroe_design_out (pattern_no, pattern, kind, case_no, case_label, model_no, model, call, request, error_class, error)
+					VALUES (p_no, p ->> 'name', p ->> 'kind', c.n, c.label, s_no, s ->> 'name',
+							COALESCE(v_reqs::text, v_sql, '') || format(' -- $1 = %L', c.args), v_request,
+							v_state, v_message || COALESCE(' (' || NULLIF(v_detail, '') || ')', ''));
+					RAISE WARNING 'hroe.design_run: pattern % % [%] on % failed: % %', p_no, p ->> 'name', c.label, s ->> 'name', v_state, v_message;
+				END;
+			END LOOP;
+		END LOOP;
+		DROP TABLE pg_temp.hroe_design_cases;
+		RAISE NOTICE 'hroe.design_run: pattern % % done', p_no, p ->> 'name';
+	END LOOP;
+	RETURN QUERY
+	SELECT o.pattern_no, o.pattern, o.kind, o.case_label, o.model, o.call,
+		   NOT EXISTS (SELECT FROM pg_temp.hroe_design_out o2
+					   WHERE o2.pattern_no = o.pattern_no AND o2.case_no = o.case_no AND o2.error_class IS NOT NULL)
+		   AND (SELECT count(DISTINCT o2.fingerprint) FROM pg_temp.hroe_design_out o2
+				WHERE o2.pattern_no = o.pattern_no AND o2.case_no = o.case_no) = 1,
+		   o.fingerprint, o.result_rows, o.plan_shape, o.seq_scans, o.index_scans, o.joins, o.sorts,
+		   o.shared_hit, o.shared_read, o.request, o.requests, o.items, o.item_bytes, o.capacity,
+		   o.capacity_unit, o.median_ms, o.partitions, o.index_capacity, o.error_class, o.error
+	FROM pg_temp.hroe_design_out o
+	ORDER BY o.pattern_no, o.case_no, o.model_no;
+END
+$$;
+COMMENT ON FUNCTION hroe.design_run(jsonb, integer, boolean, text[]) IS
+'runs every access pattern of a design (or those named or numbered in p_patterns) on the relational side, on the DynamoDB side and on each of its variants'' DynamoDB sides (the variant''s pattern of the same name), after loading the design and its variants (hroe.design_load) unless p_load is false, for each parameter set its parameters_sql draws: rows of hroe.compare''s shape (so hroe.compare_report_lines reads them) plus partitions touched, the index part of a write''s WCU, and error_class and error: per side the answer''s fingerprint and whether every side agrees (hroe.design_answer), plan shape, shared buffers, the DynamoDB requests, items and bytes read, RCU (as the responses report them, or by the capacity_sql rule of hroe.compare) or WCU with the index writes (hroe.compare_write_capacity), and the median execution time of p_runs runs; writes run in rolled-back subtransactions and are checked by reads after the write; a call that fails (or a parameters_sql that fails: case "(parameters_sql)") is a row with its SQLSTATE and message, not identical, also as a WARNING, and the run goes on';
