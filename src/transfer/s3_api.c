@@ -20,6 +20,11 @@
  * pg_write_server_files, reads those of hroe_import or pg_read_server_files
  * (hroe_s3_role_may), checked for the role the request runs as.
  *
+ * Every descriptor, directory stream and MD5 context opened here is
+ * tracked (hroe_s3_fd_track, hroe_s3_fdopendir, hroe_s3_md5_begin) and
+ * released on an error or a cancel with the memory context it was opened
+ * in (transfer_files.c): never close() one, hroe_s3_fd_close it.
+ *
  * S3's error codes and their HTTP statuses are here, in S3Errors, and
  * nowhere else.
  *
@@ -168,7 +173,7 @@ Md5Hex(const char *data, size_t len, char *out)
 static char *
 ReadWhole(int dirfd, const char *name, size_t *len, struct stat *st, bool *too_big)
 {
-	int			fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	int			fd = hroe_s3_fd_track(openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC));
 	char	   *data;
 	size_t		got = 0;
 
@@ -177,12 +182,12 @@ ReadWhole(int dirfd, const char *name, size_t *len, struct stat *st, bool *too_b
 		return NULL;
 	if (fstat(fd, st) < 0 || !S_ISREG(st->st_mode))
 	{
-		close(fd);
+		hroe_s3_fd_close(fd);
 		return NULL;
 	}
 	if (st->st_size > S3_OBJECT_MAX)
 	{
-		close(fd);
+		hroe_s3_fd_close(fd);
 		*too_big = true;
 		return NULL;
 	}
@@ -197,7 +202,7 @@ ReadWhole(int dirfd, const char *name, size_t *len, struct stat *st, bool *too_b
 			break;
 		got += (size_t) k;
 	}
-	close(fd);
+	hroe_s3_fd_close(fd);
 	*len = got;
 	return data;
 }
@@ -206,7 +211,7 @@ ReadWhole(int dirfd, const char *name, size_t *len, struct stat *st, bool *too_b
 static bool
 FileMd5(int dirfd, const char *name, char *out)
 {
-	int			fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	int			fd = hroe_s3_fd_track(openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC));
 	EVP_MD_CTX *ctx;
 	char		buf[65536];
 	unsigned char md[16];
@@ -214,12 +219,7 @@ FileMd5(int dirfd, const char *name, char *out)
 
 	if (fd < 0)
 		return false;
-	ctx = md5_begin();
-	if (ctx == NULL)
-	{
-		close(fd);
-		elog(ERROR, "MD5 failed");
-	}
+	ctx = hroe_s3_md5_begin();
 	while ((k = read(fd, buf, sizeof(buf))) != 0)
 	{
 		if (k < 0 && errno == EINTR)
@@ -229,8 +229,8 @@ FileMd5(int dirfd, const char *name, char *out)
 		EVP_DigestUpdate(ctx, buf, (size_t) k);
 		CHECK_FOR_INTERRUPTS();
 	}
-	close(fd);
-	if (!md5_end(ctx, md))
+	hroe_s3_fd_close(fd);
+	if (!hroe_s3_md5_end(ctx, md))
 		elog(ERROR, "MD5 failed");
 	if (k < 0)
 		return false;
@@ -253,13 +253,13 @@ CreateBucket(const char *bucket)
 	{
 		int			e = errno;
 
-		close(root);
+		hroe_s3_fd_close(root);
 		if (e == EEXIST)
 			return S3_BUCKET_EXISTS;
 		errno = e;
 		ereport(ERROR, (errcode_for_file_access(), errmsg("could not create bucket directory \"%s\": %m", bucket)));
 	}
-	close(root);
+	hroe_s3_fd_close(root);
 	return S3_OK;
 }
 
@@ -278,7 +278,7 @@ DeleteBucket(const char *bucket)
 	{
 		int			e = errno;
 
-		close(root);
+		hroe_s3_fd_close(root);
 		if (e == ENOENT || e == ENOTDIR)
 			return S3_NO_SUCH_BUCKET;
 		if (e == ENOTEMPTY || e == EEXIST)
@@ -286,7 +286,7 @@ DeleteBucket(const char *bucket)
 		errno = e;
 		ereport(ERROR, (errcode_for_file_access(), errmsg("could not remove bucket directory \"%s\": %m", bucket)));
 	}
-	close(root);
+	hroe_s3_fd_close(root);
 	return S3_OK;
 }
 
@@ -300,7 +300,7 @@ HeadBucket(const char *bucket)
 		return st;
 	fd = OpenBucket(bucket, &st);
 	if (fd >= 0)
-		close(fd);
+		hroe_s3_fd_close(fd);
 	return st;
 }
 
@@ -328,15 +328,15 @@ PutObject(const char *bucket, const char *key, const char *body, size_t len, cha
 	if (bfd < 0)
 		return st;
 	dfd = hroe_s3_open_key_dir(bfd, key, &base, HROE_S3_DIR_CREATE);
-	close(bfd);
+	hroe_s3_fd_close(bfd);
 	if (RAND_bytes(rnd, sizeof(rnd)) != 1)
 		elog(ERROR, "RAND_bytes failed");
 	hex_lower(rnd, sizeof(rnd), rhex);
 	snprintf(tmp, sizeof(tmp), TMP_PREFIX "%s", rhex);
-	fd = openat(dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0640);
+	fd = hroe_s3_fd_track(openat(dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0640));
 	if (fd < 0)
 	{
-		close(dfd);
+		hroe_s3_fd_close(dfd);
 		ereport(ERROR, (errcode_for_file_access(), errmsg("could not create a file for S3 key \"%s\": %m", key)));
 	}
 	while (done < len)
@@ -349,26 +349,26 @@ PutObject(const char *bucket, const char *key, const char *body, size_t len, cha
 		{
 			int			e = errno;
 
-			close(fd);
+			hroe_s3_fd_close(fd);
 			unlinkat(dfd, tmp, 0);
-			close(dfd);
+			hroe_s3_fd_close(dfd);
 			errno = e;
 			ereport(ERROR, (errcode_for_file_access(), errmsg("could not write S3 key \"%s\": %m", key)));
 		}
 		done += (size_t) k;
 	}
-	if (close(fd) < 0 || renameat(dfd, tmp, dfd, base) < 0)
+	if (hroe_s3_fd_close(fd) < 0 || renameat(dfd, tmp, dfd, base) < 0)
 	{
 		int			e = errno;
 
 		unlinkat(dfd, tmp, 0);
-		close(dfd);
+		hroe_s3_fd_close(dfd);
 		errno = e;
 		if (e == EISDIR || e == ENOTEMPTY || e == EEXIST)
 			return S3_INVALID_KEY;
 		ereport(ERROR, (errcode_for_file_access(), errmsg("could not store S3 key \"%s\": %m", key)));
 	}
-	close(dfd);
+	hroe_s3_fd_close(dfd);
 	Md5Hex(body, len, etag);
 	return S3_OK;
 }
@@ -392,7 +392,7 @@ OpenKeyDir(const char *bucket, const char *key, char **base, S3Status *st)
 		return -1;
 	/* each component without following links; a missing one: no such key */
 	dfd = hroe_s3_open_key_dir(bfd, key, base, HROE_S3_DIR_FIND);
-	close(bfd);
+	hroe_s3_fd_close(bfd);
 	if (dfd < 0)
 		*st = S3_NO_SUCH_KEY;
 	return dfd;
@@ -412,7 +412,7 @@ GetObject(const char *bucket, const char *key, size_t *len, struct stat *sb, S3S
 	if (dfd < 0)
 		return NULL;
 	data = ReadWhole(dfd, base, len, sb, &too_big);
-	close(dfd);
+	hroe_s3_fd_close(dfd);
 	*st = too_big ? S3_ENTITY_TOO_LARGE : data ? S3_OK : S3_NO_SUCH_KEY;
 	return data;
 }
@@ -435,11 +435,11 @@ HeadObject(const char *bucket, const char *key, struct stat *sb, char *etag, S3S
 	if (fstatat(dfd, base, sb, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISREG(sb->st_mode) ||
 		!FileMd5(dfd, base, etag))
 	{
-		close(dfd);
+		hroe_s3_fd_close(dfd);
 		*st = S3_NO_SUCH_KEY;
 		return false;
 	}
-	close(dfd);
+	hroe_s3_fd_close(dfd);
 	*st = S3_OK;
 	return true;
 }
@@ -462,11 +462,11 @@ DeleteObject(const char *bucket, const char *key)
 	{
 		if (unlinkat(dfd, base, 0) < 0 && errno != ENOENT)
 		{
-			close(dfd);
+			hroe_s3_fd_close(dfd);
 			ereport(ERROR, (errcode_for_file_access(), errmsg("could not delete S3 key \"%s\": %m", key)));
 		}
 	}
-	close(dfd);
+	hroe_s3_fd_close(dfd);
 	/* the parents left empty, innermost first (one that is not: stop) */
 	{
 		char	   *dir = pstrdup(key);
@@ -481,7 +481,7 @@ DeleteObject(const char *bucket, const char *key)
 			if (unlinkat(bfd, dir, AT_REMOVEDIR) < 0)
 				break;
 		}
-		close(bfd);
+		hroe_s3_fd_close(bfd);
 	}
 	return S3_OK;
 }
@@ -659,7 +659,7 @@ ListBuckets(Answer *a)
 		return;
 	}
 	root = hroe_s3_open_root();
-	dir = fdopendir(root);
+	dir = hroe_s3_fdopendir(root);
 	if (dir == NULL)
 		ereport(ERROR, (errcode_for_file_access(), errmsg("could not read hroe.s3_root: %m")));
 	while ((de = readdir(dir)) != NULL)
@@ -670,7 +670,7 @@ ListBuckets(Answer *a)
 			fstatat(dirfd(dir), de->d_name, &sb, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(sb.st_mode))
 			names = lappend(names, psprintf("%s/%ld", de->d_name, (long) sb.st_mtime));
 	}
-	closedir(dir);
+	hroe_s3_release(HROE_S3_RES_DIR, dir);
 	list_sort(names, NameCmp);
 	AnswerXml(a);
 	appendStringInfoString(&a->body, "<ListAllMyBucketsResult xmlns=\"http://s3.amazonaws.com/doc/2006-03-01/\"><Owner><ID>hroe</ID><DisplayName>hroe</DisplayName></Owner><Buckets>");
@@ -836,11 +836,11 @@ ListObjects(Answer *a, const char *bucket, const char *query, const char *resour
 			{
 				/* gone meanwhile */
 				if (dfd >= 0)
-					close(dfd);
+					hroe_s3_fd_close(dfd);
 				count--;
 				continue;
 			}
-			close(dfd);
+			hroe_s3_fd_close(dfd);
 			appendStringInfoString(&items, "<Contents><Key>");
 			XmlKey(&items, key, url);
 			appendStringInfoString(&items, "</Key><LastModified>");
@@ -850,7 +850,7 @@ ListObjects(Answer *a, const char *bucket, const char *query, const char *resour
 			last = key;
 		}
 	}
-	close(bfd);
+	hroe_s3_fd_close(bfd);
 
 	AnswerXml(a);
 	appendStringInfo(&a->body, "<ListBucketResult xmlns=\"http://s3.amazonaws.com/doc/2006-03-01/\"><Name>%s</Name><Prefix>", bucket);
@@ -938,7 +938,7 @@ DeleteObjects(Answer *a, const char *bucket, const char *body, size_t len, const
 		AnswerError(a, st, resource);
 		return;
 	}
-	close(bfd);
+	hroe_s3_fd_close(bfd);
 	BeginInternalSubTransaction(NULL);
 	MemoryContextSwitchTo(cxt);
 	PG_TRY();
@@ -1316,8 +1316,8 @@ hroe_s3_list_objects(PG_FUNCTION_ARGS)
 			values[3] = TimestampTzGetDatum(time_t_to_timestamptz(sb.st_mtime));
 			tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 		}
-		close(dfd);
+		hroe_s3_fd_close(dfd);
 	}
-	close(bfd);
+	hroe_s3_fd_close(bfd);
 	return (Datum) 0;
 }

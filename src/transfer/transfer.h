@@ -11,6 +11,8 @@
 #ifndef HROE_TRANSFER_H
 #define HROE_TRANSFER_H
 
+#include <dirent.h>
+
 #include "lib/stringinfo.h"
 #include "nodes/pg_list.h"
 #include "utils/memutils.h"
@@ -29,6 +31,31 @@ extern char *hroe_s3_root;
 extern int	hroe_export_file_items;
 /* an incremental export's shortest period, in seconds (hroe.incremental_export_min_period) */
 extern int	hroe_incremental_export_min_period;
+
+/*
+ * The resources of src/transfer/ (transfer_files.c): every file
+ * descriptor, directory stream, MD5 context and zlib or zstd stream is
+ * tracked and belongs to the memory context current when it was opened:
+ * released normally (hroe_s3_fd_close, hroe_s3_release, hroe_s3_md5_end)
+ * it is untracked, left open by an error or a cancel it is released when
+ * that context is reset or deleted.  Never close() a tracked fd.
+ */
+typedef enum HroeS3ResKind
+{
+	HROE_S3_RES_FD,
+	HROE_S3_RES_DIR,			/* DIR * */
+	HROE_S3_RES_MD5,			/* EVP_MD_CTX * */
+	HROE_S3_RES_DEFLATE,		/* z_stream *, deflateInit2 done */
+	HROE_S3_RES_INFLATE,		/* z_stream *, inflateInit2 done */
+	HROE_S3_RES_ZSTD			/* ZSTD_DStream * */
+} HroeS3ResKind;
+extern int	hroe_s3_fd_track(int fd);
+extern int	hroe_s3_fd_close(int fd);
+extern DIR *hroe_s3_fdopendir(int fd);
+extern void hroe_s3_track(HroeS3ResKind kind, void *p);
+extern void hroe_s3_release(HroeS3ResKind kind, void *p);
+extern EVP_MD_CTX *hroe_s3_md5_begin(void);
+extern bool hroe_s3_md5_end(EVP_MD_CTX *ctx, unsigned char out[16]);
 
 /* privileges: may the role write (export) or read (import) the buckets */
 extern bool hroe_s3_role_may(Oid role, bool write);

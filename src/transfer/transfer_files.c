@@ -17,6 +17,22 @@
  * Compression: zlib (gzip, written and read) and libzstd (read).  MD5
  * (OpenSSL's EVP, util.h's md5_begin/md5_end) gives the manifests' checksums.
  *
+ * Resources released on error: every file descriptor, directory stream,
+ * MD5 context and zlib or zstd stream opened in src/transfer/ is tracked
+ * (hroe_s3_fd_track, hroe_s3_fdopendir, hroe_s3_md5_begin, hroe_s3_track)
+ * and belongs to the memory context current when it was opened, as the
+ * memory holding it does: released normally (hroe_s3_fd_close,
+ * hroe_s3_release, hroe_s3_md5_end), it is untracked; left open by an
+ * error, a cancel or a timeout raised meanwhile (ereport, elog,
+ * CHECK_FOR_INTERRUPTS), it is released when that context is reset or
+ * deleted (a MemoryContextCallback: the statement's or transaction's
+ * context at its abort, the in-server HTTP worker's request context after
+ * each request, a transfer job's context at its end).  A long-lived
+ * backend or worker thus keeps no descriptor of a failed request.  One
+ * callback per context releases all of that context's resources; the
+ * table of the resources open (few at a time: a walk's directories) lives
+ * in TopMemoryContext.
+ *
  * src/transfer/transfer_files.c
  *
  *-------------------------------------------------------------------------
@@ -45,6 +61,240 @@
 char	   *hroe_s3_root = NULL;
 
 #define IO_CHUNK 65536
+
+/* ---------- resources released with their memory context ---------- */
+
+typedef struct Tracked
+{
+	HroeS3ResKind kind;
+	int			fd;				/* HROE_S3_RES_FD */
+	void	   *p;				/* the others */
+	MemoryContext cxt;
+} Tracked;
+
+static Tracked *tracked;
+static int	ntracked;
+static int	maxtracked;
+/* the contexts whose reset callback is registered (and has not run yet) */
+static MemoryContext *armed;
+static int	narmed;
+static int	maxarmed;
+
+static void
+Release(Tracked *t)
+{
+	switch (t->kind)
+	{
+		case HROE_S3_RES_FD:
+			close(t->fd);
+			break;
+		case HROE_S3_RES_DIR:
+			closedir((DIR *) t->p);
+			break;
+		case HROE_S3_RES_MD5:
+			EVP_MD_CTX_free((EVP_MD_CTX *) t->p);
+			break;
+		case HROE_S3_RES_DEFLATE:
+			deflateEnd((z_stream *) t->p);
+			break;
+		case HROE_S3_RES_INFLATE:
+			inflateEnd((z_stream *) t->p);
+			break;
+		case HROE_S3_RES_ZSTD:
+			ZSTD_freeDStream((ZSTD_DStream *) t->p);
+			break;
+	}
+}
+
+/* cxt reset or deleted: its resources still open released */
+static void
+ReleaseContext(void *arg)
+{
+	MemoryContext cxt = (MemoryContext) arg;
+	int			k = 0;
+
+	for (int i = 0; i < ntracked; i++)
+	{
+		if (tracked[i].cxt == cxt)
+			Release(&tracked[i]);
+		else
+			tracked[k++] = tracked[i];
+	}
+	ntracked = k;
+	for (int i = 0; i < narmed; i++)
+		if (armed[i] == cxt)
+		{
+			armed[i] = armed[--narmed];
+			break;
+		}
+}
+
+/*
+ * Room in the table for one more resource of the current memory context,
+ * its callback registered: after this, Track cannot fail
+ */
+static void
+Reserve(void)
+{
+	MemoryContext cxt = CurrentMemoryContext;
+	MemoryContextCallback *cb;
+
+	if (ntracked >= maxtracked)
+	{
+		int			n = maxtracked ? maxtracked * 2 : 16;
+
+		tracked = tracked ? repalloc(tracked, n * sizeof(Tracked)) :
+			MemoryContextAlloc(TopMemoryContext, n * sizeof(Tracked));
+		maxtracked = n;
+	}
+	for (int i = 0; i < narmed; i++)
+		if (armed[i] == cxt)
+			return;
+	if (narmed >= maxarmed)
+	{
+		int			n = maxarmed ? maxarmed * 2 : 8;
+
+		armed = armed ? repalloc(armed, n * sizeof(MemoryContext)) :
+			MemoryContextAlloc(TopMemoryContext, n * sizeof(MemoryContext));
+		maxarmed = n;
+	}
+	cb = MemoryContextAlloc(cxt, sizeof(MemoryContextCallback));
+	cb->func = ReleaseContext;
+	cb->arg = cxt;
+	MemoryContextRegisterResetCallback(cxt, cb);
+	armed[narmed++] = cxt;
+}
+
+/* A resource of the current memory context (Reserve called before) */
+static void
+Track(HroeS3ResKind kind, int fd, void *p)
+{
+	Assert(ntracked < maxtracked);
+	tracked[ntracked].kind = kind;
+	tracked[ntracked].fd = fd;
+	tracked[ntracked].p = p;
+	tracked[ntracked].cxt = CurrentMemoryContext;
+	ntracked++;
+}
+
+/* Forget a resource (released by the caller): whether it was tracked */
+static bool
+Untrack(HroeS3ResKind kind, int fd, void *p)
+{
+	for (int i = ntracked - 1; i >= 0; i--)
+		if (tracked[i].kind == kind && (kind == HROE_S3_RES_FD ? tracked[i].fd == fd : tracked[i].p == p))
+		{
+			tracked[i] = tracked[--ntracked];
+			return true;
+		}
+	return false;
+}
+
+/*
+ * fd (an open descriptor; < 0: nothing) tracked: closed when the current
+ * memory context is reset or deleted, unless closed by hroe_s3_fd_close
+ * before.  Returns fd, errno kept.
+ */
+int
+hroe_s3_fd_track(int fd)
+{
+	int			e = errno;
+
+	if (fd < 0)
+		return fd;
+	PG_TRY();
+	{
+		Reserve();
+	}
+	PG_CATCH();
+	{
+		close(fd);
+		PG_RE_THROW();
+	}
+	PG_END_TRY();
+	Track(HROE_S3_RES_FD, fd, NULL);
+	errno = e;
+	return fd;
+}
+
+/* A tracked fd untracked and closed: close()'s result */
+int
+hroe_s3_fd_close(int fd)
+{
+	if (fd < 0)
+		return 0;
+	Untrack(HROE_S3_RES_FD, fd, NULL);
+	return close(fd);
+}
+
+/* The directory stream of a tracked fd, tracked in its place (NULL: fd stays tracked) */
+DIR *
+hroe_s3_fdopendir(int fd)
+{
+	DIR		   *dir;
+
+	Reserve();
+	dir = fdopendir(fd);
+	if (dir != NULL)
+	{
+		Untrack(HROE_S3_RES_FD, fd, NULL);
+		Track(HROE_S3_RES_DIR, -1, dir);
+	}
+	return dir;
+}
+
+/* A resource other than an fd (a zlib or zstd stream, set up) tracked */
+void
+hroe_s3_track(HroeS3ResKind kind, void *p)
+{
+	Assert(kind != HROE_S3_RES_FD);
+	PG_TRY();
+	{
+		Reserve();
+	}
+	PG_CATCH();
+	{
+		Tracked		t = {kind, -1, p, NULL};
+
+		Release(&t);
+		PG_RE_THROW();
+	}
+	PG_END_TRY();
+	Track(kind, -1, p);
+}
+
+/* A tracked resource (directory stream, zlib or zstd stream) untracked and released */
+void
+hroe_s3_release(HroeS3ResKind kind, void *p)
+{
+	Tracked		t = {kind, -1, p, NULL};
+
+	Assert(kind != HROE_S3_RES_FD);
+	Untrack(kind, -1, p);
+	Release(&t);
+}
+
+/* A new MD5 context (util.h's md5_begin), tracked; an error when there is none */
+EVP_MD_CTX *
+hroe_s3_md5_begin(void)
+{
+	EVP_MD_CTX *ctx;
+
+	Reserve();
+	ctx = md5_begin();
+	if (ctx == NULL)
+		elog(ERROR, "MD5 is not available");
+	Track(HROE_S3_RES_MD5, -1, ctx);
+	return ctx;
+}
+
+/* The digest of a tracked MD5 context, the context freed (util.h's md5_end) */
+bool
+hroe_s3_md5_end(EVP_MD_CTX *ctx, unsigned char out[16])
+{
+	Untrack(HROE_S3_RES_MD5, -1, ctx);
+	return md5_end(ctx, out);
+}
 
 /* Whether role may write (or read) the buckets' files */
 bool
@@ -83,7 +333,7 @@ OpenRoot(void)
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 errmsg("exports and imports need hroe.s3_root"),
 				 errhint("Set hroe.s3_root to an absolute directory of the server whose subdirectories are the buckets.")));
-	fd = open(hroe_s3_root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	fd = hroe_s3_fd_track(open(hroe_s3_root, O_RDONLY | O_DIRECTORY | O_CLOEXEC));
 	if (fd < 0)
 		ereport(ERROR,
 				(errcode_for_file_access(),
@@ -113,8 +363,8 @@ hroe_s3_open_bucket(const char *bucket, HroeS3PathStatus *st)
 					   psprintf("Invalid S3 bucket name: %s", bucket));
 	}
 	root = OpenRoot();
-	fd = openat(root, bucket, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	close(root);
+	fd = hroe_s3_fd_track(openat(root, bucket, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+	hroe_s3_fd_close(root);
 	if (st)
 		*st = fd < 0 ? HROE_S3_NO_BUCKET : HROE_S3_PATH_OK;
 	else if (fd < 0)
@@ -153,7 +403,7 @@ OpenDir(int dirfd, const char *path, HroeS3DirMode mode)
 {
 	char	   *copy = pstrdup(path);
 	char	   *save = NULL;
-	int			fd = dup(dirfd);
+	int			fd = hroe_s3_fd_track(dup(dirfd));
 
 	if (fd < 0)
 		elog(ERROR, "dup failed: %m");
@@ -166,10 +416,10 @@ OpenDir(int dirfd, const char *path, HroeS3DirMode mode)
 			ereport(ERROR,
 					(errcode(ERRCODE_NAME_TOO_LONG),
 					 errmsg("a component of S3 key \"%s\" is longer than %d bytes", path, HROE_S3_COMPONENT_MAX)));
-		next = openat(fd, c, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		next = hroe_s3_fd_track(openat(fd, c, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
 		if (next < 0 && mode == HROE_S3_DIR_FIND)
 		{
-			close(fd);
+			hroe_s3_fd_close(fd);
 			pfree(copy);
 			return -1;
 		}
@@ -177,17 +427,20 @@ OpenDir(int dirfd, const char *path, HroeS3DirMode mode)
 		{
 			if (mkdirat(fd, c, 0750) < 0 && errno != EEXIST)
 			{
-				close(fd);
+				int			e = errno;
+
+				hroe_s3_fd_close(fd);
+				errno = e;
 				ereport(ERROR, (errcode_for_file_access(),
 								errmsg("could not create directory \"%s\" of S3 key \"%s\": %m", c, path)));
 			}
-			next = openat(fd, c, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+			next = hroe_s3_fd_track(openat(fd, c, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
 		}
 		if (next < 0)
 		{
 			int			e = errno;
 
-			close(fd);
+			hroe_s3_fd_close(fd);
 			errno = e;
 			if (e == ELOOP || e == ENOTDIR)
 				ereport(ERROR,
@@ -197,7 +450,7 @@ OpenDir(int dirfd, const char *path, HroeS3DirMode mode)
 			ereport(ERROR, (errcode_for_file_access(),
 							errmsg("could not open directory \"%s\" of S3 key \"%s\": %m", c, path)));
 		}
-		close(fd);
+		hroe_s3_fd_close(fd);
 		fd = next;
 	}
 	pfree(copy);
@@ -247,7 +500,7 @@ hroe_s3_check_bucket(PG_FUNCTION_ARGS)
 						   write ? "write" : "read")));
 	/* (an endpoint's bucket: its name checked here, its existence by the export or import) */
 	if (!hroe_s3_remote())
-		close(hroe_s3_open_bucket(bucket, NULL));
+		hroe_s3_fd_close(hroe_s3_open_bucket(bucket, NULL));
 	else if (!ValidBucket(bucket))
 		hroe_ddb_error(ERRCODE_HROE_VALIDATION, "ValidationException",
 					   psprintf("Invalid S3 bucket name: %s", bucket));
@@ -303,18 +556,20 @@ WriterNew(int dirfd, const char *name, bool gzip, HroeS3Upload *up)
 	w->fd = -1;
 	if (up == NULL)
 	{
-		w->fd = openat(dirfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0640);
+		w->fd = hroe_s3_fd_track(openat(dirfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0640));
 		if (w->fd < 0)
 			ereport(ERROR, (errcode_for_file_access(), errmsg("could not create \"%s\": %m", name)));
 		/* (the server's umask would take the group's read) */
 		if (fchmod(w->fd, 0640) < 0)
 			ereport(ERROR, (errcode_for_file_access(), errmsg("could not set the mode of \"%s\": %m", name)));
 	}
-	w->md5 = md5_begin();
-	if (w->md5 == NULL)
-		elog(ERROR, "MD5 is not available");
-	if (gzip && deflateInit2(&w->z, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
-		elog(ERROR, "deflateInit2 failed");
+	w->md5 = hroe_s3_md5_begin();
+	if (gzip)
+	{
+		if (deflateInit2(&w->z, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+			elog(ERROR, "deflateInit2 failed");
+		hroe_s3_track(HROE_S3_RES_DEFLATE, &w->z);
+	}
 	return w;
 }
 
@@ -363,13 +618,13 @@ hroe_s3_writer_close(HroeS3Writer *w, unsigned char md5[16], int64 *size)
 		w->z.next_in = NULL;
 		w->z.avail_in = 0;
 		Deflate(w, Z_FINISH);
-		deflateEnd(&w->z);
+		hroe_s3_release(HROE_S3_RES_DEFLATE, &w->z);
 	}
-	if (!md5_end(w->md5, md5))
+	if (!hroe_s3_md5_end(w->md5, md5))
 		elog(ERROR, "MD5 failed");
 	if (w->up)
 		hroe_s3_upload_finish(w->up);
-	else if (fsync(w->fd) < 0 || close(w->fd) < 0)
+	else if (fsync(w->fd) < 0 || hroe_s3_fd_close(w->fd) < 0)
 		ereport(ERROR, (errcode_for_file_access(), errmsg("could not write \"%s\": %m", w->name)));
 	if (size)
 		*size = w->size;
@@ -429,19 +684,24 @@ ReaderNew(int dirfd, const char *bucket, const char *name, const char *compressi
 	}
 	else
 	{
-		r->fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+		r->fd = hroe_s3_fd_track(openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC));
 		if (r->fd < 0)
 			ereport(ERROR, (errcode_for_file_access(), errmsg("could not open \"%s\": %m", name)));
 		if (fstat(r->fd, &st) < 0 || !S_ISREG(st.st_mode))
 			ereport(ERROR, (errcode(ERRCODE_INSUFFICIENT_PRIVILEGE), errmsg("\"%s\" is not a regular file", name)));
 	}
-	if (r->kind == READ_GZIP && inflateInit2(&r->z, 15 + 32) != Z_OK)
-		elog(ERROR, "inflateInit2 failed");
+	if (r->kind == READ_GZIP)
+	{
+		if (inflateInit2(&r->z, 15 + 32) != Z_OK)
+			elog(ERROR, "inflateInit2 failed");
+		hroe_s3_track(HROE_S3_RES_INFLATE, &r->z);
+	}
 	if (r->kind == READ_ZSTD)
 	{
 		r->zstd = ZSTD_createDStream();
 		if (r->zstd == NULL)
 			elog(ERROR, "ZSTD_createDStream failed");
+		hroe_s3_track(HROE_S3_RES_ZSTD, r->zstd);
 		ZSTD_initDStream(r->zstd);
 	}
 	return r;
@@ -596,11 +856,11 @@ void
 hroe_s3_reader_close(HroeS3Reader *r)
 {
 	if (r->kind == READ_GZIP)
-		inflateEnd(&r->z);
+		hroe_s3_release(HROE_S3_RES_INFLATE, &r->z);
 	if (r->zstd)
-		ZSTD_freeDStream(r->zstd);
+		hroe_s3_release(HROE_S3_RES_ZSTD, r->zstd);
 	if (r->fd >= 0)
-		close(r->fd);
+		hroe_s3_fd_close(r->fd);
 	if (r->rbuf)
 		pfree(r->rbuf);
 	pfree(r->name);
@@ -633,7 +893,7 @@ Walk(int dirfd, const char *path, const char *prefix, List **keys, int depth)
 
 	if (depth > 64)
 		ereport(ERROR, (errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED), errmsg("S3 keys nest deeper than 64 directories")));
-	dir = fdopendir(dirfd);
+	dir = hroe_s3_fdopendir(dirfd);
 	if (dir == NULL)
 		ereport(ERROR, (errcode_for_file_access(), errmsg("could not read directory \"%s\": %m", path)));
 	while ((de = readdir(dir)) != NULL)
@@ -654,7 +914,7 @@ Walk(int dirfd, const char *path, const char *prefix, List **keys, int depth)
 
 			if (MayHold(sub, prefix))
 			{
-				int			fd = openat(dirfd, de->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+				int			fd = hroe_s3_fd_track(openat(dirfd, de->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
 
 				if (fd >= 0)
 					Walk(fd, sub, prefix, keys, depth + 1);
@@ -669,14 +929,14 @@ Walk(int dirfd, const char *path, const char *prefix, List **keys, int depth)
 			*keys = lappend(*keys, key);
 		}
 	}
-	closedir(dir);
+	hroe_s3_release(HROE_S3_RES_DIR, dir);
 }
 
 List *
 hroe_s3_list(int bucketfd, const char *prefix)
 {
 	List	   *keys = NIL;
-	int			fd = dup(bucketfd);
+	int			fd = hroe_s3_fd_track(dup(bucketfd));
 
 	if (fd < 0)
 		elog(ERROR, "dup failed: %m");
@@ -709,13 +969,16 @@ struct HroeS3Bucket
 	int			fd;				/* hroe.s3_root's bucket directory; -1: the endpoint's */
 };
 
+/*
+ * The bucket, open as long as the current memory context (a job's, kept
+ * across its transactions) or until hroe_s3_bucket_close
+ */
 HroeS3Bucket *
 hroe_s3_bucket_open(const char *bucket)
 {
-	/* (kept across the job's transactions) */
-	HroeS3Bucket *b = MemoryContextAllocZero(TopMemoryContext, sizeof(HroeS3Bucket));
+	HroeS3Bucket *b = palloc0(sizeof(HroeS3Bucket));
 
-	b->name = MemoryContextStrdup(TopMemoryContext, bucket);
+	b->name = pstrdup(bucket);
 	b->fd = hroe_s3_remote() ? -1 : hroe_s3_open_bucket(bucket, NULL);
 	return b;
 }
@@ -724,7 +987,7 @@ void
 hroe_s3_bucket_close(HroeS3Bucket *b)
 {
 	if (b->fd >= 0)
-		close(b->fd);
+		hroe_s3_fd_close(b->fd);
 	pfree(b->name);
 	pfree(b);
 }
@@ -741,7 +1004,7 @@ hroe_s3_object_create(HroeS3Bucket *b, const char *key, bool gzip)
 		return WriterNew(-1, key, gzip, hroe_s3_upload_begin(b->name, key));
 	dirfd = hroe_s3_open_key_dir(b->fd, key, &base, HROE_S3_DIR_CREATE);
 	w = WriterNew(dirfd, base, gzip, NULL);
-	close(dirfd);
+	hroe_s3_fd_close(dirfd);
 	return w;
 }
 
@@ -767,7 +1030,7 @@ hroe_s3_object_open(HroeS3Bucket *b, const char *key, const char *compression)
 		return ReaderNew(-1, b->name, key, compression);
 	dirfd = hroe_s3_open_key_dir(b->fd, key, &base, HROE_S3_DIR_OPEN);
 	r = ReaderNew(dirfd, NULL, base, compression);
-	close(dirfd);
+	hroe_s3_fd_close(dirfd);
 	return r;
 }
 

@@ -292,6 +292,8 @@ typedef struct ExportJob
 	/* a FULL_EXPORT from the history: the state at ExportTime at */
 	bool		history;
 	TimestampTz at;
+	/* the job's memory: deleted at its end, failed or not, with the files it holds open */
+	MemoryContext cxt;
 } ExportJob;
 
 typedef struct DataFile
@@ -477,7 +479,7 @@ Export(ExportJob *j)
 	Oid			types[4] = {INT8OID, TIMESTAMPTZOID, TIMESTAMPTZOID, INT8OID};
 	Datum		values[4];
 	char	   *relid;
-	MemoryContext keep = AllocSetContextCreate(TopMemoryContext, "hroe export", ALLOCSET_DEFAULT_SIZES);
+	MemoryContext keep = AllocSetContextCreate(j->cxt, "hroe export", ALLOCSET_DEFAULT_SIZES);
 	MemoryContext linecxt = AllocSetContextCreate(keep, "hroe export line", ALLOCSET_DEFAULT_SIZES);
 	MemoryContext old;
 
@@ -487,7 +489,10 @@ Export(ExportJob *j)
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 				 errmsg("permission denied to export to S3 bucket %s", j->bucket)));
+	/* (kept across the job's transactions) */
+	old = MemoryContextSwitchTo(keep);
 	b = hroe_s3_bucket_open(j->bucket);
+	MemoryContextSwitchTo(old);
 	hroe_s3_object_put(b, psprintf("%s/_started", base), "", 0, NULL);
 	Commit();
 
@@ -695,6 +700,7 @@ RunExport(int64 job)
 	if (!found)
 		return;
 	pgstat_report_activity(STATE_RUNNING, psprintf("hroe: exporting %s", j.table));
+	j.cxt = AllocSetContextCreate(TopMemoryContext, "hroe export job", ALLOCSET_DEFAULT_SIZES);
 	PG_TRY();
 	{
 		Export(&j);
@@ -708,6 +714,7 @@ RunExport(int64 job)
 		MarkFailed("exports", "export_status", job, e);
 	}
 	PG_END_TRY();
+	MemoryContextDelete(j.cxt);
 }
 
 /* ---------- imports ---------- */
@@ -732,6 +739,8 @@ typedef struct ImportJob
 	int64		errors;
 	int64		size;
 	SPIPlanPtr	put;
+	/* the job's memory: deleted at its end, failed or not, with the files it holds open */
+	MemoryContext cxt;
 } ImportJob;
 
 /* One CSV line's fields, split at delim ("..." quoted, "" a quote) */
@@ -999,8 +1008,8 @@ Import(ImportJob *j)
 	ListCell   *lc;
 	HroeIdentity saved;
 	StringInfoData line;
-	MemoryContext filecxt = AllocSetContextCreate(TopMemoryContext, "hroe import file", ALLOCSET_DEFAULT_SIZES);
-	MemoryContext batch = AllocSetContextCreate(TopMemoryContext, "hroe import batch", ALLOCSET_DEFAULT_SIZES);
+	MemoryContext filecxt = AllocSetContextCreate(j->cxt, "hroe import file", ALLOCSET_DEFAULT_SIZES);
+	MemoryContext batch = AllocSetContextCreate(j->cxt, "hroe import batch", ALLOCSET_DEFAULT_SIZES);
 	MemoryContext old;
 	int64		since_commit = 0;
 	int64		done_size = 0;
@@ -1010,7 +1019,7 @@ Import(ImportJob *j)
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 				 errmsg("permission denied to import from S3 bucket %s", j->bucket)));
-	old = MemoryContextSwitchTo(TopMemoryContext);
+	old = MemoryContextSwitchTo(j->cxt);
 	b = hroe_s3_bucket_open(j->bucket);
 	keys = hroe_s3_object_list(b, j->prefix);
 	initStringInfo(&line);
@@ -1145,6 +1154,7 @@ RunImport(int64 job)
 	if (!found)
 		return;
 	pgstat_report_activity(STATE_RUNNING, psprintf("hroe: importing into %s", j.table));
+	j.cxt = AllocSetContextCreate(TopMemoryContext, "hroe import job", ALLOCSET_DEFAULT_SIZES);
 	PG_TRY();
 	{
 		Import(&j);
@@ -1158,6 +1168,7 @@ RunImport(int64 job)
 		MarkFailed("imports", "import_status", job, e);
 	}
 	PG_END_TRY();
+	MemoryContextDelete(j.cxt);
 }
 
 /* The worker of one export or import */
