@@ -118,7 +118,7 @@ measure() {
 	shift 3
 	attack_all "$url" "$@"
 	sleep "$WARMUP"
-	row "$front" "$label" "$(python3 test/gateway/dos_probe.py "$url" dos probe \
+	row "$front" "$label" "$(python3 test/gateway/dos_probe.py "$url" dos probe --label "$front" \
 		--duration $((SECS - WARMUP - 1)) --interval 0.02)"
 	for p in "${PIDS[@]}"; do wait "$p" 2>/dev/null || true; done
 	PIDS=()
@@ -129,7 +129,7 @@ measure() {
 for front in gateway workers; do
 	if [ $front = gateway ]; then url=$GW_URL; else url=$workers_url; fi
 	echo "== $front ($url)" >&2
-	row "$front" "none (idle)" "$(python3 test/gateway/dos_probe.py "$url" dos probe --duration "$IDLE" --interval 0.02)"
+	row "$front" "none (idle)" "$(python3 test/gateway/dos_probe.py "$url" dos probe --label "$front" --duration "$IDLE" --interval 0.02)"
 	measure "$front" "$url" "8 at once"
 	if [ "${HROE_DOS_EACH:-0}" = 1 ]; then
 		for mode in slowloris churn unread bodies; do
