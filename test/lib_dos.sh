@@ -18,9 +18,9 @@
 #       DOS_ATTACK_FULL=1 (a test that samples the server during the whole
 #       attack); DOS_PROBES probes (default 30); with DOS_PROBE_PAUSE=S,
 #       also DOS_SLOW_PROBES (default 10) at the same time from a client on
-#       a slow link, each request in two halves S seconds apart (attack.py's
-#       --pause: its connection idles mid-request, as one in its TLS
-#       handshake does)
+#       a slow link (127.0.0.254), each request in two halves S seconds
+#       apart (attack.py's --pause: its connection idles mid-request, as
+#       one in its TLS handshake does)
 #   dos_finish                 exits with the checks' outcome
 set -uo pipefail
 . test/lib_cluster.sh
@@ -73,9 +73,9 @@ dos_attack() {
 	apid=$!
 	sleep "${DOS_WARMUP:-3}"
 	if [ -n "${DOS_PROBE_PAUSE:-}" ]; then
-		# beside it, a client on a slow link (its request in two halves)
+		# beside it, another client (its own address) on a slow link
 		"${ATTACK[@]}" "$url" probe --count "${DOS_SLOW_PROBES:-10}" --pause "$DOS_PROBE_PAUSE" \
-			>"$GW_WORK/slow.out" 2>&1 &
+			--source 127.0.0.254 >"$GW_WORK/slow.out" 2>&1 &
 		spid=$!
 		slow=" (and ${DOS_SLOW_PROBES:-10} from a slow link)"
 	fi

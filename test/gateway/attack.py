@@ -4,8 +4,9 @@ that measures what a legitimate client sees meanwhile.  Loopback only; every
 attack stops after --seconds and holds at most --conns connections.
 
     attack.py URL probe [--count N] [--interval S] [--timeout S] [--table T]
-                    [--pause S]
-        N signed GetItem requests, each on a new connection, from 127.0.0.1;
+                    [--pause S] [--source A]
+        N signed GetItem requests, each on a new connection, from 127.0.0.1
+        (or --source);
         prints "probe n= ok= p50= p99= max=" (ms); exit 1 if one is not
         answered 200 within --timeout (each failure's line says when, and
         which phases it reached: connected, TLS done, sent); with --pause,
@@ -274,7 +275,7 @@ def probe(a):
         try:
             req = signed_request(a.url, "GetItem", body, a.key, a.secret)
             s = socket.create_connection((u.hostname, u.port), timeout=a.timeout,
-                                         source_address=("127.0.0.1", 0))
+                                         source_address=(a.source, 0))
             mark("connected")
             if u.scheme == "https":
                 s = ssl._create_unverified_context().wrap_socket(s, server_hostname=u.hostname)
@@ -340,6 +341,7 @@ def main():
     p.add_argument("--count", type=int, default=20)
     p.add_argument("--timeout", type=float, default=5.0)
     p.add_argument("--table", default="probe")
+    p.add_argument("--source", default="127.0.0.1", help="probe: the address it connects from")
     p.add_argument("--pause", type=float, default=0.0,
                    help="probe: seconds between the two halves of each request")
     a = p.parse_args()

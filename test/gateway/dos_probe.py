@@ -85,7 +85,8 @@ def probe(u, table, key_json, key, secret, timeout):
     if status is not None and elapsed > timeout:
         status = None
         error = "answered too late"
-    detail = "at %s: %s after %.1f ms (%s)" % (at, error, elapsed * 1000, ", ".join(phases) or "not connected")
+    detail = "at %s: %s after %.1f ms (%s)" % (
+        at, error, elapsed * 1000, ", ".join(phases) or "not connected")
     return status, elapsed * 1000.0, detail
 
 
