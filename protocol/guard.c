@@ -36,9 +36,11 @@
 /* sweeps at most this often (seconds) */
 #define SWEEP_INTERVAL 0.2
 /*
- * a connection idle less than this (seconds) is never closed to make room:
- * one accepted in the same MHD_run round as the connection making room has
- * its request in its socket, not yet read (under churn, it is the oldest)
+ * a connection idle less than this (seconds) is not closed to make room if
+ * it is its address's only one: one accepted in the same MHD_run round as
+ * the connection making room has its request in its socket, not yet read
+ * (under churn, it is the oldest).  An address holding more connections
+ * has no such grace (see make_room).
  */
 #define EVICT_MIN_IDLE 0.02
 
@@ -158,6 +160,16 @@ room_needed(const Guard *g)
  * new connection arrives near the limit, and at each sweep (a burst may have
  * filled every slot with connections too young to close, and at the limit
  * libmicrohttpd accepts no more until one closes).
+ *
+ * The one closed is an idle connection of the address holding the most
+ * connections, the one idle the longest of them.  A connection younger
+ * than EVICT_MIN_IDLE is passed over only if it is its address's only one:
+ * an attacker's connections from a few addresses are all young when it
+ * reconnects as fast as they are closed, and passing them over would leave
+ * as the only candidate a lone client still in its TLS handshake or between
+ * the packets of its request (a client on a slow link) -- closed with no
+ * answer.  A lone client's connection is thus never closed while an idle
+ * connection of an address holding more is open.
  */
 static void
 make_room(Guard *g)
@@ -171,9 +183,10 @@ make_room(Guard *g)
 	{
 		GuardConn  *oldest = NULL;
 
-		/* never one just accepted (the one that came, among them) */
+		/* never a lone one just accepted (the one that came, among them) */
 		for (GuardConn *c = g->head.next; c != &g->head; c = c->next)
-			if (!c->closing && c->phase == GUARD_IDLE && now - c->since >= EVICT_MIN_IDLE &&
+			if (!c->closing && c->phase == GUARD_IDLE &&
+				(c->addr->open > 1 || now - c->since >= EVICT_MIN_IDLE) &&
 				(oldest == NULL || c->addr->open > oldest->addr->open ||
 				 (c->addr->open == oldest->addr->open && c->since < oldest->since)))
 				oldest = c;

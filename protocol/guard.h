@@ -13,8 +13,8 @@
  * is not read within send_timeout; and, while the answers queued and not
  * yet sent by the whole process exceed max_unsent, the connections with the
  * oldest unsent answers.  When a new connection leaves fewer than a
- * sixteenth of the slots free, idle connections (but the ones just
- * accepted) are closed to make room:
+ * sixteenth of the slots free, idle connections (but an address's only
+ * one, just accepted) are closed to make room:
  * first those of the client address holding the most connections, the one
  * idle the longest first, so that a new client is still answered.  A connection is closed
  * with shutdown(2): libmicrohttpd sees the end of the stream and frees it

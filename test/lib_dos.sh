@@ -16,7 +16,11 @@
 #       probes' latencies; the attack is ended once the probes are done
 #       (attack.py's SIGUSR1: what follows would measure nothing) unless
 #       DOS_ATTACK_FULL=1 (a test that samples the server during the whole
-#       attack)
+#       attack); DOS_PROBES probes (default 30); with DOS_PROBE_PAUSE=S,
+#       also DOS_SLOW_PROBES (default 10) at the same time from a client on
+#       a slow link (127.0.0.254), each request in two halves S seconds
+#       apart (attack.py's --pause: its connection idles mid-request, as
+#       one in its TLS handshake does)
 #   dos_finish                 exits with the checks' outcome
 set -uo pipefail
 . test/lib_cluster.sh
@@ -61,23 +65,35 @@ dos_gateway() {
 }
 
 dos_attack() {
-	local label=$1 url=$2 attack=$3 apid rc
+	local label=$1 url=$2 attack=$3 apid spid rc slow_rc=0 slow=
 	shift 3
 	echo "     $label"
 	"${ATTACK[@]}" "$url" probe --count 10 | sed 's/^/       idle:   /'
 	"${ATTACK[@]}" "$url" "$attack" "$@" >"$GW_WORK/attack.out" 2>&1 &
 	apid=$!
 	sleep "${DOS_WARMUP:-3}"
+	if [ -n "${DOS_PROBE_PAUSE:-}" ]; then
+		# beside it, another client (its own address) on a slow link
+		"${ATTACK[@]}" "$url" probe --count "${DOS_SLOW_PROBES:-10}" --pause "$DOS_PROBE_PAUSE" \
+			--source 127.0.0.254 >"$GW_WORK/slow.out" 2>&1 &
+		spid=$!
+		slow=" (and ${DOS_SLOW_PROBES:-10} from a slow link)"
+	fi
 	"${ATTACK[@]}" "$url" probe --count "${DOS_PROBES:-30}" >"$GW_WORK/probe.out" 2>&1
 	rc=$?
+	if [ -n "${DOS_PROBE_PAUSE:-}" ]; then
+		wait $spid
+		slow_rc=$?
+	fi
 	[ "${DOS_ATTACK_FULL:-0}" = 1 ] || kill -USR1 $apid 2>/dev/null
 	wait $apid
 	sed 's/^/       attack: /' "$GW_WORK/probe.out"
+	[ -n "${DOS_PROBE_PAUSE:-}" ] && sed 's/^/       slow:   /' "$GW_WORK/slow.out"
 	sed 's/^/       /' "$GW_WORK/attack.out"
-	if [ $rc -eq 0 ]; then
-		echo "ok   $label: every signed probe answered during the attack"
+	if [ $rc -eq 0 ] && [ $slow_rc -eq 0 ]; then
+		echo "ok   $label: every signed probe$slow answered during the attack"
 	else
-		echo "FAIL $label: a signed probe went unanswered during the attack"
+		echo "FAIL $label: a signed probe$slow went unanswered during the attack"
 		GW_FAILURES=$((GW_FAILURES + 1))
 	fi
 }

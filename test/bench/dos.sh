@@ -29,7 +29,9 @@
 #      connections opened), the probe until the attacks end.
 # The attack clients run under nice (HROE_DOS_ATTACK_NICE, default 10): on a
 # small machine they would otherwise take the server's cores.
-# With HROE_DOS_EACH=1, also each attack alone (two of it) after the eight.
+# With HROE_DOS_EACH=1, also each attack alone (two of it) after the eight;
+# with HROE_DOS_ANON=1, the six anonymous ones at once (slowloris, churn,
+# bodies: no key) instead of the eight (test/t_dos_combined.sh).
 # Prints a Markdown table: front end, attack, probes, answered, unanswered,
 # non-200, p50/p99/max ms; with HROE_DOS_OUT=file also writes its rows there
 # as tab-separated values (test/t_dos_combined.sh reads them).  A benchmark:
@@ -118,7 +120,7 @@ measure() {
 	shift 3
 	attack_all "$url" "$@"
 	sleep "$WARMUP"
-	row "$front" "$label" "$(python3 test/gateway/dos_probe.py "$url" dos probe \
+	row "$front" "$label" "$(python3 test/gateway/dos_probe.py "$url" dos probe --label "$front" \
 		--duration $((SECS - WARMUP - 1)) --interval 0.02)"
 	for p in "${PIDS[@]}"; do wait "$p" 2>/dev/null || true; done
 	PIDS=()
@@ -129,8 +131,12 @@ measure() {
 for front in gateway workers; do
 	if [ $front = gateway ]; then url=$GW_URL; else url=$workers_url; fi
 	echo "== $front ($url)" >&2
-	row "$front" "none (idle)" "$(python3 test/gateway/dos_probe.py "$url" dos probe --duration "$IDLE" --interval 0.02)"
-	measure "$front" "$url" "8 at once"
+	row "$front" "none (idle)" "$(python3 test/gateway/dos_probe.py "$url" dos probe --label "$front" --duration "$IDLE" --interval 0.02)"
+	if [ "${HROE_DOS_ANON:-0}" = 1 ]; then
+		measure "$front" "$url" "6 anonymous at once" slowloris churn bodies
+	else
+		measure "$front" "$url" "8 at once"
+	fi
 	if [ "${HROE_DOS_EACH:-0}" = 1 ]; then
 		for mode in slowloris churn unread bodies; do
 			measure "$front" "$url" "$mode x 2" "$mode"

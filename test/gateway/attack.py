@@ -4,9 +4,14 @@ that measures what a legitimate client sees meanwhile.  Loopback only; every
 attack stops after --seconds and holds at most --conns connections.
 
     attack.py URL probe [--count N] [--interval S] [--timeout S] [--table T]
-        N signed GetItem requests, each on a new connection, from 127.0.0.1;
+                    [--pause S] [--source A]
+        N signed GetItem requests, each on a new connection, from 127.0.0.1
+        (or --source);
         prints "probe n= ok= p50= p99= max=" (ms); exit 1 if one is not
-        answered 200 within --timeout
+        answered 200 within --timeout (each failure's line says when, and
+        which phases it reached: connected, TLS done, sent); with --pause,
+        each request is sent in two halves S seconds apart (a client on a
+        slow link, whose connection idles between its packets)
     attack.py URL ATTACK [--conns N] [--seconds S] [--sources A-B] [options]
         slowloris  connections sending a request's headers one byte every
                    --interval seconds (reconnecting when closed)
@@ -250,20 +255,39 @@ async def attack(a):
         a.command, stats.opened, stats.closed_by_server, stats.refused, stats.requests))
 
 
+def clock():
+    """The time of day, UTC, to the millisecond (to match a server's log)."""
+    t = time.time()
+    return time.strftime("%H:%M:%S", time.gmtime(t)) + ".%03d" % (int(t * 1000) % 1000)
+
+
 def probe(a):
     u = urllib.parse.urlparse(a.url)
     body = json.dumps({"TableName": a.table, "Key": {"pk": {"S": "probe"}}})
     times, failures = [], []
     for i in range(a.count):
-        t0 = time.monotonic()
+        t0, at = time.monotonic(), clock()
+        # the phases reached, for a failure's line: connected, TLS done, sent
+        phases = []
+
+        def mark(name):
+            phases.append("%s %.1f ms" % (name, (time.monotonic() - t0) * 1000))
         try:
             req = signed_request(a.url, "GetItem", body, a.key, a.secret)
             s = socket.create_connection((u.hostname, u.port), timeout=a.timeout,
-                                         source_address=("127.0.0.1", 0))
+                                         source_address=(a.source, 0))
+            mark("connected")
             if u.scheme == "https":
                 s = ssl._create_unverified_context().wrap_socket(s, server_hostname=u.hostname)
+                mark("TLS done")
             s.settimeout(max(0.1, a.timeout - (time.monotonic() - t0)))
-            s.sendall(req)
+            if a.pause:
+                # a client on a slow link: the request in two parts, a.pause apart
+                s.sendall(req[:len(req) // 2])
+                mark("half sent")
+                time.sleep(a.pause)
+            s.sendall(req[len(req) // 2:] if a.pause else req)
+            mark("sent")
             data = b""
             while b"\r\n\r\n" not in data:
                 more = s.recv(65536)
@@ -281,11 +305,14 @@ def probe(a):
                         data += more
                 except OSError:
                     pass
-                failures.append("probe %d: %r" % (i, data[:80] + b"..." + data[-160:]))
+                failures.append("probe %d at %s: %s after %.1f s (%s)" % (
+                    i, at, repr(data[:80] + b"..." + data[-160:])
+                    if data else "closed with no answer", time.monotonic() - t0, ", ".join(phases)))
             else:
                 times.append((time.monotonic() - t0) * 1000)
         except OSError as e:
-            failures.append("probe %d: %s after %.1f s" % (i, e, time.monotonic() - t0))
+            failures.append("probe %d at %s: %s after %.1f s (%s)" % (
+                i, at, e, time.monotonic() - t0, ", ".join(phases)))
         time.sleep(a.interval)
     times.sort()
     p = lambda q: times[min(len(times) - 1, int(q * len(times)))] if times else float("nan")
@@ -314,6 +341,9 @@ def main():
     p.add_argument("--count", type=int, default=20)
     p.add_argument("--timeout", type=float, default=5.0)
     p.add_argument("--table", default="probe")
+    p.add_argument("--source", default="127.0.0.1", help="probe: the address it connects from")
+    p.add_argument("--pause", type=float, default=0.0,
+                   help="probe: seconds between the two halves of each request")
     a = p.parse_args()
     if a.command == "probe":
         a.interval = 0.1 if a.interval is None else a.interval

@@ -11,7 +11,9 @@ INTERVAL seconds apart (default 0.05),
 signed with SigV4 at send time (raw.py's signer: the signing itself is not
 timed). A probe is answered when a whole HTTP answer arrives within TIMEOUT
 seconds (default 5); otherwise (no connection, no answer, a reset, the
-timeout) it is unanswered. Prints one line of tab-separated figures:
+timeout) it is unanswered, and a line on stderr says when it was sent, what
+failed and which phases it reached (connected, sent, the answer's head, its
+last byte; ms from connect()).  Prints one line of tab-separated figures:
 
     label  probes  answered  unanswered  non200  p50_ms  p99_ms  max_ms
 
@@ -40,28 +42,52 @@ def percentile(sorted_values, p):
     return sorted_values[int(rank) - 1]
 
 
+def clock():
+    """The time of day, UTC, to the millisecond (to match a server's log)."""
+    t = time.time()
+    return time.strftime("%H:%M:%S", time.gmtime(t)) + ".%03d" % (int(t * 1000) % 1000)
+
+
 def probe(u, table, key_json, key, secret, timeout):
+    """(status or None if unanswered, ms, what an unanswered probe reached)"""
     body = json.dumps({"TableName": table, "Key": key_json}).encode()
     headers = {"content-type": "application/x-amz-json-1.0",
                "x-amz-target": "DynamoDB_20120810.GetItem"}
     sign("POST", u.netloc, body, headers, key, secret)
+    at = clock()
     start = time.perf_counter()
+    # the phases reached (ms from the start): connected, sent, the answer's
+    # head, its last byte
+    phases = []
+
+    def mark(name):
+        phases.append("%s %.1f ms" % (name, (time.perf_counter() - start) * 1000))
     conn = http.client.HTTPConnection(u.hostname, u.port, timeout=timeout)
+    error = None
     try:
+        conn.connect()
+        mark("connected")
         conn.request("POST", "/", body=body, headers=headers)
+        mark("sent")
         r = conn.getresponse()
+        mark("head")
         data = r.read()
+        mark("answer")
         status = r.status
         if status != 200 and b"ThrottlingException" in data:
             status = "%d ThrottlingException" % status
-    except (OSError, http.client.HTTPException):
+    except (OSError, http.client.HTTPException) as e:
         status = None
+        error = "%s: %s" % (type(e).__name__, e)
     finally:
         conn.close()
     elapsed = time.perf_counter() - start
     if status is not None and elapsed > timeout:
         status = None
-    return status, elapsed * 1000.0
+        error = "answered too late"
+    detail = "at %s: %s after %.1f ms (%s)" % (
+        at, error, elapsed * 1000, ", ".join(phases) or "not connected")
+    return status, elapsed * 1000.0, detail
 
 
 def main():
@@ -86,9 +112,10 @@ def main():
     sent = 0
     while (time.monotonic() < end) if a.duration > 0 else (sent < a.count):
         sent += 1
-        status, ms = probe(u, a.table, {"PK": {"S": a.pk}}, a.key, a.secret, a.timeout)
+        status, ms, detail = probe(u, a.table, {"PK": {"S": a.pk}}, a.key, a.secret, a.timeout)
         if status is None:
             unanswered += 1
+            print("%s: unanswered probe %d %s" % (a.label, sent, detail), file=sys.stderr)
         else:
             latencies.append(ms)
             if status != 200:
