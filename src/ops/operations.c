@@ -269,10 +269,18 @@ hroe_op_fetch_item(HroeTableMeta *t, Datum *keys, bool for_update, MemoryContext
 			HroeItem   *found = NULL;
 
 			r.partition = hroe_table_partition_oid(t, part);
-			r.sql = psprintf("SELECT item FROM %%s WHERE %s%s%s",
-							 hroe_remote_key_qual("pk", t->schema.types[0], 1),
-							 t->schema.nrange ? " AND " : "",
-							 t->schema.nrange ? hroe_remote_key_qual("sk", t->schema.types[1], 2) : "");
+			/*
+			 * the server's hroe.item_by_key: its direct btree probe, as a
+			 * local GetItem's; the SELECT for a server whose hroe is older
+			 */
+			r.sql = t->schema.nrange ? "SELECT hroe.item_by_key(%s::pg_catalog.regclass, $1, $2)"
+				: "SELECT hroe.item_by_key(%s::pg_catalog.regclass, $1)";
+			r.literal_table = true;
+			r.null_absent = true;
+			r.fallback_sql = psprintf("SELECT item FROM %%s WHERE %s%s%s",
+									  hroe_remote_key_qual("pk", t->schema.types[0], 1),
+									  t->schema.nrange ? " AND " : "",
+									  t->schema.nrange ? hroe_remote_key_qual("sk", t->schema.types[1], 2) : "");
 			r.nparams = n;
 			r.types = types;
 			r.values = keys;
