@@ -19,6 +19,9 @@
 # durations (log_min_duration_statement = 0), and the remote statement on a
 # partition server planned at every call against prepared once.
 #
+# With HROE_BENCH_PERF=1, also perf's profile of the coordinator's and the
+# partition servers' backends during remote GetItems (perf_getitem below).
+#
 # Prints a Markdown table: the median and mean latency of each cell and the
 # distributed table's median over the local one's.
 set -euo pipefail
@@ -102,6 +105,7 @@ bench_tree() (
 			echo "$label $op $t $median $mean $tps" >>"$out/results"
 		done
 	done
+	[ -n "${HROE_BENCH_PERF:-}" ] && perf_remote
 	[ "${2:-}" = trace ] || exit 0
 	# Where a remote GetItem's time goes: every statement the partition
 	# servers run, with its duration (log_min_duration_statement = 0, for the
@@ -161,6 +165,43 @@ bench_tree() (
 	done >>"$out/trace"
 )
 
+# With HROE_BENCH_PERF=1 (or =Query, =Scan; inside bench_tree): where a
+# remote GetItem's (Query's, Scan page's) CPU time goes, on the coordinator's
+# backend and on the partition servers' backends answering it: perf record
+# of them during a pgbench run of the distributed table's cell ($seconds s),
+# the samples by process and shared object, then by function (self time, the
+# top entries)
+perf_remote() {
+	local pgb cpid spid srv op=GetItem
+	[ "$HROE_BENCH_PERF" = 1 ] || op=$HROE_BENCH_PERF
+	cluster_as_owner "$CLUSTER_BIN/pgbench" -n -h "$(cluster_dir coord)" -p "$(cluster_port coord)" -U postgres \
+		-M simple -c 1 -T $((seconds + 2)) -f "$CLUSTER_WORK/$op-Dist.sql" "$db" >/dev/null 2>&1 &
+	pgb=$!
+	sleep 1
+	cpid=$(C -c "SELECT pid FROM pg_stat_activity WHERE application_name = 'pgbench'")
+	# (the busier of the two servers' hroe_remote_read backends)
+	spid=""
+	for srv in part1 part2; do
+		spid="$spid $(cluster_psql $srv -d "$db" -c "SELECT pid FROM pg_stat_activity WHERE application_name = 'hroe_remote_read'")"
+	done
+	spid=$(echo $spid | tr ' ' ',')
+	perf record -q -g -o "$out/perf.data" -p "$cpid,$spid" -- sleep "$seconds" >/dev/null 2>&1 ||
+		{ echo "perf record failed" >&2; wait $pgb; return 0; }
+	wait $pgb || true
+	{
+		echo
+		echo "Where a remote $op's CPU time goes (perf record -g, $seconds s of one pgbench client's ${op}s of the distributed table; process $cpid the coordinator's backend, the others the partition servers'; self time by process and shared object, entries of 0.5 % and more, then by function, 1 % and more):"
+		echo
+		echo '```'
+		perf report -i "$out/perf.data" --no-children --sort pid,dso --percent-limit 0.5 --stdio 2>/dev/null |
+			grep -E '^ +[0-9.]+%' | sed 's/  */ /g'
+		echo
+		perf report -i "$out/perf.data" --no-children --sort pid,dso,sym --percent-limit 1 --stdio 2>/dev/null |
+			grep -E '^ +[0-9.]+%' | sed 's/  */ /g'
+		echo '```'
+	} >>"$out/perf"
+}
+
 labels=()
 if [ -n "${HROE_BENCH_BEFORE:-}" ]; then
 	rev=$(git rev-parse --short "$HROE_BENCH_BEFORE")
@@ -197,4 +238,5 @@ for op in GetItem Query Scan PutItem; do
 	echo
 done
 [ -f "$out/trace" ] && cat "$out/trace"
+[ -f "$out/perf" ] && cat "$out/perf"
 exit 0
