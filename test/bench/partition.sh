@@ -83,6 +83,7 @@ bench_tree() (
 	# skips foreign tables, doc/partitioning.md)
 	C -c 'ANALYZE public."Dist#0", public."Dist#1"'
 	echo "$label: $items items loaded in $((t1 - t0)) s (local), $((t2 - t1)) s (distributed)" >&2
+	echo "$label: cells begin, load average $(cut -d' ' -f1-3 /proc/loadavg)" >>"$out/load"
 	for op in GetItem Query Scan PutItem; do
 		for t in Local Dist; do
 			case $op in
@@ -105,6 +106,7 @@ bench_tree() (
 			echo "$label $op $t $median $mean $tps" >>"$out/results"
 		done
 	done
+	echo "$label: cells end, load average $(cut -d' ' -f1-3 /proc/loadavg)" >>"$out/load"
 	[ -n "${HROE_BENCH_PERF:-}" ] && perf_remote
 	[ "${2:-}" = trace ] || exit 0
 	# Where a remote GetItem's time goes: every statement the partition
@@ -121,7 +123,7 @@ bench_tree() (
 	for p in part1 part2; do
 		cluster_psql $p -d "$db" -c "ALTER DATABASE \"$db\" RESET log_min_duration_statement"
 		tail -c +$(($(cat "$CLUSTER_WORK/$p.offset") + 1)) "$CLUSTER_WORK/$p/server.log"
-	done | awk -v n=$n -v mean="$mean" '
+	done | awk -v n=$n -v mean="$mean" -v label="$label" '
 		/duration: [0-9.]+ ms/ {
 			match($0, /duration: [0-9.]+ ms/)
 			d = substr($0, RSTART + 10, RLENGTH - 13)
@@ -136,24 +138,25 @@ bench_tree() (
 			else if (/parse hroe_r[0-9]+: /) k = "hroe'"'"'s statement: parse and plan (once per connection)"
 			else if (/bind hroe_r[0-9]+: /) k = "hroe'"'"'s statement: bind"
 			else if (/execute hroe_r[0-9]+: /) k = "hroe'"'"'s statement: execute"
+			else if (/statement: ALTER DATABASE/) next
 			else { k = substr($0, RSTART + RLENGTH + 2, 60); gsub(/\|/, "\\|", k); k = "other: " k }
 			if (!(k in cnt)) order[++m] = k
 			cnt[k]++; sum[k] += d; total += d
 		}
 		END {
-			printf "\nWhere a remote GetItem goes: %d GetItems (one client, mean %s ms); each statement the partition servers ran (log_min_duration_statement = 0)\n\n", n, mean
+			printf "\nWhere a remote GetItem goes (%s): %d GetItems (one client, mean %s ms); each statement the partition servers ran (log_min_duration_statement = 0)\n\n", label, n, mean
 			print "| statement on the partition server | count | server time per GetItem (ms) |"
 			print "|---|---:|---:|"
 			for (i = 1; i <= m; i++) printf "| %s | %d | %.4f |\n", order[i], cnt[order[i]], sum[order[i]] / n
 			printf "| all | | %.4f |\n", total / n
-		}' >"$out/trace"
+		}' >>"$out/trace"
 	# the remote statement planned at every call (as postgres_fdw sends it)
 	# and prepared once, on a partition server, one key of its own
 	cluster_psql part1 -d "$db" -c "SELECT format('SELECT item FROM public.\"Dist\" WHERE ((pk OPERATOR(hroe.=) %L::hroe.key)) AND ((sk = %L::numeric));', pk, sk)
 		FROM public.\"Dist\" LIMIT 1" >"$CLUSTER_WORK/remote.sql"
 	{
 		echo
-		echo "The remote GetItem statement on a partition server, one client, $seconds s each:"
+		echo "The remote GetItem statement of postgres_fdw on a partition server ($label), one client, $seconds s each:"
 		echo
 		echo "| protocol | mean latency (ms) |"
 		echo "|---|---:|"
@@ -190,7 +193,7 @@ perf_remote() {
 	wait $pgb || true
 	{
 		echo
-		echo "Where a remote $op's CPU time goes (perf record -g, $seconds s of one pgbench client's ${op}s of the distributed table; process $cpid the coordinator's backend, the others the partition servers'; self time by process and shared object, entries of 0.5 % and more, then by function, 1 % and more):"
+		echo "Where a remote $op's CPU time goes ($label; perf record -g, $seconds s of one pgbench client's ${op}s of the distributed table; process $cpid the coordinator's backend, the others the partition servers'; self time by process and shared object, entries of 0.5 % and more, then by function, 1 % and more):"
 		echo
 		echo '```'
 		perf report -i "$out/perf.data" --no-children --sort pid,dso --percent-limit 0.5 --stdio 2>/dev/null |
@@ -210,7 +213,7 @@ if [ -n "${HROE_BENCH_BEFORE:-}" ]; then
 	git archive "$rev" | tar -x -C "$src"
 	(cd "$src" && make -s -j2 >/dev/null && make -s install DESTDIR="$out/stage-$rev" >/dev/null)
 	chmod -R a+rX "$out"
-	HROE_STAGE=$out/stage-$rev bench_tree "$rev"
+	HROE_STAGE=$out/stage-$rev bench_tree "$rev" $([ "${HROE_BENCH_TRACE:-}" = 1 ] && echo trace)
 	labels+=("$rev")
 fi
 now=$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- src || echo +)
@@ -237,6 +240,8 @@ for op in GetItem Query Scan PutItem; do
 	done
 	echo
 done
+echo
+sed 's/^/- /' "$out/load"
 [ -f "$out/trace" ] && cat "$out/trace"
 [ -f "$out/perf" ] && cat "$out/perf"
 exit 0
