@@ -9,7 +9,11 @@
  *	  executed with PQsendQueryPrepared, parameters and items in binary
  *	  (hroe.item's send and receive functions, the receive function
  *	  validating everything), every server of a read sent its statement
- *	  before any answer is collected.
+ *	  before any answer is collected.  A GetItem's statement calls the
+ *	  server's hroe.item_by_key (below: the partition server's side), a
+ *	  local GetItem's btree probe without the executor.  Partitions, user
+ *	  mappings, prepared statements and the types' send and receive
+ *	  functions are looked up once, in hash tables that invalidations drop.
  *
  *	  Connections are per backend and user mapping, opened with the foreign
  *	  server's and user mapping's libpq options as postgres_fdw opens its
