@@ -156,7 +156,7 @@ bench_tree() (
 		FROM public.\"Dist\" LIMIT 1" >"$CLUSTER_WORK/remote.sql"
 	{
 		echo
-		echo "The remote GetItem statement of postgres_fdw on a partition server ($label), one client, $seconds s each:"
+		echo "The remote GetItem statement of postgres_fdw on a partition server ($label), one client, $seconds s each (and hroe.item_by_key's, where the hroe has it):"
 		echo
 		echo "| protocol | mean latency (ms) |"
 		echo "|---|---:|"
@@ -166,6 +166,15 @@ bench_tree() (
 			-M $mode -c 1 -T "$seconds" -f "$CLUSTER_WORK/remote.sql" "$db" 2>&1) || { echo "$res" >&2; exit 1; }
 		echo "| $([ $mode = simple ] && echo 'planned at every call (-M simple)' || echo 'prepared once (-M prepared)') | $(echo "$res" | sed -n 's/^latency average = \([0-9.]*\) ms/\1/p') |"
 	done >>"$out/trace"
+	# and the own path's GetItem statement, hroe.item_by_key, for the same key
+	# (a hroe that has it)
+	if [ "$(cluster_psql part1 -d "$db" -c "SELECT count(*) FROM pg_proc WHERE proname = 'item_by_key'")" = 1 ]; then
+		cluster_psql part1 -d "$db" -c "SELECT format('SELECT hroe.item_by_key(%L::regclass, %L::hroe.key, %L::numeric);', 'public.\"Dist\"', pk, sk)
+			FROM public.\"Dist\" LIMIT 1" >"$CLUSTER_WORK/remote_fn.sql"
+		res=$(cluster_as_owner "$CLUSTER_BIN/pgbench" -n -h "$(cluster_dir part1)" -p "$(cluster_port part1)" -U postgres \
+			-M prepared -c 1 -T "$seconds" -f "$CLUSTER_WORK/remote_fn.sql" "$db" 2>&1) || { echo "$res" >&2; exit 1; }
+		echo "| hroe.item_by_key, the own path's statement: prepared once (-M prepared) | $(echo "$res" | sed -n 's/^latency average = \([0-9.]*\) ms/\1/p') |" >>"$out/trace"
+	fi
 )
 
 # With HROE_BENCH_PERF=1 (or =Query, =Scan; inside bench_tree): where a
