@@ -14,6 +14,11 @@
 #     (a new one, a wrong password refused, the right one again accepted);
 #     a user mapping without password refused ("password is required"), as
 #     postgres_fdw refuses it; a role without user mapping refused;
+#   - a GetItem calls the server's hroe.item_by_key (its log), whose answers
+#     for that role equal postgres_fdw's and the server's own local GetItem's
+#     with the role granted, under row-level security, with column
+#     privileges only and without SELECT; its refusals of what is not a
+#     table's key; a server without it (an older hroe): the SELECT instead;
 #   - a remote backend stopped mid-read: statement_timeout cancels the read;
 #     then killed with its server mid-read: the read fails with a connection
 #     error (SQLSTATE class 08, the gateway's InternalServerError), and after
@@ -188,6 +193,78 @@ echo "$out" | grep -q 'ERROR:  password is required' || fail "a mapping without 
 out=$(C -v ON_ERROR_STOP=0 -c "SET ROLE nomap" -c "$get1" 2>&1 || true)
 echo "$out" | grep -q 'ERROR:  user mapping not found for "nomap"' || fail "a role without user mapping: $out"
 echo "user mappings: ok"
+
+# --- a GetItem is one call of the partition server's hroe.item_by_key (its
+# direct btree probe), under the remote role's privileges and row-level
+# security as a local GetItem there: the same answers as postgres_fdw's
+# SELECT and as the partition server's own GetItem, for the same role
+C -c "ALTER USER MAPPING FOR app SERVER part1 OPTIONS (ADD password 'secret-1')"
+P1() { cluster_psql part1 -d "$db" "$@"; }
+log1=$(wc -c <"$CLUSTER_WORK/part1/server.log")
+P1 -c "ALTER DATABASE \"$db\" SET log_statement = 'all'"
+[ "$(C -c "$get1")" = "$song1" ] || fail "GetItem with the statements logged"
+P1 -c "ALTER DATABASE \"$db\" RESET log_statement"
+tail -c +$((log1 + 1)) "$CLUSTER_WORK/part1/server.log" | grep -q 'execute hroe_r[0-9]*: SELECT hroe.item_by_key(' ||
+	fail "the own path's GetItem did not call hroe.item_by_key on the server"
+song1b=$(C -c "SELECT 'song' || i FROM generate_series(1, 1500) i WHERE 'artist' || i % 37 = '$k1' AND 'song' || i <> '$song1' LIMIT 1")
+key() { echo "{\"TableName\": \"Music\", \"Key\": {\"Artist\": {\"S\": \"$k1\"}, \"Song\": {\"S\": \"$1\"}}}"; }
+# the answers of app's GetItems of song1 and song1b: the coordinator's own path,
+# postgres_fdw's, and part1's own GetItem of its table (a local one there)
+three() {
+	# (an answer without item: -, an error answer its __type)
+	local q="SELECT string_agg(CASE WHEN x ? 'Item' THEN x->'Item'->'Song'->>'S' WHEN x = '{}' THEN '-' ELSE split_part(x->>'__type', '#', 2) END, ' ')
+		FROM (SELECT hroe.dynamodb('GetItem', k::jsonb) x FROM unnest(ARRAY['$(key "$song1")', '$(key "$song1b")']) WITH ORDINALITY u(k, o) ORDER BY o) s"
+	{
+		C -v ON_ERROR_STOP=0 -c "SET ROLE app" -c "$q" 2>&1 | sed 's/^ERROR: *//; s/^/own: /'
+		C -v ON_ERROR_STOP=0 -c "SET hroe.remote_reads = off" -c "SET ROLE app" -c "$q" 2>&1 | sed 's/^ERROR: *//; s/^/fdw: /'
+		P1 -v ON_ERROR_STOP=0 -c "SET ROLE app" -c "$q" 2>&1 | sed 's/^ERROR: *//; s/^/local: /'
+	} | grep -v '^[a-z]*: CONTEXT' | tr '\n' '|'
+}
+same() {
+	local out=$1 want=$2 what=$3
+	echo "  $what: $out"
+	[ "$out" = "own: $want|fdw: $want|local: $want|" ] || fail "$what: $out"
+}
+# the same as postgres_fdw's (the local GetItem on part1 not compared)
+same2() {
+	local out=$1 want=$2 what=$3
+	echo "  $what: $out"
+	[ "${out%%local: *}" = "own: $want|fdw: $want|" ] || fail "$what: $out"
+}
+same "$(three)" "$song1 $song1b" "app, granted"
+# row-level security on part1 hiding song1 from app
+P1 -c "ALTER TABLE public.\"Music\" ENABLE ROW LEVEL SECURITY" \
+	-c "CREATE POLICY not_song1 ON public.\"Music\" TO app USING ((item::jsonb)->'Song'->>'S' <> '$song1')" >/dev/null
+same "$(three)" "- $song1b" "app under row-level security"
+P1 -c "DROP POLICY not_song1 ON public.\"Music\"" -c "ALTER TABLE public.\"Music\" DISABLE ROW LEVEL SECURITY" >/dev/null
+# SELECT on the columns a GetItem reads only: the executor's statement
+# (a local GetItem there refuses a role without SELECT on the table)
+P1 -c "REVOKE SELECT ON public.\"Music\" FROM app" -c "GRANT SELECT (pk, sk, item) ON public.\"Music\" TO app" >/dev/null
+same2 "$(three)" "$song1 $song1b" "app with column privileges"
+# no SELECT: refused, as the SELECT and the local GetItem refuse it
+P1 -c "REVOKE SELECT ON public.\"Music\" FROM app" >/dev/null
+same "$(three)" 'AccessDeniedException AccessDeniedException' "app without SELECT"
+P1 -c "GRANT SELECT ON public.\"Music\" TO app" >/dev/null
+# hroe.item_by_key refuses what is not a hroe table's key
+for call in "'public.\"Music\"', '$k1'::hroe.key" "'public.\"Music\"', '$k1'::hroe.key, 1::numeric" \
+	"'public.\"Music\"', VARIADIC ARRAY['$k1'::hroe.key, '$song1'::hroe.key]" "'pg_class', 1::oid"; do
+	out=$(P1 -v ON_ERROR_STOP=0 -c "SELECT hroe.item_by_key($call)" 2>&1 || true)
+	echo "  hroe.item_by_key($call): $out"
+	echo "$out" | grep -q '^ERROR:' || fail "hroe.item_by_key($call) not refused: $out"
+done
+[ "$(P1 -c "SELECT (hroe.item_by_key('public.\"Music\"', '$k1'::hroe.key, '$song1'::hroe.key)::jsonb)->'Song'->>'S'")" = "$song1" ] ||
+	fail "hroe.item_by_key's item"
+[ "$(P1 -c "SELECT hroe.item_by_key('public.\"Music\"', '$k1'::hroe.key, 'absent'::hroe.key) IS NULL")" = t ] ||
+	fail "hroe.item_by_key of an absent item"
+# a partition server whose hroe has no hroe.item_by_key (older): the SELECT
+k2=$(on 1)
+song2=$(C -c "SELECT 'song' || i FROM generate_series(1, 1500) i WHERE 'artist' || i % 37 = '$k2' LIMIT 1")
+get2="SELECT hroe.dynamodb('GetItem', '{\"TableName\": \"Music\", \"Key\": {\"Artist\": {\"S\": \"$k2\"}, \"Song\": {\"S\": \"$song2\"}}}')->'Item'->'Song'->>'S'"
+cluster_psql part2 -d "$db" -c 'ALTER FUNCTION hroe.item_by_key(regclass, "any") RENAME TO item_by_key_hidden'
+out=$(C -c "$get2" -c "$get2" -c "SELECT count(*) FROM dblink('$(cluster_conninfo part2 "$db")', \$\$SELECT application_name FROM pg_stat_activity WHERE application_name = 'hroe_remote_read'\$\$) AS a(n text)")
+cluster_psql part2 -d "$db" -c 'ALTER FUNCTION hroe.item_by_key_hidden(regclass, "any") RENAME TO item_by_key'
+[ "$(echo $out)" = "$song2 $song2 1" ] || fail "a server without hroe.item_by_key: $out"
+echo "hroe.item_by_key: ok"
 
 # --- a remote backend stopped, then killed with its server, mid-read
 script=$CLUSTER_WORK/kill.sql

@@ -6951,3 +6951,9 @@ BEGIN
 END
 $$;
 DROP FUNCTION hroe.pitr_table_name(text);
+-- A GetItem on a partition server: what a coordinator's own read path calls
+CREATE FUNCTION hroe.item_by_key(p_table regclass, VARIADIC p_key "any")
+RETURNS hroe.item AS 'MODULE_PATHNAME', 'hroe_item_by_key'
+LANGUAGE C STABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION hroe.item_by_key(regclass, "any") IS
+'internal: The item of hroe table p_table whose primary key columns equal p_key (given as separate arguments of the key columns'' types), or NULL: a GetItem on a partition server, for a coordinator''s own read path (doc/partitioning.md). A btree probe without the executor, as a local GetItem''s (hroe.direct_access), when the caller may SELECT the table and row-level security does not apply to it; through the SQL statement otherwise, which applies column privileges and row-level security. Security invoker';

@@ -232,6 +232,48 @@ DirectFetch(HroeTableMeta *t, Datum *keys, MemoryContext cxt, bool *done)
 	return result;
 }
 
+/*
+ * GetItem of a key of distributed table t by hroe's own read path, on its
+ * partition partition: one call of the partition server's
+ * hroe.item_by_key, prepared once per connection, in binary
+ */
+static HroeItem *
+RemoteFetch(HroeTableMeta *t, Oid partition, Datum *keys, int n, Oid *types, MemoryContext cxt)
+{
+	HroeRemoteRead r = {0};
+	MemoryContext old;
+	MemoryContext tmp;
+	HroeItem   *found = NULL;
+
+	r.partition = partition;
+	/*
+	 * the server's hroe.item_by_key: its direct btree probe, as a local
+	 * GetItem's; the SELECT for a server whose hroe is older
+	 */
+	r.sql = t->schema.nrange ? "SELECT hroe.item_by_key(%s::pg_catalog.regclass, $1, $2)"
+		: "SELECT hroe.item_by_key(%s::pg_catalog.regclass, $1)";
+	r.literal_table = true;
+	r.null_absent = true;
+	r.fallback_sql = psprintf("SELECT item FROM %%s WHERE %s%s%s",
+							  hroe_remote_key_qual("pk", t->schema.types[0], 1),
+							  t->schema.nrange ? " AND " : "",
+							  t->schema.nrange ? hroe_remote_key_qual("sk", t->schema.types[1], 2) : "");
+	r.nparams = n;
+	r.types = types;
+	r.values = keys;
+	/* the result and its buffers: freed with tmp */
+	tmp = AllocSetContextCreate(CurrentMemoryContext, "hroe remote GetItem",
+								ALLOCSET_SMALL_SIZES);
+	old = MemoryContextSwitchTo(tmp);
+	hroe_remote_read_run(&r, 1);
+	MemoryContextSwitchTo(cxt);
+	if (r.nrows > 0)
+		found = hroe_remote_read_item(&r, 0);
+	MemoryContextSwitchTo(old);
+	MemoryContextDelete(tmp);
+	return found;
+}
+
 /* Fetch an item by table key, optionally locking it; NULL if absent */
 HroeItem *
 hroe_op_fetch_item(HroeTableMeta *t, Datum *keys, bool for_update, MemoryContext cxt)
@@ -250,6 +292,13 @@ hroe_op_fetch_item(HroeTableMeta *t, Datum *keys, bool for_update, MemoryContext
 	item = DirectFetch(t, keys, cxt, &done);
 	if (done)
 		return item;
+	if (hroe_remote_read_usable(t))
+	{
+		Oid			partition = hroe_table_read_key_partition(t, keys[0]);
+
+		if (OidIsValid(partition))
+			return RemoteFetch(t, partition, keys, n, types, cxt);
+	}
 	parts = hroe_table_read_partitions(t);
 	if (parts != NIL)
 	{
@@ -260,34 +309,6 @@ hroe_op_fetch_item(HroeTableMeta *t, Datum *keys, bool for_update, MemoryContext
 		int			part = hroe_table_key_partition(t, keys[0]);
 		char	   *shape;
 
-		if (hroe_remote_read_usable(t))
-		{
-			/* hroe's own read: one prepared statement, in binary */
-			HroeRemoteRead r = {0};
-			MemoryContext old;
-			MemoryContext tmp;
-			HroeItem   *found = NULL;
-
-			r.partition = hroe_table_partition_oid(t, part);
-			r.sql = psprintf("SELECT item FROM %%s WHERE %s%s%s",
-							 hroe_remote_key_qual("pk", t->schema.types[0], 1),
-							 t->schema.nrange ? " AND " : "",
-							 t->schema.nrange ? hroe_remote_key_qual("sk", t->schema.types[1], 2) : "");
-			r.nparams = n;
-			r.types = types;
-			r.values = keys;
-			/* the result and its buffers: freed with tmp */
-			tmp = AllocSetContextCreate(CurrentMemoryContext, "hroe remote GetItem",
-										ALLOCSET_SMALL_SIZES);
-			old = MemoryContextSwitchTo(tmp);
-			hroe_remote_read_run(&r, 1);
-			MemoryContextSwitchTo(cxt);
-			if (r.nrows > 0)
-				found = hroe_remote_read_item(&r, 0);
-			MemoryContextSwitchTo(old);
-			MemoryContextDelete(tmp);
-			return found;
-		}
 		shape = psprintf("get:p%d", part);
 
 		plan = hroe_table_plan_find(t, shape);

@@ -533,9 +533,12 @@ ResumeAfter(ReadSpec *s, ReadStatement *st, const OrderCol *order, int norder)
  *     SELECT item FROM ((SELECT item, c1 o1, c2 o2 FROM ONLY p0 WHERE ...
  *                        ORDER BY c1, c2 LIMIT n)
  *                       UNION ALL (... p1 ...)) u ORDER BY o1, o2 LIMIT n
+ * With remote (hroe's own read path, RemoteChunk, which sends each
+ * partition's statement itself), that statement is not built: only its
+ * parts (conds, orderby, the order columns, pushed, part).
  */
 static void
-BuildRead(ReadSpec *s, ReadStatement *st, int64 limit)
+BuildRead(ReadSpec *s, ReadStatement *st, int64 limit, bool remote)
 {
 	OrderCol	order[HROE_MAX_KEY_ATTRS + 2];
 	int			norder;
@@ -601,6 +604,8 @@ BuildRead(ReadSpec *s, ReadStatement *st, int64 limit)
 		/* a Query by the partition key: its one partition */
 		part = hroe_table_key_partition(s->t, st->values[st->pk_param - 1]);
 		st->part = part;
+		if (remote)
+			return;
 		appendStringInfo(&st->sql, "SELECT item FROM ONLY %s WHERE true%s",
 						 (char *) list_nth(st->parts, part), conds.data);
 		if (norder > 0)
@@ -609,6 +614,8 @@ BuildRead(ReadSpec *s, ReadStatement *st, int64 limit)
 		appendStringInfo(&st->shape, ":p%d", part);
 		return;
 	}
+	if (remote)
+		return;
 	appendStringInfoString(&st->sql, "SELECT item FROM (");
 	foreach(lc, st->parts)
 	{
@@ -779,14 +786,16 @@ RunRead(ReadSpec *s, EmitItem emit, void *arg, MemoryContext cxt, ReadOutcome *o
 		uint64		n;
 		SPITupleTable *tuptable;
 		RemoteRow  *remote;
+		bool		use_remote;
 		HroeItem   *item = NULL;
 
 		if (s->limit > 0)
 			want = Min(want, s->limit - out->scanned);
-		BuildRead(s, &st, want);
+		use_remote = hroe_remote_read_usable(t);
+		BuildRead(s, &st, want, use_remote);
 		tuptable = NULL;
 		remote = NULL;
-		if (st.parts != NIL && hroe_remote_read_usable(t))
+		if (st.parts != NIL && use_remote)
 		{
 			/* hroe's own read path: every server at once, in binary */
 			MemoryContextReset(chunkcxt);
@@ -1502,7 +1511,7 @@ hroe_explain_query(PG_FUNCTION_ARGS)
 	SPI_connect();
 	PrepareQuery(&s, table, hroe_op_arg_text(fcinfo, 1), ArgJsonb(fcinfo, 3), ArgJsonb(fcinfo, 2),
 				 hroe_op_arg_text(fcinfo, 4), false, NULL, NULL);
-	BuildRead(&s, &st, 100);
+	BuildRead(&s, &st, 100, false);
 	plan = st.parts != NIL
 		? hroe_table_plan_partitions(s.t, st.shape.data, st.sql.data, st.np, st.types)
 		: hroe_table_plan(s.t, st.shape.data, st.sql.data, st.np, st.types);

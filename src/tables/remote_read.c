@@ -9,7 +9,11 @@
  *	  executed with PQsendQueryPrepared, parameters and items in binary
  *	  (hroe.item's send and receive functions, the receive function
  *	  validating everything), every server of a read sent its statement
- *	  before any answer is collected.
+ *	  before any answer is collected.  A GetItem's statement calls the
+ *	  server's hroe.item_by_key (below: the partition server's side), a
+ *	  local GetItem's btree probe without the executor.  Partitions, user
+ *	  mappings, prepared statements and the types' send and receive
+ *	  functions are looked up once, in hash tables that invalidations drop.
  *
  *	  Connections are per backend and user mapping, opened with the foreign
  *	  server's and user mapping's libpq options as postgres_fdw opens its
@@ -33,11 +37,21 @@
  */
 #include "postgres.h"
 
+#include "access/genam.h"
+#include "access/htup_details.h"
 #include "access/reloptions.h"
+#include "access/stratnum.h"
+#include "access/table.h"
+#include "access/tableam.h"
 #include "access/xact.h"
+#include "catalog/pg_class.h"
 #include "catalog/pg_foreign_server.h"
+#include "catalog/pg_operator.h"
 #include "catalog/pg_user_mapping.h"
 #include "commands/defrem.h"
+#include "common/hashfn.h"
+#include "executor/spi.h"
+#include "executor/tuptable.h"
 #include "foreign/foreign.h"
 #include "libpq-fe.h"
 #include "mb/pg_wchar.h"
@@ -45,12 +59,16 @@
 #include "pgstat.h"
 #include "storage/latch.h"
 #include "storage/proc.h"
+#include "utils/acl.h"
 #include "utils/builtins.h"
 #include "utils/guc.h"
 #include "utils/hsearch.h"
 #include "utils/inval.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
+#include "utils/rel.h"
+#include "utils/rls.h"
+#include "utils/snapmgr.h"
 #include "utils/syscache.h"
 
 #include "catalog.h"
@@ -70,21 +88,91 @@ typedef struct RemoteConn
 	uint32		mapping_hash;
 	PGresult   *res;			/* the result being read, cleared at the next
 								 * use if an error left it */
-	List	   *stmts;			/* the SQL of its prepared statements, in
-								 * order: hroe_r<position> */
+	HTAB	   *stmts;			/* its prepared statements (RemoteStmt) */
+	uint64		generation;		/* the Generation its stmts were made under */
+	int			nprepared;		/* statements prepared since the last
+								 * DEALLOCATE ALL: hroe_r0 ... */
 	MemoryContext cxt;			/* holds stmts */
+	WaitEventSet *wait;			/* the latch, postmaster death and the
+								 * socket, once connected */
+	uint32		wait_events;	/* the socket's events in wait */
 	bool		configured;		/* its session's settings sent */
+	bool		no_item_by_key; /* the server's hroe has no hroe.item_by_key */
 	char		srvname[NAMEDATALEN];
 } RemoteConn;
 
 static HTAB *ConnHash = NULL;
 
+/*
+ * A statement prepared on a connection: the statement's format (a
+ * HroeRemoteRead's sql, whose text is the key) for a partition
+ */
+typedef struct RemoteStmtKey
+{
+	Oid			partition;
+	bool		literal_table;
+	const char *fmt;
+} RemoteStmtKey;
+
+typedef struct RemoteStmt
+{
+	RemoteStmtKey key;			/* key.fmt: a copy in the connection's cxt */
+	char	   *name;			/* hroe_r<n> */
+	char	   *sql;			/* the statement sent */
+} RemoteStmt;
+
+/* A partition's foreign server and remote table, looked up once */
+typedef struct RemotePart
+{
+	Oid			partition;		/* hash key: the foreign table */
+	Oid			serverid;
+	char	   *table;			/* schema.table, quoted */
+	char	   *table_literal;	/* the same as a quoted literal */
+} RemotePart;
+
+static HTAB *PartHash = NULL;
+
+/* The connection of a role to a server */
+typedef struct UserServer
+{
+	Oid			userid;			/* hash key: the role */
+	Oid			serverid;		/* and the server */
+	Oid			umid;			/* its user mapping (ConnHash's key) */
+} UserServer;
+
+static HTAB *UserServerHash = NULL;
+
+/*
+ * Bumped when a foreign table, a schema or a relation whose partition is
+ * cached changes: PartHash and every connection's statements are looked up
+ * again (prepared statements already on a server stay there, unused, until
+ * its connection's next DEALLOCATE ALL)
+ */
+static uint64 Generation = 1;
+static uint64 PartGeneration = 0;
+
+/* A type's binary send and receive functions, looked up once */
+typedef struct TypeIO
+{
+	Oid			typid;			/* hash key */
+	FmgrInfo	send;
+	FmgrInfo	recv;
+	Oid			ioparam;
+} TypeIO;
+
+static HTAB *TypeIOHash = NULL;
+
 static void Disconnect(RemoteConn *c);
+static char *CastParams(const char *sql, int nparams, Oid *types);
+static bool CompleteUnless(RemoteConn *c, ExecStatusType want, const char *sql, int unless);
 
 /* the prepared statements a connection keeps at most */
 #ifndef HROE_REMOTE_STATEMENTS
 #define HROE_REMOTE_STATEMENTS 256
 #endif
+
+/* the parameters a remote statement has at most (ReadStatement's) */
+#define HROE_REMOTE_MAX_PARAMS 24
 
 static const char RemoteSearchPath[] = "SET search_path = pg_catalog, hroe";
 
@@ -102,6 +190,15 @@ InvalCallback(Datum arg, int cacheid, uint32 hashvalue)
 	HASH_SEQ_STATUS scan;
 	RemoteConn *c;
 
+	/* (a role's user mapping of a server is looked up again) */
+	if (UserServerHash != NULL)
+	{
+		UserServer *us;
+
+		hash_seq_init(&scan, UserServerHash);
+		while ((us = hash_seq_search(&scan)) != NULL)
+			hash_search(UserServerHash, us, HASH_REMOVE, NULL);
+	}
 	if (ConnHash == NULL)
 		return;
 	hash_seq_init(&scan, ConnHash);
@@ -113,6 +210,33 @@ InvalCallback(Datum arg, int cacheid, uint32 hashvalue)
 			(cacheid == FOREIGNSERVEROID && c->server_hash == hashvalue) ||
 			(cacheid == USERMAPPINGOID && c->mapping_hash == hashvalue))
 			c->invalidated = true;
+	}
+}
+
+/* A foreign table or a schema changed: every partition looked up again */
+static void
+PartInvalCallback(Datum arg, int cacheid, uint32 hashvalue)
+{
+	Generation++;
+}
+
+/* A relation changed: if it is a partition looked up, every one again */
+static void
+RelInvalCallback(Datum arg, Oid relid)
+{
+	if (PartHash != NULL &&
+		(!OidIsValid(relid) || hash_search(PartHash, &relid, HASH_FIND, NULL) != NULL))
+		Generation++;
+}
+
+/* A type changed: the send and receive functions looked up again */
+static void
+TypeInvalCallback(Datum arg, int cacheid, uint32 hashvalue)
+{
+	if (TypeIOHash != NULL)
+	{
+		hash_destroy(TypeIOHash);
+		TypeIOHash = NULL;
 	}
 }
 
@@ -166,9 +290,14 @@ Disconnect(RemoteConn *c)
 	c->busy = false;
 	c->invalidated = false;
 	c->configured = false;
+	c->no_item_by_key = false;
+	if (c->wait)
+		FreeWaitEventSet(c->wait);
+	c->wait = NULL;
 	if (c->cxt)
 		MemoryContextReset(c->cxt);
-	c->stmts = NIL;
+	c->stmts = NULL;
+	c->nprepared = 0;
 }
 
 /* Raise an error about connection c; closes it if it is broken */
@@ -206,6 +335,25 @@ WaitSocket(RemoteConn *c, int events, TimestampTz deadline)
 	long		timeout = -1;
 	int			rc;
 
+	if (c->wait != NULL)
+	{
+		WaitEvent	event;
+
+		/* connected: the connection's own set, no set made per wait */
+		Assert(deadline == 0);
+		if (events != c->wait_events)
+		{
+			ModifyWaitEvent(c->wait, 2, events, NULL);
+			c->wait_events = events;
+		}
+		if (WaitEventSetWait(c->wait, -1, &event, 1, PG_WAIT_EXTENSION) > 0 &&
+			(event.events & WL_LATCH_SET))
+		{
+			ResetLatch(MyLatch);
+			CHECK_FOR_INTERRUPTS();
+		}
+		return;
+	}
 	if (deadline != 0)
 	{
 		timeout = TimestampDifferenceMilliseconds(GetCurrentTimestamp(), deadline);
@@ -322,36 +470,74 @@ Connect(RemoteConn *c, ForeignServer *server, UserMapping *um)
 	}
 	if (PQsetnonblocking(c->conn, 1) != 0)
 		ConnError(c, "could not configure the connection to");
+	/* its waits from now on: one set, its events positions 0, 1, 2 */
+	c->wait = CreateWaitEventSet(TopMemoryContext, 3);
+	AddWaitEventToSet(c->wait, WL_LATCH_SET, PGINVALID_SOCKET, MyLatch, NULL);
+	AddWaitEventToSet(c->wait, WL_EXIT_ON_PM_DEATH, PGINVALID_SOCKET, NULL, NULL);
+	AddWaitEventToSet(c->wait, WL_SOCKET_READABLE, PQsocket(c->conn), NULL, NULL);
+	c->wait_events = WL_SOCKET_READABLE;
 	c->busy = false;
 }
 
-/* The connection of the current user's mapping to server serverid */
+/* Make the hash tables and register the callbacks, once per backend */
+static void
+InitCaches(void)
+{
+	HASHCTL		ctl;
+
+	if (ConnHash != NULL)
+		return;
+	ctl.keysize = sizeof(Oid);
+	ctl.entrysize = sizeof(RemoteConn);
+	ConnHash = hash_create("hroe remote read connections", 8, &ctl, HASH_ELEM | HASH_BLOBS);
+	ctl.keysize = 2 * sizeof(Oid);
+	ctl.entrysize = sizeof(UserServer);
+	UserServerHash = hash_create("hroe remote read user mappings", 8, &ctl,
+								 HASH_ELEM | HASH_BLOBS);
+	CacheRegisterSyscacheCallback(FOREIGNSERVEROID, InvalCallback, (Datum) 0);
+	CacheRegisterSyscacheCallback(USERMAPPINGOID, InvalCallback, (Datum) 0);
+	CacheRegisterSyscacheCallback(FOREIGNTABLEREL, PartInvalCallback, (Datum) 0);
+	CacheRegisterSyscacheCallback(NAMESPACEOID, PartInvalCallback, (Datum) 0);
+	CacheRegisterSyscacheCallback(TYPEOID, TypeInvalCallback, (Datum) 0);
+	CacheRegisterRelcacheCallback(RelInvalCallback, (Datum) 0);
+	RegisterXactCallback(EndOfXact, NULL);
+}
+
+/*
+ * The connection of the current user's mapping to server serverid: the
+ * mapping looked up once per role and server (until a server or user
+ * mapping changes), the server's and mapping's options only to connect
+ */
 static RemoteConn *
 GetConn(Oid serverid)
 {
-	ForeignServer *server = GetForeignServer(serverid);
-	UserMapping *um = GetUserMapping(GetUserId(), serverid);
+	UserServer	key;
+	UserServer *us;
 	RemoteConn *c;
 	bool		found;
 
-	if (ConnHash == NULL)
+	InitCaches();
+	key.userid = GetUserId();
+	key.serverid = serverid;
+	us = hash_search(UserServerHash, &key, HASH_FIND, NULL);
+	if (us == NULL)
 	{
-		HASHCTL		ctl;
+		/* (an error when the role has no user mapping) */
+		UserMapping *um = GetUserMapping(key.userid, serverid);
 
-		ctl.keysize = sizeof(Oid);
-		ctl.entrysize = sizeof(RemoteConn);
-		ConnHash = hash_create("hroe remote read connections", 8, &ctl, HASH_ELEM | HASH_BLOBS);
-		CacheRegisterSyscacheCallback(FOREIGNSERVEROID, InvalCallback, (Datum) 0);
-		CacheRegisterSyscacheCallback(USERMAPPINGOID, InvalCallback, (Datum) 0);
-		RegisterXactCallback(EndOfXact, NULL);
+		us = hash_search(UserServerHash, &key, HASH_ENTER, NULL);
+		us->umid = um->umid;
 	}
-	c = hash_search(ConnHash, &um->umid, HASH_ENTER, &found);
+	c = hash_search(ConnHash, &us->umid, HASH_ENTER, &found);
 	if (!found)
 	{
 		c->conn = NULL;
 		c->res = NULL;
-		c->stmts = NIL;
-		c->busy = c->invalidated = c->configured = false;
+		c->stmts = NULL;
+		c->generation = 0;
+		c->nprepared = 0;
+		c->wait = NULL;
+		c->busy = c->invalidated = c->configured = c->no_item_by_key = false;
 		c->cxt = AllocSetContextCreate(TopMemoryContext, "hroe remote read statements",
 									   ALLOCSET_SMALL_SIZES);
 	}
@@ -363,7 +549,7 @@ GetConn(Oid serverid)
 		PQclear(c->res);
 	c->res = NULL;
 	if (c->conn == NULL)
-		Connect(c, server, um);
+		Connect(c, GetForeignServer(serverid), GetUserMapping(key.userid, serverid));
 	return c;
 }
 
@@ -415,9 +601,12 @@ RemoteError(RemoteConn *c, PGresult *res, const char *sql)
 			 errcontext("remote SQL command on server \"%s\": %s", c->srvname, sql)));
 }
 
-/* Drain c's results; the last one must be of status want */
-static void
-Complete(RemoteConn *c, ExecStatusType want, const char *sql)
+/*
+ * Drain c's results; the last one must be of status want, or else an error
+ * of SQLSTATE unless (not 0), when false is returned
+ */
+static bool
+CompleteUnless(RemoteConn *c, ExecStatusType want, const char *sql, int unless)
 {
 	PGresult   *res;
 
@@ -429,39 +618,176 @@ Complete(RemoteConn *c, ExecStatusType want, const char *sql)
 	}
 	if (c->res == NULL || PQresultStatus(c->res) != want)
 	{
+		const char *state;
+
 		if (c->res == NULL)
 			ConnError(c, "no result from");
+		state = PQresultErrorField(c->res, PG_DIAG_SQLSTATE);
+		if (unless != 0 && PQstatus(c->conn) == CONNECTION_OK && state != NULL &&
+			strlen(state) == 5 &&
+			MAKE_SQLSTATE(state[0], state[1], state[2], state[3], state[4]) == unless)
+			return false;
 		RemoteError(c, c->res, sql);
 	}
+	return true;
 }
 
-/* The name of sql's prepared statement on c, prepared now if need be */
-static char *
-Prepare(RemoteConn *c, const char *sql, int nparams)
+/* Drain c's results; the last one must be of status want */
+static void
+Complete(RemoteConn *c, ExecStatusType want, const char *sql)
 {
-	int			i = 0;
-	ListCell   *lc;
-	char	   *name;
-	MemoryContext old;
+	(void) CompleteUnless(c, want, sql, 0);
+}
 
-	foreach(lc, c->stmts)
+static uint32
+StmtHash(const void *key, Size keysize)
+{
+	const RemoteStmtKey *k = key;
+
+	return hash_combine(hash_combine(murmurhash32(k->partition), k->literal_table ? 1 : 0),
+						hash_bytes((const unsigned char *) k->fmt, strlen(k->fmt)));
+}
+
+static int
+StmtMatch(const void *a, const void *b, Size keysize)
+{
+	const RemoteStmtKey *x = a;
+	const RemoteStmtKey *y = b;
+
+	if (x->partition != y->partition || x->literal_table != y->literal_table)
+		return 1;
+	return strcmp(x->fmt, y->fmt);
+}
+
+/* The remote table read by foreign table relid: schema.table, quoted */
+static char *
+RemoteTable(ForeignTable *ft, Oid relid)
+{
+	const char *schema = NULL;
+	const char *table = NULL;
+	ListCell   *lc;
+
+	foreach(lc, ft->options)
 	{
-		if (strcmp(lfirst(lc), sql) == 0)
-			return psprintf("hroe_r%d", i);
-		i++;
+		DefElem    *d = lfirst(lc);
+
+		if (strcmp(d->defname, "schema_name") == 0)
+			schema = defGetString(d);
+		else if (strcmp(d->defname, "table_name") == 0)
+			table = defGetString(d);
 	}
+	if (schema == NULL)
+		schema = get_namespace_name(get_rel_namespace(relid));
+	if (table == NULL)
+		table = get_rel_name(relid);
+	return quote_qualified_identifier(schema, table);
+}
+
+/*
+ * Partition partition's server and remote table, looked up once (until a
+ * foreign table, a schema or the partition changes: Generation)
+ */
+static RemotePart *
+LookupPart(Oid partition)
+{
+	static MemoryContext cxt = NULL;
+	RemotePart *p;
+	bool		found;
+
+	InitCaches();
+	if (PartHash == NULL || PartGeneration != Generation)
+	{
+		HASHCTL		ctl;
+
+		if (cxt == NULL)
+			cxt = AllocSetContextCreate(TopMemoryContext, "hroe remote read partitions",
+										ALLOCSET_SMALL_SIZES);
+		MemoryContextReset(cxt);
+		ctl.keysize = sizeof(Oid);
+		ctl.entrysize = sizeof(RemotePart);
+		ctl.hcxt = cxt;
+		PartHash = hash_create("hroe remote read partitions", 16, &ctl,
+							   HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
+		PartGeneration = Generation;
+	}
+	p = hash_search(PartHash, &partition, HASH_FIND, NULL);
+	if (p == NULL)
+	{
+		ForeignTable *ft = GetForeignTable(partition);
+		char	   *table = RemoteTable(ft, partition);
+		Oid			serverid = ft->serverid;
+
+		/* (the lookups above may have flushed PartHash: looked up again) */
+		if (PartHash == NULL || PartGeneration != Generation)
+			return LookupPart(partition);
+		p = hash_search(PartHash, &partition, HASH_ENTER, &found);
+		p->serverid = serverid;
+		p->table = MemoryContextStrdup(cxt, table);
+		p->table_literal = MemoryContextStrdup(cxt, quote_literal_cstr(table));
+	}
+	return p;
+}
+
+/*
+ * The name of read r's statement (format fmt) prepared on c, prepared now if
+ * need be (the statement sent in *sql); NULL, nothing prepared, when the
+ * server has no function the statement calls and missing_ok
+ */
+static char *
+Prepare(RemoteConn *c, HroeRemoteRead *r, const char *fmt, bool literal_table, bool missing_ok,
+		char **sql)
+{
+	RemoteStmtKey key;
+	RemoteStmt *e;
+	RemotePart *part;
+	char	   *name;
+	char	   *text;
+	MemoryContext old;
+	bool		found;
+
+	if (c->stmts == NULL || c->generation != Generation)
+	{
+		HASHCTL		ctl;
+
+		/* (the statements stay on the server until the next DEALLOCATE ALL) */
+		MemoryContextReset(c->cxt);
+		ctl.keysize = sizeof(RemoteStmtKey);
+		ctl.entrysize = sizeof(RemoteStmt);
+		ctl.hash = StmtHash;
+		ctl.match = StmtMatch;
+		ctl.hcxt = c->cxt;
+		c->stmts = hash_create("hroe remote read statements", 16, &ctl,
+							   HASH_ELEM | HASH_FUNCTION | HASH_COMPARE | HASH_CONTEXT);
+		c->generation = Generation;
+	}
+	key.partition = r->partition;
+	key.literal_table = literal_table;
+	key.fmt = fmt;
+	e = hash_search(c->stmts, &key, HASH_FIND, NULL);
+	if (e != NULL)
+	{
+		*sql = e->sql;
+		return e->name;
+	}
+	part = LookupPart(r->partition);
+	text = CastParams(psprintf(fmt, literal_table ? part->table_literal : part->table),
+					  r->nparams, r->types);
 	c->busy = true;
-	if (i >= HROE_REMOTE_STATEMENTS)
+	if (c->nprepared >= HROE_REMOTE_STATEMENTS)
 	{
 		/* bounded: a backend that read many tables starts again */
 		if (!PQsendQuery(c->conn, "DEALLOCATE ALL"))
 			ConnError(c, "could not send a statement to");
 		Complete(c, PGRES_COMMAND_OK, "DEALLOCATE ALL");
+		c->nprepared = 0;
+		/* (its entries name statements no longer there) */
+		hash_destroy(c->stmts);
+		c->stmts = NULL;
 		MemoryContextReset(c->cxt);
-		c->stmts = NIL;
-		i = 0;
+		c->busy = false;
+		return Prepare(c, r, fmt, literal_table, missing_ok, sql);
 	}
-	name = psprintf("hroe_r%d", i);
+	name = psprintf("hroe_r%d", c->nprepared);
 	if (!c->configured)
 	{
 		/*
@@ -474,16 +800,29 @@ Prepare(RemoteConn *c, const char *sql, int nparams)
 		Complete(c, PGRES_COMMAND_OK, RemoteSearchPath);
 		c->configured = true;
 	}
-	if (!PQsendPrepare(c->conn, name, sql, nparams, NULL))
+	if (!PQsendPrepare(c->conn, name, text, r->nparams, NULL))
 		ConnError(c, "could not send a statement to");
-	Complete(c, PGRES_COMMAND_OK, sql);
+	if (!CompleteUnless(c, PGRES_COMMAND_OK, text,
+						missing_ok ? ERRCODE_UNDEFINED_FUNCTION : 0))
+	{
+		/* the server's hroe is older: the connection is ready for the next */
+		PQclear(c->res);
+		c->res = NULL;
+		c->busy = false;
+		return NULL;
+	}
 	PQclear(c->res);
 	c->res = NULL;
 	c->busy = false;
+	c->nprepared++;
+	e = hash_search(c->stmts, &key, HASH_ENTER, &found);
 	old = MemoryContextSwitchTo(c->cxt);
-	c->stmts = lappend(c->stmts, pstrdup(sql));
+	e->key.fmt = pstrdup(fmt);
+	e->name = pstrdup(name);
+	e->sql = pstrdup(text);
 	MemoryContextSwitchTo(old);
-	return name;
+	*sql = e->sql;
+	return e->name;
 }
 
 /* A column's binary input function */
@@ -493,13 +832,54 @@ typedef struct RecvFunc
 	Oid			ioparam;
 } RecvFunc;
 
+/* Type typid's send and receive functions, looked up once */
+static TypeIO *
+LookupTypeIO(Oid typid)
+{
+	TypeIO	   *io;
+	bool		found;
+
+	if (TypeIOHash == NULL)
+	{
+		HASHCTL		ctl;
+
+		ctl.keysize = sizeof(Oid);
+		ctl.entrysize = sizeof(TypeIO);
+		TypeIOHash = hash_create("hroe remote read types", 8, &ctl, HASH_ELEM | HASH_BLOBS);
+	}
+	io = hash_search(TypeIOHash, &typid, HASH_FIND, NULL);
+	if (io == NULL)
+	{
+		Oid			send;
+		Oid			recv;
+		Oid			ioparam;
+		bool		varlena;
+		FmgrInfo	sendinfo;
+		FmgrInfo	recvinfo;
+
+		getTypeBinaryOutputInfo(typid, &send, &varlena);
+		getTypeBinaryInputInfo(typid, &recv, &ioparam);
+		fmgr_info_cxt(send, &sendinfo, TopMemoryContext);
+		fmgr_info_cxt(recv, &recvinfo, TopMemoryContext);
+		/* (the lookups above may have flushed TypeIOHash) */
+		if (TypeIOHash == NULL)
+			return LookupTypeIO(typid);
+		io = hash_search(TypeIOHash, &typid, HASH_ENTER, &found);
+		io->send = sendinfo;
+		io->recv = recvinfo;
+		io->ioparam = ioparam;
+	}
+	return io;
+}
+
 static void
 RecvFuncInit(RecvFunc *f, Oid typid)
 {
-	Oid			recv;
+	TypeIO	   *io = LookupTypeIO(typid);
 
-	getTypeBinaryInputInfo(typid, &recv, &f->ioparam);
-	fmgr_info(recv, &f->flinfo);
+	/* a copy: the hash table's entry may go at the next invalidation */
+	f->flinfo = io->recv;
+	f->ioparam = io->ioparam;
 }
 
 /*
@@ -574,30 +954,6 @@ hroe_remote_read_keys(HroeRemoteRead *r, int row)
 		r->keys[row] = keys;
 	}
 	return r->keys[row];
-}
-
-/* The remote table read by foreign table relid: schema.table, quoted */
-static char *
-RemoteTable(ForeignTable *ft, Oid relid)
-{
-	const char *schema = NULL;
-	const char *table = NULL;
-	ListCell   *lc;
-
-	foreach(lc, ft->options)
-	{
-		DefElem    *d = lfirst(lc);
-
-		if (strcmp(d->defname, "schema_name") == 0)
-			schema = defGetString(d);
-		else if (strcmp(d->defname, "table_name") == 0)
-			table = defGetString(d);
-	}
-	if (schema == NULL)
-		schema = get_namespace_name(get_rel_namespace(relid));
-	if (table == NULL)
-		table = get_rel_name(relid);
-	return quote_qualified_identifier(schema, table);
 }
 
 /*
@@ -709,60 +1065,69 @@ hroe_remote_read_run(HroeRemoteRead *reads, int nreads)
 	RemoteConn **conns = palloc0(nreads * sizeof(RemoteConn *));
 	char	  **sqls = palloc0(nreads * sizeof(char *));
 	bool	   *done = palloc0(nreads * sizeof(bool));
+	bool	   *sent = palloc0(nreads * sizeof(bool));
 	int			left = nreads;
 
 	for (int i = 0; i < nreads; i++)
 	{
-		ForeignTable *ft = GetForeignTable(reads[i].partition);
+		Oid			serverid = LookupPart(reads[i].partition)->serverid;
 
-		conns[i] = GetConn(ft->serverid);
-		sqls[i] = CastParams(psprintf(reads[i].sql, RemoteTable(ft, reads[i].partition)),
-							 reads[i].nparams, reads[i].types);
+		conns[i] = GetConn(serverid);
 		reads[i].nrows = 0;
 		reads[i].result = NULL;
 		reads[i].keys = NULL;
 	}
 	while (left > 0)
 	{
-		bool	   *sent = palloc0(nreads * sizeof(bool));
-
+		memset(sent, 0, nreads * sizeof(bool));
 		/* send: one statement per connection in this turn */
 		for (int i = 0; i < nreads; i++)
 		{
 			HroeRemoteRead *r = &reads[i];
-			const char **values;
-			int		   *lengths;
-			int		   *formats;
+			RemoteConn *c = conns[i];
+			const char *values[HROE_REMOTE_MAX_PARAMS];
+			int			lengths[HROE_REMOTE_MAX_PARAMS];
+			int			formats[HROE_REMOTE_MAX_PARAMS];
 			char	   *name;
 			bool		taken = false;
 
 			if (done[i])
 				continue;
 			for (int j = 0; j < i; j++)
-				if (sent[j] && conns[j] == conns[i])
+				if (sent[j] && conns[j] == c)
 					taken = true;
 			if (taken)
 				continue;
-			name = Prepare(conns[i], sqls[i], r->nparams);
-			values = palloc(Max(r->nparams, 1) * sizeof(char *));
-			lengths = palloc(Max(r->nparams, 1) * sizeof(int));
-			formats = palloc(Max(r->nparams, 1) * sizeof(int));
+			if (r->nparams > HROE_REMOTE_MAX_PARAMS)
+				elog(ERROR, "remote statement has %d parameters, more than %d", r->nparams,
+					 HROE_REMOTE_MAX_PARAMS);
 			for (int p = 0; p < r->nparams; p++)
 			{
-				Oid			send;
-				bool		varlena;
-				bytea	   *b;
+				FmgrInfo	send = LookupTypeIO(r->types[p])->send;
+				bytea	   *b = SendFunctionCall(&send, r->values[p]);
 
-				getTypeBinaryOutputInfo(r->types[p], &send, &varlena);
-				b = OidSendFunctionCall(send, r->values[p]);
 				values[p] = VARDATA(b);
 				lengths[p] = VARSIZE(b) - VARHDRSZ;
 				formats[p] = 1;
 			}
-			conns[i]->busy = true;
-			if (!PQsendQueryPrepared(conns[i]->conn, name, r->nparams, values, lengths,
-									 formats, 1))
-				ConnError(conns[i], "could not send a statement to");
+			if (r->fallback_sql != NULL && c->no_item_by_key)
+				name = Prepare(c, r, r->fallback_sql, false, false, &sqls[i]);
+			else
+			{
+				name = Prepare(c, r, r->sql, r->literal_table, r->fallback_sql != NULL, &sqls[i]);
+				if (name == NULL)
+				{
+					/* a partition server whose hroe is older than this one */
+					c->no_item_by_key = true;
+					name = Prepare(c, r, r->fallback_sql, false, false, &sqls[i]);
+				}
+			}
+			/* (copies: the statements' entries may go at an invalidation) */
+			name = pstrdup(name);
+			sqls[i] = pstrdup(sqls[i]);
+			c->busy = true;
+			if (!PQsendQueryPrepared(c->conn, name, r->nparams, values, lengths, formats, 1))
+				ConnError(c, "could not send a statement to");
 			sent[i] = true;
 		}
 		/* collect */
@@ -794,6 +1159,9 @@ hroe_remote_read_run(HroeRemoteRead *reads, int nreads)
 							(errcode(ERRCODE_DATATYPE_MISMATCH),
 							 errmsg("remote statement on server \"%s\" returned text, not binary", c->srvname)));
 			r->nrows = PQntuples(res);
+			/* hroe.item_by_key's answer for an absent item: no row */
+			if (r->null_absent && r->nrows == 1 && PQgetisnull(res, 0, 0))
+				r->nrows = 0;
 			r->recv = recv;
 			r->srvname = pstrdup(c->srvname);
 			r->keys = palloc0(Max(r->nrows, 1) * sizeof(Datum *));
@@ -809,6 +1177,181 @@ hroe_remote_read_run(HroeRemoteRead *reads, int nreads)
 			done[i] = true;
 			left--;
 		}
-		pfree(sent);
 	}
+}
+
+/* ---------- the partition server's side ---------- */
+
+/* Operator op's name, schema-qualified, for OPERATOR(...) */
+static char *
+QualifiedOperator(Oid op)
+{
+	HeapTuple	tup = SearchSysCache1(OPEROID, ObjectIdGetDatum(op));
+	Form_pg_operator form;
+	char	   *result;
+
+	if (!HeapTupleIsValid(tup))
+		elog(ERROR, "cache lookup failed for operator %u", op);
+	form = (Form_pg_operator) GETSTRUCT(tup);
+	result = psprintf("%s.%s", quote_identifier(get_namespace_name(form->oprnamespace)),
+					  NameStr(form->oprname));
+	ReleaseSysCache(tup);
+	return result;
+}
+
+/*
+ * The item of the row whose primary key is keys, read by SQL (the executor,
+ * which applies row-level security and column privileges); NULL when absent
+ */
+static Datum
+ItemByKeySql(Relation rel, Relation idx, int nkeys, Datum *keys, Oid *types, bool *isnull)
+{
+	StringInfoData sql;
+	Datum		result = (Datum) 0;
+	int			ret;
+
+	initStringInfo(&sql);
+	appendStringInfo(&sql, "SELECT item FROM %s WHERE ",
+					 quote_qualified_identifier(get_namespace_name(RelationGetNamespace(rel)),
+												RelationGetRelationName(rel)));
+	for (int i = 0; i < nkeys; i++)
+	{
+		Oid			op = get_opfamily_member(idx->rd_opfamily[i], types[i], types[i],
+											 BTEqualStrategyNumber);
+
+		if (!OidIsValid(op))
+			elog(ERROR, "no equality operator for key column %d of %s", i + 1,
+				 RelationGetRelationName(rel));
+		appendStringInfo(&sql, "%s%s OPERATOR(%s) $%d", i ? " AND " : "",
+						 quote_identifier(get_attname(RelationGetRelid(rel),
+													  idx->rd_index->indkey.values[i], false)),
+						 QualifiedOperator(op), i + 1);
+	}
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	ret = SPI_execute_with_args(sql.data, nkeys, types, keys, NULL, true, 1);
+	if (ret != SPI_OK_SELECT)
+		elog(ERROR, "reading %s failed: %s", RelationGetRelationName(rel),
+			 SPI_result_code_string(ret));
+	*isnull = true;
+	if (SPI_processed > 0)
+	{
+		Datum		d = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, isnull);
+
+		if (!*isnull)
+			result = SPI_datumTransfer(PointerGetDatum(PG_DETOAST_DATUM(d)), false, -1);
+	}
+	SPI_finish();
+	return result;
+}
+
+PG_FUNCTION_INFO_V1(hroe_item_by_key);
+
+/*
+ * SQL: hroe.item_by_key(table regclass, VARIADIC key "any"): the item of
+ * table (a hroe table: a primary key, an item column of type hroe.item)
+ * whose primary key is key, NULL when absent.  What a coordinator's own read
+ * path calls for a GetItem on a partition server: a local GetItem's btree
+ * probe without the executor (hroe.direct_access), under the same rules as
+ * a local GetItem's: the caller's SELECT privilege on the table, and when it
+ * has only column privileges, or row-level security applies to it, or
+ * hroe.direct_access is off, the SQL statement instead (through the
+ * executor, which applies them).  SECURITY INVOKER.
+ */
+Datum
+hroe_item_by_key(PG_FUNCTION_ARGS)
+{
+	Oid			relid = PG_GETARG_OID(0);
+	int			nkeys = PG_NARGS() - 1;
+	Datum		keys[INDEX_MAX_KEYS];
+	Oid			types[INDEX_MAX_KEYS];
+	ScanKeyData skey[INDEX_MAX_KEYS];
+	Relation	rel,
+				idx;
+	Oid			pkey;
+	AttrNumber	item_attno;
+	bool		isnull = true;
+	Datum		result = (Datum) 0;
+
+	if (get_fn_expr_variadic(fcinfo->flinfo))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("hroe.item_by_key takes its key as separate arguments, not as a VARIADIC array")));
+	if (nkeys < 1 || nkeys >= INDEX_MAX_KEYS)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("hroe.item_by_key needs the key's columns")));
+	for (int i = 0; i < nkeys; i++)
+	{
+		/* (STRICT: no key column is null) */
+		keys[i] = PG_GETARG_DATUM(i + 1);
+		types[i] = get_fn_expr_argtype(fcinfo->flinfo, i + 1);
+	}
+	/* AccessShareLock, as a SELECT takes before it checks privileges */
+	rel = table_open(relid, AccessShareLock);
+	if (rel->rd_rel->relkind != RELKIND_RELATION)
+		ereport(ERROR,
+				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
+				 errmsg("\"%s\" is not a table", RelationGetRelationName(rel))));
+	pkey = RelationGetPrimaryKeyIndex(rel);
+	item_attno = get_attnum(relid, "item");
+	if (!OidIsValid(pkey) || item_attno == InvalidAttrNumber ||
+		get_atttype(relid, item_attno) != hroe_item_typid())
+		ereport(ERROR,
+				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
+				 errmsg("table \"%s\" is not a hroe table", RelationGetRelationName(rel)),
+				 errdetail("A hroe table has a primary key and an item column of type hroe.item.")));
+	idx = index_open(pkey, AccessShareLock);
+	if (IndexRelationGetNumberOfKeyAttributes(idx) != nkeys)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("the primary key of \"%s\" has %d columns, not %d",
+						RelationGetRelationName(rel),
+						IndexRelationGetNumberOfKeyAttributes(idx), nkeys)));
+	for (int i = 0; i < nkeys; i++)
+		if (types[i] != idx->rd_opcintype[i])
+			ereport(ERROR,
+					(errcode(ERRCODE_DATATYPE_MISMATCH),
+					 errmsg("key column %d of \"%s\" is of type %s, not %s", i + 1,
+							RelationGetRelationName(rel), format_type_be(idx->rd_opcintype[i]),
+							format_type_be(types[i]))));
+	if (!hroe_direct_access ||
+		check_enable_rls(relid, InvalidOid, true) == RLS_ENABLED ||
+		pg_class_aclcheck(relid, GetUserId(), ACL_SELECT) != ACLCHECK_OK)
+		result = ItemByKeySql(rel, idx, nkeys, keys, types, &isnull);
+	else
+	{
+		IndexScanDesc scan;
+		TupleTableSlot *slot;
+
+		for (int i = 0; i < nkeys; i++)
+		{
+			Oid			op = get_opfamily_member(idx->rd_opfamily[i], types[i], types[i],
+												 BTEqualStrategyNumber);
+
+			if (!OidIsValid(op))
+				elog(ERROR, "no equality operator for key column %d of %s", i + 1,
+					 RelationGetRelationName(rel));
+			ScanKeyEntryInitialize(&skey[i], 0, i + 1, BTEqualStrategyNumber, types[i],
+								   idx->rd_indcollation[i], get_opcode(op), keys[i]);
+		}
+		scan = index_beginscan(rel, idx, GetActiveSnapshot(), nkeys, 0);
+		index_rescan(scan, skey, nkeys, NULL, 0);
+		slot = table_slot_create(rel, NULL);
+		if (index_getnext_slot(scan, ForwardScanDirection, slot))
+		{
+			Datum		d = slot_getattr(slot, item_attno, &isnull);
+
+			/* a copy: the row's buffer is released below */
+			if (!isnull)
+				result = PointerGetDatum(PG_DETOAST_DATUM_COPY(d));
+		}
+		ExecDropSingleTupleTableSlot(slot);
+		index_endscan(scan);
+	}
+	index_close(idx, NoLock);
+	table_close(rel, NoLock);
+	if (isnull)
+		PG_RETURN_NULL();
+	PG_RETURN_DATUM(result);
 }

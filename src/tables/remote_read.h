@@ -19,7 +19,14 @@ extern bool hroe_remote_reads;
 typedef struct HroeRemoteRead
 {
 	Oid			partition;		/* the foreign table (partition) */
-	const char *sql;			/* remote SQL, %s for the remote table */
+	const char *sql;			/* remote SQL, %s for the remote table: its
+								 * quoted name, or with literal_table a
+								 * string literal of it */
+	bool		literal_table;
+	const char *fallback_sql;	/* or NULL: the statement for a server whose
+								 * hroe has no function sql calls (%s the
+								 * quoted name) */
+	bool		null_absent;	/* a single row of a null item is no row */
 	int			nparams;
 	Oid		   *types;			/* the parameters' types */
 	Datum	   *values;			/* and values (none null) */

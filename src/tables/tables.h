@@ -181,6 +181,7 @@ extern Oid	hroe_table_key_server(HroeTableMeta *t, Datum pk);
 extern int	hroe_table_key_partition(HroeTableMeta *t, Datum pk);
 extern List *hroe_table_read_partitions(HroeTableMeta *t);
 extern Oid	hroe_table_partition_oid(HroeTableMeta *t, int part);
+extern Oid	hroe_table_read_key_partition(HroeTableMeta *t, Datum pk);
 extern char *hroe_table_pk_qual(HroeTableMeta *t, int param);
 extern char *hroe_table_pk_expr(HroeTableMeta *t);
 extern char *hroe_account_id;

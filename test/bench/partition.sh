@@ -19,6 +19,9 @@
 # durations (log_min_duration_statement = 0), and the remote statement on a
 # partition server planned at every call against prepared once.
 #
+# With HROE_BENCH_PERF=1, also perf's profile of the coordinator's and the
+# partition servers' backends during remote GetItems (perf_getitem below).
+#
 # Prints a Markdown table: the median and mean latency of each cell and the
 # distributed table's median over the local one's.
 set -euo pipefail
@@ -80,6 +83,7 @@ bench_tree() (
 	# skips foreign tables, doc/partitioning.md)
 	C -c 'ANALYZE public."Dist#0", public."Dist#1"'
 	echo "$label: $items items loaded in $((t1 - t0)) s (local), $((t2 - t1)) s (distributed)" >&2
+	echo "$label: cells begin, load average $(cut -d' ' -f1-3 /proc/loadavg)" >>"$out/load"
 	for op in GetItem Query Scan PutItem; do
 		for t in Local Dist; do
 			case $op in
@@ -102,6 +106,8 @@ bench_tree() (
 			echo "$label $op $t $median $mean $tps" >>"$out/results"
 		done
 	done
+	echo "$label: cells end, load average $(cut -d' ' -f1-3 /proc/loadavg)" >>"$out/load"
+	[ -n "${HROE_BENCH_PERF:-}" ] && perf_remote
 	[ "${2:-}" = trace ] || exit 0
 	# Where a remote GetItem's time goes: every statement the partition
 	# servers run, with its duration (log_min_duration_statement = 0, for the
@@ -117,7 +123,7 @@ bench_tree() (
 	for p in part1 part2; do
 		cluster_psql $p -d "$db" -c "ALTER DATABASE \"$db\" RESET log_min_duration_statement"
 		tail -c +$(($(cat "$CLUSTER_WORK/$p.offset") + 1)) "$CLUSTER_WORK/$p/server.log"
-	done | awk -v n=$n -v mean="$mean" '
+	done | awk -v n=$n -v mean="$mean" -v label="$label" '
 		/duration: [0-9.]+ ms/ {
 			match($0, /duration: [0-9.]+ ms/)
 			d = substr($0, RSTART + 10, RLENGTH - 13)
@@ -132,24 +138,25 @@ bench_tree() (
 			else if (/parse hroe_r[0-9]+: /) k = "hroe'"'"'s statement: parse and plan (once per connection)"
 			else if (/bind hroe_r[0-9]+: /) k = "hroe'"'"'s statement: bind"
 			else if (/execute hroe_r[0-9]+: /) k = "hroe'"'"'s statement: execute"
+			else if (/statement: ALTER DATABASE/) next
 			else { k = substr($0, RSTART + RLENGTH + 2, 60); gsub(/\|/, "\\|", k); k = "other: " k }
 			if (!(k in cnt)) order[++m] = k
 			cnt[k]++; sum[k] += d; total += d
 		}
 		END {
-			printf "\nWhere a remote GetItem goes: %d GetItems (one client, mean %s ms); each statement the partition servers ran (log_min_duration_statement = 0)\n\n", n, mean
+			printf "\nWhere a remote GetItem goes (%s): %d GetItems (one client, mean %s ms); each statement the partition servers ran (log_min_duration_statement = 0)\n\n", label, n, mean
 			print "| statement on the partition server | count | server time per GetItem (ms) |"
 			print "|---|---:|---:|"
 			for (i = 1; i <= m; i++) printf "| %s | %d | %.4f |\n", order[i], cnt[order[i]], sum[order[i]] / n
 			printf "| all | | %.4f |\n", total / n
-		}' >"$out/trace"
+		}' >>"$out/trace"
 	# the remote statement planned at every call (as postgres_fdw sends it)
 	# and prepared once, on a partition server, one key of its own
 	cluster_psql part1 -d "$db" -c "SELECT format('SELECT item FROM public.\"Dist\" WHERE ((pk OPERATOR(hroe.=) %L::hroe.key)) AND ((sk = %L::numeric));', pk, sk)
 		FROM public.\"Dist\" LIMIT 1" >"$CLUSTER_WORK/remote.sql"
 	{
 		echo
-		echo "The remote GetItem statement on a partition server, one client, $seconds s each:"
+		echo "The remote GetItem statement of postgres_fdw on a partition server ($label), one client, $seconds s each (and hroe.item_by_key's, where the hroe has it):"
 		echo
 		echo "| protocol | mean latency (ms) |"
 		echo "|---|---:|"
@@ -159,7 +166,53 @@ bench_tree() (
 			-M $mode -c 1 -T "$seconds" -f "$CLUSTER_WORK/remote.sql" "$db" 2>&1) || { echo "$res" >&2; exit 1; }
 		echo "| $([ $mode = simple ] && echo 'planned at every call (-M simple)' || echo 'prepared once (-M prepared)') | $(echo "$res" | sed -n 's/^latency average = \([0-9.]*\) ms/\1/p') |"
 	done >>"$out/trace"
+	# and the own path's GetItem statement, hroe.item_by_key, for the same key
+	# (a hroe that has it)
+	if [ "$(cluster_psql part1 -d "$db" -c "SELECT count(*) FROM pg_proc WHERE proname = 'item_by_key'")" = 1 ]; then
+		cluster_psql part1 -d "$db" -c "SELECT format('SELECT hroe.item_by_key(%L::regclass, %L::hroe.key, %L::numeric);', 'public.\"Dist\"', pk, sk)
+			FROM public.\"Dist\" LIMIT 1" >"$CLUSTER_WORK/remote_fn.sql"
+		res=$(cluster_as_owner "$CLUSTER_BIN/pgbench" -n -h "$(cluster_dir part1)" -p "$(cluster_port part1)" -U postgres \
+			-M prepared -c 1 -T "$seconds" -f "$CLUSTER_WORK/remote_fn.sql" "$db" 2>&1) || { echo "$res" >&2; exit 1; }
+		echo "| hroe.item_by_key, the own path's statement: prepared once (-M prepared) | $(echo "$res" | sed -n 's/^latency average = \([0-9.]*\) ms/\1/p') |" >>"$out/trace"
+	fi
 )
+
+# With HROE_BENCH_PERF=1 (or =Query, =Scan; inside bench_tree): where a
+# remote GetItem's (Query's, Scan page's) CPU time goes, on the coordinator's
+# backend and on the partition servers' backends answering it: perf record
+# of them during a pgbench run of the distributed table's cell ($seconds s),
+# the samples by process and shared object, then by function (self time, the
+# top entries)
+perf_remote() {
+	local pgb cpid spid srv op=GetItem
+	[ "$HROE_BENCH_PERF" = 1 ] || op=$HROE_BENCH_PERF
+	cluster_as_owner "$CLUSTER_BIN/pgbench" -n -h "$(cluster_dir coord)" -p "$(cluster_port coord)" -U postgres \
+		-M simple -c 1 -T $((seconds + 2)) -f "$CLUSTER_WORK/$op-Dist.sql" "$db" >/dev/null 2>&1 &
+	pgb=$!
+	sleep 1
+	cpid=$(C -c "SELECT pid FROM pg_stat_activity WHERE application_name = 'pgbench'")
+	# (the busier of the two servers' hroe_remote_read backends)
+	spid=""
+	for srv in part1 part2; do
+		spid="$spid $(cluster_psql $srv -d "$db" -c "SELECT pid FROM pg_stat_activity WHERE application_name = 'hroe_remote_read'")"
+	done
+	spid=$(echo $spid | tr ' ' ',')
+	perf record -q -g -o "$out/perf.data" -p "$cpid,$spid" -- sleep "$seconds" >/dev/null 2>&1 ||
+		{ echo "perf record failed" >&2; wait $pgb; return 0; }
+	wait $pgb || true
+	{
+		echo
+		echo "Where a remote $op's CPU time goes ($label; perf record -g, $seconds s of one pgbench client's ${op}s of the distributed table; process $cpid the coordinator's backend, the others the partition servers'; self time by process and shared object, entries of 0.5 % and more, then by function, 1 % and more):"
+		echo
+		echo '```'
+		perf report -i "$out/perf.data" --no-children --sort pid,dso --percent-limit 0.5 --stdio 2>/dev/null |
+			grep -E '^ +[0-9.]+%' | sed 's/  */ /g'
+		echo
+		perf report -i "$out/perf.data" --no-children --sort pid,dso,sym --percent-limit 1 --stdio 2>/dev/null |
+			grep -E '^ +[0-9.]+%' | sed 's/  */ /g'
+		echo '```'
+	} >>"$out/perf"
+}
 
 labels=()
 if [ -n "${HROE_BENCH_BEFORE:-}" ]; then
@@ -169,7 +222,7 @@ if [ -n "${HROE_BENCH_BEFORE:-}" ]; then
 	git archive "$rev" | tar -x -C "$src"
 	(cd "$src" && make -s -j2 >/dev/null && make -s install DESTDIR="$out/stage-$rev" >/dev/null)
 	chmod -R a+rX "$out"
-	HROE_STAGE=$out/stage-$rev bench_tree "$rev"
+	HROE_STAGE=$out/stage-$rev bench_tree "$rev" $([ "${HROE_BENCH_TRACE:-}" = 1 ] && echo trace)
 	labels+=("$rev")
 fi
 now=$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- src || echo +)
@@ -196,5 +249,8 @@ for op in GetItem Query Scan PutItem; do
 	done
 	echo
 done
+echo
+sed 's/^/- /' "$out/load"
 [ -f "$out/trace" ] && cat "$out/trace"
+[ -f "$out/perf" ] && cat "$out/perf"
 exit 0

@@ -21,6 +21,8 @@ fi
 
 ensure_packages
 HROE_EXTRA_PACKAGES="postgresql-contrib" ensure_packages
+# perf, for test/bench/partition.sh's HROE_BENCH_PERF=1
+[ "${HROE_BENCH_PERF:-}" = 1 ] && HROE_EXTRA_PACKAGES="linux-perf" ensure_packages
 build_stage
 mkdir -p test/bench/out
 exec 9>/tmp/hroe-bench.lock
