@@ -103,6 +103,18 @@ SELECT hroe.dynamodb('TransactWriteItems', '{"TransactItems": [{"Put": {"TableNa
 RESET ROLE;
 GRANT SELECT, INSERT, UPDATE, DELETE ON hroe.transaction_tokens TO PUBLIC;
 
+-- SELECT on the columns a read uses, not on the table: GetItem, Query and
+-- BatchGetItem answer as the SQL statement they then run answers (column
+-- privileges apply, as in SELECT); the btree probe without the executor is
+-- for table-level SELECT only
+GRANT SELECT (pk, item) ON sa_t TO regress_hroe_nobody;
+SET ROLE regress_hroe_nobody;
+SELECT hroe.dynamodb('GetItem', '{"TableName": "sa_t", "Key": {"pk": {"S": "a"}}}');
+SELECT hroe.dynamodb('Query', '{"TableName": "sa_t", "KeyConditionExpression": "pk = :p", "ExpressionAttributeValues": {":p": {"S": "a"}}}');
+SELECT hroe.dynamodb('BatchGetItem', '{"RequestItems": {"sa_t": {"Keys": [{"pk": {"S": "a"}}]}}}');
+RESET ROLE;
+REVOKE SELECT (pk, item) ON sa_t FROM regress_hroe_nobody;
+
 -- the SQL-level operations still raise the SQL error
 SET ROLE regress_hroe_nobody;
 SELECT hroe.get_item('sa_t', '{"pk": {"S": "a"}}');

@@ -202,15 +202,10 @@ DirectFetch(HroeTableMeta *t, Datum *keys, MemoryContext cxt, bool *done)
 	IndexScanDesc scan;
 	TupleTableSlot *slot;
 	HroeItem   *result = NULL;
-	AclResult	aclresult;
 
 	*done = false;
-	if (!hroe_direct_access || t->distributed ||
-		check_enable_rls(t->relid, InvalidOid, true) == RLS_ENABLED)
+	if (t->distributed || !hroe_direct_read_allowed(t->relid))
 		return NULL;
-	aclresult = pg_class_aclcheck(t->relid, GetUserId(), ACL_SELECT);
-	if (aclresult != ACLCHECK_OK)
-		aclcheck_error(aclresult, OBJECT_TABLE, get_rel_name(t->relid));
 	rel = table_open(t->relid, AccessShareLock);
 	idx = hroe_pkey_index_open(t, rel, AccessShareLock);
 	hroe_pkey_scankeys(t, idx, keys, skey);

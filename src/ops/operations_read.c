@@ -887,17 +887,12 @@ DirectQuery(ReadSpec *s, EmitItem emit, void *arg, MemoryContext cxt, ReadOutcom
 	int			attno = 1;
 	IndexScanDesc scan;
 	TupleTableSlot *slot;
-	AclResult	aclresult;
 	AttrNumber	item_attno;
 	MemoryContext rowcxt,
 				oldcxt;
 
-	if (!hroe_direct_access || t->distributed ||
-		check_enable_rls(t->relid, InvalidOid, true) == RLS_ENABLED)
+	if (t->distributed || !hroe_direct_read_allowed(t->relid))
 		return false;
-	aclresult = pg_class_aclcheck(t->relid, GetUserId(), ACL_SELECT);
-	if (aclresult != ACLCHECK_OK)
-		aclcheck_error(aclresult, OBJECT_TABLE, get_rel_name(t->relid));
 	rel = table_open(t->relid, AccessShareLock);
 	if (ix)
 		idx = index_open(ix->indexrelid, AccessShareLock);

@@ -323,6 +323,23 @@ DirectWriteObstacle(HroeTableMeta *t, Relation rel)
 	return LoadDirectWrite(t, rel)->obstacle;
 }
 
+/*
+ * May the current user read table relid without the executor (a key's btree
+ * probe, hroe.direct_access)?  Only when nothing the executor alone applies
+ * is in play: table-level SELECT, no row-level security, no
+ * permission-checking module.  Otherwise the caller runs its SQL statement,
+ * which applies column privileges, policies and the module, and refuses as
+ * the executor refuses (one rule for every direct read).
+ */
+bool
+hroe_direct_read_allowed(Oid relid)
+{
+	return hroe_direct_access &&
+		ExecutorCheckPerms_hook == NULL &&
+		check_enable_rls(relid, InvalidOid, true) != RLS_ENABLED &&
+		pg_class_aclcheck(relid, GetUserId(), ACL_SELECT) == ACLCHECK_OK;
+}
+
 /* Why the session keeps a write in the executor, or NULL if it does not */
 static const char *
 SessionObstacle(HroeTableMeta *t)

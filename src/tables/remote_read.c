@@ -1315,9 +1315,7 @@ hroe_item_by_key(PG_FUNCTION_ARGS)
 					 errmsg("key column %d of \"%s\" is of type %s, not %s", i + 1,
 							RelationGetRelationName(rel), format_type_be(idx->rd_opcintype[i]),
 							format_type_be(types[i]))));
-	if (!hroe_direct_access ||
-		check_enable_rls(relid, InvalidOid, true) == RLS_ENABLED ||
-		pg_class_aclcheck(relid, GetUserId(), ACL_SELECT) != ACLCHECK_OK)
+	if (!hroe_direct_read_allowed(relid))
 		result = ItemByKeySql(rel, idx, nkeys, keys, types, &isnull);
 	else
 	{

@@ -120,6 +120,8 @@ typedef struct HroeKeyDatum
 
 /* hroe.direct_access: key reads and overwrites without SPI where possible */
 extern bool hroe_direct_access;
+/* May the current user read a table without the executor (direct_write.c)? */
+extern bool hroe_direct_read_allowed(Oid relid);
 
 extern HroeTableMeta *hroe_table_lookup(const char *name, bool missing_ok);
 extern HroeIndexMeta *hroe_index_lookup(HroeTableMeta *t, const char *name);
