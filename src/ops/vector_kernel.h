@@ -100,6 +100,60 @@ Dot(const float4 *restrict a, const float4 *restrict b, int n)
 	return dt;
 }
 
+/*
+ * Four at once: how far vector v is from each of c[0..3] (squared: the
+ * squared distance, else the dot product), into out[0..3].  Each is
+ * computed exactly as Dot(v, c[k]) or SquaredDistance(c[k], v) computes it,
+ * lane for lane and in the same order (a product or a squared difference
+ * is the same whichever operand comes first), so the results are the same
+ * bits; the four independent sums only keep the processor busier (the IVF
+ * list assignment of a write: the vector against every centroid).
+ */
+static inline void
+Distance4(const float4 *restrict v, const float4 *const c[4], int n, bool squared, float out[4])
+{
+	HroeLanes	a0[4] = {{0}},
+				a1[4] = {{0}};
+	int			i = 0;
+
+	for (; i + LANES <= n; i += LANES)
+	{
+		HroeLanes	x0,
+					x1;
+
+		LoadLanes(x0, v + i);
+		LoadLanes(x1, v + i + 4);
+		for (int k = 0; k < 4; k++)
+		{
+			HroeLanes	y0,
+						y1;
+
+			LoadLanes(y0, c[k] + i);
+			LoadLanes(y1, c[k] + i + 4);
+			if (squared)
+			{
+				y0 -= x0;
+				y1 -= x1;
+				a0[k] += y0 * y0;
+				a1[k] += y1 * y1;
+			}
+			else
+			{
+				a0[k] += x0 * y0;
+				a1[k] += x1 * y1;
+			}
+		}
+	}
+	for (int k = 0; k < 4; k++)
+	{
+		float		t = SumLanes(a0[k], a1[k]);
+
+		for (int j = i; j < n; j++)
+			t += squared ? (c[k][j] - v[j]) * (c[k][j] - v[j]) : v[j] * c[k][j];
+		out[k] = t;
+	}
+}
+
 static inline float
 SquaredDistance(const float4 *restrict a, const float4 *restrict b, int n)
 {
