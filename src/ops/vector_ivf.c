@@ -97,12 +97,14 @@ hroe_ivf_assign(const HroeIvfSet *s, const float4 *v)
 	/* four centroids at a time, each scored as AssignBadness scores it */
 	for (; l + 4 <= s->nlist; l += 4)
 	{
-		const float4 *c[4];
+		const float4 *c = s->centroids + (size_t) l * s->dims;
+		int			n = s->dims;
 		float		d[4];
 
-		for (int k = 0; k < 4; k++)
-			c[k] = s->centroids + (size_t) (l + k) * s->dims;
-		Distance4(v, c, s->dims, squared, d);
+		if (squared)
+			SquaredDistance4(v, c, c + n, c + 2 * n, c + 3 * n, n, d);
+		else
+			Dot4(v, c, c + n, c + 2 * n, c + 3 * n, n, d);
 		for (int k = 0; k < 4; k++)
 		{
 			float		b = squared ? d[k] : -d[k];
