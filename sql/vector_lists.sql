@@ -130,6 +130,13 @@ SELECT count(*) FILTER (WHERE r = 'ok') AS puts FROM (
 	FROM generate_series(0, 199) g) s;
 SELECT hroe.vector_index_build('vl_lists', x, 4, 1) FROM unnest(ARRAY['vl_euc', 'vl_cos']) x;
 SELECT vl_bad_lists('vl_lists', 'vl_euc') AS bad_euc, vl_bad_lists('vl_lists', 'vl_cos') AS bad_cos;
+-- the f32 vector in the lists' btree is stored as is (EXTERNAL, as the table's column): no pglz
+-- attempt on floats for each entry above 512 bytes
+SELECT x.index_name, a.attname, a.attstorage, t.attstorage AS table_column_storage
+FROM hroe.vector_indexes x JOIN pg_class c ON c.relname = x.ivf_relname
+JOIN pg_attribute a ON a.attrelid = c.oid AND a.attname = x.vector_column
+JOIN pg_attribute t ON t.attrelid = (SELECT relid FROM hroe.tables WHERE table_name = 'vl_lists') AND t.attname = x.vector_column
+WHERE x.table_name = 'vl_lists' ORDER BY 1;
 -- an item near the first cluster, moved by one number to the second: (8, 1) -> (8, 9)
 SELECT vl_put('vl_lists', 'm', ARRAY['8', '1', '0', '0', '0', '0', '0', '0']);
 CREATE TEMP TABLE before AS SELECT vl_list('vl_lists', 'vl_euc', 'm') AS euc, vl_list('vl_lists', 'vl_cos', 'm') AS cos;

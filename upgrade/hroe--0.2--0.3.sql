@@ -5575,7 +5575,10 @@ BEGIN
 	IF 'HASH' = ANY (x.search_element_types) THEN
 		v_hash := x.search_columns[1];
 	END IF;
-	-- the vectors in the btree's leaves, list by list, while an entry fits (2,048 bytes of floats)
+	-- the vectors in the btree's leaves, list by list, while an entry fits (2,048 bytes of floats);
+	-- the btree's column takes the table column's storage: EXTERNAL, never compressed (floats
+	-- do not compress: an entry above 512 bytes would be tried with pglz on every insert)
+	EXECUTE format('ALTER TABLE %s ALTER COLUMN %I SET STORAGE EXTERNAL', t.relid, x.vector_column);
 	EXECUTE format('CREATE INDEX %I ON %s (%s%I)%s WHERE %I IS NOT NULL', v_rel, t.relid,
 				   CASE WHEN v_hash IS NULL THEN '' ELSE format('%I, ', v_hash) END, v_lcol,
 				   CASE WHEN x.dimensions <= 512 THEN format(' INCLUDE (%I)', x.vector_column) ELSE '' END,
