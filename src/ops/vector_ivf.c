@@ -91,8 +91,32 @@ hroe_ivf_assign(const HroeIvfSet *s, const float4 *v)
 {
 	int			best = 0;
 	float		bestbad = FLT_MAX;
+	bool		squared = s->distance != HROE_DISTANCE_COSINE;
+	int			l = 0;
 
-	for (int l = 0; l < s->nlist; l++)
+	/* four centroids at a time, each scored as AssignBadness scores it */
+	for (; l + 4 <= s->nlist; l += 4)
+	{
+		const float4 *c = s->centroids + (size_t) l * s->dims;
+		int			n = s->dims;
+		float		d[4];
+
+		if (squared)
+			SquaredDistance4(v, c, c + n, c + 2 * n, c + 3 * n, n, d);
+		else
+			Dot4(v, c, c + n, c + 2 * n, c + 3 * n, n, d);
+		for (int k = 0; k < 4; k++)
+		{
+			float		b = squared ? d[k] : -d[k];
+
+			if (b < bestbad)
+			{
+				bestbad = b;
+				best = l + k;
+			}
+		}
+	}
+	for (; l < s->nlist; l++)
 	{
 		float		b = AssignBadness(s->distance, s->centroids + (size_t) l * s->dims, v, s->dims);
 

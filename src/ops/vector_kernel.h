@@ -100,6 +100,69 @@ Dot(const float4 *restrict a, const float4 *restrict b, int n)
 	return dt;
 }
 
+/*
+ * Four at once: the dot products of v with c0..c3 (Dot4), or their squared
+ * distances (SquaredDistance4), into out[0..3].  Each is computed exactly as
+ * Dot(v, ck) or SquaredDistance(ck, v) computes it, lane for lane and in the
+ * same order (a product or a squared difference is the same whichever
+ * operand comes first), so the results are the same bits; the four
+ * independent sums only keep the processor busier (the IVF list assignment
+ * of a write: the vector against every centroid).  Named accumulators, one
+ * loop body per kernel: the compiler keeps them in registers.
+ */
+#define KERNEL4(name, STEP, TAIL) \
+static inline void \
+name(const float4 *restrict v, const float4 *c0, const float4 *c1, const float4 *c2, \
+	 const float4 *c3, int n, float out[4]) \
+{ \
+	HroeLanes	a00 = {0}, a01 = {0}, a10 = {0}, a11 = {0}, \
+				a20 = {0}, a21 = {0}, a30 = {0}, a31 = {0}; \
+	HroeLanes	x0, x1, y0, y1; \
+	float		t0, t1, t2, t3; \
+	int			i = 0; \
+ \
+	for (; i + LANES <= n; i += LANES) \
+	{ \
+		LoadLanes(x0, v + i); \
+		LoadLanes(x1, v + i + 4); \
+		STEP(c0, a00, a01); \
+		STEP(c1, a10, a11); \
+		STEP(c2, a20, a21); \
+		STEP(c3, a30, a31); \
+	} \
+	t0 = SumLanes(a00, a01); \
+	t1 = SumLanes(a10, a11); \
+	t2 = SumLanes(a20, a21); \
+	t3 = SumLanes(a30, a31); \
+	for (; i < n; i++) \
+	{ \
+		t0 += TAIL(c0); \
+		t1 += TAIL(c1); \
+		t2 += TAIL(c2); \
+		t3 += TAIL(c3); \
+	} \
+	out[0] = t0; \
+	out[1] = t1; \
+	out[2] = t2; \
+	out[3] = t3; \
+}
+
+#define DOT4_STEP(ck, lo, hi) \
+	(LoadLanes(y0, (ck) + i), LoadLanes(y1, (ck) + i + 4), lo += x0 * y0, hi += x1 * y1)
+#define DOT4_TAIL(ck) (v[i] * (ck)[i])
+#define SQ4_STEP(ck, lo, hi) \
+	(LoadLanes(y0, (ck) + i), LoadLanes(y1, (ck) + i + 4), y0 -= x0, y1 -= x1, lo += y0 * y0, hi += y1 * y1)
+#define SQ4_TAIL(ck) (((ck)[i] - v[i]) * ((ck)[i] - v[i]))
+
+KERNEL4(Dot4, DOT4_STEP, DOT4_TAIL)
+KERNEL4(SquaredDistance4, SQ4_STEP, SQ4_TAIL)
+
+#undef KERNEL4
+#undef DOT4_STEP
+#undef DOT4_TAIL
+#undef SQ4_STEP
+#undef SQ4_TAIL
+
 static inline float
 SquaredDistance(const float4 *restrict a, const float4 *restrict b, int n)
 {

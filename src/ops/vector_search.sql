@@ -63,8 +63,10 @@ BEGIN
 	END IF;
 	SELECT n.nspname INTO v_schema
 	FROM pg_namespace n JOIN pg_class c ON c.relnamespace = n.oid WHERE c.oid = t.relid;
-	-- the table's lock first: the rewrite below needs it, and the count is then exact
-	EXECUTE format('LOCK TABLE %s IN SHARE ROW EXCLUSIVE MODE', t.relid);
+	-- the strongest lock first, the one the rewrite below needs: a weaker
+	-- one upgraded later would deadlock with a transaction that read the
+	-- table and then writes it; the count is then exact
+	EXECUTE format('LOCK TABLE %s IN ACCESS EXCLUSIVE MODE', t.relid);
 	EXECUTE format('SELECT count(*) FROM %s WHERE %I IS NOT NULL', t.relid, x.vector_column) INTO v_n;
 	IF x.ivf_relname IS NOT NULL THEN
 		EXECUTE format('DROP INDEX IF EXISTS %I.%I', v_schema, x.ivf_relname);
@@ -99,7 +101,10 @@ BEGIN
 	IF 'HASH' = ANY (x.search_element_types) THEN
 		v_hash := x.search_columns[1];
 	END IF;
-	-- the vectors in the btree's leaves, list by list, while an entry fits (2,048 bytes of floats)
+	-- the vectors in the btree's leaves, list by list, while an entry fits (2,048 bytes of floats);
+	-- the btree's column takes the table column's storage: EXTERNAL, never compressed (floats
+	-- do not compress: an entry above 512 bytes would be tried with pglz on every insert)
+	EXECUTE format('ALTER TABLE %s ALTER COLUMN %I SET STORAGE EXTERNAL', t.relid, x.vector_column);
 	EXECUTE format('CREATE INDEX %I ON %s (%s%I)%s WHERE %I IS NOT NULL', v_rel, t.relid,
 				   CASE WHEN v_hash IS NULL THEN '' ELSE format('%I, ', v_hash) END, v_lcol,
 				   CASE WHEN x.dimensions <= 512 THEN format(' INCLUDE (%I)', x.vector_column) ELSE '' END,
@@ -112,7 +117,7 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION hroe.vector_index_build(text, text, integer, bigint) IS
-'Trains (or re-trains) the IVF lists of vector index p_index_name of table p_table_name: when it holds at least p_min_items vectors, deterministic k-means centroids (p_lists of them, default the square root of the vector count) of a sample, a generated column holding each item''s list (kept by every write path), a btree on (HASH element,) list including the vector; searches then probe the nearest lists (approximate, hroe.vector_probes). Below p_min_items, drops them: searches are exact. Rewrites the table under an exclusive lock. Returns what it built';
+'Trains (or re-trains) the IVF lists of vector index p_index_name of table p_table_name: when it holds at least p_min_items vectors, deterministic k-means centroids (p_lists of them, default the square root of the vector count) of a sample, a generated column holding each item''s list (kept by every write path), a btree on (HASH element,) list including the vector; searches then probe the nearest lists (approximate, hroe.vector_probes). Below p_min_items, drops them: searches are exact. Takes the table''s ACCESS EXCLUSIVE lock first and rewrites the table under it. Returns what it built';
 
 CREATE FUNCTION hroe.vector_indexes_maintain(p_min_items bigint DEFAULT 20000)
 RETURNS integer
@@ -129,10 +134,22 @@ BEGIN
 	FOR r IN
 		SELECT x.table_name, x.index_name, x.trained_items, x.vector_column, t.relid
 		FROM hroe.vector_indexes x JOIN hroe.tables t USING (table_name)
-		WHERE hroe.owns_table(x.table_name)
+		WHERE hroe.owns_table(x.table_name) AND x.status = 'ACTIVE'
 		ORDER BY x.table_name, x.index_name
 	LOOP
-		EXECUTE format('SELECT count(*) FROM %s WHERE %I IS NOT NULL', r.relid, r.vector_column) INTO v_count;
+		-- the vectors: counted up to 128 pages (1 MB); beyond, PostgreSQL's
+		-- estimate (the table's rows without NULL in the vector column, as
+		-- DescribeTable's ItemCount), so that a scheduled run reads
+		-- statistics, not every table (none yet, as before its first
+		-- ANALYZE: nothing to train)
+		IF pg_relation_size(r.relid) <= 128 * current_setting('block_size')::bigint THEN
+			EXECUTE format('SELECT count(*) FROM %s WHERE %I IS NOT NULL', r.relid, r.vector_column) INTO v_count;
+		ELSE
+			SELECT round(greatest(c.reltuples, 0) * (1 - coalesce(s.null_frac, 0)))::bigint INTO v_count
+			FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+			LEFT JOIN pg_stats s ON s.schemaname = n.nspname AND s.tablename = c.relname AND s.attname = r.vector_column
+			WHERE c.oid = r.relid;
+		END IF;
 		IF v_count >= (CASE WHEN r.trained_items IS NULL THEN greatest(p_min_items, 1) ELSE 2 * r.trained_items END) THEN
 			PERFORM hroe.vector_index_build(r.table_name, r.index_name, NULL, p_min_items);
 			v_n := v_n + 1;
@@ -142,4 +159,4 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION hroe.vector_indexes_maintain(bigint) IS
-'Re-trains the IVF lists (hroe.vector_index_build) of the caller''s vector indexes holding p_min_items vectors untrained, or twice the vectors of their last training (counted); returns how many it built';
+'Re-trains the IVF lists (hroe.vector_index_build) of the caller''s vector indexes holding p_min_items vectors untrained, or twice the vectors of their last training (counted up to 128 pages, else PostgreSQL''s estimate from the table''s statistics); returns how many it built';

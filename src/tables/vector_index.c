@@ -17,11 +17,41 @@
 #include "fmgr.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
+#include "utils/memutils.h"
 
 #include "dynamodb_limits.h"
 #include "errors.h"
 #include "item.h"
 #include "vector_index.h"
+#include "vector_number.h"
+
+/*
+ * The last vector parsed by hroe_vector_from_value, so that one write
+ * parses its item's vector once, not once for each of the expressions that
+ * read it (the index's generated column, its CHECK constraint, a trained
+ * index's list column, another index on the same attribute).  The outcome
+ * is a function of the list's payload bytes and the dimensions alone (an L
+ * payload holds its elements' offsets, relative to itself, their type tags
+ * and their texts; the parse of a text depends on nothing else), and a hit
+ * requires the same dimensions and the same payload, compared byte for
+ * byte: never a stale vector, whatever item, row or transaction the bytes
+ * come from.  Payloads above VECTOR_PARSE_CACHE_MAX are not kept.
+ */
+#define VECTOR_PARSE_CACHE_MAX (1024 * 1024)
+
+static struct
+{
+	bool		valid;
+	int			dims;
+	uint32		len;
+	HroeVectorProblem problem;
+	int			bad;
+	HroeType	bad_type;
+	char	   *bytes;			/* len bytes, in TopMemoryContext */
+	uint32		bytes_cap;
+	float4	   *floats;			/* dims floats when problem is VECTOR_OK */
+	int			floats_cap;
+}			last_parse;
 
 /*
  * One number of a vector as a 32-bit float: false if it is not a finite
@@ -31,10 +61,14 @@ bool
 hroe_vector_number(const char *text, uint32 len, float4 *out)
 {
 	char		buf[64];
-	char	   *copy = len < sizeof(buf) ? buf : palloc(len + 1);
+	char	   *copy;
 	char	   *end;
 	float		f;
 
+	/* the canonical texts of most numbers, exactly as strtof rounds them */
+	if (hroe_f32_from_decimal(text, len, out))
+		return true;
+	copy = len < sizeof(buf) ? buf : palloc(len + 1);
 	memcpy(copy, text, len);
 	copy[len] = '\0';
 	errno = 0;
@@ -45,33 +79,93 @@ hroe_vector_number(const char *text, uint32 len, float4 *out)
 	return true;
 }
 
-/*
- * The vector value v of a vector index with dims dimensions as floats into
- * out (dims of them): the problem, or VECTOR_OK; *bad the element at fault
- */
-HroeVectorProblem
-hroe_vector_from_value(const HroeValue *v, int dims, float4 *out, int *bad, HroeType *bad_type)
+/* Parse the L value v of dims elements into out (see hroe_vector_from_value) */
+static HroeVectorProblem
+ParseVector(const HroeValue *v, int dims, float4 *out, int *bad, HroeType *bad_type)
 {
-	uint32		n;
-
-	if (v->type != HROE_L)
-		return VECTOR_NOT_LIST;
-	n = hroe_value_count(v);
-	if (n != (uint32) dims)
-		return VECTOR_SIZE;
-	for (uint32 i = 0; i < n; i++)
+	for (int i = 0; i < dims; i++)
 	{
 		HroeValue	e;
 
-		hroe_list_element(v, i, &e);
+		hroe_list_element(v, (uint32) i, &e);
 		if (e.type != HROE_N || !hroe_vector_number(e.data, e.len, &out[i]))
 		{
-			*bad = (int) i;
+			*bad = i;
 			*bad_type = e.type;
 			return VECTOR_ELEMENT;
 		}
 	}
 	return VECTOR_OK;
+}
+
+/* Keep the outcome of parsing v in last_parse (nothing kept if too large) */
+static void
+RememberParse(const HroeValue *v, int dims, HroeVectorProblem problem, const float4 *out,
+			  int bad, HroeType bad_type)
+{
+	if (v->len > VECTOR_PARSE_CACHE_MAX)
+		return;
+	/* invalid until complete: an allocation failing below leaves no half entry */
+	last_parse.valid = false;
+	if (last_parse.bytes_cap < v->len || last_parse.bytes == NULL)
+	{
+		uint32		cap = Max(v->len, 1024);
+
+		if (last_parse.bytes)
+			pfree(last_parse.bytes);
+		last_parse.bytes = NULL;
+		last_parse.bytes = MemoryContextAlloc(TopMemoryContext, cap);
+		last_parse.bytes_cap = cap;
+	}
+	if (last_parse.floats_cap < dims || last_parse.floats == NULL)
+	{
+		if (last_parse.floats)
+			pfree(last_parse.floats);
+		last_parse.floats = NULL;
+		last_parse.floats = MemoryContextAlloc(TopMemoryContext, sizeof(float4) * dims);
+		last_parse.floats_cap = dims;
+	}
+	memcpy(last_parse.bytes, v->data, v->len);
+	last_parse.len = v->len;
+	last_parse.dims = dims;
+	last_parse.problem = problem;
+	last_parse.bad = bad;
+	last_parse.bad_type = bad_type;
+	if (problem == VECTOR_OK)
+		memcpy(last_parse.floats, out, sizeof(float4) * dims);
+	last_parse.valid = true;
+}
+
+/*
+ * The vector value v of a vector index with dims dimensions as floats into
+ * out (dims of them): the problem, or VECTOR_OK; *bad the element at fault.
+ * The same list as the last one parsed (byte for byte) is not parsed again.
+ */
+HroeVectorProblem
+hroe_vector_from_value(const HroeValue *v, int dims, float4 *out, int *bad, HroeType *bad_type)
+{
+	HroeVectorProblem problem;
+	int			b = 0;
+	HroeType	bt = HROE_N;
+
+	if (v->type != HROE_L)
+		return VECTOR_NOT_LIST;
+	if (hroe_value_count(v) != (uint32) dims)
+		return VECTOR_SIZE;
+	if (last_parse.valid && last_parse.dims == dims && last_parse.len == v->len &&
+		memcmp(last_parse.bytes, v->data, v->len) == 0)
+	{
+		if (last_parse.problem == VECTOR_OK)
+			memcpy(out, last_parse.floats, sizeof(float4) * dims);
+		*bad = last_parse.bad;
+		*bad_type = last_parse.bad_type;
+		return last_parse.problem;
+	}
+	problem = ParseVector(v, dims, out, &b, &bt);
+	RememberParse(v, dims, problem, out, b, bt);
+	*bad = b;
+	*bad_type = bt;
+	return problem;
 }
 
 /* The item's attribute attr, or false */
