@@ -42,7 +42,6 @@
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
 #include "utils/typcache.h"
-#include "utils/rls.h"
 #include "utils/snapmgr.h"
 
 #include "catalog.h"
@@ -195,9 +194,7 @@ DirectScan(HroeTableMeta *t, HroeVectorIndex *vx, TopK *s)
 	TupleTableSlot *slot;
 	uint64		rows = 0;
 
-	if (!hroe_direct_access || t->distributed ||
-		check_enable_rls(t->relid, InvalidOid, true) == RLS_ENABLED ||
-		pg_class_aclcheck(t->relid, GetUserId(), ACL_SELECT) != ACLCHECK_OK)
+	if (t->distributed || !hroe_direct_read_allowed(t->relid))
 		return false;
 	attno = get_attnum(t->relid, vx->vector_column);
 	if (attno == InvalidAttrNumber)
@@ -326,9 +323,7 @@ IvfSearch(HroeTableMeta *t, HroeVectorIndex *vx, TopK *s, const HroeValue *filte
 
 	*exact = false;
 	if (vx->centroid_set == 0 || vx->list_column == NULL || vx->ivf_relname == NULL ||
-		hroe_vector_search_exact || !hroe_direct_access || t->distributed ||
-		check_enable_rls(t->relid, InvalidOid, true) == RLS_ENABLED ||
-		pg_class_aclcheck(t->relid, GetUserId(), ACL_SELECT) != ACLCHECK_OK)
+		hroe_vector_search_exact || t->distributed || !hroe_direct_read_allowed(t->relid))
 		return false;
 	set = hroe_ivf_set(vx->centroid_set);
 	if (set == NULL || set->dims != vx->dims)
