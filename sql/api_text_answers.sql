@@ -149,6 +149,15 @@ SELECT hroe.dynamodb_text('PutItem', '{"TableName": "tan", "Item": {"pk": {"S": 
 SELECT hroe.dynamodb_text('PutItem', '{"TableName": "tan", "Item": {"pk": {"S": "special"}, "sk": {"N": "3"},
   "big": {"S": "' || repeat('0123456789abcdé\"', 24000) || '"}, "more": {"L": [{"S": "' || repeat('x', 500) || '"}]}}}') AS put_400kb;
 
+-- strings with one character to escape (or not) at every offset of the
+-- writer's 8-byte words, and plain bytes either side of the escapes' ranges
+SELECT hroe.dynamodb_text('PutItem', jsonb_build_object('TableName', 'tan', 'Item',
+  jsonb_build_object('pk', '{"S": "special"}'::jsonb, 'sk', '{"N": "4"}'::jsonb,
+    'offsets', jsonb_build_object('L', (SELECT jsonb_agg(jsonb_build_object('S',
+        repeat('x', i) || c || repeat('y', j)) ORDER BY c, i, j)
+      FROM unnest(ARRAY['"', '\', E'\n', chr(1), chr(31), ' ', '!', '[', ']', 'é', chr(127), '😀']) c,
+           generate_series(0, 17) i, generate_series(0, 9) j))))::text) AS put_offsets;
+
 -- GetItem of every item, whole and projected, with ConsumedCapacity
 SELECT count(*) AS gets,
        count(*) FILTER (WHERE (b).txt = ((b).jb)::text) AS same,
@@ -165,7 +174,7 @@ SELECT count(*) AS gets,
         SELECT pg_temp.both('GetItem', jsonb_build_object('TableName', 'tan',
           'Key', jsonb_build_object('pk', '{"S": "special"}'::jsonb, 'sk', jsonb_build_object('N', s::text)),
           'ConsistentRead', true, 'ReturnConsumedCapacity', 'INDEXES'))
-          FROM generate_series(1, 4) s) x;
+          FROM generate_series(1, 5) s) x;
 -- the text answers, verbatim, of the special items (but the 400 KB one's)
 SELECT hroe.dynamodb_text('GetItem', '{"TableName": "tan", "Key": {"pk": {"S": "special"}, "sk": {"N": "2"}}}');
 SELECT length(hroe.dynamodb_text('GetItem', '{"TableName": "tan", "Key": {"pk": {"S": "special"}, "sk": {"N": "3"}}}'))
@@ -214,7 +223,10 @@ SELECT 'query, index', * FROM pg_temp.pages('Query', '{"TableName": "tan", "Inde
   "KeyConditionExpression": "g = :g", "ExpressionAttributeValues": {":g": {"S": "G"}}, "Limit": 11}')
 UNION ALL
 SELECT 'query, special', * FROM pg_temp.pages('Query', '{"TableName": "tan", "KeyConditionExpression": "pk = :p",
-  "ExpressionAttributeValues": {":p": {"S": "special"}}, "Limit": 1}');
+  "ExpressionAttributeValues": {":p": {"S": "special"}}, "Limit": 1}')
+UNION ALL
+SELECT 'query, special, 1 page', * FROM pg_temp.pages('Query', '{"TableName": "tan", "KeyConditionExpression": "pk = :p",
+  "ExpressionAttributeValues": {":p": {"S": "special"}}}');
 
 -- U+0000, which jsonb cannot carry: the text answers verbatim, as
 -- sql/api_nul.sql gives them (names of both orders around it)

@@ -507,9 +507,16 @@ RunOperation(ApiCall *call, const ApiOperation *op, JsonbContainer *req, bool pa
 		call->result = saved_result;
 	}
 	PG_END_TRY();
-	/* the members were written with a leading comma */
+	/* the members were written with a leading comma: the object's brace */
 	if (res.jsonb == NULL)
-		res.text = psprintf("{%s}", body.len ? body.data + 1 : "");
+	{
+		if (body.len == 0)
+			appendStringInfoChar(&body, '{');
+		else
+			body.data[0] = '{';
+		appendStringInfoChar(&body, '}');
+		res.text = body.data;
+	}
 	return res;
 }
 

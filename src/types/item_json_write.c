@@ -20,6 +20,27 @@ static void WriteJsonValue(StringInfo buf, const HroeValue *v, bool jsonb_order)
  * ---------------------------------------------------------------------
  */
 
+/* a byte of every 8 of a word: its low bits, its high bit */
+#define BYTES_01 UINT64CONST(0x0101010101010101)
+#define BYTES_80 UINT64CONST(0x8080808080808080)
+
+/*
+ * Whether any of the 8 bytes of w may need an escape in a JSON string (a
+ * control character, '"' or '\\'): never false when one does; may be true
+ * for a word whose bytes are all plain (a borrow beside a match), which the
+ * caller then reads byte by byte
+ */
+static inline bool
+WordNeedsEscape(uint64 w)
+{
+	uint64		q = w ^ (BYTES_01 * '"');
+	uint64		b = w ^ (BYTES_01 * '\\');
+
+	return (((w - BYTES_01 * 0x20) & ~w) |
+			((q - BYTES_01) & ~q) |
+			((b - BYTES_01) & ~b)) & BYTES_80;
+}
+
 /* Append a JSON string literal */
 static void
 WriteJsonString(StringInfo buf, const char *s, uint32 len)
@@ -31,10 +52,23 @@ WriteJsonString(StringInfo buf, const char *s, uint32 len)
 	appendStringInfoChar(buf, '"');
 	for (; p < end; p++)
 	{
-		unsigned char c = (unsigned char) *p;
+		unsigned char c;
 		const char *esc = NULL;
 		char		u[8];
 
+		/* plain bytes 8 at a time (a string is mostly plain text) */
+		while (end - p >= 8)
+		{
+			uint64		w;
+
+			memcpy(&w, p, 8);
+			if (WordNeedsEscape(w))
+				break;
+			p += 8;
+		}
+		if (p >= end)
+			break;
+		c = (unsigned char) *p;
 		if (c >= 0x20 && c != '"' && c != '\\')
 			continue;
 		if (p > run)
