@@ -237,6 +237,37 @@ hroe_api_append_item(StringInfo out, const char *name, const HroeItem *item)
 	hroe_item_write(out, item);
 }
 
+/*
+ * A response written as text in jsonb's layout, byte for byte what
+ * hroe_api_set_result's jsonb prints as (hroe_jsonb_text): the caller writes
+ * the members in jsonb's order of keys (shorter names first, names of one
+ * length bytewise), each preceded by this, "name": after ", " (the first
+ * one's leading comma is the one RunOperation drops)
+ */
+void
+hroe_api_text_member(StringInfo out, const char *name)
+{
+	appendStringInfoString(out, out->len == 0 ? "," : ", ");
+	hroe_json_string_write(out, name, strlen(name));
+	appendStringInfoString(out, ": ");
+}
+
+/* "name": n, as a member written as text (hroe_api_text_member) */
+void
+hroe_api_text_int(StringInfo out, const char *name, int64 n)
+{
+	hroe_api_text_member(out, name);
+	appendStringInfo(out, INT64_FORMAT, n);
+}
+
+/* "name": <jsonb j>, as a member written as text (hroe_api_text_member) */
+void
+hroe_api_text_member_jsonb(StringInfo out, const char *name, Jsonb *j)
+{
+	hroe_api_text_member(out, name);
+	hroe_jsonb_write(out, &j->root);
+}
+
 /* Push jsonb j as the next value of a jsonb being built */
 void
 hroe_api_push_jsonb(JsonbParseState **st, Jsonb *j)
@@ -455,9 +486,10 @@ typedef struct ApiResponse
  * the current memory context (text) or in the call's outer context (jsonb).
  */
 static ApiResponse
-RunOperation(ApiCall *call, const ApiOperation *op, JsonbContainer *req, bool partiql)
+RunOperation(ApiCall *call, const ApiOperation *op, JsonbContainer *req, bool partiql,
+			 bool text)
 {
-	ApiRequest	r = {call, req, partiql};
+	ApiRequest	r = {call, req, partiql, text};
 	Jsonb	   *saved_result = call->result;
 	StringInfoData body;
 	ApiResponse res = {NULL, NULL};
@@ -475,9 +507,16 @@ RunOperation(ApiCall *call, const ApiOperation *op, JsonbContainer *req, bool pa
 		call->result = saved_result;
 	}
 	PG_END_TRY();
-	/* the members were written with a leading comma */
+	/* the members were written with a leading comma: the object's brace */
 	if (res.jsonb == NULL)
-		res.text = psprintf("{%s}", body.len ? body.data + 1 : "");
+	{
+		if (body.len == 0)
+			appendStringInfoChar(&body, '{');
+		else
+			body.data[0] = '{';
+		appendStringInfoChar(&body, '}');
+		res.text = body.data;
+	}
 	return res;
 }
 
@@ -495,7 +534,7 @@ hroe_api_run(ApiCall *call, const char *op, Jsonb *req, bool partiql)
 		elog(ERROR, "unknown operation \"%s\"", op);
 	/* (PartiQL's statements: IAM's PartiQL actions) */
 	call->ops.partiql = true;
-	res = RunOperation(call, operation, &req->root, partiql);
+	res = RunOperation(call, operation, &req->root, partiql, false);
 	return res.jsonb ? res.jsonb : hroe_api_text_jsonb(res.text);
 }
 
@@ -570,7 +609,7 @@ ErrorBody(const ApiCall *call, const char *op, ErrorData *edata, const char *typ
  * error body as its text (a failed call leaves nothing written)
  */
 static ApiResponse
-Call(const char *op, Jsonb *req, bool refuse_nul)
+Call(const char *op, Jsonb *req, bool refuse_nul, bool text)
 {
 	MemoryContext outer = CurrentMemoryContext;
 	ResourceOwner owner = CurrentResourceOwner;
@@ -600,7 +639,7 @@ Call(const char *op, Jsonb *req, bool refuse_nul)
 	{
 		if (SPI_connect() != SPI_OK_CONNECT)
 			elog(ERROR, "SPI_connect failed");
-		res = RunOperation(&call, operation, &req->root, false);
+		res = RunOperation(&call, operation, &req->root, false, text);
 		if (res.text)
 			res.text = MemoryContextStrdup(outer, res.text);
 		SPI_finish();
@@ -643,7 +682,7 @@ hroe_dynamodb(PG_FUNCTION_ARGS)
 	char	   *op = text_to_cstring(PG_GETARG_TEXT_PP(0));
 	Jsonb	   *req = PG_GETARG_JSONB_P(1);
 
-	PG_RETURN_JSONB_P(ResponseJsonb(Call(op, req, false), "the response of hroe.dynamodb"));
+	PG_RETURN_JSONB_P(ResponseJsonb(Call(op, req, false, false), "the response of hroe.dynamodb"));
 }
 
 /* ---------- the request as text ---------- */
@@ -683,7 +722,7 @@ hroe_api_call_text(const char *op, const char *body, int len)
 		for (int i = 0; i < lengthof(nul_operations); i++)
 			refuse_nul &= strcmp(op, nul_operations[i]) != 0;
 	}
-	res = Call(op, JsonbValueToJsonb(tree), refuse_nul);
+	res = Call(op, JsonbValueToJsonb(tree), refuse_nul, true);
 	return cstring_to_text(res.jsonb ? hroe_jsonb_text(&res.jsonb->root) : res.text);
 }
 
@@ -721,7 +760,7 @@ hroe_api_call_operation(const char *op, Jsonb *req)
 	call.ops.outer = outer;
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
-	res = RunOperation(&call, operation, &req->root, false);
+	res = RunOperation(&call, operation, &req->root, false, false);
 	if (res.text)
 		res.text = MemoryContextStrdup(outer, res.text);
 	SPI_finish();

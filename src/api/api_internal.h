@@ -46,6 +46,11 @@ typedef struct ApiRequest
 								 * sort key bound as a range, an UPDATE's
 								 * UpdateItem measures its finished item
 								 * only */
+	bool		text;			/* the response leaves as JSON text (the
+								 * HTTP front ends, hroe.dynamodb_text): an
+								 * operation that reads items may write it
+								 * to out (hroe_api_text_member) rather than
+								 * build it as jsonb */
 } ApiRequest;
 
 /* Most arguments of a DDL statement (api_ddl.c) */
@@ -94,6 +99,9 @@ extern Jsonb *hroe_api_legacy_batch_get(Jsonb *items);
 extern HroeTableMeta *hroe_api_request_table(JsonbContainer *req, char **name);
 extern void hroe_api_append_jsonb(StringInfo out, const char *name, Jsonb *j);
 extern void hroe_api_append_item(StringInfo out, const char *name, const HroeItem *item);
+extern void hroe_api_text_member(StringInfo out, const char *name);
+extern void hroe_api_text_int(StringInfo out, const char *name, int64 n);
+extern void hroe_api_text_member_jsonb(StringInfo out, const char *name, Jsonb *j);
 extern void hroe_api_push_jsonb(JsonbParseState **st, Jsonb *j);
 extern void hroe_api_push_int(JsonbParseState **st, const char *name, int64 n);
 extern void hroe_api_set_result(ApiCall *call, JsonbParseState **st);

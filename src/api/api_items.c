@@ -59,11 +59,23 @@ hroe_api_get_item(const ApiRequest *r, StringInfo out)
 	hroe_check_return_cc(rcc);
 	item = hroe_get(t, key, consistent, &units);
 	cc = hroe_capacity_jsonb(rcc, table, units, t, NULL);
+	if (item && e.projection)
+		item = hroe_project(e.projection, item);
+	if (r->text)
+	{
+		/* as text, in one pass: the bytes the jsonb below prints as */
+		if (item)
+		{
+			hroe_api_text_member(out, "Item");
+			hroe_item_write_jsonb_order(out, item);
+		}
+		if (cc)
+			hroe_api_text_member_jsonb(out, "ConsumedCapacity", cc);
+		return;
+	}
 	pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);
 	if (item)
 	{
-		if (e.projection)
-			item = hroe_project(e.projection, item);
 		hroe_jsonb_push_key(&st, "Item");
 		(void) hroe_item_push_jsonb(&st, item, true);
 	}
@@ -190,6 +202,33 @@ hroe_api_read(const ApiRequest *ar, StringInfo out, bool query)
 	r.filter = e.filter;
 	r.projection = e.projection;
 	hroe_read_page(&r, &page);
+
+	if (ar->text)
+	{
+		/*
+		 * As text, in one pass: the bytes the jsonb below prints as (its
+		 * members in jsonb's order of keys)
+		 */
+		hroe_api_text_int(out, "Count", page.count);
+		if (!page.count_only)
+		{
+			hroe_api_text_member(out, "Items");
+			appendStringInfoChar(out, '[');
+			for (int i = 0; i < page.nitems; i++)
+			{
+				if (i > 0)
+					appendStringInfoString(out, ", ");
+				hroe_item_write_jsonb_order(out, DatumGetHroeItemP(page.items[i]));
+			}
+			appendStringInfoChar(out, ']');
+		}
+		hroe_api_text_int(out, "ScannedCount", page.scanned);
+		if (page.capacity)
+			hroe_api_text_member_jsonb(out, "ConsumedCapacity", page.capacity);
+		if (page.last_key)
+			hroe_api_text_member_jsonb(out, "LastEvaluatedKey", page.last_key);
+		return;
+	}
 
 	/* Items, already filtered and projected, unless Select is COUNT */
 	pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);

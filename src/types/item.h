@@ -168,6 +168,8 @@ extern void hroe_value_parse(const char *json, int len, HroeValue *val);
 
 /* Append an item / a value as DynamoDB JSON */
 extern void hroe_item_write(StringInfo buf, const HroeItem *item);
+/* The same, maps' members in jsonb's order of keys (length, then bytes) */
+extern void hroe_item_write_jsonb_order(StringInfo buf, const HroeItem *item);
 
 /*
  * The I/O of hroe's varlena types (hroe.item, hroe.item_collection): a

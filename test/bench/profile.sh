@@ -8,7 +8,8 @@
 #   (or: bash test/bench/run.sh profile; HROE_BENCH_BEFORE=<commit>: that
 #   commit's hroe too, built without assertions from git archive into a stage
 #   of its own, profiled first, in the same run; HROE_BENCH_HTTP_PORT: the
-#   workers' port, default a free one; HROE_BENCH_N: requests counted, 300)
+#   workers' port, default a free one; HROE_BENCH_N: requests counted, 300;
+#   HROE_BENCH_OPS: the kinds profiled, "DescribeEndpoints GetItem PutItem")
 #
 # A cluster of its own (initdb, fsync on, autovacuum off) loads the table
 # "bench" of test/bench/api_data.sql (200 customers x 10 orders) and a key,
@@ -25,6 +26,8 @@
 #   DescribeEndpoints  answered by the worker itself once the signature is
 #                      checked: the HTTP and SigV4 floor of any request
 #   GetItem, PutItem   one item (random key) of "bench"
+#   UpdateItem         one attribute of one item, as YCSB updates (PUT)
+#   Query              one customer's orders (10 items)
 # and the ceiling of a libpq request: pgbench -M prepared "SELECT 1", its
 # backend's count over 1100 transactions less that over 100 (the connection's
 # own cost cancels).  Instructions are user-space only (callgrind does not see
@@ -36,6 +39,8 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 root=$PWD
 N=${HROE_BENCH_N:-300}
+OPS=${HROE_BENCH_OPS:-DescribeEndpoints GetItem PutItem}
+export HROE_BENCH_OPS=$OPS
 WARM=50
 CUSTOMERS=200
 BIN=/usr/lib/postgresql/15/bin
@@ -93,7 +98,7 @@ profile() {
 	psql -X -q -d hroe_bench_profile -c CHECKPOINT
 	as_pg "$BIN/pg_ctl" -D "$dir/data" -w -m fast stop >/dev/null
 	local op k
-	for op in DescribeEndpoints GetItem PutItem; do
+	for op in $OPS; do
 		for k in $WARM $((WARM + N)); do
 			vg_start "$dir" "${opts[@]}"
 			python3 test/bench/profile_client.py "127.0.0.1:$HTTP_PORT" profkey profsecret "$op" "$k" "$CUSTOMERS"

@@ -6,8 +6,10 @@ worker's instructions over them with callgrind).
     profile_client.py HOST:PORT KEY SECRET OPERATION N [CUSTOMERS]
 
 OPERATION: DescribeEndpoints (answered by the worker itself after the
-signature check: HTTP and SigV4 only), GetItem or PutItem (one item of the
-table "bench" of test/bench/api_data.sql, a random key).  Every request is
+signature check: HTTP and SigV4 only), GetItem, PutItem or UpdateItem (one
+item of the table "bench" of test/bench/api_data.sql, a random key; the
+update as YCSB's DynamoDB binding sends it: AttributeUpdates, PUT of one
+attribute), or Query (a random customer's orders).  Every request is
 signed afresh (a new X-Amz-Date each second, as an SDK signs)."""
 import http.client
 import json
@@ -31,6 +33,12 @@ for i in range(n):
     elif op == "PutItem":
         b = {"TableName": "bench", "Item": {"pk": {"S": c}, "sk": {"S": o}, "status": {"S": "OPEN"},
                                             "total": {"N": "12.3"}, "note": {"S": "x" * 60}}}
+    elif op == "UpdateItem":
+        b = {"TableName": "bench", "Key": {"pk": {"S": c}, "sk": {"S": o}},
+             "AttributeUpdates": {"note": {"Action": "PUT", "Value": {"S": "y" * 60}}}}
+    elif op == "Query":
+        b = {"TableName": "bench", "KeyConditionExpression": "pk = :c",
+             "ExpressionAttributeValues": {":c": {"S": c}}}
     else:
         b = {}
     body = json.dumps(b, separators=(",", ":")).encode()
@@ -39,5 +47,6 @@ for i in range(n):
     conn.request("POST", "/", body, h)
     r = conn.getresponse()
     answer = r.read()
-    if r.status != 200 or b"__type" in answer or (op == "GetItem" and b'"Item"' not in answer):
+    if r.status != 200 or b"__type" in answer or (op == "GetItem" and b'"Item"' not in answer) or \
+            (op == "Query" and b'"Items": [{' not in answer):
         sys.exit("%s: %d %s" % (op, r.status, answer[:300].decode(errors="replace")))

@@ -8,6 +8,7 @@ GetItem, PutItem), sorts every function into a category by its object,
 source file or name, and prints instructions per request: the run of WARM + N
 requests less the run of WARM, over N (SELECT 1: 1100 less 100, over 1000)."""
 import re
+import os
 import sys
 
 outdir, warm, n, labels = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4:]
@@ -72,7 +73,7 @@ cols = []
 tops = {}
 for label in labels:
     d = "%s/%s" % (outdir, label)
-    for op in ("DescribeEndpoints", "GetItem", "PutItem"):
+    for op in os.environ.get("HROE_BENCH_OPS", "DescribeEndpoints GetItem PutItem").split():
         a, b = read("%s/%s-%d.txt" % (d, op, warm)), read("%s/%s-%d.txt" % (d, op, warm + n))
         diff = {k: b.get(k, 0) - a.get(k, 0) for k in set(a) | set(b)}
         cols.append(("%s %s" % (label, op),) + categorise(diff, n))
