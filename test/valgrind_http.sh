@@ -5,9 +5,10 @@
 # PostgreSQL 15 server under valgrind (its backends and workers are forks of
 # the postmaster, so valgrind follows them) with one HTTP worker, sets up the
 # gateway tests' roles and keys, drives the worker with the malformed-HTTP
-# checks (test/gateway/http_checks.py), the boto3 scenario and the
-# authentication checks, stops the server, and prints the worker's error
-# summary.  Exits non-zero if valgrind reports an error or a definite leak
+# checks (test/gateway/http_checks.py), the boto3 scenario, the
+# authentication checks and S3's API (test/s3_api_client.py, under
+# hroe.s3_root in the work directory), stops the server, and prints the
+# worker's error summary and the number of requests it served.  Exits non-zero if valgrind reports an error or a definite leak
 # in any process.  A developer command (minutes: everything runs under
 # valgrind), not part of the suite.
 set -uo pipefail
@@ -22,10 +23,12 @@ if [ "$(id -u)" -eq 0 ]; then run=(runuser -u postgres --); chown postgres "$wor
 port=${HROE_PGPORT:-5899}
 http_port=${HROE_HTTP_PORT:-8899}
 "${run[@]}" "$bindir/initdb" -D "$work/data" -E UTF8 --locale=C.UTF-8 -A trust -U postgres >/dev/null
+mkdir "$work/s3"
+[ "$(id -u)" -eq 0 ] && chown postgres "$work/s3"
 "${run[@]}" valgrind --quiet --leak-check=full --show-leak-kinds=definite --errors-for-leak-kinds=definite \
 	--track-origins=yes --suppressions="$PWD/test/valgrind.supp" --log-file="$work/valgrind.%p.log" \
 	"$bindir/postgres" -D "$work/data" -p "$port" -c listen_addresses='' -c unix_socket_directories="$work" \
-	-c extension_destdir="$HROE_STAGE" \
+	-c extension_destdir="$HROE_STAGE" -c hroe.s3_root="$work/s3" \
 	-c shared_preload_libraries="$HROE_STAGE$(pg_config --pkglibdir)/hroe.so" \
 	-c hroe.http_port="$http_port" -c hroe.http_workers=1 -c hroe.http_database=hroe_gw_vg \
 	-c hroe.http_role=hroe_gw_login -c hroe.http_log_requests=on >"$work/server.log" 2>&1 &
@@ -47,6 +50,15 @@ gw_env
 check "malformed HTTP and bodies" /usr/bin/python3 test/gateway/http_checks.py "$GW_URL"
 check "boto3 scenario" /usr/bin/python3 test/gateway/boto3_scenario.py "$GW_URL"
 . test/gateway/auth_checks.sh
+psql -XAtq -d postgres >/dev/null <<-SQL
+	DO \$\$ BEGIN
+		IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'hroe_export') THEN CREATE ROLE hroe_export NOLOGIN; END IF;
+		IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'hroe_import') THEN CREATE ROLE hroe_import NOLOGIN; END IF;
+	END \$\$;
+	GRANT hroe_export, hroe_import TO gw_app;
+SQL
+gw_env
+check "S3's API (test/s3_api_client.py)" /usr/bin/python3 test/s3_api_client.py "$GW_URL"
 worker=$(psql -XAtq -d postgres -c "SELECT pid FROM pg_stat_activity WHERE backend_type = 'hroe http'")
 stop_server
 echo "the worker (pid $worker), valgrind's report:"
@@ -54,5 +66,6 @@ cat "$work/valgrind.$worker.log" 2>/dev/null
 reports=$(cat "$work"/valgrind.*.log |
 	grep -cE 'definitely lost|Invalid (read|write|free)|uninitialised|Conditional jump|Mismatched|overlap')
 echo "valgrind's errors and definite leaks in all processes: $reports ($work)"
+echo "requests the worker served: $(grep -c 'hroe http: ' "$work/server.log")"
 echo "$GW_FAILURES check failures"
 [ "$reports" -eq 0 ] && [ "$GW_FAILURES" -eq 0 ]
