@@ -24,6 +24,11 @@
 #   valgrind (the server lacks USE_VALGRIND) sees overruns within a context;
 #   leaks of palloc'd memory per row are not leaks to LSan (it is off).
 #
+# - hroe.so is loaded into every backend at its start
+#   (session_preload_libraries), as test/lib.sh's clusters preload it: its
+#   settings (hroe.partition_servers...) exist before a session's first call
+#   of a PL/pgSQL function that reads them.
+#
 # HROE_PGPORT picks the cluster's port; HROE_SANITIZE_LOGS keeps the logs in
 # that directory (default: a temporary one, removed unless something failed).
 # HROE_SANITIZE_TESTS="vectors s3_api t_s3_api.sh ..." runs only those tests
@@ -135,6 +140,7 @@ rm -f test/out/summary
 pg_virtualenv -t -v 15 -c "-p $port" \
 	-i "--encoding=UTF8 --locale=C.UTF-8" \
 	-o "extension_destdir=$HROE_STAGE" \
+	-o "session_preload_libraries=$HROE_STAGE$(pg_config --pkglibdir)/hroe.so" \
 	-o "track_commit_timestamp=on" \
 	"$inner" "$logs"
 if [ -s test/out/summary ]; then

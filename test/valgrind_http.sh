@@ -8,7 +8,11 @@
 # checks (test/gateway/http_checks.py), the boto3 scenario, the
 # authentication checks and S3's API (test/s3_api_client.py, under
 # hroe.s3_root in the work directory), stops the server, and prints the
-# worker's error summary and the number of requests it served.  Exits non-zero if valgrind reports an error or a definite leak
+# worker's error summary and the number of requests it served.
+# HROE_VALGRIND_REGRESS="vectors transfer ..." first runs those pg_regress
+# files against the same server (their background workers, such as a vector
+# index build or an export, under valgrind too; compare results loosely:
+# what counts is valgrind's report).  Exits non-zero if valgrind reports an error or a definite leak
 # in any process.  A developer command (minutes: everything runs under
 # valgrind), not part of the suite.
 set -uo pipefail
@@ -28,7 +32,7 @@ mkdir "$work/s3"
 "${run[@]}" valgrind --quiet --leak-check=full --show-leak-kinds=definite --errors-for-leak-kinds=definite \
 	--track-origins=yes --suppressions="$PWD/test/valgrind.supp" --log-file="$work/valgrind.%p.log" \
 	"$bindir/postgres" -D "$work/data" -p "$port" -c listen_addresses='' -c unix_socket_directories="$work" \
-	-c extension_destdir="$HROE_STAGE" -c hroe.s3_root="$work/s3" \
+	-c extension_destdir="$HROE_STAGE" -c hroe.s3_root="$work/s3" -c track_commit_timestamp=on \
 	-c shared_preload_libraries="$HROE_STAGE$(pg_config --pkglibdir)/hroe.so" \
 	-c hroe.http_port="$http_port" -c hroe.http_workers=1 -c hroe.http_database=hroe_gw_vg \
 	-c hroe.http_role=hroe_gw_login -c hroe.http_log_requests=on >"$work/server.log" 2>&1 &
@@ -43,13 +47,18 @@ stop_server() {
 	while kill -0 "$pm" 2>/dev/null; do sleep 0.5; done
 }
 trap 'GW_DB=; gw_cleanup; stop_server; [ -n "${HROE_VALGRIND_KEEP:-}" ] || rm -rf "$work"; rm -rf "$HROE_STAGE"' EXIT
+if [ -n "${HROE_VALGRIND_REGRESS:-}" ]; then
+	make -s installcheck ASSERTS=1 REGRESS="$HROE_VALGRIND_REGRESS" ISOLATION= >"$work/regress.log" 2>&1
+	grep -E '^(ok|not ok| *[a-z_]+ +\.\.\.)|\.\.\. (ok|FAILED)' "$work/regress.log"
+	echo "pg_regress statements: $(for t in $HROE_VALGRIND_REGRESS; do grep -c ';[[:space:]]*$' "sql/$t.sql"; done | paste -sd+ | bc)"
+fi
 gw_setup hroe_gw_vg || exit 1
 GW_URL=http://127.0.0.1:$http_port
 for _ in $(seq 1 600); do curl -s -o /dev/null "$GW_URL/" && break; sleep 0.2; done
 gw_env
 check "malformed HTTP and bodies" /usr/bin/python3 test/gateway/http_checks.py "$GW_URL"
 check "boto3 scenario" /usr/bin/python3 test/gateway/boto3_scenario.py "$GW_URL"
-. test/gateway/auth_checks.sh
+# (before the authentication checks, which revoke the key)
 psql -XAtq -d postgres >/dev/null <<-SQL
 	DO \$\$ BEGIN
 		IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'hroe_export') THEN CREATE ROLE hroe_export NOLOGIN; END IF;
@@ -57,8 +66,8 @@ psql -XAtq -d postgres >/dev/null <<-SQL
 	END \$\$;
 	GRANT hroe_export, hroe_import TO gw_app;
 SQL
-gw_env
 check "S3's API (test/s3_api_client.py)" /usr/bin/python3 test/s3_api_client.py "$GW_URL"
+. test/gateway/auth_checks.sh
 worker=$(psql -XAtq -d postgres -c "SELECT pid FROM pg_stat_activity WHERE backend_type = 'hroe http'")
 stop_server
 echo "the worker (pid $worker), valgrind's report:"
