@@ -24,10 +24,11 @@
 #   valgrind (the server lacks USE_VALGRIND) sees overruns within a context;
 #   leaks of palloc'd memory per row are not leaks to LSan (it is off).
 #
-# - hroe.so is loaded into every backend at its start
-#   (session_preload_libraries), as test/lib.sh's clusters preload it: its
-#   settings (hroe.partition_servers...) exist before a session's first call
-#   of a PL/pgSQL function that reads them.
+# - hroe.so is in shared_preload_libraries, as in test/lib.sh's clusters (its
+#   shared memory, workers and settings: without it, a session's first call
+#   of hroe.create_table fails on an unrecognized hroe.partition_servers, and
+#   contributor insights count nothing). Loaded by the postmaster with
+#   dlopen, late, the ASan runtime starts as it does in a backend.
 #
 # HROE_PGPORT picks the cluster's port; HROE_SANITIZE_LOGS keeps the logs in
 # that directory (default: a temporary one, removed unless something failed).
@@ -140,7 +141,7 @@ rm -f test/out/summary
 pg_virtualenv -t -v 15 -c "-p $port" \
 	-i "--encoding=UTF8 --locale=C.UTF-8" \
 	-o "extension_destdir=$HROE_STAGE" \
-	-o "session_preload_libraries=$HROE_STAGE$(pg_config --pkglibdir)/hroe.so" \
+	-o "shared_preload_libraries=$HROE_STAGE$(pg_config --pkglibdir)/hroe.so" \
 	-o "track_commit_timestamp=on" \
 	"$inner" "$logs"
 if [ -s test/out/summary ]; then
