@@ -23,7 +23,7 @@
 #                               (with HROE_CLUSTER_LOGS set, it first copies
 #                               each cluster's server log into that folder:
 #                               test/sanitize.sh scans them)
-CLUSTER_BIN=/usr/lib/postgresql/15/bin
+CLUSTER_BIN=${CLUSTER_BIN:-/usr/lib/postgresql/15/bin}
 declare -A CLUSTER_PORTS=()
 
 # the stage hroe is loaded from ('' = the system install)
