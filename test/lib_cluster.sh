@@ -20,7 +20,10 @@
 #   cluster_conninfo NAME [DB]  a libpq connection string for it
 #   cluster_psql NAME ARGS...   psql -X -At -v ON_ERROR_STOP=1 on it
 #   cluster_cleanup             stops every cluster and removes $CLUSTER_WORK
-CLUSTER_BIN=/usr/lib/postgresql/15/bin
+#                               (with HROE_CLUSTER_LOGS set, it first copies
+#                               each cluster's server log into that folder:
+#                               test/sanitize.sh scans them)
+CLUSTER_BIN=${CLUSTER_BIN:-/usr/lib/postgresql/15/bin}
 declare -A CLUSTER_PORTS=()
 
 # the stage hroe is loaded from ('' = the system install)
@@ -56,6 +59,9 @@ cluster_cleanup() {
 		# here, under set -e of the test)
 		cluster_as_owner "$CLUSTER_BIN/pg_ctl" -D "$CLUSTER_WORK/$name/data" -m immediate stop \
 			>/dev/null 2>&1 || true
+		if [ -n "${HROE_CLUSTER_LOGS:-}" ] && [ -f "$CLUSTER_WORK/$name/server.log" ]; then
+			cp "$CLUSTER_WORK/$name/server.log" "$HROE_CLUSTER_LOGS/${CLUSTER_WORK##*.}-$name.log" || true
+		fi
 	done
 	[ -n "${CLUSTER_WORK:-}" ] && rm -rf "$CLUSTER_WORK"
 }

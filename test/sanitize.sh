@@ -24,8 +24,18 @@
 #   valgrind (the server lacks USE_VALGRIND) sees overruns within a context;
 #   leaks of palloc'd memory per row are not leaks to LSan (it is off).
 #
+# - hroe.so is in shared_preload_libraries, as in test/lib.sh's clusters (its
+#   shared memory, workers and settings: without it, a session's first call
+#   of hroe.create_table fails on an unrecognized hroe.partition_servers, and
+#   contributor insights count nothing). Loaded by the postmaster with
+#   dlopen, late, the ASan runtime starts as it does in a backend.
+#
 # HROE_PGPORT picks the cluster's port; HROE_SANITIZE_LOGS keeps the logs in
 # that directory (default: a temporary one, removed unless something failed).
+# HROE_SANITIZE_TESTS="vectors s3_api t_s3_api.sh ..." runs only those tests
+# instead of test/suite.sh: names ending in .sh are shell tests (test/NAME,
+# one after the other, their output in test/out/NAME.log), the others
+# pg_regress files (sql/NAME.sql), run in one pg_regress call first.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 . test/lib.sh
@@ -44,8 +54,13 @@ ensure_packages || fail "missing packages"
 logs=${HROE_SANITIZE_LOGS:-$(mktemp -d /tmp/hroe-sanitize.XXXXXX)}
 mkdir -p "$logs"
 logs=$(realpath "$logs")
-rm -f "$logs"/server.log "$logs"/suite.log "$logs"/probe-lines
+rm -rf "$logs"/server.log "$logs"/suite.log "$logs"/probe-lines "$logs"/clusters
 chmod 1777 "$logs"
+# the server logs of the clusters the shell tests start themselves
+# (test/lib_cluster.sh copies them here when it removes them)
+export HROE_CLUSTER_LOGS=$logs/clusters
+mkdir -p "$HROE_CLUSTER_LOGS"
+chmod 1777 "$HROE_CLUSTER_LOGS"
 
 # PROFILE goes into both CFLAGS and LDFLAGS in PGXS (Makefile.global)
 build_stage ASSERTS=1 SANITIZE=1 PROFILE="$SAN_FLAGS" || fail "build failed"
@@ -81,7 +96,40 @@ grep -q 'runtime error: shift exponent 40' "$serverlog" ||
 echo "sanitize: the deliberate UBSan report reached the server log: $(grep -m1 'runtime error' "$serverlog")"
 # the suite's findings are what the log gains from here on
 wc -l <"$serverlog" >"$logs/probe-lines"
-test/suite.sh
+if [ -n "${HROE_SANITIZE_TESTS:-}" ]; then
+	regress=() shell=() passed=0 failed=0
+	for t in $HROE_SANITIZE_TESTS; do
+		case $t in
+		*.sh) [ -e "test/$t" ] || abort "no test/$t"; shell+=("$t") ;;
+		*) [ -e "sql/$t.sql" ] || abort "no sql/$t.sql"; regress+=("$t") ;;
+		esac
+	done
+	if [ ${#regress[@]} -gt 0 ]; then
+		make -s installcheck ASSERTS=1 REGRESS="${regress[*]}" ISOLATION= >test/out/installcheck.log 2>&1
+		rc=$?
+		cat test/out/installcheck.log
+		[ $rc -ne 0 ] && [ -f regression.diffs ] && cat regression.diffs
+		ok=$(grep -cE '\.\.\. ok' test/out/installcheck.log)
+		bad=$(grep -cE '\.\.\. FAILED' test/out/installcheck.log)
+		[ $rc -ne 0 ] && [ "$bad" -eq 0 ] && bad=1
+		passed=$((passed + ok)) failed=$((failed + bad))
+	fi
+	for t in "${shell[@]}"; do
+		start=$SECONDS
+		if bash "test/$t" >"test/out/$t.log" 2>&1; then
+			echo "shell test $t ... ok ($((SECONDS - start)) s)"
+			passed=$((passed + 1))
+		else
+			echo "shell test $t ... FAILED ($((SECONDS - start)) s)"
+			tail -40 "test/out/$t.log" | sed 's/^/    /'
+			failed=$((failed + 1))
+		fi
+	done
+	echo "$passed passed, $failed failed" | tee test/out/summary
+	[ "$failed" -eq 0 ]
+else
+	test/suite.sh
+fi
 rc=$?
 keep_log
 exit $rc
@@ -93,6 +141,7 @@ rm -f test/out/summary
 pg_virtualenv -t -v 15 -c "-p $port" \
 	-i "--encoding=UTF8 --locale=C.UTF-8" \
 	-o "extension_destdir=$HROE_STAGE" \
+	-o "shared_preload_libraries=$HROE_STAGE$(pg_config --pkglibdir)/hroe.so" \
 	-o "track_commit_timestamp=on" \
 	"$inner" "$logs"
 if [ -s test/out/summary ]; then
@@ -116,6 +165,16 @@ if [ "$reports" -gt 0 ]; then
 	echo "=== sanitizer reports (with 40 lines of context) ==="
 	grep -E -A40 "$pattern" "$logs/suite.log"
 	hroe_lines=$(grep -cE '(src|models)/[a-z_]+\.[ch]:[0-9]+|hroe(_hr)?\.so' "$logs/suite.log")
+fi
+# the tests' own clusters: sanitizer reports only (some of those tests kill
+# servers and backends on purpose)
+nclusters=$(find "$HROE_CLUSTER_LOGS" -name '*.log' | wc -l)
+creports=$(cat "$HROE_CLUSTER_LOGS"/*.log 2>/dev/null | grep -cE "$pattern")
+echo "sanitize: $creports sanitizer report(s) in the server logs of the $nclusters cluster(s) the tests started"
+if [ "$creports" -gt 0 ]; then
+	echo "=== sanitizer reports in the tests' clusters (with 40 lines of context) ==="
+	grep -E -A40 "$pattern" "$HROE_CLUSTER_LOGS"/*.log
+	reports=$((reports + creports))
 fi
 # (a parallel worker that raises an ERROR exits with code 1 by design, its
 # error reported to the caller: shard_parallel's worker-side error does so;
