@@ -20,7 +20,7 @@ DECLARE
 	v_options text[];
 BEGIN
 	SELECT coalesce(array_agg(trim(s)::name ORDER BY o), '{}') INTO v_servers
-	FROM unnest(string_to_array(current_setting('hroe.partition_servers'), ',')) WITH ORDINALITY u(s, o)
+	FROM unnest(string_to_array(current_setting('hroe.partition_servers', true), ',')) WITH ORDINALITY u(s, o)
 	WHERE trim(s) <> '';
 	FOREACH v_server IN ARRAY v_servers LOOP
 		SELECT s.srvoptions INTO v_options
