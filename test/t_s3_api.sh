@@ -22,13 +22,7 @@ mkdir -p "$s3" && chown "$(stat -c %U "$CLUSTER_WORK/s3/data")" "$s3"
 cluster_start s3 -c hroe.s3_root="$s3" || exit 1
 export PGHOST=$CLUSTER_WORK/s3 PGPORT=$port PGUSER=postgres
 gw_setup "$db" || exit 1
-psql -XAtq -d postgres >/dev/null <<-SQL
-	DO \$\$ BEGIN
-		IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'hroe_export') THEN CREATE ROLE hroe_export NOLOGIN; END IF;
-		IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'hroe_import') THEN CREATE ROLE hroe_import NOLOGIN; END IF;
-	END \$\$;
-	GRANT hroe_export, hroe_import TO gw_app;
-SQL
+gw_grant_transfer_roles || exit 1
 psql -XAtq -d "$db" -v ON_ERROR_STOP=1 >/dev/null <<'SQL' || exit 1
 SELECT hroe.dynamodb('CreateTable', '{"TableName": "s3src", "BillingMode": "PAY_PER_REQUEST",
 	"AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}],

@@ -32,13 +32,7 @@ chown -R "$owner" "$s3"
 cluster_start fd -c hroe.s3_root="$s3" || exit 1
 export PGHOST=$CLUSTER_WORK/fd PGPORT=$port PGUSER=postgres
 gw_setup "$db" || exit 1
-psql -XAtq -d postgres >/dev/null <<-SQL
-	DO \$\$ BEGIN
-		IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'hroe_export') THEN CREATE ROLE hroe_export NOLOGIN; END IF;
-		IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'hroe_import') THEN CREATE ROLE hroe_import NOLOGIN; END IF;
-	END \$\$;
-	GRANT hroe_export, hroe_import TO gw_app;
-SQL
+gw_grant_transfer_roles || exit 1
 
 # sql_rounds N M: N rounds of the failing statements (each PutObject, a
 # listing cut by statement_timeout), M listings too deep

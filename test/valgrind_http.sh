@@ -59,13 +59,7 @@ gw_env
 check "malformed HTTP and bodies" /usr/bin/python3 test/gateway/http_checks.py "$GW_URL"
 check "boto3 scenario" /usr/bin/python3 test/gateway/boto3_scenario.py "$GW_URL"
 # (before the authentication checks, which revoke the key)
-psql -XAtq -d postgres >/dev/null <<-SQL
-	DO \$\$ BEGIN
-		IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'hroe_export') THEN CREATE ROLE hroe_export NOLOGIN; END IF;
-		IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'hroe_import') THEN CREATE ROLE hroe_import NOLOGIN; END IF;
-	END \$\$;
-	GRANT hroe_export, hroe_import TO gw_app;
-SQL
+gw_grant_transfer_roles
 check "S3's API (test/s3_api_client.py)" /usr/bin/python3 test/s3_api_client.py "$GW_URL"
 . test/gateway/auth_checks.sh
 worker=$(psql -XAtq -d postgres -c "SELECT pid FROM pg_stat_activity WHERE backend_type = 'hroe http'")

@@ -1199,6 +1199,18 @@ QualifiedOperator(Oid op)
 	return result;
 }
 
+/* The equality operator of primary key index idx's column i for type */
+static Oid
+KeyEqualityOperator(Relation rel, Relation idx, int i, Oid type)
+{
+	Oid			op = get_opfamily_member(idx->rd_opfamily[i], type, type, BTEqualStrategyNumber);
+
+	if (!OidIsValid(op))
+		elog(ERROR, "no equality operator for key column %d of %s", i + 1,
+			 RelationGetRelationName(rel));
+	return op;
+}
+
 /*
  * The item of the row whose primary key is keys, read by SQL (the executor,
  * which applies row-level security and column privileges); NULL when absent
@@ -1216,12 +1228,8 @@ ItemByKeySql(Relation rel, Relation idx, int nkeys, Datum *keys, Oid *types, boo
 												RelationGetRelationName(rel)));
 	for (int i = 0; i < nkeys; i++)
 	{
-		Oid			op = get_opfamily_member(idx->rd_opfamily[i], types[i], types[i],
-											 BTEqualStrategyNumber);
+		Oid			op = KeyEqualityOperator(rel, idx, i, types[i]);
 
-		if (!OidIsValid(op))
-			elog(ERROR, "no equality operator for key column %d of %s", i + 1,
-				 RelationGetRelationName(rel));
 		appendStringInfo(&sql, "%s%s OPERATOR(%s) $%d", i ? " AND " : "",
 						 quote_identifier(get_attname(RelationGetRelid(rel),
 													  idx->rd_index->indkey.values[i], false)),
@@ -1324,12 +1332,8 @@ hroe_item_by_key(PG_FUNCTION_ARGS)
 
 		for (int i = 0; i < nkeys; i++)
 		{
-			Oid			op = get_opfamily_member(idx->rd_opfamily[i], types[i], types[i],
-												 BTEqualStrategyNumber);
+			Oid			op = KeyEqualityOperator(rel, idx, i, types[i]);
 
-			if (!OidIsValid(op))
-				elog(ERROR, "no equality operator for key column %d of %s", i + 1,
-					 RelationGetRelationName(rel));
 			ScanKeyEntryInitialize(&skey[i], 0, i + 1, BTEqualStrategyNumber, types[i],
 								   idx->rd_indcollation[i], get_opcode(op), keys[i]);
 		}

@@ -32,6 +32,18 @@ gw_cleanup() {
 }
 trap gw_cleanup EXIT
 
+# gw_grant_transfer_roles: gw_app may export to and import from S3's files
+# (hroe_export and hroe_import, created here where the cluster lacks them)
+gw_grant_transfer_roles() {
+	psql -XAtq -d postgres -v ON_ERROR_STOP=1 >/dev/null <<-SQL
+		DO \$\$ BEGIN
+			IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'hroe_export') THEN CREATE ROLE hroe_export NOLOGIN; END IF;
+			IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'hroe_import') THEN CREATE ROLE hroe_import NOLOGIN; END IF;
+		END \$\$;
+		GRANT hroe_export, hroe_import TO gw_app;
+	SQL
+}
+
 gw_setup() {
 	GW_DB=$1
 	psql -XAtq -d postgres -v ON_ERROR_STOP=1 >/dev/null <<-SQL || return 1
