@@ -286,18 +286,6 @@ hroe_api_push_jsonb(JsonbParseState **st, Jsonb *j)
 	pushJsonbValue(st, WJB_VALUE, &v);
 }
 
-/* Push "name": n */
-void
-hroe_api_push_int(JsonbParseState **st, const char *name, int64 n)
-{
-	JsonbValue	v;
-
-	hroe_jsonb_push_key(st, name);
-	v.type = jbvNumeric;
-	v.val.numeric = int64_to_numeric(n);
-	pushJsonbValue(st, WJB_VALUE, &v);
-}
-
 /*
  * Close the response object being built and make it the call's result (in
  * the caller's context: it outlives SPI and the subtransaction).  Building
@@ -486,10 +474,9 @@ typedef struct ApiResponse
  * the current memory context (text) or in the call's outer context (jsonb).
  */
 static ApiResponse
-RunOperation(ApiCall *call, const ApiOperation *op, JsonbContainer *req, bool partiql,
-			 bool text)
+RunOperation(ApiCall *call, const ApiOperation *op, JsonbContainer *req, bool partiql)
 {
-	ApiRequest	r = {call, req, partiql, text};
+	ApiRequest	r = {call, req, partiql};
 	Jsonb	   *saved_result = call->result;
 	StringInfoData body;
 	ApiResponse res = {NULL, NULL};
@@ -534,7 +521,7 @@ hroe_api_run(ApiCall *call, const char *op, Jsonb *req, bool partiql)
 		elog(ERROR, "unknown operation \"%s\"", op);
 	/* (PartiQL's statements: IAM's PartiQL actions) */
 	call->ops.partiql = true;
-	res = RunOperation(call, operation, &req->root, partiql, false);
+	res = RunOperation(call, operation, &req->root, partiql);
 	return res.jsonb ? res.jsonb : hroe_api_text_jsonb(res.text);
 }
 
@@ -545,12 +532,10 @@ hroe_api_run(ApiCall *call, const char *op, Jsonb *req, bool partiql)
 static Jsonb *
 ResponseJsonb(ApiResponse res, const char *what)
 {
-	if (res.jsonb)
-	{
-		hroe_jsonb_check_no_nul(&res.jsonb->root, what);
-		return res.jsonb;
-	}
-	return DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(res.text)));
+	Jsonb	   *j = res.jsonb ? res.jsonb : hroe_api_text_jsonb(res.text);
+
+	hroe_jsonb_check_no_nul(&j->root, what);
+	return j;
 }
 
 /*
@@ -609,7 +594,7 @@ ErrorBody(const ApiCall *call, const char *op, ErrorData *edata, const char *typ
  * error body as its text (a failed call leaves nothing written)
  */
 static ApiResponse
-Call(const char *op, Jsonb *req, bool refuse_nul, bool text)
+Call(const char *op, Jsonb *req, bool refuse_nul)
 {
 	MemoryContext outer = CurrentMemoryContext;
 	ResourceOwner owner = CurrentResourceOwner;
@@ -639,7 +624,7 @@ Call(const char *op, Jsonb *req, bool refuse_nul, bool text)
 	{
 		if (SPI_connect() != SPI_OK_CONNECT)
 			elog(ERROR, "SPI_connect failed");
-		res = RunOperation(&call, operation, &req->root, false, text);
+		res = RunOperation(&call, operation, &req->root, false);
 		if (res.text)
 			res.text = MemoryContextStrdup(outer, res.text);
 		SPI_finish();
@@ -682,7 +667,7 @@ hroe_dynamodb(PG_FUNCTION_ARGS)
 	char	   *op = text_to_cstring(PG_GETARG_TEXT_PP(0));
 	Jsonb	   *req = PG_GETARG_JSONB_P(1);
 
-	PG_RETURN_JSONB_P(ResponseJsonb(Call(op, req, false, false), "the response of hroe.dynamodb"));
+	PG_RETURN_JSONB_P(ResponseJsonb(Call(op, req, false), "the response of hroe.dynamodb"));
 }
 
 /* ---------- the request as text ---------- */
@@ -722,7 +707,7 @@ hroe_api_call_text(const char *op, const char *body, int len)
 		for (int i = 0; i < lengthof(nul_operations); i++)
 			refuse_nul &= strcmp(op, nul_operations[i]) != 0;
 	}
-	res = Call(op, JsonbValueToJsonb(tree), refuse_nul, true);
+	res = Call(op, JsonbValueToJsonb(tree), refuse_nul);
 	return cstring_to_text(res.jsonb ? hroe_jsonb_text(&res.jsonb->root) : res.text);
 }
 
@@ -760,7 +745,7 @@ hroe_api_call_operation(const char *op, Jsonb *req)
 	call.ops.outer = outer;
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
-	res = RunOperation(&call, operation, &req->root, false, false);
+	res = RunOperation(&call, operation, &req->root, false);
 	if (res.text)
 		res.text = MemoryContextStrdup(outer, res.text);
 	SPI_finish();

@@ -46,11 +46,6 @@ typedef struct ApiRequest
 								 * sort key bound as a range, an UPDATE's
 								 * UpdateItem measures its finished item
 								 * only */
-	bool		text;			/* the response leaves as JSON text (the
-								 * HTTP front ends, hroe.dynamodb_text): an
-								 * operation that reads items may write it
-								 * to out (hroe_api_text_member) rather than
-								 * build it as jsonb */
 } ApiRequest;
 
 /* Most arguments of a DDL statement (api_ddl.c) */
@@ -103,7 +98,6 @@ extern void hroe_api_text_member(StringInfo out, const char *name);
 extern void hroe_api_text_int(StringInfo out, const char *name, int64 n);
 extern void hroe_api_text_member_jsonb(StringInfo out, const char *name, Jsonb *j);
 extern void hroe_api_push_jsonb(JsonbParseState **st, Jsonb *j);
-extern void hroe_api_push_int(JsonbParseState **st, const char *name, int64 n);
 extern void hroe_api_set_result(ApiCall *call, JsonbParseState **st);
 extern char *hroe_api_return_cc(JsonbContainer *req);
 extern char *hroe_api_checked_return_cc(JsonbContainer *req);

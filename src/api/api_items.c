@@ -47,7 +47,6 @@ hroe_api_get_item(const ApiRequest *r, StringInfo out)
 	HroeItem   *item;
 	double		units;
 	Jsonb	   *cc;
-	JsonbParseState *st = NULL;
 
 	hroe_api_parse_request(req, &e, API_LEGACY_GET);
 	t = hroe_api_request_table(req, &table);
@@ -61,30 +60,14 @@ hroe_api_get_item(const ApiRequest *r, StringInfo out)
 	cc = hroe_capacity_jsonb(rcc, table, units, t, NULL);
 	if (item && e.projection)
 		item = hroe_project(e.projection, item);
-	if (r->text)
-	{
-		/* as text, in one pass: the bytes the jsonb below prints as */
-		if (item)
-		{
-			hroe_api_text_member(out, "Item");
-			hroe_item_write_jsonb_order(out, item);
-		}
-		if (cc)
-			hroe_api_text_member_jsonb(out, "ConsumedCapacity", cc);
-		return;
-	}
-	pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);
+	/* as text, in one pass, its members in jsonb's order of keys */
 	if (item)
 	{
-		hroe_jsonb_push_key(&st, "Item");
-		(void) hroe_item_push_jsonb(&st, item, true);
+		hroe_api_text_member(out, "Item");
+		hroe_item_write_jsonb_order(out, item);
 	}
 	if (cc)
-	{
-		hroe_jsonb_push_key(&st, "ConsumedCapacity");
-		hroe_api_push_jsonb(&st, cc);
-	}
-	hroe_api_set_result(r->call, &st);
+		hroe_api_text_member_jsonb(out, "ConsumedCapacity", cc);
 }
 
 /* Append a write's Attributes and ConsumedCapacity */
@@ -168,7 +151,6 @@ hroe_api_read(const ApiRequest *ar, StringInfo out, bool query)
 	HroeReadPage page;
 	bool		has_limit;
 	int32		limit;
-	JsonbParseState *st = NULL;
 
 	hroe_api_parse_request(req, &e, query ? API_LEGACY_QUERY : API_LEGACY_SCAN);
 	(void) hroe_api_request_table(req, &table);
@@ -203,56 +185,28 @@ hroe_api_read(const ApiRequest *ar, StringInfo out, bool query)
 	r.projection = e.projection;
 	hroe_read_page(&r, &page);
 
-	if (ar->text)
-	{
-		/*
-		 * As text, in one pass: the bytes the jsonb below prints as (its
-		 * members in jsonb's order of keys)
-		 */
-		hroe_api_text_int(out, "Count", page.count);
-		if (!page.count_only)
-		{
-			hroe_api_text_member(out, "Items");
-			appendStringInfoChar(out, '[');
-			for (int i = 0; i < page.nitems; i++)
-			{
-				if (i > 0)
-					appendStringInfoString(out, ", ");
-				hroe_item_write_jsonb_order(out, DatumGetHroeItemP(page.items[i]));
-			}
-			appendStringInfoChar(out, ']');
-		}
-		hroe_api_text_int(out, "ScannedCount", page.scanned);
-		if (page.capacity)
-			hroe_api_text_member_jsonb(out, "ConsumedCapacity", page.capacity);
-		if (page.last_key)
-			hroe_api_text_member_jsonb(out, "LastEvaluatedKey", page.last_key);
-		return;
-	}
-
-	/* Items, already filtered and projected, unless Select is COUNT */
-	pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);
+	/*
+	 * As text, in one pass, its members in jsonb's order of keys; Items,
+	 * already filtered and projected, unless Select is COUNT
+	 */
+	hroe_api_text_int(out, "Count", page.count);
 	if (!page.count_only)
 	{
-		hroe_jsonb_push_key(&st, "Items");
-		pushJsonbValue(&st, WJB_BEGIN_ARRAY, NULL);
+		hroe_api_text_member(out, "Items");
+		appendStringInfoChar(out, '[');
 		for (int i = 0; i < page.nitems; i++)
-			(void) hroe_item_push_jsonb(&st, DatumGetHroeItemP(page.items[i]), true);
-		pushJsonbValue(&st, WJB_END_ARRAY, NULL);
+		{
+			if (i > 0)
+				appendStringInfoString(out, ", ");
+			hroe_item_write_jsonb_order(out, DatumGetHroeItemP(page.items[i]));
+		}
+		appendStringInfoChar(out, ']');
 	}
-	hroe_api_push_int(&st, "Count", page.count);
-	hroe_api_push_int(&st, "ScannedCount", page.scanned);
-	if (page.last_key)
-	{
-		hroe_jsonb_push_key(&st, "LastEvaluatedKey");
-		hroe_api_push_jsonb(&st, page.last_key);
-	}
+	hroe_api_text_int(out, "ScannedCount", page.scanned);
 	if (page.capacity)
-	{
-		hroe_jsonb_push_key(&st, "ConsumedCapacity");
-		hroe_api_push_jsonb(&st, page.capacity);
-	}
-	hroe_api_set_result(ar->call, &st);
+		hroe_api_text_member_jsonb(out, "ConsumedCapacity", page.capacity);
+	if (page.last_key)
+		hroe_api_text_member_jsonb(out, "LastEvaluatedKey", page.last_key);
 }
 
 /* A container as JSON text */
