@@ -195,8 +195,10 @@ xml_escape(const char *s, char *out)
 
 		if (entity)
 		{
-			memcpy(out + k, entity, strlen(entity));
-			k += strlen(entity);
+			size_t		el = strlen(entity);
+
+			memcpy(out + k, entity, el);
+			k += el;
 		}
 		else if (c < 0x20 && c != '\t' && c != '\n' && c != '\r')
 			k += (size_t) sprintf(out + k, "&#x%X;", c);
@@ -207,37 +209,27 @@ xml_escape(const char *s, char *out)
 	return k;
 }
 
-/* The buffer's room for an encoding of s (size(strlen(s)) bytes), written by encode */
+/* Room in b for n bytes encoded in at most per_byte bytes each, and the terminator */
 static void
-buf_encode(StrBuf *b, const char *s, size_t per_byte,
-		   size_t (*encode) (const char *, bool, char *), bool arg)
+buf_reserve_encoded(StrBuf *b, size_t n, size_t per_byte)
 {
-	size_t		n = strlen(s);
-	char	   *tmp;
-
 	if (n > (SIZE_MAX - 1) / per_byte)
 		abort();
-	tmp = xmalloc(per_byte * n + 1);
-	buf_append(b, tmp, encode(s, arg, tmp));
-	free(tmp);
-}
-
-static size_t
-xml_escape_arg(const char *s, bool unused, char *out)
-{
-	return xml_escape(s, out);
+	buf_reserve(b, per_byte * n);
 }
 
 void
 buf_uri_encode(StrBuf *b, const char *s, bool keep_slash)
 {
-	buf_encode(b, s, 3, uri_encode, keep_slash);
+	buf_reserve_encoded(b, strlen(s), URI_ENCODED_SIZE(1) - 1);
+	b->len += uri_encode(s, keep_slash, b->data + b->len);
 }
 
 void
 buf_xml_text(StrBuf *b, const char *s)
 {
-	buf_encode(b, s, 6, xml_escape_arg, false);
+	buf_reserve_encoded(b, strlen(s), XML_ESCAPED_SIZE(1) - 1);
+	b->len += xml_escape(s, b->data + b->len);
 }
 
 /* MD5 begun (util.h) */

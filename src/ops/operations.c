@@ -287,6 +287,12 @@ hroe_op_fetch_item(HroeTableMeta *t, Datum *keys, bool for_update, MemoryContext
 	item = DirectFetch(t, keys, cxt, &done);
 	if (done)
 		return item;
+	/*
+	 * (a table the own read path may read but whose partitions this role
+	 * may not: none readable by name either, hroe_table_read_partitions's
+	 * checks being the same; the statement on the table itself)
+	 */
+	parts = NIL;
 	if (hroe_remote_read_usable(t))
 	{
 		Oid			partition = hroe_table_read_key_partition(t, keys[0]);
@@ -294,7 +300,8 @@ hroe_op_fetch_item(HroeTableMeta *t, Datum *keys, bool for_update, MemoryContext
 		if (OidIsValid(partition))
 			return RemoteFetch(t, partition, keys, n, types, cxt);
 	}
-	parts = hroe_table_read_partitions(t);
+	else
+		parts = hroe_table_read_partitions(t);
 	if (parts != NIL)
 	{
 		/*

@@ -106,6 +106,36 @@ hroe_table_key_partition(HroeTableMeta *t, Datum pk)
 }
 
 /*
+ * May the current user read a distributed table's partitions pd by name:
+ * each a foreign table it may SELECT from, without row-level security?
+ * (the table itself checked by ReadableTable)
+ */
+static bool
+PartitionsReadable(PartitionDesc pd)
+{
+	Oid			user = GetUserId();
+
+	for (int i = 0; i < pd->nparts; i++)
+	{
+		Oid			part = pd->oids[i];
+
+		if (get_rel_relkind(part) != RELKIND_FOREIGN_TABLE ||
+			pg_class_aclcheck(part, user, ACL_SELECT) != ACLCHECK_OK ||
+			check_enable_rls(part, InvalidOid, true) != RLS_NONE)
+			return false;
+	}
+	return true;
+}
+
+/* Is t distributed, and may the current user SELECT from it without row-level security? */
+static bool
+ReadableTable(HroeTableMeta *t)
+{
+	return t->distributed && check_enable_rls(t->relid, InvalidOid, true) == RLS_NONE &&
+		pg_class_aclcheck(t->relid, GetUserId(), ACL_SELECT) == ACLCHECK_OK;
+}
+
+/*
  * The partitions of distributed table t, in the order of its partition
  * descriptor (the positions hroe_table_key_partition gives), as
  * schema-qualified, quoted names, when hroe may read them by name rather
@@ -125,29 +155,16 @@ hroe_table_read_partitions(HroeTableMeta *t)
 	Relation	rel;
 	PartitionDesc pd;
 	List	   *names = NIL;
-	Oid			user = GetUserId();
 
-	if (!t->distributed || check_enable_rls(t->relid, InvalidOid, true) != RLS_NONE ||
-		pg_class_aclcheck(t->relid, user, ACL_SELECT) != ACLCHECK_OK)
+	if (!ReadableTable(t))
 		return NIL;
 	rel = table_open(t->relid, AccessShareLock);
 	pd = RelationGetPartitionDesc(rel, true);
-	for (int i = 0; i < pd->nparts; i++)
-	{
-		Oid			part = pd->oids[i];
-
-		if (get_rel_relkind(part) != RELKIND_FOREIGN_TABLE ||
-			pg_class_aclcheck(part, user, ACL_SELECT) != ACLCHECK_OK ||
-			check_enable_rls(part, InvalidOid, true) != RLS_NONE)
-		{
-			list_free_deep(names);
-			names = NIL;
-			break;
-		}
-		names = lappend(names,
-						quote_qualified_identifier(get_namespace_name(get_rel_namespace(part)),
-												   get_rel_name(part)));
-	}
+	if (PartitionsReadable(pd))
+		for (int i = 0; i < pd->nparts; i++)
+			names = lappend(names,
+							quote_qualified_identifier(get_namespace_name(get_rel_namespace(pd->oids[i])),
+													   get_rel_name(pd->oids[i])));
 	table_close(rel, NoLock);
 	return names;
 }
@@ -164,26 +181,15 @@ hroe_table_read_key_partition(HroeTableMeta *t, Datum pk)
 {
 	Relation	rel;
 	PartitionDesc pd;
-	Oid			user = GetUserId();
 	Oid			result = InvalidOid;
 	int			part;
 
-	if (!t->distributed || check_enable_rls(t->relid, InvalidOid, true) != RLS_NONE ||
-		pg_class_aclcheck(t->relid, user, ACL_SELECT) != ACLCHECK_OK)
+	if (!ReadableTable(t))
 		return InvalidOid;
 	rel = table_open(t->relid, AccessShareLock);
 	part = KeyPartitionIndex(rel, t, pk, &pd);
-	for (int i = 0; i < pd->nparts; i++)
-	{
-		Oid			oid = pd->oids[i];
-
-		if (get_rel_relkind(oid) != RELKIND_FOREIGN_TABLE ||
-			pg_class_aclcheck(oid, user, ACL_SELECT) != ACLCHECK_OK ||
-			check_enable_rls(oid, InvalidOid, true) != RLS_NONE)
-			break;
-		if (i == pd->nparts - 1)
-			result = pd->oids[part];
-	}
+	if (PartitionsReadable(pd))
+		result = pd->oids[part];
 	table_close(rel, NoLock);
 	return result;
 }

@@ -162,9 +162,9 @@ hroe_append_uri_encoded(StringInfo b, const char *s, bool keep_slash)
 {
 	size_t		n = strlen(s);
 
-	if (n > (MaxAllocSize - 1) / 3)
+	if (n > (MaxAllocSize - 1) / (URI_ENCODED_SIZE(1) - 1))
 		elog(ERROR, "text of %zu bytes too long to percent-encode", n);
-	enlargeStringInfo(b, (int) (3 * n));
+	enlargeStringInfo(b, (int) (URI_ENCODED_SIZE(n) - 1));
 	b->len += (int) uri_encode(s, keep_slash, b->data + b->len);
 }
 
@@ -173,9 +173,9 @@ hroe_append_xml_text(StringInfo b, const char *s)
 {
 	size_t		n = strlen(s);
 
-	if (n > (MaxAllocSize - 1) / 6)
+	if (n > (MaxAllocSize - 1) / (XML_ESCAPED_SIZE(1) - 1))
 		elog(ERROR, "text of %zu bytes too long to escape as XML", n);
-	enlargeStringInfo(b, (int) (6 * n));
+	enlargeStringInfo(b, (int) (XML_ESCAPED_SIZE(n) - 1));
 	b->len += (int) xml_escape(s, b->data + b->len);
 }
 
