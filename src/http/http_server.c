@@ -929,6 +929,7 @@ hroe_http_worker_main(Datum arg)
 	WaitEventSet *wes;
 	int			listen_fd;
 	double		stop_at = 0;
+	TimestampTz stats_due = 0;		/* when unsent statistics are forced out */
 	bool		tls = http_tls_cert && *http_tls_cert;
 	bool		ipv6 = false;
 	unsigned int flags = MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ERROR_LOG;
@@ -1010,7 +1011,6 @@ hroe_http_worker_main(Datum arg)
 	{
 		MHD_UNSIGNED_LONG_LONG mhd_ms;
 		long		timeout = MAX_WAIT_MS;
-		static TimestampTz stats_due = 0;	/* when unsent statistics are forced out */
 		WaitEvent	events[3];
 		int			before;
 
@@ -1046,7 +1046,9 @@ hroe_http_worker_main(Datum arg)
 				stats_due = 0;
 			}
 			stats_ms = pgstat_report_stat(false);
-			if (stats_ms > 0 && stats_due == 0)
+			if (stats_ms == 0)
+				stats_due = 0;	/* all sent */
+			else if (stats_due == 0)
 				stats_due = TimestampTzPlusMilliseconds(now, Min(stats_ms, 1000));
 			if (stats_due != 0)
 			{

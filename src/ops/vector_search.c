@@ -34,7 +34,6 @@
 #include "miscadmin.h"
 #include "storage/bufmgr.h"
 #include "storage/itemptr.h"
-#include "utils/acl.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/fmgroids.h"

@@ -151,25 +151,30 @@ WriteJsonMap(StringInfo buf, const HroeValue *map, bool jsonb_order)
 		uint32		prev = 0;
 		bool		sorted = true;
 
-		order = palloc(sizeof(MemberOrder) * n);
-		for (uint32 i = 0; i < n; i++)
+		/* (names already by length, as most maps' are: no order to build) */
+		for (uint32 i = 0; i < n && sorted; i++)
 		{
 			const char *nm;
+			uint32		nl;
 			HroeValue	v;
 
-			hroe_map_entry(map, i, &nm, &order[i].len, &v);
-			order[i].index = i;
-			if (order[i].len < prev)
-				sorted = false;
-			prev = order[i].len;
+			hroe_map_entry(map, i, &nm, &nl, &v);
+			sorted = nl >= prev;
+			prev = nl;
 		}
-		if (sorted)
+		if (!sorted)
 		{
-			pfree(order);
-			order = NULL;
-		}
-		else
+			order = palloc(sizeof(MemberOrder) * n);
+			for (uint32 i = 0; i < n; i++)
+			{
+				const char *nm;
+				HroeValue	v;
+
+				hroe_map_entry(map, i, &nm, &order[i].len, &v);
+				order[i].index = i;
+			}
 			qsort(order, n, sizeof(MemberOrder), MemberOrderCmp);
+		}
 	}
 	appendStringInfoChar(buf, '{');
 	for (uint32 i = 0; i < n; i++)
