@@ -580,7 +580,8 @@ sigv4_sign(const Request *req, const SigV4Auth *auth, const char *secret, char *
 	char		list[sizeof(auth->signed_headers)];
 
 	buf_init(&canon);
-	buf_printf(&canon, "%s\n", req->method);
+	buf_puts(&canon, req->method);
+	buf_putc(&canon, '\n');
 	buf_uri_encode(&canon, req->path[0] ? req->path : "/", true);
 	buf_putc(&canon, '\n');
 
@@ -601,7 +602,11 @@ sigv4_sign(const Request *req, const SigV4Auth *auth, const char *secret, char *
 		qsort(args, (size_t) req->nargs, sizeof(EncodedArg), compare_args);
 		for (int i = 0; i < req->nargs; i++)
 		{
-			buf_printf(&canon, "%s%s=%s", i ? "&" : "", args[i].name, args[i].value);
+			if (i > 0)
+				buf_putc(&canon, '&');
+			buf_puts(&canon, args[i].name);
+			buf_putc(&canon, '=');
+			buf_puts(&canon, args[i].value);
 			free(args[i].name);
 			free(args[i].value);
 		}
@@ -617,7 +622,8 @@ sigv4_sign(const Request *req, const SigV4Auth *auth, const char *secret, char *
 
 		for (char *c = h; *c; c++)
 			*c = (char) tolower((unsigned char) *c);
-		buf_printf(&canon, "%s:", h);
+		buf_puts(&canon, h);
+		buf_putc(&canon, ':');
 		for (int i = 0; i < req->nheaders; i++)
 			if (strcasecmp(req->headers[i].name, h) == 0)
 			{
@@ -628,7 +634,9 @@ sigv4_sign(const Request *req, const SigV4Auth *auth, const char *secret, char *
 			}
 		buf_putc(&canon, '\n');
 	}
-	buf_printf(&canon, "\n%s\n", auth->signed_headers);
+	buf_putc(&canon, '\n');
+	buf_puts(&canon, auth->signed_headers);
+	buf_putc(&canon, '\n');
 	if (req->payload_hash)
 		buf_puts(&canon, req->payload_hash);
 	else
@@ -642,8 +650,17 @@ sigv4_sign(const Request *req, const SigV4Auth *auth, const char *secret, char *
 	sha256(canon.data, canon.len, hash);
 	hex_lower(hash, sizeof(hash), hex);
 	buf_init(&sts);
-	buf_printf(&sts, "AWS4-HMAC-SHA256\n%s\n%s/%s/%s/aws4_request\n%s",
-			   auth->amz_date, auth->scope_date, auth->region, service_of(auth), hex);
+	/* (appended, not printed: this runs for every request) */
+	buf_puts(&sts, "AWS4-HMAC-SHA256\n");
+	buf_puts(&sts, auth->amz_date);
+	buf_putc(&sts, '\n');
+	buf_puts(&sts, auth->scope_date);
+	buf_putc(&sts, '/');
+	buf_puts(&sts, auth->region);
+	buf_putc(&sts, '/');
+	buf_puts(&sts, service_of(auth));
+	buf_puts(&sts, "/aws4_request\n");
+	buf_puts(&sts, hex);
 
 	signing_key(secret, auth->scope_date, auth->region, service_of(auth), key);
 	hmac(key, 32, sts.data, hash);
