@@ -17,3 +17,13 @@ END
 $$;
 
 COMMENT ON SCHEMA hroe IS 'hroe: DynamoDB single-table design in PostgreSQL (types, tables, operations, sharding, comparison)';
+
+-- The statement trigger of the extension's tables that backends cache
+-- (hroe.resource_policies, hroe.access_keys): a write invalidates the table's
+-- relation cache entry, so every backend forgets what it read at the start
+-- of its next transaction after the commit (src/base/catalog.c)
+CREATE FUNCTION hroe.table_changed() RETURNS trigger
+AS 'MODULE_PATHNAME', 'hroe_table_changed'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+COMMENT ON FUNCTION hroe.table_changed() IS
+'internal: statement trigger of hroe.resource_policies and hroe.access_keys: invalidates every backend''s cache of the table (a relation cache invalidation of it, sent at commit)';

@@ -2627,7 +2627,7 @@ COMMENT ON FUNCTION hroe.list_imports(text, integer, text) IS
 -- the IAM user name of an access key's requests
 ALTER TABLE hroe.access_keys ADD COLUMN principal_name text
 	CHECK (principal_name ~ '^[A-Za-z0-9_+=,.@-]{1,64}$');
-COMMENT ON TABLE hroe.access_keys IS 'Access keys of hroe-gateway: an AWS-style access key id, its secret (a credential: readable by the owner and by the gateway''s login role only), the PostgreSQL role its requests run as, and when it was created and revoked (a revoked key is refused at once; the gateway caches secrets for a few seconds), and the IAM user name its requests have in resource-based policies (principal arn:aws:iam::<hroe.account_id>:user/<principal_name>, NULL for the role''s name)';
+COMMENT ON TABLE hroe.access_keys IS 'Access keys of hroe-gateway: an AWS-style access key id, its secret (a credential: readable by the owner and by the gateway''s login role only), the PostgreSQL role its requests run as, and when it was created and revoked (a revoked key is refused from the next request on; the gateway caches secrets for a few seconds, every backend the keys it read until the table changes), and the IAM user name its requests have in resource-based policies (principal arn:aws:iam::<hroe.account_id>:user/<principal_name>, NULL for the role''s name)';
 DROP FUNCTION hroe.create_access_key(regrole, text, text);
 CREATE FUNCTION hroe.create_access_key(
 	p_role regrole,
@@ -2689,16 +2689,24 @@ GRANT SELECT, INSERT, UPDATE, DELETE ON hroe.resource_policies TO PUBLIC;
 SELECT pg_catalog.pg_extension_config_dump('hroe.resource_policies',
 	'WHERE NOT EXISTS (SELECT FROM hroe.tables t JOIN pg_catalog.pg_depend d ON d.objid = t.relid AND d.classid = ''pg_catalog.pg_class''::pg_catalog.regclass AND d.deptype = ''e'' WHERE t.table_name = resource_policies.table_name)');
 
+-- The statement trigger of the extension's tables that backends cache
+-- (hroe.resource_policies, hroe.access_keys): a write invalidates the table's
+-- relation cache entry, so every backend forgets what it read at the start
+-- of its next transaction after the commit (src/base/catalog.c)
+CREATE FUNCTION hroe.table_changed() RETURNS trigger
+AS 'MODULE_PATHNAME', 'hroe_table_changed'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+COMMENT ON FUNCTION hroe.table_changed() IS
+'internal: statement trigger of hroe.resource_policies and hroe.access_keys: invalidates every backend''s cache of the table (a relation cache invalidation of it, sent at commit)';
+
 -- Each backend caches the policies (tables_policy.c): any change to them
 -- invalidates every backend's cache at commit
-CREATE FUNCTION hroe.resource_policies_changed() RETURNS trigger
-AS 'MODULE_PATHNAME', 'hroe_resource_policies_changed'
-LANGUAGE C VOLATILE PARALLEL UNSAFE;
-COMMENT ON FUNCTION hroe.resource_policies_changed() IS
-'internal: trigger of hroe.resource_policies: invalidates every backend''s cache of the policies (a relation cache invalidation of the table, sent at commit)';
 CREATE TRIGGER resource_policies_changed
 	AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON hroe.resource_policies
-	FOR EACH STATEMENT EXECUTE FUNCTION hroe.resource_policies_changed();
+	FOR EACH STATEMENT EXECUTE FUNCTION hroe.table_changed();
+ALTER TABLE hroe.resource_policies ENABLE ALWAYS TRIGGER resource_policies_changed;
+COMMENT ON TRIGGER resource_policies_changed ON hroe.resource_policies IS
+'Invalidates every backend''s cache of the resource-based policies when the table changes (hroe.table_changed)';
 
 -- IAM's wildcards: * any run of characters, ? one character
 CREATE FUNCTION hroe.iam_matches(p_pattern text, p_value text, p_ignore_case boolean)
@@ -7143,3 +7151,14 @@ BEGIN
 	RETURN v_servers;
 END
 $$;
+
+-- Each backend caches the active keys it read (src/http/gateway_call.c): any
+-- change to the table invalidates every backend's cache at commit, even in
+-- a session or subscription that writes with session_replication_role =
+-- replica
+CREATE TRIGGER access_keys_changed
+	AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON hroe.access_keys
+	FOR EACH STATEMENT EXECUTE FUNCTION hroe.table_changed();
+ALTER TABLE hroe.access_keys ENABLE ALWAYS TRIGGER access_keys_changed;
+COMMENT ON TRIGGER access_keys_changed ON hroe.access_keys IS
+'Invalidates every backend''s cache of the active access keys when the table changes (hroe.table_changed)';

@@ -27,6 +27,8 @@
 #include "catalog/namespace.h"
 #include "catalog/pg_class.h"
 #include "catalog/pg_type.h"
+#include "commands/trigger.h"
+#include "fmgr.h"
 #include "miscadmin.h"
 #include "utils/guc.h"
 #include "utils/inval.h"
@@ -295,4 +297,26 @@ hroe_unbecome_on_error(const HroeIdentity *saved)
 	if (saved->nestlevel > 0)
 		AtEOXact_GUC(false, saved->nestlevel);
 	SetUserIdAndSecContext(saved->save_user, saved->save_sec);
+}
+
+PG_FUNCTION_INFO_V1(hroe_table_changed);
+/*
+ * hroe.table_changed(): the statement trigger of the extension's tables that
+ * backends cache (hroe.resource_policies, hroe.access_keys).  It
+ * invalidates the table's relation cache entry: every backend receives that
+ * at the start of its next transaction once this one commits (this backend
+ * at the end of the command, and again if the transaction aborts), and its
+ * relation cache callback forgets what it read from the table.
+ */
+Datum
+hroe_table_changed(PG_FUNCTION_ARGS)
+{
+	TriggerData *trigdata = (TriggerData *) fcinfo->context;
+
+	if (!CALLED_AS_TRIGGER(fcinfo))
+		ereport(ERROR,
+				(errcode(ERRCODE_E_R_I_E_TRIGGER_PROTOCOL_VIOLATED),
+				 errmsg("hroe.table_changed() must be called as a trigger")));
+	CacheInvalidateRelcache(trigdata->tg_relation);
+	return PointerGetDatum(NULL);
 }

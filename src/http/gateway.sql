@@ -24,10 +24,21 @@ CREATE TABLE hroe.access_keys (
 	-- (arn:aws:iam::<hroe.account_id>:user/<name>), NULL for its role's name
 	principal_name	text CHECK (principal_name ~ '^[A-Za-z0-9_+=,.@-]{1,64}$')
 );
-COMMENT ON TABLE hroe.access_keys IS 'Access keys of hroe-gateway: an AWS-style access key id, its secret (a credential: readable by the owner and by the gateway''s login role only), the PostgreSQL role its requests run as, and when it was created and revoked (a revoked key is refused at once; the gateway caches secrets for a few seconds), and the IAM user name its requests have in resource-based policies (principal arn:aws:iam::<hroe.account_id>:user/<principal_name>, NULL for the role''s name)';
+COMMENT ON TABLE hroe.access_keys IS 'Access keys of hroe-gateway: an AWS-style access key id, its secret (a credential: readable by the owner and by the gateway''s login role only), the PostgreSQL role its requests run as, and when it was created and revoked (a revoked key is refused from the next request on; the gateway caches secrets for a few seconds, every backend the keys it read until the table changes), and the IAM user name its requests have in resource-based policies (principal arn:aws:iam::<hroe.account_id>:user/<principal_name>, NULL for the role''s name)';
 REVOKE ALL ON hroe.access_keys FROM PUBLIC;
 -- Not marked with pg_extension_config_dump: secrets stay out of dumps, and
 -- keys are recreated after a restore (hroe.create_access_key).
+
+-- Each backend caches the active keys it read (src/http/gateway_call.c): any
+-- change to the table invalidates every backend's cache at commit, even in
+-- a session or subscription that writes with session_replication_role =
+-- replica
+CREATE TRIGGER access_keys_changed
+	AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON hroe.access_keys
+	FOR EACH STATEMENT EXECUTE FUNCTION hroe.table_changed();
+ALTER TABLE hroe.access_keys ENABLE ALWAYS TRIGGER access_keys_changed;
+COMMENT ON TRIGGER access_keys_changed ON hroe.access_keys IS
+'Invalidates every backend''s cache of the active access keys when the table changes (hroe.table_changed)';
 
 CREATE FUNCTION hroe.create_access_key(
 	p_role regrole,

@@ -5,10 +5,12 @@
  *	  hroe-gateway, run as the PostgreSQL role of its access key.
  *
  * The key is read from hroe.access_keys as the caller (the gateway's login
- * role: SELECT on the table, or on the columns read, is checked; the function
- * is not SECURITY DEFINER).  The read is an index probe, not a query, so it
- * would not apply row-level security: the table has none, and a key whose
- * table has it enabled is refused rather than read past its policies.  The
+ * role: SELECT on the table, or on the columns read, is checked on every
+ * call; the function is not SECURITY DEFINER), from the backend's cache of
+ * the keys it read until the table changes (KeyEntry, below), else by an
+ * index probe.  The probe is not a query, so it would not apply row-level
+ * security: the table has none, and a key whose table has it enabled is
+ * refused rather than read past its policies.  The
  * role switch is SET ROLE for the call, through the GUC machinery as
  * set_config('role', ...) does it: PostgreSQL checks that the caller is a
  * member of the role, and the setting is rolled back when the call returns
@@ -40,6 +42,8 @@
 #include "utils/guc.h"
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
+#include "utils/inval.h"
+#include "utils/memutils.h"
 #include "utils/snapmgr.h"
 
 #include "api_internal.h"
@@ -56,40 +60,86 @@
 #define AK_REVOKED	5
 /* principal_name: by name, absent from a catalog of 0.2 not yet updated */
 
+/* the table's CHECK constraints bound these */
+#define AK_ID_MAX		128
+#define AK_SECRET_MAX	128
+#define AK_PRINCIPAL_MAX 64
+/* keys kept at most; one more empties the cache */
+#define KEY_CACHE_MAX	1024
+
 /*
- * The active access key key_id: true and its role (and, with secret not
- * NULL, its secret, palloc'd) if there is one, false for an unknown or
- * revoked key; read with the caller's privileges and snapshot, as a query
- * of the columns read would; with principal not NULL, the IAM user name of
- * its requests (palloc'd; NULL for its role's name)
+ * The active keys this backend has read, until hroe.access_keys changes.
+ * Every write of the table (a key created or revoked, a secret or role
+ * changed, a row deleted, TRUNCATE) fires its statement trigger
+ * hroe.table_changed(), which invalidates the table's relation cache entry;
+ * every backend receives that at the start of its next transaction (this one
+ * at the end of the command, and again if its transaction aborts), and
+ * KeysInvalidate empties the cache.  A revocation therefore takes effect
+ * with the next request that starts after it commits, as when every request
+ * read the table, and a request costs a hash lookup instead of an index
+ * probe of the table (a sixth of a GetItem's instructions).  Unknown and
+ * revoked keys are not kept.
+ */
+typedef struct KeyEntry
+{
+	char		key_id[AK_ID_MAX + 1];	/* the hash key */
+	Oid			role;
+	bool		has_principal;
+	char		secret[AK_SECRET_MAX + 1];
+	char		principal[AK_PRINCIPAL_MAX + 1];
+} KeyEntry;
+
+static HTAB *key_cache = NULL;
+static Oid	keys_relid = InvalidOid;	/* hroe.access_keys, once looked up */
+static Oid	keys_index = InvalidOid;	/* its primary key */
+static uint64 key_cache_generation = 0; /* advanced by every invalidation */
+static bool key_callback_registered = false;
+
+/* Empty the cache, wiping its secrets */
+static void
+KeysForget(void)
+{
+	HASH_SEQ_STATUS seq;
+	KeyEntry   *e;
+
+	if (key_cache == NULL)
+		return;
+	hash_seq_init(&seq, key_cache);
+	while ((e = hash_seq_search(&seq)) != NULL)
+		explicit_bzero(e->secret, sizeof(e->secret));
+	hash_destroy(key_cache);
+	key_cache = NULL;
+}
+
+/* Relation cache callback: hroe.access_keys changed, or everything did */
+static void
+KeysInvalidate(Datum arg, Oid relid)
+{
+	if (relid == InvalidOid || relid == keys_relid)
+	{
+		key_cache_generation++;
+		KeysForget();
+		/* looked up again: the table may have been dropped, or renamed */
+		keys_relid = keys_index = InvalidOid;
+	}
+}
+
+/*
+ * Read the active key key_id from hroe.access_keys into e (false: unknown
+ * or revoked), with a snapshot taken now: the table's rows as of the latest
+ * commit.  The caller's privileges are checked by LookupKey.
  */
 static bool
-ReadKey(text *key_id, Oid *role, char **secret, char **principal)
+FetchKey(Oid relid, Oid index, text *key_id, KeyEntry *e)
 {
-	Oid			nsp = hroe_schema_oid();
-	Oid			relid = get_relname_relid("access_keys", nsp);
-	Oid			index = get_relname_relid("access_keys_pkey", nsp);
 	Relation	rel;
-	AclResult	acl;
 	ScanKeyData sk;
 	SysScanDesc scan;
 	HeapTuple	tup;
+	Snapshot	snapshot;
 	bool		found = false;
-	AttrNumber	ak_principal = OidIsValid(relid) ? get_attnum(relid, "principal_name") : InvalidAttrNumber;
+	AttrNumber	ak_principal = get_attnum(relid, "principal_name");
 
-	if (!OidIsValid(relid) || !OidIsValid(index))
-		elog(ERROR, "hroe.access_keys or its primary key is missing");
-	/* SELECT on the table, or on the columns read */
-	acl = pg_class_aclcheck(relid, GetUserId(), ACL_SELECT);
-	if (acl != ACLCHECK_OK &&
-		(pg_attribute_aclcheck(relid, AK_ID, GetUserId(), ACL_SELECT) != ACLCHECK_OK ||
-		 (secret != NULL &&
-		  pg_attribute_aclcheck(relid, AK_SECRET, GetUserId(), ACL_SELECT) != ACLCHECK_OK) ||
-		 pg_attribute_aclcheck(relid, AK_ROLE, GetUserId(), ACL_SELECT) != ACLCHECK_OK ||
-		 pg_attribute_aclcheck(relid, AK_REVOKED, GetUserId(), ACL_SELECT) != ACLCHECK_OK ||
-		 (principal != NULL && ak_principal != InvalidAttrNumber &&
-		  pg_attribute_aclcheck(relid, ak_principal, GetUserId(), ACL_SELECT) != ACLCHECK_OK)))
-		aclcheck_error(acl, OBJECT_TABLE, "access_keys");
 	rel = table_open(relid, AccessShareLock);
 	if (rel->rd_rel->relrowsecurity)
 		ereport(ERROR,
@@ -99,41 +149,163 @@ ReadKey(text *key_id, Oid *role, char **secret, char **principal)
 	/* in the column's collation, the index's (ScanKeyInit would use "C") */
 	ScanKeyEntryInitialize(&sk, 0, AK_ID, BTEqualStrategyNumber, InvalidOid,
 						   DEFAULT_COLLATION_OID, F_TEXTEQ, PointerGetDatum(key_id));
-	scan = systable_beginscan(rel, index, true, GetActiveSnapshot(), 1, &sk);
+	snapshot = RegisterSnapshot(GetLatestSnapshot());
+	scan = systable_beginscan(rel, index, true, snapshot, 1, &sk);
 	tup = systable_getnext(scan);
 	if (HeapTupleIsValid(tup))
 	{
 		TupleDesc	desc = RelationGetDescr(rel);
-		bool		null_role;
-		bool		null_revoked;
-		bool		null_secret = true;
+		bool		null_role,
+					null_revoked,
+					null_secret,
+					null_principal = true;
 		Datum		r = heap_getattr(tup, AK_ROLE, desc, &null_role);
-		Datum		sv = (Datum) 0;
+		Datum		sv = heap_getattr(tup, AK_SECRET, desc, &null_secret);
+		Datum		p = (Datum) 0;
 
 		(void) heap_getattr(tup, AK_REVOKED, desc, &null_revoked);
-		if (secret != NULL)
-			sv = heap_getattr(tup, AK_SECRET, desc, &null_secret);
-		found = !null_role && null_revoked && (secret == NULL || !null_secret);
+		/* (a table of a release before the column: none) */
+		if (ak_principal != InvalidAttrNumber)
+			p = heap_getattr(tup, ak_principal, desc, &null_principal);
+		found = !null_role && null_revoked && !null_secret;
 		if (found)
 		{
-			*role = DatumGetObjectId(r);
-			if (secret != NULL)
-				*secret = TextDatumGetCString(sv);
-			if (principal != NULL)
-			{
-				bool		null_principal = true;
-				Datum		p = (Datum) 0;
+			char	   *secret = TextDatumGetCString(sv);
 
-				/* (a table of a release before the column: none) */
-				if (ak_principal != InvalidAttrNumber)
-					p = heap_getattr(tup, ak_principal, desc, &null_principal);
-				*principal = null_principal ? NULL : TextDatumGetCString(p);
-			}
+			/* the CHECK constraints hold, unless they were dropped */
+			if (strlen(secret) > AK_SECRET_MAX ||
+				(!null_principal && VARSIZE_ANY_EXHDR(DatumGetPointer(p)) > AK_PRINCIPAL_MAX))
+				ereport(ERROR,
+						(errcode(ERRCODE_CHECK_VIOLATION),
+						 errmsg("access key \"%s\" has a secret or principal name longer than hroe.access_keys allows",
+								text_to_cstring(key_id))));
+			e->role = DatumGetObjectId(r);
+			strlcpy(e->secret, secret, sizeof(e->secret));
+			explicit_bzero(secret, strlen(secret));
+			e->has_principal = !null_principal;
+			if (e->has_principal)
+				text_to_cstring_buffer((text *) DatumGetPointer(p), e->principal,
+									   sizeof(e->principal));
 		}
 	}
 	systable_endscan(scan);
+	UnregisterSnapshot(snapshot);
 	table_close(rel, AccessShareLock);
 	return found;
+}
+
+/*
+ * The active access key key_id into out (false: unknown or revoked), from
+ * the cache or hroe.access_keys, once the caller's privileges on the
+ * columns it reads (the secret only when want_secret, the principal only
+ * when want_principal) are checked, as a query of those columns would
+ * check them: SELECT on the table, or on the columns.
+ */
+static bool
+LookupKey(text *key_id, bool want_secret, bool want_principal, KeyEntry *out)
+{
+	AclResult	acl;
+	char		id[AK_ID_MAX + 1];
+	KeyEntry   *e;
+	uint64		generation;
+
+	if (!key_callback_registered)
+	{
+		CacheRegisterRelcacheCallback(KeysInvalidate, (Datum) 0);
+		key_callback_registered = true;
+	}
+	if (!OidIsValid(keys_relid) || !OidIsValid(keys_index))
+	{
+		Oid			nsp = hroe_schema_oid();
+
+		keys_relid = get_relname_relid("access_keys", nsp);
+		keys_index = get_relname_relid("access_keys_pkey", nsp);
+		if (!OidIsValid(keys_relid) || !OidIsValid(keys_index))
+			elog(ERROR, "hroe.access_keys or its primary key is missing");
+	}
+	acl = pg_class_aclcheck(keys_relid, GetUserId(), ACL_SELECT);
+	if (acl != ACLCHECK_OK)
+	{
+		AttrNumber	ak_principal = want_principal ? get_attnum(keys_relid, "principal_name") : InvalidAttrNumber;
+
+		if (pg_attribute_aclcheck(keys_relid, AK_ID, GetUserId(), ACL_SELECT) != ACLCHECK_OK ||
+			(want_secret &&
+			 pg_attribute_aclcheck(keys_relid, AK_SECRET, GetUserId(), ACL_SELECT) != ACLCHECK_OK) ||
+			pg_attribute_aclcheck(keys_relid, AK_ROLE, GetUserId(), ACL_SELECT) != ACLCHECK_OK ||
+			pg_attribute_aclcheck(keys_relid, AK_REVOKED, GetUserId(), ACL_SELECT) != ACLCHECK_OK ||
+			(ak_principal != InvalidAttrNumber &&
+			 pg_attribute_aclcheck(keys_relid, ak_principal, GetUserId(), ACL_SELECT) != ACLCHECK_OK))
+			aclcheck_error(acl, OBJECT_TABLE, "access_keys");
+	}
+	/* longer than the table allows: not a key */
+	if (VARSIZE_ANY_EXHDR(key_id) > AK_ID_MAX)
+		return false;
+	text_to_cstring_buffer(key_id, id, sizeof(id));
+
+	if (key_cache != NULL && (e = hash_search(key_cache, id, HASH_FIND, NULL)) != NULL)
+	{
+		*out = *e;
+		return true;
+	}
+
+	/*
+	 * Not cached: read the row.  Invalidations already sent are taken first,
+	 * and the row is read with a snapshot taken after them, so that an entry
+	 * is kept only if no invalidation arrived since: one that arrives during
+	 * the read (any lock taken processes them) advances the generation, and
+	 * one sent later empties the cache when it is received.  The transaction's
+	 * own snapshot, older, could show a key revoked since, after that
+	 * revocation's invalidation was taken.
+	 */
+	AcceptInvalidationMessages();
+	if (!OidIsValid(keys_relid))	/* the table changed meanwhile */
+		return LookupKey(key_id, want_secret, want_principal, out);
+	generation = key_cache_generation;
+	memset(out, 0, sizeof(*out));
+	if (!FetchKey(keys_relid, keys_index, key_id, out))
+		return false;
+	/* changed meanwhile: this request uses what it read, uncached */
+	if (generation != key_cache_generation)
+		return true;
+	if (key_cache != NULL && hash_get_num_entries(key_cache) >= KEY_CACHE_MAX)
+		KeysForget();
+	if (key_cache == NULL)
+	{
+		HASHCTL		ctl;
+
+		ctl.keysize = AK_ID_MAX + 1;
+		ctl.entrysize = sizeof(KeyEntry);
+		ctl.hcxt = TopMemoryContext;
+		key_cache = hash_create("hroe access keys", 64, &ctl,
+								HASH_ELEM | HASH_STRINGS | HASH_CONTEXT);
+	}
+	e = hash_search(key_cache, id, HASH_ENTER, NULL);
+	memcpy(((char *) e) + offsetof(KeyEntry, role), ((char *) out) + offsetof(KeyEntry, role),
+		   sizeof(KeyEntry) - offsetof(KeyEntry, role));
+	return true;
+}
+
+/*
+ * The active access key key_id: true and its role (and, with secret not
+ * NULL, its secret, palloc'd) if there is one, false for an unknown or
+ * revoked key; read with the caller's privileges (LookupKey); with
+ * principal not NULL, the IAM user name of its requests (palloc'd; NULL
+ * for its role's name)
+ */
+static bool
+ReadKey(text *key_id, Oid *role, char **secret, char **principal)
+{
+	KeyEntry	e;
+
+	if (!LookupKey(key_id, secret != NULL, principal != NULL, &e))
+		return false;
+	*role = e.role;
+	if (secret != NULL)
+		*secret = pstrdup(e.secret);
+	if (principal != NULL)
+		*principal = e.has_principal ? pstrdup(e.principal) : NULL;
+	explicit_bzero(e.secret, sizeof(e.secret));
+	return true;
 }
 
 /*

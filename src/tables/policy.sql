@@ -33,14 +33,12 @@ SELECT pg_catalog.pg_extension_config_dump('hroe.resource_policies',
 
 -- Each backend caches the policies (tables_policy.c): any change to them
 -- invalidates every backend's cache at commit
-CREATE FUNCTION hroe.resource_policies_changed() RETURNS trigger
-AS 'MODULE_PATHNAME', 'hroe_resource_policies_changed'
-LANGUAGE C VOLATILE PARALLEL UNSAFE;
-COMMENT ON FUNCTION hroe.resource_policies_changed() IS
-'internal: trigger of hroe.resource_policies: invalidates every backend''s cache of the policies (a relation cache invalidation of the table, sent at commit)';
 CREATE TRIGGER resource_policies_changed
 	AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON hroe.resource_policies
-	FOR EACH STATEMENT EXECUTE FUNCTION hroe.resource_policies_changed();
+	FOR EACH STATEMENT EXECUTE FUNCTION hroe.table_changed();
+ALTER TABLE hroe.resource_policies ENABLE ALWAYS TRIGGER resource_policies_changed;
+COMMENT ON TRIGGER resource_policies_changed ON hroe.resource_policies IS
+'Invalidates every backend''s cache of the resource-based policies when the table changes (hroe.table_changed)';
 
 -- IAM's wildcards: * any run of characters, ? one character
 CREATE FUNCTION hroe.iam_matches(p_pattern text, p_value text, p_ignore_case boolean)

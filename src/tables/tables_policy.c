@@ -8,7 +8,7 @@
  *
  * The policies (hroe.resource_policies, policy.sql) are cached per backend:
  * every table that has one, with its documents parsed.  Any write of the
- * table fires a statement trigger (hroe_resource_policies_changed) that
+ * table fires a statement trigger (hroe.table_changed(), catalog.c) that
  * invalidates the table's relation cache entry, which every backend
  * receives at commit (and this one at once): the cache is then reloaded on
  * the next check.  A table without a policy costs one hash lookup, and no
@@ -36,6 +36,7 @@
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
 #include "utils/rel.h"
+#include "utils/snapmgr.h"
 
 #include "catalog.h"
 #include "policy.h"
@@ -111,7 +112,13 @@ LoadPolicies(void)
 	policy_tables = NULL;
 	policy_decisions = NULL;
 	policy_evaluator = InvalidOid;
-	/* valid from here: an invalidation while loading reloads next time */
+	/*
+	 * Valid from here: an invalidation while loading reloads next time.
+	 * Those already sent are taken first and the table is read with a
+	 * snapshot taken after them: the statement's own snapshot, older, could
+	 * miss a policy whose invalidation this backend took since.
+	 */
+	AcceptInvalidationMessages();
 	policy_valid = true;
 	policy_relid = OidIsValid(nsp) ? get_relname_relid("resource_policies", nsp) : InvalidOid;
 	/* a catalog of a release before policies (not yet updated): none */
@@ -128,8 +135,15 @@ LoadPolicies(void)
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
 	/* (no name but the qualified relation's: nothing for a search_path to shadow) */
-	ret = SPI_execute("SELECT table_name, stream_label, policy FROM hroe.resource_policies",
-					  true, 0);
+	{
+		SPIPlanPtr	plan = SPI_prepare("SELECT table_name, stream_label, policy FROM hroe.resource_policies",
+									   0, NULL);
+
+		if (plan == NULL)
+			elog(ERROR, "SPI_prepare failed: %s", SPI_result_code_string(SPI_result));
+		ret = SPI_execute_snapshot(plan, NULL, NULL, GetLatestSnapshot(), InvalidSnapshot,
+								   true, false, 0);
+	}
 	if (ret != SPI_OK_SELECT)
 		elog(ERROR, "reading hroe.resource_policies failed: %s", SPI_result_code_string(ret));
 	if (SPI_processed > 0)
@@ -255,23 +269,4 @@ hroe_policy_check(const char *action, const char *table, const char *index,
 									principal, iam_action, resource));
 		return;
 	}
-}
-
-PG_FUNCTION_INFO_V1(hroe_resource_policies_changed);
-/*
- * The statement trigger of hroe.resource_policies: every backend's cache
- * of the policies is invalidated at commit (and this backend's at the end
- * of the command)
- */
-Datum
-hroe_resource_policies_changed(PG_FUNCTION_ARGS)
-{
-	TriggerData *trigdata = (TriggerData *) fcinfo->context;
-
-	if (!CALLED_AS_TRIGGER(fcinfo))
-		ereport(ERROR,
-				(errcode(ERRCODE_E_R_I_E_TRIGGER_PROTOCOL_VIOLATED),
-				 errmsg("hroe.resource_policies_changed() must be called as a trigger")));
-	CacheInvalidateRelcache(trigdata->tg_relation);
-	return PointerGetDatum(NULL);
 }
