@@ -44,14 +44,18 @@ for name in "${names[@]}"; do
 		# its cluster also serves hroe's in-server HTTP endpoint (on the
 		# database it creates: the workers connect once it exists), on
 		# HROE_BENCH_HTTP_PORT if set, else a free port; HROE_BENCH_HTTP_WORKERS
-		# in-server HTTP workers (4)
+		# in-server HTTP workers (4; for ycsb, whose tables fit in memory, one
+		# a core: a worker runs each request itself, and more workers than
+		# cores only switch between them)
 		HROE_BENCH_HTTP_PORT=${HROE_BENCH_HTTP_PORT:-$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')}
 		export HROE_BENCH_HTTP_PORT
 		opts=$HROE_CLUSTER_OPTS
 		# bigtable's bulk load writes its table without WAL (created in the
 		# loading transaction): wal_level minimal, so no WAL sender
 		[ "$name" = bigtable ] && opts="$opts -o wal_level=minimal -o max_wal_senders=0"
-		HROE_CLUSTER_OPTS="$opts -o hroe.http_port=$HROE_BENCH_HTTP_PORT -o hroe.http_workers=${HROE_BENCH_HTTP_WORKERS:-4} -o hroe.http_role=postgres -o hroe.http_database=hroe_bench_$name" \
+		workers=${HROE_BENCH_HTTP_WORKERS:-4}
+		[ "$name" = ycsb ] && workers=${HROE_BENCH_HTTP_WORKERS:-$(nproc)}
+		HROE_CLUSTER_OPTS="$opts -o hroe.http_port=$HROE_BENCH_HTTP_PORT -o hroe.http_workers=$workers -o hroe.http_role=postgres -o hroe.http_database=hroe_bench_$name" \
 			in_cluster bash "test/bench/$name.sh"
 		continue
 	fi

@@ -229,4 +229,5 @@ fi
 echo
 echo "the load generator's CPU, the most any cell used: $(awk -F, '$1 == "closed" || $1 == "open" {if ($16 > m) m = $16} END {printf "%.2f", m}' "$OUT") of a core (ycsb.c, one thread)"
 echo "load average (1, 5, 15 min) before: $load_before; after: $(cut -d' ' -f1-3 /proc/loadavg) ($(nproc) cores)"
+has inserver && echo "hroe's in-server HTTP workers: $(psql -X -A -t -q -d "$DB" -c "SHOW hroe.http_workers")"
 psql -X -q -d postgres -c "DROP DATABASE $DB WITH (FORCE)" 2>/dev/null || true
