@@ -191,7 +191,6 @@ extern bool hroe_check_region(char **newval, void **extra, GucSource source);
 extern bool hroe_check_account_id(char **newval, void **extra, GucSource source);
 extern char *hroe_table_arn_cstring(const char *name);
 extern bool hroe_arn_parse(const char *arn, char **table, char **rest, bool *ours);
-extern char *hroe_arn_table_name(const char *arn, bool *ours);
 
 /* DescribeTable's figures of large tables (tables_statistics.c) */
 extern int	hroe_statistics_interval;
