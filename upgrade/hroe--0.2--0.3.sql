@@ -7143,3 +7143,13 @@ BEGIN
 	RETURN v_servers;
 END
 $$;
+
+-- hroe.item_by_key: the partition server's own local GetItem of the
+-- DynamoDB table of that name (one probe path), by the table's name
+DROP FUNCTION hroe.item_by_key(regclass, "any");
+-- A GetItem on a partition server: what a coordinator's own read path calls
+CREATE FUNCTION hroe.item_by_key(p_table_name text, VARIADIC p_key "any")
+RETURNS hroe.item AS 'MODULE_PATHNAME', 'hroe_item_by_key'
+LANGUAGE C STABLE STRICT PARALLEL RESTRICTED;
+COMMENT ON FUNCTION hroe.item_by_key(text, "any") IS
+'internal: The item of DynamoDB table p_table_name whose primary key columns equal p_key (given as separate arguments of the key columns'' types), or NULL: a GetItem on a partition server, for a coordinator''s own read path (doc/partitioning.md). The server''s own local GetItem of that table, without capacity or throttling: a btree probe without the executor (hroe.direct_access) when the caller may SELECT the table and row-level security does not apply to it, its prepared statement otherwise, which applies column privileges and row-level security. Security invoker';
