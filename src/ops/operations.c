@@ -291,7 +291,7 @@ hroe_op_fetch_item(HroeTableMeta *t, Datum *keys, bool for_update, MemoryContext
 			return RemoteFetch(t, partition, keys, n, types, cxt);
 	}
 	else
-		parts = hroe_table_read_partitions(t);
+		parts = hroe_table_read_partitions(t, NULL);
 	if (parts != NIL)
 	{
 		/*
