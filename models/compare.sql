@@ -447,13 +447,34 @@ $$;
 COMMENT ON FUNCTION hroe.compare_capture_changes() IS
 'internal: the statement trigger hroe.compare_capture puts on a model''s DynamoDB tables: copies the statement''s old rows and the keys of its new rows (transition tables) into the table''s capture table pg_temp.hroe_cmp_<oid>, for hroe.compare_write_capacity; does nothing where that table does not exist';
 
+-- Refuses the commit of a transaction in which hroe.compare_capture's
+-- triggers are in place (section 6): the deferred trigger of the guard
+-- table hroe.compare_capture fills, which fires at commit only (a rolled
+-- back subtransaction takes its event with it), so the triggers can never
+-- outlive the measurement.
+CREATE FUNCTION hroe.compare_capture_guard()
+RETURNS trigger
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+	RAISE EXCEPTION 'a transaction that called hroe.compare_capture cannot commit'
+		USING ERRCODE = '55000',
+			  DETAIL = format('The capture triggers on the DynamoDB tables of model %s would stay in place.', NEW.model),
+			  HINT = 'Call hroe.compare_capture in a subtransaction or transaction that is rolled back after hroe.compare_write_capacity.';
+END
+$$;
+COMMENT ON FUNCTION hroe.compare_capture_guard() IS
+'internal: the deferred constraint trigger of hroe.compare_capture''s guard table pg_temp.hroe_cmp_guard: fires at the commit of a transaction in which a capture is still in place, and refuses it (the capture''s triggers never outlive the rolled-back measurement)';
+
 -- Starts recording what a write changes in a model's DynamoDB tables, for
 -- hroe.compare_write_capacity: per table a capture table and three
 -- statement triggers (INSERT, UPDATE, DELETE: transition tables take one
 -- event each). Call it in a subtransaction that is rolled back after the
--- write is measured: the triggers and the capture tables go with it (the
--- capture tables are dropped at commit too). Needs the TRIGGER privilege
--- on the tables (their owner has it).
+-- write is measured: the triggers and the capture tables go with it. A
+-- transaction that would commit with them in place is refused at its
+-- commit (hroe.compare_capture_guard), so no trigger is ever left behind.
+-- Needs the TRIGGER privilege on the tables (their owner has it).
 CREATE FUNCTION hroe.compare_capture(p_model text)
 RETURNS void
 LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
@@ -463,6 +484,13 @@ DECLARE
 	t regclass;
 	v_cap text;
 BEGIN
+	-- the guard: its deferred trigger refuses a commit with the capture in place
+	IF pg_catalog.to_regclass('pg_temp.hroe_cmp_guard') IS NULL THEN
+		CREATE TEMP TABLE hroe_cmp_guard (model text) ON COMMIT DROP;
+		CREATE CONSTRAINT TRIGGER hroe_cmp_guard AFTER INSERT ON pg_temp.hroe_cmp_guard
+			DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION hroe.compare_capture_guard();
+	END IF;
+	INSERT INTO pg_temp.hroe_cmp_guard VALUES (p_model);
 	FOR t IN SELECT hroe.compare_item_tables(p_model) LOOP
 		v_cap := 'hroe_cmp_' || t::oid;
 		IF pg_catalog.to_regclass(format('pg_temp.%I', v_cap)) IS NOT NULL THEN
@@ -482,7 +510,7 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION hroe.compare_capture(text) IS
-'internal: starts recording what a write changes in a model''s DynamoDB tables (per table a capture table pg_temp.hroe_cmp_<oid>, dropped at commit, and AFTER INSERT, UPDATE and DELETE statement triggers running hroe.compare_capture_changes), for hroe.compare_write_capacity; meant for a subtransaction rolled back after the measured write, which takes the triggers with it; needs the TRIGGER privilege on the tables';
+'internal: starts recording what a write changes in a model''s DynamoDB tables (per table a capture table pg_temp.hroe_cmp_<oid> and AFTER INSERT, UPDATE and DELETE statement triggers running hroe.compare_capture_changes), for hroe.compare_write_capacity; for a subtransaction rolled back after the measured write, which takes the triggers with it: a transaction that would commit with the capture in place is refused at its commit (hroe.compare_capture_guard); needs the TRIGGER privilege on the tables';
 
 -- Write capacity of what changed since hroe.compare_capture (section 6):
 -- every item the write touched, its version before the write (the first

@@ -138,6 +138,25 @@ SELECT count(*) AS triggers_left FROM pg_trigger WHERE tgname LIKE 'hroe\_compar
 SELECT count(*) AS capture_tables_left FROM pg_class WHERE relname LIKE 'hroe\_cmp\_%' AND relpersistence = 't'
 	AND relnamespace = pg_my_temp_schema();
 
+-- a capture is never committed, so its triggers never stay on the tables:
+-- the commit of a transaction with a capture in place is refused (which
+-- rolls it back), a single statement's as an explicit transaction's
+SELECT hroe.compare_capture('hroe_single');
+BEGIN;
+SELECT hroe.compare_capture('hroe_multi');
+SELECT count(*) > 0 AS triggers_during_capture FROM pg_trigger WHERE tgname LIKE 'hroe\_compare\_capture\_%';
+COMMIT;
+SELECT count(*) AS triggers_left FROM pg_trigger WHERE tgname LIKE 'hroe\_compare\_capture\_%';
+-- a capture in a subtransaction rolled back: the transaction commits
+BEGIN;
+SAVEPOINT measured;
+SELECT hroe.compare_capture('hroe_multi');
+ROLLBACK TO SAVEPOINT measured;
+COMMIT;
+SELECT count(*) AS triggers_left FROM pg_trigger WHERE tgname LIKE 'hroe\_compare\_capture\_%';
+SELECT count(*) AS capture_tables_left FROM pg_class WHERE relname LIKE 'hroe\_cmp\_%' AND relpersistence = 't'
+	AND relnamespace = pg_my_temp_schema();
+
 -- the capture needs the TRIGGER privilege on the tables, as the write needs
 -- INSERT, UPDATE, DELETE; a role without it is told so
 CREATE ROLE cap_other;

@@ -240,23 +240,24 @@ P1 -c "REVOKE SELECT ON public.\"Music\" FROM app" >/dev/null
 same "$(three)" 'AccessDeniedException AccessDeniedException' "app without SELECT"
 P1 -c "GRANT SELECT ON public.\"Music\" TO app" >/dev/null
 # hroe.item_by_key refuses what is not a hroe table's key
-for call in "'public.\"Music\"', '$k1'::hroe.key" "'public.\"Music\"', '$k1'::hroe.key, 1::numeric" \
-	"'public.\"Music\"', VARIADIC ARRAY['$k1'::hroe.key, '$song1'::hroe.key]" "'pg_class', 1::oid"; do
+for call in "'Music', '$k1'::hroe.key" "'Music', '$k1'::hroe.key, 1::numeric" \
+	"'Music', '$k1'::hroe.key, '$song1'::hroe.key, 'x'::hroe.key" \
+	"'Music', VARIADIC ARRAY['$k1'::hroe.key, '$song1'::hroe.key]" "'pg_class', 1::oid"; do
 	out=$(P1 -v ON_ERROR_STOP=0 -c "SELECT hroe.item_by_key($call)" 2>&1 || true)
 	echo "  hroe.item_by_key($call): $out"
 	echo "$out" | grep -q '^ERROR:' || fail "hroe.item_by_key($call) not refused: $out"
 done
-[ "$(P1 -c "SELECT (hroe.item_by_key('public.\"Music\"', '$k1'::hroe.key, '$song1'::hroe.key)::jsonb)->'Song'->>'S'")" = "$song1" ] ||
+[ "$(P1 -c "SELECT (hroe.item_by_key('Music', '$k1'::hroe.key, '$song1'::hroe.key)::jsonb)->'Song'->>'S'")" = "$song1" ] ||
 	fail "hroe.item_by_key's item"
-[ "$(P1 -c "SELECT hroe.item_by_key('public.\"Music\"', '$k1'::hroe.key, 'absent'::hroe.key) IS NULL")" = t ] ||
+[ "$(P1 -c "SELECT hroe.item_by_key('Music', '$k1'::hroe.key, 'absent'::hroe.key) IS NULL")" = t ] ||
 	fail "hroe.item_by_key of an absent item"
 # a partition server whose hroe has no hroe.item_by_key (older): the SELECT
 k2=$(on 1)
 song2=$(C -c "SELECT 'song' || i FROM generate_series(1, 1500) i WHERE 'artist' || i % 37 = '$k2' LIMIT 1")
 get2="SELECT hroe.dynamodb('GetItem', '{\"TableName\": \"Music\", \"Key\": {\"Artist\": {\"S\": \"$k2\"}, \"Song\": {\"S\": \"$song2\"}}}')->'Item'->'Song'->>'S'"
-cluster_psql part2 -d "$db" -c 'ALTER FUNCTION hroe.item_by_key(regclass, "any") RENAME TO item_by_key_hidden'
+cluster_psql part2 -d "$db" -c 'ALTER FUNCTION hroe.item_by_key(text, "any") RENAME TO item_by_key_hidden'
 out=$(C -c "$get2" -c "$get2" -c "SELECT count(*) FROM dblink('$(cluster_conninfo part2 "$db")', \$\$SELECT application_name FROM pg_stat_activity WHERE application_name = 'hroe_remote_read'\$\$) AS a(n text)")
-cluster_psql part2 -d "$db" -c 'ALTER FUNCTION hroe.item_by_key_hidden(regclass, "any") RENAME TO item_by_key'
+cluster_psql part2 -d "$db" -c 'ALTER FUNCTION hroe.item_by_key_hidden(text, "any") RENAME TO item_by_key'
 [ "$(echo $out)" = "$song2 $song2 1" ] || fail "a server without hroe.item_by_key: $out"
 echo "hroe.item_by_key: ok"
 

@@ -6960,11 +6960,11 @@ END
 $$;
 DROP FUNCTION hroe.pitr_table_name(text);
 -- A GetItem on a partition server: what a coordinator's own read path calls
-CREATE FUNCTION hroe.item_by_key(p_table regclass, VARIADIC p_key "any")
+CREATE FUNCTION hroe.item_by_key(p_table_name text, VARIADIC p_key "any")
 RETURNS hroe.item AS 'MODULE_PATHNAME', 'hroe_item_by_key'
-LANGUAGE C STABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION hroe.item_by_key(regclass, "any") IS
-'internal: The item of hroe table p_table whose primary key columns equal p_key (given as separate arguments of the key columns'' types), or NULL: a GetItem on a partition server, for a coordinator''s own read path (doc/partitioning.md). A btree probe without the executor, as a local GetItem''s (hroe.direct_access), when the caller may SELECT the table and row-level security does not apply to it; through the SQL statement otherwise, which applies column privileges and row-level security. Security invoker';
+LANGUAGE C STABLE STRICT PARALLEL RESTRICTED;
+COMMENT ON FUNCTION hroe.item_by_key(text, "any") IS
+'internal: the item of DynamoDB table p_table_name whose primary key columns equal p_key (given as separate arguments of the key columns'' types), or NULL: a GetItem on a partition server, for a coordinator''s own read path (doc/partitioning.md). The server''s own local GetItem of that table, without capacity or throttling: a btree probe without the executor (hroe.direct_access) when the caller may SELECT the table and row-level security does not apply to it, its prepared statement otherwise, which applies column privileges and row-level security. Security invoker';
 
 -- vector indexes: hroe.vector_index_build takes the table's ACCESS
 -- EXCLUSIVE lock first (no lock upgrade); hroe.vector_indexes_maintain

@@ -31,6 +31,7 @@ ResourceTable(HroeCall *call, JsonbContainer *req)
 {
 	char	   *arn = hroe_api_member_text(req, "ResourceArn", "ResourceArn");
 	char	   *name;
+	char	   *rest;
 	bool		ours;
 
 	if (arn == NULL || arn[0] == '\0')
@@ -38,8 +39,8 @@ ResourceTable(HroeCall *call, JsonbContainer *req)
 	if (pg_mbstrlen(arn) > HROE_ARN_MAX)
 		hroe_api_invalid(psprintf("1 validation error detected: Value '%s' at 'resourceArn' failed to satisfy constraint: Member must have length less than or equal to %d",
 								  arn, HROE_ARN_MAX));
-	name = hroe_arn_table_name(arn, &ours);
-	if (name == NULL)
+	/* a table's ARN, nothing after the name */
+	if (!hroe_arn_parse(arn, &name, &rest, &ours) || rest[0] != '\0')
 		hroe_api_invalid(psprintf("Invalid TableArn: Invalid ResourceArn provided as input %s", arn));
 	hroe_call_resource(call, name, strlen(name));
 	if (!ours)

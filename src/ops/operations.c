@@ -230,7 +230,8 @@ DirectFetch(HroeTableMeta *t, Datum *keys, MemoryContext cxt, bool *done)
 /*
  * GetItem of a key of distributed table t by hroe's own read path, on its
  * partition partition: one call of the partition server's
- * hroe.item_by_key, prepared once per connection, in binary
+ * hroe.item_by_key (its statement built once per partition, prepared once
+ * per connection; remote_read.c), in binary
  */
 static HroeItem *
 RemoteFetch(HroeTableMeta *t, Oid partition, Datum *keys, int n, Oid *types, MemoryContext cxt)
@@ -241,18 +242,7 @@ RemoteFetch(HroeTableMeta *t, Oid partition, Datum *keys, int n, Oid *types, Mem
 	HroeItem   *found = NULL;
 
 	r.partition = partition;
-	/*
-	 * the server's hroe.item_by_key: its direct btree probe, as a local
-	 * GetItem's; the SELECT for a server whose hroe is older
-	 */
-	r.sql = t->schema.nrange ? "SELECT hroe.item_by_key(%s::pg_catalog.regclass, $1, $2)"
-		: "SELECT hroe.item_by_key(%s::pg_catalog.regclass, $1)";
-	r.literal_table = true;
-	r.null_absent = true;
-	r.fallback_sql = psprintf("SELECT item FROM %%s WHERE %s%s%s",
-							  hroe_remote_key_qual("pk", t->schema.types[0], 1),
-							  t->schema.nrange ? " AND " : "",
-							  t->schema.nrange ? hroe_remote_key_qual("sk", t->schema.types[1], 2) : "");
+	r.get = t;
 	r.nparams = n;
 	r.types = types;
 	r.values = keys;
@@ -301,7 +291,7 @@ hroe_op_fetch_item(HroeTableMeta *t, Datum *keys, bool for_update, MemoryContext
 			return RemoteFetch(t, partition, keys, n, types, cxt);
 	}
 	else
-		parts = hroe_table_read_partitions(t);
+		parts = hroe_table_read_partitions(t, NULL);
 	if (parts != NIL)
 	{
 		/*
@@ -335,6 +325,61 @@ hroe_op_fetch_item(HroeTableMeta *t, Datum *keys, bool for_update, MemoryContext
 	if (SPI_processed == 0)
 		return NULL;
 	return hroe_op_copy_item(cxt, SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
+}
+
+PG_FUNCTION_INFO_V1(hroe_item_by_key);
+
+/*
+ * SQL: hroe.item_by_key(table_name text, VARIADIC key "any"): the item of
+ * hroe table table_name whose primary key columns equal key (separate
+ * arguments of the key columns' types), NULL when absent.  What a
+ * coordinator's own read path calls for a GetItem on a partition server
+ * (remote_read.c): the server's own local GetItem of the table of that
+ * name, hroe_op_fetch_item (its caches, its direct btree probe when the
+ * caller may, else its prepared statement, which applies column privileges
+ * and row-level security), without throttling or capacity.  SECURITY
+ * INVOKER, under the statement's snapshot.
+ */
+Datum
+hroe_item_by_key(PG_FUNCTION_ARGS)
+{
+	char	   *table = text_to_cstring(PG_GETARG_TEXT_PP(0));
+	int			nkeys = PG_NARGS() - 1;
+	MemoryContext cxt = CurrentMemoryContext;
+	HroeTableMeta *t;
+	Datum		keys[2];
+	Oid			types[2];
+	int			n;
+	HroeItem   *item;
+
+	if (get_fn_expr_variadic(fcinfo->flinfo))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("hroe.item_by_key takes its key as separate arguments, not as a VARIADIC array")));
+	SPI_connect();
+	t = hroe_table_lookup(table, false);
+	n = KeyTypes(t, types);
+	if (nkeys != n)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("the key of table \"%s\" has %d columns, not %d", t->name, n, nkeys)));
+	for (int i = 0; i < n; i++)
+	{
+		Oid			type = get_fn_expr_argtype(fcinfo->flinfo, i + 1);
+
+		if (type != types[i])
+			ereport(ERROR,
+					(errcode(ERRCODE_DATATYPE_MISMATCH),
+					 errmsg("key column %d of table \"%s\" is of type %s, not %s", i + 1, t->name,
+							format_type_be(types[i]), format_type_be(type))));
+		/* (STRICT: no key column is null) */
+		keys[i] = PG_GETARG_DATUM(i + 1);
+	}
+	item = hroe_op_fetch_item(t, keys, false, cxt);
+	SPI_finish();
+	if (item == NULL)
+		PG_RETURN_NULL();
+	PG_RETURN_POINTER(item);
 }
 
 /* A composite result (attributes/item, consumed_capacity) */

@@ -303,6 +303,21 @@ typedef struct ReadStatement
 	int			part;			/* the one partition read, or -1: all */
 } ReadStatement;
 
+/*
+ * A distributed table's partitions as a read sees them, looked up once per
+ * call (its table opened once, not at every chunk; BuildRead)
+ */
+typedef struct ReadParts
+{
+	bool		known;			/* looked up */
+	List	   *names;			/* hroe_table_read_partitions', or NIL */
+	Oid		   *oids;			/* their foreign tables, in the same order */
+	int			key_part;		/* a Query's partition of its pk, -1 until
+								 * looked up */
+} ReadParts;
+
+#define READ_PARTS_INIT {false, NIL, NULL, -1}
+
 /* Add a parameter of type and value to the statement: its number */
 static int
 AddParam(ReadStatement *st, Oid type, Datum value)
@@ -535,10 +550,12 @@ ResumeAfter(ReadSpec *s, ReadStatement *st, const OrderCol *order, int norder)
  *                       UNION ALL (... p1 ...)) u ORDER BY o1, o2 LIMIT n
  * With remote (hroe's own read path, RemoteChunk, which sends each
  * partition's statement itself), that statement is not built: only its
- * parts (conds, orderby, the order columns, pushed, part).
+ * parts (conds, orderby, the order columns, pushed, part).  The partitions
+ * are looked up into *rp at the call's first chunk, its later chunks reuse
+ * them.
  */
 static void
-BuildRead(ReadSpec *s, ReadStatement *st, int64 limit, bool remote)
+BuildRead(ReadSpec *s, ReadStatement *st, int64 limit, bool remote, ReadParts *rp)
 {
 	OrderCol	order[HROE_MAX_KEY_ATTRS + 2];
 	int			norder;
@@ -553,7 +570,12 @@ BuildRead(ReadSpec *s, ReadStatement *st, int64 limit, bool remote)
 	initStringInfo(&st->shape);
 	st->np = 0;
 	st->pk_param = 0;
-	st->parts = hroe_table_read_partitions(s->t);
+	if (!rp->known)
+	{
+		rp->names = hroe_table_read_partitions(s->t, &rp->oids);
+		rp->known = true;
+	}
+	st->parts = rp->names;
 	appendStringInfo(&st->shape, "%c:%s:%c", s->is_query ? 'Q' : 'S', s->ix ? s->ix->name : "",
 					 s->forward ? 'f' : 'b');
 	if (st->parts == NIL)
@@ -601,8 +623,10 @@ BuildRead(ReadSpec *s, ReadStatement *st, int64 limit, bool remote)
 	appendStringInfo(&st->shape, ":l" INT64_FORMAT, pushed);
 	if (st->pk_param > 0)
 	{
-		/* a Query by the partition key: its one partition */
-		part = hroe_table_key_partition(s->t, st->values[st->pk_param - 1]);
+		/* a Query by the partition key: its one partition (the same in every chunk) */
+		if (rp->key_part < 0)
+			rp->key_part = hroe_table_key_partition(s->t, st->values[st->pk_param - 1]);
+		part = rp->key_part;
 		st->part = part;
 		if (remote)
 			return;
@@ -669,7 +693,7 @@ typedef struct RemoteRow
  * when used, hroe_remote_read_item), their count returned
  */
 static uint64
-RemoteChunk(ReadSpec *s, ReadStatement *st, int64 want, RemoteRow **rows)
+RemoteChunk(ReadSpec *s, ReadStatement *st, ReadParts *rp, int64 want, RemoteRow **rows)
 {
 	int			nparts = st->part >= 0 ? 1 : list_length(st->parts);
 	bool		merge = nparts > 1 && st->norder > 0;
@@ -702,7 +726,7 @@ RemoteChunk(ReadSpec *s, ReadStatement *st, int64 want, RemoteRow **rows)
 	appendStringInfo(&sql, " LIMIT " INT64_FORMAT, st->pushed);
 	for (int j = 0; j < nparts; j++)
 	{
-		reads[j].partition = hroe_table_partition_oid(s->t, st->part >= 0 ? st->part : j);
+		reads[j].partition = rp->oids[st->part >= 0 ? st->part : j];
 		reads[j].sql = sql.data;
 		reads[j].nparams = st->np;
 		reads[j].types = st->types;
@@ -775,6 +799,7 @@ RunRead(ReadSpec *s, EmitItem emit, void *arg, MemoryContext cxt, ReadOutcome *o
 	MemoryContext chunkcxt = AllocSetContextCreate(CurrentMemoryContext, "hroe remote read chunk",
 												   ALLOCSET_DEFAULT_SIZES);
 	MemoryContext oldcxt;
+	ReadParts	parts = READ_PARTS_INIT;
 
 	memset(out, 0, sizeof(*out));
 	for (;;)
@@ -792,7 +817,7 @@ RunRead(ReadSpec *s, EmitItem emit, void *arg, MemoryContext cxt, ReadOutcome *o
 		if (s->limit > 0)
 			want = Min(want, s->limit - out->scanned);
 		use_remote = hroe_remote_read_usable(t);
-		BuildRead(s, &st, want, use_remote);
+		BuildRead(s, &st, want, use_remote, &parts);
 		tuptable = NULL;
 		remote = NULL;
 		if (st.parts != NIL && use_remote)
@@ -800,7 +825,7 @@ RunRead(ReadSpec *s, EmitItem emit, void *arg, MemoryContext cxt, ReadOutcome *o
 			/* hroe's own read path: every server at once, in binary */
 			MemoryContextReset(chunkcxt);
 			oldcxt = MemoryContextSwitchTo(chunkcxt);
-			n = RemoteChunk(s, &st, want, &remote);
+			n = RemoteChunk(s, &st, &parts, want, &remote);
 			MemoryContextSwitchTo(oldcxt);
 		}
 		else
@@ -1496,6 +1521,7 @@ hroe_explain_query(PG_FUNCTION_ARGS)
 	ReadSpec	s;
 	char	   *table = ReadTable(fcinfo, &s);
 	ReadStatement st;
+	ReadParts	parts = READ_PARTS_INIT;
 	SPIPlanPtr	plan;
 	CachedPlan *cplan;
 	ExplainState *es;
@@ -1506,7 +1532,7 @@ hroe_explain_query(PG_FUNCTION_ARGS)
 	SPI_connect();
 	PrepareQuery(&s, table, hroe_op_arg_text(fcinfo, 1), ArgJsonb(fcinfo, 3), ArgJsonb(fcinfo, 2),
 				 hroe_op_arg_text(fcinfo, 4), false, NULL, NULL);
-	BuildRead(&s, &st, 100, false);
+	BuildRead(&s, &st, 100, false, &parts);
 	plan = st.parts != NIL
 		? hroe_table_plan_partitions(s.t, st.shape.data, st.sql.data, st.np, st.types)
 		: hroe_table_plan(s.t, st.shape.data, st.sql.data, st.np, st.types);

@@ -10,10 +10,11 @@
  *	  (hroe.item's send and receive functions, the receive function
  *	  validating everything), every server of a read sent its statement
  *	  before any answer is collected.  A GetItem's statement calls the
- *	  server's hroe.item_by_key (below: the partition server's side), a
- *	  local GetItem's btree probe without the executor.  Partitions, user
- *	  mappings, prepared statements and the types' send and receive
- *	  functions are looked up once, in hash tables that invalidations drop.
+ *	  server's hroe.item_by_key (src/ops/operations.c: the server's own
+ *	  local GetItem of the table of the same name).  Partitions (with
+ *	  their GetItem statements), user mappings, prepared statements and the
+ *	  types' send and receive functions are looked up once, in hash tables
+ *	  that invalidations drop.
  *
  *	  Connections are per backend and user mapping, opened with the foreign
  *	  server's and user mapping's libpq options as postgres_fdw opens its
@@ -37,21 +38,12 @@
  */
 #include "postgres.h"
 
-#include "access/genam.h"
-#include "access/htup_details.h"
 #include "access/reloptions.h"
-#include "access/stratnum.h"
-#include "access/table.h"
-#include "access/tableam.h"
 #include "access/xact.h"
-#include "catalog/pg_class.h"
 #include "catalog/pg_foreign_server.h"
-#include "catalog/pg_operator.h"
 #include "catalog/pg_user_mapping.h"
 #include "commands/defrem.h"
 #include "common/hashfn.h"
-#include "executor/spi.h"
-#include "executor/tuptable.h"
 #include "foreign/foreign.h"
 #include "libpq-fe.h"
 #include "mb/pg_wchar.h"
@@ -66,9 +58,6 @@
 #include "utils/inval.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
-#include "utils/rel.h"
-#include "utils/rls.h"
-#include "utils/snapmgr.h"
 #include "utils/syscache.h"
 
 #include "catalog.h"
@@ -105,12 +94,12 @@ static HTAB *ConnHash = NULL;
 
 /*
  * A statement prepared on a connection: the statement's format (a
- * HroeRemoteRead's sql, whose text is the key) for a partition
+ * HroeRemoteRead's sql, or a partition's GetItem statement; its text is the
+ * key) for a partition
  */
 typedef struct RemoteStmtKey
 {
 	Oid			partition;
-	bool		literal_table;
 	const char *fmt;
 } RemoteStmtKey;
 
@@ -121,16 +110,23 @@ typedef struct RemoteStmt
 	char	   *sql;			/* the statement sent */
 } RemoteStmt;
 
-/* A partition's foreign server and remote table, looked up once */
+/*
+ * A partition's foreign server and remote table, looked up once, and its
+ * GetItem's statements, built at its first GetItem
+ */
 typedef struct RemotePart
 {
 	Oid			partition;		/* hash key: the foreign table */
 	Oid			serverid;
 	char	   *table;			/* schema.table, quoted */
-	char	   *table_literal;	/* the same as a quoted literal */
+	char	   *get_sql;		/* or NULL: hroe.item_by_key of the table's
+								 * name and key */
+	char	   *get_fallback;	/* the SELECT by key, for a server whose
+								 * hroe has no hroe.item_by_key */
 } RemotePart;
 
 static HTAB *PartHash = NULL;
+static MemoryContext PartCxt = NULL;	/* PartHash and its strings */
 
 /* The connection of a role to a server */
 typedef struct UserServer
@@ -164,6 +160,7 @@ static HTAB *TypeIOHash = NULL;
 
 static void Disconnect(RemoteConn *c);
 static char *CastParams(const char *sql, int nparams, Oid *types);
+static char *KeyQual(const char *column, char type, int param);
 static bool CompleteUnless(RemoteConn *c, ExecStatusType want, const char *sql, int unless);
 
 /* the prepared statements a connection keeps at most */
@@ -644,7 +641,7 @@ StmtHash(const void *key, Size keysize)
 {
 	const RemoteStmtKey *k = key;
 
-	return hash_combine(hash_combine(murmurhash32(k->partition), k->literal_table ? 1 : 0),
+	return hash_combine(murmurhash32(k->partition),
 						hash_bytes((const unsigned char *) k->fmt, strlen(k->fmt)));
 }
 
@@ -654,7 +651,7 @@ StmtMatch(const void *a, const void *b, Size keysize)
 	const RemoteStmtKey *x = a;
 	const RemoteStmtKey *y = b;
 
-	if (x->partition != y->partition || x->literal_table != y->literal_table)
+	if (x->partition != y->partition)
 		return 1;
 	return strcmp(x->fmt, y->fmt);
 }
@@ -690,7 +687,6 @@ RemoteTable(ForeignTable *ft, Oid relid)
 static RemotePart *
 LookupPart(Oid partition)
 {
-	static MemoryContext cxt = NULL;
 	RemotePart *p;
 	bool		found;
 
@@ -699,13 +695,13 @@ LookupPart(Oid partition)
 	{
 		HASHCTL		ctl;
 
-		if (cxt == NULL)
-			cxt = AllocSetContextCreate(TopMemoryContext, "hroe remote read partitions",
-										ALLOCSET_SMALL_SIZES);
-		MemoryContextReset(cxt);
+		if (PartCxt == NULL)
+			PartCxt = AllocSetContextCreate(TopMemoryContext, "hroe remote read partitions",
+											ALLOCSET_SMALL_SIZES);
+		MemoryContextReset(PartCxt);
 		ctl.keysize = sizeof(Oid);
 		ctl.entrysize = sizeof(RemotePart);
-		ctl.hcxt = cxt;
+		ctl.hcxt = PartCxt;
 		PartHash = hash_create("hroe remote read partitions", 16, &ctl,
 							   HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
 		PartGeneration = Generation;
@@ -722,24 +718,57 @@ LookupPart(Oid partition)
 			return LookupPart(partition);
 		p = hash_search(PartHash, &partition, HASH_ENTER, &found);
 		p->serverid = serverid;
-		p->table = MemoryContextStrdup(cxt, table);
-		p->table_literal = MemoryContextStrdup(cxt, quote_literal_cstr(table));
+		p->table = MemoryContextStrdup(PartCxt, table);
+		p->get_sql = NULL;
+		p->get_fallback = NULL;
 	}
 	return p;
 }
 
 /*
- * The name of read r's statement (format fmt) prepared on c, prepared now if
- * need be (the statement sent in *sql); NULL, nothing prepared, when the
- * server has no function the statement calls and missing_ok
+ * The statement of a GetItem of table t's key on partition partition, built
+ * once and kept with the partition: the server's hroe.item_by_key of the
+ * table's name (on the server, the hroe table of that name), or with
+ * fallback the SELECT by key for a server whose hroe has no
+ * hroe.item_by_key.  Valid until the partitions are looked up again.
+ */
+static const char *
+GetStatement(HroeTableMeta *t, Oid partition, bool fallback)
+{
+	RemotePart *p = LookupPart(partition);
+
+	if (p->get_sql == NULL)
+	{
+		char	   *name = quote_literal_cstr(t->name);
+		char	   *get;
+		char	   *select;
+
+		/*
+		 * (the name typed: a server whose hroe.item_by_key has another
+		 * signature answers undefined_function, as one without it)
+		 */
+		get = psprintf("SELECT hroe.item_by_key(%s::pg_catalog.text, $1%s)", name, t->schema.nrange ? ", $2" : "");
+		select = psprintf("SELECT item FROM %s WHERE %s%s%s", p->table,
+						  KeyQual("pk", t->schema.types[0], 1),
+						  t->schema.nrange ? " AND " : "",
+						  t->schema.nrange ? KeyQual("sk", t->schema.types[1], 2) : "");
+		p->get_fallback = MemoryContextStrdup(PartCxt, select);
+		p->get_sql = MemoryContextStrdup(PartCxt, get);
+	}
+	return fallback ? p->get_fallback : p->get_sql;
+}
+
+/*
+ * The name of read r's statement (format fmt, %s the remote table; a
+ * GetItem's statement as it is) prepared on c, prepared now if need be (the
+ * statement sent in *sql); NULL, nothing prepared, when the server has no
+ * function the statement calls and missing_ok
  */
 static char *
-Prepare(RemoteConn *c, HroeRemoteRead *r, const char *fmt, bool literal_table, bool missing_ok,
-		char **sql)
+Prepare(RemoteConn *c, HroeRemoteRead *r, const char *fmt, bool missing_ok, char **sql)
 {
 	RemoteStmtKey key;
 	RemoteStmt *e;
-	RemotePart *part;
 	char	   *name;
 	char	   *text;
 	MemoryContext old;
@@ -761,7 +790,6 @@ Prepare(RemoteConn *c, HroeRemoteRead *r, const char *fmt, bool literal_table, b
 		c->generation = Generation;
 	}
 	key.partition = r->partition;
-	key.literal_table = literal_table;
 	key.fmt = fmt;
 	e = hash_search(c->stmts, &key, HASH_FIND, NULL);
 	if (e != NULL)
@@ -769,8 +797,7 @@ Prepare(RemoteConn *c, HroeRemoteRead *r, const char *fmt, bool literal_table, b
 		*sql = e->sql;
 		return e->name;
 	}
-	part = LookupPart(r->partition);
-	text = CastParams(psprintf(fmt, literal_table ? part->table_literal : part->table),
+	text = CastParams(r->get ? fmt : psprintf(fmt, LookupPart(r->partition)->table),
 					  r->nparams, r->types);
 	c->busy = true;
 	if (c->nprepared >= HROE_REMOTE_STATEMENTS)
@@ -785,7 +812,7 @@ Prepare(RemoteConn *c, HroeRemoteRead *r, const char *fmt, bool literal_table, b
 		c->stmts = NULL;
 		MemoryContextReset(c->cxt);
 		c->busy = false;
-		return Prepare(c, r, fmt, literal_table, missing_ok, sql);
+		return Prepare(c, r, fmt, missing_ok, sql);
 	}
 	name = psprintf("hroe_r%d", c->nprepared);
 	if (!c->configured)
@@ -1003,8 +1030,8 @@ CastParams(const char *sql, int nparams, Oid *types)
  * search_path is pg_catalog, hroe, which the statement's unqualified
  * comparisons of key columns rely on
  */
-char *
-hroe_remote_key_qual(const char *column, char type, int param)
+static char *
+KeyQual(const char *column, char type, int param)
 {
 	if (type == 'N')
 		return psprintf("%s OPERATOR(pg_catalog.=) $%d::pg_catalog.numeric", column, param);
@@ -1110,16 +1137,18 @@ hroe_remote_read_run(HroeRemoteRead *reads, int nreads)
 				lengths[p] = VARSIZE(b) - VARHDRSZ;
 				formats[p] = 1;
 			}
-			if (r->fallback_sql != NULL && c->no_item_by_key)
-				name = Prepare(c, r, r->fallback_sql, false, false, &sqls[i]);
+			if (r->get == NULL)
+				name = Prepare(c, r, r->sql, false, &sqls[i]);
+			else if (c->no_item_by_key)
+				name = Prepare(c, r, GetStatement(r->get, r->partition, true), false, &sqls[i]);
 			else
 			{
-				name = Prepare(c, r, r->sql, r->literal_table, r->fallback_sql != NULL, &sqls[i]);
+				name = Prepare(c, r, GetStatement(r->get, r->partition, false), true, &sqls[i]);
 				if (name == NULL)
 				{
 					/* a partition server whose hroe is older than this one */
 					c->no_item_by_key = true;
-					name = Prepare(c, r, r->fallback_sql, false, false, &sqls[i]);
+					name = Prepare(c, r, GetStatement(r->get, r->partition, true), false, &sqls[i]);
 				}
 			}
 			/* (copies: the statements' entries may go at an invalidation) */
@@ -1160,7 +1189,7 @@ hroe_remote_read_run(HroeRemoteRead *reads, int nreads)
 							 errmsg("remote statement on server \"%s\" returned text, not binary", c->srvname)));
 			r->nrows = PQntuples(res);
 			/* hroe.item_by_key's answer for an absent item: no row */
-			if (r->null_absent && r->nrows == 1 && PQgetisnull(res, 0, 0))
+			if (r->get != NULL && r->nrows == 1 && PQgetisnull(res, 0, 0))
 				r->nrows = 0;
 			r->recv = recv;
 			r->srvname = pstrdup(c->srvname);
@@ -1178,182 +1207,4 @@ hroe_remote_read_run(HroeRemoteRead *reads, int nreads)
 			left--;
 		}
 	}
-}
-
-/* ---------- the partition server's side ---------- */
-
-/* Operator op's name, schema-qualified, for OPERATOR(...) */
-static char *
-QualifiedOperator(Oid op)
-{
-	HeapTuple	tup = SearchSysCache1(OPEROID, ObjectIdGetDatum(op));
-	Form_pg_operator form;
-	char	   *result;
-
-	if (!HeapTupleIsValid(tup))
-		elog(ERROR, "cache lookup failed for operator %u", op);
-	form = (Form_pg_operator) GETSTRUCT(tup);
-	result = psprintf("%s.%s", quote_identifier(get_namespace_name(form->oprnamespace)),
-					  NameStr(form->oprname));
-	ReleaseSysCache(tup);
-	return result;
-}
-
-/* The equality operator of primary key index idx's column i for type */
-static Oid
-KeyEqualityOperator(Relation rel, Relation idx, int i, Oid type)
-{
-	Oid			op = get_opfamily_member(idx->rd_opfamily[i], type, type, BTEqualStrategyNumber);
-
-	if (!OidIsValid(op))
-		elog(ERROR, "no equality operator for key column %d of %s", i + 1,
-			 RelationGetRelationName(rel));
-	return op;
-}
-
-/*
- * The item of the row whose primary key is keys, read by SQL (the executor,
- * which applies row-level security and column privileges); NULL when absent
- */
-static Datum
-ItemByKeySql(Relation rel, Relation idx, int nkeys, Datum *keys, Oid *types, bool *isnull)
-{
-	StringInfoData sql;
-	Datum		result = (Datum) 0;
-	int			ret;
-
-	initStringInfo(&sql);
-	appendStringInfo(&sql, "SELECT item FROM %s WHERE ",
-					 quote_qualified_identifier(get_namespace_name(RelationGetNamespace(rel)),
-												RelationGetRelationName(rel)));
-	for (int i = 0; i < nkeys; i++)
-	{
-		Oid			op = KeyEqualityOperator(rel, idx, i, types[i]);
-
-		appendStringInfo(&sql, "%s%s OPERATOR(%s) $%d", i ? " AND " : "",
-						 quote_identifier(get_attname(RelationGetRelid(rel),
-													  idx->rd_index->indkey.values[i], false)),
-						 QualifiedOperator(op), i + 1);
-	}
-	if (SPI_connect() != SPI_OK_CONNECT)
-		elog(ERROR, "SPI_connect failed");
-	ret = SPI_execute_with_args(sql.data, nkeys, types, keys, NULL, true, 1);
-	if (ret != SPI_OK_SELECT)
-		elog(ERROR, "reading %s failed: %s", RelationGetRelationName(rel),
-			 SPI_result_code_string(ret));
-	*isnull = true;
-	if (SPI_processed > 0)
-	{
-		Datum		d = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, isnull);
-
-		if (!*isnull)
-			result = SPI_datumTransfer(PointerGetDatum(PG_DETOAST_DATUM(d)), false, -1);
-	}
-	SPI_finish();
-	return result;
-}
-
-PG_FUNCTION_INFO_V1(hroe_item_by_key);
-
-/*
- * SQL: hroe.item_by_key(table regclass, VARIADIC key "any"): the item of
- * table (a hroe table: a primary key, an item column of type hroe.item)
- * whose primary key is key, NULL when absent.  What a coordinator's own read
- * path calls for a GetItem on a partition server: a local GetItem's btree
- * probe without the executor (hroe.direct_access), under the same rules as
- * a local GetItem's: the caller's SELECT privilege on the table, and when it
- * has only column privileges, or row-level security applies to it, or
- * hroe.direct_access is off, the SQL statement instead (through the
- * executor, which applies them).  SECURITY INVOKER.
- */
-Datum
-hroe_item_by_key(PG_FUNCTION_ARGS)
-{
-	Oid			relid = PG_GETARG_OID(0);
-	int			nkeys = PG_NARGS() - 1;
-	Datum		keys[INDEX_MAX_KEYS];
-	Oid			types[INDEX_MAX_KEYS];
-	ScanKeyData skey[INDEX_MAX_KEYS];
-	Relation	rel,
-				idx;
-	Oid			pkey;
-	AttrNumber	item_attno;
-	bool		isnull = true;
-	Datum		result = (Datum) 0;
-
-	if (get_fn_expr_variadic(fcinfo->flinfo))
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("hroe.item_by_key takes its key as separate arguments, not as a VARIADIC array")));
-	if (nkeys < 1 || nkeys >= INDEX_MAX_KEYS)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("hroe.item_by_key needs the key's columns")));
-	for (int i = 0; i < nkeys; i++)
-	{
-		/* (STRICT: no key column is null) */
-		keys[i] = PG_GETARG_DATUM(i + 1);
-		types[i] = get_fn_expr_argtype(fcinfo->flinfo, i + 1);
-	}
-	/* AccessShareLock, as a SELECT takes before it checks privileges */
-	rel = table_open(relid, AccessShareLock);
-	if (rel->rd_rel->relkind != RELKIND_RELATION)
-		ereport(ERROR,
-				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
-				 errmsg("\"%s\" is not a table", RelationGetRelationName(rel))));
-	pkey = RelationGetPrimaryKeyIndex(rel);
-	item_attno = get_attnum(relid, "item");
-	if (!OidIsValid(pkey) || item_attno == InvalidAttrNumber ||
-		get_atttype(relid, item_attno) != hroe_item_typid())
-		ereport(ERROR,
-				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
-				 errmsg("table \"%s\" is not a hroe table", RelationGetRelationName(rel)),
-				 errdetail("A hroe table has a primary key and an item column of type hroe.item.")));
-	idx = index_open(pkey, AccessShareLock);
-	if (IndexRelationGetNumberOfKeyAttributes(idx) != nkeys)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("the primary key of \"%s\" has %d columns, not %d",
-						RelationGetRelationName(rel),
-						IndexRelationGetNumberOfKeyAttributes(idx), nkeys)));
-	for (int i = 0; i < nkeys; i++)
-		if (types[i] != idx->rd_opcintype[i])
-			ereport(ERROR,
-					(errcode(ERRCODE_DATATYPE_MISMATCH),
-					 errmsg("key column %d of \"%s\" is of type %s, not %s", i + 1,
-							RelationGetRelationName(rel), format_type_be(idx->rd_opcintype[i]),
-							format_type_be(types[i]))));
-	if (!hroe_direct_read_allowed(relid))
-		result = ItemByKeySql(rel, idx, nkeys, keys, types, &isnull);
-	else
-	{
-		IndexScanDesc scan;
-		TupleTableSlot *slot;
-
-		for (int i = 0; i < nkeys; i++)
-		{
-			Oid			op = KeyEqualityOperator(rel, idx, i, types[i]);
-
-			ScanKeyEntryInitialize(&skey[i], 0, i + 1, BTEqualStrategyNumber, types[i],
-								   idx->rd_indcollation[i], get_opcode(op), keys[i]);
-		}
-		scan = index_beginscan(rel, idx, GetActiveSnapshot(), nkeys, 0);
-		index_rescan(scan, skey, nkeys, NULL, 0);
-		slot = table_slot_create(rel, NULL);
-		if (index_getnext_slot(scan, ForwardScanDirection, slot))
-		{
-			Datum		d = slot_getattr(slot, item_attno, &isnull);
-
-			/* a copy: the row's buffer is released below */
-			if (!isnull)
-				result = PointerGetDatum(PG_DETOAST_DATUM_COPY(d));
-		}
-		ExecDropSingleTupleTableSlot(slot);
-		index_endscan(scan);
-	}
-	index_close(idx, NoLock);
-	table_close(rel, NoLock);
-	if (isnull)
-		PG_RETURN_NULL();
-	PG_RETURN_DATUM(result);
 }

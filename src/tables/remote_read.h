@@ -19,14 +19,15 @@ extern bool hroe_remote_reads;
 typedef struct HroeRemoteRead
 {
 	Oid			partition;		/* the foreign table (partition) */
-	const char *sql;			/* remote SQL, %s for the remote table: its
-								 * quoted name, or with literal_table a
-								 * string literal of it */
-	bool		literal_table;
-	const char *fallback_sql;	/* or NULL: the statement for a server whose
-								 * hroe has no function sql calls (%s the
-								 * quoted name) */
-	bool		null_absent;	/* a single row of a null item is no row */
+	const char *sql;			/* remote SQL, %s for the remote table's
+								 * quoted name (unused with get) */
+	HroeTableMeta *get;			/* or NULL: a GetItem of this table's key
+								 * (the parameters), its statement the
+								 * partition's own (built once, kept with
+								 * the partition): the server's
+								 * hroe.item_by_key, or the SELECT by key
+								 * on a server whose hroe has none; no row
+								 * when the item is absent */
 	int			nparams;
 	Oid		   *types;			/* the parameters' types */
 	Datum	   *values;			/* and values (none null) */
@@ -44,7 +45,6 @@ extern void hroe_remote_read_init(void);
 extern bool hroe_remote_read_usable(HroeTableMeta *t);
 extern void hroe_remote_read_call_begins(void);
 extern void hroe_remote_read_pause(void);
-extern char *hroe_remote_key_qual(const char *column, char type, int param);
 extern void hroe_remote_read_run(HroeRemoteRead *reads, int nreads);
 extern HroeItem *hroe_remote_read_item(HroeRemoteRead *r, int row);
 extern Datum *hroe_remote_read_keys(HroeRemoteRead *r, int row);

@@ -181,8 +181,7 @@ extern char *hroe_region;
 extern char *hroe_partition_servers;
 extern Oid	hroe_table_key_server(HroeTableMeta *t, Datum pk);
 extern int	hroe_table_key_partition(HroeTableMeta *t, Datum pk);
-extern List *hroe_table_read_partitions(HroeTableMeta *t);
-extern Oid	hroe_table_partition_oid(HroeTableMeta *t, int part);
+extern List *hroe_table_read_partitions(HroeTableMeta *t, Oid **oids);
 extern Oid	hroe_table_read_key_partition(HroeTableMeta *t, Datum pk);
 extern char *hroe_table_pk_qual(HroeTableMeta *t, int param);
 extern char *hroe_table_pk_expr(HroeTableMeta *t);
@@ -191,7 +190,6 @@ extern bool hroe_check_region(char **newval, void **extra, GucSource source);
 extern bool hroe_check_account_id(char **newval, void **extra, GucSource source);
 extern char *hroe_table_arn_cstring(const char *name);
 extern bool hroe_arn_parse(const char *arn, char **table, char **rest, bool *ours);
-extern char *hroe_arn_table_name(const char *arn, bool *ours);
 
 /* DescribeTable's figures of large tables (tables_statistics.c) */
 extern int	hroe_statistics_interval;

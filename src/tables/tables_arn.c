@@ -105,24 +105,6 @@ hroe_arn_parse(const char *arn, char **table, char **rest, bool *ours)
 	return true;
 }
 
-/*
- * The table name in a table ARN (hroe_arn_parse, nothing after the name),
- * or NULL if arn is not one; *ours: whether it is this database's
- */
-char *
-hroe_arn_table_name(const char *arn, bool *ours)
-{
-	char	   *table;
-	char	   *rest;
-
-	if (!hroe_arn_parse(arn, &table, &rest, ours) || rest[0] != '\0')
-	{
-		*ours = false;
-		return NULL;
-	}
-	return table;
-}
-
 PG_FUNCTION_INFO_V1(hroe_arn_parse_sql);
 
 /*

@@ -148,9 +148,11 @@ ReadableTable(HroeTableMeta *t)
  * itself: the statement is then one foreign scan, which postgres_fdw ships
  * whole (conditions, ORDER BY and LIMIT), needs no partition key expression
  * (evaluated on every row found, on the item), and has a generic plan.
+ * With oids, *oids gets the partitions' foreign tables too, in the same
+ * order (t opened once for both).
  */
 List *
-hroe_table_read_partitions(HroeTableMeta *t)
+hroe_table_read_partitions(HroeTableMeta *t, Oid **oids)
 {
 	Relation	rel;
 	PartitionDesc pd;
@@ -161,10 +163,17 @@ hroe_table_read_partitions(HroeTableMeta *t)
 	rel = table_open(t->relid, AccessShareLock);
 	pd = RelationGetPartitionDesc(rel, true);
 	if (PartitionsReadable(pd))
+	{
 		for (int i = 0; i < pd->nparts; i++)
 			names = lappend(names,
 							quote_qualified_identifier(get_namespace_name(get_rel_namespace(pd->oids[i])),
 													   get_rel_name(pd->oids[i])));
+		if (oids != NULL)
+		{
+			*oids = palloc(pd->nparts * sizeof(Oid));
+			memcpy(*oids, pd->oids, pd->nparts * sizeof(Oid));
+		}
+	}
 	table_close(rel, NoLock);
 	return names;
 }
@@ -218,24 +227,4 @@ hroe_table_pk_expr(HroeTableMeta *t)
 	return psprintf("hroe.item_key_%c(item, %s, false)",
 					t->schema.types[0] == 'S' ? 's' : t->schema.types[0] == 'N' ? 'n' : 'b',
 					quote_literal_cstr(t->schema.names[0]));
-}
-
-/*
- * The partition (a foreign table) at position part of distributed table t's
- * partition descriptor (hroe_table_key_partition's positions)
- */
-Oid
-hroe_table_partition_oid(HroeTableMeta *t, int part)
-{
-	Relation	rel;
-	PartitionDesc pd;
-	Oid			oid;
-
-	rel = table_open(t->relid, AccessShareLock);
-	pd = RelationGetPartitionDesc(rel, true);
-	if (part < 0 || part >= pd->nparts)
-		elog(ERROR, "distributed table %s has no partition %d", t->relname, part);
-	oid = pd->oids[part];
-	table_close(rel, NoLock);
-	return oid;
 }

@@ -21,9 +21,8 @@
  * (hroe_s3_role_may), checked for the role the request runs as.
  *
  * Every descriptor, directory stream and MD5 context opened here is
- * tracked (hroe_s3_fd_track, hroe_s3_fdopendir, hroe_s3_md5_begin) and
- * released on an error or a cancel with the memory context it was opened
- * in (transfer_files.c): never close() one, hroe_s3_fd_close it.
+ * tracked (hroe_s3_fd_track, hroe_s3_fdopendir, hroe_s3_md5_begin): the
+ * contract is transfer.h's.
  *
  * S3's error codes and their HTTP statuses are here, in S3Errors, and
  * nowhere else.

@@ -33,12 +33,22 @@ extern int	hroe_export_file_items;
 extern int	hroe_incremental_export_min_period;
 
 /*
- * The resources of src/transfer/ (transfer_files.c): every file
- * descriptor, directory stream, MD5 context and zlib or zstd stream is
- * tracked and belongs to the memory context current when it was opened:
- * released normally (hroe_s3_fd_close, hroe_s3_release, hroe_s3_md5_end)
- * it is untracked, left open by an error or a cancel it is released when
- * that context is reset or deleted.  Never close() a tracked fd.
+ * The resources of src/transfer/ (transfer_files.c), the one statement of
+ * their contract: every file descriptor, directory stream, MD5 context and
+ * zlib or zstd stream opened in src/transfer/ is tracked (hroe_s3_fd_track,
+ * hroe_s3_fdopendir, hroe_s3_md5_begin, and transfer_files.c's own zlib and
+ * zstd streams) and belongs to the memory context current when it was
+ * opened, as the memory holding it does.  Released normally
+ * (hroe_s3_fd_close, hroe_s3_release, hroe_s3_md5_end), it is untracked;
+ * left open by an error, a cancel or a timeout raised meanwhile (ereport,
+ * elog, CHECK_FOR_INTERRUPTS), it is released when that context is reset or
+ * deleted (a MemoryContextCallback: the statement's or transaction's context
+ * at its abort, the in-server HTTP worker's request context after each
+ * request, a transfer job's context at its end).  A long-lived backend or
+ * worker thus keeps no descriptor of a failed request.  Never close() a
+ * tracked fd: hroe_s3_fd_close it.  One callback per context releases all
+ * of that context's resources; the table of the resources open (few at a
+ * time: a walk's directories) lives in TopMemoryContext.
  */
 typedef enum HroeS3ResKind
 {
@@ -52,7 +62,6 @@ typedef enum HroeS3ResKind
 extern int	hroe_s3_fd_track(int fd);
 extern int	hroe_s3_fd_close(int fd);
 extern DIR *hroe_s3_fdopendir(int fd);
-extern void hroe_s3_track(HroeS3ResKind kind, void *p);
 extern void hroe_s3_release(HroeS3ResKind kind, void *p);
 extern EVP_MD_CTX *hroe_s3_md5_begin(void);
 extern bool hroe_s3_md5_end(EVP_MD_CTX *ctx, unsigned char out[16]);

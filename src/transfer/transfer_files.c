@@ -17,21 +17,9 @@
  * Compression: zlib (gzip, written and read) and libzstd (read).  MD5
  * (OpenSSL's EVP, util.h's md5_begin/md5_end) gives the manifests' checksums.
  *
- * Resources released on error: every file descriptor, directory stream,
- * MD5 context and zlib or zstd stream opened in src/transfer/ is tracked
- * (hroe_s3_fd_track, hroe_s3_fdopendir, hroe_s3_md5_begin, hroe_s3_track)
- * and belongs to the memory context current when it was opened, as the
- * memory holding it does: released normally (hroe_s3_fd_close,
- * hroe_s3_release, hroe_s3_md5_end), it is untracked; left open by an
- * error, a cancel or a timeout raised meanwhile (ereport, elog,
- * CHECK_FOR_INTERRUPTS), it is released when that context is reset or
- * deleted (a MemoryContextCallback: the statement's or transaction's
- * context at its abort, the in-server HTTP worker's request context after
- * each request, a transfer job's context at its end).  A long-lived
- * backend or worker thus keeps no descriptor of a failed request.  One
- * callback per context releases all of that context's resources; the
- * table of the resources open (few at a time: a walk's directories) lives
- * in TopMemoryContext.
+ * Resources released on error: the tracker of every file descriptor,
+ * directory stream, MD5 context and zlib or zstd stream opened in
+ * src/transfer/ is here; its contract is stated in transfer.h.
  *
  * src/transfer/transfer_files.c
  *
@@ -244,8 +232,8 @@ hroe_s3_fdopendir(int fd)
 }
 
 /* A resource other than an fd (a zlib or zstd stream, set up) tracked */
-void
-hroe_s3_track(HroeS3ResKind kind, void *p)
+static void
+TrackStream(HroeS3ResKind kind, void *p)
 {
 	Assert(kind != HROE_S3_RES_FD);
 	PG_TRY();
@@ -568,7 +556,7 @@ WriterNew(int dirfd, const char *name, bool gzip, HroeS3Upload *up)
 	{
 		if (deflateInit2(&w->z, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
 			elog(ERROR, "deflateInit2 failed");
-		hroe_s3_track(HROE_S3_RES_DEFLATE, &w->z);
+		TrackStream(HROE_S3_RES_DEFLATE, &w->z);
 	}
 	return w;
 }
@@ -694,14 +682,14 @@ ReaderNew(int dirfd, const char *bucket, const char *name, const char *compressi
 	{
 		if (inflateInit2(&r->z, 15 + 32) != Z_OK)
 			elog(ERROR, "inflateInit2 failed");
-		hroe_s3_track(HROE_S3_RES_INFLATE, &r->z);
+		TrackStream(HROE_S3_RES_INFLATE, &r->z);
 	}
 	if (r->kind == READ_ZSTD)
 	{
 		r->zstd = ZSTD_createDStream();
 		if (r->zstd == NULL)
 			elog(ERROR, "ZSTD_createDStream failed");
-		hroe_s3_track(HROE_S3_RES_ZSTD, r->zstd);
+		TrackStream(HROE_S3_RES_ZSTD, r->zstd);
 		ZSTD_initDStream(r->zstd);
 	}
 	return r;

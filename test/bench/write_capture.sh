@@ -35,7 +35,7 @@ for name in sys.argv[1:]:
 	git show "$old_rev:models/design.sql" | extract design_run
 } >"$work/before.sql"
 {
-	extract compare_capture_changes compare_capture compare_write_capacity <models/compare.sql
+	extract compare_capture_changes compare_capture_guard compare_capture compare_write_capacity <models/compare.sql
 	extract design_run <models/design.sql
 } >"$work/after.sql"
 
