@@ -1402,13 +1402,34 @@ $$;
 COMMENT ON FUNCTION hroe.compare_capture_changes() IS
 'internal: the statement trigger hroe.compare_capture puts on a model''s DynamoDB tables: copies the statement''s old rows and the keys of its new rows (transition tables) into the table''s capture table pg_temp.hroe_cmp_<oid>, for hroe.compare_write_capacity; does nothing where that table does not exist';
 
+-- Refuses the commit of a transaction in which hroe.compare_capture's
+-- triggers are in place (section 6): the deferred trigger of the guard
+-- table hroe.compare_capture fills, which fires at commit only (a rolled
+-- back subtransaction takes its event with it), so the triggers can never
+-- outlive the measurement.
+CREATE FUNCTION hroe.compare_capture_guard()
+RETURNS trigger
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+	RAISE EXCEPTION 'a transaction that called hroe.compare_capture cannot commit'
+		USING ERRCODE = '55000',
+			  DETAIL = format('The capture triggers on the DynamoDB tables of model %s would stay in place.', NEW.model),
+			  HINT = 'Call hroe.compare_capture in a subtransaction or transaction that is rolled back after hroe.compare_write_capacity.';
+END
+$$;
+COMMENT ON FUNCTION hroe.compare_capture_guard() IS
+'internal: the deferred constraint trigger of hroe.compare_capture''s guard table pg_temp.hroe_cmp_guard: fires at the commit of a transaction in which a capture is still in place, and refuses it (the capture''s triggers never outlive the rolled-back measurement)';
+
 -- Starts recording what a write changes in a model's DynamoDB tables, for
 -- hroe.compare_write_capacity: per table a capture table and three
 -- statement triggers (INSERT, UPDATE, DELETE: transition tables take one
 -- event each). Call it in a subtransaction that is rolled back after the
--- write is measured: the triggers and the capture tables go with it (the
--- capture tables are dropped at commit too). Needs the TRIGGER privilege
--- on the tables (their owner has it).
+-- write is measured: the triggers and the capture tables go with it. A
+-- transaction that would commit with them in place is refused at its
+-- commit (hroe.compare_capture_guard), so no trigger is ever left behind.
+-- Needs the TRIGGER privilege on the tables (their owner has it).
 CREATE FUNCTION hroe.compare_capture(p_model text)
 RETURNS void
 LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
@@ -1418,6 +1439,13 @@ DECLARE
 	t regclass;
 	v_cap text;
 BEGIN
+	-- the guard: its deferred trigger refuses a commit with the capture in place
+	IF pg_catalog.to_regclass('pg_temp.hroe_cmp_guard') IS NULL THEN
+		CREATE TEMP TABLE hroe_cmp_guard (model text) ON COMMIT DROP;
+		CREATE CONSTRAINT TRIGGER hroe_cmp_guard AFTER INSERT ON pg_temp.hroe_cmp_guard
+			DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION hroe.compare_capture_guard();
+	END IF;
+	INSERT INTO pg_temp.hroe_cmp_guard VALUES (p_model);
 	FOR t IN SELECT hroe.compare_item_tables(p_model) LOOP
 		v_cap := 'hroe_cmp_' || t::oid;
 		IF pg_catalog.to_regclass(format('pg_temp.%I', v_cap)) IS NOT NULL THEN
@@ -1437,7 +1465,7 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION hroe.compare_capture(text) IS
-'internal: starts recording what a write changes in a model''s DynamoDB tables (per table a capture table pg_temp.hroe_cmp_<oid>, dropped at commit, and AFTER INSERT, UPDATE and DELETE statement triggers running hroe.compare_capture_changes), for hroe.compare_write_capacity; meant for a subtransaction rolled back after the measured write, which takes the triggers with it; needs the TRIGGER privilege on the tables';
+'internal: starts recording what a write changes in a model''s DynamoDB tables (per table a capture table pg_temp.hroe_cmp_<oid> and AFTER INSERT, UPDATE and DELETE statement triggers running hroe.compare_capture_changes), for hroe.compare_write_capacity; for a subtransaction rolled back after the measured write, which takes the triggers with it: a transaction that would commit with the capture in place is refused at its commit (hroe.compare_capture_guard); needs the TRIGGER privilege on the tables';
 
 -- Write capacity of what changed since hroe.compare_capture (section 6):
 -- every item the write touched, its version before the write (the first
@@ -1884,70 +1912,3 @@ END
 $$;
 COMMENT ON FUNCTION hroe.design_run(jsonb, integer, boolean, text[]) IS
 'runs every access pattern of a design (or those named or numbered in p_patterns) on the relational side, on the DynamoDB side and on each of its variants'' DynamoDB sides (the variant''s pattern of the same name), after loading the design and its variants (hroe.design_load) unless p_load is false, for each parameter set its parameters_sql draws: rows of hroe.compare''s shape (so hroe.compare_report_lines reads them) plus partitions touched, the index part of a write''s WCU, and error_class and error: per side the answer''s fingerprint and whether every side agrees (hroe.design_answer), plan shape, shared buffers, the DynamoDB requests, items and bytes read, RCU (as the responses report them, or by the capacity_sql rule of hroe.compare) or WCU with the index writes (hroe.compare_write_capacity), and the median execution time of p_runs runs; writes run in rolled-back subtransactions and are checked by reads after the write; a call that fails (or a parameters_sql that fails: case "(parameters_sql)") is a row with its SQLSTATE and message, not identical, also as a WARNING, and the run goes on';
-
--- hroe.compare_capture: a transaction that would commit with its triggers in
--- place is refused at its commit (hroe.compare_capture_guard)
--- Refuses the commit of a transaction in which hroe.compare_capture's
--- triggers are in place (section 6): the deferred trigger of the guard
--- table hroe.compare_capture fills, which fires at commit only (a rolled
--- back subtransaction takes its event with it), so the triggers can never
--- outlive the measurement.
-CREATE FUNCTION hroe.compare_capture_guard()
-RETURNS trigger
-LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
-SET search_path = pg_catalog, pg_temp
-AS $$
-BEGIN
-	RAISE EXCEPTION 'a transaction that called hroe.compare_capture cannot commit'
-		USING ERRCODE = '55000',
-			  DETAIL = format('The capture triggers on the DynamoDB tables of model %s would stay in place.', NEW.model),
-			  HINT = 'Call hroe.compare_capture in a subtransaction or transaction that is rolled back after hroe.compare_write_capacity.';
-END
-$$;
-COMMENT ON FUNCTION hroe.compare_capture_guard() IS
-'internal: the deferred constraint trigger of hroe.compare_capture''s guard table pg_temp.hroe_cmp_guard: fires at the commit of a transaction in which a capture is still in place, and refuses it (the capture''s triggers never outlive the rolled-back measurement)';
-
--- Starts recording what a write changes in a model's DynamoDB tables, for
--- hroe.compare_write_capacity: per table a capture table and three
--- statement triggers (INSERT, UPDATE, DELETE: transition tables take one
--- event each). Call it in a subtransaction that is rolled back after the
--- write is measured: the triggers and the capture tables go with it. A
--- transaction that would commit with them in place is refused at its
--- commit (hroe.compare_capture_guard), so no trigger is ever left behind.
--- Needs the TRIGGER privilege on the tables (their owner has it).
-CREATE OR REPLACE FUNCTION hroe.compare_capture(p_model text)
-RETURNS void
-LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
-SET search_path = pg_catalog, pg_temp
-AS $$
-DECLARE
-	t regclass;
-	v_cap text;
-BEGIN
-	-- the guard: its deferred trigger refuses a commit with the capture in place
-	IF pg_catalog.to_regclass('pg_temp.hroe_cmp_guard') IS NULL THEN
-		CREATE TEMP TABLE hroe_cmp_guard (model text) ON COMMIT DROP;
-		CREATE CONSTRAINT TRIGGER hroe_cmp_guard AFTER INSERT ON pg_temp.hroe_cmp_guard
-			DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION hroe.compare_capture_guard();
-	END IF;
-	INSERT INTO pg_temp.hroe_cmp_guard VALUES (p_model);
-	FOR t IN SELECT hroe.compare_item_tables(p_model) LOOP
-		v_cap := 'hroe_cmp_' || t::oid;
-		IF pg_catalog.to_regclass(format('pg_temp.%I', v_cap)) IS NOT NULL THEN
-			-- already recording in this (sub)transaction: start afresh
-			EXECUTE format('TRUNCATE pg_temp.%I', v_cap);
-			CONTINUE;
-		END IF;
-		EXECUTE format('CREATE TEMP TABLE %I ON COMMIT DROP AS SELECT true AS hroe_cmp_old, x.* FROM %s x WITH NO DATA', v_cap, t);
-		EXECUTE format('ALTER TABLE pg_temp.%I ADD COLUMN hroe_cmp_seq bigint GENERATED ALWAYS AS IDENTITY', v_cap);
-		EXECUTE format('CREATE TRIGGER hroe_compare_capture_insert AFTER INSERT ON %s REFERENCING NEW TABLE AS hroe_cmp_new
-			FOR EACH STATEMENT EXECUTE FUNCTION hroe.compare_capture_changes(%L)', t, v_cap);
-		EXECUTE format('CREATE TRIGGER hroe_compare_capture_update AFTER UPDATE ON %s REFERENCING OLD TABLE AS hroe_cmp_old NEW TABLE AS hroe_cmp_new
-			FOR EACH STATEMENT EXECUTE FUNCTION hroe.compare_capture_changes(%L)', t, v_cap);
-		EXECUTE format('CREATE TRIGGER hroe_compare_capture_delete AFTER DELETE ON %s REFERENCING OLD TABLE AS hroe_cmp_old
-			FOR EACH STATEMENT EXECUTE FUNCTION hroe.compare_capture_changes(%L)', t, v_cap);
-	END LOOP;
-END
-$$;
-COMMENT ON FUNCTION hroe.compare_capture(text) IS
-'internal: starts recording what a write changes in a model''s DynamoDB tables (per table a capture table pg_temp.hroe_cmp_<oid> and AFTER INSERT, UPDATE and DELETE statement triggers running hroe.compare_capture_changes), for hroe.compare_write_capacity; for a subtransaction rolled back after the measured write, which takes the triggers with it: a transaction that would commit with the capture in place is refused at its commit (hroe.compare_capture_guard); needs the TRIGGER privilege on the tables';
