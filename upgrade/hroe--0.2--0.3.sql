@@ -697,55 +697,6 @@ COMMENT ON FUNCTION hroe.stream_capture() IS
 COMMENT ON FUNCTION hroe.gateway_call(text, text, text) IS
 'internal: one request of hroe-gateway: hroe.dynamodb_text(p_operation, p_request) run as the role of the active access key p_access_key_id (SET ROLE for the call: the caller must be a member of it), in a security-restricted operation (no SET ROLE back, no deferred trigger), every setting it changed rolled back with the role when it returns; or DynamoDB''s UnrecognizedClientException body for an unknown or revoked key; called in a transaction of its own';
 -- Distributed tables: a partition server must set connect_timeout (src/tables/partition.sql)
-CREATE OR REPLACE FUNCTION hroe.partition_server_list() RETURNS name[]
-LANGUAGE plpgsql STABLE PARALLEL SAFE
-SET search_path = pg_catalog, pg_temp
-AS $$
-DECLARE
-	v_servers name[];
-	v_server name;
-	v_options text[];
-BEGIN
-	SELECT coalesce(array_agg(trim(s)::name ORDER BY o), '{}') INTO v_servers
-	FROM unnest(string_to_array(current_setting('hroe.partition_servers'), ',')) WITH ORDINALITY u(s, o)
-	WHERE trim(s) <> '';
-	FOREACH v_server IN ARRAY v_servers LOOP
-		SELECT s.srvoptions INTO v_options
-		FROM pg_foreign_server s JOIN pg_foreign_data_wrapper w ON w.oid = s.srvfdw
-		WHERE s.srvname = v_server AND w.fdwname = 'postgres_fdw';
-		IF NOT FOUND THEN
-			RAISE EXCEPTION 'hroe.partition_servers names "%", which is not a postgres_fdw foreign server', v_server
-				USING ERRCODE = 'undefined_object';
-		END IF;
-		-- hroe's operators and functions must be shipped, or no key
-		-- condition reaches the partition (it would send its whole table)
-		IF NOT EXISTS (SELECT FROM unnest(v_options) opt
-					   WHERE opt LIKE 'extensions=%'
-					   AND 'hroe' = ANY (string_to_array(replace(substr(opt, 12), ' ', ''), ','))) THEN
-			RAISE EXCEPTION 'foreign server "%" must list hroe in its extensions option', v_server
-				USING ERRCODE = 'invalid_parameter_value',
-					  HINT = format('ALTER SERVER %I OPTIONS (ADD extensions ''hroe'')', v_server);
-		END IF;
-		-- a server that stops answering must not hold a coordinator backend
-		-- for ever: postgres_fdw and dblink connect with PostgreSQL 15's
-		-- blocking libpq calls, which no statement_timeout interrupts
-		IF NOT EXISTS (SELECT FROM unnest(v_options) opt
-					   WHERE opt ~ '^connect_timeout=\s*[1-9][0-9]*\s*$') THEN
-			RAISE EXCEPTION 'foreign server "%" must set connect_timeout', v_server
-				USING ERRCODE = 'invalid_parameter_value',
-					  DETAIL = 'Without it, a partition server that accepts connections but does not answer holds every backend that connects to it until it answers.',
-					  HINT = format('ALTER SERVER %I OPTIONS (ADD connect_timeout ''10'')', v_server);
-		END IF;
-	END LOOP;
-	IF cardinality(v_servers) <> (SELECT count(DISTINCT s) FROM unnest(v_servers) s) THEN
-		RAISE EXCEPTION 'hroe.partition_servers names a server twice'
-			USING ERRCODE = 'invalid_parameter_value';
-	END IF;
-	RETURN v_servers;
-END
-$$;
-COMMENT ON FUNCTION hroe.partition_server_list() IS
-'internal: The foreign servers the setting hroe.partition_servers names (empty: tables are local), each checked to be a postgres_fdw server whose extensions option lists hroe and that sets connect_timeout';
 
 -- CreateTable/UpdateTable: an INCLUDE projection without NonKeyAttributes gets
 -- DynamoDB's text
@@ -1153,94 +1104,6 @@ $$;
 COMMENT ON FUNCTION hroe.with_table_options(jsonb) IS
 'internal: The TableDescription p_description with its table''s options: TableClassSummary (once a table class was given), SSEDescription (a KMS key: Status ENABLED, SSEType KMS, KMSMasterKeyArn), WarmThroughput of the table (its Status the TableStatus) and of each GSI (its Status the IndexStatus)';
 
--- CreateTable's and UpdateTable's options of a table
-CREATE FUNCTION hroe.set_table_options(p_table_name text, p_table_class text DEFAULT NULL,
-									   p_sse_enabled boolean DEFAULT NULL, p_sse_kms_key text DEFAULT NULL,
-									   p_warm_read bigint DEFAULT NULL, p_warm_write bigint DEFAULT NULL,
-									   p_index_warm jsonb DEFAULT NULL)
-RETURNS boolean
-LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
-SET search_path = pg_catalog, pg_temp
-AS $$
-DECLARE
-	t hroe.tables;
-	o hroe.table_options;
-	x hroe.indexes;
-	io hroe.index_options;
-	v_name text;
-	v_warm bigint[];
-	v_read bigint;
-	v_write bigint;
-	v_changed boolean := false;
-BEGIN
-	PERFORM hroe.check_table_owner(p_table_name);
-	SELECT * INTO t FROM hroe.tables WHERE table_name = p_table_name FOR UPDATE;
-	IF NOT FOUND THEN
-		PERFORM hroe.dynamodb_error('ResourceNotFoundException',
-			format('Requested resource not found: Table: %s not found', p_table_name));
-	END IF;
-	IF p_table_class IS NOT NULL AND p_table_class NOT IN ('STANDARD', 'STANDARD_INFREQUENT_ACCESS') THEN
-		PERFORM hroe.dynamodb_error('ValidationException',
-			format('1 validation error detected: Value ''%s'' at ''tableClass'' failed to satisfy constraint: Member must satisfy enum value set: [STANDARD, STANDARD_INFREQUENT_ACCESS]', p_table_class));
-	END IF;
-	FOR v_name IN SELECT jsonb_object_keys(coalesce(p_index_warm, '{}')) LOOP
-		IF NOT EXISTS (SELECT FROM hroe.indexes WHERE table_name = p_table_name AND index_name = v_name AND NOT local) THEN
-			PERFORM hroe.dynamodb_error('ResourceNotFoundException',
-				format('Requested resource not found: Index: %s not found', v_name));
-		END IF;
-	END LOOP;
-	INSERT INTO hroe.table_options (table_name) VALUES (p_table_name) ON CONFLICT (table_name) DO NOTHING;
-	SELECT * INTO o FROM hroe.table_options WHERE table_name = p_table_name FOR UPDATE;
-
-	IF p_table_class IS NOT NULL THEN
-		UPDATE hroe.table_options SET table_class = p_table_class, table_class_updated_at = now()
-		WHERE table_name = p_table_name;
-		v_changed := v_changed OR p_table_class IS DISTINCT FROM o.table_class;
-	END IF;
-	IF p_sse_enabled IS NOT NULL THEN
-		UPDATE hroe.table_options
-		SET sse_kms_key_arn = CASE WHEN p_sse_enabled THEN hroe.kms_key_arn(p_sse_kms_key) END
-		WHERE table_name = p_table_name;
-		v_changed := true;
-	END IF;
-	IF p_warm_read IS NOT NULL OR p_warm_write IS NOT NULL THEN
-		-- warm throughput is only ever raised
-		v_warm := hroe.warm_throughput(o.warm_read_units, o.warm_write_units,
-									   t.read_capacity_units, t.write_capacity_units, t.billing_mode);
-		IF p_warm_read < v_warm[1] OR p_warm_write < v_warm[2] THEN
-			PERFORM hroe.dynamodb_error('ValidationException',
-				-- (DynamoDB's text: UpdateTable refuses any decrease, of either member)
-				'One or more parameter values were invalid: decreasing WarmThroughput is not supported');
-		END IF;
-		UPDATE hroe.table_options
-		SET warm_read_units = coalesce(p_warm_read, v_warm[1]),
-			warm_write_units = coalesce(p_warm_write, v_warm[2])
-		WHERE table_name = p_table_name;
-		v_changed := true;
-	END IF;
-	FOR x IN SELECT * FROM hroe.indexes
-			 WHERE table_name = p_table_name AND coalesce(p_index_warm ? index_name, false) LOOP
-		v_read := (p_index_warm -> x.index_name ->> 0)::bigint;
-		v_write := (p_index_warm -> x.index_name ->> 1)::bigint;
-		SELECT * INTO io FROM hroe.index_options WHERE table_name = p_table_name AND index_name = x.index_name;
-		v_warm := hroe.warm_throughput(io.warm_read_units, io.warm_write_units,
-									   x.read_capacity_units, x.write_capacity_units, t.billing_mode);
-		IF v_read < v_warm[1] OR v_write < v_warm[2] THEN
-			PERFORM hroe.dynamodb_error('ValidationException',
-				-- (DynamoDB's text: UpdateTable refuses any decrease, of either member)
-				'One or more parameter values were invalid: decreasing WarmThroughput is not supported');
-		END IF;
-		INSERT INTO hroe.index_options (table_name, index_name, warm_read_units, warm_write_units)
-		VALUES (p_table_name, x.index_name, coalesce(v_read, v_warm[1]), coalesce(v_write, v_warm[2]))
-		ON CONFLICT (table_name, index_name) DO UPDATE
-		SET warm_read_units = excluded.warm_read_units, warm_write_units = excluded.warm_write_units;
-	END LOOP;
-	RETURN v_changed;
-END
-$$;
-COMMENT ON FUNCTION hroe.set_table_options(text, text, boolean, text, bigint, bigint, jsonb) IS
-'CreateTable''s and UpdateTable''s options of table p_table_name (NULL: unchanged): table class STANDARD or STANDARD_INFREQUENT_ACCESS, server-side encryption (p_sse_enabled true: KMS with key p_sse_kms_key, NULL the AWS managed key; false: an AWS owned key), warm throughput of the table (p_warm_read, p_warm_write) and of GSIs (p_index_warm {"index": [read, write]}), which is only ever raised (a lower value is a ValidationException). True if the table changes (it is then UPDATING)';
-
 -- Contributor Insights (the counts: hroe.contributor_insights, src/tables/contributor_insights.c)
 
 -- The status and mode of Contributor Insights of a table or index (raises
@@ -1278,48 +1141,6 @@ END
 $$;
 COMMENT ON FUNCTION hroe.contributor_insights_state(text, text) IS
 'internal: Contributor Insights of table p_table_name (p_index_name NULL) or of its index: the mode (NULL: disabled), when it last changed, whether the table or index has a sort key; ResourceNotFoundException if there is no such table or index';
-
-CREATE FUNCTION hroe.update_contributor_insights(p_table_name text, p_index_name text,
-												 p_action text, p_mode text DEFAULT NULL)
-RETURNS jsonb
-LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
-SET search_path = pg_catalog, pg_temp
-AS $$
-DECLARE
-	v_mode text;
-BEGIN
-	IF p_action IS NULL OR p_action NOT IN ('ENABLE', 'DISABLE') THEN
-		PERFORM hroe.dynamodb_error('ValidationException',
-			format('1 validation error detected: Value ''%s'' at ''contributorInsightsAction'' failed to satisfy constraint: Member must satisfy enum value set: [ENABLE, DISABLE]', p_action));
-	END IF;
-	IF p_mode IS NOT NULL AND p_mode NOT IN ('ACCESSED_AND_THROTTLED_KEYS', 'THROTTLED_KEYS') THEN
-		PERFORM hroe.dynamodb_error('ValidationException',
-			format('1 validation error detected: Value ''%s'' at ''contributorInsightsMode'' failed to satisfy constraint: Member must satisfy enum value set: [ACCESSED_AND_THROTTLED_KEYS, THROTTLED_KEYS]', p_mode));
-	END IF;
-	PERFORM hroe.check_table_owner(p_table_name);
-	PERFORM hroe.contributor_insights_state(p_table_name, p_index_name);
-	-- ENABLE without a mode (again) takes the default
-	v_mode := CASE WHEN p_action = 'ENABLE' THEN coalesce(p_mode, 'ACCESSED_AND_THROTTLED_KEYS') END;
-	IF p_index_name IS NULL THEN
-		INSERT INTO hroe.table_options AS o (table_name, contributor_insights_mode, contributor_insights_at)
-		VALUES (p_table_name, v_mode, now())
-		ON CONFLICT (table_name) DO UPDATE
-		SET contributor_insights_mode = excluded.contributor_insights_mode, contributor_insights_at = now();
-	ELSE
-		INSERT INTO hroe.index_options AS o (table_name, index_name, contributor_insights_mode, contributor_insights_at)
-		VALUES (p_table_name, p_index_name, v_mode, now())
-		ON CONFLICT (table_name, index_name) DO UPDATE
-		SET contributor_insights_mode = excluded.contributor_insights_mode, contributor_insights_at = now();
-	END IF;
-	RETURN jsonb_strip_nulls(jsonb_build_object(
-		'TableName', p_table_name,
-		'IndexName', p_index_name,
-		'ContributorInsightsStatus', CASE WHEN v_mode IS NULL THEN 'DISABLING' ELSE 'ENABLING' END,
-		'ContributorInsightsMode', v_mode));
-END
-$$;
-COMMENT ON FUNCTION hroe.update_contributor_insights(text, text, text, text) IS
-'UpdateContributorInsights: p_action ENABLE (mode p_mode, default ACCESSED_AND_THROTTLED_KEYS: the most accessed and the most throttled keys; THROTTLED_KEYS: the throttled only) or DISABLE Contributor Insights of table p_table_name (p_index_name NULL) or of its index; the answer''s status is ENABLING or DISABLING, as DynamoDB''s (hroe.describe_contributor_insights then shows ENABLED or DISABLED). The counts start when the backends'' cached metadata of the table is refreshed (the JSON API invalidates it)';
 
 CREATE FUNCTION hroe.describe_contributor_insights(p_table_name text, p_index_name text DEFAULT NULL)
 RETURNS jsonb
@@ -1464,53 +1285,10 @@ COMMENT ON FUNCTION hroe.contributor_insights(text, text, timestamptz, integer) 
 COMMENT ON FUNCTION hroe.table_description(text, text, text, text) IS
 'DynamoDB''s TableDescription of table p_table_name, with TableStatus p_table_status and IndexStatus p_index_status for GSI p_index_name (NULL: every GSI; a GSI named CREATING also shows Backfilling), else ACTIVE: key schema, attribute definitions, ARN, TableId, creation time, billing mode, provisioned throughput, deletion protection, local and global secondary indexes (key schema, projection, ARN, item count, size of the index entries) and the item count and DynamoDB size of the table (hroe.table_statistics: exact for a small table, else as of the last hroe.refresh_table_statistics, as DynamoDB refreshes them about every six hours); also names the PostgreSQL table and indexes (PostgresTable, PostgresIndex)';
 
-
 -- On-demand backups (issue #32): CreateBackup, DescribeBackup, ListBackups,
 -- DeleteBackup, RestoreTableFromBackup (src/api/backup.sql), and the
 -- exceptions they raise (HR012-HR016, src/base/errors.c); hroe.dynamodb_error
 -- as 0.3 has it, with the exceptions of the blocks below too (HR017-HR031)
-CREATE OR REPLACE FUNCTION hroe.dynamodb_error(p_exception text, p_message text)
-RETURNS void
-LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
-SET search_path = pg_catalog, pg_temp
-AS $$
-BEGIN
-	RAISE EXCEPTION USING
-		MESSAGE = p_message,
-		ERRCODE = CASE p_exception
-					  WHEN 'ValidationException' THEN 'HR000'
-					  WHEN 'ResourceNotFoundException' THEN 'HR001'
-					  WHEN 'ConditionalCheckFailedException' THEN 'HR002'
-					  WHEN 'ResourceInUseException' THEN 'HR003'
-					  WHEN 'LimitExceededException' THEN 'HR004'
-					  WHEN 'TransactionCanceledException' THEN 'HR005'
-					  WHEN 'IdempotentParameterMismatchException' THEN 'HR006'
-					  WHEN 'SerializationException' THEN 'HR007'
-					  WHEN 'DuplicateItemException' THEN 'HR008'
-					  WHEN 'ExpiredIteratorException' THEN 'HR009'
-					  WHEN 'TrimmedDataAccessException' THEN 'HR010'
-					  WHEN 'ItemCollectionSizeLimitExceededException' THEN 'HR011'
-					  WHEN 'BackupNotFoundException' THEN 'HR012'
-					  WHEN 'BackupInUseException' THEN 'HR013'
-					  WHEN 'TableNotFoundException' THEN 'HR014'
-					  WHEN 'TableAlreadyExistsException' THEN 'HR015'
-					  WHEN 'TableInUseException' THEN 'HR016'
-					  WHEN 'ProvisionedThroughputExceededException' THEN 'HR017'
-					  WHEN 'ThrottlingException' THEN 'HR018'
-					  WHEN 'PointInTimeRecoveryUnavailableException' THEN 'HR020'
-					  WHEN 'ExportNotFoundException' THEN 'HR021'
-					  WHEN 'ImportNotFoundException' THEN 'HR022'
-					  WHEN 'InvalidExportTimeException' THEN 'HR023'
-					  WHEN 'InvalidRestoreTimeException' THEN 'HR024'
-					  WHEN 'ContinuousBackupsUnavailableException' THEN 'HR025'
-					  WHEN 'PolicyNotFoundException' THEN 'HR030'
-					  WHEN 'AccessDeniedException' THEN 'HR031'
-					  ELSE 'HR000' END,
-		DETAIL = format('DynamoDB %s.', p_exception);
-END
-$$;
-COMMENT ON FUNCTION hroe.dynamodb_error(text, text) IS
-'internal: Raises a DynamoDB exception: SQLSTATE class HR (HR000 ValidationException, HR001 ResourceNotFoundException, HR002 ConditionalCheckFailedException, HR003 ResourceInUseException, HR004 LimitExceededException, HR005 TransactionCanceledException, HR006 IdempotentParameterMismatchException, HR007 SerializationException, HR008 DuplicateItemException, HR009 ExpiredIteratorException, HR010 TrimmedDataAccessException, HR011 ItemCollectionSizeLimitExceededException, HR012 BackupNotFoundException, HR013 BackupInUseException, HR014 TableNotFoundException, HR015 TableAlreadyExistsException, HR016 TableInUseException, HR017 ProvisionedThroughputExceededException, HR018 ThrottlingException, HR020 PointInTimeRecoveryUnavailableException, HR021 ExportNotFoundException, HR022 ImportNotFoundException, HR023 InvalidExportTimeException, HR024 InvalidRestoreTimeException, HR025 ContinuousBackupsUnavailableException, HR030 PolicyNotFoundException, HR031 AccessDeniedException (a resource-based policy''s explicit deny); as hroe.dynamodb_errors()), DynamoDB''s text as the message';
 
 --
 -- On-demand backups (src/api/backup.sql, src/api/api_backup.c): CreateBackup,
@@ -1684,20 +1462,6 @@ $$;
 COMMENT ON FUNCTION hroe.backup_find(text, text) IS
 'internal: The backup with ARN p_backup_arn the caller sees (else BackupNotFoundException), row-locked FOR SHARE (p_lock share) or FOR UPDATE (update) without waiting (else BackupInUseException)';
 
--- BackupDetails of backup b with status p_status
-CREATE FUNCTION hroe.backup_details(b hroe.backups, p_status text)
-RETURNS jsonb
-LANGUAGE sql STABLE PARALLEL SAFE
-RETURN pg_catalog.jsonb_build_object(
-	'BackupArn', b.backup_arn,
-	'BackupName', b.backup_name,
-	'BackupSizeBytes', b.size_bytes,
-	'BackupStatus', p_status,
-	'BackupType', 'USER',
-	'BackupCreationDateTime', EXTRACT(epoch FROM b.created_at));
-COMMENT ON FUNCTION hroe.backup_details(hroe.backups, text) IS
-'internal: DynamoDB''s BackupDetails of backup b with BackupStatus p_status: ARN, name, size, type USER, creation time';
-
 -- BackupDescription of backup b with status p_status
 CREATE FUNCTION hroe.backup_description(b hroe.backups, p_status text)
 RETURNS jsonb
@@ -1749,72 +1513,6 @@ $$;
 COMMENT ON FUNCTION hroe.backup_description(hroe.backups, text) IS
 'internal: DynamoDB''s BackupDescription of backup b with BackupStatus p_status: BackupDetails, SourceTableDetails (name, id, ARN, key schema, creation time, throughput, billing mode, the backup''s item count and size), SourceTableFeatureDetails (indexes, stream, Time to Live)';
 
-CREATE FUNCTION hroe.create_backup(p_table_name text, p_backup_name text)
-RETURNS jsonb
-LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
-SET search_path = pg_catalog, pg_temp
-AS $$
-DECLARE
-	v_table text := p_table_name;
-	t hroe.tables;
-	b hroe.backups;
-	v_ttl hroe.time_to_live;
-	v_view text;
-	v_at timestamptz := clock_timestamp();
-	v_ms bigint := floor(EXTRACT(epoch FROM v_at) * 1000);
-	v_features jsonb;
-BEGIN
-	-- (TableName may be the table's ARN)
-	IF v_table LIKE 'arn:%:table/%' THEN
-		v_table := substr(v_table, strpos(v_table, ':table/') + 7);
-		-- (an ARN of another region or account names no table here)
-		IF hroe.table_arn(v_table) IS DISTINCT FROM p_table_name THEN
-			v_table := p_table_name;
-		END IF;
-	END IF;
-	PERFORM hroe.backup_validation(
-		CASE WHEN p_table_name IS NULL
-			 THEN ARRAY['Value null at ''tableName'' failed to satisfy constraint: Member must not be null']
-			 ELSE '{}'::text[] END
-		|| hroe.backup_name_errors(p_backup_name, 'backupName'));
-	SELECT * INTO t FROM hroe.tables WHERE table_name = v_table;
-	IF t.table_name IS NULL THEN
-		PERFORM hroe.dynamodb_error('TableNotFoundException', format('Table not found: %s', v_table));
-	END IF;
-	-- ACCESS SHARE, as any reader: a table being deleted (or whose keys are
-	-- being changed) holds ACCESS EXCLUSIVE until it commits, and is in use
-	BEGIN
-		EXECUTE format('LOCK TABLE %s IN ACCESS SHARE MODE NOWAIT', t.relid);
-	EXCEPTION WHEN lock_not_available THEN
-		PERFORM hroe.dynamodb_error('TableInUseException', format('Table is being updated or deleted: %s', v_table));
-	END;
-	SELECT * INTO v_ttl FROM hroe.time_to_live WHERE table_name = v_table;
-	SELECT s.view_type INTO v_view FROM hroe.streams s WHERE s.table_name = v_table AND s.disabled_at IS NULL;
-	v_features := jsonb_strip_nulls(jsonb_build_object(
-		'BillingMode', t.billing_mode,
-		'StreamViewType', v_view,
-		'TimeToLive', CASE WHEN v_ttl.table_name IS NOT NULL
-						   THEN jsonb_build_object('AttributeName', v_ttl.attribute_name, 'Enabled', v_ttl.enabled) END));
-	INSERT INTO hroe.backups (backup_arn, backup_name, table_name, created_at, description, features)
-	VALUES (hroe.table_arn(v_table) || '/backup/' || lpad(v_ms::text, 14, '0') || '-'
-			|| substr(md5(gen_random_uuid()::text), 1, 8),
-			p_backup_name, v_table, v_at,
-			hroe.table_description(v_table) - 'PostgresTable', v_features)
-	RETURNING * INTO b;
-	-- the items: one statement, so one snapshot, under ACCESS SHARE only
-	EXECUTE format('WITH copied AS (INSERT INTO hroe.backup_items (backup_id, item) '
-				   'SELECT $1, s.item FROM %s s RETURNING hroe.item_size(item) AS size) '
-				   'SELECT count(*), coalesce(sum(size), 0) FROM copied', t.relid)
-		INTO b.item_count, b.size_bytes USING b.backup_id;
-	UPDATE hroe.backups SET item_count = b.item_count, size_bytes = b.size_bytes
-	WHERE backup_id = b.backup_id;
-	-- (DynamoDB answers CREATING; the backup is AVAILABLE once committed)
-	RETURN hroe.backup_details(b, 'CREATING');
-END
-$$;
-COMMENT ON FUNCTION hroe.create_backup(text, text) IS
-'CreateBackup: an on-demand backup named p_backup_name of table p_table_name (its name or ARN): its items as of one snapshot (INSERT ... SELECT as the caller: SELECT privilege and row-level security apply; ACCESS SHARE, no writer blocked) and its description (keys, indexes, billing, stream and Time to Live settings; not its tags), kept in hroe.backups and hroe.backup_items until hroe.delete_backup, whatever becomes of the table; returns DynamoDB''s BackupDetails (BackupStatus CREATING, as DynamoDB answers); TableNotFoundException for a missing table';
-
 CREATE FUNCTION hroe.describe_backup(p_backup_arn text)
 RETURNS jsonb
 LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
@@ -1826,87 +1524,6 @@ END
 $$;
 COMMENT ON FUNCTION hroe.describe_backup(text) IS
 'DescribeBackup: DynamoDB''s BackupDescription of the backup with ARN p_backup_arn (BackupDetails, SourceTableDetails, SourceTableFeatureDetails); BackupNotFoundException for a backup that does not exist or that the caller may not see';
-
-CREATE FUNCTION hroe.list_backups(
-	p_table_name text DEFAULT NULL,
-	p_time_range_lower_bound timestamptz DEFAULT NULL,
-	p_time_range_upper_bound timestamptz DEFAULT NULL,
-	p_backup_type text DEFAULT 'USER',
-	p_limit integer DEFAULT NULL,
-	p_exclusive_start_backup_arn text DEFAULT NULL)
-RETURNS jsonb
-LANGUAGE plpgsql STABLE PARALLEL SAFE
-SET search_path = pg_catalog, pg_temp
-AS $$
-DECLARE
-	v_table text := p_table_name;
-	v_errors text[] := '{}';
-	v_start hroe.backups;
-	v_rows jsonb;
-	v_more boolean;
-	v_last text;
-BEGIN
-	IF v_table LIKE 'arn:%:table/%' THEN
-		v_table := substr(v_table, strpos(v_table, ':table/') + 7);
-		-- (an ARN of another region or account names no table here)
-		IF hroe.table_arn(v_table) IS DISTINCT FROM p_table_name THEN
-			v_table := p_table_name;
-		END IF;
-	END IF;
-	IF p_table_name IS NOT NULL AND p_table_name NOT LIKE 'arn:%' THEN
-		v_errors := v_errors || hroe.backup_name_errors(p_table_name, 'tableName');
-	END IF;
-	IF p_limit IS NOT NULL AND (p_limit < 1 OR p_limit > 100) THEN
-		v_errors := v_errors || format('Value ''%s'' at ''limit'' failed to satisfy constraint: Member must have value %s',
-									   p_limit, CASE WHEN p_limit < 1 THEN 'greater than or equal to 1' ELSE 'less than or equal to 100' END);
-	END IF;
-	IF p_backup_type IS NOT NULL AND p_backup_type NOT IN ('USER', 'SYSTEM', 'AWS_BACKUP', 'ALL') THEN
-		v_errors := v_errors || format('Value ''%s'' at ''backupType'' failed to satisfy constraint: Member must satisfy enum value set: [USER, SYSTEM, AWS_BACKUP, ALL]',
-									   p_backup_type);
-	END IF;
-	IF p_exclusive_start_backup_arn IS NOT NULL THEN
-		v_errors := v_errors || CASE WHEN length(p_exclusive_start_backup_arn) < 37 OR length(p_exclusive_start_backup_arn) > 1024
-									 THEN ARRAY[format('Value ''%s'' at ''exclusiveStartBackupArn'' failed to satisfy constraint: Member must have length %s',
-													   p_exclusive_start_backup_arn,
-													   CASE WHEN length(p_exclusive_start_backup_arn) < 37 THEN 'greater than or equal to 37'
-															ELSE 'less than or equal to 1024' END)]
-									 ELSE '{}'::text[] END;
-	END IF;
-	PERFORM hroe.backup_validation(v_errors);
-	IF p_exclusive_start_backup_arn IS NOT NULL THEN
-		SELECT * INTO v_start FROM hroe.backups WHERE backup_arn = p_exclusive_start_backup_arn;
-		IF v_start.backup_id IS NULL THEN
-			PERFORM hroe.dynamodb_error('ValidationException',
-				format('Invalid ExclusiveStartBackupArn: %s', p_exclusive_start_backup_arn));
-		END IF;
-	END IF;
-	-- hroe makes USER backups only (no SYSTEM or AWS_BACKUP ones)
-	WITH page AS (
-		SELECT b, row_number() OVER (ORDER BY b.created_at, b.backup_arn) AS n
-		FROM hroe.backups b
-		WHERE coalesce(p_backup_type, 'USER') IN ('USER', 'ALL')
-		  AND (v_table IS NULL OR b.table_name = v_table)
-		  AND (p_time_range_lower_bound IS NULL OR b.created_at >= p_time_range_lower_bound)
-		  AND (p_time_range_upper_bound IS NULL OR b.created_at < p_time_range_upper_bound)
-		  AND (v_start.backup_id IS NULL OR (b.created_at, b.backup_arn) > (v_start.created_at, v_start.backup_arn))
-		ORDER BY b.created_at, b.backup_arn
-		LIMIT coalesce(p_limit, 2147483646) + 1)
-	SELECT coalesce(jsonb_agg(jsonb_build_object(
-			   'TableName', (p.b).table_name,
-			   'TableId', (p.b).description->'TableId',
-			   'TableArn', (p.b).description->'TableArn')
-			   || (hroe.backup_details(p.b, 'AVAILABLE') - 'BackupName' || jsonb_build_object('BackupName', (p.b).backup_name))
-			   ORDER BY p.n) FILTER (WHERE p.n <= coalesce(p_limit, 2147483646)), '[]'),
-		   bool_or(p.n > coalesce(p_limit, 2147483646)),
-		   max((p.b).backup_arn) FILTER (WHERE p.n = coalesce(p_limit, 2147483646))
-	INTO v_rows, v_more, v_last
-	FROM page p;
-	RETURN jsonb_build_object('BackupSummaries', v_rows)
-		   || CASE WHEN v_more THEN jsonb_build_object('LastEvaluatedBackupArn', v_last) ELSE '{}' END;
-END
-$$;
-COMMENT ON FUNCTION hroe.list_backups(text, timestamptz, timestamptz, text, integer, text) IS
-'ListBackups: the backups the caller sees, oldest first, as DynamoDB''s {"BackupSummaries": [...], "LastEvaluatedBackupArn"} (the latter while more remain): of table p_table_name (its name or ARN; NULL: every table, including deleted ones), created at or after p_time_range_lower_bound and before p_time_range_upper_bound, of BackupType p_backup_type (USER or ALL: hroe''s backups; SYSTEM, AWS_BACKUP: none), at most p_limit (1 to 100), after p_exclusive_start_backup_arn';
 
 CREATE FUNCTION hroe.delete_backup(p_backup_arn text)
 RETURNS jsonb
@@ -1923,22 +1540,6 @@ END
 $$;
 COMMENT ON FUNCTION hroe.delete_backup(text) IS
 'DeleteBackup: deletes the backup with ARN p_backup_arn and returns its BackupDescription (BackupStatus DELETED); BackupNotFoundException for one that does not exist or that the caller may not see, BackupInUseException while a restore from it runs';
-
--- DescribeTable's RestoreSummary of a restored table (NULL: not restored)
-CREATE FUNCTION hroe.restore_summary(p_table_name text, p_in_progress boolean DEFAULT false)
-RETURNS jsonb
-LANGUAGE sql STABLE PARALLEL SAFE
-BEGIN ATOMIC
-	SELECT pg_catalog.jsonb_build_object(
-		'SourceBackupArn', r.source_backup_arn,
-		'SourceTableArn', r.source_table_arn,
-		'RestoreDateTime', EXTRACT(epoch FROM r.restored_at),
-		'RestoreInProgress', p_in_progress)
-	FROM hroe.table_restores r
-	WHERE r.table_name OPERATOR(pg_catalog.=) p_table_name;
-END;
-COMMENT ON FUNCTION hroe.restore_summary(text, boolean) IS
-'internal: DynamoDB''s RestoreSummary of table p_table_name restored from a backup (NULL if it was not): the backup''s and the source table''s ARNs, the restore''s time, RestoreInProgress p_in_progress';
 -- OnDemandThroughput and DynamoDB's throttling (src/tables/throttle.sql)
 ALTER TABLE hroe.tables
 	ADD COLUMN max_read_request_units bigint CHECK (max_read_request_units >= 1),
@@ -2146,10 +1747,7 @@ BEGIN
 END
 $$;
 
-
 -- Exports and imports (ExportTableToPointInTime, ImportTable; src/transfer/transfer.sql)
-
-
 
 --
 -- Export to and import from S3, with S3 a directory of the server
@@ -2249,139 +1847,6 @@ LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE;
 COMMENT ON FUNCTION hroe.transfer_start(text, bigint) IS
 'internal: Starts the background worker of export or import p_job_id (p_kind ''export'' or ''import''), which the current role requested in the current transaction; the worker waits for the transaction to commit';
 
--- A value of an enumeration, or DynamoDB's validation error
-CREATE FUNCTION hroe.transfer_check_enum(p_value text, p_member text, p_values text[]) RETURNS void
-LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
-SET search_path = pg_catalog, pg_temp
-AS $$
-BEGIN
-	IF p_value IS NOT NULL AND NOT p_value = ANY (p_values) THEN
-		PERFORM hroe.dynamodb_error('ValidationException',
-			format('1 validation error detected: Value ''%s'' at ''%s'' failed to satisfy constraint: Member must satisfy enum value set: [%s]',
-				   p_value, p_member, array_to_string(p_values, ', ')));
-	END IF;
-END
-$$;
-COMMENT ON FUNCTION hroe.transfer_check_enum(text, text, text[]) IS
-'internal: Raises DynamoDB''s ValidationException unless p_value (member p_member) is NULL or one of p_values';
-
--- The ExportDescription of an export
-CREATE FUNCTION hroe.export_description(e hroe.exports) RETURNS jsonb
-LANGUAGE sql STABLE PARALLEL SAFE
-RETURN pg_catalog.jsonb_strip_nulls(pg_catalog.jsonb_build_object(
-	'ExportArn', e.export_arn,
-	'ExportStatus', e.export_status,
-	'StartTime', EXTRACT(epoch FROM e.start_time),
-	'EndTime', EXTRACT(epoch FROM e.end_time),
-	'ExportManifest', e.export_manifest,
-	'TableArn', e.table_arn,
-	'TableId', (SELECT t.relid::oid::text FROM hroe.tables t WHERE t.table_name OPERATOR(pg_catalog.=) e.table_name),
-	'ExportTime', EXTRACT(epoch FROM e.export_time),
-	'ClientToken', e.client_token,
-	'S3Bucket', e.s3_bucket,
-	'S3BucketOwner', e.s3_bucket_owner,
-	'S3Prefix', e.s3_prefix,
-	'S3SseAlgorithm', e.s3_sse_algorithm,
-	'S3SseKmsKeyId', e.s3_sse_kms_key_id,
-	'FailureCode', e.failure_code,
-	'FailureMessage', e.failure_message,
-	'ExportFormat', e.export_format,
-	'BilledSizeBytes', CASE WHEN e.export_status OPERATOR(pg_catalog.=) 'COMPLETED' THEN e.billed_size_bytes END,
-	'ItemCount', CASE WHEN e.export_status OPERATOR(pg_catalog.<>) 'IN_PROGRESS' THEN e.item_count END,
-	'ExportType', e.export_type));
-COMMENT ON FUNCTION hroe.export_description(hroe.exports) IS
-'internal: DynamoDB''s ExportDescription of an export (ItemCount once it ended, BilledSizeBytes once it completed)';
-
-CREATE FUNCTION hroe.export_table(p_table_arn text, p_s3_bucket text, p_s3_prefix text DEFAULT NULL,
-								  p_export_format text DEFAULT 'DYNAMODB_JSON',
-								  p_export_type text DEFAULT 'FULL_EXPORT',
-								  p_client_token text DEFAULT NULL, p_export_time timestamptz DEFAULT NULL,
-								  p_s3_bucket_owner text DEFAULT NULL, p_s3_sse_algorithm text DEFAULT NULL,
-								  p_s3_sse_kms_key_id text DEFAULT NULL)
-RETURNS jsonb
-LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
-SET search_path = pg_catalog, pg_temp
-AS $$
-DECLARE
-	v_table text;
-	v_rel regclass;
-	v_request jsonb;
-	v_row hroe.exports;
-	v_id text;
-BEGIN
-	IF p_table_arn IS NULL THEN
-		PERFORM hroe.dynamodb_error('ValidationException',
-			'1 validation error detected: Value null at ''tableArn'' failed to satisfy constraint: Member must not be null');
-	ELSIF p_s3_bucket IS NULL THEN
-		PERFORM hroe.dynamodb_error('ValidationException',
-			'1 validation error detected: Value null at ''s3Bucket'' failed to satisfy constraint: Member must not be null');
-	END IF;
-	PERFORM hroe.transfer_check_enum(p_export_format, 'exportFormat', '{DYNAMODB_JSON,ION}');
-	PERFORM hroe.transfer_check_enum(p_export_type, 'exportType', '{FULL_EXPORT,INCREMENTAL_EXPORT}');
-	PERFORM hroe.transfer_check_enum(p_s3_sse_algorithm, 's3SseAlgorithm', '{AES256,KMS}');
-	IF length(p_s3_prefix) > 1024 THEN
-		PERFORM hroe.dynamodb_error('ValidationException',
-			format('1 validation error detected: Value ''%s'' at ''s3Prefix'' failed to satisfy constraint: Member must have length less than or equal to 1024', p_s3_prefix));
-	END IF;
-	-- (by the name in the ARN, the table's key; then the whole ARN, this region's and account's)
-	SELECT t.table_name, t.relid INTO v_table, v_rel FROM hroe.tables t
-	WHERE t.table_name = hroe.pitr_table_name(p_table_arn) AND hroe.table_arn(t.table_name) = p_table_arn;
-	IF NOT FOUND THEN
-		PERFORM hroe.dynamodb_error('TableNotFoundException', format('Table not found: %s', p_table_arn));
-	END IF;
-	IF NOT has_table_privilege(v_rel, 'SELECT') THEN
-		RAISE EXCEPTION 'permission denied for table %', v_table USING ERRCODE = 'insufficient_privilege';
-	END IF;
-	IF hroe.table_is_distributed(v_rel) THEN
-		RAISE EXCEPTION 'exports are not supported on distributed table %', v_table
-			USING ERRCODE = 'feature_not_supported';
-	END IF;
-	-- without point-in-time recovery, the export is of the table as it is now
-	IF coalesce(p_export_type, 'FULL_EXPORT') = 'INCREMENTAL_EXPORT'
-	   OR p_export_time < statement_timestamp() - interval '1 minute' THEN
-		PERFORM hroe.dynamodb_error('PointInTimeRecoveryUnavailableException',
-			format('Point in time recovery is not enabled for table ''%s''', v_table));
-	ELSIF p_export_time > clock_timestamp() THEN
-		PERFORM hroe.dynamodb_error('InvalidExportTimeException', 'Export time cannot be in the future');
-	END IF;
-	PERFORM hroe.s3_check_bucket(p_s3_bucket, p_s3_prefix, true);
-	v_request := jsonb_strip_nulls(jsonb_build_object(
-		'TableArn', p_table_arn, 'S3Bucket', p_s3_bucket, 'S3Prefix', p_s3_prefix,
-		'ExportFormat', coalesce(p_export_format, 'DYNAMODB_JSON'),
-		'ExportType', coalesce(p_export_type, 'FULL_EXPORT'), 'S3BucketOwner', p_s3_bucket_owner,
-		'S3SseAlgorithm', p_s3_sse_algorithm, 'S3SseKmsKeyId', p_s3_sse_kms_key_id));
-	-- ClientToken: the same request within 8 hours is the same export
-	IF p_client_token IS NOT NULL THEN
-		SELECT * INTO v_row FROM hroe.exports e
-		WHERE e.client_token = p_client_token AND e.requested_by = (SELECT oid FROM pg_roles WHERE rolname = current_user)
-		  AND e.start_time > clock_timestamp() - interval '8 hours'
-		ORDER BY e.start_time DESC LIMIT 1;
-		IF FOUND THEN
-			IF v_row.request <> v_request THEN
-				PERFORM hroe.dynamodb_error('IdempotentParameterMismatchException',
-					'The provided ClientToken was already used with different parameters');
-			END IF;
-			RETURN jsonb_build_object('ExportDescription', hroe.export_description(v_row));
-		END IF;
-	END IF;
-	v_id := lpad((extract(epoch FROM clock_timestamp()) * 1000)::bigint::text, 14, '0')
-			|| '-' || left(md5(gen_random_uuid()::text), 8);
-	INSERT INTO hroe.exports (export_arn, table_name, table_arn, requested_by, client_token, request,
-							  export_type, export_format, s3_bucket, s3_prefix, s3_bucket_owner,
-							  s3_sse_algorithm, s3_sse_kms_key_id, export_manifest)
-	VALUES (p_table_arn || '/export/' || v_id, v_table, p_table_arn,
-			(SELECT oid FROM pg_roles WHERE rolname = current_user), p_client_token, v_request,
-			coalesce(p_export_type, 'FULL_EXPORT'), coalesce(p_export_format, 'DYNAMODB_JSON'),
-			p_s3_bucket, p_s3_prefix, p_s3_bucket_owner, coalesce(p_s3_sse_algorithm, 'AES256'), p_s3_sse_kms_key_id,
-			coalesce(rtrim(p_s3_prefix, '/') || '/', '') || 'AWSDynamoDB/' || v_id || '/manifest-summary.json')
-	RETURNING * INTO v_row;
-	PERFORM hroe.transfer_start('export', v_row.job_id);
-	RETURN jsonb_build_object('ExportDescription', hroe.export_description(v_row));
-END
-$$;
-COMMENT ON FUNCTION hroe.export_table(text, text, text, text, text, text, timestamptz, text, text, text) IS
-'ExportTableToPointInTime: starts an export of the table p_table_arn names as it is now (FULL_EXPORT, DYNAMODB_JSON or ION) into bucket p_s3_bucket, a directory under hroe.s3_root, as DynamoDB lays it out (<prefix>/AWSDynamoDB/<ExportId>/manifest-summary.json, manifest-files.json, data/*.json.gz or *.ion.gz); hroe''s export worker writes it from one snapshot. The caller needs SELECT on the table and membership in hroe_export or pg_write_server_files. INCREMENTAL_EXPORT and past export times need point-in-time recovery (PointInTimeRecoveryUnavailableException). Returns {"ExportDescription": ...}';
-
 CREATE FUNCTION hroe.describe_export(p_export_arn text) RETURNS jsonb
 LANGUAGE plpgsql STABLE PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
@@ -2464,100 +1929,6 @@ RETURN pg_catalog.jsonb_strip_nulls(pg_catalog.jsonb_build_object(
 COMMENT ON FUNCTION hroe.import_description(hroe.imports) IS
 'internal: DynamoDB''s ImportTableDescription of an import';
 
-CREATE FUNCTION hroe.import_table(p_s3_bucket_source jsonb, p_input_format text,
-								  p_table_creation_parameters jsonb,
-								  p_input_compression_type text DEFAULT 'NONE',
-								  p_input_format_options jsonb DEFAULT NULL,
-								  p_client_token text DEFAULT NULL,
-								  p_schema name DEFAULT pg_catalog.current_schema())
-RETURNS jsonb
-LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
-SET search_path = pg_catalog, pg_temp
-AS $$
-DECLARE
-	v_table text;
-	v_bucket text := p_s3_bucket_source->>'S3Bucket';
-	v_request jsonb;
-	v_row hroe.imports;
-	v_id text;
-	v_csv jsonb := p_input_format_options->'Csv';
-	v_created jsonb;
-BEGIN
-	IF p_s3_bucket_source IS NULL THEN
-		PERFORM hroe.dynamodb_error('ValidationException',
-			'1 validation error detected: Value null at ''s3BucketSource'' failed to satisfy constraint: Member must not be null');
-	ELSIF p_input_format IS NULL THEN
-		PERFORM hroe.dynamodb_error('ValidationException',
-			'1 validation error detected: Value null at ''inputFormat'' failed to satisfy constraint: Member must not be null');
-	ELSIF p_table_creation_parameters IS NULL THEN
-		PERFORM hroe.dynamodb_error('ValidationException',
-			'1 validation error detected: Value null at ''tableCreationParameters'' failed to satisfy constraint: Member must not be null');
-	ELSIF v_bucket IS NULL THEN
-		PERFORM hroe.dynamodb_error('ValidationException',
-			'1 validation error detected: Value null at ''s3BucketSource.s3Bucket'' failed to satisfy constraint: Member must not be null');
-	END IF;
-	PERFORM hroe.transfer_check_enum(p_input_format, 'inputFormat', '{DYNAMODB_JSON,ION,CSV}');
-	PERFORM hroe.transfer_check_enum(p_input_compression_type, 'inputCompressionType', '{GZIP,ZSTD,NONE}');
-	IF v_csv IS NOT NULL AND p_input_format <> 'CSV' THEN
-		PERFORM hroe.dynamodb_error('ValidationException',
-			'InputFormatOptions can only be specified with the CSV input format');
-	END IF;
-	IF length(v_csv->>'Delimiter') <> 1 OR (v_csv->>'Delimiter') !~ '^[,\t:;| ]$' THEN
-		PERFORM hroe.dynamodb_error('ValidationException',
-			format('1 validation error detected: Value ''%s'' at ''inputFormatOptions.csv.delimiter'' failed to satisfy constraint: Member must satisfy regular expression pattern: [,;:|\t ]',
-				   v_csv->>'Delimiter'));
-	END IF;
-	IF jsonb_typeof(v_csv->'HeaderList') IS DISTINCT FROM 'array' AND v_csv ? 'HeaderList' THEN
-		PERFORM hroe.dynamodb_error('ValidationException', 'HeaderList must be a list of attribute names');
-	END IF;
-	v_table := p_table_creation_parameters->>'TableName';
-	PERFORM hroe.s3_check_bucket(v_bucket, p_s3_bucket_source->>'S3KeyPrefix', false);
-	v_request := jsonb_strip_nulls(jsonb_build_object(
-		'S3BucketSource', p_s3_bucket_source, 'InputFormat', p_input_format,
-		'InputCompressionType', coalesce(p_input_compression_type, 'NONE'),
-		'InputFormatOptions', p_input_format_options,
-		'TableCreationParameters', p_table_creation_parameters));
-	IF p_client_token IS NOT NULL THEN
-		SELECT * INTO v_row FROM hroe.imports i
-		WHERE i.client_token = p_client_token AND i.requested_by = (SELECT oid FROM pg_roles WHERE rolname = current_user)
-		  AND i.start_time > clock_timestamp() - interval '8 hours'
-		ORDER BY i.start_time DESC LIMIT 1;
-		IF FOUND THEN
-			IF v_row.request <> v_request THEN
-				PERFORM hroe.dynamodb_error('IdempotentParameterMismatchException',
-					'The provided ClientToken was already used with different parameters');
-			END IF;
-			RETURN jsonb_build_object('ImportTableDescription', hroe.import_description(v_row));
-		END IF;
-	END IF;
-	-- the table, with its indexes, as CreateTable makes it (its errors are CreateTable's)
-	-- (CreateTable makes the table in the caller's current schema, p_schema)
-	PERFORM set_config('search_path', format('%I, pg_catalog, pg_temp', coalesce(p_schema, 'public')), true);
-	v_created := hroe.dynamodb('CreateTable', p_table_creation_parameters);
-	PERFORM set_config('search_path', 'pg_catalog, pg_temp', true);
-	IF v_created->>'__type' LIKE '%#AccessDeniedException' THEN
-		RAISE EXCEPTION '%', v_created->>'message' USING ERRCODE = 'insufficient_privilege';
-	ELSIF v_created ? '__type' THEN
-		PERFORM hroe.dynamodb_error(split_part(v_created->>'__type', '#', 2), v_created->>'message');
-	END IF;
-	v_id := lpad((extract(epoch FROM clock_timestamp()) * 1000)::bigint::text, 14, '0')
-			|| '-' || left(md5(gen_random_uuid()::text), 8);
-	INSERT INTO hroe.imports (import_arn, table_name, table_arn, requested_by, client_token, request,
-							  input_format, input_compression_type, input_format_options,
-							  s3_bucket, s3_key_prefix, s3_bucket_owner, table_creation_parameters)
-	VALUES (hroe.table_arn(v_table) || '/import/' || v_id, v_table, hroe.table_arn(v_table),
-			(SELECT oid FROM pg_roles WHERE rolname = current_user), p_client_token, v_request,
-			p_input_format, coalesce(p_input_compression_type, 'NONE'), p_input_format_options,
-			v_bucket, p_s3_bucket_source->>'S3KeyPrefix', p_s3_bucket_source->>'S3BucketOwner',
-			p_table_creation_parameters)
-	RETURNING * INTO v_row;
-	PERFORM hroe.transfer_start('import', v_row.job_id);
-	RETURN jsonb_build_object('ImportTableDescription', hroe.import_description(v_row));
-END
-$$;
-COMMENT ON FUNCTION hroe.import_table(jsonb, text, jsonb, text, jsonb, text, name) IS
-'ImportTable: creates the table p_table_creation_parameters describe (with its GSIs, as CreateTable, in schema p_schema: by default the caller''s current schema) and starts hroe''s import worker, which puts every item of the files under p_s3_bucket_source''s bucket (a directory under hroe.s3_root) and S3KeyPrefix: DYNAMODB_JSON or ION lines ({"Item": ...}) or CSV (p_input_format_options: {"Csv": {"Delimiter", "HeaderList"}}), compressed GZIP, ZSTD or NONE; a line it cannot import is counted in ErrorCount and logged. The caller needs membership in hroe_import or pg_read_server_files. Returns {"ImportTableDescription": ...}';
-
 CREATE FUNCTION hroe.describe_import(p_import_arn text) RETURNS jsonb
 LANGUAGE plpgsql STABLE PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
@@ -2623,7 +1994,6 @@ COMMENT ON FUNCTION hroe.list_imports(text, integer, text) IS
 -- GetResourcePolicy, DeleteResourcePolicy; src/tables/policy.sql
 -- ---------------------------------------------------------------------
 
-
 -- the IAM user name of an access key's requests
 ALTER TABLE hroe.access_keys ADD COLUMN principal_name text
 	CHECK (principal_name ~ '^[A-Za-z0-9_+=,.@-]{1,64}$');
@@ -2655,7 +2025,6 @@ END
 $$;
 COMMENT ON FUNCTION hroe.create_access_key(regrole, text, text, text) IS
 'Creates an access key of hroe-gateway whose requests run as p_role: the given or a generated access key id (20 characters) and secret (40 characters); returns the pair. p_principal_name: the IAM user name of its requests in resource-based policies (arn:aws:iam::<hroe.account_id>:user/<name>; NULL: the role''s name). Needs INSERT on hroe.access_keys (the extension owner has it)';
-
 
 --
 -- Resource-based policies (PutResourcePolicy, GetResourcePolicy,
@@ -2957,38 +2326,6 @@ $$;
 COMMENT ON FUNCTION hroe.resource_policy_denies(jsonb, text, text, text) IS
 'Whether resource-based policy p_policy explicitly denies principal p_principal (an IAM ARN, arn:aws:iam::ACCOUNT:user/NAME) action p_action (dynamodb:GetItem, ...) on resource p_resource (a table, index or stream ARN): a Deny statement whose Principal (or NotPrincipal) names "*", the account (its id or arn:aws:iam::ACCOUNT:root) or the principal, whose Action (case ignored) and Resource match with IAM''s wildcards * and ?, and whose every Condition holds (keys aws:PrincipalArn and aws:PrincipalAccount; a condition on any other key is false, or true with ...IfExists, as IAM evaluates a key the request lacks). Allow statements never matter: PostgreSQL''s privileges are the authority, a policy only narrows them';
 
--- The table and stream label ('' for the table) of a table or stream ARN
--- of this database, else DynamoDB's errors
-CREATE FUNCTION hroe.resource_policy_target(p_resource_arn text, OUT table_name text, OUT stream_label text)
-LANGUAGE plpgsql STABLE STRICT PARALLEL SAFE
-SET search_path = pg_catalog, pg_temp
-AS $$
-DECLARE
-	v_m text[] := regexp_match(p_resource_arn,
-		'^arn:aws:dynamodb:([a-z0-9-]+):([0-9]{12}):table/([A-Za-z0-9_.-]{3,255})(/stream/([^/]+))?$');
-BEGIN
-	IF v_m IS NULL THEN
-		PERFORM hroe.dynamodb_error('ValidationException',
-			format('Invalid ResourceArn provided as input %s', p_resource_arn));
-	END IF;
-	IF v_m[1] <> current_setting('hroe.region') OR v_m[2] <> current_setting('hroe.account_id') THEN
-		RAISE EXCEPTION 'ARN "%" is not one of this database''s (hroe.region %, hroe.account_id %)',
-			p_resource_arn, current_setting('hroe.region'), current_setting('hroe.account_id')
-			USING ERRCODE = 'insufficient_privilege';
-	END IF;
-	table_name := v_m[3];
-	stream_label := coalesce(v_m[5], '');
-	IF NOT EXISTS (SELECT FROM hroe.tables t WHERE t.table_name = v_m[3])
-	   OR (stream_label <> '' AND NOT EXISTS (SELECT FROM hroe.streams s
-											  WHERE s.table_name = v_m[3] AND s.label = v_m[5])) THEN
-		PERFORM hroe.dynamodb_error('ResourceNotFoundException',
-			format('Requested resource not found: ResourceArn: %s not found', p_resource_arn));
-	END IF;
-END
-$$;
-COMMENT ON FUNCTION hroe.resource_policy_target(text) IS
-'internal: The table and the stream label ('''' for the table itself) a table ARN (arn:aws:dynamodb:REGION:ACCOUNT:table/NAME) or stream ARN (.../stream/LABEL) of this database names; a ValidationException for any other string, AccessDeniedException for another region''s or account''s, ResourceNotFoundException for a table or stream that does not exist';
-
 CREATE FUNCTION hroe.put_resource_policy(p_resource_arn text, p_policy text,
 										 p_expected_revision_id text DEFAULT NULL)
 RETURNS text
@@ -3147,272 +2484,6 @@ LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION hroe.check_vector(hroe.item, text, integer, text) IS
 'internal: true if the item has no attribute p_attribute or it is a list of p_dimensions 32-bit numbers, else DynamoDB''s ValidationException naming vector index p_index_name: part of a vector index''s CHECK constraint';
 
-CREATE FUNCTION hroe.create_vector_index(
-	p_table_name text,
-	p_index_name text,
-	p_vector_attribute text,
-	p_dimensions integer,
-	p_distance_function text DEFAULT 'COSINE',
-	p_projection text DEFAULT 'ALL',
-	p_non_key_attributes text[] DEFAULT NULL,
-	p_search_schema jsonb DEFAULT '[]',
-	p_attribute_definitions jsonb DEFAULT '{}',
-	p_online boolean DEFAULT false)
-RETURNS void
-LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
-SET search_path = pg_catalog, pg_temp
-AS $$
-DECLARE
-	t hroe.tables;
-	v_prefix text;
-	v_attrs text[] := '{}';
-	v_elems text[] := '{}';
-	v_types text[] := '{}';
-	v_cols name[] := '{}';
-	v_col name;
-	v_vcol name;
-	v_check text;
-	v_check_name name;
-	v_schema name;
-	v_index_rel name;
-	v_hash_col name;
-	v_elem jsonb;
-	v_attr text;
-	v_kind text;
-	v_type text;
-	i integer := 0;
-BEGIN
-	PERFORM hroe.check_name(p_table_name, 'tableName');
-	PERFORM hroe.check_name(p_index_name, 'vectorIndexes.1.member.indexName');
-	PERFORM hroe.check_table_owner(p_table_name);
-	SELECT * INTO t FROM hroe.tables WHERE table_name = p_table_name FOR UPDATE;
-	IF NOT FOUND THEN
-		PERFORM hroe.dynamodb_error('ResourceNotFoundException', 'Requested resource not found');
-	END IF;
-	IF hroe.table_is_distributed(t.relid) THEN
-		PERFORM hroe.dynamodb_error('ValidationException',
-			'One or more parameter values were invalid: hroe does not support vector indexes on distributed tables');
-	END IF;
-	IF t.billing_mode <> 'PAY_PER_REQUEST' THEN
-		PERFORM hroe.dynamodb_error('ValidationException',
-			'One or more parameter values were invalid: Vector indexes are only supported for PAY_PER_REQUEST tables');
-	END IF;
-	IF EXISTS (SELECT 1 FROM hroe.vector_indexes WHERE table_name = p_table_name AND index_name = p_index_name)
-	   OR EXISTS (SELECT 1 FROM hroe.indexes WHERE table_name = p_table_name AND index_name = p_index_name) THEN
-		PERFORM hroe.dynamodb_error('ValidationException', 'Attempting to create an index which already exists');
-	END IF;
-	IF (SELECT count(*) FROM hroe.vector_indexes WHERE table_name = p_table_name) >= 5 THEN
-		PERFORM hroe.dynamodb_error('ValidationException',
-			'One or more parameter values were invalid: VectorIndex count exceeds the per-table limit of 5');
-	END IF;
-	PERFORM hroe.check_attribute_name(p_vector_attribute, 'vectorIndexes.1.member.vectorAttribute.attributeName');
-	IF p_dimensions IS NULL OR p_dimensions NOT BETWEEN 1 AND 4096 THEN
-		PERFORM hroe.dynamodb_error('ValidationException',
-			'One or more parameter values were invalid: Number of dimensions must be between 1 and 4096 inclusive.');
-	END IF;
-	IF EXISTS (SELECT 1 FROM hroe.vector_indexes WHERE table_name = p_table_name
-			   AND vector_attribute = p_vector_attribute AND dimensions <> p_dimensions) THEN
-		PERFORM hroe.dynamodb_error('ValidationException',
-			format('One or more parameter values were invalid: Conflicting attribute definition for ''%s''. All VectorIndexes on the same vector attribute must use the same dimensions.',
-				   p_vector_attribute));
-	END IF;
-	IF p_distance_function IS NULL OR p_distance_function NOT IN ('COSINE', 'EUCLIDEAN', 'DOT_PRODUCT') THEN
-		PERFORM hroe.dynamodb_error('ValidationException',
-			format('One or more parameter values were invalid: Unknown DistanceFunction: %s', coalesce(p_distance_function, 'null')));
-	END IF;
-	IF p_projection IS NULL OR p_projection NOT IN ('ALL', 'KEYS_ONLY', 'INCLUDE') THEN
-		PERFORM hroe.dynamodb_error('ValidationException',
-			format('One or more parameter values were invalid: Unknown ProjectionType: %s', coalesce(p_projection, 'null')));
-	END IF;
-	IF p_projection <> 'INCLUDE' AND p_non_key_attributes IS NOT NULL THEN
-		PERFORM hroe.dynamodb_error('ValidationException',
-			format('One or more parameter values were invalid: ProjectionType is %s, but NonKeyAttributes is specified', p_projection));
-	END IF;
-	IF p_projection = 'INCLUDE' AND coalesce(cardinality(p_non_key_attributes), 0) = 0 THEN
-		PERFORM hroe.dynamodb_error('ValidationException',
-			'One or more parameter values were invalid: ProjectionType is INCLUDE, but NonKeyAttributes is not specified');
-	END IF;
-
-	-- the SearchSchema: at most one HASH element, first; INLINE_FILTER ones
-	IF jsonb_typeof(coalesce(p_search_schema, '[]')) <> 'array' THEN
-		RAISE EXCEPTION 'p_search_schema must be a JSON array of {"AttributeName": ..., "SearchSchemaElementType": ...}'
-			USING ERRCODE = 'invalid_parameter_value';
-	END IF;
-	FOR v_elem IN SELECT e FROM jsonb_array_elements(coalesce(p_search_schema, '[]')) e LOOP
-		i := i + 1;
-		v_attr := v_elem ->> 'AttributeName';
-		v_kind := v_elem ->> 'SearchSchemaElementType';
-		PERFORM hroe.check_attribute_name(v_attr, format('vectorIndexes.1.member.searchSchema.%s.member.attributeName', i));
-		IF v_kind IS NULL OR v_kind NOT IN ('HASH', 'INLINE_FILTER') THEN
-			PERFORM hroe.dynamodb_error('ValidationException',
-				format('One or more parameter values were invalid: Unknown SearchSchemaElementType: %s', coalesce(v_kind, 'null')));
-		END IF;
-		IF v_kind = 'HASH' AND 'HASH' = ANY (v_elems) THEN
-			PERFORM hroe.dynamodb_error('ValidationException',
-				'One or more parameter values were invalid: SearchSchema can have at most one HASH element');
-		END IF;
-		IF v_attr = ANY (v_attrs) OR v_attr = p_vector_attribute THEN
-			PERFORM hroe.dynamodb_error('ValidationException',
-				format('One or more parameter values were invalid: Duplicate attribute in SearchSchema: %s', v_attr));
-		END IF;
-		v_type := p_attribute_definitions ->> v_attr;
-		IF v_type IS NULL AND v_attr = t.partition_key THEN
-			v_type := t.partition_key_type;
-		ELSIF v_type IS NULL AND v_attr = t.sort_key THEN
-			v_type := t.sort_key_type;
-		END IF;
-		IF v_type IS NULL THEN
-			PERFORM hroe.dynamodb_error('ValidationException',
-				'One or more parameter values were invalid: One element in SearchSchema is not defined in attribute definitions');
-		END IF;
-		PERFORM hroe.check_key_type(v_type, format('attributeDefinitions.%s.member.attributeType', i));
-		v_attrs := v_attrs || v_attr;
-		v_elems := v_elems || v_kind;
-		v_types := v_types || v_type;
-	END LOOP;
-	IF 'HASH' = ANY (v_elems) AND v_elems[1] <> 'HASH' THEN
-		PERFORM hroe.dynamodb_error('ValidationException',
-			'One or more parameter values were invalid: The HASH element must be the first element of SearchSchema');
-	END IF;
-
-	-- the columns: named after the index while that is a plain identifier
-	v_prefix := lower(p_index_name);
-	IF v_prefix !~ '^[a-z_][a-z0-9_]*$' OR octet_length(v_prefix) > 40 OR EXISTS (
-		SELECT 1 FROM pg_attribute WHERE attrelid = t.relid AND attname LIKE v_prefix || '\_%') THEN
-		v_prefix := 'vix' || (SELECT count(*) + 1 FROM pg_attribute WHERE attrelid = t.relid AND attnum > 0);
-	END IF;
-	v_vcol := (v_prefix || '_vector')::name;
-	EXECUTE format('ALTER TABLE %s ADD COLUMN %I real[] GENERATED ALWAYS AS (hroe.item_vector(item, %L, %s)) STORED',
-				   t.relid, v_vcol, p_vector_attribute, p_dimensions);
-	v_check := format('hroe.check_vector(item, %L, %s, %L)', p_vector_attribute, p_dimensions, p_index_name);
-	FOR i IN 1 .. coalesce(cardinality(v_attrs), 0) LOOP
-		v_col := (v_prefix || '_s' || i)::name;
-		EXECUTE format('ALTER TABLE %s ADD COLUMN %I %s GENERATED ALWAYS AS (hroe.item_key_%s(item, %L, true, %L)) STORED',
-					   t.relid, v_col, hroe.key_column_type(v_types[i]), lower(v_types[i]), v_attrs[i], p_index_name);
-		v_cols := v_cols || v_col;
-		v_check := v_check || format(' AND hroe.check_index_key(item, %L, %L, true, %L)', v_attrs[i], v_types[i], p_index_name);
-		IF v_elems[i] = 'HASH' THEN
-			v_hash_col := v_col;
-		END IF;
-	END LOOP;
-	-- items already stored with an invalid vector stay out of the index (as
-	-- a backfill skips them); every later write storing one is rejected
-	v_check_name := (v_prefix || '_vector_check')::name;
-	EXECUTE format('ALTER TABLE %s ADD CONSTRAINT %I CHECK (%s) NOT VALID', t.relid, v_check_name, v_check);
-	SELECT n.nspname INTO v_schema
-	FROM pg_namespace n JOIN pg_class c ON c.relnamespace = n.oid WHERE c.oid = t.relid;
-	IF v_hash_col IS NOT NULL THEN
-		v_index_rel := hroe.relation_name(format('%s.%s', p_table_name, p_index_name));
-		IF EXISTS (SELECT 1 FROM pg_class WHERE relname = v_index_rel
-				   AND relnamespace = (SELECT relnamespace FROM pg_class WHERE oid = t.relid)) THEN
-			v_index_rel := hroe.relation_name(format('%s.%s.%s', p_table_name, p_index_name, v_prefix));
-		END IF;
-		EXECUTE format('CREATE INDEX %I ON %s (%I) WHERE %I IS NOT NULL', v_index_rel, t.relid, v_hash_col, v_vcol);
-		EXECUTE format('COMMENT ON INDEX %I.%I IS %L', v_schema, v_index_rel,
-					   format('DynamoDB vector index %s of %s: its HASH element (hroe)', p_index_name, p_table_name));
-	END IF;
-	INSERT INTO hroe.vector_indexes (table_name, index_name, vector_attribute, dimensions, distance_function,
-									 projection, non_key_attributes, search_attributes, search_element_types,
-									 search_attribute_types, search_columns, vector_column, key_check,
-									 index_relname, online)
-	VALUES (p_table_name, p_index_name, p_vector_attribute, p_dimensions, p_distance_function,
-			p_projection, coalesce(p_non_key_attributes, '{}'), v_attrs, v_elems, v_types, v_cols, v_vcol,
-			v_check_name, v_index_rel, p_online);
-END
-$$;
-COMMENT ON FUNCTION hroe.create_vector_index(text, text, text, integer, text, text, text[], jsonb, jsonb, boolean) IS
-'CreateTable VectorIndexes and UpdateTable VectorIndexUpdates Create: a vector index on attribute p_vector_attribute (a list of p_dimensions numbers, 1-4096) searched under COSINE, EUCLIDEAN or DOT_PRODUCT distance, projection ALL, KEYS_ONLY or INCLUDE p_non_key_attributes, SearchSchema p_search_schema ([{"AttributeName": ..., "SearchSchemaElementType": "HASH" | "INLINE_FILTER"}], types from p_attribute_definitions or the table''s key schema); PAY_PER_REQUEST tables only, at most 5 per table; items already stored are indexed at once (those with invalid vectors left out), every later write storing an invalid vector is rejected; p_online: created by UpdateTable';
-
-CREATE FUNCTION hroe.delete_vector_index(p_table_name text, p_index_name text)
-RETURNS void
-LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
-SET search_path = pg_catalog, pg_temp
-AS $$
-DECLARE
-	t hroe.tables;
-	x hroe.vector_indexes;
-	c name;
-	v_schema name;
-BEGIN
-	PERFORM hroe.check_table_owner(p_table_name);
-	SELECT * INTO t FROM hroe.tables WHERE table_name = p_table_name FOR UPDATE;
-	IF NOT FOUND THEN
-		PERFORM hroe.dynamodb_error('ResourceNotFoundException', 'Requested resource not found');
-	END IF;
-	SELECT * INTO x FROM hroe.vector_indexes WHERE table_name = p_table_name AND index_name = p_index_name;
-	IF NOT FOUND THEN
-		PERFORM hroe.dynamodb_error('ResourceNotFoundException',
-			format('Requested resource not found: Index: %s not found', p_index_name));
-	END IF;
-	DELETE FROM hroe.vector_indexes WHERE table_name = p_table_name AND index_name = p_index_name;
-	SELECT n.nspname INTO v_schema
-	FROM pg_namespace n JOIN pg_class k ON k.relnamespace = n.oid WHERE k.oid = t.relid;
-	IF x.index_relname IS NOT NULL THEN
-		EXECUTE format('DROP INDEX IF EXISTS %I.%I', v_schema, x.index_relname);
-	END IF;
-	EXECUTE format('ALTER TABLE %s DROP CONSTRAINT IF EXISTS %I', t.relid, x.key_check);
-	FOREACH c IN ARRAY x.search_columns || x.vector_column LOOP
-		EXECUTE format('ALTER TABLE %s DROP COLUMN IF EXISTS %I', t.relid, c);
-	END LOOP;
-END
-$$;
-COMMENT ON FUNCTION hroe.delete_vector_index(text, text) IS
-'UpdateTable VectorIndexUpdates Delete: drops the vector index, its generated columns, its CHECK constraint and its btree index';
-
-CREATE FUNCTION hroe.vector_index_descriptions(p_table_name text)
-RETURNS jsonb
-LANGUAGE plpgsql STABLE PARALLEL RESTRICTED
-SET search_path = pg_catalog, pg_temp
-AS $$
-DECLARE
-	x hroe.vector_indexes;
-	t hroe.tables;
-	v_out jsonb := '[]';
-	v_count bigint;
-	v_index jsonb;
-BEGIN
-	SELECT * INTO t FROM hroe.tables WHERE table_name = p_table_name;
-	IF NOT FOUND THEN
-		RETURN NULL;
-	END IF;
-	FOR x IN SELECT * FROM hroe.vector_indexes WHERE table_name = p_table_name ORDER BY created_at, index_name LOOP
-		-- exact up to 128 pages (1 MB), as the tables' statistics; beyond,
-		-- PostgreSQL's estimate (the rows without NULL in the vector column),
-		-- so that a waiter polling DescribeTable never scans a large table
-		IF pg_relation_size(t.relid) <= 128 * current_setting('block_size')::bigint THEN
-			EXECUTE format('SELECT count(*) FROM %s WHERE %I IS NOT NULL', t.relid, x.vector_column) INTO v_count;
-		ELSE
-			SELECT round(greatest(c.reltuples, 0) * (1 - coalesce(s.null_frac, 0)))::bigint INTO v_count
-			FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-			LEFT JOIN pg_stats s ON s.schemaname = n.nspname AND s.tablename = c.relname AND s.attname = x.vector_column
-			WHERE c.oid = t.relid;
-		END IF;
-		v_index := jsonb_build_object(
-			'IndexName', x.index_name,
-			'IndexStatus', 'ACTIVE',
-			'VectorAttribute', jsonb_build_object('AttributeName', x.vector_attribute),
-			'Dimensions', x.dimensions,
-			'DistanceFunction', x.distance_function,
-			'Projection', CASE WHEN x.projection = 'INCLUDE'
-							   THEN jsonb_build_object('ProjectionType', x.projection, 'NonKeyAttributes', to_jsonb(x.non_key_attributes))
-							   ELSE jsonb_build_object('ProjectionType', x.projection) END,
-			'IndexArn', hroe.table_arn(p_table_name) || '/index/' || x.index_name,
-			'ItemCount', v_count,
-			-- the f32 vectors the index holds
-			'IndexSizeBytes', v_count * 4 * x.dimensions);
-		IF cardinality(x.search_attributes) > 0 THEN
-			v_index := v_index || jsonb_build_object('SearchSchema',
-				(SELECT jsonb_agg(jsonb_build_object('AttributeName', a, 'SearchSchemaElementType', e) ORDER BY o)
-				 FROM unnest(x.search_attributes, x.search_element_types) WITH ORDINALITY s(a, e, o)));
-		END IF;
-		v_out := v_out || jsonb_build_array(v_index);
-	END LOOP;
-	RETURN CASE WHEN jsonb_array_length(v_out) = 0 THEN NULL ELSE v_out END;
-END
-$$;
-COMMENT ON FUNCTION hroe.vector_index_descriptions(text) IS
-'internal: DescribeTable''s VectorIndexes of table p_table_name (NULL if it has none): name, status, vector attribute, dimensions, distance function, projection, SearchSchema, ARN, the count of the items the index holds (exact up to 128 pages, else PostgreSQL''s estimate) and the size of their f32 vectors';
-
 CREATE FUNCTION hroe.search_vectors(p_table_name text, p_index_name text, p_vector real[],
 	p_top_k integer DEFAULT 10, p_filter hroe.item DEFAULT NULL)
 RETURNS TABLE (item hroe.item, score real)
@@ -3424,7 +2495,6 @@ COMMENT ON FUNCTION hroe.search_vectors(text, text, real[], integer, hroe.item) 
 -- Point-in-time recovery (src/streams/pitr.sql): its exceptions (HR024, HR025; HR020 shared with exports),
 -- restores to a point in time share RestoreTableFromBackup's table creation
 -- (hroe.restore_create_table) and RestoreSummary (no backup ARN)
-
 
 ALTER TABLE hroe.table_restores ALTER COLUMN source_backup_arn DROP NOT NULL;
 
@@ -3587,7 +2657,7 @@ $$;
 COMMENT ON FUNCTION hroe.restore_table_from_backup(text, text, jsonb, name) IS
 'RestoreTableFromBackup: a new table p_target_table_name (TableAlreadyExistsException if it exists) with the keys, indexes, billing mode and throughput of the backup with ARN p_backup_arn and its items; p_overrides as the request''s BillingModeOverride, ProvisionedThroughputOverride, GlobalSecondaryIndexOverride and LocalSecondaryIndexOverride (the backup''s indexes, some left out), SSESpecificationOverride (accepted); in schema p_schema (default: the caller''s current schema, as CreateTable); stream, Time to Live and tags are not restored, as in DynamoDB; returns the TableDescription with its RestoreSummary (TableStatus and IndexStatus CREATING, RestoreInProgress true, as DynamoDB answers; ACTIVE once committed)';
 
-CREATE OR REPLACE FUNCTION hroe.restore_summary(p_table_name text, p_in_progress boolean DEFAULT false)
+CREATE FUNCTION hroe.restore_summary(p_table_name text, p_in_progress boolean DEFAULT false)
 RETURNS jsonb
 LANGUAGE sql STABLE PARALLEL SAFE
 BEGIN ATOMIC
@@ -3701,140 +2771,6 @@ LANGUAGE C VOLATILE PARALLEL UNSAFE;
 COMMENT ON FUNCTION hroe.pitr_capture() IS
 'internal: The AFTER ROW trigger of a table with point-in-time recovery (arguments: hroe.pitr.pitr_id, partition and sort key names, as hroe.update_continuous_backups creates it): appends each new version of an item (new image, or NULL when deleted) with the writing transaction''s xid to hroe.pitr_history as the extension''s owner, in a security-restricted operation with search_path pinned, after checking in hroe''s catalog that the history is that table''s (else insufficient_privilege, nothing written); none when the item did not change';
 
--- The table a request names by TableName or its ARN (an ARN of another
--- region or account names no table here)
-CREATE FUNCTION hroe.pitr_table_name(p_name text)
-RETURNS text
-LANGUAGE plpgsql STABLE PARALLEL SAFE
-SET search_path = pg_catalog, pg_temp
-AS $$
-DECLARE
-	v_table text := p_name;
-BEGIN
-	IF v_table LIKE 'arn:%:table/%' THEN
-		v_table := substr(v_table, strpos(v_table, ':table/') + 7);
-		IF hroe.table_arn(v_table) IS DISTINCT FROM p_name THEN
-			v_table := p_name;
-		END IF;
-	END IF;
-	RETURN v_table;
-END
-$$;
-COMMENT ON FUNCTION hroe.pitr_table_name(text) IS
-'internal: The table name p_name names: itself, or the name in a table ARN of this region and account';
-
--- DescribeContinuousBackups' ContinuousBackupsDescription of a table
-CREATE FUNCTION hroe.describe_continuous_backups(p_table_name text)
-RETURNS jsonb
-LANGUAGE plpgsql VOLATILE PARALLEL SAFE
-SET search_path = pg_catalog, pg_temp
-AS $$
-DECLARE
-	v_table text := hroe.pitr_table_name(p_table_name);
-	p hroe.pitr;
-BEGIN
-	IF p_table_name IS NULL THEN
-		PERFORM hroe.dynamodb_error('ValidationException',
-			'1 validation error detected: Value null at ''tableName'' failed to satisfy constraint: Member must not be null');
-	END IF;
-	IF NOT EXISTS (SELECT FROM hroe.tables WHERE table_name = v_table) THEN
-		PERFORM hroe.dynamodb_error('TableNotFoundException', format('Table not found: %s', v_table));
-	END IF;
-	SELECT * INTO p FROM hroe.pitr WHERE table_name = v_table;
-	IF p.pitr_id IS NULL THEN
-		RETURN jsonb_build_object('ContinuousBackupsStatus', 'ENABLED',
-			'PointInTimeRecoveryDescription', jsonb_build_object('PointInTimeRecoveryStatus', 'DISABLED'));
-	END IF;
-	RETURN (SELECT jsonb_build_object('ContinuousBackupsStatus', 'ENABLED',
-				'PointInTimeRecoveryDescription', jsonb_build_object(
-					'PointInTimeRecoveryStatus', 'ENABLED',
-					'RecoveryPeriodInDays', p.recovery_days,
-					'EarliestRestorableDateTime', EXTRACT(epoch FROM w.earliest),
-					'LatestRestorableDateTime', EXTRACT(epoch FROM w.latest)))
-			FROM hroe.pitr_window(p) w);
-END
-$$;
-COMMENT ON FUNCTION hroe.describe_continuous_backups(text) IS
-'DescribeContinuousBackups: the ContinuousBackupsDescription of table p_table_name (its name or ARN; TableNotFoundException if none): ContinuousBackupsStatus ENABLED and PointInTimeRecoveryDescription, DISABLED, or ENABLED with RecoveryPeriodInDays and the instants it can be restored to (EarliestRestorableDateTime: when it was enabled, or the recovery period''s start; LatestRestorableDateTime: now)';
-
-CREATE FUNCTION hroe.update_continuous_backups(p_table_name text, p_enabled boolean,
-											   p_recovery_days integer DEFAULT NULL)
-RETURNS jsonb
-LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
-SET search_path = pg_catalog, pg_temp
-AS $$
-DECLARE
-	v_table text := hroe.pitr_table_name(p_table_name);
-	t hroe.tables;
-	p hroe.pitr;
-	v_errors text[] := '{}';
-BEGIN
-	IF p_table_name IS NULL THEN
-		v_errors := v_errors || 'Value null at ''tableName'' failed to satisfy constraint: Member must not be null'::text;
-	END IF;
-	IF p_enabled IS NULL THEN
-		v_errors := v_errors || 'Value null at ''pointInTimeRecoverySpecification.pointInTimeRecoveryEnabled'' failed to satisfy constraint: Member must not be null'::text;
-	END IF;
-	IF p_recovery_days < 1 THEN
-		v_errors := v_errors || format('Value ''%s'' at ''pointInTimeRecoverySpecification.recoveryPeriodInDays'' failed to satisfy constraint: Member must have value greater than or equal to 1', p_recovery_days);
-	ELSIF p_recovery_days > 35 THEN
-		v_errors := v_errors || format('Value ''%s'' at ''pointInTimeRecoverySpecification.recoveryPeriodInDays'' failed to satisfy constraint: Member must have value less than or equal to 35', p_recovery_days);
-	END IF;
-	PERFORM hroe.backup_validation(v_errors);
-	SELECT * INTO t FROM hroe.tables WHERE table_name = v_table;
-	IF t.table_name IS NULL THEN
-		PERFORM hroe.dynamodb_error('TableNotFoundException', format('Table not found: %s', v_table));
-	END IF;
-	IF NOT hroe.owns_table(v_table) THEN
-		RAISE EXCEPTION USING ERRCODE = 'insufficient_privilege',
-			MESSAGE = format('must be owner of table %s', v_table);
-	END IF;
-	SELECT * INTO p FROM hroe.pitr WHERE table_name = v_table FOR UPDATE;
-	IF p_enabled AND p.pitr_id IS NULL THEN
-		-- (the writes of a table partitioned over servers happen there,
-		-- under their commit timestamps, out of the capture trigger's sight)
-		IF (SELECT c.relkind FROM pg_class c WHERE c.oid = t.relid) = 'p' THEN
-			PERFORM hroe.dynamodb_error('ValidationException',
-				format('Point-in-time recovery is not supported on a table partitioned over servers (hroe.partition_servers): %s', v_table));
-		END IF;
-		IF current_setting('track_commit_timestamp') <> 'on' THEN
-			PERFORM hroe.dynamodb_error('ContinuousBackupsUnavailableException',
-				'Point in time recovery needs the server setting track_commit_timestamp = on (set at server start)');
-		END IF;
-		-- the base image must be the table as of this call: one snapshot
-		-- after the trigger's lock, which waits for the writers in progress
-		IF current_setting('transaction_isolation') <> 'read committed' THEN
-			RAISE EXCEPTION USING ERRCODE = 'invalid_transaction_state',
-				MESSAGE = 'enabling point-in-time recovery must run in a READ COMMITTED transaction';
-		END IF;
-		INSERT INTO hroe.pitr (table_name, recovery_days, enabled_at, base_at)
-		VALUES (v_table, coalesce(p_recovery_days, 35), clock_timestamp(), clock_timestamp())
-		RETURNING * INTO p;
-		-- (SHARE ROW EXCLUSIVE until commit: no write between the image and the trigger)
-		EXECUTE format('CREATE TRIGGER hroe_pitr AFTER INSERT OR UPDATE OR DELETE ON %s'
-					   ' FOR EACH ROW EXECUTE FUNCTION hroe.pitr_capture(%L, %L, %L)',
-					   t.relid, p.pitr_id, t.partition_key, coalesce(t.sort_key, ''));
-		EXECUTE format('INSERT INTO hroe.pitr_base (pitr_id, key, item)'
-					   ' SELECT $1, hroe.pitr_key(s.item, $2, $3), s.item FROM %s s', t.relid)
-			USING p.pitr_id, t.partition_key, coalesce(t.sort_key, '');
-		-- every writer before committed before this instant, every later one commits after
-		UPDATE hroe.pitr SET enabled_at = clock_timestamp(), base_at = clock_timestamp()
-		WHERE pitr_id = p.pitr_id;
-	ELSIF p_enabled THEN
-		UPDATE hroe.pitr SET recovery_days = coalesce(p_recovery_days, recovery_days)
-		WHERE pitr_id = p.pitr_id;
-	ELSIF p.pitr_id IS NOT NULL THEN
-		EXECUTE format('DROP TRIGGER hroe_pitr ON %s', t.relid);
-		DELETE FROM hroe.pitr_history WHERE pitr_id = p.pitr_id;
-		DELETE FROM hroe.pitr_base WHERE pitr_id = p.pitr_id;
-		DELETE FROM hroe.pitr WHERE pitr_id = p.pitr_id;
-	END IF;
-	RETURN hroe.describe_continuous_backups(v_table);
-END
-$$;
-COMMENT ON FUNCTION hroe.update_continuous_backups(text, boolean, integer) IS
-'UpdateContinuousBackups: enables (p_enabled true) or disables point-in-time recovery on table p_table_name (its name or ARN; TableNotFoundException if none; its owner only), keeping p_recovery_days (1 to 35, default 35) days of history; enabling copies the table into its base image and creates its capture trigger hroe_pitr (needs track_commit_timestamp = on, else ContinuousBackupsUnavailableException, and READ COMMITTED); disabling drops the trigger and the history; returns the ContinuousBackupsDescription';
-
 -- The instants a table can be restored to, now
 CREATE FUNCTION hroe.pitr_window(p hroe.pitr, OUT earliest timestamptz, OUT latest timestamptz)
 LANGUAGE sql VOLATILE PARALLEL SAFE
@@ -3847,211 +2783,11 @@ END;
 COMMENT ON FUNCTION hroe.pitr_window(hroe.pitr, OUT timestamptz, OUT timestamptz) IS
 'internal: The instants the table of p can be restored to: from when point-in-time recovery was enabled or the recovery period started (the later) to now';
 
-CREATE FUNCTION hroe.restore_table_to_point_in_time(p_target_table_name text,
-													p_source_table_name text DEFAULT NULL,
-													p_restore_date_time timestamptz DEFAULT NULL,
-													p_use_latest_restorable_time boolean DEFAULT NULL,
-													p_overrides jsonb DEFAULT '{}',
-													p_source_table_arn text DEFAULT NULL,
-													p_schema name DEFAULT pg_catalog.current_schema())
-RETURNS jsonb
-LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
-SET search_path = pg_catalog, pg_temp
-AS $$
-DECLARE
-	o jsonb := coalesce(p_overrides, '{}');
-	v_source text;
-	t hroe.tables;
-	p hroe.pitr;
-	v_at timestamptz;
-	v_earliest timestamptz;
-	v_latest timestamptz;
-	v_rel regclass;
-	v_waits integer := 0;
-BEGIN
-	PERFORM hroe.backup_validation(hroe.backup_name_errors(p_target_table_name, 'targetTableName'));
-	IF jsonb_typeof(o) <> 'object' THEN
-		PERFORM hroe.dynamodb_error('ValidationException', 'The overrides must be a JSON object');
-	END IF;
-	IF p_source_table_name IS NULL AND p_source_table_arn IS NULL THEN
-		PERFORM hroe.dynamodb_error('ValidationException',
-			'One or more parameter values were invalid: Either SourceTableName or SourceTableArn must be specified');
-	END IF;
-	IF p_source_table_name IS NOT NULL AND p_source_table_arn IS NOT NULL THEN
-		PERFORM hroe.dynamodb_error('ValidationException',
-			'One or more parameter values were invalid: Only one of SourceTableName or SourceTableArn can be specified');
-	END IF;
-	IF p_restore_date_time IS NOT NULL AND p_use_latest_restorable_time THEN
-		PERFORM hroe.dynamodb_error('ValidationException',
-			'One or more parameter values were invalid: Only one of RestoreDateTime or UseLatestRestorableTime can be specified');
-	END IF;
-	IF p_restore_date_time IS NULL AND NOT coalesce(p_use_latest_restorable_time, false) THEN
-		PERFORM hroe.dynamodb_error('ValidationException',
-			'One or more parameter values were invalid: Either RestoreDateTime or UseLatestRestorableTime must be specified');
-	END IF;
-	v_source := coalesce(p_source_table_name, p_source_table_arn);
-	-- (an ARN names the table only with SourceTableArn)
-	IF p_source_table_arn IS NOT NULL THEN
-		v_source := hroe.pitr_table_name(p_source_table_arn);
-	END IF;
-	SELECT * INTO t FROM hroe.tables WHERE table_name = v_source;
-	IF t.table_name IS NULL THEN
-		PERFORM hroe.dynamodb_error('TableNotFoundException', format('Table not found: %s', v_source));
-	END IF;
-	SELECT * INTO p FROM hroe.pitr WHERE table_name = v_source;
-	IF p.pitr_id IS NULL THEN
-		PERFORM hroe.dynamodb_error('PointInTimeRecoveryUnavailableException',
-			format('Point in time recovery is not enabled for table ''%s''', v_source));
-	END IF;
-	IF EXISTS (SELECT FROM hroe.tables WHERE table_name = p_target_table_name) THEN
-		PERFORM hroe.dynamodb_error('TableAlreadyExistsException', format('Table already exists: %s', p_target_table_name));
-	END IF;
-	SELECT w.earliest, w.latest INTO v_earliest, v_latest FROM hroe.pitr_window(p) w;
-	v_at := CASE WHEN p_use_latest_restorable_time THEN v_latest ELSE p_restore_date_time END;
-	IF v_at < v_earliest OR v_at > v_latest THEN
-		PERFORM hroe.dynamodb_error('InvalidRestoreTimeException',
-			format('Invalid RestoreDateTime: %s. RestoreDateTime must be between EarliestRestorableDateTime %s and LatestRestorableDateTime %s',
-				   to_char(v_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'),
-				   to_char(v_earliest AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'),
-				   to_char(v_latest AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')));
-	END IF;
-	-- the history is read with the caller's privileges: a role that may not
-	-- read the table may not restore it (row-level security would only hide it)
-	IF NOT has_table_privilege(t.relid, 'SELECT') THEN
-		RAISE EXCEPTION USING ERRCODE = 'insufficient_privilege',
-			MESSAGE = format('permission denied for table %s', v_source);
-	END IF;
-	-- every transaction that committed at or before v_at must be visible:
-	-- one whose commit time is recorded but that is still in the snapshot's
-	-- list of running transactions (its commit not yet visible) is waited
-	-- for, each statement taking a new snapshot
-	IF current_setting('transaction_isolation') <> 'read committed' THEN
-		RAISE EXCEPTION USING ERRCODE = 'invalid_transaction_state',
-			MESSAGE = 'a restore to a point in time must run in a READ COMMITTED transaction';
-	END IF;
-	LOOP
-		EXIT WHEN NOT EXISTS (
-			SELECT FROM pg_snapshot_xip(pg_current_snapshot()) x
-			WHERE pg_xact_commit_timestamp((x::text::numeric % 4294967296)::text::xid) <= v_at);
-		v_waits := v_waits + 1;
-		IF v_waits > 10000 THEN
-			RAISE EXCEPTION USING ERRCODE = 'lock_not_available',
-				MESSAGE = 'a transaction that committed before the restore time is still not visible';
-		END IF;
-		PERFORM pg_sleep(0.001);
-	END LOOP;
-	IF EXISTS (SELECT FROM hroe.pitr_history h
-			   WHERE h.pitr_id = p.pitr_id AND h.committed_at IS NULL
-				 AND pg_xact_commit_timestamp(h.xid) IS NULL) THEN
-		RAISE EXCEPTION USING ERRCODE = 'object_not_in_prerequisite_state',
-			MESSAGE = format('the history of table %s has versions without a commit time', v_source),
-			HINT = 'Point-in-time recovery needs track_commit_timestamp = on since it was enabled.';
-	END IF;
-	v_rel := hroe.restore_create_table(p_target_table_name, hroe.table_description(v_source) - 'PostgresTable',
-									   jsonb_build_object('BillingMode', t.billing_mode), o, p_schema);
-	-- the base image, each key's last version committed at or before v_at over it
-	EXECUTE format(
-		'INSERT INTO %s (item)'
-		' WITH v AS (SELECT DISTINCT ON (h.key) h.key, h.item'
-		'			FROM hroe.pitr_history h'
-		'			WHERE h.pitr_id = $1'
-		'			  AND coalesce(h.committed_at, pg_xact_commit_timestamp(h.xid)) <= $2'
-		'			ORDER BY h.key, coalesce(h.committed_at, pg_xact_commit_timestamp(h.xid)) DESC, h.write_seq DESC)'
-		' SELECT v.item FROM v WHERE v.item IS NOT NULL'
-		' UNION ALL'
-		' SELECT b.item FROM hroe.pitr_base b'
-		' WHERE b.pitr_id = $1 AND NOT EXISTS (SELECT FROM v WHERE v.key = b.key)', v_rel)
-		USING p.pitr_id, v_at;
-	INSERT INTO hroe.table_restores (table_name, source_backup_arn, source_table_arn, restored_at)
-	VALUES (p_target_table_name, NULL, hroe.table_arn(v_source), v_at);
-	RETURN (hroe.table_description(p_target_table_name, 'CREATING', 'CREATING') - 'PostgresTable')
-		|| jsonb_build_object('RestoreSummary', hroe.restore_summary(p_target_table_name, true));
-END
-$$;
-COMMENT ON FUNCTION hroe.restore_table_to_point_in_time(text, text, timestamptz, boolean, jsonb, text, name) IS
-'RestoreTableToPointInTime: a new table p_target_table_name (TableAlreadyExistsException if it exists) with the keys, indexes, billing mode and throughput of table p_source_table_name (or p_source_table_arn; TableNotFoundException) and its items as of p_restore_date_time (or now, p_use_latest_restorable_time): every transaction committed then, none after (InvalidRestoreTimeException outside DescribeContinuousBackups'' window, PointInTimeRecoveryUnavailableException without point-in-time recovery); p_overrides as RestoreTableFromBackup''s; in schema p_schema (default: the current schema); READ COMMITTED only; returns the TableDescription with its RestoreSummary';
-
-CREATE FUNCTION hroe.pitr_compact(p_every interval DEFAULT '1 hour')
-RETURNS bigint
-LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
-SET search_path = pg_catalog, pg_temp
-AS $$
-DECLARE
-	p hroe.pitr;
-	v_cutoff timestamptz;
-	v_n bigint;
-	v_total bigint := 0;
-	v_id bigint;
-BEGIN
-	FOR p IN SELECT * FROM hroe.pitr
-			 WHERE compacted_at IS NULL OR compacted_at < clock_timestamp() - p_every
-			 ORDER BY pitr_id FOR UPDATE SKIP LOCKED LOOP
-		v_cutoff := clock_timestamp() - make_interval(days => p.recovery_days);
-		-- the versions committed before the window, folded into the base
-		-- image: per key the last one (a deletion removes the key)
-		WITH moved AS (
-			DELETE FROM hroe.pitr_history h
-			WHERE h.pitr_id = p.pitr_id
-			  AND coalesce(h.committed_at, pg_xact_commit_timestamp(h.xid)) <= v_cutoff
-			RETURNING h.key, h.item, coalesce(h.committed_at, pg_xact_commit_timestamp(h.xid)) AS at, h.write_seq),
-		last AS (
-			SELECT DISTINCT ON (m.key) m.key, m.item FROM moved m ORDER BY m.key, m.at DESC, m.write_seq DESC),
-		gone AS (
-			DELETE FROM hroe.pitr_base b USING last l
-			WHERE b.pitr_id = p.pitr_id AND b.key = l.key AND l.item IS NULL
-			RETURNING b.key),
-		put AS (
-			INSERT INTO hroe.pitr_base (pitr_id, key, item)
-			SELECT p.pitr_id, l.key, l.item FROM last l
-			WHERE l.item IS NOT NULL AND NOT EXISTS (SELECT FROM hroe.pitr_base b WHERE b.pitr_id = p.pitr_id AND b.key = l.key)
-			RETURNING 1),
-		upd AS (
-			UPDATE hroe.pitr_base b SET item = l.item FROM last l
-			WHERE b.pitr_id = p.pitr_id AND b.key = l.key AND l.item IS NOT NULL
-			RETURNING 1)
-		-- (each data-modifying part runs whole, read or not)
-		SELECT count(*) INTO v_n FROM moved;
-		v_total := v_total + v_n;
-		-- the commit times PostgreSQL would forget once the xids are frozen
-		UPDATE hroe.pitr_history h SET committed_at = pg_xact_commit_timestamp(h.xid)
-		WHERE h.pitr_id = p.pitr_id AND h.committed_at IS NULL AND age(h.xid) > 100000000
-		  AND pg_xact_commit_timestamp(h.xid) IS NOT NULL;
-		UPDATE hroe.pitr SET base_at = greatest(base_at, v_cutoff), compacted_at = clock_timestamp()
-		WHERE pitr_id = p.pitr_id;
-	END LOOP;
-	-- the history and images of tables deleted or no longer protected
-	FOR v_id IN
-		WITH RECURSIVE ids AS (
-			SELECT min(pitr_id) AS id FROM hroe.pitr_history
-			UNION ALL
-			SELECT (SELECT min(h.pitr_id) FROM hroe.pitr_history h WHERE h.pitr_id > ids.id) FROM ids WHERE ids.id IS NOT NULL),
-		base_ids AS (
-			SELECT min(pitr_id) AS id FROM hroe.pitr_base
-			UNION ALL
-			SELECT (SELECT min(b.pitr_id) FROM hroe.pitr_base b WHERE b.pitr_id > base_ids.id) FROM base_ids WHERE base_ids.id IS NOT NULL)
-		SELECT id FROM ids WHERE id IS NOT NULL AND NOT EXISTS (SELECT FROM hroe.pitr x WHERE x.pitr_id = ids.id)
-		UNION
-		SELECT id FROM base_ids WHERE id IS NOT NULL AND NOT EXISTS (SELECT FROM hroe.pitr x WHERE x.pitr_id = base_ids.id)
-	LOOP
-		DELETE FROM hroe.pitr_history WHERE pitr_id = v_id;
-		GET DIAGNOSTICS v_n = ROW_COUNT;
-		v_total := v_total + v_n;
-		DELETE FROM hroe.pitr_base WHERE pitr_id = v_id;
-	END LOOP;
-	RETURN v_total;
-END
-$$;
-COMMENT ON FUNCTION hroe.pitr_compact(interval) IS
-'Enforces point-in-time recovery''s retention: on each protected table not compacted within p_every, folds the versions committed before its recovery period into its base image (per key the last one; a deletion removes the key), stamps the commit times of old versions, and deletes the history and images of tables deleted or no longer protected; returns the number of versions removed. Run by hroe''s background worker (hroe.ttl_naptime) and by hand';
-REVOKE EXECUTE ON FUNCTION hroe.pitr_compact(interval) FROM PUBLIC;
-
 -- Incremental exports (ExportType INCREMENTAL_EXPORT, IncrementalExportSpecification)
 ALTER TABLE hroe.exports
 	ADD COLUMN export_from_time timestamptz,
 	ADD COLUMN export_to_time timestamptz,
 	ADD COLUMN export_view_type text CHECK (export_view_type IN ('NEW_IMAGE', 'NEW_AND_OLD_IMAGES'));
-COMMENT ON FUNCTION hroe.export_description(hroe.exports) IS
-'internal: DynamoDB''s ExportDescription of an export (ItemCount once it ended, BilledSizeBytes once it completed; ExportTime of a FULL_EXPORT, IncrementalExportSpecification of an INCREMENTAL_EXPORT)';
 
 CREATE FUNCTION hroe.pitr_wait_committed(p_at timestamptz)
 RETURNS void
@@ -4080,157 +2816,11 @@ END
 $$;
 COMMENT ON FUNCTION hroe.pitr_wait_committed(timestamptz) IS
 'internal: Returns once every transaction that committed at or before p_at is visible to the next statement''s snapshot (READ COMMITTED only; lock_not_available after about 10 seconds); an incremental export''s worker calls it before its snapshot';
-
-DROP FUNCTION hroe.export_table(text, text, text, text, text, text, timestamptz, text, text, text);
 CREATE FUNCTION hroe.incremental_export_check(p_from timestamptz, p_to timestamptz) RETURNS void
 AS 'MODULE_PATHNAME', 'hroe_incremental_export_check'
 LANGUAGE C STABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION hroe.incremental_export_check(timestamptz, timestamptz) IS
 'internal: Raises DynamoDB''s ValidationException unless an incremental export''s ExportFromTime p_from is before its ExportToTime p_to and the period between them is at least 15 minutes (hroe.incremental_export_min_period, a superuser-only setting for tests) and at most 24 hours';
-
-CREATE FUNCTION hroe.export_table(p_table_arn text, p_s3_bucket text, p_s3_prefix text DEFAULT NULL,
-								  p_export_format text DEFAULT 'DYNAMODB_JSON',
-								  p_export_type text DEFAULT 'FULL_EXPORT',
-								  p_client_token text DEFAULT NULL, p_export_time timestamptz DEFAULT NULL,
-								  p_s3_bucket_owner text DEFAULT NULL, p_s3_sse_algorithm text DEFAULT NULL,
-								  p_s3_sse_kms_key_id text DEFAULT NULL,
-								  p_export_from_time timestamptz DEFAULT NULL,
-								  p_export_to_time timestamptz DEFAULT NULL,
-								  p_export_view_type text DEFAULT NULL)
-RETURNS jsonb
-LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
-SET search_path = pg_catalog, pg_temp
-AS $$
-DECLARE
-	v_table text;
-	v_rel regclass;
-	v_request jsonb;
-	v_row hroe.exports;
-	v_id text;
-	v_incremental boolean := coalesce(p_export_type, 'FULL_EXPORT') = 'INCREMENTAL_EXPORT';
-	v_to timestamptz;
-	v_earliest timestamptz;
-	v_latest timestamptz;
-	p hroe.pitr;
-BEGIN
-	IF p_table_arn IS NULL THEN
-		PERFORM hroe.dynamodb_error('ValidationException',
-			'1 validation error detected: Value null at ''tableArn'' failed to satisfy constraint: Member must not be null');
-	ELSIF p_s3_bucket IS NULL THEN
-		PERFORM hroe.dynamodb_error('ValidationException',
-			'1 validation error detected: Value null at ''s3Bucket'' failed to satisfy constraint: Member must not be null');
-	END IF;
-	PERFORM hroe.transfer_check_enum(p_export_format, 'exportFormat', '{DYNAMODB_JSON,ION}');
-	PERFORM hroe.transfer_check_enum(p_export_type, 'exportType', '{FULL_EXPORT,INCREMENTAL_EXPORT}');
-	PERFORM hroe.transfer_check_enum(p_export_view_type, 'incrementalExportSpecification.exportViewType',
-									 '{NEW_IMAGE,NEW_AND_OLD_IMAGES}');
-	PERFORM hroe.transfer_check_enum(p_s3_sse_algorithm, 's3SseAlgorithm', '{AES256,KMS}');
-	IF length(p_s3_prefix) > 1024 THEN
-		PERFORM hroe.dynamodb_error('ValidationException',
-			format('1 validation error detected: Value ''%s'' at ''s3Prefix'' failed to satisfy constraint: Member must have length less than or equal to 1024', p_s3_prefix));
-	END IF;
-	-- an incremental export: its period, not an export time
-	-- (https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_IncrementalExportSpecification.html)
-	IF v_incremental THEN
-		IF p_export_time IS NOT NULL THEN
-			PERFORM hroe.dynamodb_error('ValidationException',
-				'One or more parameter values were invalid: ExportTime cannot be specified with ExportType INCREMENTAL_EXPORT');
-		END IF;
-		IF p_export_from_time IS NULL THEN
-			PERFORM hroe.dynamodb_error('ValidationException',
-				'One or more parameter values were invalid: IncrementalExportSpecification.ExportFromTime must be specified with ExportType INCREMENTAL_EXPORT');
-		END IF;
-		-- (no ExportToTime: the latest time with data available)
-		v_to := coalesce(p_export_to_time, clock_timestamp());
-		PERFORM hroe.incremental_export_check(p_export_from_time, v_to);
-	ELSIF p_export_from_time IS NOT NULL OR p_export_to_time IS NOT NULL OR p_export_view_type IS NOT NULL THEN
-		PERFORM hroe.dynamodb_error('ValidationException',
-			'One or more parameter values were invalid: IncrementalExportSpecification can only be specified with ExportType INCREMENTAL_EXPORT');
-	END IF;
-	-- (by the name in the ARN, the table's key; then the whole ARN, this region's and account's)
-	SELECT t.table_name, t.relid INTO v_table, v_rel FROM hroe.tables t
-	WHERE t.table_name = hroe.pitr_table_name(p_table_arn) AND hroe.table_arn(t.table_name) = p_table_arn;
-	IF NOT FOUND THEN
-		PERFORM hroe.dynamodb_error('TableNotFoundException', format('Table not found: %s', p_table_arn));
-	END IF;
-	IF NOT has_table_privilege(v_rel, 'SELECT') THEN
-		RAISE EXCEPTION 'permission denied for table %', v_table USING ERRCODE = 'insufficient_privilege';
-	END IF;
-	IF hroe.table_is_distributed(v_rel) THEN
-		RAISE EXCEPTION 'exports are not supported on distributed table %', v_table
-			USING ERRCODE = 'feature_not_supported';
-	END IF;
-	IF v_incremental THEN
-		-- the changes are point-in-time recovery's history: the period must
-		-- lie within its recovery window
-		SELECT * INTO p FROM hroe.pitr WHERE table_name = v_table;
-		IF p.pitr_id IS NULL THEN
-			PERFORM hroe.dynamodb_error('PointInTimeRecoveryUnavailableException',
-				format('Point in time recovery is not enabled for table ''%s''', v_table));
-		END IF;
-		SELECT w.earliest, w.latest INTO v_earliest, v_latest FROM hroe.pitr_window(p) w;
-		IF v_to > v_latest THEN
-			PERFORM hroe.dynamodb_error('InvalidExportTimeException', 'ExportToTime cannot be in the future');
-		ELSIF p_export_from_time < v_earliest THEN
-			PERFORM hroe.dynamodb_error('InvalidExportTimeException',
-				format('ExportFromTime %s is before the earliest restorable time %s of table ''%s''',
-					   to_char(p_export_from_time AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'),
-					   to_char(v_earliest AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'), v_table));
-		END IF;
-	-- without point-in-time recovery, the export is of the table as it is now
-	ELSIF p_export_time < statement_timestamp() - interval '1 minute' THEN
-		PERFORM hroe.dynamodb_error('PointInTimeRecoveryUnavailableException',
-			format('Point in time recovery is not enabled for table ''%s''', v_table));
-	ELSIF p_export_time > clock_timestamp() THEN
-		PERFORM hroe.dynamodb_error('InvalidExportTimeException', 'Export time cannot be in the future');
-	END IF;
-	PERFORM hroe.s3_check_bucket(p_s3_bucket, p_s3_prefix, true);
-	v_request := jsonb_strip_nulls(jsonb_build_object(
-		'TableArn', p_table_arn, 'S3Bucket', p_s3_bucket, 'S3Prefix', p_s3_prefix,
-		'ExportFormat', coalesce(p_export_format, 'DYNAMODB_JSON'),
-		'ExportType', coalesce(p_export_type, 'FULL_EXPORT'), 'S3BucketOwner', p_s3_bucket_owner,
-		'S3SseAlgorithm', p_s3_sse_algorithm, 'S3SseKmsKeyId', p_s3_sse_kms_key_id,
-		'IncrementalExportSpecification', CASE WHEN v_incremental THEN jsonb_strip_nulls(jsonb_build_object(
-			'ExportFromTime', EXTRACT(epoch FROM p_export_from_time),
-			'ExportToTime', EXTRACT(epoch FROM p_export_to_time), 'ExportViewType', p_export_view_type)) END));
-	-- ClientToken: the same request within 8 hours is the same export
-	IF p_client_token IS NOT NULL THEN
-		SELECT * INTO v_row FROM hroe.exports e
-		WHERE e.client_token = p_client_token AND e.requested_by = (SELECT oid FROM pg_roles WHERE rolname = current_user)
-		  AND e.start_time > clock_timestamp() - interval '8 hours'
-		ORDER BY e.start_time DESC LIMIT 1;
-		IF FOUND THEN
-			IF v_row.request <> v_request THEN
-				PERFORM hroe.dynamodb_error('IdempotentParameterMismatchException',
-					'The provided ClientToken was already used with different parameters');
-			END IF;
-			RETURN jsonb_build_object('ExportDescription', hroe.export_description(v_row));
-		END IF;
-	END IF;
-	v_id := lpad((extract(epoch FROM clock_timestamp()) * 1000)::bigint::text, 14, '0')
-			|| '-' || left(md5(gen_random_uuid()::text), 8);
-	INSERT INTO hroe.exports (export_arn, table_name, table_arn, requested_by, client_token, request,
-							  export_type, export_format, s3_bucket, s3_prefix, s3_bucket_owner,
-							  s3_sse_algorithm, s3_sse_kms_key_id, export_manifest,
-							  export_from_time, export_to_time, export_view_type)
-	VALUES (p_table_arn || '/export/' || v_id, v_table, p_table_arn,
-			(SELECT oid FROM pg_roles WHERE rolname = current_user), p_client_token, v_request,
-			coalesce(p_export_type, 'FULL_EXPORT'), coalesce(p_export_format, 'DYNAMODB_JSON'),
-			p_s3_bucket, p_s3_prefix, p_s3_bucket_owner, coalesce(p_s3_sse_algorithm, 'AES256'), p_s3_sse_kms_key_id,
-			coalesce(rtrim(p_s3_prefix, '/') || '/', '') || 'AWSDynamoDB/' || v_id || '/manifest-summary.json',
-			CASE WHEN v_incremental THEN p_export_from_time END, v_to,
-			CASE WHEN v_incremental THEN coalesce(p_export_view_type, 'NEW_AND_OLD_IMAGES') END)
-	RETURNING * INTO v_row;
-	PERFORM hroe.transfer_start('export', v_row.job_id);
-	RETURN jsonb_build_object('ExportDescription', hroe.export_description(v_row));
-END
-$$;
-COMMENT ON FUNCTION hroe.export_table(text, text, text, text, text, text, timestamptz, text, text, text, timestamptz, timestamptz, text) IS
-'ExportTableToPointInTime: starts an export of the table p_table_arn names into bucket p_s3_bucket, a directory under hroe.s3_root, as DynamoDB lays it out (<prefix>/AWSDynamoDB/<ExportId>/manifest-summary.json, manifest-files.json, data/*.json.gz or *.ion.gz; DYNAMODB_JSON or ION); hroe''s export worker writes it from one snapshot. FULL_EXPORT: the table as it is now ({"Item": ...} lines; past export times need point-in-time recovery, PointInTimeRecoveryUnavailableException). INCREMENTAL_EXPORT: from point-in-time recovery''s history (PointInTimeRecoveryUnavailableException without it), each item whose state changed between p_export_from_time (inclusive) and p_export_to_time (exclusive; default now), a period of 15 minutes to 24 hours within the recovery window (InvalidExportTimeException), as {"Metadata", "Keys", "NewImage", "OldImage"} lines (p_export_view_type NEW_IMAGE or NEW_AND_OLD_IMAGES, the default); p_export_time may not be given. The caller needs SELECT on the table and membership in hroe_export or pg_write_server_files. Returns {"ExportDescription": ...}';
-
--- A deleted table's point-in-time recovery: its system backup (BackupType SYSTEM)
--- (hroe.backup_details, an SQL-standard body over the row type, made again below)
-DROP FUNCTION hroe.backup_details(hroe.backups, text);
 ALTER TABLE hroe.backups
 	DROP CONSTRAINT backups_backup_name_check,
 	ADD COLUMN backup_type text NOT NULL DEFAULT 'USER' CHECK (backup_type IN ('USER', 'SYSTEM')),
@@ -4256,87 +2846,6 @@ RETURN pg_catalog.jsonb_build_object(
 		ELSE '{}' END;
 COMMENT ON FUNCTION hroe.backup_details(hroe.backups, text) IS
 'internal: DynamoDB''s BackupDetails of backup b with BackupStatus p_status: ARN, name, size, type (USER, or SYSTEM with its BackupExpiryDateTime), creation time';
-
-CREATE OR REPLACE FUNCTION hroe.list_backups(
-	p_table_name text DEFAULT NULL,
-	p_time_range_lower_bound timestamptz DEFAULT NULL,
-	p_time_range_upper_bound timestamptz DEFAULT NULL,
-	p_backup_type text DEFAULT 'USER',
-	p_limit integer DEFAULT NULL,
-	p_exclusive_start_backup_arn text DEFAULT NULL)
-RETURNS jsonb
-LANGUAGE plpgsql STABLE PARALLEL SAFE
-SET search_path = pg_catalog, pg_temp
-AS $$
-DECLARE
-	v_table text := p_table_name;
-	v_errors text[] := '{}';
-	v_start hroe.backups;
-	v_rows jsonb;
-	v_more boolean;
-	v_last text;
-BEGIN
-	IF v_table LIKE 'arn:%:table/%' THEN
-		v_table := substr(v_table, strpos(v_table, ':table/') + 7);
-		-- (an ARN of another region or account names no table here)
-		IF hroe.table_arn(v_table) IS DISTINCT FROM p_table_name THEN
-			v_table := p_table_name;
-		END IF;
-	END IF;
-	IF p_table_name IS NOT NULL AND p_table_name NOT LIKE 'arn:%' THEN
-		v_errors := v_errors || hroe.backup_name_errors(p_table_name, 'tableName');
-	END IF;
-	IF p_limit IS NOT NULL AND (p_limit < 1 OR p_limit > 100) THEN
-		v_errors := v_errors || format('Value ''%s'' at ''limit'' failed to satisfy constraint: Member must have value %s',
-									   p_limit, CASE WHEN p_limit < 1 THEN 'greater than or equal to 1' ELSE 'less than or equal to 100' END);
-	END IF;
-	IF p_backup_type IS NOT NULL AND p_backup_type NOT IN ('USER', 'SYSTEM', 'AWS_BACKUP', 'ALL') THEN
-		v_errors := v_errors || format('Value ''%s'' at ''backupType'' failed to satisfy constraint: Member must satisfy enum value set: [USER, SYSTEM, AWS_BACKUP, ALL]',
-									   p_backup_type);
-	END IF;
-	IF p_exclusive_start_backup_arn IS NOT NULL THEN
-		v_errors := v_errors || CASE WHEN length(p_exclusive_start_backup_arn) < 37 OR length(p_exclusive_start_backup_arn) > 1024
-									 THEN ARRAY[format('Value ''%s'' at ''exclusiveStartBackupArn'' failed to satisfy constraint: Member must have length %s',
-													   p_exclusive_start_backup_arn,
-													   CASE WHEN length(p_exclusive_start_backup_arn) < 37 THEN 'greater than or equal to 37'
-															ELSE 'less than or equal to 1024' END)]
-									 ELSE '{}'::text[] END;
-	END IF;
-	PERFORM hroe.backup_validation(v_errors);
-	IF p_exclusive_start_backup_arn IS NOT NULL THEN
-		SELECT * INTO v_start FROM hroe.backups WHERE backup_arn = p_exclusive_start_backup_arn;
-		IF v_start.backup_id IS NULL THEN
-			PERFORM hroe.dynamodb_error('ValidationException',
-				format('Invalid ExclusiveStartBackupArn: %s', p_exclusive_start_backup_arn));
-		END IF;
-	END IF;
-	-- (hroe makes no AWS_BACKUP backups)
-	WITH page AS (
-		SELECT b, row_number() OVER (ORDER BY b.created_at, b.backup_arn) AS n
-		FROM hroe.backups b
-		WHERE coalesce(p_backup_type, 'USER') IN (b.backup_type, 'ALL')
-		  AND (v_table IS NULL OR b.table_name = v_table)
-		  AND (p_time_range_lower_bound IS NULL OR b.created_at >= p_time_range_lower_bound)
-		  AND (p_time_range_upper_bound IS NULL OR b.created_at < p_time_range_upper_bound)
-		  AND (v_start.backup_id IS NULL OR (b.created_at, b.backup_arn) > (v_start.created_at, v_start.backup_arn))
-		ORDER BY b.created_at, b.backup_arn
-		LIMIT coalesce(p_limit, 2147483646) + 1)
-	SELECT coalesce(jsonb_agg(jsonb_build_object(
-			   'TableName', (p.b).table_name,
-			   'TableId', (p.b).description->'TableId',
-			   'TableArn', (p.b).description->'TableArn')
-			   || (hroe.backup_details(p.b, 'AVAILABLE') - 'BackupName' || jsonb_build_object('BackupName', (p.b).backup_name))
-			   ORDER BY p.n) FILTER (WHERE p.n <= coalesce(p_limit, 2147483646)), '[]'),
-		   bool_or(p.n > coalesce(p_limit, 2147483646)),
-		   max((p.b).backup_arn) FILTER (WHERE p.n = coalesce(p_limit, 2147483646))
-	INTO v_rows, v_more, v_last
-	FROM page p;
-	RETURN jsonb_build_object('BackupSummaries', v_rows)
-		   || CASE WHEN v_more THEN jsonb_build_object('LastEvaluatedBackupArn', v_last) ELSE '{}' END;
-END
-$$;
-COMMENT ON FUNCTION hroe.list_backups(text, timestamptz, timestamptz, text, integer, text) IS
-'ListBackups: the backups the caller sees, oldest first, as DynamoDB''s {"BackupSummaries": [...], "LastEvaluatedBackupArn"} (the latter while more remain): of table p_table_name (its name or ARN; NULL: every table, including deleted ones), created at or after p_time_range_lower_bound and before p_time_range_upper_bound, of BackupType p_backup_type (USER: CreateBackup''s; SYSTEM: those of deleted tables with point-in-time recovery; ALL: both; AWS_BACKUP: none), at most p_limit (1 to 100), after p_exclusive_start_backup_arn';
 
 ALTER POLICY pitr_history_read ON hroe.pitr_history
 	USING (pitr_id OPERATOR(pg_catalog.=) ANY (ARRAY(
@@ -4380,10 +2889,7 @@ $$;
 COMMENT ON FUNCTION hroe.pitr_table_deleted(text) IS
 'internal: Called by hroe.delete_table before it deletes table p_table_name: if the table has point-in-time recovery, records its system backup (hroe.backups, BackupType SYSTEM, named <table>$DeletedTableBackup, expiring after 35 days: its items and description now, and its point-in-time recovery history, restorable by RestoreTableToPointInTime with its SourceTableArn to any instant of its recovery window up to the deletion)';
 
-COMMENT ON FUNCTION hroe.restore_table_to_point_in_time(text, text, timestamptz, boolean, jsonb, text, name) IS
-'RestoreTableToPointInTime: a new table p_target_table_name (TableAlreadyExistsException if it exists) with the keys, indexes, billing mode and throughput of table p_source_table_name (or p_source_table_arn; TableNotFoundException) and its items as of p_restore_date_time (or now, p_use_latest_restorable_time): every transaction committed then, none after (InvalidRestoreTimeException outside DescribeContinuousBackups'' window, PointInTimeRecoveryUnavailableException without point-in-time recovery); a deleted table that had point-in-time recovery, named by p_source_table_arn, while its system backup is kept (35 days, hroe.pitr_table_deleted): as of any instant of its recovery window up to its deletion; p_overrides as RestoreTableFromBackup''s; in schema p_schema (default: the current schema); READ COMMITTED only; returns the TableDescription with its RestoreSummary';
-
-CREATE OR REPLACE FUNCTION hroe.pitr_compact(p_every interval DEFAULT '1 hour')
+CREATE FUNCTION hroe.pitr_compact(p_every interval DEFAULT '1 hour')
 RETURNS bigint
 LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
 SET search_path = pg_catalog, pg_temp
@@ -4459,6 +2965,7 @@ BEGIN
 	RETURN v_total;
 END
 $$;
+REVOKE EXECUTE ON FUNCTION hroe.pitr_compact(interval) FROM PUBLIC;
 COMMENT ON FUNCTION hroe.pitr_compact(interval) IS
 'Enforces point-in-time recovery''s retention: on each protected table not compacted within p_every, folds the versions committed before its recovery period into its base image (per key the last one; a deletion removes the key), stamps the commit times of old versions, deletes the system backups of deleted tables that expired (35 days), and deletes the history and images of tables deleted (but for those of a system backup) or no longer protected; returns the number of versions removed. Run by hroe''s background worker (hroe.ttl_naptime) and by hand';
 CREATE OR REPLACE FUNCTION hroe.delete_table(p_table_name text)
@@ -4560,8 +3067,6 @@ SELECT pg_catalog.pg_extension_config_dump('hroe.vector_centroids',
 	'WHERE NOT EXISTS (SELECT FROM hroe.tables t JOIN pg_catalog.pg_depend d ON d.objid = t.relid AND d.classid = ''pg_catalog.pg_class''::pg_catalog.regclass AND d.deptype = ''e'' WHERE t.table_name = vector_centroids.table_name)');
 SELECT pg_catalog.pg_extension_config_dump('hroe.vector_centroids_set_id_seq', '');
 
-
-
 CREATE FUNCTION hroe.vector_list(p_item hroe.item, p_attribute text, p_dimensions integer, p_set_id bigint)
 RETURNS integer
 AS 'MODULE_PATHNAME', 'hroe_vector_list'
@@ -4576,126 +3081,6 @@ AS 'MODULE_PATHNAME', 'hroe_vector_train'
 LANGUAGE C STABLE STRICT PARALLEL RESTRICTED;
 COMMENT ON FUNCTION hroe.vector_train(regclass, name, text, integer, integer) IS
 'internal: Deterministic k-means centroids (p_lists of them, fewer when fewer vectors; spherical under COSINE) of a uniform sample of at most p_sample vectors of the real[] column p_column of p_table, flattened list by list; NULL when the column holds none';
-
-CREATE FUNCTION hroe.vector_index_build(p_table_name text, p_index_name text,
-	p_lists integer DEFAULT NULL, p_min_items bigint DEFAULT 20000)
-RETURNS text
-LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
-SET search_path = pg_catalog, pg_temp
-AS $$
-DECLARE
-	t hroe.tables;
-	x hroe.vector_indexes;
-	v_n bigint;
-	v_lists integer;
-	v_centroids real[];
-	v_set bigint;
-	v_schema name;
-	v_lcol name;
-	v_rel name;
-	v_hash name;
-BEGIN
-	PERFORM hroe.check_table_owner(p_table_name);
-	SELECT * INTO t FROM hroe.tables WHERE table_name = p_table_name FOR UPDATE;
-	IF NOT FOUND THEN
-		PERFORM hroe.dynamodb_error('ResourceNotFoundException', 'Requested resource not found');
-	END IF;
-	SELECT * INTO x FROM hroe.vector_indexes WHERE table_name = p_table_name AND index_name = p_index_name FOR UPDATE;
-	IF NOT FOUND THEN
-		PERFORM hroe.dynamodb_error('ResourceNotFoundException',
-			format('Requested resource not found: Index: %s not found', p_index_name));
-	END IF;
-	IF p_lists IS NOT NULL AND p_lists NOT BETWEEN 1 AND 65536 THEN
-		RAISE EXCEPTION 'the lists of a vector index must be between 1 and 65536, not %', p_lists
-			USING ERRCODE = 'invalid_parameter_value';
-	END IF;
-	SELECT n.nspname INTO v_schema
-	FROM pg_namespace n JOIN pg_class c ON c.relnamespace = n.oid WHERE c.oid = t.relid;
-	-- the table's lock first: the rewrite below needs it, and the count is then exact
-	EXECUTE format('LOCK TABLE %s IN SHARE ROW EXCLUSIVE MODE', t.relid);
-	EXECUTE format('SELECT count(*) FROM %s WHERE %I IS NOT NULL', t.relid, x.vector_column) INTO v_n;
-	IF x.ivf_relname IS NOT NULL THEN
-		EXECUTE format('DROP INDEX IF EXISTS %I.%I', v_schema, x.ivf_relname);
-	END IF;
-	IF x.list_column IS NOT NULL THEN
-		EXECUTE format('ALTER TABLE %s DROP COLUMN IF EXISTS %I', t.relid, x.list_column);
-	END IF;
-	UPDATE hroe.vector_indexes SET centroid_set = NULL, list_column = NULL, ivf_relname = NULL, trained_items = NULL
-	WHERE table_name = p_table_name AND index_name = p_index_name;
-	DELETE FROM hroe.vector_centroids WHERE table_name = p_table_name AND index_name = p_index_name;
-	IF v_n < coalesce(p_min_items, 0) OR v_n = 0 THEN
-		RETURN format('exact: %s vectors', v_n);
-	END IF;
-
-	v_lists := coalesce(p_lists, least(65536, greatest(1, round(sqrt(v_n))::integer)));
-	v_centroids := hroe.vector_train(t.relid, x.vector_column, x.distance_function, v_lists,
-									 least(v_n, greatest(50 * v_lists, 10000))::integer);
-	INSERT INTO hroe.vector_centroids (table_name, index_name, dimensions, distance_function, centroids, trained_items)
-	VALUES (p_table_name, p_index_name, x.dimensions, x.distance_function, v_centroids, v_n)
-	RETURNING set_id INTO v_set;
-	-- the list column: named after the vector column
-	v_lcol := (left(x.vector_column, -length('_vector')) || '_list')::name;
-	IF EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = t.relid AND attname = v_lcol AND NOT attisdropped) THEN
-		v_lcol := ('vix' || (SELECT count(*) + 1 FROM pg_attribute WHERE attrelid = t.relid AND attnum > 0) || '_list')::name;
-	END IF;
-	EXECUTE format('ALTER TABLE %s ADD COLUMN %I integer GENERATED ALWAYS AS (hroe.vector_list(item, %L, %s, %L::bigint)) STORED',
-				   t.relid, v_lcol, x.vector_attribute, x.dimensions, v_set);
-	v_rel := hroe.relation_name(format('%s.%s.ivf', p_table_name, p_index_name));
-	IF EXISTS (SELECT 1 FROM pg_class WHERE relname = v_rel AND relnamespace = (SELECT relnamespace FROM pg_class WHERE oid = t.relid)) THEN
-		v_rel := hroe.relation_name(format('%s.%s.ivf.%s', p_table_name, p_index_name, v_set));
-	END IF;
-	IF 'HASH' = ANY (x.search_element_types) THEN
-		v_hash := x.search_columns[1];
-	END IF;
-	-- the vectors in the btree's leaves, list by list, while an entry fits (2,048 bytes of floats)
-	EXECUTE format('CREATE INDEX %I ON %s (%s%I)%s WHERE %I IS NOT NULL', v_rel, t.relid,
-				   CASE WHEN v_hash IS NULL THEN '' ELSE format('%I, ', v_hash) END, v_lcol,
-				   CASE WHEN x.dimensions <= 512 THEN format(' INCLUDE (%I)', x.vector_column) ELSE '' END,
-				   x.vector_column);
-	EXECUTE format('COMMENT ON INDEX %I.%I IS %L', v_schema, v_rel,
-				   format('DynamoDB vector index %s of %s: its IVF lists (hroe)', p_index_name, p_table_name));
-	UPDATE hroe.vector_indexes SET centroid_set = v_set, list_column = v_lcol, ivf_relname = v_rel, trained_items = v_n
-	WHERE table_name = p_table_name AND index_name = p_index_name;
-	RETURN format('%s lists over %s vectors', cardinality(v_centroids) / x.dimensions, v_n);
-END
-$$;
-COMMENT ON FUNCTION hroe.vector_index_build(text, text, integer, bigint) IS
-'Trains (or re-trains) the IVF lists of vector index p_index_name of table p_table_name: when it holds at least p_min_items vectors, deterministic k-means centroids (p_lists of them, default the square root of the vector count) of a sample, a generated column holding each item''s list (kept by every write path), a btree on (HASH element,) list including the vector; searches then probe the nearest lists (approximate, hroe.vector_probes). Below p_min_items, drops them: searches are exact. Rewrites the table under an exclusive lock. Returns what it built';
-
-CREATE FUNCTION hroe.vector_indexes_maintain(p_min_items bigint DEFAULT 20000)
-RETURNS integer
-LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
-SET search_path = pg_catalog, pg_temp
-AS $$
-DECLARE
-	r record;
-	v_n integer := 0;
-	v_count bigint;
-BEGIN
-	-- the indexes of the tables the caller owns whose vectors crossed
-	-- p_min_items untrained or doubled since their training
-	FOR r IN
-		SELECT x.table_name, x.index_name, x.trained_items, x.vector_column, t.relid
-		FROM hroe.vector_indexes x JOIN hroe.tables t USING (table_name)
-		WHERE hroe.owns_table(x.table_name)
-		ORDER BY x.table_name, x.index_name
-	LOOP
-		EXECUTE format('SELECT count(*) FROM %s WHERE %I IS NOT NULL', r.relid, r.vector_column) INTO v_count;
-		IF v_count >= (CASE WHEN r.trained_items IS NULL THEN greatest(p_min_items, 1) ELSE 2 * r.trained_items END) THEN
-			PERFORM hroe.vector_index_build(r.table_name, r.index_name, NULL, p_min_items);
-			v_n := v_n + 1;
-		END IF;
-	END LOOP;
-	RETURN v_n;
-END
-$$;
-COMMENT ON FUNCTION hroe.vector_indexes_maintain(bigint) IS
-'Re-trains the IVF lists (hroe.vector_index_build) of the caller''s vector indexes holding p_min_items vectors untrained, or twice the vectors of their last training (counted); returns how many it built';
-
--- A full export at an ExportTime (point-in-time recovery's history, as a
--- restore to that instant reads it: hroe.pitr_items_at)
--- (hroe.export_description's body depends on the row type: made again over the new column)
-DROP FUNCTION hroe.export_description(hroe.exports);
 ALTER TABLE hroe.exports ADD COLUMN export_from_history boolean NOT NULL DEFAULT false;
 CREATE FUNCTION hroe.export_description(e hroe.exports) RETURNS jsonb
 LANGUAGE sql STABLE PARALLEL SAFE
@@ -4744,290 +3129,8 @@ BEGIN ATOMIC
 END;
 COMMENT ON FUNCTION hroe.pitr_items_at(bigint, timestamptz) IS
 'internal: The items of point-in-time recovery history p_pitr_id as of instant p_at: its base image with, per key, the last version committed at or before p_at over it (a deletion removes the key); read under the caller''s privileges (row-level security), after hroe.pitr_wait_committed(p_at); RestoreTableToPointInTime and a full export at an ExportTime read it';
-
-CREATE OR REPLACE FUNCTION hroe.restore_table_to_point_in_time(p_target_table_name text,
-													p_source_table_name text DEFAULT NULL,
-													p_restore_date_time timestamptz DEFAULT NULL,
-													p_use_latest_restorable_time boolean DEFAULT NULL,
-													p_overrides jsonb DEFAULT '{}',
-													p_source_table_arn text DEFAULT NULL,
-													p_schema name DEFAULT pg_catalog.current_schema())
-RETURNS jsonb
-LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
-SET search_path = pg_catalog, pg_temp
-AS $$
-DECLARE
-	o jsonb := coalesce(p_overrides, '{}');
-	v_source text;
-	t hroe.tables;
-	p hroe.pitr;
-	v_at timestamptz;
-	v_earliest timestamptz;
-	v_latest timestamptz;
-	v_rel regclass;
-	-- a deleted table's: its system backup (hroe.pitr_table_deleted)
-	sb hroe.backups;
-	v_pitr_id bigint;
-BEGIN
-	PERFORM hroe.backup_validation(hroe.backup_name_errors(p_target_table_name, 'targetTableName'));
-	IF jsonb_typeof(o) <> 'object' THEN
-		PERFORM hroe.dynamodb_error('ValidationException', 'The overrides must be a JSON object');
-	END IF;
-	IF p_source_table_name IS NULL AND p_source_table_arn IS NULL THEN
-		PERFORM hroe.dynamodb_error('ValidationException',
-			'One or more parameter values were invalid: Either SourceTableName or SourceTableArn must be specified');
-	END IF;
-	IF p_source_table_name IS NOT NULL AND p_source_table_arn IS NOT NULL THEN
-		PERFORM hroe.dynamodb_error('ValidationException',
-			'One or more parameter values were invalid: Only one of SourceTableName or SourceTableArn can be specified');
-	END IF;
-	IF p_restore_date_time IS NOT NULL AND p_use_latest_restorable_time THEN
-		PERFORM hroe.dynamodb_error('ValidationException',
-			'One or more parameter values were invalid: Only one of RestoreDateTime or UseLatestRestorableTime can be specified');
-	END IF;
-	IF p_restore_date_time IS NULL AND NOT coalesce(p_use_latest_restorable_time, false) THEN
-		PERFORM hroe.dynamodb_error('ValidationException',
-			'One or more parameter values were invalid: Either RestoreDateTime or UseLatestRestorableTime must be specified');
-	END IF;
-	v_source := coalesce(p_source_table_name, p_source_table_arn);
-	-- (an ARN names the table only with SourceTableArn)
-	IF p_source_table_arn IS NOT NULL THEN
-		v_source := hroe.pitr_table_name(p_source_table_arn);
-	END IF;
-	SELECT * INTO t FROM hroe.tables WHERE table_name = v_source;
-	-- a deleted table (by its ARN only): its history as of its deletion,
-	-- while its system backup is kept (the caller's, under row-level security)
-	IF t.table_name IS NULL AND p_source_table_arn IS NOT NULL THEN
-		SELECT * INTO sb FROM hroe.backups b
-		WHERE b.backup_type = 'SYSTEM' AND b.description->>'TableArn' = p_source_table_arn
-		  AND b.expires_at > clock_timestamp()
-		ORDER BY b.created_at DESC LIMIT 1;
-	END IF;
-	IF t.table_name IS NULL AND sb.backup_id IS NULL THEN
-		PERFORM hroe.dynamodb_error('TableNotFoundException', format('Table not found: %s', v_source));
-	END IF;
-	IF sb.backup_id IS NULL THEN
-		SELECT * INTO p FROM hroe.pitr WHERE table_name = v_source;
-		IF p.pitr_id IS NULL THEN
-			PERFORM hroe.dynamodb_error('PointInTimeRecoveryUnavailableException',
-				format('Point in time recovery is not enabled for table ''%s''', v_source));
-		END IF;
-		v_pitr_id := p.pitr_id;
-		SELECT w.earliest, w.latest INTO v_earliest, v_latest FROM hroe.pitr_window(p) w;
-	ELSE
-		-- (restorable from the recovery window's start at its deletion to the deletion)
-		v_pitr_id := sb.pitr_id;
-		v_earliest := greatest(sb.pitr_earliest, clock_timestamp() - interval '35 days');
-		v_latest := sb.created_at;
-	END IF;
-	IF EXISTS (SELECT FROM hroe.tables WHERE table_name = p_target_table_name) THEN
-		PERFORM hroe.dynamodb_error('TableAlreadyExistsException', format('Table already exists: %s', p_target_table_name));
-	END IF;
-	v_at := CASE WHEN p_use_latest_restorable_time THEN v_latest ELSE p_restore_date_time END;
-	IF v_at < v_earliest OR v_at > v_latest THEN
-		PERFORM hroe.dynamodb_error('InvalidRestoreTimeException',
-			format('Invalid RestoreDateTime: %s. RestoreDateTime must be between EarliestRestorableDateTime %s and LatestRestorableDateTime %s',
-				   to_char(v_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'),
-				   to_char(v_earliest AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'),
-				   to_char(v_latest AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')));
-	END IF;
-	-- the history is read with the caller's privileges: a role that may not
-	-- read the table may not restore it (row-level security would only hide it)
-	IF sb.backup_id IS NULL AND NOT has_table_privilege(t.relid, 'SELECT') THEN
-		RAISE EXCEPTION USING ERRCODE = 'insufficient_privilege',
-			MESSAGE = format('permission denied for table %s', v_source);
-	END IF;
-	-- every transaction that committed at or before v_at must be visible:
-	-- one whose commit time is recorded but that is still in the snapshot's
-	-- list of running transactions (its commit not yet visible) is waited
-	-- for, each statement taking a new snapshot
-	IF current_setting('transaction_isolation') <> 'read committed' THEN
-		RAISE EXCEPTION USING ERRCODE = 'invalid_transaction_state',
-			MESSAGE = 'a restore to a point in time must run in a READ COMMITTED transaction';
-	END IF;
-	PERFORM hroe.pitr_wait_committed(v_at);
-	IF EXISTS (SELECT FROM hroe.pitr_history h
-			   WHERE h.pitr_id = v_pitr_id AND h.committed_at IS NULL
-				 AND pg_xact_commit_timestamp(h.xid) IS NULL) THEN
-		RAISE EXCEPTION USING ERRCODE = 'object_not_in_prerequisite_state',
-			MESSAGE = format('the history of table %s has versions without a commit time', v_source),
-			HINT = 'Point-in-time recovery needs track_commit_timestamp = on since it was enabled.';
-	END IF;
-	IF sb.backup_id IS NULL THEN
-		v_rel := hroe.restore_create_table(p_target_table_name, hroe.table_description(v_source) - 'PostgresTable',
-										   jsonb_build_object('BillingMode', t.billing_mode), o, p_schema);
-	ELSE
-		v_rel := hroe.restore_create_table(p_target_table_name, sb.description, sb.features, o, p_schema);
-	END IF;
-	-- the base image, each key's last version committed at or before v_at over it
-	EXECUTE format('INSERT INTO %s (item) SELECT s.item FROM hroe.pitr_items_at($1, $2) AS s(item)', v_rel)
-		USING v_pitr_id, v_at;
-	INSERT INTO hroe.table_restores (table_name, source_backup_arn, source_table_arn, restored_at)
-	VALUES (p_target_table_name, NULL, coalesce(sb.description->>'TableArn', hroe.table_arn(v_source)), v_at);
-	RETURN (hroe.table_description(p_target_table_name, 'CREATING', 'CREATING') - 'PostgresTable')
-		|| jsonb_build_object('RestoreSummary', hroe.restore_summary(p_target_table_name, true));
-END
-$$;
 COMMENT ON FUNCTION hroe.pitr_wait_committed(timestamptz) IS
 'internal: Returns once every transaction that committed at or before p_at is visible to the next statement''s snapshot (READ COMMITTED only; lock_not_available after about 10 seconds); a restore to a point in time, and an export''s worker reading the history (an incremental export, a full export at an ExportTime), call it before their snapshot';
-CREATE OR REPLACE FUNCTION hroe.export_table(p_table_arn text, p_s3_bucket text, p_s3_prefix text DEFAULT NULL,
-								  p_export_format text DEFAULT 'DYNAMODB_JSON',
-								  p_export_type text DEFAULT 'FULL_EXPORT',
-								  p_client_token text DEFAULT NULL, p_export_time timestamptz DEFAULT NULL,
-								  p_s3_bucket_owner text DEFAULT NULL, p_s3_sse_algorithm text DEFAULT NULL,
-								  p_s3_sse_kms_key_id text DEFAULT NULL,
-								  p_export_from_time timestamptz DEFAULT NULL,
-								  p_export_to_time timestamptz DEFAULT NULL,
-								  p_export_view_type text DEFAULT NULL)
-RETURNS jsonb
-LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
-SET search_path = pg_catalog, pg_temp
-AS $$
-DECLARE
-	v_table text;
-	v_rel regclass;
-	v_request jsonb;
-	v_row hroe.exports;
-	v_id text;
-	v_incremental boolean := coalesce(p_export_type, 'FULL_EXPORT') = 'INCREMENTAL_EXPORT';
-	v_to timestamptz;
-	v_earliest timestamptz;
-	v_latest timestamptz;
-	v_history boolean := false;
-	p hroe.pitr;
-BEGIN
-	IF p_table_arn IS NULL THEN
-		PERFORM hroe.dynamodb_error('ValidationException',
-			'1 validation error detected: Value null at ''tableArn'' failed to satisfy constraint: Member must not be null');
-	ELSIF p_s3_bucket IS NULL THEN
-		PERFORM hroe.dynamodb_error('ValidationException',
-			'1 validation error detected: Value null at ''s3Bucket'' failed to satisfy constraint: Member must not be null');
-	END IF;
-	PERFORM hroe.transfer_check_enum(p_export_format, 'exportFormat', '{DYNAMODB_JSON,ION}');
-	PERFORM hroe.transfer_check_enum(p_export_type, 'exportType', '{FULL_EXPORT,INCREMENTAL_EXPORT}');
-	PERFORM hroe.transfer_check_enum(p_export_view_type, 'incrementalExportSpecification.exportViewType',
-									 '{NEW_IMAGE,NEW_AND_OLD_IMAGES}');
-	PERFORM hroe.transfer_check_enum(p_s3_sse_algorithm, 's3SseAlgorithm', '{AES256,KMS}');
-	IF length(p_s3_prefix) > 1024 THEN
-		PERFORM hroe.dynamodb_error('ValidationException',
-			format('1 validation error detected: Value ''%s'' at ''s3Prefix'' failed to satisfy constraint: Member must have length less than or equal to 1024', p_s3_prefix));
-	END IF;
-	-- an incremental export: its period, not an export time
-	-- (https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_IncrementalExportSpecification.html)
-	IF v_incremental THEN
-		IF p_export_time IS NOT NULL THEN
-			PERFORM hroe.dynamodb_error('ValidationException',
-				'One or more parameter values were invalid: ExportTime cannot be specified with ExportType INCREMENTAL_EXPORT');
-		END IF;
-		IF p_export_from_time IS NULL THEN
-			PERFORM hroe.dynamodb_error('ValidationException',
-				'One or more parameter values were invalid: IncrementalExportSpecification.ExportFromTime must be specified with ExportType INCREMENTAL_EXPORT');
-		END IF;
-		-- (no ExportToTime: the latest time with data available)
-		v_to := coalesce(p_export_to_time, clock_timestamp());
-		PERFORM hroe.incremental_export_check(p_export_from_time, v_to);
-	ELSIF p_export_from_time IS NOT NULL OR p_export_to_time IS NOT NULL OR p_export_view_type IS NOT NULL THEN
-		PERFORM hroe.dynamodb_error('ValidationException',
-			'One or more parameter values were invalid: IncrementalExportSpecification can only be specified with ExportType INCREMENTAL_EXPORT');
-	END IF;
-	-- (by the name in the ARN, the table's key; then the whole ARN, this region's and account's)
-	SELECT t.table_name, t.relid INTO v_table, v_rel FROM hroe.tables t
-	WHERE t.table_name = hroe.pitr_table_name(p_table_arn) AND hroe.table_arn(t.table_name) = p_table_arn;
-	IF NOT FOUND THEN
-		PERFORM hroe.dynamodb_error('TableNotFoundException', format('Table not found: %s', p_table_arn));
-	END IF;
-	IF NOT has_table_privilege(v_rel, 'SELECT') THEN
-		RAISE EXCEPTION 'permission denied for table %', v_table USING ERRCODE = 'insufficient_privilege';
-	END IF;
-	IF hroe.table_is_distributed(v_rel) THEN
-		RAISE EXCEPTION 'exports are not supported on distributed table %', v_table
-			USING ERRCODE = 'feature_not_supported';
-	END IF;
-	IF v_incremental THEN
-		-- the changes are point-in-time recovery's history: the period must
-		-- lie within its recovery window
-		SELECT * INTO p FROM hroe.pitr WHERE table_name = v_table;
-		IF p.pitr_id IS NULL THEN
-			PERFORM hroe.dynamodb_error('PointInTimeRecoveryUnavailableException',
-				format('Point in time recovery is not enabled for table ''%s''', v_table));
-		END IF;
-		SELECT w.earliest, w.latest INTO v_earliest, v_latest FROM hroe.pitr_window(p) w;
-		IF v_to > v_latest THEN
-			PERFORM hroe.dynamodb_error('InvalidExportTimeException', 'ExportToTime cannot be in the future');
-		ELSIF p_export_from_time < v_earliest THEN
-			PERFORM hroe.dynamodb_error('InvalidExportTimeException',
-				format('ExportFromTime %s is before the earliest restorable time %s of table ''%s''',
-					   to_char(p_export_from_time AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'),
-					   to_char(v_earliest AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'), v_table));
-		END IF;
-	ELSIF p_export_time > clock_timestamp() THEN
-		PERFORM hroe.dynamodb_error('InvalidExportTimeException', 'Export time cannot be in the future');
-	ELSIF p_export_time IS NOT NULL THEN
-		-- a full export at ExportTime: the table's state then, from
-		-- point-in-time recovery's history, as a restore to that instant
-		SELECT * INTO p FROM hroe.pitr WHERE table_name = v_table;
-		IF p.pitr_id IS NOT NULL THEN
-			SELECT w.earliest INTO v_earliest FROM hroe.pitr_window(p) w;
-			IF p_export_time < v_earliest THEN
-				PERFORM hroe.dynamodb_error('InvalidExportTimeException',
-					format('ExportTime %s is before the earliest restorable time %s of table ''%s''',
-						   to_char(p_export_time AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'),
-						   to_char(v_earliest AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'), v_table));
-			END IF;
-			v_history := true;
-		-- without point-in-time recovery, the export is of the table as it
-		-- is now: an ExportTime at most a minute ago stands for now
-		ELSIF p_export_time < statement_timestamp() - interval '1 minute' THEN
-			PERFORM hroe.dynamodb_error('PointInTimeRecoveryUnavailableException',
-				format('Point in time recovery is not enabled for table ''%s''', v_table));
-		END IF;
-	END IF;
-	PERFORM hroe.s3_check_bucket(p_s3_bucket, p_s3_prefix, true);
-	v_request := jsonb_strip_nulls(jsonb_build_object(
-		'TableArn', p_table_arn, 'S3Bucket', p_s3_bucket, 'S3Prefix', p_s3_prefix,
-		'ExportFormat', coalesce(p_export_format, 'DYNAMODB_JSON'),
-		'ExportType', coalesce(p_export_type, 'FULL_EXPORT'), 'S3BucketOwner', p_s3_bucket_owner,
-		'S3SseAlgorithm', p_s3_sse_algorithm, 'S3SseKmsKeyId', p_s3_sse_kms_key_id,
-		'ExportTime', EXTRACT(epoch FROM p_export_time),
-		'IncrementalExportSpecification', CASE WHEN v_incremental THEN jsonb_strip_nulls(jsonb_build_object(
-			'ExportFromTime', EXTRACT(epoch FROM p_export_from_time),
-			'ExportToTime', EXTRACT(epoch FROM p_export_to_time), 'ExportViewType', p_export_view_type)) END));
-	-- ClientToken: the same request within 8 hours is the same export
-	IF p_client_token IS NOT NULL THEN
-		SELECT * INTO v_row FROM hroe.exports e
-		WHERE e.client_token = p_client_token AND e.requested_by = (SELECT oid FROM pg_roles WHERE rolname = current_user)
-		  AND e.start_time > clock_timestamp() - interval '8 hours'
-		ORDER BY e.start_time DESC LIMIT 1;
-		IF FOUND THEN
-			IF v_row.request <> v_request THEN
-				PERFORM hroe.dynamodb_error('IdempotentParameterMismatchException',
-					'The provided ClientToken was already used with different parameters');
-			END IF;
-			RETURN jsonb_build_object('ExportDescription', hroe.export_description(v_row));
-		END IF;
-	END IF;
-	v_id := lpad((extract(epoch FROM clock_timestamp()) * 1000)::bigint::text, 14, '0')
-			|| '-' || left(md5(gen_random_uuid()::text), 8);
-	INSERT INTO hroe.exports (export_arn, table_name, table_arn, requested_by, client_token, request,
-							  export_type, export_format, s3_bucket, s3_prefix, s3_bucket_owner,
-							  s3_sse_algorithm, s3_sse_kms_key_id, export_manifest,
-							  export_from_time, export_to_time, export_view_type,
-							  export_time, export_from_history)
-	VALUES (p_table_arn || '/export/' || v_id, v_table, p_table_arn,
-			(SELECT oid FROM pg_roles WHERE rolname = current_user), p_client_token, v_request,
-			coalesce(p_export_type, 'FULL_EXPORT'), coalesce(p_export_format, 'DYNAMODB_JSON'),
-			p_s3_bucket, p_s3_prefix, p_s3_bucket_owner, coalesce(p_s3_sse_algorithm, 'AES256'), p_s3_sse_kms_key_id,
-			coalesce(rtrim(p_s3_prefix, '/') || '/', '') || 'AWSDynamoDB/' || v_id || '/manifest-summary.json',
-			CASE WHEN v_incremental THEN p_export_from_time END, v_to,
-			CASE WHEN v_incremental THEN coalesce(p_export_view_type, 'NEW_AND_OLD_IMAGES') END,
-			CASE WHEN v_history THEN p_export_time ELSE clock_timestamp() END, v_history)
-	RETURNING * INTO v_row;
-	PERFORM hroe.transfer_start('export', v_row.job_id);
-	RETURN jsonb_build_object('ExportDescription', hroe.export_description(v_row));
-END
-$$;
-COMMENT ON FUNCTION hroe.export_table(text, text, text, text, text, text, timestamptz, text, text, text, timestamptz, timestamptz, text) IS
-'ExportTableToPointInTime: starts an export of the table p_table_arn names into bucket p_s3_bucket, a directory under hroe.s3_root, as DynamoDB lays it out (<prefix>/AWSDynamoDB/<ExportId>/manifest-summary.json, manifest-files.json, data/*.json.gz or *.ion.gz; DYNAMODB_JSON or ION); hroe''s export worker writes it from one snapshot. FULL_EXPORT ({"Item": ...} lines): the table as it is now, or, with p_export_time on a table with point-in-time recovery, its state at that instant read from the history as RestoreTableToPointInTime reads it (within the recovery window, else InvalidExportTimeException; without point-in-time recovery an export time more than a minute ago is refused, PointInTimeRecoveryUnavailableException; a future one, InvalidExportTimeException). INCREMENTAL_EXPORT: from point-in-time recovery''s history (PointInTimeRecoveryUnavailableException without it), each item whose state changed between p_export_from_time (inclusive) and p_export_to_time (exclusive; default now), a period of 15 minutes to 24 hours within the recovery window (InvalidExportTimeException), as {"Metadata", "Keys", "NewImage", "OldImage"} lines (p_export_view_type NEW_IMAGE or NEW_AND_OLD_IMAGES, the default); p_export_time may not be given. The caller needs SELECT on the table and membership in hroe_export or pg_write_server_files. Returns {"ExportDescription": ...}';
 
 -- S3's API on the endpoint (doc/transfer.md)
 
@@ -5090,7 +3193,6 @@ COMMENT ON FUNCTION hroe.s3_gateway_call(text, text, text, text, bytea) IS
 -- Backfilling
 ALTER TABLE hroe.vector_indexes ADD COLUMN status text NOT NULL DEFAULT 'ACTIVE'
 	CHECK (status IN ('CREATING', 'BACKFILLING', 'ACTIVE'));
-
 
 CREATE FUNCTION hroe.build_vector_index(p_table_name text, p_index_name text)
 RETURNS boolean
@@ -5159,8 +3261,7 @@ LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE;
 COMMENT ON FUNCTION hroe.start_vector_index_build(text, text) IS
 'internal: Starts the background worker that builds the vector indexes not yet ACTIVE (hroe.build_vector_index) once the calling transaction commits; only for vector index p_index_name of p_table_name recorded CREATING by this transaction';
 
-
-CREATE OR REPLACE FUNCTION hroe.vector_index_descriptions(p_table_name text)
+CREATE FUNCTION hroe.vector_index_descriptions(p_table_name text)
 RETURNS jsonb
 LANGUAGE plpgsql STABLE PARALLEL RESTRICTED
 SET search_path = pg_catalog, pg_temp
@@ -5222,7 +3323,7 @@ COMMENT ON FUNCTION hroe.vector_index_descriptions(text) IS
 'internal: DescribeTable''s VectorIndexes of table p_table_name (NULL if it has none): name, status (CREATING with Backfilling while being built), vector attribute, dimensions, distance function, projection, SearchSchema, ARN, the count of the items the index holds (exact up to 128 pages, else PostgreSQL''s estimate) and the size of their f32 vectors';
 
 -- create_vector_index as the IVF lists and the background build both changed it (issue #33)
-CREATE OR REPLACE FUNCTION hroe.create_vector_index(
+CREATE FUNCTION hroe.create_vector_index(
 	p_table_name text,
 	p_index_name text,
 	p_vector_attribute text,
@@ -5402,7 +3503,6 @@ $$;
 COMMENT ON FUNCTION hroe.create_vector_index(text, text, text, integer, text, text, text[], jsonb, jsonb, boolean) IS
 'CreateTable VectorIndexes and UpdateTable VectorIndexUpdates Create: a vector index on attribute p_vector_attribute (a list of p_dimensions numbers, 1-4096) searched under COSINE, EUCLIDEAN or DOT_PRODUCT distance, projection ALL, KEYS_ONLY or INCLUDE p_non_key_attributes, SearchSchema p_search_schema ([{"AttributeName": ..., "SearchSchemaElementType": "HASH" | "INLINE_FILTER"}], types from p_attribute_definitions or the table''s key schema); PAY_PER_REQUEST tables only, at most 5 per table, none while another is being built; items already stored are indexed (those with invalid vectors left out), at once, or, p_online (UpdateTable) on a table holding items, by a background worker (hroe.build_vector_index), the index CREATING until then; every later write storing an invalid vector is rejected; sets the table''s toast_tuple_target to 8160 (rows up to a page stay uncompressed)';
 
-
 -- DeleteIndex and a vector index's Delete share their start (src/tables/tables.sql)
 CREATE FUNCTION hroe.index_delete_table(p_table_name text)
 RETURNS hroe.tables
@@ -5462,7 +3562,7 @@ $$;
 COMMENT ON FUNCTION hroe.delete_index(text, text) IS
 'UpdateTable Delete GlobalSecondaryIndex: drops the index, its key CHECK constraint and the generated key columns no other index uses (never pk or sk)';
 
-CREATE OR REPLACE FUNCTION hroe.delete_vector_index(p_table_name text, p_index_name text)
+CREATE FUNCTION hroe.delete_vector_index(p_table_name text, p_index_name text)
 RETURNS void
 LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
 SET search_path = pg_catalog, pg_temp
@@ -5560,7 +3660,7 @@ BEGIN
 	PERFORM hroe.check_enum(coalesce(p_type, 'null'), p_what, '{B,N,S}');
 END
 $$;
-CREATE OR REPLACE FUNCTION hroe.set_table_options(p_table_name text, p_table_class text DEFAULT NULL,
+CREATE FUNCTION hroe.set_table_options(p_table_name text, p_table_class text DEFAULT NULL,
 									   p_sse_enabled boolean DEFAULT NULL, p_sse_kms_key text DEFAULT NULL,
 									   p_warm_read bigint DEFAULT NULL, p_warm_write bigint DEFAULT NULL,
 									   p_index_warm jsonb DEFAULT NULL)
@@ -5641,7 +3741,9 @@ BEGIN
 	RETURN v_changed;
 END
 $$;
-CREATE OR REPLACE FUNCTION hroe.update_contributor_insights(p_table_name text, p_index_name text,
+COMMENT ON FUNCTION hroe.set_table_options(text, text, boolean, text, bigint, bigint, jsonb) IS
+'CreateTable''s and UpdateTable''s options of table p_table_name (NULL: unchanged): table class STANDARD or STANDARD_INFREQUENT_ACCESS, server-side encryption (p_sse_enabled true: KMS with key p_sse_kms_key, NULL the AWS managed key; false: an AWS owned key), warm throughput of the table (p_warm_read, p_warm_write) and of GSIs (p_index_warm {"index": [read, write]}), which is only ever raised (a lower value is a ValidationException). True if the table changes (it is then UPDATING)';
+CREATE FUNCTION hroe.update_contributor_insights(p_table_name text, p_index_name text,
 												 p_action text, p_mode text DEFAULT NULL)
 RETURNS jsonb
 LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
@@ -5674,6 +3776,8 @@ BEGIN
 		'ContributorInsightsMode', v_mode));
 END
 $$;
+COMMENT ON FUNCTION hroe.update_contributor_insights(text, text, text, text) IS
+'UpdateContributorInsights: p_action ENABLE (mode p_mode, default ACCESSED_AND_THROTTLED_KEYS: the most accessed and the most throttled keys; THROTTLED_KEYS: the throttled only) or DISABLE Contributor Insights of table p_table_name (p_index_name NULL) or of its index; the answer''s status is ENABLING or DISABLING, as DynamoDB''s (hroe.describe_contributor_insights then shows ENABLED or DISABLED). The counts start when the backends'' cached metadata of the table is refreshed (the JSON API invalidates it)';
 CREATE OR REPLACE FUNCTION hroe.update_table(p_table_name text, p_billing_mode text DEFAULT NULL,
 								  p_read_capacity_units bigint DEFAULT NULL,
 								  p_write_capacity_units bigint DEFAULT NULL,
@@ -5798,81 +3902,6 @@ BEGIN
 		UPDATE hroe.tables SET deletion_protection = p_deletion_protection WHERE table_name = p_table_name;
 	END IF;
 	RETURN v_changed;
-END
-$$;
-CREATE OR REPLACE FUNCTION hroe.list_backups(
-	p_table_name text DEFAULT NULL,
-	p_time_range_lower_bound timestamptz DEFAULT NULL,
-	p_time_range_upper_bound timestamptz DEFAULT NULL,
-	p_backup_type text DEFAULT 'USER',
-	p_limit integer DEFAULT NULL,
-	p_exclusive_start_backup_arn text DEFAULT NULL)
-RETURNS jsonb
-LANGUAGE plpgsql STABLE PARALLEL SAFE
-SET search_path = pg_catalog, pg_temp
-AS $$
-DECLARE
-	v_table text := p_table_name;
-	v_errors text[] := '{}';
-	v_start hroe.backups;
-	v_rows jsonb;
-	v_more boolean;
-	v_last text;
-BEGIN
-	IF v_table LIKE 'arn:%:table/%' THEN
-		v_table := substr(v_table, strpos(v_table, ':table/') + 7);
-		-- (an ARN of another region or account names no table here)
-		IF hroe.table_arn(v_table) IS DISTINCT FROM p_table_name THEN
-			v_table := p_table_name;
-		END IF;
-	END IF;
-	IF p_table_name IS NOT NULL AND p_table_name NOT LIKE 'arn:%' THEN
-		v_errors := v_errors || hroe.backup_name_errors(p_table_name, 'tableName');
-	END IF;
-	IF p_limit IS NOT NULL AND (p_limit < 1 OR p_limit > 100) THEN
-		v_errors := v_errors || format('Value ''%s'' at ''limit'' failed to satisfy constraint: Member must have value %s',
-									   p_limit, CASE WHEN p_limit < 1 THEN 'greater than or equal to 1' ELSE 'less than or equal to 100' END);
-	END IF;
-	v_errors := v_errors || hroe.enum_errors(p_backup_type, 'backupType', '{USER,SYSTEM,AWS_BACKUP,ALL}');
-	IF p_exclusive_start_backup_arn IS NOT NULL THEN
-		v_errors := v_errors || CASE WHEN length(p_exclusive_start_backup_arn) < 37 OR length(p_exclusive_start_backup_arn) > 1024
-									 THEN ARRAY[format('Value ''%s'' at ''exclusiveStartBackupArn'' failed to satisfy constraint: Member must have length %s',
-													   p_exclusive_start_backup_arn,
-													   CASE WHEN length(p_exclusive_start_backup_arn) < 37 THEN 'greater than or equal to 37'
-															ELSE 'less than or equal to 1024' END)]
-									 ELSE '{}'::text[] END;
-	END IF;
-	PERFORM hroe.backup_validation(v_errors);
-	IF p_exclusive_start_backup_arn IS NOT NULL THEN
-		SELECT * INTO v_start FROM hroe.backups WHERE backup_arn = p_exclusive_start_backup_arn;
-		IF v_start.backup_id IS NULL THEN
-			PERFORM hroe.dynamodb_error('ValidationException',
-				format('Invalid ExclusiveStartBackupArn: %s', p_exclusive_start_backup_arn));
-		END IF;
-	END IF;
-	-- (hroe makes no AWS_BACKUP backups)
-	WITH page AS (
-		SELECT b, row_number() OVER (ORDER BY b.created_at, b.backup_arn) AS n
-		FROM hroe.backups b
-		WHERE coalesce(p_backup_type, 'USER') IN (b.backup_type, 'ALL')
-		  AND (v_table IS NULL OR b.table_name = v_table)
-		  AND (p_time_range_lower_bound IS NULL OR b.created_at >= p_time_range_lower_bound)
-		  AND (p_time_range_upper_bound IS NULL OR b.created_at < p_time_range_upper_bound)
-		  AND (v_start.backup_id IS NULL OR (b.created_at, b.backup_arn) > (v_start.created_at, v_start.backup_arn))
-		ORDER BY b.created_at, b.backup_arn
-		LIMIT coalesce(p_limit, 2147483646) + 1)
-	SELECT coalesce(jsonb_agg(jsonb_build_object(
-			   'TableName', (p.b).table_name,
-			   'TableId', (p.b).description->'TableId',
-			   'TableArn', (p.b).description->'TableArn')
-			   || (hroe.backup_details(p.b, 'AVAILABLE') - 'BackupName' || jsonb_build_object('BackupName', (p.b).backup_name))
-			   ORDER BY p.n) FILTER (WHERE p.n <= coalesce(p_limit, 2147483646)), '[]'),
-		   bool_or(p.n > coalesce(p_limit, 2147483646)),
-		   max((p.b).backup_arn) FILTER (WHERE p.n = coalesce(p_limit, 2147483646))
-	INTO v_rows, v_more, v_last
-	FROM page p;
-	RETURN jsonb_build_object('BackupSummaries', v_rows)
-		   || CASE WHEN v_more THEN jsonb_build_object('LastEvaluatedBackupArn', v_last) ELSE '{}' END;
 END
 $$;
 CREATE OR REPLACE FUNCTION hroe.enable_stream(p_table_name text, p_view_type text)
@@ -6154,163 +4183,7 @@ BEGIN
 	RAISE EXCEPTION 'unknown DynamoDB Streams operation "%"', p_operation;
 END
 $$;
-CREATE OR REPLACE FUNCTION hroe.export_table(p_table_arn text, p_s3_bucket text, p_s3_prefix text DEFAULT NULL,
-								  p_export_format text DEFAULT 'DYNAMODB_JSON',
-								  p_export_type text DEFAULT 'FULL_EXPORT',
-								  p_client_token text DEFAULT NULL, p_export_time timestamptz DEFAULT NULL,
-								  p_s3_bucket_owner text DEFAULT NULL, p_s3_sse_algorithm text DEFAULT NULL,
-								  p_s3_sse_kms_key_id text DEFAULT NULL,
-								  p_export_from_time timestamptz DEFAULT NULL,
-								  p_export_to_time timestamptz DEFAULT NULL,
-								  p_export_view_type text DEFAULT NULL)
-RETURNS jsonb
-LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
-SET search_path = pg_catalog, pg_temp
-AS $$
-DECLARE
-	v_table text;
-	v_rel regclass;
-	v_request jsonb;
-	v_row hroe.exports;
-	v_id text;
-	v_incremental boolean := coalesce(p_export_type, 'FULL_EXPORT') = 'INCREMENTAL_EXPORT';
-	v_to timestamptz;
-	v_earliest timestamptz;
-	v_latest timestamptz;
-	v_history boolean := false;
-	p hroe.pitr;
-BEGIN
-	IF p_table_arn IS NULL THEN
-		PERFORM hroe.dynamodb_error('ValidationException',
-			'1 validation error detected: Value null at ''tableArn'' failed to satisfy constraint: Member must not be null');
-	ELSIF p_s3_bucket IS NULL THEN
-		PERFORM hroe.dynamodb_error('ValidationException',
-			'1 validation error detected: Value null at ''s3Bucket'' failed to satisfy constraint: Member must not be null');
-	END IF;
-	PERFORM hroe.check_enum(p_export_format, 'exportFormat', '{DYNAMODB_JSON,ION}');
-	PERFORM hroe.check_enum(p_export_type, 'exportType', '{FULL_EXPORT,INCREMENTAL_EXPORT}');
-	PERFORM hroe.check_enum(p_export_view_type, 'incrementalExportSpecification.exportViewType',
-									 '{NEW_IMAGE,NEW_AND_OLD_IMAGES}');
-	PERFORM hroe.check_enum(p_s3_sse_algorithm, 's3SseAlgorithm', '{AES256,KMS}');
-	IF length(p_s3_prefix) > 1024 THEN
-		PERFORM hroe.dynamodb_error('ValidationException',
-			format('1 validation error detected: Value ''%s'' at ''s3Prefix'' failed to satisfy constraint: Member must have length less than or equal to 1024', p_s3_prefix));
-	END IF;
-	-- an incremental export: its period, not an export time
-	-- (https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_IncrementalExportSpecification.html)
-	IF v_incremental THEN
-		IF p_export_time IS NOT NULL THEN
-			PERFORM hroe.dynamodb_error('ValidationException',
-				'One or more parameter values were invalid: ExportTime cannot be specified with ExportType INCREMENTAL_EXPORT');
-		END IF;
-		IF p_export_from_time IS NULL THEN
-			PERFORM hroe.dynamodb_error('ValidationException',
-				'One or more parameter values were invalid: IncrementalExportSpecification.ExportFromTime must be specified with ExportType INCREMENTAL_EXPORT');
-		END IF;
-		-- (no ExportToTime: the latest time with data available)
-		v_to := coalesce(p_export_to_time, clock_timestamp());
-		PERFORM hroe.incremental_export_check(p_export_from_time, v_to);
-	ELSIF p_export_from_time IS NOT NULL OR p_export_to_time IS NOT NULL OR p_export_view_type IS NOT NULL THEN
-		PERFORM hroe.dynamodb_error('ValidationException',
-			'One or more parameter values were invalid: IncrementalExportSpecification can only be specified with ExportType INCREMENTAL_EXPORT');
-	END IF;
-	-- (by the name in the ARN, the table's key; then the whole ARN, this region's and account's)
-	SELECT t.table_name, t.relid INTO v_table, v_rel FROM hroe.tables t
-	WHERE t.table_name = hroe.pitr_table_name(p_table_arn) AND hroe.table_arn(t.table_name) = p_table_arn;
-	IF NOT FOUND THEN
-		PERFORM hroe.dynamodb_error('TableNotFoundException', format('Table not found: %s', p_table_arn));
-	END IF;
-	IF NOT has_table_privilege(v_rel, 'SELECT') THEN
-		RAISE EXCEPTION 'permission denied for table %', v_table USING ERRCODE = 'insufficient_privilege';
-	END IF;
-	IF hroe.table_is_distributed(v_rel) THEN
-		RAISE EXCEPTION 'exports are not supported on distributed table %', v_table
-			USING ERRCODE = 'feature_not_supported';
-	END IF;
-	IF v_incremental THEN
-		-- the changes are point-in-time recovery's history: the period must
-		-- lie within its recovery window
-		SELECT * INTO p FROM hroe.pitr WHERE table_name = v_table;
-		IF p.pitr_id IS NULL THEN
-			PERFORM hroe.dynamodb_error('PointInTimeRecoveryUnavailableException',
-				format('Point in time recovery is not enabled for table ''%s''', v_table));
-		END IF;
-		SELECT w.earliest, w.latest INTO v_earliest, v_latest FROM hroe.pitr_window(p) w;
-		IF v_to > v_latest THEN
-			PERFORM hroe.dynamodb_error('InvalidExportTimeException', 'ExportToTime cannot be in the future');
-		ELSIF p_export_from_time < v_earliest THEN
-			PERFORM hroe.dynamodb_error('InvalidExportTimeException',
-				format('ExportFromTime %s is before the earliest restorable time %s of table ''%s''',
-					   to_char(p_export_from_time AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'),
-					   to_char(v_earliest AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'), v_table));
-		END IF;
-	ELSIF p_export_time > clock_timestamp() THEN
-		PERFORM hroe.dynamodb_error('InvalidExportTimeException', 'Export time cannot be in the future');
-	ELSIF p_export_time IS NOT NULL THEN
-		-- a full export at ExportTime: the table's state then, from
-		-- point-in-time recovery's history, as a restore to that instant
-		SELECT * INTO p FROM hroe.pitr WHERE table_name = v_table;
-		IF p.pitr_id IS NOT NULL THEN
-			SELECT w.earliest INTO v_earliest FROM hroe.pitr_window(p) w;
-			IF p_export_time < v_earliest THEN
-				PERFORM hroe.dynamodb_error('InvalidExportTimeException',
-					format('ExportTime %s is before the earliest restorable time %s of table ''%s''',
-						   to_char(p_export_time AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'),
-						   to_char(v_earliest AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'), v_table));
-			END IF;
-			v_history := true;
-		-- without point-in-time recovery, the export is of the table as it
-		-- is now: an ExportTime at most a minute ago stands for now
-		ELSIF p_export_time < statement_timestamp() - interval '1 minute' THEN
-			PERFORM hroe.dynamodb_error('PointInTimeRecoveryUnavailableException',
-				format('Point in time recovery is not enabled for table ''%s''', v_table));
-		END IF;
-	END IF;
-	PERFORM hroe.s3_check_bucket(p_s3_bucket, p_s3_prefix, true);
-	v_request := jsonb_strip_nulls(jsonb_build_object(
-		'TableArn', p_table_arn, 'S3Bucket', p_s3_bucket, 'S3Prefix', p_s3_prefix,
-		'ExportFormat', coalesce(p_export_format, 'DYNAMODB_JSON'),
-		'ExportType', coalesce(p_export_type, 'FULL_EXPORT'), 'S3BucketOwner', p_s3_bucket_owner,
-		'S3SseAlgorithm', p_s3_sse_algorithm, 'S3SseKmsKeyId', p_s3_sse_kms_key_id,
-		'ExportTime', EXTRACT(epoch FROM p_export_time),
-		'IncrementalExportSpecification', CASE WHEN v_incremental THEN jsonb_strip_nulls(jsonb_build_object(
-			'ExportFromTime', EXTRACT(epoch FROM p_export_from_time),
-			'ExportToTime', EXTRACT(epoch FROM p_export_to_time), 'ExportViewType', p_export_view_type)) END));
-	-- ClientToken: the same request within 8 hours is the same export
-	IF p_client_token IS NOT NULL THEN
-		SELECT * INTO v_row FROM hroe.exports e
-		WHERE e.client_token = p_client_token AND e.requested_by = (SELECT oid FROM pg_roles WHERE rolname = current_user)
-		  AND e.start_time > clock_timestamp() - interval '8 hours'
-		ORDER BY e.start_time DESC LIMIT 1;
-		IF FOUND THEN
-			IF v_row.request <> v_request THEN
-				PERFORM hroe.dynamodb_error('IdempotentParameterMismatchException',
-					'The provided ClientToken was already used with different parameters');
-			END IF;
-			RETURN jsonb_build_object('ExportDescription', hroe.export_description(v_row));
-		END IF;
-	END IF;
-	v_id := lpad((extract(epoch FROM clock_timestamp()) * 1000)::bigint::text, 14, '0')
-			|| '-' || left(md5(gen_random_uuid()::text), 8);
-	INSERT INTO hroe.exports (export_arn, table_name, table_arn, requested_by, client_token, request,
-							  export_type, export_format, s3_bucket, s3_prefix, s3_bucket_owner,
-							  s3_sse_algorithm, s3_sse_kms_key_id, export_manifest,
-							  export_from_time, export_to_time, export_view_type,
-							  export_time, export_from_history)
-	VALUES (p_table_arn || '/export/' || v_id, v_table, p_table_arn,
-			(SELECT oid FROM pg_roles WHERE rolname = current_user), p_client_token, v_request,
-			coalesce(p_export_type, 'FULL_EXPORT'), coalesce(p_export_format, 'DYNAMODB_JSON'),
-			p_s3_bucket, p_s3_prefix, p_s3_bucket_owner, coalesce(p_s3_sse_algorithm, 'AES256'), p_s3_sse_kms_key_id,
-			coalesce(rtrim(p_s3_prefix, '/') || '/', '') || 'AWSDynamoDB/' || v_id || '/manifest-summary.json',
-			CASE WHEN v_incremental THEN p_export_from_time END, v_to,
-			CASE WHEN v_incremental THEN coalesce(p_export_view_type, 'NEW_AND_OLD_IMAGES') END,
-			CASE WHEN v_history THEN p_export_time ELSE clock_timestamp() END, v_history)
-	RETURNING * INTO v_row;
-	PERFORM hroe.transfer_start('export', v_row.job_id);
-	RETURN jsonb_build_object('ExportDescription', hroe.export_description(v_row));
-END
-$$;
-CREATE OR REPLACE FUNCTION hroe.import_table(p_s3_bucket_source jsonb, p_input_format text,
+CREATE FUNCTION hroe.import_table(p_s3_bucket_source jsonb, p_input_format text,
 								  p_table_creation_parameters jsonb,
 								  p_input_compression_type text DEFAULT 'NONE',
 								  p_input_format_options jsonb DEFAULT NULL,
@@ -6401,7 +4274,8 @@ BEGIN
 	RETURN jsonb_build_object('ImportTableDescription', hroe.import_description(v_row));
 END
 $$;
-DROP FUNCTION hroe.transfer_check_enum(text, text, text[]);
+COMMENT ON FUNCTION hroe.import_table(jsonb, text, jsonb, text, jsonb, text, name) IS
+'ImportTable: creates the table p_table_creation_parameters describe (with its GSIs, as CreateTable, in schema p_schema: by default the caller''s current schema) and starts hroe''s import worker, which puts every item of the files under p_s3_bucket_source''s bucket (a directory under hroe.s3_root) and S3KeyPrefix: DYNAMODB_JSON or ION lines ({"Item": ...}) or CSV (p_input_format_options: {"Csv": {"Delimiter", "HeaderList"}}), compressed GZIP, ZSTD or NONE; a line it cannot import is counted in ErrorCount and logged. The caller needs membership in hroe_import or pg_read_server_files. Returns {"ImportTableDescription": ...}';
 
 -- one reading of a table ARN (hroe_arn_parse in C; hroe.arn_parse,
 -- hroe.request_table_name) in place of hroe.pitr_table_name, the copies of
@@ -6420,7 +4294,7 @@ RETURN coalesce((SELECT a.table_name FROM hroe.arn_parse(p_name) a
 COMMENT ON FUNCTION hroe.request_table_name(text) IS
 'internal: The table name p_name names: the name in a table ARN of this region and account (hroe.arn_parse), else p_name itself';
 
-CREATE OR REPLACE FUNCTION hroe.resource_policy_target(p_resource_arn text, OUT table_name text, OUT stream_label text)
+CREATE FUNCTION hroe.resource_policy_target(p_resource_arn text, OUT table_name text, OUT stream_label text)
 LANGUAGE plpgsql STABLE STRICT PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
 AS $$
@@ -6449,7 +4323,7 @@ $$;
 COMMENT ON FUNCTION hroe.resource_policy_target(text) IS
 'internal: The table and the stream label ('''' for the table itself) a table ARN (arn:aws:dynamodb:REGION:ACCOUNT:table/NAME) or stream ARN (.../stream/LABEL) of this database names, as hroe.arn_parse reads it; a ValidationException for any other string, AccessDeniedException for another partition''s, region''s or account''s, ResourceNotFoundException for a table or stream that does not exist';
 
-CREATE OR REPLACE FUNCTION hroe.create_backup(p_table_name text, p_backup_name text)
+CREATE FUNCTION hroe.create_backup(p_table_name text, p_backup_name text)
 RETURNS jsonb
 LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
 SET search_path = pg_catalog, pg_temp
@@ -6505,7 +4379,9 @@ BEGIN
 	RETURN hroe.backup_details(b, 'CREATING');
 END
 $$;
-CREATE OR REPLACE FUNCTION hroe.list_backups(
+COMMENT ON FUNCTION hroe.create_backup(text, text) IS
+'CreateBackup: an on-demand backup named p_backup_name of table p_table_name (its name or ARN): its items as of one snapshot (INSERT ... SELECT as the caller: SELECT privilege and row-level security apply; ACCESS SHARE, no writer blocked) and its description (keys, indexes, billing, stream and Time to Live settings; not its tags), kept in hroe.backups and hroe.backup_items until hroe.delete_backup, whatever becomes of the table; returns DynamoDB''s BackupDetails (BackupStatus CREATING, as DynamoDB answers); TableNotFoundException for a missing table';
+CREATE FUNCTION hroe.list_backups(
 	p_table_name text DEFAULT NULL,
 	p_time_range_lower_bound timestamptz DEFAULT NULL,
 	p_time_range_upper_bound timestamptz DEFAULT NULL,
@@ -6574,7 +4450,9 @@ BEGIN
 		   || CASE WHEN v_more THEN jsonb_build_object('LastEvaluatedBackupArn', v_last) ELSE '{}' END;
 END
 $$;
-CREATE OR REPLACE FUNCTION hroe.describe_continuous_backups(p_table_name text)
+COMMENT ON FUNCTION hroe.list_backups(text, timestamptz, timestamptz, text, integer, text) IS
+'ListBackups: the backups the caller sees, oldest first, as DynamoDB''s {"BackupSummaries": [...], "LastEvaluatedBackupArn"} (the latter while more remain): of table p_table_name (its name or ARN; NULL: every table, including deleted ones), created at or after p_time_range_lower_bound and before p_time_range_upper_bound, of BackupType p_backup_type (USER: CreateBackup''s; SYSTEM: those of deleted tables with point-in-time recovery; ALL: both; AWS_BACKUP: none), at most p_limit (1 to 100), after p_exclusive_start_backup_arn';
+CREATE FUNCTION hroe.describe_continuous_backups(p_table_name text)
 RETURNS jsonb
 LANGUAGE plpgsql VOLATILE PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
@@ -6604,7 +4482,9 @@ BEGIN
 			FROM hroe.pitr_window(p) w);
 END
 $$;
-CREATE OR REPLACE FUNCTION hroe.update_continuous_backups(p_table_name text, p_enabled boolean,
+COMMENT ON FUNCTION hroe.describe_continuous_backups(text) IS
+'DescribeContinuousBackups: the ContinuousBackupsDescription of table p_table_name (its name or ARN; TableNotFoundException if none): ContinuousBackupsStatus ENABLED and PointInTimeRecoveryDescription, DISABLED, or ENABLED with RecoveryPeriodInDays and the instants it can be restored to (EarliestRestorableDateTime: when it was enabled, or the recovery period''s start; LatestRestorableDateTime: now)';
+CREATE FUNCTION hroe.update_continuous_backups(p_table_name text, p_enabled boolean,
 											   p_recovery_days integer DEFAULT NULL)
 RETURNS jsonb
 LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
@@ -6679,7 +4559,9 @@ BEGIN
 	RETURN hroe.describe_continuous_backups(v_table);
 END
 $$;
-CREATE OR REPLACE FUNCTION hroe.restore_table_to_point_in_time(p_target_table_name text,
+COMMENT ON FUNCTION hroe.update_continuous_backups(text, boolean, integer) IS
+'UpdateContinuousBackups: enables (p_enabled true) or disables point-in-time recovery on table p_table_name (its name or ARN; TableNotFoundException if none; its owner only), keeping p_recovery_days (1 to 35, default 35) days of history; enabling copies the table into its base image and creates its capture trigger hroe_pitr (needs track_commit_timestamp = on, else ContinuousBackupsUnavailableException, and READ COMMITTED); disabling drops the trigger and the history; returns the ContinuousBackupsDescription';
+CREATE FUNCTION hroe.restore_table_to_point_in_time(p_target_table_name text,
 													p_source_table_name text DEFAULT NULL,
 													p_restore_date_time timestamptz DEFAULT NULL,
 													p_use_latest_restorable_time boolean DEFAULT NULL,
@@ -6802,7 +4684,10 @@ BEGIN
 		|| jsonb_build_object('RestoreSummary', hroe.restore_summary(p_target_table_name, true));
 END
 $$;
-CREATE OR REPLACE FUNCTION hroe.export_table(p_table_arn text, p_s3_bucket text, p_s3_prefix text DEFAULT NULL,
+
+COMMENT ON FUNCTION hroe.restore_table_to_point_in_time(text, text, timestamptz, boolean, jsonb, text, name) IS
+'RestoreTableToPointInTime: a new table p_target_table_name (TableAlreadyExistsException if it exists) with the keys, indexes, billing mode and throughput of table p_source_table_name (or p_source_table_arn; TableNotFoundException) and its items as of p_restore_date_time (or now, p_use_latest_restorable_time): every transaction committed then, none after (InvalidRestoreTimeException outside DescribeContinuousBackups'' window, PointInTimeRecoveryUnavailableException without point-in-time recovery); a deleted table that had point-in-time recovery, named by p_source_table_arn, while its system backup is kept (35 days, hroe.pitr_table_deleted): as of any instant of its recovery window up to its deletion; p_overrides as RestoreTableFromBackup''s; in schema p_schema (default: the current schema); READ COMMITTED only; returns the TableDescription with its RestoreSummary';
+CREATE FUNCTION hroe.export_table(p_table_arn text, p_s3_bucket text, p_s3_prefix text DEFAULT NULL,
 								  p_export_format text DEFAULT 'DYNAMODB_JSON',
 								  p_export_type text DEFAULT 'FULL_EXPORT',
 								  p_client_token text DEFAULT NULL, p_export_time timestamptz DEFAULT NULL,
@@ -6958,7 +4843,8 @@ BEGIN
 	RETURN jsonb_build_object('ExportDescription', hroe.export_description(v_row));
 END
 $$;
-DROP FUNCTION hroe.pitr_table_name(text);
+COMMENT ON FUNCTION hroe.export_table(text, text, text, text, text, text, timestamptz, text, text, text, timestamptz, timestamptz, text) IS
+'ExportTableToPointInTime: starts an export of the table p_table_arn names into bucket p_s3_bucket, a directory under hroe.s3_root, as DynamoDB lays it out (<prefix>/AWSDynamoDB/<ExportId>/manifest-summary.json, manifest-files.json, data/*.json.gz or *.ion.gz; DYNAMODB_JSON or ION); hroe''s export worker writes it from one snapshot. FULL_EXPORT ({"Item": ...} lines): the table as it is now, or, with p_export_time on a table with point-in-time recovery, its state at that instant read from the history as RestoreTableToPointInTime reads it (within the recovery window, else InvalidExportTimeException; without point-in-time recovery an export time more than a minute ago is refused, PointInTimeRecoveryUnavailableException; a future one, InvalidExportTimeException). INCREMENTAL_EXPORT: from point-in-time recovery''s history (PointInTimeRecoveryUnavailableException without it), each item whose state changed between p_export_from_time (inclusive) and p_export_to_time (exclusive; default now), a period of 15 minutes to 24 hours within the recovery window (InvalidExportTimeException), as {"Metadata", "Keys", "NewImage", "OldImage"} lines (p_export_view_type NEW_IMAGE or NEW_AND_OLD_IMAGES, the default); p_export_time may not be given. The caller needs SELECT on the table and membership in hroe_export or pg_write_server_files. Returns {"ExportDescription": ...}';
 -- A GetItem on a partition server: what a coordinator's own read path calls
 CREATE FUNCTION hroe.item_by_key(p_table_name text, VARIADIC p_key "any")
 RETURNS hroe.item AS 'MODULE_PATHNAME', 'hroe_item_by_key'
@@ -6969,7 +4855,7 @@ COMMENT ON FUNCTION hroe.item_by_key(text, "any") IS
 -- vector indexes: hroe.vector_index_build takes the table's ACCESS
 -- EXCLUSIVE lock first (no lock upgrade); hroe.vector_indexes_maintain
 -- reads PostgreSQL's estimate of a large table's vectors, not count(*)
-CREATE OR REPLACE FUNCTION hroe.vector_index_build(p_table_name text, p_index_name text,
+CREATE FUNCTION hroe.vector_index_build(p_table_name text, p_index_name text,
 	p_lists integer DEFAULT NULL, p_min_items bigint DEFAULT 20000)
 RETURNS text
 LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
@@ -7059,7 +4945,7 @@ $$;
 COMMENT ON FUNCTION hroe.vector_index_build(text, text, integer, bigint) IS
 'Trains (or re-trains) the IVF lists of vector index p_index_name of table p_table_name: when it holds at least p_min_items vectors, deterministic k-means centroids (p_lists of them, default the square root of the vector count) of a sample, a generated column holding each item''s list (kept by every write path), a btree on (HASH element,) list including the vector; searches then probe the nearest lists (approximate, hroe.vector_probes). Below p_min_items, drops them: searches are exact. Takes the table''s ACCESS EXCLUSIVE lock first and rewrites the table under it. Returns what it built';
 
-CREATE OR REPLACE FUNCTION hroe.vector_indexes_maintain(p_min_items bigint DEFAULT 20000)
+CREATE FUNCTION hroe.vector_indexes_maintain(p_min_items bigint DEFAULT 20000)
 RETURNS integer
 LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
 SET search_path = pg_catalog, pg_temp
@@ -7151,6 +5037,8 @@ BEGIN
 	RETURN v_servers;
 END
 $$;
+COMMENT ON FUNCTION hroe.partition_server_list() IS
+'internal: The foreign servers the setting hroe.partition_servers names (empty: tables are local), each checked to be a postgres_fdw server whose extensions option lists hroe and that sets connect_timeout';
 
 -- Each backend caches the active keys it read (src/http/gateway_call.c): any
 -- change to the table invalidates every backend's cache at commit, even in
