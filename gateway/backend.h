@@ -17,7 +17,7 @@
 #include "pool.h"
 #include "request.h"
 
-#define SECRET_MAX 256
+#define SECRET_MAX (ACCESS_KEY_SECRET_MAX + 1)
 
 /*
  * One HTTP request's dealings with the database, between the protocol's

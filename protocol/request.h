@@ -45,6 +45,8 @@ typedef struct Request
 
 /* The longest access key id and operation name kept for the log. */
 #define ACCESS_KEY_ID_MAX 128
+/* The longest access key secret, in bytes: hroe.access_keys allows 128 characters of UTF-8 */
+#define ACCESS_KEY_SECRET_MAX (128 * 4)
 #define OPERATION_MAX 64
 
 typedef struct Response

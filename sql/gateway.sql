@@ -37,6 +37,10 @@ SELECT current_user = session_user AS role_reset_after_the_call;
 COMMIT;
 SELECT current_user = session_user AS role_reset;
 
+-- a secret of 128 characters is a key's, whatever their bytes (here 256)
+SELECT access_key_id FROM hroe.create_access_key('regress_gw_app', 'regress_utf8_key', repeat('é', 128));
+SELECT hroe.gateway_call('regress_utf8_key', 'ListTables', '{}')::jsonb ? 'TableNames' AS listed;
+
 -- an unknown key, then a revoked one: DynamoDB's UnrecognizedClientException
 SELECT hroe.gateway_call('regress_nokey', 'ListTables', '{}');
 SELECT hroe.revoke_access_key('regress_key') AS revoked;

@@ -105,7 +105,7 @@ static int	http_max_per_address = 256;
 /* a key's secret is kept this long, an unknown key's at most one second */
 #define SECRET_TTL_S 5.0
 #define UNKNOWN_TTL_S 1.0
-#define SECRET_MAX 256
+#define SECRET_MAX (ACCESS_KEY_SECRET_MAX + 1)
 #define SECRET_CACHE_MAX 10000
 
 typedef struct SecretEntry
