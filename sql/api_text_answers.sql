@@ -1,12 +1,14 @@
 -- The JSON API's text entry (hroe.dynamodb_text: hroe-gateway's and the
 -- in-server workers') writes GetItem's, Query's and Scan's answers straight
--- to text, one pass from the stored items; hroe.dynamodb builds the same
--- answers as jsonb.  The two must be the same bytes: the text answer is
--- compared with the jsonb answer's text over random items of every type
--- (strings with escapes, control characters and characters beyond the BMP,
--- numbers at DynamoDB's edges, binaries, sets, lists and maps nested to 32
--- levels, names whose order by length differs from their order by bytes, a
--- 400 KB item), page by page.
+-- to text, one pass from the stored items, in the key order jsonb gives
+-- (hroe.dynamodb reads that text back as jsonb).  Over random items of every
+-- type (strings with escapes, control characters and characters beyond the
+-- BMP, numbers at DynamoDB's edges, binaries, sets, lists and maps nested to
+-- 32 levels, names whose order by length differs from their order by bytes, a
+-- 400 KB item), page by page: the text is jsonb's own text of it (the order
+-- and the escapes), and the items it holds, read by PostgreSQL's jsonb input,
+-- are the table's rows as hroe.item's jsonb cast writes them (another writer:
+-- a wrong or missing value fails there).
 SET client_min_messages = warning;
 SELECT setseed(0.35);
 
@@ -175,6 +177,37 @@ SELECT count(*) AS gets,
           'Key', jsonb_build_object('pk', '{"S": "special"}'::jsonb, 'sk', jsonb_build_object('N', s::text)),
           'ConsistentRead', true, 'ReturnConsumedCapacity', 'INDEXES'))
           FROM generate_series(1, 5) s) x;
+-- every item's GetItem answer, read by PostgreSQL's jsonb input, holds the
+-- table's row as hroe.item's jsonb cast gives it
+SELECT count(*) AS rows,
+       count(*) FILTER (WHERE hroe.dynamodb_text('GetItem', jsonb_build_object('TableName', 'tan',
+           'Key', jsonb_build_object('pk', t.item::jsonb->'pk', 'sk', t.item::jsonb->'sk'))::text)::jsonb->'Item'
+         = t.item::jsonb) AS as_stored
+  FROM tan t;
+-- and a Scan's pages, and a Query's, hold the rows, no more, no fewer
+CREATE FUNCTION pg_temp.read_items(op text, req jsonb) RETURNS SETOF jsonb LANGUAGE plpgsql AS $$
+DECLARE
+  a jsonb;
+BEGIN
+  LOOP
+    a := hroe.dynamodb_text(op, req::text)::jsonb;
+    RETURN QUERY SELECT jsonb_array_elements(a->'Items');
+    EXIT WHEN NOT a ? 'LastEvaluatedKey';
+    req := req || jsonb_build_object('ExclusiveStartKey', a->'LastEvaluatedKey');
+  END LOOP;
+END $$;
+SELECT (SELECT count(*) FROM pg_temp.read_items('Scan', '{"TableName": "tan", "Limit": 7}')) AS scanned,
+       (SELECT count(*) FROM (SELECT * FROM pg_temp.read_items('Scan', '{"TableName": "tan", "Limit": 7}')
+                              EXCEPT ALL SELECT item::jsonb FROM tan) x) AS not_stored,
+       (SELECT count(*) FROM (SELECT item::jsonb FROM tan
+                              EXCEPT ALL SELECT * FROM pg_temp.read_items('Scan', '{"TableName": "tan", "Limit": 7}')) x) AS not_scanned,
+       (SELECT count(*) FROM (SELECT * FROM pg_temp.read_items('Query', '{"TableName": "tan", "KeyConditionExpression": "pk = :p",
+                                "ExpressionAttributeValues": {":p": {"S": "p3"}}, "Limit": 4}')
+                              EXCEPT ALL SELECT item::jsonb FROM tan WHERE item::jsonb->'pk'->>'S' = 'p3') x) AS query_not_stored,
+       (SELECT count(*) FROM (SELECT item::jsonb FROM tan WHERE item::jsonb->'pk'->>'S' = 'p3'
+                              EXCEPT ALL SELECT * FROM pg_temp.read_items('Query', '{"TableName": "tan", "KeyConditionExpression": "pk = :p",
+                                "ExpressionAttributeValues": {":p": {"S": "p3"}}, "Limit": 4}')) x) AS query_not_read;
+
 -- the text answers, verbatim, of the special items (but the 400 KB one's)
 SELECT hroe.dynamodb_text('GetItem', '{"TableName": "tan", "Key": {"pk": {"S": "special"}, "sk": {"N": "2"}}}');
 SELECT length(hroe.dynamodb_text('GetItem', '{"TableName": "tan", "Key": {"pk": {"S": "special"}, "sk": {"N": "3"}}}'))

@@ -1,8 +1,6 @@
--- hroe's SQLSTATE class HR: the C table (src/base/errors.c, hroe.dynamodb_errors())
--- and the SQL mapping of exception names (hroe.dynamodb_error) agree
-SELECT sqlstate, exception, type FROM hroe.dynamodb_errors() ORDER BY sqlstate;
-
--- every exception raised from SQL gets the code the C table gives it
+-- hroe's SQLSTATE class HR: the C table (src/base/errors.c, hroe.dynamodb_errors()),
+-- and the code hroe.dynamodb_error raises for each exception name (listed here,
+-- so that a wrong or missing mapping changes this file's output)
 CREATE FUNCTION pg_temp.raised_code(p_exception text) RETURNS text
 LANGUAGE plpgsql AS $$
 BEGIN
@@ -12,9 +10,10 @@ EXCEPTION WHEN OTHERS THEN
 	RETURN SQLSTATE;
 END
 $$;
-SELECT e.sqlstate, e.exception, pg_temp.raised_code(e.exception) AS raised
-FROM hroe.dynamodb_errors() e
-WHERE pg_temp.raised_code(e.exception) IS DISTINCT FROM e.sqlstate;
+SELECT sqlstate, exception, type, pg_temp.raised_code(exception) AS raised
+FROM hroe.dynamodb_errors() ORDER BY sqlstate;
+-- a name the table does not have: the class's generic code
+SELECT pg_temp.raised_code('NoSuchException') AS unknown_name;
 
 -- the JSON API's __type is chosen from the SQLSTATE: a SerializationException
 -- (HR007) and a ResourceNotFoundException (HR001)

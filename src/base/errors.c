@@ -122,7 +122,7 @@ hroe_missing_member(const char *path)
 PG_FUNCTION_INFO_V1(hroe_dynamodb_errors);
 /*
  * SQL: hroe.dynamodb_errors(): the class's table (sqlstate, exception,
- * type), which sql/errors.sql compares with hroe.dynamodb_error's mapping
+ * type), from which hroe.dynamodb_error takes the code it raises
  */
 Datum
 hroe_dynamodb_errors(PG_FUNCTION_ARGS)
