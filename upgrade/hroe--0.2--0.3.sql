@@ -3261,6 +3261,33 @@ LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE;
 COMMENT ON FUNCTION hroe.start_vector_index_build(text, text) IS
 'internal: Starts the background worker that builds the vector indexes not yet ACTIVE (hroe.build_vector_index) once the calling transaction commits; only for vector index p_index_name of p_table_name recorded CREATING by this transaction';
 
+-- The items of table p_rel with a vector in column p_column: counted up to
+-- 128 pages (1 MB), as the tables' statistics are; beyond, PostgreSQL's
+-- estimate (the rows without NULL in the column, as DescribeTable's
+-- ItemCount), so that neither DescribeTable nor a scheduled training run
+-- scans a large table (0 before its first ANALYZE)
+CREATE FUNCTION hroe.vector_item_count(p_rel regclass, p_column name)
+RETURNS bigint
+LANGUAGE plpgsql STABLE STRICT PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	v_count bigint;
+BEGIN
+	IF pg_relation_size(p_rel) <= 128 * current_setting('block_size')::bigint THEN
+		EXECUTE format('SELECT count(*) FROM %s WHERE %I IS NOT NULL', p_rel, p_column) INTO v_count;
+	ELSE
+		SELECT round(greatest(c.reltuples, 0) * (1 - coalesce(s.null_frac, 0)))::bigint INTO v_count
+		FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+		LEFT JOIN pg_stats s ON s.schemaname = n.nspname AND s.tablename = c.relname AND s.attname = p_column
+		WHERE c.oid = p_rel;
+	END IF;
+	RETURN coalesce(v_count, 0);
+END
+$$;
+COMMENT ON FUNCTION hroe.vector_item_count(regclass, name) IS
+'internal: the items of table p_rel with a vector in column p_column: counted up to 1 MB of table, PostgreSQL''s estimate beyond (DescribeTable''s vector index ItemCount, and hroe.vector_indexes_maintain''s training threshold)';
+
 CREATE FUNCTION hroe.vector_index_descriptions(p_table_name text)
 RETURNS jsonb
 LANGUAGE plpgsql STABLE PARALLEL RESTRICTED
@@ -3278,19 +3305,13 @@ BEGIN
 		RETURN NULL;
 	END IF;
 	FOR x IN SELECT * FROM hroe.vector_indexes WHERE table_name = p_table_name ORDER BY created_at, index_name LOOP
-		-- exact up to 128 pages (1 MB), as the tables' statistics; beyond,
-		-- PostgreSQL's estimate (the rows without NULL in the vector column),
-		-- so that a waiter polling DescribeTable never scans a large table
+		-- (estimated beyond 1 MB: a waiter polling DescribeTable never scans a
+		-- large table)
 		IF x.status <> 'ACTIVE' THEN
 			-- not built yet: no column to count
 			v_count := 0;
-		ELSIF pg_relation_size(t.relid) <= 128 * current_setting('block_size')::bigint THEN
-			EXECUTE format('SELECT count(*) FROM %s WHERE %I IS NOT NULL', t.relid, x.vector_column) INTO v_count;
 		ELSE
-			SELECT round(greatest(c.reltuples, 0) * (1 - coalesce(s.null_frac, 0)))::bigint INTO v_count
-			FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-			LEFT JOIN pg_stats s ON s.schemaname = n.nspname AND s.tablename = c.relname AND s.attname = x.vector_column
-			WHERE c.oid = t.relid;
+			v_count := hroe.vector_item_count(t.relid, x.vector_column);
 		END IF;
 		v_index := jsonb_build_object(
 			'IndexName', x.index_name,
@@ -4963,19 +4984,9 @@ BEGIN
 		WHERE hroe.owns_table(x.table_name) AND x.status = 'ACTIVE'
 		ORDER BY x.table_name, x.index_name
 	LOOP
-		-- the vectors: counted up to 128 pages (1 MB); beyond, PostgreSQL's
-		-- estimate (the table's rows without NULL in the vector column, as
-		-- DescribeTable's ItemCount), so that a scheduled run reads
-		-- statistics, not every table (none yet, as before its first
-		-- ANALYZE: nothing to train)
-		IF pg_relation_size(r.relid) <= 128 * current_setting('block_size')::bigint THEN
-			EXECUTE format('SELECT count(*) FROM %s WHERE %I IS NOT NULL', r.relid, r.vector_column) INTO v_count;
-		ELSE
-			SELECT round(greatest(c.reltuples, 0) * (1 - coalesce(s.null_frac, 0)))::bigint INTO v_count
-			FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-			LEFT JOIN pg_stats s ON s.schemaname = n.nspname AND s.tablename = c.relname AND s.attname = r.vector_column
-			WHERE c.oid = r.relid;
-		END IF;
+		-- the vectors (statistics beyond 1 MB: none before the table's first
+		-- ANALYZE, nothing to train)
+		v_count := hroe.vector_item_count(r.relid, r.vector_column);
 		IF v_count >= (CASE WHEN r.trained_items IS NULL THEN greatest(p_min_items, 1) ELSE 2 * r.trained_items END) THEN
 			PERFORM hroe.vector_index_build(r.table_name, r.index_name, NULL, p_min_items);
 			v_n := v_n + 1;

@@ -137,19 +137,9 @@ BEGIN
 		WHERE hroe.owns_table(x.table_name) AND x.status = 'ACTIVE'
 		ORDER BY x.table_name, x.index_name
 	LOOP
-		-- the vectors: counted up to 128 pages (1 MB); beyond, PostgreSQL's
-		-- estimate (the table's rows without NULL in the vector column, as
-		-- DescribeTable's ItemCount), so that a scheduled run reads
-		-- statistics, not every table (none yet, as before its first
-		-- ANALYZE: nothing to train)
-		IF pg_relation_size(r.relid) <= 128 * current_setting('block_size')::bigint THEN
-			EXECUTE format('SELECT count(*) FROM %s WHERE %I IS NOT NULL', r.relid, r.vector_column) INTO v_count;
-		ELSE
-			SELECT round(greatest(c.reltuples, 0) * (1 - coalesce(s.null_frac, 0)))::bigint INTO v_count
-			FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-			LEFT JOIN pg_stats s ON s.schemaname = n.nspname AND s.tablename = c.relname AND s.attname = r.vector_column
-			WHERE c.oid = r.relid;
-		END IF;
+		-- the vectors (statistics beyond 1 MB: none before the table's first
+		-- ANALYZE, nothing to train)
+		v_count := hroe.vector_item_count(r.relid, r.vector_column);
 		IF v_count >= (CASE WHEN r.trained_items IS NULL THEN greatest(p_min_items, 1) ELSE 2 * r.trained_items END) THEN
 			PERFORM hroe.vector_index_build(r.table_name, r.index_name, NULL, p_min_items);
 			v_n := v_n + 1;

@@ -391,6 +391,33 @@ $$;
 COMMENT ON FUNCTION hroe.delete_vector_index(text, text) IS
 'UpdateTable VectorIndexUpdates Delete: drops the vector index, its generated columns (its IVF list''s too), its CHECK constraint, its btree indexes and its centroids; refused while one of the table''s vector indexes is being built';
 
+-- The items of table p_rel with a vector in column p_column: counted up to
+-- 128 pages (1 MB), as the tables' statistics are; beyond, PostgreSQL's
+-- estimate (the rows without NULL in the column, as DescribeTable's
+-- ItemCount), so that neither DescribeTable nor a scheduled training run
+-- scans a large table (0 before its first ANALYZE)
+CREATE FUNCTION hroe.vector_item_count(p_rel regclass, p_column name)
+RETURNS bigint
+LANGUAGE plpgsql STABLE STRICT PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	v_count bigint;
+BEGIN
+	IF pg_relation_size(p_rel) <= 128 * current_setting('block_size')::bigint THEN
+		EXECUTE format('SELECT count(*) FROM %s WHERE %I IS NOT NULL', p_rel, p_column) INTO v_count;
+	ELSE
+		SELECT round(greatest(c.reltuples, 0) * (1 - coalesce(s.null_frac, 0)))::bigint INTO v_count
+		FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+		LEFT JOIN pg_stats s ON s.schemaname = n.nspname AND s.tablename = c.relname AND s.attname = p_column
+		WHERE c.oid = p_rel;
+	END IF;
+	RETURN coalesce(v_count, 0);
+END
+$$;
+COMMENT ON FUNCTION hroe.vector_item_count(regclass, name) IS
+'internal: the items of table p_rel with a vector in column p_column: counted up to 1 MB of table, PostgreSQL''s estimate beyond (DescribeTable''s vector index ItemCount, and hroe.vector_indexes_maintain''s training threshold)';
+
 CREATE FUNCTION hroe.vector_index_descriptions(p_table_name text)
 RETURNS jsonb
 LANGUAGE plpgsql STABLE PARALLEL RESTRICTED
@@ -408,19 +435,13 @@ BEGIN
 		RETURN NULL;
 	END IF;
 	FOR x IN SELECT * FROM hroe.vector_indexes WHERE table_name = p_table_name ORDER BY created_at, index_name LOOP
-		-- exact up to 128 pages (1 MB), as the tables' statistics; beyond,
-		-- PostgreSQL's estimate (the rows without NULL in the vector column),
-		-- so that a waiter polling DescribeTable never scans a large table
+		-- (estimated beyond 1 MB: a waiter polling DescribeTable never scans a
+		-- large table)
 		IF x.status <> 'ACTIVE' THEN
 			-- not built yet: no column to count
 			v_count := 0;
-		ELSIF pg_relation_size(t.relid) <= 128 * current_setting('block_size')::bigint THEN
-			EXECUTE format('SELECT count(*) FROM %s WHERE %I IS NOT NULL', t.relid, x.vector_column) INTO v_count;
 		ELSE
-			SELECT round(greatest(c.reltuples, 0) * (1 - coalesce(s.null_frac, 0)))::bigint INTO v_count
-			FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-			LEFT JOIN pg_stats s ON s.schemaname = n.nspname AND s.tablename = c.relname AND s.attname = x.vector_column
-			WHERE c.oid = t.relid;
+			v_count := hroe.vector_item_count(t.relid, x.vector_column);
 		END IF;
 		v_index := jsonb_build_object(
 			'IndexName', x.index_name,
