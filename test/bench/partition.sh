@@ -167,9 +167,9 @@ bench_tree() (
 		echo "| $([ $mode = simple ] && echo 'planned at every call (-M simple)' || echo 'prepared once (-M prepared)') | $(echo "$res" | sed -n 's/^latency average = \([0-9.]*\) ms/\1/p') |"
 	done >>"$out/trace"
 	# and the own path's GetItem statement, hroe.item_by_key, for the same key
-	# (a hroe that has it)
-	if [ "$(cluster_psql part1 -d "$db" -c "SELECT count(*) FROM pg_proc WHERE proname = 'item_by_key'")" = 1 ]; then
-		cluster_psql part1 -d "$db" -c "SELECT format('SELECT hroe.item_by_key(%L::regclass, %L::hroe.key, %L::numeric);', 'public.\"Dist\"', pk, sk)
+	# (a hroe that has it, by the table's name)
+	if [ "$(cluster_psql part1 -d "$db" -c "SELECT to_regprocedure('hroe.item_by_key(text,\"any\")') IS NOT NULL")" = t ]; then
+		cluster_psql part1 -d "$db" -c "SELECT format('SELECT hroe.item_by_key(%L, %L::hroe.key, %L::numeric);', 'Dist', pk, sk)
 			FROM public.\"Dist\" LIMIT 1" >"$CLUSTER_WORK/remote_fn.sql"
 		res=$(cluster_as_owner "$CLUSTER_BIN/pgbench" -n -h "$(cluster_dir part1)" -p "$(cluster_port part1)" -U postgres \
 			-M prepared -c 1 -T "$seconds" -f "$CLUSTER_WORK/remote_fn.sql" "$db" 2>&1) || { echo "$res" >&2; exit 1; }
