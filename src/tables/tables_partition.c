@@ -17,6 +17,7 @@
 
 #include "access/table.h"
 #include "catalog/pg_class.h"
+#include "executor/executor.h"
 #include "foreign/foreign.h"
 #include "partitioning/partbounds.h"
 #include "partitioning/partdesc.h"
@@ -127,11 +128,17 @@ PartitionsReadable(PartitionDesc pd)
 	return true;
 }
 
-/* Is t distributed, and may the current user SELECT from it without row-level security? */
+/*
+ * Is t distributed, and may the current user SELECT from it without
+ * row-level security or a permission-checking module (which only the
+ * executor's reads through postgres_fdw call, as hroe_direct_read_allowed
+ * says for local reads)?
+ */
 static bool
 ReadableTable(HroeTableMeta *t)
 {
-	return t->distributed && check_enable_rls(t->relid, InvalidOid, true) == RLS_NONE &&
+	return t->distributed && ExecutorCheckPerms_hook == NULL &&
+		check_enable_rls(t->relid, InvalidOid, true) == RLS_NONE &&
 		pg_class_aclcheck(t->relid, GetUserId(), ACL_SELECT) == ACLCHECK_OK;
 }
 
