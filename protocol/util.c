@@ -23,6 +23,8 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 
+#include <openssl/evp.h>
+
 /* Called before abort() when an allocation fails (set by a host process). */
 void		(*xmalloc_failed) (void) = NULL;
 
@@ -232,47 +234,6 @@ buf_xml_text(StrBuf *b, const char *s)
 	b->len += xml_escape(s, b->data + b->len);
 }
 
-/* MD5 begun (util.h) */
-EVP_MD_CTX *
-md5_begin(void)
-{
-	EVP_MD_CTX *ctx = EVP_MD_CTX_new();
-
-	if (ctx != NULL && EVP_DigestInit_ex(ctx, EVP_md5(), NULL) != 1)
-	{
-		EVP_MD_CTX_free(ctx);
-		ctx = NULL;
-	}
-	return ctx;
-}
-
-/* MD5 ended into out, the context freed (util.h) */
-bool
-md5_end(EVP_MD_CTX *ctx, unsigned char out[16])
-{
-	unsigned int n = 0;
-	bool		ok = EVP_DigestFinal_ex(ctx, out, &n) == 1 && n == 16;
-
-	EVP_MD_CTX_free(ctx);
-	return ok;
-}
-
-/* The MD5 of n bytes (util.h) */
-bool
-md5_digest(const void *data, size_t n, unsigned char out[16])
-{
-	EVP_MD_CTX *ctx = md5_begin();
-
-	if (ctx == NULL)
-		return false;
-	if (EVP_DigestUpdate(ctx, data, n) != 1)
-	{
-		EVP_MD_CTX_free(ctx);
-		return false;
-	}
-	return md5_end(ctx, out);
-}
-
 /* Monotonic seconds, for durations and cache ages. */
 double
 now_monotonic(void)
@@ -293,4 +254,13 @@ is_loopback(const struct sockaddr *sa)
 		return memcmp(&((const struct sockaddr_in6 *) sa)->sin6_addr, &in6addr_loopback,
 					  sizeof(struct in6_addr)) == 0;
 	return false;
+}
+
+/* The MD5 of n bytes (util.h) */
+bool
+md5_digest(const void *data, size_t n, unsigned char out[16])
+{
+	unsigned int len = 0;
+
+	return EVP_Digest(data, n, out, &len, EVP_md5(), NULL) == 1 && len == 16;
 }

@@ -13,8 +13,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include <openssl/evp.h>
-
 /* A NUL-terminated growable buffer; allocation failure aborts the process. */
 typedef struct StrBuf
 {
@@ -67,20 +65,14 @@ extern void buf_uri_encode(StrBuf *b, const char *s, bool keep_slash);
 extern size_t xml_escape(const char *s, char *out);
 extern void buf_xml_text(StrBuf *b, const char *s);
 
-/*
- * MD5 with OpenSSL's EVP: md5_begin (NULL on failure), EVP_DigestUpdate,
- * md5_end (the digest into out; false on failure; the context freed);
- * md5_digest of a whole buffer at once.  False or NULL: the caller's error.
- */
-extern EVP_MD_CTX *md5_begin(void);
-extern bool md5_end(EVP_MD_CTX *ctx, unsigned char out[16]);
-extern bool md5_digest(const void *data, size_t n, unsigned char out[16]);
-
 /* Is the address a loopback one (127.0.0.0/8, ::1)? */
 struct sockaddr;
 extern bool is_loopback(const struct sockaddr *sa);
 
 /* Monotonic seconds, for durations and cache ages. */
 extern double now_monotonic(void);
+
+/* The MD5 of n bytes (OpenSSL's EVP) into out; false if OpenSSL failed */
+extern bool md5_digest(const void *data, size_t n, unsigned char out[16]);
 
 #endif							/* GATEWAY_UTIL_H */

@@ -334,10 +334,7 @@ PutObject(const char *bucket, const char *key, const char *body, size_t len, cha
 	snprintf(tmp, sizeof(tmp), TMP_PREFIX "%s", rhex);
 	fd = hroe_s3_fd_track(openat(dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0640));
 	if (fd < 0)
-	{
-		hroe_s3_fd_close(dfd);
 		ereport(ERROR, (errcode_for_file_access(), errmsg("could not create a file for S3 key \"%s\": %m", key)));
-	}
 	while (done < len)
 	{
 		ssize_t		k = write(fd, body + done, len - done);
@@ -460,10 +457,7 @@ DeleteObject(const char *bucket, const char *key)
 	if (fstatat(dfd, base, &sb, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(sb.st_mode))
 	{
 		if (unlinkat(dfd, base, 0) < 0 && errno != ENOENT)
-		{
-			hroe_s3_fd_close(dfd);
 			ereport(ERROR, (errcode_for_file_access(), errmsg("could not delete S3 key \"%s\": %m", key)));
-		}
 	}
 	hroe_s3_fd_close(dfd);
 	/* the parents left empty, innermost first (one that is not: stop) */

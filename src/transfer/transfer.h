@@ -13,6 +13,8 @@
 
 #include <dirent.h>
 
+#include <openssl/evp.h>
+
 #include "lib/stringinfo.h"
 #include "nodes/pg_list.h"
 #include "utils/memutils.h"

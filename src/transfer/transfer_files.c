@@ -15,7 +15,7 @@
  * and grants (doc/transfer.md).
  *
  * Compression: zlib (gzip, written and read) and libzstd (read).  MD5
- * (OpenSSL's EVP, util.h's md5_begin/md5_end) gives the manifests' checksums.
+ * (OpenSSL's EVP) gives the manifests' checksums.
  *
  * Resources released on error: the tracker of every file descriptor,
  * directory stream, MD5 context and zlib or zstd stream opened in
@@ -262,26 +262,34 @@ hroe_s3_release(HroeS3ResKind kind, void *p)
 	Release(&t);
 }
 
-/* A new MD5 context (util.h's md5_begin), tracked; an error when there is none */
+/* A new MD5 context (OpenSSL's EVP), tracked; an error when there is none */
 EVP_MD_CTX *
 hroe_s3_md5_begin(void)
 {
 	EVP_MD_CTX *ctx;
 
 	Reserve();
-	ctx = md5_begin();
-	if (ctx == NULL)
+	ctx = EVP_MD_CTX_new();
+	if (ctx == NULL || EVP_DigestInit_ex(ctx, EVP_md5(), NULL) != 1)
+	{
+		EVP_MD_CTX_free(ctx);
 		elog(ERROR, "MD5 is not available");
+	}
 	Track(HROE_S3_RES_MD5, -1, ctx);
 	return ctx;
 }
 
-/* The digest of a tracked MD5 context, the context freed (util.h's md5_end) */
+/* The digest of a tracked MD5 context (false: OpenSSL failed), the context freed */
 bool
 hroe_s3_md5_end(EVP_MD_CTX *ctx, unsigned char out[16])
 {
+	unsigned int n = 0;
+	bool		ok;
+
 	Untrack(HROE_S3_RES_MD5, -1, ctx);
-	return md5_end(ctx, out);
+	ok = EVP_DigestFinal_ex(ctx, out, &n) == 1 && n == 16;
+	EVP_MD_CTX_free(ctx);
+	return ok;
 }
 
 /* Whether role may write (or read) the buckets' files */
@@ -413,24 +421,15 @@ OpenDir(int dirfd, const char *path, HroeS3DirMode mode)
 		}
 		if (next < 0 && errno == ENOENT && mode == HROE_S3_DIR_CREATE)
 		{
+			/* (on error the tracker closes fd, as transfer.h says) */
 			if (mkdirat(fd, c, 0750) < 0 && errno != EEXIST)
-			{
-				int			e = errno;
-
-				hroe_s3_fd_close(fd);
-				errno = e;
 				ereport(ERROR, (errcode_for_file_access(),
 								errmsg("could not create directory \"%s\" of S3 key \"%s\": %m", c, path)));
-			}
 			next = hroe_s3_fd_track(openat(fd, c, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
 		}
 		if (next < 0)
 		{
-			int			e = errno;
-
-			hroe_s3_fd_close(fd);
-			errno = e;
-			if (e == ELOOP || e == ENOTDIR)
+			if (errno == ELOOP || errno == ENOTDIR)
 				ereport(ERROR,
 						(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 						 errmsg("S3 key \"%s\" leaves its bucket", path),
