@@ -532,9 +532,15 @@ hroe_api_run(ApiCall *call, const char *op, Jsonb *req, bool partiql)
 static Jsonb *
 ResponseJsonb(ApiResponse res, const char *what)
 {
-	Jsonb	   *j = res.jsonb ? res.jsonb : hroe_api_text_jsonb(res.text);
+	Jsonb	   *j = res.jsonb;
+	bool		has_nul = true; /* a jsonb answer: walked */
 
-	hroe_jsonb_check_no_nul(&j->root, what);
+	/* a text answer's parse tells whether it holds U+0000 */
+	if (j == NULL)
+		j = JsonbValueToJsonb(hroe_json_tree_parse(res.text, strlen(res.text), &has_nul));
+	/* (the walk names where, for the error) */
+	if (has_nul)
+		hroe_jsonb_check_no_nul(&j->root, what);
 	return j;
 }
 
