@@ -287,8 +287,8 @@ typedef struct ReadStatement
 {
 	StringInfoData sql;
 	StringInfoData shape;
-	Datum		values[24];
-	Oid			types[24];
+	Datum		values[HROE_READ_MAX_PARAMS];
+	Oid			types[HROE_READ_MAX_PARAMS];
 	int			np;
 	List	   *parts;			/* a distributed table's partitions read by
 								 * name (hroe_table_read_partitions), or NIL */
@@ -322,6 +322,8 @@ typedef struct ReadParts
 static int
 AddParam(ReadStatement *st, Oid type, Datum value)
 {
+	if (st->np >= HROE_READ_MAX_PARAMS)
+		elog(ERROR, "a read statement of more than %d parameters", HROE_READ_MAX_PARAMS);
 	st->types[st->np] = type;
 	st->values[st->np] = value;
 	return ++st->np;

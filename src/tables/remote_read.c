@@ -168,9 +168,6 @@ static bool CompleteUnless(RemoteConn *c, ExecStatusType want, const char *sql, 
 #define HROE_REMOTE_STATEMENTS 256
 #endif
 
-/* the parameters a remote statement has at most (ReadStatement's) */
-#define HROE_REMOTE_MAX_PARAMS 24
-
 static const char RemoteSearchPath[] = "SET search_path = pg_catalog, hroe";
 
 /* the local transaction whose API call began outside a transaction block */
@@ -1112,9 +1109,9 @@ hroe_remote_read_run(HroeRemoteRead *reads, int nreads)
 		{
 			HroeRemoteRead *r = &reads[i];
 			RemoteConn *c = conns[i];
-			const char *values[HROE_REMOTE_MAX_PARAMS];
-			int			lengths[HROE_REMOTE_MAX_PARAMS];
-			int			formats[HROE_REMOTE_MAX_PARAMS];
+			const char *values[HROE_READ_MAX_PARAMS];
+			int			lengths[HROE_READ_MAX_PARAMS];
+			int			formats[HROE_READ_MAX_PARAMS];
 			char	   *name;
 			bool		taken = false;
 
@@ -1125,9 +1122,9 @@ hroe_remote_read_run(HroeRemoteRead *reads, int nreads)
 					taken = true;
 			if (taken)
 				continue;
-			if (r->nparams > HROE_REMOTE_MAX_PARAMS)
+			if (r->nparams > HROE_READ_MAX_PARAMS)
 				elog(ERROR, "remote statement has %d parameters, more than %d", r->nparams,
-					 HROE_REMOTE_MAX_PARAMS);
+					 HROE_READ_MAX_PARAMS);
 			for (int p = 0; p < r->nparams; p++)
 			{
 				FmgrInfo	send = LookupTypeIO(r->types[p])->send;

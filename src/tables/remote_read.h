@@ -15,6 +15,9 @@
 /* hroe.remote_reads: whether the own path may be used */
 extern bool hroe_remote_reads;
 
+/* the parameters a Query's or Scan's statement has at most (local or remote) */
+#define HROE_READ_MAX_PARAMS 24
+
 /* One partition's statement of a read sent to several servers at once */
 typedef struct HroeRemoteRead
 {
