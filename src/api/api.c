@@ -226,7 +226,7 @@ void
 hroe_api_append_jsonb(StringInfo out, const char *name, Jsonb *j)
 {
 	appendStringInfo(out, ",\"%s\":", name);
-	appendStringInfoString(out, hroe_api_jsonb_text(j));
+	hroe_jsonb_write(out, &j->root);
 }
 
 /* ,"Name":<item> */
