@@ -47,7 +47,8 @@ extern int	hroe_incremental_export_min_period;
  * deleted (a MemoryContextCallback: the statement's or transaction's context
  * at its abort, the in-server HTTP worker's request context after each
  * request, a transfer job's context at its end).  A long-lived backend or
- * worker thus keeps no descriptor of a failed request.  Never close() a
+ * worker thus keeps no descriptor of a failed request.  Open descriptors
+ * count in PostgreSQL's budget of them (ReserveExternalFD).  Never close() a
  * tracked fd: hroe_s3_fd_close it.  One callback per context releases all
  * of that context's resources; the table of the resources open (few at a
  * time: a walk's directories) lives in TopMemoryContext.

@@ -39,6 +39,7 @@
 #include "catalog/pg_authid.h"
 #include "fmgr.h"
 #include "miscadmin.h"
+#include "storage/fd.h"
 #include "utils/acl.h"
 #include "utils/builtins.h"
 #include "utils/memutils.h"
@@ -94,6 +95,18 @@ Release(Tracked *t)
 	}
 }
 
+/*
+ * A descriptor of the tracker's (a file or a directory stream's): counted in
+ * PostgreSQL's budget of descriptors while it is open (ReserveExternalFD),
+ * so that fd.c closes its own cached files to make room (a listing's walk
+ * holds a directory open at every level)
+ */
+static bool
+IsDescriptor(HroeS3ResKind kind)
+{
+	return kind == HROE_S3_RES_FD || kind == HROE_S3_RES_DIR;
+}
+
 /* cxt reset or deleted: its resources still open released */
 static void
 ReleaseContext(void *arg)
@@ -104,7 +117,11 @@ ReleaseContext(void *arg)
 	for (int i = 0; i < ntracked; i++)
 	{
 		if (tracked[i].cxt == cxt)
+		{
 			Release(&tracked[i]);
+			if (IsDescriptor(tracked[i].kind))
+				ReleaseExternalFD();
+		}
 		else
 			tracked[k++] = tracked[i];
 	}
@@ -163,6 +180,8 @@ Track(HroeS3ResKind kind, int fd, void *p)
 	tracked[ntracked].p = p;
 	tracked[ntracked].cxt = CurrentMemoryContext;
 	ntracked++;
+	if (IsDescriptor(kind))
+		ReserveExternalFD();
 }
 
 /* Forget a resource (released by the caller): whether it was tracked */
@@ -173,6 +192,8 @@ Untrack(HroeS3ResKind kind, int fd, void *p)
 		if (tracked[i].kind == kind && (kind == HROE_S3_RES_FD ? tracked[i].fd == fd : tracked[i].p == p))
 		{
 			tracked[i] = tracked[--ntracked];
+			if (IsDescriptor(kind))
+				ReleaseExternalFD();
 			return true;
 		}
 	return false;
