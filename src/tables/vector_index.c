@@ -26,10 +26,11 @@
 #include "vector_number.h"
 
 /*
- * The last vector parsed by hroe_vector_from_value, so that one write
- * parses its item's vector once, not once for each of the expressions that
- * read it (the index's generated column, its CHECK constraint, a trained
- * index's list column, another index on the same attribute).  The outcome
+ * The last vectors parsed by hroe_vector_from_value, so that one write
+ * parses each of its item's vectors once, not once for each of the
+ * expressions that read it (the index's generated column, its CHECK
+ * constraint, a trained index's list column, another index on the same
+ * attribute), whatever the number of vector attributes.  The outcome
  * is a function of the list's payload bytes and the dimensions alone (an L
  * payload holds its elements' offsets, relative to itself, their type tags
  * and their texts; the parse of a text depends on nothing else), and a hit
@@ -38,8 +39,14 @@
  * come from.  Payloads above VECTOR_PARSE_CACHE_MAX are not kept.
  */
 #define VECTOR_PARSE_CACHE_MAX (1024 * 1024)
+/*
+ * parses kept: one per vector index a table may have (5), since a write
+ * computes each index's vector column, then its list column, then checks
+ * them, attribute after attribute, before the first is read again
+ */
+#define VECTOR_PARSE_CACHE_ENTRIES 5
 
-static struct
+typedef struct VectorParse
 {
 	bool		valid;
 	int			dims;
@@ -51,7 +58,10 @@ static struct
 	uint32		bytes_cap;
 	float4	   *floats;			/* dims floats when problem is VECTOR_OK */
 	int			floats_cap;
-}			last_parse;
+} VectorParse;
+
+static VectorParse parses[VECTOR_PARSE_CACHE_ENTRIES];
+static int	next_parse;			/* the entry the next new parse replaces */
 
 /*
  * One number of a vector as a 32-bit float: false if it is not a finite
@@ -98,48 +108,51 @@ ParseVector(const HroeValue *v, int dims, float4 *out, int *bad, HroeType *bad_t
 	return VECTOR_OK;
 }
 
-/* Keep the outcome of parsing v in last_parse (nothing kept if too large) */
+/* Keep the outcome of parsing v, in place of the oldest (nothing kept if too large) */
 static void
 RememberParse(const HroeValue *v, int dims, HroeVectorProblem problem, const float4 *out,
 			  int bad, HroeType bad_type)
 {
+	VectorParse *p = &parses[next_parse];
+
 	if (v->len > VECTOR_PARSE_CACHE_MAX)
 		return;
+	next_parse = (next_parse + 1) % VECTOR_PARSE_CACHE_ENTRIES;
 	/* invalid until complete: an allocation failing below leaves no half entry */
-	last_parse.valid = false;
-	if (last_parse.bytes_cap < v->len || last_parse.bytes == NULL)
+	p->valid = false;
+	if (p->bytes_cap < v->len || p->bytes == NULL)
 	{
 		uint32		cap = Max(v->len, 1024);
 
-		if (last_parse.bytes)
-			pfree(last_parse.bytes);
-		last_parse.bytes = NULL;
-		last_parse.bytes = MemoryContextAlloc(TopMemoryContext, cap);
-		last_parse.bytes_cap = cap;
+		if (p->bytes)
+			pfree(p->bytes);
+		p->bytes = NULL;
+		p->bytes = MemoryContextAlloc(TopMemoryContext, cap);
+		p->bytes_cap = cap;
 	}
-	if (last_parse.floats_cap < dims || last_parse.floats == NULL)
+	if (p->floats_cap < dims || p->floats == NULL)
 	{
-		if (last_parse.floats)
-			pfree(last_parse.floats);
-		last_parse.floats = NULL;
-		last_parse.floats = MemoryContextAlloc(TopMemoryContext, sizeof(float4) * dims);
-		last_parse.floats_cap = dims;
+		if (p->floats)
+			pfree(p->floats);
+		p->floats = NULL;
+		p->floats = MemoryContextAlloc(TopMemoryContext, sizeof(float4) * dims);
+		p->floats_cap = dims;
 	}
-	memcpy(last_parse.bytes, v->data, v->len);
-	last_parse.len = v->len;
-	last_parse.dims = dims;
-	last_parse.problem = problem;
-	last_parse.bad = bad;
-	last_parse.bad_type = bad_type;
+	memcpy(p->bytes, v->data, v->len);
+	p->len = v->len;
+	p->dims = dims;
+	p->problem = problem;
+	p->bad = bad;
+	p->bad_type = bad_type;
 	if (problem == VECTOR_OK)
-		memcpy(last_parse.floats, out, sizeof(float4) * dims);
-	last_parse.valid = true;
+		memcpy(p->floats, out, sizeof(float4) * dims);
+	p->valid = true;
 }
 
 /*
  * The vector value v of a vector index with dims dimensions as floats into
  * out (dims of them): the problem, or VECTOR_OK; *bad the element at fault.
- * The same list as the last one parsed (byte for byte) is not parsed again.
+ * A list among the last ones parsed (byte for byte) is not parsed again.
  */
 HroeVectorProblem
 hroe_vector_from_value(const HroeValue *v, int dims, float4 *out, int *bad, HroeType *bad_type)
@@ -152,14 +165,19 @@ hroe_vector_from_value(const HroeValue *v, int dims, float4 *out, int *bad, Hroe
 		return VECTOR_NOT_LIST;
 	if (hroe_value_count(v) != (uint32) dims)
 		return VECTOR_SIZE;
-	if (last_parse.valid && last_parse.dims == dims && last_parse.len == v->len &&
-		memcmp(last_parse.bytes, v->data, v->len) == 0)
+	for (int i = 0; i < VECTOR_PARSE_CACHE_ENTRIES; i++)
 	{
-		if (last_parse.problem == VECTOR_OK)
-			memcpy(out, last_parse.floats, sizeof(float4) * dims);
-		*bad = last_parse.bad;
-		*bad_type = last_parse.bad_type;
-		return last_parse.problem;
+		VectorParse *p = &parses[i];
+
+		if (p->valid && p->dims == dims && p->len == v->len &&
+			memcmp(p->bytes, v->data, v->len) == 0)
+		{
+			if (p->problem == VECTOR_OK)
+				memcpy(out, p->floats, sizeof(float4) * dims);
+			*bad = p->bad;
+			*bad_type = p->bad_type;
+			return p->problem;
+		}
 	}
 	problem = ParseVector(v, dims, out, &b, &bt);
 	RememberParse(v, dims, problem, out, b, bt);
